@@ -1,0 +1,3651 @@
+/* gpuarr.h - NumPy's n-dimensional arrays on NVIDIA GPUs, for C.
+
+   One header, stb-style. In exactly one C (or C++) file of your program:
+
+       #define GPUARR_IMPLEMENTATION
+       #include "gpuarr.h"
+
+   and include it plainly everywhere else. Kernels are compiled offline by
+   `make fatbins` and loaded through the CUDA Driver API at first use; link
+   with `-ldl -lpthread` (the driver itself is opened at run time, so a program
+   starts, and reports a clear error, on a machine without one).
+
+   TABLE OF CONTENTS
+     1. Configuration macros
+     2. Types: dtypes, status codes, scalars, arrays, streams, events
+     3. Core: initialisation, versions, errors
+     4. Devices
+     5. Streams and events
+     6. Memory: the device pool, the pinned host pool
+     7. Dtypes and type promotion
+     8. Arrays: attributes, views, reference counting, scopes
+     9. Creation
+    10. Transfers and casting
+    11. Kernel ABI (shared with the kernels' .cu files; not public API)
+   IMPLEMENTATION (same order), after `#ifdef GPUARR_IMPLEMENTATION`.
+
+   Conventions (NumPy users will find their way by name):
+   - `numpy.X` is `ga_X`; arrays are `ga_array *`, opaque and reference counted.
+   - A function that makes an array returns a new reference (release it once
+     with ga_release), or NULL on failure. A function that returns ga_status
+     returns GA_OK (0) on success.
+   - On failure the thread's last error (ga_last_error, ga_last_error_message)
+     names the function and the cause. A function given a NULL array (the
+     result of an earlier failure) fails and keeps the first error, so
+     expressions chain and the first failure is the one reported.
+   - Work is enqueued on the thread's current stream of the array's device and
+     returns without waiting; transfers to host memory and explicit
+     synchronisation block.
+
+   License: MIT (see LICENSE). */
+
+#ifndef GPUARR_H
+#define GPUARR_H
+
+/* ======================================================================== */
+/* 1. Configuration macros                                                   */
+/* ======================================================================== */
+
+#define GPUARR_VERSION_MAJOR 0
+#define GPUARR_VERSION_MINOR 1
+#define GPUARR_VERSION_PATCH 0
+#define GPUARR_VERSION_STRING "0.1.0"
+/* One number, stamped into every fatbin and checked when it is loaded. */
+#define GPUARR_VERSION_NUMBER \
+    (GPUARR_VERSION_MAJOR * 10000 + GPUARR_VERSION_MINOR * 100 + GPUARR_VERSION_PATCH)
+
+/* GPUARR_API decorates every public function: extern by default; define
+   GPUARR_STATIC to make the whole library static to one translation unit. */
+#ifndef GPUARR_API
+#  ifdef GPUARR_STATIC
+#    define GPUARR_API static
+#  else
+#    define GPUARR_API extern
+#  endif
+#endif
+
+/* GPUARR_MALLOC / GPUARR_FREE (host memory for the library's own bookkeeping)
+   are overridden together or not at all. GPUARR_ASSERT checks internal
+   invariants only; user errors are reported, never asserted. Device memory has
+   a run-time hook instead: ga_memory_set_allocator. */
+#if defined(GPUARR_MALLOC) != defined(GPUARR_FREE)
+#  error "gpuarr.h: define both GPUARR_MALLOC and GPUARR_FREE, or neither"
+#endif
+
+/* GPUARR_EMBED_FATBINS: the kernels are linked into the program
+   (build/gpuarr_fatbins.o) instead of read from disk.
+   GPUARR_KERNEL_DIR: a string, the directory searched for <family>.fatbin
+   after the environment variable of that name and before ./build/kernels. */
+
+/* The most dimensions an array may have (NumPy 2 allows 64; CuPy 32). */
+#define GA_MAXDIMS 32
+/* The most devices one process addresses. */
+#define GA_MAX_DEVICES 64
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================== */
+/* 2. Types                                                                  */
+/* ======================================================================== */
+
+/* The dtypes, in NumPy's order of kinds. X(ENUM, name, itemsize, kind). */
+#define GA_DTYPE_LIST(X)               \
+    X(BOOL, bool, 1, 'b')              \
+    X(INT8, int8, 1, 'i')              \
+    X(INT16, int16, 2, 'i')            \
+    X(INT32, int32, 4, 'i')            \
+    X(INT64, int64, 8, 'i')            \
+    X(UINT8, uint8, 1, 'u')            \
+    X(UINT16, uint16, 2, 'u')          \
+    X(UINT32, uint32, 4, 'u')          \
+    X(UINT64, uint64, 8, 'u')          \
+    X(FLOAT16, float16, 2, 'f')        \
+    X(BFLOAT16, bfloat16, 2, 'f')      \
+    X(FLOAT32, float32, 4, 'f')        \
+    X(FLOAT64, float64, 8, 'f')        \
+    X(COMPLEX64, complex64, 8, 'c')    \
+    X(COMPLEX128, complex128, 16, 'c')
+
+typedef enum ga_dtype {
+    GA_DTYPE_INVALID = -1,
+#define GA__DTYPE_ENUM(E, name, size, kind) GA_##E,
+    GA_DTYPE_LIST(GA__DTYPE_ENUM)
+#undef GA__DTYPE_ENUM
+    GA_NUM_DTYPES
+} ga_dtype;
+
+/* Status codes. X(ENUM, what it means). */
+#define GA_STATUS_LIST(X)                                                     \
+    X(GA_OK, "no error")                                                      \
+    X(GA_ERROR_NULL_INPUT, "an argument is NULL")                             \
+    X(GA_ERROR_VALUE, "invalid value")                                        \
+    X(GA_ERROR_TYPE, "unsupported dtype or cast")                             \
+    X(GA_ERROR_SHAPE, "shapes do not match")                                  \
+    X(GA_ERROR_AXIS, "axis out of bounds")                                    \
+    X(GA_ERROR_INDEX, "index out of bounds")                                  \
+    X(GA_ERROR_OVERFLOW, "value out of range for the dtype")                  \
+    X(GA_ERROR_OUT_OF_MEMORY, "out of device memory")                         \
+    X(GA_ERROR_HOST_OUT_OF_MEMORY, "out of host memory")                      \
+    X(GA_ERROR_NO_DRIVER, "the CUDA driver could not be loaded")              \
+    X(GA_ERROR_NO_DEVICE, "no CUDA device is available")                      \
+    X(GA_ERROR_DEVICE, "invalid device")                                      \
+    X(GA_ERROR_CUDA, "a CUDA driver call failed")                             \
+    X(GA_ERROR_KERNELS_MISSING, "a kernel fatbin or kernel was not found")    \
+    X(GA_ERROR_KERNELS_STALE, "a kernel fatbin was built for another version") \
+    X(GA_ERROR_STATE, "the call is not valid in the current state")           \
+    X(GA_ERROR_NOT_IMPLEMENTED, "not implemented")
+
+typedef enum ga_status {
+#define GA__STATUS_ENUM(E, text) E,
+    GA_STATUS_LIST(GA__STATUS_ENUM)
+#undef GA__STATUS_ENUM
+    GA_NUM_STATUS
+} ga_status;
+
+/* NumPy's casting rules (numpy.can_cast's `casting`). */
+typedef enum ga_casting {
+    GA_CASTING_NO,
+    GA_CASTING_EQUIV,
+    GA_CASTING_SAFE,
+    GA_CASTING_SAME_KIND,
+    GA_CASTING_UNSAFE
+} ga_casting;
+
+/* A C value standing for a Python scalar: "weak" in type promotion (NEP 50),
+   it takes the dtype of the array it meets. Make one with ga_bool, ga_int,
+   ga_uint, ga_float or ga_complex. */
+typedef enum ga_scalar_kind {
+    GA_SCALAR_BOOL,
+    GA_SCALAR_INT,     /* a Python int that fits int64 */
+    GA_SCALAR_UINT,    /* a Python int above INT64_MAX (promotes as an int) */
+    GA_SCALAR_FLOAT,
+    GA_SCALAR_COMPLEX
+} ga_scalar_kind;
+
+typedef struct ga_scalar {
+    ga_scalar_kind kind;
+    union {
+        bool b;
+        int64_t i;
+        uint64_t u;
+        double f;
+        struct { double re, im; } c;
+    } value;
+} ga_scalar;
+
+/* Array flags (ga_flags), as NumPy's ndarray.flags. */
+enum {
+    GA_C_CONTIGUOUS = 1 << 0,
+    GA_F_CONTIGUOUS = 1 << 1,
+    GA_WRITEABLE = 1 << 2,
+    GA_OWNDATA = 1 << 3
+};
+
+typedef struct ga_array ga_array;   /* an n-dimensional array (opaque) */
+typedef struct ga_stream ga_stream; /* a CUDA stream (opaque) */
+typedef struct ga_event ga_event;   /* a CUDA event (opaque) */
+
+/* The driver's stream type, declared so that cuda.h is not needed here. */
+struct CUstream_st;
+
+/* ======================================================================== */
+/* 3. Core: initialisation, versions, errors                                 */
+/* ======================================================================== */
+
+/* Loads the CUDA driver (libcuda.so.1) and initialises it. Called implicitly
+   by the first call that needs the GPU, so calling it is optional; calling it
+   again is cheap. Errors: GA_ERROR_NO_DRIVER, GA_ERROR_NO_DEVICE. Thread safe. */
+GPUARR_API ga_status ga_init(void);
+
+/* Frees every cached pool block, unloads the kernels, destroys library-owned
+   streams and releases the primary contexts. Arrays still alive afterwards
+   must not be used. ga_init may be called again. Not thread safe. */
+GPUARR_API void ga_shutdown(void);
+
+/* GPUARR_VERSION_NUMBER of the compiled implementation. */
+GPUARR_API int ga_version(void);
+
+/* The driver's CUDA version (e.g. 13000), or 0 when no driver is loaded. */
+GPUARR_API int ga_driver_version(void);
+
+/* The kernel families (one fatbin each, loaded at first use): how many, the
+   name of family i ("copy", "creation", ...) or NULL, and whether it is
+   loaded in this process. For tools and tests. */
+GPUARR_API int ga_kernel_family_count(void);
+GPUARR_API const char *ga_kernel_family_name(int family);
+GPUARR_API bool ga_kernel_family_loaded(int family);
+
+/* The calling thread's last error: GA_OK if none since ga_clear_error. */
+GPUARR_API ga_status ga_last_error(void);
+
+/* The message of the thread's last error, naming the function and the cause,
+   e.g. "ga_empty: negative dimensions are not allowed". Never NULL; valid
+   until the thread's next error. */
+GPUARR_API const char *ga_last_error_message(void);
+
+/* Forgets the calling thread's last error. */
+GPUARR_API void ga_clear_error(void);
+
+/* The fixed description of a status code ("out of device memory"). */
+GPUARR_API const char *ga_status_string(ga_status status);
+
+/* A function called on every error, with the code and the message, on the
+   thread where it happened (NULL removes it). Process-wide. */
+typedef void (*ga_error_callback)(ga_status status, const char *message, void *user);
+GPUARR_API void ga_set_error_callback(ga_error_callback callback, void *user);
+
+/* ======================================================================== */
+/* 4. Devices                                                                */
+/* ======================================================================== */
+
+typedef struct ga_device_properties {
+    char name[256];
+    int ordinal;
+    int compute_capability_major;
+    int compute_capability_minor;
+    int multiprocessor_count;
+    int max_threads_per_block;
+    int warp_size;
+    size_t total_memory;       /* bytes */
+    size_t l2_cache_size;      /* bytes */
+    int memory_bus_width;      /* bits */
+    int memory_clock_rate_khz;
+} ga_device_properties;
+
+/* The number of CUDA devices, or -1 on error (no driver). */
+GPUARR_API int ga_device_count(void);
+
+/* Fills *props for `device`. Errors: GA_ERROR_DEVICE for a bad ordinal. */
+GPUARR_API ga_status ga_device_get_properties(int device, ga_device_properties *props);
+
+/* The calling thread's current device (0 until set), as cupy.cuda.Device. */
+GPUARR_API int ga_device_get(void);
+
+/* Makes `device` current for the calling thread; new arrays go there. */
+GPUARR_API ga_status ga_device_set(int device);
+
+/* Scoped form of ga_device_set: push makes `device` current and remembers the
+   previous one, pop restores it (like `with cupy.cuda.Device(d):`). Pushes
+   nest up to 16 deep per thread; pop without push is GA_ERROR_STATE. */
+GPUARR_API ga_status ga_device_push(int device);
+GPUARR_API ga_status ga_device_pop(void);
+
+/* Waits for all work on the current device. */
+GPUARR_API ga_status ga_device_synchronize(void);
+
+/* Free and total memory of `device` as the driver reports it. */
+GPUARR_API ga_status ga_device_memory_info(int device, size_t *free_bytes, size_t *total_bytes);
+
+/* ======================================================================== */
+/* 5. Streams and events                                                     */
+/* ======================================================================== */
+
+/* A new stream on the current device. `non_blocking`: no implicit
+   synchronisation with the legacy default stream. Release with
+   ga_stream_destroy. Returns NULL on failure. */
+GPUARR_API ga_stream *ga_stream_create(bool non_blocking);
+
+/* Wraps a stream made elsewhere (runtime API, another library) on `device`,
+   without taking ownership. Destroy the wrapper before the stream itself. */
+GPUARR_API ga_stream *ga_stream_wrap(struct CUstream_st *handle, int device);
+
+/* Destroys a stream made by ga_stream_create (after its queued work ends) or
+   a wrapper. If it is current on the calling thread, the default stream
+   becomes current. Pool blocks freed on it become free for any stream. */
+GPUARR_API void ga_stream_destroy(ga_stream *stream);
+
+/* Makes `stream` the calling thread's current stream on its device; NULL
+   selects the default (legacy NULL) stream of the current device. */
+GPUARR_API ga_status ga_stream_set_current(ga_stream *stream);
+
+/* The calling thread's current stream on the current device (NULL for the
+   default stream). */
+GPUARR_API ga_stream *ga_stream_get_current(void);
+
+/* Scoped form of ga_stream_set_current (`with stream:`); nests 16 deep. */
+GPUARR_API ga_status ga_stream_push(ga_stream *stream);
+GPUARR_API ga_status ga_stream_pop(void);
+
+/* Blocks until the work queued on `stream` (NULL: the current stream) ends. */
+GPUARR_API ga_status ga_stream_synchronize(ga_stream *stream);
+
+/* 1 if all work on `stream` (NULL: current) has finished, 0 if not, -1 on
+   error. */
+GPUARR_API int ga_stream_query(ga_stream *stream);
+
+/* Work queued on `stream` (NULL: current) after this call waits for `event`. */
+GPUARR_API ga_status ga_stream_wait_event(ga_stream *stream, ga_event *event);
+
+/* The driver handle (CUstream) of `stream`; NULL stands for the default one. */
+GPUARR_API struct CUstream_st *ga_stream_handle(const ga_stream *stream);
+
+/* The device `stream` belongs to (NULL: the current device). */
+GPUARR_API int ga_stream_device(const ga_stream *stream);
+
+/* A new event on the current device; `timing` enables ga_event_elapsed_ms.
+   Release with ga_event_destroy. */
+GPUARR_API ga_event *ga_event_create(bool timing);
+GPUARR_API void ga_event_destroy(ga_event *event);
+
+/* Records `event` on `stream` (NULL: current stream). */
+GPUARR_API ga_status ga_event_record(ga_event *event, ga_stream *stream);
+
+/* Blocks until the work before the event's record has finished. */
+GPUARR_API ga_status ga_event_synchronize(ga_event *event);
+
+/* 1 if the event has completed, 0 if not, -1 on error. */
+GPUARR_API int ga_event_query(ga_event *event);
+
+/* Milliseconds between two completed timing events. */
+GPUARR_API ga_status ga_event_elapsed_ms(const ga_event *start, const ga_event *end, float *ms);
+
+/* ======================================================================== */
+/* 6. Memory                                                                 */
+/* ======================================================================== */
+/* Each device has a stream-aware pool (best fit, coalescing, 512-byte
+   rounding) in front of cuMemAlloc or a user allocator. A block freed on one
+   stream is reused at once by that stream, and by another only after an event
+   shows the freeing stream's earlier work done. When an allocation fails the
+   pool waits for its streams, frees its cached blocks and retries. Thread
+   safe. */
+
+typedef struct ga_memory_stats {
+    size_t used_bytes;      /* in blocks handed out */
+    size_t held_bytes;      /* taken from the allocator (used + cached) */
+    size_t free_bytes;      /* cached in free blocks */
+    size_t free_blocks;     /* number of free blocks */
+    size_t chunks;          /* allocations made from the allocator, still held */
+    size_t peak_used_bytes; /* highest used_bytes so far */
+    size_t limit_bytes;     /* 0: no limit */
+} ga_memory_stats;
+
+/* A device allocator for the pool: `alloc` stores a device address of at
+   least `bytes` (256-byte aligned) in *ptr and returns 0, or returns nonzero
+   when out of memory; `free` gives it back. Called with the device's context
+   current, under the pool's lock. */
+typedef struct ga_allocator {
+    int (*alloc)(void *user, int device, size_t bytes, uint64_t *ptr);
+    void (*free)(void *user, int device, uint64_t ptr, size_t bytes);
+    void *user;
+} ga_allocator;
+
+/* Device memory from the current device's pool, ordered on the current
+   stream (valid for work on it at once; for another stream after
+   synchronising). NULL with GA_ERROR_OUT_OF_MEMORY on failure. ga_memory_free
+   returns it to the pool; freeing NULL does nothing. */
+GPUARR_API void *ga_memory_alloc(size_t bytes);
+GPUARR_API void ga_memory_free(void *ptr);
+
+/* Statistics of `device`'s pool. */
+GPUARR_API ga_status ga_memory_get_stats(int device, ga_memory_stats *stats);
+
+/* Caps what `device`'s pool holds at `bytes` (0: no cap). The environment
+   variable GPUARR_MEMORY_LIMIT (bytes, with an optional K/M/G/T suffix, or a
+   percentage of the device's memory such as "50%") sets it at start. */
+GPUARR_API ga_status ga_memory_set_limit(int device, size_t bytes);
+
+/* Gives every cached free chunk of `device`'s pool back to its allocator
+   (cupy's free_all_blocks); -1 does it for every device. */
+GPUARR_API ga_status ga_memory_free_all_blocks(int device);
+
+/* Replaces `device`'s allocator (NULL: cuMemAlloc/cuMemFree). Only while the
+   pool has no memory in use; otherwise GA_ERROR_STATE. */
+GPUARR_API ga_status ga_memory_set_allocator(int device, const ga_allocator *allocator);
+
+/* Page-locked host memory from the pinned pool, for asynchronous copies. A
+   freed block is reused only after the work queued on the current stream at
+   the time of the free has finished. */
+GPUARR_API void *ga_pinned_alloc(size_t bytes);
+GPUARR_API void ga_pinned_free(void *ptr);
+GPUARR_API ga_status ga_pinned_get_stats(ga_memory_stats *stats);
+GPUARR_API ga_status ga_pinned_free_all_blocks(void);
+
+/* ======================================================================== */
+/* 7. Dtypes and type promotion                                              */
+/* ======================================================================== */
+
+/* NumPy's name of a dtype ("float32"), or "invalid". */
+GPUARR_API const char *ga_dtype_name(ga_dtype dtype);
+
+/* The dtype called `name` (NumPy's names: "float32", "int64", "bool", ...),
+   or GA_DTYPE_INVALID. */
+GPUARR_API ga_dtype ga_dtype_from_name(const char *name);
+
+/* Bytes per element, or 0 for an invalid dtype. */
+GPUARR_API size_t ga_dtype_itemsize(ga_dtype dtype);
+
+/* NumPy's kind character: 'b', 'i', 'u', 'f' or 'c'; 0 if invalid. */
+GPUARR_API char ga_dtype_kind(ga_dtype dtype);
+
+/* numpy.promote_types: the smallest dtype both cast to safely. bfloat16
+   promotes as ml_dtypes (with float16: float32). */
+GPUARR_API ga_dtype ga_promote_types(ga_dtype a, ga_dtype b);
+
+/* numpy.can_cast(from, to, casting). */
+GPUARR_API bool ga_can_cast(ga_dtype from, ga_dtype to, ga_casting casting);
+
+/* numpy.result_type under NEP 50: the promotion of `ndtypes` array dtypes
+   with `nscalars` weak C scalars (only their kinds matter). With no dtypes,
+   the scalars' own defaults (bool, int64, float64, complex128). */
+GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes,
+                                   int nscalars, const ga_scalar *scalars);
+
+/* Weak scalars standing for Python's bool, int, float and complex. */
+static inline ga_scalar ga_bool(bool v) { ga_scalar s; s.kind = GA_SCALAR_BOOL; s.value.c.re = 0; s.value.c.im = 0; s.value.b = v; return s; }
+static inline ga_scalar ga_int(int64_t v) { ga_scalar s; s.kind = GA_SCALAR_INT; s.value.c.re = 0; s.value.c.im = 0; s.value.i = v; return s; }
+static inline ga_scalar ga_uint(uint64_t v) { ga_scalar s; s.kind = GA_SCALAR_UINT; s.value.c.re = 0; s.value.c.im = 0; s.value.u = v; return s; }
+static inline ga_scalar ga_float(double v) { ga_scalar s; s.kind = GA_SCALAR_FLOAT; s.value.c.im = 0; s.value.f = v; return s; }
+static inline ga_scalar ga_complex(double re, double im) { ga_scalar s; s.kind = GA_SCALAR_COMPLEX; s.value.c.re = re; s.value.c.im = im; return s; }
+
+/* ======================================================================== */
+/* 8. Arrays: attributes, views, reference counting, scopes                  */
+/* ======================================================================== */
+
+/* Attributes; each returns -1/NULL/0 for a NULL array. */
+GPUARR_API int ga_ndim(const ga_array *a);
+/* Shape and strides (in bytes; negative and zero allowed) as arrays of
+   ga_ndim(a) values, valid while `a` lives. */
+GPUARR_API const int64_t *ga_shape(const ga_array *a);
+GPUARR_API const int64_t *ga_strides(const ga_array *a);
+GPUARR_API int64_t ga_size(const ga_array *a);      /* number of elements */
+GPUARR_API ga_dtype ga_dtype_of(const ga_array *a);
+GPUARR_API size_t ga_itemsize(const ga_array *a);
+GPUARR_API size_t ga_nbytes(const ga_array *a);     /* size * itemsize */
+GPUARR_API int ga_device_of(const ga_array *a);
+GPUARR_API int ga_flags(const ga_array *a);         /* GA_C_CONTIGUOUS | ... */
+/* The device address of the first element (NumPy's .data.ptr); may point
+   anywhere inside the buffer for views with negative strides; NULL for an
+   empty array. */
+GPUARR_API void *ga_data(const ga_array *a);
+
+/* numpy.lib.stride_tricks.as_strided: a view of `a`'s buffer with the given
+   shape, byte strides and byte offset from a's first element. Every element
+   of the view must lie inside the buffer (GA_ERROR_VALUE otherwise). The view
+   shares (and keeps alive) the buffer. */
+GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *shape,
+                                   const int64_t *strides, int64_t offset);
+
+/* Adds a reference to `a` and returns it. Thread safe. */
+GPUARR_API ga_array *ga_retain(ga_array *a);
+
+/* Drops a reference; the last one frees the array (and its buffer once no
+   view uses it, back to the pool on the stream it was allocated on). NULL is
+   ignored. Thread safe. */
+GPUARR_API void ga_release(ga_array *a);
+
+/* Scopes keep chained expressions from leaking: every array a gpuarr call
+   returns on this thread between ga_scope_begin and ga_scope_end is released
+   at the end, except those passed to ga_keep, which move to the enclosing
+   scope (or out of scopes altogether). Scopes nest 64 deep. Inside a scope,
+   do not ga_release the arrays it owns.
+
+       ga_scope_begin();
+       ga_array *r = ga_keep(ga_astype(ga_full(1, &n, ga_float(2), GA_FLOAT32), GA_FLOAT64));
+       ga_scope_end();          // the float32 temporary is released here
+*/
+GPUARR_API void ga_scope_begin(void);
+GPUARR_API void ga_scope_end(void);
+GPUARR_API ga_array *ga_keep(ga_array *a);
+
+/* ======================================================================== */
+/* 9. Creation                                                               */
+/* ======================================================================== */
+/* Shapes are (ndim, shape) pairs; ndim 0 makes a 0-d array. In C,
+   GA_SHAPE(3, 4) expands to `2, (const int64_t[]){3, 4}`. Arrays are
+   C-contiguous on the current device. Errors: negative dimensions
+   (GA_ERROR_VALUE), ndim > GA_MAXDIMS, invalid dtype, out of memory. */
+#ifndef __cplusplus
+#define GA_SHAPE(...) \
+    (int)(sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (const int64_t[]){__VA_ARGS__}
+#endif
+
+/* numpy.empty: uninitialised. */
+GPUARR_API ga_array *ga_empty(int ndim, const int64_t *shape, ga_dtype dtype);
+/* numpy.zeros / numpy.ones. */
+GPUARR_API ga_array *ga_zeros(int ndim, const int64_t *shape, ga_dtype dtype);
+GPUARR_API ga_array *ga_ones(int ndim, const int64_t *shape, ga_dtype dtype);
+/* numpy.full: every element `value`, converted as NumPy assigns a Python
+   scalar: an int outside the dtype's range is GA_ERROR_OVERFLOW; floats
+   convert as astype does; complex into a real dtype keeps the real part. */
+GPUARR_API ga_array *ga_full(int ndim, const int64_t *shape, ga_scalar value, ga_dtype dtype);
+
+/* numpy.empty_like / zeros_like / ones_like / full_like: the shape and dtype
+   of `a` (C order), on a's device. */
+GPUARR_API ga_array *ga_empty_like(const ga_array *a);
+GPUARR_API ga_array *ga_zeros_like(const ga_array *a);
+GPUARR_API ga_array *ga_ones_like(const ga_array *a);
+GPUARR_API ga_array *ga_full_like(const ga_array *a, ga_scalar value);
+
+/* numpy.arange with floating arguments: ceil((stop - start) / step) elements
+   start + i * delta, computed as NumPy does in the dtype's precision (delta
+   is the difference of the first two elements). Bool only up to two
+   elements. Errors: step 0, a NaN bound. */
+GPUARR_API ga_array *ga_arange(double start, double stop, double step, ga_dtype dtype);
+
+/* numpy.arange with integer start, stop and step: the exact element count,
+   values computed in integers (float dtypes as ga_arange). */
+GPUARR_API ga_array *ga_arange_int(int64_t start, int64_t stop, int64_t step, ga_dtype dtype);
+
+/* numpy.linspace: `num` values from start to stop (stop included when
+   `endpoint`), computed in float64 and converted (floored first for integer
+   dtypes, as NumPy 2 does). Errors: num < 0. */
+GPUARR_API ga_array *ga_linspace(double start, double stop, int64_t num, bool endpoint,
+                                 ga_dtype dtype);
+
+/* numpy.logspace: base ** linspace(start, stop, num, endpoint), converted to
+   `dtype` as astype does. */
+GPUARR_API ga_array *ga_logspace(double start, double stop, int64_t num, bool endpoint,
+                                 double base, ga_dtype dtype);
+
+/* numpy.eye: an n x m matrix with ones on the k-th diagonal (k > 0 above the
+   main one). m < 0 means m = n. */
+GPUARR_API ga_array *ga_eye(int64_t n, int64_t m, int64_t k, ga_dtype dtype);
+
+/* numpy.identity: ga_eye(n, n, 0, dtype). */
+GPUARR_API ga_array *ga_identity(int64_t n, ga_dtype dtype);
+
+/* ======================================================================== */
+/* 10. Transfers and casting                                                 */
+/* ======================================================================== */
+
+/* cupy.asarray(host_array): a new C-contiguous device array with a copy of
+   the C-ordered host data (size * itemsize bytes). Returns once `data` may
+   be reused. */
+GPUARR_API ga_array *ga_from_host(const void *data, int ndim, const int64_t *shape,
+                                  ga_dtype dtype);
+
+/* As ga_from_host, but the copy is only enqueued on the current stream:
+   `data` (best page-locked, see ga_pinned_alloc) must stay unchanged until
+   the stream has been synchronised. */
+GPUARR_API ga_array *ga_from_host_async(const void *data, int ndim, const int64_t *shape,
+                                        ga_dtype dtype);
+
+/* cupy.ndarray.get: copies `a` in C order into `dst` (dst_bytes >=
+   ga_nbytes(a), else GA_ERROR_VALUE) and waits for it. */
+GPUARR_API ga_status ga_to_host(const ga_array *a, void *dst, size_t dst_bytes);
+
+/* As ga_to_host, enqueued on the current stream: `dst` (best page-locked) is
+   filled once the stream is synchronised. */
+GPUARR_API ga_status ga_to_host_async(const ga_array *a, void *dst, size_t dst_bytes);
+
+/* cupy.ndarray.set: copies C-ordered host data (src_bytes ==
+   ga_nbytes(dst)) into `dst`, any layout. The async form leaves `src` in use
+   until the current stream is synchronised. */
+GPUARR_API ga_status ga_copy_from_host(ga_array *dst, const void *src, size_t src_bytes);
+GPUARR_API ga_status ga_copy_from_host_async(ga_array *dst, const void *src, size_t src_bytes);
+
+/* A C-contiguous copy of `a` on `device` (a peer copy; the driver stages it
+   through the host when the GPUs cannot reach each other). */
+GPUARR_API ga_array *ga_to_device(const ga_array *a, int device);
+
+/* numpy.copy: a new C-contiguous array with a's dtype and values. */
+GPUARR_API ga_array *ga_copy(const ga_array *a);
+
+/* ndarray.astype(dtype): a new C-contiguous array of `dtype` with NumPy's
+   casting values (float to int truncates, NaN and out-of-range as NumPy on
+   x86, complex to real keeps the real part, nonzero to bool is true). */
+GPUARR_API ga_array *ga_astype(const ga_array *a, ga_dtype dtype);
+
+/* numpy.copyto(dst, src, casting): broadcasts `src` to dst's shape and
+   writes it, converted, into `dst` (any layout, any dtype `casting` allows;
+   overlapping memory is handled). Errors: shapes that do not broadcast, a
+   cast not allowed, a read-only dst. */
+GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting);
+
+/* ======================================================================== */
+/* 11. Kernel ABI (internal: shared with the kernels' .cu files)            */
+/* ======================================================================== */
+/* Kernel symbols are ga_<family>_<op>_<dtypes>_<variant>; every kernel
+   uses grid-stride loops, so any grid size is correct. Strides in layouts
+   are in bytes; dims are C-ordered (the last varies fastest) and already
+   collapsed by the host. */
+
+typedef struct ga__layout2 {
+    int32_t ndim;
+    int32_t unused;
+    int64_t size;                    /* elements */
+    int64_t shape[GA_MAXDIMS];
+    int64_t out_strides[GA_MAXDIMS];
+    int64_t in_strides[GA_MAXDIMS];
+} ga__layout2;
+
+/* 16 bytes holding one element of any dtype (fill values, the 1 of eye). */
+typedef struct ga__value16 {
+    uint64_t word[2];
+} ga__value16;
+
+typedef struct ga__arange_params {
+    double start, delta;    /* floating dtypes */
+    int64_t istart, idelta; /* integer and bool dtypes */
+} ga__arange_params;
+
+typedef struct ga__linspace_params {
+    double start, step, stop, delta, div, base;
+    int32_t endpoint;  /* 1: the last element is exactly stop */
+    int32_t step_zero; /* 1: value = i / div * delta + start (step underflowed) */
+    int32_t log;       /* 1: value = base ** value (logspace) */
+    int32_t unused;
+} ga__linspace_params;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUARR_H */
+
+/* ======================================================================== */
+/*                            IMPLEMENTATION                                */
+/* ======================================================================== */
+#if defined(GPUARR_IMPLEMENTATION) && !defined(GPUARR__IMPLEMENTED)
+#define GPUARR__IMPLEMENTED
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* 1. Configuration                                                          */
+/* ------------------------------------------------------------------------ */
+
+#ifndef GPUARR_MALLOC
+#  define GPUARR_MALLOC(bytes) malloc(bytes)
+#  define GPUARR_FREE(ptr) free(ptr)
+#endif
+#ifndef GPUARR_ASSERT
+#  include <assert.h>
+#  define GPUARR_ASSERT(cond) assert(cond)
+#endif
+
+#ifdef __cplusplus
+#  define GA__TLS thread_local
+extern "C" {
+#else
+#  define GA__TLS _Thread_local
+#endif
+
+#define GA__ATOMIC_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define GA__ATOMIC_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define GA__ATOMIC_ADD(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
+
+#define GA__MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* ------------------------------------------------------------------------ */
+/* 3. Core: the driver, initialisation, errors                               */
+/* ------------------------------------------------------------------------ */
+
+/* Every driver entry point we use: X(name without "cu", parameters).
+   Resolved with cuGetProcAddress_v2 for the CUDA version of the cuda.h
+   compiled here, so each entry point's ABI matches its declaration. */
+#define GA__DRIVER_LIST(X)                                                              \
+    X(Init, (unsigned int flags))                                                       \
+    X(DriverGetVersion, (int *version))                                                 \
+    X(GetErrorString, (CUresult error, const char **str))                               \
+    X(GetErrorName, (CUresult error, const char **str))                                 \
+    X(DeviceGetCount, (int *count))                                                     \
+    X(DeviceGet, (CUdevice *device, int ordinal))                                       \
+    X(DeviceGetName, (char *name, int len, CUdevice dev))                               \
+    X(DeviceGetAttribute, (int *pi, CUdevice_attribute attrib, CUdevice dev))           \
+    X(DeviceTotalMem, (size_t *bytes, CUdevice dev))                                    \
+    X(DevicePrimaryCtxRetain, (CUcontext *pctx, CUdevice dev))                          \
+    X(DevicePrimaryCtxRelease, (CUdevice dev))                                          \
+    X(CtxGetCurrent, (CUcontext *pctx))                                                 \
+    X(CtxSetCurrent, (CUcontext ctx))                                                   \
+    X(CtxSynchronize, (void))                                                           \
+    X(MemGetInfo, (size_t *free, size_t *total))                                        \
+    X(StreamCreate, (CUstream *phStream, unsigned int flags))                           \
+    X(StreamDestroy, (CUstream hStream))                                                \
+    X(StreamSynchronize, (CUstream hStream))                                            \
+    X(StreamQuery, (CUstream hStream))                                                  \
+    X(StreamWaitEvent, (CUstream hStream, CUevent hEvent, unsigned int flags))          \
+    X(EventCreate, (CUevent *phEvent, unsigned int flags))                              \
+    X(EventDestroy, (CUevent hEvent))                                                   \
+    X(EventRecord, (CUevent hEvent, CUstream hStream))                                  \
+    X(EventSynchronize, (CUevent hEvent))                                               \
+    X(EventQuery, (CUevent hEvent))                                                     \
+    X(EventElapsedTime, (float *ms, CUevent hStart, CUevent hEnd))                      \
+    X(MemAlloc, (CUdeviceptr *dptr, size_t bytesize))                                   \
+    X(MemFree, (CUdeviceptr dptr))                                                      \
+    X(MemHostAlloc, (void **pp, size_t bytesize, unsigned int flags))                   \
+    X(MemFreeHost, (void *p))                                                           \
+    X(PointerGetAttribute, (void *data, CUpointer_attribute attribute, CUdeviceptr ptr)) \
+    X(MemcpyHtoDAsync, (CUdeviceptr dst, const void *src, size_t bytes, CUstream s))    \
+    X(MemcpyDtoHAsync, (void *dst, CUdeviceptr src, size_t bytes, CUstream s))          \
+    X(MemcpyDtoDAsync, (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s))    \
+    X(MemcpyDtoH, (void *dst, CUdeviceptr src, size_t bytes))                           \
+    X(MemcpyPeerAsync, (CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src,             \
+                        CUcontext srcCtx, size_t bytes, CUstream s))                    \
+    X(MemsetD8Async, (CUdeviceptr dst, unsigned char value, size_t n, CUstream s))      \
+    X(LibraryLoadData, (CUlibrary *lib, const void *code, CUjit_option *jitOptions,     \
+                        void **jitOptionsValues, unsigned int numJitOptions,            \
+                        CUlibraryOption *libraryOptions, void **libraryOptionValues,    \
+                        unsigned int numLibraryOptions))                                \
+    X(LibraryUnload, (CUlibrary lib))                                                   \
+    X(LibraryGetKernel, (CUkernel *pKernel, CUlibrary library, const char *name))       \
+    X(LibraryGetGlobal, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library,           \
+                         const char *name))                                             \
+    X(LaunchKernel, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY,        \
+                     unsigned int gridDimZ, unsigned int blockDimX,                     \
+                     unsigned int blockDimY, unsigned int blockDimZ,                    \
+                     unsigned int sharedMemBytes, CUstream hStream,                     \
+                     void **kernelParams, void **extra))
+
+typedef struct ga__driver {
+#define GA__DRIVER_FIELD(name, params) CUresult (*name) params;
+    GA__DRIVER_LIST(GA__DRIVER_FIELD)
+#undef GA__DRIVER_FIELD
+} ga__driver;
+
+typedef struct ga__pool ga__pool;
+
+/* One CUDA device as the library sees it. */
+typedef struct ga__device {
+    CUdevice handle;
+    CUcontext context;         /* primary context, retained at first use */
+    int multiprocessor_count;
+    ga__pool *pool;            /* made at the first allocation */
+} ga__device;
+
+/* Process-wide state, written under ga__lock. */
+typedef struct ga__global {
+    int initialized;           /* read without the lock on the fast path */
+    ga_status init_status;     /* a failed ga_init is not retried until shutdown */
+    char init_message[512];
+    void *driver_library;
+    ga__driver cu;
+    int driver_version;
+    int device_count;
+    ga__device *devices;
+    ga_error_callback error_callback;
+    void *error_callback_user;
+} ga__global;
+
+static ga__global ga__g;
+static pthread_mutex_t ga__lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define GA__CU ga__g.cu
+
+typedef struct ga__scope_entry {
+    ga_array *array;
+    bool kept;
+} ga__scope_entry;
+
+/* Per-thread state. */
+typedef struct ga__thread {
+    ga_status error;
+    char message[512];
+    int device;                              /* current device */
+    int device_stack[16], device_depth;
+    ga_stream *stream[GA_MAX_DEVICES];       /* current stream per device */
+    struct { int device; ga_stream *previous; } stream_stack[16];
+    int stream_depth;
+    ga__scope_entry *scope_entries;          /* arrays made inside open scopes */
+    int scope_count, scope_capacity;
+    int scope_starts[64], scope_depth;
+} ga__thread;
+
+static GA__TLS ga__thread ga__t;
+
+/* --- errors -------------------------------------------------------------- */
+
+static const char *const ga__status_strings[] = {
+#define GA__STATUS_STRING(E, text) text,
+    GA_STATUS_LIST(GA__STATUS_STRING)
+#undef GA__STATUS_STRING
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+/* Records an error for `func` and returns it, so `return ga__error(...)`
+   reads as what it does. */
+static ga_status ga__error(ga_status status, const char *func, const char *fmt, ...)
+{
+    int n = snprintf(ga__t.message, sizeof ga__t.message, "%s: ", func);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ga__t.message + n, sizeof ga__t.message - (size_t)n, fmt, ap);
+    va_end(ap);
+    ga__t.error = status;
+    ga_error_callback callback = GA__ATOMIC_LOAD(&ga__g.error_callback);
+    if (callback) callback(status, ga__t.message, ga__g.error_callback_user);
+    return status;
+}
+
+/* The error for a NULL argument: keeps an earlier error (the failure that
+   produced the NULL) so chained expressions report their first failure. */
+static ga_status ga__null_input(const char *func, const char *what)
+{
+    if (ga__t.error != GA_OK) return ga__t.error;
+    return ga__error(GA_ERROR_NULL_INPUT, func, "%s is NULL", what);
+}
+
+/* A driver failure, with the driver's own name and text for it. */
+static ga_status ga__cuda_error(const char *func, CUresult r, const char *what)
+{
+    const char *name = "?", *text = "?";
+    if (GA__CU.GetErrorName) GA__CU.GetErrorName(r, &name);
+    if (GA__CU.GetErrorString) GA__CU.GetErrorString(r, &text);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY)
+        return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
+    return ga__error(GA_ERROR_CUDA, func, "%s failed: %s (%s)", what, text, name);
+}
+
+#define GA__CHECK_CU(func, call, what)                    \
+    do {                                                  \
+        CUresult ga__r = (call);                          \
+        if (ga__r != CUDA_SUCCESS)                        \
+            return ga__cuda_error((func), ga__r, (what)); \
+    } while (0)
+
+GPUARR_API ga_status ga_last_error(void) { return ga__t.error; }
+
+GPUARR_API const char *ga_last_error_message(void)
+{
+    return ga__t.error == GA_OK ? "no error" : ga__t.message;
+}
+
+GPUARR_API void ga_clear_error(void)
+{
+    ga__t.error = GA_OK;
+    ga__t.message[0] = 0;
+}
+
+GPUARR_API const char *ga_status_string(ga_status status)
+{
+    if ((int)status < 0 || status >= GA_NUM_STATUS) return "unknown status";
+    return ga__status_strings[status];
+}
+
+GPUARR_API void ga_set_error_callback(ga_error_callback callback, void *user)
+{
+    pthread_mutex_lock(&ga__lock);
+    ga__g.error_callback_user = user;
+    GA__ATOMIC_STORE(&ga__g.error_callback, callback);
+    pthread_mutex_unlock(&ga__lock);
+}
+
+GPUARR_API int ga_version(void) { return GPUARR_VERSION_NUMBER; }
+
+/* --- initialisation ------------------------------------------------------ */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static ga_status ga__init_failed(ga_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ga__g.init_message, sizeof ga__g.init_message, fmt, ap);
+    va_end(ap);
+    ga__g.init_status = status;
+    return status;
+}
+
+typedef CUresult (*ga__get_proc_fn)(const char *, void **, int, cuuint64_t,
+                                    CUdriverProcAddressQueryResult *);
+
+static ga_status ga__load_driver(void)
+{
+    const char *path = getenv("GPUARR_DRIVER_LIBRARY");
+    if (!path || !*path) path = "libcuda.so.1";
+    ga__g.driver_library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!ga__g.driver_library)
+        return ga__init_failed(GA_ERROR_NO_DRIVER,
+                               "the CUDA driver could not be loaded (%s); is an NVIDIA driver installed?",
+                               dlerror());
+    ga__get_proc_fn get_proc;
+    void *sym = dlsym(ga__g.driver_library, "cuGetProcAddress_v2");
+    memcpy(&get_proc, &sym, sizeof get_proc);
+    if (!get_proc)
+        return ga__init_failed(GA_ERROR_NO_DRIVER,
+                               "the CUDA driver in %s is too old (no cuGetProcAddress_v2; CUDA 12 or newer is needed)",
+                               path);
+#define GA__DRIVER_RESOLVE(name, params)                                                   \
+    {                                                                                      \
+        CUdriverProcAddressQueryResult found;                                              \
+        void *fn = NULL;                                                                   \
+        CUresult r = get_proc("cu" #name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,  \
+                              &found);                                                     \
+        if (r == CUDA_ERROR_STUB_LIBRARY)                                                  \
+            return ga__init_failed(GA_ERROR_NO_DRIVER,                                     \
+                                   "%s is the CUDA toolkit's stub library, not a driver",  \
+                                   path);                                                  \
+        if (r != CUDA_SUCCESS || !fn)                                                      \
+            return ga__init_failed(GA_ERROR_NO_DRIVER,                                     \
+                                   "the CUDA driver in %s lacks cu" #name                  \
+                                   " (a CUDA %d.%d driver or newer is needed)",            \
+                                   path, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);   \
+        memcpy(&GA__CU.name, &fn, sizeof fn);                                              \
+    }
+    GA__DRIVER_LIST(GA__DRIVER_RESOLVE)
+#undef GA__DRIVER_RESOLVE
+    return GA_OK;
+}
+
+static ga_status ga__init_locked(void)
+{
+    ga_status st = ga__load_driver();
+    if (st != GA_OK) return st;
+    CUresult r = GA__CU.Init(0);
+    if (r == CUDA_ERROR_STUB_LIBRARY)
+        return ga__init_failed(GA_ERROR_NO_DRIVER,
+                               "the CUDA driver library found is the toolkit's stub, not a driver");
+    if (r == CUDA_ERROR_NO_DEVICE)
+        return ga__init_failed(GA_ERROR_NO_DEVICE, "no CUDA-capable device is present");
+    if (r != CUDA_SUCCESS) {
+        const char *text = "?";
+        GA__CU.GetErrorString(r, &text);
+        return ga__init_failed(r == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ? GA_ERROR_NO_DRIVER : GA_ERROR_CUDA,
+                               "cuInit failed: %s (%d)", text, (int)r);
+    }
+    GA__CU.DriverGetVersion(&ga__g.driver_version);
+    int count = 0;
+    if (GA__CU.DeviceGetCount(&count) != CUDA_SUCCESS || count <= 0)
+        return ga__init_failed(GA_ERROR_NO_DEVICE, "no CUDA-capable device is present");
+    if (count > GA_MAX_DEVICES) count = GA_MAX_DEVICES;
+    ga__g.devices = (ga__device *)GPUARR_MALLOC(sizeof(ga__device) * (size_t)count);
+    if (!ga__g.devices) return ga__init_failed(GA_ERROR_HOST_OUT_OF_MEMORY, "out of host memory");
+    memset(ga__g.devices, 0, sizeof(ga__device) * (size_t)count);
+    for (int i = 0; i < count; i++) {
+        ga__device *d = &ga__g.devices[i];
+        if (GA__CU.DeviceGet(&d->handle, i) != CUDA_SUCCESS)
+            return ga__init_failed(GA_ERROR_CUDA, "cuDeviceGet(%d) failed", i);
+        GA__CU.DeviceGetAttribute(&d->multiprocessor_count,
+                                  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d->handle);
+    }
+    ga__g.device_count = count;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_init(void)
+{
+    if (GA__ATOMIC_LOAD(&ga__g.initialized)) return GA_OK;
+    pthread_mutex_lock(&ga__lock);
+    if (!ga__g.initialized && ga__g.init_status == GA_OK) {
+        if (ga__init_locked() == GA_OK) GA__ATOMIC_STORE(&ga__g.initialized, 1);
+    }
+    ga_status st = ga__g.initialized ? GA_OK : ga__g.init_status;
+    pthread_mutex_unlock(&ga__lock);
+    if (st != GA_OK) return ga__error(st, "ga_init", "%s", ga__g.init_message);
+    return GA_OK;
+}
+
+GPUARR_API int ga_driver_version(void) { return ga__g.driver_version; }
+
+/* ------------------------------------------------------------------------ */
+/* 4. Devices                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Checks `device` and makes its primary context current on this thread
+   (retaining it at first use). Every entry point that touches the GPU goes
+   through here; it costs one driver query when the context is current. */
+static ga_status ga__bind(const char *func, int device)
+{
+    if (!GA__ATOMIC_LOAD(&ga__g.initialized)) {
+        ga_status st = ga_init();
+        if (st != GA_OK) return ga__error(st, func, "%s", ga__g.init_message);
+    }
+    if (device < 0 || device >= ga__g.device_count)
+        return ga__error(GA_ERROR_DEVICE, func, "device %d does not exist (%d device%s)", device,
+                         ga__g.device_count, ga__g.device_count == 1 ? "" : "s");
+    ga__device *d = &ga__g.devices[device];
+    CUcontext ctx = GA__ATOMIC_LOAD(&d->context);
+    if (!ctx) {
+        pthread_mutex_lock(&ga__lock);
+        CUresult r = CUDA_SUCCESS;
+        if (!d->context) {
+            CUcontext c = NULL;
+            r = GA__CU.DevicePrimaryCtxRetain(&c, d->handle);
+            if (r == CUDA_SUCCESS) GA__ATOMIC_STORE(&d->context, c);
+        }
+        ctx = d->context;
+        pthread_mutex_unlock(&ga__lock);
+        if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "cuDevicePrimaryCtxRetain");
+    }
+    CUcontext current = NULL;
+    GA__CU.CtxGetCurrent(&current);
+    if (current != ctx) GA__CHECK_CU(func, GA__CU.CtxSetCurrent(ctx), "cuCtxSetCurrent");
+    return GA_OK;
+}
+
+GPUARR_API int ga_device_count(void)
+{
+    if (ga_init() != GA_OK) return -1;
+    return ga__g.device_count;
+}
+
+GPUARR_API ga_status ga_device_get_properties(int device, ga_device_properties *props)
+{
+    static const char func[] = "ga_device_get_properties";
+    if (!props) return ga__null_input(func, "props");
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    CUdevice h = ga__g.devices[device].handle;
+    memset(props, 0, sizeof *props);
+    props->ordinal = device;
+    GA__CHECK_CU(func, GA__CU.DeviceGetName(props->name, (int)sizeof props->name, h), "cuDeviceGetName");
+    GA__CHECK_CU(func, GA__CU.DeviceTotalMem(&props->total_memory, h), "cuDeviceTotalMem");
+    int l2 = 0;
+    struct { int *out; CUdevice_attribute attribute; } attrs[] = {
+        {&props->compute_capability_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+        {&props->compute_capability_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+        {&props->multiprocessor_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+        {&props->max_threads_per_block, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
+        {&props->warp_size, CU_DEVICE_ATTRIBUTE_WARP_SIZE},
+        {&props->memory_bus_width, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH},
+        {&props->memory_clock_rate_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE},
+        {&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE},
+    };
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+        GA__CHECK_CU(func, GA__CU.DeviceGetAttribute(attrs[i].out, attrs[i].attribute, h),
+                     "cuDeviceGetAttribute");
+    props->l2_cache_size = (size_t)l2;
+    return GA_OK;
+}
+
+GPUARR_API int ga_device_get(void) { return ga__t.device; }
+
+GPUARR_API ga_status ga_device_set(int device)
+{
+    ga_status st = ga__bind("ga_device_set", device);
+    if (st == GA_OK) ga__t.device = device;
+    return st;
+}
+
+GPUARR_API ga_status ga_device_push(int device)
+{
+    if (ga__t.device_depth == (int)(sizeof ga__t.device_stack / sizeof ga__t.device_stack[0]))
+        return ga__error(GA_ERROR_STATE, "ga_device_push", "device pushes nest at most 16 deep");
+    ga_status st = ga__bind("ga_device_push", device);
+    if (st != GA_OK) return st;
+    ga__t.device_stack[ga__t.device_depth++] = ga__t.device;
+    ga__t.device = device;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_device_pop(void)
+{
+    if (ga__t.device_depth == 0)
+        return ga__error(GA_ERROR_STATE, "ga_device_pop", "no ga_device_push to undo");
+    ga__t.device = ga__t.device_stack[--ga__t.device_depth];
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_device_synchronize(void)
+{
+    static const char func[] = "ga_device_synchronize";
+    ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.CtxSynchronize(), "cuCtxSynchronize");
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_device_memory_info(int device, size_t *free_bytes, size_t *total_bytes)
+{
+    static const char func[] = "ga_device_memory_info";
+    if (!free_bytes || !total_bytes) return ga__null_input(func, "an output pointer");
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.MemGetInfo(free_bytes, total_bytes), "cuMemGetInfo");
+    return GA_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 5. Streams and events                                                     */
+/* ------------------------------------------------------------------------ */
+
+struct ga_stream {
+    CUstream handle;
+    int device;
+    bool owned; /* made by ga_stream_create: destroyed with the wrapper */
+};
+
+struct ga_event {
+    CUevent handle;
+    int device;
+};
+
+static void ga__pool_retire_stream(ga__pool *pool, uintptr_t stream);
+static void ga__pinned_retire_stream(uintptr_t stream);
+
+/* The driver handle of the calling thread's current stream on `device`. */
+static inline CUstream ga__stream_of(int device)
+{
+    ga_stream *s = ga__t.stream[device];
+    return s ? s->handle : NULL;
+}
+
+static ga_stream *ga__stream_new(const char *func, CUstream handle, int device, bool owned)
+{
+    ga_stream *s = (ga_stream *)GPUARR_MALLOC(sizeof *s);
+    if (!s) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    s->handle = handle;
+    s->device = device;
+    s->owned = owned;
+    return s;
+}
+
+GPUARR_API ga_stream *ga_stream_create(bool non_blocking)
+{
+    static const char func[] = "ga_stream_create";
+    if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
+    CUstream h = NULL;
+    CUresult r = GA__CU.StreamCreate(&h, non_blocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT);
+    if (r != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuStreamCreate");
+        return NULL;
+    }
+    ga_stream *s = ga__stream_new(func, h, ga__t.device, true);
+    if (!s) GA__CU.StreamDestroy(h);
+    return s;
+}
+
+GPUARR_API ga_stream *ga_stream_wrap(struct CUstream_st *handle, int device)
+{
+    static const char func[] = "ga_stream_wrap";
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    return ga__stream_new(func, (CUstream)handle, device, false);
+}
+
+GPUARR_API void ga_stream_destroy(ga_stream *stream)
+{
+    if (!stream) return;
+    if (ga__bind("ga_stream_destroy", stream->device) == GA_OK) {
+        /* Blocks freed on this stream must not wait on it any more. */
+        GA__CU.StreamSynchronize(stream->handle);
+        ga__pool_retire_stream(ga__g.devices[stream->device].pool, (uintptr_t)stream->handle);
+        ga__pinned_retire_stream((uintptr_t)stream->handle);
+        if (stream->owned) GA__CU.StreamDestroy(stream->handle);
+    }
+    if (ga__t.stream[stream->device] == stream) ga__t.stream[stream->device] = NULL;
+    GPUARR_FREE(stream);
+}
+
+GPUARR_API ga_status ga_stream_set_current(ga_stream *stream)
+{
+    if (stream) ga__t.stream[stream->device] = stream;
+    else ga__t.stream[ga__t.device] = NULL;
+    return GA_OK;
+}
+
+GPUARR_API ga_stream *ga_stream_get_current(void) { return ga__t.stream[ga__t.device]; }
+
+GPUARR_API ga_status ga_stream_push(ga_stream *stream)
+{
+    if (ga__t.stream_depth == (int)(sizeof ga__t.stream_stack / sizeof ga__t.stream_stack[0]))
+        return ga__error(GA_ERROR_STATE, "ga_stream_push", "stream pushes nest at most 16 deep");
+    int device = stream ? stream->device : ga__t.device;
+    ga__t.stream_stack[ga__t.stream_depth].device = device;
+    ga__t.stream_stack[ga__t.stream_depth].previous = ga__t.stream[device];
+    ga__t.stream_depth++;
+    ga__t.stream[device] = stream;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_stream_pop(void)
+{
+    if (ga__t.stream_depth == 0)
+        return ga__error(GA_ERROR_STATE, "ga_stream_pop", "no ga_stream_push to undo");
+    ga__t.stream_depth--;
+    ga__t.stream[ga__t.stream_stack[ga__t.stream_depth].device] =
+        ga__t.stream_stack[ga__t.stream_depth].previous;
+    return GA_OK;
+}
+
+/* The stream a call means by `stream`: NULL is the current one. */
+static inline CUstream ga__resolve_stream(const ga_stream *stream)
+{
+    return stream ? stream->handle : ga__stream_of(ga__t.device);
+}
+static inline int ga__stream_device_or_current(const ga_stream *stream)
+{
+    return stream ? stream->device : ga__t.device;
+}
+
+GPUARR_API ga_status ga_stream_synchronize(ga_stream *stream)
+{
+    static const char func[] = "ga_stream_synchronize";
+    ga_status st = ga__bind(func, ga__stream_device_or_current(stream));
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.StreamSynchronize(ga__resolve_stream(stream)), "cuStreamSynchronize");
+    return GA_OK;
+}
+
+GPUARR_API int ga_stream_query(ga_stream *stream)
+{
+    static const char func[] = "ga_stream_query";
+    if (ga__bind(func, ga__stream_device_or_current(stream)) != GA_OK) return -1;
+    CUresult r = GA__CU.StreamQuery(ga__resolve_stream(stream));
+    if (r == CUDA_SUCCESS) return 1;
+    if (r == CUDA_ERROR_NOT_READY) return 0;
+    ga__cuda_error(func, r, "cuStreamQuery");
+    return -1;
+}
+
+GPUARR_API ga_status ga_stream_wait_event(ga_stream *stream, ga_event *event)
+{
+    static const char func[] = "ga_stream_wait_event";
+    if (!event) return ga__null_input(func, "event");
+    ga_status st = ga__bind(func, ga__stream_device_or_current(stream));
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.StreamWaitEvent(ga__resolve_stream(stream), event->handle, 0),
+                 "cuStreamWaitEvent");
+    return GA_OK;
+}
+
+GPUARR_API struct CUstream_st *ga_stream_handle(const ga_stream *stream)
+{
+    return stream ? (struct CUstream_st *)stream->handle : NULL;
+}
+
+GPUARR_API int ga_stream_device(const ga_stream *stream)
+{
+    return ga__stream_device_or_current(stream);
+}
+
+GPUARR_API ga_event *ga_event_create(bool timing)
+{
+    static const char func[] = "ga_event_create";
+    if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
+    ga_event *e = (ga_event *)GPUARR_MALLOC(sizeof *e);
+    if (!e) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    CUresult r = GA__CU.EventCreate(&e->handle, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING);
+    if (r != CUDA_SUCCESS) {
+        GPUARR_FREE(e);
+        ga__cuda_error(func, r, "cuEventCreate");
+        return NULL;
+    }
+    e->device = ga__t.device;
+    return e;
+}
+
+GPUARR_API void ga_event_destroy(ga_event *event)
+{
+    if (!event) return;
+    if (ga__bind("ga_event_destroy", event->device) == GA_OK) GA__CU.EventDestroy(event->handle);
+    GPUARR_FREE(event);
+}
+
+GPUARR_API ga_status ga_event_record(ga_event *event, ga_stream *stream)
+{
+    static const char func[] = "ga_event_record";
+    if (!event) return ga__null_input(func, "event");
+    ga_status st = ga__bind(func, ga__stream_device_or_current(stream));
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.EventRecord(event->handle, ga__resolve_stream(stream)), "cuEventRecord");
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_event_synchronize(ga_event *event)
+{
+    static const char func[] = "ga_event_synchronize";
+    if (!event) return ga__null_input(func, "event");
+    ga_status st = ga__bind(func, event->device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.EventSynchronize(event->handle), "cuEventSynchronize");
+    return GA_OK;
+}
+
+GPUARR_API int ga_event_query(ga_event *event)
+{
+    static const char func[] = "ga_event_query";
+    if (!event) {
+        ga__null_input(func, "event");
+        return -1;
+    }
+    if (ga__bind(func, event->device) != GA_OK) return -1;
+    CUresult r = GA__CU.EventQuery(event->handle);
+    if (r == CUDA_SUCCESS) return 1;
+    if (r == CUDA_ERROR_NOT_READY) return 0;
+    ga__cuda_error(func, r, "cuEventQuery");
+    return -1;
+}
+
+GPUARR_API ga_status ga_event_elapsed_ms(const ga_event *start, const ga_event *end, float *ms)
+{
+    static const char func[] = "ga_event_elapsed_ms";
+    if (!start || !end || !ms) return ga__null_input(func, "an argument");
+    ga_status st = ga__bind(func, start->device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.EventElapsedTime(ms, start->handle, end->handle), "cuEventElapsedTime");
+    return GA_OK;
+}
+
+
+/* ------------------------------------------------------------------------ */
+/* 6. Memory                                                                 */
+/* ------------------------------------------------------------------------ */
+/* The pool core is independent of CUDA: chunks come from `ops`, and so do the
+   events that make cross-stream reuse safe, so the host tests drive it with a
+   fake allocator. Blocks are carved from chunks; a block's neighbours in
+   address order (prev/next) are merged with it when both are free and belong
+   to the same stream slot. Free blocks sit in size bins (4 per power of two
+   of the 512-byte unit), so the first bin holding a large enough block holds
+   the best fit. Slot 0 is for blocks safe on any stream. */
+
+#define GA__POOL_ROUND 512u
+#define GA__POOL_BINS 256
+#define GA__POOL_HOST_STREAM ((uintptr_t)-1) /* "stream" of host (pinned) requests */
+
+typedef struct ga__pool_ops {
+    /* 0 on success, nonzero when out of memory */
+    int (*chunk_alloc)(void *ctx, size_t bytes, uint64_t *ptr);
+    void (*chunk_free)(void *ctx, uint64_t ptr, size_t bytes);
+    /* Records *event (made at first use) on `stream` of `device`; 0 on success. */
+    int (*event_record)(void *ctx, void **event, uintptr_t stream, int device);
+    int (*event_done)(void *ctx, void *event);   /* 1 done, 0 not yet */
+    void (*event_wait)(void *ctx, void *event);
+    void (*event_destroy)(void *ctx, void *event);
+} ga__pool_ops;
+
+typedef struct ga__block ga__block;
+struct ga__block {
+    uint64_t ptr;
+    size_t size;
+    ga__block *prev, *next;          /* address neighbours in the chunk */
+    ga__block *bin_prev, *bin_next;  /* free-bin links (or the node free list) */
+    uint64_t free_seq;               /* slot's sequence number at the free */
+    int slot;                        /* stream slot (allocated: the allocating stream) */
+    bool free;
+};
+
+typedef struct ga__pool_slot {
+    uintptr_t stream;
+    int device;
+    bool retired;                    /* its stream is gone: frees go to slot 0 */
+    void *event;                     /* recorded to learn when frees are safe */
+    bool event_pending;
+    uint64_t event_seq;              /* frees up to this seq precede the event */
+    uint64_t seq;
+    size_t nfree;
+    uint64_t bitmap[GA__POOL_BINS / 64];
+    ga__block *bins[GA__POOL_BINS];
+} ga__pool_slot;
+
+struct ga__pool {
+    pthread_mutex_t lock;
+    const ga__pool_ops *ops;
+    void *ctx;
+    int device;
+    ga__pool_slot *slots;
+    int nslots, slot_capacity, last_slot;
+    ga__block *spare_nodes;          /* recycled block nodes */
+    ga__block **table;               /* open addressing: ptr -> allocated block */
+    size_t table_capacity, table_count;
+    ga_memory_stats stats;
+};
+
+static unsigned ga__pool_bin(size_t size)
+{
+    uint64_t units = size / GA__POOL_ROUND;   /* >= 1 */
+    unsigned top = 63u - (unsigned)__builtin_clzll(units);
+    unsigned sub = top >= 2 ? (unsigned)(units >> (top - 2)) & 3u : (unsigned)(units << (2 - top)) & 3u;
+    unsigned bin = top * 4u + sub;
+    return bin < GA__POOL_BINS ? bin : GA__POOL_BINS - 1;
+}
+
+static void ga__bin_insert(ga__pool_slot *s, ga__block *b)
+{
+    unsigned bin = ga__pool_bin(b->size);
+    b->bin_prev = NULL;
+    b->bin_next = s->bins[bin];
+    if (b->bin_next) b->bin_next->bin_prev = b;
+    s->bins[bin] = b;
+    s->bitmap[bin / 64] |= 1ull << (bin % 64);
+    s->nfree++;
+}
+
+static void ga__bin_remove(ga__pool_slot *s, ga__block *b)
+{
+    unsigned bin = ga__pool_bin(b->size);
+    if (b->bin_prev) b->bin_prev->bin_next = b->bin_next;
+    else s->bins[bin] = b->bin_next;
+    if (b->bin_next) b->bin_next->bin_prev = b->bin_prev;
+    if (!s->bins[bin]) s->bitmap[bin / 64] &= ~(1ull << (bin % 64));
+    s->nfree--;
+}
+
+/* The smallest free block of `s` holding `size` bytes, or NULL. */
+static ga__block *ga__bin_best_fit(const ga__pool_slot *s, size_t size)
+{
+    unsigned bin = ga__pool_bin(size);
+    for (unsigned word = bin / 64; word < GA__POOL_BINS / 64; word++) {
+        uint64_t bits = s->bitmap[word];
+        if (word == bin / 64) bits &= ~0ull << (bin % 64);
+        while (bits) {
+            unsigned b = word * 64 + (unsigned)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            ga__block *best = NULL;
+            for (ga__block *x = s->bins[b]; x; x = x->bin_next)
+                if (x->size >= size && (!best || x->size < best->size)) best = x;
+            if (best) return best;
+        }
+    }
+    return NULL;
+}
+
+static ga__block *ga__node_new(ga__pool *p)
+{
+    ga__block *b = p->spare_nodes;
+    if (b) p->spare_nodes = b->bin_next;
+    else b = (ga__block *)GPUARR_MALLOC(sizeof *b);
+    if (b) memset(b, 0, sizeof *b);
+    return b;
+}
+
+static void ga__node_recycle(ga__pool *p, ga__block *b)
+{
+    b->bin_next = p->spare_nodes;
+    p->spare_nodes = b;
+}
+
+/* --- the address table of the raw API (ga_memory_alloc / free) ---------- */
+
+static size_t ga__hash_ptr(uint64_t ptr, size_t capacity)
+{
+    return (size_t)((ptr >> 9) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
+}
+
+static bool ga__table_insert(ga__pool *p, ga__block *b)
+{
+    if ((p->table_count + 1) * 2 > p->table_capacity) {
+        size_t cap = p->table_capacity ? p->table_capacity * 2 : 64;
+        ga__block **t = (ga__block **)GPUARR_MALLOC(cap * sizeof *t);
+        if (!t) return false;
+        memset(t, 0, cap * sizeof *t);
+        for (size_t i = 0; i < p->table_capacity; i++) {
+            ga__block *x = p->table[i];
+            if (!x) continue;
+            size_t j = ga__hash_ptr(x->ptr, cap);
+            while (t[j]) j = (j + 1) & (cap - 1);
+            t[j] = x;
+        }
+        GPUARR_FREE(p->table);
+        p->table = t;
+        p->table_capacity = cap;
+    }
+    size_t j = ga__hash_ptr(b->ptr, p->table_capacity);
+    while (p->table[j]) j = (j + 1) & (p->table_capacity - 1);
+    p->table[j] = b;
+    p->table_count++;
+    return true;
+}
+
+/* Removes and returns the block at `ptr` (backward-shift deletion). */
+static ga__block *ga__table_take(ga__pool *p, uint64_t ptr)
+{
+    if (!p->table_capacity) return NULL;
+    size_t mask = p->table_capacity - 1, j = ga__hash_ptr(ptr, p->table_capacity);
+    while (p->table[j] && p->table[j]->ptr != ptr) j = (j + 1) & mask;
+    ga__block *found = p->table[j];
+    if (!found) return NULL;
+    p->table[j] = NULL;
+    p->table_count--;
+    for (size_t k = (j + 1) & mask; p->table[k]; k = (k + 1) & mask) {
+        size_t home = ga__hash_ptr(p->table[k]->ptr, p->table_capacity);
+        /* move p->table[k] into the hole unless its home lies in (j, k] */
+        bool stays = (j <= k) ? (home > j && home <= k) : (home > j || home <= k);
+        if (!stays) {
+            p->table[j] = p->table[k];
+            p->table[k] = NULL;
+            j = k;
+        }
+    }
+    return found;
+}
+
+/* --- the pool ------------------------------------------------------------ */
+
+static void ga__pool_init(ga__pool *p, const ga__pool_ops *ops, void *ctx, int device)
+{
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->lock, NULL);
+    p->ops = ops;
+    p->ctx = ctx;
+    p->device = device;
+}
+
+static int ga__pool_slot_of(ga__pool *p, uintptr_t stream, int device)
+{
+    if (p->nslots > 0 && p->slots[p->last_slot].stream == stream && p->last_slot != 0)
+        return p->last_slot;
+    for (int i = 1; i < p->nslots; i++)
+        if (p->slots[i].stream == stream) {
+            p->slots[i].retired = false;
+            return p->last_slot = i;
+        }
+    if (p->nslots == p->slot_capacity) {
+        int cap = p->slot_capacity ? p->slot_capacity * 2 : 8;
+        ga__pool_slot *s = (ga__pool_slot *)GPUARR_MALLOC(sizeof *s * (size_t)cap);
+        if (!s) return -1;
+        if (p->nslots) memcpy(s, p->slots, sizeof *s * (size_t)p->nslots);
+        GPUARR_FREE(p->slots);
+        p->slots = s;
+        p->slot_capacity = cap;
+    }
+    if (p->nslots == 0) { /* slot 0: any stream */
+        memset(&p->slots[0], 0, sizeof p->slots[0]);
+        p->nslots = 1;
+    }
+    ga__pool_slot *s = &p->slots[p->nslots];
+    memset(s, 0, sizeof *s);
+    s->stream = stream;
+    s->device = device;
+    return p->last_slot = p->nslots++;
+}
+
+/* Marks `b` free in slot `slot`, merging it with free neighbours there. */
+static void ga__pool_put_free(ga__pool *p, ga__block *b, int slot)
+{
+    ga__pool_slot *s = &p->slots[slot];
+    b->free = true;
+    b->slot = slot;
+    b->free_seq = ++s->seq;
+    ga__block *n = b->next;
+    if (n && n->free && n->slot == slot) {
+        ga__bin_remove(s, n);
+        b->size += n->size;
+        b->free_seq = GA__MAX(b->free_seq, n->free_seq);
+        b->next = n->next;
+        if (n->next) n->next->prev = b;
+        ga__node_recycle(p, n);
+    }
+    ga__block *q = b->prev;
+    if (q && q->free && q->slot == slot) {
+        ga__bin_remove(s, q);
+        q->size += b->size;
+        q->free_seq = GA__MAX(q->free_seq, b->free_seq);
+        q->next = b->next;
+        if (b->next) b->next->prev = q;
+        ga__node_recycle(p, b);
+        b = q;
+    }
+    ga__bin_insert(s, b);
+}
+
+/* Moves the free blocks of `slot` freed at or before `upto_seq` to slot 0. */
+static void ga__pool_release_slot(ga__pool *p, int slot, uint64_t upto_seq)
+{
+    ga__pool_slot *s = &p->slots[slot];
+    for (unsigned bin = 0; bin < GA__POOL_BINS && s->nfree; bin++) {
+        ga__block *b = s->bins[bin];
+        while (b) {
+            ga__block *next = b->bin_next;
+            if (b->free_seq <= upto_seq) {
+                ga__bin_remove(s, b);
+                ga__pool_put_free(p, b, 0);
+            }
+            b = next;
+        }
+    }
+}
+
+/* Frees made on other streams become usable by anyone once an event recorded
+   after them has completed. Records such events where missing. */
+static void ga__pool_reclaim(ga__pool *p, int requester)
+{
+    for (int i = 1; i < p->nslots; i++) {
+        ga__pool_slot *s = &p->slots[i];
+        if (i == requester || s->nfree == 0) continue;
+        if (s->event_pending && p->ops->event_done(p->ctx, s->event)) {
+            s->event_pending = false;
+            ga__pool_release_slot(p, i, s->event_seq);
+        }
+        if (s->nfree && !s->event_pending &&
+            p->ops->event_record(p->ctx, &s->event, s->stream, s->device) == 0) {
+            s->event_pending = true;
+            s->event_seq = s->seq;
+        }
+    }
+}
+
+/* Waits for every stream holding free blocks and moves them all to slot 0. */
+static void ga__pool_reclaim_all(ga__pool *p)
+{
+    for (int i = 1; i < p->nslots; i++) {
+        ga__pool_slot *s = &p->slots[i];
+        if (s->nfree == 0) continue;
+        if (p->ops->event_record(p->ctx, &s->event, s->stream, s->device) == 0)
+            p->ops->event_wait(p->ctx, s->event);
+        s->event_pending = false;
+        ga__pool_release_slot(p, i, UINT64_MAX);
+    }
+}
+
+/* Gives back chunks that are wholly free and safe (in slot 0). */
+static void ga__pool_release_chunks(ga__pool *p)
+{
+    if (p->nslots == 0) return;
+    ga__pool_slot *s = &p->slots[0];
+    for (unsigned bin = 0; bin < GA__POOL_BINS && s->nfree; bin++) {
+        ga__block *b = s->bins[bin];
+        while (b) {
+            ga__block *next = b->bin_next;
+            if (!b->prev && !b->next) {
+                ga__bin_remove(s, b);
+                p->ops->chunk_free(p->ctx, b->ptr, b->size);
+                p->stats.held_bytes -= b->size;
+                p->stats.chunks--;
+                ga__node_recycle(p, b);
+            }
+            b = next;
+        }
+    }
+}
+
+static size_t ga__pool_chunk_size(size_t size)
+{
+    const size_t mib = (size_t)1 << 20;
+    if (size <= mib) return 2 * mib;
+    if (size < 10 * mib) return 20 * mib;
+    return (size + 2 * mib - 1) / (2 * mib) * (2 * mib);
+}
+
+static ga__block *ga__pool_new_chunk(ga__pool *p, size_t size)
+{
+    size_t want = ga__pool_chunk_size(size);
+    size_t limit = p->stats.limit_bytes;
+    if (limit && p->stats.held_bytes + want > limit) want = size;
+    if (limit && p->stats.held_bytes + want > limit) return NULL;
+    uint64_t ptr = 0;
+    if (p->ops->chunk_alloc(p->ctx, want, &ptr) != 0) {
+        if (want == size || p->ops->chunk_alloc(p->ctx, want = size, &ptr) != 0) return NULL;
+    }
+    ga__block *b = ga__node_new(p);
+    if (!b) {
+        p->ops->chunk_free(p->ctx, ptr, want);
+        return NULL;
+    }
+    b->ptr = ptr;
+    b->size = want;
+    p->stats.held_bytes += want;
+    p->stats.chunks++;
+    return b;
+}
+
+/* A block of at least `bytes` for work on `stream`, or NULL when out of
+   memory (or the limit is reached). `track`: enter it in the address table
+   for ga__pool_free_ptr. */
+static ga__block *ga__pool_alloc(ga__pool *p, size_t bytes, uintptr_t stream, int device,
+                                 bool track)
+{
+    size_t size = bytes ? (bytes + GA__POOL_ROUND - 1) / GA__POOL_ROUND * GA__POOL_ROUND : GA__POOL_ROUND;
+    if (size < bytes) return NULL; /* overflow */
+    ga__block *b = NULL;
+    int slot, from;
+    pthread_mutex_lock(&p->lock);
+    slot = from = ga__pool_slot_of(p, stream, device);
+    if (slot < 0) goto done;
+    if (p->slots[slot].nfree) b = ga__bin_best_fit(&p->slots[slot], size);
+    if (!b && p->slots[0].nfree) {
+        b = ga__bin_best_fit(&p->slots[0], size);
+        from = 0;
+    }
+    if (!b && p->nslots > 2) {
+        ga__pool_reclaim(p, slot);
+        if (p->slots[0].nfree) b = ga__bin_best_fit(&p->slots[0], size);
+        from = 0;
+    }
+    if (b) {
+        ga__bin_remove(&p->slots[from], b);
+    } else {
+        b = ga__pool_new_chunk(p, size);
+        if (!b) { /* out of memory: wait for every stream, give cached chunks back, retry */
+            ga__pool_reclaim_all(p);
+            ga__pool_release_chunks(p);
+            b = ga__bin_best_fit(&p->slots[0], size);
+            if (b) {
+                ga__bin_remove(&p->slots[0], b);
+            } else {
+                b = ga__pool_new_chunk(p, size);
+                if (!b) goto done;
+            }
+        }
+        from = 0;
+    }
+    if (b->size - size >= GA__POOL_ROUND) { /* split: the rest stays free where it was */
+        ga__block *rest = ga__node_new(p);
+        if (rest) {
+            rest->ptr = b->ptr + size;
+            rest->size = b->size - size;
+            rest->prev = b;
+            rest->next = b->next;
+            if (b->next) b->next->prev = rest;
+            b->next = rest;
+            b->size = size;
+            rest->free = true;
+            rest->slot = from;
+            rest->free_seq = b->free_seq;
+            ga__bin_insert(&p->slots[from], rest);
+        }
+    }
+    if (track && !ga__table_insert(p, b)) {
+        ga__pool_put_free(p, b, slot);
+        b = NULL;
+        goto done;
+    }
+    b->free = false;
+    b->slot = slot;
+    p->stats.used_bytes += b->size;
+    if (p->stats.used_bytes > p->stats.peak_used_bytes) p->stats.peak_used_bytes = p->stats.used_bytes;
+done:
+    pthread_mutex_unlock(&p->lock);
+    return b;
+}
+
+static void ga__pool_free_locked(ga__pool *p, ga__block *b, int slot)
+{
+    p->stats.used_bytes -= b->size;
+    ga__pool_put_free(p, b, p->slots[slot].retired ? 0 : slot);
+}
+
+/* Returns `b` to the pool; reusable at once on the stream it was allocated
+   on, by others once that stream's work up to now is done. */
+static void ga__pool_free(ga__pool *p, ga__block *b)
+{
+    pthread_mutex_lock(&p->lock);
+    ga__pool_free_locked(p, b, b->slot);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Frees the tracked block at `ptr` as if it was last used on `stream` (or on
+   its allocating stream when `stream` is GA__POOL_HOST_STREAM). false if
+   `ptr` is not a live allocation of this pool. */
+static bool ga__pool_free_ptr(ga__pool *p, uint64_t ptr, uintptr_t stream, int device)
+{
+    pthread_mutex_lock(&p->lock);
+    ga__block *b = ga__table_take(p, ptr);
+    if (b) {
+        int slot = b->slot;
+        if (stream != GA__POOL_HOST_STREAM) {
+            int s = ga__pool_slot_of(p, stream, device);
+            if (s >= 0) slot = s;
+        }
+        ga__pool_free_locked(p, b, slot);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return b != NULL;
+}
+
+/* The stream is going away: its free blocks become slot 0's (the caller has
+   synchronised it) and later frees of its blocks go to slot 0. */
+static void ga__pool_retire_stream(ga__pool *p, uintptr_t stream)
+{
+    if (!p) return;
+    pthread_mutex_lock(&p->lock);
+    for (int i = 1; i < p->nslots; i++) {
+        ga__pool_slot *s = &p->slots[i];
+        if (s->stream != stream) continue;
+        if (s->event) {
+            p->ops->event_destroy(p->ctx, s->event);
+            s->event = NULL;
+        }
+        s->event_pending = false;
+        ga__pool_release_slot(p, i, UINT64_MAX);
+        s->retired = true;
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void ga__pool_free_all_blocks(ga__pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    ga__pool_reclaim_all(p);
+    ga__pool_release_chunks(p);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static ga_memory_stats ga__pool_stats(ga__pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    ga_memory_stats st = p->stats;
+    st.free_bytes = st.held_bytes - st.used_bytes;
+    st.free_blocks = 0;
+    for (int i = 0; i < p->nslots; i++) st.free_blocks += p->slots[i].nfree;
+    pthread_mutex_unlock(&p->lock);
+    return st;
+}
+
+/* Frees everything: chunks (in use or not), events, nodes, tables. */
+static void ga__pool_destroy(ga__pool *p)
+{
+    /* Blocks still in use (arrays alive at shutdown) are abandoned with their
+       context. */
+    ga__pool_free_all_blocks(p);
+    for (int i = 0; i < p->nslots; i++)
+        if (p->slots[i].event) p->ops->event_destroy(p->ctx, p->slots[i].event);
+    while (p->spare_nodes) {
+        ga__block *b = p->spare_nodes;
+        p->spare_nodes = b->bin_next;
+        GPUARR_FREE(b);
+    }
+    GPUARR_FREE(p->slots);
+    GPUARR_FREE(p->table);
+    pthread_mutex_destroy(&p->lock);
+    memset(p, 0, sizeof *p);
+}
+
+/* --- the device pools ---------------------------------------------------- */
+
+typedef struct ga__device_memory {
+    ga_allocator allocator;   /* user hook, when has_allocator */
+    bool has_allocator;
+    int device;
+} ga__device_memory;
+
+static ga__device_memory ga__device_memory_state[GA_MAX_DEVICES];
+
+static int ga__device_chunk_alloc(void *ctx, size_t bytes, uint64_t *ptr)
+{
+    ga__device_memory *m = (ga__device_memory *)ctx;
+    if (m->has_allocator) return m->allocator.alloc(m->allocator.user, m->device, bytes, ptr);
+    CUdeviceptr p = 0;
+    if (GA__CU.MemAlloc(&p, bytes) != CUDA_SUCCESS) return 1;
+    *ptr = (uint64_t)p;
+    return 0;
+}
+
+static void ga__device_chunk_free(void *ctx, uint64_t ptr, size_t bytes)
+{
+    ga__device_memory *m = (ga__device_memory *)ctx;
+    if (m->has_allocator) m->allocator.free(m->allocator.user, m->device, ptr, bytes);
+    else GA__CU.MemFree((CUdeviceptr)ptr);
+}
+
+static int ga__cuda_event_record(void *ctx, void **event, uintptr_t stream, int device)
+{
+    (void)ctx;
+    if (device >= 0 && ga__bind("ga (pool)", device) != GA_OK) return 1;
+    if (!*event && GA__CU.EventCreate((CUevent *)event, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+        return 1;
+    return GA__CU.EventRecord((CUevent)*event, (CUstream)stream) != CUDA_SUCCESS;
+}
+
+static int ga__cuda_event_done(void *ctx, void *event)
+{
+    (void)ctx;
+    return GA__CU.EventQuery((CUevent)event) == CUDA_SUCCESS;
+}
+
+static void ga__cuda_event_wait(void *ctx, void *event)
+{
+    (void)ctx;
+    GA__CU.EventSynchronize((CUevent)event);
+}
+
+static void ga__cuda_event_destroy(void *ctx, void *event)
+{
+    (void)ctx;
+    GA__CU.EventDestroy((CUevent)event);
+}
+
+static const ga__pool_ops ga__device_pool_ops = {
+    ga__device_chunk_alloc, ga__device_chunk_free, ga__cuda_event_record,
+    ga__cuda_event_done, ga__cuda_event_wait, ga__cuda_event_destroy,
+};
+
+/* Parses GPUARR_MEMORY_LIMIT: bytes with an optional K/M/G/T suffix (powers
+   of 1024) or a percentage of `total`. 0 when unset or malformed. */
+static size_t ga__parse_memory_limit(const char *text, size_t total)
+{
+    if (!text || !*text) return 0;
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || v < 0) return 0;
+    switch (*end) {
+    case '%': return (size_t)(v / 100.0 * (double)total);
+    case 'k': case 'K': v *= 1024.0; break;
+    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
+    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
+    case 't': case 'T': v *= 1024.0 * 1024.0 * 1024.0 * 1024.0; break;
+    case 0: break;
+    default: return 0;
+    }
+    return (size_t)v;
+}
+
+/* The pool of `device` (already bound), made at first use. */
+static ga__pool *ga__device_pool(const char *func, int device)
+{
+    ga__device *d = &ga__g.devices[device];
+    ga__pool *p = GA__ATOMIC_LOAD(&d->pool);
+    if (p) return p;
+    pthread_mutex_lock(&ga__lock);
+    if (!d->pool) {
+        p = (ga__pool *)GPUARR_MALLOC(sizeof *p);
+        if (p) {
+            ga__device_memory *m = &ga__device_memory_state[device];
+            m->device = device;
+            ga__pool_init(p, &ga__device_pool_ops, m, device);
+            size_t total = 0;
+            GA__CU.DeviceTotalMem(&total, d->handle);
+            p->stats.limit_bytes = ga__parse_memory_limit(getenv("GPUARR_MEMORY_LIMIT"), total);
+            GA__ATOMIC_STORE(&d->pool, p);
+        }
+    }
+    p = d->pool;
+    pthread_mutex_unlock(&ga__lock);
+    if (!p) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    return p;
+}
+
+static void ga__format_bytes(char *out, size_t n, size_t bytes)
+{
+    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 4) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0) snprintf(out, n, "%zu bytes", bytes);
+    else snprintf(out, n, "%.2f %s", v, units[u]);
+}
+
+/* Device memory on the current stream of `device` (bound), or NULL with an
+   out-of-memory error naming `func`. */
+static ga__block *ga__device_alloc(const char *func, int device, size_t bytes, bool track)
+{
+    ga__pool *p = ga__device_pool(func, device);
+    if (!p) return NULL;
+    ga__block *b = ga__pool_alloc(p, bytes, (uintptr_t)ga__stream_of(device), device, track);
+    if (!b) {
+        ga_memory_stats st = ga__pool_stats(p);
+        char want[32], held[32], limit[48] = "";
+        ga__format_bytes(want, sizeof want, bytes);
+        ga__format_bytes(held, sizeof held, st.held_bytes);
+        if (st.limit_bytes) {
+            char l[32];
+            ga__format_bytes(l, sizeof l, st.limit_bytes);
+            snprintf(limit, sizeof limit, ", limit %s", l);
+        }
+        ga__error(GA_ERROR_OUT_OF_MEMORY, func,
+                  "out of memory allocating %s on device %d (the pool holds %s%s)", want, device,
+                  held, limit);
+    }
+    return b;
+}
+
+GPUARR_API void *ga_memory_alloc(size_t bytes)
+{
+    static const char func[] = "ga_memory_alloc";
+    int device = ga__t.device;
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    ga__block *b = ga__device_alloc(func, device, bytes, true);
+    return b ? (void *)(uintptr_t)b->ptr : NULL;
+}
+
+GPUARR_API void ga_memory_free(void *ptr)
+{
+    if (!ptr || !GA__ATOMIC_LOAD(&ga__g.initialized)) return;
+    for (int i = 0; i < ga__g.device_count; i++) {
+        ga__pool *p = GA__ATOMIC_LOAD(&ga__g.devices[i].pool);
+        if (p && ga__pool_free_ptr(p, (uint64_t)(uintptr_t)ptr, GA__POOL_HOST_STREAM, i)) return;
+    }
+    ga__error(GA_ERROR_VALUE, "ga_memory_free", "%p was not allocated by ga_memory_alloc", ptr);
+}
+
+GPUARR_API ga_status ga_memory_get_stats(int device, ga_memory_stats *stats)
+{
+    static const char func[] = "ga_memory_get_stats";
+    if (!stats) return ga__null_input(func, "stats");
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    ga__pool *p = ga__device_pool(func, device);
+    if (!p) return ga_last_error();
+    *stats = ga__pool_stats(p);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_memory_set_limit(int device, size_t bytes)
+{
+    static const char func[] = "ga_memory_set_limit";
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    ga__pool *p = ga__device_pool(func, device);
+    if (!p) return ga_last_error();
+    pthread_mutex_lock(&p->lock);
+    p->stats.limit_bytes = bytes;
+    pthread_mutex_unlock(&p->lock);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_memory_free_all_blocks(int device)
+{
+    static const char func[] = "ga_memory_free_all_blocks";
+    if (device == -1) {
+        ga_status st = ga_init();
+        for (int i = 0; st == GA_OK && i < ga__g.device_count; i++)
+            if (GA__ATOMIC_LOAD(&ga__g.devices[i].pool)) st = ga_memory_free_all_blocks(i);
+        return st;
+    }
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    ga__pool *p = ga__device_pool(func, device);
+    if (!p) return ga_last_error();
+    ga__pool_free_all_blocks(p);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_memory_set_allocator(int device, const ga_allocator *allocator)
+{
+    static const char func[] = "ga_memory_set_allocator";
+    if (allocator && (!allocator->alloc || !allocator->free))
+        return ga__error(GA_ERROR_VALUE, func, "the allocator needs both alloc and free");
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    ga__pool *p = ga__device_pool(func, device);
+    if (!p) return ga_last_error();
+    ga__pool_free_all_blocks(p);
+    pthread_mutex_lock(&p->lock);
+    ga__device_memory *m = &ga__device_memory_state[device];
+    if (p->stats.held_bytes != 0) {
+        pthread_mutex_unlock(&p->lock);
+        return ga__error(GA_ERROR_STATE, func,
+                         "device %d's pool still has memory in use; free it before changing the allocator",
+                         device);
+    }
+    m->has_allocator = allocator != NULL;
+    if (allocator) m->allocator = *allocator;
+    pthread_mutex_unlock(&p->lock);
+    return GA_OK;
+}
+
+/* --- the pinned host pool ------------------------------------------------ */
+
+static ga__pool *ga__pinned_pool;
+
+static int ga__pinned_chunk_alloc(void *ctx, size_t bytes, uint64_t *ptr)
+{
+    (void)ctx;
+    void *p = NULL;
+    if (GA__CU.MemHostAlloc(&p, bytes, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS) return 1;
+    *ptr = (uint64_t)(uintptr_t)p;
+    return 0;
+}
+
+static void ga__pinned_chunk_free(void *ctx, uint64_t ptr, size_t bytes)
+{
+    (void)ctx;
+    (void)bytes;
+    GA__CU.MemFreeHost((void *)(uintptr_t)ptr);
+}
+
+static const ga__pool_ops ga__pinned_pool_ops = {
+    ga__pinned_chunk_alloc, ga__pinned_chunk_free, ga__cuda_event_record,
+    ga__cuda_event_done, ga__cuda_event_wait, ga__cuda_event_destroy,
+};
+
+static ga__pool *ga__get_pinned_pool(const char *func)
+{
+    ga__pool *p = GA__ATOMIC_LOAD(&ga__pinned_pool);
+    if (p) return p;
+    pthread_mutex_lock(&ga__lock);
+    if (!ga__pinned_pool) {
+        p = (ga__pool *)GPUARR_MALLOC(sizeof *p);
+        if (p) {
+            ga__pool_init(p, &ga__pinned_pool_ops, NULL, -1);
+            GA__ATOMIC_STORE(&ga__pinned_pool, p);
+        }
+    }
+    p = ga__pinned_pool;
+    pthread_mutex_unlock(&ga__lock);
+    if (!p) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    return p;
+}
+
+static void ga__pinned_retire_stream(uintptr_t stream)
+{
+    ga__pool *p = GA__ATOMIC_LOAD(&ga__pinned_pool);
+    if (p) ga__pool_retire_stream(p, stream);
+}
+
+GPUARR_API void *ga_pinned_alloc(size_t bytes)
+{
+    static const char func[] = "ga_pinned_alloc";
+    if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
+    ga__pool *p = ga__get_pinned_pool(func);
+    if (!p) return NULL;
+    ga__block *b = ga__pool_alloc(p, bytes, GA__POOL_HOST_STREAM, -1, true);
+    if (!b) {
+        char want[32];
+        ga__format_bytes(want, sizeof want, bytes);
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of page-locked memory allocating %s", want);
+        return NULL;
+    }
+    return (void *)(uintptr_t)b->ptr;
+}
+
+GPUARR_API void ga_pinned_free(void *ptr)
+{
+    ga__pool *p = GA__ATOMIC_LOAD(&ga__pinned_pool);
+    if (!ptr) return;
+    int device = ga__t.device;
+    if (!p || !ga__pool_free_ptr(p, (uint64_t)(uintptr_t)ptr, (uintptr_t)ga__stream_of(device), device))
+        ga__error(GA_ERROR_VALUE, "ga_pinned_free", "%p was not allocated by ga_pinned_alloc", ptr);
+}
+
+GPUARR_API ga_status ga_pinned_get_stats(ga_memory_stats *stats)
+{
+    static const char func[] = "ga_pinned_get_stats";
+    if (!stats) return ga__null_input(func, "stats");
+    ga__pool *p = GA__ATOMIC_LOAD(&ga__pinned_pool);
+    if (p) *stats = ga__pool_stats(p);
+    else memset(stats, 0, sizeof *stats);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_pinned_free_all_blocks(void)
+{
+    ga__pool *p = GA__ATOMIC_LOAD(&ga__pinned_pool);
+    if (p) ga__pool_free_all_blocks(p);
+    return GA_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 7. Dtypes and type promotion                                              */
+/* ------------------------------------------------------------------------ */
+
+static const char *const ga__dtype_names[] = {
+#define GA__DTYPE_NAME(E, name, size, kind) #name,
+    GA_DTYPE_LIST(GA__DTYPE_NAME)
+#undef GA__DTYPE_NAME
+};
+static const unsigned char ga__dtype_sizes[] = {
+#define GA__DTYPE_SIZE(E, name, size, kind) size,
+    GA_DTYPE_LIST(GA__DTYPE_SIZE)
+#undef GA__DTYPE_SIZE
+};
+static const char ga__dtype_kinds[] = {
+#define GA__DTYPE_KIND(E, name, size, kind) kind,
+    GA_DTYPE_LIST(GA__DTYPE_KIND)
+#undef GA__DTYPE_KIND
+};
+
+static inline bool ga__dtype_valid(ga_dtype t) { return (int)t >= 0 && t < GA_NUM_DTYPES; }
+
+GPUARR_API const char *ga_dtype_name(ga_dtype dtype)
+{
+    return ga__dtype_valid(dtype) ? ga__dtype_names[dtype] : "invalid";
+}
+
+GPUARR_API ga_dtype ga_dtype_from_name(const char *name)
+{
+    if (!name) return GA_DTYPE_INVALID;
+    for (int i = 0; i < GA_NUM_DTYPES; i++)
+        if (strcmp(name, ga__dtype_names[i]) == 0) return (ga_dtype)i;
+    return GA_DTYPE_INVALID;
+}
+
+GPUARR_API size_t ga_dtype_itemsize(ga_dtype dtype)
+{
+    return ga__dtype_valid(dtype) ? ga__dtype_sizes[dtype] : 0;
+}
+
+GPUARR_API char ga_dtype_kind(ga_dtype dtype)
+{
+    return ga__dtype_valid(dtype) ? ga__dtype_kinds[dtype] : 0;
+}
+
+static ga_dtype ga__int_of_size(size_t size, bool is_signed)
+{
+    switch (size) {
+    case 1: return is_signed ? GA_INT8 : GA_UINT8;
+    case 2: return is_signed ? GA_INT16 : GA_UINT16;
+    case 4: return is_signed ? GA_INT32 : GA_UINT32;
+    default: return is_signed ? GA_INT64 : GA_UINT64;
+    }
+}
+
+/* The join of two floating dtypes: the wider; float16 with bfloat16 meet in
+   float32 (neither holds the other). */
+static ga_dtype ga__float_join(ga_dtype a, ga_dtype b)
+{
+    if (a == b) return a;
+    if (a == GA_FLOAT64 || b == GA_FLOAT64) return GA_FLOAT64;
+    return GA_FLOAT32;
+}
+
+/* The smallest float holding every value of integer dtype `t` combined with
+   float `f` (int8/uint8 fit both 16-bit floats). */
+static ga_dtype ga__float_for_int(ga_dtype t, ga_dtype f)
+{
+    size_t size = ga__dtype_sizes[t];
+    if (size == 1) return f;
+    return ga__float_join(f, size == 2 ? GA_FLOAT32 : GA_FLOAT64);
+}
+
+static ga_dtype ga__complex_of(ga_dtype real) { return real == GA_FLOAT64 ? GA_COMPLEX128 : GA_COMPLEX64; }
+static ga_dtype ga__real_of(ga_dtype cplx) { return cplx == GA_COMPLEX128 ? GA_FLOAT64 : GA_FLOAT32; }
+
+GPUARR_API ga_dtype ga_promote_types(ga_dtype a, ga_dtype b)
+{
+    if (!ga__dtype_valid(a) || !ga__dtype_valid(b)) return GA_DTYPE_INVALID;
+    if (a == b) return a;
+    if (a == GA_BOOL) return b;
+    if (b == GA_BOOL) return a;
+    char ka = ga__dtype_kinds[a], kb = ga__dtype_kinds[b];
+    bool ia = ka == 'i' || ka == 'u', ib = kb == 'i' || kb == 'u';
+    if (ia && ib) {
+        if (ka == kb) return ga__dtype_sizes[a] > ga__dtype_sizes[b] ? a : b;
+        ga_dtype s = ka == 'i' ? a : b, u = ka == 'i' ? b : a;
+        if (ga__dtype_sizes[s] > ga__dtype_sizes[u]) return s;
+        if (ga__dtype_sizes[u] == 8) return GA_FLOAT64;
+        return ga__int_of_size(ga__dtype_sizes[u] * 2, true);
+    }
+    if (ib) { ga_dtype t = a; a = b; b = t; char k = ka; ka = kb; kb = k; ia = true; ib = false; }
+    if (ia) { /* integer a with float or complex b */
+        if (kb == 'f') return ga__float_for_int(a, b);
+        return ga__complex_of(ga__float_for_int(a, ga__real_of(b)));
+    }
+    if (ka == 'f' && kb == 'f') return ga__float_join(a, b);
+    if (ka == 'c' && kb == 'c') return a == GA_COMPLEX128 || b == GA_COMPLEX128 ? GA_COMPLEX128 : GA_COMPLEX64;
+    ga_dtype f = ka == 'f' ? a : b, c = ka == 'f' ? b : a;
+    return ga__complex_of(ga__float_join(f == GA_FLOAT64 ? GA_FLOAT64 : GA_FLOAT32, ga__real_of(c)));
+}
+
+/* NumPy's order of kinds for same_kind casting: b < u < i < f < c. */
+static int ga__kind_rank(ga_dtype t)
+{
+    switch (ga__dtype_kinds[t]) {
+    case 'b': return 0;
+    case 'u': return 1;
+    case 'i': return 2;
+    case 'f': return 3;
+    default: return 4;
+    }
+}
+
+GPUARR_API bool ga_can_cast(ga_dtype from, ga_dtype to, ga_casting casting)
+{
+    if (!ga__dtype_valid(from) || !ga__dtype_valid(to)) return false;
+    switch (casting) {
+    case GA_CASTING_NO:
+    case GA_CASTING_EQUIV: return from == to;
+    case GA_CASTING_SAFE: return ga_promote_types(from, to) == to;
+    case GA_CASTING_SAME_KIND:
+        return ga_promote_types(from, to) == to || ga__kind_rank(from) <= ga__kind_rank(to);
+    case GA_CASTING_UNSAFE: return true;
+    }
+    return false;
+}
+
+static const char *ga__casting_name(ga_casting c)
+{
+    static const char *const names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+    return (unsigned)c < 5 ? names[c] : "?";
+}
+
+GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes, int nscalars,
+                                   const ga_scalar *scalars)
+{
+    ga_dtype r = GA_DTYPE_INVALID;
+    for (int i = 0; i < ndtypes; i++) {
+        if (!ga__dtype_valid(dtypes[i])) return GA_DTYPE_INVALID;
+        r = r == GA_DTYPE_INVALID ? dtypes[i] : ga_promote_types(r, dtypes[i]);
+    }
+    int kind = -1; /* the highest scalar kind: 0 bool, 1 int, 2 float, 3 complex */
+    for (int i = 0; i < nscalars; i++) {
+        int k = scalars[i].kind == GA_SCALAR_BOOL ? 0
+              : scalars[i].kind == GA_SCALAR_FLOAT ? 2
+              : scalars[i].kind == GA_SCALAR_COMPLEX ? 3 : 1;
+        kind = GA__MAX(kind, k);
+    }
+    if (kind < 0) return r;
+    static const ga_dtype defaults[] = {GA_BOOL, GA_INT64, GA_FLOAT64, GA_COMPLEX128};
+    if (r == GA_DTYPE_INVALID) return defaults[kind];
+    /* A weak scalar changes the result only when its kind is higher. */
+    char k = ga__dtype_kinds[r];
+    int rk = k == 'b' ? 0 : (k == 'i' || k == 'u') ? 1 : k == 'f' ? 2 : 3;
+    if (kind <= rk) return r;
+    if (kind == 3 && rk == 2) return ga__complex_of(r == GA_FLOAT64 ? GA_FLOAT64 : GA_FLOAT32);
+    return defaults[kind];
+}
+
+/* ------------------------------------------------------------------------ */
+/* 8. Arrays                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Device memory shared by an array and its views. */
+typedef struct ga__buffer {
+    int refcount;
+    int device;
+    uint64_t ptr;
+    size_t nbytes;
+    ga__block *block; /* from the device pool; NULL when nbytes is 0 */
+} ga__buffer;
+
+struct ga_array {
+    int refcount;
+    ga_dtype dtype;
+    int ndim;
+    int flags;
+    int device;
+    int64_t size;
+    uint64_t data;          /* device address of element 0 */
+    ga__buffer *buffer;
+    int64_t shape[GA_MAXDIMS];
+    int64_t strides[GA_MAXDIMS];
+};
+
+static void ga__buffer_release(ga__buffer *b)
+{
+    if (!b || GA__ATOMIC_ADD(&b->refcount, -1) != 0) return;
+    if (b->block) ga__pool_free(ga__g.devices[b->device].pool, b->block);
+    GPUARR_FREE(b);
+}
+
+/* NumPy's contiguity flags for a shape and byte strides. */
+static int ga__contiguity(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
+{
+    int flags = GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
+    int64_t expect = itemsize;
+    for (int d = ndim - 1; d >= 0; d--) {
+        if (shape[d] == 0) return GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
+        if (shape[d] != 1) {
+            if (strides[d] != expect) flags &= ~GA_C_CONTIGUOUS;
+            expect *= shape[d];
+        }
+    }
+    expect = itemsize;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] != 1) {
+            if (strides[d] != expect) flags &= ~GA_F_CONTIGUOUS;
+            expect *= shape[d];
+        }
+    }
+    return flags;
+}
+
+/* Checks a shape for `func`; stores the element count in *size. */
+static ga_status ga__check_shape(const char *func, int ndim, const int64_t *shape, int64_t *size)
+{
+    if (ndim < 0 || ndim > GA_MAXDIMS)
+        return ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS);
+    if (ndim > 0 && !shape) return ga__null_input(func, "shape");
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] < 0)
+            return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        if (shape[d] != 0 && n > INT64_MAX / shape[d])
+            return ga__error(GA_ERROR_VALUE, func, "array is too big; the number of elements overflows int64");
+        n *= shape[d];
+    }
+    *size = n;
+    return GA_OK;
+}
+
+/* A new array header over `buffer` (whose reference it takes). */
+static ga_array *ga__array_wrap(const char *func, ga__buffer *buffer, ga_dtype dtype, int ndim,
+                                const int64_t *shape, const int64_t *strides, uint64_t data)
+{
+    ga_array *a = (ga_array *)GPUARR_MALLOC(sizeof *a);
+    if (!a) {
+        ga__buffer_release(buffer);
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    a->refcount = 1;
+    a->dtype = dtype;
+    a->ndim = ndim;
+    a->device = buffer->device;
+    a->buffer = buffer;
+    a->data = data;
+    a->size = 1;
+    for (int d = 0; d < ndim; d++) {
+        a->shape[d] = shape[d];
+        a->strides[d] = strides[d];
+        a->size *= shape[d];
+    }
+    a->flags = ga__contiguity(ndim, shape, strides, (int64_t)ga__dtype_sizes[dtype]) | GA_WRITEABLE;
+    return a;
+}
+
+/* A new C-contiguous array on `device` (bound), memory on its current
+   stream. Not tracked by scopes: public functions return through ga__ret. */
+static ga_array *ga__array_new(const char *func, int device, int ndim, const int64_t *shape,
+                               ga_dtype dtype)
+{
+    int64_t size;
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
+    size_t itemsize = ga__dtype_sizes[dtype];
+    if ((uint64_t)size > SIZE_MAX / itemsize) {
+        ga__error(GA_ERROR_VALUE, func, "array is too big");
+        return NULL;
+    }
+    ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
+    if (!buf) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    buf->refcount = 1;
+    buf->device = device;
+    buf->nbytes = (size_t)size * itemsize;
+    buf->block = NULL;
+    buf->ptr = 0;
+    if (buf->nbytes) {
+        buf->block = ga__device_alloc(func, device, buf->nbytes, false);
+        if (!buf->block) {
+            GPUARR_FREE(buf);
+            return NULL;
+        }
+        buf->ptr = buf->block->ptr;
+    }
+    int64_t strides[GA_MAXDIMS];
+    int64_t step = (int64_t)itemsize;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = step;
+        step *= shape[d] ? shape[d] : 1;
+    }
+    ga_array *a = ga__array_wrap(func, buf, dtype, ndim, shape, strides, buf->ptr);
+    if (a) a->flags |= GA_OWNDATA;
+    return a;
+}
+
+/* Registers a new array with the thread's open scope, if any. */
+static ga_array *ga__ret(ga_array *a)
+{
+    if (!a || ga__t.scope_depth == 0) return a;
+    if (ga__t.scope_count == ga__t.scope_capacity) {
+        int cap = ga__t.scope_capacity ? ga__t.scope_capacity * 2 : 64;
+        ga__scope_entry *e = (ga__scope_entry *)GPUARR_MALLOC(sizeof *e * (size_t)cap);
+        if (!e) {
+            ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, "ga_scope", "out of host memory");
+            ga_release(a);
+            return NULL;
+        }
+        if (ga__t.scope_count) memcpy(e, ga__t.scope_entries, sizeof *e * (size_t)ga__t.scope_count);
+        GPUARR_FREE(ga__t.scope_entries);
+        ga__t.scope_entries = e;
+        ga__t.scope_capacity = cap;
+    }
+    ga__t.scope_entries[ga__t.scope_count].array = a;
+    ga__t.scope_entries[ga__t.scope_count].kept = false;
+    ga__t.scope_count++;
+    return a;
+}
+
+GPUARR_API int ga_ndim(const ga_array *a) { return a ? a->ndim : -1; }
+GPUARR_API const int64_t *ga_shape(const ga_array *a) { return a ? a->shape : NULL; }
+GPUARR_API const int64_t *ga_strides(const ga_array *a) { return a ? a->strides : NULL; }
+GPUARR_API int64_t ga_size(const ga_array *a) { return a ? a->size : -1; }
+GPUARR_API ga_dtype ga_dtype_of(const ga_array *a) { return a ? a->dtype : GA_DTYPE_INVALID; }
+GPUARR_API size_t ga_itemsize(const ga_array *a) { return a ? ga__dtype_sizes[a->dtype] : 0; }
+GPUARR_API size_t ga_nbytes(const ga_array *a)
+{
+    return a ? (size_t)a->size * ga__dtype_sizes[a->dtype] : 0;
+}
+GPUARR_API int ga_device_of(const ga_array *a) { return a ? a->device : -1; }
+GPUARR_API int ga_flags(const ga_array *a) { return a ? a->flags : 0; }
+GPUARR_API void *ga_data(const ga_array *a) { return a ? (void *)(uintptr_t)a->data : NULL; }
+
+GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *shape,
+                                   const int64_t *strides, int64_t offset)
+{
+    static const char func[] = "ga_as_strided";
+    int64_t size;
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
+    if (ndim > 0 && !strides) { ga__null_input(func, "strides"); return NULL; }
+    int64_t itemsize = (int64_t)ga__dtype_sizes[a->dtype];
+    /* the byte range the view touches, relative to the buffer's start */
+    int64_t lo = (int64_t)(a->data - a->buffer->ptr) + offset, hi = lo;
+    if (size > 0) {
+        for (int d = 0; d < ndim; d++) {
+            int64_t span = strides[d] * (shape[d] - 1);
+            if (span < 0) lo += span; else hi += span;
+        }
+        if (lo < 0 || hi + itemsize > (int64_t)a->buffer->nbytes) {
+            ga__error(GA_ERROR_VALUE, func,
+                      "the view reaches bytes %lld to %lld, outside the buffer of %zu bytes",
+                      (long long)lo, (long long)(hi + itemsize), a->buffer->nbytes);
+            return NULL;
+        }
+    }
+    GA__ATOMIC_ADD(&a->buffer->refcount, 1);
+    ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, ndim, shape, strides,
+                                 a->data + (uint64_t)offset);
+    if (v) v->flags = (v->flags & ~GA_WRITEABLE) | (a->flags & GA_WRITEABLE);
+    return ga__ret(v);
+}
+
+GPUARR_API ga_array *ga_retain(ga_array *a)
+{
+    if (a) GA__ATOMIC_ADD(&a->refcount, 1);
+    return a;
+}
+
+GPUARR_API void ga_release(ga_array *a)
+{
+    if (!a || GA__ATOMIC_ADD(&a->refcount, -1) != 0) return;
+    ga__buffer_release(a->buffer);
+    GPUARR_FREE(a);
+}
+
+GPUARR_API void ga_scope_begin(void)
+{
+    if (ga__t.scope_depth == (int)(sizeof ga__t.scope_starts / sizeof(int))) {
+        ga__error(GA_ERROR_STATE, "ga_scope_begin", "scopes nest at most 64 deep");
+        return;
+    }
+    ga__t.scope_starts[ga__t.scope_depth++] = ga__t.scope_count;
+}
+
+GPUARR_API void ga_scope_end(void)
+{
+    if (ga__t.scope_depth == 0) {
+        ga__error(GA_ERROR_STATE, "ga_scope_end", "no open scope");
+        return;
+    }
+    int start = ga__t.scope_starts[--ga__t.scope_depth], kept = start;
+    for (int i = start; i < ga__t.scope_count; i++) {
+        ga__scope_entry e = ga__t.scope_entries[i];
+        if (!e.kept) {
+            ga_release(e.array);
+        } else if (ga__t.scope_depth > 0) { /* it now belongs to the enclosing scope */
+            ga__t.scope_entries[kept].array = e.array;
+            ga__t.scope_entries[kept].kept = false;
+            kept++;
+        }
+    }
+    ga__t.scope_count = kept;
+    if (ga__t.scope_depth == 0 && ga__t.scope_entries) {
+        GPUARR_FREE(ga__t.scope_entries);
+        ga__t.scope_entries = NULL;
+        ga__t.scope_capacity = 0;
+    }
+}
+
+GPUARR_API ga_array *ga_keep(ga_array *a)
+{
+    if (!a || ga__t.scope_depth == 0) return a;
+    int start = ga__t.scope_starts[ga__t.scope_depth - 1];
+    for (int i = ga__t.scope_count - 1; i >= start; i--)
+        if (ga__t.scope_entries[i].array == a && !ga__t.scope_entries[i].kept) {
+            ga__t.scope_entries[i].kept = true;
+            break;
+        }
+    return a;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernel registry (used by sections 9 and 10)                               */
+/* ------------------------------------------------------------------------ */
+/* A family's fatbin is loaded the first time one of its kernels is needed;
+   each kernel is resolved once and cached in a table indexed by op, dtype
+   and variant, so the hot path is one load and a NULL test. */
+
+#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation)
+
+typedef enum ga__family {
+#define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
+    GA__FAMILY_LIST(GA__FAMILY_ENUM)
+#undef GA__FAMILY_ENUM
+    GA__NUM_FAMILIES
+} ga__family;
+
+static const char *const ga__family_names[GA__NUM_FAMILIES] = {
+#define GA__FAMILY_NAME(E, name) #name,
+    GA__FAMILY_LIST(GA__FAMILY_NAME)
+#undef GA__FAMILY_NAME
+};
+
+#ifdef GPUARR_EMBED_FATBINS
+/* Made by `make fatbins` in build/gpuarr_fatbins.c; NULL-name terminated. */
+typedef struct ga__embedded_fatbin {
+    const char *name;
+    const unsigned char *data;
+    const unsigned char *end;
+} ga__embedded_fatbin;
+extern const ga__embedded_fatbin ga__embedded_fatbins[];
+#endif
+
+static CUlibrary ga__libraries[GA__NUM_FAMILIES];
+
+/* The cached kernels. */
+enum { GA__COPY_CONTIG, GA__COPY_STRIDED32, GA__COPY_STRIDED64, GA__COPY_NUM_VARIANTS };
+static struct {
+    CUkernel astype[GA_NUM_DTYPES][GA_NUM_DTYPES][GA__COPY_NUM_VARIANTS];
+    CUkernel fill[5], eye[5];               /* by log2(itemsize) */
+    CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
+} ga__kernels;
+
+/* The directories searched for <family>.fatbin, in order. */
+static int ga__kernel_dirs(const char *dirs[3])
+{
+    int n = 0;
+    const char *env = getenv("GPUARR_KERNEL_DIR");
+    if (env && *env) dirs[n++] = env;
+#ifdef GPUARR_KERNEL_DIR
+    dirs[n++] = GPUARR_KERNEL_DIR;
+#endif
+    dirs[n++] = "build/kernels";
+    return n;
+}
+
+static ga_status ga__check_fatbin_version(const char *func, ga__family fam, CUlibrary lib,
+                                          const char *where)
+{
+    CUdeviceptr ptr = 0;
+    size_t bytes = 0;
+    unsigned int version = 0;
+    CUresult r = GA__CU.LibraryGetGlobal(&ptr, &bytes, lib, "ga_fatbin_version");
+    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_SOURCE) {
+        int major = 0, minor = 0;
+        ga__device *d = &ga__g.devices[ga__t.device];
+        GA__CU.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->handle);
+        GA__CU.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->handle);
+        return ga__error(GA_ERROR_KERNELS_MISSING, func,
+                         "kernel fatbin '%s' (%s) has no code for this GPU (sm_%d%d); rebuild it with `make fatbins GPUARR_ARCHS=sm_%d%d`",
+                         ga__family_names[fam], where, major, minor, major, minor);
+    }
+    if (r == CUDA_SUCCESS && bytes == sizeof version)
+        r = GA__CU.MemcpyDtoH(&version, ptr, sizeof version);
+    if (r != CUDA_SUCCESS || version != GPUARR_VERSION_NUMBER)
+        return ga__error(GA_ERROR_KERNELS_STALE, func,
+                         "kernel fatbin '%s' (%s) was built for gpuarr %u.%u.%u, this is %s; rebuild with `make fatbins`",
+                         ga__family_names[fam], where, version / 10000, version / 100 % 100,
+                         version % 100, GPUARR_VERSION_STRING);
+    return GA_OK;
+}
+
+static ga_status ga__load_family_locked(const char *func, ga__family fam)
+{
+    const char *name = ga__family_names[fam];
+    CUlibrary lib = NULL;
+    char where[600];
+#ifdef GPUARR_EMBED_FATBINS
+    const ga__embedded_fatbin *e = ga__embedded_fatbins;
+    while (e->name && strcmp(e->name, name) != 0) e++;
+    if (!e->name)
+        return ga__error(GA_ERROR_KERNELS_MISSING, func,
+                         "kernel family '%s' is not among the embedded fatbins", name);
+    CUlibraryOption opt = CU_LIBRARY_BINARY_IS_PRESERVED;
+    void *on = (void *)(uintptr_t)1;
+    GA__CHECK_CU(func, GA__CU.LibraryLoadData(&lib, e->data, NULL, NULL, 0, &opt, &on, 1),
+                 "cuLibraryLoadData (embedded fatbin)");
+    snprintf(where, sizeof where, "embedded");
+#else
+    const char *dirs[3];
+    int ndirs = ga__kernel_dirs(dirs);
+    FILE *f = NULL;
+    for (int i = 0; i < ndirs && !f; i++) {
+        snprintf(where, sizeof where, "%s/%s.fatbin", dirs[i], name);
+        f = fopen(where, "rb");
+    }
+    if (!f) {
+        char tried[400] = "";
+        for (int i = 0; i < ndirs; i++) {
+            size_t len = strlen(tried);
+            snprintf(tried + len, sizeof tried - len, "%s%s", i ? ", " : "", dirs[i]);
+        }
+        return ga__error(GA_ERROR_KERNELS_MISSING, func,
+                         "kernel fatbin '%s.fatbin' not found (looked in %s); run `make fatbins` or set GPUARR_KERNEL_DIR",
+                         name, tried);
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *image = size > 0 ? GPUARR_MALLOC((size_t)size) : NULL;
+    size_t got = image ? fread(image, 1, (size_t)size, f) : 0;
+    fclose(f);
+    if (!image || got != (size_t)size) {
+        GPUARR_FREE(image);
+        return ga__error(GA_ERROR_KERNELS_MISSING, func, "could not read %s", where);
+    }
+    CUresult r = GA__CU.LibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0);
+    GPUARR_FREE(image);
+    if (r != CUDA_SUCCESS) {
+        if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_SOURCE)
+            return ga__error(GA_ERROR_KERNELS_STALE, func, "%s is not a valid fatbin; rebuild with `make fatbins`", where);
+        return ga__check_fatbin_version(func, fam, NULL, where) != GA_OK ? ga__t.error
+                                                                       : ga__cuda_error(func, r, "cuLibraryLoadData");
+    }
+#endif
+    ga_status st = ga__check_fatbin_version(func, fam, lib, where);
+    if (st != GA_OK) {
+        GA__CU.LibraryUnload(lib);
+        return st;
+    }
+    GA__ATOMIC_STORE(&ga__libraries[fam], lib);
+    return GA_OK;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+/* The slow path of ga__kernel: loads the family if needed, resolves the
+   kernel named by the format, caches it in *slot. */
+static CUfunction ga__resolve_kernel(const char *func, ga__family fam, CUkernel *slot,
+                                     const char *fmt, ...)
+{
+    if (!GA__ATOMIC_LOAD(&ga__libraries[fam])) {
+        pthread_mutex_lock(&ga__lock);
+        ga_status st = ga__libraries[fam] ? GA_OK : ga__load_family_locked(func, fam);
+        pthread_mutex_unlock(&ga__lock);
+        if (st != GA_OK) return NULL;
+    }
+    char name[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    CUkernel k = NULL;
+    CUresult r = GA__CU.LibraryGetKernel(&k, ga__libraries[fam], name);
+    if (r != CUDA_SUCCESS) {
+        ga__error(GA_ERROR_KERNELS_MISSING, func, "kernel %s is missing from the '%s' fatbin (%d); rebuild with `make fatbins`",
+                  name, ga__family_names[fam], (int)r);
+        return NULL;
+    }
+    GA__ATOMIC_STORE(slot, k);
+    return (CUfunction)k;
+}
+
+/* The kernel cached in `slot`, resolving it by name (the remaining
+   arguments) the first time. A CUkernel launches as a CUfunction. */
+#define ga__kernel(func, fam, slot, ...)                                  \
+    (GA__ATOMIC_LOAD(slot) ? (CUfunction)GA__ATOMIC_LOAD(slot)            \
+                           : ga__resolve_kernel((func), (fam), (slot), __VA_ARGS__))
+
+GPUARR_API int ga_kernel_family_count(void) { return GA__NUM_FAMILIES; }
+
+GPUARR_API const char *ga_kernel_family_name(int family)
+{
+    return family >= 0 && family < GA__NUM_FAMILIES ? ga__family_names[family] : NULL;
+}
+
+GPUARR_API bool ga_kernel_family_loaded(int family)
+{
+    return family >= 0 && family < GA__NUM_FAMILIES && GA__ATOMIC_LOAD(&ga__libraries[family]) != NULL;
+}
+
+/* Launches a grid-stride kernel over `work` items on the current stream of
+   `device`: enough 256-thread blocks to fill the GPU, no more. */
+static ga_status ga__launch(const char *func, CUfunction f, int device, int64_t work, void **args)
+{
+    if (!f) return ga__t.error;
+    const int64_t threads = 256;
+    int64_t blocks = (work + threads - 1) / threads;
+    int64_t most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
+    if (blocks > most) blocks = most;
+    if (blocks < 1) blocks = 1;
+    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
+                                           ga__stream_of(device), args, NULL),
+                 "cuLaunchKernel");
+    return GA_OK;
+}
+
+/* log2 of an item size (1..16 bytes): the index of fill/eye kernels. */
+static int ga__size_class(size_t itemsize)
+{
+    return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : itemsize == 8 ? 3 : 4;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Host-side element conversion (fill values, the 1 of eye)                  */
+/* ------------------------------------------------------------------------ */
+/* The same values the kernels' casts give, for one scalar on the host. */
+
+/* float64 -> float16 bits, one correct rounding (round half to even). */
+static uint16_t ga__double_to_half(double x)
+{
+    uint16_t sign = signbit(x) ? 0x8000u : 0;
+    double a = fabs(x);
+    if (isnan(x)) return (uint16_t)(sign | 0x7E00u);
+    if (a >= 65520.0) return (uint16_t)(sign | 0x7C00u);
+    if (a < 6.103515625e-05) /* subnormal: a multiple of 2^-24 */
+        return (uint16_t)(sign | (uint16_t)nearbyint(a * 16777216.0));
+    int e;
+    double f = frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+    double m = nearbyint((f * 2.0 - 1.0) * 1024.0);
+    if (m == 1024.0) {
+        m = 0;
+        e++;
+    }
+    return (uint16_t)(sign | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)m);
+}
+
+static double ga__half_to_double(uint16_t h)
+{
+    int exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+    double v;
+    if (exponent == 0) v = ldexp((double)mantissa, -24);
+    else if (exponent == 31) v = mantissa ? NAN : INFINITY;
+    else v = ldexp((double)(mantissa | 0x400), exponent - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* float32 -> bfloat16 bits, round half to even (float64 goes through
+   float32 first, as ml_dtypes does). */
+static uint16_t ga__float_to_bfloat16(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    if (isnan(x)) return (uint16_t)((u >> 16) | 0x0040u);
+    u += 0x7FFFu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+/* NumPy's float -> integer conversions on x86 (cvttsd2si: NaN and values
+   out of range become the most negative value). */
+static int64_t ga__x86_to_int64(double x)
+{
+    return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x : INT64_MIN;
+}
+static int32_t ga__x86_to_int32(double x)
+{
+    return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
+}
+
+/* Stores `v` converted to `dtype` in out (little endian, zero padded). */
+static void ga__double_to_element(double re, double im, ga_dtype dtype, ga__value16 *out)
+{
+    unsigned char *p = (unsigned char *)out;
+    memset(out, 0, sizeof *out);
+    union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
+            uint32_t u32; uint64_t u64; float f; double d; float cf[2]; double cd[2]; } v;
+    memset(&v, 0, sizeof v);
+    switch (dtype) {
+    case GA_BOOL: v.u8 = (re != 0 || im != 0); break;
+    case GA_INT8: v.i8 = (int8_t)(uint32_t)ga__x86_to_int32(re); break;
+    case GA_INT16: v.i16 = (int16_t)(uint32_t)ga__x86_to_int32(re); break;
+    case GA_INT32: v.i32 = ga__x86_to_int32(re); break;
+    case GA_INT64: v.i64 = ga__x86_to_int64(re); break;
+    case GA_UINT8: v.u8 = (uint8_t)(uint32_t)ga__x86_to_int32(re); break;
+    case GA_UINT16: v.u16 = (uint16_t)(uint32_t)ga__x86_to_int32(re); break;
+    case GA_UINT32:
+        v.u32 = re >= 0 ? (uint32_t)(uint64_t)ga__x86_to_int64(re) : (uint32_t)ga__x86_to_int32(re);
+        break;
+    case GA_UINT64:
+        v.u64 = re >= 9223372036854775808.0
+                    ? (uint64_t)ga__x86_to_int64(re - 9223372036854775808.0) ^ (1ull << 63)
+                    : (uint64_t)ga__x86_to_int64(re);
+        break;
+    case GA_FLOAT16: v.u16 = ga__double_to_half(re); break;
+    case GA_BFLOAT16: v.u16 = ga__float_to_bfloat16((float)re); break;
+    case GA_FLOAT32: v.f = (float)re; break;
+    case GA_FLOAT64: v.d = re; break;
+    case GA_COMPLEX64: v.cf[0] = (float)re; v.cf[1] = (float)im; break;
+    case GA_COMPLEX128: v.cd[0] = re; v.cd[1] = im; break;
+    default: break;
+    }
+    memcpy(p, &v, ga__dtype_sizes[dtype]);
+}
+
+/* An integer stored exactly (wrapping) in an integer or bool dtype, or
+   converted like a float for the others. */
+static void ga__int_to_element(uint64_t bits, bool negative, ga_dtype dtype, ga__value16 *out)
+{
+    char kind = ga__dtype_kinds[dtype];
+    if (kind == 'i' || kind == 'u') {
+        memset(out, 0, sizeof *out);
+        memcpy(out, &bits, ga__dtype_sizes[dtype]); /* little endian: the low bytes */
+    } else if (kind == 'b') {
+        memset(out, 0, sizeof *out);
+        ((unsigned char *)out)[0] = bits != 0;
+    } else {
+        ga__double_to_element(negative ? (double)(int64_t)bits : (double)bits, 0, dtype, out);
+    }
+}
+
+/* Converts a weak scalar to one element of `dtype` as NumPy assigns a Python
+   scalar (np.full): a Python int must fit the integer dtype. */
+static ga_status ga__scalar_to_element(const char *func, ga_scalar s, ga_dtype dtype, ga__value16 *out)
+{
+    char kind = ga__dtype_kinds[dtype];
+    switch (s.kind) {
+    case GA_SCALAR_BOOL:
+        ga__int_to_element(s.value.b ? 1u : 0u, false, dtype, out);
+        return GA_OK;
+    case GA_SCALAR_INT:
+    case GA_SCALAR_UINT: {
+        bool negative = s.kind == GA_SCALAR_INT && s.value.i < 0;
+        uint64_t bits = s.kind == GA_SCALAR_INT ? (uint64_t)s.value.i : s.value.u;
+        if (kind == 'i' || kind == 'u') {
+            unsigned nbits = 8u * ga__dtype_sizes[dtype];
+            bool fits;
+            if (kind == 'u') fits = !negative && (nbits == 64 || bits >> nbits == 0);
+            else if (negative) fits = nbits == 64 || (int64_t)bits >= -(int64_t)(1ull << (nbits - 1));
+            else fits = bits <= (nbits == 64 ? (uint64_t)INT64_MAX : (1ull << (nbits - 1)) - 1);
+            if (!fits) {
+                if (negative)
+                    return ga__error(GA_ERROR_OVERFLOW, func, "Python integer %lld out of bounds for %s",
+                                     (long long)s.value.i, ga__dtype_names[dtype]);
+                return ga__error(GA_ERROR_OVERFLOW, func, "Python integer %llu out of bounds for %s",
+                                 (unsigned long long)bits, ga__dtype_names[dtype]);
+            }
+        }
+        ga__int_to_element(bits, negative, dtype, out);
+        return GA_OK;
+    }
+    case GA_SCALAR_FLOAT:
+        ga__double_to_element(s.value.f, 0, dtype, out);
+        return GA_OK;
+    case GA_SCALAR_COMPLEX:
+        ga__double_to_element(s.value.c.re, s.value.c.im, dtype, out);
+        return GA_OK;
+    }
+    return ga__error(GA_ERROR_VALUE, func, "invalid scalar kind %d", (int)s.kind);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 9. Creation                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Binds the current device and makes a C-contiguous array there. */
+static ga_array *ga__new_on_current(const char *func, int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
+    return ga__array_new(func, ga__t.device, ndim, shape, dtype);
+}
+
+/* Fills the contiguous `a` with `value`: a memset when every element's
+   bytes are the same byte, otherwise the fill kernel. */
+static ga_status ga__fill(const char *func, ga_array *a, const ga__value16 *value)
+{
+    size_t itemsize = ga__dtype_sizes[a->dtype], nbytes = (size_t)a->size * itemsize;
+    if (nbytes == 0) return GA_OK;
+    const unsigned char *b = (const unsigned char *)value;
+    bool uniform = true;
+    for (size_t i = 1; i < itemsize; i++) uniform = uniform && b[i] == b[0];
+    if (uniform) {
+        GA__CHECK_CU(func, GA__CU.MemsetD8Async((CUdeviceptr)a->data, b[0], nbytes, ga__stream_of(a->device)),
+                     "cuMemsetD8Async");
+        return GA_OK;
+    }
+    int c = ga__size_class(itemsize);
+    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.fill[c], "ga_creation_fill_b%d", 8 << c);
+    void *out = (void *)(uintptr_t)a->data;
+    int64_t n = a->size;
+    ga__value16 v = *value;
+    void *args[] = {&out, &n, &v};
+    return ga__launch(func, f, a->device, n / 4, args);
+}
+
+static ga_array *ga__full_on(const char *func, int device, int ndim, const int64_t *shape,
+                             ga_scalar value, ga_dtype dtype)
+{
+    ga__value16 v;
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (ga__scalar_to_element(func, value, dtype, &v) != GA_OK) return NULL;
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    ga_array *a = ga__array_new(func, device, ndim, shape, dtype);
+    if (a && ga__fill(func, a, &v) != GA_OK) {
+        ga_release(a);
+        a = NULL;
+    }
+    return ga__ret(a);
+}
+
+GPUARR_API ga_array *ga_empty(int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    return ga__ret(ga__new_on_current("ga_empty", ndim, shape, dtype));
+}
+
+GPUARR_API ga_array *ga_zeros(int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    return ga__full_on("ga_zeros", ga__t.device, ndim, shape, ga_int(0), dtype);
+}
+
+GPUARR_API ga_array *ga_ones(int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    return ga__full_on("ga_ones", ga__t.device, ndim, shape, ga_int(1), dtype);
+}
+
+GPUARR_API ga_array *ga_full(int ndim, const int64_t *shape, ga_scalar value, ga_dtype dtype)
+{
+    return ga__full_on("ga_full", ga__t.device, ndim, shape, value, dtype);
+}
+
+GPUARR_API ga_array *ga_empty_like(const ga_array *a)
+{
+    static const char func[] = "ga_empty_like";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    return ga__ret(ga__array_new(func, a->device, a->ndim, a->shape, a->dtype));
+}
+
+GPUARR_API ga_array *ga_zeros_like(const ga_array *a)
+{
+    if (!a) { ga__null_input("ga_zeros_like", "a"); return NULL; }
+    return ga__full_on("ga_zeros_like", a->device, a->ndim, a->shape, ga_int(0), a->dtype);
+}
+
+GPUARR_API ga_array *ga_ones_like(const ga_array *a)
+{
+    if (!a) { ga__null_input("ga_ones_like", "a"); return NULL; }
+    return ga__full_on("ga_ones_like", a->device, a->ndim, a->shape, ga_int(1), a->dtype);
+}
+
+GPUARR_API ga_array *ga_full_like(const ga_array *a, ga_scalar value)
+{
+    if (!a) { ga__null_input("ga_full_like", "a"); return NULL; }
+    return ga__full_on("ga_full_like", a->device, a->ndim, a->shape, value, a->dtype);
+}
+
+/* Fills a new 1-d array of `n` elements by arange's kernel. */
+static ga_array *ga__arange_fill(const char *func, int64_t n, ga_dtype dtype, ga__arange_params p)
+{
+    if (dtype == GA_BOOL && n > 2) {
+        ga__error(GA_ERROR_TYPE, func, "arange() is only supported for booleans when the result has at most length 2.");
+        return NULL;
+    }
+    ga_array *a = ga__new_on_current(func, 1, &n, dtype);
+    if (!a || n == 0) return ga__ret(a);
+    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.arange[dtype],
+                              "ga_creation_arange_%s", ga__dtype_names[dtype]);
+    void *out = (void *)(uintptr_t)a->data;
+    void *args[] = {&out, &n, &p};
+    if (ga__launch(func, f, a->device, n, args) != GA_OK) {
+        ga_release(a);
+        return NULL;
+    }
+    return ga__ret(a);
+}
+
+/* arange's parameters for floating (and complex) dtypes: NumPy stores the
+   first two elements, then fills start + i * (second - first) in the
+   dtype's precision. */
+static ga__arange_params ga__arange_float_params(double start, double step, ga_dtype dtype)
+{
+    ga__arange_params p;
+    memset(&p, 0, sizeof p);
+    ga_dtype real = dtype == GA_COMPLEX64 ? GA_FLOAT32 : dtype == GA_COMPLEX128 ? GA_FLOAT64 : dtype;
+    if (real == GA_FLOAT64) {
+        p.start = start;
+        p.delta = (start + step) - start;
+    } else { /* float32, and float16/bfloat16 whose fill runs in float32 */
+        ga__value16 e0, e1;
+        ga__double_to_element(start, 0, real, &e0);
+        ga__double_to_element(start + step, 0, real, &e1);
+        float f0, f1;
+        if (real == GA_FLOAT32) {
+            memcpy(&f0, &e0, 4);
+            memcpy(&f1, &e1, 4);
+        } else { /* widen the 16-bit elements back to float */
+            uint16_t h0, h1;
+            memcpy(&h0, &e0, 2);
+            memcpy(&h1, &e1, 2);
+            if (real == GA_BFLOAT16) {
+                uint32_t u0 = (uint32_t)h0 << 16, u1 = (uint32_t)h1 << 16;
+                memcpy(&f0, &u0, 4);
+                memcpy(&f1, &u1, 4);
+            } else {
+                f0 = (float)ga__half_to_double(h0);
+                f1 = (float)ga__half_to_double(h1);
+            }
+        }
+        p.start = f0;
+        p.delta = (double)(f1 - f0);
+    }
+    return p;
+}
+
+GPUARR_API ga_array *ga_arange(double start, double stop, double step, ga_dtype dtype)
+{
+    static const char func[] = "ga_arange";
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (step == 0) {
+        ga__error(GA_ERROR_VALUE, func, "step must not be zero (division by zero)");
+        return NULL;
+    }
+    double len = ceil((stop - start) / step);
+    if (isnan(len)) {
+        ga__error(GA_ERROR_VALUE, func, "arange: cannot compute length");
+        return NULL;
+    }
+    if (len > 9.2e18) {
+        ga__error(GA_ERROR_VALUE, func, "Maximum allowed size exceeded");
+        return NULL;
+    }
+    int64_t n = len > 0 ? (int64_t)len : 0;
+    ga__arange_params p;
+    char kind = ga__dtype_kinds[dtype];
+    if (kind == 'f' || kind == 'c') {
+        p = ga__arange_float_params(start, step, dtype);
+    } else { /* NumPy stores int(start) and int(start + step) and fills by their difference */
+        ga__value16 e0, e1;
+        ga__double_to_element(trunc(start), 0, GA_INT64, &e0);
+        ga__double_to_element(trunc(start + step), 0, GA_INT64, &e1);
+        memset(&p, 0, sizeof p);
+        memcpy(&p.istart, &e0, 8);
+        int64_t second;
+        memcpy(&second, &e1, 8);
+        p.idelta = (int64_t)((uint64_t)second - (uint64_t)p.istart);
+    }
+    return ga__arange_fill(func, n, dtype, p);
+}
+
+GPUARR_API ga_array *ga_arange_int(int64_t start, int64_t stop, int64_t step, ga_dtype dtype)
+{
+    static const char func[] = "ga_arange_int";
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (step == 0) {
+        ga__error(GA_ERROR_VALUE, func, "step must not be zero (division by zero)");
+        return NULL;
+    }
+    uint64_t span, stride;
+    int64_t n = 0;
+    if (step > 0 && stop > start) {
+        span = (uint64_t)stop - (uint64_t)start;
+        stride = (uint64_t)step;
+        n = (int64_t)((span - 1) / stride + 1);
+    } else if (step < 0 && stop < start) {
+        span = (uint64_t)start - (uint64_t)stop;
+        stride = (uint64_t)0 - (uint64_t)step;
+        n = (int64_t)((span - 1) / stride + 1);
+    }
+    char kind = ga__dtype_kinds[dtype];
+    ga__arange_params p;
+    if (kind == 'f' || kind == 'c') {
+        p = ga__arange_float_params((double)start, (double)step, dtype);
+    } else {
+        memset(&p, 0, sizeof p);
+        p.istart = start;
+        p.idelta = step;
+    }
+    return ga__arange_fill(func, n, dtype, p);
+}
+
+static ga_array *ga__linspace(const char *func, double start, double stop, int64_t num,
+                              bool endpoint, bool log, double base, ga_dtype dtype)
+{
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (num < 0) {
+        ga__error(GA_ERROR_VALUE, func, "Number of samples, %lld, must be non-negative.", (long long)num);
+        return NULL;
+    }
+    ga__linspace_params p;
+    memset(&p, 0, sizeof p);
+    double div = endpoint ? (double)(num - 1) : (double)num;
+    p.start = start;
+    p.stop = stop;
+    p.delta = stop - start;
+    p.base = base;
+    p.endpoint = endpoint;
+    p.log = log;
+    if (div > 0) {
+        p.step = p.delta / div;
+        p.div = div;
+        p.step_zero = p.step == 0;
+    } else { /* one sample with endpoint: y = 0 * delta + start */
+        p.div = 1;
+        p.step_zero = 1;
+    }
+    ga_array *a = ga__new_on_current(func, 1, &num, dtype);
+    if (!a || num == 0) return ga__ret(a);
+    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.linspace[dtype],
+                              "ga_creation_linspace_%s", ga__dtype_names[dtype]);
+    void *out = (void *)(uintptr_t)a->data;
+    void *args[] = {&out, &num, &p};
+    if (ga__launch(func, f, a->device, num, args) != GA_OK) {
+        ga_release(a);
+        return NULL;
+    }
+    return ga__ret(a);
+}
+
+GPUARR_API ga_array *ga_linspace(double start, double stop, int64_t num, bool endpoint, ga_dtype dtype)
+{
+    return ga__linspace("ga_linspace", start, stop, num, endpoint, false, 10.0, dtype);
+}
+
+GPUARR_API ga_array *ga_logspace(double start, double stop, int64_t num, bool endpoint, double base,
+                                 ga_dtype dtype)
+{
+    return ga__linspace("ga_logspace", start, stop, num, endpoint, true, base, dtype);
+}
+
+static ga_array *ga__eye(const char *func, int64_t n, int64_t m, int64_t k, ga_dtype dtype)
+{
+    if (m < 0) m = n;
+    int64_t shape[2] = {n, m};
+    ga__value16 one;
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    ga__int_to_element(1, false, dtype, &one);
+    ga_array *a = ga__new_on_current(func, 2, shape, dtype);
+    if (!a || a->size == 0) return ga__ret(a);
+    int c = ga__size_class(ga__dtype_sizes[dtype]);
+    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.eye[c], "ga_creation_eye_b%d", 8 << c);
+    void *out = (void *)(uintptr_t)a->data;
+    void *args[] = {&out, &n, &m, &k, &one};
+    if (ga__launch(func, f, a->device, a->size, args) != GA_OK) {
+        ga_release(a);
+        return NULL;
+    }
+    return ga__ret(a);
+}
+
+GPUARR_API ga_array *ga_eye(int64_t n, int64_t m, int64_t k, ga_dtype dtype)
+{
+    return ga__eye("ga_eye", n, m, k, dtype);
+}
+
+GPUARR_API ga_array *ga_identity(int64_t n, ga_dtype dtype)
+{
+    return ga__eye("ga_identity", n, n, 0, dtype);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 10. Transfers and casting                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Simplifies an elementwise pass over `nops` operands sharing `shape`, each
+   with byte strides strides[op][d]: drops unit dims and merges neighbours
+   that are contiguous in every operand. Returns the new ndim (0: one
+   element). */
+static int ga__collapse(int ndim, int64_t *shape, int nops, int64_t (*strides)[GA_MAXDIMS])
+{
+    int out = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] == 1) continue;
+        bool merge = out > 0;
+        for (int k = 0; k < nops && merge; k++)
+            merge = strides[k][out - 1] == strides[k][d] * shape[d];
+        if (merge) {
+            shape[out - 1] *= shape[d];
+            for (int k = 0; k < nops; k++) strides[k][out - 1] = strides[k][d];
+        } else {
+            shape[out] = shape[d];
+            for (int k = 0; k < nops; k++) strides[k][out] = strides[k][d];
+            out++;
+        }
+    }
+    return out;
+}
+
+/* Whether offsets up to the extremes of a strided operand fit int32. */
+static bool ga__fits_int32(int ndim, const int64_t *shape, const int64_t *strides)
+{
+    int64_t reach = 0;
+    for (int d = 0; d < ndim; d++) reach += (strides[d] < 0 ? -strides[d] : strides[d]) * (shape[d] - 1);
+    return reach < INT32_MAX;
+}
+
+/* out[...] = (to) in[...] elementwise over `shape`, both strided, on the
+   current stream of `device` (bound). */
+static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64_t out,
+                               const int64_t *out_strides, ga_dtype from, uint64_t in,
+                               const int64_t *in_strides, int ndim, const int64_t *shape)
+{
+    int64_t sh[GA_MAXDIMS], st[2][GA_MAXDIMS], size = 1;
+    for (int d = 0; d < ndim; d++) {
+        sh[d] = shape[d];
+        st[0][d] = out_strides[d];
+        st[1][d] = in_strides[d];
+        size *= shape[d];
+    }
+    if (size == 0) return GA_OK;
+    int nd = ga__collapse(ndim, sh, 2, st);
+    int64_t isz = (int64_t)ga__dtype_sizes[from], osz = (int64_t)ga__dtype_sizes[to];
+    CUstream stream = ga__stream_of(device);
+    if (nd == 0 || (nd == 1 && st[0][0] == osz && st[1][0] == isz)) {
+        if (from == to) {
+            GA__CHECK_CU(func, GA__CU.MemcpyDtoDAsync((CUdeviceptr)out, (CUdeviceptr)in, (size_t)(size * isz), stream),
+                         "cuMemcpyDtoDAsync");
+            return GA_OK;
+        }
+        CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.astype[from][to][GA__COPY_CONTIG],
+                                  "ga_copy_astype_%s_%s_contig", ga__dtype_names[from], ga__dtype_names[to]);
+        void *o = (void *)(uintptr_t)out, *i = (void *)(uintptr_t)in;
+        void *args[] = {&o, &i, &size};
+        return ga__launch(func, f, device, size / 4, args);
+    }
+    ga__layout2 layout;
+    memset(&layout, 0, offsetof(ga__layout2, shape));
+    layout.ndim = nd;
+    layout.size = size;
+    for (int d = 0; d < nd; d++) {
+        layout.shape[d] = sh[d];
+        layout.out_strides[d] = st[0][d];
+        layout.in_strides[d] = st[1][d];
+    }
+    int variant = size < INT32_MAX && ga__fits_int32(nd, sh, st[0]) && ga__fits_int32(nd, sh, st[1])
+                      ? GA__COPY_STRIDED32 : GA__COPY_STRIDED64;
+    CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.astype[from][to][variant],
+                              "ga_copy_astype_%s_%s_%s", ga__dtype_names[from], ga__dtype_names[to],
+                              variant == GA__COPY_STRIDED32 ? "strided32" : "strided64");
+    void *o = (void *)(uintptr_t)out, *i = (void *)(uintptr_t)in;
+    void *args[] = {&o, &i, &layout};
+    return ga__launch(func, f, device, size, args);
+}
+
+/* A new C-contiguous array of `dtype` with a's values (bound to a's device). */
+static ga_array *ga__contiguous_copy(const char *func, const ga_array *a, ga_dtype dtype)
+{
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *c = ga__array_new(func, a->device, a->ndim, a->shape, dtype);
+    if (c && ga__copy_cast(func, a->device, dtype, c->data, c->strides, a->dtype, a->data, a->strides,
+                           a->ndim, a->shape) != GA_OK) {
+        ga_release(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* The byte range [lo, hi) that `a`'s elements occupy. */
+static void ga__extent(const ga_array *a, uint64_t *lo, uint64_t *hi)
+{
+    int64_t l = 0, h = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        int64_t span = a->strides[d] * (a->shape[d] - 1);
+        if (span < 0) l += span; else h += span;
+    }
+    *lo = a->data + (uint64_t)l;
+    *hi = a->data + (uint64_t)h + ga__dtype_sizes[a->dtype];
+}
+
+GPUARR_API ga_array *ga_copy(const ga_array *a)
+{
+    if (!a) { ga__null_input("ga_copy", "a"); return NULL; }
+    return ga__ret(ga__contiguous_copy("ga_copy", a, a->dtype));
+}
+
+GPUARR_API ga_array *ga_astype(const ga_array *a, ga_dtype dtype)
+{
+    static const char func[] = "ga_astype";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    return ga__ret(ga__contiguous_copy(func, a, dtype));
+}
+
+static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape)
+{
+    size_t len = (size_t)snprintf(out, n, "(");
+    for (int d = 0; d < ndim && len < n; d++)
+        len += (size_t)snprintf(out + len, n - len, d ? ",%lld" : "%lld", (long long)shape[d]);
+    if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
+}
+
+GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting)
+{
+    static const char func[] = "ga_copyto";
+    if (!dst) return ga__null_input(func, "dst");
+    if (!src) return ga__null_input(func, "src");
+    if (!(dst->flags & GA_WRITEABLE))
+        return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    if (!ga_can_cast(src->dtype, dst->dtype, casting))
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast array data from dtype('%s') to dtype('%s') according to the rule '%s'",
+                         ga__dtype_names[src->dtype], ga__dtype_names[dst->dtype], ga__casting_name(casting));
+    /* src's strides broadcast to dst's shape (aligned at the last dim) */
+    int64_t strides[GA_MAXDIMS];
+    bool ok = src->ndim <= dst->ndim;
+    for (int d = 0; ok && d < dst->ndim; d++) {
+        int sd = d - (dst->ndim - src->ndim);
+        if (sd < 0) strides[d] = 0;
+        else if (src->shape[sd] == dst->shape[d]) strides[d] = src->strides[sd];
+        else if (src->shape[sd] == 1) strides[d] = 0;
+        else ok = false;
+    }
+    if (!ok) {
+        char a[200], b[200];
+        ga__format_shape(a, sizeof a, src->ndim, src->shape);
+        ga__format_shape(b, sizeof b, dst->ndim, dst->shape);
+        return ga__error(GA_ERROR_SHAPE, func, "could not broadcast input array from shape %s into shape %s", a, b);
+    }
+    if (dst->size == 0) return GA_OK;
+    ga_status st = ga__bind(func, dst->device);
+    if (st != GA_OK) return st;
+    ga_array *tmp = NULL;
+    const ga_array *from = src;
+    if (src->device != dst->device) {
+        from = tmp = ga_to_device(src, dst->device);
+        if (tmp && ga__t.scope_depth) ga_keep(tmp), ga__t.scope_count--; /* internal temporary */
+    } else if (src->buffer == dst->buffer) {
+        uint64_t slo, shi, dlo, dhi;
+        ga__extent(src, &slo, &shi);
+        ga__extent(dst, &dlo, &dhi);
+        if (slo < dhi && dlo < shi) from = tmp = ga__contiguous_copy(func, src, src->dtype);
+    }
+    if (!from) return ga__t.error;
+    if (from != src) { /* recompute the broadcast strides for the temporary */
+        for (int d = 0; d < dst->ndim; d++) {
+            int sd = d - (dst->ndim - from->ndim);
+            strides[d] = sd < 0 || from->shape[sd] == 1 ? 0 : from->strides[sd];
+        }
+    }
+    st = ga__bind(func, dst->device);
+    if (st == GA_OK)
+        st = ga__copy_cast(func, dst->device, dst->dtype, dst->data, dst->strides, from->dtype, from->data,
+                           strides, dst->ndim, dst->shape);
+    ga_release(tmp);
+    return st;
+}
+
+/* Whether host memory at `p` is page-locked (registered with the driver). */
+static bool ga__host_is_pinned(const void *p)
+{
+    unsigned int type = 0;
+    return GA__CU.PointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)p) ==
+               CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+}
+
+/* Copies C-ordered host bytes into the C-contiguous `a`. `wait`: return only
+   once `src` may be reused (pageable memory is staged by the driver before
+   the copy call returns; page-locked memory needs the stream to finish). */
+static ga_status ga__upload(const char *func, ga_array *a, const void *src, bool wait)
+{
+    size_t nbytes = ga_nbytes(a);
+    if (nbytes == 0) return GA_OK;
+    CUstream stream = ga__stream_of(a->device);
+    GA__CHECK_CU(func, GA__CU.MemcpyHtoDAsync((CUdeviceptr)a->data, src, nbytes, stream), "cuMemcpyHtoDAsync");
+    if (wait && ga__host_is_pinned(src))
+        GA__CHECK_CU(func, GA__CU.StreamSynchronize(stream), "cuStreamSynchronize");
+    return GA_OK;
+}
+
+static ga_array *ga__from_host(const char *func, const void *data, int ndim, const int64_t *shape,
+                               ga_dtype dtype, bool wait)
+{
+    ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
+    if (!a) return NULL;
+    if (a->size && !data) {
+        ga__null_input(func, "data");
+        ga_release(a);
+        return NULL;
+    }
+    if (ga__upload(func, a, data, wait) != GA_OK) {
+        ga_release(a);
+        return NULL;
+    }
+    return ga__ret(a);
+}
+
+GPUARR_API ga_array *ga_from_host(const void *data, int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    return ga__from_host("ga_from_host", data, ndim, shape, dtype, true);
+}
+
+GPUARR_API ga_array *ga_from_host_async(const void *data, int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    return ga__from_host("ga_from_host_async", data, ndim, shape, dtype, false);
+}
+
+static ga_status ga__to_host(const char *func, const ga_array *a, void *dst, size_t dst_bytes, bool wait)
+{
+    if (!a) return ga__null_input(func, "a");
+    size_t nbytes = ga_nbytes(a);
+    if (dst_bytes < nbytes)
+        return ga__error(GA_ERROR_VALUE, func, "the destination holds %zu bytes; the array needs %zu",
+                         dst_bytes, nbytes);
+    if (nbytes == 0) return GA_OK;
+    if (!dst) return ga__null_input(func, "dst");
+    ga_status st = ga__bind(func, a->device);
+    if (st != GA_OK) return st;
+    ga_array *tmp = NULL;
+    if (!(a->flags & GA_C_CONTIGUOUS)) {
+        tmp = ga__contiguous_copy(func, a, a->dtype);
+        if (!tmp) return ga__t.error;
+    }
+    CUstream stream = ga__stream_of(a->device);
+    CUresult r = GA__CU.MemcpyDtoHAsync(dst, (CUdeviceptr)(tmp ? tmp : a)->data, nbytes, stream);
+    ga_release(tmp); /* stream-ordered: its memory is reused only after the copy */
+    if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+    if (wait) GA__CHECK_CU(func, GA__CU.StreamSynchronize(stream), "cuStreamSynchronize");
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_to_host(const ga_array *a, void *dst, size_t dst_bytes)
+{
+    return ga__to_host("ga_to_host", a, dst, dst_bytes, true);
+}
+
+GPUARR_API ga_status ga_to_host_async(const ga_array *a, void *dst, size_t dst_bytes)
+{
+    return ga__to_host("ga_to_host_async", a, dst, dst_bytes, false);
+}
+
+static ga_status ga__copy_from_host(const char *func, ga_array *dst, const void *src, size_t src_bytes, bool wait)
+{
+    if (!dst) return ga__null_input(func, "dst");
+    size_t nbytes = ga_nbytes(dst);
+    if (src_bytes != nbytes)
+        return ga__error(GA_ERROR_VALUE, func, "the source holds %zu bytes; the array needs %zu", src_bytes, nbytes);
+    if (!(dst->flags & GA_WRITEABLE))
+        return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    if (nbytes == 0) return GA_OK;
+    if (!src) return ga__null_input(func, "src");
+    ga_status st = ga__bind(func, dst->device);
+    if (st != GA_OK) return st;
+    if (dst->flags & GA_C_CONTIGUOUS) return ga__upload(func, dst, src, wait);
+    ga_array *tmp = ga__array_new(func, dst->device, dst->ndim, dst->shape, dst->dtype);
+    if (!tmp) return ga__t.error;
+    st = ga__upload(func, tmp, src, wait);
+    if (st == GA_OK)
+        st = ga__copy_cast(func, dst->device, dst->dtype, dst->data, dst->strides, tmp->dtype, tmp->data,
+                           tmp->strides, dst->ndim, dst->shape);
+    ga_release(tmp);
+    return st;
+}
+
+GPUARR_API ga_status ga_copy_from_host(ga_array *dst, const void *src, size_t src_bytes)
+{
+    return ga__copy_from_host("ga_copy_from_host", dst, src, src_bytes, true);
+}
+
+GPUARR_API ga_status ga_copy_from_host_async(ga_array *dst, const void *src, size_t src_bytes)
+{
+    return ga__copy_from_host("ga_copy_from_host_async", dst, src, src_bytes, false);
+}
+
+GPUARR_API ga_array *ga_to_device(const ga_array *a, int device)
+{
+    static const char func[] = "ga_to_device";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (device == a->device) return ga__ret(ga__contiguous_copy(func, a, a->dtype));
+    ga_array *src = (ga_array *)a;
+    if (!(a->flags & GA_C_CONTIGUOUS)) {
+        src = ga__contiguous_copy(func, a, a->dtype);
+        if (!src) return NULL;
+    } else {
+        ga_retain(src);
+    }
+    /* the source must be complete before the other device's stream reads it */
+    ga_status st = ga__bind(func, a->device);
+    if (st == GA_OK && GA__CU.StreamSynchronize(ga__stream_of(a->device)) != CUDA_SUCCESS)
+        st = ga__error(GA_ERROR_CUDA, func, "cuStreamSynchronize failed");
+    ga_array *out = NULL;
+    if (st == GA_OK && ga__bind(func, device) == GA_OK)
+        out = ga__array_new(func, device, a->ndim, a->shape, a->dtype);
+    if (out && out->size) {
+        CUresult r = GA__CU.MemcpyPeerAsync((CUdeviceptr)out->data, ga__g.devices[device].context,
+                                            (CUdeviceptr)src->data, ga__g.devices[a->device].context,
+                                            ga_nbytes(out), ga__stream_of(device));
+        if (r != CUDA_SUCCESS) {
+            ga__cuda_error(func, r, "cuMemcpyPeerAsync");
+            ga_release(out);
+            out = NULL;
+        }
+    }
+    ga_release(src);
+    return ga__ret(out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 3. Core: shutdown (last: it undoes every section)                         */
+/* ------------------------------------------------------------------------ */
+
+GPUARR_API void ga_shutdown(void)
+{
+    pthread_mutex_lock(&ga__lock);
+    if (ga__g.initialized) {
+        for (int f = 0; f < GA__NUM_FAMILIES; f++)
+            if (ga__libraries[f]) GA__CU.LibraryUnload(ga__libraries[f]);
+        memset(ga__libraries, 0, sizeof ga__libraries);
+        memset(&ga__kernels, 0, sizeof ga__kernels);
+        if (ga__pinned_pool) {
+            ga__pool_destroy(ga__pinned_pool);
+            GPUARR_FREE(ga__pinned_pool);
+            ga__pinned_pool = NULL;
+        }
+        for (int i = 0; i < ga__g.device_count; i++) {
+            ga__device *d = &ga__g.devices[i];
+            if (d->pool) {
+                GA__CU.CtxSetCurrent(d->context);
+                ga__pool_destroy(d->pool);
+                GPUARR_FREE(d->pool);
+            }
+            if (d->context) GA__CU.DevicePrimaryCtxRelease(d->handle);
+        }
+        memset(ga__device_memory_state, 0, sizeof ga__device_memory_state);
+        GPUARR_FREE(ga__g.devices);
+        ga__g.devices = NULL;
+        ga__g.device_count = 0;
+    }
+    GA__ATOMIC_STORE(&ga__g.initialized, 0);
+    ga__g.init_status = GA_OK;
+    if (ga__g.driver_library) dlclose(ga__g.driver_library);
+    ga__g.driver_library = NULL;
+    memset(&ga__g.cu, 0, sizeof ga__g.cu);
+    pthread_mutex_unlock(&ga__lock);
+    memset(ga__t.stream, 0, sizeof ga__t.stream);
+    ga__t.device = 0;
+    ga__t.device_depth = 0;
+    ga__t.stream_depth = 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUARR_IMPLEMENTATION */
