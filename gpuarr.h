@@ -1551,7 +1551,9 @@ static int ga__pool_slot_of(ga__pool *p, uintptr_t stream, int device)
     return p->last_slot = p->nslots++;
 }
 
-/* Marks `b` free in slot `slot`, merging it with free neighbours there. */
+/* Marks `b` free in slot `slot`, merging it with free neighbours of the
+   same slot or of slot 0 (safe anywhere, so safe on this stream too). The
+   merged block takes the newest free sequence number. */
 static void ga__pool_put_free(ga__pool *p, ga__block *b, int slot)
 {
     ga__pool_slot *s = &p->slots[slot];
@@ -1559,19 +1561,19 @@ static void ga__pool_put_free(ga__pool *p, ga__block *b, int slot)
     b->slot = slot;
     b->free_seq = ++s->seq;
     ga__block *n = b->next;
-    if (n && n->free && n->slot == slot) {
-        ga__bin_remove(s, n);
+    if (n && n->free && (n->slot == slot || n->slot == 0)) {
+        ga__bin_remove(&p->slots[n->slot], n);
         b->size += n->size;
-        b->free_seq = GA__MAX(b->free_seq, n->free_seq);
         b->next = n->next;
         if (n->next) n->next->prev = b;
         ga__node_recycle(p, n);
     }
     ga__block *q = b->prev;
-    if (q && q->free && q->slot == slot) {
-        ga__bin_remove(s, q);
+    if (q && q->free && (q->slot == slot || q->slot == 0)) {
+        ga__bin_remove(&p->slots[q->slot], q);
         q->size += b->size;
-        q->free_seq = GA__MAX(q->free_seq, b->free_seq);
+        q->slot = slot;
+        q->free_seq = b->free_seq;
         q->next = b->next;
         if (b->next) b->next->prev = q;
         ga__node_recycle(p, b);

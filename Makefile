@@ -1,0 +1,92 @@
+# gpuarr: `make` builds the kernels and the examples; `make test` runs every
+# test (host tests everywhere, device tests where a GPU is present).
+#
+#   make fatbins [GPUARR_ARCHS="sm_90"]   kernels -> build/kernels/<family>.fatbin
+#   make test                             all tests; ends "N passed, N failed, N skipped"
+#   make examples                         build/examples/*
+#   make shared                           build/libgpuarr.so (bindings, conformance)
+#   make bench                            tools/bench beside CuPy when present
+#   make info                             build/gpuarr-info
+#   make clean
+
+CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+CC ?= cc
+BUILD := build
+# SASS for each arch CUDA 13 supports, PTX for the newest (JIT on future GPUs).
+GPUARR_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+
+FAMILIES := $(basename $(notdir $(wildcard kernels/*.cu)))
+FATBINS := $(FAMILIES:%=$(BUILD)/kernels/%.fatbin)
+KERNEL_DIR := $(abspath $(BUILD)/kernels)
+
+comma := ,
+ptx_arch := $(patsubst sm_%,compute_%,$(lastword $(GPUARR_ARCHS)))
+GENCODE := $(foreach a,$(GPUARR_ARCHS),-gencode arch=$(patsubst sm_%,compute_%,$(a)),code=$(a)) \
+           -gencode arch=$(ptx_arch),code=$(ptx_arch)
+NVCCFLAGS ?= -std=c++17 -O3 --compress-mode=size -Xptxas -warn-spills
+
+CPPFLAGS += -I. -I$(CUDA_HOME)/include -DGPUARR_KERNEL_DIR='"$(KERNEL_DIR)"'
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wpedantic -Werror
+LDLIBS := -ldl -lpthread -lm
+
+.PHONY: all fatbins test examples shared bench info clean
+all: fatbins examples info
+
+# --- kernels ---------------------------------------------------------------
+fatbins: $(FATBINS) $(BUILD)/gpuarr_fatbins.o
+
+# The arch list is part of the recipe: changing it rebuilds.
+$(BUILD)/kernels/archs: FORCE
+	@mkdir -p $(@D)
+	@echo '$(GENCODE) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(GENCODE) $(NVCCFLAGS)' > $@
+
+$(BUILD)/kernels/%.fatbin: kernels/%.cu kernels/common.cuh gpuarr.h $(BUILD)/kernels/archs
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) --fatbin $(GENCODE) -o $@ $<
+
+# The fatbins linked into a program (GPUARR_EMBED_FATBINS).
+$(BUILD)/gpuarr_fatbins.c: $(FATBINS) tools/embed_fatbins.sh
+	sh tools/embed_fatbins.sh $@ $(FATBINS)
+$(BUILD)/gpuarr_fatbins.o: $(BUILD)/gpuarr_fatbins.c
+	$(CC) -c -o $@ $<
+
+FORCE:
+
+# --- library forms -----------------------------------------------------------
+shared: $(BUILD)/libgpuarr.so
+$(BUILD)/libgpuarr.so: tools/gpuarr.c gpuarr.h | fatbins
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -fPIC -shared -o $@ $< $(LDLIBS)
+
+# --- programs -----------------------------------------------------------------
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+examples: $(EXAMPLES)
+$(BUILD)/examples/%: examples/%.c gpuarr.h | fatbins
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
+info: $(BUILD)/gpuarr-info
+$(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
+$(BUILD)/bench: tools/bench.c gpuarr.h | fatbins
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -O3 $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
+bench: $(BUILD)/bench
+	python3 tools/bench.py $(BUILD)/bench
+
+# --- tests --------------------------------------------------------------------
+TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+$(BUILD)/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
+test: fatbins $(TESTS) shared
+	@sh tests/run.sh $(TESTS)
+
+clean:
+	rm -rf $(BUILD)

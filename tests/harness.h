@@ -1,0 +1,119 @@
+/* A small test harness: TEST(name) for host tests, DEVICE_TEST(name) for
+   tests that need a GPU (skipped, and counted as skipped, without one).
+   CHECK(cond, ...) records a failure with a printf-style explanation and
+   lets the test go on. Include once, in the test program's only .c file,
+   after gpuarr.h; it provides main(). Closing line:
+   "N passed, N failed, N skipped". */
+#ifndef GPUARR_TEST_HARNESS_H
+#define GPUARR_TEST_HARNESS_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct test_case {
+    const char *name;
+    void (*run)(void);
+    int needs_device;
+} test_case;
+
+static test_case test_cases[512];
+static int test_count;
+static int test_failures; /* checks failed in the running test */
+static int test_reported;
+
+static void test_register(const char *name, void (*run)(void), int needs_device)
+{
+    if (test_count < (int)(sizeof test_cases / sizeof test_cases[0])) {
+        test_cases[test_count].name = name;
+        test_cases[test_count].run = run;
+        test_cases[test_count].needs_device = needs_device;
+        test_count++;
+    }
+}
+
+#define TEST_DEFINE(name, needs_device)                                     \
+    static void test_##name(void);                                          \
+    __attribute__((constructor)) static void test_register_##name(void)     \
+    {                                                                       \
+        test_register(#name, test_##name, needs_device);                    \
+    }                                                                       \
+    static void test_##name(void)
+#define TEST(name) TEST_DEFINE(name, 0)
+#define DEVICE_TEST(name) TEST_DEFINE(name, 1)
+
+__attribute__((format(printf, 3, 4))) static void test_fail(const char *file, int line, const char *fmt, ...)
+{
+    test_failures++;
+    if (test_reported++ >= 10) return; /* the first ten failures of a test are enough */
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "    %s:%d: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+/* CHECK(cond, "format", args...): the message says what was expected. */
+#define CHECK(cond, ...)                                                    \
+    do {                                                                    \
+        if (!(cond)) test_fail(__FILE__, __LINE__, __VA_ARGS__);            \
+    } while (0)
+
+/* A gpuarr call that must succeed. */
+#define CHECK_OK(call)                                                      \
+    do {                                                                    \
+        ga_status check_st_ = (call);                                       \
+        if (check_st_ != GA_OK)                                             \
+            test_fail(__FILE__, __LINE__, "%s failed: %s", #call, ga_last_error_message()); \
+    } while (0)
+
+/* A gpuarr call that must fail with `code` and a message containing `text`;
+   clears the error afterwards. `failed` is the failure test of the result. */
+#define CHECK_ERROR(failed, code, text)                                     \
+    do {                                                                    \
+        int check_failed_ = (failed);                                       \
+        const char *check_msg_ = ga_last_error_message();                   \
+        if (!check_failed_)                                                 \
+            test_fail(__FILE__, __LINE__, "expected %s to fail", #failed);  \
+        else if (ga_last_error() != (code) || !strstr(check_msg_, (text)))  \
+            test_fail(__FILE__, __LINE__, "expected %s and \"%s\", got %s: \"%s\"", #code, (text), \
+                      ga_status_string(ga_last_error()), check_msg_);       \
+        ga_clear_error();                                                   \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    ga_status init = ga_init();
+    int have_device = init == GA_OK;
+    if (!have_device) printf("no GPU here (%s): device tests are skipped\n", ga_last_error_message());
+    ga_clear_error();
+    int passed = 0, failed = 0, skipped = 0;
+    for (int i = 0; i < test_count; i++) {
+        test_case *t = &test_cases[i];
+        if (filter && !strstr(t->name, filter)) continue;
+        if (t->needs_device && !have_device) {
+            skipped++;
+            continue;
+        }
+        test_failures = 0;
+        test_reported = 0;
+        ga_clear_error();
+        t->run();
+        if (test_failures) {
+            printf("FAIL %s (%d failed checks)\n", t->name, test_failures);
+            failed++;
+        } else {
+            printf("ok   %s\n", t->name);
+            passed++;
+        }
+        fflush(stdout);
+    }
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    return failed ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# Runs every test of `make test` and sums them into one closing line:
+#   compile checks of gpuarr.h (C11 with gcc and clang, C++ with g++ and
+#   clang++, warnings as errors), each test program given as an argument,
+#   and the NumPy conformance script when numpy is importable.
+# Exit status 0 only if nothing failed.
+set -u
+passed=0 failed=0 skipped=0
+
+count() { # adds the counts of a "N passed, N failed, N skipped" line in file $1
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$1" | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "  (no summary line: counted as one failure)"
+        failed=$((failed + 1))
+        return
+    fi
+    p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped$/\1/p')
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "== compile checks"
+cat > "$tmp/impl.c" <<'SRC'
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+int main(void) { return ga_version() > 0 ? 0 : 1; }
+SRC
+cp "$tmp/impl.c" "$tmp/impl.cpp"
+printf '#include "gpuarr.h"\n#include "gpuarr.h"\nint f(void);\nint f(void) { return (int)ga_dtype_itemsize(GA_FLOAT32); }\n' > "$tmp/decl.c"
+CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
+check() { # name, command...
+    name=$1; shift
+    if "$@" > "$tmp/out" 2>&1; then
+        echo "ok   $name"; passed=$((passed + 1))
+    else
+        echo "FAIL $name"; sed 's/^/    /' "$tmp/out" | head -n 30; failed=$((failed + 1))
+    fi
+}
+W="-Wall -Wextra -Wpedantic -Werror"
+for cc in gcc clang; do
+    if command -v $cc > /dev/null; then
+        check "$cc C11 implementation" $cc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/a" "$tmp/impl.c" -ldl -lpthread -lm
+        check "$cc C11 declarations only (no cuda.h)" $cc -std=c11 $W -I. -c -o "$tmp/d.o" "$tmp/decl.c"
+        check "$cc C11 static implementation" $cc -std=c11 $W -DGPUARR_STATIC -Wno-unused-function -I. -I"$CUDA_INC" -o "$tmp/s" "$tmp/impl.c" -ldl -lpthread -lm
+    else
+        echo "skip $cc (not installed)"; skipped=$((skipped + 3))
+    fi
+done
+for cxx in g++ clang++; do
+    if command -v $cxx > /dev/null; then
+        check "$cxx C++17 implementation" $cxx -std=c++17 -Wall -Wextra -Werror -I. -I"$CUDA_INC" -o "$tmp/b" "$tmp/impl.cpp" -ldl -lpthread
+    else
+        echo "skip $cxx (not installed)"; skipped=$((skipped + 1))
+    fi
+done
+
+for t in "$@"; do
+    echo "== $t"
+    "$t" > "$tmp/log" 2>&1
+    cat "$tmp/log"
+    count "$tmp/log"
+done
+
+echo "== NumPy conformance (tests/conformance.py)"
+if python3 -c "import numpy" 2> /dev/null; then
+    python3 tests/conformance.py build/libgpuarr.so > "$tmp/log" 2>&1
+    cat "$tmp/log"
+    count "$tmp/log"
+else
+    echo "numpy is not installed: skipped"; skipped=$((skipped + 1))
+fi
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
