@@ -24,7 +24,7 @@ comma := ,
 ptx_arch := $(patsubst sm_%,compute_%,$(lastword $(GPUARR_ARCHS)))
 GENCODE := $(foreach a,$(GPUARR_ARCHS),-gencode arch=$(patsubst sm_%,compute_%,$(a)),code=$(a)) \
            -gencode arch=$(ptx_arch),code=$(ptx_arch)
-NVCCFLAGS ?= -std=c++17 -O3 --compress-mode=size -Xptxas -warn-spills
+NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --compress-mode=size -Xptxas -warn-spills
 
 CPPFLAGS += -I. -I$(CUDA_HOME)/include -DGPUARR_KERNEL_DIR='"$(KERNEL_DIR)"'
 CFLAGS ?= -O2 -g
@@ -85,7 +85,12 @@ $(BUILD)/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
-test: fatbins $(TESTS) shared
+# A fatbin stamped with another version, for the stale-fatbin test.
+$(BUILD)/tests/stale/creation.fatbin: tests/stale_fatbin.cu
+	@mkdir -p $(@D)
+	$(NVCC) --fatbin -gencode arch=compute_75,code=compute_75 -o $@ $<
+
+test: fatbins $(TESTS) shared $(BUILD)/tests/stale/creation.fatbin
 	@sh tests/run.sh $(TESTS)
 
 clean:

@@ -221,6 +221,12 @@ GPUARR_API int ga_kernel_family_count(void);
 GPUARR_API const char *ga_kernel_family_name(int family);
 GPUARR_API bool ga_kernel_family_loaded(int family);
 
+/* Where family i's kernels come from: writes the fatbin's path ("embedded"
+   with GPUARR_EMBED_FATBINS) into `path` and returns true, or writes the
+   places searched and returns false. Search order: the environment variable
+   GPUARR_KERNEL_DIR, the GPUARR_KERNEL_DIR macro, ./build/kernels. */
+GPUARR_API bool ga_kernel_family_locate(int family, char *path, size_t size);
+
 /* The calling thread's last error: GA_OK if none since ga_clear_error. */
 GPUARR_API ga_status ga_last_error(void);
 
@@ -466,8 +472,9 @@ GPUARR_API void *ga_data(const ga_array *a);
 
 /* numpy.lib.stride_tricks.as_strided: a view of `a`'s buffer with the given
    shape, byte strides and byte offset from a's first element. Every element
-   of the view must lie inside the buffer (GA_ERROR_VALUE otherwise). The view
-   shares (and keeps alive) the buffer. */
+   must lie inside the buffer and be aligned (offset and strides multiples of
+   the item size, 8 for complex128), else GA_ERROR_VALUE. The view shares
+   (and keeps alive) the buffer. */
 GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *shape,
                                    const int64_t *strides, int64_t offset);
 
@@ -620,9 +627,11 @@ typedef struct ga__value16 {
     uint64_t word[2];
 } ga__value16;
 
+/* arange as NumPy fills it: the first two elements as stored, then
+   start + i * delta (delta = second - start) in the dtype's precision. */
 typedef struct ga__arange_params {
-    double start, delta;    /* floating dtypes */
-    int64_t istart, idelta; /* integer and bool dtypes */
+    double start, second, delta;      /* floating dtypes, already rounded */
+    int64_t istart, isecond, idelta;  /* integer and bool dtypes */
 } ga__arange_params;
 
 typedef struct ga__linspace_params {
@@ -1950,10 +1959,10 @@ static ga__pool *ga__device_pool(const char *func, int device)
 
 static void ga__format_bytes(char *out, size_t n, size_t bytes)
 {
-    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double v = (double)bytes;
     int u = 0;
-    while (v >= 1024.0 && u < 4) {
+    while (v >= 1024.0 && u < 6) {
         v /= 1024.0;
         u++;
     }
@@ -2312,7 +2321,8 @@ GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes, int nsca
     }
     if (kind < 0) return r;
     static const ga_dtype defaults[] = {GA_BOOL, GA_INT64, GA_FLOAT64, GA_COMPLEX128};
-    if (r == GA_DTYPE_INVALID) return defaults[kind];
+    if (r == GA_DTYPE_INVALID) /* one Python int above INT64_MAX alone is uint64 */
+        return nscalars == 1 && scalars[0].kind == GA_SCALAR_UINT ? GA_UINT64 : defaults[kind];
     /* A weak scalar changes the result only when its kind is higher. */
     char k = ga__dtype_kinds[r];
     int rk = k == 'b' ? 0 : (k == 'i' || k == 'u') ? 1 : k == 'f' ? 2 : 3;
@@ -2425,7 +2435,7 @@ static ga_array *ga__array_wrap(const char *func, ga__buffer *buffer, ga_dtype d
 static ga_array *ga__array_new(const char *func, int device, int ndim, const int64_t *shape,
                                ga_dtype dtype)
 {
-    int64_t size;
+    int64_t size = 0;
     if (!ga__dtype_valid(dtype)) {
         ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
         return NULL;
@@ -2506,11 +2516,19 @@ GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *s
                                    const int64_t *strides, int64_t offset)
 {
     static const char func[] = "ga_as_strided";
-    int64_t size;
+    int64_t size = 0;
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
     if (ndim > 0 && !strides) { ga__null_input(func, "strides"); return NULL; }
     int64_t itemsize = (int64_t)ga__dtype_sizes[a->dtype];
+    int64_t align = itemsize < 8 ? itemsize : 8; /* kernels access whole, aligned elements */
+    bool aligned = (int64_t)((a->data + (uint64_t)offset) % (uint64_t)align) == 0;
+    for (int d = 0; d < ndim; d++) aligned = aligned && strides[d] % align == 0;
+    if (!aligned) {
+        ga__error(GA_ERROR_VALUE, func, "the offset and strides must be multiples of %lld bytes for %s",
+                  (long long)align, ga__dtype_names[a->dtype]);
+        return NULL;
+    }
     /* the byte range the view touches, relative to the buffer's start */
     int64_t lo = (int64_t)(a->data - a->buffer->ptr) + offset, hi = lo;
     if (size > 0) {
@@ -2633,6 +2651,7 @@ static struct {
     CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
 } ga__kernels;
 
+#ifndef GPUARR_EMBED_FATBINS
 /* The directories searched for <family>.fatbin, in order. */
 static int ga__kernel_dirs(const char *dirs[3])
 {
@@ -2644,6 +2663,37 @@ static int ga__kernel_dirs(const char *dirs[3])
 #endif
     dirs[n++] = "build/kernels";
     return n;
+}
+#endif
+
+GPUARR_API bool ga_kernel_family_locate(int family, char *path, size_t size)
+{
+    if (family < 0 || family >= GA__NUM_FAMILIES || !path || size == 0) return false;
+#ifdef GPUARR_EMBED_FATBINS
+    for (const ga__embedded_fatbin *e = ga__embedded_fatbins; e->name; e++)
+        if (strcmp(e->name, ga__family_names[family]) == 0) {
+            snprintf(path, size, "embedded");
+            return true;
+        }
+    path[0] = 0;
+    return false;
+#else
+    const char *dirs[3];
+    int ndirs = ga__kernel_dirs(dirs);
+    for (int i = 0; i < ndirs; i++) {
+        snprintf(path, size, "%s/%s.fatbin", dirs[i], ga__family_names[family]);
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fclose(f);
+            return true;
+        }
+    }
+    size_t len = 0;
+    path[0] = 0;
+    for (int i = 0; i < ndirs && len < size; i++)
+        len += (size_t)snprintf(path + len, size - len, "%s%s", i ? ", " : "", dirs[i]);
+    return false;
+#endif
 }
 
 static ga_status ga__check_fatbin_version(const char *func, ga__family fam, CUlibrary lib,
@@ -2677,53 +2727,37 @@ static ga_status ga__load_family_locked(const char *func, ga__family fam)
     const char *name = ga__family_names[fam];
     CUlibrary lib = NULL;
     char where[600];
+    if (!ga_kernel_family_locate((int)fam, where, sizeof where))
+        return ga__error(GA_ERROR_KERNELS_MISSING, func,
+#ifdef GPUARR_EMBED_FATBINS
+                         "kernel family '%s' is not among the embedded fatbins%s", name, where);
+#else
+                         "kernel fatbin '%s.fatbin' not found (looked in %s); run `make fatbins` or set GPUARR_KERNEL_DIR",
+                         name, where);
+#endif
 #ifdef GPUARR_EMBED_FATBINS
     const ga__embedded_fatbin *e = ga__embedded_fatbins;
-    while (e->name && strcmp(e->name, name) != 0) e++;
-    if (!e->name)
-        return ga__error(GA_ERROR_KERNELS_MISSING, func,
-                         "kernel family '%s' is not among the embedded fatbins", name);
+    while (strcmp(e->name, name) != 0) e++;
     CUlibraryOption opt = CU_LIBRARY_BINARY_IS_PRESERVED;
     void *on = (void *)(uintptr_t)1;
     GA__CHECK_CU(func, GA__CU.LibraryLoadData(&lib, e->data, NULL, NULL, 0, &opt, &on, 1),
                  "cuLibraryLoadData (embedded fatbin)");
-    snprintf(where, sizeof where, "embedded");
 #else
-    const char *dirs[3];
-    int ndirs = ga__kernel_dirs(dirs);
-    FILE *f = NULL;
-    for (int i = 0; i < ndirs && !f; i++) {
-        snprintf(where, sizeof where, "%s/%s.fatbin", dirs[i], name);
-        f = fopen(where, "rb");
-    }
-    if (!f) {
-        char tried[400] = "";
-        for (int i = 0; i < ndirs; i++) {
-            size_t len = strlen(tried);
-            snprintf(tried + len, sizeof tried - len, "%s%s", i ? ", " : "", dirs[i]);
-        }
-        return ga__error(GA_ERROR_KERNELS_MISSING, func,
-                         "kernel fatbin '%s.fatbin' not found (looked in %s); run `make fatbins` or set GPUARR_KERNEL_DIR",
-                         name, tried);
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
+    FILE *f = fopen(where, "rb");
+    long size = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
     void *image = size > 0 ? GPUARR_MALLOC((size_t)size) : NULL;
-    size_t got = image ? fread(image, 1, (size_t)size, f) : 0;
-    fclose(f);
+    size_t got = image && fseek(f, 0, SEEK_SET) == 0 ? fread(image, 1, (size_t)size, f) : 0;
+    if (f) fclose(f);
     if (!image || got != (size_t)size) {
         GPUARR_FREE(image);
         return ga__error(GA_ERROR_KERNELS_MISSING, func, "could not read %s", where);
     }
     CUresult r = GA__CU.LibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0);
     GPUARR_FREE(image);
-    if (r != CUDA_SUCCESS) {
-        if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_SOURCE)
-            return ga__error(GA_ERROR_KERNELS_STALE, func, "%s is not a valid fatbin; rebuild with `make fatbins`", where);
-        return ga__check_fatbin_version(func, fam, NULL, where) != GA_OK ? ga__t.error
-                                                                       : ga__cuda_error(func, r, "cuLibraryLoadData");
-    }
+    if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_SOURCE)
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "%s is not a valid fatbin; rebuild with `make fatbins`", where);
+    if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "cuLibraryLoadData");
 #endif
     ga_status st = ga__check_fatbin_version(func, fam, lib, where);
     if (st != GA_OK) {
@@ -3079,7 +3113,8 @@ static ga__arange_params ga__arange_float_params(double start, double step, ga_d
     ga_dtype real = dtype == GA_COMPLEX64 ? GA_FLOAT32 : dtype == GA_COMPLEX128 ? GA_FLOAT64 : dtype;
     if (real == GA_FLOAT64) {
         p.start = start;
-        p.delta = (start + step) - start;
+        p.second = start + step;
+        p.delta = p.second - start;
     } else { /* float32, and float16/bfloat16 whose fill runs in float32 */
         ga__value16 e0, e1;
         ga__double_to_element(start, 0, real, &e0);
@@ -3102,6 +3137,7 @@ static ga__arange_params ga__arange_float_params(double start, double step, ga_d
             }
         }
         p.start = f0;
+        p.second = f1;
         p.delta = (double)(f1 - f0);
     }
     return p;
@@ -3132,15 +3168,18 @@ GPUARR_API ga_array *ga_arange(double start, double stop, double step, ga_dtype 
     char kind = ga__dtype_kinds[dtype];
     if (kind == 'f' || kind == 'c') {
         p = ga__arange_float_params(start, step, dtype);
+    } else if (kind == 'b') { /* bool(start), bool(start + step) */
+        memset(&p, 0, sizeof p);
+        p.istart = start != 0;
+        p.isecond = start + step != 0;
     } else { /* NumPy stores int(start) and int(start + step) and fills by their difference */
         ga__value16 e0, e1;
         ga__double_to_element(trunc(start), 0, GA_INT64, &e0);
         ga__double_to_element(trunc(start + step), 0, GA_INT64, &e1);
         memset(&p, 0, sizeof p);
         memcpy(&p.istart, &e0, 8);
-        int64_t second;
-        memcpy(&second, &e1, 8);
-        p.idelta = (int64_t)((uint64_t)second - (uint64_t)p.istart);
+        memcpy(&p.isecond, &e1, 8);
+        p.idelta = (int64_t)((uint64_t)p.isecond - (uint64_t)p.istart);
     }
     return ga__arange_fill(func, n, dtype, p);
 }
@@ -3175,6 +3214,7 @@ GPUARR_API ga_array *ga_arange_int(int64_t start, int64_t stop, int64_t step, ga
         memset(&p, 0, sizeof p);
         p.istart = start;
         p.idelta = step;
+        p.isecond = (int64_t)((uint64_t)start + (uint64_t)step);
     }
     return ga__arange_fill(func, n, dtype, p);
 }

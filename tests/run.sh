@@ -58,6 +58,24 @@ for cxx in g++ clang++; do
     fi
 done
 
+# The kernels linked into the program: it must run from anywhere, with no
+# kernel directory to find.
+if [ -f build/gpuarr_fatbins.o ]; then
+    check "gcc embedded fatbins (GPUARR_EMBED_FATBINS)" gcc -std=c11 $W -DGPUARR_EMBED_FATBINS -I. -I"$CUDA_INC" \
+        -o "$tmp/embedded" examples/quickstart.c build/gpuarr_fatbins.o -ldl -lpthread -lm
+    if [ -x "$tmp/embedded" ]; then
+        (cd "$tmp" && GPUARR_KERNEL_DIR=/nonexistent ./embedded > out.embedded 2>&1)
+        rc=$?
+        if grep -q "cannot use the GPU" "$tmp/out.embedded"; then
+            echo "skip embedded quickstart run (no GPU)"; skipped=$((skipped + 1))
+        elif [ $rc -eq 0 ]; then
+            echo "ok   embedded quickstart runs with no kernel directory"; passed=$((passed + 1))
+        else
+            echo "FAIL embedded quickstart"; sed 's/^/    /' "$tmp/out.embedded" | tail -n 20; failed=$((failed + 1))
+        fi
+    fi
+fi
+
 for t in "$@"; do
     echo "== $t"
     "$t" > "$tmp/log" 2>&1

@@ -66,6 +66,9 @@ TEST(result_type_weak_scalars_match_numpy)
     CHECK(ga_result_type(1, &u8, 1, &big) == GA_UINT8, "a big Python int is still a weak int");
     ga_dtype two[2] = {GA_INT8, GA_UINT8};
     CHECK(ga_result_type(2, two, 1, &scalars[2]) == GA_FLOAT64, "int16 arrays with a float give float64");
+    CHECK(ga_result_type(0, NULL, 1, &big) == GA_UINT64, "a lone Python int above INT64_MAX is uint64");
+    ga_scalar pair[2] = {ga_int(1), ga_uint(UINT64_MAX)};
+    CHECK(ga_result_type(0, NULL, 2, pair) == GA_INT64, "two Python ints are int64, as NumPy");
     CHECK(ga_result_type(0, NULL, 0, NULL) == GA_DTYPE_INVALID, "nothing to promote");
 }
 

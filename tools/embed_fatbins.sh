@@ -10,7 +10,8 @@ out=$1; shift
     for f in "$@"; do
         name=$(basename "$f" .fatbin)
         path=$(cd "$(dirname "$f")" && pwd)/$(basename "$f")
-        echo "__asm__(\".section .rodata\\n.balign 64\\n.globl ga__fatbin_${name}\\nga__fatbin_${name}:\\n.incbin \\\"${path}\\\"\\n.globl ga__fatbin_${name}_end\\nga__fatbin_${name}_end:\\n.byte 0\\n.previous\\n\");"
+        printf '__asm__(".section .rodata\\n.balign 64\\n.globl ga__fatbin_%s\\nga__fatbin_%s:\\n.incbin \\"%s\\"\\n.globl ga__fatbin_%s_end\\nga__fatbin_%s_end:\\n.byte 0\\n.previous\\n");\n' \
+            "$name" "$name" "$path" "$name" "$name"
         echo "extern const unsigned char ga__fatbin_${name}[], ga__fatbin_${name}_end[];"
     done
     echo "typedef struct ga__embedded_fatbin { const char *name; const unsigned char *data, *end; } ga__embedded_fatbin;"

@@ -1,0 +1,196 @@
+/* gpuarr's benchmark: device-event medians after warm-up, one row per op.
+   `make bench` runs it through tools/bench.py, which adds CuPy's figures
+   for the same ops when CuPy is importable and prints the table.
+
+     build/bench             one line per row: name|elements|dtype|median us|GB/s|note
+     build/bench --first     the smallest whole program: init, one op, one result
+                             (timed from outside for start-up cost)
+
+   GB/s counts bytes read plus bytes written once. The device copy row is
+   the ceiling the other memory-bound rows are compared with. */
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WARMUP 3
+#define REPS 20
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double wall_us(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "bench: %s: %s\n", what, ga_last_error_message());
+    exit(1);
+}
+
+/* Times op(arg) on the current stream with events: the median of REPS runs
+   after WARMUP, in microseconds. */
+typedef void (*op_fn)(void *arg);
+static double time_device(op_fn op, void *arg)
+{
+    ga_event *start = ga_event_create(true), *stop = ga_event_create(true);
+    double t[REPS];
+    for (int i = 0; i < WARMUP; i++) op(arg);
+    for (int i = 0; i < REPS; i++) {
+        ga_event_record(start, NULL);
+        op(arg);
+        ga_event_record(stop, NULL);
+        ga_event_synchronize(stop);
+        float ms = 0;
+        ga_event_elapsed_ms(start, stop, &ms);
+        t[i] = ms * 1e3;
+    }
+    ga_event_destroy(start);
+    ga_event_destroy(stop);
+    if (ga_last_error() != GA_OK) fail("timing");
+    return median(t, REPS);
+}
+
+static void row(const char *name, int64_t n, const char *dtype, double us, double bytes, const char *note)
+{
+    printf("%s|%lld|%s|%.3f|%.1f|%s\n", name, (long long)n, dtype, us, bytes > 0 ? bytes / us * 1e-3 : 0.0, note);
+    fflush(stdout);
+}
+
+/* --- the ops --------------------------------------------------------------- */
+
+typedef struct pair { ga_array *dst, *src; } pair;
+typedef struct raw { uint64_t dst, src; void *host; size_t bytes; } raw;
+
+static void op_raw_dtod(void *p) { raw *r = (raw *)p; GA__CU.MemcpyDtoDAsync(r->dst, r->src, r->bytes, NULL); }
+static void op_raw_htod(void *p) { raw *r = (raw *)p; GA__CU.MemcpyHtoDAsync(r->dst, r->host, r->bytes, NULL); }
+static void op_raw_dtoh(void *p) { raw *r = (raw *)p; GA__CU.MemcpyDtoHAsync(r->host, r->src, r->bytes, NULL); }
+static void op_copyto(void *p) { pair *q = (pair *)p; ga_copyto(q->dst, q->src, GA_CASTING_UNSAFE); }
+static void op_upload(void *p) { raw *r = (raw *)p; ga_copy_from_host_async((ga_array *)(uintptr_t)r->dst, r->host, r->bytes); }
+static void op_download(void *p) { raw *r = (raw *)p; ga_to_host_async((ga_array *)(uintptr_t)r->src, r->host, r->bytes); }
+static void op_fill(void *p) { ga_release(ga_full(1, (const int64_t *)p, ga_float(1.5), GA_FLOAT32)); }
+
+static int first_result(void)
+{
+    int64_t n = 1000;
+    ga_array *a = ga_arange_int(0, n, 1, GA_FLOAT32);
+    float h[1000];
+    if (!a || ga_to_host(a, h, sizeof h) != GA_OK) fail("first result");
+    printf("%g\n", (double)h[999]);
+    ga_release(a);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--first") == 0) return first_result();
+    if (ga_init() != GA_OK) fail("init");
+    ga_device_properties props;
+    ga_device_get_properties(0, &props);
+    printf("# %s, %d SMs, driver %d, gpuarr %s\n", props.name, props.multiprocessor_count, ga_driver_version(),
+           GPUARR_VERSION_STRING);
+
+    /* the copy ceiling: 1 GiB device to device */
+    const int64_t n28 = (int64_t)1 << 28;
+    ga_array *a = ga_empty(1, &n28, GA_FLOAT32), *b = ga_empty(1, &n28, GA_FLOAT32);
+    ga_array *w = ga_empty(1, &n28, GA_FLOAT64);
+    if (!a || !b || !w) fail("allocation");
+    raw r = {(uint64_t)(uintptr_t)ga_data(b), (uint64_t)(uintptr_t)ga_data(a), NULL, (size_t)n28 * 4};
+    double t = time_device(op_raw_dtod, &r);
+    row("device copy (cuMemcpyDtoD)", n28, "float32", t, 2.0 * (double)r.bytes, "ceiling");
+    pair p = {b, a};
+    t = time_device(op_copyto, &p);
+    row("copyto", n28, "float32", t, 2.0 * (double)r.bytes, "");
+    t = time_device(op_fill, (void *)&n28);
+    row("full", n28, "float32", t, (double)r.bytes, "");
+    pair up = {w, a};
+    t = time_device(op_copyto, &up);
+    row("astype float32->float64", n28, "float32", t, 12.0 * (double)n28, "");
+    pair down = {a, w};
+    t = time_device(op_copyto, &down);
+    row("astype float64->float32", n28, "float64", t, 12.0 * (double)n28, "");
+    /* a transposing copy: 16384^2 float32 */
+    int64_t side = 16384, sq[2] = {side, side};
+    ga_array *m = ga_as_strided(a, 2, sq, (int64_t[]){4, side * 4}, 0);
+    ga_array *mt = ga_as_strided(b, 2, sq, (int64_t[]){side * 4, 4}, 0);
+    pair tr = {mt, m};
+    t = time_device(op_copyto, &tr);
+    row("transpose copy (strided)", side * side, "float32", t, 8.0 * (double)(side * side), "");
+    ga_release(m);
+    ga_release(mt);
+
+    /* host <-> device, 1 GiB page-locked */
+    void *pinned = ga_pinned_alloc(r.bytes);
+    if (!pinned) fail("pinned");
+    memset(pinned, 1, r.bytes);
+    raw h2d = {(uint64_t)(uintptr_t)ga_data(a), 0, pinned, r.bytes};
+    double raw_up = time_device(op_raw_htod, &h2d);
+    row("host to device (cuMemcpyHtoD)", n28, "float32", raw_up, (double)r.bytes, "pinned ceiling");
+    raw upload = {(uint64_t)(uintptr_t)a, 0, pinned, r.bytes};
+    t = time_device(op_upload, &upload);
+    char note[64];
+    snprintf(note, sizeof note, "%.3f x cuMemcpy", raw_up / t);
+    row("ga_copy_from_host_async", n28, "float32", t, (double)r.bytes, note);
+    raw d2h = {0, (uint64_t)(uintptr_t)ga_data(a), pinned, r.bytes};
+    double raw_down = time_device(op_raw_dtoh, &d2h);
+    row("device to host (cuMemcpyDtoH)", n28, "float32", raw_down, (double)r.bytes, "pinned ceiling");
+    raw download = {0, (uint64_t)(uintptr_t)a, pinned, r.bytes};
+    t = time_device(op_download, &download);
+    snprintf(note, sizeof note, "%.3f x cuMemcpy", raw_down / t);
+    row("ga_to_host_async", n28, "float32", t, (double)r.bytes, note);
+    ga_pinned_free(pinned);
+    ga_release(a);
+    ga_release(b);
+    ga_release(w);
+
+    /* host costs, wall clock per call */
+    enum { CALLS = 100000 };
+    double samples[9];
+    for (int k = 0; k < 9; k++) {
+        double t0 = wall_us();
+        for (int i = 0; i < CALLS; i++) ga_memory_free(ga_memory_alloc(1 << 20));
+        samples[k] = (wall_us() - t0) / CALLS;
+    }
+    row("pool allocate + free (1 MiB)", 1 << 18, "float32", median(samples, 9), 0, "host time per pair");
+    int64_t small = 1000;
+    for (int k = 0; k < 9; k++) {
+        double t0 = wall_us();
+        for (int i = 0; i < CALLS / 5; i++) ga_release(ga_empty(1, &small, GA_FLOAT32));
+        samples[k] = (wall_us() - t0) / (CALLS / 5);
+    }
+    row("empty + release (1000)", small, "float32", median(samples, 9), 0, "host time per call");
+    ga_array *out = ga_empty(1, &small, GA_FLOAT64), *in = ga_ones(1, &small, GA_FLOAT32);
+    pair sp = {out, in};
+    for (int k = 0; k < 9; k++) {
+        double t0 = wall_us();
+        for (int i = 0; i < CALLS / 5; i++) op_copyto(&sp);
+        ga_device_synchronize();
+        samples[k] = (wall_us() - t0) / (CALLS / 5);
+    }
+    row("small cast into out (1000)", small, "float32", median(samples, 9), 0, "wall time per op");
+    for (int k = 0; k < 9; k++) {
+        double t0 = wall_us();
+        for (int i = 0; i < CALLS / 5; i++) ga_release(ga_astype(in, GA_FLOAT64));
+        ga_device_synchronize();
+        samples[k] = (wall_us() - t0) / (CALLS / 5);
+    }
+    row("small cast, new array (1000)", small, "float32", median(samples, 9), 0, "wall time per op");
+    ga_release(out);
+    ga_release(in);
+    return 0;
+}

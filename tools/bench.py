@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Runs build/bench and, when CuPy is importable, the same operations through
+CuPy in the same run, then prints one table with the gpuarr/CuPy ratio.
+
+    python3 tools/bench.py build/bench
+
+Device rows are medians of device-event timings after warm-up; host rows are
+wall-clock medians per call. A ratio above 1 means gpuarr is faster."""
+import statistics
+import subprocess
+import sys
+import time
+
+
+def parse(lines):
+    rows = []
+    for line in lines:
+        if line.startswith("#") or "|" not in line:
+            continue
+        name, n, dtype, us, gbps, note = line.split("|")
+        rows.append(dict(name=name, n=int(n), dtype=dtype, us=float(us), gbps=float(gbps), note=note))
+    return rows
+
+
+def startup(cmd, runs=7):
+    """Median wall time from process start to exit of a tiny program."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def cupy_figures():
+    """The same rows through CuPy, in microseconds; {} without CuPy."""
+    try:
+        import cupy as cp
+        import numpy as np
+    except Exception:
+        return {}
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+
+    def timed(fn, reps=20, warmup=3):
+        for _ in range(warmup):
+            fn()
+        t = []
+        for _ in range(reps):
+            start.record()
+            fn()
+            stop.record()
+            stop.synchronize()
+            t.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)
+        return statistics.median(t)
+
+    def wall(fn, calls):
+        t = []
+        for _ in range(9):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            cp.cuda.Device().synchronize()
+            t.append((time.perf_counter() - t0) / calls * 1e6)
+        return statistics.median(t)
+
+    n = 1 << 28
+    a = cp.empty(n, cp.float32)
+    b = cp.empty(n, cp.float32)
+    w = cp.empty(n, cp.float64)
+    out = {}
+    out["copyto"] = timed(lambda: cp.copyto(b, a))
+    out["full"] = timed(lambda: cp.full(n, 1.5, cp.float32))
+    out["astype float32->float64"] = timed(lambda: cp.copyto(w, a, casting="unsafe"))
+    out["astype float64->float32"] = timed(lambda: cp.copyto(a, w, casting="unsafe"))
+    m = a.reshape(16384, 16384)
+    mt = b.reshape(16384, 16384)
+    out["transpose copy (strided)"] = timed(lambda: cp.copyto(mt, m.T))
+    pinned = cp.cuda.alloc_pinned_memory(n * 4)
+    host = np.frombuffer(pinned, np.float32, n)
+    out["ga_copy_from_host_async"] = timed(lambda: a.set(host))
+    out["ga_to_host_async"] = timed(lambda: a.get(out=host))
+    del a, b, w, m, mt
+    out["pool allocate + free (1 MiB)"] = wall(lambda: cp.cuda.alloc(1 << 20), 100000)
+    out["empty + release (1000)"] = wall(lambda: cp.empty(1000, cp.float32), 20000)
+    small_in = cp.ones(1000, cp.float32)
+    small_out = cp.empty(1000, cp.float64)
+    out["small cast into out (1000)"] = wall(lambda: cp.copyto(small_out, small_in, casting="unsafe"), 20000)
+    out["small cast, new array (1000)"] = wall(lambda: small_in.astype(cp.float64), 20000)
+    return out
+
+
+def main():
+    bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
+    proc = subprocess.run([bench], check=True, capture_output=True, text=True)
+    header = [l for l in proc.stdout.splitlines() if l.startswith("#")]
+    rows = parse(proc.stdout.splitlines())
+    ceiling = next((r["gbps"] for r in rows if r["note"] == "ceiling"), 0)
+    cupy = cupy_figures()
+    first = startup([bench, "--first"])
+    rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
+                     note="whole process, wall"))
+    if cupy:
+        cupy["process start to first result"] = startup(
+            [sys.executable, "-c", "import cupy; cupy.arange(1000, dtype=cupy.float32).get()"]) * 1e6
+    for line in header:
+        print(line)
+    print(f"{'op':34} {'elements':>10} {'dtype':8} {'time (us)':>11} {'GB/s':>8} {'x copy':>7} "
+          f"{'CuPy (us)':>10} {'vs CuPy':>8}  note")
+    for r in rows:
+        frac = f"{r['gbps'] / ceiling:.2f}" if ceiling and r["gbps"] and r["note"] != "ceiling" else ""
+        c = cupy.get(r["name"])
+        ratio = f"{c / r['us']:.2f}x" if c else ""
+        cstr = f"{c:.3f}" if c else ""
+        gb = f"{r['gbps']:.0f}" if r["gbps"] else ""
+        print(f"{r['name']:34} {r['n']:>10} {r['dtype']:8} {r['us']:>11.3f} {gb:>8} {frac:>7} {cstr:>10} {ratio:>8}  {r['note']}")
+    if not cupy:
+        print("(CuPy is not importable here: no comparison column)")
+
+
+if __name__ == "__main__":
+    main()
