@@ -203,9 +203,10 @@ struct CUstream_st;
    again is cheap. Errors: GA_ERROR_NO_DRIVER, GA_ERROR_NO_DEVICE. Thread safe. */
 GPUARR_API ga_status ga_init(void);
 
-/* Frees every cached pool block, unloads the kernels, destroys library-owned
-   streams and releases the primary contexts. Arrays still alive afterwards
-   must not be used. ga_init may be called again. Not thread safe. */
+/* Frees every cached pool block and the pinned pool, unloads the kernels and
+   releases the primary contexts. Arrays, streams and events still alive
+   must not be used afterwards; other threads must be done with gpuarr.
+   ga_init may be called again. */
 GPUARR_API void ga_shutdown(void);
 
 /* GPUARR_VERSION_NUMBER of the compiled implementation. */
@@ -655,6 +656,7 @@ typedef struct ga__linspace_params {
 #define GPUARR__IMPLEMENTED
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <math.h>
@@ -693,64 +695,57 @@ extern "C" {
 /* 3. Core: the driver, initialisation, errors                               */
 /* ------------------------------------------------------------------------ */
 
-/* Every driver entry point we use: X(name without "cu", parameters).
-   Resolved with cuGetProcAddress_v2 for the CUDA version of the cuda.h
-   compiled here, so each entry point's ABI matches its declaration. */
-#define GA__DRIVER_LIST(X)                                                              \
-    X(Init, (unsigned int flags))                                                       \
-    X(DriverGetVersion, (int *version))                                                 \
-    X(GetErrorString, (CUresult error, const char **str))                               \
-    X(GetErrorName, (CUresult error, const char **str))                                 \
-    X(DeviceGetCount, (int *count))                                                     \
-    X(DeviceGet, (CUdevice *device, int ordinal))                                       \
-    X(DeviceGetName, (char *name, int len, CUdevice dev))                               \
-    X(DeviceGetAttribute, (int *pi, CUdevice_attribute attrib, CUdevice dev))           \
-    X(DeviceTotalMem, (size_t *bytes, CUdevice dev))                                    \
-    X(DevicePrimaryCtxRetain, (CUcontext *pctx, CUdevice dev))                          \
-    X(DevicePrimaryCtxRelease, (CUdevice dev))                                          \
-    X(CtxGetCurrent, (CUcontext *pctx))                                                 \
-    X(CtxSetCurrent, (CUcontext ctx))                                                   \
-    X(CtxSynchronize, (void))                                                           \
-    X(MemGetInfo, (size_t *free, size_t *total))                                        \
-    X(StreamCreate, (CUstream *phStream, unsigned int flags))                           \
-    X(StreamDestroy, (CUstream hStream))                                                \
-    X(StreamSynchronize, (CUstream hStream))                                            \
-    X(StreamQuery, (CUstream hStream))                                                  \
-    X(StreamWaitEvent, (CUstream hStream, CUevent hEvent, unsigned int flags))          \
-    X(EventCreate, (CUevent *phEvent, unsigned int flags))                              \
-    X(EventDestroy, (CUevent hEvent))                                                   \
-    X(EventRecord, (CUevent hEvent, CUstream hStream))                                  \
-    X(EventSynchronize, (CUevent hEvent))                                               \
-    X(EventQuery, (CUevent hEvent))                                                     \
-    X(EventElapsedTime, (float *ms, CUevent hStart, CUevent hEnd))                      \
-    X(MemAlloc, (CUdeviceptr *dptr, size_t bytesize))                                   \
-    X(MemFree, (CUdeviceptr dptr))                                                      \
-    X(MemHostAlloc, (void **pp, size_t bytesize, unsigned int flags))                   \
-    X(MemFreeHost, (void *p))                                                           \
-    X(PointerGetAttribute, (void *data, CUpointer_attribute attribute, CUdeviceptr ptr)) \
-    X(MemcpyHtoDAsync, (CUdeviceptr dst, const void *src, size_t bytes, CUstream s))    \
-    X(MemcpyDtoHAsync, (void *dst, CUdeviceptr src, size_t bytes, CUstream s))          \
-    X(MemcpyDtoDAsync, (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s))    \
-    X(MemcpyDtoH, (void *dst, CUdeviceptr src, size_t bytes))                           \
-    X(MemcpyPeerAsync, (CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src,             \
-                        CUcontext srcCtx, size_t bytes, CUstream s))                    \
-    X(MemsetD8Async, (CUdeviceptr dst, unsigned char value, size_t n, CUstream s))      \
-    X(LibraryLoadData, (CUlibrary *lib, const void *code, CUjit_option *jitOptions,     \
-                        void **jitOptionsValues, unsigned int numJitOptions,            \
-                        CUlibraryOption *libraryOptions, void **libraryOptionValues,    \
-                        unsigned int numLibraryOptions))                                \
-    X(LibraryUnload, (CUlibrary lib))                                                   \
-    X(LibraryGetKernel, (CUkernel *pKernel, CUlibrary library, const char *name))       \
-    X(LibraryGetGlobal, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library,           \
-                         const char *name))                                             \
-    X(LaunchKernel, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY,        \
-                     unsigned int gridDimZ, unsigned int blockDimX,                     \
-                     unsigned int blockDimY, unsigned int blockDimZ,                    \
-                     unsigned int sharedMemBytes, CUstream hStream,                     \
-                     void **kernelParams, void **extra))
+/* Every driver entry point we use, X(name without "cu", ABI version), typed
+   by cudaTypedefs.h's PFN_cu<name>_v<version> and resolved by
+   cuGetProcAddress_v2 for exactly that version: a newer driver's later ABI
+   of the same name (cuCtxSynchronize took a context in CUDA 13) is never
+   picked up by accident. Legacy default-stream semantics throughout. */
+#define GA__DRIVER_LIST(X) \
+    X(Init, 2000)                     \
+    X(DriverGetVersion, 2020)         \
+    X(GetErrorString, 6000)           \
+    X(GetErrorName, 6000)             \
+    X(DeviceGetCount, 2000)           \
+    X(DeviceGet, 2000)                \
+    X(DeviceGetName, 2000)            \
+    X(DeviceGetAttribute, 2000)       \
+    X(DeviceTotalMem, 3020)           \
+    X(DevicePrimaryCtxRetain, 7000)   \
+    X(DevicePrimaryCtxRelease, 11000) \
+    X(CtxGetCurrent, 4000)            \
+    X(CtxSetCurrent, 4000)            \
+    X(CtxSynchronize, 2000)           \
+    X(MemGetInfo, 3020)               \
+    X(StreamCreate, 2000)             \
+    X(StreamDestroy, 4000)            \
+    X(StreamSynchronize, 2000)        \
+    X(StreamQuery, 2000)              \
+    X(StreamWaitEvent, 3020)          \
+    X(EventCreate, 2000)              \
+    X(EventDestroy, 4000)             \
+    X(EventRecord, 2000)              \
+    X(EventSynchronize, 2000)         \
+    X(EventQuery, 2000)               \
+    X(EventElapsedTime, 2000)         \
+    X(MemAlloc, 3020)                 \
+    X(MemFree, 3020)                  \
+    X(MemHostAlloc, 2020)             \
+    X(MemFreeHost, 2000)              \
+    X(PointerGetAttribute, 4000)      \
+    X(MemcpyHtoDAsync, 3020)          \
+    X(MemcpyDtoHAsync, 3020)          \
+    X(MemcpyDtoDAsync, 3020)          \
+    X(MemcpyDtoH, 3020)               \
+    X(MemcpyPeerAsync, 4000)          \
+    X(MemsetD8Async, 3020)            \
+    X(LibraryLoadData, 12000)         \
+    X(LibraryUnload, 12000)           \
+    X(LibraryGetKernel, 12000)        \
+    X(LibraryGetGlobal, 12000)        \
+    X(LaunchKernel, 4000)            
 
 typedef struct ga__driver {
-#define GA__DRIVER_FIELD(name, params) CUresult (*name) params;
+#define GA__DRIVER_FIELD(name, version) PFN_cu##name##_v##version name;
     GA__DRIVER_LIST(GA__DRIVER_FIELD)
 #undef GA__DRIVER_FIELD
 } ga__driver;
@@ -920,11 +915,11 @@ static ga_status ga__load_driver(void)
         return ga__init_failed(GA_ERROR_NO_DRIVER,
                                "the CUDA driver in %s is too old (no cuGetProcAddress_v2; CUDA 12 or newer is needed)",
                                path);
-#define GA__DRIVER_RESOLVE(name, params)                                                   \
+#define GA__DRIVER_RESOLVE(name, version)                                                  \
     {                                                                                      \
         CUdriverProcAddressQueryResult found;                                              \
         void *fn = NULL;                                                                   \
-        CUresult r = get_proc("cu" #name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,  \
+        CUresult r = get_proc("cu" #name, &fn, version, CU_GET_PROC_ADDRESS_LEGACY_STREAM, \
                               &found);                                                     \
         if (r == CUDA_ERROR_STUB_LIBRARY)                                                  \
             return ga__init_failed(GA_ERROR_NO_DRIVER,                                     \
@@ -934,7 +929,7 @@ static ga_status ga__load_driver(void)
             return ga__init_failed(GA_ERROR_NO_DRIVER,                                     \
                                    "the CUDA driver in %s lacks cu" #name                  \
                                    " (a CUDA %d.%d driver or newer is needed)",            \
-                                   path, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);   \
+                                   path, version / 1000, version % 1000 / 10);             \
         memcpy(&GA__CU.name, &fn, sizeof fn);                                              \
     }
     GA__DRIVER_LIST(GA__DRIVER_RESOLVE)
@@ -1811,6 +1806,7 @@ static void ga__pool_retire_stream(ga__pool *p, uintptr_t stream)
         s->event_pending = false;
         ga__pool_release_slot(p, i, UINT64_MAX);
         s->retired = true;
+        if (p->last_slot == i) p->last_slot = 0; /* revived only through the full lookup */
     }
     pthread_mutex_unlock(&p->lock);
 }
@@ -2958,6 +2954,8 @@ static ga_status ga__scalar_to_element(const char *func, ga_scalar s, ga_dtype d
     case GA_SCALAR_UINT: {
         bool negative = s.kind == GA_SCALAR_INT && s.value.i < 0;
         uint64_t bits = s.kind == GA_SCALAR_INT ? (uint64_t)s.value.i : s.value.u;
+        if (kind == 'b' && s.kind == GA_SCALAR_UINT && bits > (uint64_t)INT64_MAX)
+            return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
         if (kind == 'i' || kind == 'u') {
             unsigned nbits = 8u * ga__dtype_sizes[dtype];
             bool fits;
@@ -3669,6 +3667,7 @@ GPUARR_API void ga_shutdown(void)
             }
             if (d->context) GA__CU.DevicePrimaryCtxRelease(d->handle);
         }
+        GA__CU.CtxSetCurrent(NULL); /* a released context must not stay current here */
         memset(ga__device_memory_state, 0, sizeof ga__device_memory_state);
         GPUARR_FREE(ga__g.devices);
         ga__g.devices = NULL;
@@ -3676,6 +3675,7 @@ GPUARR_API void ga_shutdown(void)
     }
     GA__ATOMIC_STORE(&ga__g.initialized, 0);
     ga__g.init_status = GA_OK;
+    ga__g.driver_version = 0;
     if (ga__g.driver_library) dlclose(ga__g.driver_library);
     ga__g.driver_library = NULL;
     memset(&ga__g.cu, 0, sizeof ga__g.cu);

@@ -121,6 +121,8 @@ TEST(full_value_conversion_follows_numpy_assignment)
                 "Python integer -1 out of bounds for uint8");
     CHECK_ERROR(ga__scalar_to_element("ga_full", ga_uint(UINT64_MAX), GA_INT64, &v) != GA_OK, GA_ERROR_OVERFLOW,
                 "18446744073709551615 out of bounds for int64");
+    CHECK_ERROR(ga__scalar_to_element("ga_full", ga_uint(1ull << 63), GA_BOOL, &v) != GA_OK, GA_ERROR_OVERFLOW,
+                "Python int too large to convert to C long");
     CHECK_OK(ga__scalar_to_element("f", ga_uint(UINT64_MAX), GA_UINT64, &v));
     CHECK(v.word[0] == UINT64_MAX, "uint64 max");
     CHECK_OK(ga__scalar_to_element("f", ga_int(INT64_MIN), GA_INT64, &v));
@@ -495,6 +497,17 @@ TEST(pool_retired_streams_release_their_blocks)
     ga__block *b = ga__pool_alloc(&p, MiB, 5, 0, false);
     CHECK(b && b->ptr == addr, "a destroyed stream's free blocks serve any stream");
     ga__pool_free(&p, live); /* freed after its stream is gone: goes to every stream */
+    /* a new stream with the destroyed one's handle is a live stream again */
+    ga__block *n4 = ga__pool_alloc(&p, 3 * MiB, 4, 0, false);
+    ga__pool_retire_stream(&p, 4);
+    ga__block *again = ga__pool_alloc(&p, 3 * MiB, 4, 0, false);
+    uint64_t addr4 = again->ptr;
+    g.submitted[4] = 9;
+    ga__pool_free(&p, again);
+    ga__block *other = ga__pool_alloc(&p, 3 * MiB, 7, 0, false);
+    CHECK(other && other->ptr != addr4, "the reused handle's frees wait for its work again");
+    ga__pool_free(&p, other);
+    ga__pool_free(&p, n4);
     ga__block *c = ga__pool_alloc(&p, MiB, 6, 0, false);
     CHECK(c && c->ptr == live->ptr, "and so do its blocks freed later");
     ga__pool_free(&p, b);
