@@ -2954,7 +2954,9 @@ static ga_status ga__scalar_to_element(const char *func, ga_scalar s, ga_dtype d
     case GA_SCALAR_UINT: {
         bool negative = s.kind == GA_SCALAR_INT && s.value.i < 0;
         uint64_t bits = s.kind == GA_SCALAR_INT ? (uint64_t)s.value.i : s.value.u;
-        if (kind == 'b' && s.kind == GA_SCALAR_UINT && bits > (uint64_t)INT64_MAX)
+        /* NumPy converts a Python int to the narrower dtypes through a C long */
+        if ((kind == 'b' || kind == 'i' || dtype == GA_UINT8 || dtype == GA_UINT16) &&
+            s.kind == GA_SCALAR_UINT && bits > (uint64_t)INT64_MAX)
             return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
         if (kind == 'i' || kind == 'u') {
             unsigned nbits = 8u * ga__dtype_sizes[dtype];

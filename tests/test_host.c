@@ -120,7 +120,11 @@ TEST(full_value_conversion_follows_numpy_assignment)
     CHECK_ERROR(ga__scalar_to_element("ga_full", ga_int(-1), GA_UINT8, &v) != GA_OK, GA_ERROR_OVERFLOW,
                 "Python integer -1 out of bounds for uint8");
     CHECK_ERROR(ga__scalar_to_element("ga_full", ga_uint(UINT64_MAX), GA_INT64, &v) != GA_OK, GA_ERROR_OVERFLOW,
-                "18446744073709551615 out of bounds for int64");
+                "ga_full: Python int too large to convert to C long");
+    CHECK_ERROR(ga__scalar_to_element("ga_full", ga_uint(UINT64_MAX), GA_UINT32, &v) != GA_OK, GA_ERROR_OVERFLOW,
+                "ga_full: Python integer 18446744073709551615 out of bounds for uint32");
+    CHECK_ERROR(ga__scalar_to_element("ga_full", ga_int(INT64_MAX), GA_INT32, &v) != GA_OK, GA_ERROR_OVERFLOW,
+                "Python integer 9223372036854775807 out of bounds for int32");
     CHECK_ERROR(ga__scalar_to_element("ga_full", ga_uint(1ull << 63), GA_BOOL, &v) != GA_OK, GA_ERROR_OVERFLOW,
                 "Python int too large to convert to C long");
     CHECK_OK(ga__scalar_to_element("f", ga_uint(UINT64_MAX), GA_UINT64, &v));
