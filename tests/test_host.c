@@ -7,6 +7,8 @@
 #include "numpy_tables.h"
 #include "harness.h"
 
+#include <pthread.h>
+
 int setenv(const char *name, const char *value, int overwrite); /* POSIX, hidden by -std=c11 */
 int unsetenv(const char *name);
 
@@ -584,4 +586,79 @@ TEST(pool_random_operations_keep_invariants)
     st = ga__pool_stats(&p);
     CHECK(st.held_bytes == 0 && st.free_blocks == 0 && g.in_use == 0, "all chunks returned (held %zu)", st.held_bytes);
     ga__pool_destroy(&p);
+}
+
+/* Four threads allocate and free on one pool, each on its own stream: the
+   lock keeps the blocks apart and the books balanced. */
+typedef struct pool_worker {
+    ga__pool *pool;
+    unsigned char *owned; /* one flag per 512-byte unit of the fake address space */
+    int stream;
+    int failures;
+} pool_worker;
+
+/* Marks (or clears) every unit of `b`; a unit already marked means two live
+   blocks overlap. */
+static int mark_block(unsigned char *owned, const ga__block *b, unsigned char to)
+{
+    int clashes = 0;
+    for (uint64_t u = (b->ptr - (1ull << 32)) / 512, end = u + b->size / 512; u < end; u++)
+        clashes += __atomic_exchange_n(&owned[u], to, __ATOMIC_RELAXED) == to;
+    return clashes;
+}
+
+static void *pool_worker_run(void *arg)
+{
+    pool_worker *w = (pool_worker *)arg;
+    ga__block *mine[64] = {0};
+    uint64_t rng = 0x2545F4914F6CDD1Dull * (uint64_t)w->stream;
+    for (int step = 0; step < 20000; step++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        int i = (int)(rng % 64);
+        if (mine[i]) {
+            w->failures += mark_block(w->owned, mine[i], 0);
+            ga__pool_free(w->pool, mine[i]);
+            mine[i] = NULL;
+        } else {
+            mine[i] = ga__pool_alloc(w->pool, (size_t)(rng >> 20) % 200000 + 1, (uintptr_t)w->stream, 0, false);
+            if (mine[i]) w->failures += mark_block(w->owned, mine[i], 1);
+            else w->failures++;
+        }
+    }
+    for (int i = 0; i < 64; i++)
+        if (mine[i]) {
+            w->failures += mark_block(w->owned, mine[i], 0);
+            ga__pool_free(w->pool, mine[i]);
+        }
+    return NULL;
+}
+
+TEST(pool_is_thread_safe)
+{
+    fake_gpu g;
+    ga__pool p;
+    fake_pool(&p, &g, 4096 * MiB);
+    for (int s = 0; s < 8; s++) g.completed[s] = 1 << 30; /* every event is done */
+    pthread_t threads[4];
+    pool_worker workers[4];
+    unsigned char *owned = (unsigned char *)calloc((size_t)3 << 24, 1); /* 24 GiB of fake addresses */
+    for (int i = 0; i < 4; i++) {
+        workers[i].pool = &p;
+        workers[i].owned = owned;
+        workers[i].stream = i + 1;
+        workers[i].failures = 0;
+        pthread_create(&threads[i], NULL, pool_worker_run, &workers[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(threads[i], NULL);
+        CHECK(workers[i].failures == 0, "worker %d: %d failures", i, workers[i].failures);
+    }
+    ga_memory_stats st = ga__pool_stats(&p);
+    CHECK(st.used_bytes == 0 && st.held_bytes == g.in_use, "books balance: used %zu, held %zu", st.used_bytes,
+          st.held_bytes);
+    ga__pool_free_all_blocks(&p);
+    CHECK(ga__pool_stats(&p).held_bytes == 0 && g.in_use == 0, "all chunks returned");
+    CHECK(g.next_address - (1ull << 32) < (uint64_t)3 << 33, "the fake address space sufficed");
+    ga__pool_destroy(&p);
+    free(owned);
 }
