@@ -90,67 +90,36 @@ static void show_fatbin(const char *family, const char *path, const unsigned cha
         printf("  %-10s %s: %.1f KiB, %s\n", family, path, n / 1024.0, archs[0] ? archs : "no code");
 }
 
-#ifdef GPUARR_EMBED_FATBINS
-static void show_family(const char *family)
+/* One family: where gpuarr loads it from, its size and archs. */
+static void show_family(int family)
 {
-    const ga__embedded_fatbin *e = ga__embedded_fatbins;
-    while (e->name && strcmp(e->name, family) != 0) e++;
-    if (!e->name)
-        printf("  %-10s not embedded\n", family);
-    else
-        show_fatbin(family, "(embedded)", e->data, (size_t)(e->end - e->data));
-}
-#else
-/* The directories gpuarr searches for <family>.fatbin, in its order. */
-static int kernel_dirs(const char *dirs[3])
-{
-    int n = 0;
-    const char *env = getenv("GPUARR_KERNEL_DIR");
-    if (env && *env) dirs[n++] = env;
-#ifdef GPUARR_KERNEL_DIR
-    dirs[n++] = GPUARR_KERNEL_DIR;
-#endif
-    dirs[n++] = "build/kernels";
-    return n;
-}
-
-static void show_family(const char *family)
-{
-    const char *dirs[3];
-    int ndirs = kernel_dirs(dirs);
+    const char *name = ga_kernel_family_name(family);
     char path[1024];
-    FILE *f = NULL;
-    for (int i = 0; i < ndirs && !f; i++) {
-        snprintf(path, sizeof path, "%s/%s.fatbin", dirs[i], family);
-        f = fopen(path, "rb");
-    }
-    if (!f) {
-        printf("  %-10s not found (run `make fatbins`)\n", family);
+    if (!ga_kernel_family_locate(family, path, sizeof path)) {
+        printf("  %-10s not found in %s (run `make fatbins`)\n", name, path);
         return;
     }
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+#ifdef GPUARR_EMBED_FATBINS
+    const ga__embedded_fatbin *e = ga__embedded_fatbins;
+    while (strcmp(e->name, name) != 0) e++;
+    show_fatbin(name, "(embedded)", e->data, (size_t)(e->end - e->data));
+#else
+    FILE *f = fopen(path, "rb");
+    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     unsigned char *data = size > 0 ? malloc((size_t)size) : NULL;
     if (data && fseek(f, 0, SEEK_SET) == 0 && fread(data, 1, (size_t)size, f) == (size_t)size)
-        show_fatbin(family, path, data, (size_t)size);
+        show_fatbin(name, path, data, (size_t)size);
     else
-        printf("  %-10s %s: could not be read\n", family, path);
+        printf("  %-10s %s: could not be read\n", name, path);
     free(data);
-    fclose(f);
-}
+    if (f) fclose(f);
 #endif
+}
 
 static void show_kernels(void)
 {
-#ifdef GPUARR_EMBED_FATBINS
-    printf("kernels (embedded in this program):\n");
-#else
-    const char *dirs[3];
-    int ndirs = kernel_dirs(dirs);
-    printf("kernels (searched in");
-    for (int i = 0; i < ndirs; i++) printf("%s %s", i ? "," : "", dirs[i]);
-    printf("):\n");
-#endif
-    for (int i = 0; i < ga_kernel_family_count(); i++) show_family(ga_kernel_family_name(i));
+    printf("kernels:\n");
+    for (int i = 0; i < ga_kernel_family_count(); i++) show_family(i);
 }
 
 static double mib(size_t bytes) { return bytes / (1024.0 * 1024.0); }
