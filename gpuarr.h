@@ -3438,6 +3438,8 @@ static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape
     if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
 }
 
+static ga_array *ga__to_device(const char *func, const ga_array *a, int device);
+
 GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting)
 {
     static const char func[] = "ga_copyto";
@@ -3471,8 +3473,7 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
     ga_array *tmp = NULL;
     const ga_array *from = src;
     if (src->device != dst->device) {
-        from = tmp = ga_to_device(src, dst->device);
-        if (tmp && ga__t.scope_depth) ga_keep(tmp), ga__t.scope_count--; /* internal temporary */
+        from = tmp = ga__to_device(func, src, dst->device);
     } else if (src->buffer == dst->buffer) {
         uint64_t slo, shi, dlo, dhi;
         ga__extent(src, &slo, &shi);
@@ -3610,11 +3611,10 @@ GPUARR_API ga_status ga_copy_from_host_async(ga_array *dst, const void *src, siz
     return ga__copy_from_host("ga_copy_from_host_async", dst, src, src_bytes, false);
 }
 
-GPUARR_API ga_array *ga_to_device(const ga_array *a, int device)
+/* A C-contiguous copy of `a` on `device`; not tracked by scopes. */
+static ga_array *ga__to_device(const char *func, const ga_array *a, int device)
 {
-    static const char func[] = "ga_to_device";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (device == a->device) return ga__ret(ga__contiguous_copy(func, a, a->dtype));
+    if (device == a->device) return ga__contiguous_copy(func, a, a->dtype);
     ga_array *src = (ga_array *)a;
     if (!(a->flags & GA_C_CONTIGUOUS)) {
         src = ga__contiguous_copy(func, a, a->dtype);
@@ -3640,7 +3640,13 @@ GPUARR_API ga_array *ga_to_device(const ga_array *a, int device)
         }
     }
     ga_release(src);
-    return ga__ret(out);
+    return out;
+}
+
+GPUARR_API ga_array *ga_to_device(const ga_array *a, int device)
+{
+    if (!a) { ga__null_input("ga_to_device", "a"); return NULL; }
+    return ga__ret(ga__to_device("ga_to_device", a, device));
 }
 
 /* ------------------------------------------------------------------------ */
