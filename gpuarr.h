@@ -2643,7 +2643,7 @@ static CUlibrary ga__libraries[GA__NUM_FAMILIES];
 enum { GA__COPY_CONTIG, GA__COPY_STRIDED32, GA__COPY_STRIDED64, GA__COPY_NUM_VARIANTS };
 static struct {
     CUkernel astype[GA_NUM_DTYPES][GA_NUM_DTYPES][GA__COPY_NUM_VARIANTS];
-    CUkernel fill[5], eye[5];               /* by log2(itemsize) */
+    CUkernel transpose[5], fill[5], eye[5]; /* by log2(itemsize) */
     CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
 } ga__kernels;
 
@@ -3340,6 +3340,36 @@ static bool ga__fits_int32(int ndim, const int64_t *shape, const int64_t *stride
     return reach < INT32_MAX;
 }
 
+/* Whether a collapsed same-dtype copy is a (batched) transpose: the output
+   contiguous along one dim, the input along another, at most one batch dim
+   outside both. Fills `layout` as the transpose kernel reads it: shape
+   (batch, rows, cols), the output contiguous along cols, the input along
+   rows. */
+static bool ga__transpose_layout(int nd, const int64_t *shape, int64_t (*st)[GA_MAXDIMS], int64_t itemsize,
+                                 ga__layout2 *layout)
+{
+    int rows, cols;
+    if (nd == 2 && st[0][1] == itemsize && st[1][0] == itemsize) rows = 0, cols = 1;
+    else if (nd == 2 && st[0][0] == itemsize && st[1][1] == itemsize) rows = 1, cols = 0;
+    else if (nd == 3 && st[0][2] == itemsize && st[1][1] == itemsize) rows = 1, cols = 2;
+    else if (nd == 3 && st[0][1] == itemsize && st[1][2] == itemsize) rows = 2, cols = 1;
+    else return false;
+    int batch = nd == 3 ? 0 : -1;
+    layout->ndim = 3;
+    layout->size = 1;
+    for (int d = 0; d < nd; d++) layout->size *= shape[d];
+    layout->shape[0] = batch < 0 ? 1 : shape[batch];
+    layout->out_strides[0] = batch < 0 ? 0 : st[0][batch];
+    layout->in_strides[0] = batch < 0 ? 0 : st[1][batch];
+    layout->shape[1] = shape[rows];
+    layout->out_strides[1] = st[0][rows];
+    layout->in_strides[1] = st[1][rows];
+    layout->shape[2] = shape[cols];
+    layout->out_strides[2] = st[0][cols];
+    layout->in_strides[2] = st[1][cols];
+    return true;
+}
+
 /* out[...] = (to) in[...] elementwise over `shape`, both strided, on the
    current stream of `device` (bound). */
 static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64_t out,
@@ -3371,6 +3401,14 @@ static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64
     }
     ga__layout2 layout;
     memset(&layout, 0, offsetof(ga__layout2, shape));
+    if (from == to && ga__transpose_layout(nd, sh, st, osz, &layout)) {
+        int c = ga__size_class((size_t)osz);
+        CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.transpose[c], "ga_copy_transpose_b%d", 8 << c);
+        void *o = (void *)(uintptr_t)out, *i = (void *)(uintptr_t)in;
+        void *args[] = {&o, &i, &layout};
+        int64_t tiles = layout.shape[0] * ((layout.shape[1] + 31) / 32) * ((layout.shape[2] + 31) / 32);
+        return ga__launch(func, f, device, tiles * 256, args);
+    }
     layout.ndim = nd;
     layout.size = size;
     for (int d = 0; d < nd; d++) {

@@ -130,7 +130,7 @@ int main(int argc, char **argv)
     ga_array *mt = ga_as_strided(b, 2, sq, (int64_t[]){side * 4, 4}, 0);
     pair tr = {mt, m};
     t = time_device(op_copyto, &tr);
-    row("transpose copy (strided)", side * side, "float32", t, 8.0 * (double)(side * side), "");
+    row("transpose copy", side * side, "float32", t, 8.0 * (double)(side * side), "");
     ga_release(m);
     ga_release(mt);
 

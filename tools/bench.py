@@ -74,7 +74,7 @@ def cupy_figures():
     out["astype float64->float32"] = timed(lambda: cp.copyto(a, w, casting="unsafe"))
     m = a.reshape(16384, 16384)
     mt = b.reshape(16384, 16384)
-    out["transpose copy (strided)"] = timed(lambda: cp.copyto(mt, m.T))
+    out["transpose copy"] = timed(lambda: cp.copyto(mt, m.T))
     pinned = cp.cuda.alloc_pinned_memory(n * 4)
     host = np.frombuffer(pinned, np.float32, n)
     out["ga_copy_from_host_async"] = timed(lambda: a.set(host))
