@@ -3406,7 +3406,8 @@ static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64
         CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.transpose[c], "ga_copy_transpose_b%d", 8 << c);
         void *o = (void *)(uintptr_t)out, *i = (void *)(uintptr_t)in;
         void *args[] = {&o, &i, &layout};
-        int64_t tiles = layout.shape[0] * ((layout.shape[1] + 31) / 32) * ((layout.shape[2] + 31) / 32);
+        int64_t t = osz <= 4 ? 64 : 32; /* the kernel's tile side */
+        int64_t tiles = layout.shape[0] * ((layout.shape[1] + t - 1) / t) * ((layout.shape[2] + t - 1) / t);
         return ga__launch(func, f, device, tiles * 256, args);
     }
     layout.ndim = nd;

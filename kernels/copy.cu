@@ -19,7 +19,7 @@
          layout.ndim == 3, shape (batch, rows, cols) of the output; the
          output is contiguous along cols and the input along rows (the
          host checks: out_strides[2] and in_strides[1] are the item size).
-         32 x 32 tiles pass through shared memory, so both sides are read
+         Square tiles pass through shared memory, so both sides are read
          and written along their contiguous dimension. 256-thread blocks;
          a grid-stride loop over tiles.
 
@@ -83,37 +83,48 @@ template <> struct ga__raw<4> { typedef uint32_t type; };
 template <> struct ga__raw<8> { typedef uint64_t type; };
 template <> struct ga__raw<16> { typedef ga__bytes16 type; };
 
-#define GA__TILE 32
-#define GA__TILE_ROWS 8 /* 256 threads: each moves 4 elements of a tile */
-
+/* Tiles of TILE x TILE elements (64 for items up to 4 bytes, 32 above, so
+   a tile stays under 48 KB), moved by 256 threads: each thread loads
+   TILE * TILE / 256 elements before storing any, to keep many loads in
+   flight. Full tiles skip the bounds checks. */
 template <int N>
 static __device__ __forceinline__ void ga__transpose(void *out, const void *in, const ga__layout2 &L)
 {
     typedef typename ga__raw<N>::type T;
-    __shared__ T tile[GA__TILE][GA__TILE + 1]; /* +1: no bank conflicts on the column walk */
+    constexpr int TILE = N <= 4 ? 64 : 32, ROWS = 256 / TILE, PER = TILE / ROWS;
+    __shared__ T tile[TILE][TILE + 1]; /* +1: no bank conflicts on the column walk */
     const int64_t batch = L.shape[0], rows = L.shape[1], cols = L.shape[2];
-    const int64_t row_tiles = (rows + GA__TILE - 1) / GA__TILE, col_tiles = (cols + GA__TILE - 1) / GA__TILE;
+    const int64_t row_tiles = (rows + TILE - 1) / TILE, col_tiles = (cols + TILE - 1) / TILE;
     const int64_t tiles = batch * row_tiles * col_tiles;
-    const int tx = threadIdx.x % GA__TILE, ty = threadIdx.x / GA__TILE;
+    const int64_t is1 = L.in_strides[1], is2 = L.in_strides[2], os1 = L.out_strides[1], os2 = L.out_strides[2];
+    const int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
     for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const int64_t b = t / (row_tiles * col_tiles), rc = t % (row_tiles * col_tiles);
-        const int64_t r0 = rc / col_tiles * GA__TILE, c0 = rc % col_tiles * GA__TILE;
-        const char *src = (const char *)in + b * L.in_strides[0];
-        char *dst = (char *)out + b * L.out_strides[0];
-        /* read along rows, contiguous in the input */
-        const int64_t r = r0 + tx;
-        for (int j = ty; j < GA__TILE; j += GA__TILE_ROWS) {
-            const int64_t c = c0 + j;
-            if (r < rows && c < cols)
-                tile[j][tx] = *(const T *)(src + r * L.in_strides[1] + c * L.in_strides[2]);
+        const int64_t b = t / (row_tiles * col_tiles), rc = t - b * (row_tiles * col_tiles);
+        const int64_t r0 = rc / col_tiles * TILE, c0 = (rc - rc / col_tiles * col_tiles) * TILE;
+        const bool full = r0 + TILE <= rows && c0 + TILE <= cols;
+        /* read along rows, contiguous in the input: element (r0 + tx, c0 + ty + k * ROWS) */
+        const char *src = (const char *)in + b * L.in_strides[0] + (r0 + tx) * is1 + (c0 + ty) * is2;
+        T v[PER];
+        if (full) {
+#pragma unroll
+            for (int k = 0; k < PER; k++) v[k] = *(const T *)(src + k * ROWS * is2);
+        } else {
+#pragma unroll
+            for (int k = 0; k < PER; k++)
+                if (r0 + tx < rows && c0 + ty + k * ROWS < cols) v[k] = *(const T *)(src + k * ROWS * is2);
         }
+#pragma unroll
+        for (int k = 0; k < PER; k++) tile[ty + k * ROWS][tx] = v[k];
         __syncthreads();
-        /* write along cols, contiguous in the output */
-        const int64_t c = c0 + tx;
-        for (int j = ty; j < GA__TILE; j += GA__TILE_ROWS) {
-            const int64_t rr = r0 + j;
-            if (rr < rows && c < cols)
-                *(T *)(dst + rr * L.out_strides[1] + c * L.out_strides[2]) = tile[tx][j];
+        /* write along cols, contiguous in the output: element (r0 + ty + k * ROWS, c0 + tx) */
+        char *dst = (char *)out + b * L.out_strides[0] + (r0 + ty) * os1 + (c0 + tx) * os2;
+        if (full) {
+#pragma unroll
+            for (int k = 0; k < PER; k++) *(T *)(dst + k * ROWS * os1) = tile[tx][ty + k * ROWS];
+        } else {
+#pragma unroll
+            for (int k = 0; k < PER; k++)
+                if (r0 + ty + k * ROWS < rows && c0 + tx < cols) *(T *)(dst + k * ROWS * os1) = tile[tx][ty + k * ROWS];
         }
         __syncthreads();
     }
