@@ -662,6 +662,52 @@ DEVICE_TEST(pool_reuses_across_streams_after_their_work)
     CHECK_ERROR(1, GA_ERROR_VALUE, "was not allocated by ga_memory_alloc");
 }
 
+/* Two or more GPUs: kernels, pools, streams and copies on each (one GPU:
+   the test checks the single-device answers only). */
+DEVICE_TEST(several_devices)
+{
+    int n = ga_device_count();
+    if (n < 2) {
+        CHECK_ERROR(ga_to_device(NULL, 1) == NULL, GA_ERROR_NULL_INPUT, "ga_to_device: a is NULL");
+        return;
+    }
+    int64_t k = 100003;
+    ga_array *a0 = ga_arange_int(0, k, 1, GA_INT32);
+    CHECK_OK(ga_device_push(1));
+    ga_stream *s1 = ga_stream_create(true);
+    CHECK_OK(ga_stream_push(s1));
+    ga_scope_begin();
+    ga_array *b1 = ga_keep(ga_astype(ga_ones(1, &k, GA_FLOAT32), GA_FLOAT64)); /* kernels in device 1's context */
+    ga_scope_end();
+    CHECK(b1 && ga_device_of(b1) == 1, "made on device 1: %s", ga_last_error_message());
+    ga_array *moved = ga_to_device(a0, 1);
+    CHECK(moved && ga_device_of(moved) == 1, "to device 1");
+    ga_array *back = ga_to_device(moved, 0);
+    CHECK(back && ga_device_of(back) == 0, "and back");
+    ga_array *cast1 = ga_zeros(1, &k, GA_FLOAT64);
+    CHECK_OK(ga_copyto(cast1, a0, GA_CASTING_SAFE)); /* the source lives on device 0 */
+    CHECK_OK(ga_stream_synchronize(NULL));
+    ga_memory_stats st0, st1;
+    CHECK_OK(ga_memory_get_stats(0, &st0));
+    CHECK_OK(ga_memory_get_stats(1, &st1));
+    CHECK(st1.used_bytes >= (size_t)k * (8 + 4 + 8), "device 1's pool holds its arrays (%zu)", st1.used_bytes);
+    CHECK_OK(ga_stream_pop());
+    CHECK_OK(ga_device_pop());
+    CHECK(ga_device_get() == 0 && ga_stream_get_current() == NULL, "back on device 0's default stream");
+    int32_t *h = (int32_t *)malloc((size_t)k * 4);
+    double *d = (double *)malloc((size_t)k * 8);
+    CHECK_OK(ga_to_host(back, h, (size_t)k * 4));
+    CHECK(h[0] == 0 && h[k - 1] == k - 1, "round trip through device 1");
+    CHECK_OK(ga_to_host(cast1, d, (size_t)k * 8));
+    CHECK(d[1] == 1.0 && d[k - 1] == (double)(k - 1), "copyto across devices with a cast");
+    CHECK_OK(ga_to_host(b1, d, (size_t)k * 8));
+    CHECK(d[0] == 1.0 && d[k - 1] == 1.0, "device 1 kernels");
+    free(h);
+    free(d);
+    ga_release(a0); ga_release(b1); ga_release(moved); ga_release(back); ga_release(cast1);
+    ga_stream_destroy(s1);
+}
+
 static int hook_allocs, hook_frees;
 static int hook_alloc(void *user, int device, size_t bytes, uint64_t *ptr)
 {
