@@ -1418,6 +1418,7 @@ static void ga__bin_insert(ga__pool_slot *s, ga__block *b)
 
 static void ga__bin_remove(ga__pool_slot *s, ga__block *b)
 {
+    GPUARR_ASSERT(b->free && s->nfree > 0);
     unsigned bin = ga__pool_bin(b->size);
     if (b->bin_prev) b->bin_prev->bin_next = b->bin_next;
     else s->bins[bin] = b->bin_next;
@@ -1766,6 +1767,7 @@ static void ga__pool_free_locked(ga__pool *p, ga__block *b, int slot)
    on, by others once that stream's work up to now is done. */
 static void ga__pool_free(ga__pool *p, ga__block *b)
 {
+    GPUARR_ASSERT(!b->free);
     pthread_mutex_lock(&p->lock);
     ga__pool_free_locked(p, b, b->slot);
     pthread_mutex_unlock(&p->lock);
