@@ -21,7 +21,8 @@
      8. Arrays: attributes, views, reference counting, scopes
      9. Creation
     10. Transfers and casting
-    11. Kernel ABI (shared with the kernels' .cu files; not public API)
+    11. Indexing and manipulation
+    12. Kernel ABI (shared with the kernels' .cu files; not public API)
    IMPLEMENTATION (same order), after `#ifdef GPUARR_IMPLEMENTATION`.
 
    Conventions (NumPy users will find their way by name):
@@ -607,7 +608,149 @@ GPUARR_API ga_array *ga_astype(const ga_array *a, ga_dtype dtype);
 GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting);
 
 /* ======================================================================== */
-/* 11. Kernel ABI (internal: shared with the kernels' .cu files)            */
+/* 11. Indexing and manipulation                                             */
+/* ======================================================================== */
+/* Views share their base's buffer, as in NumPy: a write through one shows in
+   the other. Functions that NumPy answers with a view return a view (no
+   device work); the others copy. Axes may be negative (counted from the
+   end); an axis out of range is GA_ERROR_AXIS with NumPy's message. */
+
+/* An omitted slice bound (Python's None), and "no axis" (NumPy's
+   axis=None: the array is flattened first). */
+#define GA_NONE INT64_MIN
+#define GA_AXIS_NONE (-2147483647 - 1)
+
+/* One entry of a basic index, what NumPy writes between a[ and ]. */
+typedef enum ga_index_kind {
+    GA_INDEX_INTEGER,  /* a[i]: start is i; the axis goes away */
+    GA_INDEX_SLICE,    /* a[start:stop:step]: GA_NONE for an omitted part */
+    GA_INDEX_NEWAXIS,  /* a[None]: a new axis of length 1 */
+    GA_INDEX_ELLIPSIS  /* a[...]: as many full slices as needed */
+} ga_index_kind;
+
+typedef struct ga_index_item {
+    ga_index_kind kind;
+    int64_t start, stop, step;
+} ga_index_item;
+
+static inline ga_index_item ga_at(int64_t i) { ga_index_item x = {GA_INDEX_INTEGER, i, 0, 0}; return x; }
+static inline ga_index_item ga_slice(int64_t start, int64_t stop, int64_t step) { ga_index_item x = {GA_INDEX_SLICE, start, stop, step}; return x; }
+static inline ga_index_item ga_newaxis(void) { ga_index_item x = {GA_INDEX_NEWAXIS, 0, 0, 0}; return x; }
+static inline ga_index_item ga_ellipsis(void) { ga_index_item x = {GA_INDEX_ELLIPSIS, 0, 0, 0}; return x; }
+
+/* a[index] with NumPy's basic indexing written as text, e.g.
+   ga_index(a, "1:5, ::-1, ..., None"): integers, slices, "...", "None" or
+   "newaxis", separated by commas. Returns a view (0-d when every axis gets
+   an integer). Errors: GA_ERROR_INDEX for an index out of bounds (naming
+   the index, the axis and its size) or too many indices, GA_ERROR_VALUE for
+   text that is not an index or a zero step. */
+GPUARR_API ga_array *ga_index(const ga_array *a, const char *index);
+
+/* a[items[0], ..., items[n-1]]: the same, from index items (ga_at,
+   ga_slice, ga_newaxis, ga_ellipsis). */
+GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items);
+
+/* a[index] = value: writes `value` (broadcast, converted with NumPy's
+   unsafe casting, as item assignment does) into the view a[index]. */
+GPUARR_API ga_status ga_setitem(ga_array *a, const char *index, const ga_array *value);
+GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar value);
+
+/* numpy.reshape (C order): a view when the strides allow it, else a copy.
+   One dimension may be -1 (inferred). Errors: "cannot reshape array of size
+   12 into shape (5,)". */
+GPUARR_API ga_array *ga_reshape(const ga_array *a, int ndim, const int64_t *shape);
+
+/* numpy.ravel: a 1-d view when a is C-contiguous, else a copy.
+   ndarray.flatten: always a copy. */
+GPUARR_API ga_array *ga_ravel(const ga_array *a);
+GPUARR_API ga_array *ga_flatten(const ga_array *a);
+
+/* numpy.squeeze: a view without the given unit axes (naxes 0: all of them;
+   a named axis that is not 1 long is GA_ERROR_VALUE). numpy.expand_dims: a
+   view with new unit axes at the given positions of the result. */
+GPUARR_API ga_array *ga_squeeze(const ga_array *a, int naxes, const int *axes);
+GPUARR_API ga_array *ga_expand_dims(const ga_array *a, int naxes, const int *axes);
+
+/* numpy.transpose: a view with the axes permuted (axes NULL: reversed).
+   numpy.permute_dims is the same with the permutation required. */
+GPUARR_API ga_array *ga_transpose(const ga_array *a, const int *axes);
+GPUARR_API ga_array *ga_permute_dims(const ga_array *a, const int *axes);
+
+/* numpy.swapaxes and numpy.moveaxis (n source axes to n destinations):
+   views. */
+GPUARR_API ga_array *ga_swapaxes(const ga_array *a, int axis1, int axis2);
+GPUARR_API ga_array *ga_moveaxis(const ga_array *a, int n, const int *source, const int *destination);
+
+/* numpy.broadcast_to: a read-only view of `a` with the given shape (stride 0
+   along broadcast axes). Errors: shapes that do not broadcast. */
+GPUARR_API ga_array *ga_broadcast_to(const ga_array *a, int ndim, const int64_t *shape);
+
+/* numpy.broadcast_arrays: out[i] = a read-only view of in[i] with the
+   common broadcast shape. On error nothing is stored in out. */
+GPUARR_API ga_status ga_broadcast_arrays(int n, const ga_array *const *in, ga_array **out);
+
+/* numpy.atleast_1d / 2d / 3d: views with unit axes added as NumPy adds
+   them. */
+GPUARR_API ga_array *ga_atleast_1d(const ga_array *a);
+GPUARR_API ga_array *ga_atleast_2d(const ga_array *a);
+GPUARR_API ga_array *ga_atleast_3d(const ga_array *a);
+
+/* numpy.ascontiguousarray / asfortranarray: `a` itself (a new reference)
+   when already laid out so (at least 1-d), else a copy in that order. */
+GPUARR_API ga_array *ga_ascontiguousarray(const ga_array *a);
+GPUARR_API ga_array *ga_asfortranarray(const ga_array *a);
+
+/* numpy.flip along the given axes (naxes 0: all), fliplr (axis 1), flipud
+   (axis 0): views with negative strides. */
+GPUARR_API ga_array *ga_flip(const ga_array *a, int naxes, const int *axes);
+GPUARR_API ga_array *ga_fliplr(const ga_array *a);
+GPUARR_API ga_array *ga_flipud(const ga_array *a);
+
+/* numpy.rot90: a view of `a` rotated k quarter turns from axis1 towards
+   axis2. */
+GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2);
+
+/* numpy.diagonal: a read-only view of the diagonal `offset` of the plane
+   (axis1, axis2), which moves to the last axis. */
+GPUARR_API ga_array *ga_diagonal(const ga_array *a, int64_t offset, int axis1, int axis2);
+
+/* numpy.concatenate along `axis` (GA_AXIS_NONE: the inputs flattened), with
+   the inputs' promoted dtype. numpy.stack joins along a new axis. Errors:
+   no inputs, dimensions that do not match (NumPy's message). */
+GPUARR_API ga_array *ga_concatenate(int n, const ga_array *const *arrays, int axis);
+GPUARR_API ga_array *ga_stack(int n, const ga_array *const *arrays, int axis);
+
+/* numpy.hstack, vstack, dstack, column_stack. */
+GPUARR_API ga_array *ga_hstack(int n, const ga_array *const *arrays);
+GPUARR_API ga_array *ga_vstack(int n, const ga_array *const *arrays);
+GPUARR_API ga_array *ga_dstack(int n, const ga_array *const *arrays);
+GPUARR_API ga_array *ga_column_stack(int n, const ga_array *const *arrays);
+
+/* numpy.split into `sections` equal views along `axis` (out holds
+   `sections` arrays; an unequal division is GA_ERROR_VALUE, "array split
+   does not result in an equal division"); numpy.array_split allows it;
+   ga_split_at splits before each of the n sorted `indices` (n + 1 views).
+   numpy.hsplit / vsplit split along axis 1 (0 for 1-d) / axis 0. */
+GPUARR_API ga_status ga_split(const ga_array *a, int64_t sections, int axis, ga_array **out);
+GPUARR_API ga_status ga_array_split(const ga_array *a, int64_t sections, int axis, ga_array **out);
+GPUARR_API ga_status ga_split_at(const ga_array *a, int n, const int64_t *indices, int axis, ga_array **out);
+GPUARR_API ga_status ga_hsplit(const ga_array *a, int64_t sections, ga_array **out);
+GPUARR_API ga_status ga_vsplit(const ga_array *a, int64_t sections, ga_array **out);
+
+/* numpy.tile (n repetition counts) and numpy.repeat with one count for
+   every element along `axis` (GA_AXIS_NONE: flattened): copies. */
+GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps);
+GPUARR_API ga_array *ga_repeat(const ga_array *a, int64_t repeats, int axis);
+
+/* numpy.roll by `shift` along `axis` (GA_AXIS_NONE: flattened): a copy. */
+GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis);
+
+/* numpy.meshgrid of n 1-d arrays (indexing "xy" or, with `ij`, "ij"):
+   out[i] is a C-contiguous copy, as NumPy's copy=True. */
+GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out);
+
+/* ======================================================================== */
+/* 12. Kernel ABI (internal: shared with the kernels' .cu files)            */
 /* ======================================================================== */
 /* Kernel symbols are ga_<family>_<op>_<dtypes>_<variant>; every kernel
    uses grid-stride loops, so any grid size is correct. Strides in layouts
@@ -3036,7 +3179,7 @@ static ga_array *ga__full_on(const char *func, int device, int ndim, const int64
         ga_release(a);
         a = NULL;
     }
-    return ga__ret(a);
+    return a;
 }
 
 GPUARR_API ga_array *ga_empty(int ndim, const int64_t *shape, ga_dtype dtype)
@@ -3046,17 +3189,17 @@ GPUARR_API ga_array *ga_empty(int ndim, const int64_t *shape, ga_dtype dtype)
 
 GPUARR_API ga_array *ga_zeros(int ndim, const int64_t *shape, ga_dtype dtype)
 {
-    return ga__full_on("ga_zeros", ga__t.device, ndim, shape, ga_int(0), dtype);
+    return ga__ret(ga__full_on("ga_zeros", ga__t.device, ndim, shape, ga_int(0), dtype));
 }
 
 GPUARR_API ga_array *ga_ones(int ndim, const int64_t *shape, ga_dtype dtype)
 {
-    return ga__full_on("ga_ones", ga__t.device, ndim, shape, ga_int(1), dtype);
+    return ga__ret(ga__full_on("ga_ones", ga__t.device, ndim, shape, ga_int(1), dtype));
 }
 
 GPUARR_API ga_array *ga_full(int ndim, const int64_t *shape, ga_scalar value, ga_dtype dtype)
 {
-    return ga__full_on("ga_full", ga__t.device, ndim, shape, value, dtype);
+    return ga__ret(ga__full_on("ga_full", ga__t.device, ndim, shape, value, dtype));
 }
 
 GPUARR_API ga_array *ga_empty_like(const ga_array *a)
@@ -3070,19 +3213,19 @@ GPUARR_API ga_array *ga_empty_like(const ga_array *a)
 GPUARR_API ga_array *ga_zeros_like(const ga_array *a)
 {
     if (!a) { ga__null_input("ga_zeros_like", "a"); return NULL; }
-    return ga__full_on("ga_zeros_like", a->device, a->ndim, a->shape, ga_int(0), a->dtype);
+    return ga__ret(ga__full_on("ga_zeros_like", a->device, a->ndim, a->shape, ga_int(0), a->dtype));
 }
 
 GPUARR_API ga_array *ga_ones_like(const ga_array *a)
 {
     if (!a) { ga__null_input("ga_ones_like", "a"); return NULL; }
-    return ga__full_on("ga_ones_like", a->device, a->ndim, a->shape, ga_int(1), a->dtype);
+    return ga__ret(ga__full_on("ga_ones_like", a->device, a->ndim, a->shape, ga_int(1), a->dtype));
 }
 
 GPUARR_API ga_array *ga_full_like(const ga_array *a, ga_scalar value)
 {
     if (!a) { ga__null_input("ga_full_like", "a"); return NULL; }
-    return ga__full_on("ga_full_like", a->device, a->ndim, a->shape, value, a->dtype);
+    return ga__ret(ga__full_on("ga_full_like", a->device, a->ndim, a->shape, value, a->dtype));
 }
 
 /* Fills a new 1-d array of `n` elements by arange's kernel. */
@@ -3688,6 +3831,1305 @@ GPUARR_API ga_array *ga_to_device(const ga_array *a, int device)
 {
     if (!a) { ga__null_input("ga_to_device", "a"); return NULL; }
     return ga__ret(ga__to_device("ga_to_device", a, device));
+}
+
+/* ------------------------------------------------------------------------ */
+/* 11. Indexing and manipulation                                             */
+/* ------------------------------------------------------------------------ */
+/* Views are computed on the host as layouts (shape, byte strides, byte
+   offset of the first element from the base's) and need no GPU; copies go
+   through ga__copy_cast. */
+
+typedef struct ga__layout {
+    int ndim;
+    int64_t shape[GA_MAXDIMS];
+    int64_t strides[GA_MAXDIMS];
+    int64_t offset;
+} ga__layout;
+
+static void ga__layout_of(const ga_array *a, ga__layout *l)
+{
+    l->ndim = a->ndim;
+    l->offset = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        l->shape[d] = a->shape[d];
+        l->strides[d] = a->strides[d];
+    }
+}
+
+/* A view of a's buffer with layout `l` (offset relative to a's first
+   element); read-only when `a` is or when `writeable` is false. Not tracked
+   by scopes. */
+static ga_array *ga__view(const char *func, const ga_array *a, const ga__layout *l, bool writeable)
+{
+    GA__ATOMIC_ADD(&a->buffer->refcount, 1);
+    ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, l->ndim, l->shape, l->strides,
+                                 a->data + (uint64_t)l->offset);
+    if (v && (!writeable || !(a->flags & GA_WRITEABLE))) v->flags &= ~GA_WRITEABLE;
+    return v;
+}
+
+/* Normalises `*axis` against `ndim` (NumPy's AxisError otherwise); `what`
+   prefixes the message as NumPy does ("axis2: ", "source: ") or is "". */
+static ga_status ga__normalize_axis(const char *func, const char *what, int *axis, int ndim)
+{
+    if (*axis < -ndim || *axis >= ndim)
+        return ga__error(GA_ERROR_AXIS, func, "%saxis %d is out of bounds for array of dimension %d", what, *axis,
+                         ndim);
+    if (*axis < 0) *axis += ndim;
+    return GA_OK;
+}
+
+/* Normalises n axes into out[] and checks they differ ("repeated axis"). */
+static ga_status ga__normalize_axes(const char *func, const char *repeated, int n, const int *axes, int ndim,
+                                    int *out)
+{
+    for (int i = 0; i < n; i++) {
+        out[i] = axes[i];
+        ga_status st = ga__normalize_axis(func, "", &out[i], ndim);
+        if (st != GA_OK) return st;
+        for (int j = 0; j < i; j++)
+            if (out[j] == out[i]) return ga__error(GA_ERROR_VALUE, func, "%s", repeated);
+    }
+    return GA_OK;
+}
+
+/* --- basic indexing -------------------------------------------------------- */
+
+/* Python's slice.indices: the first index and the length of
+   start:stop:step over n elements (GA_NONE: omitted). */
+static void ga__slice_indices(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
+{
+    if (start == GA_NONE) start = step < 0 ? n - 1 : 0;
+    else if (start < 0) start = start + n < 0 ? (step < 0 ? -1 : 0) : start + n;
+    else if (start >= n) start = step < 0 ? n - 1 : n;
+    if (stop == GA_NONE) stop = step < 0 ? -1 : n;
+    else if (stop < 0) stop = stop + n < 0 ? (step < 0 ? -1 : 0) : stop + n;
+    else if (stop >= n) stop = step < 0 ? n - 1 : n;
+    if (step < 0) *length = stop < start ? (start - stop - 1) / -step + 1 : 0;
+    else *length = start < stop ? (stop - start - 1) / step + 1 : 0;
+    *first = start;
+}
+
+static ga_status ga__index_layout(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                  ga__layout *out)
+{
+    int consumed = 0, ellipses = 0, added = 0;
+    for (int i = 0; i < n; i++) {
+        if (items[i].kind == GA_INDEX_INTEGER || items[i].kind == GA_INDEX_SLICE) consumed++;
+        else if (items[i].kind == GA_INDEX_ELLIPSIS) ellipses++;
+        else if (items[i].kind == GA_INDEX_NEWAXIS) added++;
+        else return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)items[i].kind);
+    }
+    if (ellipses > 1) return ga__error(GA_ERROR_INDEX, func, "an index can only have a single ellipsis ('...')");
+    if (consumed > a->ndim)
+        return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
+                         a->ndim, consumed);
+    if (a->ndim - consumed + added > GA_MAXDIMS)
+        return ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
+    int d = 0;
+    out->ndim = 0;
+    out->offset = 0;
+    bool empty = false;
+    for (int i = 0; i <= n; i++) {
+        if (i == n || items[i].kind == GA_INDEX_ELLIPSIS) { /* full slices: to the end, or as many as fit */
+            int upto = i == n ? a->ndim : d + (a->ndim - consumed);
+            for (; d < upto; d++) {
+                out->shape[out->ndim] = a->shape[d];
+                out->strides[out->ndim++] = a->strides[d];
+                empty = empty || a->shape[d] == 0;
+            }
+            continue;
+        }
+        const ga_index_item *it = &items[i];
+        if (it->kind == GA_INDEX_NEWAXIS) {
+            out->shape[out->ndim] = 1;
+            out->strides[out->ndim++] = 0;
+        } else if (it->kind == GA_INDEX_INTEGER) {
+            int64_t k = it->start, size = a->shape[d];
+            if (k < -size || k >= size)
+                return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
+                                 (long long)k, d, (long long)size);
+            if (k < 0) k += size;
+            out->offset += k * a->strides[d];
+            d++;
+        } else {
+            int64_t step = it->step == GA_NONE ? 1 : it->step, first, length;
+            if (step == 0) return ga__error(GA_ERROR_VALUE, func, "slice step cannot be zero");
+            ga__slice_indices(it->start, it->stop, step, a->shape[d], &first, &length);
+            if (length > 0) out->offset += first * a->strides[d];
+            empty = empty || length == 0;
+            out->shape[out->ndim] = length;
+            out->strides[out->ndim++] = a->strides[d] * step;
+            d++;
+        }
+    }
+    if (empty) out->offset = 0; /* NumPy keeps an empty view at its base */
+    return GA_OK;
+}
+
+/* Parses one integer of an index text; advances *p. */
+static bool ga__parse_int(const char **p, int64_t *value)
+{
+    const char *s = *p;
+    while (*s == ' ') s++;
+    bool negative = *s == '-';
+    if (*s == '-' || *s == '+') s++;
+    while (*s == ' ') s++;
+    if (*s < '0' || *s > '9') return false;
+    uint64_t v = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (v > (UINT64_MAX - 9) / 10) return false;
+        v = v * 10 + (uint64_t)(*s++ - '0');
+    }
+    if (v > (uint64_t)INT64_MAX + negative) return false;
+    *value = negative ? (int64_t)(0 - v) : (int64_t)v;
+    while (*s == ' ') s++;
+    *p = s;
+    return true;
+}
+
+/* Parses "1:5, ::-1, ..., None" into items (at most GA_MAXDIMS * 2). */
+static ga_status ga__parse_index(const char *func, const char *text, ga_index_item *items, int *n)
+{
+    *n = 0;
+    const char *s = text;
+    while (*s == ' ') s++;
+    if (!*s) return GA_OK; /* a[()] */
+    for (;;) {
+        const char *start = s;
+        const char *end = s;
+        while (*end && *end != ',') end++;
+        size_t len = (size_t)(end - start);
+        while (len && start[len - 1] == ' ') len--;
+        while (len && *start == ' ') start++, len--;
+        if (*n == 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
+        ga_index_item *it = &items[(*n)++];
+        if (len == 3 && strncmp(start, "...", 3) == 0) {
+            *it = ga_ellipsis();
+        } else if ((len == 4 && strncmp(start, "None", 4) == 0) || (len == 7 && strncmp(start, "newaxis", 7) == 0)) {
+            *it = ga_newaxis();
+        } else if (memchr(start, ':', len)) {
+            int64_t parts[3] = {GA_NONE, GA_NONE, GA_NONE};
+            const char *q = start;
+            int part = 0;
+            for (;;) {
+                while (q < start + len && *q == ' ') q++;
+                if (q < start + len && *q != ':' && !ga__parse_int(&q, &parts[part])) goto invalid;
+                if (q >= start + len) break;
+                if (*q != ':' || ++part > 2) goto invalid;
+                q++;
+            }
+            *it = ga_slice(parts[0], parts[1], parts[2]);
+        } else {
+            const char *q = start;
+            int64_t v;
+            if (len == 0 || !ga__parse_int(&q, &v) || q != start + len) goto invalid;
+            *it = ga_at(v);
+        }
+        if (!*end) break;
+        s = end + 1;
+        while (*s == ' ') s++;
+        if (!*s) break; /* a trailing comma, as in a[1,] */
+    }
+    return GA_OK;
+invalid:
+    return ga__error(GA_ERROR_VALUE, func, "invalid index '%s'", text);
+}
+
+GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items)
+{
+    static const char func[] = "ga_index_items";
+    ga__layout l;
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (n > 0 && !items) { ga__null_input(func, "items"); return NULL; }
+    if (ga__index_layout(func, a, n, items, &l) != GA_OK) return NULL;
+    return ga__ret(ga__view(func, a, &l, true));
+}
+
+GPUARR_API ga_array *ga_index(const ga_array *a, const char *index)
+{
+    static const char func[] = "ga_index";
+    ga_index_item items[2 * GA_MAXDIMS];
+    ga__layout l;
+    int n;
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!index) { ga__null_input(func, "index"); return NULL; }
+    if (ga__parse_index(func, index, items, &n) != GA_OK || ga__index_layout(func, a, n, items, &l) != GA_OK)
+        return NULL;
+    return ga__ret(ga__view(func, a, &l, true));
+}
+
+static ga_status ga__setitem(const char *func, ga_array *a, const char *index, const ga_array *value)
+{
+    ga_index_item items[2 * GA_MAXDIMS];
+    ga__layout l;
+    int n;
+    if (!a) return ga__null_input(func, "a");
+    if (!index) return ga__null_input(func, "index");
+    if (!value) return ga__null_input(func, "value");
+    ga_status st = ga__parse_index(func, index, items, &n);
+    if (st == GA_OK) st = ga__index_layout(func, a, n, items, &l);
+    if (st != GA_OK) return st;
+    ga_array *view = ga__view(func, a, &l, true);
+    if (!view) return ga__t.error;
+    st = ga_copyto(view, value, GA_CASTING_UNSAFE);
+    ga_release(view);
+    return st;
+}
+
+GPUARR_API ga_status ga_setitem(ga_array *a, const char *index, const ga_array *value)
+{
+    return ga__setitem("ga_setitem", a, index, value);
+}
+
+GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar value)
+{
+    static const char func[] = "ga_setitem_scalar";
+    if (!a) return ga__null_input(func, "a");
+    ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
+    if (!v) return ga__t.error;
+    ga_status st = ga__setitem(func, a, index, v);
+    ga_release(v);
+    return st;
+}
+
+/* --- shape functions ------------------------------------------------------ */
+
+/* C-contiguous strides for l's shape, as NumPy fills them (a zero-length
+   axis counts as one). */
+static void ga__fill_c_strides(ga__layout *l, int64_t itemsize)
+{
+    int64_t step = itemsize;
+    for (int d = l->ndim - 1; d >= 0; d--) {
+        l->strides[d] = step;
+        step *= l->shape[d] ? l->shape[d] : 1;
+    }
+}
+
+static void ga__format_requested_shape(char *out, size_t n, int ndim, const int64_t *shape)
+{
+    size_t len = (size_t)snprintf(out, n, "(");
+    for (int d = 0; d < ndim && len < n; d++) {
+        if (shape[d] < 0) len += (size_t)snprintf(out + len, n - len, d ? ",newaxis" : "newaxis");
+        else len += (size_t)snprintf(out + len, n - len, d ? ",%lld" : "%lld", (long long)shape[d]);
+    }
+    if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
+}
+
+/* NumPy's reshape without copying, in C order: strides for `shape` over
+   a's memory, or false when a copy is needed. */
+static bool ga__reshape_strides(const ga_array *a, int ndim, const int64_t *shape, int64_t *strides)
+{
+    int64_t olddims[GA_MAXDIMS], oldstrides[GA_MAXDIMS];
+    int oldnd = 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != 1) {
+            olddims[oldnd] = a->shape[d];
+            oldstrides[oldnd++] = a->strides[d];
+        }
+    int oi = 0, oj = 1, ni = 0, nj = 1;
+    while (ni < ndim && oi < oldnd) {
+        int64_t np = shape[ni], op = olddims[oi];
+        while (np != op) {
+            if (np < op) np *= shape[nj++];
+            else op *= olddims[oj++];
+        }
+        for (int ok = oi; ok < oj - 1; ok++)
+            if (oldstrides[ok] != olddims[ok + 1] * oldstrides[ok + 1]) return false;
+        strides[nj - 1] = oldstrides[oj - 1];
+        for (int nk = nj - 1; nk > ni; nk--) strides[nk - 1] = strides[nk] * shape[nk];
+        ni = nj++;
+        oi = oj++;
+    }
+    int64_t last = ni >= 1 ? strides[ni - 1] : (int64_t)ga__dtype_sizes[a->dtype];
+    for (int nk = ni; nk < ndim; nk++) strides[nk] = last;
+    return true;
+}
+
+/* reshape for `func`; not tracked by scopes. */
+static ga_array *ga__reshape(const char *func, const ga_array *a, int ndim, const int64_t *shape)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ndim < 0 || ndim > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS);
+        return NULL;
+    }
+    if (ndim > 0 && !shape) { ga__null_input(func, "shape"); return NULL; }
+    ga__layout l;
+    l.ndim = ndim;
+    l.offset = 0;
+    int unknown = -1;
+    int64_t known = 1;
+    for (int d = 0; d < ndim; d++) {
+        l.shape[d] = shape[d];
+        if (shape[d] < 0) {
+            if (unknown >= 0) {
+                ga__error(GA_ERROR_VALUE, func, "can only specify one unknown dimension");
+                return NULL;
+            }
+            unknown = d;
+        } else {
+            known *= shape[d];
+        }
+    }
+    if (unknown >= 0 && known != 0 && a->size % known == 0) l.shape[unknown] = a->size / known;
+    else if (unknown >= 0) known = -1; /* no fit: the message below */
+    int64_t total = 1;
+    for (int d = 0; d < ndim; d++) total *= l.shape[d];
+    if (known < 0 || total != a->size) {
+        char text[400];
+        ga__format_requested_shape(text, sizeof text, ndim, shape);
+        ga__error(GA_ERROR_VALUE, func, "cannot reshape array of size %lld into shape %s", (long long)a->size, text);
+        return NULL;
+    }
+    bool same = ndim == a->ndim;
+    for (int d = 0; same && d < ndim; d++) same = l.shape[d] == a->shape[d];
+    if (same) {
+        for (int d = 0; d < ndim; d++) l.strides[d] = a->strides[d];
+        return ga__view(func, a, &l, true);
+    }
+    if (a->flags & GA_C_CONTIGUOUS) {
+        ga__fill_c_strides(&l, (int64_t)ga__dtype_sizes[a->dtype]);
+        return ga__view(func, a, &l, true);
+    }
+    if (a->size > 0 && ga__reshape_strides(a, ndim, l.shape, l.strides))
+        return ga__view(func, a, &l, true);
+    ga_array *c = ga__contiguous_copy(func, a, a->dtype);
+    if (!c) return NULL;
+    ga__fill_c_strides(&l, (int64_t)ga__dtype_sizes[a->dtype]);
+    ga_array *v = ga__view(func, c, &l, true);
+    if (v) v->flags |= GA_OWNDATA; /* the copy is the view's alone */
+    ga_release(c);
+    return v;
+}
+
+GPUARR_API ga_array *ga_reshape(const ga_array *a, int ndim, const int64_t *shape)
+{
+    return ga__ret(ga__reshape("ga_reshape", a, ndim, shape));
+}
+
+GPUARR_API ga_array *ga_ravel(const ga_array *a)
+{
+    if (!a) { ga__null_input("ga_ravel", "a"); return NULL; }
+    int64_t n = a->size;
+    return ga__ret(ga__reshape("ga_ravel", a, 1, &n)); /* a view exactly when a is C-contiguous */
+}
+
+GPUARR_API ga_array *ga_flatten(const ga_array *a)
+{
+    static const char func[] = "ga_flatten";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_array *c = ga__contiguous_copy(func, a, a->dtype);
+    if (!c) return NULL;
+    ga__layout l;
+    l.ndim = 1;
+    l.offset = 0;
+    l.shape[0] = a->size;
+    l.strides[0] = (int64_t)ga__dtype_sizes[a->dtype];
+    ga_array *v = ga__view(func, c, &l, true);
+    if (v) v->flags |= GA_OWNDATA;
+    ga_release(c);
+    return ga__ret(v);
+}
+
+static ga_array *ga__squeeze(const char *func, const ga_array *a, int naxes, const int *axes)
+{
+    bool drop[GA_MAXDIMS] = {false};
+    if (naxes == 0) {
+        for (int d = 0; d < a->ndim; d++) drop[d] = a->shape[d] == 1;
+    } else {
+        int ax[GA_MAXDIMS];
+        if (naxes > a->ndim) {
+            ga__error(GA_ERROR_VALUE, func, "too many axes for an array of dimension %d", a->ndim);
+            return NULL;
+        }
+        if (ga__normalize_axes(func, "repeated axis", naxes, axes, a->ndim, ax) != GA_OK) return NULL;
+        for (int i = 0; i < naxes; i++) {
+            if (a->shape[ax[i]] != 1) {
+                ga__error(GA_ERROR_VALUE, func, "cannot select an axis to squeeze out which has size not equal to one");
+                return NULL;
+            }
+            drop[ax[i]] = true;
+        }
+    }
+    ga__layout l;
+    l.ndim = 0;
+    l.offset = 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (!drop[d]) {
+            l.shape[l.ndim] = a->shape[d];
+            l.strides[l.ndim++] = a->strides[d];
+        }
+    return ga__view(func, a, &l, true);
+}
+
+GPUARR_API ga_array *ga_squeeze(const ga_array *a, int naxes, const int *axes)
+{
+    if (!a) { ga__null_input("ga_squeeze", "a"); return NULL; }
+    if (naxes > 0 && !axes) { ga__null_input("ga_squeeze", "axes"); return NULL; }
+    return ga__ret(ga__squeeze("ga_squeeze", a, naxes, axes));
+}
+
+/* a's layout with unit axes inserted at the given positions of the result. */
+static ga_array *ga__expand_dims(const char *func, const ga_array *a, int naxes, const int *axes)
+{
+    int ndim = a->ndim + naxes, ax[GA_MAXDIMS];
+    if (naxes < 0 || ndim > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "the result would have %d dimensions (at most %d)", ndim, GA_MAXDIMS);
+        return NULL;
+    }
+    if (ga__normalize_axes(func, "repeated axis", naxes, axes, ndim, ax) != GA_OK) return NULL;
+    bool added[GA_MAXDIMS] = {false};
+    for (int i = 0; i < naxes; i++) added[ax[i]] = true;
+    ga__layout l;
+    l.ndim = ndim;
+    l.offset = 0;
+    for (int d = 0, src = 0; d < ndim; d++) {
+        if (added[d]) {
+            l.shape[d] = 1;
+            l.strides[d] = 0;
+        } else {
+            l.shape[d] = a->shape[src];
+            l.strides[d] = a->strides[src++];
+        }
+    }
+    return ga__view(func, a, &l, true);
+}
+
+GPUARR_API ga_array *ga_expand_dims(const ga_array *a, int naxes, const int *axes)
+{
+    if (!a) { ga__null_input("ga_expand_dims", "a"); return NULL; }
+    if (naxes > 0 && !axes) { ga__null_input("ga_expand_dims", "axes"); return NULL; }
+    return ga__ret(ga__expand_dims("ga_expand_dims", a, naxes, axes));
+}
+
+/* a's axes in the order perm (already checked to be a permutation). */
+static ga_array *ga__permuted(const char *func, const ga_array *a, const int *perm)
+{
+    ga__layout l;
+    l.ndim = a->ndim;
+    l.offset = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        l.shape[d] = a->shape[perm[d]];
+        l.strides[d] = a->strides[perm[d]];
+    }
+    return ga__view(func, a, &l, true);
+}
+
+static ga_array *ga__transpose(const char *func, const ga_array *a, const int *axes)
+{
+    int perm[GA_MAXDIMS];
+    if (!axes) {
+        for (int d = 0; d < a->ndim; d++) perm[d] = a->ndim - 1 - d;
+    } else if (ga__normalize_axes(func, "repeated axis in transpose", a->ndim, axes, a->ndim, perm) != GA_OK) {
+        return NULL;
+    }
+    return ga__permuted(func, a, perm);
+}
+
+GPUARR_API ga_array *ga_transpose(const ga_array *a, const int *axes)
+{
+    if (!a) { ga__null_input("ga_transpose", "a"); return NULL; }
+    return ga__ret(ga__transpose("ga_transpose", a, axes));
+}
+
+GPUARR_API ga_array *ga_permute_dims(const ga_array *a, const int *axes)
+{
+    if (!a) { ga__null_input("ga_permute_dims", "a"); return NULL; }
+    if (!axes) { ga__null_input("ga_permute_dims", "axes"); return NULL; }
+    return ga__ret(ga__transpose("ga_permute_dims", a, axes));
+}
+
+GPUARR_API ga_array *ga_swapaxes(const ga_array *a, int axis1, int axis2)
+{
+    static const char func[] = "ga_swapaxes";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__normalize_axis(func, "axis1: ", &axis1, a->ndim) != GA_OK ||
+        ga__normalize_axis(func, "axis2: ", &axis2, a->ndim) != GA_OK)
+        return NULL;
+    int perm[GA_MAXDIMS];
+    for (int d = 0; d < a->ndim; d++) perm[d] = d;
+    perm[axis1] = axis2;
+    perm[axis2] = axis1;
+    return ga__ret(ga__permuted(func, a, perm));
+}
+
+GPUARR_API ga_array *ga_moveaxis(const ga_array *a, int n, const int *source, const int *destination)
+{
+    static const char func[] = "ga_moveaxis";
+    int src[GA_MAXDIMS], dst[GA_MAXDIMS], perm[GA_MAXDIMS];
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (n > 0 && (!source || !destination)) { ga__null_input(func, "source or destination"); return NULL; }
+    if (n < 0 || n > a->ndim) {
+        ga__error(GA_ERROR_VALUE, func, "`source` and `destination` arguments must have the same number of elements");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        src[i] = source[i];
+        dst[i] = destination[i];
+        if (ga__normalize_axis(func, "source: ", &src[i], a->ndim) != GA_OK) return NULL;
+        for (int j = 0; j < i; j++)
+            if (src[j] == src[i]) {
+                ga__error(GA_ERROR_VALUE, func, "repeated axis in `source` argument");
+                return NULL;
+            }
+    }
+    for (int i = 0; i < n; i++) {
+        if (ga__normalize_axis(func, "destination: ", &dst[i], a->ndim) != GA_OK) return NULL;
+        for (int j = 0; j < i; j++)
+            if (dst[j] == dst[i]) {
+                ga__error(GA_ERROR_VALUE, func, "repeated axis in `destination` argument");
+                return NULL;
+            }
+    }
+    /* NumPy: the other axes in order, then each source inserted at its destination (ascending) */
+    int order[GA_MAXDIMS], k = 0;
+    bool moved[GA_MAXDIMS] = {false};
+    for (int i = 0; i < n; i++) moved[src[i]] = true;
+    for (int d = 0; d < a->ndim; d++)
+        if (!moved[d]) order[k++] = d;
+    for (int step = 0; step < n; step++) { /* insert by ascending destination */
+        int best = -1;
+        for (int i = 0; i < n; i++)
+            if (dst[i] >= 0 && (best < 0 || dst[i] < dst[best])) best = i;
+        for (int j = k; j > dst[best]; j--) order[j] = order[j - 1];
+        order[dst[best]] = src[best];
+        k++;
+        dst[best] = -1;
+    }
+    for (int d = 0; d < a->ndim; d++) perm[d] = order[d];
+    return ga__ret(ga__permuted(func, a, perm));
+}
+
+/* The broadcast of shapes: NumPy's rules, stored in out (ndim *out_ndim). */
+static bool ga__broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int *out_ndim, int64_t *out,
+                                 int *bad)
+{
+    int nd = 0;
+    for (int i = 0; i < n; i++) nd = GA__MAX(nd, ndims[i]);
+    for (int d = 0; d < nd; d++) out[d] = 1;
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < ndims[i]; d++) {
+            int64_t *o = &out[nd - ndims[i] + d], v = shapes[i][d];
+            if (v == *o || v == 1) continue;
+            if (*o == 1) {
+                *o = v;
+                continue;
+            }
+            *bad = i;
+            return false;
+        }
+    *out_ndim = nd;
+    return true;
+}
+
+/* A read-only view of `a` broadcast to (ndim, shape), or NULL if it does not
+   broadcast (no error recorded: callers word it). */
+static ga_array *ga__broadcast_view(const char *func, const ga_array *a, int ndim, const int64_t *shape)
+{
+    if (ndim < a->ndim) return NULL;
+    ga__layout l;
+    l.ndim = ndim;
+    l.offset = 0;
+    for (int d = 0; d < ndim; d++) {
+        int sd = d - (ndim - a->ndim);
+        l.shape[d] = shape[d];
+        if (sd < 0) l.strides[d] = 0;
+        else if (a->shape[sd] == shape[d]) l.strides[d] = a->strides[sd];
+        else if (a->shape[sd] == 1) l.strides[d] = 0;
+        else return NULL;
+    }
+    return ga__view(func, a, &l, false);
+}
+
+GPUARR_API ga_array *ga_broadcast_to(const ga_array *a, int ndim, const int64_t *shape)
+{
+    static const char func[] = "ga_broadcast_to";
+    int64_t size;
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    for (int d = 0; d < ndim && shape; d++)
+        if (shape[d] < 0) {
+            ga__error(GA_ERROR_VALUE, func, "all elements of broadcast shape must be non-negative");
+            return NULL;
+        }
+    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
+    ga_array *v = ga__broadcast_view(func, a, ndim, shape);
+    if (!v && ga__t.error == GA_OK) {
+        char from[200], to[200];
+        ga__format_shape(from, sizeof from, a->ndim, a->shape);
+        ga__format_shape(to, sizeof to, ndim, shape);
+        ga__error(GA_ERROR_SHAPE, func,
+                  "operands could not be broadcast together with remapped shapes [original->remapped]: %s  and requested shape %s",
+                  from, to);
+    }
+    return ga__ret(v);
+}
+
+GPUARR_API ga_status ga_broadcast_arrays(int n, const ga_array *const *in, ga_array **out)
+{
+    static const char func[] = "ga_broadcast_arrays";
+    int ndims[64] = {0}, nd = 0, bad = 0;
+    const int64_t *shapes[64] = {0};
+    int64_t shape[GA_MAXDIMS];
+    if (n < 0 || n > 64) return ga__error(GA_ERROR_VALUE, func, "between 0 and 64 arrays, not %d", n);
+    if (n > 0 && (!in || !out)) return ga__null_input(func, "in or out");
+    for (int i = 0; i < n; i++) {
+        if (!in[i]) return ga__null_input(func, "an input array");
+        ndims[i] = in[i]->ndim;
+        shapes[i] = in[i]->shape;
+    }
+    if (!ga__broadcast_shapes(n, ndims, shapes, &nd, shape, &bad)) {
+        int first = 0;
+        for (int i = 0; i < bad; i++) { /* NumPy names the first input the bad one disagrees with */
+            int tmp_nd, tmp_bad;
+            int64_t tmp[GA_MAXDIMS];
+            const int64_t *pair[2] = {shapes[i], shapes[bad]};
+            int pnd[2] = {ndims[i], ndims[bad]};
+            if (!ga__broadcast_shapes(2, pnd, pair, &tmp_nd, tmp, &tmp_bad)) {
+                first = i;
+                break;
+            }
+        }
+        char a[200], b[200];
+        ga__format_shape(a, sizeof a, ndims[first], shapes[first]);
+        ga__format_shape(b, sizeof b, ndims[bad], shapes[bad]);
+        return ga__error(GA_ERROR_SHAPE, func,
+                         "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg %d with shape %s and arg %d with shape %s.",
+                         first, a, bad, b);
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = ga__broadcast_view(func, in[i], nd, shape);
+        if (!out[i]) {
+            for (int j = 0; j < i; j++) ga_release(out[j]);
+            return ga__t.error;
+        }
+    }
+    for (int i = 0; i < n; i++) ga__ret(out[i]);
+    return GA_OK;
+}
+
+/* atleast_nd: unit axes where NumPy puts them (1-d: (N,); 2-d: (1, N);
+   3-d: (1, N, 1) and (M, N, 1)). */
+static ga_array *ga__atleast(const char *func, const ga_array *a, int want)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim >= want) return ga_retain((ga_array *)a);
+    ga__layout l;
+    l.ndim = want;
+    l.offset = 0;
+    int64_t shape[3] = {1, 1, 1}, strides[3] = {0, 0, 0};
+    if (a->ndim == 1) { /* (1, N) and (1, N, 1) */
+        shape[1] = a->shape[0];
+        strides[1] = a->strides[0];
+    } else if (a->ndim == 2) { /* (M, N, 1) */
+        shape[0] = a->shape[0];
+        strides[0] = a->strides[0];
+        shape[1] = a->shape[1];
+        strides[1] = a->strides[1];
+    }
+    for (int d = 0; d < want; d++) {
+        l.shape[d] = shape[d];
+        l.strides[d] = strides[d];
+    }
+    return ga__view(func, a, &l, true);
+}
+
+GPUARR_API ga_array *ga_atleast_1d(const ga_array *a) { return ga__ret(ga__atleast("ga_atleast_1d", a, 1)); }
+GPUARR_API ga_array *ga_atleast_2d(const ga_array *a) { return ga__ret(ga__atleast("ga_atleast_2d", a, 2)); }
+GPUARR_API ga_array *ga_atleast_3d(const ga_array *a) { return ga__ret(ga__atleast("ga_atleast_3d", a, 3)); }
+
+/* A copy of `a` in C or Fortran order (at least 1-d). */
+static ga_array *ga__ordered_copy(const char *func, const ga_array *a, bool fortran)
+{
+    int flag = fortran ? GA_F_CONTIGUOUS : GA_C_CONTIGUOUS;
+    if (a->ndim >= 1 && (a->flags & flag)) return ga_retain((ga_array *)a);
+    int ndim = a->ndim ? a->ndim : 1;
+    int64_t one = 1;
+    const int64_t *shape = a->ndim ? a->shape : &one;
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *c = ga__array_new(func, a->device, ndim, shape, a->dtype);
+    if (!c) return NULL;
+    if (fortran) { /* F strides over the new buffer */
+        int64_t step = (int64_t)ga__dtype_sizes[a->dtype];
+        for (int d = 0; d < ndim; d++) {
+            c->strides[d] = step;
+            step *= shape[d] ? shape[d] : 1;
+        }
+        c->flags = ga__contiguity(ndim, c->shape, c->strides, (int64_t)ga__dtype_sizes[a->dtype]) | GA_WRITEABLE |
+                   GA_OWNDATA;
+    }
+    int64_t src_strides[GA_MAXDIMS] = {0};
+    for (int d = 0; d < a->ndim; d++) src_strides[d] = a->strides[d];
+    if (ga__copy_cast(func, a->device, a->dtype, c->data, c->strides, a->dtype, a->data, src_strides, ndim,
+                      shape) != GA_OK) {
+        ga_release(c);
+        return NULL;
+    }
+    return c;
+}
+
+GPUARR_API ga_array *ga_ascontiguousarray(const ga_array *a)
+{
+    if (!a) { ga__null_input("ga_ascontiguousarray", "a"); return NULL; }
+    return ga__ret(ga__ordered_copy("ga_ascontiguousarray", a, false));
+}
+
+GPUARR_API ga_array *ga_asfortranarray(const ga_array *a)
+{
+    if (!a) { ga__null_input("ga_asfortranarray", "a"); return NULL; }
+    return ga__ret(ga__ordered_copy("ga_asfortranarray", a, true));
+}
+
+/* a reversed along the marked axes. */
+static ga_array *ga__flipped(const char *func, const ga_array *a, const bool *flip)
+{
+    ga__layout l;
+    ga__layout_of(a, &l);
+    bool empty = a->size == 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (flip[d]) {
+            if (!empty) l.offset += (a->shape[d] - 1) * a->strides[d];
+            l.strides[d] = -a->strides[d];
+        }
+    return ga__view(func, a, &l, true);
+}
+
+GPUARR_API ga_array *ga_flip(const ga_array *a, int naxes, const int *axes)
+{
+    static const char func[] = "ga_flip";
+    bool flip[GA_MAXDIMS] = {false};
+    int ax[GA_MAXDIMS];
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (naxes == 0) {
+        for (int d = 0; d < a->ndim; d++) flip[d] = true;
+    } else {
+        if (!axes) { ga__null_input(func, "axes"); return NULL; }
+        if (naxes > a->ndim) {
+            ga__error(GA_ERROR_VALUE, func, "repeated axis");
+            return NULL;
+        }
+        if (ga__normalize_axes(func, "repeated axis", naxes, axes, a->ndim, ax) != GA_OK) return NULL;
+        for (int i = 0; i < naxes; i++) flip[ax[i]] = true;
+    }
+    return ga__ret(ga__flipped(func, a, flip));
+}
+
+GPUARR_API ga_array *ga_fliplr(const ga_array *a)
+{
+    static const char func[] = "ga_fliplr";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim < 2) {
+        ga__error(GA_ERROR_VALUE, func, "Input must be >= 2-d.");
+        return NULL;
+    }
+    bool flip[GA_MAXDIMS] = {false};
+    flip[1] = true;
+    return ga__ret(ga__flipped(func, a, flip));
+}
+
+GPUARR_API ga_array *ga_flipud(const ga_array *a)
+{
+    static const char func[] = "ga_flipud";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim < 1) {
+        ga__error(GA_ERROR_VALUE, func, "Input must be >= 1-d.");
+        return NULL;
+    }
+    bool flip[GA_MAXDIMS] = {false};
+    flip[0] = true;
+    return ga__ret(ga__flipped(func, a, flip));
+}
+
+GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2)
+{
+    static const char func[] = "ga_rot90";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim < 2) {
+        ga__error(GA_ERROR_VALUE, func, "Axes must be different.");
+        return NULL;
+    }
+    if (axis1 < -a->ndim || axis1 >= a->ndim || axis2 < -a->ndim || axis2 >= a->ndim) {
+        ga__error(GA_ERROR_VALUE, func, "Axes=(%d, %d) out of range for array of ndim=%d.", axis1, axis2, a->ndim);
+        return NULL;
+    }
+    int a1 = axis1 < 0 ? axis1 + a->ndim : axis1, a2 = axis2 < 0 ? axis2 + a->ndim : axis2;
+    if (a1 == a2) {
+        ga__error(GA_ERROR_VALUE, func, "Axes must be different.");
+        return NULL;
+    }
+    k = ((k % 4) + 4) % 4;
+    bool flip[GA_MAXDIMS] = {false};
+    int perm[GA_MAXDIMS];
+    for (int d = 0; d < a->ndim; d++) perm[d] = d;
+    perm[a1] = a2;
+    perm[a2] = a1;
+    if (k == 0) return ga__ret(ga__flipped(func, a, flip)); /* a[:] */
+    if (k == 2) {
+        flip[a1] = flip[a2] = true;
+        return ga__ret(ga__flipped(func, a, flip));
+    }
+    /* k == 1: transpose(flip(a, axis2)); k == 3: flip(transpose(a), axis2) */
+    ga_array *t;
+    if (k == 1) {
+        flip[a2] = true;
+        ga_array *f = ga__flipped(func, a, flip);
+        if (!f) return NULL;
+        t = ga__permuted(func, f, perm);
+        ga_release(f);
+    } else {
+        ga_array *p = ga__permuted(func, a, perm);
+        if (!p) return NULL;
+        flip[a2] = true;
+        t = ga__flipped(func, p, flip);
+        ga_release(p);
+    }
+    return ga__ret(t);
+}
+
+GPUARR_API ga_array *ga_diagonal(const ga_array *a, int64_t offset, int axis1, int axis2)
+{
+    static const char func[] = "ga_diagonal";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim < 2) {
+        ga__error(GA_ERROR_VALUE, func, "diag requires an array of at least two dimensions");
+        return NULL;
+    }
+    if (ga__normalize_axis(func, "axis1: ", &axis1, a->ndim) != GA_OK ||
+        ga__normalize_axis(func, "axis2: ", &axis2, a->ndim) != GA_OK)
+        return NULL;
+    if (axis1 == axis2) {
+        ga__error(GA_ERROR_VALUE, func, "axis1 and axis2 cannot be the same");
+        return NULL;
+    }
+    ga__layout l;
+    l.ndim = 0;
+    l.offset = 0;
+    int64_t n1 = a->shape[axis1], n2 = a->shape[axis2], len;
+    if (offset >= 0) {
+        len = GA__MAX(0, (n2 - offset < n1 ? n2 - offset : n1));
+        if (len > 0) l.offset = offset * a->strides[axis2];
+    } else {
+        len = GA__MAX(0, (n1 + offset < n2 ? n1 + offset : n2));
+        if (len > 0) l.offset = -offset * a->strides[axis1];
+    }
+    for (int d = 0; d < a->ndim; d++)
+        if (d != axis1 && d != axis2) {
+            l.shape[l.ndim] = a->shape[d];
+            l.strides[l.ndim++] = a->strides[d];
+        }
+    l.shape[l.ndim] = len;
+    l.strides[l.ndim++] = a->strides[axis1] + a->strides[axis2];
+    for (int d = 0; d < l.ndim; d++)
+        if (l.shape[d] == 0) l.offset = 0;
+    return ga__ret(ga__view(func, a, &l, false));
+}
+
+/* The view a[..., start:start + length, ...] along `axis` (bounds checked
+   by the caller). */
+static ga_array *ga__axis_slice(const char *func, const ga_array *a, int axis, int64_t start, int64_t length)
+{
+    ga__layout l;
+    ga__layout_of(a, &l);
+    l.shape[axis] = length;
+    l.offset = length > 0 && a->size > 0 ? start * a->strides[axis] : 0;
+    return ga__view(func, a, &l, true);
+}
+
+/* numpy.concatenate for `func`; not tracked by scopes. */
+static ga_array *ga__concatenate(const char *func, int n, const ga_array *const *arrays, int axis)
+{
+    if (n <= 0) {
+        ga__error(GA_ERROR_VALUE, func, "need at least one array to concatenate");
+        return NULL;
+    }
+    if (!arrays) { ga__null_input(func, "arrays"); return NULL; }
+    for (int i = 0; i < n; i++)
+        if (!arrays[i]) { ga__null_input(func, "an input array"); return NULL; }
+    if (axis == GA_AXIS_NONE) { /* flatten every input, then join them along axis 0 */
+        ga_array *flat[64];
+        if (n > 64) {
+            ga__error(GA_ERROR_VALUE, func, "at most 64 arrays with axis=None");
+            return NULL;
+        }
+        int made = 0;
+        for (; made < n; made++) {
+            int64_t size = arrays[made]->size;
+            flat[made] = ga__reshape(func, arrays[made], 1, &size);
+            if (!flat[made]) break;
+        }
+        ga_array *r = made == n ? ga__concatenate(func, n, (const ga_array *const *)flat, 0) : NULL;
+        for (int i = 0; i < made; i++) ga_release(flat[i]);
+        return r;
+    }
+    const ga_array *first = arrays[0];
+    if (first->ndim == 0) {
+        ga__error(GA_ERROR_VALUE, func, "zero-dimensional arrays cannot be concatenated");
+        return NULL;
+    }
+    if (ga__normalize_axis(func, "", &axis, first->ndim) != GA_OK) return NULL;
+    int64_t shape[GA_MAXDIMS];
+    ga_dtype dtype = first->dtype;
+    for (int d = 0; d < first->ndim; d++) shape[d] = first->shape[d];
+    for (int i = 1; i < n; i++) {
+        const ga_array *x = arrays[i];
+        if (x->ndim != first->ndim) {
+            ga__error(GA_ERROR_VALUE, func,
+                      "all the input arrays must have same number of dimensions, but the array at index 0 has %d dimension(s) and the array at index %d has %d dimension(s)",
+                      first->ndim, i, x->ndim);
+            return NULL;
+        }
+        for (int d = 0; d < first->ndim; d++) {
+            if (d == axis) continue;
+            if (x->shape[d] != first->shape[d]) {
+                ga__error(GA_ERROR_VALUE, func,
+                          "all the input array dimensions except for the concatenation axis must match exactly, but along dimension %d, the array at index 0 has size %lld and the array at index %d has size %lld",
+                          d, (long long)first->shape[d], i, (long long)x->shape[d]);
+                return NULL;
+            }
+        }
+        shape[axis] += x->shape[axis];
+        dtype = ga_promote_types(dtype, x->dtype);
+    }
+    if (ga__bind(func, first->device) != GA_OK) return NULL;
+    ga_array *out = ga__array_new(func, first->device, first->ndim, shape, dtype);
+    int64_t at = 0;
+    for (int i = 0; out && i < n; i++) {
+        int64_t len = arrays[i]->shape[axis];
+        ga_array *part = ga__axis_slice(func, out, axis, at, len);
+        ga_status st = part ? ga_copyto(part, arrays[i], GA_CASTING_SAME_KIND) : ga__t.error;
+        ga_release(part);
+        if (st != GA_OK) {
+            ga_release(out);
+            out = NULL;
+        }
+        at += len;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_concatenate(int n, const ga_array *const *arrays, int axis)
+{
+    return ga__ret(ga__concatenate("ga_concatenate", n, arrays, axis));
+}
+
+/* Applies `fn` (a view maker that may fail) to every input, then joins the
+   results along `axis`. */
+typedef ga_array *(*ga__view_fn)(const char *func, const ga_array *a, int arg);
+
+static ga_array *ga__expand_one(const char *func, const ga_array *a, int axis)
+{
+    return ga__expand_dims(func, a, 1, &axis);
+}
+
+static ga_array *ga__column(const char *func, const ga_array *a, int unused)
+{
+    (void)unused;
+    if (a->ndim >= 2) return ga_retain((ga_array *)a);
+    ga__layout l; /* 0-d and 1-d become columns (N, 1) */
+    l.ndim = 2;
+    l.offset = 0;
+    l.shape[0] = a->ndim ? a->shape[0] : 1;
+    l.strides[0] = a->ndim ? a->strides[0] : 0;
+    l.shape[1] = 1;
+    l.strides[1] = 0;
+    return ga__view(func, a, &l, true);
+}
+
+static ga_array *ga__join(const char *func, int n, const ga_array *const *arrays, ga__view_fn fn, int arg, int axis)
+{
+    ga_array *views[256];
+    if (n <= 0) {
+        ga__error(GA_ERROR_VALUE, func, "need at least one array to concatenate");
+        return NULL;
+    }
+    if (!arrays) { ga__null_input(func, "arrays"); return NULL; }
+    if (n > 256) {
+        ga__error(GA_ERROR_VALUE, func, "at most 256 arrays");
+        return NULL;
+    }
+    int made = 0;
+    for (; made < n; made++) {
+        if (!arrays[made]) { ga__null_input(func, "an input array"); break; }
+        views[made] = fn(func, arrays[made], arg);
+        if (!views[made]) break;
+    }
+    ga_array *r = made == n ? ga__concatenate(func, n, (const ga_array *const *)views, axis) : NULL;
+    for (int i = 0; i < made; i++) ga_release(views[i]);
+    return r;
+}
+
+GPUARR_API ga_array *ga_stack(int n, const ga_array *const *arrays, int axis)
+{
+    static const char func[] = "ga_stack";
+    if (n <= 0) {
+        ga__error(GA_ERROR_VALUE, func, "need at least one array to stack");
+        return NULL;
+    }
+    if (!arrays || !arrays[0]) { ga__null_input(func, "arrays"); return NULL; }
+    for (int i = 1; i < n; i++) {
+        if (!arrays[i]) { ga__null_input(func, "an input array"); return NULL; }
+        bool same = arrays[i]->ndim == arrays[0]->ndim;
+        for (int d = 0; same && d < arrays[0]->ndim; d++) same = arrays[i]->shape[d] == arrays[0]->shape[d];
+        if (!same) {
+            ga__error(GA_ERROR_VALUE, func, "all input arrays must have the same shape");
+            return NULL;
+        }
+    }
+    if (ga__normalize_axis(func, "", &axis, arrays[0]->ndim + 1) != GA_OK) return NULL;
+    return ga__ret(ga__join(func, n, arrays, ga__expand_one, axis, axis));
+}
+
+GPUARR_API ga_array *ga_hstack(int n, const ga_array *const *arrays)
+{
+    int axis = n > 0 && arrays && arrays[0] && arrays[0]->ndim <= 1 ? 0 : 1;
+    return ga__ret(ga__join("ga_hstack", n, arrays, ga__atleast, 1, axis));
+}
+
+GPUARR_API ga_array *ga_vstack(int n, const ga_array *const *arrays)
+{
+    return ga__ret(ga__join("ga_vstack", n, arrays, ga__atleast, 2, 0));
+}
+
+GPUARR_API ga_array *ga_dstack(int n, const ga_array *const *arrays)
+{
+    return ga__ret(ga__join("ga_dstack", n, arrays, ga__atleast, 3, 2));
+}
+
+GPUARR_API ga_array *ga_column_stack(int n, const ga_array *const *arrays)
+{
+    return ga__ret(ga__join("ga_column_stack", n, arrays, ga__column, 0, 1));
+}
+
+/* Splits `a` along `axis` before each of the n `starts` (Python slice
+   bounds: negative counts from the end, beyond the end clips). */
+static ga_status ga__split_at(const char *func, const ga_array *a, int n, const int64_t *starts, int axis,
+                              ga_array **out)
+{
+    int64_t len = a->shape[axis];
+    for (int i = 0; i <= n; i++) {
+        int64_t first, count;
+        int64_t lo = i == 0 ? 0 : starts[i - 1], hi = i == n ? GA_NONE : starts[i];
+        ga__slice_indices(lo, hi, 1, len, &first, &count);
+        out[i] = ga__axis_slice(func, a, axis, first, count);
+        if (!out[i]) {
+            for (int j = 0; j < i; j++) ga_release(out[j]);
+            return ga__t.error;
+        }
+    }
+    for (int i = 0; i <= n; i++) ga__ret(out[i]);
+    return GA_OK;
+}
+
+static ga_status ga__split_sections(const char *func, const ga_array *a, int64_t sections, int axis, bool equal,
+                                    ga_array **out)
+{
+    if (!a) return ga__null_input(func, "a");
+    if (!out) return ga__null_input(func, "out");
+    if (axis != GA_AXIS_NONE && a->ndim == 0)
+        return ga__error(GA_ERROR_AXIS, func, "axis %d is out of bounds for array of dimension 0", axis);
+    ga_status st = ga__normalize_axis(func, "", &axis, a->ndim);
+    if (st != GA_OK) return st;
+    if (sections <= 0)
+        return ga__error(GA_ERROR_VALUE, func, equal ? "integer modulo by zero" : "number sections must be larger than 0.");
+    if (sections > 4096) return ga__error(GA_ERROR_VALUE, func, "at most 4096 sections");
+    int64_t len = a->shape[axis], each = len / sections, extra = len % sections;
+    if (equal && extra) return ga__error(GA_ERROR_VALUE, func, "array split does not result in an equal division");
+    int64_t starts[4096];
+    for (int64_t i = 1, at = 0; i < sections; i++) {
+        at += each + (i - 1 < extra ? 1 : 0);
+        starts[i - 1] = at;
+    }
+    return ga__split_at(func, a, (int)sections - 1, starts, axis, out);
+}
+
+GPUARR_API ga_status ga_split(const ga_array *a, int64_t sections, int axis, ga_array **out)
+{
+    return ga__split_sections("ga_split", a, sections, axis, true, out);
+}
+
+GPUARR_API ga_status ga_array_split(const ga_array *a, int64_t sections, int axis, ga_array **out)
+{
+    return ga__split_sections("ga_array_split", a, sections, axis, false, out);
+}
+
+GPUARR_API ga_status ga_split_at(const ga_array *a, int n, const int64_t *indices, int axis, ga_array **out)
+{
+    static const char func[] = "ga_split_at";
+    if (!a) return ga__null_input(func, "a");
+    if (!out || (n > 0 && !indices)) return ga__null_input(func, "out or indices");
+    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative number of indices");
+    ga_status st = ga__normalize_axis(func, "", &axis, a->ndim);
+    if (st != GA_OK) return st;
+    return ga__split_at(func, a, n, indices, axis, out);
+}
+
+GPUARR_API ga_status ga_hsplit(const ga_array *a, int64_t sections, ga_array **out)
+{
+    if (!a) return ga__null_input("ga_hsplit", "a");
+    if (a->ndim == 0)
+        return ga__error(GA_ERROR_VALUE, "ga_hsplit", "hsplit only works on arrays of 1 or more dimensions");
+    return ga__split_sections("ga_hsplit", a, sections, a->ndim > 1 ? 1 : 0, true, out);
+}
+
+GPUARR_API ga_status ga_vsplit(const ga_array *a, int64_t sections, ga_array **out)
+{
+    if (!a) return ga__null_input("ga_vsplit", "a");
+    if (a->ndim < 2)
+        return ga__error(GA_ERROR_VALUE, "ga_vsplit", "vsplit only works on arrays of 2 or more dimensions");
+    return ga__split_sections("ga_vsplit", a, sections, 0, true, out);
+}
+
+/* Copies the view (in_shape, in_strides over a's memory) into a new
+   C-contiguous array of shape (ndim, shape) with the same element count: the
+   engine of tile, repeat and meshgrid, whose sources are broadcast views. */
+static ga_array *ga__materialize(const char *func, const ga_array *a, int view_ndim, const int64_t *view_shape,
+                                 const int64_t *view_strides, int ndim, const int64_t *shape)
+{
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *out = ga__array_new(func, a->device, ndim, shape, a->dtype);
+    if (!out || out->size == 0) return out;
+    ga__layout ol;
+    ol.ndim = view_ndim;
+    ol.offset = 0;
+    for (int d = 0; d < view_ndim; d++) ol.shape[d] = view_shape[d];
+    ga__fill_c_strides(&ol, (int64_t)ga__dtype_sizes[a->dtype]);
+    if (ga__copy_cast(func, a->device, a->dtype, out->data, ol.strides, a->dtype, a->data, view_strides, view_ndim,
+                      view_shape) != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps)
+{
+    static const char func[] = "ga_tile";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (n > 0 && !reps) { ga__null_input(func, "reps"); return NULL; }
+    int nd = GA__MAX(n, a->ndim);
+    if (n < 0 || 2 * nd > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "tile supports at most %d dimensions", GA_MAXDIMS / 2);
+        return NULL;
+    }
+    int64_t vshape[GA_MAXDIMS], vstrides[GA_MAXDIMS], shape[GA_MAXDIMS];
+    for (int d = 0; d < nd; d++) {
+        int ad = d - (nd - a->ndim), rd = d - (nd - n);
+        int64_t r = rd >= 0 ? reps[rd] : 1, s = ad >= 0 ? a->shape[ad] : 1;
+        if (r < 0) {
+            ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+            return NULL;
+        }
+        vshape[2 * d] = r; /* (reps, size) pairs: the repeat axis is a broadcast */
+        vstrides[2 * d] = 0;
+        vshape[2 * d + 1] = s;
+        vstrides[2 * d + 1] = ad >= 0 ? a->strides[ad] : 0;
+        shape[d] = r * s;
+    }
+    return ga__ret(ga__materialize(func, a, 2 * nd, vshape, vstrides, nd, shape));
+}
+
+GPUARR_API ga_array *ga_repeat(const ga_array *a, int64_t repeats, int axis)
+{
+    static const char func[] = "ga_repeat";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (repeats < 0) {
+        ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        return NULL;
+    }
+    ga_array *src = NULL;
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = a->size;
+        src = ga__reshape(func, a, 1, &size);
+        axis = 0;
+    } else {
+        if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+        src = ga_retain((ga_array *)a);
+    }
+    if (!src) return NULL;
+    if (src->ndim + 1 > GA_MAXDIMS) {
+        ga_release(src);
+        ga__error(GA_ERROR_VALUE, func, "repeat supports at most %d dimensions", GA_MAXDIMS - 1);
+        return NULL;
+    }
+    int64_t vshape[GA_MAXDIMS], vstrides[GA_MAXDIMS], shape[GA_MAXDIMS];
+    for (int d = 0, v = 0; d < src->ndim; d++) {
+        vshape[v] = src->shape[d];
+        vstrides[v++] = src->strides[d];
+        shape[d] = src->shape[d];
+        if (d == axis) { /* each element, `repeats` times */
+            vshape[v] = repeats;
+            vstrides[v++] = 0;
+            shape[d] *= repeats;
+        }
+    }
+    ga_array *r = ga__materialize(func, src, src->ndim + 1, vshape, vstrides, src->ndim, shape);
+    ga_release(src);
+    return ga__ret(r);
+}
+
+static ga_array *ga__roll(const char *func, const ga_array *a, int64_t shift, int axis)
+{
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = a->size;
+        ga_array *flat = ga__reshape(func, a, 1, &size);
+        ga_array *rolled = flat ? ga__roll(func, flat, shift, 0) : NULL;
+        ga_array *r = rolled ? ga__reshape(func, rolled, a->ndim, a->shape) : NULL;
+        ga_release(flat);
+        ga_release(rolled);
+        return r;
+    }
+    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *out = ga__array_new(func, a->device, a->ndim, a->shape, a->dtype);
+    if (!out) return NULL;
+    int64_t n = a->shape[axis], k = n ? ((shift % n) + n) % n : 0;
+    /* out[k:] = a[:n-k]; out[:k] = a[n-k:] */
+    ga_array *parts[4] = {ga__axis_slice(func, out, axis, k, n - k), ga__axis_slice(func, a, axis, 0, n - k),
+                          ga__axis_slice(func, out, axis, 0, k), ga__axis_slice(func, a, axis, n - k, k)};
+    ga_status st = parts[0] && parts[1] && parts[2] && parts[3] ? GA_OK : ga__t.error;
+    if (st == GA_OK) st = ga_copyto(parts[0], parts[1], GA_CASTING_NO);
+    if (st == GA_OK) st = ga_copyto(parts[2], parts[3], GA_CASTING_NO);
+    for (int i = 0; i < 4; i++) ga_release(parts[i]);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis)
+{
+    if (!a) { ga__null_input("ga_roll", "a"); return NULL; }
+    return ga__ret(ga__roll("ga_roll", a, shift, axis));
+}
+
+GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out)
+{
+    static const char func[] = "ga_meshgrid";
+    if (n < 0 || n > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "between 0 and %d inputs", GA_MAXDIMS);
+    if (n > 0 && (!xi || !out)) return ga__null_input(func, "xi or out");
+    int64_t shape[GA_MAXDIMS];
+    for (int i = 0; i < n; i++) {
+        if (!xi[i]) return ga__null_input(func, "an input array");
+        int at = !ij && n >= 2 && i < 2 ? 1 - i : i; /* "xy" swaps the first two axes */
+        shape[at] = xi[i]->size;
+    }
+    for (int i = 0; i < n; i++) {
+        int at = !ij && n >= 2 && i < 2 ? 1 - i : i;
+        int64_t size = xi[i]->size;
+        ga_array *flat = ga__reshape(func, xi[i], 1, &size);
+        int64_t strides[GA_MAXDIMS] = {0};
+        if (flat) strides[at] = flat->strides[0];
+        out[i] = flat ? ga__materialize(func, flat, n, shape, strides, n, shape) : NULL;
+        ga_release(flat);
+        if (!out[i]) {
+            for (int j = 0; j < i; j++) ga_release(out[j]);
+            return ga__t.error;
+        }
+    }
+    for (int i = 0; i < n; i++) ga__ret(out[i]);
+    return GA_OK;
 }
 
 /* ------------------------------------------------------------------------ */
