@@ -4615,31 +4615,21 @@ GPUARR_API ga_array *ga_flip(const ga_array *a, int naxes, const int *axes)
     return ga__ret(ga__flipped(func, a, flip));
 }
 
-GPUARR_API ga_array *ga_fliplr(const ga_array *a)
+/* a flipped along one axis, which must exist: fliplr's 1, flipud's 0. */
+static ga_array *ga__flip_axis(const char *func, const ga_array *a, int axis, const char *too_few)
 {
-    static const char func[] = "ga_fliplr";
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (a->ndim < 2) {
-        ga__error(GA_ERROR_VALUE, func, "Input must be >= 2-d.");
+    if (a->ndim <= axis) {
+        ga__error(GA_ERROR_VALUE, func, "%s", too_few);
         return NULL;
     }
     bool flip[GA_MAXDIMS] = {false};
-    flip[1] = true;
+    flip[axis] = true;
     return ga__ret(ga__flipped(func, a, flip));
 }
 
-GPUARR_API ga_array *ga_flipud(const ga_array *a)
-{
-    static const char func[] = "ga_flipud";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (a->ndim < 1) {
-        ga__error(GA_ERROR_VALUE, func, "Input must be >= 1-d.");
-        return NULL;
-    }
-    bool flip[GA_MAXDIMS] = {false};
-    flip[0] = true;
-    return ga__ret(ga__flipped(func, a, flip));
-}
+GPUARR_API ga_array *ga_fliplr(const ga_array *a) { return ga__flip_axis("ga_fliplr", a, 1, "Input must be >= 2-d."); }
+GPUARR_API ga_array *ga_flipud(const ga_array *a) { return ga__flip_axis("ga_flipud", a, 0, "Input must be >= 1-d."); }
 
 GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2)
 {
