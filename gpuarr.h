@@ -3624,9 +3624,9 @@ static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape
 
 static ga_array *ga__to_device(const char *func, const ga_array *a, int device);
 
-GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting)
+/* numpy.copyto for `func` (errors name it). */
+static ga_status ga__copyto(const char *func, ga_array *dst, const ga_array *src, ga_casting casting)
 {
-    static const char func[] = "ga_copyto";
     if (!dst) return ga__null_input(func, "dst");
     if (!src) return ga__null_input(func, "src");
     if (!(dst->flags & GA_WRITEABLE))
@@ -3677,6 +3677,11 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
                            strides, dst->ndim, dst->shape);
     ga_release(tmp);
     return st;
+}
+
+GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting)
+{
+    return ga__copyto("ga_copyto", dst, src, casting);
 }
 
 /* Whether host memory at `p` is page-locked (registered with the driver). */
@@ -3960,7 +3965,7 @@ static ga_status ga__index_layout(const char *func, const ga_array *a, int n, co
             if (length > 0) out->offset += first * a->strides[d];
             empty = empty || length == 0;
             out->shape[out->ndim] = length;
-            out->strides[out->ndim++] = a->strides[d] * step;
+            out->strides[out->ndim++] = a->strides[d] * (length > 0 ? step : 1); /* NumPy: empty is 0:0:1 */
             d++;
         }
     }
@@ -3984,7 +3989,6 @@ static bool ga__parse_int(const char **p, int64_t *value)
     }
     if (v > (uint64_t)INT64_MAX + negative) return false;
     *value = negative ? (int64_t)(0 - v) : (int64_t)v;
-    while (*s == ' ') s++;
     *p = s;
     return true;
 }
@@ -4016,6 +4020,7 @@ static ga_status ga__parse_index(const char *func, const char *text, ga_index_it
             for (;;) {
                 while (q < start + len && *q == ' ') q++;
                 if (q < start + len && *q != ':' && !ga__parse_int(&q, &parts[part])) goto invalid;
+                while (q < start + len && *q == ' ') q++;
                 if (q >= start + len) break;
                 if (*q != ':' || ++part > 2) goto invalid;
                 q++;
@@ -4073,7 +4078,7 @@ static ga_status ga__setitem(const char *func, ga_array *a, const char *index, c
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
-    st = ga_copyto(view, value, GA_CASTING_UNSAFE);
+    st = ga__copyto(func, view, value, GA_CASTING_UNSAFE);
     ga_release(view);
     return st;
 }
@@ -4107,12 +4112,20 @@ static void ga__fill_c_strides(ga__layout *l, int64_t itemsize)
     }
 }
 
+/* A requested shape as NumPy prints it: -1 is "newaxis", dropped when
+   leading. */
 static void ga__format_requested_shape(char *out, size_t n, int ndim, const int64_t *shape)
 {
-    size_t len = (size_t)snprintf(out, n, "(");
-    for (int d = 0; d < ndim && len < n; d++) {
-        if (shape[d] < 0) len += (size_t)snprintf(out + len, n - len, d ? ",newaxis" : "newaxis");
-        else len += (size_t)snprintf(out + len, n - len, d ? ",%lld" : "%lld", (long long)shape[d]);
+    int d = 0;
+    while (d < ndim && shape[d] < 0) d++;
+    if (d == ndim) {
+        snprintf(out, n, "()");
+        return;
+    }
+    size_t len = (size_t)snprintf(out, n, "(%lld", (long long)shape[d++]);
+    for (; d < ndim && len < n; d++) {
+        if (shape[d] < 0) len += (size_t)snprintf(out + len, n - len, ",newaxis");
+        else len += (size_t)snprintf(out + len, n - len, ",%lld", (long long)shape[d]);
     }
     if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
 }
@@ -4239,12 +4252,8 @@ static ga_array *ga__squeeze(const char *func, const ga_array *a, int naxes, con
     if (naxes == 0) {
         for (int d = 0; d < a->ndim; d++) drop[d] = a->shape[d] == 1;
     } else {
-        int ax[GA_MAXDIMS];
-        if (naxes > a->ndim) {
-            ga__error(GA_ERROR_VALUE, func, "too many axes for an array of dimension %d", a->ndim);
-            return NULL;
-        }
-        if (ga__normalize_axes(func, "repeated axis", naxes, axes, a->ndim, ax) != GA_OK) return NULL;
+        int ax[GA_MAXDIMS + 1]; /* a repeat or a bad axis stops the walk by ndim + 1 entries */
+        if (ga__normalize_axes(func, "duplicate value in 'axis'", naxes, axes, a->ndim, ax) != GA_OK) return NULL;
         for (int i = 0; i < naxes; i++) {
             if (a->shape[ax[i]] != 1) {
                 ga__error(GA_ERROR_VALUE, func, "cannot select an axis to squeeze out which has size not equal to one");
@@ -4272,9 +4281,11 @@ GPUARR_API ga_array *ga_squeeze(const ga_array *a, int naxes, const int *axes)
 }
 
 /* a's layout with unit axes inserted at the given positions of the result. */
+/* a with unit axes at the given positions of the result: a reshape, as in
+   NumPy (which gives the new axes the strides reshape would). */
 static ga_array *ga__expand_dims(const char *func, const ga_array *a, int naxes, const int *axes)
 {
-    int ndim = a->ndim + naxes, ax[GA_MAXDIMS];
+    int ndim = a->ndim + naxes, ax[GA_MAXDIMS + 1];
     if (naxes < 0 || ndim > GA_MAXDIMS) {
         ga__error(GA_ERROR_VALUE, func, "the result would have %d dimensions (at most %d)", ndim, GA_MAXDIMS);
         return NULL;
@@ -4282,19 +4293,9 @@ static ga_array *ga__expand_dims(const char *func, const ga_array *a, int naxes,
     if (ga__normalize_axes(func, "repeated axis", naxes, axes, ndim, ax) != GA_OK) return NULL;
     bool added[GA_MAXDIMS] = {false};
     for (int i = 0; i < naxes; i++) added[ax[i]] = true;
-    ga__layout l;
-    l.ndim = ndim;
-    l.offset = 0;
-    for (int d = 0, src = 0; d < ndim; d++) {
-        if (added[d]) {
-            l.shape[d] = 1;
-            l.strides[d] = 0;
-        } else {
-            l.shape[d] = a->shape[src];
-            l.strides[d] = a->strides[src++];
-        }
-    }
-    return ga__view(func, a, &l, true);
+    int64_t shape[GA_MAXDIMS];
+    for (int d = 0, src = 0; d < ndim; d++) shape[d] = added[d] ? 1 : a->shape[src++];
+    return ga__reshape(func, a, ndim, shape);
 }
 
 GPUARR_API ga_array *ga_expand_dims(const ga_array *a, int naxes, const int *axes)
@@ -4361,7 +4362,7 @@ GPUARR_API ga_array *ga_moveaxis(const ga_array *a, int n, const int *source, co
     int src[GA_MAXDIMS], dst[GA_MAXDIMS], perm[GA_MAXDIMS];
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (n > 0 && (!source || !destination)) { ga__null_input(func, "source or destination"); return NULL; }
-    if (n < 0 || n > a->ndim) {
+    if (n < 0 || n > GA_MAXDIMS) {
         ga__error(GA_ERROR_VALUE, func, "`source` and `destination` arguments must have the same number of elements");
         return NULL;
     }
@@ -4435,10 +4436,8 @@ static ga_array *ga__broadcast_view(const char *func, const ga_array *a, int ndi
     for (int d = 0; d < ndim; d++) {
         int sd = d - (ndim - a->ndim);
         l.shape[d] = shape[d];
-        if (sd < 0) l.strides[d] = 0;
-        else if (a->shape[sd] == shape[d]) l.strides[d] = a->strides[sd];
-        else if (a->shape[sd] == 1) l.strides[d] = 0;
-        else return NULL;
+        if (sd >= 0 && a->shape[sd] != shape[d] && a->shape[sd] != 1) return NULL;
+        l.strides[d] = sd < 0 || shape[d] == 1 || a->shape[sd] == 1 ? 0 : a->strides[sd];
     }
     return ga__view(func, a, &l, false);
 }
@@ -4515,6 +4514,10 @@ static ga_array *ga__atleast(const char *func, const ga_array *a, int want)
 {
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (a->ndim >= want) return ga_retain((ga_array *)a);
+    if (a->ndim == 0) {
+        int64_t ones[3] = {1, 1, 1};
+        return ga__reshape(func, a, want, ones);
+    }
     ga__layout l;
     l.ndim = want;
     l.offset = 0;
@@ -4588,7 +4591,7 @@ static ga_array *ga__flipped(const char *func, const ga_array *a, const bool *fl
     ga__layout_of(a, &l);
     bool empty = a->size == 0;
     for (int d = 0; d < a->ndim; d++)
-        if (flip[d]) {
+        if (flip[d] && a->shape[d] > 0) { /* an empty axis stays as it is, as NumPy's [::-1] */
             if (!empty) l.offset += (a->shape[d] - 1) * a->strides[d];
             l.strides[d] = -a->strides[d];
         }
@@ -4599,16 +4602,12 @@ GPUARR_API ga_array *ga_flip(const ga_array *a, int naxes, const int *axes)
 {
     static const char func[] = "ga_flip";
     bool flip[GA_MAXDIMS] = {false};
-    int ax[GA_MAXDIMS];
+    int ax[GA_MAXDIMS + 1];
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (naxes == 0) {
         for (int d = 0; d < a->ndim; d++) flip[d] = true;
     } else {
         if (!axes) { ga__null_input(func, "axes"); return NULL; }
-        if (naxes > a->ndim) {
-            ga__error(GA_ERROR_VALUE, func, "repeated axis");
-            return NULL;
-        }
         if (ga__normalize_axes(func, "repeated axis", naxes, axes, a->ndim, ax) != GA_OK) return NULL;
         for (int i = 0; i < naxes; i++) flip[ax[i]] = true;
     }
@@ -4635,7 +4634,7 @@ GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2)
 {
     static const char func[] = "ga_rot90";
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (a->ndim < 2) {
+    if (axis1 == axis2 || axis1 - axis2 == a->ndim || axis2 - axis1 == a->ndim) {
         ga__error(GA_ERROR_VALUE, func, "Axes must be different.");
         return NULL;
     }
@@ -4644,10 +4643,6 @@ GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2)
         return NULL;
     }
     int a1 = axis1 < 0 ? axis1 + a->ndim : axis1, a2 = axis2 < 0 ? axis2 + a->ndim : axis2;
-    if (a1 == a2) {
-        ga__error(GA_ERROR_VALUE, func, "Axes must be different.");
-        return NULL;
-    }
     k = ((k % 4) + 4) % 4;
     bool flip[GA_MAXDIMS] = {false};
     int perm[GA_MAXDIMS];
@@ -4787,7 +4782,7 @@ static ga_array *ga__concatenate(const char *func, int n, const ga_array *const 
     for (int i = 0; out && i < n; i++) {
         int64_t len = arrays[i]->shape[axis];
         ga_array *part = ga__axis_slice(func, out, axis, at, len);
-        ga_status st = part ? ga_copyto(part, arrays[i], GA_CASTING_SAME_KIND) : ga__t.error;
+        ga_status st = part ? ga__copyto(func, part, arrays[i], GA_CASTING_SAME_KIND) : ga__t.error;
         ga_release(part);
         if (st != GA_OK) {
             ga_release(out);
@@ -5078,8 +5073,8 @@ static ga_array *ga__roll(const char *func, const ga_array *a, int64_t shift, in
     ga_array *parts[4] = {ga__axis_slice(func, out, axis, k, n - k), ga__axis_slice(func, a, axis, 0, n - k),
                           ga__axis_slice(func, out, axis, 0, k), ga__axis_slice(func, a, axis, n - k, k)};
     ga_status st = parts[0] && parts[1] && parts[2] && parts[3] ? GA_OK : ga__t.error;
-    if (st == GA_OK) st = ga_copyto(parts[0], parts[1], GA_CASTING_NO);
-    if (st == GA_OK) st = ga_copyto(parts[2], parts[3], GA_CASTING_NO);
+    if (st == GA_OK) st = ga__copyto(func, parts[0], parts[1], GA_CASTING_NO);
+    if (st == GA_OK) st = ga__copyto(func, parts[2], parts[3], GA_CASTING_NO);
     for (int i = 0; i < 4; i++) ga_release(parts[i]);
     if (st != GA_OK) {
         ga_release(out);
