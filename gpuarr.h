@@ -714,6 +714,29 @@ GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2);
    (axis1, axis2), which moves to the last axis. */
 GPUARR_API ga_array *ga_diagonal(const ga_array *a, int64_t offset, int axis1, int axis2);
 
+/* numpy.diag: of a 1-d array, a new 2-d array with it on diagonal k; of a
+   2-d array, a read-only view of diagonal k. numpy.diagflat: diag of the
+   flattened input. */
+GPUARR_API ga_array *ga_diag(const ga_array *a, int64_t k);
+GPUARR_API ga_array *ga_diagflat(const ga_array *a, int64_t k);
+
+/* numpy.fill_diagonal: writes `value` on the main diagonal of `a` (2-d, or
+   every axis of equal length); with `wrap`, a tall matrix's diagonal starts
+   again every cols + 1 rows, as NumPy's wrap=True. */
+GPUARR_API ga_status ga_fill_diagonal(ga_array *a, ga_scalar value, bool wrap);
+
+/* numpy.tril / numpy.triu: copies of `a` with the elements above (tril) or
+   below (triu) diagonal k of the last two axes set to zero (a 1-d input is
+   first broadcast to a square). numpy.tri: an n x m array of ones at and
+   below diagonal k (m < 0 means m = n). */
+GPUARR_API ga_array *ga_tril(const ga_array *a, int64_t k);
+GPUARR_API ga_array *ga_triu(const ga_array *a, int64_t k);
+GPUARR_API ga_array *ga_tri(int64_t n, int64_t m, int64_t k, ga_dtype dtype);
+
+/* numpy.indices: an array of shape (ndim, *dims) whose i-th slab holds the
+   index along axis i. */
+GPUARR_API ga_array *ga_indices(int ndim, const int64_t *dims, ga_dtype dtype);
+
 /* numpy.concatenate along `axis` (GA_AXIS_NONE: the inputs flattened), with
    the inputs' promoted dtype. numpy.stack joins along a new axis. Errors:
    no inputs, dimensions that do not match (NumPy's message). */
@@ -833,6 +856,7 @@ extern "C" {
 #define GA__ATOMIC_ADD(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
 
 #define GA__MAX(a, b) ((a) > (b) ? (a) : (b))
+#define GA__MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /* ------------------------------------------------------------------------ */
 /* 3. Core: the driver, initialisation, errors                               */
@@ -2788,7 +2812,7 @@ static CUlibrary ga__libraries[GA__NUM_FAMILIES];
 enum { GA__COPY_CONTIG, GA__COPY_STRIDED32, GA__COPY_STRIDED64, GA__COPY_NUM_VARIANTS };
 static struct {
     CUkernel astype[GA_NUM_DTYPES][GA_NUM_DTYPES][GA__COPY_NUM_VARIANTS];
-    CUkernel transpose[5], fill[5], eye[5]; /* by log2(itemsize) */
+    CUkernel transpose[5], tri[5], fill[5], eye[5]; /* by log2(itemsize) */
     CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
 } ga__kernels;
 
@@ -3236,7 +3260,7 @@ static ga_array *ga__arange_fill(const char *func, int64_t n, ga_dtype dtype, ga
         return NULL;
     }
     ga_array *a = ga__new_on_current(func, 1, &n, dtype);
-    if (!a || n == 0) return ga__ret(a);
+    if (!a || n == 0) return a;
     CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.arange[dtype],
                               "ga_creation_arange_%s", ga__dtype_names[dtype]);
     void *out = (void *)(uintptr_t)a->data;
@@ -3245,7 +3269,7 @@ static ga_array *ga__arange_fill(const char *func, int64_t n, ga_dtype dtype, ga
         ga_release(a);
         return NULL;
     }
-    return ga__ret(a);
+    return a;
 }
 
 /* arange's parameters for floating (and complex) dtypes: NumPy stores the
@@ -3326,12 +3350,12 @@ GPUARR_API ga_array *ga_arange(double start, double stop, double step, ga_dtype 
         memcpy(&p.isecond, &e1, 8);
         p.idelta = (int64_t)((uint64_t)p.isecond - (uint64_t)p.istart);
     }
-    return ga__arange_fill(func, n, dtype, p);
+    return ga__ret(ga__arange_fill(func, n, dtype, p));
 }
 
-GPUARR_API ga_array *ga_arange_int(int64_t start, int64_t stop, int64_t step, ga_dtype dtype)
+/* arange_int for `func`; not tracked by scopes. */
+static ga_array *ga__arange_int(const char *func, int64_t start, int64_t stop, int64_t step, ga_dtype dtype)
 {
-    static const char func[] = "ga_arange_int";
     if (!ga__dtype_valid(dtype)) {
         ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
         return NULL;
@@ -3362,6 +3386,11 @@ GPUARR_API ga_array *ga_arange_int(int64_t start, int64_t stop, int64_t step, ga
         p.isecond = (int64_t)((uint64_t)start + (uint64_t)step);
     }
     return ga__arange_fill(func, n, dtype, p);
+}
+
+GPUARR_API ga_array *ga_arange_int(int64_t start, int64_t stop, int64_t step, ga_dtype dtype)
+{
+    return ga__ret(ga__arange_int("ga_arange_int", start, stop, step, dtype));
 }
 
 static ga_array *ga__linspace(const char *func, double start, double stop, int64_t num,
@@ -4672,10 +4701,9 @@ GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2)
     return ga__ret(t);
 }
 
-GPUARR_API ga_array *ga_diagonal(const ga_array *a, int64_t offset, int axis1, int axis2)
+/* numpy.diagonal for `func`; not tracked by scopes. */
+static ga_array *ga__diagonal(const char *func, const ga_array *a, int64_t offset, int axis1, int axis2)
 {
-    static const char func[] = "ga_diagonal";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
     if (a->ndim < 2) {
         ga__error(GA_ERROR_VALUE, func, "diag requires an array of at least two dimensions");
         return NULL;
@@ -4707,7 +4735,13 @@ GPUARR_API ga_array *ga_diagonal(const ga_array *a, int64_t offset, int axis1, i
     l.strides[l.ndim++] = a->strides[axis1] + a->strides[axis2];
     for (int d = 0; d < l.ndim; d++)
         if (l.shape[d] == 0) l.offset = 0;
-    return ga__ret(ga__view(func, a, &l, false));
+    return ga__view(func, a, &l, false);
+}
+
+GPUARR_API ga_array *ga_diagonal(const ga_array *a, int64_t offset, int axis1, int axis2)
+{
+    if (!a) { ga__null_input("ga_diagonal", "a"); return NULL; }
+    return ga__ret(ga__diagonal("ga_diagonal", a, offset, axis1, axis2));
 }
 
 /* The view a[..., start:start + length, ...] along `axis` (bounds checked
@@ -4719,6 +4753,217 @@ static ga_array *ga__axis_slice(const char *func, const ga_array *a, int axis, i
     l.shape[axis] = length;
     l.offset = length > 0 && a->size > 0 ? start * a->strides[axis] : 0;
     return ga__view(func, a, &l, true);
+}
+
+/* numpy.diag for `func`; not tracked by scopes. */
+static ga_array *ga__diag(const char *func, const ga_array *a, int64_t k)
+{
+    if (a->ndim == 2) return ga__diagonal(func, a, k, 0, 1);
+    if (a->ndim != 1) {
+        ga__error(GA_ERROR_VALUE, func, "Input must be 1- or 2-d.");
+        return NULL;
+    }
+    int64_t n = a->shape[0] + (k < 0 ? -k : k), shape[2] = {n, n};
+    ga_array *out = ga__full_on(func, a->device, 2, shape, ga_int(0), a->dtype);
+    if (!out) return NULL;
+    ga__layout l; /* out's diagonal k */
+    l.ndim = 1;
+    l.shape[0] = a->shape[0];
+    l.strides[0] = out->strides[0] + out->strides[1];
+    l.offset = a->shape[0] == 0 ? 0 : k >= 0 ? k * out->strides[1] : -k * out->strides[0];
+    ga_array *diag = ga__view(func, out, &l, true);
+    ga_status st = diag ? ga__copyto(func, diag, a, GA_CASTING_NO) : ga__t.error;
+    ga_release(diag);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_diag(const ga_array *a, int64_t k)
+{
+    if (!a) { ga__null_input("ga_diag", "a"); return NULL; }
+    return ga__ret(ga__diag("ga_diag", a, k));
+}
+
+GPUARR_API ga_array *ga_diagflat(const ga_array *a, int64_t k)
+{
+    static const char func[] = "ga_diagflat";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    int64_t size = a->size;
+    ga_array *flat = ga__reshape(func, a, 1, &size);
+    ga_array *d = flat ? ga__diag(func, flat, k) : NULL;
+    ga_release(flat);
+    return ga__ret(d);
+}
+
+GPUARR_API ga_status ga_fill_diagonal(ga_array *a, ga_scalar value, bool wrap)
+{
+    static const char func[] = "ga_fill_diagonal";
+    if (!a) return ga__null_input(func, "a");
+    if (a->ndim < 2) return ga__error(GA_ERROR_VALUE, func, "array must be at least 2-d");
+    if (a->ndim > 2)
+        for (int d = 1; d < a->ndim; d++)
+            if (a->shape[d] != a->shape[0])
+                return ga__error(GA_ERROR_VALUE, func, "All dimensions of input must be of equal length");
+    ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
+    if (!v) return ga__t.error;
+    /* the diagonal (i, i, ...); for a tall 2-d matrix with wrap, again from
+       every (cols + 1)-th row, as NumPy's flat stepping gives */
+    int64_t rows = a->shape[0], cols = a->ndim == 2 ? a->shape[1] : a->shape[0], step = 0;
+    for (int d = 0; d < a->ndim; d++) step += a->strides[d];
+    ga_status st = GA_OK;
+    for (int64_t row = 0; st == GA_OK && row < rows; row += cols + 1) {
+        ga__layout l;
+        l.ndim = 1;
+        l.shape[0] = GA__MIN(rows - row, cols);
+        l.strides[0] = step;
+        l.offset = row * a->strides[0];
+        ga_array *diag = ga__view(func, a, &l, true);
+        st = diag ? ga__copyto(func, diag, v, GA_CASTING_UNSAFE) : ga__t.error;
+        ga_release(diag);
+        if (!wrap || a->ndim > 2) break;
+    }
+    ga_release(v);
+    return st;
+}
+
+/* tril / triu of `a` (or tri, from a broadcast 1) into a new array. */
+static ga_array *ga__triangle(const char *func, const ga_array *a, int64_t k, bool lower)
+{
+    if (a->ndim == 0) {
+        ga__error(GA_ERROR_VALUE, func, "the input must be at least 1-d");
+        return NULL;
+    }
+    /* (batch, rows, cols) over a; a 1-d input repeats its row */
+    int64_t rows = a->ndim == 1 ? a->shape[0] : a->shape[a->ndim - 2], cols = a->shape[a->ndim - 1];
+    int ndim = a->ndim == 1 ? 2 : a->ndim;
+    int64_t shape[GA_MAXDIMS];
+    for (int d = 0; d < ndim - 2; d++) shape[d] = a->shape[d];
+    shape[ndim - 2] = rows;
+    shape[ndim - 1] = cols;
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *out = ga__array_new(func, a->device, ndim, shape, a->dtype);
+    if (!out || out->size == 0) return out;
+    /* the leading axes collapse into one batch axis when the input allows;
+       otherwise one launch per leading index */
+    int64_t batch = out->size / (rows * cols);
+    ga__layout2 layout;
+    memset(&layout, 0, sizeof layout);
+    layout.ndim = 3;
+    layout.size = out->size;
+    layout.shape[0] = batch;
+    layout.shape[1] = rows;
+    layout.shape[2] = cols;
+    layout.out_strides[0] = rows * cols * (int64_t)ga__dtype_sizes[a->dtype];
+    layout.out_strides[1] = out->strides[ndim - 2];
+    layout.out_strides[2] = out->strides[ndim - 1];
+    layout.in_strides[1] = a->ndim == 1 ? 0 : a->strides[a->ndim - 2];
+    layout.in_strides[2] = a->strides[a->ndim - 1];
+    bool one_batch_stride = true; /* do the leading axes of a collapse into one? */
+    int64_t expect = 0;
+    for (int d = a->ndim - 3; d >= 0; d--) {
+        if (a->shape[d] == 1) continue;
+        if (expect && a->strides[d] != expect) one_batch_stride = false;
+        if (!expect) layout.in_strides[0] = a->strides[d];
+        expect = a->strides[d] * a->shape[d];
+    }
+    int c = ga__size_class(ga__dtype_sizes[a->dtype]);
+    CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.tri[c], "ga_copy_tri_b%d", 8 << c);
+    int32_t lo = lower;
+    ga_status st = GA_OK;
+    if (one_batch_stride) {
+        void *o = (void *)(uintptr_t)out->data, *i = (void *)(uintptr_t)a->data;
+        void *args[] = {&o, &i, &layout, &k, &lo};
+        st = ga__launch(func, f, a->device, layout.size, args);
+    } else { /* one plane at a time */
+        layout.shape[0] = 1;
+        layout.size = rows * cols;
+        for (int64_t b = 0; st == GA_OK && b < batch; b++) {
+            int64_t offset = 0, rest = b;
+            for (int d = a->ndim - 3; d >= 0; d--) {
+                offset += rest % a->shape[d] * a->strides[d];
+                rest /= a->shape[d];
+            }
+            void *o = (void *)(uintptr_t)(out->data + (uint64_t)(b * layout.out_strides[0]));
+            void *i = (void *)(uintptr_t)(a->data + (uint64_t)offset);
+            void *args[] = {&o, &i, &layout, &k, &lo};
+            st = ga__launch(func, f, a->device, layout.size, args);
+        }
+    }
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_tril(const ga_array *a, int64_t k)
+{
+    if (!a) { ga__null_input("ga_tril", "a"); return NULL; }
+    return ga__ret(ga__triangle("ga_tril", a, k, true));
+}
+
+GPUARR_API ga_array *ga_triu(const ga_array *a, int64_t k)
+{
+    if (!a) { ga__null_input("ga_triu", "a"); return NULL; }
+    return ga__ret(ga__triangle("ga_triu", a, k, false));
+}
+
+GPUARR_API ga_array *ga_tri(int64_t n, int64_t m, int64_t k, ga_dtype dtype)
+{
+    static const char func[] = "ga_tri";
+    if (m < 0) m = n;
+    if (n < 0) {
+        ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        return NULL;
+    }
+    ga_array *one = ga__full_on(func, ga__t.device, 0, NULL, ga_int(1), dtype);
+    if (!one) return NULL;
+    int64_t shape[2] = {n, m};
+    ga_array *ones = ga__broadcast_view(func, one, 2, shape); /* stride 0: no memory per element */
+    ga_array *t = ones ? ga__triangle(func, ones, k, true) : NULL;
+    ga_release(ones);
+    ga_release(one);
+    return ga__ret(t);
+}
+
+GPUARR_API ga_array *ga_indices(int ndim, const int64_t *dims, ga_dtype dtype)
+{
+    static const char func[] = "ga_indices";
+    int64_t size, shape[GA_MAXDIMS];
+    if (ndim < 0 || ndim + 1 > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS - 1);
+        return NULL;
+    }
+    if (ga__check_shape(func, ndim, dims, &size) != GA_OK) return NULL;
+    shape[0] = ndim;
+    for (int d = 0; d < ndim; d++) shape[d + 1] = dims[d];
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
+    ga_array *out = ga__array_new(func, ga__t.device, ndim + 1, shape, dtype);
+    for (int i = 0; out && i < ndim && size > 0; i++) {
+        ga_array *range = ga__arange_int(func, 0, dims[i], 1, dtype);
+        ga_array *slab = range ? ga__axis_slice(func, out, 0, i, 1) : NULL;
+        ga_status st = GA_ERROR_VALUE;
+        if (slab) { /* slab (1, *dims) takes range along axis i + 1 */
+            int64_t strides[GA_MAXDIMS] = {0};
+            strides[i + 1] = range->strides[0];
+            st = ga__copy_cast(func, out->device, dtype, slab->data, slab->strides, dtype, range->data, strides,
+                               slab->ndim, slab->shape);
+        }
+        ga_release(slab);
+        ga_release(range);
+        if (st != GA_OK) {
+            ga_release(out);
+            out = NULL;
+        }
+    }
+    return ga__ret(out);
 }
 
 /* numpy.concatenate for `func`; not tracked by scopes. */

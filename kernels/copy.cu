@@ -23,6 +23,13 @@
          and written along their contiguous dimension. 256-thread blocks;
          a grid-stride loop over tiles.
 
+     ga_copy_tri_<b8|b16|b32|b64|b128>(void *out, const void *in, ga__layout2 layout,
+                                       int64_t k, int32_t lower)
+         layout.ndim == 3, shape (batch, rows, cols); element (b, r, c) is
+         copied from the strided input to the strided output where
+         c - r <= k (lower) or c - r >= k (upper), and zero bytes are
+         written elsewhere: numpy.tril / triu (and tri, from a broadcast 1).
+
    Every element address must be aligned to its dtype's natural alignment
    (complex128: 8 bytes). Grid-stride loops: any launch shape is correct. */
 
@@ -138,3 +145,33 @@ static __device__ __forceinline__ void ga__transpose(void *out, const void *in, 
     }
 
 GA_FOR_EACH_ITEMSIZE(GA__TRANSPOSE_KERNEL)
+
+/* ------------------------------------------------------------------------ */
+/* Triangles (tril, triu, tri)                                               */
+/* ------------------------------------------------------------------------ */
+
+template <int N>
+static __device__ __forceinline__ void ga__tri(void *out, const void *in, const ga__layout2 &L, int64_t k, bool lower)
+{
+    typedef typename ga__raw<N>::type T;
+    const int64_t rows = L.shape[1], cols = L.shape[2], plane = rows * cols;
+    GA_GRID_STRIDE_LOOP(i, L.size)
+    {
+        const int64_t b = i / plane, rc = i - b * plane, r = rc / cols, c = rc - r * cols;
+        const bool keep = lower ? c - r <= k : c - r >= k;
+        T v;
+        if (keep) v = *(const T *)((const char *)in + b * L.in_strides[0] + r * L.in_strides[1] + c * L.in_strides[2]);
+        else memset(&v, 0, sizeof v);
+        *(T *)((char *)out + b * L.out_strides[0] + r * L.out_strides[1] + c * L.out_strides[2]) = v;
+    }
+}
+
+#define GA__TRI_KERNEL(name, size)                                                        \
+    GA_KERNEL GA_KERNEL_NAME3(copy, tri, name)(void *out, const void *in,                 \
+                                               const __grid_constant__ ga__layout2 layout, \
+                                               int64_t k, int32_t lower)                  \
+    {                                                                                     \
+        ga__tri<size>(out, in, layout, k, lower != 0);                                    \
+    }
+
+GA_FOR_EACH_ITEMSIZE(GA__TRI_KERNEL)

@@ -761,3 +761,80 @@ DEVICE_TEST(writes_through_views_show_in_the_base)
                 ((const double[]){11, ref[5], ref[9]}));
     done();
 }
+
+/* tril / triu / tri against loops, over dtypes, k, a strided input and a
+   batch; diag, diagflat, fill_diagonal and indices. */
+DEVICE_TEST(triangles_diagonals_and_indices)
+{
+    static const ga_dtype types[] = {GA_BOOL, GA_INT8, GA_FLOAT16, GA_INT32, GA_FLOAT64, GA_COMPLEX128};
+    for (int t = 0; t < 6; t++)
+        for (int64_t k = -3; k <= 3; k++) {
+            int64_t shape[3] = {2, 5, 7};
+            ga_array *base = seq(3, shape, 1, types[t]);
+            ga_array *a = T(ga_swapaxes(base, 0, 2)); /* (7, 5, 2): strided, its batch axis collapses */
+            ga_array *lo = T(ga_tril(a, k)), *up = T(ga_triu(a, k));
+            double *src = values(a), want_lo[70], want_up[70];
+            for (int b = 0; b < 7; b++)
+                for (int r = 0; r < 5; r++)
+                    for (int c = 0; c < 2; c++) {
+                        int i = (b * 5 + r) * 2 + c;
+                        want_lo[i] = c - r <= k ? src[i] : 0;
+                        want_up[i] = c - r >= k ? src[i] : 0;
+                    }
+            int64_t oshape[3] = {7, 5, 2};
+            CHECK_ARRAY("tril", lo, types[t], 3, oshape, want_lo);
+            CHECK_ARRAY("triu", up, types[t], 3, oshape, want_up);
+            free(src);
+            done();
+        }
+    /* a batch that does not collapse: a (3, 4, 5, 6) array's axes 0 and 1 swapped */
+    int64_t s4[4] = {3, 4, 5, 6};
+    ga_array *b4 = T(ga_swapaxes(seq(4, s4, 0, GA_FLOAT32), 0, 1));
+    ga_array *l4 = T(ga_tril(b4, 1));
+    double *src = values(b4), want[360];
+    for (int i = 0; i < 360; i++) {
+        int c = i % 6, r = i / 6 % 5;
+        want[i] = c - r <= 1 ? src[i] : 0;
+    }
+    CHECK_ARRAY("tril of a non-collapsing batch", l4, GA_FLOAT32, 4, ((int64_t[]){4, 3, 5, 6}), want);
+    free(src);
+    /* 1-d input: broadcast to a square */
+    ga_array *v = seq(1, (int64_t[]){3}, 1, GA_INT64);
+    double want_sq[9] = {1, 0, 0, 1, 2, 0, 1, 2, 3};
+    CHECK_ARRAY("tril of 1-d", T(ga_tril(v, 0)), GA_INT64, 2, ((int64_t[]){3, 3}), want_sq);
+    double want_tri[12] = {1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1};
+    CHECK_ARRAY("tri(3, 4, 1)", T(ga_tri(3, 4, 1, GA_INT32)), GA_INT32, 2, ((int64_t[]){3, 4}), want_tri);
+    /* diag of 1-d: a new matrix; of 2-d: a read-only view */
+    double want_d[16] = {0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0, 0, 0};
+    CHECK_ARRAY("diag(v, 1)", T(ga_diag(v, 1)), GA_INT64, 2, ((int64_t[]){4, 4}), want_d);
+    ga_array *m = seq(2, (int64_t[]){3, 4}, 0, GA_FLOAT64);
+    ga_array *dm = T(ga_diag(m, -1));
+    double want_dm[2] = {4, 9};
+    CHECK_ARRAY("diag(m, -1)", dm, GA_FLOAT64, 1, ((int64_t[]){2}), want_dm);
+    CHECK(dm && !(ga_flags(dm) & GA_WRITEABLE), "the diagonal of a matrix is a read-only view");
+    double want_df[9] = {0, 0, 0, 1, 0, 0, 0, 2, 0};
+    CHECK_ARRAY("diagflat", T(ga_diagflat(T(ga_index(m, ":1, 1:3")), -1)), GA_FLOAT64, 2, ((int64_t[]){3, 3}), want_df);
+    CHECK_ERROR(ga_diag(T(ga_zeros(3, (int64_t[]){2, 2, 2}, GA_FLOAT32)), 0) == NULL, GA_ERROR_VALUE,
+                "ga_diag: Input must be 1- or 2-d.");
+    /* fill_diagonal, with and without wrap, on a tall matrix */
+    ga_array *tall = T(ga_zeros(2, (int64_t[]){7, 3}, GA_FLOAT32));
+    CHECK_OK(ga_fill_diagonal(tall, ga_float(5), true));
+    double want_w[21] = {5, 0, 0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 5};
+    CHECK_ARRAY("fill_diagonal wrap", tall, GA_FLOAT32, 2, ((int64_t[]){7, 3}), want_w);
+    ga_array *tall2 = T(ga_zeros(2, (int64_t[]){7, 3}, GA_FLOAT32));
+    CHECK_OK(ga_fill_diagonal(tall2, ga_float(5), false));
+    double want_nw[21] = {5, 0, 0, 0, 5, 0, 0, 0, 5, 0};
+    CHECK_ARRAY("fill_diagonal", tall2, GA_FLOAT32, 2, ((int64_t[]){7, 3}), want_nw);
+    ga_array *cube = T(ga_zeros(3, (int64_t[]){3, 3, 3}, GA_INT16));
+    CHECK_OK(ga_fill_diagonal(cube, ga_int(2), false));
+    double want_c[27] = {0};
+    want_c[0] = want_c[13] = want_c[26] = 2;
+    CHECK_ARRAY("fill_diagonal of a cube", cube, GA_INT16, 3, ((int64_t[]){3, 3, 3}), want_c);
+    CHECK_ERROR(ga_fill_diagonal(T(ga_zeros(3, (int64_t[]){2, 3, 3}, GA_INT16)), ga_int(1), false) != GA_OK,
+                GA_ERROR_VALUE, "All dimensions of input must be of equal length");
+    /* indices */
+    double want_i[12] = {0, 0, 0, 1, 1, 1, 0, 1, 2, 0, 1, 2};
+    CHECK_ARRAY("indices((2, 3))", T(ga_indices(2, (int64_t[]){2, 3}, GA_INT64)), GA_INT64, 3,
+                ((int64_t[]){2, 2, 3}), want_i);
+    done();
+}
