@@ -737,6 +737,23 @@ GPUARR_API ga_array *ga_tri(int64_t n, int64_t m, int64_t k, ga_dtype dtype);
    index along axis i. */
 GPUARR_API ga_array *ga_indices(int ndim, const int64_t *dims, ga_dtype dtype);
 
+/* What an index out of range means (numpy.take's `mode`). */
+typedef enum ga_index_mode {
+    GA_INDEX_RAISE, /* an error naming the index and the axis size; nothing written */
+    GA_INDEX_WRAP,  /* taken modulo the axis length */
+    GA_INDEX_CLIP   /* clamped to the axis */
+} ga_index_mode;
+
+/* numpy.take: the elements of `a` at `indices` (any integer or bool
+   dtype) along `axis` (GA_AXIS_NONE: of the flattened array). The result's
+   shape is a.shape[:axis] + indices.shape + a.shape[axis+1:]. */
+GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axis, ga_index_mode mode);
+
+/* numpy.take_along_axis: out[..., j, ...] = a[..., indices[..., j, ...],
+   ...] along `axis`, indices (same ndim as a) broadcast against a in the
+   other axes, as the results of argsort are used. */
+GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indices, int axis);
+
 /* numpy.concatenate along `axis` (GA_AXIS_NONE: the inputs flattened), with
    the inputs' promoted dtype. numpy.stack joins along a new axis. Errors:
    no inputs, dimensions that do not match (NumPy's message). */
@@ -800,6 +817,16 @@ typedef struct ga__arange_params {
     double start, second, delta;      /* floating dtypes, already rounded */
     int64_t istart, isecond, idelta;  /* integer and bool dtypes */
 } ga__arange_params;
+
+/* take / take_along_axis: see kernels/index.cu. */
+typedef struct ga__take_params {
+    int64_t outer, count, inner;              /* out's shape, C-contiguous */
+    int64_t axis_len;                         /* the length of the indexed axis */
+    int64_t a_outer, a_axis, a_inner;         /* a's byte strides */
+    int64_t idx_outer, idx_count, idx_inner;  /* the index array's element strides */
+    int32_t mode;                             /* 0 raise (checked), 1 wrap, 2 clip */
+    int32_t unused;
+} ga__take_params;
 
 typedef struct ga__linspace_params {
     double start, step, stop, delta, div, base;
@@ -2781,7 +2808,7 @@ GPUARR_API ga_array *ga_keep(ga_array *a)
    each kernel is resolved once and cached in a table indexed by op, dtype
    and variant, so the hot path is one load and a NULL test. */
 
-#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation)
+#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -2814,6 +2841,7 @@ static struct {
     CUkernel astype[GA_NUM_DTYPES][GA_NUM_DTYPES][GA__COPY_NUM_VARIANTS];
     CUkernel transpose[5], tri[5], fill[5], eye[5]; /* by log2(itemsize) */
     CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
+    CUkernel take[5], check_bounds;
 } ga__kernels;
 
 #ifndef GPUARR_EMBED_FATBINS
@@ -5230,6 +5258,232 @@ static ga_array *ga__materialize(const char *func, const ga_array *a, int view_n
         return NULL;
     }
     return out;
+}
+
+/* --- gathers by index ------------------------------------------------------ */
+
+/* Whether axes [lo, hi) collapse into one axis; its byte stride goes to
+   *stride (0 for no axes, or only unit ones). */
+static bool ga__collapse_range(const int64_t *shape, const int64_t *strides, int lo, int hi, int64_t *stride)
+{
+    int64_t expect = 0;
+    bool first = true;
+    *stride = 0;
+    for (int d = hi - 1; d >= lo; d--) {
+        if (shape[d] == 1) continue;
+        if (!first && strides[d] != expect) return false;
+        if (first) *stride = strides[d];
+        first = false;
+        expect = strides[d] * shape[d];
+    }
+    return true;
+}
+
+/* Indices as a C-contiguous int64 array (a new reference). */
+static ga_array *ga__int64_indices(const char *func, const ga_array *idx)
+{
+    if (!ga_can_cast(idx->dtype, GA_INT64, GA_CASTING_SAFE)) {
+        ga__error(GA_ERROR_TYPE, func, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                  ga__dtype_names[idx->dtype]);
+        return NULL;
+    }
+    if (idx->dtype == GA_INT64 && (idx->flags & GA_C_CONTIGUOUS)) return ga_retain((ga_array *)idx);
+    return ga__contiguous_copy(func, idx, GA_INT64);
+}
+
+/* NumPy's IndexError for the first index outside [-limit, limit), if any
+   (this waits for the stream: raise mode must know before it writes). */
+static ga_status ga__check_indices(const char *func, const ga_array *idx, int64_t limit, int axis)
+{
+    if (idx->size == 0) return GA_OK;
+    ga__block *flag = ga__device_alloc(func, idx->device, 8, false);
+    if (!flag) return ga__t.error;
+    CUstream stream = ga__stream_of(idx->device);
+    unsigned long long first = 0;
+    ga_status st = GA_OK;
+    CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.check_bounds, "ga_index_check_bounds");
+    void *ip = (void *)(uintptr_t)idx->data, *fp = (void *)(uintptr_t)flag->ptr;
+    int64_t n = idx->size;
+    void *args[] = {&ip, &n, &limit, &fp};
+    if (GA__CU.MemsetD8Async((CUdeviceptr)flag->ptr, 0xFF, 8, stream) != CUDA_SUCCESS)
+        st = ga__error(GA_ERROR_CUDA, func, "cuMemsetD8Async failed");
+    if (st == GA_OK) st = ga__launch(func, f, idx->device, n, args);
+    if (st == GA_OK && (GA__CU.MemcpyDtoHAsync(&first, (CUdeviceptr)flag->ptr, 8, stream) != CUDA_SUCCESS ||
+                        GA__CU.StreamSynchronize(stream) != CUDA_SUCCESS))
+        st = ga__error(GA_ERROR_CUDA, func, "reading the bounds check back failed");
+    if (st == GA_OK && first != ~0ull) {
+        int64_t bad = 0;
+        if (GA__CU.MemcpyDtoHAsync(&bad, (CUdeviceptr)(idx->data + first * 8), 8, stream) == CUDA_SUCCESS &&
+            GA__CU.StreamSynchronize(stream) == CUDA_SUCCESS)
+            st = ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld", (long long)bad,
+                           axis, (long long)limit);
+        else
+            st = ga__error(GA_ERROR_CUDA, func, "reading the bad index back failed");
+    }
+    ga__pool_free(ga__g.devices[idx->device].pool, flag);
+    return st;
+}
+
+/* out (C-contiguous, (outer, count, inner)) = src gathered along `axis` by
+   idx (int64, contiguous) with element strides (idx_outer, idx_count,
+   idx_inner). src must collapse to (outer, axis, inner); the caller made
+   sure (a copy otherwise). */
+static ga_status ga__gather(const char *func, ga_array *out, const ga_array *src, int axis, const ga_array *idx,
+                            const int64_t idx_strides[3], ga_index_mode mode)
+{
+    ga__take_params p;
+    memset(&p, 0, sizeof p);
+    p.outer = 1;
+    for (int d = 0; d < axis; d++) p.outer *= src->shape[d];
+    p.inner = 1;
+    for (int d = axis + 1; d < src->ndim; d++) p.inner *= src->shape[d];
+    p.count = p.outer * p.inner != 0 ? out->size / (p.outer * p.inner) : 0;
+    p.axis_len = src->shape[axis];
+    p.a_axis = src->strides[axis];
+    ga__collapse_range(src->shape, src->strides, 0, axis, &p.a_outer);
+    ga__collapse_range(src->shape, src->strides, axis + 1, src->ndim, &p.a_inner);
+    p.idx_outer = idx_strides[0];
+    p.idx_count = idx_strides[1];
+    p.idx_inner = idx_strides[2];
+    p.mode = (int32_t)mode;
+    if (out->size == 0) return GA_OK;
+    if (p.axis_len == 0) return ga__error(GA_ERROR_INDEX, func, "cannot do a non-empty take from an empty axes.");
+    if (mode == GA_INDEX_RAISE) {
+        ga_status st = ga__check_indices(func, idx, p.axis_len, axis);
+        if (st != GA_OK) return st;
+    }
+    int c = ga__size_class(ga__dtype_sizes[src->dtype]);
+    CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.take[c], "ga_index_take_b%d", 8 << c);
+    void *o = (void *)(uintptr_t)out->data, *a = (void *)(uintptr_t)src->data, *i = (void *)(uintptr_t)idx->data;
+    void *args[] = {&o, &a, &i, &p};
+    return ga__launch(func, f, out->device, out->size, args);
+}
+
+/* src itself when it collapses to (outer, axis, inner), else a C copy. */
+static ga_array *ga__gatherable(const char *func, const ga_array *src, int axis)
+{
+    int64_t unused;
+    if (ga__collapse_range(src->shape, src->strides, 0, axis, &unused) &&
+        ga__collapse_range(src->shape, src->strides, axis + 1, src->ndim, &unused))
+        return ga_retain((ga_array *)src);
+    return ga__contiguous_copy(func, src, src->dtype);
+}
+
+GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axis, ga_index_mode mode)
+{
+    static const char func[] = "ga_take";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!indices) { ga__null_input(func, "indices"); return NULL; }
+    if ((unsigned)mode > GA_INDEX_CLIP) {
+        ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
+        return NULL;
+    }
+    ga_array *src;
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = a->size;
+        src = ga__reshape(func, a, 1, &size);
+        axis = 0;
+    } else {
+        if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+        src = ga__gatherable(func, a, axis);
+    }
+    if (!src) return NULL;
+    int ndim = src->ndim - 1 + indices->ndim;
+    ga_array *idx = ndim <= GA_MAXDIMS ? ga__int64_indices(func, indices) : NULL;
+    ga_array *out = NULL;
+    if (ndim > GA_MAXDIMS) ga__error(GA_ERROR_VALUE, func, "the result would have %d dimensions", ndim);
+    if (idx) {
+        int64_t shape[GA_MAXDIMS];
+        int n = 0;
+        for (int d = 0; d < axis; d++) shape[n++] = src->shape[d];
+        for (int d = 0; d < indices->ndim; d++) shape[n++] = indices->shape[d];
+        for (int d = axis + 1; d < src->ndim; d++) shape[n++] = src->shape[d];
+        if (ga__bind(func, src->device) == GA_OK) out = ga__array_new(func, src->device, ndim, shape, src->dtype);
+        const int64_t idx_strides[3] = {0, 1, 0};
+        if (out && ga__gather(func, out, src, axis, idx, idx_strides, mode) != GA_OK) {
+            ga_release(out);
+            out = NULL;
+        }
+    }
+    ga_release(idx);
+    ga_release(src);
+    return ga__ret(out);
+}
+
+GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indices, int axis)
+{
+    static const char func[] = "ga_take_along_axis";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!indices) { ga__null_input(func, "indices"); return NULL; }
+    ga_array *flat = NULL;
+    if (axis == GA_AXIS_NONE) { /* a flattened, indices 1-d */
+        if (indices->ndim != 1) {
+            ga__error(GA_ERROR_VALUE, func, "when axis=None, `indices` must have a single dimension.");
+            return NULL;
+        }
+        int64_t size = a->size;
+        a = flat = ga__reshape(func, a, 1, &size);
+        if (!a) return NULL;
+        axis = 0;
+    }
+    ga_array *idx = NULL, *idx_full = NULL, *src = NULL, *out = NULL;
+    int64_t shape[GA_MAXDIMS], ashape[GA_MAXDIMS];
+    if (indices->ndim != a->ndim) {
+        ga__error(GA_ERROR_VALUE, func, "`indices` and `arr` must have the same number of dimensions");
+        goto done;
+    }
+    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) goto done;
+    for (int d = 0; d < a->ndim; d++) {
+        int64_t x = a->shape[d], y = indices->shape[d];
+        if (d != axis && x != y && x != 1 && y != 1) {
+            char s1[200], s2[200];
+            int64_t as[GA_MAXDIMS]; /* NumPy shows a's shape with the indexed axis as 1 */
+            for (int k = 0; k < a->ndim; k++) as[k] = k == axis ? 1 : a->shape[k];
+            ga__format_shape(s1, sizeof s1, a->ndim, as);
+            ga__format_shape(s2, sizeof s2, indices->ndim, indices->shape);
+            ga__error(GA_ERROR_INDEX, func, "shape mismatch: indexing arrays could not be broadcast together with shapes %s %s ",
+                      s1, s2);
+            goto done;
+        }
+        shape[d] = d == axis ? y : (x == 1 ? y : x);
+        ashape[d] = d == axis ? x : shape[d];
+    }
+    idx = ga__int64_indices(func, indices);
+    if (!idx) goto done;
+    { /* the indices, broadcast to the result's shape and laid out contiguously */
+        bool full = true;
+        for (int d = 0; d < a->ndim; d++) full = full && idx->shape[d] == shape[d];
+        if (full) {
+            idx_full = ga_retain(idx);
+        } else {
+            ga_array *b = ga__broadcast_view(func, idx, a->ndim, shape);
+            idx_full = b ? ga__materialize(func, b, b->ndim, b->shape, b->strides, b->ndim, b->shape) : NULL;
+            ga_release(b);
+        }
+    }
+    if (!idx_full) goto done;
+    { /* a, broadcast in the other axes */
+        ga_array *b = ga__broadcast_view(func, a, a->ndim, ashape);
+        src = b ? ga__gatherable(func, b, axis) : NULL;
+        ga_release(b);
+    }
+    if (!src || ga__bind(func, a->device) != GA_OK) goto done;
+    out = ga__array_new(func, a->device, a->ndim, shape, a->dtype);
+    if (out) {
+        int64_t inner = 1;
+        for (int d = axis + 1; d < a->ndim; d++) inner *= shape[d];
+        const int64_t idx_strides[3] = {shape[axis] * inner, inner, 1};
+        if (ga__gather(func, out, src, axis, idx_full, idx_strides, GA_INDEX_RAISE) != GA_OK) {
+            ga_release(out);
+            out = NULL;
+        }
+    }
+done:
+    ga_release(idx);
+    ga_release(idx_full);
+    ga_release(src);
+    ga_release(flat);
+    return ga__ret(out);
 }
 
 GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps)

@@ -838,3 +838,89 @@ DEVICE_TEST(triangles_diagonals_and_indices)
                 ((int64_t[]){2, 2, 3}), want_i);
     done();
 }
+
+/* take in its three modes, along axes of strided inputs, and
+   take_along_axis with broadcasting, against loops; their errors. */
+DEVICE_TEST(take_and_take_along_axis)
+{
+    static const ga_dtype types[] = {GA_UINT8, GA_FLOAT16, GA_FLOAT32, GA_INT64, GA_COMPLEX128};
+    int64_t shape[3] = {4, 5, 6};
+    int64_t idx_host[7] = {0, -1, 3, 2, -5, 4, 1};
+    ga_array *idx = T(ga_from_host(idx_host, 1, (int64_t[]){7}, GA_INT64));
+    ga_array *idx32 = T(ga_astype(idx, GA_INT32));
+    for (int t = 0; t < 5; t++)
+        for (int axis = 0; axis < 3; axis++) {
+            ga_array *base = seq(3, shape, 0, types[t]);
+            ga_array *a = T(ga_transpose(base, (int[]){1, 2, 0})); /* (5, 6, 4), strided */
+            const int64_t *as = ga_shape(a);
+            double *src = values(a);
+            for (int mode = 0; mode < 3; mode++) {
+                /* raise: indices valid for every axis here (|i| <= 4 < 4 fails for axis 2: use wrap there) */
+                ga_index_mode m = (ga_index_mode)mode;
+                if (m == GA_INDEX_RAISE && as[axis] < 5) continue;
+                ga_array *r = T(ga_take(a, mode == 1 ? idx32 : idx, axis, m));
+                int64_t oshape[3];
+                memcpy(oshape, as, sizeof oshape);
+                oshape[axis] = 7;
+                double want[5 * 6 * 7];
+                int64_t n = oshape[0] * oshape[1] * oshape[2];
+                for (int64_t e = 0; e < n; e++) {
+                    int64_t c[3] = {e / (oshape[1] * oshape[2]), e / oshape[2] % oshape[1], e % oshape[2]};
+                    int64_t k = idx_host[c[axis]], len = as[axis];
+                    if (m == GA_INDEX_WRAP) k = ((k % len) + len) % len;
+                    else if (m == GA_INDEX_CLIP) k = k < 0 ? 0 : k >= len ? len - 1 : k;
+                    else if (k < 0) k += len;
+                    c[axis] = k;
+                    want[e] = src[(c[0] * as[1] + c[1]) * as[2] + c[2]];
+                }
+                CHECK_ARRAY("take", r, types[t], 3, oshape, want);
+            }
+            free(src);
+            done();
+            idx = T(ga_from_host(idx_host, 1, (int64_t[]){7}, GA_INT64));
+            idx32 = T(ga_astype(idx, GA_INT32));
+        }
+    /* flattened, with 2-d indices; a 0-d index removes the axis */
+    ga_array *m = seq(2, (int64_t[]){3, 4}, 0, GA_FLOAT32);
+    int64_t fi[4] = {11, 0, 5, -1};
+    ga_array *f2 = T(ga_from_host(fi, 2, (int64_t[]){2, 2}, GA_INT64));
+    double want_f[4] = {11, 0, 5, 11};
+    CHECK_ARRAY("take flattened", T(ga_take(m, f2, GA_AXIS_NONE, GA_INDEX_RAISE)), GA_FLOAT32, 2, ((int64_t[]){2, 2}), want_f);
+    ga_array *one = T(ga_full(0, NULL, ga_int(2), GA_INT16));
+    double want_row[3] = {2, 6, 10};
+    CHECK_ARRAY("take with a 0-d index", T(ga_take(m, one, 1, GA_INDEX_RAISE)), GA_FLOAT32, 1, ((int64_t[]){3}), want_row);
+    /* errors */
+    int64_t bad[3] = {0, 7, 9};
+    ga_array *b = T(ga_from_host(bad, 1, (int64_t[]){3}, GA_INT64));
+    CHECK_ERROR(ga_take(m, b, 0, GA_INDEX_RAISE) == NULL, GA_ERROR_INDEX, "ga_take: index 7 is out of bounds for axis 0 with size 3");
+    ga_array *fl = T(ga_full(1, (int64_t[]){2}, ga_float(1), GA_FLOAT64));
+    CHECK_ERROR(ga_take(m, fl, 0, GA_INDEX_WRAP) == NULL, GA_ERROR_TYPE,
+                "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+    CHECK_ERROR(ga_take(m, b, 2, GA_INDEX_CLIP) == NULL, GA_ERROR_AXIS, "axis 2 is out of bounds for array of dimension 2");
+    /* take_along_axis: argsort-style indices, broadcast along the other axis */
+    int64_t ti[6] = {3, 0, 1, 2, 2, 1};
+    ga_array *t2 = T(ga_from_host(ti, 2, (int64_t[]){3, 2}, GA_INT64));
+    double want_t[6] = {3, 0, 5, 6, 10, 9};
+    CHECK_ARRAY("take_along_axis", T(ga_take_along_axis(m, t2, 1)), GA_FLOAT32, 2, ((int64_t[]){3, 2}), want_t);
+    int64_t ci[4] = {2, 0, 1, 2};
+    ga_array *col = T(ga_from_host(ci, 2, (int64_t[]){1, 4}, GA_INT64));
+    double want_c[4] = {8, 1, 6, 11};
+    CHECK_ARRAY("take_along_axis axis 0", T(ga_take_along_axis(m, col, 0)), GA_FLOAT32, 2, ((int64_t[]){1, 4}), want_c);
+    ga_array *tcol = T(ga_from_host(ci, 2, (int64_t[]){4, 1}, GA_INT64));
+    double want_tc[4] = {8, 1, 6, 11};
+    CHECK_ARRAY("take_along_axis of a transposed array", T(ga_take_along_axis(T(ga_transpose(m, NULL)), tcol, 1)),
+                GA_FLOAT32, 2, ((int64_t[]){4, 1}), want_tc);
+    int64_t ri[2] = {3, 0};
+    ga_array *row = T(ga_from_host(ri, 2, (int64_t[]){1, 2}, GA_INT64));
+    double want_b[6] = {3, 0, 7, 4, 11, 8};
+    CHECK_ARRAY("take_along_axis broadcast", T(ga_take_along_axis(m, row, 1)), GA_FLOAT32, 2, ((int64_t[]){3, 2}),
+                want_b);
+    int64_t oob[1] = {5};
+    ga_array *o = T(ga_from_host(oob, 2, (int64_t[]){1, 1}, GA_INT64));
+    CHECK_ERROR(ga_take_along_axis(m, o, 1) == NULL, GA_ERROR_INDEX, "index 5 is out of bounds for axis 1 with size 4");
+    CHECK_ERROR(ga_take_along_axis(m, idx, 1) == NULL, GA_ERROR_VALUE, "`indices` and `arr` must have the same number of dimensions");
+    ga_array *mis = T(ga_zeros(2, (int64_t[]){2, 1}, GA_INT64));
+    CHECK_ERROR(ga_take_along_axis(m, mis, 1) == NULL, GA_ERROR_INDEX,
+                "shape mismatch: indexing arrays could not be broadcast together with shapes (3,1) (2,1) ");
+    done();
+}
