@@ -777,6 +777,19 @@ GPUARR_API ga_status ga_split_at(const ga_array *a, int n, const int64_t *indice
 GPUARR_API ga_status ga_hsplit(const ga_array *a, int64_t sections, ga_array **out);
 GPUARR_API ga_status ga_vsplit(const ga_array *a, int64_t sections, ga_array **out);
 
+/* numpy.pad's modes. */
+typedef enum ga_pad_mode {
+    GA_PAD_CONSTANT, /* the value `constant` */
+    GA_PAD_EDGE,     /* the edge element, repeated */
+    GA_PAD_REFLECT,  /* mirrored about the edge, the edge not repeated */
+    GA_PAD_WRAP      /* the array repeated periodically */
+} ga_pad_mode;
+
+/* numpy.pad: a new array with widths[2d] elements before and widths[2d+1]
+   after axis d; `constant` is used by GA_PAD_CONSTANT only. Errors:
+   negative widths, a non-constant mode on an empty axis. */
+GPUARR_API ga_array *ga_pad(const ga_array *a, const int64_t *widths, ga_pad_mode mode, ga_scalar constant);
+
 /* numpy.tile (n repetition counts) and numpy.repeat with one count for
    every element along `axis` (GA_AXIS_NONE: flattened): copies. */
 GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps);
@@ -5483,6 +5496,136 @@ done:
     ga_release(idx_full);
     ga_release(src);
     ga_release(flat);
+    return ga__ret(out);
+}
+
+/* The part of `out` that padding axis d works on: axes before d at full
+   extent, axis d over [start, start + len), axes after d at their centre. */
+static ga_array *ga__pad_region(const char *func, const ga_array *out, int d, int64_t start, int64_t len,
+                                const int64_t *before, const int64_t *inner)
+{
+    ga__layout l;
+    ga__layout_of(out, &l);
+    bool empty = len == 0;
+    for (int k = d + 1; k < out->ndim; k++) {
+        l.offset += before[k] * out->strides[k];
+        l.shape[k] = inner[k];
+        empty = empty || inner[k] == 0;
+    }
+    l.offset += start * out->strides[d];
+    l.shape[d] = len;
+    for (int k = 0; k < out->ndim; k++) empty = empty || l.shape[k] == 0;
+    if (empty) l.offset = 0;
+    return ga__view(func, out, &l, true);
+}
+
+/* Copies onto [dst, dst + len) of axis d the source run starting at src:
+   forward (direction > 0), backward (< 0), or the one slice at src
+   repeated (0). */
+static ga_status ga__pad_copy(const char *func, ga_array *out, int d, int64_t dst, int64_t src, int64_t len,
+                              int direction, const int64_t *before, const int64_t *inner)
+{
+    ga_array *to = ga__pad_region(func, out, d, dst, len, before, inner);
+    ga_array *from = ga__pad_region(func, out, d, direction < 0 ? src - len + 1 : src, direction ? len : 1, before,
+                                    inner);
+    ga_array *rev = NULL;
+    if (from && direction < 0) {
+        bool flip[GA_MAXDIMS] = {false};
+        flip[d] = true;
+        rev = ga__flipped(func, from, flip);
+    }
+    ga_status st = to && from && (direction >= 0 || rev) ? ga__copyto(func, to, rev ? rev : from, GA_CASTING_NO)
+                                                         : ga__t.error;
+    ga_release(to);
+    ga_release(from);
+    ga_release(rev);
+    return st;
+}
+
+/* Where padded position p of axis d (centre [b, b + n)) reads from, and
+   in which direction the source runs: wrap repeats the centre, reflect
+   mirrors it without repeating the edge, edge repeats the edge. */
+static int64_t ga__pad_source(ga_pad_mode mode, int64_t p, int64_t b, int64_t n, int *direction)
+{
+    int64_t r = p - b;
+    *direction = 0;
+    if (mode == GA_PAD_EDGE || n == 1) return b + (r < 0 ? 0 : n - 1);
+    if (mode == GA_PAD_WRAP) {
+        *direction = 1;
+        return b + ((r % n) + n) % n;
+    }
+    int64_t period = 2 * (n - 1), m = ((r % period) + period) % period;
+    *direction = m < n - 1 ? 1 : -1;
+    return b + (m < n ? m : period - m);
+}
+
+GPUARR_API ga_array *ga_pad(const ga_array *a, const int64_t *widths, ga_pad_mode mode, ga_scalar constant)
+{
+    static const char func[] = "ga_pad";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim > 0 && !widths) { ga__null_input(func, "widths"); return NULL; }
+    if ((unsigned)mode > GA_PAD_WRAP) {
+        ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
+        return NULL;
+    }
+    int64_t shape[GA_MAXDIMS], before[GA_MAXDIMS], inner[GA_MAXDIMS];
+    for (int d = 0; d < a->ndim; d++) {
+        if (widths[2 * d] < 0 || widths[2 * d + 1] < 0) {
+            ga__error(GA_ERROR_VALUE, func, "index can't contain negative values");
+            return NULL;
+        }
+        if (mode != GA_PAD_CONSTANT && a->shape[d] == 0 && (widths[2 * d] || widths[2 * d + 1])) {
+            ga__error(GA_ERROR_VALUE, func, "can't extend empty axis %d using modes other than 'constant' or 'empty'", d);
+            return NULL;
+        }
+        before[d] = widths[2 * d];
+        inner[d] = a->shape[d];
+        shape[d] = before[d] + a->shape[d] + widths[2 * d + 1];
+    }
+    ga_array *out = mode == GA_PAD_CONSTANT ? ga__full_on(func, a->device, a->ndim, shape, constant, a->dtype)
+                                            : (ga__bind(func, a->device) == GA_OK
+                                                   ? ga__array_new(func, a->device, a->ndim, shape, a->dtype)
+                                                   : NULL);
+    if (!out) return NULL;
+    ga_status st = GA_OK;
+    { /* the centre */
+        ga__layout l;
+        ga__layout_of(out, &l);
+        for (int d = 0; d < a->ndim; d++) {
+            l.offset += before[d] * out->strides[d];
+            l.shape[d] = a->shape[d];
+        }
+        if (a->size == 0) l.offset = 0;
+        ga_array *centre = ga__view(func, out, &l, true);
+        st = centre ? ga__copyto(func, centre, a, GA_CASTING_NO) : ga__t.error;
+        ga_release(centre);
+    }
+    /* each axis in turn, reading what the earlier axes already padded */
+    for (int d = 0; st == GA_OK && mode != GA_PAD_CONSTANT && d < a->ndim; d++) {
+        int64_t b = before[d], n = a->shape[d];
+        for (int64_t p = 0; st == GA_OK && p < shape[d];) {
+            if (p == b) { /* skip the centre */
+                p += n;
+                continue;
+            }
+            int dir;
+            int64_t s = ga__pad_source(mode, p, b, n, &dir), end = p < b ? b : shape[d], len = 1;
+            while (p + len < end) { /* extend the run while the source moves in step */
+                int next_dir;
+                int64_t t = ga__pad_source(mode, p + len, b, n, &next_dir);
+                if (t != s + dir * len) break;
+                len++;
+            }
+            st = ga__pad_copy(func, out, d, p, s, len, dir, before, inner);
+            p += len;
+        }
+        inner[d] = shape[d];
+        before[d] = 0;
+    }
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
     return ga__ret(out);
 }
 

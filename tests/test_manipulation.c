@@ -924,3 +924,33 @@ DEVICE_TEST(take_and_take_along_axis)
                 "shape mismatch: indexing arrays could not be broadcast together with shapes (3,1) (2,1) ");
     done();
 }
+
+/* pad in every mode, widths wider than the axes (NumPy's results). */
+DEVICE_TEST(pad_modes)
+{
+    ga_array *a = seq(2, (int64_t[]){2, 3}, 0, GA_INT32);
+    const int64_t w[4] = {3, 2, 4, 5}, oshape[2] = {7, 12};
+    static const double edge[84] = {0,0,0,0,0,1,2,2,2,2,2,2,0,0,0,0,0,1,2,2,2,2,2,2,0,0,0,0,0,1,2,2,2,2,2,2,0,0,0,0,0,1,2,2,2,2,2,2,3,3,3,3,3,4,5,5,5,5,5,5,3,3,3,3,3,4,5,5,5,5,5,5,3,3,3,3,3,4,5,5,5,5,5,5};
+    static const double reflect[84] = {3,4,5,4,3,4,5,4,3,4,5,4,0,1,2,1,0,1,2,1,0,1,2,1,3,4,5,4,3,4,5,4,3,4,5,4,0,1,2,1,0,1,2,1,0,1,2,1,3,4,5,4,3,4,5,4,3,4,5,4,0,1,2,1,0,1,2,1,0,1,2,1,3,4,5,4,3,4,5,4,3,4,5,4};
+    static const double wrap[84] = {5,3,4,5,3,4,5,3,4,5,3,4,2,0,1,2,0,1,2,0,1,2,0,1,5,3,4,5,3,4,5,3,4,5,3,4,2,0,1,2,0,1,2,0,1,2,0,1,5,3,4,5,3,4,5,3,4,5,3,4,2,0,1,2,0,1,2,0,1,2,0,1,5,3,4,5,3,4,5,3,4,5,3,4};
+    CHECK_ARRAY("pad edge", T(ga_pad(a, w, GA_PAD_EDGE, ga_int(0))), GA_INT32, 2, oshape, edge);
+    CHECK_ARRAY("pad reflect", T(ga_pad(a, w, GA_PAD_REFLECT, ga_int(0))), GA_INT32, 2, oshape, reflect);
+    CHECK_ARRAY("pad wrap", T(ga_pad(a, w, GA_PAD_WRAP, ga_int(0))), GA_INT32, 2, oshape, wrap);
+    static const double constant[15] = {9, 9, 9, 9, 9, 0, 1, 2, 9, 9, 3, 4, 5, 9, 9};
+    CHECK_ARRAY("pad constant", T(ga_pad(a, (int64_t[]){1, 0, 0, 2}, GA_PAD_CONSTANT, ga_int(9))), GA_INT32, 2,
+                ((int64_t[]){3, 5}), constant);
+    ga_array *v = seq(1, (int64_t[]){3}, 0, GA_FLOAT64);
+    static const double r1[13] = {1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2, 1};
+    CHECK_ARRAY("pad reflect 1-d", T(ga_pad(v, (int64_t[]){5, 5}, GA_PAD_REFLECT, ga_int(0))), GA_FLOAT64, 1,
+                ((int64_t[]){13}), r1);
+    ga_array *t = T(ga_transpose(a, NULL)); /* a strided input */
+    static const double tw[15] = {3, 0, 3, 0, 3, 4, 1, 4, 1, 4, 5, 2, 5, 2, 5};
+    CHECK_ARRAY("pad wrap of a transposed array", T(ga_pad(t, (int64_t[]){0, 0, 1, 2}, GA_PAD_WRAP, ga_int(0))),
+                GA_INT32, 2, ((int64_t[]){3, 5}), tw);
+    CHECK_ERROR(ga_pad(a, (int64_t[]){-1, 0, 0, 0}, GA_PAD_EDGE, ga_int(0)) == NULL, GA_ERROR_VALUE,
+                "index can't contain negative values");
+    ga_array *e = T(ga_zeros(1, (int64_t[]){0}, GA_FLOAT32));
+    CHECK_ERROR(ga_pad(e, (int64_t[]){2, 2}, GA_PAD_EDGE, ga_int(0)) == NULL, GA_ERROR_VALUE,
+                "can't extend empty axis 0 using modes other than 'constant' or 'empty'");
+    done();
+}
