@@ -777,6 +777,15 @@ GPUARR_API ga_status ga_split_at(const ga_array *a, int n, const int64_t *indice
 GPUARR_API ga_status ga_hsplit(const ga_array *a, int64_t sections, ga_array **out);
 GPUARR_API ga_status ga_vsplit(const ga_array *a, int64_t sections, ga_array **out);
 
+/* numpy.put: a.flat[indices[i]] = values.flat[i % values.size], values
+   converted to a's dtype; `mode` as in ga_take. Which of several writes to
+   one element lands is not defined (as in CuPy). */
+GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode);
+
+/* numpy.put_along_axis: a[..., indices[..., j, ...], ...] = values[..., j,
+   ...] along `axis`, indices and values broadcast as take_along_axis. */
+GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, const ga_array *values, int axis);
+
 /* numpy.pad's modes. */
 typedef enum ga_pad_mode {
     GA_PAD_CONSTANT, /* the value `constant` */
@@ -831,12 +840,13 @@ typedef struct ga__arange_params {
     int64_t istart, isecond, idelta;  /* integer and bool dtypes */
 } ga__arange_params;
 
-/* take / take_along_axis: see kernels/index.cu. */
+/* take, put and their along-axis forms: see kernels/index.cu. */
 typedef struct ga__take_params {
     int64_t outer, count, inner;              /* out's shape, C-contiguous */
     int64_t axis_len;                         /* the length of the indexed axis */
     int64_t a_outer, a_axis, a_inner;         /* a's byte strides */
     int64_t idx_outer, idx_count, idx_inner;  /* the index array's element strides */
+    int64_t nvalues;                          /* put: values repeat with this period */
     int32_t mode;                             /* 0 raise (checked), 1 wrap, 2 clip */
     int32_t unused;
 } ga__take_params;
@@ -2854,7 +2864,7 @@ static struct {
     CUkernel astype[GA_NUM_DTYPES][GA_NUM_DTYPES][GA__COPY_NUM_VARIANTS];
     CUkernel transpose[5], tri[5], fill[5], eye[5]; /* by log2(itemsize) */
     CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
-    CUkernel take[5], check_bounds;
+    CUkernel take[5], put[5], check_bounds;
 } ga__kernels;
 
 #ifndef GPUARR_EMBED_FATBINS
@@ -5337,39 +5347,65 @@ static ga_status ga__check_indices(const char *func, const ga_array *idx, int64_
     return st;
 }
 
+/* The parameters of a gather from or scatter into `a` (which collapses to
+   (outer, axis, inner)) along `axis`, for `count` indices per (outer,
+   inner) position with element strides idx_strides. */
+static void ga__index_params(const ga_array *a, int axis, int64_t count, const int64_t idx_strides[3],
+                             ga_index_mode mode, ga__take_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->outer = 1;
+    for (int d = 0; d < axis; d++) p->outer *= a->shape[d];
+    p->inner = 1;
+    for (int d = axis + 1; d < a->ndim; d++) p->inner *= a->shape[d];
+    p->count = count;
+    p->axis_len = a->shape[axis];
+    p->a_axis = a->strides[axis];
+    ga__collapse_range(a->shape, a->strides, 0, axis, &p->a_outer);
+    ga__collapse_range(a->shape, a->strides, axis + 1, a->ndim, &p->a_inner);
+    p->idx_outer = idx_strides[0];
+    p->idx_count = idx_strides[1];
+    p->idx_inner = idx_strides[2];
+    p->nvalues = 1;
+    p->mode = (int32_t)mode;
+}
+
+/* Runs the take (`values` NULL: out = a[idx]) or put (a[idx] = values)
+   kernel described by p, after raise mode's bounds check. */
+static ga_status ga__index_launch(const char *func, const ga_array *a, ga_array *out, const ga_array *values,
+                                  const ga_array *idx, int axis, ga__take_params *p)
+{
+    int64_t total = p->outer * p->count * p->inner;
+    if (total == 0) return GA_OK;
+    if (p->axis_len == 0) return ga__error(GA_ERROR_INDEX, func, "cannot do a non-empty take from an empty axes.");
+    if (p->mode == GA_INDEX_RAISE) {
+        ga_status st = ga__check_indices(func, idx, p->axis_len, axis);
+        if (st != GA_OK) return st;
+    }
+    int c = ga__size_class(ga__dtype_sizes[a->dtype]);
+    void *ap = (void *)(uintptr_t)a->data, *ip = (void *)(uintptr_t)idx->data;
+    if (!values) {
+        CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.take[c], "ga_index_take_b%d", 8 << c);
+        void *op = (void *)(uintptr_t)out->data;
+        void *args[] = {&op, &ap, &ip, p};
+        return ga__launch(func, f, a->device, total, args);
+    }
+    CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.put[c], "ga_index_put_b%d", 8 << c);
+    void *vp = (void *)(uintptr_t)values->data;
+    void *args[] = {&ap, &vp, &ip, p};
+    return ga__launch(func, f, a->device, total, args);
+}
+
 /* out (C-contiguous, (outer, count, inner)) = src gathered along `axis` by
-   idx (int64, contiguous) with element strides (idx_outer, idx_count,
-   idx_inner). src must collapse to (outer, axis, inner); the caller made
-   sure (a copy otherwise). */
+   idx (int64, contiguous) with element strides idx_strides. */
 static ga_status ga__gather(const char *func, ga_array *out, const ga_array *src, int axis, const ga_array *idx,
                             const int64_t idx_strides[3], ga_index_mode mode)
 {
     ga__take_params p;
-    memset(&p, 0, sizeof p);
-    p.outer = 1;
-    for (int d = 0; d < axis; d++) p.outer *= src->shape[d];
-    p.inner = 1;
-    for (int d = axis + 1; d < src->ndim; d++) p.inner *= src->shape[d];
-    p.count = p.outer * p.inner != 0 ? out->size / (p.outer * p.inner) : 0;
-    p.axis_len = src->shape[axis];
-    p.a_axis = src->strides[axis];
-    ga__collapse_range(src->shape, src->strides, 0, axis, &p.a_outer);
-    ga__collapse_range(src->shape, src->strides, axis + 1, src->ndim, &p.a_inner);
-    p.idx_outer = idx_strides[0];
-    p.idx_count = idx_strides[1];
-    p.idx_inner = idx_strides[2];
-    p.mode = (int32_t)mode;
-    if (out->size == 0) return GA_OK;
-    if (p.axis_len == 0) return ga__error(GA_ERROR_INDEX, func, "cannot do a non-empty take from an empty axes.");
-    if (mode == GA_INDEX_RAISE) {
-        ga_status st = ga__check_indices(func, idx, p.axis_len, axis);
-        if (st != GA_OK) return st;
-    }
-    int c = ga__size_class(ga__dtype_sizes[src->dtype]);
-    CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.take[c], "ga_index_take_b%d", 8 << c);
-    void *o = (void *)(uintptr_t)out->data, *a = (void *)(uintptr_t)src->data, *i = (void *)(uintptr_t)idx->data;
-    void *args[] = {&o, &a, &i, &p};
-    return ga__launch(func, f, out->device, out->size, args);
+    int64_t rest = 1;
+    for (int d = 0; d < src->ndim; d++) rest *= d == axis ? 1 : src->shape[d];
+    ga__index_params(src, axis, rest ? out->size / rest : 0, idx_strides, mode, &p);
+    return ga__index_launch(func, src, out, NULL, idx, axis, &p);
 }
 
 /* src itself when it collapses to (outer, axis, inner), else a C copy. */
@@ -5497,6 +5533,104 @@ done:
     ga_release(src);
     ga_release(flat);
     return ga__ret(out);
+}
+
+/* Scatters into `a` through p: directly when a collapses to (outer, axis,
+   inner), else into a contiguous copy that is written back. */
+static ga_status ga__scatter(const char *func, ga_array *a, const ga_array *values, const ga_array *idx, int axis,
+                             const int64_t idx_strides[3], int64_t count, ga_index_mode mode, const int64_t *a_shape)
+{
+    ga_array *view = ga__broadcast_view(func, a, a->ndim, a_shape); /* a, broadcast in the other axes */
+    ga_array *target = view ? ga__gatherable(func, view, axis) : NULL;
+    ga_status st = target ? GA_OK : ga__t.error;
+    if (st == GA_OK) {
+        ga__take_params p;
+        ga__index_params(target, axis, count, idx_strides, mode, &p);
+        p.nvalues = values->size;
+        st = ga__index_launch(func, target, NULL, values, idx, axis, &p);
+        if (st == GA_OK && target != view) st = ga__copyto(func, a, target, GA_CASTING_NO);
+    }
+    ga_release(target);
+    ga_release(view);
+    return st;
+}
+
+GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode)
+{
+    static const char func[] = "ga_put";
+    if (!a) return ga__null_input(func, "a");
+    if (!indices || !values) return ga__null_input(func, "indices or values");
+    if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    if ((unsigned)mode > GA_INDEX_CLIP) return ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
+    if (indices->size == 0 || values->size == 0) return GA_OK;
+    int64_t size = a->size;
+    ga_array *flat = ga__reshape(func, a, 1, &size); /* a.flat: a view, or a copy written back below */
+    ga_array *idx = flat ? ga__int64_indices(func, indices) : NULL;
+    ga_array *vals = idx ? ga__contiguous_copy(func, values, a->dtype) : NULL;
+    ga_status st = vals ? GA_OK : ga__t.error;
+    if (st == GA_OK && vals->device != a->device) st = ga__error(GA_ERROR_DEVICE, func, "values are on another device");
+    if (st == GA_OK) {
+        const int64_t idx_strides[3] = {0, 1, 0};
+        st = ga__scatter(func, flat, vals, idx, 0, idx_strides, idx->size, mode, flat->shape);
+        if (st == GA_OK && flat->buffer != a->buffer) st = ga__copyto(func, a, flat, GA_CASTING_NO);
+    }
+    ga_release(vals);
+    ga_release(idx);
+    ga_release(flat);
+    return st;
+}
+
+GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, const ga_array *values, int axis)
+{
+    static const char func[] = "ga_put_along_axis";
+    if (!a) return ga__null_input(func, "a");
+    if (!indices || !values) return ga__null_input(func, "indices or values");
+    if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    if (indices->ndim != a->ndim)
+        return ga__error(GA_ERROR_VALUE, func, "`indices` and `arr` must have the same number of dimensions");
+    ga_status st = ga__normalize_axis(func, "", &axis, a->ndim);
+    if (st != GA_OK) return st;
+    int64_t shape[GA_MAXDIMS], ashape[GA_MAXDIMS];
+    for (int d = 0; d < a->ndim; d++) {
+        int64_t x = a->shape[d], y = indices->shape[d];
+        if (d != axis && x != y && x != 1 && y != 1) {
+            char s1[200], s2[200];
+            int64_t as[GA_MAXDIMS];
+            for (int k = 0; k < a->ndim; k++) as[k] = k == axis ? 1 : a->shape[k];
+            ga__format_shape(s1, sizeof s1, a->ndim, as);
+            ga__format_shape(s2, sizeof s2, indices->ndim, indices->shape);
+            return ga__error(GA_ERROR_INDEX, func,
+                             "shape mismatch: indexing arrays could not be broadcast together with shapes %s %s ", s1, s2);
+        }
+        shape[d] = d == axis ? y : (x == 1 ? y : x);
+        ashape[d] = d == axis ? x : shape[d];
+    }
+    ga_array *idx = ga__int64_indices(func, indices), *idx_full = NULL, *vals = NULL;
+    if (idx) { /* indices and values laid out contiguously over the broadcast shape */
+        ga_array *b = ga__broadcast_view(func, idx, a->ndim, shape);
+        idx_full = b ? ga__materialize(func, b, b->ndim, b->shape, b->strides, b->ndim, b->shape) : NULL;
+        ga_release(b);
+    }
+    if (idx_full) {
+        ga_array *v = ga__contiguous_copy(func, values, a->dtype);
+        ga_array *b = v ? ga__broadcast_view(func, v, a->ndim, shape) : NULL;
+        if (v && !b)
+            ga__error(GA_ERROR_SHAPE, func, "values could not be broadcast to the shape of the indices");
+        vals = b ? ga__materialize(func, b, b->ndim, b->shape, b->strides, b->ndim, b->shape) : NULL;
+        ga_release(b);
+        ga_release(v);
+    }
+    st = vals ? GA_OK : ga__t.error;
+    if (st == GA_OK) {
+        int64_t inner = 1;
+        for (int d = axis + 1; d < a->ndim; d++) inner *= shape[d];
+        const int64_t idx_strides[3] = {shape[axis] * inner, inner, 1};
+        st = ga__scatter(func, a, vals, idx_full, axis, idx_strides, shape[axis], GA_INDEX_RAISE, ashape);
+    }
+    ga_release(vals);
+    ga_release(idx_full);
+    ga_release(idx);
+    return st;
 }
 
 /* The part of `out` that padding axis d works on: axes before d at full

@@ -954,3 +954,57 @@ DEVICE_TEST(pad_modes)
                 "can't extend empty axis 0 using modes other than 'constant' or 'empty'");
     done();
 }
+
+/* put (cyclic values, modes, a non-contiguous target) and put_along_axis. */
+DEVICE_TEST(put_and_put_along_axis)
+{
+    ga_array *a = T(ga_zeros(1, (int64_t[]){5}, GA_FLOAT64));
+    int64_t i4[4] = {0, 1, 2, 3};
+    double v2[2] = {7, 8};
+    ga_array *idx = T(ga_from_host(i4, 1, (int64_t[]){4}, GA_INT64));
+    ga_array *vals = T(ga_from_host(v2, 1, (int64_t[]){2}, GA_FLOAT64));
+    CHECK_OK(ga_put(a, idx, vals, GA_INDEX_RAISE));
+    double want1[5] = {7, 8, 7, 8, 0};
+    CHECK_ARRAY("put repeats the values", a, GA_FLOAT64, 1, ((int64_t[]){5}), want1);
+    /* into a transposed view: a.flat order, written through */
+    ga_array *base = T(ga_zeros(2, (int64_t[]){2, 3}, GA_INT32));
+    ga_array *t = T(ga_transpose(base, NULL)); /* (3, 2) */
+    int64_t i2[2] = {0, 5};
+    ga_array *idx2 = T(ga_from_host(i2, 1, (int64_t[]){2}, GA_INT64));
+    double v12[2] = {1, 2};
+    CHECK_OK(ga_put(t, idx2, T(ga_from_host(v12, 1, (int64_t[]){2}, GA_FLOAT64)), GA_INDEX_RAISE));
+    double want2[6] = {1, 0, 0, 0, 0, 2};
+    CHECK_ARRAY("put into a transposed view", t, GA_INT32, 2, ((int64_t[]){3, 2}), want2);
+    /* modes */
+    int64_t far[2] = {-7, 12};
+    ga_array *idx3 = T(ga_from_host(far, 1, (int64_t[]){2}, GA_INT64));
+    ga_array *c = T(ga_zeros(1, (int64_t[]){5}, GA_INT16));
+    CHECK_OK(ga_put(c, idx3, vals, GA_INDEX_CLIP));
+    double want3[5] = {7, 0, 0, 0, 8};
+    CHECK_ARRAY("put clip", c, GA_INT16, 1, ((int64_t[]){5}), want3);
+    ga_array *w = T(ga_zeros(1, (int64_t[]){5}, GA_INT16));
+    CHECK_OK(ga_put(w, idx3, vals, GA_INDEX_WRAP));
+    double want4[5] = {0, 0, 8, 7, 0};
+    CHECK_ARRAY("put wrap", w, GA_INT16, 1, ((int64_t[]){5}), want4);
+    CHECK_ERROR(ga_put(w, idx3, vals, GA_INDEX_RAISE) != GA_OK, GA_ERROR_INDEX,
+                "ga_put: index -7 is out of bounds for axis 0 with size 5");
+    CHECK_ARRAY("nothing written on error", w, GA_INT16, 1, ((int64_t[]){5}), want4);
+    /* put_along_axis with a scalar value */
+    ga_array *m = T(ga_zeros(2, (int64_t[]){2, 3}, GA_FLOAT32));
+    int64_t pi[2] = {1, 2};
+    ga_array *pidx = T(ga_from_host(pi, 2, (int64_t[]){2, 1}, GA_INT64));
+    CHECK_OK(ga_put_along_axis(m, pidx, T(ga_full(0, NULL, ga_int(5), GA_INT64)), 1));
+    double want5[6] = {0, 5, 0, 0, 0, 5};
+    CHECK_ARRAY("put_along_axis", m, GA_FLOAT32, 2, ((int64_t[]){2, 3}), want5);
+    /* argsort-style round trip: put_along_axis undoes take_along_axis of a permutation */
+    ga_array *src = seq(2, (int64_t[]){3, 4}, 10, GA_FLOAT64);
+    int64_t perm[12] = {3, 1, 0, 2, 0, 1, 2, 3, 2, 3, 1, 0};
+    ga_array *pr = T(ga_from_host(perm, 2, (int64_t[]){3, 4}, GA_INT64));
+    ga_array *taken = T(ga_take_along_axis(src, pr, 1));
+    ga_array *back = T(ga_zeros(2, (int64_t[]){3, 4}, GA_FLOAT64));
+    CHECK_OK(ga_put_along_axis(back, pr, taken, 1));
+    double *want6 = values(src);
+    CHECK_ARRAY("put_along_axis inverts take_along_axis", back, GA_FLOAT64, 2, ((int64_t[]){3, 4}), want6);
+    free(want6);
+    done();
+}
