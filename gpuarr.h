@@ -5572,7 +5572,11 @@ GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array
     if (st == GA_OK) {
         const int64_t idx_strides[3] = {0, 1, 0};
         st = ga__scatter(func, flat, vals, idx, 0, idx_strides, idx->size, mode, flat->shape);
-        if (st == GA_OK && flat->buffer != a->buffer) st = ga__copyto(func, a, flat, GA_CASTING_NO);
+        if (st == GA_OK && flat->buffer != a->buffer) { /* the copy, back into a's layout */
+            ga_array *shaped = ga__reshape(func, flat, a->ndim, a->shape);
+            st = shaped ? ga__copyto(func, a, shaped, GA_CASTING_NO) : ga__t.error;
+            ga_release(shaped);
+        }
     }
     ga_release(vals);
     ga_release(idx);
