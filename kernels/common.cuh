@@ -351,6 +351,19 @@ template <> GA_DEV void ga_store<ga_complex128_t>(void *p, ga_complex128_t v)
 GA_DEV uint4 ga_load16(const void *p) { return *(const uint4 *)p; }
 GA_DEV void ga_store16(void *p, uint4 v) { *(uint4 *)p = v; }
 
+/* One element of N bytes moved as raw bits, at its dtype's alignment (a
+   16-byte element needs only 8: complex128). For kernels that move
+   elements without converting them (transposes, gathers). */
+struct ga_raw16 {
+    uint64_t lo, hi;
+};
+template <int N> struct ga_raw;
+template <> struct ga_raw<1> { typedef uint8_t type; };
+template <> struct ga_raw<2> { typedef uint16_t type; };
+template <> struct ga_raw<4> { typedef uint32_t type; };
+template <> struct ga_raw<8> { typedef uint64_t type; };
+template <> struct ga_raw<16> { typedef ga_raw16 type; };
+
 /* Unsigned integer vector types of 1, 2, 4, 8 and 16 bytes. */
 template <int B> struct ga_vec_of;
 template <> struct ga_vec_of<1> { typedef uint8_t type; };

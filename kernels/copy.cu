@@ -79,17 +79,6 @@ GA_FOR_EACH_DTYPE_PAIR(GA__COPY_KERNELS)
 /* Tiled transpose                                                           */
 /* ------------------------------------------------------------------------ */
 
-/* An element moved as raw bytes (16-byte elements need only 8-byte alignment). */
-struct ga__bytes16 {
-    uint64_t lo, hi;
-};
-template <int N> struct ga__raw;
-template <> struct ga__raw<1> { typedef uint8_t type; };
-template <> struct ga__raw<2> { typedef uint16_t type; };
-template <> struct ga__raw<4> { typedef uint32_t type; };
-template <> struct ga__raw<8> { typedef uint64_t type; };
-template <> struct ga__raw<16> { typedef ga__bytes16 type; };
-
 /* Tiles of TILE x TILE elements (64 for items up to 4 bytes, 32 above, so
    a tile stays under 48 KB), moved by 256 threads: each thread loads
    TILE * TILE / 256 elements before storing any, to keep many loads in
@@ -97,7 +86,7 @@ template <> struct ga__raw<16> { typedef ga__bytes16 type; };
 template <int N>
 static __device__ __forceinline__ void ga__transpose(void *out, const void *in, const ga__layout2 &L)
 {
-    typedef typename ga__raw<N>::type T;
+    typedef typename ga_raw<N>::type T;
     constexpr int TILE = N <= 4 ? 64 : 32, ROWS = 256 / TILE, PER = TILE / ROWS;
     __shared__ T tile[TILE][TILE + 1]; /* +1: no bank conflicts on the column walk */
     const int64_t batch = L.shape[0], rows = L.shape[1], cols = L.shape[2];
@@ -153,7 +142,7 @@ GA_FOR_EACH_ITEMSIZE(GA__TRANSPOSE_KERNEL)
 template <int N>
 static __device__ __forceinline__ void ga__tri(void *out, const void *in, const ga__layout2 &L, int64_t k, bool lower)
 {
-    typedef typename ga__raw<N>::type T;
+    typedef typename ga_raw<N>::type T;
     const int64_t rows = L.shape[1], cols = L.shape[2], plane = rows * cols;
     GA_GRID_STRIDE_LOOP(i, L.size)
     {

@@ -28,16 +28,6 @@
 
 GA_DEFINE_FATBIN_VERSION
 
-struct ga__item16 {
-    uint64_t lo, hi;
-};
-template <int N> struct ga__item;
-template <> struct ga__item<1> { typedef uint8_t type; };
-template <> struct ga__item<2> { typedef uint16_t type; };
-template <> struct ga__item<4> { typedef uint32_t type; };
-template <> struct ga__item<8> { typedef uint64_t type; };
-template <> struct ga__item<16> { typedef ga__item16 type; };
-
 /* The byte offset in a of element e = (o, j, i) of a gather or scatter. */
 static __device__ __forceinline__ int64_t ga__indexed_offset(int64_t e, const int64_t *idx, const ga__take_params &p)
 {
@@ -58,7 +48,7 @@ static __device__ __forceinline__ int64_t ga__indexed_offset(int64_t e, const in
 template <int N>
 static __device__ __forceinline__ void ga__take(void *out, const void *a, const int64_t *idx, const ga__take_params &p)
 {
-    typedef typename ga__item<N>::type T;
+    typedef typename ga_raw<N>::type T;
     GA_GRID_STRIDE_LOOP(e, p.outer * p.count * p.inner)
     ((T *)out)[e] = *(const T *)((const char *)a + ga__indexed_offset(e, idx, p));
 }
@@ -66,7 +56,7 @@ static __device__ __forceinline__ void ga__take(void *out, const void *a, const 
 template <int N>
 static __device__ __forceinline__ void ga__put(void *a, const void *values, const int64_t *idx, const ga__take_params &p)
 {
-    typedef typename ga__item<N>::type T;
+    typedef typename ga_raw<N>::type T;
     GA_GRID_STRIDE_LOOP(e, p.outer * p.count * p.inner)
     *(T *)((char *)a + ga__indexed_offset(e, idx, p)) = ((const T *)values)[e % p.nvalues];
 }
