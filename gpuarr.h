@@ -5028,7 +5028,7 @@ static ga_array *ga__concatenate(const char *func, int n, const ga_array *const 
     for (int i = 0; i < n; i++)
         if (!arrays[i]) { ga__null_input(func, "an input array"); return NULL; }
     if (axis == GA_AXIS_NONE) { /* flatten every input, then join them along axis 0 */
-        ga_array *flat[64];
+        ga_array *flat[64] = {0};
         if (n > 64) {
             ga__error(GA_ERROR_VALUE, func, "at most 64 arrays with axis=None");
             return NULL;
@@ -5119,7 +5119,7 @@ static ga_array *ga__column(const char *func, const ga_array *a, int unused)
 
 static ga_array *ga__join(const char *func, int n, const ga_array *const *arrays, ga__view_fn fn, int arg, int axis)
 {
-    ga_array *views[256];
+    ga_array *views[256] = {0};
     if (n <= 0) {
         ga__error(GA_ERROR_VALUE, func, "need at least one array to concatenate");
         return NULL;

@@ -44,6 +44,7 @@ W="-Wall -Wextra -Wpedantic -Werror"
 for cc in gcc clang; do
     if command -v $cc > /dev/null; then
         check "$cc C11 implementation" $cc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/a" "$tmp/impl.c" -ldl -lpthread -lm
+        check "$cc C11 implementation -O3" $cc -std=c11 $W -O3 -I. -I"$CUDA_INC" -o "$tmp/a3" "$tmp/impl.c" -ldl -lpthread -lm
         check "$cc C11 declarations only (no cuda.h)" $cc -std=c11 $W -I. -c -o "$tmp/d.o" "$tmp/decl.c"
         check "$cc C11 static implementation" $cc -std=c11 $W -DGPUARR_STATIC -Wno-unused-function -I. -I"$CUDA_INC" -o "$tmp/s" "$tmp/impl.c" -ldl -lpthread -lm
     else
