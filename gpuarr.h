@@ -5459,6 +5459,52 @@ GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axi
     return ga__ret(out);
 }
 
+/* x broadcast to (ndim, shape) as a new C-contiguous array, or NULL with
+   NumPy's error when the shapes do not broadcast. */
+static ga_array *ga__broadcast_copy(const char *func, const ga_array *x, int ndim, const int64_t *shape)
+{
+    ga_array *b = ga__broadcast_view(func, x, ndim, shape);
+    if (!b) {
+        char from[200], to[200];
+        ga__format_shape(from, sizeof from, x->ndim, x->shape);
+        ga__format_shape(to, sizeof to, ndim, shape);
+        ga__error(GA_ERROR_SHAPE, func, "shape mismatch: value array of shape %s could not be broadcast to indexing result of shape %s",
+                  from, to);
+        return NULL;
+    }
+    ga_array *c = ga__materialize(func, b, b->ndim, b->shape, b->strides, b->ndim, b->shape);
+    ga_release(b);
+    return c;
+}
+
+/* The shapes of an along-axis operation (numpy.take_along_axis and
+   put_along_axis): `shape` is the indices broadcast against a in the other
+   axes, `ashape` the same with a's own length along `axis` (normalised
+   here). Errors with NumPy's words. */
+static ga_status ga__along_axis_shapes(const char *func, const ga_array *a, const ga_array *indices, int *axis,
+                                       int64_t *shape, int64_t *ashape)
+{
+    if (indices->ndim != a->ndim)
+        return ga__error(GA_ERROR_VALUE, func, "`indices` and `arr` must have the same number of dimensions");
+    ga_status st = ga__normalize_axis(func, "", axis, a->ndim);
+    if (st != GA_OK) return st;
+    for (int d = 0; d < a->ndim; d++) {
+        int64_t x = a->shape[d], y = indices->shape[d];
+        if (d != *axis && x != y && x != 1 && y != 1) {
+            char s1[200], s2[200];
+            int64_t as[GA_MAXDIMS]; /* NumPy shows a's shape with the indexed axis as 1 */
+            for (int k = 0; k < a->ndim; k++) as[k] = k == *axis ? 1 : a->shape[k];
+            ga__format_shape(s1, sizeof s1, a->ndim, as);
+            ga__format_shape(s2, sizeof s2, indices->ndim, indices->shape);
+            return ga__error(GA_ERROR_INDEX, func,
+                             "shape mismatch: indexing arrays could not be broadcast together with shapes %s %s ", s1, s2);
+        }
+        shape[d] = d == *axis ? y : (x == 1 ? y : x);
+        ashape[d] = d == *axis ? x : shape[d];
+    }
+    return GA_OK;
+}
+
 GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indices, int axis)
 {
     static const char func[] = "ga_take_along_axis";
@@ -5477,38 +5523,13 @@ GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indic
     }
     ga_array *idx = NULL, *idx_full = NULL, *src = NULL, *out = NULL;
     int64_t shape[GA_MAXDIMS], ashape[GA_MAXDIMS];
-    if (indices->ndim != a->ndim) {
-        ga__error(GA_ERROR_VALUE, func, "`indices` and `arr` must have the same number of dimensions");
-        goto done;
-    }
-    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) goto done;
-    for (int d = 0; d < a->ndim; d++) {
-        int64_t x = a->shape[d], y = indices->shape[d];
-        if (d != axis && x != y && x != 1 && y != 1) {
-            char s1[200], s2[200];
-            int64_t as[GA_MAXDIMS]; /* NumPy shows a's shape with the indexed axis as 1 */
-            for (int k = 0; k < a->ndim; k++) as[k] = k == axis ? 1 : a->shape[k];
-            ga__format_shape(s1, sizeof s1, a->ndim, as);
-            ga__format_shape(s2, sizeof s2, indices->ndim, indices->shape);
-            ga__error(GA_ERROR_INDEX, func, "shape mismatch: indexing arrays could not be broadcast together with shapes %s %s ",
-                      s1, s2);
-            goto done;
-        }
-        shape[d] = d == axis ? y : (x == 1 ? y : x);
-        ashape[d] = d == axis ? x : shape[d];
-    }
+    if (ga__along_axis_shapes(func, a, indices, &axis, shape, ashape) != GA_OK) goto done;
     idx = ga__int64_indices(func, indices);
     if (!idx) goto done;
     { /* the indices, broadcast to the result's shape and laid out contiguously */
         bool full = true;
         for (int d = 0; d < a->ndim; d++) full = full && idx->shape[d] == shape[d];
-        if (full) {
-            idx_full = ga_retain(idx);
-        } else {
-            ga_array *b = ga__broadcast_view(func, idx, a->ndim, shape);
-            idx_full = b ? ga__materialize(func, b, b->ndim, b->shape, b->strides, b->ndim, b->shape) : NULL;
-            ga_release(b);
-        }
+        idx_full = full ? ga_retain(idx) : ga__broadcast_copy(func, idx, a->ndim, shape);
     }
     if (!idx_full) goto done;
     { /* a, broadcast in the other axes */
@@ -5590,38 +5611,15 @@ GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, con
     if (!a) return ga__null_input(func, "a");
     if (!indices || !values) return ga__null_input(func, "indices or values");
     if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
-    if (indices->ndim != a->ndim)
-        return ga__error(GA_ERROR_VALUE, func, "`indices` and `arr` must have the same number of dimensions");
-    ga_status st = ga__normalize_axis(func, "", &axis, a->ndim);
-    if (st != GA_OK) return st;
     int64_t shape[GA_MAXDIMS], ashape[GA_MAXDIMS];
-    for (int d = 0; d < a->ndim; d++) {
-        int64_t x = a->shape[d], y = indices->shape[d];
-        if (d != axis && x != y && x != 1 && y != 1) {
-            char s1[200], s2[200];
-            int64_t as[GA_MAXDIMS];
-            for (int k = 0; k < a->ndim; k++) as[k] = k == axis ? 1 : a->shape[k];
-            ga__format_shape(s1, sizeof s1, a->ndim, as);
-            ga__format_shape(s2, sizeof s2, indices->ndim, indices->shape);
-            return ga__error(GA_ERROR_INDEX, func,
-                             "shape mismatch: indexing arrays could not be broadcast together with shapes %s %s ", s1, s2);
-        }
-        shape[d] = d == axis ? y : (x == 1 ? y : x);
-        ashape[d] = d == axis ? x : shape[d];
-    }
+    ga_status st = ga__along_axis_shapes(func, a, indices, &axis, shape, ashape);
+    if (st != GA_OK) return st;
     ga_array *idx = ga__int64_indices(func, indices), *idx_full = NULL, *vals = NULL;
-    if (idx) { /* indices and values laid out contiguously over the broadcast shape */
-        ga_array *b = ga__broadcast_view(func, idx, a->ndim, shape);
-        idx_full = b ? ga__materialize(func, b, b->ndim, b->shape, b->strides, b->ndim, b->shape) : NULL;
-        ga_release(b);
-    }
+    /* indices and values laid out contiguously over the broadcast shape */
+    if (idx) idx_full = ga__broadcast_copy(func, idx, a->ndim, shape);
     if (idx_full) {
         ga_array *v = ga__contiguous_copy(func, values, a->dtype);
-        ga_array *b = v ? ga__broadcast_view(func, v, a->ndim, shape) : NULL;
-        if (v && !b)
-            ga__error(GA_ERROR_SHAPE, func, "values could not be broadcast to the shape of the indices");
-        vals = b ? ga__materialize(func, b, b->ndim, b->shape, b->strides, b->ndim, b->shape) : NULL;
-        ga_release(b);
+        vals = v ? ga__broadcast_copy(func, v, a->ndim, shape) : NULL;
         ga_release(v);
     }
     st = vals ? GA_OK : ga__t.error;

@@ -1008,3 +1008,13 @@ DEVICE_TEST(put_and_put_along_axis)
     free(want6);
     done();
 }
+
+DEVICE_TEST(put_along_axis_value_shape_error)
+{
+    ga_array *m = T(ga_zeros(2, (int64_t[]){2, 3}, GA_FLOAT32));
+    ga_array *idx = T(ga_zeros(2, (int64_t[]){2, 1}, GA_INT64));
+    ga_array *v = T(ga_zeros(1, (int64_t[]){3}, GA_FLOAT32));
+    CHECK_ERROR(ga_put_along_axis(m, idx, v, 1) != GA_OK, GA_ERROR_SHAPE,
+                "shape mismatch: value array of shape (3,) could not be broadcast to indexing result of shape (2,1)");
+    done();
+}
