@@ -5576,19 +5576,27 @@ static ga_status ga__scatter(const char *func, ga_array *a, const ga_array *valu
     return st;
 }
 
-GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode)
+/* The arguments every put needs: all present, the target writeable. */
+static ga_status ga__check_put(const char *func, const ga_array *a, const ga_array *indices, const ga_array *values)
 {
-    static const char func[] = "ga_put";
     if (!a) return ga__null_input(func, "a");
     if (!indices || !values) return ga__null_input(func, "indices or values");
     if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode)
+{
+    static const char func[] = "ga_put";
+    ga_status st = ga__check_put(func, a, indices, values);
+    if (st != GA_OK) return st;
     if ((unsigned)mode > GA_INDEX_CLIP) return ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
     if (indices->size == 0 || values->size == 0) return GA_OK;
     int64_t size = a->size;
     ga_array *flat = ga__reshape(func, a, 1, &size); /* a.flat: a view, or a copy written back below */
     ga_array *idx = flat ? ga__int64_indices(func, indices) : NULL;
     ga_array *vals = idx ? ga__contiguous_copy(func, values, a->dtype) : NULL;
-    ga_status st = vals ? GA_OK : ga__t.error;
+    st = vals ? GA_OK : ga__t.error;
     if (st == GA_OK && vals->device != a->device) st = ga__error(GA_ERROR_DEVICE, func, "values are on another device");
     if (st == GA_OK) {
         const int64_t idx_strides[3] = {0, 1, 0};
@@ -5608,11 +5616,10 @@ GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array
 GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, const ga_array *values, int axis)
 {
     static const char func[] = "ga_put_along_axis";
-    if (!a) return ga__null_input(func, "a");
-    if (!indices || !values) return ga__null_input(func, "indices or values");
-    if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    ga_status st = ga__check_put(func, a, indices, values);
+    if (st != GA_OK) return st;
     int64_t shape[GA_MAXDIMS], ashape[GA_MAXDIMS];
-    ga_status st = ga__along_axis_shapes(func, a, indices, &axis, shape, ashape);
+    st = ga__along_axis_shapes(func, a, indices, &axis, shape, ashape);
     if (st != GA_OK) return st;
     ga_array *idx = ga__int64_indices(func, indices), *idx_full = NULL, *vals = NULL;
     /* indices and values laid out contiguously over the broadcast shape */

@@ -986,6 +986,9 @@ DEVICE_TEST(put_and_put_along_axis)
     CHECK_OK(ga_put(w, idx3, vals, GA_INDEX_WRAP));
     double want4[5] = {0, 0, 8, 7, 0};
     CHECK_ARRAY("put wrap", w, GA_INT16, 1, ((int64_t[]){5}), want4);
+    ga_array *ro = T(ga_broadcast_to(w, 2, (int64_t[]){2, 5})); /* a read-only view */
+    CHECK_ERROR(ga_put(ro, idx3, vals, GA_INDEX_WRAP) != GA_OK, GA_ERROR_VALUE, "ga_put: assignment destination is read-only");
+    CHECK_ERROR(ga_put(w, NULL, vals, GA_INDEX_WRAP) != GA_OK, GA_ERROR_NULL_INPUT, "ga_put: indices or values is NULL");
     CHECK_ERROR(ga_put(w, idx3, vals, GA_INDEX_RAISE) != GA_OK, GA_ERROR_INDEX,
                 "ga_put: index -7 is out of bounds for axis 0 with size 5");
     CHECK_ARRAY("nothing written on error", w, GA_INT16, 1, ((int64_t[]){5}), want4);
