@@ -24,7 +24,7 @@ comma := ,
 ptx_arch := $(patsubst sm_%,compute_%,$(lastword $(GPUARR_ARCHS)))
 GENCODE := $(foreach a,$(GPUARR_ARCHS),-gencode arch=$(patsubst sm_%,compute_%,$(a)),code=$(a)) \
            -gencode arch=$(ptx_arch),code=$(ptx_arch)
-NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --compress-mode=size -Xptxas -warn-spills
+NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 --compress-mode=size -Xptxas -warn-spills
 
 CPPFLAGS += -I. -I$(CUDA_HOME)/include -DGPUARR_KERNEL_DIR='"$(KERNEL_DIR)"'
 CFLAGS ?= -O2 -g
@@ -42,7 +42,7 @@ $(BUILD)/kernels/archs: FORCE
 	@mkdir -p $(@D)
 	@echo '$(GENCODE) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(GENCODE) $(NVCCFLAGS)' > $@
 
-$(BUILD)/kernels/%.fatbin: kernels/%.cu kernels/common.cuh gpuarr.h $(BUILD)/kernels/archs
+$(BUILD)/kernels/%.fatbin: kernels/%.cu $(wildcard kernels/*.cuh) gpuarr.h $(BUILD)/kernels/archs
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) --fatbin $(GENCODE) -o $@ $<
 

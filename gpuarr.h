@@ -21,8 +21,9 @@
      8. Arrays: attributes, views, reference counting, scopes
      9. Creation
     10. Transfers and casting
-    11. Indexing and manipulation
-    12. Kernel ABI (shared with the kernels' .cu files; not public API)
+    11. Elementwise functions (ufuncs)
+    12. Indexing and manipulation
+    13. Kernel ABI (shared with the kernels' .cu files; not public API)
    IMPLEMENTATION (same order), after `#ifdef GPUARR_IMPLEMENTATION`.
 
    Conventions (NumPy users will find their way by name):
@@ -608,7 +609,279 @@ GPUARR_API ga_array *ga_astype(const ga_array *a, ga_dtype dtype);
 GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting);
 
 /* ======================================================================== */
-/* 11. Indexing and manipulation                                             */
+/* 11. Elementwise functions (ufuncs)                                        */
+/* ======================================================================== */
+/* NumPy's ufuncs, with NumPy 2's broadcasting, loop selection and type
+   promotion. Every ufunc X of the lists below is called in these forms:
+
+     unary    ga_array *ga_X(const ga_array *a)
+              ga_status ga_X_out(const ga_array *a, ga_array *out)
+     binary   ga_array *ga_X(const ga_array *a, const ga_array *b)
+              ga_status ga_X_out(const ga_array *a, const ga_array *b, ga_array *out)
+              ga_array *ga_X_scalar(const ga_array *a, ga_scalar b)    a X b
+              ga_array *ga_X_rscalar(ga_scalar a, const ga_array *b)   a X b
+
+   and every ufunc, including those with several inputs or outputs, through
+   ga_ufunc_call. The rules, as in NumPy:
+   - Inputs broadcast together; a C scalar (ga_int(2), ga_float(0.5), ...)
+     is a weak Python scalar: it takes the array's dtype when its kind allows
+     (int8 array + ga_int(1) is int8; + ga_float(1) is float64) and travels
+     as a kernel parameter, never through device memory. A Python int out of
+     the dtype's range is GA_ERROR_OVERFLOW, except in comparisons, which
+     compare the values as NumPy 2 does (int8 array < 300 is all true).
+   - The loop is the first of the ufunc's loops (NumPy's order) that the
+     inputs' common dtype casts to safely; integer division by zero gives 0,
+     integers wrap, float16 and bfloat16 are computed in float32 and rounded
+     once. No loop: GA_ERROR_TYPE ("ufunc 'bitwise_and' not supported for
+     the input types ...").
+   - A new result is C-contiguous, or keeps the input's axis order when the
+     input is laid out in another order (NumPy's order='K').
+   - out= may be any array of the broadcast shape on the inputs' device,
+     any strides (negative, zero), of any dtype the loop's result casts to
+     under same_kind ("Cannot cast ufunc 'add' output from dtype('float64')
+     to dtype('int32') with casting rule 'same_kind'"). It may be an input
+     (in place: ga_add_out(a, b, a) is a += b); inputs that overlap it in
+     another way are read before it is written. On error nothing is
+     written. */
+
+/* X(ENUM, name, loops, result, family): the ufuncs with one input and one
+   output. `loops` names the dtypes the ufunc has loops for (GA_LOOPS_*),
+   `result` how the output dtype follows from the loop (see section 13). */
+#define GA_UFUNC_UNARY_LIST(X)                                                  \
+    X(NEGATIVE, negative, NUMERIC, SAME, arith)        /* -a */                \
+    X(POSITIVE, positive, NUMERIC, SAME, arith)        /* +a */                \
+    X(ABSOLUTE, absolute, ALL, ABS, arith)             /* |a|; complex -> real */ \
+    X(FABS, fabs, FLOAT, SAME, arith)                  /* |a| of reals */      \
+    X(SIGN, sign, NUMERIC, SAME, arith)                /* -1, 0, 1 (z/|z|) */  \
+    X(RECIPROCAL, reciprocal, NUMERIC, SAME, arith)    /* 1/a (ints: C's 1.0/a cast back) */ \
+    X(SQUARE, square, NUMERIC, SAME, arith)            /* a*a */               \
+    X(CONJUGATE, conjugate, NUMERIC, SAME, arith)      /* complex conjugate */ \
+    X(FLOOR, floor, BOOL_REAL, SAME, arith)            /* integers unchanged */ \
+    X(CEIL, ceil, BOOL_REAL, SAME, arith)                                      \
+    X(TRUNC, trunc, BOOL_REAL, SAME, arith)                                    \
+    X(FIX, fix, BOOL_REAL, SAME, arith)                /* round toward zero (trunc) */ \
+    X(RINT, rint, INEXACT, SAME, arith)                /* to nearest, ties to even */ \
+    X(LOGICAL_NOT, logical_not, ALL, BOOL, arith)                              \
+    X(ISNAN, isnan, ALL, BOOL, arith)                                          \
+    X(ISINF, isinf, ALL, BOOL, arith)                                          \
+    X(ISFINITE, isfinite, ALL, BOOL, arith)                                    \
+    X(SIGNBIT, signbit, FLOAT, BOOL, arith)                                    \
+    X(SPACING, spacing, FLOAT, SAME, arith)            /* distance to the next float */ \
+    X(INVERT, invert, BOOL_INT, SAME, arith)           /* ~a (bool: not) */    \
+    X(SQRT, sqrt, INEXACT, SAME, math)                                         \
+    X(CBRT, cbrt, FLOAT, SAME, math)                                           \
+    X(EXP, exp, INEXACT, SAME, math)                                           \
+    X(EXP2, exp2, INEXACT, SAME, math)                                         \
+    X(EXPM1, expm1, INEXACT, SAME, math)                                       \
+    X(LOG, log, INEXACT, SAME, math)                                           \
+    X(LOG2, log2, INEXACT, SAME, math)                                         \
+    X(LOG10, log10, INEXACT, SAME, math)                                       \
+    X(LOG1P, log1p, INEXACT, SAME, math)                                       \
+    X(SIN, sin, INEXACT, SAME, math)                                           \
+    X(COS, cos, INEXACT, SAME, math)                                           \
+    X(TAN, tan, INEXACT, SAME, math)                                           \
+    X(ARCSIN, arcsin, INEXACT, SAME, math)                                     \
+    X(ARCCOS, arccos, INEXACT, SAME, math)                                     \
+    X(ARCTAN, arctan, INEXACT, SAME, math)                                     \
+    X(SINH, sinh, INEXACT, SAME, math)                                         \
+    X(COSH, cosh, INEXACT, SAME, math)                                         \
+    X(TANH, tanh, INEXACT, SAME, math)                                         \
+    X(ARCSINH, arcsinh, INEXACT, SAME, math)                                   \
+    X(ARCCOSH, arccosh, INEXACT, SAME, math)                                   \
+    X(ARCTANH, arctanh, INEXACT, SAME, math)                                   \
+    X(DEG2RAD, deg2rad, FLOAT, SAME, math)             /* also radians */      \
+    X(RAD2DEG, rad2deg, FLOAT, SAME, math)             /* also degrees */      \
+    X(SINC, sinc, INEXACT, SINC, math)                 /* sin(pi a)/(pi a), 1 at 0 */
+
+/* The ufuncs with two inputs and one output. */
+#define GA_UFUNC_BINARY_LIST(X)                                                 \
+    X(ADD, add, ALL, SAME, arith)                      /* a + b (bool: or) */  \
+    X(SUBTRACT, subtract, NUMERIC, SAME, arith)        /* a - b */             \
+    X(MULTIPLY, multiply, ALL, SAME, arith)            /* a * b (bool: and) */ \
+    X(DIVIDE, divide, INEXACT, DIVIDE, arith)          /* a / b (true_divide): integers -> float64 */ \
+    X(FLOOR_DIVIDE, floor_divide, REAL, SAME, arith)   /* a // b */            \
+    X(REMAINDER, remainder, REAL, SAME, arith)         /* a % b, the sign of b (mod) */ \
+    X(FMOD, fmod, REAL, SAME, arith)                   /* C's fmod: the sign of a */ \
+    X(POWER, power, NUMERIC, SAME, arith)              /* a ** b */            \
+    X(FLOAT_POWER, float_power, DOUBLE, SAME, arith)   /* a ** b in float64/complex128 */ \
+    X(EQUAL, equal, ALL, COMPARE, arith)                                       \
+    X(NOT_EQUAL, not_equal, ALL, COMPARE, arith)                               \
+    X(LESS, less, ALL, COMPARE, arith)                                         \
+    X(LESS_EQUAL, less_equal, ALL, COMPARE, arith)                             \
+    X(GREATER, greater, ALL, COMPARE, arith)                                   \
+    X(GREATER_EQUAL, greater_equal, ALL, COMPARE, arith)                       \
+    X(LOGICAL_AND, logical_and, ALL, BOOL, arith)                              \
+    X(LOGICAL_OR, logical_or, ALL, BOOL, arith)                                \
+    X(LOGICAL_XOR, logical_xor, ALL, BOOL, arith)                              \
+    X(MAXIMUM, maximum, ALL, SAME, arith)              /* NaN propagates */    \
+    X(MINIMUM, minimum, ALL, SAME, arith)                                      \
+    X(FMAX, fmax, ALL, SAME, arith)                    /* NaN ignored */       \
+    X(FMIN, fmin, ALL, SAME, arith)                                            \
+    X(COPYSIGN, copysign, FLOAT, SAME, arith)                                  \
+    X(NEXTAFTER, nextafter, FLOAT, SAME, arith)                                \
+    X(LDEXP, ldexp, FLOAT, LDEXP, arith)               /* a * 2**b, b integer */ \
+    X(HEAVISIDE, heaviside, FLOAT, SAME, arith)        /* 0 (a<0), b (a==0), 1 */ \
+    X(BITWISE_AND, bitwise_and, BOOL_INT, SAME, arith)                         \
+    X(BITWISE_OR, bitwise_or, BOOL_INT, SAME, arith)                           \
+    X(BITWISE_XOR, bitwise_xor, BOOL_INT, SAME, arith)                         \
+    X(LEFT_SHIFT, left_shift, INT, SAME, arith)        /* shifts >= the width give 0 */ \
+    X(RIGHT_SHIFT, right_shift, INT, SAME, arith)      /* arithmetic for signed */ \
+    X(GCD, gcd, INT, SAME, arith)                                              \
+    X(LCM, lcm, INT, SAME, arith)                                              \
+    X(LOGADDEXP, logaddexp, FLOAT, SAME, math)         /* log(exp(a) + exp(b)) */ \
+    X(LOGADDEXP2, logaddexp2, FLOAT, SAME, math)       /* log2(2**a + 2**b) */ \
+    X(ARCTAN2, arctan2, FLOAT, SAME, math)                                     \
+    X(HYPOT, hypot, FLOAT, SAME, math)
+
+/* The ufuncs with other arities, called through the functions below or
+   ga_ufunc_call: X(ENUM, name, nin, nout, loops, result, family). WHERE,
+   CLIP, ISCLOSE, ROUND, NAN_TO_NUM and ANGLE stand for NumPy functions
+   that are not ufuncs there (their extra arguments are kernel parameters). */
+#define GA_UFUNC_OTHER_LIST(X)                                                  \
+    X(DIVMOD, divmod, 2, 2, REAL, SAME, arith)         /* (a // b, a % b) */   \
+    X(MODF, modf, 1, 2, FLOAT, SAME, arith)            /* (fraction, integral part) */ \
+    X(FREXP, frexp, 1, 2, FLOAT, FREXP, arith)         /* (mantissa, int32 exponent) */ \
+    X(WHERE, where, 3, 1, ALL, WHERE, arith)           /* cond ? x : y */      \
+    X(CLIP, clip, 3, 1, ALL, SAME, arith)              /* min(max(a, lo), hi) */ \
+    X(ISCLOSE, isclose, 2, 1, INEXACT, ISCLOSE, arith)                         \
+    X(ROUND, round, 1, 1, NUMERIC, SAME, arith)        /* to `decimals`, ties to even */ \
+    X(NAN_TO_NUM, nan_to_num, 1, 1, ALL, SAME, arith)                          \
+    X(ANGLE, angle, 1, 1, INEXACT, ABS, math)          /* arctan2(imag, real) */
+
+/* The ufuncs by number: GA_UFUNC_ADD, GA_UFUNC_EXP, ... */
+typedef enum ga_ufunc {
+#define GA__UFUNC_ENUM(E, name, loops, result, family) GA_UFUNC_##E,
+#define GA__UFUNC_ENUM_OTHER(E, name, nin, nout, loops, result, family) GA_UFUNC_##E,
+    GA_UFUNC_UNARY_LIST(GA__UFUNC_ENUM)
+    GA_UFUNC_BINARY_LIST(GA__UFUNC_ENUM)
+    GA_UFUNC_OTHER_LIST(GA__UFUNC_ENUM_OTHER)
+#undef GA__UFUNC_ENUM
+#undef GA__UFUNC_ENUM_OTHER
+    GA_NUM_UFUNCS
+} ga_ufunc;
+
+/* One input of ga_ufunc_call: an array, or a weak C scalar. */
+typedef struct ga_operand {
+    const ga_array *array; /* NULL: the operand is `scalar` */
+    ga_scalar scalar;
+} ga_operand;
+
+static inline ga_operand ga_operand_array(const ga_array *a) { ga_operand o; o.array = a; o.scalar = ga_int(0); return o; }
+static inline ga_operand ga_operand_scalar(ga_scalar s) { ga_operand o; o.array = NULL; o.scalar = s; return o; }
+
+/* NumPy's name of a ufunc ("add"), its numbers of inputs and outputs; NULL
+   and -1 for a number that is not a ufunc. */
+GPUARR_API const char *ga_ufunc_name(ga_ufunc u);
+GPUARR_API int ga_ufunc_nin(ga_ufunc u);
+GPUARR_API int ga_ufunc_nout(ga_ufunc u);
+
+/* numpy.ufunc.resolve_dtypes: the output dtypes (nout of them) ufunc `u`
+   gives for its nin inputs: input k is an array of dtype in_dtypes[k], or,
+   where in_dtypes[k] is GA_DTYPE_INVALID, the weak scalar in_scalars[k]
+   (only its kind counts; in_scalars may be NULL when there is none).
+   GA_ERROR_TYPE when no loop takes them. Needs no GPU. */
+GPUARR_API ga_status ga_ufunc_resolve_dtypes(ga_ufunc u, const ga_dtype *in_dtypes,
+                                             const ga_scalar *in_scalars, ga_dtype *out_dtypes);
+
+/* Calls ufunc `u` on its nin inputs. For each of its nout outputs, out[k]
+   is either an array to write (NumPy's out=) or NULL, in which case a new
+   array is stored in out[k] (release it). On failure nothing is written,
+   new outputs are not made and out[k] that were NULL stay NULL. The extra
+   arguments of ROUND, ISCLOSE, NAN_TO_NUM and ANGLE take NumPy's defaults
+   here (decimals 0; rtol 1e-5, atol 1e-8; nan 0, infinities to the largest
+   finite values; radians); call their own functions for others. */
+GPUARR_API ga_status ga_ufunc_call(ga_ufunc u, const ga_operand *in, ga_array **out);
+
+/* The unary and binary forms, declared from the lists above. */
+#define GA__DECLARE_UNARY(E, name, loops, result, family)                       \
+    GPUARR_API ga_array *ga_##name(const ga_array *a);                          \
+    GPUARR_API ga_status ga_##name##_out(const ga_array *a, ga_array *out);
+#define GA__DECLARE_BINARY(E, name, loops, result, family)                      \
+    GPUARR_API ga_array *ga_##name(const ga_array *a, const ga_array *b);       \
+    GPUARR_API ga_status ga_##name##_out(const ga_array *a, const ga_array *b, ga_array *out); \
+    GPUARR_API ga_array *ga_##name##_scalar(const ga_array *a, ga_scalar b);    \
+    GPUARR_API ga_array *ga_##name##_rscalar(ga_scalar a, const ga_array *b);
+GA_UFUNC_UNARY_LIST(GA__DECLARE_UNARY)
+GA_UFUNC_BINARY_LIST(GA__DECLARE_BINARY)
+#undef GA__DECLARE_UNARY
+#undef GA__DECLARE_BINARY
+
+/* NumPy's other names for the same functions. */
+#define ga_abs ga_absolute
+#define ga_abs_out ga_absolute_out
+#define ga_conj ga_conjugate
+#define ga_conj_out ga_conjugate_out
+#define ga_true_divide ga_divide
+#define ga_true_divide_out ga_divide_out
+#define ga_true_divide_scalar ga_divide_scalar
+#define ga_true_divide_rscalar ga_divide_rscalar
+#define ga_mod ga_remainder
+#define ga_mod_out ga_remainder_out
+#define ga_mod_scalar ga_remainder_scalar
+#define ga_mod_rscalar ga_remainder_rscalar
+#define ga_radians ga_deg2rad
+#define ga_radians_out ga_deg2rad_out
+#define ga_degrees ga_rad2deg
+#define ga_degrees_out ga_rad2deg_out
+
+/* numpy.divmod: *quotient = a // b and *remainder = a % b, new arrays. */
+GPUARR_API ga_status ga_divmod(const ga_array *a, const ga_array *b, ga_array **quotient,
+                               ga_array **remainder);
+
+/* numpy.modf: the fractional and integral parts, both with a's sign. */
+GPUARR_API ga_status ga_modf(const ga_array *a, ga_array **fraction, ga_array **integral);
+
+/* numpy.frexp: a = mantissa * 2**exponent, 0.5 <= |mantissa| < 1;
+   the exponent is int32. */
+GPUARR_API ga_status ga_frexp(const ga_array *a, ga_array **mantissa, ga_array **exponent);
+
+/* numpy.where(cond, x, y): x where cond is true, else y, broadcast
+   together; the dtype is x's and y's common dtype. `cond` of any dtype is
+   tested as nonzero. Scalars for x or y: ga_ufunc_call(GA_UFUNC_WHERE). */
+GPUARR_API ga_array *ga_where(const ga_array *cond, const ga_array *x, const ga_array *y);
+
+/* numpy.clip(a, lo, hi): min(max(a, lo), hi), NaN propagating. `lo` or
+   `hi` may be NULL (no bound; not both). ga_clip_scalar takes C scalars
+   (weak, as in a ufunc). */
+GPUARR_API ga_array *ga_clip(const ga_array *a, const ga_array *lo, const ga_array *hi);
+GPUARR_API ga_array *ga_clip_scalar(const ga_array *a, ga_scalar lo, ga_scalar hi);
+
+/* numpy.isclose: |a - b| <= atol + rtol * |b|, elementwise (bool);
+   infinities are close when equal; NaNs when equal_nan. Integers compare
+   in float64. NumPy's defaults: rtol 1e-5, atol 1e-8, equal_nan false. */
+GPUARR_API ga_array *ga_isclose(const ga_array *a, const ga_array *b, double rtol, double atol,
+                                bool equal_nan);
+
+/* numpy.allclose: whether ga_isclose holds everywhere; waits for the
+   result. */
+GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rtol, double atol,
+                                 bool equal_nan, bool *result);
+
+/* numpy.round(a, decimals) (around): to the nearest multiple of
+   10**-decimals, ties to even; complex rounds both parts; integers are
+   returned unchanged for decimals >= 0. */
+GPUARR_API ga_array *ga_round(const ga_array *a, int decimals);
+
+/* numpy.nan_to_num: NaN -> `nan`, +inf -> `posinf`, -inf -> `neginf`
+   (each part of a complex number); other dtypes are copied.
+   ga_nan_to_num uses NumPy's defaults: 0 and the dtype's largest finite
+   values. */
+GPUARR_API ga_array *ga_nan_to_num(const ga_array *a);
+GPUARR_API ga_array *ga_nan_to_num_values(const ga_array *a, double nan, double posinf,
+                                          double neginf);
+
+/* numpy.angle: the argument of complex numbers (of reals: 0 or pi), in
+   radians or, with deg, degrees. */
+GPUARR_API ga_array *ga_angle(const ga_array *a, bool deg);
+
+/* numpy.real and numpy.imag: of a complex array, views of its parts
+   (writing through them writes a); of a real array, the array itself
+   (real) or a new array of zeros (imag). */
+GPUARR_API ga_array *ga_real(const ga_array *a);
+GPUARR_API ga_array *ga_imag(const ga_array *a);
+
+/* ======================================================================== */
+/* 12. Indexing and manipulation                                             */
 /* ======================================================================== */
 /* Views share their base's buffer, as in NumPy: a write through one shows in
    the other. Functions that NumPy answers with a view return a view (no
@@ -812,7 +1085,7 @@ GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis);
 GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out);
 
 /* ======================================================================== */
-/* 12. Kernel ABI (internal: shared with the kernels' .cu files)            */
+/* 13. Kernel ABI (internal: shared with the kernels' .cu files)            */
 /* ======================================================================== */
 /* Kernel symbols are ga_<family>_<op>_<dtypes>_<variant>; every kernel
    uses grid-stride loops, so any grid size is correct. Strides in layouts
@@ -858,6 +1131,45 @@ typedef struct ga__linspace_params {
     int32_t log;       /* 1: value = base ** value (logspace) */
     int32_t unused;
 } ga__linspace_params;
+
+/* The loop dtypes of the ufuncs (GA_UFUNC_*_LIST's `loops`):
+   GA_LOOPS_<set>(Y, A) calls Y(A, name, ENUM) for each, in NumPy's loop
+   order (bfloat16 after float16, as ml_dtypes registers it). */
+#define GA__LOOPS_INTS(Y, A)                                                    \
+    Y(A, int8, INT8) Y(A, uint8, UINT8) Y(A, int16, INT16) Y(A, uint16, UINT16) \
+    Y(A, int32, INT32) Y(A, uint32, UINT32) Y(A, int64, INT64) Y(A, uint64, UINT64)
+#define GA__LOOPS_FLOATS(Y, A) \
+    Y(A, float16, FLOAT16) Y(A, bfloat16, BFLOAT16) Y(A, float32, FLOAT32) Y(A, float64, FLOAT64)
+#define GA__LOOPS_COMPLEX(Y, A) Y(A, complex64, COMPLEX64) Y(A, complex128, COMPLEX128)
+#define GA_LOOPS_ALL(Y, A) Y(A, bool, BOOL) GA__LOOPS_INTS(Y, A) GA__LOOPS_FLOATS(Y, A) GA__LOOPS_COMPLEX(Y, A)
+#define GA_LOOPS_NUMERIC(Y, A) GA__LOOPS_INTS(Y, A) GA__LOOPS_FLOATS(Y, A) GA__LOOPS_COMPLEX(Y, A)
+#define GA_LOOPS_REAL(Y, A) GA__LOOPS_INTS(Y, A) GA__LOOPS_FLOATS(Y, A)
+#define GA_LOOPS_BOOL_REAL(Y, A) Y(A, bool, BOOL) GA__LOOPS_INTS(Y, A) GA__LOOPS_FLOATS(Y, A)
+#define GA_LOOPS_INEXACT(Y, A) GA__LOOPS_FLOATS(Y, A) GA__LOOPS_COMPLEX(Y, A)
+#define GA_LOOPS_FLOAT(Y, A) GA__LOOPS_FLOATS(Y, A)
+#define GA_LOOPS_DOUBLE(Y, A) Y(A, float64, FLOAT64) Y(A, complex128, COMPLEX128)
+#define GA_LOOPS_BOOL_INT(Y, A) Y(A, bool, BOOL) GA__LOOPS_INTS(Y, A)
+#define GA_LOOPS_INT(Y, A) GA__LOOPS_INTS(Y, A)
+
+/* ufunc kernels (kernels/ufunc.cuh). Operands are numbered outputs first,
+   then inputs. */
+#define GA__UFUNC_MAXOPS 4
+typedef struct ga__ufunc_args {
+    uint64_t ptr[GA__UFUNC_MAXOPS];   /* device addresses (unused for scalar inputs) */
+    ga__value16 scalar[3];            /* input k when bit k of scalar_mask: the loop's dtype */
+    double param[4];                  /* the extra arguments of ROUND, ISCLOSE, NAN_TO_NUM, ANGLE */
+    int64_t size;                     /* elements */
+    int32_t scalar_mask;
+    int32_t dtype[GA__UFUNC_MAXOPS];  /* strided: each input's dtype, converted on load */
+    int32_t unused;
+} ga__ufunc_args;
+
+typedef struct ga__ufunc_layout {
+    int32_t ndim;
+    int32_t unused;
+    int64_t shape[GA_MAXDIMS];
+    int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
+} ga__ufunc_layout;
 
 #ifdef __cplusplus
 }
@@ -2831,7 +3143,7 @@ GPUARR_API ga_array *ga_keep(ga_array *a)
    each kernel is resolved once and cached in a table indexed by op, dtype
    and variant, so the hot path is one load and a NULL test. */
 
-#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index)
+#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -2865,6 +3177,8 @@ static struct {
     CUkernel transpose[5], tri[5], fill[5], eye[5]; /* by log2(itemsize) */
     CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
     CUkernel take[5], put[5], check_bounds;
+    CUkernel ufunc[GA_NUM_UFUNCS][GA_NUM_DTYPES + 2][2]; /* [ufunc][loop][contig, strided] */
+    CUkernel all_true;
 } ga__kernels;
 
 #ifndef GPUARR_EMBED_FATBINS
@@ -3919,7 +4233,884 @@ GPUARR_API ga_array *ga_to_device(const ga_array *a, int device)
 }
 
 /* ------------------------------------------------------------------------ */
-/* 11. Indexing and manipulation                                             */
+/* 11. Elementwise functions (ufuncs)                                        */
+/* ------------------------------------------------------------------------ */
+
+/* From section 12. */
+static bool ga__broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int *out_ndim, int64_t *out,
+                                 int *bad);
+static ga_array *ga__permuted(const char *func, const ga_array *a, const int *perm);
+
+/* How a loop's output dtypes follow from its dtype L (the lists' `result`). */
+enum {
+    GA__RESULT_SAME,    /* every output is L */
+    GA__RESULT_BOOL,    /* bool */
+    GA__RESULT_COMPARE, /* bool; int64 against uint64 has its own loops */
+    GA__RESULT_ABS,     /* L, or its real dtype when L is complex */
+    GA__RESULT_DIVIDE,  /* L; integer and bool inputs take the float64 loop */
+    GA__RESULT_LDEXP,   /* L from input 0; input 1 is an integer (int64) */
+    GA__RESULT_FREXP,   /* L and int32 */
+    GA__RESULT_WHERE,   /* L from inputs 1 and 2; input 0 is bool */
+    GA__RESULT_ISCLOSE, /* bool; L from a and result_type(b, 1.0) */
+    GA__RESULT_SINC     /* L from result_type(a, 1.0) */
+};
+
+/* Loops beyond the dtypes: the comparisons of int64 with uint64. */
+enum { GA__LOOP_INT64_UINT64 = GA_NUM_DTYPES, GA__LOOP_UINT64_INT64, GA__NUM_LOOPS };
+enum { GA__UFUNC_CONTIG, GA__UFUNC_STRIDED };
+
+#define GA__FAMILY_OF_arith GA__FAMILY_ARITH
+#define GA__FAMILY_OF_math GA__FAMILY_MATH
+
+typedef struct ga__ufunc_info {
+    const char *name;
+    int nin, nout;
+    uint32_t loops; /* bit d: a loop of dtype d */
+    int result;
+    ga__family family;
+} ga__ufunc_info;
+
+#define GA__LOOP_BIT(A, name, E) | (1u << GA_##E)
+#define GA__UFUNC_INFO_1(E, name, loops, result, family) \
+    {#name, 1, 1, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family},
+#define GA__UFUNC_INFO_2(E, name, loops, result, family) \
+    {#name, 2, 1, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family},
+#define GA__UFUNC_INFO_N(E, name, nin, nout, loops, result, family) \
+    {#name, nin, nout, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family},
+static const ga__ufunc_info ga__ufuncs[GA_NUM_UFUNCS] = {
+    GA_UFUNC_UNARY_LIST(GA__UFUNC_INFO_1)
+    GA_UFUNC_BINARY_LIST(GA__UFUNC_INFO_2)
+    GA_UFUNC_OTHER_LIST(GA__UFUNC_INFO_N)
+};
+#undef GA__UFUNC_INFO_1
+#undef GA__UFUNC_INFO_2
+#undef GA__UFUNC_INFO_N
+#undef GA__LOOP_BIT
+
+/* NumPy's loop order: bool, then integers by size (signed first), floats,
+   complex. */
+static const ga_dtype ga__loop_order[GA_NUM_DTYPES] = {
+    GA_BOOL, GA_INT8, GA_UINT8, GA_INT16, GA_UINT16, GA_INT32, GA_UINT32, GA_INT64, GA_UINT64,
+    GA_FLOAT16, GA_BFLOAT16, GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+
+/* A resolved loop: its table index and the dtypes its kernels read and
+   write. */
+typedef struct ga__loop {
+    int index; /* a dtype, or GA__LOOP_INT64_UINT64 / GA__LOOP_UINT64_INT64 */
+    ga_dtype in[3], out[2];
+} ga__loop;
+
+GPUARR_API const char *ga_ufunc_name(ga_ufunc u)
+{
+    return u >= 0 && u < GA_NUM_UFUNCS ? ga__ufuncs[u].name : NULL;
+}
+GPUARR_API int ga_ufunc_nin(ga_ufunc u) { return u >= 0 && u < GA_NUM_UFUNCS ? ga__ufuncs[u].nin : -1; }
+GPUARR_API int ga_ufunc_nout(ga_ufunc u) { return u >= 0 && u < GA_NUM_UFUNCS ? ga__ufuncs[u].nout : -1; }
+
+static bool ga__is_signed_int(ga_dtype d) { return ga__dtype_kinds[d] == 'i'; }
+
+/* The order of kinds as weak Python scalars see them: bool 0, integers 1,
+   floats 2, complex 3. */
+static int ga__scalar_rank(ga_dtype d)
+{
+    char k = ga__dtype_kinds[d];
+    return k == 'b' ? 0 : k == 'i' || k == 'u' ? 1 : k == 'f' ? 2 : 3;
+}
+static bool ga__is_complex(ga_dtype d) { return ga__dtype_kinds[d] == 'c'; }
+
+/* The ufuncs NumPy refuses for bool alone (it would not promote to int8). */
+static ga_status ga__ufunc_no_bool_loop(const char *func, ga_ufunc u)
+{
+    if (u == GA_UFUNC_SUBTRACT)
+        return ga__error(GA_ERROR_TYPE, func,
+                         "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                         "operator, or the logical_xor function instead.");
+    if (u == GA_UFUNC_NEGATIVE)
+        return ga__error(GA_ERROR_TYPE, func,
+                         "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the "
+                         "logical_not function instead.");
+    return ga__error(GA_ERROR_TYPE, func, "ufunc '%s' did not contain a loop with signature matching types bool",
+                     ga__ufuncs[u].name);
+}
+
+/* Chooses the loop of ufunc `u` for inputs of dtypes dt[k] (GA_DTYPE_INVALID:
+   the weak scalar sc[k]), as NumPy 2 does. */
+static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype *dt, const ga_scalar *sc,
+                                   ga__loop *loop)
+{
+    const ga__ufunc_info *info = &ga__ufuncs[u];
+    ga_dtype arrays[3];
+    ga_scalar scalars[4];
+    int na = 0, ns = 0;
+    for (int k = 0; k < info->nin; k++) {
+        if ((info->result == GA__RESULT_WHERE && k == 0) || (info->result == GA__RESULT_LDEXP && k == 1)) continue;
+        if (info->result == GA__RESULT_ISCLOSE && k == 1) {
+            /* NumPy's isclose converts b to result_type(b, 1.0) first */
+            ga_scalar one = ga_float(1.0);
+            ga_dtype b = dt[1] != GA_DTYPE_INVALID ? ga_result_type(1, &dt[1], 1, &one) : GA_DTYPE_INVALID;
+            if (b != GA_DTYPE_INVALID) arrays[na++] = b;
+            else scalars[ns++] = sc[1].kind == GA_SCALAR_COMPLEX ? sc[1] : one;
+            continue;
+        }
+        if (dt[k] != GA_DTYPE_INVALID) arrays[na++] = dt[k];
+        else scalars[ns++] = sc[k];
+    }
+    if (info->result == GA__RESULT_SINC) scalars[ns++] = ga_float(1.0);
+    ga_dtype common = ga_result_type(na, arrays, ns, scalars);
+    if (u == GA_UFUNC_ANGLE && !ga__is_complex(common)) { /* NumPy: arctan2(0, a) */
+        scalars[ns++] = ga_int(0);
+        common = ga_result_type(na, arrays, ns, scalars);
+    }
+    if (common == GA_DTYPE_INVALID)
+        return ga__error(GA_ERROR_TYPE, func, "ufunc '%s': the inputs have no common dtype", info->name);
+    if (common == GA_BOOL && (u == GA_UFUNC_SUBTRACT || u == GA_UFUNC_NEGATIVE || u == GA_UFUNC_POSITIVE ||
+                              u == GA_UFUNC_SIGN || u == GA_UFUNC_GCD || u == GA_UFUNC_LCM))
+        return ga__ufunc_no_bool_loop(func, u);
+    if (u == GA_UFUNC_ROUND && common == GA_BOOL) common = GA_FLOAT16; /* NumPy rounds bools with rint */
+    /* integers and bools divide in float64 (NumPy's true_divide) */
+    bool int_divide = info->result == GA__RESULT_DIVIDE && ga__scalar_rank(common) < 2;
+    if (int_divide) common = GA_FLOAT64;
+    /* int64 against uint64: NumPy's exact qQ / Qq loops */
+    if (info->result == GA__RESULT_COMPARE && dt[0] != GA_DTYPE_INVALID && dt[1] != GA_DTYPE_INVALID &&
+        ((ga__is_signed_int(dt[0]) && dt[1] == GA_UINT64) || (dt[0] == GA_UINT64 && ga__is_signed_int(dt[1])))) {
+        loop->index = dt[0] == GA_UINT64 ? GA__LOOP_UINT64_INT64 : GA__LOOP_INT64_UINT64;
+        loop->in[0] = dt[0] == GA_UINT64 ? GA_UINT64 : GA_INT64;
+        loop->in[1] = dt[0] == GA_UINT64 ? GA_INT64 : GA_UINT64;
+        loop->in[2] = loop->in[1];
+        loop->out[0] = loop->out[1] = GA_BOOL;
+        return GA_OK;
+    }
+    /* NumPy's linear search: the first loop every input casts to safely. A
+       weak scalar of a kind no higher than the arrays' takes any loop of its
+       kind or above; a higher one counts as its default dtype (NEP 50). The
+       functions built from arithmetic (where, isclose, sinc, angle) and
+       integer division search with the common dtype alone. */
+    bool by_common = info->result == GA__RESULT_WHERE || info->result == GA__RESULT_ISCLOSE ||
+                     info->result == GA__RESULT_SINC || u == GA_UFUNC_ANGLE || u == GA_UFUNC_ROUND || int_divide;
+    int array_rank = -1;
+    for (int i = 0; i < na; i++) array_rank = GA__MAX(array_rank, ga__scalar_rank(arrays[i]));
+    if (info->result == GA__RESULT_LDEXP && dt[1] != GA_DTYPE_INVALID) /* ldexp(1, int8 array) is float16 */
+        array_rank = GA__MAX(array_rank, ga__scalar_rank(dt[1]));
+    ga_dtype l = GA_DTYPE_INVALID;
+    for (int i = 0; i < GA_NUM_DTYPES && l == GA_DTYPE_INVALID; i++) {
+        ga_dtype cand = ga__loop_order[i];
+        if (!(info->loops >> cand & 1)) continue;
+        bool ok = true;
+        if (by_common) {
+            ok = ga_can_cast(common, cand, GA_CASTING_SAFE);
+        } else {
+            for (int j = 0; j < na && ok; j++) ok = ga_can_cast(arrays[j], cand, GA_CASTING_SAFE);
+            for (int j = 0; j < ns && ok; j++) {
+                static const int ranks[] = {0, 1, 1, 2, 3}; /* by ga_scalar_kind */
+                int rank = ranks[scalars[j].kind];
+                ok = rank <= array_rank ? rank <= ga__scalar_rank(cand)
+                                        : ga_can_cast(ga_result_type(na, arrays, 1, &scalars[j]), cand,
+                                                      GA_CASTING_SAFE);
+            }
+        }
+        if (ok) l = cand;
+    }
+    if (info->result == GA__RESULT_LDEXP) { /* the exponent: any integer that fits int64 */
+        bool ok = dt[1] != GA_DTYPE_INVALID ? ga_can_cast(dt[1], GA_INT64, GA_CASTING_SAFE)
+                                            : sc[1].kind == GA_SCALAR_BOOL || sc[1].kind == GA_SCALAR_INT;
+        if (!ok) l = GA_DTYPE_INVALID;
+    }
+    if (l == GA_DTYPE_INVALID) {
+        char types[128];
+        size_t len = 0;
+        for (int k = 0; k < info->nin; k++) {
+            const char *name = dt[k] != GA_DTYPE_INVALID ? ga__dtype_names[dt[k]]
+                               : sc[k].kind == GA_SCALAR_BOOL    ? "bool (Python)"
+                               : sc[k].kind == GA_SCALAR_FLOAT   ? "float (Python)"
+                               : sc[k].kind == GA_SCALAR_COMPLEX ? "complex (Python)"
+                                                                 : "int (Python)";
+            len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", k ? ", " : "", name);
+            if (len >= sizeof types) break;
+        }
+        return ga__error(GA_ERROR_TYPE, func,
+                         "ufunc '%s' not supported for the input types (%s), and the inputs could not be safely "
+                         "coerced to any supported types according to the casting rule ''safe''",
+                         info->name, types);
+    }
+    loop->index = (int)l;
+    loop->in[0] = loop->in[1] = loop->in[2] = l;
+    loop->out[0] = loop->out[1] = l;
+    switch (info->result) {
+    case GA__RESULT_BOOL:
+    case GA__RESULT_COMPARE:
+    case GA__RESULT_ISCLOSE: loop->out[0] = GA_BOOL; break;
+    case GA__RESULT_ABS: loop->out[0] = ga__is_complex(l) ? ga__real_of(l) : l; break;
+    case GA__RESULT_LDEXP: loop->in[1] = GA_INT64; break;
+    case GA__RESULT_FREXP: loop->out[1] = GA_INT32; break;
+    case GA__RESULT_WHERE: loop->in[0] = GA_BOOL; break;
+    default: break;
+    }
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_ufunc_resolve_dtypes(ga_ufunc u, const ga_dtype *in_dtypes, const ga_scalar *in_scalars,
+                                             ga_dtype *out_dtypes)
+{
+    static const char func[] = "ga_ufunc_resolve_dtypes";
+    if (u < 0 || u >= GA_NUM_UFUNCS) return ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u);
+    if (!in_dtypes) return ga__null_input(func, "in_dtypes");
+    if (!out_dtypes) return ga__null_input(func, "out_dtypes");
+    ga_scalar sc[3];
+    for (int k = 0; k < ga__ufuncs[u].nin; k++) {
+        if (in_dtypes[k] == GA_DTYPE_INVALID && !in_scalars) return ga__null_input(func, "in_scalars");
+        if (in_dtypes[k] != GA_DTYPE_INVALID && !ga__dtype_valid(in_dtypes[k]))
+            return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)in_dtypes[k]);
+        sc[k] = in_dtypes[k] == GA_DTYPE_INVALID ? in_scalars[k] : ga_int(0);
+    }
+    ga__loop loop;
+    ga_status st = ga__ufunc_resolve(func, u, in_dtypes, sc, &loop);
+    if (st != GA_OK) return st;
+    for (int k = 0; k < ga__ufuncs[u].nout; k++) out_dtypes[k] = loop.out[k];
+    return GA_OK;
+}
+
+/* A comparison with a Python int outside the integer loop's range has the
+   same answer everywhere (NumPy 2): 1 or 0, or -1 when the int is in
+   range. `k` is the scalar's input position. */
+static int ga__compare_out_of_range(ga_ufunc u, ga_scalar s, ga_dtype loop, int k)
+{
+    char kind = ga__dtype_kinds[loop];
+    if ((kind != 'i' && kind != 'u') || (s.kind != GA_SCALAR_INT && s.kind != GA_SCALAR_UINT)) return -1;
+    unsigned nbits = 8u * (unsigned)ga__dtype_sizes[loop];
+    bool above, below;
+    if (s.kind == GA_SCALAR_UINT) {
+        above = kind == 'i' ? s.value.u > (nbits == 64 ? (uint64_t)INT64_MAX : (1ull << (nbits - 1)) - 1)
+                            : nbits < 64 && s.value.u >> nbits;
+        below = false;
+    } else if (kind == 'u') {
+        below = s.value.i < 0;
+        above = nbits < 64 && s.value.i > 0 && (uint64_t)s.value.i >> nbits;
+    } else {
+        int64_t hi = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
+        above = s.value.i > hi;
+        below = s.value.i < -hi - 1;
+    }
+    if (!above && !below) return -1;
+    /* the array side `x` compared with the scalar `s`: x < s when s is above */
+    bool x_less = above;
+    switch (u) {
+    case GA_UFUNC_EQUAL: return 0;
+    case GA_UFUNC_NOT_EQUAL: return 1;
+    case GA_UFUNC_LESS: return k == 1 ? x_less : !x_less;
+    case GA_UFUNC_LESS_EQUAL: return k == 1 ? x_less : !x_less;
+    case GA_UFUNC_GREATER: return k == 1 ? !x_less : x_less;
+    case GA_UFUNC_GREATER_EQUAL: return k == 1 ? !x_less : x_less;
+    default: return -1;
+    }
+}
+
+/* A new output of `shape` for the ufunc: C order, or the axis order of
+   `like` (an input of the full shape laid out otherwise: NumPy's order K). */
+static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, const int64_t *shape, ga_dtype dtype,
+                                      const ga_array *like)
+{
+    if (!like || ndim < 2 || (like->flags & GA_C_CONTIGUOUS))
+        return ga__array_new(func, device, ndim, shape, dtype);
+    int perm[GA_MAXDIMS], inverse[GA_MAXDIMS];
+    int64_t permuted[GA_MAXDIMS];
+    for (int d = 0; d < ndim; d++) perm[d] = d;
+    for (int i = 1; i < ndim; i++) /* stable: by decreasing |stride| */
+        for (int j = i; j > 0; j--) {
+            int64_t a = like->strides[perm[j - 1]], b = like->strides[perm[j]];
+            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
+            int t = perm[j - 1];
+            perm[j - 1] = perm[j];
+            perm[j] = t;
+        }
+    for (int d = 0; d < ndim; d++) {
+        permuted[d] = shape[perm[d]];
+        inverse[perm[d]] = d;
+    }
+    ga_array *c = ga__array_new(func, device, ndim, permuted, dtype);
+    if (!c) return NULL;
+    ga_array *v = ga__permuted(func, c, inverse);
+    ga_release(c);
+    if (v) v->flags |= GA_OWNDATA;
+    return v;
+}
+
+/* Whether input `a`, read with broadcast strides `view` over `ndim` dims,
+   shares bytes with the output `o` other than element for element (which
+   NumPy allows: a ufunc reads each element before it writes it). */
+static bool ga__overlaps_unsafely(const ga_array *a, const int64_t *view, int ndim, const ga_array *o)
+{
+    if (a->buffer != o->buffer || a->size == 0 || o->size == 0) return false;
+    uint64_t alo, ahi, olo, ohi;
+    ga__extent(a, &alo, &ahi);
+    ga__extent(o, &olo, &ohi);
+    if (!(alo < ohi && olo < ahi)) return false;
+    if (a->data != o->data || a->dtype != o->dtype) return true;
+    for (int d = 0; d < ndim; d++)
+        if (o->shape[d] != 1 && view[d] != o->strides[d]) return true;
+    return false;
+}
+
+/* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
+   output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
+   scalars already converted into `scalar_values`). */
+static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *loop, int ndim, const int64_t *shape,
+                                  ga_array *const *outs, const ga_array *const *ins,
+                                  int64_t (*in_strides)[GA_MAXDIMS], const ga__value16 *scalar_values,
+                                  const double *param, int device)
+{
+    const ga__ufunc_info *info = &ga__ufuncs[u];
+    const int nin = info->nin, nout = info->nout, nops = nin + nout;
+    ga__ufunc_args args;
+    memset(&args, 0, sizeof args);
+    int64_t sh[GA_MAXDIMS], st[GA__UFUNC_MAXOPS][GA_MAXDIMS], size = 1;
+    for (int d = 0; d < ndim; d++) {
+        sh[d] = shape[d];
+        size *= shape[d];
+    }
+    if (size == 0) return GA_OK;
+    for (int k = 0; k < nout; k++) {
+        args.ptr[k] = outs[k]->data;
+        for (int d = 0; d < ndim; d++) st[k][d] = outs[k]->strides[d];
+    }
+    bool contig_ok = true;
+    for (int k = 0; k < nin; k++) {
+        if (ins[k]) {
+            args.ptr[nout + k] = ins[k]->data;
+            args.dtype[nout + k] = ins[k]->dtype;
+            if (ins[k]->dtype != loop->in[k]) contig_ok = false;
+        } else {
+            args.scalar_mask |= 1 << k;
+            args.scalar[k] = scalar_values[k];
+            args.dtype[nout + k] = loop->in[k];
+        }
+        for (int d = 0; d < ndim; d++) st[nout + k][d] = ins[k] ? in_strides[k][d] : 0;
+    }
+    for (int i = 0; i < 4; i++) args.param[i] = param ? param[i] : 0;
+    args.size = size;
+    /* iterate in the first output's memory order (largest stride first), so
+       that transposed operands collapse as well as C-ordered ones */
+    for (int i = 1; i < ndim; i++)
+        for (int j = i; j > 0; j--) {
+            int64_t a = st[0][j - 1], b = st[0][j];
+            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
+            int64_t t = sh[j - 1];
+            sh[j - 1] = sh[j];
+            sh[j] = t;
+            for (int k = 0; k < nops; k++) {
+                t = st[k][j - 1];
+                st[k][j - 1] = st[k][j];
+                st[k][j] = t;
+            }
+        }
+    int nd = ga__collapse(ndim, sh, nops, st);
+    if (nd > 1) contig_ok = false;
+    for (int k = 0; k < nops && contig_ok && nd == 1; k++) {
+        bool is_scalar = k >= nout && !ins[k - nout];
+        int64_t itemsize = (int64_t)ga__dtype_sizes[k < nout ? loop->out[k] : loop->in[k - nout]];
+        if (!is_scalar && st[k][0] != itemsize) contig_ok = false;
+    }
+    if (nin == 3 && args.scalar_mask) contig_ok = false; /* the contiguous loop takes scalars for 1 or 2 inputs */
+    static const char *const variants[2] = {"contig", "strided"};
+    int variant = contig_ok ? GA__UFUNC_CONTIG : GA__UFUNC_STRIDED;
+    const char *loop_name = loop->index == GA__LOOP_INT64_UINT64   ? "int64_uint64"
+                            : loop->index == GA__LOOP_UINT64_INT64 ? "uint64_int64"
+                                                                   : ga__dtype_names[loop->index];
+    CUfunction f = ga__kernel(func, info->family, &ga__kernels.ufunc[u][loop->index][variant], "ga_%s_%s_%s_%s",
+                              ga__family_names[info->family], info->name, loop_name, variants[variant]);
+    if (variant == GA__UFUNC_CONTIG) {
+        void *kargs[] = {&args};
+        return ga__launch(func, f, device, (size + 3) / 4, kargs);
+    }
+    ga__ufunc_layout layout;
+    layout.ndim = nd;
+    layout.unused = 0;
+    for (int d = 0; d < nd; d++) {
+        layout.shape[d] = sh[d];
+        for (int k = 0; k < nops; k++) layout.strides[k][d] = st[k][d];
+    }
+    /* only the used part of the layout needs to be defined; the rest is zeroed
+       so that the launch copies defined bytes */
+    for (int d = nd; d < GA_MAXDIMS; d++) {
+        layout.shape[d] = 0;
+        for (int k = 0; k < GA__UFUNC_MAXOPS; k++) layout.strides[k][d] = 0;
+    }
+    for (int k = nops; k < GA__UFUNC_MAXOPS; k++)
+        for (int d = 0; d < nd; d++) layout.strides[k][d] = 0;
+    void *kargs[] = {&args, &layout};
+    return ga__launch(func, f, device, size, kargs);
+}
+
+/* The work of every ufunc call: checks, loop, broadcasting, outputs
+   (out[k] given, or made and stored there), overlap and casts. */
+static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, ga_array **out, const double *param)
+{
+    const ga__ufunc_info *info = &ga__ufuncs[u];
+    const int nin = info->nin, nout = info->nout;
+    ga_dtype dt[3];
+    ga_scalar sc[3];
+    const ga_array *first = NULL;
+    for (int k = 0; k < nin; k++) {
+        const ga_array *a = in[k].array;
+        dt[k] = a ? a->dtype : GA_DTYPE_INVALID;
+        sc[k] = in[k].scalar;
+        if (!a && (sc[k].kind < GA_SCALAR_BOOL || sc[k].kind > GA_SCALAR_COMPLEX))
+            return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", k, (int)sc[k].kind);
+        if (a && !first) first = a;
+        if (a && first->device != a->device)
+            return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", first->device,
+                             a->device);
+    }
+    if (!first) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one array input", info->name);
+    const int device = first->device;
+    ga__loop loop;
+    ga_status st = ga__ufunc_resolve(func, u, dt, sc, &loop);
+    if (st != GA_OK) return st;
+
+    /* the broadcast shape of the inputs and of the given outputs */
+    int ndims[5], nshapes = 0, ndim = 0, bad = 0;
+    const int64_t *shapes[5];
+    int64_t shape[GA_MAXDIMS];
+    for (int k = 0; k < nin; k++)
+        if (in[k].array) {
+            ndims[nshapes] = in[k].array->ndim;
+            shapes[nshapes++] = in[k].array->shape;
+        }
+    int ninputs_shaped = nshapes;
+    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &ndim, shape, &bad)) {
+        char text[512];
+        size_t len = 0;
+        for (int i = 0; i < nshapes && len < sizeof text; i++) {
+            if (i) len += (size_t)snprintf(text + len, sizeof text - len, " ");
+            if (len < sizeof text) ga__format_shape(text + len, sizeof text - len, ndims[i], shapes[i]);
+            len = strlen(text);
+        }
+        return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with shapes %s", text);
+    }
+    for (int k = 0; k < nout; k++) {
+        ga_array *o = out[k];
+        if (!o) continue;
+        if (!(o->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+        if (o->device != device)
+            return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the inputs on device %d", o->device,
+                             device);
+        if (!ga_can_cast(loop.out[k], o->dtype, GA_CASTING_SAME_KIND))
+            return ga__error(GA_ERROR_TYPE, func,
+                             "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
+                             "'same_kind'",
+                             info->name, ga__dtype_names[loop.out[k]], ga__dtype_names[o->dtype]);
+        ndims[nshapes] = o->ndim;
+        shapes[nshapes++] = o->shape;
+    }
+    if (nshapes > ninputs_shaped) {
+        int64_t full[GA_MAXDIMS];
+        int fnd = 0;
+        bool ok = ga__broadcast_shapes(nshapes, ndims, shapes, &fnd, full, &bad);
+        for (int k = 0; k < nout && ok; k++) {
+            const ga_array *o = out[k];
+            if (!o) continue;
+            ok = o->ndim == fnd;
+            for (int d = 0; ok && d < fnd; d++) ok = o->shape[d] == full[d];
+        }
+        if (!ok) {
+            const ga_array *o = out[0] ? out[0] : out[1];
+            char a[200], b[200];
+            ga__format_shape(a, sizeof a, o->ndim, o->shape);
+            ga__format_shape(b, sizeof b, ndim, shape);
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a,
+                             b);
+        }
+        ndim = fnd;
+        memcpy(shape, full, sizeof(int64_t) * (size_t)fnd);
+    }
+
+    /* weak scalars in the loop's dtype; comparisons out of an int range */
+    ga__value16 values[3];
+    int constant = -1;
+    for (int k = 0; k < nin; k++) {
+        if (in[k].array) continue;
+        if (info->result == GA__RESULT_COMPARE) {
+            constant = ga__compare_out_of_range(u, sc[k], loop.in[k], k);
+            if (constant >= 0) break;
+        }
+        st = ga__scalar_to_element(func, sc[k], loop.in[k], &values[k]);
+        if (st != GA_OK) return st;
+    }
+    st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+
+    /* outputs: made here, or temporaries when the given one has another dtype */
+    ga_array *made[2] = {NULL, NULL}, *targets[2] = {NULL, NULL};
+    const ga_array *like = NULL; /* an input of the full shape, for order K */
+    for (int k = 0; k < nin && !like; k++)
+        if (in[k].array && in[k].array->ndim == ndim &&
+            memcmp(in[k].array->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0)
+            like = in[k].array;
+    ga_array *temps[6] = {NULL};
+    int ntemps = 0;
+    for (int k = 0; k < nout && st == GA_OK; k++) {
+        if (out[k] && out[k]->dtype == loop.out[k]) {
+            targets[k] = out[k];
+            continue;
+        }
+        ga_array *t = ga__ufunc_new_output(func, device, ndim, shape, loop.out[k], out[k] ? out[k] : like);
+        if (!t) st = ga__t.error;
+        else if (out[k]) targets[k] = temps[ntemps++] = t;
+        else targets[k] = made[k] = t;
+    }
+    /* inputs: broadcast strides; copies of those the outputs overlap; where's
+       condition as bool */
+    const ga_array *ins[3] = {NULL, NULL, NULL};
+    int64_t strides[3][GA_MAXDIMS];
+    for (int k = 0; k < nin && st == GA_OK; k++) {
+        const ga_array *a = in[k].array;
+        if (!a) continue;
+        for (int d = 0; d < ndim; d++) {
+            int sd = d - (ndim - a->ndim);
+            strides[k][d] = sd < 0 || a->shape[sd] == 1 ? 0 : a->strides[sd];
+        }
+        bool copy = info->result == GA__RESULT_WHERE && k == 0 && a->dtype != GA_BOOL;
+        for (int j = 0; j < nout && !copy; j++)
+            if (out[j] && targets[j] == out[j]) copy = ga__overlaps_unsafely(a, strides[k], ndim, out[j]);
+        if (copy) {
+            ga_dtype to = info->result == GA__RESULT_WHERE && k == 0 ? GA_BOOL : a->dtype;
+            ga_array *c = ga__contiguous_copy(func, a, to);
+            if (!c) {
+                st = ga__t.error;
+                break;
+            }
+            temps[ntemps++] = c;
+            a = c;
+            for (int d = 0; d < ndim; d++) {
+                int sd = d - (ndim - a->ndim);
+                strides[k][d] = sd < 0 || a->shape[sd] == 1 ? 0 : a->strides[sd];
+            }
+        }
+        ins[k] = a;
+    }
+    if (st == GA_OK) {
+        if (constant >= 0) {
+            ga__value16 v;
+            memset(&v, 0, sizeof v);
+            ((uint8_t *)&v)[0] = (uint8_t)constant;
+            ga_array *one = ga__array_new(func, device, 0, shape, GA_BOOL);
+            st = one ? ga__fill(func, one, &v) : ga__t.error;
+            if (st == GA_OK) {
+                int64_t zero[GA_MAXDIMS] = {0};
+                st = ga__copy_cast(func, device, GA_BOOL, targets[0]->data, targets[0]->strides, GA_BOOL, one->data,
+                                   zero, ndim, shape);
+            }
+            ga_release(one);
+        } else {
+            st = ga__ufunc_launch(func, u, &loop, ndim, shape, targets, ins, strides, values, param, device);
+        }
+    }
+    for (int k = 0; k < nout && st == GA_OK; k++)
+        if (out[k] && targets[k] != out[k])
+            st = ga__copy_cast(func, device, out[k]->dtype, out[k]->data, out[k]->strides, targets[k]->dtype,
+                               targets[k]->data, targets[k]->strides, ndim, shape);
+    for (int i = 0; i < ntemps; i++) ga_release(temps[i]);
+    if (st != GA_OK) {
+        ga_release(made[0]);
+        ga_release(made[1]);
+        return st;
+    }
+    for (int k = 0; k < nout; k++)
+        if (made[k]) out[k] = made[k];
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_ufunc_call(ga_ufunc u, const ga_operand *in, ga_array **out)
+{
+    static const char func[] = "ga_ufunc_call";
+    if (u < 0 || u >= GA_NUM_UFUNCS) return ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u);
+    if (!in) return ga__null_input(func, "in");
+    if (!out) return ga__null_input(func, "out");
+    bool had[2] = {out[0] != NULL, ga__ufuncs[u].nout > 1 && out[1] != NULL};
+    double param[4] = {0, 0, 0, 0};
+    switch (u) {
+    case GA_UFUNC_ISCLOSE: param[0] = 1e-5, param[1] = 1e-8; break;
+    case GA_UFUNC_ROUND: param[1] = 1; break;
+    case GA_UFUNC_NAN_TO_NUM: {
+        const ga_array *a = in[0].array;
+        ga_dtype d = a ? (ga__is_complex(a->dtype) ? ga__real_of(a->dtype) : a->dtype) : GA_FLOAT64;
+        double big = d == GA_FLOAT16 ? 65504.0 : d == GA_BFLOAT16 ? 3.3895313892515355e38
+                   : d == GA_FLOAT32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+        param[1] = big, param[2] = -big;
+        break;
+    }
+    default: break;
+    }
+    ga_status st = ga__ufunc(func, u, in, out, param);
+    for (int k = 0; k < ga__ufuncs[u].nout && st == GA_OK; k++)
+        if (!had[k]) ga__ret(out[k]);
+    return st;
+}
+
+/* The named forms: new result or out=, arrays or weak scalars. */
+static ga_array *ga__ufunc_new(const char *func, ga_ufunc u, const ga_operand *in, const double *param)
+{
+    ga_array *out[2] = {NULL, NULL};
+    if (ga__ufunc(func, u, in, out, param) != GA_OK) return NULL;
+    return ga__ret(out[0]);
+}
+static ga_status ga__ufunc_into(const char *func, ga_ufunc u, const ga_operand *in, ga_array *out)
+{
+    if (!out) return ga__null_input(func, "out");
+    ga_array *outs[2] = {out, NULL};
+    return ga__ufunc(func, u, in, outs, NULL);
+}
+
+#define GA__DEFINE_UNARY(E, name, loops, result, family)                                     \
+    GPUARR_API ga_array *ga_##name(const ga_array *a)                                        \
+    {                                                                                        \
+        if (!a) { ga__null_input("ga_" #name, "a"); return NULL; }                           \
+        ga_operand in[1] = {ga_operand_array(a)};                                            \
+        return ga__ufunc_new("ga_" #name, GA_UFUNC_##E, in, NULL);                           \
+    }                                                                                        \
+    GPUARR_API ga_status ga_##name##_out(const ga_array *a, ga_array *out)                   \
+    {                                                                                        \
+        if (!a) return ga__null_input("ga_" #name "_out", "a");                              \
+        ga_operand in[1] = {ga_operand_array(a)};                                            \
+        return ga__ufunc_into("ga_" #name "_out", GA_UFUNC_##E, in, out);                    \
+    }
+#define GA__DEFINE_BINARY(E, name, loops, result, family)                                    \
+    GPUARR_API ga_array *ga_##name(const ga_array *a, const ga_array *b)                     \
+    {                                                                                        \
+        if (!a || !b) { ga__null_input("ga_" #name, a ? "b" : "a"); return NULL; }           \
+        ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};                       \
+        return ga__ufunc_new("ga_" #name, GA_UFUNC_##E, in, NULL);                           \
+    }                                                                                        \
+    GPUARR_API ga_status ga_##name##_out(const ga_array *a, const ga_array *b, ga_array *out) \
+    {                                                                                        \
+        if (!a || !b) return ga__null_input("ga_" #name "_out", a ? "b" : "a");              \
+        ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};                       \
+        return ga__ufunc_into("ga_" #name "_out", GA_UFUNC_##E, in, out);                    \
+    }                                                                                        \
+    GPUARR_API ga_array *ga_##name##_scalar(const ga_array *a, ga_scalar b)                  \
+    {                                                                                        \
+        if (!a) { ga__null_input("ga_" #name "_scalar", "a"); return NULL; }                 \
+        ga_operand in[2] = {ga_operand_array(a), ga_operand_scalar(b)};                      \
+        return ga__ufunc_new("ga_" #name "_scalar", GA_UFUNC_##E, in, NULL);                 \
+    }                                                                                        \
+    GPUARR_API ga_array *ga_##name##_rscalar(ga_scalar a, const ga_array *b)                 \
+    {                                                                                        \
+        if (!b) { ga__null_input("ga_" #name "_rscalar", "b"); return NULL; }                \
+        ga_operand in[2] = {ga_operand_scalar(a), ga_operand_array(b)};                      \
+        return ga__ufunc_new("ga_" #name "_rscalar", GA_UFUNC_##E, in, NULL);                \
+    }
+GA_UFUNC_UNARY_LIST(GA__DEFINE_UNARY)
+GA_UFUNC_BINARY_LIST(GA__DEFINE_BINARY)
+#undef GA__DEFINE_UNARY
+#undef GA__DEFINE_BINARY
+
+/* The functions with two outputs. */
+static ga_status ga__ufunc_pair(const char *func, ga_ufunc u, const ga_array *a, const ga_array *b,
+                                ga_array **first, ga_array **second)
+{
+    if (!a) return ga__null_input(func, "a");
+    if (ga__ufuncs[u].nin == 2 && !b) return ga__null_input(func, "b");
+    if (!first || !second) return ga__null_input(func, first ? "second output" : "first output");
+    *first = *second = NULL;
+    ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};
+    ga_array *out[2] = {NULL, NULL};
+    ga_status st = ga__ufunc(func, u, in, out, NULL);
+    if (st != GA_OK) return st;
+    *first = ga__ret(out[0]);
+    *second = ga__ret(out[1]);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_divmod(const ga_array *a, const ga_array *b, ga_array **quotient, ga_array **remainder)
+{
+    return ga__ufunc_pair("ga_divmod", GA_UFUNC_DIVMOD, a, b, quotient, remainder);
+}
+
+GPUARR_API ga_status ga_modf(const ga_array *a, ga_array **fraction, ga_array **integral)
+{
+    return ga__ufunc_pair("ga_modf", GA_UFUNC_MODF, a, NULL, fraction, integral);
+}
+
+GPUARR_API ga_status ga_frexp(const ga_array *a, ga_array **mantissa, ga_array **exponent)
+{
+    return ga__ufunc_pair("ga_frexp", GA_UFUNC_FREXP, a, NULL, mantissa, exponent);
+}
+
+GPUARR_API ga_array *ga_where(const ga_array *cond, const ga_array *x, const ga_array *y)
+{
+    static const char func[] = "ga_where";
+    if (!cond || !x || !y) {
+        ga__null_input(func, !cond ? "cond" : !x ? "x" : "y");
+        return NULL;
+    }
+    ga_operand in[3] = {ga_operand_array(cond), ga_operand_array(x), ga_operand_array(y)};
+    return ga__ufunc_new(func, GA_UFUNC_WHERE, in, NULL);
+}
+
+/* clip with a missing bound is maximum or minimum. */
+static ga_array *ga__clip(const char *func, const ga_array *a, ga_operand lo, ga_operand hi, bool has_lo, bool has_hi)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (!has_lo && !has_hi) {
+        ga__error(GA_ERROR_VALUE, func, "One of max or min must be given");
+        return NULL;
+    }
+    if (!has_lo || !has_hi) {
+        ga_operand in[2] = {ga_operand_array(a), has_lo ? lo : hi};
+        return ga__ufunc_new(func, has_lo ? GA_UFUNC_MAXIMUM : GA_UFUNC_MINIMUM, in, NULL);
+    }
+    ga_operand in[3] = {ga_operand_array(a), lo, hi};
+    return ga__ufunc_new(func, GA_UFUNC_CLIP, in, NULL);
+}
+
+GPUARR_API ga_array *ga_clip(const ga_array *a, const ga_array *lo, const ga_array *hi)
+{
+    return ga__clip("ga_clip", a, ga_operand_array(lo), ga_operand_array(hi), lo != NULL, hi != NULL);
+}
+
+GPUARR_API ga_array *ga_clip_scalar(const ga_array *a, ga_scalar lo, ga_scalar hi)
+{
+    return ga__clip("ga_clip_scalar", a, ga_operand_scalar(lo), ga_operand_scalar(hi), true, true);
+}
+
+GPUARR_API ga_array *ga_isclose(const ga_array *a, const ga_array *b, double rtol, double atol, bool equal_nan)
+{
+    static const char func[] = "ga_isclose";
+    if (!a || !b) {
+        ga__null_input(func, a ? "b" : "a");
+        return NULL;
+    }
+    ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};
+    double param[4] = {rtol, atol, equal_nan ? 1.0 : 0.0, 0};
+    return ga__ufunc_new(func, GA_UFUNC_ISCLOSE, in, param);
+}
+
+GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rtol, double atol, bool equal_nan,
+                                 bool *result)
+{
+    static const char func[] = "ga_allclose";
+    if (!result) return ga__null_input(func, "result");
+    if (!a || !b) return ga__null_input(func, a ? "b" : "a");
+    ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};
+    double param[4] = {rtol, atol, equal_nan ? 1.0 : 0.0, 0};
+    ga_array *out[2] = {NULL, NULL};
+    ga_status st = ga__ufunc(func, GA_UFUNC_ISCLOSE, in, out, param);
+    if (st != GA_OK) return st;
+    ga_array *close = out[0];
+    int64_t n = close->size;
+    int32_t flag = 1;
+    ga__block *b4 = n ? ga__device_alloc(func, close->device, sizeof flag, false) : NULL;
+    if (n && !b4) st = ga__t.error;
+    CUstream stream = ga__stream_of(close->device);
+    if (st == GA_OK && n) {
+        CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)b4->ptr, &flag, sizeof flag, stream);
+        CUfunction f = r == CUDA_SUCCESS ? ga__kernel(func, GA__FAMILY_ARITH, &ga__kernels.all_true, "ga_arith_all_true")
+                                         : NULL;
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyHtoDAsync");
+        else {
+            void *p = (void *)(uintptr_t)close->data, *fp = (void *)(uintptr_t)b4->ptr;
+            void *kargs[] = {&p, &n, &fp};
+            st = ga__launch(func, f, close->device, n / 16 + 1, kargs);
+        }
+        if (st == GA_OK) {
+            r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)b4->ptr, sizeof flag, stream);
+            if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+            if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+        }
+    }
+    if (b4) ga__pool_free(ga__g.devices[close->device].pool, b4);
+    ga_release(close);
+    if (st == GA_OK) *result = flag != 0;
+    return st;
+}
+
+GPUARR_API ga_array *ga_round(const ga_array *a, int decimals)
+{
+    static const char func[] = "ga_round";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    ga_operand in[1] = {ga_operand_array(a)};
+    double param[4] = {(double)decimals, pow(10.0, decimals < 0 ? -decimals : decimals), 0, 0};
+    return ga__ufunc_new(func, GA_UFUNC_ROUND, in, param);
+}
+
+GPUARR_API ga_array *ga_nan_to_num_values(const ga_array *a, double nan, double posinf, double neginf)
+{
+    static const char func[] = "ga_nan_to_num_values";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    ga_operand in[1] = {ga_operand_array(a)};
+    double param[4] = {nan, posinf, neginf, 0};
+    return ga__ufunc_new(func, GA_UFUNC_NAN_TO_NUM, in, param);
+}
+
+GPUARR_API ga_array *ga_nan_to_num(const ga_array *a)
+{
+    if (!a) {
+        ga__null_input("ga_nan_to_num", "a");
+        return NULL;
+    }
+    ga_operand in[1] = {ga_operand_array(a)};
+    ga_array *out[2] = {NULL, NULL};
+    ga_status st = ga_ufunc_call(GA_UFUNC_NAN_TO_NUM, in, out);
+    return st == GA_OK ? out[0] : NULL;
+}
+
+GPUARR_API ga_array *ga_angle(const ga_array *a, bool deg)
+{
+    static const char func[] = "ga_angle";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    ga_operand in[1] = {ga_operand_array(a)};
+    double param[4] = {deg ? 1.0 : 0.0, 0, 0, 0};
+    return ga__ufunc_new(func, GA_UFUNC_ANGLE, in, param);
+}
+
+/* A view of the real (part 0) or imaginary (part 1) floats of a complex array. */
+static ga_array *ga__complex_part(const char *func, const ga_array *a, int part)
+{
+    ga_dtype r = ga__real_of(a->dtype);
+    GA__ATOMIC_ADD(&a->buffer->refcount, 1);
+    ga_array *v = ga__array_wrap(func, a->buffer, r, a->ndim, a->shape, a->strides,
+                                 a->data + (uint64_t)part * ga__dtype_sizes[r]);
+    if (v && !(a->flags & GA_WRITEABLE)) v->flags &= ~GA_WRITEABLE;
+    return v;
+}
+
+GPUARR_API ga_array *ga_real(const ga_array *a)
+{
+    if (!a) {
+        ga__null_input("ga_real", "a");
+        return NULL;
+    }
+    if (ga__is_complex(a->dtype)) return ga__ret(ga__complex_part("ga_real", a, 0));
+    ga_retain((ga_array *)a);
+    return ga__ret((ga_array *)a);
+}
+
+GPUARR_API ga_array *ga_imag(const ga_array *a)
+{
+    static const char func[] = "ga_imag";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (ga__is_complex(a->dtype)) return ga__ret(ga__complex_part(func, a, 1));
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    return ga__ret(ga__full_on(func, a->device, a->ndim, a->shape, ga_int(0), a->dtype));
+}
+
+/* ------------------------------------------------------------------------ */
+/* 12. Indexing and manipulation                                             */
 /* ------------------------------------------------------------------------ */
 /* Views are computed on the host as layouts (shape, byte strides, byte
    offset of the first element from the base's) and need no GPU; copies go

@@ -78,6 +78,20 @@ int main(void)
     ga_copyto(m, row, GA_CASTING_SAME_KIND); /* NumPy's default casting */
     show("copyto(zeros((3, 4)), arange(10, 14))", m);
 
+    /* Ufuncs broadcast and promote as NumPy: float32 (2, 3) * float64 (3,)
+       is float64; a C scalar is a weak Python scalar (d * 2 stays float32). */
+    ga_array *w = ga_from_host((const double[]){0.5, 1, 2}, GA_SHAPE(3), GA_FLOAT64);
+    ga_array *dw = ga_multiply(d, w);
+    ga_array *d2 = ga_multiply_scalar(d, ga_int(2));
+    show("d * [0.5, 1, 2]", dw);
+    show("d * 2", d2);
+    ga_scope_begin(); /* releases the exp(d2) temporary at its end (scopes: below) */
+    ga_array *e = ga_keep(ga_greater_scalar(ga_exp(d2), ga_float(100))); /* bool */
+    ga_scope_end();
+    show("exp(d * 2) > 100", e);
+    ga_sqrt_out(d2, d2); /* in place, as np.sqrt(d2, out=d2) */
+    show("sqrt(d2, out=d2)", d2);
+
     /* Scopes: arrays made inside are released at the end, except kept ones. */
     show_pool("before the scope");
     ga_scope_begin();
@@ -106,7 +120,7 @@ int main(void)
     ga_pinned_free(last);
 
     /* Every array is released once; then the pool's cache can be emptied. */
-    ga_array *all[] = {a, b, c, d, f, g, m, row, half, big};
+    ga_array *all[] = {a, b, c, d, f, g, m, row, w, dw, d2, e, half, big};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ga_release(all[i]);
     ga_stream_destroy(s);
     show_pool("at the end");

@@ -1,0 +1,1256 @@
+/* kernels/ufunc.cuh - the ufuncs' operations and loops, shared by the
+   families "arith" (kernels/arith.cu) and "math" (kernels/math.cu).
+
+   For each ufunc X of gpuarr.h's lists (family F) and each dtype L of its
+   loop list, two kernels:
+
+     ga_F_X_L_contig(ga__ufunc_args args)
+         every array operand C-contiguous and of the loop's own dtypes;
+         inputs may be scalars (args.scalar_mask, 1- and 2-input ufuncs).
+         16-byte vectors when every pointer is aligned to its vector.
+     ga_F_X_L_strided(ga__ufunc_args args, ga__ufunc_layout layout)
+         any strides (layout.strides[k] for operand k: outputs, then
+         inputs); an input whose dtype (args.dtype[k]) differs from the
+         loop's is converted as it is loaded (the host only sends dtypes
+         that cast safely to it).
+
+   The comparisons also have loops int64_uint64 and uint64_int64 (NumPy's
+   qQ and Qq), which compare the values exactly.
+
+   1. compute types and helpers     3. the operations, one struct each
+   2. complex arithmetic            4. the loops */
+
+#ifndef GA_KERNELS_UFUNC_CUH
+#define GA_KERNELS_UFUNC_CUH
+
+#include "common.cuh"
+#include <cuda/std/complex>
+
+/* ======================================================================== */
+/* 1. Compute types                                                          */
+/* ======================================================================== */
+/* Loops compute in the storage type, except: bool computes as C++ bool,
+   float16 and bfloat16 as float (rounded once when stored). */
+template <class T> struct ga_compute { typedef T type; };
+template <> struct ga_compute<ga_bool_t> { typedef bool type; };
+template <> struct ga_compute<__half> { typedef float type; };
+template <> struct ga_compute<__nv_bfloat16> { typedef float type; };
+
+GA_DEV bool ga_up(ga_bool_t x) { return x.v != 0; }
+GA_DEV float ga_up(__half x) { return ga__widen(x); }
+GA_DEV float ga_up(__nv_bfloat16 x) { return ga__widen(x); }
+template <class T> GA_DEV T ga_up(T x) { return x; }
+
+/* The value x (a compute type, or C++ bool) stored as dtype O. */
+template <class O, class V> GA_DEV O ga_to(V x)
+{
+    if constexpr (ga__same<O, V>::value) {
+        return x;
+    } else if constexpr (ga__same<V, bool>::value) {
+        if constexpr (ga__same<O, ga_bool_t>::value) {
+            ga_bool_t r;
+            r.v = (uint8_t)x;
+            return r;
+        } else {
+            return ga_cast<O>((uint8_t)x);
+        }
+    } else {
+        return ga_cast<O>(x);
+    }
+}
+
+template <> struct ga_traits<bool> { static constexpr int category = GA_CAT_BOOL; };
+template <class C> struct ga_is {
+    static constexpr int cat = ga__same<C, bool>::value ? GA_CAT_BOOL : ga_traits<C>::category;
+    static constexpr bool boolean = cat == GA_CAT_BOOL, sint = cat == GA_CAT_SINT, uint = cat == GA_CAT_UINT;
+    static constexpr bool integer = sint || uint, real_float = cat == GA_CAT_FLOAT, complex = cat == GA_CAT_COMPLEX;
+};
+
+/* The unsigned type of an integer's width, for arithmetic that wraps. */
+template <class T> struct ga_unsigned { typedef T type; };
+template <> struct ga_unsigned<int8_t> { typedef uint8_t type; };
+template <> struct ga_unsigned<int16_t> { typedef uint16_t type; };
+template <> struct ga_unsigned<int32_t> { typedef uint32_t type; };
+template <> struct ga_unsigned<int64_t> { typedef uint64_t type; };
+template <class T> using ga_u = typename ga_unsigned<T>::type;
+
+/* Wrapping integer arithmetic (int8/int16 promote to int, then truncate). */
+template <class T> GA_DEV T ga_wadd(T a, T b) { return (T)(ga_u<T>)((ga_u<T>)a + (ga_u<T>)b); }
+template <class T> GA_DEV T ga_wsub(T a, T b) { return (T)(ga_u<T>)((ga_u<T>)a - (ga_u<T>)b); }
+template <class T> GA_DEV T ga_wmul(T a, T b)
+{
+    if constexpr (sizeof(T) < 4)
+        return (T)(uint32_t)((uint32_t)a * (uint32_t)b);
+    else
+        return (T)((ga_u<T>)a * (ga_u<T>)b);
+}
+
+GA_DEV bool ga_isnan(float x) { return x != x; }
+GA_DEV bool ga_isnan(double x) { return x != x; }
+
+/* Real-valued helpers over float and double. */
+template <class F> GA_DEV F ga_pi() { return (F)3.14159265358979323846; }
+template <class F> GA_DEV F ga_inf() { return (F)INFINITY; }
+
+/* ======================================================================== */
+/* 2. Complex arithmetic                                                     */
+/* ======================================================================== */
+template <class Z> using ga_part_t = typename ga__part<Z>::type;
+template <class Z> using ga_std_complex = cuda::std::complex<ga_part_t<Z>>;
+
+template <class Z> GA_DEV Z ga_z(ga_part_t<Z> re, ga_part_t<Z> im) { Z z; z.re = re; z.im = im; return z; }
+template <class Z> GA_DEV ga_std_complex<Z> ga_std(Z z) { return ga_std_complex<Z>(z.re, z.im); }
+template <class Z> GA_DEV Z ga_unstd(ga_std_complex<Z> c) { return ga_z<Z>(c.real(), c.imag()); }
+
+template <class Z> GA_DEV Z ga_cadd(Z a, Z b) { return ga_z<Z>(a.re + b.re, a.im + b.im); }
+template <class Z> GA_DEV Z ga_csub(Z a, Z b) { return ga_z<Z>(a.re - b.re, a.im - b.im); }
+template <class Z> GA_DEV Z ga_cmul(Z a, Z b)
+{
+    return ga_z<Z>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+/* Smith's division, as NumPy: a zero divisor gives inf or NaN parts. */
+template <class Z> GA_DEV Z ga_cdiv(Z a, Z b)
+{
+    typedef ga_part_t<Z> F;
+    const F abs_re = fabs(b.re), abs_im = fabs(b.im);
+    if (abs_re >= abs_im) {
+        if (abs_re == 0 && abs_im == 0) return ga_z<Z>(a.re / abs_re, a.im / abs_re);
+        const F rat = b.im / b.re, scl = (F)1 / (b.re + b.im * rat);
+        return ga_z<Z>((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+    }
+    const F rat = b.re / b.im, scl = (F)1 / (b.im + b.re * rat);
+    return ga_z<Z>((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+}
+template <class Z> GA_DEV bool ga_cnan(Z a) { return a.re != a.re || a.im != a.im; }
+/* NumPy's complex order: lexicographic, real part first. */
+template <class Z> GA_DEV bool ga_clt(Z a, Z b)
+{
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im);
+}
+template <class Z> GA_DEV bool ga_cle(Z a, Z b)
+{
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im);
+}
+template <class Z> GA_DEV bool ga_cge(Z a, Z b) { return ga_cle(b, a); }
+
+/* NumPy's complex power: exact repeated multiplication for small integer
+   exponents, else exp(b log a). */
+template <class Z> GA_DEV Z ga_cpow(Z a, Z b)
+{
+    typedef ga_part_t<Z> F;
+    if (b.re == 0 && b.im == 0) return ga_z<Z>(1, 0);
+    if (a.re == 0 && a.im == 0) {
+        if (b.re > 0 && b.im == 0) return ga_z<Z>(0, 0);
+        return ga_z<Z>(NAN, NAN);
+    }
+    if (b.im == 0 && b.re == (F)(int)b.re && b.re > -100 && b.re < 100) {
+        int n = (int)b.re;
+        if (n == 1) return a;
+        if (n == 2) return ga_cmul(a, a);
+        if (n == 3) return ga_cmul(a, ga_cmul(a, a));
+        int m = n < 0 ? -n : n;
+        Z r = ga_z<Z>(1, 0), p = a;
+        for (int mask = 1; mask <= m; mask <<= 1) {
+            if (m & mask) r = ga_cmul(r, p);
+            p = ga_cmul(p, p);
+        }
+        return n < 0 ? ga_cdiv(ga_z<Z>(1, 0), r) : r;
+    }
+    return ga_unstd<Z>(cuda::std::pow(ga_std(a), ga_std(b)));
+}
+
+/* ======================================================================== */
+/* 3. The operations                                                         */
+/* ======================================================================== */
+/* One struct per ufunc: nin, nout, the storage types of a loop L
+   (sig<L>::in0.., out0..), constructed from the kernel's parameters, and an
+   operator() over compute types (outputs by reference when nout is 2).
+   Ops with widen16 = false see float16/bfloat16 as stored. */
+
+/* The signature of most loops: every operand has the loop's dtype. */
+template <class L> struct ga_sig_same { typedef L in0, in1, in2, out0, out1; };
+template <class L> struct ga_sig_bool { typedef L in0, in1, in2; typedef ga_bool_t out0, out1; };
+template <class L> struct ga_real_of { typedef L type; };
+template <> struct ga_real_of<ga_complex64_t> { typedef float type; };
+template <> struct ga_real_of<ga_complex128_t> { typedef double type; };
+template <class L> struct ga_sig_real { typedef L in0, in1, in2; typedef typename ga_real_of<L>::type out0, out1; };
+
+#define GA_OP_BEGIN(name, NIN, NOUT, SIG) GA_OP_BEGIN_WIDEN(name, NIN, NOUT, SIG, true)
+#define GA_OP_BEGIN_WIDEN(name, NIN, NOUT, SIG, WIDEN16)           \
+    struct ga_op_##name {                                          \
+        static constexpr int nin = NIN, nout = NOUT;               \
+        static constexpr bool widen16 = WIDEN16;                   \
+        template <class L> using sig = SIG<L>;                     \
+        GA_DEV explicit ga_op_##name(const double *) {}
+#define GA_OP_END };
+
+/* 3a. Arithmetic ----------------------------------------------------------- */
+
+GA_OP_BEGIN(negative, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) return ga_z<C>(-a.re, -a.im);
+    else if constexpr (ga_is<C>::integer) return ga_wsub<C>(0, a);
+    else return -a;
+}
+GA_OP_END
+
+GA_OP_BEGIN(positive, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const { return a; }
+GA_OP_END
+
+GA_OP_BEGIN(absolute, 1, 1, ga_sig_real)
+template <class C> GA_DEV auto operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) return (ga_part_t<C>)hypot(a.re, a.im);
+    else if constexpr (ga_is<C>::sint) return a < 0 ? ga_wsub<C>(0, a) : a;
+    else if constexpr (ga_is<C>::real_float) return fabs(a);
+    else return a;
+}
+GA_OP_END
+
+GA_OP_BEGIN(fabs, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const { return fabs(a); }
+GA_OP_END
+
+GA_OP_BEGIN(sign, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) {
+        typedef ga_part_t<C> F;
+        const F m = hypot(a.re, a.im);
+        if (m != m) return ga_z<C>(NAN, NAN);
+        if (isinf(m)) {
+            if (isinf(a.re)) return isinf(a.im) ? ga_z<C>(NAN, NAN) : ga_z<C>(a.re > 0 ? 1 : -1, 0);
+            return ga_z<C>(0, a.im > 0 ? 1 : -1);
+        }
+        if (m == 0) return ga_z<C>(0, 0);
+        return ga_z<C>(a.re / m, a.im / m);
+    } else if constexpr (ga_is<C>::real_float) {
+        return a > 0 ? (C)1 : a < 0 ? (C)-1 : a == 0 ? (C)0 : a;
+    } else if constexpr (ga_is<C>::uint) {
+        return (C)(a != 0);
+    } else {
+        return (C)((a > 0) - (a < 0));
+    }
+}
+GA_OP_END
+
+GA_OP_BEGIN(reciprocal, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) {
+        typedef ga_part_t<C> F;
+        if (fabs(a.im) <= fabs(a.re)) {
+            const F r = a.im / a.re, d = a.re + a.im * r;
+            return ga_z<C>(1 / d, -r / d);
+        }
+        const F r = a.re / a.im, d = a.re * r + a.im;
+        return ga_z<C>(r / d, -1 / d);
+    } else if constexpr (ga_is<C>::integer) {
+        return ga_cast<C>(1.0 / ga_cast<double>(a)); /* NumPy: 1.0 / a, cast back */
+    } else {
+        return (C)1 / a;
+    }
+}
+GA_OP_END
+
+GA_OP_BEGIN(square, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) return ga_cmul(a, a);
+    else if constexpr (ga_is<C>::integer) return ga_wmul<C>(a, a);
+    else return a * a;
+}
+GA_OP_END
+
+GA_OP_BEGIN(conjugate, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) return ga_z<C>(a.re, -a.im);
+    else return a;
+}
+GA_OP_END
+
+#define GA__ROUNDING_OP(name, fn)                                                  \
+    GA_OP_BEGIN(name, 1, 1, ga_sig_same)                                           \
+    template <class C> GA_DEV C operator()(C a) const                              \
+    {                                                                              \
+        if constexpr (ga_is<C>::complex) return ga_z<C>(fn(a.re), fn(a.im));       \
+        else if constexpr (ga_is<C>::real_float) return fn(a);                     \
+        else return a;                                                             \
+    }                                                                              \
+    GA_OP_END
+GA__ROUNDING_OP(floor, floor)
+GA__ROUNDING_OP(ceil, ceil)
+GA__ROUNDING_OP(trunc, trunc)
+GA__ROUNDING_OP(fix, trunc)
+GA__ROUNDING_OP(rint, rint)
+#undef GA__ROUNDING_OP
+
+template <class C> GA_DEV bool ga_nonzero(C a)
+{
+    if constexpr (ga_is<C>::complex) return a.re != 0 || a.im != 0;
+    else return a != 0;
+}
+
+GA_OP_BEGIN(logical_not, 1, 1, ga_sig_bool)
+template <class C> GA_DEV bool operator()(C a) const { return !ga_nonzero(a); }
+GA_OP_END
+
+GA_OP_BEGIN(isnan, 1, 1, ga_sig_bool)
+template <class C> GA_DEV bool operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) return isnan(a.re) || isnan(a.im);
+    else if constexpr (ga_is<C>::real_float) return isnan(a);
+    else return false;
+}
+GA_OP_END
+
+GA_OP_BEGIN(isinf, 1, 1, ga_sig_bool)
+template <class C> GA_DEV bool operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) return isinf(a.re) || isinf(a.im);
+    else if constexpr (ga_is<C>::real_float) return isinf(a);
+    else return false;
+}
+GA_OP_END
+
+GA_OP_BEGIN(isfinite, 1, 1, ga_sig_bool)
+template <class C> GA_DEV bool operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) return isfinite(a.re) && isfinite(a.im);
+    else if constexpr (ga_is<C>::real_float) return isfinite(a);
+    else return true;
+}
+GA_OP_END
+
+GA_OP_BEGIN(signbit, 1, 1, ga_sig_bool)
+template <class C> GA_DEV bool operator()(C a) const { return signbit(a); }
+GA_OP_END
+
+/* float16 and bfloat16 step through their own bits (nextafter, spacing). */
+template <class T> struct ga_bits16;
+template <> struct ga_bits16<__half> {
+    static GA_DEV uint16_t bits(__half x) { return __half_as_ushort(x); }
+    static GA_DEV __half from(uint16_t b) { return __ushort_as_half(b); }
+    static constexpr uint16_t inf = 0x7c00;
+};
+template <> struct ga_bits16<__nv_bfloat16> {
+    static GA_DEV uint16_t bits(__nv_bfloat16 x) { return __bfloat16_as_ushort(x); }
+    static GA_DEV __nv_bfloat16 from(uint16_t b) { return __ushort_as_bfloat16(b); }
+    static constexpr uint16_t inf = 0x7f80;
+};
+/* The next value after x toward y, in x's format. */
+template <class T> GA_DEV T ga_next16(T x, T y)
+{
+    typedef ga_bits16<T> B;
+    const float fx = ga_up(x), fy = ga_up(y);
+    if (fx != fx || fy != fy) return ga_to<T>(fx + fy); /* NaN */
+    if (fx == fy) return y;
+    const uint16_t bx = B::bits(x);
+    if ((bx & 0x7fff) == 0) return B::from((uint16_t)((B::bits(y) & 0x8000) | 1));
+    const bool away = (fx < fy) == !(bx & 0x8000); /* magnitude grows */
+    return B::from((uint16_t)(away ? bx + 1 : bx - 1));
+}
+
+GA_OP_BEGIN_WIDEN(spacing, 1, 1, ga_sig_same, false)
+template <class C> GA_DEV C operator()(C a) const
+{
+    if constexpr (ga__same<C, float>::value || ga__same<C, double>::value) {
+        if (isinf(a)) return (C)NAN;
+        return nextafter(a, copysign(ga_inf<C>(), a)) - a;
+    } else {
+        const float f = ga_up(a);
+        if (isinf(f)) return ga_to<C>((float)NAN);
+        const C away = ga_next16(a, ga_to<C>(copysign(INFINITY, f)));
+        return ga_to<C>(ga_up(away) - f); /* exact: a power of two, or inf */
+    }
+}
+GA_OP_END
+
+GA_OP_BEGIN(invert, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const
+{
+    if constexpr (ga_is<C>::boolean) return !a;
+    else return (C)~a;
+}
+GA_OP_END
+
+/* 3b. Transcendental (family "math") ------------------------------------- */
+
+#define GA__MATH_OP(name, real_expr, complex_expr)                                  \
+    GA_OP_BEGIN(name, 1, 1, ga_sig_same)                                           \
+    template <class C> GA_DEV C operator()(C a) const                              \
+    {                                                                              \
+        if constexpr (ga_is<C>::complex) {                                         \
+            typedef ga_part_t<C> F;                                                \
+            const ga_std_complex<C> z = ga_std(a);                                 \
+            (void)sizeof(F);                                                       \
+            return complex_expr;                                                   \
+        } else {                                                                   \
+            return real_expr;                                                      \
+        }                                                                          \
+    }                                                                              \
+    GA_OP_END
+GA__MATH_OP(sqrt, sqrt(a), ga_unstd<C>(cuda::std::sqrt(z)))
+GA__MATH_OP(exp, exp(a), ga_unstd<C>(cuda::std::exp(z)))
+GA__MATH_OP(exp2, exp2(a), ga_unstd<C>(cuda::std::exp(z * (F)0.693147180559945309417232121458176568)))
+GA__MATH_OP(log, log(a), ga_unstd<C>(cuda::std::log(z)))
+GA__MATH_OP(log2, log2(a), ga_unstd<C>(cuda::std::log(z) / (F)0.693147180559945309417232121458176568))
+GA__MATH_OP(log10, log10(a), ga_unstd<C>(cuda::std::log10(z)))
+GA__MATH_OP(sin, sin(a), ga_unstd<C>(cuda::std::sin(z)))
+GA__MATH_OP(cos, cos(a), ga_unstd<C>(cuda::std::cos(z)))
+GA__MATH_OP(tan, tan(a), ga_unstd<C>(cuda::std::tan(z)))
+GA__MATH_OP(arcsin, asin(a), ga_unstd<C>(cuda::std::asin(z)))
+GA__MATH_OP(arccos, acos(a), ga_unstd<C>(cuda::std::acos(z)))
+GA__MATH_OP(arctan, atan(a), ga_unstd<C>(cuda::std::atan(z)))
+GA__MATH_OP(sinh, sinh(a), ga_unstd<C>(cuda::std::sinh(z)))
+GA__MATH_OP(cosh, cosh(a), ga_unstd<C>(cuda::std::cosh(z)))
+GA__MATH_OP(tanh, tanh(a), ga_unstd<C>(cuda::std::tanh(z)))
+GA__MATH_OP(arcsinh, asinh(a), ga_unstd<C>(cuda::std::asinh(z)))
+GA__MATH_OP(arccosh, acosh(a), ga_unstd<C>(cuda::std::acosh(z)))
+GA__MATH_OP(arctanh, atanh(a), ga_unstd<C>(cuda::std::atanh(z)))
+/* NumPy's expm1 and log1p of complex numbers. */
+GA__MATH_OP(expm1, expm1(a),
+            ga_z<C>(expm1(a.re) * cos(a.im) - 2 * sin(a.im / 2) * sin(a.im / 2), exp(a.re) * sin(a.im)))
+GA__MATH_OP(log1p, log1p(a), ga_z<C>(log(hypot(a.re + 1, a.im)), atan2(a.im, a.re + 1)))
+#undef GA__MATH_OP
+
+GA_OP_BEGIN(cbrt, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const { return cbrt(a); }
+GA_OP_END
+
+GA_OP_BEGIN(deg2rad, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const { return a * (C)(3.14159265358979323846 / 180.0); }
+GA_OP_END
+
+GA_OP_BEGIN(rad2deg, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const { return a * (C)(180.0 / 3.14159265358979323846); }
+GA_OP_END
+
+/* sin(pi x) / (pi x), 1 at 0. */
+GA_OP_BEGIN(sinc, 1, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a) const
+{
+    if constexpr (ga_is<C>::complex) {
+        typedef ga_part_t<C> F;
+        if (a.re == 0 && a.im == 0) return ga_z<C>(1, 0);
+        const C y = ga_z<C>(ga_pi<F>() * a.re, ga_pi<F>() * a.im);
+        return ga_cdiv(ga_unstd<C>(cuda::std::sin(ga_std(y))), y);
+    } else {
+        if (a == 0) return (C)1;
+        const C y = ga_pi<C>() * a;
+        return sin(y) / y;
+    }
+}
+GA_OP_END
+
+/* The argument of a complex number; of a real, arctan2(0, a). */
+struct ga_op_angle {
+    static constexpr int nin = 1, nout = 1;
+    static constexpr bool widen16 = true;
+    template <class L> using sig = ga_sig_real<L>;
+    bool deg;
+    GA_DEV explicit ga_op_angle(const double *p) : deg(p[0] != 0) {}
+    template <class C> GA_DEV auto operator()(C a) const
+    {
+        if constexpr (ga_is<C>::complex) {
+            const ga_part_t<C> r = atan2(a.im, a.re);
+            return deg ? r * (ga_part_t<C>)(180.0 / 3.14159265358979323846) : r;
+        } else {
+            const C r = atan2((C)0, a);
+            return deg ? r * (C)(180.0 / 3.14159265358979323846) : r;
+        }
+    }
+};
+
+/* 3c. Binary arithmetic ---------------------------------------------------- */
+
+GA_OP_BEGIN(add, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::complex) return ga_cadd(a, b);
+    else if constexpr (ga_is<C>::boolean) return a || b;
+    else if constexpr (ga_is<C>::integer) return ga_wadd(a, b);
+    else return a + b;
+}
+GA_OP_END
+
+GA_OP_BEGIN(subtract, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::complex) return ga_csub(a, b);
+    else if constexpr (ga_is<C>::integer) return ga_wsub(a, b);
+    else return a - b;
+}
+GA_OP_END
+
+GA_OP_BEGIN(multiply, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::complex) return ga_cmul(a, b);
+    else if constexpr (ga_is<C>::boolean) return a && b;
+    else if constexpr (ga_is<C>::integer) return ga_wmul(a, b);
+    else return a * b;
+}
+GA_OP_END
+
+GA_OP_BEGIN(divide, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::complex) return ga_cdiv(a, b);
+    else return a / b;
+}
+GA_OP_END
+
+/* NumPy's float divmod: the quotient floored, the remainder with b's sign;
+   b == 0 gives (a / b, fmod(a, b)). */
+template <class F> GA_DEV F ga_fdivmod(F a, F b, F &mod)
+{
+    mod = fmod(a, b);
+    if (b == 0) return a / b;
+    F div = (a - mod) / b;
+    if (mod != 0) {
+        if ((b < 0) != (mod < 0)) {
+            mod += b;
+            div -= 1;
+        }
+    } else {
+        mod = copysign((F)0, b);
+    }
+    F floordiv;
+    if (div != 0) {
+        floordiv = floor(div);
+        if (div - floordiv > (F)0.5) floordiv += 1;
+    } else {
+        floordiv = copysign((F)0, a / b);
+    }
+    return floordiv;
+}
+/* Integer floor division and remainder, NumPy's: b == 0 gives 0 and 0,
+   MIN // -1 wraps to MIN. */
+template <class C> GA_DEV C ga_idiv(C a, C b)
+{
+    if (b == 0) return 0;
+    if constexpr (ga_is<C>::sint) {
+        if (b == (C)-1) return ga_wsub<C>(0, a);
+        C q = (C)(a / b);
+        if ((C)(a % b) != 0 && ((a < 0) != (b < 0))) q = (C)(q - 1);
+        return q;
+    } else {
+        return (C)(a / b);
+    }
+}
+template <class C> GA_DEV C ga_imod(C a, C b)
+{
+    if (b == 0) return 0;
+    if constexpr (ga_is<C>::sint) {
+        if (b == (C)-1) return 0;
+        C r = (C)(a % b);
+        if (r != 0 && ((r < 0) != (b < 0))) r = (C)(r + b);
+        return r;
+    } else {
+        return (C)(a % b);
+    }
+}
+
+GA_OP_BEGIN(floor_divide, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::real_float) {
+        C mod;
+        return ga_fdivmod(a, b, mod);
+    } else {
+        return ga_idiv(a, b);
+    }
+}
+GA_OP_END
+
+GA_OP_BEGIN(remainder, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::real_float) {
+        C mod;
+        if (b == 0) return fmod(a, b);
+        ga_fdivmod(a, b, mod);
+        return mod;
+    } else {
+        return ga_imod(a, b);
+    }
+}
+GA_OP_END
+
+GA_OP_BEGIN(fmod, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::real_float) {
+        return fmod(a, b);
+    } else {
+        if (b == 0) return 0;
+        if constexpr (ga_is<C>::sint)
+            if (b == (C)-1) return 0;
+        return (C)(a % b);
+    }
+}
+GA_OP_END
+
+GA_OP_BEGIN(divmod, 2, 2, ga_sig_same)
+template <class C> GA_DEV void operator()(C a, C b, C &q, C &r) const
+{
+    if constexpr (ga_is<C>::real_float) {
+        q = ga_fdivmod(a, b, r);
+    } else {
+        q = ga_idiv(a, b);
+        r = ga_imod(a, b);
+    }
+}
+GA_OP_END
+
+/* Integer power by squaring (wrapping). NumPy refuses negative exponents;
+   here they give the truncated value: 1 for a == 1, +-1 for a == -1, else 0. */
+template <class C> GA_DEV C ga_ipow(C a, C b)
+{
+    if constexpr (ga_is<C>::sint) {
+        if (b < 0) return a == 1 ? (C)1 : a == (C)-1 ? (C)((b & 1) ? -1 : 1) : (C)0;
+    }
+    C r = 1;
+    while (b) {
+        if (b & 1) r = ga_wmul(r, a);
+        a = ga_wmul(a, a);
+        b = (C)(b >> 1);
+    }
+    return r;
+}
+
+GA_OP_BEGIN(power, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::complex) return ga_cpow(a, b);
+    else if constexpr (ga_is<C>::integer) return ga_ipow(a, b);
+    else return pow(a, b);
+}
+GA_OP_END
+
+GA_OP_BEGIN(float_power, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga_is<C>::complex) return ga_cpow(a, b);
+    else return pow(a, b);
+}
+GA_OP_END
+
+/* 3d. Comparisons and logic ----------------------------------------------- */
+
+/* Exact comparison of int64 with uint64 (NumPy's qQ and Qq loops). */
+GA_DEV int ga_cmp_mixed(int64_t a, uint64_t b) { return a < 0 ? -1 : (uint64_t)a < b ? -1 : (uint64_t)a > b; }
+GA_DEV int ga_cmp_mixed(uint64_t a, int64_t b) { return -ga_cmp_mixed(b, a); }
+
+#define GA__COMPARE_OP(name, op, cplx)                                             \
+    GA_OP_BEGIN(name, 2, 1, ga_sig_bool)                                           \
+    template <class C> GA_DEV bool operator()(C a, C b) const                      \
+    {                                                                              \
+        if constexpr (ga_is<C>::complex) return cplx;                              \
+        else return a op b;                                                        \
+    }                                                                              \
+    GA_DEV bool operator()(int64_t a, uint64_t b) const { return ga_cmp_mixed(a, b) op 0; } \
+    GA_DEV bool operator()(uint64_t a, int64_t b) const { return ga_cmp_mixed(a, b) op 0; } \
+    GA_OP_END
+GA__COMPARE_OP(equal, ==, a.re == b.re && a.im == b.im)
+GA__COMPARE_OP(not_equal, !=, a.re != b.re || a.im != b.im)
+GA__COMPARE_OP(less, <, ga_clt(a, b))
+GA__COMPARE_OP(less_equal, <=, ga_cle(a, b))
+GA__COMPARE_OP(greater, >, ga_clt(b, a))
+GA__COMPARE_OP(greater_equal, >=, ga_cle(b, a))
+#undef GA__COMPARE_OP
+
+GA_OP_BEGIN(logical_and, 2, 1, ga_sig_bool)
+template <class C> GA_DEV bool operator()(C a, C b) const { return ga_nonzero(a) && ga_nonzero(b); }
+GA_OP_END
+GA_OP_BEGIN(logical_or, 2, 1, ga_sig_bool)
+template <class C> GA_DEV bool operator()(C a, C b) const { return ga_nonzero(a) || ga_nonzero(b); }
+GA_OP_END
+GA_OP_BEGIN(logical_xor, 2, 1, ga_sig_bool)
+template <class C> GA_DEV bool operator()(C a, C b) const { return ga_nonzero(a) != ga_nonzero(b); }
+GA_OP_END
+
+/* maximum/minimum propagate NaN (the first NaN); fmax/fmin ignore it. */
+template <class C> GA_DEV bool ga_isnan_any(C a)
+{
+    if constexpr (ga_is<C>::complex) return ga_cnan(a);
+    else if constexpr (ga_is<C>::real_float) return a != a;
+    else return false;
+}
+template <class C> GA_DEV bool ga_ge(C a, C b)
+{
+    if constexpr (ga_is<C>::complex) return ga_cge(a, b);
+    else return a >= b;
+}
+template <class C> GA_DEV bool ga_le(C a, C b)
+{
+    if constexpr (ga_is<C>::complex) return ga_cle(a, b);
+    else return a <= b;
+}
+template <class C> GA_DEV C ga_maximum(C a, C b) { return ga_ge(a, b) || ga_isnan_any(a) ? a : b; }
+template <class C> GA_DEV C ga_minimum(C a, C b) { return ga_le(a, b) || ga_isnan_any(a) ? a : b; }
+
+GA_OP_BEGIN(maximum, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return ga_maximum(a, b); }
+GA_OP_END
+GA_OP_BEGIN(minimum, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return ga_minimum(a, b); }
+GA_OP_END
+GA_OP_BEGIN(fmax, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return ga_ge(a, b) || ga_isnan_any(b) ? a : b; }
+GA_OP_END
+GA_OP_BEGIN(fmin, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return ga_le(a, b) || ga_isnan_any(b) ? a : b; }
+GA_OP_END
+
+GA_OP_BEGIN(copysign, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return copysign(a, b); }
+GA_OP_END
+
+GA_OP_BEGIN_WIDEN(nextafter, 2, 1, ga_sig_same, false)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if constexpr (ga__same<C, float>::value || ga__same<C, double>::value) return nextafter(a, b);
+    else return ga_next16(a, b);
+}
+GA_OP_END
+
+/* a * 2**b: b is loaded as int64 and clamped to int's range. */
+template <class L> struct ga_sig_ldexp { typedef L in0, out0, out1, in2; typedef int64_t in1; };
+GA_OP_BEGIN(ldexp, 2, 1, ga_sig_ldexp)
+template <class C> GA_DEV C operator()(C a, int64_t b) const
+{
+    const int e = b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : (int)b;
+    return ldexp(a, e);
+}
+GA_OP_END
+
+template <class L> struct ga_sig_frexp { typedef L in0, in1, in2, out0; typedef int32_t out1; };
+GA_OP_BEGIN(frexp, 1, 2, ga_sig_frexp)
+template <class C> GA_DEV void operator()(C a, C &mantissa, int32_t &exponent) const
+{
+    int e = 0;
+    mantissa = frexp(a, &e);
+    exponent = isfinite(a) ? e : 0;
+}
+GA_OP_END
+
+GA_OP_BEGIN(modf, 1, 2, ga_sig_same)
+template <class C> GA_DEV void operator()(C a, C &fraction, C &integral) const { fraction = modf(a, &integral); }
+GA_OP_END
+
+GA_OP_BEGIN(heaviside, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C h0) const
+{
+    return a != a ? a : a == 0 ? h0 : a < 0 ? (C)0 : (C)1;
+}
+GA_OP_END
+
+/* 3e. Integers ------------------------------------------------------------ */
+
+GA_OP_BEGIN(bitwise_and, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return (C)(a & b); }
+GA_OP_END
+GA_OP_BEGIN(bitwise_or, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return (C)(a | b); }
+GA_OP_END
+GA_OP_BEGIN(bitwise_xor, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return (C)(a ^ b); }
+GA_OP_END
+
+/* Shifts by b >= the width (or negative) give 0, or -1 for a negative a
+   shifted right, as NumPy. */
+GA_OP_BEGIN(left_shift, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    return (uint64_t)(int64_t)b < 8 * sizeof(C) ? (C)((ga_u<C>)a << b) : (C)0;
+}
+GA_OP_END
+GA_OP_BEGIN(right_shift, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if ((uint64_t)(int64_t)b < 8 * sizeof(C)) return (C)(a >> b);
+    if constexpr (ga_is<C>::sint) return a < 0 ? (C)-1 : (C)0;
+    else return (C)0;
+}
+GA_OP_END
+
+template <class C> GA_DEV C ga_gcd(C a, C b)
+{
+    if constexpr (ga_is<C>::sint) {
+        a = a < 0 ? ga_wsub<C>(0, a) : a;
+        b = b < 0 ? ga_wsub<C>(0, b) : b;
+    }
+    while (b != 0) {
+        const C t = (C)(a % b);
+        a = b;
+        b = t;
+    }
+    return a;
+}
+GA_OP_BEGIN(gcd, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return ga_gcd(a, b); }
+GA_OP_END
+GA_OP_BEGIN(lcm, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    const C g = ga_gcd(a, b);
+    if (g == 0) return 0;
+    if constexpr (ga_is<C>::sint) {
+        a = a < 0 ? ga_wsub<C>(0, a) : a;
+        b = b < 0 ? ga_wsub<C>(0, b) : b;
+    }
+    return ga_wmul<C>((C)(a / g), b);
+}
+GA_OP_END
+
+/* 3f. Transcendental binaries (family "math") ------------------------------ */
+
+GA_OP_BEGIN(logaddexp, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    if (a == b) return a + (C)0.693147180559945309417232121458176568; /* equal infinities too */
+    const C d = a - b;
+    if (d > 0) return a + log1p(exp(-d));
+    if (d <= 0) return b + log1p(exp(d));
+    return d; /* NaN */
+}
+GA_OP_END
+GA_OP_BEGIN(logaddexp2, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const
+{
+    const C log2e = (C)1.442695040888963407359924681001892137;
+    if (a == b) return a + 1;
+    const C d = a - b;
+    if (d > 0) return a + log2e * log1p(exp2(-d));
+    if (d <= 0) return b + log2e * log1p(exp2(d));
+    return d;
+}
+GA_OP_END
+GA_OP_BEGIN(arctan2, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return atan2(a, b); }
+GA_OP_END
+GA_OP_BEGIN(hypot, 2, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C b) const { return hypot(a, b); }
+GA_OP_END
+
+/* 3g. NumPy functions with parameters ---------------------------------------- */
+
+/* where(cond, x, y): cond is loaded as bool. */
+template <class L> struct ga_sig_where { typedef ga_bool_t in0; typedef L in1, in2, out0, out1; };
+GA_OP_BEGIN(where, 3, 1, ga_sig_where)
+template <class C> GA_DEV C operator()(bool c, C x, C y) const { return c ? x : y; }
+GA_OP_END
+
+GA_OP_BEGIN(clip, 3, 1, ga_sig_same)
+template <class C> GA_DEV C operator()(C a, C lo, C hi) const { return ga_minimum(ga_maximum(a, lo), hi); }
+GA_OP_END
+
+/* isclose: |a - b| <= atol + rtol |b| and b finite, or a == b; NaNs equal
+   with equal_nan (param: rtol, atol, equal_nan). */
+struct ga_op_isclose {
+    static constexpr int nin = 2, nout = 1;
+    static constexpr bool widen16 = true;
+    template <class L> using sig = ga_sig_bool<L>;
+    double rtol, atol;
+    bool equal_nan;
+    GA_DEV explicit ga_op_isclose(const double *p) : rtol(p[0]), atol(p[1]), equal_nan(p[2] != 0) {}
+    template <class C> GA_DEV bool operator()(C a, C b) const
+    {
+        if constexpr (ga_is<C>::complex) {
+            typedef ga_part_t<C> F;
+            const F d = hypot(a.re - b.re, a.im - b.im), mb = hypot(b.re, b.im);
+            const bool close = d <= (F)atol + (F)rtol * mb && isfinite(b.re) && isfinite(b.im);
+            return close || (a.re == b.re && a.im == b.im) || (equal_nan && ga_cnan(a) && ga_cnan(b));
+        } else {
+            const bool close = fabs(a - b) <= (C)atol + (C)rtol * fabs(b) && isfinite(b);
+            return close || a == b || (equal_nan && a != a && b != b);
+        }
+    }
+};
+
+/* round(a, decimals) as NumPy: a * 10**d, rint, / 10**d (d < 0: / then *),
+   each step rounded to the dtype; integers with d < 0 in float64. */
+struct ga_op_round {
+    static constexpr int nin = 1, nout = 1;
+    static constexpr bool widen16 = false;
+    template <class L> using sig = ga_sig_same<L>;
+    int decimals;
+    double scale;
+    GA_DEV explicit ga_op_round(const double *p) : decimals((int)p[0]), scale(p[1]) {}
+    template <class F> GA_DEV F real(F a) const
+    {
+        if constexpr (ga_is<F>::integer) {
+            if (decimals >= 0) return a;
+            return ga_cast<F>(rint(ga_cast<double>(a) / scale) * scale);
+        } else {
+            typedef typename ga_compute<F>::type W;
+            const W f = ga_up(ga_cast<F>(scale));
+            if (decimals >= 0) return ga_to<F>(ga_up(ga_to<F>(rint(ga_up(ga_to<F>(ga_up(a) * f))))) / f);
+            return ga_to<F>(ga_up(ga_to<F>(rint(ga_up(ga_to<F>(ga_up(a) / f))))) * f);
+        }
+    }
+    template <class C> GA_DEV C operator()(C a) const
+    {
+        if constexpr (ga_is<C>::complex) return ga_z<C>(real(a.re), real(a.im));
+        else return real(a);
+    }
+};
+
+/* nan_to_num (param: the values for NaN, +inf, -inf). */
+struct ga_op_nan_to_num {
+    static constexpr int nin = 1, nout = 1;
+    static constexpr bool widen16 = true;
+    template <class L> using sig = ga_sig_same<L>;
+    double nan, posinf, neginf;
+    GA_DEV explicit ga_op_nan_to_num(const double *p) : nan(p[0]), posinf(p[1]), neginf(p[2]) {}
+    template <class F> GA_DEV F real(F a) const
+    {
+        return a != a ? (F)nan : isinf(a) ? (a > 0 ? (F)posinf : (F)neginf) : a;
+    }
+    template <class C> GA_DEV C operator()(C a) const
+    {
+        if constexpr (ga_is<C>::complex) return ga_z<C>(real(a.re), real(a.im));
+        else if constexpr (ga_is<C>::real_float) return real(a);
+        else return a;
+    }
+};
+
+/* ======================================================================== */
+/* 4. The loops                                                              */
+/* ======================================================================== */
+
+/* The value an op sees for a stored x. */
+template <class Op, class T> GA_DEV auto ga_arg(T x)
+{
+    if constexpr (Op::widen16) return ga_up(x);
+    else if constexpr (ga__same<T, ga_bool_t>::value) return ga_up(x);
+    else return x;
+}
+
+/* Element k of operand `p` (an input of storage type T). */
+template <class T> GA_DEV T ga_elem(const void *p, int64_t k) { return ga_load<T>((const char *)p + k * (int64_t)sizeof(T)); }
+
+/* Applies op to one element: inputs v0..v2 (storage types), outputs to o0, o1. */
+template <class Op, class S>
+GA_DEV void ga_apply(const Op &op, typename S::in0 v0, typename S::in1 v1, typename S::in2 v2,
+                     typename S::out0 &o0, typename S::out1 &o1)
+{
+    if constexpr (Op::nout == 2) {
+        typename ga_compute<typename S::out0>::type r0;
+        typename ga_compute<typename S::out1>::type r1;
+        if constexpr (Op::nin == 1) op(ga_arg<Op>(v0), r0, r1);
+        else op(ga_arg<Op>(v0), ga_arg<Op>(v1), r0, r1);
+        o0 = ga_to<typename S::out0>(r0);
+        o1 = ga_to<typename S::out1>(r1);
+    } else if constexpr (Op::nin == 1) {
+        o0 = ga_to<typename S::out0>(op(ga_arg<Op>(v0)));
+    } else if constexpr (Op::nin == 2) {
+        o0 = ga_to<typename S::out0>(op(ga_arg<Op>(v0), ga_arg<Op>(v1)));
+    } else {
+        o0 = ga_to<typename S::out0>(op(ga_arg<Op>(v0), ga_arg<Op>(v1), ga_arg<Op>(v2)));
+    }
+    (void)v1, (void)v2, (void)o1;
+}
+
+template <class T> GA_DEV T ga_scalar_arg(const ga__value16 &v)
+{
+    T x;
+    memcpy(&x, &v, sizeof(T));
+    return x;
+}
+
+template <class A, class B> struct ga_max_size {
+    static constexpr int value = sizeof(A) > sizeof(B) ? (int)sizeof(A) : (int)sizeof(B);
+};
+
+/* Contiguous loop. Groups of K elements (one 16-byte vector of the widest
+   operand) move as vectors, U groups in flight per thread; scalar inputs
+   (bits of args.scalar_mask) are kernel parameters. */
+template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a)
+{
+    typedef typename Op::template sig<L> S;
+    typedef typename S::in0 I0;
+    typedef typename S::in1 I1;
+    typedef typename S::in2 I2;
+    typedef typename S::out0 O0;
+    typedef typename S::out1 O1;
+    constexpr int nin = Op::nin, nout = Op::nout;
+    constexpr int W01 = ga_max_size<I0, O0>::value;
+    constexpr int W2 = ga_max_size<I1, O1>::value;
+    constexpr int W = W01 > W2 ? W01 : W2;
+    constexpr int K = 16 / (W > (int)sizeof(I2) ? W : (int)sizeof(I2));
+    constexpr int U = 4;
+    const Op op(a.param);
+    const int64_t n = a.size, t0 = ga_thread_index(), nt = ga_thread_count();
+    const int mask = a.scalar_mask;
+    const bool load0 = !(mask & 1), load1 = nin > 1 && !(mask & 2), load2 = nin > 2 && !(mask & 4);
+    void *out0 = (void *)a.ptr[0];
+    void *out1 = nout > 1 ? (void *)a.ptr[1] : nullptr;
+    const void *in0 = (const void *)a.ptr[nout];
+    const void *in1 = nin > 1 ? (const void *)a.ptr[nout + 1] : nullptr;
+    const void *in2 = nin > 2 ? (const void *)a.ptr[nout + 2] : nullptr;
+    const I0 s0 = ga_scalar_arg<I0>(a.scalar[0]);
+    const I1 s1 = ga_scalar_arg<I1>(a.scalar[1]);
+    const I2 s2 = ga_scalar_arg<I2>(a.scalar[2]);
+    const bool aligned = (uintptr_t)out0 % (K * sizeof(O0)) == 0 &&
+                         (nout < 2 || (uintptr_t)out1 % (K * sizeof(O1)) == 0) &&
+                         (!load0 || (uintptr_t)in0 % (K * sizeof(I0)) == 0) &&
+                         (!load1 || (uintptr_t)in1 % (K * sizeof(I1)) == 0) &&
+                         (!load2 || (uintptr_t)in2 % (K * sizeof(I2)) == 0);
+    int64_t done = 0;
+    if (K > 1 && aligned) {
+        typedef typename ga_vec_of<K * sizeof(I0)>::type V0;
+        typedef typename ga_vec_of<K * sizeof(I1)>::type V1;
+        typedef typename ga_vec_of<K * sizeof(I2)>::type V2;
+        typedef typename ga_vec_of<K * sizeof(O0)>::type VO0;
+        typedef typename ga_vec_of<K * sizeof(O1)>::type VO1;
+        const int64_t groups = n / K;
+        for (int64_t g = t0; g < groups; g += U * nt) {
+            V0 r0[U];
+            V1 r1[U];
+            V2 r2[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const int64_t gu = g + u * nt;
+                if (u == 0 || gu < groups) {
+                    if (load0) r0[u] = ((const V0 *)in0)[gu];
+                    if (load1) r1[u] = ((const V1 *)in1)[gu];
+                    if (load2) r2[u] = ((const V2 *)in2)[gu];
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const int64_t gu = g + u * nt;
+                if (u == 0 || gu < groups) {
+                    I0 e0[K];
+                    I1 e1[K];
+                    I2 e2[K];
+                    O0 o0[K];
+                    O1 o1[K];
+                    memcpy(e0, &r0[u], sizeof e0);
+                    if (nin > 1) memcpy(e1, &r1[u], sizeof e1);
+                    if (nin > 2) memcpy(e2, &r2[u], sizeof e2);
+#pragma unroll
+                    for (int j = 0; j < K; ++j)
+                        ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j]);
+                    VO0 w0;
+                    memcpy(&w0, o0, sizeof w0);
+                    ((VO0 *)out0)[gu] = w0;
+                    if (nout > 1) {
+                        VO1 w1;
+                        memcpy(&w1, o1, sizeof w1);
+                        ((VO1 *)out1)[gu] = w1;
+                    }
+                }
+            }
+        }
+        done = groups * K;
+    }
+#pragma unroll 1
+    for (int64_t i = done + t0; i < n; i += nt) {
+        O0 o0;
+        O1 o1;
+        ga_apply<Op, S>(op, load0 ? ga_elem<I0>(in0, i) : s0, load1 ? ga_elem<I1>(in1, i) : s1,
+                        load2 ? ga_elem<I2>(in2, i) : s2, o0, o1);
+        ga_store<O0>((char *)out0 + i * (int64_t)sizeof(O0), o0);
+        if (nout > 1) ga_store<O1>((char *)out1 + i * (int64_t)sizeof(O1), o1);
+    }
+}
+
+/* Whether NumPy casts dtype `from` to storage type T safely: the inputs
+   the strided loop of T converts as it loads them. */
+template <class T, class F> __host__ __device__ constexpr bool ga_safe_cast()
+{
+    constexpr int cf = ga_traits<F>::category, ct = ga_traits<T>::category;
+    constexpr int sf = sizeof(F), st = sizeof(T);
+    if (ga__same<T, F>::value || cf == GA_CAT_BOOL) return true;
+    if (ct == GA_CAT_BOOL) return false;
+    if (cf == GA_CAT_SINT) {
+        if (ct == GA_CAT_SINT) return sf < st;
+        if (ct == GA_CAT_UINT) return false;
+        if (ct == GA_CAT_FLOAT) return st == 2 ? sf == 1 : st == 4 ? sf <= 2 : sf <= 4;
+        return st == 8 ? sf <= 2 : sf <= 4;
+    }
+    if (cf == GA_CAT_UINT) {
+        if (ct == GA_CAT_SINT) return sf < st;
+        if (ct == GA_CAT_UINT) return sf < st;
+        if (ct == GA_CAT_FLOAT) return st == 2 ? sf == 1 : st == 4 ? sf <= 2 : sf <= 4;
+        return st == 8 ? sf <= 2 : sf <= 4;
+    }
+    if (cf == GA_CAT_FLOAT) {
+        if (ct == GA_CAT_FLOAT) return sf < st;
+        if (ct == GA_CAT_COMPLEX) return sf <= st / 2;
+        return false;
+    }
+    return ct == GA_CAT_COMPLEX && sf < st;
+}
+
+/* The dtype number of a storage type. */
+template <class T> struct ga_dtype_number;
+#define GA__DTYPE_OF(E, name, size, kind) \
+    template <> struct ga_dtype_number<ga_t_##name> { static constexpr int value = GA_##E; };
+GA_DTYPE_LIST(GA__DTYPE_OF)
+#undef GA__DTYPE_OF
+
+/* One input element at p, of dtype `dtype`, as the loop's type T. */
+template <class T> GA_DEV T ga_load_as(const char *p, int dtype)
+{
+    if (dtype == ga_dtype_number<T>::value) return ga_load<T>(p);
+    switch (dtype) {
+#define GA__LOAD_CASE(E, name, size, kind)                                                 \
+    case GA_##E:                                                                           \
+        if constexpr (ga_safe_cast<T, ga_t_##name>()) return ga_cast<T>(ga_load<ga_t_##name>(p)); \
+        break;
+        GA_DTYPE_LIST(GA__LOAD_CASE)
+#undef GA__LOAD_CASE
+    }
+    return ga_load<T>(p);
+}
+
+/* The offsets of row `row` (C order over layout.shape without its last
+   dim) in each operand: 64-bit math, 32-bit divisions while they fit. */
+template <int NOPS> GA_DEV void ga_row_offsets(const ga__ufunc_layout &L, uint64_t row, int64_t (&base)[NOPS])
+{
+#pragma unroll
+    for (int k = 0; k < NOPS; ++k) base[k] = 0;
+    for (int d = L.ndim - 2; d >= 0; --d) {
+        const uint64_t s = (uint64_t)L.shape[d];
+        const uint64_t q = ((row | s) >> 32) ? row / s : (uint64_t)((uint32_t)row / (uint32_t)s);
+        const int64_t c = (int64_t)(row - q * s);
+#pragma unroll
+        for (int k = 0; k < NOPS; ++k) base[k] += c * L.strides[k][d];
+        row = q;
+    }
+}
+
+/* Strided loop. Operand k of element (i_0, ..., i_{n-1}) (C order over
+   layout.shape) is at ptr[k] + sum(i_d * strides[k][d]). Rows (the last
+   dim) of at least span = U * blockDim elements are cut into spans: a block
+   finds a span's row offsets once, and each thread loads its U elements
+   before computing any. Shorter rows are walked element by element. One
+   instantiation per loop: compile time is the budget (a 32-bit-index copy
+   of every loop doubled it; so did unrolling the element-wise walk). */
+template <class Op, class S>
+GA_DEV void ga_ufunc_strided_body(const Op &op, const ga__ufunc_args &a, const ga__ufunc_layout &L)
+{
+    typedef typename S::in0 I0;
+    typedef typename S::in1 I1;
+    typedef typename S::in2 I2;
+    typedef typename S::out0 O0;
+    typedef typename S::out1 O1;
+    constexpr int nin = Op::nin, nout = Op::nout, nops = nin + nout, U = 4;
+    const I0 s0 = ga_scalar_arg<I0>(a.scalar[0]);
+    const I1 s1 = ga_scalar_arg<I1>(a.scalar[1]);
+    const I2 s2 = ga_scalar_arg<I2>(a.scalar[2]);
+    const int mask = a.scalar_mask;
+    const int nd = L.ndim;
+    const int64_t inner = nd > 0 ? L.shape[nd - 1] : 1, n = a.size;
+    const int64_t span = (int64_t)blockDim.x * U;
+    int64_t step[nops];
+#pragma unroll
+    for (int k = 0; k < nops; ++k) step[k] = nd > 0 ? L.strides[k][nd - 1] : 0;
+    /* one element: inputs at in_off (the operand's offsets), out at out_off */
+    auto load = [&](const int64_t *off, I0 &v0, I1 &v1, I2 &v2) {
+        v0 = (mask & 1) ? s0 : ga_load_as<I0>((const char *)a.ptr[nout] + off[nout], a.dtype[nout]);
+        v1 = s1;
+        v2 = s2;
+        if constexpr (nin > 1)
+            if (!(mask & 2)) v1 = ga_load_as<I1>((const char *)a.ptr[nout + 1] + off[nout + 1], a.dtype[nout + 1]);
+        if constexpr (nin > 2)
+            if (!(mask & 4)) v2 = ga_load_as<I2>((const char *)a.ptr[nout + 2] + off[nout + 2], a.dtype[nout + 2]);
+    };
+    auto compute = [&](const int64_t *off, I0 v0, I1 v1, I2 v2) {
+        O0 r0;
+        O1 r1;
+        ga_apply<Op, S>(op, v0, v1, v2, r0, r1);
+        ga_store<O0>((char *)a.ptr[0] + off[0], r0);
+        if constexpr (nout > 1) ga_store<O1>((char *)a.ptr[1] + off[1], r1);
+    };
+    if (inner >= span) {
+        const int64_t chunks = (inner + span - 1) / span, work = n / inner * chunks;
+        for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
+            const int64_t row = w / chunks, c0 = (w - row * chunks) * span + threadIdx.x;
+            int64_t base[nops], off[U][nops];
+            ga_row_offsets<nops>(L, (uint64_t)row, base);
+            I0 v0[U];
+            I1 v1[U];
+            I2 v2[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const int64_t j = c0 + (int64_t)u * blockDim.x;
+#pragma unroll
+                for (int k = 0; k < nops; ++k) off[u][k] = base[k] + j * step[k];
+                if (j < inner) load(off[u], v0[u], v1[u], v2[u]);
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                if (c0 + (int64_t)u * blockDim.x < inner) compute(off[u], v0[u], v1[u], v2[u]);
+        }
+        return;
+    }
+    GA_GRID_STRIDE_LOOP(i, n)
+    {
+        const uint64_t row = (((uint64_t)i | (uint64_t)inner) >> 32) ? (uint64_t)i / (uint64_t)inner
+                                                                     : (uint64_t)((uint32_t)i / (uint32_t)inner);
+        const int64_t j = i - (int64_t)row * inner;
+        int64_t off[nops];
+        ga_row_offsets<nops>(L, row, off);
+#pragma unroll
+        for (int k = 0; k < nops; ++k) off[k] += j * step[k];
+        I0 v0;
+        I1 v1;
+        I2 v2;
+        load(off, v0, v1, v2);
+        compute(off, v0, v1, v2);
+    }
+}
+
+template <class Op, class S> GA_DEV void ga_ufunc_strided_as(const ga__ufunc_args &a, const ga__ufunc_layout &L)
+{
+    ga_ufunc_strided_body<Op, S>(Op(a.param), a, L);
+}
+template <class Op, class L> GA_DEV void ga_ufunc_strided(const ga__ufunc_args &a, const ga__ufunc_layout &lay)
+{
+    ga_ufunc_strided_as<Op, typename Op::template sig<L>>(a, lay);
+}
+
+/* The comparisons' mixed loops: in0 and in1 of different signedness. */
+template <class A, class B> struct ga_sig_mixed { typedef A in0; typedef B in1, in2; typedef ga_bool_t out0, out1; };
+
+/* Instantiation: the kernels of ufunc `name` for loop dtype `loop`, in
+   family GA_FAMILY (defined by the including .cu file). */
+#define GA__UFUNC_KERNELS(name, loop, LOOP)                                                \
+    GA_KERNEL GA_KERNEL_NAME(GA_FAMILY, name, loop, contig)(const __grid_constant__ ga__ufunc_args a) \
+    {                                                                                      \
+        ga_ufunc_contig<ga_op_##name, ga_t_##loop>(a);                                     \
+    }                                                                                      \
+    GA_KERNEL GA_KERNEL_NAME(GA_FAMILY, name, loop, strided)(const __grid_constant__ ga__ufunc_args a, \
+                                                             const __grid_constant__ ga__ufunc_layout l) \
+    {                                                                                      \
+        ga_ufunc_strided<ga_op_##name, ga_t_##loop>(a, l);                                 \
+    }
+#define GA__UFUNC_MIXED_KERNELS(name)                                                      \
+    GA_KERNEL GA_KERNEL_NAME(GA_FAMILY, name, int64_uint64, strided)(                      \
+        const __grid_constant__ ga__ufunc_args a, const __grid_constant__ ga__ufunc_layout l) \
+    {                                                                                      \
+        ga_ufunc_strided_as<ga_op_##name, ga_sig_mixed<int64_t, uint64_t>>(a, l);          \
+    }                                                                                      \
+    GA_KERNEL GA_KERNEL_NAME(GA_FAMILY, name, uint64_int64, strided)(                      \
+        const __grid_constant__ ga__ufunc_args a, const __grid_constant__ ga__ufunc_layout l) \
+    {                                                                                      \
+        ga_ufunc_strided_as<ga_op_##name, ga_sig_mixed<uint64_t, int64_t>>(a, l);          \
+    }
+
+/* Rows of gpuarr.h's ufunc lists instantiate their loops when their family
+   is this file's: GA__IN_FAMILY_<family>(...) keeps or drops its argument. */
+#define GA__ROW_1(E, name, loops, result, family) \
+    GA__IN_FAMILY_##family(GA_LOOPS_##loops(GA__UFUNC_KERNELS, name))
+#define GA__ROW_N(E, name, nin, nout, loops, result, family) \
+    GA__IN_FAMILY_##family(GA_LOOPS_##loops(GA__UFUNC_KERNELS, name))
+
+#endif /* GA_KERNELS_UFUNC_CUH */
