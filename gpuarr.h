@@ -666,7 +666,7 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
     X(ISINF, isinf, ALL, BOOL, arith)                                          \
     X(ISFINITE, isfinite, ALL, BOOL, arith)                                    \
     X(SIGNBIT, signbit, FLOAT, BOOL, arith)                                    \
-    X(SPACING, spacing, FLOAT, SAME, arith)            /* distance to the next float */ \
+    X(SPACING, spacing, FLOAT, SAME, arith)            /* signed step to the next float away from 0 */ \
     X(INVERT, invert, BOOL_INT, SAME, arith)           /* ~a (bool: not) */    \
     X(SQRT, sqrt, INEXACT, SAME, math)                                         \
     X(CBRT, cbrt, FLOAT, SAME, math)                                           \
@@ -760,13 +760,15 @@ typedef enum ga_ufunc {
     GA_NUM_UFUNCS
 } ga_ufunc;
 
-/* One input of ga_ufunc_call: an array, or a weak C scalar. */
+/* One input of ga_ufunc_call: an array, or a weak C scalar. Make it with
+   ga_operand_array (a NULL array, an earlier failure, is an error there) or
+   ga_operand_scalar. */
 typedef struct ga_operand {
     const ga_array *array; /* NULL: the operand is `scalar` */
     ga_scalar scalar;
 } ga_operand;
 
-static inline ga_operand ga_operand_array(const ga_array *a) { ga_operand o; o.array = a; o.scalar = ga_int(0); return o; }
+static inline ga_operand ga_operand_array(const ga_array *a) { ga_operand o; o.array = a; o.scalar = ga_int(0); o.scalar.kind = (ga_scalar_kind)-1; return o; }
 static inline ga_operand ga_operand_scalar(ga_scalar s) { ga_operand o; o.array = NULL; o.scalar = s; return o; }
 
 /* NumPy's name of a ufunc ("add"), its numbers of inputs and outputs; NULL
@@ -4472,9 +4474,10 @@ GPUARR_API ga_status ga_ufunc_resolve_dtypes(ga_ufunc u, const ga_dtype *in_dtyp
 /* A comparison with a Python int outside the integer loop's range has the
    same answer everywhere (NumPy 2): 1 or 0, or -1 when the int is in
    range. `k` is the scalar's input position. */
-static int ga__compare_out_of_range(ga_ufunc u, ga_scalar s, ga_dtype loop, int k)
+static int ga__compare_out_of_range(ga_ufunc u, ga_scalar s, ga_dtype loop, int k, ga_dtype array)
 {
     char kind = ga__dtype_kinds[loop];
+    if (array == GA_BOOL) return -1; /* bool against an int compares in int64: NumPy converts the int */
     if ((kind != 'i' && kind != 'u') || (s.kind != GA_SCALAR_INT && s.kind != GA_SCALAR_UINT)) return -1;
     unsigned nbits = 8u * (unsigned)ga__dtype_sizes[loop];
     bool above, below;
@@ -4509,7 +4512,9 @@ static int ga__compare_out_of_range(ga_ufunc u, ga_scalar s, ga_dtype loop, int 
 static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, const int64_t *shape, ga_dtype dtype,
                                       const ga_array *like)
 {
-    if (!like || ndim < 2 || (like->flags & GA_C_CONTIGUOUS))
+    bool broadcast = false; /* NumPy keeps C order when `like` repeats elements */
+    for (int d = 0; like && d < ndim; d++) broadcast |= like->strides[d] == 0 && shape[d] > 1;
+    if (!like || ndim < 2 || broadcast || (like->flags & GA_C_CONTIGUOUS))
         return ga__array_new(func, device, ndim, shape, dtype);
     int perm[GA_MAXDIMS], inverse[GA_MAXDIMS];
     int64_t permuted[GA_MAXDIMS];
@@ -4610,6 +4615,7 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
         if (!is_scalar && st[k][0] != itemsize) contig_ok = false;
     }
     if (nin == 3 && args.scalar_mask) contig_ok = false; /* the contiguous loop takes scalars for 1 or 2 inputs */
+    if (loop->index >= GA_NUM_DTYPES) contig_ok = false;  /* int64 against uint64: strided only */
     static const char *const variants[2] = {"contig", "strided"};
     int variant = contig_ok ? GA__UFUNC_CONTIG : GA__UFUNC_STRIDED;
     const char *loop_name = loop->index == GA__LOOP_INT64_UINT64   ? "int64_uint64"
@@ -4653,6 +4659,11 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
         const ga_array *a = in[k].array;
         dt[k] = a ? a->dtype : GA_DTYPE_INVALID;
         sc[k] = in[k].scalar;
+        if (!a && (int)sc[k].kind == -1) { /* ga_operand_array(NULL) */
+            char what[16];
+            snprintf(what, sizeof what, "input %d", k);
+            return ga__null_input(func, what);
+        }
         if (!a && (sc[k].kind < GA_SCALAR_BOOL || sc[k].kind > GA_SCALAR_COMPLEX))
             return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", k, (int)sc[k].kind);
         if (a && !first) first = a;
@@ -4704,7 +4715,17 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     if (nshapes > ninputs_shaped) {
         int64_t full[GA_MAXDIMS];
         int fnd = 0;
-        bool ok = ga__broadcast_shapes(nshapes, ndims, shapes, &fnd, full, &bad);
+        if (!ga__broadcast_shapes(nshapes, ndims, shapes, &fnd, full, &bad)) {
+            char text[512];
+            size_t len = 0;
+            for (int i = 0; i < nshapes && len < sizeof text; i++) {
+                if (i) len += (size_t)snprintf(text + len, sizeof text - len, " ");
+                if (len < sizeof text) ga__format_shape(text + len, sizeof text - len, ndims[i], shapes[i]);
+                len = strlen(text);
+            }
+            return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with shapes %s", text);
+        }
+        bool ok = true;
         for (int k = 0; k < nout && ok; k++) {
             const ga_array *o = out[k];
             if (!o) continue;
@@ -4730,10 +4751,16 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     for (int k = 0; k < nin; k++) {
         if (in[k].array) continue;
         if (info->result == GA__RESULT_COMPARE) {
-            constant = ga__compare_out_of_range(u, sc[k], loop.in[k], k);
+            constant = ga__compare_out_of_range(u, sc[k], loop.in[k], k, dt[1 - k]);
             if (constant >= 0) break;
         }
-        st = ga__scalar_to_element(func, sc[k], loop.in[k], &values[k]);
+        ga_scalar s = sc[k];
+        bool logical = u == GA_UFUNC_LOGICAL_AND || u == GA_UFUNC_LOGICAL_OR || u == GA_UFUNC_LOGICAL_XOR;
+        if (logical && s.kind == GA_SCALAR_UINT && ga__dtype_kinds[loop.in[k]] != 'u')
+            return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
+        if (logical && s.kind == GA_SCALAR_INT)
+            s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
+        st = ga__scalar_to_element(func, s, loop.in[k], &values[k]);
         if (st != GA_OK) return st;
     }
     st = ga__bind(func, device);
@@ -5032,6 +5059,12 @@ GPUARR_API ga_array *ga_round(const ga_array *a, int decimals)
     static const char func[] = "ga_round";
     if (!a) {
         ga__null_input(func, "a");
+        return NULL;
+    }
+    if (a->dtype == GA_BOOL && decimals != 0) { /* NumPy multiplies by 10.0**decimals in place */
+        ga__error(GA_ERROR_TYPE, func,
+                  "Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool') with casting rule "
+                  "'same_kind'");
         return NULL;
     }
     ga_operand in[1] = {ga_operand_array(a)};

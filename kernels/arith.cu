@@ -3,6 +3,8 @@
    clip, isclose, round, nan_to_num). See kernels/ufunc.cuh. */
 
 #define GA_FAMILY arith
+/* cheap operations: four vectors in flight per input (0.96 x copy for add float32 on an H200 against 0.93 with two) */
+#define GA_CONTIG_UNROLL 4
 #include "ufunc.cuh"
 
 GA_DEFINE_FATBIN_VERSION

@@ -3,6 +3,8 @@
    functions, sinc, angle). See kernels/ufunc.cuh. */
 
 #define GA_FAMILY math
+/* costly operations: two vectors in flight per input (exp float32: 0.92 x copy on an H200 against 0.88 with four) */
+#define GA_CONTIG_UNROLL 2
 #include "ufunc.cuh"
 
 GA_DEFINE_FATBIN_VERSION

@@ -24,7 +24,7 @@
 #define GA_KERNELS_UFUNC_CUH
 
 #include "common.cuh"
-#include <cuda/std/complex>
+#include <thrust/complex.h>
 
 /* ======================================================================== */
 /* 1. Compute types                                                          */
@@ -96,7 +96,7 @@ template <class F> GA_DEV F ga_inf() { return (F)INFINITY; }
 /* 2. Complex arithmetic                                                     */
 /* ======================================================================== */
 template <class Z> using ga_part_t = typename ga__part<Z>::type;
-template <class Z> using ga_std_complex = cuda::std::complex<ga_part_t<Z>>;
+template <class Z> using ga_std_complex = thrust::complex<ga_part_t<Z>>;
 
 template <class Z> GA_DEV Z ga_z(ga_part_t<Z> re, ga_part_t<Z> im) { Z z; z.re = re; z.im = im; return z; }
 template <class Z> GA_DEV ga_std_complex<Z> ga_std(Z z) { return ga_std_complex<Z>(z.re, z.im); }
@@ -139,10 +139,7 @@ template <class Z> GA_DEV Z ga_cpow(Z a, Z b)
 {
     typedef ga_part_t<Z> F;
     if (b.re == 0 && b.im == 0) return ga_z<Z>(1, 0);
-    if (a.re == 0 && a.im == 0) {
-        if (b.re > 0 && b.im == 0) return ga_z<Z>(0, 0);
-        return ga_z<Z>(NAN, NAN);
-    }
+    if (a.re == 0 && a.im == 0) return b.re > 0 ? ga_z<Z>(0, 0) : ga_z<Z>(NAN, NAN);
     if (b.im == 0 && b.re == (F)(int)b.re && b.re > -100 && b.re < 100) {
         int n = (int)b.re;
         if (n == 1) return a;
@@ -156,7 +153,7 @@ template <class Z> GA_DEV Z ga_cpow(Z a, Z b)
         }
         return n < 0 ? ga_cdiv(ga_z<Z>(1, 0), r) : r;
     }
-    return ga_unstd<Z>(cuda::std::pow(ga_std(a), ga_std(b)));
+    return ga_unstd<Z>(thrust::pow(ga_std(a), ga_std(b)));
 }
 
 /* ======================================================================== */
@@ -357,12 +354,18 @@ template <class T> GA_DEV T ga_next16(T x, T y)
 GA_OP_BEGIN_WIDEN(spacing, 1, 1, ga_sig_same, false)
 template <class C> GA_DEV C operator()(C a) const
 {
+    /* NumPy's float32/float64 rule in every format: the signed distance to
+       the next value away from zero; +0 and -0 give the smallest positive
+       subnormal. (NumPy's float16 spacing is never negative, a quirk of that
+       format alone.) */
     if constexpr (ga__same<C, float>::value || ga__same<C, double>::value) {
         if (isinf(a)) return (C)NAN;
+        if (a == 0) return nextafter((C)0, ga_inf<C>());
         return nextafter(a, copysign(ga_inf<C>(), a)) - a;
     } else {
         const float f = ga_up(a);
         if (isinf(f)) return ga_to<C>((float)NAN);
+        if (f == 0) return ga_bits16<C>::from(1);
         const C away = ga_next16(a, ga_to<C>(copysign(INFINITY, f)));
         return ga_to<C>(ga_up(away) - f); /* exact: a power of two, or inf */
     }
@@ -378,12 +381,19 @@ template <class C> GA_DEV C operator()(C a) const
 GA_OP_END
 
 /* 3b. Transcendental (family "math") ------------------------------------- */
+/* Complex functions come from thrust::complex, whose inverse functions
+   follow FreeBSD's catrig (as NumPy's do); libcu++'s asinh and atan lost
+   about 1e-11 relative accuracy away from the origin. */
+/* complex64 goes through complex128: the float versions lose accuracy far
+   from the origin (asinh of -4e5 overflowed). */
 
 #define GA__MATH_OP(name, real_expr, complex_expr)                                  \
     GA_OP_BEGIN(name, 1, 1, ga_sig_same)                                           \
     template <class C> GA_DEV C operator()(C a) const                              \
     {                                                                              \
-        if constexpr (ga_is<C>::complex) {                                         \
+        if constexpr (ga__same<C, ga_complex64_t>::value) {                        \
+            return ga_cast<C>((*this)(ga_cast<ga_complex128_t>(a)));               \
+        } else if constexpr (ga_is<C>::complex) {                                  \
             typedef ga_part_t<C> F;                                                \
             const ga_std_complex<C> z = ga_std(a);                                 \
             (void)sizeof(F);                                                       \
@@ -393,24 +403,24 @@ GA_OP_END
         }                                                                          \
     }                                                                              \
     GA_OP_END
-GA__MATH_OP(sqrt, sqrt(a), ga_unstd<C>(cuda::std::sqrt(z)))
-GA__MATH_OP(exp, exp(a), ga_unstd<C>(cuda::std::exp(z)))
-GA__MATH_OP(exp2, exp2(a), ga_unstd<C>(cuda::std::exp(z * (F)0.693147180559945309417232121458176568)))
-GA__MATH_OP(log, log(a), ga_unstd<C>(cuda::std::log(z)))
-GA__MATH_OP(log2, log2(a), ga_unstd<C>(cuda::std::log(z) / (F)0.693147180559945309417232121458176568))
-GA__MATH_OP(log10, log10(a), ga_unstd<C>(cuda::std::log10(z)))
-GA__MATH_OP(sin, sin(a), ga_unstd<C>(cuda::std::sin(z)))
-GA__MATH_OP(cos, cos(a), ga_unstd<C>(cuda::std::cos(z)))
-GA__MATH_OP(tan, tan(a), ga_unstd<C>(cuda::std::tan(z)))
-GA__MATH_OP(arcsin, asin(a), ga_unstd<C>(cuda::std::asin(z)))
-GA__MATH_OP(arccos, acos(a), ga_unstd<C>(cuda::std::acos(z)))
-GA__MATH_OP(arctan, atan(a), ga_unstd<C>(cuda::std::atan(z)))
-GA__MATH_OP(sinh, sinh(a), ga_unstd<C>(cuda::std::sinh(z)))
-GA__MATH_OP(cosh, cosh(a), ga_unstd<C>(cuda::std::cosh(z)))
-GA__MATH_OP(tanh, tanh(a), ga_unstd<C>(cuda::std::tanh(z)))
-GA__MATH_OP(arcsinh, asinh(a), ga_unstd<C>(cuda::std::asinh(z)))
-GA__MATH_OP(arccosh, acosh(a), ga_unstd<C>(cuda::std::acosh(z)))
-GA__MATH_OP(arctanh, atanh(a), ga_unstd<C>(cuda::std::atanh(z)))
+GA__MATH_OP(sqrt, sqrt(a), ga_unstd<C>(thrust::sqrt(z)))
+GA__MATH_OP(exp, exp(a), ga_unstd<C>(thrust::exp(z)))
+GA__MATH_OP(exp2, exp2(a), ga_unstd<C>(thrust::exp(z * (F)0.693147180559945309417232121458176568)))
+GA__MATH_OP(log, log(a), ga_unstd<C>(thrust::log(z)))
+GA__MATH_OP(log2, log2(a), ga_unstd<C>(thrust::log(z) / (F)0.693147180559945309417232121458176568))
+GA__MATH_OP(log10, log10(a), ga_unstd<C>(thrust::log10(z)))
+GA__MATH_OP(sin, sin(a), ga_unstd<C>(thrust::sin(z)))
+GA__MATH_OP(cos, cos(a), ga_unstd<C>(thrust::cos(z)))
+GA__MATH_OP(tan, tan(a), ga_unstd<C>(thrust::tan(z)))
+GA__MATH_OP(arcsin, asin(a), ga_unstd<C>(thrust::asin(z)))
+GA__MATH_OP(arccos, acos(a), ga_unstd<C>(thrust::acos(z)))
+GA__MATH_OP(arctan, atan(a), ga_unstd<C>(thrust::atan(z)))
+GA__MATH_OP(sinh, sinh(a), ga_unstd<C>(thrust::sinh(z)))
+GA__MATH_OP(cosh, cosh(a), ga_unstd<C>(thrust::cosh(z)))
+GA__MATH_OP(tanh, tanh(a), ga_unstd<C>(thrust::tanh(z)))
+GA__MATH_OP(arcsinh, asinh(a), ga_unstd<C>(thrust::asinh(z)))
+GA__MATH_OP(arccosh, acosh(a), ga_unstd<C>(thrust::acosh(z)))
+GA__MATH_OP(arctanh, atanh(a), ga_unstd<C>(thrust::atanh(z)))
 /* NumPy's expm1 and log1p of complex numbers. */
 GA__MATH_OP(expm1, expm1(a),
             ga_z<C>(expm1(a.re) * cos(a.im) - 2 * sin(a.im / 2) * sin(a.im / 2), exp(a.re) * sin(a.im)))
@@ -421,12 +431,14 @@ GA_OP_BEGIN(cbrt, 1, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a) const { return cbrt(a); }
 GA_OP_END
 
+/* The factors computed in the loop's precision, as NumPy does (float32's
+   180 / pi is 57.295776, not 57.29578 rounded from double). */
 GA_OP_BEGIN(deg2rad, 1, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a) const { return a * (C)(3.14159265358979323846 / 180.0); }
+template <class C> GA_DEV C operator()(C a) const { return a * (ga_pi<C>() / (C)180); }
 GA_OP_END
 
 GA_OP_BEGIN(rad2deg, 1, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a) const { return a * (C)(180.0 / 3.14159265358979323846); }
+template <class C> GA_DEV C operator()(C a) const { return a * ((C)180 / ga_pi<C>()); }
 GA_OP_END
 
 /* sin(pi x) / (pi x), 1 at 0. */
@@ -437,7 +449,7 @@ template <class C> GA_DEV C operator()(C a) const
         typedef ga_part_t<C> F;
         if (a.re == 0 && a.im == 0) return ga_z<C>(1, 0);
         const C y = ga_z<C>(ga_pi<F>() * a.re, ga_pi<F>() * a.im);
-        return ga_cdiv(ga_unstd<C>(cuda::std::sin(ga_std(y))), y);
+        return ga_cdiv(ga_unstd<C>(thrust::sin(ga_std(y))), y);
     } else {
         if (a == 0) return (C)1;
         const C y = ga_pi<C>() * a;
@@ -779,32 +791,30 @@ template <class C> GA_DEV C operator()(C a, C b) const
 }
 GA_OP_END
 
-template <class C> GA_DEV C ga_gcd(C a, C b)
+/* NumPy's gcd and lcm: on the absolute values as unsigned numbers (so
+   |INT_MIN| is 2**31), the result cast back. */
+template <class C> GA_DEV ga_u<C> ga_uabs(C a)
 {
-    if constexpr (ga_is<C>::sint) {
-        a = a < 0 ? ga_wsub<C>(0, a) : a;
-        b = b < 0 ? ga_wsub<C>(0, b) : b;
-    }
+    if constexpr (ga_is<C>::sint) return a < 0 ? (ga_u<C>)((ga_u<C>)0 - (ga_u<C>)a) : (ga_u<C>)a;
+    else return a;
+}
+template <class U> GA_DEV U ga_gcd(U a, U b)
+{
     while (b != 0) {
-        const C t = (C)(a % b);
+        const U t = (U)(a % b);
         a = b;
         b = t;
     }
     return a;
 }
 GA_OP_BEGIN(gcd, 2, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a, C b) const { return ga_gcd(a, b); }
+template <class C> GA_DEV C operator()(C a, C b) const { return (C)ga_gcd(ga_uabs(a), ga_uabs(b)); }
 GA_OP_END
 GA_OP_BEGIN(lcm, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    const C g = ga_gcd(a, b);
-    if (g == 0) return 0;
-    if constexpr (ga_is<C>::sint) {
-        a = a < 0 ? ga_wsub<C>(0, a) : a;
-        b = b < 0 ? ga_wsub<C>(0, b) : b;
-    }
-    return ga_wmul<C>((C)(a / g), b);
+    const auto x = ga_uabs(a), y = ga_uabs(b), g = ga_gcd(x, y);
+    return g == 0 ? (C)0 : (C)ga_wmul(ga_u<C>(x / g), y);
 }
 GA_OP_END
 
@@ -984,7 +994,7 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a
     constexpr int W2 = ga_max_size<I1, O1>::value;
     constexpr int W = W01 > W2 ? W01 : W2;
     constexpr int K = 16 / (W > (int)sizeof(I2) ? W : (int)sizeof(I2));
-    constexpr int U = 4;
+    constexpr int U = GA_CONTIG_UNROLL;
     const Op op(a.param);
     const int64_t n = a.size, t0 = ga_thread_index(), nt = ga_thread_count();
     const int mask = a.scalar_mask;
@@ -1073,14 +1083,14 @@ template <class T, class F> __host__ __device__ constexpr bool ga_safe_cast()
     if (cf == GA_CAT_SINT) {
         if (ct == GA_CAT_SINT) return sf < st;
         if (ct == GA_CAT_UINT) return false;
-        if (ct == GA_CAT_FLOAT) return st == 2 ? sf == 1 : st == 4 ? sf <= 2 : sf <= 4;
-        return st == 8 ? sf <= 2 : sf <= 4;
+        if (ct == GA_CAT_FLOAT) return st == 2 ? sf == 1 : st == 4 ? sf <= 2 : true;
+        return st == 8 ? sf <= 2 : true;
     }
     if (cf == GA_CAT_UINT) {
         if (ct == GA_CAT_SINT) return sf < st;
         if (ct == GA_CAT_UINT) return sf < st;
-        if (ct == GA_CAT_FLOAT) return st == 2 ? sf == 1 : st == 4 ? sf <= 2 : sf <= 4;
-        return st == 8 ? sf <= 2 : sf <= 4;
+        if (ct == GA_CAT_FLOAT) return st == 2 ? sf == 1 : st == 4 ? sf <= 2 : true;
+        return st == 8 ? sf <= 2 : true;
     }
     if (cf == GA_CAT_FLOAT) {
         if (ct == GA_CAT_FLOAT) return sf < st;
@@ -1130,9 +1140,9 @@ template <int NOPS> GA_DEV void ga_row_offsets(const ga__ufunc_layout &L, uint64
 
 /* Strided loop. Operand k of element (i_0, ..., i_{n-1}) (C order over
    layout.shape) is at ptr[k] + sum(i_d * strides[k][d]). Rows (the last
-   dim) of at least span = U * blockDim elements are cut into spans: a block
-   finds a span's row offsets once, and each thread loads its U elements
-   before computing any. Shorter rows are walked element by element. One
+   dim) of at least span = U * blockDim elements are cut into pieces of up
+   to 16 spans: a block finds a piece's row offsets once, and each thread
+   loads its U elements of a span before computing any. Shorter rows are walked element by element. One
    instantiation per loop: compile time is the budget (a 32-bit-index copy
    of every loop doubled it; so did unrolling the element-wise walk). */
 template <class Op, class S>
@@ -1172,24 +1182,30 @@ GA_DEV void ga_ufunc_strided_body(const Op &op, const ga__ufunc_args &a, const g
         if constexpr (nout > 1) ga_store<O1>((char *)a.ptr[1] + off[1], r1);
     };
     if (inner >= span) {
-        const int64_t chunks = (inner + span - 1) / span, work = n / inner * chunks;
+        const int64_t piece = 16 * span; /* a block's work item: up to 16 spans of one row */
+        const int64_t pieces = (inner + piece - 1) / piece, work = n / inner * pieces;
         for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-            const int64_t row = w / chunks, c0 = (w - row * chunks) * span + threadIdx.x;
-            int64_t base[nops], off[U][nops];
+            const int64_t row = w / pieces, start = (w - row * pieces) * piece;
+            const int64_t end = start + piece < inner ? start + piece : inner;
+            int64_t base[nops];
             ga_row_offsets<nops>(L, (uint64_t)row, base);
-            I0 v0[U];
-            I1 v1[U];
-            I2 v2[U];
+#pragma unroll 1
+            for (int64_t c0 = start + threadIdx.x; c0 < end; c0 += span) {
+                int64_t off[U][nops];
+                I0 v0[U];
+                I1 v1[U];
+                I2 v2[U];
 #pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const int64_t j = c0 + (int64_t)u * blockDim.x;
+                for (int u = 0; u < U; ++u) {
+                    const int64_t j = c0 + (int64_t)u * blockDim.x;
 #pragma unroll
-                for (int k = 0; k < nops; ++k) off[u][k] = base[k] + j * step[k];
-                if (j < inner) load(off[u], v0[u], v1[u], v2[u]);
+                    for (int k = 0; k < nops; ++k) off[u][k] = base[k] + j * step[k];
+                    if (j < end) load(off[u], v0[u], v1[u], v2[u]);
+                }
+#pragma unroll
+                for (int u = 0; u < U; ++u)
+                    if (c0 + (int64_t)u * blockDim.x < end) compute(off[u], v0[u], v1[u], v2[u]);
             }
-#pragma unroll
-            for (int u = 0; u < U; ++u)
-                if (c0 + (int64_t)u * blockDim.x < inner) compute(off[u], v0[u], v1[u], v2[u]);
         }
         return;
     }

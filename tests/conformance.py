@@ -6,16 +6,43 @@ Run it (after `make shared`, e.g. `make shared GPUARR_ARCHS=sm_90`):
     python3 tests/conformance.py build/libgpuarr.so [--seed N] [-k TEXT] [-v]
 
 NumPy 2 is the oracle; ml_dtypes (when importable) supplies bfloat16, and
-the bfloat16 cases are skipped without it. The checks come in two sorts:
+the bfloat16 cases are skipped without it. The checks:
 
 - host checks (no GPU needed): dtype names, sizes and kinds; promote_types,
   can_cast and result_type (NEP 50 weak Python scalars) for every dtype; the
-  error reported when no device can be used.
+  error reported when no device can be used; for every ufunc of gpuarr.h's
+  lists (read from the header), ga_ufunc_name/nin/nout and
+  ga_ufunc_resolve_dtypes for every combination of array dtypes and weak
+  scalar kinds (where: a bool cond; clip: an array a), under the bfloat16
+  rule below.
 - device checks, counted as skipped when ga_init() fails: creation (zeros,
   ones, full, arange, linspace, logspace, eye, identity), transfers, copy,
   astype for every pair of dtypes on contiguous, strided, negatively strided
   and broadcast (zero-stride) views, copyto into strided destinations, the
   casting rules of copyto, and argument errors compared with NumPy's.
+- device checks of the ufuncs (groups ufunc, ufunc-scalar, ufunc-params,
+  ufunc-named, ufunc-out, ufunc-errors): every ufunc on fresh random inputs
+  of every dtype (NumPy's error where it has no loop: GA_ERROR_TYPE) and of
+  mixed pairs (int64/uint64 and int8/uint64 comparisons, float32 + float64,
+  int + float, bool + int, float16 + bfloat16, real + complex, ...), on
+  contiguous, strided, negatively strided, zero-stride (broadcast), 0-d and
+  empty inputs and broadcasting shapes; the values are drawn per ufunc
+  domain (positive for log, [-1, 1] for arcsin, exponents 0..9 for integer
+  power, shift counts from -3 to the width + 3, divisors with 0 and -1,
+  dividends with INT_MIN, ...) and hold NaN, +-inf, -0.0, 0, the integer
+  extremes and equal operands. The named forms ga_X / ga_X_scalar /
+  ga_X_rscalar (Python scalars of every kind; out of range ints must be
+  GA_ERROR_OVERFLOW with NumPy's message, except in comparisons),
+  ga_ufunc_call (the other ufuncs, scalar x/y of where and lo/hi of clip,
+  given outputs), ga_divmod / ga_modf / ga_frexp, round with decimals
+  -2..3, nan_to_num with default and given values, angle in radians and
+  degrees, isclose / allclose with several rtol/atol/equal_nan, clip with
+  one bound, real / imag (views that write through); ga_X_out into strided
+  views (the rest of the base untouched), into another dtype (same_kind),
+  in place and into a view overlapping an input; the result's dtype, shape
+  and layout (NumPy's order K along axes longer than 1); errors: shapes that
+  do not broadcast, no loop, out= of a bad dtype, shape or read-only (out
+  keeps its values), failed two-output calls store nothing.
 
 Values are compared bit for bit (floats as unsigned integers, so -0.0 and
 NaNs count), with these tolerances, each for a stated reason:
@@ -30,6 +57,44 @@ NaNs count), with these tolerances, each for a stated reason:
   logspace: the same, except float64/complex128 within 2 ulp (CUDA's pow is
   not correctly rounded; its documented bound is 2 ulp) and integer results
   off by one where the float64 power lies within 4 ulp of an integer.
+
+Ufunc values: integers, bools and comparisons / predicates exactly; floats
+bit for bit (any NaN for a NaN) for every function NumPy computes exactly or
+correctly rounded: arithmetic (add, subtract, multiply, divide,
+floor_divide, remainder, fmod, divmod, negative, positive, absolute, fabs,
+sign, square, reciprocal, conjugate), sqrt, rounding (floor, ceil, trunc,
+fix, rint, round), maximum / minimum / fmax / fmin / clip, copysign,
+nextafter, spacing, ldexp, frexp, modf, heaviside, deg2rad / rad2deg,
+where, nan_to_num; float16 and bfloat16 are computed in float32 and
+rounded once, so they are exact too. Tolerances, each with its reason:
+- transcendental functions (cbrt, exp, exp2, expm1, log, log2, log10,
+  log1p, the trigonometric and hyperbolic functions and their inverses,
+  sinc, angle, power and float_power of floats, logaddexp, logaddexp2,
+  arctan2, hypot, and absolute / sign of complex numbers) within 1 ulp of
+  float16 / bfloat16 (2 for angle in degrees: NumPy rounds the radians
+  before scaling them), 4 ulp of float32 and float64 (8 for tan, arcsinh,
+  arccosh, arctanh, power, logaddexp and logaddexp2, the last two measured
+  on the scale of max(1, |result|): a + log1p(exp(b - a)) cancels when the
+  result is near 0, so an error of a few ulp of the inputs (drawn near 1)
+  is thousands of ulp of the result): CUDA documents up
+  to 2-4 ulp for these, NumPy's float32 SIMD loops up to 4 and glibc under
+  1; infinities and NaNs must match exactly;
+- complex results of transcendental functions (and complex power and sqrt)
+  within 1e-5 (complex64) / 1e-13 (complex128) of |NumPy's value| for each
+  part; complex multiply, divide, square and reciprocal within 4 eps of it
+  (a*b - c*d rounds differently with and without FMA contraction). These
+  functions get finite complex inputs of moderate size without signed-zero
+  parts: C99 Annex G lets implementations differ in the signs of zero,
+  infinite and NaN parts there;
+- maximum, minimum, fmax, fmin and clip accept either zero for -0.0 against
+  +0.0: NumPy's own answer depends on the element's array position (SIMD
+  body or scalar tail);
+- integer power with negative exponents is not compared (NumPy raises,
+  gpuarr documents 1, +-1 or 0), nor NumPy's clip(a, None, None) (gpuarr.h:
+  not both bounds NULL; NumPy 2.4 returns a copy);
+- isclose / allclose inputs are equal, close (relative 1e-7, absolute
+  1e-9) or clearly not (1e-2, 1e-6), never near the bound, so that
+  computing in float32 or the input's dtype decides alike.
 
 Project rules where NumPy/ml_dtypes give no (or a different) answer:
 - bfloat16's kind is 'f' (ml_dtypes reports 'V');
@@ -46,7 +111,26 @@ Project rules where NumPy/ml_dtypes give no (or a different) answer:
 - arange cases where NumPy raises OverflowError (a Python int out of range of
   the dtype, e.g. arange(-5, 5, 2, dtype=uint8)) are not compared;
 - where np.full raises OverflowError, ga_full must fail with
-  GA_ERROR_OVERFLOW and NumPy's message.
+  GA_ERROR_OVERFLOW and NumPy's message;
+- ufunc dtypes with bfloat16 inputs: bfloat16 behaves like float16 (NumPy
+  asked with float16 in its place, or float32 when float16 is an input too,
+  and float16 answers read as bfloat16); tests/test_ufunc_types.c reports
+  the entries where ml_dtypes' own answer differs (a bfloat16 array with a
+  Python float gives float32 there, clip gives float32, where has no common
+  dtype with int16, ...);
+- ufunc values with bfloat16 inputs: NumPy's float32 results on the same
+  values, rounded once to the result dtype; except nextafter (ml_dtypes'
+  bfloat16 steps), spacing (NumPy's float32/float64 rule, -0.0 included,
+  in bfloat16 steps; ml_dtypes gives a negative spacing for -0.0; float16
+  follows the same rule: NumPy's float16 spacing is never negative and
+  steps toward zero at negative powers of two, a quirk of that one format
+  that gpuarr does not copy), round
+  (NumPy's float16 algorithm: each of a * 10**d, rint and / 10**d rounded to
+  bfloat16) and nan_to_num (ml_dtypes' bfloat16 is not np.inexact, so NumPy
+  leaves NaN and inf alone: compared with float32's answer using
+  bfloat16's largest value);
+- sinc of float16 and bfloat16: NumPy's float32 sinc rounded once (NumPy's
+  sinc is Python code that rounds sin(pi x) and pi x to float16 first).
 
 Random data is fresh each run; the seed is printed when something fails and
 --seed reproduces it (each check draws from its own stream, seeded by the run
@@ -238,9 +322,10 @@ PROTOTYPES = {
 }
 
 
-def load_library(path):
+def load_library(path, extra=None):
+    """The library with PROTOTYPES (and `extra` ones) declared."""
     lib = ctypes.CDLL(os.path.abspath(path))
-    for name, (restype, argtypes) in PROTOTYPES.items():
+    for name, (restype, argtypes) in {**PROTOTYPES, **(extra or {})}.items():
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = restype, argtypes
     return lib
@@ -469,6 +554,12 @@ def nan_mask(b, fmt):
     return ((b & t(exp)) == t(exp)) & ((b & t(mant)) != 0)
 
 
+def inf_mask(b, fmt):
+    exp, mant, _ = FLOAT_FORMATS[fmt]
+    t = b.dtype.type
+    return (b & t(exp | mant)) == t(exp)
+
+
 def ulp_distance(g, w, fmt):
     """|g - w| in units in the last place, from bit patterns (as float64)."""
     sign = g.dtype.type(FLOAT_FORMATS[fmt][2])
@@ -501,8 +592,10 @@ def lone_cast(values, to):
 def compare(t, label, got, want, *, src=None, nan_any=False, ulps=None, accept=None):
     """Checks got == want: dtype, shape, then bits. `src`: the cast's source
     values (want's shape), for the uint32 quirk and for messages; `nan_any`:
-    any NaN matches a NaN; `ulps`: float components within that many ulp;
-    `accept(flat_indices) -> bool mask`: extra accepted positions."""
+    any NaN matches a NaN; `ulps`: finite float components within that many
+    ulp (infinities and NaNs still must match); `accept(flat_indices) ->
+    bool mask`: extra accepted positions (flat component indices: a complex
+    element i has components 2i and 2i + 1)."""
     if got.dtype != want.dtype:
         t.fail(f"{label}: dtype {got.dtype} != NumPy's {want.dtype}")
         return False
@@ -516,7 +609,9 @@ def compare(t, label, got, want, *, src=None, nan_any=False, ulps=None, accept=N
         if nan_any:
             bad &= ~(nan_mask(g, fmt) & nan_mask(w, fmt))
         if ulps:
-            bad &= ~(ulp_distance(g, w, fmt) <= ulps)
+            # infinities and NaNs are never "close" to a finite value
+            special = nan_mask(g, fmt) | inf_mask(g, fmt) | nan_mask(w, fmt) | inf_mask(w, fmt)
+            bad &= ~((ulp_distance(g, w, fmt) <= ulps) & ~special)
     if bad.any() and src is not None and want.dtype == np.uint32 \
             and component_format(src.dtype) is not None:
         # float/complex -> uint32: NumPy's SIMD and scalar loops disagree.
@@ -1188,6 +1283,1181 @@ def check_error_first_kept(t):
 
 
 # --------------------------------------------------------------------------
+# ufuncs (gpuarr.h section 11): the lists, NumPy's answers, the checks
+# --------------------------------------------------------------------------
+
+class Ufunc:
+    """A ufunc of gpuarr.h's lists: its GA_UFUNC_* value, NumPy name, arity,
+    and form: "unary" or "binary" (named functions ga_X, ga_X_out, and for
+    binary ga_X_scalar, ga_X_rscalar) or "other" (ga_ufunc_call)."""
+
+    def __init__(self, index, name, nin, nout, form):
+        self.index, self.name, self.nin, self.nout, self.form = index, name, nin, nout, form
+
+    def __repr__(self):
+        return self.name
+
+
+def read_ufunc_lists(header):
+    """The ufuncs of GA_UFUNC_{UNARY,BINARY,OTHER}_LIST in enum order, or None."""
+    try:
+        with open(header, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return None
+    out = []
+    for which, form in (("UNARY", "unary"), ("BINARY", "binary"), ("OTHER", "other")):
+        m = re.search(r"#define GA_UFUNC_%s_LIST\(X\)(.*?)\n\s*\n" % which, text, re.S)
+        if not m:
+            return None
+        for args in re.findall(r"\bX\(([^)]*)\)", m.group(1)):
+            parts = [p.strip() for p in args.split(",")]
+            nin, nout = {"unary": (1, 1), "binary": (2, 1)}.get(form, (None, None))
+            if form == "other":
+                nin, nout = int(parts[2]), int(parts[3])
+            out.append(Ufunc(len(out), parts[1], nin, nout, form))
+    return out or None
+
+
+class GaOperand(ctypes.Structure):
+    """ga_operand: {const ga_array *array; ga_scalar scalar;}."""
+    _fields_ = [("array", ctypes.c_void_p), ("scalar", GaScalar)]
+
+
+_ARRP = _c.POINTER(_ARR)
+
+UFUNC_PROTOTYPES = {
+    "ga_ufunc_name": (_c.c_char_p, [_c.c_int]),
+    "ga_ufunc_nin": (_c.c_int, [_c.c_int]),
+    "ga_ufunc_nout": (_c.c_int, [_c.c_int]),
+    "ga_ufunc_resolve_dtypes": (_ST, [_c.c_int, _c.POINTER(_DT), _c.POINTER(GaScalar), _c.POINTER(_DT)]),
+    "ga_ufunc_call": (_ST, [_c.c_int, _c.POINTER(GaOperand), _ARRP]),
+    "ga_divmod": (_ST, [_ARR, _ARR, _ARRP, _ARRP]),
+    "ga_modf": (_ST, [_ARR, _ARRP, _ARRP]),
+    "ga_frexp": (_ST, [_ARR, _ARRP, _ARRP]),
+    "ga_where": (_ARR, [_ARR, _ARR, _ARR]),
+    "ga_clip": (_ARR, [_ARR, _ARR, _ARR]),
+    "ga_clip_scalar": (_ARR, [_ARR, GaScalar, GaScalar]),
+    "ga_isclose": (_ARR, [_ARR, _ARR, _c.c_double, _c.c_double, _c.c_bool]),
+    "ga_allclose": (_ST, [_ARR, _ARR, _c.c_double, _c.c_double, _c.c_bool, _c.POINTER(_c.c_bool)]),
+    "ga_round": (_ARR, [_ARR, _c.c_int]),
+    "ga_nan_to_num": (_ARR, [_ARR]),
+    "ga_nan_to_num_values": (_ARR, [_ARR, _c.c_double, _c.c_double, _c.c_double]),
+    "ga_angle": (_ARR, [_ARR, _c.c_bool]),
+    "ga_real": (_ARR, [_ARR]),
+    "ga_imag": (_ARR, [_ARR]),
+    "ga_broadcast_to": (_ARR, [_ARR, _c.c_int, _I64P]),
+}
+
+
+def ufunc_prototypes(ufuncs):
+    """UFUNC_PROTOTYPES plus the named forms of every unary and binary ufunc."""
+    protos = dict(UFUNC_PROTOTYPES)
+    for uf in ufuncs:
+        n = "ga_" + uf.name
+        if uf.form == "unary":
+            protos[n] = (_ARR, [_ARR])
+            protos[n + "_out"] = (_ST, [_ARR, _ARR])
+        elif uf.form == "binary":
+            protos[n] = (_ARR, [_ARR, _ARR])
+            protos[n + "_out"] = (_ST, [_ARR, _ARR, _ARR])
+            protos[n + "_scalar"] = (_ARR, [_ARR, GaScalar])
+            protos[n + "_rscalar"] = (_ARR, [GaScalar, _ARR])
+    return protos
+
+
+# gpuarr's names that NumPy spells as functions rather than ufuncs.
+NUMPY_UFUNC_FUNCTIONS = {
+    "fix": np.fix, "sinc": np.sinc, "round": np.round, "nan_to_num": np.nan_to_num,
+    "angle": np.angle, "where": np.where, "clip": np.clip, "isclose": np.isclose,
+}
+
+# A representative of each weak scalar kind, for asking NumPy about dtypes.
+WEAK_REPRESENTATIVE = {bool: True, int: 1, float: 1.0, complex: 1j}
+
+
+def numpy_call(name, args, params=None):
+    """NumPy's results (a tuple of arrays) of function `name` on args (host
+    arrays and Python scalars); params: decimals, deg, rtol/atol/equal_nan,
+    nan/posinf/neginf."""
+    params = params or {}
+    fn = NUMPY_UFUNC_FUNCTIONS.get(name) or getattr(np, name)
+    kw = {}
+    if name == "round":
+        kw = {"decimals": params.get("decimals", 0)}
+    elif name == "angle":
+        kw = {"deg": params.get("deg", False)}
+    elif name == "isclose":
+        kw = {k: params[k] for k in ("rtol", "atol", "equal_nan") if k in params}
+    elif name == "nan_to_num":
+        kw = {k: params[k] for k in ("nan", "posinf", "neginf") if k in params}
+    with quiet():
+        r = fn(*args, **kw)
+    r = r if isinstance(r, tuple) else (r,)
+    return tuple(np.asarray(x) for x in r)
+
+
+def oracle_ufunc_dtypes(env, name, ins, nout):
+    """The ga_dtypes of the outputs NumPy gives `name` for inputs `ins` (NumPy
+    dtypes for arrays, Python scalars for weak scalars), or None where NumPy
+    raises. With bfloat16, the project rule: bfloat16 behaves like float16
+    (the question is asked with float16, or float32 when float16 is an input
+    too, and a float16 answer is read as bfloat16); tests/ufunc_tables.h lists
+    where ml_dtypes' own answer differs (test_ufunc_types reports those)."""
+    key = (name, nout, tuple(str(x) if isinstance(x, np.dtype) else type(x) for x in ins))
+    cache = env.__dict__.setdefault("_ufunc_dtype_cache", {})
+    if key in cache:
+        return cache[key]
+    bf = env.bf16
+    arrays = [x for x in ins if isinstance(x, np.dtype)]
+    if bf is not None and bf in arrays:
+        has_f16 = np.dtype(np.float16) in arrays
+        sub = np.dtype(np.float32 if has_f16 else np.float16)
+        alt = [sub if isinstance(x, np.dtype) and x == bf else x for x in ins]
+        res = oracle_ufunc_dtypes(env, name, alt, nout)
+        if res is not None and not has_f16:
+            res = tuple(BF16 if r == F16 else r for r in res)
+    else:
+        args = []
+        for i, x in enumerate(ins):
+            if not isinstance(x, np.dtype):
+                args.append(WEAK_REPRESENTATIVE[type(x)])
+            elif name == "where" and i == 0:
+                args.append(np.array([True, False]).astype(x))
+            else:
+                args.append((np.zeros if i == 0 else np.ones)((2,), x))
+        try:
+            res = tuple(env.ga_dtype(r.dtype) for r in numpy_call(name, args))
+        except Exception:  # TypeError, DTypePromotionError, UFuncTypeError, ...
+            res = None
+        if res is not None and len(res) != nout:
+            raise GaError(f"NumPy's {name} gives {len(res)} results, gpuarr.h says {nout}")
+    cache[key] = res
+    return res
+
+
+def _round_in_steps(x, decimals, dt):
+    """NumPy's round algorithm for a narrow float dtype: a * 10**d, rint and
+    / 10**d (d < 0: / then rint and *), each step rounded to dt (what NumPy
+    does for float16 and the kernel does for float16 and bfloat16)."""
+    f32 = np.float32
+    with quiet():
+        f = np.float32(np.array(10.0 ** abs(decimals)).astype(dt))
+        y = x.astype(f32)
+        first, last = (np.multiply, np.divide) if decimals >= 0 else (np.divide, np.multiply)
+        y = first(y, f).astype(dt).astype(f32)
+        y = np.rint(y).astype(dt).astype(f32)
+        return last(y, f).astype(dt)
+
+
+def _bf16_spacing(x, bf):
+    """NumPy's spacing for float32/float64 (x >= 0, -0.0 included: the step
+    up, else the step down, as a signed difference), in the steps of the
+    16-bit format bf (bfloat16 or float16)."""
+    with quiet():
+        x32 = np.asarray(x).astype(np.float32)
+        up = np.where(x32 < 0, -np.inf, np.inf).astype(bf)
+        step = np.nextafter(np.asarray(x), up).astype(np.float32) - x32
+        return np.asarray(np.where(np.isinf(x32), np.float32(np.nan), step).astype(bf))
+
+
+def oracle_ufunc_values(env, name, args, params, want):
+    """NumPy's results of `name` on host args, as arrays of the ga_dtypes
+    `want`. bfloat16 inputs (project rule: computed in float32 and rounded
+    once to the result dtype) are given to NumPy as float32, except where
+    ml_dtypes' own bfloat16 loops are right (nextafter) or NumPy's algorithm
+    has its own steps (round, spacing, nan_to_num: see the module docstring).
+    sinc of float16 and bfloat16 is NumPy's float32 sinc rounded once."""
+    params = params or {}
+    bf = env.bf16
+    f32 = np.dtype(np.float32)
+    want_np = [env.np_dtype(w) for w in want]
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    narrow = [a for a in arrays if a.dtype in (np.dtype(np.float16), bf)]
+    has_bf = bf is not None and any(a.dtype == bf for a in arrays)
+
+    def cast(res):
+        with quiet():
+            return tuple(r.astype(w, copy=False) for r, w in zip(res, want_np))
+
+    if name == "sinc" and narrow:
+        return cast(numpy_call(name, [args[0].astype(f32)], params))
+    if name == "spacing" and want_np[0] == np.dtype(np.float16):
+        return (_bf16_spacing(np.asarray(args[0]).astype(np.float16), np.dtype(np.float16)),)
+    if not has_bf:
+        res = numpy_call(name, args, params)
+        for r, w in zip(res, want_np):
+            if r.dtype != w:
+                raise GaError(f"NumPy's {name} gave {r.dtype}, its dtype rule {w}")
+        return res
+    x = args[0]
+    if name == "round" and x.dtype == bf:
+        return (_round_in_steps(x, params.get("decimals", 0), bf),)
+    if name == "nan_to_num" and x.dtype == bf:
+        big = BF16_MAX
+        with quiet():
+            r = np.nan_to_num(x.astype(f32), nan=params.get("nan", 0.0), posinf=params.get("posinf", big),
+                              neginf=params.get("neginf", -big))
+        return cast((r,))
+    if name == "spacing" and x.dtype == bf:
+        return (_bf16_spacing(x, bf),)
+    if name == "nextafter" and want_np[0] == bf:
+        with quiet():
+            a, b = (np.asarray(v).astype(bf) for v in args)
+            return (np.nextafter(a, b),)
+    sub = [a.astype(f32) if isinstance(a, np.ndarray) and a.dtype == bf else a for a in args]
+    return cast(numpy_call(name, sub, params))
+
+
+# ---- tolerances -----------------------------------------------------------
+
+BF16_MAX = 3.3895313892515355e38  # bfloat16's largest finite value
+
+# Transcendental functions (values within a few ulp, see the docstring).
+TRANSCENDENTAL = {"cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+                  "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
+                  "sinc", "angle", "power", "float_power", "logaddexp", "logaddexp2", "arctan2", "hypot"}
+# ... and for complex inputs only.
+TRANSCENDENTAL_COMPLEX = {"sqrt", "absolute", "sign"}
+# Complex arithmetic that is not exact (rounding of a*b - c*d, FMA).
+COMPLEX_ARITHMETIC = {"multiply", "divide", "square", "reciprocal"}
+# NumPy itself gives either zero for max(-0.0, +0.0), by array position.
+EITHER_ZERO = {"maximum", "minimum", "fmax", "fmin", "clip"}
+
+TRANS_ULPS = {"float16": 1, "bfloat16": 1, "float32": 4, "float64": 4}
+TRANS_ULPS_WIDE = {"tan", "arcsinh", "arccosh", "arctanh", "power", "logaddexp", "logaddexp2"}
+COMPLEX_RTOL = {"complex64": 1e-5, "complex128": 1e-13}
+COMPLEX_ARITH_RTOL = {"complex64": 4 * 2.0**-23, "complex128": 4 * 2.0**-52}
+TINY = {"float16": 6.1e-5, "bfloat16": 1.2e-38, "float32": 1.2e-38, "float64": 2.3e-308}
+
+
+def ufunc_tolerance(name, in_kinds, out_dtype, params=None):
+    """("exact" | "ulps" | "normwise", amount) for results of dtype out_dtype."""
+    params = params or {}
+    fmt = component_format(out_dtype)
+    if fmt is None:
+        return "exact", None
+    cplx_in = "c" in in_kinds
+    trans = name in TRANSCENDENTAL or (cplx_in and name in TRANSCENDENTAL_COMPLEX)
+    if np.dtype(out_dtype).kind == "c":
+        if trans:
+            return "normwise", COMPLEX_RTOL[np.dtype(out_dtype).name]
+        if name in COMPLEX_ARITHMETIC:
+            return "normwise", COMPLEX_ARITH_RTOL[np.dtype(out_dtype).name]
+        return "exact", None
+    if not trans:
+        return "exact", None
+    ulps = TRANS_ULPS[fmt]
+    if fmt in ("float32", "float64") and name in TRANS_ULPS_WIDE:
+        ulps = 8
+    if name == "angle" and params.get("deg") and fmt in ("float16", "bfloat16"):
+        ulps = 2
+    return "ulps", ulps
+
+
+def _either_zero(got, want):
+    g, w = bits(got), bits(want)
+    sign = g.dtype.type(FLOAT_FORMATS[component_format(want.dtype)][2])
+    zero = ((g & ~sign) == 0) & ((w & ~sign) == 0)
+    return lambda idx: zero[idx]
+
+
+def _normwise(got, want, rtol, fmt):
+    """Accepts components within rtol * |want| (the complex magnitude)."""
+    g = np.asarray(got).reshape(-1).astype(np.complex128)
+    w = np.asarray(want).reshape(-1).astype(np.complex128)
+    with quiet():
+        mag = np.abs(w)
+
+    def accept(idx):
+        e, part = idx // 2, idx % 2
+        gv = np.where(part == 0, g[e].real, g[e].imag)
+        wv = np.where(part == 0, w[e].real, w[e].imag)
+        with quiet():
+            ok = np.isfinite(gv) & np.isfinite(wv) & (np.abs(gv - wv) <= rtol * mag[e] + TINY[fmt])
+        return ok
+    return accept
+
+
+def compare_ufunc(t, label, name, got, want, in_kinds, params=None):
+    """compare() with the ufunc's tolerance (see the module docstring)."""
+    how, amount = ufunc_tolerance(name, in_kinds, want.dtype, params)
+    fmt = component_format(want.dtype)
+    accept = _either_zero(got, want) if (name in EITHER_ZERO and fmt and got.dtype == want.dtype
+                                         and got.shape == want.shape) else None
+    if how == "ulps" and name in ("logaddexp", "logaddexp2") and got.dtype == want.dtype \
+            and got.shape == want.shape:
+        # a + log1p(exp(b - a)) cancels near 0: the error is ulps of a and b
+        # (drawn near 1), not of the result
+        eps = float(np.finfo(np.float64 if fmt == "float64" else np.float32).eps)
+        with quiet():
+            g, w = np.asarray(got, np.float64), np.asarray(want, np.float64)
+            ok = np.abs(g - w) <= amount * eps * np.maximum(1.0, np.abs(w))
+        return compare(t, label, got, want, nan_any=True, ulps=amount, accept=lambda idx: ok.reshape(-1)[idx])
+    if how == "ulps":
+        return compare(t, label, got, want, nan_any=True, ulps=amount, accept=accept)
+    if how == "normwise" and got.dtype == want.dtype and got.shape == want.shape:
+        return compare(t, label, got, want, nan_any=True, accept=_normwise(got, want, amount, fmt))
+    return compare(t, label, got, want, nan_any=True, accept=accept)
+
+
+# ---- inputs -----------------------------------------------------------------
+
+# The values each input of a ufunc is drawn from (default "any").
+UFUNC_DOMAINS = {
+    "reciprocal": ("divisor",), "sqrt": ("pos",), "exp": ("exp",), "exp2": ("exp",), "expm1": ("exp",),
+    "log": ("pos",), "log2": ("pos",), "log10": ("pos",), "log1p": ("log1p",), "sin": ("trig",),
+    "cos": ("trig",), "tan": ("trig",), "arcsin": ("unit",), "arccos": ("unit",), "arctanh": ("unit",),
+    "sinh": ("exp",), "cosh": ("exp",), "arccosh": ("acosh",), "sinc": ("trig",),
+    "divide": ("any", "divisor"), "floor_divide": ("dividend", "divisor"),
+    "remainder": ("dividend", "divisor"), "fmod": ("dividend", "divisor"), "divmod": ("dividend", "divisor"),
+    "power": ("pow_base", "pow_exp"), "float_power": ("pow_base", "pow_exp"), "ldexp": ("any", "ldexp_exp"),
+    "left_shift": ("any", "shift"), "right_shift": ("any", "shift"), "logaddexp": ("exp", "exp"),
+    "logaddexp2": ("exp", "exp"),
+}
+UFUNC_FLOAT_SPECIALS = (math.nan, math.inf, -math.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0)
+MAGNITUDE = {"float16": 4, "bfloat16": 30, "float32": 30, "float64": 100}  # 10**+-this
+EXP_LIMIT = {"float16": 11.5, "bfloat16": 89.0, "float32": 89.0, "float64": 710.0}
+
+
+def ufunc_domain(name, k):
+    d = UFUNC_DOMAINS.get(name, ())
+    return d[k] if k < len(d) else "any"
+
+
+def ufunc_exact_complex(name, in_kinds):
+    """Whether complex inputs may hold infinities and NaNs (exact functions)."""
+    how, _ = ufunc_tolerance(name, in_kinds, np.complex128)
+    return how == "exact"
+
+
+def _ufunc_floats(rng, n, domain, fmt, specials=True):
+    """float64 values for a float input of format fmt."""
+    r = MAGNITUDE[fmt]
+    sign = rng.choice([-1.0, 1.0], n)
+    wide = sign * 10.0 ** rng.uniform(-r, r, n)
+    if domain == "pos":
+        x = 10.0 ** rng.uniform(-3, 3, n)
+        x[rng.random(n) < 0.05] *= -1
+    elif domain == "unit":
+        x = rng.uniform(-1.05, 1.05, n)
+    elif domain == "exp":
+        lim = EXP_LIMIT[fmt]
+        x = np.where(rng.random(n) < 0.5, rng.uniform(-lim, lim, n), rng.uniform(-5, 5, n))
+    elif domain == "trig":
+        x = np.where(rng.random(n) < 0.8, rng.uniform(-10, 10, n), sign * 10.0 ** rng.uniform(1, min(4, r), n))
+    elif domain == "acosh":
+        x = 1.0 + 10.0 ** rng.uniform(-3, 3, n)
+        below = rng.random(n) < 0.05
+        x[below] = rng.uniform(-2, 1, int(below.sum()))
+    elif domain == "log1p":
+        x = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), 10.0 ** rng.uniform(-3, 3, n))
+    elif domain == "pow_base":
+        x = 10.0 ** rng.uniform(-2, 1.5, n) * np.where(rng.random(n) < 0.2, -1.0, 1.0)
+    elif domain == "pow_exp":
+        x = np.where(rng.random(n) < 0.6, rng.uniform(-6, 6, n), rng.integers(-4, 7, n).astype(np.float64))
+    else:  # any, divisor, dividend, ldexp_exp, shift
+        pick = rng.integers(0, 3, n)
+        x = np.choose(pick, [rng.uniform(-10, 10, n), wide, rng.integers(-32, 33, n) / 4.0])
+        if domain == "divisor":
+            x[rng.random(n) < 0.1] = 0.0
+    if specials:
+        k = min(n, len(UFUNC_FLOAT_SPECIALS))
+        x[rng.choice(n, k, replace=False)] = UFUNC_FLOAT_SPECIALS[:k]
+    return x
+
+
+def _ufunc_ints(rng, dt, n, domain):
+    info = np.iinfo(dt)
+    lo, hi, width = int(info.min), int(info.max), info.bits
+    if domain == "shift":
+        v = rng.integers(max(lo, -3), min(hi, width + 3), n, endpoint=True)
+        return v.astype(dt)
+    if domain == "pow_exp":
+        return rng.integers(0, min(hi, 9), n, endpoint=True).astype(dt)
+    if domain == "ldexp_exp":
+        v = rng.integers(max(lo, -40), min(hi, 40), n, dtype=dt, endpoint=True)
+        k = min(n, 2)
+        v[rng.choice(n, k, replace=False)] = [lo, hi][:k]
+        return v.astype(dt)
+    v = rng.integers(lo, hi, n, dtype=dt, endpoint=True)
+    small = rng.random(n) < (0.6 if domain == "pow_base" else 0.3)
+    v[small] = rng.integers(max(lo, -10), min(hi, 10), int(small.sum()), endpoint=True).astype(dt)
+    if domain == "divisor":
+        v[rng.random(n) < 0.15] = 0
+        if lo < 0:
+            v[rng.random(n) < 0.1] = -1
+    specials = [0, 1, hi, lo] + ([-1] if lo < 0 else [])
+    k = min(n, len(specials))
+    v[rng.choice(n, k, replace=False)] = specials[:k]
+    return v
+
+
+def ufunc_values(t, ga, n, domain, exact_complex=True):
+    """n values of ga_dtype `ga` for an input of the given domain."""
+    rng, dt = t.rng, t.env.np_dtype(ga)
+    kind = kind_of(ga)
+    if kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if kind in "iu":
+        return _ufunc_ints(rng, dt, n, domain)
+    fmt = component_format(dt)
+    with quiet():
+        if kind == "f":
+            return _ufunc_floats(rng, n, domain, fmt).astype(dt)
+        if exact_complex:
+            re_ = _ufunc_floats(rng, n, domain, fmt)
+            im = _ufunc_floats(rng, n, domain, fmt)
+        else:  # finite values of moderate size, away from poles and cuts' signed zeros
+            lim = 5.0 if domain in ("exp", "trig") else 3.0
+            re_, im = rng.uniform(-lim, lim, n), rng.uniform(-lim, lim, n)
+            if domain == "divisor" or domain == "any":
+                scale = 10.0 ** rng.uniform(-4, 4, n)
+                re_, im = re_ * scale, im * scale
+        return (re_ + 1j * im).astype(dt)
+
+
+# Input layouts: (label, per-input spec). A spec is ("base", shape) for a
+# fresh C-contiguous array (shape None: 1-d of about 1000 elements) or
+# ("view", i): VIEWS[i] over a fresh base.
+def ufunc_layouts(nin, full=True):
+    out = [("contiguous", [("base", None)] * nin)]
+    for i, view in enumerate(VIEWS):
+        if full or i == 0:
+            out.append((f"view '{view[0]}'", [("view", i)] * nin))
+    if nin >= 2:
+        out.append(("broadcast (20,1) with (1,30)", [("base", (20, 1)), ("base", (1, 30))] + [("base", (30,))] * (nin - 2)))
+        if full:
+            out.append(("(20,30) with (30,)", [("base", (20, 30))] + [("base", (30,))] * (nin - 1)))
+            out.append(("0-d with (7,)", [("base", ())] + [("base", (7,))] * (nin - 1)))
+            out.append(("(0,5) with (1,5)", [("base", (0, 5))] + [("base", (1, 5))] * (nin - 1)))
+    return out
+
+
+def ufunc_inputs(t, uf, gas, specs, domains, n_contig):
+    """Host and device inputs for one layout."""
+    env = t.env
+    hosts, devs = [], []
+    kinds = "".join(kind_of(g) for g in gas)
+    exact_c = ufunc_exact_complex(uf.name, kinds)
+    for k, (g, (how, arg)) in enumerate(zip(gas, specs)):
+        dt = env.np_dtype(g)
+        if how == "view":
+            _, shape, strides, offset = VIEWS[arg]
+            base = ufunc_values(t, g, BASE_N, domains[k], exact_c)
+            hosts.append(host_view(base, shape, strides, offset))
+            devs.append(device_view(t, to_device(t, base), dt.itemsize, shape, strides, offset))
+        else:
+            shape = (n_contig,) if arg is None else arg
+            h = ufunc_values(t, g, max(1, int(np.prod(shape, dtype=np.int64))), domains[k], exact_c)
+            h = h[:int(np.prod(shape, dtype=np.int64))].reshape(shape)
+            if k > 0 and g == gas[0] and arg is None and domains[k] == domains[0]:
+                # equal operands now and then (a == b cases of max, nextafter, ...)
+                same = t.rng.random(n_contig) < 0.05
+                h[same] = hosts[0][same]
+            hosts.append(h)
+            devs.append(to_device(t, h))
+    return hosts, devs
+
+
+def numpy_strides_k(hosts):
+    """The element strides of NumPy's new result for these inputs (order K),
+    from a ufunc on 1-byte stand-ins laid out like them."""
+    views = []
+    for a in hosts:
+        es = [s // a.itemsize for s in a.strides]
+        span = sum(abs(s) * (d - 1) for s, d in zip(es, a.shape) if d > 0) + 1
+        off = sum(-s * (d - 1) for s, d in zip(es, a.shape) if s < 0 and d > 0)
+        buf = np.zeros(span, np.uint8)
+        views.append(np.lib.stride_tricks.as_strided(buf[off:], a.shape, es))
+    r = np.logical_not(views[0]) if len(views) == 1 else np.logical_or(views[0], views[1])
+    return tuple(s // r.itemsize for s in r.strides)
+
+
+def check_result_layout(t, label, p, hosts):
+    """A new result is laid out as NumPy's (order K) along axes longer than 1."""
+    if len(hosts) > 2 or t.lib.ga_size(p) <= 1:
+        return
+    shape = shape_of(t, p)
+    isz = t.lib.ga_dtype_itemsize(t.lib.ga_dtype_of(p))
+    got = tuple(s // isz for s in strides_of(t, p))
+    want = numpy_strides_k(hosts)
+    if len(want) != len(got):
+        return
+    keep = [i for i, d in enumerate(shape) if d > 1]
+    t.expect([got[i] for i in keep] == [want[i] for i in keep],
+             f"{label}: result strides (elements) {got}, NumPy's {want} (order K)")
+
+
+# ---- calling gpuarr ------------------------------------------------------------
+
+class DevArray(int):
+    """A device array pointer (an int), told apart from Python int scalars."""
+
+
+def dev(p):
+    return DevArray(p)
+
+
+def ga_operands(inputs):
+    """A ga_operand array for inputs: DevArray pointers and Python scalars."""
+    ops = (GaOperand * max(1, len(inputs)))()
+    for i, x in enumerate(inputs):
+        if isinstance(x, DevArray):
+            ops[i].array = int(x)
+            ops[i].scalar = ga_scalar(0)
+        else:
+            ops[i].array = None
+            ops[i].scalar = ga_scalar(x)
+    return ops
+
+
+def ufunc_call(t, uf, inputs, named=True):
+    """Calls ufunc `uf` on inputs (DevArray pointers and Python scalars):
+    through its named function where it has one (named), else ga_ufunc_call.
+    Returns (status, [result pointers]) with the results owned by t."""
+    lib = t.lib
+    lib.ga_clear_error()
+    if named and uf.form in ("unary", "binary"):
+        fn = "ga_" + uf.name
+        arr = [isinstance(x, DevArray) for x in inputs]
+        if uf.form == "unary":
+            p = getattr(lib, fn)(inputs[0])
+        elif all(arr):
+            p = getattr(lib, fn)(inputs[0], inputs[1])
+        elif arr[0]:
+            p = getattr(lib, fn + "_scalar")(inputs[0], ga_scalar(inputs[1]))
+        else:
+            p = getattr(lib, fn + "_rscalar")(ga_scalar(inputs[0]), inputs[1])
+        if not p:
+            return lib.ga_last_error(), []
+        return 0, [t.own(p)]
+    outs = (_ARR * 2)()
+    st = lib.ga_ufunc_call(uf.index, ga_operands(inputs), outs)
+    if st != 0:
+        if outs[0] or outs[1]:
+            t.fail(f"ga_ufunc_call({uf.name}) failed but stored outputs")
+        return st, []
+    return 0, [t.own(outs[k]) for k in range(uf.nout)]
+
+
+def input_kinds(env, hosts):
+    """The kind characters of the array inputs (bfloat16: 'f')."""
+    return "".join("f" if h.dtype == env.bf16 else h.dtype.kind for h in hosts if isinstance(h, np.ndarray))
+
+
+def describe_inputs(args):
+    """'int8, 1.5': array inputs by dtype, scalars by value."""
+    return ", ".join(str(a.dtype) if isinstance(a, np.ndarray) else repr(a) for a in args)
+
+
+def expect_ufunc_failure(t, label, st, status, text=None):
+    """The call failed with `status` (and a message containing `text`)."""
+    env = t.env
+    if st == 0:
+        t.fail(f"{label}: succeeded; NumPy raises")
+        return
+    got_st, msg = env.last_error()
+    name = env.statuses[got_st][0] if 0 <= got_st < len(env.statuses) else got_st
+    t.expect(got_st == env.status[status], f"{label}: status {name}, expected {status} ({msg!r})")
+    if text is not None:
+        t.expect(text in msg, f"{label}: message {msg!r} lacks NumPy's {text!r}")
+    t.lib.ga_clear_error()
+
+
+def run_ufunc_case(t, uf, label, hosts, inputs, params=None, named=True, layout=True):
+    """One call against NumPy: dtypes, shapes, values (and layout)."""
+    env = t.env
+    ins = [h.dtype if isinstance(h, np.ndarray) else h for h in hosts]
+    want_dt = oracle_ufunc_dtypes(env, uf.name, ins, uf.nout)
+    call = f"{uf.name}({describe_inputs(hosts)}) {label}"
+    st, res = ufunc_call(t, uf, inputs, named)
+    if want_dt is None:
+        expect_ufunc_failure(t, call, st, "GA_ERROR_TYPE")
+        return
+    try:
+        want = oracle_ufunc_values(env, uf.name, hosts, params, want_dt)
+    except OverflowError as e:  # a Python int out of the dtype's range
+        expect_ufunc_failure(t, call, st, "GA_ERROR_OVERFLOW", str(e))
+        return
+    except TypeError:  # NumPy refuses these values or parameters
+        expect_ufunc_failure(t, call, st, "GA_ERROR_TYPE")
+        return
+    if st != 0:
+        t.fail(f"{call}: failed ({env.last_error()[1]}); NumPy gives {[dname(w) for w in want_dt]}")
+        t.lib.ga_clear_error()
+        return
+    kinds = input_kinds(env, hosts)
+    for k in range(uf.nout):
+        got = to_numpy(t, res[k])
+        t.expect(t.lib.ga_dtype_of(res[k]) == want_dt[k],
+                 f"{call}: output {k} dtype {dname(t.lib.ga_dtype_of(res[k]))}, NumPy {dname(want_dt[k])}")
+        compare_ufunc(t, f"{call} output {k}" if uf.nout > 1 else call, uf.name, got, want[k], kinds, params)
+    arrays = [h for h in hosts if isinstance(h, np.ndarray)]
+    if layout and arrays:
+        check_result_layout(t, call, res[0], arrays)
+
+
+# ---- the checks ------------------------------------------------------------------
+
+def check_ufunc(t, uf, gas, full=True):
+    """Ufunc `uf` on arrays of ga_dtypes `gas`, every layout (full) or a few."""
+    domains = [ufunc_domain(uf.name, k) for k in range(uf.nin)]
+    if uf.name == "where":
+        domains = ["any"] * 3
+    n = 1000 + int(t.rng.integers(0, 300))
+    ins = [t.env.np_dtype(g) for g in gas]
+    if oracle_ufunc_dtypes(t.env, uf.name, ins, uf.nout) is None:
+        hosts, devs = ufunc_inputs(t, uf, gas, [("base", (3,))] * uf.nin, domains, n)
+        run_ufunc_case(t, uf, "(unsupported)", hosts, [dev(d) for d in devs])
+        return
+    for label, specs in ufunc_layouts(uf.nin, full):
+        hosts, devs = ufunc_inputs(t, uf, gas, specs, domains, n)
+        run_ufunc_case(t, uf, label, hosts, [dev(d) for d in devs])
+
+
+# Python scalars for the scalar forms (NumPy decides which it accepts: an
+# int out of an integer array's range is its OverflowError).
+UFUNC_SCALARS = (True, 3, -2, 0, 300, 2**63 + 5, 1.5, -0.25, math.nan, -math.inf, complex(1.5, -0.5))
+
+
+def ufunc_scalars_for(uf, k):
+    """The scalars tried for input k of a binary ufunc (negative integer
+    exponents of power are left out: NumPy raises, gpuarr gives 0/+-1)."""
+    if uf.name in ("power", "float_power") and k == 1:
+        return (True, 3, 0, 1.5, -0.25, math.nan, complex(1.5, -0.5))
+    if uf.name == "ldexp" and k == 1:
+        return (True, 3, -2, 0, 300, 1.5)
+    return UFUNC_SCALARS
+
+
+def check_ufunc_scalars(t, uf, ga):
+    """ga_X_scalar(a, s) and ga_X_rscalar(s, a) for Python scalars s."""
+    dt = t.env.np_dtype(ga)
+    n = 200 + int(t.rng.integers(0, 50))
+    for k in (1, 0):
+        pos = 1 - k  # where the array goes
+        for s in ufunc_scalars_for(uf, k):
+            h = ufunc_values(t, ga, n, ufunc_domain(uf.name, pos),
+                             ufunc_exact_complex(uf.name, kind_of(ga)))
+            d = dev(to_device(t, h))
+            hosts = [h, s] if k == 1 else [s, h]
+            inputs = [d, s] if k == 1 else [s, d]
+            run_ufunc_case(t, uf, f"({'scalar' if k == 1 else 'rscalar'} form)", hosts, inputs, layout=False)
+
+
+def check_ufunc_call_scalars(t, uf, ga):
+    """ga_ufunc_call with weak scalars for where's x and/or y (cond a bool
+    array) or clip's lo and/or hi; the arrays are of dtype `ga`."""
+    n = 100 + int(t.rng.integers(0, 50))
+    cond_or_a = ufunc_values(t, GA["bool"] if uf.name == "where" else ga, n, "any")
+    scalars = (True, 3, -2, 1.5, complex(1.5, -0.5))
+    for pattern in ((1,), (2,), (1, 2)):
+        for s in scalars:
+            hosts, inputs = [cond_or_a], [dev(to_device(t, cond_or_a))]
+            for k in (1, 2):
+                if k in pattern:
+                    hosts.append(s)
+                    inputs.append(s)
+                else:
+                    h = ufunc_values(t, ga, n, "any")
+                    hosts.append(h)
+                    inputs.append(dev(to_device(t, h)))
+            run_ufunc_case(t, uf, f"(scalars at {pattern})", hosts, inputs, layout=False)
+
+
+def check_ufunc_params(t, uf, ga):
+    """round, nan_to_num, angle and isclose with their extra arguments
+    (named functions), and ga_allclose."""
+    env, lib = t.env, t.lib
+    n = 300 + int(t.rng.integers(0, 50))
+    h = ufunc_values(t, ga, n, "any")
+    if uf.name == "round":
+        for decimals in (0, 1, 2, 3, -1, -2):
+            d = to_device(t, h)
+            lib.ga_clear_error()
+            p = lib.ga_round(d, decimals)
+            run_param_case(t, uf, f"ga_round(decimals={decimals})", [h], p, {"decimals": decimals})
+    elif uf.name == "nan_to_num":
+        d = to_device(t, h)
+        lib.ga_clear_error()
+        run_param_case(t, uf, "ga_nan_to_num", [h], lib.ga_nan_to_num(d), {})
+        for nan, posinf, neginf in ((1.5, 100.0, -100.0), (-0.0, 1e300, -1e300), (7.0, 65504.0, -7.0)):
+            lib.ga_clear_error()
+            p = lib.ga_nan_to_num_values(d, nan, posinf, neginf)
+            run_param_case(t, uf, f"ga_nan_to_num_values({nan}, {posinf}, {neginf})", [h], p,
+                           {"nan": nan, "posinf": posinf, "neginf": neginf})
+    elif uf.name == "angle":
+        d = to_device(t, h)
+        for deg in (False, True):
+            lib.ga_clear_error()
+            run_param_case(t, uf, f"ga_angle(deg={deg})", [h], lib.ga_angle(d, deg), {"deg": deg})
+    elif uf.name == "isclose":
+        a, b = isclose_pair(t, ga, n)
+        da, db = to_device(t, a), to_device(t, b)
+        for rtol, atol, equal_nan in ((1e-5, 1e-8, False), (1e-5, 1e-8, True), (1e-3, 0.0, False),
+                                      (0.0, 1e-8, True)):
+            params = {"rtol": rtol, "atol": atol, "equal_nan": equal_nan}
+            lib.ga_clear_error()
+            p = lib.ga_isclose(da, db, rtol, atol, equal_nan)
+            run_param_case(t, uf, f"ga_isclose(rtol={rtol}, atol={atol}, equal_nan={equal_nan})", [a, b], p, params)
+            close = oracle_ufunc_values(env, "isclose", [a, b], params, (GA["bool"],))[0]
+            with quiet():
+                same = (a == b) | (np.isnan(a) & np.isnan(b)) if kind_of(ga) in "fc" else a == b
+            for sub, label in ((slice(None), "all"), (same, "equal ones")):
+                ha, hb = a[sub], b[sub]
+                want = bool(close[sub].all())
+                res = ctypes.c_bool(not want)
+                st = lib.ga_allclose(to_device(t, ha), to_device(t, hb), rtol, atol, equal_nan, ctypes.byref(res))
+                if st != 0:
+                    t.fail(f"ga_allclose ({label}) failed: {env.last_error()[1]}")
+                    lib.ga_clear_error()
+                else:
+                    t.expect(res.value == want, f"ga_allclose({dname(ga)}, {label}, rtol={rtol}, atol={atol}, "
+                                                f"equal_nan={equal_nan}) = {res.value}, NumPy {want}")
+
+
+def run_param_case(t, uf, label, hosts, p, params):
+    """Compares the result p of a named function with NumPy's."""
+    env = t.env
+    ins = [h.dtype for h in hosts]
+    want_dt = oracle_ufunc_dtypes(env, uf.name, ins, uf.nout)
+    if want_dt is None:
+        expect_ufunc_failure(t, label, 0 if p else 1, "GA_ERROR_TYPE")
+        if p:
+            t.own(p)
+        return
+    if not p:
+        try:
+            oracle_ufunc_values(env, uf.name, hosts, params, want_dt)
+        except TypeError:  # NumPy raises too: round of bool with decimals != 0
+            expect_ufunc_failure(t, label, 1, "GA_ERROR_TYPE")
+            return
+        t.fail(f"{label} on {hosts[0].dtype} failed: {env.last_error()[1]}")
+        t.lib.ga_clear_error()
+        return
+    t.own(p)
+    try:
+        want = oracle_ufunc_values(env, uf.name, hosts, params, want_dt)
+    except TypeError as e:  # e.g. round of bool with decimals != 0
+        t.fail(f"{label} on {hosts[0].dtype}: returned an array; NumPy raises {type(e).__name__}({e})")
+        return
+    got = to_numpy(t, p)
+    t.expect(t.lib.ga_dtype_of(p) == want_dt[0],
+             f"{label}: dtype {dname(t.lib.ga_dtype_of(p))}, NumPy {dname(want_dt[0])}")
+    kinds = input_kinds(env, hosts)
+    compare_ufunc(t, f"{label} on {hosts[0].dtype}", uf.name, got, want[0], kinds, params)
+
+
+def isclose_pair(t, ga, n):
+    """a and b for isclose: equal, close (relative 1e-7, absolute 1e-9) or
+    clearly not (relative 1e-2, absolute 1e-6), never near the bound."""
+    rng, dt = t.rng, t.env.np_dtype(ga)
+    a = ufunc_values(t, ga, n, "any")
+    if kind_of(ga) in "biu":
+        b = a.copy()
+        change = rng.random(n) < 0.5
+        with quiet():
+            b[change] = ufunc_values(t, ga, int(change.sum()), "any")
+        return a, b
+    wide = np.complex128 if kind_of(ga) == "c" else np.float64
+    with quiet():
+        x = a.astype(wide)
+        how = rng.integers(0, 5, n)
+        y = np.choose(how, [x, x * (1 + 1e-7), x * (1 + 1e-2), x + 1e-9, x + 1e-6])
+        b = y.astype(dt)
+    return a, b
+
+
+def check_ufunc_named_pairs(t, uf, ga):
+    """ga_divmod, ga_modf and ga_frexp, and ga_ufunc_call into given outputs."""
+    env, lib = t.env, t.lib
+    n = 500 + int(t.rng.integers(0, 50))
+    domains = [ufunc_domain(uf.name, k) for k in range(uf.nin)]
+    hosts = [ufunc_values(t, ga, n, domains[k]) for k in range(uf.nin)]
+    devs = [to_device(t, h) for h in hosts]
+    want_dt = oracle_ufunc_dtypes(env, uf.name, [h.dtype for h in hosts], 2)
+    first, second = ctypes.c_void_p(), ctypes.c_void_p()
+    lib.ga_clear_error()
+    fn = getattr(lib, "ga_" + uf.name)
+    st = fn(*devs, ctypes.byref(first), ctypes.byref(second))
+    label = f"ga_{uf.name}({dname(ga)})"
+    if want_dt is None:
+        expect_ufunc_failure(t, label, st, "GA_ERROR_TYPE")
+        t.expect(not first.value and not second.value, f"{label}: outputs stored on failure")
+        return
+    if st != 0:
+        t.fail(f"{label} failed: {env.last_error()[1]}")
+        lib.ga_clear_error()
+        return
+    res = [t.own(first.value), t.own(second.value)]
+    want = oracle_ufunc_values(env, uf.name, hosts, {}, want_dt)
+    kinds = "".join(kind_of(ga) for _ in hosts)
+    for k in range(2):
+        t.expect(lib.ga_dtype_of(res[k]) == want_dt[k], f"{label}: output {k} dtype {dname(lib.ga_dtype_of(res[k]))}")
+        compare_ufunc(t, f"{label} output {k}", uf.name, to_numpy(t, res[k]), want[k], kinds)
+    # ga_ufunc_call into given outputs: a strided view and a contiguous array
+    outs_h = [np.zeros(BASE_N, env.np_dtype(want_dt[0])), np.zeros((20, 30), env.np_dtype(want_dt[1]))]
+    label2, shape, strides, offset = VIEWS[0]
+    hs = [ufunc_values(t, ga, BASE_N, domains[k]) for k in range(uf.nin)]
+    ds = [device_view(t, to_device(t, h), h.itemsize, shape, strides, offset) for h in hs]
+    hv = [host_view(h, shape, strides, offset) for h in hs]
+    o0 = to_device(t, outs_h[0])
+    o1 = to_device(t, outs_h[1])
+    ov = device_view(t, o0, outs_h[0].itemsize, shape, strides, offset)
+    outs = (_ARR * 2)(ov, o1)
+    lib.ga_clear_error()
+    st = lib.ga_ufunc_call(uf.index, ga_operands([dev(d) for d in ds]), outs)
+    if st != 0:
+        t.fail(f"ga_ufunc_call({uf.name}) into given outputs failed: {env.last_error()[1]}")
+        lib.ga_clear_error()
+        return
+    t.expect(outs[0] == ov and outs[1] == o1, f"ga_ufunc_call({uf.name}) replaced given outputs")
+    want = oracle_ufunc_values(env, uf.name, hv, {}, want_dt)
+    w0 = outs_h[0].copy()
+    host_view(w0, shape, strides, offset)[...] = want[0]
+    compare_ufunc(t, f"ga_ufunc_call({uf.name}) into view '{label2}' (whole base)", uf.name,
+                  to_numpy(t, o0), w0, kinds)
+    compare_ufunc(t, f"ga_ufunc_call({uf.name}) second output", uf.name, to_numpy(t, o1), want[1], kinds)
+
+
+# out= (the _out forms): (ufunc, input dtypes, another output dtype allowed by same_kind)
+UFUNC_OUT_CASES = (
+    ("add", ("float32", "float32"), "float16"), ("add", ("int16", "int16"), "int8"),
+    ("multiply", ("float64", "float64"), "float32"), ("less", ("int64", "uint64"), "int8"),
+    ("exp", ("float32",), "float64"), ("floor_divide", ("int32", "int32"), "int64"),
+    ("bitwise_and", ("uint8", "uint8"), "uint16"), ("arctan2", ("float64", "float64"), "float16"),
+    ("divide", ("int32", "int32"), "float32"), ("negative", ("complex64",), "complex128"),
+    ("maximum", ("float16", "float16"), "float64"), ("logical_xor", ("bool", "int8"), "float32"),
+)
+
+
+def check_ufunc_out(t, name, in_names, other):
+    """ga_X_out into a strided view (the rest of its base untouched), into
+    another dtype, in place, and into a view overlapping an input."""
+    env, lib = t.env, t.lib
+    uf = env.ufunc[name]
+    gas = [GA[n] for n in in_names]
+    want_dt = oracle_ufunc_dtypes(env, name, [env.np_dtype(g) for g in gas], 1)
+    rdt = env.np_dtype(want_dt[0])
+    domains = [ufunc_domain(name, k) for k in range(uf.nin)]
+    vlabel, shape, strides, offset = VIEWS[0]
+    fn = getattr(lib, f"ga_{name}_out")
+    kinds = "".join(kind_of(g) for g in gas)
+
+    def inputs():
+        hs = [ufunc_values(t, g, BASE_N, domains[k]) for k, g in enumerate(gas)]
+        ds = [device_view(t, to_device(t, h), h.itemsize, shape, strides, offset) for h in hs]
+        return hs, [host_view(h, shape, strides, offset) for h in hs], ds
+
+    for out_name in (rdt.name, other):
+        odt = np.dtype(out_name)
+        hs, hv, ds = inputs()
+        obase = ufunc_values(t, GA[out_name], BASE_N, "any")
+        dobase = to_device(t, obase)
+        ov = device_view(t, dobase, odt.itemsize, shape, strides, offset)
+        lib.ga_clear_error()
+        st = fn(*ds, ov)
+        label = f"ga_{name}_out({', '.join(in_names)} -> {out_name} view '{vlabel}')"
+        if st != 0:
+            t.fail(f"{label} failed: {env.last_error()[1]}")
+            lib.ga_clear_error()
+            continue
+        want = obase.copy()
+        with quiet():
+            getattr(np, name)(*hv, out=host_view(want, shape, strides, offset))
+        compare_ufunc(t, label + " (whole base)", name, to_numpy(t, dobase), want, kinds)
+    # in place: the first input is the output
+    if np.dtype(in_names[0]) == rdt:
+        hs, hv, ds = inputs()
+        lib.ga_clear_error()
+        st = fn(*ds, ds[0])
+        label = f"ga_{name}_out(a, ..., a) in place on {in_names}"
+        if st != 0:
+            t.fail(f"{label} failed: {env.last_error()[1]}")
+            lib.ga_clear_error()
+        else:
+            want = hs[0].copy()
+            with quiet():
+                getattr(np, name)(*[host_view(want, shape, strides, offset)] + hv[1:],
+                                  out=host_view(want, shape, strides, offset))
+            compare_ufunc(t, label, name, to_numpy(t, ds[0]), host_view(want, shape, strides, offset).copy(), kinds)
+        # overlapping: the output is the first input's base reversed
+        base = ufunc_values(t, gas[0], BASE_N, domains[0])
+        dbase = to_device(t, base)
+        others = [ufunc_values(t, g, BASE_N, domains[k + 1]) for k, g in enumerate(gas[1:])]
+        dothers = [to_device(t, h) for h in others]
+        rev = device_view(t, dbase, base.itemsize, (BASE_N,), (-1,), BASE_N - 1)
+        lib.ga_clear_error()
+        st = fn(dbase, *dothers, rev)
+        label = f"ga_{name}_out(a, ..., a[::-1]) overlapping on {in_names}"
+        if st != 0:
+            t.fail(f"{label} failed: {env.last_error()[1]}")
+            lib.ga_clear_error()
+        else:
+            want = base.copy()
+            with quiet():
+                getattr(np, name)(want, *others, out=want[::-1])
+            compare_ufunc(t, label, name, to_numpy(t, dbase), want, kinds)
+
+
+def check_ufunc_errors(t):
+    """Errors as NumPy's, and out= untouched when a call fails."""
+    env, lib = t.env, t.lib
+
+    def arr(shape, name="float64", fill=0):
+        return to_device(t, np.full(shape, fill, dtype=np.dtype(name)))
+
+    def untouched(label, p, before):
+        compare(t, f"{label}: out after the failed call", to_numpy(t, p), before)
+
+    # shapes that do not broadcast
+    e = numpy_error(lambda: np.add(np.zeros(3), np.zeros(4)))
+    lib.ga_clear_error()
+    p = lib.ga_add(arr((3,)), arr((4,)))
+    expect_error(t, "ga_add((3,), (4,))", p, "GA_ERROR_SHAPE", str(e).strip(), exact=False)
+    t.expect("could not be broadcast" in str(e), f"NumPy's message changed: {e}")
+    e = numpy_error(lambda: np.where(np.zeros(3, bool), np.zeros(3), np.zeros(4)))
+    lib.ga_clear_error()
+    p = lib.ga_where(arr((3,), "bool"), arr((3,)), arr((4,)))
+    expect_error(t, "ga_where((3,), (3,), (4,))", p, "GA_ERROR_SHAPE", str(e).strip(), exact=False)
+    # no loop for the dtypes
+    e = numpy_error(lambda: np.bitwise_and(np.zeros(3, np.float32), np.zeros(3, np.float32)))
+    lib.ga_clear_error()
+    p = lib.ga_bitwise_and(arr((3,), "float32"), arr((3,), "float32"))
+    expect_error(t, "ga_bitwise_and(float32, float32)", p, "GA_ERROR_TYPE",
+                 "ufunc 'bitwise_and' not supported for the input types", exact=False)
+    for name, dts in (("subtract", ("bool", "bool")), ("negative", ("bool",))):
+        e = numpy_error(lambda: getattr(np, name)(*[np.zeros(3, d) for d in dts]))
+        lib.ga_clear_error()
+        p = getattr(lib, "ga_" + name)(*[arr((3,), d) for d in dts])
+        expect_error(t, f"ga_{name}{dts}", p, "GA_ERROR_TYPE", str(e), exact=False)
+    # out= of a dtype the result does not cast to (same_kind), of a bad shape,
+    # read-only: an error, and out keeps its values
+    cases = (
+        ("float64 -> int32", ((3,), (3,)), ((3,), "int32"),
+         lambda o: np.add(np.zeros(3), np.zeros(3), out=o), "GA_ERROR_TYPE"),
+        ("(3,4)+(4,) -> (4,)", ((3, 4), (4,)), ((4,), "float64"),
+         lambda o: np.add(np.zeros((3, 4)), np.zeros(4), out=o), "GA_ERROR_SHAPE"),
+        ("(3,4)+(4,) -> (3,5)", ((3, 4), (4,)), ((3, 5), "float64"),
+         lambda o: np.add(np.zeros((3, 4)), np.zeros(4), out=o), "GA_ERROR_SHAPE"),
+        ("(3,4)+(4,) -> (1,4)", ((3, 4), (4,)), ((1, 4), "float64"),
+         lambda o: np.add(np.zeros((3, 4)), np.zeros(4), out=o), "GA_ERROR_SHAPE"),
+    )
+    for label, (sa, sb), (so, odt), npcall, status in cases:
+        before = np.full(so, 7, dtype=odt)
+        o = to_device(t, before)
+        e = numpy_error(lambda: npcall(before.copy()))
+        lib.ga_clear_error()
+        st = lib.ga_add_out(arr(sa), arr(sb), o)
+        expect_error(t, f"ga_add_out {label}", st, status, str(e).strip(), exact=False)
+        untouched(f"ga_add_out {label}", o, before)
+    ro = t.own(lib.ga_broadcast_to(arr((1,), fill=7), 1, i64s([3])), "ga_broadcast_to")
+    e = numpy_error(lambda: np.add(np.zeros(3), np.zeros(3), out=np.broadcast_to(np.zeros(1), (3,))))
+    lib.ga_clear_error()
+    expect_error(t, "ga_add_out into a read-only view", lib.ga_add_out(arr((3,)), arr((3,)), ro),
+                 "GA_ERROR_VALUE", str(e), exact=False)
+    untouched("ga_add_out into a read-only view", ro, np.full(3, 7.0))
+    # two-output functions: nothing stored on failure
+    q, r = ctypes.c_void_p(), ctypes.c_void_p()
+    lib.ga_clear_error()
+    st = lib.ga_divmod(arr((3,), "complex64"), arr((3,), "complex64"), ctypes.byref(q), ctypes.byref(r))
+    expect_error(t, "ga_divmod(complex64, complex64)", st, "GA_ERROR_TYPE", "divmod", exact=False)
+    t.expect(not q.value and not r.value, "ga_divmod stored outputs on failure")
+    # a Python int out of the array's range
+    for value, dt in ((-2, "uint8"), (300, "int8"), (2**63 + 5, "int64")):
+        e = numpy_error(lambda: np.add(np.zeros(3, dt), value))
+        lib.ga_clear_error()
+        p = lib.ga_add_scalar(arr((3,), dt), ga_scalar(value))
+        expect_error(t, f"ga_add_scalar({dt}, {value})", p, "GA_ERROR_OVERFLOW", str(e), exact=False)
+    # clip needs a bound (gpuarr.h; NumPy 2.4 returns a copy)
+    lib.ga_clear_error()
+    expect_error(t, "ga_clip(a, NULL, NULL)", lib.ga_clip(arr((3,)), None, None), "GA_ERROR_VALUE",
+                 "One of max or min must be given", exact=False)
+
+
+def check_clip_one_bound(t, ga):
+    """ga_clip with one bound NULL: NumPy's clip(a, lo, None) / (a, None, hi)."""
+    env, lib = t.env, t.lib
+    uf = env.ufunc["clip"]
+    n = 300
+    a, b = ufunc_values(t, ga, n, "any"), ufunc_values(t, ga, n, "any")
+    da, db = to_device(t, a), to_device(t, b)
+    for label, args, dargs, npf in (("lo only", (a, b), (da, db, None), "maximum"),
+                                    ("hi only", (a, b), (da, None, db), "minimum")):
+        want_dt = oracle_ufunc_dtypes(env, npf, [a.dtype, b.dtype], 1)
+        lib.ga_clear_error()
+        p = lib.ga_clip(*dargs)
+        if not p:
+            t.fail(f"ga_clip ({label}) on {dname(ga)} failed: {env.last_error()[1]}")
+            lib.ga_clear_error()
+            continue
+        t.own(p)
+        with quiet():
+            want = np.clip(*args, None) if label == "lo only" else np.clip(a, None, b)
+        if env.bf16 is not None and a.dtype == env.bf16:
+            want = oracle_ufunc_values(env, npf, list(args), {}, want_dt)[0]
+        compare_ufunc(t, f"ga_clip({dname(ga)}, {label})", uf.name, to_numpy(t, p), want, kind_of(ga) * 2)
+
+
+def check_real_imag(t, ga):
+    """ga_real / ga_imag: views of a complex array's parts (writing through
+    them writes the array); of a real array, itself and zeros."""
+    env, lib = t.env, t.lib
+    dt = env.np_dtype(ga)
+    h = ufunc_values(t, ga, 40, "any").reshape(5, 8)
+    d = to_device(t, h)
+    cplx = kind_of(ga) == "c"
+    expect_h = h.copy()  # a's values as the writes below change them
+    for name in ("real", "imag"):
+        lib.ga_clear_error()
+        p = getattr(lib, "ga_" + name)(d)
+        if not p:
+            t.fail(f"ga_{name}({dname(ga)}) failed: {env.last_error()[1]}")
+            lib.ga_clear_error()
+            continue
+        t.own(p)
+        if cplx:
+            want = np.ascontiguousarray(expect_h.real if name == "real" else expect_h.imag)
+        else:
+            want = h if name == "real" else np.zeros_like(h)
+        compare(t, f"ga_{name}({dname(ga)})", to_numpy(t, p), want)
+        if cplx:
+            t.expect(not (lib.ga_flags(p) & GA_OWNDATA), f"ga_{name}({dname(ga)}) is not a view")
+            src = to_device(t, np.full((5, 8), 2.5, dtype=want.dtype))
+            if lib.ga_copyto(p, src, UNSAFE) != 0:
+                t.env.fail_call(f"ga_copyto into ga_{name}'s view")
+            if name == "real":
+                expect_h.real = 2.5
+            else:
+                expect_h.imag = 2.5
+            compare(t, f"writing through ga_{name}({dname(ga)})", to_numpy(t, d), expect_h)
+        elif name == "real":
+            t.expect(p == d, "ga_real of a real array is not the array itself")
+
+
+# Mixed-dtype pairs for the binary ufuncs (each also reversed).
+UFUNC_MIXED_PAIRS = (("int64", "uint64"), ("int8", "uint64"), ("int8", "uint8"), ("int32", "uint32"),
+                     ("int16", "float16"), ("float32", "float64"), ("int32", "float32"), ("int64", "float64"),
+                     ("uint8", "float32"), ("bool", "int8"), ("bool", "float64"), ("float16", "bfloat16"),
+                     ("bfloat16", "float32"), ("int8", "bfloat16"), ("int16", "bfloat16"),
+                     ("float32", "complex64"), ("float64", "complex64"), ("complex64", "complex128"),
+                     ("int64", "complex64"), ("uint16", "int32"), ("float16", "float32"))
+
+
+def check_ufunc_info(t):
+    """ga_ufunc_name, ga_ufunc_nin and ga_ufunc_nout follow gpuarr.h's lists."""
+    lib = t.lib
+    for uf in t.env.ufuncs:
+        name = lib.ga_ufunc_name(uf.index)
+        got = (name.decode() if name else None, lib.ga_ufunc_nin(uf.index), lib.ga_ufunc_nout(uf.index))
+        t.expect(got == (uf.name, uf.nin, uf.nout), f"ufunc {uf.index}: (name, nin, nout) {got}, "
+                                                   f"gpuarr.h {(uf.name, uf.nin, uf.nout)}")
+    n = len(t.env.ufuncs)
+    t.expect(lib.ga_ufunc_name(n) is None and lib.ga_ufunc_nin(n) == -1, "a number past the lists is a ufunc")
+
+
+def ga_resolve(lib, uf, ins):
+    """ga_ufunc_resolve_dtypes for ga_dtypes (ints) and Python scalars."""
+    dts = (_DT * 3)(*[x if isinstance(x, DevArray) else GA_INVALID for x in ins] + [GA_INVALID] * (3 - len(ins)))
+    scs = (GaScalar * 3)()
+    for i, x in enumerate(ins):
+        scs[i] = ga_scalar(0) if isinstance(x, DevArray) else ga_scalar(x)
+    out = (_DT * 2)(GA_INVALID, GA_INVALID)
+    lib.ga_clear_error()
+    st = lib.ga_ufunc_resolve_dtypes(uf.index, dts, scs, out)
+    lib.ga_clear_error()
+    return st, tuple(out[k] for k in range(uf.nout))
+
+
+def check_ufunc_types(t, uf):
+    """ga_ufunc_resolve_dtypes against NumPy under the project's bfloat16 rule
+    (bfloat16 behaves like float16; tests/test_ufunc_types.c compares with
+    ml_dtypes' own answers and names the entries where they differ)."""
+    env = t.env
+    gas = [g for g in range(len(DTYPE_NAMES)) if env.has(g)]
+    weak = list(WEAK_REPRESENTATIVE.values())
+    arrays = [DevArray(g) for g in gas]
+    pools = [arrays + weak] * uf.nin
+    if uf.name == "where":
+        pools[0] = [DevArray(GA["bool"])]  # cond: a bool array
+    elif uf.name == "clip":
+        pools[0] = arrays  # a: an array
+    for ins in itertools.product(*pools):
+        if not any(isinstance(x, DevArray) for x in ins) and uf.name in NUMPY_UFUNC_FUNCTIONS:
+            continue  # NumPy functions that are not ufuncs are asked with arrays
+        st, got = ga_resolve(t.lib, uf, ins)
+        want = oracle_ufunc_dtypes(env, uf.name, [env.np_dtype(x) if isinstance(x, DevArray) else x
+                                                  for x in ins], uf.nout)
+        ok = st == env.status["GA_ERROR_TYPE"] if want is None else (st == 0 and got == want)
+        if not ok:
+            args = ", ".join(dname(x) if isinstance(x, DevArray) else repr(x) for x in ins)
+            t.fail(f"{uf.name}({args}): {'error' if st else [dname(g) for g in got]}, "
+                   f"NumPy {'error' if want is None else [dname(w) for w in want]}")
+
+
+def run_ufunc_checks(runner, env):
+    """The checks of every ufunc of gpuarr.h's lists."""
+    run = runner.run
+    dtypes = range(len(DTYPE_NAMES))
+    if not env.ufuncs:
+        run("ufunc/lists", lambda t: t.fail("gpuarr.h's ufunc lists were not found"))
+        return
+    # host: names and type resolution
+    run("ufunc-types/info", check_ufunc_info)
+    for uf in env.ufuncs:
+        run(f"ufunc-types/{uf.name}", check_ufunc_types, uf)
+    for uf in env.ufuncs:
+        if uf.nin == 1:
+            for g in dtypes:
+                run(f"ufunc/{uf.name}/{DTYPE_NAMES[g]}", check_ufunc, uf, [g], device=True, needs=(g,))
+        elif uf.nin == 2:
+            for g in dtypes:
+                run(f"ufunc/{uf.name}/{DTYPE_NAMES[g]}", check_ufunc, uf, [g, g], device=True, needs=(g,))
+            for a, b in UFUNC_MIXED_PAIRS:
+                for x, y in ((a, b), (b, a)):
+                    run(f"ufunc/{uf.name}/{x}+{y}", check_ufunc, uf, [GA[x], GA[y]], False, device=True,
+                        needs=(GA[x], GA[y]))
+            if uf.form == "binary":
+                for g in dtypes:
+                    run(f"ufunc-scalar/{uf.name}/{DTYPE_NAMES[g]}", check_ufunc_scalars, uf, g, device=True,
+                        needs=(g,))
+        elif uf.name == "where":
+            for g in dtypes:
+                run(f"ufunc/where/bool,{DTYPE_NAMES[g]}", check_ufunc, uf, [GA["bool"], g, g], device=True,
+                    needs=(g,))
+                run(f"ufunc/where/{DTYPE_NAMES[g]},int16", check_ufunc, uf, [g, GA["int16"], GA["int16"]], False,
+                    device=True, needs=(g,))
+                run(f"ufunc-scalar/where/{DTYPE_NAMES[g]}", check_ufunc_call_scalars, uf, g, device=True,
+                    needs=(g,))
+            for a, b in UFUNC_MIXED_PAIRS:
+                run(f"ufunc/where/bool,{a},{b}", check_ufunc, uf, [GA["bool"], GA[a], GA[b]], False, device=True,
+                    needs=(GA[a], GA[b]))
+        elif uf.name == "clip":
+            for g in dtypes:
+                run(f"ufunc/clip/{DTYPE_NAMES[g]}", check_ufunc, uf, [g, g, g], device=True, needs=(g,))
+                run(f"ufunc-scalar/clip/{DTYPE_NAMES[g]}", check_ufunc_call_scalars, uf, g, device=True, needs=(g,))
+                run(f"ufunc/clip-one-bound/{DTYPE_NAMES[g]}", check_clip_one_bound, g, device=True, needs=(g,))
+            for a, b in UFUNC_MIXED_PAIRS:
+                run(f"ufunc/clip/{a},{b},{a}", check_ufunc, uf, [GA[a], GA[b], GA[a]], False, device=True,
+                    needs=(GA[a], GA[b]))
+    for uf in env.ufuncs:
+        if uf.name in ("round", "nan_to_num", "angle", "isclose"):
+            for g in dtypes:
+                run(f"ufunc-params/{uf.name}/{DTYPE_NAMES[g]}", check_ufunc_params, uf, g, device=True, needs=(g,))
+        if uf.name in ("divmod", "modf", "frexp"):
+            for g in dtypes:
+                run(f"ufunc-named/{uf.name}/{DTYPE_NAMES[g]}", check_ufunc_named_pairs, uf, g, device=True,
+                    needs=(g,))
+    for g in dtypes:
+        run(f"ufunc-named/real-imag/{DTYPE_NAMES[g]}", check_real_imag, g, device=True, needs=(g,))
+    for name, ins, other in UFUNC_OUT_CASES:
+        if name in env.ufunc:
+            run(f"ufunc-out/{name}/{','.join(ins)}", check_ufunc_out, name, ins, other, device=True)
+    run("ufunc-errors/all", check_ufunc_errors, device=True)
+
+
+# --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
 
@@ -1226,6 +2496,7 @@ def run_all(runner, env):
     for s, d in itertools.product(dtypes, dtypes):
         run(f"copyto/{DTYPE_NAMES[s]}->{DTYPE_NAMES[d]}", check_copyto, s, d, device=True, needs=(s, d))
     run("copyto/casting-rules", check_copyto_casting, device=True)
+    run_ufunc_checks(runner, env)
 
 
 def main(argv=None):
@@ -1237,17 +2508,20 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     start = time.monotonic()
+    header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpuarr.h")
+    ufuncs = read_ufunc_lists(header)
     try:
-        lib = load_library(args.library)
+        lib = load_library(args.library, ufunc_prototypes(ufuncs or []))
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")
         return 1
-    header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpuarr.h")
     statuses = read_status_list(header) or STATUS_LIST
     bf16, ml_version = load_bfloat16()
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy)
     env = Env(lib, bf16, statuses, seed)
+    env.ufuncs = ufuncs or []
+    env.ufunc = {uf.name: uf for uf in env.ufuncs}
     env.init_status = lib.ga_init()
     env.has_device = env.init_status == 0
     where = "a GPU" if env.has_device else \

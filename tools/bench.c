@@ -6,8 +6,10 @@
      build/bench --first     the smallest whole program: init, one op, one result
                              (timed from outside for start-up cost)
 
-   GB/s counts bytes read plus bytes written once. The device copy row is
-   the ceiling the other memory-bound rows are compared with. */
+   GB/s counts bytes read plus bytes written once (a broadcast operand
+   once, not once per use). The device copy row is the ceiling the other
+   memory-bound rows are compared with. Host rows (note "host time" or
+   "wall time") have no GB/s: they are wall-clock microseconds per call. */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
 #include <stdio.h>
@@ -85,6 +87,33 @@ static void op_upload(void *p) { raw *r = (raw *)p; ga_copy_from_host_async((ga_
 static void op_download(void *p) { raw *r = (raw *)p; ga_to_host_async((ga_array *)(uintptr_t)r->src, r->host, r->bytes); }
 static void op_fill(void *p) { ga_release(ga_full(1, (const int64_t *)p, ga_float(1.5), GA_FLOAT32)); }
 
+/* ufuncs: a op b into a preallocated out (NumPy's out=), or into a new array
+   (allocated from the pool and released inside the timed region) */
+typedef struct ufunc_args { const ga_array *a, *b; ga_array *out; } ufunc_args;
+static void op_add_out(void *p) { ufunc_args *u = (ufunc_args *)p; ga_add_out(u->a, u->b, u->out); }
+static void op_multiply_out(void *p) { ufunc_args *u = (ufunc_args *)p; ga_multiply_out(u->a, u->b, u->out); }
+static void op_exp_out(void *p) { ufunc_args *u = (ufunc_args *)p; ga_exp_out(u->a, u->out); }
+static void op_add_new(void *p) { ufunc_args *u = (ufunc_args *)p; ga_release(ga_add(u->a, u->b)); }
+static void op_multiply_2_new(void *p) { ufunc_args *u = (ufunc_args *)p; ga_release(ga_multiply_scalar(u->a, ga_int(2))); }
+
+/* Wall time per call of op(arg) on the host, in microseconds: the median of
+   9 samples of `calls` calls, each ending with a device synchronisation,
+   after `calls` calls of warm-up. */
+static double time_host(op_fn op, void *arg, int calls)
+{
+    double samples[9];
+    for (int i = 0; i < calls; i++) op(arg);
+    ga_device_synchronize();
+    for (int k = 0; k < 9; k++) {
+        double t0 = wall_us();
+        for (int i = 0; i < calls; i++) op(arg);
+        ga_device_synchronize();
+        samples[k] = (wall_us() - t0) / calls;
+    }
+    if (ga_last_error() != GA_OK) fail("host timing");
+    return median(samples, 9);
+}
+
 static int first_result(void)
 {
     int64_t n = 1000;
@@ -158,6 +187,63 @@ int main(int argc, char **argv)
     ga_release(b);
     ga_release(w);
 
+    /* ufuncs, 2^28 elements, into preallocated outputs (cp.add(a, b, out=c)) */
+    a = ga_full(1, &n28, ga_float(1.5), GA_FLOAT32);
+    b = ga_full(1, &n28, ga_float(2.5), GA_FLOAT32);
+    ga_array *c = ga_empty(1, &n28, GA_FLOAT32);
+    ga_array *da = ga_full(1, &n28, ga_float(1.5), GA_FLOAT64), *db = ga_full(1, &n28, ga_float(2.5), GA_FLOAT64);
+    ga_array *dc = ga_empty(1, &n28, GA_FLOAT64);
+    if (!a || !b || !c || !da || !db || !dc) fail("ufunc allocation");
+    const double n28d = (double)n28;
+    ufunc_args f32 = {a, b, c}, f64 = {da, db, dc};
+    t = time_device(op_add_out, &f32);
+    row("add float32 (out=)", n28, "float32", t, 12.0 * n28d, "");
+    t = time_device(op_add_out, &f64);
+    row("add float64 (out=)", n28, "float64", t, 24.0 * n28d, "");
+    t = time_device(op_multiply_out, &f32);
+    row("multiply float32 (out=)", n28, "float32", t, 12.0 * n28d, "");
+    t = time_device(op_multiply_out, &f64);
+    row("multiply float64 (out=)", n28, "float64", t, 24.0 * n28d, "");
+    ufunc_args e32 = {a, NULL, c};
+    t = time_device(op_exp_out, &e32);
+    row("exp float32 (out=)", n28, "float32", t, 8.0 * n28d, "");
+    /* (16384, 16384) + (16384,): the row counts once in the bytes */
+    ga_array *row_vec = ga_full(1, &side, ga_float(0.5), GA_FLOAT32);
+    ga_array *a2 = ga_reshape(a, 2, sq), *c2 = ga_reshape(c, 2, sq);
+    if (!row_vec || !a2 || !c2) fail("broadcast operands");
+    ufunc_args bc = {a2, row_vec, c2};
+    t = time_device(op_add_out, &bc);
+    row("add (16384,16384) + row (out=)", side * side, "float32", t, 8.0 * (double)(side * side) + 4.0 * (double)side,
+        "row broadcast");
+    ga_release(a2);
+    ga_release(c2);
+    ga_release(row_vec);
+    /* float32 + float64 -> float64 (the loop is dd->d: a is cast on the fly) */
+    ufunc_args mixed = {a, da, dc};
+    t = time_device(op_add_out, &mixed);
+    row("add float32 + float64 (out=)", n28, "float64", t, 20.0 * n28d, "float32 + float64 -> float64");
+    ga_release(a);
+    ga_release(b);
+    ga_release(c);
+    ga_release(da);
+    ga_release(db);
+    ga_release(dc);
+
+    /* The CuPy paper's example: x = arange(1e8).reshape(1000, -1).T; x * 2.
+       Only the multiply is timed, with a new (F-ordered, as NumPy's
+       order='K') result each time: allocation from the pool included. */
+    ga_array *x = ga_arange(0, 1e8, 1, GA_FLOAT64);
+    ga_array *x2 = x ? ga_reshape(x, 2, (const int64_t[]){1000, -1}) : NULL;
+    ga_array *xt = x2 ? ga_transpose(x2, NULL) : NULL;
+    if (!xt) fail("arange(1e8).reshape(1000, -1).T");
+    ufunc_args paper = {xt, NULL, NULL};
+    t = time_device(op_multiply_2_new, &paper);
+    row("arange(1e8).reshape(1000,-1).T * 2", ga_size(xt), "float64", t, 16.0 * (double)ga_size(xt),
+        "new result each call");
+    ga_release(xt);
+    ga_release(x2);
+    ga_release(x);
+
     /* host costs, wall clock per call */
     enum { CALLS = 100000 };
     double samples[9];
@@ -190,6 +276,17 @@ int main(int argc, char **argv)
         samples[k] = (wall_us() - t0) / (CALLS / 5);
     }
     row("small cast, new array (1000)", small, "float32", median(samples, 9), 0, "wall time per op");
+    ga_array *sa = ga_ones(1, &small, GA_FLOAT32), *sb = ga_ones(1, &small, GA_FLOAT32);
+    ga_array *sc = ga_empty(1, &small, GA_FLOAT32);
+    if (!sa || !sb || !sc) fail("small operands");
+    ufunc_args sadd = {sa, sb, sc};
+    row("small add into out (1000)", small, "float32", time_host(op_add_out, &sadd, CALLS / 5), 0,
+        "wall time per op");
+    row("small add, new array (1000)", small, "float32", time_host(op_add_new, &sadd, CALLS / 5), 0,
+        "wall time per op");
+    ga_release(sa);
+    ga_release(sb);
+    ga_release(sc);
     ga_release(out);
     ga_release(in);
     return 0;

@@ -53,7 +53,10 @@ def cupy_figures():
             t.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)
         return statistics.median(t)
 
-    def wall(fn, calls):
+    def wall(fn, calls, warmup=0):
+        for _ in range(warmup):
+            fn()
+        cp.cuda.Device().synchronize()
         t = []
         for _ in range(9):
             t0 = time.perf_counter()
@@ -80,12 +83,39 @@ def cupy_figures():
     out["ga_copy_from_host_async"] = timed(lambda: a.set(host))
     out["ga_to_host_async"] = timed(lambda: a.get(out=host))
     del a, b, w, m, mt
+    # ufuncs into preallocated outputs, the same values as build/bench
+    a = cp.full(n, 1.5, cp.float32)
+    b = cp.full(n, 2.5, cp.float32)
+    c = cp.empty(n, cp.float32)
+    da = cp.full(n, 1.5, cp.float64)
+    db = cp.full(n, 2.5, cp.float64)
+    dc = cp.empty(n, cp.float64)
+    out["add float32 (out=)"] = timed(lambda: cp.add(a, b, out=c))
+    out["add float64 (out=)"] = timed(lambda: cp.add(da, db, out=dc))
+    out["multiply float32 (out=)"] = timed(lambda: cp.multiply(a, b, out=c))
+    out["multiply float64 (out=)"] = timed(lambda: cp.multiply(da, db, out=dc))
+    out["exp float32 (out=)"] = timed(lambda: cp.exp(a, out=c))
+    a2 = a.reshape(16384, 16384)
+    c2 = c.reshape(16384, 16384)
+    row = cp.full(16384, 0.5, cp.float32)
+    out["add (16384,16384) + row (out=)"] = timed(lambda: cp.add(a2, row, out=c2))
+    out["add float32 + float64 (out=)"] = timed(lambda: cp.add(a, da, out=dc))
+    del a, b, c, da, db, dc, a2, c2, row
+    # the CuPy paper's example; the result of x * 2 is new each call
+    x = cp.arange(1e8).reshape(1000, -1).T
+    out["arange(1e8).reshape(1000,-1).T * 2"] = timed(lambda: x * 2)
+    del x
     out["pool allocate + free (1 MiB)"] = wall(lambda: cp.cuda.alloc(1 << 20), 100000)
     out["empty + release (1000)"] = wall(lambda: cp.empty(1000, cp.float32), 20000)
     small_in = cp.ones(1000, cp.float32)
     small_out = cp.empty(1000, cp.float64)
     out["small cast into out (1000)"] = wall(lambda: cp.copyto(small_out, small_in, casting="unsafe"), 20000)
     out["small cast, new array (1000)"] = wall(lambda: small_in.astype(cp.float64), 20000)
+    sa = cp.ones(1000, cp.float32)
+    sb = cp.ones(1000, cp.float32)
+    sc = cp.empty(1000, cp.float32)
+    out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
+    out["small add, new array (1000)"] = wall(lambda: sa + sb, 20000, warmup=20000)
     return out
 
 

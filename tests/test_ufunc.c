@@ -1,0 +1,2944 @@
+/* Device tests of the elementwise functions (section 11 of gpuarr.h).
+
+   Every ufunc of GA_UFUNC_UNARY_LIST and GA_UFUNC_BINARY_LIST gets a test of
+   its own (generated from the lists), which runs it for every dtype of its
+   loops (GA_LOOPS_*) in many layouts -- contiguous of odd sizes, strided and
+   reversed views, transposed matrices, broadcasting, 0-d, empty, weak C
+   scalars, out= into a reversed view with gaps, in place, ga_ufunc_call --
+   on fresh random data, and compares every element with a host reference:
+
+   - integers and bool exactly, in 64-bit arithmetic wrapped to the dtype;
+   - floating operations that IEEE rounds correctly (arithmetic, sqrt,
+     floor_divide and remainder as NumPy's npy_divmod, the rounding
+     functions, fmod, copysign, nextafter, spacing, ldexp) exactly, computed
+     in the loop's precision: float32 for float16, bfloat16 and float32 (the
+     16-bit formats computed in float32 and rounded once, as NumPy and
+     ml_dtypes do), float64 for float64;
+   - the other functions in long double, within a few ulps of the result's
+     format (ulp_budget: 1 for float16 and bfloat16, 4 for float32 and
+     float64), measured at the value's magnitude, or at 1 or the inputs'
+     magnitude where the operation cancels (sinc, logaddexp);
+   - complex functions with C99's long double complex functions (arithmetic
+     with NumPy's own formulas), within a relative, norm-wise tolerance of
+     REL_EPSILONS epsilons (widened by the function's condition where it
+     amplifies rounding, as near the poles of tan).
+
+   Where NumPy's answer depends on the platform or is a quirk of one format,
+   the tests accept either or follow NumPy's float32/float64 rule, and say
+   so at the reference: the sign of a zero from maximum, minimum, fmax, fmin,
+   clip and float16 nextafter(x, x); spacing(-0.0) and sign(-0.0) (+, as
+   NumPy's floats, not ml_dtypes' bfloat16); float16 spacing of negative
+   numbers (float32's rule); float16 sinc (computed in float32, not in
+   float16 operations). Integer power with a negative exponent follows
+   gpuarr's documented rule (NumPy raises).
+
+   Then the functions with other arities (divmod, modf, frexp, where, clip,
+   isclose, allclose, round, nan_to_num, angle, real, imag), special values
+   (NaN, infinities, -0.0, integer edge cases), mixed dtypes, weak scalars,
+   out= casting and overlap, and the errors. Host tests check the ufunc
+   names, loop resolution and that every loop has a reference. Device tests
+   are skipped (and counted) where there is no GPU.
+
+   The random data are seeded from the time; a failing test prints its seed,
+   and GPUARR_TEST_SEED=<seed> repeats the run (each test draws from the
+   seed and its own name, so a filtered run repeats it too). */
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include "ref_cast.h"
+#include "harness.h"
+#include <complex.h>
+#include <float.h>
+#include <limits.h>
+
+typedef long double _Complex cplx;
+
+#define PI_L 3.141592653589793238462643383279502884L
+#define LN2_L 0.693147180559945309417232121458176568L
+#define LN10_L 2.302585092994045684017991454684364208L
+
+/* ======================================================================== */
+/* Random numbers, seeds and failures                                        */
+/* ======================================================================== */
+
+static uint64_t run_seed, rng;
+static bool run_seed_chosen, seed_reported;
+
+/* Starts the random stream of one test from the run's seed and its name. */
+static void seed_test(const char *name)
+{
+    if (!run_seed_chosen) {
+        const char *env = getenv("GPUARR_TEST_SEED");
+        run_seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+        run_seed_chosen = true;
+    }
+    rng = run_seed ^ 0x9E3779B97F4A7C15ull;
+    for (const char *p = name; *p; p++) rng = (rng ^ (unsigned char)*p) * 0x100000001B3ull;
+    rng |= 1;
+    seed_reported = false;
+}
+
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
+static double rnd_between(double lo, double hi) { return lo + (hi - lo) * rnd_unit(); }
+static int64_t rnd_int(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
+
+/* A device test whose random stream starts from the run's seed and the
+   test's name. */
+#define SEEDED_TEST(name)                                                   \
+    static void body_##name(void);                                          \
+    DEVICE_TEST(name)                                                       \
+    {                                                                       \
+        seed_test(#name);                                                   \
+        body_##name();                                                      \
+    }                                                                       \
+    static void body_##name(void)
+
+/* A failed check that depends on random data: the message, and once per
+   test the seed that repeats it. */
+__attribute__((format(printf, 2, 3))) static void fail_random(int line, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    test_fail(__FILE__, line, "%s", msg);
+    if (!seed_reported) {
+        fprintf(stderr, "    (random seed %llu; GPUARR_TEST_SEED=%llu repeats it)\n", (unsigned long long)run_seed,
+                (unsigned long long)run_seed);
+        seed_reported = true;
+    }
+}
+#define FAIL(...) fail_random(__LINE__, __VA_ARGS__)
+
+/* ======================================================================== */
+/* Dtypes and elements                                                       */
+/* ======================================================================== */
+
+static bool is_integer(ga_dtype t) { return ga_dtype_kind(t) == 'i' || ga_dtype_kind(t) == 'u'; }
+static bool is_signed(ga_dtype t) { return ga_dtype_kind(t) == 'i'; }
+static bool is_exact(ga_dtype t) { return t == GA_BOOL || is_integer(t); } /* bool or integer */
+static bool is_complex(ga_dtype t) { return ga_dtype_kind(t) == 'c'; }
+static ga_dtype part_of(ga_dtype t) { return t == GA_COMPLEX64 ? GA_FLOAT32 : t == GA_COMPLEX128 ? GA_FLOAT64 : t; }
+static int width(ga_dtype t) { return 8 * (int)ga_dtype_itemsize(t); }
+static size_t isz(ga_dtype t) { return ga_dtype_itemsize(t); }
+static const char *dname(ga_dtype t) { return ga_dtype_name(t); }
+
+/* Whether a loop of dtype t computes in float64 (else in float32, or in
+   integers). */
+static bool in_double(ga_dtype t) { return t == GA_FLOAT64 || t == GA_COMPLEX128; }
+
+/* v wrapped to the width of integer dtype t and sign- or zero-extended to
+   64 bits; bool: v != 0. */
+static uint64_t wrap(ga_dtype t, uint64_t v)
+{
+    if (t == GA_BOOL) return v != 0;
+    int w = width(t);
+    if (w == 64) return v;
+    uint64_t mask = (UINT64_C(1) << w) - 1;
+    v &= mask;
+    if (is_signed(t) && (v >> (w - 1))) v |= ~mask;
+    return v;
+}
+
+/* One element, exactly: bool and integers as 64-bit two's complement (sign-
+   or zero-extended), floating values (complex: both parts) as long double. */
+typedef struct elem {
+    uint64_t i;
+    long double re, im;
+} elem;
+
+static elem load(ga_dtype t, const void *p)
+{
+    elem e = {0, 0, 0};
+    if (is_exact(t)) {
+        uint64_t v = 0;
+        memcpy(&v, p, isz(t)); /* little-endian: the low bytes */
+        e.i = wrap(t, v);
+    } else if (is_complex(t)) {
+        ga_dtype part = part_of(t);
+        e.re = ref_to_double(part, p);
+        e.im = ref_to_double(part, (const char *)p + isz(part));
+    } else {
+        e.re = ref_to_double(t, p);
+    }
+    return e;
+}
+
+/* The element at p, of dtype `from`, converted to dtype `to` as astype does. */
+static elem load_as(ga_dtype from, const void *p, ga_dtype to)
+{
+    if (from == to) return load(to, p);
+    unsigned char buf[16];
+    ref_cast(from, p, to, buf);
+    return load(to, buf);
+}
+
+static cplx mkc(long double re, long double im)
+{
+    long double parts[2] = {re, im};
+    cplx z;
+    memcpy(&z, parts, sizeof z);
+    return z;
+}
+
+/* ---- floating formats ---------------------------------------------------- */
+
+/* Significand bits (with the implicit one), the exponents of the smallest and
+   largest normal numbers. */
+static int precision_of(ga_dtype t) { return t == GA_FLOAT16 ? 11 : t == GA_BFLOAT16 ? 8 : t == GA_FLOAT32 ? 24 : 53; }
+static int min_exponent(ga_dtype t) { return t == GA_FLOAT16 ? -14 : t == GA_FLOAT64 ? -1022 : -126; }
+static int max_exponent(ga_dtype t) { return t == GA_FLOAT16 ? 15 : t == GA_FLOAT64 ? 1023 : 127; }
+static double max_finite(ga_dtype t) { return ldexp(2.0 - ldexp(1.0, 1 - precision_of(t)), max_exponent(t)); }
+static double min_subnormal(ga_dtype t) { return ldexp(1.0, min_exponent(t) - precision_of(t) + 1); }
+static double epsilon_of(ga_dtype t) { return ldexp(1.0, 1 - precision_of(t)); }
+
+/* x rounded to floating dtype t (from long double once for float32 and
+   float64; through float64 for the 16-bit formats, which is exact for the
+   float32 values the exact references give). */
+static long double round_to(ga_dtype t, long double x)
+{
+    switch (t) {
+    case GA_FLOAT64: return (double)x;
+    case GA_FLOAT32: return (float)x;
+    case GA_FLOAT16: return ref_f16_to_double(ref_f16_from_double((double)x));
+    default: return ref_bf16_to_double(ref_bf16_from_double((double)x));
+    }
+}
+
+/* The position of x (a value of t) among the values of t, counted from zero
+   (+0 and -0 are both 0): the difference of two positions is their distance
+   in ulps, the infinities one step beyond the largest finite values. */
+static int64_t ordinal(ga_dtype t, long double x)
+{
+    uint64_t bits, sign;
+    if (t == GA_FLOAT64) {
+        double d = (double)x;
+        memcpy(&bits, &d, 8);
+        sign = bits >> 63;
+        bits &= ~(UINT64_C(1) << 63);
+    } else if (t == GA_FLOAT32) {
+        float f = (float)x;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        sign = b >> 31;
+        bits = b & 0x7fffffffu;
+    } else {
+        uint16_t b = t == GA_FLOAT16 ? ref_f16_from_double((double)x) : ref_bf16_from_double((double)x);
+        sign = b >> 15;
+        bits = b & 0x7fffu;
+    }
+    return sign ? -(int64_t)bits : (int64_t)bits;
+}
+
+/* The value of t at position k (see ordinal); 0 is +0. */
+static long double from_ordinal(ga_dtype t, int64_t k)
+{
+    uint64_t mag = (uint64_t)(k < 0 ? -k : k);
+    if (t == GA_FLOAT64) {
+        uint64_t bits = mag | (k < 0 ? UINT64_C(1) << 63 : 0);
+        double d;
+        memcpy(&d, &bits, 8);
+        return d;
+    }
+    if (t == GA_FLOAT32) {
+        uint32_t bits = (uint32_t)mag | (k < 0 ? UINT32_C(1) << 31 : 0);
+        float f;
+        memcpy(&f, &bits, 4);
+        return f;
+    }
+    uint16_t bits = (uint16_t)(mag | (k < 0 ? 0x8000u : 0));
+    return t == GA_FLOAT16 ? ref_f16_to_double(bits) : ref_bf16_to_double(bits);
+}
+
+/* The ulp of t at magnitude |x| (subnormal spacing below the normal range). */
+static long double ulp_at(ga_dtype t, long double x)
+{
+    int e = x == 0 || !isfinite(x) ? min_exponent(t) : ilogbl(x);
+    if (e < min_exponent(t)) e = min_exponent(t);
+    return ldexpl(1, e - precision_of(t) + 1);
+}
+
+/* C's nextafter in format t: the neighbour of x toward y, y when equal. */
+static long double next_toward(ga_dtype t, long double x, long double y)
+{
+    if (isnan(x) || isnan(y)) return NAN;
+    if (x == y) return y;
+    long double r = from_ordinal(t, ordinal(t, x) + (y > x ? 1 : -1));
+    return r == 0 ? copysignl(0, x) : r; /* reaching zero keeps x's sign */
+}
+
+/* spacing(x) in format t, as NumPy's float32 and float64 give it: the
+   distance from x to its neighbour away from zero, with x's sign; the
+   smallest subnormal for both zeros; NaN for infinities. (NumPy's float16
+   spacing is never negative and at negative powers of two steps toward
+   zero, and ml_dtypes' bfloat16 spacing of -0.0 is negative; gpuarr follows
+   float32's rule in every format.) */
+static long double spacing_of(ga_dtype t, long double x)
+{
+    if (isnan(x) || isinf(x)) return NAN;
+    if (x == 0) return min_subnormal(t);
+    return next_toward(t, x, copysignl(INFINITY, x)) - x;
+}
+
+/* ======================================================================== */
+/* Arithmetic in the loop's precision                                        */
+/* ======================================================================== */
+
+static long double add_in(ga_dtype t, long double a, long double b)
+{
+    return in_double(t) ? (long double)((double)a + (double)b) : (long double)((float)a + (float)b);
+}
+static long double sub_in(ga_dtype t, long double a, long double b)
+{
+    return in_double(t) ? (long double)((double)a - (double)b) : (long double)((float)a - (float)b);
+}
+static long double mul_in(ga_dtype t, long double a, long double b)
+{
+    return in_double(t) ? (long double)((double)a * (double)b) : (long double)((float)a * (float)b);
+}
+static long double div_in(ga_dtype t, long double a, long double b)
+{
+    return in_double(t) ? (long double)((double)a / (double)b) : (long double)((float)a / (float)b);
+}
+static long double sqrt_in(ga_dtype t, long double a)
+{
+    return in_double(t) ? (long double)sqrt((double)a) : (long double)sqrtf((float)a);
+}
+
+/* NumPy's npy_divmod: the floored quotient, and in *mod the remainder with
+   the divisor's sign; a zero divisor gives a / b and fmod(a, b). */
+#define DEFINE_DIVMOD(name, T, FMOD, FLOOR, COPYSIGN)                       \
+    static T name(T a, T b, T *mod)                                         \
+    {                                                                       \
+        T m = FMOD(a, b), div, floordiv;                                    \
+        if (b == 0) {                                                       \
+            *mod = m;                                                       \
+            return a / b;                                                   \
+        }                                                                   \
+        div = (a - m) / b;                                                  \
+        if (m != 0) {                                                       \
+            if ((b < 0) != (m < 0)) {                                       \
+                m += b;                                                     \
+                div -= 1;                                                   \
+            }                                                               \
+        } else {                                                            \
+            m = COPYSIGN(0, b);                                             \
+        }                                                                   \
+        if (div != 0) {                                                     \
+            floordiv = FLOOR(div);                                          \
+            if (div - floordiv > 0.5) floordiv += 1;                        \
+        } else {                                                            \
+            floordiv = COPYSIGN(0, a / b);                                  \
+        }                                                                   \
+        *mod = m;                                                           \
+        return floordiv;                                                    \
+    }
+DEFINE_DIVMOD(divmod_float, float, fmodf, floorf, copysignf)
+DEFINE_DIVMOD(divmod_double, double, fmod, floor, copysign)
+#undef DEFINE_DIVMOD
+
+static long double divmod_in(ga_dtype t, long double a, long double b, long double *mod)
+{
+    if (in_double(t)) {
+        double m, q = divmod_double((double)a, (double)b, &m);
+        *mod = m;
+        return q;
+    }
+    float m, q = divmod_float((float)a, (float)b, &m);
+    *mod = m;
+    return q;
+}
+
+/* ======================================================================== */
+/* References                                                                */
+/* ======================================================================== */
+/* One function per ufunc and domain: real (the values as long double, the
+   loop's dtype t), complex, integer (sign- or zero-extended values; the
+   caller wraps the result to the output dtype; bool loops pass 0 and 1).
+   Functions with a bool result return 0 or 1. */
+
+typedef long double (*real_fn)(long double a, long double b, ga_dtype t);
+typedef cplx (*cplx_fn)(cplx a, cplx b, ga_dtype t);
+typedef uint64_t (*int_fn)(uint64_t a, uint64_t b, ga_dtype t);
+
+#define REF_REAL(name, expr)                                                \
+    static long double r_##name(long double a, long double b, ga_dtype t)   \
+    {                                                                       \
+        (void)a, (void)b, (void)t;                                          \
+        return (expr);                                                      \
+    }
+#define REF_CPLX(name, expr)                                                \
+    static cplx c_##name(cplx a, cplx b, ga_dtype t)                        \
+    {                                                                       \
+        (void)a, (void)b, (void)t;                                          \
+        return (expr);                                                      \
+    }
+#define REF_INT(name, expr)                                                 \
+    static uint64_t i_##name(uint64_t a, uint64_t b, ga_dtype t)            \
+    {                                                                       \
+        (void)a, (void)b, (void)t;                                          \
+        return (expr);                                                      \
+    }
+
+/* ---- real --------------------------------------------------------------- */
+
+REF_REAL(negative, -a)
+REF_REAL(positive, a)
+REF_REAL(absolute, fabsl(a))
+REF_REAL(sign, a > 0 ? 1 : a < 0 ? -1 : a == 0 ? 0 : a) /* +0 for -0.0, as NumPy's floats (not ml_dtypes' bfloat16) */
+REF_REAL(reciprocal, div_in(t, 1, a))
+REF_REAL(square, mul_in(t, a, a))
+REF_REAL(floor, floorl(a))
+REF_REAL(ceil, ceill(a))
+REF_REAL(trunc, truncl(a))
+REF_REAL(rint, rintl(a))
+REF_REAL(logical_not, a == 0)
+REF_REAL(isnan, isnan(a) != 0)
+REF_REAL(isinf, isinf(a) != 0)
+REF_REAL(isfinite, isfinite(a) != 0)
+REF_REAL(signbit, signbit(a) != 0)
+REF_REAL(spacing, spacing_of(t, a))
+REF_REAL(sqrt, sqrt_in(t, a))
+REF_REAL(cbrt, cbrtl(a))
+REF_REAL(exp, expl(a))
+REF_REAL(exp2, exp2l(a))
+REF_REAL(expm1, expm1l(a))
+REF_REAL(log, logl(a))
+REF_REAL(log2, log2l(a))
+REF_REAL(log10, log10l(a))
+REF_REAL(log1p, log1pl(a))
+REF_REAL(sin, sinl(a))
+REF_REAL(cos, cosl(a))
+REF_REAL(tan, tanl(a))
+REF_REAL(arcsin, asinl(a))
+REF_REAL(arccos, acosl(a))
+REF_REAL(arctan, atanl(a))
+REF_REAL(sinh, sinhl(a))
+REF_REAL(cosh, coshl(a))
+REF_REAL(tanh, tanhl(a))
+REF_REAL(arcsinh, asinhl(a))
+REF_REAL(arccosh, acoshl(a))
+REF_REAL(arctanh, atanhl(a))
+REF_REAL(deg2rad, a * (PI_L / 180))
+REF_REAL(rad2deg, a * (180 / PI_L))
+/* sin(pi a) / (pi a), pi a computed in the loop's precision: NaN where it
+   overflows (float32 for the 16-bit formats, so float16 never does, unlike
+   NumPy's sinc composed of float16 operations) */
+static long double r_sinc(long double a, long double b, ga_dtype t)
+{
+    (void)b;
+    if (a == 0) return 1;
+    long double y = PI_L * a;
+    if (isinf(in_double(t) ? (double)y : (float)y)) return NAN;
+    return sinl(y) / y;
+}
+
+REF_REAL(add, add_in(t, a, b))
+REF_REAL(subtract, sub_in(t, a, b))
+REF_REAL(multiply, mul_in(t, a, b))
+REF_REAL(divide, div_in(t, a, b))
+static long double r_floor_divide(long double a, long double b, ga_dtype t)
+{
+    long double mod;
+    return divmod_in(t, a, b, &mod);
+}
+static long double r_remainder(long double a, long double b, ga_dtype t)
+{
+    long double mod;
+    divmod_in(t, a, b, &mod);
+    return mod;
+}
+REF_REAL(fmod, fmodl(a, b)) /* exact in any precision */
+REF_REAL(power, powl(a, b))
+REF_REAL(equal, a == b)
+REF_REAL(not_equal, a != b)
+REF_REAL(less, a < b)
+REF_REAL(less_equal, a <= b)
+REF_REAL(greater, a > b)
+REF_REAL(greater_equal, a >= b)
+REF_REAL(logical_and, a != 0 && b != 0)
+REF_REAL(logical_or, a != 0 || b != 0)
+REF_REAL(logical_xor, (a != 0) != (b != 0))
+REF_REAL(maximum, a >= b || isnan(a) ? a : b)
+REF_REAL(minimum, a <= b || isnan(a) ? a : b)
+REF_REAL(fmax, a >= b || isnan(b) ? a : b)
+REF_REAL(fmin, a <= b || isnan(b) ? a : b)
+REF_REAL(copysign, copysignl(a, b))
+REF_REAL(nextafter, next_toward(t, a, b))
+/* the exponent b is an integer; NumPy clamps it to int's range */
+REF_REAL(ldexp, ldexpl(a, b > INT_MAX ? INT_MAX : b < INT_MIN ? INT_MIN : (int)b))
+REF_REAL(heaviside, isnan(a) ? a : a == 0 ? b : a < 0 ? 0 : 1)
+static long double r_logaddexp(long double a, long double b, ga_dtype t)
+{
+    (void)t;
+    if (isnan(a) || isnan(b)) return NAN;
+    if (a == b) return a + LN2_L; /* equal infinities too */
+    return fmaxl(a, b) + log1pl(expl(-fabsl(a - b)));
+}
+static long double r_logaddexp2(long double a, long double b, ga_dtype t)
+{
+    (void)t;
+    if (isnan(a) || isnan(b)) return NAN;
+    if (a == b) return a + 1;
+    return fmaxl(a, b) + log1pl(exp2l(-fabsl(a - b))) / LN2_L;
+}
+REF_REAL(arctan2, atan2l(a, b))
+REF_REAL(hypot, hypotl(a, b))
+
+/* ---- complex ------------------------------------------------------------- */
+
+#define RE(z) creall(z)
+#define IM(z) cimagl(z)
+
+/* NumPy's complex multiplication and (Smith's) division, in long double. */
+static cplx cmul(cplx a, cplx b)
+{
+    return mkc(RE(a) * RE(b) - IM(a) * IM(b), RE(a) * IM(b) + IM(a) * RE(b));
+}
+static cplx cdiv(cplx a, cplx b)
+{
+    long double ar = RE(a), ai = IM(a), br = RE(b), bi = IM(b);
+    if (fabsl(br) >= fabsl(bi)) {
+        if (br == 0 && bi == 0) return mkc(ar / fabsl(br), ai / fabsl(br));
+        long double rat = bi / br, scl = 1.0L / (br + bi * rat);
+        return mkc((ar + ai * rat) * scl, (ai - ar * rat) * scl);
+    }
+    long double rat = br / bi, scl = 1.0L / (bi + br * rat);
+    return mkc((ar * rat + ai) * scl, (ai * rat - ar) * scl);
+}
+static bool cnan(cplx a) { return isnan(RE(a)) || isnan(IM(a)); }
+/* NumPy's order of complex numbers: by real part, then imaginary part. */
+static bool clt(cplx a, cplx b)
+{
+    return (RE(a) < RE(b) && !isnan(IM(a)) && !isnan(IM(b))) || (RE(a) == RE(b) && IM(a) < IM(b));
+}
+static bool cle(cplx a, cplx b)
+{
+    return (RE(a) < RE(b) && !isnan(IM(a)) && !isnan(IM(b))) || (RE(a) == RE(b) && IM(a) <= IM(b));
+}
+
+/* NumPy's complex sign: z / |z|, with its rules for infinities. */
+static cplx c_sign(cplx a, cplx b, ga_dtype t)
+{
+    (void)b, (void)t;
+    long double m = hypotl(RE(a), IM(a));
+    if (isnan(m)) return mkc(NAN, NAN);
+    if (isinf(m)) {
+        if (isinf(RE(a))) return isinf(IM(a)) ? mkc(NAN, NAN) : mkc(RE(a) > 0 ? 1 : -1, 0);
+        return mkc(0, IM(a) > 0 ? 1 : -1);
+    }
+    if (m == 0) return mkc(0, 0);
+    return mkc(RE(a) / m, IM(a) / m);
+}
+/* NumPy's complex reciprocal. */
+static cplx c_reciprocal(cplx a, cplx b, ga_dtype t)
+{
+    (void)b, (void)t;
+    long double ar = RE(a), ai = IM(a);
+    if (fabsl(ai) <= fabsl(ar)) {
+        long double r = ai / ar, d = ar + ai * r;
+        return mkc(1 / d, -r / d);
+    }
+    long double r = ar / ai, d = ar * r + ai;
+    return mkc(r / d, -1 / d);
+}
+/* NumPy's complex power: 1 for a zero exponent, 0 or NaN for a zero base,
+   else a ** b (NumPy multiplies out small integer exponents; the result is
+   the same within the tolerance). */
+static cplx c_power(cplx a, cplx b, ga_dtype t)
+{
+    (void)t;
+    if (RE(b) == 0 && IM(b) == 0) return mkc(1, 0);
+    if (RE(a) == 0 && IM(a) == 0) return RE(b) > 0 && IM(b) == 0 ? mkc(0, 0) : mkc(NAN, NAN);
+    return cpowl(a, b);
+}
+
+REF_CPLX(negative, mkc(-RE(a), -IM(a)))
+REF_CPLX(positive, a)
+REF_CPLX(absolute, mkc(hypotl(RE(a), IM(a)), 0))
+REF_CPLX(square, cmul(a, a))
+REF_CPLX(conjugate, mkc(RE(a), -IM(a)))
+REF_CPLX(rint, mkc(rintl(RE(a)), rintl(IM(a))))
+REF_CPLX(logical_not, RE(a) == 0 && IM(a) == 0)
+REF_CPLX(isnan, cnan(a))
+REF_CPLX(isinf, isinf(RE(a)) || isinf(IM(a)))
+REF_CPLX(isfinite, isfinite(RE(a)) && isfinite(IM(a)))
+REF_CPLX(sqrt, csqrtl(a))
+REF_CPLX(exp, cexpl(a))
+REF_CPLX(exp2, cexpl(a * LN2_L))
+/* NumPy's formula */
+REF_CPLX(expm1, mkc(expm1l(RE(a)) * cosl(IM(a)) - 2 * sinl(IM(a) / 2) * sinl(IM(a) / 2), expl(RE(a)) * sinl(IM(a))))
+REF_CPLX(log, clogl(a))
+REF_CPLX(log2, clogl(a) / LN2_L)
+REF_CPLX(log10, clogl(a) / LN10_L)
+REF_CPLX(log1p, mkc(logl(hypotl(RE(a) + 1, IM(a))), atan2l(IM(a), RE(a) + 1)))
+REF_CPLX(sin, csinl(a))
+REF_CPLX(cos, ccosl(a))
+REF_CPLX(tan, ctanl(a))
+REF_CPLX(arcsin, casinl(a))
+REF_CPLX(arccos, cacosl(a))
+REF_CPLX(arctan, catanl(a))
+REF_CPLX(sinh, csinhl(a))
+REF_CPLX(cosh, ccoshl(a))
+REF_CPLX(tanh, ctanhl(a))
+REF_CPLX(arcsinh, casinhl(a))
+REF_CPLX(arccosh, cacoshl(a))
+REF_CPLX(arctanh, catanhl(a))
+REF_CPLX(sinc, RE(a) == 0 && IM(a) == 0 ? mkc(1, 0) : csinl(PI_L * a) / (PI_L * a))
+REF_CPLX(add, mkc(add_in(t, RE(a), RE(b)), add_in(t, IM(a), IM(b))))
+REF_CPLX(subtract, mkc(sub_in(t, RE(a), RE(b)), sub_in(t, IM(a), IM(b))))
+REF_CPLX(multiply, cmul(a, b))
+REF_CPLX(divide, cdiv(a, b))
+REF_CPLX(equal, RE(a) == RE(b) && IM(a) == IM(b))
+REF_CPLX(not_equal, RE(a) != RE(b) || IM(a) != IM(b))
+REF_CPLX(less, clt(a, b))
+REF_CPLX(less_equal, cle(a, b))
+REF_CPLX(greater, clt(b, a))
+REF_CPLX(greater_equal, cle(b, a))
+REF_CPLX(logical_and, (RE(a) != 0 || IM(a) != 0) && (RE(b) != 0 || IM(b) != 0))
+REF_CPLX(logical_or, RE(a) != 0 || IM(a) != 0 || RE(b) != 0 || IM(b) != 0)
+REF_CPLX(logical_xor, (RE(a) != 0 || IM(a) != 0) != (RE(b) != 0 || IM(b) != 0))
+REF_CPLX(maximum, cle(b, a) || cnan(a) ? a : b)
+REF_CPLX(minimum, cle(a, b) || cnan(a) ? a : b)
+REF_CPLX(fmax, cle(b, a) || cnan(b) ? a : b)
+REF_CPLX(fmin, cle(a, b) || cnan(b) ? a : b)
+
+/* ---- integers ------------------------------------------------------------ */
+
+#define SA ((int64_t)a)
+#define SB ((int64_t)b)
+
+/* NumPy's integer reciprocal: C's 1.0 / a, cast back as astype casts. */
+static uint64_t i_reciprocal(uint64_t a, uint64_t b, ga_dtype t)
+{
+    (void)b;
+    double x = 1.0 / (is_signed(t) ? (double)SA : (double)a);
+    return load_as(GA_FLOAT64, &x, t).i;
+}
+/* Floor division and remainder: a zero divisor gives 0, MIN // -1 wraps. */
+static uint64_t i_floor_divide(uint64_t a, uint64_t b, ga_dtype t)
+{
+    if (b == 0) return 0;
+    if (!is_signed(t)) return a / b;
+    if (SB == -1) return 0 - a;
+    int64_t q = SA / SB;
+    if (SA % SB != 0 && (SA < 0) != (SB < 0)) q--;
+    return (uint64_t)q;
+}
+static uint64_t i_remainder(uint64_t a, uint64_t b, ga_dtype t)
+{
+    if (b == 0) return 0;
+    if (!is_signed(t)) return a % b;
+    if (SB == -1) return 0;
+    int64_t r = SA % SB;
+    if (r != 0 && (r < 0) != (SB < 0)) r += SB;
+    return (uint64_t)r;
+}
+static uint64_t i_fmod(uint64_t a, uint64_t b, ga_dtype t)
+{
+    if (b == 0) return 0;
+    if (!is_signed(t)) return a % b;
+    return SB == -1 ? 0 : (uint64_t)(SA % SB);
+}
+/* Wrapping power; a negative exponent gives 1 for a == 1, +-1 for a == -1,
+   else 0 (NumPy raises there instead). */
+static uint64_t i_power(uint64_t a, uint64_t b, ga_dtype t)
+{
+    if (is_signed(t) && SB < 0) return a == 1 ? 1 : SA == -1 ? ((b & 1) ? UINT64_MAX : 1) : 0;
+    uint64_t r = 1;
+    for (; b; b >>= 1, a *= a)
+        if (b & 1) r *= a;
+    return r;
+}
+/* |a| as an unsigned number (so that |MIN| is 2**(width-1), as NumPy's gcd
+   and lcm take it). */
+static uint64_t magnitude(ga_dtype t, uint64_t a) { return is_signed(t) && SA < 0 ? 0 - a : a; }
+static uint64_t gcd_u(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+static uint64_t i_lcm(uint64_t a, uint64_t b, ga_dtype t)
+{
+    uint64_t x = magnitude(t, a), y = magnitude(t, b), g = gcd_u(x, y);
+    return g ? x / g * y : 0;
+}
+
+REF_INT(negative, 0 - a)
+REF_INT(positive, a)
+REF_INT(absolute, magnitude(t, a))
+REF_INT(sign, is_signed(t) ? (uint64_t)(int64_t)((SA > 0) - (SA < 0)) : a != 0)
+REF_INT(square, a * a)
+REF_INT(identity, a) /* conjugate, and floor, ceil, trunc, fix of integers */
+REF_INT(logical_not, a == 0)
+REF_INT(isnan, 0)
+REF_INT(isinf, 0)
+REF_INT(isfinite, 1)
+REF_INT(invert, t == GA_BOOL ? !a : ~a)
+REF_INT(add, t == GA_BOOL ? (a | b) : a + b)
+REF_INT(subtract, a - b)
+REF_INT(multiply, t == GA_BOOL ? (a & b) : a * b)
+REF_INT(equal, a == b)
+REF_INT(not_equal, a != b)
+REF_INT(less, is_signed(t) ? SA < SB : a < b)
+REF_INT(less_equal, is_signed(t) ? SA <= SB : a <= b)
+REF_INT(greater, is_signed(t) ? SA > SB : a > b)
+REF_INT(greater_equal, is_signed(t) ? SA >= SB : a >= b)
+REF_INT(logical_and, a != 0 && b != 0)
+REF_INT(logical_or, a != 0 || b != 0)
+REF_INT(logical_xor, (a != 0) != (b != 0))
+REF_INT(maximum, (is_signed(t) ? SA >= SB : a >= b) ? a : b)
+REF_INT(minimum, (is_signed(t) ? SA <= SB : a <= b) ? a : b)
+REF_INT(bitwise_and, a & b)
+REF_INT(bitwise_or, a | b)
+REF_INT(bitwise_xor, a ^ b)
+/* shifts by the width or more, or by a negative count (huge as unsigned),
+   give 0, or -1 for a negative value shifted right */
+REF_INT(left_shift, b < (uint64_t)width(t) ? a << b : 0)
+REF_INT(right_shift, b < (uint64_t)width(t) ? (is_signed(t) ? (uint64_t)(SA >> b) : a >> b)
+                                            : (is_signed(t) && SA < 0 ? UINT64_MAX : 0))
+REF_INT(gcd, gcd_u(magnitude(t, a), magnitude(t, b)))
+
+#undef SA
+#undef SB
+
+/* ======================================================================== */
+/* The ufunc table                                                            */
+/* ======================================================================== */
+
+/* How results compare with the reference. */
+enum tolerance {
+    EXACT,          /* bit for bit, the sign of zero included; any NaN matches any NaN */
+    ZEROS_EQUAL,    /* exact, but +0 and -0 match (which one NumPy gives depends on the platform) */
+    ULPS,           /* within ulp_budget() ulps of the result's format */
+    ULPS_OF_ONE,    /* ulps measured at max(|result|, 1): absolute near zero (sinc) */
+    ULPS_OF_INPUTS, /* ulps measured at the largest of |result| and |inputs| (cancellation) */
+    REL,            /* complex: norm-wise relative error within REL_EPSILONS epsilons */
+    REL_OR_ABS      /* complex: as REL, absolute below magnitude 1 */
+};
+/* 16-bit formats: 1 ulp (computed in float32, rounded once); float32 and
+   float64: 4 ulps (CUDA's functions are within 1 to 4). */
+static int ulp_budget(ga_dtype t) { return t == GA_FLOAT16 || t == GA_BFLOAT16 ? 1 : 4; }
+#define REL_EPSILONS 64
+
+/* Where random inputs come from (gen_real, gen_int, gen_complex_part). */
+enum domain {
+    D_ANY,      /* every magnitude, specials, ties */
+    D_TRIG,     /* mostly within +-7, some up to 2**16 */
+    D_UNIT,     /* about [-1, 1] */
+    D_EXP,      /* within +-10, or +-800 */
+    D_POS,      /* positive, every magnitude; some negative */
+    D_LOG1P,    /* [-1, 3], or positive of every magnitude */
+    D_ACOSH,    /* [0.9, 5], or positive of every magnitude */
+    D_SINC,     /* within +-30, integers among them */
+    D_POW_BASE, /* [0, 60], some negative integers */
+    D_POW_EXP,  /* within +-30, integers among them; integers: -3..20 and 60..70 */
+    D_LOGADD,   /* within +-200 */
+    D_SHIFT,    /* integers: -3 .. width + 3 */
+    D_EXPONENT  /* integers: mostly within +-1100 (ldexp) */
+};
+
+typedef struct spec {
+    real_fn real;
+    cplx_fn cplx;
+    int_fn integer;
+    unsigned char real_tol, cplx_tol; /* enum tolerance for real and complex loops */
+    unsigned char domain[2];          /* of each input */
+} spec;
+
+#define SPEC(E, real, cplx, integer, rtol, ctol, d0, d1) [GA_UFUNC_##E] = {real, cplx, integer, rtol, ctol, {d0, d1}}
+static const spec specs[GA_NUM_UFUNCS] = {
+    SPEC(NEGATIVE, r_negative, c_negative, i_negative, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(POSITIVE, r_positive, c_positive, i_positive, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(ABSOLUTE, r_absolute, c_absolute, i_absolute, EXACT, REL, D_ANY, D_ANY),
+    SPEC(FABS, r_absolute, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(SIGN, r_sign, c_sign, i_sign, EXACT, REL, D_ANY, D_ANY),
+    SPEC(RECIPROCAL, r_reciprocal, c_reciprocal, i_reciprocal, EXACT, REL, D_ANY, D_ANY),
+    SPEC(SQUARE, r_square, c_square, i_square, EXACT, REL, D_ANY, D_ANY),
+    SPEC(CONJUGATE, r_positive, c_conjugate, i_identity, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(FLOOR, r_floor, NULL, i_identity, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(CEIL, r_ceil, NULL, i_identity, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(TRUNC, r_trunc, NULL, i_identity, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(FIX, r_trunc, NULL, i_identity, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(RINT, r_rint, c_rint, NULL, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LOGICAL_NOT, r_logical_not, c_logical_not, i_logical_not, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(ISNAN, r_isnan, c_isnan, i_isnan, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(ISINF, r_isinf, c_isinf, i_isinf, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(ISFINITE, r_isfinite, c_isfinite, i_isfinite, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(SIGNBIT, r_signbit, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(SPACING, r_spacing, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(INVERT, NULL, NULL, i_invert, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(SQRT, r_sqrt, c_sqrt, NULL, EXACT, REL_OR_ABS, D_ANY, D_ANY),
+    SPEC(CBRT, r_cbrt, NULL, NULL, ULPS, ULPS, D_ANY, D_ANY),
+    SPEC(EXP, r_exp, c_exp, NULL, ULPS, REL_OR_ABS, D_EXP, D_ANY),
+    SPEC(EXP2, r_exp2, c_exp2, NULL, ULPS, REL_OR_ABS, D_EXP, D_ANY),
+    SPEC(EXPM1, r_expm1, c_expm1, NULL, ULPS, REL_OR_ABS, D_EXP, D_ANY),
+    SPEC(LOG, r_log, c_log, NULL, ULPS, REL_OR_ABS, D_POS, D_ANY),
+    SPEC(LOG2, r_log2, c_log2, NULL, ULPS, REL_OR_ABS, D_POS, D_ANY),
+    SPEC(LOG10, r_log10, c_log10, NULL, ULPS, REL_OR_ABS, D_POS, D_ANY),
+    SPEC(LOG1P, r_log1p, c_log1p, NULL, ULPS, REL_OR_ABS, D_LOG1P, D_ANY),
+    SPEC(SIN, r_sin, c_sin, NULL, ULPS, REL_OR_ABS, D_TRIG, D_ANY),
+    SPEC(COS, r_cos, c_cos, NULL, ULPS, REL_OR_ABS, D_TRIG, D_ANY),
+    SPEC(TAN, r_tan, c_tan, NULL, ULPS, REL_OR_ABS, D_TRIG, D_ANY),
+    SPEC(ARCSIN, r_arcsin, c_arcsin, NULL, ULPS, REL_OR_ABS, D_UNIT, D_ANY),
+    SPEC(ARCCOS, r_arccos, c_arccos, NULL, ULPS, REL_OR_ABS, D_UNIT, D_ANY),
+    SPEC(ARCTAN, r_arctan, c_arctan, NULL, ULPS, REL_OR_ABS, D_ANY, D_ANY),
+    SPEC(SINH, r_sinh, c_sinh, NULL, ULPS, REL_OR_ABS, D_EXP, D_ANY),
+    SPEC(COSH, r_cosh, c_cosh, NULL, ULPS, REL_OR_ABS, D_EXP, D_ANY),
+    SPEC(TANH, r_tanh, c_tanh, NULL, ULPS, REL_OR_ABS, D_TRIG, D_ANY),
+    SPEC(ARCSINH, r_arcsinh, c_arcsinh, NULL, ULPS, REL_OR_ABS, D_ANY, D_ANY),
+    SPEC(ARCCOSH, r_arccosh, c_arccosh, NULL, ULPS, REL_OR_ABS, D_ACOSH, D_ANY),
+    SPEC(ARCTANH, r_arctanh, c_arctanh, NULL, ULPS, REL_OR_ABS, D_UNIT, D_ANY),
+    SPEC(DEG2RAD, r_deg2rad, NULL, NULL, ULPS, ULPS, D_ANY, D_ANY),
+    SPEC(RAD2DEG, r_rad2deg, NULL, NULL, ULPS, ULPS, D_ANY, D_ANY),
+    SPEC(SINC, r_sinc, c_sinc, NULL, ULPS_OF_ONE, REL_OR_ABS, D_SINC, D_ANY),
+
+    SPEC(ADD, r_add, c_add, i_add, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(SUBTRACT, r_subtract, c_subtract, i_subtract, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(MULTIPLY, r_multiply, c_multiply, i_multiply, EXACT, REL, D_ANY, D_ANY),
+    SPEC(DIVIDE, r_divide, c_divide, NULL, EXACT, REL, D_ANY, D_ANY),
+    SPEC(FLOOR_DIVIDE, r_floor_divide, NULL, i_floor_divide, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(REMAINDER, r_remainder, NULL, i_remainder, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(FMOD, r_fmod, NULL, i_fmod, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(POWER, r_power, c_power, i_power, ULPS, REL_OR_ABS, D_POW_BASE, D_POW_EXP),
+    SPEC(FLOAT_POWER, r_power, c_power, NULL, ULPS, REL_OR_ABS, D_POW_BASE, D_POW_EXP),
+    SPEC(EQUAL, r_equal, c_equal, i_equal, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(NOT_EQUAL, r_not_equal, c_not_equal, i_not_equal, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LESS, r_less, c_less, i_less, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LESS_EQUAL, r_less_equal, c_less_equal, i_less_equal, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(GREATER, r_greater, c_greater, i_greater, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(GREATER_EQUAL, r_greater_equal, c_greater_equal, i_greater_equal, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LOGICAL_AND, r_logical_and, c_logical_and, i_logical_and, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LOGICAL_OR, r_logical_or, c_logical_or, i_logical_or, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LOGICAL_XOR, r_logical_xor, c_logical_xor, i_logical_xor, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(MAXIMUM, r_maximum, c_maximum, i_maximum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
+    SPEC(MINIMUM, r_minimum, c_minimum, i_minimum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
+    SPEC(FMAX, r_fmax, c_fmax, i_maximum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
+    SPEC(FMIN, r_fmin, c_fmin, i_minimum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
+    SPEC(COPYSIGN, r_copysign, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
+    /* NumPy's float16 nextafter(x, x) gives x, C's gives y: the zeros may differ */
+    SPEC(NEXTAFTER, r_nextafter, NULL, NULL, ZEROS_EQUAL, EXACT, D_ANY, D_ANY),
+    SPEC(LDEXP, r_ldexp, NULL, NULL, EXACT, EXACT, D_ANY, D_EXPONENT),
+    SPEC(HEAVISIDE, r_heaviside, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(BITWISE_AND, NULL, NULL, i_bitwise_and, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(BITWISE_OR, NULL, NULL, i_bitwise_or, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(BITWISE_XOR, NULL, NULL, i_bitwise_xor, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LEFT_SHIFT, NULL, NULL, i_left_shift, EXACT, EXACT, D_ANY, D_SHIFT),
+    SPEC(RIGHT_SHIFT, NULL, NULL, i_right_shift, EXACT, EXACT, D_ANY, D_SHIFT),
+    SPEC(GCD, NULL, NULL, i_gcd, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LCM, NULL, NULL, i_lcm, EXACT, EXACT, D_ANY, D_ANY),
+    SPEC(LOGADDEXP, r_logaddexp, NULL, NULL, ULPS_OF_INPUTS, ULPS, D_LOGADD, D_LOGADD),
+    SPEC(LOGADDEXP2, r_logaddexp2, NULL, NULL, ULPS_OF_INPUTS, ULPS, D_LOGADD, D_LOGADD),
+    SPEC(ARCTAN2, r_arctan2, NULL, NULL, ULPS, ULPS, D_ANY, D_ANY),
+    SPEC(HYPOT, r_hypot, NULL, NULL, ULPS, ULPS, D_ANY, D_ANY),
+};
+#undef SPEC
+
+/* How a ufunc's output dtype follows from its loop (the lists' `result`). */
+enum result { RESULT_SAME, RESULT_BOOL, RESULT_COMPARE, RESULT_ABS, RESULT_DIVIDE, RESULT_LDEXP,
+              RESULT_FREXP, RESULT_WHERE, RESULT_ISCLOSE, RESULT_SINC };
+
+/* gpuarr.h's lists, with the named forms of each ufunc. */
+typedef struct ufunc_row {
+    const char *name;
+    int nin, nout;
+    uint32_t loops; /* bit d: a loop of dtype d */
+    int result;     /* enum result */
+    ga_array *(*unary)(const ga_array *);
+    ga_status (*unary_out)(const ga_array *, ga_array *);
+    ga_array *(*binary)(const ga_array *, const ga_array *);
+    ga_status (*binary_out)(const ga_array *, const ga_array *, ga_array *);
+    ga_array *(*with_scalar)(const ga_array *, ga_scalar);   /* ga_X_scalar */
+    ga_array *(*scalar_with)(ga_scalar, const ga_array *);   /* ga_X_rscalar */
+} ufunc_row;
+
+#define LOOP_BIT(A, name, E) | (1u << GA_##E)
+#define ROW_UNARY(E, name, loops, result, family)                                                  \
+    [GA_UFUNC_##E] = {#name, 1, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, ga_##name,   \
+                      ga_##name##_out, NULL, NULL, NULL, NULL},
+#define ROW_BINARY(E, name, loops, result, family)                                                 \
+    [GA_UFUNC_##E] = {#name, 2, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, NULL, NULL,  \
+                      ga_##name, ga_##name##_out, ga_##name##_scalar, ga_##name##_rscalar},
+#define ROW_OTHER(E, name, nin, nout, loops, result, family)                                       \
+    [GA_UFUNC_##E] = {#name, nin, nout, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, NULL,   \
+                      NULL, NULL, NULL, NULL, NULL},
+static const ufunc_row rows[GA_NUM_UFUNCS] = {
+    GA_UFUNC_UNARY_LIST(ROW_UNARY)
+    GA_UFUNC_BINARY_LIST(ROW_BINARY)
+    GA_UFUNC_OTHER_LIST(ROW_OTHER)
+};
+#undef LOOP_BIT
+#undef ROW_UNARY
+#undef ROW_BINARY
+#undef ROW_OTHER
+
+static bool has_loop(ga_ufunc u, ga_dtype t) { return (rows[u].loops >> t) & 1; }
+
+/* The output dtype of a loop of dtype t. */
+static ga_dtype result_dtype(ga_ufunc u, ga_dtype t)
+{
+    switch (rows[u].result) {
+    case RESULT_BOOL:
+    case RESULT_COMPARE:
+    case RESULT_ISCLOSE: return GA_BOOL;
+    case RESULT_ABS: return part_of(t);
+    default: return t;
+    }
+}
+
+/* The dtype the generic tests give input k of a loop of dtype t: the loop's,
+   except ldexp's exponent (int32, NumPy's 'i' loops). */
+static ga_dtype input_dtype(ga_ufunc u, int k, ga_dtype t)
+{
+    return rows[u].result == RESULT_LDEXP && k == 1 ? GA_INT32 : t;
+}
+
+/* Whether `sp` has a reference for loops of dtype t. */
+static bool has_reference(const spec *sp, ga_dtype t)
+{
+    return is_exact(t) ? sp->integer != NULL : is_complex(t) ? sp->cplx != NULL : sp->real != NULL;
+}
+
+/* ======================================================================== */
+/* Reference values and comparison                                           */
+/* ======================================================================== */
+
+/* The reference result of `sp` for a loop of dtype `loop` on inputs a, b
+   (already in the loop's input dtypes; b of integer dtype b_t for ldexp),
+   as an element of dtype out_t. */
+static elem reference(const spec *sp, ga_dtype loop, ga_dtype b_t, ga_dtype out_t, elem a, elem b)
+{
+    elem r = {0, 0, 0};
+    if (is_exact(loop)) {
+        r.i = wrap(out_t, sp->integer(a.i, b.i, loop));
+    } else if (is_complex(loop)) {
+        cplx z = sp->cplx(mkc(a.re, a.im), mkc(b.re, b.im), loop);
+        if (out_t == GA_BOOL) r.i = RE(z) != 0;
+        r.re = RE(z);
+        r.im = IM(z);
+    } else {
+        long double v = sp->real(a.re, is_integer(b_t) ? (long double)(int64_t)b.i : b.re, loop);
+        if (out_t == GA_BOOL) r.i = v != 0;
+        else if (is_integer(out_t)) r.i = wrap(out_t, (uint64_t)(int64_t)v);
+        r.re = v;
+    }
+    return r;
+}
+
+/* Whether `got` (a value of floating dtype t) matches the reference `want`
+   (exact, rounded here) under tolerance `tol`; `scale` is the magnitude
+   ULPS_OF_ONE and ULPS_OF_INPUTS measure ulps at. */
+static bool real_matches(ga_dtype t, int tol, long double got, long double want, long double scale)
+{
+    if (isnan(want) || isnan(got)) return isnan(want) && isnan(got);
+    long double w = round_to(t, want);
+    if (tol == EXACT) return got == w && signbit(got) == signbit(w);
+    if (tol == ZEROS_EQUAL) return got == w;
+    int64_t steps = ordinal(t, got) - ordinal(t, w);
+    if (steps <= ulp_budget(t) && steps >= -ulp_budget(t)) return true;
+    if (tol == ULPS || !isfinite(w) || !isfinite(got)) return false;
+    return fabsl(got - w) <= ulp_budget(t) * ulp_at(t, fmaxl(fabsl(w), scale));
+}
+
+/* The same for complex values (dtype t): exact tolerances part by part;
+   REL and REL_OR_ABS norm-wise over the finite parts, the others matching
+   exactly (infinities, NaN); `condition` (at least 1) widens the relative
+   tolerance where the function amplifies its inputs' rounding. */
+static bool complex_matches(ga_dtype t, int tol, elem got, elem want, long double condition)
+{
+    ga_dtype part = part_of(t);
+    if (tol == EXACT || tol == ZEROS_EQUAL)
+        return real_matches(part, tol, got.re, want.re, 0) && real_matches(part, tol, got.im, want.im, 0);
+    long double g[2] = {got.re, got.im}, w[2] = {round_to(part, want.re), round_to(part, want.im)};
+    long double diff = 0, norm = 0;
+    for (int p = 0; p < 2; p++) {
+        if (!isfinite(w[p]) || !isfinite(g[p])) {
+            if (!(isnan(w[p]) && isnan(g[p])) && w[p] != g[p]) return false;
+            continue;
+        }
+        diff += (g[p] - w[p]) * (g[p] - w[p]);
+        norm += w[p] * w[p];
+    }
+    long double rtol = REL_EPSILONS * condition * (long double)epsilon_of(part);
+    return sqrtl(diff) <= rtol * fmaxl(sqrtl(norm), tol == REL_OR_ABS ? 1 : 0);
+}
+
+/* The condition of a complex function at (a, b), at least 1: how far its
+   result moves (relative to max(|result|, 1)) when an input moves by a
+   small fraction of max(|input|, 1), measured on the long double reference
+   (near the poles of tan and tanh, for instance, no algorithm in the
+   format's precision is exact). */
+static long double condition_of(const spec *sp, ga_dtype loop, elem a, elem b, elem want)
+{
+    const long double delta = 0x1p-32L;
+    cplx f = mkc(want.re, want.im);
+    long double scale = fmaxl(cabsl(f), 1), worst = 1;
+    for (int k = 0; k < 2; k++)
+        for (int dir = 0; dir < 2; dir++) {
+            elem x[2] = {a, b};
+            long double h = fmaxl(hypotl(x[k].re, x[k].im), 1) * delta;
+            if (dir) x[k].im += h;
+            else x[k].re += h;
+            long double c = cabsl(sp->cplx(mkc(x[0].re, x[0].im), mkc(x[1].re, x[1].im), loop) - f) / (delta * scale);
+            if (isfinite(c) && c > worst) worst = c;
+        }
+    return worst;
+}
+
+/* Whether an output element (dtype out_t) matches the reference. */
+static bool matches(const spec *sp, ga_dtype loop, ga_dtype out_t, elem got, elem want, elem a, elem b)
+{
+    if (is_exact(out_t)) return got.i == want.i;
+    int tol = is_complex(loop) ? sp->cplx_tol : sp->real_tol;
+    if (is_complex(out_t))
+        return complex_matches(out_t, tol, got, want, 1) ||
+               (tol == REL_OR_ABS && complex_matches(out_t, tol, got, want, condition_of(sp, loop, a, b, want)));
+    if (tol == REL || tol == REL_OR_ABS) tol = ULPS; /* the real result of a complex loop */
+    long double scale = tol == ULPS_OF_ONE ? 1 : tol == ULPS_OF_INPUTS ? fmaxl(fabsl(a.re), fabsl(b.re)) : 0;
+    return real_matches(out_t, tol, got.re, want.re, scale);
+}
+
+/* An element as text, for messages (floating values rounded to t). */
+static const char *show(char *buf, size_t size, ga_dtype t, elem e)
+{
+    int digits = t == GA_FLOAT64 || t == GA_COMPLEX128 ? 17 : 9;
+    if (t == GA_BOOL) snprintf(buf, size, "%s", e.i ? "True" : "False");
+    else if (is_signed(t)) snprintf(buf, size, "%lld", (long long)e.i);
+    else if (is_integer(t)) snprintf(buf, size, "%llu", (unsigned long long)e.i);
+    else if (is_complex(t))
+        snprintf(buf, size, "(%.*Lg%+.*Lgj)", digits, round_to(part_of(t), e.re), digits, round_to(part_of(t), e.im));
+    else snprintf(buf, size, "%.*Lg", digits, round_to(t, e.re));
+    return buf;
+}
+
+/* ======================================================================== */
+/* Random inputs                                                             */
+/* ======================================================================== */
+
+static double special_value(ga_dtype t)
+{
+    const double s[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -2.5, 3.0,
+                        max_finite(t), -max_finite(t), min_subnormal(t), -min_subnormal(t),
+                        ldexp(1.0, min_exponent(t))};
+    return s[rnd() % (sizeof s / sizeof s[0])];
+}
+
+/* Any magnitude of format t, subnormals to the largest, either sign. */
+static double any_magnitude(ga_dtype t)
+{
+    double m = ldexp(1.0 + rnd_unit(), (int)rnd_int(min_exponent(t) - precision_of(t) + 1, max_exponent(t)));
+    return rnd() & 1 ? -m : m;
+}
+
+/* A random real value for `domain`, in the range of format t; a tenth are
+   special values. */
+static double gen_real(int domain, ga_dtype t)
+{
+    if (rnd() % 10 == 0) return special_value(t);
+    bool near = rnd() & 1; /* half of the values near zero, where most functions change most */
+    bool integer = rnd() % 4 == 0;
+    switch (domain) {
+    case D_TRIG: return near ? rnd_between(-7, 7) : ldexp(rnd() & 1 ? -1.0 : 1.0, (int)rnd_int(-10, 16)) * (1 + rnd_unit());
+    case D_UNIT: return near ? rnd_between(-1, 1) : rnd_between(-1.2, 1.2);
+    case D_EXP: return near ? rnd_between(-10, 10) : rnd_between(-800, 800);
+    case D_POS: return rnd() % 8 == 0 ? rnd_between(-3, 0) : near ? rnd_between(0, 4) : fabs(any_magnitude(t));
+    case D_LOG1P: return near ? rnd_between(-1, 3) : fabs(any_magnitude(t));
+    case D_ACOSH: return near ? rnd_between(0.9, 5) : fabs(any_magnitude(t));
+    case D_SINC: return integer ? (double)rnd_int(-10, 10) : near ? rnd_between(-4, 4) : rnd_between(-30, 30);
+    case D_POW_BASE: return rnd() % 8 == 0 ? -(double)rnd_int(1, 6) : near ? rnd_between(0, 3) : rnd_between(0, 60);
+    case D_POW_EXP: return integer ? (double)rnd_int(-6, 12) : near ? rnd_between(-4, 4) : rnd_between(-30, 30);
+    case D_LOGADD: return near ? rnd_between(-10, 10) : rnd_between(-200, 200);
+    default:
+        switch (rnd() % 4) {
+        case 0: return rnd_between(-600, 600);
+        case 1: return (double)rnd_int(-100, 100) / 2; /* halves: the ties of rounding */
+        case 2: return any_magnitude(t);
+        default: return rnd_between(-4, 4);
+        }
+    }
+}
+
+/* A random integer of dtype t for `domain` (sign- or zero-extended). */
+static uint64_t gen_int(int domain, ga_dtype t)
+{
+    if (t == GA_BOOL) return rnd() & 1;
+    int w = width(t);
+    switch (domain) {
+    case D_SHIFT: return wrap(t, (uint64_t)rnd_int(-3, w + 3));
+    case D_POW_EXP: return wrap(t, (uint64_t)(rnd() % 8 ? rnd_int(-3, 20) : rnd_int(60, 70)));
+    case D_EXPONENT: return wrap(t, rnd() % 8 ? (uint64_t)rnd_int(-1100, 1100) : rnd());
+    default: break;
+    }
+    uint64_t min = is_signed(t) ? wrap(t, UINT64_C(1) << (w - 1)) : 0;
+    uint64_t max = wrap(t, is_signed(t) ? (UINT64_C(1) << (w - 1)) - 1 : UINT64_MAX);
+    const uint64_t edges[] = {0, 1, UINT64_MAX /* -1 */, min, min + 1, max, max - 1};
+    switch (rnd() % 6) {
+    case 0:
+    case 1: return wrap(t, rnd());
+    case 2: return wrap(t, (uint64_t)rnd_int(-300, 300));
+    case 3: return wrap(t, (uint64_t)rnd_int(-9, 9));
+    case 4: return wrap(t, edges[rnd() % (sizeof edges / sizeof edges[0])]);
+    default: return wrap(t, (UINT64_C(1) << (rnd() % (uint64_t)w)) + (uint64_t)rnd_int(-1, 1)); /* powers of two +-1 */
+    }
+}
+
+/* One part of a random complex value. Complex functions get finite values of
+   moderate size (parts within +-span for the transcendental ones); NumPy's
+   own formulas (arithmetic) also infinities, NaN and zeros. */
+static double gen_complex_part(int domain, bool specials)
+{
+    static const double special[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0};
+    if (specials && rnd() % 20 == 0) return special[rnd() % 5];
+    double span = domain == D_TRIG ? 4 : domain == D_UNIT ? 2 : domain == D_EXP ? 6 : domain == D_POS ? 8
+                : domain == D_LOG1P || domain == D_ACOSH ? 4 : domain == D_SINC || domain == D_POW_BASE || domain == D_POW_EXP ? 3 : 0;
+    if (span > 0) return rnd_between(-span, span);
+    if (rnd() % 16 == 0) return 0.0;
+    return rnd() & 1 ? rnd_between(-1000, 1000) : ldexp(rnd() & 1 ? -1.0 : 1.0, (int)rnd_int(-20, 20)) * (1 + rnd_unit());
+}
+
+/* n random elements of dtype t at dst. */
+static void fill_random(ga_dtype t, int domain, bool complex_specials, unsigned char *dst, int64_t n)
+{
+    size_t sz = isz(t);
+    for (int64_t i = 0; i < n; i++, dst += sz) {
+        if (is_exact(t)) {
+            uint64_t v = gen_int(domain, t);
+            memcpy(dst, &v, sz);
+        } else if (is_complex(t)) {
+            ga_dtype part = part_of(t);
+            ref_from_double(part, gen_complex_part(domain, complex_specials), dst);
+            ref_from_double(part, gen_complex_part(domain, complex_specials), dst + isz(part));
+        } else {
+            ref_from_double(t, gen_real(domain, t), dst);
+        }
+    }
+}
+
+/* ======================================================================== */
+/* Operands and layouts                                                      */
+/* ======================================================================== */
+
+static int64_t elements(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    return n;
+}
+
+/* How an input shows its values to the ufunc. */
+enum view {
+    CONTIG,         /* a C-contiguous array of the result's shape */
+    STEP3,          /* a view with step 3 (1-d) */
+    REVERSED,       /* a view with step -1 (1-d) */
+    TRANSPOSED,     /* the transpose of a C-contiguous matrix (2-d) */
+    BROADCAST_VIEW, /* a row broadcast to the result's shape (2-d, zero strides) */
+    ROW,            /* the last axis only: broadcast by the ufunc */
+    COLUMN,         /* (rows, 1): broadcast by the ufunc */
+    ZERO_D,         /* a 0-d array */
+    SCALAR          /* a weak C scalar */
+};
+
+/* How the ufunc is called. */
+enum form {
+    NEW,        /* ga_X, ga_X_scalar, ga_X_rscalar */
+    OUT_GAPS,   /* ga_X_out into every other element of a poisoned buffer, backwards */
+    IN_PLACE_A, /* ga_X_out with out = the first input */
+    IN_PLACE_B, /* ga_X_out with out = the second input */
+    CALL        /* ga_ufunc_call */
+};
+
+typedef struct layout {
+    const char *name;
+    int form;
+    int ndim;
+    int64_t shape[2];     /* the result's */
+    unsigned char view[2]; /* of each input */
+} layout;
+
+static const layout unary_layouts[] = {
+    {"1 element", NEW, 1, {1}, {CONTIG}},
+    {"31 elements", NEW, 1, {31}, {CONTIG}},
+    {"33 elements", NEW, 1, {33}, {CONTIG}},
+    {"1023 elements", NEW, 1, {1023}, {CONTIG}},
+    {"1025 elements", NEW, 1, {1025}, {CONTIG}},
+    {"4097 elements", NEW, 1, {4097}, {CONTIG}},
+    {"a step-3 view", NEW, 1, {1025}, {STEP3}},
+    {"a reversed view", NEW, 1, {1023}, {REVERSED}},
+    {"a transposed matrix", NEW, 2, {33, 31}, {TRANSPOSED}},
+    {"a row broadcast to a matrix", NEW, 2, {7, 31}, {BROADCAST_VIEW}},
+    {"0-d", NEW, 0, {0}, {ZERO_D}},
+    {"empty", NEW, 1, {0}, {CONTIG}},
+    {"empty matrix", NEW, 2, {3, 0}, {CONTIG}},
+    {"out= a reversed view with gaps", OUT_GAPS, 1, {1025}, {CONTIG}},
+    {"in place", IN_PLACE_A, 1, {1025}, {CONTIG}},
+    {"in place in a step-3 view", IN_PLACE_A, 1, {1025}, {STEP3}},
+    {"ga_ufunc_call", CALL, 1, {33}, {CONTIG}},
+};
+
+static const layout binary_layouts[] = {
+    {"1 element", NEW, 1, {1}, {CONTIG, CONTIG}},
+    {"31 elements", NEW, 1, {31}, {CONTIG, CONTIG}},
+    {"33 elements", NEW, 1, {33}, {CONTIG, CONTIG}},
+    {"1023 elements", NEW, 1, {1023}, {CONTIG, CONTIG}},
+    {"1025 elements", NEW, 1, {1025}, {CONTIG, CONTIG}},
+    {"4097 elements", NEW, 1, {4097}, {CONTIG, CONTIG}},
+    {"a step-3 view with a reversed view", NEW, 1, {1025}, {STEP3, REVERSED}},
+    {"transposed matrices", NEW, 2, {33, 31}, {TRANSPOSED, TRANSPOSED}},
+    {"a matrix with a row", NEW, 2, {7, 31}, {CONTIG, ROW}},
+    {"a row with a transposed matrix", NEW, 2, {7, 31}, {ROW, TRANSPOSED}},
+    {"a column with a row", NEW, 2, {7, 31}, {COLUMN, ROW}},
+    {"0-d with 0-d", NEW, 0, {0}, {ZERO_D, ZERO_D}},
+    {"0-d with a vector", NEW, 1, {33}, {ZERO_D, CONTIG}},
+    {"empty", NEW, 1, {0}, {CONTIG, CONTIG}},
+    {"an empty matrix with a row", NEW, 2, {0, 5}, {CONTIG, ROW}},
+    {"_scalar", NEW, 1, {1025}, {CONTIG, SCALAR}},
+    {"_rscalar with a step-3 view", NEW, 1, {1025}, {SCALAR, STEP3}},
+    {"_scalar with 0-d", NEW, 0, {0}, {ZERO_D, SCALAR}},
+    {"out= a reversed view with gaps", OUT_GAPS, 1, {1025}, {CONTIG, REVERSED}},
+    {"in place (out is a)", IN_PLACE_A, 1, {1025}, {CONTIG, CONTIG}},
+    {"in place (out is b)", IN_PLACE_B, 1, {1025}, {STEP3, CONTIG}},
+    {"in place with a broadcast row", IN_PLACE_A, 2, {7, 31}, {CONTIG, ROW}},
+    {"ga_ufunc_call", CALL, 1, {33}, {CONTIG, CONTIG}},
+    {"ga_ufunc_call with a scalar first", CALL, 1, {33}, {SCALAR, CONTIG}},
+};
+
+/* An input: its values (C order of its shape) and the array or weak scalar
+   that shows them to the ufunc. */
+typedef struct operand {
+    ga_dtype dtype;
+    int ndim;
+    int64_t shape[2];
+    unsigned char *values;
+    ga_array *array; /* NULL for a scalar */
+    ga_scalar scalar;
+} operand;
+
+static void release_operand(operand *op)
+{
+    free(op->values);
+    ga_release(op->array);
+    memset(op, 0, sizeof *op);
+}
+
+/* The weak scalar holding the value at p (exact: a value of dtype t). */
+static ga_scalar weak_scalar(ga_dtype t, const void *p)
+{
+    elem e = load(t, p);
+    if (t == GA_BOOL) return ga_bool(e.i != 0);
+    if (is_integer(t)) return is_signed(t) || (int64_t)e.i >= 0 ? ga_int((int64_t)e.i) : ga_uint(e.i);
+    if (is_complex(t)) return ga_complex((double)e.re, (double)e.im);
+    return ga_float((double)e.re);
+}
+
+/* A 1-d view with `step` (3 or -1) showing the n values: a base one longer
+   than needed, the other elements random, sliced with ga_index. */
+static ga_array *strided_view(ga_dtype t, const unsigned char *values, int64_t n, int step)
+{
+    int64_t stride = step < 0 ? -step : step, m = (n - 1) * stride + 2;
+    size_t sz = isz(t);
+    unsigned char *base = (unsigned char *)malloc((size_t)m * sz);
+    fill_random(t, D_ANY, true, base, m);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t at = step > 0 ? 1 + i * stride : m - 1 - i * stride;
+        memcpy(base + at * (int64_t)sz, values + i * (int64_t)sz, sz);
+    }
+    ga_array *b = ga_from_host(base, 1, &m, t);
+    free(base);
+    char index[64];
+    if (step > 0) snprintf(index, sizeof index, "1:%lld:%d", (long long)(2 + (n - 1) * stride), step);
+    else snprintf(index, sizeof index, "%lld:0:%d", (long long)(m - 1), step);
+    ga_array *v = ga_index(b, index);
+    ga_release(b);
+    return v;
+}
+
+/* The transpose of the (cols, rows) C-ordered matrix holding values[r][c]. */
+static ga_array *transposed_view(ga_dtype t, const unsigned char *values, int64_t rows_n, int64_t cols)
+{
+    size_t sz = isz(t);
+    unsigned char *base = (unsigned char *)malloc((size_t)(rows_n * cols) * sz + 1);
+    for (int64_t r = 0; r < rows_n; r++)
+        for (int64_t c = 0; c < cols; c++) memcpy(base + (c * rows_n + r) * (int64_t)sz, values + (r * cols + c) * (int64_t)sz, sz);
+    int64_t shape[2] = {cols, rows_n};
+    ga_array *b = ga_from_host(base, 2, shape, t);
+    free(base);
+    ga_array *v = ga_transpose(b, NULL);
+    ga_release(b);
+    return v;
+}
+
+/* Makes input `op` of dtype t, random in `domain`, as `view` shows it for a
+   result of shape (ndim, shape). False (and a failure) if an array could
+   not be made. */
+static bool make_operand(operand *op, ga_dtype t, int domain, bool complex_specials, int view, int ndim,
+                         const int64_t *shape)
+{
+    memset(op, 0, sizeof *op);
+    op->dtype = t;
+    op->ndim = view == ROW ? 1 : view == ZERO_D || view == SCALAR ? 0 : ndim;
+    if (view == ROW) op->shape[0] = shape[ndim - 1];
+    else if (view == COLUMN) op->shape[0] = shape[0], op->shape[1] = 1;
+    else for (int d = 0; d < op->ndim; d++) op->shape[d] = shape[d];
+    int64_t n = elements(op->ndim, op->shape);
+    size_t sz = isz(t);
+    op->values = (unsigned char *)malloc((size_t)(n ? n : 1) * sz);
+    if (view == BROADCAST_VIEW) { /* one random row, repeated */
+        fill_random(t, domain, complex_specials, op->values, shape[1]);
+        for (int64_t r = 1; r < shape[0]; r++) memcpy(op->values + r * shape[1] * (int64_t)sz, op->values, (size_t)shape[1] * sz);
+    } else {
+        fill_random(t, domain, complex_specials, op->values, n);
+    }
+    switch (view) {
+    case SCALAR: op->scalar = weak_scalar(t, op->values); return true;
+    case STEP3: op->array = strided_view(t, op->values, n, 3); break;
+    case REVERSED: op->array = strided_view(t, op->values, n, -1); break;
+    case TRANSPOSED: op->array = transposed_view(t, op->values, shape[0], shape[1]); break;
+    case BROADCAST_VIEW: {
+        ga_array *row = ga_from_host(op->values, 1, &shape[1], t);
+        op->array = ga_broadcast_to(row, ndim, shape);
+        ga_release(row);
+        break;
+    }
+    default: op->array = ga_from_host(op->values, op->ndim, op->shape, t); break;
+    }
+    if (!op->array) FAIL("making a %s input: %s", dname(t), ga_last_error_message());
+    return op->array != NULL;
+}
+
+/* The value input `op` gives element k (C order) of a result of shape
+   (ndim, shape), broadcast, converted to dtype `as`. */
+static elem input_value(const operand *op, ga_dtype as, int ndim, const int64_t *shape, int64_t k)
+{
+    int64_t r = ndim == 2 ? k / shape[1] : 0, c = ndim == 2 ? k % shape[1] : k, at = 0;
+    if (op->ndim == 1) at = op->shape[0] == 1 ? 0 : c;
+    else if (op->ndim == 2) at = (op->shape[0] == 1 ? 0 : r) * op->shape[1] + (op->shape[1] == 1 ? 0 : c);
+    return load_as(op->dtype, op->values + at * (int64_t)isz(op->dtype), as);
+}
+
+/* Compares `got` (the result, C order, dtype out_t, shape (ndim, shape))
+   with the reference of `sp` for a loop of dtype `loop` on the nin inputs,
+   which are converted to the dtypes in_t first. */
+static void check_values(const char *what, const spec *sp, ga_dtype loop, const ga_dtype *in_t, ga_dtype out_t,
+                         const operand *ops, int nin, int ndim, const int64_t *shape, const unsigned char *got)
+{
+    int64_t n = elements(ndim, shape), bad = 0, first = -1;
+    elem first_in[2] = {{0, 0, 0}, {0, 0, 0}}, first_want = {0, 0, 0}, first_got = {0, 0, 0};
+    for (int64_t k = 0; k < n; k++) {
+        elem x[2] = {{0, 0, 0}, {0, 0, 0}};
+        for (int j = 0; j < nin; j++) x[j] = input_value(&ops[j], in_t[j], ndim, shape, k);
+        elem want = reference(sp, loop, nin > 1 ? in_t[1] : loop, out_t, x[0], x[1]);
+        elem g = load(out_t, got + k * (int64_t)isz(out_t));
+        if (!matches(sp, loop, out_t, g, want, x[0], x[1]) && !bad++) {
+            first = k;
+            first_in[0] = x[0], first_in[1] = x[1];
+            first_want = want, first_got = g;
+        }
+    }
+    if (bad) {
+        char a[96], b[96] = "", g[96], w[96];
+        show(a, sizeof a, in_t[0], first_in[0]);
+        if (nin > 1) show(b, sizeof b, in_t[1], first_in[1]);
+        FAIL("%s: %lld of %lld wrong; first [%lld]: inputs %s%s%s gave %s, expected %s", what, (long long)bad,
+             (long long)n, (long long)first, a, nin > 1 ? ", " : "", b, show(g, sizeof g, out_t, first_got),
+             show(w, sizeof w, out_t, first_want));
+    }
+}
+
+/* ---- device helpers -------------------------------------------------------- */
+
+/* Makes the pool hand the next allocation of `bytes` memory full of 0xAB, so
+   that elements a kernel leaves unwritten show. */
+static void poison_next(size_t bytes)
+{
+    if (!bytes) return;
+    void *p = ga_memory_alloc(bytes);
+    if (!p) return;
+    GA__CU.MemsetD8Async((CUdeviceptr)(uintptr_t)p, 0xAB, bytes, ga__stream_of(ga_device_get()));
+    ga_memory_free(p);
+}
+
+/* a's elements in C order into dst (at least one byte); false on failure. */
+static bool download(const ga_array *a, void *dst)
+{
+    if (ga_to_host(a, dst, ga_nbytes(a)) == GA_OK) return true;
+    FAIL("ga_to_host: %s", ga_last_error_message());
+    ga_clear_error();
+    return false;
+}
+
+/* Whether `a` has dtype t and shape (ndim, shape); a failure if not. */
+static bool check_array(const char *what, const ga_array *a, ga_dtype t, int ndim, const int64_t *shape)
+{
+    if (!a) {
+        FAIL("%s failed: %s", what, ga_last_error_message());
+        ga_clear_error();
+        return false;
+    }
+    bool same = ga_dtype_of(a) == t && ga_ndim(a) == ndim;
+    for (int d = 0; same && d < ndim; d++) same = ga_shape(a)[d] == shape[d];
+    if (!same) FAIL("%s: a %s array of %d dimensions (first %lld), expected %s", what, dname(ga_dtype_of(a)), ga_ndim(a),
+                    ga_ndim(a) ? (long long)ga_shape(a)[0] : 0LL, dname(t));
+    return same;
+}
+
+/* A 1-d destination for out=: every other element of a buffer of 2n + 1
+   poisoned elements, backwards (out[k] is element 2n - 1 - 2k). */
+static ga_array *gapped_out(ga_dtype t, int64_t n, ga_array **base)
+{
+    int64_t m = 2 * n + 1;
+    unsigned char *poison = (unsigned char *)malloc((size_t)m * isz(t));
+    memset(poison, 0xAB, (size_t)m * isz(t));
+    *base = ga_from_host(poison, 1, &m, t);
+    free(poison);
+    char index[64];
+    snprintf(index, sizeof index, "%lld:0:-2", (long long)(m - 2));
+    return ga_index(*base, index);
+}
+
+/* Reads back a gapped destination: its n elements in order into got; a
+   failure if an element between them was written. */
+static void read_gapped(const char *what, const ga_array *base, ga_dtype t, int64_t n, unsigned char *got)
+{
+    size_t sz = isz(t);
+    unsigned char *all = (unsigned char *)malloc((size_t)(2 * n + 1) * sz);
+    if (download(base, all)) {
+        for (int64_t k = 0; k < n; k++) memcpy(got + k * (int64_t)sz, all + (2 * n - 1 - 2 * k) * (int64_t)sz, sz);
+        int64_t touched = 0;
+        for (int64_t k = 0; k <= n; k++)
+            for (size_t b = 0; b < sz; b++) touched += all[2 * k * (int64_t)sz + (int64_t)b] != 0xAB;
+        if (touched) FAIL("%s: the gaps of out= were written (%lld bytes)", what, (long long)touched);
+    }
+    free(all);
+}
+
+/* ======================================================================== */
+/* The generic test of one unary or binary ufunc                             */
+/* ======================================================================== */
+
+static ga_array *call_new(const ufunc_row *row, const operand *ops)
+{
+    if (row->nin == 1) return row->unary(ops[0].array);
+    if (!ops[0].array) return row->scalar_with(ops[0].scalar, ops[1].array);
+    if (!ops[1].array) return row->with_scalar(ops[0].array, ops[1].scalar);
+    return row->binary(ops[0].array, ops[1].array);
+}
+
+static ga_status call_out(const ufunc_row *row, const operand *ops, ga_array *out)
+{
+    return row->nin == 1 ? row->unary_out(ops[0].array, out) : row->binary_out(ops[0].array, ops[1].array, out);
+}
+
+/* Runs ufunc u with loop dtype `loop` in layout L and checks the result. */
+static void run_layout(ga_ufunc u, ga_dtype loop, const layout *L)
+{
+    const ufunc_row *row = &rows[u];
+    const spec *sp = &specs[u];
+    ga_dtype out_t = result_dtype(u, loop), in_t[2] = {input_dtype(u, 0, loop), input_dtype(u, 1, loop)};
+    int alias = L->form == IN_PLACE_A ? 0 : L->form == IN_PLACE_B ? 1 : -1;
+    if (alias >= 0 && in_t[alias] != out_t) return;                    /* in place needs the result's dtype */
+    if (row->result == RESULT_LDEXP && L->view[0] == SCALAR) return; /* a weak float base: the float64 loop */
+    char what[192];
+    snprintf(what, sizeof what, "%s %s, %s", row->name, dname(loop), L->name);
+    bool specials = (is_complex(loop) ? sp->cplx_tol : sp->real_tol) <= REL;
+    operand ops[2];
+    memset(ops, 0, sizeof ops);
+    bool made = true;
+    for (int k = 0; k < row->nin && made; k++)
+        made = make_operand(&ops[k], in_t[k], sp->domain[k], specials, L->view[k], L->ndim, L->shape);
+    int64_t n = elements(L->ndim, L->shape);
+    unsigned char *got = (unsigned char *)malloc((size_t)(n ? n : 1) * isz(out_t));
+    ga_array *result = NULL, *base = NULL;
+    bool have = false;
+    if (!made) {
+        /* reported by make_operand */
+    } else if (L->form == NEW) {
+        poison_next((size_t)n * isz(out_t));
+        result = call_new(row, ops);
+        have = check_array(what, result, out_t, L->ndim, L->shape) && download(result, got);
+        if (have && L->view[0] == TRANSPOSED && (row->nin == 1 || L->view[1] == TRANSPOSED))
+            CHECK(ga_flags(result) & GA_F_CONTIGUOUS, "%s: the result keeps the inputs' (Fortran) order", what);
+    } else if (L->form == CALL) {
+        ga_operand in[2];
+        for (int k = 0; k < row->nin; k++) in[k] = ops[k].array ? ga_operand_array(ops[k].array) : ga_operand_scalar(ops[k].scalar);
+        ga_array *out[2] = {NULL, NULL};
+        ga_status st = ga_ufunc_call(u, in, out);
+        result = out[0];
+        have = st == GA_OK && check_array(what, result, out_t, L->ndim, L->shape) && download(result, got);
+        if (st != GA_OK) FAIL("%s: %s", what, ga_last_error_message());
+    } else if (L->form == OUT_GAPS) {
+        ga_array *out = gapped_out(out_t, n, &base);
+        ga_status st = call_out(row, ops, out);
+        if (st != GA_OK) FAIL("%s: %s", what, ga_last_error_message());
+        else read_gapped(what, base, out_t, n, got), have = true;
+        ga_release(out);
+    } else { /* in place */
+        ga_status st = call_out(row, ops, ops[alias].array);
+        if (st != GA_OK) FAIL("%s: %s", what, ga_last_error_message());
+        else have = download(ops[alias].array, got);
+    }
+    if (have) check_values(what, sp, loop, in_t, out_t, ops, row->nin, L->ndim, L->shape, got);
+    ga_clear_error();
+    ga_release(result);
+    ga_release(base);
+    free(got);
+    for (int k = 0; k < row->nin; k++) release_operand(&ops[k]);
+}
+
+/* Every loop of ufunc u, in every layout of its arity. */
+static void check_ufunc(ga_ufunc u)
+{
+    const layout *layouts = rows[u].nin == 1 ? unary_layouts : binary_layouts;
+    size_t count = rows[u].nin == 1 ? sizeof unary_layouts / sizeof unary_layouts[0]
+                                    : sizeof binary_layouts / sizeof binary_layouts[0];
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        if (!has_loop(u, (ga_dtype)t)) continue;
+        if (!has_reference(&specs[u], (ga_dtype)t)) {
+            CHECK(0, "%s: no host reference for the %s loop", rows[u].name, dname((ga_dtype)t));
+            continue;
+        }
+        for (size_t i = 0; i < count; i++) run_layout(u, (ga_dtype)t, &layouts[i]);
+    }
+}
+
+/* One device test per ufunc of the unary and binary lists. */
+#define GENERIC_TEST(E, name, loops, result, family) \
+    SEEDED_TEST(ufunc_##name) { check_ufunc(GA_UFUNC_##E); }
+GA_UFUNC_UNARY_LIST(GENERIC_TEST)
+GA_UFUNC_BINARY_LIST(GENERIC_TEST)
+#undef GENERIC_TEST
+
+/* ======================================================================== */
+/* Host tests: names, arities, loop resolution, references                   */
+/* ======================================================================== */
+
+TEST(ufunc_names_and_arities)
+{
+    for (int u = 0; u < GA_NUM_UFUNCS; u++) {
+        const char *name = ga_ufunc_name((ga_ufunc)u);
+        CHECK(name && strcmp(name, rows[u].name) == 0, "ufunc %d is '%s', expected '%s'", u, name ? name : "(null)",
+              rows[u].name);
+        CHECK(ga_ufunc_nin((ga_ufunc)u) == rows[u].nin && ga_ufunc_nout((ga_ufunc)u) == rows[u].nout,
+              "%s: %d inputs, %d outputs", rows[u].name, ga_ufunc_nin((ga_ufunc)u), ga_ufunc_nout((ga_ufunc)u));
+    }
+    CHECK(ga_ufunc_name(GA_NUM_UFUNCS) == NULL && ga_ufunc_name((ga_ufunc)-1) == NULL, "no name out of range");
+    CHECK(ga_ufunc_nin(GA_NUM_UFUNCS) == -1 && ga_ufunc_nout((ga_ufunc)-1) == -1, "no arity out of range");
+}
+
+TEST(ufunc_every_loop_has_a_host_reference)
+{
+    for (int u = 0; u < GA_NUM_UFUNCS; u++) {
+        if (rows[u].unary == NULL && rows[u].binary == NULL) continue; /* the other list: tests of their own */
+        for (int t = 0; t < GA_NUM_DTYPES; t++)
+            if (has_loop((ga_ufunc)u, (ga_dtype)t))
+                CHECK(has_reference(&specs[u], (ga_dtype)t), "%s has a %s loop and no reference here", rows[u].name,
+                      dname((ga_dtype)t));
+    }
+}
+
+/* NumPy 2's answers (numpy.<ufunc>.resolve_dtypes and the dtypes of small
+   calls); ml_dtypes' for bfloat16. */
+TEST(ufunc_resolve_dtypes_as_numpy)
+{
+#define S GA_DTYPE_INVALID /* an input that is a weak scalar */
+    static const struct {
+        ga_ufunc u;
+        ga_dtype in[3];
+        ga_scalar_kind scalar; /* the kind of the inputs marked S */
+        ga_dtype out[2];       /* GA_DTYPE_INVALID: GA_ERROR_TYPE */
+    } cases[] = {
+        {GA_UFUNC_ADD, {GA_INT8, GA_UINT8}, 0, {GA_INT16}},
+        {GA_UFUNC_ADD, {GA_INT64, GA_UINT64}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_ADD, {GA_BOOL, GA_BOOL}, 0, {GA_BOOL}},
+        {GA_UFUNC_ADD, {GA_FLOAT16, GA_BFLOAT16}, 0, {GA_FLOAT32}},
+        {GA_UFUNC_ADD, {GA_COMPLEX64, GA_FLOAT64}, 0, {GA_COMPLEX128}},
+        {GA_UFUNC_ADD, {GA_INT8, S}, GA_SCALAR_INT, {GA_INT8}},
+        {GA_UFUNC_ADD, {GA_INT8, S}, GA_SCALAR_FLOAT, {GA_FLOAT64}},
+        {GA_UFUNC_ADD, {S, GA_FLOAT16}, GA_SCALAR_FLOAT, {GA_FLOAT16}},
+        {GA_UFUNC_ADD, {GA_BOOL, S}, GA_SCALAR_INT, {GA_INT64}},
+        {GA_UFUNC_ADD, {GA_FLOAT32, S}, GA_SCALAR_COMPLEX, {GA_COMPLEX64}},
+        {GA_UFUNC_ADD, {GA_INT8, S}, GA_SCALAR_COMPLEX, {GA_COMPLEX128}},
+        {GA_UFUNC_MULTIPLY, {GA_UINT8, S}, GA_SCALAR_BOOL, {GA_UINT8}},
+        {GA_UFUNC_MULTIPLY, {GA_INT16, GA_FLOAT16}, 0, {GA_FLOAT32}},
+        {GA_UFUNC_SUBTRACT, {GA_BOOL, GA_BOOL}, 0, {GA_DTYPE_INVALID}},
+        {GA_UFUNC_NEGATIVE, {GA_BOOL}, 0, {GA_DTYPE_INVALID}},
+        {GA_UFUNC_POSITIVE, {GA_BOOL}, 0, {GA_DTYPE_INVALID}},
+        {GA_UFUNC_SIGN, {GA_BOOL}, 0, {GA_DTYPE_INVALID}},
+        {GA_UFUNC_GCD, {GA_BOOL, GA_BOOL}, 0, {GA_DTYPE_INVALID}},
+        {GA_UFUNC_SQUARE, {GA_BOOL}, 0, {GA_INT8}},
+        {GA_UFUNC_RECIPROCAL, {GA_BOOL}, 0, {GA_INT8}},
+        {GA_UFUNC_ABSOLUTE, {GA_BOOL}, 0, {GA_BOOL}},
+        {GA_UFUNC_ABSOLUTE, {GA_COMPLEX64}, 0, {GA_FLOAT32}},
+        {GA_UFUNC_ABSOLUTE, {GA_COMPLEX128}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_FLOOR, {GA_INT32}, 0, {GA_INT32}},
+        {GA_UFUNC_FLOOR, {GA_BOOL}, 0, {GA_BOOL}},
+        {GA_UFUNC_RINT, {GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_INVERT, {GA_BOOL}, 0, {GA_BOOL}},
+        {GA_UFUNC_SQRT, {GA_BOOL}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_SQRT, {GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_SQRT, {GA_UINT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_SQRT, {GA_INT16}, 0, {GA_FLOAT32}},
+        {GA_UFUNC_SQRT, {GA_UINT16}, 0, {GA_FLOAT32}},
+        {GA_UFUNC_SQRT, {GA_INT32}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_SQRT, {GA_UINT64}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_CBRT, {GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_SPACING, {GA_INT16}, 0, {GA_FLOAT32}},
+        {GA_UFUNC_ISNAN, {GA_INT8}, 0, {GA_BOOL}},
+        {GA_UFUNC_SIGNBIT, {GA_INT8}, 0, {GA_BOOL}},
+        {GA_UFUNC_SINC, {GA_INT16}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_SINC, {GA_FLOAT16}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_DIVIDE, {GA_INT8, GA_INT8}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_DIVIDE, {GA_BOOL, GA_BOOL}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_DIVIDE, {GA_FLOAT16, GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_FLOOR_DIVIDE, {GA_BOOL, GA_BOOL}, 0, {GA_INT8}},
+        {GA_UFUNC_REMAINDER, {GA_BOOL, GA_BOOL}, 0, {GA_INT8}},
+        {GA_UFUNC_FMOD, {GA_UINT64, GA_INT64}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_POWER, {GA_BOOL, GA_BOOL}, 0, {GA_INT8}},
+        {GA_UFUNC_FLOAT_POWER, {GA_FLOAT32, GA_FLOAT32}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_FLOAT_POWER, {GA_INT8, GA_INT8}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_FLOAT_POWER, {GA_COMPLEX64, GA_COMPLEX64}, 0, {GA_COMPLEX128}},
+        {GA_UFUNC_LESS, {GA_INT64, GA_UINT64}, 0, {GA_BOOL}},
+        {GA_UFUNC_EQUAL, {GA_COMPLEX64, GA_FLOAT64}, 0, {GA_BOOL}},
+        {GA_UFUNC_LESS, {GA_INT8, S}, GA_SCALAR_INT, {GA_BOOL}},
+        {GA_UFUNC_LOGICAL_AND, {GA_FLOAT32, GA_INT8}, 0, {GA_BOOL}},
+        {GA_UFUNC_MAXIMUM, {GA_INT8, GA_UINT8}, 0, {GA_INT16}},
+        {GA_UFUNC_COPYSIGN, {GA_INT8, GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_NEXTAFTER, {GA_FLOAT16, GA_FLOAT32}, 0, {GA_FLOAT32}},
+        {GA_UFUNC_LDEXP, {GA_FLOAT32, GA_INT64}, 0, {GA_FLOAT32}},
+        {GA_UFUNC_LDEXP, {GA_INT8, GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_LDEXP, {GA_FLOAT32, GA_FLOAT32}, 0, {GA_DTYPE_INVALID}},
+        {GA_UFUNC_HEAVISIDE, {GA_INT8, GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_LEFT_SHIFT, {GA_BOOL, GA_BOOL}, 0, {GA_INT8}},
+        {GA_UFUNC_GCD, {GA_INT8, GA_UINT8}, 0, {GA_INT16}},
+        {GA_UFUNC_BITWISE_AND, {GA_FLOAT32, GA_FLOAT32}, 0, {GA_DTYPE_INVALID}},
+        {GA_UFUNC_ARCTAN2, {GA_INT8, GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_LOGADDEXP, {GA_INT8, GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_DIVMOD, {GA_BOOL, GA_BOOL}, 0, {GA_INT8, GA_INT8}},
+        {GA_UFUNC_MODF, {GA_INT8}, 0, {GA_FLOAT16, GA_FLOAT16}},
+        {GA_UFUNC_FREXP, {GA_FLOAT16}, 0, {GA_FLOAT16, GA_INT32}},
+        {GA_UFUNC_FREXP, {GA_INT8}, 0, {GA_FLOAT16, GA_INT32}},
+        {GA_UFUNC_WHERE, {GA_BOOL, GA_INT8, GA_UINT8}, 0, {GA_INT16}},
+        {GA_UFUNC_WHERE, {GA_FLOAT32, GA_INT8, S}, GA_SCALAR_INT, {GA_INT8}},
+        {GA_UFUNC_CLIP, {GA_INT8, GA_INT16, GA_INT8}, 0, {GA_INT16}},
+        {GA_UFUNC_ISCLOSE, {GA_INT8, GA_INT8}, 0, {GA_BOOL}},
+        {GA_UFUNC_ROUND, {GA_FLOAT16}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_NAN_TO_NUM, {GA_INT32}, 0, {GA_INT32}},
+        {GA_UFUNC_ANGLE, {GA_INT8}, 0, {GA_FLOAT16}},
+        {GA_UFUNC_ANGLE, {GA_BOOL}, 0, {GA_FLOAT64}},
+        {GA_UFUNC_ANGLE, {GA_COMPLEX64}, 0, {GA_FLOAT32}},
+    };
+#undef S
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ga_ufunc u = cases[i].u;
+        ga_scalar scalars[3];
+        for (int k = 0; k < 3; k++)
+            scalars[k] = cases[i].scalar == GA_SCALAR_FLOAT ? ga_float(0.5) : cases[i].scalar == GA_SCALAR_COMPLEX
+                       ? ga_complex(0, 1) : cases[i].scalar == GA_SCALAR_BOOL ? ga_bool(true) : ga_int(2);
+        ga_dtype out[2] = {GA_DTYPE_INVALID, GA_DTYPE_INVALID};
+        ga_status st = ga_ufunc_resolve_dtypes(u, cases[i].in, scalars, out);
+        if (cases[i].out[0] == GA_DTYPE_INVALID) {
+            CHECK(st == GA_ERROR_TYPE && strstr(ga_last_error_message(), rows[u].name),
+                  "case %zu: %s(%s, ...) should be a type error naming the ufunc, got %s: %s", i, rows[u].name,
+                  dname(cases[i].in[0]), ga_status_string(st), ga_last_error_message());
+        } else {
+            CHECK(st == GA_OK && out[0] == cases[i].out[0] && (rows[u].nout < 2 || out[1] == cases[i].out[1]),
+                  "case %zu: %s(%s, ...) resolved to %s %s (%s), expected %s", i, rows[u].name, dname(cases[i].in[0]),
+                  dname(out[0]), rows[u].nout > 1 ? dname(out[1]) : "", st ? ga_last_error_message() : "ok",
+                  dname(cases[i].out[0]));
+        }
+        ga_clear_error();
+    }
+}
+
+/* ======================================================================== */
+/* divmod, modf, frexp: two outputs                                          */
+/* ======================================================================== */
+
+static long double r_modf_fraction(long double a, long double b, ga_dtype t)
+{
+    long double integral;
+    (void)b, (void)t;
+    return modfl(a, &integral);
+}
+static long double r_modf_integral(long double a, long double b, ga_dtype t)
+{
+    long double integral;
+    (void)b, (void)t;
+    modfl(a, &integral);
+    return integral;
+}
+/* NumPy's frexp: (a, 0) for infinities and NaN */
+static long double r_frexp_mantissa(long double a, long double b, ga_dtype t)
+{
+    int e;
+    (void)b, (void)t;
+    return isfinite(a) ? frexpl(a, &e) : a;
+}
+static long double r_frexp_exponent(long double a, long double b, ga_dtype t)
+{
+    int e = 0;
+    (void)b, (void)t;
+    if (isfinite(a)) frexpl(a, &e);
+    return e;
+}
+
+/* The references of each output. */
+static const spec divmod_outputs[2] = {
+    {r_floor_divide, NULL, i_floor_divide, EXACT, EXACT, {D_ANY, D_ANY}},
+    {r_remainder, NULL, i_remainder, EXACT, EXACT, {D_ANY, D_ANY}},
+};
+static const spec modf_outputs[2] = {
+    {r_modf_fraction, NULL, NULL, EXACT, EXACT, {D_ANY, D_ANY}},
+    {r_modf_integral, NULL, NULL, EXACT, EXACT, {D_ANY, D_ANY}},
+};
+static const spec frexp_outputs[2] = {
+    {r_frexp_mantissa, NULL, NULL, EXACT, EXACT, {D_ANY, D_ANY}},
+    {r_frexp_exponent, NULL, NULL, EXACT, EXACT, {D_ANY, D_ANY}},
+};
+
+/* Layouts of the two-output functions: NEW calls ga_divmod, ga_modf or
+   ga_frexp; CALL calls ga_ufunc_call with out[0] a reversed view with gaps
+   and out[1] new. */
+static const layout pair_layouts[] = {
+    {"1 element", NEW, 1, {1}, {CONTIG, CONTIG}},
+    {"33 elements", NEW, 1, {33}, {CONTIG, CONTIG}},
+    {"1025 elements", NEW, 1, {1025}, {CONTIG, CONTIG}},
+    {"4097 elements", NEW, 1, {4097}, {CONTIG, CONTIG}},
+    {"a step-3 view with a reversed view", NEW, 1, {1025}, {STEP3, REVERSED}},
+    {"a transposed matrix with a row", NEW, 2, {33, 31}, {TRANSPOSED, ROW}},
+    {"0-d", NEW, 0, {0}, {ZERO_D, ZERO_D}},
+    {"empty", NEW, 1, {0}, {CONTIG, CONTIG}},
+    {"ga_ufunc_call, out[0] a reversed view with gaps", CALL, 1, {1025}, {CONTIG, REVERSED}},
+    {"ga_ufunc_call with a scalar second", CALL, 1, {1025}, {CONTIG, SCALAR}},
+};
+
+static void run_pair(ga_ufunc u, const spec outputs[2], ga_dtype loop, const layout *L)
+{
+    int nin = rows[u].nin;
+    if (nin == 1 && L->view[1] == SCALAR) return;
+    ga_dtype in_t[2] = {loop, loop}, out_t[2] = {loop, u == GA_UFUNC_FREXP ? GA_INT32 : loop};
+    char what[2][192];
+    for (int k = 0; k < 2; k++)
+        snprintf(what[k], sizeof what[k], "%s %s output %d, %s", rows[u].name, dname(loop), k, L->name);
+    operand ops[2];
+    memset(ops, 0, sizeof ops);
+    bool made = true;
+    for (int k = 0; k < nin && made; k++) made = make_operand(&ops[k], loop, D_ANY, true, L->view[k], L->ndim, L->shape);
+    int64_t n = elements(L->ndim, L->shape);
+    unsigned char *got[2];
+    for (int k = 0; k < 2; k++) got[k] = (unsigned char *)malloc((size_t)(n ? n : 1) * isz(out_t[k]));
+    ga_array *res[2] = {NULL, NULL}, *base = NULL, *gapped = NULL;
+    bool have = false;
+    if (made && L->form == NEW) {
+        ga_status st = u == GA_UFUNC_DIVMOD ? ga_divmod(ops[0].array, ops[1].array, &res[0], &res[1])
+                     : u == GA_UFUNC_MODF   ? ga_modf(ops[0].array, &res[0], &res[1])
+                                            : ga_frexp(ops[0].array, &res[0], &res[1]);
+        if (st != GA_OK) FAIL("%s: %s", what[0], ga_last_error_message());
+        have = st == GA_OK && check_array(what[0], res[0], out_t[0], L->ndim, L->shape) &&
+               check_array(what[1], res[1], out_t[1], L->ndim, L->shape) && download(res[0], got[0]) &&
+               download(res[1], got[1]);
+    } else if (made) {
+        ga_operand in[2];
+        for (int k = 0; k < nin; k++) in[k] = ops[k].array ? ga_operand_array(ops[k].array) : ga_operand_scalar(ops[k].scalar);
+        gapped = gapped_out(out_t[0], n, &base);
+        res[0] = ga_retain(gapped);
+        ga_status st = ga_ufunc_call(u, in, res);
+        if (st != GA_OK) FAIL("%s: %s", what[0], ga_last_error_message());
+        have = st == GA_OK && res[0] == gapped && check_array(what[1], res[1], out_t[1], L->ndim, L->shape) &&
+               download(res[1], got[1]);
+        if (have) read_gapped(what[0], base, out_t[0], n, got[0]);
+    }
+    if (have)
+        for (int k = 0; k < 2; k++) check_values(what[k], &outputs[k], loop, in_t, out_t[k], ops, nin, L->ndim, L->shape, got[k]);
+    ga_clear_error();
+    for (int k = 0; k < 2; k++) {
+        ga_release(res[k]);
+        free(got[k]);
+    }
+    ga_release(gapped);
+    ga_release(base);
+    for (int k = 0; k < nin; k++) release_operand(&ops[k]);
+}
+
+static void check_pair(ga_ufunc u, const spec outputs[2])
+{
+    for (int t = 0; t < GA_NUM_DTYPES; t++)
+        if (has_loop(u, (ga_dtype)t))
+            for (size_t i = 0; i < sizeof pair_layouts / sizeof pair_layouts[0]; i++)
+                run_pair(u, outputs, (ga_dtype)t, &pair_layouts[i]);
+}
+
+SEEDED_TEST(ufunc_divmod) { check_pair(GA_UFUNC_DIVMOD, divmod_outputs); }
+SEEDED_TEST(ufunc_modf) { check_pair(GA_UFUNC_MODF, modf_outputs); }
+SEEDED_TEST(ufunc_frexp) { check_pair(GA_UFUNC_FREXP, frexp_outputs); }
+
+/* ======================================================================== */
+/* where, clip                                                                */
+/* ======================================================================== */
+
+static bool nonzero(ga_dtype t, elem e) { return is_exact(t) ? e.i != 0 : e.re != 0 || e.im != 0; }
+
+/* Whether two elements of dtype t are the same value (any NaN matching any
+   NaN; the sign of zero counts). */
+static bool identical(ga_dtype t, elem a, elem b)
+{
+    if (is_exact(t)) return a.i == b.i;
+    ga_dtype p = part_of(t);
+    return real_matches(p, EXACT, a.re, b.re, 0) && (!is_complex(t) || real_matches(p, EXACT, a.im, b.im, 0));
+}
+
+/* where(cond, x, y) on operands of the given views, the result of dtype
+   out_t and shape (ndim, shape), through ga_where or, when an operand is a
+   scalar, ga_ufunc_call. */
+static void run_where(ga_dtype cond_t, ga_dtype x_t, ga_dtype y_t, ga_dtype out_t, const int view[3], int ndim,
+                      const int64_t *shape)
+{
+    char what[160];
+    snprintf(what, sizeof what, "where(%s, %s, %s) with views %d %d %d", dname(cond_t), dname(x_t), dname(y_t), view[0],
+             view[1], view[2]);
+    operand ops[3];
+    memset(ops, 0, sizeof ops);
+    const ga_dtype types[3] = {cond_t, x_t, y_t};
+    bool made = true;
+    for (int k = 0; k < 3 && made; k++) made = make_operand(&ops[k], types[k], D_ANY, true, view[k], ndim, shape);
+    int64_t n = elements(ndim, shape);
+    unsigned char *got = (unsigned char *)malloc((size_t)(n ? n : 1) * isz(out_t));
+    ga_array *r = NULL;
+    if (made) {
+        if (ops[1].array && ops[2].array) {
+            r = ga_where(ops[0].array, ops[1].array, ops[2].array);
+        } else {
+            ga_operand in[3];
+            for (int k = 0; k < 3; k++) in[k] = ops[k].array ? ga_operand_array(ops[k].array) : ga_operand_scalar(ops[k].scalar);
+            ga_array *out[2] = {NULL, NULL};
+            if (ga_ufunc_call(GA_UFUNC_WHERE, in, out) == GA_OK) r = out[0];
+        }
+    }
+    if (made && check_array(what, r, out_t, ndim, shape) && download(r, got)) {
+        int64_t bad = 0;
+        for (int64_t k = 0; k < n; k++) {
+            elem c = input_value(&ops[0], cond_t, ndim, shape, k);
+            elem want = input_value(&ops[nonzero(cond_t, c) ? 1 : 2], out_t, ndim, shape, k);
+            bad += !identical(out_t, load(out_t, got + k * (int64_t)isz(out_t)), want);
+        }
+        if (bad) FAIL("%s: %lld of %lld wrong", what, (long long)bad, (long long)n);
+    }
+    ga_clear_error();
+    ga_release(r);
+    free(got);
+    for (int k = 0; k < 3; k++) release_operand(&ops[k]);
+}
+
+SEEDED_TEST(ufunc_where)
+{
+    static const ga_dtype conds[] = {GA_BOOL, GA_INT8, GA_FLOAT32, GA_COMPLEX64}; /* NaN and -0.0 among the floats */
+    const int64_t vec[1] = {1025}, mat[2] = {7, 31};
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        if (!has_loop(GA_UFUNC_WHERE, (ga_dtype)t)) continue;
+        for (size_t c = 0; c < sizeof conds / sizeof conds[0]; c++)
+            run_where(conds[c], (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){CONTIG, CONTIG, CONTIG}, 1, vec);
+        run_where(GA_BOOL, (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){STEP3, REVERSED, CONTIG}, 1, vec);
+        run_where(GA_BOOL, (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){COLUMN, ROW, ZERO_D}, 2, mat);
+        run_where(GA_BOOL, (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){CONTIG, CONTIG, SCALAR}, 1, vec);
+    }
+    /* the common dtype of x and y; weak scalars take the array's */
+    run_where(GA_BOOL, GA_INT8, GA_UINT8, GA_INT16, (const int[]){CONTIG, CONTIG, CONTIG}, 1, vec);
+    run_where(GA_BOOL, GA_FLOAT32, GA_INT64, GA_FLOAT64, (const int[]){CONTIG, CONTIG, CONTIG}, 1, vec);
+    run_where(GA_FLOAT64, GA_FLOAT16, GA_FLOAT32, GA_FLOAT32, (const int[]){CONTIG, TRANSPOSED, ROW}, 2, mat);
+    run_where(GA_BOOL, GA_FLOAT32, GA_FLOAT32, GA_FLOAT32, (const int[]){CONTIG, SCALAR, CONTIG}, 1, vec);
+    run_where(GA_INT32, GA_INT8, GA_INT8, GA_INT8, (const int[]){CONTIG, CONTIG, SCALAR}, 1, vec);
+
+    /* out= through ga_ufunc_call, and a 0-d condition */
+    double xv[3] = {1, 2, 3}, yv[3] = {-1, -2, -3}, got[3] = {0, 0, 0};
+    bool no = false;
+    ga_array *x = ga_from_host(xv, 1, (const int64_t[]){3}, GA_FLOAT64), *y = ga_from_host(yv, 1, (const int64_t[]){3}, GA_FLOAT64);
+    ga_array *cond = ga_from_host(&no, 0, NULL, GA_BOOL), *out = ga_zeros(1, (const int64_t[]){3}, GA_FLOAT64);
+    ga_operand in[3] = {ga_operand_array(cond), ga_operand_array(x), ga_operand_array(y)};
+    ga_array *outs[2] = {out, NULL};
+    CHECK_OK(ga_ufunc_call(GA_UFUNC_WHERE, in, outs));
+    CHECK(outs[0] == out, "out= is the given array");
+    CHECK_OK(ga_to_host(out, got, sizeof got));
+    CHECK(got[0] == -1 && got[1] == -2 && got[2] == -3, "a false 0-d condition picks y: %g %g %g", got[0], got[1], got[2]);
+    ga_release(x), ga_release(y), ga_release(cond), ga_release(out);
+}
+
+/* clip(a, lo, hi) = minimum(maximum(a, lo), hi), NaN propagating: checks r
+   against it; lo or hi NULL leaves that bound out. (NumPy's own complex
+   clip orders without NaN checks, so a bound with a NaN imaginary part may
+   not propagate there.) */
+static void check_clip(const char *what, const ga_array *r, ga_dtype t, const operand *a, const operand *lo,
+                       const operand *hi, int ndim, const int64_t *shape)
+{
+    int64_t n = elements(ndim, shape), bad = 0;
+    unsigned char *got = (unsigned char *)malloc((size_t)(n ? n : 1) * isz(t));
+    if (check_array(what, r, t, ndim, shape) && download(r, got)) {
+        const spec *maximum = &specs[GA_UFUNC_MAXIMUM], *minimum = &specs[GA_UFUNC_MINIMUM];
+        for (int64_t k = 0; k < n; k++) {
+            elem v = input_value(a, t, ndim, shape, k), b = {0, 0, 0};
+            if (lo) b = input_value(lo, t, ndim, shape, k), v = reference(maximum, t, t, t, v, b);
+            if (hi) b = input_value(hi, t, ndim, shape, k), v = reference(minimum, t, t, t, v, b);
+            bad += !matches(minimum, t, t, load(t, got + k * (int64_t)isz(t)), v, v, b);
+        }
+        if (bad) FAIL("%s: %lld of %lld wrong", what, (long long)bad, (long long)n);
+    }
+    ga_clear_error();
+    free(got);
+}
+
+SEEDED_TEST(ufunc_clip)
+{
+    const int64_t mat[2] = {7, 31};
+    for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
+        ga_dtype t = (ga_dtype)ti;
+        if (!has_loop(GA_UFUNC_CLIP, t)) continue;
+        char what[96];
+        operand a, lo, hi, slo, shi;
+        if (!make_operand(&a, t, D_ANY, true, CONTIG, 2, mat) || !make_operand(&lo, t, D_ANY, true, ROW, 2, mat) ||
+            !make_operand(&hi, t, D_ANY, true, ZERO_D, 2, mat) || !make_operand(&slo, t, D_ANY, true, SCALAR, 2, mat) ||
+            !make_operand(&shi, t, D_ANY, true, SCALAR, 2, mat))
+            continue;
+        ga_array *r = ga_clip(a.array, lo.array, hi.array);
+        snprintf(what, sizeof what, "clip %s with a row and a 0-d bound", dname(t));
+        check_clip(what, r, t, &a, &lo, &hi, 2, mat);
+        ga_release(r);
+        r = ga_clip(a.array, NULL, hi.array);
+        snprintf(what, sizeof what, "clip %s without a lower bound", dname(t));
+        check_clip(what, r, t, &a, NULL, &hi, 2, mat);
+        ga_release(r);
+        r = ga_clip(a.array, lo.array, NULL);
+        snprintf(what, sizeof what, "clip %s without an upper bound", dname(t));
+        check_clip(what, r, t, &a, &lo, NULL, 2, mat);
+        ga_release(r);
+        r = ga_clip_scalar(a.array, slo.scalar, shi.scalar);
+        snprintf(what, sizeof what, "clip_scalar %s", dname(t));
+        check_clip(what, r, t, &a, &slo, &shi, 2, mat);
+        ga_release(r);
+        release_operand(&a), release_operand(&lo), release_operand(&hi), release_operand(&slo), release_operand(&shi);
+    }
+    /* NaN anywhere propagates */
+    float av[3] = {NAN, 1, 5}, lov[3] = {0, NAN, 0}, hiv[3] = {2, 2, NAN}, got[3] = {0, 0, 0};
+    ga_array *a = ga_from_host(av, 1, (const int64_t[]){3}, GA_FLOAT32), *lo = ga_from_host(lov, 1, (const int64_t[]){3}, GA_FLOAT32);
+    ga_array *hi = ga_from_host(hiv, 1, (const int64_t[]){3}, GA_FLOAT32), *r = ga_clip(a, lo, hi);
+    CHECK(r && ga_to_host(r, got, sizeof got) == GA_OK && isnan(got[0]) && isnan(got[1]) && isnan(got[2]),
+          "NaN in a, lo or hi gives NaN: %g %g %g", got[0], got[1], got[2]);
+    ga_release(r);
+    /* Python int bounds take the array's dtype */
+    r = ga_clip_scalar(a, ga_int(0), ga_int(3));
+    CHECK(r && ga_dtype_of(r) == GA_FLOAT32, "weak int bounds keep float32");
+    ga_release(r), ga_release(a), ga_release(lo), ga_release(hi);
+}
+
+/* ======================================================================== */
+/* isclose, allclose                                                          */
+/* ======================================================================== */
+
+/* NumPy's isclose on exact values. */
+static bool isclose_ref(elem a, elem b, bool complex_values, long double rtol, long double atol, bool equal_nan)
+{
+    long double diff, mb;
+    bool b_finite, equal, a_nan, b_nan;
+    if (complex_values) {
+        diff = hypotl(a.re - b.re, a.im - b.im), mb = hypotl(b.re, b.im);
+        b_finite = isfinite(b.re) && isfinite(b.im), equal = a.re == b.re && a.im == b.im;
+        a_nan = isnan(a.re) || isnan(a.im), b_nan = isnan(b.re) || isnan(b.im);
+    } else {
+        diff = fabsl(a.re - b.re), mb = fabsl(b.re);
+        b_finite = isfinite(b.re), equal = a.re == b.re, a_nan = isnan(a.re), b_nan = isnan(b.re);
+    }
+    return (diff <= atol + rtol * mb && b_finite) || equal || (equal_nan && a_nan && b_nan);
+}
+
+/* n pairs (a, b) of dtype t, either clearly within rtol/atol of each other
+   (distance at most 0.8 of the tolerance) or clearly not (1.25 of it or
+   more), so that rounding in the loop's precision cannot change the answer;
+   a tenth are special pairs. */
+static void make_close_pairs(ga_dtype t, double rtol, double atol, unsigned char *a, unsigned char *b, int64_t n)
+{
+    static const double specials[][2] = {{NAN, NAN}, {INFINITY, INFINITY}, {-INFINITY, INFINITY}, {INFINITY, 1},
+                                         {1, INFINITY}, {NAN, 1}, {1, NAN}, {0.0, -0.0}};
+    static const double factors[] = {0, 0.3, -0.6, 0.8, 1.25, -2, 5, -40};
+    ga_dtype p = part_of(t);
+    size_t sz = isz(t), psz = isz(p);
+    for (int64_t i = 0; i < n; i++) {
+        double bv[2] = {0, 0}, av[2] = {0, 0};
+        if (rnd() % 10 == 0) {
+            const double *s = specials[rnd() % (sizeof specials / sizeof specials[0])];
+            av[0] = s[0], bv[0] = s[1];
+        } else {
+            for (;;) {
+                for (int k = 0; k < 1 + is_complex(t); k++)
+                    bv[k] = rnd() % 8 == 0 ? 0.0 : rnd() & 1 ? rnd_between(-100, 100) : ldexp(rnd_between(-1, 1), (int)rnd_int(-20, 20));
+                for (int k = 0; k < 2; k++) bv[k] = (double)round_to(p, bv[k]);
+                double tol = atol + rtol * hypot(bv[0], bv[1]), f = factors[rnd() % (sizeof factors / sizeof factors[0])];
+                double angle = is_complex(t) ? rnd_between(0, 6.283185307179586) : 0;
+                av[0] = (double)round_to(p, bv[0] + f * tol * cos(angle));
+                av[1] = (double)round_to(p, bv[1] + f * tol * sin(angle));
+                double q = hypot(av[0] - bv[0], av[1] - bv[1]) / tol;
+                if (q <= 0.8 || q >= 1.25) break;
+            }
+        }
+        for (int k = 0; k < 1 + is_complex(t); k++) {
+            ref_from_double(p, av[k], a + i * (int64_t)sz + k * (int64_t)psz);
+            ref_from_double(p, bv[k], b + i * (int64_t)sz + k * (int64_t)psz);
+        }
+    }
+}
+
+SEEDED_TEST(ufunc_isclose_and_allclose)
+{
+    const int64_t n = 1025;
+    for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
+        ga_dtype t = (ga_dtype)ti;
+        if (!has_loop(GA_UFUNC_ISCLOSE, t)) continue;
+        ga_dtype p = part_of(t);
+        /* tolerances well above the format's resolution */
+        double rtol = p == GA_FLOAT16 ? 1e-2 : p == GA_BFLOAT16 ? 5e-2 : p == GA_FLOAT32 ? 1e-5 : 1e-9;
+        double atol = p == GA_FLOAT16 ? 1e-3 : p == GA_BFLOAT16 ? 1e-2 : p == GA_FLOAT32 ? 1e-8 : 1e-12;
+        unsigned char *av = (unsigned char *)malloc((size_t)n * isz(t)), *bv = (unsigned char *)malloc((size_t)n * isz(t));
+        make_close_pairs(t, rtol, atol, av, bv, n);
+        ga_array *a = ga_from_host(av, 1, &n, t), *b = ga_from_host(bv, 1, &n, t);
+        bool got[1025];
+        for (int equal_nan = 0; equal_nan < 2; equal_nan++) {
+            ga_array *r = ga_isclose(a, b, rtol, atol, equal_nan);
+            if (!check_array("isclose", r, GA_BOOL, 1, &n) || !download(r, got)) {
+                ga_release(r);
+                continue;
+            }
+            int64_t bad = 0, first = -1;
+            for (int64_t i = 0; i < n; i++)
+                if (got[i] != isclose_ref(load(t, av + i * (int64_t)isz(t)), load(t, bv + i * (int64_t)isz(t)),
+                                          is_complex(t), rtol, atol, equal_nan) && !bad++)
+                    first = i;
+            if (bad) {
+                char as[96], bs[96];
+                FAIL("isclose %s equal_nan=%d: %lld of %lld wrong; first: isclose(%s, %s) gave %d", dname(t), equal_nan,
+                     (long long)bad, (long long)n, show(as, sizeof as, t, load(t, av + first * (int64_t)isz(t))),
+                     show(bs, sizeof bs, t, load(t, bv + first * (int64_t)isz(t))), got[first]);
+            }
+            ga_release(r);
+        }
+        /* allclose: of a with itself (NaN needs equal_nan), and with b */
+        bool all = true, any_nan = false, want_all = true;
+        for (int64_t i = 0; i < n; i++) {
+            elem e = load(t, av + i * (int64_t)isz(t));
+            any_nan |= isnan(e.re) || isnan(e.im);
+            want_all &= isclose_ref(e, load(t, bv + i * (int64_t)isz(t)), is_complex(t), rtol, atol, false);
+        }
+        CHECK_OK(ga_allclose(a, a, rtol, atol, true, &all));
+        CHECK(all, "allclose(%s a, a, equal_nan=True)", dname(t));
+        CHECK_OK(ga_allclose(a, a, rtol, atol, false, &all));
+        CHECK(all == !any_nan, "allclose(%s a, a) is %d with NaN %d", dname(t), all, any_nan);
+        CHECK_OK(ga_allclose(a, b, rtol, atol, false, &all));
+        CHECK(all == want_all, "allclose(%s a, b) is %d, expected %d", dname(t), all, want_all);
+        ga_release(a), ga_release(b);
+        free(av), free(bv);
+    }
+    /* integers compare in float64, with NumPy's defaults through ga_ufunc_call */
+    int64_t x[6] = {(INT64_C(1) << 53) + 1, INT64_C(1000000000001), 5, 7, INT64_MIN, -3};
+    int64_t y[6] = {INT64_C(1) << 53, INT64_C(1000000000000), 6, 7, INT64_MAX, -3};
+    bool want[6] = {true, true, false, true, false, true}, got[6] = {0};
+    ga_array *xa = ga_from_host(x, 1, (const int64_t[]){6}, GA_INT64), *ya = ga_from_host(y, 1, (const int64_t[]){6}, GA_INT64);
+    ga_operand in[2] = {ga_operand_array(xa), ga_operand_array(ya)};
+    ga_array *out[2] = {NULL, NULL};
+    CHECK_OK(ga_ufunc_call(GA_UFUNC_ISCLOSE, in, out));
+    if (out[0] && ga_to_host(out[0], got, sizeof got) == GA_OK)
+        for (int i = 0; i < 6; i++) CHECK(got[i] == want[i], "isclose(int64 %lld, %lld) is %d", (long long)x[i], (long long)y[i], got[i]);
+    ga_release(out[0]);
+    /* empty arrays are all close */
+    bool all = false;
+    ga_array *e = ga_zeros(1, (const int64_t[]){0}, GA_FLOAT32);
+    CHECK_OK(ga_allclose(e, e, 1e-5, 1e-8, false, &all));
+    CHECK(all, "allclose of empty arrays");
+    ga_release(e), ga_release(xa), ga_release(ya);
+}
+
+/* ======================================================================== */
+/* round, nan_to_num, angle, real, imag                                       */
+/* ======================================================================== */
+
+/* NumPy's round(x, decimals) for dtype t: x * 10**d, rint, / 10**d (for
+   d < 0: / then *), each step rounded to the dtype as NumPy's own float16
+   arithmetic does; integers unchanged for d >= 0, else computed in float64
+   and cast back as astype casts (ref_cast: a uint32 result beyond the range
+   keeps its low bits, as NumPy's scalar cast; its vectorised cast gives 0). */
+static elem round_ref(ga_dtype t, elem x, int decimals)
+{
+    if (is_exact(t)) {
+        if (decimals >= 0) return x;
+        double f = pow(10.0, -decimals), v = rint((is_signed(t) ? (double)(int64_t)x.i : (double)x.i) / f) * f;
+        return load_as(GA_FLOAT64, &v, t);
+    }
+    ga_dtype p = part_of(t);
+    long double f = round_to(p, pow(10.0, decimals < 0 ? -decimals : decimals)), part[2] = {x.re, x.im};
+    for (int k = 0; k < 2; k++) {
+        long double y = round_to(p, decimals >= 0 ? mul_in(p, part[k], f) : div_in(p, part[k], f));
+        y = round_to(p, rintl(y));
+        part[k] = round_to(p, decimals >= 0 ? div_in(p, y, f) : mul_in(p, y, f));
+    }
+    x.re = part[0], x.im = part[1];
+    return x;
+}
+
+SEEDED_TEST(ufunc_round)
+{
+    static const int decimals[] = {0, 1, 2, 3, -1, -2};
+    const int64_t n = 1025;
+    for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
+        ga_dtype t = (ga_dtype)ti;
+        if (!has_loop(GA_UFUNC_ROUND, t)) continue;
+        size_t sz = isz(t);
+        unsigned char *v = (unsigned char *)malloc((size_t)n * sz), *got = (unsigned char *)malloc((size_t)n * sz);
+        fill_random(t, D_ANY, true, v, n);
+        for (int64_t i = 0; i < n && !is_exact(t); i += 3) /* ties at 1 and 2 decimals */
+            ref_from_double(part_of(t), (double)rnd_int(-2000, 2000) / (rnd() & 1 ? 20 : 200), v + i * (int64_t)sz);
+        ga_array *a = ga_from_host(v, 1, &n, t);
+        for (size_t d = 0; d <= sizeof decimals / sizeof decimals[0]; d++) {
+            /* the last round: ga_ufunc_call, NumPy's default of 0 decimals */
+            int dec = d < sizeof decimals / sizeof decimals[0] ? decimals[d] : 0;
+            ga_array *r = NULL;
+            if (d < sizeof decimals / sizeof decimals[0]) {
+                r = ga_round(a, dec);
+            } else {
+                ga_operand in[1] = {ga_operand_array(a)};
+                ga_array *out[2] = {NULL, NULL};
+                if (ga_ufunc_call(GA_UFUNC_ROUND, in, out) == GA_OK) r = out[0];
+            }
+            char what[64];
+            snprintf(what, sizeof what, "round(%s, %d)%s", dname(t), dec, d < sizeof decimals / sizeof decimals[0] ? "" : " by ga_ufunc_call");
+            if (check_array(what, r, t, 1, &n) && download(r, got)) {
+                int64_t bad = 0, first = -1;
+                for (int64_t i = 0; i < n; i++)
+                    if (!identical(t, load(t, got + i * (int64_t)sz), round_ref(t, load(t, v + i * (int64_t)sz), dec)) && !bad++)
+                        first = i;
+                if (bad) {
+                    char in[96], g[96], w[96];
+                    elem x = load(t, v + first * (int64_t)sz);
+                    FAIL("%s: %lld of %lld wrong; first: %s gave %s, expected %s", what, (long long)bad, (long long)n,
+                         show(in, sizeof in, t, x), show(g, sizeof g, t, load(t, got + first * (int64_t)sz)),
+                         show(w, sizeof w, t, round_ref(t, x, dec)));
+                }
+            }
+            ga_clear_error();
+            ga_release(r);
+        }
+        ga_release(a);
+        free(v), free(got);
+    }
+}
+
+/* nan_to_num of one part value v of dtype p. */
+static long double nan_to_num_ref(ga_dtype p, long double v, double nan, double posinf, double neginf)
+{
+    double repl = isnan(v) ? nan : isinf(v) ? (v > 0 ? posinf : neginf) : 0;
+    return isnan(v) || isinf(v) ? round_to(p, repl) : v;
+}
+
+SEEDED_TEST(ufunc_nan_to_num)
+{
+    const int64_t n = 1025;
+    for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
+        ga_dtype t = (ga_dtype)ti;
+        if (!has_loop(GA_UFUNC_NAN_TO_NUM, t)) continue;
+        size_t sz = isz(t);
+        ga_dtype p = part_of(t);
+        unsigned char *v = (unsigned char *)malloc((size_t)n * sz), *got = (unsigned char *)malloc((size_t)n * sz);
+        fill_random(t, D_ANY, true, v, n);
+        ga_array *a = ga_from_host(v, 1, &n, t);
+        for (int form = 0; form < 3; form++) {
+            /* NumPy's defaults (two ways), or given values (1e6 overflows float16) */
+            double big = is_exact(t) ? 0 : max_finite(p);
+            double nan = form < 2 ? 0 : -1.5, posinf = form < 2 ? big : 1e6, neginf = form < 2 ? -big : -2.5;
+            ga_array *r = NULL;
+            if (form == 0) {
+                r = ga_nan_to_num(a);
+            } else if (form == 1) {
+                ga_operand in[1] = {ga_operand_array(a)};
+                ga_array *out[2] = {NULL, NULL};
+                if (ga_ufunc_call(GA_UFUNC_NAN_TO_NUM, in, out) == GA_OK) r = out[0];
+            } else {
+                r = ga_nan_to_num_values(a, nan, posinf, neginf);
+            }
+            char what[64];
+            snprintf(what, sizeof what, "nan_to_num %s, form %d", dname(t), form);
+            if (check_array(what, r, t, 1, &n) && download(r, got)) {
+                int64_t bad = 0;
+                for (int64_t i = 0; i < n; i++) {
+                    elem want = load(t, v + i * (int64_t)sz);
+                    if (!is_exact(t)) {
+                        want.re = nan_to_num_ref(p, want.re, nan, posinf, neginf);
+                        want.im = nan_to_num_ref(p, want.im, nan, posinf, neginf);
+                    }
+                    bad += !identical(t, load(t, got + i * (int64_t)sz), want);
+                }
+                if (bad) FAIL("%s: %lld of %lld wrong", what, (long long)bad, (long long)n);
+            }
+            ga_clear_error();
+            ga_release(r);
+        }
+        ga_release(a);
+        free(v), free(got);
+    }
+}
+
+SEEDED_TEST(ufunc_angle_real_imag)
+{
+    const int64_t n = 1025;
+    for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
+        ga_dtype t = (ga_dtype)ti;
+        if (!has_loop(GA_UFUNC_ANGLE, t)) continue;
+        ga_dtype p = part_of(t);
+        size_t sz = isz(t), psz = isz(p);
+        unsigned char *v = (unsigned char *)malloc((size_t)n * sz), *got = (unsigned char *)malloc((size_t)n * sz);
+        fill_random(t, D_ANY, true, v, n);
+        ga_array *a = ga_from_host(v, 1, &n, t);
+        for (int deg = 0; deg < 2; deg++) {
+            ga_array *r = ga_angle(a, deg);
+            char what[64];
+            snprintf(what, sizeof what, "angle(%s, deg=%d)", dname(t), deg);
+            if (check_array(what, r, p, 1, &n) && download(r, got)) {
+                int64_t bad = 0, first = -1;
+                for (int64_t i = 0; i < n; i++) {
+                    elem x = load(t, v + i * (int64_t)sz);
+                    long double want = atan2l(x.im, x.re) * (deg ? 180 / PI_L : 1);
+                    long double g = load(p, got + i * (int64_t)psz).re;
+                    /* atan2 and, in degrees, one more rounding: two ulps more */
+                    int64_t steps = ordinal(p, g) - ordinal(p, round_to(p, want));
+                    bool ok = isnan(want) ? isnan(g) : !isnan(g) && steps <= ulp_budget(p) + 2 * deg && steps >= -ulp_budget(p) - 2 * deg;
+                    if (!ok && !bad++) first = i;
+                }
+                if (bad) {
+                    char in[96];
+                    FAIL("%s: %lld of %lld wrong; first: %s gave %.17Lg", what, (long long)bad, (long long)n,
+                         show(in, sizeof in, t, load(t, v + first * (int64_t)sz)), load(p, got + first * (int64_t)psz).re);
+                }
+            }
+            ga_clear_error();
+            ga_release(r);
+        }
+        /* real and imag: views of a complex array's parts (writes go through),
+           of a real array the array itself and zeros */
+        ga_array *re = ga_real(a), *im = ga_imag(a);
+        CHECK(re && im && ga_dtype_of(re) == p && ga_dtype_of(im) == p && ga_size(re) == n && ga_size(im) == n,
+              "real and imag of %s: dtype %s", dname(t), dname(p));
+        if (re && im && is_complex(t)) {
+            CHECK(ga_data(re) == ga_data(a) && (char *)ga_data(im) == (char *)ga_data(a) + psz, "%s parts are views", dname(t));
+            CHECK_OK(ga_negative_out(re, re));
+            CHECK_OK(ga_negative_out(im, im));
+            if (download(a, got)) {
+                int64_t bad = 0;
+                for (int64_t i = 0; i < n; i++) {
+                    elem x = load(t, v + i * (int64_t)sz), y = load(t, got + i * (int64_t)sz);
+                    bad += !real_matches(p, EXACT, y.re, -x.re, 0) || !real_matches(p, EXACT, y.im, -x.im, 0);
+                }
+                CHECK(bad == 0, "negating %s's real and imag views in place negates it: %lld wrong", dname(t), (long long)bad);
+            }
+        } else if (re && im) {
+            CHECK(ga_data(re) == ga_data(a), "real of %s is the array itself", dname(t));
+            if (download(im, got)) {
+                int64_t bad = 0;
+                for (int64_t i = 0; i < n; i++) bad += !identical(t, load(t, got + i * (int64_t)sz), (elem){0, 0, 0});
+                CHECK(bad == 0, "imag of %s is zeros: %lld not", dname(t), (long long)bad);
+            }
+        }
+        ga_release(re), ga_release(im), ga_release(a);
+        free(v), free(got);
+    }
+    /* angle of integers: float16 (NumPy's arctan2(0, int8)); imag of integers: zeros */
+    int8_t iv[3] = {-3, 0, 4};
+    uint16_t h[3] = {1, 1, 1};
+    int8_t z[3] = {1, 1, 1};
+    ga_array *ia = ga_from_host(iv, 1, (const int64_t[]){3}, GA_INT8), *r = ga_angle(ia, false), *im = ga_imag(ia);
+    CHECK(r && ga_dtype_of(r) == GA_FLOAT16 && ga_to_host(r, h, sizeof h) == GA_OK && h[0] == ref_f16_from_double(PI_L) &&
+              h[1] == 0 && h[2] == 0, "angle(int8) is float16 pi, 0, 0: %04x %04x %04x", h[0], h[1], h[2]);
+    CHECK(im && ga_dtype_of(im) == GA_INT8 && ga_to_host(im, z, sizeof z) == GA_OK && !z[0] && !z[1] && !z[2], "imag(int8) is zeros");
+    ga_release(ia), ga_release(r), ga_release(im);
+}
+
+/* ======================================================================== */
+/* Special values                                                            */
+/* ======================================================================== */
+
+/* Runs ufunc u (its named form) on 0-d inputs of dtype t (ldexp's exponent:
+   int64) holding a and b; the result is stored in *got. False (and a
+   failure at `line`) if the call fails or gives another dtype. */
+static bool run_one(int line, ga_ufunc u, ga_dtype t, const void *a, const void *b, elem *got)
+{
+    const ufunc_row *row = &rows[u];
+    ga_dtype b_t = row->result == RESULT_LDEXP ? GA_INT64 : t, out_t = result_dtype(u, t);
+    ga_array *x = ga_from_host(a, 0, NULL, t), *y = row->nin > 1 ? ga_from_host(b, 0, NULL, b_t) : NULL;
+    ga_array *r = row->nin == 1 ? row->unary(x) : row->binary(x, y);
+    unsigned char buf[16];
+    bool ok = r && ga_dtype_of(r) == out_t && ga_to_host(r, buf, isz(out_t)) == GA_OK;
+    if (ok) *got = load(out_t, buf);
+    else test_fail(__FILE__, line, "%s on %s: %s", row->name, dname(t), r ? "wrong dtype" : ga_last_error_message());
+    ga_clear_error();
+    ga_release(x), ga_release(y), ga_release(r);
+    return ok;
+}
+
+/* ufunc u on float dtype t (if it has that loop) at (a, b) gives `want`:
+   exactly for the exact functions, within the ufunc's tolerance otherwise,
+   the sign of a zero always (but for maximum and the like). */
+static void check_float_case(int line, ga_ufunc u, ga_dtype t, double a, double b, double want)
+{
+    if (!has_loop(u, t)) return;
+    unsigned char ab[16], bb[16];
+    ref_from_double(t, a, ab);
+    if (rows[u].result == RESULT_LDEXP) {
+        int64_t e = (int64_t)b;
+        memcpy(bb, &e, 8);
+    } else {
+        ref_from_double(t, b, bb);
+    }
+    elem g;
+    if (!run_one(line, u, t, ab, bb, &g)) return;
+    ga_dtype out_t = result_dtype(u, t);
+    int tol = specs[u].real_tol;
+    bool ok = is_exact(out_t) ? g.i == (want != 0)
+            : isnan(want) ? isnan(g.re)
+            : real_matches(out_t, tol, g.re, want, 1) && (want != 0 || tol == ZEROS_EQUAL || !signbit(g.re) == !signbit(want));
+    if (!ok) {
+        char s[96];
+        test_fail(__FILE__, line, "%s(%g, %g) in %s gave %s, expected %g", rows[u].name, a, b, dname(t),
+                  show(s, sizeof s, out_t, g), want);
+    }
+}
+
+#define INF INFINITY
+#define F(u, a, b, want) {GA_UFUNC_##u, a, b, want, __LINE__}
+static const struct {
+    ga_ufunc u;
+    double a, b, want;
+    int line;
+} float_cases[] = {
+    /* floor_divide and remainder: Python's rules (NumPy's npy_divmod) */
+    F(FLOOR_DIVIDE, 7, 2, 3), F(FLOOR_DIVIDE, -7, 2, -4), F(FLOOR_DIVIDE, 7, -2, -4), F(FLOOR_DIVIDE, -0.0, 1, -0.0),
+    F(FLOOR_DIVIDE, 0.0, -1, -0.0), F(FLOOR_DIVIDE, -1, INF, -1), F(FLOOR_DIVIDE, 1, INF, 0.0), F(FLOOR_DIVIDE, 1, 0, INF),
+    F(FLOOR_DIVIDE, -1, 0, -INF), F(FLOOR_DIVIDE, 0, 0, NAN), F(FLOOR_DIVIDE, INF, 2, NAN),
+    F(REMAINDER, 7, -2, -1), F(REMAINDER, -7, 2, 1), F(REMAINDER, -0.0, 1, 0.0), F(REMAINDER, 0.0, -1, -0.0),
+    F(REMAINDER, -4, 2, 0.0), F(REMAINDER, 4, -2, -0.0), F(REMAINDER, -1, INF, INF), F(REMAINDER, 1, INF, 1),
+    F(REMAINDER, 1, -INF, -INF), F(REMAINDER, 1, 0, NAN), F(REMAINDER, INF, 2, NAN),
+    F(FMOD, -7, 2, -1), F(FMOD, 7, -2, 1), F(FMOD, -0.0, 1, -0.0), F(FMOD, 1, 0, NAN), F(FMOD, 1, INF, 1), F(FMOD, INF, 1, NAN),
+    F(DIVIDE, 1, 0, INF), F(DIVIDE, -1, 0, -INF), F(DIVIDE, 1, -0.0, -INF), F(DIVIDE, 0, 0, NAN), F(DIVIDE, INF, INF, NAN),
+    F(ADD, -0.0, -0.0, -0.0), F(ADD, -0.0, 0.0, 0.0), F(ADD, INF, -INF, NAN), F(SUBTRACT, -0.0, 0.0, -0.0),
+    F(SUBTRACT, 0.0, 0.0, 0.0), F(MULTIPLY, -0.0, 5, -0.0), F(MULTIPLY, 0, INF, NAN),
+    /* maximum and minimum propagate NaN, fmax and fmin ignore it */
+    F(MAXIMUM, NAN, 1, NAN), F(MAXIMUM, 1, NAN, NAN), F(MINIMUM, NAN, 1, NAN), F(MINIMUM, 1, NAN, NAN),
+    F(MAXIMUM, -INF, INF, INF), F(FMAX, NAN, 1, 1), F(FMAX, 1, NAN, 1), F(FMAX, NAN, NAN, NAN), F(FMIN, NAN, -1, -1),
+    F(FMIN, -1, NAN, -1),
+    /* comparisons and logic with NaN and signed zeros */
+    F(EQUAL, NAN, NAN, 0), F(NOT_EQUAL, NAN, NAN, 1), F(LESS_EQUAL, NAN, 1, 0), F(GREATER, INF, NAN, 0),
+    F(EQUAL, -0.0, 0.0, 1), F(LESS, -0.0, 0.0, 0), F(LOGICAL_AND, NAN, 1, 1), F(LOGICAL_OR, -0.0, 0.0, 0),
+    F(LOGICAL_NOT, NAN, 0, 0), F(LOGICAL_NOT, -0.0, 0, 1), F(ISNAN, NAN, 0, 1), F(ISINF, -INF, 0, 1),
+    F(ISFINITE, INF, 0, 0), F(SIGNBIT, -0.0, 0, 1), F(SIGNBIT, 0.0, 0, 0), F(SIGNBIT, -INF, 0, 1),
+    /* unary arithmetic and rounding */
+    F(NEGATIVE, 0.0, 0, -0.0), F(ABSOLUTE, -0.0, 0, 0.0), F(FABS, -INF, 0, INF), F(SIGN, -0.0, 0, 0.0), F(SIGN, NAN, 0, NAN),
+    F(SIGN, -INF, 0, -1), F(RECIPROCAL, -0.0, 0, -INF), F(RECIPROCAL, INF, 0, 0.0), F(RECIPROCAL, -INF, 0, -0.0),
+    F(SQUARE, -0.0, 0, 0.0), F(FLOOR, -0.5, 0, -1), F(CEIL, -0.5, 0, -0.0), F(TRUNC, -0.5, 0, -0.0), F(FIX, -2.5, 0, -2),
+    F(RINT, 2.5, 0, 2), F(RINT, -2.5, 0, -2), F(RINT, 3.5, 0, 4), F(RINT, -0.5, 0, -0.0), F(FLOOR, -INF, 0, -INF),
+    F(SQRT, -0.0, 0, -0.0), F(SQRT, -1, 0, NAN), F(SQRT, INF, 0, INF), F(SQRT, 4, 0, 2), F(CBRT, -8, 0, -2),
+    F(CBRT, -0.0, 0, -0.0), F(COPYSIGN, 1, -0.0, -1), F(COPYSIGN, -INF, 0.0, INF), F(COPYSIGN, 0.0, -1, -0.0),
+    /* ldexp clamps its exponent to int's range */
+    F(LDEXP, 1, 1099511627776.0, INF), F(LDEXP, 1, -1099511627776.0, 0.0), F(LDEXP, -1, -1099511627776.0, -0.0),
+    F(LDEXP, -0.0, 5, -0.0), F(LDEXP, 3, -1, 1.5), F(LDEXP, INF, -5, INF),
+    F(HEAVISIDE, -0.0, 0.5, 0.5), F(HEAVISIDE, NAN, 0.5, NAN), F(HEAVISIDE, -INF, 0.5, 0.0), F(HEAVISIDE, INF, 0.5, 1),
+    F(HEAVISIDE, 0, NAN, NAN),
+    F(POWER, 0.0, -1, INF), F(POWER, -0.0, -1, -INF), F(POWER, 1, NAN, 1), F(POWER, NAN, 0, 1), F(POWER, -1, INF, 1),
+    F(POWER, -8, 0.5, NAN), F(POWER, -2, 3, -8), F(POWER, 2, -1, 0.5), F(FLOAT_POWER, 2, 0.5, 1.4142135623730951),
+    /* transcendental functions at their special points */
+    F(EXP, -INF, 0, 0.0), F(EXP, INF, 0, INF), F(EXP, 0, 0, 1), F(EXPM1, -0.0, 0, -0.0), F(EXPM1, -INF, 0, -1),
+    F(EXP2, 3, 0, 8), F(LOG, 0.0, 0, -INF), F(LOG, -0.0, 0, -INF), F(LOG, -1, 0, NAN), F(LOG, 1, 0, 0.0),
+    F(LOG, INF, 0, INF), F(LOG2, 8, 0, 3), F(LOG10, 100, 0, 2), F(LOG1P, -1, 0, -INF), F(LOG1P, -0.0, 0, -0.0),
+    F(SIN, -0.0, 0, -0.0), F(SIN, INF, 0, NAN), F(COS, 0, 0, 1), F(TAN, -0.0, 0, -0.0), F(ARCSIN, 2, 0, NAN),
+    F(ARCCOS, 1, 0, 0.0), F(ARCTAN, INF, 0, (double)(PI_L / 2)), F(ARCTAN, -0.0, 0, -0.0), F(SINH, -INF, 0, -INF),
+    F(COSH, -INF, 0, INF), F(TANH, INF, 0, 1), F(TANH, -0.0, 0, -0.0), F(ARCSINH, -INF, 0, -INF), F(ARCCOSH, 1, 0, 0.0),
+    F(ARCCOSH, 0.5, 0, NAN), F(ARCTANH, 1, 0, INF), F(ARCTANH, -1, 0, -INF), F(ARCTANH, 2, 0, NAN),
+    F(DEG2RAD, 180, 0, (double)PI_L), F(RAD2DEG, INF, 0, INF), F(SINC, 0, 0, 1), F(SINC, INF, 0, NAN),
+    F(ARCTAN2, 0.0, -0.0, (double)PI_L), F(ARCTAN2, -0.0, -0.0, -(double)PI_L), F(ARCTAN2, -0.0, 0.0, -0.0),
+    F(ARCTAN2, 1, 0, (double)(PI_L / 2)), F(ARCTAN2, INF, INF, (double)(PI_L / 4)), F(HYPOT, INF, NAN, INF),
+    F(HYPOT, NAN, -INF, INF), F(HYPOT, 3, 4, 5), F(LOGADDEXP, -INF, -INF, -INF), F(LOGADDEXP, INF, INF, INF),
+    F(LOGADDEXP, INF, -INF, INF), F(LOGADDEXP, NAN, 1, NAN), F(LOGADDEXP2, 1, 1, 2), F(LOGADDEXP2, -INF, 3, 3),
+};
+#undef F
+
+DEVICE_TEST(ufunc_special_float_values)
+{
+    static const ga_dtype floats[] = {GA_FLOAT16, GA_BFLOAT16, GA_FLOAT32, GA_FLOAT64};
+    for (size_t f = 0; f < sizeof floats / sizeof floats[0]; f++) {
+        ga_dtype t = floats[f];
+        for (size_t i = 0; i < sizeof float_cases / sizeof float_cases[0]; i++)
+            check_float_case(float_cases[i].line, float_cases[i].u, t, float_cases[i].a, float_cases[i].b, float_cases[i].want);
+        /* the format's own neighbours (the spacing of a negative number is
+           negative, as float32's, also for float16) */
+        double eps = epsilon_of(t), tiny = min_subnormal(t), big = max_finite(t), normal = ldexp(1.0, min_exponent(t));
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 0, 1, tiny);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, -0.0, -1, -tiny);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 1, 2, 1 + eps);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 1, 0, 1 - eps / 2);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, big, INF, INF);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, INF, 0, big);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, tiny, 0, 0.0);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, NAN, 1, NAN);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 1, NAN, NAN);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, 1, 0, eps);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, -1, 0, -eps);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, 0, 0, tiny);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, -0.0, 0, tiny);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, normal, 0, tiny);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, big, 0, INF);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, INF, 0, NAN);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, NAN, 0, NAN);
+        check_float_case(__LINE__, GA_UFUNC_ADD, t, big, big, INF);
+        check_float_case(__LINE__, GA_UFUNC_SQUARE, t, big, 0, INF);
+        check_float_case(__LINE__, GA_UFUNC_MULTIPLY, t, tiny, 0.5, 0.0); /* a tie, to even */
+    }
+}
+
+/* Complex special values (relative tolerance where the value is computed). */
+DEVICE_TEST(ufunc_special_complex_values)
+{
+    static const struct {
+        ga_ufunc u;
+        double a[2], b[2], want[2];
+        int line;
+    } cases[] = {
+#define C(u, ar, ai, br, bi, wr, wi) {GA_UFUNC_##u, {ar, ai}, {br, bi}, {wr, wi}, __LINE__}
+        C(SIGN, 3, 4, 0, 0, 0.6, 0.8), C(SIGN, INF, 1, 0, 0, 1, 0), C(SIGN, 1, -INF, 0, 0, 0, -1), C(SIGN, 0, 0, 0, 0, 0, 0),
+        C(SIGN, NAN, 1, 0, 0, NAN, NAN), C(SIGN, INF, INF, 0, 0, NAN, NAN), C(ABSOLUTE, 3, 4, 0, 0, 5, 0),
+        C(ABSOLUTE, INF, NAN, 0, 0, INF, 0), C(ABSOLUTE, NAN, 1, 0, 0, NAN, 0), C(DIVIDE, 1, 1, 0, 0, INF, INF),
+        C(DIVIDE, 0, 0, 0, 0, NAN, NAN), C(RECIPROCAL, 0, 0, 0, 0, NAN, NAN), C(MULTIPLY, INF, 0, 1, 0, INF, NAN),
+        C(EQUAL, NAN, 0, NAN, 0, 0, 0), C(LESS, 1, NAN, 2, 0, 0, 0), C(LESS, 1, 1, 1, 2, 1, 0), C(GREATER_EQUAL, 2, -1, 1, 5, 1, 0),
+        C(MAXIMUM, NAN, 0, 1, 0, NAN, 0), C(FMAX, NAN, 0, 1, 0, 1, 0), C(MINIMUM, 1, 0, 1, NAN, 1, NAN),
+        C(ISNAN, 1, NAN, 0, 0, 1, 0), C(ISINF, NAN, INF, 0, 0, 1, 0), C(ISFINITE, 1, INF, 0, 0, 0, 0),
+        C(LOGICAL_NOT, 0, -0.0, 0, 0, 1, 0), C(LOGICAL_NOT, 0, 1, 0, 0, 0, 0), C(SQRT, -4, 0, 0, 0, 0, 2),
+        C(SQRT, -4, -0.0, 0, 0, 0, -2), C(POWER, 2, 0, 0, 0, 1, 0), C(POWER, 0, 0, 2, 0, 0, 0), C(POWER, 0, 1, 2, 0, -1, 0),
+        C(RINT, 2.5, -0.5, 0, 0, 2, -0.0), C(CONJUGATE, 1, 0.0, 0, 0, 1, -0.0),
+#undef C
+    };
+    static const ga_dtype complexes[] = {GA_COMPLEX64, GA_COMPLEX128};
+    for (size_t c = 0; c < 2; c++) {
+        ga_dtype t = complexes[c], p = part_of(t);
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            ga_ufunc u = cases[i].u;
+            if (!has_loop(u, t)) continue;
+            unsigned char ab[16], bb[16];
+            for (int k = 0; k < 2; k++) {
+                ref_from_double(p, cases[i].a[k], ab + k * isz(p));
+                ref_from_double(p, cases[i].b[k], bb + k * isz(p));
+            }
+            elem g, want = {cases[i].want[0] != 0, cases[i].want[0], cases[i].want[1]};
+            if (!run_one(cases[i].line, u, t, ab, bb, &g)) continue;
+            ga_dtype out_t = result_dtype(u, t);
+            if (!matches(&specs[u], t, out_t, g, want, want, want)) {
+                char s[96];
+                test_fail(__FILE__, cases[i].line, "%s(%g%+gj, %g%+gj) in %s gave %s", rows[u].name, cases[i].a[0],
+                          cases[i].a[1], cases[i].b[0], cases[i].b[1], dname(t), show(s, sizeof s, out_t, g));
+            }
+        }
+    }
+}
+
+DEVICE_TEST(ufunc_special_integer_values)
+{
+    static const struct {
+        ga_ufunc u;
+        ga_dtype t;
+        int64_t a, b, want;
+        int line;
+    } cases[] = {
+#define N(u, t, a, b, want) {GA_UFUNC_##u, GA_##t, a, b, want, __LINE__}
+        /* division: by zero gives 0, MIN // -1 wraps, floor and Python's remainder */
+        N(FLOOR_DIVIDE, INT8, -128, -1, -128), N(FLOOR_DIVIDE, INT32, INT32_MIN, -1, INT32_MIN),
+        N(FLOOR_DIVIDE, INT64, INT64_MIN, -1, INT64_MIN), N(FLOOR_DIVIDE, INT16, 7, 0, 0), N(FLOOR_DIVIDE, UINT8, 7, 0, 0),
+        N(FLOOR_DIVIDE, INT32, -7, 2, -4), N(FLOOR_DIVIDE, INT32, 7, -2, -4), N(FLOOR_DIVIDE, INT64, -7, -2, 3),
+        N(REMAINDER, INT8, -128, -1, 0), N(REMAINDER, INT64, INT64_MIN, -1, 0), N(REMAINDER, INT32, 7, 0, 0),
+        N(REMAINDER, INT32, -7, 2, 1), N(REMAINDER, INT32, 7, -2, -1), N(REMAINDER, UINT64, 7, 0, 0),
+        N(FMOD, INT32, -7, 2, -1), N(FMOD, INT32, 7, -2, 1), N(FMOD, INT64, INT64_MIN, -1, 0), N(FMOD, INT8, 5, 0, 0),
+        /* wrapping arithmetic */
+        N(ADD, INT8, 127, 1, -128), N(ADD, UINT8, 255, 1, 0), N(SUBTRACT, UINT16, 0, 1, 65535),
+        N(MULTIPLY, INT16, 300, 300, 24464), N(MULTIPLY, INT64, INT64_MAX, 2, -2), N(SQUARE, INT8, 16, 0, 0),
+        N(NEGATIVE, INT8, -128, 0, -128), N(ABSOLUTE, INT8, -128, 0, -128), N(ABSOLUTE, INT64, INT64_MIN, 0, INT64_MIN),
+        N(SIGN, INT8, -5, 0, -1), N(SIGN, UINT8, 200, 0, 1), N(FLOOR, INT32, -7, 0, -7),
+        /* shifts: 0 at or beyond the width or by a negative count; -1 for negatives shifted right */
+        N(LEFT_SHIFT, INT8, 1, 7, -128), N(LEFT_SHIFT, INT8, 1, 8, 0), N(LEFT_SHIFT, INT8, 3, -1, 0),
+        N(LEFT_SHIFT, INT8, 3, 100, 0), N(LEFT_SHIFT, UINT8, 255, 1, 254), N(LEFT_SHIFT, INT64, 1, 63, INT64_MIN),
+        N(LEFT_SHIFT, INT64, 1, 64, 0), N(LEFT_SHIFT, UINT32, 1, 32, 0), N(RIGHT_SHIFT, INT8, -128, 7, -1),
+        N(RIGHT_SHIFT, INT8, -5, 8, -1), N(RIGHT_SHIFT, INT8, -5, -1, -1), N(RIGHT_SHIFT, INT8, 5, 8, 0),
+        N(RIGHT_SHIFT, INT8, 5, -1, 0), N(RIGHT_SHIFT, UINT8, 128, 7, 1), N(RIGHT_SHIFT, UINT8, 128, 8, 0),
+        N(RIGHT_SHIFT, INT64, -1, 64, -1), N(RIGHT_SHIFT, INT64, INT64_MIN, 63, -1), N(RIGHT_SHIFT, UINT64, -1, 63, 1),
+        /* power wraps; negative exponents: 1, +-1 or 0 (NumPy raises) */
+        N(POWER, INT8, 2, 7, -128), N(POWER, INT8, 2, 8, 0), N(POWER, INT8, 3, -1, 0), N(POWER, INT8, 1, -5, 1),
+        N(POWER, INT8, -1, -5, -1), N(POWER, INT8, -1, -4, 1), N(POWER, INT32, 0, 0, 1), N(POWER, INT32, 0, -1, 0),
+        N(POWER, UINT8, 3, 5, 243), N(POWER, INT64, 3, 40, INT64_C(-6289078614652622815)),
+        /* reciprocal: C's 1.0 / a cast back (inf becomes INT_MIN's low bits) */
+        N(RECIPROCAL, INT32, 0, 0, INT32_MIN), N(RECIPROCAL, INT8, 0, 0, 0), N(RECIPROCAL, INT64, 0, 0, INT64_MIN),
+        N(RECIPROCAL, UINT64, 0, 0, 0), N(RECIPROCAL, UINT32, 0, 0, 0), N(RECIPROCAL, INT16, -1, 0, -1),
+        N(RECIPROCAL, INT16, 2, 0, 0),
+        /* gcd and lcm of magnitudes (|MIN| wraps back to MIN) */
+        N(GCD, INT8, -128, 6, 2), N(GCD, INT8, -128, 0, -128), N(GCD, INT64, INT64_MIN, 0, INT64_MIN), N(GCD, INT32, 0, 0, 0),
+        N(GCD, INT32, -12, 18, 6), N(LCM, INT8, -128, 3, -128), N(LCM, INT16, -4, 6, 12), N(LCM, INT32, 0, 5, 0),
+        N(LCM, UINT8, 16, 24, 48),
+        /* bool: + is or, * is and, ~ is not */
+        N(INVERT, INT8, 0, 0, -1), N(INVERT, UINT8, 0, 0, 255), N(INVERT, BOOL, 1, 0, 0), N(INVERT, BOOL, 0, 0, 1),
+        N(ADD, BOOL, 1, 1, 1), N(MULTIPLY, BOOL, 1, 0, 0), N(MULTIPLY, BOOL, 1, 1, 1), N(MAXIMUM, BOOL, 0, 1, 1),
+        N(MINIMUM, BOOL, 0, 1, 0), N(BITWISE_XOR, BOOL, 1, 1, 0),
+        /* comparisons by the dtype's own order */
+        N(LESS, UINT64, 1, -1, 1), N(GREATER, INT64, -1, 0, 0), N(MAXIMUM, UINT8, 200, 100, 200),
+        N(MINIMUM, INT8, -128, 127, -128), N(LOGICAL_NOT, INT8, 0, 0, 1), N(ISNAN, INT8, 5, 0, 0), N(ISFINITE, UINT64, 5, 0, 1),
+#undef N
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ga_ufunc u = cases[i].u;
+        ga_dtype t = cases[i].t, out_t = result_dtype(u, t);
+        elem g;
+        if (!run_one(cases[i].line, u, t, &cases[i].a, &cases[i].b, &g)) continue;
+        if (g.i != wrap(out_t, (uint64_t)cases[i].want)) {
+            char s[96];
+            test_fail(__FILE__, cases[i].line, "%s(%lld, %lld) in %s gave %s, expected %lld", rows[u].name,
+                      (long long)cases[i].a, (long long)cases[i].b, dname(t), show(s, sizeof s, out_t, g),
+                      (long long)cases[i].want);
+        }
+    }
+}
+#undef INF
+
+/* ======================================================================== */
+/* Mixed dtypes                                                              */
+/* ======================================================================== */
+
+/* ufunc u on arrays of dtypes ta and tb (tb unused for unary ufuncs): NumPy's
+   loop `loop` (the inputs cast to it; ldexp's exponent stays an integer)
+   and result dtype out_t, in a few layouts. */
+static void run_mixed(ga_ufunc u, ga_dtype ta, ga_dtype tb, ga_dtype loop, ga_dtype out_t)
+{
+    static const layout mixed_layouts[] = {
+        {"contiguous", NEW, 1, {1025}, {CONTIG, CONTIG}},
+        {"a step-3 view with a reversed view", NEW, 1, {1025}, {STEP3, REVERSED}},
+        {"a transposed matrix with a row", NEW, 2, {33, 31}, {TRANSPOSED, ROW}},
+    };
+    const ufunc_row *row = &rows[u];
+    const spec *sp = &specs[u];
+    ga_dtype in_t[2] = {loop, row->result == RESULT_LDEXP ? tb : loop}, types[2] = {ta, tb};
+    for (size_t i = 0; i < sizeof mixed_layouts / sizeof mixed_layouts[0]; i++) {
+        const layout *L = &mixed_layouts[i];
+        char what[160];
+        snprintf(what, sizeof what, "%s(%s%s%s), %s", row->name, dname(ta), row->nin > 1 ? ", " : "",
+                 row->nin > 1 ? dname(tb) : "", L->name);
+        operand ops[2];
+        memset(ops, 0, sizeof ops);
+        bool made = true;
+        for (int k = 0; k < row->nin && made; k++) made = make_operand(&ops[k], types[k], sp->domain[k], true, L->view[k], L->ndim, L->shape);
+        int64_t n = elements(L->ndim, L->shape);
+        unsigned char *got = (unsigned char *)malloc((size_t)n * isz(out_t));
+        ga_array *r = made ? call_new(row, ops) : NULL;
+        if (made && check_array(what, r, out_t, L->ndim, L->shape) && download(r, got))
+            check_values(what, sp, loop, in_t, out_t, ops, row->nin, L->ndim, L->shape, got);
+        ga_clear_error();
+        ga_release(r);
+        free(got);
+        for (int k = 0; k < row->nin; k++) release_operand(&ops[k]);
+    }
+}
+
+SEEDED_TEST(ufunc_mixed_dtypes)
+{
+    static const struct {
+        ga_ufunc u;
+        ga_dtype a, b, loop, out;
+    } cases[] = {
+#define M(u, a, b, loop, out) {GA_UFUNC_##u, GA_##a, GA_##b, GA_##loop, GA_##out}
+        M(ADD, FLOAT32, FLOAT64, FLOAT64, FLOAT64), M(ADD, FLOAT16, FLOAT32, FLOAT32, FLOAT32),
+        M(ADD, FLOAT16, BFLOAT16, FLOAT32, FLOAT32), M(ADD, INT8, UINT8, INT16, INT16), M(ADD, UINT8, INT64, INT64, INT64),
+        M(ADD, INT64, UINT64, FLOAT64, FLOAT64), M(ADD, BOOL, INT8, INT8, INT8), M(ADD, COMPLEX64, FLOAT64, COMPLEX128, COMPLEX128),
+        M(SUBTRACT, UINT32, INT32, INT64, INT64), M(MULTIPLY, INT16, FLOAT16, FLOAT32, FLOAT32),
+        M(MULTIPLY, COMPLEX64, INT16, COMPLEX64, COMPLEX64),
+        /* true division of integers and bools is float64 */
+        M(DIVIDE, INT8, INT8, FLOAT64, FLOAT64), M(DIVIDE, UINT64, INT64, FLOAT64, FLOAT64), M(DIVIDE, BOOL, BOOL, FLOAT64, FLOAT64),
+        M(DIVIDE, INT16, FLOAT16, FLOAT32, FLOAT32), M(FLOOR_DIVIDE, INT8, UINT8, INT16, INT16),
+        M(REMAINDER, FLOAT32, INT32, FLOAT64, FLOAT64), M(POWER, INT8, UINT8, INT16, INT16), M(MAXIMUM, INT8, UINT8, INT16, INT16),
+        M(ARCTAN2, INT8, INT8, FLOAT16, FLOAT16), M(HEAVISIDE, INT8, INT8, FLOAT16, FLOAT16), M(LDEXP, INT8, INT8, FLOAT16, FLOAT16),
+        M(LDEXP, FLOAT32, INT64, FLOAT32, FLOAT32), M(LDEXP, FLOAT64, UINT8, FLOAT64, FLOAT64),
+        M(EQUAL, FLOAT32, FLOAT64, FLOAT64, BOOL), M(LESS, INT8, UINT8, INT16, BOOL), M(GREATER, FLOAT16, INT32, FLOAT64, BOOL),
+        M(LOGICAL_XOR, FLOAT32, INT8, FLOAT32, BOOL),
+        /* integer inputs of float functions take the first float loop they cast to safely */
+        M(SQRT, INT8, INT8, FLOAT16, FLOAT16), M(SQRT, UINT8, UINT8, FLOAT16, FLOAT16), M(SQRT, BOOL, BOOL, FLOAT16, FLOAT16),
+        M(SQRT, INT16, INT16, FLOAT32, FLOAT32), M(SQRT, INT32, INT32, FLOAT64, FLOAT64), M(EXP, UINT16, UINT16, FLOAT32, FLOAT32),
+        M(SINC, INT16, INT16, FLOAT64, FLOAT64), M(RECIPROCAL, BOOL, BOOL, INT8, INT8), M(SQUARE, BOOL, BOOL, INT8, INT8),
+        M(FLOOR, INT32, INT32, INT32, INT32), M(RINT, INT8, INT8, FLOAT16, FLOAT16), M(ABSOLUTE, COMPLEX128, COMPLEX128, COMPLEX128, FLOAT64),
+#undef M
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_mixed(cases[i].u, cases[i].a, cases[i].b, cases[i].loop, cases[i].out);
+}
+
+/* a <=> b exactly, for a signed and b unsigned. */
+static int compare_signed_unsigned(int64_t a, uint64_t b) { return a < 0 ? -1 : (uint64_t)a < b ? -1 : (uint64_t)a > b; }
+
+/* int64 (and int32) against uint64: NumPy's exact loops, not float64. */
+SEEDED_TEST(ufunc_compare_int64_with_uint64_exactly)
+{
+    static const ga_ufunc comparisons[] = {GA_UFUNC_EQUAL, GA_UFUNC_NOT_EQUAL, GA_UFUNC_LESS,
+                                           GA_UFUNC_LESS_EQUAL, GA_UFUNC_GREATER, GA_UFUNC_GREATER_EQUAL};
+    const int64_t n = 1025;
+    int64_t *s = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+    uint64_t *u = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)n);
+    int32_t *s32 = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    bool *got = (bool *)malloc((size_t)n);
+    /* pairs that float64 cannot tell apart, the edges, then random ones */
+    const int64_t fixed_s[] = {(INT64_C(1) << 53) + 1, -1, 0, INT64_MAX, INT64_MIN, INT64_MAX, -(INT64_C(1) << 53), 5};
+    const uint64_t fixed_u[] = {UINT64_C(1) << 53, UINT64_MAX, 0, UINT64_C(1) << 63, UINT64_C(1) << 63,
+                                (UINT64_C(1) << 63) - 1, UINT64_C(1) << 53, 5};
+    for (int64_t i = 0; i < n; i++) {
+        if (i < 8) {
+            s[i] = fixed_s[i], u[i] = fixed_u[i];
+        } else {
+            s[i] = (int64_t)gen_int(D_ANY, GA_INT64);
+            u[i] = rnd() % 4 == 0 ? (uint64_t)s[i] : gen_int(D_ANY, GA_UINT64);
+        }
+        s32[i] = (int32_t)s[i];
+    }
+    ga_array *sa = ga_from_host(s, 1, &n, GA_INT64), *ua = ga_from_host(u, 1, &n, GA_UINT64);
+    ga_array *s32a = ga_from_host(s32, 1, &n, GA_INT32);
+    for (size_t c = 0; c < sizeof comparisons / sizeof comparisons[0]; c++) {
+        const ufunc_row *row = &rows[comparisons[c]];
+        for (int form = 0; form < 3; form++) { /* int64 op uint64, uint64 op int64, int32 op uint64 */
+            ga_array *r = form == 0 ? row->binary(sa, ua) : form == 1 ? row->binary(ua, sa) : row->binary(s32a, ua);
+            if (!check_array(row->name, r, GA_BOOL, 1, &n) || !download(r, got)) {
+                ga_release(r);
+                continue;
+            }
+            int64_t bad = 0, first = -1;
+            for (int64_t i = 0; i < n; i++) {
+                int cmp = compare_signed_unsigned(form == 2 ? s32[i] : s[i], u[i]);
+                if (form == 1) cmp = -cmp;
+                bool want = comparisons[c] == GA_UFUNC_EQUAL ? cmp == 0 : comparisons[c] == GA_UFUNC_NOT_EQUAL ? cmp != 0
+                          : comparisons[c] == GA_UFUNC_LESS ? cmp < 0 : comparisons[c] == GA_UFUNC_LESS_EQUAL ? cmp <= 0
+                          : comparisons[c] == GA_UFUNC_GREATER ? cmp > 0 : cmp >= 0;
+                if (got[i] != want && !bad++) first = i;
+            }
+            if (bad)
+                FAIL("%s, form %d: %lld of %lld wrong; first: %lld vs %llu gave %d", row->name, form, (long long)bad,
+                     (long long)n, (long long)(form == 2 ? s32[first] : s[first]), (unsigned long long)u[first], got[first]);
+            ga_release(r);
+        }
+    }
+    ga_release(sa), ga_release(ua), ga_release(s32a);
+    free(s), free(u), free(s32), free(got);
+}
+
+/* ======================================================================== */
+/* Weak scalars                                                              */
+/* ======================================================================== */
+
+/* r (new, or NULL after an error) has dtype t and the n values want (as
+   doubles); released here. */
+static void expect_values(int line, const char *what, ga_array *r, ga_dtype t, int64_t n, const double *want)
+{
+    if (!r || ga_dtype_of(r) != t || ga_size(r) != n) {
+        test_fail(__FILE__, line, "%s: %s, expected %lld elements of %s", what,
+                  r ? dname(ga_dtype_of(r)) : ga_last_error_message(), (long long)n, dname(t));
+    } else {
+        unsigned char *h = (unsigned char *)malloc((size_t)n * isz(t));
+        if (ga_to_host(r, h, (size_t)n * isz(t)) == GA_OK) {
+            for (int64_t i = 0; i < n; i++) {
+                elem g = load(t, h + i * (int64_t)isz(t));
+                double v = is_exact(t) ? (is_signed(t) ? (double)(int64_t)g.i : (double)g.i) : (double)g.re;
+                if (!(v == want[i] || (isnan(v) && isnan(want[i])))) {
+                    test_fail(__FILE__, line, "%s: element %lld is %.17g, expected %.17g", what, (long long)i, v, want[i]);
+                    break;
+                }
+            }
+        }
+        free(h);
+    }
+    ga_clear_error();
+    ga_release(r);
+}
+#define EXPECT(what, r, t, ...)                                                               \
+    expect_values(__LINE__, what, r, t, (int64_t)(sizeof((const double[]){__VA_ARGS__}) / sizeof(double)), \
+                  (const double[]){__VA_ARGS__})
+
+DEVICE_TEST(ufunc_weak_scalars)
+{
+    int8_t i8v[5] = {-128, -1, 0, 1, 127};
+    uint8_t u8v[2] = {200, 0};
+    bool bv[2] = {true, false};
+    float f32v[2] = {0.1f, 3};
+    uint16_t f16v[2] = {ref_f16_from_double(1), ref_f16_from_double(2)};
+    int32_t i32v[1] = {2};
+    uint64_t u64v[1] = {2};
+    int64_t i64v[2] = {INT64_MIN, INT64_MAX};
+    ga_array *i8 = ga_from_host(i8v, 1, (const int64_t[]){5}, GA_INT8), *u8 = ga_from_host(u8v, 1, (const int64_t[]){2}, GA_UINT8);
+    ga_array *b = ga_from_host(bv, 1, (const int64_t[]){2}, GA_BOOL), *f32 = ga_from_host(f32v, 1, (const int64_t[]){2}, GA_FLOAT32);
+    ga_array *f16 = ga_from_host(f16v, 1, (const int64_t[]){2}, GA_FLOAT16), *i32 = ga_from_host(i32v, 1, (const int64_t[]){1}, GA_INT32);
+    ga_array *u64 = ga_from_host(u64v, 1, (const int64_t[]){1}, GA_UINT64), *i64 = ga_from_host(i64v, 1, (const int64_t[]){2}, GA_INT64);
+
+    /* a Python int takes an integer array's dtype (and wraps with it) */
+    EXPECT("int8 + 1", ga_add_scalar(i8, ga_int(1)), GA_INT8, -127, 0, 1, 2, -128);
+    EXPECT("1 - int8", ga_subtract_rscalar(ga_int(1), i8), GA_INT8, -127, 2, 1, 0, -126);
+    EXPECT("uint64 + 2**64-1", ga_add_scalar(u64, ga_uint(UINT64_MAX)), GA_UINT64, 1);
+    EXPECT("uint8 * True", ga_multiply_scalar(u8, ga_bool(true)), GA_UINT8, 200, 0);
+    /* a Python float makes integers float64, and takes a float array's dtype */
+    EXPECT("int8 + 0.5", ga_add_scalar(i8, ga_float(0.5)), GA_FLOAT64, -127.5, -0.5, 0.5, 1.5, 127.5);
+    EXPECT("float32 * 0.1", ga_multiply_scalar(f32, ga_float(0.1)), GA_FLOAT32, (double)(0.1f * 0.1f), (double)(3 * 0.1f));
+    EXPECT("float16 + 0.1", ga_add_scalar(f16, ga_float(0.1)), GA_FLOAT16,
+           ref_f16_to_double(ref_f16_from_double(1 + ref_f16_to_double(ref_f16_from_double(0.1)))),
+           ref_f16_to_double(ref_f16_from_double(2 + ref_f16_to_double(ref_f16_from_double(0.1)))));
+    EXPECT("float32 == 0.1 (0.1 becomes float32)", ga_equal_scalar(f32, ga_float(0.1)), GA_BOOL, 1, 0);
+    /* bool: a Python int makes int64, a Python bool keeps bool */
+    EXPECT("bool + 1", ga_add_scalar(b, ga_int(1)), GA_INT64, 2, 1);
+    EXPECT("bool + True", ga_add_scalar(b, ga_bool(true)), GA_BOOL, 1, 1);
+    EXPECT("False * bool", ga_multiply_rscalar(ga_bool(false), b), GA_BOOL, 0, 0);
+    /* a Python complex makes complex */
+    ga_array *c = ga_add_scalar(i32, ga_complex(1, 1));
+    CHECK(c && ga_dtype_of(c) == GA_COMPLEX128, "int32 + 1j is complex128");
+    ga_release(c);
+    c = ga_multiply_scalar(f32, ga_complex(0, 1));
+    CHECK(c && ga_dtype_of(c) == GA_COMPLEX64, "float32 * 1j is complex64");
+    ga_release(c);
+
+    /* comparisons with an int out of the dtype's range compare the values */
+    int8_t every[256];
+    for (int i = 0; i < 256; i++) every[i] = (int8_t)(i - 128);
+    ga_array *all8 = ga_from_host(every, 1, (const int64_t[]){256}, GA_INT8);
+    static const struct {
+        ga_ufunc u;
+        bool rscalar;
+        int64_t v;
+        bool want;
+    } out_of_range[] = {
+        {GA_UFUNC_LESS, false, 300, true}, {GA_UFUNC_LESS_EQUAL, false, 128, true}, {GA_UFUNC_GREATER, false, -300, true},
+        {GA_UFUNC_GREATER_EQUAL, false, -129, true}, {GA_UFUNC_GREATER, false, 300, false}, {GA_UFUNC_LESS, false, -129, false},
+        {GA_UFUNC_EQUAL, false, 300, false}, {GA_UFUNC_NOT_EQUAL, false, -300, true}, {GA_UFUNC_GREATER, true, 300, true},
+        {GA_UFUNC_LESS, true, -300, true}, {GA_UFUNC_EQUAL, true, 128, false}, {GA_UFUNC_LESS_EQUAL, true, 300, false},
+    };
+    bool got[256];
+    for (size_t i = 0; i < sizeof out_of_range / sizeof out_of_range[0]; i++) {
+        const ufunc_row *row = &rows[out_of_range[i].u];
+        ga_array *r = out_of_range[i].rscalar ? row->scalar_with(ga_int(out_of_range[i].v), all8)
+                                              : row->with_scalar(all8, ga_int(out_of_range[i].v));
+        bool ok = r && ga_dtype_of(r) == GA_BOOL && ga_to_host(r, got, sizeof got) == GA_OK;
+        for (int k = 0; ok && k < 256; k++) ok = got[k] == out_of_range[i].want;
+        CHECK(ok, "%s int8 %s %lld: every element %d (%s)", out_of_range[i].rscalar ? "_rscalar" : "_scalar", row->name,
+              (long long)out_of_range[i].v, out_of_range[i].want, r ? "values" : ga_last_error_message());
+        ga_clear_error();
+        ga_release(r);
+    }
+    EXPECT("uint8 >= -1", ga_greater_equal_scalar(u8, ga_int(-1)), GA_BOOL, 1, 1);
+    EXPECT("uint8 == 256", ga_equal_scalar(u8, ga_int(256)), GA_BOOL, 0, 0);
+    EXPECT("uint64 < -1", ga_less_scalar(u64, ga_int(-1)), GA_BOOL, 0);
+    EXPECT("int64 < 2**63", ga_less_scalar(i64, ga_uint(UINT64_C(1) << 63)), GA_BOOL, 1, 1);
+    EXPECT("int64 != 2**64-1", ga_not_equal_scalar(i64, ga_uint(UINT64_MAX)), GA_BOOL, 1, 1);
+
+    /* elsewhere an int out of range is an error, as NumPy's OverflowError */
+    CHECK_ERROR(ga_add_scalar(i8, ga_int(300)) == NULL, GA_ERROR_OVERFLOW, "out of bounds for int8");
+    CHECK_ERROR(ga_subtract_rscalar(ga_int(-129), i8) == NULL, GA_ERROR_OVERFLOW, "out of bounds for int8");
+    CHECK_ERROR(ga_multiply_scalar(u8, ga_int(-1)) == NULL, GA_ERROR_OVERFLOW, "out of bounds for uint8");
+    /* NumPy's message for a Python int beyond int64 meeting a signed dtype */
+    CHECK_ERROR(ga_add_scalar(i64, ga_uint(UINT64_C(1) << 63)) == NULL, GA_ERROR_OVERFLOW,
+                "Python int too large to convert to C long");
+    CHECK_ERROR(ga_maximum_scalar(i8, ga_int(1000)) == NULL, GA_ERROR_OVERFLOW, "out of bounds for int8");
+    ga_release(all8), ga_release(i8), ga_release(u8), ga_release(b), ga_release(f32), ga_release(f16), ga_release(i32);
+    ga_release(u64), ga_release(i64);
+}
+
+/* ======================================================================== */
+/* out=: casting, overlap                                                     */
+/* ======================================================================== */
+
+/* An element's bytes in dtype t (values exactly representable in t). */
+static void store_elem(ga_dtype t, elem e, void *p)
+{
+    if (is_exact(t)) {
+        memcpy(p, &e.i, isz(t));
+    } else if (is_complex(t)) {
+        ref_from_double(part_of(t), (double)e.re, p);
+        ref_from_double(part_of(t), (double)e.im, (char *)p + isz(part_of(t)));
+    } else {
+        ref_from_double(t, (double)e.re, p);
+    }
+}
+
+/* out= of another dtype than the loop's: the result is cast to it as astype
+   casts (same_kind allows narrowing within a kind). */
+SEEDED_TEST(ufunc_out_casts_the_result)
+{
+    static const struct {
+        ga_ufunc u;
+        ga_dtype in, loop, out;
+    } cases[] = {
+        {GA_UFUNC_ADD, GA_FLOAT32, GA_FLOAT32, GA_FLOAT64}, {GA_UFUNC_ADD, GA_INT16, GA_INT16, GA_INT8},
+        {GA_UFUNC_MULTIPLY, GA_INT32, GA_INT32, GA_FLOAT64}, {GA_UFUNC_DIVIDE, GA_INT8, GA_FLOAT64, GA_FLOAT32},
+        {GA_UFUNC_SUBTRACT, GA_FLOAT64, GA_FLOAT64, GA_FLOAT16}, {GA_UFUNC_SQRT, GA_FLOAT32, GA_FLOAT32, GA_COMPLEX64},
+        {GA_UFUNC_LESS, GA_FLOAT32, GA_FLOAT32, GA_INT32}, {GA_UFUNC_NEGATIVE, GA_INT64, GA_INT64, GA_FLOAT32},
+    };
+    const int64_t n = 1025;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ga_ufunc u = cases[i].u;
+        const ufunc_row *row = &rows[u];
+        ga_dtype loop_out = result_dtype(u, cases[i].loop), out_t = cases[i].out, in_t[2] = {cases[i].loop, cases[i].loop};
+        char what[128];
+        snprintf(what, sizeof what, "%s(%s) into %s", row->name, dname(cases[i].in), dname(out_t));
+        operand ops[2];
+        memset(ops, 0, sizeof ops);
+        bool made = true;
+        for (int k = 0; k < row->nin && made; k++)
+            made = make_operand(&ops[k], cases[i].in, specs[u].domain[k], true, CONTIG, 1, &n);
+        ga_array *base = NULL, *out = made ? gapped_out(out_t, n, &base) : NULL;
+        unsigned char *got = (unsigned char *)malloc((size_t)n * isz(out_t));
+        if (made && call_out(row, ops, out) == GA_OK) {
+            read_gapped(what, base, out_t, n, got);
+            int64_t bad = 0;
+            for (int64_t k = 0; k < n; k++) {
+                elem x[2] = {{0, 0, 0}, {0, 0, 0}};
+                for (int j = 0; j < row->nin; j++) x[j] = input_value(&ops[j], in_t[j], 1, &n, k);
+                elem want = reference(&specs[u], cases[i].loop, cases[i].loop, loop_out, x[0], x[1]);
+                unsigned char wb[16];
+                if (!is_exact(loop_out)) want.re = round_to(part_of(loop_out), want.re), want.im = round_to(part_of(loop_out), want.im);
+                store_elem(loop_out, want, wb);
+                bad += !identical(out_t, load(out_t, got + k * (int64_t)isz(out_t)), load_as(loop_out, wb, out_t));
+            }
+            if (bad) FAIL("%s: %lld of %lld wrong", what, (long long)bad, (long long)n);
+        } else if (made) {
+            FAIL("%s: %s", what, ga_last_error_message());
+        }
+        ga_clear_error();
+        ga_release(out), ga_release(base);
+        free(got);
+        for (int k = 0; k < row->nin; k++) release_operand(&ops[k]);
+    }
+}
+
+/* Inputs that overlap out= otherwise than exactly are read before it is
+   written (NumPy's copies). */
+DEVICE_TEST(ufunc_out_overlapping_inputs)
+{
+    const int64_t n = 4097;
+    int64_t *v = (int64_t *)malloc(sizeof(int64_t) * (size_t)n), *got = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) v[i] = i * i - 5;
+    /* a[1:] = a[:-1] + a[1:] */
+    ga_array *a = ga_from_host(v, 1, &n, GA_INT64), *lo = ga_index(a, ":-1"), *hi = ga_index(a, "1:");
+    CHECK_OK(ga_add_out(lo, hi, hi));
+    if (ga_to_host(a, got, sizeof(int64_t) * (size_t)n) == GA_OK) {
+        int64_t bad = got[0] != v[0];
+        for (int64_t i = 1; i < n; i++) bad += got[i] != v[i - 1] + v[i];
+        CHECK(bad == 0, "a[1:] = a[:-1] + a[1:]: %lld wrong", (long long)bad);
+    }
+    ga_release(lo), ga_release(hi), ga_release(a);
+    /* a = -a[::-1] */
+    a = ga_from_host(v, 1, &n, GA_INT64);
+    ga_array *rev = ga_index(a, "::-1");
+    CHECK_OK(ga_negative_out(rev, a));
+    if (ga_to_host(a, got, sizeof(int64_t) * (size_t)n) == GA_OK) {
+        int64_t bad = 0;
+        for (int64_t i = 0; i < n; i++) bad += got[i] != -v[n - 1 - i];
+        CHECK(bad == 0, "a = -a[::-1]: %lld wrong", (long long)bad);
+    }
+    ga_release(rev);
+    /* a = a * a (the same array three times) */
+    ga_release(a);
+    a = ga_from_host(v, 1, &n, GA_INT64);
+    CHECK_OK(ga_multiply_out(a, a, a));
+    if (ga_to_host(a, got, sizeof(int64_t) * (size_t)n) == GA_OK) {
+        int64_t bad = 0;
+        for (int64_t i = 0; i < n; i++) bad += got[i] != (int64_t)((uint64_t)v[i] * (uint64_t)v[i]);
+        CHECK(bad == 0, "a *= a: %lld wrong", (long long)bad);
+    }
+    ga_release(a);
+    free(v), free(got);
+}
+
+/* ======================================================================== */
+/* Errors                                                                    */
+/* ======================================================================== */
+
+/* Whether the float64 array `a` still holds only `value`. */
+static bool untouched(const ga_array *a, double value)
+{
+    double h[8];
+    if (!a || ga_size(a) > 8 || ga_to_host(a, h, ga_nbytes(a)) != GA_OK) return false;
+    for (int64_t i = 0; i < ga_size(a); i++)
+        if (h[i] != value) return false;
+    return true;
+}
+
+DEVICE_TEST(ufunc_errors)
+{
+    ga_array *a3 = ga_ones(1, (const int64_t[]){3}, GA_FLOAT64), *b4 = ga_ones(1, (const int64_t[]){4}, GA_FLOAT64);
+    ga_array *f32 = ga_ones(1, (const int64_t[]){3}, GA_FLOAT32), *bools = ga_ones(1, (const int64_t[]){3}, GA_BOOL);
+    ga_array *c64 = ga_ones(1, (const int64_t[]){3}, GA_COMPLEX64);
+    /* shapes that do not broadcast */
+    CHECK_ERROR(ga_add(a3, b4) == NULL, GA_ERROR_SHAPE, "could not be broadcast");
+    CHECK_ERROR(ga_isclose(a3, b4, 1e-5, 1e-8, false) == NULL, GA_ERROR_SHAPE, "could not be broadcast");
+    ga_array *q = NULL, *r = NULL;
+    CHECK_ERROR(ga_divmod(a3, b4, &q, &r) != GA_OK && !q && !r, GA_ERROR_SHAPE, "could not be broadcast");
+    /* no loop for the dtype: the message names the ufunc */
+    CHECK_ERROR(ga_bitwise_and(f32, f32) == NULL, GA_ERROR_TYPE, "'bitwise_and'");
+    CHECK_ERROR(ga_invert(f32) == NULL, GA_ERROR_TYPE, "'invert'");
+    CHECK_ERROR(ga_left_shift_scalar(f32, ga_int(1)) == NULL, GA_ERROR_TYPE, "'left_shift'");
+    CHECK_ERROR(ga_fabs(c64) == NULL, GA_ERROR_TYPE, "'fabs'");
+    CHECK_ERROR(ga_ldexp(f32, f32) == NULL, GA_ERROR_TYPE, "'ldexp'");
+    CHECK_ERROR(ga_subtract(bools, bools) == NULL, GA_ERROR_TYPE, "boolean subtract");
+    CHECK_ERROR(ga_negative(bools) == NULL, GA_ERROR_TYPE, "boolean negative");
+    /* out= of a wrong shape, or of a dtype same_kind does not allow: an
+       error, and out is left as it was */
+    ga_array *out4 = ga_full(1, (const int64_t[]){4}, ga_float(7), GA_FLOAT64);
+    CHECK_ERROR(ga_add_out(a3, a3, out4) != GA_OK, GA_ERROR_SHAPE, "shape");
+    CHECK(untouched(out4, 7), "out of a wrong shape is not written");
+    ga_array *m23 = ga_ones(2, (const int64_t[]){2, 3}, GA_FLOAT64);
+    ga_array *out3 = ga_full(1, (const int64_t[]){3}, ga_float(7), GA_FLOAT64);
+    CHECK_ERROR(ga_sqrt_out(m23, out3) != GA_OK, GA_ERROR_SHAPE, "shape");
+    CHECK(untouched(out3, 7), "out smaller than the broadcast shape is not written");
+    ga_array *outi = ga_full(1, (const int64_t[]){3}, ga_int(7), GA_INT32);
+    CHECK_ERROR(ga_add_out(a3, a3, outi) != GA_OK, GA_ERROR_TYPE,
+                "Cannot cast ufunc 'add' output from dtype('float64') to dtype('int32') with casting rule 'same_kind'");
+    int32_t iv[3] = {0, 0, 0};
+    CHECK(ga_to_host(outi, iv, sizeof iv) == GA_OK && iv[0] == 7 && iv[2] == 7, "out of a wrong dtype is not written");
+    ga_array *outf = ga_full(1, (const int64_t[]){3}, ga_float(7), GA_FLOAT32);
+    CHECK_ERROR(ga_sqrt_out(c64, outf) != GA_OK, GA_ERROR_TYPE, "Cannot cast ufunc 'sqrt' output from dtype('complex64')");
+    /* two outputs: one of a wrong dtype, and neither is written */
+    ga_operand in[2] = {ga_operand_array(a3), ga_operand_array(a3)};
+    ga_array *outs[2] = {out3, outi};
+    CHECK_ERROR(ga_ufunc_call(GA_UFUNC_DIVMOD, in, outs) != GA_OK, GA_ERROR_TYPE, "'divmod'");
+    CHECK(untouched(out3, 7) && outs[0] == out3 && outs[1] == outi, "divmod's first output is not written either");
+    /* a read-only out */
+    ga_array *ro = ga_broadcast_to(a3, 2, (const int64_t[]){2, 3});
+    CHECK_ERROR(ga_add_out(m23, m23, ro) != GA_OK, GA_ERROR_VALUE, "read-only");
+    CHECK(untouched(a3, 1), "a read-only out is not written");
+    /* NULL arguments; a NULL input keeps the error that made it */
+    CHECK_ERROR(ga_add(NULL, a3) == NULL, GA_ERROR_NULL_INPUT, "ga_add");
+    CHECK_ERROR(ga_sqrt(NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_sqrt");
+    CHECK_ERROR(ga_add_out(a3, a3, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "out");
+    CHECK_ERROR(ga_where(NULL, a3, a3) == NULL, GA_ERROR_NULL_INPUT, "ga_where");
+    CHECK_ERROR(ga_modf(a3, NULL, &r) != GA_OK, GA_ERROR_NULL_INPUT, "ga_modf");
+    bool all = false;
+    CHECK_ERROR(ga_allclose(a3, a3, 1e-5, 1e-8, false, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "ga_allclose");
+    CHECK_ERROR(ga_allclose(a3, b4, 1e-5, 1e-8, false, &all) != GA_OK, GA_ERROR_SHAPE, "could not be broadcast");
+    CHECK_ERROR(ga_sqrt(ga_add(a3, b4)) == NULL, GA_ERROR_SHAPE, "could not be broadcast");
+    ga_operand failed_in[2] = {ga_operand_array(ga_add(a3, b4)), ga_operand_array(a3)};
+    ga_array *failed_out[2] = {NULL, NULL};
+    CHECK_ERROR(ga_ufunc_call(GA_UFUNC_ADD, failed_in, failed_out) != GA_OK, GA_ERROR_SHAPE, "could not be broadcast");
+    CHECK(failed_out[0] == NULL, "ga_ufunc_call on a NULL array (an earlier failure) makes no output");
+    ga_release(failed_out[0]);
+    ga_scope_begin();
+    CHECK_ERROR(ga_multiply_scalar(ga_exp(ga_zeros(1, (const int64_t[]){-1}, GA_FLOAT32)), ga_int(2)) == NULL,
+                GA_ERROR_VALUE, "ga_zeros: negative dimensions are not allowed");
+    ga_scope_end();
+    /* clip needs a bound; ga_ufunc_call needs a ufunc */
+    CHECK_ERROR(ga_clip(a3, NULL, NULL) == NULL, GA_ERROR_VALUE, "max or min");
+    ga_array *none[2] = {NULL, NULL};
+    CHECK_ERROR(ga_ufunc_call(GA_NUM_UFUNCS, in, none) != GA_OK, GA_ERROR_VALUE, "ufunc");
+    CHECK(none[0] == NULL, "no output on failure");
+    ga_release(a3), ga_release(b4), ga_release(f32), ga_release(bools), ga_release(c64), ga_release(out4);
+    ga_release(m23), ga_release(out3), ga_release(outi), ga_release(outf), ga_release(ro);
+}
