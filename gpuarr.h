@@ -4756,8 +4756,22 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
         }
         ga_scalar s = sc[k];
         bool logical = u == GA_UFUNC_LOGICAL_AND || u == GA_UFUNC_LOGICAL_OR || u == GA_UFUNC_LOGICAL_XOR;
-        if (logical && s.kind == GA_SCALAR_UINT && ga__dtype_kinds[loop.in[k]] != 'u')
+        if (logical && s.kind == GA_SCALAR_UINT) /* NumPy converts it through a C long */
             return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
+        char lk = ga__dtype_kinds[loop.in[k]];
+        if (u == GA_UFUNC_CLIP && (lk == 'i' || lk == 'u') && (s.kind == GA_SCALAR_INT || s.kind == GA_SCALAR_UINT)) {
+            /* NumPy 2 drops a lower bound below the dtype's range and an upper
+               bound above it (the range's end clips the same); one beyond on the
+               other side is an OverflowError, from the conversion below */
+            unsigned nbits = 8u * (unsigned)ga__dtype_sizes[loop.in[k]];
+            uint64_t umax = nbits == 64 ? UINT64_MAX : (1ull << nbits) - 1;
+            int64_t imax = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
+            bool neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
+            if (k == 1 && lk == 'u' && neg) s = ga_int(0);
+            else if (k == 1 && lk == 'i' && neg && s.value.i < -imax - 1) s = ga_int(-imax - 1);
+            else if (k == 2 && lk == 'u' && !neg && s.value.u > umax) s = ga_uint(umax);
+            else if (k == 2 && lk == 'i' && !neg && s.value.u > (uint64_t)imax) s = ga_int(imax);
+        }
         if (logical && s.kind == GA_SCALAR_INT)
             s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
         st = ga__scalar_to_element(func, s, loop.in[k], &values[k]);

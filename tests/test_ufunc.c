@@ -1300,7 +1300,13 @@ static bool make_operand(operand *op, ga_dtype t, int domain, bool complex_speci
         fill_random(t, domain, complex_specials, op->values, n);
     }
     switch (view) {
-    case SCALAR: op->scalar = weak_scalar(t, op->values); return true;
+    case SCALAR:
+        /* a Python int above INT64_MAX goes only where the loop holds it, and
+           NumPy's logical functions take none (they convert through a C long):
+           random scalars stay below; explicit tests cover the large ones */
+        if (t == GA_UINT64) memcpy(op->values, &(uint64_t){*(const uint64_t *)op->values & INT64_MAX}, 8);
+        op->scalar = weak_scalar(t, op->values);
+        return true;
     case STEP3: op->array = strided_view(t, op->values, n, 3); break;
     case REVERSED: op->array = strided_view(t, op->values, n, -1); break;
     case TRANSPOSED: op->array = transposed_view(t, op->values, shape[0], shape[1]); break;
