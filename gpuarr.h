@@ -1134,6 +1134,13 @@ typedef struct ga__linspace_params {
     int32_t unused;
 } ga__linspace_params;
 
+/* The `result` column of the ufunc lists: how a loop of dtype L reads and
+   writes. SAME: every operand L. BOOL: output bool. COMPARE: output bool,
+   plus exact int64/uint64 loops. ABS: output L's real dtype. DIVIDE:
+   integer inputs take the float64 loop. LDEXP: input 1 is int64. FREXP:
+   outputs L and int32. WHERE: input 0 is bool. ISCLOSE: output bool, L from
+   a and result_type(b, 1.0). SINC: L from result_type(a, 1.0). */
+
 /* The loop dtypes of the ufuncs (GA_UFUNC_*_LIST's `loops`):
    GA_LOOPS_<set>(Y, A) calls Y(A, name, ENUM) for each, in NumPy's loop
    order (bfloat16 after float16, as ml_dtypes registers it). */
