@@ -627,10 +627,13 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
      is a weak Python scalar: it takes the array's dtype when its kind allows
      (int8 array + ga_int(1) is int8; + ga_float(1) is float64) and travels
      as a kernel parameter, never through device memory. A Python int out of
-     the dtype's range is GA_ERROR_OVERFLOW, except in comparisons, which
-     compare the values as NumPy 2 does (int8 array < 300 is all true).
-   - The loop is the first of the ufunc's loops (NumPy's order) that the
-     inputs' common dtype casts to safely; integer division by zero gives 0,
+     the dtype's range is GA_ERROR_OVERFLOW, except where NumPy 2 takes it:
+     comparisons compare the values (int8 array < 300 is all true), logical
+     functions use its truth, clip drops a bound beyond the range.
+   - The loop is the first of the ufunc's loops (NumPy's order) that every
+     input casts to safely (copysign(int8, uint8) is float16, as NumPy's);
+     integer power with a negative exponent gives 0 (1 or -1 for bases 1
+     and -1) where NumPy raises; integer division by zero gives 0,
      integers wrap, float16 and bfloat16 are computed in float32 and rounded
      once. No loop: GA_ERROR_TYPE ("ufunc 'bitwise_and' not supported for
      the input types ...").
