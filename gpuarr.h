@@ -2843,6 +2843,18 @@ static const char *ga__casting_name(ga_casting c)
     return (unsigned)c < 5 ? names[c] : "?";
 }
 
+/* The order of kinds as NEP 50's weak Python scalars see them: bool 0,
+   integers 1, floats 2, complex 3; of a dtype and of a weak scalar. */
+static int ga__scalar_rank(ga_dtype d)
+{
+    char k = ga__dtype_kinds[d];
+    return k == 'b' ? 0 : k == 'i' || k == 'u' ? 1 : k == 'f' ? 2 : 3;
+}
+static int ga__weak_rank(ga_scalar s)
+{
+    return s.kind == GA_SCALAR_BOOL ? 0 : s.kind == GA_SCALAR_FLOAT ? 2 : s.kind == GA_SCALAR_COMPLEX ? 3 : 1;
+}
+
 GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes, int nscalars,
                                    const ga_scalar *scalars)
 {
@@ -2852,12 +2864,7 @@ GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes, int nsca
         r = r == GA_DTYPE_INVALID ? dtypes[i] : ga_promote_types(r, dtypes[i]);
     }
     int kind = -1; /* the highest scalar kind: 0 bool, 1 int, 2 float, 3 complex */
-    for (int i = 0; i < nscalars; i++) {
-        int k = scalars[i].kind == GA_SCALAR_BOOL ? 0
-              : scalars[i].kind == GA_SCALAR_FLOAT ? 2
-              : scalars[i].kind == GA_SCALAR_COMPLEX ? 3 : 1;
-        kind = GA__MAX(kind, k);
-    }
+    for (int i = 0; i < nscalars; i++) kind = GA__MAX(kind, ga__weak_rank(scalars[i]));
     if (kind < 0) return r;
     static const ga_dtype defaults[] = {GA_BOOL, GA_INT64, GA_FLOAT64, GA_COMPLEX128};
     if (r == GA_DTYPE_INVALID) /* one Python int above INT64_MAX alone is uint64 */
@@ -4020,6 +4027,16 @@ GPUARR_API ga_array *ga_astype(const ga_array *a, ga_dtype dtype)
     return ga__ret(ga__contiguous_copy(func, a, dtype));
 }
 
+/* a's byte strides broadcast to `ndim` dims (aligned at the last dim; 0
+   where a has no dim or a dim of 1). `a` must broadcast there. */
+static void ga__broadcast_strides(const ga_array *a, int ndim, int64_t *strides)
+{
+    for (int d = 0; d < ndim; d++) {
+        int sd = d - (ndim - a->ndim);
+        strides[d] = sd < 0 || a->shape[sd] == 1 ? 0 : a->strides[sd];
+    }
+}
+
 static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape)
 {
     size_t len = (size_t)snprintf(out, n, "(");
@@ -4071,12 +4088,7 @@ static ga_status ga__copyto(const char *func, ga_array *dst, const ga_array *src
         if (slo < dhi && dlo < shi) from = tmp = ga__contiguous_copy(func, src, src->dtype);
     }
     if (!from) return ga__t.error;
-    if (from != src) { /* recompute the broadcast strides for the temporary */
-        for (int d = 0; d < dst->ndim; d++) {
-            int sd = d - (dst->ndim - from->ndim);
-            strides[d] = sd < 0 || from->shape[sd] == 1 ? 0 : from->strides[sd];
-        }
-    }
+    if (from != src) ga__broadcast_strides(from, dst->ndim, strides); /* of the temporary */
     st = ga__bind(func, dst->device);
     if (st == GA_OK)
         st = ga__copy_cast(func, dst->device, dst->dtype, dst->data, dst->strides, from->dtype, from->data,
@@ -4321,13 +4333,6 @@ GPUARR_API int ga_ufunc_nout(ga_ufunc u) { return u >= 0 && u < GA_NUM_UFUNCS ? 
 
 static bool ga__is_signed_int(ga_dtype d) { return ga__dtype_kinds[d] == 'i'; }
 
-/* The order of kinds as weak Python scalars see them: bool 0, integers 1,
-   floats 2, complex 3. */
-static int ga__scalar_rank(ga_dtype d)
-{
-    char k = ga__dtype_kinds[d];
-    return k == 'b' ? 0 : k == 'i' || k == 'u' ? 1 : k == 'f' ? 2 : 3;
-}
 static bool ga__is_complex(ga_dtype d) { return ga__dtype_kinds[d] == 'c'; }
 
 /* The ufuncs NumPy refuses for bool alone (it would not promote to int8). */
@@ -4413,8 +4418,7 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
         } else {
             for (int j = 0; j < na && ok; j++) ok = ga_can_cast(arrays[j], cand, GA_CASTING_SAFE);
             for (int j = 0; j < ns && ok; j++) {
-                static const int ranks[] = {0, 1, 1, 2, 3}; /* by ga_scalar_kind */
-                int rank = ranks[scalars[j].kind];
+                int rank = ga__weak_rank(scalars[j]);
                 ok = rank <= array_rank ? rank <= ga__scalar_rank(cand)
                                         : ga_can_cast(ga_result_type(na, arrays, 1, &scalars[j]), cand,
                                                       GA_CASTING_SAFE);
@@ -4517,6 +4521,34 @@ static int ga__compare_out_of_range(ga_ufunc u, ga_scalar s, ga_dtype loop, int 
     }
 }
 
+/* perm: the dims 0..ndim-1 by decreasing |strides[d]| (stable), i.e. the
+   memory order of an operand laid out with those strides. */
+static void ga__order_by_stride(int ndim, const int64_t *strides, int *perm)
+{
+    for (int d = 0; d < ndim; d++) perm[d] = d;
+    for (int i = 1; i < ndim; i++)
+        for (int j = i; j > 0; j--) {
+            int64_t a = strides[perm[j - 1]], b = strides[perm[j]];
+            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
+            int t = perm[j - 1];
+            perm[j - 1] = perm[j];
+            perm[j] = t;
+        }
+}
+
+/* NumPy's message for inputs (and outputs) that do not broadcast. */
+static ga_status ga__broadcast_error(const char *func, int n, const int *ndims, const int64_t *const *shapes)
+{
+    char text[512];
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof text; i++) {
+        if (i) len += (size_t)snprintf(text + len, sizeof text - len, " ");
+        if (len < sizeof text) ga__format_shape(text + len, sizeof text - len, ndims[i], shapes[i]);
+        len = strlen(text);
+    }
+    return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with shapes %s", text);
+}
+
 /* A new output of `shape` for the ufunc: C order, or the axis order of
    `like` (an input of the full shape laid out otherwise: NumPy's order K). */
 static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, const int64_t *shape, ga_dtype dtype,
@@ -4528,15 +4560,7 @@ static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, co
         return ga__array_new(func, device, ndim, shape, dtype);
     int perm[GA_MAXDIMS], inverse[GA_MAXDIMS];
     int64_t permuted[GA_MAXDIMS];
-    for (int d = 0; d < ndim; d++) perm[d] = d;
-    for (int i = 1; i < ndim; i++) /* stable: by decreasing |stride| */
-        for (int j = i; j > 0; j--) {
-            int64_t a = like->strides[perm[j - 1]], b = like->strides[perm[j]];
-            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
-            int t = perm[j - 1];
-            perm[j - 1] = perm[j];
-            perm[j] = t;
-        }
+    ga__order_by_stride(ndim, like->strides, perm);
     for (int d = 0; d < ndim; d++) {
         permuted[d] = shape[perm[d]];
         inverse[perm[d]] = d;
@@ -4577,15 +4601,19 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
     const int nin = info->nin, nout = info->nout, nops = nin + nout;
     ga__ufunc_args args;
     memset(&args, 0, sizeof args);
+    /* dims in the first output's memory order (largest stride first), so
+       that transposed operands collapse as well as C-ordered ones */
     int64_t sh[GA_MAXDIMS], st[GA__UFUNC_MAXOPS][GA_MAXDIMS], size = 1;
+    int order[GA_MAXDIMS];
+    ga__order_by_stride(ndim, outs[0]->strides, order);
     for (int d = 0; d < ndim; d++) {
-        sh[d] = shape[d];
+        sh[d] = shape[order[d]];
         size *= shape[d];
     }
     if (size == 0) return GA_OK;
     for (int k = 0; k < nout; k++) {
         args.ptr[k] = outs[k]->data;
-        for (int d = 0; d < ndim; d++) st[k][d] = outs[k]->strides[d];
+        for (int d = 0; d < ndim; d++) st[k][d] = outs[k]->strides[order[d]];
     }
     bool contig_ok = true;
     for (int k = 0; k < nin; k++) {
@@ -4598,25 +4626,10 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
             args.scalar[k] = scalar_values[k];
             args.dtype[nout + k] = loop->in[k];
         }
-        for (int d = 0; d < ndim; d++) st[nout + k][d] = ins[k] ? in_strides[k][d] : 0;
+        for (int d = 0; d < ndim; d++) st[nout + k][d] = ins[k] ? in_strides[k][order[d]] : 0;
     }
     for (int i = 0; i < 4; i++) args.param[i] = param ? param[i] : 0;
     args.size = size;
-    /* iterate in the first output's memory order (largest stride first), so
-       that transposed operands collapse as well as C-ordered ones */
-    for (int i = 1; i < ndim; i++)
-        for (int j = i; j > 0; j--) {
-            int64_t a = st[0][j - 1], b = st[0][j];
-            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
-            int64_t t = sh[j - 1];
-            sh[j - 1] = sh[j];
-            sh[j] = t;
-            for (int k = 0; k < nops; k++) {
-                t = st[k][j - 1];
-                st[k][j - 1] = st[k][j];
-                st[k][j] = t;
-            }
-        }
     int nd = ga__collapse(ndim, sh, nops, st);
     if (nd > 1) contig_ok = false;
     for (int k = 0; k < nops && contig_ok && nd == 1; k++) {
@@ -4697,16 +4710,8 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
             shapes[nshapes++] = in[k].array->shape;
         }
     int ninputs_shaped = nshapes;
-    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &ndim, shape, &bad)) {
-        char text[512];
-        size_t len = 0;
-        for (int i = 0; i < nshapes && len < sizeof text; i++) {
-            if (i) len += (size_t)snprintf(text + len, sizeof text - len, " ");
-            if (len < sizeof text) ga__format_shape(text + len, sizeof text - len, ndims[i], shapes[i]);
-            len = strlen(text);
-        }
-        return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with shapes %s", text);
-    }
+    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &ndim, shape, &bad))
+        return ga__broadcast_error(func, nshapes, ndims, shapes);
     for (int k = 0; k < nout; k++) {
         ga_array *o = out[k];
         if (!o) continue;
@@ -4725,16 +4730,8 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     if (nshapes > ninputs_shaped) {
         int64_t full[GA_MAXDIMS];
         int fnd = 0;
-        if (!ga__broadcast_shapes(nshapes, ndims, shapes, &fnd, full, &bad)) {
-            char text[512];
-            size_t len = 0;
-            for (int i = 0; i < nshapes && len < sizeof text; i++) {
-                if (i) len += (size_t)snprintf(text + len, sizeof text - len, " ");
-                if (len < sizeof text) ga__format_shape(text + len, sizeof text - len, ndims[i], shapes[i]);
-                len = strlen(text);
-            }
-            return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with shapes %s", text);
-        }
+        if (!ga__broadcast_shapes(nshapes, ndims, shapes, &fnd, full, &bad))
+            return ga__broadcast_error(func, nshapes, ndims, shapes);
         bool ok = true;
         for (int k = 0; k < nout && ok; k++) {
             const ga_array *o = out[k];
@@ -4816,10 +4813,7 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     for (int k = 0; k < nin && st == GA_OK; k++) {
         const ga_array *a = in[k].array;
         if (!a) continue;
-        for (int d = 0; d < ndim; d++) {
-            int sd = d - (ndim - a->ndim);
-            strides[k][d] = sd < 0 || a->shape[sd] == 1 ? 0 : a->strides[sd];
-        }
+        ga__broadcast_strides(a, ndim, strides[k]);
         bool copy = info->result == GA__RESULT_WHERE && k == 0 && a->dtype != GA_BOOL;
         for (int j = 0; j < nout && !copy; j++)
             if (out[j] && targets[j] == out[j]) copy = ga__overlaps_unsafely(a, strides[k], ndim, out[j]);
@@ -4832,10 +4826,7 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
             }
             temps[ntemps++] = c;
             a = c;
-            for (int d = 0; d < ndim; d++) {
-                int sd = d - (ndim - a->ndim);
-                strides[k][d] = sd < 0 || a->shape[sd] == 1 ? 0 : a->strides[sd];
-            }
+            ga__broadcast_strides(a, ndim, strides[k]);
         }
         ins[k] = a;
     }
