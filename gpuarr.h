@@ -1167,12 +1167,16 @@ typedef struct ga__linspace_params {
    then inputs. */
 #define GA__UFUNC_MAXOPS 4
 typedef struct ga__ufunc_args {
-    uint64_t ptr[GA__UFUNC_MAXOPS];   /* device addresses (unused for scalar inputs) */
-    ga__value16 scalar[3];            /* input k when bit k of scalar_mask: the loop's dtype */
-    double param[4];                  /* the extra arguments of ROUND, ISCLOSE, NAN_TO_NUM, ANGLE */
-    int64_t size;                     /* elements */
+    uint64_t ptr[GA__UFUNC_MAXOPS];      /* device addresses (unused for scalar inputs) */
+    int64_t row_step[GA__UFUNC_MAXOPS];  /* contiguous loop: bytes from one row to the next */
+    ga__value16 scalar[3];               /* input k when bit k of scalar_mask: the loop's dtype */
+    double param[4];                     /* the extra arguments of ROUND, ISCLOSE, NAN_TO_NUM, ANGLE */
+    int64_t size;                        /* elements */
+    int64_t rows;                        /* contiguous loop: rows of size / rows elements, contiguous
+                                            in every operand (1: the whole array) */
     int32_t scalar_mask;
-    int32_t dtype[GA__UFUNC_MAXOPS];  /* strided: each input's dtype, converted on load */
+    int32_t dtype[GA__UFUNC_MAXOPS];     /* each input's dtype; the strided loop converts one other
+                                            than the loop's (a safe cast) as it loads it */
     int32_t unused;
 } ga__ufunc_args;
 
@@ -3381,6 +3385,26 @@ static ga_status ga__launch(const char *func, CUfunction f, int device, int64_t 
     return GA_OK;
 }
 
+/* Like ga__launch, for `rows` rows of `work` threads' work each: the rows
+   spread over blockIdx.y (the kernel loops over rows by gridDim.y). */
+static ga_status ga__launch_rows(const char *func, CUfunction f, int device, int64_t work, int64_t rows, void **args)
+{
+    if (!f) return ga__t.error;
+    const int64_t threads = 256;
+    int64_t blocks = (work + threads - 1) / threads;
+    int64_t most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
+    if (blocks > most) blocks = most;
+    if (blocks < 1) blocks = 1;
+    int64_t blocks_y = most / blocks;
+    if (blocks_y > rows) blocks_y = rows;
+    if (blocks_y > 65535) blocks_y = 65535;
+    if (blocks_y < 1) blocks_y = 1;
+    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, (unsigned)blocks_y, 1, (unsigned)threads, 1, 1, 0,
+                                           ga__stream_of(device), args, NULL),
+                 "cuLaunchKernel");
+    return GA_OK;
+}
+
 /* log2 of an item size (1..16 bytes): the index of fill/eye kernels. */
 static int ga__size_class(size_t itemsize)
 {
@@ -4615,12 +4639,10 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
         args.ptr[k] = outs[k]->data;
         for (int d = 0; d < ndim; d++) st[k][d] = outs[k]->strides[order[d]];
     }
-    bool contig_ok = true;
     for (int k = 0; k < nin; k++) {
         if (ins[k]) {
             args.ptr[nout + k] = ins[k]->data;
             args.dtype[nout + k] = ins[k]->dtype;
-            if (ins[k]->dtype != loop->in[k]) contig_ok = false;
         } else {
             args.scalar_mask |= 1 << k;
             args.scalar[k] = scalar_values[k];
@@ -4630,12 +4652,24 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
     }
     for (int i = 0; i < 4; i++) args.param[i] = param ? param[i] : 0;
     args.size = size;
+    args.rows = 1;
     int nd = ga__collapse(ndim, sh, nops, st);
-    if (nd > 1) contig_ok = false;
-    for (int k = 0; k < nops && contig_ok && nd == 1; k++) {
+    /* The contiguous loop takes inputs of the loop's dtypes in one dim, or
+       two whose inner one is contiguous in every operand (the outer steps
+       are free: 0 for a broadcast row). */
+    bool contig_ok = nd <= 2;
+    for (int k = 0; k < nin; k++)
+        if (ins[k] && ins[k]->dtype != loop->in[k]) contig_ok = false;
+    for (int k = 0; k < nops && contig_ok && nd > 0; k++) {
         bool is_scalar = k >= nout && !ins[k - nout];
         int64_t itemsize = (int64_t)ga__dtype_sizes[k < nout ? loop->out[k] : loop->in[k - nout]];
-        if (!is_scalar && st[k][0] != itemsize) contig_ok = false;
+        if (!is_scalar && st[k][nd - 1] != itemsize) contig_ok = false;
+        if (contig_ok && nd == 2) args.row_step[k] = is_scalar ? 0 : st[k][0];
+    }
+    if (nd == 2) {
+        /* rows go to blocks (blockIdx.y): only long ones */
+        if (sh[1] < 2048) contig_ok = false;
+        args.rows = sh[0];
     }
     if (nin == 3 && args.scalar_mask) contig_ok = false; /* the contiguous loop takes scalars for 1 or 2 inputs */
     if (loop->index >= GA_NUM_DTYPES) contig_ok = false;  /* int64 against uint64: strided only */
@@ -4648,7 +4682,9 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
                               ga__family_names[info->family], info->name, loop_name, variants[variant]);
     if (variant == GA__UFUNC_CONTIG) {
         void *kargs[] = {&args};
-        return ga__launch(func, f, device, (size + 3) / 4, kargs);
+        /* a row's threads take a few vectors each (16 elements), to keep loads in flight */
+        int64_t per_thread = args.rows > 1 ? 16 : 4;
+        return ga__launch_rows(func, f, device, (size / args.rows + per_thread - 1) / per_thread, args.rows, kargs);
     }
     ga__ufunc_layout layout;
     layout.ndim = nd;

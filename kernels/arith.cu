@@ -5,6 +5,9 @@
 #define GA_FAMILY arith
 /* cheap operations: four vectors in flight per input (0.96 x copy for add float32 on an H200 against 0.93 with two) */
 #define GA_CONTIG_UNROLL 4
+#define GA_STRIDED_UNROLL 4
+/* complex loops here are mostly cheap (add, compare, where) */
+#define GA_COSTLY_COMPLEX 0
 #include "ufunc.cuh"
 
 GA_DEFINE_FATBIN_VERSION

@@ -5,6 +5,9 @@
 #define GA_FAMILY math
 /* costly operations: two vectors in flight per input (exp float32: 0.92 x copy on an H200 against 0.88 with four) */
 #define GA_CONTIG_UNROLL 2
+#define GA_STRIDED_UNROLL 2
+/* complex transcendental functions are long: one copy per kernel */
+#define GA_COSTLY_COMPLEX 1
 #include "ufunc.cuh"
 
 GA_DEFINE_FATBIN_VERSION

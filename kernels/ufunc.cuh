@@ -5,7 +5,8 @@
    loop list, two kernels:
 
      ga_F_X_L_contig(ga__ufunc_args args)
-         every array operand C-contiguous and of the loop's own dtypes;
+         every array operand of the loop's own dtypes and contiguous, or
+         made of args.rows contiguous rows (a broadcast row: row_step 0);
          inputs may be scalars (args.scalar_mask, 1- and 2-input ufuncs).
          16-byte vectors when every pointer is aligned to its vector.
      ga_F_X_L_strided(ga__ufunc_args args, ga__ufunc_layout layout)
@@ -934,6 +935,32 @@ struct ga_op_nan_to_num {
 /* 4. The loops                                                              */
 /* ======================================================================== */
 
+/* Costly loops (long computations: the code is the build's budget) keep one
+   copy of the operation per kernel: the contiguous loop takes one element
+   per thread at a time, the strided loop one element per step. They are the
+   ops marked GA_COSTLY below, and in a family that defines
+   GA_COSTLY_COMPLEX, every complex loop. Cheap ones are unrolled for memory
+   parallelism. */
+template <class Op> struct ga_costly_op { static constexpr bool value = false; };
+#define GA_COSTLY(name) template <> struct ga_costly_op<ga_op_##name> { static constexpr bool value = true; };
+GA_COSTLY(floor_divide)
+GA_COSTLY(remainder)
+GA_COSTLY(fmod)
+GA_COSTLY(divmod)
+GA_COSTLY(power)
+GA_COSTLY(float_power)
+GA_COSTLY(round)
+GA_COSTLY(isclose)
+GA_COSTLY(gcd)
+GA_COSTLY(lcm)
+GA_COSTLY(spacing)
+GA_COSTLY(nextafter)
+#undef GA_COSTLY
+template <class Op, class L> struct ga_costly {
+    static constexpr bool value = ga_costly_op<Op>::value || (GA_COSTLY_COMPLEX && ga_is<L>::complex) ||
+                                  (ga__same<Op, ga_op_reciprocal>::value && ga_is<L>::integer); /* 1.0 / a */
+};
+
 /* The value an op sees for a stored x. */
 template <class Op, class T> GA_DEV auto ga_arg(T x)
 {
@@ -967,6 +994,31 @@ GA_DEV void ga_apply(const Op &op, typename S::in0 v0, typename S::in1 v1, typen
     (void)v1, (void)v2, (void)o1;
 }
 
+/* ga_apply of a costly loop, not inlined: its kernels (contiguous and
+   strided) share one copy of the operation. */
+template <class S> struct ga_results { typename S::out0 o0; typename S::out1 o1; };
+template <class Op, class S>
+__device__ __noinline__ ga_results<S> ga_apply_outlined(const Op op, typename S::in0 v0, typename S::in1 v1,
+                                                        typename S::in2 v2)
+{
+    ga_results<S> r;
+    ga_apply<Op, S>(op, v0, v1, v2, r.o0, r.o1);
+    return r;
+}
+/* ga_apply, outlined when the loop is costly. */
+template <class Op, class S, bool Costly>
+GA_DEV void ga_apply_as(const Op &op, typename S::in0 v0, typename S::in1 v1, typename S::in2 v2,
+                        typename S::out0 &o0, typename S::out1 &o1)
+{
+    if constexpr (Costly) {
+        const ga_results<S> r = ga_apply_outlined<Op, S>(op, v0, v1, v2);
+        o0 = r.o0;
+        o1 = r.o1;
+    } else {
+        ga_apply<Op, S>(op, v0, v1, v2, o0, o1);
+    }
+}
+
 template <class T> GA_DEV T ga_scalar_arg(const ga__value16 &v)
 {
     T x;
@@ -978,102 +1030,10 @@ template <class A, class B> struct ga_max_size {
     static constexpr int value = sizeof(A) > sizeof(B) ? (int)sizeof(A) : (int)sizeof(B);
 };
 
-/* Contiguous loop. Groups of K elements (one 16-byte vector of the widest
-   operand) move as vectors, U groups in flight per thread; scalar inputs
-   (bits of args.scalar_mask) are kernel parameters. */
-template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a)
-{
-    typedef typename Op::template sig<L> S;
-    typedef typename S::in0 I0;
-    typedef typename S::in1 I1;
-    typedef typename S::in2 I2;
-    typedef typename S::out0 O0;
-    typedef typename S::out1 O1;
-    constexpr int nin = Op::nin, nout = Op::nout;
-    constexpr int W01 = ga_max_size<I0, O0>::value;
-    constexpr int W2 = ga_max_size<I1, O1>::value;
-    constexpr int W = W01 > W2 ? W01 : W2;
-    constexpr int K = 16 / (W > (int)sizeof(I2) ? W : (int)sizeof(I2));
-    constexpr int U = GA_CONTIG_UNROLL;
-    const Op op(a.param);
-    const int64_t n = a.size, t0 = ga_thread_index(), nt = ga_thread_count();
-    const int mask = a.scalar_mask;
-    const bool load0 = !(mask & 1), load1 = nin > 1 && !(mask & 2), load2 = nin > 2 && !(mask & 4);
-    void *out0 = (void *)a.ptr[0];
-    void *out1 = nout > 1 ? (void *)a.ptr[1] : nullptr;
-    const void *in0 = (const void *)a.ptr[nout];
-    const void *in1 = nin > 1 ? (const void *)a.ptr[nout + 1] : nullptr;
-    const void *in2 = nin > 2 ? (const void *)a.ptr[nout + 2] : nullptr;
-    const I0 s0 = ga_scalar_arg<I0>(a.scalar[0]);
-    const I1 s1 = ga_scalar_arg<I1>(a.scalar[1]);
-    const I2 s2 = ga_scalar_arg<I2>(a.scalar[2]);
-    const bool aligned = (uintptr_t)out0 % (K * sizeof(O0)) == 0 &&
-                         (nout < 2 || (uintptr_t)out1 % (K * sizeof(O1)) == 0) &&
-                         (!load0 || (uintptr_t)in0 % (K * sizeof(I0)) == 0) &&
-                         (!load1 || (uintptr_t)in1 % (K * sizeof(I1)) == 0) &&
-                         (!load2 || (uintptr_t)in2 % (K * sizeof(I2)) == 0);
-    int64_t done = 0;
-    if (K > 1 && aligned) {
-        typedef typename ga_vec_of<K * sizeof(I0)>::type V0;
-        typedef typename ga_vec_of<K * sizeof(I1)>::type V1;
-        typedef typename ga_vec_of<K * sizeof(I2)>::type V2;
-        typedef typename ga_vec_of<K * sizeof(O0)>::type VO0;
-        typedef typename ga_vec_of<K * sizeof(O1)>::type VO1;
-        const int64_t groups = n / K;
-        for (int64_t g = t0; g < groups; g += U * nt) {
-            V0 r0[U];
-            V1 r1[U];
-            V2 r2[U];
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const int64_t gu = g + u * nt;
-                if (u == 0 || gu < groups) {
-                    if (load0) r0[u] = ((const V0 *)in0)[gu];
-                    if (load1) r1[u] = ((const V1 *)in1)[gu];
-                    if (load2) r2[u] = ((const V2 *)in2)[gu];
-                }
-            }
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const int64_t gu = g + u * nt;
-                if (u == 0 || gu < groups) {
-                    I0 e0[K];
-                    I1 e1[K];
-                    I2 e2[K];
-                    O0 o0[K];
-                    O1 o1[K];
-                    memcpy(e0, &r0[u], sizeof e0);
-                    if (nin > 1) memcpy(e1, &r1[u], sizeof e1);
-                    if (nin > 2) memcpy(e2, &r2[u], sizeof e2);
-#pragma unroll
-                    for (int j = 0; j < K; ++j)
-                        ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j]);
-                    VO0 w0;
-                    memcpy(&w0, o0, sizeof w0);
-                    ((VO0 *)out0)[gu] = w0;
-                    if (nout > 1) {
-                        VO1 w1;
-                        memcpy(&w1, o1, sizeof w1);
-                        ((VO1 *)out1)[gu] = w1;
-                    }
-                }
-            }
-        }
-        done = groups * K;
-    }
-#pragma unroll 1
-    for (int64_t i = done + t0; i < n; i += nt) {
-        O0 o0;
-        O1 o1;
-        ga_apply<Op, S>(op, load0 ? ga_elem<I0>(in0, i) : s0, load1 ? ga_elem<I1>(in1, i) : s1,
-                        load2 ? ga_elem<I2>(in2, i) : s2, o0, o1);
-        ga_store<O0>((char *)out0 + i * (int64_t)sizeof(O0), o0);
-        if (nout > 1) ga_store<O1>((char *)out1 + i * (int64_t)sizeof(O1), o1);
-    }
-}
+/* 4a. Inputs of another dtype: converted as they are loaded --------------- */
 
-/* Whether NumPy casts dtype `from` to storage type T safely: the inputs
-   the strided loop of T converts as it loads them. */
+/* Whether NumPy casts dtype `from` to storage type T safely: the inputs a
+   loop of T converts as it loads them (never wider than T). */
 template <class T, class F> __host__ __device__ constexpr bool ga_safe_cast()
 {
     constexpr int cf = ga_traits<F>::category, ct = ga_traits<T>::category;
@@ -1100,51 +1060,223 @@ template <class T, class F> __host__ __device__ constexpr bool ga_safe_cast()
     return ct == GA_CAT_COMPLEX && sf < st;
 }
 
-/* The dtype number of a storage type. */
+/* The dtype number of a storage type, and the itemsize of a dtype number. */
 template <class T> struct ga_dtype_number;
 #define GA__DTYPE_OF(E, name, size, kind) \
     template <> struct ga_dtype_number<ga_t_##name> { static constexpr int value = GA_##E; };
 GA_DTYPE_LIST(GA__DTYPE_OF)
 #undef GA__DTYPE_OF
+GA_DEV int ga_itemsize(int dtype)
+{
+    switch (dtype) {
+#define GA__SIZE_CASE(E, name, size, kind) \
+    case GA_##E:                           \
+        return size;
+        GA_DTYPE_LIST(GA__SIZE_CASE)
+#undef GA__SIZE_CASE
+    }
+    return 1;
+}
+
+/* The bits of one element of `size` bytes (1 to 8) at p. */
+GA_DEV uint64_t ga_load_bits(const char *p, int size)
+{
+    switch (size) {
+    case 1: return ga_load<uint8_t>(p);
+    case 2: return ga_load<uint16_t>(p);
+    case 4: return ga_load<uint32_t>(p);
+    default: return ga_load<uint64_t>(p);
+    }
+}
+
+/* The value of dtype `dtype` whose bits are `bits`, as the loop's type T.
+   Not inlined: one copy per loop type in a family, not one per load of
+   every kernel (inlined, the conversions were most of the build). */
+template <class T> __device__ __noinline__ T ga_from_bits(uint64_t bits, int dtype)
+{
+    switch (dtype) {
+#define GA__FROM_CASE(E, name, size, kind)                               \
+    case GA_##E:                                                         \
+        if constexpr (size <= 8 && ga_safe_cast<T, ga_t_##name>()) {    \
+            ga_t_##name x;                                               \
+            memcpy(&x, &bits, sizeof x);                                 \
+            return ga_cast<T>(x);                                        \
+        }                                                                \
+        break;
+        GA_DTYPE_LIST(GA__FROM_CASE)
+#undef GA__FROM_CASE
+    }
+    T zero;
+    memset(&zero, 0, sizeof zero);
+    return zero;
+}
 
 /* One input element at p, of dtype `dtype`, as the loop's type T. */
 template <class T> GA_DEV T ga_load_as(const char *p, int dtype)
 {
     if (dtype == ga_dtype_number<T>::value) return ga_load<T>(p);
-    switch (dtype) {
-#define GA__LOAD_CASE(E, name, size, kind)                                                 \
-    case GA_##E:                                                                           \
-        if constexpr (ga_safe_cast<T, ga_t_##name>()) return ga_cast<T>(ga_load<ga_t_##name>(p)); \
-        break;
-        GA_DTYPE_LIST(GA__LOAD_CASE)
-#undef GA__LOAD_CASE
-    }
-    return ga_load<T>(p);
+    return ga_from_bits<T>(ga_load_bits(p, ga_itemsize(dtype)), dtype);
 }
 
-/* The offsets of row `row` (C order over layout.shape without its last
-   dim) in each operand: 64-bit math, 32-bit divisions while they fit. */
-template <int NOPS> GA_DEV void ga_row_offsets(const ga__ufunc_layout &L, uint64_t row, int64_t (&base)[NOPS])
+/* a / b past 32 bits (arrays of 2^32 elements or more): bit by bit, in a
+   tenth of the code of the compiler's 64-bit division, which every kernel
+   would carry. */
+__device__ __noinline__ uint64_t ga_udiv64(uint64_t a, uint64_t b)
 {
-#pragma unroll
-    for (int k = 0; k < NOPS; ++k) base[k] = 0;
-    for (int d = L.ndim - 2; d >= 0; --d) {
-        const uint64_t s = (uint64_t)L.shape[d];
-        const uint64_t q = ((row | s) >> 32) ? row / s : (uint64_t)((uint32_t)row / (uint32_t)s);
-        const int64_t c = (int64_t)(row - q * s);
-#pragma unroll
-        for (int k = 0; k < NOPS; ++k) base[k] += c * L.strides[k][d];
-        row = q;
+    uint64_t q = 0, r = 0;
+#pragma unroll 1
+    for (int i = 63; i >= 0; --i) {
+        r = r << 1 | (a >> i & 1);
+        if (r >= b) {
+            r -= b;
+            q |= 1ull << i;
+        }
     }
+    return q;
+}
+/* a / b, in 32 bits when both fit. */
+GA_DEV uint64_t ga_udiv(uint64_t a, uint64_t b)
+{
+    return ((a | b) >> 32) ? ga_udiv64(a, b) : (uint64_t)((uint32_t)a / (uint32_t)b);
+}
+
+/* 4b. Contiguous loop ------------------------------------------------------ */
+
+/* Contiguous loop: every input of the loop's own dtype, in `rows` rows of
+   size / rows elements, each row contiguous in every operand (row r of
+   operand k at ptr[k] + r * row_step[k]; a broadcast row has row_step 0).
+   Rows are spread over blockIdx.y; along a row, groups of K elements (one
+   16-byte vector of the widest operand) move as vectors, U groups in
+   flight per thread. Scalar inputs (bits of args.scalar_mask) are kernel
+   parameters. */
+template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a)
+{
+    typedef typename Op::template sig<L> S;
+    typedef typename S::in0 I0;
+    typedef typename S::in1 I1;
+    typedef typename S::in2 I2;
+    typedef typename S::out0 O0;
+    typedef typename S::out1 O1;
+    constexpr int nin = Op::nin, nout = Op::nout;
+    constexpr int W01 = ga_max_size<I0, O0>::value;
+    constexpr int W2 = ga_max_size<I1, O1>::value;
+    constexpr int W = W01 > W2 ? W01 : W2;
+    constexpr bool costly = ga_costly<Op, L>::value;
+    constexpr int K = costly ? 1 : 16 / (W > (int)sizeof(I2) ? W : (int)sizeof(I2));
+    /* at most 4 * GA_CONTIG_UNROLL copies of the operation (narrow types
+       have more elements per vector) */
+    constexpr int U = K <= 4 ? GA_CONTIG_UNROLL : 4 * GA_CONTIG_UNROLL / K > 1 ? 4 * GA_CONTIG_UNROLL / K : 1;
+    const Op op(a.param);
+    const int64_t n = (int64_t)ga_udiv((uint64_t)a.size, (uint64_t)a.rows); /* per row */
+    const int64_t t0 = ga_thread_index(), nt = ga_thread_count();
+    const int mask = a.scalar_mask;
+    const bool load0 = !(mask & 1), load1 = nin > 1 && !(mask & 2), load2 = nin > 2 && !(mask & 4);
+    const I0 s0 = ga_scalar_arg<I0>(a.scalar[0]);
+    const I1 s1 = ga_scalar_arg<I1>(a.scalar[1]);
+    const I2 s2 = ga_scalar_arg<I2>(a.scalar[2]);
+    for (int64_t row = blockIdx.y; row < a.rows; row += gridDim.y) {
+        void *out0 = (void *)(a.ptr[0] + row * a.row_step[0]);
+        void *out1 = nout > 1 ? (void *)(a.ptr[1] + row * a.row_step[1]) : nullptr;
+        const void *in0 = (const void *)(a.ptr[nout] + row * a.row_step[nout]);
+        const void *in1 = nin > 1 ? (const void *)(a.ptr[nout + 1] + row * a.row_step[nout + 1]) : nullptr;
+        const void *in2 = nin > 2 ? (const void *)(a.ptr[nout + 2] + row * a.row_step[nout + 2]) : nullptr;
+        const bool aligned = (uintptr_t)out0 % (K * sizeof(O0)) == 0 &&
+                             (nout < 2 || (uintptr_t)out1 % (K * sizeof(O1)) == 0) &&
+                             (!load0 || (uintptr_t)in0 % (K * sizeof(I0)) == 0) &&
+                             (!load1 || (uintptr_t)in1 % (K * sizeof(I1)) == 0) &&
+                             (!load2 || (uintptr_t)in2 % (K * sizeof(I2)) == 0);
+        int64_t done = 0;
+        if (K > 1 && aligned) {
+            typedef typename ga_vec_of<K * sizeof(I0)>::type V0;
+            typedef typename ga_vec_of<K * sizeof(I1)>::type V1;
+            typedef typename ga_vec_of<K * sizeof(I2)>::type V2;
+            typedef typename ga_vec_of<K * sizeof(O0)>::type VO0;
+            typedef typename ga_vec_of<K * sizeof(O1)>::type VO1;
+            const int64_t groups = n / K;
+            for (int64_t g = t0; g < groups; g += U * nt) {
+                V0 r0[U];
+                V1 r1[U];
+                V2 r2[U];
+#pragma unroll
+                for (int u = 0; u < U; ++u) {
+                    const int64_t gu = g + u * nt;
+                    if (u == 0 || gu < groups) {
+                        if (load0) r0[u] = ((const V0 *)in0)[gu];
+                        if (load1) r1[u] = ((const V1 *)in1)[gu];
+                        if (load2) r2[u] = ((const V2 *)in2)[gu];
+                    }
+                }
+#pragma unroll
+                for (int u = 0; u < U; ++u) {
+                    const int64_t gu = g + u * nt;
+                    if (u == 0 || gu < groups) {
+                        I0 e0[K];
+                        I1 e1[K];
+                        I2 e2[K];
+                        O0 o0[K];
+                        O1 o1[K];
+                        memcpy(e0, &r0[u], sizeof e0);
+                        if (nin > 1) memcpy(e1, &r1[u], sizeof e1);
+                        if (nin > 2) memcpy(e2, &r2[u], sizeof e2);
+#pragma unroll
+                        for (int j = 0; j < K; ++j)
+                            ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j]);
+                        VO0 w0;
+                        memcpy(&w0, o0, sizeof w0);
+                        ((VO0 *)out0)[gu] = w0;
+                        if (nout > 1) {
+                            VO1 w1;
+                            memcpy(&w1, o1, sizeof w1);
+                            ((VO1 *)out1)[gu] = w1;
+                        }
+                    }
+                }
+            }
+            done = groups * K;
+        }
+#pragma unroll 1
+        for (int64_t i = done + t0; i < n; i += nt) {
+            O0 o0;
+            O1 o1;
+            ga_apply_as<Op, S, costly>(op, load0 ? ga_elem<I0>(in0, i) : s0, load1 ? ga_elem<I1>(in1, i) : s1,
+                                       load2 ? ga_elem<I2>(in2, i) : s2, o0, o1);
+            ga_store<O0>((char *)out0 + i * (int64_t)sizeof(O0), o0);
+            if (nout > 1) ga_store<O1>((char *)out1 + i * (int64_t)sizeof(O1), o1);
+        }
+    }
+}
+
+/* 4c. Strided loop ---------------------------------------------------------- */
+
+/* The byte offsets of element i (C order over layout.shape) in each
+   operand: 64-bit math, 32-bit divisions while they fit. Not inlined: one
+   copy per kernel, not one per unrolled element. */
+template <int NOPS> struct ga_offsets { int64_t k[NOPS]; };
+template <int NOPS> __device__ __noinline__ ga_offsets<NOPS> ga_element_offsets(const ga__ufunc_layout &L, uint64_t i)
+{
+    ga_offsets<NOPS> o;
+#pragma unroll
+    for (int k = 0; k < NOPS; ++k) o.k[k] = 0;
+#pragma unroll 1
+    for (int d = L.ndim - 1; d > 0; --d) {
+        const uint64_t s = (uint64_t)L.shape[d];
+        const uint64_t q = ga_udiv(i, s);
+        const int64_t c = (int64_t)(i - q * s);
+#pragma unroll
+        for (int k = 0; k < NOPS; ++k) o.k[k] += c * L.strides[k][d];
+        i = q;
+    }
+#pragma unroll
+    for (int k = 0; k < NOPS; ++k) o.k[k] += (int64_t)i * L.strides[k][0];
+    return o;
 }
 
 /* Strided loop. Operand k of element (i_0, ..., i_{n-1}) (C order over
-   layout.shape) is at ptr[k] + sum(i_d * strides[k][d]). Rows (the last
-   dim) of at least span = U * blockDim elements are cut into pieces of up
-   to 16 spans: a block finds a piece's row offsets once, and each thread
-   loads its U elements of a span before computing any. Shorter rows are walked element by element. One
-   instantiation per loop: compile time is the budget (a 32-bit-index copy
-   of every loop doubled it; so did unrolling the element-wise walk). */
+   layout.shape) is at ptr[k] + sum(i_d * strides[k][d]); the host sorts
+   and collapses the dims, so most layouts have one or two. One path, one
+   instantiation per loop: the kernels' code is the build's budget (a
+   32-bit-index copy of every loop doubled it; a second path for long rows
+   took a third of it). */
 template <class Op, class S>
 GA_DEV void ga_ufunc_strided_body(const Op &op, const ga__ufunc_args &a, const ga__ufunc_layout &L)
 {
@@ -1153,76 +1285,82 @@ GA_DEV void ga_ufunc_strided_body(const Op &op, const ga__ufunc_args &a, const g
     typedef typename S::in2 I2;
     typedef typename S::out0 O0;
     typedef typename S::out1 O1;
-    constexpr int nin = Op::nin, nout = Op::nout, nops = nin + nout, U = 4;
+    constexpr bool costly = ga_costly_op<Op>::value || (GA_COSTLY_COMPLEX && ga_is<I0>::complex);
+    constexpr int nin = Op::nin, nout = Op::nout, nops = nin + nout, U = costly ? 1 : GA_STRIDED_UNROLL;
     const I0 s0 = ga_scalar_arg<I0>(a.scalar[0]);
     const I1 s1 = ga_scalar_arg<I1>(a.scalar[1]);
     const I2 s2 = ga_scalar_arg<I2>(a.scalar[2]);
     const int mask = a.scalar_mask;
     const int nd = L.ndim;
-    const int64_t inner = nd > 0 ? L.shape[nd - 1] : 1, n = a.size;
-    const int64_t span = (int64_t)blockDim.x * U;
+    const int64_t n = a.size;
     int64_t step[nops];
 #pragma unroll
     for (int k = 0; k < nops; ++k) step[k] = nd > 0 ? L.strides[k][nd - 1] : 0;
+    /* Input k is a scalar parameter, loaded as the loop's type, or loaded as
+       bits of another dtype and converted (after every load is issued). */
+    const bool conv0 = !(mask & 1) && a.dtype[nout] != ga_dtype_number<I0>::value;
+    const bool conv1 = nin > 1 && !(mask & 2) && a.dtype[nout + 1] != ga_dtype_number<I1>::value;
+    const bool conv2 = nin > 2 && !(mask & 4) && a.dtype[nout + 2] != ga_dtype_number<I2>::value;
+    const int z0 = conv0 ? ga_itemsize(a.dtype[nout]) : 0, z1 = conv1 ? ga_itemsize(a.dtype[nout + 1]) : 0,
+              z2 = conv2 ? ga_itemsize(a.dtype[nout + 2]) : 0;
     /* one element: inputs at in_off (the operand's offsets), out at out_off */
-    auto load = [&](const int64_t *off, I0 &v0, I1 &v1, I2 &v2) {
-        v0 = (mask & 1) ? s0 : ga_load_as<I0>((const char *)a.ptr[nout] + off[nout], a.dtype[nout]);
+    auto load = [&](const int64_t *off, I0 &v0, I1 &v1, I2 &v2, uint64_t (&bits)[3]) {
+        const char *p0 = (const char *)a.ptr[nout] + off[nout];
+        v0 = s0;
         v1 = s1;
         v2 = s2;
-        if constexpr (nin > 1)
-            if (!(mask & 2)) v1 = ga_load_as<I1>((const char *)a.ptr[nout + 1] + off[nout + 1], a.dtype[nout + 1]);
-        if constexpr (nin > 2)
-            if (!(mask & 4)) v2 = ga_load_as<I2>((const char *)a.ptr[nout + 2] + off[nout + 2], a.dtype[nout + 2]);
+        if (conv0) bits[0] = ga_load_bits(p0, z0);
+        else if (!(mask & 1)) v0 = ga_load<I0>(p0);
+        if constexpr (nin > 1) {
+            const char *p1 = (const char *)a.ptr[nout + 1] + off[nout + 1];
+            if (conv1) bits[1] = ga_load_bits(p1, z1);
+            else if (!(mask & 2)) v1 = ga_load<I1>(p1);
+        }
+        if constexpr (nin > 2) {
+            const char *p2 = (const char *)a.ptr[nout + 2] + off[nout + 2];
+            if (conv2) bits[2] = ga_load_bits(p2, z2);
+            else if (!(mask & 4)) v2 = ga_load<I2>(p2);
+        }
     };
-    auto compute = [&](const int64_t *off, I0 v0, I1 v1, I2 v2) {
+    auto compute = [&](const int64_t *off, I0 v0, I1 v1, I2 v2, const uint64_t (&bits)[3]) {
+        if (conv0) v0 = ga_from_bits<I0>(bits[0], a.dtype[nout]);
+        if constexpr (nin > 1)
+            if (conv1) v1 = ga_from_bits<I1>(bits[1], a.dtype[nout + 1]);
+        if constexpr (nin > 2)
+            if (conv2) v2 = ga_from_bits<I2>(bits[2], a.dtype[nout + 2]);
         O0 r0;
         O1 r1;
-        ga_apply<Op, S>(op, v0, v1, v2, r0, r1);
+        ga_apply_as<Op, S, costly>(op, v0, v1, v2, r0, r1);
         ga_store<O0>((char *)a.ptr[0] + off[0], r0);
         if constexpr (nout > 1) ga_store<O1>((char *)a.ptr[1] + off[1], r1);
     };
-    if (inner >= span) {
-        const int64_t piece = 16 * span; /* a block's work item: up to 16 spans of one row */
-        const int64_t pieces = (inner + piece - 1) / piece, work = n / inner * pieces;
-        for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-            const int64_t row = w / pieces, start = (w - row * pieces) * piece;
-            const int64_t end = start + piece < inner ? start + piece : inner;
-            int64_t base[nops];
-            ga_row_offsets<nops>(L, (uint64_t)row, base);
-#pragma unroll 1
-            for (int64_t c0 = start + threadIdx.x; c0 < end; c0 += span) {
-                int64_t off[U][nops];
-                I0 v0[U];
-                I1 v1[U];
-                I2 v2[U];
+    /* Each thread takes U elements nt apart (a warp's are neighbours in
+       the last dim), issues their loads, then computes them. */
+    const int64_t t0 = ga_thread_index(), nt = ga_thread_count();
+    for (int64_t i0 = t0; i0 < n; i0 += U * nt) {
+        int64_t off[U][nops];
+        I0 v0[U];
+        I1 v1[U];
+        I2 v2[U];
+        uint64_t bits[U][3];
 #pragma unroll
-                for (int u = 0; u < U; ++u) {
-                    const int64_t j = c0 + (int64_t)u * blockDim.x;
+        for (int u = 0; u < U; ++u) {
+            const int64_t i = i0 + u * nt;
+            if (u == 0 || i < n) {
+                if (nd > 1) {
+                    const ga_offsets<nops> o = ga_element_offsets<nops>(L, (uint64_t)i);
 #pragma unroll
-                    for (int k = 0; k < nops; ++k) off[u][k] = base[k] + j * step[k];
-                    if (j < end) load(off[u], v0[u], v1[u], v2[u]);
+                    for (int k = 0; k < nops; ++k) off[u][k] = o.k[k];
+                } else {
+#pragma unroll
+                    for (int k = 0; k < nops; ++k) off[u][k] = i * step[k];
                 }
-#pragma unroll
-                for (int u = 0; u < U; ++u)
-                    if (c0 + (int64_t)u * blockDim.x < end) compute(off[u], v0[u], v1[u], v2[u]);
+                load(off[u], v0[u], v1[u], v2[u], bits[u]);
             }
         }
-        return;
-    }
-    GA_GRID_STRIDE_LOOP(i, n)
-    {
-        const uint64_t row = (((uint64_t)i | (uint64_t)inner) >> 32) ? (uint64_t)i / (uint64_t)inner
-                                                                     : (uint64_t)((uint32_t)i / (uint32_t)inner);
-        const int64_t j = i - (int64_t)row * inner;
-        int64_t off[nops];
-        ga_row_offsets<nops>(L, row, off);
 #pragma unroll
-        for (int k = 0; k < nops; ++k) off[k] += j * step[k];
-        I0 v0;
-        I1 v1;
-        I2 v2;
-        load(off, v0, v1, v2);
-        compute(off, v0, v1, v2);
+        for (int u = 0; u < U; ++u)
+            if (u == 0 || i0 + u * nt < n) compute(off[u], v0[u], v1[u], v2[u], bits[u]);
     }
 }
 
