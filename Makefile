@@ -20,10 +20,18 @@ FAMILIES := $(basename $(notdir $(wildcard kernels/*.cu)))
 FATBINS := $(FAMILIES:%=$(BUILD)/kernels/%.fatbin)
 KERNEL_DIR := $(abspath $(BUILD)/kernels)
 
+# The kernels use nothing newer than compute_80 (compute_75 for sm_75), so
+# each SASS is compiled from one of those two PTX versions: the front end,
+# half of the build time, runs twice instead of once per arch. The PTX of
+# the newest one is embedded too, for the driver to compile on future GPUs.
 comma := ,
-ptx_arch := $(patsubst sm_%,compute_%,$(lastword $(GPUARR_ARCHS)))
-GENCODE := $(foreach a,$(GPUARR_ARCHS),-gencode arch=$(patsubst sm_%,compute_%,$(a)),code=$(a)) \
-           -gencode arch=$(ptx_arch),code=$(ptx_arch)
+empty :=
+space := $(empty) $(empty)
+virtual_of = $(if $(filter sm_75,$(1)),compute_75,compute_80)
+virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call virtual_of,$(a))))
+sass_for = $(subst $(space),$(comma),$(strip $(foreach a,$(GPUARR_ARCHS),$(if $(filter $(1),$(call virtual_of,$(a))),$(a)))))
+ptx_arch := $(call virtual_of,$(lastword $(GPUARR_ARCHS)))
+GENCODE := $(foreach v,$(virtuals),-gencode arch=$(v),code=[$(call sass_for,$(v))$(if $(filter $(v),$(ptx_arch)),$(comma)$(v))])
 NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 --compress-mode=size -Xptxas -warn-spills
 
 CPPFLAGS += -I. -I$(CUDA_HOME)/include -DGPUARR_KERNEL_DIR='"$(KERNEL_DIR)"'
