@@ -4616,6 +4616,19 @@ static bool ga__overlaps_unsafely(const ga_array *a, const int64_t *view, int nd
 /* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
    output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
    scalars already converted into `scalar_values`). */
+/* The dtype whose mixtures with loop dtype d the contiguous kernels convert
+   in registers (kernels/ufunc.cuh, ga_companion), or GA_DTYPE_INVALID. */
+static ga_dtype ga__ufunc_companion(ga_dtype d)
+{
+    switch (d) {
+    case GA_FLOAT64: return GA_FLOAT32;
+    case GA_COMPLEX128: return GA_COMPLEX64;
+    case GA_COMPLEX64: return GA_FLOAT32;
+    case GA_FLOAT32: return GA_FLOAT16;
+    default: return GA_DTYPE_INVALID;
+    }
+}
+
 static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *loop, int ndim, const int64_t *shape,
                                   ga_array *const *outs, const ga_array *const *ins,
                                   int64_t (*in_strides)[GA_MAXDIMS], const ga__value16 *scalar_values,
@@ -4658,11 +4671,20 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
        two whose inner one is contiguous in every operand (the outer steps
        are free: 0 for a broadcast row). */
     bool contig_ok = nd <= 2;
+    int companions = 0; /* inputs of the loop dtype's companion (the kernels' ga_companion) */
     for (int k = 0; k < nin; k++)
-        if (ins[k] && ins[k]->dtype != loop->in[k]) contig_ok = false;
+        if (ins[k] && ins[k]->dtype != loop->in[k]) {
+            if (nin == 2 && nout == 1 && loop->in[k] == loop->index &&
+                ins[k]->dtype == ga__ufunc_companion((ga_dtype)loop->index))
+                companions++;
+            else
+                contig_ok = false;
+        }
+    if (companions > 1) contig_ok = false;
     for (int k = 0; k < nops && contig_ok && nd > 0; k++) {
         bool is_scalar = k >= nout && !ins[k - nout];
-        int64_t itemsize = (int64_t)ga__dtype_sizes[k < nout ? loop->out[k] : loop->in[k - nout]];
+        int64_t itemsize = (int64_t)ga__dtype_sizes[k < nout ? loop->out[k] : ins[k - nout] ? ins[k - nout]->dtype
+                                                                                          : loop->in[k - nout]];
         if (!is_scalar && st[k][nd - 1] != itemsize) contig_ok = false;
         if (contig_ok && nd == 2) args.row_step[k] = is_scalar ? 0 : st[k][0];
     }

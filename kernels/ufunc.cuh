@@ -1142,14 +1142,15 @@ GA_DEV uint64_t ga_udiv(uint64_t a, uint64_t b)
 
 /* 4b. Contiguous loop ------------------------------------------------------ */
 
-/* Contiguous loop: every input of the loop's own dtype, in `rows` rows of
-   size / rows elements, each row contiguous in every operand (row r of
-   operand k at ptr[k] + r * row_step[k]; a broadcast row has row_step 0).
-   Rows are spread over blockIdx.y; along a row, groups of K elements (one
-   16-byte vector of the widest operand) move as vectors, U groups in
-   flight per thread. Scalar inputs (bits of args.scalar_mask) are kernel
-   parameters. */
-template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a)
+/* Contiguous loop: `rows` rows of size / rows elements, each row
+   contiguous in every operand (row r of operand k at ptr[k] + r *
+   row_step[k]; a broadcast row has row_step 0). Rows are spread over
+   blockIdx.y; along a row, groups of K elements (one 16-byte vector of the
+   widest operand) move as vectors, U groups in flight per thread. Scalar
+   inputs (bits of args.scalar_mask) are kernel parameters. Inputs 0 and 1
+   are stored as X0 and X1: their loop types, or a narrower dtype converted
+   in registers (see ga_companion). */
+template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(const ga__ufunc_args &a)
 {
     typedef typename Op::template sig<L> S;
     typedef typename S::in0 I0;
@@ -1182,13 +1183,13 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a
         const void *in2 = nin > 2 ? (const void *)(a.ptr[nout + 2] + row * a.row_step[nout + 2]) : nullptr;
         const bool aligned = (uintptr_t)out0 % (K * sizeof(O0)) == 0 &&
                              (nout < 2 || (uintptr_t)out1 % (K * sizeof(O1)) == 0) &&
-                             (!load0 || (uintptr_t)in0 % (K * sizeof(I0)) == 0) &&
-                             (!load1 || (uintptr_t)in1 % (K * sizeof(I1)) == 0) &&
+                             (!load0 || (uintptr_t)in0 % (K * sizeof(X0)) == 0) &&
+                             (!load1 || (uintptr_t)in1 % (K * sizeof(X1)) == 0) &&
                              (!load2 || (uintptr_t)in2 % (K * sizeof(I2)) == 0);
         int64_t done = 0;
         if (K > 1 && aligned) {
-            typedef typename ga_vec_of<K * sizeof(I0)>::type V0;
-            typedef typename ga_vec_of<K * sizeof(I1)>::type V1;
+            typedef typename ga_vec_of<K * sizeof(X0)>::type V0;
+            typedef typename ga_vec_of<K * sizeof(X1)>::type V1;
             typedef typename ga_vec_of<K * sizeof(I2)>::type V2;
             typedef typename ga_vec_of<K * sizeof(O0)>::type VO0;
             typedef typename ga_vec_of<K * sizeof(O1)>::type VO1;
@@ -1210,14 +1211,21 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a
                 for (int u = 0; u < U; ++u) {
                     const int64_t gu = g + u * nt;
                     if (u == 0 || gu < groups) {
+                        X0 x0[K];
+                        X1 x1[K];
                         I0 e0[K];
                         I1 e1[K];
                         I2 e2[K];
                         O0 o0[K];
                         O1 o1[K];
-                        memcpy(e0, &r0[u], sizeof e0);
-                        if (nin > 1) memcpy(e1, &r1[u], sizeof e1);
+                        memcpy(x0, &r0[u], sizeof x0);
+                        if (nin > 1) memcpy(x1, &r1[u], sizeof x1);
                         if (nin > 2) memcpy(e2, &r2[u], sizeof e2);
+#pragma unroll
+                        for (int j = 0; j < K; ++j) {
+                            e0[j] = ga_cast<I0>(x0[j]);
+                            if (nin > 1) e1[j] = ga_cast<I1>(x1[j]);
+                        }
 #pragma unroll
                         for (int j = 0; j < K; ++j)
                             ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j]);
@@ -1238,12 +1246,41 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a
         for (int64_t i = done + t0; i < n; i += nt) {
             O0 o0;
             O1 o1;
-            ga_apply_as<Op, S, costly>(op, load0 ? ga_elem<I0>(in0, i) : s0, load1 ? ga_elem<I1>(in1, i) : s1,
+            ga_apply_as<Op, S, costly>(op, load0 ? ga_cast<I0>(ga_elem<X0>(in0, i)) : s0,
+                                       load1 ? ga_cast<I1>(ga_elem<X1>(in1, i)) : s1,
                                        load2 ? ga_elem<I2>(in2, i) : s2, o0, o1);
             ga_store<O0>((char *)out0 + i * (int64_t)sizeof(O0), o0);
             if (nout > 1) ga_store<O1>((char *)out1 + i * (int64_t)sizeof(O1), o1);
         }
     }
+}
+
+/* The companion of a loop dtype: the narrower dtype whose mixtures with it
+   are common (float32 with float64, complex64 with complex128, float32
+   with complex64, float16 with float32). A binary ufunc's contiguous loop
+   also takes one input of it, converted in registers after a vector load
+   of its own width; other mixtures go to the strided loop. One companion
+   per loop keeps this to two more copies of the loop, in four dtypes. */
+template <class L> struct ga_companion { typedef void type; };
+template <> struct ga_companion<double> { typedef float type; };
+template <> struct ga_companion<ga_complex128_t> { typedef ga_complex64_t type; };
+template <> struct ga_companion<ga_complex64_t> { typedef float type; };
+template <> struct ga_companion<float> { typedef __half type; };
+
+template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a)
+{
+    typedef typename Op::template sig<L> S;
+    typedef typename S::in0 I0;
+    typedef typename S::in1 I1;
+    typedef typename ga_companion<L>::type C;
+    if constexpr (!ga__same<C, void>::value && Op::nin == 2 && Op::nout == 1) {
+        constexpr int c = ga_dtype_number<C>::value;
+        if constexpr (ga__same<I0, L>::value)
+            if (!(a.scalar_mask & 1) && a.dtype[1] == c) return ga_ufunc_contig_as<Op, L, C, I1>(a);
+        if constexpr (ga__same<I1, L>::value)
+            if (!(a.scalar_mask & 2) && a.dtype[2] == c) return ga_ufunc_contig_as<Op, L, I0, C>(a);
+    }
+    ga_ufunc_contig_as<Op, L, I0, I1>(a);
 }
 
 /* 4c. Strided loop ---------------------------------------------------------- */
