@@ -23,7 +23,8 @@
     10. Transfers and casting
     11. Elementwise functions (ufuncs)
     12. Indexing and manipulation
-    13. Kernel ABI (shared with the kernels' .cu files; not public API)
+    13. Reductions and statistics
+    14. Kernel ABI (shared with the kernels' .cu files; not public API)
    IMPLEMENTATION (same order), after `#ifdef GPUARR_IMPLEMENTATION`.
 
    Conventions (NumPy users will find their way by name):
@@ -1090,7 +1091,194 @@ GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis);
 GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out);
 
 /* ======================================================================== */
-/* 13. Kernel ABI (internal: shared with the kernels' .cu files)            */
+/* 13. Reductions and statistics                                             */
+/* ======================================================================== */
+/* NumPy's reductions, with NumPy 2's result dtypes and empty-slice rules:
+   - Axes are (naxes, axes) pairs, NumPy's axis= : naxes 0 (axes NULL) is
+     axis=None, every axis; otherwise any distinct axes, negative ones
+     counted from the end. In C, GA_AXES(0, -1) writes `2, (const int[]){0,
+     -1}` and GA_ALL_AXES `0, NULL`. Errors: "axis 2 is out of bounds for
+     array of dimension 2" (GA_ERROR_AXIS), "duplicate value in 'axis'".
+     keepdims keeps the reduced axes with length 1.
+   - Result dtypes: sum and prod of bool and signed integers are int64, of
+     unsigned integers uint64; mean, var and std of bool and integers are
+     float64, of complex numbers (var, std) the real dtype; argmin / argmax
+     and count_nonzero are int64; all / any bool; the others keep a's
+     dtype. float16 and bfloat16 accumulate in float32; means and variances
+     are divided by the count in float64, as NumPy does.
+   - Empty slices: sum 0, prod 1, all true, any false, count 0; mean, var
+     and std NaN (a GA_WARNING_EMPTY_SLICE or GA_WARNING_DOF warning, see
+     ga_reduce_warnings); min, max, ptp and the nan forms of min / max fail
+     ("zero-size array to reduction operation maximum which has no
+     identity"), argmin / argmax fail ("attempt to get argmax of an empty
+     sequence").
+   - NaN propagates through sum, prod, min, max, mean, var (argmin / argmax
+     return the first NaN's index). The nan forms skip NaN; an all-NaN slice
+     gives NaN (nanmin, nanmax: GA_WARNING_ALL_NAN; nanmean:
+     GA_WARNING_EMPTY_SLICE; nanvar, nanstd: GA_WARNING_DOF), 0 (nansum),
+     1 (nanprod), or fails (nanargmin, nanargmax: "All-NaN slice
+     encountered", which waits for the result).
+   - Deterministic: the same input gives the same bits on every run, on any
+     GPU model (no floating-point atomics; the order in which elements are
+     combined depends on the shape and the data's alignment only). Sums
+     add in a blocked tree (each thread a run of up to 256 elements, then
+     trees), so their error grows with log n, not n.
+   - A new result is C-contiguous, or keeps a's axis order (NumPy's order
+     K); it is a new reference. Work is queued on the current stream. */
+
+#ifndef __cplusplus
+#define GA_AXES(...) \
+    (int)(sizeof((const int[]){__VA_ARGS__}) / sizeof(int)), (const int[]){__VA_ARGS__}
+#endif
+#define GA_ALL_AXES 0, NULL
+
+/* The reductions of ga_reduce, by number; X(ENUM, name). */
+#define GA_REDUCTION_LIST(X)                                            \
+    X(SUM, sum) X(PROD, prod) X(MIN, min) X(MAX, max) X(MEAN, mean)    \
+    X(VAR, var) X(STD, std) X(ALL, all) X(ANY, any)                    \
+    X(COUNT_NONZERO, count_nonzero) X(PTP, ptp) X(ARGMIN, argmin)      \
+    X(ARGMAX, argmax) X(NANSUM, nansum) X(NANPROD, nanprod)            \
+    X(NANMIN, nanmin) X(NANMAX, nanmax) X(NANMEAN, nanmean)            \
+    X(NANVAR, nanvar) X(NANSTD, nanstd) X(NANARGMIN, nanargmin)        \
+    X(NANARGMAX, nanargmax)
+
+typedef enum ga_reduction {
+#define GA__REDUCTION_ENUM(E, name) GA_REDUCE_##E,
+    GA_REDUCTION_LIST(GA__REDUCTION_ENUM)
+#undef GA__REDUCTION_ENUM
+    GA_NUM_REDUCTIONS
+} ga_reduction;
+
+/* NumPy's keyword arguments of ga_reduce beyond axis, dtype, out and
+   keepdims. A zeroed struct (or NULL) means NumPy's defaults. */
+typedef struct ga_reduce_options {
+    /* where=: only the elements where this bool array (broadcast to a's
+       shape) is true take part. sum, prod, min, max, mean, var, std, all,
+       any and the nan forms of these; min and max (and nanmin, nanmax)
+       then need `initial` for slices with nothing selected, as NumPy. */
+    const ga_array *where;
+    /* initial=: a first value of sum, prod, min, max and their nan forms,
+       converted to the result's dtype as NumPy does (a Python int out of
+       an integer dtype's range is GA_ERROR_OVERFLOW). NULL: none. */
+    const ga_scalar *initial;
+    /* ddof: var, std, nanvar and nanstd divide by count - ddof. */
+    double ddof;
+} ga_reduce_options;
+
+/* Every reduction with every NumPy argument: `r` over the axes of `a`,
+   dtype= (GA_DTYPE_INVALID: NumPy's default; sum, prod, mean, var, std
+   and their nan forms: the dtype the elements are converted to and
+   accumulated in, and the result's; var and std take floating or complex
+   ones), out= and keepdims. *out is an array to write (NumPy's out=: the
+   result's shape, with or without the kept unit axes as keepdims says;
+   any layout; any dtype, cast unsafely as NumPy's reductions do, but an
+   integer one that int64 casts to safely for argmin / argmax), or NULL,
+   in which case a new array is stored there (release it). argmin and
+   argmax take one axis or none (the flattened array). On failure nothing
+   is stored. Mirrors numpy.sum(a, axis, dtype, out, keepdims, initial,
+   where) and the others. */
+GPUARR_API ga_status ga_reduce(ga_reduction r, const ga_array *a, int naxes, const int *axes, ga_dtype dtype,
+                               ga_array **out, bool keepdims, const ga_reduce_options *options);
+
+/* NumPy's name of a reduction ("sum"), or NULL. */
+GPUARR_API const char *ga_reduction_name(ga_reduction r);
+
+/* numpy.sum, numpy.prod: the sum and product over the axes (NumPy's
+   accumulator dtypes: int64 / uint64 for integers and bool). */
+GPUARR_API ga_array *ga_sum(const ga_array *a, int naxes, const int *axes, bool keepdims);
+GPUARR_API ga_array *ga_prod(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
+/* numpy.min / numpy.max (amin, amax): NaN propagates; complex numbers
+   order by real part, then imaginary part. Errors: an empty slice. */
+GPUARR_API ga_array *ga_min(const ga_array *a, int naxes, const int *axes, bool keepdims);
+GPUARR_API ga_array *ga_max(const ga_array *a, int naxes, const int *axes, bool keepdims);
+#define ga_amin ga_min
+#define ga_amax ga_max
+
+/* numpy.ptp: max - min in a's dtype (integers wrap). Errors: bool (NumPy's
+   boolean subtract message), an empty slice. */
+GPUARR_API ga_array *ga_ptp(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
+/* numpy.mean: the sum over the count, float64 for bool and integers. */
+GPUARR_API ga_array *ga_mean(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
+/* numpy.var and numpy.std: the mean of |x - mean|^2 (two passes, as
+   NumPy), divided by count - ddof (clamped at 0); std is its square root.
+   Real results for complex input. */
+GPUARR_API ga_array *ga_var(const ga_array *a, int naxes, const int *axes, double ddof, bool keepdims);
+GPUARR_API ga_array *ga_std(const ga_array *a, int naxes, const int *axes, double ddof, bool keepdims);
+
+/* numpy.all / numpy.any: whether every / some element is nonzero (NaN is
+   nonzero), bool. */
+GPUARR_API ga_array *ga_all(const ga_array *a, int naxes, const int *axes, bool keepdims);
+GPUARR_API ga_array *ga_any(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
+/* numpy.count_nonzero: the number of nonzero elements, int64. */
+GPUARR_API ga_array *ga_count_nonzero(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
+/* numpy.argmin / numpy.argmax along `axis` (GA_AXIS_NONE: of the flattened
+   array): int64 indices of the first minimum / maximum (the first NaN if
+   any). Errors: an empty slice. */
+GPUARR_API ga_array *ga_argmin(const ga_array *a, int axis, bool keepdims);
+GPUARR_API ga_array *ga_argmax(const ga_array *a, int axis, bool keepdims);
+
+/* numpy.nansum, nanprod, nanmin, nanmax, nanmean, nanvar, nanstd: as the
+   plain forms with NaN left out (for integer and bool input they are the
+   plain forms). */
+GPUARR_API ga_array *ga_nansum(const ga_array *a, int naxes, const int *axes, bool keepdims);
+GPUARR_API ga_array *ga_nanprod(const ga_array *a, int naxes, const int *axes, bool keepdims);
+GPUARR_API ga_array *ga_nanmin(const ga_array *a, int naxes, const int *axes, bool keepdims);
+GPUARR_API ga_array *ga_nanmax(const ga_array *a, int naxes, const int *axes, bool keepdims);
+GPUARR_API ga_array *ga_nanmean(const ga_array *a, int naxes, const int *axes, bool keepdims);
+GPUARR_API ga_array *ga_nanvar(const ga_array *a, int naxes, const int *axes, double ddof, bool keepdims);
+GPUARR_API ga_array *ga_nanstd(const ga_array *a, int naxes, const int *axes, double ddof, bool keepdims);
+
+/* numpy.nanargmin / numpy.nanargmax: as argmin / argmax with NaN left
+   out. Errors: an all-NaN slice ("All-NaN slice encountered"; this check
+   waits for the result), an empty slice. */
+GPUARR_API ga_array *ga_nanargmin(const ga_array *a, int axis, bool keepdims);
+GPUARR_API ga_array *ga_nanargmax(const ga_array *a, int axis, bool keepdims);
+
+/* numpy.average: with weights NULL, ga_mean; else sum(a * w) / sum(w) in
+   result_type(a, w) (with float64 for bool and integer a), `weights` of
+   a's shape or, given one axis, 1-d along it. With sum_of_weights
+   non-NULL, *sum_of_weights receives sum(w) broadcast to the result's
+   shape (NumPy's returned=True; release it). Errors: as NumPy's ("Axis
+   must be specified when shapes of a and weights differ.", "Weights sum
+   to zero, can't be normalized", which waits for the sums). */
+GPUARR_API ga_array *ga_average(const ga_array *a, int naxes, const int *axes, const ga_array *weights,
+                                bool keepdims, ga_array **sum_of_weights);
+
+/* numpy.cov: the covariance matrix of the variables in the rows of m (the
+   columns when rowvar is false), with those of y (NULL: none) appended;
+   normalised by N - 1, by N when bias, or by N - ddof (ddof GA_NONE:
+   from bias); fweights (integer, >= 0) and aweights (NULL: none) weight
+   the observations. dtype GA_DTYPE_INVALID: result_type(m, y, float64).
+   Computed in float64 (complex128) and rounded once to dtype. The result
+   is squeezed (0-d for one variable). Errors: more than 2 dimensions,
+   weights of the wrong shape or sign (checking signs waits). */
+GPUARR_API ga_array *ga_cov(const ga_array *m, const ga_array *y, bool rowvar, bool bias, int64_t ddof,
+                            const ga_array *fweights, const ga_array *aweights, ga_dtype dtype);
+
+/* numpy.corrcoef: the correlation coefficients cov / sqrt(diag x diag),
+   each part clipped to [-1, 1]. */
+GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowvar, ga_dtype dtype);
+
+/* NumPy's RuntimeWarnings of the reductions, as bits. */
+enum {
+    GA_WARNING_EMPTY_SLICE = 1, /* "Mean of empty slice" (mean, nanmean) */
+    GA_WARNING_DOF = 2,         /* "Degrees of freedom <= 0 for slice" (var, std, nan forms, cov) */
+    GA_WARNING_ALL_NAN = 4      /* "All-NaN slice encountered" (nanmin, nanmax) */
+};
+
+/* The warnings the reductions on the current device raised since the last
+   call (GA_WARNING_* bits, from every thread: the kernels record them as
+   they find them in the data), then forgets them. Waits for the current
+   stream. */
+GPUARR_API int ga_reduce_warnings(void);
+
+/* ======================================================================== */
+/* 14. Kernel ABI (internal: shared with the kernels' .cu files)            */
 /* ======================================================================== */
 /* Kernel symbols are ga_<family>_<op>_<dtypes>_<variant>; every kernel
    uses grid-stride loops, so any grid size is correct. Strides in layouts
@@ -1186,6 +1374,78 @@ typedef struct ga__ufunc_layout {
     int64_t shape[GA_MAXDIMS];
     int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
 } ga__ufunc_layout;
+
+/* Reductions (kernels/reduce.cu): X(op, in) names the kernels
+   ga_reduce_<op>_<in>_inner and ga_reduce_<op>_<in>_outer. `in` says how
+   elements are read: as stored (float32, float64, complex64, complex128),
+   converted per element from args.in_dtype (to_float32: float16,
+   bfloat16; to_float64: bool, integers, floats up to float32; to_int64 /
+   to_uint64: bool and integers; any: every dtype as a truth value), or, for
+   argcombine, as partial states of that value type. */
+#define GA__REDUCE_IN_REAL(X, op) \
+    X(op, to_int64) X(op, float32) X(op, to_float32) X(op, float64) X(op, to_float64) X(op, complex64) X(op, complex128)
+#define GA__REDUCE_IN_ORDERED(X, op) \
+    X(op, to_int64) X(op, to_uint64) X(op, float32) X(op, to_float32) X(op, float64) X(op, complex64) X(op, complex128)
+#define GA__REDUCE_KERNEL_LIST(X)                                                                     \
+    GA__REDUCE_IN_REAL(X, sum) GA__REDUCE_IN_REAL(X, prod)                                          \
+    GA__REDUCE_IN_ORDERED(X, minmax) GA__REDUCE_IN_ORDERED(X, arg)                                  \
+    X(argcombine, int64) X(argcombine, uint64) X(argcombine, float32) X(argcombine, float64)        \
+    X(argcombine, complex64) X(argcombine, complex128)                                              \
+    X(sumsq, float32) X(sumsq, to_float32) X(sumsq, float64) X(sumsq, to_float64) X(sumsq, complex64) \
+    X(sumsq, complex128) X(count, any) X(logic, any)
+
+/* ga__reduce_args.flags */
+enum {
+    GA__RF_NAN = 1,     /* skip NaN (the nan functions) */
+    GA__RF_MAX = 2,     /* minmax, arg: the maximum */
+    GA__RF_NOTNAN = 4,  /* count: elements that are not NaN (else nonzero ones) */
+    GA__RF_ANY = 8,     /* logic: any (else all) */
+    GA__RF_NANVAR = 16, /* var: NaN where the count minus ddof is <= 0 (nanvar) */
+    GA__RF_ALIGNED = 32 /* outer: every row of columns starts 16-byte aligned */
+};
+/* ga__reduce_args.finalize: what the final pass stores. */
+enum { GA__FIN_NONE, GA__FIN_MEAN, GA__FIN_VAR, GA__FIN_STD };
+
+/* One pass of a reduction: `rows` outputs (C order over the kept dims),
+   each reducing `length` elements (C order over the reduced dims). Byte
+   strides for in and out, element strides for the aux arrays (center,
+   count). A pass with nchunks > 1 stores partial states at
+   out[row * part_row + chunk * part_chunk]. */
+typedef struct ga__reduce_args {
+    uint64_t in;            /* element 0 */
+    uint64_t out;           /* final pass: output element 0; else the partial states */
+    uint64_t center;        /* sumsq: each output's mean (the value type), or 0 */
+    uint64_t count;         /* mean / var: each output's element count (int64), or 0: `divisor` */
+    uint64_t flag;          /* 0, or a uint32 that GA_WARNING_* bits are or'ed into */
+    ga__value16 initial;    /* NumPy's initial=, when has_initial */
+    double divisor;         /* mean / var: the count of every output when count is 0 */
+    double ddof;
+    int64_t rows, length;
+    int64_t chunk, nchunks; /* elements per work item along `length`; work items per row */
+    int64_t part_row, part_chunk;
+    int32_t flags;          /* GA__RF_* */
+    int32_t finalize;       /* GA__FIN_* */
+    int32_t final_pass;     /* 1: results (out_dtype); 0: partial states */
+    int32_t in_dtype;       /* converting loads: the input's dtype */
+    int32_t out_dtype;
+    int32_t group;          /* inner: 1, 32 or 256 threads per row; outer: threads across columns */
+    int32_t vec;            /* outer: columns per thread */
+    int32_t has_initial;
+    int32_t initial_dtype;  /* the dtype of `initial` */
+    int32_t kept_ndim, red_ndim;
+    int64_t kept_shape[GA_MAXDIMS], kept_in[GA_MAXDIMS], kept_out[GA_MAXDIMS], kept_aux[GA_MAXDIMS];
+    int64_t red_shape[GA_MAXDIMS], red_in[GA_MAXDIMS];
+} ga__reduce_args;
+
+/* cov's Gram matrix: partial sums out[(i * nv + j) * nchunks + c] of
+   x[i, k] * conj(x[j, k] * w[k]) over chunk c of the observations. */
+typedef struct ga__gram_args {
+    uint64_t x;   /* nv x nobs, C-contiguous, float64 or complex128 */
+    uint64_t w;   /* nobs float64 weights, or 0 */
+    uint64_t out;
+    int64_t nv, nobs, chunk, nchunks;
+} ga__gram_args;
+
 
 #ifdef __cplusplus
 }
@@ -3166,7 +3426,8 @@ GPUARR_API ga_array *ga_keep(ga_array *a)
    each kernel is resolved once and cached in a table indexed by op, dtype
    and variant, so the hot path is one load and a NULL test. */
 
-#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math)
+#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
+    X(REDUCE, reduce)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -3202,6 +3463,7 @@ static struct {
     CUkernel take[5], put[5], check_bounds;
     CUkernel ufunc[GA_NUM_UFUNCS][GA_NUM_DTYPES + 2][2]; /* [ufunc][loop][contig, strided] */
     CUkernel all_true;
+    CUkernel reduce[8][11][2], reduce_gram[2], reduce_corr[2]; /* section 13: [op][loads][inner, outer] */
 } ga__kernels;
 
 #ifndef GPUARR_EMBED_FATBINS
@@ -7197,6 +7459,1610 @@ GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_a
     }
     for (int i = 0; i < n; i++) ga__ret(out[i]);
     return GA_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 13. Reductions and statistics                                             */
+/* ------------------------------------------------------------------------ */
+/* A reduction is planned on the host: the array's dims are split into kept
+   and reduced ones, unit dims dropped, negative strides of reduced dims
+   flipped (order does not matter to them; argmin / argmax keep theirs),
+   each group sorted by stride and merged where contiguous. The kernel is
+   chosen by which dim is fastest in memory (inner: a reduced one, outer: a
+   kept one), the group size and chunks by the shape alone, so that the
+   order of the additions never depends on the GPU. Work items longer than
+   a chunk leave partial states, reduced by combine passes (the same kernels
+   reading states). where= is applied by substituting the identity (or the
+   mean, for the variance's second pass) with ufunc where; dtypes the loads
+   cannot convert to are made by astype first. */
+
+enum {
+    GA__ROP_SUM, GA__ROP_PROD, GA__ROP_MINMAX, GA__ROP_ARG, GA__ROP_ARGCOMBINE, GA__ROP_SUMSQ, GA__ROP_COUNT,
+    GA__ROP_LOGIC, GA__NUM_ROPS
+};
+static const char *const ga__rop_names[GA__NUM_ROPS] = {"sum", "prod", "minmax", "arg", "argcombine",
+                                                        "sumsq", "count", "logic"};
+enum {
+    GA__RIN_TO_INT64, GA__RIN_TO_UINT64, GA__RIN_INT64, GA__RIN_UINT64, GA__RIN_FLOAT32, GA__RIN_TO_FLOAT32,
+    GA__RIN_FLOAT64, GA__RIN_TO_FLOAT64, GA__RIN_COMPLEX64, GA__RIN_COMPLEX128, GA__RIN_ANY, GA__NUM_RINS
+};
+static const char *const ga__rin_names[GA__NUM_RINS] = {"to_int64", "to_uint64", "int64", "uint64", "float32",
+                                                        "to_float32", "float64", "to_float64", "complex64",
+                                                        "complex128", "any"};
+typedef char ga__reduce_cache_fits[sizeof ga__kernels.reduce ==
+                                           sizeof(CUkernel) * GA__NUM_ROPS * GA__NUM_RINS * 2 ? 1 : -1];
+enum { GA__RINNER, GA__ROUTER };
+
+static const char *const ga__reduction_names[GA_NUM_REDUCTIONS] = {
+#define GA__REDUCTION_NAME(E, name) #name,
+    GA_REDUCTION_LIST(GA__REDUCTION_NAME)
+#undef GA__REDUCTION_NAME
+};
+
+GPUARR_API const char *ga_reduction_name(ga_reduction r)
+{
+    return (int)r >= 0 && r < GA_NUM_REDUCTIONS ? ga__reduction_names[r] : NULL;
+}
+
+/* NumPy's ufunc behind a reduction, for its messages. */
+static const char *ga__reduction_ufunc(ga_reduction r)
+{
+    switch (r) {
+    case GA_REDUCE_PROD: case GA_REDUCE_NANPROD: return "multiply";
+    case GA_REDUCE_MIN: return "minimum";
+    case GA_REDUCE_MAX: case GA_REDUCE_PTP: return "maximum";
+    case GA_REDUCE_NANMIN: return "fmin";
+    case GA_REDUCE_NANMAX: return "fmax";
+    case GA_REDUCE_ALL: return "logical_and";
+    case GA_REDUCE_ANY: return "logical_or";
+    default: return "add";
+    }
+}
+
+static bool ga__is_inexact(ga_dtype t) { return ga__dtype_kinds[t] == 'f' || ga__dtype_kinds[t] == 'c'; }
+static bool ga__is_exact(ga_dtype t) { return !ga__is_inexact(t); }
+
+/* The value type the kernels compute in for elements of dtype t: int64
+   (uint64 for ordering unsigned ones and bool), float32 for the 16-bit
+   floats, else t. */
+static ga_dtype ga__rvalue(ga_dtype t, bool ordered)
+{
+    switch (ga__dtype_kinds[t]) {
+    case 'b': return ordered ? GA_UINT64 : GA_INT64;
+    case 'i': return GA_INT64;
+    case 'u': return ordered ? GA_UINT64 : GA_INT64;
+    default: return t == GA_FLOAT16 || t == GA_BFLOAT16 ? GA_FLOAT32 : t;
+    }
+}
+
+/* Whether the loads convert elements of dtype `in` to `value` (else the
+   host converts first). */
+static bool ga__rloadable(ga_dtype value, ga_dtype in)
+{
+    char k = ga__dtype_kinds[in];
+    switch (value) {
+    case GA_INT64: case GA_UINT64: return k == 'b' || k == 'i' || k == 'u';
+    case GA_FLOAT32: return in == GA_FLOAT16 || in == GA_BFLOAT16 || in == GA_FLOAT32;
+    case GA_FLOAT64: return k != 'c';
+    default: return in == value;
+    }
+}
+
+static int ga__rin_for(ga_dtype value, ga_dtype in)
+{
+    switch (value) {
+    case GA_INT64: return GA__RIN_TO_INT64;
+    case GA_UINT64: return GA__RIN_TO_UINT64;
+    case GA_FLOAT32: return in == GA_FLOAT32 ? GA__RIN_FLOAT32 : GA__RIN_TO_FLOAT32;
+    case GA_FLOAT64: return in == GA_FLOAT64 ? GA__RIN_FLOAT64 : GA__RIN_TO_FLOAT64;
+    case GA_COMPLEX64: return GA__RIN_COMPLEX64;
+    default: return GA__RIN_COMPLEX128;
+    }
+}
+
+/* One reduction job: a over red[] into out (any layout and dtype; its
+   ndim a->ndim, or the number of kept axes). */
+typedef struct ga__rjob {
+    const char *func;
+    const ga_array *a;
+    const bool *red;
+    ga_array *out;
+    int op, flags, fin;
+    ga_dtype value;                 /* the value type (GA__RIN_ANY ops: GA_BOOL) */
+    const ga_array *center, *count; /* C-contiguous over the kept axes, or NULL */
+    double divisor, ddof;
+    bool has_initial;
+    ga__value16 initial;            /* of dtype initial_dtype */
+    ga_dtype initial_dtype;
+    uint64_t flag;                  /* 0: the device's warning word */
+} ga__rjob;
+
+/* The partial state's size and the combine pass's kernel of an op. */
+static size_t ga__rstate_size(int op, ga_dtype value)
+{
+    switch (op) {
+    case GA__ROP_ARG: case GA__ROP_ARGCOMBINE: return value == GA_COMPLEX128 ? 32 : 16;
+    case GA__ROP_SUMSQ: return value == GA_FLOAT32 || value == GA_COMPLEX64 ? 4 : 8;
+    case GA__ROP_COUNT: return 8;
+    case GA__ROP_LOGIC: return 1;
+    default: return ga__dtype_sizes[value];
+    }
+}
+
+static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *cin, int *cflags, ga_dtype *cdtype)
+{
+    *cflags = flags & ~GA__RF_NAN;
+    switch (op) {
+    case GA__ROP_SUMSQ:
+        *cop = GA__ROP_SUM;
+        *cdtype = value == GA_FLOAT32 || value == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+        *cin = ga__rin_for(*cdtype, *cdtype);
+        return;
+    case GA__ROP_COUNT:
+        *cop = GA__ROP_SUM;
+        *cdtype = GA_INT64;
+        *cin = GA__RIN_TO_INT64;
+        return;
+    case GA__ROP_LOGIC:
+        *cop = GA__ROP_LOGIC;
+        *cdtype = GA_BOOL;
+        *cin = GA__RIN_ANY;
+        return;
+    case GA__ROP_ARG: case GA__ROP_ARGCOMBINE:
+        *cop = GA__ROP_ARGCOMBINE;
+        *cdtype = value;
+        *cin = value == GA_INT64 ? GA__RIN_INT64 : value == GA_UINT64 ? GA__RIN_UINT64 : ga__rin_for(value, value);
+        return;
+    case GA__ROP_MINMAX:
+        *cflags = flags; /* a NaN partial of nanmin is an all-NaN chunk */
+        /* fall through */
+    default:
+        *cop = op;
+        *cdtype = value;
+        *cin = ga__rin_for(value, value);
+        return;
+    }
+}
+
+static CUfunction ga__reduce_kernel(const char *func, int op, int in, int layout)
+{
+    return ga__kernel(func, GA__FAMILY_REDUCE, &ga__kernels.reduce[op][in][layout], "ga_reduce_%s_%s_%s",
+                      ga__rop_names[op], ga__rin_names[in], layout == GA__ROUTER ? "outer" : "inner");
+}
+
+/* The device's warning word (a global of the reduce fatbin), or 0. */
+static uint64_t ga__reduce_warning_word(const char *func, int device)
+{
+    static CUlibrary libs[GA_MAX_DEVICES];
+    static uint64_t words[GA_MAX_DEVICES];
+    CUlibrary lib = GA__ATOMIC_LOAD(&ga__libraries[GA__FAMILY_REDUCE]);
+    if (!lib) return 0;
+    if (GA__ATOMIC_LOAD(&libs[device]) != lib) {
+        CUdeviceptr p = 0;
+        size_t bytes = 0;
+        if (GA__CU.LibraryGetGlobal(&p, &bytes, lib, "ga_reduce_warning_word") != CUDA_SUCCESS) {
+            ga__error(GA_ERROR_KERNELS_MISSING, func, "the reduce fatbin has no warning word; rebuild with `make fatbins`");
+            return 0;
+        }
+        GA__ATOMIC_STORE(&words[device], (uint64_t)p);
+        GA__ATOMIC_STORE(&libs[device], lib);
+    }
+    return GA__ATOMIC_LOAD(&words[device]);
+}
+
+GPUARR_API int ga_reduce_warnings(void)
+{
+    static const char func[] = "ga_reduce_warnings";
+    int device = ga__t.device;
+    if (!GA__ATOMIC_LOAD(&ga__g.initialized) || ga__bind(func, device) != GA_OK) return 0;
+    uint64_t word = ga__reduce_warning_word(func, device);
+    if (!word) return 0;
+    unsigned int bits = 0;
+    CUstream stream = ga__stream_of(device);
+    if (GA__CU.MemcpyDtoHAsync(&bits, (CUdeviceptr)word, sizeof bits, stream) != CUDA_SUCCESS ||
+        GA__CU.StreamSynchronize(stream) != CUDA_SUCCESS ||
+        GA__CU.MemsetD8Async((CUdeviceptr)word, 0, sizeof bits, stream) != CUDA_SUCCESS) {
+        ga__error(GA_ERROR_CUDA, func, "reading the warning word failed");
+        return 0;
+    }
+    return (int)bits;
+}
+
+/* The collapsed dims of a job (see ga__reduce_args). */
+typedef struct ga__rdims {
+    int nk, nr;
+    int64_t kshape[GA_MAXDIMS], kin[GA_MAXDIMS], kout[GA_MAXDIMS], kaux[GA_MAXDIMS];
+    int64_t rshape[GA_MAXDIMS], rin[GA_MAXDIMS];
+    int64_t in_off, out_off, aux_off;
+    int64_t rows, length;
+} ga__rdims;
+
+static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
+{
+    const ga_array *a = j->a, *o = j->out;
+    int64_t aux[GA_MAXDIMS], step = 1;
+    for (int d = a->ndim - 1; d >= 0; d--)
+        if (!j->red[d]) {
+            aux[d] = step;
+            step *= a->shape[d];
+        }
+    memset(L, 0, sizeof *L);
+    L->rows = L->length = 1;
+    for (int d = 0, k = 0; d < a->ndim; d++) {
+        int64_t n = a->shape[d], s = a->strides[d];
+        if (j->red[d]) {
+            L->length *= n;
+            if (n == 1) continue;
+            if (flip_red && s < 0) {
+                L->in_off += s * (n - 1);
+                s = -s;
+            }
+            L->rshape[L->nr] = n;
+            L->rin[L->nr++] = s;
+            continue;
+        }
+        int64_t os = o->ndim == a->ndim ? o->strides[d] : o->strides[k];
+        int64_t x = aux[d];
+        k++;
+        L->rows *= n;
+        if (n == 1) continue;
+        if (s < 0) {
+            L->in_off += s * (n - 1);
+            L->out_off += os * (n - 1);
+            L->aux_off += x * (n - 1);
+            s = -s, os = -os, x = -x;
+        }
+        L->kshape[L->nk] = n;
+        L->kin[L->nk] = s;
+        L->kout[L->nk] = os;
+        L->kaux[L->nk++] = x;
+    }
+    /* reduced dims by decreasing stride, merged where contiguous */
+    for (int i = 1; i < L->nr; i++)
+        for (int m = i; m > 0 && L->rin[m - 1] < L->rin[m]; m--) {
+            int64_t t = L->rin[m], n = L->rshape[m];
+            L->rin[m] = L->rin[m - 1], L->rshape[m] = L->rshape[m - 1];
+            L->rin[m - 1] = t, L->rshape[m - 1] = n;
+        }
+    int nr = 0;
+    for (int i = 0; i < L->nr; i++) {
+        if (nr > 0 && L->rin[nr - 1] == L->rin[i] * L->rshape[i]) {
+            L->rshape[nr - 1] *= L->rshape[i];
+            L->rin[nr - 1] = L->rin[i];
+        } else {
+            L->rshape[nr] = L->rshape[i];
+            L->rin[nr++] = L->rin[i];
+        }
+    }
+    L->nr = nr;
+    /* kept dims the same way, merged where contiguous in the input, the
+       output and the aux arrays alike */
+    for (int i = 1; i < L->nk; i++)
+        for (int m = i; m > 0 && L->kin[m - 1] < L->kin[m]; m--) {
+            int64_t t[4] = {L->kshape[m], L->kin[m], L->kout[m], L->kaux[m]};
+            L->kshape[m] = L->kshape[m - 1], L->kin[m] = L->kin[m - 1];
+            L->kout[m] = L->kout[m - 1], L->kaux[m] = L->kaux[m - 1];
+            L->kshape[m - 1] = t[0], L->kin[m - 1] = t[1], L->kout[m - 1] = t[2], L->kaux[m - 1] = t[3];
+        }
+    int nk = 0;
+    for (int i = 0; i < L->nk; i++) {
+        int64_t n = L->kshape[i];
+        if (nk > 0 && L->kin[nk - 1] == L->kin[i] * n && L->kout[nk - 1] == L->kout[i] * n &&
+            L->kaux[nk - 1] == L->kaux[i] * n) {
+            L->kshape[nk - 1] *= n;
+            L->kin[nk - 1] = L->kin[i], L->kout[nk - 1] = L->kout[i], L->kaux[nk - 1] = L->kaux[i];
+        } else {
+            L->kshape[nk] = n;
+            L->kin[nk] = L->kin[i], L->kout[nk] = L->kout[i], L->kaux[nk] = L->kaux[i];
+            nk++;
+        }
+    }
+    L->nk = nk;
+}
+
+static int64_t ga__pow2_at_least(int64_t x)
+{
+    int64_t p = 1;
+    while (p < x) p *= 2;
+    return p;
+}
+
+/* Runs every pass of a job on the current stream of a's device (bound). */
+static ga_status ga__reduce_run(const ga__rjob *j)
+{
+    const char *func = j->func;
+    const ga_array *a = j->a;
+    const int device = a->device;
+    ga__rdims L;
+    ga__rdims_build(j, j->op != GA__ROP_ARG, &L);
+    if (L.rows == 0) return GA_OK;
+    ga__reduce_args A;
+    memset(&A, 0, sizeof A);
+    A.in = a->data + (uint64_t)L.in_off;
+    A.out = j->out->data + (uint64_t)L.out_off;
+    if (j->center) A.center = j->center->data + (uint64_t)(L.aux_off * (int64_t)ga__dtype_sizes[j->center->dtype]);
+    if (j->count) A.count = j->count->data + (uint64_t)(L.aux_off * 8);
+    A.initial = j->initial;
+    A.has_initial = j->has_initial;
+    A.initial_dtype = j->initial_dtype;
+    A.divisor = j->divisor;
+    A.ddof = j->ddof;
+    A.finalize = j->fin;
+    A.out_dtype = j->out->dtype;
+    A.rows = L.rows;
+    A.length = L.length;
+    A.kept_ndim = L.nk;
+    for (int d = 0; d < L.nk; d++) {
+        A.kept_shape[d] = L.kshape[d];
+        A.kept_out[d] = L.kout[d];
+        A.kept_aux[d] = L.kaux[d];
+    }
+    int op = j->op, flags = j->flags;
+    int in = op == GA__ROP_COUNT || op == GA__ROP_LOGIC ? GA__RIN_ANY : ga__rin_for(j->value, a->dtype);
+    ga_dtype in_dtype = a->dtype;
+    size_t in_size = ga__dtype_sizes[a->dtype];
+    int64_t rmin = L.nr > 0 ? L.rin[L.nr - 1] : 0;
+    if (rmin < 0) rmin = -rmin; /* argmin / argmax keep a negative stride */
+    int layout = L.nr > 0 && L.nk > 0 && L.kin[L.nk - 1] < rmin ? GA__ROUTER : GA__RINNER;
+    const int64_t sms = ga__g.devices[device].multiprocessor_count;
+    const size_t state = ga__rstate_size(op, j->value);
+    int cop, cin, cflags;
+    ga_dtype cdtype;
+    ga__rcombine_of(op, flags, j->value, &cop, &cin, &cflags, &cdtype);
+    uint64_t flag = j->flag;
+    ga__block *parts = NULL;
+    ga_status st = GA_OK;
+    bool first = true;
+    for (;;) {
+        A.flags = flags;
+        A.in_dtype = in_dtype;
+        A.red_ndim = L.nr;
+        for (int d = 0; d < L.nr; d++) {
+            A.red_shape[d] = L.rshape[d];
+            A.red_in[d] = L.rin[d];
+        }
+        for (int d = 0; d < L.nk; d++) A.kept_in[d] = L.kin[d];
+        const int64_t K = L.length, M = L.rows;
+        int64_t blocks;
+        bool native = in == GA__RIN_FLOAT32 || in == GA__RIN_FLOAT64 || in == GA__RIN_COMPLEX64 ||
+                      in == GA__RIN_COMPLEX128;
+        if (layout == GA__RINNER) {
+            /* a thread per row of up to 16 elements, a warp per row of up to
+               2048 (65536 when there are rows enough to fill the GPU), else
+               blocks over chunks: chosen by the shape only */
+            A.group = K <= 16 ? 1 : K <= 2048 || (K <= 65536 && M >= 2048) ? 32 : 256;
+            A.chunk = K > 0 ? K : 1;
+            if (A.group == 256) {
+                int64_t chunk = first ? ga__pow2_at_least(M * K / 8192) : 65536;
+                chunk = GA__MAX(chunk, 4096);
+                chunk = GA__MIN(chunk, 65536);
+                if (K > chunk) A.chunk = chunk;
+            }
+            A.nchunks = (K + A.chunk - 1) / A.chunk;
+            if (A.nchunks < 1) A.nchunks = 1;
+            int64_t groups = 256 / A.group;
+            blocks = (M * A.nchunks + groups - 1) / groups;
+        } else {
+            /* columns per thread: a 16-byte vector of a type read as stored,
+               at most 32 bytes of states */
+            int64_t vm = 1;
+            if (native) vm = GA__MIN((int64_t)(16 / in_size), (int64_t)(32 / state));
+            if (vm < 1) vm = 1;
+            int64_t N = L.kshape[L.nk - 1];
+            int64_t tx = GA__MIN(32, ga__pow2_at_least((N + vm - 1) / vm)), ty = 256 / tx;
+            A.group = (int32_t)tx;
+            A.vec = (int32_t)vm;
+            bool aligned = vm == (int64_t)(16 / in_size) && (A.in % 16) == 0 &&
+                           L.kin[L.nk - 1] == (int64_t)in_size;
+            for (int d = 0; d < L.nr; d++) aligned = aligned && L.rin[d] % 16 == 0;
+            for (int d = 0; d + 1 < L.nk; d++) aligned = aligned && L.kin[d] % 16 == 0;
+            if (aligned) A.flags |= GA__RF_ALIGNED;
+            int64_t tiles = M / N * ((N + tx * vm - 1) / (tx * vm));
+            int64_t most = (K + ty * 8 - 1) / (ty * 8); /* at least 8 elements per thread */
+            int64_t n = GA__MIN((2048 + tiles - 1) / tiles, most);
+            if (n < 1) n = 1;
+            A.chunk = K > 0 ? (K + n - 1) / n : 1;
+            A.nchunks = K > 0 ? (K + A.chunk - 1) / A.chunk : 1;
+            blocks = tiles * A.nchunks;
+        }
+        /* work items are spread over the blocks of one wave (grid-stride);
+           rows of a thread or a warp each take blocks as they come */
+        if (layout == GA__ROUTER || A.group == 256) blocks = GA__MIN(blocks, sms * 4);
+        blocks = GA__MAX(GA__MIN(blocks, (int64_t)INT32_MAX), 1);
+        A.final_pass = A.nchunks == 1;
+        ga__block *next = NULL;
+        if (A.final_pass) {
+            A.out = j->out->data + (uint64_t)L.out_off;
+        } else {
+            next = ga__device_alloc(func, device, (size_t)(M * A.nchunks) * state, false);
+            if (!next) {
+                st = ga__t.error;
+                break;
+            }
+            A.out = next->ptr;
+            A.part_row = layout == GA__RINNER ? A.nchunks : 1;
+            A.part_chunk = layout == GA__RINNER ? 1 : M;
+        }
+        CUfunction f = ga__reduce_kernel(func, op, in, layout);
+        if (f && A.final_pass) {
+            if (!flag) flag = ga__reduce_warning_word(func, device); /* the fatbin is loaded now */
+            A.flag = flag;
+        }
+        if (!f) st = ga__t.error;
+        else {
+            void *args[] = {&A};
+            CUresult r = GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, ga__stream_of(device), args, NULL);
+            if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuLaunchKernel");
+        }
+        if (parts) ga__pool_free(ga__g.devices[device].pool, parts); /* stream-ordered */
+        parts = next;
+        if (st != GA_OK || A.final_pass) break;
+        /* the next pass reduces the partial states */
+        int64_t nch = A.nchunks, s = (int64_t)state, row = layout == GA__RINNER ? nch * s : s;
+        A.in = next->ptr;
+        A.center = 0;
+        A.length = nch;
+        for (int d = L.nk - 1; d >= 0; d--) {
+            L.kin[d] = row;
+            row *= L.kshape[d];
+        }
+        L.nr = 1;
+        L.rshape[0] = nch;
+        L.rin[0] = layout == GA__RINNER ? s : M * s;
+        L.length = nch;
+        op = cop, in = cin, flags = cflags, in_dtype = cdtype, in_size = state;
+        first = false;
+    }
+    if (parts) ga__pool_free(ga__g.devices[device].pool, parts);
+    return st;
+}
+
+/* --- arguments --------------------------------------------------------------- */
+
+/* red[d] for the axes (naxes 0: all), with NumPy's errors. */
+static ga_status ga__reduce_axes(const char *func, const ga_array *a, int naxes, const int *axes, bool *red)
+{
+    if (naxes < 0 || naxes > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "naxes %d is out of range", naxes);
+    if (naxes > 0 && !axes) return ga__null_input(func, "axes");
+    for (int d = 0; d < a->ndim; d++) red[d] = naxes == 0;
+    for (int i = 0; i < naxes; i++) {
+        int ax = axes[i];
+        ga_status st = ga__normalize_axis(func, "", &ax, a->ndim);
+        if (st != GA_OK) return st;
+        if (red[ax]) return ga__error(GA_ERROR_VALUE, func, "duplicate value in 'axis'");
+        red[ax] = true;
+    }
+    return GA_OK;
+}
+
+/* The result's shape: a's without the reduced axes, or with them as 1. */
+static int ga__reduce_shape(const ga_array *a, const bool *red, bool keepdims, int64_t *shape)
+{
+    int n = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        if (!red[d]) shape[n++] = a->shape[d];
+        else if (keepdims) shape[n++] = 1;
+    }
+    return n;
+}
+
+/* A new result: the kept axes in a's memory order (NumPy's order K), C
+   order when a is C-contiguous or repeats elements. */
+static ga_array *ga__reduce_new(const char *func, const ga_array *a, const bool *red, bool keepdims, ga_dtype dtype)
+{
+    int64_t shape[GA_MAXDIMS];
+    int ndim = ga__reduce_shape(a, red, keepdims, shape);
+    bool c_order = (a->flags & GA_C_CONTIGUOUS) != 0;
+    for (int d = 0; d < a->ndim; d++) c_order = c_order || (!red[d] && a->strides[d] == 0 && a->shape[d] > 1);
+    if (c_order || ndim < 2) return ga__array_new(func, a->device, ndim, shape, dtype);
+    /* positions of a's axes in the result, ordered by a's |stride| */
+    int pos[GA_MAXDIMS], order[GA_MAXDIMS], n = 0;
+    for (int d = 0, k = 0; d < a->ndim; d++) {
+        pos[d] = !red[d] || keepdims ? k++ : -1;
+        if (pos[d] >= 0) order[n++] = d;
+    }
+    for (int i = 1; i < n; i++)
+        for (int m = i; m > 0; m--) {
+            int64_t x = a->strides[order[m - 1]], y = a->strides[order[m]];
+            if ((x < 0 ? -x : x) >= (y < 0 ? -y : y)) break;
+            int t = order[m];
+            order[m] = order[m - 1];
+            order[m - 1] = t;
+        }
+    int64_t strides[GA_MAXDIMS], step = (int64_t)ga__dtype_sizes[dtype];
+    for (int i = n - 1; i >= 0; i--) {
+        strides[pos[order[i]]] = step;
+        step *= shape[pos[order[i]]] ? shape[pos[order[i]]] : 1;
+    }
+    ga_array *c = ga__array_new(func, a->device, ndim, shape, dtype);
+    if (!c) return NULL;
+    GA__ATOMIC_ADD(&c->buffer->refcount, 1);
+    ga_array *v = ga__array_wrap(func, c->buffer, dtype, ndim, shape, strides, c->buffer->ptr);
+    ga_release(c);
+    if (v) v->flags |= GA_OWNDATA;
+    return v;
+}
+
+/* NumPy's checks of out= for a reduction of a over red[]. */
+static ga_status ga__reduce_check_out(const char *func, const char *ufunc, bool arg, const ga_array *a,
+                                      const bool *red, bool keepdims, const ga_array *out)
+{
+    if (!(out->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+    if (out->device != a->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the input on device %d", out->device,
+                         a->device);
+    int64_t shape[GA_MAXDIMS];
+    int ndim = ga__reduce_shape(a, red, keepdims, shape);
+    bool same = out->ndim == ndim;
+    for (int d = 0; same && d < ndim; d++) same = out->shape[d] == shape[d];
+    if (same) return GA_OK;
+    if (arg) return ga__error(GA_ERROR_SHAPE, func, "output array does not match result of np.%s.", ufunc);
+    if (out->ndim != ndim)
+        return ga__error(GA_ERROR_SHAPE, func,
+                         "output parameter for reduction operation %s has the wrong number of dimensions: Found %d "
+                         "but expected %d%s",
+                         ufunc, out->ndim, ndim, keepdims ? " (must match the operand's when keepdims=True)" : "");
+    /* a dim of 1 where the result has more: NumPy's reduction message */
+    for (int d = 0; d < ndim; d++)
+        if (out->shape[d] == 1 && shape[d] != 1)
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "output operand requires a reduction along dimension %d, but the reduction is not "
+                             "enabled. The dimension size of 1 does not match the expected output shape.",
+                             d);
+    /* out's dims with newaxis where a's are reduced, leading ones dropped */
+    char o[200], r[400], s[200];
+    ga__format_shape(o, sizeof o, out->ndim, out->shape);
+    ga__format_shape(s, sizeof s, a->ndim, a->shape);
+    size_t len = (size_t)snprintf(r, sizeof r, "(");
+    bool started = false;
+    for (int d = 0, k = 0; d < a->ndim && len < sizeof r; d++) {
+        if (red[d] && !keepdims) {
+            if (started) len += (size_t)snprintf(r + len, sizeof r - len, ",newaxis");
+            continue;
+        }
+        int64_t n = k < out->ndim ? out->shape[k] : 1;
+        k++;
+        len += (size_t)snprintf(r + len, sizeof r - len, started ? ",%lld" : "%lld", (long long)n);
+        started = true;
+    }
+    if (len < sizeof r) snprintf(r + len, sizeof r - len, ")");
+    return ga__error(GA_ERROR_SHAPE, func,
+                     "operands could not be broadcast together with remapped shapes [original->remapped]: %s->%s %s",
+                     o, r, s);
+}
+
+/* A view of the kept axes of a result (dropping keepdims' unit axes). */
+static ga_array *ga__reduce_kept_view(const char *func, const ga_array *target, const ga_array *a, const bool *red)
+{
+    ga__layout l;
+    l.ndim = 0;
+    l.offset = 0;
+    for (int d = 0, k = 0; d < a->ndim; d++) {
+        if (red[d] && target->ndim != a->ndim) continue;
+        int t = target->ndim == a->ndim ? d : k++;
+        if (red[d]) continue;
+        l.shape[l.ndim] = target->shape[t];
+        l.strides[l.ndim++] = target->strides[t];
+    }
+    return ga__view(func, target, &l, true);
+}
+
+/* where(mask, a, value) as a new array of a's dtype (mask: bool,
+   broadcastable to a). */
+static ga_array *ga__reduce_masked(const char *func, const ga_array *a, const ga_array *mask, const ga_array *value)
+{
+    ga_array *t = ga__array_new(func, a->device, a->ndim, a->shape, a->dtype);
+    if (!t) return NULL;
+    ga_operand in[3] = {ga_operand_array(mask), ga_operand_array(a), ga_operand_array(value)};
+    ga_array *out[2] = {t, NULL};
+    if (ga_ufunc_call(GA_UFUNC_WHERE, in, out) != GA_OK) {
+        ga_release(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* where(mask, a, scalar value) (the value converted to a's dtype). */
+static ga_array *ga__reduce_masked_scalar(const char *func, const ga_array *a, const ga_array *mask, ga_scalar value)
+{
+    ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
+    ga_array *t = v ? ga__reduce_masked(func, a, mask, v) : NULL;
+    ga_release(v);
+    return t;
+}
+
+/* The kept axes' shape without keepdims, for aux arrays. */
+static ga_array *ga__reduce_aux_new(const char *func, const ga_array *a, const bool *red, ga_dtype dtype)
+{
+    int64_t shape[GA_MAXDIMS];
+    int ndim = ga__reduce_shape(a, red, false, shape);
+    return ga__array_new(func, a->device, ndim, shape, dtype);
+}
+
+static ga_status ga__reduce_count(const char *func, const ga_array *a, const bool *red, bool notnan, ga_array **count)
+{
+    *count = ga__reduce_aux_new(func, a, red, GA_INT64);
+    if (!*count) return ga__t.error;
+    ga__rjob j;
+    memset(&j, 0, sizeof j);
+    j.func = func, j.a = a, j.red = red, j.out = *count, j.op = GA__ROP_COUNT;
+    j.flags = notnan ? GA__RF_NOTNAN : 0;
+    j.value = GA_INT64;
+    ga_status st = ga__reduce_run(&j);
+    if (st != GA_OK) {
+        ga_release(*count);
+        *count = NULL;
+    }
+    return st;
+}
+
+/* The default dtype of sum and prod. */
+static ga_dtype ga__sum_dtype(ga_dtype t)
+{
+    char k = ga__dtype_kinds[t];
+    return k == 'b' || k == 'i' ? GA_INT64 : k == 'u' ? GA_UINT64 : t;
+}
+
+/* The reduction of `a` into `target` (the result's dtype and shape):
+   every kind, after the argument checks. */
+static ga_status ga__reduce_into(const char *func, ga_reduction r, const ga_array *a, const bool *red, ga_dtype dtype,
+                                 ga_array *target, const ga_reduce_options *opt, int64_t count_k)
+{
+    const ga_array *where = opt ? opt->where : NULL;
+    const ga_scalar *initial = opt ? opt->initial : NULL;
+    const bool nan_form = r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD || r == GA_REDUCE_NANMIN ||
+                          r == GA_REDUCE_NANMAX || r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR ||
+                          r == GA_REDUCE_NANSTD || r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX;
+    const bool skip_nan = nan_form && ga__is_inexact(a->dtype);
+    ga_array *temps[6] = {NULL};
+    int ntemps = 0;
+    ga_status st = GA_OK;
+    ga__rjob j;
+    memset(&j, 0, sizeof j);
+    j.func = func, j.red = red, j.out = target;
+#define GA__RTEMP(expr)                             \
+    do {                                            \
+        ga_array *t_ = (expr);                      \
+        if (!t_) {                                  \
+            st = ga__t.error;                       \
+            goto done;                              \
+        }                                           \
+        temps[ntemps++] = t_;                       \
+    } while (0)
+    switch (r) {
+    case GA_REDUCE_SUM: case GA_REDUCE_NANSUM: case GA_REDUCE_PROD: case GA_REDUCE_NANPROD: {
+        const bool prod = r == GA_REDUCE_PROD || r == GA_REDUCE_NANPROD;
+        const ga_array *src = a;
+        if (where) {
+            GA__RTEMP(ga__reduce_masked_scalar(func, a, where, ga_int(prod ? 1 : 0)));
+            src = temps[ntemps - 1];
+        }
+        ga_dtype acc = dtype;
+        j.value = ga__rvalue(acc, false);
+        if ((acc == GA_BOOL && src->dtype != GA_BOOL) || !ga__rloadable(j.value, src->dtype) ||
+            ((acc == GA_FLOAT16 || acc == GA_BFLOAT16) && src->dtype != acc)) {
+            GA__RTEMP(ga__contiguous_copy(func, src, acc)); /* the elements as dtype= first */
+            src = temps[ntemps - 1];
+        }
+        j.a = src;
+        j.op = prod ? GA__ROP_PROD : GA__ROP_SUM;
+        j.flags = skip_nan ? GA__RF_NAN : 0;
+        if (initial) {
+            st = ga__scalar_to_element(func, *initial, acc, &j.initial);
+            if (st != GA_OK) goto done;
+            j.has_initial = true;
+            j.initial_dtype = acc;
+        }
+        st = ga__reduce_run(&j);
+        break;
+    }
+    case GA_REDUCE_MIN: case GA_REDUCE_MAX: case GA_REDUCE_NANMIN: case GA_REDUCE_NANMAX: {
+        const bool max = r == GA_REDUCE_MAX || r == GA_REDUCE_NANMAX;
+        const ga_array *src = a;
+        if (initial) {
+            st = ga__scalar_to_element(func, *initial, a->dtype, &j.initial);
+            if (st != GA_OK) goto done;
+            j.has_initial = true;
+            j.initial_dtype = a->dtype;
+        }
+        if (where) {
+            /* unselected elements are the initial value (NaN for the nan forms) */
+            ga_array *v = ga__array_new(func, a->device, 0, NULL, a->dtype);
+            if (v) {
+                ga__value16 nan;
+                ga__double_to_element(NAN, NAN, a->dtype, &nan);
+                st = ga__fill(func, v, skip_nan ? &nan : &j.initial);
+                if (st == GA_OK) src = ga__reduce_masked(func, a, where, v);
+                ga_release(v);
+            }
+            if (!v || st != GA_OK || !src) {
+                st = ga__t.error;
+                goto done;
+            }
+            temps[ntemps++] = (ga_array *)src;
+        }
+        j.a = src;
+        j.op = GA__ROP_MINMAX;
+        j.value = ga__rvalue(a->dtype, true);
+        j.flags = (max ? GA__RF_MAX : 0) | (skip_nan ? GA__RF_NAN : 0);
+        st = ga__reduce_run(&j);
+        break;
+    }
+    case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN: case GA_REDUCE_NANARGMAX: {
+        j.a = a;
+        j.op = GA__ROP_ARG;
+        j.value = ga__rvalue(a->dtype, true);
+        j.flags = (r == GA_REDUCE_ARGMAX || r == GA_REDUCE_NANARGMAX ? GA__RF_MAX : 0) | (skip_nan ? GA__RF_NAN : 0);
+        ga__block *flag = NULL;
+        uint32_t found = 0;
+        CUstream stream = ga__stream_of(a->device);
+        if (skip_nan) { /* a word of its own, read back: an all-NaN slice is an error */
+            flag = ga__device_alloc(func, a->device, sizeof found, false);
+            if (!flag) {
+                st = ga__t.error;
+                goto done;
+            }
+            j.flag = flag->ptr;
+            CUresult cr = GA__CU.MemsetD8Async((CUdeviceptr)flag->ptr, 0, sizeof found, stream);
+            st = cr == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, cr, "cuMemsetD8Async");
+        }
+        if (st == GA_OK) st = ga__reduce_run(&j);
+        if (st == GA_OK && flag) {
+            CUresult cr = GA__CU.MemcpyDtoHAsync(&found, (CUdeviceptr)flag->ptr, sizeof found, stream);
+            if (cr == CUDA_SUCCESS) cr = GA__CU.StreamSynchronize(stream);
+            if (cr != CUDA_SUCCESS) st = ga__cuda_error(func, cr, "cuMemcpyDtoHAsync");
+            else if (found & GA_WARNING_ALL_NAN) st = ga__error(GA_ERROR_VALUE, func, "All-NaN slice encountered");
+        }
+        if (flag) ga__pool_free(ga__g.devices[a->device].pool, flag);
+        break;
+    }
+    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN: {
+        /* sum / count in float64 (NumPy divides by an intp count) */
+        const ga_array *src = a, *count = NULL;
+        if (where || skip_nan) {
+            if (where) {
+                GA__RTEMP(skip_nan ? ga__reduce_masked_scalar(func, a, where, ga_float(NAN))
+                                   : ga__reduce_masked_scalar(func, a, where, ga_int(0)));
+                src = temps[ntemps - 1];
+            }
+            ga_array *c = NULL;
+            if (skip_nan) st = ga__reduce_count(func, src, red, true, &c);
+            else {
+                ga_array *m = ga__broadcast_view(func, where, a->ndim, a->shape);
+                if (!m) {
+                    st = ga__t.error;
+                    goto done;
+                }
+                st = ga__reduce_count(func, m, red, false, &c);
+                ga_release(m);
+            }
+            if (st != GA_OK) goto done;
+            temps[ntemps++] = c;
+            count = c;
+        }
+        ga_dtype acc = dtype == GA_FLOAT16 || dtype == GA_BFLOAT16 ? GA_FLOAT32 : dtype;
+        if (ga__is_exact(acc)) {
+            /* an integer dtype=: the sum in it, divided in float64, cast back */
+            ga_array *s = ga__reduce_aux_new(func, a, red, acc), *q = NULL;
+            if (!s) {
+                st = ga__t.error;
+                goto done;
+            }
+            temps[ntemps++] = s;
+            bool kred[GA_MAXDIMS];
+            memcpy(kred, red, sizeof(bool) * (size_t)a->ndim);
+            ga_reduce_options o = {NULL, NULL, 0};
+            st = ga__reduce_into(func, GA_REDUCE_SUM, src, kred, acc, s, &o, 0);
+            if (st != GA_OK) goto done;
+            GA__RTEMP(q = ga__reduce_aux_new(func, a, red, GA_FLOAT64));
+            ga_operand in[2] = {ga_operand_array(s), count ? ga_operand_array(count)
+                                                           : ga_operand_scalar(ga_float((double)count_k))};
+            ga_array *outs[2] = {q, NULL};
+            st = ga_ufunc_call(GA_UFUNC_DIVIDE, in, outs);
+            if (st == GA_OK) {
+                ga_array *t = ga__reduce_kept_view(func, target, a, red);
+                st = t ? ga__copy_cast(func, a->device, t->dtype, t->data, t->strides, GA_FLOAT64, q->data, q->strides,
+                                       t->ndim, t->shape)
+                       : ga__t.error;
+                ga_release(t);
+            }
+            goto done;
+        }
+        j.value = acc;
+        if (!ga__rloadable(acc, src->dtype)) {
+            GA__RTEMP(ga__contiguous_copy(func, src, acc));
+            src = temps[ntemps - 1];
+        }
+        j.a = src;
+        j.op = GA__ROP_SUM;
+        j.flags = skip_nan ? GA__RF_NAN : 0;
+        j.fin = GA__FIN_MEAN;
+        j.count = count;
+        j.divisor = (double)count_k;
+        st = ga__reduce_run(&j);
+        break;
+    }
+    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD: {
+        /* the mean (into `center`), then the sum of |x - mean|^2 */
+        const ga_array *src = a, *count = NULL;
+        ga_dtype w = dtype; /* the working dtype: dtype=, or NumPy's default */
+        if (w == GA_DTYPE_INVALID) w = ga__is_exact(a->dtype) ? GA_FLOAT64 : a->dtype;
+        ga_dtype value = ga__rvalue(w, false);
+        if (!(a->dtype == w || (w == GA_FLOAT64 && !ga__is_complex(a->dtype)))) {
+            GA__RTEMP(ga__contiguous_copy(func, a, w));
+            src = temps[ntemps - 1];
+        }
+        const ga_array *src0 = src;
+        if (where) {
+            GA__RTEMP(ga__reduce_masked_scalar(func, src, where, skip_nan ? ga_float(NAN) : ga_int(0)));
+            src = temps[ntemps - 1];
+        }
+        if (where || skip_nan) {
+            ga_array *c = NULL;
+            if (skip_nan) st = ga__reduce_count(func, src, red, true, &c);
+            else {
+                ga_array *m = ga__broadcast_view(func, where, a->ndim, a->shape);
+                if (!m) {
+                    st = ga__t.error;
+                    goto done;
+                }
+                st = ga__reduce_count(func, m, red, false, &c);
+                ga_release(m);
+            }
+            if (st != GA_OK) goto done;
+            temps[ntemps++] = c;
+            count = c;
+        }
+        ga_array *center = NULL;
+        GA__RTEMP(center = ga__reduce_aux_new(func, a, red, value));
+        ga__rjob m = j;
+        m.a = src;
+        m.out = center;
+        m.op = GA__ROP_SUM;
+        m.value = value;
+        m.flags = skip_nan ? GA__RF_NAN : 0;
+        m.fin = GA__FIN_MEAN;
+        m.count = count;
+        m.divisor = (double)count_k;
+        st = ga__reduce_run(&m);
+        if (st != GA_OK) goto done;
+        if (where && !skip_nan) {
+            /* unselected elements become the mean: they add 0 */
+            int64_t kd[GA_MAXDIMS];
+            ga__reduce_shape(a, red, true, kd);
+            ga_array *ck = ga__reshape(func, center, a->ndim, kd);
+            ga_array *t = ck ? ga__array_new(func, a->device, a->ndim, a->shape, ga_promote_types(src0->dtype, value))
+                             : NULL;
+            if (t) {
+                ga_operand in[3] = {ga_operand_array(where), ga_operand_array(src0), ga_operand_array(ck)};
+                ga_array *outs[2] = {t, NULL};
+                st = ga_ufunc_call(GA_UFUNC_WHERE, in, outs);
+            } else {
+                st = ga__t.error;
+            }
+            ga_release(ck);
+            if (t) temps[ntemps++] = t;
+            if (st != GA_OK) goto done;
+            src = t;
+        }
+        j.a = src;
+        j.op = GA__ROP_SUMSQ;
+        j.value = value;
+        j.center = center;
+        j.count = count;
+        j.divisor = (double)count_k;
+        j.ddof = opt ? opt->ddof : 0;
+        j.flags = (skip_nan ? GA__RF_NAN | GA__RF_NANVAR : 0);
+        j.fin = r == GA_REDUCE_STD || r == GA_REDUCE_NANSTD ? GA__FIN_STD : GA__FIN_VAR;
+        st = ga__reduce_run(&j);
+        break;
+    }
+    case GA_REDUCE_ALL: case GA_REDUCE_ANY: case GA_REDUCE_COUNT_NONZERO: {
+        const ga_array *src = a;
+        const bool any = r == GA_REDUCE_ANY;
+        if (where) {
+            GA__RTEMP(ga__reduce_masked_scalar(func, a, where, ga_bool(!any)));
+            src = temps[ntemps - 1];
+        }
+        j.a = src;
+        j.op = r == GA_REDUCE_COUNT_NONZERO ? GA__ROP_COUNT : GA__ROP_LOGIC;
+        j.value = r == GA_REDUCE_COUNT_NONZERO ? GA_INT64 : GA_BOOL;
+        j.flags = any ? GA__RF_ANY : 0;
+        st = ga__reduce_run(&j);
+        break;
+    }
+    case GA_REDUCE_PTP: {
+        ga_array *mx = NULL, *mn = NULL;
+        GA__RTEMP(mx = ga__reduce_aux_new(func, a, red, a->dtype));
+        GA__RTEMP(mn = ga__reduce_aux_new(func, a, red, a->dtype));
+        st = ga__reduce_into(func, GA_REDUCE_MAX, a, red, a->dtype, mx, NULL, 0);
+        if (st == GA_OK) st = ga__reduce_into(func, GA_REDUCE_MIN, a, red, a->dtype, mn, NULL, 0);
+        if (st != GA_OK) goto done;
+        ga_array *t = ga__reduce_kept_view(func, target, a, red);
+        if (!t) {
+            st = ga__t.error;
+            goto done;
+        }
+        temps[ntemps++] = t;
+        ga_operand in[2] = {ga_operand_array(mx), ga_operand_array(mn)};
+        ga_array *outs[2] = {t, NULL};
+        st = ga_ufunc_call(GA_UFUNC_SUBTRACT, in, outs);
+        break;
+    }
+    default: st = ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+    }
+done:
+#undef GA__RTEMP
+    for (int i = 0; i < ntemps; i++) ga_release(temps[i]);
+    return st;
+}
+
+/* Every reduction: the checks, the result (out given or new), the work. */
+static ga_status ga__reduce(const char *func, ga_reduction r, const ga_array *a, int naxes, const int *axes,
+                            ga_dtype dtype, ga_array **out, bool keepdims, const ga_reduce_options *opt)
+{
+    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) return ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+    if (!a) return ga__null_input(func, "a");
+    if (!out) return ga__null_input(func, "out");
+    const char *name = ga__reduction_names[r], *ufunc = ga__reduction_ufunc(r);
+    const bool arg = r == GA_REDUCE_ARGMIN || r == GA_REDUCE_ARGMAX || r == GA_REDUCE_NANARGMIN ||
+                     r == GA_REDUCE_NANARGMAX;
+    const bool takes_dtype = r == GA_REDUCE_SUM || r == GA_REDUCE_PROD || r == GA_REDUCE_MEAN || r == GA_REDUCE_VAR ||
+                             r == GA_REDUCE_STD || r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD ||
+                             r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    const ga_array *where = opt ? opt->where : NULL;
+    if (dtype != GA_DTYPE_INVALID && !takes_dtype)
+        return ga__error(GA_ERROR_TYPE, func, "%s takes no dtype (NumPy's %s has no dtype argument)", name, name);
+    if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype))
+        return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+    if (opt && opt->initial &&
+        !(r == GA_REDUCE_SUM || r == GA_REDUCE_PROD || r == GA_REDUCE_MIN || r == GA_REDUCE_MAX ||
+          r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD || r == GA_REDUCE_NANMIN || r == GA_REDUCE_NANMAX))
+        return ga__error(GA_ERROR_VALUE, func, "%s takes no initial value", name);
+    if (where && (arg || r == GA_REDUCE_PTP || r == GA_REDUCE_COUNT_NONZERO))
+        return ga__error(GA_ERROR_VALUE, func, "%s takes no where mask", name);
+    if (where) {
+        if (where->dtype != GA_BOOL)
+            return ga__error(GA_ERROR_TYPE, func,
+                             "Cannot cast array data from dtype('%s') to dtype('bool') according to the rule 'safe'",
+                             ga__dtype_names[where->dtype]);
+        if (where->device != a->device)
+            return ga__error(GA_ERROR_DEVICE, func, "where is on device %d, a on device %d", where->device, a->device);
+        bool ok = where->ndim <= a->ndim;
+        for (int d = 0; ok && d < where->ndim; d++) {
+            int64_t n = where->shape[d], m = a->shape[d + a->ndim - where->ndim];
+            ok = n == m || n == 1;
+        }
+        if (!ok) {
+            int nd[2] = {a->ndim, where->ndim};
+            const int64_t *sh[2] = {a->shape, where->shape};
+            return ga__broadcast_error(func, 2, nd, sh);
+        }
+    }
+    bool red[GA_MAXDIMS];
+    const ga_array *src = a;
+    ga_array *flat = NULL;
+    if (arg && naxes > 1)
+        return ga__error(GA_ERROR_TYPE, func, "%s takes one axis or none ('tuple' object cannot be interpreted as an "
+                                              "integer)", name);
+    ga_status st = ga__reduce_axes(func, a, naxes, axes, red);
+    if (st != GA_OK) return st;
+    int64_t k = 1;
+    for (int d = 0; d < a->ndim; d++)
+        if (red[d]) k *= a->shape[d];
+    /* errors of empty slices */
+    if (k == 0 && (arg || ((r == GA_REDUCE_MIN || r == GA_REDUCE_MAX || r == GA_REDUCE_NANMIN ||
+                            r == GA_REDUCE_NANMAX || r == GA_REDUCE_PTP) && !(opt && opt->initial)))) {
+        if (arg)
+            return ga__error(GA_ERROR_VALUE, func, "attempt to get %s of an empty sequence",
+                             r == GA_REDUCE_ARGMIN || r == GA_REDUCE_NANARGMIN ? "argmin" : "argmax");
+        return ga__error(GA_ERROR_VALUE, func, "zero-size array to reduction operation %s which has no identity",
+                         ufunc);
+    }
+    if (where && !(opt && opt->initial) &&
+        (r == GA_REDUCE_MIN || r == GA_REDUCE_MAX || r == GA_REDUCE_NANMIN || r == GA_REDUCE_NANMAX))
+        return ga__error(GA_ERROR_VALUE, func,
+                         "reduction operation '%s' does not have an identity, so to use a where mask one has to "
+                         "specify 'initial'",
+                         ufunc);
+    if (r == GA_REDUCE_PTP && a->dtype == GA_BOOL)
+        return ga__error(GA_ERROR_TYPE, func,
+                         "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                         "operator, or the logical_xor function instead.");
+    /* the result's dtype */
+    ga_dtype res;
+    switch (r) {
+    case GA_REDUCE_SUM: case GA_REDUCE_PROD: case GA_REDUCE_NANSUM: case GA_REDUCE_NANPROD:
+        res = dtype != GA_DTYPE_INVALID ? dtype : ga__sum_dtype(a->dtype);
+        break;
+    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN:
+        if (r == GA_REDUCE_NANMEAN && ga__is_inexact(a->dtype) && dtype != GA_DTYPE_INVALID && ga__is_exact(dtype))
+            return ga__error(GA_ERROR_TYPE, func, "If a is inexact, then dtype must be inexact");
+        res = dtype != GA_DTYPE_INVALID ? dtype : ga__is_exact(a->dtype) ? GA_FLOAT64 : a->dtype;
+        break;
+    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD:
+        if (dtype != GA_DTYPE_INVALID && ga__is_exact(dtype))
+            return ga__error(GA_ERROR_TYPE, func,
+                             (r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD) && ga__is_inexact(a->dtype)
+                                 ? "If a is inexact, then dtype must be inexact"
+                                 : "%s: dtype must be a floating or complex dtype", name);
+        res = dtype != GA_DTYPE_INVALID ? dtype
+              : ga__is_exact(a->dtype)  ? GA_FLOAT64
+              : ga__is_complex(a->dtype) ? ga__real_of(a->dtype)
+                                         : a->dtype;
+        break;
+    case GA_REDUCE_ALL: case GA_REDUCE_ANY: res = GA_BOOL; break;
+    case GA_REDUCE_COUNT_NONZERO: case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN:
+    case GA_REDUCE_NANARGMAX: res = GA_INT64; break;
+    default: res = a->dtype; break;
+    }
+    /* the accumulator dtype of the sums (dtype=, or the default) */
+    ga_dtype acc = dtype;
+    if (acc == GA_DTYPE_INVALID) {
+        if (r == GA_REDUCE_SUM || r == GA_REDUCE_PROD || r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD) acc = res;
+        else if (r == GA_REDUCE_MEAN || r == GA_REDUCE_NANMEAN) acc = res == GA_FLOAT16 ? GA_FLOAT32 : res;
+    }
+    ga_array *given = *out;
+    if (given) {
+        st = ga__reduce_check_out(func, arg ? name : ufunc, arg, a, red, keepdims, given);
+        if (st != GA_OK) return st;
+        if (arg && !ga_can_cast(given->dtype, GA_INT64, GA_CASTING_SAFE))
+            return ga__error(GA_ERROR_TYPE, func,
+                             "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                             ga__dtype_names[given->dtype]);
+        if (r == GA_REDUCE_NANMEAN && ga__is_inexact(a->dtype) && ga__is_exact(given->dtype))
+            return ga__error(GA_ERROR_TYPE, func, "If a is inexact, then out must be inexact");
+    }
+    st = ga__bind(func, a->device);
+    if (st != GA_OK) return st;
+    /* argmin / argmax of the flattened array: C order */
+    if (arg && naxes == 0 && a->ndim > 1 && !(a->flags & GA_C_CONTIGUOUS)) {
+        flat = ga__contiguous_copy(func, a, a->dtype);
+        if (!flat) return ga__t.error;
+        src = flat;
+    }
+    /* the result: out itself, a new array, or (out overlapping an input)
+       a temporary copied into out */
+    ga_array *target = given, *made = NULL;
+    bool overlap = false;
+    if (given) {
+        uint64_t lo, hi, olo, ohi;
+        ga__extent(given, &olo, &ohi);
+        const ga_array *ins[2] = {a, where};
+        for (int i = 0; i < 2; i++)
+            if (ins[i] && ins[i]->buffer == given->buffer && ins[i]->size && given->size) {
+                ga__extent(ins[i], &lo, &hi);
+                overlap = overlap || (lo < ohi && olo < hi);
+            }
+    }
+    if (!given || overlap) {
+        made = ga__reduce_new(func, a, red, keepdims, given ? given->dtype : res);
+        if (!made) {
+            ga_release(flat);
+            return ga__t.error;
+        }
+        target = made;
+    }
+    const bool variance = r == GA_REDUCE_VAR || r == GA_REDUCE_STD || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    st = ga__reduce_into(func, r, src, red, variance ? dtype : acc != GA_DTYPE_INVALID ? acc : res, target, opt, k);
+    if (st == GA_OK && overlap)
+        st = ga__copy_cast(func, a->device, given->dtype, given->data, given->strides, made->dtype, made->data,
+                           made->strides, given->ndim, given->shape);
+    ga_release(flat);
+    if (st != GA_OK || overlap) {
+        ga_release(made);
+        return st;
+    }
+    if (made) *out = made;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_reduce(ga_reduction r, const ga_array *a, int naxes, const int *axes, ga_dtype dtype,
+                               ga_array **out, bool keepdims, const ga_reduce_options *options)
+{
+    bool had = out && *out;
+    ga_status st = ga__reduce("ga_reduce", r, a, naxes, axes, dtype, out, keepdims, options);
+    if (st == GA_OK && !had) ga__ret(*out);
+    return st;
+}
+
+static ga_array *ga__reduce_new_result(const char *func, ga_reduction r, const ga_array *a, int naxes, const int *axes,
+                                       bool keepdims, double ddof)
+{
+    ga_array *out = NULL;
+    ga_reduce_options o = {NULL, NULL, ddof};
+    if (ga__reduce(func, r, a, naxes, axes, GA_DTYPE_INVALID, &out, keepdims, &o) != GA_OK) return NULL;
+    return ga__ret(out);
+}
+
+#define GA__DEFINE_REDUCTION(name, R)                                                        \
+    GPUARR_API ga_array *ga_##name(const ga_array *a, int naxes, const int *axes, bool keepdims) \
+    {                                                                                        \
+        return ga__reduce_new_result("ga_" #name, R, a, naxes, axes, keepdims, 0);           \
+    }
+GA__DEFINE_REDUCTION(sum, GA_REDUCE_SUM)
+GA__DEFINE_REDUCTION(prod, GA_REDUCE_PROD)
+GA__DEFINE_REDUCTION(min, GA_REDUCE_MIN)
+GA__DEFINE_REDUCTION(max, GA_REDUCE_MAX)
+GA__DEFINE_REDUCTION(ptp, GA_REDUCE_PTP)
+GA__DEFINE_REDUCTION(mean, GA_REDUCE_MEAN)
+GA__DEFINE_REDUCTION(all, GA_REDUCE_ALL)
+GA__DEFINE_REDUCTION(any, GA_REDUCE_ANY)
+GA__DEFINE_REDUCTION(count_nonzero, GA_REDUCE_COUNT_NONZERO)
+GA__DEFINE_REDUCTION(nansum, GA_REDUCE_NANSUM)
+GA__DEFINE_REDUCTION(nanprod, GA_REDUCE_NANPROD)
+GA__DEFINE_REDUCTION(nanmin, GA_REDUCE_NANMIN)
+GA__DEFINE_REDUCTION(nanmax, GA_REDUCE_NANMAX)
+GA__DEFINE_REDUCTION(nanmean, GA_REDUCE_NANMEAN)
+#undef GA__DEFINE_REDUCTION
+
+#define GA__DEFINE_VARIANCE(name, R)                                                                     \
+    GPUARR_API ga_array *ga_##name(const ga_array *a, int naxes, const int *axes, double ddof, bool keepdims) \
+    {                                                                                                    \
+        return ga__reduce_new_result("ga_" #name, R, a, naxes, axes, keepdims, ddof);                    \
+    }
+GA__DEFINE_VARIANCE(var, GA_REDUCE_VAR)
+GA__DEFINE_VARIANCE(std, GA_REDUCE_STD)
+GA__DEFINE_VARIANCE(nanvar, GA_REDUCE_NANVAR)
+GA__DEFINE_VARIANCE(nanstd, GA_REDUCE_NANSTD)
+#undef GA__DEFINE_VARIANCE
+
+#define GA__DEFINE_ARG(name, R)                                                           \
+    GPUARR_API ga_array *ga_##name(const ga_array *a, int axis, bool keepdims)            \
+    {                                                                                     \
+        return axis == GA_AXIS_NONE ? ga__reduce_new_result("ga_" #name, R, a, 0, NULL, keepdims, 0) \
+                                    : ga__reduce_new_result("ga_" #name, R, a, 1, &axis, keepdims, 0); \
+    }
+GA__DEFINE_ARG(argmin, GA_REDUCE_ARGMIN)
+GA__DEFINE_ARG(argmax, GA_REDUCE_ARGMAX)
+GA__DEFINE_ARG(nanargmin, GA_REDUCE_NANARGMIN)
+GA__DEFINE_ARG(nanargmax, GA_REDUCE_NANARGMAX)
+#undef GA__DEFINE_ARG
+
+/* --- average, cov, corrcoef ---------------------------------------------------- */
+
+/* A new array of `r` over the axes (unscoped). */
+static ga_array *ga__reduce_tmp(const char *func, ga_reduction r, const ga_array *a, int naxes, const int *axes,
+                                ga_dtype dtype, bool keepdims)
+{
+    ga_array *out = NULL;
+    return ga__reduce(func, r, a, naxes, axes, dtype, &out, keepdims, NULL) == GA_OK ? out : NULL;
+}
+
+/* x op y through the ufunc into a new array of dtype `dtype` and the
+   broadcast shape (unscoped). */
+static ga_array *ga__reduce_ufunc(const char *func, ga_ufunc u, const ga_array *x, const ga_array *y, ga_dtype dtype)
+{
+    int nd[2] = {x->ndim, y ? y->ndim : 0}, ndim = 0, bad = 0;
+    const int64_t *sh[2] = {x->shape, y ? y->shape : x->shape};
+    int64_t shape[GA_MAXDIMS];
+    if (!ga__broadcast_shapes(y ? 2 : 1, nd, sh, &ndim, shape, &bad)) {
+        ga__broadcast_error(func, 2, nd, sh);
+        return NULL;
+    }
+    ga_array *t = ga__array_new(func, x->device, ndim, shape, dtype);
+    if (!t) return NULL;
+    ga_operand in[2] = {ga_operand_array(x), ga_operand_array(y)};
+    ga_array *outs[2] = {t, NULL};
+    if (ga_ufunc_call(u, in, outs) != GA_OK) {
+        ga_release(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* numpy.average; the results are not scoped. */
+static ga_array *ga__average(const char *func, const ga_array *a, int naxes, const int *axes, const ga_array *weights,
+                             bool keepdims, ga_array **sum_of_weights)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (sum_of_weights) *sum_of_weights = NULL;
+    if (!weights) {
+        ga_array *avg = ga__reduce_tmp(func, GA_REDUCE_MEAN, a, naxes, axes, GA_DTYPE_INVALID, keepdims);
+        if (avg && sum_of_weights) {
+            /* the count, as the result's dtype */
+            int64_t n = avg->size ? a->size / avg->size : 0;
+            *sum_of_weights = ga__full_on(func, a->device, avg->ndim, avg->shape, ga_int(n), avg->dtype);
+            if (!*sum_of_weights) {
+                ga_release(avg);
+                return NULL;
+            }
+        }
+        return avg;
+    }
+    if (weights->device != a->device) {
+        ga__error(GA_ERROR_DEVICE, func, "weights are on device %d, a on device %d", weights->device, a->device);
+        return NULL;
+    }
+    bool red[GA_MAXDIMS];
+    if (ga__reduce_axes(func, a, naxes, axes, red) != GA_OK) return NULL;
+    ga_dtype wd[3] = {a->dtype, weights->dtype, GA_FLOAT64};
+    ga_dtype rd = ga_result_type(ga__is_exact(a->dtype) ? 3 : 2, wd, 0, NULL);
+    ga_array *w = NULL;
+    bool same = weights->ndim == a->ndim;
+    for (int d = 0; same && d < a->ndim; d++) same = weights->shape[d] == a->shape[d];
+    if (same) {
+        w = ga_retain((ga_array *)weights);
+    } else {
+        if (naxes == 0) {
+            ga__error(GA_ERROR_TYPE, func, "Axis must be specified when shapes of a and weights differ.");
+            return NULL;
+        }
+        /* weights along the axes, in increasing axis order: reshaped with 1 elsewhere */
+        int64_t shape[GA_MAXDIMS];
+        bool ok = weights->ndim == naxes;
+        /* NumPy requires weights.shape == tuple(a.shape[ax] for ax in axis) (axis order as given) */
+        for (int i = 0; ok && i < naxes; i++) {
+            int ax = axes[i] < 0 ? axes[i] + a->ndim : axes[i];
+            ok = weights->shape[i] == a->shape[ax];
+        }
+        for (int i = 1; ok && i < naxes; i++) ok = (axes[i] < 0 ? axes[i] + a->ndim : axes[i]) >
+                                                  (axes[i - 1] < 0 ? axes[i - 1] + a->ndim : axes[i - 1]);
+        if (!ok && weights->ndim == naxes) {
+            /* axes not in increasing order: weights transposed to it, as NumPy */
+            ok = true;
+            for (int i = 0; ok && i < naxes; i++) {
+                int ax = axes[i] < 0 ? axes[i] + a->ndim : axes[i];
+                ok = weights->shape[i] == a->shape[ax];
+            }
+            if (ok) {
+                ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "weights along axes not in increasing order");
+                return NULL;
+            }
+        }
+        if (!ok) {
+            ga__error(GA_ERROR_VALUE, func, "Shape of weights must be consistent with shape of a along specified axis.");
+            return NULL;
+        }
+        for (int d = 0; d < a->ndim; d++) shape[d] = red[d] ? a->shape[d] : 1;
+        w = ga__reshape(func, weights, a->ndim, shape);
+        if (!w) return NULL;
+    }
+    ga_array *ac = NULL, *wc = NULL, *prod = NULL, *num = NULL, *scl = NULL, *avg = NULL;
+    ac = ga__contiguous_copy(func, a, rd);
+    wc = ac ? ga__contiguous_copy(func, w, rd) : NULL;
+    prod = wc ? ga__reduce_ufunc(func, GA_UFUNC_MULTIPLY, ac, wc, rd) : NULL;
+    num = prod ? ga__reduce_tmp(func, GA_REDUCE_SUM, prod, naxes, axes, rd, keepdims) : NULL;
+    scl = num ? ga__reduce_tmp(func, GA_REDUCE_SUM, wc, naxes, axes, rd, keepdims) : NULL;
+    ga_status st = scl ? GA_OK : ga__t.error;
+    if (st == GA_OK) {
+        /* NumPy: "Weights sum to zero" when any sum is zero (waits) */
+        ga_array *zero = ga__full_on(func, a->device, 0, NULL, ga_int(0), rd);
+        ga_array *iz = zero ? ga__reduce_ufunc(func, GA_UFUNC_EQUAL, scl, zero, GA_BOOL) : NULL;
+        ga_array *anyz = iz ? ga__reduce_tmp(func, GA_REDUCE_ANY, iz, 0, NULL, GA_DTYPE_INVALID, false) : NULL;
+        bool bad = false;
+        st = anyz ? ga__to_host(func, anyz, &bad, 1, true) : ga__t.error;
+        if (st == GA_OK && bad) st = ga__error(GA_ERROR_VALUE, func, "Weights sum to zero, can't be normalized");
+        ga_release(zero);
+        ga_release(iz);
+        ga_release(anyz);
+    }
+    if (st == GA_OK) {
+        avg = ga__reduce_ufunc(func, GA_UFUNC_DIVIDE, num, scl, rd);
+        if (!avg) st = ga__t.error;
+    }
+    if (st == GA_OK && sum_of_weights) {
+        *sum_of_weights = ga__array_new(func, a->device, avg->ndim, avg->shape, rd);
+        if (!*sum_of_weights) st = ga__t.error;
+        else {
+            int64_t bs[GA_MAXDIMS];
+            ga__broadcast_strides(scl, avg->ndim, bs);
+            st = ga__copy_cast(func, a->device, rd, (*sum_of_weights)->data, (*sum_of_weights)->strides, rd, scl->data,
+                               bs, avg->ndim, avg->shape);
+        }
+        if (st != GA_OK) {
+            ga_release(*sum_of_weights);
+            *sum_of_weights = NULL;
+        }
+    }
+    ga_release(w);
+    ga_release(ac);
+    ga_release(wc);
+    ga_release(prod);
+    ga_release(num);
+    ga_release(scl);
+    if (st != GA_OK) {
+        ga_release(avg);
+        return NULL;
+    }
+    return avg;
+}
+
+GPUARR_API ga_array *ga_average(const ga_array *a, int naxes, const int *axes, const ga_array *weights, bool keepdims,
+                                ga_array **sum_of_weights)
+{
+    ga_array *avg = ga__average("ga_average", a, naxes, axes, weights, keepdims, sum_of_weights);
+    if (avg && sum_of_weights) ga__ret(*sum_of_weights);
+    return ga__ret(avg);
+}
+
+/* X for cov: m (and y) as variables x observations, in the compute dtype
+   (float64 or complex128), C-contiguous. */
+static ga_array *ga__cov_matrix(const char *func, const ga_array *m, const ga_array *y, bool rowvar, ga_dtype cd)
+{
+    const ga_array *parts[2] = {m, y};
+    ga_array *conv[2] = {NULL, NULL};
+    int64_t nobs = -1, nv = 0;
+    for (int i = 0; i < 2; i++) {
+        const ga_array *p = parts[i];
+        if (!p) continue;
+        /* array(p, ndmin=2): a 1-d array is one row */
+        int64_t rows = p->ndim == 2 ? p->shape[0] : 1, cols = p->ndim == 2 ? p->shape[1] : p->ndim == 1 ? p->shape[0] : 1;
+        int64_t strides[2] = {p->ndim == 2 ? p->strides[0] : 0, p->ndim == 2 ? p->strides[1] : p->ndim == 1 ? p->strides[0] : 0};
+        bool transpose = !rowvar && (i == 0 ? p->ndim == 2 : rows != 1);
+        int64_t sh[2] = {transpose ? cols : rows, transpose ? rows : cols};
+        int64_t st[2] = {transpose ? strides[1] : strides[0], transpose ? strides[0] : strides[1]};
+        if (nobs >= 0 && sh[1] != nobs) {
+            ga__error(GA_ERROR_SHAPE, func,
+                      "all the input array dimensions except for the concatenation axis must match exactly, but along "
+                      "dimension 1, the array at index 0 has size %lld and the array at index 1 has size %lld",
+                      (long long)nobs, (long long)sh[1]);
+            ga_release(conv[0]);
+            return NULL;
+        }
+        nobs = sh[1];
+        nv += sh[0];
+        ga_array *c = ga__array_new(func, p->device, 2, sh, cd);
+        if (!c || ga__copy_cast(func, p->device, cd, c->data, c->strides, p->dtype, p->data, st, 2, sh) != GA_OK) {
+            ga_release(c);
+            ga_release(conv[0]);
+            return NULL;
+        }
+        conv[i] = c;
+    }
+    if (!conv[1]) return conv[0];
+    int64_t sh[2] = {nv, nobs};
+    ga_array *x = ga__array_new(func, m->device, 2, sh, cd);
+    ga_status st = x ? GA_OK : ga__t.error;
+    size_t first = (size_t)ga_nbytes(conv[0]);
+    CUstream stream = ga__stream_of(m->device);
+    CUresult r = CUDA_SUCCESS;
+    if (st == GA_OK && first) r = GA__CU.MemcpyDtoDAsync((CUdeviceptr)x->data, (CUdeviceptr)conv[0]->data, first, stream);
+    if (st == GA_OK && r == CUDA_SUCCESS && ga_nbytes(conv[1]))
+        r = GA__CU.MemcpyDtoDAsync((CUdeviceptr)(x->data + first), (CUdeviceptr)conv[1]->data, ga_nbytes(conv[1]),
+                                   stream);
+    ga_release(conv[0]);
+    ga_release(conv[1]);
+    if (r != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuMemcpyDtoDAsync");
+        ga_release(x);
+        return NULL;
+    }
+    return x;
+}
+
+/* The covariance (nv x nv, compute dtype cd), before squeezing; *fact_out
+   the normalisation. */
+static ga_array *ga__cov(const char *func, const ga_array *m, const ga_array *y, bool rowvar, bool bias, int64_t ddof,
+                         const ga_array *fweights, const ga_array *aweights, ga_dtype cd)
+{
+    if (m->ndim > 2) {
+        ga__error(GA_ERROR_VALUE, func, "m has more than 2 dimensions");
+        return NULL;
+    }
+    if (y && y->ndim > 2) {
+        ga__error(GA_ERROR_VALUE, func, "y has more than 2 dimensions");
+        return NULL;
+    }
+    if (y && y->device != m->device) {
+        ga__error(GA_ERROR_DEVICE, func, "y is on device %d, m on device %d", y->device, m->device);
+        return NULL;
+    }
+    if (ga__bind(func, m->device) != GA_OK) return NULL;
+    ga_array *x = ga__cov_matrix(func, m, y, rowvar, cd);
+    if (!x) return NULL;
+    const int64_t nv = x->shape[0], nobs = x->shape[1];
+    if (nv == 0) { /* np.array([]).reshape(0, 0) */
+        ga_release(x);
+        const int64_t empty[2] = {0, 0};
+        return ga__array_new(func, m->device, 2, empty, cd);
+    }
+    if (ddof == GA_NONE) ddof = bias ? 0 : 1;
+    /* w = fweights * aweights (float64), validated as NumPy */
+    ga_array *w = NULL;
+    const ga_array *ws[2] = {fweights, aweights};
+    const char *wn[2] = {"fweights", "aweights"};
+    for (int i = 0; i < 2; i++) {
+        const ga_array *v = ws[i];
+        if (!v) continue;
+        ga_status st = GA_OK;
+        if (i == 0 && !(ga__dtype_kinds[v->dtype] == 'i' || ga__dtype_kinds[v->dtype] == 'u' || v->dtype == GA_BOOL))
+            st = ga__error(GA_ERROR_TYPE, func, "fweights must be integer");
+        else if (v->ndim > 1) st = ga__error(GA_ERROR_SHAPE, func, "cannot handle multidimensional %s", wn[i]);
+        else if (v->ndim == 0 || v->shape[0] != nobs)
+            st = ga__error(GA_ERROR_SHAPE, func, "incompatible numbers of samples and %s", wn[i]);
+        else if (v->device != m->device) st = ga__error(GA_ERROR_DEVICE, func, "%s are on another device", wn[i]);
+        ga_array *vd = st == GA_OK ? ga__contiguous_copy(func, v, GA_FLOAT64) : NULL;
+        if (st == GA_OK && !vd) st = ga__t.error;
+        if (st == GA_OK) { /* negative weights: NumPy's error (waits) */
+            ga_array *mn = ga__reduce_tmp(func, GA_REDUCE_MIN, vd, 0, NULL, GA_DTYPE_INVALID, false);
+            double low = 0;
+            st = mn ? ga__to_host(func, mn, &low, sizeof low, true) : ga__t.error;
+            ga_release(mn);
+            if (st == GA_OK && low < 0) st = ga__error(GA_ERROR_VALUE, func, "%s cannot be negative", wn[i]);
+        }
+        if (st == GA_OK && w) {
+            ga_array *p = ga__reduce_ufunc(func, GA_UFUNC_MULTIPLY, w, vd, GA_FLOAT64);
+            ga_release(w);
+            ga_release(vd);
+            w = p;
+            if (!w) st = ga__t.error;
+        } else if (st == GA_OK) {
+            w = vd;
+        } else {
+            ga_release(vd);
+        }
+        if (st != GA_OK) {
+            ga_release(w);
+            ga_release(x);
+            return NULL;
+        }
+    }
+    /* the averages, then X - avg */
+    int axis1 = 1;
+    ga_array *wsum = NULL;
+    ga_array *avg = ga__average(func, x, 1, &axis1, w, true, w ? &wsum : NULL);
+    ga_status st = avg ? GA_OK : ga__t.error;
+    double fact = 0, w_sum = (double)nobs;
+    if (st == GA_OK && w) { /* NumPy's w_sum[0]: every row has the same sum */
+        ga_array *s0 = ga__reduce_tmp(func, GA_REDUCE_SUM, w, 0, NULL, GA_DTYPE_INVALID, false);
+        st = s0 ? ga__to_host(func, s0, &w_sum, sizeof w_sum, true) : ga__t.error;
+        ga_release(s0);
+    }
+    if (st == GA_OK) {
+        if (!w) fact = (double)(nobs - ddof);
+        else if (ddof == 0) fact = w_sum;
+        else if (!aweights) fact = w_sum - (double)ddof;
+        else {
+            /* w_sum - ddof * sum(w * aweights) / w_sum */
+            ga_array *aw = ga__contiguous_copy(func, aweights, GA_FLOAT64);
+            ga_array *p = aw ? ga__reduce_ufunc(func, GA_UFUNC_MULTIPLY, w, aw, GA_FLOAT64) : NULL;
+            ga_array *s = p ? ga__reduce_tmp(func, GA_REDUCE_SUM, p, 0, NULL, GA_DTYPE_INVALID, false) : NULL;
+            double sw = 0;
+            st = s ? ga__to_host(func, s, &sw, sizeof sw, true) : ga__t.error;
+            fact = w_sum - (double)ddof * sw / w_sum;
+            ga_release(aw);
+            ga_release(p);
+            ga_release(s);
+        }
+        if (fact <= 0) fact = 0; /* NumPy warns "Degrees of freedom <= 0 for slice" */
+    }
+    ga_array *xc = st == GA_OK ? ga__reduce_ufunc(func, GA_UFUNC_SUBTRACT, x, avg, cd) : NULL;
+    if (st == GA_OK && !xc) st = ga__t.error;
+    ga_release(avg);
+    ga_release(wsum);
+    ga_release(x);
+    ga_array *c = NULL;
+    if (st == GA_OK) {
+        /* the Gram matrix in chunks of observations, then their sums */
+        const int64_t chunk = 8192, nchunks = nobs > 0 ? (nobs + chunk - 1) / chunk : 1;
+        const int64_t isz = (int64_t)ga__dtype_sizes[cd];
+        const int device = m->device;
+        const int64_t pshape[3] = {nv, nv, nchunks};
+        ga_array *parts = ga__array_new(func, device, 3, pshape, cd);
+        st = parts ? GA_OK : ga__t.error;
+        if (st == GA_OK && nobs > 0) {
+            ga__gram_args g;
+            memset(&g, 0, sizeof g);
+            g.x = xc->data;
+            g.w = w ? w->data : 0;
+            g.out = parts->data;
+            g.nv = nv, g.nobs = nobs, g.chunk = chunk, g.nchunks = nchunks;
+            int c2 = cd == GA_COMPLEX128;
+            CUfunction f = ga__kernel(func, GA__FAMILY_REDUCE, &ga__kernels.reduce_gram[c2], "ga_reduce_gram_%s",
+                                      ga__dtype_names[cd]);
+            void *args[] = {&g};
+            int64_t items = nv * nv * nchunks, blocks = GA__MIN(items, (int64_t)ga__g.devices[device].multiprocessor_count * 4);
+            if (!f) st = ga__t.error;
+            else {
+                CUresult r = GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, ga__stream_of(device), args, NULL);
+                if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuLaunchKernel");
+            }
+        } else if (st == GA_OK) {
+            ga__value16 zero;
+            memset(&zero, 0, sizeof zero);
+            st = ga__fill(func, parts, &zero);
+        }
+        int axis2 = 2;
+        ga_array *g = st == GA_OK ? ga__reduce_tmp(func, GA_REDUCE_SUM, parts, 1, &axis2, GA_DTYPE_INVALID, false) : NULL;
+        if (st == GA_OK && !g) st = ga__t.error;
+        /* c *= 1 / fact, as NumPy */
+        if (st == GA_OK) {
+            ga_operand in[2] = {ga_operand_array(g), ga_operand_scalar(ga_float(1.0 / fact))};
+            ga_array *outs[2] = {g, NULL};
+            st = ga_ufunc_call(GA_UFUNC_MULTIPLY, in, outs);
+        }
+        if (st == GA_OK) c = ga_retain(g);
+        ga_release(g);
+        ga_release(parts);
+        (void)isz;
+    }
+    ga_release(xc);
+    ga_release(w);
+    return c;
+}
+
+/* The squeezed result in `dtype`. */
+static ga_array *ga__cov_result(const char *func, ga_array *c, ga_dtype dtype)
+{
+    int64_t shape[2];
+    int n = 0;
+    for (int d = 0; d < c->ndim; d++)
+        if (c->shape[d] != 1) shape[n++] = c->shape[d];
+    ga_array *r = ga__array_new(func, c->device, n, shape, dtype);
+    if (r && ga__copy_cast(func, c->device, dtype, r->data, r->strides, c->dtype, c->data, c->strides, n, shape) !=
+                 GA_OK) {
+        ga_release(r);
+        r = NULL;
+    }
+    return r;
+}
+
+/* cov's dtypes: the result's (dtype=, or result_type(m, y, float64)) and
+   the compute dtype. */
+static ga_status ga__cov_dtypes(const char *func, const ga_array *m, const ga_array *y, ga_dtype dtype, ga_dtype *res,
+                                ga_dtype *cd)
+{
+    if (dtype == GA_DTYPE_INVALID) {
+        ga_dtype d[3] = {m->dtype, y ? y->dtype : GA_FLOAT64, GA_FLOAT64};
+        dtype = ga_result_type(3, d, 0, NULL);
+    } else if (!ga__dtype_valid(dtype)) {
+        return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+    }
+    *res = dtype;
+    bool cplx = ga__is_complex(dtype) || ga__is_complex(m->dtype) || (y && ga__is_complex(y->dtype));
+    *cd = cplx ? GA_COMPLEX128 : GA_FLOAT64;
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_cov(const ga_array *m, const ga_array *y, bool rowvar, bool bias, int64_t ddof,
+                            const ga_array *fweights, const ga_array *aweights, ga_dtype dtype)
+{
+    static const char func[] = "ga_cov";
+    if (!m) {
+        ga__null_input(func, "m");
+        return NULL;
+    }
+    ga_dtype res, cd;
+    if (ga__cov_dtypes(func, m, y, dtype, &res, &cd) != GA_OK) return NULL;
+    ga_array *c = ga__cov(func, m, y, rowvar, bias, ddof, fweights, aweights, cd);
+    if (!c) return NULL;
+    ga_array *r = ga__cov_result(func, c, res);
+    ga_release(c);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowvar, ga_dtype dtype)
+{
+    static const char func[] = "ga_corrcoef";
+    if (!x) {
+        ga__null_input(func, "x");
+        return NULL;
+    }
+    ga_dtype res, cd;
+    if (ga__cov_dtypes(func, x, y, dtype, &res, &cd) != GA_OK) return NULL;
+    ga_array *c = ga__cov(func, x, y, rowvar, false, GA_NONE, NULL, NULL, cd);
+    if (!c) return NULL;
+    const int64_t nv = c->shape[0];
+    ga_array *n = ga__array_new(func, x->device, 2, c->shape, cd);
+    ga_status st = n ? GA_OK : ga__t.error;
+    if (st == GA_OK && nv > 0) {
+        int c2 = cd == GA_COMPLEX128;
+        CUfunction f = ga__kernel(func, GA__FAMILY_REDUCE, &ga__kernels.reduce_corr[c2], "ga_reduce_corr_%s",
+                                  ga__dtype_names[cd]);
+        void *o = (void *)(uintptr_t)n->data, *i = (void *)(uintptr_t)c->data;
+        int64_t nvv = nv;
+        int32_t selfdiv = nv == 1; /* one variable: NumPy returns c / c */
+        void *args[] = {&o, &i, &nvv, &selfdiv};
+        st = ga__launch(func, f, x->device, nv * nv, args);
+    }
+    ga_release(c);
+    ga_array *r = st == GA_OK ? ga__cov_result(func, n, res) : NULL;
+    ga_release(n);
+    return ga__ret(r);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -2464,6 +2464,275 @@ def run_ufunc_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# reductions (gpuarr.h section 13)
+# --------------------------------------------------------------------------
+
+class GaReduceOptions(ctypes.Structure):
+    """ga_reduce_options: where, initial, ddof."""
+    _fields_ = [("where", ctypes.c_void_p), ("initial", ctypes.POINTER(GaScalar)), ("ddof", ctypes.c_double)]
+
+
+REDUCE_PROTOTYPES = {
+    "ga_reduce": (_ST, [_c.c_int, _ARR, _c.c_int, _c.POINTER(_c.c_int), _DT, _c.POINTER(_c.c_void_p), _c.c_bool,
+                        _c.POINTER(GaReduceOptions)]),
+    "ga_reduction_name": (_c.c_char_p, [_c.c_int]),
+    "ga_average": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int), _ARR, _c.c_bool, _c.c_void_p]),
+    "ga_cov": (_ARR, [_ARR, _ARR, _c.c_bool, _c.c_bool, _c.c_int64, _ARR, _ARR, _DT]),
+    "ga_corrcoef": (_ARR, [_ARR, _ARR, _c.c_bool, _DT]),
+    "ga_reduce_warnings": (_c.c_int, []),
+}
+
+# ga_reduction's order (GA_REDUCTION_LIST), with NumPy's function.
+REDUCTIONS = ("sum", "prod", "min", "max", "mean", "var", "std", "all", "any", "count_nonzero", "ptp", "argmin",
+              "argmax", "nansum", "nanprod", "nanmin", "nanmax", "nanmean", "nanvar", "nanstd", "nanargmin",
+              "nanargmax")
+ARG_REDUCTIONS = ("argmin", "argmax", "nanargmin", "nanargmax")
+
+# (shape, axis, keepdims, view): view None is C-contiguous; else a VIEWS-like
+# (shape, strides, offset) over a base of BASE_N elements.
+REDUCE_CASES = (
+    ((1,), None, False, None),
+    ((31,), 0, True, None),
+    ((1025,), None, False, ((1025,), (-2,), 2100)),
+    ((33, 31), 0, False, None),
+    ((33, 31), -1, True, None),
+    ((20, 30), 1, False, ((20, 30), (-120, 2), 39 * 60 + 1)),
+    ((20, 40), 0, False, ((20, 40), (3, 60), 0)),
+    ((3, 7, 50), (0, 2), False, ((3, 7, 50), (0, -50, 1), 6 * 50 + 100)),
+    ((3, 7, 50), (2, 1), True, None),
+    ((), None, False, None),
+    ((0, 5), 1, False, None),
+    ((3, 4000), 1, False, None),
+    ((5000, 3), 0, False, None),
+)
+
+
+def numpy_reduce(name, x, axis, keepdims):
+    """NumPy's answer (computing float16 means and variances in float32, and
+    bfloat16 reductions in float32, as gpuarr documents), or the exception."""
+    fn = getattr(np, name)
+    kw = {} if name in ARG_REDUCTIONS and keepdims is False else {"keepdims": keepdims}
+    dt = x.dtype
+    lowp = dt.name in ("float16", "bfloat16") and name not in ("min", "max", "nanmin", "nanmax", "argmin", "argmax",
+                                                                "nanargmin", "nanargmax", "all", "any",
+                                                                "count_nonzero", "ptp")
+    try:
+        with quiet():
+            if dt.name == "bfloat16":
+                # ml_dtypes' bfloat16 is not np.inexact (NumPy's nan functions
+                # leave its NaN alone) and sums in bfloat16 steps: NumPy's
+                # float32 answer on the same values, rounded once
+                r = np.asarray(fn(x.astype(np.float32), axis=axis, **kw))
+                return r.astype(dt) if r.dtype == np.float32 else r
+            if lowp:
+                r = fn(x.astype(np.float32), axis=axis, **kw)
+                return np.asarray(r).astype(dt)
+            return np.asarray(fn(x, axis=axis, **kw))
+    except Exception as e:  # NumPy raises: gpuarr must fail too
+        return e
+
+
+def reduce_tolerance(name, dt, n):
+    """The relative tolerance of a floating result, None for exact ones."""
+    if name in ("min", "max", "nanmin", "nanmax", "ptp", "all", "any", "count_nonzero") + ARG_REDUCTIONS:
+        return None
+    if np.dtype(dt).kind in "biu" and name in ("sum", "prod", "nansum", "nanprod"):
+        return None
+    eps = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-23, "complex64": 2.0**-23}.get(
+        np.dtype(dt).name, 2.0**-52)
+    if name in ("prod", "nanprod"):
+        return eps * 4 * max(n, 2)  # both sides round once per factor
+    # NumPy's pairwise sums and gpuarr's blocked trees each err by up to
+    # about (128 + log2 n) eps of the sum of magnitudes
+    return eps * (256 + 4 * math.log2(max(n, 2)))
+
+
+def reduce_values(t, ga, n):
+    """n random values of ga_dtype `ga` for reductions: integers of any size;
+    floats of moderate size (normal, sd 10) with 2% NaN, infinities and -0.0."""
+    dt = t.env.np_dtype(ga)
+    if kind_of(ga) in "biu":
+        return random_values(t, ga, n)
+    rng = t.rng
+
+    def part():
+        v = rng.standard_normal(n) * 10
+        k = rng.random(n) < 0.02
+        v[k] = rng.choice([np.nan, np.inf, -np.inf, -0.0], int(k.sum()))
+        return v
+    with quiet():
+        return (part() + 1j * part()).astype(dt) if kind_of(ga) == "c" else part().astype(dt)
+
+
+def check_reduction(t, name, ga):
+    env, lib = t.env, t.lib
+    r_index = REDUCTIONS.index(name)
+    dt = env.np_dtype(ga)
+    base = reduce_values(t, ga, BASE_N)
+    # products near 1: with overflow and zeros both in a slice, NaN or 0
+    # depends on the order of the multiplications
+    if name in ("prod", "nanprod") and kind_of(ga) in "fc":
+        base = (0.9 + 0.2 * t.rng.random(BASE_N)).astype(dt)
+    if name.startswith("nan") and kind_of(ga) in "fc":
+        with quiet():
+            base[t.rng.random(BASE_N) < 0.2] = np.nan
+    dbase = to_device(t, base)
+    for shape, axis, keepdims, view in REDUCE_CASES:
+        if name in ARG_REDUCTIONS and isinstance(axis, tuple):
+            continue
+        n = int(np.prod(shape)) if shape else 1
+        if view is None:
+            if n > BASE_N:
+                x = reduce_values(t, ga, n).reshape(shape)
+                if name in ("prod", "nanprod") and kind_of(ga) in "fc":
+                    x = (0.9 + 0.2 * t.rng.random(n)).astype(dt).reshape(shape)
+            else:
+                x = base[:n].reshape(shape).copy()
+            p = to_device(t, x)
+        else:
+            vshape, vstrides, off = view
+            x = host_view(base, vshape, vstrides, off)
+            p = device_view(t, dbase, itemsize_of(ga), vshape, vstrides, off)
+        label = f"{name}({dname(ga)}{list(shape)}, axis={axis}, keepdims={keepdims})"
+        want = numpy_reduce(name, x, axis, keepdims)
+        axes = () if axis is None else (axis,) if isinstance(axis, int) else axis
+        arr = (ctypes.c_int * max(len(axes), 1))(*axes)
+        out = ctypes.c_void_p(0)
+        lib.ga_clear_error()
+        st = lib.ga_reduce(r_index, p, len(axes), arr, GA_INVALID, ctypes.byref(out), keepdims, None)
+        if isinstance(want, Exception):
+            t.expect(st != 0, f"{label}: succeeded; NumPy raises {want!r}")
+            lib.ga_clear_error()
+            if st == 0:
+                t.own(out.value)
+            continue
+        if st != 0:
+            t.fail(f"{label}: {env.last_error()[1]}")
+            lib.ga_clear_error()
+            continue
+        got = to_numpy(t, t.own(out.value))
+        want = np.asarray(want)
+        if want.dtype != got.dtype:
+            t.fail(f"{label}: dtype {got.dtype} != NumPy's {want.dtype}")
+            continue
+        if got.shape != want.shape:
+            t.fail(f"{label}: shape {got.shape} != NumPy's {want.shape}")
+            continue
+        tol = reduce_tolerance(name, dt, n)
+        if tol is None:
+            accept = None
+            if name in ("min", "max", "ptp", "nanmin", "nanmax") and component_format(got.dtype):
+                accept = _either_zero(got, want)
+            if got.dtype.kind == "c" and name in ("min", "max", "nanmin", "nanmax", "ptp"):
+                # which NaN element a complex min / max picks is not defined
+                with quiet():
+                    gn, wn = np.isnan(got), np.isnan(want)
+                    got, want = np.where(gn & wn, 0, got), np.where(gn & wn, 0, want)
+            compare(t, label, got, want, nan_any=True, accept=accept)
+            continue
+        with quiet():
+            # each real part on its own (an infinite real part leaves the
+            # imaginary one finite), on the scale of the input's magnitudes
+            g = got.astype(np.complex128).reshape(-1)
+            w = want.astype(np.complex128).reshape(-1)
+            g = np.concatenate([g.real, g.imag])
+            w = np.concatenate([w.real, w.imag])
+            xv = np.asarray(x).astype(np.complex128).reshape(-1)
+            xs = np.abs(np.concatenate([xv.real, xv.imag]))
+            xs = xs[np.isfinite(xs)]
+            top = np.max(xs) if xs.size else 0.0
+        if name in ("std", "nanstd"):  # compared as variances: a small std magnifies errors
+            g, w = g * g, w * w
+        if name in ("prod", "nanprod"):
+            scale = np.abs(w)
+        elif name in ("var", "nanvar", "std", "nanstd"):
+            scale = np.abs(w) + top * top
+        elif name in ("mean", "nanmean"):
+            scale = np.abs(w) + top
+        else:
+            scale = np.abs(w) + np.sum(xs)
+        with quiet():
+            bad = ~((np.isnan(g) & np.isnan(w)) | (g == w) | (np.abs(g - w) <= tol * scale + 1e-300))
+        if bad.any():
+            i = int(np.nonzero(bad)[0][0])
+            t.fail(f"{label}: {int(bad.sum())} of {g.size} differ; first [{i}]: {g[i]!r}, NumPy {w[i]!r}")
+
+
+def check_reduce_errors(t):
+    env, lib = t.env, t.lib
+    x = np.zeros((2, 3))
+    p = to_device(t, x)
+
+    def call(name, axes, out=None, keepdims=False):
+        arr = (ctypes.c_int * max(len(axes), 1))(*axes)
+        o = ctypes.c_void_p(out or 0)
+        lib.ga_clear_error()
+        st = lib.ga_reduce(REDUCTIONS.index(name), p, len(axes), arr, GA_INVALID, ctypes.byref(o), keepdims, None)
+        if st == 0 and not out:
+            t.own(o.value)
+        return st
+
+    for name, axes, fn in (("sum", (2,), lambda: np.sum(x, axis=2)), ("sum", (0, -2), lambda: np.sum(x, axis=(0, -2))),
+                           ("max", (-3,), lambda: np.max(x, axis=-3))):
+        e = numpy_error(fn)
+        st = call(name, axes)
+        expect_error(t, f"{name} axis={axes}", st, "GA_ERROR_AXIS" if "bounds" in str(e) else "GA_ERROR_VALUE",
+                     str(e), exact=False)
+    e = numpy_error(lambda: np.sum(x, out=np.zeros(3)))
+    o3 = to_device(t, np.zeros(3))
+    expect_error(t, "sum out=(3,)", call("sum", (), out=o3), "GA_ERROR_SHAPE", str(e), exact=False)
+    empty = to_device(t, np.zeros((0, 3)))
+    for name in ("max", "min", "argmax", "argmin", "nanmax"):
+        e = numpy_error(lambda: getattr(np, name)(np.zeros((0, 3)), axis=0))
+        arr = (ctypes.c_int * 1)(0)
+        o = ctypes.c_void_p(0)
+        lib.ga_clear_error()
+        st = lib.ga_reduce(REDUCTIONS.index(name), empty, 1, arr, GA_INVALID, ctypes.byref(o), False, None)
+        expect_error(t, f"{name} of an empty axis", st, "GA_ERROR_VALUE", str(e), exact=False)
+    nan = to_device(t, np.array([[np.nan, np.nan], [1.0, 2.0]]))
+    e = numpy_error(lambda: np.nanargmax(np.array([[np.nan, np.nan], [1.0, 2.0]]), axis=1))
+    arr = (ctypes.c_int * 1)(1)
+    o = ctypes.c_void_p(0)
+    lib.ga_clear_error()
+    st = lib.ga_reduce(REDUCTIONS.index("nanargmax"), nan, 1, arr, GA_INVALID, ctypes.byref(o), False, None)
+    expect_error(t, "nanargmax of an all-NaN row", st, "GA_ERROR_VALUE", str(e), exact=False)
+
+
+def check_cov_corrcoef(t, ga):
+    env, lib = t.env, t.lib
+    x = random_values(t, ga, 4 * 50).reshape(4, 50)
+    if x.dtype.kind in "fc":
+        x = np.nan_to_num(x, nan=0.5, posinf=1.0, neginf=-1.0)
+        x = np.clip(x.real, -1e3, 1e3).astype(x.dtype) if x.dtype.kind == "f" else x
+    with quiet():
+        if x.dtype.kind == "c":
+            x = (np.clip(x.real, -1e3, 1e3) + 1j * np.clip(x.imag, -1e3, 1e3)).astype(x.dtype)
+    xx = x.astype(np.float32) if ga == BF16 else x
+    p = to_device(t, x)
+    for name, want, call in (
+            ("cov", np.cov(xx), lambda: lib.ga_cov(p, None, True, False, -2**63, None, None, GA_INVALID)),
+            ("cov(rowvar=False, bias=True)", np.cov(xx, rowvar=False, bias=True),
+             lambda: lib.ga_cov(p, None, False, True, -2**63, None, None, GA_INVALID)),
+            ("corrcoef", np.corrcoef(xx), lambda: lib.ga_corrcoef(p, None, True, GA_INVALID))):
+        got = to_numpy(t, t.own(call(), name))
+        t.expect(got.shape == want.shape, f"{name} {dname(ga)}: shape {got.shape}, NumPy {want.shape}")
+        if got.shape == want.shape:
+            with quiet():
+                err = np.nanmax(np.abs(got - want.astype(got.dtype)) / (np.abs(want) + 1)) if want.size else 0
+            t.expect(not (err > 1e-9), f"{name} {dname(ga)}: relative error {err}")
+
+
+def run_reduce_checks(runner, env):
+    run = runner.run
+    for name in REDUCTIONS:
+        for g in range(len(DTYPE_NAMES)):
+            run(f"reduce/{name}/{DTYPE_NAMES[g]}", check_reduction, name, g, device=True, needs=(g,))
+    run("reduce-errors/all", check_reduce_errors, device=True)
+    for g in (GA["int32"], GA["float32"], GA["float64"], GA["complex128"]):
+        run(f"reduce-cov/{DTYPE_NAMES[g]}", check_cov_corrcoef, g, device=True)
+
+
+# --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
 
@@ -2503,6 +2772,7 @@ def run_all(runner, env):
         run(f"copyto/{DTYPE_NAMES[s]}->{DTYPE_NAMES[d]}", check_copyto, s, d, device=True, needs=(s, d))
     run("copyto/casting-rules", check_copyto_casting, device=True)
     run_ufunc_checks(runner, env)
+    run_reduce_checks(runner, env)
 
 
 def main(argv=None):
@@ -2517,7 +2787,7 @@ def main(argv=None):
     header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpuarr.h")
     ufuncs = read_ufunc_lists(header)
     try:
-        lib = load_library(args.library, ufunc_prototypes(ufuncs or []))
+        lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES})
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")

@@ -96,6 +96,11 @@ static void op_exp_out(void *p) { ufunc_args *u = (ufunc_args *)p; ga_exp_out(u-
 static void op_add_new(void *p) { ufunc_args *u = (ufunc_args *)p; ga_release(ga_add(u->a, u->b)); }
 static void op_multiply_2_new(void *p) { ufunc_args *u = (ufunc_args *)p; ga_release(ga_multiply_scalar(u->a, ga_int(2))); }
 
+/* reductions: a new result each call, as a.sum() */
+typedef struct reduce_args { const ga_array *a; int naxes; int axis; } reduce_args;
+static void op_sum(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_sum(r->a, r->naxes, &r->axis, false)); }
+static void op_argmax(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_argmax(r->a, GA_AXIS_NONE, false)); }
+
 /* Wall time per call of op(arg) on the host, in microseconds: the median of
    9 samples of `calls` calls, each ending with a device synchronisation,
    after `calls` calls of warm-up. */
@@ -228,6 +233,40 @@ int main(int argc, char **argv)
     ga_release(da);
     ga_release(db);
     ga_release(dc);
+
+    /* Reductions: bytes read plus bytes written */
+    a = ga_full(1, &n28, ga_float(1.5), GA_FLOAT32);
+    if (!a) fail("reduction operand");
+    reduce_args all = {a, 0, 0};
+    t = time_device(op_sum, &all);
+    row("sum float32 (all)", n28, "float32", t, 4.0 * n28d, "new 0-d result");
+    t = time_device(op_argmax, &all);
+    row("argmax float32 (all)", n28, "float32", t, 4.0 * n28d, "new 0-d result");
+    ga_array *m2 = ga_reshape(a, 2, sq);
+    if (!m2) fail("reshape");
+    reduce_args ax0 = {m2, 1, 0}, ax1 = {m2, 1, 1};
+    t = time_device(op_sum, &ax0);
+    row("sum axis 0 (16384,16384)", side * side, "float32", t, 4.0 * n28d + 4.0 * (double)side, "");
+    t = time_device(op_sum, &ax1);
+    row("sum axis 1 (16384,16384)", side * side, "float32", t, 4.0 * n28d + 4.0 * (double)side, "");
+    ga_release(m2);
+    ga_release(a);
+    /* (1e6, 2).sum(axis=-1) against an elementwise op moving the same bytes */
+    int64_t pairs[2] = {1000000, 2}, mil = 1000000;
+    ga_array *p2 = ga_full(2, pairs, ga_float(1.5), GA_FLOAT32);
+    ga_array *ea = ga_full(1, &mil, ga_float(1.5), GA_FLOAT32), *eb = ga_full(1, &mil, ga_float(2.5), GA_FLOAT32);
+    ga_array *ec = ga_empty(1, &mil, GA_FLOAT32);
+    if (!p2 || !ea || !eb || !ec) fail("pair operands");
+    reduce_args last = {p2, 1, -1};
+    t = time_device(op_sum, &last);
+    row("(1e6,2).sum(axis=-1)", 2000000, "float32", t, 12e6, "new result");
+    ufunc_args same = {ea, eb, ec};
+    t = time_device(op_add_out, &same);
+    row("add 1e6 float32 (same bytes)", 1000000, "float32", t, 12e6, "");
+    ga_release(p2);
+    ga_release(ea);
+    ga_release(eb);
+    ga_release(ec);
 
     /* The CuPy paper's example: x = arange(1e8).reshape(1000, -1).T; x * 2.
        Only the multiply is timed, with a new (F-ordered, as NumPy's

@@ -101,6 +101,21 @@ def cupy_figures():
     out["add (16384,16384) + row (out=)"] = timed(lambda: cp.add(a2, row, out=c2))
     out["add float32 + float64 (out=)"] = timed(lambda: cp.add(a, da, out=dc))
     del a, b, c, da, db, dc, a2, c2, row
+    # reductions, a new result each call
+    a = cp.full(n, 1.5, cp.float32)
+    out["sum float32 (all)"] = timed(lambda: a.sum())
+    out["argmax float32 (all)"] = timed(lambda: a.argmax())
+    m = a.reshape(16384, 16384)
+    out["sum axis 0 (16384,16384)"] = timed(lambda: m.sum(axis=0))
+    out["sum axis 1 (16384,16384)"] = timed(lambda: m.sum(axis=1))
+    del a, m
+    p2 = cp.full((1000000, 2), 1.5, cp.float32)
+    ea = cp.full(1000000, 1.5, cp.float32)
+    eb = cp.full(1000000, 2.5, cp.float32)
+    ec = cp.empty(1000000, cp.float32)
+    out["(1e6,2).sum(axis=-1)"] = timed(lambda: p2.sum(axis=-1))
+    out["add 1e6 float32 (same bytes)"] = timed(lambda: cp.add(ea, eb, out=ec))
+    del p2, ea, eb, ec
     # the CuPy paper's example; the result of x * 2 is new each call
     x = cp.arange(1e8).reshape(1000, -1).T
     out["arange(1e8).reshape(1000,-1).T * 2"] = timed(lambda: x * 2)

@@ -1,0 +1,1164 @@
+/* kernels/reduce.cu - family "reduce": reductions over any axes.
+
+   One pass of a reduction turns `rows` outputs, each the reduction of
+   `length` elements, into results (the final pass) or partial states (a
+   split pass, reduced again by a combine pass). The host collapses the
+   array's dims into kept dims and reduced dims (ga__reduce_args) and picks
+   the kernel by layout:
+
+     ga_reduce_<op>_<in>_inner(ga__reduce_args a)
+         the fastest-varying dim is reduced. `group` threads reduce a row:
+         1 (rows of up to 16 elements: a thread per row), 32 (a warp per
+         row, 8 rows per block) or 256 (a block per work item of `chunk`
+         elements; rows longer than a chunk are split over several work
+         items, whose partial states a combine pass reduces). A full
+         reduction is the case rows == 1. Rows contiguous in memory are
+         read with 16-byte vectors; other layouts (several reduced dims,
+         any strides: the general strided case) index each element
+         through the reduced dims.
+     ga_reduce_<op>_<in>_outer(ga__reduce_args a)
+         the fastest-varying dim is kept: threads run across it (`group`
+         threads per block row, `vec` columns each, 16-byte vectors when
+         aligned) and the rest of the block across the reduced elements,
+         which are split into work items of `chunk` elements when there are
+         few outputs; a combine pass reduces the partials.
+
+   Determinism: the order in which a result's elements are combined depends
+   on the shape and the alignment of the data only (the block size and the
+   chunk sizes are fixed by the shape), never on the grid size or the GPU;
+   no floating-point atomics. The only atomic is an integer OR into the
+   warning word (`flag`).
+
+   <op>: sum, prod, minmax (args.flags: GA__RF_MAX, GA__RF_NAN), arg (argmin
+   / argmax with the first index on ties; NaN wins unless GA__RF_NAN skips
+   it), argcombine (arg's partial states), sumsq (sum of |x - center|^2, the
+   variance's second pass), count (nonzero, or not NaN), logic (all, any).
+   <in>: the elements read: float32, float64, complex64, complex128 as
+   stored (16-byte vectors); to_float32 (float16, bfloat16), to_float64
+   (bool, integers, 16-bit floats, float32), to_int64 / to_uint64 (bool and
+   integers, sign- or zero-extended), any (every dtype, as nonzero / not
+   NaN) converted as they are loaded (args.in_dtype: a switch per element,
+   the compact path). float16 and bfloat16 accumulate in float32, integer
+   sums and products in 64-bit two's complement (the low bits are the same
+   for every narrower integer dtype).
+
+   Also the Gram matrix of cov (ga_reduce_gram_<float64|complex128>) and
+   the normalisation of corrcoef (ga_reduce_corr_<float64|complex128>). */
+
+#include "common.cuh"
+
+/* Every op declares warns_all_nan; only the final store of min / max reads it. */
+#pragma nv_diag_suppress 177
+
+GA_DEFINE_FATBIN_VERSION
+
+/* The warnings of the reductions (GA_WARNING_* bits), or'ed in by the
+   final passes; read and cleared by ga_reduce_warnings. */
+extern "C" __device__ unsigned int ga_reduce_warning_word = 0;
+
+namespace {
+
+constexpr int GA_RBLOCK = 256; /* threads per block, fixed: part of the summation order */
+constexpr int GA_RU = 4;       /* loads in flight per thread */
+
+typedef ga_complex64_t c64;
+typedef ga_complex128_t c128;
+
+/* ======================================================================== */
+/* Values                                                                    */
+/* ======================================================================== */
+
+template <class V> struct ga_rtraits {
+    static constexpr bool cplx = false, flt = false;
+    typedef V real;
+};
+template <> struct ga_rtraits<float> { static constexpr bool cplx = false, flt = true; typedef float real; };
+template <> struct ga_rtraits<double> { static constexpr bool cplx = false, flt = true; typedef double real; };
+template <> struct ga_rtraits<c64> { static constexpr bool cplx = true, flt = true; typedef float real; };
+template <> struct ga_rtraits<c128> { static constexpr bool cplx = true, flt = true; typedef double real; };
+
+template <class V> GA_DEV bool ga_rnan(V x)
+{
+    if constexpr (ga_rtraits<V>::cplx) return x.re != x.re || x.im != x.im;
+    else if constexpr (ga_rtraits<V>::flt) return x != x;
+    else return false;
+}
+
+template <class V> GA_DEV V ga_rconst(double re)
+{
+    if constexpr (ga_rtraits<V>::cplx) {
+        V z;
+        z.re = (typename ga_rtraits<V>::real)re;
+        z.im = (typename ga_rtraits<V>::real)re;
+        return z;
+    } else {
+        return (V)re;
+    }
+}
+template <class V> GA_DEV V ga_rreal(double re)
+{
+    V z = ga_rconst<V>(re);
+    if constexpr (ga_rtraits<V>::cplx) z.im = 0;
+    return z;
+}
+
+/* Wrapping integer arithmetic, IEEE for floats, NumPy's complex formulas. */
+template <class V> GA_DEV V ga_radd(V a, V b)
+{
+    if constexpr (ga_rtraits<V>::cplx) {
+        V z;
+        z.re = a.re + b.re;
+        z.im = a.im + b.im;
+        return z;
+    } else if constexpr (ga_rtraits<V>::flt) {
+        return a + b;
+    } else {
+        return (V)((uint64_t)a + (uint64_t)b);
+    }
+}
+template <class V> GA_DEV V ga_rmul(V a, V b)
+{
+    if constexpr (ga_rtraits<V>::cplx) {
+        V z;
+        z.re = a.re * b.re - a.im * b.im;
+        z.im = a.re * b.im + a.im * b.re;
+        return z;
+    } else if constexpr (ga_rtraits<V>::flt) {
+        return a * b;
+    } else {
+        return (V)((uint64_t)a * (uint64_t)b);
+    }
+}
+/* x * x rounded once (no contraction into the sum that follows, as NumPy's
+   square then add). */
+GA_DEV float ga_rsq(float x) { return __fmul_rn(x, x); }
+GA_DEV double ga_rsq(double x) { return __dmul_rn(x, x); }
+
+/* a before b in the order of min (less) or max (greater); complex:
+   lexicographic, real part first. Not for NaN. */
+template <class V> GA_DEV bool ga_rbetter(V a, V b, bool max)
+{
+    if constexpr (ga_rtraits<V>::cplx) {
+        bool lt = a.re < b.re || (a.re == b.re && a.im < b.im);
+        bool gt = a.re > b.re || (a.re == b.re && a.im > b.im);
+        return max ? gt : lt;
+    } else {
+        return max ? a > b : a < b;
+    }
+}
+
+template <class V> GA_DEV V ga_rextreme(bool max)
+{
+    if constexpr (ga_rtraits<V>::flt) {
+        return ga_rconst<V>(max ? -INFINITY : INFINITY);
+    } else if constexpr (ga__same<V, int64_t>::value) {
+        return max ? INT64_MIN : INT64_MAX;
+    } else {
+        return max ? (V)0 : (V)UINT64_MAX;
+    }
+}
+
+/* Shuffles of any trivially copyable value, 32 bits at a time. */
+template <class S> GA_DEV S ga_rshfl_down(S v, int delta)
+{
+    constexpr int W = (int)((sizeof(S) + 3) / 4);
+    uint32_t w[W];
+    memset(w, 0, sizeof w);
+    memcpy(w, &v, sizeof(S));
+#pragma unroll
+    for (int i = 0; i < W; i++) w[i] = __shfl_down_sync(0xffffffffu, w[i], delta);
+    memcpy(&v, w, sizeof(S));
+    return v;
+}
+
+/* ======================================================================== */
+/* Loads: what the elements are read as                                      */
+/* ======================================================================== */
+
+/* Stored values of the value type itself (16-byte vectors allowed). */
+template <class T> struct ga_in_native {
+    typedef T V;
+    typedef T stored;
+    static constexpr bool vector = sizeof(T) <= 16;
+    static GA_DEV V load(const char *p, const ga__reduce_args &) { return ga_load<T>(p); }
+    static GA_DEV V convert(T x, const ga__reduce_args &) { return x; }
+};
+
+/* Whether the generic load into V is defined for storage type T. */
+template <class V, class T> GA_DEV constexpr bool ga_rloads()
+{
+    constexpr int c = ga_traits<T>::category;
+    if constexpr (ga__same<V, int64_t>::value || ga__same<V, uint64_t>::value)
+        return c == GA_CAT_BOOL || c == GA_CAT_SINT || c == GA_CAT_UINT;
+    else if constexpr (ga__same<V, float>::value)
+        return c == GA_CAT_FLOAT && sizeof(T) <= 4;
+    else if constexpr (ga__same<V, double>::value)
+        return c != GA_CAT_COMPLEX;
+    else
+        return false;
+}
+
+/* Any dtype converted to V as loaded (a switch on args.in_dtype). */
+template <class Vt> struct ga_in_generic {
+    typedef Vt V;
+    typedef Vt stored;
+    static constexpr bool vector = false;
+    static GA_DEV V load(const char *p, const ga__reduce_args &a)
+    {
+        switch (a.in_dtype) {
+#define GA__RLOAD(E, name, size, kind)                                            \
+    case GA_##E:                                                                  \
+        if constexpr (ga_rloads<V, ga_t_##name>()) return ga_cast<V>(ga_load<ga_t_##name>(p)); \
+        break;
+            GA_DTYPE_LIST(GA__RLOAD)
+#undef GA__RLOAD
+        }
+        return V();
+    }
+    static GA_DEV V convert(V x, const ga__reduce_args &) { return x; }
+};
+
+/* Any dtype, as a truth value: nonzero, or with GA__RF_NOTNAN, not NaN. */
+struct ga_in_any {
+    typedef bool V;
+    typedef bool stored;
+    static constexpr bool vector = false;
+    template <class T> static GA_DEV bool truth(const char *p, bool notnan)
+    {
+        T x = ga_load<T>(p);
+        if constexpr (ga_traits<T>::category == GA_CAT_COMPLEX) {
+            return notnan ? !(x.re != x.re || x.im != x.im) : (x.re != 0 || x.im != 0);
+        } else if constexpr (ga_traits<T>::category == GA_CAT_FLOAT) {
+            const auto f = ga__widen(x); /* float, or double */
+            return notnan ? !(f != f) : f != 0;
+        } else {
+            return notnan ? true : ga__nonzero(x);
+        }
+    }
+    static GA_DEV V load(const char *p, const ga__reduce_args &a)
+    {
+        const bool notnan = (a.flags & GA__RF_NOTNAN) != 0;
+        switch (a.in_dtype) {
+#define GA__RTRUTH(E, name, size, kind) \
+    case GA_##E: return truth<ga_t_##name>(p, notnan);
+            GA_DTYPE_LIST(GA__RTRUTH)
+#undef GA__RTRUTH
+        }
+        return false;
+    }
+};
+
+/* ======================================================================== */
+/* Operations                                                                */
+/* ======================================================================== */
+/* Each has a state S, identity(), accumulate(s, x, k) for the elements of
+   one accumulator in increasing index k, combine(a, b) for any two states,
+   and result(s): the value the final pass stores. */
+
+template <class V> struct ga_op_sum {
+    typedef V S;
+    typedef V R;
+    static constexpr bool warns_all_nan = false;
+    bool nan = false;
+    GA_DEV ga_op_sum() {}
+    GA_DEV explicit ga_op_sum(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0) {}
+    /* -0.0: the additive identity (sum([-0.0]) is -0.0, as NumPy's) */
+    GA_DEV S identity() const { return ga_rconst<V>(ga_rtraits<V>::flt ? -0.0 : 0.0); }
+    GA_DEV S empty() const { return ga_rconst<V>(0.0); } /* an empty sum is +0 */
+    GA_DEV void accumulate(S &s, V x, int64_t) const
+    {
+        if (nan && ga_rnan(x)) x = ga_rconst<V>(0.0); /* nansum: NaN counts as 0 */
+        s = ga_radd(s, x);
+    }
+    GA_DEV S combine(S a, S b) const { return ga_radd(a, b); }
+    GA_DEV R result(S s) const { return s; }
+};
+
+template <class V> struct ga_op_prod {
+    typedef V S;
+    typedef V R;
+    static constexpr bool warns_all_nan = false;
+    bool nan = false;
+    GA_DEV ga_op_prod() {}
+    GA_DEV explicit ga_op_prod(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0) {}
+    GA_DEV S identity() const { return ga_rreal<V>(1.0); }
+    GA_DEV S empty() const { return identity(); }
+    GA_DEV void accumulate(S &s, V x, int64_t) const
+    {
+        if (nan && ga_rnan(x)) x = ga_rreal<V>(1.0);
+        s = ga_rmul(s, x);
+    }
+    GA_DEV S combine(S a, S b) const { return ga_rmul(a, b); }
+    GA_DEV R result(S s) const { return s; }
+};
+
+/* min / max: NaN propagates, or with GA__RF_NAN is skipped (an all-NaN
+   slice gives NaN: the nan forms' identity). */
+template <class V> struct ga_op_minmax {
+    typedef V S;
+    typedef V R;
+    static constexpr bool warns_all_nan = true; /* nanmin / nanmax of an all-NaN slice */
+    bool nan = false, max = false;
+    GA_DEV ga_op_minmax() {}
+    GA_DEV explicit ga_op_minmax(const ga__reduce_args &a)
+        : nan((a.flags & GA__RF_NAN) != 0), max((a.flags & GA__RF_MAX) != 0) {}
+    GA_DEV S identity() const
+    {
+        if constexpr (ga_rtraits<V>::flt)
+            if (nan) return ga_rconst<V>(NAN);
+        return ga_rextreme<V>(max);
+    }
+    GA_DEV S empty() const { return identity(); }
+    GA_DEV void accumulate(S &s, V x, int64_t) const { s = combine(s, x); }
+    GA_DEV S combine(S s, S x) const
+    {
+        if constexpr (ga_rtraits<V>::flt) {
+            if (nan) {
+                if (ga_rnan(x)) return s;
+                if (ga_rnan(s)) return x;
+            } else {
+                if (ga_rnan(s)) return s;
+                if (ga_rnan(x)) return x;
+            }
+        }
+        return ga_rbetter(x, s, max) ? x : s;
+    }
+    GA_DEV R result(S s) const { return s; }
+};
+
+/* argmin / argmax: the first index of the extreme; NaN is extreme (the
+   first NaN wins) unless GA__RF_NAN skips it. i < 0: no element yet. */
+template <class V> struct ga_arg_state {
+    V v;
+    int64_t i;
+};
+static_assert(sizeof(ga_arg_state<float>) == 16 && sizeof(ga_arg_state<c64>) == 16 &&
+                  sizeof(ga_arg_state<c128>) == 32 && sizeof(ga_arg_state<int64_t>) == 16,
+              "the host's sizes of argmin/argmax partial states");
+
+template <class V> struct ga_op_arg {
+    typedef ga_arg_state<V> S;
+    typedef int64_t R;
+    static constexpr bool warns_all_nan = false;
+    bool nan = false, max = false;
+    GA_DEV ga_op_arg() {}
+    GA_DEV explicit ga_op_arg(const ga__reduce_args &a)
+        : nan((a.flags & GA__RF_NAN) != 0), max((a.flags & GA__RF_MAX) != 0) {}
+    GA_DEV S identity() const
+    {
+        S s;
+        s.v = ga_rconst<V>(0.0);
+        s.i = -1;
+        return s;
+    }
+    GA_DEV S empty() const { return identity(); }
+    /* k increases from one call to the next on the same state */
+    GA_DEV void accumulate(S &s, V x, int64_t k) const
+    {
+        const bool xn = ga_rnan(x);
+        if (nan && xn) return;
+        if (s.i < 0 || (!ga_rnan(s.v) && (xn || ga_rbetter(x, s.v, max)))) {
+            s.v = x;
+            s.i = k;
+        }
+    }
+    GA_DEV S combine(S a, S b) const
+    {
+        if (b.i < 0) return a;
+        if (a.i < 0) return b;
+        const bool an = ga_rnan(a.v), bn = ga_rnan(b.v);
+        bool take_b;
+        if (an || bn) take_b = an && bn ? b.i < a.i : bn;
+        else if (ga_rbetter(b.v, a.v, max)) take_b = true;
+        else if (ga_rbetter(a.v, b.v, max)) take_b = false;
+        else take_b = b.i < a.i;
+        return take_b ? b : a;
+    }
+    GA_DEV R result(S s) const { return s.i; }
+};
+
+/* What a thread accumulates one row range into: the op's state, or for
+   argmin / argmax a lean one with a 32-bit index relative to the range's
+   start (fewer registers and instructions on the hot path). */
+template <class Op> struct ga_racc {
+    typedef typename Op::S A;
+    static GA_DEV A identity(const Op &op) { return op.identity(); }
+    template <class X> static GA_DEV void add(const Op &op, A &s, X x, int64_t lo, int32_t rel)
+    {
+        op.accumulate(s, x, lo + rel);
+    }
+    template <int VW, class T, class L>
+    static GA_DEV void add_vector(const Op &op, A &s, const T (&e)[VW], const ga__reduce_args &a, int64_t lo, int32_t k)
+    {
+#pragma unroll
+        for (int q = 0; q < VW; q++) add(op, s, L::convert(e[q], a), lo, k + q);
+    }
+    static GA_DEV A combine(const Op &op, A a, A b) { return op.combine(a, b); }
+    static GA_DEV typename Op::S finish(const Op &, A a, int64_t) { return a; }
+};
+template <class V> struct ga_arg_lean {
+    V v;
+    int32_t i;
+};
+template <class V> struct ga_racc<ga_op_arg<V>> {
+    typedef ga_op_arg<V> Op;
+    typedef ga_arg_lean<V> A;
+    static GA_DEV A identity(const Op &)
+    {
+        A a;
+        a.v = ga_rconst<V>(0.0);
+        a.i = -1;
+        return a;
+    }
+    static GA_DEV void add(const Op &op, A &s, V x, int64_t, int32_t k)
+    {
+        const bool xn = ga_rnan(x);
+        if (op.nan && xn) return;
+        if (s.i < 0 || (!ga_rnan(s.v) && (xn || ga_rbetter(x, s.v, op.max)))) {
+            s.v = x;
+            s.i = k;
+        }
+    }
+    /* a vector of stored values (V itself): its extreme first; element by
+       element only when it may replace the state (or holds NaN) */
+    template <int VW, class T, class L>
+    static GA_DEV void add_vector(const Op &op, A &s, const T (&e)[VW], const ga__reduce_args &, int64_t lo, int32_t k)
+    {
+        if constexpr (ga_rtraits<V>::flt && !ga_rtraits<V>::cplx) {
+            V m = e[0], t = e[0];
+#pragma unroll
+            for (int q = 1; q < VW; q++) {
+                m = op.max ? (e[q] > m ? e[q] : m) : (e[q] < m ? e[q] : m);
+                t += e[q];
+            }
+            if (s.i >= 0 && t == t) { /* no NaN in the vector (nor inf - inf) */
+                if (ga_rnan(s.v) || !(op.max ? m > s.v : m < s.v)) return;
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < VW; q++) add(op, s, (V)e[q], lo, k + q);
+    }
+    static GA_DEV A combine(const Op &op, A a, A b)
+    {
+        typename Op::S sa, sb;
+        sa.v = a.v, sa.i = a.i, sb.v = b.v, sb.i = b.i;
+        sa = op.combine(sa, sb);
+        a.v = sa.v;
+        a.i = (int32_t)sa.i;
+        return a;
+    }
+    static GA_DEV typename Op::S finish(const Op &, A a, int64_t lo)
+    {
+        typename Op::S s;
+        s.v = a.v;
+        s.i = a.i < 0 ? -1 : lo + a.i;
+        return s;
+    }
+};
+
+/* The partial states of arg, combined again. */
+template <class V> struct ga_op_argcombine : ga_op_arg<V> {
+    typedef ga_arg_state<V> S;
+    GA_DEV ga_op_argcombine() {}
+    GA_DEV explicit ga_op_argcombine(const ga__reduce_args &a) : ga_op_arg<V>(a) {}
+    GA_DEV void accumulate(S &s, S x, int64_t) const { s = this->combine(s, x); }
+};
+template <class Value> struct ga_in_state {
+    typedef ga_arg_state<Value> V;
+    typedef V stored;
+    static constexpr bool vector = false;
+    static GA_DEV V load(const char *p, const ga__reduce_args &)
+    {
+        V s;
+        memcpy(&s, p, sizeof s);
+        return s;
+    }
+};
+
+/* sum of |x - center|^2 over the real value type; center: the row's mean. */
+template <class V> struct ga_op_sumsq {
+    typedef typename ga_rtraits<V>::real S;
+    typedef S R;
+    static constexpr bool warns_all_nan = false;
+    bool nan = false;
+    V center = V();
+    GA_DEV ga_op_sumsq() {}
+    GA_DEV explicit ga_op_sumsq(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0) {}
+    GA_DEV S identity() const { return (S)0; }
+    GA_DEV S empty() const { return (S)0; }
+    GA_DEV void accumulate(S &s, V x, int64_t) const
+    {
+        if (nan && ga_rnan(x)) return;
+        if constexpr (ga_rtraits<V>::cplx) {
+            const S dr = x.re - center.re, di = x.im - center.im;
+            s += ga_rsq(dr) + ga_rsq(di);
+        } else {
+            s += ga_rsq(x - center);
+        }
+    }
+    GA_DEV S combine(S a, S b) const { return a + b; }
+    GA_DEV R result(S s) const { return s; }
+};
+
+struct ga_op_count {
+    typedef int64_t S;
+    typedef int64_t R;
+    static constexpr bool warns_all_nan = false;
+    GA_DEV ga_op_count() {}
+    GA_DEV explicit ga_op_count(const ga__reduce_args &) {}
+    GA_DEV S identity() const { return 0; }
+    GA_DEV S empty() const { return 0; }
+    GA_DEV void accumulate(S &s, bool x, int64_t) const { s += x; }
+    GA_DEV S combine(S a, S b) const { return a + b; }
+    GA_DEV R result(S s) const { return s; }
+};
+
+struct ga_op_logic {
+    typedef ga_bool_t S;
+    typedef ga_bool_t R;
+    static constexpr bool warns_all_nan = false;
+    bool any = false;
+    GA_DEV ga_op_logic() {}
+    GA_DEV explicit ga_op_logic(const ga__reduce_args &a) : any((a.flags & GA__RF_ANY) != 0) {}
+    GA_DEV S identity() const
+    {
+        S s;
+        s.v = any ? 0 : 1;
+        return s;
+    }
+    GA_DEV S empty() const { return identity(); }
+    GA_DEV void accumulate(S &s, bool x, int64_t) const { s.v = any ? (s.v | x) : (s.v & x); }
+    GA_DEV S combine(S a, S b) const
+    {
+        S s;
+        s.v = any ? (a.v | b.v) : (a.v & b.v);
+        return s;
+    }
+    GA_DEV R result(S s) const { return s; }
+};
+
+/* The op's hook for a row's center (sumsq only). */
+template <class Op> GA_DEV void ga_rset_center(Op &, const ga__reduce_args &, int64_t) {}
+template <class V> GA_DEV void ga_rset_center(ga_op_sumsq<V> &op, const ga__reduce_args &a, int64_t aux)
+{
+    if (a.center) op.center = ga_load<V>((const char *)a.center + aux * (int64_t)sizeof(V));
+}
+
+/* ======================================================================== */
+/* Results                                                                   */
+/* ======================================================================== */
+
+/* v stored at p as dtype `dtype` (NumPy's astype value). */
+template <class R> GA_DEV void ga_rstore(void *p, int dtype, R v)
+{
+    switch (dtype) {
+#define GA__RSTORE(E, name, size, kind) \
+    case GA_##E: ga_store<ga_t_##name>(p, ga_cast<ga_t_##name>(v)); break;
+        GA_DTYPE_LIST(GA__RSTORE)
+#undef GA__RSTORE
+    }
+}
+
+/* NumPy's complex division by the real n: Smith's formula with (n, 0). */
+GA_DEV c128 ga_rcdiv_real(c128 a, double n)
+{
+    const double rat = 0.0 / n, scl = 1.0 / (n + 0.0 * rat);
+    c128 z;
+    z.re = (a.re + a.im * rat) * scl;
+    z.im = (a.im - a.re * rat) * scl;
+    return z;
+}
+
+template <class T> GA_DEV double ga_rto_double(T x) { return (double)x; }
+GA_DEV c128 ga_rwiden(c64 z)
+{
+    c128 w;
+    w.re = z.re;
+    w.im = z.im;
+    return w;
+}
+GA_DEV c128 ga_rwiden(c128 z) { return z; }
+
+GA_DEV void ga_rwarn(const ga__reduce_args &a, unsigned bits)
+{
+    if (a.flag) atomicOr((unsigned *)a.flag, bits);
+}
+
+/* The final value of one output: initial combined in, mean / var / std
+   divisions in float64 (NumPy divides by an intp count), stored as
+   out_dtype at out_off; warnings into a.flag. */
+template <class Op, class V>
+__device__ __noinline__ void ga_rfinal(const Op &op, const ga__reduce_args &a, typename Op::S s, int64_t out_off, int64_t aux_off)
+{
+    typedef typename Op::S S;
+    if (a.length == 0) s = op.empty();
+    if (a.has_initial) {
+        if constexpr (!ga__same<S, typename Op::R>::value || ga__same<S, ga_bool_t>::value) {
+            /* arg, count, logic: no initial */
+        } else {
+            S init;
+            switch (a.initial_dtype) {
+#define GA__RINIT(E, name, size, kind)                                                        \
+    case GA_##E:                                                                              \
+        init = ga_cast<S>(ga_load<ga_t_##name>((const char *)&a.initial));                \
+        break;
+                GA_DTYPE_LIST(GA__RINIT)
+#undef GA__RINIT
+            default: init = op.identity();
+            }
+            s = op.combine(init, s);
+        }
+    }
+    char *out = (char *)a.out + out_off;
+    if (a.finalize == GA__FIN_NONE) {
+        const auto r = op.result(s);
+        if constexpr (ga__same<typename Op::R, int64_t>::value && !ga__same<S, int64_t>::value) {
+            if (r < 0) ga_rwarn(a, GA_WARNING_ALL_NAN); /* nanargmin / nanargmax of an all-NaN slice */
+        } else if constexpr (Op::warns_all_nan) {
+            if ((a.flags & GA__RF_NAN) && ga_rnan(r)) ga_rwarn(a, GA_WARNING_ALL_NAN);
+        }
+        ga_rstore(out, a.out_dtype, r);
+        return;
+    }
+    if constexpr (ga_rtraits<typename Op::R>::flt) {
+        double n = a.count ? (double)*(const int64_t *)((const char *)a.count + aux_off * 8) : a.divisor;
+        if (a.finalize == GA__FIN_MEAN) {
+            if (n == 0) ga_rwarn(a, GA_WARNING_EMPTY_SLICE);
+            const auto r = op.result(s);
+            if constexpr (ga_rtraits<typename Op::R>::cplx) ga_rstore(out, a.out_dtype, ga_rcdiv_real(ga_rwiden(r), n));
+            else ga_rstore(out, a.out_dtype, (double)r / n);
+            return;
+        }
+    }
+    if constexpr (ga_rtraits<typename Op::R>::flt && !ga_rtraits<typename Op::R>::cplx) {
+        double n = a.count ? (double)*(const int64_t *)((const char *)a.count + aux_off * 8) : a.divisor;
+        /* var, std: the real sum of squares over max(n - ddof, 0), or (nanvar)
+           NaN where n - ddof <= 0 */
+        double dof = n - a.ddof;
+        if (dof <= 0) ga_rwarn(a, GA_WARNING_DOF);
+        double v;
+        if (a.flags & GA__RF_NANVAR) v = dof > 0 ? (double)op.result(s) / dof : NAN;
+        else v = (double)op.result(s) / (dof > 0 ? dof : 0.0);
+        if (a.finalize == GA__FIN_STD) {
+            /* the variance rounded to the result's precision, then its sqrt
+               in that precision (NumPy's sqrt of the var array) */
+            switch (a.out_dtype) {
+            case GA_FLOAT64: case GA_COMPLEX128: v = sqrt(v); break;
+            case GA_FLOAT16: v = sqrtf(ga__widen(ga_cast<__half>(v))); break;
+            case GA_BFLOAT16: v = sqrtf(ga__widen(ga_cast<__nv_bfloat16>(v))); break;
+            default: v = sqrtf((float)v); break;
+            }
+        }
+        ga_rstore(out, a.out_dtype, v);
+    }
+}
+
+/* ======================================================================== */
+/* Indexing                                                                  */
+/* ======================================================================== */
+
+GA_DEV int64_t ga_rdiv(int64_t x, int64_t n)
+{
+    return (((uint64_t)x | (uint64_t)n) >> 32) ? x / n : (int64_t)((uint32_t)x / (uint32_t)n);
+}
+
+/* Offsets of row `row` (C order over the kept dims) in the input, the
+   output and the aux arrays (center, count: element strides). */
+GA_DEV void ga_rrow(const ga__reduce_args &a, int64_t row, int first_dim_excluded, int64_t &in, int64_t &out,
+                    int64_t &aux)
+{
+    in = out = aux = 0;
+    for (int d = a.kept_ndim - 1 - first_dim_excluded; d >= 0; --d) {
+        const int64_t n = a.kept_shape[d], q = ga_rdiv(row, n), c = row - q * n;
+        in += c * a.kept_in[d];
+        out += c * a.kept_out[d];
+        aux += c * a.kept_aux[d];
+        row = q;
+    }
+}
+
+/* Byte offset of reduced element k (C order over the reduced dims). */
+GA_DEV int64_t ga_relem(const ga__reduce_args &a, int64_t k)
+{
+    if (a.red_ndim == 1) return k * a.red_in[0];
+    int64_t off = 0;
+    for (int d = a.red_ndim - 1; d > 0; --d) {
+        const int64_t n = a.red_shape[d], q = ga_rdiv(k, n);
+        off += (k - q * n) * a.red_in[d];
+        k = q;
+    }
+    return a.red_ndim > 0 ? off + k * a.red_in[0] : 0;
+}
+
+/* ======================================================================== */
+/* The inner kernel                                                          */
+/* ======================================================================== */
+
+/* Thread t of T accumulates the row's elements lo <= k < hi (its share:
+   vectors or elements t, t + T, ...; GA_RU loads in flight, into NA
+   accumulators, each seeing its elements in increasing order). */
+template <class Op, class In>
+GA_DEV typename Op::S ga_rrange(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi, int t,
+                                int T)
+{
+    typedef ga_racc<Op> R;
+    typedef typename R::A A;
+    typedef typename In::stored Tst;
+    constexpr int64_t sz = (int64_t)sizeof(Tst);
+    constexpr int NA = sizeof(A) <= 8 ? GA_RU : 2;
+    A acc[NA];
+#pragma unroll
+    for (int u = 0; u < NA; u++) acc[u] = R::identity(op);
+    bool done = false;
+    const int32_t n = (int32_t)(hi - lo); /* ranges are chunks: below 2^31 */
+    if constexpr (In::vector) {
+        /* a contiguous row: 16-byte vectors from the first aligned element */
+        constexpr int VW = (int)(16 / sz);
+        const char *p0 = base + lo * sz;
+        const int32_t mis = (int32_t)((16 - (uintptr_t)p0 % 16) % 16);
+        /* (a thread alone on a row reads it element by element: its
+           neighbours read the next rows, so the loads coalesce) */
+        if (T > 1 && a.red_ndim == 1 && a.red_in[0] == sz && mis % sz == 0) {
+            done = true;
+            const int32_t head = mis / (int32_t)sz < n ? mis / (int32_t)sz : n;
+            for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
+            const int32_t nv = (n - head) / VW;
+            const uint4 *vp = (const uint4 *)(p0 + head * sz);
+            int32_t j = t;
+            for (; j + (GA_RU - 1) * T < nv; j += GA_RU * T) {
+                uint4 r[GA_RU];
+#pragma unroll
+                for (int u = 0; u < GA_RU; u++) r[u] = vp[j + u * T];
+#pragma unroll
+                for (int u = 0; u < GA_RU; u++) {
+                    Tst e[VW];
+                    memcpy(e, &r[u], sizeof e);
+                    R::template add_vector<VW, Tst, In>(op, acc[u % NA], e, a, lo, head + (j + u * T) * VW);
+                }
+            }
+            for (; j < nv; j += T) {
+                uint4 r = vp[j];
+                Tst e[VW];
+                memcpy(e, &r, sizeof e);
+#pragma unroll
+                for (int q = 0; q < VW; q++) R::add(op, acc[0], In::convert(e[q], a), lo, head + j * VW + q);
+            }
+            for (int32_t k = head + nv * VW + t; k < n; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
+        }
+    }
+    if (!done) { /* any strides: each element through the reduced dims */
+        int32_t k = t;
+        for (; k + (GA_RU - 1) * T < n; k += GA_RU * T) {
+            typename In::V x[GA_RU];
+#pragma unroll
+            for (int u = 0; u < GA_RU; u++) x[u] = In::load(base + ga_relem(a, lo + k + u * T), a);
+#pragma unroll
+            for (int u = 0; u < GA_RU; u++) R::add(op, acc[u % NA], x[u], lo, k + u * T);
+        }
+        for (; k < n; k += T) R::add(op, acc[0], In::load(base + ga_relem(a, lo + k), a), lo, k);
+    }
+    A s = acc[0];
+#pragma unroll
+    for (int u = 1; u < NA; u++) s = R::combine(op, s, acc[u]);
+    return R::finish(op, s, lo);
+}
+
+/* Lane 0 gets the warp's states combined (a fixed tree). */
+template <class Op> GA_DEV typename Op::S ga_rwarp(const Op &op, typename Op::S s, int width)
+{
+    for (int d = width / 2; d > 0; d /= 2) s = op.combine(s, ga_rshfl_down(s, d));
+    return s;
+}
+
+/* Stores a row's state: the result (final pass) or partials[row][chunk]. */
+template <class R> struct ga_rdtype { static constexpr int value = -1; };
+template <> struct ga_rdtype<float> { static constexpr int value = GA_FLOAT32; };
+template <> struct ga_rdtype<double> { static constexpr int value = GA_FLOAT64; };
+template <> struct ga_rdtype<int64_t> { static constexpr int value = GA_INT64; };
+template <> struct ga_rdtype<uint64_t> { static constexpr int value = GA_UINT64; };
+template <> struct ga_rdtype<c64> { static constexpr int value = GA_COMPLEX64; };
+template <> struct ga_rdtype<c128> { static constexpr int value = GA_COMPLEX128; };
+template <> struct ga_rdtype<ga_bool_t> { static constexpr int value = GA_BOOL; };
+
+template <class Op, class V>
+GA_DEV void ga_remit(const Op &op, const ga__reduce_args &a, int64_t row, int64_t chunk, typename Op::S s,
+                     int64_t out_off, int64_t aux_off)
+{
+    typedef typename Op::R R;
+    if (!a.final_pass) {
+        ((typename Op::S *)a.out)[row * a.part_row + chunk * a.part_chunk] = s;
+    } else if (a.finalize == GA__FIN_NONE && !a.has_initial && a.length > 0 && !(a.flags & GA__RF_NAN) &&
+               a.out_dtype == ga_rdtype<R>::value) {
+        ga_store<R>((char *)a.out + out_off, op.result(s)); /* the common case, inline */
+    } else {
+        ga_rfinal<Op, V>(op, a, s, out_off, aux_off);
+    }
+}
+
+/* Work units (row, chunk) go to groups of G threads (1, 32 or 256; 256 / G
+   groups per block); a group's states are combined by warp shuffles and,
+   for whole blocks, shared memory: fixed trees. */
+template <class Op, class In> GA_DEV void ga_reduce_inner(const ga__reduce_args &a)
+{
+    typedef typename Op::S S;
+    typedef typename In::V V;
+    __shared__ S partial[GA_RBLOCK / 32];
+    Op op(a);
+    const int G = a.group, groups = GA_RBLOCK / G, gid = threadIdx.x / G, t = threadIdx.x % G;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int64_t units = a.rows * a.nchunks, step = (int64_t)gridDim.x * groups;
+    for (int64_t u = (int64_t)blockIdx.x * groups + gid; u < units || (G == GA_RBLOCK && u - gid < units); u += step) {
+        const int64_t row = ga_rdiv(u, a.nchunks), c = u - row * a.nchunks;
+        int64_t io, oo, ao;
+        ga_rrow(a, row, 0, io, oo, ao);
+        ga_rset_center(op, a, ao);
+        const int64_t lo = c * a.chunk, hi = lo + a.chunk < a.length ? lo + a.chunk : a.length;
+        S s = ga_rrange<Op, In>(op, a, (const char *)a.in + io, lo, hi, t, G);
+        if (G >= 32) s = ga_rwarp(op, s, 32);
+        if (G == GA_RBLOCK) {
+            if (lane == 0) partial[warp] = s;
+            __syncthreads();
+            if (warp == 0) {
+                s = lane < GA_RBLOCK / 32 ? partial[lane] : op.identity();
+                s = ga_rwarp(op, s, GA_RBLOCK / 32);
+            }
+            __syncthreads();
+        }
+        if (t == 0) ga_remit<Op, V>(op, a, row, c, s, oo, ao);
+    }
+}
+
+/* ======================================================================== */
+/* The outer kernel                                                          */
+/* ======================================================================== */
+
+template <class Op> struct ga_rcentered { static constexpr bool value = false; };
+template <class V> struct ga_rcentered<ga_op_sumsq<V>> { static constexpr bool value = true; };
+
+/* The outer kernel's work item w: its row of columns m2, tile ct, chunk c. */
+struct ga_ritem {
+    int64_t m2, ct, c;
+};
+GA_DEV ga_ritem ga_router_item(const ga__reduce_args &a, int64_t w, int64_t ntiles)
+{
+    ga_ritem it;
+    const int64_t t2 = ga_rdiv(w, a.nchunks);
+    it.c = w - t2 * a.nchunks;
+    it.m2 = ga_rdiv(t2, ntiles);
+    it.ct = t2 - it.m2 * ntiles;
+    return it;
+}
+
+/* Thread (x, 0) stores the combined states of its columns. */
+template <class Op, class V, int VM>
+__device__ __noinline__ void ga_router_emit(const Op &op, const ga__reduce_args &a, const typename Op::S *sm,
+                                            int64_t w, int x, int tx, int vec)
+{
+    const int64_t N = a.kept_shape[a.kept_ndim - 1], tile = (int64_t)tx * vec;
+    const ga_ritem it = ga_router_item(a, w, (N + tile - 1) / tile);
+    int64_t io, oo, ao;
+    ga_rrow(a, it.m2, 1, io, oo, ao);
+    const int64_t j0 = it.ct * tile + (int64_t)x * vec;
+    for (int q = 0; q < vec && j0 + q < N; q++) {
+        const int64_t j = j0 + q;
+        ga_remit<Op, V>(op, a, it.m2 * N + j, it.c, sm[x * VM + q], oo + j * a.kept_out[a.kept_ndim - 1],
+                        ao + j * a.kept_aux[a.kept_ndim - 1]);
+    }
+}
+
+template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args &a)
+{
+    typedef typename Op::S S;
+    typedef typename In::V V;
+    typedef typename In::stored Tst;
+    constexpr int64_t sz = (int64_t)sizeof(Tst);
+    /* columns per thread: a 16-byte vector, at most 32 bytes of states */
+    constexpr int VMAX = In::vector ? (16 / sz < 32 / (int)sizeof(S) ? (int)(16 / sz) : (int)(32 / sizeof(S))) : 1;
+    constexpr int VM = VMAX > 0 ? VMAX : 1;
+    constexpr int NOPS = ga_rcentered<Op>::value ? VM : 1; /* sumsq: a center per column */
+    __shared__ S sm[GA_RBLOCK * VM];
+    const Op op(a);
+    const int tx = a.group, ty = GA_RBLOCK / tx, vec = a.vec <= VM ? a.vec : 1;
+    const int x = threadIdx.x % tx, y = threadIdx.x / tx;
+    const int64_t N = a.kept_shape[a.kept_ndim - 1], col_in = a.kept_in[a.kept_ndim - 1];
+    const int64_t tile = (int64_t)tx * vec, ntiles = (N + tile - 1) / tile;
+    const int64_t items = a.rows / N * ntiles * a.nchunks;
+    const bool vector_loads = In::vector && (a.flags & GA__RF_ALIGNED) && VM == (int)(16 / sz) && vec == VM;
+    for (int64_t w = blockIdx.x; w < items; w += gridDim.x) {
+        const ga_ritem it = ga_router_item(a, w, ntiles);
+        int64_t io, oo, ao;
+        ga_rrow(a, it.m2, 1, io, oo, ao);
+        const int64_t j0 = it.ct * tile + (int64_t)x * vec;
+        S acc[VM];
+        Op ops[NOPS];
+#pragma unroll
+        for (int q = 0; q < VM; q++) acc[q] = op.identity();
+#pragma unroll
+        for (int q = 0; q < NOPS; q++) {
+            ops[q] = op;
+            if (q < vec && j0 + q < N) ga_rset_center(ops[q], a, ao + (j0 + q) * a.kept_aux[a.kept_ndim - 1]);
+        }
+        const int64_t lo = it.c * a.chunk, hi = lo + a.chunk < a.length ? lo + a.chunk : a.length;
+        const char *base = (const char *)a.in + io + j0 * col_in;
+        const int nq = j0 >= N ? 0 : j0 + vec <= N ? vec : (int)(N - j0);
+        if (a.red_ndim == 1) { /* one reduced dim: walk it with a pointer */
+            const int64_t rs = a.red_in[0], step = ty * rs;
+            int64_t r = lo + y;
+            const char *p = base + r * rs;
+            bool done = false;
+            if constexpr (In::vector) {
+                if (vector_loads && j0 + VM <= N) {
+                    done = true;
+                    for (; r + (GA_RU - 1) * (int64_t)ty < hi; r += GA_RU * (int64_t)ty, p += GA_RU * step) {
+                        uint4 v[GA_RU];
+#pragma unroll
+                        for (int u = 0; u < GA_RU; u++) v[u] = *(const uint4 *)(p + u * step);
+#pragma unroll
+                        for (int u = 0; u < GA_RU; u++) {
+                            Tst e[16 / sz];
+                            memcpy(e, &v[u], sizeof e);
+#pragma unroll
+                            for (int q = 0; q < VM; q++)
+                                ops[NOPS == 1 ? 0 : q].accumulate(acc[q], In::convert(e[q], a), r + u * (int64_t)ty);
+                        }
+                    }
+                    for (; r < hi; r += ty, p += step) {
+                        uint4 v = *(const uint4 *)p;
+                        Tst e[16 / sz];
+                        memcpy(e, &v, sizeof e);
+#pragma unroll
+                        for (int q = 0; q < VM; q++) ops[NOPS == 1 ? 0 : q].accumulate(acc[q], In::convert(e[q], a), r);
+                    }
+                }
+            }
+            if (!done && nq > 0) {
+                for (; r + (GA_RU - 1) * (int64_t)ty < hi; r += GA_RU * (int64_t)ty, p += GA_RU * step) {
+                    V v[GA_RU][VM];
+#pragma unroll
+                    for (int u = 0; u < GA_RU; u++)
+#pragma unroll
+                        for (int q = 0; q < VM; q++)
+                            if (q < nq) v[u][q] = In::load(p + u * step + q * col_in, a);
+#pragma unroll
+                    for (int u = 0; u < GA_RU; u++)
+#pragma unroll
+                        for (int q = 0; q < VM; q++)
+                            if (q < nq) ops[NOPS == 1 ? 0 : q].accumulate(acc[q], v[u][q], r + u * (int64_t)ty);
+                }
+                for (; r < hi; r += ty, p += step)
+#pragma unroll
+                    for (int q = 0; q < VM; q++)
+                        if (q < nq) ops[NOPS == 1 ? 0 : q].accumulate(acc[q], In::load(p + q * col_in, a), r);
+            }
+        } else if (nq > 0) { /* several reduced dims: each row of elements through them */
+            for (int64_t r = lo + y; r < hi; r += ty) {
+                const char *p = base + ga_relem(a, r);
+#pragma unroll
+                for (int q = 0; q < VM; q++)
+                    if (q < nq) ops[NOPS == 1 ? 0 : q].accumulate(acc[q], In::load(p + q * col_in, a), r);
+            }
+        }
+        /* combine the ty partial states of each column: a fixed tree */
+#pragma unroll
+        for (int q = 0; q < VM; q++) sm[(y * tx + x) * VM + q] = acc[q];
+        __syncthreads();
+        for (int s = ty / 2; s > 0; s /= 2) {
+            if (y < s)
+#pragma unroll
+                for (int q = 0; q < VM; q++)
+                    sm[(y * tx + x) * VM + q] = op.combine(sm[(y * tx + x) * VM + q], sm[((y + s) * tx + x) * VM + q]);
+            __syncthreads();
+        }
+        if (y == 0) ga_router_emit<Op, V, VM>(op, a, sm, w, x, tx, vec);
+        __syncthreads();
+    }
+}
+
+} /* namespace */
+
+/* ======================================================================== */
+/* Instantiation                                                             */
+/* ======================================================================== */
+
+#define GA__ROP_sum(V) ga_op_sum<V>
+#define GA__ROP_prod(V) ga_op_prod<V>
+#define GA__ROP_minmax(V) ga_op_minmax<V>
+#define GA__ROP_arg(V) ga_op_arg<V>
+#define GA__ROP_argcombine(V) ga_op_argcombine<V>
+#define GA__ROP_sumsq(V) ga_op_sumsq<V>
+#define GA__ROP_count(V) ga_op_count
+#define GA__ROP_logic(V) ga_op_logic
+
+/* <in> -> (value type, load policy) */
+#define GA__RIN_float32 float, ga_in_native<float>
+#define GA__RIN_float64 double, ga_in_native<double>
+#define GA__RIN_complex64 c64, ga_in_native<c64>
+#define GA__RIN_complex128 c128, ga_in_native<c128>
+#define GA__RIN_to_float32 float, ga_in_generic<float>
+#define GA__RIN_to_float64 double, ga_in_generic<double>
+#define GA__RIN_to_int64 int64_t, ga_in_generic<int64_t>
+#define GA__RIN_to_uint64 uint64_t, ga_in_generic<uint64_t>
+#define GA__RIN_any bool, ga_in_any
+#define GA__RIN_int64 int64_t, ga_in_generic<int64_t>
+#define GA__RIN_uint64 uint64_t, ga_in_generic<uint64_t>
+
+#define GA__RFIRST(a, b) a
+#define GA__RSECOND(a, b) b
+#define GA__RVALUE_X(...) GA__RFIRST(__VA_ARGS__)
+#define GA__RLOADS_X(...) GA__RSECOND(__VA_ARGS__)
+
+/* argcombine reads states: its <in> names the state's value type */
+template <class Op, class V, class In> struct ga_rkernel {
+    typedef Op op;
+    typedef In loads;
+};
+template <class V, class In> struct ga_rkernel<ga_op_argcombine<V>, V, In> {
+    typedef ga_op_argcombine<V> op;
+    typedef ga_in_state<V> loads;
+};
+
+#define GA__REDUCE_ENTRY(OPN, INN)                                                                  \
+    typedef ga_rkernel<GA__ROP_##OPN(GA__RVALUE_X(GA__RIN_##INN)), GA__RVALUE_X(GA__RIN_##INN),     \
+                       GA__RLOADS_X(GA__RIN_##INN)>                                                 \
+        ga_rk_##OPN##_##INN;                                                                        \
+    extern "C" __global__ void __launch_bounds__(GA_RBLOCK, 4)                                      \
+        GA_KERNEL_NAME(reduce, OPN, INN, inner)(const __grid_constant__ ga__reduce_args a)          \
+    {                                                                                               \
+        ga_reduce_inner<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                    \
+    }                                                                                               \
+    extern "C" __global__ void __launch_bounds__(GA_RBLOCK, 4)                                      \
+        GA_KERNEL_NAME(reduce, OPN, INN, outer)(const __grid_constant__ ga__reduce_args a)          \
+    {                                                                                               \
+        ga_reduce_outer<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                    \
+    }
+
+GA__REDUCE_KERNEL_LIST(GA__REDUCE_ENTRY)
+
+/* ======================================================================== */
+/* cov and corrcoef                                                          */
+/* ======================================================================== */
+
+namespace {
+
+template <class V> GA_DEV V ga_rconj_mul(V a, V b)
+{
+    if constexpr (ga_rtraits<V>::cplx) {
+        V c = b;
+        c.im = -c.im;
+        return ga_rmul(a, c);
+    } else {
+        return a * b;
+    }
+}
+template <class V> GA_DEV V ga_rscale(V a, double w)
+{
+    if constexpr (ga_rtraits<V>::cplx) {
+        a.re *= w;
+        a.im *= w;
+        return a;
+    } else {
+        return a * w;
+    }
+}
+
+/* partials[(i * nv + j) * nchunks + c] = sum over the chunk's k of
+   x[i, k] * conj(x[j, k] * w[k]) (NumPy's dot(X, (X * w).T.conj())). */
+template <class V> GA_DEV void ga_gram(const ga__gram_args &g)
+{
+    __shared__ V partial[GA_RBLOCK / 32];
+    const ga_op_sum<V> op;
+    const V *x = (const V *)g.x;
+    const double *wt = (const double *)g.w;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int64_t items = g.nv * g.nv * g.nchunks;
+    for (int64_t it = blockIdx.x; it < items; it += gridDim.x) {
+        const int64_t pair = it / g.nchunks, c = it - pair * g.nchunks, i = pair / g.nv, j = pair - i * g.nv;
+        const int64_t lo = c * g.chunk, hi = lo + g.chunk < g.nobs ? lo + g.chunk : g.nobs;
+        V s = op.identity();
+        for (int64_t k = lo + threadIdx.x; k < hi; k += GA_RBLOCK) {
+            V xj = x[j * g.nobs + k];
+            if (wt) xj = ga_rscale(xj, wt[k]);
+            s = ga_radd(s, ga_rconj_mul(x[i * g.nobs + k], xj));
+        }
+        s = ga_rwarp(op, s, 32);
+        if (lane == 0) partial[warp] = s;
+        __syncthreads();
+        if (warp == 0) {
+            s = lane < GA_RBLOCK / 32 ? partial[lane] : op.identity();
+            s = ga_rwarp(op, s, GA_RBLOCK / 32);
+            if (lane == 0) ((V *)g.out)[it] = s;
+        }
+        __syncthreads();
+    }
+}
+
+GA_DEV double ga_rclip1(double v) { return v < -1.0 ? -1.0 : v > 1.0 ? 1.0 : v; } /* NaN stays */
+
+/* corrcoef from the covariance c (nv x nv): (c / s_i) / s_j with s the
+   square roots of the diagonal's real parts, each part clipped to [-1, 1];
+   selfdiv: c / c (a single variable). Complex division by a real as
+   NumPy's (Smith's formula). */
+template <class V> GA_DEV void ga_corr(V *out, const V *c, int64_t nv, int32_t selfdiv)
+{
+    GA_GRID_STRIDE_LOOP(e, nv * nv)
+    {
+        const int64_t i = e / nv, j = e - i * nv;
+        V v = c[e];
+        if constexpr (ga_rtraits<V>::cplx) {
+            if (selfdiv) {
+                /* Smith's division of v by itself */
+                const V b = v;
+                const double ar = fabs(b.re), ai = fabs(b.im);
+                V z;
+                if (ar >= ai) {
+                    if (ar == 0 && ai == 0) {
+                        z.re = v.re / ar;
+                        z.im = v.im / ar;
+                    } else {
+                        const double rat = b.im / b.re, scl = 1.0 / (b.re + b.im * rat);
+                        z.re = (v.re + v.im * rat) * scl;
+                        z.im = (v.im - v.re * rat) * scl;
+                    }
+                } else {
+                    const double rat = b.re / b.im, scl = 1.0 / (b.im + b.re * rat);
+                    z.re = (v.re * rat + v.im) * scl;
+                    z.im = (v.im * rat - v.re) * scl;
+                }
+                out[e] = z;
+                continue;
+            }
+            v = ga_rcdiv_real(v, sqrt(c[i * nv + i].re));
+            v = ga_rcdiv_real(v, sqrt(c[j * nv + j].re));
+            v.re = ga_rclip1(v.re);
+            v.im = ga_rclip1(v.im);
+        } else {
+            if (selfdiv) {
+                out[e] = v / v;
+                continue;
+            }
+            v = v / sqrt(c[i * nv + i]);
+            v = v / sqrt(c[j * nv + j]);
+            v = ga_rclip1(v);
+        }
+        out[e] = v;
+    }
+}
+
+} /* namespace */
+
+extern "C" __global__ void __launch_bounds__(GA_RBLOCK) ga_reduce_gram_float64(const __grid_constant__ ga__gram_args g)
+{
+    ga_gram<double>(g);
+}
+extern "C" __global__ void __launch_bounds__(GA_RBLOCK) ga_reduce_gram_complex128(const __grid_constant__ ga__gram_args g)
+{
+    ga_gram<c128>(g);
+}
+extern "C" __global__ void ga_reduce_corr_float64(double *out, const double *c, int64_t nv, int32_t selfdiv)
+{
+    ga_corr<double>(out, c, nv, selfdiv);
+}
+extern "C" __global__ void ga_reduce_corr_complex128(c128 *out, const c128 *c, int64_t nv, int32_t selfdiv)
+{
+    ga_corr<c128>(out, c, nv, selfdiv);
+}
