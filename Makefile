@@ -1,7 +1,8 @@
 # gpuarr: `make` builds the kernels and the examples; `make test` runs every
 # test (host tests everywhere, device tests where a GPU is present).
 #
-#   make fatbins [GPUARR_ARCHS="sm_90"]   kernels -> build/kernels/<family>.fatbin
+#   make fatbins [GPUARR_ARCHS="sm_90"]   kernels -> build/kernels/<family>.fatbin,
+#                                         CUB glue -> build/libgpuarr_cub.a
 #   make test                             all tests; ends "N passed, N failed, N skipped"
 #   make examples                         build/examples/*
 #   make shared                           build/libgpuarr.so (bindings, conformance)
@@ -34,16 +35,41 @@ ptx_arch := $(call virtual_of,$(lastword $(GPUARR_ARCHS)))
 GENCODE := $(foreach v,$(virtuals),-gencode arch=$(v),code=[$(call sass_for,$(v))$(if $(filter $(v),$(ptx_arch)),$(comma)$(v))])
 NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 --compress-mode=size -Xptxas -warn-spills
 
+# The CUB glue (cub/gpuarr_cub.cu): host C++ over the CUDA runtime, so a
+# static archive that every program links, with the static runtime. CUB
+# picks its tuning by __CUDA_ARCH__, so each generation's SASS comes from
+# its own PTX version (compute_75, 80, 90, 100; 86/89 share 80's tuning and
+# 120 100's), the newest embedded as PTX too.
+CUB_LIB := $(BUILD)/libgpuarr_cub.a
+cub_virtual_of = $(if $(filter sm_7%,$(1)),compute_75,$(if $(filter sm_8%,$(1)),compute_80,$(if $(filter sm_9%,$(1)),compute_90,compute_100)))
+cub_virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call cub_virtual_of,$(a))))
+cub_sass_for = $(subst $(space),$(comma),$(strip $(foreach a,$(GPUARR_ARCHS),$(if $(filter $(1),$(call cub_virtual_of,$(a))),$(a)))))
+cub_ptx := $(call cub_virtual_of,$(lastword $(GPUARR_ARCHS)))
+CUB_GENCODE := $(foreach v,$(cub_virtuals),-gencode arch=$(v),code=[$(call cub_sass_for,$(v))$(if $(filter $(v),$(cub_ptx)),$(comma)$(v))])
+CUB_NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --compress-mode=size -Xcompiler -fPIC
+CUB_LDLIBS := $(CUB_LIB) -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lrt
+
 CPPFLAGS += -I. -I$(CUDA_HOME)/include -DGPUARR_KERNEL_DIR='"$(KERNEL_DIR)"'
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wpedantic -Werror
-LDLIBS := -ldl -lpthread -lm
+LDLIBS := $(CUB_LDLIBS) -ldl -lpthread -lm
 
 .PHONY: all fatbins test examples shared bench info clean
 all: fatbins examples info
 
 # --- kernels ---------------------------------------------------------------
 fatbins: $(FATBINS) $(BUILD)/gpuarr_fatbins.o
+fatbins: $(CUB_LIB)
+
+$(BUILD)/cub/archs: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' | cmp -s - $@ || echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' > $@
+
+$(CUB_LIB): cub/gpuarr_cub.cu gpuarr.h $(BUILD)/cub/archs
+	@mkdir -p $(BUILD)/cub
+	$(NVCC) $(CUB_NVCCFLAGS) $(CUB_GENCODE) -c -o $(BUILD)/cub/gpuarr_cub.o $<
+	rm -f $@
+	ar rcs $@ $(BUILD)/cub/gpuarr_cub.o
 
 # The arch list is part of the recipe: changing it rebuilds.
 $(BUILD)/kernels/archs: FORCE
@@ -64,23 +90,23 @@ FORCE:
 
 # --- library forms -----------------------------------------------------------
 shared: $(BUILD)/libgpuarr.so
-$(BUILD)/libgpuarr.so: tools/gpuarr.c gpuarr.h | fatbins
+$(BUILD)/libgpuarr.so: tools/gpuarr.c gpuarr.h $(CUB_LIB) | fatbins
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -fPIC -shared -o $@ $< $(LDLIBS)
 
 # --- programs -----------------------------------------------------------------
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 examples: $(EXAMPLES)
-$(BUILD)/examples/%: examples/%.c gpuarr.h | fatbins
+$(BUILD)/examples/%: examples/%.c gpuarr.h $(CUB_LIB) | fatbins
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
 info: $(BUILD)/gpuarr-info
-$(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h
+$(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
-$(BUILD)/bench: tools/bench.c gpuarr.h | fatbins
+$(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB) | fatbins
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -O3 $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
@@ -89,7 +115,7 @@ bench: $(BUILD)/bench
 
 # --- tests --------------------------------------------------------------------
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
-$(BUILD)/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h)
+$(BUILD)/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 

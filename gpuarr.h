@@ -24,7 +24,8 @@
     11. Elementwise functions (ufuncs)
     12. Indexing and manipulation
     13. Reductions and statistics
-    14. Kernel ABI (shared with the kernels' .cu files; not public API)
+    14. Sorting, searching, scans and sets
+    15. Kernel ABI (shared with the kernels' .cu files; not public API)
    IMPLEMENTATION (same order), after `#ifdef GPUARR_IMPLEMENTATION`.
 
    Conventions (NumPy users will find their way by name):
@@ -1278,7 +1279,45 @@ enum {
 GPUARR_API int ga_reduce_warnings(void);
 
 /* ======================================================================== */
-/* 14. Kernel ABI (internal: shared with the kernels' .cu files)            */
+/* 14. Sorting, searching, scans and sets                                    */
+/* ======================================================================== */
+/* Over CUB's device-wide algorithms (build/libgpuarr_cub.a, linked with
+   -lcudart_static -lstdc++ -lrt). Temporary storage comes from the pool;
+   work is queued on the current stream; results are new references,
+   C-contiguous. `axis` counts from the end when negative; GA_AXIS_NONE
+   works on the flattened array (the result is 1-d). Errors: "axis 2 is out
+   of bounds for array of dimension 2" (GA_ERROR_AXIS). */
+
+/* numpy.sort(a, axis, kind='stable'): a sorted copy along `axis`, stable
+   and ascending in NumPy's order: NaN last (every NaN equal; a sorted NaN
+   is the positive quiet NaN), -0.0 and +0.0 equal in value (here -0.0
+   comes first among zeros; NumPy keeps their input order). bool, integers,
+   float16, bfloat16, float32, float64; complex is GA_ERROR_NOT_IMPLEMENTED
+   for now. Along the last axis of several rows it is one segmented sort. */
+GPUARR_API ga_array *ga_sort(const ga_array *a, int axis);
+
+/* numpy.argsort(a, axis, kind='stable'): int64 indices that sort `a` along
+   `axis`, in the order of ga_sort with equal keys (-0.0 and +0.0, every
+   NaN) in their input order. Dtypes as ga_sort; an axis longer than
+   2^32 - 1 is GA_ERROR_NOT_IMPLEMENTED. */
+GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis);
+
+/* numpy.cumsum / numpy.cumprod(a, axis, dtype): inclusive running sums /
+   products along `axis`. dtype GA_DTYPE_INVALID is NumPy's default: int64
+   for bool and signed integers, uint64 for unsigned ones, else a's dtype;
+   another dtype converts a to it first (integers wrap). float16 and
+   bfloat16 accumulate in float32 and round once at the end (NumPy rounds
+   every step); float32 and float64 sums are a parallel scan, so rounding
+   differs from NumPy's sequential loop within a few ulps times log n. */
+GPUARR_API ga_array *ga_cumsum(const ga_array *a, int axis, ga_dtype dtype);
+GPUARR_API ga_array *ga_cumprod(const ga_array *a, int axis, ga_dtype dtype);
+
+/* The CUB version the glue archive was built with (CUB_VERSION, e.g.
+   300001): a program calling it is known to link the archive. */
+GPUARR_API int ga_cub_version(void);
+
+/* ======================================================================== */
+/* 15. Kernel ABI (internal: shared with the kernels' .cu files)            */
 /* ======================================================================== */
 /* Kernel symbols are ga_<family>_<op>_<dtypes>_<variant>; every kernel
    uses grid-stride loops, so any grid size is correct. Strides in layouts
@@ -1446,6 +1485,46 @@ typedef struct ga__gram_args {
     int64_t nv, nobs, chunk, nchunks;
 } ga__gram_args;
 
+/* --- CUB glue (cub/gpuarr_cub.cu, built into build/libgpuarr_cub.a) ------ */
+/* extern "C" functions over CUB's device-wide algorithms, linked into every
+   program with the static CUDA runtime (-lcudart_static -lstdc++ -lrt). They
+   run on the context current to the thread (the primary one gpuarr binds)
+   and on `stream`, and return 0 or a cudaError_t (ga__cub_error_string).
+   Those taking (temp, temp_bytes) are two-phase: with temp NULL they only
+   store the bytes of temporary storage they need in *temp_bytes; then they
+   are called again with that many bytes (from gpuarr's pool) at temp.
+   Equal segments: segment_length elements each (< 1: one segment). */
+enum { GA__CUB_SCAN_SUM = 0, GA__CUB_SCAN_PROD = 1 };
+
+/* Keys of `dtype` (int8/16/32/64, float16, bfloat16, float32, float64) to
+   unsigned bit patterns that sort in NumPy's order, or back (inverse):
+   signed ints flip the sign bit; floats order as numbers with every NaN
+   last and equal (NaN comes back as the positive quiet NaN); -0.0 equals
+   +0.0 when merge_zero (argsort: a stable sort keeps their order), else
+   sorts just before it (sort: so that it comes back). dst may be src. */
+int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inverse, int merge_zero,
+                       struct CUstream_st *stream);
+
+/* Stable ascending sort of unsigned keys of key_bytes (1, 2, 4, 8) in
+   equal segments (DeviceRadixSort for one, DeviceSegmentedSort for more),
+   double-buffered: the keys are in `keys`, `keys_alt` is scratch of the
+   same size, and *selector says where the result is (0: keys, 1:
+   keys_alt). With vals non-NULL the run phase first writes each element's
+   index in its segment there as uint32 and sorts them along (argsort);
+   vals_alt is their scratch. */
+int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, void *vals, void *vals_alt,
+                 int key_bytes, int64_t n, int64_t segment_length, int *selector, struct CUstream_st *stream);
+
+/* Inclusive scan (GA__CUB_SCAN_SUM or _PROD) of n elements of `dtype`
+   (int64, uint64, float32, float64, complex64, complex128) from `in` to
+   `out` (may be `in`), restarting at each segment. */
+int ga__cub_scan(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int op, int64_t n,
+                 int64_t segment_length, struct CUstream_st *stream);
+
+/* The runtime's text for an error the glue returned; CUB_VERSION. */
+const char *ga__cub_error_string(int error);
+int ga__cub_version(void);
+/* --- end of CUB glue ------------------------------------------------------- */
 
 #ifdef __cplusplus
 }
@@ -9063,6 +9142,267 @@ GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowv
     ga_array *r = st == GA_OK ? ga__cov_result(func, n, res) : NULL;
     ga_release(n);
     return ga__ret(r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 14. Sorting, searching, scans and sets                                    */
+/* ------------------------------------------------------------------------ */
+/* The work is CUB's, through the glue archive (see "CUB glue" in section
+   15). An axis is handled by moving it last: the operand becomes (rows,
+   length) C-contiguous in pool memory (a copy only when the array is not
+   already so), CUB works on equal segments of `length`, and the result is
+   written back through the same permutation. */
+
+/* A glue failure as a gpuarr error. */
+static ga_status ga__cub_failed(const char *func, int e, const char *what)
+{
+    if (e == 2 /* cudaErrorMemoryAllocation */)
+        return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
+    return ga__error(GA_ERROR_CUDA, func, "%s failed: %s (%d)", what, ga__cub_error_string(e), e);
+}
+
+GPUARR_API int ga_cub_version(void) { return ga__cub_version(); }
+
+/* The permutation that moves `axis` last, and the view of `a` through it. */
+static ga_array *ga__axis_last(const char *func, const ga_array *a, int axis)
+{
+    int perm[GA_MAXDIMS], k = 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (d != axis) perm[k++] = d;
+    perm[k] = axis;
+    return ga__permuted(func, a, perm);
+}
+
+/* C strides of `shape` for an item size. */
+static void ga__c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
+{
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = itemsize;
+        itemsize *= shape[d] ? shape[d] : 1;
+    }
+}
+
+/* Pool blocks of one call, freed together (stream-ordered). */
+typedef struct ga__scratch {
+    int device;
+    int count;
+    ga__block *blocks[6];
+} ga__scratch;
+
+static uint64_t ga__scratch_alloc(const char *func, ga__scratch *s, size_t bytes)
+{
+    ga__block *b = ga__device_alloc(func, s->device, bytes ? bytes : 1, false);
+    if (!b) return 0;
+    s->blocks[s->count++] = b;
+    return b->ptr;
+}
+
+static void ga__scratch_free(ga__scratch *s)
+{
+    for (int i = 0; i < s->count; i++) ga__pool_free(ga__g.devices[s->device].pool, s->blocks[i]);
+    s->count = 0;
+}
+
+/* sort (arg false) and argsort (arg true) along a normalised axis. */
+static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool arg)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = a->size;
+        ga_array *flat = ga__reshape(func, a, 1, &size);
+        ga_array *r = flat ? ga__sort(func, flat, 0, arg) : NULL;
+        ga_release(flat);
+        return r;
+    }
+    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+    ga_dtype dt = a->dtype;
+    char kind = ga__dtype_kinds[dt];
+    if (kind == 'c') {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "sorting %s arrays is not implemented yet", ga__dtype_names[dt]);
+        return NULL;
+    }
+    int64_t n = a->size, length = a->shape[axis];
+    if (arg && length > (int64_t)UINT32_MAX) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "an axis of more than 4294967295 elements is not supported");
+        return NULL;
+    }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    int device = a->device;
+    ga_array *out = ga__array_new(func, device, a->ndim, a->shape, arg ? GA_INT64 : dt);
+    if (!out || n == 0) return out;
+    ga_array *view = ga__axis_last(func, a, axis), *outv = ga__axis_last(func, out, axis);
+    ga__scratch s = {device, 0, {NULL}};
+    CUstream stream = ga__stream_of(device);
+    int64_t isz = (int64_t)ga__dtype_sizes[dt], cs[GA_MAXDIMS], cs4[GA_MAXDIMS];
+    bool transform = kind == 'i' || kind == 'f';
+    ga_status st = view && outv ? GA_OK : ga__t.error;
+    uint64_t keys = 0, alt = 0, vals = 0, valt = 0, temp = 0;
+    if (st == GA_OK) {
+        ga__c_strides(view->ndim, view->shape, isz, cs);
+        ga__c_strides(view->ndim, view->shape, 4, cs4);
+        keys = ga__scratch_alloc(func, &s, (size_t)(n * isz));
+        alt = keys ? ga__scratch_alloc(func, &s, (size_t)(n * isz)) : 0;
+        if (arg && alt) {
+            vals = ga__scratch_alloc(func, &s, (size_t)n * 4);
+            valt = vals ? ga__scratch_alloc(func, &s, (size_t)n * 4) : 0;
+        }
+        if (!alt || (arg && !valt)) st = ga__t.error;
+    }
+    /* the keys, (rows, length) C-contiguous, as orderable bits */
+    if (st == GA_OK) {
+        int e = 0;
+        if (transform && (view->flags & GA_C_CONTIGUOUS)) {
+            e = ga__cub_order_keys((void *)(uintptr_t)keys, (const void *)(uintptr_t)view->data, n, (int)dt, 0, arg,
+                                   stream);
+        } else {
+            st = ga__copy_cast(func, device, dt, keys, cs, dt, view->data, view->strides, view->ndim, view->shape);
+            if (st == GA_OK && transform)
+                e = ga__cub_order_keys((void *)(uintptr_t)keys, (const void *)(uintptr_t)keys, n, (int)dt, 0, arg,
+                                       stream);
+        }
+        if (e) st = ga__cub_failed(func, e, "the key transform");
+    }
+    int selector = 0;
+    if (st == GA_OK) {
+        size_t temp_bytes = 0;
+        int e = ga__cub_sort(NULL, &temp_bytes, (void *)(uintptr_t)keys, (void *)(uintptr_t)alt,
+                             (void *)(uintptr_t)vals, (void *)(uintptr_t)valt, (int)isz, n, length, &selector, stream);
+        if (e) st = ga__cub_failed(func, e, "cub sort (temp storage query)");
+        if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s, temp_bytes))) st = ga__t.error;
+        if (st == GA_OK) {
+            e = ga__cub_sort((void *)(uintptr_t)temp, &temp_bytes, (void *)(uintptr_t)keys, (void *)(uintptr_t)alt,
+                             (void *)(uintptr_t)vals, (void *)(uintptr_t)valt, (int)isz, n, length, &selector, stream);
+            if (e) st = ga__cub_failed(func, e, arg ? "cub argsort" : "cub sort");
+        }
+    }
+    /* the result, back through the permutation */
+    if (st == GA_OK && arg) {
+        uint64_t v = selector ? valt : vals;
+        st = ga__copy_cast(func, device, GA_INT64, outv->data, outv->strides, GA_UINT32, v, cs4, outv->ndim,
+                           outv->shape);
+    } else if (st == GA_OK) {
+        uint64_t k = selector ? alt : keys;
+        bool direct = (outv->flags & GA_C_CONTIGUOUS) != 0;
+        if (transform) {
+            int e = ga__cub_order_keys((void *)(uintptr_t)(direct ? outv->data : k), (const void *)(uintptr_t)k, n,
+                                       (int)dt, 1, 0, stream);
+            if (e) st = ga__cub_failed(func, e, "the key transform");
+        }
+        if (st == GA_OK && (!direct || !transform))
+            st = ga__copy_cast(func, device, dt, outv->data, outv->strides, dt, k, cs, outv->ndim, outv->shape);
+    }
+    ga__scratch_free(&s);
+    ga_release(view);
+    ga_release(outv);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_sort(const ga_array *a, int axis) { return ga__ret(ga__sort("ga_sort", a, axis, false)); }
+
+GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
+{
+    return ga__ret(ga__sort("ga_argsort", a, axis, true));
+}
+
+/* cumsum (op GA__CUB_SCAN_SUM) and cumprod. */
+static ga_array *ga__accumulate(const char *func, const ga_array *a, int axis, ga_dtype dtype, int op)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = a->size;
+        ga_array *flat = ga__reshape(func, a, 1, &size);
+        ga_array *r = flat ? ga__accumulate(func, flat, 0, dtype, op) : NULL;
+        ga_release(flat);
+        return r;
+    }
+    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+    ga_dtype rd = dtype != GA_DTYPE_INVALID ? dtype : ga__sum_dtype(a->dtype);
+    char rk = ga__dtype_kinds[rd];
+    /* the dtype the scan runs in: integers as int64 bits (sums and
+       products wrap alike in any width), float16 / bfloat16 in float32 */
+    ga_dtype sd = rk == 'b' || rk == 'i' ? GA_INT64 : rk == 'u' ? GA_UINT64
+                : rd == GA_FLOAT16 || rd == GA_BFLOAT16 ? GA_FLOAT32 : rd;
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    int device = a->device;
+    ga_array *out = ga__array_new(func, device, a->ndim, a->shape, rd);
+    if (!out || a->size == 0) return out;
+    int64_t n = a->size, length = a->shape[axis], ssz = (int64_t)ga__dtype_sizes[sd], cs[GA_MAXDIMS];
+    ga_array *view = ga__axis_last(func, a, axis), *outv = ga__axis_last(func, out, axis);
+    ga_array *conv = NULL;
+    ga__scratch s = {device, 0, {NULL}};
+    ga_status st = view && outv ? GA_OK : ga__t.error;
+    uint64_t in = 0, res = 0, temp = 0;
+    if (st == GA_OK) {
+        ga__c_strides(view->ndim, view->shape, ssz, cs);
+        if (a->dtype == sd && (view->flags & GA_C_CONTIGUOUS)) {
+            in = view->data;
+        } else {
+            /* a non-integer a converts to an integer rd (or a wider float
+               to float16) first, as NumPy casts to dtype= before adding */
+            const ga_array *from = view;
+            if (a->dtype != rd && rd != sd) {
+                from = conv = ga__contiguous_copy(func, view, rd);
+                if (!conv) st = ga__t.error;
+            }
+            if (st == GA_OK && !(in = ga__scratch_alloc(func, &s, (size_t)(n * ssz)))) st = ga__t.error;
+            if (st == GA_OK)
+                st = ga__copy_cast(func, device, sd, in, cs, from->dtype, from->data, from->strides, from->ndim,
+                                   from->shape);
+        }
+    }
+    bool direct = rd == sd && outv && (outv->flags & GA_C_CONTIGUOUS);
+    if (st == GA_OK) {
+        res = direct ? outv->data : ga__scratch_alloc(func, &s, (size_t)(n * ssz));
+        if (!res) st = ga__t.error;
+    }
+    CUstream stream = ga__stream_of(device);
+    if (st == GA_OK) {
+        size_t temp_bytes = 0;
+        int e = ga__cub_scan(NULL, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res, (int)sd, op, n,
+                             length, stream);
+        if (e) st = ga__cub_failed(func, e, "cub scan (temp storage query)");
+        if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s, temp_bytes))) st = ga__t.error;
+        if (st == GA_OK) {
+            e = ga__cub_scan((void *)(uintptr_t)temp, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res,
+                             (int)sd, op, n, length, stream);
+            if (e) st = ga__cub_failed(func, e, "cub scan");
+        }
+    }
+    if (st == GA_OK && !direct)
+        st = ga__copy_cast(func, device, rd, outv->data, outv->strides, sd, res, cs, outv->ndim, outv->shape);
+    ga__scratch_free(&s);
+    ga_release(conv);
+    ga_release(view);
+    ga_release(outv);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_cumsum(const ga_array *a, int axis, ga_dtype dtype)
+{
+    return ga__ret(ga__accumulate("ga_cumsum", a, axis, dtype, GA__CUB_SCAN_SUM));
+}
+
+GPUARR_API ga_array *ga_cumprod(const ga_array *a, int axis, ga_dtype dtype)
+{
+    return ga__ret(ga__accumulate("ga_cumprod", a, axis, dtype, GA__CUB_SCAN_PROD));
 }
 
 /* ------------------------------------------------------------------------ */

@@ -41,19 +41,21 @@ check() { # name, command...
     fi
 }
 W="-Wall -Wextra -Wpedantic -Werror"
+# Every program links the CUB glue archive and the static CUDA runtime.
+CUB_LIBS="build/libgpuarr_cub.a -L${CUDA_HOME:-/usr/local/cuda}/lib64 -lcudart_static -lstdc++ -lrt"
 for cc in gcc clang; do
     if command -v $cc > /dev/null; then
-        check "$cc C11 implementation" $cc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/a" "$tmp/impl.c" -ldl -lpthread -lm
-        check "$cc C11 implementation -O3" $cc -std=c11 $W -O3 -I. -I"$CUDA_INC" -o "$tmp/a3" "$tmp/impl.c" -ldl -lpthread -lm
+        check "$cc C11 implementation" $cc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/a" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
+        check "$cc C11 implementation -O3" $cc -std=c11 $W -O3 -I. -I"$CUDA_INC" -o "$tmp/a3" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 declarations only (no cuda.h)" $cc -std=c11 $W -I. -c -o "$tmp/d.o" "$tmp/decl.c"
-        check "$cc C11 static implementation" $cc -std=c11 $W -DGPUARR_STATIC -Wno-unused-function -I. -I"$CUDA_INC" -o "$tmp/s" "$tmp/impl.c" -ldl -lpthread -lm
+        check "$cc C11 static implementation" $cc -std=c11 $W -DGPUARR_STATIC -Wno-unused-function -I. -I"$CUDA_INC" -o "$tmp/s" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
     else
         echo "skip $cc (not installed)"; skipped=$((skipped + 3))
     fi
 done
 for cxx in g++ clang++; do
     if command -v $cxx > /dev/null; then
-        check "$cxx C++17 implementation" $cxx -std=c++17 -Wall -Wextra -Werror -I. -I"$CUDA_INC" -o "$tmp/b" "$tmp/impl.cpp" -ldl -lpthread
+        check "$cxx C++17 implementation" $cxx -std=c++17 -Wall -Wextra -Werror -I. -I"$CUDA_INC" -o "$tmp/b" "$tmp/impl.cpp" $CUB_LIBS -ldl -lpthread
     else
         echo "skip $cxx (not installed)"; skipped=$((skipped + 1))
     fi
@@ -63,7 +65,7 @@ done
 # kernel directory to find.
 if [ -f build/gpuarr_fatbins.o ]; then
     check "gcc embedded fatbins (GPUARR_EMBED_FATBINS)" gcc -std=c11 $W -DGPUARR_EMBED_FATBINS -I. -I"$CUDA_INC" \
-        -o "$tmp/embedded" examples/quickstart.c build/gpuarr_fatbins.o -ldl -lpthread -lm
+        -o "$tmp/embedded" examples/quickstart.c build/gpuarr_fatbins.o $CUB_LIBS -ldl -lpthread -lm
     if [ -x "$tmp/embedded" ]; then
         (cd "$tmp" && GPUARR_KERNEL_DIR=/nonexistent ./embedded > out.embedded 2>&1)
         rc=$?

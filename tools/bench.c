@@ -101,6 +101,18 @@ typedef struct reduce_args { const ga_array *a; int naxes; int axis; } reduce_ar
 static void op_sum(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_sum(r->a, r->naxes, &r->axis, false)); }
 static void op_argmax(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_argmax(r->a, GA_AXIS_NONE, false)); }
 
+/* sorting and scans (section 14): a new result each call */
+static void op_sort(void *p) { ga_release(ga_sort((const ga_array *)p, -1)); }
+static void op_argsort(void *p) { ga_release(ga_argsort((const ga_array *)p, -1)); }
+static void op_cumsum(void *p) { ga_release(ga_cumsum((const ga_array *)p, 0, GA_DTYPE_INVALID)); }
+
+static void keys_row(const char *name, int64_t n, double us, const char *what)
+{
+    char note[64];
+    snprintf(note, sizeof note, "%.2f Gkeys/s, %s", (double)n / us * 1e-3, what);
+    row(name, n, "float32", us, 0, note);
+}
+
 /* Wall time per call of op(arg) on the host, in microseconds: the median of
    9 samples of `calls` calls, each ending with a device synchronisation,
    after `calls` calls of warm-up. */
@@ -267,6 +279,33 @@ int main(int argc, char **argv)
     ga_release(ea);
     ga_release(eb);
     ga_release(ec);
+
+    /* Sorting (uniform random float32 in [0, 1)) and scans */
+    const int64_t n26 = (int64_t)1 << 26, rows2[2] = {65536, 1024};
+    float *hk = malloc(sizeof(float) * (size_t)n26);
+    if (!hk) fail("host keys");
+    uint64_t x64 = 88172645463325252ull;
+    for (int64_t i = 0; i < n26; i++) {
+        x64 ^= x64 << 13, x64 ^= x64 >> 7, x64 ^= x64 << 17;
+        hk[i] = (float)(x64 >> 40) * (1.0f / 16777216.0f);
+    }
+    ga_array *keys = ga_from_host(hk, 1, &n26, GA_FLOAT32);
+    free(hk);
+    ga_array *keys2 = keys ? ga_reshape(keys, 2, rows2) : NULL;
+    if (!keys2) fail("sort operands");
+    t = time_device(op_sort, keys);
+    keys_row("sort float32 2^26", n26, t, "new result");
+    t = time_device(op_argsort, keys);
+    keys_row("argsort float32 2^26", n26, t, "new result");
+    t = time_device(op_sort, keys2);
+    keys_row("sort rows (65536,1024) axis -1", n26, t, "new result");
+    ga_release(keys);
+    ga_release(keys2);
+    a = ga_full(1, &n28, ga_float(1.5), GA_FLOAT32);
+    if (!a) fail("cumsum operand");
+    t = time_device(op_cumsum, a);
+    row("cumsum float32 2^28", n28, "float32", t, 8.0 * n28d, "new result");
+    ga_release(a);
 
     /* The CuPy paper's example: x = arange(1e8).reshape(1000, -1).T; x * 2.
        Only the multiply is timed, with a new (F-ordered, as NumPy's

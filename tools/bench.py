@@ -116,6 +116,16 @@ def cupy_figures():
     out["(1e6,2).sum(axis=-1)"] = timed(lambda: p2.sum(axis=-1))
     out["add 1e6 float32 (same bytes)"] = timed(lambda: cp.add(ea, eb, out=ec))
     del p2, ea, eb, ec
+    # sorting (uniform random float32) and scans, a new result each call
+    k = cp.random.random(1 << 26, dtype=cp.float32)
+    k2 = k.reshape(65536, 1024)
+    out["sort float32 2^26"] = timed(lambda: cp.sort(k))
+    out["argsort float32 2^26"] = timed(lambda: cp.argsort(k))
+    out["sort rows (65536,1024) axis -1"] = timed(lambda: cp.sort(k2, axis=-1))
+    del k, k2
+    a = cp.full(n, 1.5, cp.float32)
+    out["cumsum float32 2^28"] = timed(lambda: cp.cumsum(a))
+    del a
     # the CuPy paper's example; the result of x * 2 is new each call
     x = cp.arange(1e8).reshape(1000, -1).T
     out["arange(1e8).reshape(1000,-1).T * 2"] = timed(lambda: x * 2)

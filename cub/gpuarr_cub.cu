@@ -1,0 +1,276 @@
+/* gpuarr_cub.cu - gpuarr's extern "C" glue over CUB's device-wide algorithms,
+   built by `make fatbins` into build/libgpuarr_cub.a (see "CUB glue" in
+   gpuarr.h's Kernel ABI section for the contract of each function).
+
+   CUB's dispatch is host C++ over the CUDA runtime, so this is the one part
+   of gpuarr compiled as a static archive and linked into programs (with the
+   static CUDA runtime). Instantiations are kept few, because build time is a
+   budget: sort keys are unsigned bit patterns of 1, 2, 4 or 8 bytes (signed
+   and floating keys go through an order-preserving transform first), sort
+   values are uint32 indices, scans run over int64 (also uint64: the bits of
+   sums and products agree), float32, float64, complex64 and complex128. */
+
+#define CCCL_DISABLE_NVTX
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstdint>
+
+#include "../gpuarr.h"
+
+namespace {
+
+/* --- order-preserving key transforms ------------------------------------ */
+
+template <typename U> struct bits_of;
+template <> struct bits_of<uint16_t> { static constexpr uint16_t sign = 0x8000u; };
+template <> struct bits_of<uint32_t> { static constexpr uint32_t sign = 0x80000000u; };
+template <> struct bits_of<uint64_t> { static constexpr uint64_t sign = 0x8000000000000000ull; };
+
+/* The exponent mask and the quiet NaN written back for a float format. */
+template <typename U> struct float_format {
+    U exp, man, qnan;
+};
+
+template <typename U>
+__device__ __forceinline__ U to_orderable(U x, int kind, float_format<U> f, bool merge_zero)
+{
+    const U sign = bits_of<U>::sign;
+    if (kind == 'i') return x ^ sign;
+    /* floats: NaN (any sign, any payload) is all ones, after everything;
+       -0.0 equals +0.0 when merge_zero, else sorts just before it. */
+    if ((x & f.exp) == f.exp && (x & f.man)) return (U)~(U)0;
+    if (merge_zero && x == sign) x = 0;
+    return (x & sign) ? (U)~x : (U)(x | sign);
+}
+
+template <typename U>
+__device__ __forceinline__ U from_orderable(U x, int kind, float_format<U> f)
+{
+    const U sign = bits_of<U>::sign;
+    if (kind == 'i') return x ^ sign;
+    if (x == (U)~(U)0) return f.qnan;
+    return (x & sign) ? (U)(x & ~sign) : (U)~x;
+}
+
+template <typename U>
+__global__ void order_kernel(U *dst, const U *src, int64_t n, int kind, float_format<U> f, int inverse,
+                             int merge_zero)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        dst[i] = inverse ? from_orderable(src[i], kind, f) : to_orderable(src[i], kind, f, merge_zero != 0);
+}
+
+__global__ void order_kernel_int8(uint8_t *dst, const uint8_t *src, int64_t n)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        dst[i] = src[i] ^ 0x80u;
+}
+
+__global__ void iota_kernel(uint32_t *dst, int64_t n, int64_t period)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        dst[i] = (uint32_t)(i % period);
+}
+
+int grid_for(int64_t n)
+{
+    int64_t blocks = (n + 255) / 256;
+    if (blocks > 4096) blocks = 4096;
+    return blocks < 1 ? 1 : (int)blocks;
+}
+
+/* --- sorting -------------------------------------------------------------- */
+
+/* Offsets of equal segments: i * length. */
+struct segment_offset {
+    int64_t length;
+    __host__ __device__ int64_t operator()(int64_t i) const { return i * length; }
+};
+
+template <typename K>
+cudaError_t sort_typed(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, uint32_t *vals, uint32_t *vals_alt,
+                       int64_t n, int64_t seg, int *selector, cudaStream_t stream)
+{
+    cub::DoubleBuffer<K> k(static_cast<K *>(keys), static_cast<K *>(keys_alt));
+    cudaError_t e;
+    if (seg >= n) { /* one segment: onesweep radix sort */
+        if (vals) {
+            cub::DoubleBuffer<uint32_t> v(vals, vals_alt);
+            e = cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, k, v, n, 0, (int)sizeof(K) * 8, stream);
+        } else {
+            e = cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, k, n, 0, (int)sizeof(K) * 8, stream);
+        }
+    } else {
+        auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0), segment_offset{seg});
+        auto end = begin + 1;
+        int64_t nseg = n / seg;
+        if (vals) {
+            cub::DoubleBuffer<uint32_t> v(vals, vals_alt);
+            e = cub::DeviceSegmentedSort::StableSortPairs(temp, *temp_bytes, k, v, n, nseg, begin, end, stream);
+        } else {
+            e = cub::DeviceSegmentedSort::StableSortKeys(temp, *temp_bytes, k, n, nseg, begin, end, stream);
+        }
+    }
+    if (temp && e == cudaSuccess) *selector = k.selector;
+    return e;
+}
+
+/* --- scans ---------------------------------------------------------------- */
+
+template <typename R> struct cplx {
+    R re, im;
+};
+
+template <typename T> struct add_op {
+    __host__ __device__ T operator()(const T &a, const T &b) const { return a + b; }
+};
+template <typename T> struct mul_op {
+    __host__ __device__ T operator()(const T &a, const T &b) const { return a * b; }
+};
+template <typename R> struct add_op<cplx<R>> {
+    __host__ __device__ cplx<R> operator()(const cplx<R> &a, const cplx<R> &b) const
+    {
+        return cplx<R>{a.re + b.re, a.im + b.im};
+    }
+};
+template <typename R> struct mul_op<cplx<R>> {
+    __host__ __device__ cplx<R> operator()(const cplx<R> &a, const cplx<R> &b) const
+    {
+        return cplx<R>{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+    }
+};
+
+/* The key of element i of equal segments: i / length. */
+struct segment_of {
+    int64_t length;
+    __host__ __device__ int64_t operator()(int64_t i) const { return i / length; }
+};
+
+template <typename T, typename Op>
+cudaError_t scan_op(void *temp, size_t *temp_bytes, const void *in, void *out, int64_t n, int64_t seg,
+                    cudaStream_t stream)
+{
+    const T *i = static_cast<const T *>(in);
+    T *o = static_cast<T *>(out);
+    if (seg >= n) return cub::DeviceScan::InclusiveScan(temp, *temp_bytes, i, o, Op(), n, stream);
+    auto keys = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0), segment_of{seg});
+    return cub::DeviceScan::InclusiveScanByKey(temp, *temp_bytes, keys, i, o, Op(), n, ::cuda::std::equal_to<>(),
+                                               stream);
+}
+
+template <typename T>
+cudaError_t scan_typed(void *temp, size_t *temp_bytes, const void *in, void *out, int op, int64_t n, int64_t seg,
+                       cudaStream_t stream)
+{
+    if (op == GA__CUB_SCAN_PROD) return scan_op<T, mul_op<T>>(temp, temp_bytes, in, out, n, seg, stream);
+    return scan_op<T, add_op<T>>(temp, temp_bytes, in, out, n, seg, stream);
+}
+
+/* The error of a failed call, cleared from the runtime's state. */
+int done(cudaError_t e)
+{
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return (int)e;
+}
+
+} // namespace
+
+extern "C" {
+
+int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inverse, int merge_zero,
+                       struct CUstream_st *stream)
+{
+    if (n <= 0) return 0;
+    int grid = grid_for(n);
+    switch (dtype) {
+    case GA_INT8:
+        order_kernel_int8<<<grid, 256, 0, stream>>>((uint8_t *)dst, (const uint8_t *)src, n);
+        break;
+    case GA_INT16:
+        order_kernel<uint16_t><<<grid, 256, 0, stream>>>((uint16_t *)dst, (const uint16_t *)src, n, 'i',
+                                                         float_format<uint16_t>{0, 0, 0}, inverse, 0);
+        break;
+    case GA_INT32:
+        order_kernel<uint32_t><<<grid, 256, 0, stream>>>((uint32_t *)dst, (const uint32_t *)src, n, 'i',
+                                                         float_format<uint32_t>{0, 0, 0}, inverse, 0);
+        break;
+    case GA_INT64:
+        order_kernel<uint64_t><<<grid, 256, 0, stream>>>((uint64_t *)dst, (const uint64_t *)src, n, 'i',
+                                                         float_format<uint64_t>{0, 0, 0}, inverse, 0);
+        break;
+    case GA_FLOAT16:
+        order_kernel<uint16_t><<<grid, 256, 0, stream>>>((uint16_t *)dst, (const uint16_t *)src, n, 'f',
+                                                         float_format<uint16_t>{0x7c00u, 0x03ffu, 0x7e00u}, inverse,
+                                                         merge_zero);
+        break;
+    case GA_BFLOAT16:
+        order_kernel<uint16_t><<<grid, 256, 0, stream>>>((uint16_t *)dst, (const uint16_t *)src, n, 'f',
+                                                         float_format<uint16_t>{0x7f80u, 0x007fu, 0x7fc0u}, inverse,
+                                                         merge_zero);
+        break;
+    case GA_FLOAT32:
+        order_kernel<uint32_t><<<grid, 256, 0, stream>>>(
+            (uint32_t *)dst, (const uint32_t *)src, n, 'f',
+            float_format<uint32_t>{0x7f800000u, 0x007fffffu, 0x7fc00000u}, inverse, merge_zero);
+        break;
+    case GA_FLOAT64:
+        order_kernel<uint64_t><<<grid, 256, 0, stream>>>(
+            (uint64_t *)dst, (const uint64_t *)src, n, 'f',
+            float_format<uint64_t>{0x7ff0000000000000ull, 0x000fffffffffffffull, 0x7ff8000000000000ull}, inverse,
+            merge_zero);
+        break;
+    default:
+        return (int)cudaErrorInvalidValue;
+    }
+    return done(cudaGetLastError());
+}
+
+int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, void *vals, void *vals_alt,
+                 int key_bytes, int64_t n, int64_t segment_length, int *selector, struct CUstream_st *stream)
+{
+    uint32_t *v = static_cast<uint32_t *>(vals), *va = static_cast<uint32_t *>(vals_alt);
+    if (temp && v && n > 0) { /* each element's index in its segment */
+        iota_kernel<<<grid_for(n), 256, 0, stream>>>(v, n, segment_length);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return done(e);
+    }
+    if (segment_length < 1) segment_length = n;
+    switch (key_bytes) {
+    case 1: return done(sort_typed<uint8_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 2: return done(sort_typed<uint16_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 4: return done(sort_typed<uint32_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 8: return done(sort_typed<uint64_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    default: return (int)cudaErrorInvalidValue;
+    }
+}
+
+int ga__cub_scan(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int op, int64_t n,
+                 int64_t segment_length, struct CUstream_st *stream)
+{
+    if (segment_length < 1) segment_length = n;
+    switch (dtype) {
+    case GA_INT64:
+    case GA_UINT64:
+        return done(scan_typed<uint64_t>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    case GA_FLOAT32:
+        return done(scan_typed<float>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    case GA_FLOAT64:
+        return done(scan_typed<double>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    case GA_COMPLEX64:
+        return done(scan_typed<cplx<float>>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    case GA_COMPLEX128:
+        return done(scan_typed<cplx<double>>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    default:
+        return (int)cudaErrorInvalidValue;
+    }
+}
+
+const char *ga__cub_error_string(int error) { return cudaGetErrorString((cudaError_t)error); }
+
+int ga__cub_version(void) { return CUB_VERSION; }
+
+} // extern "C"
