@@ -3,7 +3,11 @@
    CHECK(cond, ...) records a failure with a printf-style explanation and
    lets the test go on. Include once, in the test program's only .c file,
    after gpuarr.h; it provides main(). Closing line:
-   "N passed, N failed, N skipped". */
+   "N passed, N failed, N skipped".
+   Random data: rnd() and rnd_unit() draw from a stream the harness seeds
+   before each test from the run's seed (GPUARR_TEST_SEED, else the time)
+   and the test's name; a failing test that drew from it prints the seed
+   that repeats it. */
 #ifndef GPUARR_TEST_HARNESS_H
 #define GPUARR_TEST_HARNESS_H
 
@@ -23,6 +27,34 @@ static test_case test_cases[512];
 static int test_count;
 static int test_failures; /* checks failed in the running test */
 static int test_reported;
+
+static uint64_t test_run_seed, test_rng;
+static int test_rng_used, test_seed_reported;
+
+/* Starts the random stream of test `name`. */
+static void test_seed(const char *name)
+{
+    if (!test_run_seed) {
+        const char *env = getenv("GPUARR_TEST_SEED");
+        test_run_seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+        if (!test_run_seed) test_run_seed = 1;
+    }
+    test_rng = test_run_seed ^ 0x9E3779B97F4A7C15ull;
+    for (const char *p = name; *p; p++) test_rng = (test_rng ^ (unsigned char)*p) * 0x100000001B3ull;
+    test_rng |= 1;
+    test_rng_used = test_seed_reported = 0;
+}
+
+/* The next 64 random bits (xorshift64), and a double in [0, 1). */
+__attribute__((unused)) static uint64_t rnd(void)
+{
+    test_rng_used = 1;
+    test_rng ^= test_rng << 13;
+    test_rng ^= test_rng >> 7;
+    test_rng ^= test_rng << 17;
+    return test_rng;
+}
+__attribute__((unused)) static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 
 static void test_register(const char *name, void (*run)(void), int needs_device)
 {
@@ -54,6 +86,10 @@ __attribute__((format(printf, 3, 4))) static void test_fail(const char *file, in
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
+    if (test_rng_used && !test_seed_reported) {
+        fprintf(stderr, "    (random data: GPUARR_TEST_SEED=%llu repeats it)\n", (unsigned long long)test_run_seed);
+        test_seed_reported = 1;
+    }
 }
 
 /* CHECK(cond, "format", args...): the message says what was expected. */
@@ -102,6 +138,7 @@ int main(int argc, char **argv)
         test_failures = 0;
         test_reported = 0;
         ga_clear_error();
+        test_seed(t->name);
         t->run();
         if (test_failures) {
             printf("FAIL %s (%d failed checks)\n", t->name, test_failures);

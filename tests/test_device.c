@@ -14,19 +14,6 @@ char *getcwd(char *buf, size_t size);
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    if (!rng_state) {
-        rng_state = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull | 1;
-        printf("random seed %llu\n", (unsigned long long)rng_state);
-    }
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 
 /* A value meant to exercise casts: specials, integer bounds, wide ranges. */
 static double rnd_double(void)

@@ -43,55 +43,10 @@
 /* Random numbers and failures                                               */
 /* ======================================================================== */
 
-static uint64_t run_seed, rng;
-static bool run_seed_chosen, seed_reported;
 
-static void seed_test(const char *name)
-{
-    if (!run_seed_chosen) {
-        const char *env = getenv("GPUARR_TEST_SEED");
-        run_seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
-        run_seed_chosen = true;
-    }
-    rng = run_seed ^ 0x9E3779B97F4A7C15ull;
-    for (const char *p = name; *p; p++) rng = (rng ^ (unsigned char)*p) * 0x100000001B3ull;
-    rng |= 1;
-    seed_reported = false;
-}
 
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
-
-#define SEEDED_TEST(name)                                                   \
-    static void body_##name(void);                                          \
-    DEVICE_TEST(name)                                                       \
-    {                                                                       \
-        seed_test(#name);                                                   \
-        body_##name();                                                      \
-    }                                                                       \
-    static void body_##name(void)
-
-__attribute__((format(printf, 2, 3))) static void fail_random(int line, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    test_fail(__FILE__, line, "%s", msg);
-    if (!seed_reported) {
-        fprintf(stderr, "    (random seed %llu; GPUARR_TEST_SEED=%llu repeats it)\n", (unsigned long long)run_seed,
-                (unsigned long long)run_seed);
-        seed_reported = true;
-    }
-}
-#define FAIL(...) fail_random(__LINE__, __VA_ARGS__)
+/* A failed check (the harness adds the seed that repeats the random data). */
+#define FAIL(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
 
 /* ======================================================================== */
 /* Dtypes and elements                                                       */
@@ -836,7 +791,7 @@ static void check_reduction(ga_reduction r)
 }
 
 #define REDUCTION_TEST(E, name) \
-    SEEDED_TEST(reduce_##name) { check_reduction(GA_REDUCE_##E); }
+    DEVICE_TEST(reduce_##name) { check_reduction(GA_REDUCE_##E); }
 GA_REDUCTION_LIST(REDUCTION_TEST)
 #undef REDUCTION_TEST
 
@@ -924,7 +879,7 @@ DEVICE_TEST(reduce_sum_of_2_28_float32_ones_is_exact)
 }
 
 /* The same input gives the same bits, every layout kernel. */
-SEEDED_TEST(reduce_is_deterministic)
+DEVICE_TEST(reduce_is_deterministic)
 {
     const int64_t shapes[3][2] = {{1, (1 << 22) + 3}, {4096, 1000}, {1000, 4096}};
     for (int s = 0; s < 3; s++) {
@@ -1188,7 +1143,7 @@ DEVICE_TEST(reduce_warnings)
 /* average, cov, corrcoef                                                    */
 /* ======================================================================== */
 
-SEEDED_TEST(reduce_average)
+DEVICE_TEST(reduce_average)
 {
     double v[12], wv[12], w4[4];
     for (int i = 0; i < 12; i++) v[i] = rnd_unit() * 10 - 5, wv[i] = rnd_unit() + 0.1;
@@ -1247,7 +1202,7 @@ static void cov_ref(const double *x, int nv, int nobs, const double *w, int ddof
         }
 }
 
-SEEDED_TEST(reduce_cov_and_corrcoef)
+DEVICE_TEST(reduce_cov_and_corrcoef)
 {
     enum { NV = 3, NOBS = 20001 };
     double *x = (double *)malloc(sizeof(double) * NV * NOBS), w[NOBS];

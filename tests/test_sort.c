@@ -25,30 +25,6 @@
 #include <float.h>
 #include <math.h>
 
-static uint64_t run_seed, rng;
-static bool run_seed_chosen;
-
-static void seed_test(const char *name)
-{
-    if (!run_seed_chosen) {
-        const char *env = getenv("GPUARR_TEST_SEED");
-        run_seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
-        run_seed_chosen = true;
-        printf("     (GPUARR_TEST_SEED=%llu)\n", (unsigned long long)run_seed);
-    }
-    rng = run_seed ^ 0x9E3779B97F4A7C15ull;
-    for (const char *p = name; *p; p++) rng = (rng ^ (unsigned char)*p) * 0x100000001B3ull;
-    rng |= 1;
-}
-
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 
 /* ------------------------------------------------------------------------ */
 /* Elements on the host                                                       */
@@ -284,7 +260,6 @@ static void sort_cases_for(ga_dtype t)
 #define SORT_TEST(name, dtype)      \
     DEVICE_TEST(sort_##name)        \
     {                               \
-        seed_test("sort_" #name);   \
         sort_cases_for(dtype);      \
     }
 SORT_TEST(bool, GA_BOOL)
@@ -305,7 +280,6 @@ SORT_TEST(float64, GA_FLOAT64)
    both signs and NaN of both signs, checked index by index. */
 DEVICE_TEST(argsort_stability)
 {
-    seed_test("argsort_stability");
     int64_t n = 100003;
     float *h = malloc(sizeof(float) * (size_t)n);
     for (int64_t i = 0; i < n; i++) {
@@ -498,7 +472,6 @@ static void scan_cases_for(ga_dtype t)
 #define SCAN_TEST(name, dtype)     \
     DEVICE_TEST(cumsum_##name)     \
     {                              \
-        seed_test("cumsum_" #name); \
         scan_cases_for(dtype);     \
     }
 SCAN_TEST(bool, GA_BOOL)
@@ -520,7 +493,6 @@ SCAN_TEST(complex128, GA_COMPLEX128)
 /* dtype=: narrower integers wrap, floats convert first. */
 DEVICE_TEST(cumsum_dtype_argument)
 {
-    seed_test("cumsum_dtype_argument");
     const sort_case flat = {1, {1025}, 0, false}, rows = {2, {33, 65}, 1, true};
     check_scan_case(&flat, GA_INT64, false, GA_INT8);
     check_scan_case(&flat, GA_INT16, true, GA_UINT8);

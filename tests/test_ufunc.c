@@ -60,62 +60,12 @@ typedef long double _Complex cplx;
 /* Random numbers, seeds and failures                                        */
 /* ======================================================================== */
 
-static uint64_t run_seed, rng;
-static bool run_seed_chosen, seed_reported;
-
-/* Starts the random stream of one test from the run's seed and its name. */
-static void seed_test(const char *name)
-{
-    if (!run_seed_chosen) {
-        const char *env = getenv("GPUARR_TEST_SEED");
-        run_seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
-        run_seed_chosen = true;
-    }
-    rng = run_seed ^ 0x9E3779B97F4A7C15ull;
-    for (const char *p = name; *p; p++) rng = (rng ^ (unsigned char)*p) * 0x100000001B3ull;
-    rng |= 1;
-    seed_reported = false;
-}
-
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 static double rnd_between(double lo, double hi) { return lo + (hi - lo) * rnd_unit(); }
 static int64_t rnd_int(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
 
-/* A device test whose random stream starts from the run's seed and the
-   test's name. */
-#define SEEDED_TEST(name)                                                   \
-    static void body_##name(void);                                          \
-    DEVICE_TEST(name)                                                       \
-    {                                                                       \
-        seed_test(#name);                                                   \
-        body_##name();                                                      \
-    }                                                                       \
-    static void body_##name(void)
 
-/* A failed check that depends on random data: the message, and once per
-   test the seed that repeats it. */
-__attribute__((format(printf, 2, 3))) static void fail_random(int line, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    test_fail(__FILE__, line, "%s", msg);
-    if (!seed_reported) {
-        fprintf(stderr, "    (random seed %llu; GPUARR_TEST_SEED=%llu repeats it)\n", (unsigned long long)run_seed,
-                (unsigned long long)run_seed);
-        seed_reported = true;
-    }
-}
-#define FAIL(...) fail_random(__LINE__, __VA_ARGS__)
+/* A failed check (the harness adds the seed that repeats the random data). */
+#define FAIL(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
 
 /* ======================================================================== */
 /* Dtypes and elements                                                       */
@@ -1519,7 +1469,7 @@ static void check_ufunc(ga_ufunc u)
 
 /* One device test per ufunc of the unary and binary lists. */
 #define GENERIC_TEST(E, name, loops, result, family) \
-    SEEDED_TEST(ufunc_##name) { check_ufunc(GA_UFUNC_##E); }
+    DEVICE_TEST(ufunc_##name) { check_ufunc(GA_UFUNC_##E); }
 GA_UFUNC_UNARY_LIST(GENERIC_TEST)
 GA_UFUNC_BINARY_LIST(GENERIC_TEST)
 #undef GENERIC_TEST
@@ -1784,9 +1734,9 @@ static void check_pair(ga_ufunc u, const spec outputs[2])
                 run_pair(u, outputs, (ga_dtype)t, &pair_layouts[i]);
 }
 
-SEEDED_TEST(ufunc_divmod) { check_pair(GA_UFUNC_DIVMOD, divmod_outputs); }
-SEEDED_TEST(ufunc_modf) { check_pair(GA_UFUNC_MODF, modf_outputs); }
-SEEDED_TEST(ufunc_frexp) { check_pair(GA_UFUNC_FREXP, frexp_outputs); }
+DEVICE_TEST(ufunc_divmod) { check_pair(GA_UFUNC_DIVMOD, divmod_outputs); }
+DEVICE_TEST(ufunc_modf) { check_pair(GA_UFUNC_MODF, modf_outputs); }
+DEVICE_TEST(ufunc_frexp) { check_pair(GA_UFUNC_FREXP, frexp_outputs); }
 
 /* ======================================================================== */
 /* where, clip                                                                */
@@ -1845,7 +1795,7 @@ static void run_where(ga_dtype cond_t, ga_dtype x_t, ga_dtype y_t, ga_dtype out_
     for (int k = 0; k < 3; k++) release_operand(&ops[k]);
 }
 
-SEEDED_TEST(ufunc_where)
+DEVICE_TEST(ufunc_where)
 {
     static const ga_dtype conds[] = {GA_BOOL, GA_INT8, GA_FLOAT32, GA_COMPLEX64}; /* NaN and -0.0 among the floats */
     const int64_t vec[1] = {1025}, mat[2] = {7, 31};
@@ -1901,7 +1851,7 @@ static void check_clip(const char *what, const ga_array *r, ga_dtype t, const op
     free(got);
 }
 
-SEEDED_TEST(ufunc_clip)
+DEVICE_TEST(ufunc_clip)
 {
     const int64_t mat[2] = {7, 31};
     for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
@@ -2000,7 +1950,7 @@ static void make_close_pairs(ga_dtype t, double rtol, double atol, unsigned char
     }
 }
 
-SEEDED_TEST(ufunc_isclose_and_allclose)
+DEVICE_TEST(ufunc_isclose_and_allclose)
 {
     const int64_t n = 1025;
     for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
@@ -2095,7 +2045,7 @@ static elem round_ref(ga_dtype t, elem x, int decimals)
     return x;
 }
 
-SEEDED_TEST(ufunc_round)
+DEVICE_TEST(ufunc_round)
 {
     static const int decimals[] = {0, 1, 2, 3, -1, -2};
     const int64_t n = 1025;
@@ -2149,7 +2099,7 @@ static long double nan_to_num_ref(ga_dtype p, long double v, double nan, double 
     return isnan(v) || isinf(v) ? round_to(p, repl) : v;
 }
 
-SEEDED_TEST(ufunc_nan_to_num)
+DEVICE_TEST(ufunc_nan_to_num)
 {
     const int64_t n = 1025;
     for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
@@ -2196,7 +2146,7 @@ SEEDED_TEST(ufunc_nan_to_num)
     }
 }
 
-SEEDED_TEST(ufunc_angle_real_imag)
+DEVICE_TEST(ufunc_angle_real_imag)
 {
     const int64_t n = 1025;
     for (int ti = 0; ti < GA_NUM_DTYPES; ti++) {
@@ -2556,7 +2506,7 @@ static void run_mixed(ga_ufunc u, ga_dtype ta, ga_dtype tb, ga_dtype loop, ga_dt
     }
 }
 
-SEEDED_TEST(ufunc_mixed_dtypes)
+DEVICE_TEST(ufunc_mixed_dtypes)
 {
     static const struct {
         ga_ufunc u;
@@ -2591,7 +2541,7 @@ SEEDED_TEST(ufunc_mixed_dtypes)
 static int compare_signed_unsigned(int64_t a, uint64_t b) { return a < 0 ? -1 : (uint64_t)a < b ? -1 : (uint64_t)a > b; }
 
 /* int64 (and int32) against uint64: NumPy's exact loops, not float64. */
-SEEDED_TEST(ufunc_compare_int64_with_uint64_exactly)
+DEVICE_TEST(ufunc_compare_int64_with_uint64_exactly)
 {
     static const ga_ufunc comparisons[] = {GA_UFUNC_EQUAL, GA_UFUNC_NOT_EQUAL, GA_UFUNC_LESS,
                                            GA_UFUNC_LESS_EQUAL, GA_UFUNC_GREATER, GA_UFUNC_GREATER_EQUAL};
@@ -2777,7 +2727,7 @@ static void store_elem(ga_dtype t, elem e, void *p)
 
 /* out= of another dtype than the loop's: the result is cast to it as astype
    casts (same_kind allows narrowing within a kind). */
-SEEDED_TEST(ufunc_out_casts_the_result)
+DEVICE_TEST(ufunc_out_casts_the_result)
 {
     static const struct {
         ga_ufunc u;
