@@ -8175,6 +8175,20 @@ static ga_status ga__reduce_count(const char *func, const ga_array *a, const boo
     return st;
 }
 
+/* How many elements each result of a mean or variance takes: those of
+   `src` that are not NaN (skip_nan: src already holds NaN where `where` is
+   false), else those `where` (broadcast to a's shape) selects. */
+static ga_status ga__reduce_selected(const char *func, const ga_array *a, const ga_array *src, const ga_array *where,
+                                     const bool *red, bool skip_nan, ga_array **count)
+{
+    if (skip_nan) return ga__reduce_count(func, src, red, true, count);
+    ga_array *m = ga__broadcast_view(func, where, a->ndim, a->shape);
+    if (!m) return ga__t.error;
+    ga_status st = ga__reduce_count(func, m, red, false, count);
+    ga_release(m);
+    return st;
+}
+
 /* The default dtype of sum and prod. */
 static ga_dtype ga__sum_dtype(ga_dtype t)
 {
@@ -8305,16 +8319,7 @@ static ga_status ga__reduce_into(const char *func, ga_reduction r, const ga_arra
                 src = temps[ntemps - 1];
             }
             ga_array *c = NULL;
-            if (skip_nan) st = ga__reduce_count(func, src, red, true, &c);
-            else {
-                ga_array *m = ga__broadcast_view(func, where, a->ndim, a->shape);
-                if (!m) {
-                    st = ga__t.error;
-                    goto done;
-                }
-                st = ga__reduce_count(func, m, red, false, &c);
-                ga_release(m);
-            }
+            st = ga__reduce_selected(func, a, src, where, red, skip_nan, &c);
             if (st != GA_OK) goto done;
             temps[ntemps++] = c;
             count = c;
@@ -8378,16 +8383,7 @@ static ga_status ga__reduce_into(const char *func, ga_reduction r, const ga_arra
         }
         if (where || skip_nan) {
             ga_array *c = NULL;
-            if (skip_nan) st = ga__reduce_count(func, src, red, true, &c);
-            else {
-                ga_array *m = ga__broadcast_view(func, where, a->ndim, a->shape);
-                if (!m) {
-                    st = ga__t.error;
-                    goto done;
-                }
-                st = ga__reduce_count(func, m, red, false, &c);
-                ga_release(m);
-            }
+            st = ga__reduce_selected(func, a, src, where, red, skip_nan, &c);
             if (st != GA_OK) goto done;
             temps[ntemps++] = c;
             count = c;

@@ -120,6 +120,29 @@ __attribute__((format(printf, 3, 4))) static void test_fail(const char *file, in
         ga_clear_error();                                                   \
     } while (0)
 
+/* ---- device helpers (test programs include the implementation) -------- */
+
+/* Makes the pool hand the next allocation of `bytes` memory full of 0xAB, so
+   that elements a kernel leaves unwritten show. */
+__attribute__((unused)) static void poison_next(size_t bytes)
+{
+    if (!bytes) return;
+    void *p = ga_memory_alloc(bytes);
+    if (!p) return;
+    GA__CU.MemsetD8Async((CUdeviceptr)(uintptr_t)p, 0xAB, bytes, ga__stream_of(ga_device_get()));
+    ga_memory_free(p);
+}
+
+/* a's elements in C order into dst (at least one byte); false (a failed
+   check) on failure. */
+__attribute__((unused)) static bool download(const ga_array *a, void *dst)
+{
+    if (ga_to_host(a, dst, ga_nbytes(a)) == GA_OK) return true;
+    test_fail(__FILE__, __LINE__, "ga_to_host: %s", ga_last_error_message());
+    ga_clear_error();
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     const char *filter = argc > 1 ? argv[1] : NULL;

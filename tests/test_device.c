@@ -60,17 +60,8 @@ static int same_element(int t, const void *a, const void *b)
     return isnan(ref_to_double(t, a)) && isnan(ref_to_double(t, b));
 }
 
-/* Makes the pool hand the next allocation of `bytes` memory full of 0xAB. */
-static void poison_next(size_t bytes)
-{
-    if (!bytes) return;
-    void *p = ga_memory_alloc(bytes);
-    if (!p) return;
-    GA__CU.MemsetD8Async((CUdeviceptr)(uintptr_t)p, 0xAB, bytes, ga__stream_of(ga_device_get()));
-    ga_memory_free(p);
-}
-
-static void *download(const ga_array *a)
+/* a's elements in a new host buffer (free it). */
+static void *download_new(const ga_array *a)
 {
     size_t n = ga_nbytes(a) ? ga_nbytes(a) : 1;
     void *h = malloc(n);
@@ -164,7 +155,7 @@ DEVICE_TEST(creation_values_every_dtype)
                     src[0] = 1;
                     ref_cast(REF_BOOL, src, t, want);
                 }
-                unsigned char *h = (unsigned char *)download(a);
+                unsigned char *h = (unsigned char *)download_new(a);
                 int64_t bad = 0;
                 for (int64_t i = 0; i < size; i++)
                     if (!same_element(t, h + i * ref_itemsize[t], want)) bad++;
@@ -280,7 +271,7 @@ DEVICE_TEST(arange_linspace_logspace_eye)
         poison_next((size_t)(n * m) * ga_dtype_itemsize((ga_dtype)t));
         a = ga_eye(n, m, k, (ga_dtype)t);
         CHECK(a && ga_shape(a)[0] == 5 && ga_shape(a)[1] == 7, "eye shape");
-        unsigned char *h = (unsigned char *)download(a), one[16], zero[16];
+        unsigned char *h = (unsigned char *)download_new(a), one[16], zero[16];
         int64_t o = 1, z = 0;
         ref_cast(REF_INT64, &o, t, one);
         ref_cast(REF_INT64, &z, t, zero);
@@ -325,7 +316,7 @@ static void check_astype_layout(const char *what, int64_t n, int64_t step, int64
             CHECK(out && ga_dtype_of(out) == to && ga_size(out) == n, "%s astype %s->%s: %s", what,
                   ga_dtype_name((ga_dtype)from), ga_dtype_name((ga_dtype)to), ga_last_error_message());
             if (!out) continue;
-            unsigned char *h = (unsigned char *)download(out);
+            unsigned char *h = (unsigned char *)download_new(out);
             int64_t bad = 0, first_bad = -1;
             unsigned char want[16];
             for (int64_t i = 0; i < n; i++) {
@@ -401,7 +392,7 @@ DEVICE_TEST(copyto_broadcasts_casts_and_handles_overlap)
     int64_t m = n - 1;
     ga_array *lo = ga_as_strided(v, 1, &m, (int64_t[]){8}, 0), *hi = ga_as_strided(v, 1, &m, (int64_t[]){8}, 8);
     CHECK_OK(ga_copyto(hi, lo, GA_CASTING_NO));
-    int64_t *hv = (int64_t *)download(v);
+    int64_t *hv = (int64_t *)download_new(v);
     bad = hv[0] != 0;
     for (int64_t i = 1; i < n; i++) bad += hv[i] != i - 1;
     CHECK(bad == 0, "overlapping copy: %d wrong", bad);

@@ -281,23 +281,6 @@ static ga_array *device_of(host *h, int L)
     return v;
 }
 
-/* Makes the pool hand the next allocation memory full of 0xAB. */
-static void poison_next(size_t bytes)
-{
-    if (!bytes) return;
-    void *p = ga_memory_alloc(bytes);
-    if (!p) return;
-    GA__CU.MemsetD8Async((CUdeviceptr)(uintptr_t)p, 0xAB, bytes, ga__stream_of(ga_device_get()));
-    ga_memory_free(p);
-}
-
-static bool download(const ga_array *a, void *dst)
-{
-    if (ga_to_host(a, dst, ga_nbytes(a)) == GA_OK) return true;
-    FAIL("ga_to_host: %s", ga_last_error_message());
-    ga_clear_error();
-    return false;
-}
 
 /* ======================================================================== */
 /* References                                                                */

@@ -1313,25 +1313,6 @@ static void check_values(const char *what, const spec *sp, ga_dtype loop, const 
 
 /* ---- device helpers -------------------------------------------------------- */
 
-/* Makes the pool hand the next allocation of `bytes` memory full of 0xAB, so
-   that elements a kernel leaves unwritten show. */
-static void poison_next(size_t bytes)
-{
-    if (!bytes) return;
-    void *p = ga_memory_alloc(bytes);
-    if (!p) return;
-    GA__CU.MemsetD8Async((CUdeviceptr)(uintptr_t)p, 0xAB, bytes, ga__stream_of(ga_device_get()));
-    ga_memory_free(p);
-}
-
-/* a's elements in C order into dst (at least one byte); false on failure. */
-static bool download(const ga_array *a, void *dst)
-{
-    if (ga_to_host(a, dst, ga_nbytes(a)) == GA_OK) return true;
-    FAIL("ga_to_host: %s", ga_last_error_message());
-    ga_clear_error();
-    return false;
-}
 
 /* Whether `a` has dtype t and shape (ndim, shape); a failure if not. */
 static bool check_array(const char *what, const ga_array *a, ga_dtype t, int ndim, const int64_t *shape)
