@@ -35,12 +35,14 @@ ptx_arch := $(call virtual_of,$(lastword $(GPUARR_ARCHS)))
 GENCODE := $(foreach v,$(virtuals),-gencode arch=$(v),code=[$(call sass_for,$(v))$(if $(filter $(v),$(ptx_arch)),$(comma)$(v))])
 NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 --compress-mode=size -Xptxas -warn-spills
 
-# The CUB glue (cub/gpuarr_cub.cu): host C++ over the CUDA runtime, so a
-# static archive that every program links, with the static runtime. CUB
+# The CUB glue (cub/*.cu, one translation unit per family of algorithms, so
+# they compile in parallel): host C++ over the CUDA runtime, so a static
+# archive that every program links, with the static runtime. CUB
 # picks its tuning by __CUDA_ARCH__, so each generation's SASS comes from
 # its own PTX version (compute_75, 80, 90, 100; 86/89 share 80's tuning and
 # 120 100's), the newest embedded as PTX too.
 CUB_LIB := $(BUILD)/libgpuarr_cub.a
+CUB_OBJS := $(patsubst cub/%.cu,$(BUILD)/cub/%.o,$(wildcard cub/*.cu))
 cub_virtual_of = $(if $(filter sm_7%,$(1)),compute_75,$(if $(filter sm_8%,$(1)),compute_80,$(if $(filter sm_9%,$(1)),compute_90,compute_100)))
 cub_virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call cub_virtual_of,$(a))))
 cub_sass_for = $(subst $(space),$(comma),$(strip $(foreach a,$(GPUARR_ARCHS),$(if $(filter $(1),$(call cub_virtual_of,$(a))),$(a)))))
@@ -65,11 +67,19 @@ $(BUILD)/cub/archs: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' | cmp -s - $@ || echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' > $@
 
-$(CUB_LIB): cub/gpuarr_cub.cu gpuarr.h $(BUILD)/cub/archs
-	@mkdir -p $(BUILD)/cub
-	$(NVCC) $(CUB_NVCCFLAGS) $(CUB_GENCODE) -c -o $(BUILD)/cub/gpuarr_cub.o $<
+# The glue sees gpuarr.h's types (sections 1, 2) and Kernel ABI (15) only: a
+# copy of those, rewritten only when they change, is what it depends on.
+$(BUILD)/cub/abi.h: gpuarr.h
+	@mkdir -p $(@D)
+	@sed -n '/^\/\* 1\. Configuration macros/,/^\/\* 3\. Core/p; /^\/\* 15\. Kernel ABI/,/^#if defined(GPUARR_IMPLEMENTATION)/p' $< > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(BUILD)/cub/%.o: cub/%.cu cub/glue.cuh $(BUILD)/cub/abi.h $(BUILD)/cub/archs
+	$(NVCC) $(CUB_NVCCFLAGS) $(CUB_GENCODE) -c -o $@ $<
+
+$(CUB_LIB): $(CUB_OBJS)
 	rm -f $@
-	ar rcs $@ $(BUILD)/cub/gpuarr_cub.o
+	ar rcs $@ $^
 
 # The arch list is part of the recipe: changing it rebuilds.
 $(BUILD)/kernels/archs: FORCE

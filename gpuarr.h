@@ -1485,7 +1485,7 @@ typedef struct ga__gram_args {
     int64_t nv, nobs, chunk, nchunks;
 } ga__gram_args;
 
-/* --- CUB glue (cub/gpuarr_cub.cu, built into build/libgpuarr_cub.a) ------ */
+/* --- CUB glue (cub/, built into build/libgpuarr_cub.a) ------------------ */
 /* extern "C" functions over CUB's device-wide algorithms, linked into every
    program with the static CUDA runtime (-lcudart_static -lstdc++ -lrt). They
    run on the context current to the thread (the primary one gpuarr binds)

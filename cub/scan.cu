@@ -1,0 +1,85 @@
+/* scan.cu - the CUB glue's scans: inclusive sums and products over int64
+   (also uint64: the bits of sums and products agree), float32, float64,
+   complex64 and complex128, whole or in equal segments. */
+
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "glue.cuh"
+
+namespace {
+
+/* --- scans ---------------------------------------------------------------- */
+
+template <typename T> struct add_op {
+    __host__ __device__ T operator()(const T &a, const T &b) const { return a + b; }
+};
+template <typename T> struct mul_op {
+    __host__ __device__ T operator()(const T &a, const T &b) const { return a * b; }
+};
+template <typename R> struct add_op<cplx<R>> {
+    __host__ __device__ cplx<R> operator()(const cplx<R> &a, const cplx<R> &b) const
+    {
+        return cplx<R>{a.re + b.re, a.im + b.im};
+    }
+};
+template <typename R> struct mul_op<cplx<R>> {
+    __host__ __device__ cplx<R> operator()(const cplx<R> &a, const cplx<R> &b) const
+    {
+        return cplx<R>{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+    }
+};
+
+/* The key of element i of equal segments: i / length. */
+struct segment_of {
+    int64_t length;
+    __host__ __device__ int64_t operator()(int64_t i) const { return i / length; }
+};
+
+template <typename T, typename Op>
+cudaError_t scan_op(void *temp, size_t *temp_bytes, const void *in, void *out, int64_t n, int64_t seg,
+                    cudaStream_t stream)
+{
+    const T *i = static_cast<const T *>(in);
+    T *o = static_cast<T *>(out);
+    if (seg >= n) return cub::DeviceScan::InclusiveScan(temp, *temp_bytes, i, o, Op(), n, stream);
+    auto keys = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0), segment_of{seg});
+    return cub::DeviceScan::InclusiveScanByKey(temp, *temp_bytes, keys, i, o, Op(), n, ::cuda::std::equal_to<>(),
+                                               stream);
+}
+
+template <typename T>
+cudaError_t scan_typed(void *temp, size_t *temp_bytes, const void *in, void *out, int op, int64_t n, int64_t seg,
+                       cudaStream_t stream)
+{
+    if (op == GA__CUB_SCAN_PROD) return scan_op<T, mul_op<T>>(temp, temp_bytes, in, out, n, seg, stream);
+    return scan_op<T, add_op<T>>(temp, temp_bytes, in, out, n, seg, stream);
+}
+
+} // namespace
+
+extern "C" {
+
+int ga__cub_scan(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int op, int64_t n,
+                 int64_t segment_length, struct CUstream_st *stream)
+{
+    if (segment_length < 1) segment_length = n;
+    switch (dtype) {
+    case GA_INT64:
+    case GA_UINT64:
+        return done(scan_typed<uint64_t>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    case GA_FLOAT32:
+        return done(scan_typed<float>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    case GA_FLOAT64:
+        return done(scan_typed<double>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    case GA_COMPLEX64:
+        return done(scan_typed<cplx<float>>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    case GA_COMPLEX128:
+        return done(scan_typed<cplx<double>>(temp, temp_bytes, in, out, op, n, segment_length, stream));
+    default:
+        return (int)cudaErrorInvalidValue;
+    }
+}
+
+} // extern "C"
