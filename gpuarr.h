@@ -1440,7 +1440,10 @@ enum {
     GA__RF_NOTNAN = 4,  /* count: elements that are not NaN (else nonzero ones) */
     GA__RF_ANY = 8,     /* logic: any (else all) */
     GA__RF_NANVAR = 16, /* var: NaN where the count minus ddof is <= 0 (nanvar) */
-    GA__RF_ALIGNED = 32 /* outer: every row of columns starts 16-byte aligned */
+    GA__RF_ALIGNED = 32, /* outer: every row of columns starts 16-byte aligned */
+    GA__RF_ROWS = 64,    /* inner: one kept dim and one reduced dim, a row per work item */
+    GA__RF_TILES = 128   /* inner, with ROWS and group 1: rows of at most 64 contiguous bytes,
+                            one after the other from a 16-byte aligned start */
 };
 /* ga__reduce_args.finalize: what the final pass stores. */
 enum { GA__FIN_NONE, GA__FIN_MEAN, GA__FIN_VAR, GA__FIN_STD };
@@ -1467,7 +1470,7 @@ typedef struct ga__reduce_args {
     int32_t final_pass;     /* 1: results (out_dtype); 0: partial states */
     int32_t in_dtype;       /* converting loads: the input's dtype */
     int32_t out_dtype;
-    int32_t group;          /* inner: 1, 32 or 256 threads per row; outer: threads across columns */
+    int32_t group;          /* inner: threads per row, a power of 2 <= 32, or 256; outer: threads across columns */
     int32_t vec;            /* outer: columns per thread */
     int32_t has_initial;
     int32_t initial_dtype;  /* the dtype of `initial` */
@@ -7908,19 +7911,40 @@ static ga_status ga__reduce_run(const ga__rjob *j)
         if (layout == GA__RINNER) {
             /* a thread per row of up to 16 elements, a warp per row of up to
                2048 (65536 when there are rows enough to fill the GPU), else
-               blocks over chunks: chosen by the shape only */
+               blocks over chunks: chosen by the shape only. Rows along one
+               dim, of one dim each, take fewer threads when they are many
+               (about 16 elements per thread, 2^18 threads in all), and
+               short contiguous ones go through shared memory in tiles. */
             A.group = K <= 16 ? 1 : K <= 2048 || (K <= 65536 && M >= 2048) ? 32 : 256;
+            const bool rows = L.nk == 1 && L.nr == 1 && A.group <= 32;
+            if (rows && A.group == 32) {
+                int64_t g = GA__MAX(ga__pow2_at_least((K + 15) / 16),
+                                    ga__pow2_at_least(((int64_t)1 << 18) / GA__MAX(M, 1)));
+                A.group = (int32_t)GA__MIN(g, 32);
+            }
+            const int64_t row_bytes = K * (int64_t)in_size;
+            if (rows) A.flags |= GA__RF_ROWS;
+            if (rows && first && A.group == 1 && row_bytes <= 64 && L.rin[0] == (int64_t)in_size &&
+                L.kin[0] == row_bytes && A.in % 16 == 0)
+                A.flags |= GA__RF_TILES;
             A.chunk = K > 0 ? K : 1;
             if (A.group == 256) {
-                int64_t chunk = first ? ga__pow2_at_least(M * K / 8192) : 65536;
+                /* argmin / argmax read each winning vector again at the end
+                   of a work item: theirs are longer */
+                const int64_t most = op == GA__ROP_ARG ? (int64_t)1 << 18 : 65536;
+                int64_t chunk = first ? ga__pow2_at_least(M * K / (op == GA__ROP_ARG ? 1024 : 8192)) : 65536;
                 chunk = GA__MAX(chunk, 4096);
-                chunk = GA__MIN(chunk, 65536);
+                chunk = GA__MIN(chunk, most);
                 if (K > chunk) A.chunk = chunk;
             }
             A.nchunks = (K + A.chunk - 1) / A.chunk;
             if (A.nchunks < 1) A.nchunks = 1;
             int64_t groups = 256 / A.group;
             blocks = (M * A.nchunks + groups - 1) / groups;
+            if (A.flags & GA__RF_TILES) {
+                const int64_t tile_rows = (16384 / row_bytes) & ~(int64_t)15;
+                blocks = GA__MIN((M + tile_rows - 1) / tile_rows, sms * 4);
+            }
         } else {
             /* columns per thread: a 16-byte vector of a type read as stored,
                at most 32 bytes of states */

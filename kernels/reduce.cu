@@ -419,22 +419,9 @@ template <class V> struct ga_racc<ga_op_arg<V>> {
             s.i = k;
         }
     }
-    /* a vector of stored values (V itself): its extreme first; element by
-       element only when it may replace the state (or holds NaN) */
     template <int VW, class T, class L>
     static GA_DEV void add_vector(const Op &op, A &s, const T (&e)[VW], const ga__reduce_args &, int64_t lo, int32_t k)
     {
-        if constexpr (ga_rtraits<V>::flt && !ga_rtraits<V>::cplx) {
-            V m = e[0], t = e[0];
-#pragma unroll
-            for (int q = 1; q < VW; q++) {
-                m = op.max ? (e[q] > m ? e[q] : m) : (e[q] < m ? e[q] : m);
-                t += e[q];
-            }
-            if (s.i >= 0 && t == t) { /* no NaN in the vector (nor inf - inf) */
-                if (ga_rnan(s.v) || !(op.max ? m > s.v : m < s.v)) return;
-            }
-        }
 #pragma unroll
         for (int q = 0; q < VW; q++) add(op, s, (V)e[q], lo, k + q);
     }
@@ -452,6 +439,95 @@ template <class V> struct ga_racc<ga_op_arg<V>> {
         typename Op::S s;
         s.v = a.v;
         s.i = a.i < 0 ? -1 : lo + a.i;
+        return s;
+    }
+};
+
+/* argmin / argmax over a thread's 16-byte vectors of float32 or float64
+   (vectors t, t + T, ... below nv, GA_RU accumulators in flight): only a
+   vector's extreme is compared with the running one, without branches,
+   and the vector is remembered; the winners are read again at the end for
+   the first element equal to their extreme. Strict comparisons keep the
+   first vector on ties, so the element found is the first index. */
+template <class V, bool MAX, bool SKIPNAN> struct ga_rarg_vectors {
+    /* the extreme of two values: NaN-propagating, or (SKIPNAN) NaN only
+       when both are */
+    static GA_DEV V pick(V a, V b)
+    {
+        if constexpr (SKIPNAN) return MAX ? fmax(a, b) : fmin(a, b);
+#if __CUDA_ARCH__ >= 800
+        if constexpr (ga__same<V, float>::value) {
+            float m;
+            if constexpr (MAX) asm("max.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
+            else asm("min.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
+            return m;
+        }
+#endif
+        return a != a || b != b ? a + b : MAX ? fmax(a, b) : fmin(a, b);
+    }
+    /* whether extreme m replaces best: a better number; NaN replaces a
+       number unless SKIPNAN (which starts from best = NaN and never takes
+       one); nothing replaces a NaN */
+    static GA_DEV bool replaces(V m, V best, bool none)
+    {
+        const bool beyond = MAX ? !(m <= best) : !(m >= best);
+        if constexpr (SKIPNAN) return beyond && m == m;
+        else return none || (beyond && best == best);
+    }
+    static GA_DEV ga_arg_lean<V> range(const ga_op_arg<V> &op, const uint4 *vp, int32_t nv, int t, int T,
+                                       int32_t head)
+    {
+        constexpr int VW = (int)(16 / sizeof(V));
+        V best[GA_RU];
+        int32_t at[GA_RU];
+#pragma unroll
+        for (int u = 0; u < GA_RU; u++) {
+            if constexpr (ga__same<V, float>::value) best[u] = ga__qnan_f32(false);
+            else best[u] = ga__qnan_f64(false);
+            at[u] = -1;
+        }
+        int32_t j = t;
+        for (; j + (GA_RU - 1) * T < nv; j += GA_RU * T) {
+            uint4 r[GA_RU];
+#pragma unroll
+            for (int u = 0; u < GA_RU; u++) r[u] = vp[j + u * T];
+#pragma unroll
+            for (int u = 0; u < GA_RU; u++) {
+                V e[VW];
+                memcpy(e, &r[u], sizeof e);
+                V m = e[0];
+#pragma unroll
+                for (int q = 1; q < VW; q++) m = pick(m, e[q]);
+                const bool take = replaces(m, best[u], at[u] < 0);
+                best[u] = take ? m : best[u];
+                at[u] = take ? j + u * T : at[u];
+            }
+        }
+        for (; j < nv; j += T) {
+            const uint4 r = vp[j];
+            V e[VW];
+            memcpy(e, &r, sizeof e);
+            V m = e[0];
+#pragma unroll
+            for (int q = 1; q < VW; q++) m = pick(m, e[q]);
+            if (replaces(m, best[0], at[0] < 0)) best[0] = m, at[0] = j;
+        }
+        ga_arg_lean<V> s;
+        s.v = best[0];
+        s.i = -1;
+#pragma unroll
+        for (int u = 0; u < GA_RU; u++) {
+            if (at[u] < 0) continue;
+            const uint4 r = vp[at[u]];
+            V e[VW];
+            memcpy(e, &r, sizeof e);
+            int q = 0;
+            while (q < VW - 1 && !(best[u] != best[u] ? e[q] != e[q] : e[q] == best[u])) q++;
+            ga_arg_lean<V> w;
+            w.v = best[u];
+            w.i = head + at[u] * VW + q;
+            s = ga_racc<ga_op_arg<V>>::combine(op, s, w);
+        }
         return s;
     }
 };
@@ -694,6 +770,11 @@ GA_DEV int64_t ga_relem(const ga__reduce_args &a, int64_t k)
 /* The inner kernel                                                          */
 /* ======================================================================== */
 
+/* Whether argmin / argmax of stored values Tst take ga_rarg_vectors. */
+template <class Op, class Tst> struct ga_rarg_fast { static constexpr bool value = false; };
+template <> struct ga_rarg_fast<ga_op_arg<float>, float> { static constexpr bool value = true; };
+template <> struct ga_rarg_fast<ga_op_arg<double>, double> { static constexpr bool value = true; };
+
 /* Thread t of T accumulates the row's elements lo <= k < hi (its share:
    vectors or elements t, t + T, ...; GA_RU loads in flight, into NA
    accumulators, each seeing its elements in increasing order). */
@@ -724,24 +805,33 @@ GA_DEV typename Op::S ga_rrange(const Op &op, const ga__reduce_args &a, const ch
             for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
             const int32_t nv = (n - head) / VW;
             const uint4 *vp = (const uint4 *)(p0 + head * sz);
-            int32_t j = t;
-            for (; j + (GA_RU - 1) * T < nv; j += GA_RU * T) {
-                uint4 r[GA_RU];
+            if constexpr (ga_rarg_fast<Op, Tst>::value) {
+                typedef ga_arg_lean<Tst> L;
+                L v = op.max ? (op.nan ? ga_rarg_vectors<Tst, true, true>::range(op, vp, nv, t, T, head)
+                                       : ga_rarg_vectors<Tst, true, false>::range(op, vp, nv, t, T, head))
+                             : (op.nan ? ga_rarg_vectors<Tst, false, true>::range(op, vp, nv, t, T, head)
+                                       : ga_rarg_vectors<Tst, false, false>::range(op, vp, nv, t, T, head));
+                acc[0] = R::combine(op, acc[0], v);
+            } else {
+                int32_t j = t;
+                for (; j + (GA_RU - 1) * T < nv; j += GA_RU * T) {
+                    uint4 r[GA_RU];
 #pragma unroll
-                for (int u = 0; u < GA_RU; u++) r[u] = vp[j + u * T];
+                    for (int u = 0; u < GA_RU; u++) r[u] = vp[j + u * T];
 #pragma unroll
-                for (int u = 0; u < GA_RU; u++) {
-                    Tst e[VW];
-                    memcpy(e, &r[u], sizeof e);
-                    R::template add_vector<VW, Tst, In>(op, acc[u % NA], e, a, lo, head + (j + u * T) * VW);
+                    for (int u = 0; u < GA_RU; u++) {
+                        Tst e[VW];
+                        memcpy(e, &r[u], sizeof e);
+                        R::template add_vector<VW, Tst, In>(op, acc[u % NA], e, a, lo, head + (j + u * T) * VW);
+                    }
                 }
-            }
-            for (; j < nv; j += T) {
-                uint4 r = vp[j];
-                Tst e[VW];
-                memcpy(e, &r, sizeof e);
+                for (; j < nv; j += T) {
+                    uint4 r = vp[j];
+                    Tst e[VW];
+                    memcpy(e, &r, sizeof e);
 #pragma unroll
-                for (int q = 0; q < VW; q++) R::add(op, acc[0], In::convert(e[q], a), lo, head + j * VW + q);
+                    for (int q = 0; q < VW; q++) R::add(op, acc[0], In::convert(e[q], a), lo, head + j * VW + q);
+                }
             }
             for (int32_t k = head + nv * VW + t; k < n; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
         }
@@ -763,7 +853,8 @@ GA_DEV typename Op::S ga_rrange(const Op &op, const ga__reduce_args &a, const ch
     return R::finish(op, s, lo);
 }
 
-/* Lane 0 gets the warp's states combined (a fixed tree). */
+/* The first lane of each `width` lanes (a power of 2 <= 32) gets their
+   states combined (a fixed tree; the whole warp takes part). */
 template <class Op> GA_DEV typename Op::S ga_rwarp(const Op &op, typename Op::S s, int width)
 {
     for (int d = width / 2; d > 0; d /= 2) s = op.combine(s, ga_rshfl_down(s, d));
@@ -795,26 +886,103 @@ GA_DEV void ga_remit(const Op &op, const ga__reduce_args &a, int64_t row, int64_
     }
 }
 
-/* Work units (row, chunk) go to groups of G threads (1, 32 or 256; 256 / G
-   groups per block); a group's states are combined by warp shuffles and,
-   for whole blocks, shared memory: fixed trees. */
+/* Rows of at most 64 contiguous bytes (GA__RF_TILES): the block
+   stages tiles of whole rows in shared memory with 16-byte loads (all of
+   a thread's loads in flight at once), then thread t reduces rows t, t +
+   256, ... of the tile, element by element in order, and stores them.
+   A row is `length` elements of red_in[0] bytes each. */
+constexpr int GA_RTILE = 16384; /* bytes of input per tile (the host's tile_rows too) */
+
+template <class Op, class In> __device__ __noinline__ void ga_reduce_short_rows(const ga__reduce_args &a)
+{
+    typedef typename In::V V;
+    typedef typename In::stored Tst;
+    typedef ga_racc<Op> R;
+    constexpr int LOADS = GA_RTILE / 16 / GA_RBLOCK;
+    __shared__ uint4 tile[GA_RTILE / 16];
+    Op op(a);
+    const int64_t row_bytes = a.kept_in[0], esz = a.red_in[0];
+    const int64_t tile_rows = (GA_RTILE / row_bytes) & ~(int64_t)15; /* whole vectors per tile */
+    const int64_t ntiles = (a.rows + tile_rows - 1) / tile_rows;
+    for (int64_t tl = blockIdx.x; tl < ntiles; tl += gridDim.x) {
+        const int64_t r0 = tl * tile_rows, nrows = a.rows - r0 < tile_rows ? a.rows - r0 : tile_rows;
+        const int32_t bytes = (int32_t)(nrows * row_bytes), nvec = bytes / 16;
+        const char *src = (const char *)a.in + r0 * row_bytes;
+        uint4 r[LOADS];
+#pragma unroll
+        for (int u = 0; u < LOADS; u++) {
+            const int v = threadIdx.x + u * GA_RBLOCK;
+            if (v < nvec) r[u] = ((const uint4 *)src)[v];
+        }
+#pragma unroll
+        for (int u = 0; u < LOADS; u++) {
+            const int v = threadIdx.x + u * GA_RBLOCK;
+            if (v < nvec) tile[v] = r[u];
+        }
+        for (int32_t b = nvec * 16 + threadIdx.x; b < bytes; b += GA_RBLOCK) ((char *)tile)[b] = src[b];
+        __syncthreads();
+        for (int32_t i = threadIdx.x; i < nrows; i += GA_RBLOCK) {
+            const int64_t row = r0 + i, ao = row * a.kept_aux[0];
+            ga_rset_center(op, a, ao);
+            const char *p = (const char *)tile + i * row_bytes;
+            typename R::A acc = R::identity(op);
+            bool done = false;
+            if constexpr (In::vector) { /* stored values: 16-byte reads, fewer bank conflicts */
+                if (row_bytes % 16 == 0) {
+                    constexpr int VW = (int)(16 / sizeof(Tst));
+                    for (int32_t j = 0; j < (int32_t)row_bytes / 16; j++) {
+                        const uint4 r = ((const uint4 *)p)[j];
+                        Tst e[VW];
+                        memcpy(e, &r, sizeof e);
+#pragma unroll
+                        for (int q = 0; q < VW; q++) R::add(op, acc, In::convert(e[q], a), 0, j * VW + q);
+                    }
+                    done = true;
+                }
+            }
+            if (!done)
+                for (int32_t e = 0; e < (int32_t)a.length; e++) R::add(op, acc, In::load(p + e * esz, a), 0, e);
+            ga_remit<Op, V>(op, a, row, 0, R::finish(op, acc, 0), row * a.kept_out[0], ao);
+        }
+        __syncthreads();
+    }
+}
+
+/* Work units (row, chunk) go to groups of G threads (a power of 2 up to 32,
+   or 256; 256 / G groups per block); a group's states are combined by warp
+   shuffles and, for whole blocks, shared memory: fixed trees. Every
+   thread of a block runs the same number of rounds (a unit past the end
+   is an identity), so that shuffles and barriers see every lane. */
 template <class Op, class In> GA_DEV void ga_reduce_inner(const ga__reduce_args &a)
 {
     typedef typename Op::S S;
     typedef typename In::V V;
     __shared__ S partial[GA_RBLOCK / 32];
+    if (a.flags & GA__RF_TILES) {
+        if constexpr (sizeof(typename In::stored) <= 16) ga_reduce_short_rows<Op, In>(a);
+        return;
+    }
     Op op(a);
-    const int G = a.group, groups = GA_RBLOCK / G, gid = threadIdx.x / G, t = threadIdx.x % G;
+    const int G = a.group, lg = __ffs(G) - 1, groups = GA_RBLOCK >> lg, gid = threadIdx.x >> lg, t = threadIdx.x & (G - 1);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const bool rows = (a.flags & GA__RF_ROWS) != 0; /* one kept dim, one reduced dim, whole rows */
     const int64_t units = a.rows * a.nchunks, step = (int64_t)gridDim.x * groups;
-    for (int64_t u = (int64_t)blockIdx.x * groups + gid; u < units || (G == GA_RBLOCK && u - gid < units); u += step) {
-        const int64_t row = ga_rdiv(u, a.nchunks), c = u - row * a.nchunks;
-        int64_t io, oo, ao;
-        ga_rrow(a, row, 0, io, oo, ao);
-        ga_rset_center(op, a, ao);
-        const int64_t lo = c * a.chunk, hi = lo + a.chunk < a.length ? lo + a.chunk : a.length;
-        S s = ga_rrange<Op, In>(op, a, (const char *)a.in + io, lo, hi, t, G);
-        if (G >= 32) s = ga_rwarp(op, s, 32);
+    for (int64_t u = (int64_t)blockIdx.x * groups + gid; u - gid < units; u += step) {
+        const bool live = u < units;
+        int64_t row = u, c = 0, io, oo, ao;
+        if (rows) {
+            io = row * a.kept_in[0], oo = row * a.kept_out[0], ao = row * a.kept_aux[0];
+        } else {
+            row = ga_rdiv(u, a.nchunks), c = u - row * a.nchunks;
+            ga_rrow(a, row, 0, io, oo, ao);
+        }
+        S s = op.identity();
+        if (live) {
+            ga_rset_center(op, a, ao);
+            const int64_t lo = c * a.chunk, hi = lo + a.chunk < a.length ? lo + a.chunk : a.length;
+            s = ga_rrange<Op, In>(op, a, (const char *)a.in + io, lo, hi, t, G);
+        }
+        if (G > 1) s = ga_rwarp(op, s, G < 32 ? G : 32);
         if (G == GA_RBLOCK) {
             if (lane == 0) partial[warp] = s;
             __syncthreads();
@@ -824,7 +992,7 @@ template <class Op, class In> GA_DEV void ga_reduce_inner(const ga__reduce_args 
             }
             __syncthreads();
         }
-        if (t == 0) ga_remit<Op, V>(op, a, row, c, s, oo, ao);
+        if (live && t == 0) ga_remit<Op, V>(op, a, row, c, s, oo, ao);
     }
 }
 
