@@ -855,7 +855,9 @@ GPUARR_API ga_array *ga_clip_scalar(const ga_array *a, ga_scalar lo, ga_scalar h
 
 /* numpy.isclose: |a - b| <= atol + rtol * |b|, elementwise (bool);
    infinities are close when equal; NaNs when equal_nan. Integers compare
-   in float64. NumPy's defaults: rtol 1e-5, atol 1e-8, equal_nan false. */
+   in float64. As NumPy, atol + rtol * |b| is rounded to b's dtype (a
+   float16 b: to float16) before it is compared. NumPy's defaults: rtol
+   1e-5, atol 1e-8, equal_nan false. */
 GPUARR_API ga_array *ga_isclose(const ga_array *a, const ga_array *b, double rtol, double atol,
                                 bool equal_nan);
 
@@ -5008,6 +5010,11 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
         for (int d = 0; d < ndim; d++) st[nout + k][d] = ins[k] ? in_strides[k][order[d]] : 0;
     }
     for (int i = 0; i < 4; i++) args.param[i] = param ? param[i] : 0;
+    if (u == GA_UFUNC_ISCLOSE && ins[1]) { /* NumPy: atol + rtol |b| in b's dtype (of 1 float, 2 float16,
+                                              3 bfloat16, 4 float32 / complex64: its rounding) */
+        ga_dtype b = ins[1]->dtype;
+        args.param[3] = b == GA_FLOAT16 ? 2 : b == GA_BFLOAT16 ? 3 : b == GA_FLOAT32 || b == GA_COMPLEX64 ? 4 : 1;
+    }
     args.size = size;
     args.rows = 1;
     int nd = ga__collapse(ndim, sh, nops, st);

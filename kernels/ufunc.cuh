@@ -862,23 +862,39 @@ template <class C> GA_DEV C operator()(C a, C lo, C hi) const { return ga_minimu
 GA_OP_END
 
 /* isclose: |a - b| <= atol + rtol |b| and b finite, or a == b; NaNs equal
-   with equal_nan (param: rtol, atol, equal_nan). */
+   with equal_nan (param: rtol, atol, equal_nan, and the format NumPy
+   computes atol + rtol |b| in, b's: 0 or 1 the loop's, 2 float16, 3
+   bfloat16, 4 float32; each step rounded to it). */
 struct ga_op_isclose {
     static constexpr int nin = 2, nout = 1;
     static constexpr bool widen16 = true;
     template <class L> using sig = ga_sig_bool<L>;
     double rtol, atol;
     bool equal_nan;
-    GA_DEV explicit ga_op_isclose(const double *p) : rtol(p[0]), atol(p[1]), equal_nan(p[2] != 0) {}
+    int format;
+    GA_DEV explicit ga_op_isclose(const double *p) : rtol(p[0]), atol(p[1]), equal_nan(p[2] != 0), format((int)p[3]) {}
+    template <class F> GA_DEV F rounded(F x) const
+    {
+        switch (format) {
+        case 2: return (F)__half2float(ga__fconv<__half>(x));
+        case 3: return (F)__bfloat162float(ga__fconv<__nv_bfloat16>(x));
+        case 4: return (F)(float)x;
+        default: return x;
+        }
+    }
+    template <class F> GA_DEV F tolerance(F magnitude_b) const
+    {
+        return rounded(rounded((F)atol) + rounded(rounded((F)rtol) * magnitude_b));
+    }
     template <class C> GA_DEV bool operator()(C a, C b) const
     {
         if constexpr (ga_is<C>::complex) {
             typedef ga_part_t<C> F;
-            const F d = hypot(a.re - b.re, a.im - b.im), mb = hypot(b.re, b.im);
-            const bool close = d <= (F)atol + (F)rtol * mb && isfinite(b.re) && isfinite(b.im);
+            const F d = hypot(a.re - b.re, a.im - b.im), mb = rounded(hypot(b.re, b.im));
+            const bool close = d <= tolerance(mb) && isfinite(b.re) && isfinite(b.im);
             return close || (a.re == b.re && a.im == b.im) || (equal_nan && ga_cnan(a) && ga_cnan(b));
         } else {
-            const bool close = fabs(a - b) <= (C)atol + (C)rtol * fabs(b) && isfinite(b);
+            const bool close = fabs(a - b) <= tolerance(fabs(b)) && isfinite(b);
             return close || a == b || (equal_nan && a != a && b != b);
         }
     }
