@@ -8,14 +8,16 @@
 
      ga_reduce_<op>_<in>_inner(ga__reduce_args a)
          the fastest-varying dim is reduced. `group` threads reduce a row:
-         1 (rows of up to 16 elements: a thread per row), 32 (a warp per
-         row, 8 rows per block) or 256 (a block per work item of `chunk`
-         elements; rows longer than a chunk are split over several work
-         items, whose partial states a combine pass reduces). A full
-         reduction is the case rows == 1. Rows contiguous in memory are
-         read with 16-byte vectors; other layouts (several reduced dims,
-         any strides: the general strided case) index each element
-         through the reduced dims.
+         1 (rows of up to 16 elements: a thread per row; rows of at most
+         64 contiguous bytes are staged through shared memory in tiles,
+         GA__RF_TILES), 2 to 32 (a warp or part of one per row; parts
+         only for rows along one dim, GA__RF_ROWS, when they are many) or
+         256 (a block per work item of `chunk` elements; rows longer than
+         a chunk are split over several work items, whose partial states
+         a combine pass reduces). A full reduction is the case rows == 1.
+         Rows contiguous in memory are read with 16-byte vectors; other
+         layouts (several reduced dims, any strides: the general strided
+         case) index each element through the reduced dims.
      ga_reduce_<op>_<in>_outer(ga__reduce_args a)
          the fastest-varying dim is kept: threads run across it (`group`
          threads per block row, `vec` columns each, 16-byte vectors when
