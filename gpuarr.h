@@ -9904,7 +9904,7 @@ static ga_status ga__need_1d(const char *func, const ga_array *a)
 GPUARR_API ga_array *ga_searchsorted(const ga_array *a, const ga_array *v, ga_side side, const ga_array *sorter)
 {
     static const char func[] = "ga_searchsorted";
-    ga_dtype dt;
+    ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", v, "v", &dt) != GA_OK || ga__need_1d(func, a) != GA_OK) return NULL;
     if (side != GA_SIDE_LEFT && side != GA_SIDE_RIGHT) {
         ga__error(GA_ERROR_VALUE, func, "side must be GA_SIDE_LEFT or GA_SIDE_RIGHT, got %d", (int)side);
@@ -9930,7 +9930,7 @@ GPUARR_API ga_array *ga_searchsorted(const ga_array *a, const ga_array *v, ga_si
         if (size > 0 && (ga__read_extreme(func, sorter, GA_REDUCE_MIN, GA_INT64, &lo) != GA_OK ||
                          ga__read_extreme(func, sorter, GA_REDUCE_MAX, GA_INT64, &hi) != GA_OK))
             return NULL;
-        if (lo < 0 || hi < 0 || hi >= a->size) {
+        if (size > 0 && (lo < 0 || hi < 0 || hi >= a->size)) {
             ga__error(GA_ERROR_VALUE, func, "Sorter index out of range.");
             return NULL;
         }
@@ -10010,7 +10010,7 @@ GPUARR_API ga_array *ga_digitize(const ga_array *x, const ga_array *bins, bool r
         ga__error(GA_ERROR_TYPE, func, "x may not be complex");
         return NULL;
     }
-    ga_dtype dt;
+    ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, x, "x", bins, "bins", &dt) != GA_OK || ga__need_1d(func, bins) != GA_OK) return NULL;
     if (ga__bind(func, bins->device) != GA_OK) return NULL;
     double *h = ga__host_doubles(func, bins);
@@ -10036,7 +10036,7 @@ GPUARR_API ga_array *ga_digitize(const ga_array *x, const ga_array *bins, bool r
 GPUARR_API ga_array *ga_isin(const ga_array *element, const ga_array *test_elements, bool invert)
 {
     static const char func[] = "ga_isin";
-    ga_dtype dt;
+    ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, element, "element", test_elements, "test_elements", &dt) != GA_OK) return NULL;
     return ga__ret(ga__search(func, test_elements, element, dt,
                               invert ? GA__CUB_SEARCH_NOT_FOUND : GA__CUB_SEARCH_FOUND, true));
@@ -10102,7 +10102,7 @@ GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool a
 {
     static const char func[] = "ga_intersect1d";
     (void)assume_unique; /* the inputs are made unique either way */
-    ga_dtype dt;
+    ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
     ga_array *ia = NULL, *ib = NULL, *found = NULL, *pos = NULL, *r = NULL, *r1 = NULL, *r2 = NULL, *sel = NULL;
     ga_array *ua = ga__unique(func, 1, &a, dt, true, indices1 ? &ia : NULL, NULL, NULL);
@@ -10136,7 +10136,7 @@ GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool a
 GPUARR_API ga_array *ga_union1d(const ga_array *a, const ga_array *b)
 {
     static const char func[] = "ga_union1d";
-    ga_dtype dt;
+    ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
     const ga_array *both[2] = {a, b};
     return ga__ret(ga__unique(func, 2, both, dt, true, NULL, NULL, NULL));
@@ -10145,7 +10145,7 @@ GPUARR_API ga_array *ga_union1d(const ga_array *a, const ga_array *b)
 GPUARR_API ga_array *ga_setdiff1d(const ga_array *a, const ga_array *b, bool assume_unique)
 {
     static const char func[] = "ga_setdiff1d";
-    ga_dtype dt;
+    ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
     if (ga__set_dtype(func, a->dtype) != GA_OK) return NULL;
     ga_array *ua;
@@ -10168,7 +10168,7 @@ GPUARR_API ga_array *ga_setdiff1d(const ga_array *a, const ga_array *b, bool ass
 GPUARR_API ga_array *ga_setxor1d(const ga_array *a, const ga_array *b, bool assume_unique)
 {
     static const char func[] = "ga_setxor1d";
-    ga_dtype dt;
+    ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
     /* the values that occur once among unique(a) and unique(b), each NaN
        apart (NumPy compares neighbours with !=) */
@@ -10357,9 +10357,14 @@ static ga_status ga__histogram_edges(const char *func, const ga_array *a, int64_
         if (!isfinite(first) || !isfinite(last))
             return ga__error(GA_ERROR_VALUE, func, "autodetected range of [%.17g, %.17g] is not finite", first, last);
     }
+    /* numpy.linspace(first, last, bins + 1) then astype(bin dtype), as
+       NumPy: in float64 for a given range or integers, else in a's float
+       dtype (its min and max are scalars of that dtype), each operation
+       rounded to it */
+    ga_dtype ct = !range && a->size > 0 && ga__dtype_kinds[a->dtype] == 'f' ? a->dtype : GA_FLOAT64;
     if (first == last) {
-        first -= 0.5;
-        last += 0.5;
+        first = ga__round_to(first - 0.5, ct);
+        last = ga__round_to(last + 0.5, ct);
     }
     ga_scalar f = ga_float(0);
     ga_dtype dt = a->dtype;
@@ -10368,10 +10373,12 @@ static ga_status ga__histogram_edges(const char *func, const ga_array *a, int64_
     h->uniform = true;
     h->host = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(bins + 1));
     if (!h->host) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-    /* numpy.linspace(first, last, bins + 1) in float64, then astype */
-    double delta = last - first, step = delta / (double)bins;
+    double delta = ga__round_to(last - first, ct), step = ga__round_to(delta / (double)bins, ct);
     for (int64_t i = 0; i <= bins; i++) {
-        double y = step == 0 ? (double)i / (double)bins * delta + first : (double)i * step + first;
+        double x = ga__round_to((double)i, ct), y;
+        if (step == 0) y = ga__round_to(ga__round_to(x / (double)bins, ct) * delta, ct);
+        else y = ga__round_to(x * step, ct);
+        y = ga__round_to(y + first, ct);
         h->host[i] = ga__round_to(i == bins ? last : y, h->dtype);
     }
     return GA_OK;
