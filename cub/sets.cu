@@ -142,7 +142,7 @@ template <typename T>
 __global__ void histogram_kernel(const T *in, int64_t n, const T *edges_global, int64_t nbins, int uniform, T lo,
                                  T scale, unsigned long long *counts, uint32_t *ids)
 {
-    extern __shared__ unsigned char shared_raw[];
+    extern __shared__ __align__(16) unsigned char shared_raw[];
     const bool shared = nbins <= kSharedBins;
     T *edges_shared = reinterpret_cast<T *>(shared_raw);
     unsigned int *local = reinterpret_cast<unsigned int *>(shared_raw + (nbins + 1) * sizeof(T));

@@ -2872,9 +2872,12 @@ def check_sets(t, ga):
         set_equal(t, f"intersect1d indices1 {lab}", to_numpy(t, t.own(i1.value)), w1)
         set_equal(t, f"intersect1d indices2 {lab}", to_numpy(t, t.own(i2.value)), w2)
         set_equal(t, f"union1d {lab}", to_numpy(t, t.own(lib.ga_union1d(p, q), "ga_union1d")), np.union1d(x, y))
-        for au in (False, True):
-            set_equal(t, f"setdiff1d assume_unique={au} {lab}",
-                      to_numpy(t, t.own(lib.ga_setdiff1d(p, q, au), "ga_setdiff1d")), np.setdiff1d(x, y, au))
+        set_equal(t, f"setdiff1d {lab}", to_numpy(t, t.own(lib.ga_setdiff1d(p, q, False), "ga_setdiff1d")),
+                  np.setdiff1d(x, y))
+        # assume_unique: NumPy's answer holds for unique x only; x has
+        # duplicates, so the definition (x flattened, those in y left out)
+        set_equal(t, f"setdiff1d assume_unique {lab}",
+                  to_numpy(t, t.own(lib.ga_setdiff1d(p, q, True), "ga_setdiff1d")), x[~np.isin(x, y)])
         set_equal(t, f"setxor1d {lab}", to_numpy(t, t.own(lib.ga_setxor1d(p, q, False), "ga_setxor1d")),
                   np.setxor1d(x, y))
 

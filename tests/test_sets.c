@@ -826,7 +826,8 @@ static void check_histogram(ga_dtype t, int64_t n, int layout, int64_t bins, int
         for (int64_t b = 0; g && b < bins; b++) {
             long double e = want[b];
             if (mode == 3) e = e / (long double)round_to(edges[b + 1] - edges[b], bt) / total; /* widths as NumPy's diff */
-            bool ok = mode == 3 ? fabsl(g[b] - e) <= 1e-9L * (fabsl(e) + 1e-9L) + 1e-12L : g[b] == e;
+            bool ok = mode == 3 ? (isnan(e) && isnan(g[b])) || g[b] == e || fabsl(g[b] - e) <= 1e-9L * fabsl(e) + 1e-12L
+                                : g[b] == e;
             CHECK(ok, "%s: bin %lld is %Lg, expected %Lg", what, (long long)b, g[b], e);
             if (!ok) break;
         }
