@@ -413,6 +413,7 @@ static void check_searchsorted(ga_dtype t, int64_t n, int layout)
 
 static void check_digitize(ga_dtype t, int64_t n, int layout)
 {
+    if (layout == LAYOUT_TRANSPOSED) layout = LAYOUT_REVERSED; /* bins are 1-d */
     char what[160];
     describe(what, sizeof what, "digitize", t, n, layout);
     size_t sz = ga_dtype_itemsize(t);
