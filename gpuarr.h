@@ -1423,7 +1423,9 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
    be positive, when an integer", "max must be larger than min in range
    parameter.", "supplied range of [0, inf] is not finite", "autodetected
    range of [nan, nan] is not finite", "`bins` must increase
-   monotonically, when an array", "`bins` must be 1d, when an array").
+   monotonically, when an array", "`bins` must be 1d, when an array",
+   "Too many bins for data range. Cannot create 3000 finite-sized bins."
+   when equal bins' edges rounded to the bin dtype are not increasing).
    Elements and edges compare in float32 when both are float32 or
    narrower floats, else in float64. Bin estimators by name ('auto', ...)
    are not provided. */
@@ -9971,7 +9973,9 @@ static double *ga__host_doubles(const char *func, const ga_array *a)
     return h;
 }
 
-/* NumPy's check_array_monotonic: 1 increasing, -1 decreasing, 0 neither. */
+/* NumPy's _monotonicity (check_array_monotonic): 1 increasing, -1
+   decreasing (also when NaN makes the first two distinct values
+   unordered), 0 neither. */
 static int ga__monotonicity(const double *b, int64_t n)
 {
     if (n == 0) return 1;
@@ -9988,15 +9992,12 @@ static int ga__monotonicity(const double *b, int64_t n)
         }
         return 1;
     }
-    if (last > next) {
-        for (i++; i < n; i++) {
-            last = next;
-            next = b[i];
-            if (last < next) return 0;
-        }
-        return -1;
+    for (i++; i < n; i++) { /* decreasing (or NaN among the first two distinct values) */
+        last = next;
+        next = b[i];
+        if (last < next) return 0;
     }
-    return 0;
+    return -1;
 }
 
 GPUARR_API ga_array *ga_digitize(const ga_array *x, const ga_array *bins, bool right)
@@ -10309,6 +10310,21 @@ static double ga__round_to(double x, ga_dtype t)
     }
 }
 
+/* numpy.linspace(first, last, bins + 1) as NumPy computes it in dtype ct
+   (float64, or a float dtype whose every operation is rounded to it), then
+   rounded to dtype `to`, into edges (bins + 1). */
+static void ga__linspace_edges(double first, double last, int64_t bins, ga_dtype ct, ga_dtype to, double *edges)
+{
+    double delta = ga__round_to(last - first, ct), step = ga__round_to(delta / (double)bins, ct);
+    for (int64_t i = 0; i <= bins; i++) {
+        double x = ga__round_to((double)i, ct), y;
+        if (step == 0) y = ga__round_to(ga__round_to(x / (double)bins, ct) * delta, ct);
+        else y = ga__round_to(x * step, ct);
+        y = ga__round_to(y + first, ct);
+        edges[i] = ga__round_to(i == bins ? last : y, to);
+    }
+}
+
 /* A histogram's edges: `bins` equal bins over range (or a's min and max)
    in NumPy's linspace, rounded to the bin dtype (a's float dtype, else
    float64), or the given bin_edges (checked); host copies as float64. */
@@ -10373,14 +10389,14 @@ static ga_status ga__histogram_edges(const char *func, const ga_array *a, int64_
     h->uniform = true;
     h->host = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(bins + 1));
     if (!h->host) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-    double delta = ga__round_to(last - first, ct), step = ga__round_to(delta / (double)bins, ct);
-    for (int64_t i = 0; i <= bins; i++) {
-        double x = ga__round_to((double)i, ct), y;
-        if (step == 0) y = ga__round_to(ga__round_to(x / (double)bins, ct) * delta, ct);
-        else y = ga__round_to(x * step, ct);
-        y = ga__round_to(y + first, ct);
-        h->host[i] = ga__round_to(i == bins ? last : y, h->dtype);
-    }
+    ga__linspace_edges(first, last, bins, ct, h->dtype, h->host);
+    for (int64_t i = 0; i < bins; i++)
+        if (!(h->host[i] < h->host[i + 1])) {
+            GPUARR_FREE(h->host);
+            h->host = NULL;
+            return ga__error(GA_ERROR_VALUE, func,
+                             "Too many bins for data range. Cannot create %lld finite-sized bins.", (long long)bins);
+        }
     return GA_OK;
 }
 

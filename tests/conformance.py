@@ -2882,6 +2882,15 @@ def check_sets(t, ga):
                   np.setxor1d(x, y))
 
 
+def numpy_result(fn):
+    """fn()'s result, or the exception it raised."""
+    try:
+        with quiet():
+            return fn()
+    except Exception as e:
+        return e
+
+
 def check_histograms(t, ga):
     env, lib = t.env, t.lib
     dt = env.np_dtype(ga)
@@ -2910,13 +2919,17 @@ def check_histograms(t, ga):
                 src = x if with_range else finite
                 if dt.kind == "b":
                     src = src.astype(np.uint8)  # NumPy converts bool input (with a warning)
-                with quiet():
-                    wh, we = np.histogram(src, bins, range=(-7.5, 13.25) if with_range else None)
+                want = numpy_result(lambda: np.histogram(src, bins, range=(-7.5, 13.25) if with_range else None))
+                lib.ga_clear_error()
                 h = lib.ga_histogram(p if with_range else fx, bins, None, rng2 if with_range else None, False, None,
                                      ctypes.byref(e))
-                set_equal(t, f"histogram bins={bins} range={with_range} {lab}", to_numpy(t, t.own(h, "ga_histogram")),
-                          wh)
-                set_equal(t, f"histogram edges bins={bins} range={with_range} {lab}", to_numpy(t, t.own(e.value)), we)
+                label = f"histogram bins={bins} range={with_range} {lab}"
+                if isinstance(want, Exception):  # float16 edges that do not all differ
+                    expect_error(t, label, h, "GA_ERROR_VALUE", str(want), exact=False)
+                    continue
+                set_equal(t, label, to_numpy(t, t.own(h, "ga_histogram")), want[0])
+                set_equal(t, f"histogram edges bins={bins} range={with_range} {lab}", to_numpy(t, t.own(e.value)),
+                          want[1])
             # edges as an array, density, weights
             edges = np.array([-20.0, -3.0, -0.5, 0.0, 0.25, 7.0, 19.0])
             pe = to_device(t, edges)
@@ -2927,8 +2940,10 @@ def check_histograms(t, ga):
                       to_numpy(t, t.own(lib.ga_histogram(p, 0, pe, None, False, None, None), "ga_histogram")), wh)
             wts = t.rng.random(n).astype(np.float32)
             pw = to_device(t, wts)
-            with quiet():
-                wd, _ = np.histogram(src, bins, range=(-7.5, 13.25), density=True, weights=wts)
+            want = numpy_result(lambda: np.histogram(src, bins, range=(-7.5, 13.25), density=True, weights=wts))
+            if isinstance(want, Exception):
+                continue
+            wd = want[0]
             got = to_numpy(t, t.own(lib.ga_histogram(p, bins, None, rng2, True, pw, None), "ga_histogram"))
             with quiet():
                 ok = got.dtype == wd.dtype and got.shape == wd.shape and np.allclose(got, wd, rtol=1e-5, equal_nan=True)

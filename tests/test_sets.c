@@ -390,7 +390,7 @@ static void check_searchsorted(ga_dtype t, int64_t n, int layout)
             for (int with_sorter = 0; with_sorter < 3; with_sorter++) {
                 const ga_array *sorter = with_sorter == 0 ? NULL : with_sorter == 1 ? dp : dp32;
                 ga_array *r = ga_searchsorted(sorter ? du : da, dv, side ? GA_SIDE_RIGHT : GA_SIDE_LEFT, sorter);
-                char w2[200];
+                char w2[320];
                 snprintf(w2, sizeof w2, "%s side=%s sorter=%s", what, side ? "right" : "left",
                          with_sorter == 0 ? "None" : with_sorter == 1 ? "int64" : "int32");
                 CHECK(r != NULL, "%s: %s", w2, ga_last_error_message());
@@ -444,7 +444,7 @@ static void check_digitize(ga_dtype t, int64_t n, int layout)
                     want[j] += dec ? (right ? c >= 0 : c > 0) : (right ? c < 0 : c <= 0);
                 }
             }
-            char w2[200];
+            char w2[320];
             snprintf(w2, sizeof w2, "%s (%lld bins) %s right=%d", what, (long long)nb, dec ? "decreasing" : "increasing",
                      right);
             ga_array *r = ga_digitize(dx, db, right);
@@ -526,8 +526,8 @@ static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
     int64_t *ca = malloc(8 * (size_t)(na + 1)), *cb = malloc(8 * (size_t)(nb + 1));
     int64_t ka = ref_unique(xa, na, true, ua, fa, ca, NULL), kb = ref_unique(xb, nb, true, ub, fb, cb, NULL);
     size_t cap = (size_t)(na + nb + 2);
-    long double *want = malloc(sizeof(long double) * cap);
-    int64_t *w1 = malloc(8 * cap), *w2 = malloc(8 * cap), k;
+    long double *want = calloc(cap, sizeof(long double));
+    int64_t *w1 = calloc(cap, 8), *w2 = calloc(cap, 8), k;
     ga_array *a = upload(ha, na, t, layout), *b = ga_from_host(hb, 1, &nb, t);
     CHECK(a && b, "%s: upload: %s", what, ga_last_error_message());
     if (a && b) {
@@ -859,11 +859,16 @@ static void check_histogram(ga_dtype t, int64_t n, int layout, int64_t bins, int
 
 DEVICE_TEST(histogram_all_dtypes)
 {
+    /* 3000 bins: edges in global memory; fewer for float16 and bfloat16,
+       whose rounded edges would not all differ ("Too many bins") */
     static const int64_t bins[] = {1, 10, 256, 3000};
     for (int d = 0; d < NUM_REAL; d++)
         for (int s = 1; s < NUM_SIZES; s++)
-            for (int mode = 0; mode < 4; mode++)
-                check_histogram(REAL_DTYPES[d], SIZES[s], (s + mode) % NUM_LAYOUTS, bins[(s + mode) % 4], mode);
+            for (int mode = 0; mode < 4; mode++) {
+                ga_dtype t = REAL_DTYPES[d];
+                int64_t nb = bins[(s + mode) % 4], cap = t == GA_FLOAT16 ? 256 : t == GA_BFLOAT16 ? 64 : nb;
+                check_histogram(t, SIZES[s], (s + mode) % NUM_LAYOUTS, mode == 2 || nb < cap ? nb : cap, mode);
+            }
     check_histogram(GA_FLOAT32, 1 << 22, LAYOUT_CONTIGUOUS, 256, 1);
 }
 
@@ -965,6 +970,12 @@ DEVICE_TEST(errors)
     CHECK_ERROR(ga_histogram(a, 4, NULL, NULL, false, two, NULL) == NULL, GA_ERROR_VALUE,
                 "weights should have the same shape as a.");
     CHECK_ERROR(ga_histogram(c, 4, NULL, NULL, false, NULL, NULL) == NULL, GA_ERROR_NOT_IMPLEMENTED, "complex64");
+    ga_array *half = ga_zeros(1, &s3, GA_FLOAT16);
+    double r_half[2] = {-7.5, 13.25};
+    CHECK_ERROR(ga_histogram(half, 3000, NULL, r_half, false, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "Too many bins for data range. Cannot create 3000 finite-sized bins.");
+    CHECK_ERROR(ga_histogram_bin_edges(half, 3000, r_half) == NULL, GA_ERROR_VALUE, "Too many bins for data range.");
+    ga_release(half);
     /* a failed call stores nothing */
     ga_array *untouched = (ga_array *)&keep;
     keep = untouched;
@@ -976,4 +987,104 @@ DEVICE_TEST(errors)
     ga_release(an);
     ga_release(a), ga_release(m), ga_release(bad), ga_release(f), ga_release(c), ga_release(z0), ga_release(ni);
     ga_release(sb), ga_release(two);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Host rules (no device): digitize's monotonicity, histogram edges           */
+/* ------------------------------------------------------------------------ */
+
+/* NumPy's _monotonicity on float64 bins (the values NumPy 2 returns,
+   NaN cases included). */
+TEST(digitize_monotonicity_rule)
+{
+    static const struct { double b[5]; int n, want; } cases[] = {
+        {{0}, 0, 1},
+        {{2, 2, 2}, 3, 1},
+        {{1, 2, 3}, 3, 1},
+        {{3, 2, 2, 1}, 4, -1},
+        {{3, 1, 2}, 3, 0},
+        {{1, 2, NAN, 3}, 4, 1},
+        {{NAN, 1}, 2, -1},
+        {{1, NAN}, 2, -1},
+        {{1, 1, NAN}, 3, -1},
+        {{NAN, NAN}, 2, -1},
+        {{3, NAN, 1}, 3, -1},
+        {{1, NAN, 0}, 3, -1},
+        {{1, 2, 1}, 3, 0},
+        {{-INFINITY, 0, INFINITY}, 3, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = ga__monotonicity(cases[i].b, cases[i].n);
+        CHECK(got == cases[i].want, "case %zu: monotonicity %d, NumPy %d", i, got, cases[i].want);
+    }
+}
+
+/* Element bits of an edge stored in dtype t. */
+static uint64_t edge_bits(double y, ga_dtype t)
+{
+    switch (t) {
+    case GA_FLOAT16: return ref_f16_from_double(y);
+    case GA_FLOAT32: {
+        float f = (float)y;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    default: {
+        uint64_t u;
+        memcpy(&u, &y, 8);
+        return u;
+    }
+    }
+}
+
+/* Equal bins' edges against np.histogram_bin_edges (first, middle and last
+   element's bits, and the sum of every element's bits): autodetected
+   ranges are computed in the data's float dtype, given ranges and integer
+   data in float64, as NumPy's linspace does. */
+TEST(histogram_edges_as_numpy)
+{
+    static const struct {
+        const char *what;
+        double first, last;
+        int64_t bins;
+        ga_dtype ct, to;
+        uint64_t first_bits, mid_bits, last_bits, sum;
+    } cases[] = {
+        {"float32 [0.1, 0.7] auto, 7 bins", 0.1f, 0.7f, 7, GA_FLOAT32, GA_FLOAT32, 0x3dcccccd, 0x3ee2be2b, 0x3f333333,
+         8414253170ull},
+        {"float32 [-3.3, 1000.7] auto, 2500 bins", -3.3f, 1000.7f, 2500, GA_FLOAT32, GA_FLOAT32, 0xc0533333,
+         0x43f9599a, 0x447a2ccd, 2860795295061ull},
+        {"float32 range (-7.5, 13.25), 11 bins", -7.5, 13.25, 11, GA_FLOAT64, GA_FLOAT32, 0xc0f00000, 0x40745d17,
+         0x41540000, 21557578659ull},
+        {"float32 [2.5] auto, 3 bins", 2.0, 3.0, 3, GA_FLOAT32, GA_FLOAT32, 0x40000000, 0x402aaaab, 0x40400000,
+         4303355904ull},
+        {"int8 [5], 4 bins", 4.5, 5.5, 4, GA_FLOAT64, GA_FLOAT64, 0x4012000000000000ull, 0x4014000000000000ull,
+         0x4016000000000000ull, 4639833516098453504ull},
+        {"float64 [0.1, 0.7] auto, 7 bins", 0.1, 0.7, 7, GA_FLOAT64, GA_FLOAT64, 0x3fb999999999999aull,
+         0x3fdc57c57c57c57cull, 0x3fe6666666666666ull, 18352425830084906656ull},
+        {"float16 range (-40.5, 90.25), 256 bins", -40.5, 90.25, 256, GA_FLOAT64, GA_FLOAT16, 0xd110, 0x4e38, 0x55a4,
+         7791566},
+        {"float16 [-3.3, 100.7] auto, 250 bins", 0, 0, 250, GA_FLOAT16, GA_FLOAT16, 0xc29a, 0x5216, 0x564b, 5398959},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double first = cases[c].first, last = cases[c].last;
+        if (cases[c].ct == GA_FLOAT16) { /* the data's min and max as float16 */
+            first = ref_f16_to_double(ref_f16_from_double(-3.3));
+            last = ref_f16_to_double(ref_f16_from_double(100.7));
+        }
+        int64_t bins = cases[c].bins;
+        double *e = malloc(sizeof(double) * (size_t)(bins + 1));
+        ga__linspace_edges(first, last, bins, cases[c].ct, cases[c].to, e);
+        uint64_t sum = 0;
+        for (int64_t i = 0; i <= bins; i++) sum += edge_bits(e[i], cases[c].to);
+        uint64_t f = edge_bits(e[0], cases[c].to), m = edge_bits(e[(bins + 1) / 2], cases[c].to);
+        uint64_t l = edge_bits(e[bins], cases[c].to);
+        CHECK(f == cases[c].first_bits && m == cases[c].mid_bits && l == cases[c].last_bits && sum == cases[c].sum,
+              "%s: bits %llx %llx %llx sum %llu, NumPy %llx %llx %llx sum %llu", cases[c].what, (unsigned long long)f,
+              (unsigned long long)m, (unsigned long long)l, (unsigned long long)sum,
+              (unsigned long long)cases[c].first_bits, (unsigned long long)cases[c].mid_bits,
+              (unsigned long long)cases[c].last_bits, (unsigned long long)cases[c].sum);
+        free(e);
+    }
 }
