@@ -10242,8 +10242,10 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
         if (st == GA_OK && lo < 0) st = ga__error(GA_ERROR_VALUE, func, "'list' argument must have no negative elements");
     }
     int64_t nbins = hi + 1 > minlength ? hi + 1 : minlength;
-    if (st == GA_OK && weights && nbins >= (int64_t)UINT32_MAX)
-        st = ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "weighted counts of values above 4294967294 are not supported");
+    if (st == GA_OK && weights && (nbins >= (int64_t)UINT32_MAX || n > (int64_t)UINT32_MAX))
+        st = ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
+                       "weighted counts of more than 4294967295 elements or of values above 4294967294 are not "
+                       "supported");
     ga_array *out = st == GA_OK ? ga__array_new(func, device, 1, &nbins, weights ? GA_FLOAT64 : GA_INT64) : NULL;
     if (!out) st = ga__t.error;
     CUstream stream = ga__stream_of(device);
@@ -10552,6 +10554,10 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
             ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "complex weights are not supported");
             return NULL;
         }
+    }
+    if (weights && a->size > (int64_t)UINT32_MAX) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "weighted histograms of more than 4294967295 elements are not supported");
+        return NULL;
     }
     if (ga__bind(func, a->device) != GA_OK) return NULL;
     ga__hist_edges h;
