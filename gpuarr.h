@@ -9914,6 +9914,7 @@ GPUARR_API ga_array *ga_searchsorted(const ga_array *a, const ga_array *v, ga_si
     }
     ga_array *sorted = NULL;
     if (sorter) {
+        if (ga__bind(func, a->device) != GA_OK) return NULL;
         char kind = ga__dtype_kinds[sorter->dtype];
         if (kind != 'i' && kind != 'u') {
             ga__error(GA_ERROR_TYPE, func, "sorter must only contain integers");
