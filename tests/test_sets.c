@@ -798,6 +798,16 @@ static void check_histogram(ga_dtype t, int64_t n, int layout, int64_t bins, int
     } else {
         ref_edges(range[0], range[1], bins, GA_FLOAT64, bt, edges);
     }
+    bool increasing = true;
+    for (int64_t i = 0; i < bins; i++) increasing = increasing && edges[i] < edges[i + 1];
+    if (!increasing) { /* equal bins too fine for the dtype: NumPy's error */
+        ga_array *a = upload(h, n, t, layout);
+        CHECK_ERROR(a && ga_histogram(a, bins, NULL, mode == 0 ? NULL : range, false, NULL, NULL) == NULL,
+                    GA_ERROR_VALUE, "Too many bins for data range.");
+        ga_release(a);
+        free(h), free(x), free(edges);
+        return;
+    }
     ga_dtype wt = GA_FLOAT32;
     unsigned char *hw = NULL;
     if (mode == 3) {
