@@ -1318,6 +1318,126 @@ GPUARR_API ga_array *ga_cumprod(const ga_array *a, int axis, ga_dtype dtype);
    300001): a program calling it is known to link the archive. */
 GPUARR_API int ga_cub_version(void);
 
+/* --- searching ---------------------------------------------------------- */
+/* Searching, the set functions and the sorts under them compare in NumPy's
+   order in the dtype the inputs promote to (numpy.result_type): NaN after
+   +inf (every NaN equal in position; as a set element see each function),
+   -0.0 equal to +0.0. Complex inputs are GA_ERROR_NOT_IMPLEMENTED for now
+   (they wait for complex ga_sort). */
+
+/* numpy.searchsorted's side=. */
+typedef enum ga_side { GA_SIDE_LEFT, GA_SIDE_RIGHT } ga_side;
+
+/* numpy.searchsorted(a, v, side, sorter): for each element of v, the index
+   in the sorted 1-d `a` where it would be inserted to keep the order (the
+   first such index for GA_SIDE_LEFT, the last for GA_SIDE_RIGHT), int64 of
+   v's shape. sorter (NULL: none) is an integer array of a's length that
+   sorts a (argsort's result). Errors: a not 1-d ("object too deep for
+   desired array"), "sorter.size must equal a.size", "sorter must only
+   contain integers", "Sorter index out of range." (this check waits). */
+GPUARR_API ga_array *ga_searchsorted(const ga_array *a, const ga_array *v, ga_side side, const ga_array *sorter);
+
+/* numpy.digitize(x, bins, right): the int64 index of the bin of each
+   element of x, bins 1-d and monotonically increasing or decreasing
+   (checked on the host as NumPy does: it waits for bins). Errors: "x may
+   not be complex", "bins must be monotonically increasing or decreasing". */
+GPUARR_API ga_array *ga_digitize(const ga_array *x, const ga_array *bins, bool right);
+
+/* --- sets --------------------------------------------------------------- */
+/* Inputs are flattened (NumPy's axis=None); results are new 1-d arrays,
+   sorted, except setdiff1d with assume_unique. Their sizes depend on the
+   data, so these functions wait for the current stream once or twice.
+   Optional results are `ga_array **` that may be NULL (not wanted): on
+   success a new array is stored there (release it), on failure nothing.
+   Indices are int64; a set of more than 2^32 - 1 elements with indices
+   wanted is GA_ERROR_NOT_IMPLEMENTED. -0.0 and +0.0 are one value (a
+   unique zero is returned as +0.0; NumPy returns whichever its sort puts
+   first); a NaN returned is the positive quiet NaN. */
+
+/* numpy.unique(a, return_index, return_inverse, return_counts, axis=None,
+   equal_nan): the sorted distinct values of a, with (when the pointers are
+   non-NULL) the flat index of each one's first occurrence, the index into
+   the values of each element of a (NumPy 2: of a's shape), and how often
+   each occurs. equal_nan true (NumPy's default) makes every NaN one
+   value; false keeps each NaN apart. bool, integers, floats. */
+GPUARR_API ga_array *ga_unique(const ga_array *a, ga_array **index, ga_array **inverse, ga_array **counts,
+                               bool equal_nan);
+
+/* NumPy 2's (array API) unique_values, unique_counts, unique_inverse and
+   unique_all: ga_unique with equal_nan false (each NaN apart). */
+GPUARR_API ga_array *ga_unique_values(const ga_array *x);
+GPUARR_API ga_array *ga_unique_counts(const ga_array *x, ga_array **counts);
+GPUARR_API ga_array *ga_unique_inverse(const ga_array *x, ga_array **inverse_indices);
+GPUARR_API ga_array *ga_unique_all(const ga_array *x, ga_array **indices, ga_array **inverse_indices,
+                                   ga_array **counts);
+
+/* numpy.isin(element, test_elements, invert=invert): bool of element's
+   shape, whether each element equals one of test_elements (compared in
+   their promoted dtype; NaN equals nothing). A sort of test_elements and
+   a binary search per element; NumPy's assume_unique and kind only choose
+   its method, so they are not taken. */
+GPUARR_API ga_array *ga_isin(const ga_array *element, const ga_array *test_elements, bool invert);
+
+/* numpy.intersect1d(a, b, assume_unique, return_indices): the sorted values
+   in both (NaN is in neither), in the promoted dtype; with indices1 /
+   indices2 non-NULL, the flat index of each one's first occurrence in a /
+   b. assume_unique is accepted; the inputs are made unique either way. */
+GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool assume_unique, ga_array **indices1,
+                                    ga_array **indices2);
+
+/* numpy.union1d(a, b): the sorted values in either, one NaN for all. */
+GPUARR_API ga_array *ga_union1d(const ga_array *a, const ga_array *b);
+
+/* numpy.setdiff1d(a, b, assume_unique): the values of a not in b, in a's
+   dtype: sorted and unique, or, with assume_unique, a flattened with those
+   in b left out (in a's order), as NumPy. NaN is never in b. */
+GPUARR_API ga_array *ga_setdiff1d(const ga_array *a, const ga_array *b, bool assume_unique);
+
+/* numpy.setxor1d(a, b, assume_unique): the sorted values in exactly one of
+   a and b (NaN is unequal to every NaN, so each of theirs stays, as in
+   NumPy), in the promoted dtype. */
+GPUARR_API ga_array *ga_setxor1d(const ga_array *a, const ga_array *b, bool assume_unique);
+
+/* --- histograms --------------------------------------------------------- */
+
+/* numpy.bincount(x, weights, minlength): how often each value of the 1-d
+   non-negative integer (or bool) x occurs, int64 of length max(x.max() + 1,
+   minlength); with weights (NULL: none; real, x's length) the sums of the
+   weights instead, float64, in a fixed order (deterministic). Waits for
+   x's min and max. Errors: as NumPy ("'list' argument must have no
+   negative elements", "'minlength' must not be negative", "The weights and
+   list don't have the same length.", a float x: "Cannot cast array data
+   from dtype('float64') to dtype('int64') according to the rule 'safe'"). */
+GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int64_t minlength);
+
+/* numpy.histogram(a, bins, range, density, weights): counts of a's
+   elements (flattened) in bins. bin_edges NULL: `bins` equal bins over
+   range (a double[2], or NULL: a's min and max, which waits for them; an
+   empty a: [0, 1]), their edges NumPy's linspace in a's float dtype
+   (float64 for integers and bool); else the edges bin_edges (1-d,
+   increasing; checked on the host, which waits for them) and `bins` is
+   not used. Bin i holds edges[i] <= x < edges[i + 1], the last one also
+   x == edges[-1], as NumPy; NaN and elements outside are not counted.
+   Returns int64 counts; with weights (NULL: none; real, a's shape) their
+   sums, in weights' dtype (summed in float64, in a fixed order); with
+   density, float64 counts / (total * bin width). With edges non-NULL the
+   edges are stored there (a new reference). Errors: NumPy's ("`bins` must
+   be positive, when an integer", "max must be larger than min in range
+   parameter.", "supplied range of [0, inf] is not finite", "autodetected
+   range of [nan, nan] is not finite", "`bins` must increase
+   monotonically, when an array", "`bins` must be 1d, when an array",
+   "Too many bins for data range. Cannot create 3000 finite-sized bins."
+   when equal bins' edges rounded to the bin dtype are not increasing).
+   Elements and edges compare in float32 when both are float32 or
+   narrower floats, else in float64. Bin estimators by name ('auto', ...)
+   are not provided. */
+GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_array *bin_edges, const double *range,
+                                  bool density, const ga_array *weights, ga_array **edges);
+
+/* numpy.histogram_bin_edges(a, bins, range): the edges ga_histogram uses
+   for `bins` equal bins (a new 1-d array of bins + 1). */
+GPUARR_API ga_array *ga_histogram_bin_edges(const ga_array *a, int64_t bins, const double *range);
+
 /* ======================================================================== */
 /* 15. Kernel ABI (internal: shared with the kernels' .cu files)            */
 /* ======================================================================== */
@@ -1529,6 +1649,73 @@ int ga__cub_scan(void *temp, size_t *temp_bytes, const void *in, void *out, int 
 /* The runtime's text for an error the glue returned; CUB_VERSION. */
 const char *ga__cub_error_string(int error);
 int ga__cub_version(void);
+/* Searching, sets and histograms (cub/sets.cu). Keys are those of
+   ga__cub_order_keys (bool and unsigned integers as they are), of key_bytes
+   1, 2, 4 or 8, compared as unsigned numbers. */
+
+/* The positions i in [0, n) of sorted keys that start a run of equal keys
+   (i == 0 or keys[i] != keys[i - 1], or with nan_distinct keys[i] all
+   ones: each NaN apart) to `starts` (int64, room for n), and their number
+   to *num_runs (int64, device memory). DeviceSelect::If. */
+int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int key_bytes, int nan_distinct, int64_t n,
+                       int64_t *starts, int64_t *num_runs, struct CUstream_st *stream);
+
+/* For each of the num_runs runs found by ga__cub_run_starts: its key to
+   unique[r], its length to counts[r] (int64), and perm[start] (or start
+   when perm is NULL) to first[r] (int64); any of the three may be NULL. */
+int ga__cub_runs(const void *keys, int key_bytes, const int64_t *starts, int64_t num_runs, int64_t n,
+                 const uint32_t *perm, void *unique, int64_t *counts, int64_t *first, struct CUstream_st *stream);
+
+/* ids[perm[p]] = the run (of num_runs starting at `starts`) that sorted
+   position p is in, for p in [0, n): the inverse of unique. */
+int ga__cub_run_ids(const int64_t *starts, int64_t num_runs, int64_t n, const uint32_t *perm, int64_t *ids,
+                    struct CUstream_st *stream);
+
+/* ga__cub_search's modes: for each query q, the first position in the n
+   sorted keys whose key is >= q (LEFT) or > q (RIGHT), as int64, or n
+   minus it (_FROM_END); or whether q is among them (FOUND) or not
+   (NOT_FOUND), as bool, where with nan_key the all-ones key (NaN) is never
+   found. */
+enum {
+    GA__CUB_SEARCH_LEFT = 0,
+    GA__CUB_SEARCH_RIGHT = 1,
+    GA__CUB_SEARCH_LEFT_FROM_END = 2,
+    GA__CUB_SEARCH_RIGHT_FROM_END = 3,
+    GA__CUB_SEARCH_FOUND = 4,
+    GA__CUB_SEARCH_NOT_FOUND = 5
+};
+
+/* Binary search of m query keys in n sorted keys (a kernel), results to
+   `out` (m int64 or m bool, as `mode` says). */
+int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int key_bytes, int mode,
+                   int nan_key, void *out, struct CUstream_st *stream);
+
+/* The positions of the true ones among n bool flags, ascending, to
+   `positions` (int64, room for n), their number to *num_selected (int64,
+   device memory). DeviceSelect::Flagged. */
+int ga__cub_flagged(void *temp, size_t *temp_bytes, const bool *flags, int64_t n, int64_t *positions,
+                    int64_t *num_selected, struct CUstream_st *stream);
+
+/* Histogram of n contiguous elements of `dtype` (float32 or float64) over
+   nbins bins of nbins + 1 increasing edges of the same dtype: element x
+   falls in bin i when edges[i] <= x < edges[i + 1], the last bin closed;
+   NaN and elements outside [edges[0], edges[nbins]] in none. uniform: the
+   bins are equal, guessed from (x - lo) * scale and settled by the edges.
+   With ids NULL, adds the counts to `counts` (nbins uint64, zeroed by the
+   caller; integer atomics, privatised in shared memory for few bins);
+   else writes each element's bin (nbins for none) to ids (n uint32). */
+int ga__cub_histogram(const void *in, int dtype, int64_t n, const void *edges, int64_t nbins, int uniform, double lo,
+                      double scale, void *counts, uint32_t *ids, struct CUstream_st *stream);
+
+/* Adds the count of each value of n int64 in [0, nbins) (checked by the
+   caller) to counts (nbins uint64, zeroed by the caller). */
+int ga__cub_bincount(const int64_t *in, int64_t n, int64_t nbins, void *counts, struct CUstream_st *stream);
+
+/* out[b] = the sum of weights[perm[i]] over the sorted ids equal to b, for
+   b in [0, nbins), in float64 (ids >= nbins left out): the bin offsets by
+   binary search, then DeviceSegmentedReduce::Sum (deterministic). */
+int ga__cub_weighted_bins(void *temp, size_t *temp_bytes, const uint32_t *sorted_ids, const uint32_t *perm,
+                          const double *weights, int64_t n, int64_t nbins, double *out, struct CUstream_st *stream);
 /* --- end of CUB glue ------------------------------------------------------- */
 
 #ifdef __cplusplus
@@ -9430,6 +9617,1021 @@ GPUARR_API ga_array *ga_cumsum(const ga_array *a, int axis, ga_dtype dtype)
 GPUARR_API ga_array *ga_cumprod(const ga_array *a, int axis, ga_dtype dtype)
 {
     return ga__ret(ga__accumulate("ga_cumprod", a, axis, dtype, GA__CUB_SCAN_PROD));
+}
+
+/* --- searching, sets, histograms -------------------------------------------- */
+/* Elements become the orderable keys of ga__cub_order_keys (-0.0 merged with
+   +0.0; bool and unsigned integers as they are), so that sorting, runs of
+   equal values and binary searches compare unsigned numbers. */
+
+static bool ga__keys_transformed(ga_dtype dt) { return ga__dtype_kinds[dt] == 'i' || ga__dtype_kinds[dt] == 'f'; }
+
+static ga_status ga__set_dtype(const char *func, ga_dtype dt)
+{
+    if (ga__dtype_kinds[dt] == 'c')
+        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
+                         "%s input is not supported yet (it needs complex sorting)", ga__dtype_names[dt]);
+    return GA_OK;
+}
+
+/* The promoted dtype of two inputs on one device. */
+static ga_status ga__set_pair(const char *func, const ga_array *a, const char *an, const ga_array *b, const char *bn,
+                              ga_dtype *dt)
+{
+    if (!a) return ga__null_input(func, an);
+    if (!b) return ga__null_input(func, bn);
+    if (a->device != b->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device,
+                         b->device);
+    ga_dtype d[2] = {a->dtype, b->dtype};
+    *dt = ga_result_type(2, d, 0, NULL);
+    return ga__set_dtype(func, *dt);
+}
+
+/* The elements of `narrays` arrays, each flattened in C order, one after
+   the other, converted to dt, as keys at `keys`. */
+static ga_status ga__load_keys(const char *func, int device, ga_dtype dt, int narrays, const ga_array *const *arrays,
+                               uint64_t keys)
+{
+    int64_t isz = (int64_t)ga__dtype_sizes[dt], off = 0, cs[GA_MAXDIMS];
+    bool transform = ga__keys_transformed(dt);
+    CUstream stream = ga__stream_of(device);
+    for (int i = 0; i < narrays; i++) {
+        const ga_array *x = arrays[i];
+        if (x->size == 0) continue;
+        uint64_t dst = keys + (uint64_t)(off * isz);
+        const void *src = (const void *)(uintptr_t)dst;
+        if (x->dtype == dt && (x->flags & GA_C_CONTIGUOUS) && transform) {
+            src = (const void *)(uintptr_t)x->data;
+        } else {
+            ga__c_strides(x->ndim, x->shape, isz, cs);
+            ga_status st = ga__copy_cast(func, device, dt, dst, cs, x->dtype, x->data, x->strides, x->ndim, x->shape);
+            if (st != GA_OK) return st;
+        }
+        if (transform) {
+            int e = ga__cub_order_keys((void *)(uintptr_t)dst, src, x->size, (int)dt, 0, 1, stream);
+            if (e) return ga__cub_failed(func, e, "the key transform");
+        }
+        off += x->size;
+    }
+    return GA_OK;
+}
+
+/* An integer array's elements as C-contiguous int64 (uint64 wraps, as
+   NumPy's same-kind cast; a new reference). */
+static ga_array *ga__as_int64(const char *func, const ga_array *x)
+{
+    if (x->dtype == GA_INT64 && (x->flags & GA_C_CONTIGUOUS)) return ga_retain((ga_array *)x);
+    return ga__contiguous_copy(func, x, GA_INT64);
+}
+
+/* An int64 the device wrote, read back (waits for the stream). */
+static ga_status ga__read_count(const char *func, int device, uint64_t ptr, int64_t *value)
+{
+    CUstream stream = ga__stream_of(device);
+    if (GA__CU.MemcpyDtoHAsync(value, (CUdeviceptr)ptr, 8, stream) != CUDA_SUCCESS ||
+        GA__CU.StreamSynchronize(stream) != CUDA_SUCCESS)
+        return ga__error(GA_ERROR_CUDA, func, "reading a count back failed");
+    return GA_OK;
+}
+
+/* A 0-d array's value as int64 or float64 (waits). */
+static ga_status ga__read_scalar(const char *func, const ga_array *x, ga_dtype as, void *value)
+{
+    ga_array *c = ga__contiguous_copy(func, x, as);
+    ga_status st = c ? ga__to_host(func, c, value, 8, true) : ga__t.error;
+    ga_release(c);
+    return st;
+}
+
+/* min or max of `a` (not empty) as float64 or int64 (waits). */
+static ga_status ga__read_extreme(const char *func, const ga_array *a, ga_reduction r, ga_dtype as, void *value)
+{
+    ga_array *m = ga__reduce_tmp(func, r, a, 0, NULL, GA_DTYPE_INVALID, false);
+    ga_status st = m ? ga__read_scalar(func, m, as, value) : ga__t.error;
+    ga_release(m);
+    return st;
+}
+
+/* Sorts n keys (stable, with the permutation when vals is non-zero); the
+   sorted keys (and indices, uint32) end in *keys (*vals). */
+static ga_status ga__sort_keys(const char *func, int device, int64_t isz, int64_t n, uint64_t *keys, uint64_t alt,
+                               uint64_t *vals, uint64_t valt)
+{
+    ga__scratch s = {device, 0, {NULL}};
+    CUstream stream = ga__stream_of(device);
+    size_t temp_bytes = 0;
+    int selector = 0;
+    void *k = (void *)(uintptr_t)*keys, *ka = (void *)(uintptr_t)alt;
+    void *v = vals ? (void *)(uintptr_t)*vals : NULL, *va = vals ? (void *)(uintptr_t)valt : NULL;
+    ga_status st = GA_OK;
+    int e = ga__cub_sort(NULL, &temp_bytes, k, ka, v, va, (int)isz, n, n, &selector, stream);
+    if (e) st = ga__cub_failed(func, e, "cub sort (temp storage query)");
+    uint64_t temp = st == GA_OK ? ga__scratch_alloc(func, &s, temp_bytes) : 0;
+    if (st == GA_OK && !temp) st = ga__t.error;
+    if (st == GA_OK) {
+        e = ga__cub_sort((void *)(uintptr_t)temp, &temp_bytes, k, ka, v, va, (int)isz, n, n, &selector, stream);
+        if (e) st = ga__cub_failed(func, e, "cub sort");
+    }
+    ga__scratch_free(&s);
+    if (st == GA_OK && selector) {
+        *keys = alt;
+        if (vals) *vals = valt;
+    }
+    return st;
+}
+
+/* Keys of the arrays, sorted, in scratch `s` (two blocks, four with the
+   permutation). */
+static ga_status ga__sorted_keys(const char *func, ga__scratch *s, ga_dtype dt, int narrays,
+                                 const ga_array *const *arrays, int64_t n, uint64_t *keys, uint64_t *perm)
+{
+    int64_t isz = (int64_t)ga__dtype_sizes[dt];
+    uint64_t alt = 0, valt = 0;
+    *keys = ga__scratch_alloc(func, s, (size_t)(n * isz));
+    if (*keys) alt = ga__scratch_alloc(func, s, (size_t)(n * isz));
+    if (alt && perm) {
+        *perm = ga__scratch_alloc(func, s, (size_t)n * 4);
+        if (*perm) valt = ga__scratch_alloc(func, s, (size_t)n * 4);
+    }
+    if (!alt || (perm && !valt)) return ga__t.error;
+    ga_status st = ga__load_keys(func, s->device, dt, narrays, arrays, *keys);
+    if (st == GA_OK) st = ga__sort_keys(func, s->device, isz, n, keys, alt, perm, valt);
+    return st;
+}
+
+/* Keys back to values of dt, in place. */
+static ga_status ga__keys_to_values(const char *func, int device, ga_dtype dt, uint64_t keys, int64_t n)
+{
+    if (!ga__keys_transformed(dt) || n == 0) return GA_OK;
+    int e = ga__cub_order_keys((void *)(uintptr_t)keys, (const void *)(uintptr_t)keys, n, (int)dt, 1, 0,
+                               ga__stream_of(device));
+    return e ? ga__cub_failed(func, e, "the key transform") : GA_OK;
+}
+
+/* unique over the concatenation of `narrays` flattened arrays in dtype dt
+   (unscoped results; inverse has arrays[0]'s shape). */
+static ga_array *ga__unique(const char *func, int narrays, const ga_array *const *arrays, ga_dtype dt, bool equal_nan,
+                            ga_array **index, ga_array **inverse, ga_array **counts)
+{
+    int device = arrays[0]->device;
+    int64_t n = 0, isz = (int64_t)ga__dtype_sizes[dt];
+    for (int i = 0; i < narrays; i++) n += arrays[i]->size;
+    bool want_perm = index || inverse;
+    if (want_perm && n > (int64_t)UINT32_MAX) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "indices of more than 4294967295 elements are not supported");
+        return NULL;
+    }
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    ga_array *values = NULL, *idx = NULL, *inv = NULL, *cnt = NULL;
+    ga__scratch s = {device, 0, {NULL}}, s2 = {device, 0, {NULL}};
+    uint64_t keys = 0, perm = 0, starts = 0, num = 0, temp = 0;
+    int64_t k = 0;
+    CUstream stream = ga__stream_of(device);
+    ga_status st = GA_OK;
+    if (n > 0) {
+        st = ga__sorted_keys(func, &s, dt, narrays, arrays, n, &keys, want_perm ? &perm : NULL);
+        if (st == GA_OK) {
+            starts = ga__scratch_alloc(func, &s2, (size_t)n * 8);
+            num = starts ? ga__scratch_alloc(func, &s2, 8) : 0;
+            if (!num) st = ga__t.error;
+        }
+        int nan_distinct = !equal_nan && ga__dtype_kinds[dt] == 'f';
+        if (st == GA_OK) {
+            size_t temp_bytes = 0;
+            int e = ga__cub_run_starts(NULL, &temp_bytes, (const void *)(uintptr_t)keys, (int)isz, nan_distinct, n,
+                                       (int64_t *)(uintptr_t)starts, (int64_t *)(uintptr_t)num, stream);
+            if (e) st = ga__cub_failed(func, e, "cub select (temp storage query)");
+            if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s2, temp_bytes))) st = ga__t.error;
+            if (st == GA_OK) {
+                e = ga__cub_run_starts((void *)(uintptr_t)temp, &temp_bytes, (const void *)(uintptr_t)keys, (int)isz,
+                                       nan_distinct, n, (int64_t *)(uintptr_t)starts, (int64_t *)(uintptr_t)num,
+                                       stream);
+                if (e) st = ga__cub_failed(func, e, "cub select");
+            }
+        }
+        if (st == GA_OK) st = ga__read_count(func, device, num, &k);
+    }
+    if (st == GA_OK) {
+        values = ga__array_new(func, device, 1, &k, dt);
+        if (values && index) idx = ga__array_new(func, device, 1, &k, GA_INT64);
+        if (values && counts) cnt = ga__array_new(func, device, 1, &k, GA_INT64);
+        if (values && inverse) inv = ga__array_new(func, device, arrays[0]->ndim, arrays[0]->shape, GA_INT64);
+        if (!values || (index && !idx) || (counts && !cnt) || (inverse && !inv)) st = ga__t.error;
+    }
+    if (st == GA_OK && n > 0) {
+        int e = ga__cub_runs((const void *)(uintptr_t)keys, (int)isz, (const int64_t *)(uintptr_t)starts, k, n,
+                             (const uint32_t *)(uintptr_t)perm, (void *)(uintptr_t)values->data,
+                             cnt ? (int64_t *)(uintptr_t)cnt->data : NULL, idx ? (int64_t *)(uintptr_t)idx->data : NULL,
+                             stream);
+        if (!e && inv)
+            e = ga__cub_run_ids((const int64_t *)(uintptr_t)starts, k, n, (const uint32_t *)(uintptr_t)perm,
+                                (int64_t *)(uintptr_t)inv->data, stream);
+        st = e ? ga__cub_failed(func, e, "the runs") : ga__keys_to_values(func, device, dt, values->data, k);
+    }
+    ga__scratch_free(&s2);
+    ga__scratch_free(&s);
+    if (st != GA_OK) {
+        ga_release(values);
+        ga_release(idx);
+        ga_release(inv);
+        ga_release(cnt);
+        return NULL;
+    }
+    if (index) *index = idx;
+    if (inverse) *inverse = inv;
+    if (counts) *counts = cnt;
+    return values;
+}
+
+/* The public forms: checks, then ga__unique, results scoped. */
+static ga_array *ga__unique_of(const char *func, const ga_array *a, bool equal_nan, ga_array **index,
+                               ga_array **inverse, ga_array **counts)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (ga__set_dtype(func, a->dtype) != GA_OK) return NULL;
+    ga_array *i = NULL, *v = NULL, *c = NULL;
+    ga_array *r = ga__unique(func, 1, &a, a->dtype, equal_nan, index ? &i : NULL, inverse ? &v : NULL,
+                             counts ? &c : NULL);
+    if (!r) return NULL;
+    if (index) *index = ga__ret(i);
+    if (inverse) *inverse = ga__ret(v);
+    if (counts) *counts = ga__ret(c);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_unique(const ga_array *a, ga_array **index, ga_array **inverse, ga_array **counts,
+                               bool equal_nan)
+{
+    return ga__unique_of("ga_unique", a, equal_nan, index, inverse, counts);
+}
+
+GPUARR_API ga_array *ga_unique_values(const ga_array *x)
+{
+    return ga__unique_of("ga_unique_values", x, false, NULL, NULL, NULL);
+}
+
+GPUARR_API ga_array *ga_unique_counts(const ga_array *x, ga_array **counts)
+{
+    return ga__unique_of("ga_unique_counts", x, false, NULL, NULL, counts);
+}
+
+GPUARR_API ga_array *ga_unique_inverse(const ga_array *x, ga_array **inverse_indices)
+{
+    return ga__unique_of("ga_unique_inverse", x, false, NULL, inverse_indices, NULL);
+}
+
+GPUARR_API ga_array *ga_unique_all(const ga_array *x, ga_array **indices, ga_array **inverse_indices,
+                                   ga_array **counts)
+{
+    return ga__unique_of("ga_unique_all", x, false, indices, inverse_indices, counts);
+}
+
+/* Binary search of v's elements (as keys of dt) in the 1-d `a`, which is
+   sorted first when sort_a; `mode` is ga__cub_search's. A new int64 (or
+   bool for FOUND / NOT_FOUND) array of v's shape (unscoped). */
+static ga_array *ga__search(const char *func, const ga_array *a, const ga_array *v, ga_dtype dt, int mode,
+                            bool sort_a)
+{
+    int device = v->device;
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    bool found = mode == GA__CUB_SEARCH_FOUND || mode == GA__CUB_SEARCH_NOT_FOUND;
+    ga_array *out = ga__array_new(func, device, v->ndim, v->shape, found ? GA_BOOL : GA_INT64);
+    if (!out || v->size == 0) return out;
+    int64_t n = a->size, m = v->size, isz = (int64_t)ga__dtype_sizes[dt];
+    ga__scratch s = {device, 0, {NULL}};
+    uint64_t akeys = 0, vkeys = 0;
+    ga_status st = GA_OK;
+    if (sort_a && n > 0) {
+        st = ga__sorted_keys(func, &s, dt, 1, &a, n, &akeys, NULL);
+    } else {
+        akeys = ga__scratch_alloc(func, &s, (size_t)(n * isz));
+        st = akeys ? ga__load_keys(func, device, dt, 1, &a, akeys) : ga__t.error;
+    }
+    if (st == GA_OK && !(vkeys = ga__scratch_alloc(func, &s, (size_t)(m * isz)))) st = ga__t.error;
+    if (st == GA_OK) st = ga__load_keys(func, device, dt, 1, &v, vkeys);
+    if (st == GA_OK) {
+        int e = ga__cub_search((const void *)(uintptr_t)akeys, n, (const void *)(uintptr_t)vkeys, m, (int)isz, mode,
+                               ga__dtype_kinds[dt] == 'f', (void *)(uintptr_t)out->data, ga__stream_of(device));
+        if (e) st = ga__cub_failed(func, e, "the binary search");
+    }
+    ga__scratch_free(&s);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* NumPy's error for an array that must be 1-d. */
+static ga_status ga__need_1d(const char *func, const ga_array *a)
+{
+    if (a->ndim == 0) return ga__error(GA_ERROR_VALUE, func, "object of too small depth for desired array");
+    if (a->ndim > 1) return ga__error(GA_ERROR_VALUE, func, "object too deep for desired array");
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_searchsorted(const ga_array *a, const ga_array *v, ga_side side, const ga_array *sorter)
+{
+    static const char func[] = "ga_searchsorted";
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__set_pair(func, a, "a", v, "v", &dt) != GA_OK || ga__need_1d(func, a) != GA_OK) return NULL;
+    if (side != GA_SIDE_LEFT && side != GA_SIDE_RIGHT) {
+        ga__error(GA_ERROR_VALUE, func, "side must be GA_SIDE_LEFT or GA_SIDE_RIGHT, got %d", (int)side);
+        return NULL;
+    }
+    ga_array *sorted = NULL;
+    if (sorter) {
+        if (ga__bind(func, a->device) != GA_OK) return NULL;
+        char kind = ga__dtype_kinds[sorter->dtype];
+        if (kind != 'i' && kind != 'u') {
+            ga__error(GA_ERROR_TYPE, func, "sorter must only contain integers");
+            return NULL;
+        }
+        if (sorter->size != a->size) {
+            ga__error(GA_ERROR_VALUE, func, "sorter.size must equal a.size");
+            return NULL;
+        }
+        if (sorter->device != a->device) {
+            ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device,
+                      sorter->device);
+            return NULL;
+        }
+        int64_t lo = 0, hi = 0, size = sorter->size;
+        if (size > 0 && (ga__read_extreme(func, sorter, GA_REDUCE_MIN, GA_INT64, &lo) != GA_OK ||
+                         ga__read_extreme(func, sorter, GA_REDUCE_MAX, GA_INT64, &hi) != GA_OK))
+            return NULL;
+        if (size > 0 && (lo < 0 || hi < 0 || hi >= a->size)) {
+            ga__error(GA_ERROR_VALUE, func, "Sorter index out of range.");
+            return NULL;
+        }
+        ga_array *flat = ga__reshape(func, sorter, 1, &size);
+        ga_array *idx = flat ? ga__as_int64(func, flat) : NULL;
+        if (idx) sorted = ga__array_new(func, a->device, 1, &size, a->dtype);
+        const int64_t idx_strides[3] = {0, 1, 0};
+        ga_array *src = sorted ? ga__gatherable(func, a, 0) : NULL;
+        if (src && size > 0 && ga__gather(func, sorted, src, 0, idx, idx_strides, GA_INDEX_WRAP) != GA_OK) {
+            ga_release(sorted);
+            sorted = NULL;
+        }
+        ga_release(src);
+        ga_release(idx);
+        ga_release(flat);
+        if (!sorted) return NULL;
+    }
+    ga_array *r = ga__search(func, sorted ? sorted : a, v, dt,
+                             side == GA_SIDE_RIGHT ? GA__CUB_SEARCH_RIGHT : GA__CUB_SEARCH_LEFT, false);
+    ga_release(sorted);
+    return ga__ret(r);
+}
+
+/* A 1-d array's elements as float64 on the host (malloc'd; waits). */
+static double *ga__host_doubles(const char *func, const ga_array *a)
+{
+    double *h = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(a->size ? a->size : 1));
+    if (!h) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    ga_array *c = a->size ? ga__contiguous_copy(func, a, GA_FLOAT64) : NULL;
+    if (a->size && (!c || ga__to_host(func, c, h, sizeof(double) * (size_t)a->size, true) != GA_OK)) {
+        GPUARR_FREE(h);
+        h = NULL;
+    }
+    ga_release(c);
+    return h;
+}
+
+/* NumPy's _monotonicity (check_array_monotonic): 1 increasing, -1
+   decreasing (also when NaN makes the first two distinct values
+   unordered), 0 neither. */
+static int ga__monotonicity(const double *b, int64_t n)
+{
+    if (n == 0) return 1;
+    int64_t i = 1;
+    double last = b[0];
+    while (i < n && b[i] == last) i++;
+    if (i == n) return 1;
+    double next = b[i];
+    if (last < next) {
+        for (i++; i < n; i++) {
+            last = next;
+            next = b[i];
+            if (last > next) return 0;
+        }
+        return 1;
+    }
+    for (i++; i < n; i++) { /* decreasing (or NaN among the first two distinct values) */
+        last = next;
+        next = b[i];
+        if (last < next) return 0;
+    }
+    return -1;
+}
+
+GPUARR_API ga_array *ga_digitize(const ga_array *x, const ga_array *bins, bool right)
+{
+    static const char func[] = "ga_digitize";
+    if (!x) {
+        ga__null_input(func, "x");
+        return NULL;
+    }
+    if (ga__is_complex(x->dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "x may not be complex");
+        return NULL;
+    }
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__set_pair(func, x, "x", bins, "bins", &dt) != GA_OK || ga__need_1d(func, bins) != GA_OK) return NULL;
+    if (ga__bind(func, bins->device) != GA_OK) return NULL;
+    double *h = ga__host_doubles(func, bins);
+    if (!h) return NULL;
+    int mono = ga__monotonicity(h, bins->size);
+    GPUARR_FREE(h);
+    if (mono == 0) {
+        ga__error(GA_ERROR_VALUE, func, "bins must be monotonically increasing or decreasing");
+        return NULL;
+    }
+    /* NumPy: searchsorted(bins, x, side), or for decreasing bins
+       len(bins) - searchsorted(bins[::-1], x, side) */
+    const bool flip[1] = {true};
+    ga_array *rev = mono < 0 ? ga__flipped(func, bins, flip) : NULL;
+    if (mono < 0 && !rev) return NULL;
+    int mode = mono > 0 ? (right ? GA__CUB_SEARCH_LEFT : GA__CUB_SEARCH_RIGHT)
+                        : (right ? GA__CUB_SEARCH_LEFT_FROM_END : GA__CUB_SEARCH_RIGHT_FROM_END);
+    ga_array *r = ga__search(func, rev ? rev : bins, x, dt, mode, false);
+    ga_release(rev);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_isin(const ga_array *element, const ga_array *test_elements, bool invert)
+{
+    static const char func[] = "ga_isin";
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__set_pair(func, element, "element", test_elements, "test_elements", &dt) != GA_OK) return NULL;
+    return ga__ret(ga__search(func, test_elements, element, dt,
+                              invert ? GA__CUB_SEARCH_NOT_FOUND : GA__CUB_SEARCH_FOUND, true));
+}
+
+/* x[mask] for a 1-d x and a bool mask of its length (unscoped). */
+static ga_array *ga__compress(const char *func, const ga_array *x, const ga_array *mask)
+{
+    int device = x->device;
+    int64_t n = x->size, k = 0;
+    if (n == 0) return ga__array_new(func, device, 1, &k, x->dtype);
+    ga_array *pos = ga__array_new(func, device, 1, &n, GA_INT64), *out = NULL;
+    ga__scratch s = {device, 0, {NULL}};
+    CUstream stream = ga__stream_of(device);
+    uint64_t num = pos ? ga__scratch_alloc(func, &s, 8) : 0, temp = 0;
+    ga_status st = num ? GA_OK : ga__t.error;
+    if (st == GA_OK) {
+        size_t temp_bytes = 0;
+        int e = ga__cub_flagged(NULL, &temp_bytes, (const bool *)(uintptr_t)mask->data, n,
+                                (int64_t *)(uintptr_t)pos->data, (int64_t *)(uintptr_t)num, stream);
+        if (e) st = ga__cub_failed(func, e, "cub select (temp storage query)");
+        if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s, temp_bytes))) st = ga__t.error;
+        if (st == GA_OK) {
+            e = ga__cub_flagged((void *)(uintptr_t)temp, &temp_bytes, (const bool *)(uintptr_t)mask->data, n,
+                                (int64_t *)(uintptr_t)pos->data, (int64_t *)(uintptr_t)num, stream);
+            if (e) st = ga__cub_failed(func, e, "cub select");
+        }
+    }
+    if (st == GA_OK) st = ga__read_count(func, device, num, &k);
+    if (st == GA_OK && !(out = ga__array_new(func, device, 1, &k, x->dtype))) st = ga__t.error;
+    if (st == GA_OK && k > 0) {
+        const int64_t idx_strides[3] = {0, 1, 0};
+        ga_array *src = ga__gatherable(func, x, 0);
+        st = src ? ga__gather(func, out, src, 0, pos, idx_strides, GA_INDEX_WRAP) : ga__t.error;
+        ga_release(src);
+    }
+    ga__scratch_free(&s);
+    ga_release(pos);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* x[idx] for 1-d x and int64 idx (unscoped). */
+static ga_array *ga__take_1d(const char *func, const ga_array *x, const ga_array *idx)
+{
+    ga_array *out = ga__array_new(func, x->device, 1, &idx->size, x->dtype);
+    if (!out || idx->size == 0) return out;
+    const int64_t idx_strides[3] = {0, 1, 0};
+    ga_array *src = ga__gatherable(func, x, 0);
+    if (!src || ga__gather(func, out, src, 0, idx, idx_strides, GA_INDEX_WRAP) != GA_OK) {
+        ga_release(out);
+        out = NULL;
+    }
+    ga_release(src);
+    return out;
+}
+
+GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool assume_unique, ga_array **indices1,
+                                    ga_array **indices2)
+{
+    static const char func[] = "ga_intersect1d";
+    (void)assume_unique; /* the inputs are made unique either way */
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
+    ga_array *ia = NULL, *ib = NULL, *found = NULL, *pos = NULL, *r = NULL, *r1 = NULL, *r2 = NULL, *sel = NULL;
+    ga_array *ua = ga__unique(func, 1, &a, dt, true, indices1 ? &ia : NULL, NULL, NULL);
+    ga_array *ub = ua ? ga__unique(func, 1, &b, dt, true, indices2 ? &ib : NULL, NULL, NULL) : NULL;
+    if (ub) found = ga__search(func, ub, ua, dt, GA__CUB_SEARCH_FOUND, false);
+    if (found) r = ga__compress(func, ua, found);
+    bool ok = r != NULL;
+    if (ok && indices1) ok = (r1 = ga__compress(func, ia, found)) != NULL;
+    if (ok && indices2) {
+        pos = ga__search(func, ub, ua, dt, GA__CUB_SEARCH_LEFT, false);
+        sel = pos ? ga__compress(func, pos, found) : NULL;
+        ok = sel && (r2 = ga__take_1d(func, ib, sel)) != NULL;
+    }
+    ga_release(ua);
+    ga_release(ub);
+    ga_release(ia);
+    ga_release(ib);
+    ga_release(found);
+    ga_release(pos);
+    ga_release(sel);
+    if (!ok) {
+        ga_release(r);
+        ga_release(r1);
+        return NULL;
+    }
+    if (indices1) *indices1 = ga__ret(r1);
+    if (indices2) *indices2 = ga__ret(r2);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_union1d(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_union1d";
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
+    const ga_array *both[2] = {a, b};
+    return ga__ret(ga__unique(func, 2, both, dt, true, NULL, NULL, NULL));
+}
+
+GPUARR_API ga_array *ga_setdiff1d(const ga_array *a, const ga_array *b, bool assume_unique)
+{
+    static const char func[] = "ga_setdiff1d";
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
+    if (ga__set_dtype(func, a->dtype) != GA_OK) return NULL;
+    ga_array *ua;
+    if (assume_unique) {
+        int64_t size = a->size;
+        ga_array *flat = ga__reshape(func, a, 1, &size);
+        ua = flat && !(flat->flags & GA_C_CONTIGUOUS) ? ga__contiguous_copy(func, flat, a->dtype)
+                                                      : (flat ? ga_retain(flat) : NULL);
+        ga_release(flat);
+    } else {
+        ua = ga__unique(func, 1, &a, a->dtype, true, NULL, NULL, NULL);
+    }
+    ga_array *keep = ua ? ga__search(func, b, ua, dt, GA__CUB_SEARCH_NOT_FOUND, true) : NULL;
+    ga_array *r = keep ? ga__compress(func, ua, keep) : NULL;
+    ga_release(keep);
+    ga_release(ua);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_setxor1d(const ga_array *a, const ga_array *b, bool assume_unique)
+{
+    static const char func[] = "ga_setxor1d";
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
+    /* the values that occur once among unique(a) and unique(b), each NaN
+       apart (NumPy compares neighbours with !=) */
+    ga_array *ua = assume_unique ? ga_retain((ga_array *)a) : ga__unique(func, 1, &a, a->dtype, true, NULL, NULL, NULL);
+    ga_array *ub = !ua ? NULL
+                 : assume_unique ? ga_retain((ga_array *)b) : ga__unique(func, 1, &b, b->dtype, true, NULL, NULL, NULL);
+    ga_array *counts = NULL, *values = NULL, *once = NULL, *r = NULL;
+    if (ub) {
+        const ga_array *both[2] = {ua, ub};
+        values = ga__unique(func, 2, both, dt, false, NULL, NULL, &counts);
+    }
+    if (values && (once = ga__array_new(func, values->device, 1, &values->size, GA_BOOL))) {
+        ga_operand in[2] = {ga_operand_array(counts), ga_operand_scalar(ga_int(1))};
+        ga_array *outs[2] = {once, NULL};
+        if (ga_ufunc_call(GA_UFUNC_EQUAL, in, outs) == GA_OK) r = ga__compress(func, values, once);
+    }
+    ga_release(ua);
+    ga_release(ub);
+    ga_release(counts);
+    ga_release(values);
+    ga_release(once);
+    return ga__ret(r);
+}
+
+/* --- histograms --------------------------------------------------------------- */
+
+GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int64_t minlength)
+{
+    static const char func[] = "ga_bincount";
+    if (!x) {
+        ga__null_input(func, "x");
+        return NULL;
+    }
+    char kind = ga__dtype_kinds[x->dtype];
+    if (kind != 'b' && kind != 'i' && kind != 'u') {
+        ga__error(GA_ERROR_TYPE, func,
+                  "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                  ga__dtype_names[x->dtype]);
+        return NULL;
+    }
+    if (ga__need_1d(func, x) != GA_OK) return NULL;
+    if (minlength < 0) {
+        ga__error(GA_ERROR_VALUE, func, "'minlength' must not be negative");
+        return NULL;
+    }
+    if (weights) {
+        if (weights->device != x->device) {
+            ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", x->device,
+                      weights->device);
+            return NULL;
+        }
+        if (ga__is_complex(weights->dtype)) {
+            ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "complex weights are not supported");
+            return NULL;
+        }
+        if (weights->ndim != 1 || weights->size != x->size) {
+            ga__error(GA_ERROR_VALUE, func, "The weights and list don't have the same length.");
+            return NULL;
+        }
+    }
+    int device = x->device;
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    int64_t n = x->size, lo = 0, hi = -1;
+    ga_array *xi = ga__as_int64(func, x);
+    if (!xi) return NULL;
+    ga_status st = GA_OK;
+    if (n > 0) {
+        st = ga__read_extreme(func, xi, GA_REDUCE_MIN, GA_INT64, &lo);
+        if (st == GA_OK) st = ga__read_extreme(func, xi, GA_REDUCE_MAX, GA_INT64, &hi);
+        if (st == GA_OK && lo < 0) st = ga__error(GA_ERROR_VALUE, func, "'list' argument must have no negative elements");
+    }
+    int64_t nbins = hi + 1 > minlength ? hi + 1 : minlength;
+    if (st == GA_OK && weights && (nbins >= (int64_t)UINT32_MAX || n > (int64_t)UINT32_MAX))
+        st = ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
+                       "weighted counts of more than 4294967295 elements or of values above 4294967294 are not "
+                       "supported");
+    ga_array *out = st == GA_OK ? ga__array_new(func, device, 1, &nbins, weights ? GA_FLOAT64 : GA_INT64) : NULL;
+    if (!out) st = ga__t.error;
+    CUstream stream = ga__stream_of(device);
+    if (st == GA_OK && nbins > 0 && GA__CU.MemsetD8Async((CUdeviceptr)out->data, 0, (size_t)nbins * 8, stream) !=
+                                        CUDA_SUCCESS)
+        st = ga__error(GA_ERROR_CUDA, func, "cuMemsetD8Async failed");
+    if (st == GA_OK && n > 0 && !weights) {
+        int e = ga__cub_bincount((const int64_t *)(uintptr_t)xi->data, n, nbins, (void *)(uintptr_t)out->data, stream);
+        if (e) st = ga__cub_failed(func, e, "the counts");
+    } else if (st == GA_OK && n > 0) {
+        /* the weights summed per value: ids sorted with their positions,
+           then a segmented sum (deterministic) */
+        ga__scratch s = {device, 0, {NULL}};
+        int64_t one[1] = {4}, d8[1] = {8};
+        uint64_t ids = ga__scratch_alloc(func, &s, (size_t)n * 4), perm = 0, w = 0, temp = 0;
+        if (ids) perm = ga__scratch_alloc(func, &s, (size_t)n * 4);
+        if (perm) w = ga__scratch_alloc(func, &s, (size_t)n * 8);
+        if (!w) st = ga__t.error;
+        if (st == GA_OK) st = ga__copy_cast(func, device, GA_UINT32, ids, one, GA_INT64, xi->data, d8, 1, &n);
+        if (st == GA_OK)
+            st = ga__copy_cast(func, device, GA_FLOAT64, w, d8, weights->dtype, weights->data, weights->strides, 1,
+                               &n);
+        ga__scratch s2 = {device, 0, {NULL}};
+        uint64_t ids_alt = st == GA_OK ? ga__scratch_alloc(func, &s2, (size_t)n * 4) : 0;
+        uint64_t perm_alt = ids_alt ? ga__scratch_alloc(func, &s2, (size_t)n * 4) : 0;
+        if (st == GA_OK && !perm_alt) st = ga__t.error;
+        if (st == GA_OK) st = ga__sort_keys(func, device, 4, n, &ids, ids_alt, &perm, perm_alt);
+        if (st == GA_OK) {
+            size_t temp_bytes = 0;
+            int e = ga__cub_weighted_bins(NULL, &temp_bytes, NULL, NULL, NULL, n, nbins, NULL, stream);
+            if (e) st = ga__cub_failed(func, e, "cub segmented reduce (temp storage query)");
+            if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s2, temp_bytes))) st = ga__t.error;
+            if (st == GA_OK) {
+                e = ga__cub_weighted_bins((void *)(uintptr_t)temp, &temp_bytes, (const uint32_t *)(uintptr_t)ids,
+                                          (const uint32_t *)(uintptr_t)perm, (const double *)(uintptr_t)w, n, nbins,
+                                          (double *)(uintptr_t)out->data, stream);
+                if (e) st = ga__cub_failed(func, e, "cub segmented reduce");
+            }
+        }
+        ga__scratch_free(&s2);
+        ga__scratch_free(&s);
+    }
+    ga_release(xi);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return ga__ret(out);
+}
+
+/* x rounded to a floating dtype (float64 stays). */
+static double ga__round_to(double x, ga_dtype t)
+{
+    switch (t) {
+    case GA_FLOAT32: return (double)(float)x;
+    case GA_FLOAT16: return ga__half_to_double(ga__double_to_half(x));
+    case GA_BFLOAT16: {
+        uint32_t bits = (uint32_t)ga__float_to_bfloat16((float)x) << 16;
+        float f;
+        memcpy(&f, &bits, 4);
+        return f;
+    }
+    default: return x;
+    }
+}
+
+/* numpy.linspace(first, last, bins + 1) as NumPy computes it in dtype ct
+   (float64, or a float dtype whose every operation is rounded to it), then
+   rounded to dtype `to`, into edges (bins + 1). */
+static void ga__linspace_edges(double first, double last, int64_t bins, ga_dtype ct, ga_dtype to, double *edges)
+{
+    double delta = ga__round_to(last - first, ct), step = ga__round_to(delta / (double)bins, ct);
+    for (int64_t i = 0; i <= bins; i++) {
+        double x = ga__round_to((double)i, ct), y;
+        if (step == 0) y = ga__round_to(ga__round_to(x / (double)bins, ct) * delta, ct);
+        else y = ga__round_to(x * step, ct);
+        y = ga__round_to(y + first, ct);
+        edges[i] = ga__round_to(i == bins ? last : y, to);
+    }
+}
+
+/* A histogram's edges: `bins` equal bins over range (or a's min and max)
+   in NumPy's linspace, rounded to the bin dtype (a's float dtype, else
+   float64), or the given bin_edges (checked); host copies as float64. */
+typedef struct ga__hist_edges {
+    int64_t nbins;
+    ga_dtype dtype;  /* of the edges */
+    double *host;    /* nbins + 1, malloc'd */
+    bool uniform;
+} ga__hist_edges;
+
+static ga_status ga__histogram_edges(const char *func, const ga_array *a, int64_t bins, const ga_array *bin_edges,
+                                     const double *range, ga__hist_edges *h)
+{
+    memset(h, 0, sizeof *h);
+    if (bin_edges) {
+        if (bin_edges->device != a->device)
+            return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device,
+                             bin_edges->device);
+        if (bin_edges->ndim != 1) return ga__error(GA_ERROR_VALUE, func, "`bins` must be 1d, when an array");
+        if (ga__is_complex(bin_edges->dtype))
+            return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "complex bins are not supported");
+        if (!(h->host = ga__host_doubles(func, bin_edges))) return ga__t.error;
+        for (int64_t i = 0; i + 1 < bin_edges->size; i++)
+            if (h->host[i] > h->host[i + 1]) {
+                GPUARR_FREE(h->host);
+                h->host = NULL;
+                return ga__error(GA_ERROR_VALUE, func, "`bins` must increase monotonically, when an array");
+            }
+        h->nbins = bin_edges->size > 0 ? bin_edges->size - 1 : 0;
+        h->dtype = bin_edges->dtype;
+        return GA_OK;
+    }
+    if (bins <= 0) return ga__error(GA_ERROR_VALUE, func, "`bins` must be positive, when an integer");
+    if (bins >= INT64_MAX / 16) return ga__error(GA_ERROR_VALUE, func, "too many bins: %lld", (long long)bins);
+    double first = 0, last = 1;
+    if (range) {
+        first = range[0];
+        last = range[1];
+        if (first > last) return ga__error(GA_ERROR_VALUE, func, "max must be larger than min in range parameter.");
+        if (!isfinite(first) || !isfinite(last))
+            return ga__error(GA_ERROR_VALUE, func, "supplied range of [%.17g, %.17g] is not finite", first, last);
+    } else if (a->size > 0) {
+        if (ga__read_extreme(func, a, GA_REDUCE_MIN, GA_FLOAT64, &first) != GA_OK ||
+            ga__read_extreme(func, a, GA_REDUCE_MAX, GA_FLOAT64, &last) != GA_OK)
+            return ga__t.error;
+        if (!isfinite(first) || !isfinite(last))
+            return ga__error(GA_ERROR_VALUE, func, "autodetected range of [%.17g, %.17g] is not finite", first, last);
+    }
+    /* numpy.linspace(first, last, bins + 1) then astype(bin dtype), as
+       NumPy: in float64 for a given range or integers, else in a's float
+       dtype (its min and max are scalars of that dtype), each operation
+       rounded to it */
+    ga_dtype ct = !range && a->size > 0 && ga__dtype_kinds[a->dtype] == 'f' ? a->dtype : GA_FLOAT64;
+    if (first == last) {
+        first = ga__round_to(first - 0.5, ct);
+        last = ga__round_to(last + 0.5, ct);
+    }
+    ga_scalar f = ga_float(0);
+    ga_dtype dt = a->dtype;
+    h->dtype = ga_result_type(1, &dt, 1, &f);
+    h->nbins = bins;
+    h->uniform = true;
+    h->host = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(bins + 1));
+    if (!h->host) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    ga__linspace_edges(first, last, bins, ct, h->dtype, h->host);
+    for (int64_t i = 0; i < bins; i++)
+        if (!(h->host[i] < h->host[i + 1])) {
+            GPUARR_FREE(h->host);
+            h->host = NULL;
+            return ga__error(GA_ERROR_VALUE, func,
+                             "Too many bins for data range. Cannot create %lld finite-sized bins.", (long long)bins);
+        }
+    return GA_OK;
+}
+
+/* The edges as a new device array of their dtype (unscoped). */
+static ga_array *ga__histogram_edges_array(const char *func, int device, const ga__hist_edges *h)
+{
+    int64_t ne = h->nbins + 1;
+    size_t isz = ga__dtype_sizes[h->dtype];
+    unsigned char *buf = (unsigned char *)GPUARR_MALLOC(isz * (size_t)ne);
+    if (!buf) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    for (int64_t i = 0; i < ne; i++) {
+        ga__value16 v;
+        ga__double_to_element(h->host[i], 0, h->dtype, &v);
+        memcpy(buf + (size_t)i * isz, &v, isz);
+    }
+    ga_array *e = ga__array_new(func, device, 1, &ne, h->dtype);
+    if (e && ga__upload(func, e, buf, true) != GA_OK) {
+        ga_release(e);
+        e = NULL;
+    }
+    GPUARR_FREE(buf);
+    return e;
+}
+
+GPUARR_API ga_array *ga_histogram_bin_edges(const ga_array *a, int64_t bins, const double *range)
+{
+    static const char func[] = "ga_histogram_bin_edges";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (ga__set_dtype(func, a->dtype) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    ga__hist_edges h;
+    if (ga__histogram_edges(func, a, bins, NULL, range, &h) != GA_OK) return NULL;
+    ga_array *e = ga__histogram_edges_array(func, a->device, &h);
+    GPUARR_FREE(h.host);
+    return ga__ret(e);
+}
+
+/* The counts (int64) or the weights' sums (float64) of a's elements in the
+   bins (unscoped). */
+static ga_array *ga__histogram_counts(const char *func, const ga_array *a, const ga__hist_edges *h,
+                                      const ga_array *weights)
+{
+    int device = a->device;
+    int64_t nb = h->nbins, n = a->size;
+    ga_array *out = ga__array_new(func, device, 1, &nb, weights ? GA_FLOAT64 : GA_INT64);
+    if (!out || nb == 0) return out;
+    CUstream stream = ga__stream_of(device);
+    ga_status st = GA_OK;
+    if (GA__CU.MemsetD8Async((CUdeviceptr)out->data, 0, (size_t)nb * 8, stream) != CUDA_SUCCESS)
+        st = ga__error(GA_ERROR_CUDA, func, "cuMemsetD8Async failed");
+    if (st != GA_OK || n == 0) {
+        if (st != GA_OK) ga_release(out);
+        return st == GA_OK ? out : NULL;
+    }
+    /* elements and edges compare in float32 when that is exact for both */
+    ga_dtype ed = h->dtype, d2[2] = {a->dtype, ed};
+    ga_dtype ct = ga_result_type(2, d2, 0, NULL);
+    ga_dtype kt = ct == GA_FLOAT16 || ct == GA_BFLOAT16 || ct == GA_FLOAT32 ? GA_FLOAT32 : GA_FLOAT64;
+    int64_t ksz = (int64_t)ga__dtype_sizes[kt], cs[GA_MAXDIMS];
+    ga__scratch s = {device, 0, {NULL}};
+    uint64_t in = a->data, edges = ga__scratch_alloc(func, &s, (size_t)((nb + 1) * ksz)), ids = 0;
+    if (!edges) st = ga__t.error;
+    if (st == GA_OK && !(a->dtype == kt && (a->flags & GA_C_CONTIGUOUS))) {
+        in = ga__scratch_alloc(func, &s, (size_t)(n * ksz));
+        ga__c_strides(a->ndim, a->shape, ksz, cs);
+        st = in ? ga__copy_cast(func, device, kt, in, cs, a->dtype, a->data, a->strides, a->ndim, a->shape)
+                : ga__t.error;
+    }
+    if (st == GA_OK) {
+        void *host = GPUARR_MALLOC((size_t)((nb + 1) * ksz));
+        if (!host) {
+            st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        } else {
+            for (int64_t i = 0; i <= nb; i++) {
+                if (kt == GA_FLOAT32) ((float *)host)[i] = (float)h->host[i];
+                else ((double *)host)[i] = h->host[i];
+            }
+            if (GA__CU.MemcpyHtoDAsync((CUdeviceptr)edges, host, (size_t)((nb + 1) * ksz), stream) != CUDA_SUCCESS)
+                st = ga__error(GA_ERROR_CUDA, func, "cuMemcpyHtoDAsync failed");
+            GPUARR_FREE(host);
+        }
+    }
+    double lo = h->host[0], scale = (double)nb / (h->host[nb] - h->host[0]);
+    if (st == GA_OK && weights && !(ids = ga__scratch_alloc(func, &s, (size_t)n * 4))) st = ga__t.error;
+    if (st == GA_OK) {
+        int e = ga__cub_histogram((const void *)(uintptr_t)in, (int)kt, n, (const void *)(uintptr_t)edges, nb,
+                                  h->uniform, lo, scale, (void *)(uintptr_t)out->data, (uint32_t *)(uintptr_t)ids,
+                                  stream);
+        if (e) st = ga__cub_failed(func, e, "the histogram");
+    }
+    if (st == GA_OK && weights) {
+        ga__scratch s2 = {device, 0, {NULL}};
+        uint64_t perm = ga__scratch_alloc(func, &s2, (size_t)n * 4), temp = 0;
+        uint64_t ids_alt = perm ? ga__scratch_alloc(func, &s2, (size_t)n * 4) : 0;
+        uint64_t perm_alt = ids_alt ? ga__scratch_alloc(func, &s2, (size_t)n * 4) : 0;
+        uint64_t w = perm_alt ? ga__scratch_alloc(func, &s2, (size_t)n * 8) : 0;
+        if (!w) st = ga__t.error;
+        if (st == GA_OK) {
+            ga__c_strides(weights->ndim, weights->shape, 8, cs);
+            st = ga__copy_cast(func, device, GA_FLOAT64, w, cs, weights->dtype, weights->data, weights->strides,
+                               weights->ndim, weights->shape);
+        }
+        if (st == GA_OK) st = ga__sort_keys(func, device, 4, n, &ids, ids_alt, &perm, perm_alt);
+        if (st == GA_OK) {
+            size_t temp_bytes = 0;
+            int e = ga__cub_weighted_bins(NULL, &temp_bytes, NULL, NULL, NULL, n, nb, NULL, stream);
+            if (e) st = ga__cub_failed(func, e, "cub segmented reduce (temp storage query)");
+            if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s2, temp_bytes))) st = ga__t.error;
+            if (st == GA_OK) {
+                e = ga__cub_weighted_bins((void *)(uintptr_t)temp, &temp_bytes, (const uint32_t *)(uintptr_t)ids,
+                                          (const uint32_t *)(uintptr_t)perm, (const double *)(uintptr_t)w, n, nb,
+                                          (double *)(uintptr_t)out->data, stream);
+                if (e) st = ga__cub_failed(func, e, "cub segmented reduce");
+            }
+        }
+        ga__scratch_free(&s2);
+    }
+    ga__scratch_free(&s);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_array *bin_edges, const double *range,
+                                  bool density, const ga_array *weights, ga_array **edges)
+{
+    static const char func[] = "ga_histogram";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (ga__set_dtype(func, a->dtype) != GA_OK) return NULL;
+    if (weights) {
+        if (weights->device != a->device) {
+            ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device,
+                      weights->device);
+            return NULL;
+        }
+        bool same = weights->ndim == a->ndim;
+        for (int d = 0; same && d < a->ndim; d++) same = weights->shape[d] == a->shape[d];
+        if (!same) {
+            ga__error(GA_ERROR_VALUE, func, "weights should have the same shape as a.");
+            return NULL;
+        }
+        if (ga__is_complex(weights->dtype)) {
+            ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "complex weights are not supported");
+            return NULL;
+        }
+    }
+    if (weights && a->size > (int64_t)UINT32_MAX) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "weighted histograms of more than 4294967295 elements are not supported");
+        return NULL;
+    }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga__hist_edges h;
+    if (ga__histogram_edges(func, a, bins, bin_edges, range, &h) != GA_OK) return NULL;
+    ga_array *hist = ga__histogram_counts(func, a, &h, weights), *e = NULL, *r = NULL;
+    if (hist && edges)
+        e = bin_edges ? ga_retain((ga_array *)bin_edges) : ga__histogram_edges_array(func, a->device, &h);
+    if (hist && (!edges || e)) {
+        if (density) {
+            /* NumPy: hist / diff(edges).astype(float) / hist.sum() */
+            int64_t nb = h.nbins;
+            double *db = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(nb ? nb : 1));
+            ga_array *widths = db ? ga__array_new(func, a->device, 1, &nb, GA_FLOAT64) : NULL, *q = NULL;
+            ga_array *total = widths ? ga__reduce_tmp(func, GA_REDUCE_SUM, hist, 0, NULL, GA_DTYPE_INVALID, false)
+                                     : NULL;
+            if (!db) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            if (total) {
+                bool exact = ga__dtype_kinds[h.dtype] != 'f';
+                for (int64_t i = 0; i < nb; i++)
+                    db[i] = exact ? h.host[i + 1] - h.host[i] : ga__round_to(h.host[i + 1] - h.host[i], h.dtype);
+            }
+            if (total && ga__upload(func, widths, db, true) == GA_OK &&
+                (q = ga__reduce_ufunc(func, GA_UFUNC_DIVIDE, hist, widths, GA_FLOAT64)))
+                r = ga__reduce_ufunc(func, GA_UFUNC_DIVIDE, q, total, GA_FLOAT64);
+            GPUARR_FREE(db);
+            ga_release(widths);
+            ga_release(total);
+            ga_release(q);
+        } else if (weights && weights->dtype != GA_FLOAT64) {
+            r = ga__contiguous_copy(func, hist, weights->dtype);
+        } else {
+            r = ga_retain(hist);
+        }
+    }
+    ga_release(hist);
+    GPUARR_FREE(h.host);
+    if (!r) {
+        ga_release(e);
+        return NULL;
+    }
+    if (edges) *edges = ga__ret(e);
+    return ga__ret(r);
 }
 
 /* ------------------------------------------------------------------------ */

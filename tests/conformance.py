@@ -2746,6 +2746,269 @@ def run_reduce_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# Device checks: searching, sets and histograms (group "sets")
+# --------------------------------------------------------------------------
+
+_PP = _c.POINTER(_c.c_void_p)  # ga_array ** (an optional result)
+SETS_PROTOTYPES = {
+    "ga_searchsorted": (_ARR, [_ARR, _ARR, _c.c_int, _ARR]),
+    "ga_digitize": (_ARR, [_ARR, _ARR, _c.c_bool]),
+    "ga_unique": (_ARR, [_ARR, _PP, _PP, _PP, _c.c_bool]),
+    "ga_unique_values": (_ARR, [_ARR]),
+    "ga_unique_counts": (_ARR, [_ARR, _PP]),
+    "ga_unique_inverse": (_ARR, [_ARR, _PP]),
+    "ga_unique_all": (_ARR, [_ARR, _PP, _PP, _PP]),
+    "ga_isin": (_ARR, [_ARR, _ARR, _c.c_bool]),
+    "ga_intersect1d": (_ARR, [_ARR, _ARR, _c.c_bool, _PP, _PP]),
+    "ga_union1d": (_ARR, [_ARR, _ARR]),
+    "ga_setdiff1d": (_ARR, [_ARR, _ARR, _c.c_bool]),
+    "ga_setxor1d": (_ARR, [_ARR, _ARR, _c.c_bool]),
+    "ga_bincount": (_ARR, [_ARR, _ARR, _c.c_int64]),
+    "ga_histogram": (_ARR, [_ARR, _c.c_int64, _ARR, _c.POINTER(_c.c_double), _c.c_bool, _ARR, _PP]),
+    "ga_histogram_bin_edges": (_ARR, [_ARR, _c.c_int64, _c.POINTER(_c.c_double)]),
+}
+
+# The dtypes of the set checks: bool, integers, float16/32/64 (NumPy sorts
+# ml_dtypes' bfloat16 NaN by its own comparisons; the C tests cover it).
+SET_DTYPES = tuple(GA[n] for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                                   "float16", "float32", "float64"))
+
+
+def set_values(t, ga, n, spread=40):
+    """n values of ga with many duplicates, NaN, infinities and -0.0."""
+    dt = t.env.np_dtype(ga)
+    rng = t.rng
+    if kind_of(ga) == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if kind_of(ga) in "iu":
+        v = random_values(t, ga, n)
+        small = rng.random(n) < 0.8
+        lo = 0 if kind_of(ga) == "u" else -spread // 2
+        v[small] = rng.integers(lo, lo + spread, int(small.sum())).astype(dt)
+        return v
+    v = rng.integers(-spread // 2, spread // 2, n).astype(np.float64)
+    k = rng.random(n)
+    v[k < 0.05] = np.nan
+    v[(k >= 0.05) & (k < 0.08)] = -0.0
+    v[(k >= 0.08) & (k < 0.1)] = np.inf
+    v[(k >= 0.1) & (k < 0.12)] = -np.inf
+    with quiet():
+        return v.astype(dt)
+
+
+def set_equal(t, label, got, want, zeros_any=True):
+    """Same dtype, shape and values (NaN matches NaN; -0.0 matches 0.0)."""
+    want = np.asarray(want)
+    if got.dtype != want.dtype or got.shape != want.shape:
+        t.fail(f"{label}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}")
+        return
+    if got.dtype.kind == "f":
+        ok = np.array_equal(got, want, equal_nan=True)
+    else:
+        ok = np.array_equal(got, want)
+    if not ok:
+        bad = np.nonzero(~((got == want) | (np.isnan(got) & np.isnan(want)) if got.dtype.kind == "f"
+                           else got != want))[0] if got.ndim == 1 else [0]
+        i = int(bad[0]) if len(bad) else 0
+        t.fail(f"{label}: differs at [{i}]: {got.reshape(-1)[i]!r}, NumPy {want.reshape(-1)[i]!r}")
+
+
+def set_input(t, ga, n, view):
+    """A NumPy array and the same on the device: C-contiguous, or a reversed
+    every-2nd-element view (view True)."""
+    x = set_values(t, ga, 2 * n if view else n)
+    d = to_device(t, x)
+    if not view:
+        return x, d
+    isz = itemsize_of(ga)
+    return x[::-2], device_view(t, d, isz, (n,), (-2,), 2 * n - 1)
+
+
+def out_ptrs(k):
+    return [ctypes.c_void_p(0) for _ in range(k)]
+
+
+def check_sets(t, ga):
+    env, lib = t.env, t.lib
+    dt = env.np_dtype(ga)
+    for n, view in ((0, False), (1, False), (33, True), (1025, False), (4097, True)):
+        x, p = set_input(t, ga, n, view)
+        y, q = set_input(t, ga, max(n // 2, 1) + 3, not view)
+        lab = f"{dname(ga)} n={n}{' strided' if view else ''}"
+        # unique with everything, equal_nan True
+        idx, inv, cnt = out_ptrs(3)
+        u = t.own(lib.ga_unique(p, ctypes.byref(idx), ctypes.byref(inv), ctypes.byref(cnt), True), "ga_unique")
+        wv, wi, wn, wc = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
+        set_equal(t, f"unique {lab}", to_numpy(t, u), wv)
+        set_equal(t, f"unique index {lab}", to_numpy(t, t.own(idx.value)), wi)
+        set_equal(t, f"unique inverse {lab}", to_numpy(t, t.own(inv.value)), wn)
+        set_equal(t, f"unique counts {lab}", to_numpy(t, t.own(cnt.value)), wc)
+        # unique_all: each NaN apart
+        idx, inv, cnt = out_ptrs(3)
+        u = t.own(lib.ga_unique_all(p, ctypes.byref(idx), ctypes.byref(inv), ctypes.byref(cnt)), "ga_unique_all")
+        r = np.unique_all(x)
+        set_equal(t, f"unique_all {lab}", to_numpy(t, u), r.values)
+        set_equal(t, f"unique_all indices {lab}", to_numpy(t, t.own(idx.value)), r.indices)
+        set_equal(t, f"unique_all inverse {lab}", to_numpy(t, t.own(inv.value)), r.inverse_indices)
+        set_equal(t, f"unique_all counts {lab}", to_numpy(t, t.own(cnt.value)), r.counts)
+        set_equal(t, f"unique_values {lab}", to_numpy(t, t.own(lib.ga_unique_values(p), "ga_unique_values")),
+                  np.unique_values(x))
+        # searchsorted on the sorted x, and through a sorter
+        xs = np.sort(x)
+        ps = to_device(t, xs)
+        order = np.argsort(x, kind="stable")
+        po = to_device(t, order)
+        for side, name in ((0, "left"), (1, "right")):
+            want = np.searchsorted(xs, y, side=name)
+            set_equal(t, f"searchsorted side={name} {lab}",
+                      to_numpy(t, t.own(lib.ga_searchsorted(ps, q, side, None), "ga_searchsorted")), want)
+            set_equal(t, f"searchsorted sorter side={name} {lab}",
+                      to_numpy(t, t.own(lib.ga_searchsorted(p, q, side, po), "ga_searchsorted")),
+                      np.searchsorted(x, y, side=name, sorter=order))
+        # digitize with increasing and decreasing bins (no NaN)
+        with quiet():
+            bins = np.unique(x[~np.isnan(x)] if dt.kind == "f" else x)[:30]
+        for b in (bins, bins[::-1]):
+            pb = to_device(t, b)
+            for right in (False, True):
+                set_equal(t, f"digitize right={right} {lab} bins {len(b)}",
+                          to_numpy(t, t.own(lib.ga_digitize(q, pb, right), "ga_digitize")),
+                          np.digitize(y, b, right=right))
+        # isin and the set operations
+        for invert in (False, True):
+            set_equal(t, f"isin invert={invert} {lab}", to_numpy(t, t.own(lib.ga_isin(p, q, invert), "ga_isin")),
+                      np.isin(x, y, invert=invert))
+        i1, i2 = out_ptrs(2)
+        r = t.own(lib.ga_intersect1d(p, q, False, ctypes.byref(i1), ctypes.byref(i2)), "ga_intersect1d")
+        w, w1, w2 = np.intersect1d(x, y, return_indices=True)
+        set_equal(t, f"intersect1d {lab}", to_numpy(t, r), w)
+        set_equal(t, f"intersect1d indices1 {lab}", to_numpy(t, t.own(i1.value)), w1)
+        set_equal(t, f"intersect1d indices2 {lab}", to_numpy(t, t.own(i2.value)), w2)
+        set_equal(t, f"union1d {lab}", to_numpy(t, t.own(lib.ga_union1d(p, q), "ga_union1d")), np.union1d(x, y))
+        set_equal(t, f"setdiff1d {lab}", to_numpy(t, t.own(lib.ga_setdiff1d(p, q, False), "ga_setdiff1d")),
+                  np.setdiff1d(x, y))
+        # assume_unique: NumPy's answer holds for unique x only; x has
+        # duplicates, so the definition (x flattened, those in y left out)
+        set_equal(t, f"setdiff1d assume_unique {lab}",
+                  to_numpy(t, t.own(lib.ga_setdiff1d(p, q, True), "ga_setdiff1d")), x[~np.isin(x, y)])
+        set_equal(t, f"setxor1d {lab}", to_numpy(t, t.own(lib.ga_setxor1d(p, q, False), "ga_setxor1d")),
+                  np.setxor1d(x, y))
+
+
+def numpy_result(fn):
+    """fn()'s result, or the exception it raised."""
+    try:
+        with quiet():
+            return fn()
+    except Exception as e:
+        return e
+
+
+def check_histograms(t, ga):
+    env, lib = t.env, t.lib
+    dt = env.np_dtype(ga)
+    for n, view in ((1, False), (33, True), (4097, False), (100003, True)):
+        x, p = set_input(t, ga, n, view)
+        lab = f"{dname(ga)} n={n}{' strided' if view else ''}"
+        if dt.kind in "biu":
+            xi = np.abs(x.astype(np.int64) % (100 if dt.itemsize == 1 else 300)) if dt.kind != "b" else x
+            pi = to_device(t, xi.astype(dt))
+            w = t.rng.random(n)
+            pw = to_device(t, w)
+            for minlength in (0, 500):
+                set_equal(t, f"bincount minlength={minlength} {lab}",
+                          to_numpy(t, t.own(lib.ga_bincount(pi, None, minlength), "ga_bincount")),
+                          np.bincount(xi.astype(dt), minlength=minlength))
+            got = to_numpy(t, t.own(lib.ga_bincount(pi, pw, 0), "ga_bincount"))
+            want = np.bincount(xi.astype(dt), weights=w)
+            t.expect(got.dtype == want.dtype and got.shape == want.shape and np.allclose(got, want, rtol=1e-12),
+                     f"bincount weights {lab}")
+        finite = x[np.isfinite(x)] if dt.kind == "f" else x
+        fx = to_device(t, finite) if dt.kind == "f" else p
+        for bins in (1, 10, 256, 3000):
+            rng2 = (ctypes.c_double * 2)(-7.5, 13.25)
+            for with_range in (False, True):
+                e = ctypes.c_void_p(0)
+                src = x if with_range else finite
+                if dt.kind == "b":
+                    src = src.astype(np.uint8)  # NumPy converts bool input (with a warning)
+                want = numpy_result(lambda: np.histogram(src, bins, range=(-7.5, 13.25) if with_range else None))
+                lib.ga_clear_error()
+                h = lib.ga_histogram(p if with_range else fx, bins, None, rng2 if with_range else None, False, None,
+                                     ctypes.byref(e))
+                label = f"histogram bins={bins} range={with_range} {lab}"
+                if isinstance(want, Exception):  # float16 edges that do not all differ
+                    expect_error(t, label, h, "GA_ERROR_VALUE", str(want), exact=False)
+                    continue
+                set_equal(t, label, to_numpy(t, t.own(h, "ga_histogram")), want[0])
+                set_equal(t, f"histogram edges bins={bins} range={with_range} {lab}", to_numpy(t, t.own(e.value)),
+                          want[1])
+            # edges as an array, density, weights
+            edges = np.array([-20.0, -3.0, -0.5, 0.0, 0.25, 7.0, 19.0])
+            pe = to_device(t, edges)
+            src = x.astype(np.uint8) if dt.kind == "b" else x
+            with quiet():
+                wh, _ = np.histogram(src, edges)
+            set_equal(t, f"histogram edges array {lab}",
+                      to_numpy(t, t.own(lib.ga_histogram(p, 0, pe, None, False, None, None), "ga_histogram")), wh)
+            wts = t.rng.random(n).astype(np.float32)
+            pw = to_device(t, wts)
+            want = numpy_result(lambda: np.histogram(src, bins, range=(-7.5, 13.25), density=True, weights=wts))
+            if isinstance(want, Exception):
+                continue
+            wd = want[0]
+            got = to_numpy(t, t.own(lib.ga_histogram(p, bins, None, rng2, True, pw, None), "ga_histogram"))
+            with quiet():
+                ok = got.dtype == wd.dtype and got.shape == wd.shape and np.allclose(got, wd, rtol=1e-5, equal_nan=True)
+            t.expect(ok, f"histogram density weights bins={bins} {lab}")
+
+
+def check_sets_errors(t):
+    env, lib = t.env, t.lib
+    a = to_device(t, np.array([1.0, 2.0, 3.0]))
+    m = to_device(t, np.zeros((2, 2)))
+    bad = to_device(t, np.array([3.0, 1.0, 2.0]))
+    ni = to_device(t, np.array([0, -1, 2]))
+    two = to_device(t, np.array([0, 1]))
+    cases = (
+        ("searchsorted 2-d a", lambda: np.searchsorted(np.zeros((2, 2)), 1.0),
+         lambda: lib.ga_searchsorted(m, a, 0, None), "GA_ERROR_VALUE"),
+        ("searchsorted sorter size", lambda: np.searchsorted(np.zeros(3), 1.0, sorter=[0, 1]),
+         lambda: lib.ga_searchsorted(a, a, 0, two), "GA_ERROR_VALUE"),
+        ("searchsorted sorter range", lambda: np.searchsorted(np.zeros(3), 1.0, sorter=[0, -1, 2]),
+         lambda: lib.ga_searchsorted(a, a, 0, ni), "GA_ERROR_VALUE"),
+        ("digitize", lambda: np.digitize([1.0], [3.0, 1.0, 2.0]), lambda: lib.ga_digitize(a, bad, False),
+         "GA_ERROR_VALUE"),
+        ("bincount negative", lambda: np.bincount([0, -1, 2]), lambda: lib.ga_bincount(ni, None, 0), "GA_ERROR_VALUE"),
+        ("bincount float", lambda: np.bincount(np.array([1.0, 2.0, 3.0])), lambda: lib.ga_bincount(a, None, 0),
+         "GA_ERROR_TYPE"),
+        ("bincount minlength", lambda: np.bincount([0, 1], minlength=-1), lambda: lib.ga_bincount(two, None, -1),
+         "GA_ERROR_VALUE"),
+        ("bincount weights", lambda: np.bincount([0, 1], weights=[1.0, 2.0, 3.0]), lambda: lib.ga_bincount(two, a, 0),
+         "GA_ERROR_VALUE"),
+        ("histogram bins 0", lambda: np.histogram([1.0, 2.0, 3.0], 0),
+         lambda: lib.ga_histogram(a, 0, None, None, False, None, None), "GA_ERROR_VALUE"),
+        ("histogram range", lambda: np.histogram([1.0, 2.0, 3.0], 4, range=(3, 1)),
+         lambda: lib.ga_histogram(a, 4, None, (ctypes.c_double * 2)(3, 1), False, None, None), "GA_ERROR_VALUE"),
+        ("histogram edges", lambda: np.histogram([1.0, 2.0, 3.0], np.array([3.0, 1.0, 2.0])),
+         lambda: lib.ga_histogram(a, 0, bad, None, False, None, None), "GA_ERROR_VALUE"),
+        ("histogram 2-d edges", lambda: np.histogram([1.0, 2.0, 3.0], np.zeros((2, 2))),
+         lambda: lib.ga_histogram(a, 0, m, None, False, None, None), "GA_ERROR_VALUE"),
+    )
+    for label, fn, call, status in cases:
+        e = numpy_error(fn)
+        lib.ga_clear_error()
+        expect_error(t, label, call(), status, str(e), exact=False)
+
+
+def run_sets_checks(runner, env):
+    for g in SET_DTYPES:
+        runner.run(f"sets/{DTYPE_NAMES[g]}", check_sets, g, device=True, needs=(g,))
+        runner.run(f"sets-histogram/{DTYPE_NAMES[g]}", check_histograms, g, device=True, needs=(g,))
+    runner.run("sets-errors/all", check_sets_errors, device=True)
+
+
+# --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
 
@@ -2786,6 +3049,7 @@ def run_all(runner, env):
     run("copyto/casting-rules", check_copyto_casting, device=True)
     run_ufunc_checks(runner, env)
     run_reduce_checks(runner, env)
+    run_sets_checks(runner, env)
 
 
 def main(argv=None):
@@ -2800,7 +3064,7 @@ def main(argv=None):
     header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpuarr.h")
     ufuncs = read_ufunc_lists(header)
     try:
-        lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES})
+        lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES, **SETS_PROTOTYPES})
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")

@@ -106,6 +106,12 @@ static void op_sort(void *p) { ga_release(ga_sort((const ga_array *)p, -1)); }
 static void op_argsort(void *p) { ga_release(ga_argsort((const ga_array *)p, -1)); }
 static void op_cumsum(void *p) { ga_release(ga_cumsum((const ga_array *)p, 0, GA_DTYPE_INVALID)); }
 
+/* sets and histograms (section 14): a new result each call */
+static const double unit_range[2] = {0.0, 1.0};
+static void op_unique(void *p) { ga_release(ga_unique((const ga_array *)p, NULL, NULL, NULL, true)); }
+static void op_histogram_range(void *p) { ga_release(ga_histogram((const ga_array *)p, 256, NULL, unit_range, false, NULL, NULL)); }
+static void op_histogram(void *p) { ga_release(ga_histogram((const ga_array *)p, 256, NULL, NULL, false, NULL, NULL)); }
+
 static void keys_row(const char *name, int64_t n, double us, const char *what)
 {
     char note[64];
@@ -299,8 +305,33 @@ int main(int argc, char **argv)
     keys_row("argsort float32 2^26", n26, t, "new result");
     t = time_device(op_sort, keys2);
     keys_row("sort rows (65536,1024) axis -1", n26, t, "new result");
-    ga_release(keys);
     ga_release(keys2);
+
+    /* Sets and histograms: unique of 2^26 int32 with 1000 distinct values
+       (uniform), histogram of 2^28 uniform float32 (the sort keys four
+       times) into 256 bins, with range=(0, 1) and with the data's range */
+    int32_t *hu = malloc(sizeof(int32_t) * (size_t)n26);
+    if (!hu) fail("host unique operand");
+    for (int64_t i = 0; i < n26; i++) {
+        x64 ^= x64 << 13, x64 ^= x64 >> 7, x64 ^= x64 << 17;
+        hu[i] = (int32_t)((x64 >> 11) % 1000);
+    }
+    ga_array *uq = ga_from_host(hu, 1, &n26, GA_INT32);
+    free(hu);
+    if (!uq) fail("unique operand");
+    t = time_device(op_unique, uq);
+    char unique_note[64];
+    snprintf(unique_note, sizeof unique_note, "%.2f Gkeys/s, new result", (double)n26 / t * 1e-3);
+    row("unique int32 2^26 (1000 distinct)", n26, "int32", t, 0, unique_note);
+    ga_release(uq);
+    ga_array *hist_in = ga_tile(keys, 1, (const int64_t[]){4});
+    if (!hist_in) fail("histogram operand");
+    t = time_device(op_histogram_range, hist_in);
+    row("histogram float32 2^28, 256 bins, range", n28, "float32", t, 4.0 * n28d, "new result");
+    t = time_device(op_histogram, hist_in);
+    row("histogram float32 2^28, 256 bins", n28, "float32", t, 4.0 * n28d, "new result, min and max first");
+    ga_release(hist_in);
+    ga_release(keys);
     a = ga_full(1, &n28, ga_float(1.5), GA_FLOAT32);
     if (!a) fail("cumsum operand");
     t = time_device(op_cumsum, a);

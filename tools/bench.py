@@ -122,7 +122,15 @@ def cupy_figures():
     out["sort float32 2^26"] = timed(lambda: cp.sort(k))
     out["argsort float32 2^26"] = timed(lambda: cp.argsort(k))
     out["sort rows (65536,1024) axis -1"] = timed(lambda: cp.sort(k2, axis=-1))
-    del k, k2
+    del k2
+    # sets and histograms, a new result each call
+    u = cp.random.randint(0, 1000, 1 << 26, dtype=cp.int32)
+    out["unique int32 2^26 (1000 distinct)"] = timed(lambda: cp.unique(u))
+    del u
+    h = cp.tile(k, 4)
+    out["histogram float32 2^28, 256 bins, range"] = timed(lambda: cp.histogram(h, 256, range=(0.0, 1.0)))
+    out["histogram float32 2^28, 256 bins"] = timed(lambda: cp.histogram(h, 256))
+    del h, k
     a = cp.full(n, 1.5, cp.float32)
     out["cumsum float32 2^28"] = timed(lambda: cp.cumsum(a))
     del a

@@ -1,0 +1,1100 @@
+/* Device tests of searching, sets and histograms (section 14 of gpuarr.h:
+   ga_searchsorted, ga_digitize, ga_unique and the unique_* forms, ga_isin,
+   ga_intersect1d, ga_union1d, ga_setdiff1d, ga_setxor1d, ga_bincount,
+   ga_histogram, ga_histogram_bin_edges) and of the glue in cub/sets.cu.
+
+   Every function runs for bool, every integer and every float dtype on
+   sizes 0, 1, 31, 33, 1023, 1025 and larger, on fresh random data full of
+   duplicates, NaN of both signs, infinities and -0.0 / +0.0, given
+   C-contiguous, as a transposed 2-d view and as a negatively strided view.
+   The host references are computed here in long double (exact for every
+   element of every dtype): sorted distinct values with NaN last and one
+   zero, first indices, inverse and counts; binary searches as counts of
+   smaller elements; set results from their definitions; bin counts and
+   weighted sums by NumPy's bin rule. Error paths check NumPy's messages.
+   GPUARR_TEST_SEED=<seed> repeats a run. */
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include "ref_cast.h"
+#include "harness.h"
+#include <math.h>
+
+/* ------------------------------------------------------------------------ */
+/* Elements on the host                                                       */
+/* ------------------------------------------------------------------------ */
+
+static const ga_dtype REAL_DTYPES[] = {GA_BOOL,   GA_INT8,   GA_INT16,   GA_INT32,   GA_INT64,
+                                       GA_UINT8,  GA_UINT16, GA_UINT32,  GA_UINT64,  GA_FLOAT16,
+                                       GA_BFLOAT16, GA_FLOAT32, GA_FLOAT64};
+#define NUM_REAL (int)(sizeof REAL_DTYPES / sizeof REAL_DTYPES[0])
+static const int64_t SIZES[] = {0, 1, 31, 33, 1023, 1025, 70001};
+#define NUM_SIZES (int)(sizeof SIZES / sizeof SIZES[0])
+
+static bool is_float(ga_dtype t) { return ga_dtype_kind(t) == 'f'; }
+
+/* An element's exact value (NaN as NaN). */
+static long double value_of(const void *p, ga_dtype t)
+{
+    switch (t) {
+    case GA_BOOL: return *(const uint8_t *)p != 0;
+    case GA_INT8: return *(const int8_t *)p;
+    case GA_INT16: return *(const int16_t *)p;
+    case GA_INT32: return *(const int32_t *)p;
+    case GA_INT64: return (long double)*(const int64_t *)p;
+    case GA_UINT8: return *(const uint8_t *)p;
+    case GA_UINT16: return *(const uint16_t *)p;
+    case GA_UINT32: return *(const uint32_t *)p;
+    case GA_UINT64: return (long double)*(const uint64_t *)p;
+    case GA_FLOAT16: return ref_f16_to_double(*(const uint16_t *)p);
+    case GA_BFLOAT16: return ref_bf16_to_double(*(const uint16_t *)p);
+    case GA_FLOAT32: return *(const float *)p;
+    default: return *(const double *)p;
+    }
+}
+
+/* NumPy's order: -1, 0, 1, NaN last and equal to NaN, -0.0 == +0.0. */
+static int order(long double x, long double y)
+{
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+    return (x > y) - (x < y);
+}
+
+/* Set equality: as order, but NaN equals nothing. */
+static bool same(long double x, long double y) { return !isnan(x) && !isnan(y) && x == y; }
+
+/* Random elements with duplicates, NaN of both signs, infinities, -0.0. */
+static void fill_random(void *data, int64_t n, ga_dtype t, int spread)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    for (int64_t i = 0; i < n; i++) {
+        unsigned char *p = (unsigned char *)data + (size_t)i * sz;
+        uint64_t r = rnd();
+        if (t == GA_BOOL) {
+            *p = (unsigned char)(r & 1);
+            continue;
+        }
+        if (!is_float(t)) {
+            uint64_t v = (r >> 8) % 8 == 0 ? rnd() : (uint64_t)(int64_t)((int)(rnd() % (uint64_t)spread) - spread / 4);
+            memcpy(p, &v, sz);
+            continue;
+        }
+        int c = (int)(r % 32);
+        double x;
+        if (c < 2) {
+            bool neg = c == 1;
+            if (t == GA_FLOAT16) *(uint16_t *)p = neg ? 0xfe00u : 0x7e00u;
+            else if (t == GA_BFLOAT16) *(uint16_t *)p = neg ? 0xffc0u : 0x7fc0u;
+            else if (t == GA_FLOAT32) *(uint32_t *)p = neg ? 0xffc00000u : 0x7fc00001u;
+            else *(uint64_t *)p = neg ? 0xfff8000000000000ull : 0x7ff8000000000000ull;
+            continue;
+        }
+        if (c < 4) x = c == 2 ? 0.0 : -0.0;
+        else if (c < 5) x = (r >> 20) & 1 ? INFINITY : -INFINITY;
+        else if (c < 22) x = (double)((int)(rnd() % (uint64_t)spread) - spread / 2);
+        else x = rnd_unit() * 1000.0 - 500.0;
+        switch (t) {
+        case GA_FLOAT16: *(uint16_t *)p = ref_f16_from_double(x); break;
+        case GA_BFLOAT16: *(uint16_t *)p = ref_bf16_from_double(x); break;
+        case GA_FLOAT32: *(float *)p = (float)x; break;
+        default: *(double *)p = x; break;
+        }
+    }
+}
+
+/* Layouts a 1-d logical array of n elements is given in. */
+enum { LAYOUT_CONTIGUOUS, LAYOUT_REVERSED, LAYOUT_TRANSPOSED, NUM_LAYOUTS };
+static const char *const LAYOUT_NAMES[] = {"contiguous", "reversed", "transposed"};
+
+/* `logical` (n elements, C order) as a device array in `layout`: 1-d, a
+   negatively strided 1-d view, or (for even n) a 2-d (2, n/2) view of a
+   transposed buffer (whose C order is `logical`). NULL on failure. */
+static ga_array *upload(const void *logical, int64_t n, ga_dtype t, int layout)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    if (layout == LAYOUT_CONTIGUOUS || (layout == LAYOUT_TRANSPOSED && n % 2)) return ga_from_host(logical, 1, &n, t);
+    unsigned char *mem = malloc((size_t)(n ? n : 1) * sz);
+    ga_array *base = NULL, *v = NULL;
+    if (layout == LAYOUT_REVERSED) {
+        for (int64_t i = 0; i < n; i++) memcpy(mem + (size_t)(n - 1 - i) * sz, (const unsigned char *)logical + i * sz, sz);
+        base = ga_from_host(mem, 1, &n, t);
+        v = base ? ga_index(base, "::-1") : NULL;
+    } else {
+        int64_t h = n / 2, shape[2] = {h, 2};
+        /* logical[r * h + c] is element (r, c) of the (2, h) view: mem (h, 2) */
+        for (int64_t r = 0; r < 2; r++)
+            for (int64_t c = 0; c < h; c++)
+                memcpy(mem + (size_t)(c * 2 + r) * sz, (const unsigned char *)logical + (r * h + c) * sz, sz);
+        base = ga_from_host(mem, 2, shape, t);
+        v = base ? ga_transpose(base, NULL) : NULL;
+    }
+    ga_release(base);
+    free(mem);
+    return v;
+}
+
+/* A device array's elements as values (malloc'd; NULL on failure). */
+static long double *values_of(const ga_array *a)
+{
+    int64_t n = ga_size(a);
+    ga_dtype t = ga_dtype_of(a);
+    size_t sz = ga_dtype_itemsize(t);
+    size_t count = (size_t)(n > 0 ? n : 1);
+    unsigned char *raw = malloc(count * sz);
+    long double *v = malloc(sizeof(long double) * count);
+    if (n && !download(a, raw)) {
+        free(raw);
+        free(v);
+        return NULL;
+    }
+    for (int64_t i = 0; i < n; i++) v[i] = value_of(raw + i * sz, t);
+    free(raw);
+    return v;
+}
+
+static int64_t *ints_of(const ga_array *a)
+{
+    int64_t n = ga_size(a);
+    int64_t *v = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (n > 0 && !download(a, v)) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* Elements with their positions, sorted stably in NumPy's order. */
+typedef struct item {
+    long double v;
+    int64_t i;
+} item;
+
+static int compare_items(const void *pa, const void *pb)
+{
+    const item *a = pa, *b = pb;
+    int c = order(a->v, b->v);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* The reference unique: sorted distinct values (NaN one value when
+   equal_nan), first index and count of each; the number of them. */
+static int64_t ref_unique(const long double *x, int64_t n, bool equal_nan, long double *values, int64_t *first,
+                          int64_t *counts, int64_t *inverse)
+{
+    item *it = malloc(sizeof(item) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) it[i] = (item){x[i], i};
+    qsort(it, (size_t)n, sizeof(item), compare_items);
+    int64_t k = 0;
+    for (int64_t p = 0; p < n; p++) {
+        bool start = p == 0 || order(it[p].v, it[p - 1].v) != 0 || (!equal_nan && isnan(it[p].v));
+        if (start) {
+            values[k] = it[p].v;
+            first[k] = it[p].i;
+            counts[k] = 0;
+            k++;
+        }
+        counts[k - 1]++;
+        if (inverse) inverse[it[p].i] = k - 1;
+    }
+    free(it);
+    return k;
+}
+
+static void describe(char *out, size_t n, const char *what, ga_dtype t, int64_t size, int layout)
+{
+    snprintf(out, n, "%s %s n=%lld %s", what, ga_dtype_name(t), (long long)size, LAYOUT_NAMES[layout]);
+}
+
+/* got (k values) equals want exactly (NaN for NaN; zeros must be +0.0 when
+   check_zero_sign). */
+static void check_values(const char *what, const ga_array *got, const long double *want, int64_t k, bool positive_zero)
+{
+    CHECK(got && ga_size(got) == k, "%s: %lld values, expected %lld", what, got ? (long long)ga_size(got) : -1LL,
+          (long long)k);
+    if (!got || ga_size(got) != k) return;
+    long double *g = values_of(got);
+    if (!g) return;
+    for (int64_t i = 0; i < k; i++) {
+        bool ok = order(g[i], want[i]) == 0 && (isnan(g[i]) == isnan(want[i]));
+        if (ok && positive_zero && g[i] == 0 && is_float(ga_dtype_of(got))) ok = !signbit(g[i]);
+        CHECK(ok, "%s: value [%lld] is %Lg, expected %Lg", what, (long long)i, g[i], want[i]);
+        if (!ok) break;
+    }
+    free(g);
+}
+
+static void check_ints(const char *what, const char *name, const ga_array *got, const int64_t *want, int64_t k)
+{
+    CHECK(got && ga_size(got) == k && ga_dtype_of(got) == GA_INT64, "%s: %s has %lld elements of %s, expected %lld int64",
+          what, name, got ? (long long)ga_size(got) : -1LL, got ? ga_dtype_name(ga_dtype_of(got)) : "-", (long long)k);
+    if (!got || ga_size(got) != k || ga_dtype_of(got) != GA_INT64) return;
+    int64_t *g = ints_of(got);
+    if (!g) return;
+    for (int64_t i = 0; i < k; i++) {
+        CHECK(g[i] == want[i], "%s: %s[%lld] is %lld, expected %lld", what, name, (long long)i, (long long)g[i],
+              (long long)want[i]);
+        if (g[i] != want[i]) break;
+    }
+    free(g);
+}
+
+/* ------------------------------------------------------------------------ */
+/* unique                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void check_unique(ga_dtype t, int64_t n, int layout, bool equal_nan, int form)
+{
+    char what[160];
+    describe(what, sizeof what, equal_nan ? "unique" : "unique(equal_nan=False)", t, n, layout);
+    size_t sz = ga_dtype_itemsize(t);
+    unsigned char *h = malloc((size_t)(n ? n : 1) * sz);
+    fill_random(h, n, t, n < 100 ? 12 : 200);
+    long double *x = malloc(sizeof(long double) * (size_t)(n ? n : 1)), *values = malloc(sizeof(long double) * (size_t)(n ? n : 1));
+    int64_t *first = malloc(8 * (size_t)(n ? n : 1)), *counts = malloc(8 * (size_t)(n ? n : 1)), *inverse = malloc(8 * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) x[i] = value_of(h + i * sz, t);
+    int64_t k = ref_unique(x, n, equal_nan, values, first, counts, inverse);
+    ga_array *a = upload(h, n, t, layout);
+    CHECK(a != NULL, "%s: upload: %s", what, ga_last_error_message());
+    if (a) {
+        ga_array *idx = NULL, *inv = NULL, *cnt = NULL, *u = NULL;
+        poison_next((size_t)(n ? n : 1) * 8);
+        switch (form) {
+        case 0: u = ga_unique(a, &idx, &inv, &cnt, equal_nan); break;
+        case 1: u = ga_unique(a, NULL, NULL, NULL, equal_nan); break;
+        case 2: u = ga_unique_all(a, &idx, &inv, &cnt); break;
+        case 3: u = ga_unique_counts(a, &cnt); break;
+        case 4: u = ga_unique_inverse(a, &inv); break;
+        default: u = ga_unique_values(a); break;
+        }
+        CHECK(u != NULL, "%s: %s", what, ga_last_error_message());
+        if (u) {
+            CHECK(ga_dtype_of(u) == t && ga_ndim(u) == 1, "%s: dtype %s ndim %d", what, ga_dtype_name(ga_dtype_of(u)),
+                  ga_ndim(u));
+            check_values(what, u, values, k, true);
+            if (idx) check_ints(what, "index", idx, first, k);
+            if (cnt) check_ints(what, "counts", cnt, counts, k);
+            if (inv) {
+                CHECK(ga_ndim(inv) == ga_ndim(a) && ga_shape(inv)[0] == ga_shape(a)[0], "%s: inverse shape", what);
+                check_ints(what, "inverse", inv, inverse, n);
+            }
+        }
+        ga_release(u);
+        ga_release(idx);
+        ga_release(inv);
+        ga_release(cnt);
+    }
+    ga_clear_error();
+    ga_release(a);
+    free(h);
+    free(x);
+    free(values);
+    free(first);
+    free(counts);
+    free(inverse);
+}
+
+#define UNIQUE_TEST(name, T)                                                          \
+    DEVICE_TEST(unique_##name)                                                        \
+    {                                                                                 \
+        for (int s = 0; s < NUM_SIZES; s++)                                           \
+            for (int l = 0; l < NUM_LAYOUTS; l++) {                                   \
+                check_unique(T, SIZES[s], l, true, (s + l) % 2);                      \
+                check_unique(T, SIZES[s], l, false, 2 + (s + l) % 4);                 \
+            }                                                                         \
+        check_unique(T, 1000003, LAYOUT_CONTIGUOUS, true, 0);                         \
+    }
+UNIQUE_TEST(bool, GA_BOOL)
+UNIQUE_TEST(int8, GA_INT8)
+UNIQUE_TEST(int16, GA_INT16)
+UNIQUE_TEST(int32, GA_INT32)
+UNIQUE_TEST(int64, GA_INT64)
+UNIQUE_TEST(uint8, GA_UINT8)
+UNIQUE_TEST(uint16, GA_UINT16)
+UNIQUE_TEST(uint32, GA_UINT32)
+UNIQUE_TEST(uint64, GA_UINT64)
+UNIQUE_TEST(float16, GA_FLOAT16)
+UNIQUE_TEST(bfloat16, GA_BFLOAT16)
+UNIQUE_TEST(float32, GA_FLOAT32)
+UNIQUE_TEST(float64, GA_FLOAT64)
+
+/* A 0-d input: one value; its inverse is 0-d. */
+DEVICE_TEST(unique_zero_d)
+{
+    float v = -0.0f;
+    ga_array *a = ga_from_host(&v, 0, NULL, GA_FLOAT32), *inv = NULL;
+    ga_array *u = ga_unique(a, NULL, &inv, NULL, true);
+    CHECK(u && ga_size(u) == 1 && ga_ndim(u) == 1, "unique of a 0-d array: %s", ga_last_error_message());
+    CHECK(inv && ga_ndim(inv) == 0, "the inverse of a 0-d array is 0-d");
+    float got = 1;
+    if (u && download(u, &got)) CHECK(got == 0 && !signbit(got), "unique(-0.0) is +0.0, got %g", got);
+    ga_release(u);
+    ga_release(inv);
+    ga_release(a);
+}
+
+/* ------------------------------------------------------------------------ */
+/* searchsorted, digitize                                                      */
+/* ------------------------------------------------------------------------ */
+
+static int compare_values(const void *pa, const void *pb) { return order(*(const long double *)pa, *(const long double *)pb); }
+
+/* Sorts n elements of t in place (NumPy's order), through their values. */
+static void sort_elements(unsigned char *h, int64_t n, ga_dtype t, int64_t *perm)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    item *it = malloc(sizeof(item) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) it[i] = (item){value_of(h + i * sz, t), i};
+    qsort(it, (size_t)n, sizeof(item), compare_items);
+    unsigned char *tmp = malloc((size_t)(n ? n : 1) * sz);
+    for (int64_t i = 0; i < n; i++) {
+        memcpy(tmp + i * sz, h + it[i].i * sz, sz);
+        if (perm) perm[i] = it[i].i;
+    }
+    memcpy(h, tmp, (size_t)n * sz);
+    free(tmp);
+    free(it);
+}
+
+static void check_searchsorted(ga_dtype t, int64_t n, int layout)
+{
+    char what[160];
+    describe(what, sizeof what, "searchsorted", t, n, layout);
+    size_t sz = ga_dtype_itemsize(t);
+    int64_t m = 2 * 257;
+    unsigned char *ha = malloc((size_t)(n ? n : 1) * sz), *hv = malloc((size_t)m * sz), *hs = malloc((size_t)(n ? n : 1) * sz);
+    fill_random(ha, n, t, 40);
+    fill_random(hv, m, t, 40);
+    memcpy(hs, ha, (size_t)n * sz);
+    int64_t *perm = malloc(8 * (size_t)(n ? n : 1));
+    int32_t *perm32 = malloc(4 * (size_t)(n ? n : 1));
+    sort_elements(hs, n, t, perm);
+    for (int64_t i = 0; i < n; i++) perm32[i] = (int32_t)perm[i];
+    long double *a = malloc(sizeof(long double) * (size_t)(n ? n : 1)), *v = malloc(sizeof(long double) * (size_t)m);
+    for (int64_t i = 0; i < n; i++) a[i] = value_of(hs + i * sz, t);
+    for (int64_t i = 0; i < m; i++) v[i] = value_of(hv + i * sz, t);
+    int64_t *left = malloc(8 * (size_t)m), *right = malloc(8 * (size_t)m);
+    for (int64_t j = 0; j < m; j++) {
+        left[j] = right[j] = 0;
+        for (int64_t i = 0; i < n; i++) {
+            int c = order(a[i], v[j]);
+            left[j] += c < 0;
+            right[j] += c <= 0;
+        }
+    }
+    int64_t vshape[2] = {2, 257}, pshape = n;
+    ga_array *da = upload(hs, n, t, layout), *dv = ga_from_host(hv, 2, vshape, t);
+    ga_array *du = upload(ha, n, t, layout), *dp = ga_from_host(perm, 1, &pshape, GA_INT64);
+    ga_array *dp32 = ga_from_host(perm32, 1, &pshape, GA_INT32);
+    CHECK(da && dv && du && dp && dp32, "%s: upload: %s", what, ga_last_error_message());
+    if (da && dv && du && dp && dp32) {
+        for (int side = 0; side < 2; side++) {
+            for (int with_sorter = 0; with_sorter < 3; with_sorter++) {
+                const ga_array *sorter = with_sorter == 0 ? NULL : with_sorter == 1 ? dp : dp32;
+                ga_array *r = ga_searchsorted(sorter ? du : da, dv, side ? GA_SIDE_RIGHT : GA_SIDE_LEFT, sorter);
+                char w2[320];
+                snprintf(w2, sizeof w2, "%s side=%s sorter=%s", what, side ? "right" : "left",
+                         with_sorter == 0 ? "None" : with_sorter == 1 ? "int64" : "int32");
+                CHECK(r != NULL, "%s: %s", w2, ga_last_error_message());
+                if (r) {
+                    CHECK(ga_ndim(r) == 2 && ga_shape(r)[0] == 2 && ga_shape(r)[1] == 257, "%s: shape", w2);
+                    check_ints(w2, "result", r, side ? right : left, m);
+                }
+                ga_release(r);
+            }
+        }
+    }
+    ga_clear_error();
+    ga_release(da);
+    ga_release(dv);
+    ga_release(du);
+    ga_release(dp);
+    ga_release(dp32);
+    free(ha), free(hv), free(hs), free(perm), free(perm32), free(a), free(v), free(left), free(right);
+}
+
+static void check_digitize(ga_dtype t, int64_t n, int layout)
+{
+    if (layout == LAYOUT_TRANSPOSED) layout = LAYOUT_REVERSED; /* bins are 1-d */
+    char what[160];
+    describe(what, sizeof what, "digitize", t, n, layout);
+    size_t sz = ga_dtype_itemsize(t);
+    int64_t nb = 0, m = 1001;
+    unsigned char *hb = malloc(64 * sz + 1), *hx = malloc((size_t)(m * (int64_t)sz));
+    fill_random(hx, m, t, 40);
+    /* bins: distinct sorted values (no NaN), increasing */
+    unsigned char *pool = malloc(64 * sz + 1);
+    fill_random(pool, 64, t, 40);
+    sort_elements(pool, 64, t, NULL);
+    for (int64_t i = 0; i < 64 && nb < (n < 40 ? n : 40); i++) {
+        long double y = value_of(pool + i * sz, t);
+        if (isnan(y) || (nb && order(y, value_of(hb + (nb - 1) * sz, t)) == 0)) continue;
+        memcpy(hb + nb * sz, pool + i * sz, sz);
+        nb++;
+    }
+    for (int dec = 0; dec < 2; dec++) {
+        unsigned char *bins = malloc((size_t)(nb ? nb : 1) * sz);
+        for (int64_t i = 0; i < nb; i++) memcpy(bins + i * sz, hb + (dec ? nb - 1 - i : i) * sz, sz);
+        ga_array *db = upload(bins, nb, t, layout), *dx = ga_from_host(hx, 1, &m, t);
+        for (int right = 0; right < 2 && db && dx; right++) {
+            int64_t *want = malloc(8 * (size_t)m);
+            for (int64_t j = 0; j < m; j++) {
+                long double x = value_of(hx + j * sz, t);
+                want[j] = 0;
+                for (int64_t i = 0; i < nb; i++) {
+                    int c = order(value_of(hb + i * sz, t), x); /* bin value vs x */
+                    want[j] += dec ? (right ? c >= 0 : c > 0) : (right ? c < 0 : c <= 0);
+                }
+            }
+            char w2[320];
+            snprintf(w2, sizeof w2, "%s (%lld bins) %s right=%d", what, (long long)nb, dec ? "decreasing" : "increasing",
+                     right);
+            ga_array *r = ga_digitize(dx, db, right);
+            CHECK(r != NULL, "%s: %s", w2, ga_last_error_message());
+            if (r) check_ints(w2, "result", r, want, m);
+            ga_release(r);
+            free(want);
+        }
+        ga_clear_error();
+        ga_release(db);
+        ga_release(dx);
+        free(bins);
+    }
+    free(hb), free(hx), free(pool);
+}
+
+#define SEARCH_TEST(name, T)                                     \
+    DEVICE_TEST(searchsorted_##name)                             \
+    {                                                            \
+        for (int s = 0; s < NUM_SIZES - 1; s++)                  \
+            check_searchsorted(T, SIZES[s], s % NUM_LAYOUTS);    \
+        for (int s = 0; s < 4; s++) check_digitize(T, SIZES[s] + 2, s % NUM_LAYOUTS); \
+        check_digitize(T, 40, LAYOUT_REVERSED);                  \
+    }
+SEARCH_TEST(bool, GA_BOOL)
+SEARCH_TEST(int8, GA_INT8)
+SEARCH_TEST(int16, GA_INT16)
+SEARCH_TEST(int32, GA_INT32)
+SEARCH_TEST(int64, GA_INT64)
+SEARCH_TEST(uint8, GA_UINT8)
+SEARCH_TEST(uint16, GA_UINT16)
+SEARCH_TEST(uint32, GA_UINT32)
+SEARCH_TEST(uint64, GA_UINT64)
+SEARCH_TEST(float16, GA_FLOAT16)
+SEARCH_TEST(bfloat16, GA_BFLOAT16)
+SEARCH_TEST(float32, GA_FLOAT32)
+SEARCH_TEST(float64, GA_FLOAT64)
+
+/* Promotion: int32 a searched for float64 v compares as float64. */
+DEVICE_TEST(searchsorted_mixed_dtypes)
+{
+    int32_t ha[4] = {1, 2, 3, 4};
+    double hv[3] = {2.5, -0.0, NAN};
+    int64_t na = 4, nv = 3, want[3] = {2, 0, 4}, got[3] = {0, 0, 0};
+    ga_array *a = ga_from_host(ha, 1, &na, GA_INT32), *v = ga_from_host(hv, 1, &nv, GA_FLOAT64);
+    ga_array *r = ga_searchsorted(a, v, GA_SIDE_LEFT, NULL);
+    CHECK(r && download(r, got) && !memcmp(got, want, sizeof want), "searchsorted int32 / float64: %lld %lld %lld",
+          (long long)got[0], (long long)got[1], (long long)got[2]);
+    ga_release(r);
+    ga_release(a);
+    ga_release(v);
+}
+
+/* ------------------------------------------------------------------------ */
+/* isin and the set operations                                                 */
+/* ------------------------------------------------------------------------ */
+
+static bool contains(const long double *set, int64_t k, long double x)
+{
+    for (int64_t i = 0; i < k; i++)
+        if (same(set[i], x)) return true;
+    return false;
+}
+
+static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
+{
+    char what[160];
+    describe(what, sizeof what, "sets", t, na, layout);
+    size_t sz = ga_dtype_itemsize(t);
+    int spread = na < 100 ? 16 : 300;
+    unsigned char *ha = malloc((size_t)(na ? na : 1) * sz), *hb = malloc((size_t)(nb ? nb : 1) * sz);
+    fill_random(ha, na, t, spread);
+    fill_random(hb, nb, t, spread);
+    long double *xa = malloc(sizeof(long double) * (size_t)(na + 1)), *xb = malloc(sizeof(long double) * (size_t)(nb + 1));
+    for (int64_t i = 0; i < na; i++) xa[i] = value_of(ha + i * sz, t);
+    for (int64_t i = 0; i < nb; i++) xb[i] = value_of(hb + i * sz, t);
+    long double *ua = malloc(sizeof(long double) * (size_t)(na + 1)), *ub = malloc(sizeof(long double) * (size_t)(nb + 1));
+    int64_t *fa = malloc(8 * (size_t)(na + 1)), *fb = malloc(8 * (size_t)(nb + 1));
+    int64_t *ca = malloc(8 * (size_t)(na + 1)), *cb = malloc(8 * (size_t)(nb + 1));
+    int64_t ka = ref_unique(xa, na, true, ua, fa, ca, NULL), kb = ref_unique(xb, nb, true, ub, fb, cb, NULL);
+    size_t cap = (size_t)(na + nb + 2);
+    long double *want = calloc(cap, sizeof(long double));
+    int64_t *w1 = calloc(cap, 8), *w2 = calloc(cap, 8), k;
+    ga_array *a = upload(ha, na, t, layout), *b = ga_from_host(hb, 1, &nb, t);
+    CHECK(a && b, "%s: upload: %s", what, ga_last_error_message());
+    if (a && b) {
+        /* isin, with a's shape */
+        ga_array *in = ga_isin(a, b, false), *out = ga_isin(a, b, true);
+        CHECK(in && out && ga_dtype_of(in) == GA_BOOL && ga_ndim(in) == ga_ndim(a), "%s: isin: %s", what,
+              ga_last_error_message());
+        if (in && out) {
+            bool *gi = malloc((size_t)na + 1), *go = malloc((size_t)na + 1);
+            if ((na == 0 || (download(in, gi) && download(out, go))))
+                for (int64_t i = 0; i < na; i++) {
+                    bool w = contains(xb, nb, xa[i]);
+                    CHECK(gi[i] == w && go[i] == !w, "%s: isin[%lld] of %Lg is %d (invert %d), expected %d", what,
+                          (long long)i, xa[i], gi[i], go[i], w);
+                    if (gi[i] != w || go[i] == w) break;
+                }
+            free(gi);
+            free(go);
+        }
+        ga_release(in);
+        ga_release(out);
+        /* union1d: unique of both */
+        long double *both = malloc(sizeof(long double) * cap);
+        memcpy(both, xa, sizeof(long double) * (size_t)na);
+        memcpy(both + na, xb, sizeof(long double) * (size_t)nb);
+        int64_t *f = malloc(8 * cap), *c = malloc(8 * cap);
+        k = ref_unique(both, na + nb, true, want, f, c, NULL);
+        ga_array *r = ga_union1d(a, b);
+        CHECK(r != NULL, "%s: union1d: %s", what, ga_last_error_message());
+        if (r) check_values("union1d", r, want, k, true);
+        ga_release(r);
+        /* intersect1d with indices */
+        k = 0;
+        for (int64_t i = 0; i < ka; i++)
+            for (int64_t j = 0; j < kb; j++)
+                if (same(ua[i], ub[j])) {
+                    want[k] = ua[i], w1[k] = fa[i], w2[k] = fb[j];
+                    k++;
+                }
+        ga_array *i1 = NULL, *i2 = NULL;
+        r = ga_intersect1d(a, b, false, &i1, &i2);
+        CHECK(r != NULL, "%s: intersect1d: %s", what, ga_last_error_message());
+        if (r) {
+            check_values("intersect1d", r, want, k, true);
+            check_ints(what, "intersect1d indices1", i1, w1, k);
+            check_ints(what, "intersect1d indices2", i2, w2, k);
+        }
+        ga_release(r), ga_release(i1), ga_release(i2);
+        r = ga_intersect1d(a, b, true, NULL, NULL);
+        if (r) check_values("intersect1d (no indices)", r, want, k, true);
+        ga_release(r);
+        /* setdiff1d: unique a not in b */
+        k = 0;
+        for (int64_t i = 0; i < ka; i++)
+            if (!contains(xb, nb, ua[i])) want[k++] = ua[i];
+        r = ga_setdiff1d(a, b, false);
+        CHECK(r != NULL, "%s: setdiff1d: %s", what, ga_last_error_message());
+        if (r) check_values("setdiff1d", r, want, k, true);
+        ga_release(r);
+        /* setdiff1d(assume_unique): a flattened, those in b left out, in order */
+        k = 0;
+        for (int64_t i = 0; i < na; i++)
+            if (!contains(xb, nb, xa[i])) want[k++] = xa[i];
+        r = ga_setdiff1d(a, b, true);
+        CHECK(r != NULL, "%s: setdiff1d(assume_unique): %s", what, ga_last_error_message());
+        if (r) check_values("setdiff1d(assume_unique)", r, want, k, false);
+        ga_release(r);
+        /* setxor1d: in exactly one unique set, every NaN of theirs kept */
+        k = 0;
+        for (int64_t i = 0; i < ka; i++)
+            if (!isnan(ua[i]) && !contains(ub, kb, ua[i])) want[k++] = ua[i];
+        for (int64_t j = 0; j < kb; j++)
+            if (!isnan(ub[j]) && !contains(ua, ka, ub[j])) want[k++] = ub[j];
+        qsort(want, (size_t)k, sizeof(long double), compare_values);
+        if (ka && isnan(ua[ka - 1])) want[k++] = NAN;
+        if (kb && isnan(ub[kb - 1])) want[k++] = NAN;
+        r = ga_setxor1d(a, b, false);
+        CHECK(r != NULL, "%s: setxor1d: %s", what, ga_last_error_message());
+        if (r) check_values("setxor1d", r, want, k, true);
+        ga_release(r);
+        free(both), free(f), free(c);
+    }
+    ga_clear_error();
+    ga_release(a);
+    ga_release(b);
+    free(ha), free(hb), free(xa), free(xb), free(ua), free(ub), free(fa), free(fb), free(ca), free(cb);
+    free(want), free(w1), free(w2);
+}
+
+#define SET_TEST(name, T)                                                          \
+    DEVICE_TEST(sets_##name)                                                       \
+    {                                                                              \
+        for (int s = 0; s < NUM_SIZES - 1; s++)                                    \
+            for (int l = 0; l < NUM_LAYOUTS; l++) check_set_ops(T, SIZES[s], SIZES[(s + 2) % (NUM_SIZES - 1)], l); \
+        check_set_ops(T, 3001, 0, LAYOUT_CONTIGUOUS);                              \
+    }
+SET_TEST(bool, GA_BOOL)
+SET_TEST(int8, GA_INT8)
+SET_TEST(int16, GA_INT16)
+SET_TEST(int32, GA_INT32)
+SET_TEST(int64, GA_INT64)
+SET_TEST(uint8, GA_UINT8)
+SET_TEST(uint16, GA_UINT16)
+SET_TEST(uint32, GA_UINT32)
+SET_TEST(uint64, GA_UINT64)
+SET_TEST(float16, GA_FLOAT16)
+SET_TEST(bfloat16, GA_BFLOAT16)
+SET_TEST(float32, GA_FLOAT32)
+SET_TEST(float64, GA_FLOAT64)
+
+/* Mixed dtypes promote: int8 with uint8 is int16; setdiff1d keeps a's. */
+DEVICE_TEST(sets_mixed_dtypes)
+{
+    int8_t ha[4] = {-1, 5, 7, 7};
+    uint8_t hb[3] = {255, 7, 5};
+    int64_t n4 = 4, n3 = 3;
+    ga_array *a = ga_from_host(ha, 1, &n4, GA_INT8), *b = ga_from_host(hb, 1, &n3, GA_UINT8);
+    ga_array *u = ga_union1d(a, b), *d = ga_setdiff1d(a, b, false), *x = ga_intersect1d(a, b, false, NULL, NULL);
+    CHECK(u && ga_dtype_of(u) == GA_INT16 && ga_size(u) == 4, "union1d(int8, uint8): int16 of 4");
+    CHECK(d && ga_dtype_of(d) == GA_INT8 && ga_size(d) == 1, "setdiff1d(int8, uint8): int8 of 1");
+    CHECK(x && ga_dtype_of(x) == GA_INT16 && ga_size(x) == 2, "intersect1d(int8, uint8): int16 of 2");
+    int16_t gu[4] = {0};
+    if (u && download(u, gu)) CHECK(gu[0] == -1 && gu[1] == 5 && gu[2] == 7 && gu[3] == 255, "union1d values");
+    ga_release(u), ga_release(d), ga_release(x), ga_release(a), ga_release(b);
+}
+
+/* ------------------------------------------------------------------------ */
+/* bincount, histogram                                                         */
+/* ------------------------------------------------------------------------ */
+
+static void check_bincount(ga_dtype t, int64_t n, int layout, int64_t minlength, ga_dtype wt)
+{
+    char what[200];
+    describe(what, sizeof what, "bincount", t, n, layout);
+    snprintf(what + strlen(what), sizeof what - strlen(what), " minlength=%lld weights=%s", (long long)minlength,
+             wt == GA_DTYPE_INVALID ? "None" : ga_dtype_name(wt));
+    size_t sz = ga_dtype_itemsize(t), wsz = wt == GA_DTYPE_INVALID ? 8 : ga_dtype_itemsize(wt);
+    /* more than 8192 values: counters in global memory */
+    int64_t top = t == GA_BOOL ? 2 : sz == 1 ? 100 : n > 5000 ? 9000 : 60;
+    unsigned char *h = malloc((size_t)(n ? n : 1) * sz), *hw = malloc((size_t)(n ? n : 1) * wsz);
+    int64_t hi = -1;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t v = rnd() % (uint64_t)top;
+        memcpy(h + i * sz, &v, sz);
+        if ((int64_t)value_of(h + i * sz, t) > hi) hi = (int64_t)value_of(h + i * sz, t);
+    }
+    if (wt != GA_DTYPE_INVALID) fill_random(hw, n, wt, 50);
+    for (int64_t i = 0; wt != GA_DTYPE_INVALID && i < n; i++) /* finite weights */
+        if (!isfinite(value_of(hw + i * wsz, wt))) memset(hw + i * wsz, 0, wsz);
+    int64_t nbins = hi + 1 > minlength ? hi + 1 : minlength;
+    long double *want = calloc((size_t)(nbins ? nbins : 1), sizeof(long double));
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = (int64_t)value_of(h + i * sz, t);
+        want[v] += wt == GA_DTYPE_INVALID ? 1 : value_of(hw + i * wsz, wt);
+    }
+    ga_array *x = upload(h, n, t, layout), *w = wt == GA_DTYPE_INVALID ? NULL : upload(hw, n, wt, layout);
+    if (x && ga_ndim(x) != 1) { /* bincount takes 1-d input: a strided one instead */
+        ga_release(x);
+        ga_release(w);
+        x = upload(h, n, t, LAYOUT_REVERSED);
+        w = wt == GA_DTYPE_INVALID ? NULL : upload(hw, n, wt, LAYOUT_REVERSED);
+    }
+    ga_array *r = x ? ga_bincount(x, w, minlength) : NULL;
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        ga_dtype rt = wt == GA_DTYPE_INVALID ? GA_INT64 : GA_FLOAT64;
+        CHECK(ga_dtype_of(r) == rt && ga_size(r) == nbins, "%s: %s of %lld, expected %s of %lld", what,
+              ga_dtype_name(ga_dtype_of(r)), (long long)ga_size(r), ga_dtype_name(rt), (long long)nbins);
+        long double *g = ga_size(r) == nbins ? values_of(r) : NULL;
+        for (int64_t i = 0; g && i < nbins; i++) {
+            bool ok = fabsl(g[i] - want[i]) <= 1e-12L * (fabsl(want[i]) + 1) * (n + 1);
+            CHECK(ok, "%s: [%lld] is %Lg, expected %Lg", what, (long long)i, g[i], want[i]);
+            if (!ok) break;
+        }
+        free(g);
+    }
+    ga_clear_error();
+    ga_release(r), ga_release(x), ga_release(w);
+    free(h), free(hw), free(want);
+}
+
+DEVICE_TEST(bincount_all_dtypes)
+{
+    for (int d = 0; d < NUM_REAL; d++) {
+        ga_dtype t = REAL_DTYPES[d];
+        if (is_float(t)) continue;
+        for (int s = 0; s < NUM_SIZES; s++) {
+            check_bincount(t, SIZES[s], s % NUM_LAYOUTS, 0, GA_DTYPE_INVALID);
+            check_bincount(t, SIZES[s], (s + 1) % NUM_LAYOUTS, 200, s % 2 ? GA_FLOAT32 : GA_FLOAT64);
+        }
+        check_bincount(t, 5, LAYOUT_CONTIGUOUS, 3, GA_INT32);
+    }
+}
+
+/* y rounded to a float dtype. */
+static double round_to(double y, ga_dtype t)
+{
+    switch (t) {
+    case GA_FLOAT16: return ref_f16_to_double(ref_f16_from_double(y));
+    case GA_BFLOAT16: return ref_bf16_to_double(ref_bf16_from_double(y));
+    case GA_FLOAT32: return (float)y;
+    default: return y;
+    }
+}
+
+/* NumPy's histogram edges for `bins` equal bins, as float64 values of the
+   bin dtype: linspace computed in dtype ct (each step rounded to it). */
+static void ref_edges(double first, double last, int64_t bins, ga_dtype ct, ga_dtype bt, double *edges)
+{
+    if (first == last) first = round_to(first - 0.5, ct), last = round_to(last + 0.5, ct);
+    double delta = round_to(last - first, ct), step = round_to(delta / (double)bins, ct);
+    for (int64_t i = 0; i <= bins; i++) {
+        double y = round_to(round_to(round_to((double)i, ct) * step, ct) + first, ct);
+        edges[i] = round_to(i == bins ? last : y, bt);
+    }
+}
+
+/* The counts (or weighted sums) of NumPy's bin rule. */
+static void ref_histogram(const long double *x, const long double *w, int64_t n, const double *edges, int64_t bins,
+                          long double *out)
+{
+    for (int64_t b = 0; b < bins; b++) out[b] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(x[i]) || x[i] < edges[0] || x[i] > edges[bins]) continue;
+        int64_t lo = 0, hi = bins; /* the last bin b < bins with edges[b] <= x */
+        while (hi - lo > 1) {
+            int64_t mid = (lo + hi) / 2;
+            if (edges[mid] <= x[i]) lo = mid;
+            else hi = mid;
+        }
+        out[lo] += w ? w[i] : 1;
+    }
+}
+
+static void check_histogram(ga_dtype t, int64_t n, int layout, int64_t bins, int mode)
+{
+    /* mode 0: range from the data (NaN-free data); 1: a given range; 2: the
+       edges as an array; 3: weights, density */
+    char what[200];
+    describe(what, sizeof what, "histogram", t, n, layout);
+    snprintf(what + strlen(what), sizeof what - strlen(what), " bins=%lld mode=%d", (long long)bins, mode);
+    size_t sz = ga_dtype_itemsize(t);
+    unsigned char *h = malloc((size_t)(n ? n : 1) * sz);
+    fill_random(h, n, t, 64);
+    for (int64_t i = 0; i < n && !is_float(t) && sz == 8; i++) { /* exact in float64 */
+        int64_t v = (int64_t)(rnd() % 200) - (t == GA_INT64 ? 50 : 0);
+        memcpy(h + i * sz, &v, sz);
+    }
+    long double *x = malloc(sizeof(long double) * (size_t)(n ? n : 1)), *w = NULL;
+    for (int64_t i = 0; i < n; i++) {
+        x[i] = value_of(h + i * sz, t);
+        if (mode == 0 && !isfinite(x[i])) { /* an autodetected range must be finite */
+            memset(h + i * sz, 0, sz);
+            x[i] = 0;
+        }
+    }
+    ga_dtype bt = is_float(t) ? t : GA_FLOAT64;
+    double *edges = malloc(sizeof(double) * (size_t)(bins + 1)), range[2] = {-40.5, 90.25};
+    if (mode == 0) {
+        long double lo = 0, hi = 1;
+        for (int64_t i = 0; i < n; i++) {
+            if (i == 0 || x[i] < lo) lo = x[i];
+            if (i == 0 || x[i] > hi) hi = x[i];
+        }
+        ref_edges((double)lo, (double)hi, bins, n > 0 && is_float(t) ? t : GA_FLOAT64, bt, edges);
+    } else if (mode == 2) {
+        for (int64_t i = 0; i <= bins; i++) edges[i] = -50 + (double)(i * i) * 0.5; /* unequal, exact in every float */
+    } else {
+        ref_edges(range[0], range[1], bins, GA_FLOAT64, bt, edges);
+    }
+    bool increasing = true;
+    for (int64_t i = 0; i < bins; i++) increasing = increasing && edges[i] < edges[i + 1];
+    if (!increasing) { /* equal bins too fine for the dtype: NumPy's error */
+        ga_array *a = upload(h, n, t, layout);
+        CHECK_ERROR(a && ga_histogram(a, bins, NULL, mode == 0 ? NULL : range, false, NULL, NULL) == NULL,
+                    GA_ERROR_VALUE, "Too many bins for data range.");
+        ga_release(a);
+        free(h), free(x), free(edges);
+        return;
+    }
+    ga_dtype wt = GA_FLOAT32;
+    unsigned char *hw = NULL;
+    if (mode == 3) {
+        hw = malloc(4 * (size_t)(n ? n : 1));
+        w = malloc(sizeof(long double) * (size_t)(n ? n : 1));
+        for (int64_t i = 0; i < n; i++) {
+            float f = (float)(rnd_unit() * 4 - 1);
+            memcpy(hw + 4 * i, &f, 4);
+            w[i] = f;
+        }
+    }
+    long double *want = malloc(sizeof(long double) * (size_t)bins);
+    ref_histogram(x, w, n, edges, bins, want);
+    ga_array *a = upload(h, n, t, layout), *dw = mode == 3 ? upload(hw, n, wt, layout) : NULL, *de = NULL, *ge = NULL;
+    int64_t ne = bins + 1;
+    if (mode == 2) de = ga_from_host(edges, 1, &ne, GA_FLOAT64);
+    ga_array *r = a ? ga_histogram(a, mode == 2 ? 0 : bins, de, mode == 1 || mode == 3 ? range : NULL, mode == 3, dw, &ge)
+                    : NULL;
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        ga_dtype rt = mode == 3 ? GA_FLOAT64 : GA_INT64;
+        CHECK(ga_dtype_of(r) == rt && ga_size(r) == bins, "%s: %s of %lld", what, ga_dtype_name(ga_dtype_of(r)),
+              (long long)ga_size(r));
+        long double total = 0;
+        for (int64_t b = 0; b < bins; b++) total += want[b];
+        long double *g = ga_size(r) == bins ? values_of(r) : NULL;
+        for (int64_t b = 0; g && b < bins; b++) {
+            long double e = want[b];
+            if (mode == 3) e = e / (long double)round_to(edges[b + 1] - edges[b], bt) / total; /* widths as NumPy's diff */
+            bool ok = mode == 3 ? (isnan(e) && isnan(g[b])) || g[b] == e || fabsl(g[b] - e) <= 1e-9L * fabsl(e) + 1e-12L
+                                : g[b] == e;
+            CHECK(ok, "%s: bin %lld is %Lg, expected %Lg", what, (long long)b, g[b], e);
+            if (!ok) break;
+        }
+        free(g);
+        CHECK(ge && ga_size(ge) == ne && ga_dtype_of(ge) == (mode == 2 ? GA_FLOAT64 : bt), "%s: edges", what);
+        long double *gev = ge && ga_size(ge) == ne ? values_of(ge) : NULL;
+        for (int64_t i = 0; gev && i < ne; i++) {
+            CHECK(gev[i] == edges[i], "%s: edge %lld is %Lg, expected %g", what, (long long)i, gev[i], edges[i]);
+            if (gev[i] != edges[i]) break;
+        }
+        free(gev);
+        if (mode != 2) { /* histogram_bin_edges gives the same edges */
+            ga_array *be = ga_histogram_bin_edges(a, bins, mode == 0 ? NULL : range);
+            long double *bev = be && ga_size(be) == ne ? values_of(be) : NULL;
+            CHECK(bev != NULL, "%s: histogram_bin_edges: %s", what, ga_last_error_message());
+            for (int64_t i = 0; bev && i < ne; i++) {
+                CHECK(bev[i] == edges[i], "%s: bin_edges %lld is %Lg, expected %g", what, (long long)i, bev[i], edges[i]);
+                if (bev[i] != edges[i]) break;
+            }
+            free(bev);
+            ga_release(be);
+        }
+    }
+    ga_clear_error();
+    ga_release(r), ga_release(a), ga_release(dw), ga_release(de), ga_release(ge);
+    free(h), free(x), free(w), free(hw), free(edges), free(want);
+}
+
+DEVICE_TEST(histogram_all_dtypes)
+{
+    /* 3000 bins: edges in global memory; fewer for float16 and bfloat16,
+       whose rounded edges would not all differ ("Too many bins") */
+    static const int64_t bins[] = {1, 10, 256, 3000};
+    for (int d = 0; d < NUM_REAL; d++)
+        for (int s = 1; s < NUM_SIZES; s++)
+            for (int mode = 0; mode < 4; mode++) {
+                ga_dtype t = REAL_DTYPES[d];
+                int64_t nb = bins[(s + mode) % 4], cap = t == GA_FLOAT16 ? 256 : t == GA_BFLOAT16 ? 64 : nb;
+                check_histogram(t, SIZES[s], (s + mode) % NUM_LAYOUTS, mode == 2 || nb < cap ? nb : cap, mode);
+            }
+    check_histogram(GA_FLOAT32, 1 << 22, LAYOUT_CONTIGUOUS, 256, 1);
+}
+
+/* NumPy's closed last bin and edges: 0..10 into 5 bins. */
+DEVICE_TEST(histogram_closed_last_bin)
+{
+    int64_t n = 11, got[5] = {0}, want[5] = {2, 2, 2, 2, 3};
+    ga_array *a = ga_arange_int(0, 11, 1, GA_INT64), *e = NULL;
+    ga_array *r = ga_histogram(a, 5, NULL, NULL, false, NULL, &e);
+    CHECK(r && download(r, got) && !memcmp(got, want, sizeof want), "histogram(arange(11), 5): %lld %lld %lld %lld %lld",
+          (long long)got[0], (long long)got[1], (long long)got[2], (long long)got[3], (long long)got[4]);
+    double ge[6] = {0};
+    CHECK(e && ga_dtype_of(e) == GA_FLOAT64 && download(e, ge) && ge[1] == 2 && ge[5] == 10, "edges");
+    /* empty input: range [0, 1] */
+    ga_array *z = ga_empty(1, (int64_t[]){0}, GA_FLOAT32), *ze = NULL;
+    ga_array *zr = ga_histogram(z, 4, NULL, NULL, false, NULL, &ze);
+    float zf[5] = {0};
+    CHECK(zr && ga_size(zr) == 4 && ze && ga_dtype_of(ze) == GA_FLOAT32 && download(ze, zf) && zf[4] == 1.0f,
+          "histogram of an empty array: %s", ga_last_error_message());
+    (void)n;
+    ga_release(r), ga_release(a), ga_release(e), ga_release(z), ga_release(ze), ga_release(zr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                      */
+/* ------------------------------------------------------------------------ */
+
+TEST(null_inputs)
+{
+    CHECK_ERROR(ga_unique(NULL, NULL, NULL, NULL, true) == NULL, GA_ERROR_NULL_INPUT, "ga_unique");
+    CHECK_ERROR(ga_searchsorted(NULL, NULL, GA_SIDE_LEFT, NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_searchsorted");
+    CHECK_ERROR(ga_isin(NULL, NULL, false) == NULL, GA_ERROR_NULL_INPUT, "ga_isin");
+    CHECK_ERROR(ga_histogram(NULL, 10, NULL, NULL, false, NULL, NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_histogram");
+    CHECK_ERROR(ga_bincount(NULL, NULL, 0) == NULL, GA_ERROR_NULL_INPUT, "ga_bincount");
+    CHECK_ERROR(ga_digitize(NULL, NULL, false) == NULL, GA_ERROR_NULL_INPUT, "ga_digitize");
+    CHECK_ERROR(ga_union1d(NULL, NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_union1d");
+}
+
+DEVICE_TEST(errors)
+{
+    int64_t s3 = 3, s22[2] = {2, 2};
+    double h3[3] = {1, 2, 3}, hbad[3] = {3, 1, 2};
+    float f3[3] = {1, 2, 3};
+    int64_t neg[3] = {0, -1, 2}, sorter_bad[3] = {0, 1, 3};
+    ga_array *a = ga_from_host(h3, 1, &s3, GA_FLOAT64), *m = ga_zeros(2, s22, GA_FLOAT64);
+    ga_array *bad = ga_from_host(hbad, 1, &s3, GA_FLOAT64), *f = ga_from_host(f3, 1, &s3, GA_FLOAT32);
+    ga_array *c = ga_zeros(1, &s3, GA_COMPLEX64), *z0 = ga_zeros(0, NULL, GA_INT64);
+    ga_array *ni = ga_from_host(neg, 1, &s3, GA_INT64), *sb = ga_from_host(sorter_bad, 1, &s3, GA_INT64);
+    ga_array *two = ga_zeros(1, (int64_t[]){2}, GA_INT64), *keep = NULL;
+    CHECK(a && m && bad && f && c && z0 && ni && sb && two, "setup: %s", ga_last_error_message());
+    /* searchsorted */
+    CHECK_ERROR(ga_searchsorted(m, a, GA_SIDE_LEFT, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_searchsorted: object too deep for desired array");
+    CHECK_ERROR(ga_searchsorted(z0, a, GA_SIDE_LEFT, NULL) == NULL, GA_ERROR_VALUE,
+                "object of too small depth for desired array");
+    CHECK_ERROR(ga_searchsorted(a, a, GA_SIDE_LEFT, two) == NULL, GA_ERROR_VALUE, "sorter.size must equal a.size");
+    CHECK_ERROR(ga_searchsorted(a, a, GA_SIDE_LEFT, f) == NULL, GA_ERROR_TYPE, "sorter must only contain integers");
+    CHECK_ERROR(ga_searchsorted(a, a, GA_SIDE_LEFT, sb) == NULL, GA_ERROR_VALUE, "Sorter index out of range.");
+    CHECK_ERROR(ga_searchsorted(a, a, GA_SIDE_LEFT, ni) == NULL, GA_ERROR_VALUE, "Sorter index out of range.");
+    CHECK_ERROR(ga_searchsorted(a, a, (ga_side)7, NULL) == NULL, GA_ERROR_VALUE, "side");
+    CHECK_ERROR(ga_searchsorted(c, c, GA_SIDE_LEFT, NULL) == NULL, GA_ERROR_NOT_IMPLEMENTED, "complex64");
+    /* digitize */
+    CHECK_ERROR(ga_digitize(a, bad, false) == NULL, GA_ERROR_VALUE,
+                "ga_digitize: bins must be monotonically increasing or decreasing");
+    CHECK_ERROR(ga_digitize(c, a, false) == NULL, GA_ERROR_TYPE, "x may not be complex");
+    CHECK_ERROR(ga_digitize(a, m, false) == NULL, GA_ERROR_VALUE, "object too deep for desired array");
+    /* sets */
+    CHECK_ERROR(ga_unique(c, NULL, NULL, NULL, true) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_unique: complex64");
+    CHECK_ERROR(ga_isin(a, c, false) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_isin: complex128");
+    CHECK_ERROR(ga_setxor1d(c, a, false) == NULL, GA_ERROR_NOT_IMPLEMENTED, "complex");
+    /* bincount */
+    CHECK_ERROR(ga_bincount(ni, NULL, 0) == NULL, GA_ERROR_VALUE, "'list' argument must have no negative elements");
+    CHECK_ERROR(ga_bincount(a, NULL, 0) == NULL, GA_ERROR_TYPE,
+                "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+    CHECK_ERROR(ga_bincount(two, NULL, -1) == NULL, GA_ERROR_VALUE, "'minlength' must not be negative");
+    CHECK_ERROR(ga_bincount(two, a, 0) == NULL, GA_ERROR_VALUE, "The weights and list don't have the same length.");
+    CHECK_ERROR(ga_bincount(z0, NULL, 0) == NULL, GA_ERROR_VALUE, "object of too small depth for desired array");
+    ga_array *mi = ga_zeros(2, s22, GA_INT64);
+    CHECK_ERROR(ga_bincount(mi, NULL, 0) == NULL, GA_ERROR_VALUE, "object too deep for desired array");
+    ga_release(mi);
+    uint64_t big = 1ull << 63;
+    ga_array *ub = ga_from_host(&big, 1, (int64_t[]){1}, GA_UINT64);
+    CHECK_ERROR(ga_bincount(ub, NULL, 0) == NULL, GA_ERROR_VALUE, "'list' argument must have no negative elements");
+    ga_release(ub);
+    /* histogram */
+    double r_bad[2] = {3, 1}, r_inf[2] = {0, INFINITY}, hn[2] = {1, NAN};
+    ga_array *an = ga_from_host(hn, 1, (int64_t[]){2}, GA_FLOAT64);
+    CHECK_ERROR(ga_histogram(a, 0, NULL, NULL, false, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "`bins` must be positive, when an integer");
+    CHECK_ERROR(ga_histogram(a, 4, NULL, r_bad, false, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "max must be larger than min in range parameter.");
+    CHECK_ERROR(ga_histogram(a, 4, NULL, r_inf, false, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "supplied range of [0, inf] is not finite");
+    CHECK_ERROR(ga_histogram(an, 4, NULL, NULL, false, NULL, NULL) == NULL, GA_ERROR_VALUE, "autodetected range of [");
+    CHECK_ERROR(ga_histogram(an, 4, NULL, NULL, false, NULL, NULL) == NULL, GA_ERROR_VALUE, "] is not finite");
+    CHECK_ERROR(ga_histogram(a, 4, bad, NULL, false, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "`bins` must increase monotonically, when an array");
+    CHECK_ERROR(ga_histogram(a, 4, m, NULL, false, NULL, NULL) == NULL, GA_ERROR_VALUE, "`bins` must be 1d, when an array");
+    CHECK_ERROR(ga_histogram(a, 4, NULL, NULL, false, two, NULL) == NULL, GA_ERROR_VALUE,
+                "weights should have the same shape as a.");
+    CHECK_ERROR(ga_histogram(c, 4, NULL, NULL, false, NULL, NULL) == NULL, GA_ERROR_NOT_IMPLEMENTED, "complex64");
+    ga_array *half = ga_zeros(1, &s3, GA_FLOAT16);
+    double r_half[2] = {-7.5, 13.25};
+    CHECK_ERROR(ga_histogram(half, 3000, NULL, r_half, false, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "Too many bins for data range. Cannot create 3000 finite-sized bins.");
+    CHECK_ERROR(ga_histogram_bin_edges(half, 3000, r_half) == NULL, GA_ERROR_VALUE, "Too many bins for data range.");
+    ga_release(half);
+    /* a failed call stores nothing */
+    ga_array *untouched = (ga_array *)&keep;
+    keep = untouched;
+    CHECK_ERROR(ga_histogram(a, 0, NULL, NULL, false, NULL, &keep) == NULL, GA_ERROR_VALUE, "`bins`");
+    CHECK(keep == untouched, "a failed ga_histogram stored an edges array");
+    keep = untouched;
+    CHECK_ERROR(ga_unique(c, &keep, NULL, NULL, true) == NULL, GA_ERROR_NOT_IMPLEMENTED, "complex");
+    CHECK(keep == untouched, "a failed ga_unique stored an index array");
+    ga_release(an);
+    ga_release(a), ga_release(m), ga_release(bad), ga_release(f), ga_release(c), ga_release(z0), ga_release(ni);
+    ga_release(sb), ga_release(two);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Host rules (no device): digitize's monotonicity, histogram edges           */
+/* ------------------------------------------------------------------------ */
+
+/* NumPy's _monotonicity on float64 bins (the values NumPy 2 returns,
+   NaN cases included). */
+TEST(digitize_monotonicity_rule)
+{
+    static const struct { double b[5]; int n, want; } cases[] = {
+        {{0}, 0, 1},
+        {{2, 2, 2}, 3, 1},
+        {{1, 2, 3}, 3, 1},
+        {{3, 2, 2, 1}, 4, -1},
+        {{3, 1, 2}, 3, 0},
+        {{1, 2, NAN, 3}, 4, 1},
+        {{NAN, 1}, 2, -1},
+        {{1, NAN}, 2, -1},
+        {{1, 1, NAN}, 3, -1},
+        {{NAN, NAN}, 2, -1},
+        {{3, NAN, 1}, 3, -1},
+        {{1, NAN, 0}, 3, -1},
+        {{1, 2, 1}, 3, 0},
+        {{-INFINITY, 0, INFINITY}, 3, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = ga__monotonicity(cases[i].b, cases[i].n);
+        CHECK(got == cases[i].want, "case %zu: monotonicity %d, NumPy %d", i, got, cases[i].want);
+    }
+}
+
+/* Element bits of an edge stored in dtype t. */
+static uint64_t edge_bits(double y, ga_dtype t)
+{
+    switch (t) {
+    case GA_FLOAT16: return ref_f16_from_double(y);
+    case GA_FLOAT32: {
+        float f = (float)y;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    default: {
+        uint64_t u;
+        memcpy(&u, &y, 8);
+        return u;
+    }
+    }
+}
+
+/* Equal bins' edges against np.histogram_bin_edges (first, middle and last
+   element's bits, and the sum of every element's bits): autodetected
+   ranges are computed in the data's float dtype, given ranges and integer
+   data in float64, as NumPy's linspace does. */
+TEST(histogram_edges_as_numpy)
+{
+    static const struct {
+        const char *what;
+        double first, last;
+        int64_t bins;
+        ga_dtype ct, to;
+        uint64_t first_bits, mid_bits, last_bits, sum;
+    } cases[] = {
+        {"float32 [0.1, 0.7] auto, 7 bins", 0.1f, 0.7f, 7, GA_FLOAT32, GA_FLOAT32, 0x3dcccccd, 0x3ee2be2b, 0x3f333333,
+         8414253170ull},
+        {"float32 [-3.3, 1000.7] auto, 2500 bins", -3.3f, 1000.7f, 2500, GA_FLOAT32, GA_FLOAT32, 0xc0533333,
+         0x43f9599a, 0x447a2ccd, 2860795295061ull},
+        {"float32 range (-7.5, 13.25), 11 bins", -7.5, 13.25, 11, GA_FLOAT64, GA_FLOAT32, 0xc0f00000, 0x40745d17,
+         0x41540000, 21557578659ull},
+        {"float32 [2.5] auto, 3 bins", 2.0, 3.0, 3, GA_FLOAT32, GA_FLOAT32, 0x40000000, 0x402aaaab, 0x40400000,
+         4303355904ull},
+        {"int8 [5], 4 bins", 4.5, 5.5, 4, GA_FLOAT64, GA_FLOAT64, 0x4012000000000000ull, 0x4014000000000000ull,
+         0x4016000000000000ull, 4639833516098453504ull},
+        {"float64 [0.1, 0.7] auto, 7 bins", 0.1, 0.7, 7, GA_FLOAT64, GA_FLOAT64, 0x3fb999999999999aull,
+         0x3fdc57c57c57c57cull, 0x3fe6666666666666ull, 18352425830084906656ull},
+        {"float16 range (-40.5, 90.25), 256 bins", -40.5, 90.25, 256, GA_FLOAT64, GA_FLOAT16, 0xd110, 0x4e38, 0x55a4,
+         7791566},
+        {"float16 [-3.3, 100.7] auto, 250 bins", 0, 0, 250, GA_FLOAT16, GA_FLOAT16, 0xc29a, 0x5216, 0x564b, 5398959},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double first = cases[c].first, last = cases[c].last;
+        if (cases[c].ct == GA_FLOAT16) { /* the data's min and max as float16 */
+            first = ref_f16_to_double(ref_f16_from_double(-3.3));
+            last = ref_f16_to_double(ref_f16_from_double(100.7));
+        }
+        int64_t bins = cases[c].bins;
+        double *e = malloc(sizeof(double) * (size_t)(bins + 1));
+        ga__linspace_edges(first, last, bins, cases[c].ct, cases[c].to, e);
+        uint64_t sum = 0;
+        for (int64_t i = 0; i <= bins; i++) sum += edge_bits(e[i], cases[c].to);
+        uint64_t f = edge_bits(e[0], cases[c].to), m = edge_bits(e[(bins + 1) / 2], cases[c].to);
+        uint64_t l = edge_bits(e[bins], cases[c].to);
+        CHECK(f == cases[c].first_bits && m == cases[c].mid_bits && l == cases[c].last_bits && sum == cases[c].sum,
+              "%s: bits %llx %llx %llx sum %llu, NumPy %llx %llx %llx sum %llu", cases[c].what, (unsigned long long)f,
+              (unsigned long long)m, (unsigned long long)l, (unsigned long long)sum,
+              (unsigned long long)cases[c].first_bits, (unsigned long long)cases[c].mid_bits,
+              (unsigned long long)cases[c].last_bits, (unsigned long long)cases[c].sum);
+        free(e);
+    }
+}
