@@ -1312,6 +1312,31 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis);
 GPUARR_API ga_array *ga_cumsum(const ga_array *a, int axis, ga_dtype dtype);
 GPUARR_API ga_array *ga_cumprod(const ga_array *a, int axis, ga_dtype dtype);
 
+/* The scans of ga_scan. */
+typedef enum ga_scan_op {
+    GA_SCAN_CUMSUM,     /* numpy.cumsum */
+    GA_SCAN_CUMPROD,    /* numpy.cumprod */
+    GA_SCAN_NANCUMSUM,  /* numpy.nancumsum: NaN counts as 0 */
+    GA_SCAN_NANCUMPROD  /* numpy.nancumprod: NaN counts as 1 */
+} ga_scan_op;
+
+/* Every scan with every NumPy argument: numpy.cumsum(a, axis, dtype, out)
+   and the others. dtype GA_DTYPE_INVALID is out's dtype when out is given
+   (NumPy's accumulate), else the default of ga_cumsum. *out is an array to
+   write (NumPy's out=: the result's shape, (a.size,) for GA_AXIS_NONE; any
+   layout; any dtype, the results cast to it unsafely as NumPy does; it may
+   overlap a), or NULL, in which case a new array is stored there (release
+   it). On failure nothing is stored. The nan forms replace NaN (a complex
+   element with a NaN part) in a's dtype, before any conversion to dtype;
+   for bool and integer a they are the plain scans. */
+GPUARR_API ga_status ga_scan(ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype, ga_array **out);
+
+/* numpy.nancumsum / numpy.nancumprod(a, axis, dtype): ga_cumsum /
+   ga_cumprod with NaN counted as 0 / 1 (a slice of NaN only gives zeros /
+   ones). */
+GPUARR_API ga_array *ga_nancumsum(const ga_array *a, int axis, ga_dtype dtype);
+GPUARR_API ga_array *ga_nancumprod(const ga_array *a, int axis, ga_dtype dtype);
+
 /* The CUB version the glue archive was built with (CUB_VERSION, e.g.
    300001): a program calling it is known to link the archive. */
 GPUARR_API int ga_cub_version(void);
@@ -1494,7 +1519,7 @@ typedef struct ga__gram_args {
    store the bytes of temporary storage they need in *temp_bytes; then they
    are called again with that many bytes (from gpuarr's pool) at temp.
    Equal segments: segment_length elements each (< 1: one segment). */
-enum { GA__CUB_SCAN_SUM = 0, GA__CUB_SCAN_PROD = 1 };
+enum { GA__CUB_SCAN_SUM = 0, GA__CUB_SCAN_PROD = 1, GA__CUB_SCAN_NANSUM = 2, GA__CUB_SCAN_NANPROD = 3 };
 
 /* Keys of `dtype` (int8/16/32/64, float16, bfloat16, float32, float64) to
    unsigned bit patterns that sort in NumPy's order, or back (inverse):
@@ -1515,9 +1540,20 @@ int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inv
 int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, void *vals, void *vals_alt,
                  int key_bytes, int64_t n, int64_t segment_length, int *selector, struct CUstream_st *stream);
 
+/* Sorts `rows` C-contiguous rows of `length` (1 to GA__CUB_SORT_ROWS_MAX)
+   keys of `dtype` (bool, integers, float16, bfloat16, float32, float64) as
+   stored, stable and in NumPy's order, one block per row (no temporary
+   storage): into out (the sorted keys; NaN as the positive quiet NaN; -0.0
+   before +0.0 unless merge_zero), or, with index non-NULL, each key's
+   position in its row there as int64 (out unused). */
+#define GA__CUB_SORT_ROWS_MAX 2048
+int ga__cub_sort_rows(const void *in, void *out, int64_t *index, int dtype, int64_t rows, int64_t length,
+                      int merge_zero, struct CUstream_st *stream);
+
 /* Inclusive scan (GA__CUB_SCAN_SUM or _PROD) of n elements of `dtype`
    (int64, uint64, float32, float64, complex64, complex128) from `in` to
-   `out` (may be `in`), restarting at each segment. */
+   `out` (may be `in`), restarting at each segment. _NANSUM and _NANPROD
+   (floating and complex dtypes) read an element with a NaN part as 0 / 1. */
 int ga__cub_scan(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int op, int64_t n,
                  int64_t segment_length, struct CUstream_st *stream);
 
@@ -9199,6 +9235,32 @@ static void ga__scratch_free(ga__scratch *s)
     s->count = 0;
 }
 
+/* Rows of GA__CUB_SORT_ROWS_MAX keys or fewer, one block each with the key
+   transform fused: from the (rows, length) view when C-contiguous, else
+   from a copy; into out's view when C-contiguous, else through a copy. */
+static ga_status ga__sort_rows(const char *func, const ga_array *view, const ga_array *outv, ga_dtype dt,
+                               int64_t length, bool arg, ga__scratch *s, CUstream stream)
+{
+    int64_t n = view->size, isz = (int64_t)ga__dtype_sizes[dt], osz = arg ? 8 : isz, cs[GA_MAXDIMS];
+    uint64_t in = view->data, out = outv->data;
+    ga_status st;
+    if (!(view->flags & GA_C_CONTIGUOUS)) {
+        ga__c_strides(view->ndim, view->shape, isz, cs);
+        if (!(in = ga__scratch_alloc(func, s, (size_t)(n * isz)))) return ga__t.error;
+        st = ga__copy_cast(func, s->device, dt, in, cs, dt, view->data, view->strides, view->ndim, view->shape);
+        if (st != GA_OK) return st;
+    }
+    bool direct = (outv->flags & GA_C_CONTIGUOUS) != 0;
+    if (!direct && !(out = ga__scratch_alloc(func, s, (size_t)(n * osz)))) return ga__t.error;
+    int e = ga__cub_sort_rows((const void *)(uintptr_t)in, arg ? NULL : (void *)(uintptr_t)out,
+                              arg ? (int64_t *)(uintptr_t)out : NULL, (int)dt, n / length, length, arg, stream);
+    if (e) return ga__cub_failed(func, e, arg ? "the row argsort" : "the row sort");
+    if (direct) return GA_OK;
+    ga_dtype od = arg ? GA_INT64 : dt;
+    ga__c_strides(outv->ndim, outv->shape, osz, cs);
+    return ga__copy_cast(func, s->device, od, outv->data, outv->strides, od, out, cs, outv->ndim, outv->shape);
+}
+
 /* sort (arg false) and argsort (arg true) along a normalised axis. */
 static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool arg)
 {
@@ -9235,8 +9297,11 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
     int64_t isz = (int64_t)ga__dtype_sizes[dt], cs[GA_MAXDIMS], cs4[GA_MAXDIMS];
     bool transform = kind == 'i' || kind == 'f';
     ga_status st = view && outv ? GA_OK : ga__t.error;
+    /* rows that fit a block: one kernel; else CUB's device-wide sorts */
+    bool rows = length > 128 && length <= GA__CUB_SORT_ROWS_MAX;
+    if (st == GA_OK && rows) st = ga__sort_rows(func, view, outv, dt, length, arg, &s, stream);
     uint64_t keys = 0, alt = 0, vals = 0, valt = 0, temp = 0;
-    if (st == GA_OK) {
+    if (st == GA_OK && !rows) {
         ga__c_strides(view->ndim, view->shape, isz, cs);
         ga__c_strides(view->ndim, view->shape, 4, cs4);
         keys = ga__scratch_alloc(func, &s, (size_t)(n * isz));
@@ -9248,7 +9313,7 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
         if (!alt || (arg && !valt)) st = ga__t.error;
     }
     /* the keys, (rows, length) C-contiguous, as orderable bits */
-    if (st == GA_OK) {
+    if (st == GA_OK && !rows) {
         int e = 0;
         if (transform && (view->flags & GA_C_CONTIGUOUS)) {
             e = ga__cub_order_keys((void *)(uintptr_t)keys, (const void *)(uintptr_t)view->data, n, (int)dt, 0, arg,
@@ -9262,7 +9327,7 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
         if (e) st = ga__cub_failed(func, e, "the key transform");
     }
     int selector = 0;
-    if (st == GA_OK) {
+    if (st == GA_OK && !rows) {
         size_t temp_bytes = 0;
         int e = ga__cub_sort(NULL, &temp_bytes, (void *)(uintptr_t)keys, (void *)(uintptr_t)alt,
                              (void *)(uintptr_t)vals, (void *)(uintptr_t)valt, (int)isz, n, length, &selector, stream);
@@ -9275,11 +9340,11 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
         }
     }
     /* the result, back through the permutation */
-    if (st == GA_OK && arg) {
+    if (st == GA_OK && !rows && arg) {
         uint64_t v = selector ? valt : vals;
         st = ga__copy_cast(func, device, GA_INT64, outv->data, outv->strides, GA_UINT32, v, cs4, outv->ndim,
                            outv->shape);
-    } else if (st == GA_OK) {
+    } else if (st == GA_OK && !rows) {
         uint64_t k = selector ? alt : keys;
         bool direct = (outv->flags & GA_C_CONTIGUOUS) != 0;
         if (transform) {
@@ -9307,50 +9372,98 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
     return ga__ret(ga__sort("ga_argsort", a, axis, true));
 }
 
-/* cumsum (op GA__CUB_SCAN_SUM) and cumprod. */
-static ga_array *ga__accumulate(const char *func, const ga_array *a, int axis, ga_dtype dtype, int op)
+/* The scans of ga_scan into *out (given, or a new array stored there). */
+static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype,
+                          ga_array **out)
 {
-    if (!a) {
-        ga__null_input(func, "a");
-        return NULL;
-    }
-    if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype)) {
-        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
-        return NULL;
-    }
+    if (!out) return ga__null_input(func, "out");
+    if (!a) return ga__null_input(func, "a");
+    if ((int)op < GA_SCAN_CUMSUM || (int)op > GA_SCAN_NANCUMPROD)
+        return ga__error(GA_ERROR_VALUE, func, "invalid scan %d", (int)op);
+    if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype))
+        return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
     if (axis == GA_AXIS_NONE) {
         int64_t size = a->size;
         ga_array *flat = ga__reshape(func, a, 1, &size);
-        ga_array *r = flat ? ga__accumulate(func, flat, 0, dtype, op) : NULL;
+        ga_status st = flat ? ga__scan(func, op, flat, 0, dtype, out) : ga__t.error;
         ga_release(flat);
-        return r;
+        return st;
     }
-    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
-    ga_dtype rd = dtype != GA_DTYPE_INVALID ? dtype : ga__sum_dtype(a->dtype);
+    ga_status st = ga__normalize_axis(func, "", &axis, a->ndim);
+    if (st != GA_OK) return st;
+    ga_array *given = *out;
+    if (given) {
+        if (!(given->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+        if (given->device != a->device)
+            return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the input on device %d",
+                             given->device, a->device);
+        bool same = given->ndim == a->ndim;
+        for (int d = 0; same && d < a->ndim; d++) same = given->shape[d] == a->shape[d];
+        if (!same) return ga__error(GA_ERROR_SHAPE, func, "provided out is the wrong size for the accumulation.");
+    }
+    bool prod = op == GA_SCAN_CUMPROD || op == GA_SCAN_NANCUMPROD;
+    bool nan = (op == GA_SCAN_NANCUMSUM || op == GA_SCAN_NANCUMPROD) && ga__is_inexact(a->dtype);
+    ga_dtype rd = dtype != GA_DTYPE_INVALID ? dtype : given ? given->dtype : ga__sum_dtype(a->dtype);
     char rk = ga__dtype_kinds[rd];
     /* the dtype the scan runs in: integers as int64 bits (sums and
        products wrap alike in any width), float16 / bfloat16 in float32 */
     ga_dtype sd = rk == 'b' || rk == 'i' ? GA_INT64 : rk == 'u' ? GA_UINT64
                 : rd == GA_FLOAT16 || rd == GA_BFLOAT16 ? GA_FLOAT32 : rd;
-    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    if ((st = ga__bind(func, a->device)) != GA_OK) return st;
     int device = a->device;
-    ga_array *out = ga__array_new(func, device, a->ndim, a->shape, rd);
-    if (!out || a->size == 0) return out;
+    ga_array *made = NULL, *clean = NULL;
+    if (!given && !(made = ga__array_new(func, device, a->ndim, a->shape, rd))) return ga__t.error;
+    ga_array *target = given ? given : made;
+    if (a->size == 0) {
+        if (made) *out = made;
+        return GA_OK;
+    }
+    /* the nan forms replace NaN in a's dtype when the scan's dtype would
+       lose it (integers) or a part of it (complex to real) */
+    const ga_array *src = a;
+    if (nan && (ga__is_exact(sd) || (ga__is_complex(a->dtype) && !ga__is_complex(sd)))) {
+        ga_array *isnan = ga__reduce_ufunc(func, GA_UFUNC_ISNAN, a, NULL, GA_BOOL);
+        if (isnan) {
+            clean = ga__array_new(func, device, a->ndim, a->shape, a->dtype);
+            ga_operand in[3] = {ga_operand_array(isnan), ga_operand_scalar(ga_int(prod ? 1 : 0)), ga_operand_array(a)};
+            ga_array *outs[1] = {clean};
+            if (clean && ga_ufunc_call(GA_UFUNC_WHERE, in, outs) != GA_OK) {
+                ga_release(clean);
+                clean = NULL;
+            }
+        }
+        ga_release(isnan);
+        if (!clean) {
+            ga_release(made);
+            return ga__t.error;
+        }
+        src = clean;
+        nan = false;
+    }
+    int cub_op = nan ? (prod ? GA__CUB_SCAN_NANPROD : GA__CUB_SCAN_NANSUM) : prod ? GA__CUB_SCAN_PROD : GA__CUB_SCAN_SUM;
     int64_t n = a->size, length = a->shape[axis], ssz = (int64_t)ga__dtype_sizes[sd], cs[GA_MAXDIMS];
-    ga_array *view = ga__axis_last(func, a, axis), *outv = ga__axis_last(func, out, axis);
+    ga_array *view = ga__axis_last(func, src, axis), *outv = ga__axis_last(func, target, axis);
     ga_array *conv = NULL;
     ga__scratch s = {device, 0, {NULL}};
-    ga_status st = view && outv ? GA_OK : ga__t.error;
+    st = view && outv ? GA_OK : ga__t.error;
     uint64_t in = 0, res = 0, temp = 0;
+    /* an out overlapping a: a is copied before anything is written */
+    bool overlap = false;
+    if (given && given->buffer == a->buffer) {
+        uint64_t lo, hi, olo, ohi;
+        ga__extent(a, &lo, &hi);
+        ga__extent(given, &olo, &ohi);
+        overlap = lo < ohi && olo < hi;
+    }
     if (st == GA_OK) {
         ga__c_strides(view->ndim, view->shape, ssz, cs);
-        if (a->dtype == sd && (view->flags & GA_C_CONTIGUOUS)) {
+        if (src->dtype == sd && (view->flags & GA_C_CONTIGUOUS) && !(overlap && src == a)) {
             in = view->data;
         } else {
             /* a non-integer a converts to an integer rd (or a wider float
                to float16) first, as NumPy casts to dtype= before adding */
             const ga_array *from = view;
-            if (a->dtype != rd && rd != sd) {
+            if (src->dtype != rd && rd != sd) {
                 from = conv = ga__contiguous_copy(func, view, rd);
                 if (!conv) st = ga__t.error;
             }
@@ -9360,7 +9473,8 @@ static ga_array *ga__accumulate(const char *func, const ga_array *a, int axis, g
                                    from->shape);
         }
     }
-    bool direct = rd == sd && outv && (outv->flags & GA_C_CONTIGUOUS);
+    ga_dtype od = target->dtype;
+    bool direct = od == sd && rd == sd && outv && (outv->flags & GA_C_CONTIGUOUS);
     if (st == GA_OK) {
         res = direct ? outv->data : ga__scratch_alloc(func, &s, (size_t)(n * ssz));
         if (!res) st = ga__t.error;
@@ -9368,37 +9482,75 @@ static ga_array *ga__accumulate(const char *func, const ga_array *a, int axis, g
     CUstream stream = ga__stream_of(device);
     if (st == GA_OK) {
         size_t temp_bytes = 0;
-        int e = ga__cub_scan(NULL, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res, (int)sd, op, n,
-                             length, stream);
+        int e = ga__cub_scan(NULL, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res, (int)sd, cub_op,
+                             n, length, stream);
         if (e) st = ga__cub_failed(func, e, "cub scan (temp storage query)");
         if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s, temp_bytes))) st = ga__t.error;
         if (st == GA_OK) {
             e = ga__cub_scan((void *)(uintptr_t)temp, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res,
-                             (int)sd, op, n, length, stream);
+                             (int)sd, cub_op, n, length, stream);
             if (e) st = ga__cub_failed(func, e, "cub scan");
         }
     }
-    if (st == GA_OK && !direct)
-        st = ga__copy_cast(func, device, rd, outv->data, outv->strides, sd, res, cs, outv->ndim, outv->shape);
+    /* the results in rd (rounded or wrapped there), then in out's dtype */
+    if (st == GA_OK && !direct) {
+        uint64_t from = res;
+        if (rd != sd && rd != od) {
+            int64_t rcs[GA_MAXDIMS];
+            ga__c_strides(view->ndim, view->shape, (int64_t)ga__dtype_sizes[rd], rcs);
+            from = ga__scratch_alloc(func, &s, (size_t)n * ga__dtype_sizes[rd]);
+            st = from ? ga__copy_cast(func, device, rd, from, rcs, sd, res, cs, view->ndim, view->shape) : ga__t.error;
+            if (st == GA_OK)
+                st = ga__copy_cast(func, device, od, outv->data, outv->strides, rd, from, rcs, outv->ndim, outv->shape);
+        } else {
+            st = ga__copy_cast(func, device, od, outv->data, outv->strides, sd, from, cs, outv->ndim, outv->shape);
+        }
+    }
     ga__scratch_free(&s);
     ga_release(conv);
+    ga_release(clean);
     ga_release(view);
     ga_release(outv);
     if (st != GA_OK) {
-        ga_release(out);
-        return NULL;
+        ga_release(made);
+        return st;
     }
-    return out;
+    if (made) *out = made;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_scan(ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype, ga_array **out)
+{
+    bool had = out && *out;
+    ga_status st = ga__scan("ga_scan", op, a, axis, dtype, out);
+    if (st == GA_OK && !had) ga__ret(*out);
+    return st;
+}
+
+static ga_array *ga__scan_new(const char *func, ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype)
+{
+    ga_array *out = NULL;
+    return ga__scan(func, op, a, axis, dtype, &out) == GA_OK ? ga__ret(out) : NULL;
 }
 
 GPUARR_API ga_array *ga_cumsum(const ga_array *a, int axis, ga_dtype dtype)
 {
-    return ga__ret(ga__accumulate("ga_cumsum", a, axis, dtype, GA__CUB_SCAN_SUM));
+    return ga__scan_new("ga_cumsum", GA_SCAN_CUMSUM, a, axis, dtype);
 }
 
 GPUARR_API ga_array *ga_cumprod(const ga_array *a, int axis, ga_dtype dtype)
 {
-    return ga__ret(ga__accumulate("ga_cumprod", a, axis, dtype, GA__CUB_SCAN_PROD));
+    return ga__scan_new("ga_cumprod", GA_SCAN_CUMPROD, a, axis, dtype);
+}
+
+GPUARR_API ga_array *ga_nancumsum(const ga_array *a, int axis, ga_dtype dtype)
+{
+    return ga__scan_new("ga_nancumsum", GA_SCAN_NANCUMSUM, a, axis, dtype);
+}
+
+GPUARR_API ga_array *ga_nancumprod(const ga_array *a, int axis, ga_dtype dtype)
+{
+    return ga__scan_new("ga_nancumprod", GA_SCAN_NANCUMPROD, a, axis, dtype);
 }
 
 /* ------------------------------------------------------------------------ */
