@@ -1291,15 +1291,18 @@ GPUARR_API int ga_reduce_warnings(void);
 /* numpy.sort(a, axis, kind='stable'): a sorted copy along `axis`, stable
    and ascending in NumPy's order: NaN last (every NaN equal; a sorted NaN
    is the positive quiet NaN), -0.0 and +0.0 equal in value (here -0.0
-   comes first among zeros; NumPy keeps their input order). bool, integers,
-   float16, bfloat16, float32, float64; complex is GA_ERROR_NOT_IMPLEMENTED
-   for now. Along the last axis of several rows it is one segmented sort. */
+   comes first among zeros; NumPy keeps their input order). Complex numbers
+   order by real part, then imaginary part, with NumPy's places for NaN:
+   [R + Rj, R + nanj, nan + Rj, nan + nanj], each group in that order by
+   its non-NaN parts (the elements come back unchanged). Every dtype. Along
+   the last axis of several rows it is one segmented sort. */
 GPUARR_API ga_array *ga_sort(const ga_array *a, int axis);
 
 /* numpy.argsort(a, axis, kind='stable'): int64 indices that sort `a` along
    `axis`, in the order of ga_sort with equal keys (-0.0 and +0.0, every
    NaN) in their input order. Dtypes as ga_sort; an axis longer than
-   2^32 - 1 is GA_ERROR_NOT_IMPLEMENTED. */
+   2^32 - 1 is GA_ERROR_NOT_IMPLEMENTED. Complex keys are sorted as
+   ga_lexsort does (several passes). */
 GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis);
 
 /* numpy.cumsum / numpy.cumprod(a, axis, dtype): inclusive running sums /
@@ -1336,6 +1339,54 @@ GPUARR_API ga_status ga_scan(ga_scan_op op, const ga_array *a, int axis, ga_dtyp
    ones). */
 GPUARR_API ga_array *ga_nancumsum(const ga_array *a, int axis, ga_dtype dtype);
 GPUARR_API ga_array *ga_nancumprod(const ga_array *a, int axis, ga_dtype dtype);
+
+/* numpy.diff(a, n, axis, prepend, append): the n-th discrete difference
+   along `axis`, a[1:] - a[:-1] applied n times (not_equal for bool), its
+   length along axis max(length - n, 0). prepend and append (NULL: none)
+   are joined to a along axis first; a 0-d one is broadcast to a's shape
+   with length 1 along axis. n 0 gives a new reference to a itself, as
+   NumPy returns a. Errors: n < 0 ("order must be non-negative but got
+   -1"), a 0-d a ("diff requires input that is at least one dimensional"),
+   an axis out of bounds. */
+GPUARR_API ga_array *ga_diff(const ga_array *a, int n, int axis, const ga_array *prepend, const ga_array *append);
+
+/* numpy.ediff1d(ary, to_end, to_begin): the differences of the flattened
+   ary (1-d, ary's dtype), after the flattened to_begin and before the
+   flattened to_end (NULL: none), which are cast to ary's dtype. Errors:
+   to_begin / to_end not castable to it under same_kind ("dtype of
+   `to_end` must be compatible with input `ary` under the `same_kind`
+   rule."), bool ary (NumPy's boolean subtract message). */
+GPUARR_API ga_array *ga_ediff1d(const ga_array *ary, const ga_array *to_end, const ga_array *to_begin);
+
+/* numpy.sort_complex(a): a sorted along the last axis as complex numbers
+   (NumPy's order, see ga_sort). Real input is converted as NumPy does: int8,
+   uint8, int16, uint16 to complex64, every other dtype to complex128. */
+GPUARR_API ga_array *ga_sort_complex(const ga_array *a);
+
+/* numpy.lexsort(keys, axis): int64 indices that sort by several keys, the
+   LAST key primary, each in ga_sort's order (so NaN last), ties keeping
+   their input order (stable). keys: nkeys arrays of one shape (NumPy's
+   keys array's rows; they may differ in dtype), sorted along `axis`
+   (NumPy's default -1; GA_AXIS_NONE: flattened). Errors: no keys ("need
+   sequence of keys with len > 0 in lexsort"), shapes that differ ("all
+   keys need to be the same shape"), a NULL key, a 0-d key with an axis. */
+GPUARR_API ga_array *ga_lexsort(int nkeys, const ga_array *const *keys, int axis);
+
+/* numpy.partition / numpy.argpartition(a, kth, axis): a copy (int64
+   indices) along `axis` in which each element at a position in kth
+   (nkth of them, negative counting from the end) is the one a sorted copy
+   has there, every element before it is not greater and every one after
+   it not smaller. Here the result is the stable sort (argsort) itself,
+   which satisfies that contract; NumPy's arrangement of the other elements
+   is unspecified and differs. nkth 0 (NumPy's empty kth) is allowed.
+   Errors: "kth(=5) out of bounds (5)" (kth counted from the end
+   already added in), and those of ga_sort. */
+GPUARR_API ga_array *ga_partition(const ga_array *a, int nkth, const int64_t *kth, int axis);
+GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t *kth, int axis);
+
+/* NumPy's kind= of sort, argsort, partition and argpartition ('quicksort',
+   'mergesort', 'heapsort', 'stable', 'introselect') has no argument here:
+   every kind gives the stable result, which NumPy allows for each. */
 
 /* The CUB version the glue archive was built with (CUB_VERSION, e.g.
    300001): a program calling it is known to link the archive. */
@@ -9235,6 +9286,8 @@ static void ga__scratch_free(ga__scratch *s)
     s->count = 0;
 }
 
+static ga_array *ga__sort_complex_keys(const char *func, const ga_array *a, int axis, bool arg);
+
 /* Rows of GA__CUB_SORT_ROWS_MAX keys or fewer, one block each with the key
    transform fused: from the (rows, length) view when C-contiguous, else
    from a copy; into out's view when C-contiguous, else through a copy. */
@@ -9278,10 +9331,7 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
     if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
     ga_dtype dt = a->dtype;
     char kind = ga__dtype_kinds[dt];
-    if (kind == 'c') {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "sorting %s arrays is not implemented yet", ga__dtype_names[dt]);
-        return NULL;
-    }
+    if (kind == 'c') return ga__sort_complex_keys(func, a, axis, arg);
     int64_t n = a->size, length = a->shape[axis];
     if (arg && length > (int64_t)UINT32_MAX) {
         ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "an axis of more than 4294967295 elements is not supported");
@@ -9551,6 +9601,209 @@ GPUARR_API ga_array *ga_nancumsum(const ga_array *a, int axis, ga_dtype dtype)
 GPUARR_API ga_array *ga_nancumprod(const ga_array *a, int axis, ga_dtype dtype)
 {
     return ga__scan_new("ga_nancumprod", GA_SCAN_NANCUMPROD, a, axis, dtype);
+}
+
+/* --- diff, ediff1d ----------------------------------------------------------- */
+/* Composed of views, ufuncs and concatenate inside a scope; the result is
+   retained out of it and handed back through ga__ret. */
+
+GPUARR_API ga_array *ga_diff(const ga_array *a, int n, int axis, const ga_array *prepend, const ga_array *append)
+{
+    static const char func[] = "ga_diff";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (n == 0) return ga__ret(ga_retain((ga_array *)a));
+    if (n < 0) {
+        ga__error(GA_ERROR_VALUE, func, "order must be non-negative but got %d", n);
+        return NULL;
+    }
+    if (a->ndim == 0) {
+        ga__error(GA_ERROR_VALUE, func, "diff requires input that is at least one dimensional");
+        return NULL;
+    }
+    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+    ga_scope_begin();
+    const ga_array *x = a;
+    if (prepend || append) {
+        int64_t shape[GA_MAXDIMS];
+        memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+        shape[axis] = 1;
+        const ga_array *parts[3];
+        int count = 0;
+        if (prepend) parts[count++] = prepend->ndim == 0 ? ga_broadcast_to(prepend, a->ndim, shape) : prepend;
+        parts[count++] = a;
+        if (append) parts[count++] = append->ndim == 0 ? ga_broadcast_to(append, a->ndim, shape) : append;
+        x = ga_concatenate(count, parts, axis);
+    }
+    for (int i = 0; i < n && x; i++) {
+        int64_t len = x->shape[axis] > 0 ? x->shape[axis] - 1 : 0;
+        ga_array *hi = ga__ret(ga__axis_slice(func, x, axis, 1, len));
+        ga_array *lo = ga__ret(ga__axis_slice(func, x, axis, 0, len));
+        x = x->dtype == GA_BOOL ? ga_not_equal(hi, lo) : ga_subtract(hi, lo);
+    }
+    ga_array *r = ga_retain((ga_array *)x);
+    ga_scope_end();
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_ediff1d(const ga_array *ary, const ga_array *to_end, const ga_array *to_begin)
+{
+    static const char func[] = "ga_ediff1d";
+    if (!ary) {
+        ga__null_input(func, "ary");
+        return NULL;
+    }
+    ga_dtype dt = ary->dtype;
+    const ga_array *ends[2] = {to_begin, to_end};
+    const char *names[2] = {"to_begin", "to_end"};
+    for (int i = 0; i < 2; i++)
+        if (ends[i] && !ga_can_cast(ends[i]->dtype, dt, GA_CASTING_SAME_KIND)) {
+            ga__error(GA_ERROR_TYPE, func,
+                      "dtype of `%s` must be compatible with input `ary` under the `same_kind` rule.", names[i]);
+            return NULL;
+        }
+    ga_scope_begin();
+    ga_array *flat = ga_ravel(ary);
+    ga_array *r = ga_subtract(ga_index(flat, "1:"), ga_index(flat, ":-1"));
+    if (r && (to_begin || to_end)) {
+        const ga_array *parts[3];
+        int count = 0;
+        if (to_begin) parts[count++] = ga_astype(ga_ravel(to_begin), dt);
+        parts[count++] = r;
+        if (to_end) parts[count++] = ga_astype(ga_ravel(to_end), dt);
+        r = ga_concatenate(count, parts, 0);
+    }
+    r = ga_retain(r);
+    ga_scope_end();
+    return ga__ret(r);
+}
+
+/* --- complex sorting, lexsort, partition ------------------------------------ */
+
+/* lexsort: stable argsorts from the least significant key (keys[0]) to
+   the primary one (the last), each of the key permuted by the order so
+   far; unscoped result. */
+static ga_array *ga__lexsort(const char *func, int nkeys, const ga_array *const *keys, int axis)
+{
+    if (nkeys <= 0 || !keys) {
+        ga__error(GA_ERROR_VALUE, func, "need sequence of keys with len > 0 in lexsort");
+        return NULL;
+    }
+    for (int i = 0; i < nkeys; i++)
+        if (!keys[i]) {
+            ga__null_input(func, "a key");
+            return NULL;
+        }
+    const ga_array *k0 = keys[0];
+    for (int i = 1; i < nkeys; i++) {
+        bool same = keys[i]->ndim == k0->ndim;
+        for (int d = 0; same && d < k0->ndim; d++) same = keys[i]->shape[d] == k0->shape[d];
+        if (!same) {
+            ga__error(GA_ERROR_SHAPE, func, "all keys need to be the same shape");
+            return NULL;
+        }
+        if (keys[i]->device != k0->device) {
+            ga__error(GA_ERROR_DEVICE, func, "key %d is on device %d, key 0 on device %d", i, keys[i]->device,
+                      k0->device);
+            return NULL;
+        }
+    }
+    if (axis != GA_AXIS_NONE && ga__normalize_axis(func, "", &axis, k0->ndim) != GA_OK) return NULL;
+    int ax = axis == GA_AXIS_NONE ? 0 : axis;
+    ga_scope_begin();
+    ga_array *order = NULL;
+    for (int i = 0; i < nkeys; i++) {
+        ga_array *k = axis == GA_AXIS_NONE ? ga_ravel(keys[i]) : (ga_array *)keys[i];
+        if (i == 0) order = ga_argsort(k, ax);
+        else order = ga_take_along_axis(order, ga_argsort(ga_take_along_axis(k, order, ax), ax), ax);
+        if (!order) break;
+    }
+    ga_array *r = ga_retain(order);
+    ga_scope_end();
+    return r;
+}
+
+GPUARR_API ga_array *ga_lexsort(int nkeys, const ga_array *const *keys, int axis)
+{
+    return ga__ret(ga__lexsort("ga_lexsort", nkeys, keys, axis));
+}
+
+/* sort / argsort of complex numbers along a normalised axis: lexsort by
+   the imaginary part, the real part, whether the imaginary part is NaN and
+   whether the real part is NaN (the primary key); unscoped result. */
+static ga_array *ga__sort_complex_keys(const char *func, const ga_array *a, int axis, bool arg)
+{
+    ga_scope_begin();
+    ga_array *re = ga_real(a), *im = ga_imag(a);
+    const ga_array *keys[4] = {im, re, ga_isnan(im), ga_isnan(re)};
+    ga_array *order = ga__lexsort(func, 4, keys, axis), *r = order;
+    if (!arg) {
+        r = order ? ga_retain(ga_take_along_axis(a, order, axis)) : NULL;
+        ga_release(order);
+    }
+    ga_scope_end();
+    return r;
+}
+
+GPUARR_API ga_array *ga_sort_complex(const ga_array *a)
+{
+    static const char func[] = "ga_sort_complex";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    ga_dtype t = a->dtype;
+    ga_dtype cd = ga__is_complex(t) ? t
+                  : t == GA_INT8 || t == GA_UINT8 || t == GA_INT16 || t == GA_UINT16 ? GA_COMPLEX64
+                                                                                   : GA_COMPLEX128;
+    ga_array *s = ga__sort(func, a, -1, false);
+    if (!s || cd == t) return ga__ret(s);
+    ga_array *r = ga__contiguous_copy(func, s, cd);
+    ga_release(s);
+    return ga__ret(r);
+}
+
+/* partition / argpartition: kth checked, then the stable sort. */
+static ga_array *ga__partition(const char *func, const ga_array *a, int nkth, const int64_t *kth, int axis, bool arg)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (nkth < 0) {
+        ga__error(GA_ERROR_VALUE, func, "nkth must not be negative (got %d)", nkth);
+        return NULL;
+    }
+    if (nkth > 0 && !kth) {
+        ga__null_input(func, "kth");
+        return NULL;
+    }
+    int64_t length = a->size;
+    if (axis != GA_AXIS_NONE) {
+        int ax = axis;
+        if (ga__normalize_axis(func, "", &ax, a->ndim) != GA_OK) return NULL;
+        length = a->shape[ax];
+    }
+    for (int i = 0; i < nkth; i++) {
+        int64_t k = kth[i] < 0 ? kth[i] + length : kth[i];
+        if (k < 0 || k >= length) {
+            ga__error(GA_ERROR_VALUE, func, "kth(=%lld) out of bounds (%lld)", (long long)k, (long long)length);
+            return NULL;
+        }
+    }
+    return ga__sort(func, a, axis, arg);
+}
+
+GPUARR_API ga_array *ga_partition(const ga_array *a, int nkth, const int64_t *kth, int axis)
+{
+    return ga__ret(ga__partition("ga_partition", a, nkth, kth, axis, false));
+}
+
+GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t *kth, int axis)
+{
+    return ga__ret(ga__partition("ga_argpartition", a, nkth, kth, axis, true));
 }
 
 /* ------------------------------------------------------------------------ */
