@@ -1388,6 +1388,65 @@ GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t 
    'mergesort', 'heapsort', 'stable', 'introselect') has no argument here:
    every kind gives the stable result, which NumPy allows for each. */
 
+/* numpy.quantile's method=. NumPy's default is LINEAR. */
+typedef enum ga_quantile_method {
+    GA_QUANTILE_LINEAR,
+    GA_QUANTILE_LOWER,
+    GA_QUANTILE_HIGHER,
+    GA_QUANTILE_NEAREST,
+    GA_QUANTILE_MIDPOINT,
+    GA_QUANTILE_INVERTED_CDF,
+    GA_QUANTILE_AVERAGED_INVERTED_CDF,
+    GA_QUANTILE_CLOSEST_OBSERVATION,
+    GA_QUANTILE_INTERPOLATED_INVERTED_CDF,
+    GA_QUANTILE_HAZEN,
+    GA_QUANTILE_WEIBULL,
+    GA_QUANTILE_MEDIAN_UNBIASED,
+    GA_QUANTILE_NORMAL_UNBIASED
+} ga_quantile_method;
+
+/* q of ga_quantile and the others: nq < 0 (GA_Q_SCALAR) is NumPy's scalar
+   q, the one value *q; otherwise the nq values at q (a 1-d q), which put a
+   first axis of length nq on the result. */
+#define GA_Q_SCALAR (-1)
+
+/* numpy.quantile(a, q, axis, method, keepdims): the q-th quantiles (q in
+   [0, 1]) over the axes ((naxes, axes) as in ga_reduce), from a sorted
+   copy of each slice, with NumPy's methods and interpolation formulas.
+   Result: q's axis (if any), then a's kept axes (length 1 for the reduced
+   ones when keepdims); float64 for bool and integer input, else a's dtype
+   (NumPy's dtype for a Python float q, here for a 1-d q too, where NumPy
+   gives float64; the methods that pick an element - lower, higher,
+   nearest, inverted_cdf, closest_observation - keep a's dtype); virtual
+   indices are float64, as NumPy 2's; integers are interpolated in float64
+   (NumPy subtracts them in their own dtype, which can wrap). A slice with NaN gives NaN. Errors:
+   "Quantiles must be in the range [0, 1]", complex a ("a must be an array
+   of real numbers"), bool a with an interpolating method (NumPy's boolean
+   subtract message), an empty axis ("index -1 is out of bounds for axis 0
+   with size 0"). New reference, C-contiguous. */
+GPUARR_API ga_array *ga_quantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                 ga_quantile_method method, bool keepdims);
+
+/* numpy.percentile: ga_quantile of q / 100 ("Percentiles must be in the
+   range [0, 100]"). */
+GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                   ga_quantile_method method, bool keepdims);
+
+/* numpy.median(a, axis, keepdims): the mean of the middle one or two
+   elements of each sorted slice (ga_mean's dtypes: float64 for bool and
+   integers; complex input is sorted in NumPy's complex order). A slice
+   with NaN gives NaN; an empty slice NaN. */
+GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
+/* numpy.nanquantile, nanpercentile, nanmedian: the same over the elements
+   that are not NaN; a slice of NaN only (or an empty one) gives NaN. For
+   bool and integer input they are the plain forms. */
+GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                    ga_quantile_method method, bool keepdims);
+GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                      ga_quantile_method method, bool keepdims);
+GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
 /* The CUB version the glue archive was built with (CUB_VERSION, e.g.
    300001): a program calling it is known to link the archive. */
 GPUARR_API int ga_cub_version(void);
@@ -9804,6 +9863,268 @@ GPUARR_API ga_array *ga_partition(const ga_array *a, int nkth, const int64_t *kt
 GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t *kth, int axis)
 {
     return ga__ret(ga__partition("ga_argpartition", a, nkth, kth, axis, true));
+}
+
+/* --- quantile, percentile, median and their nan forms ---------------------- */
+/* Each slice (the reduced axes moved last, (kept..., k)) is sorted, NaN
+   last; c, the count of elements each slice's statistic is taken over (k,
+   or those not NaN), gives NumPy's virtual indices, computed with NumPy's
+   formulas and in its dtype through the ufuncs; the neighbours are taken
+   along the last axis and interpolated with NumPy's _lerp. */
+
+/* NumPy's alpha and beta of the continuous methods. */
+static bool ga__quantile_alpha_beta(ga_quantile_method m, double *alpha, double *beta)
+{
+    switch (m) {
+    case GA_QUANTILE_INTERPOLATED_INVERTED_CDF: *alpha = 0, *beta = 1; return true;
+    case GA_QUANTILE_HAZEN: *alpha = 0.5, *beta = 0.5; return true;
+    case GA_QUANTILE_WEIBULL: *alpha = 0, *beta = 0; return true;
+    case GA_QUANTILE_MEDIAN_UNBIASED: *alpha = 1 / 3.0, *beta = 1 / 3.0; return true;
+    case GA_QUANTILE_NORMAL_UNBIASED: *alpha = 3 / 8.0, *beta = 3 / 8.0; return true;
+    default: return false;
+    }
+}
+
+/* The methods that pick one element (no interpolation, a's dtype). */
+static bool ga__quantile_picks(ga_quantile_method m)
+{
+    return m == GA_QUANTILE_LOWER || m == GA_QUANTILE_HIGHER || m == GA_QUANTILE_NEAREST ||
+           m == GA_QUANTILE_INVERTED_CDF || m == GA_QUANTILE_CLOSEST_OBSERVATION;
+}
+
+static const int ga__last_axis[1] = {-1}, ga__first_axis[1] = {0};
+
+/* where(cond, scalar, y) through the ufunc (scoped). */
+static ga_array *ga__where_scalar(const ga_array *cond, ga_scalar x, const ga_array *y)
+{
+    if (!cond || !y) return NULL;
+    ga_operand in[3] = {ga_operand_array(cond), ga_operand_scalar(x), ga_operand_array(y)};
+    ga_array *outs[1] = {NULL};
+    return ga_ufunc_call(GA_UFUNC_WHERE, in, outs) == GA_OK ? outs[0] : NULL;
+}
+
+/* Picking methods: int64 indices into each slice (scoped), from the
+   counts cD and cD - 1 and q, float64. */
+static ga_array *ga__quantile_pick_index(ga_quantile_method m, const ga_array *cD, const ga_array *cm1D,
+                                         const ga_array *Q)
+{
+    ga_array *idx;
+    switch (m) {
+    case GA_QUANTILE_LOWER: idx = ga_floor(ga_multiply(cm1D, Q)); break;
+    case GA_QUANTILE_HIGHER: idx = ga_ceil(ga_multiply(cm1D, Q)); break;
+    case GA_QUANTILE_NEAREST: idx = ga_rint(ga_multiply(cm1D, Q)); break;
+    default: {
+        /* _discrete_interpolation_to_boundaries: previous where the
+           condition holds, else previous + 1 */
+        ga_array *index = ga_subtract_scalar(ga_multiply(cD, Q), ga_int(1));
+        if (m == GA_QUANTILE_CLOSEST_OBSERVATION) index = ga_subtract_scalar(index, ga_float(0.5));
+        ga_array *prev = ga_floor(index), *next = ga_add_scalar(prev, ga_int(1));
+        ga_array *cond = ga_equal_scalar(ga_subtract(index, prev), ga_int(0));
+        if (m == GA_QUANTILE_CLOSEST_OBSERVATION)
+            cond = ga_logical_and(cond, ga_equal_scalar(ga_remainder_scalar(prev, ga_int(2)), ga_int(1)));
+        idx = ga_where(cond, prev, next);
+        break;
+    }
+    }
+    return ga_astype(idx, GA_INT64);
+}
+
+/* The statistic of each sorted slice S (kept..., k): (kept..., nq) in
+   the result's dtype, or NULL (scoped). c: int64 counts (kept..., 1) or
+   (1, ..., 1); Q: the q values, float64. As NumPy 2 does for a Python
+   float q, the virtual indices and gamma are float64 and the interpolation
+   runs in W (float64 for integers, else a's dtype), gamma and 1 - gamma
+   converted to it. */
+static ga_array *ga__quantile_sorted(const ga_array *S, const ga_array *c, const ga_array *Q, ga_dtype W,
+                                     ga_quantile_method m)
+{
+    ga_array *cD = ga_astype(c, GA_FLOAT64), *cm1 = ga_subtract_scalar(c, ga_int(1)), *cm1D = ga_astype(cm1, GA_FLOAT64);
+    if (ga__quantile_picks(m)) {
+        ga_array *idx = ga__quantile_pick_index(m, cD, cm1D, Q);
+        idx = ga_maximum_scalar(ga_minimum(idx, cm1), ga_int(0));
+        return ga_take_along_axis(S, idx, -1);
+    }
+    double alpha, beta;
+    ga_array *v;
+    if (ga__quantile_alpha_beta(m, &alpha, &beta)) {
+        ga_array *corr = ga_add_rscalar(ga_float(alpha), ga_multiply_scalar(Q, ga_float(1 - alpha - beta)));
+        v = ga_subtract_scalar(ga_add(ga_multiply(cD, Q), corr), ga_int(1));
+    } else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF) {
+        v = ga_subtract_scalar(ga_multiply(cD, Q), ga_int(1));
+    } else if (m == GA_QUANTILE_MIDPOINT) {
+        ga_array *w = ga_multiply(cm1D, Q);
+        v = ga_multiply_rscalar(ga_float(0.5), ga_add(ga_floor(w), ga_ceil(w)));
+    } else {
+        v = ga_multiply(cm1D, Q);
+    }
+    /* _get_indexes: the last element above the bounds, the first below */
+    ga_array *prev = ga_floor(v), *above = ga_greater_equal(v, cm1D), *below = ga_less_scalar(v, ga_int(0));
+    ga_array *prev_i = ga_astype(prev, GA_INT64);
+    ga_array *next_i = ga_add_scalar(prev_i, ga_int(1));
+    prev_i = ga__where_scalar(below, ga_int(0), ga_where(above, cm1, prev_i));
+    next_i = ga__where_scalar(below, ga_int(0), ga_where(above, cm1, next_i));
+    ga_array *g = ga_subtract(v, prev);
+    if (m == GA_QUANTILE_MIDPOINT)
+        g = ga__where_scalar(ga_equal_scalar(ga_remainder_scalar(v, ga_int(1)), ga_int(0)), ga_float(0),
+                             ga_full_like(v, ga_float(0.5)));
+    else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF)
+        g = ga__where_scalar(ga_equal_scalar(g, ga_int(0)), ga_float(0.5), ga_full_like(v, ga_float(1)));
+    ga_array *lo = ga_astype(ga_take_along_axis(S, prev_i, -1), W);
+    ga_array *hi = ga_astype(ga_take_along_axis(S, next_i, -1), W);
+    /* _lerp(lo, hi, g) */
+    ga_array *d = ga_subtract(hi, lo);
+    ga_array *r1 = ga_add(lo, ga_multiply(d, ga_astype(g, W)));
+    ga_array *r2 = ga_subtract(hi, ga_multiply(d, ga_astype(ga_subtract_rscalar(ga_int(1), g), W)));
+    return ga_where(ga_greater_equal_scalar(g, ga_float(0.5)), r2, r1);
+}
+
+/* median of each sorted slice: the mean of the middle one or two (scoped). */
+static ga_array *ga__median_sorted(const ga_array *S, const ga_array *c, ga_dtype rd)
+{
+    ga_array *lo_i = ga_maximum_scalar(ga_floor_divide_scalar(ga_subtract_scalar(c, ga_int(1)), ga_int(2)), ga_int(0));
+    ga_array *hi_i = ga_floor_divide_scalar(c, ga_int(2));
+    ga_array *lo = ga_take_along_axis(S, lo_i, -1), *hi = ga_take_along_axis(S, hi_i, -1);
+    const ga_array *pair[2] = {lo, hi};
+    ga_array *mean = ga_mean(ga_concatenate(2, pair, -1), 1, ga__last_axis, true);
+    ga_array *odd = ga_equal_scalar(ga_remainder_scalar(c, ga_int(2)), ga_int(1));
+    return ga_where(odd, ga_astype(lo, rd), mean);
+}
+
+static ga_array *ga__order_stat(const char *func, const ga_array *a, int nq, const double *q, double scale,
+                                int naxes, const int *axes, ga_quantile_method m, bool keepdims, bool nan, bool median)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    ga_dtype t = a->dtype;
+    int count = nq < 0 ? 1 : nq;
+    if (!median) {
+        if ((int)m < GA_QUANTILE_LINEAR || (int)m > GA_QUANTILE_NORMAL_UNBIASED) {
+            ga__error(GA_ERROR_VALUE, func, "invalid quantile method %d", (int)m);
+            return NULL;
+        }
+        if (count > 0 && !q) {
+            ga__null_input(func, "q");
+            return NULL;
+        }
+        for (int i = 0; i < count; i++)
+            if (!(q[i] / scale >= 0 && q[i] / scale <= 1)) {
+                ga__error(GA_ERROR_VALUE, func, scale == 1 ? "Quantiles must be in the range [0, 1]"
+                                                           : "Percentiles must be in the range [0, 100]");
+                return NULL;
+            }
+        if (ga__is_complex(t)) {
+            ga__error(GA_ERROR_TYPE, func, "a must be an array of real numbers");
+            return NULL;
+        }
+        if (t == GA_BOOL && !ga__quantile_picks(m)) {
+            ga__error(GA_ERROR_TYPE, func,
+                      "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                      "operator, or the logical_xor function instead.");
+            return NULL;
+        }
+    }
+    bool red[GA_MAXDIMS];
+    if (ga__reduce_axes(func, a, naxes, axes, red) != GA_OK) return NULL;
+    bool nan_form = nan;
+    nan = nan && ga__is_inexact(t);
+    /* the result's dtype; the dtype NumPy computes the indices in */
+    ga_dtype W = ga__is_exact(t) ? GA_FLOAT64 : t;
+    ga_dtype rd = !median && ga__quantile_picks(m) ? t : W;
+    int perm[GA_MAXDIMS], nk = 0;
+    int64_t k = 1, shape[GA_MAXDIMS + 1], ones[GA_MAXDIMS + 1], final_shape[GA_MAXDIMS + 1];
+    int final_ndim = 0;
+    if (nq >= 0) final_shape[final_ndim++] = nq;
+    for (int d = 0; d < a->ndim; d++) {
+        if (red[d]) {
+            k *= a->shape[d];
+            if (keepdims) final_shape[final_ndim++] = 1;
+        } else {
+            ones[nk] = 1;
+            final_shape[final_ndim++] = a->shape[d];
+            shape[nk] = a->shape[d];
+            perm[nk++] = d;
+        }
+    }
+    for (int d = 0, j = nk; d < a->ndim; d++)
+        if (red[d]) perm[j++] = d;
+    shape[nk] = k;
+    ones[nk] = 1;
+    if (k == 0 && !nan_form && !median) {
+        ga__error(GA_ERROR_INDEX, func, "index -1 is out of bounds for axis 0 with size 0");
+        return NULL;
+    }
+    if (ga_device_push(a->device) != GA_OK) return NULL;
+    ga_scope_begin();
+    ga_array *r;
+    if (k == 0 || (nan_form && a->size == 0)) { /* NaN, as NumPy's mean of an empty slice */
+        r = ga_full(final_ndim, final_shape, ga_float(NAN), W);
+    } else {
+        ga_array *S = ga_sort(ga_reshape(ga_permute_dims(a, perm), nk + 1, shape), -1);
+        ga_array *c = nan ? ga_subtract_rscalar(ga_int(k), ga_sum(ga_isnan(S), 1, ga__last_axis, true))
+                          : ga_full(nk + 1, ones, ga_int(k), GA_INT64);
+        if (median) {
+            r = ga__median_sorted(S, c, rd);
+        } else {
+            double *qs = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(count ? count : 1));
+            if (!qs) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            for (int i = 0; qs && i < count; i++) qs[i] = q[i] / scale;
+            int64_t n1 = count;
+            ga_array *Q = qs ? ga_from_host(qs, 1, &n1, GA_FLOAT64) : NULL;
+            GPUARR_FREE(qs);
+            r = ga__quantile_sorted(S, c, Q, W, m);
+        }
+        if (nan) { /* a slice of NaN only gives NaN */
+            r = ga__where_scalar(ga_equal_scalar(c, ga_int(0)), ga_float(NAN), r);
+        } else if (ga__is_inexact(t)) { /* a slice with NaN: its last element */
+            ga_array *last = ga_index(S, "..., -1:");
+            r = ga_where(ga_isnan(last), last, r);
+        }
+        if (r && nq >= 0) r = ga_moveaxis(r, 1, ga__last_axis, ga__first_axis);
+        r = ga_reshape(r, final_ndim, final_shape);
+        if (r && !(r->flags & GA_C_CONTIGUOUS)) r = ga__ret(ga__contiguous_copy(func, r, r->dtype));
+    }
+    r = ga_retain(r);
+    ga_scope_end();
+    ga_device_pop();
+    return r;
+}
+
+GPUARR_API ga_array *ga_quantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                 ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_quantile", a, nq, q, 1, naxes, axes, method, keepdims, false, false));
+}
+
+GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                   ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_percentile", a, nq, q, 100, naxes, axes, method, keepdims, false, false));
+}
+
+GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_median", a, GA_Q_SCALAR, NULL, 1, naxes, axes, GA_QUANTILE_LINEAR, keepdims,
+                                  false, true));
+}
+
+GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                    ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanquantile", a, nq, q, 1, naxes, axes, method, keepdims, true, false));
+}
+
+GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                      ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanpercentile", a, nq, q, 100, naxes, axes, method, keepdims, true, false));
+}
+
+GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanmedian", a, GA_Q_SCALAR, NULL, 1, naxes, axes, GA_QUANTILE_LINEAR, keepdims,
+                                  true, true));
 }
 
 /* ------------------------------------------------------------------------ */
