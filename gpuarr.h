@@ -9292,8 +9292,11 @@ GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowv
 /* The work is CUB's, through the glue archive (see "CUB glue" in section
    15). An axis is handled by moving it last: the operand becomes (rows,
    length) C-contiguous in pool memory (a copy only when the array is not
-   already so), CUB works on equal segments of `length`, and the result is
-   written back through the same permutation. */
+   already so), CUB works on equal segments of `length` (rows of 129 to 2048
+   keys are sorted one block each, ga__sort_rows), and the result is
+   written back through the same permutation. Complex sorting, lexsort,
+   diff and the order statistics are composed of these and of the ufuncs,
+   inside a scope. */
 
 /* A glue failure as a gpuarr error. */
 static ga_status ga__cub_failed(const char *func, int e, const char *what)

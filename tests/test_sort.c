@@ -20,7 +20,11 @@
    ga_cumsum and ga_cumprod run for every dtype on the same kinds of cases
    against a sequential long double reference (integers exactly, wrapping
    in 64 bits and then to the result's width), within a bound for the
-   parallel scan; NumPy's result dtypes and dtype= are checked too.
+   parallel scan; NumPy's result dtypes and dtype= are checked too, and
+   ga_scan's out= (another dtype, reversed layout, in place over a's own
+   buffer) and nan forms (NaN as 0 / 1, replaced before conversion).
+   ga_diff and ga_ediff1d are checked exactly (integers wrap, floats round
+   per step, bool uses not_equal).
 
    Host tests check that the glue archive is linked into this program and
    into build/libgpuarr.so. GPUARR_TEST_SEED=<seed> repeats a run. */
