@@ -287,7 +287,7 @@ static void check_stat_case(const stat_case *c, ga_dtype t, stat_kind kind, bool
             want_shape[want_ndim++] = c->shape[d];
         }
     }
-    if (k == 0) rd = w;
+    if (k == 0 || (nan_form && n == 0)) rd = w; /* NumPy's nanmean of an empty array */
     CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
     if (r) {
         bool shape_ok = ga_ndim(r) == want_ndim && ga_dtype_of(r) == rd;
