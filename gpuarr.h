@@ -1293,15 +1293,18 @@ GPUARR_API int ga_reduce_warnings(void);
 /* numpy.sort(a, axis, kind='stable'): a sorted copy along `axis`, stable
    and ascending in NumPy's order: NaN last (every NaN equal; a sorted NaN
    is the positive quiet NaN), -0.0 and +0.0 equal in value (here -0.0
-   comes first among zeros; NumPy keeps their input order). bool, integers,
-   float16, bfloat16, float32, float64; complex is GA_ERROR_NOT_IMPLEMENTED
-   for now. Along the last axis of several rows it is one segmented sort. */
+   comes first among zeros; NumPy keeps their input order). Complex numbers
+   order by real part, then imaginary part, with NumPy's places for NaN:
+   [R + Rj, R + nanj, nan + Rj, nan + nanj], each group in that order by
+   its non-NaN parts (the elements come back unchanged). Every dtype. Along
+   the last axis of several rows it is one segmented sort. */
 GPUARR_API ga_array *ga_sort(const ga_array *a, int axis);
 
 /* numpy.argsort(a, axis, kind='stable'): int64 indices that sort `a` along
    `axis`, in the order of ga_sort with equal keys (-0.0 and +0.0, every
    NaN) in their input order. Dtypes as ga_sort; an axis longer than
-   2^32 - 1 is GA_ERROR_NOT_IMPLEMENTED. */
+   2^32 - 1 is GA_ERROR_NOT_IMPLEMENTED. Complex keys are sorted as
+   ga_lexsort does (several passes). */
 GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis);
 
 /* numpy.cumsum / numpy.cumprod(a, axis, dtype): inclusive running sums /
@@ -1313,6 +1316,138 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis);
    differs from NumPy's sequential loop within a few ulps times log n. */
 GPUARR_API ga_array *ga_cumsum(const ga_array *a, int axis, ga_dtype dtype);
 GPUARR_API ga_array *ga_cumprod(const ga_array *a, int axis, ga_dtype dtype);
+
+/* The scans of ga_scan. */
+typedef enum ga_scan_op {
+    GA_SCAN_CUMSUM,     /* numpy.cumsum */
+    GA_SCAN_CUMPROD,    /* numpy.cumprod */
+    GA_SCAN_NANCUMSUM,  /* numpy.nancumsum: NaN counts as 0 */
+    GA_SCAN_NANCUMPROD  /* numpy.nancumprod: NaN counts as 1 */
+} ga_scan_op;
+
+/* Every scan with every NumPy argument: numpy.cumsum(a, axis, dtype, out)
+   and the others. dtype GA_DTYPE_INVALID is out's dtype when out is given
+   (NumPy's accumulate), else the default of ga_cumsum. *out is an array to
+   write (NumPy's out=: the result's shape, (a.size,) for GA_AXIS_NONE; any
+   layout; any dtype, the results cast to it unsafely as NumPy does; it may
+   overlap a), or NULL, in which case a new array is stored there (release
+   it). On failure nothing is stored. The nan forms replace NaN (a complex
+   element with a NaN part) in a's dtype, before any conversion to dtype;
+   for bool and integer a they are the plain scans. */
+GPUARR_API ga_status ga_scan(ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype, ga_array **out);
+
+/* numpy.nancumsum / numpy.nancumprod(a, axis, dtype): ga_cumsum /
+   ga_cumprod with NaN counted as 0 / 1 (a slice of NaN only gives zeros /
+   ones). */
+GPUARR_API ga_array *ga_nancumsum(const ga_array *a, int axis, ga_dtype dtype);
+GPUARR_API ga_array *ga_nancumprod(const ga_array *a, int axis, ga_dtype dtype);
+
+/* numpy.diff(a, n, axis, prepend, append): the n-th discrete difference
+   along `axis`, a[1:] - a[:-1] applied n times (not_equal for bool), its
+   length along axis max(length - n, 0). prepend and append (NULL: none)
+   are joined to a along axis first; a 0-d one is broadcast to a's shape
+   with length 1 along axis. n 0 gives a new reference to a itself, as
+   NumPy returns a. Errors: n < 0 ("order must be non-negative but got
+   -1"), a 0-d a ("diff requires input that is at least one dimensional"),
+   an axis out of bounds. */
+GPUARR_API ga_array *ga_diff(const ga_array *a, int n, int axis, const ga_array *prepend, const ga_array *append);
+
+/* numpy.ediff1d(ary, to_end, to_begin): the differences of the flattened
+   ary (1-d, ary's dtype), after the flattened to_begin and before the
+   flattened to_end (NULL: none), which are cast to ary's dtype. Errors:
+   to_begin / to_end not castable to it under same_kind ("dtype of
+   `to_end` must be compatible with input `ary` under the `same_kind`
+   rule."), bool ary (NumPy's boolean subtract message). */
+GPUARR_API ga_array *ga_ediff1d(const ga_array *ary, const ga_array *to_end, const ga_array *to_begin);
+
+/* numpy.sort_complex(a): a sorted along the last axis as complex numbers
+   (NumPy's order, see ga_sort). Real input is converted as NumPy does: int8,
+   uint8, int16, uint16 to complex64, every other dtype to complex128. */
+GPUARR_API ga_array *ga_sort_complex(const ga_array *a);
+
+/* numpy.lexsort(keys, axis): int64 indices that sort by several keys, the
+   LAST key primary, each in ga_sort's order (so NaN last), ties keeping
+   their input order (stable). keys: nkeys arrays of one shape (NumPy's
+   keys array's rows; they may differ in dtype), sorted along `axis`
+   (NumPy's default -1; GA_AXIS_NONE: flattened). Errors: no keys ("need
+   sequence of keys with len > 0 in lexsort"), shapes that differ ("all
+   keys need to be the same shape"), a NULL key, a 0-d key with an axis. */
+GPUARR_API ga_array *ga_lexsort(int nkeys, const ga_array *const *keys, int axis);
+
+/* numpy.partition / numpy.argpartition(a, kth, axis): a copy (int64
+   indices) along `axis` in which each element at a position in kth
+   (nkth of them, negative counting from the end) is the one a sorted copy
+   has there, every element before it is not greater and every one after
+   it not smaller. Here the result is the stable sort (argsort) itself,
+   which satisfies that contract; NumPy's arrangement of the other elements
+   is unspecified and differs. nkth 0 (NumPy's empty kth) is allowed.
+   Errors: "kth(=5) out of bounds (5)" (kth counted from the end
+   already added in), and those of ga_sort. */
+GPUARR_API ga_array *ga_partition(const ga_array *a, int nkth, const int64_t *kth, int axis);
+GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t *kth, int axis);
+
+/* NumPy's kind= of sort, argsort, partition and argpartition ('quicksort',
+   'mergesort', 'heapsort', 'stable', 'introselect') has no argument here:
+   every kind gives the stable result, which NumPy allows for each. */
+
+/* numpy.quantile's method=. NumPy's default is LINEAR. */
+typedef enum ga_quantile_method {
+    GA_QUANTILE_LINEAR,
+    GA_QUANTILE_LOWER,
+    GA_QUANTILE_HIGHER,
+    GA_QUANTILE_NEAREST,
+    GA_QUANTILE_MIDPOINT,
+    GA_QUANTILE_INVERTED_CDF,
+    GA_QUANTILE_AVERAGED_INVERTED_CDF,
+    GA_QUANTILE_CLOSEST_OBSERVATION,
+    GA_QUANTILE_INTERPOLATED_INVERTED_CDF,
+    GA_QUANTILE_HAZEN,
+    GA_QUANTILE_WEIBULL,
+    GA_QUANTILE_MEDIAN_UNBIASED,
+    GA_QUANTILE_NORMAL_UNBIASED
+} ga_quantile_method;
+
+/* q of ga_quantile and the others: nq < 0 (GA_Q_SCALAR) is NumPy's scalar
+   q, the one value *q; otherwise the nq values at q (a 1-d q), which put a
+   first axis of length nq on the result. */
+#define GA_Q_SCALAR (-1)
+
+/* numpy.quantile(a, q, axis, method, keepdims): the q-th quantiles (q in
+   [0, 1]) over the axes ((naxes, axes) as in ga_reduce), from a sorted
+   copy of each slice, with NumPy's methods and interpolation formulas.
+   Result: q's axis (if any), then a's kept axes (length 1 for the reduced
+   ones when keepdims); float64 for bool and integer input, else a's dtype
+   (NumPy's dtype for a Python float q, here for a 1-d q too, where NumPy
+   gives float64; the methods that pick an element - lower, higher,
+   nearest, inverted_cdf, closest_observation - keep a's dtype); virtual
+   indices are float64, as NumPy 2's; integers are interpolated in float64
+   (NumPy subtracts them in their own dtype, which can wrap). A slice with NaN gives NaN. Errors:
+   "Quantiles must be in the range [0, 1]", complex a ("a must be an array
+   of real numbers"), bool a with an interpolating method (NumPy's boolean
+   subtract message), an empty axis ("index -1 is out of bounds for axis 0
+   with size 0"). New reference, C-contiguous. */
+GPUARR_API ga_array *ga_quantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                 ga_quantile_method method, bool keepdims);
+
+/* numpy.percentile: ga_quantile of q / 100 ("Percentiles must be in the
+   range [0, 100]"). */
+GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                   ga_quantile_method method, bool keepdims);
+
+/* numpy.median(a, axis, keepdims): the mean of the middle one or two
+   elements of each sorted slice (ga_mean's dtypes: float64 for bool and
+   integers; complex input is sorted in NumPy's complex order). A slice
+   with NaN gives NaN; an empty slice NaN. */
+GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
+/* numpy.nanquantile, nanpercentile, nanmedian: the same over the elements
+   that are not NaN; a slice of NaN only (or an empty one) gives NaN. For
+   bool and integer input they are the plain forms. */
+GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                    ga_quantile_method method, bool keepdims);
+GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                      ga_quantile_method method, bool keepdims);
+GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims);
 
 /* The CUB version the glue archive was built with (CUB_VERSION, e.g.
    300001): a program calling it is known to link the archive. */
@@ -1619,7 +1754,7 @@ typedef struct ga__gram_args {
    store the bytes of temporary storage they need in *temp_bytes; then they
    are called again with that many bytes (from gpuarr's pool) at temp.
    Equal segments: segment_length elements each (< 1: one segment). */
-enum { GA__CUB_SCAN_SUM = 0, GA__CUB_SCAN_PROD = 1 };
+enum { GA__CUB_SCAN_SUM = 0, GA__CUB_SCAN_PROD = 1, GA__CUB_SCAN_NANSUM = 2, GA__CUB_SCAN_NANPROD = 3 };
 
 /* Keys of `dtype` (int8/16/32/64, float16, bfloat16, float32, float64) to
    unsigned bit patterns that sort in NumPy's order, or back (inverse):
@@ -1640,9 +1775,20 @@ int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inv
 int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, void *vals, void *vals_alt,
                  int key_bytes, int64_t n, int64_t segment_length, int *selector, struct CUstream_st *stream);
 
+/* Sorts `rows` C-contiguous rows of `length` (1 to GA__CUB_SORT_ROWS_MAX)
+   keys of `dtype` (bool, integers, float16, bfloat16, float32, float64) as
+   stored, stable and in NumPy's order, one block per row (no temporary
+   storage): into out (the sorted keys; NaN as the positive quiet NaN; -0.0
+   before +0.0 unless merge_zero), or, with index non-NULL, each key's
+   position in its row there as int64 (out unused). */
+#define GA__CUB_SORT_ROWS_MAX 2048
+int ga__cub_sort_rows(const void *in, void *out, int64_t *index, int dtype, int64_t rows, int64_t length,
+                      int merge_zero, struct CUstream_st *stream);
+
 /* Inclusive scan (GA__CUB_SCAN_SUM or _PROD) of n elements of `dtype`
    (int64, uint64, float32, float64, complex64, complex128) from `in` to
-   `out` (may be `in`), restarting at each segment. */
+   `out` (may be `in`), restarting at each segment. _NANSUM and _NANPROD
+   (floating and complex dtypes) read an element with a NaN part as 0 / 1. */
 int ga__cub_scan(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int op, int64_t n,
                  int64_t segment_length, struct CUstream_st *stream);
 
@@ -9364,8 +9510,11 @@ GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowv
 /* The work is CUB's, through the glue archive (see "CUB glue" in section
    15). An axis is handled by moving it last: the operand becomes (rows,
    length) C-contiguous in pool memory (a copy only when the array is not
-   already so), CUB works on equal segments of `length`, and the result is
-   written back through the same permutation. */
+   already so), CUB works on equal segments of `length` (rows of 129 to 2048
+   keys are sorted one block each, ga__sort_rows), and the result is
+   written back through the same permutation. Complex sorting, lexsort,
+   diff and the order statistics are composed of these and of the ufuncs,
+   inside a scope. */
 
 /* A glue failure as a gpuarr error. */
 static ga_status ga__cub_failed(const char *func, int e, const char *what)
@@ -9417,6 +9566,34 @@ static void ga__scratch_free(ga__scratch *s)
     s->count = 0;
 }
 
+static ga_array *ga__sort_complex_keys(const char *func, const ga_array *a, int axis, bool arg);
+
+/* Rows of GA__CUB_SORT_ROWS_MAX keys or fewer, one block each with the key
+   transform fused: from the (rows, length) view when C-contiguous, else
+   from a copy; into out's view when C-contiguous, else through a copy. */
+static ga_status ga__sort_rows(const char *func, const ga_array *view, const ga_array *outv, ga_dtype dt,
+                               int64_t length, bool arg, ga__scratch *s, CUstream stream)
+{
+    int64_t n = view->size, isz = (int64_t)ga__dtype_sizes[dt], osz = arg ? 8 : isz, cs[GA_MAXDIMS];
+    uint64_t in = view->data, out = outv->data;
+    ga_status st;
+    if (!(view->flags & GA_C_CONTIGUOUS)) {
+        ga__c_strides(view->ndim, view->shape, isz, cs);
+        if (!(in = ga__scratch_alloc(func, s, (size_t)(n * isz)))) return ga__t.error;
+        st = ga__copy_cast(func, s->device, dt, in, cs, dt, view->data, view->strides, view->ndim, view->shape);
+        if (st != GA_OK) return st;
+    }
+    bool direct = (outv->flags & GA_C_CONTIGUOUS) != 0;
+    if (!direct && !(out = ga__scratch_alloc(func, s, (size_t)(n * osz)))) return ga__t.error;
+    int e = ga__cub_sort_rows((const void *)(uintptr_t)in, arg ? NULL : (void *)(uintptr_t)out,
+                              arg ? (int64_t *)(uintptr_t)out : NULL, (int)dt, n / length, length, arg, stream);
+    if (e) return ga__cub_failed(func, e, arg ? "the row argsort" : "the row sort");
+    if (direct) return GA_OK;
+    ga_dtype od = arg ? GA_INT64 : dt;
+    ga__c_strides(outv->ndim, outv->shape, osz, cs);
+    return ga__copy_cast(func, s->device, od, outv->data, outv->strides, od, out, cs, outv->ndim, outv->shape);
+}
+
 /* sort (arg false) and argsort (arg true) along a normalised axis. */
 static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool arg)
 {
@@ -9434,10 +9611,7 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
     if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
     ga_dtype dt = a->dtype;
     char kind = ga__dtype_kinds[dt];
-    if (kind == 'c') {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "sorting %s arrays is not implemented yet", ga__dtype_names[dt]);
-        return NULL;
-    }
+    if (kind == 'c') return ga__sort_complex_keys(func, a, axis, arg);
     int64_t n = a->size, length = a->shape[axis];
     if (arg && length > (int64_t)UINT32_MAX) {
         ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "an axis of more than 4294967295 elements is not supported");
@@ -9453,8 +9627,11 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
     int64_t isz = (int64_t)ga__dtype_sizes[dt], cs[GA_MAXDIMS], cs4[GA_MAXDIMS];
     bool transform = kind == 'i' || kind == 'f';
     ga_status st = view && outv ? GA_OK : ga__t.error;
+    /* rows that fit a block: one kernel; else CUB's device-wide sorts */
+    bool rows = length > 128 && length <= GA__CUB_SORT_ROWS_MAX;
+    if (st == GA_OK && rows) st = ga__sort_rows(func, view, outv, dt, length, arg, &s, stream);
     uint64_t keys = 0, alt = 0, vals = 0, valt = 0, temp = 0;
-    if (st == GA_OK) {
+    if (st == GA_OK && !rows) {
         ga__c_strides(view->ndim, view->shape, isz, cs);
         ga__c_strides(view->ndim, view->shape, 4, cs4);
         keys = ga__scratch_alloc(func, &s, (size_t)(n * isz));
@@ -9466,7 +9643,7 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
         if (!alt || (arg && !valt)) st = ga__t.error;
     }
     /* the keys, (rows, length) C-contiguous, as orderable bits */
-    if (st == GA_OK) {
+    if (st == GA_OK && !rows) {
         int e = 0;
         if (transform && (view->flags & GA_C_CONTIGUOUS)) {
             e = ga__cub_order_keys((void *)(uintptr_t)keys, (const void *)(uintptr_t)view->data, n, (int)dt, 0, arg,
@@ -9480,7 +9657,7 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
         if (e) st = ga__cub_failed(func, e, "the key transform");
     }
     int selector = 0;
-    if (st == GA_OK) {
+    if (st == GA_OK && !rows) {
         size_t temp_bytes = 0;
         int e = ga__cub_sort(NULL, &temp_bytes, (void *)(uintptr_t)keys, (void *)(uintptr_t)alt,
                              (void *)(uintptr_t)vals, (void *)(uintptr_t)valt, (int)isz, n, length, &selector, stream);
@@ -9493,11 +9670,11 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
         }
     }
     /* the result, back through the permutation */
-    if (st == GA_OK && arg) {
+    if (st == GA_OK && !rows && arg) {
         uint64_t v = selector ? valt : vals;
         st = ga__copy_cast(func, device, GA_INT64, outv->data, outv->strides, GA_UINT32, v, cs4, outv->ndim,
                            outv->shape);
-    } else if (st == GA_OK) {
+    } else if (st == GA_OK && !rows) {
         uint64_t k = selector ? alt : keys;
         bool direct = (outv->flags & GA_C_CONTIGUOUS) != 0;
         if (transform) {
@@ -9525,50 +9702,98 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
     return ga__ret(ga__sort("ga_argsort", a, axis, true));
 }
 
-/* cumsum (op GA__CUB_SCAN_SUM) and cumprod. */
-static ga_array *ga__accumulate(const char *func, const ga_array *a, int axis, ga_dtype dtype, int op)
+/* The scans of ga_scan into *out (given, or a new array stored there). */
+static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype,
+                          ga_array **out)
 {
-    if (!a) {
-        ga__null_input(func, "a");
-        return NULL;
-    }
-    if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype)) {
-        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
-        return NULL;
-    }
+    if (!out) return ga__null_input(func, "out");
+    if (!a) return ga__null_input(func, "a");
+    if ((int)op < GA_SCAN_CUMSUM || (int)op > GA_SCAN_NANCUMPROD)
+        return ga__error(GA_ERROR_VALUE, func, "invalid scan %d", (int)op);
+    if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype))
+        return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
     if (axis == GA_AXIS_NONE) {
         int64_t size = a->size;
         ga_array *flat = ga__reshape(func, a, 1, &size);
-        ga_array *r = flat ? ga__accumulate(func, flat, 0, dtype, op) : NULL;
+        ga_status st = flat ? ga__scan(func, op, flat, 0, dtype, out) : ga__t.error;
         ga_release(flat);
-        return r;
+        return st;
     }
-    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
-    ga_dtype rd = dtype != GA_DTYPE_INVALID ? dtype : ga__sum_dtype(a->dtype);
+    ga_status st = ga__normalize_axis(func, "", &axis, a->ndim);
+    if (st != GA_OK) return st;
+    ga_array *given = *out;
+    if (given) {
+        if (!(given->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+        if (given->device != a->device)
+            return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the input on device %d",
+                             given->device, a->device);
+        bool same = given->ndim == a->ndim;
+        for (int d = 0; same && d < a->ndim; d++) same = given->shape[d] == a->shape[d];
+        if (!same) return ga__error(GA_ERROR_SHAPE, func, "provided out is the wrong size for the accumulation.");
+    }
+    bool prod = op == GA_SCAN_CUMPROD || op == GA_SCAN_NANCUMPROD;
+    bool nan = (op == GA_SCAN_NANCUMSUM || op == GA_SCAN_NANCUMPROD) && ga__is_inexact(a->dtype);
+    ga_dtype rd = dtype != GA_DTYPE_INVALID ? dtype : given ? given->dtype : ga__sum_dtype(a->dtype);
     char rk = ga__dtype_kinds[rd];
     /* the dtype the scan runs in: integers as int64 bits (sums and
        products wrap alike in any width), float16 / bfloat16 in float32 */
     ga_dtype sd = rk == 'b' || rk == 'i' ? GA_INT64 : rk == 'u' ? GA_UINT64
                 : rd == GA_FLOAT16 || rd == GA_BFLOAT16 ? GA_FLOAT32 : rd;
-    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    if ((st = ga__bind(func, a->device)) != GA_OK) return st;
     int device = a->device;
-    ga_array *out = ga__array_new(func, device, a->ndim, a->shape, rd);
-    if (!out || a->size == 0) return out;
+    ga_array *made = NULL, *clean = NULL;
+    if (!given && !(made = ga__array_new(func, device, a->ndim, a->shape, rd))) return ga__t.error;
+    ga_array *target = given ? given : made;
+    if (a->size == 0) {
+        if (made) *out = made;
+        return GA_OK;
+    }
+    /* the nan forms replace NaN in a's dtype when the scan's dtype would
+       lose it (integers) or a part of it (complex to real) */
+    const ga_array *src = a;
+    if (nan && (ga__is_exact(sd) || (ga__is_complex(a->dtype) && !ga__is_complex(sd)))) {
+        ga_array *isnan = ga__reduce_ufunc(func, GA_UFUNC_ISNAN, a, NULL, GA_BOOL);
+        if (isnan) {
+            clean = ga__array_new(func, device, a->ndim, a->shape, a->dtype);
+            ga_operand in[3] = {ga_operand_array(isnan), ga_operand_scalar(ga_int(prod ? 1 : 0)), ga_operand_array(a)};
+            ga_array *outs[1] = {clean};
+            if (clean && ga_ufunc_call(GA_UFUNC_WHERE, in, outs) != GA_OK) {
+                ga_release(clean);
+                clean = NULL;
+            }
+        }
+        ga_release(isnan);
+        if (!clean) {
+            ga_release(made);
+            return ga__t.error;
+        }
+        src = clean;
+        nan = false;
+    }
+    int cub_op = nan ? (prod ? GA__CUB_SCAN_NANPROD : GA__CUB_SCAN_NANSUM) : prod ? GA__CUB_SCAN_PROD : GA__CUB_SCAN_SUM;
     int64_t n = a->size, length = a->shape[axis], ssz = (int64_t)ga__dtype_sizes[sd], cs[GA_MAXDIMS];
-    ga_array *view = ga__axis_last(func, a, axis), *outv = ga__axis_last(func, out, axis);
+    ga_array *view = ga__axis_last(func, src, axis), *outv = ga__axis_last(func, target, axis);
     ga_array *conv = NULL;
     ga__scratch s = {device, 0, {NULL}};
-    ga_status st = view && outv ? GA_OK : ga__t.error;
+    st = view && outv ? GA_OK : ga__t.error;
     uint64_t in = 0, res = 0, temp = 0;
+    /* an out overlapping a: a is copied before anything is written */
+    bool overlap = false;
+    if (given && given->buffer == a->buffer) {
+        uint64_t lo, hi, olo, ohi;
+        ga__extent(a, &lo, &hi);
+        ga__extent(given, &olo, &ohi);
+        overlap = lo < ohi && olo < hi;
+    }
     if (st == GA_OK) {
         ga__c_strides(view->ndim, view->shape, ssz, cs);
-        if (a->dtype == sd && (view->flags & GA_C_CONTIGUOUS)) {
+        if (src->dtype == sd && (view->flags & GA_C_CONTIGUOUS) && !(overlap && src == a)) {
             in = view->data;
         } else {
             /* a non-integer a converts to an integer rd (or a wider float
                to float16) first, as NumPy casts to dtype= before adding */
             const ga_array *from = view;
-            if (a->dtype != rd && rd != sd) {
+            if (src->dtype != rd && rd != sd) {
                 from = conv = ga__contiguous_copy(func, view, rd);
                 if (!conv) st = ga__t.error;
             }
@@ -9578,7 +9803,8 @@ static ga_array *ga__accumulate(const char *func, const ga_array *a, int axis, g
                                    from->shape);
         }
     }
-    bool direct = rd == sd && outv && (outv->flags & GA_C_CONTIGUOUS);
+    ga_dtype od = target->dtype;
+    bool direct = od == sd && rd == sd && outv && (outv->flags & GA_C_CONTIGUOUS);
     if (st == GA_OK) {
         res = direct ? outv->data : ga__scratch_alloc(func, &s, (size_t)(n * ssz));
         if (!res) st = ga__t.error;
@@ -9586,37 +9812,540 @@ static ga_array *ga__accumulate(const char *func, const ga_array *a, int axis, g
     CUstream stream = ga__stream_of(device);
     if (st == GA_OK) {
         size_t temp_bytes = 0;
-        int e = ga__cub_scan(NULL, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res, (int)sd, op, n,
-                             length, stream);
+        int e = ga__cub_scan(NULL, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res, (int)sd, cub_op,
+                             n, length, stream);
         if (e) st = ga__cub_failed(func, e, "cub scan (temp storage query)");
         if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s, temp_bytes))) st = ga__t.error;
         if (st == GA_OK) {
             e = ga__cub_scan((void *)(uintptr_t)temp, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res,
-                             (int)sd, op, n, length, stream);
+                             (int)sd, cub_op, n, length, stream);
             if (e) st = ga__cub_failed(func, e, "cub scan");
         }
     }
-    if (st == GA_OK && !direct)
-        st = ga__copy_cast(func, device, rd, outv->data, outv->strides, sd, res, cs, outv->ndim, outv->shape);
+    /* the results in rd (rounded or wrapped there), then in out's dtype */
+    if (st == GA_OK && !direct) {
+        uint64_t from = res;
+        if (rd != sd && rd != od) {
+            int64_t rcs[GA_MAXDIMS];
+            ga__c_strides(view->ndim, view->shape, (int64_t)ga__dtype_sizes[rd], rcs);
+            from = ga__scratch_alloc(func, &s, (size_t)n * ga__dtype_sizes[rd]);
+            st = from ? ga__copy_cast(func, device, rd, from, rcs, sd, res, cs, view->ndim, view->shape) : ga__t.error;
+            if (st == GA_OK)
+                st = ga__copy_cast(func, device, od, outv->data, outv->strides, rd, from, rcs, outv->ndim, outv->shape);
+        } else {
+            st = ga__copy_cast(func, device, od, outv->data, outv->strides, sd, from, cs, outv->ndim, outv->shape);
+        }
+    }
     ga__scratch_free(&s);
     ga_release(conv);
+    ga_release(clean);
     ga_release(view);
     ga_release(outv);
     if (st != GA_OK) {
-        ga_release(out);
-        return NULL;
+        ga_release(made);
+        return st;
     }
-    return out;
+    if (made) *out = made;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_scan(ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype, ga_array **out)
+{
+    bool had = out && *out;
+    ga_status st = ga__scan("ga_scan", op, a, axis, dtype, out);
+    if (st == GA_OK && !had) ga__ret(*out);
+    return st;
+}
+
+static ga_array *ga__scan_new(const char *func, ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype)
+{
+    ga_array *out = NULL;
+    return ga__scan(func, op, a, axis, dtype, &out) == GA_OK ? ga__ret(out) : NULL;
 }
 
 GPUARR_API ga_array *ga_cumsum(const ga_array *a, int axis, ga_dtype dtype)
 {
-    return ga__ret(ga__accumulate("ga_cumsum", a, axis, dtype, GA__CUB_SCAN_SUM));
+    return ga__scan_new("ga_cumsum", GA_SCAN_CUMSUM, a, axis, dtype);
 }
 
 GPUARR_API ga_array *ga_cumprod(const ga_array *a, int axis, ga_dtype dtype)
 {
-    return ga__ret(ga__accumulate("ga_cumprod", a, axis, dtype, GA__CUB_SCAN_PROD));
+    return ga__scan_new("ga_cumprod", GA_SCAN_CUMPROD, a, axis, dtype);
+}
+
+GPUARR_API ga_array *ga_nancumsum(const ga_array *a, int axis, ga_dtype dtype)
+{
+    return ga__scan_new("ga_nancumsum", GA_SCAN_NANCUMSUM, a, axis, dtype);
+}
+
+GPUARR_API ga_array *ga_nancumprod(const ga_array *a, int axis, ga_dtype dtype)
+{
+    return ga__scan_new("ga_nancumprod", GA_SCAN_NANCUMPROD, a, axis, dtype);
+}
+
+/* --- diff, ediff1d ----------------------------------------------------------- */
+/* Composed of views, ufuncs and concatenate inside a scope; the result is
+   retained out of it and handed back through ga__ret. */
+
+GPUARR_API ga_array *ga_diff(const ga_array *a, int n, int axis, const ga_array *prepend, const ga_array *append)
+{
+    static const char func[] = "ga_diff";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (n == 0) return ga__ret(ga_retain((ga_array *)a));
+    if (n < 0) {
+        ga__error(GA_ERROR_VALUE, func, "order must be non-negative but got %d", n);
+        return NULL;
+    }
+    if (a->ndim == 0) {
+        ga__error(GA_ERROR_VALUE, func, "diff requires input that is at least one dimensional");
+        return NULL;
+    }
+    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+    ga_scope_begin();
+    const ga_array *x = a;
+    if (prepend || append) {
+        int64_t shape[GA_MAXDIMS];
+        memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+        shape[axis] = 1;
+        const ga_array *parts[3];
+        int count = 0;
+        if (prepend) parts[count++] = prepend->ndim == 0 ? ga_broadcast_to(prepend, a->ndim, shape) : prepend;
+        parts[count++] = a;
+        if (append) parts[count++] = append->ndim == 0 ? ga_broadcast_to(append, a->ndim, shape) : append;
+        x = ga_concatenate(count, parts, axis);
+    }
+    for (int i = 0; i < n && x; i++) {
+        int64_t len = x->shape[axis] > 0 ? x->shape[axis] - 1 : 0;
+        ga_array *hi = ga__ret(ga__axis_slice(func, x, axis, 1, len));
+        ga_array *lo = ga__ret(ga__axis_slice(func, x, axis, 0, len));
+        x = x->dtype == GA_BOOL ? ga_not_equal(hi, lo) : ga_subtract(hi, lo);
+    }
+    ga_array *r = ga_retain((ga_array *)x);
+    ga_scope_end();
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_ediff1d(const ga_array *ary, const ga_array *to_end, const ga_array *to_begin)
+{
+    static const char func[] = "ga_ediff1d";
+    if (!ary) {
+        ga__null_input(func, "ary");
+        return NULL;
+    }
+    ga_dtype dt = ary->dtype;
+    const ga_array *ends[2] = {to_begin, to_end};
+    const char *names[2] = {"to_begin", "to_end"};
+    for (int i = 0; i < 2; i++)
+        if (ends[i] && !ga_can_cast(ends[i]->dtype, dt, GA_CASTING_SAME_KIND)) {
+            ga__error(GA_ERROR_TYPE, func,
+                      "dtype of `%s` must be compatible with input `ary` under the `same_kind` rule.", names[i]);
+            return NULL;
+        }
+    ga_scope_begin();
+    ga_array *flat = ga_ravel(ary);
+    ga_array *r = ga_subtract(ga_index(flat, "1:"), ga_index(flat, ":-1"));
+    if (r && (to_begin || to_end)) {
+        const ga_array *parts[3];
+        int count = 0;
+        if (to_begin) parts[count++] = ga_astype(ga_ravel(to_begin), dt);
+        parts[count++] = r;
+        if (to_end) parts[count++] = ga_astype(ga_ravel(to_end), dt);
+        r = ga_concatenate(count, parts, 0);
+    }
+    r = ga_retain(r);
+    ga_scope_end();
+    return ga__ret(r);
+}
+
+/* --- complex sorting, lexsort, partition ------------------------------------ */
+
+/* lexsort: stable argsorts from the least significant key (keys[0]) to
+   the primary one (the last), each of the key permuted by the order so
+   far; unscoped result. */
+static ga_array *ga__lexsort(const char *func, int nkeys, const ga_array *const *keys, int axis)
+{
+    if (nkeys <= 0 || !keys) {
+        ga__error(GA_ERROR_VALUE, func, "need sequence of keys with len > 0 in lexsort");
+        return NULL;
+    }
+    for (int i = 0; i < nkeys; i++)
+        if (!keys[i]) {
+            ga__null_input(func, "a key");
+            return NULL;
+        }
+    const ga_array *k0 = keys[0];
+    for (int i = 1; i < nkeys; i++) {
+        bool same = keys[i]->ndim == k0->ndim;
+        for (int d = 0; same && d < k0->ndim; d++) same = keys[i]->shape[d] == k0->shape[d];
+        if (!same) {
+            ga__error(GA_ERROR_SHAPE, func, "all keys need to be the same shape");
+            return NULL;
+        }
+        if (keys[i]->device != k0->device) {
+            ga__error(GA_ERROR_DEVICE, func, "key %d is on device %d, key 0 on device %d", i, keys[i]->device,
+                      k0->device);
+            return NULL;
+        }
+    }
+    if (axis != GA_AXIS_NONE && ga__normalize_axis(func, "", &axis, k0->ndim) != GA_OK) return NULL;
+    int ax = axis == GA_AXIS_NONE ? 0 : axis;
+    ga_scope_begin();
+    ga_array *order = NULL;
+    for (int i = 0; i < nkeys; i++) {
+        ga_array *k = axis == GA_AXIS_NONE ? ga_ravel(keys[i]) : (ga_array *)keys[i];
+        if (i == 0) order = ga_argsort(k, ax);
+        else order = ga_take_along_axis(order, ga_argsort(ga_take_along_axis(k, order, ax), ax), ax);
+        if (!order) break;
+    }
+    ga_array *r = ga_retain(order);
+    ga_scope_end();
+    return r;
+}
+
+GPUARR_API ga_array *ga_lexsort(int nkeys, const ga_array *const *keys, int axis)
+{
+    return ga__ret(ga__lexsort("ga_lexsort", nkeys, keys, axis));
+}
+
+/* sort / argsort of complex numbers along a normalised axis: lexsort by
+   the imaginary part, the real part, whether the imaginary part is NaN and
+   whether the real part is NaN (the primary key); unscoped result. */
+static ga_array *ga__sort_complex_keys(const char *func, const ga_array *a, int axis, bool arg)
+{
+    ga_scope_begin();
+    ga_array *re = ga_real(a), *im = ga_imag(a);
+    const ga_array *keys[4] = {im, re, ga_isnan(im), ga_isnan(re)};
+    ga_array *order = ga__lexsort(func, 4, keys, axis), *r = order;
+    if (!arg) {
+        r = order ? ga_retain(ga_take_along_axis(a, order, axis)) : NULL;
+        ga_release(order);
+    }
+    ga_scope_end();
+    return r;
+}
+
+GPUARR_API ga_array *ga_sort_complex(const ga_array *a)
+{
+    static const char func[] = "ga_sort_complex";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    ga_dtype t = a->dtype;
+    ga_dtype cd = ga__is_complex(t) ? t
+                  : t == GA_INT8 || t == GA_UINT8 || t == GA_INT16 || t == GA_UINT16 ? GA_COMPLEX64
+                                                                                   : GA_COMPLEX128;
+    ga_array *s = ga__sort(func, a, -1, false);
+    if (!s || cd == t) return ga__ret(s);
+    ga_array *r = ga__contiguous_copy(func, s, cd);
+    ga_release(s);
+    return ga__ret(r);
+}
+
+/* partition / argpartition: kth checked, then the stable sort. */
+static ga_array *ga__partition(const char *func, const ga_array *a, int nkth, const int64_t *kth, int axis, bool arg)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (nkth < 0) {
+        ga__error(GA_ERROR_VALUE, func, "nkth must not be negative (got %d)", nkth);
+        return NULL;
+    }
+    if (nkth > 0 && !kth) {
+        ga__null_input(func, "kth");
+        return NULL;
+    }
+    int64_t length = a->size;
+    if (axis != GA_AXIS_NONE) {
+        int ax = axis;
+        if (ga__normalize_axis(func, "", &ax, a->ndim) != GA_OK) return NULL;
+        length = a->shape[ax];
+    }
+    for (int i = 0; i < nkth; i++) {
+        int64_t k = kth[i] < 0 ? kth[i] + length : kth[i];
+        if (k < 0 || k >= length) {
+            ga__error(GA_ERROR_VALUE, func, "kth(=%lld) out of bounds (%lld)", (long long)k, (long long)length);
+            return NULL;
+        }
+    }
+    return ga__sort(func, a, axis, arg);
+}
+
+GPUARR_API ga_array *ga_partition(const ga_array *a, int nkth, const int64_t *kth, int axis)
+{
+    return ga__ret(ga__partition("ga_partition", a, nkth, kth, axis, false));
+}
+
+GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t *kth, int axis)
+{
+    return ga__ret(ga__partition("ga_argpartition", a, nkth, kth, axis, true));
+}
+
+/* --- quantile, percentile, median and their nan forms ---------------------- */
+/* Each slice (the reduced axes moved last, (kept..., k)) is sorted, NaN
+   last; c, the count of elements each slice's statistic is taken over (k,
+   or those not NaN), gives NumPy's virtual indices, computed with NumPy's
+   formulas and in its dtype through the ufuncs; the neighbours are taken
+   along the last axis and interpolated with NumPy's _lerp. */
+
+/* NumPy's alpha and beta of the continuous methods. */
+static bool ga__quantile_alpha_beta(ga_quantile_method m, double *alpha, double *beta)
+{
+    switch (m) {
+    case GA_QUANTILE_INTERPOLATED_INVERTED_CDF: *alpha = 0, *beta = 1; return true;
+    case GA_QUANTILE_HAZEN: *alpha = 0.5, *beta = 0.5; return true;
+    case GA_QUANTILE_WEIBULL: *alpha = 0, *beta = 0; return true;
+    case GA_QUANTILE_MEDIAN_UNBIASED: *alpha = 1 / 3.0, *beta = 1 / 3.0; return true;
+    case GA_QUANTILE_NORMAL_UNBIASED: *alpha = 3 / 8.0, *beta = 3 / 8.0; return true;
+    default: return false;
+    }
+}
+
+/* The methods that pick one element (no interpolation, a's dtype). */
+static bool ga__quantile_picks(ga_quantile_method m)
+{
+    return m == GA_QUANTILE_LOWER || m == GA_QUANTILE_HIGHER || m == GA_QUANTILE_NEAREST ||
+           m == GA_QUANTILE_INVERTED_CDF || m == GA_QUANTILE_CLOSEST_OBSERVATION;
+}
+
+static const int ga__last_axis[1] = {-1}, ga__first_axis[1] = {0};
+
+/* where(cond, scalar, y) through the ufunc (scoped). */
+static ga_array *ga__where_scalar(const ga_array *cond, ga_scalar x, const ga_array *y)
+{
+    if (!cond || !y) return NULL;
+    ga_operand in[3] = {ga_operand_array(cond), ga_operand_scalar(x), ga_operand_array(y)};
+    ga_array *outs[1] = {NULL};
+    return ga_ufunc_call(GA_UFUNC_WHERE, in, outs) == GA_OK ? outs[0] : NULL;
+}
+
+/* Picking methods: int64 indices into each slice (scoped), from the
+   counts cD and cD - 1 and q, float64. */
+static ga_array *ga__quantile_pick_index(ga_quantile_method m, const ga_array *cD, const ga_array *cm1D,
+                                         const ga_array *Q)
+{
+    ga_array *idx;
+    switch (m) {
+    case GA_QUANTILE_LOWER: idx = ga_floor(ga_multiply(cm1D, Q)); break;
+    case GA_QUANTILE_HIGHER: idx = ga_ceil(ga_multiply(cm1D, Q)); break;
+    case GA_QUANTILE_NEAREST: idx = ga_rint(ga_multiply(cm1D, Q)); break;
+    default: {
+        /* _discrete_interpolation_to_boundaries: previous where the
+           condition holds, else previous + 1 */
+        ga_array *index = ga_subtract_scalar(ga_multiply(cD, Q), ga_int(1));
+        if (m == GA_QUANTILE_CLOSEST_OBSERVATION) index = ga_subtract_scalar(index, ga_float(0.5));
+        ga_array *prev = ga_floor(index), *next = ga_add_scalar(prev, ga_int(1));
+        ga_array *cond = ga_equal_scalar(ga_subtract(index, prev), ga_int(0));
+        if (m == GA_QUANTILE_CLOSEST_OBSERVATION)
+            cond = ga_logical_and(cond, ga_equal_scalar(ga_remainder_scalar(prev, ga_int(2)), ga_int(1)));
+        idx = ga_where(cond, prev, next);
+        break;
+    }
+    }
+    return ga_astype(idx, GA_INT64);
+}
+
+/* The statistic of each sorted slice S (kept..., k): (kept..., nq) in
+   the result's dtype, or NULL (scoped). c: int64 counts (kept..., 1) or
+   (1, ..., 1); Q: the q values, float64. As NumPy 2 does for a Python
+   float q, the virtual indices and gamma are float64 and the interpolation
+   runs in W (float64 for integers, else a's dtype), gamma and 1 - gamma
+   converted to it. */
+static ga_array *ga__quantile_sorted(const ga_array *S, const ga_array *c, const ga_array *Q, ga_dtype W,
+                                     ga_quantile_method m)
+{
+    ga_array *cD = ga_astype(c, GA_FLOAT64), *cm1 = ga_subtract_scalar(c, ga_int(1)), *cm1D = ga_astype(cm1, GA_FLOAT64);
+    if (ga__quantile_picks(m)) {
+        ga_array *idx = ga__quantile_pick_index(m, cD, cm1D, Q);
+        idx = ga_maximum_scalar(ga_minimum(idx, cm1), ga_int(0));
+        return ga_take_along_axis(S, idx, -1);
+    }
+    double alpha, beta;
+    ga_array *v;
+    if (ga__quantile_alpha_beta(m, &alpha, &beta)) {
+        ga_array *corr = ga_add_rscalar(ga_float(alpha), ga_multiply_scalar(Q, ga_float(1 - alpha - beta)));
+        v = ga_subtract_scalar(ga_add(ga_multiply(cD, Q), corr), ga_int(1));
+    } else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF) {
+        v = ga_subtract_scalar(ga_multiply(cD, Q), ga_int(1));
+    } else if (m == GA_QUANTILE_MIDPOINT) {
+        ga_array *w = ga_multiply(cm1D, Q);
+        v = ga_multiply_rscalar(ga_float(0.5), ga_add(ga_floor(w), ga_ceil(w)));
+    } else {
+        v = ga_multiply(cm1D, Q);
+    }
+    /* _get_indexes: the last element above the bounds, the first below */
+    ga_array *prev = ga_floor(v), *above = ga_greater_equal(v, cm1D), *below = ga_less_scalar(v, ga_int(0));
+    ga_array *prev_i = ga_astype(prev, GA_INT64);
+    ga_array *next_i = ga_add_scalar(prev_i, ga_int(1));
+    prev_i = ga__where_scalar(below, ga_int(0), ga_where(above, cm1, prev_i));
+    next_i = ga__where_scalar(below, ga_int(0), ga_where(above, cm1, next_i));
+    ga_array *g = ga_subtract(v, prev);
+    if (m == GA_QUANTILE_MIDPOINT)
+        g = ga__where_scalar(ga_equal_scalar(ga_remainder_scalar(v, ga_int(1)), ga_int(0)), ga_float(0),
+                             ga_full_like(v, ga_float(0.5)));
+    else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF)
+        g = ga__where_scalar(ga_equal_scalar(g, ga_int(0)), ga_float(0.5), ga_full_like(v, ga_float(1)));
+    ga_array *lo = ga_astype(ga_take_along_axis(S, prev_i, -1), W);
+    ga_array *hi = ga_astype(ga_take_along_axis(S, next_i, -1), W);
+    /* _lerp(lo, hi, g) */
+    ga_array *d = ga_subtract(hi, lo);
+    ga_array *r1 = ga_add(lo, ga_multiply(d, ga_astype(g, W)));
+    ga_array *r2 = ga_subtract(hi, ga_multiply(d, ga_astype(ga_subtract_rscalar(ga_int(1), g), W)));
+    return ga_where(ga_greater_equal_scalar(g, ga_float(0.5)), r2, r1);
+}
+
+/* median of each sorted slice: the mean of the middle one or two (scoped). */
+static ga_array *ga__median_sorted(const ga_array *S, const ga_array *c, ga_dtype rd)
+{
+    ga_array *lo_i = ga_maximum_scalar(ga_floor_divide_scalar(ga_subtract_scalar(c, ga_int(1)), ga_int(2)), ga_int(0));
+    ga_array *hi_i = ga_floor_divide_scalar(c, ga_int(2));
+    ga_array *lo = ga_take_along_axis(S, lo_i, -1), *hi = ga_take_along_axis(S, hi_i, -1);
+    const ga_array *pair[2] = {lo, hi};
+    ga_array *mean = ga_mean(ga_concatenate(2, pair, -1), 1, ga__last_axis, true);
+    ga_array *odd = ga_equal_scalar(ga_remainder_scalar(c, ga_int(2)), ga_int(1));
+    return ga_where(odd, ga_astype(lo, rd), mean);
+}
+
+static ga_array *ga__order_stat(const char *func, const ga_array *a, int nq, const double *q, double scale,
+                                int naxes, const int *axes, ga_quantile_method m, bool keepdims, bool nan, bool median)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    ga_dtype t = a->dtype;
+    int count = nq < 0 ? 1 : nq;
+    if (!median) {
+        if ((int)m < GA_QUANTILE_LINEAR || (int)m > GA_QUANTILE_NORMAL_UNBIASED) {
+            ga__error(GA_ERROR_VALUE, func, "invalid quantile method %d", (int)m);
+            return NULL;
+        }
+        if (count > 0 && !q) {
+            ga__null_input(func, "q");
+            return NULL;
+        }
+        for (int i = 0; i < count; i++)
+            if (!(q[i] / scale >= 0 && q[i] / scale <= 1)) {
+                ga__error(GA_ERROR_VALUE, func, scale == 1 ? "Quantiles must be in the range [0, 1]"
+                                                           : "Percentiles must be in the range [0, 100]");
+                return NULL;
+            }
+        if (ga__is_complex(t)) {
+            ga__error(GA_ERROR_TYPE, func, "a must be an array of real numbers");
+            return NULL;
+        }
+        if (t == GA_BOOL && !ga__quantile_picks(m)) {
+            ga__error(GA_ERROR_TYPE, func,
+                      "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                      "operator, or the logical_xor function instead.");
+            return NULL;
+        }
+    }
+    bool red[GA_MAXDIMS];
+    if (ga__reduce_axes(func, a, naxes, axes, red) != GA_OK) return NULL;
+    bool nan_form = nan;
+    nan = nan && ga__is_inexact(t);
+    /* the result's dtype; the dtype NumPy computes the indices in */
+    ga_dtype W = ga__is_exact(t) ? GA_FLOAT64 : t;
+    ga_dtype rd = !median && ga__quantile_picks(m) ? t : W;
+    int perm[GA_MAXDIMS], nk = 0;
+    int64_t k = 1, shape[GA_MAXDIMS + 1], ones[GA_MAXDIMS + 1], final_shape[GA_MAXDIMS + 1];
+    int final_ndim = 0;
+    if (nq >= 0) final_shape[final_ndim++] = nq;
+    for (int d = 0; d < a->ndim; d++) {
+        if (red[d]) {
+            k *= a->shape[d];
+            if (keepdims) final_shape[final_ndim++] = 1;
+        } else {
+            ones[nk] = 1;
+            final_shape[final_ndim++] = a->shape[d];
+            shape[nk] = a->shape[d];
+            perm[nk++] = d;
+        }
+    }
+    for (int d = 0, j = nk; d < a->ndim; d++)
+        if (red[d]) perm[j++] = d;
+    shape[nk] = k;
+    ones[nk] = 1;
+    if (k == 0 && !nan_form && !median) {
+        ga__error(GA_ERROR_INDEX, func, "index -1 is out of bounds for axis 0 with size 0");
+        return NULL;
+    }
+    if (ga_device_push(a->device) != GA_OK) return NULL;
+    ga_scope_begin();
+    ga_array *r;
+    if (k == 0 || (nan_form && a->size == 0)) { /* NaN, as NumPy's mean of an empty slice */
+        r = ga_full(final_ndim, final_shape, ga_float(NAN), W);
+    } else {
+        ga_array *S = ga_sort(ga_reshape(ga_permute_dims(a, perm), nk + 1, shape), -1);
+        ga_array *c = nan ? ga_subtract_rscalar(ga_int(k), ga_sum(ga_isnan(S), 1, ga__last_axis, true))
+                          : ga_full(nk + 1, ones, ga_int(k), GA_INT64);
+        if (median) {
+            r = ga__median_sorted(S, c, rd);
+        } else {
+            double *qs = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(count ? count : 1));
+            if (!qs) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            for (int i = 0; qs && i < count; i++) qs[i] = q[i] / scale;
+            int64_t n1 = count;
+            ga_array *Q = qs ? ga_from_host(qs, 1, &n1, GA_FLOAT64) : NULL;
+            GPUARR_FREE(qs);
+            r = ga__quantile_sorted(S, c, Q, W, m);
+        }
+        if (nan) { /* a slice of NaN only gives NaN */
+            r = ga__where_scalar(ga_equal_scalar(c, ga_int(0)), ga_float(NAN), r);
+        } else if (ga__is_inexact(t)) { /* a slice with NaN: its last element */
+            ga_array *last = ga_index(S, "..., -1:");
+            r = ga_where(ga_isnan(last), last, r);
+        }
+        if (r && nq >= 0) r = ga_moveaxis(r, 1, ga__last_axis, ga__first_axis);
+        r = ga_reshape(r, final_ndim, final_shape);
+        if (r && !(r->flags & GA_C_CONTIGUOUS)) r = ga__ret(ga__contiguous_copy(func, r, r->dtype));
+    }
+    r = ga_retain(r);
+    ga_scope_end();
+    ga_device_pop();
+    return r;
+}
+
+GPUARR_API ga_array *ga_quantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                 ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_quantile", a, nq, q, 1, naxes, axes, method, keepdims, false, false));
+}
+
+GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                   ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_percentile", a, nq, q, 100, naxes, axes, method, keepdims, false, false));
+}
+
+GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_median", a, GA_Q_SCALAR, NULL, 1, naxes, axes, GA_QUANTILE_LINEAR, keepdims,
+                                  false, true));
+}
+
+GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                    ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanquantile", a, nq, q, 1, naxes, axes, method, keepdims, true, false));
+}
+
+GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                      ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanpercentile", a, nq, q, 100, naxes, axes, method, keepdims, true, false));
+}
+
+GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanmedian", a, GA_Q_SCALAR, NULL, 1, naxes, axes, GA_QUANTILE_LINEAR, keepdims,
+                                  true, true));
 }
 
 /* --- searching, sets, histograms -------------------------------------------- */

@@ -3011,6 +3011,378 @@ def run_sets_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# sorting, scans and order statistics (gpuarr.h section 14): groups sort,
+# scan and quantile
+# --------------------------------------------------------------------------
+
+GA_AXIS_NONE = -2**31
+QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+                    "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+                    "normal_unbiased")
+SCANS = ("cumsum", "cumprod", "nancumsum", "nancumprod")  # ga_scan_op's order
+
+ORDER_PROTOTYPES = {
+    "ga_sort": (_ARR, [_ARR, _c.c_int]),
+    "ga_argsort": (_ARR, [_ARR, _c.c_int]),
+    "ga_lexsort": (_ARR, [_c.c_int, _c.POINTER(_c.c_void_p), _c.c_int]),
+    "ga_partition": (_ARR, [_ARR, _c.c_int, _I64P, _c.c_int]),
+    "ga_argpartition": (_ARR, [_ARR, _c.c_int, _I64P, _c.c_int]),
+    "ga_sort_complex": (_ARR, [_ARR]),
+    "ga_scan": (_ST, [_c.c_int, _ARR, _c.c_int, _DT, _c.POINTER(_c.c_void_p)]),
+    "ga_diff": (_ARR, [_ARR, _c.c_int, _c.c_int, _ARR, _ARR]),
+    "ga_ediff1d": (_ARR, [_ARR, _ARR, _ARR]),
+    "ga_quantile": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_double), _c.c_int, _c.POINTER(_c.c_int), _c.c_int,
+                           _c.c_bool]),
+    "ga_percentile": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_double), _c.c_int, _c.POINTER(_c.c_int), _c.c_int,
+                             _c.c_bool]),
+    "ga_nanquantile": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_double), _c.c_int, _c.POINTER(_c.c_int), _c.c_int,
+                              _c.c_bool]),
+    "ga_median": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int), _c.c_bool]),
+    "ga_nanmedian": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int), _c.c_bool]),
+}
+
+# (shape, axis, view): view None is C-contiguous; else (shape, strides,
+# offset) over a base of BASE_N elements, as VIEWS.
+ORDER_CASES = (
+    ((1,), -1, None),
+    ((31,), 0, None),
+    ((1025,), None, ((1025,), (-2,), 2100)),
+    ((33, 31), 0, None),
+    ((33, 31), -1, None),
+    ((20, 30), 1, ((20, 30), (-120, 2), 39 * 60 + 1)),
+    ((20, 40), 0, ((20, 40), (3, 60), 0)),
+    ((3, 7, 50), -1, ((3, 7, 50), (0, -50, 1), 6 * 50 + 100)),
+    ((4, 600), 1, None),
+    ((0, 5), 1, None),
+)
+
+
+def numpy_raises(fn):
+    """The exception NumPy raises, or None."""
+    try:
+        with quiet():
+            fn()
+    except Exception as e:  # noqa: BLE001 - any exception NumPy raises
+        return e
+    return None
+
+
+def order_values(t, ga, n):
+    """n values with many ties: integers of a few values, floats of a few
+    values with NaN, infinities and zeros of both signs (complex: in either
+    part)."""
+    dt = t.env.np_dtype(ga)
+    rng = t.rng
+    if kind_of(ga) in "biu":
+        return rng.integers(0, 2 if ga == GA["bool"] else 7, n).astype(dt)
+
+    def part():
+        v = rng.integers(-5, 6, n).astype(np.float64) * 0.5
+        k = rng.random(n) < 0.1
+        v[k] = rng.choice([np.nan, -np.nan, np.inf, -np.inf, -0.0, 0.0], int(k.sum()))
+        return v
+    with quiet():
+        return (part() + 1j * part()).astype(dt) if kind_of(ga) == "c" else part().astype(dt)
+
+
+def order_operands(t, ga):
+    """(label, host array, device array, axis) for each ORDER_CASES case."""
+    base = order_values(t, ga, BASE_N)
+    dbase = to_device(t, base)
+    for shape, axis, view in ORDER_CASES:
+        if view is None:
+            n = int(np.prod(shape))
+            x = order_values(t, ga, n).reshape(shape)
+            p = to_device(t, x)
+        else:
+            vshape, vstrides, off = view
+            x = host_view(base, vshape, vstrides, off)
+            p = device_view(t, dbase, itemsize_of(ga), vshape, vstrides, off)
+        yield f"{dname(ga)}{list(shape)} axis={axis}{' view' if view else ''}", x, p, axis
+
+
+def as_float_values(a):
+    """Values to compare numerically: -0.0 as 0.0 (gpuarr's sort puts -0.0
+    first among zeros, NumPy keeps the input order), every NaN alike."""
+    with quiet():
+        a = np.asarray(a)
+        if a.dtype.kind in "fc" or a.dtype.name == "bfloat16":
+            a = a.astype(np.complex128) + 0
+        return a
+
+
+def same_values(got, want):
+    g, w = as_float_values(got), as_float_values(want)
+    if g.shape != w.shape:
+        return False
+    if g.dtype.kind == "c":
+        return bool(np.all(((g.real == w.real) | (np.isnan(g.real) & np.isnan(w.real))) &
+                           ((g.imag == w.imag) | (np.isnan(g.imag) & np.isnan(w.imag)))))
+    return bool(np.array_equal(g, w))
+
+
+def check_sort(t, ga):
+    lib = t.lib
+    for label, x, p, axis in order_operands(t, ga):
+        cax = GA_AXIS_NONE if axis is None else axis
+        xs = x.astype(np.float32) if ga == BF16 else x  # NumPy sorts ml_dtypes' bfloat16 as float32
+        want = np.sort(xs, axis=axis, kind="stable")
+        wanti = np.argsort(xs, axis=axis, kind="stable")
+        got = to_numpy(t, t.own(lib.ga_sort(p, cax), f"sort {label}"))
+        goti = to_numpy(t, t.own(lib.ga_argsort(p, cax), f"argsort {label}"))
+        t.expect(got.dtype == x.dtype and same_values(got, want.astype(x.dtype)), f"sort {label}: values")
+        t.expect(goti.dtype == np.int64 and np.array_equal(goti, wanti), f"argsort {label}: indices")
+        ax = -1 if axis is None else axis
+        length = x.size if axis is None else (x.shape[ax] if x.ndim else 1)
+        if length and x.ndim:
+            kth = sorted({0, length // 2, length - 1})
+            kk = np.array(kth, dtype=np.int64)
+            part = to_numpy(t, t.own(lib.ga_partition(p, len(kth), i64s(kth), cax), f"partition {label}"))
+            apart = to_numpy(t, t.own(lib.ga_argpartition(p, len(kth), i64s(kth), cax), f"argpartition {label}"))
+            sx = np.sort(xs, axis=axis, kind="stable")
+            tp = part.reshape(-1) if axis is None else part
+            taken = np.take_along_axis(xs.reshape(-1) if axis is None else xs, apart, axis=0 if axis is None else ax)
+            for k in kk:
+                want_k = np.take(sx, [k], axis=0 if axis is None else ax)
+                t.expect(same_values(np.take(tp, [k], axis=0 if axis is None else ax), want_k.astype(x.dtype)),
+                         f"partition {label}: kth {k}")
+                t.expect(same_values(np.take(taken, [k], axis=0 if axis is None else ax), want_k),
+                         f"argpartition {label}: kth {k}")
+    if kind_of(ga) == "c" or ga == GA["float64"]:
+        x = order_values(t, ga, 600).reshape(3, 200)
+        got = to_numpy(t, t.own(lib.ga_sort_complex(to_device(t, x)), "sort_complex"))
+        want = np.sort_complex(x)
+        t.expect(got.dtype == want.dtype and same_values(got, want), f"sort_complex {dname(ga)}")
+
+
+def check_lexsort(t):
+    lib = t.lib
+    rng = t.rng
+    for shape, axis in (((1000,), -1), ((30, 40), 0), ((30, 40), -1), ((5, 6, 7), 1), ((30, 40), None)):
+        n = int(np.prod(shape))
+        keys = [rng.integers(0, 3, n).astype(np.int8).reshape(shape),
+                order_values(t, GA["float32"], n).reshape(shape),
+                order_values(t, GA["complex64"], n).reshape(shape),
+                rng.integers(0, 2, n).astype(np.bool_).reshape(shape)]
+        ps = (ctypes.c_void_p * len(keys))(*[to_device(t, k) for k in keys])
+        cax = GA_AXIS_NONE if axis is None else axis
+        got = to_numpy(t, t.own(lib.ga_lexsort(len(keys), ps, cax), "lexsort"))
+        if axis is None:
+            want = np.lexsort([k.reshape(-1) for k in keys])
+        else:
+            want = np.lexsort(keys, axis=axis)
+        t.expect(np.array_equal(got, want), f"lexsort {shape} axis={axis}")
+
+
+def check_partition_errors(t):
+    lib = t.lib
+    x = np.zeros((3, 5))
+    p = to_device(t, x)
+    for kth, axis in ((5, -1), (-6, 1), (3, 0)):
+        e = numpy_error(lambda: np.partition(x, kth, axis=axis))
+        lib.ga_clear_error()
+        r = lib.ga_partition(p, 1, i64s([kth]), axis)
+        expect_error(t, f"partition kth={kth} axis={axis}", r, "GA_ERROR_VALUE", str(e), exact=False)
+
+
+def numpy_scan(name, x, axis):
+    with quiet():
+        if x.dtype.name == "bfloat16":  # gpuarr accumulates in float32, rounds once
+            return np.asarray(getattr(np, name)(x.astype(np.float32), axis=axis)).astype(x.dtype)
+        if x.dtype.name == "float16":
+            return np.asarray(getattr(np, name)(x.astype(np.float32), axis=axis)).astype(x.dtype)
+        return np.asarray(getattr(np, name)(x, axis=axis))
+
+
+def check_scan(t, name, ga):
+    lib = t.lib
+    for label, x, p, axis in order_operands(t, ga):
+        if name.endswith("prod") and kind_of(ga) in "fc":  # magnitudes near 1
+            x = (0.9 + 0.2 * t.rng.random(x.shape)).astype(x.dtype)
+            if name == "nancumprod":
+                x[t.rng.random(x.shape) < 0.1] = np.nan
+            p = to_device(t, x)
+        cax = GA_AXIS_NONE if axis is None else axis
+        want = numpy_scan(name, x, axis)
+        out = ctypes.c_void_p(0)
+        lib.ga_clear_error()
+        st = lib.ga_scan(SCANS.index(name), p, cax, GA_INVALID, ctypes.byref(out))
+        if not t.expect(st == 0, f"{name} {label}: {t.env.last_error()[1]}"):
+            continue
+        got = to_numpy(t, t.own(out.value))
+        if not t.expect(got.dtype == want.dtype and got.shape == want.shape,
+                        f"{name} {label}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}"):
+            continue
+        if got.dtype.kind in "biu":
+            t.expect(np.array_equal(got, want), f"{name} {label}: values")
+            continue
+        eps = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-23, "complex64": 2.0**-23}.get(
+            got.dtype.name, 2.0**-52)
+        with quiet():
+            g = got.astype(np.complex128).reshape(-1)
+            w = want.astype(np.complex128).reshape(-1)
+            mag = np.abs(x.astype(np.complex128))
+            mag = np.where(np.isfinite(mag), mag, 0)
+            scale = np.abs(w) + (np.sum(mag) if name.endswith("sum") else 0)
+            tol = eps * (64 + 4 * math.log2(max(x.size, 2))) * scale + 1e-300
+            ok = ((np.isnan(g.real) & np.isnan(w.real)) | (g.real == w.real) | (np.abs(g.real - w.real) <= tol)) & \
+                 ((np.isnan(g.imag) & np.isnan(w.imag)) | (g.imag == w.imag) | (np.abs(g.imag - w.imag) <= tol))
+        if not ok.all():
+            i = int(np.nonzero(~ok)[0][0])
+            t.fail(f"{name} {label}: {int((~ok).sum())} of {g.size} differ; first [{i}]: {g[i]!r}, NumPy {w[i]!r}")
+
+
+def check_diff(t, ga):
+    lib = t.lib
+    for label, x, p, axis in order_operands(t, ga):
+        if x.ndim == 0 or axis is None:
+            continue
+        for n in (1, 2):
+            e = numpy_raises(lambda: np.diff(x, n=n, axis=axis))
+            got_p = lib.ga_diff(p, n, axis, None, None)
+            if e is not None:
+                t.expect(not got_p, f"diff {label}: NumPy raises {e!r}")
+                lib.ga_clear_error()
+                if got_p:
+                    t.own(got_p)
+                continue
+            with quiet():
+                want = x
+                for _ in range(n):  # bfloat16: each difference in float32, rounded (as gpuarr's ufunc)
+                    want = np.diff(want.astype(np.float32) if ga == BF16 else want, axis=axis).astype(x.dtype)
+            got = to_numpy(t, t.own(got_p, f"diff {label}"))
+            t.expect(got.dtype == want.dtype and same_values(got, want), f"diff n={n} {label}")
+        x1 = x.reshape(-1)
+        e = numpy_raises(lambda: np.ediff1d(x1, to_begin=x1[:2]))
+        r = lib.ga_ediff1d(p, None, to_device(t, x1[:2]))
+        if e is not None:
+            t.expect(not r, f"ediff1d {label}: NumPy raises {e!r}")
+            lib.ga_clear_error()
+        else:
+            with quiet():
+                want = np.ediff1d(x1.astype(np.float32) if ga == BF16 else x1, to_begin=x1[:2]).astype(x.dtype)
+            got = to_numpy(t, t.own(r, f"ediff1d {label}"))
+            t.expect(same_values(got, want), f"ediff1d {label}")
+
+
+# axis cases for the order statistics: (shape, axes or None, keepdims)
+QUANTILE_CASES = (
+    ((1,), None, False),
+    ((31,), None, True),
+    ((1024,), (0,), False),
+    ((33, 40), (1,), False),
+    ((33, 41), (0,), True),
+    ((4, 7, 30), (0, 2), False),
+    ((4, 7, 30), (-1, 1), True),
+    ((), None, False),
+    ((0, 5), (1,), False),
+)
+
+
+def quantile_values(t, ga, n, nan):
+    dt = t.env.np_dtype(ga)
+    rng = t.rng
+    if kind_of(ga) in "biu":
+        hi = 2 if ga == GA["bool"] else 100
+        return rng.integers(0, hi, n).astype(dt)
+    v = np.round(rng.standard_normal(n) * 20, 1)
+    if nan:
+        v[rng.random(n) < 0.1] = np.nan
+    return v.astype(dt)
+
+
+def check_quantile(t, fn, ga):
+    lib = t.lib
+    qs = (0.0, 0.3, 0.5, 0.75, 1.0)
+    methods = ("linear",) if fn.endswith("median") else QUANTILE_METHODS
+    for shape, axes, keepdims in QUANTILE_CASES:
+        n = int(np.prod(shape)) if shape else 1
+        x = quantile_values(t, ga, n, nan=True).reshape(shape)
+        if fn.startswith("nan") and x.ndim == 2 and x.shape[0] > 1 and x.dtype.kind == "f":
+            x[0] = np.nan  # a slice of NaN only
+        p = to_device(t, x)
+        axes_c = (ctypes.c_int * max(len(axes or ()), 1))(*(axes or ()))
+        nax = len(axes or ())
+        npaxis = None if axes is None else axes
+        for method in methods:
+            label = f"{fn}({dname(ga)}{list(shape)}, axis={npaxis}, keepdims={keepdims}, method={method})"
+            with quiet():
+                try:
+                    if fn.endswith("median"):
+                        want = np.asarray(getattr(np, fn)(x, axis=npaxis, keepdims=keepdims))
+                    else:
+                        # one Python float q at a time: NumPy then computes in a's
+                        # float dtype, as gpuarr does for every q
+                        scale = 100 if "percentile" in fn else 1
+                        want = np.stack([np.asarray(getattr(np, fn)(x, q * scale, axis=npaxis, keepdims=keepdims,
+                                                                    method=method)) for q in qs])
+                except Exception as e:  # noqa: BLE001 - NumPy raises: gpuarr must fail
+                    want = e
+            lib.ga_clear_error()
+            if fn.endswith("median"):
+                r = getattr(lib, "ga_" + fn)(p, nax, axes_c, keepdims)
+            else:
+                scale = 100 if "percentile" in fn else 1
+                qa = (ctypes.c_double * len(qs))(*[q * scale for q in qs])
+                r = getattr(lib, "ga_" + fn)(p, len(qs), qa, nax, axes_c, QUANTILE_METHODS.index(method), keepdims)
+            if isinstance(want, Exception):
+                t.expect(not r, f"{label}: succeeded; NumPy raises {want!r}")
+                lib.ga_clear_error()
+                if r:
+                    t.own(r)
+                continue
+            if not t.expect(bool(r), f"{label}: {t.env.last_error()[1]}"):
+                continue
+            got = to_numpy(t, t.own(r))
+            if not t.expect(got.shape == want.shape and got.dtype == want.dtype,
+                            f"{label}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}"):
+                continue
+            eps = {"float16": 2.0**-10, "float32": 2.0**-23}.get(got.dtype.name, 2.0**-52)
+            with quiet():
+                g, w = got.astype(np.float64), want.astype(np.float64)
+                top = np.nanmax(np.abs(x.astype(np.float64))) if x.size and not np.all(np.isnan(x)) else 0
+                ok = (np.isnan(g) & np.isnan(w)) | (g == w) | (np.abs(g - w) <= 4 * eps * (np.abs(w) + top))
+            if not ok.all():
+                i = np.argwhere(~ok)[0]
+                t.fail(f"{label}: {int((~ok).sum())} differ; first {tuple(i)}: {g[tuple(i)]!r}, NumPy "
+                       f"{w[tuple(i)]!r}")
+
+
+def check_quantile_errors(t):
+    lib = t.lib
+    x = np.zeros((3, 4))
+    p = to_device(t, x)
+    for fn, q, kind in (("quantile", 1.5, "GA_ERROR_VALUE"), ("percentile", -1.0, "GA_ERROR_VALUE"),
+                        ("nanquantile", float("nan"), "GA_ERROR_VALUE")):
+        e = numpy_error(lambda: getattr(np, fn)(x, q))
+        lib.ga_clear_error()
+        r = getattr(lib, "ga_" + fn)(p, -1, (ctypes.c_double * 1)(q), 0, None, 0, False)
+        expect_error(t, f"{fn} q={q}", r, kind, str(e), exact=False)
+    c = to_device(t, np.zeros(3, np.complex64))
+    e = numpy_error(lambda: np.quantile(np.zeros(3, np.complex64), 0.5))
+    lib.ga_clear_error()
+    r = lib.ga_quantile(c, -1, (ctypes.c_double * 1)(0.5), 0, None, 0, False)
+    expect_error(t, "quantile of complex", r, "GA_ERROR_TYPE", str(e), exact=False)
+
+
+def run_order_checks(runner, env):
+    run = runner.run
+    for g in range(len(DTYPE_NAMES)):
+        run(f"sort/{DTYPE_NAMES[g]}", check_sort, g, device=True, needs=(g,))
+        run(f"scan/diff/{DTYPE_NAMES[g]}", check_diff, g, device=True, needs=(g,))
+        for name in SCANS:
+            run(f"scan/{name}/{DTYPE_NAMES[g]}", check_scan, name, g, device=True, needs=(g,))
+    run("sort/lexsort", check_lexsort, device=True)
+    run("sort/partition-errors", check_partition_errors, device=True)
+    for fn in ("quantile", "percentile", "nanquantile", "median", "nanmedian"):
+        for name in ("bool", "int8", "int64", "uint16", "float16", "float32", "float64"):
+            if name == "bool" and not fn.endswith("median"):
+                continue
+            run(f"quantile/{fn}/{name}", check_quantile, fn, GA[name], device=True)
+    run("quantile/errors", check_quantile_errors, device=True)
+
+
+# --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
 
@@ -3052,6 +3424,7 @@ def run_all(runner, env):
     run_ufunc_checks(runner, env)
     run_reduce_checks(runner, env)
     run_sets_checks(runner, env)
+    run_order_checks(runner, env)
 
 
 def main(argv=None):
@@ -3066,7 +3439,8 @@ def main(argv=None):
     header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpuarr.h")
     ufuncs = read_ufunc_lists(header)
     try:
-        lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES, **SETS_PROTOTYPES})
+        lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES, **SETS_PROTOTYPES,
+                                              **ORDER_PROTOTYPES})
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")

@@ -1,19 +1,30 @@
 /* Device tests of sorting and scans (section 14 of gpuarr.h) and of the CUB
    glue archive they run on.
 
-   ga_sort and ga_argsort run for every dtype but complex, on sizes 1, 31,
+   ga_sort and ga_argsort run for every dtype, on sizes 1, 31,
    33, 1023, 1025, 2^20 + 7 and 0, along axis 0, the last axis, a middle
    axis and axis None, on C-contiguous and transposed (every axis reversed
    in memory) inputs, with fresh random data full of duplicates, NaN of both
-   signs, infinities and -0.0 / +0.0. The host reference is a stable sort in
-   NumPy's order (qsort with the index as the last key; NaN last and equal,
-   -0.0 equal to +0.0): argsort must give exactly its indices (so equal keys
-   keep their input order), sort values equal to its values.
+   signs, infinities and -0.0 / +0.0 (complex: in either part). The host
+   reference is a stable sort in NumPy's order (qsort with the index as the
+   last key; NaN last and equal, -0.0 equal to +0.0; complex numbers in
+   NumPy's order with NaN): argsort must give exactly its indices (so equal
+   keys keep their input order), sort values equal to its values. Rows of
+   129 to 2048 elements take the one-block-per-row kernel, longer ones and
+   shorter ones CUB's device-wide sorts; the cases cover both.
+
+   lexsort, partition, argpartition and sort_complex are checked against
+   the same reference (partition by NumPy's contract: the kth elements in
+   place, nothing greater before, nothing smaller after).
 
    ga_cumsum and ga_cumprod run for every dtype on the same kinds of cases
    against a sequential long double reference (integers exactly, wrapping
    in 64 bits and then to the result's width), within a bound for the
-   parallel scan; NumPy's result dtypes and dtype= are checked too.
+   parallel scan; NumPy's result dtypes and dtype= are checked too, and
+   ga_scan's out= (another dtype, reversed layout, in place over a's own
+   buffer) and nan forms (NaN as 0 / 1, replaced before conversion).
+   ga_diff and ga_ediff1d are checked exactly (integers wrap, floats round
+   per step, bool uses not_equal).
 
    Host tests check that the glue archive is linked into this program and
    into build/libgpuarr.so. GPUARR_TEST_SEED=<seed> repeats a run. */
@@ -53,9 +64,30 @@ static int64_t ivalue(const void *p, ga_dtype t)
     }
 }
 
-/* NumPy's order: -1, 0, 1. */
+static int compare_doubles(double x, double y)
+{
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+    return (x > y) - (x < y);
+}
+
+/* NumPy's order: -1, 0, 1. Complex: [R + Rj, R + nanj, nan + Rj, nan +
+   nanj], each group by its non-NaN parts. */
 static int compare_elements(const void *a, const void *b, ga_dtype t)
 {
+    if (t == GA_COMPLEX64 || t == GA_COMPLEX128) {
+        double xr, xi, yr, yi;
+        if (t == GA_COMPLEX64) {
+            xr = ((const float *)a)[0], xi = ((const float *)a)[1];
+            yr = ((const float *)b)[0], yi = ((const float *)b)[1];
+        } else {
+            xr = ((const double *)a)[0], xi = ((const double *)a)[1];
+            yr = ((const double *)b)[0], yi = ((const double *)b)[1];
+        }
+        int cx = 2 * (isnan(xr) != 0) + (isnan(xi) != 0), cy = 2 * (isnan(yr) != 0) + (isnan(yi) != 0);
+        if (cx != cy) return (cx > cy) - (cx < cy);
+        int c = compare_doubles(xr, yr);
+        return c ? c : compare_doubles(xi, yi);
+    }
     if (is_float(t)) {
         double x = fvalue(a, t), y = fvalue(b, t);
         if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
@@ -80,7 +112,8 @@ static int compare_indices(const void *pa, const void *pb)
     return c ? c : (i > j) - (i < j);
 }
 
-/* Random elements with duplicates, NaN of both signs, infinities, -0.0. */
+/* Random elements with duplicates, NaN of both signs, infinities, -0.0
+   (complex: in either part). */
 static void fill_random(void *data, int64_t n, ga_dtype t)
 {
     size_t sz = ga_dtype_itemsize(t);
@@ -89,6 +122,12 @@ static void fill_random(void *data, int64_t n, ga_dtype t)
         uint64_t r = rnd();
         if (t == GA_BOOL) {
             *p = (unsigned char)(r & 1);
+            continue;
+        }
+        if (t == GA_COMPLEX64 || t == GA_COMPLEX128) { /* each part as a float of its width */
+            ga_dtype part = t == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+            fill_random(p, 1, part);
+            fill_random(p + sz / 2, 1, part);
             continue;
         }
         if (!is_float(t)) {
@@ -250,6 +289,8 @@ static const sort_case sort_cases[] = {
     {1, {0}, -1, false},          {2, {33, 65}, 1, false},       {2, {33, 65}, 0, false},
     {2, {33, 65}, GA_AXIS_NONE, true}, {2, {40, 31}, -1, true}, {3, {3, 1025, 5}, 1, false},
     {3, {4, 7, 300}, -1, true},   {2, {0, 5}, 1, false},         {2, {513, 2}, 0, true},
+    {2, {300, 700}, -1, false},   {2, {5, 2048}, -1, false},     {2, {3, 2049}, 1, false},
+    {2, {129, 3}, 0, false},      {2, {7, 128}, -1, false},
 };
 
 static void sort_cases_for(ga_dtype t)
@@ -275,6 +316,8 @@ SORT_TEST(float16, GA_FLOAT16)
 SORT_TEST(bfloat16, GA_BFLOAT16)
 SORT_TEST(float32, GA_FLOAT32)
 SORT_TEST(float64, GA_FLOAT64)
+SORT_TEST(complex64, GA_COMPLEX64)
+SORT_TEST(complex128, GA_COMPLEX128)
 
 /* Equal keys keep their input order: many runs of equal values, zeros of
    both signs and NaN of both signs, checked index by index. */
@@ -345,8 +388,9 @@ static double eps_of(ga_dtype t)
 }
 
 /* Random scan input: integers small (products overflow and wrap), floats
-   in [-1, 1] for sums and near +-1 for products. */
-static void fill_scan(void *data, int64_t n, ga_dtype t, bool prod)
+   in [-1, 1] for sums and near +-1 for products; with nan, about one
+   element in eight of a floating or complex dtype has a NaN (part). */
+static void fill_scan(void *data, int64_t n, ga_dtype t, bool prod, bool nan)
 {
     size_t sz = ga_dtype_itemsize(t);
     for (int64_t i = 0; i < n; i++) {
@@ -363,6 +407,17 @@ static void fill_scan(void *data, int64_t n, ga_dtype t, bool prod)
         case GA_COMPLEX64: ((float *)p)[0] = (float)x, ((float *)p)[1] = (float)y; break;
         case GA_COMPLEX128: ((double *)p)[0] = x, ((double *)p)[1] = y; break;
         default: memcpy(p, &v, sz); break;
+        }
+        if (nan && (rnd() & 7) == 0) {
+            switch (t) {
+            case GA_FLOAT16: *(uint16_t *)p = 0x7e00u; break;
+            case GA_BFLOAT16: *(uint16_t *)p = 0x7fc0u; break;
+            case GA_FLOAT32: *(float *)p = NAN; break;
+            case GA_FLOAT64: *(double *)p = NAN; break;
+            case GA_COMPLEX64: ((float *)p)[rnd() & 1] = NAN; break;
+            case GA_COMPLEX128: ((double *)p)[rnd() & 1] = NAN; break;
+            default: break;
+            }
         }
     }
 }
@@ -384,39 +439,89 @@ static void scan_load(const void *data, int64_t k, ga_dtype t, long double *re, 
     }
 }
 
-static void check_scan_case(const sort_case *c, ga_dtype t, bool prod, ga_dtype dtype)
+/* Where a scan writes: a new array, a given one (C-contiguous or reversed
+   along every axis), or a itself (in place: out= a, or a reversed view of
+   a's own buffer). */
+typedef enum scan_out { OUT_NEW, OUT_GIVEN, OUT_GIVEN_REVERSED, OUT_IN_PLACE, OUT_IN_PLACE_REVERSED } scan_out;
+
+/* ga_scan(op) of a case against the reference; out_dtype is the given
+   out's dtype (OUT_GIVEN*; GA_DTYPE_INVALID: rd). */
+static void check_scan_full(const sort_case *c, ga_dtype t, ga_scan_op op, ga_dtype dtype, scan_out where,
+                            ga_dtype out_dtype)
 {
-    char what[200];
+    static const char *names[] = {"cumsum", "cumprod", "nancumsum", "nancumprod"};
+    static const char *wheres[] = {"", " out=", " out=reversed ", " out=a", " out=a reversed"};
+    bool prod = op == GA_SCAN_CUMPROD || op == GA_SCAN_NANCUMPROD;
+    bool nan = op == GA_SCAN_NANCUMSUM || op == GA_SCAN_NANCUMPROD;
+    char what[240];
     describe(what, sizeof what, c, t);
-    snprintf(what + strlen(what), sizeof what - strlen(what), " %s dtype %s", prod ? "cumprod" : "cumsum",
-             dtype == GA_DTYPE_INVALID ? "default" : ga_dtype_name(dtype));
+    ga_dtype rd = dtype == GA_DTYPE_INVALID ? default_scan_dtype(t) : dtype;
+    if ((where == OUT_GIVEN || where == OUT_GIVEN_REVERSED) && out_dtype != GA_DTYPE_INVALID && dtype == GA_DTYPE_INVALID)
+        rd = out_dtype; /* NumPy's accumulate: the dtype of out */
+    if (where == OUT_IN_PLACE || where == OUT_IN_PLACE_REVERSED) rd = dtype == GA_DTYPE_INVALID ? t : dtype;
+    ga_dtype od = where == OUT_NEW ? rd : where >= OUT_IN_PLACE ? t : out_dtype == GA_DTYPE_INVALID ? rd : out_dtype;
+    snprintf(what + strlen(what), sizeof what - strlen(what), " %s dtype %s%s%s", names[op],
+             dtype == GA_DTYPE_INVALID ? "default" : ga_dtype_name(dtype), wheres[where],
+             where == OUT_NEW ? "" : ga_dtype_name(od));
     int64_t outer, len, inner;
     lanes_of(c, &outer, &len, &inner);
     int64_t n = outer * len * inner;
-    ga_dtype rd = dtype == GA_DTYPE_INVALID ? default_scan_dtype(t) : dtype;
-    size_t sz = ga_dtype_itemsize(t), rsz = ga_dtype_itemsize(rd);
+    size_t sz = ga_dtype_itemsize(t), rsz = ga_dtype_itemsize(od);
     unsigned char *h = malloc((size_t)(n ? n : 1) * sz), *got = malloc((size_t)(n ? n : 1) * rsz);
-    fill_scan(h, n, t, prod);
-    ga_array *a = upload(c, h, t);
-    ga_array *r = prod ? ga_cumprod(a, c->axis, dtype) : ga_cumsum(a, c->axis, dtype);
-    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
-    if (r) {
-        CHECK(ga_dtype_of(r) == rd && ga_size(r) == n, "%s: dtype %s, want %s", what, ga_dtype_name(ga_dtype_of(r)),
-              ga_dtype_name(rd));
+    fill_scan(h, n, t, prod, nan);
+    ga_array *a = upload(c, h, t), *r = NULL, *given = NULL;
+    ga_status st;
+    if (where == OUT_NEW) {
+        st = ga_scan(op, a, c->axis, dtype, &r);
+    } else {
+        int rnd_ndim = c->axis == GA_AXIS_NONE ? 1 : c->ndim;
+        int64_t rshape[3] = {n, 0, 0};
+        if (c->axis != GA_AXIS_NONE) memcpy(rshape, c->shape, sizeof rshape);
+        if (where == OUT_GIVEN) given = ga_full(rnd_ndim, rshape, ga_int(7), od);
+        else if (where == OUT_GIVEN_REVERSED) {
+            ga_array *base = ga_full(rnd_ndim, rshape, ga_int(7), od);
+            given = ga_flip(base, 0, NULL);
+            ga_release(base);
+        } else if (c->axis == GA_AXIS_NONE) {
+            given = ga_reshape(a, 1, &n); /* a view of a's buffer when a is C-contiguous */
+        } else given = where == OUT_IN_PLACE ? ga_retain(a) : ga_flip(a, 0, NULL);
+        if (where == OUT_IN_PLACE_REVERSED && c->axis == GA_AXIS_NONE) {
+            ga_array *f = ga_flip(given, 0, NULL);
+            ga_release(given);
+            given = f;
+        }
+        r = given;
+        st = ga_scan(op, a, c->axis, dtype, &r);
+        CHECK(st != GA_OK || r == given, "%s: *out replaced", what);
+        r = given ? ga_retain(given) : NULL;
+    }
+    CHECK(st == GA_OK && r != NULL, "%s: %s", what, ga_last_error_message());
+    if (st == GA_OK && r) {
+        CHECK(ga_dtype_of(r) == od && ga_size(r) == n, "%s: dtype %s, want %s", what, ga_dtype_name(ga_dtype_of(r)),
+              ga_dtype_name(od));
         memset(got, 0xA5, (size_t)(n ? n : 1) * rsz);
         CHECK_OK(ga_to_host(r, got, (size_t)n * rsz));
-        char rk = ga_dtype_kind(rd);
+        char rk = ga_dtype_kind(od);
         double eps_acc = rd == GA_FLOAT16 || rd == GA_BFLOAT16 ? FLT_EPSILON : eps_of(rd);
+        if (ga_dtype_kind(rd) == 'f' && ga_dtype_kind(od) == 'c') eps_acc = eps_of(rd);
         int bad = 0;
         for (int64_t o = 0; o < outer; o++)
             for (int64_t i = 0; i < inner; i++) {
                 long double sre = prod, sim = 0, mag = 0;
                 uint64_t ibits = prod;
                 for (int64_t j = 0; j < len; j++) {
-                    int64_t at = (o * len + j) * inner + i;
+                    int64_t at = (o * len + j) * inner + i; /* out is read back in logical order */
                     long double xr, xi;
                     uint64_t xb = 0;
                     scan_load(h, at, t, &xr, &xi, &xb);
+                    if (nan && (isnan(xr) || isnan(xi))) xr = prod, xi = 0;
+                    if (ga_dtype_kind(rd) != 'c') xi = 0; /* complex to real drops the imaginary part */
+                    if (rd != t && (rd == GA_FLOAT16 || rd == GA_BFLOAT16 || rd == GA_FLOAT32)) {
+                        /* converted to dtype= before the scan, as NumPy */
+                        xr = rd == GA_FLOAT16    ? ref_f16_to_double(ref_f16_from_double((double)xr))
+                             : rd == GA_BFLOAT16 ? ref_bf16_to_double(ref_bf16_from_double((double)xr))
+                                                 : (float)xr;
+                    }
                     if (prod) {
                         long double nr = sre * xr - sim * xi, ni = sre * xi + sim * xr;
                         sre = nr, sim = ni;
@@ -428,7 +533,15 @@ static void check_scan_case(const sort_case *c, ga_dtype t, bool prod, ga_dtype 
                     }
                     bool ok;
                     if (rk == 'i' || rk == 'u' || rk == 'b') {
+                        /* wrapped to rd (the scan's dtype), then cast to od */
                         uint64_t want = ibits, g = 0;
+                        size_t rdsz = ga_dtype_itemsize(rd);
+                        if (ga_dtype_kind(rd) == 'b') want = want != 0;
+                        else if (rdsz < 8) {
+                            uint64_t mask = (1ull << (8 * rdsz)) - 1;
+                            want &= mask;
+                            if (ga_dtype_kind(rd) == 'i' && (want >> (8 * rdsz - 1))) want |= ~mask;
+                        }
                         memcpy(&g, got + (size_t)at * rsz, rsz);
                         if (rsz < 8) want &= (1ull << (8 * rsz)) - 1;
                         if (rk == 'b') want = want != 0;
@@ -436,10 +549,10 @@ static void check_scan_case(const sort_case *c, ga_dtype t, bool prod, ga_dtype 
                     } else {
                         long double gr, gi;
                         uint64_t unused;
-                        scan_load(got, at, rd, &gr, &gi, &unused);
+                        scan_load(got, at, od, &gr, &gi, &unused);
                         long double scale = prod ? (fabsl(sre) + fabsl(sim)) * (long double)(2 * (j + 1)) : 16 * mag;
-                        long double tol = scale * eps_acc + (fabsl(sre) + fabsl(sim)) * eps_of(rd);
-                        ok = fabsl(gr - sre) <= tol && fabsl(gi - sim) <= tol;
+                        long double tol = scale * eps_acc + (fabsl(sre) + fabsl(sim)) * (eps_of(rd) + eps_of(od));
+                        ok = fabsl(gr - sre) <= tol && (ga_dtype_kind(od) != 'c' || fabsl(gi - sim) <= tol);
                     }
                     if (!ok && bad++ < 3)
                         CHECK(0, "%s: lane (%lld,%lld) [%lld] differs from the reference", what, (long long)o,
@@ -450,8 +563,14 @@ static void check_scan_case(const sort_case *c, ga_dtype t, bool prod, ga_dtype 
     }
     ga_release(a);
     ga_release(r);
+    ga_release(given);
     free(h);
     free(got);
+}
+
+static void check_scan_case(const sort_case *c, ga_dtype t, bool prod, ga_dtype dtype)
+{
+    check_scan_full(c, t, prod ? GA_SCAN_CUMPROD : GA_SCAN_CUMSUM, dtype, OUT_NEW, GA_DTYPE_INVALID);
 }
 
 static const sort_case scan_cases[] = {
@@ -502,6 +621,454 @@ DEVICE_TEST(cumsum_dtype_argument)
     check_scan_case(&flat, GA_BOOL, false, GA_INT32);
 }
 
+/* ga_scan: out= of another dtype and layout, in place (out = a, also
+   reversed over a's own buffer), and the nan forms (NaN counted as 0 / 1,
+   replaced before conversion to dtype). */
+DEVICE_TEST(scan_out_and_nan_forms)
+{
+    const sort_case flat = {1, {1025}, 0, false}, rows = {2, {33, 65}, 1, true}, cols = {2, {33, 65}, 0, false};
+    const sort_case none = {2, {33, 65}, GA_AXIS_NONE, true}, big = {1, {(1 << 20) + 7}, 0, false};
+    const sort_case *cases[] = {&flat, &rows, &cols, &none};
+    const ga_dtype inexact[] = {GA_FLOAT16, GA_BFLOAT16, GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        for (size_t d = 0; d < sizeof inexact / sizeof inexact[0]; d++) {
+            check_scan_full(cases[k], inexact[d], GA_SCAN_NANCUMSUM, GA_DTYPE_INVALID, OUT_NEW, GA_DTYPE_INVALID);
+            check_scan_full(cases[k], inexact[d], GA_SCAN_NANCUMPROD, GA_DTYPE_INVALID, OUT_NEW, GA_DTYPE_INVALID);
+        }
+        check_scan_full(cases[k], GA_INT32, GA_SCAN_NANCUMSUM, GA_DTYPE_INVALID, OUT_NEW, GA_DTYPE_INVALID);
+        check_scan_full(cases[k], GA_FLOAT32, GA_SCAN_NANCUMSUM, GA_FLOAT64, OUT_NEW, GA_DTYPE_INVALID);
+        check_scan_full(cases[k], GA_COMPLEX64, GA_SCAN_NANCUMPROD, GA_COMPLEX128, OUT_NEW, GA_DTYPE_INVALID);
+        check_scan_full(cases[k], GA_COMPLEX64, GA_SCAN_NANCUMSUM, GA_FLOAT32, OUT_NEW, GA_DTYPE_INVALID);
+        /* out= */
+        check_scan_full(cases[k], GA_FLOAT32, GA_SCAN_CUMSUM, GA_DTYPE_INVALID, OUT_GIVEN, GA_FLOAT64);
+        check_scan_full(cases[k], GA_FLOAT32, GA_SCAN_CUMSUM, GA_DTYPE_INVALID, OUT_GIVEN_REVERSED, GA_FLOAT32);
+        check_scan_full(cases[k], GA_INT16, GA_SCAN_CUMSUM, GA_DTYPE_INVALID, OUT_GIVEN_REVERSED, GA_INT8);
+        check_scan_full(cases[k], GA_INT16, GA_SCAN_CUMPROD, GA_INT8, OUT_GIVEN, GA_INT64);
+        check_scan_full(cases[k], GA_FLOAT64, GA_SCAN_NANCUMSUM, GA_FLOAT16, OUT_GIVEN_REVERSED, GA_FLOAT64);
+        check_scan_full(cases[k], GA_COMPLEX64, GA_SCAN_CUMSUM, GA_DTYPE_INVALID, OUT_GIVEN, GA_FLOAT32);
+        check_scan_full(cases[k], GA_UINT8, GA_SCAN_CUMSUM, GA_DTYPE_INVALID, OUT_GIVEN, GA_UINT64);
+        /* in place */
+        check_scan_full(cases[k], GA_FLOAT32, GA_SCAN_CUMSUM, GA_DTYPE_INVALID, OUT_IN_PLACE, GA_DTYPE_INVALID);
+        check_scan_full(cases[k], GA_FLOAT64, GA_SCAN_NANCUMSUM, GA_DTYPE_INVALID, OUT_IN_PLACE_REVERSED,
+                        GA_DTYPE_INVALID);
+        check_scan_full(cases[k], GA_INT32, GA_SCAN_CUMPROD, GA_DTYPE_INVALID, OUT_IN_PLACE_REVERSED, GA_DTYPE_INVALID);
+        check_scan_full(cases[k], GA_BOOL, GA_SCAN_CUMSUM, GA_DTYPE_INVALID, OUT_IN_PLACE, GA_DTYPE_INVALID);
+    }
+    check_scan_full(&big, GA_FLOAT32, GA_SCAN_NANCUMSUM, GA_DTYPE_INVALID, OUT_IN_PLACE, GA_DTYPE_INVALID);
+    check_scan_full(&big, GA_FLOAT64, GA_SCAN_CUMSUM, GA_DTYPE_INVALID, OUT_GIVEN_REVERSED, GA_FLOAT32);
+
+    /* a slice of NaN only: zeros / ones */
+    float nan3[3] = {NAN, NAN, NAN}, got[3] = {5, 5, 5};
+    ga_array *a = ga_from_host(nan3, GA_SHAPE(3), GA_FLOAT32);
+    ga_array *s = ga_nancumsum(a, 0, GA_DTYPE_INVALID), *p = ga_nancumprod(a, 0, GA_DTYPE_INVALID);
+    CHECK(s && p, "%s", ga_last_error_message());
+    if (s && p) {
+        CHECK_OK(ga_to_host(s, got, sizeof got));
+        CHECK(got[0] == 0 && got[1] == 0 && got[2] == 0, "nancumsum of NaN: %g %g %g", got[0], got[1], got[2]);
+        CHECK_OK(ga_to_host(p, got, sizeof got));
+        CHECK(got[0] == 1 && got[1] == 1 && got[2] == 1, "nancumprod of NaN: %g %g %g", got[0], got[1], got[2]);
+    }
+    /* errors: nothing stored, *out unchanged */
+    ga_array *wrong = ga_zeros(GA_SHAPE(4), GA_FLOAT32), *out = wrong;
+    CHECK_ERROR(ga_scan(GA_SCAN_CUMSUM, a, 0, GA_DTYPE_INVALID, &out) != GA_OK, GA_ERROR_SHAPE,
+                "ga_scan: provided out is the wrong size for the accumulation.");
+    CHECK(out == wrong, "*out changed on failure");
+    ga_array *none_out = NULL;
+    CHECK_ERROR(ga_scan((ga_scan_op)7, a, 0, GA_DTYPE_INVALID, &none_out) != GA_OK, GA_ERROR_VALUE,
+                "ga_scan: invalid scan 7");
+    CHECK(none_out == NULL, "*out set on failure");
+    CHECK_ERROR(ga_scan(GA_SCAN_CUMSUM, a, 1, GA_DTYPE_INVALID, &none_out) != GA_OK, GA_ERROR_AXIS,
+                "ga_scan: axis 1 is out of bounds for array of dimension 1");
+    CHECK_ERROR(ga_scan(GA_SCAN_CUMSUM, a, 0, GA_DTYPE_INVALID, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "out");
+    CHECK_ERROR(ga_nancumsum(NULL, 0, GA_DTYPE_INVALID) == NULL, GA_ERROR_NULL_INPUT, "ga_nancumsum: a is NULL");
+    ga_release(a);
+    ga_release(s);
+    ga_release(p);
+    ga_release(wrong);
+}
+
+/* ------------------------------------------------------------------------ */
+/* diff, ediff1d                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* Element k of an integer, bool or floating array as a long double. */
+static long double load_real(const void *data, int64_t k, ga_dtype t)
+{
+    long double re, im;
+    uint64_t bits = 0;
+    if (t == GA_BOOL) return ((const unsigned char *)data)[k] != 0;
+    scan_load(data, k, t, &re, &im, &bits);
+    return re;
+}
+
+/* ga_diff(n, axis, prepend (0-d or with length 2 along axis), append) of
+   a case against the host: differences wrap in the integer dtype, bool
+   uses not_equal. */
+static void check_diff_case(const sort_case *c, ga_dtype t, int n, bool prepend, bool append)
+{
+    char what[200];
+    describe(what, sizeof what, c, t);
+    snprintf(what + strlen(what), sizeof what - strlen(what), " diff n=%d%s%s", n, prepend ? " prepend" : "",
+             append ? " append" : "");
+    int64_t outer, len, inner;
+    lanes_of(c, &outer, &len, &inner);
+    int64_t size = outer * len * inner, full = len + (prepend ? 1 : 0) + (append ? 2 : 0);
+    size_t sz = ga_dtype_itemsize(t);
+    unsigned char *h = malloc((size_t)(size ? size : 1) * sz);
+    fill_scan(h, size, t, false, false);
+    ga_array *a = upload(c, h, t);
+    int ax = c->axis < 0 ? c->axis + c->ndim : c->axis;
+    /* prepend: the 0-d value 3; append: two slices of 2 and -1 */
+    long double pre = t == GA_BOOL ? 1 : 3;
+    ga_array *p = prepend ? ga_full(0, NULL, ga_int(3), t) : NULL;
+    int64_t ashape[3];
+    memcpy(ashape, c->shape, sizeof ashape);
+    ashape[ax] = 2;
+    ga_array *app = NULL;
+    if (append) {
+        ga_array *two = ga_full(c->ndim, ashape, ga_int(2), t);
+        ga_array *m1 = ga_full(c->ndim, ashape, ga_int(t == GA_BOOL || ga_dtype_kind(t) == 'u' ? 0 : -1), t);
+        /* slice 0 along axis 2, slice 1 -1 (0 for unsigned and bool) */
+        ga_array *idx = ga_arange_int(0, 2, 1, GA_INT64);
+        int64_t ishape[3] = {1, 1, 1};
+        ishape[ax] = 2;
+        ga_array *pos = ga_reshape(idx, c->ndim, ishape);
+        ga_array *is0 = ga_equal_scalar(pos, ga_int(0));
+        app = ga_where(is0, two, m1);
+        ga_release(two), ga_release(m1), ga_release(idx), ga_release(pos), ga_release(is0);
+    }
+    ga_array *r = ga_diff(a, n, c->axis, p, app);
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    int64_t rlen = full - n > 0 ? full - n : 0;
+    ga_dtype rd = t; /* prepend / append of a's dtype */
+    if (r) {
+        CHECK(ga_dtype_of(r) == rd && ga_ndim(r) == c->ndim && ga_shape(r)[ax] == rlen, "%s: shape or dtype", what);
+        int64_t rsize = outer * rlen * inner;
+        unsigned char *got = malloc((size_t)(rsize ? rsize : 1) * sz);
+        CHECK_OK(ga_to_host(r, got, (size_t)rsize * sz));
+        long double *lane = malloc(sizeof(long double) * (size_t)(full ? full : 1));
+        int bad = 0;
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t i = 0; i < inner; i++) {
+                int64_t m = 0;
+                if (prepend) lane[m++] = pre;
+                for (int64_t j = 0; j < len; j++) lane[m++] = load_real(h, (o * len + j) * inner + i, t);
+                if (append) {
+                    lane[m++] = t == GA_BOOL ? 1 : 2;
+                    lane[m++] = t == GA_BOOL || ga_dtype_kind(t) == 'u' ? 0 : -1;
+                }
+                for (int step = 0; step < n && m > 0; step++) {
+                    for (int64_t j = 0; j + 1 < m; j++) {
+                        long double d = t == GA_BOOL ? (long double)(lane[j + 1] != lane[j]) : lane[j + 1] - lane[j];
+                        if (ga_dtype_kind(t) == 'i' || ga_dtype_kind(t) == 'u') { /* wrap to the dtype */
+                            uint64_t bits = (uint64_t)(int64_t)d, mask = sz < 8 ? (1ull << (8 * sz)) - 1 : ~0ull;
+                            bits &= mask;
+                            if (ga_dtype_kind(t) == 'i' && sz < 8 && (bits >> (8 * sz - 1))) bits |= ~mask;
+                            d = ga_dtype_kind(t) == 'i' ? (long double)(int64_t)bits : (long double)bits;
+                        } else if (t == GA_FLOAT32) d = (float)d;
+                        else if (t == GA_FLOAT64) d = (double)d;
+                        else if (t == GA_FLOAT16) d = ref_f16_to_double(ref_f16_from_double((double)d));
+                        lane[j] = d;
+                    }
+                    m--;
+                }
+                for (int64_t j = 0; j < rlen; j++) {
+                    long double g = load_real(got, (o * rlen + j) * inner + i, t);
+                    if (g != lane[j] && bad++ < 3)
+                        CHECK(0, "%s: lane (%lld,%lld) [%lld] = %Lg, want %Lg", what, (long long)o, (long long)i,
+                              (long long)j, g, lane[j]);
+                }
+            }
+        CHECK(bad == 0, "%s: %d wrong elements", what, bad);
+        free(got);
+        free(lane);
+    }
+    ga_release(a), ga_release(p), ga_release(app), ga_release(r);
+    free(h);
+}
+
+DEVICE_TEST(diff)
+{
+    const sort_case cases[] = {
+        {1, {1}, 0, false},        {1, {31}, -1, false},       {1, {1025}, 0, false},    {2, {33, 65}, 1, true},
+        {2, {33, 65}, 0, false},   {3, {3, 257, 5}, 1, true}, {2, {0, 5}, 1, false},    {2, {5, 0}, 1, false},
+    };
+    const ga_dtype dtypes[] = {GA_BOOL, GA_INT8, GA_UINT16, GA_INT64, GA_FLOAT16, GA_FLOAT32, GA_FLOAT64};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++) {
+            check_diff_case(&cases[k], dtypes[d], 1, false, false);
+            check_diff_case(&cases[k], dtypes[d], 2, true, true);
+            check_diff_case(&cases[k], dtypes[d], 3, false, true);
+        }
+    check_diff_case(&cases[1], GA_INT32, 40, false, false); /* n beyond the length: empty */
+    check_diff_case(&cases[3], GA_FLOAT32, 1, true, false);
+
+    /* n = 0 is a itself; errors */
+    ga_array *a = ga_arange_int(0, 6, 1, GA_INT32), *z = ga_full(0, NULL, ga_int(1), GA_FLOAT32);
+    ga_array *same = ga_diff(a, 0, 0, NULL, NULL);
+    CHECK(same == a, "diff n=0 is not a");
+    ga_release(same);
+    CHECK_ERROR(ga_diff(a, -1, 0, NULL, NULL) == NULL, GA_ERROR_VALUE, "ga_diff: order must be non-negative but got -1");
+    CHECK_ERROR(ga_diff(z, 1, -1, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_diff: diff requires input that is at least one dimensional");
+    CHECK_ERROR(ga_diff(a, 1, 1, NULL, NULL) == NULL, GA_ERROR_AXIS,
+                "ga_diff: axis 1 is out of bounds for array of dimension 1");
+    CHECK_ERROR(ga_diff(NULL, 1, 0, NULL, NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_diff: a is NULL");
+
+    /* ediff1d: flattened differences between to_begin and to_end, cast */
+    int16_t hm[6] = {1, -4, 9, 100, -128, 7};
+    ga_array *m = ga_from_host(hm, GA_SHAPE(2, 3), GA_INT16), *mt = ga_transpose(m, NULL);
+    int64_t hb[2] = {70000, -1};
+    ga_array *begin = ga_from_host(hb, GA_SHAPE(2), GA_INT64), *end = ga_full(GA_SHAPE(1, 1), ga_int(5), GA_INT8);
+    ga_array *e = ga_ediff1d(mt, end, begin);
+    int16_t ge[8] = {0};
+    /* mt flattened: 1 100 -4 -128 9 7 */
+    int16_t want[8] = {(int16_t)(uint16_t)(70000 & 0xffff), -1, 99, -104, -124, 137, -2, 5};
+    CHECK(e && ga_size(e) == 8 && ga_dtype_of(e) == GA_INT16, "ediff1d: %s", ga_last_error_message());
+    if (e && ga_size(e) == 8) {
+        CHECK_OK(ga_to_host(e, ge, sizeof ge));
+        for (int i = 0; i < 8; i++) CHECK(ge[i] == want[i], "ediff1d [%d] = %d, want %d", i, ge[i], want[i]);
+    }
+    ga_array *e2 = ga_ediff1d(z, NULL, NULL);
+    CHECK(e2 && ga_ndim(e2) == 1 && ga_size(e2) == 0, "ediff1d of a 0-d array: (0,)");
+    ga_array *fb = ga_full(GA_SHAPE(1), ga_float(0.5), GA_FLOAT64);
+    CHECK_ERROR(ga_ediff1d(m, NULL, fb) == NULL, GA_ERROR_TYPE,
+                "ga_ediff1d: dtype of `to_begin` must be compatible with input `ary` under the `same_kind` rule.");
+    CHECK_ERROR(ga_ediff1d(m, fb, NULL) == NULL, GA_ERROR_TYPE, "dtype of `to_end` must be compatible");
+    ga_release(a), ga_release(z), ga_release(m), ga_release(mt), ga_release(begin), ga_release(end);
+    ga_release(e), ga_release(e2), ga_release(fb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* lexsort, partition, argpartition, sort_complex                             */
+/* ------------------------------------------------------------------------ */
+
+static const unsigned char *lex_data[3];
+static ga_dtype lex_dtype[3];
+static int lex_nkeys;
+
+static int compare_lex(const void *pa, const void *pb)
+{
+    int64_t i = *(const int64_t *)pa, j = *(const int64_t *)pb;
+    for (int k = lex_nkeys - 1; k >= 0; k--) {
+        size_t sz = ga_dtype_itemsize(lex_dtype[k]);
+        int c = compare_elements(lex_data[k] + (size_t)i * sz, lex_data[k] + (size_t)j * sz, lex_dtype[k]);
+        if (c) return c;
+    }
+    return (i > j) - (i < j);
+}
+
+/* Keys of small ranges (many ties), of the given dtypes, one case. */
+static void check_lexsort_case(const sort_case *c, int nkeys, const ga_dtype *dtypes)
+{
+    char what[200];
+    describe(what, sizeof what, c, dtypes[0]);
+    snprintf(what + strlen(what), sizeof what - strlen(what), " lexsort of %d keys", nkeys);
+    int64_t outer, len, inner;
+    lanes_of(c, &outer, &len, &inner);
+    int64_t n = outer * len * inner;
+    unsigned char *h[3], *lane[3];
+    ga_array *keys[3];
+    for (int k = 0; k < nkeys; k++) {
+        size_t sz = ga_dtype_itemsize(dtypes[k]);
+        h[k] = malloc((size_t)(n ? n : 1) * sz);
+        lane[k] = malloc((size_t)(len ? len : 1) * sz);
+        fill_random(h[k], n, dtypes[k]);
+        if (ga_dtype_kind(dtypes[k]) != 'f' && ga_dtype_kind(dtypes[k]) != 'c')
+            for (int64_t i = 0; i < n; i++) { /* few distinct values */
+                uint64_t v = rnd() % (dtypes[k] == GA_BOOL ? 2 : 4);
+                memcpy(h[k] + (size_t)i * sz, &v, sz);
+            }
+        keys[k] = upload(c, h[k], dtypes[k]);
+        lex_dtype[k] = dtypes[k];
+    }
+    ga_array *r = ga_lexsort(nkeys, (const ga_array *const *)keys, c->axis);
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        int64_t *got = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *ref = malloc(sizeof(int64_t) * (size_t)(len ? len : 1));
+        CHECK(ga_dtype_of(r) == GA_INT64 && ga_size(r) == n, "%s: dtype or size", what);
+        CHECK_OK(ga_to_host(r, got, sizeof(int64_t) * (size_t)n));
+        lex_nkeys = nkeys;
+        int bad = 0;
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t i = 0; i < inner; i++) {
+                for (int k = 0; k < nkeys; k++) {
+                    size_t sz = ga_dtype_itemsize(dtypes[k]);
+                    for (int64_t j = 0; j < len; j++)
+                        memcpy(lane[k] + (size_t)j * sz, h[k] + (size_t)((o * len + j) * inner + i) * sz, sz);
+                    lex_data[k] = lane[k];
+                }
+                for (int64_t j = 0; j < len; j++) ref[j] = j;
+                qsort(ref, (size_t)len, sizeof *ref, compare_lex);
+                for (int64_t j = 0; j < len; j++)
+                    if (got[(o * len + j) * inner + i] != ref[j] && bad++ < 3)
+                        CHECK(0, "%s: lane (%lld,%lld) [%lld] = %lld, want %lld", what, (long long)o, (long long)i,
+                              (long long)j, (long long)got[(o * len + j) * inner + i], (long long)ref[j]);
+            }
+        CHECK(bad == 0, "%s: %d wrong indices", what, bad);
+        free(got);
+        free(ref);
+    }
+    for (int k = 0; k < nkeys; k++) {
+        ga_release(keys[k]);
+        free(h[k]);
+        free(lane[k]);
+    }
+    ga_release(r);
+}
+
+DEVICE_TEST(lexsort)
+{
+    const sort_case cases[] = {
+        {1, {1}, -1, false},     {1, {1025}, 0, false},     {2, {33, 65}, 1, true},     {2, {33, 65}, 0, false},
+        {2, {33, 65}, GA_AXIS_NONE, true}, {3, {4, 7, 300}, -1, true}, {1, {0}, -1, false}, {1, {100003}, 0, false},
+    };
+    const ga_dtype two[2] = {GA_FLOAT32, GA_INT8}, three[3] = {GA_INT64, GA_FLOAT64, GA_BOOL};
+    const ga_dtype cplx[2] = {GA_UINT16, GA_COMPLEX64}, one[1] = {GA_FLOAT16};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        check_lexsort_case(&cases[k], 2, two);
+        check_lexsort_case(&cases[k], 3, three);
+        check_lexsort_case(&cases[k], 2, cplx);
+        check_lexsort_case(&cases[k], 1, one);
+    }
+    ga_array *a = ga_zeros(GA_SHAPE(3, 4), GA_INT32), *b = ga_zeros(GA_SHAPE(4, 3), GA_INT32);
+    const ga_array *ab[2] = {a, b}, *an[2] = {a, NULL};
+    CHECK_ERROR(ga_lexsort(0, ab, -1) == NULL, GA_ERROR_VALUE,
+                "ga_lexsort: need sequence of keys with len > 0 in lexsort");
+    CHECK_ERROR(ga_lexsort(2, ab, -1) == NULL, GA_ERROR_SHAPE, "ga_lexsort: all keys need to be the same shape");
+    CHECK_ERROR(ga_lexsort(2, an, -1) == NULL, GA_ERROR_NULL_INPUT, "ga_lexsort");
+    CHECK_ERROR(ga_lexsort(1, ab, 2) == NULL, GA_ERROR_AXIS, "ga_lexsort: axis 2 is out of bounds");
+    ga_release(a);
+    ga_release(b);
+}
+
+/* partition / argpartition: NumPy's contract for each kth, and argpartition
+   a permutation of each lane. */
+static void check_partition_case(const sort_case *c, ga_dtype t, int nkth, const int64_t *kth)
+{
+    char what[200];
+    describe(what, sizeof what, c, t);
+    snprintf(what + strlen(what), sizeof what - strlen(what), " partition kth[0]=%lld (%d)", (long long)kth[0], nkth);
+    int64_t outer, len, inner;
+    lanes_of(c, &outer, &len, &inner);
+    int64_t n = outer * len * inner;
+    size_t sz = ga_dtype_itemsize(t);
+    unsigned char *h = malloc((size_t)(n ? n : 1) * sz), *got = malloc((size_t)(n ? n : 1) * sz);
+    unsigned char *lane = malloc((size_t)(len ? len : 1) * sz), *sorted = malloc((size_t)(len ? len : 1) * sz);
+    int64_t *gidx = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *ref = malloc(sizeof(int64_t) * (size_t)(len ? len : 1));
+    char *seen = malloc((size_t)(len ? len : 1));
+    fill_random(h, n, t);
+    ga_array *a = upload(c, h, t);
+    ga_array *p = ga_partition(a, nkth, kth, c->axis), *ap = ga_argpartition(a, nkth, kth, c->axis);
+    CHECK(p && ap, "%s: %s", what, ga_last_error_message());
+    if (p && ap) {
+        CHECK_OK(ga_to_host(p, got, (size_t)n * sz));
+        CHECK_OK(ga_to_host(ap, gidx, sizeof(int64_t) * (size_t)n));
+        sort_dtype = t, sort_size = sz, sort_data = lane;
+        int bad = 0;
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t i = 0; i < inner; i++) {
+                for (int64_t j = 0; j < len; j++) {
+                    memcpy(lane + (size_t)j * sz, h + (size_t)((o * len + j) * inner + i) * sz, sz);
+                    ref[j] = j;
+                }
+                qsort(ref, (size_t)len, sizeof *ref, compare_indices);
+                for (int64_t j = 0; j < len; j++) memcpy(sorted + (size_t)j * sz, lane + (size_t)ref[j] * sz, sz);
+                memset(seen, 0, (size_t)(len ? len : 1));
+                for (int64_t j = 0; j < len; j++) {
+                    int64_t ix = gidx[(o * len + j) * inner + i];
+                    if (ix < 0 || ix >= len || seen[ix]) {
+                        bad++;
+                        break;
+                    }
+                    seen[ix] = 1;
+                }
+                for (int q = 0; q < nkth; q++) {
+                    int64_t k = kth[q] < 0 ? kth[q] + len : kth[q];
+                    const unsigned char *kv = sorted + (size_t)k * sz;
+                    for (int64_t j = 0; j < len; j++) {
+                        int64_t at = (o * len + j) * inner + i, ix = gidx[at];
+                        const unsigned char *pv = got + (size_t)at * sz;
+                        const unsigned char *av = lane + (size_t)(ix >= 0 && ix < len ? ix : 0) * sz;
+                        int cp = compare_elements(pv, kv, t), ca = compare_elements(av, kv, t);
+                        bool okp = j < k ? cp <= 0 : j > k ? cp >= 0 : cp == 0;
+                        bool oka = j < k ? ca <= 0 : j > k ? ca >= 0 : ca == 0;
+                        if ((!okp || !oka) && bad++ < 3)
+                            CHECK(0, "%s: lane (%lld,%lld) [%lld] breaks kth %lld (partition %d, argpartition %d)",
+                                  what, (long long)o, (long long)i, (long long)j, (long long)k, okp, oka);
+                    }
+                }
+            }
+        CHECK(bad == 0, "%s: %d violations", what, bad);
+    }
+    ga_release(a), ga_release(p), ga_release(ap);
+    free(h), free(got), free(lane), free(sorted), free(gidx), free(ref), free(seen);
+}
+
+DEVICE_TEST(partition)
+{
+    const sort_case cases[] = {
+        {1, {1}, -1, false},      {1, {31}, 0, false},       {1, {1025}, GA_AXIS_NONE, false},
+        {2, {33, 65}, 1, true},   {2, {33, 65}, 0, false},   {3, {4, 7, 300}, -1, true},
+        {2, {300, 700}, -1, false}, {1, {(1 << 20) + 7}, 0, false},
+    };
+    const ga_dtype dtypes[] = {GA_BOOL, GA_INT16, GA_UINT32, GA_FLOAT16, GA_FLOAT32, GA_FLOAT64, GA_COMPLEX128};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++) {
+            int64_t one[1] = {0}, several[3] = {-1, 0, 0};
+            int64_t len = cases[k].axis == GA_AXIS_NONE ? cases[k].shape[0]
+                                                        : cases[k].shape[cases[k].axis < 0 ? cases[k].axis + cases[k].ndim
+                                                                                           : cases[k].axis];
+            one[0] = len / 2;
+            several[1] = len / 3;
+            several[2] = len > 1 ? 1 : 0;
+            check_partition_case(&cases[k], dtypes[d], 1, one);
+            check_partition_case(&cases[k], dtypes[d], 3, several);
+        }
+    ga_array *a = ga_zeros(GA_SHAPE(3, 5), GA_FLOAT32);
+    int64_t k5 = 5, km6 = -6, k2 = 2;
+    CHECK_ERROR(ga_partition(a, 1, &k5, -1) == NULL, GA_ERROR_VALUE, "ga_partition: kth(=5) out of bounds (5)");
+    CHECK_ERROR(ga_argpartition(a, 1, &km6, 1) == NULL, GA_ERROR_VALUE, "ga_argpartition: kth(=-1) out of bounds (5)");
+    CHECK_ERROR(ga_partition(a, 1, &k2, 2) == NULL, GA_ERROR_AXIS, "ga_partition: axis 2 is out of bounds");
+    CHECK_ERROR(ga_partition(a, 1, NULL, -1) == NULL, GA_ERROR_NULL_INPUT, "ga_partition: kth is NULL");
+    ga_release(a);
+}
+
+/* sort_complex: the last axis, NumPy's complex order, NumPy's dtypes. */
+DEVICE_TEST(sort_complex)
+{
+    const sort_case c = {2, {33, 300}, -1, true};
+    check_sort_case(&c, GA_COMPLEX64);
+    const ga_dtype from[] = {GA_BOOL, GA_INT8, GA_UINT16, GA_INT32, GA_FLOAT16, GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64};
+    const ga_dtype want[] = {GA_COMPLEX128, GA_COMPLEX64, GA_COMPLEX64, GA_COMPLEX128,
+                             GA_COMPLEX128, GA_COMPLEX128, GA_COMPLEX128, GA_COMPLEX64};
+    for (size_t i = 0; i < sizeof from / sizeof from[0]; i++) {
+        int64_t n = 1000;
+        size_t sz = ga_dtype_itemsize(from[i]);
+        unsigned char *h = malloc((size_t)n * sz);
+        fill_random(h, n, from[i]);
+        ga_array *a = ga_from_host(h, GA_SHAPE(2, n / 2), from[i]);
+        ga_array *s = ga_sort_complex(a), *sorted = ga_sort(a, -1), *ref = ga_astype(sorted, want[i]);
+        CHECK(s && ga_dtype_of(s) == want[i], "sort_complex of %s: dtype %s", ga_dtype_name(from[i]),
+              s ? ga_dtype_name(ga_dtype_of(s)) : ga_last_error_message());
+        if (s && ref) {
+            size_t wsz = ga_dtype_itemsize(want[i]);
+            unsigned char *g = malloc((size_t)n * wsz), *r = malloc((size_t)n * wsz);
+            CHECK_OK(ga_to_host(s, g, (size_t)n * wsz));
+            CHECK_OK(ga_to_host(ref, r, (size_t)n * wsz));
+            int bad = 0;
+            for (int64_t k = 0; k < n; k++) bad += compare_elements(g + k * wsz, r + k * wsz, want[i]) != 0;
+            CHECK(bad == 0, "sort_complex of %s: %d elements differ from sort + astype", ga_dtype_name(from[i]), bad);
+            free(g), free(r);
+        }
+        ga_release(a), ga_release(s), ga_release(sorted), ga_release(ref);
+        free(h);
+    }
+    ga_array *z = ga_zeros(0, NULL, GA_COMPLEX64);
+    CHECK_ERROR(ga_sort_complex(z) == NULL, GA_ERROR_AXIS, "ga_sort_complex: axis -1 is out of bounds");
+    ga_release(z);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Errors and edge cases                                                      */
 /* ------------------------------------------------------------------------ */
@@ -526,7 +1093,7 @@ DEVICE_TEST(sort_errors)
     CHECK_ERROR(ga_argsort(m, 2) == NULL, GA_ERROR_AXIS, "ga_argsort: axis 2 is out of bounds for array of dimension 2");
     CHECK_ERROR(ga_cumprod(m, -3, GA_DTYPE_INVALID) == NULL, GA_ERROR_AXIS, "axis -3 is out of bounds");
     ga_array *c = ga_zeros(GA_SHAPE(5), GA_COMPLEX64);
-    CHECK_ERROR(ga_sort(c, 0) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_sort: sorting complex64 arrays");
+    CHECK_ERROR(ga_sort(c, 1) == NULL, GA_ERROR_AXIS, "ga_sort: axis 1 is out of bounds for array of dimension 1");
     /* a NULL input keeps the first error */
     CHECK_ERROR(ga_sort(ga_argsort(m, 5), 0) == NULL, GA_ERROR_AXIS, "ga_argsort: axis 5");
     CHECK_ERROR(ga_cumsum(NULL, 0, GA_DTYPE_INVALID) == NULL, GA_ERROR_NULL_INPUT, "ga_cumsum: a is NULL");
