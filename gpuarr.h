@@ -1162,9 +1162,11 @@ GPUARR_API ga_status ga_place(ga_array *a, const ga_array *mask, const ga_array 
    an element indexed several times gets every value added (atomics). The
    index as in ga_index_items (one integer array: ga_array_index(idx));
    values broadcast to the shape of a[items] and converted to a's dtype
-   (same_kind casting, as NumPy's ufunc). float16 to complex128: the
-   rounding order of repeated indices is not fixed, so float sums may
-   differ from NumPy's in the last bits; bool adds as logical or. */
+   first (unsafe casting, as NumPy's add.at; NumPy adds in the promoted
+   dtype and converts each sum, which differs for float values added to
+   an integer array). float16 to complex128: the order of the additions at
+   a repeated index is not fixed, so float sums may differ from NumPy's in
+   the last bits; bool adds as logical or. */
 GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, const ga_array *values);
 
 /* numpy.trace: the sums along the diagonal `offset` of the plane (axis1,
@@ -8014,14 +8016,6 @@ static ga_status ga__advanced_set(const char *func, ga_array *a, int n, const ga
 {
     if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
     if (value->device != a->device) return ga__error(GA_ERROR_DEVICE, func, "the value is on another device");
-    if (add) { /* NumPy's ufunc casting: add's output dtype must cast same_kind to a's */
-        const ga_dtype both[2] = {a->dtype, value->dtype};
-        ga_dtype sum = ga_result_type(2, both, 0, NULL);
-        if (!ga_can_cast(sum, a->dtype, GA_CASTING_SAME_KIND))
-            return ga__error(GA_ERROR_TYPE, func,
-                             "Cannot cast ufunc 'add' output from dtype('%s') to dtype('%s') with casting rule 'same_kind'",
-                             ga__dtype_names[sum], ga__dtype_names[a->dtype]);
-    }
     ga__advanced adv;
     ga_status st = ga__advanced_resolve(func, a, n, items, &adv);
     if (st != GA_OK) return st;
