@@ -906,21 +906,24 @@ typedef enum ga_index_kind {
     GA_INDEX_SLICE,    /* a[start:stop:step]: GA_NONE for an omitted part */
     GA_INDEX_NEWAXIS,  /* a[None]: a new axis of length 1 */
     GA_INDEX_ELLIPSIS, /* a[...]: as many full slices as needed */
-    GA_INDEX_ARRAY     /* a[idx]: advanced indexing by `array`, of integers (one
-                          axis) or bool (a mask over as many axes as it has) */
+    GA_INDEX_ARRAY     /* a[idx]: advanced indexing by an array of integers (one
+                          axis) or bool (a mask over as many axes as it has);
+                          made by ga_array_index, which keeps the array's
+                          address (borrowed) in start */
 } ga_index_kind;
 
 typedef struct ga_index_item {
     ga_index_kind kind;
     int64_t start, stop, step;
-    const ga_array *array; /* GA_INDEX_ARRAY: the index array (borrowed) */
 } ga_index_item;
 
-static inline ga_index_item ga_at(int64_t i) { ga_index_item x = {GA_INDEX_INTEGER, i, 0, 0, NULL}; return x; }
-static inline ga_index_item ga_slice(int64_t start, int64_t stop, int64_t step) { ga_index_item x = {GA_INDEX_SLICE, start, stop, step, NULL}; return x; }
-static inline ga_index_item ga_newaxis(void) { ga_index_item x = {GA_INDEX_NEWAXIS, 0, 0, 0, NULL}; return x; }
-static inline ga_index_item ga_ellipsis(void) { ga_index_item x = {GA_INDEX_ELLIPSIS, 0, 0, 0, NULL}; return x; }
-static inline ga_index_item ga_array_index(const ga_array *idx) { ga_index_item x = {GA_INDEX_ARRAY, 0, 0, 0, idx}; return x; }
+static inline ga_index_item ga_at(int64_t i) { ga_index_item x = {GA_INDEX_INTEGER, i, 0, 0}; return x; }
+static inline ga_index_item ga_slice(int64_t start, int64_t stop, int64_t step) { ga_index_item x = {GA_INDEX_SLICE, start, stop, step}; return x; }
+static inline ga_index_item ga_newaxis(void) { ga_index_item x = {GA_INDEX_NEWAXIS, 0, 0, 0}; return x; }
+static inline ga_index_item ga_ellipsis(void) { ga_index_item x = {GA_INDEX_ELLIPSIS, 0, 0, 0}; return x; }
+static inline ga_index_item ga_array_index(const ga_array *idx) { ga_index_item x = {GA_INDEX_ARRAY, (int64_t)(intptr_t)idx, 0, 0}; return x; }
+/* The array of a GA_INDEX_ARRAY item. */
+static inline const ga_array *ga_index_item_array(ga_index_item item) { return (const ga_array *)(intptr_t)item.start; }
 
 /* a[index] with NumPy's basic indexing written as text, e.g.
    ga_index(a, "1:5, ::-1, ..., None"): integers, slices, "...", "None" or
@@ -7845,13 +7848,13 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
         if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_SLICE) consumed++;
         else if (it->kind == GA_INDEX_ELLIPSIS) ellipses++;
         else if (it->kind == GA_INDEX_ARRAY) {
-            if (!it->array) return ga__null_input(func, "an index array");
-            char kind = ga__dtype_kinds[it->array->dtype];
+            const ga_array *arr = ga_index_item_array(*it);
+            if (!arr) return ga__null_input(func, "an index array");
+            char kind = ga__dtype_kinds[arr->dtype];
             if (kind != 'b' && kind != 'i' && kind != 'u')
                 return ga__error(GA_ERROR_INDEX, func, "arrays used as indices must be of integer (or boolean) type");
-            if (it->array->device != a->device)
-                return ga__error(GA_ERROR_DEVICE, func, "the index array is on another device");
-            consumed += kind == 'b' ? it->array->ndim : 1;
+            if (arr->device != a->device) return ga__error(GA_ERROR_DEVICE, func, "the index array is on another device");
+            consumed += kind == 'b' ? arr->ndim : 1;
         } else if (it->kind != GA_INDEX_NEWAXIS)
             return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)it->kind);
     }
@@ -7859,9 +7862,12 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
     if (consumed > a->ndim)
         return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
                          a->ndim, consumed);
-    /* the basic part: array items become full slices (a 0-d bool a new axis) */
+    /* the basic part: array items become full slices (a 0-d bool a new
+       axis). As NumPy, integers and bool shapes are checked here, in order,
+       then the arrays broadcast, then their bounds are checked. */
     ga_index_item basic[3 * GA_MAXDIMS];
     ga__index_array arrays[GA_MAXDIMS];
+    int64_t lengths[GA_MAXDIMS];
     int nbasic = 0, narrays = 0, d = 0, vd = 0, first_adv = -1, last_adv = -1, nadv = 0;
     for (int i = 0; i < n; i++) {
         const ga_index_item *it = &items[i];
@@ -7870,8 +7876,11 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
             last_adv = i;
             nadv++;
         }
+        if (it->kind == GA_INDEX_INTEGER && (it->start < -a->shape[d] || it->start >= a->shape[d]))
+            return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
+                             (long long)it->start, d, (long long)a->shape[d]);
         if (it->kind == GA_INDEX_ARRAY) {
-            const ga_array *arr = it->array;
+            const ga_array *arr = ga_index_item_array(*it);
             bool mask = arr->dtype == GA_BOOL;
             int k = mask ? arr->ndim : 1;
             if (narrays == GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many index arrays");
@@ -7882,12 +7891,15 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
                                          "boolean index did not match indexed array along axis %d; size of axis is %lld "
                                          "but size of corresponding boolean axis is %lld",
                                          d + j, (long long)a->shape[d + j], (long long)arr->shape[j]);
-            ga__index_array *e = &arrays[narrays++];
+            ga__index_array *e = &arrays[narrays];
             e->array = arr;
             e->axis = d;
             e->view_axis = vd;
             e->naxes = k ? k : 1;
             e->linear = NULL;
+            lengths[narrays] = 1;
+            for (int j = 0; j < k; j++) lengths[narrays] *= a->shape[d + j];
+            narrays++;
             if (k == 0) {
                 basic[nbasic++] = ga_newaxis();
             } else {
@@ -7904,32 +7916,20 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
         else d += a->ndim - consumed, vd += a->ndim - consumed; /* the ellipsis */
     }
     bool adjacent = last_adv - first_adv + 1 == nadv;
-    ga__layout l;
-    ga_status st = ga__index_layout(func, a, nbasic, basic, &l);
-    if (st != GA_OK) return st;
-    ga_array *view = ga__view(func, a, &l, true);
-    if (!view) return ga__t.error;
-    /* each array's positions, checked */
-    int64_t lengths[GA_MAXDIMS];
+    /* each array's positions; then, as NumPy, the broadcast, then the bounds */
     int ndims[GA_MAXDIMS];
     const int64_t *shapes[GA_MAXDIMS];
+    ga_status st = GA_OK;
     for (int m = 0; m < narrays && st == GA_OK; m++) {
         ga__index_array *e = &arrays[m];
-        lengths[m] = 1;
-        for (int j = 0; j < e->naxes; j++) lengths[m] *= view->shape[e->view_axis + j];
-        if (e->array->dtype == GA_BOOL) {
+        if (e->array->dtype == GA_BOOL)
             e->linear = ga__nonzero_positions(func, e->array, false);
-        } else {
+        else
             e->linear = e->array->dtype == GA_INT64 && (e->array->flags & GA_C_CONTIGUOUS)
                             ? ga_retain((ga_array *)e->array)
                             : ga__contiguous_copy(func, e->array, GA_INT64);
-            if (e->linear) st = ga__check_indices(func, e->linear, lengths[m], e->axis);
-        }
         if (!e->linear) st = ga__t.error;
-        if (st == GA_OK) {
-            ndims[m] = e->linear->ndim;
-            shapes[m] = e->linear->shape;
-        }
+        else ndims[m] = e->linear->ndim, shapes[m] = e->linear->shape;
     }
     int64_t bshape[GA_MAXDIMS];
     int bndim = 0, bad = 0;
@@ -7939,11 +7939,21 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
         for (int m = 0; m < narrays && len < sizeof text; m++) {
             char one[200];
             ga__format_shape(one, sizeof one, arrays[m].linear->ndim, arrays[m].linear->shape);
-            len += (size_t)snprintf(text + len, sizeof text - len, "%s ", one);
+            /* NumPy lists a bool array's nonzero() arrays, one per axis */
+            int copies = arrays[m].array->dtype == GA_BOOL && arrays[m].array->ndim > 1 ? arrays[m].array->ndim : 1;
+            for (int c = 0; c < copies && len < sizeof text; c++)
+                len += (size_t)snprintf(text + len, sizeof text - len, "%s ", one);
         }
         st = ga__error(GA_ERROR_INDEX, func, "shape mismatch: indexing arrays could not be broadcast together with shapes %s",
                        text);
     }
+    for (int m = 0; m < narrays && st == GA_OK; m++)
+        if (arrays[m].array->dtype != GA_BOOL)
+            st = ga__check_indices(func, arrays[m].linear, lengths[m], arrays[m].axis);
+    ga__layout l;
+    if (st == GA_OK) st = ga__index_layout(func, a, nbasic, basic, &l);
+    ga_array *view = st == GA_OK ? ga__view(func, a, &l, true) : NULL;
+    if (st == GA_OK && !view) st = ga__t.error;
     /* the indexed axes together: at the first one's place, or first */
     ga_array *moved = NULL;
     int axis = adjacent ? arrays[0].view_axis : 0, naxes = 0;
@@ -8031,7 +8041,8 @@ static ga_status ga__advanced_set(const char *func, ga_array *a, int n, const ga
         char from[200], to[200];
         ga__format_shape(from, sizeof from, value->ndim, value->shape);
         ga__format_shape(to, sizeof to, adv.ndim, adv.shape);
-        bool one_mask = n == 1 && items[0].array->dtype == GA_BOOL && items[0].array->ndim == a->ndim;
+        const ga_array *mask = n == 1 ? ga_index_item_array(items[0]) : NULL;
+        bool one_mask = mask && mask->dtype == GA_BOOL && mask->ndim == a->ndim;
         if (one_mask && value->ndim <= 1)
             st = ga__error(GA_ERROR_VALUE, func,
                            "NumPy boolean array indexing assignment cannot assign %lld input values to the %lld output "

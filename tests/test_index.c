@@ -961,6 +961,22 @@ DEVICE_TEST(index_errors)
     ga_index_item mismatch[2] = {ga_array_index(i2), ga_array_index(i3)};
     CHECK_ERROR(ga_index_items(a, 2, mismatch) == NULL, GA_ERROR_INDEX,
                 "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,)");
+    /* NumPy's order: integers (and bool shapes) first, then the broadcast,
+       then the arrays' bounds */
+    ga_index_item late_int[2] = {ga_array_index(in), ga_at(7)};
+    CHECK_ERROR(ga_index_items(a, 2, late_int) == NULL, GA_ERROR_INDEX, "index 7 is out of bounds for axis 1 with size 4");
+    ga_index_item bad_and_mismatch[2] = {ga_array_index(ib), ga_array_index(i3)};
+    CHECK_ERROR(ga_index_items(a, 2, bad_and_mismatch) == NULL, GA_ERROR_INDEX,
+                "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,)");
+    ga_array *m54 = ga_ones(GA_SHAPE(5, 4), GA_BOOL);
+    ga_index_item mask_and_array[2] = {ga_array_index(m54), ga_newaxis()};
+    ga_index_item two_d_mismatch[2] = {ga_array_index(m54), ga_array_index(i3)};
+    CHECK_ERROR(ga_index_items(a, 2, two_d_mismatch) == NULL, GA_ERROR_INDEX, "too many indices for array");
+    ga_array *got_mn = ga_index_items(a, 2, mask_and_array);
+    CHECK(got_mn && ga_ndim(got_mn) == 2 && ga_shape(got_mn)[0] == 20 && ga_shape(got_mn)[1] == 1,
+          "a[mask(5,4), None]: (20, 1)");
+    ga_release(got_mn);
+    ga_release(m54);
     ga_index_item rows = ga_array_index(i2);
     CHECK_ERROR(ga_setitem_items(a, 1, &rows, v) != GA_OK, GA_ERROR_VALUE,
                 "shape mismatch: value array of shape (3,) could not be broadcast to indexing result of shape (2,4)");
@@ -1046,11 +1062,13 @@ DEVICE_TEST(index_empty)
 TEST(index_item_constructors)
 {
     ga_index_item x = ga_array_index((const ga_array *)0x1234);
-    CHECK(x.kind == GA_INDEX_ARRAY && x.array == (const ga_array *)0x1234, "ga_array_index");
+    CHECK(x.kind == GA_INDEX_ARRAY && ga_index_item_array(x) == (const ga_array *)0x1234, "ga_array_index");
+    x = ga_array_index(NULL);
+    CHECK(x.kind == GA_INDEX_ARRAY && ga_index_item_array(x) == NULL, "ga_array_index(NULL)");
     x = ga_at(3);
-    CHECK(x.kind == GA_INDEX_INTEGER && x.start == 3 && x.array == NULL, "ga_at leaves array NULL");
+    CHECK(x.kind == GA_INDEX_INTEGER && x.start == 3, "ga_at");
     x = ga_slice(1, GA_NONE, -1);
-    CHECK(x.kind == GA_INDEX_SLICE && x.stop == GA_NONE && x.step == -1 && x.array == NULL, "ga_slice");
+    CHECK(x.kind == GA_INDEX_SLICE && x.start == 1 && x.stop == GA_NONE && x.step == -1, "ga_slice");
 }
 
 /* The select glue answers its temp-storage queries and refuses a bad item
