@@ -8161,9 +8161,12 @@ GPUARR_API ga_status ga_nonzero(const ga_array *a, ga_array **out)
     static const char func[] = "ga_nonzero";
     if (!a) return ga__null_input(func, "a");
     if (!out) return ga__null_input(func, "out");
-    if (a->ndim == 0)
+    if (a->ndim == 0) /* NumPy 2's words; for a bool, a hint too */
         return ga__error(GA_ERROR_VALUE, func,
-                         "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
+                         "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.%s",
+                         a->dtype == GA_BOOL ? " If the context of this error is of the form `arr[nonzero(cond)]`, just "
+                                               "use `arr[cond]`."
+                                             : "");
     ga_array *coords = ga__nonzero_positions(func, a, true);
     if (!coords) return ga__t.error;
     for (int d = 0; d < a->ndim; d++) {

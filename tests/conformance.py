@@ -2944,7 +2944,7 @@ def check_nonzero_family(t, ga):
         if hv.ndim == 0:
             e = numpy_error(lambda: np.nonzero(hv))
             out = (ctypes.c_void_p * 1)()
-            expect_error(t, "nonzero of 0-d", lib.ga_nonzero(dv, out), "GA_ERROR_VALUE", str(e))
+            expect_error(t, "nonzero of 0-d", lib.ga_nonzero(dv, out), "GA_ERROR_VALUE", str(e), exact=False)
             continue
         out = (ctypes.c_void_p * hv.ndim)()
         if t.expect(lib.ga_nonzero(dv, out) == 0, f"nonzero {label}: {t.env.last_error()}"):
