@@ -1129,10 +1129,11 @@ GPUARR_API ga_array *ga_index_mask(const ga_array *a, const ga_array *mask);
 GPUARR_API ga_status ga_setitem_mask(ga_array *a, const ga_array *mask, const ga_array *value);
 GPUARR_API ga_status ga_setitem_mask_scalar(ga_array *a, const ga_array *mask, ga_scalar value);
 
-/* numpy.nonzero: out[d] (a->ndim arrays, int64, each of length count) holds
-   the indices along axis d of the nonzero elements of `a` (any dtype; NaN
-   is nonzero), in C order. As in NumPy, out[d] are rows of one (ndim,
-   count) array. Errors: a 0-d `a` (NumPy 2: "Calling nonzero on 0d arrays
+/* numpy.nonzero: out[d] (a->ndim new arrays, int64, each of length count;
+   release each) holds the indices along axis d of the nonzero elements of
+   `a` (any dtype; NaN is nonzero), in C order. out[d] are contiguous rows
+   of one (ndim, count) array (NumPy's are columns of a (count, ndim) one).
+   Errors: a 0-d `a` (NumPy 2: "Calling nonzero on 0d arrays
    is not allowed. Use np.atleast_1d(scalar).nonzero() instead."). */
 GPUARR_API ga_status ga_nonzero(const ga_array *a, ga_array **out);
 
@@ -7829,12 +7830,7 @@ static ga_array *ga__linear_positions(const char *func, const ga__index_array *a
         }
         mult *= lengths[m];
     }
-    if (sum && sum->ndim != ndim) { /* every array was a broadcast of fewer dims */
-        ga_array *b = ga__broadcast_copy(func, sum, ndim, shape);
-        ga_release(sum);
-        sum = b;
-    }
-    return sum;
+    return sum; /* the terms broadcast to (ndim, shape) as they are added */
 }
 
 static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n, const ga_index_item *items,
