@@ -902,12 +902,16 @@ GPUARR_API ga_array *ga_imag(const ga_array *a);
 #define GA_NONE INT64_MIN
 #define GA_AXIS_NONE (-2147483647 - 1)
 
-/* One entry of a basic index, what NumPy writes between a[ and ]. */
+/* One entry of an index, what NumPy writes between a[ and ]. */
 typedef enum ga_index_kind {
     GA_INDEX_INTEGER,  /* a[i]: start is i; the axis goes away */
     GA_INDEX_SLICE,    /* a[start:stop:step]: GA_NONE for an omitted part */
     GA_INDEX_NEWAXIS,  /* a[None]: a new axis of length 1 */
-    GA_INDEX_ELLIPSIS  /* a[...]: as many full slices as needed */
+    GA_INDEX_ELLIPSIS, /* a[...]: as many full slices as needed */
+    GA_INDEX_ARRAY     /* a[idx]: advanced indexing by an array of integers (one
+                          axis) or bool (a mask over as many axes as it has);
+                          made by ga_array_index, which keeps the array's
+                          address (borrowed) in start */
 } ga_index_kind;
 
 typedef struct ga_index_item {
@@ -919,6 +923,9 @@ static inline ga_index_item ga_at(int64_t i) { ga_index_item x = {GA_INDEX_INTEG
 static inline ga_index_item ga_slice(int64_t start, int64_t stop, int64_t step) { ga_index_item x = {GA_INDEX_SLICE, start, stop, step}; return x; }
 static inline ga_index_item ga_newaxis(void) { ga_index_item x = {GA_INDEX_NEWAXIS, 0, 0, 0}; return x; }
 static inline ga_index_item ga_ellipsis(void) { ga_index_item x = {GA_INDEX_ELLIPSIS, 0, 0, 0}; return x; }
+static inline ga_index_item ga_array_index(const ga_array *idx) { ga_index_item x = {GA_INDEX_ARRAY, (int64_t)(intptr_t)idx, 0, 0}; return x; }
+/* The array of a GA_INDEX_ARRAY item. */
+static inline const ga_array *ga_index_item_array(ga_index_item item) { return (const ga_array *)(intptr_t)item.start; }
 
 /* a[index] with NumPy's basic indexing written as text, e.g.
    ga_index(a, "1:5, ::-1, ..., None"): integers, slices, "...", "None" or
@@ -929,7 +936,16 @@ static inline ga_index_item ga_ellipsis(void) { ga_index_item x = {GA_INDEX_ELLI
 GPUARR_API ga_array *ga_index(const ga_array *a, const char *index);
 
 /* a[items[0], ..., items[n-1]]: the same, from index items (ga_at,
-   ga_slice, ga_newaxis, ga_ellipsis). */
+   ga_slice, ga_newaxis, ga_ellipsis), and NumPy's advanced indexing when an
+   item is an array (ga_array_index): the result is then a new array, whose
+   shape follows NumPy's rules: the index arrays (integer scalars among them
+   count as 0-d arrays; a bool array stands for its nonzero() arrays)
+   broadcast together, and their shape takes the place of the first
+   indexed axis when the advanced items are adjacent, else comes first.
+   Errors as NumPy's: an index out of bounds ("index 10 is out of bounds
+   for axis 0 with size 5", naming a's axis), index arrays that do not
+   broadcast, a non-integer index array, a bool index whose shape does not
+   match the axes it covers. */
 GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items);
 
 /* a[index] = value: writes `value` (broadcast, converted with NumPy's
@@ -1092,6 +1108,77 @@ GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis);
 /* numpy.meshgrid of n 1-d arrays (indexing "xy" or, with `ij`, "ij"):
    out[i] is a C-contiguous copy, as NumPy's copy=True. */
 GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out);
+
+/* a[items] = value (GA_INDEX_ARRAY items allowed, NumPy's advanced
+   assignment): `value` broadcast to the shape a[items] has, converted with
+   unsafe casting. Where an element is indexed several times, which write
+   lands is not defined (NumPy: the last). On error nothing is written. */
+GPUARR_API ga_status ga_setitem_items(ga_array *a, int n, const ga_index_item *items, const ga_array *value);
+GPUARR_API ga_status ga_setitem_items_scalar(ga_array *a, int n, const ga_index_item *items, ga_scalar value);
+
+/* a[mask] with a bool `mask` of a's shape or of its leading axes: a new
+   array of shape (count,) + a.shape[mask.ndim:], the selected elements in
+   C order (a device-wide select; the count is read back to size the
+   result, the one wait). Errors: a non-bool mask (GA_ERROR_TYPE), a shape
+   that does not match ("boolean index did not match indexed array along
+   axis 0; size of axis is 3 but size of corresponding boolean axis is 4"). */
+GPUARR_API ga_array *ga_index_mask(const ga_array *a, const ga_array *mask);
+
+/* a[mask] = value: `value` broadcast to the shape of a[mask] (or a scalar),
+   converted with unsafe casting; a 1-d value of another length is NumPy's
+   "NumPy boolean array indexing assignment cannot assign 3 input values to
+   the 2 output values where the mask is true". Nothing is written on error. */
+GPUARR_API ga_status ga_setitem_mask(ga_array *a, const ga_array *mask, const ga_array *value);
+GPUARR_API ga_status ga_setitem_mask_scalar(ga_array *a, const ga_array *mask, ga_scalar value);
+
+/* numpy.nonzero: out[d] (a->ndim new arrays, int64, each of length count;
+   release each) holds the indices along axis d of the nonzero elements of
+   `a` (any dtype; NaN is nonzero), in C order. out[d] are contiguous rows
+   of one (ndim, count) array (NumPy's are columns of a (count, ndim) one).
+   Errors: a 0-d `a` (NumPy 2: "Calling nonzero on 0d arrays
+   is not allowed. Use np.atleast_1d(scalar).nonzero() instead."). */
+GPUARR_API ga_status ga_nonzero(const ga_array *a, ga_array **out);
+
+/* numpy.argwhere: the (count, a.ndim) int64 indices of the nonzero
+   elements, one row each (F-contiguous, as NumPy's). A 0-d `a` gives
+   shape (1, 0) or (0, 0). */
+GPUARR_API ga_array *ga_argwhere(const ga_array *a);
+
+/* numpy.flatnonzero: the int64 indices of the nonzero elements of
+   ravel(a). */
+GPUARR_API ga_array *ga_flatnonzero(const ga_array *a);
+
+/* numpy.compress: the slices of `a` along `axis` (GA_AXIS_NONE: of the
+   flattened array) where the 1-d `condition` (any dtype, as truth values)
+   is true; a shorter condition selects among the first slices only, a
+   longer one may be true only within the axis (else NumPy's IndexError). */
+GPUARR_API ga_array *ga_compress(const ga_array *condition, const ga_array *a, int axis);
+
+/* numpy.extract: the elements of ravel(a) where ravel(condition) is
+   nonzero (a 1-d array; condition's true elements must lie within a). */
+GPUARR_API ga_array *ga_extract(const ga_array *condition, const ga_array *a);
+
+/* numpy.place: the elements of `a` where `mask` (a's size; truth values)
+   is nonzero get vals' elements in turn, repeated cyclically, converted to
+   a's dtype. Errors: an empty `vals` with something to place ("Cannot
+   insert from an empty array!"), a mask of another size. */
+GPUARR_API ga_status ga_place(ga_array *a, const ga_array *mask, const ga_array *vals);
+
+/* numpy.add.at(a, items, values): a[items] += values, unbuffered, so that
+   an element indexed several times gets every value added (atomics). The
+   index as in ga_index_items (one integer array: ga_array_index(idx));
+   values broadcast to the shape of a[items] and converted to a's dtype
+   first (unsafe casting, as NumPy's add.at; NumPy adds in the promoted
+   dtype and converts each sum, which differs for float values added to
+   an integer array). float16 to complex128: the order of the additions at
+   a repeated index is not fixed, so float sums may differ from NumPy's in
+   the last bits; bool adds as logical or. */
+GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, const ga_array *values);
+
+/* numpy.trace: the sums along the diagonal `offset` of the plane (axis1,
+   axis2), a new array of a's shape without those axes (0-d for a matrix);
+   dtype as numpy.sum's (GA_DTYPE_INVALID: its default). */
+GPUARR_API ga_array *ga_trace(const ga_array *a, int64_t offset, int axis1, int axis2, ga_dtype dtype);
 
 /* ======================================================================== */
 /* 13. Reductions and statistics                                             */
@@ -1610,7 +1697,7 @@ typedef struct ga__take_params {
     int64_t idx_outer, idx_count, idx_inner;  /* the index array's element strides */
     int64_t nvalues;                          /* put: values repeat with this period */
     int32_t mode;                             /* 0 raise (checked), 1 wrap, 2 clip */
-    int32_t unused;
+    int32_t add;                              /* 1: add the values (ga_index_add_<dtype>, add.at) */
 } ga__take_params;
 
 typedef struct ga__linspace_params {
@@ -1791,6 +1878,24 @@ int ga__cub_sort_rows(const void *in, void *out, int64_t *index, int dtype, int6
    (floating and complex dtypes) read an element with a NaN part as 0 / 1. */
 int ga__cub_scan(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int op, int64_t n,
                  int64_t segment_length, struct CUstream_st *stream);
+
+/* Stream compaction (DeviceSelect::Flagged): `out` gets, in order, the
+   items i < n of `in` (contiguous, item_bytes 1, 2, 4, 8 or 16) whose byte
+   flags[i] is nonzero; with `in` NULL, their positions i as int64 instead
+   (flatnonzero). *count (device memory, int64) gets how many. */
+int ga__cub_select_flagged(void *temp, size_t *temp_bytes, const void *in, const void *flags, void *out,
+                           int64_t *count, int item_bytes, int64_t n, struct CUstream_st *stream);
+
+/* *count (device memory, int64) = the number of nonzero bytes among the n
+   at `flags` (DeviceReduce::Sum; 16 bytes per load when flags is 16-byte
+   aligned). */
+int ga__cub_count_flags(void *temp, size_t *temp_bytes, const void *flags, int64_t n, int64_t *count,
+                        struct CUstream_st *stream);
+
+/* In place on `coords`, int64 (ndim, n) C-contiguous: the flat C-order
+   positions over `shape` held in its last row become one row of
+   coordinates per axis (nonzero). No temporary storage. */
+int ga__cub_unravel(int64_t *coords, int64_t n, int ndim, const int64_t *shape, struct CUstream_st *stream);
 
 /* The runtime's text for an error the glue returned; CUB_VERSION. */
 const char *ga__cub_error_string(int error);
@@ -3877,7 +3982,7 @@ static struct {
     CUkernel astype[GA_NUM_DTYPES][GA_NUM_DTYPES][GA__COPY_NUM_VARIANTS];
     CUkernel transpose[5], tri[5], fill[5], eye[5]; /* by log2(itemsize) */
     CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
-    CUkernel take[5], put[5], check_bounds;
+    CUkernel take[5], put[5], check_bounds, add_at[GA_NUM_DTYPES];
     CUkernel ufunc[GA_NUM_UFUNCS][GA_NUM_DTYPES + 2][2]; /* [ufunc][loop][contig, strided] */
     CUkernel all_true;
     CUkernel reduce[8][11][2], reduce_gram[2], reduce_corr[2]; /* section 13: [op][loads][inner, outer] */
@@ -6103,12 +6208,17 @@ invalid:
     return ga__error(GA_ERROR_VALUE, func, "invalid index '%s'", text);
 }
 
+/* Advanced indexing (further down). */
+static bool ga__has_array_item(int n, const ga_index_item *items);
+static ga_array *ga__advanced_get(const char *func, const ga_array *a, int n, const ga_index_item *items);
+
 GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items)
 {
     static const char func[] = "ga_index_items";
     ga__layout l;
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (n > 0 && !items) { ga__null_input(func, "items"); return NULL; }
+    if (ga__has_array_item(n, items)) return ga__ret(ga__advanced_get(func, a, n, items));
     if (ga__index_layout(func, a, n, items, &l) != GA_OK) return NULL;
     return ga__ret(ga__view(func, a, &l, true));
 }
@@ -7371,7 +7481,16 @@ static ga_status ga__index_launch(const char *func, const ga_array *a, ga_array 
         void *args[] = {&op, &ap, &ip, p};
         return ga__launch(func, f, a->device, total, args);
     }
-    CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.put[c], "ga_index_put_b%d", 8 << c);
+    CUfunction f;
+    if (p->add) { /* add.at: one kernel per dtype, the unsigned integers by their signed ones */
+        static const ga_dtype kernel_of[GA_NUM_DTYPES] = {GA_BOOL, GA_INT8, GA_INT16, GA_INT32, GA_INT64, GA_INT8,
+                                                          GA_INT16, GA_INT32, GA_INT64, GA_FLOAT16, GA_BFLOAT16,
+                                                          GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+        ga_dtype k = kernel_of[a->dtype];
+        f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.add_at[k], "ga_index_add_%s", ga__dtype_names[k]);
+    } else {
+        f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.put[c], "ga_index_put_b%d", 8 << c);
+    }
     void *vp = (void *)(uintptr_t)values->data;
     void *args[] = {&ap, &vp, &ip, p};
     return ga__launch(func, f, a->device, total, args);
@@ -7540,7 +7659,8 @@ done:
 /* Scatters into `a` through p: directly when a collapses to (outer, axis,
    inner), else into a contiguous copy that is written back. */
 static ga_status ga__scatter(const char *func, ga_array *a, const ga_array *values, const ga_array *idx, int axis,
-                             const int64_t idx_strides[3], int64_t count, ga_index_mode mode, const int64_t *a_shape)
+                             const int64_t idx_strides[3], int64_t count, ga_index_mode mode, const int64_t *a_shape,
+                             bool add)
 {
     ga_array *view = ga__broadcast_view(func, a, a->ndim, a_shape); /* a, broadcast in the other axes */
     ga_array *target = view ? ga__gatherable(func, view, axis) : NULL;
@@ -7549,6 +7669,7 @@ static ga_status ga__scatter(const char *func, ga_array *a, const ga_array *valu
         ga__take_params p;
         ga__index_params(target, axis, count, idx_strides, mode, &p);
         p.nvalues = values->size;
+        p.add = add;
         st = ga__index_launch(func, target, NULL, values, idx, axis, &p);
         if (st == GA_OK && target != view) st = ga__copyto(func, a, target, GA_CASTING_NO);
     }
@@ -7581,7 +7702,7 @@ GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array
     if (st == GA_OK && vals->device != a->device) st = ga__error(GA_ERROR_DEVICE, func, "values are on another device");
     if (st == GA_OK) {
         const int64_t idx_strides[3] = {0, 1, 0};
-        st = ga__scatter(func, flat, vals, idx, 0, idx_strides, idx->size, mode, flat->shape);
+        st = ga__scatter(func, flat, vals, idx, 0, idx_strides, idx->size, mode, flat->shape, false);
         if (st == GA_OK && flat->buffer != a->buffer) { /* the copy, back into a's layout */
             ga_array *shaped = ga__reshape(func, flat, a->ndim, a->shape);
             st = shaped ? ga__copyto(func, a, shaped, GA_CASTING_NO) : ga__t.error;
@@ -7615,7 +7736,7 @@ GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, con
         int64_t inner = 1;
         for (int d = axis + 1; d < a->ndim; d++) inner *= shape[d];
         const int64_t idx_strides[3] = {shape[axis] * inner, inner, 1};
-        st = ga__scatter(func, a, vals, idx_full, axis, idx_strides, shape[axis], GA_INDEX_RAISE, ashape);
+        st = ga__scatter(func, a, vals, idx_full, axis, idx_strides, shape[axis], GA_INDEX_RAISE, ashape, false);
     }
     ga_release(vals);
     ga_release(idx_full);
@@ -7881,6 +8002,665 @@ GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_a
     }
     for (int i = 0; i < n; i++) ga__ret(out[i]);
     return GA_OK;
+}
+
+
+/* --- advanced indexing, masks, nonzero --------------------------------------- */
+
+/* From sections 13 and 14. */
+static ga_status ga__reduce(const char *func, ga_reduction r, const ga_array *a, int naxes, const int *axes,
+                            ga_dtype dtype, ga_array **out, bool keepdims, const ga_reduce_options *opt);
+static ga_status ga__cub_failed(const char *func, int e, const char *what);
+
+/* `a` as C-contiguous bool truth values: a itself (a new reference) when
+   it already is. */
+static ga_array *ga__truth_flags(const char *func, const ga_array *a)
+{
+    if (a->dtype == GA_BOOL && (a->flags & GA_C_CONTIGUOUS)) return ga_retain((ga_array *)a);
+    return ga__contiguous_copy(func, a, GA_BOOL);
+}
+
+/* The items of n whose bool byte at `flags` (contiguous) is nonzero,
+   compacted in order into a new array made once their count is known: the
+   items of `in` (item_bytes each, contiguous) as `dtype`, or, with in 0,
+   their int64 positions. The result is (count,), or with `matrix` (rows,
+   count), the selection in its last row. The count is read back (a wait). */
+static ga_array *ga__select_flagged(const char *func, int device, uint64_t in, int item_bytes, uint64_t flags,
+                                    int64_t n, int rows, bool matrix, ga_dtype dtype)
+{
+    CUstream stream = ga__stream_of(device);
+    const void *inp = (const void *)(uintptr_t)in, *fp = (const void *)(uintptr_t)flags;
+    size_t count_bytes = 0, select_bytes = 0;
+    int64_t count = 0;
+    ga__block *count_block = NULL, *temp_block = NULL;
+    ga_status st = GA_OK;
+    if (n > 0) {
+        int e = ga__cub_count_flags(NULL, &count_bytes, fp, n, NULL, stream);
+        if (!e) e = ga__cub_select_flagged(NULL, &select_bytes, inp, fp, NULL, NULL, item_bytes, n, stream);
+        if (e) {
+            ga__cub_failed(func, e, "cub select (temp storage query)");
+            return NULL;
+        }
+        size_t temp_bytes = GA__MAX(count_bytes, select_bytes);
+        count_block = ga__device_alloc(func, device, 8, false);
+        temp_block = count_block ? ga__device_alloc(func, device, temp_bytes ? temp_bytes : 1, false) : NULL;
+        if (!temp_block) st = ga__t.error;
+    }
+    int64_t *dcount = count_block ? (int64_t *)(uintptr_t)count_block->ptr : NULL;
+    void *temp = temp_block ? (void *)(uintptr_t)temp_block->ptr : NULL;
+    if (st == GA_OK && n > 0) {
+        int e = ga__cub_count_flags(temp, &count_bytes, fp, n, dcount, stream);
+        if (e) st = ga__cub_failed(func, e, "cub count");
+        else if (GA__CU.MemcpyDtoHAsync(&count, (CUdeviceptr)count_block->ptr, 8, stream) != CUDA_SUCCESS ||
+                 GA__CU.StreamSynchronize(stream) != CUDA_SUCCESS)
+            st = ga__error(GA_ERROR_CUDA, func, "reading the count of selected elements back failed");
+    }
+    ga_array *out = NULL;
+    if (st == GA_OK) {
+        int64_t shape[2] = {rows, count};
+        out = ga__array_new(func, device, matrix ? 2 : 1, matrix ? shape : shape + 1, dtype);
+        if (!out) st = ga__t.error;
+    }
+    if (st == GA_OK && count > 0) {
+        void *o = (void *)(uintptr_t)(out->data + (uint64_t)((rows - 1) * count) * ga__dtype_sizes[dtype]);
+        int e = ga__cub_select_flagged(temp, &select_bytes, inp, fp, o, dcount, item_bytes, n, stream);
+        if (e) st = ga__cub_failed(func, e, "cub select");
+    }
+    if (count_block) ga__pool_free(ga__g.devices[device].pool, count_block);
+    if (temp_block) ga__pool_free(ga__g.devices[device].pool, temp_block);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The int64 positions of the nonzero elements of `a` (C order), as in
+   flatnonzero: (count,); or with `coords`, their coordinates, (ndim,
+   count) with row d along axis d. */
+static ga_array *ga__nonzero_positions(const char *func, const ga_array *a, bool coords)
+{
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *flags = ga__truth_flags(func, a);
+    int rows = coords ? a->ndim : 1;
+    ga_array *out = flags ? ga__select_flagged(func, a->device, 0, 8, flags->data, a->size, rows, coords, GA_INT64)
+                          : NULL;
+    ga_release(flags);
+    if (out && coords && a->ndim > 1) {
+        int e = ga__cub_unravel((int64_t *)(uintptr_t)out->data, out->shape[1], a->ndim, a->shape,
+                                ga__stream_of(a->device));
+        if (e) {
+            ga__cub_failed(func, e, "unravelling the positions");
+            ga_release(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* One array item of an advanced index, resolved. */
+typedef struct ga__index_array {
+    const ga_array *array;
+    int axis;         /* the first axis of `a` it indexes (for messages) */
+    int view_axis;    /* the first axis of the basic view it indexes */
+    int naxes;        /* how many (a bool array: its ndim; a 0-d bool: one new axis) */
+    ga_array *linear; /* int64, C-contiguous: positions over those axes, in C order */
+} ga__index_array;
+
+/* An index with array items, resolved against `a`: target is a view of a
+   (or, where the strides do not allow one, a C copy of `base`, a view of
+   a) whose axis `axis` stands for all the indexed axes; `linear` (int64,
+   C-contiguous, the index arrays' broadcast shape) holds the positions
+   along it, all in range (negatives made positive by WRAP mode); `shape`
+   is the result's. */
+typedef struct ga__advanced {
+    ga_array *target, *base, *linear;
+    int axis;
+    int ndim;
+    int64_t shape[GA_MAXDIMS];
+    int64_t count; /* linear's size */
+} ga__advanced;
+
+static void ga__advanced_release(ga__advanced *adv)
+{
+    ga_release(adv->target);
+    ga_release(adv->base);
+    ga_release(adv->linear);
+    memset(adv, 0, sizeof *adv);
+}
+
+static bool ga__has_array_item(int n, const ga_index_item *items)
+{
+    for (int i = 0; i < n; i++)
+        if (items[i].kind == GA_INDEX_ARRAY) return true;
+    return false;
+}
+
+/* The linear positions: sum over the index arrays of (index mod length) *
+   (the lengths of the later ones), broadcast; or the one array itself. */
+static ga_array *ga__linear_positions(const char *func, const ga__index_array *arrays, int narrays,
+                                      const int64_t *lengths, int ndim, const int64_t *shape, int device)
+{
+    int64_t size = 1;
+    for (int d = 0; d < ndim; d++) size *= shape[d];
+    if (narrays == 1) return ga_retain(arrays[0].linear);
+    if (size == 0) return ga__array_new(func, device, ndim, shape, GA_INT64);
+    ga_array *sum = NULL;
+    int64_t mult = 1;
+    for (int m = narrays - 1; m >= 0; m--) {
+        ga_array *term = NULL, *scaled = NULL, *next = NULL;
+        ga_operand rin[2] = {ga_operand_array(arrays[m].linear), ga_operand_scalar(ga_int(lengths[m]))};
+        ga_status st = ga__ufunc(func, GA_UFUNC_REMAINDER, rin, &term, NULL);
+        if (st == GA_OK && mult != 1) {
+            ga_operand min[2] = {ga_operand_array(term), ga_operand_scalar(ga_int(mult))};
+            st = ga__ufunc(func, GA_UFUNC_MULTIPLY, min, &scaled, NULL);
+        } else if (st == GA_OK) {
+            scaled = ga_retain(term);
+        }
+        if (st == GA_OK && sum) {
+            ga_operand ain[2] = {ga_operand_array(sum), ga_operand_array(scaled)};
+            st = ga__ufunc(func, GA_UFUNC_ADD, ain, &next, NULL);
+        } else if (st == GA_OK) {
+            next = ga_retain(scaled);
+        }
+        ga_release(term);
+        ga_release(scaled);
+        ga_release(sum);
+        sum = next;
+        if (st != GA_OK) {
+            ga_release(sum);
+            return NULL;
+        }
+        mult *= lengths[m];
+    }
+    return sum; /* the terms broadcast to (ndim, shape) as they are added */
+}
+
+static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                      ga__advanced *adv)
+{
+    memset(adv, 0, sizeof *adv);
+    if (n > 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
+    int consumed = 0, ellipses = 0;
+    for (int i = 0; i < n; i++) {
+        const ga_index_item *it = &items[i];
+        if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_SLICE) consumed++;
+        else if (it->kind == GA_INDEX_ELLIPSIS) ellipses++;
+        else if (it->kind == GA_INDEX_ARRAY) {
+            const ga_array *arr = ga_index_item_array(*it);
+            if (!arr) return ga__null_input(func, "an index array");
+            char kind = ga__dtype_kinds[arr->dtype];
+            if (kind != 'b' && kind != 'i' && kind != 'u')
+                return ga__error(GA_ERROR_INDEX, func, "arrays used as indices must be of integer (or boolean) type");
+            if (arr->device != a->device) return ga__error(GA_ERROR_DEVICE, func, "the index array is on another device");
+            consumed += kind == 'b' ? arr->ndim : 1;
+        } else if (it->kind != GA_INDEX_NEWAXIS)
+            return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)it->kind);
+    }
+    if (ellipses > 1) return ga__error(GA_ERROR_INDEX, func, "an index can only have a single ellipsis ('...')");
+    if (consumed > a->ndim)
+        return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
+                         a->ndim, consumed);
+    /* the basic part: array items become full slices (a 0-d bool a new
+       axis). As NumPy, integers and bool shapes are checked here, in order,
+       then the arrays broadcast, then their bounds are checked. */
+    ga_index_item basic[3 * GA_MAXDIMS];
+    ga__index_array arrays[GA_MAXDIMS];
+    int64_t lengths[GA_MAXDIMS];
+    int nbasic = 0, narrays = 0, d = 0, vd = 0, first_adv = -1, last_adv = -1, nadv = 0;
+    for (int i = 0; i < n; i++) {
+        const ga_index_item *it = &items[i];
+        if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_ARRAY) {
+            if (first_adv < 0) first_adv = i;
+            last_adv = i;
+            nadv++;
+        }
+        if (it->kind == GA_INDEX_INTEGER && (it->start < -a->shape[d] || it->start >= a->shape[d]))
+            return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
+                             (long long)it->start, d, (long long)a->shape[d]);
+        if (it->kind == GA_INDEX_ARRAY) {
+            const ga_array *arr = ga_index_item_array(*it);
+            bool mask = arr->dtype == GA_BOOL;
+            int k = mask ? arr->ndim : 1;
+            if (narrays == GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many index arrays");
+            if (mask)
+                for (int j = 0; j < k; j++)
+                    if (arr->shape[j] != a->shape[d + j])
+                        return ga__error(GA_ERROR_INDEX, func,
+                                         "boolean index did not match indexed array along axis %d; size of axis is %lld "
+                                         "but size of corresponding boolean axis is %lld",
+                                         d + j, (long long)a->shape[d + j], (long long)arr->shape[j]);
+            ga__index_array *e = &arrays[narrays];
+            e->array = arr;
+            e->axis = d;
+            e->view_axis = vd;
+            e->naxes = k ? k : 1;
+            e->linear = NULL;
+            lengths[narrays] = 1;
+            for (int j = 0; j < k; j++) lengths[narrays] *= a->shape[d + j];
+            narrays++;
+            if (k == 0) {
+                basic[nbasic++] = ga_newaxis();
+            } else {
+                for (int j = 0; j < k; j++) basic[nbasic++] = ga_slice(GA_NONE, GA_NONE, GA_NONE);
+            }
+            d += k;
+            vd += e->naxes;
+            continue;
+        }
+        basic[nbasic++] = *it;
+        if (it->kind == GA_INDEX_INTEGER) d++;
+        else if (it->kind == GA_INDEX_SLICE) d++, vd++;
+        else if (it->kind == GA_INDEX_NEWAXIS) vd++;
+        else d += a->ndim - consumed, vd += a->ndim - consumed; /* the ellipsis */
+    }
+    bool adjacent = last_adv - first_adv + 1 == nadv;
+    /* each array's positions; then, as NumPy, the broadcast, then the bounds */
+    int ndims[GA_MAXDIMS];
+    const int64_t *shapes[GA_MAXDIMS];
+    ga_status st = GA_OK;
+    for (int m = 0; m < narrays && st == GA_OK; m++) {
+        ga__index_array *e = &arrays[m];
+        if (e->array->dtype == GA_BOOL)
+            e->linear = ga__nonzero_positions(func, e->array, false);
+        else
+            e->linear = e->array->dtype == GA_INT64 && (e->array->flags & GA_C_CONTIGUOUS)
+                            ? ga_retain((ga_array *)e->array)
+                            : ga__contiguous_copy(func, e->array, GA_INT64);
+        if (!e->linear) st = ga__t.error;
+        else ndims[m] = e->linear->ndim, shapes[m] = e->linear->shape;
+    }
+    int64_t bshape[GA_MAXDIMS];
+    int bndim = 0, bad = 0;
+    if (st == GA_OK && !ga__broadcast_shapes(narrays, ndims, shapes, &bndim, bshape, &bad)) {
+        char text[GA_MAXDIMS * 24 + 16];
+        size_t len = 0;
+        for (int m = 0; m < narrays && len < sizeof text; m++) {
+            char one[200];
+            ga__format_shape(one, sizeof one, arrays[m].linear->ndim, arrays[m].linear->shape);
+            /* NumPy lists a bool array's nonzero() arrays, one per axis */
+            int copies = arrays[m].array->dtype == GA_BOOL && arrays[m].array->ndim > 1 ? arrays[m].array->ndim : 1;
+            for (int c = 0; c < copies && len < sizeof text; c++)
+                len += (size_t)snprintf(text + len, sizeof text - len, "%s ", one);
+        }
+        st = ga__error(GA_ERROR_INDEX, func, "shape mismatch: indexing arrays could not be broadcast together with shapes %s",
+                       text);
+    }
+    for (int m = 0; m < narrays && st == GA_OK; m++)
+        if (arrays[m].array->dtype != GA_BOOL)
+            st = ga__check_indices(func, arrays[m].linear, lengths[m], arrays[m].axis);
+    ga__layout l;
+    if (st == GA_OK) st = ga__index_layout(func, a, nbasic, basic, &l);
+    ga_array *view = st == GA_OK ? ga__view(func, a, &l, true) : NULL;
+    if (st == GA_OK && !view) st = ga__t.error;
+    /* the indexed axes together: at the first one's place, or first */
+    ga_array *moved = NULL;
+    int axis = adjacent ? arrays[0].view_axis : 0, naxes = 0;
+    for (int m = 0; m < narrays; m++) naxes += arrays[m].naxes;
+    if (st == GA_OK) {
+        int perm[GA_MAXDIMS], k = 0;
+        bool indexed[GA_MAXDIMS] = {false};
+        for (int m = 0; m < narrays; m++)
+            for (int j = 0; j < arrays[m].naxes; j++) indexed[arrays[m].view_axis + j] = true;
+        if (!adjacent)
+            for (int m = 0; m < narrays; m++)
+                for (int j = 0; j < arrays[m].naxes; j++) perm[k++] = arrays[m].view_axis + j;
+        for (int v = 0; v < view->ndim; v++)
+            if (adjacent || !indexed[v]) perm[k++] = v;
+        moved = ga__permuted(func, view, perm);
+        if (!moved) st = ga__t.error;
+    }
+    if (st == GA_OK) { /* collapse the indexed axes into one */
+        int64_t tshape[GA_MAXDIMS], combined = 1;
+        int t = 0;
+        for (int v = 0; v < axis; v++) tshape[t++] = moved->shape[v];
+        for (int v = axis; v < axis + naxes; v++) combined *= moved->shape[v];
+        tshape[t++] = combined;
+        for (int v = axis + naxes; v < moved->ndim; v++) tshape[t++] = moved->shape[v];
+        if (t - 1 + bndim > GA_MAXDIMS) {
+            st = ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
+        } else {
+            adv->target = ga__reshape(func, moved, t, tshape);
+            if (!adv->target) st = ga__t.error;
+            else if (adv->target->buffer != moved->buffer) adv->base = ga_retain(moved);
+            adv->axis = axis;
+            adv->ndim = 0;
+            for (int v = 0; v < axis; v++) adv->shape[adv->ndim++] = tshape[v];
+            for (int b = 0; b < bndim; b++) adv->shape[adv->ndim++] = bshape[b];
+            for (int v = axis + 1; v < t; v++) adv->shape[adv->ndim++] = tshape[v];
+        }
+    }
+    if (st == GA_OK) {
+        adv->linear = ga__linear_positions(func, arrays, narrays, lengths, bndim, bshape, a->device);
+        if (!adv->linear) st = ga__t.error;
+        else adv->count = adv->linear->size;
+    }
+    for (int m = 0; m < narrays; m++) ga_release(arrays[m].linear);
+    ga_release(moved);
+    ga_release(view);
+    if (st != GA_OK) ga__advanced_release(adv);
+    return st;
+}
+
+/* a[items] with array items: the gather. */
+static ga_array *ga__advanced_get(const char *func, const ga_array *a, int n, const ga_index_item *items)
+{
+    ga__advanced adv;
+    if (ga__advanced_resolve(func, a, n, items, &adv) != GA_OK) return NULL;
+    ga_array *src = ga__gatherable(func, adv.target, adv.axis), *out = NULL;
+    if (src && ga__bind(func, a->device) == GA_OK) out = ga__array_new(func, a->device, adv.ndim, adv.shape, a->dtype);
+    const int64_t idx_strides[3] = {0, 1, 0};
+    if (out && ga__gather(func, out, src, adv.axis, adv.linear, idx_strides, GA_INDEX_WRAP) != GA_OK) {
+        ga_release(out);
+        out = NULL;
+    }
+    ga_release(src);
+    ga__advanced_release(&adv);
+    return out;
+}
+
+/* a[items] = value (add: += unbuffered, numpy.add.at) with array items. */
+static ga_status ga__advanced_set(const char *func, ga_array *a, int n, const ga_index_item *items,
+                                  const ga_array *value, bool add)
+{
+    if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    if (value->device != a->device) return ga__error(GA_ERROR_DEVICE, func, "the value is on another device");
+    ga__advanced adv;
+    ga_status st = ga__advanced_resolve(func, a, n, items, &adv);
+    if (st != GA_OK) return st;
+    /* the values over the result's shape (one value: repeated by the kernel) */
+    int64_t vshape[GA_MAXDIMS];
+    int vndim = 0, bad = 0;
+    const int ndims[2] = {value->ndim, adv.ndim};
+    const int64_t *shapes[2] = {value->shape, adv.shape};
+    bool fits = ga__broadcast_shapes(2, ndims, shapes, &vndim, vshape, &bad) && vndim == adv.ndim;
+    for (int d = 0; fits && d < vndim; d++) fits = vshape[d] == adv.shape[d];
+    ga_array *vals = NULL;
+    if (!fits) {
+        char from[200], to[200];
+        ga__format_shape(from, sizeof from, value->ndim, value->shape);
+        ga__format_shape(to, sizeof to, adv.ndim, adv.shape);
+        const ga_array *mask = n == 1 ? ga_index_item_array(items[0]) : NULL;
+        bool one_mask = mask && mask->dtype == GA_BOOL && mask->ndim == a->ndim;
+        if (one_mask && value->ndim <= 1)
+            st = ga__error(GA_ERROR_VALUE, func,
+                           "NumPy boolean array indexing assignment cannot assign %lld input values to the %lld output "
+                           "values where the mask is true",
+                           (long long)value->size, (long long)adv.count);
+        else
+            st = ga__error(GA_ERROR_VALUE, func,
+                           "shape mismatch: value array of shape %s could not be broadcast to indexing result of shape %s",
+                           from, to);
+    } else {
+        bool same = value->ndim == adv.ndim;
+        for (int d = 0; same && d < adv.ndim; d++) same = value->shape[d] == adv.shape[d];
+        ga_array *cast = ga__contiguous_copy(func, value, a->dtype);
+        vals = cast && !same && value->size != 1 ? ga__broadcast_copy(func, cast, adv.ndim, adv.shape) : ga_retain(cast);
+        ga_release(cast);
+        if (!vals) st = ga__t.error;
+    }
+    if (st == GA_OK) {
+        const int64_t idx_strides[3] = {0, 1, 0};
+        st = ga__scatter(func, adv.target, vals, adv.linear, adv.axis, idx_strides, adv.count, GA_INDEX_WRAP,
+                         adv.target->shape, add);
+        if (st == GA_OK && adv.base) { /* the indexed copy, back into a */
+            ga_array *back = ga__reshape(func, adv.target, adv.base->ndim, adv.base->shape);
+            st = back ? ga__copyto(func, adv.base, back, GA_CASTING_NO) : ga__t.error;
+            ga_release(back);
+        }
+    }
+    ga_release(vals);
+    ga__advanced_release(&adv);
+    return st;
+}
+
+GPUARR_API ga_status ga_setitem_items(ga_array *a, int n, const ga_index_item *items, const ga_array *value)
+{
+    static const char func[] = "ga_setitem_items";
+    if (!a) return ga__null_input(func, "a");
+    if (n > 0 && !items) return ga__null_input(func, "items");
+    if (!value) return ga__null_input(func, "value");
+    if (ga__has_array_item(n, items)) return ga__advanced_set(func, a, n, items, value, false);
+    ga__layout l;
+    ga_status st = ga__index_layout(func, a, n, items, &l);
+    if (st != GA_OK) return st;
+    ga_array *view = ga__view(func, a, &l, true);
+    if (!view) return ga__t.error;
+    st = ga__copyto(func, view, value, GA_CASTING_UNSAFE);
+    ga_release(view);
+    return st;
+}
+
+GPUARR_API ga_status ga_setitem_items_scalar(ga_array *a, int n, const ga_index_item *items, ga_scalar value)
+{
+    static const char func[] = "ga_setitem_items_scalar";
+    if (!a) return ga__null_input(func, "a");
+    ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
+    if (!v) return ga__t.error;
+    ga_status st = ga_setitem_items(a, n, items, v);
+    ga_release(v);
+    return st;
+}
+
+/* a[mask]'s checks: a bool mask matching a's leading axes. */
+static ga_status ga__check_mask(const char *func, const ga_array *a, const ga_array *mask)
+{
+    if (!a) return ga__null_input(func, "a");
+    if (!mask) return ga__null_input(func, "mask");
+    if (mask->dtype != GA_BOOL)
+        return ga__error(GA_ERROR_TYPE, func, "the mask must be a bool array, not %s", ga__dtype_names[mask->dtype]);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_index_mask(const ga_array *a, const ga_array *mask)
+{
+    static const char func[] = "ga_index_mask";
+    if (ga__check_mask(func, a, mask) != GA_OK) return NULL;
+    bool same = mask->ndim == a->ndim;
+    for (int d = 0; same && d < a->ndim; d++) same = mask->shape[d] == a->shape[d];
+    if (!same || !(a->flags & GA_C_CONTIGUOUS) || mask->device != a->device) {
+        ga_index_item item = ga_array_index(mask);
+        return ga__ret(ga__advanced_get(func, a, 1, &item));
+    }
+    /* a mask over all of a contiguous `a`: one select of the values */
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *flags = ga__truth_flags(func, mask), *out = NULL;
+    if (flags)
+        out = ga__select_flagged(func, a->device, a->data, (int)ga__dtype_sizes[a->dtype], flags->data, a->size, 1,
+                                 false, a->dtype);
+    ga_release(flags);
+    return ga__ret(out);
+}
+
+GPUARR_API ga_status ga_setitem_mask(ga_array *a, const ga_array *mask, const ga_array *value)
+{
+    static const char func[] = "ga_setitem_mask";
+    ga_status st = ga__check_mask(func, a, mask);
+    if (st != GA_OK) return st;
+    if (!value) return ga__null_input(func, "value");
+    ga_index_item item = ga_array_index(mask);
+    return ga__advanced_set(func, a, 1, &item, value, false);
+}
+
+GPUARR_API ga_status ga_setitem_mask_scalar(ga_array *a, const ga_array *mask, ga_scalar value)
+{
+    static const char func[] = "ga_setitem_mask_scalar";
+    ga_status st = ga__check_mask(func, a, mask);
+    if (st != GA_OK) return st;
+    ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
+    if (!v) return ga__t.error;
+    ga_index_item item = ga_array_index(mask);
+    st = ga__advanced_set(func, a, 1, &item, v, false);
+    ga_release(v);
+    return st;
+}
+
+GPUARR_API ga_status ga_nonzero(const ga_array *a, ga_array **out)
+{
+    static const char func[] = "ga_nonzero";
+    if (!a) return ga__null_input(func, "a");
+    if (!out) return ga__null_input(func, "out");
+    if (a->ndim == 0) /* NumPy 2's words; for a bool, a hint too */
+        return ga__error(GA_ERROR_VALUE, func,
+                         "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.%s",
+                         a->dtype == GA_BOOL ? " If the context of this error is of the form `arr[nonzero(cond)]`, just "
+                                               "use `arr[cond]`."
+                                             : "");
+    ga_array *coords = ga__nonzero_positions(func, a, true);
+    if (!coords) return ga__t.error;
+    for (int d = 0; d < a->ndim; d++) {
+        ga__layout l;
+        l.ndim = 1;
+        l.shape[0] = coords->shape[1];
+        l.strides[0] = 8;
+        l.offset = coords->shape[1] ? (int64_t)d * coords->shape[1] * 8 : 0;
+        out[d] = ga__view(func, coords, &l, true);
+        if (!out[d]) {
+            for (int j = 0; j < d; j++) ga_release(out[j]);
+            ga_release(coords);
+            return ga__t.error;
+        }
+    }
+    ga_release(coords);
+    for (int d = 0; d < a->ndim; d++) ga__ret(out[d]);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_argwhere(const ga_array *a)
+{
+    static const char func[] = "ga_argwhere";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim == 0) { /* NumPy: argwhere(atleast_1d(a))[:, :0] */
+        ga_array *pos = ga__nonzero_positions(func, a, false), *out = NULL;
+        int64_t shape[2] = {pos ? pos->size : 0, 0};
+        if (pos) out = ga__array_new(func, a->device, 2, shape, GA_INT64);
+        ga_release(pos);
+        return ga__ret(out);
+    }
+    ga_array *coords = ga__nonzero_positions(func, a, true);
+    if (!coords) return NULL;
+    static const int swap[2] = {1, 0};
+    ga_array *out = ga__permuted(func, coords, swap);
+    ga_release(coords);
+    return ga__ret(out);
+}
+
+GPUARR_API ga_array *ga_flatnonzero(const ga_array *a)
+{
+    static const char func[] = "ga_flatnonzero";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    return ga__ret(ga__nonzero_positions(func, a, false));
+}
+
+/* out = src gathered along `axis` at the nonzero positions of `condition`
+   (raise mode: a true element past the axis is NumPy's IndexError). */
+static ga_array *ga__take_where(const char *func, const ga_array *src, int axis, const ga_array *condition)
+{
+    ga_array *pos = ga__nonzero_positions(func, condition, false);
+    ga_array *from = pos ? ga__gatherable(func, src, axis) : NULL, *out = NULL;
+    if (from) {
+        int64_t shape[GA_MAXDIMS];
+        for (int d = 0; d < src->ndim; d++) shape[d] = d == axis ? pos->size : src->shape[d];
+        out = ga__array_new(func, src->device, src->ndim, shape, src->dtype);
+        const int64_t idx_strides[3] = {0, 1, 0};
+        if (out && ga__gather(func, out, from, axis, pos, idx_strides, GA_INDEX_RAISE) != GA_OK) {
+            ga_release(out);
+            out = NULL;
+        }
+    }
+    ga_release(from);
+    ga_release(pos);
+    return out;
+}
+
+GPUARR_API ga_array *ga_compress(const ga_array *condition, const ga_array *a, int axis)
+{
+    static const char func[] = "ga_compress";
+    if (!condition) { ga__null_input(func, "condition"); return NULL; }
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (condition->ndim != 1) {
+        ga__error(GA_ERROR_VALUE, func, "condition must be a 1-d array");
+        return NULL;
+    }
+    if (condition->device != a->device) {
+        ga__error(GA_ERROR_DEVICE, func, "condition is on another device");
+        return NULL;
+    }
+    ga_array *flat = NULL, *out = NULL;
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = a->size;
+        a = flat = ga__reshape(func, a, 1, &size);
+        axis = 0;
+    }
+    if (a && ga__normalize_axis(func, "", &axis, a->ndim) == GA_OK) out = ga__take_where(func, a, axis, condition);
+    ga_release(flat);
+    return ga__ret(out);
+}
+
+GPUARR_API ga_array *ga_extract(const ga_array *condition, const ga_array *a)
+{
+    static const char func[] = "ga_extract";
+    if (!condition) { ga__null_input(func, "condition"); return NULL; }
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (condition->device != a->device) {
+        ga__error(GA_ERROR_DEVICE, func, "condition is on another device");
+        return NULL;
+    }
+    int64_t size = a->size;
+    ga_array *flat = ga__reshape(func, a, 1, &size);
+    ga_array *out = flat ? ga__take_where(func, flat, 0, condition) : NULL;
+    ga_release(flat);
+    return ga__ret(out);
+}
+
+GPUARR_API ga_status ga_place(ga_array *a, const ga_array *mask, const ga_array *vals)
+{
+    static const char func[] = "ga_place";
+    if (!a) return ga__null_input(func, "a");
+    if (!mask || !vals) return ga__null_input(func, "mask or vals");
+    if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    if (mask->size != a->size) return ga__error(GA_ERROR_VALUE, func, "place: mask and data must be the same size");
+    if (mask->device != a->device || vals->device != a->device)
+        return ga__error(GA_ERROR_DEVICE, func, "mask or vals is on another device");
+    ga_array *pos = ga__nonzero_positions(func, mask, false);
+    if (!pos) return ga__t.error;
+    ga_status st = GA_OK;
+    if (pos->size > 0 && vals->size == 0) st = ga__error(GA_ERROR_VALUE, func, "Cannot insert from an empty array!");
+    else if (pos->size > 0) st = ga_put(a, pos, vals, GA_INDEX_RAISE);
+    ga_release(pos);
+    return st;
+}
+
+GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, const ga_array *values)
+{
+    static const char func[] = "ga_add_at";
+    if (!a) return ga__null_input(func, "a");
+    if (n > 0 && !items) return ga__null_input(func, "items");
+    if (!values) return ga__null_input(func, "values");
+    if (ga__has_array_item(n, items)) return ga__advanced_set(func, a, n, items, values, true);
+    /* a basic index: no element repeats, so a[items] += values */
+    if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    ga__layout l;
+    ga_status st = ga__index_layout(func, a, n, items, &l);
+    if (st != GA_OK) return st;
+    ga_array *view = ga__view(func, a, &l, true);
+    if (!view) return ga__t.error;
+    ga_operand in[2] = {ga_operand_array(view), ga_operand_array(values)};
+    ga_array *out[1] = {view};
+    st = ga__ufunc(func, GA_UFUNC_ADD, in, out, NULL);
+    ga_release(view);
+    return st;
+}
+
+GPUARR_API ga_array *ga_trace(const ga_array *a, int64_t offset, int axis1, int axis2, ga_dtype dtype)
+{
+    static const char func[] = "ga_trace";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_array *diagonal = ga__diagonal(func, a, offset, axis1, axis2), *out = NULL;
+    const int last = -1;
+    if (diagonal && ga__reduce(func, GA_REDUCE_SUM, diagonal, 1, &last, dtype, &out, false, NULL) != GA_OK) out = NULL;
+    ga_release(diagonal);
+    return ga__ret(out);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -3383,6 +3383,359 @@ def run_order_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# indexing (gpuarr.h section 12: masks, advanced indexing, nonzero, add.at)
+# --------------------------------------------------------------------------
+
+class GaIndexItem(ctypes.Structure):
+    """ga_index_item: kind, start, stop, step (an array item keeps the array's address in start)."""
+    _fields_ = [("kind", ctypes.c_int), ("start", ctypes.c_int64), ("stop", ctypes.c_int64),
+                ("step", ctypes.c_int64)]
+
+
+GA_NONE = -2**63
+GA_AXIS_NONE = -2**31
+INDEX_INTEGER, INDEX_SLICE, INDEX_NEWAXIS, INDEX_ELLIPSIS, INDEX_ARRAY = range(5)
+_ARRP = _c.POINTER(_c.c_void_p)
+
+INDEX_PROTOTYPES = {
+    "ga_index_items": (_ARR, [_ARR, _c.c_int, _c.POINTER(GaIndexItem)]),
+    "ga_setitem_items": (_ST, [_ARR, _c.c_int, _c.POINTER(GaIndexItem), _ARR]),
+    "ga_index_mask": (_ARR, [_ARR, _ARR]),
+    "ga_setitem_mask": (_ST, [_ARR, _ARR, _ARR]),
+    "ga_nonzero": (_ST, [_ARR, _ARRP]),
+    "ga_argwhere": (_ARR, [_ARR]),
+    "ga_flatnonzero": (_ARR, [_ARR]),
+    "ga_compress": (_ARR, [_ARR, _ARR, _c.c_int]),
+    "ga_extract": (_ARR, [_ARR, _ARR]),
+    "ga_place": (_ST, [_ARR, _ARR, _ARR]),
+    "ga_add_at": (_ST, [_ARR, _c.c_int, _c.POINTER(GaIndexItem), _ARR]),
+    "ga_trace": (_ARR, [_ARR, _c.c_int64, _c.c_int, _c.c_int, _DT]),
+    "ga_reshape": (_ARR, [_ARR, _c.c_int, _I64P]),
+    "ga_transpose": (_ARR, [_ARR, _c.POINTER(_c.c_int)]),
+    "ga_concatenate": (_ARR, [_c.c_int, _ARRP, _c.c_int]),
+    "ga_stack": (_ARR, [_c.c_int, _ARRP, _c.c_int]),
+    "ga_array_split": (_ST, [_ARR, _c.c_int64, _c.c_int, _ARRP]),
+    "ga_tile": (_ARR, [_ARR, _c.c_int, _I64P]),
+    "ga_repeat": (_ARR, [_ARR, _c.c_int64, _c.c_int]),
+    "ga_pad": (_ARR, [_ARR, _I64P, _c.c_int, GaScalar]),
+    "ga_roll": (_ARR, [_ARR, _c.c_int64, _c.c_int]),
+}
+
+
+def same_bits(t, label, got, want):
+    """got (a device array) has want's shape and the same bytes, element for element."""
+    g = to_numpy(t, got)
+    if not t.expect(g.shape == want.shape, f"{label}: shape {g.shape}, NumPy {want.shape}"):
+        return
+    gb = np.ascontiguousarray(g).view(np.uint8).reshape(-1)
+    wb = np.ascontiguousarray(want).view(np.uint8).reshape(-1)
+    if not np.array_equal(gb, wb):
+        bad = int(np.nonzero(gb != wb)[0][0]) // max(1, g.itemsize)
+        t.fail(f"{label}: element {bad} differs: {g.reshape(-1)[bad]!r}, NumPy {want.reshape(-1)[bad]!r}")
+
+
+def values_with_zeros(t, ga, n):
+    """random_values with about a third of them zero (and -0.0 for floats)."""
+    v = random_values(t, ga, n)
+    z = t.rng.random(n) < 0.33
+    v[z] = 0
+    if kind_of(ga) == "f" and n:
+        v[t.rng.random(n) < 0.05] = -0.0
+    return v
+
+
+def indexing_views(t, ga):
+    """(label, host array, device array) over VIEWS, with zeros among the values."""
+    base = values_with_zeros(t, ga, BASE_N)
+    dbase = to_device(t, base)
+    isz = itemsize_of(ga)
+    for label, shape, strides, offset in VIEWS:
+        yield label, host_view(base, shape, strides, offset), device_view(t, dbase, isz, shape, strides, offset)
+
+
+def check_index_mask(t, ga):
+    lib = t.lib
+    for label, hv, dv in indexing_views(t, ga):
+        for k in range(hv.ndim, -1, -1):
+            mask = t.rng.random(hv.shape[:k]) < 0.5
+            want = hv[mask]
+            dm = to_device(t, mask)
+            same_bits(t, f"{label} mask over {k} axes", t.own(lib.ga_index_mask(dv, dm), "ga_index_mask"), want)
+            # a[mask] = values, on a copy of the view
+            vals = random_values(t, ga, want.size).reshape(want.shape)
+            h = hv.copy()
+            h[mask] = vals
+            dcopy = t.own(lib.ga_copy(dv), "ga_copy")
+            if t.expect(lib.ga_setitem_mask(dcopy, dm, to_device(t, vals)) == 0,
+                        f"{label}: ga_setitem_mask: {t.env.last_error()}"):
+                same_bits(t, f"{label} a[mask] = values over {k} axes", dcopy, h)
+
+
+def random_index(rng, shape):
+    """A random NumPy index for `shape` with at least one array: integers,
+    slices, newaxis, an ellipsis, integer arrays of shapes that broadcast
+    and bool arrays over one or two axes."""
+    ndim = len(shape)
+    items, d = [], 0
+    arr_shape = [(), (3,), (2, 1), (2, 3), (1,)][rng.integers(0, 5)]
+    used_ellipsis = False
+    while d < ndim:
+        r = rng.random()
+        n = shape[d]
+        if r < 0.35 and n > 0:
+            items.append(rng.integers(-n, n, arr_shape if rng.random() < 0.8 else (3,)).astype(np.int64))
+            d += 1
+        elif r < 0.45 and d + 2 <= ndim and shape[d] * shape[d + 1] > 0:
+            m = rng.random(shape[d:d + 2]) < 0.3
+            items.append(m)
+            d += 2
+        elif r < 0.55 and n > 0:
+            items.append(int(rng.integers(-n, n)))
+            d += 1
+        elif r < 0.7:
+            start, stop = (int(x) for x in rng.integers(-n - 1, n + 2, 2))
+            step = int(rng.choice([1, 2, -1, -2, 3]))
+            items.append(slice(start if rng.random() < 0.7 else None, stop if rng.random() < 0.7 else None, step))
+            d += 1
+        elif r < 0.8:
+            items.append(None)
+        elif r < 0.9 and not used_ellipsis:
+            items.append(Ellipsis)
+            used_ellipsis = True
+            d += int(rng.integers(0, ndim - d + 1))
+        else:
+            d += 1  # left to the implicit trailing slices
+    if not any(isinstance(x, np.ndarray) for x in items):
+        items.insert(0, rng.integers(-shape[0], shape[0], (2,)).astype(np.int64) if shape[0] else np.zeros(0, np.int64))
+        # keep the item count valid: drop a trailing consumer if it now has too many
+        consumed = sum(1 if not isinstance(x, np.ndarray) or x.dtype != bool else x.ndim
+                       for x in items if x is not None and x is not Ellipsis)
+        while consumed > ndim:
+            for i in range(len(items) - 1, 0, -1):
+                if items[i] is not None and items[i] is not Ellipsis:
+                    x = items.pop(i)
+                    consumed -= x.ndim if isinstance(x, np.ndarray) and x.dtype == bool else 1
+                    break
+    return tuple(items)
+
+
+def ga_items(t, index):
+    """The ga_index_item array of a NumPy index (arrays uploaded, owned by t)."""
+    out = (GaIndexItem * max(1, len(index)))()
+    for i, x in enumerate(index):
+        if x is None:
+            out[i] = GaIndexItem(INDEX_NEWAXIS, 0, 0, 0)
+        elif x is Ellipsis:
+            out[i] = GaIndexItem(INDEX_ELLIPSIS, 0, 0, 0)
+        elif isinstance(x, slice):
+            f = lambda v: GA_NONE if v is None else v
+            out[i] = GaIndexItem(INDEX_SLICE, f(x.start), f(x.stop), f(x.step))
+        elif isinstance(x, np.ndarray):
+            out[i] = GaIndexItem(INDEX_ARRAY, to_device(t, x), 0, 0)
+        else:
+            out[i] = GaIndexItem(INDEX_INTEGER, x, 0, 0)
+    return out
+
+
+def check_advanced_index(t, ga):
+    lib = t.lib
+    for label, hv, dv in indexing_views(t, ga):
+        if hv.ndim == 0:
+            continue
+        for _ in range(12):
+            index = random_index(t.rng, hv.shape)
+            what = f"{label} a[{index!r}]".replace("\n", "")
+            items = ga_items(t, index)
+            try:
+                want = hv[index]
+            except IndexError as e:
+                expect_error(t, what, lib.ga_index_items(dv, len(index), items), "GA_ERROR_INDEX", str(e),
+                             exact=False)
+                continue
+            same_bits(t, what, t.own(lib.ga_index_items(dv, len(index), items), "ga_index_items"), want)
+            # assignment: compared where NumPy writes an element once
+            vals = random_values(t, ga, want.size).reshape(want.shape)
+            h = hv.copy()
+            h[index] = vals
+            count = np.zeros(hv.shape, np.int64)
+            np.add.at(count, index, 1)
+            dcopy = t.own(lib.ga_copy(dv), "ga_copy")
+            if not t.expect(lib.ga_setitem_items(dcopy, len(index), items, to_device(t, vals)) == 0,
+                            f"{what} = values: {t.env.last_error()}"):
+                continue
+            g = to_numpy(t, dcopy)
+            once = count <= 1
+            gb = np.ascontiguousarray(g[once]).view(np.uint8)
+            wb = np.ascontiguousarray(h[once]).view(np.uint8)
+            t.expect(np.array_equal(gb, wb), f"{what} = values: differs from NumPy")
+
+
+def check_out_of_bounds(t):
+    """NumPy's IndexError message for one bad index, and nothing written."""
+    lib = t.lib
+    a = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    for index in ((np.array([0, 3]),), (slice(None), np.array([-5, 1])), (0, slice(None), np.array([[5]])),
+                  (np.array([1]), 1, np.array([7]))):
+        e = numpy_error(lambda: a[index])
+        da = to_device(t, a)
+        items = ga_items(t, index)
+        expect_error(t, f"a[{index!r}]", lib.ga_index_items(da, len(index), items), "GA_ERROR_INDEX", str(e),
+                     exact=False)
+        expect_error(t, f"a[{index!r}] = 1", lib.ga_setitem_items(da, len(index), items, to_device(t, np.float32(1))),
+                     "GA_ERROR_INDEX", str(e), exact=False)
+        same_bits(t, "nothing written", da, a)
+
+
+def check_nonzero_family(t, ga):
+    lib = t.lib
+    for label, hv, dv in indexing_views(t, ga):
+        same_bits(t, f"flatnonzero {label}", t.own(lib.ga_flatnonzero(dv), "ga_flatnonzero"), np.flatnonzero(hv))
+        same_bits(t, f"argwhere {label}", t.own(lib.ga_argwhere(dv), "ga_argwhere"), np.argwhere(hv))
+        if hv.ndim == 0:
+            e = numpy_error(lambda: np.nonzero(hv))
+            out = (ctypes.c_void_p * 1)()
+            expect_error(t, "nonzero of 0-d", lib.ga_nonzero(dv, out), "GA_ERROR_VALUE", str(e), exact=False)
+            continue
+        out = (ctypes.c_void_p * hv.ndim)()
+        if t.expect(lib.ga_nonzero(dv, out) == 0, f"nonzero {label}: {t.env.last_error()}"):
+            for d, w in enumerate(np.nonzero(hv)):
+                same_bits(t, f"nonzero {label} axis {d}", t.own(out[d]), w)
+
+
+def check_compress_extract_place(t, ga):
+    lib = t.lib
+    for label, hv, dv in indexing_views(t, ga):
+        if hv.ndim == 0:
+            continue
+        for axis in [None] + list(range(-hv.ndim, hv.ndim)):
+            n = hv.size if axis is None else hv.shape[axis]
+            cond = t.rng.random(max(0, n - int(t.rng.integers(0, 2)))) < 0.5
+            want = np.compress(cond, hv, axis=axis)
+            got = lib.ga_compress(to_device(t, cond), dv, GA_AXIS_NONE if axis is None else axis)
+            same_bits(t, f"compress {label} axis {axis}", t.own(got, "ga_compress"), want)
+        cond = values_with_zeros(t, ga, hv.size).reshape(hv.shape)
+        truth = (cond.astype(np.float32) if ga == BF16 else cond) != 0  # NaN is true
+        same_bits(t, f"extract {label}", t.own(lib.ga_extract(to_device(t, cond), dv), "ga_extract"),
+                  np.extract(truth, hv))
+        vals = random_values(t, ga, 3)
+        h = hv.copy()
+        np.place(h, truth, vals)
+        dcopy = t.own(lib.ga_copy(dv), "ga_copy")
+        if t.expect(lib.ga_place(dcopy, to_device(t, cond), to_device(t, vals)) == 0, f"place {label}"):
+            same_bits(t, f"place {label}", dcopy, h)
+
+
+def check_add_at(t, ga):
+    lib = t.lib
+    dt = t.env.np_dtype(ga)
+    kind = kind_of(ga)
+    for shape in ((10,), (4, 5)):
+        a = (t.rng.integers(0, 3, shape)).astype(dt)
+        idx = t.rng.integers(-shape[0], shape[0], 40).astype(np.int64)
+        v = t.rng.integers(0 if kind in "bu" else -2, 3, (40,) + shape[1:]).astype(dt)
+        want = a.copy()
+        if ga == BF16:  # small integers: exact in float32, then bfloat16
+            w32 = want.astype(np.float32)
+            np.add.at(w32, idx, v.astype(np.float32))
+            want = w32.astype(dt)
+        else:
+            np.add.at(want, idx, v)
+        da = to_device(t, a)
+        items = ga_items(t, (idx,))
+        if t.expect(lib.ga_add_at(da, 1, items, to_device(t, v)) == 0, f"add.at {shape}: {t.env.last_error()}"):
+            same_bits(t, f"add.at {shape}", da, want)
+
+
+def check_trace(t, ga):
+    lib = t.lib
+    dt = t.env.np_dtype(ga)
+    a = t.rng.integers(0, 3, (4, 3, 6)).astype(dt)
+    for offset, ax1, ax2 in ((0, 0, 2), (2, 0, 2), (-1, 2, 0), (1, 1, 2), (-3, -1, 0)):
+        want = np.trace(a.astype(np.float32) if ga == BF16 else a, offset, ax1, ax2)
+        if ga == BF16:
+            want = want.astype(dt)
+        got = to_numpy(t, t.own(lib.ga_trace(to_device(t, a), offset, ax1, ax2, GA_INVALID), "ga_trace"))
+        t.expect(got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want),
+                 f"trace offset {offset} axes {ax1},{ax2}: {got!r} ({got.dtype}), NumPy {want!r} ({want.dtype})")
+
+
+# --- manipulation -------------------------------------------------------------
+
+def arrp(ptrs):
+    return (ctypes.c_void_p * max(1, len(ptrs)))(*ptrs)
+
+
+def check_manipulation(t, ga):
+    lib, rng = t.lib, t.rng
+    for label, hv, dv in indexing_views(t, ga):
+        nd = hv.ndim
+        # reshape to a random factorisation, and transpose by a random permutation
+        if hv.size:
+            shape = [hv.size]
+            if hv.size % 4 == 0 and rng.random() < 0.7:
+                shape = [4, -1]
+            same_bits(t, f"reshape {label} {shape}", t.own(lib.ga_reshape(dv, len(shape), i64s(shape)), "reshape"),
+                      hv.reshape(shape))
+        perm = [int(x) for x in rng.permutation(nd)]
+        same_bits(t, f"transpose {label} {perm}",
+                  t.own(lib.ga_transpose(dv, (ctypes.c_int * max(1, nd))(*perm)), "ga_transpose"),
+                  np.transpose(hv, perm))
+        if nd == 0:
+            continue
+        axis = int(rng.integers(-nd, nd))
+        other = random_values(t, ga, hv.size).reshape(hv.shape)
+        do = to_device(t, other)
+        same_bits(t, f"concatenate {label} axis {axis}",
+                  t.own(lib.ga_concatenate(2, arrp([dv, do]), axis), "ga_concatenate"),
+                  np.concatenate([hv, other], axis=axis))
+        same_bits(t, f"stack {label} axis {axis}", t.own(lib.ga_stack(2, arrp([dv, do]), axis), "ga_stack"),
+                  np.stack([hv, other], axis=axis))
+        sections = int(rng.integers(1, 4))
+        out = (ctypes.c_void_p * sections)()
+        if t.expect(lib.ga_array_split(dv, sections, axis, out) == 0, f"array_split {label}"):
+            for k, w in enumerate(np.array_split(hv, sections, axis=axis)):
+                same_bits(t, f"array_split {label} part {k}", t.own(out[k]), w)
+        reps = [int(x) for x in rng.integers(1, 3, int(rng.integers(1, nd + 2)))]
+        same_bits(t, f"tile {label} {reps}", t.own(lib.ga_tile(dv, len(reps), i64s(reps)), "ga_tile"),
+                  np.tile(hv, reps))
+        r = int(rng.integers(0, 3))
+        same_bits(t, f"repeat {label} {r} axis {axis}", t.own(lib.ga_repeat(dv, r, axis), "ga_repeat"),
+                  np.repeat(hv, r, axis=axis))
+        same_bits(t, f"repeat {label} {r} axis None", t.own(lib.ga_repeat(dv, r, GA_AXIS_NONE), "ga_repeat"),
+                  np.repeat(hv, r))
+        shift = int(rng.integers(-7, 8))
+        same_bits(t, f"roll {label} {shift} axis {axis}", t.own(lib.ga_roll(dv, shift, axis), "ga_roll"),
+                  np.roll(hv, shift, axis=axis))
+        same_bits(t, f"roll {label} {shift} axis None", t.own(lib.ga_roll(dv, shift, GA_AXIS_NONE), "ga_roll"),
+                  np.roll(hv, shift))
+        widths = [int(x) for x in rng.integers(0, 3, 2 * nd)]
+        pw = [(widths[2 * d], widths[2 * d + 1]) for d in range(nd)]
+        for mode, name in enumerate(("constant", "edge", "reflect", "wrap")):
+            if mode and hv.size == 0:
+                continue  # NumPy refuses to extend an empty axis; gpuarr's error is checked in its own tests
+            try:
+                want = np.pad(hv, pw, mode=name) if name != "constant" else np.pad(hv, pw, constant_values=0)
+            except ValueError:
+                continue  # NumPy refuses (an empty axis); gpuarr's error is checked in its own tests
+            same_bits(t, f"pad {label} {pw} {name}",
+                      t.own(lib.ga_pad(dv, i64s(widths), mode, ga_scalar(0)), "ga_pad"), want)
+
+
+def run_index_checks(runner, env):
+    run = runner.run
+    for g in range(len(DTYPE_NAMES)):
+        name = DTYPE_NAMES[g]
+        run(f"indexing/mask/{name}", check_index_mask, g, device=True, needs=(g,))
+        run(f"indexing/advanced/{name}", check_advanced_index, g, device=True, needs=(g,))
+        run(f"indexing/nonzero/{name}", check_nonzero_family, g, device=True, needs=(g,))
+        run(f"indexing/compress-extract-place/{name}", check_compress_extract_place, g, device=True, needs=(g,))
+        run(f"indexing/add-at/{name}", check_add_at, g, device=True, needs=(g,))
+        run(f"indexing/trace/{name}", check_trace, g, device=True, needs=(g,))
+        run(f"manipulation/{name}", check_manipulation, g, device=True, needs=(g,))
+    run("indexing/out-of-bounds", check_out_of_bounds, device=True)
+
+
+# --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
 
@@ -3425,6 +3778,7 @@ def run_all(runner, env):
     run_reduce_checks(runner, env)
     run_sets_checks(runner, env)
     run_order_checks(runner, env)
+    run_index_checks(runner, env)
 
 
 def main(argv=None):
@@ -3440,7 +3794,8 @@ def main(argv=None):
     ufuncs = read_ufunc_lists(header)
     try:
         lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES, **SETS_PROTOTYPES,
-                                              **ORDER_PROTOTYPES})
+                                              **ORDER_PROTOTYPES,
+                                              **INDEX_PROTOTYPES})
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")

@@ -105,6 +105,13 @@ static void op_argmax(void *p) { reduce_args *r = (reduce_args *)p; ga_release(g
 static void op_sort(void *p) { ga_release(ga_sort((const ga_array *)p, -1)); }
 static void op_argsort(void *p) { ga_release(ga_argsort((const ga_array *)p, -1)); }
 static void op_cumsum(void *p) { ga_release(ga_cumsum((const ga_array *)p, 0, GA_DTYPE_INVALID)); }
+/* a[a > 0.5] as a user writes it: the comparison, then the mask. */
+static void op_mask_select(void *p)
+{
+    ga_array *a = (ga_array *)p, *m = ga_greater_scalar(a, ga_float(0.5));
+    ga_release(ga_index_mask(a, m));
+    ga_release(m);
+}
 
 /* sets and histograms (section 14): a new result each call */
 static const double unit_range[2] = {0.0, 1.0};
@@ -337,6 +344,30 @@ int main(int argc, char **argv)
     t = time_device(op_cumsum, a);
     row("cumsum float32 2^28", n28, "float32", t, 8.0 * n28d, "new result");
     ga_release(a);
+
+    /* Boolean mask of uniform random float32 (about half selected): the
+       bytes of the comparison (read a, write the mask) and of the select
+       (read a and the mask, write the selected). */
+    {
+        float *h = malloc((size_t)n28 * 4);
+        if (!h) fail("mask operand (host)");
+        uint64_t s = 0x9E3779B97F4A7C15ull;
+        for (int64_t i = 0; i < n28; i++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            h[i] = (float)(s >> 40) * (1.0f / 16777216.0f);
+        }
+        a = ga_from_host(h, 1, &n28, GA_FLOAT32);
+        free(h);
+        ga_array *m = a ? ga_greater_scalar(a, ga_float(0.5)) : NULL, *sel = m ? ga_index_mask(a, m) : NULL;
+        if (!sel) fail("mask operand");
+        double selected = (double)ga_size(sel);
+        ga_release(sel);
+        ga_release(m);
+        t = time_device(op_mask_select, a);
+        row("a[a > 0.5] float32 2^28", n28, "float32", t, 10.0 * n28d + 4.0 * selected,
+            "compare + mask, new result");
+        ga_release(a);
+    }
 
     /* The CuPy paper's example: x = arange(1e8).reshape(1000, -1).T; x * 2.
        Only the multiply is timed, with a new (F-ordered, as NumPy's

@@ -134,6 +134,10 @@ def cupy_figures():
     a = cp.full(n, 1.5, cp.float32)
     out["cumsum float32 2^28"] = timed(lambda: cp.cumsum(a))
     del a
+    # boolean mask of uniform random float32, comparison included
+    a = cp.random.random(n, dtype=cp.float32)
+    out["a[a > 0.5] float32 2^28"] = timed(lambda: a[a > 0.5])
+    del a
     # the CuPy paper's example; the result of x * 2 is new each call
     x = cp.arange(1e8).reshape(1000, -1).T
     out["arange(1e8).reshape(1000,-1).T * 2"] = timed(lambda: x * 2)
