@@ -1897,9 +1897,6 @@ int ga__cub_count_flags(void *temp, size_t *temp_bytes, const void *flags, int64
    coordinates per axis (nonzero). No temporary storage. */
 int ga__cub_unravel(int64_t *coords, int64_t n, int ndim, const int64_t *shape, struct CUstream_st *stream);
 
-/* The runtime's text for an error the glue returned; CUB_VERSION. */
-const char *ga__cub_error_string(int error);
-int ga__cub_version(void);
 /* Searching, sets and histograms (cub/sets.cu). Keys are those of
    ga__cub_order_keys (bool and unsigned integers as they are), of key_bytes
    1, 2, 4 or 8, compared as unsigned numbers. */
@@ -1941,12 +1938,6 @@ enum {
 int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int key_bytes, int mode,
                    int nan_key, void *out, struct CUstream_st *stream);
 
-/* The positions of the true ones among n bool flags, ascending, to
-   `positions` (int64, room for n), their number to *num_selected (int64,
-   device memory). DeviceSelect::Flagged. */
-int ga__cub_flagged(void *temp, size_t *temp_bytes, const bool *flags, int64_t n, int64_t *positions,
-                    int64_t *num_selected, struct CUstream_st *stream);
-
 /* Histogram of n contiguous elements of `dtype` (float32 or float64) over
    nbins bins of nbins + 1 increasing edges of the same dtype: element x
    falls in bin i when edges[i] <= x < edges[i + 1], the last bin closed;
@@ -1967,6 +1958,10 @@ int ga__cub_bincount(const int64_t *in, int64_t n, int64_t nbins, void *counts, 
    binary search, then DeviceSegmentedReduce::Sum (deterministic). */
 int ga__cub_weighted_bins(void *temp, size_t *temp_bytes, const uint32_t *sorted_ids, const uint32_t *perm,
                           const double *weights, int64_t n, int64_t nbins, double *out, struct CUstream_st *stream);
+
+/* The runtime's text for an error the glue returned; CUB_VERSION. */
+const char *ga__cub_error_string(int error);
+int ga__cub_version(void);
 /* --- end of CUB glue ------------------------------------------------------- */
 
 #ifdef __cplusplus
@@ -11597,13 +11592,13 @@ static ga_array *ga__compress(const char *func, const ga_array *x, const ga_arra
     ga_status st = num ? GA_OK : ga__t.error;
     if (st == GA_OK) {
         size_t temp_bytes = 0;
-        int e = ga__cub_flagged(NULL, &temp_bytes, (const bool *)(uintptr_t)mask->data, n,
-                                (int64_t *)(uintptr_t)pos->data, (int64_t *)(uintptr_t)num, stream);
+        int e = ga__cub_select_flagged(NULL, &temp_bytes, NULL, (const void *)(uintptr_t)mask->data,
+                                       (void *)(uintptr_t)pos->data, (int64_t *)(uintptr_t)num, 8, n, stream);
         if (e) st = ga__cub_failed(func, e, "cub select (temp storage query)");
         if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s, temp_bytes))) st = ga__t.error;
         if (st == GA_OK) {
-            e = ga__cub_flagged((void *)(uintptr_t)temp, &temp_bytes, (const bool *)(uintptr_t)mask->data, n,
-                                (int64_t *)(uintptr_t)pos->data, (int64_t *)(uintptr_t)num, stream);
+            e = ga__cub_select_flagged((void *)(uintptr_t)temp, &temp_bytes, NULL, (const void *)(uintptr_t)mask->data,
+                                       (void *)(uintptr_t)pos->data, (int64_t *)(uintptr_t)num, 8, n, stream);
             if (e) st = ga__cub_failed(func, e, "cub select");
         }
     }

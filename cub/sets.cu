@@ -291,13 +291,6 @@ int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m
     return done(cudaGetLastError());
 }
 
-int ga__cub_flagged(void *temp, size_t *temp_bytes, const bool *flags, int64_t n, int64_t *positions,
-                    int64_t *num_selected, struct CUstream_st *stream)
-{
-    return done(cub::DeviceSelect::Flagged(temp, *temp_bytes, thrust::make_counting_iterator<int64_t>(0), flags,
-                                           positions, num_selected, n, stream));
-}
-
 int ga__cub_histogram(const void *in, int dtype, int64_t n, const void *edges, int64_t nbins, int uniform, double lo,
                       double scale, void *counts, uint32_t *ids, struct CUstream_st *stream)
 {
