@@ -143,6 +143,37 @@ __attribute__((unused)) static bool download(const ga_array *a, void *dst)
     return false;
 }
 
+/* `logical` (C order over shape, ndim <= GA_MAXDIMS) uploaded in the
+   reverse axis order and returned as its transpose: the same values,
+   F-contiguous in memory. NULL on failure. */
+__attribute__((unused)) static ga_array *upload_transposed(const void *logical, int ndim, const int64_t *shape,
+                                                           ga_dtype t)
+{
+    int64_t n = 1, rshape[GA_MAXDIMS], idx[GA_MAXDIMS] = {0};
+    for (int d = 0; d < ndim; d++) {
+        n *= shape[d];
+        rshape[d] = shape[ndim - 1 - d];
+    }
+    size_t sz = ga_dtype_itemsize(t);
+    unsigned char *mem = malloc((size_t)(n ? n : 1) * sz);
+    if (!mem) return NULL;
+    /* element (i0 .. ik) of the logical array is mem[ik .. i0] */
+    for (int64_t i = 0; i < n; i++) {
+        int64_t off = 0;
+        for (int d = ndim - 1; d >= 0; d--) off = off * shape[d] + idx[d];
+        memcpy(mem + (size_t)off * sz, (const unsigned char *)logical + (size_t)i * sz, sz);
+        for (int d = ndim - 1; d >= 0; d--) {
+            if (++idx[d] < shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+    ga_array *base = ga_from_host(mem, ndim, rshape, t);
+    free(mem);
+    ga_array *v = base ? ga_transpose(base, NULL) : NULL;
+    ga_release(base);
+    return v;
+}
+
 int main(int argc, char **argv)
 {
     const char *filter = argc > 1 ? argv[1] : NULL;

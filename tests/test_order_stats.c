@@ -201,30 +201,12 @@ typedef struct stat_case {
 
 typedef enum stat_kind { QUANTILE, PERCENTILE, MEDIAN } stat_kind;
 
-/* Uploads logical C-order data of c's shape, transposed in memory when c
-   says so. */
+/* Uploads `logical` (C order over c->shape), F-contiguous when c says
+   transposed. NULL on failure. */
 static ga_array *upload(const stat_case *c, const void *logical, ga_dtype t)
 {
     if (!c->transposed || c->ndim < 2) return ga_from_host(logical, c->ndim, c->shape, t);
-    int64_t n = 1, rshape[3];
-    for (int d = 0; d < c->ndim; d++) n *= c->shape[d], rshape[d] = c->shape[c->ndim - 1 - d];
-    size_t sz = ga_dtype_itemsize(t);
-    unsigned char *mem = malloc((size_t)(n ? n : 1) * sz);
-    int64_t idx[3] = {0, 0, 0};
-    for (int64_t i = 0; i < n; i++) {
-        int64_t off = 0;
-        for (int d = c->ndim - 1; d >= 0; d--) off = off * c->shape[d] + idx[d];
-        memcpy(mem + (size_t)off * sz, (const unsigned char *)logical + (size_t)i * sz, sz);
-        for (int d = c->ndim - 1; d >= 0; d--) {
-            if (++idx[d] < c->shape[d]) break;
-            idx[d] = 0;
-        }
-    }
-    ga_array *base = ga_from_host(mem, c->ndim, rshape, t);
-    free(mem);
-    ga_array *v = base ? ga_transpose(base, NULL) : NULL;
-    ga_release(base);
-    return v;
+    return upload_transposed(logical, c->ndim, c->shape, t);
 }
 
 static void check_stat_case(const stat_case *c, ga_dtype t, stat_kind kind, bool nan_form, int nq, const double *q,

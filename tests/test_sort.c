@@ -169,34 +169,12 @@ typedef struct sort_case {
     bool transposed;
 } sort_case;
 
-/* Uploads `logical` (C order over c->shape) as c says; NULL on failure. */
+/* Uploads `logical` (C order over c->shape), F-contiguous when c says
+   transposed. NULL on failure. */
 static ga_array *upload(const sort_case *c, const void *logical, ga_dtype t)
 {
-    if (!c->transposed) return ga_from_host(logical, c->ndim, c->shape, t);
-    int64_t n = 1, rshape[3];
-    for (int d = 0; d < c->ndim; d++) {
-        n *= c->shape[d];
-        rshape[d] = c->shape[c->ndim - 1 - d];
-    }
-    size_t sz = ga_dtype_itemsize(t);
-    unsigned char *mem = malloc((size_t)(n ? n : 1) * sz);
-    /* mem in C order of rshape; element (i0..ik) of the transpose is
-       mem[ik..i0] */
-    int64_t idx[3] = {0, 0, 0};
-    for (int64_t i = 0; i < n; i++) {
-        int64_t off = 0;
-        for (int d = c->ndim - 1; d >= 0; d--) off = off * c->shape[d] + idx[d];
-        memcpy(mem + (size_t)off * sz, (const unsigned char *)logical + (size_t)i * sz, sz);
-        for (int d = c->ndim - 1; d >= 0; d--) {
-            if (++idx[d] < c->shape[d]) break;
-            idx[d] = 0;
-        }
-    }
-    ga_array *base = ga_from_host(mem, c->ndim, rshape, t);
-    free(mem);
-    ga_array *v = base ? ga_transpose(base, NULL) : NULL;
-    ga_release(base);
-    return v;
+    if (!c->transposed || c->ndim < 2) return ga_from_host(logical, c->ndim, c->shape, t);
+    return upload_transposed(logical, c->ndim, c->shape, t);
 }
 
 /* The lanes of a case: outer x len x inner over the logical C order. */
