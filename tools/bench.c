@@ -288,6 +288,17 @@ int main(int argc, char **argv)
     ufunc_args same = {ea, eb, ec};
     t = time_device(op_add_out, &same);
     row("add 1e6 float32 (same bytes)", 1000000, "float32", t, 12e6, "");
+    /* rows of 17 (a few threads a row) and the fixed cost of a call */
+    int64_t rows17[2] = {1000000, 17}, tiny[2] = {1, 2};
+    ga_array *p17 = ga_full(2, rows17, ga_float(1.5), GA_FLOAT32), *p1 = ga_full(2, tiny, ga_float(1.5), GA_FLOAT32);
+    if (!p17 || !p1) fail("row operands");
+    reduce_args last17 = {p17, 1, -1}, last1 = {p1, 1, -1};
+    t = time_device(op_sum, &last17);
+    row("(1e6,17).sum(axis=-1)", 17000000, "float32", t, 72e6, "new result");
+    t = time_device(op_sum, &last1);
+    row("(1,2).sum(axis=-1)", 2, "float32", t, 0, "new result: the fixed cost of a call");
+    ga_release(p17);
+    ga_release(p1);
     ga_release(p2);
     ga_release(ea);
     ga_release(eb);

@@ -115,7 +115,10 @@ def cupy_figures():
     ec = cp.empty(1000000, cp.float32)
     out["(1e6,2).sum(axis=-1)"] = timed(lambda: p2.sum(axis=-1))
     out["add 1e6 float32 (same bytes)"] = timed(lambda: cp.add(ea, eb, out=ec))
-    del p2, ea, eb, ec
+    p17, p1 = cp.full((1000000, 17), 1.5, dtype=cp.float32), cp.full((1, 2), 1.5, dtype=cp.float32)
+    out["(1e6,17).sum(axis=-1)"] = timed(lambda: p17.sum(axis=-1))
+    out["(1,2).sum(axis=-1)"] = timed(lambda: p1.sum(axis=-1))
+    del p2, ea, eb, ec, p17, p1
     # sorting (uniform random float32) and scans, a new result each call
     k = cp.random.random(1 << 26, dtype=cp.float32)
     k2 = k.reshape(65536, 1024)
