@@ -1167,12 +1167,14 @@ GPUARR_API ga_status ga_place(ga_array *a, const ga_array *mask, const ga_array 
 /* numpy.add.at(a, items, values): a[items] += values, unbuffered, so that
    an element indexed several times gets every value added (atomics). The
    index as in ga_index_items (one integer array: ga_array_index(idx));
-   values broadcast to the shape of a[items] and converted to a's dtype
-   first (unsafe casting, as NumPy's add.at; NumPy adds in the promoted
+   values broadcast to the shape of a[items]. With array items they are
+   converted to a's dtype first (unsafe casting; NumPy adds in the promoted
    dtype and converts each sum, which differs for float values added to
-   an integer array). float16 to complex128: the order of the additions at
-   a repeated index is not fixed, so float sums may differ from NumPy's in
-   the last bits; bool adds as logical or. */
+   an integer array); with basic items only, no element repeats and the
+   sums are NumPy's (the promoted dtype, cast back unsafely). float16 to
+   complex128: the order of the additions at a repeated index is not
+   fixed, so float sums may differ from NumPy's in the last bits; bool
+   adds as logical or. */
 GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, const ga_array *values);
 
 /* numpy.trace: the sums along the diagonal `offset` of the plane (axis1,
@@ -8176,6 +8178,7 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
 {
     memset(adv, 0, sizeof *adv);
     if (n > 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
+    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
     int consumed = 0, ellipses = 0;
     for (int i = 0; i < n; i++) {
         const ga_index_item *it = &items[i];
@@ -8259,7 +8262,10 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
         if (e->array->dtype == GA_BOOL)
             e->linear = ga__nonzero_positions(func, e->array, false);
         else
-            e->linear = e->array->dtype == GA_INT64 && (e->array->flags & GA_C_CONTIGUOUS)
+            /* a copy when it shares a's memory: a scatter into a must not
+               overwrite indices it has yet to read */
+            e->linear = e->array->dtype == GA_INT64 && (e->array->flags & GA_C_CONTIGUOUS) &&
+                                e->array->buffer != a->buffer
                             ? ga_retain((ga_array *)e->array)
                             : ga__contiguous_copy(func, e->array, GA_INT64);
         if (!e->linear) st = ga__t.error;
@@ -8409,9 +8415,9 @@ static ga_status ga__advanced_set(const char *func, ga_array *a, int n, const ga
     return st;
 }
 
-GPUARR_API ga_status ga_setitem_items(ga_array *a, int n, const ga_index_item *items, const ga_array *value)
+static ga_status ga__setitem_items(const char *func, ga_array *a, int n, const ga_index_item *items,
+                                   const ga_array *value)
 {
-    static const char func[] = "ga_setitem_items";
     if (!a) return ga__null_input(func, "a");
     if (n > 0 && !items) return ga__null_input(func, "items");
     if (!value) return ga__null_input(func, "value");
@@ -8426,13 +8432,18 @@ GPUARR_API ga_status ga_setitem_items(ga_array *a, int n, const ga_index_item *i
     return st;
 }
 
+GPUARR_API ga_status ga_setitem_items(ga_array *a, int n, const ga_index_item *items, const ga_array *value)
+{
+    return ga__setitem_items("ga_setitem_items", a, n, items, value);
+}
+
 GPUARR_API ga_status ga_setitem_items_scalar(ga_array *a, int n, const ga_index_item *items, ga_scalar value)
 {
     static const char func[] = "ga_setitem_items_scalar";
     if (!a) return ga__null_input(func, "a");
     ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
     if (!v) return ga__t.error;
-    ga_status st = ga_setitem_items(a, n, items, v);
+    ga_status st = ga__setitem_items(func, a, n, items, v);
     ga_release(v);
     return st;
 }
@@ -8633,7 +8644,8 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
     if (n > 0 && !items) return ga__null_input(func, "items");
     if (!values) return ga__null_input(func, "values");
     if (ga__has_array_item(n, items)) return ga__advanced_set(func, a, n, items, values, true);
-    /* a basic index: no element repeats, so a[items] += values */
+    /* a basic index: no element repeats, so a[items] = a[items] + values,
+       added in the promoted dtype and cast back unsafely, as NumPy */
     if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
     ga__layout l;
     ga_status st = ga__index_layout(func, a, n, items, &l);
@@ -8641,8 +8653,10 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
     ga_operand in[2] = {ga_operand_array(view), ga_operand_array(values)};
-    ga_array *out[1] = {view};
-    st = ga__ufunc(func, GA_UFUNC_ADD, in, out, NULL);
+    ga_array *sum[2] = {NULL, NULL};
+    st = ga__ufunc(func, GA_UFUNC_ADD, in, sum, NULL);
+    if (st == GA_OK) st = ga__copyto(func, view, sum[0], GA_CASTING_UNSAFE);
+    ga_release(sum[0]);
     ga_release(view);
     return st;
 }

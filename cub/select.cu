@@ -13,7 +13,9 @@ namespace {
 
 /* --- compaction ------------------------------------------------------------- */
 
-struct alignas(16) item16 {
+/* 16-byte items (complex128) as two words: their arrays are only 8-byte
+   aligned in general (views, ga_as_strided). */
+struct item16 {
     uint64_t word[2];
 };
 

@@ -1030,6 +1030,36 @@ DEVICE_TEST(index_errors)
     for (size_t k = 0; k < sizeof rel / sizeof rel[0]; k++) ga_release(rel[k]);
 }
 
+/* Index arrays that are a itself: NumPy reads every index before writing
+   (a[a] = v, np.add.at(a, a, 10)); add.at with a basic index adds in the
+   promoted dtype and casts back. */
+DEVICE_TEST(index_aliasing_and_basic_add_at)
+{
+    const int64_t n = 100003;
+    int64_t *h = malloc(sizeof(int64_t) * (size_t)n), *want = malloc(sizeof(int64_t) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) h[i] = n - 1 - i;
+    ga_array *a = ga_from_host(h, 1, &n, GA_INT64), *ten = ga_full(0, NULL, ga_int(10), GA_INT64);
+    ga_index_item self = ga_array_index(a);
+    CHECK_OK(ga_add_at(a, 1, &self, ten));
+    for (int64_t i = 0; i < n; i++) want[i] = n - 1 - i + 10;
+    check_array("np.add.at(a, a, 10) with a a permutation", a, 1, &n, GA_INT64, want);
+    ga_array *b = ga_from_host(h, 1, &n, GA_INT64), *v = ga_arange_int(0, 2 * n, 2, GA_INT64);
+    self = ga_array_index(b);
+    CHECK_OK(ga_setitem_items(b, 1, &self, v));
+    for (int64_t i = 0; i < n; i++) want[n - 1 - i] = 2 * i;
+    check_array("a[a] = v with a a permutation", b, 1, &n, GA_INT64, want);
+    /* np.add.at(int64 zeros(3), slice(0, 2), 1.5) gives [1, 1, 0] */
+    ga_array *z = ga_zeros(GA_SHAPE(3), GA_INT64), *half = ga_full(0, NULL, ga_float(1.5), GA_FLOAT64);
+    ga_index_item first_two = ga_slice(0, 2, GA_NONE);
+    CHECK_OK(ga_add_at(z, 1, &first_two, half));
+    int64_t z_want[3] = {1, 1, 0};
+    check_array("np.add.at(int64 a, slice(0, 2), 1.5)", z, 1, (const int64_t[]){3}, GA_INT64, z_want);
+    ga_array *rel[] = {a, ten, b, v, z, half};
+    for (size_t k = 0; k < sizeof rel / sizeof rel[0]; k++) ga_release(rel[k]);
+    free(h);
+    free(want);
+}
+
 /* Empty results and empty inputs. */
 DEVICE_TEST(index_empty)
 {
