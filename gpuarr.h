@@ -1546,8 +1546,7 @@ GPUARR_API int ga_cub_version(void);
 /* Searching, the set functions and the sorts under them compare in NumPy's
    order in the dtype the inputs promote to (numpy.result_type): NaN after
    +inf (every NaN equal in position; as a set element see each function),
-   -0.0 equal to +0.0. Complex inputs are GA_ERROR_NOT_IMPLEMENTED for now
-   (they wait for complex ga_sort). */
+   -0.0 equal to +0.0. Complex inputs are GA_ERROR_NOT_IMPLEMENTED for now. */
 
 /* numpy.searchsorted's side=. */
 typedef enum ga_side { GA_SIDE_LEFT, GA_SIDE_RIGHT } ga_side;
@@ -10855,7 +10854,7 @@ static ga_array *ga__partition(const char *func, const ga_array *a, int nkth, co
         if (ga__normalize_axis(func, "", &ax, a->ndim) != GA_OK) return NULL;
         length = a->shape[ax];
     }
-    for (int i = 0; i < nkth; i++) {
+    for (int i = 0; i < nkth && a->size != 0; i++) { /* NumPy checks kth of non-empty arrays only */
         int64_t k = kth[i] < 0 ? kth[i] + length : kth[i];
         if (k < 0 || k >= length) {
             ga__error(GA_ERROR_VALUE, func, "kth(=%lld) out of bounds (%lld)", (long long)k, (long long)length);
@@ -11068,7 +11067,10 @@ static ga_array *ga__order_stat(const char *func, const ga_array *a, int nq, con
     if (ga_device_push(a->device) != GA_OK) return NULL;
     ga_scope_begin();
     ga_array *r;
-    if (k == 0 || (nan_form && a->size == 0)) { /* NaN, as NumPy's mean of an empty slice */
+    if (nan_form && a->size == 0) { /* NumPy's nanmean of a: NaN, without q's axis */
+        const int qaxis = nq >= 0 ? 1 : 0;
+        r = ga_full(final_ndim - qaxis, final_shape + qaxis, ga_float(NAN), W);
+    } else if (k == 0) { /* NaN, as NumPy's mean of an empty slice */
         r = ga_full(final_ndim, final_shape, ga_float(NAN), W);
     } else {
         ga_array *S = ga_sort(ga_reshape(ga_permute_dims(a, perm), nk + 1, shape), -1);
@@ -11148,7 +11150,7 @@ static ga_status ga__set_dtype(const char *func, ga_dtype dt)
 {
     if (ga__dtype_kinds[dt] == 'c')
         return ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
-                         "%s input is not supported yet (it needs complex sorting)", ga__dtype_names[dt]);
+                         "%s input is not supported yet", ga__dtype_names[dt]);
     return GA_OK;
 }
 
@@ -11791,7 +11793,9 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
         if (st == GA_OK) st = ga__read_extreme(func, xi, GA_REDUCE_MAX, GA_INT64, &hi);
         if (st == GA_OK && lo < 0) st = ga__error(GA_ERROR_VALUE, func, "'list' argument must have no negative elements");
     }
-    int64_t nbins = hi + 1 > minlength ? hi + 1 : minlength;
+    if (st == GA_OK && hi == INT64_MAX)
+        st = ga__error(GA_ERROR_VALUE, func, "the largest value, %lld, leaves no room for its bin", (long long)hi);
+    int64_t nbins = st == GA_OK && hi + 1 > minlength ? hi + 1 : minlength;
     if (st == GA_OK && weights && (nbins >= (int64_t)UINT32_MAX || n > (int64_t)UINT32_MAX))
         st = ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
                        "weighted counts of more than 4294967295 elements or of values above 4294967294 are not "

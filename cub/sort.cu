@@ -272,12 +272,12 @@ int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, voi
                  int key_bytes, int64_t n, int64_t segment_length, int *selector, struct CUstream_st *stream)
 {
     uint32_t *v = static_cast<uint32_t *>(vals), *va = static_cast<uint32_t *>(vals_alt);
+    if (segment_length < 1) segment_length = n;
     if (temp && v && n > 0) { /* each element's index in its segment */
         iota_kernel<<<grid_for(n), 256, 0, stream>>>(v, n, segment_length);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return done(e);
     }
-    if (segment_length < 1) segment_length = n;
     switch (key_bytes) {
     case 1: return done(sort_typed<uint8_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
     case 2: return done(sort_typed<uint16_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));

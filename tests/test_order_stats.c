@@ -259,7 +259,10 @@ static void check_stat_case(const stat_case *c, ga_dtype t, stat_kind kind, bool
     ga_dtype rd = kind != MEDIAN && picks(m) ? t : w;
     int64_t k = 1, rows = 1, want_shape[4];
     int want_ndim = 0;
-    if (kind != MEDIAN && nq >= 0) want_shape[want_ndim++] = nq;
+    /* the nan forms of an empty array are NumPy's nanmean of it: no q axis */
+    const bool nanmean_of_empty = nan_form && n == 0;
+    if (kind != MEDIAN && nq >= 0 && !nanmean_of_empty) want_shape[want_ndim++] = nq;
+    if (nanmean_of_empty) count = 1;
     for (int d = 0; d < c->ndim; d++) {
         if (reduced[d]) {
             k *= c->shape[d];
@@ -269,7 +272,7 @@ static void check_stat_case(const stat_case *c, ga_dtype t, stat_kind kind, bool
             want_shape[want_ndim++] = c->shape[d];
         }
     }
-    if (k == 0 || (nan_form && n == 0)) rd = w; /* NumPy's nanmean of an empty array */
+    if (k == 0 || nanmean_of_empty) rd = w; /* NumPy's mean / nanmean of an empty slice */
     CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
     if (r) {
         bool shape_ok = ga_ndim(r) == want_ndim && ga_dtype_of(r) == rd;

@@ -1010,6 +1010,14 @@ DEVICE_TEST(partition)
     CHECK_ERROR(ga_partition(a, 1, &k2, 2) == NULL, GA_ERROR_AXIS, "ga_partition: axis 2 is out of bounds");
     CHECK_ERROR(ga_partition(a, 1, NULL, -1) == NULL, GA_ERROR_NULL_INPUT, "ga_partition: kth is NULL");
     ga_release(a);
+    /* NumPy checks kth against non-empty arrays only */
+    ga_array *e = ga_zeros(GA_SHAPE(3, 0), GA_FLOAT32);
+    ga_array *pe = ga_partition(e, 1, &k5, 1);
+    CHECK(pe && ga_ndim(pe) == 2 && ga_shape(pe)[0] == 3 && ga_shape(pe)[1] == 0, "partition of (3, 0), kth 5: %s",
+          pe ? "wrong shape" : ga_last_error_message());
+    ga_clear_error();
+    ga_release(pe);
+    ga_release(e);
 }
 
 /* sort_complex: the last axis, NumPy's complex order, NumPy's dtypes. */
