@@ -1530,8 +1530,9 @@ GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, i
 GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims);
 
 /* numpy.nanquantile, nanpercentile, nanmedian: the same over the elements
-   that are not NaN; a slice of NaN only (or an empty one) gives NaN. For
-   bool and integer input they are the plain forms. */
+   that are not NaN; a slice of NaN only (or an empty one) gives NaN. An
+   empty a gives NumPy's nanmean of it: NaN, without q's axis. For bool
+   and integer input they are the plain forms. */
 GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
                                     ga_quantile_method method, bool keepdims);
 GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
