@@ -10725,6 +10725,12 @@ GPUARR_API ga_array *ga_ediff1d(const ga_array *ary, const ga_array *to_end, con
         return NULL;
     }
     ga_dtype dt = ary->dtype;
+    if (dt == GA_BOOL) { /* NumPy's subtract message, under this function's name */
+        ga__error(GA_ERROR_TYPE, func,
+                  "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                  "operator, or the logical_xor function instead.");
+        return NULL;
+    }
     const ga_array *ends[2] = {to_begin, to_end};
     const char *names[2] = {"to_begin", "to_end"};
     for (int i = 0; i < 2; i++)
@@ -10757,7 +10763,7 @@ GPUARR_API ga_array *ga_ediff1d(const ga_array *ary, const ga_array *to_end, con
 static ga_array *ga__lexsort(const char *func, int nkeys, const ga_array *const *keys, int axis)
 {
     if (nkeys <= 0 || !keys) {
-        ga__error(GA_ERROR_VALUE, func, "need sequence of keys with len > 0 in lexsort");
+        ga__error(GA_ERROR_TYPE, func, "need sequence of keys with len > 0 in lexsort");
         return NULL;
     }
     for (int i = 0; i < nkeys; i++)
@@ -11018,16 +11024,16 @@ static ga_array *ga__order_stat(const char *func, const ga_array *a, int nq, con
             ga__null_input(func, "q");
             return NULL;
         }
+        if (ga__is_complex(t)) { /* NumPy's first check */
+            ga__error(GA_ERROR_TYPE, func, "a must be an array of real numbers");
+            return NULL;
+        }
         for (int i = 0; i < count; i++)
             if (!(q[i] / scale >= 0 && q[i] / scale <= 1)) {
                 ga__error(GA_ERROR_VALUE, func, scale == 1 ? "Quantiles must be in the range [0, 1]"
                                                            : "Percentiles must be in the range [0, 100]");
                 return NULL;
             }
-        if (ga__is_complex(t)) {
-            ga__error(GA_ERROR_TYPE, func, "a must be an array of real numbers");
-            return NULL;
-        }
         if (t == GA_BOOL && !ga__quantile_picks(m)) {
             ga__error(GA_ERROR_TYPE, func,
                       "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "

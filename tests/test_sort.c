@@ -813,8 +813,10 @@ DEVICE_TEST(diff)
     CHECK_ERROR(ga_ediff1d(m, NULL, fb) == NULL, GA_ERROR_TYPE,
                 "ga_ediff1d: dtype of `to_begin` must be compatible with input `ary` under the `same_kind` rule.");
     CHECK_ERROR(ga_ediff1d(m, fb, NULL) == NULL, GA_ERROR_TYPE, "dtype of `to_end` must be compatible");
+    ga_array *flags = ga_ones(GA_SHAPE(3), GA_BOOL);
+    CHECK_ERROR(ga_ediff1d(flags, NULL, NULL) == NULL, GA_ERROR_TYPE, "ga_ediff1d: numpy boolean subtract");
     ga_release(a), ga_release(z), ga_release(m), ga_release(mt), ga_release(begin), ga_release(end);
-    ga_release(e), ga_release(e2), ga_release(fb);
+    ga_release(e), ga_release(e2), ga_release(fb), ga_release(flags);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -911,7 +913,7 @@ DEVICE_TEST(lexsort)
     }
     ga_array *a = ga_zeros(GA_SHAPE(3, 4), GA_INT32), *b = ga_zeros(GA_SHAPE(4, 3), GA_INT32);
     const ga_array *ab[2] = {a, b}, *an[2] = {a, NULL};
-    CHECK_ERROR(ga_lexsort(0, ab, -1) == NULL, GA_ERROR_VALUE,
+    CHECK_ERROR(ga_lexsort(0, ab, -1) == NULL, GA_ERROR_TYPE,
                 "ga_lexsort: need sequence of keys with len > 0 in lexsort");
     CHECK_ERROR(ga_lexsort(2, ab, -1) == NULL, GA_ERROR_SHAPE, "ga_lexsort: all keys need to be the same shape");
     CHECK_ERROR(ga_lexsort(2, an, -1) == NULL, GA_ERROR_NULL_INPUT, "ga_lexsort");
