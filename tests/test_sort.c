@@ -112,6 +112,20 @@ static int compare_indices(const void *pa, const void *pb)
     return c ? c : (i > j) - (i < j);
 }
 
+/* Lane (o, i) of h, an (outer, len, inner) array of dtype t, copied into
+   `lane`, and its stable sorting order (NumPy's) into ref. */
+static void lane_order(const unsigned char *h, ga_dtype t, int64_t o, int64_t i, int64_t len, int64_t inner,
+                       unsigned char *lane, int64_t *ref)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    for (int64_t j = 0; j < len; j++) {
+        memcpy(lane + (size_t)j * sz, h + (size_t)((o * len + j) * inner + i) * sz, sz);
+        ref[j] = j;
+    }
+    sort_dtype = t, sort_size = sz, sort_data = lane;
+    qsort(ref, (size_t)len, sizeof *ref, compare_indices);
+}
+
 /* Random elements with duplicates, NaN of both signs, infinities, -0.0
    (complex: in either part). */
 static void fill_random(void *data, int64_t n, ga_dtype t)
@@ -227,16 +241,9 @@ static void check_sort_case(const sort_case *c, ga_dtype t)
         CHECK_OK(ga_to_host(s, got, (size_t)n * sz));
         CHECK_OK(ga_to_host(as, gidx, sizeof(int64_t) * (size_t)n));
         int bad_idx = 0, bad_val = 0;
-        sort_dtype = t;
-        sort_size = sz;
-        sort_data = lane;
         for (int64_t o = 0; o < outer; o++)
             for (int64_t i = 0; i < inner; i++) {
-                for (int64_t j = 0; j < len; j++) {
-                    memcpy(lane + (size_t)j * sz, h + (size_t)((o * len + j) * inner + i) * sz, sz);
-                    ref[j] = j;
-                }
-                qsort(ref, (size_t)len, sizeof *ref, compare_indices);
+                lane_order(h, t, o, i, len, inner, lane, ref);
                 for (int64_t j = 0; j < len; j++) {
                     int64_t at = (o * len + j) * inner + i;
                     if (gidx[at] != ref[j] && bad_idx++ < 3)
@@ -944,15 +951,10 @@ static void check_partition_case(const sort_case *c, ga_dtype t, int nkth, const
     if (p && ap) {
         CHECK_OK(ga_to_host(p, got, (size_t)n * sz));
         CHECK_OK(ga_to_host(ap, gidx, sizeof(int64_t) * (size_t)n));
-        sort_dtype = t, sort_size = sz, sort_data = lane;
         int bad = 0;
         for (int64_t o = 0; o < outer; o++)
             for (int64_t i = 0; i < inner; i++) {
-                for (int64_t j = 0; j < len; j++) {
-                    memcpy(lane + (size_t)j * sz, h + (size_t)((o * len + j) * inner + i) * sz, sz);
-                    ref[j] = j;
-                }
-                qsort(ref, (size_t)len, sizeof *ref, compare_indices);
+                lane_order(h, t, o, i, len, inner, lane, ref);
                 for (int64_t j = 0; j < len; j++) memcpy(sorted + (size_t)j * sz, lane + (size_t)ref[j] * sz, sz);
                 memset(seen, 0, (size_t)(len ? len : 1));
                 for (int64_t j = 0; j < len; j++) {
