@@ -3310,6 +3310,11 @@ def check_quantile(t, fn, ga):
                 try:
                     if fn.endswith("median"):
                         want = np.asarray(getattr(np, fn)(x, axis=npaxis, keepdims=keepdims))
+                    elif fn.startswith("nan") and x.size == 0:
+                        # NumPy's nanmean of an empty array, without q's axis
+                        scale = 100 if "percentile" in fn else 1
+                        want = np.asarray(getattr(np, fn)(x, np.array(qs) * scale, axis=npaxis,
+                                                          keepdims=keepdims, method=method))
                     else:
                         # one Python float q at a time: NumPy then computes in a's
                         # float dtype, as gpuarr does for every q
