@@ -1788,9 +1788,12 @@ enum {
     GA__RF_NANVAR = 16, /* var: NaN where the count minus ddof is <= 0 (nanvar) */
     GA__RF_ALIGNED = 32, /* outer: every row of columns starts 16-byte aligned */
     GA__RF_ROWS = 64,    /* inner: one kept dim and one reduced dim, a row per work item */
-    GA__RF_TILES = 128   /* inner, with ROWS and group 1: rows of at most 64 contiguous bytes,
+    GA__RF_TILES = 128,  /* inner, with ROWS and group 1: rows of at most 64 contiguous bytes,
                             one after the other from a 16-byte aligned start */
+    GA__RF_PACKED = 256  /* inner, as TILES, for rows of 2 or 4 values read as stored that
+                            fill 16-byte vectors: GA__RPACKED_LOADS vectors per thread */
 };
+#define GA__RPACKED_LOADS 4 /* of 1, 2 and 4 the fastest: 7.1, 6.7, 6.3 us for (1e6, 2) float32 on an H100 */
 /* ga__reduce_args.finalize: what the final pass stores. */
 enum { GA__FIN_NONE, GA__FIN_MEAN, GA__FIN_VAR, GA__FIN_STD };
 
@@ -9090,7 +9093,15 @@ static ga_status ga__reduce_run(const ga__rjob *j)
             if (A.nchunks < 1) A.nchunks = 1;
             int64_t groups = 256 / A.group;
             blocks = (M * A.nchunks + groups - 1) / groups;
-            if (A.flags & GA__RF_TILES) {
+            /* rows of 2 or 4 values read as stored, whole rows in each
+               16-byte vector: a thread per vector, an elementwise grid */
+            const bool packed = (A.flags & GA__RF_TILES) && native && in_size <= 8 &&
+                                (K == 2 || (K == 4 && in_size == 4));
+            if (packed) {
+                const int64_t nvec = M / (16 / row_bytes), loads = GA__RPACKED_LOADS;
+                A.flags = (A.flags & ~GA__RF_TILES) | GA__RF_PACKED;
+                blocks = ((nvec + loads - 1) / loads + 255) / 256;
+            } else if (A.flags & GA__RF_TILES) {
                 const int64_t tile_rows = (16384 / row_bytes) & ~(int64_t)15;
                 blocks = GA__MIN((M + tile_rows - 1) / tile_rows, sms * 4);
             }

@@ -513,6 +513,8 @@ static const rcase cases[] = {
     {"(2, 70000), axis 1", 2, {2, 70000}, 1, {1}, false, CONTIG},
     {"(70000, 3), axis 0", 2, {70000, 3}, 1, {0}, false, CONTIG},
     {"(50001, 3), axis -1 (rows in shared-memory tiles)", 2, {50001, 3}, 1, {-1}, false, CONTIG},
+    {"(40001, 2), axis -1, keepdims (rows packed in vectors)", 2, {40001, 2}, 1, {-1}, true, CONTIG},
+    {"(4099, 4), axis 1 (rows packed in vectors)", 2, {4099, 4}, 1, {1}, false, CONTIG},
     {"(33000, 17), axis 1 (8 threads a row)", 2, {33000, 17}, 1, {1}, false, CONTIG},
     {"(20000, 40), axis -1, reversed (16 threads a row)", 2, {20000, 40}, 1, {-1}, false, REVERSED},
     {"(6, 7), every axis, keepdims, broadcast", 2, {6, 7}, -1, {0}, true, BROADCAST},
