@@ -5086,6 +5086,7 @@ GPUARR_API ga_array *ga_to_device(const ga_array *a, int device)
 static bool ga__broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int *out_ndim, int64_t *out,
                                  int *bad);
 static ga_array *ga__permuted(const char *func, const ga_array *a, const int *perm);
+static ga_array *ga__reshape(const char *func, const ga_array *a, int ndim, const int64_t *shape);
 
 /* How a loop's output dtypes follow from its dtype L (the lists' `result`). */
 enum {
@@ -6256,6 +6257,27 @@ GPUARR_API ga_array *ga_index(const ga_array *a, const char *index)
     return ga__ret(ga__view(func, a, &l, true));
 }
 
+/* view = value, for a[index] = value: value's leading unit dims beyond
+   the view's are dropped first, as NumPy's assignment does (copyto keeps
+   them, and refuses). */
+static ga_status ga__assign_view(const char *func, ga_array *view, const ga_array *value)
+{
+    int skip = 0, nd = 0, bad = 0;
+    while (value->ndim - skip > view->ndim && value->shape[skip] == 1) skip++;
+    int64_t shape[GA_MAXDIMS];
+    const int ndims[2] = {value->ndim - skip, view->ndim};
+    const int64_t *shapes[2] = {value->shape + skip, view->shape};
+    bool fits = skip && ga__broadcast_shapes(2, ndims, shapes, &nd, shape, &bad) && nd == view->ndim;
+    for (int d = 0; fits && d < nd; d++) fits = shape[d] == view->shape[d];
+    if (!fits) skip = 0; /* copyto's error names the value's own shape */
+    if (!skip) return ga__copyto(func, view, value, GA_CASTING_UNSAFE);
+    ga_array *v = ga__reshape(func, value, value->ndim - skip, value->shape + skip);
+    if (!v) return ga__t.error;
+    ga_status st = ga__copyto(func, view, v, GA_CASTING_UNSAFE);
+    ga_release(v);
+    return st;
+}
+
 static ga_status ga__setitem(const char *func, ga_array *a, const char *index, const ga_array *value)
 {
     ga_index_item items[2 * GA_MAXDIMS];
@@ -6269,7 +6291,7 @@ static ga_status ga__setitem(const char *func, ga_array *a, const char *index, c
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
-    st = ga__copyto(func, view, value, GA_CASTING_UNSAFE);
+    st = ga__assign_view(func, view, value);
     ga_release(view);
     return st;
 }
@@ -7487,12 +7509,15 @@ static ga_status ga__index_launch(const char *func, const ga_array *a, ga_array 
                                   const ga_array *idx, int axis, ga__take_params *p)
 {
     int64_t total = p->outer * p->count * p->inner;
-    if (total == 0) return GA_OK;
-    if (p->axis_len == 0) return ga__error(GA_ERROR_INDEX, func, "cannot do a non-empty take from an empty axes.");
-    if (p->mode == GA_INDEX_RAISE) {
+    if (total != 0 && p->axis_len == 0)
+        return ga__error(GA_ERROR_INDEX, func, "cannot do a non-empty take from an empty axes.");
+    /* NumPy checks the indices once per outer position, even when the
+       inner dims are empty */
+    if (p->mode == GA_INDEX_RAISE && p->outer > 0 && p->count > 0) {
         ga_status st = ga__check_indices(func, idx, p->axis_len, axis);
         if (st != GA_OK) return st;
     }
+    if (total == 0) return GA_OK;
     int c = ga__size_class(ga__dtype_sizes[a->dtype]);
     void *ap = (void *)(uintptr_t)a->data, *ip = (void *)(uintptr_t)idx->data;
     if (!values) {
@@ -7524,7 +7549,10 @@ static ga_status ga__gather(const char *func, ga_array *out, const ga_array *src
     ga__take_params p;
     int64_t rest = 1;
     for (int d = 0; d < src->ndim; d++) rest *= d == axis ? 1 : src->shape[d];
-    ga__index_params(src, axis, rest ? out->size / rest : 0, idx_strides, mode, &p);
+    /* with the other dims empty, an index shared by every position still
+       counts (raise mode checks it, as NumPy) */
+    const bool shared = idx_strides[0] == 0 && idx_strides[2] == 0;
+    ga__index_params(src, axis, rest ? out->size / rest : shared ? idx->size : 0, idx_strides, mode, &p);
     return ga__index_launch(func, src, out, NULL, idx, axis, &p);
 }
 
@@ -7707,13 +7735,15 @@ static ga_status ga__check_put(const char *func, const ga_array *a, const ga_arr
     return GA_OK;
 }
 
-GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode)
+/* a.flat[indices] = values, errors named by func (ga_put, ga_place). */
+static ga_status ga__put(const char *func, ga_array *a, const ga_array *indices, const ga_array *values,
+                         ga_index_mode mode)
 {
-    static const char func[] = "ga_put";
     ga_status st = ga__check_put(func, a, indices, values);
     if (st != GA_OK) return st;
     if ((unsigned)mode > GA_INDEX_CLIP) return ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
     if (indices->size == 0 || values->size == 0) return GA_OK;
+    if (a->size == 0) return ga__error(GA_ERROR_INDEX, func, "cannot replace elements of an empty array");
     int64_t size = a->size;
     ga_array *flat = ga__reshape(func, a, 1, &size); /* a.flat: a view, or a copy written back below */
     ga_array *idx = flat ? ga__int64_indices(func, indices) : NULL;
@@ -7733,6 +7763,11 @@ GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array
     ga_release(idx);
     ga_release(flat);
     return st;
+}
+
+GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode)
+{
+    return ga__put("ga_put", a, indices, values, mode);
 }
 
 GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, const ga_array *values, int axis)
@@ -8392,21 +8427,29 @@ static ga_status ga__advanced_set(const char *func, ga_array *a, int n, const ga
     ga__advanced adv;
     ga_status st = ga__advanced_resolve(func, a, n, items, &adv);
     if (st != GA_OK) return st;
-    /* the values over the result's shape (one value: repeated by the kernel) */
+    /* the values over the result's shape (one value: repeated by the
+       kernel), leading unit dims beyond it dropped as NumPy does */
+    const ga_array *mask = n == 1 ? ga_index_item_array(items[0]) : NULL;
+    const bool one_mask = mask && mask->dtype == GA_BOOL && mask->ndim == a->ndim;
+    int skip = 0;
+    while (value->ndim - skip > adv.ndim && value->shape[skip] == 1) skip++;
     int64_t vshape[GA_MAXDIMS];
     int vndim = 0, bad = 0;
-    const int ndims[2] = {value->ndim, adv.ndim};
-    const int64_t *shapes[2] = {value->shape, adv.shape};
+    const int ndims[2] = {value->ndim - skip, adv.ndim};
+    const int64_t *shapes[2] = {value->shape + skip, adv.shape};
     bool fits = ga__broadcast_shapes(2, ndims, shapes, &vndim, vshape, &bad) && vndim == adv.ndim;
     for (int d = 0; fits && d < vndim; d++) fits = vshape[d] == adv.shape[d];
     ga_array *vals = NULL;
-    if (!fits) {
+    if (one_mask && value->ndim >= 2) { /* NumPy's boolean assignment takes 0-d and 1-d values only */
+        st = ga__error(GA_ERROR_TYPE, func,
+                       "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has %d "
+                       "dimensions",
+                       value->ndim);
+    } else if (!fits) {
         char from[200], to[200];
         ga__format_shape(from, sizeof from, value->ndim, value->shape);
         ga__format_shape(to, sizeof to, adv.ndim, adv.shape);
-        const ga_array *mask = n == 1 ? ga_index_item_array(items[0]) : NULL;
-        bool one_mask = mask && mask->dtype == GA_BOOL && mask->ndim == a->ndim;
-        if (one_mask && value->ndim <= 1)
+        if (one_mask)
             st = ga__error(GA_ERROR_VALUE, func,
                            "NumPy boolean array indexing assignment cannot assign %lld input values to the %lld output "
                            "values where the mask is true",
@@ -8416,10 +8459,12 @@ static ga_status ga__advanced_set(const char *func, ga_array *a, int n, const ga
                            "shape mismatch: value array of shape %s could not be broadcast to indexing result of shape %s",
                            from, to);
     } else {
-        bool same = value->ndim == adv.ndim;
-        for (int d = 0; same && d < adv.ndim; d++) same = value->shape[d] == adv.shape[d];
+        bool same = value->ndim - skip == adv.ndim;
+        for (int d = 0; same && d < adv.ndim; d++) same = value->shape[skip + d] == adv.shape[d];
         ga_array *cast = ga__contiguous_copy(func, value, a->dtype);
-        vals = cast && !same && value->size != 1 ? ga__broadcast_copy(func, cast, adv.ndim, adv.shape) : ga_retain(cast);
+        ga_array *flat = cast && skip ? ga__reshape(func, cast, value->ndim - skip, value->shape + skip) : ga_retain(cast);
+        vals = flat && !same && value->size != 1 ? ga__broadcast_copy(func, flat, adv.ndim, adv.shape) : ga_retain(flat);
+        ga_release(flat);
         ga_release(cast);
         if (!vals) st = ga__t.error;
     }
@@ -8450,7 +8495,7 @@ static ga_status ga__setitem_items(const char *func, ga_array *a, int n, const g
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
-    st = ga__copyto(func, view, value, GA_CASTING_UNSAFE);
+    st = ga__assign_view(func, view, value);
     ga_release(view);
     return st;
 }
@@ -8655,7 +8700,7 @@ GPUARR_API ga_status ga_place(ga_array *a, const ga_array *mask, const ga_array 
     if (!pos) return ga__t.error;
     ga_status st = GA_OK;
     if (pos->size > 0 && vals->size == 0) st = ga__error(GA_ERROR_VALUE, func, "Cannot insert from an empty array!");
-    else if (pos->size > 0) st = ga_put(a, pos, vals, GA_INDEX_RAISE);
+    else if (pos->size > 0) st = ga__put(func, a, pos, vals, GA_INDEX_RAISE);
     ga_release(pos);
     return st;
 }

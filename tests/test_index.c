@@ -1085,6 +1085,56 @@ DEVICE_TEST(index_empty)
     ga_release(a);
 }
 
+/* NumPy's edge cases of assignment and take: a value's leading unit dims
+   are dropped; a full-shape mask takes 0-d and 1-d values only; empty
+   results still check their indices; put into an empty array. */
+DEVICE_TEST(index_assignment_edges)
+{
+    float h[5] = {0, 1, 2, 3, 4}, ones[2] = {7, 8};
+    int64_t five = 5, lead[3] = {1, 1, 2}, two = 2;
+    ga_array *a = ga_from_host(h, 1, &five, GA_FLOAT32), *v = ga_from_host(ones, 3, lead, GA_FLOAT32);
+    CHECK_OK(ga_setitem(a, "1:3", v)); /* (1, 1, 2) into (2,) */
+    float want_basic[5] = {0, 7, 8, 3, 4};
+    check_array("a[1:3] = value of shape (1, 1, 2)", a, 1, &five, GA_FLOAT32, want_basic);
+    int64_t ih[2] = {4, 0};
+    ga_array *idx = ga_from_host(ih, 1, &two, GA_INT64);
+    ga_index_item it = ga_array_index(idx);
+    CHECK_OK(ga_setitem_items(a, 1, &it, v));
+    float want_adv[5] = {8, 7, 8, 3, 7};
+    check_array("a[[4, 0]] = value of shape (1, 1, 2)", a, 1, &five, GA_FLOAT32, want_adv);
+    int64_t wide[3] = {2, 1, 2};
+    ga_array *w = ga_zeros(3, wide, GA_FLOAT32);
+    CHECK_ERROR(ga_setitem(a, "1:3", w) != GA_OK, GA_ERROR_SHAPE,
+                "could not broadcast input array from shape (2,1,2) into shape (2,)");
+    /* a full-shape mask: 2-d values are a TypeError, even (1, 1) */
+    ga_array *m = ga_ones(GA_SHAPE(5), GA_BOOL), *v11 = ga_ones(GA_SHAPE(1, 1), GA_FLOAT32);
+    CHECK_ERROR(ga_setitem_mask(a, m, v11) != GA_OK, GA_ERROR_TYPE,
+                "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has 2 dimensions");
+    check_array("nothing written by a[mask] = (1, 1) value", a, 1, &five, GA_FLOAT32, want_adv);
+    /* a mask over the leading axis only: a value of the rows' shape broadcasts */
+    ga_array *b = ga_zeros(GA_SHAPE(3, 2), GA_FLOAT32), *m3 = ga_ones(GA_SHAPE(3), GA_BOOL);
+    CHECK_OK(ga_setitem_mask(b, m3, v));
+    float want_rows[6] = {7, 8, 7, 8, 7, 8};
+    check_array("b[mask(3,)] = value of shape (1, 1, 2)", b, 2, (const int64_t[]){3, 2}, GA_FLOAT32, want_rows);
+    /* take / compress with an empty result still check their indices */
+    ga_array *e = ga_zeros(GA_SHAPE(3, 0), GA_FLOAT32);
+    bool ch[4] = {true, false, true, true};
+    int64_t four = 4;
+    ga_array *c = ga_from_host(ch, 1, &four, GA_BOOL);
+    CHECK_ERROR(ga_compress(c, e, 0) == NULL, GA_ERROR_INDEX, "index 3 is out of bounds for axis 0 with size 3");
+    CHECK_ERROR(ga_compress(c, e, 1) == NULL, GA_ERROR_INDEX, "cannot do a non-empty take from an empty axes.");
+    ga_array *e00 = ga_zeros(GA_SHAPE(0, 0), GA_FLOAT32), *one = ga_ones(GA_SHAPE(1), GA_INT64);
+    ga_array *t = ga_take(e00, one, 1, GA_INDEX_RAISE);
+    CHECK(t && ga_ndim(t) == 2 && ga_shape(t)[0] == 0 && ga_shape(t)[1] == 1, "take([1], axis 1) of (0, 0): (0, 1), %s",
+          t ? "no error" : ga_last_error_message());
+    ga_clear_error();
+    /* put into an empty array */
+    ga_array *e0 = ga_zeros(GA_SHAPE(0), GA_FLOAT32);
+    CHECK_ERROR(ga_put(e0, one, v11, GA_INDEX_RAISE) != GA_OK, GA_ERROR_INDEX, "cannot replace elements of an empty array");
+    ga_array *rel[] = {a, v, idx, w, m, v11, b, m3, e, c, e00, one, t, e0};
+    for (size_t k = 0; k < sizeof rel / sizeof rel[0]; k++) ga_release(rel[k]);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Host checks                                                                */
 /* ------------------------------------------------------------------------ */
