@@ -1557,8 +1557,9 @@ typedef enum ga_side { GA_SIDE_LEFT, GA_SIDE_RIGHT } ga_side;
    first such index for GA_SIDE_LEFT, the last for GA_SIDE_RIGHT), int64 of
    v's shape. sorter (NULL: none) is an integer array of a's length that
    sorts a (argsort's result). Errors: a not 1-d ("object too deep for
-   desired array"), "sorter.size must equal a.size", "sorter must only
-   contain integers", "Sorter index out of range." (this check waits). */
+   desired array"), a sorter not 1-d ("could not parse sorter argument"),
+   "sorter.size must equal a.size", "sorter must only contain integers",
+   "Sorter index out of range." (this check waits). */
 GPUARR_API ga_array *ga_searchsorted(const ga_array *a, const ga_array *v, ga_side side, const ga_array *sorter);
 
 /* numpy.digitize(x, bins, right): the int64 index of the bin of each
@@ -4865,6 +4866,31 @@ static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape
     for (int d = 0; d < ndim && len < n; d++)
         len += (size_t)snprintf(out + len, n - len, d ? ",%lld" : "%lld", (long long)shape[d]);
     if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
+}
+
+/* x as Python's repr of a float writes it (errors quoting NumPy's): the
+   shortest digits that read back as x, "1.0" for whole numbers, exponents
+   below 1e-4 and from 1e16. */
+static void ga__format_float(char *out, size_t n, double x)
+{
+    if (isnan(x) || isinf(x)) {
+        snprintf(out, n, isnan(x) ? "nan" : x < 0 ? "-inf" : "inf");
+        return;
+    }
+    int digits = 1;
+    for (; digits < 17; digits++) {
+        snprintf(out, n, "%.*e", digits - 1, x);
+        if (strtod(out, NULL) == x) break;
+    }
+    snprintf(out, n, "%.*e", digits - 1, x);
+    const char *e = strchr(out, 'e');
+    int exponent = e ? atoi(e + 1) : 0;
+    if (exponent < -4 || exponent >= 16) return;
+    snprintf(out, n, "%.*f", digits - 1 - exponent > 0 ? digits - 1 - exponent : 0, x);
+    if (!strchr(out, '.')) {
+        size_t len = strlen(out);
+        if (len + 2 < n) memcpy(out + len, ".0", 3);
+    }
 }
 
 static ga_array *ga__to_device(const char *func, const ga_array *a, int device);
@@ -11550,6 +11576,10 @@ GPUARR_API ga_array *ga_searchsorted(const ga_array *a, const ga_array *v, ga_si
     if (sorter) {
         if (ga__bind(func, a->device) != GA_OK) return NULL;
         char kind = ga__dtype_kinds[sorter->dtype];
+        if (sorter->ndim != 1) { /* NumPy reads sorter as a 1-d intp array */
+            ga__error(GA_ERROR_TYPE, func, "could not parse sorter argument");
+            return NULL;
+        }
         if (kind != 'i' && kind != 'u') {
             ga__error(GA_ERROR_TYPE, func, "sorter must only contain integers");
             return NULL;
@@ -11860,10 +11890,6 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
             ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "complex weights are not supported");
             return NULL;
         }
-        if (weights->ndim != 1 || weights->size != x->size) {
-            ga__error(GA_ERROR_VALUE, func, "The weights and list don't have the same length.");
-            return NULL;
-        }
     }
     int device = x->device;
     if (ga__bind(func, device) != GA_OK) return NULL;
@@ -11876,6 +11902,9 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
         if (st == GA_OK) st = ga__read_extreme(func, xi, GA_REDUCE_MAX, GA_INT64, &hi);
         if (st == GA_OK && lo < 0) st = ga__error(GA_ERROR_VALUE, func, "'list' argument must have no negative elements");
     }
+    /* after the values' check, in NumPy's order */
+    if (st == GA_OK && weights && (weights->ndim != 1 || weights->size != x->size))
+        st = ga__error(GA_ERROR_VALUE, func, "The weights and list don't have the same length.");
     if (st == GA_OK && hi == INT64_MAX)
         st = ga__error(GA_ERROR_VALUE, func, "the largest value, %lld, leaves no room for its bin", (long long)hi);
     int64_t nbins = st == GA_OK && hi + 1 > minlength ? hi + 1 : minlength;
@@ -12004,13 +12033,23 @@ static ga_status ga__histogram_edges(const char *func, const ga_array *a, int64_
         last = range[1];
         if (first > last) return ga__error(GA_ERROR_VALUE, func, "max must be larger than min in range parameter.");
         if (!isfinite(first) || !isfinite(last))
-            return ga__error(GA_ERROR_VALUE, func, "supplied range of [%.17g, %.17g] is not finite", first, last);
+        {
+            char lo_text[32], hi_text[32];
+            ga__format_float(lo_text, sizeof lo_text, first);
+            ga__format_float(hi_text, sizeof hi_text, last);
+            return ga__error(GA_ERROR_VALUE, func, "supplied range of [%s, %s] is not finite", lo_text, hi_text);
+        }
     } else if (a->size > 0) {
         if (ga__read_extreme(func, a, GA_REDUCE_MIN, GA_FLOAT64, &first) != GA_OK ||
             ga__read_extreme(func, a, GA_REDUCE_MAX, GA_FLOAT64, &last) != GA_OK)
             return ga__t.error;
         if (!isfinite(first) || !isfinite(last))
-            return ga__error(GA_ERROR_VALUE, func, "autodetected range of [%.17g, %.17g] is not finite", first, last);
+        {
+            char lo_text[32], hi_text[32];
+            ga__format_float(lo_text, sizeof lo_text, first);
+            ga__format_float(hi_text, sizeof hi_text, last);
+            return ga__error(GA_ERROR_VALUE, func, "autodetected range of [%s, %s] is not finite", lo_text, hi_text);
+        }
     }
     /* numpy.linspace(first, last, bins + 1) then astype(bin dtype), as
        NumPy: in float64 for a given range or integers, else in a's float
