@@ -469,9 +469,9 @@ static want ref_var(ga_dtype in, ga_dtype res, const elem *x, int64_t n, double 
     else v = ss / dof;
     if (nan || (nan_skip && m == 0 && n > 0) || n == 0) v = NAN;
     long double tol = dof > 0 ? mag * acc_eps(acc) * 128 / dof : 0;
-    if (std) {
-        long double s = sqrtl(v);
-        tol = v > 0 ? tol / (2 * s) : sqrtl(tol);
+    if (std) { /* NumPy's std: the variance rounded to the result's dtype, then its root */
+        long double s = sqrtl(v), tv = tol + ulp_at(res, v);
+        tol = v > 0 ? tv / (2 * s) : sqrtl(tv);
         v = s;
     }
     w.v.re = round_to(res, v);
