@@ -1648,7 +1648,7 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
    density, float64 counts / (total * bin width). With edges non-NULL the
    edges are stored there (a new reference). Errors: NumPy's ("`bins` must
    be positive, when an integer", "max must be larger than min in range
-   parameter.", "supplied range of [0, inf] is not finite", "autodetected
+   parameter.", "supplied range of [0.0, inf] is not finite", "autodetected
    range of [nan, nan] is not finite", "`bins` must increase
    monotonically, when an array", "`bins` must be 1d, when an array",
    "Too many bins for data range. Cannot create 3000 finite-sized bins."
@@ -6283,13 +6283,21 @@ GPUARR_API ga_array *ga_index(const ga_array *a, const char *index)
     return ga__ret(ga__view(func, a, &l, true));
 }
 
+/* How many of value's leading unit dims go beyond ndim: NumPy's
+   assignment drops them. */
+static int ga__extra_unit_dims(const ga_array *value, int ndim)
+{
+    int skip = 0;
+    while (value->ndim - skip > ndim && value->shape[skip] == 1) skip++;
+    return skip;
+}
+
 /* view = value, for a[index] = value: value's leading unit dims beyond
    the view's are dropped first, as NumPy's assignment does (copyto keeps
    them, and refuses). */
 static ga_status ga__assign_view(const char *func, ga_array *view, const ga_array *value)
 {
-    int skip = 0, nd = 0, bad = 0;
-    while (value->ndim - skip > view->ndim && value->shape[skip] == 1) skip++;
+    int skip = ga__extra_unit_dims(value, view->ndim), nd = 0, bad = 0;
     int64_t shape[GA_MAXDIMS];
     const int ndims[2] = {value->ndim - skip, view->ndim};
     const int64_t *shapes[2] = {value->shape + skip, view->shape};
@@ -8457,8 +8465,7 @@ static ga_status ga__advanced_set(const char *func, ga_array *a, int n, const ga
        kernel), leading unit dims beyond it dropped as NumPy does */
     const ga_array *mask = n == 1 ? ga_index_item_array(items[0]) : NULL;
     const bool one_mask = mask && mask->dtype == GA_BOOL && mask->ndim == a->ndim;
-    int skip = 0;
-    while (value->ndim - skip > adv.ndim && value->shape[skip] == 1) skip++;
+    const int skip = ga__extra_unit_dims(value, adv.ndim);
     int64_t vshape[GA_MAXDIMS];
     int vndim = 0, bad = 0;
     const int ndims[2] = {value->ndim - skip, adv.ndim};
@@ -12032,24 +12039,17 @@ static ga_status ga__histogram_edges(const char *func, const ga_array *a, int64_
         first = range[0];
         last = range[1];
         if (first > last) return ga__error(GA_ERROR_VALUE, func, "max must be larger than min in range parameter.");
-        if (!isfinite(first) || !isfinite(last))
-        {
-            char lo_text[32], hi_text[32];
-            ga__format_float(lo_text, sizeof lo_text, first);
-            ga__format_float(hi_text, sizeof hi_text, last);
-            return ga__error(GA_ERROR_VALUE, func, "supplied range of [%s, %s] is not finite", lo_text, hi_text);
-        }
     } else if (a->size > 0) {
         if (ga__read_extreme(func, a, GA_REDUCE_MIN, GA_FLOAT64, &first) != GA_OK ||
             ga__read_extreme(func, a, GA_REDUCE_MAX, GA_FLOAT64, &last) != GA_OK)
             return ga__t.error;
-        if (!isfinite(first) || !isfinite(last))
-        {
-            char lo_text[32], hi_text[32];
-            ga__format_float(lo_text, sizeof lo_text, first);
-            ga__format_float(hi_text, sizeof hi_text, last);
-            return ga__error(GA_ERROR_VALUE, func, "autodetected range of [%s, %s] is not finite", lo_text, hi_text);
-        }
+    }
+    if (!isfinite(first) || !isfinite(last)) {
+        char lo_text[32], hi_text[32];
+        ga__format_float(lo_text, sizeof lo_text, first);
+        ga__format_float(hi_text, sizeof hi_text, last);
+        return ga__error(GA_ERROR_VALUE, func, "%s range of [%s, %s] is not finite", range ? "supplied" : "autodetected",
+                         lo_text, hi_text);
     }
     /* numpy.linspace(first, last, bins + 1) then astype(bin dtype), as
        NumPy: in float64 for a given range or integers, else in a's float

@@ -11,8 +11,9 @@
          1 (rows of up to 16 elements: a thread per row; rows of at most
          64 contiguous bytes are staged through shared memory in tiles,
          GA__RF_TILES, and rows of 2 or 4 values that pack into 16-byte
-         vectors are reduced from the loaded vectors, GA__RF_PACKED), 2 to 32 (a warp or part of one per row; parts
-         only for rows along one dim, GA__RF_ROWS, when they are many) or
+         vectors are reduced from the loaded vectors, GA__RF_PACKED), 2
+         to 32 (a warp or part of one per row; parts only for rows along
+         one dim, GA__RF_ROWS, when they are many) or
          256 (a block per work item of `chunk` elements; rows longer than
          a chunk are split over several work items, whose partial states
          a combine pass reduces). A full reduction is the case rows == 1.
