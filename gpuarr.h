@@ -1779,6 +1779,11 @@ typedef struct ga__ufunc_layout {
     X(argcombine, complex64) X(argcombine, complex128)                                              \
     X(sumsq, float32) X(sumsq, to_float32) X(sumsq, float64) X(sumsq, to_float64) X(sumsq, complex64) \
     X(sumsq, complex128) X(count, any) X(logic, any)
+/* ... and ga_reduce_<op>_<in>_packed for rows of 2 or 4 values in 16-byte vectors */
+#define GA__REDUCE_PACKED_LIST(X)                                                                   \
+    X(sum, float32) X(sum, float64) X(sum, complex64) X(prod, float32) X(prod, float64) X(prod, complex64) \
+    X(minmax, float32) X(minmax, float64) X(minmax, complex64) X(arg, float32) X(arg, float64)        \
+    X(arg, complex64) X(sumsq, float32) X(sumsq, float64) X(sumsq, complex64)
 
 /* ga__reduce_args.flags */
 enum {
@@ -1791,8 +1796,8 @@ enum {
     GA__RF_ROWS = 64,    /* inner: one kept dim and one reduced dim, a row per work item */
     GA__RF_TILES = 128,  /* inner, with ROWS and group 1: rows of at most 64 contiguous bytes,
                             one after the other from a 16-byte aligned start */
-    GA__RF_PACKED = 256  /* inner, as TILES, for rows of 2 or 4 values read as stored that
-                            fill 16-byte vectors: GA__RPACKED_LOADS vectors per thread */
+    GA__RF_PACKED = 256  /* the packed kernels: as TILES, rows of 2 or 4 values read as stored
+                            that fill 16-byte vectors, GA__RPACKED_LOADS vectors per thread */
 };
 #define GA__RPACKED_LOADS 4 /* of 1, 2 and 4 the fastest: 7.1, 6.7, 6.3 us for (1e6, 2) float32 on an H100 */
 /* ga__reduce_args.finalize: what the final pass stores. */
@@ -3986,7 +3991,7 @@ static struct {
     CUkernel take[5], put[5], check_bounds, add_at[GA_NUM_DTYPES];
     CUkernel ufunc[GA_NUM_UFUNCS][GA_NUM_DTYPES + 2][2]; /* [ufunc][loop][contig, strided] */
     CUkernel all_true;
-    CUkernel reduce[8][11][2], reduce_gram[2], reduce_corr[2]; /* section 13: [op][loads][inner, outer] */
+    CUkernel reduce[8][11][3], reduce_gram[2], reduce_corr[2]; /* section 13: [op][loads][inner, outer, packed] */
 } ga__kernels;
 
 #ifndef GPUARR_EMBED_FATBINS
@@ -8802,8 +8807,8 @@ static const char *const ga__rin_names[GA__NUM_RINS] = {"to_int64", "to_uint64",
                                                         "to_float32", "float64", "to_float64", "complex64",
                                                         "complex128", "any"};
 typedef char ga__reduce_cache_fits[sizeof ga__kernels.reduce ==
-                                           sizeof(CUkernel) * GA__NUM_ROPS * GA__NUM_RINS * 2 ? 1 : -1];
-enum { GA__RINNER, GA__ROUTER };
+                                           sizeof(CUkernel) * GA__NUM_ROPS * GA__NUM_RINS * 3 ? 1 : -1];
+enum { GA__RINNER, GA__ROUTER, GA__RPACKED };
 
 static const char *const ga__reduction_names[GA_NUM_REDUCTIONS] = {
 #define GA__REDUCTION_NAME(E, name) #name,
@@ -8939,7 +8944,8 @@ static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *ci
 static CUfunction ga__reduce_kernel(const char *func, int op, int in, int layout)
 {
     return ga__kernel(func, GA__FAMILY_REDUCE, &ga__kernels.reduce[op][in][layout], "ga_reduce_%s_%s_%s",
-                      ga__rop_names[op], ga__rin_names[in], layout == GA__ROUTER ? "outer" : "inner");
+                      ga__rop_names[op], ga__rin_names[in],
+                      layout == GA__ROUTER ? "outer" : layout == GA__RPACKED ? "packed" : "inner");
 }
 
 /* The device's warning word (a global of the reduce fatbin), or 0. */
@@ -9136,6 +9142,7 @@ static ga_status ga__reduce_run(const ga__rjob *j)
         for (int d = 0; d < L.nk; d++) A.kept_in[d] = L.kin[d];
         const int64_t K = L.length, M = L.rows;
         int64_t blocks;
+        int kernel_layout = layout;
         bool native = in == GA__RIN_FLOAT32 || in == GA__RIN_FLOAT64 || in == GA__RIN_COMPLEX64 ||
                       in == GA__RIN_COMPLEX128;
         if (layout == GA__RINNER) {
@@ -9174,10 +9181,11 @@ static ga_status ga__reduce_run(const ga__rjob *j)
             /* rows of 2 or 4 values read as stored, whole rows in each
                16-byte vector: a thread per vector, an elementwise grid */
             const bool packed = (A.flags & GA__RF_TILES) && native && in_size <= 8 &&
-                                (K == 2 || (K == 4 && in_size == 4));
+                                (K == 2 || (K == 4 && in_size == 4)) && op != GA__ROP_ARGCOMBINE;
             if (packed) {
                 const int64_t nvec = M / (16 / row_bytes), loads = GA__RPACKED_LOADS;
                 A.flags = (A.flags & ~GA__RF_TILES) | GA__RF_PACKED;
+                kernel_layout = GA__RPACKED;
                 blocks = ((nvec + loads - 1) / loads + 255) / 256;
             } else if (A.flags & GA__RF_TILES) {
                 const int64_t tile_rows = (16384 / row_bytes) & ~(int64_t)15;
@@ -9224,7 +9232,7 @@ static ga_status ga__reduce_run(const ga__rjob *j)
             A.part_row = layout == GA__RINNER ? A.nchunks : 1;
             A.part_chunk = layout == GA__RINNER ? 1 : M;
         }
-        CUfunction f = ga__reduce_kernel(func, op, in, layout);
+        CUfunction f = ga__reduce_kernel(func, op, in, kernel_layout);
         if (f && A.final_pass) {
             if (!flag) flag = ga__reduce_warning_word(func, device); /* the fatbin is loaded now */
             A.flag = flag;

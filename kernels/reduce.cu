@@ -10,8 +10,7 @@
          the fastest-varying dim is reduced. `group` threads reduce a row:
          1 (rows of up to 16 elements: a thread per row; rows of at most
          64 contiguous bytes are staged through shared memory in tiles,
-         GA__RF_TILES, and rows of 2 or 4 values that pack into 16-byte
-         vectors are reduced from the loaded vectors, GA__RF_PACKED), 2
+         GA__RF_TILES), 2
          to 32 (a warp or part of one per row; parts only for rows along
          one dim, GA__RF_ROWS, when they are many) or
          256 (a block per work item of `chunk` elements; rows longer than
@@ -26,6 +25,10 @@
          aligned) and the rest of the block across the reduced elements,
          which are split into work items of `chunk` elements when there are
          few outputs; a combine pass reduces the partials.
+     ga_reduce_<op>_<in>_packed(ga__reduce_args a)
+         rows of 2 or 4 values read as stored that fill 16-byte vectors
+         (GA__RF_PACKED; <in> float32, float64, complex64): an elementwise
+         grid reduces the rows in each loaded vector.
 
    Determinism: the order in which a result's elements are combined depends
    on the shape and the alignment of the data only (the block size and the
@@ -897,62 +900,73 @@ GA_DEV void ga_remit(const Op &op, const ga__reduce_args &a, int64_t row, int64_
    A row is `length` elements of red_in[0] bytes each. */
 constexpr int GA_RTILE = 16384; /* bytes of input per tile (the host's tile_rows too) */
 
-/* The VW / K rows of K elements in one loaded vector, rows first_row on,
-   each reduced in order and stored. */
-template <class Op, class In, int K, int VW, class Tst>
-GA_DEV void ga_rpacked_rows(Op op, const ga__reduce_args &a, const uint4 &r, int64_t first_row)
-{
-    typedef ga_racc<Op> R;
-    Tst e[VW];
-    memcpy(e, &r, sizeof e);
-#pragma unroll
-    for (int q = 0; q < VW / K; q++) {
-        const int64_t row = first_row + q;
-        ga_rset_center(op, a, row * a.kept_aux[0]);
-        typename R::A acc = R::identity(op);
-#pragma unroll
-        for (int j = 0; j < K; j++) R::add(op, acc, In::convert(e[q * K + j], a), 0, j);
-        ga_remit<Op, typename In::V>(op, a, row, 0, R::finish(op, acc, 0), row * a.kept_out[0], row * a.kept_aux[0]);
-    }
-}
-
-/* Rows of K = 2 or 4 values stored as read (VW per 16-byte vector, K
-   dividing VW), one after the other from a 16-byte aligned start
-   (GA__RF_PACKED): as an elementwise kernel, each thread loads
-   GA__RPACKED_LOADS vectors (all in flight at once: the kernel's registers
-   allow few blocks per SM), then reduces the VW / K rows in each; the
-   row after the last whole vector, if any, is thread 0's. Each row is
-   reduced element by element in order, as in the tiles. */
-template <class Op, class In> __device__ __noinline__ void ga_reduce_packed_rows(const ga__reduce_args &a)
+/* Rows of K = 2 or 4 values stored as read, VW / K of them in each 16-byte
+   vector, one after the other from a 16-byte aligned start (the packed
+   kernels, GA__RF_PACKED): an elementwise grid, GA__RPACKED_LOADS vectors
+   per thread, all in flight at once; each row is reduced element by
+   element in order, as in the tiles. The row after the last whole vector,
+   if any, is thread 0's. */
+template <class Op, class In, int K> GA_DEV void ga_reduce_packed_k(const ga__reduce_args &a)
 {
     typedef typename In::stored Tst;
-    typedef ga_racc<Op> R;
-    constexpr int VW = (int)(16 / sizeof(Tst)), U = GA__RPACKED_LOADS;
+    typedef typename Op::R R;
+    typedef ga_racc<Op> A;
+    constexpr int VW = (int)(16 / sizeof(Tst)), PER = VW / K, U = GA__RPACKED_LOADS;
     Op op(a);
-    const int32_t k = (int32_t)a.length;
-    const int64_t per = VW / k, nvec = per == 2 ? a.rows >> 1 : a.rows;
+    const int64_t nvec = a.rows / PER;
     const int64_t t = (int64_t)blockIdx.x * GA_RBLOCK + threadIdx.x, nt = (int64_t)gridDim.x * GA_RBLOCK;
+    /* the common final store: PER results of R side by side */
+    struct alignas(PER * sizeof(R)) results { R r[PER]; };
+    const bool together = a.final_pass && a.finalize == GA__FIN_NONE && !a.has_initial && !(a.flags & GA__RF_NAN) &&
+                          a.out_dtype == ga_rdtype<R>::value && a.kept_out[0] == (int64_t)sizeof(R) &&
+                          a.out % sizeof(results) == 0;
     const uint4 *vin = (const uint4 *)a.in;
     for (int64_t v0 = t; v0 < nvec; v0 += U * nt) {
-        uint4 r[U];
+        uint4 raw[U];
 #pragma unroll
         for (int u = 0; u < U; u++)
-            if (u == 0 || v0 + u * nt < nvec) r[u] = vin[v0 + u * nt];
+            if (u == 0 || v0 + u * nt < nvec) raw[u] = vin[v0 + u * nt];
 #pragma unroll
         for (int u = 0; u < U; u++) {
             const int64_t v = v0 + u * nt;
             if (u > 0 && v >= nvec) break;
-            if (k == 2) ga_rpacked_rows<Op, In, 2, VW, Tst>(op, a, r[u], v * (VW / 2));
-            else if constexpr (VW == 4) ga_rpacked_rows<Op, In, 4, 4, Tst>(op, a, r[u], v);
+            Tst e[VW];
+            memcpy(e, &raw[u], sizeof e);
+            typename Op::S s[PER];
+#pragma unroll
+            for (int q = 0; q < PER; q++) {
+                ga_rset_center(op, a, (v * PER + q) * a.kept_aux[0]);
+                typename A::A acc = A::identity(op);
+#pragma unroll
+                for (int j = 0; j < K; j++) A::add(op, acc, In::convert(e[q * K + j], a), 0, j);
+                s[q] = A::finish(op, acc, 0);
+            }
+            if (together) {
+                results out;
+#pragma unroll
+                for (int q = 0; q < PER; q++) out.r[q] = op.result(s[q]);
+                ((results *)a.out)[v] = out;
+            } else {
+#pragma unroll
+                for (int q = 0; q < PER; q++) {
+                    const int64_t row = v * PER + q;
+                    ga_remit<Op, typename In::V>(op, a, row, 0, s[q], row * a.kept_out[0], row * a.kept_aux[0]);
+                }
+            }
         }
     }
-    const int64_t row = nvec * per;
+    const int64_t row = nvec * PER;
     if (t != 0 || row >= a.rows) return;
     ga_rset_center(op, a, row * a.kept_aux[0]);
-    typename R::A acc = R::identity(op);
-    const char *p = (const char *)a.in + row * k * (int64_t)sizeof(Tst);
-    for (int32_t e = 0; e < k; e++) R::add(op, acc, In::load(p + e * (int64_t)sizeof(Tst), a), 0, e);
-    ga_remit<Op, typename In::V>(op, a, row, 0, R::finish(op, acc, 0), row * a.kept_out[0], row * a.kept_aux[0]);
+    typename A::A acc = A::identity(op);
+    for (int j = 0; j < K; j++) A::add(op, acc, In::load((const char *)a.in + (row * K + j) * (int64_t)sizeof(Tst), a), 0, j);
+    ga_remit<Op, typename In::V>(op, a, row, 0, A::finish(op, acc, 0), row * a.kept_out[0], row * a.kept_aux[0]);
+}
+
+template <class Op, class In> GA_DEV void ga_reduce_packed(const ga__reduce_args &a)
+{
+    if (a.length == 2) ga_reduce_packed_k<Op, In, 2>(a);
+    else if constexpr (sizeof(typename In::stored) == 4) ga_reduce_packed_k<Op, In, 4>(a);
 }
 
 template <class Op, class In> __device__ __noinline__ void ga_reduce_short_rows(const ga__reduce_args &a)
@@ -1020,10 +1034,6 @@ template <class Op, class In> GA_DEV void ga_reduce_inner(const ga__reduce_args 
     typedef typename Op::S S;
     typedef typename In::V V;
     __shared__ S partial[GA_RBLOCK / 32];
-    if (a.flags & GA__RF_PACKED) {
-        if constexpr (In::vector && sizeof(typename In::stored) <= 8) ga_reduce_packed_rows<Op, In>(a);
-        return;
-    }
     if (a.flags & GA__RF_TILES) {
         if constexpr (sizeof(typename In::stored) <= 16) ga_reduce_short_rows<Op, In>(a);
         return;
@@ -1267,6 +1277,15 @@ template <class V, class In> struct ga_rkernel<ga_op_argcombine<V>, V, In> {
     }
 
 GA__REDUCE_KERNEL_LIST(GA__REDUCE_ENTRY)
+
+#define GA__REDUCE_PACKED_ENTRY(OPN, INN)                                                           \
+    extern "C" __global__ void __launch_bounds__(GA_RBLOCK)                                         \
+        GA_KERNEL_NAME(reduce, OPN, INN, packed)(const __grid_constant__ ga__reduce_args a)         \
+    {                                                                                               \
+        ga_reduce_packed<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                   \
+    }
+
+GA__REDUCE_PACKED_LIST(GA__REDUCE_PACKED_ENTRY)
 
 /* ======================================================================== */
 /* cov and corrcoef                                                          */

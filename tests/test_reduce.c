@@ -1353,7 +1353,6 @@ static bool in_kernel_list(const char *op, const char *in)
 #define KERNEL_MATCH(o, i) \
     if (strcmp(op, #o) == 0 && strcmp(in, #i) == 0) return true;
     GA__REDUCE_KERNEL_LIST(KERNEL_MATCH)
-#undef KERNEL_MATCH
     return false;
 }
 
@@ -1382,4 +1381,25 @@ TEST(reduce_every_dispatched_kernel_is_built)
         CHECK(in_kernel_list(ga__rop_names[cop], ga__rin_names[cin]), "min combine of %s", dname(d));
     }
     CHECK(in_kernel_list("count", "any") && in_kernel_list("logic", "any"), "count, logic");
+}
+
+/* Every kernel of a pass the dispatcher may give the packed rows (a first
+   pass of a native load of at most 8 bytes) has its packed form. */
+static bool in_packed_list(const char *op, const char *in)
+{
+    GA__REDUCE_PACKED_LIST(KERNEL_MATCH)
+    return false;
+}
+#undef KERNEL_MATCH
+
+TEST(reduce_every_packed_kernel_is_built)
+{
+    const int ins[] = {GA__RIN_FLOAT32, GA__RIN_FLOAT64, GA__RIN_COMPLEX64};
+    for (int op = 0; op < GA__NUM_ROPS; op++) {
+        if (op == GA__ROP_ARGCOMBINE) continue; /* reads partial states: never a first pass */
+        for (int i = 0; i < 3; i++) {
+            const char *o = ga__rop_names[op], *in = ga__rin_names[ins[i]];
+            if (in_kernel_list(o, in)) CHECK(in_packed_list(o, in), "packed %s of %s", o, in);
+        }
+    }
 }
