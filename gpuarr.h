@@ -1380,13 +1380,14 @@ GPUARR_API int ga_reduce_warnings(void);
    of bounds for array of dimension 2" (GA_ERROR_AXIS). */
 
 /* numpy.sort(a, axis, kind='stable'): a sorted copy along `axis`, stable
-   and ascending in NumPy's order: NaN last (every NaN equal; a sorted NaN
-   is the positive quiet NaN), -0.0 and +0.0 equal in value (here -0.0
-   comes first among zeros; NumPy keeps their input order). Complex numbers
-   order by real part, then imaginary part, with NumPy's places for NaN:
-   [R + Rj, R + nanj, nan + Rj, nan + nanj], each group in that order by
-   its non-NaN parts (the elements come back unchanged). Every dtype. Along
-   the last axis of several rows it is one segmented sort. */
+   and ascending in NumPy's order: NaN last (every NaN equal; a NaN may
+   come back as the positive quiet NaN), -0.0 and +0.0 equal in value
+   (either may come first among zeros; NumPy keeps their input order).
+   Complex numbers order by real part, then imaginary part, with NumPy's
+   places for NaN: [R + Rj, R + nanj, nan + Rj, nan + nanj], each group in
+   that order by its non-NaN parts (the elements come back unchanged).
+   Every dtype. Along the last axis of several rows it is one segmented
+   sort. */
 GPUARR_API ga_array *ga_sort(const ga_array *a, int axis);
 
 /* numpy.argsort(a, axis, kind='stable'): int64 indices that sort `a` along
@@ -1872,6 +1873,13 @@ int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inv
    vals_alt is their scratch. */
 int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, void *vals, void *vals_alt,
                  int key_bytes, int64_t n, int64_t segment_length, int *selector, struct CUstream_st *stream);
+
+/* Stable ascending sort of n keys of `dtype` (bool, integers, float16,
+   bfloat16, float32, float64) as stored, from `in` (left unchanged) to
+   `out`, in NumPy's order: NaN last (their bits kept), -0.0 equal to +0.0
+   (input order kept). Two-phase, as ga__cub_sort. */
+int ga__cub_sort_values(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int64_t n,
+                        struct CUstream_st *stream);
 
 /* Sorts `rows` C-contiguous rows of `length` (1 to GA__CUB_SORT_ROWS_MAX)
    keys of `dtype` (bool, integers, float16, bfloat16, float32, float64) as
@@ -10500,6 +10508,34 @@ static ga_status ga__sort_rows(const char *func, const ga_array *view, const ga_
     return ga__copy_cast(func, s->device, od, outv->data, outv->strides, od, out, cs, outv->ndim, outv->shape);
 }
 
+/* The values of a view of one lane (every dim but the last of length 1)
+   sorted into outv, with CUB's sort of keys as stored (from a copy when
+   the view is not contiguous). */
+static ga_status ga__sort_values(const char *func, const ga_array *view, const ga_array *outv, ga_dtype dt,
+                                 ga__scratch *s, CUstream stream)
+{
+    int64_t n = view->size, isz = (int64_t)ga__dtype_sizes[dt];
+    uint64_t in = view->data, out = outv->data, temp;
+    if (!(view->flags & GA_C_CONTIGUOUS)) {
+        if (!(in = ga__scratch_alloc(func, s, (size_t)(n * isz)))) return ga__t.error;
+        ga_status st = ga__copy_cast(func, s->device, dt, in, &isz, dt, view->data, &view->strides[view->ndim - 1], 1,
+                                     &n);
+        if (st != GA_OK) return st;
+    }
+    if (!(outv->flags & GA_C_CONTIGUOUS) && !(out = ga__scratch_alloc(func, s, (size_t)(n * isz))))
+        return ga__t.error;
+    size_t temp_bytes = 0;
+    const void *src = (const void *)(uintptr_t)in;
+    void *dst = (void *)(uintptr_t)out;
+    int e = ga__cub_sort_values(NULL, &temp_bytes, src, dst, (int)dt, n, stream);
+    if (e) return ga__cub_failed(func, e, "cub sort (temp storage query)");
+    if (!(temp = ga__scratch_alloc(func, s, temp_bytes))) return ga__t.error;
+    e = ga__cub_sort_values((void *)(uintptr_t)temp, &temp_bytes, src, dst, (int)dt, n, stream);
+    if (e) return ga__cub_failed(func, e, "cub sort");
+    if (out == outv->data) return GA_OK;
+    return ga__copy_cast(func, s->device, dt, outv->data, &outv->strides[outv->ndim - 1], dt, out, &isz, 1, &n);
+}
+
 /* sort (arg false) and argsort (arg true) along a normalised axis. */
 static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool arg)
 {
@@ -10533,9 +10569,14 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
     int64_t isz = (int64_t)ga__dtype_sizes[dt], cs[GA_MAXDIMS], cs4[GA_MAXDIMS];
     bool transform = kind == 'i' || kind == 'f';
     ga_status st = view && outv ? GA_OK : ga__t.error;
-    /* rows that fit a block: one kernel; else CUB's device-wide sorts */
+    /* rows that fit a block: one kernel; one whole sort of values: keys as
+       stored; else CUB's device-wide sorts of orderable keys */
     bool rows = length > 128 && length <= GA__CUB_SORT_ROWS_MAX;
     if (st == GA_OK && rows) st = ga__sort_rows(func, view, outv, dt, length, arg, &s, stream);
+    if (st == GA_OK && !rows && !arg && length == n) {
+        st = ga__sort_values(func, view, outv, dt, &s, stream);
+        rows = true; /* done */
+    }
     uint64_t keys = 0, alt = 0, vals = 0, valt = 0, temp = 0;
     if (st == GA_OK && !rows) {
         ga__c_strides(view->ndim, view->shape, isz, cs);
