@@ -304,6 +304,81 @@ SORT_TEST(float64, GA_FLOAT64)
 SORT_TEST(complex64, GA_COMPLEX64)
 SORT_TEST(complex128, GA_COMPLEX128)
 
+/* One sort of a whole lane longer than a block sort takes (the keys as
+   stored) from views that are not contiguous, a (1, n) array along its
+   last axis, and lanes whose NaN all have the sign bit set. */
+static void check_lane_sorted(const char *what, ga_array *got_arr, const unsigned char *logical, int64_t n,
+                              ga_dtype t)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    unsigned char *lane = malloc((size_t)n * sz), *got = malloc((size_t)n * sz);
+    int64_t *ref = malloc(sizeof(int64_t) * (size_t)n);
+    lane_order(logical, t, 0, 0, n, 1, lane, ref);
+    CHECK(got_arr && ga_size(got_arr) == n, "%s %s: %s", ga_dtype_name(t), what, ga_last_error_message());
+    if (got_arr && ga_size(got_arr) == n) {
+        CHECK_OK(ga_to_host(got_arr, got, (size_t)n * sz));
+        int bad = 0;
+        for (int64_t j = 0; j < n; j++) bad += compare_elements(got + (size_t)j * sz, lane + (size_t)ref[j] * sz, t) != 0;
+        CHECK(bad == 0, "%s %s: %d elements out of place", ga_dtype_name(t), what, bad);
+    }
+    free(lane);
+    free(got);
+    free(ref);
+}
+
+DEVICE_TEST(sort_whole_lane_layouts)
+{
+    const ga_dtype types[] = {GA_BOOL, GA_INT8, GA_UINT16, GA_INT32, GA_UINT64, GA_INT64,
+                              GA_FLOAT16, GA_BFLOAT16, GA_FLOAT32, GA_FLOAT64};
+    const int64_t n = 5001;
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+        ga_dtype t = types[k];
+        size_t sz = ga_dtype_itemsize(t);
+        unsigned char *h = malloc(2 * (size_t)n * sz), *logical = malloc((size_t)n * sz);
+        fill_random(h, 2 * n, t);
+        ga_array *a = ga_from_host(h, GA_SHAPE(2 * n), t);
+        CHECK(a != NULL, "upload: %s", ga_last_error_message());
+        /* every other element */
+        ga_array *v = ga_as_strided(a, 1, &n, (int64_t[]){2 * (int64_t)sz}, 0);
+        for (int64_t j = 0; j < n; j++) memcpy(logical + (size_t)j * sz, h + (size_t)(2 * j) * sz, sz);
+        ga_array *s = ga_sort(v, 0);
+        check_lane_sorted("a[::2]", s, logical, n, t);
+        ga_release(s);
+        ga_release(v);
+        /* reversed */
+        ga_array *f = ga_flip(a, 0, NULL);
+        unsigned char *rev = malloc(2 * (size_t)n * sz);
+        for (int64_t j = 0; j < 2 * n; j++) memcpy(rev + (size_t)j * sz, h + (size_t)(2 * n - 1 - j) * sz, sz);
+        s = ga_sort(f, -1);
+        check_lane_sorted("a[::-1]", s, rev, 2 * n, t);
+        ga_release(s);
+        ga_release(f);
+        /* (1, 2n) along axis 1 */
+        ga_array *r = ga_reshape(a, 2, (int64_t[]){1, 2 * n});
+        s = ga_sort(r, 1);
+        CHECK(s && ga_ndim(s) == 2, "%s (1, n): %s", ga_dtype_name(t), ga_last_error_message());
+        check_lane_sorted("(1, n) axis 1", s, h, 2 * n, t);
+        ga_release(s);
+        ga_release(r);
+        free(rev);
+        ga_release(a);
+        free(h);
+        free(logical);
+    }
+    /* NaN of negative sign only, and nothing but them: after every number */
+    const int64_t m = 3001;
+    float *x = malloc(sizeof(float) * (size_t)m);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t j = 0; j < m; j++) x[j] = pass == 1 || j % 3 == 0 ? -NAN : (float)(j % 7) - 3.0f;
+        ga_array *a = ga_from_host(x, GA_SHAPE(m), GA_FLOAT32);
+        ga_array *s = ga_sort(a, 0);
+        check_lane_sorted(pass ? "all -NaN" : "-NaN and numbers", s, (const unsigned char *)x, m, GA_FLOAT32);
+        ga_release(s);
+        ga_release(a);
+    }
+    free(x);
+}
+
 /* Equal keys keep their input order: many runs of equal values, zeros of
    both signs and NaN of both signs, checked index by index. */
 DEVICE_TEST(argsort_stability)
