@@ -79,6 +79,51 @@ if [ -f build/gpuarr_fatbins.o ]; then
     fi
 fi
 
+# The CUB glue archive linked with the static and with the shared CUDA
+# runtime: each program sorts, scans and finds the unique values on the GPU.
+cat > "$tmp/glue.c" <<'SRC'
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include <stdio.h>
+int main(void)
+{
+    if (ga_init() != GA_OK) {
+        printf("cannot use the GPU: %s\n", ga_last_error_message());
+        return 2;
+    }
+    const float h[5] = {3, -1, 2, -1, 0};
+    float s[5], c[5];
+    ga_array *a = ga_from_host(h, GA_SHAPE(5), GA_FLOAT32);
+    ga_array *sorted = ga_sort(a, 0), *sums = ga_cumsum(a, 0, GA_DTYPE_INVALID);
+    ga_array *values = ga_unique(a, NULL, NULL, NULL, true);
+    if (!sorted || !sums || !values || ga_to_host(sorted, s, sizeof s) != GA_OK ||
+        ga_to_host(sums, c, sizeof c) != GA_OK) {
+        printf("%s\n", ga_last_error_message());
+        return 1;
+    }
+    int ok = s[0] == -1 && s[1] == -1 && s[2] == 0 && s[3] == 2 && s[4] == 3 && c[4] == 3 && ga_size(values) == 4;
+    printf("%s (CUB %d)\n", ok ? "right results" : "wrong results", ga_cub_version());
+    return ok ? 0 : 1;
+}
+SRC
+CUDA_LIB=${CUDA_HOME:-/usr/local/cuda}/lib64
+for rt in static shared; do
+    if [ $rt = static ]; then runtime=-lcudart_static; else runtime="-lcudart -Wl,-rpath,$CUDA_LIB"; fi
+    check "gcc glue archive with the $rt CUDA runtime" gcc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/glue_$rt" \
+        "$tmp/glue.c" build/libgpuarr_cub.a -L"$CUDA_LIB" $runtime -lstdc++ -lrt -ldl -lpthread -lm
+    if [ -x "$tmp/glue_$rt" ]; then
+        (cd "$tmp" && ./glue_$rt > out.glue 2>&1)
+        rc=$?
+        if grep -q "cannot use the GPU" "$tmp/out.glue"; then
+            echo "skip glue program run, $rt runtime (no GPU)"; skipped=$((skipped + 1))
+        elif [ $rc -eq 0 ]; then
+            echo "ok   glue program runs, $rt runtime: $(cat "$tmp/out.glue")"; passed=$((passed + 1))
+        else
+            echo "FAIL glue program, $rt runtime"; sed 's/^/    /' "$tmp/out.glue" | tail -n 20; failed=$((failed + 1))
+        fi
+    fi
+done
+
 for t in "$@"; do
     echo "== $t"
     "$t" > "$tmp/log" 2>&1
