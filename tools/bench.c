@@ -127,6 +127,15 @@ static void op_multiply_2_new(void *p) { ufunc_args *u = (ufunc_args *)p; ga_rel
 /* reductions: a new result each call, as a.sum() */
 typedef struct reduce_args { const ga_array *a; int naxes; int axis; } reduce_args;
 static void op_sum(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_sum(r->a, r->naxes, &r->axis, false)); }
+/* op on the next of ROTATE argument structs, one after the other */
+#define ROTATE 8
+typedef struct rotation { op_fn op; void *args; size_t size; int next; } rotation;
+static void op_rotating(void *p)
+{
+    rotation *r = (rotation *)p;
+    r->op((char *)r->args + r->size * (size_t)r->next);
+    r->next = (r->next + 1) % ROTATE;
+}
 static void op_argmax(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_argmax(r->a, GA_AXIS_NONE, false)); }
 
 /* sorting and scans (section 14): a new result each call */
@@ -304,21 +313,33 @@ int main(int argc, char **argv)
     row("sum axis 1 (16384,16384)", side * side, "float32", t, 4.0 * n28d + 4.0 * (double)side, "");
     ga_release(m2);
     ga_release(a);
-    /* (1e6, 2).sum(axis=-1) against an elementwise op moving the same bytes */
+    /* (1e6, 2).sum(axis=-1) against an elementwise op moving the same bytes:
+       8 MB of input a call, so each takes the next of ROTATE inputs (64 MB,
+       more than the L2 cache) */
     int64_t pairs[2] = {1000000, 2}, mil = 1000000;
-    ga_array *p2 = ga_full(2, pairs, ga_float(1.5), GA_FLOAT32);
-    ga_array *ea = ga_full(1, &mil, ga_float(1.5), GA_FLOAT32), *eb = ga_full(1, &mil, ga_float(2.5), GA_FLOAT32);
+    reduce_args sums[ROTATE];
+    ufunc_args adds[ROTATE];
     ga_array *ec = ga_empty(1, &mil, GA_FLOAT32);
-    if (!p2 || !ea || !eb || !ec) fail("pair operands");
+    for (int k = 0; k < ROTATE; k++) {
+        sums[k] = (reduce_args){ga_full(2, pairs, ga_float(1.5), GA_FLOAT32), 1, -1};
+        adds[k] = (ufunc_args){ga_full(1, &mil, ga_float(1.5), GA_FLOAT32), ga_full(1, &mil, ga_float(2.5), GA_FLOAT32),
+                               ec};
+        if (!sums[k].a || !adds[k].a || !adds[k].b || !ec) fail("pair operands");
+    }
     ga_array *ba = ga_empty(1, &n28, GA_FLOAT32), *bb = ga_empty(1, &n28, GA_FLOAT32);
     if (!ba || !bb) fail("blocker allocation");
     raw blocker = {(uint64_t)(uintptr_t)ga_data(bb), (uint64_t)(uintptr_t)ga_data(ba), NULL, (size_t)n28 * 4};
-    reduce_args last = {p2, 1, -1};
-    t = time_queued(op_sum, &last, &blocker);
+    rotation sum_rot = {op_sum, sums, sizeof sums[0], 0}, add_rot = {op_add_out, adds, sizeof adds[0], 0};
+    t = time_queued(op_rotating, &sum_rot, &blocker);
     row("(1e6,2).sum(axis=-1), calls queued", 2000000, "float32", t, 12e6, "new result");
-    ufunc_args same = {ea, eb, ec};
-    t = time_queued(op_add_out, &same, &blocker);
+    t = time_queued(op_rotating, &add_rot, &blocker);
     row("add 1e6 float32 (same bytes), calls queued", 1000000, "float32", t, 12e6, "");
+    for (int k = 0; k < ROTATE; k++) {
+        ga_release((ga_array *)sums[k].a);
+        ga_release((ga_array *)adds[k].a);
+        ga_release((ga_array *)adds[k].b);
+    }
+    ga_release(ec);
     ga_release(ba);
     ga_release(bb);
     /* rows of 17 (a few threads a row) and the fixed cost of a call */
@@ -332,10 +353,6 @@ int main(int argc, char **argv)
     row("(1,2).sum(axis=-1)", 2, "float32", t, 0, "new result: the fixed cost of a call");
     ga_release(p17);
     ga_release(p1);
-    ga_release(p2);
-    ga_release(ea);
-    ga_release(eb);
-    ga_release(ec);
 
     /* Sorting (uniform random float32 in [0, 1)) and scans */
     const int64_t n26 = (int64_t)1 << 26, rows2[2] = {65536, 1024};
