@@ -1633,7 +1633,8 @@ GPUARR_API ga_array *ga_setxor1d(const ga_array *a, const ga_array *b, bool assu
    x's min and max. Errors: as NumPy ("'list' argument must have no
    negative elements", "'minlength' must not be negative", "The weights and
    list don't have the same length.", a float x: "Cannot cast array data
-   from dtype('float64') to dtype('int64') according to the rule 'safe'"). */
+   from dtype('float64') to dtype('int64') according to the rule 'safe'",
+   complex weights: the same cast to float64, GA_ERROR_TYPE). */
 GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int64_t minlength);
 
 /* numpy.histogram(a, bins, range, density, weights): counts of a's
@@ -1644,9 +1645,10 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
    increasing; checked on the host, which waits for them) and `bins` is
    not used. Bin i holds edges[i] <= x < edges[i + 1], the last one also
    x == edges[-1], as NumPy; NaN and elements outside are not counted.
-   Returns int64 counts; with weights (NULL: none; real, a's shape) their
-   sums, in weights' dtype (summed in float64, in a fixed order); with
-   density, float64 counts / (total * bin width). With edges non-NULL the
+   Returns int64 counts; with weights (NULL: none; a's shape) their sums,
+   in weights' dtype (summed in float64, complex ones part by part, in a
+   fixed order); with density, counts / (total * bin width) in float64
+   (complex128 for complex weights). With edges non-NULL the
    edges are stored there (a new reference). Errors: NumPy's ("`bins` must
    be positive, when an integer", "max must be larger than min in range
    parameter.", "supplied range of [0.0, inf] is not finite", "autodetected
@@ -11943,7 +11945,9 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
             return NULL;
         }
         if (ga__is_complex(weights->dtype)) {
-            ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "complex weights are not supported");
+            ga__error(GA_ERROR_TYPE, func,
+                      "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
+                      ga__dtype_names[weights->dtype]);
             return NULL;
         }
     }
@@ -12254,6 +12258,28 @@ static ga_array *ga__histogram_counts(const char *func, const ga_array *a, const
     return out;
 }
 
+/* The sums of complex weights: those of the real and of the imaginary
+   parts, each as ga__histogram_counts makes them, into one complex128. */
+static ga_array *ga__histogram_complex(const char *func, const ga_array *a, const ga__hist_edges *h,
+                                       const ga_array *weights)
+{
+    ga_array *parts[2] = {NULL, NULL}, *out = ga__array_new(func, a->device, 1, &h->nbins, GA_COMPLEX128);
+    ga_status st = out ? GA_OK : ga__t.error;
+    for (int p = 0; p < 2 && st == GA_OK; p++) {
+        ga_array *w = ga__complex_part(func, weights, p), *dst = w ? ga__complex_part(func, out, p) : NULL;
+        parts[p] = dst ? ga__histogram_counts(func, a, h, w) : NULL;
+        if (!parts[p]) st = ga__t.error;
+        else st = ga__copy_cast(func, a->device, GA_FLOAT64, dst->data, dst->strides, GA_FLOAT64, parts[p]->data,
+                                parts[p]->strides, 1, &h->nbins);
+        ga_release(w);
+        ga_release(dst);
+        ga_release(parts[p]);
+    }
+    if (st == GA_OK) return out;
+    ga_release(out);
+    return NULL;
+}
+
 GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_array *bin_edges, const double *range,
                                   bool density, const ga_array *weights, ga_array **edges)
 {
@@ -12275,10 +12301,6 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
             ga__error(GA_ERROR_VALUE, func, "weights should have the same shape as a.");
             return NULL;
         }
-        if (ga__is_complex(weights->dtype)) {
-            ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "complex weights are not supported");
-            return NULL;
-        }
     }
     if (weights && a->size > (int64_t)UINT32_MAX) {
         ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "weighted histograms of more than 4294967295 elements are not supported");
@@ -12287,7 +12309,9 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
     if (ga__bind(func, a->device) != GA_OK) return NULL;
     ga__hist_edges h;
     if (ga__histogram_edges(func, a, bins, bin_edges, range, &h) != GA_OK) return NULL;
-    ga_array *hist = ga__histogram_counts(func, a, &h, weights), *e = NULL, *r = NULL;
+    ga_array *hist = weights && ga__is_complex(weights->dtype) ? ga__histogram_complex(func, a, &h, weights)
+                                                               : ga__histogram_counts(func, a, &h, weights);
+    ga_array *e = NULL, *r = NULL;
     if (hist && edges)
         e = bin_edges ? ga_retain((ga_array *)bin_edges) : ga__histogram_edges_array(func, a->device, &h);
     if (hist && (!edges || e)) {
@@ -12304,14 +12328,15 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
                 for (int64_t i = 0; i < nb; i++)
                     db[i] = exact ? h.host[i + 1] - h.host[i] : ga__round_to(h.host[i + 1] - h.host[i], h.dtype);
             }
+            ga_dtype qt = hist->dtype == GA_COMPLEX128 ? GA_COMPLEX128 : GA_FLOAT64;
             if (total && ga__upload(func, widths, db, true) == GA_OK &&
-                (q = ga__reduce_ufunc(func, GA_UFUNC_DIVIDE, hist, widths, GA_FLOAT64)))
-                r = ga__reduce_ufunc(func, GA_UFUNC_DIVIDE, q, total, GA_FLOAT64);
+                (q = ga__reduce_ufunc(func, GA_UFUNC_DIVIDE, hist, widths, qt)))
+                r = ga__reduce_ufunc(func, GA_UFUNC_DIVIDE, q, total, qt);
             GPUARR_FREE(db);
             ga_release(widths);
             ga_release(total);
             ga_release(q);
-        } else if (weights && weights->dtype != GA_FLOAT64) {
+        } else if (weights && weights->dtype != hist->dtype) {
             r = ga__contiguous_copy(func, hist, weights->dtype);
         } else {
             r = ga_retain(hist);
