@@ -1,8 +1,9 @@
 /* sets.cu - the CUB glue's searching, sets and histograms. Keys are the
    unsigned, order-preserving bit patterns of sort.cu (ga__cub_order_keys),
-   of 1, 2, 4 or 8 bytes: searching and finding runs of equal keys are then
-   unsigned comparisons whatever the dtype. Histograms read float32 or
-   float64 (other dtypes are converted by the caller). */
+   of 1, 2, 4, 8 or 16 bytes: searching and finding runs of equal keys are
+   then unsigned comparisons whatever the dtype, and NaN keys are those at
+   or above a dtype's first NaN key. Histograms read float32 or float64
+   (other dtypes are converted by the caller). */
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
@@ -13,26 +14,52 @@
 
 namespace {
 
+/* --- keys by dtype -------------------------------------------------------- */
+
+/* The NaN keys of a dtype: every key >= first when any (floats: the
+   all-ones key; complex: first_complex_nan_key); none for bool and
+   integers. */
+template <typename U> struct nan_keys {
+    U first;
+    bool any;
+    __host__ __device__ bool operator()(U key) const { return any && key >= first; }
+};
+
+/* f(nan_keys<U>) for the keys of `dtype` (U their unsigned type), or
+   cudaErrorInvalidValue for a dtype without keys. */
+template <typename F> cudaError_t with_keys_of(int dtype, F f)
+{
+    switch (dtype) {
+    case GA_BOOL: case GA_INT8: case GA_UINT8: return f(nan_keys<uint8_t>{0, false});
+    case GA_INT16: case GA_UINT16: return f(nan_keys<uint16_t>{0, false});
+    case GA_FLOAT16: case GA_BFLOAT16: return f(nan_keys<uint16_t>{0xffffu, true});
+    case GA_INT32: case GA_UINT32: return f(nan_keys<uint32_t>{0, false});
+    case GA_FLOAT32: return f(nan_keys<uint32_t>{0xffffffffu, true});
+    case GA_INT64: case GA_UINT64: return f(nan_keys<uint64_t>{0, false});
+    case GA_FLOAT64: return f(nan_keys<uint64_t>{~0ull, true});
+    case GA_COMPLEX64: return f(nan_keys<uint64_t>{first_complex_nan_key<uint32_t>(), true});
+    case GA_COMPLEX128: return f(nan_keys<__uint128_t>{first_complex_nan_key<uint64_t>(), true});
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 /* --- runs of equal sorted keys ------------------------------------------- */
 
 /* Whether position i starts a run: the first key, one unlike the last, or
-   with nan_distinct a NaN (the all-ones key). */
+   a NaN key after a key that is not NaN (equal_nan: the NaN keys, last in
+   the order, are one run) or after anything (each NaN apart). */
 template <typename U> struct run_start {
     const U *keys;
-    int nan_distinct;
+    nan_keys<U> nan;
+    int equal_nan;
     __host__ __device__ bool operator()(int64_t i) const
     {
-        return i == 0 || keys[i] != keys[i - 1] || (nan_distinct && keys[i] == (U)~(U)0);
+        if (i == 0) return true;
+        U key = keys[i], last = keys[i - 1];
+        if (nan(key)) return !equal_nan || !nan(last);
+        return key != last;
     }
 };
-
-template <typename U>
-cudaError_t run_starts_typed(void *temp, size_t *temp_bytes, const void *keys, int nan_distinct, int64_t *starts,
-                             int64_t *num, int64_t n, cudaStream_t stream)
-{
-    return cub::DeviceSelect::If(temp, *temp_bytes, thrust::make_counting_iterator<int64_t>(0), starts, num, n,
-                                 run_start<U>{static_cast<const U *>(keys), nan_distinct}, stream);
-}
 
 template <typename U>
 __global__ void runs_kernel(const U *keys, const int64_t *starts, int64_t k, int64_t n, const uint32_t *perm,
@@ -78,10 +105,9 @@ __global__ void run_ids_kernel(const int64_t *starts, int64_t k, int64_t n, cons
 }
 
 template <typename U>
-__global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int64_t m, int mode, int nan_key,
+__global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int64_t m, int mode, nan_keys<U> nan,
                               int64_t *pos, bool *found)
 {
-    const U nan = (U)~(U)0;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) {
         U q = queries[i];
         int64_t p = bound(sorted, n, q, mode == GA__CUB_SEARCH_RIGHT || mode == GA__CUB_SEARCH_RIGHT_FROM_END);
@@ -91,20 +117,11 @@ __global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int6
         case GA__CUB_SEARCH_LEFT_FROM_END:
         case GA__CUB_SEARCH_RIGHT_FROM_END: pos[i] = n - p; break;
         default: {
-            bool hit = p < n && sorted[p] == q && !(nan_key && q == nan);
+            bool hit = p < n && sorted[p] == q && !nan(q);
             found[i] = mode == GA__CUB_SEARCH_FOUND ? hit : !hit;
         }
         }
     }
-}
-
-template <typename U>
-void search_typed(const void *sorted, int64_t n, const void *queries, int64_t m, int mode, int nan_key, void *out,
-                  cudaStream_t stream)
-{
-    search_kernel<U><<<grid_for(m), 256, 0, stream>>>(static_cast<const U *>(sorted), n,
-                                                       static_cast<const U *>(queries), m, mode, nan_key,
-                                                       static_cast<int64_t *>(out), static_cast<bool *>(out));
 }
 
 /* --- histograms ----------------------------------------------------------- */
@@ -243,16 +260,14 @@ __global__ void bin_offsets_kernel(const uint32_t *sorted_ids, int64_t n, int64_
 
 extern "C" {
 
-int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int key_bytes, int nan_distinct, int64_t n,
+int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int dtype, int equal_nan, int64_t n,
                        int64_t *starts, int64_t *num_runs, struct CUstream_st *stream)
 {
-    switch (key_bytes) {
-    case 1: return done(run_starts_typed<uint8_t>(temp, temp_bytes, keys, nan_distinct, starts, num_runs, n, stream));
-    case 2: return done(run_starts_typed<uint16_t>(temp, temp_bytes, keys, nan_distinct, starts, num_runs, n, stream));
-    case 4: return done(run_starts_typed<uint32_t>(temp, temp_bytes, keys, nan_distinct, starts, num_runs, n, stream));
-    case 8: return done(run_starts_typed<uint64_t>(temp, temp_bytes, keys, nan_distinct, starts, num_runs, n, stream));
-    default: return (int)cudaErrorInvalidValue;
-    }
+    return done(with_keys_of(dtype, [&](auto nan) {
+        using U = decltype(nan.first);
+        return cub::DeviceSelect::If(temp, *temp_bytes, thrust::make_counting_iterator<int64_t>(0), starts, num_runs,
+                                     n, run_start<U>{static_cast<const U *>(keys), nan, equal_nan}, stream);
+    }));
 }
 
 int ga__cub_runs(const void *keys, int key_bytes, const int64_t *starts, int64_t num_runs, int64_t n,
@@ -264,6 +279,7 @@ int ga__cub_runs(const void *keys, int key_bytes, const int64_t *starts, int64_t
     case 2: runs_typed<uint16_t>(keys, starts, num_runs, n, perm, unique, counts, first, stream); break;
     case 4: runs_typed<uint32_t>(keys, starts, num_runs, n, perm, unique, counts, first, stream); break;
     case 8: runs_typed<uint64_t>(keys, starts, num_runs, n, perm, unique, counts, first, stream); break;
+    case 16: runs_typed<__uint128_t>(keys, starts, num_runs, n, perm, unique, counts, first, stream); break;
     default: return (int)cudaErrorInvalidValue;
     }
     return done(cudaGetLastError());
@@ -277,18 +293,17 @@ int ga__cub_run_ids(const int64_t *starts, int64_t num_runs, int64_t n, const ui
     return done(cudaGetLastError());
 }
 
-int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int key_bytes, int mode,
-                   int nan_key, void *out, struct CUstream_st *stream)
+int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int dtype, int mode, void *out,
+                   struct CUstream_st *stream)
 {
     if (m <= 0) return 0;
-    switch (key_bytes) {
-    case 1: search_typed<uint8_t>(sorted, n, queries, m, mode, nan_key, out, stream); break;
-    case 2: search_typed<uint16_t>(sorted, n, queries, m, mode, nan_key, out, stream); break;
-    case 4: search_typed<uint32_t>(sorted, n, queries, m, mode, nan_key, out, stream); break;
-    case 8: search_typed<uint64_t>(sorted, n, queries, m, mode, nan_key, out, stream); break;
-    default: return (int)cudaErrorInvalidValue;
-    }
-    return done(cudaGetLastError());
+    return done(with_keys_of(dtype, [&](auto nan) {
+        using U = decltype(nan.first);
+        search_kernel<U><<<grid_for(m), 256, 0, stream>>>(static_cast<const U *>(sorted), n,
+                                                           static_cast<const U *>(queries), m, mode, nan,
+                                                           static_cast<int64_t *>(out), static_cast<bool *>(out));
+        return cudaGetLastError();
+    }));
 }
 
 int ga__cub_histogram(const void *in, int dtype, int64_t n, const void *edges, int64_t nbins, int uniform, double lo,
