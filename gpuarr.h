@@ -1618,7 +1618,12 @@ GPUARR_API ga_array *ga_isin(const ga_array *element, const ga_array *test_eleme
 /* numpy.intersect1d(a, b, assume_unique, return_indices): the sorted values
    in both (NaN is in neither), in the promoted dtype; with indices1 /
    indices2 non-NULL, the flat index of each one's first occurrence in a /
-   b. assume_unique is accepted; the inputs are made unique either way. */
+   b. As NumPy: a and b are made unique each in its own dtype (unless
+   assume_unique: then taken as they are, and values repeated in them
+   repeat in the result), and every value equal to the next one in their
+   sorted concatenation in the promoted dtype is in the result; so values
+   that become equal in it (int64 promoted to float64) can repeat, and an
+   index of b NumPy would look up from the end is taken from the end. */
 GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool assume_unique, ga_array **indices1,
                                     ga_array **indices2);
 
@@ -1964,6 +1969,12 @@ enum {
    results to `out` (m int64 or m bool, as `mode` says). */
 int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int dtype, int mode, void *out,
                    struct CUstream_st *stream);
+
+/* For n sorted keys of `dtype`: next[i] = 1 where keys[i] equals keys[i +
+   1], prev[i] = 1 where it equals keys[i - 1], else 0 (n bytes each; a NaN
+   key equals nothing; either may be NULL). No temporary storage. */
+int ga__cub_equal_neighbours(const void *keys, int dtype, int64_t n, uint8_t *next, uint8_t *prev,
+                             struct CUstream_st *stream);
 
 /* Histogram of n contiguous elements of `dtype` (float32 or float64) over
    nbins bins of nbins + 1 increasing edges of the same dtype: element x
@@ -11414,11 +11425,15 @@ static ga_status ga__sorted_keys(const char *func, ga__scratch *s, ga_dtype dt, 
     return st;
 }
 
-/* Keys back to values of dt, in place. */
-static ga_status ga__keys_to_values(const char *func, int device, ga_dtype dt, uint64_t keys, int64_t n)
+/* n keys back to values of dt at dst (which may be keys). */
+static ga_status ga__keys_to_values(const char *func, int device, ga_dtype dt, uint64_t dst, uint64_t keys, int64_t n)
 {
-    if (!ga__keys_transformed(dt) || n == 0) return GA_OK;
-    int e = ga__cub_order_keys((void *)(uintptr_t)keys, (const void *)(uintptr_t)keys, n, (int)dt, 1, 0,
+    if (n == 0) return GA_OK;
+    if (!ga__keys_transformed(dt)) {
+        int64_t cs = (int64_t)ga__dtype_sizes[dt];
+        return dst == keys ? GA_OK : ga__copy_cast(func, device, dt, dst, &cs, dt, keys, &cs, 1, &n);
+    }
+    int e = ga__cub_order_keys((void *)(uintptr_t)dst, (const void *)(uintptr_t)keys, n, (int)dt, 1, 0,
                                ga__stream_of(device));
     return e ? ga__cub_failed(func, e, "the key transform") : GA_OK;
 }
@@ -11480,7 +11495,8 @@ static ga_array *ga__unique(const char *func, int narrays, const ga_array *const
         if (!e && inv)
             e = ga__cub_run_ids((const int64_t *)(uintptr_t)starts, k, n, (const uint32_t *)(uintptr_t)perm,
                                 (int64_t *)(uintptr_t)inv->data, stream);
-        st = e ? ga__cub_failed(func, e, "the runs") : ga__keys_to_values(func, device, dt, values->data, k);
+        st = e ? ga__cub_failed(func, e, "the runs")
+               : ga__keys_to_values(func, device, dt, values->data, values->data, k);
     }
     ga__scratch_free(&s2);
     ga__scratch_free(&s);
@@ -11793,32 +11809,103 @@ static ga_array *ga__take_1d(const char *func, const ga_array *x, const ga_array
     return out;
 }
 
+/* The 1-d concatenation of the flattened x and y in dt, sorted (a new
+   array), with: its stable sorting permutation as int64 (order non-NULL),
+   and bool masks of the elements equal to the next one (next) and to the
+   one before (prev non-NULL), NaN equal to nothing. Unscoped results. */
+static ga_status ga__sorted_neighbours(const char *func, const ga_array *x, const ga_array *y, ga_dtype dt,
+                                       ga_array **sorted, ga_array **order, ga_array **next, ga_array **prev)
+{
+    int device = x->device;
+    int64_t n = x->size + y->size;
+    if (order && n > (int64_t)UINT32_MAX)
+        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "indices of more than 4294967295 elements are not supported");
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    ga_array *values = ga__array_new(func, device, 1, &n, dt), *nx = ga__array_new(func, device, 1, &n, GA_BOOL);
+    ga_array *ord = order ? ga__array_new(func, device, 1, &n, GA_INT64) : NULL;
+    ga_array *pv = prev ? ga__array_new(func, device, 1, &n, GA_BOOL) : NULL;
+    if (!values || !nx || (order && !ord) || (prev && !pv)) st = ga__t.error;
+    ga__scratch s = {device, 0, {NULL}};
+    uint64_t keys = 0, perm = 0;
+    const ga_array *both[2] = {x, y};
+    if (st == GA_OK && n > 0) st = ga__sorted_keys(func, &s, dt, 2, both, n, &keys, order ? &perm : NULL);
+    if (st == GA_OK && n > 0) {
+        int e = ga__cub_equal_neighbours((const void *)(uintptr_t)keys, (int)dt, n, (uint8_t *)(uintptr_t)nx->data,
+                                         pv ? (uint8_t *)(uintptr_t)pv->data : NULL, ga__stream_of(device));
+        st = e ? ga__cub_failed(func, e, "the neighbour comparison")
+               : ga__keys_to_values(func, device, dt, values->data, keys, n);
+    }
+    if (st == GA_OK && ord && n > 0) {
+        int64_t cs8 = 8, cs4 = 4;
+        st = ga__copy_cast(func, device, GA_INT64, ord->data, &cs8, GA_UINT32, perm, &cs4, 1, &n);
+    }
+    ga__scratch_free(&s);
+    if (st != GA_OK) {
+        ga_release(values);
+        ga_release(nx);
+        ga_release(ord);
+        ga_release(pv);
+        return st;
+    }
+    *sorted = values;
+    *next = nx;
+    if (order) *order = ord;
+    if (prev) *prev = pv;
+    return GA_OK;
+}
+
+/* intersect1d's indices: order[mask] less `offset`, looked up in `first`
+   (an input's first indices, NULL with assume_unique) where NumPy does,
+   a negative position counting from the end as in Python (unscoped). */
+static ga_array *ga__intersect_indices(const char *func, const ga_array *order, const ga_array *mask, int64_t offset,
+                                       const ga_array *first)
+{
+    ga_array *pos = ga__compress(func, order, mask);
+    if (pos && offset && pos->size > 0) {
+        ga_operand in[2] = {ga_operand_array(pos), ga_operand_scalar(ga_int(offset))};
+        ga_array *outs[2] = {pos, NULL};
+        if (ga_ufunc_call(GA_UFUNC_SUBTRACT, in, outs) != GA_OK) {
+            ga_release(pos);
+            return NULL;
+        }
+    }
+    if (!pos || !first) return pos;
+    ga_array *r = ga__take_1d(func, first, pos);
+    ga_release(pos);
+    return r;
+}
+
 GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool assume_unique, ga_array **indices1,
                                     ga_array **indices2)
 {
     static const char func[] = "ga_intersect1d";
-    (void)assume_unique; /* the inputs are made unique either way */
     ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
-    ga_array *ia = NULL, *ib = NULL, *found = NULL, *pos = NULL, *r = NULL, *r1 = NULL, *r2 = NULL, *sel = NULL;
-    ga_array *ua = ga__unique(func, 1, &a, dt, true, indices1 ? &ia : NULL, NULL, NULL);
-    ga_array *ub = ua ? ga__unique(func, 1, &b, dt, true, indices2 ? &ib : NULL, NULL, NULL) : NULL;
-    if (ub) found = ga__search(func, ub, ua, dt, GA__CUB_SEARCH_FOUND, false);
-    if (found) r = ga__compress(func, ua, found);
-    bool ok = r != NULL;
-    if (ok && indices1) ok = (r1 = ga__compress(func, ia, found)) != NULL;
-    if (ok && indices2) {
-        pos = ga__search(func, ub, ua, dt, GA__CUB_SEARCH_LEFT, false);
-        sel = pos ? ga__compress(func, pos, found) : NULL;
-        ok = sel && (r2 = ga__take_1d(func, ib, sel)) != NULL;
-    }
+    /* NumPy's: each input made unique in its own dtype (unless
+       assume_unique), then, in their sorted concatenation in dt, every
+       element equal to the next one; indices1 from its position, indices2
+       from the next one's */
+    ga_array *ia = NULL, *ib = NULL, *sorted = NULL, *order = NULL, *next = NULL, *prev = NULL;
+    ga_array *r = NULL, *r1 = NULL, *r2 = NULL;
+    ga_array *ua = assume_unique ? ga_retain((ga_array *)a)
+                                 : ga__unique(func, 1, &a, a->dtype, true, indices1 ? &ia : NULL, NULL, NULL);
+    ga_array *ub = !ua ? NULL
+                 : assume_unique ? ga_retain((ga_array *)b)
+                                 : ga__unique(func, 1, &b, b->dtype, true, indices2 ? &ib : NULL, NULL, NULL);
+    bool ok = ub && ga__sorted_neighbours(func, ua, ub, dt, &sorted, indices1 || indices2 ? &order : NULL, &next,
+                                          indices2 ? &prev : NULL) == GA_OK;
+    if (ok) ok = (r = ga__compress(func, sorted, next)) != NULL;
+    if (ok && indices1) ok = (r1 = ga__intersect_indices(func, order, next, 0, ia)) != NULL;
+    if (ok && indices2) ok = (r2 = ga__intersect_indices(func, order, prev, ua->size, ib)) != NULL;
     ga_release(ua);
     ga_release(ub);
     ga_release(ia);
     ga_release(ib);
-    ga_release(found);
-    ga_release(pos);
-    ga_release(sel);
+    ga_release(sorted);
+    ga_release(order);
+    ga_release(next);
+    ga_release(prev);
     if (!ok) {
         ga_release(r);
         ga_release(r1);

@@ -124,6 +124,19 @@ __global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int6
     }
 }
 
+/* next[i]: keys[i] equals keys[i + 1]; prev[i]: keys[i] equals keys[i - 1]
+   (a NaN key equals nothing); either may be null. */
+template <typename U>
+__global__ void equal_neighbours_kernel(const U *keys, int64_t n, nan_keys<U> nan, uint8_t *next, uint8_t *prev)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        U key = keys[i];
+        bool number = !nan(key);
+        if (next) next[i] = number && i + 1 < n && keys[i + 1] == key;
+        if (prev) prev[i] = number && i > 0 && keys[i - 1] == key;
+    }
+}
+
 /* --- histograms ----------------------------------------------------------- */
 
 /* Bins that privatise their counters in shared memory (and their edges:
@@ -302,6 +315,17 @@ int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m
         search_kernel<U><<<grid_for(m), 256, 0, stream>>>(static_cast<const U *>(sorted), n,
                                                            static_cast<const U *>(queries), m, mode, nan,
                                                            static_cast<int64_t *>(out), static_cast<bool *>(out));
+        return cudaGetLastError();
+    }));
+}
+
+int ga__cub_equal_neighbours(const void *keys, int dtype, int64_t n, uint8_t *next, uint8_t *prev,
+                             struct CUstream_st *stream)
+{
+    if (n <= 0) return 0;
+    return done(with_keys_of(dtype, [&](auto nan) {
+        using U = decltype(nan.first);
+        equal_neighbours_kernel<U><<<grid_for(n), 256, 0, stream>>>(static_cast<const U *>(keys), n, nan, next, prev);
         return cudaGetLastError();
     }));
 }

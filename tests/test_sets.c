@@ -509,6 +509,26 @@ static bool contains(const long double *set, int64_t k, long double x)
     return false;
 }
 
+/* NumPy's intersect1d after its unique step: in the stable sorted
+   concatenation of x (n1 values) and y (n2), each element equal to the
+   next one (NaN equal to nothing) gives its value, its position (i1) and
+   the next one's less n1 (i2). Returns their number. */
+static int64_t ref_intersect(const long double *x, int64_t n1, const long double *y, int64_t n2, long double *values,
+                             int64_t *i1, int64_t *i2)
+{
+    int64_t n = n1 + n2, k = 0;
+    item *it = malloc(sizeof(item) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) it[i] = (item){i < n1 ? x[i] : y[i - n1], i};
+    qsort(it, (size_t)n, sizeof(item), compare_items);
+    for (int64_t p = 0; p + 1 < n; p++)
+        if (same(it[p].v, it[p + 1].v)) {
+            values[k] = it[p].v, i1[k] = it[p].i, i2[k] = it[p + 1].i - n1;
+            k++;
+        }
+    free(it);
+    return k;
+}
+
 static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
 {
     char what[160];
@@ -576,9 +596,21 @@ static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
             check_ints(what, "intersect1d indices2", i2, w2, k);
         }
         ga_release(r), ga_release(i1), ga_release(i2);
-        r = ga_intersect1d(a, b, true, NULL, NULL);
+        r = ga_intersect1d(a, b, false, NULL, NULL);
+        CHECK(r != NULL, "%s: intersect1d (no indices): %s", what, ga_last_error_message());
         if (r) check_values("intersect1d (no indices)", r, want, k, true);
         ga_release(r);
+        /* intersect1d(assume_unique): NumPy's steps on a and b as they are,
+           so their repeated values repeat */
+        k = ref_intersect(xa, na, xb, nb, want, w1, w2);
+        r = ga_intersect1d(a, b, true, &i1, &i2);
+        CHECK(r != NULL, "%s: intersect1d(assume_unique): %s", what, ga_last_error_message());
+        if (r) {
+            check_values("intersect1d(assume_unique)", r, want, k, true);
+            check_ints(what, "intersect1d(assume_unique) indices1", i1, w1, k);
+            check_ints(what, "intersect1d(assume_unique) indices2", i2, w2, k);
+        }
+        ga_release(r), ga_release(i1), ga_release(i2);
         /* setdiff1d: unique a not in b */
         k = 0;
         for (int64_t i = 0; i < ka; i++)
@@ -652,6 +684,33 @@ DEVICE_TEST(sets_mixed_dtypes)
     int16_t gu[4] = {0};
     if (u && download(u, gu)) CHECK(gu[0] == -1 && gu[1] == 5 && gu[2] == 7 && gu[3] == 255, "union1d values");
     ga_release(u), ga_release(d), ga_release(x), ga_release(a), ga_release(b);
+}
+
+/* intersect1d makes each input unique in its own dtype first, as NumPy:
+   int64 values that are one float64 stay apart there and repeat. */
+DEVICE_TEST(intersect1d_unique_in_own_dtype)
+{
+    int64_t big = (int64_t)1 << 53;
+    int64_t ha[5] = {big + 1, big, 5, 5, big + 2};
+    double hb[3] = {7, (double)big, 5}, wv[3] = {5, (double)big, (double)big};
+    int64_t na = 5, nb = 3, w1[3] = {2, 1, 0}, w2[3] = {2, 0, 1};
+    ga_array *a = ga_from_host(ha, 1, &na, GA_INT64), *b = ga_from_host(hb, 1, &nb, GA_FLOAT64);
+    ga_array *i1 = NULL, *i2 = NULL, *r = ga_intersect1d(a, b, false, &i1, &i2);
+    double got[3] = {0};
+    CHECK(r && ga_dtype_of(r) == GA_FLOAT64 && ga_size(r) == 3 && download(r, got) && !memcmp(got, wv, sizeof wv),
+          "intersect1d(int64, float64): %s", ga_last_error_message());
+    check_ints("intersect1d(int64, float64)", "indices1", i1, w1, 3);
+    check_ints("intersect1d(int64, float64)", "indices2", i2, w2, 3);
+    ga_release(r), ga_release(i1), ga_release(i2);
+    /* assume_unique: NumPy's raw positions, negative ones included */
+    double wu[4] = {5, 5, (double)big, (double)big};
+    int64_t u1[4] = {2, 3, 0, 1}, u2[4] = {-2, 2, -4, 1};
+    r = ga_intersect1d(a, b, true, &i1, &i2);
+    double gu[4] = {0};
+    CHECK(r && ga_size(r) == 4 && download(r, gu) && !memcmp(gu, wu, sizeof wu), "intersect1d(assume_unique)");
+    check_ints("intersect1d(int64, float64, assume_unique)", "indices1", i1, u1, 4);
+    check_ints("intersect1d(int64, float64, assume_unique)", "indices2", i2, u2, 4);
+    ga_release(r), ga_release(i1), ga_release(i2), ga_release(a), ga_release(b);
 }
 
 /* ------------------------------------------------------------------------ */
