@@ -1066,7 +1066,7 @@ static void check_searchsorted_c(ga_dtype t, int64_t n, int layout)
     {                                                                  \
         for (int s = 0; s < NUM_SIZES - 1; s++)                        \
             check_searchsorted_c(T, SIZES[s], s % NUM_LAYOUTS);        \
-        check_searchsorted_c(T, 1024, LAYOUT_TRANSPOSED);              \
+        check_searchsorted_c(T, 1024, LAYOUT_REVERSED);                \
     }
 SEARCH_COMPLEX_TEST(complex64, GA_COMPLEX64)
 SEARCH_COMPLEX_TEST(complex128, GA_COMPLEX128)
