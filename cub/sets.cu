@@ -1,9 +1,10 @@
 /* sets.cu - the CUB glue's searching, sets and histograms. Keys are the
    unsigned, order-preserving bit patterns of sort.cu (ga__cub_order_keys),
    of 1, 2, 4, 8 or 16 bytes: searching and finding runs of equal keys are
-   then unsigned comparisons whatever the dtype, and NaN keys are those at
-   or above a dtype's first NaN key. Histograms read float32 or float64
-   (other dtypes are converted by the caller). */
+   then unsigned comparisons whatever the dtype, with a dtype's NaN keys
+   known at compile time (none, the all-ones key, or a range of complex
+   keys). Histograms read float32 or float64 (other dtypes are converted
+   by the caller). */
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
@@ -16,50 +17,65 @@ namespace {
 
 /* --- keys by dtype -------------------------------------------------------- */
 
-/* The NaN keys of a dtype: every key >= first when any (floats: the
-   all-ones key; complex: first_complex_nan_key); none for bool and
-   integers. */
-template <typename U> struct nan_keys {
+/* The NaN keys of a dtype (ga__cub_order_keys): none (bool, integers), the
+   all-ones key (floats), or every key from `first` up (complex:
+   first_complex_nan_key). */
+enum nan_kind { kNoNan, kAllOnesNan, kNanFrom };
+template <typename U, int Kind> struct nan_keys {
+    using key = U;
+    static constexpr int kind = Kind;
     U first;
-    bool any;
-    __host__ __device__ bool operator()(U key) const { return any && key >= first; }
+    __host__ __device__ bool operator()(U k) const
+    {
+        if constexpr (Kind == kNoNan) return false;
+        else if constexpr (Kind == kAllOnesNan) return k == (U)~(U)0;
+        else return k >= first;
+    }
 };
 
-/* f(nan_keys<U>) for the keys of `dtype` (U their unsigned type), or
-   cudaErrorInvalidValue for a dtype without keys. */
+/* f(nan_keys<U, Kind>) for the keys of `dtype`, or cudaErrorInvalidValue
+   for a dtype without keys. */
 template <typename F> cudaError_t with_keys_of(int dtype, F f)
 {
     switch (dtype) {
-    case GA_BOOL: case GA_INT8: case GA_UINT8: return f(nan_keys<uint8_t>{0, false});
-    case GA_INT16: case GA_UINT16: return f(nan_keys<uint16_t>{0, false});
-    case GA_FLOAT16: case GA_BFLOAT16: return f(nan_keys<uint16_t>{0xffffu, true});
-    case GA_INT32: case GA_UINT32: return f(nan_keys<uint32_t>{0, false});
-    case GA_FLOAT32: return f(nan_keys<uint32_t>{0xffffffffu, true});
-    case GA_INT64: case GA_UINT64: return f(nan_keys<uint64_t>{0, false});
-    case GA_FLOAT64: return f(nan_keys<uint64_t>{~0ull, true});
-    case GA_COMPLEX64: return f(nan_keys<uint64_t>{first_complex_nan_key<uint32_t>(), true});
-    case GA_COMPLEX128: return f(nan_keys<__uint128_t>{first_complex_nan_key<uint64_t>(), true});
+    case GA_BOOL: case GA_INT8: case GA_UINT8: return f(nan_keys<uint8_t, kNoNan>{0});
+    case GA_INT16: case GA_UINT16: return f(nan_keys<uint16_t, kNoNan>{0});
+    case GA_FLOAT16: case GA_BFLOAT16: return f(nan_keys<uint16_t, kAllOnesNan>{0});
+    case GA_INT32: case GA_UINT32: return f(nan_keys<uint32_t, kNoNan>{0});
+    case GA_FLOAT32: return f(nan_keys<uint32_t, kAllOnesNan>{0});
+    case GA_INT64: case GA_UINT64: return f(nan_keys<uint64_t, kNoNan>{0});
+    case GA_FLOAT64: return f(nan_keys<uint64_t, kAllOnesNan>{0});
+    case GA_COMPLEX64: return f(nan_keys<uint64_t, kNanFrom>{first_complex_nan_key<uint32_t>()});
+    case GA_COMPLEX128: return f(nan_keys<__uint128_t, kNanFrom>{first_complex_nan_key<uint64_t>()});
     default: return cudaErrorInvalidValue;
     }
 }
 
 /* --- runs of equal sorted keys ------------------------------------------- */
 
-/* Whether position i starts a run: the first key, one unlike the last, or
-   a NaN key after a key that is not NaN (equal_nan: the NaN keys, last in
-   the order, are one run) or after anything (each NaN apart). */
-template <typename U> struct run_start {
-    const U *keys;
-    nan_keys<U> nan;
-    int equal_nan;
+/* Whether position i starts a run: the first key, or one unlike the last;
+   with NaN keys apart (NanApart, equal_nan false) also every NaN key; with
+   NaN keys one run, a key after a NaN key never (complex keys: floats'
+   NaN keys are one key already). The predicate runs once per key, so each
+   case is its own minimal expression. */
+template <typename Nan, bool NanApart> struct run_start {
+    const typename Nan::key *keys;
+    Nan nan;
     __host__ __device__ bool operator()(int64_t i) const
     {
-        if (i == 0) return true;
-        U key = keys[i], last = keys[i - 1];
-        if (nan(key)) return !equal_nan || !nan(last);
-        return key != last;
+        if constexpr (NanApart) return i == 0 || keys[i] != keys[i - 1] || nan(keys[i]);
+        else if constexpr (Nan::kind == kNanFrom) return i == 0 || (keys[i] != keys[i - 1] && !nan(keys[i - 1]));
+        else return i == 0 || keys[i] != keys[i - 1];
     }
 };
+
+template <typename Nan, bool NanApart>
+cudaError_t select_run_starts(void *temp, size_t *temp_bytes, const void *keys, Nan nan, int64_t n, int64_t *starts,
+                              int64_t *num_runs, cudaStream_t stream)
+{
+    return cub::DeviceSelect::If(temp, *temp_bytes, thrust::make_counting_iterator<int64_t>(0), starts, num_runs, n,
+                                 run_start<Nan, NanApart>{static_cast<const typename Nan::key *>(keys), nan}, stream);
+}
 
 template <typename U>
 __global__ void runs_kernel(const U *keys, const int64_t *starts, int64_t k, int64_t n, const uint32_t *perm,
@@ -104,8 +120,8 @@ __global__ void run_ids_kernel(const int64_t *starts, int64_t k, int64_t n, cons
         ids[perm[p]] = bound(starts, k, p, true) - 1;
 }
 
-template <typename U>
-__global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int64_t m, int mode, nan_keys<U> nan,
+template <typename Nan, typename U = typename Nan::key>
+__global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int64_t m, int mode, Nan nan,
                               int64_t *pos, bool *found)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) {
@@ -126,8 +142,8 @@ __global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int6
 
 /* next[i]: keys[i] equals keys[i + 1]; prev[i]: keys[i] equals keys[i - 1]
    (a NaN key equals nothing); either may be null. */
-template <typename U>
-__global__ void equal_neighbours_kernel(const U *keys, int64_t n, nan_keys<U> nan, uint8_t *next, uint8_t *prev)
+template <typename Nan, typename U = typename Nan::key>
+__global__ void equal_neighbours_kernel(const U *keys, int64_t n, Nan nan, uint8_t *next, uint8_t *prev)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
         U key = keys[i];
@@ -277,9 +293,19 @@ int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int dty
                        int64_t *starts, int64_t *num_runs, struct CUstream_st *stream)
 {
     return done(with_keys_of(dtype, [&](auto nan) {
-        using U = decltype(nan.first);
-        return cub::DeviceSelect::If(temp, *temp_bytes, thrust::make_counting_iterator<int64_t>(0), starts, num_runs,
-                                     n, run_start<U>{static_cast<const U *>(keys), nan, equal_nan}, stream);
+        using Nan = decltype(nan);
+        using U = typename Nan::key;
+        if constexpr (Nan::kind == kNoNan) {
+            return select_run_starts<Nan, false>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+        } else if constexpr (Nan::kind == kAllOnesNan) { /* equal_nan: one NaN key, runs as for integers */
+            if (equal_nan)
+                return select_run_starts<nan_keys<U, kNoNan>, false>(temp, temp_bytes, keys, {0}, n, starts,
+                                                                      num_runs, stream);
+            return select_run_starts<Nan, true>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+        } else {
+            if (equal_nan) return select_run_starts<Nan, false>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+            return select_run_starts<Nan, true>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+        }
     }));
 }
 
@@ -311,10 +337,10 @@ int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m
 {
     if (m <= 0) return 0;
     return done(with_keys_of(dtype, [&](auto nan) {
-        using U = decltype(nan.first);
-        search_kernel<U><<<grid_for(m), 256, 0, stream>>>(static_cast<const U *>(sorted), n,
-                                                           static_cast<const U *>(queries), m, mode, nan,
-                                                           static_cast<int64_t *>(out), static_cast<bool *>(out));
+        using U = typename decltype(nan)::key;
+        search_kernel<<<grid_for(m), 256, 0, stream>>>(static_cast<const U *>(sorted), n,
+                                                        static_cast<const U *>(queries), m, mode, nan,
+                                                        static_cast<int64_t *>(out), static_cast<bool *>(out));
         return cudaGetLastError();
     }));
 }
@@ -324,8 +350,8 @@ int ga__cub_equal_neighbours(const void *keys, int dtype, int64_t n, uint8_t *ne
 {
     if (n <= 0) return 0;
     return done(with_keys_of(dtype, [&](auto nan) {
-        using U = decltype(nan.first);
-        equal_neighbours_kernel<U><<<grid_for(n), 256, 0, stream>>>(static_cast<const U *>(keys), n, nan, next, prev);
+        using U = typename decltype(nan)::key;
+        equal_neighbours_kernel<<<grid_for(n), 256, 0, stream>>>(static_cast<const U *>(keys), n, nan, next, prev);
         return cudaGetLastError();
     }));
 }
