@@ -11876,36 +11876,70 @@ static ga_array *ga__intersect_indices(const char *func, const ga_array *order, 
     return r;
 }
 
+/* intersect1d by NumPy's steps on x and y (made unique, or as given):
+   every element equal to the next one in their sorted concatenation in
+   dt to *r; with r1 / r2 non-NULL, its position and the next one's (less
+   x's size), through first_x / first_y (the unique inputs' first indices;
+   NULL: as they are). Unscoped results; false on failure. */
+static bool ga__intersect_merged(const char *func, const ga_array *x, const ga_array *first_x, const ga_array *y,
+                                 const ga_array *first_y, ga_dtype dt, ga_array **r, ga_array **r1, ga_array **r2)
+{
+    ga_array *sorted = NULL, *order = NULL, *next = NULL, *prev = NULL;
+    bool ok = ga__sorted_neighbours(func, x, y, dt, &sorted, r1 || r2 ? &order : NULL, &next, r2 ? &prev : NULL) ==
+              GA_OK;
+    if (ok) ok = (*r = ga__compress(func, sorted, next)) != NULL;
+    if (ok && r1) ok = (*r1 = ga__intersect_indices(func, order, next, 0, first_x)) != NULL;
+    if (ok && r2) ok = (*r2 = ga__intersect_indices(func, order, prev, x->size, first_y)) != NULL;
+    ga_release(sorted);
+    ga_release(order);
+    ga_release(next);
+    ga_release(prev);
+    return ok;
+}
+
+/* ga__intersect_merged's results for x and y unique and of dt both: then
+   NumPy's steps come to the elements of x found in y, which a binary
+   search finds without sorting the two together. */
+static bool ga__intersect_unique(const char *func, const ga_array *x, const ga_array *first_x, const ga_array *y,
+                                 const ga_array *first_y, ga_dtype dt, ga_array **r, ga_array **r1, ga_array **r2)
+{
+    ga_array *found = ga__search(func, y, x, dt, GA__CUB_SEARCH_FOUND, false), *pos = NULL, *sel = NULL;
+    bool ok = found && (*r = ga__compress(func, x, found)) != NULL;
+    if (ok && r1) ok = (*r1 = ga__compress(func, first_x, found)) != NULL;
+    if (ok && r2) {
+        pos = ga__search(func, y, x, dt, GA__CUB_SEARCH_LEFT, false);
+        sel = pos ? ga__compress(func, pos, found) : NULL;
+        ok = sel && (*r2 = ga__take_1d(func, first_y, sel)) != NULL;
+    }
+    ga_release(found);
+    ga_release(pos);
+    ga_release(sel);
+    return ok;
+}
+
 GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool assume_unique, ga_array **indices1,
                                     ga_array **indices2)
 {
     static const char func[] = "ga_intersect1d";
     ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
-    /* NumPy's: each input made unique in its own dtype (unless
-       assume_unique), then, in their sorted concatenation in dt, every
-       element equal to the next one; indices1 from its position, indices2
-       from the next one's */
-    ga_array *ia = NULL, *ib = NULL, *sorted = NULL, *order = NULL, *next = NULL, *prev = NULL;
-    ga_array *r = NULL, *r1 = NULL, *r2 = NULL;
+    /* NumPy's: each input made unique in its own dtype, unless
+       assume_unique, then ga__intersect_merged */
+    ga_array *ia = NULL, *ib = NULL, *r = NULL, *r1 = NULL, *r2 = NULL;
     ga_array *ua = assume_unique ? ga_retain((ga_array *)a)
                                  : ga__unique(func, 1, &a, a->dtype, true, indices1 ? &ia : NULL, NULL, NULL);
     ga_array *ub = !ua ? NULL
                  : assume_unique ? ga_retain((ga_array *)b)
                                  : ga__unique(func, 1, &b, b->dtype, true, indices2 ? &ib : NULL, NULL, NULL);
-    bool ok = ub && ga__sorted_neighbours(func, ua, ub, dt, &sorted, indices1 || indices2 ? &order : NULL, &next,
-                                          indices2 ? &prev : NULL) == GA_OK;
-    if (ok) ok = (r = ga__compress(func, sorted, next)) != NULL;
-    if (ok && indices1) ok = (r1 = ga__intersect_indices(func, order, next, 0, ia)) != NULL;
-    if (ok && indices2) ok = (r2 = ga__intersect_indices(func, order, prev, ua->size, ib)) != NULL;
+    bool ok = ub != NULL;
+    if (ok && !assume_unique && a->dtype == dt && b->dtype == dt)
+        ok = ga__intersect_unique(func, ua, ia, ub, ib, dt, &r, indices1 ? &r1 : NULL, indices2 ? &r2 : NULL);
+    else if (ok)
+        ok = ga__intersect_merged(func, ua, ia, ub, ib, dt, &r, indices1 ? &r1 : NULL, indices2 ? &r2 : NULL);
     ga_release(ua);
     ga_release(ub);
     ga_release(ia);
     ga_release(ib);
-    ga_release(sorted);
-    ga_release(order);
-    ga_release(next);
-    ga_release(prev);
     if (!ok) {
         ga_release(r);
         ga_release(r1);

@@ -603,6 +603,19 @@ static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
         CHECK(r != NULL, "%s: intersect1d (no indices): %s", what, ga_last_error_message());
         if (r) check_values("intersect1d (no indices)", r, want, k, true);
         ga_release(r);
+        /* b of another dtype (exactly converted): NumPy's steps in the
+           promoted dtype, the same values and indices */
+        if (t == GA_FLOAT16 || t == GA_BFLOAT16 || t == GA_FLOAT32) {
+            ga_array *b64 = ga_astype(b, GA_FLOAT64);
+            r = ga_intersect1d(a, b64, false, &i1, &i2);
+            CHECK(r && ga_dtype_of(r) == GA_FLOAT64, "%s: intersect1d(b as float64): %s", what, ga_last_error_message());
+            if (r) {
+                check_values("intersect1d(b as float64)", r, want, k, true);
+                check_ints(what, "intersect1d(b as float64) indices1", i1, w1, k);
+                check_ints(what, "intersect1d(b as float64) indices2", i2, w2, k);
+            }
+            ga_release(r), ga_release(i1), ga_release(i2), ga_release(b64);
+        }
         /* intersect1d(assume_unique): NumPy's steps on a and b as they are,
            so their repeated values repeat */
         k = ref_intersect(xa, na, xb, nb, want, w1, w2);
@@ -1192,6 +1205,21 @@ static void check_set_ops_c(ga_dtype t, int64_t na, int64_t nb, int layout)
             r = ga_intersect1d(a, b, assume, NULL, NULL);
             check_celements(w3, r, want, k, t);
             ga_release(r);
+            if (assume || t != GA_COMPLEX64) continue;
+            /* b as complex128: NumPy's steps in complex128, the same
+               elements and indices */
+            unsigned char *wide = malloc(cap * 16);
+            for (int64_t i = 0; i < k; i++) {
+                cvalue x = cvalue_of(want + (size_t)i * sz, t);
+                set_complex(wide + (size_t)i * 16, (double)x.re, (double)x.im, GA_COMPLEX128);
+            }
+            ga_array *b128 = ga_astype(b, GA_COMPLEX128);
+            r = ga_intersect1d(a, b128, false, &i1, &i2);
+            check_celements("intersect1d(b as complex128)", r, wide, k, GA_COMPLEX128);
+            check_ints(what, "intersect1d(b as complex128) indices1", i1, w1, k);
+            check_ints(what, "intersect1d(b as complex128) indices2", i2, w2, k);
+            ga_release(r), ga_release(i1), ga_release(i2), ga_release(b128);
+            free(wide);
         }
         /* setdiff1d: unique a not in b; with assume_unique a's elements
            (unchanged) not in b, in order */
