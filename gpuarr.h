@@ -1618,12 +1618,12 @@ GPUARR_API ga_array *ga_isin(const ga_array *element, const ga_array *test_eleme
 /* numpy.intersect1d(a, b, assume_unique, return_indices): the sorted values
    in both (NaN is in neither), in the promoted dtype; with indices1 /
    indices2 non-NULL, the flat index of each one's first occurrence in a /
-   b. As NumPy: a and b are made unique each in its own dtype (unless
-   assume_unique: then taken as they are, and values repeated in them
-   repeat in the result), and every value equal to the next one in their
-   sorted concatenation in the promoted dtype is in the result; so values
-   that become equal in it (int64 promoted to float64) can repeat, and an
-   index of b NumPy would look up from the end is taken from the end. */
+   b. NumPy's steps: a and b made unique each in its own dtype (with
+   assume_unique, taken as they are), then every element equal to the next
+   one in their sorted concatenation in the promoted dtype; so values
+   repeated in assume_unique inputs, or that become equal when promoted
+   (int64 to float64), repeat, with NumPy's indices for them (with
+   assume_unique, indices2 may be negative). */
 GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool assume_unique, ga_array **indices1,
                                     ga_array **indices2);
 
@@ -1882,14 +1882,13 @@ enum { GA__CUB_SCAN_SUM = 0, GA__CUB_SCAN_PROD = 1, GA__CUB_SCAN_NANSUM = 2, GA_
 int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inverse, int merge_zero,
                        struct CUstream_st *stream);
 
-/* Stable ascending sort of unsigned keys of key_bytes (1, 2, 4, 8, or 16
-   in one segment only) in equal segments (DeviceRadixSort for one,
-   DeviceSegmentedSort for more),
-   double-buffered: the keys are in `keys`, `keys_alt` is scratch of the
-   same size, and *selector says where the result is (0: keys, 1:
-   keys_alt). With vals non-NULL the run phase first writes each element's
-   index in its segment there as uint32 and sorts them along (argsort);
-   vals_alt is their scratch. */
+/* Stable ascending sort of unsigned keys of key_bytes (1, 2, 4, 8; 16 in
+   one segment only) in equal segments (DeviceRadixSort for one,
+   DeviceSegmentedSort for more), double-buffered: the keys are in `keys`,
+   `keys_alt` is scratch of the same size, and *selector says where the
+   result is (0: keys, 1: keys_alt). With vals non-NULL the run phase first
+   writes each element's index in its segment there as uint32 and sorts
+   them along (argsort); vals_alt is their scratch. */
 int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, void *vals, void *vals_alt,
                  int key_bytes, int64_t n, int64_t segment_length, int *selector, struct CUstream_st *stream);
 

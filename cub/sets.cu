@@ -303,7 +303,8 @@ int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int dty
                                                                       num_runs, stream);
             return select_run_starts<Nan, true>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
         } else {
-            if (equal_nan) return select_run_starts<Nan, false>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+            if (equal_nan)
+                return select_run_starts<Nan, false>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
             return select_run_starts<Nan, true>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
         }
     }));

@@ -1,8 +1,8 @@
 /* sort.cu - the CUB glue's sorting: keys are unsigned bit patterns of 1, 2,
    4, 8 or 16 bytes (signed, floating and complex keys go through an
-   order-preserving transform first), values are uint32 indices. Rows of up to 2048 keys are
-   sorted one per block (cub::BlockRadixSort), the transform applied as the
-   keys are loaded and stored. */
+   order-preserving transform first), values are uint32 indices. Rows of up
+   to 2048 keys are sorted one per block (cub::BlockRadixSort), the
+   transform applied as the keys are loaded and stored. */
 
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
