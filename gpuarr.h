@@ -1548,7 +1548,10 @@ GPUARR_API int ga_cub_version(void);
 /* Searching, the set functions and the sorts under them compare in NumPy's
    order in the dtype the inputs promote to (numpy.result_type): NaN after
    +inf (every NaN equal in position; as a set element see each function),
-   -0.0 equal to +0.0. Complex inputs are GA_ERROR_NOT_IMPLEMENTED for now. */
+   -0.0 equal to +0.0. Complex numbers compare in ga_sort's complex order
+   (real part, then imaginary part; those with a NaN part last, as R +
+   nanj, then nan + Rj, then nan + nanj), -0.0 equal to +0.0 in each part;
+   an element with a NaN in either part is a NaN. */
 
 /* numpy.searchsorted's side=. */
 typedef enum ga_side { GA_SIDE_LEFT, GA_SIDE_RIGHT } ga_side;
@@ -1566,7 +1569,9 @@ GPUARR_API ga_array *ga_searchsorted(const ga_array *a, const ga_array *v, ga_si
 /* numpy.digitize(x, bins, right): the int64 index of the bin of each
    element of x, bins 1-d and monotonically increasing or decreasing
    (checked on the host as NumPy does: it waits for bins). Errors: "x may
-   not be complex", "bins must be monotonically increasing or decreasing". */
+   not be complex", complex bins ("Cannot cast array data from
+   dtype('complex128') to dtype('float64') according to the rule 'safe'"),
+   "bins must be monotonically increasing or decreasing". */
 GPUARR_API ga_array *ga_digitize(const ga_array *x, const ga_array *bins, bool right);
 
 /* --- sets --------------------------------------------------------------- */
@@ -1577,15 +1582,21 @@ GPUARR_API ga_array *ga_digitize(const ga_array *x, const ga_array *bins, bool r
    success a new array is stored there (release it), on failure nothing.
    Indices are int64; a set of more than 2^32 - 1 elements with indices
    wanted is GA_ERROR_NOT_IMPLEMENTED. -0.0 and +0.0 are one value (a
-   unique zero is returned as +0.0; NumPy returns whichever its sort puts
-   first); a NaN returned is the positive quiet NaN. */
+   unique zero is returned as +0.0, in each part of a complex number;
+   NumPy returns one of the zeros it found); a NaN returned (a NaN part of a
+   complex number) is the positive quiet NaN. */
 
 /* numpy.unique(a, return_index, return_inverse, return_counts, axis=None,
    equal_nan): the sorted distinct values of a, with (when the pointers are
    non-NULL) the flat index of each one's first occurrence, the index into
    the values of each element of a (NumPy 2: of a's shape), and how often
    each occurs. equal_nan true (NumPy's default) makes every NaN one
-   value; false keeps each NaN apart. bool, integers, floats. */
+   value; false keeps each NaN apart. Every dtype. For complex a, equal_nan
+   makes every element with a NaN part one value, and the value returned
+   is the first of them in the sort order (1 + nanj before 2 + nanj before
+   nan + 0j before nan + nanj), as NumPy's sorting unique returns; NumPy 2.3
+   and later, asked for the values only, use a hash table instead and
+   return the first in a's order. */
 GPUARR_API ga_array *ga_unique(const ga_array *a, ga_array **index, ga_array **inverse, ga_array **counts,
                                bool equal_nan);
 
@@ -1599,19 +1610,26 @@ GPUARR_API ga_array *ga_unique_all(const ga_array *x, ga_array **indices, ga_arr
 
 /* numpy.isin(element, test_elements, invert=invert): bool of element's
    shape, whether each element equals one of test_elements (compared in
-   their promoted dtype; NaN equals nothing). A sort of test_elements and
-   a binary search per element; NumPy's assume_unique and kind only choose
-   its method, so they are not taken. */
+   their promoted dtype; NaN, and a complex number with a NaN part, equals
+   nothing). A sort of test_elements and a binary search per element;
+   NumPy's assume_unique and kind only choose its method, so they are not
+   taken. */
 GPUARR_API ga_array *ga_isin(const ga_array *element, const ga_array *test_elements, bool invert);
 
 /* numpy.intersect1d(a, b, assume_unique, return_indices): the sorted values
    in both (NaN is in neither), in the promoted dtype; with indices1 /
    indices2 non-NULL, the flat index of each one's first occurrence in a /
-   b. assume_unique is accepted; the inputs are made unique either way. */
+   b. NumPy's steps: a and b made unique each in its own dtype (with
+   assume_unique, taken as they are), then every element equal to the next
+   one in their sorted concatenation in the promoted dtype; so values
+   repeated in assume_unique inputs, or that become equal when promoted
+   (int64 to float64), repeat, with NumPy's indices for them (with
+   assume_unique, indices2 may be negative). */
 GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool assume_unique, ga_array **indices1,
                                     ga_array **indices2);
 
-/* numpy.union1d(a, b): the sorted values in either, one NaN for all. */
+/* numpy.union1d(a, b): the sorted values in either, one NaN for all (see
+   ga_unique's equal_nan for complex). */
 GPUARR_API ga_array *ga_union1d(const ga_array *a, const ga_array *b);
 
 /* numpy.setdiff1d(a, b, assume_unique): the values of a not in b, in a's
@@ -1621,7 +1639,8 @@ GPUARR_API ga_array *ga_setdiff1d(const ga_array *a, const ga_array *b, bool ass
 
 /* numpy.setxor1d(a, b, assume_unique): the sorted values in exactly one of
    a and b (NaN is unequal to every NaN, so each of theirs stays, as in
-   NumPy), in the promoted dtype. */
+   NumPy: one from each input unless assume_unique; for complex inputs the
+   one ga_unique returns), in the promoted dtype. */
 GPUARR_API ga_array *ga_setxor1d(const ga_array *a, const ga_array *b, bool assume_unique);
 
 /* --- histograms --------------------------------------------------------- */
@@ -1658,7 +1677,7 @@ GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int
    when equal bins' edges rounded to the bin dtype are not increasing).
    Elements and edges compare in float32 when both are float32 or
    narrower floats, else in float64. Bin estimators by name ('auto', ...)
-   are not provided. */
+   are not provided; complex a is GA_ERROR_NOT_IMPLEMENTED. */
 GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_array *bin_edges, const double *range,
                                   bool density, const ga_array *weights, ga_array **edges);
 
@@ -1857,22 +1876,27 @@ typedef struct ga__gram_args {
    Equal segments: segment_length elements each (< 1: one segment). */
 enum { GA__CUB_SCAN_SUM = 0, GA__CUB_SCAN_PROD = 1, GA__CUB_SCAN_NANSUM = 2, GA__CUB_SCAN_NANPROD = 3 };
 
-/* Keys of `dtype` (int8/16/32/64, float16, bfloat16, float32, float64) to
-   unsigned bit patterns that sort in NumPy's order, or back (inverse):
-   signed ints flip the sign bit; floats order as numbers with every NaN
-   last and equal (NaN comes back as the positive quiet NaN); -0.0 equals
-   +0.0 when merge_zero (argsort: a stable sort keeps their order), else
-   sorts just before it (sort: so that it comes back). dst may be src. */
+/* Keys of `dtype` (int8/16/32/64, float16, bfloat16, float32, float64,
+   complex64, complex128) to unsigned bit patterns of the dtype's size that
+   sort in NumPy's order, or back (inverse): signed ints flip the sign bit;
+   floats order as numbers with every NaN last and equal (NaN comes back as
+   the positive quiet NaN); -0.0 equals +0.0 when merge_zero (argsort: a
+   stable sort keeps their order), else sorts just before it (sort: so that
+   it comes back). A complex key is the real part's key, then the
+   imaginary part's, as one number of twice their width, with NaN parts in
+   NumPy's groups (R + nanj, nan + Rj, nan + nanj, each by its other part;
+   see cub/glue.cuh); its zeros are always merged (each comes back +0.0).
+   dst may be src. */
 int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inverse, int merge_zero,
                        struct CUstream_st *stream);
 
-/* Stable ascending sort of unsigned keys of key_bytes (1, 2, 4, 8) in
-   equal segments (DeviceRadixSort for one, DeviceSegmentedSort for more),
-   double-buffered: the keys are in `keys`, `keys_alt` is scratch of the
-   same size, and *selector says where the result is (0: keys, 1:
-   keys_alt). With vals non-NULL the run phase first writes each element's
-   index in its segment there as uint32 and sorts them along (argsort);
-   vals_alt is their scratch. */
+/* Stable ascending sort of unsigned keys of key_bytes (1, 2, 4, 8; 16 in
+   one segment only) in equal segments (DeviceRadixSort for one,
+   DeviceSegmentedSort for more), double-buffered: the keys are in `keys`,
+   `keys_alt` is scratch of the same size, and *selector says where the
+   result is (0: keys, 1: keys_alt). With vals non-NULL the run phase first
+   writes each element's index in its segment there as uint32 and sorts
+   them along (argsort); vals_alt is their scratch. */
 int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, void *vals, void *vals_alt,
                  int key_bytes, int64_t n, int64_t segment_length, int *selector, struct CUstream_st *stream);
 
@@ -1919,14 +1943,16 @@ int ga__cub_count_flags(void *temp, size_t *temp_bytes, const void *flags, int64
 int ga__cub_unravel(int64_t *coords, int64_t n, int ndim, const int64_t *shape, struct CUstream_st *stream);
 
 /* Searching, sets and histograms (cub/sets.cu). Keys are those of
-   ga__cub_order_keys (bool and unsigned integers as they are), of key_bytes
-   1, 2, 4 or 8, compared as unsigned numbers. */
+   ga__cub_order_keys for a dtype (bool and unsigned integers as they
+   are), of key_bytes 1, 2, 4, 8 or 16 (the dtype's size), compared as
+   unsigned numbers. The functions given the dtype know its NaN keys (the
+   last ones in the order). */
 
 /* The positions i in [0, n) of sorted keys that start a run of equal keys
-   (i == 0 or keys[i] != keys[i - 1], or with nan_distinct keys[i] all
-   ones: each NaN apart) to `starts` (int64, room for n), and their number
-   to *num_runs (int64, device memory). DeviceSelect::If. */
-int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int key_bytes, int nan_distinct, int64_t n,
+   (i == 0 or keys[i] != keys[i - 1]; NaN keys are one run with equal_nan,
+   else each its own) to `starts` (int64, room for n), and their number to
+   *num_runs (int64, device memory). DeviceSelect::If. */
+int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int dtype, int equal_nan, int64_t n,
                        int64_t *starts, int64_t *num_runs, struct CUstream_st *stream);
 
 /* For each of the num_runs runs found by ga__cub_run_starts: its key to
@@ -1943,8 +1969,7 @@ int ga__cub_run_ids(const int64_t *starts, int64_t num_runs, int64_t n, const ui
 /* ga__cub_search's modes: for each query q, the first position in the n
    sorted keys whose key is >= q (LEFT) or > q (RIGHT), as int64, or n
    minus it (_FROM_END); or whether q is among them (FOUND) or not
-   (NOT_FOUND), as bool, where with nan_key the all-ones key (NaN) is never
-   found. */
+   (NOT_FOUND), as bool, where a NaN key is never found. */
 enum {
     GA__CUB_SEARCH_LEFT = 0,
     GA__CUB_SEARCH_RIGHT = 1,
@@ -1954,10 +1979,16 @@ enum {
     GA__CUB_SEARCH_NOT_FOUND = 5
 };
 
-/* Binary search of m query keys in n sorted keys (a kernel), results to
-   `out` (m int64 or m bool, as `mode` says). */
-int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int key_bytes, int mode,
-                   int nan_key, void *out, struct CUstream_st *stream);
+/* Binary search of m query keys in n sorted keys of `dtype` (a kernel),
+   results to `out` (m int64 or m bool, as `mode` says). */
+int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int dtype, int mode, void *out,
+                   struct CUstream_st *stream);
+
+/* For n sorted keys of `dtype`: next[i] = 1 where keys[i] equals keys[i +
+   1], prev[i] = 1 where it equals keys[i - 1], else 0 (n bytes each; a NaN
+   key equals nothing; either may be NULL). No temporary storage. */
+int ga__cub_equal_neighbours(const void *keys, int dtype, int64_t n, uint8_t *next, uint8_t *prev,
+                             struct CUstream_st *stream);
 
 /* Histogram of n contiguous elements of `dtype` (float32 or float64) over
    nbins bins of nbins + 1 increasing edges of the same dtype: element x
@@ -11308,17 +11339,14 @@ GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes,
 
 /* --- searching, sets, histograms -------------------------------------------- */
 /* Elements become the orderable keys of ga__cub_order_keys (-0.0 merged with
-   +0.0; bool and unsigned integers as they are), so that sorting, runs of
-   equal values and binary searches compare unsigned numbers. */
+   +0.0; bool and unsigned integers as they are; a complex number one key of
+   twice its part's width), so that sorting, runs of equal values and
+   binary searches compare unsigned numbers. */
 
-static bool ga__keys_transformed(ga_dtype dt) { return ga__dtype_kinds[dt] == 'i' || ga__dtype_kinds[dt] == 'f'; }
-
-static ga_status ga__set_dtype(const char *func, ga_dtype dt)
+static bool ga__keys_transformed(ga_dtype dt)
 {
-    if (ga__dtype_kinds[dt] == 'c')
-        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
-                         "%s input is not supported yet", ga__dtype_names[dt]);
-    return GA_OK;
+    char kind = ga__dtype_kinds[dt];
+    return kind == 'i' || kind == 'f' || kind == 'c';
 }
 
 /* The promoted dtype of two inputs on one device. */
@@ -11332,7 +11360,7 @@ static ga_status ga__set_pair(const char *func, const ga_array *a, const char *a
                          b->device);
     ga_dtype d[2] = {a->dtype, b->dtype};
     *dt = ga_result_type(2, d, 0, NULL);
-    return ga__set_dtype(func, *dt);
+    return GA_OK;
 }
 
 /* The elements of `narrays` arrays, each flattened in C order, one after
@@ -11447,11 +11475,15 @@ static ga_status ga__sorted_keys(const char *func, ga__scratch *s, ga_dtype dt, 
     return st;
 }
 
-/* Keys back to values of dt, in place. */
-static ga_status ga__keys_to_values(const char *func, int device, ga_dtype dt, uint64_t keys, int64_t n)
+/* n keys back to values of dt at dst (which may be keys). */
+static ga_status ga__keys_to_values(const char *func, int device, ga_dtype dt, uint64_t dst, uint64_t keys, int64_t n)
 {
-    if (!ga__keys_transformed(dt) || n == 0) return GA_OK;
-    int e = ga__cub_order_keys((void *)(uintptr_t)keys, (const void *)(uintptr_t)keys, n, (int)dt, 1, 0,
+    if (n == 0) return GA_OK;
+    if (!ga__keys_transformed(dt)) {
+        int64_t cs = (int64_t)ga__dtype_sizes[dt];
+        return dst == keys ? GA_OK : ga__copy_cast(func, device, dt, dst, &cs, dt, keys, &cs, 1, &n);
+    }
+    int e = ga__cub_order_keys((void *)(uintptr_t)dst, (const void *)(uintptr_t)keys, n, (int)dt, 1, 0,
                                ga__stream_of(device));
     return e ? ga__cub_failed(func, e, "the key transform") : GA_OK;
 }
@@ -11483,16 +11515,15 @@ static ga_array *ga__unique(const char *func, int narrays, const ga_array *const
             num = starts ? ga__scratch_alloc(func, &s2, 8) : 0;
             if (!num) st = ga__t.error;
         }
-        int nan_distinct = !equal_nan && ga__dtype_kinds[dt] == 'f';
         if (st == GA_OK) {
             size_t temp_bytes = 0;
-            int e = ga__cub_run_starts(NULL, &temp_bytes, (const void *)(uintptr_t)keys, (int)isz, nan_distinct, n,
+            int e = ga__cub_run_starts(NULL, &temp_bytes, (const void *)(uintptr_t)keys, (int)dt, equal_nan, n,
                                        (int64_t *)(uintptr_t)starts, (int64_t *)(uintptr_t)num, stream);
             if (e) st = ga__cub_failed(func, e, "cub select (temp storage query)");
             if (st == GA_OK && !(temp = ga__scratch_alloc(func, &s2, temp_bytes))) st = ga__t.error;
             if (st == GA_OK) {
-                e = ga__cub_run_starts((void *)(uintptr_t)temp, &temp_bytes, (const void *)(uintptr_t)keys, (int)isz,
-                                       nan_distinct, n, (int64_t *)(uintptr_t)starts, (int64_t *)(uintptr_t)num,
+                e = ga__cub_run_starts((void *)(uintptr_t)temp, &temp_bytes, (const void *)(uintptr_t)keys, (int)dt,
+                                       equal_nan, n, (int64_t *)(uintptr_t)starts, (int64_t *)(uintptr_t)num,
                                        stream);
                 if (e) st = ga__cub_failed(func, e, "cub select");
             }
@@ -11514,7 +11545,8 @@ static ga_array *ga__unique(const char *func, int narrays, const ga_array *const
         if (!e && inv)
             e = ga__cub_run_ids((const int64_t *)(uintptr_t)starts, k, n, (const uint32_t *)(uintptr_t)perm,
                                 (int64_t *)(uintptr_t)inv->data, stream);
-        st = e ? ga__cub_failed(func, e, "the runs") : ga__keys_to_values(func, device, dt, values->data, k);
+        st = e ? ga__cub_failed(func, e, "the runs")
+               : ga__keys_to_values(func, device, dt, values->data, values->data, k);
     }
     ga__scratch_free(&s2);
     ga__scratch_free(&s);
@@ -11539,7 +11571,6 @@ static ga_array *ga__unique_of(const char *func, const ga_array *a, bool equal_n
         ga__null_input(func, "a");
         return NULL;
     }
-    if (ga__set_dtype(func, a->dtype) != GA_OK) return NULL;
     ga_array *i = NULL, *v = NULL, *c = NULL;
     ga_array *r = ga__unique(func, 1, &a, a->dtype, equal_nan, index ? &i : NULL, inverse ? &v : NULL,
                              counts ? &c : NULL);
@@ -11601,8 +11632,8 @@ static ga_array *ga__search(const char *func, const ga_array *a, const ga_array 
     if (st == GA_OK && !(vkeys = ga__scratch_alloc(func, &s, (size_t)(m * isz)))) st = ga__t.error;
     if (st == GA_OK) st = ga__load_keys(func, device, dt, 1, &v, vkeys);
     if (st == GA_OK) {
-        int e = ga__cub_search((const void *)(uintptr_t)akeys, n, (const void *)(uintptr_t)vkeys, m, (int)isz, mode,
-                               ga__dtype_kinds[dt] == 'f', (void *)(uintptr_t)out->data, ga__stream_of(device));
+        int e = ga__cub_search((const void *)(uintptr_t)akeys, n, (const void *)(uintptr_t)vkeys, m, (int)dt, mode,
+                               (void *)(uintptr_t)out->data, ga__stream_of(device));
         if (e) st = ga__cub_failed(func, e, "the binary search");
     }
     ga__scratch_free(&s);
@@ -11735,7 +11766,14 @@ GPUARR_API ga_array *ga_digitize(const ga_array *x, const ga_array *bins, bool r
         return NULL;
     }
     ga_dtype dt = GA_DTYPE_INVALID;
-    if (ga__set_pair(func, x, "x", bins, "bins", &dt) != GA_OK || ga__need_1d(func, bins) != GA_OK) return NULL;
+    if (ga__set_pair(func, x, "x", bins, "bins", &dt) != GA_OK) return NULL;
+    if (ga__is_complex(bins->dtype)) { /* NumPy reads bins as float64 */
+        ga__error(GA_ERROR_TYPE, func,
+                  "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
+                  ga__dtype_names[bins->dtype]);
+        return NULL;
+    }
+    if (ga__need_1d(func, bins) != GA_OK) return NULL;
     if (ga__bind(func, bins->device) != GA_OK) return NULL;
     double *h = ga__host_doubles(func, bins);
     if (!h) return NULL;
@@ -11821,32 +11859,137 @@ static ga_array *ga__take_1d(const char *func, const ga_array *x, const ga_array
     return out;
 }
 
+/* The 1-d concatenation of the flattened x and y in dt, sorted (a new
+   array), with: its stable sorting permutation as int64 (order non-NULL),
+   and bool masks of the elements equal to the next one (next) and to the
+   one before (prev non-NULL), NaN equal to nothing. Unscoped results. */
+static ga_status ga__sorted_neighbours(const char *func, const ga_array *x, const ga_array *y, ga_dtype dt,
+                                       ga_array **sorted, ga_array **order, ga_array **next, ga_array **prev)
+{
+    int device = x->device;
+    int64_t n = x->size + y->size;
+    if (order && n > (int64_t)UINT32_MAX)
+        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "indices of more than 4294967295 elements are not supported");
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    ga_array *values = ga__array_new(func, device, 1, &n, dt), *nx = ga__array_new(func, device, 1, &n, GA_BOOL);
+    ga_array *ord = order ? ga__array_new(func, device, 1, &n, GA_INT64) : NULL;
+    ga_array *pv = prev ? ga__array_new(func, device, 1, &n, GA_BOOL) : NULL;
+    if (!values || !nx || (order && !ord) || (prev && !pv)) st = ga__t.error;
+    ga__scratch s = {device, 0, {NULL}};
+    uint64_t keys = 0, perm = 0;
+    const ga_array *both[2] = {x, y};
+    if (st == GA_OK && n > 0) st = ga__sorted_keys(func, &s, dt, 2, both, n, &keys, order ? &perm : NULL);
+    if (st == GA_OK && n > 0) {
+        int e = ga__cub_equal_neighbours((const void *)(uintptr_t)keys, (int)dt, n, (uint8_t *)(uintptr_t)nx->data,
+                                         pv ? (uint8_t *)(uintptr_t)pv->data : NULL, ga__stream_of(device));
+        st = e ? ga__cub_failed(func, e, "the neighbour comparison")
+               : ga__keys_to_values(func, device, dt, values->data, keys, n);
+    }
+    if (st == GA_OK && ord && n > 0) {
+        int64_t cs8 = 8, cs4 = 4;
+        st = ga__copy_cast(func, device, GA_INT64, ord->data, &cs8, GA_UINT32, perm, &cs4, 1, &n);
+    }
+    ga__scratch_free(&s);
+    if (st != GA_OK) {
+        ga_release(values);
+        ga_release(nx);
+        ga_release(ord);
+        ga_release(pv);
+        return st;
+    }
+    *sorted = values;
+    *next = nx;
+    if (order) *order = ord;
+    if (prev) *prev = pv;
+    return GA_OK;
+}
+
+/* intersect1d's indices: order[mask] less `offset`, looked up in `first`
+   (an input's first indices, NULL with assume_unique) where NumPy does,
+   a negative position counting from the end as in Python (unscoped). */
+static ga_array *ga__intersect_indices(const char *func, const ga_array *order, const ga_array *mask, int64_t offset,
+                                       const ga_array *first)
+{
+    ga_array *pos = ga__compress(func, order, mask);
+    if (pos && offset && pos->size > 0) {
+        ga_operand in[2] = {ga_operand_array(pos), ga_operand_scalar(ga_int(offset))};
+        ga_array *outs[2] = {pos, NULL};
+        if (ga_ufunc_call(GA_UFUNC_SUBTRACT, in, outs) != GA_OK) {
+            ga_release(pos);
+            return NULL;
+        }
+    }
+    if (!pos || !first) return pos;
+    ga_array *r = ga__take_1d(func, first, pos);
+    ga_release(pos);
+    return r;
+}
+
+/* intersect1d by NumPy's steps on x and y (made unique, or as given):
+   every element equal to the next one in their sorted concatenation in
+   dt to *r; with r1 / r2 non-NULL, its position and the next one's (less
+   x's size), through first_x / first_y (the unique inputs' first indices;
+   NULL: as they are). Unscoped results; false on failure. */
+static bool ga__intersect_merged(const char *func, const ga_array *x, const ga_array *first_x, const ga_array *y,
+                                 const ga_array *first_y, ga_dtype dt, ga_array **r, ga_array **r1, ga_array **r2)
+{
+    ga_array *sorted = NULL, *order = NULL, *next = NULL, *prev = NULL;
+    bool ok = ga__sorted_neighbours(func, x, y, dt, &sorted, r1 || r2 ? &order : NULL, &next, r2 ? &prev : NULL) ==
+              GA_OK;
+    if (ok) ok = (*r = ga__compress(func, sorted, next)) != NULL;
+    if (ok && r1) ok = (*r1 = ga__intersect_indices(func, order, next, 0, first_x)) != NULL;
+    if (ok && r2) ok = (*r2 = ga__intersect_indices(func, order, prev, x->size, first_y)) != NULL;
+    ga_release(sorted);
+    ga_release(order);
+    ga_release(next);
+    ga_release(prev);
+    return ok;
+}
+
+/* ga__intersect_merged's results for x and y unique and of dt both: then
+   NumPy's steps come to the elements of x found in y, which a binary
+   search finds without sorting the two together. */
+static bool ga__intersect_unique(const char *func, const ga_array *x, const ga_array *first_x, const ga_array *y,
+                                 const ga_array *first_y, ga_dtype dt, ga_array **r, ga_array **r1, ga_array **r2)
+{
+    ga_array *found = ga__search(func, y, x, dt, GA__CUB_SEARCH_FOUND, false), *pos = NULL, *sel = NULL;
+    bool ok = found && (*r = ga__compress(func, x, found)) != NULL;
+    if (ok && r1) ok = (*r1 = ga__compress(func, first_x, found)) != NULL;
+    if (ok && r2) {
+        pos = ga__search(func, y, x, dt, GA__CUB_SEARCH_LEFT, false);
+        sel = pos ? ga__compress(func, pos, found) : NULL;
+        ok = sel && (*r2 = ga__take_1d(func, first_y, sel)) != NULL;
+    }
+    ga_release(found);
+    ga_release(pos);
+    ga_release(sel);
+    return ok;
+}
+
 GPUARR_API ga_array *ga_intersect1d(const ga_array *a, const ga_array *b, bool assume_unique, ga_array **indices1,
                                     ga_array **indices2)
 {
     static const char func[] = "ga_intersect1d";
-    (void)assume_unique; /* the inputs are made unique either way */
     ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
-    ga_array *ia = NULL, *ib = NULL, *found = NULL, *pos = NULL, *r = NULL, *r1 = NULL, *r2 = NULL, *sel = NULL;
-    ga_array *ua = ga__unique(func, 1, &a, dt, true, indices1 ? &ia : NULL, NULL, NULL);
-    ga_array *ub = ua ? ga__unique(func, 1, &b, dt, true, indices2 ? &ib : NULL, NULL, NULL) : NULL;
-    if (ub) found = ga__search(func, ub, ua, dt, GA__CUB_SEARCH_FOUND, false);
-    if (found) r = ga__compress(func, ua, found);
-    bool ok = r != NULL;
-    if (ok && indices1) ok = (r1 = ga__compress(func, ia, found)) != NULL;
-    if (ok && indices2) {
-        pos = ga__search(func, ub, ua, dt, GA__CUB_SEARCH_LEFT, false);
-        sel = pos ? ga__compress(func, pos, found) : NULL;
-        ok = sel && (r2 = ga__take_1d(func, ib, sel)) != NULL;
-    }
+    /* NumPy's: each input made unique in its own dtype, unless
+       assume_unique, then ga__intersect_merged */
+    ga_array *ia = NULL, *ib = NULL, *r = NULL, *r1 = NULL, *r2 = NULL;
+    ga_array *ua = assume_unique ? ga_retain((ga_array *)a)
+                                 : ga__unique(func, 1, &a, a->dtype, true, indices1 ? &ia : NULL, NULL, NULL);
+    ga_array *ub = !ua ? NULL
+                 : assume_unique ? ga_retain((ga_array *)b)
+                                 : ga__unique(func, 1, &b, b->dtype, true, indices2 ? &ib : NULL, NULL, NULL);
+    bool ok = ub != NULL;
+    if (ok && !assume_unique && a->dtype == dt && b->dtype == dt)
+        ok = ga__intersect_unique(func, ua, ia, ub, ib, dt, &r, indices1 ? &r1 : NULL, indices2 ? &r2 : NULL);
+    else if (ok)
+        ok = ga__intersect_merged(func, ua, ia, ub, ib, dt, &r, indices1 ? &r1 : NULL, indices2 ? &r2 : NULL);
     ga_release(ua);
     ga_release(ub);
     ga_release(ia);
     ga_release(ib);
-    ga_release(found);
-    ga_release(pos);
-    ga_release(sel);
     if (!ok) {
         ga_release(r);
         ga_release(r1);
@@ -11871,7 +12014,6 @@ GPUARR_API ga_array *ga_setdiff1d(const ga_array *a, const ga_array *b, bool ass
     static const char func[] = "ga_setdiff1d";
     ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__set_pair(func, a, "a", b, "b", &dt) != GA_OK) return NULL;
-    if (ga__set_dtype(func, a->dtype) != GA_OK) return NULL;
     ga_array *ua;
     if (assume_unique) {
         int64_t size = a->size;
@@ -11918,6 +12060,14 @@ GPUARR_API ga_array *ga_setxor1d(const ga_array *a, const ga_array *b, bool assu
 }
 
 /* --- histograms --------------------------------------------------------------- */
+
+/* The histograms take real input only. */
+static ga_status ga__histogram_dtype(const char *func, const ga_array *a)
+{
+    if (ga__is_complex(a->dtype))
+        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "%s input is not supported", ga__dtype_names[a->dtype]);
+    return GA_OK;
+}
 
 GPUARR_API ga_array *ga_bincount(const ga_array *x, const ga_array *weights, int64_t minlength)
 {
@@ -12162,7 +12312,7 @@ GPUARR_API ga_array *ga_histogram_bin_edges(const ga_array *a, int64_t bins, con
         ga__null_input(func, "a");
         return NULL;
     }
-    if (ga__set_dtype(func, a->dtype) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    if (ga__histogram_dtype(func, a) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
     ga__hist_edges h;
     if (ga__histogram_edges(func, a, bins, NULL, range, &h) != GA_OK) return NULL;
     ga_array *e = ga__histogram_edges_array(func, a->device, &h);
@@ -12288,7 +12438,7 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
         ga__null_input(func, "a");
         return NULL;
     }
-    if (ga__set_dtype(func, a->dtype) != GA_OK) return NULL;
+    if (ga__histogram_dtype(func, a) != GA_OK) return NULL;
     if (weights) {
         if (weights->device != a->device) {
             ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device,

@@ -1,8 +1,10 @@
 /* sets.cu - the CUB glue's searching, sets and histograms. Keys are the
    unsigned, order-preserving bit patterns of sort.cu (ga__cub_order_keys),
-   of 1, 2, 4 or 8 bytes: searching and finding runs of equal keys are then
-   unsigned comparisons whatever the dtype. Histograms read float32 or
-   float64 (other dtypes are converted by the caller). */
+   of 1, 2, 4, 8 or 16 bytes: searching and finding runs of equal keys are
+   then unsigned comparisons whatever the dtype, with a dtype's NaN keys
+   known at compile time (none, the all-ones key, or a range of complex
+   keys). Histograms read float32 or float64 (other dtypes are converted
+   by the caller). */
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
@@ -13,25 +15,66 @@
 
 namespace {
 
-/* --- runs of equal sorted keys ------------------------------------------- */
+/* --- keys by dtype -------------------------------------------------------- */
 
-/* Whether position i starts a run: the first key, one unlike the last, or
-   with nan_distinct a NaN (the all-ones key). */
-template <typename U> struct run_start {
-    const U *keys;
-    int nan_distinct;
-    __host__ __device__ bool operator()(int64_t i) const
+/* The NaN keys of a dtype (ga__cub_order_keys): none (bool, integers), the
+   all-ones key (floats), or every key from `first` up (complex:
+   first_complex_nan_key). */
+enum nan_kind { kNoNan, kAllOnesNan, kNanFrom };
+template <typename U, int Kind> struct nan_keys {
+    using key = U;
+    static constexpr int kind = Kind;
+    U first;
+    __host__ __device__ bool operator()(U k) const
     {
-        return i == 0 || keys[i] != keys[i - 1] || (nan_distinct && keys[i] == (U)~(U)0);
+        if constexpr (Kind == kNoNan) return false;
+        else if constexpr (Kind == kAllOnesNan) return k == (U)~(U)0;
+        else return k >= first;
     }
 };
 
-template <typename U>
-cudaError_t run_starts_typed(void *temp, size_t *temp_bytes, const void *keys, int nan_distinct, int64_t *starts,
-                             int64_t *num, int64_t n, cudaStream_t stream)
+/* f(nan_keys<U, Kind>) for the keys of `dtype`, or cudaErrorInvalidValue
+   for a dtype without keys. */
+template <typename F> cudaError_t with_keys_of(int dtype, F f)
 {
-    return cub::DeviceSelect::If(temp, *temp_bytes, thrust::make_counting_iterator<int64_t>(0), starts, num, n,
-                                 run_start<U>{static_cast<const U *>(keys), nan_distinct}, stream);
+    switch (dtype) {
+    case GA_BOOL: case GA_INT8: case GA_UINT8: return f(nan_keys<uint8_t, kNoNan>{0});
+    case GA_INT16: case GA_UINT16: return f(nan_keys<uint16_t, kNoNan>{0});
+    case GA_FLOAT16: case GA_BFLOAT16: return f(nan_keys<uint16_t, kAllOnesNan>{0});
+    case GA_INT32: case GA_UINT32: return f(nan_keys<uint32_t, kNoNan>{0});
+    case GA_FLOAT32: return f(nan_keys<uint32_t, kAllOnesNan>{0});
+    case GA_INT64: case GA_UINT64: return f(nan_keys<uint64_t, kNoNan>{0});
+    case GA_FLOAT64: return f(nan_keys<uint64_t, kAllOnesNan>{0});
+    case GA_COMPLEX64: return f(nan_keys<uint64_t, kNanFrom>{first_complex_nan_key<uint32_t>()});
+    case GA_COMPLEX128: return f(nan_keys<__uint128_t, kNanFrom>{first_complex_nan_key<uint64_t>()});
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+/* --- runs of equal sorted keys ------------------------------------------- */
+
+/* Whether position i starts a run: the first key, or one unlike the last;
+   with NaN keys apart (NanApart, equal_nan false) also every NaN key; with
+   NaN keys one run, a key after a NaN key never (complex keys: floats'
+   NaN keys are one key already). The predicate runs once per key, so each
+   case is its own minimal expression. */
+template <typename Nan, bool NanApart> struct run_start {
+    const typename Nan::key *keys;
+    Nan nan;
+    __host__ __device__ bool operator()(int64_t i) const
+    {
+        if constexpr (NanApart) return i == 0 || keys[i] != keys[i - 1] || nan(keys[i]);
+        else if constexpr (Nan::kind == kNanFrom) return i == 0 || (keys[i] != keys[i - 1] && !nan(keys[i - 1]));
+        else return i == 0 || keys[i] != keys[i - 1];
+    }
+};
+
+template <typename Nan, bool NanApart>
+cudaError_t select_run_starts(void *temp, size_t *temp_bytes, const void *keys, Nan nan, int64_t n, int64_t *starts,
+                              int64_t *num_runs, cudaStream_t stream)
+{
+    return cub::DeviceSelect::If(temp, *temp_bytes, thrust::make_counting_iterator<int64_t>(0), starts, num_runs, n,
+                                 run_start<Nan, NanApart>{static_cast<const typename Nan::key *>(keys), nan}, stream);
 }
 
 template <typename U>
@@ -77,11 +120,10 @@ __global__ void run_ids_kernel(const int64_t *starts, int64_t k, int64_t n, cons
         ids[perm[p]] = bound(starts, k, p, true) - 1;
 }
 
-template <typename U>
-__global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int64_t m, int mode, int nan_key,
+template <typename Nan, typename U = typename Nan::key>
+__global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int64_t m, int mode, Nan nan,
                               int64_t *pos, bool *found)
 {
-    const U nan = (U)~(U)0;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) {
         U q = queries[i];
         int64_t p = bound(sorted, n, q, mode == GA__CUB_SEARCH_RIGHT || mode == GA__CUB_SEARCH_RIGHT_FROM_END);
@@ -91,20 +133,24 @@ __global__ void search_kernel(const U *sorted, int64_t n, const U *queries, int6
         case GA__CUB_SEARCH_LEFT_FROM_END:
         case GA__CUB_SEARCH_RIGHT_FROM_END: pos[i] = n - p; break;
         default: {
-            bool hit = p < n && sorted[p] == q && !(nan_key && q == nan);
+            bool hit = p < n && sorted[p] == q && !nan(q);
             found[i] = mode == GA__CUB_SEARCH_FOUND ? hit : !hit;
         }
         }
     }
 }
 
-template <typename U>
-void search_typed(const void *sorted, int64_t n, const void *queries, int64_t m, int mode, int nan_key, void *out,
-                  cudaStream_t stream)
+/* next[i]: keys[i] equals keys[i + 1]; prev[i]: keys[i] equals keys[i - 1]
+   (a NaN key equals nothing); either may be null. */
+template <typename Nan, typename U = typename Nan::key>
+__global__ void equal_neighbours_kernel(const U *keys, int64_t n, Nan nan, uint8_t *next, uint8_t *prev)
 {
-    search_kernel<U><<<grid_for(m), 256, 0, stream>>>(static_cast<const U *>(sorted), n,
-                                                       static_cast<const U *>(queries), m, mode, nan_key,
-                                                       static_cast<int64_t *>(out), static_cast<bool *>(out));
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        U key = keys[i];
+        bool number = !nan(key);
+        if (next) next[i] = number && i + 1 < n && keys[i + 1] == key;
+        if (prev) prev[i] = number && i > 0 && keys[i - 1] == key;
+    }
 }
 
 /* --- histograms ----------------------------------------------------------- */
@@ -243,16 +289,25 @@ __global__ void bin_offsets_kernel(const uint32_t *sorted_ids, int64_t n, int64_
 
 extern "C" {
 
-int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int key_bytes, int nan_distinct, int64_t n,
+int ga__cub_run_starts(void *temp, size_t *temp_bytes, const void *keys, int dtype, int equal_nan, int64_t n,
                        int64_t *starts, int64_t *num_runs, struct CUstream_st *stream)
 {
-    switch (key_bytes) {
-    case 1: return done(run_starts_typed<uint8_t>(temp, temp_bytes, keys, nan_distinct, starts, num_runs, n, stream));
-    case 2: return done(run_starts_typed<uint16_t>(temp, temp_bytes, keys, nan_distinct, starts, num_runs, n, stream));
-    case 4: return done(run_starts_typed<uint32_t>(temp, temp_bytes, keys, nan_distinct, starts, num_runs, n, stream));
-    case 8: return done(run_starts_typed<uint64_t>(temp, temp_bytes, keys, nan_distinct, starts, num_runs, n, stream));
-    default: return (int)cudaErrorInvalidValue;
-    }
+    return done(with_keys_of(dtype, [&](auto nan) {
+        using Nan = decltype(nan);
+        using U = typename Nan::key;
+        if constexpr (Nan::kind == kNoNan) {
+            return select_run_starts<Nan, false>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+        } else if constexpr (Nan::kind == kAllOnesNan) { /* equal_nan: one NaN key, runs as for integers */
+            if (equal_nan)
+                return select_run_starts<nan_keys<U, kNoNan>, false>(temp, temp_bytes, keys, {0}, n, starts,
+                                                                      num_runs, stream);
+            return select_run_starts<Nan, true>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+        } else {
+            if (equal_nan)
+                return select_run_starts<Nan, false>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+            return select_run_starts<Nan, true>(temp, temp_bytes, keys, nan, n, starts, num_runs, stream);
+        }
+    }));
 }
 
 int ga__cub_runs(const void *keys, int key_bytes, const int64_t *starts, int64_t num_runs, int64_t n,
@@ -264,6 +319,7 @@ int ga__cub_runs(const void *keys, int key_bytes, const int64_t *starts, int64_t
     case 2: runs_typed<uint16_t>(keys, starts, num_runs, n, perm, unique, counts, first, stream); break;
     case 4: runs_typed<uint32_t>(keys, starts, num_runs, n, perm, unique, counts, first, stream); break;
     case 8: runs_typed<uint64_t>(keys, starts, num_runs, n, perm, unique, counts, first, stream); break;
+    case 16: runs_typed<__uint128_t>(keys, starts, num_runs, n, perm, unique, counts, first, stream); break;
     default: return (int)cudaErrorInvalidValue;
     }
     return done(cudaGetLastError());
@@ -277,18 +333,28 @@ int ga__cub_run_ids(const int64_t *starts, int64_t num_runs, int64_t n, const ui
     return done(cudaGetLastError());
 }
 
-int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int key_bytes, int mode,
-                   int nan_key, void *out, struct CUstream_st *stream)
+int ga__cub_search(const void *sorted, int64_t n, const void *queries, int64_t m, int dtype, int mode, void *out,
+                   struct CUstream_st *stream)
 {
     if (m <= 0) return 0;
-    switch (key_bytes) {
-    case 1: search_typed<uint8_t>(sorted, n, queries, m, mode, nan_key, out, stream); break;
-    case 2: search_typed<uint16_t>(sorted, n, queries, m, mode, nan_key, out, stream); break;
-    case 4: search_typed<uint32_t>(sorted, n, queries, m, mode, nan_key, out, stream); break;
-    case 8: search_typed<uint64_t>(sorted, n, queries, m, mode, nan_key, out, stream); break;
-    default: return (int)cudaErrorInvalidValue;
-    }
-    return done(cudaGetLastError());
+    return done(with_keys_of(dtype, [&](auto nan) {
+        using U = typename decltype(nan)::key;
+        search_kernel<<<grid_for(m), 256, 0, stream>>>(static_cast<const U *>(sorted), n,
+                                                        static_cast<const U *>(queries), m, mode, nan,
+                                                        static_cast<int64_t *>(out), static_cast<bool *>(out));
+        return cudaGetLastError();
+    }));
+}
+
+int ga__cub_equal_neighbours(const void *keys, int dtype, int64_t n, uint8_t *next, uint8_t *prev,
+                             struct CUstream_st *stream)
+{
+    if (n <= 0) return 0;
+    return done(with_keys_of(dtype, [&](auto nan) {
+        using U = typename decltype(nan)::key;
+        equal_neighbours_kernel<<<grid_for(n), 256, 0, stream>>>(static_cast<const U *>(keys), n, nan, next, prev);
+        return cudaGetLastError();
+    }));
 }
 
 int ga__cub_histogram(const void *in, int dtype, int64_t n, const void *edges, int64_t nbins, int uniform, double lo,

@@ -1,9 +1,10 @@
 /* sort.cu - the CUB glue's sorting: keys are unsigned bit patterns of 1, 2,
-   4 or 8 bytes (signed and floating keys go through an order-preserving
-   transform first), values are uint32 indices. Rows of up to 2048 keys are
-   sorted one per block (cub::BlockRadixSort), the transform applied as the
-   keys are loaded and stored. One sort of a whole array's values takes
-   them as stored (CUB's own order, NaN placed after). */
+   4, 8 or 16 bytes (signed, floating and complex keys go through an
+   order-preserving transform first), values are uint32 indices. Rows of up
+   to 2048 keys are sorted one per block (cub::BlockRadixSort), the
+   transform applied as the keys are loaded and stored. One sort of a whole
+   array's real values takes them as stored (CUB's own order, NaN placed
+   after). */
 
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -32,6 +33,11 @@ template <typename U> struct float_format {
     U exp, man, qnan;
 };
 
+template <typename U> __device__ __forceinline__ bool is_nan_bits(U x, float_format<U> f)
+{
+    return (x & f.exp) == f.exp && (x & f.man);
+}
+
 template <typename U>
 __device__ __forceinline__ U to_orderable(U x, int kind, float_format<U> f, bool merge_zero)
 {
@@ -40,7 +46,7 @@ __device__ __forceinline__ U to_orderable(U x, int kind, float_format<U> f, bool
     if (kind == 'i') return x ^ sign;
     /* floats: NaN (any sign, any payload) is all ones, after everything;
        -0.0 equals +0.0 when merge_zero, else sorts just before it. */
-    if ((x & f.exp) == f.exp && (x & f.man)) return (U)~(U)0;
+    if (is_nan_bits(x, f)) return (U)~(U)0;
     if (merge_zero && x == sign) x = 0;
     return (x & sign) ? (U)~x : (U)(x | sign);
 }
@@ -61,6 +67,35 @@ __global__ void order_kernel(U *dst, const U *src, int64_t n, int kind, float_fo
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
         dst[i] = inverse ? from_orderable(src[i], kind, f) : to_orderable(src[i], kind, f, merge_zero != 0);
+}
+
+/* Complex numbers of parts P, two words each, to their keys (glue.cuh) in
+   two words, low half first, or back (inverse; a NaN part comes back as
+   the positive quiet NaN). Zeros of either sign are one key. */
+template <typename P>
+__global__ void complex_order_kernel(P *dst, const P *src, int64_t n, float_format<P> f, int inverse)
+{
+    const P inf = complex_key<P>::inf;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        P a = src[2 * i], b = src[2 * i + 1], lo, hi;
+        if (inverse) { /* a: the low half, b: the high half */
+            P re, im;
+            if (b <= inf) re = from_orderable(b, 'f', f), im = from_orderable(a, 'f', f);
+            else if (b == inf + kImagNanCode) re = from_orderable(a, 'f', f), im = f.qnan;
+            else if (b == inf + kRealNanCode) re = f.qnan, im = from_orderable(a, 'f', f);
+            else re = im = f.qnan;
+            dst[2 * i] = re;
+            dst[2 * i + 1] = im;
+            continue;
+        }
+        bool re_nan = is_nan_bits(a, f), im_nan = is_nan_bits(b, f);
+        if (!re_nan && !im_nan) hi = to_orderable(a, 'f', f, true), lo = to_orderable(b, 'f', f, true);
+        else if (!re_nan) hi = inf + kImagNanCode, lo = to_orderable(a, 'f', f, true);
+        else if (!im_nan) hi = inf + kRealNanCode, lo = to_orderable(b, 'f', f, true);
+        else hi = inf + kBothNanCode, lo = 0;
+        dst[2 * i] = lo;
+        dst[2 * i + 1] = hi;
+    }
 }
 
 __global__ void order_kernel_int8(uint8_t *dst, const uint8_t *src, int64_t n)
@@ -92,7 +127,7 @@ cudaError_t sort_typed(void *temp, size_t *temp_bytes, void *keys, void *keys_al
                        int64_t n, int64_t seg, int *selector, cudaStream_t stream)
 {
     cub::DoubleBuffer<K> k(static_cast<K *>(keys), static_cast<K *>(keys_alt));
-    cudaError_t e;
+    cudaError_t e = cudaErrorInvalidValue;
     if (seg >= n) { /* one segment: onesweep radix sort */
         if (vals) {
             cub::DoubleBuffer<uint32_t> v(vals, vals_alt);
@@ -100,7 +135,7 @@ cudaError_t sort_typed(void *temp, size_t *temp_bytes, void *keys, void *keys_al
         } else {
             e = cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, k, n, 0, (int)sizeof(K) * 8, stream);
         }
-    } else {
+    } else if constexpr (sizeof(K) < 16) { /* 16-byte keys: one segment only */
         auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0), segment_offset{seg});
         auto end = begin + 1;
         int64_t nseg = n / seg;
@@ -329,6 +364,16 @@ int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inv
             float_format<uint64_t>{0x7ff0000000000000ull, 0x000fffffffffffffull, 0x7ff8000000000000ull}, inverse,
             merge_zero);
         break;
+    case GA_COMPLEX64:
+        complex_order_kernel<uint32_t><<<grid, 256, 0, stream>>>(
+            (uint32_t *)dst, (const uint32_t *)src, n, float_format<uint32_t>{0x7f800000u, 0x007fffffu, 0x7fc00000u},
+            inverse);
+        break;
+    case GA_COMPLEX128:
+        complex_order_kernel<uint64_t><<<grid, 256, 0, stream>>>(
+            (uint64_t *)dst, (const uint64_t *)src, n,
+            float_format<uint64_t>{0x7ff0000000000000ull, 0x000fffffffffffffull, 0x7ff8000000000000ull}, inverse);
+        break;
     default:
         return (int)cudaErrorInvalidValue;
     }
@@ -350,6 +395,7 @@ int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, voi
     case 2: return done(sort_typed<uint16_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
     case 4: return done(sort_typed<uint32_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
     case 8: return done(sort_typed<uint64_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 16: return done(sort_typed<__uint128_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
     default: return (int)cudaErrorInvalidValue;
     }
 }

@@ -2769,9 +2769,11 @@ SETS_PROTOTYPES = {
 }
 
 # The dtypes of the set checks: bool, integers, float16/32/64 (NumPy sorts
-# ml_dtypes' bfloat16 NaN by its own comparisons; the C tests cover it).
+# ml_dtypes' bfloat16 NaN by its own comparisons; the C tests cover it);
+# complex ones for searching and sets (not histograms).
 SET_DTYPES = tuple(GA[n] for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                                    "float16", "float32", "float64"))
+SET_COMPLEX_DTYPES = (GA["complex64"], GA["complex128"])
 
 
 def set_values(t, ga, n, spread=40):
@@ -2786,6 +2788,18 @@ def set_values(t, ga, n, spread=40):
         lo = 0 if kind_of(ga) == "u" else -spread // 2
         v[small] = rng.integers(lo, lo + spread, int(small.sum())).astype(dt)
         return v
+    if kind_of(ga) == "c":
+        # parts drawn as the float ones (from fewer values: more equal
+        # elements), NaN of both signs; a quarter copies of other elements
+        part = GA["float64"]
+        v = np.empty(n, dt)
+        v.real = set_values(t, part, n, max(spread // 8, 4))
+        v.imag = set_values(t, part, n, max(spread // 8, 4))
+        v.imag[rng.random(n) < 0.02] = -np.nan
+        if n:
+            copies = rng.random(n) < 0.25
+            v[copies] = v[rng.integers(0, n, int(copies.sum()))]
+        return v
     v = rng.integers(-spread // 2, spread // 2, n).astype(np.float64)
     k = rng.random(n)
     v[k < 0.05] = np.nan
@@ -2797,10 +2811,18 @@ def set_values(t, ga, n, spread=40):
 
 
 def set_equal(t, label, got, want, zeros_any=True):
-    """Same dtype, shape and values (NaN matches NaN; -0.0 matches 0.0)."""
+    """Same dtype, shape and values (NaN matches NaN; -0.0 matches 0.0;
+    complex: part by part)."""
     want = np.asarray(want)
     if got.dtype != want.dtype or got.shape != want.shape:
         t.fail(f"{label}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}")
+        return
+    if got.dtype.kind == "c":
+        for part, g, w in (("real", got.real, want.real), ("imag", got.imag, want.imag)):
+            if not np.array_equal(g, w, equal_nan=True):
+                i = int(np.nonzero(~((g == w) | (np.isnan(g) & np.isnan(w))))[0][0]) if got.ndim == 1 else 0
+                t.fail(f"{label}: {part} part differs at [{i}]: {got.reshape(-1)[i]!r}, NumPy {want.reshape(-1)[i]!r}")
+                return
         return
     if got.dtype.kind == "f":
         ok = np.array_equal(got, want, equal_nan=True)
@@ -2826,6 +2848,25 @@ def set_input(t, ga, n, view):
 
 def out_ptrs(k):
     return [ctypes.c_void_p(0) for _ in range(k)]
+
+
+def sorting_unique(a):
+    """np.unique by sorting, as NumPy computes it when indices or counts are
+    asked for: for complex input, its one value for the elements with a NaN
+    part is the first of them in the sort order (gpuarr's choice); NumPy
+    2.3+ asked for the values alone hashes, keeping the first in a's order."""
+    return np.unique(a, return_counts=True)[0]
+
+
+def complex_set_results(x, y):
+    """union1d, setdiff1d and setxor1d of complex x and y by NumPy's own
+    steps, its unique() replaced by sorting_unique."""
+    ux, uy = sorting_unique(x), sorting_unique(y)
+    union = sorting_unique(np.concatenate((x, y), axis=None))
+    diff = ux[np.isin(ux, uy, assume_unique=True, invert=True)]
+    aux = np.sort(np.concatenate((ux, uy)))
+    flag = np.concatenate(([True], aux[1:] != aux[:-1], [True]))
+    return union, diff, aux[flag[1:] & flag[:-1]]
 
 
 def check_sets(t, ga):
@@ -2870,7 +2911,7 @@ def check_sets(t, ga):
         # digitize with increasing and decreasing bins (no NaN)
         with quiet():
             bins = np.unique(x[~np.isnan(x)] if dt.kind == "f" else x)[:30]
-        for b in (bins, bins[::-1]):
+        for b in (bins, bins[::-1]) if dt.kind != "c" else ():
             pb = to_device(t, b)
             for right in (False, True):
                 set_equal(t, f"digitize right={right} {lab} bins {len(b)}",
@@ -2886,15 +2927,24 @@ def check_sets(t, ga):
         set_equal(t, f"intersect1d {lab}", to_numpy(t, r), w)
         set_equal(t, f"intersect1d indices1 {lab}", to_numpy(t, t.own(i1.value)), w1)
         set_equal(t, f"intersect1d indices2 {lab}", to_numpy(t, t.own(i2.value)), w2)
-        set_equal(t, f"union1d {lab}", to_numpy(t, t.own(lib.ga_union1d(p, q), "ga_union1d")), np.union1d(x, y))
-        set_equal(t, f"setdiff1d {lab}", to_numpy(t, t.own(lib.ga_setdiff1d(p, q, False), "ga_setdiff1d")),
-                  np.setdiff1d(x, y))
+        # assume_unique: NumPy's steps on the inputs as they are
+        i1, i2 = out_ptrs(2)
+        r = t.own(lib.ga_intersect1d(p, q, True, ctypes.byref(i1), ctypes.byref(i2)), "ga_intersect1d")
+        w, w1, w2 = np.intersect1d(x, y, assume_unique=True, return_indices=True)
+        set_equal(t, f"intersect1d assume_unique {lab}", to_numpy(t, r), w)
+        set_equal(t, f"intersect1d assume_unique indices1 {lab}", to_numpy(t, t.own(i1.value)), w1)
+        set_equal(t, f"intersect1d assume_unique indices2 {lab}", to_numpy(t, t.own(i2.value)), w2)
+        if dt.kind == "c":
+            union, diff, xor = complex_set_results(x, y)
+        else:
+            union, diff, xor = np.union1d(x, y), np.setdiff1d(x, y), np.setxor1d(x, y)
+        set_equal(t, f"union1d {lab}", to_numpy(t, t.own(lib.ga_union1d(p, q), "ga_union1d")), union)
+        set_equal(t, f"setdiff1d {lab}", to_numpy(t, t.own(lib.ga_setdiff1d(p, q, False), "ga_setdiff1d")), diff)
         # assume_unique: NumPy's answer holds for unique x only; x has
         # duplicates, so the definition (x flattened, those in y left out)
         set_equal(t, f"setdiff1d assume_unique {lab}",
                   to_numpy(t, t.own(lib.ga_setdiff1d(p, q, True), "ga_setdiff1d")), x[~np.isin(x, y)])
-        set_equal(t, f"setxor1d {lab}", to_numpy(t, t.own(lib.ga_setxor1d(p, q, False), "ga_setxor1d")),
-                  np.setxor1d(x, y))
+        set_equal(t, f"setxor1d {lab}", to_numpy(t, t.own(lib.ga_setxor1d(p, q, False), "ga_setxor1d")), xor)
 
 
 def numpy_result(fn):
@@ -2972,6 +3022,7 @@ def check_sets_errors(t):
     bad = to_device(t, np.array([3.0, 1.0, 2.0]))
     ni = to_device(t, np.array([0, -1, 2]))
     two = to_device(t, np.array([0, 1]))
+    c = to_device(t, np.array([1j, 2j]))
     cases = (
         ("searchsorted 2-d a", lambda: np.searchsorted(np.zeros((2, 2)), 1.0),
          lambda: lib.ga_searchsorted(m, a, 0, None), "GA_ERROR_VALUE"),
@@ -2981,6 +3032,10 @@ def check_sets_errors(t):
          lambda: lib.ga_searchsorted(a, a, 0, ni), "GA_ERROR_VALUE"),
         ("digitize", lambda: np.digitize([1.0], [3.0, 1.0, 2.0]), lambda: lib.ga_digitize(a, bad, False),
          "GA_ERROR_VALUE"),
+        ("digitize complex x", lambda: np.digitize(np.array([1j]), [1.0, 2.0]), lambda: lib.ga_digitize(c, a, False),
+         "GA_ERROR_TYPE"),
+        ("digitize complex bins", lambda: np.digitize([1.0], np.array([1j, 2j])), lambda: lib.ga_digitize(a, c, False),
+         "GA_ERROR_TYPE"),
         ("bincount negative", lambda: np.bincount([0, -1, 2]), lambda: lib.ga_bincount(ni, None, 0), "GA_ERROR_VALUE"),
         ("bincount float", lambda: np.bincount(np.array([1.0, 2.0, 3.0])), lambda: lib.ga_bincount(a, None, 0),
          "GA_ERROR_TYPE"),
@@ -3007,6 +3062,8 @@ def run_sets_checks(runner, env):
     for g in SET_DTYPES:
         runner.run(f"sets/{DTYPE_NAMES[g]}", check_sets, g, device=True, needs=(g,))
         runner.run(f"sets-histogram/{DTYPE_NAMES[g]}", check_histograms, g, device=True, needs=(g,))
+    for g in SET_COMPLEX_DTYPES:
+        runner.run(f"sets/{DTYPE_NAMES[g]}", check_sets, g, device=True, needs=(g,))
     runner.run("sets-errors/all", check_sets_errors, device=True)
 
 

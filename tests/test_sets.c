@@ -3,16 +3,19 @@
    ga_intersect1d, ga_union1d, ga_setdiff1d, ga_setxor1d, ga_bincount,
    ga_histogram, ga_histogram_bin_edges) and of the glue in cub/sets.cu.
 
-   Every function runs for bool, every integer and every float dtype on
-   sizes 0, 1, 31, 33, 1023, 1025 and larger, on fresh random data full of
-   duplicates, NaN of both signs, infinities and -0.0 / +0.0, given
-   C-contiguous, as a transposed 2-d view and as a negatively strided view.
-   The host references are computed here in long double (exact for every
-   element of every dtype): sorted distinct values with NaN last and one
-   zero, first indices, inverse and counts; binary searches as counts of
-   smaller elements; set results from their definitions; bin counts and
-   weighted sums by NumPy's bin rule. Error paths check NumPy's messages.
-   GPUARR_TEST_SEED=<seed> repeats a run. */
+   Every function runs for bool, every integer and every float dtype (the
+   searching and set functions for complex64 and complex128 too) on sizes
+   0, 1, 31, 33, 1023, 1025 and larger, on fresh random data full of
+   duplicates, NaN of both signs, infinities and -0.0 / +0.0 (for complex
+   in either part), given C-contiguous, as a transposed 2-d view and as a
+   negatively strided view. The host references are computed here in long
+   double (exact for every element of every dtype): sorted distinct values
+   with NaN last and one zero (complex: NumPy's complex order and NaN
+   groups), first indices, inverse and counts; binary searches as counts
+   of smaller elements; set results from their definitions (intersect1d
+   from NumPy's steps); bin counts and weighted sums by NumPy's bin rule.
+   Error paths check NumPy's messages. GPUARR_TEST_SEED=<seed> repeats a
+   run. */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
 #include "ref_cast.h"
@@ -509,6 +512,26 @@ static bool contains(const long double *set, int64_t k, long double x)
     return false;
 }
 
+/* NumPy's intersect1d after its unique step: in the stable sorted
+   concatenation of x (n1 values) and y (n2), each element equal to the
+   next one (NaN equal to nothing) gives its value, its position (i1) and
+   the next one's less n1 (i2). Returns their number. */
+static int64_t ref_intersect(const long double *x, int64_t n1, const long double *y, int64_t n2, long double *values,
+                             int64_t *i1, int64_t *i2)
+{
+    int64_t n = n1 + n2, k = 0;
+    item *it = malloc(sizeof(item) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) it[i] = (item){i < n1 ? x[i] : y[i - n1], i};
+    qsort(it, (size_t)n, sizeof(item), compare_items);
+    for (int64_t p = 0; p + 1 < n; p++)
+        if (same(it[p].v, it[p + 1].v)) {
+            values[k] = it[p].v, i1[k] = it[p].i, i2[k] = it[p + 1].i - n1;
+            k++;
+        }
+    free(it);
+    return k;
+}
+
 static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
 {
     char what[160];
@@ -576,9 +599,34 @@ static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
             check_ints(what, "intersect1d indices2", i2, w2, k);
         }
         ga_release(r), ga_release(i1), ga_release(i2);
-        r = ga_intersect1d(a, b, true, NULL, NULL);
+        r = ga_intersect1d(a, b, false, NULL, NULL);
+        CHECK(r != NULL, "%s: intersect1d (no indices): %s", what, ga_last_error_message());
         if (r) check_values("intersect1d (no indices)", r, want, k, true);
         ga_release(r);
+        /* b of another dtype (exactly converted): NumPy's steps in the
+           promoted dtype, the same values and indices */
+        if (t == GA_FLOAT16 || t == GA_BFLOAT16 || t == GA_FLOAT32) {
+            ga_array *b64 = ga_astype(b, GA_FLOAT64);
+            r = ga_intersect1d(a, b64, false, &i1, &i2);
+            CHECK(r && ga_dtype_of(r) == GA_FLOAT64, "%s: intersect1d(b as float64): %s", what, ga_last_error_message());
+            if (r) {
+                check_values("intersect1d(b as float64)", r, want, k, true);
+                check_ints(what, "intersect1d(b as float64) indices1", i1, w1, k);
+                check_ints(what, "intersect1d(b as float64) indices2", i2, w2, k);
+            }
+            ga_release(r), ga_release(i1), ga_release(i2), ga_release(b64);
+        }
+        /* intersect1d(assume_unique): NumPy's steps on a and b as they are,
+           so their repeated values repeat */
+        k = ref_intersect(xa, na, xb, nb, want, w1, w2);
+        r = ga_intersect1d(a, b, true, &i1, &i2);
+        CHECK(r != NULL, "%s: intersect1d(assume_unique): %s", what, ga_last_error_message());
+        if (r) {
+            check_values("intersect1d(assume_unique)", r, want, k, true);
+            check_ints(what, "intersect1d(assume_unique) indices1", i1, w1, k);
+            check_ints(what, "intersect1d(assume_unique) indices2", i2, w2, k);
+        }
+        ga_release(r), ga_release(i1), ga_release(i2);
         /* setdiff1d: unique a not in b */
         k = 0;
         for (int64_t i = 0; i < ka; i++)
@@ -652,6 +700,656 @@ DEVICE_TEST(sets_mixed_dtypes)
     int16_t gu[4] = {0};
     if (u && download(u, gu)) CHECK(gu[0] == -1 && gu[1] == 5 && gu[2] == 7 && gu[3] == 255, "union1d values");
     ga_release(u), ga_release(d), ga_release(x), ga_release(a), ga_release(b);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Complex inputs                                                              */
+/* ------------------------------------------------------------------------ */
+/* Elements are kept as their bytes; the references order them by their
+   exact parts in NumPy's complex order. A value a set function computes
+   is an input element with each zero part +0.0 and each NaN part the
+   positive quiet NaN (canonical), compared byte for byte. */
+
+static const ga_dtype COMPLEX_DTYPES[] = {GA_COMPLEX64, GA_COMPLEX128};
+
+/* A complex element's parts. */
+typedef struct cvalue {
+    long double re, im;
+} cvalue;
+
+static cvalue cvalue_of(const unsigned char *p, ga_dtype t)
+{
+    if (t == GA_COMPLEX64) {
+        float f[2];
+        memcpy(f, p, sizeof f);
+        return (cvalue){f[0], f[1]};
+    }
+    double d[2];
+    memcpy(d, p, sizeof d);
+    return (cvalue){d[0], d[1]};
+}
+
+/* NumPy's NaN groups, in its order: 0 no NaN part, 1 R + nanj, 2 nan + Rj,
+   3 nan + nanj. */
+static int nan_group(cvalue x) { return 2 * (isnan(x.re) != 0) + (isnan(x.im) != 0); }
+
+/* NumPy's complex order: by NaN group, then by the parts that are not NaN,
+   the real one first; -0.0 == +0.0. */
+static int corder(cvalue x, cvalue y)
+{
+    int gx = nan_group(x), gy = nan_group(y);
+    if (gx != gy) return (gx > gy) - (gx < gy);
+    int c = isnan(x.re) ? 0 : (x.re > y.re) - (x.re < y.re);
+    if (c || isnan(x.im)) return c;
+    return (x.im > y.im) - (x.im < y.im);
+}
+
+/* Set equality: an element with a NaN part equals nothing. */
+static bool csame(cvalue x, cvalue y) { return !nan_group(x) && !nan_group(y) && x.re == y.re && x.im == y.im; }
+
+/* One random part: integers from a few (duplicates), NaN of both signs and
+   two payloads, infinities, zeros of both signs, fractions. */
+static void random_part(unsigned char *p, ga_dtype t, int spread)
+{
+    uint64_t r = rnd();
+    int c = (int)(r % 32);
+    double x;
+    if (c < 2) {
+        if (t == GA_COMPLEX64) {
+            uint32_t u = c ? 0xffc00000u : 0x7fc00001u;
+            memcpy(p, &u, 4);
+        } else {
+            uint64_t u = c ? 0xfff8000000000000ull : 0x7ff8000000000001ull;
+            memcpy(p, &u, 8);
+        }
+        return;
+    }
+    if (c < 5) x = c == 2 ? 0.0 : -0.0;
+    else if (c < 6) x = (r >> 20) & 1 ? INFINITY : -INFINITY;
+    else if (c < 27) x = (double)((int)(rnd() % (uint64_t)spread) - spread / 2);
+    else x = rnd_unit() * 1000.0 - 500.0;
+    if (t == GA_COMPLEX64) {
+        float f = (float)x;
+        memcpy(p, &f, 4);
+    } else {
+        memcpy(p, &x, 8);
+    }
+}
+
+/* n random elements, a quarter of them copies of earlier ones. */
+static void fill_complex(unsigned char *h, int64_t n, ga_dtype t, int spread)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    for (int64_t i = 0; i < n; i++) {
+        unsigned char *p = h + (size_t)i * sz;
+        if (i > 0 && rnd() % 4 == 0) {
+            memcpy(p, h + (size_t)(rnd() % (uint64_t)i) * sz, sz);
+        } else {
+            random_part(p, t, spread);
+            random_part(p + sz / 2, t, spread);
+        }
+    }
+}
+
+/* An element of t with the parts re and im. */
+static void set_complex(unsigned char *p, double re, double im, ga_dtype t)
+{
+    if (t == GA_COMPLEX64) {
+        float f[2] = {(float)re, (float)im};
+        memcpy(p, f, sizeof f);
+    } else {
+        double d[2] = {re, im};
+        memcpy(p, d, sizeof d);
+    }
+}
+
+/* An element as the set functions compute it: zero parts +0.0, NaN parts
+   the positive quiet NaN. */
+static void canonical(unsigned char *dst, const unsigned char *src, ga_dtype t)
+{
+    size_t half = ga_dtype_itemsize(t) / 2;
+    for (size_t k = 0; k < 2; k++) {
+        if (t == GA_COMPLEX64) {
+            float f;
+            uint32_t u;
+            memcpy(&f, src + k * half, 4);
+            memcpy(&u, src + k * half, 4);
+            if (isnan(f)) u = 0x7fc00000u;
+            else if (f == 0) u = 0;
+            memcpy(dst + k * half, &u, 4);
+        } else {
+            double f;
+            uint64_t u;
+            memcpy(&f, src + k * half, 8);
+            memcpy(&u, src + k * half, 8);
+            if (isnan(f)) u = 0x7ff8000000000000ull;
+            else if (f == 0) u = 0;
+            memcpy(dst + k * half, &u, 8);
+        }
+    }
+}
+
+/* got is a 1-d array of t holding exactly the k elements at want. */
+static void check_celements(const char *what, const ga_array *got, const unsigned char *want, int64_t k, ga_dtype t)
+{
+    CHECK(got && ga_size(got) == k && ga_dtype_of(got) == t && ga_ndim(got) == 1,
+          "%s: %s[%lld] (ndim %d), expected %s[%lld]", what, got ? ga_dtype_name(ga_dtype_of(got)) : "-",
+          got ? (long long)ga_size(got) : -1LL, got ? ga_ndim(got) : -1, ga_dtype_name(t), (long long)k);
+    if (!got || ga_size(got) != k || ga_dtype_of(got) != t) return;
+    size_t sz = ga_dtype_itemsize(t);
+    unsigned char *g = malloc((size_t)(k ? k : 1) * sz);
+    if (k == 0 || download(got, g))
+        for (int64_t i = 0; i < k; i++)
+            if (memcmp(g + (size_t)i * sz, want + (size_t)i * sz, sz)) {
+                cvalue x = cvalue_of(g + (size_t)i * sz, t), y = cvalue_of(want + (size_t)i * sz, t);
+                CHECK(false, "%s: element [%lld] is %Lg%+Lgj (sign bits %d %d), expected %Lg%+Lgj (%d %d)", what,
+                      (long long)i, x.re, x.im, signbit(x.re) != 0, signbit(x.im) != 0, y.re, y.im,
+                      signbit(y.re) != 0, signbit(y.im) != 0);
+                break;
+            }
+    free(g);
+}
+
+/* Elements with their positions, sorted stably in NumPy's order. */
+typedef struct citem {
+    cvalue v;
+    int64_t i;
+} citem;
+
+static int compare_citems(const void *pa, const void *pb)
+{
+    const citem *a = pa, *b = pb;
+    int c = corder(a->v, b->v);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static citem *sorted_citems(const unsigned char *h, int64_t n, ga_dtype t)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    citem *it = malloc(sizeof(citem) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) it[i] = (citem){cvalue_of(h + (size_t)i * sz, t), i};
+    qsort(it, (size_t)n, sizeof(citem), compare_citems);
+    return it;
+}
+
+/* The reference unique of the n elements at h: runs of equal elements in
+   the sorted order (the elements with a NaN part one run when equal_nan,
+   each its own run else); per run its first element (canonical) to
+   values, that element's index to first and the run's length to counts;
+   each element's run to inverse (may be NULL). Returns the number of runs. */
+static int64_t ref_unique_c(const unsigned char *h, int64_t n, ga_dtype t, bool equal_nan, unsigned char *values,
+                            int64_t *first, int64_t *counts, int64_t *inverse)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    citem *it = sorted_citems(h, n, t);
+    int64_t k = 0;
+    for (int64_t p = 0; p < n; p++) {
+        bool start = p == 0;
+        if (!start && nan_group(it[p].v)) start = !equal_nan || !nan_group(it[p - 1].v);
+        else if (!start) start = corder(it[p].v, it[p - 1].v) != 0;
+        if (start) {
+            canonical(values + (size_t)k * sz, h + (size_t)it[p].i * sz, t);
+            first[k] = it[p].i;
+            counts[k] = 0;
+            k++;
+        }
+        counts[k - 1]++;
+        if (inverse) inverse[it[p].i] = k - 1;
+    }
+    free(it);
+    return k;
+}
+
+static void check_unique_c(ga_dtype t, int64_t n, int layout, bool equal_nan, int form)
+{
+    char what[160];
+    describe(what, sizeof what, equal_nan ? "unique" : "unique(equal_nan=False)", t, n, layout);
+    size_t sz = ga_dtype_itemsize(t), cap = (size_t)(n ? n : 1);
+    unsigned char *h = malloc(cap * sz), *values = malloc(cap * sz);
+    int64_t *first = malloc(8 * cap), *counts = malloc(8 * cap), *inverse = malloc(8 * cap);
+    fill_complex(h, n, t, n < 100 ? 4 : 40);
+    int64_t k = ref_unique_c(h, n, t, equal_nan, values, first, counts, inverse);
+    ga_array *a = upload(h, n, t, layout);
+    CHECK(a != NULL, "%s: upload: %s", what, ga_last_error_message());
+    if (a) {
+        ga_array *idx = NULL, *inv = NULL, *cnt = NULL, *u = NULL;
+        poison_next(cap * sz);
+        switch (form) {
+        case 0: u = ga_unique(a, &idx, &inv, &cnt, equal_nan); break;
+        case 1: u = ga_unique(a, NULL, NULL, NULL, equal_nan); break;
+        case 2: u = ga_unique_all(a, &idx, &inv, &cnt); break;
+        case 3: u = ga_unique_counts(a, &cnt); break;
+        case 4: u = ga_unique_inverse(a, &inv); break;
+        default: u = ga_unique_values(a); break;
+        }
+        CHECK(u != NULL, "%s: %s", what, ga_last_error_message());
+        if (u) {
+            check_celements(what, u, values, k, t);
+            if (idx) check_ints(what, "index", idx, first, k);
+            if (cnt) check_ints(what, "counts", cnt, counts, k);
+            if (inv) {
+                CHECK(ga_ndim(inv) == ga_ndim(a) && ga_shape(inv)[0] == ga_shape(a)[0], "%s: inverse shape", what);
+                check_ints(what, "inverse", inv, inverse, n);
+            }
+        }
+        ga_release(u), ga_release(idx), ga_release(inv), ga_release(cnt);
+    }
+    ga_clear_error();
+    ga_release(a);
+    free(h), free(values), free(first), free(counts), free(inverse);
+}
+
+#define UNIQUE_COMPLEX_TEST(name, T)                                                  \
+    DEVICE_TEST(unique_##name)                                                        \
+    {                                                                                 \
+        for (int s = 0; s < NUM_SIZES; s++)                                           \
+            for (int l = 0; l < NUM_LAYOUTS; l++) {                                   \
+                check_unique_c(T, SIZES[s], l, true, (s + l) % 2);                    \
+                check_unique_c(T, SIZES[s], l, false, 2 + (s + l) % 4);               \
+            }                                                                         \
+        check_unique_c(T, 1000003, LAYOUT_CONTIGUOUS, true, 0);                       \
+        check_unique_c(T, 1000003, LAYOUT_REVERSED, false, 0);                        \
+    }
+UNIQUE_COMPLEX_TEST(complex64, GA_COMPLEX64)
+UNIQUE_COMPLEX_TEST(complex128, GA_COMPLEX128)
+
+/* A 0-d complex input: one value, canonical; its inverse is 0-d. */
+DEVICE_TEST(unique_complex_zero_d)
+{
+    for (int c = 0; c < 2; c++) {
+        ga_dtype t = COMPLEX_DTYPES[c];
+        unsigned char h[16], want[16];
+        set_complex(h, -0.0, -NAN, t);
+        canonical(want, h, t);
+        ga_array *a = ga_from_host(h, 0, NULL, t), *inv = NULL;
+        ga_array *u = ga_unique(a, NULL, &inv, NULL, true);
+        CHECK(u && inv && ga_ndim(inv) == 0, "unique of a 0-d %s: %s", ga_dtype_name(t), ga_last_error_message());
+        check_celements("unique of a 0-d array", u, want, 1, t);
+        ga_release(u), ga_release(inv), ga_release(a);
+    }
+}
+
+/* NumPy's own results on its example (np.unique with the index, inverse
+   and counts, so its sorting unique): the NaN groups, -0.0 and +0.0. */
+DEVICE_TEST(unique_complex_as_numpy)
+{
+    static const double parts[9][2] = {{NAN, 1}, {2, NAN}, {1, NAN}, {NAN, NAN}, {1, 1},
+                                       {NAN, 0}, {1, 1},   {-0.0, 0}, {0, -0.0}};
+    static const double eq[3][2] = {{0, 0}, {1, 1}, {1, NAN}};
+    static const double apart[7][2] = {{0, 0}, {1, 1}, {1, NAN}, {2, NAN}, {NAN, 0}, {NAN, 1}, {NAN, NAN}};
+    static const int64_t eq_index[3] = {7, 4, 2}, eq_inverse[9] = {2, 2, 2, 2, 1, 2, 1, 0, 0}, eq_counts[3] = {2, 2, 5};
+    static const int64_t apart_index[7] = {7, 4, 2, 1, 5, 0, 3}, apart_inverse[9] = {5, 3, 2, 6, 1, 4, 1, 0, 0};
+    static const int64_t apart_counts[7] = {2, 2, 1, 1, 1, 1, 1};
+    for (int c = 0; c < 2; c++) {
+        ga_dtype t = COMPLEX_DTYPES[c];
+        size_t sz = ga_dtype_itemsize(t);
+        unsigned char h[9 * 16], weq[3 * 16], wapart[7 * 16], raw[16];
+        for (int i = 0; i < 9; i++) set_complex(h + i * sz, parts[i][0], parts[i][1], t);
+        for (int i = 0; i < 3; i++) set_complex(raw, eq[i][0], eq[i][1], t), canonical(weq + i * sz, raw, t);
+        for (int i = 0; i < 7; i++) set_complex(raw, apart[i][0], apart[i][1], t), canonical(wapart + i * sz, raw, t);
+        int64_t n = 9;
+        ga_array *a = ga_from_host(h, 1, &n, t);
+        for (int e = 0; e < 2; e++) {
+            ga_array *idx = NULL, *inv = NULL, *cnt = NULL;
+            ga_array *u = ga_unique(a, &idx, &inv, &cnt, e == 0);
+            char what[96];
+            snprintf(what, sizeof what, "unique %s equal_nan=%d", ga_dtype_name(t), e == 0);
+            CHECK(u != NULL, "%s: %s", what, ga_last_error_message());
+            check_celements(what, u, e == 0 ? weq : wapart, e == 0 ? 3 : 7, t);
+            check_ints(what, "index", idx, e == 0 ? eq_index : apart_index, e == 0 ? 3 : 7);
+            check_ints(what, "inverse", inv, e == 0 ? eq_inverse : apart_inverse, 9);
+            check_ints(what, "counts", cnt, e == 0 ? eq_counts : apart_counts, e == 0 ? 3 : 7);
+            ga_release(u), ga_release(idx), ga_release(inv), ga_release(cnt);
+        }
+        ga_release(a);
+    }
+    /* complex128 values apart only beyond float32's precision stay apart */
+    double e40 = ldexp(1.0, -40), hv[8] = {1, 1, 1, 1 + e40, 1 + e40, 1, 1, 1};
+    int64_t four = 4;
+    ga_array *a = ga_from_host(hv, 1, &four, GA_COMPLEX128), *u = ga_unique(a, NULL, NULL, NULL, true);
+    CHECK(u && ga_size(u) == 3, "unique of complex128 apart by 2**-40: %lld values, expected 3",
+          u ? (long long)ga_size(u) : -1LL);
+    ga_release(u), ga_release(a);
+}
+
+/* Sorts n elements of t in place (NumPy's complex order), their original
+   positions to perm. */
+static void sort_celements(unsigned char *h, int64_t n, ga_dtype t, int64_t *perm)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    citem *it = sorted_citems(h, n, t);
+    unsigned char *tmp = malloc((size_t)(n ? n : 1) * sz);
+    for (int64_t i = 0; i < n; i++) {
+        memcpy(tmp + (size_t)i * sz, h + (size_t)it[i].i * sz, sz);
+        if (perm) perm[i] = it[i].i;
+    }
+    memcpy(h, tmp, (size_t)n * sz);
+    free(tmp);
+    free(it);
+}
+
+static void check_searchsorted_c(ga_dtype t, int64_t n, int layout)
+{
+    char what[160];
+    describe(what, sizeof what, "searchsorted", t, n, layout);
+    size_t sz = ga_dtype_itemsize(t), cap = (size_t)(n ? n : 1);
+    int64_t m = 2 * 257, vshape[2] = {2, 257}, pshape = n;
+    unsigned char *ha = malloc(cap * sz), *hs = malloc(cap * sz), *hv = malloc((size_t)m * sz);
+    int64_t *perm = malloc(8 * cap), *left = malloc(8 * (size_t)m), *right = malloc(8 * (size_t)m);
+    int32_t *perm32 = malloc(4 * cap);
+    fill_complex(ha, n, t, 6);
+    fill_complex(hv, m, t, 6);
+    memcpy(hs, ha, (size_t)n * sz);
+    sort_celements(hs, n, t, perm);
+    for (int64_t i = 0; i < n; i++) perm32[i] = (int32_t)perm[i];
+    for (int64_t j = 0; j < m; j++) {
+        cvalue v = cvalue_of(hv + (size_t)j * sz, t);
+        left[j] = right[j] = 0;
+        for (int64_t i = 0; i < n; i++) {
+            int c = corder(cvalue_of(hs + (size_t)i * sz, t), v);
+            left[j] += c < 0;
+            right[j] += c <= 0;
+        }
+    }
+    ga_array *da = upload(hs, n, t, layout), *dv = ga_from_host(hv, 2, vshape, t);
+    ga_array *du = upload(ha, n, t, layout), *dp = ga_from_host(perm, 1, &pshape, GA_INT64);
+    ga_array *dp32 = ga_from_host(perm32, 1, &pshape, GA_INT32);
+    CHECK(da && dv && du && dp && dp32, "%s: upload: %s", what, ga_last_error_message());
+    for (int side = 0; side < 2 && da && dv && du && dp && dp32; side++)
+        for (int with_sorter = 0; with_sorter < 3; with_sorter++) {
+            const ga_array *sorter = with_sorter == 0 ? NULL : with_sorter == 1 ? dp : dp32;
+            ga_array *r = ga_searchsorted(sorter ? du : da, dv, side ? GA_SIDE_RIGHT : GA_SIDE_LEFT, sorter);
+            char w2[320];
+            snprintf(w2, sizeof w2, "%s side=%s sorter=%s", what, side ? "right" : "left",
+                     with_sorter == 0 ? "None" : with_sorter == 1 ? "int64" : "int32");
+            CHECK(r != NULL, "%s: %s", w2, ga_last_error_message());
+            if (r) {
+                CHECK(ga_ndim(r) == 2 && ga_shape(r)[0] == 2 && ga_shape(r)[1] == 257, "%s: shape", w2);
+                check_ints(w2, "result", r, side ? right : left, m);
+            }
+            ga_release(r);
+        }
+    ga_clear_error();
+    ga_release(da), ga_release(dv), ga_release(du), ga_release(dp), ga_release(dp32);
+    free(ha), free(hs), free(hv), free(perm), free(perm32), free(left), free(right);
+}
+
+#define SEARCH_COMPLEX_TEST(name, T)                                   \
+    DEVICE_TEST(searchsorted_##name)                                   \
+    {                                                                  \
+        for (int s = 0; s < NUM_SIZES - 1; s++)                        \
+            check_searchsorted_c(T, SIZES[s], s % NUM_LAYOUTS);        \
+        check_searchsorted_c(T, 1024, LAYOUT_REVERSED);                \
+    }
+SEARCH_COMPLEX_TEST(complex64, GA_COMPLEX64)
+SEARCH_COMPLEX_TEST(complex128, GA_COMPLEX128)
+
+/* NumPy's results: every NaN group among a and among the queries (one
+   with a negative NaN), -0.0; a complex64 `a` and float64 v compare in
+   complex128. */
+DEVICE_TEST(searchsorted_complex_as_numpy)
+{
+    static const double a[10][2] = {{-1, 5}, {0, 0},   {1, -1},        {1, 1},   {1, INFINITY},
+                                    {INFINITY, 0}, {1, NAN}, {INFINITY, NAN}, {NAN, 1}, {NAN, NAN}};
+    static const double v[10][2] = {{1, NAN},      {0.5, NAN}, {NAN, 0},       {NAN, 2},   {NAN, NAN},
+                                    {-0.0, -0.0},  {1, 0},     {INFINITY, 1},  {INFINITY, -NAN}, {-NAN, 1}};
+    static const int64_t left[10] = {6, 6, 8, 9, 9, 1, 3, 6, 7, 8}, right[10] = {7, 6, 8, 9, 10, 2, 3, 6, 8, 9};
+    int64_t n = 10;
+    ga_array *da = ga_from_host(a, 1, &n, GA_COMPLEX128), *dv = ga_from_host(v, 1, &n, GA_COMPLEX128);
+    ga_array *rl = ga_searchsorted(da, dv, GA_SIDE_LEFT, NULL), *rr = ga_searchsorted(da, dv, GA_SIDE_RIGHT, NULL);
+    CHECK(rl && rr, "searchsorted complex128: %s", ga_last_error_message());
+    check_ints("searchsorted complex128", "left", rl, left, 10);
+    check_ints("searchsorted complex128", "right", rr, right, 10);
+    bool in[10] = {0}, want_in[10] = {0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+    ga_array *isin = ga_isin(dv, da, false);
+    CHECK(isin && download(isin, in) && !memcmp(in, want_in, sizeof in), "isin of complex NaN groups");
+    ga_release(rl), ga_release(rr), ga_release(isin), ga_release(da), ga_release(dv);
+    /* promotion to complex128 */
+    float h64[8] = {1, 1, 2, -1, 2, 0, NAN, 0};
+    double hq[4] = {2, 1, NAN, 2 + ldexp(1.0, -30)};
+    int64_t four = 4, want[4] = {2, 0, 3, 3}, got[4] = {0};
+    ga_array *c64 = ga_from_host(h64, 1, &four, GA_COMPLEX64), *q = ga_from_host(hq, 1, &four, GA_FLOAT64);
+    ga_array *r = ga_searchsorted(c64, q, GA_SIDE_LEFT, NULL);
+    CHECK(r && download(r, got) && !memcmp(got, want, sizeof want),
+          "searchsorted(complex64, float64): %lld %lld %lld %lld, NumPy 2 0 3 3", (long long)got[0], (long long)got[1],
+          (long long)got[2], (long long)got[3]);
+    ga_release(r), ga_release(c64), ga_release(q);
+}
+
+/* NumPy's intersect1d after its unique step on the elements of x (n1) and
+   y (n2): in their stable sorted concatenation, each element equal to the
+   next one gives its value (canonical), its position (i1) and the next
+   one's less n1 (i2). Returns their number. */
+static int64_t ref_intersect_c(const unsigned char *x, int64_t n1, const unsigned char *y, int64_t n2, ga_dtype t,
+                               unsigned char *values, int64_t *i1, int64_t *i2)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    int64_t n = n1 + n2, k = 0;
+    unsigned char *both = malloc((size_t)(n ? n : 1) * sz);
+    memcpy(both, x, (size_t)n1 * sz);
+    memcpy(both + (size_t)n1 * sz, y, (size_t)n2 * sz);
+    citem *it = sorted_citems(both, n, t);
+    for (int64_t p = 0; p + 1 < n; p++)
+        if (csame(it[p].v, it[p + 1].v)) {
+            canonical(values + (size_t)k * sz, both + (size_t)it[p].i * sz, t);
+            i1[k] = it[p].i, i2[k] = it[p + 1].i - n1;
+            k++;
+        }
+    free(it);
+    free(both);
+    return k;
+}
+
+static bool contains_c(const unsigned char *h, int64_t n, ga_dtype t, cvalue x)
+{
+    size_t sz = ga_dtype_itemsize(t);
+    for (int64_t i = 0; i < n; i++)
+        if (csame(cvalue_of(h + (size_t)i * sz, t), x)) return true;
+    return false;
+}
+
+static void check_set_ops_c(ga_dtype t, int64_t na, int64_t nb, int layout)
+{
+    char what[160];
+    describe(what, sizeof what, "sets", t, na, layout);
+    size_t sz = ga_dtype_itemsize(t), cap = (size_t)(na + nb + 2);
+    int spread = na < 100 ? 5 : 30;
+    unsigned char *ha = malloc(cap * sz), *hb = malloc(cap * sz), *ua = malloc(cap * sz), *ub = malloc(cap * sz);
+    unsigned char *want = malloc(cap * sz), *both = malloc(cap * sz);
+    int64_t *fa = malloc(8 * cap), *fb = malloc(8 * cap), *ca = malloc(8 * cap), *cb = malloc(8 * cap);
+    int64_t *w1 = malloc(8 * cap), *w2 = malloc(8 * cap), k;
+    fill_complex(ha, na, t, spread);
+    fill_complex(hb, nb, t, spread);
+    int64_t ka = ref_unique_c(ha, na, t, true, ua, fa, ca, NULL), kb = ref_unique_c(hb, nb, t, true, ub, fb, cb, NULL);
+    ga_array *a = upload(ha, na, t, layout), *b = ga_from_host(hb, 1, &nb, t);
+    CHECK(a && b, "%s: upload: %s", what, ga_last_error_message());
+    if (a && b) {
+        /* isin, with a's shape */
+        ga_array *in = ga_isin(a, b, false), *out = ga_isin(a, b, true);
+        CHECK(in && out && ga_dtype_of(in) == GA_BOOL && ga_ndim(in) == ga_ndim(a), "%s: isin: %s", what,
+              ga_last_error_message());
+        if (in && out) {
+            bool *gi = malloc(cap), *go = malloc(cap);
+            if (na == 0 || (download(in, gi) && download(out, go)))
+                for (int64_t i = 0; i < na; i++) {
+                    bool w = contains_c(hb, nb, t, cvalue_of(ha + (size_t)i * sz, t));
+                    CHECK(gi[i] == w && go[i] == !w, "%s: isin[%lld] is %d (invert %d), expected %d", what,
+                          (long long)i, gi[i], go[i], w);
+                    if (gi[i] != w || go[i] == w) break;
+                }
+            free(gi), free(go);
+        }
+        ga_release(in), ga_release(out);
+        /* union1d: unique of both */
+        memcpy(both, ha, (size_t)na * sz);
+        memcpy(both + (size_t)na * sz, hb, (size_t)nb * sz);
+        k = ref_unique_c(both, na + nb, t, true, want, w1, w2, NULL);
+        ga_array *r = ga_union1d(a, b);
+        CHECK(r != NULL, "%s: union1d: %s", what, ga_last_error_message());
+        check_celements("union1d", r, want, k, t);
+        ga_release(r);
+        /* intersect1d: of the unique inputs, indices through their first
+           indices; with assume_unique, of the inputs as they are */
+        for (int assume = 0; assume < 2; assume++) {
+            k = assume ? ref_intersect_c(ha, na, hb, nb, t, want, w1, w2) : ref_intersect_c(ua, ka, ub, kb, t, want, w1, w2);
+            for (int64_t i = 0; i < k && !assume; i++) w1[i] = fa[w1[i]], w2[i] = fb[w2[i] < 0 ? w2[i] + kb : w2[i]];
+            ga_array *i1 = NULL, *i2 = NULL;
+            r = ga_intersect1d(a, b, assume, &i1, &i2);
+            char w3[200];
+            snprintf(w3, sizeof w3, "%s intersect1d(assume_unique=%d)", what, assume);
+            CHECK(r != NULL, "%s: %s", w3, ga_last_error_message());
+            check_celements(w3, r, want, k, t);
+            check_ints(w3, "indices1", i1, w1, k);
+            check_ints(w3, "indices2", i2, w2, k);
+            ga_release(r), ga_release(i1), ga_release(i2);
+            r = ga_intersect1d(a, b, assume, NULL, NULL);
+            check_celements(w3, r, want, k, t);
+            ga_release(r);
+            if (assume || t != GA_COMPLEX64) continue;
+            /* b as complex128: NumPy's steps in complex128, the same
+               elements and indices */
+            unsigned char *wide = malloc(cap * 16);
+            for (int64_t i = 0; i < k; i++) {
+                cvalue x = cvalue_of(want + (size_t)i * sz, t);
+                set_complex(wide + (size_t)i * 16, (double)x.re, (double)x.im, GA_COMPLEX128);
+            }
+            ga_array *b128 = ga_astype(b, GA_COMPLEX128);
+            r = ga_intersect1d(a, b128, false, &i1, &i2);
+            check_celements("intersect1d(b as complex128)", r, wide, k, GA_COMPLEX128);
+            check_ints(what, "intersect1d(b as complex128) indices1", i1, w1, k);
+            check_ints(what, "intersect1d(b as complex128) indices2", i2, w2, k);
+            ga_release(r), ga_release(i1), ga_release(i2), ga_release(b128);
+            free(wide);
+        }
+        /* setdiff1d: unique a not in b; with assume_unique a's elements
+           (unchanged) not in b, in order */
+        k = 0;
+        for (int64_t i = 0; i < ka; i++)
+            if (!contains_c(hb, nb, t, cvalue_of(ua + (size_t)i * sz, t)))
+                memcpy(want + (size_t)(k++) * sz, ua + (size_t)i * sz, sz);
+        r = ga_setdiff1d(a, b, false);
+        CHECK(r != NULL, "%s: setdiff1d: %s", what, ga_last_error_message());
+        check_celements("setdiff1d", r, want, k, t);
+        ga_release(r);
+        k = 0;
+        for (int64_t i = 0; i < na; i++)
+            if (!contains_c(hb, nb, t, cvalue_of(ha + (size_t)i * sz, t)))
+                memcpy(want + (size_t)(k++) * sz, ha + (size_t)i * sz, sz);
+        r = ga_setdiff1d(a, b, true);
+        CHECK(r != NULL, "%s: setdiff1d(assume_unique): %s", what, ga_last_error_message());
+        check_celements("setdiff1d(assume_unique)", r, want, k, t);
+        ga_release(r);
+        /* setxor1d: the unique values in exactly one input, and each
+           input's one NaN element (unequal to every other), sorted */
+        k = 0;
+        for (int64_t i = 0; i < ka + kb; i++) {
+            const unsigned char *p = i < ka ? ua + (size_t)i * sz : ub + (size_t)(i - ka) * sz;
+            cvalue x = cvalue_of(p, t);
+            if (nan_group(x) || !contains_c(i < ka ? ub : ua, i < ka ? kb : ka, t, x)) memcpy(want + (size_t)(k++) * sz, p, sz);
+        }
+        sort_celements(want, k, t, NULL);
+        r = ga_setxor1d(a, b, false);
+        CHECK(r != NULL, "%s: setxor1d: %s", what, ga_last_error_message());
+        check_celements("setxor1d", r, want, k, t);
+        ga_release(r);
+    }
+    ga_clear_error();
+    ga_release(a), ga_release(b);
+    free(ha), free(hb), free(ua), free(ub), free(want), free(both);
+    free(fa), free(fb), free(ca), free(cb), free(w1), free(w2);
+}
+
+#define SET_COMPLEX_TEST(name, T)                                                  \
+    DEVICE_TEST(sets_##name)                                                       \
+    {                                                                              \
+        for (int s = 0; s < NUM_SIZES - 1; s++)                                    \
+            for (int l = 0; l < NUM_LAYOUTS; l++) check_set_ops_c(T, SIZES[s], SIZES[(s + 2) % (NUM_SIZES - 1)], l); \
+        check_set_ops_c(T, 3001, 0, LAYOUT_CONTIGUOUS);                            \
+        check_set_ops_c(T, 0, 5, LAYOUT_CONTIGUOUS);                               \
+    }
+SET_COMPLEX_TEST(complex64, GA_COMPLEX64)
+SET_COMPLEX_TEST(complex128, GA_COMPLEX128)
+
+/* NumPy's results on small complex inputs: a zero of either sign, a NaN
+   element per input, promotion with real input; 0-d inputs. */
+DEVICE_TEST(sets_complex_as_numpy)
+{
+    /* intersect1d([1+nanj, 1+2j, 3, -0+1j], [0+1j, 3, 1+nanj], return_indices) */
+    double ha[8] = {1, NAN, 1, 2, 3, 0, -0.0, 1}, hb[6] = {0, 1, 3, 0, 1, NAN}, wi[4] = {0, 1, 3, 0};
+    int64_t n4 = 4, n3 = 3, w1[2] = {3, 2}, w2[2] = {0, 1};
+    ga_array *a = ga_from_host(ha, 1, &n4, GA_COMPLEX128), *b = ga_from_host(hb, 1, &n3, GA_COMPLEX128);
+    ga_array *i1 = NULL, *i2 = NULL, *r = ga_intersect1d(a, b, false, &i1, &i2);
+    check_celements("intersect1d complex128", r, (const unsigned char *)wi, 2, GA_COMPLEX128);
+    check_ints("intersect1d complex128", "indices1", i1, w1, 2);
+    check_ints("intersect1d complex128", "indices2", i2, w2, 2);
+    ga_release(r), ga_release(i1), ga_release(i2), ga_release(a), ga_release(b);
+    /* setxor1d([2+nanj, 1+1j], [1+nanj, 1+1j, 5]): each input's NaN kept */
+    double xa[4] = {2, NAN, 1, 1}, xb[6] = {1, NAN, 1, 1, 5, 0};
+    unsigned char wx[48];
+    double wxv[6] = {5, 0, 1, NAN, 2, NAN};
+    for (int i = 0; i < 3; i++) canonical(wx + 16 * i, (const unsigned char *)(wxv + 2 * i), GA_COMPLEX128);
+    a = ga_from_host(xa, 1, (int64_t[]){2}, GA_COMPLEX128), b = ga_from_host(xb, 1, &n3, GA_COMPLEX128);
+    r = ga_setxor1d(a, b, false);
+    check_celements("setxor1d complex128", r, wx, 3, GA_COMPLEX128);
+    ga_release(r), ga_release(a), ga_release(b);
+    /* union1d(complex64 [1+2j, nan], float64 [1, 0.5]) is complex128 */
+    float ua[4] = {1, 2, NAN, 0};
+    double ub[2] = {1, 0.5}, wu[8] = {0.5, 0, 1, 0, 1, 2, NAN, 0};
+    unsigned char wuc[64];
+    for (int i = 0; i < 4; i++) canonical(wuc + 16 * i, (const unsigned char *)(wu + 2 * i), GA_COMPLEX128);
+    int64_t n2 = 2;
+    a = ga_from_host(ua, 1, &n2, GA_COMPLEX64), b = ga_from_host(ub, 1, &n2, GA_FLOAT64);
+    r = ga_union1d(a, b);
+    check_celements("union1d(complex64, float64)", r, wuc, 4, GA_COMPLEX128);
+    ga_release(r), ga_release(a), ga_release(b);
+    /* isin(float32 [1, 2, nan], complex64 [2, 1+1j]) */
+    float fe[3] = {1, 2, NAN}, ft[4] = {2, 0, 1, 1};
+    bool got[3] = {1, 0, 1}, want[3] = {0, 1, 0};
+    a = ga_from_host(fe, 1, &n3, GA_FLOAT32), b = ga_from_host(ft, 1, &n2, GA_COMPLEX64);
+    r = ga_isin(a, b, false);
+    CHECK(r && download(r, got) && !memcmp(got, want, sizeof want), "isin(float32, complex64)");
+    ga_release(r), ga_release(a), ga_release(b);
+    /* 0-d inputs: isin keeps the 0-d shape; the set functions flatten */
+    double z[2] = {-0.0, 1}, zt[4] = {0, 1, 7, 7};
+    a = ga_from_host(z, 0, NULL, GA_COMPLEX128), b = ga_from_host(zt, 1, &n2, GA_COMPLEX128);
+    r = ga_isin(a, b, false);
+    bool one = false;
+    CHECK(r && ga_ndim(r) == 0 && download(r, &one) && one, "isin of a 0-d complex128");
+    ga_release(r);
+    double wz[2] = {0, 1};
+    r = ga_intersect1d(a, b, false, NULL, NULL);
+    check_celements("intersect1d of a 0-d complex128", r, (const unsigned char *)wz, 1, GA_COMPLEX128);
+    ga_release(r);
+    r = ga_setdiff1d(b, a, false);
+    check_celements("setdiff1d minus a 0-d complex128", r, (const unsigned char *)(zt + 2), 1, GA_COMPLEX128);
+    ga_release(r), ga_release(a), ga_release(b);
+}
+
+/* intersect1d makes each input unique in its own dtype first, as NumPy:
+   int64 values that are one float64 stay apart there and repeat. */
+DEVICE_TEST(intersect1d_unique_in_own_dtype)
+{
+    int64_t big = (int64_t)1 << 53;
+    int64_t ha[5] = {big + 1, big, 5, 5, big + 2};
+    double hb[3] = {7, (double)big, 5}, wv[3] = {5, (double)big, (double)big};
+    int64_t na = 5, nb = 3, w1[3] = {2, 1, 0}, w2[3] = {2, 0, 1};
+    ga_array *a = ga_from_host(ha, 1, &na, GA_INT64), *b = ga_from_host(hb, 1, &nb, GA_FLOAT64);
+    ga_array *i1 = NULL, *i2 = NULL, *r = ga_intersect1d(a, b, false, &i1, &i2);
+    double got[3] = {0};
+    CHECK(r && ga_dtype_of(r) == GA_FLOAT64 && ga_size(r) == 3 && download(r, got) && !memcmp(got, wv, sizeof wv),
+          "intersect1d(int64, float64): %s", ga_last_error_message());
+    check_ints("intersect1d(int64, float64)", "indices1", i1, w1, 3);
+    check_ints("intersect1d(int64, float64)", "indices2", i2, w2, 3);
+    ga_release(r), ga_release(i1), ga_release(i2);
+    /* assume_unique: NumPy's raw positions, negative ones included */
+    double wu[4] = {5, 5, (double)big, (double)big};
+    int64_t u1[4] = {2, 3, 0, 1}, u2[4] = {-2, 2, -4, 1};
+    r = ga_intersect1d(a, b, true, &i1, &i2);
+    double gu[4] = {0};
+    CHECK(r && ga_size(r) == 4 && download(r, gu) && !memcmp(gu, wu, sizeof wu), "intersect1d(assume_unique)");
+    check_ints("intersect1d(int64, float64, assume_unique)", "indices1", i1, u1, 4);
+    check_ints("intersect1d(int64, float64, assume_unique)", "indices2", i2, u2, 4);
+    ga_release(r), ga_release(i1), ga_release(i2), ga_release(a), ga_release(b);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -940,16 +1638,13 @@ DEVICE_TEST(errors)
     CHECK_ERROR(ga_searchsorted(a, a, GA_SIDE_LEFT, sb) == NULL, GA_ERROR_VALUE, "Sorter index out of range.");
     CHECK_ERROR(ga_searchsorted(a, a, GA_SIDE_LEFT, ni) == NULL, GA_ERROR_VALUE, "Sorter index out of range.");
     CHECK_ERROR(ga_searchsorted(a, a, (ga_side)7, NULL) == NULL, GA_ERROR_VALUE, "side");
-    CHECK_ERROR(ga_searchsorted(c, c, GA_SIDE_LEFT, NULL) == NULL, GA_ERROR_NOT_IMPLEMENTED, "complex64");
     /* digitize */
     CHECK_ERROR(ga_digitize(a, bad, false) == NULL, GA_ERROR_VALUE,
                 "ga_digitize: bins must be monotonically increasing or decreasing");
     CHECK_ERROR(ga_digitize(c, a, false) == NULL, GA_ERROR_TYPE, "x may not be complex");
+    CHECK_ERROR(ga_digitize(a, c, false) == NULL, GA_ERROR_TYPE,
+                "Cannot cast array data from dtype('complex64') to dtype('float64') according to the rule 'safe'");
     CHECK_ERROR(ga_digitize(a, m, false) == NULL, GA_ERROR_VALUE, "object too deep for desired array");
-    /* sets */
-    CHECK_ERROR(ga_unique(c, NULL, NULL, NULL, true) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_unique: complex64");
-    CHECK_ERROR(ga_isin(a, c, false) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_isin: complex128");
-    CHECK_ERROR(ga_setxor1d(c, a, false) == NULL, GA_ERROR_NOT_IMPLEMENTED, "complex");
     /* bincount */
     CHECK_ERROR(ga_bincount(ni, NULL, 0) == NULL, GA_ERROR_VALUE, "'list' argument must have no negative elements");
     CHECK_ERROR(ga_bincount(a, NULL, 0) == NULL, GA_ERROR_TYPE,
@@ -995,7 +1690,7 @@ DEVICE_TEST(errors)
     CHECK_ERROR(ga_histogram(a, 0, NULL, NULL, false, NULL, &keep) == NULL, GA_ERROR_VALUE, "`bins`");
     CHECK(keep == untouched, "a failed ga_histogram stored an edges array");
     keep = untouched;
-    CHECK_ERROR(ga_unique(c, &keep, NULL, NULL, true) == NULL, GA_ERROR_NOT_IMPLEMENTED, "complex");
+    CHECK_ERROR(ga_unique(NULL, &keep, NULL, NULL, true) == NULL, GA_ERROR_NULL_INPUT, "ga_unique");
     CHECK(keep == untouched, "a failed ga_unique stored an index array");
     ga_release(an);
     ga_release(a), ga_release(m), ga_release(bad), ga_release(f), ga_release(c), ga_release(z0), ga_release(ni);
