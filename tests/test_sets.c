@@ -1796,3 +1796,69 @@ TEST(histogram_edges_as_numpy)
         free(e);
     }
 }
+
+/* Complex weights: the sums of each part (exact here: multiples of 1/8),
+   in the weights' dtype; with density, complex128 counts / (total * bin
+   width), NumPy's n / db / n.sum(). bincount refuses them as NumPy. */
+DEVICE_TEST(histogram_complex_weights)
+{
+    const int64_t n = 10007, bins = 8, ne = bins + 1;
+    double *ha = malloc(sizeof(double) * (size_t)n), edges[9];
+    long double *x = malloc(sizeof(long double) * (size_t)n), *wr = malloc(sizeof(long double) * (size_t)n);
+    long double *wi = malloc(sizeof(long double) * (size_t)n), want_r[8], want_i[8];
+    double *hw = malloc(2 * sizeof(double) * (size_t)n);
+    float *hw32 = malloc(2 * sizeof(float) * (size_t)n);
+    for (int64_t b = 0; b < ne; b++) edges[b] = 1.25 * (double)b;
+    for (int64_t i = 0; i < n; i++) {
+        ha[i] = x[i] = rnd_unit() * 11 - 0.5; /* some outside [0, 10] */
+        hw[2 * i] = hw32[2 * i] = (float)(wr[i] = (long double)((int)(rnd() % 17) - 8) * 0.25L);
+        hw[2 * i + 1] = hw32[2 * i + 1] = (float)(wi[i] = (long double)((int)(rnd() % 9) - 4) * 0.125L);
+    }
+    ref_histogram(x, wr, n, edges, bins, want_r);
+    ref_histogram(x, wi, n, edges, bins, want_i);
+    long double tr = 0, ti = 0;
+    for (int64_t b = 0; b < bins; b++) tr += want_r[b], ti += want_i[b];
+    ga_array *a = upload(ha, n, GA_FLOAT64, LAYOUT_REVERSED), *de = ga_from_host(edges, 1, &ne, GA_FLOAT64);
+    for (int k = 0; k < 2; k++) {
+        ga_dtype wt = k ? GA_COMPLEX128 : GA_COMPLEX64;
+        ga_array *w = upload(k ? (const void *)hw : (const void *)hw32, n, wt, LAYOUT_REVERSED);
+        for (int density = 0; density < 2; density++) {
+            ga_array *r = ga_histogram(a, 0, de, NULL, density, w, NULL);
+            ga_dtype rt = density ? GA_COMPLEX128 : wt;
+            CHECK(r && ga_dtype_of(r) == rt && ga_size(r) == bins, "%s density=%d: %s", ga_dtype_name(wt), density,
+                  r ? ga_dtype_name(ga_dtype_of(r)) : ga_last_error_message());
+            if (!r || ga_dtype_of(r) != rt || ga_size(r) != bins) {
+                ga_release(r);
+                continue;
+            }
+            double got[16];
+            ga_array *g64 = ga_astype(r, GA_COMPLEX128);
+            CHECK_OK(ga_to_host(g64, got, sizeof got));
+            for (int64_t b = 0; b < bins; b++) {
+                long double er = want_r[b], ei = want_i[b];
+                if (density) { /* (er + ei j) / 1.25 / (tr + ti j) */
+                    long double d = tr * tr + ti * ti, qr = (er * tr + ei * ti) / d, qi = (ei * tr - er * ti) / d;
+                    er = qr / 1.25L, ei = qi / 1.25L;
+                }
+                long double tol = density ? 1e-12L * (fabsl(er) + fabsl(ei)) + 1e-15L : 0;
+                bool ok = fabsl(got[2 * b] - er) <= tol && fabsl(got[2 * b + 1] - ei) <= tol;
+                CHECK(ok, "%s density=%d: bin %lld is %g%+gj, expected %Lg%+Lgj", ga_dtype_name(wt), density,
+                      (long long)b, got[2 * b], got[2 * b + 1], er, ei);
+                if (!ok) break;
+            }
+            ga_release(g64);
+            ga_release(r);
+        }
+        int64_t idx[2] = {0, 1};
+        ga_array *xs = ga_from_host(idx, GA_SHAPE(2), GA_INT64), *w2 = ga_zeros(GA_SHAPE(2), wt);
+        CHECK_ERROR(ga_bincount(xs, w2, 0) == NULL, GA_ERROR_TYPE,
+                    k ? "Cannot cast array data from dtype('complex128') to dtype('float64') according to the rule 'safe'"
+                      : "Cannot cast array data from dtype('complex64') to dtype('float64')");
+        ga_release(xs);
+        ga_release(w2);
+        ga_release(w);
+    }
+    ga_release(a);
+    ga_release(de);
+    free(ha), free(x), free(wr), free(wi), free(hw), free(hw32);
+}
