@@ -357,6 +357,36 @@ static void sort_elements(unsigned char *h, int64_t n, ga_dtype t, int64_t *perm
     free(it);
 }
 
+/* searchsorted of the (2, 257) values hv in the n sorted elements hs (in
+   `layout`), and in ha through its sorter perm (int64) and perm32 (int32),
+   both sides, against the expected left and right indices. */
+static void searchsorted_on_device(const char *what, ga_dtype t, int layout, int64_t n, const void *ha, const void *hs,
+                                   const int64_t *perm, const int32_t *perm32, const void *hv, const int64_t *left,
+                                   const int64_t *right)
+{
+    int64_t m = 2 * 257, vshape[2] = {2, 257}, pshape = n;
+    ga_array *da = upload(hs, n, t, layout), *dv = ga_from_host(hv, 2, vshape, t);
+    ga_array *du = upload(ha, n, t, layout), *dp = ga_from_host(perm, 1, &pshape, GA_INT64);
+    ga_array *dp32 = ga_from_host(perm32, 1, &pshape, GA_INT32);
+    CHECK(da && dv && du && dp && dp32, "%s: upload: %s", what, ga_last_error_message());
+    for (int side = 0; side < 2 && da && dv && du && dp && dp32; side++)
+        for (int with_sorter = 0; with_sorter < 3; with_sorter++) {
+            const ga_array *sorter = with_sorter == 0 ? NULL : with_sorter == 1 ? dp : dp32;
+            ga_array *r = ga_searchsorted(sorter ? du : da, dv, side ? GA_SIDE_RIGHT : GA_SIDE_LEFT, sorter);
+            char w2[320];
+            snprintf(w2, sizeof w2, "%s side=%s sorter=%s", what, side ? "right" : "left",
+                     with_sorter == 0 ? "None" : with_sorter == 1 ? "int64" : "int32");
+            CHECK(r != NULL, "%s: %s", w2, ga_last_error_message());
+            if (r) {
+                CHECK(ga_ndim(r) == 2 && ga_shape(r)[0] == 2 && ga_shape(r)[1] == 257, "%s: shape", w2);
+                check_ints(w2, "result", r, side ? right : left, m);
+            }
+            ga_release(r);
+        }
+    ga_clear_error();
+    ga_release(da), ga_release(dv), ga_release(du), ga_release(dp), ga_release(dp32);
+}
+
 static void check_searchsorted(ga_dtype t, int64_t n, int layout)
 {
     char what[160];
@@ -383,34 +413,7 @@ static void check_searchsorted(ga_dtype t, int64_t n, int layout)
             right[j] += c <= 0;
         }
     }
-    int64_t vshape[2] = {2, 257}, pshape = n;
-    ga_array *da = upload(hs, n, t, layout), *dv = ga_from_host(hv, 2, vshape, t);
-    ga_array *du = upload(ha, n, t, layout), *dp = ga_from_host(perm, 1, &pshape, GA_INT64);
-    ga_array *dp32 = ga_from_host(perm32, 1, &pshape, GA_INT32);
-    CHECK(da && dv && du && dp && dp32, "%s: upload: %s", what, ga_last_error_message());
-    if (da && dv && du && dp && dp32) {
-        for (int side = 0; side < 2; side++) {
-            for (int with_sorter = 0; with_sorter < 3; with_sorter++) {
-                const ga_array *sorter = with_sorter == 0 ? NULL : with_sorter == 1 ? dp : dp32;
-                ga_array *r = ga_searchsorted(sorter ? du : da, dv, side ? GA_SIDE_RIGHT : GA_SIDE_LEFT, sorter);
-                char w2[320];
-                snprintf(w2, sizeof w2, "%s side=%s sorter=%s", what, side ? "right" : "left",
-                         with_sorter == 0 ? "None" : with_sorter == 1 ? "int64" : "int32");
-                CHECK(r != NULL, "%s: %s", w2, ga_last_error_message());
-                if (r) {
-                    CHECK(ga_ndim(r) == 2 && ga_shape(r)[0] == 2 && ga_shape(r)[1] == 257, "%s: shape", w2);
-                    check_ints(w2, "result", r, side ? right : left, m);
-                }
-                ga_release(r);
-            }
-        }
-    }
-    ga_clear_error();
-    ga_release(da);
-    ga_release(dv);
-    ga_release(du);
-    ga_release(dp);
-    ga_release(dp32);
+    searchsorted_on_device(what, t, layout, n, ha, hs, perm, perm32, hv, left, right);
     free(ha), free(hv), free(hs), free(perm), free(perm32), free(a), free(v), free(left), free(right);
 }
 
@@ -1033,7 +1036,7 @@ static void check_searchsorted_c(ga_dtype t, int64_t n, int layout)
     char what[160];
     describe(what, sizeof what, "searchsorted", t, n, layout);
     size_t sz = ga_dtype_itemsize(t), cap = (size_t)(n ? n : 1);
-    int64_t m = 2 * 257, vshape[2] = {2, 257}, pshape = n;
+    int64_t m = 2 * 257;
     unsigned char *ha = malloc(cap * sz), *hs = malloc(cap * sz), *hv = malloc((size_t)m * sz);
     int64_t *perm = malloc(8 * cap), *left = malloc(8 * (size_t)m), *right = malloc(8 * (size_t)m);
     int32_t *perm32 = malloc(4 * cap);
@@ -1051,26 +1054,7 @@ static void check_searchsorted_c(ga_dtype t, int64_t n, int layout)
             right[j] += c <= 0;
         }
     }
-    ga_array *da = upload(hs, n, t, layout), *dv = ga_from_host(hv, 2, vshape, t);
-    ga_array *du = upload(ha, n, t, layout), *dp = ga_from_host(perm, 1, &pshape, GA_INT64);
-    ga_array *dp32 = ga_from_host(perm32, 1, &pshape, GA_INT32);
-    CHECK(da && dv && du && dp && dp32, "%s: upload: %s", what, ga_last_error_message());
-    for (int side = 0; side < 2 && da && dv && du && dp && dp32; side++)
-        for (int with_sorter = 0; with_sorter < 3; with_sorter++) {
-            const ga_array *sorter = with_sorter == 0 ? NULL : with_sorter == 1 ? dp : dp32;
-            ga_array *r = ga_searchsorted(sorter ? du : da, dv, side ? GA_SIDE_RIGHT : GA_SIDE_LEFT, sorter);
-            char w2[320];
-            snprintf(w2, sizeof w2, "%s side=%s sorter=%s", what, side ? "right" : "left",
-                     with_sorter == 0 ? "None" : with_sorter == 1 ? "int64" : "int32");
-            CHECK(r != NULL, "%s: %s", w2, ga_last_error_message());
-            if (r) {
-                CHECK(ga_ndim(r) == 2 && ga_shape(r)[0] == 2 && ga_shape(r)[1] == 257, "%s: shape", w2);
-                check_ints(w2, "result", r, side ? right : left, m);
-            }
-            ga_release(r);
-        }
-    ga_clear_error();
-    ga_release(da), ga_release(dv), ga_release(du), ga_release(dp), ga_release(dp32);
+    searchsorted_on_device(what, t, layout, n, ha, hs, perm, perm32, hv, left, right);
     free(ha), free(hs), free(hv), free(perm), free(perm32), free(left), free(right);
 }
 
