@@ -10542,31 +10542,28 @@ static ga_status ga__sort_rows(const char *func, const ga_array *view, const ga_
 }
 
 /* The values of a view of one lane (every dim but the last of length 1)
-   sorted into outv, with CUB's sort of keys as stored (from a copy when
-   the view is not contiguous). */
+   sorted into outv (the same lane of a new array: contiguous), with CUB's
+   sort of keys as stored (from a copy when the view is not contiguous). */
 static ga_status ga__sort_values(const char *func, const ga_array *view, const ga_array *outv, ga_dtype dt,
                                  ga__scratch *s, CUstream stream)
 {
     int64_t n = view->size, isz = (int64_t)ga__dtype_sizes[dt];
-    uint64_t in = view->data, out = outv->data, temp;
+    uint64_t in = view->data, temp;
+    GPUARR_ASSERT(outv->flags & GA_C_CONTIGUOUS);
     if (!(view->flags & GA_C_CONTIGUOUS)) {
         if (!(in = ga__scratch_alloc(func, s, (size_t)(n * isz)))) return ga__t.error;
         ga_status st = ga__copy_cast(func, s->device, dt, in, &isz, dt, view->data, &view->strides[view->ndim - 1], 1,
                                      &n);
         if (st != GA_OK) return st;
     }
-    if (!(outv->flags & GA_C_CONTIGUOUS) && !(out = ga__scratch_alloc(func, s, (size_t)(n * isz))))
-        return ga__t.error;
     size_t temp_bytes = 0;
     const void *src = (const void *)(uintptr_t)in;
-    void *dst = (void *)(uintptr_t)out;
+    void *dst = (void *)(uintptr_t)outv->data;
     int e = ga__cub_sort_values(NULL, &temp_bytes, src, dst, (int)dt, n, stream);
     if (e) return ga__cub_failed(func, e, "cub sort (temp storage query)");
     if (!(temp = ga__scratch_alloc(func, s, temp_bytes))) return ga__t.error;
     e = ga__cub_sort_values((void *)(uintptr_t)temp, &temp_bytes, src, dst, (int)dt, n, stream);
-    if (e) return ga__cub_failed(func, e, "cub sort");
-    if (out == outv->data) return GA_OK;
-    return ga__copy_cast(func, s->device, dt, outv->data, &outv->strides[outv->ndim - 1], dt, out, &isz, 1, &n);
+    return e ? ga__cub_failed(func, e, "cub sort") : GA_OK;
 }
 
 /* sort (arg false) and argsort (arg true) along a normalised axis. */

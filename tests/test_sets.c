@@ -244,6 +244,22 @@ static void check_ints(const char *what, const char *name, const ga_array *got, 
 /* unique                                                                      */
 /* ------------------------------------------------------------------------ */
 
+/* The unique function of `form` (0: ga_unique with every result, 1:
+   ga_unique alone, 2: unique_all, 3: unique_counts, 4: unique_inverse,
+   else unique_values); the optional results it gives to *idx, *inv, *cnt. */
+static ga_array *unique_form(const ga_array *a, int form, bool equal_nan, ga_array **idx, ga_array **inv,
+                             ga_array **cnt)
+{
+    switch (form) {
+    case 0: return ga_unique(a, idx, inv, cnt, equal_nan);
+    case 1: return ga_unique(a, NULL, NULL, NULL, equal_nan);
+    case 2: return ga_unique_all(a, idx, inv, cnt);
+    case 3: return ga_unique_counts(a, cnt);
+    case 4: return ga_unique_inverse(a, inv);
+    default: return ga_unique_values(a);
+    }
+}
+
 static void check_unique(ga_dtype t, int64_t n, int layout, bool equal_nan, int form)
 {
     char what[160];
@@ -260,14 +276,7 @@ static void check_unique(ga_dtype t, int64_t n, int layout, bool equal_nan, int 
     if (a) {
         ga_array *idx = NULL, *inv = NULL, *cnt = NULL, *u = NULL;
         poison_next((size_t)(n ? n : 1) * 8);
-        switch (form) {
-        case 0: u = ga_unique(a, &idx, &inv, &cnt, equal_nan); break;
-        case 1: u = ga_unique(a, NULL, NULL, NULL, equal_nan); break;
-        case 2: u = ga_unique_all(a, &idx, &inv, &cnt); break;
-        case 3: u = ga_unique_counts(a, &cnt); break;
-        case 4: u = ga_unique_inverse(a, &inv); break;
-        default: u = ga_unique_values(a); break;
-        }
+        u = unique_form(a, form, equal_nan, &idx, &inv, &cnt);
         CHECK(u != NULL, "%s: %s", what, ga_last_error_message());
         if (u) {
             CHECK(ga_dtype_of(u) == t && ga_ndim(u) == 1, "%s: dtype %s ndim %d", what, ga_dtype_name(ga_dtype_of(u)),
@@ -917,14 +926,7 @@ static void check_unique_c(ga_dtype t, int64_t n, int layout, bool equal_nan, in
     if (a) {
         ga_array *idx = NULL, *inv = NULL, *cnt = NULL, *u = NULL;
         poison_next(cap * sz);
-        switch (form) {
-        case 0: u = ga_unique(a, &idx, &inv, &cnt, equal_nan); break;
-        case 1: u = ga_unique(a, NULL, NULL, NULL, equal_nan); break;
-        case 2: u = ga_unique_all(a, &idx, &inv, &cnt); break;
-        case 3: u = ga_unique_counts(a, &cnt); break;
-        case 4: u = ga_unique_inverse(a, &inv); break;
-        default: u = ga_unique_values(a); break;
-        }
+        u = unique_form(a, form, equal_nan, &idx, &inv, &cnt);
         CHECK(u != NULL, "%s: %s", what, ga_last_error_message());
         if (u) {
             check_celements(what, u, values, k, t);
