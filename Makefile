@@ -67,11 +67,11 @@ $(BUILD)/cub/archs: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' | cmp -s - $@ || echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' > $@
 
-# The glue sees gpuarr.h's types (sections 1, 2) and Kernel ABI (15) only: a
+# The glue sees gpuarr.h's types (>>config, >>types) and Kernel ABI (>>abi) only: a
 # copy of those, rewritten only when they change, is what it depends on.
 $(BUILD)/cub/abi.h: gpuarr.h
 	@mkdir -p $(@D)
-	@sed -n '/^\/\* 1\. Configuration macros/,/^\/\* 3\. Core/p; /^\/\* 15\. Kernel ABI/,/^#if defined(GPUARR_IMPLEMENTATION)/p' $< > $@.new
+	@sed -n '/^\/\* >>config \*\//,/^\/\* >>core \*\//p; /^\/\* >>abi \*\//,/^#endif \/\* Kernel ABI \*\//{p; /^#endif \/\* Kernel ABI \*\//q}' $< > $@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 $(BUILD)/cub/%.o: cub/%.cu cub/glue.cuh $(BUILD)/cub/abi.h $(BUILD)/cub/archs

@@ -10,23 +10,29 @@
    with `-ldl -lpthread` (the driver itself is opened at run time, so a program
    starts, and reports a clear error, on a machine without one).
 
-   TABLE OF CONTENTS
-     1. Configuration macros
-     2. Types: dtypes, status codes, scalars, arrays, streams, events
-     3. Core: initialisation, versions, errors
-     4. Devices
-     5. Streams and events
-     6. Memory: the device pool, the pinned host pool
-     7. Dtypes and type promotion
-     8. Arrays: attributes, views, reference counting, scopes
-     9. Creation
-    10. Transfers and casting
-    11. Elementwise functions (ufuncs)
-    12. Indexing and manipulation
-    13. Reductions and statistics
-    14. Sorting, searching, scans and sets
-    15. Kernel ABI (shared with the kernels' .cu files; not public API)
-   IMPLEMENTATION (same order), after `#ifdef GPUARR_IMPLEMENTATION`.
+   TABLE OF CONTENTS (each section starts with its mark, a comment line
+   holding >>name, in both halves: grep -n '>>ufunc' gpuarr.h finds both)
+     1. Configuration macros                                      >>config
+     2. Types: dtypes, status codes, scalars, arrays, streams     >>types
+     3. Core: initialisation, versions, errors, shutdown          >>core
+     4. Devices                                                   >>device
+     5. Streams and events                                        >>stream
+     6. Memory: the device pool, the pinned host pool             >>memory
+     7. Dtypes and type promotion                                 >>dtype
+     8. Shapes, strides and axes                                  >>shape
+     9. Arrays: attributes, views, reference counting, scopes     >>array
+    10. Kernels: families, launching, the CUB glue                >>launch
+    11. Creation                                                  >>creation
+    12. Transfers and casting                                     >>transfer
+    13. Elementwise functions (ufuncs)                            >>ufunc
+    14. Shape manipulation                                        >>manip
+    15. Indexing                                                  >>index
+    16. Reductions and statistics                                 >>reduce
+    17. Sorting, searching, scans and sets                        >>sort
+    18. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+   IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
+   Each section of the implementation keeps its state first, then its
+   helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
 
    Conventions (NumPy users will find their way by name):
    - `numpy.X` is `ga_X`; arrays are `ga_array *`, opaque and reference counted.
@@ -46,6 +52,7 @@
 #ifndef GPUARR_H
 #define GPUARR_H
 
+/* >>config */
 /* ======================================================================== */
 /* 1. Configuration macros                                                   */
 /* ======================================================================== */
@@ -94,8 +101,9 @@
 extern "C" {
 #endif
 
+/* >>types */
 /* ======================================================================== */
-/* 2. Types                                                                  */
+/* 2. Types: dtypes, status codes, scalars, arrays, streams, events          */
 /* ======================================================================== */
 
 /* The dtypes, in NumPy's order of kinds. X(ENUM, name, itemsize, kind). */
@@ -198,8 +206,9 @@ typedef struct ga_event ga_event;   /* a CUDA event (opaque) */
 /* The driver's stream type, declared so that cuda.h is not needed here. */
 struct CUstream_st;
 
+/* >>core */
 /* ======================================================================== */
-/* 3. Core: initialisation, versions, errors                                 */
+/* 3. Core: initialisation, versions, errors, shutdown                       */
 /* ======================================================================== */
 
 /* Loads the CUDA driver (libcuda.so.1) and initialises it. Called implicitly
@@ -218,19 +227,6 @@ GPUARR_API int ga_version(void);
 
 /* The driver's CUDA version (e.g. 13000), or 0 when no driver is loaded. */
 GPUARR_API int ga_driver_version(void);
-
-/* The kernel families (one fatbin each, loaded at first use): how many, the
-   name of family i ("copy", "creation", ...) or NULL, and whether it is
-   loaded in this process. For tools and tests. */
-GPUARR_API int ga_kernel_family_count(void);
-GPUARR_API const char *ga_kernel_family_name(int family);
-GPUARR_API bool ga_kernel_family_loaded(int family);
-
-/* Where family i's kernels come from: writes the fatbin's path ("embedded"
-   with GPUARR_EMBED_FATBINS) into `path` and returns true, or writes the
-   places searched and returns false. Search order: the environment variable
-   GPUARR_KERNEL_DIR, the GPUARR_KERNEL_DIR macro, ./build/kernels. */
-GPUARR_API bool ga_kernel_family_locate(int family, char *path, size_t size);
 
 /* The calling thread's last error: GA_OK if none since ga_clear_error. */
 GPUARR_API ga_status ga_last_error(void);
@@ -251,6 +247,7 @@ GPUARR_API const char *ga_status_string(ga_status status);
 typedef void (*ga_error_callback)(ga_status status, const char *message, void *user);
 GPUARR_API void ga_set_error_callback(ga_error_callback callback, void *user);
 
+/* >>device */
 /* ======================================================================== */
 /* 4. Devices                                                                */
 /* ======================================================================== */
@@ -293,6 +290,7 @@ GPUARR_API ga_status ga_device_synchronize(void);
 /* Free and total memory of `device` as the driver reports it. */
 GPUARR_API ga_status ga_device_memory_info(int device, size_t *free_bytes, size_t *total_bytes);
 
+/* >>stream */
 /* ======================================================================== */
 /* 5. Streams and events                                                     */
 /* ======================================================================== */
@@ -356,8 +354,9 @@ GPUARR_API int ga_event_query(ga_event *event);
 /* Milliseconds between two completed timing events. */
 GPUARR_API ga_status ga_event_elapsed_ms(const ga_event *start, const ga_event *end, float *ms);
 
+/* >>memory */
 /* ======================================================================== */
-/* 6. Memory                                                                 */
+/* 6. Memory: the device pool, the pinned host pool                          */
 /* ======================================================================== */
 /* Each device has a stream-aware pool (best fit, coalescing, 512-byte
    rounding) in front of cuMemAlloc or a user allocator. A block freed on one
@@ -417,6 +416,7 @@ GPUARR_API void ga_pinned_free(void *ptr);
 GPUARR_API ga_status ga_pinned_get_stats(ga_memory_stats *stats);
 GPUARR_API ga_status ga_pinned_free_all_blocks(void);
 
+/* >>dtype */
 /* ======================================================================== */
 /* 7. Dtypes and type promotion                                              */
 /* ======================================================================== */
@@ -454,8 +454,22 @@ static inline ga_scalar ga_uint(uint64_t v) { ga_scalar s; s.kind = GA_SCALAR_UI
 static inline ga_scalar ga_float(double v) { ga_scalar s; s.kind = GA_SCALAR_FLOAT; s.value.c.im = 0; s.value.f = v; return s; }
 static inline ga_scalar ga_complex(double re, double im) { ga_scalar s; s.kind = GA_SCALAR_COMPLEX; s.value.c.re = re; s.value.c.im = im; return s; }
 
+/* >>shape */
 /* ======================================================================== */
-/* 8. Arrays: attributes, views, reference counting, scopes                  */
+/* 8. Shapes, strides and axes                                               */
+/* ======================================================================== */
+/* Shapes are int64_t arrays of ndim values, strides are in bytes (negative
+   and zero allowed). Axes may be negative (counted from the end); an axis out
+   of range is GA_ERROR_AXIS with NumPy's message. */
+
+/* An omitted slice bound (Python's None), and "no axis" (NumPy's
+   axis=None: the array is flattened first). */
+#define GA_NONE INT64_MIN
+#define GA_AXIS_NONE (-2147483647 - 1)
+
+/* >>array */
+/* ======================================================================== */
+/* 9. Arrays: attributes, views, reference counting, scopes                  */
 /* ======================================================================== */
 
 /* Attributes; each returns -1/NULL/0 for a NULL array. */
@@ -505,8 +519,33 @@ GPUARR_API void ga_scope_begin(void);
 GPUARR_API void ga_scope_end(void);
 GPUARR_API ga_array *ga_keep(ga_array *a);
 
+/* >>launch */
 /* ======================================================================== */
-/* 9. Creation                                                               */
+/* 10. Kernels: families, launching, the CUB glue                            */
+/* ======================================================================== */
+/* Kernels are compiled offline (`make fatbins`) into one fatbin per family
+   and loaded at first use; the CUB glue is linked as build/libgpuarr_cub.a. */
+
+/* The kernel families (one fatbin each, loaded at first use): how many, the
+   name of family i ("copy", "creation", ...) or NULL, and whether it is
+   loaded in this process. For tools and tests. */
+GPUARR_API int ga_kernel_family_count(void);
+GPUARR_API const char *ga_kernel_family_name(int family);
+GPUARR_API bool ga_kernel_family_loaded(int family);
+
+/* Where family i's kernels come from: writes the fatbin's path ("embedded"
+   with GPUARR_EMBED_FATBINS) into `path` and returns true, or writes the
+   places searched and returns false. Search order: the environment variable
+   GPUARR_KERNEL_DIR, the GPUARR_KERNEL_DIR macro, ./build/kernels. */
+GPUARR_API bool ga_kernel_family_locate(int family, char *path, size_t size);
+
+/* The CUB version the glue archive was built with (CUB_VERSION, e.g.
+   300001): a program calling it is known to link the archive. */
+GPUARR_API int ga_cub_version(void);
+
+/* >>creation */
+/* ======================================================================== */
+/* 11. Creation                                                              */
 /* ======================================================================== */
 /* Shapes are (ndim, shape) pairs; ndim 0 makes a 0-d array. In C,
    GA_SHAPE(3, 4) expands to `2, (const int64_t[]){3, 4}`. Arrays are
@@ -562,8 +601,9 @@ GPUARR_API ga_array *ga_eye(int64_t n, int64_t m, int64_t k, ga_dtype dtype);
 /* numpy.identity: ga_eye(n, n, 0, dtype). */
 GPUARR_API ga_array *ga_identity(int64_t n, ga_dtype dtype);
 
+/* >>transfer */
 /* ======================================================================== */
-/* 10. Transfers and casting                                                 */
+/* 12. Transfers and casting                                                 */
 /* ======================================================================== */
 
 /* cupy.asarray(host_array): a new C-contiguous device array with a copy of
@@ -610,8 +650,9 @@ GPUARR_API ga_array *ga_astype(const ga_array *a, ga_dtype dtype);
    cast not allowed, a read-only dst. */
 GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting);
 
+/* >>ufunc */
 /* ======================================================================== */
-/* 11. Elementwise functions (ufuncs)                                        */
+/* 13. Elementwise functions (ufuncs)                                        */
 /* ======================================================================== */
 /* NumPy's ufuncs, with NumPy 2's broadcasting, loop selection and type
    promotion. Every ufunc X of the lists below is called in these forms:
@@ -651,7 +692,8 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
 
 /* X(ENUM, name, loops, result, family): the ufuncs with one input and one
    output. `loops` names the dtypes the ufunc has loops for (GA_LOOPS_*),
-   `result` how the output dtype follows from the loop (see section 13). */
+   `result` how the output dtype follows from the loop (GA__RESULT_*, in the
+   implementation's >>ufunc). */
 #define GA_UFUNC_UNARY_LIST(X)                                                  \
     X(NEGATIVE, negative, NUMERIC, SAME, arith)        /* -a */                \
     X(POSITIVE, positive, NUMERIC, SAME, arith)        /* +a */                \
@@ -889,69 +931,14 @@ GPUARR_API ga_array *ga_angle(const ga_array *a, bool deg);
 GPUARR_API ga_array *ga_real(const ga_array *a);
 GPUARR_API ga_array *ga_imag(const ga_array *a);
 
+/* >>manip */
 /* ======================================================================== */
-/* 12. Indexing and manipulation                                             */
+/* 14. Shape manipulation                                                    */
 /* ======================================================================== */
 /* Views share their base's buffer, as in NumPy: a write through one shows in
    the other. Functions that NumPy answers with a view return a view (no
    device work); the others copy. Axes may be negative (counted from the
    end); an axis out of range is GA_ERROR_AXIS with NumPy's message. */
-
-/* An omitted slice bound (Python's None), and "no axis" (NumPy's
-   axis=None: the array is flattened first). */
-#define GA_NONE INT64_MIN
-#define GA_AXIS_NONE (-2147483647 - 1)
-
-/* One entry of an index, what NumPy writes between a[ and ]. */
-typedef enum ga_index_kind {
-    GA_INDEX_INTEGER,  /* a[i]: start is i; the axis goes away */
-    GA_INDEX_SLICE,    /* a[start:stop:step]: GA_NONE for an omitted part */
-    GA_INDEX_NEWAXIS,  /* a[None]: a new axis of length 1 */
-    GA_INDEX_ELLIPSIS, /* a[...]: as many full slices as needed */
-    GA_INDEX_ARRAY     /* a[idx]: advanced indexing by an array of integers (one
-                          axis) or bool (a mask over as many axes as it has);
-                          made by ga_array_index, which keeps the array's
-                          address (borrowed) in start */
-} ga_index_kind;
-
-typedef struct ga_index_item {
-    ga_index_kind kind;
-    int64_t start, stop, step;
-} ga_index_item;
-
-static inline ga_index_item ga_at(int64_t i) { ga_index_item x = {GA_INDEX_INTEGER, i, 0, 0}; return x; }
-static inline ga_index_item ga_slice(int64_t start, int64_t stop, int64_t step) { ga_index_item x = {GA_INDEX_SLICE, start, stop, step}; return x; }
-static inline ga_index_item ga_newaxis(void) { ga_index_item x = {GA_INDEX_NEWAXIS, 0, 0, 0}; return x; }
-static inline ga_index_item ga_ellipsis(void) { ga_index_item x = {GA_INDEX_ELLIPSIS, 0, 0, 0}; return x; }
-static inline ga_index_item ga_array_index(const ga_array *idx) { ga_index_item x = {GA_INDEX_ARRAY, (int64_t)(intptr_t)idx, 0, 0}; return x; }
-/* The array of a GA_INDEX_ARRAY item. */
-static inline const ga_array *ga_index_item_array(ga_index_item item) { return (const ga_array *)(intptr_t)item.start; }
-
-/* a[index] with NumPy's basic indexing written as text, e.g.
-   ga_index(a, "1:5, ::-1, ..., None"): integers, slices, "...", "None" or
-   "newaxis", separated by commas. Returns a view (0-d when every axis gets
-   an integer). Errors: GA_ERROR_INDEX for an index out of bounds (naming
-   the index, the axis and its size) or too many indices, GA_ERROR_VALUE for
-   text that is not an index or a zero step. */
-GPUARR_API ga_array *ga_index(const ga_array *a, const char *index);
-
-/* a[items[0], ..., items[n-1]]: the same, from index items (ga_at,
-   ga_slice, ga_newaxis, ga_ellipsis), and NumPy's advanced indexing when an
-   item is an array (ga_array_index): the result is then a new array, whose
-   shape follows NumPy's rules: the index arrays (integer scalars among them
-   count as 0-d arrays; a bool array stands for its nonzero() arrays)
-   broadcast together, and their shape takes the place of the first
-   indexed axis when the advanced items are adjacent, else comes first.
-   Errors as NumPy's: an index out of bounds ("index 10 is out of bounds
-   for axis 0 with size 5", naming a's axis), index arrays that do not
-   broadcast, a non-integer index array, a bool index whose shape does not
-   match the axes it covers. */
-GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items);
-
-/* a[index] = value: writes `value` (broadcast, converted with NumPy's
-   unsafe casting, as item assignment does) into the view a[index]. */
-GPUARR_API ga_status ga_setitem(ga_array *a, const char *index, const ga_array *value);
-GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar value);
 
 /* numpy.reshape (C order): a view when the strides allow it, else a copy.
    One dimension may be -1 (inferred). Errors: "cannot reshape array of size
@@ -1035,23 +1022,6 @@ GPUARR_API ga_array *ga_tri(int64_t n, int64_t m, int64_t k, ga_dtype dtype);
    index along axis i. */
 GPUARR_API ga_array *ga_indices(int ndim, const int64_t *dims, ga_dtype dtype);
 
-/* What an index out of range means (numpy.take's `mode`). */
-typedef enum ga_index_mode {
-    GA_INDEX_RAISE, /* an error naming the index and the axis size; nothing written */
-    GA_INDEX_WRAP,  /* taken modulo the axis length */
-    GA_INDEX_CLIP   /* clamped to the axis */
-} ga_index_mode;
-
-/* numpy.take: the elements of `a` at `indices` (any integer or bool
-   dtype) along `axis` (GA_AXIS_NONE: of the flattened array). The result's
-   shape is a.shape[:axis] + indices.shape + a.shape[axis+1:]. */
-GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axis, ga_index_mode mode);
-
-/* numpy.take_along_axis: out[..., j, ...] = a[..., indices[..., j, ...],
-   ...] along `axis`, indices (same ndim as a) broadcast against a in the
-   other axes, as the results of argsort are used. */
-GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indices, int axis);
-
 /* numpy.concatenate along `axis` (GA_AXIS_NONE: the inputs flattened), with
    the inputs' promoted dtype. numpy.stack joins along a new axis. Errors:
    no inputs, dimensions that do not match (NumPy's message). */
@@ -1074,15 +1044,6 @@ GPUARR_API ga_status ga_array_split(const ga_array *a, int64_t sections, int axi
 GPUARR_API ga_status ga_split_at(const ga_array *a, int n, const int64_t *indices, int axis, ga_array **out);
 GPUARR_API ga_status ga_hsplit(const ga_array *a, int64_t sections, ga_array **out);
 GPUARR_API ga_status ga_vsplit(const ga_array *a, int64_t sections, ga_array **out);
-
-/* numpy.put: a.flat[indices[i]] = values.flat[i % values.size], values
-   converted to a's dtype; `mode` as in ga_take. Which of several writes to
-   one element lands is not defined (as in CuPy). */
-GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode);
-
-/* numpy.put_along_axis: a[..., indices[..., j, ...], ...] = values[..., j,
-   ...] along `axis`, indices and values broadcast as take_along_axis. */
-GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, const ga_array *values, int axis);
 
 /* numpy.pad's modes. */
 typedef enum ga_pad_mode {
@@ -1108,6 +1069,90 @@ GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis);
 /* numpy.meshgrid of n 1-d arrays (indexing "xy" or, with `ij`, "ij"):
    out[i] is a C-contiguous copy, as NumPy's copy=True. */
 GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out);
+
+/* >>index */
+/* ======================================================================== */
+/* 15. Indexing                                                              */
+/* ======================================================================== */
+/* Basic indexing (text or items) gives views; advanced indexing, take and
+   put gather and scatter through kernels. */
+
+/* One entry of an index, what NumPy writes between a[ and ]. */
+typedef enum ga_index_kind {
+    GA_INDEX_INTEGER,  /* a[i]: start is i; the axis goes away */
+    GA_INDEX_SLICE,    /* a[start:stop:step]: GA_NONE for an omitted part */
+    GA_INDEX_NEWAXIS,  /* a[None]: a new axis of length 1 */
+    GA_INDEX_ELLIPSIS, /* a[...]: as many full slices as needed */
+    GA_INDEX_ARRAY     /* a[idx]: advanced indexing by an array of integers (one
+                          axis) or bool (a mask over as many axes as it has);
+                          made by ga_array_index, which keeps the array's
+                          address (borrowed) in start */
+} ga_index_kind;
+
+typedef struct ga_index_item {
+    ga_index_kind kind;
+    int64_t start, stop, step;
+} ga_index_item;
+
+static inline ga_index_item ga_at(int64_t i) { ga_index_item x = {GA_INDEX_INTEGER, i, 0, 0}; return x; }
+static inline ga_index_item ga_slice(int64_t start, int64_t stop, int64_t step) { ga_index_item x = {GA_INDEX_SLICE, start, stop, step}; return x; }
+static inline ga_index_item ga_newaxis(void) { ga_index_item x = {GA_INDEX_NEWAXIS, 0, 0, 0}; return x; }
+static inline ga_index_item ga_ellipsis(void) { ga_index_item x = {GA_INDEX_ELLIPSIS, 0, 0, 0}; return x; }
+static inline ga_index_item ga_array_index(const ga_array *idx) { ga_index_item x = {GA_INDEX_ARRAY, (int64_t)(intptr_t)idx, 0, 0}; return x; }
+/* The array of a GA_INDEX_ARRAY item. */
+static inline const ga_array *ga_index_item_array(ga_index_item item) { return (const ga_array *)(intptr_t)item.start; }
+
+/* a[index] with NumPy's basic indexing written as text, e.g.
+   ga_index(a, "1:5, ::-1, ..., None"): integers, slices, "...", "None" or
+   "newaxis", separated by commas. Returns a view (0-d when every axis gets
+   an integer). Errors: GA_ERROR_INDEX for an index out of bounds (naming
+   the index, the axis and its size) or too many indices, GA_ERROR_VALUE for
+   text that is not an index or a zero step. */
+GPUARR_API ga_array *ga_index(const ga_array *a, const char *index);
+
+/* a[items[0], ..., items[n-1]]: the same, from index items (ga_at,
+   ga_slice, ga_newaxis, ga_ellipsis), and NumPy's advanced indexing when an
+   item is an array (ga_array_index): the result is then a new array, whose
+   shape follows NumPy's rules: the index arrays (integer scalars among them
+   count as 0-d arrays; a bool array stands for its nonzero() arrays)
+   broadcast together, and their shape takes the place of the first
+   indexed axis when the advanced items are adjacent, else comes first.
+   Errors as NumPy's: an index out of bounds ("index 10 is out of bounds
+   for axis 0 with size 5", naming a's axis), index arrays that do not
+   broadcast, a non-integer index array, a bool index whose shape does not
+   match the axes it covers. */
+GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items);
+
+/* a[index] = value: writes `value` (broadcast, converted with NumPy's
+   unsafe casting, as item assignment does) into the view a[index]. */
+GPUARR_API ga_status ga_setitem(ga_array *a, const char *index, const ga_array *value);
+GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar value);
+
+/* What an index out of range means (numpy.take's `mode`). */
+typedef enum ga_index_mode {
+    GA_INDEX_RAISE, /* an error naming the index and the axis size; nothing written */
+    GA_INDEX_WRAP,  /* taken modulo the axis length */
+    GA_INDEX_CLIP   /* clamped to the axis */
+} ga_index_mode;
+
+/* numpy.take: the elements of `a` at `indices` (any integer or bool
+   dtype) along `axis` (GA_AXIS_NONE: of the flattened array). The result's
+   shape is a.shape[:axis] + indices.shape + a.shape[axis+1:]. */
+GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axis, ga_index_mode mode);
+
+/* numpy.take_along_axis: out[..., j, ...] = a[..., indices[..., j, ...],
+   ...] along `axis`, indices (same ndim as a) broadcast against a in the
+   other axes, as the results of argsort are used. */
+GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indices, int axis);
+
+/* numpy.put: a.flat[indices[i]] = values.flat[i % values.size], values
+   converted to a's dtype; `mode` as in ga_take. Which of several writes to
+   one element lands is not defined (as in CuPy). */
+GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode);
+
+/* numpy.put_along_axis: a[..., indices[..., j, ...], ...] = values[..., j,
+   ...] along `axis`, indices and values broadcast as take_along_axis. */
+GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, const ga_array *values, int axis);
 
 /* a[items] = value (GA_INDEX_ARRAY items allowed, NumPy's advanced
    assignment): `value` broadcast to the shape a[items] has, converted with
@@ -1177,13 +1222,9 @@ GPUARR_API ga_status ga_place(ga_array *a, const ga_array *mask, const ga_array 
    adds as logical or. */
 GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, const ga_array *values);
 
-/* numpy.trace: the sums along the diagonal `offset` of the plane (axis1,
-   axis2), a new array of a's shape without those axes (0-d for a matrix);
-   dtype as numpy.sum's (GA_DTYPE_INVALID: its default). */
-GPUARR_API ga_array *ga_trace(const ga_array *a, int64_t offset, int axis1, int axis2, ga_dtype dtype);
-
+/* >>reduce */
 /* ======================================================================== */
-/* 13. Reductions and statistics                                             */
+/* 16. Reductions and statistics                                             */
 /* ======================================================================== */
 /* NumPy's reductions, with NumPy 2's result dtypes and empty-slice rules:
    - Axes are (naxes, axes) pairs, NumPy's axis= : naxes 0 (axes NULL) is
@@ -1369,8 +1410,14 @@ enum {
    stream. */
 GPUARR_API int ga_reduce_warnings(void);
 
+/* numpy.trace: the sums along the diagonal `offset` of the plane (axis1,
+   axis2), a new array of a's shape without those axes (0-d for a matrix);
+   dtype as numpy.sum's (GA_DTYPE_INVALID: its default). */
+GPUARR_API ga_array *ga_trace(const ga_array *a, int64_t offset, int axis1, int axis2, ga_dtype dtype);
+
+/* >>sort */
 /* ======================================================================== */
-/* 14. Sorting, searching, scans and sets                                    */
+/* 17. Sorting, searching, scans and sets                                    */
 /* ======================================================================== */
 /* Over CUB's device-wide algorithms (build/libgpuarr_cub.a, linked with
    -lcudart_static -lstdc++ -lrt). Temporary storage comes from the pool;
@@ -1540,10 +1587,6 @@ GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q
                                       ga_quantile_method method, bool keepdims);
 GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims);
 
-/* The CUB version the glue archive was built with (CUB_VERSION, e.g.
-   300001): a program calling it is known to link the archive. */
-GPUARR_API int ga_cub_version(void);
-
 /* --- searching ---------------------------------------------------------- */
 /* Searching, the set functions and the sorts under them compare in NumPy's
    order in the dtype the inputs promote to (numpy.result_type): NaN after
@@ -1685,9 +1728,27 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
    for `bins` equal bins (a new 1-d array of bins + 1). */
 GPUARR_API ga_array *ga_histogram_bin_edges(const ga_array *a, int64_t bins, const double *range);
 
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUARR_H */
+
+/* >>abi */
 /* ======================================================================== */
-/* 15. Kernel ABI (internal: shared with the kernels' .cu files)            */
+/* 18. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
+/* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
+   kernels and the CUB glue define): a program's own files do not see it.
+   Its own guard lets a file include gpuarr.h plainly and then again with
+   GPUARR_IMPLEMENTATION. */
+#if (defined(GPUARR_IMPLEMENTATION) || defined(GPUARR_KERNEL_ABI)) && !defined(GPUARR__KERNEL_ABI_INCLUDED)
+#define GPUARR__KERNEL_ABI_INCLUDED
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Kernel symbols are ga_<family>_<op>_<dtypes>_<variant>; every kernel
    uses grid-stride loops, so any grid size is correct. Strides in layouts
    are in bytes; dims are C-ordered (the last varies fastest) and already
@@ -2020,7 +2081,7 @@ int ga__cub_version(void);
 }
 #endif
 
-#endif /* GPUARR_H */
+#endif /* Kernel ABI */
 
 /* ======================================================================== */
 /*                            IMPLEMENTATION                                */
@@ -2038,6 +2099,7 @@ int ga__cub_version(void);
 #include <stdlib.h>
 #include <string.h>
 
+/* >>config */
 /* ------------------------------------------------------------------------ */
 /* 1. Configuration                                                          */
 /* ------------------------------------------------------------------------ */
@@ -2065,8 +2127,39 @@ extern "C" {
 #define GA__MAX(a, b) ((a) > (b) ? (a) : (b))
 #define GA__MIN(a, b) ((a) < (b) ? (a) : (b))
 
+/* >>types */
 /* ------------------------------------------------------------------------ */
-/* 3. Core: the driver, initialisation, errors                               */
+/* 2. Types: the array object, which every section reads                     */
+/* ------------------------------------------------------------------------ */
+
+/* A pool block (>>memory). */
+typedef struct ga__block ga__block;
+
+/* Device memory shared by an array and its views. */
+typedef struct ga__buffer {
+    int refcount;
+    int device;
+    uint64_t ptr;
+    size_t nbytes;
+    ga__block *block; /* from the device pool; NULL when nbytes is 0 */
+} ga__buffer;
+
+struct ga_array {
+    int refcount;
+    ga_dtype dtype;
+    int ndim;
+    int flags;
+    int device;
+    int64_t size;
+    uint64_t data;          /* device address of element 0 */
+    ga__buffer *buffer;
+    int64_t shape[GA_MAXDIMS];
+    int64_t strides[GA_MAXDIMS];
+};
+
+/* >>core */
+/* ------------------------------------------------------------------------ */
+/* 3. Core: the driver, initialisation, errors, shutdown                     */
 /* ------------------------------------------------------------------------ */
 
 /* Every driver entry point we use, X(name without "cu", ABI version), typed
@@ -2173,6 +2266,17 @@ typedef struct ga__thread {
 } ga__thread;
 
 static GA__TLS ga__thread ga__t;
+
+/* --- shutdown ------------------------------------------------------------ */
+/* Each section that keeps state across calls drops it in its own hook,
+   ga__<section>_shutdown, defined at the section's end. ga_shutdown (below)
+   calls them in this order, the later sections first, with ga__lock held,
+   while the driver is still loaded; a new section adds its name here. */
+#define GA__SHUTDOWN_LIST(X) \
+    X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(launch) X(memory) X(device)
+#define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
+GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
+#undef GA__SHUTDOWN_DECLARE
 
 /* --- errors -------------------------------------------------------------- */
 
@@ -2361,6 +2465,28 @@ GPUARR_API ga_status ga_init(void)
 
 GPUARR_API int ga_driver_version(void) { return ga__g.driver_version; }
 
+GPUARR_API void ga_shutdown(void)
+{
+    pthread_mutex_lock(&ga__lock);
+    if (ga__g.initialized) {
+#define GA__SHUTDOWN_CALL(name) ga__##name##_shutdown();
+        GA__SHUTDOWN_LIST(GA__SHUTDOWN_CALL)
+#undef GA__SHUTDOWN_CALL
+    }
+    GA__ATOMIC_STORE(&ga__g.initialized, 0);
+    ga__g.init_status = GA_OK;
+    ga__g.driver_version = 0;
+    if (ga__g.driver_library) dlclose(ga__g.driver_library);
+    ga__g.driver_library = NULL;
+    memset(&ga__g.cu, 0, sizeof ga__g.cu);
+    pthread_mutex_unlock(&ga__lock);
+    memset(ga__t.stream, 0, sizeof ga__t.stream);
+    ga__t.device = 0;
+    ga__t.device_depth = 0;
+    ga__t.stream_depth = 0;
+}
+
+/* >>device */
 /* ------------------------------------------------------------------------ */
 /* 4. Devices                                                                */
 /* ------------------------------------------------------------------------ */
@@ -2479,6 +2605,18 @@ GPUARR_API ga_status ga_device_memory_info(int device, size_t *free_bytes, size_
     return GA_OK;
 }
 
+/* Releases the primary contexts and forgets the devices. */
+static void ga__device_shutdown(void)
+{
+    for (int i = 0; i < ga__g.device_count; i++)
+        if (ga__g.devices[i].context) GA__CU.DevicePrimaryCtxRelease(ga__g.devices[i].handle);
+    GA__CU.CtxSetCurrent(NULL); /* a released context must not stay current here */
+    GPUARR_FREE(ga__g.devices);
+    ga__g.devices = NULL;
+    ga__g.device_count = 0;
+}
+
+/* >>stream */
 /* ------------------------------------------------------------------------ */
 /* 5. Streams and events                                                     */
 /* ------------------------------------------------------------------------ */
@@ -2707,6 +2845,7 @@ GPUARR_API ga_status ga_event_elapsed_ms(const ga_event *start, const ga_event *
 }
 
 
+/* >>memory */
 /* ------------------------------------------------------------------------ */
 /* 6. Memory                                                                 */
 /* ------------------------------------------------------------------------ */
@@ -3542,8 +3681,29 @@ GPUARR_API ga_status ga_pinned_free_all_blocks(void)
     return GA_OK;
 }
 
+/* Frees the pinned pool and each device's pool (in its context). */
+static void ga__memory_shutdown(void)
+{
+    if (ga__pinned_pool) {
+        ga__pool_destroy(ga__pinned_pool);
+        GPUARR_FREE(ga__pinned_pool);
+        ga__pinned_pool = NULL;
+    }
+    for (int i = 0; i < ga__g.device_count; i++) {
+        ga__device *d = &ga__g.devices[i];
+        if (d->pool) {
+            GA__CU.CtxSetCurrent(d->context);
+            ga__pool_destroy(d->pool);
+            GPUARR_FREE(d->pool);
+            d->pool = NULL;
+        }
+    }
+    memset(ga__device_memory_state, 0, sizeof ga__device_memory_state);
+}
+
+/* >>dtype */
 /* ------------------------------------------------------------------------ */
-/* 7. Dtypes and type promotion                                              */
+/* 7. Dtypes and type promotion; host element conversion                     */
 /* ------------------------------------------------------------------------ */
 
 static const char *const ga__dtype_names[] = {
@@ -3711,551 +3871,6 @@ GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes, int nsca
 }
 
 /* ------------------------------------------------------------------------ */
-/* 8. Arrays                                                                 */
-/* ------------------------------------------------------------------------ */
-
-/* Device memory shared by an array and its views. */
-typedef struct ga__buffer {
-    int refcount;
-    int device;
-    uint64_t ptr;
-    size_t nbytes;
-    ga__block *block; /* from the device pool; NULL when nbytes is 0 */
-} ga__buffer;
-
-struct ga_array {
-    int refcount;
-    ga_dtype dtype;
-    int ndim;
-    int flags;
-    int device;
-    int64_t size;
-    uint64_t data;          /* device address of element 0 */
-    ga__buffer *buffer;
-    int64_t shape[GA_MAXDIMS];
-    int64_t strides[GA_MAXDIMS];
-};
-
-static void ga__buffer_release(ga__buffer *b)
-{
-    if (!b || GA__ATOMIC_ADD(&b->refcount, -1) != 0) return;
-    if (b->block) ga__pool_free(ga__g.devices[b->device].pool, b->block);
-    GPUARR_FREE(b);
-}
-
-/* NumPy's contiguity flags for a shape and byte strides. */
-static int ga__contiguity(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
-{
-    int flags = GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
-    int64_t expect = itemsize;
-    for (int d = ndim - 1; d >= 0; d--) {
-        if (shape[d] == 0) return GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
-        if (shape[d] != 1) {
-            if (strides[d] != expect) flags &= ~GA_C_CONTIGUOUS;
-            expect *= shape[d];
-        }
-    }
-    expect = itemsize;
-    for (int d = 0; d < ndim; d++) {
-        if (shape[d] != 1) {
-            if (strides[d] != expect) flags &= ~GA_F_CONTIGUOUS;
-            expect *= shape[d];
-        }
-    }
-    return flags;
-}
-
-/* Checks a shape for `func`; stores the element count in *size. */
-static ga_status ga__check_shape(const char *func, int ndim, const int64_t *shape, int64_t *size)
-{
-    if (ndim < 0 || ndim > GA_MAXDIMS)
-        return ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS);
-    if (ndim > 0 && !shape) return ga__null_input(func, "shape");
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++) {
-        if (shape[d] < 0)
-            return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
-        if (shape[d] != 0 && n > INT64_MAX / shape[d])
-            return ga__error(GA_ERROR_VALUE, func, "array is too big; the number of elements overflows int64");
-        n *= shape[d];
-    }
-    *size = n;
-    return GA_OK;
-}
-
-/* A new array header over `buffer` (whose reference it takes). */
-static ga_array *ga__array_wrap(const char *func, ga__buffer *buffer, ga_dtype dtype, int ndim,
-                                const int64_t *shape, const int64_t *strides, uint64_t data)
-{
-    ga_array *a = (ga_array *)GPUARR_MALLOC(sizeof *a);
-    if (!a) {
-        ga__buffer_release(buffer);
-        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-        return NULL;
-    }
-    a->refcount = 1;
-    a->dtype = dtype;
-    a->ndim = ndim;
-    a->device = buffer->device;
-    a->buffer = buffer;
-    a->data = data;
-    a->size = 1;
-    for (int d = 0; d < ndim; d++) {
-        a->shape[d] = shape[d];
-        a->strides[d] = strides[d];
-        a->size *= shape[d];
-    }
-    a->flags = ga__contiguity(ndim, shape, strides, (int64_t)ga__dtype_sizes[dtype]) | GA_WRITEABLE;
-    return a;
-}
-
-/* A new C-contiguous array on `device` (bound), memory on its current
-   stream. Not tracked by scopes: public functions return through ga__ret. */
-static ga_array *ga__array_new(const char *func, int device, int ndim, const int64_t *shape,
-                               ga_dtype dtype)
-{
-    int64_t size = 0;
-    if (!ga__dtype_valid(dtype)) {
-        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
-        return NULL;
-    }
-    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
-    size_t itemsize = ga__dtype_sizes[dtype];
-    if ((uint64_t)size > SIZE_MAX / itemsize) {
-        ga__error(GA_ERROR_VALUE, func, "array is too big");
-        return NULL;
-    }
-    ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
-    if (!buf) {
-        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-        return NULL;
-    }
-    buf->refcount = 1;
-    buf->device = device;
-    buf->nbytes = (size_t)size * itemsize;
-    buf->block = NULL;
-    buf->ptr = 0;
-    if (buf->nbytes) {
-        buf->block = ga__device_alloc(func, device, buf->nbytes, false);
-        if (!buf->block) {
-            GPUARR_FREE(buf);
-            return NULL;
-        }
-        buf->ptr = buf->block->ptr;
-    }
-    int64_t strides[GA_MAXDIMS];
-    int64_t step = (int64_t)itemsize;
-    for (int d = ndim - 1; d >= 0; d--) {
-        strides[d] = step;
-        step *= shape[d] ? shape[d] : 1;
-    }
-    ga_array *a = ga__array_wrap(func, buf, dtype, ndim, shape, strides, buf->ptr);
-    if (a) a->flags |= GA_OWNDATA;
-    return a;
-}
-
-/* Registers a new array with the thread's open scope, if any. */
-static ga_array *ga__ret(ga_array *a)
-{
-    if (!a || ga__t.scope_depth == 0) return a;
-    if (ga__t.scope_count == ga__t.scope_capacity) {
-        int cap = ga__t.scope_capacity ? ga__t.scope_capacity * 2 : 64;
-        ga__scope_entry *e = (ga__scope_entry *)GPUARR_MALLOC(sizeof *e * (size_t)cap);
-        if (!e) {
-            ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, "ga_scope", "out of host memory");
-            ga_release(a);
-            return NULL;
-        }
-        if (ga__t.scope_count) memcpy(e, ga__t.scope_entries, sizeof *e * (size_t)ga__t.scope_count);
-        GPUARR_FREE(ga__t.scope_entries);
-        ga__t.scope_entries = e;
-        ga__t.scope_capacity = cap;
-    }
-    ga__t.scope_entries[ga__t.scope_count].array = a;
-    ga__t.scope_entries[ga__t.scope_count].kept = false;
-    ga__t.scope_count++;
-    return a;
-}
-
-GPUARR_API int ga_ndim(const ga_array *a) { return a ? a->ndim : -1; }
-GPUARR_API const int64_t *ga_shape(const ga_array *a) { return a ? a->shape : NULL; }
-GPUARR_API const int64_t *ga_strides(const ga_array *a) { return a ? a->strides : NULL; }
-GPUARR_API int64_t ga_size(const ga_array *a) { return a ? a->size : -1; }
-GPUARR_API ga_dtype ga_dtype_of(const ga_array *a) { return a ? a->dtype : GA_DTYPE_INVALID; }
-GPUARR_API size_t ga_itemsize(const ga_array *a) { return a ? ga__dtype_sizes[a->dtype] : 0; }
-GPUARR_API size_t ga_nbytes(const ga_array *a)
-{
-    return a ? (size_t)a->size * ga__dtype_sizes[a->dtype] : 0;
-}
-GPUARR_API int ga_device_of(const ga_array *a) { return a ? a->device : -1; }
-GPUARR_API int ga_flags(const ga_array *a) { return a ? a->flags : 0; }
-GPUARR_API void *ga_data(const ga_array *a) { return a ? (void *)(uintptr_t)a->data : NULL; }
-
-GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *shape,
-                                   const int64_t *strides, int64_t offset)
-{
-    static const char func[] = "ga_as_strided";
-    int64_t size = 0;
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
-    if (ndim > 0 && !strides) { ga__null_input(func, "strides"); return NULL; }
-    int64_t itemsize = (int64_t)ga__dtype_sizes[a->dtype];
-    int64_t align = itemsize < 8 ? itemsize : 8; /* kernels access whole, aligned elements */
-    bool aligned = (int64_t)((a->data + (uint64_t)offset) % (uint64_t)align) == 0;
-    for (int d = 0; d < ndim; d++) aligned = aligned && strides[d] % align == 0;
-    if (!aligned) {
-        ga__error(GA_ERROR_VALUE, func, "the offset and strides must be multiples of %lld bytes for %s",
-                  (long long)align, ga__dtype_names[a->dtype]);
-        return NULL;
-    }
-    /* the byte range the view touches, relative to the buffer's start */
-    int64_t lo = (int64_t)(a->data - a->buffer->ptr) + offset, hi = lo;
-    if (size > 0) {
-        for (int d = 0; d < ndim; d++) {
-            int64_t span = strides[d] * (shape[d] - 1);
-            if (span < 0) lo += span; else hi += span;
-        }
-        if (lo < 0 || hi + itemsize > (int64_t)a->buffer->nbytes) {
-            ga__error(GA_ERROR_VALUE, func,
-                      "the view reaches bytes %lld to %lld, outside the buffer of %zu bytes",
-                      (long long)lo, (long long)(hi + itemsize), a->buffer->nbytes);
-            return NULL;
-        }
-    }
-    GA__ATOMIC_ADD(&a->buffer->refcount, 1);
-    ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, ndim, shape, strides,
-                                 a->data + (uint64_t)offset);
-    if (v) v->flags = (v->flags & ~GA_WRITEABLE) | (a->flags & GA_WRITEABLE);
-    return ga__ret(v);
-}
-
-GPUARR_API ga_array *ga_retain(ga_array *a)
-{
-    if (a) GA__ATOMIC_ADD(&a->refcount, 1);
-    return a;
-}
-
-GPUARR_API void ga_release(ga_array *a)
-{
-    if (!a || GA__ATOMIC_ADD(&a->refcount, -1) != 0) return;
-    ga__buffer_release(a->buffer);
-    GPUARR_FREE(a);
-}
-
-GPUARR_API void ga_scope_begin(void)
-{
-    if (ga__t.scope_depth == (int)(sizeof ga__t.scope_starts / sizeof(int))) {
-        ga__error(GA_ERROR_STATE, "ga_scope_begin", "scopes nest at most 64 deep");
-        return;
-    }
-    ga__t.scope_starts[ga__t.scope_depth++] = ga__t.scope_count;
-}
-
-GPUARR_API void ga_scope_end(void)
-{
-    if (ga__t.scope_depth == 0) {
-        ga__error(GA_ERROR_STATE, "ga_scope_end", "no open scope");
-        return;
-    }
-    int start = ga__t.scope_starts[--ga__t.scope_depth], kept = start;
-    for (int i = start; i < ga__t.scope_count; i++) {
-        ga__scope_entry e = ga__t.scope_entries[i];
-        if (!e.kept) {
-            ga_release(e.array);
-        } else if (ga__t.scope_depth > 0) { /* it now belongs to the enclosing scope */
-            ga__t.scope_entries[kept].array = e.array;
-            ga__t.scope_entries[kept].kept = false;
-            kept++;
-        }
-    }
-    ga__t.scope_count = kept;
-    if (ga__t.scope_depth == 0 && ga__t.scope_entries) {
-        GPUARR_FREE(ga__t.scope_entries);
-        ga__t.scope_entries = NULL;
-        ga__t.scope_capacity = 0;
-    }
-}
-
-GPUARR_API ga_array *ga_keep(ga_array *a)
-{
-    if (!a || ga__t.scope_depth == 0) return a;
-    int start = ga__t.scope_starts[ga__t.scope_depth - 1];
-    for (int i = ga__t.scope_count - 1; i >= start; i--)
-        if (ga__t.scope_entries[i].array == a && !ga__t.scope_entries[i].kept) {
-            ga__t.scope_entries[i].kept = true;
-            break;
-        }
-    return a;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Kernel registry (used by sections 9 and 10)                               */
-/* ------------------------------------------------------------------------ */
-/* A family's fatbin is loaded the first time one of its kernels is needed;
-   each kernel is resolved once and cached in a table indexed by op, dtype
-   and variant, so the hot path is one load and a NULL test. */
-
-#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
-    X(REDUCE, reduce)
-
-typedef enum ga__family {
-#define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
-    GA__FAMILY_LIST(GA__FAMILY_ENUM)
-#undef GA__FAMILY_ENUM
-    GA__NUM_FAMILIES
-} ga__family;
-
-static const char *const ga__family_names[GA__NUM_FAMILIES] = {
-#define GA__FAMILY_NAME(E, name) #name,
-    GA__FAMILY_LIST(GA__FAMILY_NAME)
-#undef GA__FAMILY_NAME
-};
-
-#ifdef GPUARR_EMBED_FATBINS
-/* Made by `make fatbins` in build/gpuarr_fatbins.c; NULL-name terminated. */
-typedef struct ga__embedded_fatbin {
-    const char *name;
-    const unsigned char *data;
-    const unsigned char *end;
-} ga__embedded_fatbin;
-extern const ga__embedded_fatbin ga__embedded_fatbins[];
-#endif
-
-static CUlibrary ga__libraries[GA__NUM_FAMILIES];
-
-/* The cached kernels. */
-enum { GA__COPY_CONTIG, GA__COPY_STRIDED32, GA__COPY_STRIDED64, GA__COPY_NUM_VARIANTS };
-static struct {
-    CUkernel astype[GA_NUM_DTYPES][GA_NUM_DTYPES][GA__COPY_NUM_VARIANTS];
-    CUkernel transpose[5], tri[5], fill[5], eye[5]; /* by log2(itemsize) */
-    CUkernel arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
-    CUkernel take[5], put[5], check_bounds, add_at[GA_NUM_DTYPES];
-    CUkernel ufunc[GA_NUM_UFUNCS][GA_NUM_DTYPES + 2][2]; /* [ufunc][loop][contig, strided] */
-    CUkernel all_true;
-    CUkernel reduce[8][11][3], reduce_gram[2], reduce_corr[2]; /* section 13: [op][loads][inner, outer, packed] */
-} ga__kernels;
-
-#ifndef GPUARR_EMBED_FATBINS
-/* The directories searched for <family>.fatbin, in order. */
-static int ga__kernel_dirs(const char *dirs[3])
-{
-    int n = 0;
-    const char *env = getenv("GPUARR_KERNEL_DIR");
-    if (env && *env) dirs[n++] = env;
-#ifdef GPUARR_KERNEL_DIR
-    dirs[n++] = GPUARR_KERNEL_DIR;
-#endif
-    dirs[n++] = "build/kernels";
-    return n;
-}
-#endif
-
-GPUARR_API bool ga_kernel_family_locate(int family, char *path, size_t size)
-{
-    if (family < 0 || family >= GA__NUM_FAMILIES || !path || size == 0) return false;
-#ifdef GPUARR_EMBED_FATBINS
-    for (const ga__embedded_fatbin *e = ga__embedded_fatbins; e->name; e++)
-        if (strcmp(e->name, ga__family_names[family]) == 0) {
-            snprintf(path, size, "embedded");
-            return true;
-        }
-    path[0] = 0;
-    return false;
-#else
-    const char *dirs[3];
-    int ndirs = ga__kernel_dirs(dirs);
-    for (int i = 0; i < ndirs; i++) {
-        snprintf(path, size, "%s/%s.fatbin", dirs[i], ga__family_names[family]);
-        FILE *f = fopen(path, "rb");
-        if (f) {
-            fclose(f);
-            return true;
-        }
-    }
-    size_t len = 0;
-    path[0] = 0;
-    for (int i = 0; i < ndirs && len < size; i++)
-        len += (size_t)snprintf(path + len, size - len, "%s%s", i ? ", " : "", dirs[i]);
-    return false;
-#endif
-}
-
-static ga_status ga__check_fatbin_version(const char *func, ga__family fam, CUlibrary lib,
-                                          const char *where)
-{
-    CUdeviceptr ptr = 0;
-    size_t bytes = 0;
-    unsigned int version = 0;
-    CUresult r = GA__CU.LibraryGetGlobal(&ptr, &bytes, lib, "ga_fatbin_version");
-    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_SOURCE) {
-        int major = 0, minor = 0;
-        ga__device *d = &ga__g.devices[ga__t.device];
-        GA__CU.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->handle);
-        GA__CU.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->handle);
-        return ga__error(GA_ERROR_KERNELS_MISSING, func,
-                         "kernel fatbin '%s' (%s) has no code for this GPU (sm_%d%d); rebuild it with `make fatbins GPUARR_ARCHS=sm_%d%d`",
-                         ga__family_names[fam], where, major, minor, major, minor);
-    }
-    if (r == CUDA_SUCCESS && bytes == sizeof version)
-        r = GA__CU.MemcpyDtoH(&version, ptr, sizeof version);
-    if (r != CUDA_SUCCESS || version != GPUARR_VERSION_NUMBER)
-        return ga__error(GA_ERROR_KERNELS_STALE, func,
-                         "kernel fatbin '%s' (%s) was built for gpuarr %u.%u.%u, this is %s; rebuild with `make fatbins`",
-                         ga__family_names[fam], where, version / 10000, version / 100 % 100,
-                         version % 100, GPUARR_VERSION_STRING);
-    return GA_OK;
-}
-
-static ga_status ga__load_family_locked(const char *func, ga__family fam)
-{
-    const char *name = ga__family_names[fam];
-    CUlibrary lib = NULL;
-    char where[600];
-    if (!ga_kernel_family_locate((int)fam, where, sizeof where))
-        return ga__error(GA_ERROR_KERNELS_MISSING, func,
-#ifdef GPUARR_EMBED_FATBINS
-                         "kernel family '%s' is not among the embedded fatbins%s", name, where);
-#else
-                         "kernel fatbin '%s.fatbin' not found (looked in %s); run `make fatbins` or set GPUARR_KERNEL_DIR",
-                         name, where);
-#endif
-#ifdef GPUARR_EMBED_FATBINS
-    const ga__embedded_fatbin *e = ga__embedded_fatbins;
-    while (strcmp(e->name, name) != 0) e++;
-    CUlibraryOption opt = CU_LIBRARY_BINARY_IS_PRESERVED;
-    void *on = (void *)(uintptr_t)1;
-    GA__CHECK_CU(func, GA__CU.LibraryLoadData(&lib, e->data, NULL, NULL, 0, &opt, &on, 1),
-                 "cuLibraryLoadData (embedded fatbin)");
-#else
-    FILE *f = fopen(where, "rb");
-    long size = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-    void *image = size > 0 ? GPUARR_MALLOC((size_t)size) : NULL;
-    size_t got = image && fseek(f, 0, SEEK_SET) == 0 ? fread(image, 1, (size_t)size, f) : 0;
-    if (f) fclose(f);
-    if (!image || got != (size_t)size) {
-        GPUARR_FREE(image);
-        return ga__error(GA_ERROR_KERNELS_MISSING, func, "could not read %s", where);
-    }
-    CUresult r = GA__CU.LibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0);
-    GPUARR_FREE(image);
-    if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_SOURCE)
-        return ga__error(GA_ERROR_KERNELS_STALE, func, "%s is not a valid fatbin; rebuild with `make fatbins`", where);
-    if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "cuLibraryLoadData");
-#endif
-    ga_status st = ga__check_fatbin_version(func, fam, lib, where);
-    if (st != GA_OK) {
-        GA__CU.LibraryUnload(lib);
-        return st;
-    }
-    GA__ATOMIC_STORE(&ga__libraries[fam], lib);
-    return GA_OK;
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-/* The slow path of ga__kernel: loads the family if needed, resolves the
-   kernel named by the format, caches it in *slot. */
-static CUfunction ga__resolve_kernel(const char *func, ga__family fam, CUkernel *slot,
-                                     const char *fmt, ...)
-{
-    if (!GA__ATOMIC_LOAD(&ga__libraries[fam])) {
-        pthread_mutex_lock(&ga__lock);
-        ga_status st = ga__libraries[fam] ? GA_OK : ga__load_family_locked(func, fam);
-        pthread_mutex_unlock(&ga__lock);
-        if (st != GA_OK) return NULL;
-    }
-    char name[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
-    CUkernel k = NULL;
-    CUresult r = GA__CU.LibraryGetKernel(&k, ga__libraries[fam], name);
-    if (r != CUDA_SUCCESS) {
-        ga__error(GA_ERROR_KERNELS_MISSING, func, "kernel %s is missing from the '%s' fatbin (%d); rebuild with `make fatbins`",
-                  name, ga__family_names[fam], (int)r);
-        return NULL;
-    }
-    GA__ATOMIC_STORE(slot, k);
-    return (CUfunction)k;
-}
-
-/* The kernel cached in `slot`, resolving it by name (the remaining
-   arguments) the first time. A CUkernel launches as a CUfunction. */
-#define ga__kernel(func, fam, slot, ...)                                  \
-    (GA__ATOMIC_LOAD(slot) ? (CUfunction)GA__ATOMIC_LOAD(slot)            \
-                           : ga__resolve_kernel((func), (fam), (slot), __VA_ARGS__))
-
-GPUARR_API int ga_kernel_family_count(void) { return GA__NUM_FAMILIES; }
-
-GPUARR_API const char *ga_kernel_family_name(int family)
-{
-    return family >= 0 && family < GA__NUM_FAMILIES ? ga__family_names[family] : NULL;
-}
-
-GPUARR_API bool ga_kernel_family_loaded(int family)
-{
-    return family >= 0 && family < GA__NUM_FAMILIES && GA__ATOMIC_LOAD(&ga__libraries[family]) != NULL;
-}
-
-/* Launches a grid-stride kernel over `work` items on the current stream of
-   `device`: enough 256-thread blocks to fill the GPU, no more. */
-static ga_status ga__launch(const char *func, CUfunction f, int device, int64_t work, void **args)
-{
-    if (!f) return ga__t.error;
-    const int64_t threads = 256;
-    int64_t blocks = (work + threads - 1) / threads;
-    int64_t most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
-    if (blocks > most) blocks = most;
-    if (blocks < 1) blocks = 1;
-    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
-                                           ga__stream_of(device), args, NULL),
-                 "cuLaunchKernel");
-    return GA_OK;
-}
-
-/* Launches a thread per work item: the streaming kernels over contiguous
-   memory (a 16-byte vector per thread). Their grid-stride loops then run
-   once; blocks that retire in address order measured faster than a grid
-   of one wave looping over the data. */
-static ga_status ga__launch_flat(const char *func, CUfunction f, int device, int64_t work, void **args)
-{
-    if (!f) return ga__t.error;
-    int64_t blocks = GA__MAX(GA__MIN((work + 255) / 256, (int64_t)INT32_MAX), 1);
-    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, ga__stream_of(device), args, NULL),
-                 "cuLaunchKernel");
-    return GA_OK;
-}
-
-/* Like ga__launch, for `rows` rows of `work` threads' work each: the rows
-   spread over blockIdx.y (the kernel loops over rows by gridDim.y). */
-static ga_status ga__launch_rows(const char *func, CUfunction f, int device, int64_t work, int64_t rows, void **args)
-{
-    if (!f) return ga__t.error;
-    const int64_t threads = 256;
-    int64_t blocks = (work + threads - 1) / threads;
-    int64_t most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
-    if (blocks > most) blocks = most;
-    if (blocks < 1) blocks = 1;
-    int64_t blocks_y = most / blocks;
-    if (blocks_y > rows) blocks_y = rows;
-    if (blocks_y > 65535) blocks_y = 65535;
-    if (blocks_y < 1) blocks_y = 1;
-    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, (unsigned)blocks_y, 1, (unsigned)threads, 1, 1, 0,
-                                           ga__stream_of(device), args, NULL),
-                 "cuLaunchKernel");
-    return GA_OK;
-}
-
-/* log2 of an item size (1..16 bytes): the index of fill/eye kernels. */
-static int ga__size_class(size_t itemsize)
-{
-    return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : itemsize == 8 ? 3 : 4;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Host-side element conversion (fill values, the 1 of eye)                  */
 /* ------------------------------------------------------------------------ */
 /* The same values the kernels' casts give, for one scalar on the host. */
@@ -4406,9 +4021,815 @@ static ga_status ga__scalar_to_element(const char *func, ga_scalar s, ga_dtype d
     return ga__error(GA_ERROR_VALUE, func, "invalid scalar kind %d", (int)s.kind);
 }
 
+
+/* >>shape */
 /* ------------------------------------------------------------------------ */
-/* 9. Creation                                                               */
+/* 8. Shapes and strides: broadcasting, collapsing, extents, axes            */
 /* ------------------------------------------------------------------------ */
+
+typedef struct ga__layout {
+    int ndim;
+    int64_t shape[GA_MAXDIMS];
+    int64_t strides[GA_MAXDIMS];
+    int64_t offset;
+} ga__layout;
+
+static void ga__layout_of(const ga_array *a, ga__layout *l)
+{
+    l->ndim = a->ndim;
+    l->offset = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        l->shape[d] = a->shape[d];
+        l->strides[d] = a->strides[d];
+    }
+}
+
+/* NumPy's contiguity flags for a shape and byte strides. */
+static int ga__contiguity(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
+{
+    int flags = GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
+    int64_t expect = itemsize;
+    for (int d = ndim - 1; d >= 0; d--) {
+        if (shape[d] == 0) return GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
+        if (shape[d] != 1) {
+            if (strides[d] != expect) flags &= ~GA_C_CONTIGUOUS;
+            expect *= shape[d];
+        }
+    }
+    expect = itemsize;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] != 1) {
+            if (strides[d] != expect) flags &= ~GA_F_CONTIGUOUS;
+            expect *= shape[d];
+        }
+    }
+    return flags;
+}
+
+/* Checks a shape for `func`; stores the element count in *size. */
+static ga_status ga__check_shape(const char *func, int ndim, const int64_t *shape, int64_t *size)
+{
+    if (ndim < 0 || ndim > GA_MAXDIMS)
+        return ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS);
+    if (ndim > 0 && !shape) return ga__null_input(func, "shape");
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] < 0)
+            return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        if (shape[d] != 0 && n > INT64_MAX / shape[d])
+            return ga__error(GA_ERROR_VALUE, func, "array is too big; the number of elements overflows int64");
+        n *= shape[d];
+    }
+    *size = n;
+    return GA_OK;
+}
+
+/* C strides of `shape` for an item size. */
+static void ga__c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
+{
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = itemsize;
+        itemsize *= shape[d] ? shape[d] : 1;
+    }
+}
+
+/* C-contiguous strides for l's shape, as NumPy fills them (a zero-length
+   axis counts as one). */
+static void ga__fill_c_strides(ga__layout *l, int64_t itemsize)
+{
+    ga__c_strides(l->ndim, l->shape, itemsize, l->strides);
+}
+
+static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape)
+{
+    size_t len = (size_t)snprintf(out, n, "(");
+    for (int d = 0; d < ndim && len < n; d++)
+        len += (size_t)snprintf(out + len, n - len, d ? ",%lld" : "%lld", (long long)shape[d]);
+    if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
+}
+
+/* Normalises `*axis` against `ndim` (NumPy's AxisError otherwise); `what`
+   prefixes the message as NumPy does ("axis2: ", "source: ") or is "". */
+static ga_status ga__normalize_axis(const char *func, const char *what, int *axis, int ndim)
+{
+    if (*axis < -ndim || *axis >= ndim)
+        return ga__error(GA_ERROR_AXIS, func, "%saxis %d is out of bounds for array of dimension %d", what, *axis,
+                         ndim);
+    if (*axis < 0) *axis += ndim;
+    return GA_OK;
+}
+
+/* Normalises n axes into out[] and checks they differ ("repeated axis"). */
+static ga_status ga__normalize_axes(const char *func, const char *repeated, int n, const int *axes, int ndim,
+                                    int *out)
+{
+    for (int i = 0; i < n; i++) {
+        out[i] = axes[i];
+        ga_status st = ga__normalize_axis(func, "", &out[i], ndim);
+        if (st != GA_OK) return st;
+        for (int j = 0; j < i; j++)
+            if (out[j] == out[i]) return ga__error(GA_ERROR_VALUE, func, "%s", repeated);
+    }
+    return GA_OK;
+}
+
+/* Python's slice.indices: the first index and the length of
+   start:stop:step over n elements (GA_NONE: omitted). */
+static void ga__slice_indices(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
+{
+    if (start == GA_NONE) start = step < 0 ? n - 1 : 0;
+    else if (start < 0) start = start + n < 0 ? (step < 0 ? -1 : 0) : start + n;
+    else if (start >= n) start = step < 0 ? n - 1 : n;
+    if (stop == GA_NONE) stop = step < 0 ? -1 : n;
+    else if (stop < 0) stop = stop + n < 0 ? (step < 0 ? -1 : 0) : stop + n;
+    else if (stop >= n) stop = step < 0 ? n - 1 : n;
+    if (step < 0) *length = stop < start ? (start - stop - 1) / -step + 1 : 0;
+    else *length = start < stop ? (stop - start - 1) / step + 1 : 0;
+    *first = start;
+}
+
+/* The broadcast of shapes: NumPy's rules, stored in out (ndim *out_ndim). */
+static bool ga__broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int *out_ndim, int64_t *out,
+                                 int *bad)
+{
+    int nd = 0;
+    for (int i = 0; i < n; i++) nd = GA__MAX(nd, ndims[i]);
+    for (int d = 0; d < nd; d++) out[d] = 1;
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < ndims[i]; d++) {
+            int64_t *o = &out[nd - ndims[i] + d], v = shapes[i][d];
+            if (v == *o || v == 1) continue;
+            if (*o == 1) {
+                *o = v;
+                continue;
+            }
+            *bad = i;
+            return false;
+        }
+    *out_ndim = nd;
+    return true;
+}
+
+/* NumPy's message for inputs (and outputs) that do not broadcast. */
+static ga_status ga__broadcast_error(const char *func, int n, const int *ndims, const int64_t *const *shapes)
+{
+    char text[512];
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof text; i++) {
+        if (i) len += (size_t)snprintf(text + len, sizeof text - len, " ");
+        if (len < sizeof text) ga__format_shape(text + len, sizeof text - len, ndims[i], shapes[i]);
+        len = strlen(text);
+    }
+    return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with shapes %s", text);
+}
+
+/* a's byte strides broadcast to `ndim` dims (aligned at the last dim; 0
+   where a has no dim or a dim of 1). `a` must broadcast there. */
+static void ga__broadcast_strides(const ga_array *a, int ndim, int64_t *strides)
+{
+    for (int d = 0; d < ndim; d++) {
+        int sd = d - (ndim - a->ndim);
+        strides[d] = sd < 0 || a->shape[sd] == 1 ? 0 : a->strides[sd];
+    }
+}
+
+/* Simplifies an elementwise pass over `nops` operands sharing `shape`, each
+   with byte strides strides[op][d]: drops unit dims and merges neighbours
+   that are contiguous in every operand. Returns the new ndim (0: one
+   element). */
+static int ga__collapse(int ndim, int64_t *shape, int nops, int64_t (*strides)[GA_MAXDIMS])
+{
+    int out = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] == 1) continue;
+        bool merge = out > 0;
+        for (int k = 0; k < nops && merge; k++)
+            merge = strides[k][out - 1] == strides[k][d] * shape[d];
+        if (merge) {
+            shape[out - 1] *= shape[d];
+            for (int k = 0; k < nops; k++) strides[k][out - 1] = strides[k][d];
+        } else {
+            shape[out] = shape[d];
+            for (int k = 0; k < nops; k++) strides[k][out] = strides[k][d];
+            out++;
+        }
+    }
+    return out;
+}
+
+/* Whether axes [lo, hi) collapse into one axis; its byte stride goes to
+   *stride (0 for no axes, or only unit ones). */
+static bool ga__collapse_range(const int64_t *shape, const int64_t *strides, int lo, int hi, int64_t *stride)
+{
+    int64_t expect = 0;
+    bool first = true;
+    *stride = 0;
+    for (int d = hi - 1; d >= lo; d--) {
+        if (shape[d] == 1) continue;
+        if (!first && strides[d] != expect) return false;
+        if (first) *stride = strides[d];
+        first = false;
+        expect = strides[d] * shape[d];
+    }
+    return true;
+}
+
+/* Whether offsets up to the extremes of a strided operand fit int32. */
+static bool ga__fits_int32(int ndim, const int64_t *shape, const int64_t *strides)
+{
+    int64_t reach = 0;
+    for (int d = 0; d < ndim; d++) reach += (strides[d] < 0 ? -strides[d] : strides[d]) * (shape[d] - 1);
+    return reach < INT32_MAX;
+}
+
+/* perm: the dims 0..ndim-1 by decreasing |strides[d]| (stable), i.e. the
+   memory order of an operand laid out with those strides. */
+static void ga__order_by_stride(int ndim, const int64_t *strides, int *perm)
+{
+    for (int d = 0; d < ndim; d++) perm[d] = d;
+    for (int i = 1; i < ndim; i++)
+        for (int j = i; j > 0; j--) {
+            int64_t a = strides[perm[j - 1]], b = strides[perm[j]];
+            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
+            int t = perm[j - 1];
+            perm[j - 1] = perm[j];
+            perm[j] = t;
+        }
+}
+
+/* The byte range [lo, hi) that `a`'s elements occupy. */
+static void ga__extent(const ga_array *a, uint64_t *lo, uint64_t *hi)
+{
+    int64_t l = 0, h = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        int64_t span = a->strides[d] * (a->shape[d] - 1);
+        if (span < 0) l += span; else h += span;
+    }
+    *lo = a->data + (uint64_t)l;
+    *hi = a->data + (uint64_t)h + ga__dtype_sizes[a->dtype];
+}
+
+/* Whether input `a`, read with broadcast strides `view` over `ndim` dims,
+   shares bytes with the output `o` other than element for element (which
+   NumPy allows: a ufunc reads each element before it writes it). */
+static bool ga__overlaps_unsafely(const ga_array *a, const int64_t *view, int ndim, const ga_array *o)
+{
+    if (a->buffer != o->buffer || a->size == 0 || o->size == 0) return false;
+    uint64_t alo, ahi, olo, ohi;
+    ga__extent(a, &alo, &ahi);
+    ga__extent(o, &olo, &ohi);
+    if (!(alo < ohi && olo < ahi)) return false;
+    if (a->data != o->data || a->dtype != o->dtype) return true;
+    for (int d = 0; d < ndim; d++)
+        if (o->shape[d] != 1 && view[d] != o->strides[d]) return true;
+    return false;
+}
+
+/* >>array */
+/* ------------------------------------------------------------------------ */
+/* 9. Arrays: the object's life, views, scopes, temporaries                  */
+/* ------------------------------------------------------------------------ */
+
+static void ga__buffer_release(ga__buffer *b)
+{
+    if (!b || GA__ATOMIC_ADD(&b->refcount, -1) != 0) return;
+    if (b->block) ga__pool_free(ga__g.devices[b->device].pool, b->block);
+    GPUARR_FREE(b);
+}
+
+/* A new array header over `buffer` (whose reference it takes). */
+static ga_array *ga__array_wrap(const char *func, ga__buffer *buffer, ga_dtype dtype, int ndim,
+                                const int64_t *shape, const int64_t *strides, uint64_t data)
+{
+    ga_array *a = (ga_array *)GPUARR_MALLOC(sizeof *a);
+    if (!a) {
+        ga__buffer_release(buffer);
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    a->refcount = 1;
+    a->dtype = dtype;
+    a->ndim = ndim;
+    a->device = buffer->device;
+    a->buffer = buffer;
+    a->data = data;
+    a->size = 1;
+    for (int d = 0; d < ndim; d++) {
+        a->shape[d] = shape[d];
+        a->strides[d] = strides[d];
+        a->size *= shape[d];
+    }
+    a->flags = ga__contiguity(ndim, shape, strides, (int64_t)ga__dtype_sizes[dtype]) | GA_WRITEABLE;
+    return a;
+}
+
+/* A new C-contiguous array on `device` (bound), memory on its current
+   stream. Not tracked by scopes: public functions return through ga__ret. */
+static ga_array *ga__array_new(const char *func, int device, int ndim, const int64_t *shape,
+                               ga_dtype dtype)
+{
+    int64_t size = 0;
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
+    size_t itemsize = ga__dtype_sizes[dtype];
+    if ((uint64_t)size > SIZE_MAX / itemsize) {
+        ga__error(GA_ERROR_VALUE, func, "array is too big");
+        return NULL;
+    }
+    ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
+    if (!buf) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    buf->refcount = 1;
+    buf->device = device;
+    buf->nbytes = (size_t)size * itemsize;
+    buf->block = NULL;
+    buf->ptr = 0;
+    if (buf->nbytes) {
+        buf->block = ga__device_alloc(func, device, buf->nbytes, false);
+        if (!buf->block) {
+            GPUARR_FREE(buf);
+            return NULL;
+        }
+        buf->ptr = buf->block->ptr;
+    }
+    int64_t strides[GA_MAXDIMS];
+    int64_t step = (int64_t)itemsize;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = step;
+        step *= shape[d] ? shape[d] : 1;
+    }
+    ga_array *a = ga__array_wrap(func, buf, dtype, ndim, shape, strides, buf->ptr);
+    if (a) a->flags |= GA_OWNDATA;
+    return a;
+}
+
+/* Registers a new array with the thread's open scope, if any. */
+static ga_array *ga__ret(ga_array *a)
+{
+    if (!a || ga__t.scope_depth == 0) return a;
+    if (ga__t.scope_count == ga__t.scope_capacity) {
+        int cap = ga__t.scope_capacity ? ga__t.scope_capacity * 2 : 64;
+        ga__scope_entry *e = (ga__scope_entry *)GPUARR_MALLOC(sizeof *e * (size_t)cap);
+        if (!e) {
+            ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, "ga_scope", "out of host memory");
+            ga_release(a);
+            return NULL;
+        }
+        if (ga__t.scope_count) memcpy(e, ga__t.scope_entries, sizeof *e * (size_t)ga__t.scope_count);
+        GPUARR_FREE(ga__t.scope_entries);
+        ga__t.scope_entries = e;
+        ga__t.scope_capacity = cap;
+    }
+    ga__t.scope_entries[ga__t.scope_count].array = a;
+    ga__t.scope_entries[ga__t.scope_count].kept = false;
+    ga__t.scope_count++;
+    return a;
+}
+
+/* A view of a's buffer with layout `l` (offset relative to a's first
+   element); read-only when `a` is or when `writeable` is false. Not tracked
+   by scopes. */
+static ga_array *ga__view(const char *func, const ga_array *a, const ga__layout *l, bool writeable)
+{
+    GA__ATOMIC_ADD(&a->buffer->refcount, 1);
+    ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, l->ndim, l->shape, l->strides,
+                                 a->data + (uint64_t)l->offset);
+    if (v && (!writeable || !(a->flags & GA_WRITEABLE))) v->flags &= ~GA_WRITEABLE;
+    return v;
+}
+
+/* a's axes in the order perm (already checked to be a permutation). */
+static ga_array *ga__permuted(const char *func, const ga_array *a, const int *perm)
+{
+    ga__layout l;
+    l.ndim = a->ndim;
+    l.offset = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        l.shape[d] = a->shape[perm[d]];
+        l.strides[d] = a->strides[perm[d]];
+    }
+    return ga__view(func, a, &l, true);
+}
+
+/* A read-only view of `a` broadcast to (ndim, shape), or NULL if it does not
+   broadcast (no error recorded: callers word it). */
+static ga_array *ga__broadcast_view(const char *func, const ga_array *a, int ndim, const int64_t *shape)
+{
+    if (ndim < a->ndim) return NULL;
+    ga__layout l;
+    l.ndim = ndim;
+    l.offset = 0;
+    for (int d = 0; d < ndim; d++) {
+        int sd = d - (ndim - a->ndim);
+        l.shape[d] = shape[d];
+        if (sd >= 0 && a->shape[sd] != shape[d] && a->shape[sd] != 1) return NULL;
+        l.strides[d] = sd < 0 || shape[d] == 1 || a->shape[sd] == 1 ? 0 : a->strides[sd];
+    }
+    return ga__view(func, a, &l, false);
+}
+
+GPUARR_API int ga_ndim(const ga_array *a) { return a ? a->ndim : -1; }
+GPUARR_API const int64_t *ga_shape(const ga_array *a) { return a ? a->shape : NULL; }
+GPUARR_API const int64_t *ga_strides(const ga_array *a) { return a ? a->strides : NULL; }
+GPUARR_API int64_t ga_size(const ga_array *a) { return a ? a->size : -1; }
+GPUARR_API ga_dtype ga_dtype_of(const ga_array *a) { return a ? a->dtype : GA_DTYPE_INVALID; }
+GPUARR_API size_t ga_itemsize(const ga_array *a) { return a ? ga__dtype_sizes[a->dtype] : 0; }
+GPUARR_API size_t ga_nbytes(const ga_array *a)
+{
+    return a ? (size_t)a->size * ga__dtype_sizes[a->dtype] : 0;
+}
+GPUARR_API int ga_device_of(const ga_array *a) { return a ? a->device : -1; }
+GPUARR_API int ga_flags(const ga_array *a) { return a ? a->flags : 0; }
+GPUARR_API void *ga_data(const ga_array *a) { return a ? (void *)(uintptr_t)a->data : NULL; }
+
+GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *shape,
+                                   const int64_t *strides, int64_t offset)
+{
+    static const char func[] = "ga_as_strided";
+    int64_t size = 0;
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
+    if (ndim > 0 && !strides) { ga__null_input(func, "strides"); return NULL; }
+    int64_t itemsize = (int64_t)ga__dtype_sizes[a->dtype];
+    int64_t align = itemsize < 8 ? itemsize : 8; /* kernels access whole, aligned elements */
+    bool aligned = (int64_t)((a->data + (uint64_t)offset) % (uint64_t)align) == 0;
+    for (int d = 0; d < ndim; d++) aligned = aligned && strides[d] % align == 0;
+    if (!aligned) {
+        ga__error(GA_ERROR_VALUE, func, "the offset and strides must be multiples of %lld bytes for %s",
+                  (long long)align, ga__dtype_names[a->dtype]);
+        return NULL;
+    }
+    /* the byte range the view touches, relative to the buffer's start */
+    int64_t lo = (int64_t)(a->data - a->buffer->ptr) + offset, hi = lo;
+    if (size > 0) {
+        for (int d = 0; d < ndim; d++) {
+            int64_t span = strides[d] * (shape[d] - 1);
+            if (span < 0) lo += span; else hi += span;
+        }
+        if (lo < 0 || hi + itemsize > (int64_t)a->buffer->nbytes) {
+            ga__error(GA_ERROR_VALUE, func,
+                      "the view reaches bytes %lld to %lld, outside the buffer of %zu bytes",
+                      (long long)lo, (long long)(hi + itemsize), a->buffer->nbytes);
+            return NULL;
+        }
+    }
+    GA__ATOMIC_ADD(&a->buffer->refcount, 1);
+    ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, ndim, shape, strides,
+                                 a->data + (uint64_t)offset);
+    if (v) v->flags = (v->flags & ~GA_WRITEABLE) | (a->flags & GA_WRITEABLE);
+    return ga__ret(v);
+}
+
+GPUARR_API ga_array *ga_retain(ga_array *a)
+{
+    if (a) GA__ATOMIC_ADD(&a->refcount, 1);
+    return a;
+}
+
+GPUARR_API void ga_release(ga_array *a)
+{
+    if (!a || GA__ATOMIC_ADD(&a->refcount, -1) != 0) return;
+    ga__buffer_release(a->buffer);
+    GPUARR_FREE(a);
+}
+
+GPUARR_API void ga_scope_begin(void)
+{
+    if (ga__t.scope_depth == (int)(sizeof ga__t.scope_starts / sizeof(int))) {
+        ga__error(GA_ERROR_STATE, "ga_scope_begin", "scopes nest at most 64 deep");
+        return;
+    }
+    ga__t.scope_starts[ga__t.scope_depth++] = ga__t.scope_count;
+}
+
+GPUARR_API void ga_scope_end(void)
+{
+    if (ga__t.scope_depth == 0) {
+        ga__error(GA_ERROR_STATE, "ga_scope_end", "no open scope");
+        return;
+    }
+    int start = ga__t.scope_starts[--ga__t.scope_depth], kept = start;
+    for (int i = start; i < ga__t.scope_count; i++) {
+        ga__scope_entry e = ga__t.scope_entries[i];
+        if (!e.kept) {
+            ga_release(e.array);
+        } else if (ga__t.scope_depth > 0) { /* it now belongs to the enclosing scope */
+            ga__t.scope_entries[kept].array = e.array;
+            ga__t.scope_entries[kept].kept = false;
+            kept++;
+        }
+    }
+    ga__t.scope_count = kept;
+    if (ga__t.scope_depth == 0 && ga__t.scope_entries) {
+        GPUARR_FREE(ga__t.scope_entries);
+        ga__t.scope_entries = NULL;
+        ga__t.scope_capacity = 0;
+    }
+}
+
+GPUARR_API ga_array *ga_keep(ga_array *a)
+{
+    if (!a || ga__t.scope_depth == 0) return a;
+    int start = ga__t.scope_starts[ga__t.scope_depth - 1];
+    for (int i = ga__t.scope_count - 1; i >= start; i--)
+        if (ga__t.scope_entries[i].array == a && !ga__t.scope_entries[i].kept) {
+            ga__t.scope_entries[i].kept = true;
+            break;
+        }
+    return a;
+}
+
+
+/* >>launch */
+/* ------------------------------------------------------------------------ */
+/* 10. Kernels: the fatbin registry, launching, the CUB glue                 */
+/* ------------------------------------------------------------------------ */
+
+/* A family's fatbin is loaded the first time one of its kernels is needed;
+   each kernel is resolved once and cached in a table indexed by op, dtype
+   and variant, so the hot path is one load and a NULL test. */
+
+#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
+    X(REDUCE, reduce)
+
+typedef enum ga__family {
+#define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
+    GA__FAMILY_LIST(GA__FAMILY_ENUM)
+#undef GA__FAMILY_ENUM
+    GA__NUM_FAMILIES
+} ga__family;
+
+static const char *const ga__family_names[GA__NUM_FAMILIES] = {
+#define GA__FAMILY_NAME(E, name) #name,
+    GA__FAMILY_LIST(GA__FAMILY_NAME)
+#undef GA__FAMILY_NAME
+};
+
+#ifdef GPUARR_EMBED_FATBINS
+/* Made by `make fatbins` in build/gpuarr_fatbins.c; NULL-name terminated. */
+typedef struct ga__embedded_fatbin {
+    const char *name;
+    const unsigned char *data;
+    const unsigned char *end;
+} ga__embedded_fatbin;
+extern const ga__embedded_fatbin ga__embedded_fatbins[];
+#endif
+
+static CUlibrary ga__libraries[GA__NUM_FAMILIES];
+
+#ifndef GPUARR_EMBED_FATBINS
+/* The directories searched for <family>.fatbin, in order. */
+static int ga__kernel_dirs(const char *dirs[3])
+{
+    int n = 0;
+    const char *env = getenv("GPUARR_KERNEL_DIR");
+    if (env && *env) dirs[n++] = env;
+#ifdef GPUARR_KERNEL_DIR
+    dirs[n++] = GPUARR_KERNEL_DIR;
+#endif
+    dirs[n++] = "build/kernels";
+    return n;
+}
+#endif
+
+GPUARR_API bool ga_kernel_family_locate(int family, char *path, size_t size)
+{
+    if (family < 0 || family >= GA__NUM_FAMILIES || !path || size == 0) return false;
+#ifdef GPUARR_EMBED_FATBINS
+    for (const ga__embedded_fatbin *e = ga__embedded_fatbins; e->name; e++)
+        if (strcmp(e->name, ga__family_names[family]) == 0) {
+            snprintf(path, size, "embedded");
+            return true;
+        }
+    path[0] = 0;
+    return false;
+#else
+    const char *dirs[3];
+    int ndirs = ga__kernel_dirs(dirs);
+    for (int i = 0; i < ndirs; i++) {
+        snprintf(path, size, "%s/%s.fatbin", dirs[i], ga__family_names[family]);
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fclose(f);
+            return true;
+        }
+    }
+    size_t len = 0;
+    path[0] = 0;
+    for (int i = 0; i < ndirs && len < size; i++)
+        len += (size_t)snprintf(path + len, size - len, "%s%s", i ? ", " : "", dirs[i]);
+    return false;
+#endif
+}
+
+static ga_status ga__check_fatbin_version(const char *func, ga__family fam, CUlibrary lib,
+                                          const char *where)
+{
+    CUdeviceptr ptr = 0;
+    size_t bytes = 0;
+    unsigned int version = 0;
+    CUresult r = GA__CU.LibraryGetGlobal(&ptr, &bytes, lib, "ga_fatbin_version");
+    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_SOURCE) {
+        int major = 0, minor = 0;
+        ga__device *d = &ga__g.devices[ga__t.device];
+        GA__CU.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->handle);
+        GA__CU.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->handle);
+        return ga__error(GA_ERROR_KERNELS_MISSING, func,
+                         "kernel fatbin '%s' (%s) has no code for this GPU (sm_%d%d); rebuild it with `make fatbins GPUARR_ARCHS=sm_%d%d`",
+                         ga__family_names[fam], where, major, minor, major, minor);
+    }
+    if (r == CUDA_SUCCESS && bytes == sizeof version)
+        r = GA__CU.MemcpyDtoH(&version, ptr, sizeof version);
+    if (r != CUDA_SUCCESS || version != GPUARR_VERSION_NUMBER)
+        return ga__error(GA_ERROR_KERNELS_STALE, func,
+                         "kernel fatbin '%s' (%s) was built for gpuarr %u.%u.%u, this is %s; rebuild with `make fatbins`",
+                         ga__family_names[fam], where, version / 10000, version / 100 % 100,
+                         version % 100, GPUARR_VERSION_STRING);
+    return GA_OK;
+}
+
+static ga_status ga__load_family_locked(const char *func, ga__family fam)
+{
+    const char *name = ga__family_names[fam];
+    CUlibrary lib = NULL;
+    char where[600];
+    if (!ga_kernel_family_locate((int)fam, where, sizeof where))
+        return ga__error(GA_ERROR_KERNELS_MISSING, func,
+#ifdef GPUARR_EMBED_FATBINS
+                         "kernel family '%s' is not among the embedded fatbins%s", name, where);
+#else
+                         "kernel fatbin '%s.fatbin' not found (looked in %s); run `make fatbins` or set GPUARR_KERNEL_DIR",
+                         name, where);
+#endif
+#ifdef GPUARR_EMBED_FATBINS
+    const ga__embedded_fatbin *e = ga__embedded_fatbins;
+    while (strcmp(e->name, name) != 0) e++;
+    CUlibraryOption opt = CU_LIBRARY_BINARY_IS_PRESERVED;
+    void *on = (void *)(uintptr_t)1;
+    GA__CHECK_CU(func, GA__CU.LibraryLoadData(&lib, e->data, NULL, NULL, 0, &opt, &on, 1),
+                 "cuLibraryLoadData (embedded fatbin)");
+#else
+    FILE *f = fopen(where, "rb");
+    long size = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    void *image = size > 0 ? GPUARR_MALLOC((size_t)size) : NULL;
+    size_t got = image && fseek(f, 0, SEEK_SET) == 0 ? fread(image, 1, (size_t)size, f) : 0;
+    if (f) fclose(f);
+    if (!image || got != (size_t)size) {
+        GPUARR_FREE(image);
+        return ga__error(GA_ERROR_KERNELS_MISSING, func, "could not read %s", where);
+    }
+    CUresult r = GA__CU.LibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0);
+    GPUARR_FREE(image);
+    if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_SOURCE)
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "%s is not a valid fatbin; rebuild with `make fatbins`", where);
+    if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "cuLibraryLoadData");
+#endif
+    ga_status st = ga__check_fatbin_version(func, fam, lib, where);
+    if (st != GA_OK) {
+        GA__CU.LibraryUnload(lib);
+        return st;
+    }
+    GA__ATOMIC_STORE(&ga__libraries[fam], lib);
+    return GA_OK;
+}
+
+/* The slow path of ga__kernel: loads the family if needed, resolves the
+   kernel by its name, caches it in *slot. */
+static CUfunction ga__resolve_kernel(const char *func, ga__family fam, CUkernel *slot, const char *op,
+                                     const char *t1, const char *t2, const char *variant)
+{
+    if (!GA__ATOMIC_LOAD(&ga__libraries[fam])) {
+        pthread_mutex_lock(&ga__lock);
+        ga_status st = ga__libraries[fam] ? GA_OK : ga__load_family_locked(func, fam);
+        pthread_mutex_unlock(&ga__lock);
+        if (st != GA_OK) return NULL;
+    }
+    char name[128];
+    int len = snprintf(name, sizeof name, "ga_%s_%s", ga__family_names[fam], op);
+    const char *parts[3] = {t1, t2, variant};
+    for (int i = 0; i < 3; i++)
+        if (parts[i]) len += snprintf(name + len, sizeof name - (size_t)len, "_%s", parts[i]);
+    CUkernel k = NULL;
+    CUresult r = GA__CU.LibraryGetKernel(&k, ga__libraries[fam], name);
+    if (r != CUDA_SUCCESS) {
+        ga__error(GA_ERROR_KERNELS_MISSING, func, "kernel %s is missing from the '%s' fatbin (%d); rebuild with `make fatbins`",
+                  name, ga__family_names[fam], (int)r);
+        return NULL;
+    }
+    GA__ATOMIC_STORE(slot, k);
+    return (CUfunction)k;
+}
+
+/* The kernel cached in `slot` (each section keeps its own table of them),
+   resolved the first time by its symbol, ga_<family>_<op>_<t1>_<t2>_<variant>
+   with the NULL parts left out: the name kernels/common.cuh's
+   GA_KERNEL_NAME gives it. A CUkernel launches as a CUfunction. */
+#define ga__kernel(func, fam, slot, op, t1, t2, variant)                  \
+    (GA__ATOMIC_LOAD(slot) ? (CUfunction)GA__ATOMIC_LOAD(slot)            \
+                           : ga__resolve_kernel((func), (fam), (slot), (op), (t1), (t2), (variant)))
+
+GPUARR_API int ga_kernel_family_count(void) { return GA__NUM_FAMILIES; }
+
+GPUARR_API const char *ga_kernel_family_name(int family)
+{
+    return family >= 0 && family < GA__NUM_FAMILIES ? ga__family_names[family] : NULL;
+}
+
+GPUARR_API bool ga_kernel_family_loaded(int family)
+{
+    return family >= 0 && family < GA__NUM_FAMILIES && GA__ATOMIC_LOAD(&ga__libraries[family]) != NULL;
+}
+
+/* Launches a grid-stride kernel over `work` items on the current stream of
+   `device`: enough 256-thread blocks to fill the GPU, no more. */
+static ga_status ga__launch(const char *func, CUfunction f, int device, int64_t work, void **args)
+{
+    if (!f) return ga__t.error;
+    const int64_t threads = 256;
+    int64_t blocks = (work + threads - 1) / threads;
+    int64_t most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
+    if (blocks > most) blocks = most;
+    if (blocks < 1) blocks = 1;
+    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
+                                           ga__stream_of(device), args, NULL),
+                 "cuLaunchKernel");
+    return GA_OK;
+}
+
+/* Launches a thread per work item: the streaming kernels over contiguous
+   memory (a 16-byte vector per thread). Their grid-stride loops then run
+   once; blocks that retire in address order measured faster than a grid
+   of one wave looping over the data. */
+static ga_status ga__launch_flat(const char *func, CUfunction f, int device, int64_t work, void **args)
+{
+    if (!f) return ga__t.error;
+    int64_t blocks = GA__MAX(GA__MIN((work + 255) / 256, (int64_t)INT32_MAX), 1);
+    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, ga__stream_of(device), args, NULL),
+                 "cuLaunchKernel");
+    return GA_OK;
+}
+
+/* Like ga__launch, for `rows` rows of `work` threads' work each: the rows
+   spread over blockIdx.y (the kernel loops over rows by gridDim.y). */
+static ga_status ga__launch_rows(const char *func, CUfunction f, int device, int64_t work, int64_t rows, void **args)
+{
+    if (!f) return ga__t.error;
+    const int64_t threads = 256;
+    int64_t blocks = (work + threads - 1) / threads;
+    int64_t most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
+    if (blocks > most) blocks = most;
+    if (blocks < 1) blocks = 1;
+    int64_t blocks_y = most / blocks;
+    if (blocks_y > rows) blocks_y = rows;
+    if (blocks_y > 65535) blocks_y = 65535;
+    if (blocks_y < 1) blocks_y = 1;
+    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, (unsigned)blocks_y, 1, (unsigned)threads, 1, 1, 0,
+                                           ga__stream_of(device), args, NULL),
+                 "cuLaunchKernel");
+    return GA_OK;
+}
+
+/* log2 of an item size (1..16 bytes): the index of the kernels that move
+   items of a size (fill, eye, transpose, tri, take, put), named by it. */
+static int ga__size_class(size_t itemsize)
+{
+    return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : itemsize == 8 ? 3 : 4;
+}
+static const char *const ga__size_names[5] = {"b8", "b16", "b32", "b64", "b128"};
+
+/* A glue failure as a gpuarr error. */
+static ga_status ga__cub_failed(const char *func, int e, const char *what)
+{
+    if (e == 2 /* cudaErrorMemoryAllocation */)
+        return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
+    return ga__error(GA_ERROR_CUDA, func, "%s failed: %s (%d)", what, ga__cub_error_string(e), e);
+}
+
+GPUARR_API int ga_cub_version(void) { return ga__cub_version(); }
+
+/* Unloads every family (the sections' hooks, run first, forgot their kernels). */
+static void ga__launch_shutdown(void)
+{
+    for (int f = 0; f < GA__NUM_FAMILIES; f++)
+        if (ga__libraries[f]) GA__CU.LibraryUnload(ga__libraries[f]);
+    memset(ga__libraries, 0, sizeof ga__libraries);
+}
+
+/* >>creation */
+/* ------------------------------------------------------------------------ */
+/* 11. Creation                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* The section's kernels, resolved at first use (fill and eye by item size). */
+static struct {
+    CUkernel fill[5], eye[5], arange[GA_NUM_DTYPES], linspace[GA_NUM_DTYPES];
+} ga__creation_kernels;
 
 /* Binds the current device and makes a C-contiguous array there. */
 static ga_array *ga__new_on_current(const char *func, int ndim, const int64_t *shape, ga_dtype dtype)
@@ -4432,7 +4853,7 @@ static ga_status ga__fill(const char *func, ga_array *a, const ga__value16 *valu
         return GA_OK;
     }
     int c = ga__size_class(itemsize);
-    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.fill[c], "ga_creation_fill_b%d", 8 << c);
+    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__creation_kernels.fill[c], "fill", ga__size_names[c], NULL, NULL);
     void *out = (void *)(uintptr_t)a->data;
     int64_t n = a->size;
     ga__value16 v = *value;
@@ -4513,8 +4934,8 @@ static ga_array *ga__arange_fill(const char *func, int64_t n, ga_dtype dtype, ga
     }
     ga_array *a = ga__new_on_current(func, 1, &n, dtype);
     if (!a || n == 0) return a;
-    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.arange[dtype],
-                              "ga_creation_arange_%s", ga__dtype_names[dtype]);
+    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__creation_kernels.arange[dtype], "arange",
+                              ga__dtype_names[dtype], NULL, NULL);
     void *out = (void *)(uintptr_t)a->data;
     void *args[] = {&out, &n, &p};
     if (ga__launch(func, f, a->device, n, args) != GA_OK) {
@@ -4675,8 +5096,8 @@ static ga_array *ga__linspace(const char *func, double start, double stop, int64
     }
     ga_array *a = ga__new_on_current(func, 1, &num, dtype);
     if (!a || num == 0) return ga__ret(a);
-    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.linspace[dtype],
-                              "ga_creation_linspace_%s", ga__dtype_names[dtype]);
+    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__creation_kernels.linspace[dtype], "linspace",
+                              ga__dtype_names[dtype], NULL, NULL);
     void *out = (void *)(uintptr_t)a->data;
     void *args[] = {&out, &num, &p};
     if (ga__launch(func, f, a->device, num, args) != GA_OK) {
@@ -4710,7 +5131,7 @@ static ga_array *ga__eye(const char *func, int64_t n, int64_t m, int64_t k, ga_d
     ga_array *a = ga__new_on_current(func, 2, shape, dtype);
     if (!a || a->size == 0) return ga__ret(a);
     int c = ga__size_class(ga__dtype_sizes[dtype]);
-    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__kernels.eye[c], "ga_creation_eye_b%d", 8 << c);
+    CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__creation_kernels.eye[c], "eye", ga__size_names[c], NULL, NULL);
     void *out = (void *)(uintptr_t)a->data;
     void *args[] = {&out, &n, &m, &k, &one};
     if (ga__launch(func, f, a->device, a->size, args) != GA_OK) {
@@ -4730,41 +5151,19 @@ GPUARR_API ga_array *ga_identity(int64_t n, ga_dtype dtype)
     return ga__eye("ga_identity", n, n, 0, dtype);
 }
 
+static void ga__creation_shutdown(void) { memset(&ga__creation_kernels, 0, sizeof ga__creation_kernels); }
+
+/* >>transfer */
 /* ------------------------------------------------------------------------ */
-/* 10. Transfers and casting                                                 */
+/* 12. Transfers and casting                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* Simplifies an elementwise pass over `nops` operands sharing `shape`, each
-   with byte strides strides[op][d]: drops unit dims and merges neighbours
-   that are contiguous in every operand. Returns the new ndim (0: one
-   element). */
-static int ga__collapse(int ndim, int64_t *shape, int nops, int64_t (*strides)[GA_MAXDIMS])
-{
-    int out = 0;
-    for (int d = 0; d < ndim; d++) {
-        if (shape[d] == 1) continue;
-        bool merge = out > 0;
-        for (int k = 0; k < nops && merge; k++)
-            merge = strides[k][out - 1] == strides[k][d] * shape[d];
-        if (merge) {
-            shape[out - 1] *= shape[d];
-            for (int k = 0; k < nops; k++) strides[k][out - 1] = strides[k][d];
-        } else {
-            shape[out] = shape[d];
-            for (int k = 0; k < nops; k++) strides[k][out] = strides[k][d];
-            out++;
-        }
-    }
-    return out;
-}
-
-/* Whether offsets up to the extremes of a strided operand fit int32. */
-static bool ga__fits_int32(int ndim, const int64_t *shape, const int64_t *strides)
-{
-    int64_t reach = 0;
-    for (int d = 0; d < ndim; d++) reach += (strides[d] < 0 ? -strides[d] : strides[d]) * (shape[d] - 1);
-    return reach < INT32_MAX;
-}
+/* The section's kernels: astype [from][to][variant], transpose by item size. */
+enum { GA__COPY_CONTIG, GA__COPY_STRIDED32, GA__COPY_STRIDED64, GA__COPY_NUM_VARIANTS };
+static struct {
+    CUkernel astype[GA_NUM_DTYPES][GA_NUM_DTYPES][GA__COPY_NUM_VARIANTS];
+    CUkernel transpose[5];
+} ga__transfer_kernels;
 
 /* Whether a collapsed same-dtype copy is a (batched) transpose: the output
    contiguous along one dim, the input along another, at most one batch dim
@@ -4819,8 +5218,8 @@ static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64
                          "cuMemcpyDtoDAsync");
             return GA_OK;
         }
-        CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.astype[from][to][GA__COPY_CONTIG],
-                                  "ga_copy_astype_%s_%s_contig", ga__dtype_names[from], ga__dtype_names[to]);
+        CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__transfer_kernels.astype[from][to][GA__COPY_CONTIG],
+                                  "astype", ga__dtype_names[from], ga__dtype_names[to], "contig");
         void *o = (void *)(uintptr_t)out, *i = (void *)(uintptr_t)in;
         void *args[] = {&o, &i, &size};
         const int64_t per_thread = 16 / GA__MAX(isz, osz); /* the kernel's vector of the wider dtype */
@@ -4830,7 +5229,7 @@ static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64
     memset(&layout, 0, offsetof(ga__layout2, shape));
     if (from == to && ga__transpose_layout(nd, sh, st, osz, &layout)) {
         int c = ga__size_class((size_t)osz);
-        CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.transpose[c], "ga_copy_transpose_b%d", 8 << c);
+        CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__transfer_kernels.transpose[c], "transpose", ga__size_names[c], NULL, NULL);
         void *o = (void *)(uintptr_t)out, *i = (void *)(uintptr_t)in;
         void *args[] = {&o, &i, &layout};
         int64_t t = osz <= 4 ? 64 : 32; /* the kernel's tile side */
@@ -4846,8 +5245,8 @@ static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64
     }
     int variant = size < INT32_MAX && ga__fits_int32(nd, sh, st[0]) && ga__fits_int32(nd, sh, st[1])
                       ? GA__COPY_STRIDED32 : GA__COPY_STRIDED64;
-    CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.astype[from][to][variant],
-                              "ga_copy_astype_%s_%s_%s", ga__dtype_names[from], ga__dtype_names[to],
+    CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__transfer_kernels.astype[from][to][variant], "astype",
+                              ga__dtype_names[from], ga__dtype_names[to],
                               variant == GA__COPY_STRIDED32 ? "strided32" : "strided64");
     void *o = (void *)(uintptr_t)out, *i = (void *)(uintptr_t)in;
     void *args[] = {&o, &i, &layout};
@@ -4867,18 +5266,6 @@ static ga_array *ga__contiguous_copy(const char *func, const ga_array *a, ga_dty
     return c;
 }
 
-/* The byte range [lo, hi) that `a`'s elements occupy. */
-static void ga__extent(const ga_array *a, uint64_t *lo, uint64_t *hi)
-{
-    int64_t l = 0, h = 0;
-    for (int d = 0; d < a->ndim; d++) {
-        int64_t span = a->strides[d] * (a->shape[d] - 1);
-        if (span < 0) l += span; else h += span;
-    }
-    *lo = a->data + (uint64_t)l;
-    *hi = a->data + (uint64_t)h + ga__dtype_sizes[a->dtype];
-}
-
 GPUARR_API ga_array *ga_copy(const ga_array *a)
 {
     if (!a) { ga__null_input("ga_copy", "a"); return NULL; }
@@ -4894,24 +5281,6 @@ GPUARR_API ga_array *ga_astype(const ga_array *a, ga_dtype dtype)
         return NULL;
     }
     return ga__ret(ga__contiguous_copy(func, a, dtype));
-}
-
-/* a's byte strides broadcast to `ndim` dims (aligned at the last dim; 0
-   where a has no dim or a dim of 1). `a` must broadcast there. */
-static void ga__broadcast_strides(const ga_array *a, int ndim, int64_t *strides)
-{
-    for (int d = 0; d < ndim; d++) {
-        int sd = d - (ndim - a->ndim);
-        strides[d] = sd < 0 || a->shape[sd] == 1 ? 0 : a->strides[sd];
-    }
-}
-
-static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape)
-{
-    size_t len = (size_t)snprintf(out, n, "(");
-    for (int d = 0; d < ndim && len < n; d++)
-        len += (size_t)snprintf(out + len, n - len, d ? ",%lld" : "%lld", (long long)shape[d]);
-    if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
 }
 
 /* x as Python's repr of a float writes it (errors quoting NumPy's): the
@@ -5150,15 +5519,12 @@ GPUARR_API ga_array *ga_to_device(const ga_array *a, int device)
     return ga__ret(ga__to_device("ga_to_device", a, device));
 }
 
-/* ------------------------------------------------------------------------ */
-/* 11. Elementwise functions (ufuncs)                                        */
-/* ------------------------------------------------------------------------ */
+static void ga__transfer_shutdown(void) { memset(&ga__transfer_kernels, 0, sizeof ga__transfer_kernels); }
 
-/* From section 12. */
-static bool ga__broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int *out_ndim, int64_t *out,
-                                 int *bad);
-static ga_array *ga__permuted(const char *func, const ga_array *a, const int *perm);
-static ga_array *ga__reshape(const char *func, const ga_array *a, int ndim, const int64_t *shape);
+/* >>ufunc */
+/* ------------------------------------------------------------------------ */
+/* 13. Elementwise functions (ufuncs)                                        */
+/* ------------------------------------------------------------------------ */
 
 /* How a loop's output dtypes follow from its dtype L (the lists' `result`). */
 enum {
@@ -5177,6 +5543,12 @@ enum {
 /* Loops beyond the dtypes: the comparisons of int64 with uint64. */
 enum { GA__LOOP_INT64_UINT64 = GA_NUM_DTYPES, GA__LOOP_UINT64_INT64, GA__NUM_LOOPS };
 enum { GA__UFUNC_CONTIG, GA__UFUNC_STRIDED };
+
+/* The section's kernels: loops [ufunc][loop][contig, strided]. */
+static struct {
+    CUkernel loops[GA_NUM_UFUNCS][GA__NUM_LOOPS][2];
+    CUkernel all_true;
+} ga__ufunc_kernels;
 
 #define GA__FAMILY_OF_arith GA__FAMILY_ARITH
 #define GA__FAMILY_OF_math GA__FAMILY_MATH
@@ -5416,34 +5788,6 @@ static int ga__compare_out_of_range(ga_ufunc u, ga_scalar s, ga_dtype loop, int 
     }
 }
 
-/* perm: the dims 0..ndim-1 by decreasing |strides[d]| (stable), i.e. the
-   memory order of an operand laid out with those strides. */
-static void ga__order_by_stride(int ndim, const int64_t *strides, int *perm)
-{
-    for (int d = 0; d < ndim; d++) perm[d] = d;
-    for (int i = 1; i < ndim; i++)
-        for (int j = i; j > 0; j--) {
-            int64_t a = strides[perm[j - 1]], b = strides[perm[j]];
-            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
-            int t = perm[j - 1];
-            perm[j - 1] = perm[j];
-            perm[j] = t;
-        }
-}
-
-/* NumPy's message for inputs (and outputs) that do not broadcast. */
-static ga_status ga__broadcast_error(const char *func, int n, const int *ndims, const int64_t *const *shapes)
-{
-    char text[512];
-    size_t len = 0;
-    for (int i = 0; i < n && len < sizeof text; i++) {
-        if (i) len += (size_t)snprintf(text + len, sizeof text - len, " ");
-        if (len < sizeof text) ga__format_shape(text + len, sizeof text - len, ndims[i], shapes[i]);
-        len = strlen(text);
-    }
-    return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with shapes %s", text);
-}
-
 /* A new output of `shape` for the ufunc: C order, or the axis order of
    `like` (an input of the full shape laid out otherwise: NumPy's order K). */
 static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, const int64_t *shape, ga_dtype dtype,
@@ -5466,22 +5810,6 @@ static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, co
     ga_release(c);
     if (v) v->flags |= GA_OWNDATA;
     return v;
-}
-
-/* Whether input `a`, read with broadcast strides `view` over `ndim` dims,
-   shares bytes with the output `o` other than element for element (which
-   NumPy allows: a ufunc reads each element before it writes it). */
-static bool ga__overlaps_unsafely(const ga_array *a, const int64_t *view, int ndim, const ga_array *o)
-{
-    if (a->buffer != o->buffer || a->size == 0 || o->size == 0) return false;
-    uint64_t alo, ahi, olo, ohi;
-    ga__extent(a, &alo, &ahi);
-    ga__extent(o, &olo, &ohi);
-    if (!(alo < ohi && olo < ahi)) return false;
-    if (a->data != o->data || a->dtype != o->dtype) return true;
-    for (int d = 0; d < ndim; d++)
-        if (o->shape[d] != 1 && view[d] != o->strides[d]) return true;
-    return false;
 }
 
 /* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
@@ -5576,8 +5904,8 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
     const char *loop_name = loop->index == GA__LOOP_INT64_UINT64   ? "int64_uint64"
                             : loop->index == GA__LOOP_UINT64_INT64 ? "uint64_int64"
                                                                    : ga__dtype_names[loop->index];
-    CUfunction f = ga__kernel(func, info->family, &ga__kernels.ufunc[u][loop->index][variant], "ga_%s_%s_%s_%s",
-                              ga__family_names[info->family], info->name, loop_name, variants[variant]);
+    CUfunction f = ga__kernel(func, info->family, &ga__ufunc_kernels.loops[u][loop->index][variant], info->name,
+                              loop_name, NULL, variants[variant]);
     if (variant == GA__UFUNC_CONTIG) {
         void *kargs[] = {&args};
         if (args.rows == 1) { /* a thread per 16-byte vector of the loop's widest dtype */
@@ -5989,7 +6317,7 @@ GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rt
     CUstream stream = ga__stream_of(close->device);
     if (st == GA_OK && n) {
         CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)b4->ptr, &flag, sizeof flag, stream);
-        CUfunction f = r == CUDA_SUCCESS ? ga__kernel(func, GA__FAMILY_ARITH, &ga__kernels.all_true, "ga_arith_all_true")
+        CUfunction f = r == CUDA_SUCCESS ? ga__kernel(func, GA__FAMILY_ARITH, &ga__ufunc_kernels.all_true, "all_true", NULL, NULL, NULL)
                                          : NULL;
         if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyHtoDAsync");
         else {
@@ -6097,313 +6425,20 @@ GPUARR_API ga_array *ga_imag(const ga_array *a)
     return ga__ret(ga__full_on(func, a->device, a->ndim, a->shape, ga_int(0), a->dtype));
 }
 
+static void ga__ufunc_shutdown(void) { memset(&ga__ufunc_kernels, 0, sizeof ga__ufunc_kernels); }
+
+/* >>manip */
 /* ------------------------------------------------------------------------ */
-/* 12. Indexing and manipulation                                             */
+/* 14. Shape manipulation                                                    */
 /* ------------------------------------------------------------------------ */
 /* Views are computed on the host as layouts (shape, byte strides, byte
    offset of the first element from the base's) and need no GPU; copies go
    through ga__copy_cast. */
 
-typedef struct ga__layout {
-    int ndim;
-    int64_t shape[GA_MAXDIMS];
-    int64_t strides[GA_MAXDIMS];
-    int64_t offset;
-} ga__layout;
-
-static void ga__layout_of(const ga_array *a, ga__layout *l)
-{
-    l->ndim = a->ndim;
-    l->offset = 0;
-    for (int d = 0; d < a->ndim; d++) {
-        l->shape[d] = a->shape[d];
-        l->strides[d] = a->strides[d];
-    }
-}
-
-/* A view of a's buffer with layout `l` (offset relative to a's first
-   element); read-only when `a` is or when `writeable` is false. Not tracked
-   by scopes. */
-static ga_array *ga__view(const char *func, const ga_array *a, const ga__layout *l, bool writeable)
-{
-    GA__ATOMIC_ADD(&a->buffer->refcount, 1);
-    ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, l->ndim, l->shape, l->strides,
-                                 a->data + (uint64_t)l->offset);
-    if (v && (!writeable || !(a->flags & GA_WRITEABLE))) v->flags &= ~GA_WRITEABLE;
-    return v;
-}
-
-/* Normalises `*axis` against `ndim` (NumPy's AxisError otherwise); `what`
-   prefixes the message as NumPy does ("axis2: ", "source: ") or is "". */
-static ga_status ga__normalize_axis(const char *func, const char *what, int *axis, int ndim)
-{
-    if (*axis < -ndim || *axis >= ndim)
-        return ga__error(GA_ERROR_AXIS, func, "%saxis %d is out of bounds for array of dimension %d", what, *axis,
-                         ndim);
-    if (*axis < 0) *axis += ndim;
-    return GA_OK;
-}
-
-/* Normalises n axes into out[] and checks they differ ("repeated axis"). */
-static ga_status ga__normalize_axes(const char *func, const char *repeated, int n, const int *axes, int ndim,
-                                    int *out)
-{
-    for (int i = 0; i < n; i++) {
-        out[i] = axes[i];
-        ga_status st = ga__normalize_axis(func, "", &out[i], ndim);
-        if (st != GA_OK) return st;
-        for (int j = 0; j < i; j++)
-            if (out[j] == out[i]) return ga__error(GA_ERROR_VALUE, func, "%s", repeated);
-    }
-    return GA_OK;
-}
-
-/* --- basic indexing -------------------------------------------------------- */
-
-/* Python's slice.indices: the first index and the length of
-   start:stop:step over n elements (GA_NONE: omitted). */
-static void ga__slice_indices(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
-{
-    if (start == GA_NONE) start = step < 0 ? n - 1 : 0;
-    else if (start < 0) start = start + n < 0 ? (step < 0 ? -1 : 0) : start + n;
-    else if (start >= n) start = step < 0 ? n - 1 : n;
-    if (stop == GA_NONE) stop = step < 0 ? -1 : n;
-    else if (stop < 0) stop = stop + n < 0 ? (step < 0 ? -1 : 0) : stop + n;
-    else if (stop >= n) stop = step < 0 ? n - 1 : n;
-    if (step < 0) *length = stop < start ? (start - stop - 1) / -step + 1 : 0;
-    else *length = start < stop ? (stop - start - 1) / step + 1 : 0;
-    *first = start;
-}
-
-static ga_status ga__index_layout(const char *func, const ga_array *a, int n, const ga_index_item *items,
-                                  ga__layout *out)
-{
-    int consumed = 0, ellipses = 0, added = 0;
-    for (int i = 0; i < n; i++) {
-        if (items[i].kind == GA_INDEX_INTEGER || items[i].kind == GA_INDEX_SLICE) consumed++;
-        else if (items[i].kind == GA_INDEX_ELLIPSIS) ellipses++;
-        else if (items[i].kind == GA_INDEX_NEWAXIS) added++;
-        else return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)items[i].kind);
-    }
-    if (ellipses > 1) return ga__error(GA_ERROR_INDEX, func, "an index can only have a single ellipsis ('...')");
-    if (consumed > a->ndim)
-        return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
-                         a->ndim, consumed);
-    if (a->ndim - consumed + added > GA_MAXDIMS)
-        return ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
-    int d = 0;
-    out->ndim = 0;
-    out->offset = 0;
-    bool empty = false;
-    for (int i = 0; i <= n; i++) {
-        if (i == n || items[i].kind == GA_INDEX_ELLIPSIS) { /* full slices: to the end, or as many as fit */
-            int upto = i == n ? a->ndim : d + (a->ndim - consumed);
-            for (; d < upto; d++) {
-                out->shape[out->ndim] = a->shape[d];
-                out->strides[out->ndim++] = a->strides[d];
-                empty = empty || a->shape[d] == 0;
-            }
-            continue;
-        }
-        const ga_index_item *it = &items[i];
-        if (it->kind == GA_INDEX_NEWAXIS) {
-            out->shape[out->ndim] = 1;
-            out->strides[out->ndim++] = 0;
-        } else if (it->kind == GA_INDEX_INTEGER) {
-            int64_t k = it->start, size = a->shape[d];
-            if (k < -size || k >= size)
-                return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
-                                 (long long)k, d, (long long)size);
-            if (k < 0) k += size;
-            out->offset += k * a->strides[d];
-            d++;
-        } else {
-            int64_t step = it->step == GA_NONE ? 1 : it->step, first, length;
-            if (step == 0) return ga__error(GA_ERROR_VALUE, func, "slice step cannot be zero");
-            ga__slice_indices(it->start, it->stop, step, a->shape[d], &first, &length);
-            if (length > 0) out->offset += first * a->strides[d];
-            empty = empty || length == 0;
-            out->shape[out->ndim] = length;
-            out->strides[out->ndim++] = a->strides[d] * (length > 0 ? step : 1); /* NumPy: empty is 0:0:1 */
-            d++;
-        }
-    }
-    if (empty) out->offset = 0; /* NumPy keeps an empty view at its base */
-    return GA_OK;
-}
-
-/* Parses one integer of an index text; advances *p. */
-static bool ga__parse_int(const char **p, int64_t *value)
-{
-    const char *s = *p;
-    while (*s == ' ') s++;
-    bool negative = *s == '-';
-    if (*s == '-' || *s == '+') s++;
-    while (*s == ' ') s++;
-    if (*s < '0' || *s > '9') return false;
-    uint64_t v = 0;
-    while (*s >= '0' && *s <= '9') {
-        if (v > (UINT64_MAX - 9) / 10) return false;
-        v = v * 10 + (uint64_t)(*s++ - '0');
-    }
-    if (v > (uint64_t)INT64_MAX + negative) return false;
-    *value = negative ? (int64_t)(0 - v) : (int64_t)v;
-    *p = s;
-    return true;
-}
-
-/* Parses "1:5, ::-1, ..., None" into items (at most GA_MAXDIMS * 2). */
-static ga_status ga__parse_index(const char *func, const char *text, ga_index_item *items, int *n)
-{
-    *n = 0;
-    const char *s = text;
-    while (*s == ' ') s++;
-    if (!*s) return GA_OK; /* a[()] */
-    for (;;) {
-        const char *start = s;
-        const char *end = s;
-        while (*end && *end != ',') end++;
-        size_t len = (size_t)(end - start);
-        while (len && start[len - 1] == ' ') len--;
-        while (len && *start == ' ') start++, len--;
-        if (*n == 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
-        ga_index_item *it = &items[(*n)++];
-        if (len == 3 && strncmp(start, "...", 3) == 0) {
-            *it = ga_ellipsis();
-        } else if ((len == 4 && strncmp(start, "None", 4) == 0) || (len == 7 && strncmp(start, "newaxis", 7) == 0)) {
-            *it = ga_newaxis();
-        } else if (memchr(start, ':', len)) {
-            int64_t parts[3] = {GA_NONE, GA_NONE, GA_NONE};
-            const char *q = start;
-            int part = 0;
-            for (;;) {
-                while (q < start + len && *q == ' ') q++;
-                if (q < start + len && *q != ':' && !ga__parse_int(&q, &parts[part])) goto invalid;
-                while (q < start + len && *q == ' ') q++;
-                if (q >= start + len) break;
-                if (*q != ':' || ++part > 2) goto invalid;
-                q++;
-            }
-            *it = ga_slice(parts[0], parts[1], parts[2]);
-        } else {
-            const char *q = start;
-            int64_t v;
-            if (len == 0 || !ga__parse_int(&q, &v) || q != start + len) goto invalid;
-            *it = ga_at(v);
-        }
-        if (!*end) break;
-        s = end + 1;
-        while (*s == ' ') s++;
-        if (!*s) break; /* a trailing comma, as in a[1,] */
-    }
-    return GA_OK;
-invalid:
-    return ga__error(GA_ERROR_VALUE, func, "invalid index '%s'", text);
-}
-
-/* Advanced indexing (further down). */
-static bool ga__has_array_item(int n, const ga_index_item *items);
-static ga_array *ga__advanced_get(const char *func, const ga_array *a, int n, const ga_index_item *items);
-
-GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items)
-{
-    static const char func[] = "ga_index_items";
-    ga__layout l;
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (n > 0 && !items) { ga__null_input(func, "items"); return NULL; }
-    if (ga__has_array_item(n, items)) return ga__ret(ga__advanced_get(func, a, n, items));
-    if (ga__index_layout(func, a, n, items, &l) != GA_OK) return NULL;
-    return ga__ret(ga__view(func, a, &l, true));
-}
-
-GPUARR_API ga_array *ga_index(const ga_array *a, const char *index)
-{
-    static const char func[] = "ga_index";
-    ga_index_item items[2 * GA_MAXDIMS];
-    ga__layout l;
-    int n;
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (!index) { ga__null_input(func, "index"); return NULL; }
-    if (ga__parse_index(func, index, items, &n) != GA_OK || ga__index_layout(func, a, n, items, &l) != GA_OK)
-        return NULL;
-    return ga__ret(ga__view(func, a, &l, true));
-}
-
-/* How many of value's leading unit dims go beyond ndim: NumPy's
-   assignment drops them. */
-static int ga__extra_unit_dims(const ga_array *value, int ndim)
-{
-    int skip = 0;
-    while (value->ndim - skip > ndim && value->shape[skip] == 1) skip++;
-    return skip;
-}
-
-/* view = value, for a[index] = value: value's leading unit dims beyond
-   the view's are dropped first, as NumPy's assignment does (copyto keeps
-   them, and refuses). */
-static ga_status ga__assign_view(const char *func, ga_array *view, const ga_array *value)
-{
-    int skip = ga__extra_unit_dims(value, view->ndim), nd = 0, bad = 0;
-    int64_t shape[GA_MAXDIMS];
-    const int ndims[2] = {value->ndim - skip, view->ndim};
-    const int64_t *shapes[2] = {value->shape + skip, view->shape};
-    bool fits = skip && ga__broadcast_shapes(2, ndims, shapes, &nd, shape, &bad) && nd == view->ndim;
-    for (int d = 0; fits && d < nd; d++) fits = shape[d] == view->shape[d];
-    if (!fits) skip = 0; /* copyto's error names the value's own shape */
-    if (!skip) return ga__copyto(func, view, value, GA_CASTING_UNSAFE);
-    ga_array *v = ga__reshape(func, value, value->ndim - skip, value->shape + skip);
-    if (!v) return ga__t.error;
-    ga_status st = ga__copyto(func, view, v, GA_CASTING_UNSAFE);
-    ga_release(v);
-    return st;
-}
-
-static ga_status ga__setitem(const char *func, ga_array *a, const char *index, const ga_array *value)
-{
-    ga_index_item items[2 * GA_MAXDIMS];
-    ga__layout l;
-    int n;
-    if (!a) return ga__null_input(func, "a");
-    if (!index) return ga__null_input(func, "index");
-    if (!value) return ga__null_input(func, "value");
-    ga_status st = ga__parse_index(func, index, items, &n);
-    if (st == GA_OK) st = ga__index_layout(func, a, n, items, &l);
-    if (st != GA_OK) return st;
-    ga_array *view = ga__view(func, a, &l, true);
-    if (!view) return ga__t.error;
-    st = ga__assign_view(func, view, value);
-    ga_release(view);
-    return st;
-}
-
-GPUARR_API ga_status ga_setitem(ga_array *a, const char *index, const ga_array *value)
-{
-    return ga__setitem("ga_setitem", a, index, value);
-}
-
-GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar value)
-{
-    static const char func[] = "ga_setitem_scalar";
-    if (!a) return ga__null_input(func, "a");
-    ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
-    if (!v) return ga__t.error;
-    ga_status st = ga__setitem(func, a, index, v);
-    ga_release(v);
-    return st;
-}
-
-/* --- shape functions ------------------------------------------------------ */
-
-/* C-contiguous strides for l's shape, as NumPy fills them (a zero-length
-   axis counts as one). */
-static void ga__fill_c_strides(ga__layout *l, int64_t itemsize)
-{
-    int64_t step = itemsize;
-    for (int d = l->ndim - 1; d >= 0; d--) {
-        l->strides[d] = step;
-        step *= l->shape[d] ? l->shape[d] : 1;
-    }
-}
+/* The section's kernels: tri by item size. */
+static struct {
+    CUkernel tri[5];
+} ga__manip_kernels;
 
 /* A requested shape as NumPy prints it: -1 is "newaxis", dropped when
    leading. */
@@ -6598,19 +6633,6 @@ GPUARR_API ga_array *ga_expand_dims(const ga_array *a, int naxes, const int *axe
     return ga__ret(ga__expand_dims("ga_expand_dims", a, naxes, axes));
 }
 
-/* a's axes in the order perm (already checked to be a permutation). */
-static ga_array *ga__permuted(const char *func, const ga_array *a, const int *perm)
-{
-    ga__layout l;
-    l.ndim = a->ndim;
-    l.offset = 0;
-    for (int d = 0; d < a->ndim; d++) {
-        l.shape[d] = a->shape[perm[d]];
-        l.strides[d] = a->strides[perm[d]];
-    }
-    return ga__view(func, a, &l, true);
-}
-
 static ga_array *ga__transpose(const char *func, const ga_array *a, const int *axes)
 {
     int perm[GA_MAXDIMS];
@@ -6694,45 +6716,6 @@ GPUARR_API ga_array *ga_moveaxis(const ga_array *a, int n, const int *source, co
     }
     for (int d = 0; d < a->ndim; d++) perm[d] = order[d];
     return ga__ret(ga__permuted(func, a, perm));
-}
-
-/* The broadcast of shapes: NumPy's rules, stored in out (ndim *out_ndim). */
-static bool ga__broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int *out_ndim, int64_t *out,
-                                 int *bad)
-{
-    int nd = 0;
-    for (int i = 0; i < n; i++) nd = GA__MAX(nd, ndims[i]);
-    for (int d = 0; d < nd; d++) out[d] = 1;
-    for (int i = 0; i < n; i++)
-        for (int d = 0; d < ndims[i]; d++) {
-            int64_t *o = &out[nd - ndims[i] + d], v = shapes[i][d];
-            if (v == *o || v == 1) continue;
-            if (*o == 1) {
-                *o = v;
-                continue;
-            }
-            *bad = i;
-            return false;
-        }
-    *out_ndim = nd;
-    return true;
-}
-
-/* A read-only view of `a` broadcast to (ndim, shape), or NULL if it does not
-   broadcast (no error recorded: callers word it). */
-static ga_array *ga__broadcast_view(const char *func, const ga_array *a, int ndim, const int64_t *shape)
-{
-    if (ndim < a->ndim) return NULL;
-    ga__layout l;
-    l.ndim = ndim;
-    l.offset = 0;
-    for (int d = 0; d < ndim; d++) {
-        int sd = d - (ndim - a->ndim);
-        l.shape[d] = shape[d];
-        if (sd >= 0 && a->shape[sd] != shape[d] && a->shape[sd] != 1) return NULL;
-        l.strides[d] = sd < 0 || shape[d] == 1 || a->shape[sd] == 1 ? 0 : a->strides[sd];
-    }
-    return ga__view(func, a, &l, false);
 }
 
 GPUARR_API ga_array *ga_broadcast_to(const ga_array *a, int ndim, const int64_t *shape)
@@ -7134,7 +7117,7 @@ static ga_array *ga__triangle(const char *func, const ga_array *a, int64_t k, bo
         expect = a->strides[d] * a->shape[d];
     }
     int c = ga__size_class(ga__dtype_sizes[a->dtype]);
-    CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__kernels.tri[c], "ga_copy_tri_b%d", 8 << c);
+    CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__manip_kernels.tri[c], "tri", ga__size_names[c], NULL, NULL);
     int32_t lo = lower;
     ga_status st = GA_OK;
     if (one_batch_stride) {
@@ -7496,24 +7479,501 @@ static ga_array *ga__materialize(const char *func, const ga_array *a, int view_n
     return out;
 }
 
-/* --- gathers by index ------------------------------------------------------ */
-
-/* Whether axes [lo, hi) collapse into one axis; its byte stride goes to
-   *stride (0 for no axes, or only unit ones). */
-static bool ga__collapse_range(const int64_t *shape, const int64_t *strides, int lo, int hi, int64_t *stride)
+/* The part of `out` that padding axis d works on: axes before d at full
+   extent, axis d over [start, start + len), axes after d at their centre. */
+static ga_array *ga__pad_region(const char *func, const ga_array *out, int d, int64_t start, int64_t len,
+                                const int64_t *before, const int64_t *inner)
 {
-    int64_t expect = 0;
-    bool first = true;
-    *stride = 0;
-    for (int d = hi - 1; d >= lo; d--) {
-        if (shape[d] == 1) continue;
-        if (!first && strides[d] != expect) return false;
-        if (first) *stride = strides[d];
-        first = false;
-        expect = strides[d] * shape[d];
+    ga__layout l;
+    ga__layout_of(out, &l);
+    bool empty = len == 0;
+    for (int k = d + 1; k < out->ndim; k++) {
+        l.offset += before[k] * out->strides[k];
+        l.shape[k] = inner[k];
+        empty = empty || inner[k] == 0;
     }
+    l.offset += start * out->strides[d];
+    l.shape[d] = len;
+    for (int k = 0; k < out->ndim; k++) empty = empty || l.shape[k] == 0;
+    if (empty) l.offset = 0;
+    return ga__view(func, out, &l, true);
+}
+
+/* Copies onto [dst, dst + len) of axis d the source run starting at src:
+   forward (direction > 0), backward (< 0), or the one slice at src
+   repeated (0). */
+static ga_status ga__pad_copy(const char *func, ga_array *out, int d, int64_t dst, int64_t src, int64_t len,
+                              int direction, const int64_t *before, const int64_t *inner)
+{
+    ga_array *to = ga__pad_region(func, out, d, dst, len, before, inner);
+    ga_array *from = ga__pad_region(func, out, d, direction < 0 ? src - len + 1 : src, direction ? len : 1, before,
+                                    inner);
+    ga_array *rev = NULL;
+    if (from && direction < 0) {
+        bool flip[GA_MAXDIMS] = {false};
+        flip[d] = true;
+        rev = ga__flipped(func, from, flip);
+    }
+    ga_status st = to && from && (direction >= 0 || rev) ? ga__copyto(func, to, rev ? rev : from, GA_CASTING_NO)
+                                                         : ga__t.error;
+    ga_release(to);
+    ga_release(from);
+    ga_release(rev);
+    return st;
+}
+
+/* Where padded position p of axis d (centre [b, b + n)) reads from, and
+   in which direction the source runs: wrap repeats the centre, reflect
+   mirrors it without repeating the edge, edge repeats the edge. */
+static int64_t ga__pad_source(ga_pad_mode mode, int64_t p, int64_t b, int64_t n, int *direction)
+{
+    int64_t r = p - b;
+    *direction = 0;
+    if (mode == GA_PAD_EDGE || n == 1) return b + (r < 0 ? 0 : n - 1);
+    if (mode == GA_PAD_WRAP) {
+        *direction = 1;
+        return b + ((r % n) + n) % n;
+    }
+    int64_t period = 2 * (n - 1), m = ((r % period) + period) % period;
+    *direction = m < n - 1 ? 1 : -1;
+    return b + (m < n ? m : period - m);
+}
+
+GPUARR_API ga_array *ga_pad(const ga_array *a, const int64_t *widths, ga_pad_mode mode, ga_scalar constant)
+{
+    static const char func[] = "ga_pad";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim > 0 && !widths) { ga__null_input(func, "widths"); return NULL; }
+    if ((unsigned)mode > GA_PAD_WRAP) {
+        ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
+        return NULL;
+    }
+    int64_t shape[GA_MAXDIMS], before[GA_MAXDIMS], inner[GA_MAXDIMS];
+    for (int d = 0; d < a->ndim; d++) {
+        if (widths[2 * d] < 0 || widths[2 * d + 1] < 0) {
+            ga__error(GA_ERROR_VALUE, func, "index can't contain negative values");
+            return NULL;
+        }
+        if (mode != GA_PAD_CONSTANT && a->shape[d] == 0 && (widths[2 * d] || widths[2 * d + 1])) {
+            ga__error(GA_ERROR_VALUE, func, "can't extend empty axis %d using modes other than 'constant' or 'empty'", d);
+            return NULL;
+        }
+        before[d] = widths[2 * d];
+        inner[d] = a->shape[d];
+        shape[d] = before[d] + a->shape[d] + widths[2 * d + 1];
+    }
+    ga_array *out = mode == GA_PAD_CONSTANT ? ga__full_on(func, a->device, a->ndim, shape, constant, a->dtype)
+                                            : (ga__bind(func, a->device) == GA_OK
+                                                   ? ga__array_new(func, a->device, a->ndim, shape, a->dtype)
+                                                   : NULL);
+    if (!out) return NULL;
+    ga_status st = GA_OK;
+    { /* the centre */
+        ga__layout l;
+        ga__layout_of(out, &l);
+        for (int d = 0; d < a->ndim; d++) {
+            l.offset += before[d] * out->strides[d];
+            l.shape[d] = a->shape[d];
+        }
+        if (a->size == 0) l.offset = 0;
+        ga_array *centre = ga__view(func, out, &l, true);
+        st = centre ? ga__copyto(func, centre, a, GA_CASTING_NO) : ga__t.error;
+        ga_release(centre);
+    }
+    /* each axis in turn, reading what the earlier axes already padded */
+    for (int d = 0; st == GA_OK && mode != GA_PAD_CONSTANT && d < a->ndim; d++) {
+        int64_t b = before[d], n = a->shape[d];
+        for (int64_t p = 0; st == GA_OK && p < shape[d];) {
+            if (p == b) { /* skip the centre */
+                p += n;
+                continue;
+            }
+            int dir;
+            int64_t s = ga__pad_source(mode, p, b, n, &dir), end = p < b ? b : shape[d], len = 1;
+            while (p + len < end) { /* extend the run while the source moves in step */
+                int next_dir;
+                int64_t t = ga__pad_source(mode, p + len, b, n, &next_dir);
+                if (t != s + dir * len) break;
+                len++;
+            }
+            st = ga__pad_copy(func, out, d, p, s, len, dir, before, inner);
+            p += len;
+        }
+        inner[d] = shape[d];
+        before[d] = 0;
+    }
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return ga__ret(out);
+}
+
+GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps)
+{
+    static const char func[] = "ga_tile";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (n > 0 && !reps) { ga__null_input(func, "reps"); return NULL; }
+    int nd = GA__MAX(n, a->ndim);
+    if (n < 0 || 2 * nd > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "tile supports at most %d dimensions", GA_MAXDIMS / 2);
+        return NULL;
+    }
+    int64_t vshape[GA_MAXDIMS], vstrides[GA_MAXDIMS], shape[GA_MAXDIMS];
+    for (int d = 0; d < nd; d++) {
+        int ad = d - (nd - a->ndim), rd = d - (nd - n);
+        int64_t r = rd >= 0 ? reps[rd] : 1, s = ad >= 0 ? a->shape[ad] : 1;
+        if (r < 0) {
+            ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+            return NULL;
+        }
+        vshape[2 * d] = r; /* (reps, size) pairs: the repeat axis is a broadcast */
+        vstrides[2 * d] = 0;
+        vshape[2 * d + 1] = s;
+        vstrides[2 * d + 1] = ad >= 0 ? a->strides[ad] : 0;
+        shape[d] = r * s;
+    }
+    return ga__ret(ga__materialize(func, a, 2 * nd, vshape, vstrides, nd, shape));
+}
+
+GPUARR_API ga_array *ga_repeat(const ga_array *a, int64_t repeats, int axis)
+{
+    static const char func[] = "ga_repeat";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (repeats < 0) {
+        ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        return NULL;
+    }
+    ga_array *src = NULL;
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = a->size;
+        src = ga__reshape(func, a, 1, &size);
+        axis = 0;
+    } else {
+        if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+        src = ga_retain((ga_array *)a);
+    }
+    if (!src) return NULL;
+    if (src->ndim + 1 > GA_MAXDIMS) {
+        ga_release(src);
+        ga__error(GA_ERROR_VALUE, func, "repeat supports at most %d dimensions", GA_MAXDIMS - 1);
+        return NULL;
+    }
+    int64_t vshape[GA_MAXDIMS], vstrides[GA_MAXDIMS], shape[GA_MAXDIMS];
+    for (int d = 0, v = 0; d < src->ndim; d++) {
+        vshape[v] = src->shape[d];
+        vstrides[v++] = src->strides[d];
+        shape[d] = src->shape[d];
+        if (d == axis) { /* each element, `repeats` times */
+            vshape[v] = repeats;
+            vstrides[v++] = 0;
+            shape[d] *= repeats;
+        }
+    }
+    ga_array *r = ga__materialize(func, src, src->ndim + 1, vshape, vstrides, src->ndim, shape);
+    ga_release(src);
+    return ga__ret(r);
+}
+
+static ga_array *ga__roll(const char *func, const ga_array *a, int64_t shift, int axis)
+{
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = a->size;
+        ga_array *flat = ga__reshape(func, a, 1, &size);
+        ga_array *rolled = flat ? ga__roll(func, flat, shift, 0) : NULL;
+        ga_array *r = rolled ? ga__reshape(func, rolled, a->ndim, a->shape) : NULL;
+        ga_release(flat);
+        ga_release(rolled);
+        return r;
+    }
+    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *out = ga__array_new(func, a->device, a->ndim, a->shape, a->dtype);
+    if (!out) return NULL;
+    int64_t n = a->shape[axis], k = n ? ((shift % n) + n) % n : 0;
+    /* out[k:] = a[:n-k]; out[:k] = a[n-k:] */
+    ga_array *parts[4] = {ga__axis_slice(func, out, axis, k, n - k), ga__axis_slice(func, a, axis, 0, n - k),
+                          ga__axis_slice(func, out, axis, 0, k), ga__axis_slice(func, a, axis, n - k, k)};
+    ga_status st = parts[0] && parts[1] && parts[2] && parts[3] ? GA_OK : ga__t.error;
+    if (st == GA_OK) st = ga__copyto(func, parts[0], parts[1], GA_CASTING_NO);
+    if (st == GA_OK) st = ga__copyto(func, parts[2], parts[3], GA_CASTING_NO);
+    for (int i = 0; i < 4; i++) ga_release(parts[i]);
+    if (st != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis)
+{
+    if (!a) { ga__null_input("ga_roll", "a"); return NULL; }
+    return ga__ret(ga__roll("ga_roll", a, shift, axis));
+}
+
+GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out)
+{
+    static const char func[] = "ga_meshgrid";
+    if (n < 0 || n > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "between 0 and %d inputs", GA_MAXDIMS);
+    if (n > 0 && (!xi || !out)) return ga__null_input(func, "xi or out");
+    int64_t shape[GA_MAXDIMS];
+    for (int i = 0; i < n; i++) {
+        if (!xi[i]) return ga__null_input(func, "an input array");
+        int at = !ij && n >= 2 && i < 2 ? 1 - i : i; /* "xy" swaps the first two axes */
+        shape[at] = xi[i]->size;
+    }
+    for (int i = 0; i < n; i++) {
+        int at = !ij && n >= 2 && i < 2 ? 1 - i : i;
+        int64_t size = xi[i]->size;
+        ga_array *flat = ga__reshape(func, xi[i], 1, &size);
+        int64_t strides[GA_MAXDIMS] = {0};
+        if (flat) strides[at] = flat->strides[0];
+        out[i] = flat ? ga__materialize(func, flat, n, shape, strides, n, shape) : NULL;
+        ga_release(flat);
+        if (!out[i]) {
+            for (int j = 0; j < i; j++) ga_release(out[j]);
+            return ga__t.error;
+        }
+    }
+    for (int i = 0; i < n; i++) ga__ret(out[i]);
+    return GA_OK;
+}
+
+
+static void ga__manip_shutdown(void) { memset(&ga__manip_kernels, 0, sizeof ga__manip_kernels); }
+
+/* >>index */
+/* ------------------------------------------------------------------------ */
+/* 15. Indexing: basic, gathers and scatters, advanced, masks, nonzero       */
+/* ------------------------------------------------------------------------ */
+/* Basic indexing makes views (>>shape's layouts); gathers, scatters and
+   advanced indexing launch the index family's kernels. */
+
+/* The section's kernels: take and put by item size, add (add_at) by dtype. */
+static struct {
+    CUkernel take[5], put[5], check_bounds, add_at[GA_NUM_DTYPES];
+} ga__index_kernels;
+
+/* --- basic indexing -------------------------------------------------------- */
+
+static ga_status ga__index_layout(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                  ga__layout *out)
+{
+    int consumed = 0, ellipses = 0, added = 0;
+    for (int i = 0; i < n; i++) {
+        if (items[i].kind == GA_INDEX_INTEGER || items[i].kind == GA_INDEX_SLICE) consumed++;
+        else if (items[i].kind == GA_INDEX_ELLIPSIS) ellipses++;
+        else if (items[i].kind == GA_INDEX_NEWAXIS) added++;
+        else return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)items[i].kind);
+    }
+    if (ellipses > 1) return ga__error(GA_ERROR_INDEX, func, "an index can only have a single ellipsis ('...')");
+    if (consumed > a->ndim)
+        return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
+                         a->ndim, consumed);
+    if (a->ndim - consumed + added > GA_MAXDIMS)
+        return ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
+    int d = 0;
+    out->ndim = 0;
+    out->offset = 0;
+    bool empty = false;
+    for (int i = 0; i <= n; i++) {
+        if (i == n || items[i].kind == GA_INDEX_ELLIPSIS) { /* full slices: to the end, or as many as fit */
+            int upto = i == n ? a->ndim : d + (a->ndim - consumed);
+            for (; d < upto; d++) {
+                out->shape[out->ndim] = a->shape[d];
+                out->strides[out->ndim++] = a->strides[d];
+                empty = empty || a->shape[d] == 0;
+            }
+            continue;
+        }
+        const ga_index_item *it = &items[i];
+        if (it->kind == GA_INDEX_NEWAXIS) {
+            out->shape[out->ndim] = 1;
+            out->strides[out->ndim++] = 0;
+        } else if (it->kind == GA_INDEX_INTEGER) {
+            int64_t k = it->start, size = a->shape[d];
+            if (k < -size || k >= size)
+                return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
+                                 (long long)k, d, (long long)size);
+            if (k < 0) k += size;
+            out->offset += k * a->strides[d];
+            d++;
+        } else {
+            int64_t step = it->step == GA_NONE ? 1 : it->step, first, length;
+            if (step == 0) return ga__error(GA_ERROR_VALUE, func, "slice step cannot be zero");
+            ga__slice_indices(it->start, it->stop, step, a->shape[d], &first, &length);
+            if (length > 0) out->offset += first * a->strides[d];
+            empty = empty || length == 0;
+            out->shape[out->ndim] = length;
+            out->strides[out->ndim++] = a->strides[d] * (length > 0 ? step : 1); /* NumPy: empty is 0:0:1 */
+            d++;
+        }
+    }
+    if (empty) out->offset = 0; /* NumPy keeps an empty view at its base */
+    return GA_OK;
+}
+
+/* Parses one integer of an index text; advances *p. */
+static bool ga__parse_int(const char **p, int64_t *value)
+{
+    const char *s = *p;
+    while (*s == ' ') s++;
+    bool negative = *s == '-';
+    if (*s == '-' || *s == '+') s++;
+    while (*s == ' ') s++;
+    if (*s < '0' || *s > '9') return false;
+    uint64_t v = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (v > (UINT64_MAX - 9) / 10) return false;
+        v = v * 10 + (uint64_t)(*s++ - '0');
+    }
+    if (v > (uint64_t)INT64_MAX + negative) return false;
+    *value = negative ? (int64_t)(0 - v) : (int64_t)v;
+    *p = s;
     return true;
 }
+
+/* Parses "1:5, ::-1, ..., None" into items (at most GA_MAXDIMS * 2). */
+static ga_status ga__parse_index(const char *func, const char *text, ga_index_item *items, int *n)
+{
+    *n = 0;
+    const char *s = text;
+    while (*s == ' ') s++;
+    if (!*s) return GA_OK; /* a[()] */
+    for (;;) {
+        const char *start = s;
+        const char *end = s;
+        while (*end && *end != ',') end++;
+        size_t len = (size_t)(end - start);
+        while (len && start[len - 1] == ' ') len--;
+        while (len && *start == ' ') start++, len--;
+        if (*n == 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
+        ga_index_item *it = &items[(*n)++];
+        if (len == 3 && strncmp(start, "...", 3) == 0) {
+            *it = ga_ellipsis();
+        } else if ((len == 4 && strncmp(start, "None", 4) == 0) || (len == 7 && strncmp(start, "newaxis", 7) == 0)) {
+            *it = ga_newaxis();
+        } else if (memchr(start, ':', len)) {
+            int64_t parts[3] = {GA_NONE, GA_NONE, GA_NONE};
+            const char *q = start;
+            int part = 0;
+            for (;;) {
+                while (q < start + len && *q == ' ') q++;
+                if (q < start + len && *q != ':' && !ga__parse_int(&q, &parts[part])) goto invalid;
+                while (q < start + len && *q == ' ') q++;
+                if (q >= start + len) break;
+                if (*q != ':' || ++part > 2) goto invalid;
+                q++;
+            }
+            *it = ga_slice(parts[0], parts[1], parts[2]);
+        } else {
+            const char *q = start;
+            int64_t v;
+            if (len == 0 || !ga__parse_int(&q, &v) || q != start + len) goto invalid;
+            *it = ga_at(v);
+        }
+        if (!*end) break;
+        s = end + 1;
+        while (*s == ' ') s++;
+        if (!*s) break; /* a trailing comma, as in a[1,] */
+    }
+    return GA_OK;
+invalid:
+    return ga__error(GA_ERROR_VALUE, func, "invalid index '%s'", text);
+}
+
+/* Advanced indexing (further down). */
+static bool ga__has_array_item(int n, const ga_index_item *items);
+static ga_array *ga__advanced_get(const char *func, const ga_array *a, int n, const ga_index_item *items);
+
+GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items)
+{
+    static const char func[] = "ga_index_items";
+    ga__layout l;
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (n > 0 && !items) { ga__null_input(func, "items"); return NULL; }
+    if (ga__has_array_item(n, items)) return ga__ret(ga__advanced_get(func, a, n, items));
+    if (ga__index_layout(func, a, n, items, &l) != GA_OK) return NULL;
+    return ga__ret(ga__view(func, a, &l, true));
+}
+
+GPUARR_API ga_array *ga_index(const ga_array *a, const char *index)
+{
+    static const char func[] = "ga_index";
+    ga_index_item items[2 * GA_MAXDIMS];
+    ga__layout l;
+    int n;
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!index) { ga__null_input(func, "index"); return NULL; }
+    if (ga__parse_index(func, index, items, &n) != GA_OK || ga__index_layout(func, a, n, items, &l) != GA_OK)
+        return NULL;
+    return ga__ret(ga__view(func, a, &l, true));
+}
+
+/* How many of value's leading unit dims go beyond ndim: NumPy's
+   assignment drops them. */
+static int ga__extra_unit_dims(const ga_array *value, int ndim)
+{
+    int skip = 0;
+    while (value->ndim - skip > ndim && value->shape[skip] == 1) skip++;
+    return skip;
+}
+
+/* view = value, for a[index] = value: value's leading unit dims beyond
+   the view's are dropped first, as NumPy's assignment does (copyto keeps
+   them, and refuses). */
+static ga_status ga__assign_view(const char *func, ga_array *view, const ga_array *value)
+{
+    int skip = ga__extra_unit_dims(value, view->ndim), nd = 0, bad = 0;
+    int64_t shape[GA_MAXDIMS];
+    const int ndims[2] = {value->ndim - skip, view->ndim};
+    const int64_t *shapes[2] = {value->shape + skip, view->shape};
+    bool fits = skip && ga__broadcast_shapes(2, ndims, shapes, &nd, shape, &bad) && nd == view->ndim;
+    for (int d = 0; fits && d < nd; d++) fits = shape[d] == view->shape[d];
+    if (!fits) skip = 0; /* copyto's error names the value's own shape */
+    if (!skip) return ga__copyto(func, view, value, GA_CASTING_UNSAFE);
+    ga_array *v = ga__reshape(func, value, value->ndim - skip, value->shape + skip);
+    if (!v) return ga__t.error;
+    ga_status st = ga__copyto(func, view, v, GA_CASTING_UNSAFE);
+    ga_release(v);
+    return st;
+}
+
+static ga_status ga__setitem(const char *func, ga_array *a, const char *index, const ga_array *value)
+{
+    ga_index_item items[2 * GA_MAXDIMS];
+    ga__layout l;
+    int n;
+    if (!a) return ga__null_input(func, "a");
+    if (!index) return ga__null_input(func, "index");
+    if (!value) return ga__null_input(func, "value");
+    ga_status st = ga__parse_index(func, index, items, &n);
+    if (st == GA_OK) st = ga__index_layout(func, a, n, items, &l);
+    if (st != GA_OK) return st;
+    ga_array *view = ga__view(func, a, &l, true);
+    if (!view) return ga__t.error;
+    st = ga__assign_view(func, view, value);
+    ga_release(view);
+    return st;
+}
+
+GPUARR_API ga_status ga_setitem(ga_array *a, const char *index, const ga_array *value)
+{
+    return ga__setitem("ga_setitem", a, index, value);
+}
+
+GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar value)
+{
+    static const char func[] = "ga_setitem_scalar";
+    if (!a) return ga__null_input(func, "a");
+    ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
+    if (!v) return ga__t.error;
+    ga_status st = ga__setitem(func, a, index, v);
+    ga_release(v);
+    return st;
+}
+
+/* --- gathers by index ------------------------------------------------------ */
 
 /* Indices as a C-contiguous int64 array (a new reference). */
 static ga_array *ga__int64_indices(const char *func, const ga_array *idx)
@@ -7537,7 +7997,7 @@ static ga_status ga__check_indices(const char *func, const ga_array *idx, int64_
     CUstream stream = ga__stream_of(idx->device);
     unsigned long long first = 0;
     ga_status st = GA_OK;
-    CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.check_bounds, "ga_index_check_bounds");
+    CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__index_kernels.check_bounds, "check_bounds", NULL, NULL, NULL);
     void *ip = (void *)(uintptr_t)idx->data, *fp = (void *)(uintptr_t)flag->ptr;
     int64_t n = idx->size;
     void *args[] = {&ip, &n, &limit, &fp};
@@ -7601,7 +8061,7 @@ static ga_status ga__index_launch(const char *func, const ga_array *a, ga_array 
     int c = ga__size_class(ga__dtype_sizes[a->dtype]);
     void *ap = (void *)(uintptr_t)a->data, *ip = (void *)(uintptr_t)idx->data;
     if (!values) {
-        CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.take[c], "ga_index_take_b%d", 8 << c);
+        CUfunction f = ga__kernel(func, GA__FAMILY_INDEX, &ga__index_kernels.take[c], "take", ga__size_names[c], NULL, NULL);
         void *op = (void *)(uintptr_t)out->data;
         void *args[] = {&op, &ap, &ip, p};
         return ga__launch(func, f, a->device, total, args);
@@ -7612,9 +8072,9 @@ static ga_status ga__index_launch(const char *func, const ga_array *a, ga_array 
                                                           GA_INT16, GA_INT32, GA_INT64, GA_FLOAT16, GA_BFLOAT16,
                                                           GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
         ga_dtype k = kernel_of[a->dtype];
-        f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.add_at[k], "ga_index_add_%s", ga__dtype_names[k]);
+        f = ga__kernel(func, GA__FAMILY_INDEX, &ga__index_kernels.add_at[k], "add", ga__dtype_names[k], NULL, NULL);
     } else {
-        f = ga__kernel(func, GA__FAMILY_INDEX, &ga__kernels.put[c], "ga_index_put_b%d", 8 << c);
+        f = ga__kernel(func, GA__FAMILY_INDEX, &ga__index_kernels.put[c], "put", ga__size_names[c], NULL, NULL);
     }
     void *vp = (void *)(uintptr_t)values->data;
     void *args[] = {&ap, &vp, &ip, p};
@@ -7879,273 +8339,7 @@ GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, con
     return st;
 }
 
-/* The part of `out` that padding axis d works on: axes before d at full
-   extent, axis d over [start, start + len), axes after d at their centre. */
-static ga_array *ga__pad_region(const char *func, const ga_array *out, int d, int64_t start, int64_t len,
-                                const int64_t *before, const int64_t *inner)
-{
-    ga__layout l;
-    ga__layout_of(out, &l);
-    bool empty = len == 0;
-    for (int k = d + 1; k < out->ndim; k++) {
-        l.offset += before[k] * out->strides[k];
-        l.shape[k] = inner[k];
-        empty = empty || inner[k] == 0;
-    }
-    l.offset += start * out->strides[d];
-    l.shape[d] = len;
-    for (int k = 0; k < out->ndim; k++) empty = empty || l.shape[k] == 0;
-    if (empty) l.offset = 0;
-    return ga__view(func, out, &l, true);
-}
-
-/* Copies onto [dst, dst + len) of axis d the source run starting at src:
-   forward (direction > 0), backward (< 0), or the one slice at src
-   repeated (0). */
-static ga_status ga__pad_copy(const char *func, ga_array *out, int d, int64_t dst, int64_t src, int64_t len,
-                              int direction, const int64_t *before, const int64_t *inner)
-{
-    ga_array *to = ga__pad_region(func, out, d, dst, len, before, inner);
-    ga_array *from = ga__pad_region(func, out, d, direction < 0 ? src - len + 1 : src, direction ? len : 1, before,
-                                    inner);
-    ga_array *rev = NULL;
-    if (from && direction < 0) {
-        bool flip[GA_MAXDIMS] = {false};
-        flip[d] = true;
-        rev = ga__flipped(func, from, flip);
-    }
-    ga_status st = to && from && (direction >= 0 || rev) ? ga__copyto(func, to, rev ? rev : from, GA_CASTING_NO)
-                                                         : ga__t.error;
-    ga_release(to);
-    ga_release(from);
-    ga_release(rev);
-    return st;
-}
-
-/* Where padded position p of axis d (centre [b, b + n)) reads from, and
-   in which direction the source runs: wrap repeats the centre, reflect
-   mirrors it without repeating the edge, edge repeats the edge. */
-static int64_t ga__pad_source(ga_pad_mode mode, int64_t p, int64_t b, int64_t n, int *direction)
-{
-    int64_t r = p - b;
-    *direction = 0;
-    if (mode == GA_PAD_EDGE || n == 1) return b + (r < 0 ? 0 : n - 1);
-    if (mode == GA_PAD_WRAP) {
-        *direction = 1;
-        return b + ((r % n) + n) % n;
-    }
-    int64_t period = 2 * (n - 1), m = ((r % period) + period) % period;
-    *direction = m < n - 1 ? 1 : -1;
-    return b + (m < n ? m : period - m);
-}
-
-GPUARR_API ga_array *ga_pad(const ga_array *a, const int64_t *widths, ga_pad_mode mode, ga_scalar constant)
-{
-    static const char func[] = "ga_pad";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (a->ndim > 0 && !widths) { ga__null_input(func, "widths"); return NULL; }
-    if ((unsigned)mode > GA_PAD_WRAP) {
-        ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
-        return NULL;
-    }
-    int64_t shape[GA_MAXDIMS], before[GA_MAXDIMS], inner[GA_MAXDIMS];
-    for (int d = 0; d < a->ndim; d++) {
-        if (widths[2 * d] < 0 || widths[2 * d + 1] < 0) {
-            ga__error(GA_ERROR_VALUE, func, "index can't contain negative values");
-            return NULL;
-        }
-        if (mode != GA_PAD_CONSTANT && a->shape[d] == 0 && (widths[2 * d] || widths[2 * d + 1])) {
-            ga__error(GA_ERROR_VALUE, func, "can't extend empty axis %d using modes other than 'constant' or 'empty'", d);
-            return NULL;
-        }
-        before[d] = widths[2 * d];
-        inner[d] = a->shape[d];
-        shape[d] = before[d] + a->shape[d] + widths[2 * d + 1];
-    }
-    ga_array *out = mode == GA_PAD_CONSTANT ? ga__full_on(func, a->device, a->ndim, shape, constant, a->dtype)
-                                            : (ga__bind(func, a->device) == GA_OK
-                                                   ? ga__array_new(func, a->device, a->ndim, shape, a->dtype)
-                                                   : NULL);
-    if (!out) return NULL;
-    ga_status st = GA_OK;
-    { /* the centre */
-        ga__layout l;
-        ga__layout_of(out, &l);
-        for (int d = 0; d < a->ndim; d++) {
-            l.offset += before[d] * out->strides[d];
-            l.shape[d] = a->shape[d];
-        }
-        if (a->size == 0) l.offset = 0;
-        ga_array *centre = ga__view(func, out, &l, true);
-        st = centre ? ga__copyto(func, centre, a, GA_CASTING_NO) : ga__t.error;
-        ga_release(centre);
-    }
-    /* each axis in turn, reading what the earlier axes already padded */
-    for (int d = 0; st == GA_OK && mode != GA_PAD_CONSTANT && d < a->ndim; d++) {
-        int64_t b = before[d], n = a->shape[d];
-        for (int64_t p = 0; st == GA_OK && p < shape[d];) {
-            if (p == b) { /* skip the centre */
-                p += n;
-                continue;
-            }
-            int dir;
-            int64_t s = ga__pad_source(mode, p, b, n, &dir), end = p < b ? b : shape[d], len = 1;
-            while (p + len < end) { /* extend the run while the source moves in step */
-                int next_dir;
-                int64_t t = ga__pad_source(mode, p + len, b, n, &next_dir);
-                if (t != s + dir * len) break;
-                len++;
-            }
-            st = ga__pad_copy(func, out, d, p, s, len, dir, before, inner);
-            p += len;
-        }
-        inner[d] = shape[d];
-        before[d] = 0;
-    }
-    if (st != GA_OK) {
-        ga_release(out);
-        return NULL;
-    }
-    return ga__ret(out);
-}
-
-GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps)
-{
-    static const char func[] = "ga_tile";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (n > 0 && !reps) { ga__null_input(func, "reps"); return NULL; }
-    int nd = GA__MAX(n, a->ndim);
-    if (n < 0 || 2 * nd > GA_MAXDIMS) {
-        ga__error(GA_ERROR_VALUE, func, "tile supports at most %d dimensions", GA_MAXDIMS / 2);
-        return NULL;
-    }
-    int64_t vshape[GA_MAXDIMS], vstrides[GA_MAXDIMS], shape[GA_MAXDIMS];
-    for (int d = 0; d < nd; d++) {
-        int ad = d - (nd - a->ndim), rd = d - (nd - n);
-        int64_t r = rd >= 0 ? reps[rd] : 1, s = ad >= 0 ? a->shape[ad] : 1;
-        if (r < 0) {
-            ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
-            return NULL;
-        }
-        vshape[2 * d] = r; /* (reps, size) pairs: the repeat axis is a broadcast */
-        vstrides[2 * d] = 0;
-        vshape[2 * d + 1] = s;
-        vstrides[2 * d + 1] = ad >= 0 ? a->strides[ad] : 0;
-        shape[d] = r * s;
-    }
-    return ga__ret(ga__materialize(func, a, 2 * nd, vshape, vstrides, nd, shape));
-}
-
-GPUARR_API ga_array *ga_repeat(const ga_array *a, int64_t repeats, int axis)
-{
-    static const char func[] = "ga_repeat";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (repeats < 0) {
-        ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
-        return NULL;
-    }
-    ga_array *src = NULL;
-    if (axis == GA_AXIS_NONE) {
-        int64_t size = a->size;
-        src = ga__reshape(func, a, 1, &size);
-        axis = 0;
-    } else {
-        if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
-        src = ga_retain((ga_array *)a);
-    }
-    if (!src) return NULL;
-    if (src->ndim + 1 > GA_MAXDIMS) {
-        ga_release(src);
-        ga__error(GA_ERROR_VALUE, func, "repeat supports at most %d dimensions", GA_MAXDIMS - 1);
-        return NULL;
-    }
-    int64_t vshape[GA_MAXDIMS], vstrides[GA_MAXDIMS], shape[GA_MAXDIMS];
-    for (int d = 0, v = 0; d < src->ndim; d++) {
-        vshape[v] = src->shape[d];
-        vstrides[v++] = src->strides[d];
-        shape[d] = src->shape[d];
-        if (d == axis) { /* each element, `repeats` times */
-            vshape[v] = repeats;
-            vstrides[v++] = 0;
-            shape[d] *= repeats;
-        }
-    }
-    ga_array *r = ga__materialize(func, src, src->ndim + 1, vshape, vstrides, src->ndim, shape);
-    ga_release(src);
-    return ga__ret(r);
-}
-
-static ga_array *ga__roll(const char *func, const ga_array *a, int64_t shift, int axis)
-{
-    if (axis == GA_AXIS_NONE) {
-        int64_t size = a->size;
-        ga_array *flat = ga__reshape(func, a, 1, &size);
-        ga_array *rolled = flat ? ga__roll(func, flat, shift, 0) : NULL;
-        ga_array *r = rolled ? ga__reshape(func, rolled, a->ndim, a->shape) : NULL;
-        ga_release(flat);
-        ga_release(rolled);
-        return r;
-    }
-    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
-    if (ga__bind(func, a->device) != GA_OK) return NULL;
-    ga_array *out = ga__array_new(func, a->device, a->ndim, a->shape, a->dtype);
-    if (!out) return NULL;
-    int64_t n = a->shape[axis], k = n ? ((shift % n) + n) % n : 0;
-    /* out[k:] = a[:n-k]; out[:k] = a[n-k:] */
-    ga_array *parts[4] = {ga__axis_slice(func, out, axis, k, n - k), ga__axis_slice(func, a, axis, 0, n - k),
-                          ga__axis_slice(func, out, axis, 0, k), ga__axis_slice(func, a, axis, n - k, k)};
-    ga_status st = parts[0] && parts[1] && parts[2] && parts[3] ? GA_OK : ga__t.error;
-    if (st == GA_OK) st = ga__copyto(func, parts[0], parts[1], GA_CASTING_NO);
-    if (st == GA_OK) st = ga__copyto(func, parts[2], parts[3], GA_CASTING_NO);
-    for (int i = 0; i < 4; i++) ga_release(parts[i]);
-    if (st != GA_OK) {
-        ga_release(out);
-        return NULL;
-    }
-    return out;
-}
-
-GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis)
-{
-    if (!a) { ga__null_input("ga_roll", "a"); return NULL; }
-    return ga__ret(ga__roll("ga_roll", a, shift, axis));
-}
-
-GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out)
-{
-    static const char func[] = "ga_meshgrid";
-    if (n < 0 || n > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "between 0 and %d inputs", GA_MAXDIMS);
-    if (n > 0 && (!xi || !out)) return ga__null_input(func, "xi or out");
-    int64_t shape[GA_MAXDIMS];
-    for (int i = 0; i < n; i++) {
-        if (!xi[i]) return ga__null_input(func, "an input array");
-        int at = !ij && n >= 2 && i < 2 ? 1 - i : i; /* "xy" swaps the first two axes */
-        shape[at] = xi[i]->size;
-    }
-    for (int i = 0; i < n; i++) {
-        int at = !ij && n >= 2 && i < 2 ? 1 - i : i;
-        int64_t size = xi[i]->size;
-        ga_array *flat = ga__reshape(func, xi[i], 1, &size);
-        int64_t strides[GA_MAXDIMS] = {0};
-        if (flat) strides[at] = flat->strides[0];
-        out[i] = flat ? ga__materialize(func, flat, n, shape, strides, n, shape) : NULL;
-        ga_release(flat);
-        if (!out[i]) {
-            for (int j = 0; j < i; j++) ga_release(out[j]);
-            return ga__t.error;
-        }
-    }
-    for (int i = 0; i < n; i++) ga__ret(out[i]);
-    return GA_OK;
-}
-
-
 /* --- advanced indexing, masks, nonzero --------------------------------------- */
-
-/* From sections 13 and 14. */
-static ga_status ga__reduce(const char *func, ga_reduction r, const ga_array *a, int naxes, const int *axes,
-                            ga_dtype dtype, ga_array **out, bool keepdims, const ga_reduce_options *opt);
-static ga_status ga__cub_failed(const char *func, int e, const char *what);
 
 /* `a` as C-contiguous bool truth values: a itself (a new reference) when
    it already is. */
@@ -8808,19 +9002,11 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
     return st;
 }
 
-GPUARR_API ga_array *ga_trace(const ga_array *a, int64_t offset, int axis1, int axis2, ga_dtype dtype)
-{
-    static const char func[] = "ga_trace";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    ga_array *diagonal = ga__diagonal(func, a, offset, axis1, axis2), *out = NULL;
-    const int last = -1;
-    if (diagonal && ga__reduce(func, GA_REDUCE_SUM, diagonal, 1, &last, dtype, &out, false, NULL) != GA_OK) out = NULL;
-    ga_release(diagonal);
-    return ga__ret(out);
-}
+static void ga__index_shutdown(void) { memset(&ga__index_kernels, 0, sizeof ga__index_kernels); }
 
+/* >>reduce */
 /* ------------------------------------------------------------------------ */
-/* 13. Reductions and statistics                                             */
+/* 16. Reductions and statistics                                             */
 /* ------------------------------------------------------------------------ */
 /* A reduction is planned on the host: the array's dims are split into kept
    and reduced ones, unit dims dropped, negative strides of reduced dims
@@ -8847,9 +9033,18 @@ enum {
 static const char *const ga__rin_names[GA__NUM_RINS] = {"to_int64", "to_uint64", "int64", "uint64", "float32",
                                                         "to_float32", "float64", "to_float64", "complex64",
                                                         "complex128", "any"};
-typedef char ga__reduce_cache_fits[sizeof ga__kernels.reduce ==
-                                           sizeof(CUkernel) * GA__NUM_ROPS * GA__NUM_RINS * 3 ? 1 : -1];
-enum { GA__RINNER, GA__ROUTER, GA__RPACKED };
+enum { GA__RINNER, GA__ROUTER, GA__RPACKED, GA__NUM_RLAYOUTS };
+
+/* The section's state: its kernels ([op][input][layout]; gram and corr by
+   float32 / float64) and, per device, the address of the reduce fatbin's
+   warning word with the library it was read from. */
+static struct {
+    CUkernel reduce[GA__NUM_ROPS][GA__NUM_RINS][GA__NUM_RLAYOUTS], gram[2], corr[2];
+} ga__reduce_kernels;
+static struct {
+    CUlibrary lib[GA_MAX_DEVICES];
+    uint64_t word[GA_MAX_DEVICES];
+} ga__reduce_warning;
 
 static const char *const ga__reduction_names[GA_NUM_REDUCTIONS] = {
 #define GA__REDUCTION_NAME(E, name) #name,
@@ -8984,29 +9179,27 @@ static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *ci
 
 static CUfunction ga__reduce_kernel(const char *func, int op, int in, int layout)
 {
-    return ga__kernel(func, GA__FAMILY_REDUCE, &ga__kernels.reduce[op][in][layout], "ga_reduce_%s_%s_%s",
-                      ga__rop_names[op], ga__rin_names[in],
+    return ga__kernel(func, GA__FAMILY_REDUCE, &ga__reduce_kernels.reduce[op][in][layout], ga__rop_names[op],
+                      ga__rin_names[in], NULL,
                       layout == GA__ROUTER ? "outer" : layout == GA__RPACKED ? "packed" : "inner");
 }
 
 /* The device's warning word (a global of the reduce fatbin), or 0. */
 static uint64_t ga__reduce_warning_word(const char *func, int device)
 {
-    static CUlibrary libs[GA_MAX_DEVICES];
-    static uint64_t words[GA_MAX_DEVICES];
     CUlibrary lib = GA__ATOMIC_LOAD(&ga__libraries[GA__FAMILY_REDUCE]);
     if (!lib) return 0;
-    if (GA__ATOMIC_LOAD(&libs[device]) != lib) {
+    if (GA__ATOMIC_LOAD(&ga__reduce_warning.lib[device]) != lib) {
         CUdeviceptr p = 0;
         size_t bytes = 0;
         if (GA__CU.LibraryGetGlobal(&p, &bytes, lib, "ga_reduce_warning_word") != CUDA_SUCCESS) {
             ga__error(GA_ERROR_KERNELS_MISSING, func, "the reduce fatbin has no warning word; rebuild with `make fatbins`");
             return 0;
         }
-        GA__ATOMIC_STORE(&words[device], (uint64_t)p);
-        GA__ATOMIC_STORE(&libs[device], lib);
+        GA__ATOMIC_STORE(&ga__reduce_warning.word[device], (uint64_t)p);
+        GA__ATOMIC_STORE(&ga__reduce_warning.lib[device], lib);
     }
-    return GA__ATOMIC_LOAD(&words[device]);
+    return GA__ATOMIC_LOAD(&ga__reduce_warning.word[device]);
 }
 
 GPUARR_API int ga_reduce_warnings(void)
@@ -10007,6 +10200,17 @@ GA__DEFINE_ARG(nanargmax, GA_REDUCE_NANARGMAX)
 
 /* --- average, cov, corrcoef ---------------------------------------------------- */
 
+GPUARR_API ga_array *ga_trace(const ga_array *a, int64_t offset, int axis1, int axis2, ga_dtype dtype)
+{
+    static const char func[] = "ga_trace";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_array *diagonal = ga__diagonal(func, a, offset, axis1, axis2), *out = NULL;
+    const int last = -1;
+    if (diagonal && ga__reduce(func, GA_REDUCE_SUM, diagonal, 1, &last, dtype, &out, false, NULL) != GA_OK) out = NULL;
+    ga_release(diagonal);
+    return ga__ret(out);
+}
+
 /* A new array of `r` over the axes (unscoped). */
 static ga_array *ga__reduce_tmp(const char *func, ga_reduction r, const ga_array *a, int naxes, const int *axes,
                                 ga_dtype dtype, bool keepdims)
@@ -10338,8 +10542,8 @@ static ga_array *ga__cov(const char *func, const ga_array *m, const ga_array *y,
             g.out = parts->data;
             g.nv = nv, g.nobs = nobs, g.chunk = chunk, g.nchunks = nchunks;
             int c2 = cd == GA_COMPLEX128;
-            CUfunction f = ga__kernel(func, GA__FAMILY_REDUCE, &ga__kernels.reduce_gram[c2], "ga_reduce_gram_%s",
-                                      ga__dtype_names[cd]);
+            CUfunction f = ga__kernel(func, GA__FAMILY_REDUCE, &ga__reduce_kernels.gram[c2], "gram",
+                                      ga__dtype_names[cd], NULL, NULL);
             void *args[] = {&g};
             int64_t items = nv * nv * nchunks, blocks = GA__MIN(items, (int64_t)ga__g.devices[device].multiprocessor_count * 4);
             if (!f) st = ga__t.error;
@@ -10437,8 +10641,8 @@ GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowv
     ga_status st = n ? GA_OK : ga__t.error;
     if (st == GA_OK && nv > 0) {
         int c2 = cd == GA_COMPLEX128;
-        CUfunction f = ga__kernel(func, GA__FAMILY_REDUCE, &ga__kernels.reduce_corr[c2], "ga_reduce_corr_%s",
-                                  ga__dtype_names[cd]);
+        CUfunction f = ga__kernel(func, GA__FAMILY_REDUCE, &ga__reduce_kernels.corr[c2], "corr",
+                                  ga__dtype_names[cd], NULL, NULL);
         void *o = (void *)(uintptr_t)n->data, *i = (void *)(uintptr_t)c->data;
         int64_t nvv = nv;
         int32_t selfdiv = nv == 1; /* one variable: NumPy returns c / c */
@@ -10451,8 +10655,280 @@ GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowv
     return ga__ret(r);
 }
 
+/* --- quantile, percentile, median and their nan forms ---------------------- */
+/* Each slice (the reduced axes moved last, (kept..., k)) is sorted, NaN
+   last; c, the count of elements each slice's statistic is taken over (k,
+   or those not NaN), gives NumPy's virtual indices, computed with NumPy's
+   formulas and in its dtype through the ufuncs; the neighbours are taken
+   along the last axis and interpolated with NumPy's _lerp. */
+
+/* NumPy's alpha and beta of the continuous methods. */
+static bool ga__quantile_alpha_beta(ga_quantile_method m, double *alpha, double *beta)
+{
+    switch (m) {
+    case GA_QUANTILE_INTERPOLATED_INVERTED_CDF: *alpha = 0, *beta = 1; return true;
+    case GA_QUANTILE_HAZEN: *alpha = 0.5, *beta = 0.5; return true;
+    case GA_QUANTILE_WEIBULL: *alpha = 0, *beta = 0; return true;
+    case GA_QUANTILE_MEDIAN_UNBIASED: *alpha = 1 / 3.0, *beta = 1 / 3.0; return true;
+    case GA_QUANTILE_NORMAL_UNBIASED: *alpha = 3 / 8.0, *beta = 3 / 8.0; return true;
+    default: return false;
+    }
+}
+
+/* The methods that pick one element (no interpolation, a's dtype). */
+static bool ga__quantile_picks(ga_quantile_method m)
+{
+    return m == GA_QUANTILE_LOWER || m == GA_QUANTILE_HIGHER || m == GA_QUANTILE_NEAREST ||
+           m == GA_QUANTILE_INVERTED_CDF || m == GA_QUANTILE_CLOSEST_OBSERVATION;
+}
+
+static const int ga__last_axis[1] = {-1}, ga__first_axis[1] = {0};
+
+/* where(cond, scalar, y) through the ufunc (scoped). */
+static ga_array *ga__where_scalar(const ga_array *cond, ga_scalar x, const ga_array *y)
+{
+    if (!cond || !y) return NULL;
+    ga_operand in[3] = {ga_operand_array(cond), ga_operand_scalar(x), ga_operand_array(y)};
+    ga_array *outs[1] = {NULL};
+    return ga_ufunc_call(GA_UFUNC_WHERE, in, outs) == GA_OK ? outs[0] : NULL;
+}
+
+/* Picking methods: int64 indices into each slice (scoped), from the
+   counts cD and cD - 1 and q, float64. */
+static ga_array *ga__quantile_pick_index(ga_quantile_method m, const ga_array *cD, const ga_array *cm1D,
+                                         const ga_array *Q)
+{
+    ga_array *idx;
+    switch (m) {
+    case GA_QUANTILE_LOWER: idx = ga_floor(ga_multiply(cm1D, Q)); break;
+    case GA_QUANTILE_HIGHER: idx = ga_ceil(ga_multiply(cm1D, Q)); break;
+    case GA_QUANTILE_NEAREST: idx = ga_rint(ga_multiply(cm1D, Q)); break;
+    default: {
+        /* _discrete_interpolation_to_boundaries: previous where the
+           condition holds, else previous + 1 */
+        ga_array *index = ga_subtract_scalar(ga_multiply(cD, Q), ga_int(1));
+        if (m == GA_QUANTILE_CLOSEST_OBSERVATION) index = ga_subtract_scalar(index, ga_float(0.5));
+        ga_array *prev = ga_floor(index), *next = ga_add_scalar(prev, ga_int(1));
+        ga_array *cond = ga_equal_scalar(ga_subtract(index, prev), ga_int(0));
+        if (m == GA_QUANTILE_CLOSEST_OBSERVATION)
+            cond = ga_logical_and(cond, ga_equal_scalar(ga_remainder_scalar(prev, ga_int(2)), ga_int(1)));
+        idx = ga_where(cond, prev, next);
+        break;
+    }
+    }
+    return ga_astype(idx, GA_INT64);
+}
+
+/* The statistic of each sorted slice S (kept..., k): (kept..., nq) in
+   the result's dtype, or NULL (scoped). c: int64 counts (kept..., 1) or
+   (1, ..., 1); Q: the q values, float64. As NumPy 2 does for a Python
+   float q, the virtual indices and gamma are float64 and the interpolation
+   runs in W (float64 for integers, else a's dtype), gamma and 1 - gamma
+   converted to it. */
+static ga_array *ga__quantile_sorted(const ga_array *S, const ga_array *c, const ga_array *Q, ga_dtype W,
+                                     ga_quantile_method m)
+{
+    ga_array *cD = ga_astype(c, GA_FLOAT64), *cm1 = ga_subtract_scalar(c, ga_int(1)), *cm1D = ga_astype(cm1, GA_FLOAT64);
+    if (ga__quantile_picks(m)) {
+        ga_array *idx = ga__quantile_pick_index(m, cD, cm1D, Q);
+        idx = ga_maximum_scalar(ga_minimum(idx, cm1), ga_int(0));
+        return ga_take_along_axis(S, idx, -1);
+    }
+    double alpha, beta;
+    ga_array *v;
+    if (ga__quantile_alpha_beta(m, &alpha, &beta)) {
+        ga_array *corr = ga_add_rscalar(ga_float(alpha), ga_multiply_scalar(Q, ga_float(1 - alpha - beta)));
+        v = ga_subtract_scalar(ga_add(ga_multiply(cD, Q), corr), ga_int(1));
+    } else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF) {
+        v = ga_subtract_scalar(ga_multiply(cD, Q), ga_int(1));
+    } else if (m == GA_QUANTILE_MIDPOINT) {
+        ga_array *w = ga_multiply(cm1D, Q);
+        v = ga_multiply_rscalar(ga_float(0.5), ga_add(ga_floor(w), ga_ceil(w)));
+    } else {
+        v = ga_multiply(cm1D, Q);
+    }
+    /* _get_indexes: the last element above the bounds, the first below */
+    ga_array *prev = ga_floor(v), *above = ga_greater_equal(v, cm1D), *below = ga_less_scalar(v, ga_int(0));
+    ga_array *prev_i = ga_astype(prev, GA_INT64);
+    ga_array *next_i = ga_add_scalar(prev_i, ga_int(1));
+    prev_i = ga__where_scalar(below, ga_int(0), ga_where(above, cm1, prev_i));
+    next_i = ga__where_scalar(below, ga_int(0), ga_where(above, cm1, next_i));
+    ga_array *g = ga_subtract(v, prev);
+    if (m == GA_QUANTILE_MIDPOINT)
+        g = ga__where_scalar(ga_equal_scalar(ga_remainder_scalar(v, ga_int(1)), ga_int(0)), ga_float(0),
+                             ga_full_like(v, ga_float(0.5)));
+    else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF)
+        g = ga__where_scalar(ga_equal_scalar(g, ga_int(0)), ga_float(0.5), ga_full_like(v, ga_float(1)));
+    ga_array *lo = ga_astype(ga_take_along_axis(S, prev_i, -1), W);
+    ga_array *hi = ga_astype(ga_take_along_axis(S, next_i, -1), W);
+    /* _lerp(lo, hi, g) */
+    ga_array *d = ga_subtract(hi, lo);
+    ga_array *r1 = ga_add(lo, ga_multiply(d, ga_astype(g, W)));
+    ga_array *r2 = ga_subtract(hi, ga_multiply(d, ga_astype(ga_subtract_rscalar(ga_int(1), g), W)));
+    return ga_where(ga_greater_equal_scalar(g, ga_float(0.5)), r2, r1);
+}
+
+/* median of each sorted slice: the mean of the middle one or two (scoped). */
+static ga_array *ga__median_sorted(const ga_array *S, const ga_array *c, ga_dtype rd)
+{
+    ga_array *lo_i = ga_maximum_scalar(ga_floor_divide_scalar(ga_subtract_scalar(c, ga_int(1)), ga_int(2)), ga_int(0));
+    ga_array *hi_i = ga_floor_divide_scalar(c, ga_int(2));
+    ga_array *lo = ga_take_along_axis(S, lo_i, -1), *hi = ga_take_along_axis(S, hi_i, -1);
+    const ga_array *pair[2] = {lo, hi};
+    ga_array *mean = ga_mean(ga_concatenate(2, pair, -1), 1, ga__last_axis, true);
+    ga_array *odd = ga_equal_scalar(ga_remainder_scalar(c, ga_int(2)), ga_int(1));
+    return ga_where(odd, ga_astype(lo, rd), mean);
+}
+
+static ga_array *ga__order_stat(const char *func, const ga_array *a, int nq, const double *q, double scale,
+                                int naxes, const int *axes, ga_quantile_method m, bool keepdims, bool nan, bool median)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    ga_dtype t = a->dtype;
+    int count = nq < 0 ? 1 : nq;
+    if (!median) {
+        if ((int)m < GA_QUANTILE_LINEAR || (int)m > GA_QUANTILE_NORMAL_UNBIASED) {
+            ga__error(GA_ERROR_VALUE, func, "invalid quantile method %d", (int)m);
+            return NULL;
+        }
+        if (count > 0 && !q) {
+            ga__null_input(func, "q");
+            return NULL;
+        }
+        if (ga__is_complex(t)) { /* NumPy's first check */
+            ga__error(GA_ERROR_TYPE, func, "a must be an array of real numbers");
+            return NULL;
+        }
+        for (int i = 0; i < count; i++)
+            if (!(q[i] / scale >= 0 && q[i] / scale <= 1)) {
+                ga__error(GA_ERROR_VALUE, func, scale == 1 ? "Quantiles must be in the range [0, 1]"
+                                                           : "Percentiles must be in the range [0, 100]");
+                return NULL;
+            }
+        if (t == GA_BOOL && !ga__quantile_picks(m)) {
+            ga__error(GA_ERROR_TYPE, func,
+                      "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                      "operator, or the logical_xor function instead.");
+            return NULL;
+        }
+    }
+    bool red[GA_MAXDIMS];
+    if (ga__reduce_axes(func, a, naxes, axes, red) != GA_OK) return NULL;
+    bool nan_form = nan;
+    nan = nan && ga__is_inexact(t);
+    /* the result's dtype; the dtype NumPy computes the indices in */
+    ga_dtype W = ga__is_exact(t) ? GA_FLOAT64 : t;
+    ga_dtype rd = !median && ga__quantile_picks(m) ? t : W;
+    int perm[GA_MAXDIMS], nk = 0;
+    int64_t k = 1, shape[GA_MAXDIMS + 1], ones[GA_MAXDIMS + 1], final_shape[GA_MAXDIMS + 1];
+    int final_ndim = 0;
+    if (nq >= 0) final_shape[final_ndim++] = nq;
+    for (int d = 0; d < a->ndim; d++) {
+        if (red[d]) {
+            k *= a->shape[d];
+            if (keepdims) final_shape[final_ndim++] = 1;
+        } else {
+            ones[nk] = 1;
+            final_shape[final_ndim++] = a->shape[d];
+            shape[nk] = a->shape[d];
+            perm[nk++] = d;
+        }
+    }
+    for (int d = 0, j = nk; d < a->ndim; d++)
+        if (red[d]) perm[j++] = d;
+    shape[nk] = k;
+    ones[nk] = 1;
+    if (k == 0 && !nan_form && !median) {
+        ga__error(GA_ERROR_INDEX, func, "index -1 is out of bounds for axis 0 with size 0");
+        return NULL;
+    }
+    if (ga_device_push(a->device) != GA_OK) return NULL;
+    ga_scope_begin();
+    ga_array *r;
+    if (nan_form && a->size == 0) { /* NumPy's nanmean of a: NaN, without q's axis */
+        const int qaxis = nq >= 0 ? 1 : 0;
+        r = ga_full(final_ndim - qaxis, final_shape + qaxis, ga_float(NAN), W);
+    } else if (k == 0) { /* NaN, as NumPy's mean of an empty slice */
+        r = ga_full(final_ndim, final_shape, ga_float(NAN), W);
+    } else {
+        ga_array *S = ga_sort(ga_reshape(ga_permute_dims(a, perm), nk + 1, shape), -1);
+        ga_array *c = nan ? ga_subtract_rscalar(ga_int(k), ga_sum(ga_isnan(S), 1, ga__last_axis, true))
+                          : ga_full(nk + 1, ones, ga_int(k), GA_INT64);
+        if (median) {
+            r = ga__median_sorted(S, c, rd);
+        } else {
+            double *qs = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(count ? count : 1));
+            if (!qs) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            for (int i = 0; qs && i < count; i++) qs[i] = q[i] / scale;
+            int64_t n1 = count;
+            ga_array *Q = qs ? ga_from_host(qs, 1, &n1, GA_FLOAT64) : NULL;
+            GPUARR_FREE(qs);
+            r = ga__quantile_sorted(S, c, Q, W, m);
+        }
+        if (nan) { /* a slice of NaN only gives NaN */
+            r = ga__where_scalar(ga_equal_scalar(c, ga_int(0)), ga_float(NAN), r);
+        } else if (ga__is_inexact(t)) { /* a slice with NaN: its last element */
+            ga_array *last = ga_index(S, "..., -1:");
+            r = ga_where(ga_isnan(last), last, r);
+        }
+        if (r && nq >= 0) r = ga_moveaxis(r, 1, ga__last_axis, ga__first_axis);
+        r = ga_reshape(r, final_ndim, final_shape);
+        if (r && !(r->flags & GA_C_CONTIGUOUS)) r = ga__ret(ga__contiguous_copy(func, r, r->dtype));
+    }
+    r = ga_retain(r);
+    ga_scope_end();
+    ga_device_pop();
+    return r;
+}
+
+GPUARR_API ga_array *ga_quantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                 ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_quantile", a, nq, q, 1, naxes, axes, method, keepdims, false, false));
+}
+
+GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                   ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_percentile", a, nq, q, 100, naxes, axes, method, keepdims, false, false));
+}
+
+GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_median", a, GA_Q_SCALAR, NULL, 1, naxes, axes, GA_QUANTILE_LINEAR, keepdims,
+                                  false, true));
+}
+
+GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                    ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanquantile", a, nq, q, 1, naxes, axes, method, keepdims, true, false));
+}
+
+GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                      ga_quantile_method method, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanpercentile", a, nq, q, 100, naxes, axes, method, keepdims, true, false));
+}
+
+GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims)
+{
+    return ga__ret(ga__order_stat("ga_nanmedian", a, GA_Q_SCALAR, NULL, 1, naxes, axes, GA_QUANTILE_LINEAR, keepdims,
+                                  true, true));
+}
+
+static void ga__reduce_shutdown(void)
+{
+    memset(&ga__reduce_kernels, 0, sizeof ga__reduce_kernels);
+    memset(&ga__reduce_warning, 0, sizeof ga__reduce_warning);
+}
+
+/* >>sort */
 /* ------------------------------------------------------------------------ */
-/* 14. Sorting, searching, scans and sets                                    */
+/* 17. Sorting, searching, scans and sets                                    */
 /* ------------------------------------------------------------------------ */
 /* The work is CUB's, through the glue archive (see "CUB glue" in section
    15). An axis is handled by moving it last: the operand becomes (rows,
@@ -10463,15 +10939,6 @@ GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowv
    diff and the order statistics are composed of these and of the ufuncs,
    inside a scope. */
 
-/* A glue failure as a gpuarr error. */
-static ga_status ga__cub_failed(const char *func, int e, const char *what)
-{
-    if (e == 2 /* cudaErrorMemoryAllocation */)
-        return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
-    return ga__error(GA_ERROR_CUDA, func, "%s failed: %s (%d)", what, ga__cub_error_string(e), e);
-}
-
-GPUARR_API int ga_cub_version(void) { return ga__cub_version(); }
 
 /* The permutation that moves `axis` last, and the view of `a` through it. */
 static ga_array *ga__axis_last(const char *func, const ga_array *a, int axis)
@@ -10481,15 +10948,6 @@ static ga_array *ga__axis_last(const char *func, const ga_array *a, int axis)
         if (d != axis) perm[k++] = d;
     perm[k] = axis;
     return ga__permuted(func, a, perm);
-}
-
-/* C strides of `shape` for an item size. */
-static void ga__c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
-{
-    for (int d = ndim - 1; d >= 0; d--) {
-        strides[d] = itemsize;
-        itemsize *= shape[d] ? shape[d] : 1;
-    }
 }
 
 /* Pool blocks of one call, freed together (stream-ordered). */
@@ -11067,271 +11525,6 @@ GPUARR_API ga_array *ga_partition(const ga_array *a, int nkth, const int64_t *kt
 GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t *kth, int axis)
 {
     return ga__ret(ga__partition("ga_argpartition", a, nkth, kth, axis, true));
-}
-
-/* --- quantile, percentile, median and their nan forms ---------------------- */
-/* Each slice (the reduced axes moved last, (kept..., k)) is sorted, NaN
-   last; c, the count of elements each slice's statistic is taken over (k,
-   or those not NaN), gives NumPy's virtual indices, computed with NumPy's
-   formulas and in its dtype through the ufuncs; the neighbours are taken
-   along the last axis and interpolated with NumPy's _lerp. */
-
-/* NumPy's alpha and beta of the continuous methods. */
-static bool ga__quantile_alpha_beta(ga_quantile_method m, double *alpha, double *beta)
-{
-    switch (m) {
-    case GA_QUANTILE_INTERPOLATED_INVERTED_CDF: *alpha = 0, *beta = 1; return true;
-    case GA_QUANTILE_HAZEN: *alpha = 0.5, *beta = 0.5; return true;
-    case GA_QUANTILE_WEIBULL: *alpha = 0, *beta = 0; return true;
-    case GA_QUANTILE_MEDIAN_UNBIASED: *alpha = 1 / 3.0, *beta = 1 / 3.0; return true;
-    case GA_QUANTILE_NORMAL_UNBIASED: *alpha = 3 / 8.0, *beta = 3 / 8.0; return true;
-    default: return false;
-    }
-}
-
-/* The methods that pick one element (no interpolation, a's dtype). */
-static bool ga__quantile_picks(ga_quantile_method m)
-{
-    return m == GA_QUANTILE_LOWER || m == GA_QUANTILE_HIGHER || m == GA_QUANTILE_NEAREST ||
-           m == GA_QUANTILE_INVERTED_CDF || m == GA_QUANTILE_CLOSEST_OBSERVATION;
-}
-
-static const int ga__last_axis[1] = {-1}, ga__first_axis[1] = {0};
-
-/* where(cond, scalar, y) through the ufunc (scoped). */
-static ga_array *ga__where_scalar(const ga_array *cond, ga_scalar x, const ga_array *y)
-{
-    if (!cond || !y) return NULL;
-    ga_operand in[3] = {ga_operand_array(cond), ga_operand_scalar(x), ga_operand_array(y)};
-    ga_array *outs[1] = {NULL};
-    return ga_ufunc_call(GA_UFUNC_WHERE, in, outs) == GA_OK ? outs[0] : NULL;
-}
-
-/* Picking methods: int64 indices into each slice (scoped), from the
-   counts cD and cD - 1 and q, float64. */
-static ga_array *ga__quantile_pick_index(ga_quantile_method m, const ga_array *cD, const ga_array *cm1D,
-                                         const ga_array *Q)
-{
-    ga_array *idx;
-    switch (m) {
-    case GA_QUANTILE_LOWER: idx = ga_floor(ga_multiply(cm1D, Q)); break;
-    case GA_QUANTILE_HIGHER: idx = ga_ceil(ga_multiply(cm1D, Q)); break;
-    case GA_QUANTILE_NEAREST: idx = ga_rint(ga_multiply(cm1D, Q)); break;
-    default: {
-        /* _discrete_interpolation_to_boundaries: previous where the
-           condition holds, else previous + 1 */
-        ga_array *index = ga_subtract_scalar(ga_multiply(cD, Q), ga_int(1));
-        if (m == GA_QUANTILE_CLOSEST_OBSERVATION) index = ga_subtract_scalar(index, ga_float(0.5));
-        ga_array *prev = ga_floor(index), *next = ga_add_scalar(prev, ga_int(1));
-        ga_array *cond = ga_equal_scalar(ga_subtract(index, prev), ga_int(0));
-        if (m == GA_QUANTILE_CLOSEST_OBSERVATION)
-            cond = ga_logical_and(cond, ga_equal_scalar(ga_remainder_scalar(prev, ga_int(2)), ga_int(1)));
-        idx = ga_where(cond, prev, next);
-        break;
-    }
-    }
-    return ga_astype(idx, GA_INT64);
-}
-
-/* The statistic of each sorted slice S (kept..., k): (kept..., nq) in
-   the result's dtype, or NULL (scoped). c: int64 counts (kept..., 1) or
-   (1, ..., 1); Q: the q values, float64. As NumPy 2 does for a Python
-   float q, the virtual indices and gamma are float64 and the interpolation
-   runs in W (float64 for integers, else a's dtype), gamma and 1 - gamma
-   converted to it. */
-static ga_array *ga__quantile_sorted(const ga_array *S, const ga_array *c, const ga_array *Q, ga_dtype W,
-                                     ga_quantile_method m)
-{
-    ga_array *cD = ga_astype(c, GA_FLOAT64), *cm1 = ga_subtract_scalar(c, ga_int(1)), *cm1D = ga_astype(cm1, GA_FLOAT64);
-    if (ga__quantile_picks(m)) {
-        ga_array *idx = ga__quantile_pick_index(m, cD, cm1D, Q);
-        idx = ga_maximum_scalar(ga_minimum(idx, cm1), ga_int(0));
-        return ga_take_along_axis(S, idx, -1);
-    }
-    double alpha, beta;
-    ga_array *v;
-    if (ga__quantile_alpha_beta(m, &alpha, &beta)) {
-        ga_array *corr = ga_add_rscalar(ga_float(alpha), ga_multiply_scalar(Q, ga_float(1 - alpha - beta)));
-        v = ga_subtract_scalar(ga_add(ga_multiply(cD, Q), corr), ga_int(1));
-    } else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF) {
-        v = ga_subtract_scalar(ga_multiply(cD, Q), ga_int(1));
-    } else if (m == GA_QUANTILE_MIDPOINT) {
-        ga_array *w = ga_multiply(cm1D, Q);
-        v = ga_multiply_rscalar(ga_float(0.5), ga_add(ga_floor(w), ga_ceil(w)));
-    } else {
-        v = ga_multiply(cm1D, Q);
-    }
-    /* _get_indexes: the last element above the bounds, the first below */
-    ga_array *prev = ga_floor(v), *above = ga_greater_equal(v, cm1D), *below = ga_less_scalar(v, ga_int(0));
-    ga_array *prev_i = ga_astype(prev, GA_INT64);
-    ga_array *next_i = ga_add_scalar(prev_i, ga_int(1));
-    prev_i = ga__where_scalar(below, ga_int(0), ga_where(above, cm1, prev_i));
-    next_i = ga__where_scalar(below, ga_int(0), ga_where(above, cm1, next_i));
-    ga_array *g = ga_subtract(v, prev);
-    if (m == GA_QUANTILE_MIDPOINT)
-        g = ga__where_scalar(ga_equal_scalar(ga_remainder_scalar(v, ga_int(1)), ga_int(0)), ga_float(0),
-                             ga_full_like(v, ga_float(0.5)));
-    else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF)
-        g = ga__where_scalar(ga_equal_scalar(g, ga_int(0)), ga_float(0.5), ga_full_like(v, ga_float(1)));
-    ga_array *lo = ga_astype(ga_take_along_axis(S, prev_i, -1), W);
-    ga_array *hi = ga_astype(ga_take_along_axis(S, next_i, -1), W);
-    /* _lerp(lo, hi, g) */
-    ga_array *d = ga_subtract(hi, lo);
-    ga_array *r1 = ga_add(lo, ga_multiply(d, ga_astype(g, W)));
-    ga_array *r2 = ga_subtract(hi, ga_multiply(d, ga_astype(ga_subtract_rscalar(ga_int(1), g), W)));
-    return ga_where(ga_greater_equal_scalar(g, ga_float(0.5)), r2, r1);
-}
-
-/* median of each sorted slice: the mean of the middle one or two (scoped). */
-static ga_array *ga__median_sorted(const ga_array *S, const ga_array *c, ga_dtype rd)
-{
-    ga_array *lo_i = ga_maximum_scalar(ga_floor_divide_scalar(ga_subtract_scalar(c, ga_int(1)), ga_int(2)), ga_int(0));
-    ga_array *hi_i = ga_floor_divide_scalar(c, ga_int(2));
-    ga_array *lo = ga_take_along_axis(S, lo_i, -1), *hi = ga_take_along_axis(S, hi_i, -1);
-    const ga_array *pair[2] = {lo, hi};
-    ga_array *mean = ga_mean(ga_concatenate(2, pair, -1), 1, ga__last_axis, true);
-    ga_array *odd = ga_equal_scalar(ga_remainder_scalar(c, ga_int(2)), ga_int(1));
-    return ga_where(odd, ga_astype(lo, rd), mean);
-}
-
-static ga_array *ga__order_stat(const char *func, const ga_array *a, int nq, const double *q, double scale,
-                                int naxes, const int *axes, ga_quantile_method m, bool keepdims, bool nan, bool median)
-{
-    if (!a) {
-        ga__null_input(func, "a");
-        return NULL;
-    }
-    ga_dtype t = a->dtype;
-    int count = nq < 0 ? 1 : nq;
-    if (!median) {
-        if ((int)m < GA_QUANTILE_LINEAR || (int)m > GA_QUANTILE_NORMAL_UNBIASED) {
-            ga__error(GA_ERROR_VALUE, func, "invalid quantile method %d", (int)m);
-            return NULL;
-        }
-        if (count > 0 && !q) {
-            ga__null_input(func, "q");
-            return NULL;
-        }
-        if (ga__is_complex(t)) { /* NumPy's first check */
-            ga__error(GA_ERROR_TYPE, func, "a must be an array of real numbers");
-            return NULL;
-        }
-        for (int i = 0; i < count; i++)
-            if (!(q[i] / scale >= 0 && q[i] / scale <= 1)) {
-                ga__error(GA_ERROR_VALUE, func, scale == 1 ? "Quantiles must be in the range [0, 1]"
-                                                           : "Percentiles must be in the range [0, 100]");
-                return NULL;
-            }
-        if (t == GA_BOOL && !ga__quantile_picks(m)) {
-            ga__error(GA_ERROR_TYPE, func,
-                      "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
-                      "operator, or the logical_xor function instead.");
-            return NULL;
-        }
-    }
-    bool red[GA_MAXDIMS];
-    if (ga__reduce_axes(func, a, naxes, axes, red) != GA_OK) return NULL;
-    bool nan_form = nan;
-    nan = nan && ga__is_inexact(t);
-    /* the result's dtype; the dtype NumPy computes the indices in */
-    ga_dtype W = ga__is_exact(t) ? GA_FLOAT64 : t;
-    ga_dtype rd = !median && ga__quantile_picks(m) ? t : W;
-    int perm[GA_MAXDIMS], nk = 0;
-    int64_t k = 1, shape[GA_MAXDIMS + 1], ones[GA_MAXDIMS + 1], final_shape[GA_MAXDIMS + 1];
-    int final_ndim = 0;
-    if (nq >= 0) final_shape[final_ndim++] = nq;
-    for (int d = 0; d < a->ndim; d++) {
-        if (red[d]) {
-            k *= a->shape[d];
-            if (keepdims) final_shape[final_ndim++] = 1;
-        } else {
-            ones[nk] = 1;
-            final_shape[final_ndim++] = a->shape[d];
-            shape[nk] = a->shape[d];
-            perm[nk++] = d;
-        }
-    }
-    for (int d = 0, j = nk; d < a->ndim; d++)
-        if (red[d]) perm[j++] = d;
-    shape[nk] = k;
-    ones[nk] = 1;
-    if (k == 0 && !nan_form && !median) {
-        ga__error(GA_ERROR_INDEX, func, "index -1 is out of bounds for axis 0 with size 0");
-        return NULL;
-    }
-    if (ga_device_push(a->device) != GA_OK) return NULL;
-    ga_scope_begin();
-    ga_array *r;
-    if (nan_form && a->size == 0) { /* NumPy's nanmean of a: NaN, without q's axis */
-        const int qaxis = nq >= 0 ? 1 : 0;
-        r = ga_full(final_ndim - qaxis, final_shape + qaxis, ga_float(NAN), W);
-    } else if (k == 0) { /* NaN, as NumPy's mean of an empty slice */
-        r = ga_full(final_ndim, final_shape, ga_float(NAN), W);
-    } else {
-        ga_array *S = ga_sort(ga_reshape(ga_permute_dims(a, perm), nk + 1, shape), -1);
-        ga_array *c = nan ? ga_subtract_rscalar(ga_int(k), ga_sum(ga_isnan(S), 1, ga__last_axis, true))
-                          : ga_full(nk + 1, ones, ga_int(k), GA_INT64);
-        if (median) {
-            r = ga__median_sorted(S, c, rd);
-        } else {
-            double *qs = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)(count ? count : 1));
-            if (!qs) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-            for (int i = 0; qs && i < count; i++) qs[i] = q[i] / scale;
-            int64_t n1 = count;
-            ga_array *Q = qs ? ga_from_host(qs, 1, &n1, GA_FLOAT64) : NULL;
-            GPUARR_FREE(qs);
-            r = ga__quantile_sorted(S, c, Q, W, m);
-        }
-        if (nan) { /* a slice of NaN only gives NaN */
-            r = ga__where_scalar(ga_equal_scalar(c, ga_int(0)), ga_float(NAN), r);
-        } else if (ga__is_inexact(t)) { /* a slice with NaN: its last element */
-            ga_array *last = ga_index(S, "..., -1:");
-            r = ga_where(ga_isnan(last), last, r);
-        }
-        if (r && nq >= 0) r = ga_moveaxis(r, 1, ga__last_axis, ga__first_axis);
-        r = ga_reshape(r, final_ndim, final_shape);
-        if (r && !(r->flags & GA_C_CONTIGUOUS)) r = ga__ret(ga__contiguous_copy(func, r, r->dtype));
-    }
-    r = ga_retain(r);
-    ga_scope_end();
-    ga_device_pop();
-    return r;
-}
-
-GPUARR_API ga_array *ga_quantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
-                                 ga_quantile_method method, bool keepdims)
-{
-    return ga__ret(ga__order_stat("ga_quantile", a, nq, q, 1, naxes, axes, method, keepdims, false, false));
-}
-
-GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
-                                   ga_quantile_method method, bool keepdims)
-{
-    return ga__ret(ga__order_stat("ga_percentile", a, nq, q, 100, naxes, axes, method, keepdims, false, false));
-}
-
-GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims)
-{
-    return ga__ret(ga__order_stat("ga_median", a, GA_Q_SCALAR, NULL, 1, naxes, axes, GA_QUANTILE_LINEAR, keepdims,
-                                  false, true));
-}
-
-GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
-                                    ga_quantile_method method, bool keepdims)
-{
-    return ga__ret(ga__order_stat("ga_nanquantile", a, nq, q, 1, naxes, axes, method, keepdims, true, false));
-}
-
-GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
-                                      ga_quantile_method method, bool keepdims)
-{
-    return ga__ret(ga__order_stat("ga_nanpercentile", a, nq, q, 100, naxes, axes, method, keepdims, true, false));
-}
-
-GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims)
-{
-    return ga__ret(ga__order_stat("ga_nanmedian", a, GA_Q_SCALAR, NULL, 1, naxes, axes, GA_QUANTILE_LINEAR, keepdims,
-                                  true, true));
 }
 
 /* --- searching, sets, histograms -------------------------------------------- */
@@ -12499,50 +12692,10 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
     return ga__ret(r);
 }
 
+/* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 3. Core: shutdown (last: it undoes every section)                         */
+/* 18. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
-
-GPUARR_API void ga_shutdown(void)
-{
-    pthread_mutex_lock(&ga__lock);
-    if (ga__g.initialized) {
-        for (int f = 0; f < GA__NUM_FAMILIES; f++)
-            if (ga__libraries[f]) GA__CU.LibraryUnload(ga__libraries[f]);
-        memset(ga__libraries, 0, sizeof ga__libraries);
-        memset(&ga__kernels, 0, sizeof ga__kernels);
-        if (ga__pinned_pool) {
-            ga__pool_destroy(ga__pinned_pool);
-            GPUARR_FREE(ga__pinned_pool);
-            ga__pinned_pool = NULL;
-        }
-        for (int i = 0; i < ga__g.device_count; i++) {
-            ga__device *d = &ga__g.devices[i];
-            if (d->pool) {
-                GA__CU.CtxSetCurrent(d->context);
-                ga__pool_destroy(d->pool);
-                GPUARR_FREE(d->pool);
-            }
-            if (d->context) GA__CU.DevicePrimaryCtxRelease(d->handle);
-        }
-        GA__CU.CtxSetCurrent(NULL); /* a released context must not stay current here */
-        memset(ga__device_memory_state, 0, sizeof ga__device_memory_state);
-        GPUARR_FREE(ga__g.devices);
-        ga__g.devices = NULL;
-        ga__g.device_count = 0;
-    }
-    GA__ATOMIC_STORE(&ga__g.initialized, 0);
-    ga__g.init_status = GA_OK;
-    ga__g.driver_version = 0;
-    if (ga__g.driver_library) dlclose(ga__g.driver_library);
-    ga__g.driver_library = NULL;
-    memset(&ga__g.cu, 0, sizeof ga__g.cu);
-    pthread_mutex_unlock(&ga__lock);
-    memset(ga__t.stream, 0, sizeof ga__t.stream);
-    ga__t.device = 0;
-    ga__t.device_depth = 0;
-    ga__t.stream_depth = 0;
-}
 
 #ifdef __cplusplus
 }

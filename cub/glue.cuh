@@ -16,6 +16,7 @@
 
 #include <cstdint>
 
+#define GPUARR_KERNEL_ABI /* gpuarr.h's Kernel ABI (>>abi) */
 #include "../gpuarr.h"
 
 namespace {

@@ -24,6 +24,7 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
+#define GPUARR_KERNEL_ABI /* gpuarr.h's Kernel ABI (>>abi) */
 #include "../gpuarr.h"
 
 /* ======================================================================== */

@@ -138,7 +138,7 @@ static void op_rotating(void *p)
 }
 static void op_argmax(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_argmax(r->a, GA_AXIS_NONE, false)); }
 
-/* sorting and scans (section 14): a new result each call */
+/* sorting and scans (gpuarr.h >>sort): a new result each call */
 static void op_sort(void *p) { ga_release(ga_sort((const ga_array *)p, -1)); }
 static void op_argsort(void *p) { ga_release(ga_argsort((const ga_array *)p, -1)); }
 static void op_cumsum(void *p) { ga_release(ga_cumsum((const ga_array *)p, 0, GA_DTYPE_INVALID)); }
@@ -150,7 +150,7 @@ static void op_mask_select(void *p)
     ga_release(m);
 }
 
-/* sets and histograms (section 14): a new result each call */
+/* sets and histograms (gpuarr.h >>sort): a new result each call */
 static const double unit_range[2] = {0.0, 1.0};
 static void op_unique(void *p) { ga_release(ga_unique((const ga_array *)p, NULL, NULL, NULL, true)); }
 static void op_histogram_range(void *p) { ga_release(ga_histogram((const ga_array *)p, 256, NULL, unit_range, false, NULL, NULL)); }
