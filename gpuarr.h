@@ -4544,6 +4544,41 @@ GPUARR_API ga_array *ga_keep(ga_array *a)
     return a;
 }
 
+/* The temporaries of one call, released together: the arrays a step makes
+   and later steps read.
+       ga__temps t = {0};
+       ga_array *x = ga__temp(&t, ga_astype(a, GA_FLOAT64));
+       if (!x) return ga__temps_fail(&t);
+       ...
+       ga__temps_release(&t);
+   ga__temp passes NULL through, the error already recorded. */
+#define GA__MAX_TEMPS 8
+typedef struct ga__temps {
+    ga_array *a[GA__MAX_TEMPS];
+    int n;
+} ga__temps;
+
+static inline ga_array *ga__temp(ga__temps *t, ga_array *a)
+{
+    if (a) {
+        GPUARR_ASSERT(t->n < GA__MAX_TEMPS);
+        t->a[t->n++] = a;
+    }
+    return a;
+}
+
+static inline void ga__temps_release(ga__temps *t)
+{
+    while (t->n > 0) ga_release(t->a[--t->n]);
+}
+
+/* Releases the temporaries and returns the error recorded. */
+static inline ga_status ga__temps_fail(ga__temps *t)
+{
+    ga__temps_release(t);
+    return ga__t.error;
+}
+
 
 /* >>launch */
 /* ------------------------------------------------------------------------ */
