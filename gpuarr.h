@@ -88,6 +88,12 @@
    GPUARR_KERNEL_DIR: a string, the directory searched for <family>.fatbin
    after the environment variable of that name and before ./build/kernels. */
 
+/* Sections over another NVIDIA library (cuBLAS, cuSOLVER, cuSPARSE, cuFFT,
+   NCCL: opened with dlopen at first use, or linked with
+   GPUARR_LINK_CUDA_LIBRARIES) each get a switch that leaves the section out
+   of the implementation, named for it: GPUARR_NO_LINALG, GPUARR_NO_FFT, ...
+   The first lands with linear algebra (>>linalg). */
+
 /* The most dimensions an array may have (NumPy 2 allows 64; CuPy 32). */
 #define GA_MAXDIMS 32
 /* The most devices one process addresses. */
