@@ -71,10 +71,13 @@ $(BUILD)/cub/archs: FORCE
 	@echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' | cmp -s - $@ || echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' > $@
 
 # The glue sees gpuarr.h's types (>>config, >>types) and Kernel ABI (>>abi) only: a
-# copy of those, rewritten only when they change, is what it depends on.
-$(BUILD)/cub/abi.h: gpuarr.h
+# copy of those sections of the declaration half (each from its mark to the
+# next mark; >>abi up to its `#endif /* Kernel ABI */`), rewritten only when
+# they change, is what it depends on.
+$(BUILD)/cub/abi.h: gpuarr.h Makefile
 	@mkdir -p $(@D)
-	@sed -n '/^\/\* >>config \*\//,/^\/\* >>core \*\//p; /^\/\* >>abi \*\//,/^#endif \/\* Kernel ABI \*\//{p; /^#endif \/\* Kernel ABI \*\//q}' $< > $@.new
+	@awk '/^\/\* >>[a-z0-9_]+ \*\/$$/ { keep = ($$2 == ">>config" || $$2 == ">>types" || $$2 == ">>abi") } \
+	     keep { print } /^#endif \/\* Kernel ABI \*\/$$/ { exit }' $< > $@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 $(BUILD)/cub/%.o: kernels/cub/%.cu kernels/cub/glue.cuh $(BUILD)/cub/abi.h $(BUILD)/cub/archs
