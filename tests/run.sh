@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs every test of `make test` and sums them into one closing line:
-#   compile checks of gpuarr.h (C11 with gcc and clang, C++ with g++ and
-#   clang++, warnings as errors), each test program given as an argument,
-#   and the NumPy conformance script when numpy is importable.
+#   the section marks of gpuarr.h (tools/check_marks.sh), compile checks of
+#   gpuarr.h (C11 with gcc and clang, C++ with g++ and clang++, warnings as
+#   errors), each test program given as an argument, and the NumPy
+#   conformance script when numpy is importable.
 # Exit status 0 only if nothing failed.
 set -u
 passed=0 failed=0 skipped=0
@@ -23,6 +24,19 @@ count() { # adds the counts of a "N passed, N failed, N skipped" line in file $1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+check() { # name, command...: passes if the command succeeds
+    name=$1; shift
+    if "$@" > "$tmp/out" 2>&1; then
+        echo "ok   $name"; passed=$((passed + 1))
+    else
+        echo "FAIL $name"; sed 's/^/    /' "$tmp/out" | head -n 30; failed=$((failed + 1))
+    fi
+}
+
+echo "== section marks"
+check "gpuarr.h: the same marks in both halves, in the same order, each in the table of contents" \
+    sh tools/check_marks.sh gpuarr.h
+
 echo "== compile checks"
 cat > "$tmp/impl.c" <<'SRC'
 #define GPUARR_IMPLEMENTATION
@@ -32,14 +46,6 @@ SRC
 cp "$tmp/impl.c" "$tmp/impl.cpp"
 printf '#include "gpuarr.h"\n#include "gpuarr.h"\nint f(void);\nint f(void) { return (int)ga_dtype_itemsize(GA_FLOAT32); }\n' > "$tmp/decl.c"
 CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
-check() { # name, command...
-    name=$1; shift
-    if "$@" > "$tmp/out" 2>&1; then
-        echo "ok   $name"; passed=$((passed + 1))
-    else
-        echo "FAIL $name"; sed 's/^/    /' "$tmp/out" | head -n 30; failed=$((failed + 1))
-    fi
-}
 W="-Wall -Wextra -Wpedantic -Werror"
 # Every program links the CUB glue archive and the static CUDA runtime.
 CUB_LIBS="build/libgpuarr_cub.a -L${CUDA_HOME:-/usr/local/cuda}/lib64 -lcudart_static -lstdc++ -lrt"
