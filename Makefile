@@ -1,8 +1,8 @@
 # gpuarr: `make` builds the kernels and the examples; `make test` runs every
 # test (host tests everywhere, device tests where a GPU is present).
 #
-#   make fatbins [GPUARR_ARCHS="sm_90"]   kernels -> build/kernels/<family>.fatbin,
-#                                         CUB glue -> build/libgpuarr_cub.a
+#   make fatbins [GPUARR_ARCHS="sm_90"]   kernels/*.cu -> build/kernels/<family>.fatbin,
+#                                         kernels/cub/*.cu -> build/libgpuarr_cub.a
 #   make test                             all tests; ends "N passed, N failed, N skipped"
 #   make examples                         build/examples/*
 #   make shared                           build/libgpuarr.so (bindings, conformance)
@@ -17,6 +17,8 @@ BUILD := build
 # SASS for each arch CUDA 13 supports, PTX for the newest (JIT on future GPUs).
 GPUARR_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 
+# The kernel families: kernels/*.cu (not kernels/cub/, the CUB glue below),
+# each compiled into build/kernels/<family>.fatbin.
 FAMILIES := $(basename $(notdir $(wildcard kernels/*.cu)))
 FATBINS := $(FAMILIES:%=$(BUILD)/kernels/%.fatbin)
 KERNEL_DIR := $(abspath $(BUILD)/kernels)
@@ -35,14 +37,16 @@ ptx_arch := $(call virtual_of,$(lastword $(GPUARR_ARCHS)))
 GENCODE := $(foreach v,$(virtuals),-gencode arch=$(v),code=[$(call sass_for,$(v))$(if $(filter $(v),$(ptx_arch)),$(comma)$(v))])
 NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 --compress-mode=size -Xptxas -warn-spills
 
-# The CUB glue (cub/*.cu, one translation unit per family of algorithms, so
-# they compile in parallel): host C++ over the CUDA runtime, so a static
-# archive that every program links, with the static runtime. CUB
+# The CUB glue (kernels/cub/*.cu -> build/cub/*.o -> build/libgpuarr_cub.a;
+# one translation unit per family of algorithms, so they compile in
+# parallel): host C++ over the CUDA runtime, so a static archive that every
+# program links, with the static runtime. CUB
 # picks its tuning by __CUDA_ARCH__, so each generation's SASS comes from
 # its own PTX version (compute_75, 80, 90, 100; 86/89 share 80's tuning and
 # 120 100's), the newest embedded as PTX too.
 CUB_LIB := $(BUILD)/libgpuarr_cub.a
-CUB_OBJS := $(patsubst cub/%.cu,$(BUILD)/cub/%.o,$(wildcard cub/*.cu))
+CUB_SRCS := $(wildcard kernels/cub/*.cu)
+CUB_OBJS := $(CUB_SRCS:kernels/cub/%.cu=$(BUILD)/cub/%.o)
 cub_virtual_of = $(if $(filter sm_7%,$(1)),compute_75,$(if $(filter sm_8%,$(1)),compute_80,$(if $(filter sm_9%,$(1)),compute_90,compute_100)))
 cub_virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call cub_virtual_of,$(a))))
 cub_sass_for = $(subst $(space),$(comma),$(strip $(foreach a,$(GPUARR_ARCHS),$(if $(filter $(1),$(call cub_virtual_of,$(a))),$(a)))))
@@ -59,28 +63,31 @@ LDLIBS := $(CUB_LDLIBS) -ldl -lpthread -lm
 .PHONY: all fatbins test examples shared bench info clean
 all: fatbins examples info
 
-# --- kernels ---------------------------------------------------------------
-fatbins: $(FATBINS) $(BUILD)/gpuarr_fatbins.o
-fatbins: $(CUB_LIB)
+fatbins: $(FATBINS) $(BUILD)/gpuarr_fatbins.o $(CUB_LIB)
 
+# --- CUB glue: kernels/cub/*.cu -> build/cub/*.o -> build/libgpuarr_cub.a ----
 $(BUILD)/cub/archs: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' | cmp -s - $@ || echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' > $@
 
 # The glue sees gpuarr.h's types (>>config, >>types) and Kernel ABI (>>abi) only: a
-# copy of those, rewritten only when they change, is what it depends on.
-$(BUILD)/cub/abi.h: gpuarr.h
+# copy of those sections of the declaration half (each from its mark to the
+# next mark; >>abi up to its `#endif /* Kernel ABI */`), rewritten only when
+# they change, is what it depends on.
+$(BUILD)/cub/abi.h: gpuarr.h Makefile
 	@mkdir -p $(@D)
-	@sed -n '/^\/\* >>config \*\//,/^\/\* >>core \*\//p; /^\/\* >>abi \*\//,/^#endif \/\* Kernel ABI \*\//{p; /^#endif \/\* Kernel ABI \*\//q}' $< > $@.new
+	@awk '/^\/\* >>[a-z0-9_]+ \*\/$$/ { keep = ($$2 == ">>config" || $$2 == ">>types" || $$2 == ">>abi") } \
+	     keep { print } /^#endif \/\* Kernel ABI \*\/$$/ { exit }' $< > $@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-$(BUILD)/cub/%.o: cub/%.cu cub/glue.cuh $(BUILD)/cub/abi.h $(BUILD)/cub/archs
+$(BUILD)/cub/%.o: kernels/cub/%.cu kernels/cub/glue.cuh $(BUILD)/cub/abi.h $(BUILD)/cub/archs
 	$(NVCC) $(CUB_NVCCFLAGS) $(CUB_GENCODE) -c -o $@ $<
 
 $(CUB_LIB): $(CUB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
+# --- kernel families: kernels/*.cu -> build/kernels/<family>.fatbin ---------
 # The arch list is part of the recipe: changing it rebuilds.
 $(BUILD)/kernels/archs: FORCE
 	@mkdir -p $(@D)

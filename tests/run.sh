@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs every test of `make test` and sums them into one closing line:
-#   compile checks of gpuarr.h (C11 with gcc and clang, C++ with g++ and
-#   clang++, warnings as errors), each test program given as an argument,
-#   and the NumPy conformance script when numpy is importable.
+#   the section marks of gpuarr.h (tools/check_marks.sh), compile checks of
+#   gpuarr.h (C11 with gcc and clang, C++ with g++ and clang++, warnings as
+#   errors), each test program given as an argument, and the NumPy
+#   conformance script when numpy is importable.
 # Exit status 0 only if nothing failed.
 set -u
 passed=0 failed=0 skipped=0
@@ -23,6 +24,19 @@ count() { # adds the counts of a "N passed, N failed, N skipped" line in file $1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+check() { # name, command...: passes if the command succeeds
+    name=$1; shift
+    if "$@" > "$tmp/out" 2>&1; then
+        echo "ok   $name"; passed=$((passed + 1))
+    else
+        echo "FAIL $name"; sed 's/^/    /' "$tmp/out" | head -n 30; failed=$((failed + 1))
+    fi
+}
+
+echo "== section marks"
+check "gpuarr.h: the same marks in both halves, in the same order, each in the table of contents" \
+    sh tools/check_marks.sh gpuarr.h
+
 echo "== compile checks"
 cat > "$tmp/impl.c" <<'SRC'
 #define GPUARR_IMPLEMENTATION
@@ -31,16 +45,38 @@ int main(void) { return ga_version() > 0 ? 0 : 1; }
 SRC
 cp "$tmp/impl.c" "$tmp/impl.cpp"
 printf '#include "gpuarr.h"\n#include "gpuarr.h"\nint f(void);\nint f(void) { return (int)ga_dtype_itemsize(GA_FLOAT32); }\n' > "$tmp/decl.c"
+# The stb pattern in one translation unit: the declarations first, then the
+# implementation.
+cat > "$tmp/stb.c" <<'SRC'
+#include "gpuarr.h"
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+int main(void) { return ga_version() > 0 ? 0 : 1; }
+SRC
+cp "$tmp/stb.c" "$tmp/stb.cpp"
+# The Kernel ABI (>>abi) is for the kernels and the glue: a plain include
+# must not declare its types or functions.
+printf '#include "gpuarr.h"\nint f(void);\nint f(void) { ga__layout2 l; l.ndim = 1; return (int)l.ndim; }\n' > "$tmp/abi_type.c"
+printf '#include "gpuarr.h"\nint f(void);\nint f(void) { return ga__cub_version(); }\n' > "$tmp/abi_func.c"
 CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
-check() { # name, command...
-    name=$1; shift
-    if "$@" > "$tmp/out" 2>&1; then
-        echo "ok   $name"; passed=$((passed + 1))
-    else
-        echo "FAIL $name"; sed 's/^/    /' "$tmp/out" | head -n 30; failed=$((failed + 1))
-    fi
-}
 W="-Wall -Wextra -Wpedantic -Werror"
+abi_hidden() { # cc: each file fails to compile, naming its identifier, with a
+               # plain include, and compiles with GPUARR_KERNEL_ABI (so it
+               # failed for that reason alone)
+    bad=0
+    for f in abi_type:ga__layout2 abi_func:ga__cub_version; do
+        src=$tmp/${f%%:*}.c ident=${f#*:}
+        if $1 -std=c11 $W -I. -c -o "$tmp/abi.o" "$src" > "$tmp/abi.out" 2>&1; then
+            echo "$ident compiled with a plain include of gpuarr.h:"; cat "$src"; bad=1
+        elif ! grep -q "$ident" "$tmp/abi.out"; then
+            echo "$(basename "$src") failed to compile, but not on $ident:"; cat "$tmp/abi.out"; bad=1
+        fi
+        if ! $1 -std=c11 $W -DGPUARR_KERNEL_ABI -I. -c -o "$tmp/abi.o" "$src" > "$tmp/abi.out" 2>&1; then
+            echo "$(basename "$src") does not compile with GPUARR_KERNEL_ABI either:"; cat "$tmp/abi.out"; bad=1
+        fi
+    done
+    return $bad
+}
 # Every program links the CUB glue archive and the static CUDA runtime.
 CUB_LIBS="build/libgpuarr_cub.a -L${CUDA_HOME:-/usr/local/cuda}/lib64 -lcudart_static -lstdc++ -lrt"
 for cc in gcc clang; do
@@ -49,15 +85,18 @@ for cc in gcc clang; do
         check "$cc C11 implementation -O3" $cc -std=c11 $W -O3 -I. -I"$CUDA_INC" -o "$tmp/a3" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 declarations only (no cuda.h)" $cc -std=c11 $W -I. -c -o "$tmp/d.o" "$tmp/decl.c"
         check "$cc C11 static implementation" $cc -std=c11 $W -DGPUARR_STATIC -Wno-unused-function -I. -I"$CUDA_INC" -o "$tmp/s" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
+        check "$cc C11 plain include, then GPUARR_IMPLEMENTATION and include again" $cc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/stb" "$tmp/stb.c" $CUB_LIBS -ldl -lpthread -lm
+        check "$cc C11 plain include hides the Kernel ABI (ga__layout2, ga__cub_version: expected failures)" abi_hidden $cc
     else
-        echo "skip $cc (not installed)"; skipped=$((skipped + 3))
+        echo "skip $cc (not installed)"; skipped=$((skipped + 6))
     fi
 done
 for cxx in g++ clang++; do
     if command -v $cxx > /dev/null; then
         check "$cxx C++17 implementation" $cxx -std=c++17 -Wall -Wextra -Werror -I. -I"$CUDA_INC" -o "$tmp/b" "$tmp/impl.cpp" $CUB_LIBS -ldl -lpthread
+        check "$cxx C++17 plain include, then GPUARR_IMPLEMENTATION and include again" $cxx -std=c++17 -Wall -Wextra -Werror -I. -I"$CUDA_INC" -o "$tmp/stbxx" "$tmp/stb.cpp" $CUB_LIBS -ldl -lpthread
     else
-        echo "skip $cxx (not installed)"; skipped=$((skipped + 1))
+        echo "skip $cxx (not installed)"; skipped=$((skipped + 2))
     fi
 done
 

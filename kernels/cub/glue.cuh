@@ -1,6 +1,6 @@
-/* glue.cuh - what the CUB glue's translation units share (the .cu files of cub/, each
-   built into build/libgpuarr_cub.a by `make fatbins`; see "CUB glue" in
-   gpuarr.h's Kernel ABI section for the contract of each function).
+/* glue.cuh - what the CUB glue's translation units share (the .cu files of
+   kernels/cub/, each built into build/libgpuarr_cub.a by `make fatbins`; see
+   "CUB glue" in gpuarr.h's >>abi section for the contract of each function).
 
    CUB's dispatch is host C++ over the CUDA runtime, so this is the one part
    of gpuarr compiled as a static archive and linked into programs (with the
@@ -17,7 +17,7 @@
 #include <cstdint>
 
 #define GPUARR_KERNEL_ABI /* gpuarr.h's Kernel ABI (>>abi) */
-#include "../gpuarr.h"
+#include "../../gpuarr.h"
 
 namespace {
 
