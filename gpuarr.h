@@ -5972,196 +5972,284 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
     return ga__launch(func, f, device, size, kargs);
 }
 
-/* The work of every ufunc call: checks, loop, broadcasting, outputs
-   (out[k] given, or made and stored there), overlap and casts. */
-static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, ga_array **out, const double *param)
+/* One ufunc call as its steps fill it in: the checks (inputs, loop,
+   shape), the weak scalars, the operands, then the launch. */
+typedef struct ga__ufunc_plan {
+    const ga__ufunc_info *info;
+    ga_dtype dtypes[3];              /* the inputs' dtypes; GA_DTYPE_INVALID: a weak scalar */
+    ga_scalar scalars[3];            /* the weak scalars (where dtypes[k] is invalid) */
+    int device;                      /* the inputs' */
+    ga__loop loop;
+    int ndim;                        /* the broadcast shape of the inputs and the given outputs */
+    int64_t shape[GA_MAXDIMS];
+    ga__value16 values[3];           /* the weak scalars in the loop's dtypes */
+    int constant;                    /* >= 0: a comparison's answer everywhere (see the hook) */
+    ga_array *made[2];               /* outputs made here: returned through out[k] */
+    ga_array *targets[2];            /* what the loop writes: out[k], made[k] or a temporary */
+    const ga_array *ins[3];          /* what the loop reads: the inputs or their copies; NULL: scalar */
+    int64_t strides[3][GA_MAXDIMS];  /* their broadcast strides */
+    ga__temps temps;                 /* outputs of other dtypes, input copies */
+} ga__ufunc_plan;
+
+/* The inputs: arrays or valid weak scalars, at least one array, the
+   arrays on one device. */
+static ga_status ga__ufunc_check_inputs(const char *func, const ga_operand *in, ga__ufunc_plan *p)
 {
-    const ga__ufunc_info *info = &ga__ufuncs[u];
-    const int nin = info->nin, nout = info->nout;
-    ga_dtype dt[3];
-    ga_scalar sc[3];
     const ga_array *first = NULL;
-    for (int k = 0; k < nin; k++) {
+    for (int k = 0; k < p->info->nin; k++) {
         const ga_array *a = in[k].array;
-        dt[k] = a ? a->dtype : GA_DTYPE_INVALID;
-        sc[k] = in[k].scalar;
-        if (!a && (int)sc[k].kind == -1) { /* ga_operand_array(NULL) */
+        p->dtypes[k] = a ? a->dtype : GA_DTYPE_INVALID;
+        p->scalars[k] = in[k].scalar;
+        if (!a && (int)p->scalars[k].kind == -1) { /* ga_operand_array(NULL) */
             char what[16];
             snprintf(what, sizeof what, "input %d", k);
             return ga__null_input(func, what);
         }
-        if (!a && (sc[k].kind < GA_SCALAR_BOOL || sc[k].kind > GA_SCALAR_COMPLEX))
-            return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", k, (int)sc[k].kind);
+        if (!a && (p->scalars[k].kind < GA_SCALAR_BOOL || p->scalars[k].kind > GA_SCALAR_COMPLEX))
+            return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", k, (int)p->scalars[k].kind);
         if (a && !first) first = a;
         if (a && first->device != a->device)
             return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", first->device,
                              a->device);
     }
-    if (!first) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one array input", info->name);
-    const int device = first->device;
-    ga__loop loop;
-    ga_status st = ga__ufunc_resolve(func, u, dt, sc, &loop);
-    if (st != GA_OK) return st;
+    if (!first) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one array input", p->info->name);
+    p->device = first->device;
+    return GA_OK;
+}
 
-    /* the broadcast shape of the inputs and of the given outputs */
-    int ndims[5], nshapes = 0, ndim = 0, bad = 0;
+/* A given output `o` (out[k]): writeable, on the inputs' device, and the
+   loop's output casts to it (same_kind). */
+static ga_status ga__ufunc_check_output(const char *func, const ga__ufunc_plan *p, int k, const ga_array *o)
+{
+    if (!(o->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+    if (o->device != p->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the inputs on device %d", o->device,
+                         p->device);
+    if (!ga_can_cast(p->loop.out[k], o->dtype, GA_CASTING_SAME_KIND))
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
+                         "'same_kind'",
+                         p->info->name, ga__dtype_names[p->loop.out[k]], ga__dtype_names[o->dtype]);
+    return GA_OK;
+}
+
+/* The broadcast shape of the inputs, then of the inputs and the given
+   outputs (checked on the way), which the outputs must have. */
+static ga_status ga__ufunc_check_shape(const char *func, const ga_operand *in, ga_array *const *out,
+                                       ga__ufunc_plan *p)
+{
+    int ndims[5], nshapes = 0, bad = 0;
     const int64_t *shapes[5];
-    int64_t shape[GA_MAXDIMS];
-    for (int k = 0; k < nin; k++)
+    for (int k = 0; k < p->info->nin; k++)
         if (in[k].array) {
             ndims[nshapes] = in[k].array->ndim;
             shapes[nshapes++] = in[k].array->shape;
         }
     int ninputs_shaped = nshapes;
-    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &ndim, shape, &bad))
+    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &p->ndim, p->shape, &bad))
         return ga__broadcast_error(func, nshapes, ndims, shapes);
-    for (int k = 0; k < nout; k++) {
-        ga_array *o = out[k];
-        if (!o) continue;
-        if (!(o->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
-        if (o->device != device)
-            return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the inputs on device %d", o->device,
-                             device);
-        if (!ga_can_cast(loop.out[k], o->dtype, GA_CASTING_SAME_KIND))
-            return ga__error(GA_ERROR_TYPE, func,
-                             "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
-                             "'same_kind'",
-                             info->name, ga__dtype_names[loop.out[k]], ga__dtype_names[o->dtype]);
-        ndims[nshapes] = o->ndim;
-        shapes[nshapes++] = o->shape;
-    }
-    if (nshapes > ninputs_shaped) {
-        int64_t full[GA_MAXDIMS];
-        int fnd = 0;
-        if (!ga__broadcast_shapes(nshapes, ndims, shapes, &fnd, full, &bad))
-            return ga__broadcast_error(func, nshapes, ndims, shapes);
-        bool ok = true;
-        for (int k = 0; k < nout && ok; k++) {
-            const ga_array *o = out[k];
-            if (!o) continue;
-            ok = o->ndim == fnd;
-            for (int d = 0; ok && d < fnd; d++) ok = o->shape[d] == full[d];
-        }
-        if (!ok) {
-            const ga_array *o = out[0] ? out[0] : out[1];
-            char a[200], b[200];
-            ga__format_shape(a, sizeof a, o->ndim, o->shape);
-            ga__format_shape(b, sizeof b, ndim, shape);
-            return ga__error(GA_ERROR_SHAPE, func,
-                             "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a,
-                             b);
-        }
-        ndim = fnd;
-        memcpy(shape, full, sizeof(int64_t) * (size_t)fnd);
-    }
-
-    /* weak scalars in the loop's dtype; comparisons out of an int range */
-    ga__value16 values[3];
-    int constant = -1;
-    for (int k = 0; k < nin; k++) {
-        if (in[k].array) continue;
-        if (info->result == GA__RESULT_COMPARE) {
-            constant = ga__compare_out_of_range(u, sc[k], loop.in[k], k, dt[1 - k]);
-            if (constant >= 0) break;
-        }
-        ga_scalar s = sc[k];
-        bool logical = u == GA_UFUNC_LOGICAL_AND || u == GA_UFUNC_LOGICAL_OR || u == GA_UFUNC_LOGICAL_XOR;
-        if (logical && s.kind == GA_SCALAR_UINT) /* NumPy converts it through a C long */
-            return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
-        char lk = ga__dtype_kinds[loop.in[k]];
-        if (u == GA_UFUNC_CLIP && (lk == 'i' || lk == 'u') && (s.kind == GA_SCALAR_INT || s.kind == GA_SCALAR_UINT)) {
-            /* NumPy 2 drops a lower bound below the dtype's range and an upper
-               bound above it (the range's end clips the same); one beyond on the
-               other side is an OverflowError, from the conversion below */
-            unsigned nbits = 8u * (unsigned)ga__dtype_sizes[loop.in[k]];
-            uint64_t umax = nbits == 64 ? UINT64_MAX : (1ull << nbits) - 1;
-            int64_t imax = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
-            bool neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
-            if (k == 1 && lk == 'u' && neg) s = ga_int(0);
-            else if (k == 1 && lk == 'i' && neg && s.value.i < -imax - 1) s = ga_int(-imax - 1);
-            else if (k == 2 && lk == 'u' && !neg && s.value.u > umax) s = ga_uint(umax);
-            else if (k == 2 && lk == 'i' && !neg && s.value.u > (uint64_t)imax) s = ga_int(imax);
-        }
-        if (logical && s.kind == GA_SCALAR_INT)
-            s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
-        st = ga__scalar_to_element(func, s, loop.in[k], &values[k]);
+    for (int k = 0; k < p->info->nout; k++) {
+        if (!out[k]) continue;
+        ga_status st = ga__ufunc_check_output(func, p, k, out[k]);
         if (st != GA_OK) return st;
+        ndims[nshapes] = out[k]->ndim;
+        shapes[nshapes++] = out[k]->shape;
     }
-    st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (nshapes == ninputs_shaped) return GA_OK;
+    int64_t full[GA_MAXDIMS];
+    int full_ndim = 0;
+    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &full_ndim, full, &bad))
+        return ga__broadcast_error(func, nshapes, ndims, shapes);
+    bool ok = true;
+    for (int k = 0; k < p->info->nout && ok; k++) {
+        const ga_array *o = out[k];
+        if (!o) continue;
+        ok = o->ndim == full_ndim;
+        for (int d = 0; ok && d < full_ndim; d++) ok = o->shape[d] == full[d];
+    }
+    if (!ok) {
+        const ga_array *o = out[0] ? out[0] : out[1];
+        char a[200], b[200];
+        ga__format_shape(a, sizeof a, o->ndim, o->shape);
+        ga__format_shape(b, sizeof b, p->ndim, p->shape);
+        return ga__error(GA_ERROR_SHAPE, func,
+                         "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a, b);
+    }
+    p->ndim = full_ndim;
+    memcpy(p->shape, full, sizeof(int64_t) * (size_t)full_ndim);
+    return GA_OK;
+}
 
-    /* outputs: made here, or temporaries when the given one has another dtype */
-    ga_array *made[2] = {NULL, NULL}, *targets[2] = {NULL, NULL};
+/* The checks before anything is made: the inputs, the loop, the shape
+   and the given outputs. */
+static ga_status ga__ufunc_check(const char *func, ga_ufunc u, const ga_operand *in, ga_array *const *out,
+                                 ga__ufunc_plan *p)
+{
+    ga_status st = ga__ufunc_check_inputs(func, in, p);
+    if (st == GA_OK) st = ga__ufunc_resolve(func, u, p->dtypes, p->scalars, &p->loop);
+    if (st == GA_OK) st = ga__ufunc_check_shape(func, in, out, p);
+    return st;
+}
+
+/* An integer bound of clip (k = 1 the lower, 2 the upper) for a loop of
+   integer dtype `dtype`: NumPy 2 drops a lower bound below the dtype's range
+   and an upper bound above it (the range's end clips the same); one beyond
+   on the other side is an OverflowError, from the conversion after. */
+static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype dtype, int k)
+{
+    char kind = ga__dtype_kinds[dtype];
+    if ((kind != 'i' && kind != 'u') || (s.kind != GA_SCALAR_INT && s.kind != GA_SCALAR_UINT)) return s;
+    unsigned nbits = 8u * (unsigned)ga__dtype_sizes[dtype];
+    uint64_t umax = nbits == 64 ? UINT64_MAX : (1ull << nbits) - 1;
+    int64_t imax = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
+    bool neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
+    if (k == 1 && kind == 'u' && neg) return ga_int(0);
+    if (k == 1 && kind == 'i' && neg && s.value.i < -imax - 1) return ga_int(-imax - 1);
+    if (k == 2 && kind == 'u' && !neg && s.value.u > umax) return ga_uint(umax);
+    if (k == 2 && kind == 'i' && !neg && s.value.u > (uint64_t)imax) return ga_int(imax);
+    return s;
+}
+
+/* The hook for weak scalars: input k of ufunc `u`, the weak scalar `s`,
+   into `value` in the loop's dtype, with NumPy's quirks of some ufuncs:
+   - comparisons: a Python int beyond the integer loop's range gives one
+     answer everywhere: *constant becomes it (0 or 1), `value` is unset;
+   - logical_and, _or, _xor: only an int's truth counts, and one beyond
+     int64 is an OverflowError (NumPy converts it through a C long);
+   - clip: a bound beyond the dtype's range on its own side is the
+     range's end (ga__clip_bound).
+   `dtypes`: the inputs' dtypes. */
+static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__loop *loop, int k, ga_scalar s,
+                                       const ga_dtype *dtypes, ga__value16 *value, int *constant)
+{
+    if (ga__ufuncs[u].result == GA__RESULT_COMPARE) {
+        *constant = ga__compare_out_of_range(u, s, loop->in[k], k, dtypes[1 - k]);
+        if (*constant >= 0) return GA_OK;
+    }
+    bool logical = u == GA_UFUNC_LOGICAL_AND || u == GA_UFUNC_LOGICAL_OR || u == GA_UFUNC_LOGICAL_XOR;
+    if (logical && s.kind == GA_SCALAR_UINT) /* NumPy converts it through a C long */
+        return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
+    if (u == GA_UFUNC_CLIP) s = ga__clip_bound(s, loop->in[k], k);
+    if (logical && s.kind == GA_SCALAR_INT)
+        s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
+    return ga__scalar_to_element(func, s, loop->in[k], value);
+}
+
+/* Every weak scalar input through the hook, until a comparison turns
+   constant. */
+static ga_status ga__ufunc_scalars(const char *func, ga_ufunc u, ga__ufunc_plan *p)
+{
+    for (int k = 0; k < p->info->nin; k++) {
+        if (p->dtypes[k] != GA_DTYPE_INVALID) continue;
+        ga_status st = ga__ufunc_weak_scalar(func, u, &p->loop, k, p->scalars[k], p->dtypes, &p->values[k],
+                                             &p->constant);
+        if (st != GA_OK) return st;
+        if (p->constant >= 0) break;
+    }
+    return GA_OK;
+}
+
+/* The targets: out[k] itself, an output made here, or a temporary when the
+   given one has another dtype (cast into it after the launch). */
+static ga_status ga__ufunc_outputs(const char *func, const ga_operand *in, ga_array *const *out, ga__ufunc_plan *p)
+{
     const ga_array *like = NULL; /* an input of the full shape, for order K */
-    for (int k = 0; k < nin && !like; k++)
-        if (in[k].array && in[k].array->ndim == ndim &&
-            memcmp(in[k].array->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0)
+    for (int k = 0; k < p->info->nin && !like; k++)
+        if (in[k].array && in[k].array->ndim == p->ndim &&
+            memcmp(in[k].array->shape, p->shape, sizeof(int64_t) * (size_t)p->ndim) == 0)
             like = in[k].array;
-    ga_array *temps[6] = {NULL};
-    int ntemps = 0;
-    for (int k = 0; k < nout && st == GA_OK; k++) {
-        if (out[k] && out[k]->dtype == loop.out[k]) {
-            targets[k] = out[k];
+    for (int k = 0; k < p->info->nout; k++) {
+        if (out[k] && out[k]->dtype == p->loop.out[k]) {
+            p->targets[k] = out[k];
             continue;
         }
-        ga_array *t = ga__ufunc_new_output(func, device, ndim, shape, loop.out[k], out[k] ? out[k] : like);
-        if (!t) st = ga__t.error;
-        else if (out[k]) targets[k] = temps[ntemps++] = t;
-        else targets[k] = made[k] = t;
+        ga_array *t = ga__ufunc_new_output(func, p->device, p->ndim, p->shape, p->loop.out[k], out[k] ? out[k] : like);
+        if (!t) return ga__t.error;
+        if (out[k]) p->targets[k] = ga__temp(&p->temps, t);
+        else p->targets[k] = p->made[k] = t;
     }
-    /* inputs: broadcast strides; copies of those the outputs overlap; where's
-       condition as bool */
-    const ga_array *ins[3] = {NULL, NULL, NULL};
-    int64_t strides[3][GA_MAXDIMS];
-    for (int k = 0; k < nin && st == GA_OK; k++) {
+    return GA_OK;
+}
+
+/* The inputs as the loop reads them: broadcast strides; copies of those a
+   given output overlaps; where's condition as bool. */
+static ga_status ga__ufunc_inputs(const char *func, const ga_operand *in, ga_array *const *out, ga__ufunc_plan *p)
+{
+    const bool where = p->info->result == GA__RESULT_WHERE;
+    for (int k = 0; k < p->info->nin; k++) {
         const ga_array *a = in[k].array;
         if (!a) continue;
-        ga__broadcast_strides(a, ndim, strides[k]);
-        bool copy = info->result == GA__RESULT_WHERE && k == 0 && a->dtype != GA_BOOL;
-        for (int j = 0; j < nout && !copy; j++)
-            if (out[j] && targets[j] == out[j]) copy = ga__overlaps_unsafely(a, strides[k], ndim, out[j]);
+        ga__broadcast_strides(a, p->ndim, p->strides[k]);
+        bool copy = where && k == 0 && a->dtype != GA_BOOL;
+        for (int j = 0; j < p->info->nout && !copy; j++)
+            if (out[j] && p->targets[j] == out[j]) copy = ga__overlaps_unsafely(a, p->strides[k], p->ndim, out[j]);
         if (copy) {
-            ga_dtype to = info->result == GA__RESULT_WHERE && k == 0 ? GA_BOOL : a->dtype;
-            ga_array *c = ga__contiguous_copy(func, a, to);
-            if (!c) {
-                st = ga__t.error;
-                break;
-            }
-            temps[ntemps++] = c;
-            a = c;
-            ga__broadcast_strides(a, ndim, strides[k]);
+            ga_dtype to = where && k == 0 ? GA_BOOL : a->dtype;
+            a = ga__temp(&p->temps, ga__contiguous_copy(func, a, to));
+            if (!a) return ga__t.error;
+            ga__broadcast_strides(a, p->ndim, p->strides[k]);
         }
-        ins[k] = a;
+        p->ins[k] = a;
     }
+    return GA_OK;
+}
+
+/* A comparison's constant answer (p->constant) into its bool target. */
+static ga_status ga__ufunc_fill_constant(const char *func, const ga__ufunc_plan *p)
+{
+    ga__value16 v;
+    memset(&v, 0, sizeof v);
+    ((uint8_t *)&v)[0] = (uint8_t)p->constant;
+    ga_array *one = ga__array_new(func, p->device, 0, p->shape, GA_BOOL);
+    ga_status st = one ? ga__fill(func, one, &v) : ga__t.error;
     if (st == GA_OK) {
-        if (constant >= 0) {
-            ga__value16 v;
-            memset(&v, 0, sizeof v);
-            ((uint8_t *)&v)[0] = (uint8_t)constant;
-            ga_array *one = ga__array_new(func, device, 0, shape, GA_BOOL);
-            st = one ? ga__fill(func, one, &v) : ga__t.error;
-            if (st == GA_OK) {
-                int64_t zero[GA_MAXDIMS] = {0};
-                st = ga__copy_cast(func, device, GA_BOOL, targets[0]->data, targets[0]->strides, GA_BOOL, one->data,
-                                   zero, ndim, shape);
-            }
-            ga_release(one);
-        } else {
-            st = ga__ufunc_launch(func, u, &loop, ndim, shape, targets, ins, strides, values, param, device);
-        }
+        int64_t zero[GA_MAXDIMS] = {0};
+        st = ga__copy_cast(func, p->device, GA_BOOL, p->targets[0]->data, p->targets[0]->strides, GA_BOOL, one->data,
+                           zero, p->ndim, p->shape);
     }
-    for (int k = 0; k < nout && st == GA_OK; k++)
-        if (out[k] && targets[k] != out[k])
-            st = ga__copy_cast(func, device, out[k]->dtype, out[k]->data, out[k]->strides, targets[k]->dtype,
-                               targets[k]->data, targets[k]->strides, ndim, shape);
-    for (int i = 0; i < ntemps; i++) ga_release(temps[i]);
+    ga_release(one);
+    return st;
+}
+
+/* The loop (or the constant), then the temporary targets cast into the
+   given outputs. */
+static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *out, const double *param,
+                               ga__ufunc_plan *p)
+{
+    ga_status st = p->constant >= 0 ? ga__ufunc_fill_constant(func, p)
+                                    : ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins,
+                                                       p->strides, p->values, param, p->device);
+    for (int k = 0; k < p->info->nout && st == GA_OK; k++)
+        if (out[k] && p->targets[k] != out[k])
+            st = ga__copy_cast(func, p->device, out[k]->dtype, out[k]->data, out[k]->strides, p->targets[k]->dtype,
+                               p->targets[k]->data, p->targets[k]->strides, p->ndim, p->shape);
+    return st;
+}
+
+/* The work of every ufunc call, in the steps of CuPy's ufunc.__call__:
+   checks, weak scalars, operands (out[k] given, or made and stored there
+   on success), launch and write-back. */
+static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, ga_array **out, const double *param)
+{
+    ga__ufunc_plan p;
+    memset(&p, 0, sizeof p);
+    p.info = &ga__ufuncs[u];
+    p.constant = -1;
+    ga_status st = ga__ufunc_check(func, u, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_scalars(func, u, &p);
+    if (st == GA_OK) st = ga__bind(func, p.device);
+    if (st != GA_OK) return st;
+    st = ga__ufunc_outputs(func, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_inputs(func, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_run(func, u, out, param, &p);
+    ga__temps_release(&p.temps);
     if (st != GA_OK) {
-        ga_release(made[0]);
-        ga_release(made[1]);
+        ga_release(p.made[0]);
+        ga_release(p.made[1]);
         return st;
     }
-    for (int k = 0; k < nout; k++)
-        if (made[k]) out[k] = made[k];
+    for (int k = 0; k < p.info->nout; k++)
+        if (p.made[k]) out[k] = p.made[k];
     return GA_OK;
 }
 
