@@ -5847,9 +5847,6 @@ static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, co
     return v;
 }
 
-/* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
-   output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
-   scalars already converted into `scalar_values`). */
 /* The dtype whose mixtures with loop dtype d the contiguous kernels convert
    in registers (kernels/ufunc.cuh, ga_companion), or GA_DTYPE_INVALID. */
 static ga_dtype ga__ufunc_companion(ga_dtype d)
@@ -5863,6 +5860,9 @@ static ga_dtype ga__ufunc_companion(ga_dtype d)
     }
 }
 
+/* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
+   output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
+   scalars already converted into `scalar_values`). */
 static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *loop, int ndim, const int64_t *shape,
                                   ga_array *const *outs, const ga_array *const *ins,
                                   int64_t (*in_strides)[GA_MAXDIMS], const ga__value16 *scalar_values,
