@@ -8628,16 +8628,35 @@ static ga_array *ga__linear_positions(const char *func, const ga__index_array *a
     return sum; /* the terms broadcast to (ndim, shape) as they are added */
 }
 
-static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n, const ga_index_item *items,
-                                      ga__advanced *adv)
+/* The items of an advanced index, parsed against `a` (ga__advanced_parse),
+   then with the index arrays' positions (ga__advanced_index_arrays). */
+typedef struct ga__advanced_items {
+    ga_index_item basic[3 * GA_MAXDIMS]; /* the basic part: array items as full slices, a 0-d bool a new axis */
+    int nbasic;
+    ga__index_array arrays[GA_MAXDIMS];   /* the array items, a bool mask over its axes */
+    int64_t lengths[GA_MAXDIMS];          /* the length of the axes each array indexes (multiplied) */
+    int narrays;
+    bool adjacent;                        /* the array and integer items are next to each other */
+    int index_ndim;                       /* the index arrays' broadcast shape */
+    int64_t index_shape[GA_MAXDIMS];
+} ga__advanced_items;
+
+static void ga__advanced_items_release(ga__advanced_items *p)
 {
-    memset(adv, 0, sizeof *adv);
-    if (n > 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
-    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
-    int consumed = 0, ellipses = 0;
+    for (int m = 0; m < p->narrays; m++) ga_release(p->arrays[m].linear);
+}
+
+/* The items checked one by one (index arrays: of integers or bools, on a's
+   device), then together: one ellipsis at most, and no more axes indexed
+   than `a` has (*consumed: how many). */
+static ga_status ga__advanced_check_items(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                          int *consumed)
+{
+    int ellipses = 0;
+    *consumed = 0;
     for (int i = 0; i < n; i++) {
         const ga_index_item *it = &items[i];
-        if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_SLICE) consumed++;
+        if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_SLICE) (*consumed)++;
         else if (it->kind == GA_INDEX_ELLIPSIS) ellipses++;
         else if (it->kind == GA_INDEX_ARRAY) {
             const ga_array *arr = ga_index_item_array(*it);
@@ -8646,21 +8665,31 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
             if (kind != 'b' && kind != 'i' && kind != 'u')
                 return ga__error(GA_ERROR_INDEX, func, "arrays used as indices must be of integer (or boolean) type");
             if (arr->device != a->device) return ga__error(GA_ERROR_DEVICE, func, "the index array is on another device");
-            consumed += kind == 'b' ? arr->ndim : 1;
+            *consumed += kind == 'b' ? arr->ndim : 1;
         } else if (it->kind != GA_INDEX_NEWAXIS)
             return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)it->kind);
     }
     if (ellipses > 1) return ga__error(GA_ERROR_INDEX, func, "an index can only have a single ellipsis ('...')");
-    if (consumed > a->ndim)
+    if (*consumed > a->ndim)
         return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
-                         a->ndim, consumed);
-    /* the basic part: array items become full slices (a 0-d bool a new
-       axis). As NumPy, integers and bool shapes are checked here, in order,
-       then the arrays broadcast, then their bounds are checked. */
-    ga_index_item basic[3 * GA_MAXDIMS];
-    ga__index_array arrays[GA_MAXDIMS];
-    int64_t lengths[GA_MAXDIMS];
-    int nbasic = 0, narrays = 0, d = 0, vd = 0, first_adv = -1, last_adv = -1, nadv = 0;
+                         a->ndim, *consumed);
+    return GA_OK;
+}
+
+/* The items parsed: which are arrays (a bool mask over its axes), and
+   the basic part, where array items become full slices (a 0-d bool a new
+   axis). As NumPy, integers and bool shapes are checked here, in order;
+   then (ga__advanced_index_arrays) the arrays broadcast, then their bounds
+   are checked. */
+static ga_status ga__advanced_parse(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                    ga__advanced_items *p)
+{
+    p->nbasic = p->narrays = 0;
+    int consumed = 0;
+    ga_status st = ga__advanced_check_items(func, a, n, items, &consumed);
+    if (st != GA_OK) return st;
+    int axis = 0, view_axis = 0; /* the next axis of `a`, and of the basic view */
+    int first_adv = -1, last_adv = -1, nadv = 0;
     for (int i = 0; i < n; i++) {
         const ga_index_item *it = &items[i];
         if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_ARRAY) {
@@ -8668,52 +8697,75 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
             last_adv = i;
             nadv++;
         }
-        if (it->kind == GA_INDEX_INTEGER && (it->start < -a->shape[d] || it->start >= a->shape[d]))
+        if (it->kind == GA_INDEX_INTEGER && (it->start < -a->shape[axis] || it->start >= a->shape[axis]))
             return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
-                             (long long)it->start, d, (long long)a->shape[d]);
+                             (long long)it->start, axis, (long long)a->shape[axis]);
         if (it->kind == GA_INDEX_ARRAY) {
             const ga_array *arr = ga_index_item_array(*it);
             bool mask = arr->dtype == GA_BOOL;
-            int k = mask ? arr->ndim : 1;
-            if (narrays == GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many index arrays");
+            int axes_of_a = mask ? arr->ndim : 1;
+            if (p->narrays == GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many index arrays");
             if (mask)
-                for (int j = 0; j < k; j++)
-                    if (arr->shape[j] != a->shape[d + j])
+                for (int j = 0; j < axes_of_a; j++)
+                    if (arr->shape[j] != a->shape[axis + j])
                         return ga__error(GA_ERROR_INDEX, func,
                                          "boolean index did not match indexed array along axis %d; size of axis is %lld "
                                          "but size of corresponding boolean axis is %lld",
-                                         d + j, (long long)a->shape[d + j], (long long)arr->shape[j]);
-            ga__index_array *e = &arrays[narrays];
+                                         axis + j, (long long)a->shape[axis + j], (long long)arr->shape[j]);
+            ga__index_array *e = &p->arrays[p->narrays];
             e->array = arr;
-            e->axis = d;
-            e->view_axis = vd;
-            e->naxes = k ? k : 1;
+            e->axis = axis;
+            e->view_axis = view_axis;
+            e->naxes = axes_of_a ? axes_of_a : 1;
             e->linear = NULL;
-            lengths[narrays] = 1;
-            for (int j = 0; j < k; j++) lengths[narrays] *= a->shape[d + j];
-            narrays++;
-            if (k == 0) {
-                basic[nbasic++] = ga_newaxis();
+            p->lengths[p->narrays] = 1;
+            for (int j = 0; j < axes_of_a; j++) p->lengths[p->narrays] *= a->shape[axis + j];
+            p->narrays++;
+            if (axes_of_a == 0) {
+                p->basic[p->nbasic++] = ga_newaxis();
             } else {
-                for (int j = 0; j < k; j++) basic[nbasic++] = ga_slice(GA_NONE, GA_NONE, GA_NONE);
+                for (int j = 0; j < axes_of_a; j++) p->basic[p->nbasic++] = ga_slice(GA_NONE, GA_NONE, GA_NONE);
             }
-            d += k;
-            vd += e->naxes;
+            axis += axes_of_a;
+            view_axis += e->naxes;
             continue;
         }
-        basic[nbasic++] = *it;
-        if (it->kind == GA_INDEX_INTEGER) d++;
-        else if (it->kind == GA_INDEX_SLICE) d++, vd++;
-        else if (it->kind == GA_INDEX_NEWAXIS) vd++;
-        else d += a->ndim - consumed, vd += a->ndim - consumed; /* the ellipsis */
+        p->basic[p->nbasic++] = *it;
+        if (it->kind == GA_INDEX_INTEGER) axis++;
+        else if (it->kind == GA_INDEX_SLICE) axis++, view_axis++;
+        else if (it->kind == GA_INDEX_NEWAXIS) view_axis++;
+        else axis += a->ndim - consumed, view_axis += a->ndim - consumed; /* the ellipsis */
     }
-    bool adjacent = last_adv - first_adv + 1 == nadv;
-    /* each array's positions; then, as NumPy, the broadcast, then the bounds */
+    p->adjacent = last_adv - first_adv + 1 == nadv;
+    return GA_OK;
+}
+
+/* NumPy's message for index arrays that do not broadcast: their shapes (a
+   bool array's nonzero() arrays, one per axis). */
+static ga_status ga__advanced_broadcast_error(const char *func, const ga__advanced_items *p)
+{
+    char text[GA_MAXDIMS * 24 + 16];
+    size_t len = 0;
+    for (int m = 0; m < p->narrays && len < sizeof text; m++) {
+        char one[200];
+        ga__format_shape(one, sizeof one, p->arrays[m].linear->ndim, p->arrays[m].linear->shape);
+        const ga_array *arr = p->arrays[m].array;
+        int copies = arr->dtype == GA_BOOL && arr->ndim > 1 ? arr->ndim : 1;
+        for (int c = 0; c < copies && len < sizeof text; c++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s ", one);
+    }
+    return ga__error(GA_ERROR_INDEX, func, "shape mismatch: indexing arrays could not be broadcast together with shapes %s",
+                     text);
+}
+
+/* Each index array's positions (int64, C-contiguous), then, as NumPy, their
+   broadcast shape, then their bounds. */
+static ga_status ga__advanced_index_arrays(const char *func, const ga_array *a, ga__advanced_items *p)
+{
     int ndims[GA_MAXDIMS];
     const int64_t *shapes[GA_MAXDIMS];
-    ga_status st = GA_OK;
-    for (int m = 0; m < narrays && st == GA_OK; m++) {
-        ga__index_array *e = &arrays[m];
+    for (int m = 0; m < p->narrays; m++) {
+        ga__index_array *e = &p->arrays[m];
         if (e->array->dtype == GA_BOOL)
             e->linear = ga__nonzero_positions(func, e->array, false);
         else
@@ -8723,77 +8775,101 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
                                 e->array->buffer != a->buffer
                             ? ga_retain((ga_array *)e->array)
                             : ga__contiguous_copy(func, e->array, GA_INT64);
-        if (!e->linear) st = ga__t.error;
-        else ndims[m] = e->linear->ndim, shapes[m] = e->linear->shape;
+        if (!e->linear) return ga__t.error;
+        ndims[m] = e->linear->ndim, shapes[m] = e->linear->shape;
     }
-    int64_t bshape[GA_MAXDIMS];
-    int bndim = 0, bad = 0;
-    if (st == GA_OK && !ga__broadcast_shapes(narrays, ndims, shapes, &bndim, bshape, &bad)) {
-        char text[GA_MAXDIMS * 24 + 16];
-        size_t len = 0;
-        for (int m = 0; m < narrays && len < sizeof text; m++) {
-            char one[200];
-            ga__format_shape(one, sizeof one, arrays[m].linear->ndim, arrays[m].linear->shape);
-            /* NumPy lists a bool array's nonzero() arrays, one per axis */
-            int copies = arrays[m].array->dtype == GA_BOOL && arrays[m].array->ndim > 1 ? arrays[m].array->ndim : 1;
-            for (int c = 0; c < copies && len < sizeof text; c++)
-                len += (size_t)snprintf(text + len, sizeof text - len, "%s ", one);
+    int bad = 0;
+    p->index_ndim = 0;
+    if (!ga__broadcast_shapes(p->narrays, ndims, shapes, &p->index_ndim, p->index_shape, &bad))
+        return ga__advanced_broadcast_error(func, p);
+    for (int m = 0; m < p->narrays; m++)
+        if (p->arrays[m].array->dtype != GA_BOOL) {
+            ga_status st = ga__check_indices(func, p->arrays[m].linear, p->lengths[m], p->arrays[m].axis);
+            if (st != GA_OK) return st;
         }
-        st = ga__error(GA_ERROR_INDEX, func, "shape mismatch: indexing arrays could not be broadcast together with shapes %s",
-                       text);
+    return GA_OK;
+}
+
+/* Where the indexed axes of the basic view go, as NumPy: together at the
+   first one's place when the array (and integer) items are adjacent, else
+   first. Fills `perm` (the view's axes in that order) and *naxes (how many
+   indexed axes); returns where they start. */
+static int ga__advanced_place(const ga__advanced_items *p, int view_ndim, int *perm, int *naxes)
+{
+    bool indexed[GA_MAXDIMS] = {false};
+    int k = 0;
+    *naxes = 0;
+    for (int m = 0; m < p->narrays; m++) {
+        *naxes += p->arrays[m].naxes;
+        for (int j = 0; j < p->arrays[m].naxes; j++) indexed[p->arrays[m].view_axis + j] = true;
     }
-    for (int m = 0; m < narrays && st == GA_OK; m++)
-        if (arrays[m].array->dtype != GA_BOOL)
-            st = ga__check_indices(func, arrays[m].linear, lengths[m], arrays[m].axis);
+    if (!p->adjacent)
+        for (int m = 0; m < p->narrays; m++)
+            for (int j = 0; j < p->arrays[m].naxes; j++) perm[k++] = p->arrays[m].view_axis + j;
+    for (int v = 0; v < view_ndim; v++)
+        if (p->adjacent || !indexed[v]) perm[k++] = v;
+    return p->adjacent ? p->arrays[0].view_axis : 0;
+}
+
+/* What the gather or scatter works on: the basic view, its indexed axes
+   placed (ga__advanced_place) and collapsed into one, adv->axis; a copy
+   of it (adv->base the view) where the strides allow no reshape; and the
+   result's shape, the index shape at adv->axis. */
+static ga_status ga__advanced_target(const char *func, const ga_array *a, const ga__advanced_items *p,
+                                     ga__advanced *adv)
+{
     ga__layout l;
-    if (st == GA_OK) st = ga__index_layout(func, a, nbasic, basic, &l);
-    ga_array *view = st == GA_OK ? ga__view(func, a, &l, true) : NULL;
-    if (st == GA_OK && !view) st = ga__t.error;
-    /* the indexed axes together: at the first one's place, or first */
-    ga_array *moved = NULL;
-    int axis = adjacent ? arrays[0].view_axis : 0, naxes = 0;
-    for (int m = 0; m < narrays; m++) naxes += arrays[m].naxes;
-    if (st == GA_OK) {
-        int perm[GA_MAXDIMS], k = 0;
-        bool indexed[GA_MAXDIMS] = {false};
-        for (int m = 0; m < narrays; m++)
-            for (int j = 0; j < arrays[m].naxes; j++) indexed[arrays[m].view_axis + j] = true;
-        if (!adjacent)
-            for (int m = 0; m < narrays; m++)
-                for (int j = 0; j < arrays[m].naxes; j++) perm[k++] = arrays[m].view_axis + j;
-        for (int v = 0; v < view->ndim; v++)
-            if (adjacent || !indexed[v]) perm[k++] = v;
-        moved = ga__permuted(func, view, perm);
-        if (!moved) st = ga__t.error;
+    ga_status st = ga__index_layout(func, a, p->nbasic, p->basic, &l);
+    if (st != GA_OK) return st;
+    ga__temps t = {{NULL}, 0};
+    ga_array *view = ga__temp(&t, ga__view(func, a, &l, true));
+    if (!view) return ga__temps_fail(&t);
+    int perm[GA_MAXDIMS], naxes = 0;
+    int axis = ga__advanced_place(p, view->ndim, perm, &naxes);
+    ga_array *moved = ga__temp(&t, ga__permuted(func, view, perm));
+    if (!moved) return ga__temps_fail(&t);
+    /* collapse the indexed axes into one */
+    int64_t tshape[GA_MAXDIMS], combined = 1;
+    int tndim = 0;
+    for (int v = 0; v < axis; v++) tshape[tndim++] = moved->shape[v];
+    for (int v = axis; v < axis + naxes; v++) combined *= moved->shape[v];
+    tshape[tndim++] = combined;
+    for (int v = axis + naxes; v < moved->ndim; v++) tshape[tndim++] = moved->shape[v];
+    if (tndim - 1 + p->index_ndim > GA_MAXDIMS) {
+        ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
+        return ga__temps_fail(&t);
     }
-    if (st == GA_OK) { /* collapse the indexed axes into one */
-        int64_t tshape[GA_MAXDIMS], combined = 1;
-        int t = 0;
-        for (int v = 0; v < axis; v++) tshape[t++] = moved->shape[v];
-        for (int v = axis; v < axis + naxes; v++) combined *= moved->shape[v];
-        tshape[t++] = combined;
-        for (int v = axis + naxes; v < moved->ndim; v++) tshape[t++] = moved->shape[v];
-        if (t - 1 + bndim > GA_MAXDIMS) {
-            st = ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
-        } else {
-            adv->target = ga__reshape(func, moved, t, tshape);
-            if (!adv->target) st = ga__t.error;
-            else if (adv->target->buffer != moved->buffer) adv->base = ga_retain(moved);
-            adv->axis = axis;
-            adv->ndim = 0;
-            for (int v = 0; v < axis; v++) adv->shape[adv->ndim++] = tshape[v];
-            for (int b = 0; b < bndim; b++) adv->shape[adv->ndim++] = bshape[b];
-            for (int v = axis + 1; v < t; v++) adv->shape[adv->ndim++] = tshape[v];
-        }
-    }
+    adv->target = ga__reshape(func, moved, tndim, tshape);
+    if (!adv->target) return ga__temps_fail(&t);
+    if (adv->target->buffer != moved->buffer) adv->base = ga_retain(moved);
+    adv->axis = axis;
+    adv->ndim = 0;
+    for (int v = 0; v < axis; v++) adv->shape[adv->ndim++] = tshape[v];
+    for (int b = 0; b < p->index_ndim; b++) adv->shape[adv->ndim++] = p->index_shape[b];
+    for (int v = axis + 1; v < tndim; v++) adv->shape[adv->ndim++] = tshape[v];
+    ga__temps_release(&t);
+    return GA_OK;
+}
+
+/* An index with array items resolved: parse, the index arrays' positions,
+   the target, then the linear positions along its axis. */
+static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                      ga__advanced *adv)
+{
+    memset(adv, 0, sizeof *adv);
+    if (n > 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
+    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    ga__advanced_items p;
+    ga_status st = ga__advanced_parse(func, a, n, items, &p);
+    if (st == GA_OK) st = ga__advanced_index_arrays(func, a, &p);
+    if (st == GA_OK) st = ga__advanced_target(func, a, &p, adv);
     if (st == GA_OK) {
-        adv->linear = ga__linear_positions(func, arrays, narrays, lengths, bndim, bshape, a->device);
+        adv->linear = ga__linear_positions(func, p.arrays, p.narrays, p.lengths, p.index_ndim, p.index_shape,
+                                           a->device);
         if (!adv->linear) st = ga__t.error;
         else adv->count = adv->linear->size;
     }
-    for (int m = 0; m < narrays; m++) ga_release(arrays[m].linear);
-    ga_release(moved);
-    ga_release(view);
+    ga__advanced_items_release(&p);
     if (st != GA_OK) ga__advanced_release(adv);
     return st;
 }
