@@ -1754,14 +1754,17 @@ extern "C" {
    are in bytes; dims are C-ordered (the last varies fastest) and already
    collapsed by the host. */
 
-typedef struct ga__layout2 {
+/* The layout of a copy: one output and one input over one shape, each with
+   its own strides (the copy family's astype, transpose and tri kernels). */
+typedef struct ga__copy_layout {
     int32_t ndim;
     int32_t unused;
     int64_t size;                    /* elements */
     int64_t shape[GA_MAXDIMS];
     int64_t out_strides[GA_MAXDIMS];
     int64_t in_strides[GA_MAXDIMS];
-} ga__layout2;
+} ga__copy_layout;
+typedef ga__copy_layout ga__layout2; /* old name, until the kernels move to the new one */
 
 /* 16 bytes holding one element of any dtype (fill values, the 1 of eye). */
 typedef struct ga__value16 {
