@@ -5209,7 +5209,7 @@ static struct {
    (batch, rows, cols), the output contiguous along cols, the input along
    rows. */
 static bool ga__transpose_layout(int nd, const int64_t *shape, int64_t (*st)[GA_MAXDIMS], int64_t itemsize,
-                                 ga__layout2 *layout)
+                                 ga__copy_layout *layout)
 {
     int rows, cols;
     if (nd == 2 && st[0][1] == itemsize && st[1][0] == itemsize) rows = 0, cols = 1;
@@ -5263,8 +5263,8 @@ static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64
         const int64_t per_thread = 16 / GA__MAX(isz, osz); /* the kernel's vector of the wider dtype */
         return ga__launch_flat(func, f, device, (size + per_thread - 1) / per_thread, args);
     }
-    ga__layout2 layout;
-    memset(&layout, 0, offsetof(ga__layout2, shape));
+    ga__copy_layout layout;
+    memset(&layout, 0, offsetof(ga__copy_layout, shape));
     if (from == to && ga__transpose_layout(nd, sh, st, osz, &layout)) {
         int c = ga__size_class((size_t)osz);
         CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__transfer_kernels.transpose[c], "transpose", ga__size_names[c], NULL, NULL);
@@ -7222,7 +7222,7 @@ static ga_array *ga__triangle(const char *func, const ga_array *a, int64_t k, bo
     /* the leading axes collapse into one batch axis when the input allows;
        otherwise one launch per leading index */
     int64_t batch = out->size / (rows * cols);
-    ga__layout2 layout;
+    ga__copy_layout layout;
     memset(&layout, 0, sizeof layout);
     layout.ndim = 3;
     layout.size = out->size;
