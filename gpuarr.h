@@ -5713,8 +5713,8 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
     for (int i = 0; i < na; i++) array_rank = GA__MAX(array_rank, ga__scalar_rank(arrays[i]));
     if (info->result == GA__RESULT_LDEXP && dt[1] != GA_DTYPE_INVALID) /* ldexp(1, int8 array) is float16 */
         array_rank = GA__MAX(array_rank, ga__scalar_rank(dt[1]));
-    ga_dtype l = GA_DTYPE_INVALID;
-    for (int i = 0; i < GA_NUM_DTYPES && l == GA_DTYPE_INVALID; i++) {
+    ga_dtype chosen = GA_DTYPE_INVALID;
+    for (int i = 0; i < GA_NUM_DTYPES && chosen == GA_DTYPE_INVALID; i++) {
         ga_dtype cand = ga__loop_order[i];
         if (!(info->loops >> cand & 1)) continue;
         bool ok = true;
@@ -5729,14 +5729,14 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
                                                       GA_CASTING_SAFE);
             }
         }
-        if (ok) l = cand;
+        if (ok) chosen = cand;
     }
     if (info->result == GA__RESULT_LDEXP) { /* the exponent: any integer that fits int64 */
         bool ok = dt[1] != GA_DTYPE_INVALID ? ga_can_cast(dt[1], GA_INT64, GA_CASTING_SAFE)
                                             : sc[1].kind == GA_SCALAR_BOOL || sc[1].kind == GA_SCALAR_INT;
-        if (!ok) l = GA_DTYPE_INVALID;
+        if (!ok) chosen = GA_DTYPE_INVALID;
     }
-    if (l == GA_DTYPE_INVALID) {
+    if (chosen == GA_DTYPE_INVALID) {
         char types[128];
         size_t len = 0;
         for (int k = 0; k < info->nin; k++) {
@@ -5753,14 +5753,14 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
                          "coerced to any supported types according to the casting rule ''safe''",
                          info->name, types);
     }
-    loop->index = (int)l;
-    loop->in[0] = loop->in[1] = loop->in[2] = l;
-    loop->out[0] = loop->out[1] = l;
+    loop->index = (int)chosen;
+    loop->in[0] = loop->in[1] = loop->in[2] = chosen;
+    loop->out[0] = loop->out[1] = chosen;
     switch (info->result) {
     case GA__RESULT_BOOL:
     case GA__RESULT_COMPARE:
     case GA__RESULT_ISCLOSE: loop->out[0] = GA_BOOL; break;
-    case GA__RESULT_ABS: loop->out[0] = ga__is_complex(l) ? ga__real_of(l) : l; break;
+    case GA__RESULT_ABS: loop->out[0] = ga__is_complex(chosen) ? ga__real_of(chosen) : chosen; break;
     case GA__RESULT_LDEXP: loop->in[1] = GA_INT64; break;
     case GA__RESULT_FREXP: loop->out[1] = GA_INT32; break;
     case GA__RESULT_WHERE: loop->in[0] = GA_BOOL; break;
@@ -6438,26 +6438,26 @@ GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rt
     ga_array *close = out[0];
     int64_t n = close->size;
     int32_t flag = 1;
-    ga__block *b4 = n ? ga__device_alloc(func, close->device, sizeof flag, false) : NULL;
-    if (n && !b4) st = ga__t.error;
+    ga__block *flag_block = n ? ga__device_alloc(func, close->device, sizeof flag, false) : NULL;
+    if (n && !flag_block) st = ga__t.error;
     CUstream stream = ga__stream_of(close->device);
     if (st == GA_OK && n) {
-        CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)b4->ptr, &flag, sizeof flag, stream);
+        CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)flag_block->ptr, &flag, sizeof flag, stream);
         CUfunction f = r == CUDA_SUCCESS ? ga__kernel(func, GA__FAMILY_ARITH, &ga__ufunc_kernels.all_true, "all_true", NULL, NULL, NULL)
                                          : NULL;
         if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyHtoDAsync");
         else {
-            void *p = (void *)(uintptr_t)close->data, *fp = (void *)(uintptr_t)b4->ptr;
+            void *p = (void *)(uintptr_t)close->data, *fp = (void *)(uintptr_t)flag_block->ptr;
             void *kargs[] = {&p, &n, &fp};
             st = ga__launch(func, f, close->device, n / 16 + 1, kargs);
         }
         if (st == GA_OK) {
-            r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)b4->ptr, sizeof flag, stream);
+            r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)flag_block->ptr, sizeof flag, stream);
             if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
             if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
         }
     }
-    if (b4) ga__pool_free(ga__g.devices[close->device].pool, b4);
+    if (flag_block) ga__pool_free(ga__g.devices[close->device].pool, flag_block);
     ga_release(close);
     if (st == GA_OK) *result = flag != 0;
     return st;
