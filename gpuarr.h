@@ -1760,14 +1760,17 @@ extern "C" {
    are in bytes; dims are C-ordered (the last varies fastest) and already
    collapsed by the host. */
 
-typedef struct ga__layout2 {
+/* The layout of a copy: one output and one input over one shape, each with
+   its own strides (the copy family's astype, transpose and tri kernels). */
+typedef struct ga__copy_layout {
     int32_t ndim;
     int32_t unused;
     int64_t size;                    /* elements */
     int64_t shape[GA_MAXDIMS];
     int64_t out_strides[GA_MAXDIMS];
     int64_t in_strides[GA_MAXDIMS];
-} ga__layout2;
+} ga__copy_layout;
+typedef ga__copy_layout ga__layout2; /* old name, until the kernels move to the new one */
 
 /* 16 bytes holding one element of any dtype (fill values, the 1 of eye). */
 typedef struct ga__value16 {
@@ -5212,7 +5215,7 @@ static struct {
    (batch, rows, cols), the output contiguous along cols, the input along
    rows. */
 static bool ga__transpose_layout(int nd, const int64_t *shape, int64_t (*st)[GA_MAXDIMS], int64_t itemsize,
-                                 ga__layout2 *layout)
+                                 ga__copy_layout *layout)
 {
     int rows, cols;
     if (nd == 2 && st[0][1] == itemsize && st[1][0] == itemsize) rows = 0, cols = 1;
@@ -5266,8 +5269,8 @@ static ga_status ga__copy_cast(const char *func, int device, ga_dtype to, uint64
         const int64_t per_thread = 16 / GA__MAX(isz, osz); /* the kernel's vector of the wider dtype */
         return ga__launch_flat(func, f, device, (size + per_thread - 1) / per_thread, args);
     }
-    ga__layout2 layout;
-    memset(&layout, 0, offsetof(ga__layout2, shape));
+    ga__copy_layout layout;
+    memset(&layout, 0, offsetof(ga__copy_layout, shape));
     if (from == to && ga__transpose_layout(nd, sh, st, osz, &layout)) {
         int c = ga__size_class((size_t)osz);
         CUfunction f = ga__kernel(func, GA__FAMILY_COPY, &ga__transfer_kernels.transpose[c], "transpose", ga__size_names[c], NULL, NULL);
@@ -5716,8 +5719,8 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
     for (int i = 0; i < na; i++) array_rank = GA__MAX(array_rank, ga__scalar_rank(arrays[i]));
     if (info->result == GA__RESULT_LDEXP && dt[1] != GA_DTYPE_INVALID) /* ldexp(1, int8 array) is float16 */
         array_rank = GA__MAX(array_rank, ga__scalar_rank(dt[1]));
-    ga_dtype l = GA_DTYPE_INVALID;
-    for (int i = 0; i < GA_NUM_DTYPES && l == GA_DTYPE_INVALID; i++) {
+    ga_dtype chosen = GA_DTYPE_INVALID;
+    for (int i = 0; i < GA_NUM_DTYPES && chosen == GA_DTYPE_INVALID; i++) {
         ga_dtype cand = ga__loop_order[i];
         if (!(info->loops >> cand & 1)) continue;
         bool ok = true;
@@ -5732,14 +5735,14 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
                                                       GA_CASTING_SAFE);
             }
         }
-        if (ok) l = cand;
+        if (ok) chosen = cand;
     }
     if (info->result == GA__RESULT_LDEXP) { /* the exponent: any integer that fits int64 */
         bool ok = dt[1] != GA_DTYPE_INVALID ? ga_can_cast(dt[1], GA_INT64, GA_CASTING_SAFE)
                                             : sc[1].kind == GA_SCALAR_BOOL || sc[1].kind == GA_SCALAR_INT;
-        if (!ok) l = GA_DTYPE_INVALID;
+        if (!ok) chosen = GA_DTYPE_INVALID;
     }
-    if (l == GA_DTYPE_INVALID) {
+    if (chosen == GA_DTYPE_INVALID) {
         char types[128];
         size_t len = 0;
         for (int k = 0; k < info->nin; k++) {
@@ -5756,14 +5759,14 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
                          "coerced to any supported types according to the casting rule ''safe''",
                          info->name, types);
     }
-    loop->index = (int)l;
-    loop->in[0] = loop->in[1] = loop->in[2] = l;
-    loop->out[0] = loop->out[1] = l;
+    loop->index = (int)chosen;
+    loop->in[0] = loop->in[1] = loop->in[2] = chosen;
+    loop->out[0] = loop->out[1] = chosen;
     switch (info->result) {
     case GA__RESULT_BOOL:
     case GA__RESULT_COMPARE:
     case GA__RESULT_ISCLOSE: loop->out[0] = GA_BOOL; break;
-    case GA__RESULT_ABS: loop->out[0] = ga__is_complex(l) ? ga__real_of(l) : l; break;
+    case GA__RESULT_ABS: loop->out[0] = ga__is_complex(chosen) ? ga__real_of(chosen) : chosen; break;
     case GA__RESULT_LDEXP: loop->in[1] = GA_INT64; break;
     case GA__RESULT_FREXP: loop->out[1] = GA_INT32; break;
     case GA__RESULT_WHERE: loop->in[0] = GA_BOOL; break;
@@ -5853,9 +5856,6 @@ static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, co
     return v;
 }
 
-/* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
-   output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
-   scalars already converted into `scalar_values`). */
 /* The dtype whose mixtures with loop dtype d the contiguous kernels convert
    in registers (kernels/ufunc.cuh, ga_companion), or GA_DTYPE_INVALID. */
 static ga_dtype ga__ufunc_companion(ga_dtype d)
@@ -5869,6 +5869,9 @@ static ga_dtype ga__ufunc_companion(ga_dtype d)
     }
 }
 
+/* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
+   output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
+   scalars already converted into `scalar_values`). */
 static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *loop, int ndim, const int64_t *shape,
                                   ga_array *const *outs, const ga_array *const *ins,
                                   int64_t (*in_strides)[GA_MAXDIMS], const ga__value16 *scalar_values,
@@ -5978,196 +5981,284 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
     return ga__launch(func, f, device, size, kargs);
 }
 
-/* The work of every ufunc call: checks, loop, broadcasting, outputs
-   (out[k] given, or made and stored there), overlap and casts. */
-static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, ga_array **out, const double *param)
+/* One ufunc call as its steps fill it in: the checks (inputs, loop,
+   shape), the weak scalars, the operands, then the launch. */
+typedef struct ga__ufunc_plan {
+    const ga__ufunc_info *info;
+    ga_dtype dtypes[3];              /* the inputs' dtypes; GA_DTYPE_INVALID: a weak scalar */
+    ga_scalar scalars[3];            /* the weak scalars (where dtypes[k] is invalid) */
+    int device;                      /* the inputs' */
+    ga__loop loop;
+    int ndim;                        /* the broadcast shape of the inputs and the given outputs */
+    int64_t shape[GA_MAXDIMS];
+    ga__value16 values[3];           /* the weak scalars in the loop's dtypes */
+    int constant;                    /* >= 0: a comparison's answer everywhere (see the hook) */
+    ga_array *made[2];               /* outputs made here: returned through out[k] */
+    ga_array *targets[2];            /* what the loop writes: out[k], made[k] or a temporary */
+    const ga_array *ins[3];          /* what the loop reads: the inputs or their copies; NULL: scalar */
+    int64_t strides[3][GA_MAXDIMS];  /* their broadcast strides */
+    ga__temps temps;                 /* outputs of other dtypes, input copies */
+} ga__ufunc_plan;
+
+/* The inputs: arrays or valid weak scalars, at least one array, the
+   arrays on one device. */
+static ga_status ga__ufunc_check_inputs(const char *func, const ga_operand *in, ga__ufunc_plan *p)
 {
-    const ga__ufunc_info *info = &ga__ufuncs[u];
-    const int nin = info->nin, nout = info->nout;
-    ga_dtype dt[3];
-    ga_scalar sc[3];
     const ga_array *first = NULL;
-    for (int k = 0; k < nin; k++) {
+    for (int k = 0; k < p->info->nin; k++) {
         const ga_array *a = in[k].array;
-        dt[k] = a ? a->dtype : GA_DTYPE_INVALID;
-        sc[k] = in[k].scalar;
-        if (!a && (int)sc[k].kind == -1) { /* ga_operand_array(NULL) */
+        p->dtypes[k] = a ? a->dtype : GA_DTYPE_INVALID;
+        p->scalars[k] = in[k].scalar;
+        if (!a && (int)p->scalars[k].kind == -1) { /* ga_operand_array(NULL) */
             char what[16];
             snprintf(what, sizeof what, "input %d", k);
             return ga__null_input(func, what);
         }
-        if (!a && (sc[k].kind < GA_SCALAR_BOOL || sc[k].kind > GA_SCALAR_COMPLEX))
-            return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", k, (int)sc[k].kind);
+        if (!a && (p->scalars[k].kind < GA_SCALAR_BOOL || p->scalars[k].kind > GA_SCALAR_COMPLEX))
+            return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", k, (int)p->scalars[k].kind);
         if (a && !first) first = a;
         if (a && first->device != a->device)
             return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", first->device,
                              a->device);
     }
-    if (!first) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one array input", info->name);
-    const int device = first->device;
-    ga__loop loop;
-    ga_status st = ga__ufunc_resolve(func, u, dt, sc, &loop);
-    if (st != GA_OK) return st;
+    if (!first) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one array input", p->info->name);
+    p->device = first->device;
+    return GA_OK;
+}
 
-    /* the broadcast shape of the inputs and of the given outputs */
-    int ndims[5], nshapes = 0, ndim = 0, bad = 0;
+/* A given output `o` (out[k]): writeable, on the inputs' device, and the
+   loop's output casts to it (same_kind). */
+static ga_status ga__ufunc_check_output(const char *func, const ga__ufunc_plan *p, int k, const ga_array *o)
+{
+    if (!(o->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+    if (o->device != p->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the inputs on device %d", o->device,
+                         p->device);
+    if (!ga_can_cast(p->loop.out[k], o->dtype, GA_CASTING_SAME_KIND))
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
+                         "'same_kind'",
+                         p->info->name, ga__dtype_names[p->loop.out[k]], ga__dtype_names[o->dtype]);
+    return GA_OK;
+}
+
+/* The broadcast shape of the inputs, then of the inputs and the given
+   outputs (checked on the way), which the outputs must have. */
+static ga_status ga__ufunc_check_shape(const char *func, const ga_operand *in, ga_array *const *out,
+                                       ga__ufunc_plan *p)
+{
+    int ndims[5], nshapes = 0, bad = 0;
     const int64_t *shapes[5];
-    int64_t shape[GA_MAXDIMS];
-    for (int k = 0; k < nin; k++)
+    for (int k = 0; k < p->info->nin; k++)
         if (in[k].array) {
             ndims[nshapes] = in[k].array->ndim;
             shapes[nshapes++] = in[k].array->shape;
         }
     int ninputs_shaped = nshapes;
-    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &ndim, shape, &bad))
+    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &p->ndim, p->shape, &bad))
         return ga__broadcast_error(func, nshapes, ndims, shapes);
-    for (int k = 0; k < nout; k++) {
-        ga_array *o = out[k];
-        if (!o) continue;
-        if (!(o->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
-        if (o->device != device)
-            return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the inputs on device %d", o->device,
-                             device);
-        if (!ga_can_cast(loop.out[k], o->dtype, GA_CASTING_SAME_KIND))
-            return ga__error(GA_ERROR_TYPE, func,
-                             "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "
-                             "'same_kind'",
-                             info->name, ga__dtype_names[loop.out[k]], ga__dtype_names[o->dtype]);
-        ndims[nshapes] = o->ndim;
-        shapes[nshapes++] = o->shape;
-    }
-    if (nshapes > ninputs_shaped) {
-        int64_t full[GA_MAXDIMS];
-        int fnd = 0;
-        if (!ga__broadcast_shapes(nshapes, ndims, shapes, &fnd, full, &bad))
-            return ga__broadcast_error(func, nshapes, ndims, shapes);
-        bool ok = true;
-        for (int k = 0; k < nout && ok; k++) {
-            const ga_array *o = out[k];
-            if (!o) continue;
-            ok = o->ndim == fnd;
-            for (int d = 0; ok && d < fnd; d++) ok = o->shape[d] == full[d];
-        }
-        if (!ok) {
-            const ga_array *o = out[0] ? out[0] : out[1];
-            char a[200], b[200];
-            ga__format_shape(a, sizeof a, o->ndim, o->shape);
-            ga__format_shape(b, sizeof b, ndim, shape);
-            return ga__error(GA_ERROR_SHAPE, func,
-                             "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a,
-                             b);
-        }
-        ndim = fnd;
-        memcpy(shape, full, sizeof(int64_t) * (size_t)fnd);
-    }
-
-    /* weak scalars in the loop's dtype; comparisons out of an int range */
-    ga__value16 values[3];
-    int constant = -1;
-    for (int k = 0; k < nin; k++) {
-        if (in[k].array) continue;
-        if (info->result == GA__RESULT_COMPARE) {
-            constant = ga__compare_out_of_range(u, sc[k], loop.in[k], k, dt[1 - k]);
-            if (constant >= 0) break;
-        }
-        ga_scalar s = sc[k];
-        bool logical = u == GA_UFUNC_LOGICAL_AND || u == GA_UFUNC_LOGICAL_OR || u == GA_UFUNC_LOGICAL_XOR;
-        if (logical && s.kind == GA_SCALAR_UINT) /* NumPy converts it through a C long */
-            return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
-        char lk = ga__dtype_kinds[loop.in[k]];
-        if (u == GA_UFUNC_CLIP && (lk == 'i' || lk == 'u') && (s.kind == GA_SCALAR_INT || s.kind == GA_SCALAR_UINT)) {
-            /* NumPy 2 drops a lower bound below the dtype's range and an upper
-               bound above it (the range's end clips the same); one beyond on the
-               other side is an OverflowError, from the conversion below */
-            unsigned nbits = 8u * (unsigned)ga__dtype_sizes[loop.in[k]];
-            uint64_t umax = nbits == 64 ? UINT64_MAX : (1ull << nbits) - 1;
-            int64_t imax = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
-            bool neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
-            if (k == 1 && lk == 'u' && neg) s = ga_int(0);
-            else if (k == 1 && lk == 'i' && neg && s.value.i < -imax - 1) s = ga_int(-imax - 1);
-            else if (k == 2 && lk == 'u' && !neg && s.value.u > umax) s = ga_uint(umax);
-            else if (k == 2 && lk == 'i' && !neg && s.value.u > (uint64_t)imax) s = ga_int(imax);
-        }
-        if (logical && s.kind == GA_SCALAR_INT)
-            s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
-        st = ga__scalar_to_element(func, s, loop.in[k], &values[k]);
+    for (int k = 0; k < p->info->nout; k++) {
+        if (!out[k]) continue;
+        ga_status st = ga__ufunc_check_output(func, p, k, out[k]);
         if (st != GA_OK) return st;
+        ndims[nshapes] = out[k]->ndim;
+        shapes[nshapes++] = out[k]->shape;
     }
-    st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (nshapes == ninputs_shaped) return GA_OK;
+    int64_t full[GA_MAXDIMS];
+    int full_ndim = 0;
+    if (!ga__broadcast_shapes(nshapes, ndims, shapes, &full_ndim, full, &bad))
+        return ga__broadcast_error(func, nshapes, ndims, shapes);
+    bool ok = true;
+    for (int k = 0; k < p->info->nout && ok; k++) {
+        const ga_array *o = out[k];
+        if (!o) continue;
+        ok = o->ndim == full_ndim;
+        for (int d = 0; ok && d < full_ndim; d++) ok = o->shape[d] == full[d];
+    }
+    if (!ok) {
+        const ga_array *o = out[0] ? out[0] : out[1];
+        char a[200], b[200];
+        ga__format_shape(a, sizeof a, o->ndim, o->shape);
+        ga__format_shape(b, sizeof b, p->ndim, p->shape);
+        return ga__error(GA_ERROR_SHAPE, func,
+                         "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a, b);
+    }
+    p->ndim = full_ndim;
+    memcpy(p->shape, full, sizeof(int64_t) * (size_t)full_ndim);
+    return GA_OK;
+}
 
-    /* outputs: made here, or temporaries when the given one has another dtype */
-    ga_array *made[2] = {NULL, NULL}, *targets[2] = {NULL, NULL};
+/* The checks before anything is made: the inputs, the loop, the shape
+   and the given outputs. */
+static ga_status ga__ufunc_check(const char *func, ga_ufunc u, const ga_operand *in, ga_array *const *out,
+                                 ga__ufunc_plan *p)
+{
+    ga_status st = ga__ufunc_check_inputs(func, in, p);
+    if (st == GA_OK) st = ga__ufunc_resolve(func, u, p->dtypes, p->scalars, &p->loop);
+    if (st == GA_OK) st = ga__ufunc_check_shape(func, in, out, p);
+    return st;
+}
+
+/* An integer bound of clip (k = 1 the lower, 2 the upper) for a loop of
+   integer dtype `dtype`: NumPy 2 drops a lower bound below the dtype's range
+   and an upper bound above it (the range's end clips the same); one beyond
+   on the other side is an OverflowError, from the conversion after. */
+static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype dtype, int k)
+{
+    char kind = ga__dtype_kinds[dtype];
+    if ((kind != 'i' && kind != 'u') || (s.kind != GA_SCALAR_INT && s.kind != GA_SCALAR_UINT)) return s;
+    unsigned nbits = 8u * (unsigned)ga__dtype_sizes[dtype];
+    uint64_t umax = nbits == 64 ? UINT64_MAX : (1ull << nbits) - 1;
+    int64_t imax = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
+    bool neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
+    if (k == 1 && kind == 'u' && neg) return ga_int(0);
+    if (k == 1 && kind == 'i' && neg && s.value.i < -imax - 1) return ga_int(-imax - 1);
+    if (k == 2 && kind == 'u' && !neg && s.value.u > umax) return ga_uint(umax);
+    if (k == 2 && kind == 'i' && !neg && s.value.u > (uint64_t)imax) return ga_int(imax);
+    return s;
+}
+
+/* The hook for weak scalars: input k of ufunc `u`, the weak scalar `s`,
+   into `value` in the loop's dtype, with NumPy's quirks of some ufuncs:
+   - comparisons: a Python int beyond the integer loop's range gives one
+     answer everywhere: *constant becomes it (0 or 1), `value` is unset;
+   - logical_and, _or, _xor: only an int's truth counts, and one beyond
+     int64 is an OverflowError (NumPy converts it through a C long);
+   - clip: a bound beyond the dtype's range on its own side is the
+     range's end (ga__clip_bound).
+   `dtypes`: the inputs' dtypes. */
+static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__loop *loop, int k, ga_scalar s,
+                                       const ga_dtype *dtypes, ga__value16 *value, int *constant)
+{
+    if (ga__ufuncs[u].result == GA__RESULT_COMPARE) {
+        *constant = ga__compare_out_of_range(u, s, loop->in[k], k, dtypes[1 - k]);
+        if (*constant >= 0) return GA_OK;
+    }
+    bool logical = u == GA_UFUNC_LOGICAL_AND || u == GA_UFUNC_LOGICAL_OR || u == GA_UFUNC_LOGICAL_XOR;
+    if (logical && s.kind == GA_SCALAR_UINT) /* NumPy converts it through a C long */
+        return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
+    if (u == GA_UFUNC_CLIP) s = ga__clip_bound(s, loop->in[k], k);
+    if (logical && s.kind == GA_SCALAR_INT)
+        s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
+    return ga__scalar_to_element(func, s, loop->in[k], value);
+}
+
+/* Every weak scalar input through the hook, until a comparison turns
+   constant. */
+static ga_status ga__ufunc_scalars(const char *func, ga_ufunc u, ga__ufunc_plan *p)
+{
+    for (int k = 0; k < p->info->nin; k++) {
+        if (p->dtypes[k] != GA_DTYPE_INVALID) continue;
+        ga_status st = ga__ufunc_weak_scalar(func, u, &p->loop, k, p->scalars[k], p->dtypes, &p->values[k],
+                                             &p->constant);
+        if (st != GA_OK) return st;
+        if (p->constant >= 0) break;
+    }
+    return GA_OK;
+}
+
+/* The targets: out[k] itself, an output made here, or a temporary when the
+   given one has another dtype (cast into it after the launch). */
+static ga_status ga__ufunc_outputs(const char *func, const ga_operand *in, ga_array *const *out, ga__ufunc_plan *p)
+{
     const ga_array *like = NULL; /* an input of the full shape, for order K */
-    for (int k = 0; k < nin && !like; k++)
-        if (in[k].array && in[k].array->ndim == ndim &&
-            memcmp(in[k].array->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0)
+    for (int k = 0; k < p->info->nin && !like; k++)
+        if (in[k].array && in[k].array->ndim == p->ndim &&
+            memcmp(in[k].array->shape, p->shape, sizeof(int64_t) * (size_t)p->ndim) == 0)
             like = in[k].array;
-    ga_array *temps[6] = {NULL};
-    int ntemps = 0;
-    for (int k = 0; k < nout && st == GA_OK; k++) {
-        if (out[k] && out[k]->dtype == loop.out[k]) {
-            targets[k] = out[k];
+    for (int k = 0; k < p->info->nout; k++) {
+        if (out[k] && out[k]->dtype == p->loop.out[k]) {
+            p->targets[k] = out[k];
             continue;
         }
-        ga_array *t = ga__ufunc_new_output(func, device, ndim, shape, loop.out[k], out[k] ? out[k] : like);
-        if (!t) st = ga__t.error;
-        else if (out[k]) targets[k] = temps[ntemps++] = t;
-        else targets[k] = made[k] = t;
+        ga_array *t = ga__ufunc_new_output(func, p->device, p->ndim, p->shape, p->loop.out[k], out[k] ? out[k] : like);
+        if (!t) return ga__t.error;
+        if (out[k]) p->targets[k] = ga__temp(&p->temps, t);
+        else p->targets[k] = p->made[k] = t;
     }
-    /* inputs: broadcast strides; copies of those the outputs overlap; where's
-       condition as bool */
-    const ga_array *ins[3] = {NULL, NULL, NULL};
-    int64_t strides[3][GA_MAXDIMS];
-    for (int k = 0; k < nin && st == GA_OK; k++) {
+    return GA_OK;
+}
+
+/* The inputs as the loop reads them: broadcast strides; copies of those a
+   given output overlaps; where's condition as bool. */
+static ga_status ga__ufunc_inputs(const char *func, const ga_operand *in, ga_array *const *out, ga__ufunc_plan *p)
+{
+    const bool where = p->info->result == GA__RESULT_WHERE;
+    for (int k = 0; k < p->info->nin; k++) {
         const ga_array *a = in[k].array;
         if (!a) continue;
-        ga__broadcast_strides(a, ndim, strides[k]);
-        bool copy = info->result == GA__RESULT_WHERE && k == 0 && a->dtype != GA_BOOL;
-        for (int j = 0; j < nout && !copy; j++)
-            if (out[j] && targets[j] == out[j]) copy = ga__overlaps_unsafely(a, strides[k], ndim, out[j]);
+        ga__broadcast_strides(a, p->ndim, p->strides[k]);
+        bool copy = where && k == 0 && a->dtype != GA_BOOL;
+        for (int j = 0; j < p->info->nout && !copy; j++)
+            if (out[j] && p->targets[j] == out[j]) copy = ga__overlaps_unsafely(a, p->strides[k], p->ndim, out[j]);
         if (copy) {
-            ga_dtype to = info->result == GA__RESULT_WHERE && k == 0 ? GA_BOOL : a->dtype;
-            ga_array *c = ga__contiguous_copy(func, a, to);
-            if (!c) {
-                st = ga__t.error;
-                break;
-            }
-            temps[ntemps++] = c;
-            a = c;
-            ga__broadcast_strides(a, ndim, strides[k]);
+            ga_dtype to = where && k == 0 ? GA_BOOL : a->dtype;
+            a = ga__temp(&p->temps, ga__contiguous_copy(func, a, to));
+            if (!a) return ga__t.error;
+            ga__broadcast_strides(a, p->ndim, p->strides[k]);
         }
-        ins[k] = a;
+        p->ins[k] = a;
     }
+    return GA_OK;
+}
+
+/* A comparison's constant answer (p->constant) into its bool target. */
+static ga_status ga__ufunc_fill_constant(const char *func, const ga__ufunc_plan *p)
+{
+    ga__value16 v;
+    memset(&v, 0, sizeof v);
+    ((uint8_t *)&v)[0] = (uint8_t)p->constant;
+    ga_array *one = ga__array_new(func, p->device, 0, p->shape, GA_BOOL);
+    ga_status st = one ? ga__fill(func, one, &v) : ga__t.error;
     if (st == GA_OK) {
-        if (constant >= 0) {
-            ga__value16 v;
-            memset(&v, 0, sizeof v);
-            ((uint8_t *)&v)[0] = (uint8_t)constant;
-            ga_array *one = ga__array_new(func, device, 0, shape, GA_BOOL);
-            st = one ? ga__fill(func, one, &v) : ga__t.error;
-            if (st == GA_OK) {
-                int64_t zero[GA_MAXDIMS] = {0};
-                st = ga__copy_cast(func, device, GA_BOOL, targets[0]->data, targets[0]->strides, GA_BOOL, one->data,
-                                   zero, ndim, shape);
-            }
-            ga_release(one);
-        } else {
-            st = ga__ufunc_launch(func, u, &loop, ndim, shape, targets, ins, strides, values, param, device);
-        }
+        int64_t zero[GA_MAXDIMS] = {0};
+        st = ga__copy_cast(func, p->device, GA_BOOL, p->targets[0]->data, p->targets[0]->strides, GA_BOOL, one->data,
+                           zero, p->ndim, p->shape);
     }
-    for (int k = 0; k < nout && st == GA_OK; k++)
-        if (out[k] && targets[k] != out[k])
-            st = ga__copy_cast(func, device, out[k]->dtype, out[k]->data, out[k]->strides, targets[k]->dtype,
-                               targets[k]->data, targets[k]->strides, ndim, shape);
-    for (int i = 0; i < ntemps; i++) ga_release(temps[i]);
+    ga_release(one);
+    return st;
+}
+
+/* The loop (or the constant), then the temporary targets cast into the
+   given outputs. */
+static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *out, const double *param,
+                               ga__ufunc_plan *p)
+{
+    ga_status st = p->constant >= 0 ? ga__ufunc_fill_constant(func, p)
+                                    : ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins,
+                                                       p->strides, p->values, param, p->device);
+    for (int k = 0; k < p->info->nout && st == GA_OK; k++)
+        if (out[k] && p->targets[k] != out[k])
+            st = ga__copy_cast(func, p->device, out[k]->dtype, out[k]->data, out[k]->strides, p->targets[k]->dtype,
+                               p->targets[k]->data, p->targets[k]->strides, p->ndim, p->shape);
+    return st;
+}
+
+/* The work of every ufunc call, in the steps of CuPy's ufunc.__call__:
+   checks, weak scalars, operands (out[k] given, or made and stored there
+   on success), launch and write-back. */
+static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, ga_array **out, const double *param)
+{
+    ga__ufunc_plan p;
+    memset(&p, 0, sizeof p);
+    p.info = &ga__ufuncs[u];
+    p.constant = -1;
+    ga_status st = ga__ufunc_check(func, u, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_scalars(func, u, &p);
+    if (st == GA_OK) st = ga__bind(func, p.device);
+    if (st != GA_OK) return st;
+    st = ga__ufunc_outputs(func, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_inputs(func, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_run(func, u, out, param, &p);
+    ga__temps_release(&p.temps);
     if (st != GA_OK) {
-        ga_release(made[0]);
-        ga_release(made[1]);
+        ga_release(p.made[0]);
+        ga_release(p.made[1]);
         return st;
     }
-    for (int k = 0; k < nout; k++)
-        if (made[k]) out[k] = made[k];
+    for (int k = 0; k < p.info->nout; k++)
+        if (p.made[k]) out[k] = p.made[k];
     return GA_OK;
 }
 
@@ -6353,26 +6444,26 @@ GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rt
     ga_array *close = out[0];
     int64_t n = close->size;
     int32_t flag = 1;
-    ga__block *b4 = n ? ga__device_alloc(func, close->device, sizeof flag, false) : NULL;
-    if (n && !b4) st = ga__t.error;
+    ga__block *flag_block = n ? ga__device_alloc(func, close->device, sizeof flag, false) : NULL;
+    if (n && !flag_block) st = ga__t.error;
     CUstream stream = ga__stream_of(close->device);
     if (st == GA_OK && n) {
-        CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)b4->ptr, &flag, sizeof flag, stream);
+        CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)flag_block->ptr, &flag, sizeof flag, stream);
         CUfunction f = r == CUDA_SUCCESS ? ga__kernel(func, GA__FAMILY_ARITH, &ga__ufunc_kernels.all_true, "all_true", NULL, NULL, NULL)
                                          : NULL;
         if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyHtoDAsync");
         else {
-            void *p = (void *)(uintptr_t)close->data, *fp = (void *)(uintptr_t)b4->ptr;
+            void *p = (void *)(uintptr_t)close->data, *fp = (void *)(uintptr_t)flag_block->ptr;
             void *kargs[] = {&p, &n, &fp};
             st = ga__launch(func, f, close->device, n / 16 + 1, kargs);
         }
         if (st == GA_OK) {
-            r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)b4->ptr, sizeof flag, stream);
+            r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)flag_block->ptr, sizeof flag, stream);
             if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
             if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
         }
     }
-    if (b4) ga__pool_free(ga__g.devices[close->device].pool, b4);
+    if (flag_block) ga__pool_free(ga__g.devices[close->device].pool, flag_block);
     ga_release(close);
     if (st == GA_OK) *result = flag != 0;
     return st;
@@ -7137,7 +7228,7 @@ static ga_array *ga__triangle(const char *func, const ga_array *a, int64_t k, bo
     /* the leading axes collapse into one batch axis when the input allows;
        otherwise one launch per leading index */
     int64_t batch = out->size / (rows * cols);
-    ga__layout2 layout;
+    ga__copy_layout layout;
     memset(&layout, 0, sizeof layout);
     layout.ndim = 3;
     layout.size = out->size;
@@ -8546,16 +8637,35 @@ static ga_array *ga__linear_positions(const char *func, const ga__index_array *a
     return sum; /* the terms broadcast to (ndim, shape) as they are added */
 }
 
-static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n, const ga_index_item *items,
-                                      ga__advanced *adv)
+/* The items of an advanced index, parsed against `a` (ga__advanced_parse),
+   then with the index arrays' positions (ga__advanced_index_arrays). */
+typedef struct ga__advanced_items {
+    ga_index_item basic[3 * GA_MAXDIMS]; /* the basic part: array items as full slices, a 0-d bool a new axis */
+    int nbasic;
+    ga__index_array arrays[GA_MAXDIMS];   /* the array items, a bool mask over its axes */
+    int64_t lengths[GA_MAXDIMS];          /* the length of the axes each array indexes (multiplied) */
+    int narrays;
+    bool adjacent;                        /* the array and integer items are next to each other */
+    int index_ndim;                       /* the index arrays' broadcast shape */
+    int64_t index_shape[GA_MAXDIMS];
+} ga__advanced_items;
+
+static void ga__advanced_items_release(ga__advanced_items *p)
 {
-    memset(adv, 0, sizeof *adv);
-    if (n > 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
-    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
-    int consumed = 0, ellipses = 0;
+    for (int m = 0; m < p->narrays; m++) ga_release(p->arrays[m].linear);
+}
+
+/* The items checked one by one (index arrays: of integers or bools, on a's
+   device), then together: one ellipsis at most, and no more axes indexed
+   than `a` has (*consumed: how many). */
+static ga_status ga__advanced_check_items(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                          int *consumed)
+{
+    int ellipses = 0;
+    *consumed = 0;
     for (int i = 0; i < n; i++) {
         const ga_index_item *it = &items[i];
-        if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_SLICE) consumed++;
+        if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_SLICE) (*consumed)++;
         else if (it->kind == GA_INDEX_ELLIPSIS) ellipses++;
         else if (it->kind == GA_INDEX_ARRAY) {
             const ga_array *arr = ga_index_item_array(*it);
@@ -8564,21 +8674,31 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
             if (kind != 'b' && kind != 'i' && kind != 'u')
                 return ga__error(GA_ERROR_INDEX, func, "arrays used as indices must be of integer (or boolean) type");
             if (arr->device != a->device) return ga__error(GA_ERROR_DEVICE, func, "the index array is on another device");
-            consumed += kind == 'b' ? arr->ndim : 1;
+            *consumed += kind == 'b' ? arr->ndim : 1;
         } else if (it->kind != GA_INDEX_NEWAXIS)
             return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)it->kind);
     }
     if (ellipses > 1) return ga__error(GA_ERROR_INDEX, func, "an index can only have a single ellipsis ('...')");
-    if (consumed > a->ndim)
+    if (*consumed > a->ndim)
         return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
-                         a->ndim, consumed);
-    /* the basic part: array items become full slices (a 0-d bool a new
-       axis). As NumPy, integers and bool shapes are checked here, in order,
-       then the arrays broadcast, then their bounds are checked. */
-    ga_index_item basic[3 * GA_MAXDIMS];
-    ga__index_array arrays[GA_MAXDIMS];
-    int64_t lengths[GA_MAXDIMS];
-    int nbasic = 0, narrays = 0, d = 0, vd = 0, first_adv = -1, last_adv = -1, nadv = 0;
+                         a->ndim, *consumed);
+    return GA_OK;
+}
+
+/* The items parsed: which are arrays (a bool mask over its axes), and
+   the basic part, where array items become full slices (a 0-d bool a new
+   axis). As NumPy, integers and bool shapes are checked here, in order;
+   then (ga__advanced_index_arrays) the arrays broadcast, then their bounds
+   are checked. */
+static ga_status ga__advanced_parse(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                    ga__advanced_items *p)
+{
+    p->nbasic = p->narrays = 0;
+    int consumed = 0;
+    ga_status st = ga__advanced_check_items(func, a, n, items, &consumed);
+    if (st != GA_OK) return st;
+    int axis = 0, view_axis = 0; /* the next axis of `a`, and of the basic view */
+    int first_adv = -1, last_adv = -1, nadv = 0;
     for (int i = 0; i < n; i++) {
         const ga_index_item *it = &items[i];
         if (it->kind == GA_INDEX_INTEGER || it->kind == GA_INDEX_ARRAY) {
@@ -8586,52 +8706,75 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
             last_adv = i;
             nadv++;
         }
-        if (it->kind == GA_INDEX_INTEGER && (it->start < -a->shape[d] || it->start >= a->shape[d]))
+        if (it->kind == GA_INDEX_INTEGER && (it->start < -a->shape[axis] || it->start >= a->shape[axis]))
             return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
-                             (long long)it->start, d, (long long)a->shape[d]);
+                             (long long)it->start, axis, (long long)a->shape[axis]);
         if (it->kind == GA_INDEX_ARRAY) {
             const ga_array *arr = ga_index_item_array(*it);
             bool mask = arr->dtype == GA_BOOL;
-            int k = mask ? arr->ndim : 1;
-            if (narrays == GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many index arrays");
+            int axes_of_a = mask ? arr->ndim : 1;
+            if (p->narrays == GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many index arrays");
             if (mask)
-                for (int j = 0; j < k; j++)
-                    if (arr->shape[j] != a->shape[d + j])
+                for (int j = 0; j < axes_of_a; j++)
+                    if (arr->shape[j] != a->shape[axis + j])
                         return ga__error(GA_ERROR_INDEX, func,
                                          "boolean index did not match indexed array along axis %d; size of axis is %lld "
                                          "but size of corresponding boolean axis is %lld",
-                                         d + j, (long long)a->shape[d + j], (long long)arr->shape[j]);
-            ga__index_array *e = &arrays[narrays];
+                                         axis + j, (long long)a->shape[axis + j], (long long)arr->shape[j]);
+            ga__index_array *e = &p->arrays[p->narrays];
             e->array = arr;
-            e->axis = d;
-            e->view_axis = vd;
-            e->naxes = k ? k : 1;
+            e->axis = axis;
+            e->view_axis = view_axis;
+            e->naxes = axes_of_a ? axes_of_a : 1;
             e->linear = NULL;
-            lengths[narrays] = 1;
-            for (int j = 0; j < k; j++) lengths[narrays] *= a->shape[d + j];
-            narrays++;
-            if (k == 0) {
-                basic[nbasic++] = ga_newaxis();
+            p->lengths[p->narrays] = 1;
+            for (int j = 0; j < axes_of_a; j++) p->lengths[p->narrays] *= a->shape[axis + j];
+            p->narrays++;
+            if (axes_of_a == 0) {
+                p->basic[p->nbasic++] = ga_newaxis();
             } else {
-                for (int j = 0; j < k; j++) basic[nbasic++] = ga_slice(GA_NONE, GA_NONE, GA_NONE);
+                for (int j = 0; j < axes_of_a; j++) p->basic[p->nbasic++] = ga_slice(GA_NONE, GA_NONE, GA_NONE);
             }
-            d += k;
-            vd += e->naxes;
+            axis += axes_of_a;
+            view_axis += e->naxes;
             continue;
         }
-        basic[nbasic++] = *it;
-        if (it->kind == GA_INDEX_INTEGER) d++;
-        else if (it->kind == GA_INDEX_SLICE) d++, vd++;
-        else if (it->kind == GA_INDEX_NEWAXIS) vd++;
-        else d += a->ndim - consumed, vd += a->ndim - consumed; /* the ellipsis */
+        p->basic[p->nbasic++] = *it;
+        if (it->kind == GA_INDEX_INTEGER) axis++;
+        else if (it->kind == GA_INDEX_SLICE) axis++, view_axis++;
+        else if (it->kind == GA_INDEX_NEWAXIS) view_axis++;
+        else axis += a->ndim - consumed, view_axis += a->ndim - consumed; /* the ellipsis */
     }
-    bool adjacent = last_adv - first_adv + 1 == nadv;
-    /* each array's positions; then, as NumPy, the broadcast, then the bounds */
+    p->adjacent = last_adv - first_adv + 1 == nadv;
+    return GA_OK;
+}
+
+/* NumPy's message for index arrays that do not broadcast: their shapes (a
+   bool array's nonzero() arrays, one per axis). */
+static ga_status ga__advanced_broadcast_error(const char *func, const ga__advanced_items *p)
+{
+    char text[GA_MAXDIMS * 24 + 16];
+    size_t len = 0;
+    for (int m = 0; m < p->narrays && len < sizeof text; m++) {
+        char one[200];
+        ga__format_shape(one, sizeof one, p->arrays[m].linear->ndim, p->arrays[m].linear->shape);
+        const ga_array *arr = p->arrays[m].array;
+        int copies = arr->dtype == GA_BOOL && arr->ndim > 1 ? arr->ndim : 1;
+        for (int c = 0; c < copies && len < sizeof text; c++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s ", one);
+    }
+    return ga__error(GA_ERROR_INDEX, func, "shape mismatch: indexing arrays could not be broadcast together with shapes %s",
+                     text);
+}
+
+/* Each index array's positions (int64, C-contiguous), then, as NumPy, their
+   broadcast shape, then their bounds. */
+static ga_status ga__advanced_index_arrays(const char *func, const ga_array *a, ga__advanced_items *p)
+{
     int ndims[GA_MAXDIMS];
     const int64_t *shapes[GA_MAXDIMS];
-    ga_status st = GA_OK;
-    for (int m = 0; m < narrays && st == GA_OK; m++) {
-        ga__index_array *e = &arrays[m];
+    for (int m = 0; m < p->narrays; m++) {
+        ga__index_array *e = &p->arrays[m];
         if (e->array->dtype == GA_BOOL)
             e->linear = ga__nonzero_positions(func, e->array, false);
         else
@@ -8641,77 +8784,101 @@ static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n
                                 e->array->buffer != a->buffer
                             ? ga_retain((ga_array *)e->array)
                             : ga__contiguous_copy(func, e->array, GA_INT64);
-        if (!e->linear) st = ga__t.error;
-        else ndims[m] = e->linear->ndim, shapes[m] = e->linear->shape;
+        if (!e->linear) return ga__t.error;
+        ndims[m] = e->linear->ndim, shapes[m] = e->linear->shape;
     }
-    int64_t bshape[GA_MAXDIMS];
-    int bndim = 0, bad = 0;
-    if (st == GA_OK && !ga__broadcast_shapes(narrays, ndims, shapes, &bndim, bshape, &bad)) {
-        char text[GA_MAXDIMS * 24 + 16];
-        size_t len = 0;
-        for (int m = 0; m < narrays && len < sizeof text; m++) {
-            char one[200];
-            ga__format_shape(one, sizeof one, arrays[m].linear->ndim, arrays[m].linear->shape);
-            /* NumPy lists a bool array's nonzero() arrays, one per axis */
-            int copies = arrays[m].array->dtype == GA_BOOL && arrays[m].array->ndim > 1 ? arrays[m].array->ndim : 1;
-            for (int c = 0; c < copies && len < sizeof text; c++)
-                len += (size_t)snprintf(text + len, sizeof text - len, "%s ", one);
+    int bad = 0;
+    p->index_ndim = 0;
+    if (!ga__broadcast_shapes(p->narrays, ndims, shapes, &p->index_ndim, p->index_shape, &bad))
+        return ga__advanced_broadcast_error(func, p);
+    for (int m = 0; m < p->narrays; m++)
+        if (p->arrays[m].array->dtype != GA_BOOL) {
+            ga_status st = ga__check_indices(func, p->arrays[m].linear, p->lengths[m], p->arrays[m].axis);
+            if (st != GA_OK) return st;
         }
-        st = ga__error(GA_ERROR_INDEX, func, "shape mismatch: indexing arrays could not be broadcast together with shapes %s",
-                       text);
+    return GA_OK;
+}
+
+/* Where the indexed axes of the basic view go, as NumPy: together at the
+   first one's place when the array (and integer) items are adjacent, else
+   first. Fills `perm` (the view's axes in that order) and *naxes (how many
+   indexed axes); returns where they start. */
+static int ga__advanced_place(const ga__advanced_items *p, int view_ndim, int *perm, int *naxes)
+{
+    bool indexed[GA_MAXDIMS] = {false};
+    int k = 0;
+    *naxes = 0;
+    for (int m = 0; m < p->narrays; m++) {
+        *naxes += p->arrays[m].naxes;
+        for (int j = 0; j < p->arrays[m].naxes; j++) indexed[p->arrays[m].view_axis + j] = true;
     }
-    for (int m = 0; m < narrays && st == GA_OK; m++)
-        if (arrays[m].array->dtype != GA_BOOL)
-            st = ga__check_indices(func, arrays[m].linear, lengths[m], arrays[m].axis);
+    if (!p->adjacent)
+        for (int m = 0; m < p->narrays; m++)
+            for (int j = 0; j < p->arrays[m].naxes; j++) perm[k++] = p->arrays[m].view_axis + j;
+    for (int v = 0; v < view_ndim; v++)
+        if (p->adjacent || !indexed[v]) perm[k++] = v;
+    return p->adjacent ? p->arrays[0].view_axis : 0;
+}
+
+/* What the gather or scatter works on: the basic view, its indexed axes
+   placed (ga__advanced_place) and collapsed into one, adv->axis; a copy
+   of it (adv->base the view) where the strides allow no reshape; and the
+   result's shape, the index shape at adv->axis. */
+static ga_status ga__advanced_target(const char *func, const ga_array *a, const ga__advanced_items *p,
+                                     ga__advanced *adv)
+{
     ga__layout l;
-    if (st == GA_OK) st = ga__index_layout(func, a, nbasic, basic, &l);
-    ga_array *view = st == GA_OK ? ga__view(func, a, &l, true) : NULL;
-    if (st == GA_OK && !view) st = ga__t.error;
-    /* the indexed axes together: at the first one's place, or first */
-    ga_array *moved = NULL;
-    int axis = adjacent ? arrays[0].view_axis : 0, naxes = 0;
-    for (int m = 0; m < narrays; m++) naxes += arrays[m].naxes;
-    if (st == GA_OK) {
-        int perm[GA_MAXDIMS], k = 0;
-        bool indexed[GA_MAXDIMS] = {false};
-        for (int m = 0; m < narrays; m++)
-            for (int j = 0; j < arrays[m].naxes; j++) indexed[arrays[m].view_axis + j] = true;
-        if (!adjacent)
-            for (int m = 0; m < narrays; m++)
-                for (int j = 0; j < arrays[m].naxes; j++) perm[k++] = arrays[m].view_axis + j;
-        for (int v = 0; v < view->ndim; v++)
-            if (adjacent || !indexed[v]) perm[k++] = v;
-        moved = ga__permuted(func, view, perm);
-        if (!moved) st = ga__t.error;
+    ga_status st = ga__index_layout(func, a, p->nbasic, p->basic, &l);
+    if (st != GA_OK) return st;
+    ga__temps t = {{NULL}, 0};
+    ga_array *view = ga__temp(&t, ga__view(func, a, &l, true));
+    if (!view) return ga__temps_fail(&t);
+    int perm[GA_MAXDIMS], naxes = 0;
+    int axis = ga__advanced_place(p, view->ndim, perm, &naxes);
+    ga_array *moved = ga__temp(&t, ga__permuted(func, view, perm));
+    if (!moved) return ga__temps_fail(&t);
+    /* collapse the indexed axes into one */
+    int64_t tshape[GA_MAXDIMS], combined = 1;
+    int tndim = 0;
+    for (int v = 0; v < axis; v++) tshape[tndim++] = moved->shape[v];
+    for (int v = axis; v < axis + naxes; v++) combined *= moved->shape[v];
+    tshape[tndim++] = combined;
+    for (int v = axis + naxes; v < moved->ndim; v++) tshape[tndim++] = moved->shape[v];
+    if (tndim - 1 + p->index_ndim > GA_MAXDIMS) {
+        ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
+        return ga__temps_fail(&t);
     }
-    if (st == GA_OK) { /* collapse the indexed axes into one */
-        int64_t tshape[GA_MAXDIMS], combined = 1;
-        int t = 0;
-        for (int v = 0; v < axis; v++) tshape[t++] = moved->shape[v];
-        for (int v = axis; v < axis + naxes; v++) combined *= moved->shape[v];
-        tshape[t++] = combined;
-        for (int v = axis + naxes; v < moved->ndim; v++) tshape[t++] = moved->shape[v];
-        if (t - 1 + bndim > GA_MAXDIMS) {
-            st = ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
-        } else {
-            adv->target = ga__reshape(func, moved, t, tshape);
-            if (!adv->target) st = ga__t.error;
-            else if (adv->target->buffer != moved->buffer) adv->base = ga_retain(moved);
-            adv->axis = axis;
-            adv->ndim = 0;
-            for (int v = 0; v < axis; v++) adv->shape[adv->ndim++] = tshape[v];
-            for (int b = 0; b < bndim; b++) adv->shape[adv->ndim++] = bshape[b];
-            for (int v = axis + 1; v < t; v++) adv->shape[adv->ndim++] = tshape[v];
-        }
-    }
+    adv->target = ga__reshape(func, moved, tndim, tshape);
+    if (!adv->target) return ga__temps_fail(&t);
+    if (adv->target->buffer != moved->buffer) adv->base = ga_retain(moved);
+    adv->axis = axis;
+    adv->ndim = 0;
+    for (int v = 0; v < axis; v++) adv->shape[adv->ndim++] = tshape[v];
+    for (int b = 0; b < p->index_ndim; b++) adv->shape[adv->ndim++] = p->index_shape[b];
+    for (int v = axis + 1; v < tndim; v++) adv->shape[adv->ndim++] = tshape[v];
+    ga__temps_release(&t);
+    return GA_OK;
+}
+
+/* An index with array items resolved: parse, the index arrays' positions,
+   the target, then the linear positions along its axis. */
+static ga_status ga__advanced_resolve(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                      ga__advanced *adv)
+{
+    memset(adv, 0, sizeof *adv);
+    if (n > 2 * GA_MAXDIMS) return ga__error(GA_ERROR_INDEX, func, "too many indices");
+    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    ga__advanced_items p;
+    ga_status st = ga__advanced_parse(func, a, n, items, &p);
+    if (st == GA_OK) st = ga__advanced_index_arrays(func, a, &p);
+    if (st == GA_OK) st = ga__advanced_target(func, a, &p, adv);
     if (st == GA_OK) {
-        adv->linear = ga__linear_positions(func, arrays, narrays, lengths, bndim, bshape, a->device);
+        adv->linear = ga__linear_positions(func, p.arrays, p.narrays, p.lengths, p.index_ndim, p.index_shape,
+                                           a->device);
         if (!adv->linear) st = ga__t.error;
         else adv->count = adv->linear->size;
     }
-    for (int m = 0; m < narrays; m++) ga_release(arrays[m].linear);
-    ga_release(moved);
-    ga_release(view);
+    ga__advanced_items_release(&p);
     if (st != GA_OK) ga__advanced_release(adv);
     return st;
 }
