@@ -1850,29 +1850,57 @@ typedef struct ga__ufunc_layout {
     int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
 } ga__ufunc_layout;
 
-/* Reductions (kernels/reduce.cu): X(op, in) names the kernels
-   ga_reduce_<op>_<in>_inner and ga_reduce_<op>_<in>_outer. `in` says how
-   elements are read: as stored (float32, float64, complex64, complex128),
-   converted per element from args.in_dtype (to_float32: float16,
-   bfloat16; to_float64: bool, integers, floats up to float32; to_int64 /
-   to_uint64: bool and integers; any: every dtype as a truth value), or, for
-   argcombine, as partial states of that value type. */
+/* Reductions (kernels/reduce.cu): the kernels are
+   ga_reduce_<op>_<in>_<layout>, one for each operator, input kind and
+   layout these lists name; the host's enums (GA__ROP_*, GA__RIN_*), names
+   and kernel cache are made from the same lists.
+
+   The operators: Y(A, ENUM, name, ins, packed) for each. `ins` names the
+   input kinds it has inner and outer kernels for (GA__REDUCE_IN_<ins>),
+   `packed` those it has packed kernels for. sum, prod; minmax (min / max);
+   arg (argmin / argmax); argcombine (arg's partial states); sumsq (the sum
+   of |x - center|^2, the variance's second pass); count (nonzero, or not
+   NaN); logic (all, any). */
+#define GA__REDUCE_OP_LIST(Y, A)                                                                  \
+    Y(A, SUM, sum, REAL, PACKED) Y(A, PROD, prod, REAL, PACKED) Y(A, MINMAX, minmax, ORDERED, PACKED) \
+    Y(A, ARG, arg, ORDERED, PACKED) Y(A, ARGCOMBINE, argcombine, STATES, NONE)                      \
+    Y(A, SUMSQ, sumsq, INEXACT, PACKED) Y(A, COUNT, count, ANY, NONE) Y(A, LOGIC, logic, ANY, NONE)
+
+/* The input kinds, X(ENUM, name): how elements are read. As stored
+   (float32, float64, complex64, complex128); converted per element from
+   args.in_dtype (to_float32: float16, bfloat16; to_float64: bool, integers,
+   floats up to float32; to_int64 / to_uint64: bool and integers; any:
+   every dtype as a truth value); or, for argcombine, as partial states of
+   that value type (int64, uint64 and the four as stored). */
+#define GA__REDUCE_IN_LIST(X)                                                                     \
+    X(TO_INT64, to_int64) X(TO_UINT64, to_uint64) X(INT64, int64) X(UINT64, uint64) X(FLOAT32, float32) \
+    X(TO_FLOAT32, to_float32) X(FLOAT64, float64) X(TO_FLOAT64, to_float64) X(COMPLEX64, complex64)   \
+    X(COMPLEX128, complex128) X(ANY, any)
+
+/* The input kinds of an operator's kernels (the op list's `ins` and
+   `packed`): GA__REDUCE_IN_<set>(X, op) calls X(op, in) for each. */
 #define GA__REDUCE_IN_REAL(X, op) \
     X(op, to_int64) X(op, float32) X(op, to_float32) X(op, float64) X(op, to_float64) X(op, complex64) X(op, complex128)
 #define GA__REDUCE_IN_ORDERED(X, op) \
     X(op, to_int64) X(op, to_uint64) X(op, float32) X(op, to_float32) X(op, float64) X(op, complex64) X(op, complex128)
-#define GA__REDUCE_KERNEL_LIST(X)                                                                     \
-    GA__REDUCE_IN_REAL(X, sum) GA__REDUCE_IN_REAL(X, prod)                                          \
-    GA__REDUCE_IN_ORDERED(X, minmax) GA__REDUCE_IN_ORDERED(X, arg)                                  \
-    X(argcombine, int64) X(argcombine, uint64) X(argcombine, float32) X(argcombine, float64)        \
-    X(argcombine, complex64) X(argcombine, complex128)                                              \
-    X(sumsq, float32) X(sumsq, to_float32) X(sumsq, float64) X(sumsq, to_float64) X(sumsq, complex64) \
-    X(sumsq, complex128) X(count, any) X(logic, any)
-/* ... and ga_reduce_<op>_<in>_packed for rows of 2 or 4 values in 16-byte vectors */
-#define GA__REDUCE_PACKED_LIST(X)                                                                   \
-    X(sum, float32) X(sum, float64) X(sum, complex64) X(prod, float32) X(prod, float64) X(prod, complex64) \
-    X(minmax, float32) X(minmax, float64) X(minmax, complex64) X(arg, float32) X(arg, float64)        \
-    X(arg, complex64) X(sumsq, float32) X(sumsq, float64) X(sumsq, complex64)
+#define GA__REDUCE_IN_STATES(X, op) \
+    X(op, int64) X(op, uint64) X(op, float32) X(op, float64) X(op, complex64) X(op, complex128)
+#define GA__REDUCE_IN_INEXACT(X, op) \
+    X(op, float32) X(op, to_float32) X(op, float64) X(op, to_float64) X(op, complex64) X(op, complex128)
+#define GA__REDUCE_IN_ANY(X, op) X(op, any)
+#define GA__REDUCE_IN_PACKED(X, op) X(op, float32) X(op, float64) X(op, complex64)
+#define GA__REDUCE_IN_NONE(X, op)
+
+/* The layouts, X(ENUM, name): inner (the fastest-varying dim is reduced),
+   outer (it is kept), packed (rows of 2 or 4 values in 16-byte vectors). */
+#define GA__REDUCE_LAYOUT_LIST(X) X(INNER, inner) X(OUTER, outer) X(PACKED, packed)
+
+/* Every kernel, X(op, in): ga_reduce_<op>_<in>_inner and _outer ... */
+#define GA__REDUCE_KERNELS_OF(X, E, name, ins, packed) GA__REDUCE_IN_##ins(X, name)
+#define GA__REDUCE_KERNEL_LIST(X) GA__REDUCE_OP_LIST(GA__REDUCE_KERNELS_OF, X)
+/* ... and ga_reduce_<op>_<in>_packed */
+#define GA__REDUCE_PACKED_OF(X, E, name, ins, packed) GA__REDUCE_IN_##packed(X, name)
+#define GA__REDUCE_PACKED_LIST(X) GA__REDUCE_OP_LIST(GA__REDUCE_PACKED_OF, X)
 
 /* ga__reduce_args.flags */
 enum {
@@ -9061,23 +9089,44 @@ static void ga__index_shutdown(void) { memset(&ga__index_kernels, 0, sizeof ga__
    mean, for the variance's second pass) with ufunc where; dtypes the loads
    cannot convert to are made by astype first. */
 
+/* The kernels' operators, input kinds and layouts by number, and their
+   names in the kernels' symbols: from the Kernel ABI's lists. */
 enum {
-    GA__ROP_SUM, GA__ROP_PROD, GA__ROP_MINMAX, GA__ROP_ARG, GA__ROP_ARGCOMBINE, GA__ROP_SUMSQ, GA__ROP_COUNT,
-    GA__ROP_LOGIC, GA__NUM_ROPS
+#define GA__ROP_ENUM(A, E, name, ins, packed) GA__ROP_##E,
+    GA__REDUCE_OP_LIST(GA__ROP_ENUM, 0)
+#undef GA__ROP_ENUM
+    GA__NUM_ROPS
 };
-static const char *const ga__rop_names[GA__NUM_ROPS] = {"sum", "prod", "minmax", "arg", "argcombine",
-                                                        "sumsq", "count", "logic"};
+static const char *const ga__rop_names[GA__NUM_ROPS] = {
+#define GA__ROP_NAME(A, E, name, ins, packed) #name,
+    GA__REDUCE_OP_LIST(GA__ROP_NAME, 0)
+#undef GA__ROP_NAME
+};
 enum {
-    GA__RIN_TO_INT64, GA__RIN_TO_UINT64, GA__RIN_INT64, GA__RIN_UINT64, GA__RIN_FLOAT32, GA__RIN_TO_FLOAT32,
-    GA__RIN_FLOAT64, GA__RIN_TO_FLOAT64, GA__RIN_COMPLEX64, GA__RIN_COMPLEX128, GA__RIN_ANY, GA__NUM_RINS
+#define GA__RIN_ENUM(E, name) GA__RIN_##E,
+    GA__REDUCE_IN_LIST(GA__RIN_ENUM)
+#undef GA__RIN_ENUM
+    GA__NUM_RINS
 };
-static const char *const ga__rin_names[GA__NUM_RINS] = {"to_int64", "to_uint64", "int64", "uint64", "float32",
-                                                        "to_float32", "float64", "to_float64", "complex64",
-                                                        "complex128", "any"};
-enum { GA__RINNER, GA__ROUTER, GA__RPACKED, GA__NUM_RLAYOUTS };
+static const char *const ga__rin_names[GA__NUM_RINS] = {
+#define GA__RIN_NAME(E, name) #name,
+    GA__REDUCE_IN_LIST(GA__RIN_NAME)
+#undef GA__RIN_NAME
+};
+enum {
+#define GA__RLAYOUT_ENUM(E, name) GA__R##E,
+    GA__REDUCE_LAYOUT_LIST(GA__RLAYOUT_ENUM)
+#undef GA__RLAYOUT_ENUM
+    GA__NUM_RLAYOUTS
+};
+static const char *const ga__rlayout_names[GA__NUM_RLAYOUTS] = {
+#define GA__RLAYOUT_NAME(E, name) #name,
+    GA__REDUCE_LAYOUT_LIST(GA__RLAYOUT_NAME)
+#undef GA__RLAYOUT_NAME
+};
 
 /* The section's state: its kernels ([op][input][layout]; gram and corr by
-   float32 / float64) and, per device, the address of the reduce fatbin's
+   float64 / complex128) and, per device, the address of the reduce fatbin's
    warning word with the library it was read from. */
 static struct {
     CUkernel reduce[GA__NUM_ROPS][GA__NUM_RINS][GA__NUM_RLAYOUTS], gram[2], corr[2];
@@ -9221,8 +9270,7 @@ static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *ci
 static CUfunction ga__reduce_kernel(const char *func, int op, int in, int layout)
 {
     return ga__kernel(func, GA__FAMILY_REDUCE, &ga__reduce_kernels.reduce[op][in][layout], ga__rop_names[op],
-                      ga__rin_names[in], NULL,
-                      layout == GA__ROUTER ? "outer" : layout == GA__RPACKED ? "packed" : "inner");
+                      ga__rin_names[in], NULL, ga__rlayout_names[layout]);
 }
 
 /* The device's warning word (a global of the reduce fatbin), or 0. */
