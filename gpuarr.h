@@ -9789,280 +9789,340 @@ static ga_dtype ga__sum_dtype(ga_dtype t)
     return k == 'b' || k == 'i' ? GA_INT64 : k == 'u' ? GA_UINT64 : t;
 }
 
-/* The reduction of `a` into `target` (the result's dtype and shape):
-   every kind, after the argument checks. */
+/* One call of ga__reduce_into, as each kind's function below reads it. */
+typedef struct ga__rcall {
+    const char *func;
+    ga_reduction r;
+    const ga_array *a;
+    const bool *red;
+    ga_dtype dtype;           /* sums, means: the accumulator's dtype; var, std: dtype= or GA_DTYPE_INVALID */
+    ga_array *target;         /* the result's dtype and shape */
+    const ga_array *where;    /* where=, or NULL */
+    const ga_scalar *initial; /* initial=, or NULL */
+    double ddof;
+    int64_t count_k;          /* the elements each result reduces, where= aside */
+    bool skip_nan;            /* a nan form over a floating or complex dtype */
+} ga__rcall;
+
+static ga_status ga__reduce_into(const char *func, ga_reduction r, const ga_array *a, const bool *red, ga_dtype dtype,
+                                 ga_array *target, const ga_reduce_options *opt, int64_t count_k);
+
+/* A job of the call into its target, the rest zero. */
+static void ga__rjob_init(ga__rjob *j, const ga__rcall *c)
+{
+    memset(j, 0, sizeof *j);
+    j->func = c->func, j->red = c->red, j->out = c->target;
+}
+
+/* Releases the temporaries and returns st. */
+static ga_status ga__reduce_done(ga__temps *t, ga_status st)
+{
+    ga__temps_release(t);
+    return st;
+}
+
+/* sum, prod, nansum, nanprod: where= substitutes the identity; elements the
+   loads cannot read as the accumulator's value type are converted first. */
+static ga_status ga__reduce_sum_prod(const ga__rcall *c)
+{
+    const bool prod = c->r == GA_REDUCE_PROD || c->r == GA_REDUCE_NANPROD;
+    const ga_dtype acc = c->dtype;
+    ga__temps t = {{NULL}, 0};
+    const ga_array *src = c->a;
+    if (c->where && !(src = ga__temp(&t, ga__reduce_masked_scalar(c->func, c->a, c->where, ga_int(prod ? 1 : 0)))))
+        return ga__temps_fail(&t);
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    j.value = ga__rvalue(acc, false);
+    if ((acc == GA_BOOL && src->dtype != GA_BOOL) || !ga__rloadable(j.value, src->dtype) ||
+        ((acc == GA_FLOAT16 || acc == GA_BFLOAT16) && src->dtype != acc)) {
+        src = ga__temp(&t, ga__contiguous_copy(c->func, src, acc)); /* the elements as dtype= first */
+        if (!src) return ga__temps_fail(&t);
+    }
+    j.a = src;
+    j.op = prod ? GA__ROP_PROD : GA__ROP_SUM;
+    j.flags = c->skip_nan ? GA__RF_NAN : 0;
+    if (c->initial) {
+        ga_status st = ga__scalar_to_element(c->func, *c->initial, acc, &j.initial);
+        if (st != GA_OK) return ga__reduce_done(&t, st);
+        j.has_initial = true;
+        j.initial_dtype = acc;
+    }
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* where(mask, a, value), value an element of a's dtype. */
+static ga_array *ga__reduce_masked_element(const char *func, const ga_array *a, const ga_array *mask,
+                                           const ga__value16 *value)
+{
+    ga_array *v = ga__array_new(func, a->device, 0, NULL, a->dtype);
+    ga_array *t = v && ga__fill(func, v, value) == GA_OK ? ga__reduce_masked(func, a, mask, v) : NULL;
+    ga_release(v);
+    return t;
+}
+
+/* min, max, nanmin, nanmax: where= substitutes the initial value (NaN for
+   the nan forms). */
+static ga_status ga__reduce_min_max(const ga__rcall *c)
+{
+    const ga_array *a = c->a;
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    if (c->initial) {
+        ga_status st = ga__scalar_to_element(c->func, *c->initial, a->dtype, &j.initial);
+        if (st != GA_OK) return st;
+        j.has_initial = true;
+        j.initial_dtype = a->dtype;
+    }
+    ga__temps t = {{NULL}, 0};
+    const ga_array *src = a;
+    if (c->where) {
+        ga__value16 nan;
+        ga__double_to_element(NAN, NAN, a->dtype, &nan);
+        src = ga__temp(&t, ga__reduce_masked_element(c->func, a, c->where, c->skip_nan ? &nan : &j.initial));
+        if (!src) return ga__temps_fail(&t);
+    }
+    j.a = src;
+    j.op = GA__ROP_MINMAX;
+    j.value = ga__rvalue(a->dtype, true);
+    j.flags = (c->r == GA_REDUCE_MAX || c->r == GA_REDUCE_NANMAX ? GA__RF_MAX : 0) | (c->skip_nan ? GA__RF_NAN : 0);
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* argmin, argmax, nanargmin, nanargmax. The nan forms give the job a
+   warning word of its own and read it back: an all-NaN slice is an error. */
+static ga_status ga__reduce_arg(const ga__rcall *c)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    j.a = a;
+    j.op = GA__ROP_ARG;
+    j.value = ga__rvalue(a->dtype, true);
+    j.flags = (c->r == GA_REDUCE_ARGMAX || c->r == GA_REDUCE_NANARGMAX ? GA__RF_MAX : 0) |
+              (c->skip_nan ? GA__RF_NAN : 0);
+    if (!c->skip_nan) return ga__reduce_run(&j);
+    uint32_t found = 0;
+    CUstream stream = ga__stream_of(a->device);
+    ga__block *flag = ga__device_alloc(func, a->device, sizeof found, false);
+    if (!flag) return ga__t.error;
+    j.flag = flag->ptr;
+    CUresult cr = GA__CU.MemsetD8Async((CUdeviceptr)flag->ptr, 0, sizeof found, stream);
+    ga_status st = cr == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, cr, "cuMemsetD8Async");
+    if (st == GA_OK) st = ga__reduce_run(&j);
+    if (st == GA_OK) {
+        cr = GA__CU.MemcpyDtoHAsync(&found, (CUdeviceptr)flag->ptr, sizeof found, stream);
+        if (cr == CUDA_SUCCESS) cr = GA__CU.StreamSynchronize(stream);
+        if (cr != CUDA_SUCCESS) st = ga__cuda_error(func, cr, "cuMemcpyDtoHAsync");
+        else if (found & GA_WARNING_ALL_NAN) st = ga__error(GA_ERROR_VALUE, func, "All-NaN slice encountered");
+    }
+    ga__pool_free(ga__g.devices[a->device].pool, flag);
+    return st;
+}
+
+/* What mean and var reduce: `base` (a, or a converted) with the elements
+   where= leaves out made 0 (NaN for the nan forms, which skip NaN) in *src,
+   and in *count how many elements each result takes (NULL when every
+   result takes count_k). Both are `base` / NULL or temporaries of t. */
+static ga_status ga__reduce_selection(const ga__rcall *c, ga__temps *t, const ga_array *base, const ga_array **src,
+                                      const ga_array **count)
+{
+    *src = base;
+    *count = NULL;
+    if (c->where &&
+        !(*src = ga__temp(t, ga__reduce_masked_scalar(c->func, base, c->where,
+                                                      c->skip_nan ? ga_float(NAN) : ga_int(0)))))
+        return ga__t.error;
+    if (!c->where && !c->skip_nan) return GA_OK;
+    ga_array *n = NULL;
+    ga_status st = ga__reduce_selected(c->func, c->a, *src, c->where, c->red, c->skip_nan, &n);
+    if (st == GA_OK) *count = ga__temp(t, n);
+    return st;
+}
+
+/* mean of an integer dtype=: the sum of src in acc, divided by the count in
+   float64, cast back into the target. */
+static ga_status ga__reduce_mean_exact(const ga__rcall *c, const ga_array *src, const ga_array *count, ga_dtype acc)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    ga__temps t = {{NULL}, 0};
+    ga_array *s = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, acc));
+    if (!s) return ga__temps_fail(&t);
+    ga_reduce_options o = {NULL, NULL, 0};
+    ga_status st = ga__reduce_into(func, GA_REDUCE_SUM, src, c->red, acc, s, &o, 0);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga_array *q = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, GA_FLOAT64));
+    if (!q) return ga__temps_fail(&t);
+    ga_operand in[2] = {ga_operand_array(s),
+                        count ? ga_operand_array(count) : ga_operand_scalar(ga_float((double)c->count_k))};
+    ga_array *outs[2] = {q, NULL};
+    st = ga_ufunc_call(GA_UFUNC_DIVIDE, in, outs);
+    if (st == GA_OK) {
+        ga_array *v = ga__reduce_kept_view(func, c->target, a, c->red);
+        st = v ? ga__copy_cast(func, a->device, v->dtype, v->data, v->strides, GA_FLOAT64, q->data, q->strides, v->ndim,
+                               v->shape)
+               : ga__t.error;
+        ga_release(v);
+    }
+    return ga__reduce_done(&t, st);
+}
+
+/* mean, nanmean: sum / count in float64 (NumPy divides by an intp count). */
+static ga_status ga__reduce_mean(const ga__rcall *c)
+{
+    ga__temps t = {{NULL}, 0};
+    const ga_array *src, *count;
+    ga_status st = ga__reduce_selection(c, &t, c->a, &src, &count);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga_dtype acc = c->dtype == GA_FLOAT16 || c->dtype == GA_BFLOAT16 ? GA_FLOAT32 : c->dtype;
+    if (ga__is_exact(acc)) return ga__reduce_done(&t, ga__reduce_mean_exact(c, src, count, acc));
+    if (!ga__rloadable(acc, src->dtype) && !(src = ga__temp(&t, ga__contiguous_copy(c->func, src, acc))))
+        return ga__temps_fail(&t);
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    j.a = src;
+    j.op = GA__ROP_SUM;
+    j.value = acc;
+    j.flags = c->skip_nan ? GA__RF_NAN : 0;
+    j.fin = GA__FIN_MEAN;
+    j.count = count;
+    j.divisor = (double)c->count_k;
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* var's second pass under where= (not the nan forms): `base` with the
+   elements where= leaves out replaced by their result's mean, so that they
+   add 0; a temporary of t, stored in *src. */
+static ga_status ga__reduce_mask_with_mean(const ga__rcall *c, ga__temps *t, const ga_array *base, const ga_array *center,
+                                      ga_dtype value, const ga_array **src)
+{
+    const ga_array *a = c->a;
+    int64_t kd[GA_MAXDIMS];
+    ga__reduce_shape(a, c->red, true, kd);
+    ga_array *ck = ga__reshape(c->func, center, a->ndim, kd);
+    ga_array *m = ck ? ga__temp(t, ga__array_new(c->func, a->device, a->ndim, a->shape,
+                                                 ga_promote_types(base->dtype, value)))
+                     : NULL;
+    ga_status st;
+    if (m) {
+        ga_operand in[3] = {ga_operand_array(c->where), ga_operand_array(base), ga_operand_array(ck)};
+        ga_array *outs[2] = {m, NULL};
+        st = ga_ufunc_call(GA_UFUNC_WHERE, in, outs);
+    } else {
+        st = ga__t.error;
+    }
+    ga_release(ck);
+    *src = m;
+    return st;
+}
+
+/* var, std, nanvar, nanstd: the mean (into `center`), then the sum of
+   |x - mean|^2, in the working dtype (dtype=, or NumPy's default). */
+static ga_status ga__reduce_var(const ga__rcall *c)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    ga_dtype w = c->dtype;
+    if (w == GA_DTYPE_INVALID) w = ga__is_exact(a->dtype) ? GA_FLOAT64 : a->dtype;
+    const ga_dtype value = ga__rvalue(w, false);
+    ga__temps t = {{NULL}, 0};
+    const ga_array *base = a, *src, *count;
+    if (!(a->dtype == w || (w == GA_FLOAT64 && !ga__is_complex(a->dtype))) &&
+        !(base = ga__temp(&t, ga__contiguous_copy(func, a, w))))
+        return ga__temps_fail(&t);
+    ga_status st = ga__reduce_selection(c, &t, base, &src, &count);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga_array *center = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, value));
+    if (!center) return ga__temps_fail(&t);
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    ga__rjob m = j;
+    m.a = src;
+    m.out = center;
+    m.op = GA__ROP_SUM;
+    m.value = value;
+    m.flags = c->skip_nan ? GA__RF_NAN : 0;
+    m.fin = GA__FIN_MEAN;
+    m.count = count;
+    m.divisor = (double)c->count_k;
+    st = ga__reduce_run(&m);
+    if (st == GA_OK && c->where && !c->skip_nan) st = ga__reduce_mask_with_mean(c, &t, base, center, value, &src);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    j.a = src;
+    j.op = GA__ROP_SUMSQ;
+    j.value = value;
+    j.center = center;
+    j.count = count;
+    j.divisor = (double)c->count_k;
+    j.ddof = c->ddof;
+    j.flags = (c->skip_nan ? GA__RF_NAN | GA__RF_NANVAR : 0);
+    j.fin = c->r == GA_REDUCE_STD || c->r == GA_REDUCE_NANSTD ? GA__FIN_STD : GA__FIN_VAR;
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* all, any, count_nonzero: where= substitutes the identity. */
+static ga_status ga__reduce_logic(const ga__rcall *c)
+{
+    const bool any = c->r == GA_REDUCE_ANY, count = c->r == GA_REDUCE_COUNT_NONZERO;
+    ga__temps t = {{NULL}, 0};
+    const ga_array *src = c->a;
+    if (c->where && !(src = ga__temp(&t, ga__reduce_masked_scalar(c->func, c->a, c->where, ga_bool(!any)))))
+        return ga__temps_fail(&t);
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    j.a = src;
+    j.op = count ? GA__ROP_COUNT : GA__ROP_LOGIC;
+    j.value = count ? GA_INT64 : GA_BOOL;
+    j.flags = any ? GA__RF_ANY : 0;
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* ptp: max - min in a's dtype, subtracted into the target. */
+static ga_status ga__reduce_ptp(const ga__rcall *c)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    ga__temps t = {{NULL}, 0};
+    ga_array *mx = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, a->dtype));
+    ga_array *mn = mx ? ga__temp(&t, ga__reduce_aux_new(func, a, c->red, a->dtype)) : NULL;
+    if (!mn) return ga__temps_fail(&t);
+    ga_status st = ga__reduce_into(func, GA_REDUCE_MAX, a, c->red, a->dtype, mx, NULL, 0);
+    if (st == GA_OK) st = ga__reduce_into(func, GA_REDUCE_MIN, a, c->red, a->dtype, mn, NULL, 0);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga_array *v = ga__temp(&t, ga__reduce_kept_view(func, c->target, a, c->red));
+    if (!v) return ga__temps_fail(&t);
+    ga_operand in[2] = {ga_operand_array(mx), ga_operand_array(mn)};
+    ga_array *outs[2] = {v, NULL};
+    return ga__reduce_done(&t, ga_ufunc_call(GA_UFUNC_SUBTRACT, in, outs));
+}
+
+/* The reduction of `a` over red[] into `target` (the result's dtype and
+   shape): every kind, after the argument checks. `dtype`: the accumulator
+   of sums and means, dtype= (or GA_DTYPE_INVALID) of var and std; count_k:
+   the elements each result reduces. */
 static ga_status ga__reduce_into(const char *func, ga_reduction r, const ga_array *a, const bool *red, ga_dtype dtype,
                                  ga_array *target, const ga_reduce_options *opt, int64_t count_k)
 {
-    const ga_array *where = opt ? opt->where : NULL;
-    const ga_scalar *initial = opt ? opt->initial : NULL;
     const bool nan_form = r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD || r == GA_REDUCE_NANMIN ||
                           r == GA_REDUCE_NANMAX || r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR ||
                           r == GA_REDUCE_NANSTD || r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX;
-    const bool skip_nan = nan_form && ga__is_inexact(a->dtype);
-    ga_array *temps[6] = {NULL};
-    int ntemps = 0;
-    ga_status st = GA_OK;
-    ga__rjob j;
-    memset(&j, 0, sizeof j);
-    j.func = func, j.red = red, j.out = target;
-#define GA__RTEMP(expr)                             \
-    do {                                            \
-        ga_array *t_ = (expr);                      \
-        if (!t_) {                                  \
-            st = ga__t.error;                       \
-            goto done;                              \
-        }                                           \
-        temps[ntemps++] = t_;                       \
-    } while (0)
+    const ga__rcall c = {func, r, a, red, dtype, target, opt ? opt->where : NULL, opt ? opt->initial : NULL,
+                         opt ? opt->ddof : 0, count_k, nan_form && ga__is_inexact(a->dtype)};
     switch (r) {
-    case GA_REDUCE_SUM: case GA_REDUCE_NANSUM: case GA_REDUCE_PROD: case GA_REDUCE_NANPROD: {
-        const bool prod = r == GA_REDUCE_PROD || r == GA_REDUCE_NANPROD;
-        const ga_array *src = a;
-        if (where) {
-            GA__RTEMP(ga__reduce_masked_scalar(func, a, where, ga_int(prod ? 1 : 0)));
-            src = temps[ntemps - 1];
-        }
-        ga_dtype acc = dtype;
-        j.value = ga__rvalue(acc, false);
-        if ((acc == GA_BOOL && src->dtype != GA_BOOL) || !ga__rloadable(j.value, src->dtype) ||
-            ((acc == GA_FLOAT16 || acc == GA_BFLOAT16) && src->dtype != acc)) {
-            GA__RTEMP(ga__contiguous_copy(func, src, acc)); /* the elements as dtype= first */
-            src = temps[ntemps - 1];
-        }
-        j.a = src;
-        j.op = prod ? GA__ROP_PROD : GA__ROP_SUM;
-        j.flags = skip_nan ? GA__RF_NAN : 0;
-        if (initial) {
-            st = ga__scalar_to_element(func, *initial, acc, &j.initial);
-            if (st != GA_OK) goto done;
-            j.has_initial = true;
-            j.initial_dtype = acc;
-        }
-        st = ga__reduce_run(&j);
-        break;
+    case GA_REDUCE_SUM: case GA_REDUCE_NANSUM: case GA_REDUCE_PROD: case GA_REDUCE_NANPROD:
+        return ga__reduce_sum_prod(&c);
+    case GA_REDUCE_MIN: case GA_REDUCE_MAX: case GA_REDUCE_NANMIN: case GA_REDUCE_NANMAX:
+        return ga__reduce_min_max(&c);
+    case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN: case GA_REDUCE_NANARGMAX:
+        return ga__reduce_arg(&c);
+    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN: return ga__reduce_mean(&c);
+    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD: return ga__reduce_var(&c);
+    case GA_REDUCE_ALL: case GA_REDUCE_ANY: case GA_REDUCE_COUNT_NONZERO: return ga__reduce_logic(&c);
+    case GA_REDUCE_PTP: return ga__reduce_ptp(&c);
+    default: return ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
     }
-    case GA_REDUCE_MIN: case GA_REDUCE_MAX: case GA_REDUCE_NANMIN: case GA_REDUCE_NANMAX: {
-        const bool max = r == GA_REDUCE_MAX || r == GA_REDUCE_NANMAX;
-        const ga_array *src = a;
-        if (initial) {
-            st = ga__scalar_to_element(func, *initial, a->dtype, &j.initial);
-            if (st != GA_OK) goto done;
-            j.has_initial = true;
-            j.initial_dtype = a->dtype;
-        }
-        if (where) {
-            /* unselected elements are the initial value (NaN for the nan forms) */
-            ga_array *v = ga__array_new(func, a->device, 0, NULL, a->dtype);
-            if (v) {
-                ga__value16 nan;
-                ga__double_to_element(NAN, NAN, a->dtype, &nan);
-                st = ga__fill(func, v, skip_nan ? &nan : &j.initial);
-                if (st == GA_OK) src = ga__reduce_masked(func, a, where, v);
-                ga_release(v);
-            }
-            if (!v || st != GA_OK || !src) {
-                st = ga__t.error;
-                goto done;
-            }
-            temps[ntemps++] = (ga_array *)src;
-        }
-        j.a = src;
-        j.op = GA__ROP_MINMAX;
-        j.value = ga__rvalue(a->dtype, true);
-        j.flags = (max ? GA__RF_MAX : 0) | (skip_nan ? GA__RF_NAN : 0);
-        st = ga__reduce_run(&j);
-        break;
-    }
-    case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN: case GA_REDUCE_NANARGMAX: {
-        j.a = a;
-        j.op = GA__ROP_ARG;
-        j.value = ga__rvalue(a->dtype, true);
-        j.flags = (r == GA_REDUCE_ARGMAX || r == GA_REDUCE_NANARGMAX ? GA__RF_MAX : 0) | (skip_nan ? GA__RF_NAN : 0);
-        ga__block *flag = NULL;
-        uint32_t found = 0;
-        CUstream stream = ga__stream_of(a->device);
-        if (skip_nan) { /* a word of its own, read back: an all-NaN slice is an error */
-            flag = ga__device_alloc(func, a->device, sizeof found, false);
-            if (!flag) {
-                st = ga__t.error;
-                goto done;
-            }
-            j.flag = flag->ptr;
-            CUresult cr = GA__CU.MemsetD8Async((CUdeviceptr)flag->ptr, 0, sizeof found, stream);
-            st = cr == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, cr, "cuMemsetD8Async");
-        }
-        if (st == GA_OK) st = ga__reduce_run(&j);
-        if (st == GA_OK && flag) {
-            CUresult cr = GA__CU.MemcpyDtoHAsync(&found, (CUdeviceptr)flag->ptr, sizeof found, stream);
-            if (cr == CUDA_SUCCESS) cr = GA__CU.StreamSynchronize(stream);
-            if (cr != CUDA_SUCCESS) st = ga__cuda_error(func, cr, "cuMemcpyDtoHAsync");
-            else if (found & GA_WARNING_ALL_NAN) st = ga__error(GA_ERROR_VALUE, func, "All-NaN slice encountered");
-        }
-        if (flag) ga__pool_free(ga__g.devices[a->device].pool, flag);
-        break;
-    }
-    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN: {
-        /* sum / count in float64 (NumPy divides by an intp count) */
-        const ga_array *src = a, *count = NULL;
-        if (where || skip_nan) {
-            if (where) {
-                GA__RTEMP(skip_nan ? ga__reduce_masked_scalar(func, a, where, ga_float(NAN))
-                                   : ga__reduce_masked_scalar(func, a, where, ga_int(0)));
-                src = temps[ntemps - 1];
-            }
-            ga_array *c = NULL;
-            st = ga__reduce_selected(func, a, src, where, red, skip_nan, &c);
-            if (st != GA_OK) goto done;
-            temps[ntemps++] = c;
-            count = c;
-        }
-        ga_dtype acc = dtype == GA_FLOAT16 || dtype == GA_BFLOAT16 ? GA_FLOAT32 : dtype;
-        if (ga__is_exact(acc)) {
-            /* an integer dtype=: the sum in it, divided in float64, cast back */
-            ga_array *s = ga__reduce_aux_new(func, a, red, acc), *q = NULL;
-            if (!s) {
-                st = ga__t.error;
-                goto done;
-            }
-            temps[ntemps++] = s;
-            bool kred[GA_MAXDIMS];
-            memcpy(kred, red, sizeof(bool) * (size_t)a->ndim);
-            ga_reduce_options o = {NULL, NULL, 0};
-            st = ga__reduce_into(func, GA_REDUCE_SUM, src, kred, acc, s, &o, 0);
-            if (st != GA_OK) goto done;
-            GA__RTEMP(q = ga__reduce_aux_new(func, a, red, GA_FLOAT64));
-            ga_operand in[2] = {ga_operand_array(s), count ? ga_operand_array(count)
-                                                           : ga_operand_scalar(ga_float((double)count_k))};
-            ga_array *outs[2] = {q, NULL};
-            st = ga_ufunc_call(GA_UFUNC_DIVIDE, in, outs);
-            if (st == GA_OK) {
-                ga_array *t = ga__reduce_kept_view(func, target, a, red);
-                st = t ? ga__copy_cast(func, a->device, t->dtype, t->data, t->strides, GA_FLOAT64, q->data, q->strides,
-                                       t->ndim, t->shape)
-                       : ga__t.error;
-                ga_release(t);
-            }
-            goto done;
-        }
-        j.value = acc;
-        if (!ga__rloadable(acc, src->dtype)) {
-            GA__RTEMP(ga__contiguous_copy(func, src, acc));
-            src = temps[ntemps - 1];
-        }
-        j.a = src;
-        j.op = GA__ROP_SUM;
-        j.flags = skip_nan ? GA__RF_NAN : 0;
-        j.fin = GA__FIN_MEAN;
-        j.count = count;
-        j.divisor = (double)count_k;
-        st = ga__reduce_run(&j);
-        break;
-    }
-    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD: {
-        /* the mean (into `center`), then the sum of |x - mean|^2 */
-        const ga_array *src = a, *count = NULL;
-        ga_dtype w = dtype; /* the working dtype: dtype=, or NumPy's default */
-        if (w == GA_DTYPE_INVALID) w = ga__is_exact(a->dtype) ? GA_FLOAT64 : a->dtype;
-        ga_dtype value = ga__rvalue(w, false);
-        if (!(a->dtype == w || (w == GA_FLOAT64 && !ga__is_complex(a->dtype)))) {
-            GA__RTEMP(ga__contiguous_copy(func, a, w));
-            src = temps[ntemps - 1];
-        }
-        const ga_array *src0 = src;
-        if (where) {
-            GA__RTEMP(ga__reduce_masked_scalar(func, src, where, skip_nan ? ga_float(NAN) : ga_int(0)));
-            src = temps[ntemps - 1];
-        }
-        if (where || skip_nan) {
-            ga_array *c = NULL;
-            st = ga__reduce_selected(func, a, src, where, red, skip_nan, &c);
-            if (st != GA_OK) goto done;
-            temps[ntemps++] = c;
-            count = c;
-        }
-        ga_array *center = NULL;
-        GA__RTEMP(center = ga__reduce_aux_new(func, a, red, value));
-        ga__rjob m = j;
-        m.a = src;
-        m.out = center;
-        m.op = GA__ROP_SUM;
-        m.value = value;
-        m.flags = skip_nan ? GA__RF_NAN : 0;
-        m.fin = GA__FIN_MEAN;
-        m.count = count;
-        m.divisor = (double)count_k;
-        st = ga__reduce_run(&m);
-        if (st != GA_OK) goto done;
-        if (where && !skip_nan) {
-            /* unselected elements become the mean: they add 0 */
-            int64_t kd[GA_MAXDIMS];
-            ga__reduce_shape(a, red, true, kd);
-            ga_array *ck = ga__reshape(func, center, a->ndim, kd);
-            ga_array *t = ck ? ga__array_new(func, a->device, a->ndim, a->shape, ga_promote_types(src0->dtype, value))
-                             : NULL;
-            if (t) {
-                ga_operand in[3] = {ga_operand_array(where), ga_operand_array(src0), ga_operand_array(ck)};
-                ga_array *outs[2] = {t, NULL};
-                st = ga_ufunc_call(GA_UFUNC_WHERE, in, outs);
-            } else {
-                st = ga__t.error;
-            }
-            ga_release(ck);
-            if (t) temps[ntemps++] = t;
-            if (st != GA_OK) goto done;
-            src = t;
-        }
-        j.a = src;
-        j.op = GA__ROP_SUMSQ;
-        j.value = value;
-        j.center = center;
-        j.count = count;
-        j.divisor = (double)count_k;
-        j.ddof = opt ? opt->ddof : 0;
-        j.flags = (skip_nan ? GA__RF_NAN | GA__RF_NANVAR : 0);
-        j.fin = r == GA_REDUCE_STD || r == GA_REDUCE_NANSTD ? GA__FIN_STD : GA__FIN_VAR;
-        st = ga__reduce_run(&j);
-        break;
-    }
-    case GA_REDUCE_ALL: case GA_REDUCE_ANY: case GA_REDUCE_COUNT_NONZERO: {
-        const ga_array *src = a;
-        const bool any = r == GA_REDUCE_ANY;
-        if (where) {
-            GA__RTEMP(ga__reduce_masked_scalar(func, a, where, ga_bool(!any)));
-            src = temps[ntemps - 1];
-        }
-        j.a = src;
-        j.op = r == GA_REDUCE_COUNT_NONZERO ? GA__ROP_COUNT : GA__ROP_LOGIC;
-        j.value = r == GA_REDUCE_COUNT_NONZERO ? GA_INT64 : GA_BOOL;
-        j.flags = any ? GA__RF_ANY : 0;
-        st = ga__reduce_run(&j);
-        break;
-    }
-    case GA_REDUCE_PTP: {
-        ga_array *mx = NULL, *mn = NULL;
-        GA__RTEMP(mx = ga__reduce_aux_new(func, a, red, a->dtype));
-        GA__RTEMP(mn = ga__reduce_aux_new(func, a, red, a->dtype));
-        st = ga__reduce_into(func, GA_REDUCE_MAX, a, red, a->dtype, mx, NULL, 0);
-        if (st == GA_OK) st = ga__reduce_into(func, GA_REDUCE_MIN, a, red, a->dtype, mn, NULL, 0);
-        if (st != GA_OK) goto done;
-        ga_array *t = ga__reduce_kept_view(func, target, a, red);
-        if (!t) {
-            st = ga__t.error;
-            goto done;
-        }
-        temps[ntemps++] = t;
-        ga_operand in[2] = {ga_operand_array(mx), ga_operand_array(mn)};
-        ga_array *outs[2] = {t, NULL};
-        st = ga_ufunc_call(GA_UFUNC_SUBTRACT, in, outs);
-        break;
-    }
-    default: st = ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
-    }
-done:
-#undef GA__RTEMP
-    for (int i = 0; i < ntemps; i++) ga_release(temps[i]);
-    return st;
 }
 
 /* Every reduction: the checks, the result (out given or new), the work. */
