@@ -9309,15 +9309,46 @@ GPUARR_API int ga_reduce_warnings(void)
     return (int)bits;
 }
 
-/* The collapsed dims of a job (see ga__reduce_args). */
+/* A job's dims, collapsed (see ga__reduce_args): the kept dims, one per
+   result, and the reduced dims, each reduced into every result. Unit dims
+   are dropped; negative strides are flipped, the offsets moving to the
+   dim's last element (reduced ones but for argmin / argmax: see
+   ga__rdims_build); each group is ordered by decreasing stride and merged
+   where contiguous. */
 typedef struct ga__rdims {
-    int nk, nr;
-    int64_t kshape[GA_MAXDIMS], kin[GA_MAXDIMS], kout[GA_MAXDIMS], kaux[GA_MAXDIMS];
-    int64_t rshape[GA_MAXDIMS], rin[GA_MAXDIMS];
-    int64_t in_off, out_off, aux_off;
-    int64_t rows, length;
+    int kept_ndim, red_ndim;
+    int64_t kept_shape[GA_MAXDIMS];
+    int64_t kept_in[GA_MAXDIMS];   /* byte strides in the input */
+    int64_t kept_out[GA_MAXDIMS];  /* byte strides in the output */
+    int64_t kept_aux[GA_MAXDIMS];  /* element strides in the aux arrays (center, count) */
+    int64_t red_shape[GA_MAXDIMS];
+    int64_t red_in[GA_MAXDIMS];    /* byte strides in the input */
+    int64_t in_offset, out_offset; /* bytes from element 0 to the first element read or written */
+    int64_t aux_offset;            /* the same in the aux arrays, in elements */
+    int64_t rows, length;          /* the results, and the elements each reduces */
 } ga__rdims;
 
+/* Orders n dims by decreasing key (stable) into out_shape and the nops rows
+   of out_strides, then merges neighbours contiguous in every row
+   (ga__collapse). Returns the number of dims left. */
+static int ga__rdims_order_merge(int n, const int64_t *key, const int64_t *shape, int nops,
+                                 int64_t (*strides)[GA_MAXDIMS], int64_t *out_shape, int64_t (*out_strides)[GA_MAXDIMS])
+{
+    int perm[GA_MAXDIMS];
+    ga__order_by_stride(n, key, perm);
+    for (int i = 0; i < n; i++) {
+        out_shape[i] = shape[perm[i]];
+        for (int k = 0; k < nops; k++) out_strides[k][i] = strides[k][perm[i]];
+    }
+    return ga__collapse(n, out_shape, nops, out_strides);
+}
+
+/* The rows of ga__rdims_build's kept strides. */
+enum { GA__RK_IN, GA__RK_OUT, GA__RK_AUX };
+
+/* The dims of job j. flip_red: reduced dims with negative strides are read
+   forwards (their order does not matter to the op); argmin and argmax keep
+   theirs. */
 static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
 {
     const ga_array *a = j->a, *o = j->out;
@@ -9329,17 +9360,19 @@ static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
         }
     memset(L, 0, sizeof *L);
     L->rows = L->length = 1;
+    int64_t kshape[GA_MAXDIMS], kstrides[3][GA_MAXDIMS], rshape[GA_MAXDIMS], rstrides[1][GA_MAXDIMS];
+    int nk = 0, nr = 0;
     for (int d = 0, k = 0; d < a->ndim; d++) {
         int64_t n = a->shape[d], s = a->strides[d];
         if (j->red[d]) {
             L->length *= n;
             if (n == 1) continue;
             if (flip_red && s < 0) {
-                L->in_off += s * (n - 1);
+                L->in_offset += s * (n - 1);
                 s = -s;
             }
-            L->rshape[L->nr] = n;
-            L->rin[L->nr++] = s;
+            rshape[nr] = n;
+            rstrides[0][nr++] = s;
             continue;
         }
         int64_t os = o->ndim == a->ndim ? o->strides[d] : o->strides[k];
@@ -9348,57 +9381,32 @@ static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
         L->rows *= n;
         if (n == 1) continue;
         if (s < 0) {
-            L->in_off += s * (n - 1);
-            L->out_off += os * (n - 1);
-            L->aux_off += x * (n - 1);
+            L->in_offset += s * (n - 1);
+            L->out_offset += os * (n - 1);
+            L->aux_offset += x * (n - 1);
             s = -s, os = -os, x = -x;
         }
-        L->kshape[L->nk] = n;
-        L->kin[L->nk] = s;
-        L->kout[L->nk] = os;
-        L->kaux[L->nk++] = x;
+        kshape[nk] = n;
+        kstrides[GA__RK_IN][nk] = s;
+        kstrides[GA__RK_OUT][nk] = os;
+        kstrides[GA__RK_AUX][nk++] = x;
     }
-    /* reduced dims by decreasing stride, merged where contiguous */
-    for (int i = 1; i < L->nr; i++)
-        for (int m = i; m > 0 && L->rin[m - 1] < L->rin[m]; m--) {
-            int64_t t = L->rin[m], n = L->rshape[m];
-            L->rin[m] = L->rin[m - 1], L->rshape[m] = L->rshape[m - 1];
-            L->rin[m - 1] = t, L->rshape[m - 1] = n;
-        }
-    int nr = 0;
-    for (int i = 0; i < L->nr; i++) {
-        if (nr > 0 && L->rin[nr - 1] == L->rin[i] * L->rshape[i]) {
-            L->rshape[nr - 1] *= L->rshape[i];
-            L->rin[nr - 1] = L->rin[i];
-        } else {
-            L->rshape[nr] = L->rshape[i];
-            L->rin[nr++] = L->rin[i];
-        }
+    /* reduced dims by decreasing signed stride (argmin / argmax's negative
+       ones last): ga__order_by_stride orders by magnitude, so the keys are
+       the strides less the lowest (a stride is below 2^62: it spans memory) */
+    int64_t lowest = 0, key[GA_MAXDIMS] = {0};
+    for (int i = 0; i < nr; i++) lowest = GA__MIN(lowest, rstrides[0][i]);
+    for (int i = 0; i < nr; i++) key[i] = rstrides[0][i] - lowest;
+    L->red_ndim = ga__rdims_order_merge(nr, key, rshape, 1, rstrides, L->red_shape, &L->red_in);
+    /* kept dims by decreasing input stride (all >= 0), merged where
+       contiguous in the input, the output and the aux arrays alike */
+    int64_t merged[3][GA_MAXDIMS];
+    L->kept_ndim = ga__rdims_order_merge(nk, kstrides[GA__RK_IN], kshape, 3, kstrides, L->kept_shape, merged);
+    for (int i = 0; i < L->kept_ndim; i++) {
+        L->kept_in[i] = merged[GA__RK_IN][i];
+        L->kept_out[i] = merged[GA__RK_OUT][i];
+        L->kept_aux[i] = merged[GA__RK_AUX][i];
     }
-    L->nr = nr;
-    /* kept dims the same way, merged where contiguous in the input, the
-       output and the aux arrays alike */
-    for (int i = 1; i < L->nk; i++)
-        for (int m = i; m > 0 && L->kin[m - 1] < L->kin[m]; m--) {
-            int64_t t[4] = {L->kshape[m], L->kin[m], L->kout[m], L->kaux[m]};
-            L->kshape[m] = L->kshape[m - 1], L->kin[m] = L->kin[m - 1];
-            L->kout[m] = L->kout[m - 1], L->kaux[m] = L->kaux[m - 1];
-            L->kshape[m - 1] = t[0], L->kin[m - 1] = t[1], L->kout[m - 1] = t[2], L->kaux[m - 1] = t[3];
-        }
-    int nk = 0;
-    for (int i = 0; i < L->nk; i++) {
-        int64_t n = L->kshape[i];
-        if (nk > 0 && L->kin[nk - 1] == L->kin[i] * n && L->kout[nk - 1] == L->kout[i] * n &&
-            L->kaux[nk - 1] == L->kaux[i] * n) {
-            L->kshape[nk - 1] *= n;
-            L->kin[nk - 1] = L->kin[i], L->kout[nk - 1] = L->kout[i], L->kaux[nk - 1] = L->kaux[i];
-        } else {
-            L->kshape[nk] = n;
-            L->kin[nk] = L->kin[i], L->kout[nk] = L->kout[i], L->kaux[nk] = L->kaux[i];
-            nk++;
-        }
-    }
-    L->nk = nk;
 }
 
 static int64_t ga__pow2_at_least(int64_t x)
@@ -9419,10 +9427,10 @@ static ga_status ga__reduce_run(const ga__rjob *j)
     if (L.rows == 0) return GA_OK;
     ga__reduce_args A;
     memset(&A, 0, sizeof A);
-    A.in = a->data + (uint64_t)L.in_off;
-    A.out = j->out->data + (uint64_t)L.out_off;
-    if (j->center) A.center = j->center->data + (uint64_t)(L.aux_off * (int64_t)ga__dtype_sizes[j->center->dtype]);
-    if (j->count) A.count = j->count->data + (uint64_t)(L.aux_off * 8);
+    A.in = a->data + (uint64_t)L.in_offset;
+    A.out = j->out->data + (uint64_t)L.out_offset;
+    if (j->center) A.center = j->center->data + (uint64_t)(L.aux_offset * (int64_t)ga__dtype_sizes[j->center->dtype]);
+    if (j->count) A.count = j->count->data + (uint64_t)(L.aux_offset * 8);
     A.initial = j->initial;
     A.has_initial = j->has_initial;
     A.initial_dtype = j->initial_dtype;
@@ -9432,19 +9440,19 @@ static ga_status ga__reduce_run(const ga__rjob *j)
     A.out_dtype = j->out->dtype;
     A.rows = L.rows;
     A.length = L.length;
-    A.kept_ndim = L.nk;
-    for (int d = 0; d < L.nk; d++) {
-        A.kept_shape[d] = L.kshape[d];
-        A.kept_out[d] = L.kout[d];
-        A.kept_aux[d] = L.kaux[d];
+    A.kept_ndim = L.kept_ndim;
+    for (int d = 0; d < L.kept_ndim; d++) {
+        A.kept_shape[d] = L.kept_shape[d];
+        A.kept_out[d] = L.kept_out[d];
+        A.kept_aux[d] = L.kept_aux[d];
     }
     int op = j->op, flags = j->flags;
     int in = op == GA__ROP_COUNT || op == GA__ROP_LOGIC ? GA__RIN_ANY : ga__rin_for(j->value, a->dtype);
     ga_dtype in_dtype = a->dtype;
     size_t in_size = ga__dtype_sizes[a->dtype];
-    int64_t rmin = L.nr > 0 ? L.rin[L.nr - 1] : 0;
+    int64_t rmin = L.red_ndim > 0 ? L.red_in[L.red_ndim - 1] : 0;
     if (rmin < 0) rmin = -rmin; /* argmin / argmax keep a negative stride */
-    int layout = L.nr > 0 && L.nk > 0 && L.kin[L.nk - 1] < rmin ? GA__ROUTER : GA__RINNER;
+    int layout = L.red_ndim > 0 && L.kept_ndim > 0 && L.kept_in[L.kept_ndim - 1] < rmin ? GA__ROUTER : GA__RINNER;
     const int64_t sms = ga__g.devices[device].multiprocessor_count;
     const size_t state = ga__rstate_size(op, j->value);
     int cop, cin, cflags;
@@ -9457,12 +9465,12 @@ static ga_status ga__reduce_run(const ga__rjob *j)
     for (;;) {
         A.flags = flags;
         A.in_dtype = in_dtype;
-        A.red_ndim = L.nr;
-        for (int d = 0; d < L.nr; d++) {
-            A.red_shape[d] = L.rshape[d];
-            A.red_in[d] = L.rin[d];
+        A.red_ndim = L.red_ndim;
+        for (int d = 0; d < L.red_ndim; d++) {
+            A.red_shape[d] = L.red_shape[d];
+            A.red_in[d] = L.red_in[d];
         }
-        for (int d = 0; d < L.nk; d++) A.kept_in[d] = L.kin[d];
+        for (int d = 0; d < L.kept_ndim; d++) A.kept_in[d] = L.kept_in[d];
         const int64_t K = L.length, M = L.rows;
         int64_t blocks;
         int kernel_layout = layout;
@@ -9476,7 +9484,7 @@ static ga_status ga__reduce_run(const ga__rjob *j)
                (about 16 elements per thread, 2^18 threads in all), and
                short contiguous ones go through shared memory in tiles. */
             A.group = K <= 16 ? 1 : K <= 2048 || (K <= 65536 && M >= 2048) ? 32 : 256;
-            const bool rows = L.nk == 1 && L.nr == 1 && A.group <= 32;
+            const bool rows = L.kept_ndim == 1 && L.red_ndim == 1 && A.group <= 32;
             if (rows && A.group == 32) {
                 int64_t g = GA__MAX(ga__pow2_at_least((K + 15) / 16),
                                     ga__pow2_at_least(((int64_t)1 << 18) / GA__MAX(M, 1)));
@@ -9484,8 +9492,8 @@ static ga_status ga__reduce_run(const ga__rjob *j)
             }
             const int64_t row_bytes = K * (int64_t)in_size;
             if (rows) A.flags |= GA__RF_ROWS;
-            if (rows && first && A.group == 1 && row_bytes <= 64 && L.rin[0] == (int64_t)in_size &&
-                L.kin[0] == row_bytes && A.in % 16 == 0)
+            if (rows && first && A.group == 1 && row_bytes <= 64 && L.red_in[0] == (int64_t)in_size &&
+                L.kept_in[0] == row_bytes && A.in % 16 == 0)
                 A.flags |= GA__RF_TILES;
             A.chunk = K > 0 ? K : 1;
             if (A.group == 256) {
@@ -9520,14 +9528,14 @@ static ga_status ga__reduce_run(const ga__rjob *j)
             int64_t vm = 1;
             if (native) vm = GA__MIN((int64_t)(16 / in_size), (int64_t)(32 / state));
             if (vm < 1) vm = 1;
-            int64_t N = L.kshape[L.nk - 1];
+            int64_t N = L.kept_shape[L.kept_ndim - 1];
             int64_t tx = GA__MIN(32, ga__pow2_at_least((N + vm - 1) / vm)), ty = 256 / tx;
             A.group = (int32_t)tx;
             A.vec = (int32_t)vm;
             bool aligned = vm == (int64_t)(16 / in_size) && (A.in % 16) == 0 &&
-                           L.kin[L.nk - 1] == (int64_t)in_size;
-            for (int d = 0; d < L.nr; d++) aligned = aligned && L.rin[d] % 16 == 0;
-            for (int d = 0; d + 1 < L.nk; d++) aligned = aligned && L.kin[d] % 16 == 0;
+                           L.kept_in[L.kept_ndim - 1] == (int64_t)in_size;
+            for (int d = 0; d < L.red_ndim; d++) aligned = aligned && L.red_in[d] % 16 == 0;
+            for (int d = 0; d + 1 < L.kept_ndim; d++) aligned = aligned && L.kept_in[d] % 16 == 0;
             if (aligned) A.flags |= GA__RF_ALIGNED;
             int64_t tiles = M / N * ((N + tx * vm - 1) / (tx * vm));
             int64_t most = (K + ty * 8 - 1) / (ty * 8); /* at least 8 elements per thread */
@@ -9544,7 +9552,7 @@ static ga_status ga__reduce_run(const ga__rjob *j)
         A.final_pass = A.nchunks == 1;
         ga__block *next = NULL;
         if (A.final_pass) {
-            A.out = j->out->data + (uint64_t)L.out_off;
+            A.out = j->out->data + (uint64_t)L.out_offset;
         } else {
             next = ga__device_alloc(func, device, (size_t)(M * A.nchunks) * state, false);
             if (!next) {
@@ -9574,13 +9582,13 @@ static ga_status ga__reduce_run(const ga__rjob *j)
         A.in = next->ptr;
         A.center = 0;
         A.length = nch;
-        for (int d = L.nk - 1; d >= 0; d--) {
-            L.kin[d] = row;
-            row *= L.kshape[d];
+        for (int d = L.kept_ndim - 1; d >= 0; d--) {
+            L.kept_in[d] = row;
+            row *= L.kept_shape[d];
         }
-        L.nr = 1;
-        L.rshape[0] = nch;
-        L.rin[0] = layout == GA__RINNER ? s : M * s;
+        L.red_ndim = 1;
+        L.red_shape[0] = nch;
+        L.red_in[0] = layout == GA__RINNER ? s : M * s;
         L.length = nch;
         op = cop, in = cin, flags = cflags, in_dtype = cdtype, in_size = state;
         first = false;
