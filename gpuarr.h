@@ -9636,19 +9636,14 @@ static ga_array *ga__reduce_new(const char *func, const ga_array *a, const bool 
     for (int d = 0; d < a->ndim; d++) c_order = c_order || (!red[d] && a->strides[d] == 0 && a->shape[d] > 1);
     if (c_order || ndim < 2) return ga__array_new(func, a->device, ndim, shape, dtype);
     /* positions of a's axes in the result, ordered by a's |stride| */
-    int pos[GA_MAXDIMS], order[GA_MAXDIMS], n = 0;
+    int pos[GA_MAXDIMS], dims[GA_MAXDIMS], perm[GA_MAXDIMS], order[GA_MAXDIMS], n = 0;
+    int64_t dim_strides[GA_MAXDIMS] = {0};
     for (int d = 0, k = 0; d < a->ndim; d++) {
         pos[d] = !red[d] || keepdims ? k++ : -1;
-        if (pos[d] >= 0) order[n++] = d;
+        if (pos[d] >= 0) dims[n] = d, dim_strides[n++] = a->strides[d];
     }
-    for (int i = 1; i < n; i++)
-        for (int m = i; m > 0; m--) {
-            int64_t x = a->strides[order[m - 1]], y = a->strides[order[m]];
-            if ((x < 0 ? -x : x) >= (y < 0 ? -y : y)) break;
-            int t = order[m];
-            order[m] = order[m - 1];
-            order[m - 1] = t;
-        }
+    ga__order_by_stride(n, dim_strides, perm);
+    for (int i = 0; i < n; i++) order[i] = dims[perm[i]];
     int64_t strides[GA_MAXDIMS], step = (int64_t)ga__dtype_sizes[dtype];
     for (int i = n - 1; i >= 0; i--) {
         strides[pos[order[i]]] = step;
