@@ -9409,6 +9409,34 @@ static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
     }
 }
 
+/* --- planning: the passes of a job and their launch geometry ------------- */
+
+/* The most passes of a plan. Each pass but the last cuts the row length K
+   to its chunk count: inner passes by 4096 at least (65536 after the
+   first), outer ones to at most 2048, then 32, then 1. */
+#define GA__RMAX_PASSES 8
+
+/* One pass of a planned job: its kernel and launch. */
+typedef struct ga__rpass {
+    int op, in;             /* the kernel: ga_reduce_<op>_<in>_<layout> (GA__ROP_*, GA__RIN_*) */
+    int layout;             /* GA__RINNER, GA__ROUTER or GA__RPACKED */
+    int flags;              /* GA__RF_*: the op's, and ROWS, TILES, PACKED or ALIGNED as planned */
+    ga_dtype in_dtype;      /* what the loads read: a's dtype, then the partial states' */
+    int32_t group, vec;     /* ga__reduce_args.group and .vec */
+    int64_t length;         /* the elements (then partial states) each row reduces */
+    int64_t chunk, nchunks; /* elements per work item, work items per row (1: the final pass) */
+    int64_t blocks;         /* the grid, of blocks of 256 threads */
+} ga__rpass;
+
+/* A job's plan (ga__reduce_plan): every pass but the last leaves nchunks
+   partial states per row, which the next pass reduces. */
+typedef struct ga__rplan {
+    int layout;   /* GA__RINNER (a's fastest dim is reduced) or GA__ROUTER (it is kept) */
+    size_t state; /* bytes of one partial state */
+    int npasses;
+    ga__rpass pass[GA__RMAX_PASSES];
+} ga__rplan;
+
 static int64_t ga__pow2_at_least(int64_t x)
 {
     int64_t p = 1;
@@ -9416,154 +9444,229 @@ static int64_t ga__pow2_at_least(int64_t x)
     return p;
 }
 
-/* Runs every pass of a job on the current stream of a's device (bound). */
-static ga_status ga__reduce_run(const ga__rjob *j)
+/* An inner pass over dims L: a thread per row of up to 16 elements, a warp
+   per row of up to 2048 (65536 when there are rows enough to fill the GPU),
+   else blocks over chunks: chosen by the shape only. Rows along one dim, of
+   one dim each, take fewer threads when they are many (about 16 elements per
+   thread, 2^18 threads in all), and short contiguous ones go through shared
+   memory in tiles (first pass only), or, of 2 or 4 values read as stored,
+   whole rows in each 16-byte vector: a thread per vector, an elementwise
+   grid. P comes with its op, in and flags; `aligned`: the input starts
+   16-byte aligned. */
+static void ga__reduce_plan_inner(const ga__rdims *L, ga__rpass *P, size_t in_size, bool aligned, bool first,
+                                  int64_t sms)
 {
-    const char *func = j->func;
-    const ga_array *a = j->a;
-    const int device = a->device;
-    ga__rdims L;
-    ga__rdims_build(j, j->op != GA__ROP_ARG, &L);
-    if (L.rows == 0) return GA_OK;
-    ga__reduce_args A;
-    memset(&A, 0, sizeof A);
-    A.in = a->data + (uint64_t)L.in_offset;
-    A.out = j->out->data + (uint64_t)L.out_offset;
-    if (j->center) A.center = j->center->data + (uint64_t)(L.aux_offset * (int64_t)ga__dtype_sizes[j->center->dtype]);
-    if (j->count) A.count = j->count->data + (uint64_t)(L.aux_offset * 8);
-    A.initial = j->initial;
-    A.has_initial = j->has_initial;
-    A.initial_dtype = j->initial_dtype;
-    A.divisor = j->divisor;
-    A.ddof = j->ddof;
-    A.finalize = j->fin;
-    A.out_dtype = j->out->dtype;
-    A.rows = L.rows;
-    A.length = L.length;
-    A.kept_ndim = L.kept_ndim;
-    for (int d = 0; d < L.kept_ndim; d++) {
-        A.kept_shape[d] = L.kept_shape[d];
-        A.kept_out[d] = L.kept_out[d];
-        A.kept_aux[d] = L.kept_aux[d];
+    const int64_t K = L->length, M = L->rows;
+    P->layout = GA__RINNER;
+    P->group = K <= 16 ? 1 : K <= 2048 || (K <= 65536 && M >= 2048) ? 32 : 256;
+    const bool rows = L->kept_ndim == 1 && L->red_ndim == 1 && P->group <= 32;
+    if (rows && P->group == 32) {
+        int64_t g = GA__MAX(ga__pow2_at_least((K + 15) / 16), ga__pow2_at_least(((int64_t)1 << 18) / GA__MAX(M, 1)));
+        P->group = (int32_t)GA__MIN(g, 32);
     }
+    const int64_t row_bytes = K * (int64_t)in_size;
+    if (rows) P->flags |= GA__RF_ROWS;
+    if (rows && first && P->group == 1 && row_bytes <= 64 && L->red_in[0] == (int64_t)in_size &&
+        L->kept_in[0] == row_bytes && aligned)
+        P->flags |= GA__RF_TILES;
+    P->chunk = K > 0 ? K : 1;
+    if (P->group == 256) {
+        /* argmin / argmax read each winning vector again at the end of a
+           work item: theirs are longer */
+        const int64_t most = P->op == GA__ROP_ARG ? (int64_t)1 << 18 : 65536;
+        int64_t chunk = first ? ga__pow2_at_least(M * K / (P->op == GA__ROP_ARG ? 1024 : 8192)) : 65536;
+        chunk = GA__MAX(chunk, 4096);
+        chunk = GA__MIN(chunk, most);
+        if (K > chunk) P->chunk = chunk;
+    }
+    P->nchunks = (K + P->chunk - 1) / P->chunk;
+    if (P->nchunks < 1) P->nchunks = 1;
+    const int64_t groups = 256 / P->group;
+    P->blocks = (M * P->nchunks + groups - 1) / groups;
+    const bool native = P->in == GA__RIN_FLOAT32 || P->in == GA__RIN_FLOAT64 || P->in == GA__RIN_COMPLEX64 ||
+                        P->in == GA__RIN_COMPLEX128;
+    const bool packed = (P->flags & GA__RF_TILES) && native && in_size <= 8 && (K == 2 || (K == 4 && in_size == 4)) &&
+                        P->op != GA__ROP_ARGCOMBINE;
+    if (packed) {
+        const int64_t nvec = M / (16 / row_bytes), loads = GA__RPACKED_LOADS;
+        P->flags = (P->flags & ~GA__RF_TILES) | GA__RF_PACKED;
+        P->layout = GA__RPACKED;
+        P->blocks = ((nvec + loads - 1) / loads + 255) / 256;
+    } else if (P->flags & GA__RF_TILES) {
+        const int64_t tile_rows = (16384 / row_bytes) & ~(int64_t)15;
+        P->blocks = GA__MIN((M + tile_rows - 1) / tile_rows, sms * 4);
+    }
+}
+
+/* An outer pass over dims L: threads across the fastest kept dim, each a
+   16-byte vector of columns of a type read as stored (at most 32 bytes of
+   states), the reduced elements split into chunks when there are few
+   outputs (at least 8 elements per thread). P comes with its op, in and
+   flags; `aligned`: the input starts 16-byte aligned. */
+static void ga__reduce_plan_outer(const ga__rdims *L, ga__rpass *P, size_t in_size, size_t state, bool aligned)
+{
+    const int64_t K = L->length, M = L->rows;
+    P->layout = GA__ROUTER;
+    const bool native = P->in == GA__RIN_FLOAT32 || P->in == GA__RIN_FLOAT64 || P->in == GA__RIN_COMPLEX64 ||
+                        P->in == GA__RIN_COMPLEX128;
+    int64_t vm = 1;
+    if (native) vm = GA__MIN((int64_t)(16 / in_size), (int64_t)(32 / state));
+    if (vm < 1) vm = 1;
+    const int64_t N = L->kept_shape[L->kept_ndim - 1];
+    const int64_t tx = GA__MIN(32, ga__pow2_at_least((N + vm - 1) / vm)), ty = 256 / tx;
+    P->group = (int32_t)tx;
+    P->vec = (int32_t)vm;
+    aligned = aligned && vm == (int64_t)(16 / in_size) && L->kept_in[L->kept_ndim - 1] == (int64_t)in_size;
+    for (int d = 0; d < L->red_ndim; d++) aligned = aligned && L->red_in[d] % 16 == 0;
+    for (int d = 0; d + 1 < L->kept_ndim; d++) aligned = aligned && L->kept_in[d] % 16 == 0;
+    if (aligned) P->flags |= GA__RF_ALIGNED;
+    const int64_t tiles = M / N * ((N + tx * vm - 1) / (tx * vm));
+    const int64_t most = (K + ty * 8 - 1) / (ty * 8);
+    int64_t n = GA__MIN((2048 + tiles - 1) / tiles, most);
+    if (n < 1) n = 1;
+    P->chunk = K > 0 ? (K + n - 1) / n : 1;
+    P->nchunks = K > 0 ? (K + P->chunk - 1) / P->chunk : 1;
+    P->blocks = tiles * P->nchunks;
+}
+
+/* Dims L become those of the next pass, which reduces the nchunks partial
+   states of each row (state bytes each, inner: a row's states together;
+   outer: a chunk's states of every row together). */
+static void ga__rdims_to_states(ga__rdims *L, int layout, int64_t nchunks, size_t state)
+{
+    const int64_t s = (int64_t)state;
+    int64_t row = layout == GA__RINNER ? nchunks * s : s;
+    for (int d = L->kept_ndim - 1; d >= 0; d--) {
+        L->kept_in[d] = row;
+        row *= L->kept_shape[d];
+    }
+    L->red_ndim = 1;
+    L->red_shape[0] = nchunks;
+    L->red_in[0] = layout == GA__RINNER ? s : L->rows * s;
+    L->length = nchunks;
+}
+
+/* The passes of job j over its dims L (ga__rdims_build; L->rows > 0) on a
+   device of `sms` multiprocessors. The kernel's layout is chosen by which
+   dim is fastest in memory, the group size and the chunks by the shape
+   alone, so that the order of the additions never depends on the GPU; the
+   grid (a wave of blocks at most, or the work items) by the device. Makes
+   no CUDA calls. */
+static void ga__reduce_plan(const ga__rjob *j, const ga__rdims *dims, int64_t sms, ga__rplan *plan)
+{
+    const ga_array *a = j->a;
+    ga__rdims L = *dims;
     int op = j->op, flags = j->flags;
     int in = op == GA__ROP_COUNT || op == GA__ROP_LOGIC ? GA__RIN_ANY : ga__rin_for(j->value, a->dtype);
     ga_dtype in_dtype = a->dtype;
     size_t in_size = ga__dtype_sizes[a->dtype];
+    bool aligned = (a->data + (uint64_t)L.in_offset) % 16 == 0;
+    memset(plan, 0, sizeof *plan);
     int64_t rmin = L.red_ndim > 0 ? L.red_in[L.red_ndim - 1] : 0;
     if (rmin < 0) rmin = -rmin; /* argmin / argmax keep a negative stride */
-    int layout = L.red_ndim > 0 && L.kept_ndim > 0 && L.kept_in[L.kept_ndim - 1] < rmin ? GA__ROUTER : GA__RINNER;
-    const int64_t sms = ga__g.devices[device].multiprocessor_count;
-    const size_t state = ga__rstate_size(op, j->value);
+    plan->layout = L.red_ndim > 0 && L.kept_ndim > 0 && L.kept_in[L.kept_ndim - 1] < rmin ? GA__ROUTER : GA__RINNER;
+    plan->state = ga__rstate_size(op, j->value);
     int cop, cin, cflags;
     ga_dtype cdtype;
     ga__rcombine_of(op, flags, j->value, &cop, &cin, &cflags, &cdtype);
-    uint64_t flag = j->flag;
-    ga__block *parts = NULL;
-    ga_status st = GA_OK;
-    bool first = true;
-    for (;;) {
-        A.flags = flags;
-        A.in_dtype = in_dtype;
-        A.red_ndim = L.red_ndim;
-        for (int d = 0; d < L.red_ndim; d++) {
-            A.red_shape[d] = L.red_shape[d];
-            A.red_in[d] = L.red_in[d];
-        }
-        for (int d = 0; d < L.kept_ndim; d++) A.kept_in[d] = L.kept_in[d];
-        const int64_t K = L.length, M = L.rows;
-        int64_t blocks;
-        int kernel_layout = layout;
-        bool native = in == GA__RIN_FLOAT32 || in == GA__RIN_FLOAT64 || in == GA__RIN_COMPLEX64 ||
-                      in == GA__RIN_COMPLEX128;
-        if (layout == GA__RINNER) {
-            /* a thread per row of up to 16 elements, a warp per row of up to
-               2048 (65536 when there are rows enough to fill the GPU), else
-               blocks over chunks: chosen by the shape only. Rows along one
-               dim, of one dim each, take fewer threads when they are many
-               (about 16 elements per thread, 2^18 threads in all), and
-               short contiguous ones go through shared memory in tiles. */
-            A.group = K <= 16 ? 1 : K <= 2048 || (K <= 65536 && M >= 2048) ? 32 : 256;
-            const bool rows = L.kept_ndim == 1 && L.red_ndim == 1 && A.group <= 32;
-            if (rows && A.group == 32) {
-                int64_t g = GA__MAX(ga__pow2_at_least((K + 15) / 16),
-                                    ga__pow2_at_least(((int64_t)1 << 18) / GA__MAX(M, 1)));
-                A.group = (int32_t)GA__MIN(g, 32);
-            }
-            const int64_t row_bytes = K * (int64_t)in_size;
-            if (rows) A.flags |= GA__RF_ROWS;
-            if (rows && first && A.group == 1 && row_bytes <= 64 && L.red_in[0] == (int64_t)in_size &&
-                L.kept_in[0] == row_bytes && A.in % 16 == 0)
-                A.flags |= GA__RF_TILES;
-            A.chunk = K > 0 ? K : 1;
-            if (A.group == 256) {
-                /* argmin / argmax read each winning vector again at the end
-                   of a work item: theirs are longer */
-                const int64_t most = op == GA__ROP_ARG ? (int64_t)1 << 18 : 65536;
-                int64_t chunk = first ? ga__pow2_at_least(M * K / (op == GA__ROP_ARG ? 1024 : 8192)) : 65536;
-                chunk = GA__MAX(chunk, 4096);
-                chunk = GA__MIN(chunk, most);
-                if (K > chunk) A.chunk = chunk;
-            }
-            A.nchunks = (K + A.chunk - 1) / A.chunk;
-            if (A.nchunks < 1) A.nchunks = 1;
-            int64_t groups = 256 / A.group;
-            blocks = (M * A.nchunks + groups - 1) / groups;
-            /* rows of 2 or 4 values read as stored, whole rows in each
-               16-byte vector: a thread per vector, an elementwise grid */
-            const bool packed = (A.flags & GA__RF_TILES) && native && in_size <= 8 &&
-                                (K == 2 || (K == 4 && in_size == 4)) && op != GA__ROP_ARGCOMBINE;
-            if (packed) {
-                const int64_t nvec = M / (16 / row_bytes), loads = GA__RPACKED_LOADS;
-                A.flags = (A.flags & ~GA__RF_TILES) | GA__RF_PACKED;
-                kernel_layout = GA__RPACKED;
-                blocks = ((nvec + loads - 1) / loads + 255) / 256;
-            } else if (A.flags & GA__RF_TILES) {
-                const int64_t tile_rows = (16384 / row_bytes) & ~(int64_t)15;
-                blocks = GA__MIN((M + tile_rows - 1) / tile_rows, sms * 4);
-            }
-        } else {
-            /* columns per thread: a 16-byte vector of a type read as stored,
-               at most 32 bytes of states */
-            int64_t vm = 1;
-            if (native) vm = GA__MIN((int64_t)(16 / in_size), (int64_t)(32 / state));
-            if (vm < 1) vm = 1;
-            int64_t N = L.kept_shape[L.kept_ndim - 1];
-            int64_t tx = GA__MIN(32, ga__pow2_at_least((N + vm - 1) / vm)), ty = 256 / tx;
-            A.group = (int32_t)tx;
-            A.vec = (int32_t)vm;
-            bool aligned = vm == (int64_t)(16 / in_size) && (A.in % 16) == 0 &&
-                           L.kept_in[L.kept_ndim - 1] == (int64_t)in_size;
-            for (int d = 0; d < L.red_ndim; d++) aligned = aligned && L.red_in[d] % 16 == 0;
-            for (int d = 0; d + 1 < L.kept_ndim; d++) aligned = aligned && L.kept_in[d] % 16 == 0;
-            if (aligned) A.flags |= GA__RF_ALIGNED;
-            int64_t tiles = M / N * ((N + tx * vm - 1) / (tx * vm));
-            int64_t most = (K + ty * 8 - 1) / (ty * 8); /* at least 8 elements per thread */
-            int64_t n = GA__MIN((2048 + tiles - 1) / tiles, most);
-            if (n < 1) n = 1;
-            A.chunk = K > 0 ? (K + n - 1) / n : 1;
-            A.nchunks = K > 0 ? (K + A.chunk - 1) / A.chunk : 1;
-            blocks = tiles * A.nchunks;
-        }
+    for (int p = 0; p < GA__RMAX_PASSES; p++) {
+        ga__rpass *P = &plan->pass[p];
+        P->op = op, P->in = in, P->flags = flags, P->in_dtype = in_dtype, P->length = L.length;
+        if (plan->layout == GA__RINNER) ga__reduce_plan_inner(&L, P, in_size, aligned, p == 0, sms);
+        else ga__reduce_plan_outer(&L, P, in_size, plan->state, aligned);
         /* work items are spread over the blocks of one wave (grid-stride);
            rows of a thread or a warp each take blocks as they come */
-        if (layout == GA__ROUTER || A.group == 256) blocks = GA__MIN(blocks, sms * 4);
-        blocks = GA__MAX(GA__MIN(blocks, (int64_t)INT32_MAX), 1);
-        A.final_pass = A.nchunks == 1;
+        if (plan->layout == GA__ROUTER || P->group == 256) P->blocks = GA__MIN(P->blocks, sms * 4);
+        P->blocks = GA__MAX(GA__MIN(P->blocks, (int64_t)INT32_MAX), 1);
+        plan->npasses = p + 1;
+        if (P->nchunks == 1) return;
+        ga__rdims_to_states(&L, plan->layout, P->nchunks, plan->state);
+        op = cop, in = cin, flags = cflags, in_dtype = cdtype, in_size = plan->state;
+        aligned = true; /* the partial states: pool blocks, 256-byte aligned */
+    }
+    GPUARR_ASSERT(!"a reduction plan needs more than GA__RMAX_PASSES passes");
+}
+
+/* --- running a job ------------------------------------------------------- */
+
+/* The arguments every pass of job j over dims L shares. */
+static void ga__reduce_args_init(const ga__rjob *j, const ga__rdims *L, ga__reduce_args *A)
+{
+    memset(A, 0, sizeof *A);
+    A->in = j->a->data + (uint64_t)L->in_offset;
+    A->out = j->out->data + (uint64_t)L->out_offset;
+    if (j->center)
+        A->center = j->center->data + (uint64_t)(L->aux_offset * (int64_t)ga__dtype_sizes[j->center->dtype]);
+    if (j->count) A->count = j->count->data + (uint64_t)(L->aux_offset * 8);
+    A->initial = j->initial;
+    A->has_initial = j->has_initial;
+    A->initial_dtype = j->initial_dtype;
+    A->divisor = j->divisor;
+    A->ddof = j->ddof;
+    A->finalize = j->fin;
+    A->out_dtype = j->out->dtype;
+    A->rows = L->rows;
+    A->kept_ndim = L->kept_ndim;
+    for (int d = 0; d < L->kept_ndim; d++) {
+        A->kept_shape[d] = L->kept_shape[d];
+        A->kept_out[d] = L->kept_out[d];
+        A->kept_aux[d] = L->kept_aux[d];
+    }
+}
+
+/* The arguments of pass P over dims L (the pass's own: ga__rdims_to_states
+   after the first). */
+static void ga__reduce_args_pass(ga__reduce_args *A, const ga__rdims *L, const ga__rpass *P)
+{
+    A->flags = P->flags;
+    A->in_dtype = P->in_dtype;
+    A->length = P->length;
+    A->red_ndim = L->red_ndim;
+    for (int d = 0; d < L->red_ndim; d++) {
+        A->red_shape[d] = L->red_shape[d];
+        A->red_in[d] = L->red_in[d];
+    }
+    for (int d = 0; d < L->kept_ndim; d++) A->kept_in[d] = L->kept_in[d];
+    A->group = P->group;
+    A->vec = P->vec;
+    A->chunk = P->chunk;
+    A->nchunks = P->nchunks;
+    A->final_pass = P->nchunks == 1;
+}
+
+/* Runs every pass of a job on the current stream of a's device (bound). */
+static ga_status ga__reduce_run(const ga__rjob *j)
+{
+    const char *func = j->func;
+    const int device = j->a->device;
+    ga__rdims L;
+    ga__rdims_build(j, j->op != GA__ROP_ARG, &L);
+    if (L.rows == 0) return GA_OK;
+    ga__rplan plan;
+    ga__reduce_plan(j, &L, ga__g.devices[device].multiprocessor_count, &plan);
+    ga__reduce_args A;
+    ga__reduce_args_init(j, &L, &A);
+    uint64_t flag = j->flag;
+    ga__block *parts = NULL; /* the partial states the pass reads */
+    ga_status st = GA_OK;
+    for (int p = 0; p < plan.npasses; p++) {
+        const ga__rpass *P = &plan.pass[p];
+        ga__reduce_args_pass(&A, &L, P);
         ga__block *next = NULL;
         if (A.final_pass) {
             A.out = j->out->data + (uint64_t)L.out_offset;
         } else {
-            next = ga__device_alloc(func, device, (size_t)(M * A.nchunks) * state, false);
+            next = ga__device_alloc(func, device, (size_t)(L.rows * P->nchunks) * plan.state, false);
             if (!next) {
                 st = ga__t.error;
                 break;
             }
+            GPUARR_ASSERT(next->ptr % 16 == 0); /* as ga__reduce_plan takes it */
             A.out = next->ptr;
-            A.part_row = layout == GA__RINNER ? A.nchunks : 1;
-            A.part_chunk = layout == GA__RINNER ? 1 : M;
+            A.part_row = plan.layout == GA__RINNER ? P->nchunks : 1;
+            A.part_chunk = plan.layout == GA__RINNER ? 1 : L.rows;
         }
-        CUfunction f = ga__reduce_kernel(func, op, in, kernel_layout);
+        CUfunction f = ga__reduce_kernel(func, P->op, P->in, P->layout);
         if (f && A.final_pass) {
             if (!flag) flag = ga__reduce_warning_word(func, device); /* the fatbin is loaded now */
             A.flag = flag;
@@ -9571,27 +9674,17 @@ static ga_status ga__reduce_run(const ga__rjob *j)
         if (!f) st = ga__t.error;
         else {
             void *args[] = {&A};
-            CUresult r = GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, ga__stream_of(device), args, NULL);
+            CUresult r = GA__CU.LaunchKernel(f, (unsigned)P->blocks, 1, 1, 256, 1, 1, 0, ga__stream_of(device), args,
+                                             NULL);
             if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuLaunchKernel");
         }
         if (parts) ga__pool_free(ga__g.devices[device].pool, parts); /* stream-ordered */
         parts = next;
         if (st != GA_OK || A.final_pass) break;
         /* the next pass reduces the partial states */
-        int64_t nch = A.nchunks, s = (int64_t)state, row = layout == GA__RINNER ? nch * s : s;
         A.in = next->ptr;
         A.center = 0;
-        A.length = nch;
-        for (int d = L.kept_ndim - 1; d >= 0; d--) {
-            L.kept_in[d] = row;
-            row *= L.kept_shape[d];
-        }
-        L.red_ndim = 1;
-        L.red_shape[0] = nch;
-        L.red_in[0] = layout == GA__RINNER ? s : M * s;
-        L.length = nch;
-        op = cop, in = cin, flags = cflags, in_dtype = cdtype, in_size = state;
-        first = false;
+        ga__rdims_to_states(&L, plan.layout, P->nchunks, plan.state);
     }
     if (parts) ga__pool_free(ga__g.devices[device].pool, parts);
     return st;
