@@ -10017,6 +10017,22 @@ static ga_status ga__reduce_arg(const ga__rcall *c)
     return st;
 }
 
+/* The job of a mean: the sum of src (in value type `value`) into out,
+   divided by each result's count (count NULL: by count_k). */
+static void ga__rjob_mean(ga__rjob *j, const ga__rcall *c, const ga_array *src, const ga_array *count, ga_dtype value,
+                          ga_array *out)
+{
+    ga__rjob_init(j, c);
+    j->a = src;
+    j->out = out;
+    j->op = GA__ROP_SUM;
+    j->value = value;
+    j->flags = c->skip_nan ? GA__RF_NAN : 0;
+    j->fin = GA__FIN_MEAN;
+    j->count = count;
+    j->divisor = (double)c->count_k;
+}
+
 /* What mean and var reduce: `base` (a, or a converted) with the elements
    where= leaves out made 0 (NaN for the nan forms, which skip NaN) in *src,
    and in *count how many elements each result takes (NULL when every
@@ -10077,14 +10093,7 @@ static ga_status ga__reduce_mean(const ga__rcall *c)
     if (!ga__rloadable(acc, src->dtype) && !(src = ga__temp(&t, ga__contiguous_copy(c->func, src, acc))))
         return ga__temps_fail(&t);
     ga__rjob j;
-    ga__rjob_init(&j, c);
-    j.a = src;
-    j.op = GA__ROP_SUM;
-    j.value = acc;
-    j.flags = c->skip_nan ? GA__RF_NAN : 0;
-    j.fin = GA__FIN_MEAN;
-    j.count = count;
-    j.divisor = (double)c->count_k;
+    ga__rjob_mean(&j, c, src, count, acc, c->target);
     return ga__reduce_done(&t, ga__reduce_run(&j));
 }
 
@@ -10133,19 +10142,11 @@ static ga_status ga__reduce_var(const ga__rcall *c)
     ga_array *center = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, value));
     if (!center) return ga__temps_fail(&t);
     ga__rjob j;
-    ga__rjob_init(&j, c);
-    ga__rjob m = j;
-    m.a = src;
-    m.out = center;
-    m.op = GA__ROP_SUM;
-    m.value = value;
-    m.flags = c->skip_nan ? GA__RF_NAN : 0;
-    m.fin = GA__FIN_MEAN;
-    m.count = count;
-    m.divisor = (double)c->count_k;
-    st = ga__reduce_run(&m);
+    ga__rjob_mean(&j, c, src, count, value, center);
+    st = ga__reduce_run(&j);
     if (st == GA_OK && c->where && !c->skip_nan) st = ga__reduce_mask_with_mean(c, &t, base, center, value, &src);
     if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga__rjob_init(&j, c);
     j.a = src;
     j.op = GA__ROP_SUMSQ;
     j.value = value;
