@@ -1853,29 +1853,57 @@ typedef struct ga__ufunc_layout {
     int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
 } ga__ufunc_layout;
 
-/* Reductions (kernels/reduce.cu): X(op, in) names the kernels
-   ga_reduce_<op>_<in>_inner and ga_reduce_<op>_<in>_outer. `in` says how
-   elements are read: as stored (float32, float64, complex64, complex128),
-   converted per element from args.in_dtype (to_float32: float16,
-   bfloat16; to_float64: bool, integers, floats up to float32; to_int64 /
-   to_uint64: bool and integers; any: every dtype as a truth value), or, for
-   argcombine, as partial states of that value type. */
+/* Reductions (kernels/reduce.cu): the kernels are
+   ga_reduce_<op>_<in>_<layout>, one for each operator, input kind and
+   layout these lists name; the host's enums (GA__ROP_*, GA__RIN_*), names
+   and kernel cache are made from the same lists.
+
+   The operators: Y(A, ENUM, name, ins, packed) for each. `ins` names the
+   input kinds it has inner and outer kernels for (GA__REDUCE_IN_<ins>),
+   `packed` those it has packed kernels for. sum, prod; minmax (min / max);
+   arg (argmin / argmax); argcombine (arg's partial states); sumsq (the sum
+   of |x - center|^2, the variance's second pass); count (nonzero, or not
+   NaN); logic (all, any). */
+#define GA__REDUCE_OP_LIST(Y, A)                                                                  \
+    Y(A, SUM, sum, REAL, PACKED) Y(A, PROD, prod, REAL, PACKED) Y(A, MINMAX, minmax, ORDERED, PACKED) \
+    Y(A, ARG, arg, ORDERED, PACKED) Y(A, ARGCOMBINE, argcombine, STATES, NONE)                      \
+    Y(A, SUMSQ, sumsq, INEXACT, PACKED) Y(A, COUNT, count, ANY, NONE) Y(A, LOGIC, logic, ANY, NONE)
+
+/* The input kinds, X(ENUM, name): how elements are read. As stored
+   (float32, float64, complex64, complex128); converted per element from
+   args.in_dtype (to_float32: float16, bfloat16; to_float64: bool, integers,
+   floats up to float32; to_int64 / to_uint64: bool and integers; any:
+   every dtype as a truth value); or, for argcombine, as partial states of
+   that value type (int64, uint64 and the four as stored). */
+#define GA__REDUCE_IN_LIST(X)                                                                     \
+    X(TO_INT64, to_int64) X(TO_UINT64, to_uint64) X(INT64, int64) X(UINT64, uint64) X(FLOAT32, float32) \
+    X(TO_FLOAT32, to_float32) X(FLOAT64, float64) X(TO_FLOAT64, to_float64) X(COMPLEX64, complex64)   \
+    X(COMPLEX128, complex128) X(ANY, any)
+
+/* The input kinds of an operator's kernels (the op list's `ins` and
+   `packed`): GA__REDUCE_IN_<set>(X, op) calls X(op, in) for each. */
 #define GA__REDUCE_IN_REAL(X, op) \
     X(op, to_int64) X(op, float32) X(op, to_float32) X(op, float64) X(op, to_float64) X(op, complex64) X(op, complex128)
 #define GA__REDUCE_IN_ORDERED(X, op) \
     X(op, to_int64) X(op, to_uint64) X(op, float32) X(op, to_float32) X(op, float64) X(op, complex64) X(op, complex128)
-#define GA__REDUCE_KERNEL_LIST(X)                                                                     \
-    GA__REDUCE_IN_REAL(X, sum) GA__REDUCE_IN_REAL(X, prod)                                          \
-    GA__REDUCE_IN_ORDERED(X, minmax) GA__REDUCE_IN_ORDERED(X, arg)                                  \
-    X(argcombine, int64) X(argcombine, uint64) X(argcombine, float32) X(argcombine, float64)        \
-    X(argcombine, complex64) X(argcombine, complex128)                                              \
-    X(sumsq, float32) X(sumsq, to_float32) X(sumsq, float64) X(sumsq, to_float64) X(sumsq, complex64) \
-    X(sumsq, complex128) X(count, any) X(logic, any)
-/* ... and ga_reduce_<op>_<in>_packed for rows of 2 or 4 values in 16-byte vectors */
-#define GA__REDUCE_PACKED_LIST(X)                                                                   \
-    X(sum, float32) X(sum, float64) X(sum, complex64) X(prod, float32) X(prod, float64) X(prod, complex64) \
-    X(minmax, float32) X(minmax, float64) X(minmax, complex64) X(arg, float32) X(arg, float64)        \
-    X(arg, complex64) X(sumsq, float32) X(sumsq, float64) X(sumsq, complex64)
+#define GA__REDUCE_IN_STATES(X, op) \
+    X(op, int64) X(op, uint64) X(op, float32) X(op, float64) X(op, complex64) X(op, complex128)
+#define GA__REDUCE_IN_INEXACT(X, op) \
+    X(op, float32) X(op, to_float32) X(op, float64) X(op, to_float64) X(op, complex64) X(op, complex128)
+#define GA__REDUCE_IN_ANY(X, op) X(op, any)
+#define GA__REDUCE_IN_PACKED(X, op) X(op, float32) X(op, float64) X(op, complex64)
+#define GA__REDUCE_IN_NONE(X, op)
+
+/* The layouts, X(ENUM, name): inner (the fastest-varying dim is reduced),
+   outer (it is kept), packed (rows of 2 or 4 values in 16-byte vectors). */
+#define GA__REDUCE_LAYOUT_LIST(X) X(INNER, inner) X(OUTER, outer) X(PACKED, packed)
+
+/* Every kernel, X(op, in): ga_reduce_<op>_<in>_inner and _outer ... */
+#define GA__REDUCE_KERNELS_OF(X, E, name, ins, packed) GA__REDUCE_IN_##ins(X, name)
+#define GA__REDUCE_KERNEL_LIST(X) GA__REDUCE_OP_LIST(GA__REDUCE_KERNELS_OF, X)
+/* ... and ga_reduce_<op>_<in>_packed */
+#define GA__REDUCE_PACKED_OF(X, E, name, ins, packed) GA__REDUCE_IN_##packed(X, name)
+#define GA__REDUCE_PACKED_LIST(X) GA__REDUCE_OP_LIST(GA__REDUCE_PACKED_OF, X)
 
 /* ga__reduce_args.flags */
 enum {
@@ -9228,23 +9256,44 @@ static void ga__index_shutdown(void) { memset(&ga__index_kernels, 0, sizeof ga__
    mean, for the variance's second pass) with ufunc where; dtypes the loads
    cannot convert to are made by astype first. */
 
+/* The kernels' operators, input kinds and layouts by number, and their
+   names in the kernels' symbols: from the Kernel ABI's lists. */
 enum {
-    GA__ROP_SUM, GA__ROP_PROD, GA__ROP_MINMAX, GA__ROP_ARG, GA__ROP_ARGCOMBINE, GA__ROP_SUMSQ, GA__ROP_COUNT,
-    GA__ROP_LOGIC, GA__NUM_ROPS
+#define GA__ROP_ENUM(A, E, name, ins, packed) GA__ROP_##E,
+    GA__REDUCE_OP_LIST(GA__ROP_ENUM, 0)
+#undef GA__ROP_ENUM
+    GA__NUM_ROPS
 };
-static const char *const ga__rop_names[GA__NUM_ROPS] = {"sum", "prod", "minmax", "arg", "argcombine",
-                                                        "sumsq", "count", "logic"};
+static const char *const ga__rop_names[GA__NUM_ROPS] = {
+#define GA__ROP_NAME(A, E, name, ins, packed) #name,
+    GA__REDUCE_OP_LIST(GA__ROP_NAME, 0)
+#undef GA__ROP_NAME
+};
 enum {
-    GA__RIN_TO_INT64, GA__RIN_TO_UINT64, GA__RIN_INT64, GA__RIN_UINT64, GA__RIN_FLOAT32, GA__RIN_TO_FLOAT32,
-    GA__RIN_FLOAT64, GA__RIN_TO_FLOAT64, GA__RIN_COMPLEX64, GA__RIN_COMPLEX128, GA__RIN_ANY, GA__NUM_RINS
+#define GA__RIN_ENUM(E, name) GA__RIN_##E,
+    GA__REDUCE_IN_LIST(GA__RIN_ENUM)
+#undef GA__RIN_ENUM
+    GA__NUM_RINS
 };
-static const char *const ga__rin_names[GA__NUM_RINS] = {"to_int64", "to_uint64", "int64", "uint64", "float32",
-                                                        "to_float32", "float64", "to_float64", "complex64",
-                                                        "complex128", "any"};
-enum { GA__RINNER, GA__ROUTER, GA__RPACKED, GA__NUM_RLAYOUTS };
+static const char *const ga__rin_names[GA__NUM_RINS] = {
+#define GA__RIN_NAME(E, name) #name,
+    GA__REDUCE_IN_LIST(GA__RIN_NAME)
+#undef GA__RIN_NAME
+};
+enum {
+#define GA__RLAYOUT_ENUM(E, name) GA__R##E,
+    GA__REDUCE_LAYOUT_LIST(GA__RLAYOUT_ENUM)
+#undef GA__RLAYOUT_ENUM
+    GA__NUM_RLAYOUTS
+};
+static const char *const ga__rlayout_names[GA__NUM_RLAYOUTS] = {
+#define GA__RLAYOUT_NAME(E, name) #name,
+    GA__REDUCE_LAYOUT_LIST(GA__RLAYOUT_NAME)
+#undef GA__RLAYOUT_NAME
+};
 
 /* The section's state: its kernels ([op][input][layout]; gram and corr by
-   float32 / float64) and, per device, the address of the reduce fatbin's
+   float64 / complex128) and, per device, the address of the reduce fatbin's
    warning word with the library it was read from. */
 static struct {
     CUkernel reduce[GA__NUM_ROPS][GA__NUM_RINS][GA__NUM_RLAYOUTS], gram[2], corr[2];
@@ -9388,8 +9437,7 @@ static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *ci
 static CUfunction ga__reduce_kernel(const char *func, int op, int in, int layout)
 {
     return ga__kernel(func, GA__FAMILY_REDUCE, &ga__reduce_kernels.reduce[op][in][layout], ga__rop_names[op],
-                      ga__rin_names[in], NULL,
-                      layout == GA__ROUTER ? "outer" : layout == GA__RPACKED ? "packed" : "inner");
+                      ga__rin_names[in], NULL, ga__rlayout_names[layout]);
 }
 
 /* The device's warning word (a global of the reduce fatbin), or 0. */
@@ -9428,15 +9476,46 @@ GPUARR_API int ga_reduce_warnings(void)
     return (int)bits;
 }
 
-/* The collapsed dims of a job (see ga__reduce_args). */
+/* A job's dims, collapsed (see ga__reduce_args): the kept dims, one per
+   result, and the reduced dims, each reduced into every result. Unit dims
+   are dropped; negative strides are flipped, the offsets moving to the
+   dim's last element (reduced ones but for argmin / argmax: see
+   ga__rdims_build); each group is ordered by decreasing stride and merged
+   where contiguous. */
 typedef struct ga__rdims {
-    int nk, nr;
-    int64_t kshape[GA_MAXDIMS], kin[GA_MAXDIMS], kout[GA_MAXDIMS], kaux[GA_MAXDIMS];
-    int64_t rshape[GA_MAXDIMS], rin[GA_MAXDIMS];
-    int64_t in_off, out_off, aux_off;
-    int64_t rows, length;
+    int kept_ndim, red_ndim;
+    int64_t kept_shape[GA_MAXDIMS];
+    int64_t kept_in[GA_MAXDIMS];   /* byte strides in the input */
+    int64_t kept_out[GA_MAXDIMS];  /* byte strides in the output */
+    int64_t kept_aux[GA_MAXDIMS];  /* element strides in the aux arrays (center, count) */
+    int64_t red_shape[GA_MAXDIMS];
+    int64_t red_in[GA_MAXDIMS];    /* byte strides in the input */
+    int64_t in_offset, out_offset; /* bytes from element 0 to the first element read or written */
+    int64_t aux_offset;            /* the same in the aux arrays, in elements */
+    int64_t rows, length;          /* the results, and the elements each reduces */
 } ga__rdims;
 
+/* Orders n dims by decreasing key (stable) into out_shape and the nops rows
+   of out_strides, then merges neighbours contiguous in every row
+   (ga__collapse). Returns the number of dims left. */
+static int ga__rdims_order_merge(int n, const int64_t *key, const int64_t *shape, int nops,
+                                 int64_t (*strides)[GA_MAXDIMS], int64_t *out_shape, int64_t (*out_strides)[GA_MAXDIMS])
+{
+    int perm[GA_MAXDIMS];
+    ga__order_by_stride(n, key, perm);
+    for (int i = 0; i < n; i++) {
+        out_shape[i] = shape[perm[i]];
+        for (int k = 0; k < nops; k++) out_strides[k][i] = strides[k][perm[i]];
+    }
+    return ga__collapse(n, out_shape, nops, out_strides);
+}
+
+/* The rows of ga__rdims_build's kept strides. */
+enum { GA__RK_IN, GA__RK_OUT, GA__RK_AUX };
+
+/* The dims of job j. flip_red: reduced dims with negative strides are read
+   forwards (their order does not matter to the op); argmin and argmax keep
+   theirs. */
 static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
 {
     const ga_array *a = j->a, *o = j->out;
@@ -9448,17 +9527,19 @@ static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
         }
     memset(L, 0, sizeof *L);
     L->rows = L->length = 1;
+    int64_t kshape[GA_MAXDIMS], kstrides[3][GA_MAXDIMS], rshape[GA_MAXDIMS], rstrides[1][GA_MAXDIMS];
+    int nk = 0, nr = 0;
     for (int d = 0, k = 0; d < a->ndim; d++) {
         int64_t n = a->shape[d], s = a->strides[d];
         if (j->red[d]) {
             L->length *= n;
             if (n == 1) continue;
             if (flip_red && s < 0) {
-                L->in_off += s * (n - 1);
+                L->in_offset += s * (n - 1);
                 s = -s;
             }
-            L->rshape[L->nr] = n;
-            L->rin[L->nr++] = s;
+            rshape[nr] = n;
+            rstrides[0][nr++] = s;
             continue;
         }
         int64_t os = o->ndim == a->ndim ? o->strides[d] : o->strides[k];
@@ -9467,58 +9548,61 @@ static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
         L->rows *= n;
         if (n == 1) continue;
         if (s < 0) {
-            L->in_off += s * (n - 1);
-            L->out_off += os * (n - 1);
-            L->aux_off += x * (n - 1);
+            L->in_offset += s * (n - 1);
+            L->out_offset += os * (n - 1);
+            L->aux_offset += x * (n - 1);
             s = -s, os = -os, x = -x;
         }
-        L->kshape[L->nk] = n;
-        L->kin[L->nk] = s;
-        L->kout[L->nk] = os;
-        L->kaux[L->nk++] = x;
+        kshape[nk] = n;
+        kstrides[GA__RK_IN][nk] = s;
+        kstrides[GA__RK_OUT][nk] = os;
+        kstrides[GA__RK_AUX][nk++] = x;
     }
-    /* reduced dims by decreasing stride, merged where contiguous */
-    for (int i = 1; i < L->nr; i++)
-        for (int m = i; m > 0 && L->rin[m - 1] < L->rin[m]; m--) {
-            int64_t t = L->rin[m], n = L->rshape[m];
-            L->rin[m] = L->rin[m - 1], L->rshape[m] = L->rshape[m - 1];
-            L->rin[m - 1] = t, L->rshape[m - 1] = n;
-        }
-    int nr = 0;
-    for (int i = 0; i < L->nr; i++) {
-        if (nr > 0 && L->rin[nr - 1] == L->rin[i] * L->rshape[i]) {
-            L->rshape[nr - 1] *= L->rshape[i];
-            L->rin[nr - 1] = L->rin[i];
-        } else {
-            L->rshape[nr] = L->rshape[i];
-            L->rin[nr++] = L->rin[i];
-        }
+    /* reduced dims by decreasing signed stride (argmin / argmax's negative
+       ones last): ga__order_by_stride orders by magnitude, so the keys are
+       the strides less the lowest (a stride is below 2^62: it spans memory) */
+    int64_t lowest = 0, key[GA_MAXDIMS] = {0};
+    for (int i = 0; i < nr; i++) lowest = GA__MIN(lowest, rstrides[0][i]);
+    for (int i = 0; i < nr; i++) key[i] = rstrides[0][i] - lowest;
+    L->red_ndim = ga__rdims_order_merge(nr, key, rshape, 1, rstrides, L->red_shape, &L->red_in);
+    /* kept dims by decreasing input stride (all >= 0), merged where
+       contiguous in the input, the output and the aux arrays alike */
+    int64_t merged[3][GA_MAXDIMS];
+    L->kept_ndim = ga__rdims_order_merge(nk, kstrides[GA__RK_IN], kshape, 3, kstrides, L->kept_shape, merged);
+    for (int i = 0; i < L->kept_ndim; i++) {
+        L->kept_in[i] = merged[GA__RK_IN][i];
+        L->kept_out[i] = merged[GA__RK_OUT][i];
+        L->kept_aux[i] = merged[GA__RK_AUX][i];
     }
-    L->nr = nr;
-    /* kept dims the same way, merged where contiguous in the input, the
-       output and the aux arrays alike */
-    for (int i = 1; i < L->nk; i++)
-        for (int m = i; m > 0 && L->kin[m - 1] < L->kin[m]; m--) {
-            int64_t t[4] = {L->kshape[m], L->kin[m], L->kout[m], L->kaux[m]};
-            L->kshape[m] = L->kshape[m - 1], L->kin[m] = L->kin[m - 1];
-            L->kout[m] = L->kout[m - 1], L->kaux[m] = L->kaux[m - 1];
-            L->kshape[m - 1] = t[0], L->kin[m - 1] = t[1], L->kout[m - 1] = t[2], L->kaux[m - 1] = t[3];
-        }
-    int nk = 0;
-    for (int i = 0; i < L->nk; i++) {
-        int64_t n = L->kshape[i];
-        if (nk > 0 && L->kin[nk - 1] == L->kin[i] * n && L->kout[nk - 1] == L->kout[i] * n &&
-            L->kaux[nk - 1] == L->kaux[i] * n) {
-            L->kshape[nk - 1] *= n;
-            L->kin[nk - 1] = L->kin[i], L->kout[nk - 1] = L->kout[i], L->kaux[nk - 1] = L->kaux[i];
-        } else {
-            L->kshape[nk] = n;
-            L->kin[nk] = L->kin[i], L->kout[nk] = L->kout[i], L->kaux[nk] = L->kaux[i];
-            nk++;
-        }
-    }
-    L->nk = nk;
 }
+
+/* --- planning: the passes of a job and their launch geometry ------------- */
+
+/* The most passes of a plan. Each pass but the last cuts the row length K
+   to its chunk count: inner passes by 4096 at least (65536 after the
+   first), outer ones to at most 2048, then 32, then 1. */
+#define GA__RMAX_PASSES 8
+
+/* One pass of a planned job: its kernel and launch. */
+typedef struct ga__rpass {
+    int op, in;             /* the kernel: ga_reduce_<op>_<in>_<layout> (GA__ROP_*, GA__RIN_*) */
+    int layout;             /* GA__RINNER, GA__ROUTER or GA__RPACKED */
+    int flags;              /* GA__RF_*: the op's, and ROWS, TILES, PACKED or ALIGNED as planned */
+    ga_dtype in_dtype;      /* what the loads read: a's dtype, then the partial states' */
+    int32_t group, vec;     /* ga__reduce_args.group and .vec */
+    int64_t length;         /* the elements (then partial states) each row reduces */
+    int64_t chunk, nchunks; /* elements per work item, work items per row (1: the final pass) */
+    int64_t blocks;         /* the grid, of blocks of 256 threads */
+} ga__rpass;
+
+/* A job's plan (ga__reduce_plan): every pass but the last leaves nchunks
+   partial states per row, which the next pass reduces. */
+typedef struct ga__rplan {
+    int layout;   /* GA__RINNER (a's fastest dim is reduced) or GA__ROUTER (it is kept) */
+    size_t state; /* bytes of one partial state */
+    int npasses;
+    ga__rpass pass[GA__RMAX_PASSES];
+} ga__rplan;
 
 static int64_t ga__pow2_at_least(int64_t x)
 {
@@ -9527,154 +9611,229 @@ static int64_t ga__pow2_at_least(int64_t x)
     return p;
 }
 
-/* Runs every pass of a job on the current stream of a's device (bound). */
-static ga_status ga__reduce_run(const ga__rjob *j)
+/* An inner pass over dims L: a thread per row of up to 16 elements, a warp
+   per row of up to 2048 (65536 when there are rows enough to fill the GPU),
+   else blocks over chunks: chosen by the shape only. Rows along one dim, of
+   one dim each, take fewer threads when they are many (about 16 elements per
+   thread, 2^18 threads in all), and short contiguous ones go through shared
+   memory in tiles (first pass only), or, of 2 or 4 values read as stored,
+   whole rows in each 16-byte vector: a thread per vector, an elementwise
+   grid. P comes with its op, in and flags; `aligned`: the input starts
+   16-byte aligned. */
+static void ga__reduce_plan_inner(const ga__rdims *L, ga__rpass *P, size_t in_size, bool aligned, bool first,
+                                  int64_t sms)
 {
-    const char *func = j->func;
-    const ga_array *a = j->a;
-    const int device = a->device;
-    ga__rdims L;
-    ga__rdims_build(j, j->op != GA__ROP_ARG, &L);
-    if (L.rows == 0) return GA_OK;
-    ga__reduce_args A;
-    memset(&A, 0, sizeof A);
-    A.in = a->data + (uint64_t)L.in_off;
-    A.out = j->out->data + (uint64_t)L.out_off;
-    if (j->center) A.center = j->center->data + (uint64_t)(L.aux_off * (int64_t)ga__dtype_sizes[j->center->dtype]);
-    if (j->count) A.count = j->count->data + (uint64_t)(L.aux_off * 8);
-    A.initial = j->initial;
-    A.has_initial = j->has_initial;
-    A.initial_dtype = j->initial_dtype;
-    A.divisor = j->divisor;
-    A.ddof = j->ddof;
-    A.finalize = j->fin;
-    A.out_dtype = j->out->dtype;
-    A.rows = L.rows;
-    A.length = L.length;
-    A.kept_ndim = L.nk;
-    for (int d = 0; d < L.nk; d++) {
-        A.kept_shape[d] = L.kshape[d];
-        A.kept_out[d] = L.kout[d];
-        A.kept_aux[d] = L.kaux[d];
+    const int64_t K = L->length, M = L->rows;
+    P->layout = GA__RINNER;
+    P->group = K <= 16 ? 1 : K <= 2048 || (K <= 65536 && M >= 2048) ? 32 : 256;
+    const bool rows = L->kept_ndim == 1 && L->red_ndim == 1 && P->group <= 32;
+    if (rows && P->group == 32) {
+        int64_t g = GA__MAX(ga__pow2_at_least((K + 15) / 16), ga__pow2_at_least(((int64_t)1 << 18) / GA__MAX(M, 1)));
+        P->group = (int32_t)GA__MIN(g, 32);
     }
+    const int64_t row_bytes = K * (int64_t)in_size;
+    if (rows) P->flags |= GA__RF_ROWS;
+    if (rows && first && P->group == 1 && row_bytes <= 64 && L->red_in[0] == (int64_t)in_size &&
+        L->kept_in[0] == row_bytes && aligned)
+        P->flags |= GA__RF_TILES;
+    P->chunk = K > 0 ? K : 1;
+    if (P->group == 256) {
+        /* argmin / argmax read each winning vector again at the end of a
+           work item: theirs are longer */
+        const int64_t most = P->op == GA__ROP_ARG ? (int64_t)1 << 18 : 65536;
+        int64_t chunk = first ? ga__pow2_at_least(M * K / (P->op == GA__ROP_ARG ? 1024 : 8192)) : 65536;
+        chunk = GA__MAX(chunk, 4096);
+        chunk = GA__MIN(chunk, most);
+        if (K > chunk) P->chunk = chunk;
+    }
+    P->nchunks = (K + P->chunk - 1) / P->chunk;
+    if (P->nchunks < 1) P->nchunks = 1;
+    const int64_t groups = 256 / P->group;
+    P->blocks = (M * P->nchunks + groups - 1) / groups;
+    const bool native = P->in == GA__RIN_FLOAT32 || P->in == GA__RIN_FLOAT64 || P->in == GA__RIN_COMPLEX64 ||
+                        P->in == GA__RIN_COMPLEX128;
+    const bool packed = (P->flags & GA__RF_TILES) && native && in_size <= 8 && (K == 2 || (K == 4 && in_size == 4)) &&
+                        P->op != GA__ROP_ARGCOMBINE;
+    if (packed) {
+        const int64_t nvec = M / (16 / row_bytes), loads = GA__RPACKED_LOADS;
+        P->flags = (P->flags & ~GA__RF_TILES) | GA__RF_PACKED;
+        P->layout = GA__RPACKED;
+        P->blocks = ((nvec + loads - 1) / loads + 255) / 256;
+    } else if (P->flags & GA__RF_TILES) {
+        const int64_t tile_rows = (16384 / row_bytes) & ~(int64_t)15;
+        P->blocks = GA__MIN((M + tile_rows - 1) / tile_rows, sms * 4);
+    }
+}
+
+/* An outer pass over dims L: threads across the fastest kept dim, each a
+   16-byte vector of columns of a type read as stored (at most 32 bytes of
+   states), the reduced elements split into chunks when there are few
+   outputs (at least 8 elements per thread). P comes with its op, in and
+   flags; `aligned`: the input starts 16-byte aligned. */
+static void ga__reduce_plan_outer(const ga__rdims *L, ga__rpass *P, size_t in_size, size_t state, bool aligned)
+{
+    const int64_t K = L->length, M = L->rows;
+    P->layout = GA__ROUTER;
+    const bool native = P->in == GA__RIN_FLOAT32 || P->in == GA__RIN_FLOAT64 || P->in == GA__RIN_COMPLEX64 ||
+                        P->in == GA__RIN_COMPLEX128;
+    int64_t vm = 1;
+    if (native) vm = GA__MIN((int64_t)(16 / in_size), (int64_t)(32 / state));
+    if (vm < 1) vm = 1;
+    const int64_t N = L->kept_shape[L->kept_ndim - 1];
+    const int64_t tx = GA__MIN(32, ga__pow2_at_least((N + vm - 1) / vm)), ty = 256 / tx;
+    P->group = (int32_t)tx;
+    P->vec = (int32_t)vm;
+    aligned = aligned && vm == (int64_t)(16 / in_size) && L->kept_in[L->kept_ndim - 1] == (int64_t)in_size;
+    for (int d = 0; d < L->red_ndim; d++) aligned = aligned && L->red_in[d] % 16 == 0;
+    for (int d = 0; d + 1 < L->kept_ndim; d++) aligned = aligned && L->kept_in[d] % 16 == 0;
+    if (aligned) P->flags |= GA__RF_ALIGNED;
+    const int64_t tiles = M / N * ((N + tx * vm - 1) / (tx * vm));
+    const int64_t most = (K + ty * 8 - 1) / (ty * 8);
+    int64_t n = GA__MIN((2048 + tiles - 1) / tiles, most);
+    if (n < 1) n = 1;
+    P->chunk = K > 0 ? (K + n - 1) / n : 1;
+    P->nchunks = K > 0 ? (K + P->chunk - 1) / P->chunk : 1;
+    P->blocks = tiles * P->nchunks;
+}
+
+/* Dims L become those of the next pass, which reduces the nchunks partial
+   states of each row (state bytes each, inner: a row's states together;
+   outer: a chunk's states of every row together). */
+static void ga__rdims_to_states(ga__rdims *L, int layout, int64_t nchunks, size_t state)
+{
+    const int64_t s = (int64_t)state;
+    int64_t row = layout == GA__RINNER ? nchunks * s : s;
+    for (int d = L->kept_ndim - 1; d >= 0; d--) {
+        L->kept_in[d] = row;
+        row *= L->kept_shape[d];
+    }
+    L->red_ndim = 1;
+    L->red_shape[0] = nchunks;
+    L->red_in[0] = layout == GA__RINNER ? s : L->rows * s;
+    L->length = nchunks;
+}
+
+/* The passes of job j over its dims L (ga__rdims_build; L->rows > 0) on a
+   device of `sms` multiprocessors. The kernel's layout is chosen by which
+   dim is fastest in memory, the group size and the chunks by the shape
+   alone, so that the order of the additions never depends on the GPU; the
+   grid (a wave of blocks at most, or the work items) by the device. Makes
+   no CUDA calls. */
+static void ga__reduce_plan(const ga__rjob *j, const ga__rdims *dims, int64_t sms, ga__rplan *plan)
+{
+    const ga_array *a = j->a;
+    ga__rdims L = *dims;
     int op = j->op, flags = j->flags;
     int in = op == GA__ROP_COUNT || op == GA__ROP_LOGIC ? GA__RIN_ANY : ga__rin_for(j->value, a->dtype);
     ga_dtype in_dtype = a->dtype;
     size_t in_size = ga__dtype_sizes[a->dtype];
-    int64_t rmin = L.nr > 0 ? L.rin[L.nr - 1] : 0;
+    bool aligned = (a->data + (uint64_t)L.in_offset) % 16 == 0;
+    memset(plan, 0, sizeof *plan);
+    int64_t rmin = L.red_ndim > 0 ? L.red_in[L.red_ndim - 1] : 0;
     if (rmin < 0) rmin = -rmin; /* argmin / argmax keep a negative stride */
-    int layout = L.nr > 0 && L.nk > 0 && L.kin[L.nk - 1] < rmin ? GA__ROUTER : GA__RINNER;
-    const int64_t sms = ga__g.devices[device].multiprocessor_count;
-    const size_t state = ga__rstate_size(op, j->value);
+    plan->layout = L.red_ndim > 0 && L.kept_ndim > 0 && L.kept_in[L.kept_ndim - 1] < rmin ? GA__ROUTER : GA__RINNER;
+    plan->state = ga__rstate_size(op, j->value);
     int cop, cin, cflags;
     ga_dtype cdtype;
     ga__rcombine_of(op, flags, j->value, &cop, &cin, &cflags, &cdtype);
-    uint64_t flag = j->flag;
-    ga__block *parts = NULL;
-    ga_status st = GA_OK;
-    bool first = true;
-    for (;;) {
-        A.flags = flags;
-        A.in_dtype = in_dtype;
-        A.red_ndim = L.nr;
-        for (int d = 0; d < L.nr; d++) {
-            A.red_shape[d] = L.rshape[d];
-            A.red_in[d] = L.rin[d];
-        }
-        for (int d = 0; d < L.nk; d++) A.kept_in[d] = L.kin[d];
-        const int64_t K = L.length, M = L.rows;
-        int64_t blocks;
-        int kernel_layout = layout;
-        bool native = in == GA__RIN_FLOAT32 || in == GA__RIN_FLOAT64 || in == GA__RIN_COMPLEX64 ||
-                      in == GA__RIN_COMPLEX128;
-        if (layout == GA__RINNER) {
-            /* a thread per row of up to 16 elements, a warp per row of up to
-               2048 (65536 when there are rows enough to fill the GPU), else
-               blocks over chunks: chosen by the shape only. Rows along one
-               dim, of one dim each, take fewer threads when they are many
-               (about 16 elements per thread, 2^18 threads in all), and
-               short contiguous ones go through shared memory in tiles. */
-            A.group = K <= 16 ? 1 : K <= 2048 || (K <= 65536 && M >= 2048) ? 32 : 256;
-            const bool rows = L.nk == 1 && L.nr == 1 && A.group <= 32;
-            if (rows && A.group == 32) {
-                int64_t g = GA__MAX(ga__pow2_at_least((K + 15) / 16),
-                                    ga__pow2_at_least(((int64_t)1 << 18) / GA__MAX(M, 1)));
-                A.group = (int32_t)GA__MIN(g, 32);
-            }
-            const int64_t row_bytes = K * (int64_t)in_size;
-            if (rows) A.flags |= GA__RF_ROWS;
-            if (rows && first && A.group == 1 && row_bytes <= 64 && L.rin[0] == (int64_t)in_size &&
-                L.kin[0] == row_bytes && A.in % 16 == 0)
-                A.flags |= GA__RF_TILES;
-            A.chunk = K > 0 ? K : 1;
-            if (A.group == 256) {
-                /* argmin / argmax read each winning vector again at the end
-                   of a work item: theirs are longer */
-                const int64_t most = op == GA__ROP_ARG ? (int64_t)1 << 18 : 65536;
-                int64_t chunk = first ? ga__pow2_at_least(M * K / (op == GA__ROP_ARG ? 1024 : 8192)) : 65536;
-                chunk = GA__MAX(chunk, 4096);
-                chunk = GA__MIN(chunk, most);
-                if (K > chunk) A.chunk = chunk;
-            }
-            A.nchunks = (K + A.chunk - 1) / A.chunk;
-            if (A.nchunks < 1) A.nchunks = 1;
-            int64_t groups = 256 / A.group;
-            blocks = (M * A.nchunks + groups - 1) / groups;
-            /* rows of 2 or 4 values read as stored, whole rows in each
-               16-byte vector: a thread per vector, an elementwise grid */
-            const bool packed = (A.flags & GA__RF_TILES) && native && in_size <= 8 &&
-                                (K == 2 || (K == 4 && in_size == 4)) && op != GA__ROP_ARGCOMBINE;
-            if (packed) {
-                const int64_t nvec = M / (16 / row_bytes), loads = GA__RPACKED_LOADS;
-                A.flags = (A.flags & ~GA__RF_TILES) | GA__RF_PACKED;
-                kernel_layout = GA__RPACKED;
-                blocks = ((nvec + loads - 1) / loads + 255) / 256;
-            } else if (A.flags & GA__RF_TILES) {
-                const int64_t tile_rows = (16384 / row_bytes) & ~(int64_t)15;
-                blocks = GA__MIN((M + tile_rows - 1) / tile_rows, sms * 4);
-            }
-        } else {
-            /* columns per thread: a 16-byte vector of a type read as stored,
-               at most 32 bytes of states */
-            int64_t vm = 1;
-            if (native) vm = GA__MIN((int64_t)(16 / in_size), (int64_t)(32 / state));
-            if (vm < 1) vm = 1;
-            int64_t N = L.kshape[L.nk - 1];
-            int64_t tx = GA__MIN(32, ga__pow2_at_least((N + vm - 1) / vm)), ty = 256 / tx;
-            A.group = (int32_t)tx;
-            A.vec = (int32_t)vm;
-            bool aligned = vm == (int64_t)(16 / in_size) && (A.in % 16) == 0 &&
-                           L.kin[L.nk - 1] == (int64_t)in_size;
-            for (int d = 0; d < L.nr; d++) aligned = aligned && L.rin[d] % 16 == 0;
-            for (int d = 0; d + 1 < L.nk; d++) aligned = aligned && L.kin[d] % 16 == 0;
-            if (aligned) A.flags |= GA__RF_ALIGNED;
-            int64_t tiles = M / N * ((N + tx * vm - 1) / (tx * vm));
-            int64_t most = (K + ty * 8 - 1) / (ty * 8); /* at least 8 elements per thread */
-            int64_t n = GA__MIN((2048 + tiles - 1) / tiles, most);
-            if (n < 1) n = 1;
-            A.chunk = K > 0 ? (K + n - 1) / n : 1;
-            A.nchunks = K > 0 ? (K + A.chunk - 1) / A.chunk : 1;
-            blocks = tiles * A.nchunks;
-        }
+    for (int p = 0; p < GA__RMAX_PASSES; p++) {
+        ga__rpass *P = &plan->pass[p];
+        P->op = op, P->in = in, P->flags = flags, P->in_dtype = in_dtype, P->length = L.length;
+        if (plan->layout == GA__RINNER) ga__reduce_plan_inner(&L, P, in_size, aligned, p == 0, sms);
+        else ga__reduce_plan_outer(&L, P, in_size, plan->state, aligned);
         /* work items are spread over the blocks of one wave (grid-stride);
            rows of a thread or a warp each take blocks as they come */
-        if (layout == GA__ROUTER || A.group == 256) blocks = GA__MIN(blocks, sms * 4);
-        blocks = GA__MAX(GA__MIN(blocks, (int64_t)INT32_MAX), 1);
-        A.final_pass = A.nchunks == 1;
+        if (plan->layout == GA__ROUTER || P->group == 256) P->blocks = GA__MIN(P->blocks, sms * 4);
+        P->blocks = GA__MAX(GA__MIN(P->blocks, (int64_t)INT32_MAX), 1);
+        plan->npasses = p + 1;
+        if (P->nchunks == 1) return;
+        ga__rdims_to_states(&L, plan->layout, P->nchunks, plan->state);
+        op = cop, in = cin, flags = cflags, in_dtype = cdtype, in_size = plan->state;
+        aligned = true; /* the partial states: pool blocks, 256-byte aligned */
+    }
+    GPUARR_ASSERT(!"a reduction plan needs more than GA__RMAX_PASSES passes");
+}
+
+/* --- running a job ------------------------------------------------------- */
+
+/* The arguments every pass of job j over dims L shares. */
+static void ga__reduce_args_init(const ga__rjob *j, const ga__rdims *L, ga__reduce_args *A)
+{
+    memset(A, 0, sizeof *A);
+    A->in = j->a->data + (uint64_t)L->in_offset;
+    A->out = j->out->data + (uint64_t)L->out_offset;
+    if (j->center)
+        A->center = j->center->data + (uint64_t)(L->aux_offset * (int64_t)ga__dtype_sizes[j->center->dtype]);
+    if (j->count) A->count = j->count->data + (uint64_t)(L->aux_offset * 8);
+    A->initial = j->initial;
+    A->has_initial = j->has_initial;
+    A->initial_dtype = j->initial_dtype;
+    A->divisor = j->divisor;
+    A->ddof = j->ddof;
+    A->finalize = j->fin;
+    A->out_dtype = j->out->dtype;
+    A->rows = L->rows;
+    A->kept_ndim = L->kept_ndim;
+    for (int d = 0; d < L->kept_ndim; d++) {
+        A->kept_shape[d] = L->kept_shape[d];
+        A->kept_out[d] = L->kept_out[d];
+        A->kept_aux[d] = L->kept_aux[d];
+    }
+}
+
+/* The arguments of pass P over dims L (the pass's own: ga__rdims_to_states
+   after the first). */
+static void ga__reduce_args_pass(ga__reduce_args *A, const ga__rdims *L, const ga__rpass *P)
+{
+    A->flags = P->flags;
+    A->in_dtype = P->in_dtype;
+    A->length = P->length;
+    A->red_ndim = L->red_ndim;
+    for (int d = 0; d < L->red_ndim; d++) {
+        A->red_shape[d] = L->red_shape[d];
+        A->red_in[d] = L->red_in[d];
+    }
+    for (int d = 0; d < L->kept_ndim; d++) A->kept_in[d] = L->kept_in[d];
+    A->group = P->group;
+    A->vec = P->vec;
+    A->chunk = P->chunk;
+    A->nchunks = P->nchunks;
+    A->final_pass = P->nchunks == 1;
+}
+
+/* Runs every pass of a job on the current stream of a's device (bound). */
+static ga_status ga__reduce_run(const ga__rjob *j)
+{
+    const char *func = j->func;
+    const int device = j->a->device;
+    ga__rdims L;
+    ga__rdims_build(j, j->op != GA__ROP_ARG, &L);
+    if (L.rows == 0) return GA_OK;
+    ga__rplan plan;
+    ga__reduce_plan(j, &L, ga__g.devices[device].multiprocessor_count, &plan);
+    ga__reduce_args A;
+    ga__reduce_args_init(j, &L, &A);
+    uint64_t flag = j->flag;
+    ga__block *parts = NULL; /* the partial states the pass reads */
+    ga_status st = GA_OK;
+    for (int p = 0; p < plan.npasses; p++) {
+        const ga__rpass *P = &plan.pass[p];
+        ga__reduce_args_pass(&A, &L, P);
         ga__block *next = NULL;
         if (A.final_pass) {
-            A.out = j->out->data + (uint64_t)L.out_off;
+            A.out = j->out->data + (uint64_t)L.out_offset;
         } else {
-            next = ga__device_alloc(func, device, (size_t)(M * A.nchunks) * state, false);
+            next = ga__device_alloc(func, device, (size_t)(L.rows * P->nchunks) * plan.state, false);
             if (!next) {
                 st = ga__t.error;
                 break;
             }
+            GPUARR_ASSERT(next->ptr % 16 == 0); /* as ga__reduce_plan takes it */
             A.out = next->ptr;
-            A.part_row = layout == GA__RINNER ? A.nchunks : 1;
-            A.part_chunk = layout == GA__RINNER ? 1 : M;
+            A.part_row = plan.layout == GA__RINNER ? P->nchunks : 1;
+            A.part_chunk = plan.layout == GA__RINNER ? 1 : L.rows;
         }
-        CUfunction f = ga__reduce_kernel(func, op, in, kernel_layout);
+        CUfunction f = ga__reduce_kernel(func, P->op, P->in, P->layout);
         if (f && A.final_pass) {
             if (!flag) flag = ga__reduce_warning_word(func, device); /* the fatbin is loaded now */
             A.flag = flag;
@@ -9682,27 +9841,17 @@ static ga_status ga__reduce_run(const ga__rjob *j)
         if (!f) st = ga__t.error;
         else {
             void *args[] = {&A};
-            CUresult r = GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, ga__stream_of(device), args, NULL);
+            CUresult r = GA__CU.LaunchKernel(f, (unsigned)P->blocks, 1, 1, 256, 1, 1, 0, ga__stream_of(device), args,
+                                             NULL);
             if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuLaunchKernel");
         }
         if (parts) ga__pool_free(ga__g.devices[device].pool, parts); /* stream-ordered */
         parts = next;
         if (st != GA_OK || A.final_pass) break;
         /* the next pass reduces the partial states */
-        int64_t nch = A.nchunks, s = (int64_t)state, row = layout == GA__RINNER ? nch * s : s;
         A.in = next->ptr;
         A.center = 0;
-        A.length = nch;
-        for (int d = L.nk - 1; d >= 0; d--) {
-            L.kin[d] = row;
-            row *= L.kshape[d];
-        }
-        L.nr = 1;
-        L.rshape[0] = nch;
-        L.rin[0] = layout == GA__RINNER ? s : M * s;
-        L.length = nch;
-        op = cop, in = cin, flags = cflags, in_dtype = cdtype, in_size = state;
-        first = false;
+        ga__rdims_to_states(&L, plan.layout, P->nchunks, plan.state);
     }
     if (parts) ga__pool_free(ga__g.devices[device].pool, parts);
     return st;
@@ -9747,19 +9896,14 @@ static ga_array *ga__reduce_new(const char *func, const ga_array *a, const bool 
     for (int d = 0; d < a->ndim; d++) c_order = c_order || (!red[d] && a->strides[d] == 0 && a->shape[d] > 1);
     if (c_order || ndim < 2) return ga__array_new(func, a->device, ndim, shape, dtype);
     /* positions of a's axes in the result, ordered by a's |stride| */
-    int pos[GA_MAXDIMS], order[GA_MAXDIMS], n = 0;
+    int pos[GA_MAXDIMS], dims[GA_MAXDIMS], perm[GA_MAXDIMS], order[GA_MAXDIMS], n = 0;
+    int64_t dim_strides[GA_MAXDIMS] = {0};
     for (int d = 0, k = 0; d < a->ndim; d++) {
         pos[d] = !red[d] || keepdims ? k++ : -1;
-        if (pos[d] >= 0) order[n++] = d;
+        if (pos[d] >= 0) dims[n] = d, dim_strides[n++] = a->strides[d];
     }
-    for (int i = 1; i < n; i++)
-        for (int m = i; m > 0; m--) {
-            int64_t x = a->strides[order[m - 1]], y = a->strides[order[m]];
-            if ((x < 0 ? -x : x) >= (y < 0 ? -y : y)) break;
-            int t = order[m];
-            order[m] = order[m - 1];
-            order[m - 1] = t;
-        }
+    ga__order_by_stride(n, dim_strides, perm);
+    for (int i = 0; i < n; i++) order[i] = dims[perm[i]];
     int64_t strides[GA_MAXDIMS], step = (int64_t)ga__dtype_sizes[dtype];
     for (int i = n - 1; i >= 0; i--) {
         strides[pos[order[i]]] = step;
@@ -9908,280 +10052,341 @@ static ga_dtype ga__sum_dtype(ga_dtype t)
     return k == 'b' || k == 'i' ? GA_INT64 : k == 'u' ? GA_UINT64 : t;
 }
 
-/* The reduction of `a` into `target` (the result's dtype and shape):
-   every kind, after the argument checks. */
+/* One call of ga__reduce_into, as each kind's function below reads it. */
+typedef struct ga__rcall {
+    const char *func;
+    ga_reduction r;
+    const ga_array *a;
+    const bool *red;
+    ga_dtype dtype;           /* sums, means: the accumulator's dtype; var, std: dtype= or GA_DTYPE_INVALID */
+    ga_array *target;         /* the result's dtype and shape */
+    const ga_array *where;    /* where=, or NULL */
+    const ga_scalar *initial; /* initial=, or NULL */
+    double ddof;
+    int64_t count_k;          /* the elements each result reduces, where= aside */
+    bool skip_nan;            /* a nan form over a floating or complex dtype */
+} ga__rcall;
+
+static ga_status ga__reduce_into(const char *func, ga_reduction r, const ga_array *a, const bool *red, ga_dtype dtype,
+                                 ga_array *target, const ga_reduce_options *opt, int64_t count_k);
+
+/* A job of the call into its target, the rest zero. */
+static void ga__rjob_init(ga__rjob *j, const ga__rcall *c)
+{
+    memset(j, 0, sizeof *j);
+    j->func = c->func, j->red = c->red, j->out = c->target;
+}
+
+/* Releases the temporaries and returns st. */
+static ga_status ga__reduce_done(ga__temps *t, ga_status st)
+{
+    ga__temps_release(t);
+    return st;
+}
+
+/* sum, prod, nansum, nanprod: where= substitutes the identity; elements the
+   loads cannot read as the accumulator's value type are converted first. */
+static ga_status ga__reduce_sum_prod(const ga__rcall *c)
+{
+    const bool prod = c->r == GA_REDUCE_PROD || c->r == GA_REDUCE_NANPROD;
+    const ga_dtype acc = c->dtype;
+    ga__temps t = {{NULL}, 0};
+    const ga_array *src = c->a;
+    if (c->where && !(src = ga__temp(&t, ga__reduce_masked_scalar(c->func, c->a, c->where, ga_int(prod ? 1 : 0)))))
+        return ga__temps_fail(&t);
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    j.value = ga__rvalue(acc, false);
+    if ((acc == GA_BOOL && src->dtype != GA_BOOL) || !ga__rloadable(j.value, src->dtype) ||
+        ((acc == GA_FLOAT16 || acc == GA_BFLOAT16) && src->dtype != acc)) {
+        src = ga__temp(&t, ga__contiguous_copy(c->func, src, acc)); /* the elements as dtype= first */
+        if (!src) return ga__temps_fail(&t);
+    }
+    j.a = src;
+    j.op = prod ? GA__ROP_PROD : GA__ROP_SUM;
+    j.flags = c->skip_nan ? GA__RF_NAN : 0;
+    if (c->initial) {
+        ga_status st = ga__scalar_to_element(c->func, *c->initial, acc, &j.initial);
+        if (st != GA_OK) return ga__reduce_done(&t, st);
+        j.has_initial = true;
+        j.initial_dtype = acc;
+    }
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* where(mask, a, value), value an element of a's dtype. */
+static ga_array *ga__reduce_masked_element(const char *func, const ga_array *a, const ga_array *mask,
+                                           const ga__value16 *value)
+{
+    ga_array *v = ga__array_new(func, a->device, 0, NULL, a->dtype);
+    ga_array *t = v && ga__fill(func, v, value) == GA_OK ? ga__reduce_masked(func, a, mask, v) : NULL;
+    ga_release(v);
+    return t;
+}
+
+/* min, max, nanmin, nanmax: where= substitutes the initial value (NaN for
+   the nan forms). */
+static ga_status ga__reduce_min_max(const ga__rcall *c)
+{
+    const ga_array *a = c->a;
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    if (c->initial) {
+        ga_status st = ga__scalar_to_element(c->func, *c->initial, a->dtype, &j.initial);
+        if (st != GA_OK) return st;
+        j.has_initial = true;
+        j.initial_dtype = a->dtype;
+    }
+    ga__temps t = {{NULL}, 0};
+    const ga_array *src = a;
+    if (c->where) {
+        ga__value16 nan;
+        ga__double_to_element(NAN, NAN, a->dtype, &nan);
+        src = ga__temp(&t, ga__reduce_masked_element(c->func, a, c->where, c->skip_nan ? &nan : &j.initial));
+        if (!src) return ga__temps_fail(&t);
+    }
+    j.a = src;
+    j.op = GA__ROP_MINMAX;
+    j.value = ga__rvalue(a->dtype, true);
+    j.flags = (c->r == GA_REDUCE_MAX || c->r == GA_REDUCE_NANMAX ? GA__RF_MAX : 0) | (c->skip_nan ? GA__RF_NAN : 0);
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* argmin, argmax, nanargmin, nanargmax. The nan forms give the job a
+   warning word of its own and read it back: an all-NaN slice is an error. */
+static ga_status ga__reduce_arg(const ga__rcall *c)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    j.a = a;
+    j.op = GA__ROP_ARG;
+    j.value = ga__rvalue(a->dtype, true);
+    j.flags = (c->r == GA_REDUCE_ARGMAX || c->r == GA_REDUCE_NANARGMAX ? GA__RF_MAX : 0) |
+              (c->skip_nan ? GA__RF_NAN : 0);
+    if (!c->skip_nan) return ga__reduce_run(&j);
+    uint32_t found = 0;
+    CUstream stream = ga__stream_of(a->device);
+    ga__block *flag = ga__device_alloc(func, a->device, sizeof found, false);
+    if (!flag) return ga__t.error;
+    j.flag = flag->ptr;
+    CUresult cr = GA__CU.MemsetD8Async((CUdeviceptr)flag->ptr, 0, sizeof found, stream);
+    ga_status st = cr == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, cr, "cuMemsetD8Async");
+    if (st == GA_OK) st = ga__reduce_run(&j);
+    if (st == GA_OK) {
+        cr = GA__CU.MemcpyDtoHAsync(&found, (CUdeviceptr)flag->ptr, sizeof found, stream);
+        if (cr == CUDA_SUCCESS) cr = GA__CU.StreamSynchronize(stream);
+        if (cr != CUDA_SUCCESS) st = ga__cuda_error(func, cr, "cuMemcpyDtoHAsync");
+        else if (found & GA_WARNING_ALL_NAN) st = ga__error(GA_ERROR_VALUE, func, "All-NaN slice encountered");
+    }
+    ga__pool_free(ga__g.devices[a->device].pool, flag);
+    return st;
+}
+
+/* The job of a mean: the sum of src (in value type `value`) into out,
+   divided by each result's count (count NULL: by count_k). */
+static void ga__rjob_mean(ga__rjob *j, const ga__rcall *c, const ga_array *src, const ga_array *count, ga_dtype value,
+                          ga_array *out)
+{
+    ga__rjob_init(j, c);
+    j->a = src;
+    j->out = out;
+    j->op = GA__ROP_SUM;
+    j->value = value;
+    j->flags = c->skip_nan ? GA__RF_NAN : 0;
+    j->fin = GA__FIN_MEAN;
+    j->count = count;
+    j->divisor = (double)c->count_k;
+}
+
+/* What mean and var reduce: `base` (a, or a converted) with the elements
+   where= leaves out made 0 (NaN for the nan forms, which skip NaN) in *src,
+   and in *count how many elements each result takes (NULL when every
+   result takes count_k). Both are `base` / NULL or temporaries of t. */
+static ga_status ga__reduce_selection(const ga__rcall *c, ga__temps *t, const ga_array *base, const ga_array **src,
+                                      const ga_array **count)
+{
+    *src = base;
+    *count = NULL;
+    if (c->where &&
+        !(*src = ga__temp(t, ga__reduce_masked_scalar(c->func, base, c->where,
+                                                      c->skip_nan ? ga_float(NAN) : ga_int(0)))))
+        return ga__t.error;
+    if (!c->where && !c->skip_nan) return GA_OK;
+    ga_array *n = NULL;
+    ga_status st = ga__reduce_selected(c->func, c->a, *src, c->where, c->red, c->skip_nan, &n);
+    if (st == GA_OK) *count = ga__temp(t, n);
+    return st;
+}
+
+/* mean of an integer dtype=: the sum of src in acc, divided by the count in
+   float64, cast back into the target. */
+static ga_status ga__reduce_mean_exact(const ga__rcall *c, const ga_array *src, const ga_array *count, ga_dtype acc)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    ga__temps t = {{NULL}, 0};
+    ga_array *s = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, acc));
+    if (!s) return ga__temps_fail(&t);
+    ga_reduce_options o = {NULL, NULL, 0};
+    ga_status st = ga__reduce_into(func, GA_REDUCE_SUM, src, c->red, acc, s, &o, 0);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga_array *q = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, GA_FLOAT64));
+    if (!q) return ga__temps_fail(&t);
+    ga_operand in[2] = {ga_operand_array(s),
+                        count ? ga_operand_array(count) : ga_operand_scalar(ga_float((double)c->count_k))};
+    ga_array *outs[2] = {q, NULL};
+    st = ga_ufunc_call(GA_UFUNC_DIVIDE, in, outs);
+    if (st == GA_OK) {
+        ga_array *v = ga__reduce_kept_view(func, c->target, a, c->red);
+        st = v ? ga__copy_cast(func, a->device, v->dtype, v->data, v->strides, GA_FLOAT64, q->data, q->strides, v->ndim,
+                               v->shape)
+               : ga__t.error;
+        ga_release(v);
+    }
+    return ga__reduce_done(&t, st);
+}
+
+/* mean, nanmean: sum / count in float64 (NumPy divides by an intp count). */
+static ga_status ga__reduce_mean(const ga__rcall *c)
+{
+    ga__temps t = {{NULL}, 0};
+    const ga_array *src, *count;
+    ga_status st = ga__reduce_selection(c, &t, c->a, &src, &count);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga_dtype acc = c->dtype == GA_FLOAT16 || c->dtype == GA_BFLOAT16 ? GA_FLOAT32 : c->dtype;
+    if (ga__is_exact(acc)) return ga__reduce_done(&t, ga__reduce_mean_exact(c, src, count, acc));
+    if (!ga__rloadable(acc, src->dtype) && !(src = ga__temp(&t, ga__contiguous_copy(c->func, src, acc))))
+        return ga__temps_fail(&t);
+    ga__rjob j;
+    ga__rjob_mean(&j, c, src, count, acc, c->target);
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* var's second pass under where= (not the nan forms): `base` with the
+   elements where= leaves out replaced by their result's mean, so that they
+   add 0; a temporary of t, stored in *src. */
+static ga_status ga__reduce_mask_with_mean(const ga__rcall *c, ga__temps *t, const ga_array *base, const ga_array *center,
+                                      ga_dtype value, const ga_array **src)
+{
+    const ga_array *a = c->a;
+    int64_t kd[GA_MAXDIMS];
+    ga__reduce_shape(a, c->red, true, kd);
+    ga_array *ck = ga__reshape(c->func, center, a->ndim, kd);
+    ga_array *m = ck ? ga__temp(t, ga__array_new(c->func, a->device, a->ndim, a->shape,
+                                                 ga_promote_types(base->dtype, value)))
+                     : NULL;
+    ga_status st;
+    if (m) {
+        ga_operand in[3] = {ga_operand_array(c->where), ga_operand_array(base), ga_operand_array(ck)};
+        ga_array *outs[2] = {m, NULL};
+        st = ga_ufunc_call(GA_UFUNC_WHERE, in, outs);
+    } else {
+        st = ga__t.error;
+    }
+    ga_release(ck);
+    *src = m;
+    return st;
+}
+
+/* var, std, nanvar, nanstd: the mean (into `center`), then the sum of
+   |x - mean|^2, in the working dtype (dtype=, or NumPy's default). */
+static ga_status ga__reduce_var(const ga__rcall *c)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    ga_dtype w = c->dtype;
+    if (w == GA_DTYPE_INVALID) w = ga__is_exact(a->dtype) ? GA_FLOAT64 : a->dtype;
+    const ga_dtype value = ga__rvalue(w, false);
+    ga__temps t = {{NULL}, 0};
+    const ga_array *base = a, *src, *count;
+    if (!(a->dtype == w || (w == GA_FLOAT64 && !ga__is_complex(a->dtype))) &&
+        !(base = ga__temp(&t, ga__contiguous_copy(func, a, w))))
+        return ga__temps_fail(&t);
+    ga_status st = ga__reduce_selection(c, &t, base, &src, &count);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga_array *center = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, value));
+    if (!center) return ga__temps_fail(&t);
+    ga__rjob j;
+    ga__rjob_mean(&j, c, src, count, value, center);
+    st = ga__reduce_run(&j);
+    if (st == GA_OK && c->where && !c->skip_nan) st = ga__reduce_mask_with_mean(c, &t, base, center, value, &src);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga__rjob_init(&j, c);
+    j.a = src;
+    j.op = GA__ROP_SUMSQ;
+    j.value = value;
+    j.center = center;
+    j.count = count;
+    j.divisor = (double)c->count_k;
+    j.ddof = c->ddof;
+    j.flags = (c->skip_nan ? GA__RF_NAN | GA__RF_NANVAR : 0);
+    j.fin = c->r == GA_REDUCE_STD || c->r == GA_REDUCE_NANSTD ? GA__FIN_STD : GA__FIN_VAR;
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* all, any, count_nonzero: where= substitutes the identity. */
+static ga_status ga__reduce_logic(const ga__rcall *c)
+{
+    const bool any = c->r == GA_REDUCE_ANY, count = c->r == GA_REDUCE_COUNT_NONZERO;
+    ga__temps t = {{NULL}, 0};
+    const ga_array *src = c->a;
+    if (c->where && !(src = ga__temp(&t, ga__reduce_masked_scalar(c->func, c->a, c->where, ga_bool(!any)))))
+        return ga__temps_fail(&t);
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    j.a = src;
+    j.op = count ? GA__ROP_COUNT : GA__ROP_LOGIC;
+    j.value = count ? GA_INT64 : GA_BOOL;
+    j.flags = any ? GA__RF_ANY : 0;
+    return ga__reduce_done(&t, ga__reduce_run(&j));
+}
+
+/* ptp: max - min in a's dtype, subtracted into the target. */
+static ga_status ga__reduce_ptp(const ga__rcall *c)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    ga__temps t = {{NULL}, 0};
+    ga_array *mx = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, a->dtype));
+    ga_array *mn = mx ? ga__temp(&t, ga__reduce_aux_new(func, a, c->red, a->dtype)) : NULL;
+    if (!mn) return ga__temps_fail(&t);
+    ga_status st = ga__reduce_into(func, GA_REDUCE_MAX, a, c->red, a->dtype, mx, NULL, 0);
+    if (st == GA_OK) st = ga__reduce_into(func, GA_REDUCE_MIN, a, c->red, a->dtype, mn, NULL, 0);
+    if (st != GA_OK) return ga__reduce_done(&t, st);
+    ga_array *v = ga__temp(&t, ga__reduce_kept_view(func, c->target, a, c->red));
+    if (!v) return ga__temps_fail(&t);
+    ga_operand in[2] = {ga_operand_array(mx), ga_operand_array(mn)};
+    ga_array *outs[2] = {v, NULL};
+    return ga__reduce_done(&t, ga_ufunc_call(GA_UFUNC_SUBTRACT, in, outs));
+}
+
+/* The reduction of `a` over red[] into `target` (the result's dtype and
+   shape): every kind, after the argument checks. `dtype`: the accumulator
+   of sums and means, dtype= (or GA_DTYPE_INVALID) of var and std; count_k:
+   the elements each result reduces. */
 static ga_status ga__reduce_into(const char *func, ga_reduction r, const ga_array *a, const bool *red, ga_dtype dtype,
                                  ga_array *target, const ga_reduce_options *opt, int64_t count_k)
 {
-    const ga_array *where = opt ? opt->where : NULL;
-    const ga_scalar *initial = opt ? opt->initial : NULL;
     const bool nan_form = r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD || r == GA_REDUCE_NANMIN ||
                           r == GA_REDUCE_NANMAX || r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR ||
                           r == GA_REDUCE_NANSTD || r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX;
-    const bool skip_nan = nan_form && ga__is_inexact(a->dtype);
-    ga_array *temps[6] = {NULL};
-    int ntemps = 0;
-    ga_status st = GA_OK;
-    ga__rjob j;
-    memset(&j, 0, sizeof j);
-    j.func = func, j.red = red, j.out = target;
-#define GA__RTEMP(expr)                             \
-    do {                                            \
-        ga_array *t_ = (expr);                      \
-        if (!t_) {                                  \
-            st = ga__t.error;                       \
-            goto done;                              \
-        }                                           \
-        temps[ntemps++] = t_;                       \
-    } while (0)
+    const ga__rcall c = {func, r, a, red, dtype, target, opt ? opt->where : NULL, opt ? opt->initial : NULL,
+                         opt ? opt->ddof : 0, count_k, nan_form && ga__is_inexact(a->dtype)};
     switch (r) {
-    case GA_REDUCE_SUM: case GA_REDUCE_NANSUM: case GA_REDUCE_PROD: case GA_REDUCE_NANPROD: {
-        const bool prod = r == GA_REDUCE_PROD || r == GA_REDUCE_NANPROD;
-        const ga_array *src = a;
-        if (where) {
-            GA__RTEMP(ga__reduce_masked_scalar(func, a, where, ga_int(prod ? 1 : 0)));
-            src = temps[ntemps - 1];
-        }
-        ga_dtype acc = dtype;
-        j.value = ga__rvalue(acc, false);
-        if ((acc == GA_BOOL && src->dtype != GA_BOOL) || !ga__rloadable(j.value, src->dtype) ||
-            ((acc == GA_FLOAT16 || acc == GA_BFLOAT16) && src->dtype != acc)) {
-            GA__RTEMP(ga__contiguous_copy(func, src, acc)); /* the elements as dtype= first */
-            src = temps[ntemps - 1];
-        }
-        j.a = src;
-        j.op = prod ? GA__ROP_PROD : GA__ROP_SUM;
-        j.flags = skip_nan ? GA__RF_NAN : 0;
-        if (initial) {
-            st = ga__scalar_to_element(func, *initial, acc, &j.initial);
-            if (st != GA_OK) goto done;
-            j.has_initial = true;
-            j.initial_dtype = acc;
-        }
-        st = ga__reduce_run(&j);
-        break;
+    case GA_REDUCE_SUM: case GA_REDUCE_NANSUM: case GA_REDUCE_PROD: case GA_REDUCE_NANPROD:
+        return ga__reduce_sum_prod(&c);
+    case GA_REDUCE_MIN: case GA_REDUCE_MAX: case GA_REDUCE_NANMIN: case GA_REDUCE_NANMAX:
+        return ga__reduce_min_max(&c);
+    case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN: case GA_REDUCE_NANARGMAX:
+        return ga__reduce_arg(&c);
+    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN: return ga__reduce_mean(&c);
+    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD: return ga__reduce_var(&c);
+    case GA_REDUCE_ALL: case GA_REDUCE_ANY: case GA_REDUCE_COUNT_NONZERO: return ga__reduce_logic(&c);
+    case GA_REDUCE_PTP: return ga__reduce_ptp(&c);
+    default: return ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
     }
-    case GA_REDUCE_MIN: case GA_REDUCE_MAX: case GA_REDUCE_NANMIN: case GA_REDUCE_NANMAX: {
-        const bool max = r == GA_REDUCE_MAX || r == GA_REDUCE_NANMAX;
-        const ga_array *src = a;
-        if (initial) {
-            st = ga__scalar_to_element(func, *initial, a->dtype, &j.initial);
-            if (st != GA_OK) goto done;
-            j.has_initial = true;
-            j.initial_dtype = a->dtype;
-        }
-        if (where) {
-            /* unselected elements are the initial value (NaN for the nan forms) */
-            ga_array *v = ga__array_new(func, a->device, 0, NULL, a->dtype);
-            if (v) {
-                ga__value16 nan;
-                ga__double_to_element(NAN, NAN, a->dtype, &nan);
-                st = ga__fill(func, v, skip_nan ? &nan : &j.initial);
-                if (st == GA_OK) src = ga__reduce_masked(func, a, where, v);
-                ga_release(v);
-            }
-            if (!v || st != GA_OK || !src) {
-                st = ga__t.error;
-                goto done;
-            }
-            temps[ntemps++] = (ga_array *)src;
-        }
-        j.a = src;
-        j.op = GA__ROP_MINMAX;
-        j.value = ga__rvalue(a->dtype, true);
-        j.flags = (max ? GA__RF_MAX : 0) | (skip_nan ? GA__RF_NAN : 0);
-        st = ga__reduce_run(&j);
-        break;
-    }
-    case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN: case GA_REDUCE_NANARGMAX: {
-        j.a = a;
-        j.op = GA__ROP_ARG;
-        j.value = ga__rvalue(a->dtype, true);
-        j.flags = (r == GA_REDUCE_ARGMAX || r == GA_REDUCE_NANARGMAX ? GA__RF_MAX : 0) | (skip_nan ? GA__RF_NAN : 0);
-        ga__block *flag = NULL;
-        uint32_t found = 0;
-        CUstream stream = ga__stream_of(a->device);
-        if (skip_nan) { /* a word of its own, read back: an all-NaN slice is an error */
-            flag = ga__device_alloc(func, a->device, sizeof found, false);
-            if (!flag) {
-                st = ga__t.error;
-                goto done;
-            }
-            j.flag = flag->ptr;
-            CUresult cr = GA__CU.MemsetD8Async((CUdeviceptr)flag->ptr, 0, sizeof found, stream);
-            st = cr == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, cr, "cuMemsetD8Async");
-        }
-        if (st == GA_OK) st = ga__reduce_run(&j);
-        if (st == GA_OK && flag) {
-            CUresult cr = GA__CU.MemcpyDtoHAsync(&found, (CUdeviceptr)flag->ptr, sizeof found, stream);
-            if (cr == CUDA_SUCCESS) cr = GA__CU.StreamSynchronize(stream);
-            if (cr != CUDA_SUCCESS) st = ga__cuda_error(func, cr, "cuMemcpyDtoHAsync");
-            else if (found & GA_WARNING_ALL_NAN) st = ga__error(GA_ERROR_VALUE, func, "All-NaN slice encountered");
-        }
-        if (flag) ga__pool_free(ga__g.devices[a->device].pool, flag);
-        break;
-    }
-    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN: {
-        /* sum / count in float64 (NumPy divides by an intp count) */
-        const ga_array *src = a, *count = NULL;
-        if (where || skip_nan) {
-            if (where) {
-                GA__RTEMP(skip_nan ? ga__reduce_masked_scalar(func, a, where, ga_float(NAN))
-                                   : ga__reduce_masked_scalar(func, a, where, ga_int(0)));
-                src = temps[ntemps - 1];
-            }
-            ga_array *c = NULL;
-            st = ga__reduce_selected(func, a, src, where, red, skip_nan, &c);
-            if (st != GA_OK) goto done;
-            temps[ntemps++] = c;
-            count = c;
-        }
-        ga_dtype acc = dtype == GA_FLOAT16 || dtype == GA_BFLOAT16 ? GA_FLOAT32 : dtype;
-        if (ga__is_exact(acc)) {
-            /* an integer dtype=: the sum in it, divided in float64, cast back */
-            ga_array *s = ga__reduce_aux_new(func, a, red, acc), *q = NULL;
-            if (!s) {
-                st = ga__t.error;
-                goto done;
-            }
-            temps[ntemps++] = s;
-            bool kred[GA_MAXDIMS];
-            memcpy(kred, red, sizeof(bool) * (size_t)a->ndim);
-            ga_reduce_options o = {NULL, NULL, 0};
-            st = ga__reduce_into(func, GA_REDUCE_SUM, src, kred, acc, s, &o, 0);
-            if (st != GA_OK) goto done;
-            GA__RTEMP(q = ga__reduce_aux_new(func, a, red, GA_FLOAT64));
-            ga_operand in[2] = {ga_operand_array(s), count ? ga_operand_array(count)
-                                                           : ga_operand_scalar(ga_float((double)count_k))};
-            ga_array *outs[2] = {q, NULL};
-            st = ga_ufunc_call(GA_UFUNC_DIVIDE, in, outs);
-            if (st == GA_OK) {
-                ga_array *t = ga__reduce_kept_view(func, target, a, red);
-                st = t ? ga__copy_cast(func, a->device, t->dtype, t->data, t->strides, GA_FLOAT64, q->data, q->strides,
-                                       t->ndim, t->shape)
-                       : ga__t.error;
-                ga_release(t);
-            }
-            goto done;
-        }
-        j.value = acc;
-        if (!ga__rloadable(acc, src->dtype)) {
-            GA__RTEMP(ga__contiguous_copy(func, src, acc));
-            src = temps[ntemps - 1];
-        }
-        j.a = src;
-        j.op = GA__ROP_SUM;
-        j.flags = skip_nan ? GA__RF_NAN : 0;
-        j.fin = GA__FIN_MEAN;
-        j.count = count;
-        j.divisor = (double)count_k;
-        st = ga__reduce_run(&j);
-        break;
-    }
-    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD: {
-        /* the mean (into `center`), then the sum of |x - mean|^2 */
-        const ga_array *src = a, *count = NULL;
-        ga_dtype w = dtype; /* the working dtype: dtype=, or NumPy's default */
-        if (w == GA_DTYPE_INVALID) w = ga__is_exact(a->dtype) ? GA_FLOAT64 : a->dtype;
-        ga_dtype value = ga__rvalue(w, false);
-        if (!(a->dtype == w || (w == GA_FLOAT64 && !ga__is_complex(a->dtype)))) {
-            GA__RTEMP(ga__contiguous_copy(func, a, w));
-            src = temps[ntemps - 1];
-        }
-        const ga_array *src0 = src;
-        if (where) {
-            GA__RTEMP(ga__reduce_masked_scalar(func, src, where, skip_nan ? ga_float(NAN) : ga_int(0)));
-            src = temps[ntemps - 1];
-        }
-        if (where || skip_nan) {
-            ga_array *c = NULL;
-            st = ga__reduce_selected(func, a, src, where, red, skip_nan, &c);
-            if (st != GA_OK) goto done;
-            temps[ntemps++] = c;
-            count = c;
-        }
-        ga_array *center = NULL;
-        GA__RTEMP(center = ga__reduce_aux_new(func, a, red, value));
-        ga__rjob m = j;
-        m.a = src;
-        m.out = center;
-        m.op = GA__ROP_SUM;
-        m.value = value;
-        m.flags = skip_nan ? GA__RF_NAN : 0;
-        m.fin = GA__FIN_MEAN;
-        m.count = count;
-        m.divisor = (double)count_k;
-        st = ga__reduce_run(&m);
-        if (st != GA_OK) goto done;
-        if (where && !skip_nan) {
-            /* unselected elements become the mean: they add 0 */
-            int64_t kd[GA_MAXDIMS];
-            ga__reduce_shape(a, red, true, kd);
-            ga_array *ck = ga__reshape(func, center, a->ndim, kd);
-            ga_array *t = ck ? ga__array_new(func, a->device, a->ndim, a->shape, ga_promote_types(src0->dtype, value))
-                             : NULL;
-            if (t) {
-                ga_operand in[3] = {ga_operand_array(where), ga_operand_array(src0), ga_operand_array(ck)};
-                ga_array *outs[2] = {t, NULL};
-                st = ga_ufunc_call(GA_UFUNC_WHERE, in, outs);
-            } else {
-                st = ga__t.error;
-            }
-            ga_release(ck);
-            if (t) temps[ntemps++] = t;
-            if (st != GA_OK) goto done;
-            src = t;
-        }
-        j.a = src;
-        j.op = GA__ROP_SUMSQ;
-        j.value = value;
-        j.center = center;
-        j.count = count;
-        j.divisor = (double)count_k;
-        j.ddof = opt ? opt->ddof : 0;
-        j.flags = (skip_nan ? GA__RF_NAN | GA__RF_NANVAR : 0);
-        j.fin = r == GA_REDUCE_STD || r == GA_REDUCE_NANSTD ? GA__FIN_STD : GA__FIN_VAR;
-        st = ga__reduce_run(&j);
-        break;
-    }
-    case GA_REDUCE_ALL: case GA_REDUCE_ANY: case GA_REDUCE_COUNT_NONZERO: {
-        const ga_array *src = a;
-        const bool any = r == GA_REDUCE_ANY;
-        if (where) {
-            GA__RTEMP(ga__reduce_masked_scalar(func, a, where, ga_bool(!any)));
-            src = temps[ntemps - 1];
-        }
-        j.a = src;
-        j.op = r == GA_REDUCE_COUNT_NONZERO ? GA__ROP_COUNT : GA__ROP_LOGIC;
-        j.value = r == GA_REDUCE_COUNT_NONZERO ? GA_INT64 : GA_BOOL;
-        j.flags = any ? GA__RF_ANY : 0;
-        st = ga__reduce_run(&j);
-        break;
-    }
-    case GA_REDUCE_PTP: {
-        ga_array *mx = NULL, *mn = NULL;
-        GA__RTEMP(mx = ga__reduce_aux_new(func, a, red, a->dtype));
-        GA__RTEMP(mn = ga__reduce_aux_new(func, a, red, a->dtype));
-        st = ga__reduce_into(func, GA_REDUCE_MAX, a, red, a->dtype, mx, NULL, 0);
-        if (st == GA_OK) st = ga__reduce_into(func, GA_REDUCE_MIN, a, red, a->dtype, mn, NULL, 0);
-        if (st != GA_OK) goto done;
-        ga_array *t = ga__reduce_kept_view(func, target, a, red);
-        if (!t) {
-            st = ga__t.error;
-            goto done;
-        }
-        temps[ntemps++] = t;
-        ga_operand in[2] = {ga_operand_array(mx), ga_operand_array(mn)};
-        ga_array *outs[2] = {t, NULL};
-        st = ga_ufunc_call(GA_UFUNC_SUBTRACT, in, outs);
-        break;
-    }
-    default: st = ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
-    }
-done:
-#undef GA__RTEMP
-    for (int i = 0; i < ntemps; i++) ga_release(temps[i]);
-    return st;
 }
 
 /* Every reduction: the checks, the result (out given or new), the work. */
