@@ -1,7 +1,8 @@
 /* kernels/common.cuh - shared by every kernel family of gpuarr.
 
-   Compiled offline by nvcc (C++17) into one fatbin per family; see section 11
-   of gpuarr.h ("Kernel ABI") for the parameter structs. This file gives:
+   Compiled offline by nvcc (C++17) into one fatbin per family; the
+   parameter structs are in gpuarr.h's Kernel ABI section, at the mark
+   >>abi (grep for it). This file gives:
 
      1. storage types per dtype (ga_t_<name>) and the dtype X-macros
      2. the kernel naming macros (ga_<family>_<op>_<dtypes>_<variant>)
@@ -24,6 +25,11 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
+/* gpuarr.h compiles its Kernel ABI section (>>abi) only for the
+   implementation or where GPUARR_KERNEL_ABI is defined. */
+#ifndef GPUARR_KERNEL_ABI
+#define GPUARR_KERNEL_ABI
+#endif
 #include "../gpuarr.h"
 
 /* ======================================================================== */
