@@ -75,28 +75,16 @@ typedef ga_complex128_t c128;
 /* Values                                                                    */
 /* ======================================================================== */
 
-template <class V> struct ga_rtraits {
-    static constexpr bool cplx = false, flt = false;
-    typedef V real;
-};
-template <> struct ga_rtraits<float> { static constexpr bool cplx = false, flt = true; typedef float real; };
-template <> struct ga_rtraits<double> { static constexpr bool cplx = false, flt = true; typedef double real; };
-template <> struct ga_rtraits<c64> { static constexpr bool cplx = true, flt = true; typedef float real; };
-template <> struct ga_rtraits<c128> { static constexpr bool cplx = true, flt = true; typedef double real; };
-
-template <class V> GA_DEV bool ga_rnan(V x)
-{
-    if constexpr (ga_rtraits<V>::cplx) return x.re != x.re || x.im != x.im;
-    else if constexpr (ga_rtraits<V>::flt) return x != x;
-    else return false;
-}
+/* What a value type is: ga_num<V>; its arithmetic (wrapping integers,
+   IEEE floats, NumPy's complex formulas): ga_value_add, ga_value_mul,
+   ga_value_isnan (numbers.cuh). */
 
 template <class V> GA_DEV V ga_rconst(double re)
 {
-    if constexpr (ga_rtraits<V>::cplx) {
+    if constexpr (ga_num<V>::is_complex) {
         V z;
-        z.re = (typename ga_rtraits<V>::real)re;
-        z.im = (typename ga_rtraits<V>::real)re;
+        z.re = (ga_real_t<V>)re;
+        z.im = (ga_real_t<V>)re;
         return z;
     } else {
         return (V)re;
@@ -105,37 +93,10 @@ template <class V> GA_DEV V ga_rconst(double re)
 template <class V> GA_DEV V ga_rreal(double re)
 {
     V z = ga_rconst<V>(re);
-    if constexpr (ga_rtraits<V>::cplx) z.im = 0;
+    if constexpr (ga_num<V>::is_complex) z.im = 0;
     return z;
 }
 
-/* Wrapping integer arithmetic, IEEE for floats, NumPy's complex formulas. */
-template <class V> GA_DEV V ga_radd(V a, V b)
-{
-    if constexpr (ga_rtraits<V>::cplx) {
-        V z;
-        z.re = a.re + b.re;
-        z.im = a.im + b.im;
-        return z;
-    } else if constexpr (ga_rtraits<V>::flt) {
-        return a + b;
-    } else {
-        return (V)((uint64_t)a + (uint64_t)b);
-    }
-}
-template <class V> GA_DEV V ga_rmul(V a, V b)
-{
-    if constexpr (ga_rtraits<V>::cplx) {
-        V z;
-        z.re = a.re * b.re - a.im * b.im;
-        z.im = a.re * b.im + a.im * b.re;
-        return z;
-    } else if constexpr (ga_rtraits<V>::flt) {
-        return a * b;
-    } else {
-        return (V)((uint64_t)a * (uint64_t)b);
-    }
-}
 /* x * x rounded once (no contraction into the sum that follows, as NumPy's
    square then add). */
 GA_DEV float ga_rsq(float x) { return __fmul_rn(x, x); }
@@ -145,7 +106,7 @@ GA_DEV double ga_rsq(double x) { return __dmul_rn(x, x); }
    lexicographic, real part first. Not for NaN. */
 template <class V> GA_DEV bool ga_rbetter(V a, V b, bool max)
 {
-    if constexpr (ga_rtraits<V>::cplx) {
+    if constexpr (ga_num<V>::is_complex) {
         bool lt = a.re < b.re || (a.re == b.re && a.im < b.im);
         bool gt = a.re > b.re || (a.re == b.re && a.im > b.im);
         return max ? gt : lt;
@@ -156,7 +117,7 @@ template <class V> GA_DEV bool ga_rbetter(V a, V b, bool max)
 
 template <class V> GA_DEV V ga_rextreme(bool max)
 {
-    if constexpr (ga_rtraits<V>::flt) {
+    if constexpr (ga_num<V>::is_inexact) {
         return ga_rconst<V>(max ? -INFINITY : INFINITY);
     } else if constexpr (ga__same<V, int64_t>::value) {
         return max ? INT64_MIN : INT64_MAX;
@@ -194,7 +155,7 @@ template <class T> struct ga_in_native {
 /* Whether the generic load into V is defined for storage type T. */
 template <class V, class T> GA_DEV constexpr bool ga_rloads()
 {
-    constexpr int c = ga_traits<T>::category;
+    constexpr int c = ga_num<T>::category;
     if constexpr (ga__same<V, int64_t>::value || ga__same<V, uint64_t>::value)
         return c == GA_CAT_BOOL || c == GA_CAT_SINT || c == GA_CAT_UINT;
     else if constexpr (ga__same<V, float>::value)
@@ -233,9 +194,9 @@ struct ga_in_any {
     template <class T> static GA_DEV bool truth(const char *p, bool notnan)
     {
         T x = ga_load<T>(p);
-        if constexpr (ga_traits<T>::category == GA_CAT_COMPLEX) {
+        if constexpr (ga_num<T>::is_complex) {
             return notnan ? !(x.re != x.re || x.im != x.im) : (x.re != 0 || x.im != 0);
-        } else if constexpr (ga_traits<T>::category == GA_CAT_FLOAT) {
+        } else if constexpr (ga_num<T>::is_float) {
             const auto f = ga__widen(x); /* float, or double */
             return notnan ? !(f != f) : f != 0;
         } else {
@@ -270,14 +231,14 @@ template <class V> struct ga_op_sum {
     GA_DEV ga_op_sum() {}
     GA_DEV explicit ga_op_sum(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0) {}
     /* -0.0: the additive identity (sum([-0.0]) is -0.0, as NumPy's) */
-    GA_DEV S identity() const { return ga_rconst<V>(ga_rtraits<V>::flt ? -0.0 : 0.0); }
+    GA_DEV S identity() const { return ga_rconst<V>(ga_num<V>::is_inexact ? -0.0 : 0.0); }
     GA_DEV S empty() const { return ga_rconst<V>(0.0); } /* an empty sum is +0 */
     GA_DEV void accumulate(S &s, V x, int64_t) const
     {
-        if (nan && ga_rnan(x)) x = ga_rconst<V>(0.0); /* nansum: NaN counts as 0 */
-        s = ga_radd(s, x);
+        if (nan && ga_value_isnan(x)) x = ga_rconst<V>(0.0); /* nansum: NaN counts as 0 */
+        s = ga_value_add(s, x);
     }
-    GA_DEV S combine(S a, S b) const { return ga_radd(a, b); }
+    GA_DEV S combine(S a, S b) const { return ga_value_add(a, b); }
     GA_DEV R result(S s) const { return s; }
 };
 
@@ -292,10 +253,10 @@ template <class V> struct ga_op_prod {
     GA_DEV S empty() const { return identity(); }
     GA_DEV void accumulate(S &s, V x, int64_t) const
     {
-        if (nan && ga_rnan(x)) x = ga_rreal<V>(1.0);
-        s = ga_rmul(s, x);
+        if (nan && ga_value_isnan(x)) x = ga_rreal<V>(1.0);
+        s = ga_value_mul(s, x);
     }
-    GA_DEV S combine(S a, S b) const { return ga_rmul(a, b); }
+    GA_DEV S combine(S a, S b) const { return ga_value_mul(a, b); }
     GA_DEV R result(S s) const { return s; }
 };
 
@@ -311,7 +272,7 @@ template <class V> struct ga_op_minmax {
         : nan((a.flags & GA__RF_NAN) != 0), max((a.flags & GA__RF_MAX) != 0) {}
     GA_DEV S identity() const
     {
-        if constexpr (ga_rtraits<V>::flt)
+        if constexpr (ga_num<V>::is_inexact)
             if (nan) return ga_rconst<V>(NAN);
         return ga_rextreme<V>(max);
     }
@@ -319,13 +280,13 @@ template <class V> struct ga_op_minmax {
     GA_DEV void accumulate(S &s, V x, int64_t) const { s = combine(s, x); }
     GA_DEV S combine(S s, S x) const
     {
-        if constexpr (ga_rtraits<V>::flt) {
+        if constexpr (ga_num<V>::is_inexact) {
             if (nan) {
-                if (ga_rnan(x)) return s;
-                if (ga_rnan(s)) return x;
+                if (ga_value_isnan(x)) return s;
+                if (ga_value_isnan(s)) return x;
             } else {
-                if (ga_rnan(s)) return s;
-                if (ga_rnan(x)) return x;
+                if (ga_value_isnan(s)) return s;
+                if (ga_value_isnan(x)) return x;
             }
         }
         return ga_rbetter(x, s, max) ? x : s;
@@ -362,9 +323,9 @@ template <class V> struct ga_op_arg {
     /* k increases from one call to the next on the same state */
     GA_DEV void accumulate(S &s, V x, int64_t k) const
     {
-        const bool xn = ga_rnan(x);
+        const bool xn = ga_value_isnan(x);
         if (nan && xn) return;
-        if (s.i < 0 || (!ga_rnan(s.v) && (xn || ga_rbetter(x, s.v, max)))) {
+        if (s.i < 0 || (!ga_value_isnan(s.v) && (xn || ga_rbetter(x, s.v, max)))) {
             s.v = x;
             s.i = k;
         }
@@ -373,7 +334,7 @@ template <class V> struct ga_op_arg {
     {
         if (b.i < 0) return a;
         if (a.i < 0) return b;
-        const bool an = ga_rnan(a.v), bn = ga_rnan(b.v);
+        const bool an = ga_value_isnan(a.v), bn = ga_value_isnan(b.v);
         bool take_b;
         if (an || bn) take_b = an && bn ? b.i < a.i : bn;
         else if (ga_rbetter(b.v, a.v, max)) take_b = true;
@@ -419,9 +380,9 @@ template <class V> struct ga_racc<ga_op_arg<V>> {
     }
     static GA_DEV void add(const Op &op, A &s, V x, int64_t, int32_t k)
     {
-        const bool xn = ga_rnan(x);
+        const bool xn = ga_value_isnan(x);
         if (op.nan && xn) return;
-        if (s.i < 0 || (!ga_rnan(s.v) && (xn || ga_rbetter(x, s.v, op.max)))) {
+        if (s.i < 0 || (!ga_value_isnan(s.v) && (xn || ga_rbetter(x, s.v, op.max)))) {
             s.v = x;
             s.i = k;
         }
@@ -560,7 +521,7 @@ template <class Value> struct ga_in_state {
 
 /* sum of |x - center|^2 over the real value type; center: the row's mean. */
 template <class V> struct ga_op_sumsq {
-    typedef typename ga_rtraits<V>::real S;
+    typedef ga_real_t<V> S;
     typedef S R;
     static constexpr bool warns_all_nan = false;
     bool nan = false;
@@ -571,8 +532,8 @@ template <class V> struct ga_op_sumsq {
     GA_DEV S empty() const { return (S)0; }
     GA_DEV void accumulate(S &s, V x, int64_t) const
     {
-        if (nan && ga_rnan(x)) return;
-        if constexpr (ga_rtraits<V>::cplx) {
+        if (nan && ga_value_isnan(x)) return;
+        if constexpr (ga_num<V>::is_complex) {
             const S dr = x.re - center.re, di = x.im - center.im;
             s += ga_rsq(dr) + ga_rsq(di);
         } else {
@@ -642,17 +603,6 @@ template <class R> GA_DEV void ga_rstore(void *p, int dtype, R v)
     }
 }
 
-/* NumPy's complex division by the real n: Smith's formula with (n, 0). */
-GA_DEV c128 ga_rcdiv_real(c128 a, double n)
-{
-    const double rat = 0.0 / n, scl = 1.0 / (n + 0.0 * rat);
-    c128 z;
-    z.re = (a.re + a.im * rat) * scl;
-    z.im = (a.im - a.re * rat) * scl;
-    return z;
-}
-
-template <class T> GA_DEV double ga_rto_double(T x) { return (double)x; }
 GA_DEV c128 ga_rwiden(c64 z)
 {
     c128 w;
@@ -698,22 +648,22 @@ __device__ __noinline__ void ga_rfinal(const Op &op, const ga__reduce_args &a, t
         if constexpr (ga__same<typename Op::R, int64_t>::value && !ga__same<S, int64_t>::value) {
             if (r < 0) ga_rwarn(a, GA_WARNING_ALL_NAN); /* nanargmin / nanargmax of an all-NaN slice */
         } else if constexpr (Op::warns_all_nan) {
-            if ((a.flags & GA__RF_NAN) && ga_rnan(r)) ga_rwarn(a, GA_WARNING_ALL_NAN);
+            if ((a.flags & GA__RF_NAN) && ga_value_isnan(r)) ga_rwarn(a, GA_WARNING_ALL_NAN);
         }
         ga_rstore(out, a.out_dtype, r);
         return;
     }
-    if constexpr (ga_rtraits<typename Op::R>::flt) {
+    if constexpr (ga_num<typename Op::R>::is_inexact) {
         double n = a.count ? (double)*(const int64_t *)((const char *)a.count + aux_off * 8) : a.divisor;
         if (a.finalize == GA__FIN_MEAN) {
             if (n == 0) ga_rwarn(a, GA_WARNING_EMPTY_SLICE);
             const auto r = op.result(s);
-            if constexpr (ga_rtraits<typename Op::R>::cplx) ga_rstore(out, a.out_dtype, ga_rcdiv_real(ga_rwiden(r), n));
+            if constexpr (ga_num<typename Op::R>::is_complex) ga_rstore(out, a.out_dtype, ga_cdiv_real(ga_rwiden(r), n));
             else ga_rstore(out, a.out_dtype, (double)r / n);
             return;
         }
     }
-    if constexpr (ga_rtraits<typename Op::R>::flt && !ga_rtraits<typename Op::R>::cplx) {
+    if constexpr (ga_num<typename Op::R>::is_inexact && !ga_num<typename Op::R>::is_complex) {
         double n = a.count ? (double)*(const int64_t *)((const char *)a.count + aux_off * 8) : a.divisor;
         /* var, std: the real sum of squares over max(n - ddof, 0), or (nanvar)
            NaN where n - ddof <= 0 */
@@ -869,15 +819,6 @@ template <class Op> GA_DEV typename Op::S ga_rwarp(const Op &op, typename Op::S 
 }
 
 /* Stores a row's state: the result (final pass) or partials[row][chunk]. */
-template <class R> struct ga_rdtype { static constexpr int value = -1; };
-template <> struct ga_rdtype<float> { static constexpr int value = GA_FLOAT32; };
-template <> struct ga_rdtype<double> { static constexpr int value = GA_FLOAT64; };
-template <> struct ga_rdtype<int64_t> { static constexpr int value = GA_INT64; };
-template <> struct ga_rdtype<uint64_t> { static constexpr int value = GA_UINT64; };
-template <> struct ga_rdtype<c64> { static constexpr int value = GA_COMPLEX64; };
-template <> struct ga_rdtype<c128> { static constexpr int value = GA_COMPLEX128; };
-template <> struct ga_rdtype<ga_bool_t> { static constexpr int value = GA_BOOL; };
-
 template <class Op, class V>
 GA_DEV void ga_remit(const Op &op, const ga__reduce_args &a, int64_t row, int64_t chunk, typename Op::S s,
                      int64_t out_off, int64_t aux_off)
@@ -886,7 +827,7 @@ GA_DEV void ga_remit(const Op &op, const ga__reduce_args &a, int64_t row, int64_
     if (!a.final_pass) {
         ((typename Op::S *)a.out)[row * a.part_row + chunk * a.part_chunk] = s;
     } else if (a.finalize == GA__FIN_NONE && !a.has_initial && a.length > 0 && !(a.flags & GA__RF_NAN) &&
-               a.out_dtype == ga_rdtype<R>::value) {
+               a.out_dtype == ga_num<R>::dtype) {
         ga_store<R>((char *)a.out + out_off, op.result(s)); /* the common case, inline */
     } else {
         ga_rfinal<Op, V>(op, a, s, out_off, aux_off);
@@ -918,7 +859,7 @@ template <class Op, class In, int K> GA_DEV void ga_reduce_packed_k(const ga__re
     /* the common final store: PER results of R side by side */
     struct alignas(PER * sizeof(R)) results { R r[PER]; };
     const bool together = a.final_pass && a.finalize == GA__FIN_NONE && !a.has_initial && !(a.flags & GA__RF_NAN) &&
-                          a.out_dtype == ga_rdtype<R>::value && a.kept_out[0] == (int64_t)sizeof(R) &&
+                          a.out_dtype == ga_num<R>::dtype && a.kept_out[0] == (int64_t)sizeof(R) &&
                           a.out % sizeof(results) == 0;
     const uint4 *vin = (const uint4 *)a.in;
     for (int64_t v0 = t; v0 < nvec; v0 += U * nt) {
@@ -1293,19 +1234,15 @@ GA__REDUCE_PACKED_LIST(GA__REDUCE_PACKED_ENTRY)
 
 namespace {
 
-template <class V> GA_DEV V ga_rconj_mul(V a, V b)
+/* a * conj(b) */
+template <class V> GA_DEV V ga_mul_conj(V a, V b)
 {
-    if constexpr (ga_rtraits<V>::cplx) {
-        V c = b;
-        c.im = -c.im;
-        return ga_rmul(a, c);
-    } else {
-        return a * b;
-    }
+    if constexpr (ga_num<V>::is_complex) return ga_cmul(a, ga_cconj(b));
+    else return a * b;
 }
 template <class V> GA_DEV V ga_rscale(V a, double w)
 {
-    if constexpr (ga_rtraits<V>::cplx) {
+    if constexpr (ga_num<V>::is_complex) {
         a.re *= w;
         a.im *= w;
         return a;
@@ -1331,7 +1268,7 @@ template <class V> GA_DEV void ga_gram(const ga__gram_args &g)
         for (int64_t k = lo + threadIdx.x; k < hi; k += GA_RBLOCK) {
             V xj = x[j * g.nobs + k];
             if (wt) xj = ga_rscale(xj, wt[k]);
-            s = ga_radd(s, ga_rconj_mul(x[i * g.nobs + k], xj));
+            s = ga_value_add(s, ga_mul_conj(x[i * g.nobs + k], xj));
         }
         s = ga_rwarp(op, s, 32);
         if (lane == 0) partial[warp] = s;
@@ -1349,39 +1286,21 @@ GA_DEV double ga_rclip1(double v) { return v < -1.0 ? -1.0 : v > 1.0 ? 1.0 : v; 
 
 /* corrcoef from the covariance c (nv x nv): (c / s_i) / s_j with s the
    square roots of the diagonal's real parts, each part clipped to [-1, 1];
-   selfdiv: c / c (a single variable). Complex division by a real as
-   NumPy's (Smith's formula). */
+   selfdiv: c / c (a single variable). Complex division as NumPy's
+   (Smith's formula: ga_cdiv, and ga_cdiv_real by a real). */
 template <class V> GA_DEV void ga_corr(V *out, const V *c, int64_t nv, int32_t selfdiv)
 {
     GA_GRID_STRIDE_LOOP(e, nv * nv)
     {
         const int64_t i = e / nv, j = e - i * nv;
         V v = c[e];
-        if constexpr (ga_rtraits<V>::cplx) {
+        if constexpr (ga_num<V>::is_complex) {
             if (selfdiv) {
-                /* Smith's division of v by itself */
-                const V b = v;
-                const double ar = fabs(b.re), ai = fabs(b.im);
-                V z;
-                if (ar >= ai) {
-                    if (ar == 0 && ai == 0) {
-                        z.re = v.re / ar;
-                        z.im = v.im / ar;
-                    } else {
-                        const double rat = b.im / b.re, scl = 1.0 / (b.re + b.im * rat);
-                        z.re = (v.re + v.im * rat) * scl;
-                        z.im = (v.im - v.re * rat) * scl;
-                    }
-                } else {
-                    const double rat = b.re / b.im, scl = 1.0 / (b.im + b.re * rat);
-                    z.re = (v.re * rat + v.im) * scl;
-                    z.im = (v.im * rat - v.re) * scl;
-                }
-                out[e] = z;
+                out[e] = ga_cdiv(v, v);
                 continue;
             }
-            v = ga_rcdiv_real(v, sqrt(c[i * nv + i].re));
-            v = ga_rcdiv_real(v, sqrt(c[j * nv + j].re));
+            v = ga_cdiv_real(v, sqrt(c[i * nv + i].re));
+            v = ga_cdiv_real(v, sqrt(c[j * nv + j].re));
             v.re = ga_rclip1(v.re);
             v.im = ga_rclip1(v.im);
         } else {
