@@ -299,6 +299,36 @@ template <> GA_DEV void ga_store<ga_complex128_t>(void *p, ga_complex128_t v)
 GA_DEV uint4 ga_load16(const void *p) { return *(const uint4 *)p; }
 GA_DEV void ga_store16(void *p, uint4 v) { *(uint4 *)p = v; }
 
+/* The 16-byte vectors j = t, t + nt, t + 2 nt, ... below nv of vp, as
+   thread t of nt reads them: U loads in flight (a group of U vectors loaded
+   before any is used), then one at a time for those after the last whole
+   group. body(u, j, e) for each vector j, with e its elements (E[16 /
+   sizeof(E)]) and u its slot in the group (0 after the groups): slot u's
+   vectors come in increasing j. */
+template <class E, int U, class Body>
+GA_DEV void ga_for_each_vector(const uint4 *vp, int32_t nv, int t, int nt, Body &&body)
+{
+    constexpr int VW = (int)(16 / sizeof(E));
+    int32_t j = t;
+    for (; j + (U - 1) * nt < nv; j += U * nt) {
+        uint4 r[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) r[u] = vp[j + u * nt];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            E e[VW];
+            memcpy(e, &r[u], sizeof e);
+            body(u, j + u * nt, e);
+        }
+    }
+    for (; j < nv; j += nt) {
+        const uint4 r = vp[j];
+        E e[VW];
+        memcpy(e, &r, sizeof e);
+        body(0, j, e);
+    }
+}
+
 /* One element of N bytes moved as raw bits, at its dtype's alignment (a
    16-byte element needs only 8: complex128). For kernels that move
    elements without converting them (transposes, gathers). */
