@@ -174,7 +174,7 @@ template <class Vt> struct ga_in_generic {
     static GA_DEV V load(const char *p, const ga__reduce_args &a)
     {
         switch (a.in_dtype) {
-#define GA__LOAD_CASE(E, name, size, kind)                                            \
+#define GA__LOAD_CASE(E, name, size, kind)                                        \
     case GA_##E:                                                                  \
         if constexpr (ga_can_load_as<V, ga_t_##name>()) return ga_cast<V>(ga_load<ga_t_##name>(p)); \
         break;
@@ -613,7 +613,7 @@ __device__ __noinline__ void ga_store_final(const Op &op, const ga__reduce_args 
         } else {
             S init;
             switch (a.initial_dtype) {
-#define GA__INITIAL_CASE(E, name, size, kind)                                                        \
+#define GA__INITIAL_CASE(E, name, size, kind)                                                 \
     case GA_##E:                                                                              \
         init = ga_cast<S>(ga_load<ga_t_##name>((const char *)&a.initial));                \
         break;
@@ -1131,65 +1131,66 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
 /* Instantiation                                                             */
 /* ======================================================================== */
 
-#define GA__ROP_sum(V) ga_op_sum<V>
-#define GA__ROP_prod(V) ga_op_prod<V>
-#define GA__ROP_minmax(V) ga_op_minmax<V>
-#define GA__ROP_arg(V) ga_op_arg<V>
-#define GA__ROP_argcombine(V) ga_op_argcombine<V>
-#define GA__ROP_sumsq(V) ga_op_sumsq<V>
-#define GA__ROP_count(V) ga_op_count
-#define GA__ROP_logic(V) ga_op_logic
+#define GA__REDUCE_OP_sum(V) ga_op_sum<V>
+#define GA__REDUCE_OP_prod(V) ga_op_prod<V>
+#define GA__REDUCE_OP_minmax(V) ga_op_minmax<V>
+#define GA__REDUCE_OP_arg(V) ga_op_arg<V>
+#define GA__REDUCE_OP_argcombine(V) ga_op_argcombine<V>
+#define GA__REDUCE_OP_sumsq(V) ga_op_sumsq<V>
+#define GA__REDUCE_OP_count(V) ga_op_count
+#define GA__REDUCE_OP_logic(V) ga_op_logic
 
-/* <in> -> (value type, load policy) */
-#define GA__RIN_float32 float, ga_in_native<float>
-#define GA__RIN_float64 double, ga_in_native<double>
-#define GA__RIN_complex64 c64, ga_in_native<c64>
-#define GA__RIN_complex128 c128, ga_in_native<c128>
-#define GA__RIN_to_float32 float, ga_in_generic<float>
-#define GA__RIN_to_float64 double, ga_in_generic<double>
-#define GA__RIN_to_int64 int64_t, ga_in_generic<int64_t>
-#define GA__RIN_to_uint64 uint64_t, ga_in_generic<uint64_t>
-#define GA__RIN_any bool, ga_in_any
-#define GA__RIN_int64 int64_t, ga_in_generic<int64_t>
-#define GA__RIN_uint64 uint64_t, ga_in_generic<uint64_t>
+/* <in> -> (value type, load policy): GA__REDUCE_TYPES_<in> */
+#define GA__REDUCE_TYPES_float32 float, ga_in_native<float>
+#define GA__REDUCE_TYPES_float64 double, ga_in_native<double>
+#define GA__REDUCE_TYPES_complex64 c64, ga_in_native<c64>
+#define GA__REDUCE_TYPES_complex128 c128, ga_in_native<c128>
+#define GA__REDUCE_TYPES_to_float32 float, ga_in_generic<float>
+#define GA__REDUCE_TYPES_to_float64 double, ga_in_generic<double>
+#define GA__REDUCE_TYPES_to_int64 int64_t, ga_in_generic<int64_t>
+#define GA__REDUCE_TYPES_to_uint64 uint64_t, ga_in_generic<uint64_t>
+#define GA__REDUCE_TYPES_any bool, ga_in_any
+#define GA__REDUCE_TYPES_int64 int64_t, ga_in_generic<int64_t>
+#define GA__REDUCE_TYPES_uint64 uint64_t, ga_in_generic<uint64_t>
 
-#define GA__RFIRST(a, b) a
-#define GA__RSECOND(a, b) b
-#define GA__RVALUE_X(...) GA__RFIRST(__VA_ARGS__)
-#define GA__RLOADS_X(...) GA__RSECOND(__VA_ARGS__)
+#define GA__FIRST_ARG(a, b) a
+#define GA__SECOND_ARG(a, b) b
+#define GA__VALUE_TYPE(...) GA__FIRST_ARG(__VA_ARGS__)
+#define GA__LOAD_POLICY(...) GA__SECOND_ARG(__VA_ARGS__)
 
 /* argcombine reads states: its <in> names the state's value type */
-template <class Op, class V, class In> struct ga_rkernel {
+template <class Op, class V, class In> struct ga_reduce_kernel {
     typedef Op op;
     typedef In loads;
 };
-template <class V, class In> struct ga_rkernel<ga_op_argcombine<V>, V, In> {
+template <class V, class In> struct ga_reduce_kernel<ga_op_argcombine<V>, V, In> {
     typedef ga_op_argcombine<V> op;
     typedef ga_in_state<V> loads;
 };
 
 #define GA__REDUCE_ENTRY(OPN, INN)                                                                  \
-    typedef ga_rkernel<GA__ROP_##OPN(GA__RVALUE_X(GA__RIN_##INN)), GA__RVALUE_X(GA__RIN_##INN),     \
-                       GA__RLOADS_X(GA__RIN_##INN)>                                                 \
-        ga_rk_##OPN##_##INN;                                                                        \
-    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, 4)                                      \
+    typedef ga_reduce_kernel<GA__REDUCE_OP_##OPN(GA__VALUE_TYPE(GA__REDUCE_TYPES_##INN)),           \
+                             GA__VALUE_TYPE(GA__REDUCE_TYPES_##INN),                                \
+                             GA__LOAD_POLICY(GA__REDUCE_TYPES_##INN)>                               \
+        ga_kernel_##OPN##_##INN;                                                                    \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, 4)                                \
         GA_KERNEL_NAME(reduce, OPN, INN, inner)(const __grid_constant__ ga__reduce_args a)          \
     {                                                                                               \
-        ga_reduce_inner<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                    \
+        ga_reduce_inner<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);            \
     }                                                                                               \
-    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, 4)                                      \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, 4)                                \
         GA_KERNEL_NAME(reduce, OPN, INN, outer)(const __grid_constant__ ga__reduce_args a)          \
     {                                                                                               \
-        ga_reduce_outer<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                    \
+        ga_reduce_outer<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);            \
     }
 
 GA__REDUCE_KERNEL_LIST(GA__REDUCE_ENTRY)
 
 #define GA__REDUCE_PACKED_ENTRY(OPN, INN)                                                           \
-    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                   \
         GA_KERNEL_NAME(reduce, OPN, INN, packed)(const __grid_constant__ ga__reduce_args a)         \
     {                                                                                               \
-        ga_reduce_packed<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                   \
+        ga_reduce_packed<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);           \
     }
 
 GA__REDUCE_PACKED_LIST(GA__REDUCE_PACKED_ENTRY)
