@@ -66,7 +66,7 @@ extern "C" __device__ unsigned int ga_reduce_warning_word = 0;
 namespace {
 
 constexpr int GA_REDUCE_BLOCK = 256; /* threads per block, fixed: part of the summation order */
-constexpr int GA_LOADS_IN_FLIGHT = 4;       /* loads in flight per thread */
+constexpr int GA_LOADS_IN_FLIGHT = 4; /* loads in flight per thread */
 
 typedef ga_complex64_t c64;
 typedef ga_complex128_t c128;
