@@ -1,9 +1,11 @@
 /* kernels/common.cuh - shared by every kernel family of gpuarr.
 
-   Compiled offline by nvcc (C++17) into one fatbin per family; see section 11
-   of gpuarr.h ("Kernel ABI") for the parameter structs. This file gives:
+   Compiled offline by nvcc (C++17) into one fatbin per family; the
+   parameter structs are in gpuarr.h's Kernel ABI section, at the mark
+   >>abi (grep for it). The element types, their traits and their
+   arithmetic are in numbers.cuh. This file gives:
 
-     1. storage types per dtype (ga_t_<name>) and the dtype X-macros
+     1. the dtype X-macros
      2. the kernel naming macros (ga_<family>_<op>_<dtypes>_<variant>)
      3. ga_cast<To>(from): NumPy's astype values, bit for bit
      4. grid-stride and 16-byte vector helpers
@@ -24,40 +26,17 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
-#define GPUARR_KERNEL_ABI /* gpuarr.h's Kernel ABI (>>abi) */
+/* gpuarr.h compiles its Kernel ABI section (>>abi) only for the
+   implementation or where GPUARR_KERNEL_ABI is defined. */
+#ifndef GPUARR_KERNEL_ABI
+#define GPUARR_KERNEL_ABI
+#endif
 #include "../gpuarr.h"
+#include "numbers.cuh"
 
 /* ======================================================================== */
-/* 1. Storage types                                                          */
+/* 1. Dtype lists                                                            */
 /* ======================================================================== */
-
-/* bool: one byte, 0 or 1 when written by gpuarr; any nonzero byte reads as
-   true. A distinct type so that templates tell it from uint8. */
-struct ga_bool_t {
-    uint8_t v;
-};
-struct __align__(8) ga_complex64_t {
-    float re, im;
-};
-struct __align__(16) ga_complex128_t {
-    double re, im;
-};
-
-typedef ga_bool_t ga_t_bool;
-typedef int8_t ga_t_int8;
-typedef int16_t ga_t_int16;
-typedef int32_t ga_t_int32;
-typedef int64_t ga_t_int64;
-typedef uint8_t ga_t_uint8;
-typedef uint16_t ga_t_uint16;
-typedef uint32_t ga_t_uint32;
-typedef uint64_t ga_t_uint64;
-typedef __half ga_t_float16;
-typedef __nv_bfloat16 ga_t_bfloat16;
-typedef float ga_t_float32;
-typedef double ga_t_float64;
-typedef ga_complex64_t ga_t_complex64;
-typedef ga_complex128_t ga_t_complex128;
 
 /* The dtypes by gpuarr's name, in gpuarr's enum order. The storage type of
    dtype `name` is ga_t_##name. Three copies, so that lists nest (a macro is
@@ -83,12 +62,8 @@ typedef ga_complex128_t ga_t_complex128;
 /* The integer dtypes (fill patterns): X(suffix, bytes). */
 #define GA_FOR_EACH_ITEMSIZE(X) X(b8, 1) X(b16, 2) X(b32, 4) X(b64, 8) X(b128, 16)
 
-/* Compile-time checks against gpuarr.h's GA_DTYPE_LIST: every dtype has a
-   storage type of its itemsize, and the lists above hold all of them. */
-#define GA__CHECK_DTYPE(E, name, size, kind) \
-    static_assert(sizeof(ga_t_##name) == (size), "storage size of " #name);
-GA_DTYPE_LIST(GA__CHECK_DTYPE)
-#undef GA__CHECK_DTYPE
+/* Compile-time check against gpuarr.h's GA_DTYPE_LIST: the lists above
+   hold every dtype (numbers.cuh checks the storage types). */
 #define GA__COUNT_DTYPE(name) +1
 static_assert(0 GA_FOR_EACH_DTYPE(GA__COUNT_DTYPE) == GA_NUM_DTYPES, "dtype list");
 #undef GA__COUNT_DTYPE
@@ -113,36 +88,8 @@ static_assert(0 GA_FOR_EACH_DTYPE(GA__COUNT_DTYPE) == GA_NUM_DTYPES, "dtype list
 /* 3. Casting                                                                */
 /* ======================================================================== */
 
-#define GA_DEV __device__ __forceinline__
-
-enum { GA_CAT_BOOL, GA_CAT_SINT, GA_CAT_UINT, GA_CAT_FLOAT, GA_CAT_COMPLEX };
-
-template <class T> struct ga_traits;
-#define GA__TRAITS(T, cat) \
-    template <> struct ga_traits<T> { static constexpr int category = cat; };
-GA__TRAITS(ga_bool_t, GA_CAT_BOOL)
-GA__TRAITS(int8_t, GA_CAT_SINT)
-GA__TRAITS(int16_t, GA_CAT_SINT)
-GA__TRAITS(int32_t, GA_CAT_SINT)
-GA__TRAITS(int64_t, GA_CAT_SINT)
-GA__TRAITS(uint8_t, GA_CAT_UINT)
-GA__TRAITS(uint16_t, GA_CAT_UINT)
-GA__TRAITS(uint32_t, GA_CAT_UINT)
-GA__TRAITS(uint64_t, GA_CAT_UINT)
-GA__TRAITS(__half, GA_CAT_FLOAT)
-GA__TRAITS(__nv_bfloat16, GA_CAT_FLOAT)
-GA__TRAITS(float, GA_CAT_FLOAT)
-GA__TRAITS(double, GA_CAT_FLOAT)
-GA__TRAITS(ga_complex64_t, GA_CAT_COMPLEX)
-GA__TRAITS(ga_complex128_t, GA_CAT_COMPLEX)
-#undef GA__TRAITS
-
 template <class A, class B> struct ga__same { static constexpr bool value = false; };
 template <class A> struct ga__same<A, A> { static constexpr bool value = true; };
-
-template <class C> struct ga__part;
-template <> struct ga__part<ga_complex64_t> { typedef float type; };
-template <> struct ga__part<ga_complex128_t> { typedef double type; };
 
 /* Bits of the default quiet NaN with a sign (see the NaN policy above). */
 GA_DEV float ga__qnan_f32(bool neg) { return __uint_as_float(neg ? 0xffc00000u : 0x7fc00000u); }
@@ -207,7 +154,7 @@ template <> GA_DEV __nv_bfloat16 ga__fconv<__nv_bfloat16>(double x)
    ml_dtypes does for bfloat16). */
 template <class To, class I> GA_DEV To ga__i2f(I x)
 {
-    constexpr bool sgn = ga_traits<I>::category == GA_CAT_SINT;
+    constexpr bool sgn = ga_num<I>::is_sint;
     if constexpr (ga__same<To, double>::value) {
         if constexpr (sizeof(I) <= 4)
             return sgn ? __int2double_rn((int)x) : __uint2double_rn((unsigned)x);
@@ -276,12 +223,12 @@ template <class T> GA_DEV bool ga__nonzero(T x) { return x != (T)0; } /* ints, N
 /* ga_cast<To>(x): NumPy's astype value of x in dtype To. */
 template <class To, class From> GA_DEV To ga_cast(From x)
 {
-    constexpr int cf = ga_traits<From>::category, ct = ga_traits<To>::category;
+    constexpr int cf = ga_num<From>::category, ct = ga_num<To>::category;
     if constexpr (ga__same<To, From>::value) {
         return x;
     } else if constexpr (cf == GA_CAT_COMPLEX) {
         if constexpr (ct == GA_CAT_COMPLEX) {
-            typedef typename ga__part<To>::type P;
+            typedef ga_real_t<To> P;
             To r;
             r.re = ga_cast<P>(x.re);
             r.im = ga_cast<P>(x.im);
@@ -294,7 +241,7 @@ template <class To, class From> GA_DEV To ga_cast(From x)
             return ga_cast<To>(x.re);
         }
     } else if constexpr (ct == GA_CAT_COMPLEX) {
-        typedef typename ga__part<To>::type P;
+        typedef ga_real_t<To> P;
         To r;
         r.re = ga_cast<P>(x);
         r.im = (P)0;
@@ -351,6 +298,36 @@ template <> GA_DEV void ga_store<ga_complex128_t>(void *p, ga_complex128_t v)
 /* Whole 16-byte vectors (the address must be 16-byte aligned). */
 GA_DEV uint4 ga_load16(const void *p) { return *(const uint4 *)p; }
 GA_DEV void ga_store16(void *p, uint4 v) { *(uint4 *)p = v; }
+
+/* The 16-byte vectors j = t, t + nt, t + 2 nt, ... below nv of vp, as
+   thread t of nt reads them: U loads in flight (a group of U vectors loaded
+   before any is used), then one at a time for those after the last whole
+   group. body(u, j, e) for each vector j, with e its elements (E[16 /
+   sizeof(E)]) and u its slot in the group (0 after the groups): slot u's
+   vectors come in increasing j. */
+template <class E, int U, class Body>
+GA_DEV void ga_for_each_vector(const uint4 *vp, int32_t nv, int t, int nt, Body &&body)
+{
+    constexpr int VW = (int)(16 / sizeof(E));
+    int32_t j = t;
+    for (; j + (U - 1) * nt < nv; j += U * nt) {
+        uint4 r[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) r[u] = vp[j + u * nt];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            E e[VW];
+            memcpy(e, &r[u], sizeof e);
+            body(u, j + u * nt, e);
+        }
+    }
+    for (; j < nv; j += nt) {
+        const uint4 r = vp[j];
+        E e[VW];
+        memcpy(e, &r, sizeof e);
+        body(0, j, e);
+    }
+}
 
 /* One element of N bytes moved as raw bits, at its dtype's alignment (a
    16-byte element needs only 8: complex128). For kernels that move

@@ -201,7 +201,7 @@ GA_FOR_EACH_ITEMSIZE(GA__FILL_EYE_KERNELS)
 /* Value i of NumPy's <TYPE>_fill for dtype T, computed in its precision. */
 template <class T> __device__ __forceinline__ T ga__arange_value(int64_t i, const ga__arange_params &p)
 {
-    constexpr int cat = ga_traits<T>::category;
+    constexpr int cat = ga_num<T>::category;
     if constexpr (cat == GA_CAT_BOOL || cat == GA_CAT_SINT || cat == GA_CAT_UINT) {
         const int64_t v = i == 1 ? p.isecond : (int64_t)((uint64_t)p.istart + (uint64_t)i * (uint64_t)p.idelta);
         return ga_cast<T>(v); /* int64 -> T wraps; -> bool is v != 0 */
@@ -289,7 +289,7 @@ __device__ __forceinline__ T ga__linspace_value(int64_t i, int64_t n, const ga__
     y = __dadd_rn(y, p.start);
     if (p.endpoint && i == n - 1 && n > 1)
         y = p.stop;
-    constexpr int cat = ga_traits<T>::category;
+    constexpr int cat = ga_num<T>::category;
     if (p.log)
         y = ga__pow(p.base, y);
     else if (cat == GA_CAT_SINT || cat == GA_CAT_UINT)

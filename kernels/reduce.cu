@@ -65,8 +65,8 @@ extern "C" __device__ unsigned int ga_reduce_warning_word = 0;
 
 namespace {
 
-constexpr int GA_RBLOCK = 256; /* threads per block, fixed: part of the summation order */
-constexpr int GA_RU = 4;       /* loads in flight per thread */
+constexpr int GA_REDUCE_BLOCK = 256; /* threads per block, fixed: part of the summation order */
+constexpr int GA_LOADS_IN_FLIGHT = 4; /* loads in flight per thread */
 
 typedef ga_complex64_t c64;
 typedef ga_complex128_t c128;
@@ -75,77 +75,38 @@ typedef ga_complex128_t c128;
 /* Values                                                                    */
 /* ======================================================================== */
 
-template <class V> struct ga_rtraits {
-    static constexpr bool cplx = false, flt = false;
-    typedef V real;
-};
-template <> struct ga_rtraits<float> { static constexpr bool cplx = false, flt = true; typedef float real; };
-template <> struct ga_rtraits<double> { static constexpr bool cplx = false, flt = true; typedef double real; };
-template <> struct ga_rtraits<c64> { static constexpr bool cplx = true, flt = true; typedef float real; };
-template <> struct ga_rtraits<c128> { static constexpr bool cplx = true, flt = true; typedef double real; };
+/* What a value type is: ga_num<V>; its arithmetic (wrapping integers,
+   IEEE floats, NumPy's complex formulas): ga_value_add, ga_value_mul,
+   ga_value_isnan (numbers.cuh). */
 
-template <class V> GA_DEV bool ga_rnan(V x)
+template <class V> GA_DEV V ga_all_parts(double re)
 {
-    if constexpr (ga_rtraits<V>::cplx) return x.re != x.re || x.im != x.im;
-    else if constexpr (ga_rtraits<V>::flt) return x != x;
-    else return false;
-}
-
-template <class V> GA_DEV V ga_rconst(double re)
-{
-    if constexpr (ga_rtraits<V>::cplx) {
+    if constexpr (ga_num<V>::is_complex) {
         V z;
-        z.re = (typename ga_rtraits<V>::real)re;
-        z.im = (typename ga_rtraits<V>::real)re;
+        z.re = (ga_real_t<V>)re;
+        z.im = (ga_real_t<V>)re;
         return z;
     } else {
         return (V)re;
     }
 }
-template <class V> GA_DEV V ga_rreal(double re)
+template <class V> GA_DEV V ga_from_real(double re)
 {
-    V z = ga_rconst<V>(re);
-    if constexpr (ga_rtraits<V>::cplx) z.im = 0;
+    V z = ga_all_parts<V>(re);
+    if constexpr (ga_num<V>::is_complex) z.im = 0;
     return z;
 }
 
-/* Wrapping integer arithmetic, IEEE for floats, NumPy's complex formulas. */
-template <class V> GA_DEV V ga_radd(V a, V b)
-{
-    if constexpr (ga_rtraits<V>::cplx) {
-        V z;
-        z.re = a.re + b.re;
-        z.im = a.im + b.im;
-        return z;
-    } else if constexpr (ga_rtraits<V>::flt) {
-        return a + b;
-    } else {
-        return (V)((uint64_t)a + (uint64_t)b);
-    }
-}
-template <class V> GA_DEV V ga_rmul(V a, V b)
-{
-    if constexpr (ga_rtraits<V>::cplx) {
-        V z;
-        z.re = a.re * b.re - a.im * b.im;
-        z.im = a.re * b.im + a.im * b.re;
-        return z;
-    } else if constexpr (ga_rtraits<V>::flt) {
-        return a * b;
-    } else {
-        return (V)((uint64_t)a * (uint64_t)b);
-    }
-}
 /* x * x rounded once (no contraction into the sum that follows, as NumPy's
    square then add). */
-GA_DEV float ga_rsq(float x) { return __fmul_rn(x, x); }
-GA_DEV double ga_rsq(double x) { return __dmul_rn(x, x); }
+GA_DEV float ga_square_rn(float x) { return __fmul_rn(x, x); }
+GA_DEV double ga_square_rn(double x) { return __dmul_rn(x, x); }
 
 /* a before b in the order of min (less) or max (greater); complex:
    lexicographic, real part first. Not for NaN. */
-template <class V> GA_DEV bool ga_rbetter(V a, V b, bool max)
+template <class V> GA_DEV bool ga_precedes(V a, V b, bool max)
 {
-    if constexpr (ga_rtraits<V>::cplx) {
+    if constexpr (ga_num<V>::is_complex) {
         bool lt = a.re < b.re || (a.re == b.re && a.im < b.im);
         bool gt = a.re > b.re || (a.re == b.re && a.im > b.im);
         return max ? gt : lt;
@@ -154,10 +115,10 @@ template <class V> GA_DEV bool ga_rbetter(V a, V b, bool max)
     }
 }
 
-template <class V> GA_DEV V ga_rextreme(bool max)
+template <class V> GA_DEV V ga_minmax_identity(bool max)
 {
-    if constexpr (ga_rtraits<V>::flt) {
-        return ga_rconst<V>(max ? -INFINITY : INFINITY);
+    if constexpr (ga_num<V>::is_inexact) {
+        return ga_all_parts<V>(max ? -INFINITY : INFINITY);
     } else if constexpr (ga__same<V, int64_t>::value) {
         return max ? INT64_MIN : INT64_MAX;
     } else {
@@ -166,7 +127,7 @@ template <class V> GA_DEV V ga_rextreme(bool max)
 }
 
 /* Shuffles of any trivially copyable value, 32 bits at a time. */
-template <class S> GA_DEV S ga_rshfl_down(S v, int delta)
+template <class S> GA_DEV S ga_shfl_down_any(S v, int delta)
 {
     constexpr int W = (int)((sizeof(S) + 3) / 4);
     uint32_t w[W];
@@ -192,9 +153,9 @@ template <class T> struct ga_in_native {
 };
 
 /* Whether the generic load into V is defined for storage type T. */
-template <class V, class T> GA_DEV constexpr bool ga_rloads()
+template <class V, class T> GA_DEV constexpr bool ga_can_load_as()
 {
-    constexpr int c = ga_traits<T>::category;
+    constexpr int c = ga_num<T>::category;
     if constexpr (ga__same<V, int64_t>::value || ga__same<V, uint64_t>::value)
         return c == GA_CAT_BOOL || c == GA_CAT_SINT || c == GA_CAT_UINT;
     else if constexpr (ga__same<V, float>::value)
@@ -213,12 +174,12 @@ template <class Vt> struct ga_in_generic {
     static GA_DEV V load(const char *p, const ga__reduce_args &a)
     {
         switch (a.in_dtype) {
-#define GA__RLOAD(E, name, size, kind)                                            \
+#define GA__LOAD_CASE(E, name, size, kind)                                        \
     case GA_##E:                                                                  \
-        if constexpr (ga_rloads<V, ga_t_##name>()) return ga_cast<V>(ga_load<ga_t_##name>(p)); \
+        if constexpr (ga_can_load_as<V, ga_t_##name>()) return ga_cast<V>(ga_load<ga_t_##name>(p)); \
         break;
-            GA_DTYPE_LIST(GA__RLOAD)
-#undef GA__RLOAD
+            GA_DTYPE_LIST(GA__LOAD_CASE)
+#undef GA__LOAD_CASE
         }
         return V();
     }
@@ -233,9 +194,9 @@ struct ga_in_any {
     template <class T> static GA_DEV bool truth(const char *p, bool notnan)
     {
         T x = ga_load<T>(p);
-        if constexpr (ga_traits<T>::category == GA_CAT_COMPLEX) {
+        if constexpr (ga_num<T>::is_complex) {
             return notnan ? !(x.re != x.re || x.im != x.im) : (x.re != 0 || x.im != 0);
-        } else if constexpr (ga_traits<T>::category == GA_CAT_FLOAT) {
+        } else if constexpr (ga_num<T>::is_float) {
             const auto f = ga__widen(x); /* float, or double */
             return notnan ? !(f != f) : f != 0;
         } else {
@@ -246,10 +207,10 @@ struct ga_in_any {
     {
         const bool notnan = (a.flags & GA__RF_NOTNAN) != 0;
         switch (a.in_dtype) {
-#define GA__RTRUTH(E, name, size, kind) \
+#define GA__TRUTH_CASE(E, name, size, kind) \
     case GA_##E: return truth<ga_t_##name>(p, notnan);
-            GA_DTYPE_LIST(GA__RTRUTH)
-#undef GA__RTRUTH
+            GA_DTYPE_LIST(GA__TRUTH_CASE)
+#undef GA__TRUTH_CASE
         }
         return false;
     }
@@ -270,14 +231,14 @@ template <class V> struct ga_op_sum {
     GA_DEV ga_op_sum() {}
     GA_DEV explicit ga_op_sum(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0) {}
     /* -0.0: the additive identity (sum([-0.0]) is -0.0, as NumPy's) */
-    GA_DEV S identity() const { return ga_rconst<V>(ga_rtraits<V>::flt ? -0.0 : 0.0); }
-    GA_DEV S empty() const { return ga_rconst<V>(0.0); } /* an empty sum is +0 */
+    GA_DEV S identity() const { return ga_all_parts<V>(ga_num<V>::is_inexact ? -0.0 : 0.0); }
+    GA_DEV S empty() const { return ga_all_parts<V>(0.0); } /* an empty sum is +0 */
     GA_DEV void accumulate(S &s, V x, int64_t) const
     {
-        if (nan && ga_rnan(x)) x = ga_rconst<V>(0.0); /* nansum: NaN counts as 0 */
-        s = ga_radd(s, x);
+        if (nan && ga_value_isnan(x)) x = ga_all_parts<V>(0.0); /* nansum: NaN counts as 0 */
+        s = ga_value_add(s, x);
     }
-    GA_DEV S combine(S a, S b) const { return ga_radd(a, b); }
+    GA_DEV S combine(S a, S b) const { return ga_value_add(a, b); }
     GA_DEV R result(S s) const { return s; }
 };
 
@@ -288,14 +249,14 @@ template <class V> struct ga_op_prod {
     bool nan = false;
     GA_DEV ga_op_prod() {}
     GA_DEV explicit ga_op_prod(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0) {}
-    GA_DEV S identity() const { return ga_rreal<V>(1.0); }
+    GA_DEV S identity() const { return ga_from_real<V>(1.0); }
     GA_DEV S empty() const { return identity(); }
     GA_DEV void accumulate(S &s, V x, int64_t) const
     {
-        if (nan && ga_rnan(x)) x = ga_rreal<V>(1.0);
-        s = ga_rmul(s, x);
+        if (nan && ga_value_isnan(x)) x = ga_from_real<V>(1.0);
+        s = ga_value_mul(s, x);
     }
-    GA_DEV S combine(S a, S b) const { return ga_rmul(a, b); }
+    GA_DEV S combine(S a, S b) const { return ga_value_mul(a, b); }
     GA_DEV R result(S s) const { return s; }
 };
 
@@ -311,24 +272,24 @@ template <class V> struct ga_op_minmax {
         : nan((a.flags & GA__RF_NAN) != 0), max((a.flags & GA__RF_MAX) != 0) {}
     GA_DEV S identity() const
     {
-        if constexpr (ga_rtraits<V>::flt)
-            if (nan) return ga_rconst<V>(NAN);
-        return ga_rextreme<V>(max);
+        if constexpr (ga_num<V>::is_inexact)
+            if (nan) return ga_all_parts<V>(NAN);
+        return ga_minmax_identity<V>(max);
     }
     GA_DEV S empty() const { return identity(); }
     GA_DEV void accumulate(S &s, V x, int64_t) const { s = combine(s, x); }
     GA_DEV S combine(S s, S x) const
     {
-        if constexpr (ga_rtraits<V>::flt) {
+        if constexpr (ga_num<V>::is_inexact) {
             if (nan) {
-                if (ga_rnan(x)) return s;
-                if (ga_rnan(s)) return x;
+                if (ga_value_isnan(x)) return s;
+                if (ga_value_isnan(s)) return x;
             } else {
-                if (ga_rnan(s)) return s;
-                if (ga_rnan(x)) return x;
+                if (ga_value_isnan(s)) return s;
+                if (ga_value_isnan(x)) return x;
             }
         }
-        return ga_rbetter(x, s, max) ? x : s;
+        return ga_precedes(x, s, max) ? x : s;
     }
     GA_DEV R result(S s) const { return s; }
 };
@@ -354,7 +315,7 @@ template <class V> struct ga_op_arg {
     GA_DEV S identity() const
     {
         S s;
-        s.v = ga_rconst<V>(0.0);
+        s.v = ga_all_parts<V>(0.0);
         s.i = -1;
         return s;
     }
@@ -362,9 +323,9 @@ template <class V> struct ga_op_arg {
     /* k increases from one call to the next on the same state */
     GA_DEV void accumulate(S &s, V x, int64_t k) const
     {
-        const bool xn = ga_rnan(x);
+        const bool xn = ga_value_isnan(x);
         if (nan && xn) return;
-        if (s.i < 0 || (!ga_rnan(s.v) && (xn || ga_rbetter(x, s.v, max)))) {
+        if (s.i < 0 || (!ga_value_isnan(s.v) && (xn || ga_precedes(x, s.v, max)))) {
             s.v = x;
             s.i = k;
         }
@@ -373,11 +334,11 @@ template <class V> struct ga_op_arg {
     {
         if (b.i < 0) return a;
         if (a.i < 0) return b;
-        const bool an = ga_rnan(a.v), bn = ga_rnan(b.v);
+        const bool an = ga_value_isnan(a.v), bn = ga_value_isnan(b.v);
         bool take_b;
         if (an || bn) take_b = an && bn ? b.i < a.i : bn;
-        else if (ga_rbetter(b.v, a.v, max)) take_b = true;
-        else if (ga_rbetter(a.v, b.v, max)) take_b = false;
+        else if (ga_precedes(b.v, a.v, max)) take_b = true;
+        else if (ga_precedes(a.v, b.v, max)) take_b = false;
         else take_b = b.i < a.i;
         return take_b ? b : a;
     }
@@ -387,7 +348,7 @@ template <class V> struct ga_op_arg {
 /* What a thread accumulates one row range into: the op's state, or for
    argmin / argmax a lean one with a 32-bit index relative to the range's
    start (fewer registers and instructions on the hot path). */
-template <class Op> struct ga_racc {
+template <class Op> struct ga_accumulator {
     typedef typename Op::S A;
     static GA_DEV A identity(const Op &op) { return op.identity(); }
     template <class X> static GA_DEV void add(const Op &op, A &s, X x, int64_t lo, int32_t rel)
@@ -407,21 +368,21 @@ template <class V> struct ga_arg_lean {
     V v;
     int32_t i;
 };
-template <class V> struct ga_racc<ga_op_arg<V>> {
+template <class V> struct ga_accumulator<ga_op_arg<V>> {
     typedef ga_op_arg<V> Op;
     typedef ga_arg_lean<V> A;
     static GA_DEV A identity(const Op &)
     {
         A a;
-        a.v = ga_rconst<V>(0.0);
+        a.v = ga_all_parts<V>(0.0);
         a.i = -1;
         return a;
     }
     static GA_DEV void add(const Op &op, A &s, V x, int64_t, int32_t k)
     {
-        const bool xn = ga_rnan(x);
+        const bool xn = ga_value_isnan(x);
         if (op.nan && xn) return;
-        if (s.i < 0 || (!ga_rnan(s.v) && (xn || ga_rbetter(x, s.v, op.max)))) {
+        if (s.i < 0 || (!ga_value_isnan(s.v) && (xn || ga_precedes(x, s.v, op.max)))) {
             s.v = x;
             s.i = k;
         }
@@ -451,12 +412,12 @@ template <class V> struct ga_racc<ga_op_arg<V>> {
 };
 
 /* argmin / argmax over a thread's 16-byte vectors of float32 or float64
-   (vectors t, t + T, ... below nv, GA_RU accumulators in flight): only a
+   (vectors t, t + T, ... below nv, GA_LOADS_IN_FLIGHT accumulators in flight): only a
    vector's extreme is compared with the running one, without branches,
    and the vector is remembered; the winners are read again at the end for
    the first element equal to their extreme. Strict comparisons keep the
    first vector on ties, so the element found is the first index. */
-template <class V, bool MAX, bool SKIPNAN> struct ga_rarg_vectors {
+template <class V, bool MAX, bool SKIPNAN> struct ga_arg_vectors {
     /* the extreme of two values: NaN-propagating, or (SKIPNAN) NaN only
        when both are */
     static GA_DEV V pick(V a, V b)
@@ -485,45 +446,27 @@ template <class V, bool MAX, bool SKIPNAN> struct ga_rarg_vectors {
                                        int32_t head)
     {
         constexpr int VW = (int)(16 / sizeof(V));
-        V best[GA_RU];
-        int32_t at[GA_RU];
+        V best[GA_LOADS_IN_FLIGHT];
+        int32_t at[GA_LOADS_IN_FLIGHT];
 #pragma unroll
-        for (int u = 0; u < GA_RU; u++) {
+        for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) {
             if constexpr (ga__same<V, float>::value) best[u] = ga__qnan_f32(false);
             else best[u] = ga__qnan_f64(false);
             at[u] = -1;
         }
-        int32_t j = t;
-        for (; j + (GA_RU - 1) * T < nv; j += GA_RU * T) {
-            uint4 r[GA_RU];
-#pragma unroll
-            for (int u = 0; u < GA_RU; u++) r[u] = vp[j + u * T];
-#pragma unroll
-            for (int u = 0; u < GA_RU; u++) {
-                V e[VW];
-                memcpy(e, &r[u], sizeof e);
-                V m = e[0];
-#pragma unroll
-                for (int q = 1; q < VW; q++) m = pick(m, e[q]);
-                const bool take = replaces(m, best[u], at[u] < 0);
-                best[u] = take ? m : best[u];
-                at[u] = take ? j + u * T : at[u];
-            }
-        }
-        for (; j < nv; j += T) {
-            const uint4 r = vp[j];
-            V e[VW];
-            memcpy(e, &r, sizeof e);
+        ga_for_each_vector<V, GA_LOADS_IN_FLIGHT>(vp, nv, t, T, [&](int u, int32_t j, const V (&e)[VW]) {
             V m = e[0];
 #pragma unroll
             for (int q = 1; q < VW; q++) m = pick(m, e[q]);
-            if (replaces(m, best[0], at[0] < 0)) best[0] = m, at[0] = j;
-        }
+            const bool take = replaces(m, best[u], at[u] < 0);
+            best[u] = take ? m : best[u];
+            at[u] = take ? j : at[u];
+        });
         ga_arg_lean<V> s;
         s.v = best[0];
         s.i = -1;
 #pragma unroll
-        for (int u = 0; u < GA_RU; u++) {
+        for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) {
             if (at[u] < 0) continue;
             const uint4 r = vp[at[u]];
             V e[VW];
@@ -533,7 +476,7 @@ template <class V, bool MAX, bool SKIPNAN> struct ga_rarg_vectors {
             ga_arg_lean<V> w;
             w.v = best[u];
             w.i = head + at[u] * VW + q;
-            s = ga_racc<ga_op_arg<V>>::combine(op, s, w);
+            s = ga_accumulator<ga_op_arg<V>>::combine(op, s, w);
         }
         return s;
     }
@@ -560,7 +503,7 @@ template <class Value> struct ga_in_state {
 
 /* sum of |x - center|^2 over the real value type; center: the row's mean. */
 template <class V> struct ga_op_sumsq {
-    typedef typename ga_rtraits<V>::real S;
+    typedef ga_real_t<V> S;
     typedef S R;
     static constexpr bool warns_all_nan = false;
     bool nan = false;
@@ -571,12 +514,12 @@ template <class V> struct ga_op_sumsq {
     GA_DEV S empty() const { return (S)0; }
     GA_DEV void accumulate(S &s, V x, int64_t) const
     {
-        if (nan && ga_rnan(x)) return;
-        if constexpr (ga_rtraits<V>::cplx) {
+        if (nan && ga_value_isnan(x)) return;
+        if constexpr (ga_num<V>::is_complex) {
             const S dr = x.re - center.re, di = x.im - center.im;
-            s += ga_rsq(dr) + ga_rsq(di);
+            s += ga_square_rn(dr) + ga_square_rn(di);
         } else {
-            s += ga_rsq(x - center);
+            s += ga_square_rn(x - center);
         }
     }
     GA_DEV S combine(S a, S b) const { return a + b; }
@@ -621,8 +564,8 @@ struct ga_op_logic {
 };
 
 /* The op's hook for a row's center (sumsq only). */
-template <class Op> GA_DEV void ga_rset_center(Op &, const ga__reduce_args &, int64_t) {}
-template <class V> GA_DEV void ga_rset_center(ga_op_sumsq<V> &op, const ga__reduce_args &a, int64_t aux)
+template <class Op> GA_DEV void ga_set_center(Op &, const ga__reduce_args &, int64_t) {}
+template <class V> GA_DEV void ga_set_center(ga_op_sumsq<V> &op, const ga__reduce_args &a, int64_t aux)
 {
     if (a.center) op.center = ga_load<V>((const char *)a.center + aux * (int64_t)sizeof(V));
 }
@@ -632,37 +575,26 @@ template <class V> GA_DEV void ga_rset_center(ga_op_sumsq<V> &op, const ga__redu
 /* ======================================================================== */
 
 /* v stored at p as dtype `dtype` (NumPy's astype value). */
-template <class R> GA_DEV void ga_rstore(void *p, int dtype, R v)
+template <class R> GA_DEV void ga_store_as_dtype(void *p, int dtype, R v)
 {
     switch (dtype) {
-#define GA__RSTORE(E, name, size, kind) \
+#define GA__STORE_CASE(E, name, size, kind) \
     case GA_##E: ga_store<ga_t_##name>(p, ga_cast<ga_t_##name>(v)); break;
-        GA_DTYPE_LIST(GA__RSTORE)
-#undef GA__RSTORE
+        GA_DTYPE_LIST(GA__STORE_CASE)
+#undef GA__STORE_CASE
     }
 }
 
-/* NumPy's complex division by the real n: Smith's formula with (n, 0). */
-GA_DEV c128 ga_rcdiv_real(c128 a, double n)
-{
-    const double rat = 0.0 / n, scl = 1.0 / (n + 0.0 * rat);
-    c128 z;
-    z.re = (a.re + a.im * rat) * scl;
-    z.im = (a.im - a.re * rat) * scl;
-    return z;
-}
-
-template <class T> GA_DEV double ga_rto_double(T x) { return (double)x; }
-GA_DEV c128 ga_rwiden(c64 z)
+GA_DEV c128 ga_widen_complex(c64 z)
 {
     c128 w;
     w.re = z.re;
     w.im = z.im;
     return w;
 }
-GA_DEV c128 ga_rwiden(c128 z) { return z; }
+GA_DEV c128 ga_widen_complex(c128 z) { return z; }
 
-GA_DEV void ga_rwarn(const ga__reduce_args &a, unsigned bits)
+GA_DEV void ga_warn(const ga__reduce_args &a, unsigned bits)
 {
     if (a.flag) atomicOr((unsigned *)a.flag, bits);
 }
@@ -671,7 +603,7 @@ GA_DEV void ga_rwarn(const ga__reduce_args &a, unsigned bits)
    divisions in float64 (NumPy divides by an intp count), stored as
    out_dtype at out_off; warnings into a.flag. */
 template <class Op, class V>
-__device__ __noinline__ void ga_rfinal(const Op &op, const ga__reduce_args &a, typename Op::S s, int64_t out_off, int64_t aux_off)
+__device__ __noinline__ void ga_store_final(const Op &op, const ga__reduce_args &a, typename Op::S s, int64_t out_off, int64_t aux_off)
 {
     typedef typename Op::S S;
     if (a.length == 0) s = op.empty();
@@ -681,12 +613,12 @@ __device__ __noinline__ void ga_rfinal(const Op &op, const ga__reduce_args &a, t
         } else {
             S init;
             switch (a.initial_dtype) {
-#define GA__RINIT(E, name, size, kind)                                                        \
+#define GA__INITIAL_CASE(E, name, size, kind)                                                 \
     case GA_##E:                                                                              \
         init = ga_cast<S>(ga_load<ga_t_##name>((const char *)&a.initial));                \
         break;
-                GA_DTYPE_LIST(GA__RINIT)
-#undef GA__RINIT
+                GA_DTYPE_LIST(GA__INITIAL_CASE)
+#undef GA__INITIAL_CASE
             default: init = op.identity();
             }
             s = op.combine(init, s);
@@ -696,29 +628,29 @@ __device__ __noinline__ void ga_rfinal(const Op &op, const ga__reduce_args &a, t
     if (a.finalize == GA__FIN_NONE) {
         const auto r = op.result(s);
         if constexpr (ga__same<typename Op::R, int64_t>::value && !ga__same<S, int64_t>::value) {
-            if (r < 0) ga_rwarn(a, GA_WARNING_ALL_NAN); /* nanargmin / nanargmax of an all-NaN slice */
+            if (r < 0) ga_warn(a, GA_WARNING_ALL_NAN); /* nanargmin / nanargmax of an all-NaN slice */
         } else if constexpr (Op::warns_all_nan) {
-            if ((a.flags & GA__RF_NAN) && ga_rnan(r)) ga_rwarn(a, GA_WARNING_ALL_NAN);
+            if ((a.flags & GA__RF_NAN) && ga_value_isnan(r)) ga_warn(a, GA_WARNING_ALL_NAN);
         }
-        ga_rstore(out, a.out_dtype, r);
+        ga_store_as_dtype(out, a.out_dtype, r);
         return;
     }
-    if constexpr (ga_rtraits<typename Op::R>::flt) {
+    if constexpr (ga_num<typename Op::R>::is_inexact) {
         double n = a.count ? (double)*(const int64_t *)((const char *)a.count + aux_off * 8) : a.divisor;
         if (a.finalize == GA__FIN_MEAN) {
-            if (n == 0) ga_rwarn(a, GA_WARNING_EMPTY_SLICE);
+            if (n == 0) ga_warn(a, GA_WARNING_EMPTY_SLICE);
             const auto r = op.result(s);
-            if constexpr (ga_rtraits<typename Op::R>::cplx) ga_rstore(out, a.out_dtype, ga_rcdiv_real(ga_rwiden(r), n));
-            else ga_rstore(out, a.out_dtype, (double)r / n);
+            if constexpr (ga_num<typename Op::R>::is_complex) ga_store_as_dtype(out, a.out_dtype, ga_cdiv_real(ga_widen_complex(r), n));
+            else ga_store_as_dtype(out, a.out_dtype, (double)r / n);
             return;
         }
     }
-    if constexpr (ga_rtraits<typename Op::R>::flt && !ga_rtraits<typename Op::R>::cplx) {
+    if constexpr (ga_num<typename Op::R>::is_inexact && !ga_num<typename Op::R>::is_complex) {
         double n = a.count ? (double)*(const int64_t *)((const char *)a.count + aux_off * 8) : a.divisor;
         /* var, std: the real sum of squares over max(n - ddof, 0), or (nanvar)
            NaN where n - ddof <= 0 */
         double dof = n - a.ddof;
-        if (dof <= 0) ga_rwarn(a, GA_WARNING_DOF);
+        if (dof <= 0) ga_warn(a, GA_WARNING_DOF);
         double v;
         if (a.flags & GA__RF_NANVAR) v = dof > 0 ? (double)op.result(s) / dof : NAN;
         else v = (double)op.result(s) / (dof > 0 ? dof : 0.0);
@@ -732,7 +664,7 @@ __device__ __noinline__ void ga_rfinal(const Op &op, const ga__reduce_args &a, t
             default: v = sqrtf((float)v); break;
             }
         }
-        ga_rstore(out, a.out_dtype, v);
+        ga_store_as_dtype(out, a.out_dtype, v);
     }
 }
 
@@ -740,19 +672,19 @@ __device__ __noinline__ void ga_rfinal(const Op &op, const ga__reduce_args &a, t
 /* Indexing                                                                  */
 /* ======================================================================== */
 
-GA_DEV int64_t ga_rdiv(int64_t x, int64_t n)
+GA_DEV int64_t ga_index_div(int64_t x, int64_t n)
 {
     return (((uint64_t)x | (uint64_t)n) >> 32) ? x / n : (int64_t)((uint32_t)x / (uint32_t)n);
 }
 
 /* Offsets of row `row` (C order over the kept dims) in the input, the
    output and the aux arrays (center, count: element strides). */
-GA_DEV void ga_rrow(const ga__reduce_args &a, int64_t row, int first_dim_excluded, int64_t &in, int64_t &out,
+GA_DEV void ga_row_offsets(const ga__reduce_args &a, int64_t row, int first_dim_excluded, int64_t &in, int64_t &out,
                     int64_t &aux)
 {
     in = out = aux = 0;
     for (int d = a.kept_ndim - 1 - first_dim_excluded; d >= 0; --d) {
-        const int64_t n = a.kept_shape[d], q = ga_rdiv(row, n), c = row - q * n;
+        const int64_t n = a.kept_shape[d], q = ga_index_div(row, n), c = row - q * n;
         in += c * a.kept_in[d];
         out += c * a.kept_out[d];
         aux += c * a.kept_aux[d];
@@ -761,12 +693,12 @@ GA_DEV void ga_rrow(const ga__reduce_args &a, int64_t row, int first_dim_exclude
 }
 
 /* Byte offset of reduced element k (C order over the reduced dims). */
-GA_DEV int64_t ga_relem(const ga__reduce_args &a, int64_t k)
+GA_DEV int64_t ga_reduced_offset(const ga__reduce_args &a, int64_t k)
 {
     if (a.red_ndim == 1) return k * a.red_in[0];
     int64_t off = 0;
     for (int d = a.red_ndim - 1; d > 0; --d) {
-        const int64_t n = a.red_shape[d], q = ga_rdiv(k, n);
+        const int64_t n = a.red_shape[d], q = ga_index_div(k, n);
         off += (k - q * n) * a.red_in[d];
         k = q;
     }
@@ -777,23 +709,23 @@ GA_DEV int64_t ga_relem(const ga__reduce_args &a, int64_t k)
 /* The inner kernel                                                          */
 /* ======================================================================== */
 
-/* Whether argmin / argmax of stored values Tst take ga_rarg_vectors. */
-template <class Op, class Tst> struct ga_rarg_fast { static constexpr bool value = false; };
-template <> struct ga_rarg_fast<ga_op_arg<float>, float> { static constexpr bool value = true; };
-template <> struct ga_rarg_fast<ga_op_arg<double>, double> { static constexpr bool value = true; };
+/* Whether argmin / argmax of stored values Tst take ga_arg_vectors. */
+template <class Op, class Tst> struct ga_uses_arg_vectors { static constexpr bool value = false; };
+template <> struct ga_uses_arg_vectors<ga_op_arg<float>, float> { static constexpr bool value = true; };
+template <> struct ga_uses_arg_vectors<ga_op_arg<double>, double> { static constexpr bool value = true; };
 
 /* Thread t of T accumulates the row's elements lo <= k < hi (its share:
-   vectors or elements t, t + T, ...; GA_RU loads in flight, into NA
+   vectors or elements t, t + T, ...; GA_LOADS_IN_FLIGHT loads in flight, into NA
    accumulators, each seeing its elements in increasing order). */
 template <class Op, class In>
-GA_DEV typename Op::S ga_rrange(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi, int t,
+GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi, int t,
                                 int T)
 {
-    typedef ga_racc<Op> R;
+    typedef ga_accumulator<Op> R;
     typedef typename R::A A;
     typedef typename In::stored Tst;
     constexpr int64_t sz = (int64_t)sizeof(Tst);
-    constexpr int NA = sizeof(A) <= 8 ? GA_RU : 2;
+    constexpr int NA = sizeof(A) <= 8 ? GA_LOADS_IN_FLIGHT : 2;
     A acc[NA];
 #pragma unroll
     for (int u = 0; u < NA; u++) acc[u] = R::identity(op);
@@ -812,47 +744,31 @@ GA_DEV typename Op::S ga_rrange(const Op &op, const ga__reduce_args &a, const ch
             for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
             const int32_t nv = (n - head) / VW;
             const uint4 *vp = (const uint4 *)(p0 + head * sz);
-            if constexpr (ga_rarg_fast<Op, Tst>::value) {
+            if constexpr (ga_uses_arg_vectors<Op, Tst>::value) {
                 typedef ga_arg_lean<Tst> L;
-                L v = op.max ? (op.nan ? ga_rarg_vectors<Tst, true, true>::range(op, vp, nv, t, T, head)
-                                       : ga_rarg_vectors<Tst, true, false>::range(op, vp, nv, t, T, head))
-                             : (op.nan ? ga_rarg_vectors<Tst, false, true>::range(op, vp, nv, t, T, head)
-                                       : ga_rarg_vectors<Tst, false, false>::range(op, vp, nv, t, T, head));
+                L v = op.max ? (op.nan ? ga_arg_vectors<Tst, true, true>::range(op, vp, nv, t, T, head)
+                                       : ga_arg_vectors<Tst, true, false>::range(op, vp, nv, t, T, head))
+                             : (op.nan ? ga_arg_vectors<Tst, false, true>::range(op, vp, nv, t, T, head)
+                                       : ga_arg_vectors<Tst, false, false>::range(op, vp, nv, t, T, head));
                 acc[0] = R::combine(op, acc[0], v);
             } else {
-                int32_t j = t;
-                for (; j + (GA_RU - 1) * T < nv; j += GA_RU * T) {
-                    uint4 r[GA_RU];
-#pragma unroll
-                    for (int u = 0; u < GA_RU; u++) r[u] = vp[j + u * T];
-#pragma unroll
-                    for (int u = 0; u < GA_RU; u++) {
-                        Tst e[VW];
-                        memcpy(e, &r[u], sizeof e);
-                        R::template add_vector<VW, Tst, In>(op, acc[u % NA], e, a, lo, head + (j + u * T) * VW);
-                    }
-                }
-                for (; j < nv; j += T) {
-                    uint4 r = vp[j];
-                    Tst e[VW];
-                    memcpy(e, &r, sizeof e);
-#pragma unroll
-                    for (int q = 0; q < VW; q++) R::add(op, acc[0], In::convert(e[q], a), lo, head + j * VW + q);
-                }
+                ga_for_each_vector<Tst, GA_LOADS_IN_FLIGHT>(vp, nv, t, T, [&](int u, int32_t j, const Tst (&e)[VW]) {
+                    R::template add_vector<VW, Tst, In>(op, acc[u % NA], e, a, lo, head + j * VW);
+                });
             }
             for (int32_t k = head + nv * VW + t; k < n; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
         }
     }
     if (!done) { /* any strides: each element through the reduced dims */
         int32_t k = t;
-        for (; k + (GA_RU - 1) * T < n; k += GA_RU * T) {
-            typename In::V x[GA_RU];
+        for (; k + (GA_LOADS_IN_FLIGHT - 1) * T < n; k += GA_LOADS_IN_FLIGHT * T) {
+            typename In::V x[GA_LOADS_IN_FLIGHT];
 #pragma unroll
-            for (int u = 0; u < GA_RU; u++) x[u] = In::load(base + ga_relem(a, lo + k + u * T), a);
+            for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) x[u] = In::load(base + ga_reduced_offset(a, lo + k + u * T), a);
 #pragma unroll
-            for (int u = 0; u < GA_RU; u++) R::add(op, acc[u % NA], x[u], lo, k + u * T);
+            for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) R::add(op, acc[u % NA], x[u], lo, k + u * T);
         }
-        for (; k < n; k += T) R::add(op, acc[0], In::load(base + ga_relem(a, lo + k), a), lo, k);
+        for (; k < n; k += T) R::add(op, acc[0], In::load(base + ga_reduced_offset(a, lo + k), a), lo, k);
     }
     A s = acc[0];
 #pragma unroll
@@ -862,34 +778,25 @@ GA_DEV typename Op::S ga_rrange(const Op &op, const ga__reduce_args &a, const ch
 
 /* The first lane of each `width` lanes (a power of 2 <= 32) gets their
    states combined (a fixed tree; the whole warp takes part). */
-template <class Op> GA_DEV typename Op::S ga_rwarp(const Op &op, typename Op::S s, int width)
+template <class Op> GA_DEV typename Op::S ga_warp_combine(const Op &op, typename Op::S s, int width)
 {
-    for (int d = width / 2; d > 0; d /= 2) s = op.combine(s, ga_rshfl_down(s, d));
+    for (int d = width / 2; d > 0; d /= 2) s = op.combine(s, ga_shfl_down_any(s, d));
     return s;
 }
 
 /* Stores a row's state: the result (final pass) or partials[row][chunk]. */
-template <class R> struct ga_rdtype { static constexpr int value = -1; };
-template <> struct ga_rdtype<float> { static constexpr int value = GA_FLOAT32; };
-template <> struct ga_rdtype<double> { static constexpr int value = GA_FLOAT64; };
-template <> struct ga_rdtype<int64_t> { static constexpr int value = GA_INT64; };
-template <> struct ga_rdtype<uint64_t> { static constexpr int value = GA_UINT64; };
-template <> struct ga_rdtype<c64> { static constexpr int value = GA_COMPLEX64; };
-template <> struct ga_rdtype<c128> { static constexpr int value = GA_COMPLEX128; };
-template <> struct ga_rdtype<ga_bool_t> { static constexpr int value = GA_BOOL; };
-
 template <class Op, class V>
-GA_DEV void ga_remit(const Op &op, const ga__reduce_args &a, int64_t row, int64_t chunk, typename Op::S s,
+GA_DEV void ga_store_state(const Op &op, const ga__reduce_args &a, int64_t row, int64_t chunk, typename Op::S s,
                      int64_t out_off, int64_t aux_off)
 {
     typedef typename Op::R R;
     if (!a.final_pass) {
         ((typename Op::S *)a.out)[row * a.part_row + chunk * a.part_chunk] = s;
     } else if (a.finalize == GA__FIN_NONE && !a.has_initial && a.length > 0 && !(a.flags & GA__RF_NAN) &&
-               a.out_dtype == ga_rdtype<R>::value) {
+               a.out_dtype == ga_num<R>::dtype) {
         ga_store<R>((char *)a.out + out_off, op.result(s)); /* the common case, inline */
     } else {
-        ga_rfinal<Op, V>(op, a, s, out_off, aux_off);
+        ga_store_final<Op, V>(op, a, s, out_off, aux_off);
     }
 }
 
@@ -898,7 +805,7 @@ GA_DEV void ga_remit(const Op &op, const ga__reduce_args &a, int64_t row, int64_
    a thread's loads in flight at once), then thread t reduces rows t, t +
    256, ... of the tile, element by element in order, and stores them.
    A row is `length` elements of red_in[0] bytes each. */
-constexpr int GA_RTILE = 16384; /* bytes of input per tile (the host's tile_rows too) */
+constexpr int GA_TILE_BYTES = 16384; /* bytes of input per tile (the host's tile_rows too) */
 
 /* Rows of K = 2 or 4 values stored as read, VW / K of them in each 16-byte
    vector, one after the other from a 16-byte aligned start (the packed
@@ -910,15 +817,15 @@ template <class Op, class In, int K> GA_DEV void ga_reduce_packed_k(const ga__re
 {
     typedef typename In::stored Tst;
     typedef typename Op::R R;
-    typedef ga_racc<Op> A;
+    typedef ga_accumulator<Op> A;
     constexpr int VW = (int)(16 / sizeof(Tst)), PER = VW / K, U = GA__RPACKED_LOADS;
     Op op(a);
     const int64_t nvec = a.rows / PER;
-    const int64_t t = (int64_t)blockIdx.x * GA_RBLOCK + threadIdx.x, nt = (int64_t)gridDim.x * GA_RBLOCK;
+    const int64_t t = (int64_t)blockIdx.x * GA_REDUCE_BLOCK + threadIdx.x, nt = (int64_t)gridDim.x * GA_REDUCE_BLOCK;
     /* the common final store: PER results of R side by side */
     struct alignas(PER * sizeof(R)) results { R r[PER]; };
     const bool together = a.final_pass && a.finalize == GA__FIN_NONE && !a.has_initial && !(a.flags & GA__RF_NAN) &&
-                          a.out_dtype == ga_rdtype<R>::value && a.kept_out[0] == (int64_t)sizeof(R) &&
+                          a.out_dtype == ga_num<R>::dtype && a.kept_out[0] == (int64_t)sizeof(R) &&
                           a.out % sizeof(results) == 0;
     const uint4 *vin = (const uint4 *)a.in;
     for (int64_t v0 = t; v0 < nvec; v0 += U * nt) {
@@ -935,7 +842,7 @@ template <class Op, class In, int K> GA_DEV void ga_reduce_packed_k(const ga__re
             typename Op::S s[PER];
 #pragma unroll
             for (int q = 0; q < PER; q++) {
-                ga_rset_center(op, a, (v * PER + q) * a.kept_aux[0]);
+                ga_set_center(op, a, (v * PER + q) * a.kept_aux[0]);
                 typename A::A acc = A::identity(op);
 #pragma unroll
                 for (int j = 0; j < K; j++) A::add(op, acc, In::convert(e[q * K + j], a), 0, j);
@@ -950,17 +857,17 @@ template <class Op, class In, int K> GA_DEV void ga_reduce_packed_k(const ga__re
 #pragma unroll
                 for (int q = 0; q < PER; q++) {
                     const int64_t row = v * PER + q;
-                    ga_remit<Op, typename In::V>(op, a, row, 0, s[q], row * a.kept_out[0], row * a.kept_aux[0]);
+                    ga_store_state<Op, typename In::V>(op, a, row, 0, s[q], row * a.kept_out[0], row * a.kept_aux[0]);
                 }
             }
         }
     }
     const int64_t row = nvec * PER;
     if (t != 0 || row >= a.rows) return;
-    ga_rset_center(op, a, row * a.kept_aux[0]);
+    ga_set_center(op, a, row * a.kept_aux[0]);
     typename A::A acc = A::identity(op);
     for (int j = 0; j < K; j++) A::add(op, acc, In::load((const char *)a.in + (row * K + j) * (int64_t)sizeof(Tst), a), 0, j);
-    ga_remit<Op, typename In::V>(op, a, row, 0, A::finish(op, acc, 0), row * a.kept_out[0], row * a.kept_aux[0]);
+    ga_store_state<Op, typename In::V>(op, a, row, 0, A::finish(op, acc, 0), row * a.kept_out[0], row * a.kept_aux[0]);
 }
 
 template <class Op, class In> GA_DEV void ga_reduce_packed(const ga__reduce_args &a)
@@ -973,12 +880,12 @@ template <class Op, class In> __device__ __noinline__ void ga_reduce_short_rows(
 {
     typedef typename In::V V;
     typedef typename In::stored Tst;
-    typedef ga_racc<Op> R;
-    constexpr int LOADS = GA_RTILE / 16 / GA_RBLOCK;
-    __shared__ uint4 tile[GA_RTILE / 16];
+    typedef ga_accumulator<Op> R;
+    constexpr int LOADS = GA_TILE_BYTES / 16 / GA_REDUCE_BLOCK;
+    __shared__ uint4 tile[GA_TILE_BYTES / 16];
     Op op(a);
     const int64_t row_bytes = a.kept_in[0], esz = a.red_in[0];
-    const int64_t tile_rows = (GA_RTILE / row_bytes) & ~(int64_t)15; /* whole vectors per tile */
+    const int64_t tile_rows = (GA_TILE_BYTES / row_bytes) & ~(int64_t)15; /* whole vectors per tile */
     const int64_t ntiles = (a.rows + tile_rows - 1) / tile_rows;
     for (int64_t tl = blockIdx.x; tl < ntiles; tl += gridDim.x) {
         const int64_t r0 = tl * tile_rows, nrows = a.rows - r0 < tile_rows ? a.rows - r0 : tile_rows;
@@ -987,19 +894,19 @@ template <class Op, class In> __device__ __noinline__ void ga_reduce_short_rows(
         uint4 r[LOADS];
 #pragma unroll
         for (int u = 0; u < LOADS; u++) {
-            const int v = threadIdx.x + u * GA_RBLOCK;
+            const int v = threadIdx.x + u * GA_REDUCE_BLOCK;
             if (v < nvec) r[u] = ((const uint4 *)src)[v];
         }
 #pragma unroll
         for (int u = 0; u < LOADS; u++) {
-            const int v = threadIdx.x + u * GA_RBLOCK;
+            const int v = threadIdx.x + u * GA_REDUCE_BLOCK;
             if (v < nvec) tile[v] = r[u];
         }
-        for (int32_t b = nvec * 16 + threadIdx.x; b < bytes; b += GA_RBLOCK) ((char *)tile)[b] = src[b];
+        for (int32_t b = nvec * 16 + threadIdx.x; b < bytes; b += GA_REDUCE_BLOCK) ((char *)tile)[b] = src[b];
         __syncthreads();
-        for (int32_t i = threadIdx.x; i < nrows; i += GA_RBLOCK) {
+        for (int32_t i = threadIdx.x; i < nrows; i += GA_REDUCE_BLOCK) {
             const int64_t row = r0 + i, ao = row * a.kept_aux[0];
-            ga_rset_center(op, a, ao);
+            ga_set_center(op, a, ao);
             const char *p = (const char *)tile + i * row_bytes;
             typename R::A acc = R::identity(op);
             bool done = false;
@@ -1018,7 +925,7 @@ template <class Op, class In> __device__ __noinline__ void ga_reduce_short_rows(
             }
             if (!done)
                 for (int32_t e = 0; e < (int32_t)a.length; e++) R::add(op, acc, In::load(p + e * esz, a), 0, e);
-            ga_remit<Op, V>(op, a, row, 0, R::finish(op, acc, 0), row * a.kept_out[0], ao);
+            ga_store_state<Op, V>(op, a, row, 0, R::finish(op, acc, 0), row * a.kept_out[0], ao);
         }
         __syncthreads();
     }
@@ -1033,13 +940,13 @@ template <class Op, class In> GA_DEV void ga_reduce_inner(const ga__reduce_args 
 {
     typedef typename Op::S S;
     typedef typename In::V V;
-    __shared__ S partial[GA_RBLOCK / 32];
+    __shared__ S partial[GA_REDUCE_BLOCK / 32];
     if (a.flags & GA__RF_TILES) {
         if constexpr (sizeof(typename In::stored) <= 16) ga_reduce_short_rows<Op, In>(a);
         return;
     }
     Op op(a);
-    const int G = a.group, lg = __ffs(G) - 1, groups = GA_RBLOCK >> lg, gid = threadIdx.x >> lg, t = threadIdx.x & (G - 1);
+    const int G = a.group, lg = __ffs(G) - 1, groups = GA_REDUCE_BLOCK >> lg, gid = threadIdx.x >> lg, t = threadIdx.x & (G - 1);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const bool rows = (a.flags & GA__RF_ROWS) != 0; /* one kept dim, one reduced dim, whole rows */
     const int64_t units = a.rows * a.nchunks, step = (int64_t)gridDim.x * groups;
@@ -1049,26 +956,26 @@ template <class Op, class In> GA_DEV void ga_reduce_inner(const ga__reduce_args 
         if (rows) {
             io = row * a.kept_in[0], oo = row * a.kept_out[0], ao = row * a.kept_aux[0];
         } else {
-            row = ga_rdiv(u, a.nchunks), c = u - row * a.nchunks;
-            ga_rrow(a, row, 0, io, oo, ao);
+            row = ga_index_div(u, a.nchunks), c = u - row * a.nchunks;
+            ga_row_offsets(a, row, 0, io, oo, ao);
         }
         S s = op.identity();
         if (live) {
-            ga_rset_center(op, a, ao);
+            ga_set_center(op, a, ao);
             const int64_t lo = c * a.chunk, hi = lo + a.chunk < a.length ? lo + a.chunk : a.length;
-            s = ga_rrange<Op, In>(op, a, (const char *)a.in + io, lo, hi, t, G);
+            s = ga_reduce_range<Op, In>(op, a, (const char *)a.in + io, lo, hi, t, G);
         }
-        if (G > 1) s = ga_rwarp(op, s, G < 32 ? G : 32);
-        if (G == GA_RBLOCK) {
+        if (G > 1) s = ga_warp_combine(op, s, G < 32 ? G : 32);
+        if (G == GA_REDUCE_BLOCK) {
             if (lane == 0) partial[warp] = s;
             __syncthreads();
             if (warp == 0) {
-                s = lane < GA_RBLOCK / 32 ? partial[lane] : op.identity();
-                s = ga_rwarp(op, s, GA_RBLOCK / 32);
+                s = lane < GA_REDUCE_BLOCK / 32 ? partial[lane] : op.identity();
+                s = ga_warp_combine(op, s, GA_REDUCE_BLOCK / 32);
             }
             __syncthreads();
         }
-        if (live && t == 0) ga_remit<Op, V>(op, a, row, c, s, oo, ao);
+        if (live && t == 0) ga_store_state<Op, V>(op, a, row, c, s, oo, ao);
     }
 }
 
@@ -1076,36 +983,36 @@ template <class Op, class In> GA_DEV void ga_reduce_inner(const ga__reduce_args 
 /* The outer kernel                                                          */
 /* ======================================================================== */
 
-template <class Op> struct ga_rcentered { static constexpr bool value = false; };
-template <class V> struct ga_rcentered<ga_op_sumsq<V>> { static constexpr bool value = true; };
+template <class Op> struct ga_has_center { static constexpr bool value = false; };
+template <class V> struct ga_has_center<ga_op_sumsq<V>> { static constexpr bool value = true; };
 
 /* The outer kernel's work item w: its row of columns m2, tile ct, chunk c. */
-struct ga_ritem {
+struct ga_outer_item {
     int64_t m2, ct, c;
 };
-GA_DEV ga_ritem ga_router_item(const ga__reduce_args &a, int64_t w, int64_t ntiles)
+GA_DEV ga_outer_item ga_outer_item_of(const ga__reduce_args &a, int64_t w, int64_t ntiles)
 {
-    ga_ritem it;
-    const int64_t t2 = ga_rdiv(w, a.nchunks);
+    ga_outer_item it;
+    const int64_t t2 = ga_index_div(w, a.nchunks);
     it.c = w - t2 * a.nchunks;
-    it.m2 = ga_rdiv(t2, ntiles);
+    it.m2 = ga_index_div(t2, ntiles);
     it.ct = t2 - it.m2 * ntiles;
     return it;
 }
 
 /* Thread (x, 0) stores the combined states of its columns. */
 template <class Op, class V, int VM>
-__device__ __noinline__ void ga_router_emit(const Op &op, const ga__reduce_args &a, const typename Op::S *sm,
+__device__ __noinline__ void ga_outer_store(const Op &op, const ga__reduce_args &a, const typename Op::S *sm,
                                             int64_t w, int x, int tx, int vec)
 {
     const int64_t N = a.kept_shape[a.kept_ndim - 1], tile = (int64_t)tx * vec;
-    const ga_ritem it = ga_router_item(a, w, (N + tile - 1) / tile);
+    const ga_outer_item it = ga_outer_item_of(a, w, (N + tile - 1) / tile);
     int64_t io, oo, ao;
-    ga_rrow(a, it.m2, 1, io, oo, ao);
+    ga_row_offsets(a, it.m2, 1, io, oo, ao);
     const int64_t j0 = it.ct * tile + (int64_t)x * vec;
     for (int q = 0; q < vec && j0 + q < N; q++) {
         const int64_t j = j0 + q;
-        ga_remit<Op, V>(op, a, it.m2 * N + j, it.c, sm[x * VM + q], oo + j * a.kept_out[a.kept_ndim - 1],
+        ga_store_state<Op, V>(op, a, it.m2 * N + j, it.c, sm[x * VM + q], oo + j * a.kept_out[a.kept_ndim - 1],
                         ao + j * a.kept_aux[a.kept_ndim - 1]);
     }
 }
@@ -1119,19 +1026,19 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
     /* columns per thread: a 16-byte vector, at most 32 bytes of states */
     constexpr int VMAX = In::vector ? (16 / sz < 32 / (int)sizeof(S) ? (int)(16 / sz) : (int)(32 / sizeof(S))) : 1;
     constexpr int VM = VMAX > 0 ? VMAX : 1;
-    constexpr int NOPS = ga_rcentered<Op>::value ? VM : 1; /* sumsq: a center per column */
-    __shared__ S sm[GA_RBLOCK * VM];
+    constexpr int NOPS = ga_has_center<Op>::value ? VM : 1; /* sumsq: a center per column */
+    __shared__ S sm[GA_REDUCE_BLOCK * VM];
     const Op op(a);
-    const int tx = a.group, ty = GA_RBLOCK / tx, vec = a.vec <= VM ? a.vec : 1;
+    const int tx = a.group, ty = GA_REDUCE_BLOCK / tx, vec = a.vec <= VM ? a.vec : 1;
     const int x = threadIdx.x % tx, y = threadIdx.x / tx;
     const int64_t N = a.kept_shape[a.kept_ndim - 1], col_in = a.kept_in[a.kept_ndim - 1];
     const int64_t tile = (int64_t)tx * vec, ntiles = (N + tile - 1) / tile;
     const int64_t items = a.rows / N * ntiles * a.nchunks;
     const bool vector_loads = In::vector && (a.flags & GA__RF_ALIGNED) && VM == (int)(16 / sz) && vec == VM;
     for (int64_t w = blockIdx.x; w < items; w += gridDim.x) {
-        const ga_ritem it = ga_router_item(a, w, ntiles);
+        const ga_outer_item it = ga_outer_item_of(a, w, ntiles);
         int64_t io, oo, ao;
-        ga_rrow(a, it.m2, 1, io, oo, ao);
+        ga_row_offsets(a, it.m2, 1, io, oo, ao);
         const int64_t j0 = it.ct * tile + (int64_t)x * vec;
         S acc[VM];
         Op ops[NOPS];
@@ -1140,7 +1047,7 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
 #pragma unroll
         for (int q = 0; q < NOPS; q++) {
             ops[q] = op;
-            if (q < vec && j0 + q < N) ga_rset_center(ops[q], a, ao + (j0 + q) * a.kept_aux[a.kept_ndim - 1]);
+            if (q < vec && j0 + q < N) ga_set_center(ops[q], a, ao + (j0 + q) * a.kept_aux[a.kept_ndim - 1]);
         }
         const int64_t lo = it.c * a.chunk, hi = lo + a.chunk < a.length ? lo + a.chunk : a.length;
         const char *base = (const char *)a.in + io + j0 * col_in;
@@ -1153,12 +1060,12 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
             if constexpr (In::vector) {
                 if (vector_loads && j0 + VM <= N) {
                     done = true;
-                    for (; r + (GA_RU - 1) * (int64_t)ty < hi; r += GA_RU * (int64_t)ty, p += GA_RU * step) {
-                        uint4 v[GA_RU];
+                    for (; r + (GA_LOADS_IN_FLIGHT - 1) * (int64_t)ty < hi; r += GA_LOADS_IN_FLIGHT * (int64_t)ty, p += GA_LOADS_IN_FLIGHT * step) {
+                        uint4 v[GA_LOADS_IN_FLIGHT];
 #pragma unroll
-                        for (int u = 0; u < GA_RU; u++) v[u] = *(const uint4 *)(p + u * step);
+                        for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) v[u] = *(const uint4 *)(p + u * step);
 #pragma unroll
-                        for (int u = 0; u < GA_RU; u++) {
+                        for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) {
                             Tst e[16 / sz];
                             memcpy(e, &v[u], sizeof e);
 #pragma unroll
@@ -1176,15 +1083,15 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
                 }
             }
             if (!done && nq > 0) {
-                for (; r + (GA_RU - 1) * (int64_t)ty < hi; r += GA_RU * (int64_t)ty, p += GA_RU * step) {
-                    V v[GA_RU][VM];
+                for (; r + (GA_LOADS_IN_FLIGHT - 1) * (int64_t)ty < hi; r += GA_LOADS_IN_FLIGHT * (int64_t)ty, p += GA_LOADS_IN_FLIGHT * step) {
+                    V v[GA_LOADS_IN_FLIGHT][VM];
 #pragma unroll
-                    for (int u = 0; u < GA_RU; u++)
+                    for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++)
 #pragma unroll
                         for (int q = 0; q < VM; q++)
                             if (q < nq) v[u][q] = In::load(p + u * step + q * col_in, a);
 #pragma unroll
-                    for (int u = 0; u < GA_RU; u++)
+                    for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++)
 #pragma unroll
                         for (int q = 0; q < VM; q++)
                             if (q < nq) ops[NOPS == 1 ? 0 : q].accumulate(acc[q], v[u][q], r + u * (int64_t)ty);
@@ -1196,7 +1103,7 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
             }
         } else if (nq > 0) { /* several reduced dims: each row of elements through them */
             for (int64_t r = lo + y; r < hi; r += ty) {
-                const char *p = base + ga_relem(a, r);
+                const char *p = base + ga_reduced_offset(a, r);
 #pragma unroll
                 for (int q = 0; q < VM; q++)
                     if (q < nq) ops[NOPS == 1 ? 0 : q].accumulate(acc[q], In::load(p + q * col_in, a), r);
@@ -1213,7 +1120,7 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
                     sm[(y * tx + x) * VM + q] = op.combine(sm[(y * tx + x) * VM + q], sm[((y + s) * tx + x) * VM + q]);
             __syncthreads();
         }
-        if (y == 0) ga_router_emit<Op, V, VM>(op, a, sm, w, x, tx, vec);
+        if (y == 0) ga_outer_store<Op, V, VM>(op, a, sm, w, x, tx, vec);
         __syncthreads();
     }
 }
@@ -1224,65 +1131,66 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
 /* Instantiation                                                             */
 /* ======================================================================== */
 
-#define GA__ROP_sum(V) ga_op_sum<V>
-#define GA__ROP_prod(V) ga_op_prod<V>
-#define GA__ROP_minmax(V) ga_op_minmax<V>
-#define GA__ROP_arg(V) ga_op_arg<V>
-#define GA__ROP_argcombine(V) ga_op_argcombine<V>
-#define GA__ROP_sumsq(V) ga_op_sumsq<V>
-#define GA__ROP_count(V) ga_op_count
-#define GA__ROP_logic(V) ga_op_logic
+#define GA__REDUCE_OP_sum(V) ga_op_sum<V>
+#define GA__REDUCE_OP_prod(V) ga_op_prod<V>
+#define GA__REDUCE_OP_minmax(V) ga_op_minmax<V>
+#define GA__REDUCE_OP_arg(V) ga_op_arg<V>
+#define GA__REDUCE_OP_argcombine(V) ga_op_argcombine<V>
+#define GA__REDUCE_OP_sumsq(V) ga_op_sumsq<V>
+#define GA__REDUCE_OP_count(V) ga_op_count
+#define GA__REDUCE_OP_logic(V) ga_op_logic
 
-/* <in> -> (value type, load policy) */
-#define GA__RIN_float32 float, ga_in_native<float>
-#define GA__RIN_float64 double, ga_in_native<double>
-#define GA__RIN_complex64 c64, ga_in_native<c64>
-#define GA__RIN_complex128 c128, ga_in_native<c128>
-#define GA__RIN_to_float32 float, ga_in_generic<float>
-#define GA__RIN_to_float64 double, ga_in_generic<double>
-#define GA__RIN_to_int64 int64_t, ga_in_generic<int64_t>
-#define GA__RIN_to_uint64 uint64_t, ga_in_generic<uint64_t>
-#define GA__RIN_any bool, ga_in_any
-#define GA__RIN_int64 int64_t, ga_in_generic<int64_t>
-#define GA__RIN_uint64 uint64_t, ga_in_generic<uint64_t>
+/* <in> -> (value type, load policy): GA__REDUCE_TYPES_<in> */
+#define GA__REDUCE_TYPES_float32 float, ga_in_native<float>
+#define GA__REDUCE_TYPES_float64 double, ga_in_native<double>
+#define GA__REDUCE_TYPES_complex64 c64, ga_in_native<c64>
+#define GA__REDUCE_TYPES_complex128 c128, ga_in_native<c128>
+#define GA__REDUCE_TYPES_to_float32 float, ga_in_generic<float>
+#define GA__REDUCE_TYPES_to_float64 double, ga_in_generic<double>
+#define GA__REDUCE_TYPES_to_int64 int64_t, ga_in_generic<int64_t>
+#define GA__REDUCE_TYPES_to_uint64 uint64_t, ga_in_generic<uint64_t>
+#define GA__REDUCE_TYPES_any bool, ga_in_any
+#define GA__REDUCE_TYPES_int64 int64_t, ga_in_generic<int64_t>
+#define GA__REDUCE_TYPES_uint64 uint64_t, ga_in_generic<uint64_t>
 
-#define GA__RFIRST(a, b) a
-#define GA__RSECOND(a, b) b
-#define GA__RVALUE_X(...) GA__RFIRST(__VA_ARGS__)
-#define GA__RLOADS_X(...) GA__RSECOND(__VA_ARGS__)
+#define GA__FIRST_ARG(a, b) a
+#define GA__SECOND_ARG(a, b) b
+#define GA__VALUE_TYPE(...) GA__FIRST_ARG(__VA_ARGS__)
+#define GA__LOAD_POLICY(...) GA__SECOND_ARG(__VA_ARGS__)
 
 /* argcombine reads states: its <in> names the state's value type */
-template <class Op, class V, class In> struct ga_rkernel {
+template <class Op, class V, class In> struct ga_reduce_kernel {
     typedef Op op;
     typedef In loads;
 };
-template <class V, class In> struct ga_rkernel<ga_op_argcombine<V>, V, In> {
+template <class V, class In> struct ga_reduce_kernel<ga_op_argcombine<V>, V, In> {
     typedef ga_op_argcombine<V> op;
     typedef ga_in_state<V> loads;
 };
 
 #define GA__REDUCE_ENTRY(OPN, INN)                                                                  \
-    typedef ga_rkernel<GA__ROP_##OPN(GA__RVALUE_X(GA__RIN_##INN)), GA__RVALUE_X(GA__RIN_##INN),     \
-                       GA__RLOADS_X(GA__RIN_##INN)>                                                 \
-        ga_rk_##OPN##_##INN;                                                                        \
-    extern "C" __global__ void __launch_bounds__(GA_RBLOCK, 4)                                      \
+    typedef ga_reduce_kernel<GA__REDUCE_OP_##OPN(GA__VALUE_TYPE(GA__REDUCE_TYPES_##INN)),           \
+                             GA__VALUE_TYPE(GA__REDUCE_TYPES_##INN),                                \
+                             GA__LOAD_POLICY(GA__REDUCE_TYPES_##INN)>                               \
+        ga_kernel_##OPN##_##INN;                                                                    \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, 4)                                \
         GA_KERNEL_NAME(reduce, OPN, INN, inner)(const __grid_constant__ ga__reduce_args a)          \
     {                                                                                               \
-        ga_reduce_inner<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                    \
+        ga_reduce_inner<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);            \
     }                                                                                               \
-    extern "C" __global__ void __launch_bounds__(GA_RBLOCK, 4)                                      \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, 4)                                \
         GA_KERNEL_NAME(reduce, OPN, INN, outer)(const __grid_constant__ ga__reduce_args a)          \
     {                                                                                               \
-        ga_reduce_outer<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                    \
+        ga_reduce_outer<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);            \
     }
 
 GA__REDUCE_KERNEL_LIST(GA__REDUCE_ENTRY)
 
 #define GA__REDUCE_PACKED_ENTRY(OPN, INN)                                                           \
-    extern "C" __global__ void __launch_bounds__(GA_RBLOCK)                                         \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                   \
         GA_KERNEL_NAME(reduce, OPN, INN, packed)(const __grid_constant__ ga__reduce_args a)         \
     {                                                                                               \
-        ga_reduce_packed<ga_rk_##OPN##_##INN::op, ga_rk_##OPN##_##INN::loads>(a);                   \
+        ga_reduce_packed<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);           \
     }
 
 GA__REDUCE_PACKED_LIST(GA__REDUCE_PACKED_ENTRY)
@@ -1293,19 +1201,15 @@ GA__REDUCE_PACKED_LIST(GA__REDUCE_PACKED_ENTRY)
 
 namespace {
 
-template <class V> GA_DEV V ga_rconj_mul(V a, V b)
+/* a * conj(b) */
+template <class V> GA_DEV V ga_mul_conj(V a, V b)
 {
-    if constexpr (ga_rtraits<V>::cplx) {
-        V c = b;
-        c.im = -c.im;
-        return ga_rmul(a, c);
-    } else {
-        return a * b;
-    }
+    if constexpr (ga_num<V>::is_complex) return ga_cmul(a, ga_cconj(b));
+    else return a * b;
 }
-template <class V> GA_DEV V ga_rscale(V a, double w)
+template <class V> GA_DEV V ga_scale(V a, double w)
 {
-    if constexpr (ga_rtraits<V>::cplx) {
+    if constexpr (ga_num<V>::is_complex) {
         a.re *= w;
         a.im *= w;
         return a;
@@ -1318,7 +1222,7 @@ template <class V> GA_DEV V ga_rscale(V a, double w)
    x[i, k] * conj(x[j, k] * w[k]) (NumPy's dot(X, (X * w).T.conj())). */
 template <class V> GA_DEV void ga_gram(const ga__gram_args &g)
 {
-    __shared__ V partial[GA_RBLOCK / 32];
+    __shared__ V partial[GA_REDUCE_BLOCK / 32];
     const ga_op_sum<V> op;
     const V *x = (const V *)g.x;
     const double *wt = (const double *)g.w;
@@ -1328,62 +1232,44 @@ template <class V> GA_DEV void ga_gram(const ga__gram_args &g)
         const int64_t pair = it / g.nchunks, c = it - pair * g.nchunks, i = pair / g.nv, j = pair - i * g.nv;
         const int64_t lo = c * g.chunk, hi = lo + g.chunk < g.nobs ? lo + g.chunk : g.nobs;
         V s = op.identity();
-        for (int64_t k = lo + threadIdx.x; k < hi; k += GA_RBLOCK) {
+        for (int64_t k = lo + threadIdx.x; k < hi; k += GA_REDUCE_BLOCK) {
             V xj = x[j * g.nobs + k];
-            if (wt) xj = ga_rscale(xj, wt[k]);
-            s = ga_radd(s, ga_rconj_mul(x[i * g.nobs + k], xj));
+            if (wt) xj = ga_scale(xj, wt[k]);
+            s = ga_value_add(s, ga_mul_conj(x[i * g.nobs + k], xj));
         }
-        s = ga_rwarp(op, s, 32);
+        s = ga_warp_combine(op, s, 32);
         if (lane == 0) partial[warp] = s;
         __syncthreads();
         if (warp == 0) {
-            s = lane < GA_RBLOCK / 32 ? partial[lane] : op.identity();
-            s = ga_rwarp(op, s, GA_RBLOCK / 32);
+            s = lane < GA_REDUCE_BLOCK / 32 ? partial[lane] : op.identity();
+            s = ga_warp_combine(op, s, GA_REDUCE_BLOCK / 32);
             if (lane == 0) ((V *)g.out)[it] = s;
         }
         __syncthreads();
     }
 }
 
-GA_DEV double ga_rclip1(double v) { return v < -1.0 ? -1.0 : v > 1.0 ? 1.0 : v; } /* NaN stays */
+GA_DEV double ga_clip_unit(double v) { return v < -1.0 ? -1.0 : v > 1.0 ? 1.0 : v; } /* NaN stays */
 
 /* corrcoef from the covariance c (nv x nv): (c / s_i) / s_j with s the
    square roots of the diagonal's real parts, each part clipped to [-1, 1];
-   selfdiv: c / c (a single variable). Complex division by a real as
-   NumPy's (Smith's formula). */
+   selfdiv: c / c (a single variable). Complex division as NumPy's
+   (Smith's formula: ga_cdiv, and ga_cdiv_real by a real). */
 template <class V> GA_DEV void ga_corr(V *out, const V *c, int64_t nv, int32_t selfdiv)
 {
     GA_GRID_STRIDE_LOOP(e, nv * nv)
     {
         const int64_t i = e / nv, j = e - i * nv;
         V v = c[e];
-        if constexpr (ga_rtraits<V>::cplx) {
+        if constexpr (ga_num<V>::is_complex) {
             if (selfdiv) {
-                /* Smith's division of v by itself */
-                const V b = v;
-                const double ar = fabs(b.re), ai = fabs(b.im);
-                V z;
-                if (ar >= ai) {
-                    if (ar == 0 && ai == 0) {
-                        z.re = v.re / ar;
-                        z.im = v.im / ar;
-                    } else {
-                        const double rat = b.im / b.re, scl = 1.0 / (b.re + b.im * rat);
-                        z.re = (v.re + v.im * rat) * scl;
-                        z.im = (v.im - v.re * rat) * scl;
-                    }
-                } else {
-                    const double rat = b.re / b.im, scl = 1.0 / (b.im + b.re * rat);
-                    z.re = (v.re * rat + v.im) * scl;
-                    z.im = (v.im * rat - v.re) * scl;
-                }
-                out[e] = z;
+                out[e] = ga_cdiv(v, v);
                 continue;
             }
-            v = ga_rcdiv_real(v, sqrt(c[i * nv + i].re));
-            v = ga_rcdiv_real(v, sqrt(c[j * nv + j].re));
-            v.re = ga_rclip1(v.re);
-            v.im = ga_rclip1(v.im);
+            v = ga_cdiv_real(v, sqrt(c[i * nv + i].re));
+            v = ga_cdiv_real(v, sqrt(c[j * nv + j].re));
+            v.re = ga_clip_unit(v.re);
+            v.im = ga_clip_unit(v.im);
         } else {
             if (selfdiv) {
                 out[e] = v / v;
@@ -1391,7 +1277,7 @@ template <class V> GA_DEV void ga_corr(V *out, const V *c, int64_t nv, int32_t s
             }
             v = v / sqrt(c[i * nv + i]);
             v = v / sqrt(c[j * nv + j]);
-            v = ga_rclip1(v);
+            v = ga_clip_unit(v);
         }
         out[e] = v;
     }
@@ -1399,11 +1285,11 @@ template <class V> GA_DEV void ga_corr(V *out, const V *c, int64_t nv, int32_t s
 
 } /* namespace */
 
-extern "C" __global__ void __launch_bounds__(GA_RBLOCK) ga_reduce_gram_float64(const __grid_constant__ ga__gram_args g)
+extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK) ga_reduce_gram_float64(const __grid_constant__ ga__gram_args g)
 {
     ga_gram<double>(g);
 }
-extern "C" __global__ void __launch_bounds__(GA_RBLOCK) ga_reduce_gram_complex128(const __grid_constant__ ga__gram_args g)
+extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK) ga_reduce_gram_complex128(const __grid_constant__ ga__gram_args g)
 {
     ga_gram<c128>(g);
 }

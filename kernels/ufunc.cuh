@@ -19,7 +19,7 @@
    qQ and Qq), which compare the values exactly.
 
    1. compute types and helpers     3. the operations, one struct each
-   2. complex arithmetic            4. the loops */
+   2. complex functions             4. the loops */
 
 #ifndef GA_KERNELS_UFUNC_CUH
 #define GA_KERNELS_UFUNC_CUH
@@ -60,69 +60,24 @@ template <class O, class V> GA_DEV O ga_to(V x)
     }
 }
 
-template <> struct ga_traits<bool> { static constexpr int category = GA_CAT_BOOL; };
-template <class C> struct ga_is {
-    static constexpr int cat = ga__same<C, bool>::value ? GA_CAT_BOOL : ga_traits<C>::category;
-    static constexpr bool boolean = cat == GA_CAT_BOOL, sint = cat == GA_CAT_SINT, uint = cat == GA_CAT_UINT;
-    static constexpr bool integer = sint || uint, real_float = cat == GA_CAT_FLOAT, complex = cat == GA_CAT_COMPLEX;
-};
-
-/* The unsigned type of an integer's width, for arithmetic that wraps. */
-template <class T> struct ga_unsigned { typedef T type; };
-template <> struct ga_unsigned<int8_t> { typedef uint8_t type; };
-template <> struct ga_unsigned<int16_t> { typedef uint16_t type; };
-template <> struct ga_unsigned<int32_t> { typedef uint32_t type; };
-template <> struct ga_unsigned<int64_t> { typedef uint64_t type; };
-template <class T> using ga_u = typename ga_unsigned<T>::type;
-
-/* Wrapping integer arithmetic (int8/int16 promote to int, then truncate). */
-template <class T> GA_DEV T ga_wadd(T a, T b) { return (T)(ga_u<T>)((ga_u<T>)a + (ga_u<T>)b); }
-template <class T> GA_DEV T ga_wsub(T a, T b) { return (T)(ga_u<T>)((ga_u<T>)a - (ga_u<T>)b); }
-template <class T> GA_DEV T ga_wmul(T a, T b)
-{
-    if constexpr (sizeof(T) < 4)
-        return (T)(uint32_t)((uint32_t)a * (uint32_t)b);
-    else
-        return (T)((ga_u<T>)a * (ga_u<T>)b);
-}
-
-GA_DEV bool ga_isnan(float x) { return x != x; }
-GA_DEV bool ga_isnan(double x) { return x != x; }
+/* What a type is: ga_num<C> (numbers.cuh), C++ bool included; the
+   wrapping integer arithmetic (ga_wadd, ...) is there too. */
 
 /* Real-valued helpers over float and double. */
 template <class F> GA_DEV F ga_pi() { return (F)3.14159265358979323846; }
 template <class F> GA_DEV F ga_inf() { return (F)INFINITY; }
 
 /* ======================================================================== */
-/* 2. Complex arithmetic                                                     */
+/* 2. Complex functions                                                      */
 /* ======================================================================== */
-template <class Z> using ga_part_t = typename ga__part<Z>::type;
-template <class Z> using ga_std_complex = thrust::complex<ga_part_t<Z>>;
+/* +, -, *, Smith's division: numbers.cuh (ga_cadd, ga_csub, ga_cmul,
+   ga_cdiv); here NumPy's complex order and power, and thrust::complex for
+   the transcendental functions. */
+template <class Z> using ga_std_complex = thrust::complex<ga_real_t<Z>>;
 
-template <class Z> GA_DEV Z ga_z(ga_part_t<Z> re, ga_part_t<Z> im) { Z z; z.re = re; z.im = im; return z; }
 template <class Z> GA_DEV ga_std_complex<Z> ga_std(Z z) { return ga_std_complex<Z>(z.re, z.im); }
-template <class Z> GA_DEV Z ga_unstd(ga_std_complex<Z> c) { return ga_z<Z>(c.real(), c.imag()); }
+template <class Z> GA_DEV Z ga_unstd(ga_std_complex<Z> c) { return ga_cplx<Z>(c.real(), c.imag()); }
 
-template <class Z> GA_DEV Z ga_cadd(Z a, Z b) { return ga_z<Z>(a.re + b.re, a.im + b.im); }
-template <class Z> GA_DEV Z ga_csub(Z a, Z b) { return ga_z<Z>(a.re - b.re, a.im - b.im); }
-template <class Z> GA_DEV Z ga_cmul(Z a, Z b)
-{
-    return ga_z<Z>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
-}
-/* Smith's division, as NumPy: a zero divisor gives inf or NaN parts. */
-template <class Z> GA_DEV Z ga_cdiv(Z a, Z b)
-{
-    typedef ga_part_t<Z> F;
-    const F abs_re = fabs(b.re), abs_im = fabs(b.im);
-    if (abs_re >= abs_im) {
-        if (abs_re == 0 && abs_im == 0) return ga_z<Z>(a.re / abs_re, a.im / abs_re);
-        const F rat = b.im / b.re, scl = (F)1 / (b.re + b.im * rat);
-        return ga_z<Z>((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
-    }
-    const F rat = b.re / b.im, scl = (F)1 / (b.im + b.re * rat);
-    return ga_z<Z>((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
-}
-template <class Z> GA_DEV bool ga_cnan(Z a) { return a.re != a.re || a.im != a.im; }
 /* NumPy's complex order: lexicographic, real part first. */
 template <class Z> GA_DEV bool ga_clt(Z a, Z b)
 {
@@ -138,21 +93,21 @@ template <class Z> GA_DEV bool ga_cge(Z a, Z b) { return ga_cle(b, a); }
    exponents, else exp(b log a). */
 template <class Z> GA_DEV Z ga_cpow(Z a, Z b)
 {
-    typedef ga_part_t<Z> F;
-    if (b.re == 0 && b.im == 0) return ga_z<Z>(1, 0);
-    if (a.re == 0 && a.im == 0) return b.re > 0 ? ga_z<Z>(0, 0) : ga_z<Z>(NAN, NAN);
+    typedef ga_real_t<Z> F;
+    if (b.re == 0 && b.im == 0) return ga_cplx<Z>(1, 0);
+    if (a.re == 0 && a.im == 0) return b.re > 0 ? ga_cplx<Z>(0, 0) : ga_cplx<Z>(NAN, NAN);
     if (b.im == 0 && b.re == (F)(int)b.re && b.re > -100 && b.re < 100) {
         int n = (int)b.re;
         if (n == 1) return a;
         if (n == 2) return ga_cmul(a, a);
         if (n == 3) return ga_cmul(a, ga_cmul(a, a));
         int m = n < 0 ? -n : n;
-        Z r = ga_z<Z>(1, 0), p = a;
+        Z r = ga_cplx<Z>(1, 0), p = a;
         for (int mask = 1; mask <= m; mask <<= 1) {
             if (m & mask) r = ga_cmul(r, p);
             p = ga_cmul(p, p);
         }
-        return n < 0 ? ga_cdiv(ga_z<Z>(1, 0), r) : r;
+        return n < 0 ? ga_cdiv(ga_cplx<Z>(1, 0), r) : r;
     }
     return ga_unstd<Z>(thrust::pow(ga_std(a), ga_std(b)));
 }
@@ -168,10 +123,7 @@ template <class Z> GA_DEV Z ga_cpow(Z a, Z b)
 /* The signature of most loops: every operand has the loop's dtype. */
 template <class L> struct ga_sig_same { typedef L in0, in1, in2, out0, out1; };
 template <class L> struct ga_sig_bool { typedef L in0, in1, in2; typedef ga_bool_t out0, out1; };
-template <class L> struct ga_real_of { typedef L type; };
-template <> struct ga_real_of<ga_complex64_t> { typedef float type; };
-template <> struct ga_real_of<ga_complex128_t> { typedef double type; };
-template <class L> struct ga_sig_real { typedef L in0, in1, in2; typedef typename ga_real_of<L>::type out0, out1; };
+template <class L> struct ga_sig_real { typedef L in0, in1, in2; typedef ga_real_t<L> out0, out1; };
 
 #define GA_OP_BEGIN(name, NIN, NOUT, SIG) GA_OP_BEGIN_WIDEN(name, NIN, NOUT, SIG, true)
 #define GA_OP_BEGIN_WIDEN(name, NIN, NOUT, SIG, WIDEN16)           \
@@ -187,8 +139,8 @@ template <class L> struct ga_sig_real { typedef L in0, in1, in2; typedef typenam
 GA_OP_BEGIN(negative, 1, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) return ga_z<C>(-a.re, -a.im);
-    else if constexpr (ga_is<C>::integer) return ga_wsub<C>(0, a);
+    if constexpr (ga_num<C>::is_complex) return ga_cplx<C>(-a.re, -a.im);
+    else if constexpr (ga_num<C>::is_integer) return ga_wsub<C>(0, a);
     else return -a;
 }
 GA_OP_END
@@ -200,9 +152,9 @@ GA_OP_END
 GA_OP_BEGIN(absolute, 1, 1, ga_sig_real)
 template <class C> GA_DEV auto operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) return (ga_part_t<C>)hypot(a.re, a.im);
-    else if constexpr (ga_is<C>::sint) return a < 0 ? ga_wsub<C>(0, a) : a;
-    else if constexpr (ga_is<C>::real_float) return fabs(a);
+    if constexpr (ga_num<C>::is_complex) return (ga_real_t<C>)hypot(a.re, a.im);
+    else if constexpr (ga_num<C>::is_sint) return a < 0 ? ga_wsub<C>(0, a) : a;
+    else if constexpr (ga_num<C>::is_float) return fabs(a);
     else return a;
 }
 GA_OP_END
@@ -214,19 +166,19 @@ GA_OP_END
 GA_OP_BEGIN(sign, 1, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) {
-        typedef ga_part_t<C> F;
+    if constexpr (ga_num<C>::is_complex) {
+        typedef ga_real_t<C> F;
         const F m = hypot(a.re, a.im);
-        if (m != m) return ga_z<C>(NAN, NAN);
+        if (m != m) return ga_cplx<C>(NAN, NAN);
         if (isinf(m)) {
-            if (isinf(a.re)) return isinf(a.im) ? ga_z<C>(NAN, NAN) : ga_z<C>(a.re > 0 ? 1 : -1, 0);
-            return ga_z<C>(0, a.im > 0 ? 1 : -1);
+            if (isinf(a.re)) return isinf(a.im) ? ga_cplx<C>(NAN, NAN) : ga_cplx<C>(a.re > 0 ? 1 : -1, 0);
+            return ga_cplx<C>(0, a.im > 0 ? 1 : -1);
         }
-        if (m == 0) return ga_z<C>(0, 0);
-        return ga_z<C>(a.re / m, a.im / m);
-    } else if constexpr (ga_is<C>::real_float) {
+        if (m == 0) return ga_cplx<C>(0, 0);
+        return ga_cplx<C>(a.re / m, a.im / m);
+    } else if constexpr (ga_num<C>::is_float) {
         return a > 0 ? (C)1 : a < 0 ? (C)-1 : a == 0 ? (C)0 : a;
-    } else if constexpr (ga_is<C>::uint) {
+    } else if constexpr (ga_num<C>::is_uint) {
         return (C)(a != 0);
     } else {
         return (C)((a > 0) - (a < 0));
@@ -237,15 +189,15 @@ GA_OP_END
 GA_OP_BEGIN(reciprocal, 1, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) {
-        typedef ga_part_t<C> F;
+    if constexpr (ga_num<C>::is_complex) {
+        typedef ga_real_t<C> F;
         if (fabs(a.im) <= fabs(a.re)) {
             const F r = a.im / a.re, d = a.re + a.im * r;
-            return ga_z<C>(1 / d, -r / d);
+            return ga_cplx<C>(1 / d, -r / d);
         }
         const F r = a.re / a.im, d = a.re * r + a.im;
-        return ga_z<C>(r / d, -1 / d);
-    } else if constexpr (ga_is<C>::integer) {
+        return ga_cplx<C>(r / d, -1 / d);
+    } else if constexpr (ga_num<C>::is_integer) {
         return ga_cast<C>(1.0 / ga_cast<double>(a)); /* NumPy: 1.0 / a, cast back */
     } else {
         return (C)1 / a;
@@ -256,8 +208,8 @@ GA_OP_END
 GA_OP_BEGIN(square, 1, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) return ga_cmul(a, a);
-    else if constexpr (ga_is<C>::integer) return ga_wmul<C>(a, a);
+    if constexpr (ga_num<C>::is_complex) return ga_cmul(a, a);
+    else if constexpr (ga_num<C>::is_integer) return ga_wmul<C>(a, a);
     else return a * a;
 }
 GA_OP_END
@@ -265,7 +217,7 @@ GA_OP_END
 GA_OP_BEGIN(conjugate, 1, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) return ga_z<C>(a.re, -a.im);
+    if constexpr (ga_num<C>::is_complex) return ga_cconj(a);
     else return a;
 }
 GA_OP_END
@@ -274,8 +226,8 @@ GA_OP_END
     GA_OP_BEGIN(name, 1, 1, ga_sig_same)                                           \
     template <class C> GA_DEV C operator()(C a) const                              \
     {                                                                              \
-        if constexpr (ga_is<C>::complex) return ga_z<C>(fn(a.re), fn(a.im));       \
-        else if constexpr (ga_is<C>::real_float) return fn(a);                     \
+        if constexpr (ga_num<C>::is_complex) return ga_cplx<C>(fn(a.re), fn(a.im)); \
+        else if constexpr (ga_num<C>::is_float) return fn(a);                      \
         else return a;                                                             \
     }                                                                              \
     GA_OP_END
@@ -288,7 +240,7 @@ GA__ROUNDING_OP(rint, rint)
 
 template <class C> GA_DEV bool ga_nonzero(C a)
 {
-    if constexpr (ga_is<C>::complex) return a.re != 0 || a.im != 0;
+    if constexpr (ga_num<C>::is_complex) return a.re != 0 || a.im != 0;
     else return a != 0;
 }
 
@@ -299,8 +251,8 @@ GA_OP_END
 GA_OP_BEGIN(isnan, 1, 1, ga_sig_bool)
 template <class C> GA_DEV bool operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) return isnan(a.re) || isnan(a.im);
-    else if constexpr (ga_is<C>::real_float) return isnan(a);
+    if constexpr (ga_num<C>::is_complex) return isnan(a.re) || isnan(a.im);
+    else if constexpr (ga_num<C>::is_float) return isnan(a);
     else return false;
 }
 GA_OP_END
@@ -308,8 +260,8 @@ GA_OP_END
 GA_OP_BEGIN(isinf, 1, 1, ga_sig_bool)
 template <class C> GA_DEV bool operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) return isinf(a.re) || isinf(a.im);
-    else if constexpr (ga_is<C>::real_float) return isinf(a);
+    if constexpr (ga_num<C>::is_complex) return isinf(a.re) || isinf(a.im);
+    else if constexpr (ga_num<C>::is_float) return isinf(a);
     else return false;
 }
 GA_OP_END
@@ -317,8 +269,8 @@ GA_OP_END
 GA_OP_BEGIN(isfinite, 1, 1, ga_sig_bool)
 template <class C> GA_DEV bool operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) return isfinite(a.re) && isfinite(a.im);
-    else if constexpr (ga_is<C>::real_float) return isfinite(a);
+    if constexpr (ga_num<C>::is_complex) return isfinite(a.re) && isfinite(a.im);
+    else if constexpr (ga_num<C>::is_float) return isfinite(a);
     else return true;
 }
 GA_OP_END
@@ -376,7 +328,7 @@ GA_OP_END
 GA_OP_BEGIN(invert, 1, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a) const
 {
-    if constexpr (ga_is<C>::boolean) return !a;
+    if constexpr (ga_num<C>::is_bool) return !a;
     else return (C)~a;
 }
 GA_OP_END
@@ -394,8 +346,8 @@ GA_OP_END
     {                                                                              \
         if constexpr (ga__same<C, ga_complex64_t>::value) {                        \
             return ga_cast<C>((*this)(ga_cast<ga_complex128_t>(a)));               \
-        } else if constexpr (ga_is<C>::complex) {                                  \
-            typedef ga_part_t<C> F;                                                \
+        } else if constexpr (ga_num<C>::is_complex) {                              \
+            typedef ga_real_t<C> F;                                                \
             const ga_std_complex<C> z = ga_std(a);                                 \
             (void)sizeof(F);                                                       \
             return complex_expr;                                                   \
@@ -424,8 +376,8 @@ GA__MATH_OP(arccosh, acosh(a), ga_unstd<C>(thrust::acosh(z)))
 GA__MATH_OP(arctanh, atanh(a), ga_unstd<C>(thrust::atanh(z)))
 /* NumPy's expm1 and log1p of complex numbers. */
 GA__MATH_OP(expm1, expm1(a),
-            ga_z<C>(expm1(a.re) * cos(a.im) - 2 * sin(a.im / 2) * sin(a.im / 2), exp(a.re) * sin(a.im)))
-GA__MATH_OP(log1p, log1p(a), ga_z<C>(log(hypot(a.re + 1, a.im)), atan2(a.im, a.re + 1)))
+            ga_cplx<C>(expm1(a.re) * cos(a.im) - 2 * sin(a.im / 2) * sin(a.im / 2), exp(a.re) * sin(a.im)))
+GA__MATH_OP(log1p, log1p(a), ga_cplx<C>(log(hypot(a.re + 1, a.im)), atan2(a.im, a.re + 1)))
 #undef GA__MATH_OP
 
 GA_OP_BEGIN(cbrt, 1, 1, ga_sig_same)
@@ -446,10 +398,10 @@ GA_OP_END
 GA_OP_BEGIN(sinc, 1, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a) const
 {
-    if constexpr (ga_is<C>::complex) {
-        typedef ga_part_t<C> F;
-        if (a.re == 0 && a.im == 0) return ga_z<C>(1, 0);
-        const C y = ga_z<C>(ga_pi<F>() * a.re, ga_pi<F>() * a.im);
+    if constexpr (ga_num<C>::is_complex) {
+        typedef ga_real_t<C> F;
+        if (a.re == 0 && a.im == 0) return ga_cplx<C>(1, 0);
+        const C y = ga_cplx<C>(ga_pi<F>() * a.re, ga_pi<F>() * a.im);
         return ga_cdiv(ga_unstd<C>(thrust::sin(ga_std(y))), y);
     } else {
         if (a == 0) return (C)1;
@@ -468,9 +420,9 @@ struct ga_op_angle {
     GA_DEV explicit ga_op_angle(const double *p) : deg(p[0] != 0) {}
     template <class C> GA_DEV auto operator()(C a) const
     {
-        if constexpr (ga_is<C>::complex) {
-            const ga_part_t<C> r = atan2(a.im, a.re);
-            return deg ? r * (ga_part_t<C>)(180.0 / 3.14159265358979323846) : r;
+        if constexpr (ga_num<C>::is_complex) {
+            const ga_real_t<C> r = atan2(a.im, a.re);
+            return deg ? r * (ga_real_t<C>)(180.0 / 3.14159265358979323846) : r;
         } else {
             const C r = atan2((C)0, a);
             return deg ? r * (C)(180.0 / 3.14159265358979323846) : r;
@@ -483,9 +435,9 @@ struct ga_op_angle {
 GA_OP_BEGIN(add, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::complex) return ga_cadd(a, b);
-    else if constexpr (ga_is<C>::boolean) return a || b;
-    else if constexpr (ga_is<C>::integer) return ga_wadd(a, b);
+    if constexpr (ga_num<C>::is_complex) return ga_cadd(a, b);
+    else if constexpr (ga_num<C>::is_bool) return a || b;
+    else if constexpr (ga_num<C>::is_integer) return ga_wadd(a, b);
     else return a + b;
 }
 GA_OP_END
@@ -493,8 +445,8 @@ GA_OP_END
 GA_OP_BEGIN(subtract, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::complex) return ga_csub(a, b);
-    else if constexpr (ga_is<C>::integer) return ga_wsub(a, b);
+    if constexpr (ga_num<C>::is_complex) return ga_csub(a, b);
+    else if constexpr (ga_num<C>::is_integer) return ga_wsub(a, b);
     else return a - b;
 }
 GA_OP_END
@@ -502,9 +454,9 @@ GA_OP_END
 GA_OP_BEGIN(multiply, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::complex) return ga_cmul(a, b);
-    else if constexpr (ga_is<C>::boolean) return a && b;
-    else if constexpr (ga_is<C>::integer) return ga_wmul(a, b);
+    if constexpr (ga_num<C>::is_complex) return ga_cmul(a, b);
+    else if constexpr (ga_num<C>::is_bool) return a && b;
+    else if constexpr (ga_num<C>::is_integer) return ga_wmul(a, b);
     else return a * b;
 }
 GA_OP_END
@@ -512,7 +464,7 @@ GA_OP_END
 GA_OP_BEGIN(divide, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::complex) return ga_cdiv(a, b);
+    if constexpr (ga_num<C>::is_complex) return ga_cdiv(a, b);
     else return a / b;
 }
 GA_OP_END
@@ -546,7 +498,7 @@ template <class F> GA_DEV F ga_fdivmod(F a, F b, F &mod)
 template <class C> GA_DEV C ga_idiv(C a, C b)
 {
     if (b == 0) return 0;
-    if constexpr (ga_is<C>::sint) {
+    if constexpr (ga_num<C>::is_sint) {
         if (b == (C)-1) return ga_wsub<C>(0, a);
         C q = (C)(a / b);
         if ((C)(a % b) != 0 && ((a < 0) != (b < 0))) q = (C)(q - 1);
@@ -558,7 +510,7 @@ template <class C> GA_DEV C ga_idiv(C a, C b)
 template <class C> GA_DEV C ga_imod(C a, C b)
 {
     if (b == 0) return 0;
-    if constexpr (ga_is<C>::sint) {
+    if constexpr (ga_num<C>::is_sint) {
         if (b == (C)-1) return 0;
         C r = (C)(a % b);
         if (r != 0 && ((r < 0) != (b < 0))) r = (C)(r + b);
@@ -571,7 +523,7 @@ template <class C> GA_DEV C ga_imod(C a, C b)
 GA_OP_BEGIN(floor_divide, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::real_float) {
+    if constexpr (ga_num<C>::is_float) {
         C mod;
         return ga_fdivmod(a, b, mod);
     } else {
@@ -583,7 +535,7 @@ GA_OP_END
 GA_OP_BEGIN(remainder, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::real_float) {
+    if constexpr (ga_num<C>::is_float) {
         C mod;
         if (b == 0) return fmod(a, b);
         ga_fdivmod(a, b, mod);
@@ -597,11 +549,11 @@ GA_OP_END
 GA_OP_BEGIN(fmod, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::real_float) {
+    if constexpr (ga_num<C>::is_float) {
         return fmod(a, b);
     } else {
         if (b == 0) return 0;
-        if constexpr (ga_is<C>::sint)
+        if constexpr (ga_num<C>::is_sint)
             if (b == (C)-1) return 0;
         return (C)(a % b);
     }
@@ -611,7 +563,7 @@ GA_OP_END
 GA_OP_BEGIN(divmod, 2, 2, ga_sig_same)
 template <class C> GA_DEV void operator()(C a, C b, C &q, C &r) const
 {
-    if constexpr (ga_is<C>::real_float) {
+    if constexpr (ga_num<C>::is_float) {
         q = ga_fdivmod(a, b, r);
     } else {
         q = ga_idiv(a, b);
@@ -624,7 +576,7 @@ GA_OP_END
    here they give the truncated value: 1 for a == 1, +-1 for a == -1, else 0. */
 template <class C> GA_DEV C ga_ipow(C a, C b)
 {
-    if constexpr (ga_is<C>::sint) {
+    if constexpr (ga_num<C>::is_sint) {
         if (b < 0) return a == 1 ? (C)1 : a == (C)-1 ? (C)((b & 1) ? -1 : 1) : (C)0;
     }
     C r = 1;
@@ -639,8 +591,8 @@ template <class C> GA_DEV C ga_ipow(C a, C b)
 GA_OP_BEGIN(power, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::complex) return ga_cpow(a, b);
-    else if constexpr (ga_is<C>::integer) return ga_ipow(a, b);
+    if constexpr (ga_num<C>::is_complex) return ga_cpow(a, b);
+    else if constexpr (ga_num<C>::is_integer) return ga_ipow(a, b);
     else return pow(a, b);
 }
 GA_OP_END
@@ -648,7 +600,7 @@ GA_OP_END
 GA_OP_BEGIN(float_power, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
-    if constexpr (ga_is<C>::complex) return ga_cpow(a, b);
+    if constexpr (ga_num<C>::is_complex) return ga_cpow(a, b);
     else return pow(a, b);
 }
 GA_OP_END
@@ -663,7 +615,7 @@ GA_DEV int ga_cmp_mixed(uint64_t a, int64_t b) { return -ga_cmp_mixed(b, a); }
     GA_OP_BEGIN(name, 2, 1, ga_sig_bool)                                           \
     template <class C> GA_DEV bool operator()(C a, C b) const                      \
     {                                                                              \
-        if constexpr (ga_is<C>::complex) return cplx;                              \
+        if constexpr (ga_num<C>::is_complex) return cplx;                          \
         else return a op b;                                                        \
     }                                                                              \
     GA_DEV bool operator()(int64_t a, uint64_t b) const { return ga_cmp_mixed(a, b) op 0; } \
@@ -688,24 +640,18 @@ template <class C> GA_DEV bool operator()(C a, C b) const { return ga_nonzero(a)
 GA_OP_END
 
 /* maximum/minimum propagate NaN (the first NaN); fmax/fmin ignore it. */
-template <class C> GA_DEV bool ga_isnan_any(C a)
-{
-    if constexpr (ga_is<C>::complex) return ga_cnan(a);
-    else if constexpr (ga_is<C>::real_float) return a != a;
-    else return false;
-}
 template <class C> GA_DEV bool ga_ge(C a, C b)
 {
-    if constexpr (ga_is<C>::complex) return ga_cge(a, b);
+    if constexpr (ga_num<C>::is_complex) return ga_cge(a, b);
     else return a >= b;
 }
 template <class C> GA_DEV bool ga_le(C a, C b)
 {
-    if constexpr (ga_is<C>::complex) return ga_cle(a, b);
+    if constexpr (ga_num<C>::is_complex) return ga_cle(a, b);
     else return a <= b;
 }
-template <class C> GA_DEV C ga_maximum(C a, C b) { return ga_ge(a, b) || ga_isnan_any(a) ? a : b; }
-template <class C> GA_DEV C ga_minimum(C a, C b) { return ga_le(a, b) || ga_isnan_any(a) ? a : b; }
+template <class C> GA_DEV C ga_maximum(C a, C b) { return ga_ge(a, b) || ga_value_isnan(a) ? a : b; }
+template <class C> GA_DEV C ga_minimum(C a, C b) { return ga_le(a, b) || ga_value_isnan(a) ? a : b; }
 
 GA_OP_BEGIN(maximum, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const { return ga_maximum(a, b); }
@@ -714,10 +660,10 @@ GA_OP_BEGIN(minimum, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const { return ga_minimum(a, b); }
 GA_OP_END
 GA_OP_BEGIN(fmax, 2, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a, C b) const { return ga_ge(a, b) || ga_isnan_any(b) ? a : b; }
+template <class C> GA_DEV C operator()(C a, C b) const { return ga_ge(a, b) || ga_value_isnan(b) ? a : b; }
 GA_OP_END
 GA_OP_BEGIN(fmin, 2, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a, C b) const { return ga_le(a, b) || ga_isnan_any(b) ? a : b; }
+template <class C> GA_DEV C operator()(C a, C b) const { return ga_le(a, b) || ga_value_isnan(b) ? a : b; }
 GA_OP_END
 
 GA_OP_BEGIN(copysign, 2, 1, ga_sig_same)
@@ -787,7 +733,7 @@ GA_OP_BEGIN(right_shift, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const
 {
     if ((uint64_t)(int64_t)b < 8 * sizeof(C)) return (C)(a >> b);
-    if constexpr (ga_is<C>::sint) return a < 0 ? (C)-1 : (C)0;
+    if constexpr (ga_num<C>::is_sint) return a < 0 ? (C)-1 : (C)0;
     else return (C)0;
 }
 GA_OP_END
@@ -796,7 +742,7 @@ GA_OP_END
    |INT_MIN| is 2**31), the result cast back. */
 template <class C> GA_DEV ga_u<C> ga_uabs(C a)
 {
-    if constexpr (ga_is<C>::sint) return a < 0 ? (ga_u<C>)((ga_u<C>)0 - (ga_u<C>)a) : (ga_u<C>)a;
+    if constexpr (ga_num<C>::is_sint) return a < 0 ? (ga_u<C>)((ga_u<C>)0 - (ga_u<C>)a) : (ga_u<C>)a;
     else return a;
 }
 template <class U> GA_DEV U ga_gcd(U a, U b)
@@ -888,8 +834,8 @@ struct ga_op_isclose {
     }
     template <class C> GA_DEV bool operator()(C a, C b) const
     {
-        if constexpr (ga_is<C>::complex) {
-            typedef ga_part_t<C> F;
+        if constexpr (ga_num<C>::is_complex) {
+            typedef ga_real_t<C> F;
             const F d = hypot(a.re - b.re, a.im - b.im), mb = rounded(hypot(b.re, b.im));
             const bool close = d <= tolerance(mb) && isfinite(b.re) && isfinite(b.im);
             return close || (a.re == b.re && a.im == b.im) || (equal_nan && ga_cnan(a) && ga_cnan(b));
@@ -911,7 +857,7 @@ struct ga_op_round {
     GA_DEV explicit ga_op_round(const double *p) : decimals((int)p[0]), scale(p[1]) {}
     template <class F> GA_DEV F real(F a) const
     {
-        if constexpr (ga_is<F>::integer) {
+        if constexpr (ga_num<F>::is_integer) {
             if (decimals >= 0) return a;
             return ga_cast<F>(rint(ga_cast<double>(a) / scale) * scale);
         } else {
@@ -923,7 +869,7 @@ struct ga_op_round {
     }
     template <class C> GA_DEV C operator()(C a) const
     {
-        if constexpr (ga_is<C>::complex) return ga_z<C>(real(a.re), real(a.im));
+        if constexpr (ga_num<C>::is_complex) return ga_cplx<C>(real(a.re), real(a.im));
         else return real(a);
     }
 };
@@ -941,8 +887,8 @@ struct ga_op_nan_to_num {
     }
     template <class C> GA_DEV C operator()(C a) const
     {
-        if constexpr (ga_is<C>::complex) return ga_z<C>(real(a.re), real(a.im));
-        else if constexpr (ga_is<C>::real_float) return real(a);
+        if constexpr (ga_num<C>::is_complex) return ga_cplx<C>(real(a.re), real(a.im));
+        else if constexpr (ga_num<C>::is_float) return real(a);
         else return a;
     }
 };
@@ -973,8 +919,8 @@ GA_COSTLY(spacing)
 GA_COSTLY(nextafter)
 #undef GA_COSTLY
 template <class Op, class L> struct ga_costly {
-    static constexpr bool value = ga_costly_op<Op>::value || (GA_COSTLY_COMPLEX && ga_is<L>::complex) ||
-                                  (ga__same<Op, ga_op_reciprocal>::value && ga_is<L>::integer); /* 1.0 / a */
+    static constexpr bool value = ga_costly_op<Op>::value || (GA_COSTLY_COMPLEX && ga_num<L>::is_complex) ||
+                                  (ga__same<Op, ga_op_reciprocal>::value && ga_num<L>::is_integer); /* 1.0 / a */
 };
 
 /* The value an op sees for a stored x. */
@@ -1052,7 +998,7 @@ template <class A, class B> struct ga_max_size {
    loop of T converts as it loads them (never wider than T). */
 template <class T, class F> __host__ __device__ constexpr bool ga_safe_cast()
 {
-    constexpr int cf = ga_traits<F>::category, ct = ga_traits<T>::category;
+    constexpr int cf = ga_num<F>::category, ct = ga_num<T>::category;
     constexpr int sf = sizeof(F), st = sizeof(T);
     if (ga__same<T, F>::value || cf == GA_CAT_BOOL) return true;
     if (ct == GA_CAT_BOOL) return false;
@@ -1338,7 +1284,7 @@ GA_DEV void ga_ufunc_strided_body(const Op &op, const ga__ufunc_args &a, const g
     typedef typename S::in2 I2;
     typedef typename S::out0 O0;
     typedef typename S::out1 O1;
-    constexpr bool costly = ga_costly_op<Op>::value || (GA_COSTLY_COMPLEX && ga_is<I0>::complex);
+    constexpr bool costly = ga_costly_op<Op>::value || (GA_COSTLY_COMPLEX && ga_num<I0>::is_complex);
     constexpr int nin = Op::nin, nout = Op::nout, nops = nin + nout, U = costly ? 1 : GA_STRIDED_UNROLL;
     const I0 s0 = ga_scalar_arg<I0>(a.scalar[0]);
     const I1 s1 = ga_scalar_arg<I1>(a.scalar[1]);
