@@ -1,6 +1,6 @@
 /* Device tests of boolean-mask and advanced (integer-array) indexing,
    nonzero / argwhere / flatnonzero, compress / extract / place, add.at and
-   trace (section 12 of gpuarr.h) and of the select glue they run on.
+   trace (gpuarr.h, >>index) and of the select glue they run on.
 
    Every function runs for every dtype on odd sizes (1, 31, 33, 1023, 1025,
    2^20 + 7), empty and 0-d arrays, and on three layouts of the same logical

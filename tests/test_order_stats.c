@@ -1,4 +1,4 @@
-/* Device tests of the order statistics of section 14 of gpuarr.h:
+/* Device tests of the order statistics (gpuarr.h, >>reduce):
    ga_quantile, ga_percentile, ga_median and their nan forms.
 
    Every dtype NumPy takes (bool where NumPy allows it), every method, q

@@ -1,4 +1,4 @@
-/* Device tests of the reductions and statistics (section 13 of gpuarr.h).
+/* Device tests of the reductions and statistics (gpuarr.h, >>reduce).
 
    Every reduction of GA_REDUCTION_LIST gets a test of its own, which runs it
    for every dtype over a list of cases -- sizes 1, 31, 33, 1023, 1025,

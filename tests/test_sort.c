@@ -1,4 +1,4 @@
-/* Device tests of sorting and scans (section 14 of gpuarr.h) and of the CUB
+/* Device tests of sorting and scans (gpuarr.h, >>sort) and of the CUB
    glue archive they run on.
 
    ga_sort and ga_argsort run for every dtype, on sizes 1, 31,

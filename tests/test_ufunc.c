@@ -1,4 +1,4 @@
-/* Device tests of the elementwise functions (section 11 of gpuarr.h).
+/* Device tests of the elementwise functions (gpuarr.h, >>ufunc).
 
    Every ufunc of GA_UFUNC_UNARY_LIST and GA_UFUNC_BINARY_LIST gets a test of
    its own (generated from the lists), which runs it for every dtype of its

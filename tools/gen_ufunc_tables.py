@@ -396,7 +396,7 @@ def emit(o, unary, binary, where, where_cond, clip):
         "DO NOT EDIT BY HAND: change the script and rerun "
         "`python3 tools/gen_ufunc_tables.py`.",
         "",
-        "The output dtypes NumPy gives for gpuarr's ufuncs (gpuarr.h section 11),",
+        "The output dtypes NumPy gives for gpuarr's ufuncs (gpuarr.h, >>ufunc),",
         "%d entries.  Inputs are arrays of a dtype or weak Python scalars (NEP 50)"
         % o.entries,
         "of a kind; only dtypes and kinds matter.",
