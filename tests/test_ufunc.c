@@ -725,16 +725,12 @@ static const spec specs[GA_NUM_UFUNCS] = {
 };
 #undef SPEC
 
-/* How a ufunc's output dtype follows from its loop (the lists' `result`). */
-enum result { RESULT_SAME, RESULT_BOOL, RESULT_COMPARE, RESULT_ABS, RESULT_DIVIDE, RESULT_LDEXP,
-              RESULT_FREXP, RESULT_WHERE, RESULT_ISCLOSE, RESULT_SINC };
-
 /* gpuarr.h's lists, with the named forms of each ufunc. */
 typedef struct ufunc_row {
     const char *name;
     int nin, nout;
     uint32_t loops; /* bit d: a loop of dtype d */
-    int result;     /* enum result */
+    int result;     /* GA__RESULT_* (gpuarr.h): how the output dtype follows from the loop */
     ga_array *(*unary)(const ga_array *);
     ga_status (*unary_out)(const ga_array *, ga_array *);
     ga_array *(*binary)(const ga_array *, const ga_array *);
@@ -744,14 +740,14 @@ typedef struct ufunc_row {
 } ufunc_row;
 
 #define LOOP_BIT(A, name, E) | (1u << GA_##E)
-#define ROW_UNARY(E, name, loops, result, family)                                                  \
-    [GA_UFUNC_##E] = {#name, 1, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, ga_##name,   \
+#define ROW_UNARY(E, name, loops, result, family)                                                    \
+    [GA_UFUNC_##E] = {#name, 1, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), GA__RESULT_##result, ga_##name,  \
                       ga_##name##_out, NULL, NULL, NULL, NULL},
-#define ROW_BINARY(E, name, loops, result, family)                                                 \
-    [GA_UFUNC_##E] = {#name, 2, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, NULL, NULL,  \
+#define ROW_BINARY(E, name, loops, result, family)                                                   \
+    [GA_UFUNC_##E] = {#name, 2, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), GA__RESULT_##result, NULL, NULL, \
                       ga_##name, ga_##name##_out, ga_##name##_scalar, ga_##name##_rscalar},
-#define ROW_OTHER(E, name, nin, nout, loops, result, family)                                       \
-    [GA_UFUNC_##E] = {#name, nin, nout, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, NULL,   \
+#define ROW_OTHER(E, name, nin, nout, loops, result, family)                                         \
+    [GA_UFUNC_##E] = {#name, nin, nout, 0 GA_LOOPS_##loops(LOOP_BIT, ~), GA__RESULT_##result, NULL,  \
                       NULL, NULL, NULL, NULL, NULL},
 static const ufunc_row rows[GA_NUM_UFUNCS] = {
     GA_UFUNC_UNARY_LIST(ROW_UNARY)
@@ -769,10 +765,10 @@ static bool has_loop(ga_ufunc u, ga_dtype t) { return (rows[u].loops >> t) & 1; 
 static ga_dtype result_dtype(ga_ufunc u, ga_dtype t)
 {
     switch (rows[u].result) {
-    case RESULT_BOOL:
-    case RESULT_COMPARE:
-    case RESULT_ISCLOSE: return GA_BOOL;
-    case RESULT_ABS: return part_of(t);
+    case GA__RESULT_BOOL:
+    case GA__RESULT_COMPARE:
+    case GA__RESULT_ISCLOSE: return GA_BOOL;
+    case GA__RESULT_ABS: return part_of(t);
     default: return t;
     }
 }
@@ -781,7 +777,7 @@ static ga_dtype result_dtype(ga_ufunc u, ga_dtype t)
    except ldexp's exponent (int32, NumPy's 'i' loops). */
 static ga_dtype input_dtype(ga_ufunc u, int k, ga_dtype t)
 {
-    return rows[u].result == RESULT_LDEXP && k == 1 ? GA_INT32 : t;
+    return rows[u].result == GA__RESULT_LDEXP && k == 1 ? GA_INT32 : t;
 }
 
 /* Whether `sp` has a reference for loops of dtype t. */
@@ -1318,7 +1314,7 @@ static void run_layout(ga_ufunc u, ga_dtype loop, const layout *L)
     ga_dtype out_t = result_dtype(u, loop), in_t[2] = {input_dtype(u, 0, loop), input_dtype(u, 1, loop)};
     int alias = L->form == IN_PLACE_A ? 0 : L->form == IN_PLACE_B ? 1 : -1;
     if (alias >= 0 && in_t[alias] != out_t) return;                    /* in place needs the result's dtype */
-    if (row->result == RESULT_LDEXP && L->view[0] == SCALAR) return; /* a weak float base: the float64 loop */
+    if (row->result == GA__RESULT_LDEXP && L->view[0] == SCALAR) return; /* a weak float base: the float64 loop */
     char what[192];
     snprintf(what, sizeof what, "%s %s, %s", row->name, dname(loop), L->name);
     bool specials = (is_complex(loop) ? sp->cplx_tol : sp->real_tol) <= REL;
@@ -2145,7 +2141,7 @@ DEVICE_TEST(ufunc_angle_real_imag)
 static bool run_one(int line, ga_ufunc u, ga_dtype t, const void *a, const void *b, elem *got)
 {
     const ufunc_row *row = &rows[u];
-    ga_dtype b_t = row->result == RESULT_LDEXP ? GA_INT64 : t, out_t = result_dtype(u, t);
+    ga_dtype b_t = row->result == GA__RESULT_LDEXP ? GA_INT64 : t, out_t = result_dtype(u, t);
     ga_array *x = ga_from_host(a, 0, NULL, t), *y = row->nin > 1 ? ga_from_host(b, 0, NULL, b_t) : NULL;
     ga_array *r = row->nin == 1 ? row->unary(x) : row->binary(x, y);
     unsigned char buf[16];
@@ -2165,7 +2161,7 @@ static void check_float_case(int line, ga_ufunc u, ga_dtype t, double a, double 
     if (!has_loop(u, t)) return;
     unsigned char ab[16], bb[16];
     ref_from_double(t, a, ab);
-    if (rows[u].result == RESULT_LDEXP) {
+    if (rows[u].result == GA__RESULT_LDEXP) {
         int64_t e = (int64_t)b;
         memcpy(bb, &e, 8);
     } else {
@@ -2399,7 +2395,7 @@ static void run_mixed(ga_ufunc u, ga_dtype ta, ga_dtype tb, ga_dtype loop, ga_dt
     };
     const ufunc_row *row = &rows[u];
     const spec *sp = &specs[u];
-    ga_dtype in_t[2] = {loop, row->result == RESULT_LDEXP ? tb : loop}, types[2] = {ta, tb};
+    ga_dtype in_t[2] = {loop, row->result == GA__RESULT_LDEXP ? tb : loop}, types[2] = {ta, tb};
     for (size_t i = 0; i < sizeof mixed_layouts / sizeof mixed_layouts[0]; i++) {
         const layout *L = &mixed_layouts[i];
         char what[160];
