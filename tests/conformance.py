@@ -1285,7 +1285,7 @@ def check_error_first_kept(t):
 
 
 # --------------------------------------------------------------------------
-# ufuncs (gpuarr.h section 11): the lists, NumPy's answers, the checks
+# ufuncs (gpuarr.h, >>ufunc): the lists, NumPy's answers, the checks
 # --------------------------------------------------------------------------
 
 class Ufunc:
@@ -2477,7 +2477,7 @@ def run_ufunc_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
-# reductions (gpuarr.h section 13)
+# reductions (gpuarr.h, >>reduce)
 # --------------------------------------------------------------------------
 
 class GaReduceOptions(ctypes.Structure):
@@ -3068,8 +3068,8 @@ def run_sets_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
-# sorting, scans and order statistics (gpuarr.h section 14): groups sort,
-# scan and quantile
+# sorting, scans and order statistics (gpuarr.h, >>sort; the order
+# statistics >>reduce): groups sort, scan and quantile
 # --------------------------------------------------------------------------
 
 GA_AXIS_NONE = -2**31
@@ -3445,7 +3445,7 @@ def run_order_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
-# indexing (gpuarr.h section 12: masks, advanced indexing, nonzero, add.at)
+# indexing (gpuarr.h, >>index: masks, advanced indexing, nonzero, add.at)
 # --------------------------------------------------------------------------
 
 class GaIndexItem(ctypes.Structure):

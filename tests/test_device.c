@@ -4,8 +4,8 @@
 #undef GPUARR_KERNEL_DIR /* found through ./build/kernels, so the tests can hide it */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
-#include "ref_cast.h"
 #include "harness.h"
+#include "ref.h"
 
 int setenv(const char *name, const char *value, int overwrite); /* POSIX, hidden by -std=c11 */
 int unsetenv(const char *name);
@@ -31,20 +31,23 @@ static double rnd_double(void)
     }
 }
 
-/* n random elements of dtype t in buf. */
-static void fill_random(int t, void *buf, size_t n)
+/* Random elements for the casts: integers any bits, a quarter of them below
+   300; floating values (complex: each part) from rnd_double (a real one
+   draws two, keeping the first). */
+static uint64_t cast_integer(ga_dtype t, const fill_spec *s)
 {
-    unsigned char *p = (unsigned char *)buf;
-    size_t sz = (size_t)ref_itemsize[t];
-    for (size_t i = 0; i < n; i++, p += sz) {
-        if (t == REF_BOOL) { p[0] = rnd() & 1; continue; }
-        if (t >= REF_INT8 && t <= REF_UINT64) { uint64_t v = rnd(); if (rnd() % 4 == 0) v %= 300; memcpy(p, &v, sz); continue; }
-        double re = rnd_double(), im = rnd_double();
-        ref_from_double(t == REF_COMPLEX64 ? REF_FLOAT32 : t == REF_COMPLEX128 ? REF_FLOAT64 : t, re, p);
-        if (t == REF_COMPLEX64) ref_from_double(REF_FLOAT32, im, p + 4);
-        if (t == REF_COMPLEX128) ref_from_double(REF_FLOAT64, im, p + 8);
-    }
+    (void)s;
+    uint64_t v = rnd();
+    if (t != GA_BOOL && rnd() % 4 == 0) v %= 300;
+    return v;
 }
+static void cast_floating(ga_dtype t, double *re, double *im, const fill_spec *s)
+{
+    (void)t, (void)s;
+    *re = rnd_double();
+    *im = rnd_double();
+}
+static const fill_spec CAST_VALUES = {.integer = cast_integer, .floating = cast_floating};
 
 /* Whether two elements of dtype t match: bitwise, NaN matching any NaN. */
 static int same_element(int t, const void *a, const void *b)
@@ -303,7 +306,7 @@ static void check_astype_layout(const char *what, int64_t n, int64_t step, int64
         size_t isz = (size_t)ref_itemsize[from];
         int64_t span = n == 0 ? 1 : (n - 1) * (step < 0 ? -step : step) + 1 + offset_items;
         unsigned char *src = (unsigned char *)malloc((size_t)span * isz);
-        fill_random(from, src, (size_t)span);
+        fill_random(src, span, from, &CAST_VALUES);
         ga_array *base = ga_from_host(src, 1, &span, (ga_dtype)from);
         int64_t strides = step * (int64_t)isz;
         int64_t first = offset_items + (step < 0 ? (n - 1) * -step : 0);
@@ -413,7 +416,7 @@ DEVICE_TEST(transposing_copies)
                 int64_t B = dims[c][0], R = dims[c][1], C = dims[c][2], n = B * R * C;
                 int64_t isz = (int64_t)ga_dtype_itemsize(types[t]);
                 unsigned char *src = (unsigned char *)malloc((size_t)(n * isz));
-                fill_random(types[t], src, (size_t)n);
+                fill_random(src, n, types[t], &CAST_VALUES);
                 ga_array *in = ga_from_host(src, 1, &n, types[t]);
                 /* in holds (B, C, R) in C order; view it as (B, R, C) */
                 int64_t shape[3] = {B, R, C}, view_strides[3] = {R * C * isz, isz, R * isz};
@@ -507,7 +510,7 @@ DEVICE_TEST(transfers_sync_async_and_pinned)
         int64_t shape[2] = {37, 11};
         size_t nbytes = 37 * 11 * (size_t)ref_itemsize[t];
         unsigned char *src = (unsigned char *)malloc(nbytes), *back = (unsigned char *)malloc(nbytes);
-        fill_random(t, src, 37 * 11);
+        fill_random(src, 37 * 11, t, &CAST_VALUES);
         ga_array *a = ga_from_host(src, 2, shape, (ga_dtype)t);
         CHECK_OK(ga_to_host(a, back, nbytes));
         CHECK(memcmp(src, back, nbytes) == 0, "%s round trip", ga_dtype_name((ga_dtype)t));

@@ -1,6 +1,6 @@
 /* Device tests of boolean-mask and advanced (integer-array) indexing,
    nonzero / argwhere / flatnonzero, compress / extract / place, add.at and
-   trace (section 12 of gpuarr.h) and of the select glue they run on.
+   trace (gpuarr.h, >>index) and of the select glue they run on.
 
    Every function runs for every dtype on odd sizes (1, 31, 33, 1023, 1025,
    2^20 + 7), empty and 0-d arrays, and on three layouts of the same logical
@@ -17,8 +17,8 @@
    GPUARR_TEST_SEED=<seed> repeats a run. */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
-#include "ref_cast.h"
 #include "harness.h"
+#include "ref.h"
 #include <math.h>
 
 
@@ -37,39 +37,32 @@ static void *xmalloc(size_t n) { return malloc(n ? n : 1); }
 
 /* Random elements, a third of them zero; floats hold NaN, -0.0 and
    infinities, complex numbers zero and nonzero parts of either kind. */
+static uint64_t truth_integer(ga_dtype t, const fill_spec *s)
+{
+    (void)s;
+    if (rnd() % 3 == 0) return 0;
+    if (t == GA_BOOL) return 1;
+    uint64_t v = rnd(), low = width(t) == 64 ? v : v & ((UINT64_C(1) << width(t)) - 1);
+    return low ? v : 1; /* nonzero in the dtype */
+}
+static void truth_floating(ga_dtype t, double *re, double *im, const fill_spec *s)
+{
+    (void)s;
+    if (rnd() % 3 == 0) return; /* zero */
+    static const double special[] = {NAN, -0.0, INFINITY, -INFINITY, 1.5, -2.25, 1e-3};
+    int c = (int)(rnd() % 10);
+    double x = c < 7 ? special[c] : rnd_unit() * 200.0 - 100.0;
+    if (is_complex(t)) { /* (x, 0), (0, x) or (x, y) */
+        int which = (int)(rnd() % 3);
+        if (which != 1) *re = x;
+        if (which != 0) *im = which == 1 ? x : rnd_unit() - 0.5;
+    } else {
+        *re = x;
+    }
+}
 static void fill_values(void *data, int64_t n, ga_dtype t)
 {
-    size_t sz = ga_dtype_itemsize(t);
-    char kind = ga_dtype_kind(t);
-    for (int64_t i = 0; i < n; i++) {
-        unsigned char *p = (unsigned char *)data + (size_t)i * sz;
-        uint64_t r = rnd();
-        memset(p, 0, sz);
-        if (r % 3 == 0) continue; /* zero */
-        if (t == GA_BOOL) {
-            *p = 1;
-        } else if (kind == 'i' || kind == 'u') {
-            uint64_t v = rnd();
-            if (v == 0) v = 1;
-            memcpy(p, &v, sz);
-            bool zero = true;
-            for (size_t k = 0; k < sz; k++) zero = zero && p[k] == 0;
-            if (zero) p[0] = 1;
-        } else {
-            static const double special[] = {NAN, -0.0, INFINITY, -INFINITY, 1.5, -2.25, 1e-3};
-            int c = (int)(rnd() % 10);
-            double x = c < 7 ? special[c] : rnd_unit() * 200.0 - 100.0;
-            if (kind == 'c') { /* (x, 0), (0, x) or (x, y) */
-                size_t half = sz / 2;
-                ga_dtype part = t == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
-                int which = (int)(rnd() % 3);
-                if (which != 1) ref_from_double(part, x, p);
-                if (which != 0) ref_from_double(part, which == 1 ? x : rnd_unit() - 0.5, p + half);
-            } else {
-                ref_from_double(t, x, p);
-            }
-        }
-    }
+    fill_random(data, n, t, &(fill_spec){.integer = truth_integer, .floating = truth_floating});
 }
 
 /* NumPy's truth value of the element at p. */
@@ -83,7 +76,7 @@ static bool truth(const void *p, ga_dtype t)
         return false;
     }
     if (kind == 'c') {
-        ga_dtype part = t == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+        ga_dtype part = part_of(t);
         size_t half = ga_dtype_itemsize(t) / 2;
         return truth(p, part) || truth((const unsigned char *)p + half, part);
     }
@@ -685,7 +678,7 @@ static void add_into(ga_dtype t, unsigned char *p, double v)
     unsigned char tmp[16] = {0};
     memcpy(tmp, p, ga_dtype_itemsize(t));
     if (kind == 'c') { /* the real part only: values are real */
-        ga_dtype part = t == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+        ga_dtype part = part_of(t);
         ref_from_double(part, cur + v, p);
         return;
     }
@@ -771,10 +764,10 @@ static void check_trace(ga_dtype t)
                 const unsigned char *p = h + (size_t)((i * 3 + j) * 7 + k) * sz;
                 re += ref_to_double(t, p);
                 if (ga_dtype_kind(t) == 'c')
-                    im += ref_to_double(t == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64, p + sz / 2);
+                    im += ref_to_double(part_of(t), p + sz / 2);
             }
             if (ga_dtype_kind(t) == 'c') {
-                ga_dtype part = t == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+                ga_dtype part = part_of(t);
                 ref_from_double(part, re, want + (size_t)j * sz);
                 ref_from_double(part, im, want + (size_t)j * sz + sz / 2);
             } else {

@@ -1,4 +1,4 @@
-/* Device tests of the manipulation functions that copy (section 11):
+/* Device tests of the manipulation functions that copy (gpuarr.h, >>manip):
    reshape/ravel needing a copy, flatten, ascontiguousarray/asfortranarray,
    concatenate, stack and the *stack family, tile, repeat, roll, meshgrid,
    setitem; and writes through views. Values are compared with references

@@ -1,4 +1,4 @@
-/* Device tests of the order statistics of section 14 of gpuarr.h:
+/* Device tests of the order statistics (gpuarr.h, >>reduce):
    ga_quantile, ga_percentile, ga_median and their nan forms.
 
    Every dtype NumPy takes (bool where NumPy allows it), every method, q
@@ -13,57 +13,14 @@
    GPUARR_TEST_SEED=<seed> repeats a run. */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
-#include "ref_cast.h"
 #include "harness.h"
+#include "ref.h"
 #include <float.h>
 #include <math.h>
 
 /* ------------------------------------------------------------------------ */
 /* Elements on the host                                                       */
 /* ------------------------------------------------------------------------ */
-
-static double load(const void *data, int64_t k, ga_dtype t)
-{
-    const unsigned char *p = (const unsigned char *)data + (size_t)k * ga_dtype_itemsize(t);
-    switch (t) {
-    case GA_BOOL: return *p != 0;
-    case GA_INT8: return *(const int8_t *)p;
-    case GA_INT32: return *(const int32_t *)p;
-    case GA_UINT64: return (double)*(const uint64_t *)p;
-    case GA_FLOAT16: return ref_f16_to_double(*(const uint16_t *)p);
-    case GA_BFLOAT16: return ref_bf16_to_double(*(const uint16_t *)p);
-    case GA_FLOAT32: return *(const float *)p;
-    default: return *(const double *)p;
-    }
-}
-
-static void store(void *data, int64_t k, ga_dtype t, double x)
-{
-    unsigned char *p = (unsigned char *)data + (size_t)k * ga_dtype_itemsize(t);
-    switch (t) {
-    case GA_BOOL: *p = x != 0; break;
-    case GA_INT8: *(int8_t *)p = (int8_t)x; break;
-    case GA_INT32: *(int32_t *)p = (int32_t)x; break;
-    case GA_UINT64: *(uint64_t *)p = (uint64_t)x; break;
-    case GA_FLOAT16: *(uint16_t *)p = ref_f16_from_double(x); break;
-    case GA_BFLOAT16: *(uint16_t *)p = ref_bf16_from_double(x); break;
-    case GA_FLOAT32: *(float *)p = (float)x; break;
-    default: *(double *)p = x; break;
-    }
-}
-
-/* x rounded to the floating dtype w (the dtype NumPy computes in). */
-static double rw(double x, ga_dtype w)
-{
-    switch (w) {
-    case GA_FLOAT16: return ref_f16_to_double(ref_f16_from_double(x));
-    case GA_BFLOAT16: return ref_bf16_to_double(ref_bf16_from_double(x));
-    case GA_FLOAT32: return (float)x;
-    default: return x;
-    }
-}
-
-static bool is_inexact(ga_dtype t) { return ga_dtype_kind(t) == 'f' || ga_dtype_kind(t) == 'c'; }
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -72,22 +29,20 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Random values with many duplicates; floats with NaN (about 1 in 10 when
-   nan), infinities and -0.0. */
-static double random_value(ga_dtype t, bool nan)
+/* Random values with many duplicates; floats with NaN (about 1 in 10),
+   infinities and -0.0. */
+static uint64_t stat_integer(ga_dtype t, const fill_spec *s)
 {
+    (void)s;
     uint64_t r = rnd();
-    if (t == GA_BOOL) return (double)(r & 1);
-    if (t == GA_UINT64) return (double)(r % 40);
-    if (t == GA_INT8) return (double)((int)(r % 200) - 100);
-    if (ga_dtype_kind(t) != 'f') return (double)((int64_t)(r % 2001) - 1000);
-    int c = (int)(r % 40);
-    if (nan && c < 4) return NAN;
-    if (c < 5) return c == 4 ? -0.0 : 0.0;
-    if (c < 6) return (r >> 20) & 1 ? INFINITY : -INFINITY;
-    if (c < 20) return (double)((int)(rnd() % 21) - 10);
-    return rw(rnd_unit() * 200 - 100, t);
+    if (t == GA_BOOL) return r;
+    if (t == GA_UINT64) return r % 40;
+    if (t == GA_INT8) return (uint64_t)(int64_t)((int)(r % 200) - 100);
+    return (uint64_t)((int64_t)(r % 2001) - 1000);
 }
+static const ref_mix STAT_MIX = {.classes = 40, .nan = 4, .neg_zero = 1, .inf = 1, .small = 14, .small_count = 21,
+                                 .small_offset = 10, .span = 200};
+static const fill_spec STAT_VALUES = {.integer = stat_integer, .mix = &STAT_MIX};
 
 /* ------------------------------------------------------------------------ */
 /* NumPy's quantile of one slice                                              */
@@ -168,11 +123,11 @@ static double ref_quantile(const double *x, int64_t c, double q, ga_quantile_met
     double g = v - prev;
     if (m == GA_QUANTILE_MIDPOINT) g = fmod(v, 1) == 0 ? 0 : 0.5;
     else if (m == GA_QUANTILE_AVERAGED_INVERTED_CDF) g = g == 0 ? 0.5 : 1;
-    double lo = rw(x[pi], w), hi = rw(x[ni], w);
+    double lo = round_double(w, x[pi]), hi = round_double(w, x[ni]);
     *lo_out = lo, *hi_out = hi;
-    double d = rw(hi - lo, w);
-    if (g >= 0.5) return rw(hi - rw(d * rw(1 - g, w), w), w);
-    return rw(lo + rw(d * rw(g, w), w), w);
+    double d = round_double(w, hi - lo);
+    if (g >= 0.5) return round_double(w, hi - round_double(w, d * round_double(w, 1 - g)));
+    return round_double(w, lo + round_double(w, d * round_double(w, g)));
 }
 
 /* NumPy's median of x[0..c-1] (sorted, no NaN, c > 0) in mean's dtype. */
@@ -181,7 +136,7 @@ static double ref_median(const double *x, int64_t c, ga_dtype t)
     if (c % 2) return x[c / 2];
     double lo = x[c / 2 - 1], hi = x[c / 2];
     switch (t) {
-    case GA_FLOAT16: case GA_BFLOAT16: case GA_FLOAT32: return rw((double)((float)lo + (float)hi) / 2, t);
+    case GA_FLOAT16: case GA_BFLOAT16: case GA_FLOAT32: return round_double(t, (double)((float)lo + (float)hi) / 2);
     default: return (lo + hi) / 2;
     }
 }
@@ -228,7 +183,7 @@ static void check_stat_case(const stat_case *c, ga_dtype t, stat_kind kind, bool
     unsigned char *h = malloc((size_t)(n ? n : 1) * sz);
     bool reduced[3] = {c->naxes == 0, c->naxes == 0, c->naxes == 0};
     for (int i = 0; i < c->naxes; i++) reduced[c->axes[i] < 0 ? c->axes[i] + c->ndim : c->axes[i]] = true;
-    for (int64_t i = 0; i < n; i++) store(h, i, t, random_value(t, true));
+    fill_random(h, n, t, &STAT_VALUES);
     /* the first slice (kept index 0) all NaN */
     int64_t idx[3];
     if (all_nan_lane && ga_dtype_kind(t) == 'f')
@@ -239,7 +194,7 @@ static void check_stat_case(const stat_case *c, ga_dtype t, stat_kind kind, bool
                 idx[d] = r % c->shape[d], r /= c->shape[d];
                 if (!reduced[d] && idx[d] != 0) first = false;
             }
-            if (first) store(h, i, t, NAN);
+            if (first) store(t, NAN, 0, h + (size_t)i * sz);
         }
     ga_array *a = upload(c, h, t);
     double qs[8];
@@ -297,7 +252,7 @@ static void check_stat_case(const stat_case *c, ga_dtype t, stat_kind kind, bool
                 for (int d = c->ndim - 1; d >= 0; d--)
                     if (reduced[d]) ridx[d] = re % c->shape[d], re /= c->shape[d];
                 for (int d = 0; d < c->ndim; d++) off = off * c->shape[d] + (reduced[d] ? ridx[d] : kidx[d]);
-                double x = load(h, off, t);
+                double x = (double)value_at(t, h, off);
                 if (isnan(x)) has_nan = true;
                 else lane[cnt++] = x;
             }
@@ -307,7 +262,7 @@ static void check_stat_case(const stat_case *c, ga_dtype t, stat_kind kind, bool
                 if ((has_nan && !nan_form) || cnt == 0) want = NAN;
                 else if (kind == MEDIAN) want = ref_median(lane, cnt, t), lo = hi = want;
                 else want = ref_quantile(lane, cnt, kind == PERCENTILE ? qs[qi] / 100 : q[qi], m, w, &lo, &hi);
-                double g = load(got, (int64_t)qi * rows + j, rd);
+                double g = (double)value_at(rd, got, (int64_t)qi * rows + j);
                 bool ok;
                 if (isnan(want)) ok = isnan(g);
                 else if (kind != MEDIAN && picks(m)) ok = g == want;

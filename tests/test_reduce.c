@@ -1,4 +1,4 @@
-/* Device tests of the reductions and statistics (section 13 of gpuarr.h).
+/* Device tests of the reductions and statistics (gpuarr.h, >>reduce).
 
    Every reduction of GA_REDUCTION_LIST gets a test of its own, which runs it
    for every dtype over a list of cases -- sizes 1, 31, 33, 1023, 1025,
@@ -34,8 +34,8 @@
    run (each test draws from the seed and its own name). */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
-#include "ref_cast.h"
 #include "harness.h"
+#include "ref.h"
 #include <float.h>
 #include <math.h>
 
@@ -49,92 +49,13 @@
 #define FAIL(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
 
 /* ======================================================================== */
-/* Dtypes and elements                                                       */
+/* Dtypes and elements (the rest in tests/ref.h)                             */
 /* ======================================================================== */
 
-static bool is_integer(ga_dtype t) { return ga_dtype_kind(t) == 'i' || ga_dtype_kind(t) == 'u'; }
-static bool is_signed(ga_dtype t) { return ga_dtype_kind(t) == 'i'; }
-static bool is_exact(ga_dtype t) { return t == GA_BOOL || is_integer(t); }
-static bool is_complex(ga_dtype t) { return ga_dtype_kind(t) == 'c'; }
-static ga_dtype part_of(ga_dtype t) { return t == GA_COMPLEX64 ? GA_FLOAT32 : t == GA_COMPLEX128 ? GA_FLOAT64 : t; }
-static size_t isz(ga_dtype t) { return ga_dtype_itemsize(t); }
-static const char *dname(ga_dtype t) { return ga_dtype_name(t); }
-
-static uint64_t wrap(ga_dtype t, uint64_t v)
-{
-    if (t == GA_BOOL) return v != 0;
-    int w = 8 * (int)isz(t);
-    if (w == 64) return v;
-    uint64_t mask = (UINT64_C(1) << w) - 1;
-    v &= mask;
-    if (is_signed(t) && (v >> (w - 1))) v |= ~mask;
-    return v;
-}
-
-typedef struct elem {
-    uint64_t i;
-    long double re, im;
-} elem;
-
-static elem load(ga_dtype t, const void *p)
-{
-    elem e = {0, 0, 0};
-    if (is_exact(t)) {
-        uint64_t v = 0;
-        memcpy(&v, p, isz(t));
-        e.i = wrap(t, v);
-    } else if (is_complex(t)) {
-        ga_dtype part = part_of(t);
-        e.re = ref_to_double(part, p);
-        e.im = ref_to_double(part, (const char *)p + isz(part));
-    } else {
-        e.re = ref_to_double(t, p);
-    }
-    return e;
-}
-
-/* The element as a real number (integers exactly, sign- or zero-extended). */
-static long double value_of(ga_dtype t, elem e)
-{
-    if (is_exact(t)) return is_signed(t) ? (long double)(int64_t)e.i : (long double)e.i;
-    return e.re;
-}
-
-static int precision_of(ga_dtype t) { return t == GA_FLOAT16 ? 11 : t == GA_BFLOAT16 ? 8 : t == GA_FLOAT32 ? 24 : 53; }
-static int min_exponent(ga_dtype t) { return t == GA_FLOAT16 ? -14 : t == GA_FLOAT64 ? -1022 : -126; }
 /* eps of the dtype a reduction of t accumulates in */
 static long double acc_eps(ga_dtype t)
 {
     return part_of(t) == GA_FLOAT64 || is_exact(t) ? ldexpl(1, -53) : ldexpl(1, -24);
-}
-static long double ulp_at(ga_dtype t, long double x)
-{
-    t = part_of(t);
-    int e = x == 0 || !isfinite(x) ? min_exponent(t) : ilogbl(x);
-    if (e < min_exponent(t)) e = min_exponent(t);
-    return ldexpl(1, e - precision_of(t) + 1);
-}
-static long double round_to(ga_dtype t, long double x)
-{
-    switch (part_of(t)) {
-    case GA_FLOAT64: return (double)x;
-    case GA_FLOAT32: return (float)x;
-    case GA_FLOAT16: return ref_f16_to_double(ref_f16_from_double((double)x));
-    case GA_BFLOAT16: return ref_bf16_to_double(ref_bf16_from_double((double)x));
-    default: return x;
-    }
-}
-
-/* Stores a real (or complex) value in dtype t. */
-static void store(ga_dtype t, long double re, long double im, void *p)
-{
-    if (is_complex(t)) {
-        ga_dtype part = part_of(t);
-        ref_from_double(part, (double)re, p);
-        ref_from_double(part, (double)im, (char *)p + isz(part));
-    } else {
-        ref_from_double(t, (double)re, p);
-    }
 }
 
 static double special(void)
@@ -157,35 +78,33 @@ enum domain {
     D_NEAR1_NANS /* D_NEAR1, a quarter NaN */
 };
 
+/* A floating element for fill_random: re and im (its parts, or re alone)
+   drawn for s->domain. */
+static void domain_value(ga_dtype t, double *re, double *im, const fill_spec *s)
+{
+    int domain = s->domain;
+    if (domain == D_INTEGRAL) {
+        *re = (double)((int64_t)(rnd() % 17) - 8);
+        *im = (double)((int64_t)(rnd() % 17) - 8);
+    } else if (domain == D_NEAR1 || domain == D_NEAR1_NANS) {
+        *re = 0.9 + 0.2 * rnd_unit();
+        *im = 0.05 * (rnd_unit() - 0.5);
+        if (domain == D_NEAR1_NANS && rnd() % 4 == 0) *re = NAN;
+    } else {
+        *re = -10 + 20 * rnd_unit();
+        *im = -10 + 20 * rnd_unit();
+        if (domain == D_ANY && rnd() % 64 == 0) *re = special();
+        if (domain == D_ANY && rnd() % 64 == 0) *im = special();
+        if (domain == D_NANS && rnd() % 4 == 0) *re = NAN;
+        if (domain == D_NANS && is_complex(t) && rnd() % 8 == 0) *im = NAN;
+    }
+}
+
+/* n random elements of dtype t at dst: integers any bits, floating values
+   for `domain`. */
 static void fill(ga_dtype t, int domain, unsigned char *dst, int64_t n)
 {
-    size_t sz = isz(t);
-    for (int64_t k = 0; k < n; k++) {
-        unsigned char *p = dst + k * (int64_t)sz;
-        if (is_exact(t)) {
-            uint64_t v = rnd();
-            if (t == GA_BOOL) v &= 1;
-            memcpy(p, &v, sz);
-            continue;
-        }
-        double re, im;
-        if (domain == D_INTEGRAL) {
-            re = (double)((int64_t)(rnd() % 17) - 8);
-            im = (double)((int64_t)(rnd() % 17) - 8);
-        } else if (domain == D_NEAR1 || domain == D_NEAR1_NANS) {
-            re = 0.9 + 0.2 * rnd_unit();
-            im = 0.05 * (rnd_unit() - 0.5);
-            if (domain == D_NEAR1_NANS && rnd() % 4 == 0) re = NAN;
-        } else {
-            re = -10 + 20 * rnd_unit();
-            im = -10 + 20 * rnd_unit();
-            if (domain == D_ANY && rnd() % 64 == 0) re = special();
-            if (domain == D_ANY && rnd() % 64 == 0) im = special();
-            if (domain == D_NANS && rnd() % 4 == 0) re = NAN;
-            if (domain == D_NANS && is_complex(t) && rnd() % 8 == 0) im = NAN;
-        }
-        store(t, re, im, p);
-    }
+    fill_random(dst, n, t, &(fill_spec){.floating = domain_value, .domain = domain});
 }
 
 /* ======================================================================== */

@@ -1,4 +1,4 @@
-/* Device tests of searching, sets and histograms (section 14 of gpuarr.h:
+/* Device tests of searching, sets and histograms (gpuarr.h, >>sort:
    ga_searchsorted, ga_digitize, ga_unique and the unique_* forms, ga_isin,
    ga_intersect1d, ga_union1d, ga_setdiff1d, ga_setxor1d, ga_bincount,
    ga_histogram, ga_histogram_bin_edges) and of the glue in cub/sets.cu.
@@ -18,8 +18,8 @@
    run. */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
-#include "ref_cast.h"
 #include "harness.h"
+#include "ref.h"
 #include <math.h>
 
 /* ------------------------------------------------------------------------ */
@@ -33,28 +33,6 @@ static const ga_dtype REAL_DTYPES[] = {GA_BOOL,   GA_INT8,   GA_INT16,   GA_INT3
 static const int64_t SIZES[] = {0, 1, 31, 33, 1023, 1025, 70001};
 #define NUM_SIZES (int)(sizeof SIZES / sizeof SIZES[0])
 
-static bool is_float(ga_dtype t) { return ga_dtype_kind(t) == 'f'; }
-
-/* An element's exact value (NaN as NaN). */
-static long double value_of(const void *p, ga_dtype t)
-{
-    switch (t) {
-    case GA_BOOL: return *(const uint8_t *)p != 0;
-    case GA_INT8: return *(const int8_t *)p;
-    case GA_INT16: return *(const int16_t *)p;
-    case GA_INT32: return *(const int32_t *)p;
-    case GA_INT64: return (long double)*(const int64_t *)p;
-    case GA_UINT8: return *(const uint8_t *)p;
-    case GA_UINT16: return *(const uint16_t *)p;
-    case GA_UINT32: return *(const uint32_t *)p;
-    case GA_UINT64: return (long double)*(const uint64_t *)p;
-    case GA_FLOAT16: return ref_f16_to_double(*(const uint16_t *)p);
-    case GA_BFLOAT16: return ref_bf16_to_double(*(const uint16_t *)p);
-    case GA_FLOAT32: return *(const float *)p;
-    default: return *(const double *)p;
-    }
-}
-
 /* NumPy's order: -1, 0, 1, NaN last and equal to NaN, -0.0 == +0.0. */
 static int order(long double x, long double y)
 {
@@ -65,43 +43,15 @@ static int order(long double x, long double y)
 /* Set equality: as order, but NaN equals nothing. */
 static bool same(long double x, long double y) { return !isnan(x) && !isnan(y) && x == y; }
 
-/* Random elements with duplicates, NaN of both signs, infinities, -0.0. */
-static void fill_random(void *data, int64_t n, ga_dtype t, int spread)
+/* Random elements with duplicates (integers from about `spread` values),
+   NaN of both signs, infinities, -0.0. */
+static void fill_dups(void *data, int64_t n, ga_dtype t, int spread)
 {
-    size_t sz = ga_dtype_itemsize(t);
-    for (int64_t i = 0; i < n; i++) {
-        unsigned char *p = (unsigned char *)data + (size_t)i * sz;
-        uint64_t r = rnd();
-        if (t == GA_BOOL) {
-            *p = (unsigned char)(r & 1);
-            continue;
-        }
-        if (!is_float(t)) {
-            uint64_t v = (r >> 8) % 8 == 0 ? rnd() : (uint64_t)(int64_t)((int)(rnd() % (uint64_t)spread) - spread / 4);
-            memcpy(p, &v, sz);
-            continue;
-        }
-        int c = (int)(r % 32);
-        double x;
-        if (c < 2) {
-            bool neg = c == 1;
-            if (t == GA_FLOAT16) *(uint16_t *)p = neg ? 0xfe00u : 0x7e00u;
-            else if (t == GA_BFLOAT16) *(uint16_t *)p = neg ? 0xffc0u : 0x7fc0u;
-            else if (t == GA_FLOAT32) *(uint32_t *)p = neg ? 0xffc00000u : 0x7fc00001u;
-            else *(uint64_t *)p = neg ? 0xfff8000000000000ull : 0x7ff8000000000000ull;
-            continue;
-        }
-        if (c < 4) x = c == 2 ? 0.0 : -0.0;
-        else if (c < 5) x = (r >> 20) & 1 ? INFINITY : -INFINITY;
-        else if (c < 22) x = (double)((int)(rnd() % (uint64_t)spread) - spread / 2);
-        else x = rnd_unit() * 1000.0 - 500.0;
-        switch (t) {
-        case GA_FLOAT16: *(uint16_t *)p = ref_f16_from_double(x); break;
-        case GA_BFLOAT16: *(uint16_t *)p = ref_bf16_from_double(x); break;
-        case GA_FLOAT32: *(float *)p = (float)x; break;
-        default: *(double *)p = x; break;
-        }
-    }
+    const ref_mix mix = {.classes = 32, .nan = 1, .neg_nan = 1, .zero = 1, .neg_zero = 1, .inf = 1, .small = 17,
+                         .small_count = spread, .small_offset = spread / 2, .span = 1000,
+                         .wide_mask = 7, .wide_bits = 0, .int_count = spread, .int_offset = spread / 4,
+                         .nan32 = 0x7fc00001u};
+    fill_random(data, n, t, &(fill_spec){.mix = &mix});
 }
 
 /* Layouts a 1-d logical array of n elements is given in. */
@@ -149,7 +99,7 @@ static long double *values_of(const ga_array *a)
         free(v);
         return NULL;
     }
-    for (int64_t i = 0; i < n; i++) v[i] = value_of(raw + i * sz, t);
+    for (int64_t i = 0; i < n; i++) v[i] = value_at(t, raw, i);
     free(raw);
     return v;
 }
@@ -266,10 +216,10 @@ static void check_unique(ga_dtype t, int64_t n, int layout, bool equal_nan, int 
     describe(what, sizeof what, equal_nan ? "unique" : "unique(equal_nan=False)", t, n, layout);
     size_t sz = ga_dtype_itemsize(t);
     unsigned char *h = malloc((size_t)(n ? n : 1) * sz);
-    fill_random(h, n, t, n < 100 ? 12 : 200);
+    fill_dups(h, n, t, n < 100 ? 12 : 200);
     long double *x = malloc(sizeof(long double) * (size_t)(n ? n : 1)), *values = malloc(sizeof(long double) * (size_t)(n ? n : 1));
     int64_t *first = malloc(8 * (size_t)(n ? n : 1)), *counts = malloc(8 * (size_t)(n ? n : 1)), *inverse = malloc(8 * (size_t)(n ? n : 1));
-    for (int64_t i = 0; i < n; i++) x[i] = value_of(h + i * sz, t);
+    for (int64_t i = 0; i < n; i++) x[i] = value_at(t, h, i);
     int64_t k = ref_unique(x, n, equal_nan, values, first, counts, inverse);
     ga_array *a = upload(h, n, t, layout);
     CHECK(a != NULL, "%s: upload: %s", what, ga_last_error_message());
@@ -354,7 +304,7 @@ static void sort_elements(unsigned char *h, int64_t n, ga_dtype t, int64_t *perm
 {
     size_t sz = ga_dtype_itemsize(t);
     item *it = malloc(sizeof(item) * (size_t)(n ? n : 1));
-    for (int64_t i = 0; i < n; i++) it[i] = (item){value_of(h + i * sz, t), i};
+    for (int64_t i = 0; i < n; i++) it[i] = (item){value_at(t, h, i), i};
     qsort(it, (size_t)n, sizeof(item), compare_items);
     unsigned char *tmp = malloc((size_t)(n ? n : 1) * sz);
     for (int64_t i = 0; i < n; i++) {
@@ -403,16 +353,16 @@ static void check_searchsorted(ga_dtype t, int64_t n, int layout)
     size_t sz = ga_dtype_itemsize(t);
     int64_t m = 2 * 257;
     unsigned char *ha = malloc((size_t)(n ? n : 1) * sz), *hv = malloc((size_t)m * sz), *hs = malloc((size_t)(n ? n : 1) * sz);
-    fill_random(ha, n, t, 40);
-    fill_random(hv, m, t, 40);
+    fill_dups(ha, n, t, 40);
+    fill_dups(hv, m, t, 40);
     memcpy(hs, ha, (size_t)n * sz);
     int64_t *perm = malloc(8 * (size_t)(n ? n : 1));
     int32_t *perm32 = malloc(4 * (size_t)(n ? n : 1));
     sort_elements(hs, n, t, perm);
     for (int64_t i = 0; i < n; i++) perm32[i] = (int32_t)perm[i];
     long double *a = malloc(sizeof(long double) * (size_t)(n ? n : 1)), *v = malloc(sizeof(long double) * (size_t)m);
-    for (int64_t i = 0; i < n; i++) a[i] = value_of(hs + i * sz, t);
-    for (int64_t i = 0; i < m; i++) v[i] = value_of(hv + i * sz, t);
+    for (int64_t i = 0; i < n; i++) a[i] = value_at(t, hs, i);
+    for (int64_t i = 0; i < m; i++) v[i] = value_at(t, hv, i);
     int64_t *left = malloc(8 * (size_t)m), *right = malloc(8 * (size_t)m);
     for (int64_t j = 0; j < m; j++) {
         left[j] = right[j] = 0;
@@ -434,14 +384,14 @@ static void check_digitize(ga_dtype t, int64_t n, int layout)
     size_t sz = ga_dtype_itemsize(t);
     int64_t nb = 0, m = 1001;
     unsigned char *hb = malloc(64 * sz + 1), *hx = malloc((size_t)(m * (int64_t)sz));
-    fill_random(hx, m, t, 40);
+    fill_dups(hx, m, t, 40);
     /* bins: distinct sorted values (no NaN), increasing */
     unsigned char *pool = malloc(64 * sz + 1);
-    fill_random(pool, 64, t, 40);
+    fill_dups(pool, 64, t, 40);
     sort_elements(pool, 64, t, NULL);
     for (int64_t i = 0; i < 64 && nb < (n < 40 ? n : 40); i++) {
-        long double y = value_of(pool + i * sz, t);
-        if (isnan(y) || (nb && order(y, value_of(hb + (nb - 1) * sz, t)) == 0)) continue;
+        long double y = value_at(t, pool, i);
+        if (isnan(y) || (nb && order(y, value_at(t, hb, (nb - 1))) == 0)) continue;
         memcpy(hb + nb * sz, pool + i * sz, sz);
         nb++;
     }
@@ -452,10 +402,10 @@ static void check_digitize(ga_dtype t, int64_t n, int layout)
         for (int right = 0; right < 2 && db && dx; right++) {
             int64_t *want = malloc(8 * (size_t)m);
             for (int64_t j = 0; j < m; j++) {
-                long double x = value_of(hx + j * sz, t);
+                long double x = value_at(t, hx, j);
                 want[j] = 0;
                 for (int64_t i = 0; i < nb; i++) {
-                    int c = order(value_of(hb + i * sz, t), x); /* bin value vs x */
+                    int c = order(value_at(t, hb, i), x); /* bin value vs x */
                     want[j] += dec ? (right ? c >= 0 : c > 0) : (right ? c < 0 : c <= 0);
                 }
             }
@@ -551,11 +501,11 @@ static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
     size_t sz = ga_dtype_itemsize(t);
     int spread = na < 100 ? 16 : 300;
     unsigned char *ha = malloc((size_t)(na ? na : 1) * sz), *hb = malloc((size_t)(nb ? nb : 1) * sz);
-    fill_random(ha, na, t, spread);
-    fill_random(hb, nb, t, spread);
+    fill_dups(ha, na, t, spread);
+    fill_dups(hb, nb, t, spread);
     long double *xa = malloc(sizeof(long double) * (size_t)(na + 1)), *xb = malloc(sizeof(long double) * (size_t)(nb + 1));
-    for (int64_t i = 0; i < na; i++) xa[i] = value_of(ha + i * sz, t);
-    for (int64_t i = 0; i < nb; i++) xb[i] = value_of(hb + i * sz, t);
+    for (int64_t i = 0; i < na; i++) xa[i] = value_at(t, ha, i);
+    for (int64_t i = 0; i < nb; i++) xb[i] = value_at(t, hb, i);
     long double *ua = malloc(sizeof(long double) * (size_t)(na + 1)), *ub = malloc(sizeof(long double) * (size_t)(nb + 1));
     int64_t *fa = malloc(8 * (size_t)(na + 1)), *fb = malloc(8 * (size_t)(nb + 1));
     int64_t *ca = malloc(8 * (size_t)(na + 1)), *cb = malloc(8 * (size_t)(nb + 1));
@@ -724,30 +674,13 @@ DEVICE_TEST(sets_mixed_dtypes)
 
 static const ga_dtype COMPLEX_DTYPES[] = {GA_COMPLEX64, GA_COMPLEX128};
 
-/* A complex element's parts. */
-typedef struct cvalue {
-    long double re, im;
-} cvalue;
-
-static cvalue cvalue_of(const unsigned char *p, ga_dtype t)
-{
-    if (t == GA_COMPLEX64) {
-        float f[2];
-        memcpy(f, p, sizeof f);
-        return (cvalue){f[0], f[1]};
-    }
-    double d[2];
-    memcpy(d, p, sizeof d);
-    return (cvalue){d[0], d[1]};
-}
-
 /* NumPy's NaN groups, in its order: 0 no NaN part, 1 R + nanj, 2 nan + Rj,
    3 nan + nanj. */
-static int nan_group(cvalue x) { return 2 * (isnan(x.re) != 0) + (isnan(x.im) != 0); }
+static int nan_group(elem x) { return 2 * (isnan(x.re) != 0) + (isnan(x.im) != 0); }
 
 /* NumPy's complex order: by NaN group, then by the parts that are not NaN,
    the real one first; -0.0 == +0.0. */
-static int corder(cvalue x, cvalue y)
+static int corder(elem x, elem y)
 {
     int gx = nan_group(x), gy = nan_group(y);
     if (gx != gy) return (gx > gy) - (gx < gy);
@@ -757,61 +690,25 @@ static int corder(cvalue x, cvalue y)
 }
 
 /* Set equality: an element with a NaN part equals nothing. */
-static bool csame(cvalue x, cvalue y) { return !nan_group(x) && !nan_group(y) && x.re == y.re && x.im == y.im; }
+static bool csame(elem x, elem y) { return !nan_group(x) && !nan_group(y) && x.re == y.re && x.im == y.im; }
 
-/* One random part: integers from a few (duplicates), NaN of both signs and
-   two payloads, infinities, zeros of both signs, fractions. */
-static void random_part(unsigned char *p, ga_dtype t, int spread)
-{
-    uint64_t r = rnd();
-    int c = (int)(r % 32);
-    double x;
-    if (c < 2) {
-        if (t == GA_COMPLEX64) {
-            uint32_t u = c ? 0xffc00000u : 0x7fc00001u;
-            memcpy(p, &u, 4);
-        } else {
-            uint64_t u = c ? 0xfff8000000000000ull : 0x7ff8000000000001ull;
-            memcpy(p, &u, 8);
-        }
-        return;
-    }
-    if (c < 5) x = c == 2 ? 0.0 : -0.0;
-    else if (c < 6) x = (r >> 20) & 1 ? INFINITY : -INFINITY;
-    else if (c < 27) x = (double)((int)(rnd() % (uint64_t)spread) - spread / 2);
-    else x = rnd_unit() * 1000.0 - 500.0;
-    if (t == GA_COMPLEX64) {
-        float f = (float)x;
-        memcpy(p, &f, 4);
-    } else {
-        memcpy(p, &x, 8);
-    }
-}
-
-/* n random elements, a quarter of them copies of earlier ones. */
+/* n random elements, a quarter of them copies of earlier ones; each part
+   an integer from about `spread` (duplicates), NaN of both signs and two
+   payloads, an infinity, a zero of either sign or a fraction. */
 static void fill_complex(unsigned char *h, int64_t n, ga_dtype t, int spread)
 {
-    size_t sz = ga_dtype_itemsize(t);
+    const ref_mix mix = {.classes = 32, .nan = 1, .neg_nan = 1, .zero = 1, .neg_zero = 2, .inf = 1, .small = 21,
+                         .small_count = spread, .small_offset = spread / 2, .span = 1000,
+                         .nan32 = 0x7fc00001u, .nan64 = 0x7ff8000000000001ull};
+    const fill_spec parts = {.mix = &mix};
+    size_t sz = isz(t);
     for (int64_t i = 0; i < n; i++) {
         unsigned char *p = h + (size_t)i * sz;
         if (i > 0 && rnd() % 4 == 0) {
             memcpy(p, h + (size_t)(rnd() % (uint64_t)i) * sz, sz);
         } else {
-            random_part(p, t, spread);
-            random_part(p + sz / 2, t, spread);
+            fill_random(p, 1, t, &parts);
         }
-    }
-}
-
-/* An element of t with the parts re and im. */
-static void set_complex(unsigned char *p, double re, double im, ga_dtype t)
-{
-    if (t == GA_COMPLEX64) {
-        float f[2] = {(float)re, (float)im};
-        memcpy(p, f, sizeof f);
-    } else {
-        double d[2] = {re, im};
-        memcpy(p, d, sizeof d);
     }
 }
 
@@ -853,7 +750,7 @@ static void check_celements(const char *what, const ga_array *got, const unsigne
     if (k == 0 || download(got, g))
         for (int64_t i = 0; i < k; i++)
             if (memcmp(g + (size_t)i * sz, want + (size_t)i * sz, sz)) {
-                cvalue x = cvalue_of(g + (size_t)i * sz, t), y = cvalue_of(want + (size_t)i * sz, t);
+                elem x = load(t, g + (size_t)i * sz), y = load(t, want + (size_t)i * sz);
                 CHECK(false, "%s: element [%lld] is %Lg%+Lgj (sign bits %d %d), expected %Lg%+Lgj (%d %d)", what,
                       (long long)i, x.re, x.im, signbit(x.re) != 0, signbit(x.im) != 0, y.re, y.im,
                       signbit(y.re) != 0, signbit(y.im) != 0);
@@ -864,7 +761,7 @@ static void check_celements(const char *what, const ga_array *got, const unsigne
 
 /* Elements with their positions, sorted stably in NumPy's order. */
 typedef struct citem {
-    cvalue v;
+    elem v;
     int64_t i;
 } citem;
 
@@ -879,7 +776,7 @@ static citem *sorted_citems(const unsigned char *h, int64_t n, ga_dtype t)
 {
     size_t sz = ga_dtype_itemsize(t);
     citem *it = malloc(sizeof(citem) * (size_t)(n ? n : 1));
-    for (int64_t i = 0; i < n; i++) it[i] = (citem){cvalue_of(h + (size_t)i * sz, t), i};
+    for (int64_t i = 0; i < n; i++) it[i] = (citem){load(t, h + (size_t)i * sz), i};
     qsort(it, (size_t)n, sizeof(citem), compare_citems);
     return it;
 }
@@ -964,7 +861,7 @@ DEVICE_TEST(unique_complex_zero_d)
     for (int c = 0; c < 2; c++) {
         ga_dtype t = COMPLEX_DTYPES[c];
         unsigned char h[16], want[16];
-        set_complex(h, -0.0, -NAN, t);
+        store(t, -0.0, -NAN, h);
         canonical(want, h, t);
         ga_array *a = ga_from_host(h, 0, NULL, t), *inv = NULL;
         ga_array *u = ga_unique(a, NULL, &inv, NULL, true);
@@ -989,9 +886,9 @@ DEVICE_TEST(unique_complex_as_numpy)
         ga_dtype t = COMPLEX_DTYPES[c];
         size_t sz = ga_dtype_itemsize(t);
         unsigned char h[9 * 16], weq[3 * 16], wapart[7 * 16], raw[16];
-        for (int i = 0; i < 9; i++) set_complex(h + i * sz, parts[i][0], parts[i][1], t);
-        for (int i = 0; i < 3; i++) set_complex(raw, eq[i][0], eq[i][1], t), canonical(weq + i * sz, raw, t);
-        for (int i = 0; i < 7; i++) set_complex(raw, apart[i][0], apart[i][1], t), canonical(wapart + i * sz, raw, t);
+        for (int i = 0; i < 9; i++) store(t, parts[i][0], parts[i][1], h + i * sz);
+        for (int i = 0; i < 3; i++) store(t, eq[i][0], eq[i][1], raw), canonical(weq + i * sz, raw, t);
+        for (int i = 0; i < 7; i++) store(t, apart[i][0], apart[i][1], raw), canonical(wapart + i * sz, raw, t);
         int64_t n = 9;
         ga_array *a = ga_from_host(h, 1, &n, t);
         for (int e = 0; e < 2; e++) {
@@ -1048,10 +945,10 @@ static void check_searchsorted_c(ga_dtype t, int64_t n, int layout)
     sort_celements(hs, n, t, perm);
     for (int64_t i = 0; i < n; i++) perm32[i] = (int32_t)perm[i];
     for (int64_t j = 0; j < m; j++) {
-        cvalue v = cvalue_of(hv + (size_t)j * sz, t);
+        elem v = load(t, hv + (size_t)j * sz);
         left[j] = right[j] = 0;
         for (int64_t i = 0; i < n; i++) {
-            int c = corder(cvalue_of(hs + (size_t)i * sz, t), v);
+            int c = corder(load(t, hs + (size_t)i * sz), v);
             left[j] += c < 0;
             right[j] += c <= 0;
         }
@@ -1126,11 +1023,11 @@ static int64_t ref_intersect_c(const unsigned char *x, int64_t n1, const unsigne
     return k;
 }
 
-static bool contains_c(const unsigned char *h, int64_t n, ga_dtype t, cvalue x)
+static bool contains_c(const unsigned char *h, int64_t n, ga_dtype t, elem x)
 {
     size_t sz = ga_dtype_itemsize(t);
     for (int64_t i = 0; i < n; i++)
-        if (csame(cvalue_of(h + (size_t)i * sz, t), x)) return true;
+        if (csame(load(t, h + (size_t)i * sz), x)) return true;
     return false;
 }
 
@@ -1158,7 +1055,7 @@ static void check_set_ops_c(ga_dtype t, int64_t na, int64_t nb, int layout)
             bool *gi = malloc(cap), *go = malloc(cap);
             if (na == 0 || (download(in, gi) && download(out, go)))
                 for (int64_t i = 0; i < na; i++) {
-                    bool w = contains_c(hb, nb, t, cvalue_of(ha + (size_t)i * sz, t));
+                    bool w = contains_c(hb, nb, t, load(t, ha + (size_t)i * sz));
                     CHECK(gi[i] == w && go[i] == !w, "%s: isin[%lld] is %d (invert %d), expected %d", what,
                           (long long)i, gi[i], go[i], w);
                     if (gi[i] != w || go[i] == w) break;
@@ -1196,8 +1093,8 @@ static void check_set_ops_c(ga_dtype t, int64_t na, int64_t nb, int layout)
                elements and indices */
             unsigned char *wide = malloc(cap * 16);
             for (int64_t i = 0; i < k; i++) {
-                cvalue x = cvalue_of(want + (size_t)i * sz, t);
-                set_complex(wide + (size_t)i * 16, (double)x.re, (double)x.im, GA_COMPLEX128);
+                elem x = load(t, want + (size_t)i * sz);
+                store(GA_COMPLEX128, x.re, x.im, wide + (size_t)i * 16);
             }
             ga_array *b128 = ga_astype(b, GA_COMPLEX128);
             r = ga_intersect1d(a, b128, false, &i1, &i2);
@@ -1211,7 +1108,7 @@ static void check_set_ops_c(ga_dtype t, int64_t na, int64_t nb, int layout)
            (unchanged) not in b, in order */
         k = 0;
         for (int64_t i = 0; i < ka; i++)
-            if (!contains_c(hb, nb, t, cvalue_of(ua + (size_t)i * sz, t)))
+            if (!contains_c(hb, nb, t, load(t, ua + (size_t)i * sz)))
                 memcpy(want + (size_t)(k++) * sz, ua + (size_t)i * sz, sz);
         r = ga_setdiff1d(a, b, false);
         CHECK(r != NULL, "%s: setdiff1d: %s", what, ga_last_error_message());
@@ -1219,7 +1116,7 @@ static void check_set_ops_c(ga_dtype t, int64_t na, int64_t nb, int layout)
         ga_release(r);
         k = 0;
         for (int64_t i = 0; i < na; i++)
-            if (!contains_c(hb, nb, t, cvalue_of(ha + (size_t)i * sz, t)))
+            if (!contains_c(hb, nb, t, load(t, ha + (size_t)i * sz)))
                 memcpy(want + (size_t)(k++) * sz, ha + (size_t)i * sz, sz);
         r = ga_setdiff1d(a, b, true);
         CHECK(r != NULL, "%s: setdiff1d(assume_unique): %s", what, ga_last_error_message());
@@ -1230,7 +1127,7 @@ static void check_set_ops_c(ga_dtype t, int64_t na, int64_t nb, int layout)
         k = 0;
         for (int64_t i = 0; i < ka + kb; i++) {
             const unsigned char *p = i < ka ? ua + (size_t)i * sz : ub + (size_t)(i - ka) * sz;
-            cvalue x = cvalue_of(p, t);
+            elem x = load(t, p);
             if (nan_group(x) || !contains_c(i < ka ? ub : ua, i < ka ? kb : ka, t, x)) memcpy(want + (size_t)(k++) * sz, p, sz);
         }
         sort_celements(want, k, t, NULL);
@@ -1356,16 +1253,16 @@ static void check_bincount(ga_dtype t, int64_t n, int layout, int64_t minlength,
     for (int64_t i = 0; i < n; i++) {
         uint64_t v = rnd() % (uint64_t)top;
         memcpy(h + i * sz, &v, sz);
-        if ((int64_t)value_of(h + i * sz, t) > hi) hi = (int64_t)value_of(h + i * sz, t);
+        if ((int64_t)value_at(t, h, i) > hi) hi = (int64_t)value_at(t, h, i);
     }
-    if (wt != GA_DTYPE_INVALID) fill_random(hw, n, wt, 50);
+    if (wt != GA_DTYPE_INVALID) fill_dups(hw, n, wt, 50);
     for (int64_t i = 0; wt != GA_DTYPE_INVALID && i < n; i++) /* finite weights */
-        if (!isfinite(value_of(hw + i * wsz, wt))) memset(hw + i * wsz, 0, wsz);
+        if (!isfinite(value_at(wt, hw, i))) memset(hw + i * wsz, 0, wsz);
     int64_t nbins = hi + 1 > minlength ? hi + 1 : minlength;
     long double *want = calloc((size_t)(nbins ? nbins : 1), sizeof(long double));
     for (int64_t i = 0; i < n; i++) {
-        int64_t v = (int64_t)value_of(h + i * sz, t);
-        want[v] += wt == GA_DTYPE_INVALID ? 1 : value_of(hw + i * wsz, wt);
+        int64_t v = (int64_t)value_at(t, h, i);
+        want[v] += wt == GA_DTYPE_INVALID ? 1 : value_at(wt, hw, i);
     }
     ga_array *x = upload(h, n, t, layout), *w = wt == GA_DTYPE_INVALID ? NULL : upload(hw, n, wt, layout);
     if (x && ga_ndim(x) != 1) { /* bincount takes 1-d input: a strided one instead */
@@ -1406,26 +1303,15 @@ DEVICE_TEST(bincount_all_dtypes)
     }
 }
 
-/* y rounded to a float dtype. */
-static double round_to(double y, ga_dtype t)
-{
-    switch (t) {
-    case GA_FLOAT16: return ref_f16_to_double(ref_f16_from_double(y));
-    case GA_BFLOAT16: return ref_bf16_to_double(ref_bf16_from_double(y));
-    case GA_FLOAT32: return (float)y;
-    default: return y;
-    }
-}
-
 /* NumPy's histogram edges for `bins` equal bins, as float64 values of the
    bin dtype: linspace computed in dtype ct (each step rounded to it). */
 static void ref_edges(double first, double last, int64_t bins, ga_dtype ct, ga_dtype bt, double *edges)
 {
-    if (first == last) first = round_to(first - 0.5, ct), last = round_to(last + 0.5, ct);
-    double delta = round_to(last - first, ct), step = round_to(delta / (double)bins, ct);
+    if (first == last) first = round_double(ct, first - 0.5), last = round_double(ct, last + 0.5);
+    double delta = round_double(ct, last - first), step = round_double(ct, delta / (double)bins);
     for (int64_t i = 0; i <= bins; i++) {
-        double y = round_to(round_to(round_to((double)i, ct) * step, ct) + first, ct);
-        edges[i] = round_to(i == bins ? last : y, bt);
+        double y = round_double(ct, round_double(ct, round_double(ct, (double)i) * step) + first);
+        edges[i] = round_double(bt, i == bins ? last : y);
     }
 }
 
@@ -1455,14 +1341,14 @@ static void check_histogram(ga_dtype t, int64_t n, int layout, int64_t bins, int
     snprintf(what + strlen(what), sizeof what - strlen(what), " bins=%lld mode=%d", (long long)bins, mode);
     size_t sz = ga_dtype_itemsize(t);
     unsigned char *h = malloc((size_t)(n ? n : 1) * sz);
-    fill_random(h, n, t, 64);
+    fill_dups(h, n, t, 64);
     for (int64_t i = 0; i < n && !is_float(t) && sz == 8; i++) { /* exact in float64 */
         int64_t v = (int64_t)(rnd() % 200) - (t == GA_INT64 ? 50 : 0);
         memcpy(h + i * sz, &v, sz);
     }
     long double *x = malloc(sizeof(long double) * (size_t)(n ? n : 1)), *w = NULL;
     for (int64_t i = 0; i < n; i++) {
-        x[i] = value_of(h + i * sz, t);
+        x[i] = value_at(t, h, i);
         if (mode == 0 && !isfinite(x[i])) { /* an autodetected range must be finite */
             memset(h + i * sz, 0, sz);
             x[i] = 0;
@@ -1520,7 +1406,7 @@ static void check_histogram(ga_dtype t, int64_t n, int layout, int64_t bins, int
         long double *g = ga_size(r) == bins ? values_of(r) : NULL;
         for (int64_t b = 0; g && b < bins; b++) {
             long double e = want[b];
-            if (mode == 3) e = e / (long double)round_to(edges[b + 1] - edges[b], bt) / total; /* widths as NumPy's diff */
+            if (mode == 3) e = e / round_to(bt, edges[b + 1] - edges[b]) / total; /* widths as NumPy's diff */
             bool ok = mode == 3 ? (isnan(e) && isnan(g[b])) || g[b] == e || fabsl(g[b] - e) <= 1e-9L * fabsl(e) + 1e-12L
                                 : g[b] == e;
             CHECK(ok, "%s: bin %lld is %Lg, expected %Lg", what, (long long)b, g[b], e);

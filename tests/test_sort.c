@@ -1,4 +1,4 @@
-/* Device tests of sorting and scans (section 14 of gpuarr.h) and of the CUB
+/* Device tests of sorting and scans (gpuarr.h, >>sort) and of the CUB
    glue archive they run on.
 
    ga_sort and ga_argsort run for every dtype, on sizes 1, 31,
@@ -30,8 +30,8 @@
    into build/libgpuarr.so. GPUARR_TEST_SEED=<seed> repeats a run. */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
-#include "ref_cast.h"
 #include "harness.h"
+#include "ref.h"
 #include <dlfcn.h>
 #include <float.h>
 #include <math.h>
@@ -41,64 +41,29 @@
 /* Elements on the host                                                       */
 /* ------------------------------------------------------------------------ */
 
-static bool is_float(ga_dtype t) { return ga_dtype_kind(t) == 'f'; }
-
-/* A floating element as a double (NaN as NaN). */
-static double fvalue(const void *p, ga_dtype t)
-{
-    switch (t) {
-    case GA_FLOAT16: return ref_f16_to_double(*(const uint16_t *)p);
-    case GA_BFLOAT16: return ref_bf16_to_double(*(const uint16_t *)p);
-    case GA_FLOAT32: return *(const float *)p;
-    default: return *(const double *)p;
-    }
-}
-
-static int64_t ivalue(const void *p, ga_dtype t)
-{
-    switch (ga_dtype_itemsize(t)) {
-    case 1: return t == GA_INT8 ? *(const int8_t *)p : *(const uint8_t *)p;
-    case 2: return t == GA_INT16 ? *(const int16_t *)p : *(const uint16_t *)p;
-    case 4: return t == GA_INT32 ? *(const int32_t *)p : (int64_t) * (const uint32_t *)p;
-    default: return *(const int64_t *)p;
-    }
-}
-
-static int compare_doubles(double x, double y)
+static int compare_values(long double x, long double y)
 {
     if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
     return (x > y) - (x < y);
 }
 
 /* NumPy's order: -1, 0, 1. Complex: [R + Rj, R + nanj, nan + Rj, nan +
-   nanj], each group by its non-NaN parts. */
+   nanj], each group by its non-NaN parts. Bool by its bytes (so that a
+   stray byte from a kernel shows). */
 static int compare_elements(const void *a, const void *b, ga_dtype t)
 {
-    if (t == GA_COMPLEX64 || t == GA_COMPLEX128) {
-        double xr, xi, yr, yi;
-        if (t == GA_COMPLEX64) {
-            xr = ((const float *)a)[0], xi = ((const float *)a)[1];
-            yr = ((const float *)b)[0], yi = ((const float *)b)[1];
-        } else {
-            xr = ((const double *)a)[0], xi = ((const double *)a)[1];
-            yr = ((const double *)b)[0], yi = ((const double *)b)[1];
-        }
-        int cx = 2 * (isnan(xr) != 0) + (isnan(xi) != 0), cy = 2 * (isnan(yr) != 0) + (isnan(yi) != 0);
+    if (t == GA_BOOL) {
+        unsigned char x = *(const unsigned char *)a, y = *(const unsigned char *)b;
+        return (x > y) - (x < y);
+    }
+    elem x = load(t, a), y = load(t, b);
+    if (is_complex(t)) {
+        int cx = 2 * (isnan(x.re) != 0) + (isnan(x.im) != 0), cy = 2 * (isnan(y.re) != 0) + (isnan(y.im) != 0);
         if (cx != cy) return (cx > cy) - (cx < cy);
-        int c = compare_doubles(xr, yr);
-        return c ? c : compare_doubles(xi, yi);
+        int c = compare_values(x.re, y.re);
+        return c ? c : compare_values(x.im, y.im);
     }
-    if (is_float(t)) {
-        double x = fvalue(a, t), y = fvalue(b, t);
-        if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
-        return (x > y) - (x < y);
-    }
-    if (t == GA_UINT64) {
-        uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-        return (x > y) - (x < y);
-    }
-    int64_t x = ivalue(a, t), y = ivalue(b, t);
-    return (x > y) - (x < y);
+    return compare_values(value_of(t, x), value_of(t, y));
 }
 
 static const unsigned char *sort_data;
@@ -127,50 +92,21 @@ static void lane_order(const unsigned char *h, ga_dtype t, int64_t o, int64_t i,
 }
 
 /* Random elements with duplicates, NaN of both signs, infinities, -0.0
-   (complex: in either part). */
-static void fill_random(void *data, int64_t n, ga_dtype t)
+   (complex: in either part, each part drawn as a float of its width). */
+static const ref_mix SORT_MIX = {.classes = 32, .nan = 1, .neg_nan = 1, .zero = 1, .neg_zero = 1, .inf = 1,
+                                 .small = 13, .small_count = 101, .small_offset = 50, .span = 1000,
+                                 .wide_mask = 1, .wide_bits = 1, .int_count = 11, .int_offset = 5,
+                                 .nan32 = 0x7fc00001u};
+
+/* A complex element draws one number it does not use before its parts, as
+   this test always did, so that a seed repeats its data. */
+static void sort_floating(ga_dtype t, double *re, double *im, const fill_spec *s)
 {
-    size_t sz = ga_dtype_itemsize(t);
-    for (int64_t i = 0; i < n; i++) {
-        unsigned char *p = (unsigned char *)data + (size_t)i * sz;
-        uint64_t r = rnd();
-        if (t == GA_BOOL) {
-            *p = (unsigned char)(r & 1);
-            continue;
-        }
-        if (t == GA_COMPLEX64 || t == GA_COMPLEX128) { /* each part as a float of its width */
-            ga_dtype part = t == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
-            fill_random(p, 1, part);
-            fill_random(p + sz / 2, 1, part);
-            continue;
-        }
-        if (!is_float(t)) {
-            uint64_t v = (r >> 8) & 1 ? rnd() : (uint64_t)(int64_t)((int)(rnd() % 11) - 5);
-            memcpy(p, &v, sz); /* little-endian: the low bytes */
-            continue;
-        }
-        int c = (int)(r % 32);
-        double x;
-        if (c < 2) { /* NaN, either sign */
-            bool neg = c == 1;
-            if (t == GA_FLOAT16) *(uint16_t *)p = neg ? 0xfe00u : 0x7e00u;
-            else if (t == GA_BFLOAT16) *(uint16_t *)p = neg ? 0xffc0u : 0x7fc0u;
-            else if (t == GA_FLOAT32) *(uint32_t *)p = neg ? 0xffc00000u : 0x7fc00001u;
-            else *(uint64_t *)p = neg ? 0xfff8000000000000ull : 0x7ff8000000000000ull;
-            continue;
-        }
-        if (c < 4) x = c == 2 ? 0.0 : -0.0;
-        else if (c < 5) x = (r >> 20) & 1 ? INFINITY : -INFINITY;
-        else if (c < 18) x = (double)((int)(rnd() % 101) - 50);
-        else x = rnd_unit() * 1000.0 - 500.0;
-        switch (t) {
-        case GA_FLOAT16: *(uint16_t *)p = ref_f16_from_double(x); break;
-        case GA_BFLOAT16: *(uint16_t *)p = ref_bf16_from_double(x); break;
-        case GA_FLOAT32: *(float *)p = (float)x; break;
-        default: *(double *)p = x; break;
-        }
-    }
+    if (is_complex(t)) (void)rnd();
+    mix_floating(t, re, im, s);
 }
+
+static const fill_spec SORT_VALUES = {.floating = sort_floating, .mix = &SORT_MIX};
 
 /* ------------------------------------------------------------------------ */
 /* A case: a logical shape, C-contiguous or transposed in memory              */
@@ -226,7 +162,7 @@ static void check_sort_case(const sort_case *c, ga_dtype t)
     int64_t *ref = malloc(sizeof(int64_t) * (size_t)(len ? len : 1));
     int64_t *gidx = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
     unsigned char *lane = malloc((size_t)(len ? len : 1) * sz);
-    fill_random(h, n, t);
+    fill_random(h, n, t, &SORT_VALUES);
     ga_array *a = upload(c, h, t);
     CHECK(a != NULL, "%s: upload: %s", what, ga_last_error_message());
     ga_array *s = ga_sort(a, c->axis), *as = ga_argsort(a, c->axis);
@@ -335,7 +271,7 @@ DEVICE_TEST(sort_whole_lane_layouts)
         ga_dtype t = types[k];
         size_t sz = ga_dtype_itemsize(t);
         unsigned char *h = malloc(2 * (size_t)n * sz), *logical = malloc((size_t)n * sz);
-        fill_random(h, 2 * n, t);
+        fill_random(h, 2 * n, t, &SORT_VALUES);
         ga_array *a = ga_from_host(h, GA_SHAPE(2 * n), t);
         CHECK(a != NULL, "upload: %s", ga_last_error_message());
         /* every other element */
@@ -483,19 +419,14 @@ static void fill_scan(void *data, int64_t n, ga_dtype t, bool prod, bool nan)
 }
 
 /* Element k of `data` of dtype t as (re, im) long double, integers as
-   their 64-bit two's complement too. */
+   their 64-bit two's complement too (re: its signed value). */
 static void scan_load(const void *data, int64_t k, ga_dtype t, long double *re, long double *im, uint64_t *bits)
 {
-    size_t sz = ga_dtype_itemsize(t);
-    const unsigned char *p = (const unsigned char *)data + (size_t)k * sz;
-    *im = 0;
-    if (t == GA_COMPLEX64) *re = ((const float *)p)[0], *im = ((const float *)p)[1];
-    else if (t == GA_COMPLEX128) *re = ((const double *)p)[0], *im = ((const double *)p)[1];
-    else if (is_float(t)) *re = fvalue(p, t);
-    else {
-        int64_t v = t == GA_UINT64 ? (int64_t) * (const uint64_t *)p : ivalue(p, t);
-        *re = (long double)v;
-        *bits = (uint64_t)v;
+    elem e = load(t, (const unsigned char *)data + (size_t)k * isz(t));
+    *re = e.re, *im = e.im;
+    if (is_exact(t)) {
+        *re = (long double)(int64_t)e.i;
+        *bits = e.i;
     }
 }
 
@@ -935,7 +866,7 @@ static void check_lexsort_case(const sort_case *c, int nkeys, const ga_dtype *dt
         size_t sz = ga_dtype_itemsize(dtypes[k]);
         h[k] = malloc((size_t)(n ? n : 1) * sz);
         lane[k] = malloc((size_t)(len ? len : 1) * sz);
-        fill_random(h[k], n, dtypes[k]);
+        fill_random(h[k], n, dtypes[k], &SORT_VALUES);
         if (ga_dtype_kind(dtypes[k]) != 'f' && ga_dtype_kind(dtypes[k]) != 'c')
             for (int64_t i = 0; i < n; i++) { /* few distinct values */
                 uint64_t v = rnd() % (dtypes[k] == GA_BOOL ? 2 : 4);
@@ -1019,7 +950,7 @@ static void check_partition_case(const sort_case *c, ga_dtype t, int nkth, const
     unsigned char *lane = malloc((size_t)(len ? len : 1) * sz), *sorted = malloc((size_t)(len ? len : 1) * sz);
     int64_t *gidx = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *ref = malloc(sizeof(int64_t) * (size_t)(len ? len : 1));
     char *seen = malloc((size_t)(len ? len : 1));
-    fill_random(h, n, t);
+    fill_random(h, n, t, &SORT_VALUES);
     ga_array *a = upload(c, h, t);
     ga_array *p = ga_partition(a, nkth, kth, c->axis), *ap = ga_argpartition(a, nkth, kth, c->axis);
     CHECK(p && ap, "%s: %s", what, ga_last_error_message());
@@ -1111,7 +1042,7 @@ DEVICE_TEST(sort_complex)
         int64_t n = 1000;
         size_t sz = ga_dtype_itemsize(from[i]);
         unsigned char *h = malloc((size_t)n * sz);
-        fill_random(h, n, from[i]);
+        fill_random(h, n, from[i], &SORT_VALUES);
         ga_array *a = ga_from_host(h, GA_SHAPE(2, n / 2), from[i]);
         ga_array *s = ga_sort_complex(a), *sorted = ga_sort(a, -1), *ref = ga_astype(sorted, want[i]);
         CHECK(s && ga_dtype_of(s) == want[i], "sort_complex of %s: dtype %s", ga_dtype_name(from[i]),

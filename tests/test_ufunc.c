@@ -1,4 +1,4 @@
-/* Device tests of the elementwise functions (section 11 of gpuarr.h).
+/* Device tests of the elementwise functions (gpuarr.h, >>ufunc).
 
    Every ufunc of GA_UFUNC_UNARY_LIST and GA_UFUNC_BINARY_LIST gets a test of
    its own (generated from the lists), which runs it for every dtype of its
@@ -44,8 +44,8 @@
    seed and its own name, so a filtered run repeats it too). */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
-#include "ref_cast.h"
 #include "harness.h"
+#include "ref.h"
 #include <complex.h>
 #include <float.h>
 #include <limits.h>
@@ -68,58 +68,12 @@ static int64_t rnd_int(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (
 #define FAIL(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
 
 /* ======================================================================== */
-/* Dtypes and elements                                                       */
+/* Dtypes and elements (the rest in tests/ref.h)                             */
 /* ======================================================================== */
-
-static bool is_integer(ga_dtype t) { return ga_dtype_kind(t) == 'i' || ga_dtype_kind(t) == 'u'; }
-static bool is_signed(ga_dtype t) { return ga_dtype_kind(t) == 'i'; }
-static bool is_exact(ga_dtype t) { return t == GA_BOOL || is_integer(t); } /* bool or integer */
-static bool is_complex(ga_dtype t) { return ga_dtype_kind(t) == 'c'; }
-static ga_dtype part_of(ga_dtype t) { return t == GA_COMPLEX64 ? GA_FLOAT32 : t == GA_COMPLEX128 ? GA_FLOAT64 : t; }
-static int width(ga_dtype t) { return 8 * (int)ga_dtype_itemsize(t); }
-static size_t isz(ga_dtype t) { return ga_dtype_itemsize(t); }
-static const char *dname(ga_dtype t) { return ga_dtype_name(t); }
 
 /* Whether a loop of dtype t computes in float64 (else in float32, or in
    integers). */
 static bool in_double(ga_dtype t) { return t == GA_FLOAT64 || t == GA_COMPLEX128; }
-
-/* v wrapped to the width of integer dtype t and sign- or zero-extended to
-   64 bits; bool: v != 0. */
-static uint64_t wrap(ga_dtype t, uint64_t v)
-{
-    if (t == GA_BOOL) return v != 0;
-    int w = width(t);
-    if (w == 64) return v;
-    uint64_t mask = (UINT64_C(1) << w) - 1;
-    v &= mask;
-    if (is_signed(t) && (v >> (w - 1))) v |= ~mask;
-    return v;
-}
-
-/* One element, exactly: bool and integers as 64-bit two's complement (sign-
-   or zero-extended), floating values (complex: both parts) as long double. */
-typedef struct elem {
-    uint64_t i;
-    long double re, im;
-} elem;
-
-static elem load(ga_dtype t, const void *p)
-{
-    elem e = {0, 0, 0};
-    if (is_exact(t)) {
-        uint64_t v = 0;
-        memcpy(&v, p, isz(t)); /* little-endian: the low bytes */
-        e.i = wrap(t, v);
-    } else if (is_complex(t)) {
-        ga_dtype part = part_of(t);
-        e.re = ref_to_double(part, p);
-        e.im = ref_to_double(part, (const char *)p + isz(part));
-    } else {
-        e.re = ref_to_double(t, p);
-    }
-    return e;
-}
 
 /* The element at p, of dtype `from`, converted to dtype `to` as astype does. */
 static elem load_as(ga_dtype from, const void *p, ga_dtype to)
@@ -140,27 +94,11 @@ static cplx mkc(long double re, long double im)
 
 /* ---- floating formats ---------------------------------------------------- */
 
-/* Significand bits (with the implicit one), the exponents of the smallest and
-   largest normal numbers. */
-static int precision_of(ga_dtype t) { return t == GA_FLOAT16 ? 11 : t == GA_BFLOAT16 ? 8 : t == GA_FLOAT32 ? 24 : 53; }
-static int min_exponent(ga_dtype t) { return t == GA_FLOAT16 ? -14 : t == GA_FLOAT64 ? -1022 : -126; }
-static int max_exponent(ga_dtype t) { return t == GA_FLOAT16 ? 15 : t == GA_FLOAT64 ? 1023 : 127; }
+/* The largest finite value, the smallest subnormal and the epsilon of a
+   real floating dtype. */
 static double max_finite(ga_dtype t) { return ldexp(2.0 - ldexp(1.0, 1 - precision_of(t)), max_exponent(t)); }
 static double min_subnormal(ga_dtype t) { return ldexp(1.0, min_exponent(t) - precision_of(t) + 1); }
 static double epsilon_of(ga_dtype t) { return ldexp(1.0, 1 - precision_of(t)); }
-
-/* x rounded to floating dtype t (from long double once for float32 and
-   float64; through float64 for the 16-bit formats, which is exact for the
-   float32 values the exact references give). */
-static long double round_to(ga_dtype t, long double x)
-{
-    switch (t) {
-    case GA_FLOAT64: return (double)x;
-    case GA_FLOAT32: return (float)x;
-    case GA_FLOAT16: return ref_f16_to_double(ref_f16_from_double((double)x));
-    default: return ref_bf16_to_double(ref_bf16_from_double((double)x));
-    }
-}
 
 /* The position of x (a value of t) among the values of t, counted from zero
    (+0 and -0 are both 0): the difference of two positions is their distance
@@ -205,14 +143,6 @@ static long double from_ordinal(ga_dtype t, int64_t k)
     }
     uint16_t bits = (uint16_t)(mag | (k < 0 ? 0x8000u : 0));
     return t == GA_FLOAT16 ? ref_f16_to_double(bits) : ref_bf16_to_double(bits);
-}
-
-/* The ulp of t at magnitude |x| (subnormal spacing below the normal range). */
-static long double ulp_at(ga_dtype t, long double x)
-{
-    int e = x == 0 || !isfinite(x) ? min_exponent(t) : ilogbl(x);
-    if (e < min_exponent(t)) e = min_exponent(t);
-    return ldexpl(1, e - precision_of(t) + 1);
 }
 
 /* C's nextafter in format t: the neighbour of x toward y, y when equal. */
@@ -795,16 +725,12 @@ static const spec specs[GA_NUM_UFUNCS] = {
 };
 #undef SPEC
 
-/* How a ufunc's output dtype follows from its loop (the lists' `result`). */
-enum result { RESULT_SAME, RESULT_BOOL, RESULT_COMPARE, RESULT_ABS, RESULT_DIVIDE, RESULT_LDEXP,
-              RESULT_FREXP, RESULT_WHERE, RESULT_ISCLOSE, RESULT_SINC };
-
 /* gpuarr.h's lists, with the named forms of each ufunc. */
 typedef struct ufunc_row {
     const char *name;
     int nin, nout;
     uint32_t loops; /* bit d: a loop of dtype d */
-    int result;     /* enum result */
+    int result;     /* GA__RESULT_* (gpuarr.h): how the output dtype follows from the loop */
     ga_array *(*unary)(const ga_array *);
     ga_status (*unary_out)(const ga_array *, ga_array *);
     ga_array *(*binary)(const ga_array *, const ga_array *);
@@ -814,14 +740,14 @@ typedef struct ufunc_row {
 } ufunc_row;
 
 #define LOOP_BIT(A, name, E) | (1u << GA_##E)
-#define ROW_UNARY(E, name, loops, result, family)                                                  \
-    [GA_UFUNC_##E] = {#name, 1, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, ga_##name,   \
+#define ROW_UNARY(E, name, loops, result, family)                                                    \
+    [GA_UFUNC_##E] = {#name, 1, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), GA__RESULT_##result, ga_##name,  \
                       ga_##name##_out, NULL, NULL, NULL, NULL},
-#define ROW_BINARY(E, name, loops, result, family)                                                 \
-    [GA_UFUNC_##E] = {#name, 2, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, NULL, NULL,  \
+#define ROW_BINARY(E, name, loops, result, family)                                                   \
+    [GA_UFUNC_##E] = {#name, 2, 1, 0 GA_LOOPS_##loops(LOOP_BIT, ~), GA__RESULT_##result, NULL, NULL, \
                       ga_##name, ga_##name##_out, ga_##name##_scalar, ga_##name##_rscalar},
-#define ROW_OTHER(E, name, nin, nout, loops, result, family)                                       \
-    [GA_UFUNC_##E] = {#name, nin, nout, 0 GA_LOOPS_##loops(LOOP_BIT, ~), RESULT_##result, NULL,   \
+#define ROW_OTHER(E, name, nin, nout, loops, result, family)                                         \
+    [GA_UFUNC_##E] = {#name, nin, nout, 0 GA_LOOPS_##loops(LOOP_BIT, ~), GA__RESULT_##result, NULL,  \
                       NULL, NULL, NULL, NULL, NULL},
 static const ufunc_row rows[GA_NUM_UFUNCS] = {
     GA_UFUNC_UNARY_LIST(ROW_UNARY)
@@ -839,10 +765,10 @@ static bool has_loop(ga_ufunc u, ga_dtype t) { return (rows[u].loops >> t) & 1; 
 static ga_dtype result_dtype(ga_ufunc u, ga_dtype t)
 {
     switch (rows[u].result) {
-    case RESULT_BOOL:
-    case RESULT_COMPARE:
-    case RESULT_ISCLOSE: return GA_BOOL;
-    case RESULT_ABS: return part_of(t);
+    case GA__RESULT_BOOL:
+    case GA__RESULT_COMPARE:
+    case GA__RESULT_ISCLOSE: return GA_BOOL;
+    case GA__RESULT_ABS: return part_of(t);
     default: return t;
     }
 }
@@ -851,7 +777,7 @@ static ga_dtype result_dtype(ga_ufunc u, ga_dtype t)
    except ldexp's exponent (int32, NumPy's 'i' loops). */
 static ga_dtype input_dtype(ga_ufunc u, int k, ga_dtype t)
 {
-    return rows[u].result == RESULT_LDEXP && k == 1 ? GA_INT32 : t;
+    return rows[u].result == GA__RESULT_LDEXP && k == 1 ? GA_INT32 : t;
 }
 
 /* Whether `sp` has a reference for loops of dtype t. */
@@ -1057,22 +983,26 @@ static double gen_complex_part(int domain, bool specials)
     return rnd() & 1 ? rnd_between(-1000, 1000) : ldexp(rnd() & 1 ? -1.0 : 1.0, (int)rnd_int(-20, 20)) * (1 + rnd_unit());
 }
 
-/* n random elements of dtype t at dst. */
-static void fill_random(ga_dtype t, int domain, bool complex_specials, unsigned char *dst, int64_t n)
+/* fill_random's hooks: an integer (gen_int), a real value (gen_real) or a
+   complex one (gen_complex_part, twice) for s->domain; s->flag: complex
+   special values. */
+static uint64_t domain_integer(ga_dtype t, const fill_spec *s) { return gen_int(s->domain, t); }
+static void domain_floating(ga_dtype t, double *re, double *im, const fill_spec *s)
 {
-    size_t sz = isz(t);
-    for (int64_t i = 0; i < n; i++, dst += sz) {
-        if (is_exact(t)) {
-            uint64_t v = gen_int(domain, t);
-            memcpy(dst, &v, sz);
-        } else if (is_complex(t)) {
-            ga_dtype part = part_of(t);
-            ref_from_double(part, gen_complex_part(domain, complex_specials), dst);
-            ref_from_double(part, gen_complex_part(domain, complex_specials), dst + isz(part));
-        } else {
-            ref_from_double(t, gen_real(domain, t), dst);
-        }
+    if (is_complex(t)) {
+        *re = gen_complex_part(s->domain, s->flag);
+        *im = gen_complex_part(s->domain, s->flag);
+    } else {
+        *re = gen_real(s->domain, t);
     }
+}
+
+/* n random elements of dtype t at dst. */
+static void fill_domain(ga_dtype t, int domain, bool complex_specials, unsigned char *dst, int64_t n)
+{
+    fill_random(dst, n, t,
+                &(fill_spec){.integer = domain_integer, .floating = domain_floating, .domain = domain,
+                             .flag = complex_specials});
 }
 
 /* ======================================================================== */
@@ -1198,7 +1128,7 @@ static ga_array *strided_view(ga_dtype t, const unsigned char *values, int64_t n
     int64_t stride = step < 0 ? -step : step, m = (n - 1) * stride + 2;
     size_t sz = isz(t);
     unsigned char *base = (unsigned char *)malloc((size_t)m * sz);
-    fill_random(t, D_ANY, true, base, m);
+    fill_domain(t, D_ANY, true, base, m);
     for (int64_t i = 0; i < n; i++) {
         int64_t at = step > 0 ? 1 + i * stride : m - 1 - i * stride;
         memcpy(base + at * (int64_t)sz, values + i * (int64_t)sz, sz);
@@ -1244,10 +1174,10 @@ static bool make_operand(operand *op, ga_dtype t, int domain, bool complex_speci
     size_t sz = isz(t);
     op->values = (unsigned char *)malloc((size_t)(n ? n : 1) * sz);
     if (view == BROADCAST_VIEW) { /* one random row, repeated */
-        fill_random(t, domain, complex_specials, op->values, shape[1]);
+        fill_domain(t, domain, complex_specials, op->values, shape[1]);
         for (int64_t r = 1; r < shape[0]; r++) memcpy(op->values + r * shape[1] * (int64_t)sz, op->values, (size_t)shape[1] * sz);
     } else {
-        fill_random(t, domain, complex_specials, op->values, n);
+        fill_domain(t, domain, complex_specials, op->values, n);
     }
     switch (view) {
     case SCALAR:
@@ -1384,7 +1314,7 @@ static void run_layout(ga_ufunc u, ga_dtype loop, const layout *L)
     ga_dtype out_t = result_dtype(u, loop), in_t[2] = {input_dtype(u, 0, loop), input_dtype(u, 1, loop)};
     int alias = L->form == IN_PLACE_A ? 0 : L->form == IN_PLACE_B ? 1 : -1;
     if (alias >= 0 && in_t[alias] != out_t) return;                    /* in place needs the result's dtype */
-    if (row->result == RESULT_LDEXP && L->view[0] == SCALAR) return; /* a weak float base: the float64 loop */
+    if (row->result == GA__RESULT_LDEXP && L->view[0] == SCALAR) return; /* a weak float base: the float64 loop */
     char what[192];
     snprintf(what, sizeof what, "%s %s, %s", row->name, dname(loop), L->name);
     bool specials = (is_complex(loop) ? sp->cplx_tol : sp->real_tol) <= REL;
@@ -2035,7 +1965,7 @@ DEVICE_TEST(ufunc_round)
         if (!has_loop(GA_UFUNC_ROUND, t)) continue;
         size_t sz = isz(t);
         unsigned char *v = (unsigned char *)malloc((size_t)n * sz), *got = (unsigned char *)malloc((size_t)n * sz);
-        fill_random(t, D_ANY, true, v, n);
+        fill_domain(t, D_ANY, true, v, n);
         for (int64_t i = 0; i < n && !is_exact(t); i += 3) /* ties at 1 and 2 decimals */
             ref_from_double(part_of(t), (double)rnd_int(-2000, 2000) / (rnd() & 1 ? 20 : 200), v + i * (int64_t)sz);
         ga_array *a = ga_from_host(v, 1, &n, t);
@@ -2089,7 +2019,7 @@ DEVICE_TEST(ufunc_nan_to_num)
         size_t sz = isz(t);
         ga_dtype p = part_of(t);
         unsigned char *v = (unsigned char *)malloc((size_t)n * sz), *got = (unsigned char *)malloc((size_t)n * sz);
-        fill_random(t, D_ANY, true, v, n);
+        fill_domain(t, D_ANY, true, v, n);
         ga_array *a = ga_from_host(v, 1, &n, t);
         for (int form = 0; form < 3; form++) {
             /* NumPy's defaults (two ways), or given values (1e6 overflows float16) */
@@ -2136,7 +2066,7 @@ DEVICE_TEST(ufunc_angle_real_imag)
         ga_dtype p = part_of(t);
         size_t sz = isz(t), psz = isz(p);
         unsigned char *v = (unsigned char *)malloc((size_t)n * sz), *got = (unsigned char *)malloc((size_t)n * sz);
-        fill_random(t, D_ANY, true, v, n);
+        fill_domain(t, D_ANY, true, v, n);
         ga_array *a = ga_from_host(v, 1, &n, t);
         for (int deg = 0; deg < 2; deg++) {
             ga_array *r = ga_angle(a, deg);
@@ -2211,7 +2141,7 @@ DEVICE_TEST(ufunc_angle_real_imag)
 static bool run_one(int line, ga_ufunc u, ga_dtype t, const void *a, const void *b, elem *got)
 {
     const ufunc_row *row = &rows[u];
-    ga_dtype b_t = row->result == RESULT_LDEXP ? GA_INT64 : t, out_t = result_dtype(u, t);
+    ga_dtype b_t = row->result == GA__RESULT_LDEXP ? GA_INT64 : t, out_t = result_dtype(u, t);
     ga_array *x = ga_from_host(a, 0, NULL, t), *y = row->nin > 1 ? ga_from_host(b, 0, NULL, b_t) : NULL;
     ga_array *r = row->nin == 1 ? row->unary(x) : row->binary(x, y);
     unsigned char buf[16];
@@ -2231,7 +2161,7 @@ static void check_float_case(int line, ga_ufunc u, ga_dtype t, double a, double 
     if (!has_loop(u, t)) return;
     unsigned char ab[16], bb[16];
     ref_from_double(t, a, ab);
-    if (rows[u].result == RESULT_LDEXP) {
+    if (rows[u].result == GA__RESULT_LDEXP) {
         int64_t e = (int64_t)b;
         memcpy(bb, &e, 8);
     } else {
@@ -2465,7 +2395,7 @@ static void run_mixed(ga_ufunc u, ga_dtype ta, ga_dtype tb, ga_dtype loop, ga_dt
     };
     const ufunc_row *row = &rows[u];
     const spec *sp = &specs[u];
-    ga_dtype in_t[2] = {loop, row->result == RESULT_LDEXP ? tb : loop}, types[2] = {ta, tb};
+    ga_dtype in_t[2] = {loop, row->result == GA__RESULT_LDEXP ? tb : loop}, types[2] = {ta, tb};
     for (size_t i = 0; i < sizeof mixed_layouts / sizeof mixed_layouts[0]; i++) {
         const layout *L = &mixed_layouts[i];
         char what[160];

@@ -4,7 +4,7 @@
  * DO NOT EDIT BY HAND: change the script and rerun `python3
  *   tools/gen_ufunc_tables.py`.
  *
- * The output dtypes NumPy gives for gpuarr's ufuncs (gpuarr.h section 11),
+ * The output dtypes NumPy gives for gpuarr's ufuncs (gpuarr.h, >>ufunc),
  * 20765 entries.  Inputs are arrays of a dtype or weak Python scalars (NEP 50)
  * of a kind; only dtypes and kinds matter.
  *

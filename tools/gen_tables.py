@@ -30,20 +30,14 @@ import sys
 import ml_dtypes
 import numpy as np
 
+from gadtypes import DTYPE_NAMES, F16, as_bfloat16, as_float16, dtype_index, numpy_dtype, numpy_dtypes
+
 OUT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         os.pardir, "tests", "numpy_tables.h")
 
-# The C enum order of gpuarr's dtypes; table indices follow it exactly.
-DTYPE_NAMES = [
-    "bool", "int8", "int16", "int32", "int64",
-    "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64",
-    "complex64", "complex128",
-]
-DTYPES = [np.dtype(ml_dtypes.bfloat16) if n == "bfloat16" else np.dtype(n)
-          for n in DTYPE_NAMES]
-F16 = np.dtype(np.float16)
-BF16 = np.dtype(ml_dtypes.bfloat16)
+# Table indices follow DTYPE_NAMES (gpuarr's enum order) exactly.
+DTYPES = numpy_dtypes()
+BF16 = numpy_dtype("bfloat16")
 INT_TARGETS = DTYPES[1:9]  # int8 .. uint64, the rows of cast_special_*
 
 CASTING_MODES = ["no", "equiv", "safe", "same_kind", "unsafe"]
@@ -53,11 +47,6 @@ WEAK_KINDS = ["bool", "int", "float", "complex"]
 WEAK_SCALARS = [True, 1, 1.0, 1j]
 
 
-def dtype_index(dt):
-    """Index of a NumPy dtype in DTYPE_NAMES."""
-    return DTYPES.index(np.dtype(dt))
-
-
 # --------------------------------------------------------------------------
 # Project rules for bfloat16, used where ml_dtypes has no (or an odd) answer.
 # They all read: "bfloat16 behaves like float16", i.e. ask NumPy the same
@@ -65,17 +54,11 @@ def dtype_index(dt):
 # to bfloat16.  float16 and bfloat16 together need their own rule.
 # --------------------------------------------------------------------------
 
-def _f16_to_bf16(dt):
-    return BF16 if dt == F16 else dt
-
-
 def bf16_promote_rule(a, b):
     """promote_types for a pair involving bfloat16."""
     if {a, b} == {F16, BF16}:
         return np.dtype(np.float32)  # smallest float holding both
-    a = F16 if a == BF16 else a
-    b = F16 if b == BF16 else b
-    return _f16_to_bf16(np.promote_types(a, b))
+    return as_bfloat16(np.promote_types(as_float16(a), as_float16(b)))
 
 
 def bf16_can_cast_rule(src, dst, mode):
@@ -83,15 +66,13 @@ def bf16_can_cast_rule(src, dst, mode):
     if {src, dst} == {F16, BF16}:
         # Neither holds the other: same_kind but not safe, in both directions.
         return mode in ("same_kind", "unsafe")
-    src = F16 if src == BF16 else src
-    dst = F16 if dst == BF16 else dst
-    return bool(np.can_cast(src, dst, casting=mode))
+    return bool(np.can_cast(as_float16(src), as_float16(dst), casting=mode))
 
 
 def bf16_weak_rule(kind):
     """result_type(bfloat16 array, Python scalar of the given kind)."""
     res = np.result_type(np.empty(1, F16), WEAK_SCALARS[kind])
-    return _f16_to_bf16(res)
+    return as_bfloat16(res)
 
 
 def ask(fn, *args, **kwargs):

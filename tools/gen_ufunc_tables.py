@@ -54,28 +54,19 @@ import warnings
 import ml_dtypes
 import numpy as np
 
+from gadtypes import DTYPE_CODES, DTYPE_NAMES, F16, as_bfloat16, dtype_index, numpy_dtype, numpy_dtypes
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 HEADER_PATH = os.path.join(ROOT, "gpuarr.h")
 OUT_PATH = os.path.join(ROOT, "tests", "ufunc_tables.h")
 
-# The C enum order of gpuarr's dtypes; table indices follow it exactly.
-DTYPE_NAMES = [
-    "bool", "int8", "int16", "int32", "int64",
-    "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64",
-    "complex64", "complex128",
-]
-DTYPES = [np.dtype(ml_dtypes.bfloat16) if n == "bfloat16" else np.dtype(n)
-          for n in DTYPE_NAMES]
-F16 = np.dtype(np.float16)
-BF16 = np.dtype(ml_dtypes.bfloat16)
+# Table indices follow DTYPE_NAMES (gpuarr's enum order) exactly; an entry
+# is the DTYPE_CODES character of a dtype.
+DTYPES = numpy_dtypes()
+BF16 = numpy_dtype("bfloat16")
 F32 = np.dtype(np.float32)
 BOOL = np.dtype(bool)
-
-# One character per dtype, in enum order (NumPy's type characters, with 'q'
-# and 'Q' for the 64-bit integers and 'E' for bfloat16, which has none).
-DTYPE_CODES = "?bhiqBHIQeEfdFD"
-ERROR_CODE = "-"
+ERROR_CODE = "-"  # the entry of a refused call
 
 
 class Weak:
@@ -105,7 +96,7 @@ WHERE_COND_XY = (np.dtype(np.float32), np.dtype(np.int8))
 
 
 def code(dt):
-    return DTYPE_CODES[DTYPES.index(np.dtype(dt))]
+    return DTYPE_CODES[dtype_index(dt)]
 
 
 def describe_input(x):
@@ -251,7 +242,7 @@ class Oracle:
             res = rule.apply(name, alt, res)
         if res is None or has_f16:
             return res
-        return tuple(BF16 if d == F16 else d for d in res)
+        return tuple(as_bfloat16(d) for d in res)
 
 
 # --------------------------------------------------------------------------
@@ -405,7 +396,7 @@ def emit(o, unary, binary, where, where_cond, clip):
         "DO NOT EDIT BY HAND: change the script and rerun "
         "`python3 tools/gen_ufunc_tables.py`.",
         "",
-        "The output dtypes NumPy gives for gpuarr's ufuncs (gpuarr.h section 11),",
+        "The output dtypes NumPy gives for gpuarr's ufuncs (gpuarr.h, >>ufunc),",
         "%d entries.  Inputs are arrays of a dtype or weak Python scalars (NEP 50)"
         % o.entries,
         "of a kind; only dtypes and kinds matter.",

@@ -38,15 +38,17 @@ import os
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from gadtypes import ITEMSIZE, numpy_dtype
+
 OUT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         os.pardir, "tests", "view_cases.h")
 
 MAXD = 8        # shape/stride slots per case (inputs have at most 4 axes)
 MAXP = 12       # integer parameters per case
 
-DTYPES = {1: np.dtype(np.uint8), 4: np.dtype(np.float32),
-          8: np.dtype(np.float64), 16: np.dtype(np.complex128)}
-ITEMSIZES = [1, 4, 8, 16]
+# The dtype of the base buffer for each item size the cases take.
+DTYPES = {ITEMSIZE[n]: numpy_dtype(n) for n in ("uint8", "float32", "float64", "complex128")}
+ITEMSIZES = sorted(DTYPES)
 
 OPS = [  # (C enum suffix, gpuarr function)
     ("INDEX", "ga_index"),
