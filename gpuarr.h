@@ -1770,7 +1770,6 @@ typedef struct ga__copy_layout {
     int64_t out_strides[GA_MAXDIMS];
     int64_t in_strides[GA_MAXDIMS];
 } ga__copy_layout;
-typedef ga__copy_layout ga__layout2; /* old name, until the kernels move to the new one */
 
 /* 16 bytes holding one element of any dtype (fill values, the 1 of eye). */
 typedef struct ga__value16 {
@@ -1963,7 +1962,7 @@ typedef struct ga__gram_args {
     int64_t nv, nobs, chunk, nchunks;
 } ga__gram_args;
 
-/* --- CUB glue (cub/, built into build/libgpuarr_cub.a) ------------------ */
+/* --- CUB glue (kernels/cub/, built into build/libgpuarr_cub.a) ---------- */
 /* extern "C" functions over CUB's device-wide algorithms, linked into every
    program with the static CUDA runtime (-lcudart_static -lstdc++ -lrt). They
    run on the context current to the thread (the primary one gpuarr binds)
@@ -1983,7 +1982,7 @@ enum { GA__CUB_SCAN_SUM = 0, GA__CUB_SCAN_PROD = 1, GA__CUB_SCAN_NANSUM = 2, GA_
    it comes back). A complex key is the real part's key, then the
    imaginary part's, as one number of twice their width, with NaN parts in
    NumPy's groups (R + nanj, nan + Rj, nan + nanj, each by its other part;
-   see cub/glue.cuh); its zeros are always merged (each comes back +0.0).
+   see kernels/cub/glue.cuh); its zeros are always merged (each comes back +0.0).
    dst may be src. */
 int ga__cub_order_keys(void *dst, const void *src, int64_t n, int dtype, int inverse, int merge_zero,
                        struct CUstream_st *stream);
@@ -2040,7 +2039,7 @@ int ga__cub_count_flags(void *temp, size_t *temp_bytes, const void *flags, int64
    coordinates per axis (nonzero). No temporary storage. */
 int ga__cub_unravel(int64_t *coords, int64_t n, int ndim, const int64_t *shape, struct CUstream_st *stream);
 
-/* Searching, sets and histograms (cub/sets.cu). Keys are those of
+/* Searching, sets and histograms (kernels/cub/sets.cu). Keys are those of
    ga__cub_order_keys for a dtype (bool and unsigned integers as they
    are), of key_bytes 1, 2, 4, 8 or 16 (the dtype's size), compared as
    unsigned numbers. The functions given the dtype know its NaN keys (the
@@ -4583,7 +4582,7 @@ GPUARR_API ga_array *ga_keep(ga_array *a)
 
 /* The temporaries of one call, released together: the arrays a step makes
    and later steps read.
-       ga__temps t = {0};
+       ga__temps t = {{NULL}, 0};
        ga_array *x = ga__temp(&t, ga_astype(a, GA_FLOAT64));
        if (!x) return ga__temps_fail(&t);
        ...

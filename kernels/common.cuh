@@ -414,12 +414,12 @@ GA_DEV void ga_convert_contig(void *out, const void *in, int64_t n)
 }
 
 /* Byte offsets of element i (C order over L.shape) in the output and the
-   input of a ga__layout2. UI = uint32_t does all the index math in 32 bits
+   input of a ga__copy_layout. UI = uint32_t does all the index math in 32 bits
    (the host guarantees size < 2^31 and that every byte offset fits int32);
    UI = uint64_t in 64 bits, with a 32-bit division while the operands fit.
    ndim 0 is one element at offset 0. */
 template <class UI>
-GA_DEV void ga_layout2_offsets(const ga__layout2 &L, UI i, int64_t &out_off, int64_t &in_off)
+GA_DEV void ga_copy_layout_offsets(const ga__copy_layout &L, UI i, int64_t &out_off, int64_t &in_off)
 {
     UI oo = 0, oi = 0; /* unsigned: wraps, the final value fits */
     int d = L.ndim - 1;

@@ -7,15 +7,15 @@
          out[i] = cast(in[i]) for i < n, both C-contiguous. 16-byte vectors
          when both pointers are 16-byte aligned, else element by element.
 
-     ga_copy_astype_<from>_<to>_strided32(void *out, const void *in, ga__layout2 layout)
-     ga_copy_astype_<from>_<to>_strided64(void *out, const void *in, ga__layout2 layout)
+     ga_copy_astype_<from>_<to>_strided32(void *out, const void *in, ga__copy_layout layout)
+     ga_copy_astype_<from>_<to>_strided64(void *out, const void *in, ga__copy_layout layout)
          element i (C order over layout.shape) goes from
          in + sum(idx_d * in_strides[d]) to out + sum(idx_d * out_strides[d]).
          strided32: size < 2^31 and every byte offset fits int32.
 
    and, by item size only (a transpose moves bytes, it does not convert):
 
-     ga_copy_transpose_<b8|b16|b32|b64|b128>(void *out, const void *in, ga__layout2 layout)
+     ga_copy_transpose_<b8|b16|b32|b64|b128>(void *out, const void *in, ga__copy_layout layout)
          layout.ndim == 3, shape (batch, rows, cols) of the output; the
          output is contiguous along cols and the input along rows (the
          host checks: out_strides[2] and in_strides[1] are the item size).
@@ -23,7 +23,7 @@
          and written along their contiguous dimension. 256-thread blocks;
          a grid-stride loop over tiles.
 
-     ga_copy_tri_<b8|b16|b32|b64|b128>(void *out, const void *in, ga__layout2 layout,
+     ga_copy_tri_<b8|b16|b32|b64|b128>(void *out, const void *in, ga__copy_layout layout,
                                        int64_t k, int32_t lower)
          layout.ndim == 3, shape (batch, rows, cols); element (b, r, c) is
          copied from the strided input to the strided output where
@@ -39,7 +39,7 @@ GA_DEFINE_FATBIN_VERSION
 
 template <class From, class To, class UI>
 static __device__ __forceinline__ void ga__copy_strided(void *out, const void *in,
-                                                        const ga__layout2 &layout)
+                                                        const ga__copy_layout &layout)
 {
     const int64_t n = layout.size;
     const int64_t t0 = ga_thread_index();
@@ -51,7 +51,7 @@ static __device__ __forceinline__ void ga__copy_strided(void *out, const void *i
     const UI step = (UI)nt, end = (UI)n;
     for (UI i = (UI)t0; i < end; i += step) {
         int64_t oo, oi;
-        ga_layout2_offsets<UI>(layout, i, oo, oi);
+        ga_copy_layout_offsets<UI>(layout, i, oo, oi);
         ga_store<To>((char *)out + oo, ga_cast<To>(ga_load<From>((const char *)in + oi)));
     }
 }
@@ -63,12 +63,12 @@ static __device__ __forceinline__ void ga__copy_strided(void *out, const void *i
         ga_convert_contig<ga_t_##from, ga_t_##to>(out, in, n);                            \
     }                                                                                     \
     GA_KERNEL GA_KERNEL_NAME(copy, astype, GA_DTYPES2(from, to), strided32)(              \
-        void *out, const void *in, const __grid_constant__ ga__layout2 layout)            \
+        void *out, const void *in, const __grid_constant__ ga__copy_layout layout)            \
     {                                                                                     \
         ga__copy_strided<ga_t_##from, ga_t_##to, uint32_t>(out, in, layout);              \
     }                                                                                     \
     GA_KERNEL GA_KERNEL_NAME(copy, astype, GA_DTYPES2(from, to), strided64)(              \
-        void *out, const void *in, const __grid_constant__ ga__layout2 layout)            \
+        void *out, const void *in, const __grid_constant__ ga__copy_layout layout)            \
     {                                                                                     \
         ga__copy_strided<ga_t_##from, ga_t_##to, uint64_t>(out, in, layout);              \
     }
@@ -84,7 +84,7 @@ GA_FOR_EACH_DTYPE_PAIR(GA__COPY_KERNELS)
    TILE * TILE / 256 elements before storing any, to keep many loads in
    flight. Full tiles skip the bounds checks. */
 template <int N>
-static __device__ __forceinline__ void ga__transpose(void *out, const void *in, const ga__layout2 &L)
+static __device__ __forceinline__ void ga__transpose(void *out, const void *in, const ga__copy_layout &L)
 {
     typedef typename ga_raw<N>::type T;
     constexpr int TILE = N <= 4 ? 64 : 32, ROWS = 256 / TILE, PER = TILE / ROWS;
@@ -128,7 +128,7 @@ static __device__ __forceinline__ void ga__transpose(void *out, const void *in, 
 
 #define GA__TRANSPOSE_KERNEL(name, size)                                                  \
     GA_KERNEL GA_KERNEL_NAME3(copy, transpose, name)(void *out, const void *in,           \
-                                                     const __grid_constant__ ga__layout2 layout) \
+                                                     const __grid_constant__ ga__copy_layout layout) \
     {                                                                                     \
         ga__transpose<size>(out, in, layout);                                             \
     }
@@ -140,7 +140,7 @@ GA_FOR_EACH_ITEMSIZE(GA__TRANSPOSE_KERNEL)
 /* ------------------------------------------------------------------------ */
 
 template <int N>
-static __device__ __forceinline__ void ga__tri(void *out, const void *in, const ga__layout2 &L, int64_t k, bool lower)
+static __device__ __forceinline__ void ga__tri(void *out, const void *in, const ga__copy_layout &L, int64_t k, bool lower)
 {
     typedef typename ga_raw<N>::type T;
     const int64_t rows = L.shape[1], cols = L.shape[2], plane = rows * cols;
@@ -157,7 +157,7 @@ static __device__ __forceinline__ void ga__tri(void *out, const void *in, const 
 
 #define GA__TRI_KERNEL(name, size)                                                        \
     GA_KERNEL GA_KERNEL_NAME3(copy, tri, name)(void *out, const void *in,                 \
-                                               const __grid_constant__ ga__layout2 layout, \
+                                               const __grid_constant__ ga__copy_layout layout, \
                                                int64_t k, int32_t lower)                  \
     {                                                                                     \
         ga__tri<size>(out, in, layout, k, lower != 0);                                    \

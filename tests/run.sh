@@ -56,7 +56,7 @@ SRC
 cp "$tmp/stb.c" "$tmp/stb.cpp"
 # The Kernel ABI (>>abi) is for the kernels and the glue: a plain include
 # must not declare its types or functions.
-printf '#include "gpuarr.h"\nint f(void);\nint f(void) { ga__layout2 l; l.ndim = 1; return (int)l.ndim; }\n' > "$tmp/abi_type.c"
+printf '#include "gpuarr.h"\nint f(void);\nint f(void) { ga__copy_layout l; l.ndim = 1; return (int)l.ndim; }\n' > "$tmp/abi_type.c"
 printf '#include "gpuarr.h"\nint f(void);\nint f(void) { return ga__cub_version(); }\n' > "$tmp/abi_func.c"
 CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
 W="-Wall -Wextra -Wpedantic -Werror"
@@ -64,7 +64,7 @@ abi_hidden() { # cc: each file fails to compile, naming its identifier, with a
                # plain include, and compiles with GPUARR_KERNEL_ABI (so it
                # failed for that reason alone)
     bad=0
-    for f in abi_type:ga__layout2 abi_func:ga__cub_version; do
+    for f in abi_type:ga__copy_layout abi_func:ga__cub_version; do
         src=$tmp/${f%%:*}.c ident=${f#*:}
         if $1 -std=c11 $W -I. -c -o "$tmp/abi.o" "$src" > "$tmp/abi.out" 2>&1; then
             echo "$ident compiled with a plain include of gpuarr.h:"; cat "$src"; bad=1
@@ -86,7 +86,7 @@ for cc in gcc clang; do
         check "$cc C11 declarations only (no cuda.h)" $cc -std=c11 $W -I. -c -o "$tmp/d.o" "$tmp/decl.c"
         check "$cc C11 static implementation" $cc -std=c11 $W -DGPUARR_STATIC -Wno-unused-function -I. -I"$CUDA_INC" -o "$tmp/s" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 plain include, then GPUARR_IMPLEMENTATION and include again" $cc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/stb" "$tmp/stb.c" $CUB_LIBS -ldl -lpthread -lm
-        check "$cc C11 plain include hides the Kernel ABI (ga__layout2, ga__cub_version: expected failures)" abi_hidden $cc
+        check "$cc C11 plain include hides the Kernel ABI (ga__copy_layout, ga__cub_version: expected failures)" abi_hidden $cc
     else
         echo "skip $cc (not installed)"; skipped=$((skipped + 6))
     fi

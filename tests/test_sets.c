@@ -1,7 +1,7 @@
 /* Device tests of searching, sets and histograms (gpuarr.h, >>sort:
    ga_searchsorted, ga_digitize, ga_unique and the unique_* forms, ga_isin,
    ga_intersect1d, ga_union1d, ga_setdiff1d, ga_setxor1d, ga_bincount,
-   ga_histogram, ga_histogram_bin_edges) and of the glue in cub/sets.cu.
+   ga_histogram, ga_histogram_bin_edges) and of the glue in kernels/cub/sets.cu.
 
    Every function runs for bool, every integer and every float dtype (the
    searching and set functions for complex64 and complex128 too) on sizes
