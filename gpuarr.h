@@ -1421,6 +1421,66 @@ GPUARR_API int ga_reduce_warnings(void);
    dtype as numpy.sum's (GA_DTYPE_INVALID: its default). */
 GPUARR_API ga_array *ga_trace(const ga_array *a, int64_t offset, int axis1, int axis2, ga_dtype dtype);
 
+/* numpy.quantile's method=. NumPy's default is LINEAR. */
+typedef enum ga_quantile_method {
+    GA_QUANTILE_LINEAR,
+    GA_QUANTILE_LOWER,
+    GA_QUANTILE_HIGHER,
+    GA_QUANTILE_NEAREST,
+    GA_QUANTILE_MIDPOINT,
+    GA_QUANTILE_INVERTED_CDF,
+    GA_QUANTILE_AVERAGED_INVERTED_CDF,
+    GA_QUANTILE_CLOSEST_OBSERVATION,
+    GA_QUANTILE_INTERPOLATED_INVERTED_CDF,
+    GA_QUANTILE_HAZEN,
+    GA_QUANTILE_WEIBULL,
+    GA_QUANTILE_MEDIAN_UNBIASED,
+    GA_QUANTILE_NORMAL_UNBIASED
+} ga_quantile_method;
+
+/* q of ga_quantile and the others: nq < 0 (GA_Q_SCALAR) is NumPy's scalar
+   q, the one value *q; otherwise the nq values at q (a 1-d q), which put a
+   first axis of length nq on the result. */
+#define GA_Q_SCALAR (-1)
+
+/* numpy.quantile(a, q, axis, method, keepdims): the q-th quantiles (q in
+   [0, 1]) over the axes ((naxes, axes) as in ga_reduce), from a sorted
+   copy of each slice, with NumPy's methods and interpolation formulas.
+   Result: q's axis (if any), then a's kept axes (length 1 for the reduced
+   ones when keepdims); float64 for bool and integer input, else a's dtype
+   (NumPy's dtype for a Python float q, here for a 1-d q too, where NumPy
+   gives float64; the methods that pick an element - lower, higher,
+   nearest, inverted_cdf, closest_observation - keep a's dtype); virtual
+   indices are float64, as NumPy 2's; integers are interpolated in float64
+   (NumPy subtracts them in their own dtype, which can wrap). A slice with NaN gives NaN. Errors:
+   "Quantiles must be in the range [0, 1]", complex a ("a must be an array
+   of real numbers"), bool a with an interpolating method (NumPy's boolean
+   subtract message), an empty axis ("index -1 is out of bounds for axis 0
+   with size 0"). New reference, C-contiguous. */
+GPUARR_API ga_array *ga_quantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                 ga_quantile_method method, bool keepdims);
+
+/* numpy.percentile: ga_quantile of q / 100 ("Percentiles must be in the
+   range [0, 100]"). */
+GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                   ga_quantile_method method, bool keepdims);
+
+/* numpy.median(a, axis, keepdims): the mean of the middle one or two
+   elements of each sorted slice (ga_mean's dtypes: float64 for bool and
+   integers; complex input is sorted in NumPy's complex order). A slice
+   with NaN gives NaN; an empty slice NaN. */
+GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
+/* numpy.nanquantile, nanpercentile, nanmedian: the same over the elements
+   that are not NaN; a slice of NaN only (or an empty one) gives NaN. An
+   empty a gives NumPy's nanmean of it: NaN, without q's axis. For bool
+   and integer input they are the plain forms. */
+GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                    ga_quantile_method method, bool keepdims);
+GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
+                                      ga_quantile_method method, bool keepdims);
+GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims);
+
 /* >>sort */
 /* ======================================================================== */
 /* 17. Sorting, searching, scans and sets                                    */
@@ -1532,66 +1592,6 @@ GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t 
 /* NumPy's kind= of sort, argsort, partition and argpartition ('quicksort',
    'mergesort', 'heapsort', 'stable', 'introselect') has no argument here:
    every kind gives the stable result, which NumPy allows for each. */
-
-/* numpy.quantile's method=. NumPy's default is LINEAR. */
-typedef enum ga_quantile_method {
-    GA_QUANTILE_LINEAR,
-    GA_QUANTILE_LOWER,
-    GA_QUANTILE_HIGHER,
-    GA_QUANTILE_NEAREST,
-    GA_QUANTILE_MIDPOINT,
-    GA_QUANTILE_INVERTED_CDF,
-    GA_QUANTILE_AVERAGED_INVERTED_CDF,
-    GA_QUANTILE_CLOSEST_OBSERVATION,
-    GA_QUANTILE_INTERPOLATED_INVERTED_CDF,
-    GA_QUANTILE_HAZEN,
-    GA_QUANTILE_WEIBULL,
-    GA_QUANTILE_MEDIAN_UNBIASED,
-    GA_QUANTILE_NORMAL_UNBIASED
-} ga_quantile_method;
-
-/* q of ga_quantile and the others: nq < 0 (GA_Q_SCALAR) is NumPy's scalar
-   q, the one value *q; otherwise the nq values at q (a 1-d q), which put a
-   first axis of length nq on the result. */
-#define GA_Q_SCALAR (-1)
-
-/* numpy.quantile(a, q, axis, method, keepdims): the q-th quantiles (q in
-   [0, 1]) over the axes ((naxes, axes) as in ga_reduce), from a sorted
-   copy of each slice, with NumPy's methods and interpolation formulas.
-   Result: q's axis (if any), then a's kept axes (length 1 for the reduced
-   ones when keepdims); float64 for bool and integer input, else a's dtype
-   (NumPy's dtype for a Python float q, here for a 1-d q too, where NumPy
-   gives float64; the methods that pick an element - lower, higher,
-   nearest, inverted_cdf, closest_observation - keep a's dtype); virtual
-   indices are float64, as NumPy 2's; integers are interpolated in float64
-   (NumPy subtracts them in their own dtype, which can wrap). A slice with NaN gives NaN. Errors:
-   "Quantiles must be in the range [0, 1]", complex a ("a must be an array
-   of real numbers"), bool a with an interpolating method (NumPy's boolean
-   subtract message), an empty axis ("index -1 is out of bounds for axis 0
-   with size 0"). New reference, C-contiguous. */
-GPUARR_API ga_array *ga_quantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
-                                 ga_quantile_method method, bool keepdims);
-
-/* numpy.percentile: ga_quantile of q / 100 ("Percentiles must be in the
-   range [0, 100]"). */
-GPUARR_API ga_array *ga_percentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
-                                   ga_quantile_method method, bool keepdims);
-
-/* numpy.median(a, axis, keepdims): the mean of the middle one or two
-   elements of each sorted slice (ga_mean's dtypes: float64 for bool and
-   integers; complex input is sorted in NumPy's complex order). A slice
-   with NaN gives NaN; an empty slice NaN. */
-GPUARR_API ga_array *ga_median(const ga_array *a, int naxes, const int *axes, bool keepdims);
-
-/* numpy.nanquantile, nanpercentile, nanmedian: the same over the elements
-   that are not NaN; a slice of NaN only (or an empty one) gives NaN. An
-   empty a gives NumPy's nanmean of it: NaN, without q's axis. For bool
-   and integer input they are the plain forms. */
-GPUARR_API ga_array *ga_nanquantile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
-                                    ga_quantile_method method, bool keepdims);
-GPUARR_API ga_array *ga_nanpercentile(const ga_array *a, int nq, const double *q, int naxes, const int *axes,
-                                      ga_quantile_method method, bool keepdims);
-GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes, bool keepdims);
 
 /* --- searching ---------------------------------------------------------- */
 /* Searching, the set functions and the sorts under them compare in NumPy's
