@@ -752,9 +752,25 @@ GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, co
                                        : ga_arg_vectors<Tst, false, false>::range(op, vp, nv, t, T, head));
                 acc[0] = R::combine(op, acc[0], v);
             } else {
-                ga_for_each_vector<Tst, GA_LOADS_IN_FLIGHT>(vp, nv, t, T, [&](int u, int32_t j, const Tst (&e)[VW]) {
-                    R::template add_vector<VW, Tst, In>(op, acc[u % NA], e, a, lo, head + j * VW);
-                });
+                int32_t j = t;
+                for (; j + (GA_LOADS_IN_FLIGHT - 1) * T < nv; j += GA_LOADS_IN_FLIGHT * T) {
+                    uint4 r[GA_LOADS_IN_FLIGHT];
+#pragma unroll
+                    for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) r[u] = vp[j + u * T];
+#pragma unroll
+                    for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) {
+                        Tst e[VW];
+                        memcpy(e, &r[u], sizeof e);
+                        R::template add_vector<VW, Tst, In>(op, acc[u % NA], e, a, lo, head + (j + u * T) * VW);
+                    }
+                }
+                for (; j < nv; j += T) {
+                    uint4 r = vp[j];
+                    Tst e[VW];
+                    memcpy(e, &r, sizeof e);
+#pragma unroll
+                    for (int q = 0; q < VW; q++) R::add(op, acc[0], In::convert(e[q], a), lo, head + j * VW + q);
+                }
             }
             for (int32_t k = head + nv * VW + t; k < n; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
         }
