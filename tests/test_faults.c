@@ -1,0 +1,271 @@
+/* Fault injection (device tests). A representative program (creation,
+   ufuncs, casts, reductions, indexing, masks, sort, scans, sets) runs with
+   - every device allocation failing in turn: an allocator hook set with
+     ga_memory_set_allocator fails its k-th call, alone (the pool's retry
+     must cope) or with every later one (the failure must surface);
+   - every host allocation failing in turn: GPUARR_MALLOC fails its k-th
+     call and every later one;
+   - each kernel family's fatbin missing, truncated or stale.
+   Each failure must be a clear error naming a ga_ function, leave nothing
+   behind (the pool's used bytes and the live host blocks back to where
+   they were) and leave the library working: the same program then runs
+   and gives the right values. */
+#define _POSIX_C_SOURCE 200809L
+#undef GPUARR_KERNEL_DIR /* found through ./build/kernels, so the test can hide it */
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static void *fault_malloc(size_t bytes);
+static void fault_free(void *p);
+#define GPUARR_MALLOC(bytes) fault_malloc(bytes)
+#define GPUARR_FREE(p) fault_free(p)
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include "harness.h"
+
+/* ---- the failing allocators ---------------------------------------------- */
+
+/* Host: calls counted; from call number host_fail_from on (when >= 0),
+   NULL. host_live counts the blocks not yet freed. */
+static long host_calls, host_fail_from = -1, host_live;
+
+static void *fault_malloc(size_t bytes)
+{
+    long k = host_calls++;
+    if (host_fail_from >= 0 && k >= host_fail_from) return NULL;
+    void *p = malloc(bytes);
+    if (p) host_live++;
+    return p;
+}
+
+static void fault_free(void *p)
+{
+    if (!p) return;
+    host_live--;
+    free(p);
+}
+
+/* Device: the pool's chunks through the hook; call dev_fail_only fails, and
+   every call from dev_fail_from on. */
+static long dev_calls, dev_fail_only = -1, dev_fail_from = -1;
+
+static int fault_alloc(void *user, int device, size_t bytes, uint64_t *ptr)
+{
+    (void)user;
+    (void)device;
+    long k = dev_calls++;
+    if (k == dev_fail_only || (dev_fail_from >= 0 && k >= dev_fail_from)) return 1;
+    CUdeviceptr p = 0;
+    if (GA__CU.MemAlloc(&p, bytes) != CUDA_SUCCESS) return 1;
+    *ptr = (uint64_t)p;
+    return 0;
+}
+
+static void fault_release(void *user, int device, uint64_t ptr, size_t bytes)
+{
+    (void)user;
+    (void)device;
+    (void)bytes;
+    GA__CU.MemFree((CUdeviceptr)ptr);
+}
+
+static void faults_off(void)
+{
+    host_fail_from = dev_fail_only = dev_fail_from = -1;
+}
+
+/* ---- the program ---------------------------------------------------------- */
+
+enum { N = 3000000 }; /* 12 MB float32 arrays: a pool chunk each */
+
+/* Runs the program inside a scope. GA_OK and every value checked, or the
+   first error (the chain carries it through the NULL results). */
+static ga_status program(bool check_values)
+{
+    const int64_t n = N;
+    ga_scope_begin();
+    ga_array *a = ga_arange(0, (double)n, 1, GA_FLOAT32);
+    ga_array *b = ga_full(1, &n, ga_float(0.5), GA_FLOAT32);
+    ga_array *c = ga_add(a, b);
+    ga_array *d = ga_astype(c, GA_FLOAT64);
+    ga_array *total = ga_sum(d, GA_ALL_AXES, false);
+    ga_array *rows = ga_sum(ga_reshape(d, 2, (int64_t[]){3000, 1000}), GA_AXES(1), false);
+    ga_array *strided = ga_copy(ga_index(c, "10:50000:7"));
+    ga_array *taken = ga_take(c, ga_arange_int(5, n, 300000, GA_INT64), 0, GA_INDEX_RAISE);
+    ga_array *masked = ga_index_mask(a, ga_greater_scalar(a, ga_float((double)n - 10)));
+    ga_array *sorted = ga_sort(ga_flip(a, GA_ALL_AXES), -1);
+    ga_array *running = ga_cumsum(b, -1, GA_DTYPE_INVALID);
+    ga_array *unique = ga_unique_values(ga_remainder_scalar(a, ga_int(37)));
+    ga_status st = GA_OK;
+    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique) {
+        st = ga_last_error();
+        if (st == GA_OK) {
+            CHECK(false, "a result is NULL with no error recorded");
+            st = GA_ERROR_VALUE;
+        }
+    } else if (check_values) {
+        double t = 0, r[3000];
+        float s[2], k[10], m[9], so[3], cs[1];
+        int64_t last = n - 1;
+        ga_array *tail = ga_index(running, "-1:");
+        bool ok = ga_to_host(total, &t, sizeof t) == GA_OK && ga_to_host(rows, r, sizeof r) == GA_OK &&
+                  ga_to_host(ga_index(strided, ":2"), s, sizeof s) == GA_OK &&
+                  ga_to_host(taken, k, sizeof k) == GA_OK && ga_to_host(masked, m, sizeof m) == GA_OK &&
+                  ga_to_host(ga_index(sorted, ":3"), so, sizeof so) == GA_OK &&
+                  ga_to_host(tail, cs, sizeof cs) == GA_OK;
+        if (!ok) {
+            st = ga_last_error();
+        } else {
+            CHECK(t == 0.5 * (double)n * (double)n, "sum %.17g", t);
+            CHECK(r[0] == 500000.0 && r[2999] == 2999.0 * 1e6 + 500000.0, "row sums %.17g %.17g", r[0], r[2999]);
+            CHECK(s[0] == 10.5f && s[1] == 17.5f, "strided %g %g", s[0], s[1]);
+            CHECK(k[0] == 5.5f && k[9] == 2700005.5f, "take %g %g", k[0], k[9]);
+            CHECK(ga_size(masked) == 9 && m[0] == (float)(n - 9) && m[8] == (float)last, "mask %g..%g", m[0], m[8]);
+            CHECK(so[0] == 0.0f && so[2] == 2.0f, "sort %g %g", so[0], so[2]);
+            CHECK(cs[0] == 0.5f * (float)n, "cumsum %g", cs[0]);
+            CHECK(ga_size(unique) == 37, "unique %lld", (long long)ga_size(unique));
+        }
+    }
+    ga_scope_end();
+    return st;
+}
+
+static size_t used_bytes(void)
+{
+    ga_memory_stats s;
+    if (ga_device_synchronize() != GA_OK || ga_memory_get_stats(0, &s) != GA_OK) return (size_t)-1;
+    return s.used_bytes;
+}
+
+/* After a run with a fault: it failed with an error that names a function
+   and says out of memory (device or host), or it coped and its values were
+   checked; either way nothing is left behind. */
+static void check_after_fault(const char *what, long k, ga_status st, ga_status want, size_t used0, long live0)
+{
+    const char *msg = ga_last_error_message();
+    if (st != GA_OK)
+        CHECK(st == want && strncmp(msg, "ga_", 3) == 0, "%s %ld: %s, \"%s\"", what, k, ga_status_string(st), msg);
+    ga_clear_error();
+    size_t used = used_bytes();
+    CHECK(used == used0, "%s %ld: the pool holds %zu bytes in use (%zu before)", what, k, used, used0);
+    CHECK(host_live == live0, "%s %ld: %ld host blocks live (%ld before)", what, k, host_live, live0);
+}
+
+/* ---- allocation failures -------------------------------------------------- */
+
+DEVICE_TEST(every_device_allocation_fails_cleanly)
+{
+    CHECK_OK(ga_device_synchronize());
+    CHECK_OK(ga_memory_free_all_blocks(-1));
+    ga_allocator hook = {fault_alloc, fault_release, NULL};
+    CHECK_OK(ga_memory_set_allocator(0, &hook));
+    CHECK_OK(program(true)); /* loads the families and sizes the bookkeeping */
+    CHECK_OK(ga_memory_free_all_blocks(0));
+    size_t used0 = used_bytes();
+    long live0 = host_live, before = dev_calls;
+    CHECK_OK(program(true));
+    long calls = dev_calls - before;
+    CHECK(calls >= 10, "the program makes %ld device allocations", calls);
+    int surfaced = 0, recovered = 0;
+    for (long k = 0; k < calls; k++) {
+        /* only the k-th fails: the pool gives its cached chunks back and retries */
+        CHECK_OK(ga_memory_free_all_blocks(0));
+        dev_fail_only = dev_calls + k;
+        ga_status st = program(true);
+        faults_off();
+        if (st == GA_OK) recovered++;
+        check_after_fault("device allocation (alone)", k, st, GA_ERROR_OUT_OF_MEMORY, used0, live0);
+        /* the k-th and every later one fail: the error surfaces */
+        CHECK_OK(ga_memory_free_all_blocks(0));
+        dev_fail_from = dev_calls + k;
+        st = program(true);
+        faults_off();
+        if (st != GA_OK) surfaced++;
+        check_after_fault("device allocation", k, st, GA_ERROR_OUT_OF_MEMORY, used0, live0);
+        CHECK_OK(program(true)); /* and the library still works */
+    }
+    CHECK(surfaced > 0, "no failure surfaced");
+    printf("    %ld device allocations: %d runs recovered from one failure, %d of %ld runs failing from the k-th on "
+           "reported it\n", calls, recovered, surfaced, calls);
+    CHECK_OK(ga_memory_free_all_blocks(0));
+    CHECK_OK(ga_memory_set_allocator(0, NULL));
+}
+
+DEVICE_TEST(every_host_allocation_fails_cleanly)
+{
+    CHECK_OK(program(true));
+    CHECK_OK(program(true));
+    size_t used0 = used_bytes();
+    long live0 = host_live, before = host_calls;
+    CHECK_OK(program(true));
+    long calls = host_calls - before;
+    CHECK(calls >= 10, "the program makes %ld host allocations", calls);
+    int surfaced = 0;
+    for (long k = 0; k < calls; k++) {
+        host_fail_from = host_calls + k;
+        ga_status st = program(true);
+        faults_off();
+        if (st != GA_OK) surfaced++;
+        check_after_fault("host allocation", k, st, GA_ERROR_HOST_OUT_OF_MEMORY, used0, live0);
+        CHECK_OK(program(true));
+    }
+    CHECK(surfaced > 0, "no failure surfaced");
+    printf("    %ld host allocations: %d of %ld runs failing from the k-th on reported it, the others coped\n",
+           calls, surfaced, calls);
+}
+
+/* ---- kernel families that cannot be loaded ---------------------------------- */
+
+static bool copy_file(const char *from, const char *to, long limit)
+{
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    bool ok = in && out;
+    char buf[65536];
+    long done = 0;
+    size_t got;
+    while (ok && (limit < 0 || done < limit) && (got = fread(buf, 1, sizeof buf, in)) > 0) {
+        if (limit >= 0 && done + (long)got > limit) got = (size_t)(limit - done);
+        ok = fwrite(buf, 1, got, out) == got;
+        done += (long)got;
+    }
+    if (in) fclose(in);
+    if (out && fclose(out) != 0) ok = false;
+    return ok;
+}
+
+/* Last: it restarts the library with other kernel directories. */
+DEVICE_TEST(every_family_missing_truncated_or_stale_fails_cleanly)
+{
+    static const char *const defects[3] = {"missing", "truncated", "stale"};
+    static const ga_status codes[3] = {GA_ERROR_KERNELS_MISSING, GA_ERROR_KERNELS_STALE, GA_ERROR_KERNELS_STALE};
+    char dir[256], path[512], src[512];
+    mkdir("build/tests/faults", 0755);
+    for (int f = 0; f < ga_kernel_family_count(); f++) {
+        const char *family = ga_kernel_family_name(f);
+        for (int d = 0; d < 3; d++) {
+            snprintf(dir, sizeof dir, "build/tests/faults/%s-%s", family, defects[d]);
+            mkdir(dir, 0755);
+            for (int g = 0; g < ga_kernel_family_count(); g++) {
+                const char *other = ga_kernel_family_name(g);
+                snprintf(src, sizeof src, "build/kernels/%s.fatbin", other);
+                snprintf(path, sizeof path, "%s/%s.fatbin", dir, other);
+                remove(path);
+                if (g != f) CHECK(copy_file(src, path, -1), "copying %s", src);
+                else if (d == 1) CHECK(copy_file(src, path, 4096), "truncating %s", src);
+                else if (d == 2) CHECK(copy_file("build/tests/stale/creation.fatbin", path, -1), "stale %s", other);
+            }
+            ga_shutdown();
+            setenv("GPUARR_KERNEL_DIR", dir, 1);
+            ga_status st = program(false);
+            const char *msg = ga_last_error_message();
+            CHECK(st == codes[d] && strncmp(msg, "ga_", 3) == 0 && strstr(msg, family),
+                  "%s %s: %s, \"%s\"", family, defects[d], ga_status_string(st), msg);
+            ga_clear_error();
+            size_t used = used_bytes();
+            CHECK(used == 0, "%s %s: %zu bytes left in use", family, defects[d], used);
+            unsetenv("GPUARR_KERNEL_DIR");
+            ga_shutdown();
+            CHECK_OK(program(true));
+        }
+    }
+}
