@@ -4724,6 +4724,22 @@ static ga_status ga__check_fatbin_version(const char *func, ga__family fam, CUli
     return GA_OK;
 }
 
+/* Whether `image` holds a whole fatbin: its header (magic 0xBA55ED50, a
+   version, the header's size, the size of what follows) and all it
+   announces. The driver reads as many bytes as the header says, so a
+   truncated file must be refused before the driver sees it. */
+static bool ga__fatbin_whole(const void *image, size_t size)
+{
+    uint32_t magic;
+    uint16_t header;
+    uint64_t body;
+    if (size < 16) return false;
+    memcpy(&magic, image, 4);
+    memcpy(&header, (const char *)image + 6, 2);
+    memcpy(&body, (const char *)image + 8, 8);
+    return magic == 0xBA55ED50u && header >= 16 && header <= size && body <= size - header;
+}
+
 static ga_status ga__load_family_locked(const char *func, ga__family fam)
 {
     const char *name = ga__family_names[fam];
@@ -4740,6 +4756,9 @@ static ga_status ga__load_family_locked(const char *func, ga__family fam)
 #ifdef GPUARR_EMBED_FATBINS
     const ga__embedded_fatbin *e = ga__embedded_fatbins;
     while (strcmp(e->name, name) != 0) e++;
+    if (!ga__fatbin_whole(e->data, (size_t)(e->end - e->data)))
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "the embedded fatbin '%s' is not a whole fatbin; rebuild with "
+                         "`make fatbins`", name);
     CUlibraryOption opt = CU_LIBRARY_BINARY_IS_PRESERVED;
     void *on = (void *)(uintptr_t)1;
     GA__CHECK_CU(func, GA__CU.LibraryLoadData(&lib, e->data, NULL, NULL, 0, &opt, &on, 1),
@@ -4753,7 +4772,13 @@ static ga_status ga__load_family_locked(const char *func, ga__family fam)
     if (f) fclose(f);
     if (!image || got != (size_t)size) {
         GPUARR_FREE(image);
+        if (size > 0 && !image) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
         return ga__error(GA_ERROR_KERNELS_MISSING, func, "could not read %s", where);
+    }
+    if (!ga__fatbin_whole(image, (size_t)size)) {
+        GPUARR_FREE(image);
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "%s is not a valid fatbin; rebuild with `make fatbins`",
+                         where);
     }
     CUresult r = GA__CU.LibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0);
     GPUARR_FREE(image);

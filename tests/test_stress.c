@@ -15,7 +15,7 @@ static const size_t LIMIT = (size_t)96 << 20;
 typedef struct worker {
     uint64_t rng;
     int id, done, oom, wrong;
-    char first_wrong[256];
+    char first_wrong[320];
 } worker;
 
 static uint64_t next(worker *w)
@@ -76,7 +76,7 @@ static void step(worker *w, int64_t n)
         w->oom++;
     } else {
         if (!w->wrong++)
-            snprintf(w->first_wrong, sizeof w->first_wrong, "thread %d: %s failed: %s", w->id, what,
+            snprintf(w->first_wrong, sizeof w->first_wrong, "thread %d: %s failed: %.160s", w->id, what,
                      ga_last_error_message());
     }
     ga_clear_error();
