@@ -9655,7 +9655,7 @@ static void ga__reduce_plan_inner(const ga__rdims *L, ga__rpass *P, size_t in_si
         int64_t g = GA__MAX(ga__pow2_at_least((K + 15) / 16), ga__pow2_at_least(((int64_t)1 << 18) / GA__MAX(M, 1)));
         P->group = (int32_t)GA__MIN(g, 32);
     }
-    const int64_t row_bytes = K * (int64_t)in_size;
+    const int64_t row_bytes = K > INT64_MAX / (int64_t)in_size ? INT64_MAX : K * (int64_t)in_size;
     if (rows) P->flags |= GA__RF_ROWS;
     if (rows && first && P->group == 1 && row_bytes <= 64 && L->red_in[0] == (int64_t)in_size &&
         L->kept_in[0] == row_bytes && aligned)
