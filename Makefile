@@ -1,8 +1,10 @@
 # gpuarr: `make` builds the kernels and the examples; `make test` runs every
 # test (host tests everywhere, device tests where a GPU is present).
 #
+#   make                                  fatbins for this machine's GPUs, examples, gpuarr-info
 #   make fatbins [GPUARR_ARCHS="sm_90"]   kernels/*.cu -> build/kernels/<family>.fatbin,
 #                                         kernels/cub/*.cu -> build/libgpuarr_cub.a
+#   make fatbins GPUARR_ARCHS=all         the same for every arch of the distribution list
 #   make test                             all tests; ends "N passed, N failed, N skipped"
 #   make examples                         build/examples/*
 #   make shared                           build/libgpuarr.so (bindings, conformance)
@@ -14,8 +16,35 @@ CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 CC ?= cc
 BUILD := build
-# SASS for each arch CUDA 13 supports, PTX for the newest (JIT on future GPUs).
-GPUARR_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+# The distribution list: SASS for each arch CUDA 13 supports, PTX for the
+# newest (JIT on future GPUs).
+GPUARR_ALL_ARCHS := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+# GPUARR_ARCHS given (command line or environment): that list, or the
+# distribution list for `all`. Not given: SASS for the GPUs nvidia-smi lists
+# (compute capability 9.0 -> sm_90; each must be one this nvcc can build),
+# else, with no GPU or no nvidia-smi, the distribution list.
+ifeq ($(origin GPUARR_ARCHS),undefined)
+  detected_caps := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null)
+  detected_archs := $(shell for c in $(detected_caps); do echo "$$c"; done | \
+      sed -n 's/^\([0-9][0-9]*\)\.\([0-9]\)$$/sm_\1\2/p' | sort -t_ -k2 -n -u)
+  nvcc_archs := $(if $(detected_archs),$(shell $(NVCC) --list-gpu-code 2> /dev/null))
+  unbuildable := $(filter-out $(nvcc_archs),$(detected_archs))
+  ifeq ($(detected_archs),)
+    GPUARR_ARCHS := $(GPUARR_ALL_ARCHS)
+    archs_why := no GPU found by nvidia-smi: the distribution list (GPUARR_ARCHS=sm_XX builds fewer)
+  else ifneq ($(unbuildable),)
+    GPUARR_ARCHS := $(GPUARR_ALL_ARCHS)
+    archs_why := nvidia-smi found $(detected_archs), but $(NVCC) cannot build $(unbuildable): the distribution list
+  else
+    GPUARR_ARCHS := $(detected_archs)
+    archs_why := the GPUs nvidia-smi found (compute capability $(detected_caps)); GPUARR_ARCHS=all builds for every GPU
+  endif
+else ifeq ($(strip $(GPUARR_ARCHS)),all)
+  override GPUARR_ARCHS := $(GPUARR_ALL_ARCHS)
+  archs_why := GPUARR_ARCHS=all: the distribution list
+else
+  archs_why := GPUARR_ARCHS given ($(origin GPUARR_ARCHS))
+endif
 
 # The kernel families: kernels/*.cu (not kernels/cub/, the CUB glue below),
 # each compiled into build/kernels/<family>.fatbin.
@@ -66,7 +95,7 @@ all: fatbins examples info
 fatbins: $(FATBINS) $(BUILD)/gpuarr_fatbins.o $(CUB_LIB)
 
 # --- CUB glue: kernels/cub/*.cu -> build/cub/*.o -> build/libgpuarr_cub.a ----
-$(BUILD)/cub/archs: FORCE
+$(BUILD)/cub/archs: archs-note
 	@mkdir -p $(@D)
 	@echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' | cmp -s - $@ || echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' > $@
 
@@ -89,7 +118,7 @@ $(CUB_LIB): $(CUB_OBJS)
 
 # --- kernel families: kernels/*.cu -> build/kernels/<family>.fatbin ---------
 # The arch list is part of the recipe: changing it rebuilds.
-$(BUILD)/kernels/archs: FORCE
+$(BUILD)/kernels/archs: archs-note
 	@mkdir -p $(@D)
 	@echo '$(GENCODE) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(GENCODE) $(NVCCFLAGS)' > $@
 
@@ -103,7 +132,10 @@ $(BUILD)/gpuarr_fatbins.c: $(FATBINS) tools/embed_fatbins.sh
 $(BUILD)/gpuarr_fatbins.o: $(BUILD)/gpuarr_fatbins.c
 	$(CC) -c -o $@ $<
 
-FORCE:
+# Which archs, and why (once per make run that builds kernels).
+.PHONY: archs-note
+archs-note:
+	@echo 'gpuarr: SASS for $(GPUARR_ARCHS) -- $(archs_why)'
 
 # --- library forms -----------------------------------------------------------
 shared: $(BUILD)/libgpuarr.so
