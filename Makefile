@@ -10,6 +10,7 @@
 #   make shared                           build/libgpuarr.so (bindings, conformance)
 #   make bench                            tools/bench beside CuPy when present
 #   make info                             build/gpuarr-info
+#   make install [PREFIX=/usr/local] [DESTDIR=]   header, kernels, archive, gpuarr.pc
 #   make clean
 
 CUDA_HOME ?= /usr/local/cuda
@@ -89,7 +90,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wpedantic -Werror
 LDLIBS := $(CUB_LDLIBS) -ldl -lpthread -lm
 
-.PHONY: all fatbins test examples shared bench info clean
+.PHONY: all fatbins test examples shared bench info install uninstall clean
 all: fatbins examples info
 
 fatbins: $(FATBINS) $(BUILD)/gpuarr_fatbins.o $(CUB_LIB)
@@ -175,6 +176,43 @@ $(BUILD)/tests/stale/creation.fatbin: tests/stale_fatbin.cu
 
 test: fatbins $(TESTS) shared $(BUILD)/tests/stale/creation.fatbin
 	@sh tests/run.sh $(TESTS)
+
+# --- install -------------------------------------------------------------------
+# PREFIX/include/gpuarr.h, the header as it is;
+# PREFIX/include/gpuarr/kernel_dir.h, which defines GPUARR_KERNEL_DIR as the
+#   installed kernels' directory (gpuarr.pc's Cflags -include it: pkg-config
+#   writes a -D of a quoted string escaped for a shell to read again, which
+#   `cc $$(pkg-config ...)` does not do);
+# PREFIX/lib/gpuarr/kernels/<family>.fatbin, the kernels; PREFIX/lib/gpuarr/
+#   gpuarr_fatbins.o, the same linked into a program (GPUARR_EMBED_FATBINS);
+# PREFIX/lib/libgpuarr_cub.a, the CUB glue;
+# PREFIX/lib/pkgconfig/gpuarr.pc (from tools/gpuarr.pc.in).
+# DESTDIR is prepended to each path, for packaging; the files name PREFIX.
+PREFIX ?= /usr/local
+DESTDIR ?=
+includedir := $(PREFIX)/include
+libdir := $(PREFIX)/lib
+kerneldir := $(libdir)/gpuarr/kernels
+VERSION := $(shell sed -n 's/^\#define GPUARR_VERSION_STRING "\(.*\)"$$/\1/p' gpuarr.h)
+
+install: fatbins tools/gpuarr.pc.in
+	install -d '$(DESTDIR)$(includedir)/gpuarr' '$(DESTDIR)$(kerneldir)' '$(DESTDIR)$(libdir)/pkgconfig'
+	install -m 644 gpuarr.h '$(DESTDIR)$(includedir)/gpuarr.h'
+	printf '/* Written by gpuarr'"'"'s `make install`: the installed kernels. */\n#ifndef GPUARR_KERNEL_DIR\n#define GPUARR_KERNEL_DIR "%s"\n#endif\n' \
+	    '$(kerneldir)' > '$(DESTDIR)$(includedir)/gpuarr/kernel_dir.h'
+	install -m 644 $(FATBINS) '$(DESTDIR)$(kerneldir)'
+	install -m 644 $(BUILD)/gpuarr_fatbins.o '$(DESTDIR)$(libdir)/gpuarr/gpuarr_fatbins.o'
+	install -m 644 $(CUB_LIB) '$(DESTDIR)$(libdir)/libgpuarr_cub.a'
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CUDA_HOME@|$(CUDA_HOME)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    tools/gpuarr.pc.in > '$(DESTDIR)$(libdir)/pkgconfig/gpuarr.pc'
+	@echo 'gpuarr: installed in $(DESTDIR)$(PREFIX); build with: cc app.c $$(pkg-config --cflags --libs gpuarr)' \
+	    '(PKG_CONFIG_PATH=$(libdir)/pkgconfig if pkg-config does not look there)'
+
+uninstall:
+	rm -f '$(DESTDIR)$(includedir)/gpuarr.h' '$(DESTDIR)$(includedir)/gpuarr/kernel_dir.h' \
+	    $(FAMILIES:%='$(DESTDIR)$(kerneldir)/%.fatbin') '$(DESTDIR)$(libdir)/gpuarr/gpuarr_fatbins.o' \
+	    '$(DESTDIR)$(libdir)/libgpuarr_cub.a' '$(DESTDIR)$(libdir)/pkgconfig/gpuarr.pc'
+	-rmdir '$(DESTDIR)$(kerneldir)' '$(DESTDIR)$(libdir)/gpuarr' '$(DESTDIR)$(includedir)/gpuarr' 2> /dev/null
 
 clean:
 	rm -rf $(BUILD)
