@@ -174,8 +174,18 @@ $(BUILD)/tests/stale/creation.fatbin: tests/stale_fatbin.cu
 	@mkdir -p $(@D)
 	$(NVCC) --fatbin -gencode arch=compute_75,code=compute_75 -o $@ $<
 
-test: fatbins $(TESTS) shared $(BUILD)/tests/stale/creation.fatbin
-	@sh tests/run.sh $(TESTS)
+# Every program `make` and `make shared` / `make bench` build: built by `make
+# test` too, so that none stops compiling unseen.
+PROGRAMS := $(EXAMPLES) $(BUILD)/gpuarr-info $(BUILD)/bench $(BUILD)/libgpuarr.so
+
+# `make test` installs into build/test-prefix (with `make install`) and
+# tests/run.sh builds programs against it through pkg-config.
+TEST_PREFIX := $(abspath $(BUILD))/test-prefix
+test: fatbins $(TESTS) $(PROGRAMS) $(BUILD)/tests/stale/creation.fatbin
+	@rm -rf $(TEST_PREFIX)
+	@$(MAKE) --no-print-directory install PREFIX=$(TEST_PREFIX) GPUARR_ARCHS='$(GPUARR_ARCHS)' \
+	    > $(BUILD)/test-install.log 2>&1 || { cat $(BUILD)/test-install.log; exit 1; }
+	@TEST_PREFIX='$(TEST_PREFIX)' sh tests/run.sh $(TESTS)
 
 # --- install -------------------------------------------------------------------
 # PREFIX/include/gpuarr.h, the header as it is;

@@ -2,7 +2,9 @@
 # Runs every test of `make test` and sums them into one closing line:
 #   the section marks of gpuarr.h (tools/check_marks.sh), compile checks of
 #   gpuarr.h (C11 with gcc and clang, C++ with g++ and clang++, warnings as
-#   errors), each test program given as an argument, and the NumPy
+#   errors), each test program given as an argument, the quickstart (its
+#   refusal without a GPU), a program built through pkg-config against
+#   `make install`'s tree ($TEST_PREFIX, from the Makefile), and the NumPy
 #   conformance script when numpy is importable.
 # Exit status 0 only if nothing failed.
 set -u
@@ -169,6 +171,59 @@ for t in "$@"; do
     cat "$tmp/log"
     count "$tmp/log"
 done
+
+echo "== examples and tools"
+# The quickstart documents its refusal: status 1, nothing on stdout, and
+# "quickstart: cannot use the GPU: <why>" on stderr; with a GPU it runs to
+# the end, status 0. Run away from ./build/kernels: it finds the kernels
+# through the GPUARR_KERNEL_DIR macro.
+root=$(pwd)
+(cd "$tmp" && "$root/build/examples/quickstart" > out.quickstart 2> err.quickstart)
+rc=$?
+if grep -q '^quickstart: cannot use the GPU: ' "$tmp/err.quickstart"; then
+    gpu=no
+    if [ $rc -eq 1 ] && [ ! -s "$tmp/out.quickstart" ]; then
+        echo "ok   quickstart refuses cleanly without a GPU: $(head -n 1 "$tmp/err.quickstart")"; passed=$((passed + 1))
+    else
+        echo "FAIL quickstart's refusal: status $rc (wanted 1), stdout:"; sed 's/^/    /' "$tmp/out.quickstart"
+        failed=$((failed + 1))
+    fi
+else
+    gpu=yes
+    if [ $rc -eq 0 ]; then
+        echo "ok   quickstart runs to the end"; passed=$((passed + 1))
+    else
+        echo "FAIL quickstart (status $rc)"; cat "$tmp/out.quickstart" "$tmp/err.quickstart" | sed 's/^/    /' | tail -n 20
+        failed=$((failed + 1))
+    fi
+fi
+
+# `make install PREFIX=$TEST_PREFIX` (run by the Makefile before this
+# script): a program built from elsewhere with nothing but pkg-config's
+# flags finds the installed header, archive and kernels.
+echo "== make install, pkg-config"
+if [ -z "${TEST_PREFIX:-}" ] || [ ! -f "$TEST_PREFIX/lib/pkgconfig/gpuarr.pc" ]; then
+    echo "FAIL no installed tree (TEST_PREFIX=${TEST_PREFIX:-}: run through make test)"; failed=$((failed + 1))
+elif ! command -v pkg-config > /dev/null; then
+    echo "skip building against the installed tree (pkg-config not installed)"; skipped=$((skipped + 3))
+else
+    export PKG_CONFIG_PATH="$TEST_PREFIX/lib/pkgconfig"
+    mkdir -p "$tmp/app"
+    cp examples/quickstart.c tools/gpuarr-info.c "$tmp/app/"
+    check "quickstart built with \$(pkg-config --cflags --libs gpuarr), run: the same refusal or a full run" \
+        sh -c 'cd "$1/app" && cc -std=c11 -O0 -o quickstart quickstart.c $(pkg-config --cflags --libs gpuarr) &&
+               { ./quickstart > out 2> err; rc=$?; [ $rc -eq 0 ] ||
+                 { [ $rc -eq 1 ] && grep -q "^quickstart: cannot use the GPU: " err; } || { cat out err; false; }; }' sh "$tmp"
+    families=$(ls kernels/*.cu | wc -l)
+    check "gpuarr-info built with pkg-config finds each family in $TEST_PREFIX/lib/gpuarr/kernels" \
+        sh -c 'cd "$1/app" && cc -std=c11 -O0 -o info gpuarr-info.c $(pkg-config --cflags --libs gpuarr) &&
+               unset GPUARR_KERNEL_DIR && ./info > out && n=$(grep -c " $2/lib/gpuarr/kernels/[a-z]*\.fatbin: " out) &&
+               [ "$n" -eq "$3" ] || { cat out; false; }' sh "$tmp" "$TEST_PREFIX" "$families"
+    check "gpuarr-info built with pkg-config and the installed gpuarr_fatbins.o (GPUARR_EMBED_FATBINS)" \
+        sh -c 'cd "$1/app" && cc -std=c11 -O0 -DGPUARR_EMBED_FATBINS -o info_embedded gpuarr-info.c \
+                   $(pkg-config --variable=embedded gpuarr) $(pkg-config --cflags --libs gpuarr) &&
+               ./info_embedded > out && grep -q "(embedded)" out && ! grep -q "not found" out || { cat out; false; }' sh "$tmp"
+fi
 
 echo "== NumPy conformance (tests/conformance.py)"
 if python3 -c "import numpy" 2> /dev/null; then
