@@ -174,6 +174,22 @@ $(BUILD)/tests/stale/creation.fatbin: tests/stale_fatbin.cu
 	@mkdir -p $(@D)
 	$(NVCC) --fatbin -gencode arch=compute_75,code=compute_75 -o $@ $<
 
+# --- sanitizers: the test programs with host tests (a `TEST(` line), built
+# by gcc with AddressSanitizer (leaks included) and UBSan (any undefined
+# behaviour stops the program), in build/asan/. -O0: under half the compile
+# time of -O1; warnings are not errors here, the normal build is the one that keeps
+# them out (gcc warns differently with the sanitizers on: format-truncation).
+# tests/run.sh runs them without the CUDA driver on every machine, so only
+# their host tests run (see there for why).
+SAN_CC ?= gcc
+SAN_CXX ?= g++
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+lparen := (
+ASAN_TESTS := $(patsubst tests/%.c,$(BUILD)/asan/tests/%,$(shell grep -l '^TEST$(lparen)' tests/test_*.c))
+$(BUILD)/asan/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -O0 -g $(SANFLAGS) -Wall -Wextra -Wpedantic -std=c11 -o $@ $< $(LDLIBS)
+
 # Every program `make` and `make shared` / `make bench` build: built by `make
 # test` too, so that none stops compiling unseen.
 PROGRAMS := $(EXAMPLES) $(BUILD)/gpuarr-info $(BUILD)/bench $(BUILD)/libgpuarr.so
@@ -181,11 +197,12 @@ PROGRAMS := $(EXAMPLES) $(BUILD)/gpuarr-info $(BUILD)/bench $(BUILD)/libgpuarr.s
 # `make test` installs into build/test-prefix (with `make install`) and
 # tests/run.sh builds programs against it through pkg-config.
 TEST_PREFIX := $(abspath $(BUILD))/test-prefix
-test: fatbins $(TESTS) $(PROGRAMS) $(BUILD)/tests/stale/creation.fatbin
+test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(BUILD)/tests/stale/creation.fatbin
 	@rm -rf $(TEST_PREFIX)
 	@$(MAKE) --no-print-directory install PREFIX=$(TEST_PREFIX) GPUARR_ARCHS='$(GPUARR_ARCHS)' \
 	    > $(BUILD)/test-install.log 2>&1 || { cat $(BUILD)/test-install.log; exit 1; }
-	@TEST_PREFIX='$(TEST_PREFIX)' sh tests/run.sh $(TESTS)
+	@TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
+	    SANFLAGS='$(SANFLAGS)' sh tests/run.sh $(TESTS)
 
 # --- install -------------------------------------------------------------------
 # PREFIX/include/gpuarr.h, the header as it is;

@@ -2,9 +2,11 @@
 # Runs every test of `make test` and sums them into one closing line:
 #   the section marks of gpuarr.h (tools/check_marks.sh), compile checks of
 #   gpuarr.h (C11 with gcc and clang, C++ with g++ and clang++, warnings as
-#   errors), each test program given as an argument, the quickstart (its
-#   refusal without a GPU), a program built through pkg-config against
-#   `make install`'s tree ($TEST_PREFIX, from the Makefile), and the NumPy
+#   errors; with gcc and g++ also built with -fsanitize=address,undefined and
+#   run), each test program given as an argument, the same programs' host
+#   tests built with the sanitizers ($ASAN_TESTS, from the Makefile), the
+#   quickstart (its refusal without a GPU), a program built through
+#   pkg-config against `make install`'s tree ($TEST_PREFIX), and the NumPy
 #   conformance script when numpy is importable.
 # Exit status 0 only if nothing failed.
 set -u
@@ -102,6 +104,25 @@ for cxx in g++ clang++; do
     fi
 done
 
+# The same programs built with AddressSanitizer (leaks too) and UBSan, and
+# run: without the CUDA driver (see the sanitizers' section below).
+SAN_CC=${SAN_CC:-gcc} SAN_CXX=${SAN_CXX:-g++}
+SANFLAGS=${SANFLAGS:--fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer}
+no_driver=${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so
+[ -f "$no_driver" ] || no_driver=/nonexistent/libcuda.so.1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p build/asan/checks
+for pair in "$SAN_CC:impl.c" "$SAN_CXX:impl.cpp"; do
+    cc=${pair%%:*} src=${pair#*:}
+    if command -v "$cc" > /dev/null; then
+        check "$cc $src built with -fsanitize=address,undefined, runs" sh -c '"$1" $2 -O0 -g -I. -I"$3" -o "$4" "$5" $6 -ldl -lpthread -lm &&
+            GPUARR_DRIVER_LIBRARY="$7" "$4"' sh "$cc" "$SANFLAGS" "$CUDA_INC" "build/asan/checks/${src%.*}_${src#*.}" \
+            "$tmp/$src" "$CUB_LIBS" "$no_driver"
+    else
+        echo "skip $cc $src with the sanitizers ($cc not installed)"; skipped=$((skipped + 1))
+    fi
+done
+
 # The kernels linked into the program: it must run from anywhere, with no
 # kernel directory to find.
 if [ -f build/gpuarr_fatbins.o ]; then
@@ -170,6 +191,35 @@ for t in "$@"; do
     "$t" > "$tmp/log" 2>&1
     cat "$tmp/log"
     count "$tmp/log"
+done
+
+# The host tests under AddressSanitizer and UBSan (build/asan/tests/, built
+# by the Makefile with gcc -fsanitize=address,undefined
+# -fno-sanitize-recover=undefined): an invalid access, a leak at exit or any
+# undefined behaviour ends the program with a report and a nonzero status.
+# They run with GPUARR_DRIVER_LIBRARY naming the toolkit's stub libcuda.so
+# (ga_init opens it, finds no driver in it and fails cleanly), on every
+# machine: their device tests skip, and are not counted here. The driver is
+# kept out because it does not run under ASan as is (it maps memory in the
+# shadow gap, which ASan protects: CUDA programs need
+# ASAN_OPTIONS=protect_shadow_gap=0, and LeakSanitizer reports the driver's
+# own allocations; github.com/google/sanitizers/issues/629), which a machine
+# without a GPU cannot check; the device
+# paths are the normal build's to test. The static CUDA runtime linked in
+# is no obstacle: without a GPU it never initialises (a cudart call under
+# ASan returns cudaErrorInsufficientDriver with nothing reported).
+for t in ${ASAN_TESTS:-}; do
+    echo "== $t (gcc -fsanitize=address,undefined; host tests only)"
+    GPUARR_DRIVER_LIBRARY=$no_driver "$t" > "$tmp/log" 2>&1
+    rc=$?
+    grep -v '^no GPU here' "$tmp/log"
+    before=$failed
+    skipped_before=$skipped
+    count "$tmp/log"
+    skipped=$skipped_before
+    if [ $rc -ne 0 ] && [ $failed -eq $before ]; then
+        echo "FAIL $t exited with status $rc (a sanitizer's report above)"; failed=$((failed + 1))
+    fi
 done
 
 echo "== examples and tools"
