@@ -5,9 +5,10 @@
 #   errors; with gcc and g++ also built with -fsanitize=address,undefined and
 #   run), each test program given as an argument, the same programs' host
 #   tests built with the sanitizers ($ASAN_TESTS, from the Makefile), the
-#   quickstart (its refusal without a GPU), a program built through
-#   pkg-config against `make install`'s tree ($TEST_PREFIX), and the NumPy
-#   conformance script when numpy is importable.
+#   examples and tools (the quickstart's refusal without a GPU; valgrind over
+#   the no-GPU paths), a program built through pkg-config against `make
+#   install`'s tree ($TEST_PREFIX), and the NumPy conformance script when
+#   numpy is importable.
 # Exit status 0 only if nothing failed.
 set -u
 passed=0 failed=0 skipped=0
@@ -246,6 +247,36 @@ else
         echo "FAIL quickstart (status $rc)"; cat "$tmp/out.quickstart" "$tmp/err.quickstart" | sed 's/^/    /' | tail -n 20
         failed=$((failed + 1))
     fi
+fi
+
+# valgrind over the no-GPU paths: each program's refusal (with no driver
+# library, and with the toolkit's stub one, which is opened and closed) must
+# make no invalid access and lose no memory. Its own exit status is checked
+# beside valgrind's (99: valgrind found errors). With a GPU the driver would
+# be under valgrind too, which it confuses: skipped.
+valgrind_check() { # name, expected status, expected text on stdout or stderr, program, args...
+                   # (and $vg_env: the program's environment, as NAME=value)
+    name=$1 want=$2 text=$3; shift 3
+    if env ${vg_env:-} valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        "$@" > "$tmp/vg.out" 2> "$tmp/vg.err"; then rc=0; else rc=$?; fi
+    if [ $rc -eq "$want" ] && grep -q "$text" "$tmp/vg.out" "$tmp/vg.err"; then
+        echo "ok   valgrind $name: no errors, no leaks, status $rc"; passed=$((passed + 1))
+    else
+        echo "FAIL valgrind $name: status $rc (wanted $want and \"$text\"; 99: valgrind's errors)"
+        cat "$tmp/vg.out" "$tmp/vg.err" | sed 's/^/    /' | tail -n 40; failed=$((failed + 1))
+    fi
+}
+if [ $gpu = yes ]; then
+    echo "skip valgrind (a GPU is present: the driver confuses valgrind)"; skipped=$((skipped + 1))
+elif ! command -v valgrind > /dev/null; then
+    echo "skip valgrind (not installed)"; skipped=$((skipped + 1))
+else
+    valgrind_check "quickstart" 1 "cannot use the GPU" build/examples/quickstart
+    vg_env=GPUARR_DRIVER_LIBRARY=$no_driver
+    valgrind_check "quickstart (GPUARR_DRIVER_LIBRARY=$no_driver)" 1 "cannot use the GPU" build/examples/quickstart
+    vg_env=
+    valgrind_check "gpuarr-info" 0 "^no \(CUDA driver\|GPU\): " build/gpuarr-info
+    valgrind_check "bench" 1 "^bench: init: " build/bench
 fi
 
 # `make install PREFIX=$TEST_PREFIX` (run by the Makefile before this
