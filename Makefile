@@ -1,21 +1,51 @@
 # gpuarr: `make` builds the kernels and the examples; `make test` runs every
 # test (host tests everywhere, device tests where a GPU is present).
 #
+#   make                                  fatbins for this machine's GPUs, examples, gpuarr-info
 #   make fatbins [GPUARR_ARCHS="sm_90"]   kernels/*.cu -> build/kernels/<family>.fatbin,
 #                                         kernels/cub/*.cu -> build/libgpuarr_cub.a
+#   make fatbins GPUARR_ARCHS=all         the same for every arch of the distribution list
 #   make test                             all tests; ends "N passed, N failed, N skipped"
 #   make examples                         build/examples/*
 #   make shared                           build/libgpuarr.so (bindings, conformance)
 #   make bench                            tools/bench beside CuPy when present
 #   make info                             build/gpuarr-info
+#   make install [PREFIX=/usr/local] [DESTDIR=]   header, kernels, archive, gpuarr.pc
 #   make clean
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 CC ?= cc
 BUILD := build
-# SASS for each arch CUDA 13 supports, PTX for the newest (JIT on future GPUs).
-GPUARR_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+# The distribution list: SASS for each arch CUDA 13 supports, PTX for the
+# newest (JIT on future GPUs).
+GPUARR_ALL_ARCHS := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+# GPUARR_ARCHS given (command line or environment): that list, or the
+# distribution list for `all`. Not given: SASS for the GPUs nvidia-smi lists
+# (compute capability 9.0 -> sm_90; each must be one this nvcc can build),
+# else, with no GPU or no nvidia-smi, the distribution list.
+ifeq ($(origin GPUARR_ARCHS),undefined)
+  detected_caps := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null)
+  detected_archs := $(shell for c in $(detected_caps); do echo "$$c"; done | \
+      sed -n 's/^\([0-9][0-9]*\)\.\([0-9]\)$$/sm_\1\2/p' | sort -t_ -k2 -n -u)
+  nvcc_archs := $(if $(detected_archs),$(shell $(NVCC) --list-gpu-code 2> /dev/null))
+  unbuildable := $(filter-out $(nvcc_archs),$(detected_archs))
+  ifeq ($(detected_archs),)
+    GPUARR_ARCHS := $(GPUARR_ALL_ARCHS)
+    archs_why := no GPU found by nvidia-smi: the distribution list (GPUARR_ARCHS=sm_XX builds fewer)
+  else ifneq ($(unbuildable),)
+    GPUARR_ARCHS := $(GPUARR_ALL_ARCHS)
+    archs_why := nvidia-smi found $(detected_archs), but $(NVCC) cannot build $(unbuildable): the distribution list
+  else
+    GPUARR_ARCHS := $(detected_archs)
+    archs_why := the GPUs nvidia-smi found (compute capability $(detected_caps)); GPUARR_ARCHS=all builds for every GPU
+  endif
+else ifeq ($(strip $(GPUARR_ARCHS)),all)
+  override GPUARR_ARCHS := $(GPUARR_ALL_ARCHS)
+  archs_why := GPUARR_ARCHS=all: the distribution list
+else
+  archs_why := GPUARR_ARCHS given ($(origin GPUARR_ARCHS))
+endif
 
 # The kernel families: kernels/*.cu (not kernels/cub/, the CUB glue below),
 # each compiled into build/kernels/<family>.fatbin.
@@ -60,13 +90,13 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wpedantic -Werror
 LDLIBS := $(CUB_LDLIBS) -ldl -lpthread -lm
 
-.PHONY: all fatbins test examples shared bench info clean
+.PHONY: all fatbins test examples shared bench info install uninstall clean
 all: fatbins examples info
 
 fatbins: $(FATBINS) $(BUILD)/gpuarr_fatbins.o $(CUB_LIB)
 
 # --- CUB glue: kernels/cub/*.cu -> build/cub/*.o -> build/libgpuarr_cub.a ----
-$(BUILD)/cub/archs: FORCE
+$(BUILD)/cub/archs: archs-note
 	@mkdir -p $(@D)
 	@echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' | cmp -s - $@ || echo '$(CUB_GENCODE) $(CUB_NVCCFLAGS)' > $@
 
@@ -89,7 +119,7 @@ $(CUB_LIB): $(CUB_OBJS)
 
 # --- kernel families: kernels/*.cu -> build/kernels/<family>.fatbin ---------
 # The arch list is part of the recipe: changing it rebuilds.
-$(BUILD)/kernels/archs: FORCE
+$(BUILD)/kernels/archs: archs-note
 	@mkdir -p $(@D)
 	@echo '$(GENCODE) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(GENCODE) $(NVCCFLAGS)' > $@
 
@@ -103,7 +133,10 @@ $(BUILD)/gpuarr_fatbins.c: $(FATBINS) tools/embed_fatbins.sh
 $(BUILD)/gpuarr_fatbins.o: $(BUILD)/gpuarr_fatbins.c
 	$(CC) -c -o $@ $<
 
-FORCE:
+# Which archs, and why (once per make run that builds kernels).
+.PHONY: archs-note
+archs-note:
+	@echo 'gpuarr: SASS for $(GPUARR_ARCHS) -- $(archs_why)'
 
 # --- library forms -----------------------------------------------------------
 shared: $(BUILD)/libgpuarr.so
@@ -141,8 +174,73 @@ $(BUILD)/tests/stale/creation.fatbin: tests/stale_fatbin.cu
 	@mkdir -p $(@D)
 	$(NVCC) --fatbin -gencode arch=compute_75,code=compute_75 -o $@ $<
 
-test: fatbins $(TESTS) shared $(BUILD)/tests/stale/creation.fatbin
-	@sh tests/run.sh $(TESTS)
+# --- sanitizers: the test programs with host tests (a `TEST(` line), built
+# by gcc with AddressSanitizer (leaks included) and UBSan (any undefined
+# behaviour stops the program), in build/asan/. -O0: under half the compile
+# time of -O1. Warnings are not errors here: the normal build is the one that
+# keeps them out, and gcc warns differently with the sanitizers on (it loses
+# the range of snprintf's arguments: -Wformat-truncation, off here).
+# tests/run.sh runs them without the CUDA driver on every machine, so only
+# their host tests run (see there for why).
+SAN_CC ?= gcc
+SAN_CXX ?= g++
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+lparen := (
+ASAN_TESTS := $(patsubst tests/%.c,$(BUILD)/asan/tests/%,$(shell grep -l '^TEST$(lparen)' tests/test_*.c))
+$(BUILD)/asan/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -O0 -g $(SANFLAGS) -Wall -Wextra -Wpedantic -Wno-format-truncation -std=c11 -o $@ $< $(LDLIBS)
+
+# Every program `make` and `make shared` / `make bench` build: built by `make
+# test` too, so that none stops compiling unseen.
+PROGRAMS := $(EXAMPLES) $(BUILD)/gpuarr-info $(BUILD)/bench $(BUILD)/libgpuarr.so
+
+# `make test` installs into build/test-prefix (with `make install`) and
+# tests/run.sh builds programs against it through pkg-config.
+TEST_PREFIX := $(abspath $(BUILD))/test-prefix
+test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(BUILD)/tests/stale/creation.fatbin
+	@rm -rf $(TEST_PREFIX)
+	@$(MAKE) --no-print-directory install PREFIX=$(TEST_PREFIX) GPUARR_ARCHS='$(GPUARR_ARCHS)' \
+	    > $(BUILD)/test-install.log 2>&1 || { cat $(BUILD)/test-install.log; exit 1; }
+	@TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
+	    SANFLAGS='$(SANFLAGS)' sh tests/run.sh $(TESTS)
+
+# --- install -------------------------------------------------------------------
+# PREFIX/include/gpuarr.h, the header as it is;
+# PREFIX/include/gpuarr/kernel_dir.h, which defines GPUARR_KERNEL_DIR as the
+#   installed kernels' directory (gpuarr.pc's Cflags -include it: pkg-config
+#   writes a -D of a quoted string escaped for a shell to read again, which
+#   `cc $$(pkg-config ...)` does not do);
+# PREFIX/lib/gpuarr/kernels/<family>.fatbin, the kernels; PREFIX/lib/gpuarr/
+#   gpuarr_fatbins.o, the same linked into a program (GPUARR_EMBED_FATBINS);
+# PREFIX/lib/libgpuarr_cub.a, the CUB glue;
+# PREFIX/lib/pkgconfig/gpuarr.pc (from tools/gpuarr.pc.in).
+# DESTDIR is prepended to each path, for packaging; the files name PREFIX.
+PREFIX ?= /usr/local
+DESTDIR ?=
+includedir := $(PREFIX)/include
+libdir := $(PREFIX)/lib
+kerneldir := $(libdir)/gpuarr/kernels
+VERSION := $(shell sed -n 's/^\#define GPUARR_VERSION_STRING "\(.*\)"$$/\1/p' gpuarr.h)
+
+install: fatbins tools/gpuarr.pc.in
+	install -d '$(DESTDIR)$(includedir)/gpuarr' '$(DESTDIR)$(kerneldir)' '$(DESTDIR)$(libdir)/pkgconfig'
+	install -m 644 gpuarr.h '$(DESTDIR)$(includedir)/gpuarr.h'
+	printf '/* Written by gpuarr'"'"'s `make install`: the installed kernels. */\n#ifndef GPUARR_KERNEL_DIR\n#define GPUARR_KERNEL_DIR "%s"\n#endif\n' \
+	    '$(kerneldir)' > '$(DESTDIR)$(includedir)/gpuarr/kernel_dir.h'
+	install -m 644 $(FATBINS) '$(DESTDIR)$(kerneldir)'
+	install -m 644 $(BUILD)/gpuarr_fatbins.o '$(DESTDIR)$(libdir)/gpuarr/gpuarr_fatbins.o'
+	install -m 644 $(CUB_LIB) '$(DESTDIR)$(libdir)/libgpuarr_cub.a'
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CUDA_HOME@|$(CUDA_HOME)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    tools/gpuarr.pc.in > '$(DESTDIR)$(libdir)/pkgconfig/gpuarr.pc'
+	@echo 'gpuarr: installed in $(DESTDIR)$(PREFIX); build with: cc app.c $$(pkg-config --cflags --libs gpuarr)' \
+	    '(PKG_CONFIG_PATH=$(libdir)/pkgconfig if pkg-config does not look there)'
+
+uninstall:
+	rm -f '$(DESTDIR)$(includedir)/gpuarr.h' '$(DESTDIR)$(includedir)/gpuarr/kernel_dir.h' \
+	    $(FAMILIES:%='$(DESTDIR)$(kerneldir)/%.fatbin') '$(DESTDIR)$(libdir)/gpuarr/gpuarr_fatbins.o' \
+	    '$(DESTDIR)$(libdir)/libgpuarr_cub.a' '$(DESTDIR)$(libdir)/pkgconfig/gpuarr.pc'
+	-rmdir '$(DESTDIR)$(kerneldir)' '$(DESTDIR)$(libdir)/gpuarr' '$(DESTDIR)$(includedir)/gpuarr' 2> /dev/null
 
 clean:
 	rm -rf $(BUILD)

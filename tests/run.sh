@@ -2,8 +2,13 @@
 # Runs every test of `make test` and sums them into one closing line:
 #   the section marks of gpuarr.h (tools/check_marks.sh), compile checks of
 #   gpuarr.h (C11 with gcc and clang, C++ with g++ and clang++, warnings as
-#   errors), each test program given as an argument, and the NumPy
-#   conformance script when numpy is importable.
+#   errors; with gcc and g++ also built with -fsanitize=address,undefined and
+#   run), each test program given as an argument, the same programs' host
+#   tests built with the sanitizers ($ASAN_TESTS, from the Makefile), the
+#   examples and tools (the quickstart's refusal without a GPU; valgrind over
+#   the no-GPU paths), a program built through pkg-config against `make
+#   install`'s tree ($TEST_PREFIX), and the NumPy conformance script when
+#   numpy is importable.
 # Exit status 0 only if nothing failed.
 set -u
 passed=0 failed=0 skipped=0
@@ -100,6 +105,25 @@ for cxx in g++ clang++; do
     fi
 done
 
+# The same programs built with AddressSanitizer (leaks too) and UBSan, and
+# run: without the CUDA driver (see the sanitizers' section below).
+SAN_CC=${SAN_CC:-gcc} SAN_CXX=${SAN_CXX:-g++}
+SANFLAGS=${SANFLAGS:--fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer}
+no_driver=${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so
+[ -f "$no_driver" ] || no_driver=/nonexistent/libcuda.so.1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p build/asan/checks
+for pair in "$SAN_CC:impl.c" "$SAN_CXX:impl.cpp"; do
+    cc=${pair%%:*} src=${pair#*:}
+    if command -v "$cc" > /dev/null; then
+        check "$cc $src built with -fsanitize=address,undefined, runs" sh -c '"$1" $2 -O0 -g -I. -I"$3" -o "$4" "$5" $6 -ldl -lpthread -lm &&
+            GPUARR_DRIVER_LIBRARY="$7" "$4"' sh "$cc" "$SANFLAGS" "$CUDA_INC" "build/asan/checks/${src%.*}_${src#*.}" \
+            "$tmp/$src" "$CUB_LIBS" "$no_driver"
+    else
+        echo "skip $cc $src with the sanitizers ($cc not installed)"; skipped=$((skipped + 1))
+    fi
+done
+
 # The kernels linked into the program: it must run from anywhere, with no
 # kernel directory to find.
 if [ -f build/gpuarr_fatbins.o ]; then
@@ -169,6 +193,118 @@ for t in "$@"; do
     cat "$tmp/log"
     count "$tmp/log"
 done
+
+# The host tests under AddressSanitizer and UBSan (build/asan/tests/, built
+# by the Makefile with gcc -fsanitize=address,undefined
+# -fno-sanitize-recover=undefined): an invalid access, a leak at exit or any
+# undefined behaviour ends the program with a report and a nonzero status.
+# They run with GPUARR_DRIVER_LIBRARY naming the toolkit's stub libcuda.so
+# (ga_init opens it, finds no driver in it and fails cleanly), on every
+# machine: their device tests skip, and are not counted here. The driver is
+# kept out because it does not run under ASan as is (it maps memory in the
+# shadow gap, which ASan protects: CUDA programs need
+# ASAN_OPTIONS=protect_shadow_gap=0, and LeakSanitizer reports the driver's
+# own allocations; github.com/google/sanitizers/issues/629), which a machine
+# without a GPU cannot check; the device
+# paths are the normal build's to test. The static CUDA runtime linked in
+# is no obstacle: without a GPU it never initialises (a cudart call under
+# ASan returns cudaErrorInsufficientDriver with nothing reported).
+for t in ${ASAN_TESTS:-}; do
+    echo "== $t (gcc -fsanitize=address,undefined; host tests only)"
+    GPUARR_DRIVER_LIBRARY=$no_driver "$t" > "$tmp/log" 2>&1
+    rc=$?
+    grep -v '^no GPU here' "$tmp/log"
+    before=$failed
+    skipped_before=$skipped
+    count "$tmp/log"
+    skipped=$skipped_before
+    if [ $rc -ne 0 ] && [ $failed -eq $before ]; then
+        echo "FAIL $t exited with status $rc (a sanitizer's report above)"; failed=$((failed + 1))
+    fi
+done
+
+echo "== examples and tools"
+# The quickstart documents its refusal: status 1, nothing on stdout, and
+# "quickstart: cannot use the GPU: <why>" on stderr; with a GPU it runs to
+# the end, status 0. Run away from ./build/kernels: it finds the kernels
+# through the GPUARR_KERNEL_DIR macro.
+root=$(pwd)
+(cd "$tmp" && "$root/build/examples/quickstart" > out.quickstart 2> err.quickstart)
+rc=$?
+if grep -q '^quickstart: cannot use the GPU: ' "$tmp/err.quickstart"; then
+    gpu=no
+    if [ $rc -eq 1 ] && [ ! -s "$tmp/out.quickstart" ]; then
+        echo "ok   quickstart refuses cleanly without a GPU: $(head -n 1 "$tmp/err.quickstart")"; passed=$((passed + 1))
+    else
+        echo "FAIL quickstart's refusal: status $rc (wanted 1), stdout:"; sed 's/^/    /' "$tmp/out.quickstart"
+        failed=$((failed + 1))
+    fi
+else
+    gpu=yes
+    if [ $rc -eq 0 ]; then
+        echo "ok   quickstart runs to the end"; passed=$((passed + 1))
+    else
+        echo "FAIL quickstart (status $rc)"; cat "$tmp/out.quickstart" "$tmp/err.quickstart" | sed 's/^/    /' | tail -n 20
+        failed=$((failed + 1))
+    fi
+fi
+
+# valgrind over the no-GPU paths: each program's refusal (with no driver
+# library, and with the toolkit's stub one, which is opened and closed) must
+# make no invalid access and lose no memory. Its own exit status is checked
+# beside valgrind's (99: valgrind found errors). With a GPU the driver would
+# be under valgrind too, which it confuses: skipped.
+valgrind_check() { # name, expected status, expected text on stdout or stderr, program, args...
+                   # (and $vg_env: the program's environment, as NAME=value)
+    name=$1 want=$2 text=$3; shift 3
+    if env ${vg_env:-} valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        "$@" > "$tmp/vg.out" 2> "$tmp/vg.err"; then rc=0; else rc=$?; fi
+    if [ $rc -eq "$want" ] && grep -q "$text" "$tmp/vg.out" "$tmp/vg.err"; then
+        echo "ok   valgrind $name: no errors, no leaks, status $rc"; passed=$((passed + 1))
+    else
+        echo "FAIL valgrind $name: status $rc (wanted $want and \"$text\"; 99: valgrind's errors)"
+        cat "$tmp/vg.out" "$tmp/vg.err" | sed 's/^/    /' | tail -n 40; failed=$((failed + 1))
+    fi
+}
+if [ $gpu = yes ]; then
+    echo "skip valgrind (a GPU is present: the driver confuses valgrind)"; skipped=$((skipped + 1))
+elif ! command -v valgrind > /dev/null; then
+    echo "skip valgrind (not installed)"; skipped=$((skipped + 1))
+else
+    valgrind_check "quickstart" 1 "cannot use the GPU" build/examples/quickstart
+    vg_env=GPUARR_DRIVER_LIBRARY=$no_driver
+    valgrind_check "quickstart (GPUARR_DRIVER_LIBRARY=$no_driver)" 1 "cannot use the GPU" build/examples/quickstart
+    vg_env=
+    valgrind_check "gpuarr-info" 0 "^no \(CUDA driver\|GPU\): " build/gpuarr-info
+    valgrind_check "bench" 1 "^bench: init: " build/bench
+fi
+
+# `make install PREFIX=$TEST_PREFIX` (run by the Makefile before this
+# script): a program built from elsewhere with nothing but pkg-config's
+# flags finds the installed header, archive and kernels.
+echo "== make install, pkg-config"
+if [ -z "${TEST_PREFIX:-}" ] || [ ! -f "$TEST_PREFIX/lib/pkgconfig/gpuarr.pc" ]; then
+    echo "FAIL no installed tree (TEST_PREFIX=${TEST_PREFIX:-}: run through make test)"; failed=$((failed + 1))
+elif ! command -v pkg-config > /dev/null; then
+    echo "skip building against the installed tree (pkg-config not installed)"; skipped=$((skipped + 3))
+else
+    export PKG_CONFIG_PATH="$TEST_PREFIX/lib/pkgconfig"
+    mkdir -p "$tmp/app"
+    cp examples/quickstart.c tools/gpuarr-info.c "$tmp/app/"
+    check "quickstart built with \$(pkg-config --cflags --libs gpuarr), run: the same refusal or a full run" \
+        sh -c 'cd "$1/app" && cc -std=c11 -O0 -o quickstart quickstart.c $(pkg-config --cflags --libs gpuarr) &&
+               { ./quickstart > out 2> err; rc=$?; [ $rc -eq 0 ] ||
+                 { [ $rc -eq 1 ] && grep -q "^quickstart: cannot use the GPU: " err; } || { cat out err; false; }; }' sh "$tmp"
+    families=$(ls kernels/*.cu | wc -l)
+    check "gpuarr-info built with pkg-config finds each family in $TEST_PREFIX/lib/gpuarr/kernels" \
+        sh -c 'cd "$1/app" && cc -std=c11 -O0 -o info gpuarr-info.c $(pkg-config --cflags --libs gpuarr) &&
+               unset GPUARR_KERNEL_DIR && ./info > out && n=$(grep -c " $2/lib/gpuarr/kernels/[a-z]*\.fatbin: " out) &&
+               [ "$n" -eq "$3" ] || { cat out; false; }' sh "$tmp" "$TEST_PREFIX" "$families"
+    check "gpuarr-info built with pkg-config and the installed gpuarr_fatbins.o (GPUARR_EMBED_FATBINS)" \
+        sh -c 'cd "$1/app" && cc -std=c11 -O0 -DGPUARR_EMBED_FATBINS -o info_embedded gpuarr-info.c \
+                   $(pkg-config --variable=embedded gpuarr) $(pkg-config --cflags --libs gpuarr) &&
+               ./info_embedded > out && grep -q "(embedded)" out && ! grep -q "not found" out || { cat out; false; }' sh "$tmp"
+fi
 
 echo "== NumPy conformance (tests/conformance.py)"
 if python3 -c "import numpy" 2> /dev/null; then
