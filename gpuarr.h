@@ -719,7 +719,7 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
     X(ISINF, isinf, ALL, BOOL, arith)                                          \
     X(ISFINITE, isfinite, ALL, BOOL, arith)                                    \
     X(SIGNBIT, signbit, FLOAT, BOOL, arith)                                    \
-    X(SPACING, spacing, FLOAT, SAME, arith)            /* signed step to the next float away from 0 */ \
+    X(SPACING, spacing, FLOAT, SAME, arith)            /* signed step away from 0; float16: nextafter(a, inf) - a, as NumPy */ \
     X(INVERT, invert, BOOL_INT, SAME, arith)           /* ~a (bool: not) */    \
     X(SQRT, sqrt, INEXACT, SAME, math)                                         \
     X(CBRT, cbrt, FLOAT, SAME, math)                                           \

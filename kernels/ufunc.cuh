@@ -284,20 +284,23 @@ template <class T> struct ga_bits16;
 template <> struct ga_bits16<__half> {
     static GA_DEV uint16_t bits(__half x) { return __half_as_ushort(x); }
     static GA_DEV __half from(uint16_t b) { return __ushort_as_half(b); }
-    static constexpr uint16_t inf = 0x7c00;
+    static constexpr uint16_t inf = 0x7c00, nan = 0x7e00;
 };
 template <> struct ga_bits16<__nv_bfloat16> {
     static GA_DEV uint16_t bits(__nv_bfloat16 x) { return __bfloat16_as_ushort(x); }
     static GA_DEV __nv_bfloat16 from(uint16_t b) { return __ushort_as_bfloat16(b); }
-    static constexpr uint16_t inf = 0x7f80;
+    static constexpr uint16_t inf = 0x7f80, nan = 0x7fc0;
 };
-/* The next value after x toward y, in x's format. */
+/* The next value after x toward y, in x's format: NumPy's
+   npy_half_nextafter for float16 (x itself when x == y, so that
+   nextafter(0, -0) is 0; NaN 0x7e00), ml_dtypes' NextAfter for bfloat16
+   (y when x == y; NaN 0x7fc0). */
 template <class T> GA_DEV T ga_next16(T x, T y)
 {
     typedef ga_bits16<T> B;
     const float fx = ga_up(x), fy = ga_up(y);
-    if (fx != fx || fy != fy) return ga_to<T>(fx + fy); /* NaN */
-    if (fx == fy) return y;
+    if (fx != fx || fy != fy) return B::from(B::nan);
+    if (fx == fy) return ga__same<T, __half>::value ? x : y;
     const uint16_t bx = B::bits(x);
     if ((bx & 0x7fff) == 0) return B::from((uint16_t)((B::bits(y) & 0x8000) | 1));
     const bool away = (fx < fy) == !(bx & 0x8000); /* magnitude grows */
@@ -307,15 +310,23 @@ template <class T> GA_DEV T ga_next16(T x, T y)
 GA_OP_BEGIN_WIDEN(spacing, 1, 1, ga_sig_same, false)
 template <class C> GA_DEV C operator()(C a) const
 {
-    /* NumPy's float32/float64 rule in every format: the signed distance to
-       the next value away from zero; +0 and -0 give the smallest positive
-       subnormal. (NumPy's float16 spacing is never negative, a quirk of that
-       format alone.) */
     if constexpr (ga__same<C, float>::value || ga__same<C, double>::value) {
+        /* NumPy's float32/float64 rule: the signed distance to the next
+           value away from zero; +0 and -0 give the smallest positive
+           subnormal. */
         if (isinf(a)) return (C)NAN;
         if (a == 0) return nextafter((C)0, ga_inf<C>());
         return nextafter(a, copysign(ga_inf<C>(), a)) - a;
+    } else if constexpr (ga__same<C, __half>::value) {
+        /* NumPy's npy_half_spacing: nextafter(x, +inf) - x for every finite
+           x, so never negative (at a negative power of two, the step toward
+           zero); 65504 gives inf, inf and NaN give NaN (0x7e00). */
+        if ((__half_as_ushort(a) & 0x7c00) == 0x7c00) return ga_bits16<C>::from(ga_bits16<C>::nan);
+        const C up = ga_next16(a, ga_bits16<C>::from(ga_bits16<C>::inf));
+        return ga_to<C>(ga_up(up) - ga_up(a)); /* exact: a power of two, or inf */
     } else {
+        /* bfloat16: ml_dtypes' rule (the signed distance away from zero),
+           but +0 for -0.0 as NumPy's floats */
         const float f = ga_up(a);
         if (isinf(f)) return ga_to<C>((float)NAN);
         if (f == 0) return ga_bits16<C>::from(1);

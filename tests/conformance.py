@@ -124,9 +124,8 @@ Project rules where NumPy/ml_dtypes give no (or a different) answer:
   values, rounded once to the result dtype; except nextafter (ml_dtypes'
   bfloat16 steps), spacing (NumPy's float32/float64 rule, -0.0 included,
   in bfloat16 steps; ml_dtypes gives a negative spacing for -0.0; float16
-  follows the same rule: NumPy's float16 spacing is never negative and
-  steps toward zero at negative powers of two, a quirk of that one format
-  that gpuarr does not copy), round
+  and its int8 / uint8 / bool inputs are NumPy's own, never negative),
+  round
   (NumPy's float16 algorithm: each of a * 10**d, rint and / 10**d rounded to
   bfloat16) and nan_to_num (ml_dtypes' bfloat16 is not np.inexact, so NumPy
   leaves NaN and inf alone: compared with float32's answer using
@@ -1454,8 +1453,8 @@ def _round_in_steps(x, decimals, dt):
 
 def _bf16_spacing(x, bf):
     """NumPy's spacing for float32/float64 (x >= 0, -0.0 included: the step
-    up, else the step down, as a signed difference), in the steps of the
-    16-bit format bf (bfloat16 or float16)."""
+    up, else the step down, as a signed difference), in the steps of
+    bfloat16 (float16 has NumPy's own)."""
     with quiet():
         x32 = np.asarray(x).astype(np.float32)
         up = np.where(x32 < 0, -np.inf, np.inf).astype(bf)
@@ -1484,8 +1483,6 @@ def oracle_ufunc_values(env, name, args, params, want):
 
     if name == "sinc" and narrow:
         return cast(numpy_call(name, [args[0].astype(f32)], params))
-    if name == "spacing" and want_np[0] == np.dtype(np.float16):
-        return (_bf16_spacing(np.asarray(args[0]).astype(np.float16), np.dtype(np.float16)),)
     if not has_bf:
         res = numpy_call(name, args, params)
         for r, w in zip(res, want_np):

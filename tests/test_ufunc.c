@@ -25,12 +25,12 @@
 
    Where NumPy's answer depends on the platform or is a quirk of one format,
    the tests accept either or follow NumPy's float32/float64 rule, and say
-   so at the reference: the sign of a zero from maximum, minimum, fmax, fmin,
-   clip and float16 nextafter(x, x); spacing(-0.0) and sign(-0.0) (+, as
-   NumPy's floats, not ml_dtypes' bfloat16); float16 spacing of negative
-   numbers (float32's rule); float16 sinc (computed in float32, not in
-   float16 operations). Integer power with a negative exponent follows
-   gpuarr's documented rule (NumPy raises).
+   so at the reference: the sign of a zero from maximum, minimum, fmax, fmin
+   and clip; spacing(-0.0) and sign(-0.0) of bfloat16 (+, as NumPy's
+   floats, not ml_dtypes'); float16 sinc (computed in float32, not in
+   float16 operations). float16 nextafter and spacing are NumPy's own
+   (npy_half_nextafter, npy_half_spacing). Integer power with a negative
+   exponent is NumPy's error (GA_ERROR_VALUE).
 
    Then the functions with other arities (divmod, modf, frexp, where, clip,
    isclose, allclose, round, nan_to_num, angle, real, imag), special values
@@ -145,24 +145,28 @@ static long double from_ordinal(ga_dtype t, int64_t k)
     return t == GA_FLOAT16 ? ref_f16_to_double(bits) : ref_bf16_to_double(bits);
 }
 
-/* C's nextafter in format t: the neighbour of x toward y, y when equal. */
+/* nextafter in format t: the neighbour of x toward y; when equal, y (C's,
+   and ml_dtypes' for bfloat16), but x for float16 (NumPy's
+   npy_half_nextafter: nextafter(0, -0) is 0). */
 static long double next_toward(ga_dtype t, long double x, long double y)
 {
     if (isnan(x) || isnan(y)) return NAN;
-    if (x == y) return y;
+    if (x == y) return t == GA_FLOAT16 ? x : y;
     long double r = from_ordinal(t, ordinal(t, x) + (y > x ? 1 : -1));
     return r == 0 ? copysignl(0, x) : r; /* reaching zero keeps x's sign */
 }
 
 /* spacing(x) in format t, as NumPy's float32 and float64 give it: the
    distance from x to its neighbour away from zero, with x's sign; the
-   smallest subnormal for both zeros; NaN for infinities. (NumPy's float16
-   spacing is never negative and at negative powers of two steps toward
-   zero, and ml_dtypes' bfloat16 spacing of -0.0 is negative; gpuarr follows
-   float32's rule in every format.) */
+   smallest subnormal for both zeros; NaN for infinities. float16 as NumPy's
+   npy_half_spacing: nextafter(x, inf) - x, never negative (at a negative
+   power of two, the step toward zero), inf at the largest value.
+   (ml_dtypes' bfloat16 spacing of -0.0 is negative; gpuarr's is positive,
+   as NumPy's floats.) */
 static long double spacing_of(ga_dtype t, long double x)
 {
     if (isnan(x) || isinf(x)) return NAN;
+    if (t == GA_FLOAT16) return next_toward(t, x, INFINITY) - x;
     if (x == 0) return min_subnormal(t);
     return next_toward(t, x, copysignl(INFINITY, x)) - x;
 }
@@ -707,8 +711,8 @@ static const spec specs[GA_NUM_UFUNCS] = {
     SPEC(FMAX, r_fmax, c_fmax, i_maximum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
     SPEC(FMIN, r_fmin, c_fmin, i_minimum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
     SPEC(COPYSIGN, r_copysign, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
-    /* NumPy's float16 nextafter(x, x) gives x, C's gives y: the zeros may differ */
-    SPEC(NEXTAFTER, r_nextafter, NULL, NULL, ZEROS_EQUAL, EXACT, D_ANY, D_ANY),
+    /* nextafter(x, x): x for float16 (NumPy's), y for the others (C's, ml_dtypes') */
+    SPEC(NEXTAFTER, r_nextafter, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
     SPEC(LDEXP, r_ldexp, NULL, NULL, EXACT, EXACT, D_ANY, D_EXPONENT),
     SPEC(HEAVISIDE, r_heaviside, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
     SPEC(BITWISE_AND, NULL, NULL, i_bitwise_and, EXACT, EXACT, D_ANY, D_ANY),
@@ -2246,7 +2250,8 @@ DEVICE_TEST(ufunc_special_float_values)
         for (size_t i = 0; i < sizeof float_cases / sizeof float_cases[0]; i++)
             check_float_case(float_cases[i].line, float_cases[i].u, t, float_cases[i].a, float_cases[i].b, float_cases[i].want);
         /* the format's own neighbours (the spacing of a negative number is
-           negative, as float32's, also for float16) */
+           negative, as float32's, but for float16: NumPy's is never
+           negative, nextafter(x, inf) - x) */
         double eps = epsilon_of(t), tiny = min_subnormal(t), big = max_finite(t), normal = ldexp(1.0, min_exponent(t));
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 0, 1, tiny);
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, -0.0, -1, -tiny);
@@ -2257,8 +2262,12 @@ DEVICE_TEST(ufunc_special_float_values)
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, tiny, 0, 0.0);
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, NAN, 1, NAN);
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 1, NAN, NAN);
+        /* equal inputs: x for float16 (NumPy's), y for the others */
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 0.0, -0.0, t == GA_FLOAT16 ? 0.0 : -0.0);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, -0.0, 0.0, t == GA_FLOAT16 ? -0.0 : 0.0);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, 1, 0, eps);
-        check_float_case(__LINE__, GA_UFUNC_SPACING, t, -1, 0, -eps);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, -1, 0, t == GA_FLOAT16 ? eps / 2 : -eps);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, -big, 0, t == GA_FLOAT16 ? 32 : -INF);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, 0, 0, tiny);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, -0.0, 0, tiny);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, normal, 0, tiny);
