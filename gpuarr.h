@@ -681,11 +681,15 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
      functions use its truth, clip drops a bound beyond the range.
    - The loop is the first of the ufunc's loops (NumPy's order) that every
      input casts to safely (copysign(int8, uint8) is float16, as NumPy's);
-     integer power with a negative exponent gives 0 (1 or -1 for bases 1
-     and -1) where NumPy raises; integer division by zero gives 0,
-     integers wrap, float16 and bfloat16 are computed in float32 and rounded
-     once. No loop: GA_ERROR_TYPE ("ufunc 'bitwise_and' not supported for
-     the input types ...").
+     integer division by zero gives 0, integers wrap, float16 and bfloat16
+     are computed in float32 and rounded once (but for nextafter and
+     spacing, which step through their own bits). No loop: GA_ERROR_TYPE
+     ("ufunc 'bitwise_and' not supported for the input types ...").
+   - Integer power with a negative exponent is GA_ERROR_VALUE ("Integers
+     to negative integer powers are not allowed."), as NumPy's ValueError:
+     a scalar exponent is checked before the launch; an array of a signed
+     dtype by the kernel, so that this call waits for the result (an
+     unsigned or bool exponent does not wait).
    - A new result is C-contiguous, or keeps the input's axis order when the
      input is laid out in another order (NumPy's order='K').
    - out= may be any array of the broadcast shape on the inputs' device,
@@ -1835,7 +1839,9 @@ typedef struct ga__ufunc_args {
     uint64_t ptr[GA__UFUNC_MAXOPS];      /* device addresses (unused for scalar inputs) */
     int64_t row_step[GA__UFUNC_MAXOPS];  /* contiguous loop: bytes from one row to the next */
     ga__value16 scalar[3];               /* input k when bit k of scalar_mask: the loop's dtype */
-    double param[4];                     /* the extra arguments of ROUND, ISCLOSE, NAN_TO_NUM, ANGLE */
+    double param[4];                     /* the extra arguments of ROUND, ISCLOSE, NAN_TO_NUM, ANGLE;
+                                            integer POWER: param[0] holds the bits of the device address
+                                            of an int32 set to 1 where an exponent is negative (0: none) */
     int64_t size;                        /* elements */
     int64_t rows;                        /* contiguous loop: rows of size / rows elements, contiguous
                                             in every operand (1: the whole array) */
@@ -6025,6 +6031,8 @@ typedef struct ga__ufunc_plan {
     const ga_array *ins[3];          /* what the loop reads: the inputs or their copies; NULL: scalar */
     int64_t strides[3][GA_MAXDIMS];  /* their broadcast strides */
     ga__temps temps;                 /* outputs of other dtypes, input copies */
+    bool power_flag;                 /* integer power of a signed exponent array: the kernel flags a
+                                        negative exponent (ga__ufunc_negative_powers) */
 } ga__ufunc_plan;
 
 /* The inputs: arrays or valid weak scalars, at least one array, the
@@ -6185,8 +6193,30 @@ static ga_status ga__ufunc_scalars(const char *func, ga_ufunc u, ga__ufunc_plan 
     return GA_OK;
 }
 
+/* Integer power: NumPy refuses negative exponents ("Integers to negative
+   integer powers are not allowed."), when there is an element to compute.
+   A weak scalar exponent is checked here; an array exponent of a signed
+   dtype by the kernel, which sets a flag word that ga__ufunc_run reads
+   back (p->power_flag: this waits for the stream). */
+static ga_status ga__ufunc_negative_powers(const char *func, ga_ufunc u, ga__ufunc_plan *p)
+{
+    char kind = ga__dtype_kinds[p->loop.index < GA_NUM_DTYPES ? p->loop.index : GA_INT64];
+    if (u != GA_UFUNC_POWER || (kind != 'i' && kind != 'u')) return GA_OK;
+    int64_t size = 1;
+    for (int d = 0; d < p->ndim; d++) size *= p->shape[d];
+    if (size == 0) return GA_OK;
+    if (p->dtypes[1] == GA_DTYPE_INVALID) {
+        if (p->scalars[1].kind == GA_SCALAR_INT && p->scalars[1].value.i < 0)
+            return ga__error(GA_ERROR_VALUE, func, "Integers to negative integer powers are not allowed.");
+        return GA_OK;
+    }
+    p->power_flag = ga__dtype_kinds[p->dtypes[1]] == 'i';
+    return GA_OK;
+}
+
 /* The targets: out[k] itself, an output made here, or a temporary when the
-   given one has another dtype (cast into it after the launch). */
+   given one has another dtype (cast into it after the launch), or when the
+   kernel may still find an error (p->power_flag: nothing is written then). */
 static ga_status ga__ufunc_outputs(const char *func, const ga_operand *in, ga_array *const *out, ga__ufunc_plan *p)
 {
     const ga_array *like = NULL; /* an input of the full shape, for order K */
@@ -6195,7 +6225,7 @@ static ga_status ga__ufunc_outputs(const char *func, const ga_operand *in, ga_ar
             memcmp(in[k].array->shape, p->shape, sizeof(int64_t) * (size_t)p->ndim) == 0)
             like = in[k].array;
     for (int k = 0; k < p->info->nout; k++) {
-        if (out[k] && out[k]->dtype == p->loop.out[k]) {
+        if (out[k] && out[k]->dtype == p->loop.out[k] && !p->power_flag) {
             p->targets[k] = out[k];
             continue;
         }
@@ -6247,12 +6277,43 @@ static ga_status ga__ufunc_fill_constant(const char *func, const ga__ufunc_plan 
     return st;
 }
 
+/* The loop of integer power with a flag word for negative exponents (the
+   bits of its device address in param[0]), then the flag read back: an
+   error if it was set. */
+static ga_status ga__ufunc_launch_flagged(const char *func, ga_ufunc u, const double *param, ga__ufunc_plan *p)
+{
+    int32_t flag = 0;
+    ga__block *word = ga__device_alloc(func, p->device, sizeof flag, false);
+    if (!word) return ga__t.error;
+    CUstream stream = ga__stream_of(p->device);
+    double pp[4] = {0, 0, 0, 0};
+    if (param) memcpy(pp, param, sizeof pp);
+    uint64_t address = word->ptr;
+    memcpy(&pp[0], &address, sizeof address);
+    ga_status st = GA_OK;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)word->ptr, 0, sizeof flag, stream);
+    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
+    if (st == GA_OK)
+        st = ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins, p->strides, p->values, pp,
+                              p->device);
+    if (st == GA_OK) {
+        r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)word->ptr, sizeof flag, stream);
+        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+    }
+    ga__pool_free(ga__g.devices[p->device].pool, word);
+    if (st == GA_OK && flag)
+        st = ga__error(GA_ERROR_VALUE, func, "Integers to negative integer powers are not allowed.");
+    return st;
+}
+
 /* The loop (or the constant), then the temporary targets cast into the
    given outputs. */
 static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *out, const double *param,
                                ga__ufunc_plan *p)
 {
     ga_status st = p->constant >= 0 ? ga__ufunc_fill_constant(func, p)
+                   : p->power_flag  ? ga__ufunc_launch_flagged(func, u, param, p)
                                     : ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins,
                                                        p->strides, p->values, param, p->device);
     for (int k = 0; k < p->info->nout && st == GA_OK; k++)
@@ -6273,6 +6334,7 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     p.constant = -1;
     ga_status st = ga__ufunc_check(func, u, in, out, &p);
     if (st == GA_OK) st = ga__ufunc_scalars(func, u, &p);
+    if (st == GA_OK) st = ga__ufunc_negative_powers(func, u, &p);
     if (st == GA_OK) st = ga__bind(func, p.device);
     if (st != GA_OK) return st;
     st = ga__ufunc_outputs(func, in, out, &p);

@@ -583,13 +583,9 @@ template <class C> GA_DEV void operator()(C a, C b, C &q, C &r) const
 }
 GA_OP_END
 
-/* Integer power by squaring (wrapping). NumPy refuses negative exponents;
-   here they give the truncated value: 1 for a == 1, +-1 for a == -1, else 0. */
+/* Integer power by squaring (wrapping), for b >= 0. */
 template <class C> GA_DEV C ga_ipow(C a, C b)
 {
-    if constexpr (ga_num<C>::is_sint) {
-        if (b < 0) return a == 1 ? (C)1 : a == (C)-1 ? (C)((b & 1) ? -1 : 1) : (C)0;
-    }
     C r = 1;
     while (b) {
         if (b & 1) r = ga_wmul(r, a);
@@ -599,14 +595,37 @@ template <class C> GA_DEV C ga_ipow(C a, C b)
     return r;
 }
 
-GA_OP_BEGIN(power, 2, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a, C b) const
-{
-    if constexpr (ga_num<C>::is_complex) return ga_cpow(a, b);
-    else if constexpr (ga_num<C>::is_integer) return ga_ipow(a, b);
-    else return pow(a, b);
-}
-GA_OP_END
+/* Integers: NumPy refuses negative exponents; they set the flag word whose
+   address the host passes in param[0] (0 where the exponent cannot be
+   negative) and give 0, which the host never shows. */
+struct ga_op_power {
+    static constexpr int nin = 2, nout = 1;
+    static constexpr bool widen16 = true;
+    template <class L> using sig = ga_sig_same<L>;
+    int32_t *flag;
+    GA_DEV explicit ga_op_power(const double *p)
+    {
+        uint64_t bits;
+        memcpy(&bits, p, sizeof bits);
+        flag = (int32_t *)(uintptr_t)bits;
+    }
+    template <class C> GA_DEV C operator()(C a, C b) const
+    {
+        if constexpr (ga_num<C>::is_complex) {
+            return ga_cpow(a, b);
+        } else if constexpr (ga_num<C>::is_integer) {
+            if constexpr (ga_num<C>::is_sint) {
+                if (b < 0) {
+                    if (flag) *flag = 1;
+                    return 0;
+                }
+            }
+            return ga_ipow(a, b);
+        } else {
+            return pow(a, b);
+        }
+    }
+};
 
 GA_OP_BEGIN(float_power, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const

@@ -91,9 +91,9 @@ rounded once, so they are exact too. Tolerances, each with its reason:
 - maximum, minimum, fmax, fmin and clip accept either zero for -0.0 against
   +0.0: NumPy's own answer depends on the element's array position (SIMD
   body or scalar tail);
-- integer power with negative exponents is not compared (NumPy raises,
-  gpuarr documents 1, +-1 or 0), nor NumPy's clip(a, None, None) (gpuarr.h:
-  not both bounds NULL; NumPy 2.4 returns a copy);
+- NumPy's clip(a, None, None) is not compared (gpuarr.h: not both bounds
+  NULL; NumPy 2.4 returns a copy); integer power with a negative exponent
+  must fail as NumPy's ValueError does (GA_ERROR_VALUE);
 - isclose / allclose inputs are equal, close (relative 1e-7, absolute
   1e-9) or clearly not (1e-2, 1e-6), never near the bound, so that
   computing in float32 or the input's dtype decides alike.
@@ -1880,6 +1880,9 @@ def run_ufunc_case(t, uf, label, hosts, inputs, params=None, named=True, layout=
     except OverflowError as e:  # a Python int out of the dtype's range
         expect_ufunc_failure(t, call, st, "GA_ERROR_OVERFLOW", str(e))
         return
+    except ValueError as e:  # integer power with a negative exponent
+        expect_ufunc_failure(t, call, st, "GA_ERROR_VALUE", str(e))
+        return
     except TypeError:  # NumPy refuses these values or parameters
         expect_ufunc_failure(t, call, st, "GA_ERROR_TYPE")
         return
@@ -1922,10 +1925,10 @@ UFUNC_SCALARS = (True, 3, -2, 0, 300, 2**63 + 5, 1.5, -0.25, math.nan, -math.inf
 
 
 def ufunc_scalars_for(uf, k):
-    """The scalars tried for input k of a binary ufunc (negative integer
-    exponents of power are left out: NumPy raises, gpuarr gives 0/+-1)."""
+    """The scalars tried for input k of a binary ufunc (a negative integer
+    exponent of integer power is NumPy's ValueError, and gpuarr's error)."""
     if uf.name in ("power", "float_power") and k == 1:
-        return (True, 3, 0, 1.5, -0.25, math.nan, complex(1.5, -0.5))
+        return (True, 3, 0, -2, 1.5, -0.25, math.nan, complex(1.5, -0.5))
     if uf.name == "ldexp" and k == 1:
         return (True, 3, -2, 0, 300, 1.5)
     return UFUNC_SCALARS
