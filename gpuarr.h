@@ -960,9 +960,11 @@ GPUARR_API ga_array *ga_reshape(const ga_array *a, int ndim, const int64_t *shap
 GPUARR_API ga_array *ga_ravel(const ga_array *a);
 GPUARR_API ga_array *ga_flatten(const ga_array *a);
 
-/* numpy.squeeze: a view without the given unit axes (naxes 0: all of them;
-   a named axis that is not 1 long is GA_ERROR_VALUE). numpy.expand_dims: a
-   view with new unit axes at the given positions of the result. */
+/* numpy.squeeze: a view without the given unit axes (naxes 0 and axes NULL:
+   all of them; naxes 0 and axes not NULL, NumPy's axis=(): none; a named
+   axis that is not 1 long is GA_ERROR_VALUE). numpy.expand_dims: a view
+   with new unit axes at the given positions of the result (naxes 0: none,
+   axis=()). */
 GPUARR_API ga_array *ga_squeeze(const ga_array *a, int naxes, const int *axes);
 GPUARR_API ga_array *ga_expand_dims(const ga_array *a, int naxes, const int *axes);
 
@@ -995,8 +997,9 @@ GPUARR_API ga_array *ga_atleast_3d(const ga_array *a);
 GPUARR_API ga_array *ga_ascontiguousarray(const ga_array *a);
 GPUARR_API ga_array *ga_asfortranarray(const ga_array *a);
 
-/* numpy.flip along the given axes (naxes 0: all), fliplr (axis 1), flipud
-   (axis 0): views with negative strides. */
+/* numpy.flip along the given axes (naxes 0 and axes NULL: all; naxes 0 and
+   axes not NULL, NumPy's axis=(): none, a view of a as it is), fliplr
+   (axis 1), flipud (axis 0): views with negative strides. */
 GPUARR_API ga_array *ga_flip(const ga_array *a, int naxes, const int *axes);
 GPUARR_API ga_array *ga_fliplr(const ga_array *a);
 GPUARR_API ga_array *ga_flipud(const ga_array *a);
@@ -1237,11 +1240,15 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
 /* 16. Reductions and statistics                                             */
 /* ======================================================================== */
 /* NumPy's reductions, with NumPy 2's result dtypes and empty-slice rules:
-   - Axes are (naxes, axes) pairs, NumPy's axis= : naxes 0 (axes NULL) is
-     axis=None, every axis; otherwise any distinct axes, negative ones
-     counted from the end. In C, GA_AXES(0, -1) writes `2, (const int[]){0,
-     -1}` and GA_ALL_AXES `0, NULL`. Errors: "axis 2 is out of bounds for
-     array of dimension 2" (GA_ERROR_AXIS), "duplicate value in 'axis'".
+   - Axes are (naxes, axes) pairs, NumPy's axis= : naxes 0 with axes NULL
+     (GA_ALL_AXES) is axis=None, every axis; naxes 0 with axes not NULL is
+     axis=(), no axis (each element is reduced alone: sum(a, axis=()) is a
+     in sum's dtype); otherwise any distinct axes, negative ones counted
+     from the end. In C, GA_AXES(0, -1) writes `2, (const int[]){0, -1}`,
+     GA_ALL_AXES `0, NULL` and GA_NO_AXES axis=(). The same holds for the
+     statistics below (average, quantile, median, ...). Errors: "axis 2 is
+     out of bounds for array of dimension 2" (GA_ERROR_AXIS), "duplicate
+     value in 'axis'".
      keepdims keeps the reduced axes with length 1.
    - Result dtypes: sum and prod of bool and signed integers are int64, of
      unsigned integers uint64; mean, var and std of bool and integers are
@@ -1274,6 +1281,13 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
     (int)(sizeof((const int[]){__VA_ARGS__}) / sizeof(int)), (const int[]){__VA_ARGS__}
 #endif
 #define GA_ALL_AXES 0, NULL
+/* NumPy's axis=(): no axis (naxes 0, axes not NULL). */
+static inline const int *ga_no_axes(void)
+{
+    static const int none[1] = {0};
+    return none;
+}
+#define GA_NO_AXES 0, ga_no_axes()
 
 /* The reductions of ga_reduce, by number; X(ENUM, name). */
 #define GA_REDUCTION_LIST(X)                                            \
@@ -1319,7 +1333,8 @@ typedef struct ga_reduce_options {
    in which case a new array is stored there (release it). argmin and
    argmax take one axis or none (the flattened array). On failure nothing
    is stored. Mirrors numpy.sum(a, axis, dtype, out, keepdims, initial,
-   where) and the others. */
+   where) and the others. argmin and argmax refuse axis=() (naxes 0, axes
+   not NULL) as NumPy does (GA_ERROR_TYPE). */
 GPUARR_API ga_status ga_reduce(ga_reduction r, const ga_array *a, int naxes, const int *axes, ga_dtype dtype,
                                ga_array **out, bool keepdims, const ga_reduce_options *options);
 
@@ -6798,7 +6813,7 @@ GPUARR_API ga_array *ga_flatten(const ga_array *a)
 static ga_array *ga__squeeze(const char *func, const ga_array *a, int naxes, const int *axes)
 {
     bool drop[GA_MAXDIMS] = {false};
-    if (naxes == 0) {
+    if (naxes == 0 && !axes) {
         for (int d = 0; d < a->ndim; d++) drop[d] = a->shape[d] == 1;
     } else {
         int ax[GA_MAXDIMS + 1]; /* a repeat or a bad axis stops the walk by ndim + 1 entries */
@@ -7101,7 +7116,7 @@ GPUARR_API ga_array *ga_flip(const ga_array *a, int naxes, const int *axes)
     bool flip[GA_MAXDIMS] = {false};
     int ax[GA_MAXDIMS + 1];
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (naxes == 0) {
+    if (naxes == 0 && !axes) {
         for (int d = 0; d < a->ndim; d++) flip[d] = true;
     } else {
         if (!axes) { ga__null_input(func, "axes"); return NULL; }
@@ -9920,12 +9935,13 @@ static ga_status ga__reduce_run(const ga__rjob *j)
 
 /* --- arguments --------------------------------------------------------------- */
 
-/* red[d] for the axes (naxes 0: all), with NumPy's errors. */
+/* red[d] for the axes (naxes 0 and axes NULL: all; naxes 0 and axes not
+   NULL: none, NumPy's axis=()), with NumPy's errors. */
 static ga_status ga__reduce_axes(const char *func, const ga_array *a, int naxes, const int *axes, bool *red)
 {
     if (naxes < 0 || naxes > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "naxes %d is out of range", naxes);
     if (naxes > 0 && !axes) return ga__null_input(func, "axes");
-    for (int d = 0; d < a->ndim; d++) red[d] = naxes == 0;
+    for (int d = 0; d < a->ndim; d++) red[d] = naxes == 0 && !axes;
     for (int i = 0; i < naxes; i++) {
         int ax = axes[i];
         ga_status st = ga__normalize_axis(func, "", &ax, a->ndim);
@@ -10495,7 +10511,7 @@ static ga_status ga__reduce(const char *func, ga_reduction r, const ga_array *a,
     bool red[GA_MAXDIMS];
     const ga_array *src = a;
     ga_array *flat = NULL;
-    if (arg && naxes > 1)
+    if (arg && (naxes > 1 || (naxes == 0 && axes)))
         return ga__error(GA_ERROR_TYPE, func, "%s takes one axis or none ('tuple' object cannot be interpreted as an "
                                               "integer)", name);
     ga_status st = ga__reduce_axes(func, a, naxes, axes, red);
@@ -10751,7 +10767,7 @@ static ga_array *ga__average(const char *func, const ga_array *a, int naxes, con
     if (same) {
         w = ga_retain((ga_array *)weights);
     } else {
-        if (naxes == 0) {
+        if (naxes == 0 && !axes) {
             ga__error(GA_ERROR_TYPE, func, "Axis must be specified when shapes of a and weights differ.");
             return NULL;
         }

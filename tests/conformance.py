@@ -2493,6 +2493,9 @@ REDUCE_PROTOTYPES = {
     "ga_cov": (_ARR, [_ARR, _ARR, _c.c_bool, _c.c_bool, _c.c_int64, _ARR, _ARR, _DT]),
     "ga_corrcoef": (_ARR, [_ARR, _ARR, _c.c_bool, _DT]),
     "ga_reduce_warnings": (_c.c_int, []),
+    "ga_flip": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
+    "ga_squeeze": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
+    "ga_expand_dims": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
 }
 
 # ga_reduction's order (GA_REDUCTION_LIST), with NumPy's function.
@@ -2517,7 +2520,19 @@ REDUCE_CASES = (
     ((0, 5), 1, False, None),
     ((3, 4000), 1, False, None),
     ((5000, 3), 0, False, None),
+    ((5, 7), (), False, None),  # axis=(): each element alone (axes not NULL, naxes 0)
+    ((20, 30), (), True, ((20, 30), (-120, 2), 39 * 60 + 1)),
+    ((0, 3), (), False, None),
 )
+
+
+def axes_arg(axis):
+    """(naxes, axes) for ga_reduce of NumPy's axis=: None is (0, NULL), every
+    axis; () is (0, an array), none."""
+    if axis is None:
+        return 0, None
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return len(axes), (ctypes.c_int * max(len(axes), 1))(*axes)
 
 
 def numpy_reduce(name, x, axis, keepdims):
@@ -2608,11 +2623,10 @@ def check_reduction(t, name, ga):
             p = device_view(t, dbase, itemsize_of(ga), vshape, vstrides, off)
         label = f"{name}({dname(ga)}{list(shape)}, axis={axis}, keepdims={keepdims})"
         want = numpy_reduce(name, x, axis, keepdims)
-        axes = () if axis is None else (axis,) if isinstance(axis, int) else axis
-        arr = (ctypes.c_int * max(len(axes), 1))(*axes)
+        nax, arr = axes_arg(axis)
         out = ctypes.c_void_p(0)
         lib.ga_clear_error()
-        st = lib.ga_reduce(r_index, p, len(axes), arr, GA_INVALID, ctypes.byref(out), keepdims, None)
+        st = lib.ga_reduce(r_index, p, nax, arr, GA_INVALID, ctypes.byref(out), keepdims, None)
         if isinstance(want, Exception):
             t.expect(st != 0, f"{label}: succeeded; NumPy raises {want!r}")
             lib.ga_clear_error()
@@ -2677,10 +2691,10 @@ def check_reduce_errors(t):
     p = to_device(t, x)
 
     def call(name, axes, out=None, keepdims=False):
-        arr = (ctypes.c_int * max(len(axes), 1))(*axes)
+        nax, arr = axes_arg(axes)
         o = ctypes.c_void_p(out or 0)
         lib.ga_clear_error()
-        st = lib.ga_reduce(REDUCTIONS.index(name), p, len(axes), arr, GA_INVALID, ctypes.byref(o), keepdims, None)
+        st = lib.ga_reduce(REDUCTIONS.index(name), p, nax, arr, GA_INVALID, ctypes.byref(o), keepdims, None)
         if st == 0 and not out:
             t.own(o.value)
         return st
@@ -2693,7 +2707,22 @@ def check_reduce_errors(t):
                      str(e), exact=False)
     e = numpy_error(lambda: np.sum(x, out=np.zeros(3)))
     o3 = to_device(t, np.zeros(3))
-    expect_error(t, "sum out=(3,)", call("sum", (), out=o3), "GA_ERROR_SHAPE", str(e), exact=False)
+    expect_error(t, "sum out=(3,)", call("sum", None, out=o3), "GA_ERROR_SHAPE", str(e), exact=False)
+    # axis=() of squeeze, expand_dims and flip: nothing squeezed, added or flipped
+    u = np.arange(6.0).reshape(1, 2, 1, 3)
+    du = to_device(t, u)
+    none = (ctypes.c_int * 1)(0)
+    for label, got_p, want in (("squeeze axis=()", lib.ga_squeeze(du, 0, none), np.squeeze(u, axis=())),
+                               ("squeeze axis=None", lib.ga_squeeze(du, 0, None), np.squeeze(u)),
+                               ("expand_dims axis=()", lib.ga_expand_dims(du, 0, none), np.expand_dims(u, axis=())),
+                               ("flip axis=()", lib.ga_flip(du, 0, none), np.flip(u, axis=())),
+                               ("flip axis=None", lib.ga_flip(du, 0, None), np.flip(u))):
+        got = to_numpy(t, t.own(got_p, label))
+        t.expect(got.shape == want.shape and np.array_equal(got, want), f"{label}: {got!r}, NumPy {want!r}")
+    # argmin / argmax take one axis or none: axis=() is NumPy's TypeError
+    for name in ("argmin", "argmax"):
+        e = numpy_error(lambda: getattr(np, name)(x, axis=()))
+        expect_error(t, f"{name} axis=()", call(name, ()), "GA_ERROR_TYPE", str(e), exact=False)
     empty = to_device(t, np.zeros((0, 3)))
     for name in ("max", "min", "argmax", "argmin", "nanmax"):
         e = numpy_error(lambda: getattr(np, name)(np.zeros((0, 3)), axis=0))
@@ -3333,6 +3362,7 @@ QUANTILE_CASES = (
     ((4, 7, 30), (-1, 1), True),
     ((), None, False),
     ((0, 5), (1,), False),
+    ((6, 7), (), False),  # axis=(): each element alone (axes not NULL, naxes 0)
 )
 
 
@@ -3358,7 +3388,8 @@ def check_quantile(t, fn, ga):
         if fn.startswith("nan") and x.ndim == 2 and x.shape[0] > 1 and x.dtype.kind == "f":
             x[0] = np.nan  # a slice of NaN only
         p = to_device(t, x)
-        axes_c = (ctypes.c_int * max(len(axes or ()), 1))(*(axes or ()))
+        # axis=None: NULL (GA_ALL_AXES); axis=(): naxes 0 with an array
+        axes_c = None if axes is None else (ctypes.c_int * max(len(axes), 1))(*axes)
         nax = len(axes or ())
         npaxis = None if axes is None else axes
         for method in methods:

@@ -406,7 +406,7 @@ typedef struct rcase {
     const char *name;
     int ndim;
     int64_t shape[3];
-    int naxes; /* -1: every axis (GA_ALL_AXES) */
+    int naxes; /* -1: every axis (GA_ALL_AXES); 0: none (NumPy's axis=(), GA_NO_AXES) */
     int axes[3];
     bool keepdims;
     int layout;
@@ -447,6 +447,12 @@ static const rcase cases[] = {
     {"empty", 1, {0}, -1, {0}, false, CONTIG},
     {"(3, 0), axis 1", 2, {3, 0}, 1, {1}, false, CONTIG},
     {"(0, 3), axis 1", 2, {0, 3}, 1, {1}, false, CONTIG},
+    /* axis=(): each element reduced alone */
+    {"(5, 7), axis=()", 2, {5, 7}, 0, {0}, false, CONTIG},
+    {"(6, 33), axis=(), keepdims, transposed", 2, {6, 33}, 0, {0}, true, TRANSPOSED},
+    {"1023, axis=(), reversed", 1, {1023}, 0, {0}, false, REVERSED},
+    {"(0, 3), axis=()", 2, {0, 3}, 0, {0}, false, CONTIG},
+    {"0-d, axis=()", 0, {0}, 0, {0}, false, CONTIG},
 };
 
 static bool is_arg(ga_reduction r)
@@ -557,6 +563,15 @@ static void run_case(ga_reduction r, ga_dtype t, const rcase *c, int domain, dou
 {
     const char *name = ga_reduction_name(r);
     if (is_arg(r) && c->naxes > 1) return;
+    if (is_arg(r) && c->naxes == 0) { /* NumPy's TypeError: argmin takes one axis or none */
+        int64_t one = 1;
+        double zero = 0;
+        ga_array *x = ga_from_host(&zero, 1, &one, GA_FLOAT64), *out = NULL;
+        CHECK_ERROR(ga_reduce(r, x, GA_NO_AXES, GA_DTYPE_INVALID, &out, false, NULL) != GA_OK, GA_ERROR_TYPE,
+                    "'tuple' object cannot be interpreted as an integer");
+        ga_release(x);
+        return;
+    }
     int64_t big = 1;
     for (int d = 0; d < c->ndim; d++) big *= c->shape[d];
     /* the largest arrays only for the float32 and int64 dtypes and the main reductions */
@@ -592,8 +607,7 @@ static void run_case(ga_reduction r, ga_dtype t, const rcase *c, int domain, dou
     ga_array *out = NULL;
     poison_next((size_t)kn * isz(res));
     ga_reduce_options opt = {NULL, NULL, ddof};
-    ga_status st = ga_reduce(r, a, is_arg(r) && c->naxes < 0 ? 0 : naxes, axes, GA_DTYPE_INVALID, &out, c->keepdims,
-                             &opt);
+    ga_status st = ga_reduce(r, a, naxes, c->naxes < 0 ? NULL : axes, GA_DTYPE_INVALID, &out, c->keepdims, &opt);
     /* nanargmin / nanargmax of an all-NaN slice fail */
     bool all_nan_error = false;
     if ((r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX) && !is_exact(t) && rn > 0 && kn > 0) {
@@ -796,8 +810,9 @@ DEVICE_TEST(reduce_is_deterministic)
             for (int k = 0; k < 4; k++) {
                 ga_array *r1 = NULL, *r2 = NULL;
                 int axis = ax;
-                ga_status st1 = ga_reduce(rs[k], a, ax < 0 ? 0 : 1, &axis, GA_DTYPE_INVALID, &r1, false, NULL);
-                ga_status st2 = ga_reduce(rs[k], a, ax < 0 ? 0 : 1, &axis, GA_DTYPE_INVALID, &r2, false, NULL);
+                const int *axes = ax < 0 ? NULL : &axis; /* every axis, or one */
+                ga_status st1 = ga_reduce(rs[k], a, ax < 0 ? 0 : 1, axes, GA_DTYPE_INVALID, &r1, false, NULL);
+                ga_status st2 = ga_reduce(rs[k], a, ax < 0 ? 0 : 1, axes, GA_DTYPE_INVALID, &r2, false, NULL);
                 if (st1 != GA_OK || st2 != GA_OK) {
                     FAIL("%s: %s", ga_reduction_name(rs[k]), ga_last_error_message());
                     ga_clear_error();
