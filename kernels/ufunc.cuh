@@ -191,11 +191,12 @@ template <class C> GA_DEV C operator()(C a) const
 {
     if constexpr (ga_num<C>::is_complex) {
         typedef ga_real_t<C> F;
+        /* NumPy's loop, each product rounded (numbers.cuh) */
         if (fabs(a.im) <= fabs(a.re)) {
-            const F r = a.im / a.re, d = a.re + a.im * r;
+            const F r = a.im / a.re, d = a.re + ga_mul_rn(a.im, r);
             return ga_cplx<C>(1 / d, -r / d);
         }
-        const F r = a.re / a.im, d = a.re * r + a.im;
+        const F r = a.re / a.im, d = ga_mul_rn(a.re, r) + a.im;
         return ga_cplx<C>(r / d, -1 / d);
     } else if constexpr (ga_num<C>::is_integer) {
         return ga_cast<C>(1.0 / ga_cast<double>(a)); /* NumPy: 1.0 / a, cast back */
