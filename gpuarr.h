@@ -1883,18 +1883,26 @@ typedef struct ga__ufunc_layout {
    `packed` those it has packed kernels for. sum, prod; minmax (min / max);
    arg (argmin / argmax); argcombine (arg's partial states); sumsq (the sum
    of |x - center|^2, the variance's second pass); count (nonzero, or not
-   NaN); logic (all, any). */
+   NaN); logic (all, any); prodcombine and minmaxcombine (the partial
+   states of complex prod and complex min / max). */
 #define GA__REDUCE_OP_LIST(Y, A)                                                                  \
     Y(A, SUM, sum, REAL, PACKED) Y(A, PROD, prod, REAL, PACKED) Y(A, MINMAX, minmax, ORDERED, PACKED) \
     Y(A, ARG, arg, ORDERED, PACKED) Y(A, ARGCOMBINE, argcombine, STATES, NONE)                      \
-    Y(A, SUMSQ, sumsq, INEXACT, PACKED) Y(A, COUNT, count, ANY, NONE) Y(A, LOGIC, logic, ANY, NONE)
+    Y(A, SUMSQ, sumsq, INEXACT, PACKED) Y(A, COUNT, count, ANY, NONE) Y(A, LOGIC, logic, ANY, NONE) \
+    Y(A, PRODCOMBINE, prodcombine, CSTATES, NONE) Y(A, MINMAXCOMBINE, minmaxcombine, CSTATES, NONE)
+
+/* The bytes of complex prod's partial state (the head product, elements
+   n - 2 and n - 1, flags: kernels/reduce.cu's ga_cprod_state). */
+#define GA__CPROD_STATE_SIZE_COMPLEX64 32
+#define GA__CPROD_STATE_SIZE_COMPLEX128 64
 
 /* The input kinds, X(ENUM, name): how elements are read. As stored
    (float32, float64, complex64, complex128); converted per element from
    args.in_dtype (to_float32: float16, bfloat16; to_float64: bool, integers,
    floats up to float32; to_int64 / to_uint64: bool and integers; any:
-   every dtype as a truth value); or, for argcombine, as partial states of
-   that value type (int64, uint64 and the four as stored). */
+   every dtype as a truth value); or, for argcombine, prodcombine and
+   minmaxcombine, as partial states of that value type (int64, uint64 and
+   the four as stored; complex64 and complex128). */
 #define GA__REDUCE_IN_LIST(X)                                                                     \
     X(TO_INT64, to_int64) X(TO_UINT64, to_uint64) X(INT64, int64) X(UINT64, uint64) X(FLOAT32, float32) \
     X(TO_FLOAT32, to_float32) X(FLOAT64, float64) X(TO_FLOAT64, to_float64) X(COMPLEX64, complex64)   \
@@ -1908,6 +1916,7 @@ typedef struct ga__ufunc_layout {
     X(op, to_int64) X(op, to_uint64) X(op, float32) X(op, to_float32) X(op, float64) X(op, complex64) X(op, complex128)
 #define GA__REDUCE_IN_STATES(X, op) \
     X(op, int64) X(op, uint64) X(op, float32) X(op, float64) X(op, complex64) X(op, complex128)
+#define GA__REDUCE_IN_CSTATES(X, op) X(op, complex64) X(op, complex128)
 #define GA__REDUCE_IN_INEXACT(X, op) \
     X(op, float32) X(op, to_float32) X(op, float64) X(op, to_float64) X(op, complex64) X(op, complex128)
 #define GA__REDUCE_IN_ANY(X, op) X(op, any)
@@ -9467,10 +9476,16 @@ typedef struct ga__rjob {
 static size_t ga__rstate_size(int op, ga_dtype value)
 {
     switch (op) {
-    case GA__ROP_ARG: case GA__ROP_ARGCOMBINE: return value == GA_COMPLEX128 ? 32 : 16;
+    case GA__ROP_ARG: case GA__ROP_ARGCOMBINE: case GA__ROP_MINMAXCOMBINE: return value == GA_COMPLEX128 ? 32 : 16;
+    case GA__ROP_MINMAX: /* complex: argmin / argmax's states (the value and its index) */
+        return value == GA_COMPLEX128 ? 32 : value == GA_COMPLEX64 ? 16 : ga__dtype_sizes[value];
     case GA__ROP_SUMSQ: return value == GA_FLOAT32 || value == GA_COMPLEX64 ? 4 : 8;
     case GA__ROP_COUNT: return 8;
     case GA__ROP_LOGIC: return 1;
+    case GA__ROP_PROD: case GA__ROP_PRODCOMBINE:
+        if (value == GA_COMPLEX64) return GA__CPROD_STATE_SIZE_COMPLEX64;
+        if (value == GA_COMPLEX128) return GA__CPROD_STATE_SIZE_COMPLEX128;
+        return ga__dtype_sizes[value];
     default: return ga__dtype_sizes[value];
     }
 }
@@ -9499,8 +9514,25 @@ static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *ci
         *cdtype = value;
         *cin = value == GA_INT64 ? GA__RIN_INT64 : value == GA_UINT64 ? GA__RIN_UINT64 : ga__rin_for(value, value);
         return;
-    case GA__ROP_MINMAX:
+    case GA__ROP_PROD: case GA__ROP_PRODCOMBINE:
+        if (value == GA_COMPLEX64 || value == GA_COMPLEX128) { /* complex: states of their own */
+            *cop = GA__ROP_PRODCOMBINE;
+            *cdtype = value;
+            *cin = ga__rin_for(value, value);
+            return;
+        }
+        *cop = op;
+        *cdtype = value;
+        *cin = ga__rin_for(value, value);
+        return;
+    case GA__ROP_MINMAX: case GA__ROP_MINMAXCOMBINE:
         *cflags = flags; /* a NaN partial of nanmin is an all-NaN chunk */
+        if (value == GA_COMPLEX64 || value == GA_COMPLEX128) { /* complex: states of their own */
+            *cop = GA__ROP_MINMAXCOMBINE;
+            *cdtype = value;
+            *cin = ga__rin_for(value, value);
+            return;
+        }
         /* fall through */
     default:
         *cop = op;
@@ -9883,7 +9915,11 @@ static ga_status ga__reduce_run(const ga__rjob *j)
     const char *func = j->func;
     const int device = j->a->device;
     ga__rdims L;
-    ga__rdims_build(j, j->op != GA__ROP_ARG, &L);
+    /* argmin / argmax, and complex prod, min and max, read the elements in
+       their order (as NumPy's reductions do: see reduce.cu) */
+    const bool ordered = j->op == GA__ROP_ARG || ((j->op == GA__ROP_PROD || j->op == GA__ROP_MINMAX) &&
+                                                  (j->value == GA_COMPLEX64 || j->value == GA_COMPLEX128));
+    ga__rdims_build(j, !ordered, &L);
     if (L.rows == 0) return GA_OK;
     ga__rplan plan;
     ga__reduce_plan(j, &L, ga__g.devices[device].multiprocessor_count, &plan);
