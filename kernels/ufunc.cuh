@@ -292,16 +292,15 @@ template <> struct ga_bits16<__nv_bfloat16> {
     static GA_DEV __nv_bfloat16 from(uint16_t b) { return __ushort_as_bfloat16(b); }
     static constexpr uint16_t inf = 0x7f80, nan = 0x7fc0;
 };
-/* The next value after x toward y, in x's format: NumPy's
-   npy_half_nextafter for float16 (x itself when x == y, so that
-   nextafter(0, -0) is 0; NaN 0x7e00), ml_dtypes' NextAfter for bfloat16
-   (y when x == y; NaN 0x7fc0). */
+/* The next value after x toward y, in x's format; y when x == y (C's,
+   NumPy 2.5's npy_half_nextafter, ml_dtypes' NextAfter); NaN as NumPy's
+   float16 0x7e00, ml_dtypes' bfloat16 0x7fc0. */
 template <class T> GA_DEV T ga_next16(T x, T y)
 {
     typedef ga_bits16<T> B;
     const float fx = ga_up(x), fy = ga_up(y);
     if (fx != fx || fy != fy) return B::from(B::nan);
-    if (fx == fy) return ga__same<T, __half>::value ? x : y;
+    if (fx == fy) return y;
     const uint16_t bx = B::bits(x);
     if ((bx & 0x7fff) == 0) return B::from((uint16_t)((B::bits(y) & 0x8000) | 1));
     const bool away = (fx < fy) == !(bx & 0x8000); /* magnitude grows */

@@ -29,8 +29,9 @@
    and clip; spacing(-0.0) and sign(-0.0) of bfloat16 (+, as NumPy's
    floats, not ml_dtypes'); float16 sinc (computed in float32, not in
    float16 operations). float16 nextafter and spacing are NumPy's own
-   (npy_half_nextafter, npy_half_spacing). Integer power with a negative
-   exponent is NumPy's error (GA_ERROR_VALUE).
+   (npy_half_nextafter, npy_half_spacing, as NumPy 2.5 gives them).
+   Integer power with a negative exponent is NumPy's error
+   (GA_ERROR_VALUE).
 
    Then the functions with other arities (divmod, modf, frexp, where, clip,
    isclose, allclose, round, nan_to_num, angle, real, imag), special values
@@ -145,13 +146,12 @@ static long double from_ordinal(ga_dtype t, int64_t k)
     return t == GA_FLOAT16 ? ref_f16_to_double(bits) : ref_bf16_to_double(bits);
 }
 
-/* nextafter in format t: the neighbour of x toward y; when equal, y (C's,
-   and ml_dtypes' for bfloat16), but x for float16 (NumPy's
-   npy_half_nextafter: nextafter(0, -0) is 0). */
+/* nextafter in format t: the neighbour of x toward y; y when equal (C's,
+   NumPy 2.5's for float16 too, ml_dtypes' for bfloat16). */
 static long double next_toward(ga_dtype t, long double x, long double y)
 {
     if (isnan(x) || isnan(y)) return NAN;
-    if (x == y) return t == GA_FLOAT16 ? x : y;
+    if (x == y) return y;
     long double r = from_ordinal(t, ordinal(t, x) + (y > x ? 1 : -1));
     return r == 0 ? copysignl(0, x) : r; /* reaching zero keeps x's sign */
 }
@@ -711,7 +711,7 @@ static const spec specs[GA_NUM_UFUNCS] = {
     SPEC(FMAX, r_fmax, c_fmax, i_maximum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
     SPEC(FMIN, r_fmin, c_fmin, i_minimum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
     SPEC(COPYSIGN, r_copysign, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
-    /* nextafter(x, x): x for float16 (NumPy's), y for the others (C's, ml_dtypes') */
+    /* nextafter(x, x): y, the sign of a zero included (C's, NumPy 2.5's, ml_dtypes') */
     SPEC(NEXTAFTER, r_nextafter, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
     SPEC(LDEXP, r_ldexp, NULL, NULL, EXACT, EXACT, D_ANY, D_EXPONENT),
     SPEC(HEAVISIDE, r_heaviside, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
@@ -2262,9 +2262,9 @@ DEVICE_TEST(ufunc_special_float_values)
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, tiny, 0, 0.0);
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, NAN, 1, NAN);
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 1, NAN, NAN);
-        /* equal inputs: x for float16 (NumPy's), y for the others */
-        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 0.0, -0.0, t == GA_FLOAT16 ? 0.0 : -0.0);
-        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, -0.0, 0.0, t == GA_FLOAT16 ? -0.0 : 0.0);
+        /* equal inputs: y (NumPy 2.5's float16 too) */
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 0.0, -0.0, -0.0);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, -0.0, 0.0, 0.0);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, 1, 0, eps);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, -1, 0, t == GA_FLOAT16 ? eps / 2 : -eps);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, -big, 0, t == GA_FLOAT16 ? 32 : -INF);
