@@ -233,9 +233,10 @@ template <class V> struct ga_op_sum {
     bool nan = false;
     GA_DEV ga_op_sum() {}
     GA_DEV explicit ga_op_sum(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0) {}
-    /* -0.0: the additive identity (sum([-0.0]) is -0.0, as NumPy's) */
-    GA_DEV S identity() const { return ga_all_parts<V>(ga_num<V>::is_inexact ? -0.0 : 0.0); }
-    GA_DEV S empty() const { return ga_all_parts<V>(0.0); } /* an empty sum is +0 */
+    /* +0.0, NumPy's first value (its add's identity 0): sum([-0.0]) and
+       nansum([-0.0, nan]) are 0.0 (NumPy 2.5; -0.0 here gave -0.0) */
+    GA_DEV S identity() const { return ga_all_parts<V>(0.0); }
+    GA_DEV S empty() const { return identity(); }
     GA_DEV void accumulate(S &s, V x, int64_t) const
     {
         if (nan && ga_value_isnan(x)) x = ga_all_parts<V>(0.0); /* nansum: NaN counts as 0 */
