@@ -450,8 +450,8 @@ template <class V> struct ga_op_arg {
    fmin / fmax) reduce them: in order, keeping the first of equal values
    and the first NaN, as they are (which NaN of (nan+1j) and (1+nanj), and
    which of 0j and -0j, is in the result's bits). The state is argmin /
-   argmax's: the value and its index. An all-NaN slice of the nan forms
-   gives NaN. */
+   argmax's: the value and its index. The nan forms take a number over a
+   NaN, and of an all-NaN slice give its first element, as fmax does. */
 template <class V> struct ga_op_minmax<V, true> : ga_op_arg<V> {
     typedef ga_arg_state<V> S;
     typedef V R;
@@ -459,6 +459,32 @@ template <class V> struct ga_op_minmax<V, true> : ga_op_arg<V> {
     static constexpr bool lifts_initial = true; /* see with_initial */
     GA_DEV ga_op_minmax() {}
     GA_DEV explicit ga_op_minmax(const ga__reduce_args &a) : ga_op_arg<V>(a) {}
+    /* k increases from one call to the next on the same state */
+    GA_DEV void accumulate(S &s, V x, int64_t k) const
+    {
+        const bool xn = ga_value_isnan(x), sn = s.i >= 0 && ga_value_isnan(s.v);
+        bool take;
+        if (s.i < 0) take = true;
+        else if (!this->nan) take = !sn && (xn || ga_precedes(x, s.v, this->max)); /* the first NaN wins */
+        else take = !xn && (sn || ga_precedes(x, s.v, this->max));               /* a number beats NaN */
+        if (take) {
+            s.v = x;
+            s.i = k;
+        }
+    }
+    GA_DEV S combine(S a, S b) const
+    {
+        if (b.i < 0) return a;
+        if (a.i < 0) return b;
+        const bool an = ga_value_isnan(a.v), bn = ga_value_isnan(b.v);
+        bool take_b;
+        if (an && bn) take_b = b.i < a.i;
+        else if (an || bn) take_b = this->nan ? an : bn;
+        else if (ga_precedes(b.v, a.v, this->max)) take_b = true;
+        else if (ga_precedes(a.v, b.v, this->max)) take_b = false;
+        else take_b = b.i < a.i;
+        return take_b ? b : a;
+    }
     GA_DEV R result(S s) const { return s.i < 0 ? ga_all_parts<V>(NAN) : s.v; }
     /* initial=: NumPy's first value, before every element */
     GA_DEV S with_initial(V init, S s) const
@@ -467,8 +493,13 @@ template <class V> struct ga_op_minmax<V, true> : ga_op_arg<V> {
         r.v = init;
         r.i = 0;
         if (s.i < 0) return r;
-        if (ga_value_isnan(init)) return this->nan ? s : r;
-        if (ga_value_isnan(s.v)) return s;
+        const bool in = ga_value_isnan(init), sn = ga_value_isnan(s.v);
+        if (this->nan) { /* fmax(init, x): x only where init is NaN and x not, or x precedes */
+            if (in) return sn ? r : s;
+            return !sn && ga_precedes(s.v, init, this->max) ? s : r;
+        }
+        if (in) return r;
+        if (sn) return s;
         return ga_precedes(s.v, init, this->max) ? s : r;
     }
 };
