@@ -681,11 +681,15 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
      functions use its truth, clip drops a bound beyond the range.
    - The loop is the first of the ufunc's loops (NumPy's order) that every
      input casts to safely (copysign(int8, uint8) is float16, as NumPy's);
-     integer power with a negative exponent gives 0 (1 or -1 for bases 1
-     and -1) where NumPy raises; integer division by zero gives 0,
-     integers wrap, float16 and bfloat16 are computed in float32 and rounded
-     once. No loop: GA_ERROR_TYPE ("ufunc 'bitwise_and' not supported for
-     the input types ...").
+     integer division by zero gives 0, integers wrap, float16 and bfloat16
+     are computed in float32 and rounded once (but for nextafter and
+     spacing, which step through their own bits). No loop: GA_ERROR_TYPE
+     ("ufunc 'bitwise_and' not supported for the input types ...").
+   - Integer power with a negative exponent is GA_ERROR_VALUE ("Integers
+     to negative integer powers are not allowed."), as NumPy's ValueError:
+     a scalar exponent is checked before the launch; an array of a signed
+     dtype by the kernel, so that this call waits for the result (an
+     unsigned or bool exponent does not wait).
    - A new result is C-contiguous, or keeps the input's axis order when the
      input is laid out in another order (NumPy's order='K').
    - out= may be any array of the broadcast shape on the inputs' device,
@@ -719,7 +723,7 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
     X(ISINF, isinf, ALL, BOOL, arith)                                          \
     X(ISFINITE, isfinite, ALL, BOOL, arith)                                    \
     X(SIGNBIT, signbit, FLOAT, BOOL, arith)                                    \
-    X(SPACING, spacing, FLOAT, SAME, arith)            /* signed step to the next float away from 0 */ \
+    X(SPACING, spacing, FLOAT, SAME, arith)            /* signed step away from 0; float16: nextafter(a, inf) - a, as NumPy */ \
     X(INVERT, invert, BOOL_INT, SAME, arith)           /* ~a (bool: not) */    \
     X(SQRT, sqrt, INEXACT, SAME, math)                                         \
     X(CBRT, cbrt, FLOAT, SAME, math)                                           \
@@ -956,9 +960,11 @@ GPUARR_API ga_array *ga_reshape(const ga_array *a, int ndim, const int64_t *shap
 GPUARR_API ga_array *ga_ravel(const ga_array *a);
 GPUARR_API ga_array *ga_flatten(const ga_array *a);
 
-/* numpy.squeeze: a view without the given unit axes (naxes 0: all of them;
-   a named axis that is not 1 long is GA_ERROR_VALUE). numpy.expand_dims: a
-   view with new unit axes at the given positions of the result. */
+/* numpy.squeeze: a view without the given unit axes (naxes 0 and axes NULL:
+   all of them; naxes 0 and axes not NULL, NumPy's axis=(): none; a named
+   axis that is not 1 long is GA_ERROR_VALUE). numpy.expand_dims: a view
+   with new unit axes at the given positions of the result (naxes 0: none,
+   axis=()). */
 GPUARR_API ga_array *ga_squeeze(const ga_array *a, int naxes, const int *axes);
 GPUARR_API ga_array *ga_expand_dims(const ga_array *a, int naxes, const int *axes);
 
@@ -991,8 +997,9 @@ GPUARR_API ga_array *ga_atleast_3d(const ga_array *a);
 GPUARR_API ga_array *ga_ascontiguousarray(const ga_array *a);
 GPUARR_API ga_array *ga_asfortranarray(const ga_array *a);
 
-/* numpy.flip along the given axes (naxes 0: all), fliplr (axis 1), flipud
-   (axis 0): views with negative strides. */
+/* numpy.flip along the given axes (naxes 0 and axes NULL: all; naxes 0 and
+   axes not NULL, NumPy's axis=(): none, a view of a as it is), fliplr
+   (axis 1), flipud (axis 0): views with negative strides. */
 GPUARR_API ga_array *ga_flip(const ga_array *a, int naxes, const int *axes);
 GPUARR_API ga_array *ga_fliplr(const ga_array *a);
 GPUARR_API ga_array *ga_flipud(const ga_array *a);
@@ -1233,11 +1240,15 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
 /* 16. Reductions and statistics                                             */
 /* ======================================================================== */
 /* NumPy's reductions, with NumPy 2's result dtypes and empty-slice rules:
-   - Axes are (naxes, axes) pairs, NumPy's axis= : naxes 0 (axes NULL) is
-     axis=None, every axis; otherwise any distinct axes, negative ones
-     counted from the end. In C, GA_AXES(0, -1) writes `2, (const int[]){0,
-     -1}` and GA_ALL_AXES `0, NULL`. Errors: "axis 2 is out of bounds for
-     array of dimension 2" (GA_ERROR_AXIS), "duplicate value in 'axis'".
+   - Axes are (naxes, axes) pairs, NumPy's axis= : naxes 0 with axes NULL
+     (GA_ALL_AXES) is axis=None, every axis; naxes 0 with axes not NULL is
+     axis=(), no axis (each element is reduced alone: sum(a, axis=()) is a
+     in sum's dtype); otherwise any distinct axes, negative ones counted
+     from the end. In C, GA_AXES(0, -1) writes `2, (const int[]){0, -1}`,
+     GA_ALL_AXES `0, NULL` and GA_NO_AXES axis=(). The same holds for the
+     statistics below (average, quantile, median, ...). Errors: "axis 2 is
+     out of bounds for array of dimension 2" (GA_ERROR_AXIS), "duplicate
+     value in 'axis'".
      keepdims keeps the reduced axes with length 1.
    - Result dtypes: sum and prod of bool and signed integers are int64, of
      unsigned integers uint64; mean, var and std of bool and integers are
@@ -1270,6 +1281,13 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
     (int)(sizeof((const int[]){__VA_ARGS__}) / sizeof(int)), (const int[]){__VA_ARGS__}
 #endif
 #define GA_ALL_AXES 0, NULL
+/* NumPy's axis=(): no axis (naxes 0, axes not NULL). */
+static inline const int *ga_no_axes(void)
+{
+    static const int none[1] = {0};
+    return none;
+}
+#define GA_NO_AXES 0, ga_no_axes()
 
 /* The reductions of ga_reduce, by number; X(ENUM, name). */
 #define GA_REDUCTION_LIST(X)                                            \
@@ -1315,7 +1333,8 @@ typedef struct ga_reduce_options {
    in which case a new array is stored there (release it). argmin and
    argmax take one axis or none (the flattened array). On failure nothing
    is stored. Mirrors numpy.sum(a, axis, dtype, out, keepdims, initial,
-   where) and the others. */
+   where) and the others. argmin and argmax refuse axis=() (naxes 0, axes
+   not NULL) as NumPy does (GA_ERROR_TYPE). */
 GPUARR_API ga_status ga_reduce(ga_reduction r, const ga_array *a, int naxes, const int *axes, ga_dtype dtype,
                                ga_array **out, bool keepdims, const ga_reduce_options *options);
 
@@ -1835,7 +1854,9 @@ typedef struct ga__ufunc_args {
     uint64_t ptr[GA__UFUNC_MAXOPS];      /* device addresses (unused for scalar inputs) */
     int64_t row_step[GA__UFUNC_MAXOPS];  /* contiguous loop: bytes from one row to the next */
     ga__value16 scalar[3];               /* input k when bit k of scalar_mask: the loop's dtype */
-    double param[4];                     /* the extra arguments of ROUND, ISCLOSE, NAN_TO_NUM, ANGLE */
+    double param[4];                     /* the extra arguments of ROUND, ISCLOSE, NAN_TO_NUM, ANGLE;
+                                            integer POWER: param[0] holds the bits of the device address
+                                            of an int32 set to 1 where an exponent is negative (0: none) */
     int64_t size;                        /* elements */
     int64_t rows;                        /* contiguous loop: rows of size / rows elements, contiguous
                                             in every operand (1: the whole array) */
@@ -1862,18 +1883,26 @@ typedef struct ga__ufunc_layout {
    `packed` those it has packed kernels for. sum, prod; minmax (min / max);
    arg (argmin / argmax); argcombine (arg's partial states); sumsq (the sum
    of |x - center|^2, the variance's second pass); count (nonzero, or not
-   NaN); logic (all, any). */
+   NaN); logic (all, any); prodcombine and minmaxcombine (the partial
+   states of complex prod and complex min / max). */
 #define GA__REDUCE_OP_LIST(Y, A)                                                                  \
     Y(A, SUM, sum, REAL, PACKED) Y(A, PROD, prod, REAL, PACKED) Y(A, MINMAX, minmax, ORDERED, PACKED) \
     Y(A, ARG, arg, ORDERED, PACKED) Y(A, ARGCOMBINE, argcombine, STATES, NONE)                      \
-    Y(A, SUMSQ, sumsq, INEXACT, PACKED) Y(A, COUNT, count, ANY, NONE) Y(A, LOGIC, logic, ANY, NONE)
+    Y(A, SUMSQ, sumsq, INEXACT, PACKED) Y(A, COUNT, count, ANY, NONE) Y(A, LOGIC, logic, ANY, NONE) \
+    Y(A, PRODCOMBINE, prodcombine, CSTATES, NONE) Y(A, MINMAXCOMBINE, minmaxcombine, CSTATES, NONE)
+
+/* The bytes of complex prod's partial state (the head product, elements
+   n - 2 and n - 1, flags: kernels/reduce.cu's ga_cprod_state). */
+#define GA__CPROD_STATE_SIZE_COMPLEX64 32
+#define GA__CPROD_STATE_SIZE_COMPLEX128 64
 
 /* The input kinds, X(ENUM, name): how elements are read. As stored
    (float32, float64, complex64, complex128); converted per element from
    args.in_dtype (to_float32: float16, bfloat16; to_float64: bool, integers,
    floats up to float32; to_int64 / to_uint64: bool and integers; any:
-   every dtype as a truth value); or, for argcombine, as partial states of
-   that value type (int64, uint64 and the four as stored). */
+   every dtype as a truth value); or, for argcombine, prodcombine and
+   minmaxcombine, as partial states of that value type (int64, uint64 and
+   the four as stored; complex64 and complex128). */
 #define GA__REDUCE_IN_LIST(X)                                                                     \
     X(TO_INT64, to_int64) X(TO_UINT64, to_uint64) X(INT64, int64) X(UINT64, uint64) X(FLOAT32, float32) \
     X(TO_FLOAT32, to_float32) X(FLOAT64, float64) X(TO_FLOAT64, to_float64) X(COMPLEX64, complex64)   \
@@ -1887,6 +1916,7 @@ typedef struct ga__ufunc_layout {
     X(op, to_int64) X(op, to_uint64) X(op, float32) X(op, to_float32) X(op, float64) X(op, complex64) X(op, complex128)
 #define GA__REDUCE_IN_STATES(X, op) \
     X(op, int64) X(op, uint64) X(op, float32) X(op, float64) X(op, complex64) X(op, complex128)
+#define GA__REDUCE_IN_CSTATES(X, op) X(op, complex64) X(op, complex128)
 #define GA__REDUCE_IN_INEXACT(X, op) \
     X(op, float32) X(op, to_float32) X(op, float64) X(op, to_float64) X(op, complex64) X(op, complex128)
 #define GA__REDUCE_IN_ANY(X, op) X(op, any)
@@ -6050,6 +6080,8 @@ typedef struct ga__ufunc_plan {
     const ga_array *ins[3];          /* what the loop reads: the inputs or their copies; NULL: scalar */
     int64_t strides[3][GA_MAXDIMS];  /* their broadcast strides */
     ga__temps temps;                 /* outputs of other dtypes, input copies */
+    bool power_flag;                 /* integer power of a signed exponent array: the kernel flags a
+                                        negative exponent (ga__ufunc_negative_powers) */
 } ga__ufunc_plan;
 
 /* The inputs: arrays or valid weak scalars, at least one array, the
@@ -6210,8 +6242,30 @@ static ga_status ga__ufunc_scalars(const char *func, ga_ufunc u, ga__ufunc_plan 
     return GA_OK;
 }
 
+/* Integer power: NumPy refuses negative exponents ("Integers to negative
+   integer powers are not allowed."), when there is an element to compute.
+   A weak scalar exponent is checked here; an array exponent of a signed
+   dtype by the kernel, which sets a flag word that ga__ufunc_run reads
+   back (p->power_flag: this waits for the stream). */
+static ga_status ga__ufunc_negative_powers(const char *func, ga_ufunc u, ga__ufunc_plan *p)
+{
+    char kind = ga__dtype_kinds[p->loop.index < GA_NUM_DTYPES ? p->loop.index : GA_INT64];
+    if (u != GA_UFUNC_POWER || (kind != 'i' && kind != 'u')) return GA_OK;
+    int64_t size = 1;
+    for (int d = 0; d < p->ndim; d++) size *= p->shape[d];
+    if (size == 0) return GA_OK;
+    if (p->dtypes[1] == GA_DTYPE_INVALID) {
+        if (p->scalars[1].kind == GA_SCALAR_INT && p->scalars[1].value.i < 0)
+            return ga__error(GA_ERROR_VALUE, func, "Integers to negative integer powers are not allowed.");
+        return GA_OK;
+    }
+    p->power_flag = ga__dtype_kinds[p->dtypes[1]] == 'i';
+    return GA_OK;
+}
+
 /* The targets: out[k] itself, an output made here, or a temporary when the
-   given one has another dtype (cast into it after the launch). */
+   given one has another dtype (cast into it after the launch), or when the
+   kernel may still find an error (p->power_flag: nothing is written then). */
 static ga_status ga__ufunc_outputs(const char *func, const ga_operand *in, ga_array *const *out, ga__ufunc_plan *p)
 {
     const ga_array *like = NULL; /* an input of the full shape, for order K */
@@ -6220,7 +6274,7 @@ static ga_status ga__ufunc_outputs(const char *func, const ga_operand *in, ga_ar
             memcmp(in[k].array->shape, p->shape, sizeof(int64_t) * (size_t)p->ndim) == 0)
             like = in[k].array;
     for (int k = 0; k < p->info->nout; k++) {
-        if (out[k] && out[k]->dtype == p->loop.out[k]) {
+        if (out[k] && out[k]->dtype == p->loop.out[k] && !p->power_flag) {
             p->targets[k] = out[k];
             continue;
         }
@@ -6272,12 +6326,43 @@ static ga_status ga__ufunc_fill_constant(const char *func, const ga__ufunc_plan 
     return st;
 }
 
+/* The loop of integer power with a flag word for negative exponents (the
+   bits of its device address in param[0]), then the flag read back: an
+   error if it was set. */
+static ga_status ga__ufunc_launch_flagged(const char *func, ga_ufunc u, const double *param, ga__ufunc_plan *p)
+{
+    int32_t flag = 0;
+    ga__block *word = ga__device_alloc(func, p->device, sizeof flag, false);
+    if (!word) return ga__t.error;
+    CUstream stream = ga__stream_of(p->device);
+    double pp[4] = {0, 0, 0, 0};
+    if (param) memcpy(pp, param, sizeof pp);
+    uint64_t address = word->ptr;
+    memcpy(&pp[0], &address, sizeof address);
+    ga_status st = GA_OK;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)word->ptr, 0, sizeof flag, stream);
+    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
+    if (st == GA_OK)
+        st = ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins, p->strides, p->values, pp,
+                              p->device);
+    if (st == GA_OK) {
+        r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)word->ptr, sizeof flag, stream);
+        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+    }
+    ga__pool_free(ga__g.devices[p->device].pool, word);
+    if (st == GA_OK && flag)
+        st = ga__error(GA_ERROR_VALUE, func, "Integers to negative integer powers are not allowed.");
+    return st;
+}
+
 /* The loop (or the constant), then the temporary targets cast into the
    given outputs. */
 static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *out, const double *param,
                                ga__ufunc_plan *p)
 {
     ga_status st = p->constant >= 0 ? ga__ufunc_fill_constant(func, p)
+                   : p->power_flag  ? ga__ufunc_launch_flagged(func, u, param, p)
                                     : ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins,
                                                        p->strides, p->values, param, p->device);
     for (int k = 0; k < p->info->nout && st == GA_OK; k++)
@@ -6298,6 +6383,7 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     p.constant = -1;
     ga_status st = ga__ufunc_check(func, u, in, out, &p);
     if (st == GA_OK) st = ga__ufunc_scalars(func, u, &p);
+    if (st == GA_OK) st = ga__ufunc_negative_powers(func, u, &p);
     if (st == GA_OK) st = ga__bind(func, p.device);
     if (st != GA_OK) return st;
     st = ga__ufunc_outputs(func, in, out, &p);
@@ -6761,7 +6847,7 @@ GPUARR_API ga_array *ga_flatten(const ga_array *a)
 static ga_array *ga__squeeze(const char *func, const ga_array *a, int naxes, const int *axes)
 {
     bool drop[GA_MAXDIMS] = {false};
-    if (naxes == 0) {
+    if (naxes == 0 && !axes) {
         for (int d = 0; d < a->ndim; d++) drop[d] = a->shape[d] == 1;
     } else {
         int ax[GA_MAXDIMS + 1]; /* a repeat or a bad axis stops the walk by ndim + 1 entries */
@@ -7064,7 +7150,7 @@ GPUARR_API ga_array *ga_flip(const ga_array *a, int naxes, const int *axes)
     bool flip[GA_MAXDIMS] = {false};
     int ax[GA_MAXDIMS + 1];
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (naxes == 0) {
+    if (naxes == 0 && !axes) {
         for (int d = 0; d < a->ndim; d++) flip[d] = true;
     } else {
         if (!axes) { ga__null_input(func, "axes"); return NULL; }
@@ -9415,10 +9501,16 @@ typedef struct ga__rjob {
 static size_t ga__rstate_size(int op, ga_dtype value)
 {
     switch (op) {
-    case GA__ROP_ARG: case GA__ROP_ARGCOMBINE: return value == GA_COMPLEX128 ? 32 : 16;
+    case GA__ROP_ARG: case GA__ROP_ARGCOMBINE: case GA__ROP_MINMAXCOMBINE: return value == GA_COMPLEX128 ? 32 : 16;
+    case GA__ROP_MINMAX: /* complex: argmin / argmax's states (the value and its index) */
+        return value == GA_COMPLEX128 ? 32 : value == GA_COMPLEX64 ? 16 : ga__dtype_sizes[value];
     case GA__ROP_SUMSQ: return value == GA_FLOAT32 || value == GA_COMPLEX64 ? 4 : 8;
     case GA__ROP_COUNT: return 8;
     case GA__ROP_LOGIC: return 1;
+    case GA__ROP_PROD: case GA__ROP_PRODCOMBINE:
+        if (value == GA_COMPLEX64) return GA__CPROD_STATE_SIZE_COMPLEX64;
+        if (value == GA_COMPLEX128) return GA__CPROD_STATE_SIZE_COMPLEX128;
+        return ga__dtype_sizes[value];
     default: return ga__dtype_sizes[value];
     }
 }
@@ -9447,8 +9539,25 @@ static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *ci
         *cdtype = value;
         *cin = value == GA_INT64 ? GA__RIN_INT64 : value == GA_UINT64 ? GA__RIN_UINT64 : ga__rin_for(value, value);
         return;
-    case GA__ROP_MINMAX:
+    case GA__ROP_PROD: case GA__ROP_PRODCOMBINE:
+        if (value == GA_COMPLEX64 || value == GA_COMPLEX128) { /* complex: states of their own */
+            *cop = GA__ROP_PRODCOMBINE;
+            *cdtype = value;
+            *cin = ga__rin_for(value, value);
+            return;
+        }
+        *cop = op;
+        *cdtype = value;
+        *cin = ga__rin_for(value, value);
+        return;
+    case GA__ROP_MINMAX: case GA__ROP_MINMAXCOMBINE:
         *cflags = flags; /* a NaN partial of nanmin is an all-NaN chunk */
+        if (value == GA_COMPLEX64 || value == GA_COMPLEX128) { /* complex: states of their own */
+            *cop = GA__ROP_MINMAXCOMBINE;
+            *cdtype = value;
+            *cin = ga__rin_for(value, value);
+            return;
+        }
         /* fall through */
     default:
         *cop = op;
@@ -9831,7 +9940,11 @@ static ga_status ga__reduce_run(const ga__rjob *j)
     const char *func = j->func;
     const int device = j->a->device;
     ga__rdims L;
-    ga__rdims_build(j, j->op != GA__ROP_ARG, &L);
+    /* argmin / argmax, and complex prod, min and max, read the elements in
+       their order (as NumPy's reductions do: see reduce.cu) */
+    const bool ordered = j->op == GA__ROP_ARG || ((j->op == GA__ROP_PROD || j->op == GA__ROP_MINMAX) &&
+                                                  (j->value == GA_COMPLEX64 || j->value == GA_COMPLEX128));
+    ga__rdims_build(j, !ordered, &L);
     if (L.rows == 0) return GA_OK;
     ga__rplan plan;
     ga__reduce_plan(j, &L, ga__g.devices[device].multiprocessor_count, &plan);
@@ -9883,12 +9996,13 @@ static ga_status ga__reduce_run(const ga__rjob *j)
 
 /* --- arguments --------------------------------------------------------------- */
 
-/* red[d] for the axes (naxes 0: all), with NumPy's errors. */
+/* red[d] for the axes (naxes 0 and axes NULL: all; naxes 0 and axes not
+   NULL: none, NumPy's axis=()), with NumPy's errors. */
 static ga_status ga__reduce_axes(const char *func, const ga_array *a, int naxes, const int *axes, bool *red)
 {
     if (naxes < 0 || naxes > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "naxes %d is out of range", naxes);
     if (naxes > 0 && !axes) return ga__null_input(func, "axes");
-    for (int d = 0; d < a->ndim; d++) red[d] = naxes == 0;
+    for (int d = 0; d < a->ndim; d++) red[d] = naxes == 0 && !axes;
     for (int i = 0; i < naxes; i++) {
         int ax = axes[i];
         ga_status st = ga__normalize_axis(func, "", &ax, a->ndim);
@@ -10458,7 +10572,7 @@ static ga_status ga__reduce(const char *func, ga_reduction r, const ga_array *a,
     bool red[GA_MAXDIMS];
     const ga_array *src = a;
     ga_array *flat = NULL;
-    if (arg && naxes > 1)
+    if (arg && (naxes > 1 || (naxes == 0 && axes)))
         return ga__error(GA_ERROR_TYPE, func, "%s takes one axis or none ('tuple' object cannot be interpreted as an "
                                               "integer)", name);
     ga_status st = ga__reduce_axes(func, a, naxes, axes, red);
@@ -10714,7 +10828,7 @@ static ga_array *ga__average(const char *func, const ga_array *a, int naxes, con
     if (same) {
         w = ga_retain((ga_array *)weights);
     } else {
-        if (naxes == 0) {
+        if (naxes == 0 && !axes) {
             ga__error(GA_ERROR_TYPE, func, "Axis must be specified when shapes of a and weights differ.");
             return NULL;
         }

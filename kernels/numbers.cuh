@@ -153,9 +153,16 @@ template <class T> GA_DEV T ga_wmul(T a, T b)
 /* 4. Complex arithmetic                                                     */
 /* ======================================================================== */
 /* Z: ga_complex64_t or ga_complex128_t, computed in its parts' precision.
-   The formulas are NumPy's; with the default -fmad=1, nvcc may contract a
-   product and a sum into one fma, as it does for the same expression
-   written anywhere else. */
+   The formulas are NumPy's (npymath's cmul and cdiv, the loops of umath),
+   with each product rounded on its own as NumPy's scalar code does: never
+   contracted with the sum that follows into an fma, which nvcc would do
+   under its default -fmad=1. Where a product overflows the two differ in
+   more than rounding: fused, (1e200+1e200j) * (1e200+1e200j) has a real
+   part of -inf (the exact product less an infinite one); NumPy's, of NaN
+   (inf - inf). */
+GA_DEV float ga_mul_rn(float a, float b) { return __fmul_rn(a, b); }
+GA_DEV double ga_mul_rn(double a, double b) { return __dmul_rn(a, b); }
+
 
 template <class Z> GA_DEV Z ga_cplx(ga_real_t<Z> re, ga_real_t<Z> im)
 {
@@ -168,7 +175,7 @@ template <class Z> GA_DEV Z ga_cadd(Z a, Z b) { return ga_cplx<Z>(a.re + b.re, a
 template <class Z> GA_DEV Z ga_csub(Z a, Z b) { return ga_cplx<Z>(a.re - b.re, a.im - b.im); }
 template <class Z> GA_DEV Z ga_cmul(Z a, Z b)
 {
-    return ga_cplx<Z>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+    return ga_cplx<Z>(ga_mul_rn(a.re, b.re) - ga_mul_rn(a.im, b.im), ga_mul_rn(a.re, b.im) + ga_mul_rn(a.im, b.re));
 }
 template <class Z> GA_DEV Z ga_cconj(Z a) { return ga_cplx<Z>(a.re, -a.im); }
 
@@ -180,11 +187,11 @@ template <class Z> GA_DEV Z ga_cdiv(Z a, Z b)
     const F abs_re = fabs(b.re), abs_im = fabs(b.im);
     if (abs_re >= abs_im) {
         if (abs_re == 0 && abs_im == 0) return ga_cplx<Z>(a.re / abs_re, a.im / abs_re);
-        const F rat = b.im / b.re, scl = (F)1 / (b.re + b.im * rat);
-        return ga_cplx<Z>((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+        const F rat = b.im / b.re, scl = (F)1 / (b.re + ga_mul_rn(b.im, rat));
+        return ga_cplx<Z>(ga_mul_rn(a.re + ga_mul_rn(a.im, rat), scl), ga_mul_rn(a.im - ga_mul_rn(a.re, rat), scl));
     }
-    const F rat = b.re / b.im, scl = (F)1 / (b.im + b.re * rat);
-    return ga_cplx<Z>((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+    const F rat = b.re / b.im, scl = (F)1 / (b.im + ga_mul_rn(b.re, rat));
+    return ga_cplx<Z>(ga_mul_rn(ga_mul_rn(a.re, rat) + a.im, scl), ga_mul_rn(ga_mul_rn(a.im, rat) - a.re, scl));
 }
 
 /* a / (n + 0i): Smith's formula with b = (n, 0), without its zero-divisor
@@ -195,8 +202,8 @@ template <class Z> GA_DEV Z ga_cdiv(Z a, Z b)
 template <class Z> GA_DEV Z ga_cdiv_real(Z a, ga_real_t<Z> n)
 {
     typedef ga_real_t<Z> F;
-    const F rat = (F)0 / n, scl = (F)1 / (n + (F)0 * rat);
-    return ga_cplx<Z>((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+    const F rat = (F)0 / n, scl = (F)1 / (n + ga_mul_rn((F)0, rat));
+    return ga_cplx<Z>(ga_mul_rn(a.re + ga_mul_rn(a.im, rat), scl), ga_mul_rn(a.im - ga_mul_rn(a.re, rat), scl));
 }
 
 template <class Z> GA_DEV bool ga_cnan(Z a) { return a.re != a.re || a.im != a.im; }

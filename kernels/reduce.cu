@@ -39,7 +39,10 @@
    <op>: sum, prod, minmax (args.flags: GA__RF_MAX, GA__RF_NAN), arg (argmin
    / argmax with the first index on ties; NaN wins unless GA__RF_NAN skips
    it), argcombine (arg's partial states), sumsq (sum of |x - center|^2, the
-   variance's second pass), count (nonzero, or not NaN), logic (all, any).
+   variance's second pass), count (nonzero, or not NaN), logic (all, any),
+   prodcombine (the partial states of complex prod, which keeps NumPy's
+   order at the last two elements: see ga_op_prod), minmaxcombine (those of
+   complex min / max: a value and its index).
    <in>: the elements read: float32, float64, complex64, complex128 as
    stored (16-byte vectors); to_float32 (float16, bfloat16), to_float64
    (bool, integers, 16-bit floats, float32), to_int64 / to_uint64 (bool and
@@ -230,9 +233,10 @@ template <class V> struct ga_op_sum {
     bool nan = false;
     GA_DEV ga_op_sum() {}
     GA_DEV explicit ga_op_sum(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0) {}
-    /* -0.0: the additive identity (sum([-0.0]) is -0.0, as NumPy's) */
-    GA_DEV S identity() const { return ga_all_parts<V>(ga_num<V>::is_inexact ? -0.0 : 0.0); }
-    GA_DEV S empty() const { return ga_all_parts<V>(0.0); } /* an empty sum is +0 */
+    /* +0.0, NumPy's first value (its add's identity 0): sum([-0.0]) and
+       nansum([-0.0, nan]) are 0.0 (NumPy 2.5; -0.0 here gave -0.0) */
+    GA_DEV S identity() const { return ga_all_parts<V>(0.0); }
+    GA_DEV S empty() const { return identity(); }
     GA_DEV void accumulate(S &s, V x, int64_t) const
     {
         if (nan && ga_value_isnan(x)) x = ga_all_parts<V>(0.0); /* nansum: NaN counts as 0 */
@@ -242,7 +246,7 @@ template <class V> struct ga_op_sum {
     GA_DEV R result(S s) const { return s; }
 };
 
-template <class V> struct ga_op_prod {
+template <class V, bool Complex = ga_num<V>::is_complex> struct ga_op_prod {
     typedef V S;
     typedef V R;
     static constexpr bool warns_all_nan = false;
@@ -260,9 +264,106 @@ template <class V> struct ga_op_prod {
     GA_DEV R result(S s) const { return s; }
 };
 
+/* prod of complex numbers. NumPy multiplies in order, from 1: ((1 * x0) *
+   x1) * ... with the ufunc's multiply (numbers.cuh's ga_cmul), whose
+   results with infinite or NaN parts depend on the order: once a product
+   has such a part, every part is NaN two multiplications later. So the
+   order matters at the last two elements only: the state keeps the product
+   of the others (the head: any order, as the sums) apart from elements n -
+   2 and n - 1 (t2, t1; n: the row's length, known to the first pass, which
+   sees each element's index), and notes a head element that is not finite
+   (then NumPy's result is NaN in both parts). The result is ((head * t2) *
+   t1), NumPy's values for infinities and NaN too. */
+enum { GA_CPROD_T2 = 1, GA_CPROD_T1 = 2, GA_CPROD_NONFINITE = 4, GA_CPROD_HEAD = 8 /* head has elements */ };
+template <class Z> struct ga_cprod_state {
+    Z head, t2, t1;
+    int32_t flags; /* GA_CPROD_* */
+};
+template <class V> struct ga_op_prod<V, true> {
+    typedef ga_cprod_state<V> S;
+    typedef V R;
+    static constexpr bool warns_all_nan = false;
+    static constexpr bool lifts_initial = true; /* see with_initial */
+    bool nan = false;
+    int64_t n = 0;
+    GA_DEV ga_op_prod() {}
+    GA_DEV explicit ga_op_prod(const ga__reduce_args &a) : nan((a.flags & GA__RF_NAN) != 0), n(a.length) {}
+    GA_DEV S identity() const
+    {
+        S s;
+        s.head = s.t2 = s.t1 = ga_from_real<V>(1.0);
+        s.flags = 0;
+        return s;
+    }
+    GA_DEV S empty() const { return identity(); }
+    GA_DEV void accumulate(S &s, V x, int64_t k) const
+    {
+        if (nan && ga_cnan(x)) x = ga_from_real<V>(1.0); /* NumPy's nanprod: NaN replaced by 1 */
+        if (k == n - 1) {
+            s.t1 = x;
+            s.flags |= GA_CPROD_T1;
+        } else if (k == n - 2) {
+            s.t2 = x;
+            s.flags |= GA_CPROD_T2;
+        } else {
+            if (!(isfinite(x.re) && isfinite(x.im))) s.flags |= GA_CPROD_NONFINITE;
+            s.head = ga_cmul(s.head, x);
+            s.flags |= GA_CPROD_HEAD;
+        }
+    }
+    GA_DEV S combine(S a, S b) const
+    {
+        S r;
+        r.head = ga_cmul(a.head, b.head);
+        r.t2 = (b.flags & GA_CPROD_T2) ? b.t2 : a.t2;
+        r.t1 = (b.flags & GA_CPROD_T1) ? b.t1 : a.t1;
+        r.flags = a.flags | b.flags;
+        return r;
+    }
+    GA_DEV R result(S s) const
+    {
+        if (s.flags & GA_CPROD_NONFINITE) return ga_cplx<V>(NAN, NAN);
+        V p = s.head;
+        if (s.flags & GA_CPROD_T2) p = ga_cmul(p, s.t2);
+        if (s.flags & GA_CPROD_T1) p = ga_cmul(p, s.t1);
+        return p;
+    }
+    /* initial=: NumPy's first factor, in place of the 1 (an empty row
+       gives it unchanged). Not finite, it makes both parts NaN three
+       multiplications later: with a head element (n >= 3). */
+    GA_DEV S with_initial(V init, S s) const
+    {
+        if (!(isfinite(init.re) && isfinite(init.im)) && (s.flags & GA_CPROD_HEAD)) s.flags |= GA_CPROD_NONFINITE;
+        s.head = (s.flags & GA_CPROD_HEAD) ? ga_cmul(init, s.head) : init;
+        s.flags |= GA_CPROD_HEAD;
+        return s;
+    }
+};
+
+/* The partial states of complex prod, combined. */
+template <class V> struct ga_op_prodcombine : ga_op_prod<V> {
+    typedef typename ga_op_prod<V>::S S;
+    GA_DEV ga_op_prodcombine() {}
+    GA_DEV explicit ga_op_prodcombine(const ga__reduce_args &a) : ga_op_prod<V>(a) {}
+    GA_DEV void accumulate(S &s, S x, int64_t) const { s = this->combine(s, x); }
+};
+template <class Value> struct ga_in_cprod_state {
+    typedef ga_cprod_state<Value> V;
+    typedef V stored;
+    static constexpr bool vector = false;
+    static GA_DEV V load(const char *p, const ga__reduce_args &)
+    {
+        V s;
+        memcpy(&s, p, sizeof s);
+        return s;
+    }
+};
+static_assert(sizeof(ga_cprod_state<ga_complex64_t>) == GA__CPROD_STATE_SIZE_COMPLEX64, "the host's state size");
+static_assert(sizeof(ga_cprod_state<ga_complex128_t>) == GA__CPROD_STATE_SIZE_COMPLEX128, "the host's state size");
+
 /* min / max: NaN propagates, or with GA__RF_NAN is skipped (an all-NaN
-   slice gives NaN: the nan forms' identity). */
-template <class V> struct ga_op_minmax {
+   slice gives NaN: the nan forms' identity). Complex numbers: below. */
+template <class V, bool Complex = ga_num<V>::is_complex> struct ga_op_minmax {
     typedef V S;
     typedef V R;
     static constexpr bool warns_all_nan = true; /* nanmin / nanmax of an all-NaN slice */
@@ -343,6 +444,72 @@ template <class V> struct ga_op_arg {
         return take_b ? b : a;
     }
     GA_DEV R result(S s) const { return s.i; }
+};
+
+/* min / max of complex numbers as NumPy's minimum / maximum (nan forms:
+   fmin / fmax) reduce them: in order, keeping the first of equal values
+   and the first NaN, as they are (which NaN of (nan+1j) and (1+nanj), and
+   which of 0j and -0j, is in the result's bits). The state is argmin /
+   argmax's: the value and its index. The nan forms take a number over a
+   NaN, and of an all-NaN slice give its first element, as fmax does. */
+template <class V> struct ga_op_minmax<V, true> : ga_op_arg<V> {
+    typedef ga_arg_state<V> S;
+    typedef V R;
+    static constexpr bool warns_all_nan = true;
+    static constexpr bool lifts_initial = true; /* see with_initial */
+    GA_DEV ga_op_minmax() {}
+    GA_DEV explicit ga_op_minmax(const ga__reduce_args &a) : ga_op_arg<V>(a) {}
+    /* k increases from one call to the next on the same state */
+    GA_DEV void accumulate(S &s, V x, int64_t k) const
+    {
+        const bool xn = ga_value_isnan(x), sn = s.i >= 0 && ga_value_isnan(s.v);
+        bool take;
+        if (s.i < 0) take = true;
+        else if (!this->nan) take = !sn && (xn || ga_precedes(x, s.v, this->max)); /* the first NaN wins */
+        else take = !xn && (sn || ga_precedes(x, s.v, this->max));               /* a number beats NaN */
+        if (take) {
+            s.v = x;
+            s.i = k;
+        }
+    }
+    GA_DEV S combine(S a, S b) const
+    {
+        if (b.i < 0) return a;
+        if (a.i < 0) return b;
+        const bool an = ga_value_isnan(a.v), bn = ga_value_isnan(b.v);
+        bool take_b;
+        if (an && bn) take_b = b.i < a.i;
+        else if (an || bn) take_b = this->nan ? an : bn;
+        else if (ga_precedes(b.v, a.v, this->max)) take_b = true;
+        else if (ga_precedes(a.v, b.v, this->max)) take_b = false;
+        else take_b = b.i < a.i;
+        return take_b ? b : a;
+    }
+    GA_DEV R result(S s) const { return s.i < 0 ? ga_all_parts<V>(NAN) : s.v; }
+    /* initial=: NumPy's first value, before every element */
+    GA_DEV S with_initial(V init, S s) const
+    {
+        S r;
+        r.v = init;
+        r.i = 0;
+        if (s.i < 0) return r;
+        const bool in = ga_value_isnan(init), sn = ga_value_isnan(s.v);
+        if (this->nan) { /* fmax(init, x): x only where init is NaN and x not, or x precedes */
+            if (in) return sn ? r : s;
+            return !sn && ga_precedes(s.v, init, this->max) ? s : r;
+        }
+        if (in) return r;
+        if (sn) return s;
+        return ga_precedes(s.v, init, this->max) ? s : r;
+    }
+};
+
+/* The partial states of complex min / max, combined. */
+template <class V> struct ga_op_minmaxcombine : ga_op_minmax<V> {
+    typedef typename ga_op_minmax<V>::S S;
+    GA_DEV ga_op_minmaxcombine() {}
+    GA_DEV explicit ga_op_minmaxcombine(const ga__reduce_args &a) : ga_op_minmax<V>(a) {}
+    GA_DEV void accumulate(S &s, S x, int64_t) const { s = this->combine(s, x); }
 };
 
 /* What a thread accumulates one row range into: the op's state, or for
@@ -599,6 +766,25 @@ GA_DEV void ga_warn(const ga__reduce_args &a, unsigned bits)
     if (a.flag) atomicOr((unsigned *)a.flag, bits);
 }
 
+/* The initial value (args.initial, of initial_dtype) as T; `otherwise`
+   for a dtype without a case. */
+template <class T> GA_DEV T ga_initial_as(const ga__reduce_args &a, T otherwise)
+{
+    switch (a.initial_dtype) {
+#define GA__INITIAL_CASE(E, name, size, kind) \
+    case GA_##E: return ga_cast<T>(ga_load<ga_t_##name>((const char *)&a.initial));
+        GA_DTYPE_LIST(GA__INITIAL_CASE)
+#undef GA__INITIAL_CASE
+    }
+    return otherwise;
+}
+
+/* Whether an op takes initial= through its with_initial (complex prod). */
+template <class Op, class = void> struct ga_lifts_initial { static constexpr bool value = false; };
+template <class Op> struct ga_lifts_initial<Op, decltype((void)Op::lifts_initial)> {
+    static constexpr bool value = Op::lifts_initial;
+};
+
 /* The final value of one output: initial combined in, mean / var / std
    divisions in float64 (NumPy divides by an intp count), stored as
    out_dtype at out_off; warnings into a.flag. */
@@ -608,20 +794,12 @@ __device__ __noinline__ void ga_store_final(const Op &op, const ga__reduce_args 
     typedef typename Op::S S;
     if (a.length == 0) s = op.empty();
     if (a.has_initial) {
-        if constexpr (!ga__same<S, typename Op::R>::value || ga__same<S, ga_bool_t>::value) {
+        if constexpr (ga_lifts_initial<Op>::value) {
+            s = op.with_initial(ga_initial_as<typename Op::R>(a, op.result(op.identity())), s);
+        } else if constexpr (!ga__same<S, typename Op::R>::value || ga__same<S, ga_bool_t>::value) {
             /* arg, count, logic: no initial */
         } else {
-            S init;
-            switch (a.initial_dtype) {
-#define GA__INITIAL_CASE(E, name, size, kind)                                                 \
-    case GA_##E:                                                                              \
-        init = ga_cast<S>(ga_load<ga_t_##name>((const char *)&a.initial));                \
-        break;
-                GA_DTYPE_LIST(GA__INITIAL_CASE)
-#undef GA__INITIAL_CASE
-            default: init = op.identity();
-            }
-            s = op.combine(init, s);
+            s = op.combine(ga_initial_as<S>(a, op.identity()), s);
         }
     }
     char *out = (char *)a.out + out_off;
@@ -725,7 +903,7 @@ GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, co
     typedef typename R::A A;
     typedef typename In::stored Tst;
     constexpr int64_t sz = (int64_t)sizeof(Tst);
-    constexpr int NA = sizeof(A) <= 8 ? GA_LOADS_IN_FLIGHT : 2;
+    constexpr int NA = sizeof(A) <= 8 ? GA_LOADS_IN_FLIGHT : sizeof(A) <= 32 ? 2 : 1; /* complex128 prod: 64 bytes */
     A acc[NA];
 #pragma unroll
     for (int u = 0; u < NA; u++) acc[u] = R::identity(op);
@@ -1155,6 +1333,8 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
 #define GA__REDUCE_OP_sumsq(V) ga_op_sumsq<V>
 #define GA__REDUCE_OP_count(V) ga_op_count
 #define GA__REDUCE_OP_logic(V) ga_op_logic
+#define GA__REDUCE_OP_prodcombine(V) ga_op_prodcombine<V>
+#define GA__REDUCE_OP_minmaxcombine(V) ga_op_minmaxcombine<V>
 
 /* <in> -> (value type, load policy): GA__REDUCE_TYPES_<in> */
 #define GA__REDUCE_TYPES_float32 float, ga_in_native<float>
@@ -1182,6 +1362,16 @@ template <class Op, class V, class In> struct ga_reduce_kernel {
 template <class V, class In> struct ga_reduce_kernel<ga_op_argcombine<V>, V, In> {
     typedef ga_op_argcombine<V> op;
     typedef ga_in_state<V> loads;
+};
+/* minmaxcombine reads complex min / max's states (argmin / argmax's) */
+template <class V, class In> struct ga_reduce_kernel<ga_op_minmaxcombine<V>, V, In> {
+    typedef ga_op_minmaxcombine<V> op;
+    typedef ga_in_state<V> loads;
+};
+/* prodcombine reads complex prod's states */
+template <class V, class In> struct ga_reduce_kernel<ga_op_prodcombine<V>, V, In> {
+    typedef ga_op_prodcombine<V> op;
+    typedef ga_in_cprod_state<V> loads;
 };
 
 #define GA__REDUCE_ENTRY(OPN, INN)                                                                  \

@@ -191,11 +191,12 @@ template <class C> GA_DEV C operator()(C a) const
 {
     if constexpr (ga_num<C>::is_complex) {
         typedef ga_real_t<C> F;
+        /* NumPy's loop, each product rounded (numbers.cuh) */
         if (fabs(a.im) <= fabs(a.re)) {
-            const F r = a.im / a.re, d = a.re + a.im * r;
+            const F r = a.im / a.re, d = a.re + ga_mul_rn(a.im, r);
             return ga_cplx<C>(1 / d, -r / d);
         }
-        const F r = a.re / a.im, d = a.re * r + a.im;
+        const F r = a.re / a.im, d = ga_mul_rn(a.re, r) + a.im;
         return ga_cplx<C>(r / d, -1 / d);
     } else if constexpr (ga_num<C>::is_integer) {
         return ga_cast<C>(1.0 / ga_cast<double>(a)); /* NumPy: 1.0 / a, cast back */
@@ -284,19 +285,21 @@ template <class T> struct ga_bits16;
 template <> struct ga_bits16<__half> {
     static GA_DEV uint16_t bits(__half x) { return __half_as_ushort(x); }
     static GA_DEV __half from(uint16_t b) { return __ushort_as_half(b); }
-    static constexpr uint16_t inf = 0x7c00;
+    static constexpr uint16_t inf = 0x7c00, nan = 0x7e00;
 };
 template <> struct ga_bits16<__nv_bfloat16> {
     static GA_DEV uint16_t bits(__nv_bfloat16 x) { return __bfloat16_as_ushort(x); }
     static GA_DEV __nv_bfloat16 from(uint16_t b) { return __ushort_as_bfloat16(b); }
-    static constexpr uint16_t inf = 0x7f80;
+    static constexpr uint16_t inf = 0x7f80, nan = 0x7fc0;
 };
-/* The next value after x toward y, in x's format. */
+/* The next value after x toward y, in x's format; y when x == y (C's,
+   NumPy 2.5's npy_half_nextafter, ml_dtypes' NextAfter); NaN as NumPy's
+   float16 0x7e00, ml_dtypes' bfloat16 0x7fc0. */
 template <class T> GA_DEV T ga_next16(T x, T y)
 {
     typedef ga_bits16<T> B;
     const float fx = ga_up(x), fy = ga_up(y);
-    if (fx != fx || fy != fy) return ga_to<T>(fx + fy); /* NaN */
+    if (fx != fx || fy != fy) return B::from(B::nan);
     if (fx == fy) return y;
     const uint16_t bx = B::bits(x);
     if ((bx & 0x7fff) == 0) return B::from((uint16_t)((B::bits(y) & 0x8000) | 1));
@@ -307,15 +310,23 @@ template <class T> GA_DEV T ga_next16(T x, T y)
 GA_OP_BEGIN_WIDEN(spacing, 1, 1, ga_sig_same, false)
 template <class C> GA_DEV C operator()(C a) const
 {
-    /* NumPy's float32/float64 rule in every format: the signed distance to
-       the next value away from zero; +0 and -0 give the smallest positive
-       subnormal. (NumPy's float16 spacing is never negative, a quirk of that
-       format alone.) */
     if constexpr (ga__same<C, float>::value || ga__same<C, double>::value) {
+        /* NumPy's float32/float64 rule: the signed distance to the next
+           value away from zero; +0 and -0 give the smallest positive
+           subnormal. */
         if (isinf(a)) return (C)NAN;
         if (a == 0) return nextafter((C)0, ga_inf<C>());
         return nextafter(a, copysign(ga_inf<C>(), a)) - a;
+    } else if constexpr (ga__same<C, __half>::value) {
+        /* NumPy's npy_half_spacing: nextafter(x, +inf) - x for every finite
+           x, so never negative (at a negative power of two, the step toward
+           zero); 65504 gives inf, inf and NaN give NaN (0x7e00). */
+        if ((__half_as_ushort(a) & 0x7c00) == 0x7c00) return ga_bits16<C>::from(ga_bits16<C>::nan);
+        const C up = ga_next16(a, ga_bits16<C>::from(ga_bits16<C>::inf));
+        return ga_to<C>(ga_up(up) - ga_up(a)); /* exact: a power of two, or inf */
     } else {
+        /* bfloat16: ml_dtypes' rule (the signed distance away from zero),
+           but +0 for -0.0 as NumPy's floats */
         const float f = ga_up(a);
         if (isinf(f)) return ga_to<C>((float)NAN);
         if (f == 0) return ga_bits16<C>::from(1);
@@ -572,13 +583,9 @@ template <class C> GA_DEV void operator()(C a, C b, C &q, C &r) const
 }
 GA_OP_END
 
-/* Integer power by squaring (wrapping). NumPy refuses negative exponents;
-   here they give the truncated value: 1 for a == 1, +-1 for a == -1, else 0. */
+/* Integer power by squaring (wrapping), for b >= 0. */
 template <class C> GA_DEV C ga_ipow(C a, C b)
 {
-    if constexpr (ga_num<C>::is_sint) {
-        if (b < 0) return a == 1 ? (C)1 : a == (C)-1 ? (C)((b & 1) ? -1 : 1) : (C)0;
-    }
     C r = 1;
     while (b) {
         if (b & 1) r = ga_wmul(r, a);
@@ -588,14 +595,37 @@ template <class C> GA_DEV C ga_ipow(C a, C b)
     return r;
 }
 
-GA_OP_BEGIN(power, 2, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a, C b) const
-{
-    if constexpr (ga_num<C>::is_complex) return ga_cpow(a, b);
-    else if constexpr (ga_num<C>::is_integer) return ga_ipow(a, b);
-    else return pow(a, b);
-}
-GA_OP_END
+/* Integers: NumPy refuses negative exponents; they set the flag word whose
+   address the host passes in param[0] (0 where the exponent cannot be
+   negative) and give 0, which the host never shows. */
+struct ga_op_power {
+    static constexpr int nin = 2, nout = 1;
+    static constexpr bool widen16 = true;
+    template <class L> using sig = ga_sig_same<L>;
+    int32_t *flag;
+    GA_DEV explicit ga_op_power(const double *p)
+    {
+        uint64_t bits;
+        memcpy(&bits, p, sizeof bits);
+        flag = (int32_t *)(uintptr_t)bits;
+    }
+    template <class C> GA_DEV C operator()(C a, C b) const
+    {
+        if constexpr (ga_num<C>::is_complex) {
+            return ga_cpow(a, b);
+        } else if constexpr (ga_num<C>::is_integer) {
+            if constexpr (ga_num<C>::is_sint) {
+                if (b < 0) {
+                    if (flag) *flag = 1;
+                    return 0;
+                }
+            }
+            return ga_ipow(a, b);
+        } else {
+            return pow(a, b);
+        }
+    }
+};
 
 GA_OP_BEGIN(float_power, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const

@@ -91,9 +91,9 @@ rounded once, so they are exact too. Tolerances, each with its reason:
 - maximum, minimum, fmax, fmin and clip accept either zero for -0.0 against
   +0.0: NumPy's own answer depends on the element's array position (SIMD
   body or scalar tail);
-- integer power with negative exponents is not compared (NumPy raises,
-  gpuarr documents 1, +-1 or 0), nor NumPy's clip(a, None, None) (gpuarr.h:
-  not both bounds NULL; NumPy 2.4 returns a copy);
+- NumPy's clip(a, None, None) is not compared (gpuarr.h: not both bounds
+  NULL; NumPy 2.4 returns a copy); integer power with a negative exponent
+  must fail as NumPy's ValueError does (GA_ERROR_VALUE);
 - isclose / allclose inputs are equal, close (relative 1e-7, absolute
   1e-9) or clearly not (1e-2, 1e-6), never near the bound, so that
   computing in float32 or the input's dtype decides alike.
@@ -124,9 +124,8 @@ Project rules where NumPy/ml_dtypes give no (or a different) answer:
   values, rounded once to the result dtype; except nextafter (ml_dtypes'
   bfloat16 steps), spacing (NumPy's float32/float64 rule, -0.0 included,
   in bfloat16 steps; ml_dtypes gives a negative spacing for -0.0; float16
-  follows the same rule: NumPy's float16 spacing is never negative and
-  steps toward zero at negative powers of two, a quirk of that one format
-  that gpuarr does not copy), round
+  and its int8 / uint8 / bool inputs are NumPy's own, never negative),
+  round
   (NumPy's float16 algorithm: each of a * 10**d, rint and / 10**d rounded to
   bfloat16) and nan_to_num (ml_dtypes' bfloat16 is not np.inexact, so NumPy
   leaves NaN and inf alone: compared with float32's answer using
@@ -1454,8 +1453,8 @@ def _round_in_steps(x, decimals, dt):
 
 def _bf16_spacing(x, bf):
     """NumPy's spacing for float32/float64 (x >= 0, -0.0 included: the step
-    up, else the step down, as a signed difference), in the steps of the
-    16-bit format bf (bfloat16 or float16)."""
+    up, else the step down, as a signed difference), in the steps of
+    bfloat16 (float16 has NumPy's own)."""
     with quiet():
         x32 = np.asarray(x).astype(np.float32)
         up = np.where(x32 < 0, -np.inf, np.inf).astype(bf)
@@ -1484,8 +1483,6 @@ def oracle_ufunc_values(env, name, args, params, want):
 
     if name == "sinc" and narrow:
         return cast(numpy_call(name, [args[0].astype(f32)], params))
-    if name == "spacing" and want_np[0] == np.dtype(np.float16):
-        return (_bf16_spacing(np.asarray(args[0]).astype(np.float16), np.dtype(np.float16)),)
     if not has_bf:
         res = numpy_call(name, args, params)
         for r, w in zip(res, want_np):
@@ -1883,6 +1880,9 @@ def run_ufunc_case(t, uf, label, hosts, inputs, params=None, named=True, layout=
     except OverflowError as e:  # a Python int out of the dtype's range
         expect_ufunc_failure(t, call, st, "GA_ERROR_OVERFLOW", str(e))
         return
+    except ValueError as e:  # integer power with a negative exponent
+        expect_ufunc_failure(t, call, st, "GA_ERROR_VALUE", str(e))
+        return
     except TypeError:  # NumPy refuses these values or parameters
         expect_ufunc_failure(t, call, st, "GA_ERROR_TYPE")
         return
@@ -1925,10 +1925,10 @@ UFUNC_SCALARS = (True, 3, -2, 0, 300, 2**63 + 5, 1.5, -0.25, math.nan, -math.inf
 
 
 def ufunc_scalars_for(uf, k):
-    """The scalars tried for input k of a binary ufunc (negative integer
-    exponents of power are left out: NumPy raises, gpuarr gives 0/+-1)."""
+    """The scalars tried for input k of a binary ufunc (a negative integer
+    exponent of integer power is NumPy's ValueError, and gpuarr's error)."""
     if uf.name in ("power", "float_power") and k == 1:
-        return (True, 3, 0, 1.5, -0.25, math.nan, complex(1.5, -0.5))
+        return (True, 3, 0, -2, 1.5, -0.25, math.nan, complex(1.5, -0.5))
     if uf.name == "ldexp" and k == 1:
         return (True, 3, -2, 0, 300, 1.5)
     return UFUNC_SCALARS
@@ -2415,6 +2415,141 @@ def check_ufunc_types(t, uf):
                    f"NumPy {'error' if want is None else [dname(w) for w in want]}")
 
 
+# ---- special values (issue 15) --------------------------------------------------
+
+
+def _same_parts(got, want, rel):
+    """Per element and part: NaN for NaN, infinities with their signs, finite
+    values within rel of NumPy's (zero signs free)."""
+    g = np.asarray(got).astype(np.complex128).reshape(-1)
+    w = np.asarray(want).astype(np.complex128).reshape(-1)
+    ok = np.ones(g.shape, bool)
+    with quiet():
+        for gp, wp in ((g.real, w.real), (g.imag, w.imag)):
+            ok &= np.where(np.isnan(wp), np.isnan(gp),
+                           np.where(np.isinf(wp), gp == wp,
+                                    np.isfinite(gp) & (np.abs(gp - wp) <= rel * np.abs(wp))))
+    return ok
+
+
+def check_float16_steps(t):
+    """float16 spacing of every value (and of int8, uint8 and bool inputs,
+    whose loop is float16) and nextafter of random and special pairs, bit for
+    bit, NaN included: NumPy's own npy_half_spacing / npy_half_nextafter."""
+    lib = t.lib
+    x = np.arange(65536, dtype=np.uint16).view(np.float16)
+    with quiet():
+        want = np.spacing(x)
+    got = to_numpy(t, t.own(lib.ga_spacing(to_device(t, x)), "ga_spacing"))
+    bad = got.view(np.uint16) != want.view(np.uint16)
+    if bad.any():
+        i = int(np.nonzero(bad)[0][0])
+        t.fail(f"spacing(float16): {int(bad.sum())} of 65536 differ; first {x[i]!r}: {got[i]!r}, NumPy {want[i]!r}")
+    for dt, v in ((np.int8, np.arange(-128, 128)), (np.uint8, np.arange(256)), (np.bool_, np.array([0, 1]))):
+        v = v.astype(dt)
+        with quiet():
+            want = np.spacing(v)
+        got = to_numpy(t, t.own(lib.ga_spacing(to_device(t, v)), "ga_spacing"))
+        if got.dtype != want.dtype or (got.view(np.uint16) != want.view(np.uint16)).any():
+            i = int(np.nonzero(got.view(np.uint16) != want.view(np.uint16))[0][0]) if got.dtype == want.dtype else 0
+            t.fail(f"spacing({np.dtype(dt).name}): {got.dtype} {got[i]!r} for {v[i]!r}, NumPy {want.dtype} {want[i]!r}")
+    rng = t.rng
+    sp = np.array([0, 0x8000, 1, 0x8001, 0x7c00, 0xfc00, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x7e00, 0x0400], np.uint16)
+    a = np.concatenate([rng.integers(0, 65536, 20000).astype(np.uint16), np.repeat(sp, sp.size)])
+    b = np.concatenate([rng.integers(0, 65536, 20000).astype(np.uint16), np.tile(sp, sp.size)])
+    a, b = a.view(np.float16), b.view(np.float16)
+    with quiet():
+        want = np.nextafter(a, b)
+    got = to_numpy(t, t.own(lib.ga_nextafter(to_device(t, a), to_device(t, b)), "ga_nextafter"))
+    bad = got.view(np.uint16) != want.view(np.uint16)
+    if bad.any():
+        i = int(np.nonzero(bad)[0][0])
+        t.fail(f"nextafter(float16): {int(bad.sum())} differ; first ({a[i]!r}, {b[i]!r}): {got[i]!r}, NumPy "
+               f"{want[i]!r}")
+
+
+def _complex_grid(dt):
+    """Every pair of special and overflowing parts, as dtype dt."""
+    big = 1e200 if dt == np.complex128 else 1e20
+    parts = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1.0, -2.0, 0.5, big, -3 * big])
+    re_, im = np.meshgrid(parts, parts)
+    with quiet():
+        return (re_.reshape(-1) + 1j * im.reshape(-1)).astype(dt)
+
+
+def check_complex_power_specials(t, ga):
+    """power of complex numbers with infinite, NaN, zero and overflowing
+    parts to small integer exponents (NumPy's repeated multiplication) and
+    others: NumPy's values part by part."""
+    lib = t.lib
+    dt = t.env.np_dtype(ga)
+    z = _complex_grid(dt)
+    d = to_device(t, z)
+    rel = 1e-5 if dt == np.complex64 else 1e-12
+    for n in (0, 1, 2, 3, 4, 5, 7, -1, -2, -3):
+        with quiet():
+            want = np.power(z, n)
+        got = to_numpy(t, t.own(lib.ga_power_scalar(d, ga_scalar(n)), "ga_power_scalar"))
+        # a negative power divides 1 by the product: Smith's division rounds as NumPy's
+        ok = _same_parts(got, want, rel if n >= 0 else 4 * rel)
+        if not ok.all():
+            i = int(np.nonzero(~ok)[0][0])
+            t.fail(f"power({dname(ga)} {z[i]!r}, {n}): {int((~ok).sum())} differ; first {got[i]!r}, NumPy {want[i]!r}")
+    # an array of integer exponents (the complex loop)
+    e = np.resize(np.array([2, 3, 1, 0, 5], np.int64), z.size)
+    with quiet():
+        want = np.power(z, e)
+    got = to_numpy(t, t.own(lib.ga_power(d, to_device(t, e)), "ga_power"))
+    ok = _same_parts(got, want, rel)
+    if not ok.all():
+        i = int(np.nonzero(~ok)[0][0])
+        t.fail(f"power({dname(ga)} {z[i]!r}, int64 {e[i]}): {got[i]!r}, NumPy {want[i]!r}")
+
+
+def check_integer_power_errors(t):
+    """Integer power with a negative exponent: NumPy's ValueError (arrays,
+    0-d arrays, views, weak scalars), out= untouched; none for an empty
+    result or for unsigned exponents."""
+    lib = t.lib
+    msg = str(numpy_error(lambda: np.power(np.array([2]), np.array([-1]))))
+    for dt in ("int8", "int32", "int64", "uint8"):
+        base = np.array([2, 3, 4, 5], dt)
+        for ename, exp in (("array", np.array([1, 2, -1, 3], "int64")), ("0-d", np.array(-2, "int16")),
+                           ("view", np.array([1, -3, 2, 5, 1, 1, 1, 1], "int32")[::2]),
+                           ("view with a negative", np.array([1, -3, 2, 5, 1, 1, 1, 1], "int32")[1::2])):
+            e = numpy_raises(lambda: np.power(base, exp))
+            lib.ga_clear_error()
+            p = lib.ga_power(to_device(t, base), to_device(t, exp))
+            if isinstance(e, ValueError):
+                expect_error(t, f"power({dt}, {ename} with a negative exponent)", p, "GA_ERROR_VALUE", msg,
+                             exact=False)
+            elif not p:
+                t.fail(f"power({dt}, {ename}): {t.env.last_error()[1]}; NumPy gives a result")
+            else:
+                t.own(p)
+        e = numpy_raises(lambda: np.power(base, -2))
+        lib.ga_clear_error()
+        p = lib.ga_power_scalar(to_device(t, base), ga_scalar(-2))
+        if isinstance(e, ValueError):
+            expect_error(t, f"power({dt}, -2)", p, "GA_ERROR_VALUE", msg, exact=False)
+        else:  # uint8: the Python int does not fit
+            expect_error(t, f"power({dt}, -2)", p, "GA_ERROR_OVERFLOW", str(e), exact=False)
+    before = np.full(4, 7, np.int64)
+    o = to_device(t, before)
+    lib.ga_clear_error()
+    st = lib.ga_power_out(to_device(t, np.array([2, 3, 4, 5])), to_device(t, np.array([1, -1, 1, 1])), o)
+    expect_error(t, "power_out with a negative exponent", st, "GA_ERROR_VALUE", msg, exact=False)
+    compare(t, "power_out: out after the failed call", to_numpy(t, o), before)
+    for label, a, b in (("an empty result", np.zeros(0, np.int64), np.array([-1])),
+                        ("uint8 exponents", np.array([2, -3], np.int8), np.array([255, 3], np.uint8))):
+        with quiet():
+            want = np.power(a, b)
+        lib.ga_clear_error()
+        p = lib.ga_power(to_device(t, a), to_device(t, b))
+        if t.expect(bool(p), f"power with {label}: {t.env.last_error()[1]}"):
+            compare(t, f"power with {label}", to_numpy(t, t.own(p)), want)
+
+
 def run_ufunc_checks(runner, env):
     """The checks of every ufunc of gpuarr.h's lists."""
     run = runner.run
@@ -2474,6 +2609,10 @@ def run_ufunc_checks(runner, env):
         if name in env.ufunc:
             run(f"ufunc-out/{name}/{','.join(ins)}", check_ufunc_out, name, ins, other, device=True)
     run("ufunc-errors/all", check_ufunc_errors, device=True)
+    run("ufunc-specials/float16-steps", check_float16_steps, device=True)
+    run("ufunc-specials/integer-power", check_integer_power_errors, device=True)
+    for g in (GA["complex64"], GA["complex128"]):
+        run(f"ufunc-specials/power/{DTYPE_NAMES[g]}", check_complex_power_specials, g, device=True)
 
 
 # --------------------------------------------------------------------------
@@ -2493,6 +2632,9 @@ REDUCE_PROTOTYPES = {
     "ga_cov": (_ARR, [_ARR, _ARR, _c.c_bool, _c.c_bool, _c.c_int64, _ARR, _ARR, _DT]),
     "ga_corrcoef": (_ARR, [_ARR, _ARR, _c.c_bool, _DT]),
     "ga_reduce_warnings": (_c.c_int, []),
+    "ga_flip": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
+    "ga_squeeze": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
+    "ga_expand_dims": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
 }
 
 # ga_reduction's order (GA_REDUCTION_LIST), with NumPy's function.
@@ -2517,7 +2659,19 @@ REDUCE_CASES = (
     ((0, 5), 1, False, None),
     ((3, 4000), 1, False, None),
     ((5000, 3), 0, False, None),
+    ((5, 7), (), False, None),  # axis=(): each element alone (axes not NULL, naxes 0)
+    ((20, 30), (), True, ((20, 30), (-120, 2), 39 * 60 + 1)),
+    ((0, 3), (), False, None),
 )
+
+
+def axes_arg(axis):
+    """(naxes, axes) for ga_reduce of NumPy's axis=: None is (0, NULL), every
+    axis; () is (0, an array), none."""
+    if axis is None:
+        return 0, None
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return len(axes), (ctypes.c_int * max(len(axes), 1))(*axes)
 
 
 def numpy_reduce(name, x, axis, keepdims):
@@ -2608,11 +2762,10 @@ def check_reduction(t, name, ga):
             p = device_view(t, dbase, itemsize_of(ga), vshape, vstrides, off)
         label = f"{name}({dname(ga)}{list(shape)}, axis={axis}, keepdims={keepdims})"
         want = numpy_reduce(name, x, axis, keepdims)
-        axes = () if axis is None else (axis,) if isinstance(axis, int) else axis
-        arr = (ctypes.c_int * max(len(axes), 1))(*axes)
+        nax, arr = axes_arg(axis)
         out = ctypes.c_void_p(0)
         lib.ga_clear_error()
-        st = lib.ga_reduce(r_index, p, len(axes), arr, GA_INVALID, ctypes.byref(out), keepdims, None)
+        st = lib.ga_reduce(r_index, p, nax, arr, GA_INVALID, ctypes.byref(out), keepdims, None)
         if isinstance(want, Exception):
             t.expect(st != 0, f"{label}: succeeded; NumPy raises {want!r}")
             lib.ga_clear_error()
@@ -2677,10 +2830,10 @@ def check_reduce_errors(t):
     p = to_device(t, x)
 
     def call(name, axes, out=None, keepdims=False):
-        arr = (ctypes.c_int * max(len(axes), 1))(*axes)
+        nax, arr = axes_arg(axes)
         o = ctypes.c_void_p(out or 0)
         lib.ga_clear_error()
-        st = lib.ga_reduce(REDUCTIONS.index(name), p, len(axes), arr, GA_INVALID, ctypes.byref(o), keepdims, None)
+        st = lib.ga_reduce(REDUCTIONS.index(name), p, nax, arr, GA_INVALID, ctypes.byref(o), keepdims, None)
         if st == 0 and not out:
             t.own(o.value)
         return st
@@ -2693,7 +2846,22 @@ def check_reduce_errors(t):
                      str(e), exact=False)
     e = numpy_error(lambda: np.sum(x, out=np.zeros(3)))
     o3 = to_device(t, np.zeros(3))
-    expect_error(t, "sum out=(3,)", call("sum", (), out=o3), "GA_ERROR_SHAPE", str(e), exact=False)
+    expect_error(t, "sum out=(3,)", call("sum", None, out=o3), "GA_ERROR_SHAPE", str(e), exact=False)
+    # axis=() of squeeze, expand_dims and flip: nothing squeezed, added or flipped
+    u = np.arange(6.0).reshape(1, 2, 1, 3)
+    du = to_device(t, u)
+    none = (ctypes.c_int * 1)(0)
+    for label, got_p, want in (("squeeze axis=()", lib.ga_squeeze(du, 0, none), np.squeeze(u, axis=())),
+                               ("squeeze axis=None", lib.ga_squeeze(du, 0, None), np.squeeze(u)),
+                               ("expand_dims axis=()", lib.ga_expand_dims(du, 0, none), np.expand_dims(u, axis=())),
+                               ("flip axis=()", lib.ga_flip(du, 0, none), np.flip(u, axis=())),
+                               ("flip axis=None", lib.ga_flip(du, 0, None), np.flip(u))):
+        got = to_numpy(t, t.own(got_p, label))
+        t.expect(got.shape == want.shape and np.array_equal(got, want), f"{label}: {got!r}, NumPy {want!r}")
+    # argmin / argmax take one axis or none: axis=() is NumPy's TypeError
+    for name in ("argmin", "argmax"):
+        e = numpy_error(lambda: getattr(np, name)(x, axis=()))
+        expect_error(t, f"{name} axis=()", call(name, ()), "GA_ERROR_TYPE", str(e), exact=False)
     empty = to_device(t, np.zeros((0, 3)))
     for name in ("max", "min", "argmax", "argmin", "nanmax"):
         e = numpy_error(lambda: getattr(np, name)(np.zeros((0, 3)), axis=0))
@@ -2735,12 +2903,142 @@ def check_cov_corrcoef(t, ga):
             t.expect(not (err > 1e-9), f"{name} {dname(ga)}: relative error {err}")
 
 
+def _reduce_call(t, name, p, axis, keepdims=False, initial=None):
+    """ga_reduce of reduction `name` on device array p: its result (owned),
+    or None on failure."""
+    lib = t.lib
+    nax, arr = axes_arg(axis)
+    out = ctypes.c_void_p(0)
+    opt = None
+    if initial is not None:
+        sc = ga_scalar(initial)
+        opt = GaReduceOptions(None, ctypes.pointer(sc), 0.0)
+    lib.ga_clear_error()
+    st = lib.ga_reduce(REDUCTIONS.index(name), p, nax, arr, GA_INVALID, ctypes.byref(out), keepdims,
+                       ctypes.byref(opt) if opt is not None else None)
+    if st != 0:
+        t.fail(f"{name}: {t.env.last_error()[1]}")
+        return None
+    return t.own(out.value)
+
+
+def check_reduce_complex_specials(t, ga):
+    """prod / nanprod of complex rows holding infinities, NaN and products
+    that overflow (NumPy multiplies in order, from 1, each product rounded
+    on its own), of every length the kernels treat differently, contiguous,
+    reversed and along the first axis; min / max / nanmin / nanmax with NaN
+    of different parts and signed zeros (NumPy keeps the first NaN and the
+    first of equal values): NumPy's values, part by part (min / max: bit for
+    bit)."""
+    dt = t.env.np_dtype(ga)
+    rng = t.rng
+    rel = 1e-5 if dt == np.complex64 else 1e-12
+    grid = _complex_grid(dt)
+    units = np.array([1, -1, 1j, -1j], dt)
+    for n in (1, 2, 3, 4, 5, 9, 17, 40, 300, 5000, 70001):
+        for trial in range(12 if n <= 300 else 3):
+            x = units[rng.integers(0, 4, n)]
+            for _ in range(trial % 4):
+                k = (n - 1, n - 2, n // 2, int(rng.integers(0, n)))[int(rng.integers(0, 4))]
+                x[max(k, 0)] = grid[int(rng.integers(0, grid.size))]
+            for name in ("prod", "nanprod"):
+                # along axis 0, NumPy's reduce multiplies whole rows with its SIMD loop,
+                # which fuses products into fmas on AVX2 / AVX-512 (its 1-d reduce and
+                # scalar loops do not): each column is compared with NumPy's 1-d answer
+                for label, host, dev_p, axis in (
+                        ("", x, to_device(t, x), None),
+                        (" reversed", x[::-1], t.own(t.lib.ga_flip(to_device(t, x), 0, None), "ga_flip"), None),
+                        (" along axis 0 of (n, 3)", x, to_device(t, np.stack([x, x, x], 1)), 0)):
+                    with quiet():
+                        want = getattr(np, name)(host)
+                        if axis == 0:
+                            want = np.array([want] * 3)
+                    r = _reduce_call(t, name, dev_p, axis)
+                    if r is None:
+                        continue
+                    got = to_numpy(t, r)
+                    ok = _same_parts(got, want, rel)
+                    if not ok.all():
+                        t.fail(f"{name}({dname(ga)}[{n}]{label}) = {got.reshape(-1)[0]!r}, NumPy "
+                               f"{np.asarray(want).reshape(-1)[0]!r} (specials at "
+                               f"{np.nonzero(~np.isin(x, units))[0][:4].tolist()})")
+    # initial= as NumPy's first factor
+    for pair in ((1e20 + 1e20j, 1e20 + 1e20j), (np.inf, 1 + 1j), (1 + 1j, -1 + 1j), (0 + np.inf * 1j, 2)):
+        with quiet():
+            x = np.array(pair, dt)
+            want = np.prod(x, initial=complex(np.inf, -1))
+        r = _reduce_call(t, "prod", to_device(t, x), None, initial=complex(np.inf, -1))
+        if r is not None:
+            got = to_numpy(t, r)
+            t.expect(_same_parts(got, want, rel).all(), f"prod({x!r}, initial=inf-1j) = {got!r}, NumPy {want!r}")
+    # min / max: the first NaN as it is, the first of equal values
+    pool = np.array([complex(np.nan, 1), complex(1, np.nan), complex(np.nan, np.nan), complex(0, 0),
+                     complex(-0.0, 0), complex(0, -0.0), complex(2, 1), complex(2, -1), complex(-np.inf, 0),
+                     complex(np.inf, np.inf), complex(2, 1)], dt)
+    for n in (1, 2, 3, 7, 16, 33, 300, 5000):
+        for trial in range(8):
+            x = pool[rng.integers(0, pool.size, n)]
+            if trial % 2:
+                x[rng.random(n) < 0.8] = complex(2, 1)  # ties
+            for name in ("min", "max", "nanmin", "nanmax"):
+                for label, host, dev_p in (("", x, to_device(t, x)),
+                                           (" reversed", x[::-1],
+                                            t.own(t.lib.ga_flip(to_device(t, x), 0, None), "ga_flip"))):
+                    want = np.asarray(numpy_reduce(name, host, None, False))
+                    r = _reduce_call(t, name, dev_p, None)
+                    if r is None:
+                        continue
+                    got = to_numpy(t, r)
+                    bits = np.uint64 if dt == np.complex128 else np.uint32
+                    gb, wb = got.reshape(-1).view(bits), want.astype(dt).reshape(-1).view(bits)
+                    with quiet():
+                        same = np.array_equal(gb, wb) or (np.isnan(got.real) == np.isnan(want.real) and
+                                                          np.isnan(got.imag) == np.isnan(want.imag) and
+                                                          bool(np.all((got == want) | np.isnan(got))))
+                    t.expect(same, f"{name}({dname(ga)}[{n}]{label}) = {got!r}, NumPy {want!r}")
+                    t.lib.ga_reduce_warnings()  # the all-NaN warnings: read and forgotten
+
+
+def check_reduce_real_specials(t, ga):
+    """sum, prod, min, max and their nan forms of real rows made of NaN,
+    infinities and signed zeros (and ones), against NumPy: NaN for NaN,
+    infinities and signed zeros as NumPy's (min / max: either zero, as
+    NumPy's own SIMD and scalar loops differ)."""
+    dt = t.env.np_dtype(ga)
+    rng = t.rng
+    pool = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0])
+    for n in (1, 2, 3, 5, 17, 300, 5000):
+        for trial in range(6):
+            with quiet():
+                x = pool[rng.integers(0, pool.size, n)].astype(dt)
+            if trial == 0:
+                x[:] = -0.0
+            for name in ("sum", "prod", "min", "max", "nansum", "nanprod", "nanmin", "nanmax"):
+                want = numpy_reduce(name, x, None, False)
+                r = _reduce_call(t, name, to_device(t, x), None)
+                if r is None:
+                    continue
+                got = to_numpy(t, r)
+                want = np.asarray(want)
+                with quiet():
+                    g, w = got.astype(np.float64), want.astype(np.float64)
+                    ok = (np.isnan(g) and np.isnan(w)) or (g == w and (np.signbit(g) == np.signbit(w) or
+                                                                     name in ("min", "max", "nanmin", "nanmax")))
+                t.expect(bool(ok), f"{name}({dname(ga)}[{n}] of NaN, inf, +-0, +-1) = {got!r}, NumPy {want!r}"
+                         f"{' (all -0.0)' if trial == 0 else ''}")
+                t.lib.ga_reduce_warnings()
+
+
 def run_reduce_checks(runner, env):
     run = runner.run
     for name in REDUCTIONS:
         for g in range(len(DTYPE_NAMES)):
             run(f"reduce/{name}/{DTYPE_NAMES[g]}", check_reduction, name, g, device=True, needs=(g,))
     run("reduce-errors/all", check_reduce_errors, device=True)
+    for g in (GA["complex64"], GA["complex128"]):
+        run(f"reduce-specials/{DTYPE_NAMES[g]}", check_reduce_complex_specials, g, device=True)
+    for g in (GA["float16"], GA["bfloat16"], GA["float32"], GA["float64"]):
+        run(f"reduce-specials/{DTYPE_NAMES[g]}", check_reduce_real_specials, g, device=True, needs=(g,))
     for g in (GA["int32"], GA["float32"], GA["float64"], GA["complex128"]):
         run(f"reduce-cov/{DTYPE_NAMES[g]}", check_cov_corrcoef, g, device=True)
 
@@ -3333,6 +3631,7 @@ QUANTILE_CASES = (
     ((4, 7, 30), (-1, 1), True),
     ((), None, False),
     ((0, 5), (1,), False),
+    ((6, 7), (), False),  # axis=(): each element alone (axes not NULL, naxes 0)
 )
 
 
@@ -3358,7 +3657,8 @@ def check_quantile(t, fn, ga):
         if fn.startswith("nan") and x.ndim == 2 and x.shape[0] > 1 and x.dtype.kind == "f":
             x[0] = np.nan  # a slice of NaN only
         p = to_device(t, x)
-        axes_c = (ctypes.c_int * max(len(axes or ()), 1))(*(axes or ()))
+        # axis=None: NULL (GA_ALL_AXES); axis=(): naxes 0 with an array
+        axes_c = None if axes is None else (ctypes.c_int * max(len(axes), 1))(*axes)
         nax = len(axes or ())
         npaxis = None if axes is None else axes
         for method in methods:

@@ -316,8 +316,11 @@ static want ref_prod(ga_dtype in, ga_dtype res, const elem *x, int64_t n, bool n
     long double pr = 1, pi = 0, mag = 1;
     int64_t m = 0;
     for (int64_t k = 0; k < n; k++) {
-        if (nan_skip && cnan(in, x[k])) continue;
-        long double a = as_acc(in, acc, x[k], 0), b = is_complex(in) ? round_to(acc, x[k].im) : 0;
+        if (nan_skip && cnan(in, x[k]) && !is_complex(in)) continue;
+        /* nanprod of complex numbers: NaN is replaced by 1 (NumPy's
+           _replace_nan), which does not leave an infinite product alone */
+        bool one = nan_skip && cnan(in, x[k]);
+        long double a = one ? 1 : as_acc(in, acc, x[k], 0), b = one ? 0 : is_complex(in) ? round_to(acc, x[k].im) : 0;
         if (is_complex(res)) {
             long double r = pr * a - pi * b, i = pr * b + pi * a;
             pr = r, pi = i;
@@ -406,7 +409,7 @@ typedef struct rcase {
     const char *name;
     int ndim;
     int64_t shape[3];
-    int naxes; /* -1: every axis (GA_ALL_AXES) */
+    int naxes; /* -1: every axis (GA_ALL_AXES); 0: none (NumPy's axis=(), GA_NO_AXES) */
     int axes[3];
     bool keepdims;
     int layout;
@@ -447,6 +450,12 @@ static const rcase cases[] = {
     {"empty", 1, {0}, -1, {0}, false, CONTIG},
     {"(3, 0), axis 1", 2, {3, 0}, 1, {1}, false, CONTIG},
     {"(0, 3), axis 1", 2, {0, 3}, 1, {1}, false, CONTIG},
+    /* axis=(): each element reduced alone */
+    {"(5, 7), axis=()", 2, {5, 7}, 0, {0}, false, CONTIG},
+    {"(6, 33), axis=(), keepdims, transposed", 2, {6, 33}, 0, {0}, true, TRANSPOSED},
+    {"1023, axis=(), reversed", 1, {1023}, 0, {0}, false, REVERSED},
+    {"(0, 3), axis=()", 2, {0, 3}, 0, {0}, false, CONTIG},
+    {"0-d, axis=()", 0, {0}, 0, {0}, false, CONTIG},
 };
 
 static bool is_arg(ga_reduction r)
@@ -557,6 +566,15 @@ static void run_case(ga_reduction r, ga_dtype t, const rcase *c, int domain, dou
 {
     const char *name = ga_reduction_name(r);
     if (is_arg(r) && c->naxes > 1) return;
+    if (is_arg(r) && c->naxes == 0) { /* NumPy's TypeError: argmin takes one axis or none */
+        int64_t one = 1;
+        double zero = 0;
+        ga_array *x = ga_from_host(&zero, 1, &one, GA_FLOAT64), *out = NULL;
+        CHECK_ERROR(ga_reduce(r, x, GA_NO_AXES, GA_DTYPE_INVALID, &out, false, NULL) != GA_OK, GA_ERROR_TYPE,
+                    "'tuple' object cannot be interpreted as an integer");
+        ga_release(x);
+        return;
+    }
     int64_t big = 1;
     for (int d = 0; d < c->ndim; d++) big *= c->shape[d];
     /* the largest arrays only for the float32 and int64 dtypes and the main reductions */
@@ -592,8 +610,7 @@ static void run_case(ga_reduction r, ga_dtype t, const rcase *c, int domain, dou
     ga_array *out = NULL;
     poison_next((size_t)kn * isz(res));
     ga_reduce_options opt = {NULL, NULL, ddof};
-    ga_status st = ga_reduce(r, a, is_arg(r) && c->naxes < 0 ? 0 : naxes, axes, GA_DTYPE_INVALID, &out, c->keepdims,
-                             &opt);
+    ga_status st = ga_reduce(r, a, naxes, c->naxes < 0 ? NULL : axes, GA_DTYPE_INVALID, &out, c->keepdims, &opt);
     /* nanargmin / nanargmax of an all-NaN slice fail */
     bool all_nan_error = false;
     if ((r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX) && !is_exact(t) && rn > 0 && kn > 0) {
@@ -796,8 +813,9 @@ DEVICE_TEST(reduce_is_deterministic)
             for (int k = 0; k < 4; k++) {
                 ga_array *r1 = NULL, *r2 = NULL;
                 int axis = ax;
-                ga_status st1 = ga_reduce(rs[k], a, ax < 0 ? 0 : 1, &axis, GA_DTYPE_INVALID, &r1, false, NULL);
-                ga_status st2 = ga_reduce(rs[k], a, ax < 0 ? 0 : 1, &axis, GA_DTYPE_INVALID, &r2, false, NULL);
+                const int *axes = ax < 0 ? NULL : &axis; /* every axis, or one */
+                ga_status st1 = ga_reduce(rs[k], a, ax < 0 ? 0 : 1, axes, GA_DTYPE_INVALID, &r1, false, NULL);
+                ga_status st2 = ga_reduce(rs[k], a, ax < 0 ? 0 : 1, axes, GA_DTYPE_INVALID, &r2, false, NULL);
                 if (st1 != GA_OK || st2 != GA_OK) {
                     FAIL("%s: %s", ga_reduction_name(rs[k]), ga_last_error_message());
                     ga_clear_error();
@@ -1288,6 +1306,10 @@ TEST(reduce_every_dispatched_kernel_is_built)
             CHECK(in_kernel_list("sum", in) && in_kernel_list("prod", in), "sum/prod %s -> %s: %s", dname(d),
                   dname(acc), in);
             if (!is_exact(acc)) CHECK(in_kernel_list("sumsq", in), "sumsq %s -> %s: %s", dname(d), dname(acc), in);
+            int pop, pin, pflags; /* the products' combine pass (complex: prodcombine) */
+            ga_dtype pd;
+            ga__rcombine_of(GA__ROP_PROD, 0, value, &pop, &pin, &pflags, &pd);
+            CHECK(in_kernel_list(ga__rop_names[pop], ga__rin_names[pin]), "prod combine of %s", dname(acc));
         }
         ga_dtype ord = ga__rvalue(d, true);
         const char *in = ga__rin_names[ga__rin_for(ord, d)];
@@ -1315,10 +1337,227 @@ TEST(reduce_every_packed_kernel_is_built)
 {
     const int ins[] = {GA__RIN_FLOAT32, GA__RIN_FLOAT64, GA__RIN_COMPLEX64};
     for (int op = 0; op < GA__NUM_ROPS; op++) {
-        if (op == GA__ROP_ARGCOMBINE) continue; /* reads partial states: never a first pass */
+        if (op == GA__ROP_ARGCOMBINE || op == GA__ROP_PRODCOMBINE || op == GA__ROP_MINMAXCOMBINE)
+            continue; /* reads partial states: never a first pass */
         for (int i = 0; i < 3; i++) {
             const char *o = ga__rop_names[op], *in = ga__rin_names[ins[i]];
             if (in_kernel_list(o, in)) CHECK(in_packed_list(o, in), "packed %s of %s", o, in);
         }
     }
+}
+
+/* ======================================================================== */
+/* Issue 15: NumPy parity                                                    */
+/* ======================================================================== */
+
+/* NumPy's complex product: in order, from 1, each product rounded on its
+   own (double, or float when !wide); nanprod replaces NaN by 1. */
+static void seq_cprod(bool wide, const double *z, int64_t n, bool nan_one, double *rr, double *ri)
+{
+    double pr = 1, pi = 0;
+    for (int64_t k = 0; k < n; k++) {
+        double br = z[2 * k], bi = z[2 * k + 1];
+        if (nan_one && (isnan(br) || isnan(bi))) br = 1, bi = 0;
+        if (wide) {
+            volatile double p1 = pr * br, p2 = pi * bi, p3 = pr * bi, p4 = pi * br;
+            pr = p1 - p2, pi = p3 + p4;
+        } else {
+            volatile float p1 = (float)pr * (float)br, p2 = (float)pi * (float)bi, p3 = (float)pr * (float)bi,
+                           p4 = (float)pi * (float)br;
+            pr = (float)(p1 - p2), pi = (float)(p3 + p4);
+        }
+    }
+    *rr = pr, *ri = pi;
+}
+
+static bool same_special(double got, double want, double rel)
+{
+    if (isnan(want)) return isnan(got);
+    if (isinf(want)) return got == want;
+    return !isnan(got) && !isinf(got) && fabs(got - want) <= rel * fabs(want);
+}
+
+/* prod and nanprod of complex numbers with infinities, NaN and products
+   that overflow: NumPy's values part by part, for rows of every length the
+   kernels treat differently (a thread, a warp, blocks, several passes),
+   along the last axis and the first (the outer kernel), reversed (NumPy
+   multiplies in the view's order), as Python's NumPy gives them:
+   prod([1e200+1e200j] * 2) is nan+infj and prod([inf+0j, 1+1j]) inf+infj
+   (a product fused into an fma, or multiplied in another order, gave
+   -inf+infj). */
+DEVICE_TEST(reduce_complex_prod_special_values)
+{
+    static const int64_t lengths[] = {1, 2, 3, 4, 5, 9, 17, 40, 300, 5000, 300001};
+    for (int w = 0; w < 2; w++) {
+        const bool wide = w != 0;
+        const ga_dtype t = wide ? GA_COMPLEX128 : GA_COMPLEX64;
+        const double big = wide ? 1e200 : 0x1p70, rel = wide ? 1e-12 : 1e-5;
+        const double specials[][2] = {{INFINITY, 0}, {0, INFINITY}, {-INFINITY, 1}, {INFINITY, -INFINITY}, {NAN, 0},
+                                      {1, NAN}, {big, big}, {-big, big}, {0, 0}, {-0.0, 2}};
+        const int nspecial = (int)(sizeof specials / sizeof specials[0]);
+        for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
+            const int64_t n = lengths[li];
+            for (int trial = 0; trial < (n > 5000 ? 3 : 24); trial++) {
+                /* unit values (+-1, +-i: exact products), and specials at the
+                   end, just before it, in the middle or at the start */
+                double *z = (double *)malloc((size_t)n * 2 * sizeof(double));
+                for (int64_t k = 0; k < n; k++) {
+                    int q = (int)(rnd() % 4);
+                    z[2 * k] = q == 0 ? 1 : q == 1 ? -1 : 0;
+                    z[2 * k + 1] = q == 2 ? 1 : q == 3 ? -1 : 0;
+                }
+                int nput = trial % 4;
+                for (int i = 0; i < nput; i++) {
+                    int64_t where = (int64_t)(rnd() % 4);
+                    int64_t k = where == 0 ? n - 1 : where == 1 ? n - 2 : where == 2 ? n / 2 : (int64_t)(rnd() % (uint64_t)n);
+                    if (k < 0) k = 0;
+                    const double *v = specials[rnd() % (uint64_t)nspecial];
+                    z[2 * k] = v[0], z[2 * k + 1] = v[1];
+                }
+                float *zf = (float *)malloc((size_t)n * 2 * sizeof(float));
+                for (int64_t k = 0; k < 2 * n; k++) zf[k] = (float)z[k], z[k] = wide ? z[k] : (double)zf[k];
+                ga_array *a = wide ? ga_from_host(z, 1, &n, t) : ga_from_host(zf, 1, &n, t);
+                ga_array *rev = a ? ga_flip(a, GA_ALL_AXES) : NULL;
+                for (int form = 0; form < 4; form++) {
+                    /* prod, nanprod, prod of the reversed view, prod along axis 0 of (n, 1) */
+                    bool nan_one = form == 1, reversed = form == 2;
+                    ga_array *r = NULL;
+                    if (form == 0) r = ga_prod(a, GA_ALL_AXES, false);
+                    else if (form == 1) r = ga_nanprod(a, GA_ALL_AXES, false);
+                    else if (form == 2) r = ga_prod(rev, GA_ALL_AXES, false);
+                    else { /* (n, 2) with z in both columns, along axis 0: the outer kernel */
+                        ga_array *two = ga_stack(2, (const ga_array *const[]){a, a}, 1);
+                        int ax0 = 0;
+                        r = ga_prod(two, 1, &ax0, false);
+                        ga_release(two);
+                    }
+                    double want_r, want_i, got_r = 0, got_i = 0;
+                    if (reversed) {
+                        double *zr = (double *)malloc((size_t)n * 2 * sizeof(double));
+                        for (int64_t k = 0; k < n; k++) zr[2 * k] = z[2 * (n - 1 - k)], zr[2 * k + 1] = z[2 * (n - 1 - k) + 1];
+                        seq_cprod(wide, zr, n, false, &want_r, &want_i);
+                        free(zr);
+                    } else {
+                        seq_cprod(wide, z, n, nan_one, &want_r, &want_i);
+                    }
+                    bool ok = r != NULL, both = true;
+                    if (ok && wide) {
+                        double g[4];
+                        ok = ga_to_host(r, g, (size_t)ga_size(r) * 16) == GA_OK;
+                        got_r = g[0], got_i = g[1];
+                        if (ok && form == 3) both = g[2] == g[0] || (isnan(g[2]) && isnan(g[0]));
+                    } else if (ok) {
+                        float g[4];
+                        ok = ga_to_host(r, g, (size_t)ga_size(r) * 8) == GA_OK;
+                        got_r = g[0], got_i = g[1];
+                        if (ok && form == 3) both = g[2] == g[0] || (isnan(g[2]) && isnan(g[0]));
+                    }
+                    if (!ok) FAIL("%s prod of %lld: %s", dname(t), (long long)n, ga_last_error_message());
+                    else if (!both || !same_special(got_r, want_r, rel) || !same_special(got_i, want_i, rel))
+                        FAIL("%s of %s[%lld]%s: (%g, %g), NumPy (%g, %g)", form == 1 ? "nanprod" : "prod", dname(t),
+                             (long long)n, form == 2 ? " reversed" : form == 3 ? " along axis 0" : "", got_r, got_i,
+                             want_r, want_i);
+                    ga_clear_error();
+                    ga_release(r);
+                }
+                ga_release(rev), ga_release(a);
+                free(z), free(zf);
+            }
+        }
+        /* initial= is NumPy's first factor (in place of the 1): init * z0 * z1 */
+        const double pairs[][4] = {{big, big, big, big}, {INFINITY, 0, 1, 1}, {INFINITY, 0, INFINITY, 0},
+                                   {1, 1, INFINITY, 0}, {0, INFINITY, 2, 0}, {1, 1, -1, 1}};
+        for (size_t i = 0; wide && i < sizeof pairs / sizeof pairs[0]; i++) {
+            int64_t two = 2;
+            const double *z = pairs[i];
+            ga_array *a = ga_from_host(z, 1, &two, t), *r = NULL;
+            ga_scalar init = ga_complex(INFINITY, -1);
+            ga_reduce_options opt = {NULL, &init, 0};
+            CHECK_OK(ga_reduce(GA_REDUCE_PROD, a, GA_ALL_AXES, GA_DTYPE_INVALID, &r, false, &opt));
+            double pr = INFINITY, pi = -1, g[2] = {0, 0};
+            for (int k = 0; k < 2; k++) {
+                volatile double p1 = pr * z[2 * k], p2 = pi * z[2 * k + 1], p3 = pr * z[2 * k + 1], p4 = pi * z[2 * k];
+                pr = p1 - p2, pi = p3 + p4;
+            }
+            if (r && ga_to_host(r, g, sizeof g) == GA_OK)
+                CHECK(same_special(g[0], pr, rel) && same_special(g[1], pi, rel),
+                      "prod([(%g, %g), (%g, %g)], initial=inf-1j) = (%g, %g), NumPy (%g, %g)", z[0], z[1], z[2], z[3], g[0],
+                      g[1], pr, pi);
+            ga_clear_error();
+            ga_release(r), ga_release(a);
+        }
+    }
+}
+
+/* axis=() (naxes 0, axes not NULL: GA_NO_AXES) reduces nothing, as NumPy's:
+   reductions and statistics give each element alone in their dtype;
+   argmin / argmax refuse it; squeeze squeezes nothing, expand_dims adds
+   nothing, flip gives a unchanged. GA_ALL_AXES (0, NULL) stays every axis. */
+DEVICE_TEST(reduce_empty_axis_tuple)
+{
+    const double v[6] = {3, -1, 4, NAN, -5, 9};
+    const int64_t shape[2] = {2, 3};
+    ga_array *a = ga_from_host(v, 2, shape, GA_FLOAT64);
+    ga_array *rs[] = {ga_sum(a, GA_NO_AXES, false), ga_prod(a, GA_NO_AXES, false), ga_max(a, GA_NO_AXES, false),
+                      ga_nanmin(a, GA_NO_AXES, true), ga_mean(a, GA_NO_AXES, false),
+                      ga_average(a, GA_NO_AXES, NULL, false, NULL),
+                      ga_median(a, GA_NO_AXES, false),
+                      ga_quantile(a, GA_Q_SCALAR, (const double[]){0.25}, GA_NO_AXES, GA_QUANTILE_LINEAR, false)};
+    const char *names[] = {"sum", "prod", "max", "nanmin keepdims", "mean", "average", "median", "quantile"};
+    for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
+        double got[6];
+        if (!rs[i] || ga_ndim(rs[i]) != 2 || ga_shape(rs[i])[0] != 2 || ga_shape(rs[i])[1] != 3 ||
+            ga_dtype_of(rs[i]) != GA_FLOAT64 || ga_to_host(rs[i], got, sizeof got) != GA_OK) {
+            FAIL("%s(a, axis=()): %s", names[i], rs[i] ? "not a (2, 3) float64 array" : ga_last_error_message());
+        } else {
+            for (int k = 0; k < 6; k++)
+                CHECK(isnan(v[k]) ? isnan(got[k]) : got[k] == v[k], "%s(a, axis=())[%d] = %g, NumPy %g", names[i], k,
+                      got[k], v[k]);
+        }
+        ga_release(rs[i]);
+    }
+    ga_clear_error();
+    /* var: zeros (NaN where the element is); int8 sums keep each element as int64 */
+    ga_array *var = ga_var(a, GA_NO_AXES, 0, false);
+    double vv[6];
+    CHECK(var && ga_to_host(var, vv, sizeof vv) == GA_OK && vv[0] == 0 && isnan(vv[3]) && vv[5] == 0,
+          "var(a, axis=()): %s", ga_last_error_message());
+    ga_release(var);
+    const int8_t iv[3] = {-128, 5, 127};
+    const int64_t three = 3;
+    ga_array *ia = ga_from_host(iv, 1, &three, GA_INT8), *is = ga_sum(ia, GA_NO_AXES, false);
+    int64_t isv[3];
+    CHECK(is && ga_dtype_of(is) == GA_INT64 && ga_to_host(is, isv, sizeof isv) == GA_OK && isv[0] == -128 && isv[2] == 127,
+          "sum(int8, axis=()): %s", ga_last_error_message());
+    ga_release(is), ga_release(ia);
+    /* an empty array: min with axis=() is no empty reduction */
+    const int64_t e03[2] = {0, 3};
+    ga_array *e = ga_zeros(2, e03, GA_FLOAT32), *em = ga_min(e, GA_NO_AXES, false);
+    CHECK(em && ga_size(em) == 0 && ga_ndim(em) == 2, "min(zeros((0, 3)), axis=()): %s", ga_last_error_message());
+    ga_release(em), ga_release(e);
+    ga_clear_error();
+    /* argmin / argmax: NumPy's TypeError */
+    ga_array *out = NULL;
+    CHECK_ERROR(ga_reduce(GA_REDUCE_ARGMAX, a, GA_NO_AXES, GA_DTYPE_INVALID, &out, false, NULL) != GA_OK, GA_ERROR_TYPE,
+                "'tuple' object cannot be interpreted as an integer");
+    /* GA_ALL_AXES is still every axis */
+    ga_array *all = ga_nansum(a, GA_ALL_AXES, false);
+    double total = 0;
+    CHECK(all && ga_ndim(all) == 0 && ga_to_host(all, &total, sizeof total) == GA_OK && total == 10,
+          "nansum(a, axis=None): %s", ga_last_error_message());
+    ga_release(all);
+    /* squeeze, expand_dims, flip */
+    ga_array *u = ga_reshape(a, 4, (const int64_t[]){1, 2, 1, 3});
+    ga_array *sq = ga_squeeze(u, GA_NO_AXES), *sqall = ga_squeeze(u, GA_ALL_AXES);
+    CHECK(sq && ga_ndim(sq) == 4, "squeeze(axis=()) squeezes nothing: %d dims", sq ? ga_ndim(sq) : -1);
+    CHECK(sqall && ga_ndim(sqall) == 2, "squeeze(axis=None) squeezes every unit axis: %d dims", sqall ? ga_ndim(sqall) : -1);
+    ga_array *ex = ga_expand_dims(a, GA_NO_AXES);
+    CHECK(ex && ga_ndim(ex) == 2, "expand_dims(axis=()) adds nothing");
+    ga_array *fl = ga_flip(a, GA_NO_AXES), *flall = ga_flip(a, GA_ALL_AXES);
+    double f[6], fa[6];
+    CHECK(fl && ga_to_host(fl, f, sizeof f) == GA_OK && f[0] == 3 && f[5] == 9, "flip(a, axis=()) is a unchanged");
+    CHECK(flall && ga_to_host(flall, fa, sizeof fa) == GA_OK && fa[0] == 9 && fa[5] == 3, "flip(a, axis=None) reverses");
+    ga_release(u), ga_release(sq), ga_release(sqall), ga_release(ex), ga_release(fl), ga_release(flall);
+    ga_release(a);
+    ga_clear_error();
 }

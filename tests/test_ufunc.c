@@ -25,12 +25,13 @@
 
    Where NumPy's answer depends on the platform or is a quirk of one format,
    the tests accept either or follow NumPy's float32/float64 rule, and say
-   so at the reference: the sign of a zero from maximum, minimum, fmax, fmin,
-   clip and float16 nextafter(x, x); spacing(-0.0) and sign(-0.0) (+, as
-   NumPy's floats, not ml_dtypes' bfloat16); float16 spacing of negative
-   numbers (float32's rule); float16 sinc (computed in float32, not in
-   float16 operations). Integer power with a negative exponent follows
-   gpuarr's documented rule (NumPy raises).
+   so at the reference: the sign of a zero from maximum, minimum, fmax, fmin
+   and clip; spacing(-0.0) and sign(-0.0) of bfloat16 (+, as NumPy's
+   floats, not ml_dtypes'); float16 sinc (computed in float32, not in
+   float16 operations). float16 nextafter and spacing are NumPy's own
+   (npy_half_nextafter, npy_half_spacing, as NumPy 2.5 gives them).
+   Integer power with a negative exponent is NumPy's error
+   (GA_ERROR_VALUE).
 
    Then the functions with other arities (divmod, modf, frexp, where, clip,
    isclose, allclose, round, nan_to_num, angle, real, imag), special values
@@ -145,7 +146,8 @@ static long double from_ordinal(ga_dtype t, int64_t k)
     return t == GA_FLOAT16 ? ref_f16_to_double(bits) : ref_bf16_to_double(bits);
 }
 
-/* C's nextafter in format t: the neighbour of x toward y, y when equal. */
+/* nextafter in format t: the neighbour of x toward y; y when equal (C's,
+   NumPy 2.5's for float16 too, ml_dtypes' for bfloat16). */
 static long double next_toward(ga_dtype t, long double x, long double y)
 {
     if (isnan(x) || isnan(y)) return NAN;
@@ -156,13 +158,15 @@ static long double next_toward(ga_dtype t, long double x, long double y)
 
 /* spacing(x) in format t, as NumPy's float32 and float64 give it: the
    distance from x to its neighbour away from zero, with x's sign; the
-   smallest subnormal for both zeros; NaN for infinities. (NumPy's float16
-   spacing is never negative and at negative powers of two steps toward
-   zero, and ml_dtypes' bfloat16 spacing of -0.0 is negative; gpuarr follows
-   float32's rule in every format.) */
+   smallest subnormal for both zeros; NaN for infinities. float16 as NumPy's
+   npy_half_spacing: nextafter(x, inf) - x, never negative (at a negative
+   power of two, the step toward zero), inf at the largest value.
+   (ml_dtypes' bfloat16 spacing of -0.0 is negative; gpuarr's is positive,
+   as NumPy's floats.) */
 static long double spacing_of(ga_dtype t, long double x)
 {
     if (isnan(x) || isinf(x)) return NAN;
+    if (t == GA_FLOAT16) return next_toward(t, x, INFINITY) - x;
     if (x == 0) return min_subnormal(t);
     return next_toward(t, x, copysignl(INFINITY, x)) - x;
 }
@@ -527,11 +531,11 @@ static uint64_t i_fmod(uint64_t a, uint64_t b, ga_dtype t)
     if (!is_signed(t)) return a % b;
     return SB == -1 ? 0 : (uint64_t)(SA % SB);
 }
-/* Wrapping power; a negative exponent gives 1 for a == 1, +-1 for a == -1,
-   else 0 (NumPy raises there instead). */
+/* Wrapping power (exponents >= 0: NumPy refuses negative ones, see
+   ufunc_integer_power_negative_exponent). */
 static uint64_t i_power(uint64_t a, uint64_t b, ga_dtype t)
 {
-    if (is_signed(t) && SB < 0) return a == 1 ? 1 : SA == -1 ? ((b & 1) ? UINT64_MAX : 1) : 0;
+    (void)t;
     uint64_t r = 1;
     for (; b; b >>= 1, a *= a)
         if (b & 1) r *= a;
@@ -623,7 +627,7 @@ enum domain {
     D_ACOSH,    /* [0.9, 5], or positive of every magnitude */
     D_SINC,     /* within +-30, integers among them */
     D_POW_BASE, /* [0, 60], some negative integers */
-    D_POW_EXP,  /* within +-30, integers among them; integers: -3..20 and 60..70 */
+    D_POW_EXP,  /* within +-30, integers among them; integers: 0..20 and 60..70 (NumPy refuses negative ones) */
     D_LOGADD,   /* within +-200 */
     D_SHIFT,    /* integers: -3 .. width + 3 */
     D_EXPONENT  /* integers: mostly within +-1100 (ldexp) */
@@ -707,8 +711,8 @@ static const spec specs[GA_NUM_UFUNCS] = {
     SPEC(FMAX, r_fmax, c_fmax, i_maximum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
     SPEC(FMIN, r_fmin, c_fmin, i_minimum, ZEROS_EQUAL, ZEROS_EQUAL, D_ANY, D_ANY),
     SPEC(COPYSIGN, r_copysign, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
-    /* NumPy's float16 nextafter(x, x) gives x, C's gives y: the zeros may differ */
-    SPEC(NEXTAFTER, r_nextafter, NULL, NULL, ZEROS_EQUAL, EXACT, D_ANY, D_ANY),
+    /* nextafter(x, x): y, the sign of a zero included (C's, NumPy 2.5's, ml_dtypes') */
+    SPEC(NEXTAFTER, r_nextafter, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
     SPEC(LDEXP, r_ldexp, NULL, NULL, EXACT, EXACT, D_ANY, D_EXPONENT),
     SPEC(HEAVISIDE, r_heaviside, NULL, NULL, EXACT, EXACT, D_ANY, D_ANY),
     SPEC(BITWISE_AND, NULL, NULL, i_bitwise_and, EXACT, EXACT, D_ANY, D_ANY),
@@ -952,7 +956,7 @@ static uint64_t gen_int(int domain, ga_dtype t)
     int w = width(t);
     switch (domain) {
     case D_SHIFT: return wrap(t, (uint64_t)rnd_int(-3, w + 3));
-    case D_POW_EXP: return wrap(t, (uint64_t)(rnd() % 8 ? rnd_int(-3, 20) : rnd_int(60, 70)));
+    case D_POW_EXP: return wrap(t, (uint64_t)(rnd() % 8 ? rnd_int(0, 20) : rnd_int(60, 70)));
     case D_EXPONENT: return wrap(t, rnd() % 8 ? (uint64_t)rnd_int(-1100, 1100) : rnd());
     default: break;
     }
@@ -2246,7 +2250,8 @@ DEVICE_TEST(ufunc_special_float_values)
         for (size_t i = 0; i < sizeof float_cases / sizeof float_cases[0]; i++)
             check_float_case(float_cases[i].line, float_cases[i].u, t, float_cases[i].a, float_cases[i].b, float_cases[i].want);
         /* the format's own neighbours (the spacing of a negative number is
-           negative, as float32's, also for float16) */
+           negative, as float32's, but for float16: NumPy's is never
+           negative, nextafter(x, inf) - x) */
         double eps = epsilon_of(t), tiny = min_subnormal(t), big = max_finite(t), normal = ldexp(1.0, min_exponent(t));
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 0, 1, tiny);
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, -0.0, -1, -tiny);
@@ -2257,8 +2262,12 @@ DEVICE_TEST(ufunc_special_float_values)
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, tiny, 0, 0.0);
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, NAN, 1, NAN);
         check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 1, NAN, NAN);
+        /* equal inputs: y (NumPy 2.5's float16 too) */
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, 0.0, -0.0, -0.0);
+        check_float_case(__LINE__, GA_UFUNC_NEXTAFTER, t, -0.0, 0.0, 0.0);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, 1, 0, eps);
-        check_float_case(__LINE__, GA_UFUNC_SPACING, t, -1, 0, -eps);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, -1, 0, t == GA_FLOAT16 ? eps / 2 : -eps);
+        check_float_case(__LINE__, GA_UFUNC_SPACING, t, -big, 0, t == GA_FLOAT16 ? 32 : -INF);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, 0, 0, tiny);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, -0.0, 0, tiny);
         check_float_case(__LINE__, GA_UFUNC_SPACING, t, normal, 0, tiny);
@@ -2343,10 +2352,9 @@ DEVICE_TEST(ufunc_special_integer_values)
         N(RIGHT_SHIFT, INT8, -5, 8, -1), N(RIGHT_SHIFT, INT8, -5, -1, -1), N(RIGHT_SHIFT, INT8, 5, 8, 0),
         N(RIGHT_SHIFT, INT8, 5, -1, 0), N(RIGHT_SHIFT, UINT8, 128, 7, 1), N(RIGHT_SHIFT, UINT8, 128, 8, 0),
         N(RIGHT_SHIFT, INT64, -1, 64, -1), N(RIGHT_SHIFT, INT64, INT64_MIN, 63, -1), N(RIGHT_SHIFT, UINT64, -1, 63, 1),
-        /* power wraps; negative exponents: 1, +-1 or 0 (NumPy raises) */
-        N(POWER, INT8, 2, 7, -128), N(POWER, INT8, 2, 8, 0), N(POWER, INT8, 3, -1, 0), N(POWER, INT8, 1, -5, 1),
-        N(POWER, INT8, -1, -5, -1), N(POWER, INT8, -1, -4, 1), N(POWER, INT32, 0, 0, 1), N(POWER, INT32, 0, -1, 0),
-        N(POWER, UINT8, 3, 5, 243), N(POWER, INT64, 3, 40, INT64_C(-6289078614652622815)),
+        /* power wraps (negative exponents: ufunc_integer_power_negative_exponent) */
+        N(POWER, INT8, 2, 7, -128), N(POWER, INT8, 2, 8, 0), N(POWER, INT8, -1, 5, -1), N(POWER, INT8, -2, 7, -128),
+        N(POWER, INT32, 0, 0, 1), N(POWER, UINT8, 3, 5, 243), N(POWER, INT64, 3, 40, INT64_C(-6289078614652622815)),
         /* reciprocal: C's 1.0 / a cast back (inf becomes INT_MIN's low bits) */
         N(RECIPROCAL, INT32, 0, 0, INT32_MIN), N(RECIPROCAL, INT8, 0, 0, 0), N(RECIPROCAL, INT64, 0, 0, INT64_MIN),
         N(RECIPROCAL, UINT64, 0, 0, 0), N(RECIPROCAL, UINT32, 0, 0, 0), N(RECIPROCAL, INT16, -1, 0, -1),
@@ -2808,4 +2816,229 @@ DEVICE_TEST(ufunc_errors)
     CHECK(none[0] == NULL, "no output on failure");
     ga_release(a3), ga_release(b4), ga_release(f32), ga_release(bools), ga_release(c64), ga_release(out4);
     ga_release(m23), ga_release(out3), ga_release(outi), ga_release(outf), ga_release(ro);
+}
+
+/* ======================================================================== */
+/* Issue 15: NumPy parity                                                    */
+/* ======================================================================== */
+
+/* float16 spacing as NumPy's npy_half_spacing (nextafter(x, inf) - x, never
+   negative), also of int8, uint8 and bool inputs, whose loop is float16:
+   NumPy's values. */
+DEVICE_TEST(ufunc_spacing_float16_as_numpy)
+{
+    static const double f16[][2] = {
+        {8, 0.0078125}, {-8, 0.00390625}, {-16, 0.0078125}, {1, 0x1p-10}, {-1, 0x1p-11}, {-1.5, 0x1p-10},
+        {65504, INFINITY}, {-65504, 32}, {0, 0x1p-24}, {-0.0, 0x1p-24}, {0x1p-14, 0x1p-24}, {-0x1p-14, 0x1p-24},
+        {-0x1p-13, 0x1p-24}, {0x1p-13, 0x1p-23}, {0x1p-24, 0x1p-24}, {-0x1p-24, 0x1p-24}, {1000, 0.5}, {-1024, 0.5},
+        {INFINITY, NAN}, {-INFINITY, NAN}, {NAN, NAN}};
+    int64_t n = (int64_t)(sizeof f16 / sizeof f16[0]);
+    uint16_t x[32], got[32];
+    for (int64_t i = 0; i < n; i++) x[i] = ref_f16_from_double(f16[i][0]);
+    ga_array *a = ga_from_host(x, 1, &n, GA_FLOAT16), *r = ga_spacing(a);
+    if (r && ga_to_host(r, got, sizeof got) == GA_OK) {
+        for (int64_t i = 0; i < n; i++) {
+            double g = ref_f16_to_double(got[i]);
+            if (isnan(f16[i][1])) CHECK(got[i] == 0x7e00, "spacing(float16 %g) = bits 0x%04x, NumPy's NaN 0x7e00", f16[i][0], got[i]);
+            else CHECK(g == f16[i][1] && !signbit(g), "spacing(float16 %g) = %g, NumPy %g", f16[i][0], g, f16[i][1]);
+        }
+    } else {
+        FAIL("ga_spacing(float16): %s", ga_last_error_message());
+    }
+    ga_release(a), ga_release(r);
+    /* integer and bool inputs: the float16 loop */
+    static const struct {
+        ga_dtype t;
+        int n;
+        int64_t v[8];
+        double want[8];
+    } ints[] = {
+        {GA_INT8, 8, {8, -8, -16, 0, 1, -1, 127, -128}, {0.0078125, 0.00390625, 0.0078125, 0x1p-24, 0x1p-10, 0x1p-11, 0.0625, 0.0625}},
+        {GA_UINT8, 3, {8, 255, 0}, {0.0078125, 0.125, 0x1p-24}},
+        {GA_BOOL, 2, {1, 0}, {0x1p-10, 0x1p-24}},
+    };
+    for (size_t c = 0; c < sizeof ints / sizeof ints[0]; c++) {
+        uint8_t bytes[8];
+        for (int i = 0; i < ints[c].n; i++) bytes[i] = (uint8_t)ints[c].v[i];
+        int64_t m = ints[c].n;
+        ga_array *ai = ga_from_host(bytes, 1, &m, ints[c].t), *ri = ga_spacing(ai);
+        if (!ri || ga_dtype_of(ri) != GA_FLOAT16 || ga_to_host(ri, got, (size_t)m * 2) != GA_OK) {
+            FAIL("ga_spacing(%s): %s", dname(ints[c].t), ri ? "not float16" : ga_last_error_message());
+        } else {
+            for (int i = 0; i < ints[c].n; i++)
+                CHECK(ref_f16_to_double(got[i]) == ints[c].want[i], "spacing(%s %lld) = %g, NumPy %g", dname(ints[c].t),
+                      (long long)ints[c].v[i], ref_f16_to_double(got[i]), ints[c].want[i]);
+        }
+        ga_clear_error();
+        ga_release(ai), ga_release(ri);
+    }
+}
+
+/* Integer power with a negative exponent: NumPy's ValueError, for array
+   exponents (any layout, a 0-d one) and scalar ones; nothing written to
+   out=; an empty result, unsigned and bool exponents and float bases are no
+   error. */
+DEVICE_TEST(ufunc_integer_power_negative_exponent)
+{
+    static const char msg[] = "Integers to negative integer powers are not allowed.";
+    const int64_t four = 4, eight = 8;
+    const int8_t base8[4] = {2, 3, -1, 1}, exp8[4] = {1, 2, -1, 3};
+    const int64_t base64[8] = {2, 3, 4, 5, 6, 7, 8, 9}, exp64[8] = {1, 1, 1, 1, 1, 1, 1, -2};
+    ga_array *b8 = ga_from_host(base8, 1, &four, GA_INT8), *e8 = ga_from_host(exp8, 1, &four, GA_INT8);
+    ga_array *b64 = ga_from_host(base64, 1, &eight, GA_INT64), *e64 = ga_from_host(exp64, 1, &eight, GA_INT64);
+    CHECK_ERROR(ga_power(b8, e8) == NULL, GA_ERROR_VALUE, msg);
+    CHECK_ERROR(ga_power(b64, e64) == NULL, GA_ERROR_VALUE, msg);
+    /* a strided view with the negative exponent, and one without */
+    ga_array *odd = ga_index(e64, "1::2"), *even = ga_index(e64, "::2"), *bh = ga_index(b64, ":4");
+    CHECK_ERROR(ga_power(bh, odd) == NULL, GA_ERROR_VALUE, msg);
+    ga_array *fine = ga_power(bh, even);
+    CHECK(fine != NULL, "power with exponents >= 0 in a view: %s", ga_last_error_message());
+    ga_clear_error();
+    /* a 0-d exponent, broadcast */
+    const int64_t minus_one = -1;
+    ga_array *zd = ga_from_host(&minus_one, 0, NULL, GA_INT64);
+    CHECK_ERROR(ga_power(b64, zd) == NULL, GA_ERROR_VALUE, msg);
+    /* scalar exponents (a weak Python int), and the reflected form's base is free */
+    CHECK_ERROR(ga_power_scalar(b8, ga_int(-1)) == NULL, GA_ERROR_VALUE, msg);
+    ga_operand in[2] = {ga_operand_array(b64), ga_operand_scalar(ga_int(-3))};
+    ga_array *outs[2] = {NULL, NULL};
+    CHECK_ERROR(ga_ufunc_call(GA_UFUNC_POWER, in, outs) != GA_OK, GA_ERROR_VALUE, msg);
+    CHECK(outs[0] == NULL, "no output made on failure");
+    ga_array *rb = ga_power_rscalar(ga_int(-2), e8 ? ga_abs(e8) : NULL);
+    CHECK(rb != NULL, "(-2) ** |e|: %s", ga_last_error_message());
+    ga_clear_error();
+    /* out= is left as it was */
+    int64_t before[8] = {7, 7, 7, 7, 7, 7, 7, 7}, after[8];
+    ga_array *out = ga_from_host(before, 1, &eight, GA_INT64);
+    CHECK_ERROR(ga_power_out(b64, e64, out) != GA_OK, GA_ERROR_VALUE, msg);
+    if (out && ga_to_host(out, after, sizeof after) == GA_OK)
+        CHECK(memcmp(before, after, sizeof before) == 0, "out= was written by a failed power");
+    CHECK_ERROR(ga_power_out(b64, e64, b64) != GA_OK, GA_ERROR_VALUE, msg); /* in place */
+    if (ga_to_host(b64, after, sizeof after) == GA_OK)
+        CHECK(memcmp(base64, after, sizeof base64) == 0, "the base was written by a failed in-place power");
+    /* no error: an empty result, unsigned or bool exponents, a float base */
+    const int64_t zero = 0;
+    ga_array *empty = ga_zeros(1, &zero, GA_INT32), *r;
+    r = ga_power_scalar(empty, ga_int(-1));
+    CHECK(r && ga_size(r) == 0, "power of an empty array: %s", ga_last_error_message());
+    ga_clear_error(), ga_release(r);
+    r = ga_power(empty, zd);
+    CHECK(r && ga_size(r) == 0, "power with an empty result: %s", ga_last_error_message());
+    ga_clear_error(), ga_release(r);
+    const uint8_t uexp[4] = {255, 0, 1, 2};
+    ga_array *ue = ga_from_host(uexp, 1, &four, GA_UINT8);
+    r = ga_power(b8, ue); /* int16 loop */
+    int16_t r16[4];
+    CHECK(r && ga_to_host(r, r16, sizeof r16) == GA_OK && r16[1] == 1 && r16[2] == -1 && r16[3] == 1,
+          "power(int8, uint8): %s", ga_last_error_message());
+    ga_clear_error(), ga_release(r);
+    const double fbase[4] = {2, 4, 0.5, -2};
+    ga_array *fb = ga_from_host(fbase, 1, &four, GA_FLOAT64);
+    r = ga_power(fb, e8);
+    double rf[4];
+    CHECK(r && ga_to_host(r, rf, sizeof rf) == GA_OK && rf[0] == 2 && rf[1] == 16 && rf[2] == 2 && rf[3] == -8,
+          "power(float64, int8) with a negative exponent: %s", ga_last_error_message());
+    ga_clear_error(), ga_release(r);
+    ga_release(b8), ga_release(e8), ga_release(b64), ga_release(e64), ga_release(odd), ga_release(even);
+    ga_release(bh), ga_release(fine), ga_release(zd), ga_release(rb), ga_release(out), ga_release(empty);
+    ga_release(ue), ga_release(fb);
+}
+
+/* NumPy's npy_cpow for an integer exponent n (|n| < 100) in double or float
+   (`wide`), with each product rounded on its own (NumPy's scalar code). */
+static void cmul_in(bool wide, double ar, double ai, double br, double bi, double *rr, double *ri)
+{
+    if (wide) {
+        volatile double p1 = ar * br, p2 = ai * bi, p3 = ar * bi, p4 = ai * br;
+        *rr = p1 - p2, *ri = p3 + p4;
+    } else {
+        volatile float p1 = (float)ar * (float)br, p2 = (float)ai * (float)bi, p3 = (float)ar * (float)bi,
+                       p4 = (float)ai * (float)br;
+        *rr = (float)(p1 - p2), *ri = (float)(p3 + p4);
+    }
+}
+static void npy_cpow_int(bool wide, double ar, double ai, int n, double *rr, double *ri)
+{
+    if (n == 0) { *rr = 1, *ri = 0; return; }
+    if (ar == 0 && ai == 0) { *rr = n > 0 ? 0 : NAN, *ri = n > 0 ? 0 : NAN; return; }
+    if (n == 1) { *rr = ar, *ri = ai; return; }
+    if (n == 2) { cmul_in(wide, ar, ai, ar, ai, rr, ri); return; }
+    if (n == 3) {
+        double sr, si;
+        cmul_in(wide, ar, ai, ar, ai, &sr, &si);
+        cmul_in(wide, ar, ai, sr, si, rr, ri);
+        return;
+    }
+    int m = n < 0 ? -n : n;
+    double aar = 1, aai = 0, pr = ar, pi = ai;
+    for (int mask = 1;; mask <<= 1) {
+        if (m & mask) cmul_in(wide, aar, aai, pr, pi, &aar, &aai);
+        if (m < (mask << 1)) break;
+        cmul_in(wide, pr, pi, pr, pi, &pr, &pi);
+    }
+    *rr = aar, *ri = aai; /* negative n: Smith's 1 / r, not compared below */
+}
+
+/* Complex power with small integer exponents at infinities, NaN and
+   overflow, and complex multiply: NumPy's values part by part (NaN for
+   NaN, infinities with their signs), products never fused into an fma. */
+DEVICE_TEST(ufunc_complex_power_and_multiply_special_values)
+{
+    /* parts whose squares overflow: 1e200 in complex128, 1e20 in complex64 */
+    static const double parts_d[] = {INFINITY, -INFINITY, NAN, 0.0, 1.0, -2.0, 0.5, 1e200, -3e250, 1e30};
+    static const double parts_f[] = {INFINITY, -INFINITY, NAN, 0.0, 1.0, -2.0, 0.5, 0x1p66, -0x1p83, 0x1p30};
+    const int np_ = (int)(sizeof parts_d / sizeof parts_d[0]);
+    for (int w = 0; w < 2; w++) {
+        ga_dtype t = w ? GA_COMPLEX128 : GA_COMPLEX64;
+        bool wide = w != 0;
+        const double *parts = wide ? parts_d : parts_f;
+        int64_t n = np_ * np_;
+        double *z = (double *)malloc((size_t)n * 2 * sizeof(double));
+        float *zf = (float *)malloc((size_t)n * 2 * sizeof(float));
+        for (int i = 0; i < np_; i++)
+            for (int j = 0; j < np_; j++) {
+                z[2 * (i * np_ + j)] = parts[i], z[2 * (i * np_ + j) + 1] = parts[j];
+                zf[2 * (i * np_ + j)] = (float)parts[i], zf[2 * (i * np_ + j) + 1] = (float)parts[j];
+            }
+        ga_array *a = wide ? ga_from_host(z, 1, &n, t) : ga_from_host(zf, 1, &n, t);
+        double *got = (double *)malloc((size_t)n * 2 * sizeof(double));
+        float *gotf = (float *)malloc((size_t)n * 2 * sizeof(float));
+        for (int e = 0; e <= 5; e++) {
+            ga_array *r = ga_power_scalar(a, ga_int(e));
+            int bad = 0;
+            if (!r || (wide ? ga_to_host(r, got, (size_t)n * 16) : ga_to_host(r, gotf, (size_t)n * 8)) != GA_OK) {
+                FAIL("power(%s, %d): %s", dname(t), e, ga_last_error_message());
+            } else {
+                for (int64_t k = 0; k < n && bad < 3; k++) {
+                    double wr, wi, gr = wide ? got[2 * k] : gotf[2 * k], gi = wide ? got[2 * k + 1] : gotf[2 * k + 1];
+                    npy_cpow_int(wide, z[2 * k], z[2 * k + 1], e, &wr, &wi);
+                    if (!wide) wr = (float)wr, wi = (float)wi;
+                    bool ok = (isnan(wr) ? isnan(gr) : (isinf(wr) ? gr == wr : !isnan(gr) && !isinf(gr))) &&
+                              (isnan(wi) ? isnan(gi) : (isinf(wi) ? gi == wi : !isnan(gi) && !isinf(gi)));
+                    if (!ok && ++bad)
+                        FAIL("power(%s(%g, %g), %d) = (%g, %g), NumPy (%g, %g)", dname(t), z[2 * k], z[2 * k + 1], e, gr, gi,
+                             wr, wi);
+                }
+            }
+            ga_release(r);
+        }
+        /* multiply by itself: NumPy's scalar formula (ar*br - ai*bi, ...) */
+        ga_array *sq = ga_multiply(a, a);
+        int bad = 0;
+        if (!sq || (wide ? ga_to_host(sq, got, (size_t)n * 16) : ga_to_host(sq, gotf, (size_t)n * 8)) != GA_OK) {
+            FAIL("multiply(%s): %s", dname(t), ga_last_error_message());
+        } else {
+            for (int64_t k = 0; k < n && bad < 3; k++) {
+                double wr, wi, gr = wide ? got[2 * k] : gotf[2 * k], gi = wide ? got[2 * k + 1] : gotf[2 * k + 1];
+                cmul_in(wide, z[2 * k], z[2 * k + 1], z[2 * k], z[2 * k + 1], &wr, &wi);
+                bool ok = (isnan(wr) ? isnan(gr) : gr == wr || (!isinf(wr) && fabs(gr - wr) <= 1e-6 * fabs(wr))) &&
+                          (isnan(wi) ? isnan(gi) : gi == wi || (!isinf(wi) && fabs(gi - wi) <= 1e-6 * fabs(wi)));
+                if (!ok && ++bad)
+                    FAIL("multiply(%s(%g, %g)) squared = (%g, %g), expected (%g, %g)", dname(t), z[2 * k], z[2 * k + 1], gr,
+                         gi, wr, wi);
+            }
+        }
+        ga_release(sq), ga_release(a);
+        free(z), free(zf), free(got), free(gotf);
+    }
 }

@@ -126,7 +126,7 @@ static void op_multiply_2_new(void *p) { ufunc_args *u = (ufunc_args *)p; ga_rel
 
 /* reductions: a new result each call, as a.sum() */
 typedef struct reduce_args { const ga_array *a; int naxes; int axis; } reduce_args;
-static void op_sum(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_sum(r->a, r->naxes, &r->axis, false)); }
+static void op_sum(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_sum(r->a, r->naxes, r->naxes ? &r->axis : NULL, false)); }
 /* op on the next of ROTATE argument structs, one after the other */
 #define ROTATE 8
 typedef struct rotation { op_fn op; void *args; size_t size; int next; } rotation;
