@@ -2947,7 +2947,8 @@ struct ga__pool {
 
 static unsigned ga__pool_bin(size_t size)
 {
-    uint64_t units = size / GA__POOL_ROUND;   /* >= 1 */
+    uint64_t units = size / GA__POOL_ROUND;
+    if (units == 0) return 0; /* not for the pool's sizes (whole units); __builtin_clzll(0) is undefined */
     unsigned top = 63u - (unsigned)__builtin_clzll(units);
     unsigned sub = top >= 2 ? (unsigned)(units >> (top - 2)) & 3u : (unsigned)(units << (2 - top)) & 3u;
     unsigned bin = top * 4u + sub;
@@ -3206,20 +3207,28 @@ static void ga__pool_release_chunks(ga__pool *p)
     }
 }
 
+/* The chunk to ask for a block of `size` bytes: never less than size. */
 static size_t ga__pool_chunk_size(size_t size)
 {
     const size_t mib = (size_t)1 << 20;
     if (size <= mib) return 2 * mib;
     if (size < 10 * mib) return 20 * mib;
+    if (size > SIZE_MAX - 2 * mib) return size; /* rounding up would wrap to a small chunk */
     return (size + 2 * mib - 1) / (2 * mib) * (2 * mib);
+}
+
+/* Whether `want` more bytes stay within the pool's limit (none: 0). */
+static bool ga__pool_within_limit(const ga__pool *p, size_t want)
+{
+    size_t limit = p->stats.limit_bytes, held = p->stats.held_bytes;
+    return !limit || (held <= limit && want <= limit - held);
 }
 
 static ga__block *ga__pool_new_chunk(ga__pool *p, size_t size)
 {
     size_t want = ga__pool_chunk_size(size);
-    size_t limit = p->stats.limit_bytes;
-    if (limit && p->stats.held_bytes + want > limit) want = size;
-    if (limit && p->stats.held_bytes + want > limit) return NULL;
+    if (!ga__pool_within_limit(p, want)) want = size;
+    if (!ga__pool_within_limit(p, want)) return NULL;
     uint64_t ptr = 0;
     if (p->ops->chunk_alloc(p->ctx, want, &ptr) != 0) {
         if (want == size || p->ops->chunk_alloc(p->ctx, want = size, &ptr) != 0) return NULL;
@@ -3460,22 +3469,34 @@ static const ga__pool_ops ga__device_pool_ops = {
 };
 
 /* Parses GPUARR_MEMORY_LIMIT: bytes with an optional K/M/G/T suffix (powers
-   of 1024) or a percentage of `total`. 0 when unset or malformed. */
+   of 1024, optionally followed by "B" or "iB"), or a percentage of `total`;
+   trailing spaces allowed. 0 (no limit) when unset or malformed: no number,
+   NaN, a negative number, other text. A limit beyond SIZE_MAX is SIZE_MAX
+   (a double beyond size_t must not be converted: that is undefined). */
 static size_t ga__parse_memory_limit(const char *text, size_t total)
 {
     if (!text || !*text) return 0;
     char *end = NULL;
     double v = strtod(text, &end);
-    if (end == text || v < 0) return 0;
+    if (end == text || !(v >= 0)) return 0; /* !(v >= 0): NaN too */
+    double scale = 1.0;
     switch (*end) {
-    case '%': return (size_t)(v / 100.0 * (double)total);
-    case 'k': case 'K': v *= 1024.0; break;
-    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
-    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
-    case 't': case 'T': v *= 1024.0 * 1024.0 * 1024.0 * 1024.0; break;
-    case 0: break;
-    default: return 0;
+    case '%': v = v / 100.0 * (double)total; end++; break;
+    case 'k': case 'K': scale = 1024.0; break;
+    case 'm': case 'M': scale = 1024.0 * 1024.0; break;
+    case 'g': case 'G': scale = 1024.0 * 1024.0 * 1024.0; break;
+    case 't': case 'T': scale = 1024.0 * 1024.0 * 1024.0 * 1024.0; break;
+    default: break;
     }
+    if (scale != 1.0) {
+        v *= scale;
+        end++;
+        if (end[0] == 'i' && end[1] == 'B') end += 2;
+        else if (end[0] == 'B') end++;
+    }
+    while (*end == ' ') end++;
+    if (*end) return 0;
+    if (v >= (double)SIZE_MAX) return SIZE_MAX; /* (double)SIZE_MAX is 2^64: beyond every size_t */
     return (size_t)v;
 }
 

@@ -662,3 +662,65 @@ TEST(pool_is_thread_safe)
     ga__pool_destroy(&p);
     free(owned);
 }
+
+/* ---- issue 15: memory safety of the host paths ----------------------------- */
+
+/* GPUARR_MEMORY_LIMIT: a double beyond size_t was converted (undefined);
+   trailing text after the suffix was ignored. */
+TEST(issue15_memory_limit_huge_and_malformed)
+{
+    size_t gib = (size_t)1 << 30;
+    CHECK(ga__parse_memory_limit("99999999999999999999G", gib) == SIZE_MAX, "a huge limit is SIZE_MAX");
+    CHECK(ga__parse_memory_limit("1e30%", SIZE_MAX) == SIZE_MAX, "a huge percentage is SIZE_MAX");
+    CHECK(ga__parse_memory_limit("inf", gib) == SIZE_MAX && ga__parse_memory_limit("1e400", gib) == SIZE_MAX,
+          "infinite limits");
+    CHECK(ga__parse_memory_limit("18446744073709551616", gib) == SIZE_MAX, "2^64 bytes");
+    CHECK(ga__parse_memory_limit("nan", gib) == 0 && ga__parse_memory_limit("-nanG", gib) == 0, "NaN is malformed");
+    CHECK(ga__parse_memory_limit("-1G", gib) == 0, "negative is malformed");
+    CHECK(ga__parse_memory_limit("4GiB", 0) == 4 * gib && ga__parse_memory_limit("4GB", 0) == 4 * gib &&
+              ga__parse_memory_limit("4G ", 0) == 4 * gib,
+          "GiB, GB and trailing spaces");
+    CHECK(ga__parse_memory_limit("5Gx", gib) == 0 && ga__parse_memory_limit("5%%", gib) == 0 &&
+              ga__parse_memory_limit("5 G", gib) == 0 && ga__parse_memory_limit("5GiBs", gib) == 0,
+          "text after the number or suffix is malformed");
+    CHECK(ga__parse_memory_limit("100%", 8 * gib) == 8 * gib, "the whole device");
+}
+
+static size_t grant_asked;
+static int grant_any(void *ctx, size_t bytes, uint64_t *ptr)
+{
+    (void)ctx;
+    grant_asked = bytes;
+    *ptr = 1ull << 44;
+    return 0;
+}
+static void grant_free(void *ctx, uint64_t ptr, size_t bytes) { (void)ctx, (void)ptr, (void)bytes; }
+
+/* A request near SIZE_MAX: its chunk size wrapped to a few bytes (the
+   block then claimed more than its chunk), and a chunk of 0 bytes reached
+   the bins' __builtin_clzll(0). */
+TEST(issue15_pool_sizes_near_size_max)
+{
+    const size_t mib = (size_t)1 << 20;
+    CHECK(ga__pool_chunk_size(SIZE_MAX - mib + 1) >= SIZE_MAX - mib + 1, "a chunk holds its block");
+    CHECK(ga__pool_chunk_size(SIZE_MAX - 3 * mib) >= SIZE_MAX - 3 * mib, "a chunk holds its block");
+    CHECK(ga__pool_bin(0) == 0 && ga__pool_bin(SIZE_MAX) < GA__POOL_BINS, "bins of the extremes");
+    static const ga__pool_ops ops = {grant_any, grant_free, fake_record, fake_done, fake_wait, fake_destroy};
+    fake_gpu g;
+    memset(&g, 0, sizeof g);
+    ga__pool p;
+    ga__pool_init(&p, &ops, &g, 0);
+    ga__block *b = ga__pool_alloc(&p, SIZE_MAX - mib + 1, 1, 0, false);
+    CHECK(b && b->size >= SIZE_MAX - mib + 1 && grant_asked >= b->size, "the block and its chunk hold the request");
+    if (b) ga__pool_free(&p, b);
+    CHECK(ga__pool_alloc(&p, SIZE_MAX, 1, 0, false) == NULL, "SIZE_MAX bytes cannot be rounded to 512");
+    p.stats.limit_bytes = 4 * mib;
+    ga__pool_free_all_blocks(&p);
+    b = ga__pool_alloc(&p, SIZE_MAX - 3 * mib, 1, 0, false);
+    CHECK(!b, "the limit holds for huge requests (held + want wrapped)");
+    b = ga__pool_alloc(&p, mib, 1, 0, false);
+    CHECK(b && p.stats.held_bytes <= 4 * mib, "within the limit");
+    if (b) ga__pool_free(&p, b);
+    CHECK(ga__pool_stats(&p).used_bytes == 0, "books balance");
+    ga__pool_destroy(&p);
+}
