@@ -449,7 +449,8 @@ GPUARR_API bool ga_can_cast(ga_dtype from, ga_dtype to, ga_casting casting);
 
 /* numpy.result_type under NEP 50: the promotion of `ndtypes` array dtypes
    with `nscalars` weak C scalars (only their kinds matter). With no dtypes,
-   the scalars' own defaults (bool, int64, float64, complex128). */
+   the scalars' own defaults (bool, int64, float64, complex128).
+   GA_DTYPE_INVALID for an invalid dtype, a negative count or a NULL list. */
 GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes,
                                    int nscalars, const ga_scalar *scalars);
 
@@ -3909,6 +3910,7 @@ GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes, int nsca
                                    const ga_scalar *scalars)
 {
     ga_dtype r = GA_DTYPE_INVALID;
+    if (ndtypes < 0 || nscalars < 0 || (ndtypes > 0 && !dtypes) || (nscalars > 0 && !scalars)) return r;
     for (int i = 0; i < ndtypes; i++) {
         if (!ga__dtype_valid(dtypes[i])) return GA_DTYPE_INVALID;
         r = r == GA_DTYPE_INVALID ? dtypes[i] : ga_promote_types(r, dtypes[i]);

@@ -724,3 +724,12 @@ TEST(issue15_pool_sizes_near_size_max)
     CHECK(ga__pool_stats(&p).used_bytes == 0, "books balance");
     ga__pool_destroy(&p);
 }
+
+TEST(issue15_result_type_null_lists)
+{
+    ga_scalar s = ga_int(1);
+    CHECK(ga_result_type(1, NULL, 0, NULL) == GA_DTYPE_INVALID, "NULL dtypes");
+    CHECK(ga_result_type(0, NULL, 1, NULL) == GA_DTYPE_INVALID, "NULL scalars");
+    CHECK(ga_result_type(-1, NULL, 1, &s) == GA_DTYPE_INVALID, "a negative count");
+    CHECK(ga_result_type(0, NULL, 1, &s) == GA_INT64, "a lone Python int");
+}
