@@ -4103,60 +4103,123 @@ static void ga__layout_of(const ga_array *a, ga__layout *l)
     }
 }
 
-/* NumPy's contiguity flags for a shape and byte strides. */
+/* --- checked arithmetic ------------------------------------------------------ */
+/* Every product and sum of shapes, strides, item sizes and byte offsets
+   goes through these two: true when the exact result does not fit int64
+   (*r is then the wrapped value). Shapes that pass ga__shape_size, and
+   layouts that pass ga__byte_span, cannot overflow in the sums and
+   products of their own extents. */
+static inline bool ga__mul_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+static inline bool ga__add_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+
+/* NumPy's size rule (PyArray_NewFromDescr): the item size times the product
+   of the nonzero dims must fit int64, a zero dim excusing none of the
+   others; then every C stride and byte extent of the shape fits too.
+   Stores the element count in *size; false when the array is too big.
+   The dims must be non-negative. */
+static bool ga__shape_size(int ndim, const int64_t *shape, int64_t itemsize, int64_t *size)
+{
+    int64_t bytes = itemsize > 0 ? itemsize : 1, n = 1;
+    bool empty = false;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] == 0) {
+            empty = true;
+            continue;
+        }
+        if (ga__mul_overflow(bytes, shape[d], &bytes)) return false;
+        n *= shape[d]; /* at most bytes */
+    }
+    *size = empty ? 0 : n;
+    return true;
+}
+
+/* NumPy's error for a shape beyond ga__shape_size. */
+static ga_status ga__too_big(const char *func)
+{
+    return ga__error(GA_ERROR_VALUE, func,
+                     "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+}
+
+/* The byte offsets from element 0 of the lowest and the highest element of
+   a non-empty layout (*lo <= 0 <= *hi); false when they overflow int64. */
+static bool ga__byte_span(int ndim, const int64_t *shape, const int64_t *strides, int64_t *lo, int64_t *hi)
+{
+    int64_t l = 0, h = 0;
+    for (int d = 0; d < ndim; d++) {
+        int64_t span;
+        if (ga__mul_overflow(strides[d], shape[d] - 1, &span)) return false;
+        if (span < 0 ? ga__add_overflow(l, span, &l) : ga__add_overflow(h, span, &h)) return false;
+    }
+    *lo = l;
+    *hi = h;
+    return true;
+}
+
+/* The bytes [*first, *end) that the elements of a non-empty layout reach,
+   element 0 at byte `offset`; false when they overflow int64. */
+static bool ga__reach(int64_t offset, int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize,
+                      int64_t *first, int64_t *end)
+{
+    int64_t lo, hi;
+    return ga__byte_span(ndim, shape, strides, &lo, &hi) && !ga__add_overflow(offset, lo, first) &&
+           !ga__add_overflow(offset, hi, end) && !ga__add_overflow(*end, itemsize, end);
+}
+
+/* NumPy's contiguity flags for a shape and byte strides (a stride
+   expected beyond int64 matches none). */
 static int ga__contiguity(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
 {
     int flags = GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
+    for (int d = 0; d < ndim; d++)
+        if (shape[d] == 0) return flags;
     int64_t expect = itemsize;
+    bool beyond = false;
     for (int d = ndim - 1; d >= 0; d--) {
-        if (shape[d] == 0) return GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
         if (shape[d] != 1) {
-            if (strides[d] != expect) flags &= ~GA_C_CONTIGUOUS;
-            expect *= shape[d];
+            if (beyond || strides[d] != expect) flags &= ~GA_C_CONTIGUOUS;
+            beyond = beyond || ga__mul_overflow(expect, shape[d], &expect);
         }
     }
     expect = itemsize;
+    beyond = false;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] != 1) {
-            if (strides[d] != expect) flags &= ~GA_F_CONTIGUOUS;
-            expect *= shape[d];
+            if (beyond || strides[d] != expect) flags &= ~GA_F_CONTIGUOUS;
+            beyond = beyond || ga__mul_overflow(expect, shape[d], &expect);
         }
     }
     return flags;
 }
 
-/* Checks a shape for `func`; stores the element count in *size. */
-static ga_status ga__check_shape(const char *func, int ndim, const int64_t *shape, int64_t *size)
+/* Checks a shape of `itemsize`-byte elements for `func` (ndim, negative
+   dims, ga__shape_size); stores the element count in *size. */
+static ga_status ga__check_shape(const char *func, int ndim, const int64_t *shape, int64_t itemsize, int64_t *size)
 {
     if (ndim < 0 || ndim > GA_MAXDIMS)
         return ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS);
     if (ndim > 0 && !shape) return ga__null_input(func, "shape");
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++) {
-        if (shape[d] < 0)
-            return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
-        if (shape[d] != 0 && n > INT64_MAX / shape[d])
-            return ga__error(GA_ERROR_VALUE, func, "array is too big; the number of elements overflows int64");
-        n *= shape[d];
-    }
-    *size = n;
+    for (int d = 0; d < ndim; d++)
+        if (shape[d] < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+    if (!ga__shape_size(ndim, shape, itemsize, size)) return ga__too_big(func);
     return GA_OK;
 }
 
-/* C strides of `shape` for an item size. */
-static void ga__c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
+/* C strides of `shape` for an item size (a zero-length axis counts as one,
+   as NumPy fills them); false, the strides unfinished, when they overflow
+   (never for a shape that passed ga__shape_size). */
+static bool ga__c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
 {
     for (int d = ndim - 1; d >= 0; d--) {
         strides[d] = itemsize;
-        itemsize *= shape[d] ? shape[d] : 1;
+        if (ga__mul_overflow(itemsize, shape[d] ? shape[d] : 1, &itemsize) && d > 0) return false;
     }
+    return true;
 }
 
-/* C-contiguous strides for l's shape, as NumPy fills them (a zero-length
-   axis counts as one). */
-static void ga__fill_c_strides(ga__layout *l, int64_t itemsize)
+/* C-contiguous strides for l's shape (ga__c_strides). */
+static bool ga__fill_c_strides(ga__layout *l, int64_t itemsize)
 {
-    ga__c_strides(l->ndim, l->shape, itemsize, l->strides);
+    return ga__c_strides(l->ndim, l->shape, itemsize, l->strides);
 }
 
 static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape)
@@ -4262,8 +4325,10 @@ static int ga__collapse(int ndim, int64_t *shape, int nops, int64_t (*strides)[G
     for (int d = 0; d < ndim; d++) {
         if (shape[d] == 1) continue;
         bool merge = out > 0;
-        for (int k = 0; k < nops && merge; k++)
-            merge = strides[k][out - 1] == strides[k][d] * shape[d];
+        for (int k = 0; k < nops && merge; k++) {
+            int64_t next;
+            merge = !ga__mul_overflow(strides[k][d], shape[d], &next) && strides[k][out - 1] == next;
+        }
         if (merge) {
             shape[out - 1] *= shape[d];
             for (int k = 0; k < nops; k++) strides[k][out - 1] = strides[k][d];
@@ -4281,24 +4346,33 @@ static int ga__collapse(int ndim, int64_t *shape, int nops, int64_t (*strides)[G
 static bool ga__collapse_range(const int64_t *shape, const int64_t *strides, int lo, int hi, int64_t *stride)
 {
     int64_t expect = 0;
-    bool first = true;
+    bool first = true, beyond = false; /* beyond: the expected stride overflows int64 */
     *stride = 0;
     for (int d = hi - 1; d >= lo; d--) {
         if (shape[d] == 1) continue;
-        if (!first && strides[d] != expect) return false;
+        if (!first && (beyond || strides[d] != expect)) return false;
         if (first) *stride = strides[d];
         first = false;
-        expect = strides[d] * shape[d];
+        beyond = ga__mul_overflow(strides[d], shape[d], &expect);
     }
     return true;
 }
 
+/* |x| without overflow (INT64_MIN too). */
+static inline uint64_t ga__magnitude(int64_t x) { return x < 0 ? 0 - (uint64_t)x : (uint64_t)x; }
+
 /* Whether offsets up to the extremes of a strided operand fit int32. */
 static bool ga__fits_int32(int ndim, const int64_t *shape, const int64_t *strides)
 {
-    int64_t reach = 0;
-    for (int d = 0; d < ndim; d++) reach += (strides[d] < 0 ? -strides[d] : strides[d]) * (shape[d] - 1);
-    return reach < INT32_MAX;
+    uint64_t reach = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] <= 1) continue;
+        uint64_t m = ga__magnitude(strides[d]);
+        if (m && (uint64_t)(shape[d] - 1) > (uint64_t)INT32_MAX / m) return false;
+        reach += m * (uint64_t)(shape[d] - 1);
+        if (reach >= INT32_MAX) return false;
+    }
+    return true;
 }
 
 /* perm: the dims 0..ndim-1 by decreasing |strides[d]| (stable), i.e. the
@@ -4308,21 +4382,23 @@ static void ga__order_by_stride(int ndim, const int64_t *strides, int *perm)
     for (int d = 0; d < ndim; d++) perm[d] = d;
     for (int i = 1; i < ndim; i++)
         for (int j = i; j > 0; j--) {
-            int64_t a = strides[perm[j - 1]], b = strides[perm[j]];
-            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
+            if (ga__magnitude(strides[perm[j - 1]]) >= ga__magnitude(strides[perm[j]])) break;
             int t = perm[j - 1];
             perm[j - 1] = perm[j];
             perm[j] = t;
         }
 }
 
-/* The byte range [lo, hi) that `a`'s elements occupy. */
+/* The byte range [lo, hi) that `a`'s elements occupy (non-empty; all of
+   the address space if it could not be computed, which an array inside its
+   buffer never gives). */
 static void ga__extent(const ga_array *a, uint64_t *lo, uint64_t *hi)
 {
     int64_t l = 0, h = 0;
-    for (int d = 0; d < a->ndim; d++) {
-        int64_t span = a->strides[d] * (a->shape[d] - 1);
-        if (span < 0) l += span; else h += span;
+    if (!ga__byte_span(a->ndim, a->shape, a->strides, &l, &h)) {
+        *lo = 0;
+        *hi = UINT64_MAX;
+        return;
     }
     *lo = a->data + (uint64_t)l;
     *hi = a->data + (uint64_t)h + ga__dtype_sizes[a->dtype];
@@ -4356,10 +4432,25 @@ static void ga__buffer_release(ga__buffer *b)
     GPUARR_FREE(b);
 }
 
-/* A new array header over `buffer` (whose reference it takes). */
+/* A new array header over `buffer` (whose reference it takes, and gives
+   back on failure). Every array is made here, so every array has at most
+   GA_MAXDIMS dims and a shape within ga__shape_size: the callers check
+   with their own words first, these checks are the last line. */
 static ga_array *ga__array_wrap(const char *func, ga__buffer *buffer, ga_dtype dtype, int ndim,
                                 const int64_t *shape, const int64_t *strides, uint64_t data)
 {
+    int64_t size = 0;
+    ga_status st = GA_OK;
+    if (ndim < 0 || ndim > GA_MAXDIMS)
+        st = ga__error(GA_ERROR_VALUE, func, "number of dimensions must be within [0, %d], the result would have %d",
+                       GA_MAXDIMS, ndim);
+    for (int d = 0; st == GA_OK && d < ndim; d++)
+        if (shape[d] < 0) st = ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+    if (st == GA_OK && !ga__shape_size(ndim, shape, ga__dtype_sizes[dtype], &size)) st = ga__too_big(func);
+    if (st != GA_OK) {
+        ga__buffer_release(buffer);
+        return NULL;
+    }
     ga_array *a = (ga_array *)GPUARR_MALLOC(sizeof *a);
     if (!a) {
         ga__buffer_release(buffer);
@@ -4372,11 +4463,10 @@ static ga_array *ga__array_wrap(const char *func, ga__buffer *buffer, ga_dtype d
     a->device = buffer->device;
     a->buffer = buffer;
     a->data = data;
-    a->size = 1;
+    a->size = size;
     for (int d = 0; d < ndim; d++) {
         a->shape[d] = shape[d];
         a->strides[d] = strides[d];
-        a->size *= shape[d];
     }
     a->flags = ga__contiguity(ndim, shape, strides, (int64_t)ga__dtype_sizes[dtype]) | GA_WRITEABLE;
     return a;
@@ -4392,12 +4482,8 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
         ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
         return NULL;
     }
-    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
     size_t itemsize = ga__dtype_sizes[dtype];
-    if ((uint64_t)size > SIZE_MAX / itemsize) {
-        ga__error(GA_ERROR_VALUE, func, "array is too big");
-        return NULL;
-    }
+    if (ga__check_shape(func, ndim, shape, (int64_t)itemsize, &size) != GA_OK) return NULL;
     ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
     if (!buf) {
         ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
@@ -4417,11 +4503,7 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
         buf->ptr = buf->block->ptr;
     }
     int64_t strides[GA_MAXDIMS];
-    int64_t step = (int64_t)itemsize;
-    for (int d = ndim - 1; d >= 0; d--) {
-        strides[d] = step;
-        step *= shape[d] ? shape[d] : 1;
-    }
+    ga__c_strides(ndim, shape, (int64_t)itemsize, strides); /* exact: the shape passed ga__check_shape */
     ga_array *a = ga__array_wrap(func, buf, dtype, ndim, shape, strides, buf->ptr);
     if (a) a->flags |= GA_OWNDATA;
     return a;
@@ -4450,11 +4532,40 @@ static ga_array *ga__ret(ga_array *a)
     return a;
 }
 
+/* Checks that a non-empty layout of a's dtype, element 0 at byte `offset`
+   from a's first element, lies inside a's buffer. */
+static ga_status ga__check_within(const char *func, const ga_array *a, int64_t offset, int ndim, const int64_t *shape,
+                                  const int64_t *strides)
+{
+    const size_t nbytes = a->buffer->nbytes;
+    int64_t first = 0, end = 0;
+    if (ga__add_overflow((int64_t)(a->data - a->buffer->ptr), offset, &offset) ||
+        !ga__reach(offset, ndim, shape, strides, (int64_t)ga__dtype_sizes[a->dtype], &first, &end))
+        return ga__error(GA_ERROR_VALUE, func,
+                         "the view reaches byte offsets beyond int64, outside the buffer of %zu bytes", nbytes);
+    if (first < 0 || (uint64_t)end > (uint64_t)nbytes)
+        return ga__error(GA_ERROR_VALUE, func, "the view reaches bytes %lld to %lld, outside the buffer of %zu bytes",
+                         (long long)first, (long long)end, nbytes);
+    return GA_OK;
+}
+
 /* A view of a's buffer with layout `l` (offset relative to a's first
    element); read-only when `a` is or when `writeable` is false. Not tracked
-   by scopes. */
+   by scopes. A non-empty view must lie inside the buffer (every view
+   function computes one that does; this is the last line). */
 static ga_array *ga__view(const char *func, const ga_array *a, const ga__layout *l, bool writeable)
 {
+    int64_t size = 0;
+    if (l->ndim < 0 || l->ndim > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "number of dimensions must be within [0, %d], the result would have %d",
+                  GA_MAXDIMS, l->ndim);
+        return NULL;
+    }
+    bool negative = false;
+    for (int d = 0; d < l->ndim; d++) negative = negative || l->shape[d] < 0;
+    if (!negative && ga__shape_size(l->ndim, l->shape, ga__dtype_sizes[a->dtype], &size) && size > 0 &&
+        ga__check_within(func, a, l->offset, l->ndim, l->shape, l->strides) != GA_OK)
+        return NULL;
     GA__ATOMIC_ADD(&a->buffer->refcount, 1);
     ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, l->ndim, l->shape, l->strides,
                                  a->data + (uint64_t)l->offset);
@@ -4512,9 +4623,9 @@ GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *s
     static const char func[] = "ga_as_strided";
     int64_t size = 0;
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
-    if (ndim > 0 && !strides) { ga__null_input(func, "strides"); return NULL; }
     int64_t itemsize = (int64_t)ga__dtype_sizes[a->dtype];
+    if (ga__check_shape(func, ndim, shape, itemsize, &size) != GA_OK) return NULL;
+    if (ndim > 0 && !strides) { ga__null_input(func, "strides"); return NULL; }
     int64_t align = itemsize < 8 ? itemsize : 8; /* kernels access whole, aligned elements */
     bool aligned = (int64_t)((a->data + (uint64_t)offset) % (uint64_t)align) == 0;
     for (int d = 0; d < ndim; d++) aligned = aligned && strides[d] % align == 0;
@@ -4523,20 +4634,8 @@ GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *s
                   (long long)align, ga__dtype_names[a->dtype]);
         return NULL;
     }
-    /* the byte range the view touches, relative to the buffer's start */
-    int64_t lo = (int64_t)(a->data - a->buffer->ptr) + offset, hi = lo;
-    if (size > 0) {
-        for (int d = 0; d < ndim; d++) {
-            int64_t span = strides[d] * (shape[d] - 1);
-            if (span < 0) lo += span; else hi += span;
-        }
-        if (lo < 0 || hi + itemsize > (int64_t)a->buffer->nbytes) {
-            ga__error(GA_ERROR_VALUE, func,
-                      "the view reaches bytes %lld to %lld, outside the buffer of %zu bytes",
-                      (long long)lo, (long long)(hi + itemsize), a->buffer->nbytes);
-            return NULL;
-        }
-    }
+    /* every element inside the buffer, the byte arithmetic checked */
+    if (size > 0 && ga__check_within(func, a, offset, ndim, shape, strides) != GA_OK) return NULL;
     GA__ATOMIC_ADD(&a->buffer->refcount, 1);
     ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, ndim, shape, strides,
                                  a->data + (uint64_t)offset);
@@ -6653,15 +6752,19 @@ static bool ga__reshape_strides(const ga_array *a, int ndim, const int64_t *shap
         }
     int oi = 0, oj = 1, ni = 0, nj = 1;
     while (ni < ndim && oi < oldnd) {
-        int64_t np = shape[ni], op = olddims[oi];
+        int64_t np = shape[ni], op = olddims[oi], next; /* the products stay within a's size */
         while (np != op) {
-            if (np < op) np *= shape[nj++];
-            else op *= olddims[oj++];
+            if (np < op) {
+                if (nj >= ndim || ga__mul_overflow(np, shape[nj++], &np)) return false;
+            } else if (oj >= oldnd || ga__mul_overflow(op, olddims[oj++], &op)) {
+                return false;
+            }
         }
         for (int ok = oi; ok < oj - 1; ok++)
-            if (oldstrides[ok] != olddims[ok + 1] * oldstrides[ok + 1]) return false;
+            if (ga__mul_overflow(olddims[ok + 1], oldstrides[ok + 1], &next) || oldstrides[ok] != next) return false;
         strides[nj - 1] = oldstrides[oj - 1];
-        for (int nk = nj - 1; nk > ni; nk--) strides[nk - 1] = strides[nk] * shape[nk];
+        for (int nk = nj - 1; nk > ni; nk--)
+            if (ga__mul_overflow(strides[nk], shape[nk], &strides[nk - 1])) return false;
         ni = nj++;
         oi = oj++;
     }
@@ -6683,7 +6786,7 @@ static ga_array *ga__reshape(const char *func, const ga_array *a, int ndim, cons
     l.ndim = ndim;
     l.offset = 0;
     int unknown = -1;
-    int64_t known = 1;
+    int64_t known = 1; /* the product of the given dims; -1: beyond int64, which no size matches */
     for (int d = 0; d < ndim; d++) {
         l.shape[d] = shape[d];
         if (shape[d] < 0) {
@@ -6692,15 +6795,14 @@ static ga_array *ga__reshape(const char *func, const ga_array *a, int ndim, cons
                 return NULL;
             }
             unknown = d;
-        } else {
-            known *= shape[d];
+        } else if (ga__mul_overflow(known, shape[d], &known)) {
+            known = -1; /* as NumPy's _fix_unknown_dimension: at once the size mismatch below */
+            break;
         }
     }
-    if (unknown >= 0 && known != 0 && a->size % known == 0) l.shape[unknown] = a->size / known;
+    if (unknown >= 0 && known > 0 && a->size % known == 0) l.shape[unknown] = a->size / known;
     else if (unknown >= 0) known = -1; /* no fit: the message below */
-    int64_t total = 1;
-    for (int d = 0; d < ndim; d++) total *= l.shape[d];
-    if (known < 0 || total != a->size) {
+    if (known < 0 || (unknown < 0 && known != a->size)) {
         char text[400];
         ga__format_requested_shape(text, sizeof text, ndim, shape);
         ga__error(GA_ERROR_VALUE, func, "cannot reshape array of size %lld into shape %s", (long long)a->size, text);
@@ -6910,7 +7012,7 @@ GPUARR_API ga_array *ga_broadcast_to(const ga_array *a, int ndim, const int64_t 
             ga__error(GA_ERROR_VALUE, func, "all elements of broadcast shape must be non-negative");
             return NULL;
         }
-    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
+    if (ga__check_shape(func, ndim, shape, (int64_t)ga__dtype_sizes[a->dtype], &size) != GA_OK) return NULL;
     ga_array *v = ga__broadcast_view(func, a, ndim, shape);
     if (!v && ga__t.error == GA_OK) {
         char from[200], to[200];
@@ -7362,17 +7464,17 @@ GPUARR_API ga_array *ga_indices(int ndim, const int64_t *dims, ga_dtype dtype)
 {
     static const char func[] = "ga_indices";
     int64_t size, shape[GA_MAXDIMS];
-    if (ndim < 0 || ndim + 1 > GA_MAXDIMS) {
+    if (ndim < 0 || ndim > GA_MAXDIMS - 1) {
         ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS - 1);
         return NULL;
     }
-    if (ga__check_shape(func, ndim, dims, &size) != GA_OK) return NULL;
-    shape[0] = ndim;
-    for (int d = 0; d < ndim; d++) shape[d + 1] = dims[d];
     if (!ga__dtype_valid(dtype)) {
         ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
         return NULL;
     }
+    if (ga__check_shape(func, ndim, dims, (int64_t)ga__dtype_sizes[dtype], &size) != GA_OK) return NULL;
+    shape[0] = ndim;
+    for (int d = 0; d < ndim; d++) shape[d + 1] = dims[d];
     if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
     ga_array *out = ga__array_new(func, ga__t.device, ndim + 1, shape, dtype);
     for (int i = 0; out && i < ndim && size > 0; i++) {

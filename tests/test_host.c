@@ -177,17 +177,17 @@ TEST(shape_checks_and_errors)
 {
     int64_t size = -1;
     int64_t good[3] = {2, 0, 5};
-    CHECK_OK(ga__check_shape("ga_empty", 3, good, &size));
+    CHECK_OK(ga__check_shape("ga_empty", 3, good, 8, &size));
     CHECK(size == 0, "size of (2,0,5)");
     int64_t bad[2] = {2, -1};
-    CHECK_ERROR(ga__check_shape("ga_empty", 2, bad, &size) != GA_OK, GA_ERROR_VALUE,
+    CHECK_ERROR(ga__check_shape("ga_empty", 2, bad, 8, &size) != GA_OK, GA_ERROR_VALUE,
                 "ga_empty: negative dimensions are not allowed");
     int64_t huge[3] = {1ll << 40, 1ll << 40, 1ll << 40};
-    CHECK_ERROR(ga__check_shape("ga_zeros", 3, huge, &size) != GA_OK, GA_ERROR_VALUE, "too big");
-    CHECK_ERROR(ga__check_shape("ga_zeros", GA_MAXDIMS + 1, good, &size) != GA_OK, GA_ERROR_VALUE,
+    CHECK_ERROR(ga__check_shape("ga_zeros", 3, huge, 8, &size) != GA_OK, GA_ERROR_VALUE, "too big");
+    CHECK_ERROR(ga__check_shape("ga_zeros", GA_MAXDIMS + 1, good, 8, &size) != GA_OK, GA_ERROR_VALUE,
                 "ndim 33 is out of range (0 to 32)");
-    CHECK_ERROR(ga__check_shape("ga_zeros", 2, NULL, &size) != GA_OK, GA_ERROR_NULL_INPUT, "shape is NULL");
-    CHECK_OK(ga__check_shape("ga_zeros", 0, NULL, &size));
+    CHECK_ERROR(ga__check_shape("ga_zeros", 2, NULL, 8, &size) != GA_OK, GA_ERROR_NULL_INPUT, "shape is NULL");
+    CHECK_OK(ga__check_shape("ga_zeros", 0, NULL, 8, &size));
     CHECK(size == 1, "a 0-d array has one element");
 }
 
@@ -723,6 +723,39 @@ TEST(issue15_pool_sizes_near_size_max)
     if (b) ga__pool_free(&p, b);
     CHECK(ga__pool_stats(&p).used_bytes == 0, "books balance");
     ga__pool_destroy(&p);
+}
+
+/* NumPy's size rule: itemsize times the product of the nonzero dims fits
+   int64, a zero dim excusing none of the others. */
+TEST(issue15_shape_size_rule)
+{
+    int64_t size = -1, strides[3];
+    const char *too_big = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+    CHECK_OK(ga__check_shape("ga_empty", 1, (const int64_t[]){1ll << 62}, 1, &size));
+    CHECK(size == 1ll << 62, "2^62 bytes");
+    CHECK_ERROR(ga__check_shape("ga_empty", 1, (const int64_t[]){1ll << 62}, 2, &size) != GA_OK, GA_ERROR_VALUE,
+                too_big);
+    CHECK_ERROR(ga__check_shape("ga_empty", 2, (const int64_t[]){0, 1ll << 62}, 8, &size) != GA_OK, GA_ERROR_VALUE,
+                too_big);
+    CHECK_OK(ga__check_shape("ga_empty", 3, (const int64_t[]){1ll << 30, 0, 1ll << 29}, 8, &size));
+    CHECK(size == 0, "empty");
+    CHECK(ga__c_strides(3, (const int64_t[]){1ll << 30, 0, 1ll << 29}, 8, strides) && strides[0] == 1ll << 32,
+          "C strides of an empty shape");
+    CHECK(!ga__c_strides(2, (const int64_t[]){4, 1ll << 62}, 8, strides), "C strides beyond int64 are refused");
+    CHECK(ga__c_strides(2, (const int64_t[]){1ll << 62, 4}, 8, strides) && strides[0] == 32,
+          "the product past the first dim is never a stride");
+    /* contiguity of shapes whose expected strides leave int64 */
+    CHECK(ga__contiguity(2, (const int64_t[]){1ll << 62, 4}, (const int64_t[]){32, 8}, 8) == GA_C_CONTIGUOUS,
+          "C-contiguous, F's expectation beyond int64");
+    CHECK(ga__contiguity(1, (const int64_t[]){1}, (const int64_t[]){INT64_MIN}, 8) ==
+              (GA_C_CONTIGUOUS | GA_F_CONTIGUOUS),
+          "a unit axis's stride does not count");
+    /* stride orders and int32 reach with INT64_MIN strides */
+    int perm[2];
+    ga__order_by_stride(2, (const int64_t[]){8, INT64_MIN}, perm);
+    CHECK(perm[0] == 1 && perm[1] == 0, "|INT64_MIN| is the largest");
+    CHECK(!ga__fits_int32(2, (const int64_t[]){3, 3}, (const int64_t[]){INT64_MIN, 8}), "INT64_MIN reach");
+    CHECK(ga__fits_int32(2, (const int64_t[]){1, 3}, (const int64_t[]){INT64_MIN, 8}), "a unit axis reaches nothing");
 }
 
 TEST(issue15_result_type_null_lists)

@@ -461,3 +461,62 @@ TEST(views_scopes_and_no_device)
         CHECK(!ga_kernel_family_loaded(f), "kernel family %s loaded by a view function", ga_kernel_family_name(f));
     ga_release(a);
 }
+
+/* ---- issue 15: memory safety of the view paths ------------------------------ */
+/* Each defect found by fuzzing the host paths (tests/fuzz; its corpus holds
+   the same inputs as regress-* files), checked here without a GPU. */
+
+static ga_array *f64(int64_t n) /* float64 (n,), C order, over exactly its bytes */
+{
+    return fake_array(GA_FLOAT64, 1, &n, (const int64_t[]){8}, 0, (size_t)n * 8);
+}
+
+/* Sizes whose product wrapped around int64 gave views outside their buffer. */
+TEST(issue15_sizes_beyond_int64_are_refused)
+{
+    const char *too_big = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+    ga_array *a = f64(8);
+    /* 4 * 4611686018427387906 is 8 modulo 2^64 */
+    CHECK_ERROR(ga_reshape(a, 2, (const int64_t[]){4, 4611686018427387906}) == NULL, GA_ERROR_VALUE,
+                "ga_reshape: cannot reshape array of size 8 into shape (4,4611686018427387906)");
+    CHECK_ERROR(ga_reshape(a, 3, (const int64_t[]){-1, 4611686018427387906, 4}) == NULL, GA_ERROR_VALUE,
+                "cannot reshape array of size 8 into shape");
+    CHECK_ERROR(ga_reshape(a, 3, (const int64_t[]){1ll << 62, 1ll << 62, -1}) == NULL, GA_ERROR_VALUE,
+                "cannot reshape array of size 8"); /* NumPy stops at the overflow, before the -1 */
+    ga_array *empty = f64(0);
+    CHECK_ERROR(ga_reshape(empty, 3, (const int64_t[]){0, 1ll << 62, 1ll << 62}) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_reshape(empty, 3, (const int64_t[]){0, 1ll << 30, 1ll << 30}) == NULL, GA_ERROR_VALUE, too_big);
+    ga_array *v = ga_reshape(empty, 3, (const int64_t[]){0, 1ll << 30, 1ll << 29}); /* 2^62 bytes but for the 0 */
+    CHECK(v && ga_size(v) == 0, "an empty array of 2^59 * 8 bytes is fine: %s", ga_last_error_message());
+    ga_release(v);
+    /* broadcast_to (1,) float64 -> (2^62,): 2^65 bytes, and ga_nbytes was 0 */
+    ga_array *one = f64(1);
+    CHECK_ERROR(ga_broadcast_to(one, 1, (const int64_t[]){1ll << 62}) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_broadcast_to(one, 2, (const int64_t[]){0, 1ll << 62}) == NULL, GA_ERROR_VALUE, too_big);
+    v = ga_broadcast_to(one, 1, (const int64_t[]){1ll << 59});
+    CHECK(v && ga_nbytes(v) == (size_t)1 << 62, "2^62 bytes of broadcast view are fine: %s", ga_last_error_message());
+    ga_release(v);
+    ga_array *big[2] = {NULL, NULL};
+    ga_array *col = ga_broadcast_to(one, 2, (const int64_t[]){1ll << 40, 1});
+    ga_array *row = ga_broadcast_to(one, 2, (const int64_t[]){1, 1ll << 40});
+    CHECK_ERROR(ga_broadcast_arrays(2, (const ga_array *const[]){col, row}, big) != GA_OK, GA_ERROR_VALUE, too_big);
+    CHECK(!big[0] && !big[1], "nothing stored on error");
+    ga_release(col);
+    ga_release(row);
+    /* as_strided: spans of 4 * 2^62 and 2 * INT64_MIN bytes wrapped to 0 */
+    CHECK_ERROR(ga_as_strided(a, 1, (const int64_t[]){5}, (const int64_t[]){1ll << 62}, 0) == NULL, GA_ERROR_VALUE,
+                "ga_as_strided: the view reaches byte offsets beyond int64, outside the buffer of 64 bytes");
+    CHECK_ERROR(ga_as_strided(a, 1, (const int64_t[]){3}, (const int64_t[]){INT64_MIN}, 0) == NULL, GA_ERROR_VALUE,
+                "outside the buffer of 64 bytes");
+    CHECK_ERROR(ga_as_strided(a, 1, (const int64_t[]){1}, (const int64_t[]){8}, INT64_MAX - 7) == NULL,
+                GA_ERROR_VALUE, "outside the buffer of 64 bytes");
+    CHECK_ERROR(ga_as_strided(a, 1, (const int64_t[]){1ll << 61}, (const int64_t[]){0}, 0) == NULL, GA_ERROR_VALUE,
+                too_big);
+    v = ga_as_strided(a, 2, (const int64_t[]){0, 3}, (const int64_t[]){INT64_MIN, INT64_MAX - 7}, 0);
+    CHECK(v && ga_size(v) == 0, "an empty view may have any strides: %s", ga_last_error_message());
+    ga_release(v);
+    ga_release(one);
+    ga_release(empty);
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
