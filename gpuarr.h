@@ -7149,12 +7149,20 @@ static ga_array *ga__flipped(const char *func, const ga_array *a, const bool *fl
 {
     ga__layout l;
     ga__layout_of(a, &l);
-    bool empty = a->size == 0;
+    bool empty = a->size == 0, beyond = false;
     for (int d = 0; d < a->ndim; d++)
         if (flip[d] && a->shape[d] > 0) { /* an empty axis stays as it is, as NumPy's [::-1] */
-            if (!empty) l.offset += (a->shape[d] - 1) * a->strides[d];
-            l.strides[d] = -a->strides[d];
+            int64_t span;
+            if (!empty)
+                beyond = beyond || ga__mul_overflow(a->shape[d] - 1, a->strides[d], &span) ||
+                         ga__add_overflow(l.offset, span, &l.offset);
+            /* negated as NumPy's C does: INT64_MIN (on a unit axis, where it addresses nothing) stays */
+            l.strides[d] = (int64_t)(0 - (uint64_t)a->strides[d]);
         }
+    if (beyond) { /* not for an array inside its buffer */
+        ga__too_big(func);
+        return NULL;
+    }
     return ga__view(func, a, &l, true);
 }
 
@@ -7249,23 +7257,32 @@ static ga_array *ga__diagonal(const char *func, const ga_array *a, int64_t offse
     ga__layout l;
     l.ndim = 0;
     l.offset = 0;
-    int64_t n1 = a->shape[axis1], n2 = a->shape[axis2], len;
+    int64_t n1 = a->shape[axis1], n2 = a->shape[axis2], len, stride;
+    bool beyond = false; /* the offset overflowed: only an empty view's may (its strides address nothing) */
     if (offset >= 0) {
         len = GA__MAX(0, (n2 - offset < n1 ? n2 - offset : n1));
-        if (len > 0) l.offset = offset * a->strides[axis2];
+        if (len > 0) beyond = ga__mul_overflow(offset, a->strides[axis2], &l.offset);
     } else {
         len = GA__MAX(0, (n1 + offset < n2 ? n1 + offset : n2));
-        if (len > 0) l.offset = -offset * a->strides[axis1];
+        if (len > 0) beyond = ga__mul_overflow(-offset, a->strides[axis1], &l.offset); /* -offset < n1 */
     }
     for (int d = 0; d < a->ndim; d++)
         if (d != axis1 && d != axis2) {
             l.shape[l.ndim] = a->shape[d];
             l.strides[l.ndim++] = a->strides[d];
         }
+    /* a diagonal of two or more elements has a stride within the buffer;
+       a shorter one's addresses nothing and is NumPy's C sum, wrapped */
+    if (ga__add_overflow(a->strides[axis1], a->strides[axis2], &stride) && len > 1) beyond = true;
     l.shape[l.ndim] = len;
-    l.strides[l.ndim++] = a->strides[axis1] + a->strides[axis2];
-    for (int d = 0; d < l.ndim; d++)
-        if (l.shape[d] == 0) l.offset = 0;
+    l.strides[l.ndim++] = stride;
+    bool empty = false;
+    for (int d = 0; d < l.ndim; d++) empty = empty || l.shape[d] == 0;
+    if (empty) l.offset = 0;
+    else if (beyond) { /* not for an array inside its buffer */
+        ga__too_big(func);
+        return NULL;
+    }
     return ga__view(func, a, &l, false);
 }
 
@@ -7294,7 +7311,12 @@ static ga_array *ga__diag(const char *func, const ga_array *a, int64_t k)
         ga__error(GA_ERROR_VALUE, func, "Input must be 1- or 2-d.");
         return NULL;
     }
-    int64_t n = a->shape[0] + (k < 0 ? -k : k), shape[2] = {n, n};
+    int64_t n, shape[2];
+    if (k == INT64_MIN || ga__add_overflow(a->shape[0], k < 0 ? -k : k, &n)) {
+        ga__too_big(func);
+        return NULL;
+    }
+    shape[0] = shape[1] = n;
     ga_array *out = ga__full_on(func, a->device, 2, shape, ga_int(0), a->dtype);
     if (!out) return NULL;
     ga__layout l; /* out's diagonal k */
@@ -7343,9 +7365,10 @@ GPUARR_API ga_status ga_fill_diagonal(ga_array *a, ga_scalar value, bool wrap)
     /* the diagonal (i, i, ...); for a tall 2-d matrix with wrap, again from
        every (cols + 1)-th row, as NumPy's flat stepping gives */
     int64_t rows = a->shape[0], cols = a->ndim == 2 ? a->shape[1] : a->shape[0], step = 0;
-    for (int d = 0; d < a->ndim; d++) step += a->strides[d];
+    for (int d = 0; d < a->ndim; d++)
+        if (ga__add_overflow(step, a->strides[d], &step)) step = 0; /* only when the diagonal is one element long */
     ga_status st = GA_OK;
-    for (int64_t row = 0; st == GA_OK && row < rows; row += cols + 1) {
+    for (int64_t row = 0; st == GA_OK && row < rows; row = rows - row - 1 <= cols ? rows : row + cols + 1) {
         ga__layout l;
         l.ndim = 1;
         l.shape[0] = GA__MIN(rows - row, cols);
@@ -7549,7 +7572,10 @@ static ga_array *ga__concatenate(const char *func, int n, const ga_array *const 
                 return NULL;
             }
         }
-        shape[axis] += x->shape[axis];
+        if (ga__add_overflow(shape[axis], x->shape[axis], &shape[axis])) {
+            ga__too_big(func);
+            return NULL;
+        }
         dtype = ga_promote_types(dtype, x->dtype);
     }
     if (ga__bind(func, first->device) != GA_OK) return NULL;
@@ -7844,7 +7870,11 @@ GPUARR_API ga_array *ga_pad(const ga_array *a, const int64_t *widths, ga_pad_mod
         }
         before[d] = widths[2 * d];
         inner[d] = a->shape[d];
-        shape[d] = before[d] + a->shape[d] + widths[2 * d + 1];
+        if (ga__add_overflow(before[d], a->shape[d], &shape[d]) ||
+            ga__add_overflow(shape[d], widths[2 * d + 1], &shape[d])) {
+            ga__too_big(func);
+            return NULL;
+        }
     }
     ga_array *out = mode == GA_PAD_CONSTANT ? ga__full_on(func, a->device, a->ndim, shape, constant, a->dtype)
                                             : (ga__bind(func, a->device) == GA_OK
@@ -7915,7 +7945,10 @@ GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps)
         vstrides[2 * d] = 0;
         vshape[2 * d + 1] = s;
         vstrides[2 * d + 1] = ad >= 0 ? a->strides[ad] : 0;
-        shape[d] = r * s;
+        if (ga__mul_overflow(r, s, &shape[d])) {
+            ga__too_big(func);
+            return NULL;
+        }
     }
     return ga__ret(ga__materialize(func, a, 2 * nd, vshape, vstrides, nd, shape));
 }
@@ -7951,7 +7984,11 @@ GPUARR_API ga_array *ga_repeat(const ga_array *a, int64_t repeats, int axis)
         if (d == axis) { /* each element, `repeats` times */
             vshape[v] = repeats;
             vstrides[v++] = 0;
-            shape[d] *= repeats;
+            if (ga__mul_overflow(shape[d], repeats, &shape[d])) {
+                ga_release(src);
+                ga__too_big(func);
+                return NULL;
+            }
         }
     }
     ga_array *r = ga__materialize(func, src, src->ndim + 1, vshape, vstrides, src->ndim, shape);
@@ -7974,7 +8011,8 @@ static ga_array *ga__roll(const char *func, const ga_array *a, int64_t shift, in
     if (ga__bind(func, a->device) != GA_OK) return NULL;
     ga_array *out = ga__array_new(func, a->device, a->ndim, a->shape, a->dtype);
     if (!out) return NULL;
-    int64_t n = a->shape[axis], k = n ? ((shift % n) + n) % n : 0;
+    int64_t n = a->shape[axis], k = n ? shift % n : 0;
+    if (k < 0) k += n;
     /* out[k:] = a[:n-k]; out[:k] = a[n-k:] */
     ga_array *parts[4] = {ga__axis_slice(func, out, axis, k, n - k), ga__axis_slice(func, a, axis, 0, n - k),
                           ga__axis_slice(func, out, axis, 0, k), ga__axis_slice(func, a, axis, n - k, k)};
@@ -8332,7 +8370,9 @@ static void ga__index_params(const ga_array *a, int axis, int64_t count, const i
 static ga_status ga__index_launch(const char *func, const ga_array *a, ga_array *out, const ga_array *values,
                                   const ga_array *idx, int axis, ga__take_params *p)
 {
-    int64_t total = p->outer * p->count * p->inner;
+    int64_t total;
+    if (ga__mul_overflow(p->outer, p->count, &total) || ga__mul_overflow(total, p->inner, &total))
+        return ga__too_big(func);
     if (total != 0 && p->axis_len == 0)
         return ga__error(GA_ERROR_INDEX, func, "cannot do a non-empty take from an empty axes.");
     /* NumPy checks the indices once per outer position, even when the
@@ -8754,9 +8794,12 @@ static bool ga__has_array_item(int n, const ga_index_item *items)
 static ga_array *ga__linear_positions(const char *func, const ga__index_array *arrays, int narrays,
                                       const int64_t *lengths, int ndim, const int64_t *shape, int device)
 {
-    int64_t size = 1;
-    for (int d = 0; d < ndim; d++) size *= shape[d];
+    int64_t size = 0;
     if (narrays == 1) return ga_retain(arrays[0].linear);
+    if (!ga__shape_size(ndim, shape, 8, &size)) {
+        ga__too_big(func);
+        return NULL;
+    }
     if (size == 0) return ga__array_new(func, device, ndim, shape, GA_INT64);
     ga_array *sum = NULL;
     int64_t mult = 1;

@@ -520,3 +520,37 @@ TEST(issue15_sizes_beyond_int64_are_refused)
     CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
     ga_release(a);
 }
+
+/* Strides of unit axes may be anything (they address nothing): flipping
+   negated INT64_MIN, a diagonal summed two of them; sums and products of
+   dims for new arrays wrapped into small shapes, refused here before any
+   device work. */
+TEST(issue15_extreme_strides_and_dims)
+{
+    const char *too_big = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+    ga_array *a = f64(8), *v;
+    v = ga_as_strided(a, 2, (const int64_t[]){1, 8}, (const int64_t[]){INT64_MIN, 8}, 0);
+    CHECK(v && ga_size(v) == 8, "a unit axis may have any stride: %s", ga_last_error_message());
+    ga_array *f = v ? ga_flip(v, 0, NULL) : NULL; /* its stride negated without overflow */
+    CHECK(f && ga_strides(f)[0] == INT64_MIN && f->data - FAKE_PTR == 56, "flipped: %s", ga_last_error_message());
+    ga_release(f);
+    ga_release(v);
+    v = ga_as_strided(a, 2, (const int64_t[]){1, 8}, (const int64_t[]){INT64_MAX - 7, 8}, 0);
+    ga_array *d = v ? ga_diagonal(v, 0, 0, 1) : NULL; /* strides summed without overflow */
+    CHECK(d && ga_shape(d)[0] == 1, "diagonal of a unit axis of stride 2^63 - 8: %s", ga_last_error_message());
+    ga_release(d);
+    ga_release(v);
+    ga_array *three = fake_array(GA_UINT8, 1, (const int64_t[]){3}, (const int64_t[]){1}, 0, 3);
+    CHECK_ERROR(ga_tile(three, 1, (const int64_t[]){1ll << 62}) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_repeat(three, 1ll << 62, 0) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_pad(three, (const int64_t[]){INT64_MAX, 1}, GA_PAD_CONSTANT, ga_int(0)) == NULL, GA_ERROR_VALUE,
+                too_big);
+    CHECK_ERROR(ga_diag(three, INT64_MIN) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_diag(three, INT64_MAX) == NULL, GA_ERROR_VALUE, too_big);
+    ga_array *wide = fake_array(GA_UINT8, 2, (const int64_t[]){0, 1ll << 62}, (const int64_t[]){1ll << 62, 1}, 0, 0);
+    CHECK_ERROR(ga_concatenate(2, (const ga_array *const[]){wide, wide}, 1) == NULL, GA_ERROR_VALUE, too_big);
+    ga_release(wide);
+    ga_release(three);
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
