@@ -6897,11 +6897,13 @@ GPUARR_API ga_array *ga_squeeze(const ga_array *a, int naxes, const int *axes)
    NumPy (which gives the new axes the strides reshape would). */
 static ga_array *ga__expand_dims(const char *func, const ga_array *a, int naxes, const int *axes)
 {
-    int ndim = a->ndim + naxes, ax[GA_MAXDIMS + 1];
-    if (naxes < 0 || ndim > GA_MAXDIMS) {
-        ga__error(GA_ERROR_VALUE, func, "the result would have %d dimensions (at most %d)", ndim, GA_MAXDIMS);
+    int ax[GA_MAXDIMS + 1];
+    if (naxes < 0 || naxes > GA_MAXDIMS - a->ndim) {
+        ga__error(GA_ERROR_VALUE, func, "the result would have %lld dimensions (at most %d)",
+                  (long long)a->ndim + naxes, GA_MAXDIMS);
         return NULL;
     }
+    int ndim = a->ndim + naxes;
     if (ga__normalize_axes(func, "repeated axis", naxes, axes, ndim, ax) != GA_OK) return NULL;
     bool added[GA_MAXDIMS] = {false};
     for (int i = 0; i < naxes; i++) added[ax[i]] = true;
@@ -7202,7 +7204,8 @@ GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2)
 {
     static const char func[] = "ga_rot90";
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (axis1 == axis2 || axis1 - axis2 == a->ndim || axis2 - axis1 == a->ndim) {
+    const int64_t apart = (int64_t)axis1 - axis2; /* in int64: INT_MIN - 1 is no int */
+    if (axis1 == axis2 || apart == a->ndim || -apart == a->ndim) {
         ga__error(GA_ERROR_VALUE, func, "Axes must be different.");
         return NULL;
     }
@@ -7929,7 +7932,7 @@ GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps)
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (n > 0 && !reps) { ga__null_input(func, "reps"); return NULL; }
     int nd = GA__MAX(n, a->ndim);
-    if (n < 0 || 2 * nd > GA_MAXDIMS) {
+    if (n < 0 || nd > GA_MAXDIMS / 2) {
         ga__error(GA_ERROR_VALUE, func, "tile supports at most %d dimensions", GA_MAXDIMS / 2);
         return NULL;
     }

@@ -554,3 +554,26 @@ TEST(issue15_extreme_strides_and_dims)
     CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
     ga_release(a);
 }
+
+/* Axis arithmetic with INT_MIN and INT_MAX overflowed int. */
+TEST(issue15_extreme_axes)
+{
+    ga_array *a = c34();
+    CHECK_ERROR(ga_rot90(a, 1, INT32_MIN, 0) == NULL, GA_ERROR_VALUE,
+                "ga_rot90: Axes=(-2147483648, 0) out of range for array of ndim=2.");
+    CHECK_ERROR(ga_rot90(a, 1, INT32_MAX, -1) == NULL, GA_ERROR_VALUE, "Axes=(2147483647, -1) out of range");
+    CHECK_ERROR(ga_rot90(a, 1, 0, -2) == NULL, GA_ERROR_VALUE, "Axes must be different.");
+    ga_array *v = ga_rot90(a, INT32_MIN, 0, 1); /* INT_MIN quarter turns: none */
+    CHECK(v && ga_shape(v)[0] == 3, "k = INT_MIN: %s", ga_last_error_message());
+    ga_release(v);
+    CHECK_ERROR(ga_expand_dims(a, INT32_MAX, (const int[]){0}) == NULL, GA_ERROR_VALUE, "dimensions (at most 32)");
+    CHECK_ERROR(ga_swapaxes(a, INT32_MIN, 0) == NULL, GA_ERROR_AXIS, "axis1: axis -2147483648 is out of bounds");
+    CHECK_ERROR(ga_moveaxis(a, 1, (const int[]){INT32_MIN}, (const int[]){0}) == NULL, GA_ERROR_AXIS,
+                "source: axis -2147483648 is out of bounds");
+    CHECK_ERROR(ga_diagonal(a, 0, 0, INT32_MIN) == NULL, GA_ERROR_AXIS, "axis2: axis -2147483648 is out of bounds");
+    CHECK_ERROR(ga_indices(INT32_MAX, NULL, GA_INT64) == NULL, GA_ERROR_VALUE, "ndim 2147483647 is out of range");
+    CHECK_ERROR(ga_tile(a, INT32_MAX, NULL) == NULL, GA_ERROR_NULL_INPUT, "reps");
+    CHECK_ERROR(ga_tile(a, INT32_MAX, (const int64_t[]){1}) == NULL, GA_ERROR_VALUE, "at most 16 dimensions");
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
