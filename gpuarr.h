@@ -8084,19 +8084,25 @@ static struct {
 static ga_status ga__index_layout(const char *func, const ga_array *a, int n, const ga_index_item *items,
                                   ga__layout *out)
 {
-    int consumed = 0, ellipses = 0, added = 0;
+    int consumed = 0, ellipses = 0, integers = 0, added = 0;
+    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "a negative number of index items (%d)", n);
     for (int i = 0; i < n; i++) {
         if (items[i].kind == GA_INDEX_INTEGER || items[i].kind == GA_INDEX_SLICE) consumed++;
         else if (items[i].kind == GA_INDEX_ELLIPSIS) ellipses++;
         else if (items[i].kind == GA_INDEX_NEWAXIS) added++;
         else return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)items[i].kind);
+        integers += items[i].kind == GA_INDEX_INTEGER;
     }
     if (ellipses > 1) return ga__error(GA_ERROR_INDEX, func, "an index can only have a single ellipsis ('...')");
     if (consumed > a->ndim)
         return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
                          a->ndim, consumed);
-    if (a->ndim - consumed + added > GA_MAXDIMS)
-        return ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
+    /* every axis of a stays but those given an integer; each newaxis adds one */
+    const int64_t result_ndim = (int64_t)a->ndim - integers + added;
+    if (result_ndim > GA_MAXDIMS)
+        return ga__error(GA_ERROR_INDEX, func,
+                         "number of dimensions must be within [0, %d], indexing result would have %lld", GA_MAXDIMS,
+                         (long long)result_ndim);
     int d = 0;
     out->ndim = 0;
     out->offset = 0;

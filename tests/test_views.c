@@ -471,6 +471,31 @@ static ga_array *f64(int64_t n) /* float64 (n,), C order, over exactly its bytes
     return fake_array(GA_FLOAT64, 1, &n, (const int64_t[]){8}, 0, (size_t)n * 8);
 }
 
+/* ga_index(a, ":, None * 32") on a 1-d array gave 33 dims: the layout, and
+   then the array header, were written past their GA_MAXDIMS entries. */
+TEST(issue15_index_more_than_32_dims_is_refused)
+{
+    ga_array *a = f64(5);
+    char text[512] = ":";
+    for (int i = 0; i < 32; i++) strcat(text, ", None");
+    CHECK_ERROR(ga_index(a, text) == NULL, GA_ERROR_INDEX,
+                "ga_index: number of dimensions must be within [0, 32], indexing result would have 33");
+    CHECK_ERROR(ga_index(a, text + 3) == NULL, GA_ERROR_INDEX, "indexing result would have 33"); /* None * 31, ... */
+    ga_index_item items[33];
+    items[0] = ga_slice(1, GA_NONE, GA_NONE);
+    for (int i = 1; i < 33; i++) items[i] = ga_newaxis();
+    CHECK_ERROR(ga_index_items(a, 33, items) == NULL, GA_ERROR_INDEX, "indexing result would have 33");
+    ga_array *v = ga_index_items(a, 32, items); /* 32 dims: the most */
+    CHECK(v && ga_ndim(v) == 32 && ga_shape(v)[0] == 4, "32 dims allowed: %s", ga_last_error_message());
+    ga_release(v);
+    v = ga_index(a, "0, ..., None, None"); /* an integer takes its axis away */
+    CHECK(v && ga_ndim(v) == 2, "0-d plus two new axes: %s", ga_last_error_message());
+    ga_release(v);
+    CHECK_ERROR(ga_index_items(a, -1, items) == NULL, GA_ERROR_VALUE, "negative number of index items");
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
+
 /* Sizes whose product wrapped around int64 gave views outside their buffer. */
 TEST(issue15_sizes_beyond_int64_are_refused)
 {
