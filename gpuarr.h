@@ -1112,9 +1112,13 @@ static inline const ga_array *ga_index_item_array(ga_index_item item) { return (
 /* a[index] with NumPy's basic indexing written as text, e.g.
    ga_index(a, "1:5, ::-1, ..., None"): integers, slices, "...", "None" or
    "newaxis", separated by commas. Returns a view (0-d when every axis gets
-   an integer). Errors: GA_ERROR_INDEX for an index out of bounds (naming
-   the index, the axis and its size) or too many indices, GA_ERROR_VALUE for
-   text that is not an index or a zero step. */
+   an integer). Numbers are Python's: every number is itself (INT64_MIN
+   too: GA_NONE means "omitted" only in ga_slice's items), and slice bounds
+   and steps beyond int64 clamp as Python's slices do. Errors:
+   GA_ERROR_INDEX for an index out of bounds (naming the index, the axis and
+   its size), an integer index beyond int64, too many indices, or a result
+   of more than GA_MAXDIMS dims; GA_ERROR_VALUE for text that is not an
+   index or a zero step. */
 GPUARR_API ga_array *ga_index(const ga_array *a, const char *index);
 
 /* a[items[0], ..., items[n-1]]: the same, from index items (ga_at,
@@ -4255,19 +4259,31 @@ static ga_status ga__normalize_axes(const char *func, const char *repeated, int 
     return GA_OK;
 }
 
-/* Python's slice.indices: the first index and the length of
-   start:stop:step over n elements (GA_NONE: omitted). */
-static void ga__slice_indices(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
+/* Python's slice.indices (CPython's PySlice_AdjustIndices): the first
+   index and the length of start:stop:step over n elements, every value
+   taken as written (a Python int beyond int64 clamped to it first, which
+   gives the same answer); step is not 0. An omitted bound is Python's
+   value for it: start 0 (step < 0: INT64_MAX), stop INT64_MAX (step < 0:
+   INT64_MIN). */
+static void ga__slice_adjust(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
 {
-    if (start == GA_NONE) start = step < 0 ? n - 1 : 0;
-    else if (start < 0) start = start + n < 0 ? (step < 0 ? -1 : 0) : start + n;
+    if (start < 0) start = start + n < 0 ? (step < 0 ? -1 : 0) : start + n;
     else if (start >= n) start = step < 0 ? n - 1 : n;
-    if (stop == GA_NONE) stop = step < 0 ? -1 : n;
-    else if (stop < 0) stop = stop + n < 0 ? (step < 0 ? -1 : 0) : stop + n;
+    if (stop < 0) stop = stop + n < 0 ? (step < 0 ? -1 : 0) : stop + n;
     else if (stop >= n) stop = step < 0 ? n - 1 : n;
-    if (step < 0) *length = stop < start ? (start - stop - 1) / -step + 1 : 0;
+    /* start - stop - 1 and stop - start - 1 lie in [0, n); |step| in unsigned, INT64_MIN included */
+    if (step < 0) *length = stop < start ? (int64_t)((uint64_t)(start - stop - 1) / (0 - (uint64_t)step)) + 1 : 0;
     else *length = start < stop ? (stop - start - 1) / step + 1 : 0;
     *first = start;
+}
+
+/* The same for ga_slice's items, where GA_NONE is an omitted start or stop
+   (the text path, which can write INT64_MIN, calls ga__slice_adjust). */
+static void ga__slice_indices(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
+{
+    if (start == GA_NONE) start = step < 0 ? INT64_MAX : 0;
+    if (stop == GA_NONE) stop = step < 0 ? INT64_MIN : INT64_MAX;
+    ga__slice_adjust(start, stop, step, n, first, length);
 }
 
 /* The broadcast of shapes: NumPy's rules, stored in out (ndim *out_ndim). */
@@ -7697,17 +7713,18 @@ static ga_status ga__split_at(const char *func, const ga_array *a, int n, const 
                               ga_array **out)
 {
     int64_t len = a->shape[axis];
-    for (int i = 0; i <= n; i++) {
+    for (int64_t i = 0; i <= n; i++) { /* int64: n may be INT_MAX */
         int64_t first, count;
-        int64_t lo = i == 0 ? 0 : starts[i - 1], hi = i == n ? GA_NONE : starts[i];
-        ga__slice_indices(lo, hi, 1, len, &first, &count);
+        /* Python's a[lo:hi], the numbers as given (INT64_MIN included), the last piece to the end */
+        int64_t lo = i == 0 ? 0 : starts[i - 1], hi = i == n ? INT64_MAX : starts[i];
+        ga__slice_adjust(lo, hi, 1, len, &first, &count);
         out[i] = ga__axis_slice(func, a, axis, first, count);
         if (!out[i]) {
-            for (int j = 0; j < i; j++) ga_release(out[j]);
+            for (int64_t j = 0; j < i; j++) ga_release(out[j]);
             return ga__t.error;
         }
     }
-    for (int i = 0; i <= n; i++) ga__ret(out[i]);
+    for (int64_t i = 0; i <= n; i++) ga__ret(out[i]);
     return GA_OK;
 }
 
@@ -8081,8 +8098,12 @@ static struct {
 
 /* --- basic indexing -------------------------------------------------------- */
 
+/* a's view under basic index items: its layout in *out. `as_written`: the
+   text path, whose slice bounds and steps are the numbers written (omitted
+   ones already Python's values, see ga__parse_index); otherwise ga_slice's
+   items, where GA_NONE omits a part. */
 static ga_status ga__index_layout(const char *func, const ga_array *a, int n, const ga_index_item *items,
-                                  ga__layout *out)
+                                  bool as_written, ga__layout *out)
 {
     int consumed = 0, ellipses = 0, integers = 0, added = 0;
     if (n < 0) return ga__error(GA_ERROR_VALUE, func, "a negative number of index items (%d)", n);
@@ -8106,7 +8127,7 @@ static ga_status ga__index_layout(const char *func, const ga_array *a, int n, co
     int d = 0;
     out->ndim = 0;
     out->offset = 0;
-    bool empty = false;
+    bool empty = false, beyond = false; /* beyond: the offset overflowed int64 (only an empty view may) */
     for (int i = 0; i <= n; i++) {
         if (i == n || items[i].kind == GA_INDEX_ELLIPSIS) { /* full slices: to the end, or as many as fit */
             int upto = i == n ? a->ndim : d + (a->ndim - consumed);
@@ -8118,6 +8139,7 @@ static ga_status ga__index_layout(const char *func, const ga_array *a, int n, co
             continue;
         }
         const ga_index_item *it = &items[i];
+        int64_t move = 0;
         if (it->kind == GA_INDEX_NEWAXIS) {
             out->shape[out->ndim] = 1;
             out->strides[out->ndim++] = 0;
@@ -8127,25 +8149,35 @@ static ga_status ga__index_layout(const char *func, const ga_array *a, int n, co
                 return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
                                  (long long)k, d, (long long)size);
             if (k < 0) k += size;
-            out->offset += k * a->strides[d];
+            beyond = beyond || ga__mul_overflow(k, a->strides[d], &move);
             d++;
         } else {
-            int64_t step = it->step == GA_NONE ? 1 : it->step, first, length;
+            int64_t step = it->step, first, length, stride;
+            if (!as_written && step == GA_NONE) step = 1;
             if (step == 0) return ga__error(GA_ERROR_VALUE, func, "slice step cannot be zero");
-            ga__slice_indices(it->start, it->stop, step, a->shape[d], &first, &length);
-            if (length > 0) out->offset += first * a->strides[d];
+            if (as_written) ga__slice_adjust(it->start, it->stop, step, a->shape[d], &first, &length);
+            else ga__slice_indices(it->start, it->stop, step, a->shape[d], &first, &length);
+            if (length > 0) beyond = beyond || ga__mul_overflow(first, a->strides[d], &move);
             empty = empty || length == 0;
+            /* NumPy: an empty slice is 0:0:1; a one-element slice's stride
+               addresses nothing and is NumPy's C product, wrapped */
+            if (length == 0) stride = a->strides[d];
+            else if (ga__mul_overflow(a->strides[d], step, &stride) && length > 1) beyond = true;
             out->shape[out->ndim] = length;
-            out->strides[out->ndim++] = a->strides[d] * (length > 0 ? step : 1); /* NumPy: empty is 0:0:1 */
+            out->strides[out->ndim++] = stride;
             d++;
         }
+        beyond = beyond || ga__add_overflow(out->offset, move, &out->offset);
     }
     if (empty) out->offset = 0; /* NumPy keeps an empty view at its base */
+    else if (beyond) return ga__too_big(func); /* not for a view inside its buffer */
     return GA_OK;
 }
 
-/* Parses one integer of an index text; advances *p. */
-static bool ga__parse_int(const char **p, int64_t *value)
+/* Parses one integer of an index text and advances *p; a value beyond
+   int64 is clamped to it, with *clamped set (Python's ints have no bound:
+   a slice clamps them, an integer index is an error). */
+static bool ga__parse_int(const char **p, int64_t *value, bool *clamped)
 {
     const char *s = *p;
     while (*s == ' ') s++;
@@ -8153,18 +8185,25 @@ static bool ga__parse_int(const char **p, int64_t *value)
     if (*s == '-' || *s == '+') s++;
     while (*s == ' ') s++;
     if (*s < '0' || *s > '9') return false;
-    uint64_t v = 0;
+    uint64_t v = 0, limit = (uint64_t)INT64_MAX + negative;
+    *clamped = false;
     while (*s >= '0' && *s <= '9') {
-        if (v > (UINT64_MAX - 9) / 10) return false;
-        v = v * 10 + (uint64_t)(*s++ - '0');
+        unsigned digit = (unsigned)(*s++ - '0');
+        if (*clamped || v > (limit - digit) / 10) *clamped = true;
+        else v = v * 10 + digit;
     }
-    if (v > (uint64_t)INT64_MAX + negative) return false;
+    if (*clamped) v = limit;
     *value = negative ? (int64_t)(0 - v) : (int64_t)v;
     *p = s;
     return true;
 }
 
-/* Parses "1:5, ::-1, ..., None" into items (at most GA_MAXDIMS * 2). */
+/* Parses "1:5, ::-1, ..., None" into at most 2 * GA_MAXDIMS items. The
+   slices come out as written (ga__index_layout's as_written): an omitted
+   step is 1, an omitted start or stop takes Python's value for it (start
+   0, stop INT64_MAX; with a negative step INT64_MAX and INT64_MIN), so that
+   no number a user writes, INT64_MIN included, reads as "omitted". Steps
+   below -INT64_MAX are -INT64_MAX, as in Python. */
 static ga_status ga__parse_index(const char *func, const char *text, ga_index_item *items, int *n)
 {
     *n = 0;
@@ -8185,22 +8224,31 @@ static ga_status ga__parse_index(const char *func, const char *text, ga_index_it
         } else if ((len == 4 && strncmp(start, "None", 4) == 0) || (len == 7 && strncmp(start, "newaxis", 7) == 0)) {
             *it = ga_newaxis();
         } else if (memchr(start, ':', len)) {
-            int64_t parts[3] = {GA_NONE, GA_NONE, GA_NONE};
+            int64_t parts[3] = {0, 0, 1};
+            bool given[3] = {false, false, false}, clamped;
             const char *q = start;
             int part = 0;
             for (;;) {
                 while (q < start + len && *q == ' ') q++;
-                if (q < start + len && *q != ':' && !ga__parse_int(&q, &parts[part])) goto invalid;
+                if (q < start + len && *q != ':') {
+                    if (!ga__parse_int(&q, &parts[part], &clamped)) goto invalid;
+                    given[part] = true;
+                }
                 while (q < start + len && *q == ' ') q++;
                 if (q >= start + len) break;
                 if (*q != ':' || ++part > 2) goto invalid;
                 q++;
             }
-            *it = ga_slice(parts[0], parts[1], parts[2]);
+            int64_t step = given[2] ? GA__MAX(parts[2], -INT64_MAX) : 1;
+            if (!given[0]) parts[0] = step < 0 ? INT64_MAX : 0;
+            if (!given[1]) parts[1] = step < 0 ? INT64_MIN : INT64_MAX;
+            *it = ga_slice(parts[0], parts[1], step);
         } else {
             const char *q = start;
             int64_t v;
-            if (len == 0 || !ga__parse_int(&q, &v) || q != start + len) goto invalid;
+            bool clamped;
+            if (len == 0 || !ga__parse_int(&q, &v, &clamped) || q != start + len) goto invalid;
+            if (clamped) return ga__error(GA_ERROR_INDEX, func, "cannot fit 'int' into an index-sized integer");
             *it = ga_at(v);
         }
         if (!*end) break;
@@ -8224,7 +8272,7 @@ GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_ite
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (n > 0 && !items) { ga__null_input(func, "items"); return NULL; }
     if (ga__has_array_item(n, items)) return ga__ret(ga__advanced_get(func, a, n, items));
-    if (ga__index_layout(func, a, n, items, &l) != GA_OK) return NULL;
+    if (ga__index_layout(func, a, n, items, false, &l) != GA_OK) return NULL;
     return ga__ret(ga__view(func, a, &l, true));
 }
 
@@ -8236,7 +8284,7 @@ GPUARR_API ga_array *ga_index(const ga_array *a, const char *index)
     int n;
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (!index) { ga__null_input(func, "index"); return NULL; }
-    if (ga__parse_index(func, index, items, &n) != GA_OK || ga__index_layout(func, a, n, items, &l) != GA_OK)
+    if (ga__parse_index(func, index, items, &n) != GA_OK || ga__index_layout(func, a, n, items, true, &l) != GA_OK)
         return NULL;
     return ga__ret(ga__view(func, a, &l, true));
 }
@@ -8279,7 +8327,7 @@ static ga_status ga__setitem(const char *func, ga_array *a, const char *index, c
     if (!index) return ga__null_input(func, "index");
     if (!value) return ga__null_input(func, "value");
     ga_status st = ga__parse_index(func, index, items, &n);
-    if (st == GA_OK) st = ga__index_layout(func, a, n, items, &l);
+    if (st == GA_OK) st = ga__index_layout(func, a, n, items, true, &l);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
@@ -9032,7 +9080,7 @@ static ga_status ga__advanced_target(const char *func, const ga_array *a, const 
                                      ga__advanced *adv)
 {
     ga__layout l;
-    ga_status st = ga__index_layout(func, a, p->nbasic, p->basic, &l);
+    ga_status st = ga__index_layout(func, a, p->nbasic, p->basic, false, &l);
     if (st != GA_OK) return st;
     ga__temps t = {{NULL}, 0};
     ga_array *view = ga__temp(&t, ga__view(func, a, &l, true));
@@ -9176,7 +9224,7 @@ static ga_status ga__setitem_items(const char *func, ga_array *a, int n, const g
     if (!value) return ga__null_input(func, "value");
     if (ga__has_array_item(n, items)) return ga__advanced_set(func, a, n, items, value, false);
     ga__layout l;
-    ga_status st = ga__index_layout(func, a, n, items, &l);
+    ga_status st = ga__index_layout(func, a, n, items, false, &l);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
@@ -9401,7 +9449,7 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
        added in the promoted dtype and cast back unsafely, as NumPy */
     if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
     ga__layout l;
-    ga_status st = ga__index_layout(func, a, n, items, &l);
+    ga_status st = ga__index_layout(func, a, n, items, false, &l);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;

@@ -766,3 +766,18 @@ TEST(issue15_result_type_null_lists)
     CHECK(ga_result_type(-1, NULL, 1, &s) == GA_DTYPE_INVALID, "a negative count");
     CHECK(ga_result_type(0, NULL, 1, &s) == GA_INT64, "a lone Python int");
 }
+
+/* Python's slice.indices with the extreme numbers a text index can write
+   (ga__slice_adjust takes every number as written; GA_NONE is ga_slice's). */
+TEST(issue15_slice_indices_extremes)
+{
+    int64_t first, len;
+    ga__slice_adjust(INT64_MAX, INT64_MIN, INT64_MIN, 8, &first, &len); /* range(8)[::-2**63] */
+    CHECK(first == 7 && len == 1, "slice step INT64_MIN: first %lld length %lld", (long long)first, (long long)len);
+    ga__slice_adjust(0, INT64_MIN, INT64_MIN, 8, &first, &len); /* range(8)[0::-2**63] */
+    CHECK(first == 0 && len == 1, "from 0 down: first %lld length %lld", (long long)first, (long long)len);
+    ga__slice_adjust(INT64_MIN, INT64_MIN, -1, INT64_MAX, &first, &len);
+    CHECK(first == -1 && len == 0, "bounds INT64_MIN over INT64_MAX elements");
+    ga__slice_indices(GA_NONE, GA_NONE, -1, 8, &first, &len);
+    CHECK(first == 7 && len == 8, "GA_NONE omits in ga_slice's items");
+}

@@ -496,6 +496,52 @@ TEST(issue15_index_more_than_32_dims_is_refused)
     ga_release(a);
 }
 
+/* Python's slices: a bound or step written as -9223372036854775808 is that
+   number, not "omitted" (GA_NONE); numbers beyond int64 clamp. */
+TEST(issue15_slice_text_int64_min_is_not_omitted)
+{
+    ga_array *a = f64(8);
+    /* range(8)[::-2**63] == [7]; range(8)[-2**63::-1] == []; range(8)[:-2**63] == [] */
+    ga_array *v = ga_index(a, "::-9223372036854775808");
+    CHECK(v && ga_shape(v)[0] == 1 && v->data - FAKE_PTR == 56, "a[::-2**63] is a[7:8]: %s", ga_last_error_message());
+    ga_release(v);
+    v = ga_index(a, "-9223372036854775808::-1");
+    CHECK(v && ga_shape(v)[0] == 0, "a[-2**63::-1] is empty");
+    ga_release(v);
+    v = ga_index(a, ":-9223372036854775808");
+    CHECK(v && ga_shape(v)[0] == 0, "a[:-2**63] is empty");
+    ga_release(v);
+    v = ga_index(a, "-9223372036854775808:");
+    CHECK(v && ga_shape(v)[0] == 8, "a[-2**63:] is a[:]");
+    ga_release(v);
+    v = ga_index(a, "9223372036854775807::-9223372036854775808");
+    CHECK(v && ga_shape(v)[0] == 1 && v->data - FAKE_PTR == 56, "a[2**63-1::-2**63] is a[7:8]");
+    ga_release(v);
+    v = ga_index(a, "-99999999999999999999:99999999999999999999:3");
+    CHECK(v && ga_shape(v)[0] == 3 && ga_strides(v)[0] == 24, "bounds beyond int64 clamp: %s", ga_last_error_message());
+    ga_release(v);
+    v = ga_index(a, "::-99999999999999999999");
+    CHECK(v && ga_shape(v)[0] == 1 && v->data - FAKE_PTR == 56, "a step below int64 is -(2**63-1)");
+    ga_release(v);
+    CHECK_ERROR(ga_index(a, "99999999999999999999") == NULL, GA_ERROR_INDEX,
+                "ga_index: cannot fit 'int' into an index-sized integer");
+    CHECK_ERROR(ga_index(a, "-9223372036854775808") == NULL, GA_ERROR_INDEX,
+                "index -9223372036854775808 is out of bounds for axis 0 with size 8");
+    /* the items API keeps GA_NONE as "omitted" */
+    v = ga_index_items(a, 1, (ga_index_item[]){ga_slice(GA_NONE, GA_NONE, -1)});
+    CHECK(v && ga_shape(v)[0] == 8 && ga_strides(v)[0] == -8, "ga_slice(GA_NONE, GA_NONE, -1) reverses");
+    ga_release(v);
+    /* ga_split_at takes its indices as Python's slice bounds too */
+    ga_array *out[3] = {NULL, NULL, NULL};
+    CHECK_OK(ga_split_at(a, 1, (const int64_t[]){INT64_MIN}, 0, out));
+    CHECK(out[0] && out[1] && ga_shape(out[0])[0] == 0 && ga_shape(out[1])[0] == 8,
+          "split at -2**63: a[0:-2**63] is empty, a[-2**63:] is a[:]");
+    ga_release(out[0]);
+    ga_release(out[1]);
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
+
 /* Sizes whose product wrapped around int64 gave views outside their buffer. */
 TEST(issue15_sizes_beyond_int64_are_refused)
 {
