@@ -449,7 +449,8 @@ GPUARR_API bool ga_can_cast(ga_dtype from, ga_dtype to, ga_casting casting);
 
 /* numpy.result_type under NEP 50: the promotion of `ndtypes` array dtypes
    with `nscalars` weak C scalars (only their kinds matter). With no dtypes,
-   the scalars' own defaults (bool, int64, float64, complex128). */
+   the scalars' own defaults (bool, int64, float64, complex128).
+   GA_DTYPE_INVALID for an invalid dtype, a negative count or a NULL list. */
 GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes,
                                    int nscalars, const ga_scalar *scalars);
 
@@ -1118,9 +1119,13 @@ static inline const ga_array *ga_index_item_array(ga_index_item item) { return (
 /* a[index] with NumPy's basic indexing written as text, e.g.
    ga_index(a, "1:5, ::-1, ..., None"): integers, slices, "...", "None" or
    "newaxis", separated by commas. Returns a view (0-d when every axis gets
-   an integer). Errors: GA_ERROR_INDEX for an index out of bounds (naming
-   the index, the axis and its size) or too many indices, GA_ERROR_VALUE for
-   text that is not an index or a zero step. */
+   an integer). Numbers are Python's: every number is itself (INT64_MIN
+   too: GA_NONE means "omitted" only in ga_slice's items), and slice bounds
+   and steps beyond int64 clamp as Python's slices do. Errors:
+   GA_ERROR_INDEX for an index out of bounds (naming the index, the axis and
+   its size), an integer index beyond int64, too many indices, or a result
+   of more than GA_MAXDIMS dims; GA_ERROR_VALUE for text that is not an
+   index or a zero step. */
 GPUARR_API ga_array *ga_index(const ga_array *a, const char *index);
 
 /* a[items[0], ..., items[n-1]]: the same, from index items (ga_at,
@@ -2977,7 +2982,8 @@ struct ga__pool {
 
 static unsigned ga__pool_bin(size_t size)
 {
-    uint64_t units = size / GA__POOL_ROUND;   /* >= 1 */
+    uint64_t units = size / GA__POOL_ROUND;
+    if (units == 0) return 0; /* not for the pool's sizes (whole units); __builtin_clzll(0) is undefined */
     unsigned top = 63u - (unsigned)__builtin_clzll(units);
     unsigned sub = top >= 2 ? (unsigned)(units >> (top - 2)) & 3u : (unsigned)(units << (2 - top)) & 3u;
     unsigned bin = top * 4u + sub;
@@ -3236,20 +3242,28 @@ static void ga__pool_release_chunks(ga__pool *p)
     }
 }
 
+/* The chunk to ask for a block of `size` bytes: never less than size. */
 static size_t ga__pool_chunk_size(size_t size)
 {
     const size_t mib = (size_t)1 << 20;
     if (size <= mib) return 2 * mib;
     if (size < 10 * mib) return 20 * mib;
+    if (size > SIZE_MAX - 2 * mib) return size; /* rounding up would wrap to a small chunk */
     return (size + 2 * mib - 1) / (2 * mib) * (2 * mib);
+}
+
+/* Whether `want` more bytes stay within the pool's limit (none: 0). */
+static bool ga__pool_within_limit(const ga__pool *p, size_t want)
+{
+    size_t limit = p->stats.limit_bytes, held = p->stats.held_bytes;
+    return !limit || (held <= limit && want <= limit - held);
 }
 
 static ga__block *ga__pool_new_chunk(ga__pool *p, size_t size)
 {
     size_t want = ga__pool_chunk_size(size);
-    size_t limit = p->stats.limit_bytes;
-    if (limit && p->stats.held_bytes + want > limit) want = size;
-    if (limit && p->stats.held_bytes + want > limit) return NULL;
+    if (!ga__pool_within_limit(p, want)) want = size;
+    if (!ga__pool_within_limit(p, want)) return NULL;
     uint64_t ptr = 0;
     if (p->ops->chunk_alloc(p->ctx, want, &ptr) != 0) {
         if (want == size || p->ops->chunk_alloc(p->ctx, want = size, &ptr) != 0) return NULL;
@@ -3490,22 +3504,34 @@ static const ga__pool_ops ga__device_pool_ops = {
 };
 
 /* Parses GPUARR_MEMORY_LIMIT: bytes with an optional K/M/G/T suffix (powers
-   of 1024) or a percentage of `total`. 0 when unset or malformed. */
+   of 1024, optionally followed by "B" or "iB"), or a percentage of `total`;
+   trailing spaces allowed. 0 (no limit) when unset or malformed: no number,
+   NaN, a negative number, other text. A limit beyond SIZE_MAX is SIZE_MAX
+   (a double beyond size_t must not be converted: that is undefined). */
 static size_t ga__parse_memory_limit(const char *text, size_t total)
 {
     if (!text || !*text) return 0;
     char *end = NULL;
     double v = strtod(text, &end);
-    if (end == text || v < 0) return 0;
+    if (end == text || !(v >= 0)) return 0; /* !(v >= 0): NaN too */
+    double scale = 1.0;
     switch (*end) {
-    case '%': return (size_t)(v / 100.0 * (double)total);
-    case 'k': case 'K': v *= 1024.0; break;
-    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
-    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
-    case 't': case 'T': v *= 1024.0 * 1024.0 * 1024.0 * 1024.0; break;
-    case 0: break;
-    default: return 0;
+    case '%': v = v / 100.0 * (double)total; end++; break;
+    case 'k': case 'K': scale = 1024.0; break;
+    case 'm': case 'M': scale = 1024.0 * 1024.0; break;
+    case 'g': case 'G': scale = 1024.0 * 1024.0 * 1024.0; break;
+    case 't': case 'T': scale = 1024.0 * 1024.0 * 1024.0 * 1024.0; break;
+    default: break;
     }
+    if (scale != 1.0) {
+        v *= scale;
+        end++;
+        if (end[0] == 'i' && end[1] == 'B') end += 2;
+        else if (end[0] == 'B') end++;
+    }
+    while (*end == ' ') end++;
+    if (*end) return 0;
+    if (v >= (double)SIZE_MAX) return SIZE_MAX; /* (double)SIZE_MAX is 2^64: beyond every size_t */
     return (size_t)v;
 }
 
@@ -3918,6 +3944,7 @@ GPUARR_API ga_dtype ga_result_type(int ndtypes, const ga_dtype *dtypes, int nsca
                                    const ga_scalar *scalars)
 {
     ga_dtype r = GA_DTYPE_INVALID;
+    if (ndtypes < 0 || nscalars < 0 || (ndtypes > 0 && !dtypes) || (nscalars > 0 && !scalars)) return r;
     for (int i = 0; i < ndtypes; i++) {
         if (!ga__dtype_valid(dtypes[i])) return GA_DTYPE_INVALID;
         r = r == GA_DTYPE_INVALID ? dtypes[i] : ga_promote_types(r, dtypes[i]);
@@ -4110,60 +4137,123 @@ static void ga__layout_of(const ga_array *a, ga__layout *l)
     }
 }
 
-/* NumPy's contiguity flags for a shape and byte strides. */
+/* --- checked arithmetic ------------------------------------------------------ */
+/* Every product and sum of shapes, strides, item sizes and byte offsets
+   goes through these two: true when the exact result does not fit int64
+   (*r is then the wrapped value). Shapes that pass ga__shape_size, and
+   layouts that pass ga__byte_span, cannot overflow in the sums and
+   products of their own extents. */
+static inline bool ga__mul_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+static inline bool ga__add_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+
+/* NumPy's size rule (PyArray_NewFromDescr): the item size times the product
+   of the nonzero dims must fit int64, a zero dim excusing none of the
+   others; then every C stride and byte extent of the shape fits too.
+   Stores the element count in *size; false when the array is too big.
+   The dims must be non-negative. */
+static bool ga__shape_size(int ndim, const int64_t *shape, int64_t itemsize, int64_t *size)
+{
+    int64_t bytes = itemsize > 0 ? itemsize : 1, n = 1;
+    bool empty = false;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] == 0) {
+            empty = true;
+            continue;
+        }
+        if (ga__mul_overflow(bytes, shape[d], &bytes)) return false;
+        n *= shape[d]; /* at most bytes */
+    }
+    *size = empty ? 0 : n;
+    return true;
+}
+
+/* NumPy's error for a shape beyond ga__shape_size. */
+static ga_status ga__too_big(const char *func)
+{
+    return ga__error(GA_ERROR_VALUE, func,
+                     "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+}
+
+/* The byte offsets from element 0 of the lowest and the highest element of
+   a non-empty layout (*lo <= 0 <= *hi); false when they overflow int64. */
+static bool ga__byte_span(int ndim, const int64_t *shape, const int64_t *strides, int64_t *lo, int64_t *hi)
+{
+    int64_t l = 0, h = 0;
+    for (int d = 0; d < ndim; d++) {
+        int64_t span;
+        if (ga__mul_overflow(strides[d], shape[d] - 1, &span)) return false;
+        if (span < 0 ? ga__add_overflow(l, span, &l) : ga__add_overflow(h, span, &h)) return false;
+    }
+    *lo = l;
+    *hi = h;
+    return true;
+}
+
+/* The bytes [*first, *end) that the elements of a non-empty layout reach,
+   element 0 at byte `offset`; false when they overflow int64. */
+static bool ga__reach(int64_t offset, int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize,
+                      int64_t *first, int64_t *end)
+{
+    int64_t lo, hi;
+    return ga__byte_span(ndim, shape, strides, &lo, &hi) && !ga__add_overflow(offset, lo, first) &&
+           !ga__add_overflow(offset, hi, end) && !ga__add_overflow(*end, itemsize, end);
+}
+
+/* NumPy's contiguity flags for a shape and byte strides (a stride
+   expected beyond int64 matches none). */
 static int ga__contiguity(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
 {
     int flags = GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
+    for (int d = 0; d < ndim; d++)
+        if (shape[d] == 0) return flags;
     int64_t expect = itemsize;
+    bool beyond = false;
     for (int d = ndim - 1; d >= 0; d--) {
-        if (shape[d] == 0) return GA_C_CONTIGUOUS | GA_F_CONTIGUOUS;
         if (shape[d] != 1) {
-            if (strides[d] != expect) flags &= ~GA_C_CONTIGUOUS;
-            expect *= shape[d];
+            if (beyond || strides[d] != expect) flags &= ~GA_C_CONTIGUOUS;
+            beyond = beyond || ga__mul_overflow(expect, shape[d], &expect);
         }
     }
     expect = itemsize;
+    beyond = false;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] != 1) {
-            if (strides[d] != expect) flags &= ~GA_F_CONTIGUOUS;
-            expect *= shape[d];
+            if (beyond || strides[d] != expect) flags &= ~GA_F_CONTIGUOUS;
+            beyond = beyond || ga__mul_overflow(expect, shape[d], &expect);
         }
     }
     return flags;
 }
 
-/* Checks a shape for `func`; stores the element count in *size. */
-static ga_status ga__check_shape(const char *func, int ndim, const int64_t *shape, int64_t *size)
+/* Checks a shape of `itemsize`-byte elements for `func` (ndim, negative
+   dims, ga__shape_size); stores the element count in *size. */
+static ga_status ga__check_shape(const char *func, int ndim, const int64_t *shape, int64_t itemsize, int64_t *size)
 {
     if (ndim < 0 || ndim > GA_MAXDIMS)
         return ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS);
     if (ndim > 0 && !shape) return ga__null_input(func, "shape");
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++) {
-        if (shape[d] < 0)
-            return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
-        if (shape[d] != 0 && n > INT64_MAX / shape[d])
-            return ga__error(GA_ERROR_VALUE, func, "array is too big; the number of elements overflows int64");
-        n *= shape[d];
-    }
-    *size = n;
+    for (int d = 0; d < ndim; d++)
+        if (shape[d] < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+    if (!ga__shape_size(ndim, shape, itemsize, size)) return ga__too_big(func);
     return GA_OK;
 }
 
-/* C strides of `shape` for an item size. */
-static void ga__c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
+/* C strides of `shape` for an item size (a zero-length axis counts as one,
+   as NumPy fills them); false, the strides unfinished, when they overflow
+   (never for a shape that passed ga__shape_size). */
+static bool ga__c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
 {
     for (int d = ndim - 1; d >= 0; d--) {
         strides[d] = itemsize;
-        itemsize *= shape[d] ? shape[d] : 1;
+        if (ga__mul_overflow(itemsize, shape[d] ? shape[d] : 1, &itemsize) && d > 0) return false;
     }
+    return true;
 }
 
-/* C-contiguous strides for l's shape, as NumPy fills them (a zero-length
-   axis counts as one). */
-static void ga__fill_c_strides(ga__layout *l, int64_t itemsize)
+/* C-contiguous strides for l's shape (ga__c_strides). */
+static bool ga__fill_c_strides(ga__layout *l, int64_t itemsize)
 {
-    ga__c_strides(l->ndim, l->shape, itemsize, l->strides);
+    return ga__c_strides(l->ndim, l->shape, itemsize, l->strides);
 }
 
 static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape)
@@ -4199,19 +4289,31 @@ static ga_status ga__normalize_axes(const char *func, const char *repeated, int 
     return GA_OK;
 }
 
-/* Python's slice.indices: the first index and the length of
-   start:stop:step over n elements (GA_NONE: omitted). */
-static void ga__slice_indices(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
+/* Python's slice.indices (CPython's PySlice_AdjustIndices): the first
+   index and the length of start:stop:step over n elements, every value
+   taken as written (a Python int beyond int64 clamped to it first, which
+   gives the same answer); step is not 0. An omitted bound is Python's
+   value for it: start 0 (step < 0: INT64_MAX), stop INT64_MAX (step < 0:
+   INT64_MIN). */
+static void ga__slice_adjust(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
 {
-    if (start == GA_NONE) start = step < 0 ? n - 1 : 0;
-    else if (start < 0) start = start + n < 0 ? (step < 0 ? -1 : 0) : start + n;
+    if (start < 0) start = start + n < 0 ? (step < 0 ? -1 : 0) : start + n;
     else if (start >= n) start = step < 0 ? n - 1 : n;
-    if (stop == GA_NONE) stop = step < 0 ? -1 : n;
-    else if (stop < 0) stop = stop + n < 0 ? (step < 0 ? -1 : 0) : stop + n;
+    if (stop < 0) stop = stop + n < 0 ? (step < 0 ? -1 : 0) : stop + n;
     else if (stop >= n) stop = step < 0 ? n - 1 : n;
-    if (step < 0) *length = stop < start ? (start - stop - 1) / -step + 1 : 0;
+    /* start - stop - 1 and stop - start - 1 lie in [0, n); |step| in unsigned, INT64_MIN included */
+    if (step < 0) *length = stop < start ? (int64_t)((uint64_t)(start - stop - 1) / (0 - (uint64_t)step)) + 1 : 0;
     else *length = start < stop ? (stop - start - 1) / step + 1 : 0;
     *first = start;
+}
+
+/* The same for ga_slice's items, where GA_NONE is an omitted start or stop
+   (the text path, which can write INT64_MIN, calls ga__slice_adjust). */
+static void ga__slice_indices(int64_t start, int64_t stop, int64_t step, int64_t n, int64_t *first, int64_t *length)
+{
+    if (start == GA_NONE) start = step < 0 ? INT64_MAX : 0;
+    if (stop == GA_NONE) stop = step < 0 ? INT64_MIN : INT64_MAX;
+    ga__slice_adjust(start, stop, step, n, first, length);
 }
 
 /* The broadcast of shapes: NumPy's rules, stored in out (ndim *out_ndim). */
@@ -4269,8 +4371,10 @@ static int ga__collapse(int ndim, int64_t *shape, int nops, int64_t (*strides)[G
     for (int d = 0; d < ndim; d++) {
         if (shape[d] == 1) continue;
         bool merge = out > 0;
-        for (int k = 0; k < nops && merge; k++)
-            merge = strides[k][out - 1] == strides[k][d] * shape[d];
+        for (int k = 0; k < nops && merge; k++) {
+            int64_t next;
+            merge = !ga__mul_overflow(strides[k][d], shape[d], &next) && strides[k][out - 1] == next;
+        }
         if (merge) {
             shape[out - 1] *= shape[d];
             for (int k = 0; k < nops; k++) strides[k][out - 1] = strides[k][d];
@@ -4288,24 +4392,33 @@ static int ga__collapse(int ndim, int64_t *shape, int nops, int64_t (*strides)[G
 static bool ga__collapse_range(const int64_t *shape, const int64_t *strides, int lo, int hi, int64_t *stride)
 {
     int64_t expect = 0;
-    bool first = true;
+    bool first = true, beyond = false; /* beyond: the expected stride overflows int64 */
     *stride = 0;
     for (int d = hi - 1; d >= lo; d--) {
         if (shape[d] == 1) continue;
-        if (!first && strides[d] != expect) return false;
+        if (!first && (beyond || strides[d] != expect)) return false;
         if (first) *stride = strides[d];
         first = false;
-        expect = strides[d] * shape[d];
+        beyond = ga__mul_overflow(strides[d], shape[d], &expect);
     }
     return true;
 }
 
+/* |x| without overflow (INT64_MIN too). */
+static inline uint64_t ga__magnitude(int64_t x) { return x < 0 ? 0 - (uint64_t)x : (uint64_t)x; }
+
 /* Whether offsets up to the extremes of a strided operand fit int32. */
 static bool ga__fits_int32(int ndim, const int64_t *shape, const int64_t *strides)
 {
-    int64_t reach = 0;
-    for (int d = 0; d < ndim; d++) reach += (strides[d] < 0 ? -strides[d] : strides[d]) * (shape[d] - 1);
-    return reach < INT32_MAX;
+    uint64_t reach = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] <= 1) continue;
+        uint64_t m = ga__magnitude(strides[d]);
+        if (m && (uint64_t)(shape[d] - 1) > (uint64_t)INT32_MAX / m) return false;
+        reach += m * (uint64_t)(shape[d] - 1);
+        if (reach >= INT32_MAX) return false;
+    }
+    return true;
 }
 
 /* perm: the dims 0..ndim-1 by decreasing |strides[d]| (stable), i.e. the
@@ -4315,21 +4428,23 @@ static void ga__order_by_stride(int ndim, const int64_t *strides, int *perm)
     for (int d = 0; d < ndim; d++) perm[d] = d;
     for (int i = 1; i < ndim; i++)
         for (int j = i; j > 0; j--) {
-            int64_t a = strides[perm[j - 1]], b = strides[perm[j]];
-            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b)) break;
+            if (ga__magnitude(strides[perm[j - 1]]) >= ga__magnitude(strides[perm[j]])) break;
             int t = perm[j - 1];
             perm[j - 1] = perm[j];
             perm[j] = t;
         }
 }
 
-/* The byte range [lo, hi) that `a`'s elements occupy. */
+/* The byte range [lo, hi) that `a`'s elements occupy (non-empty; all of
+   the address space if it could not be computed, which an array inside its
+   buffer never gives). */
 static void ga__extent(const ga_array *a, uint64_t *lo, uint64_t *hi)
 {
     int64_t l = 0, h = 0;
-    for (int d = 0; d < a->ndim; d++) {
-        int64_t span = a->strides[d] * (a->shape[d] - 1);
-        if (span < 0) l += span; else h += span;
+    if (!ga__byte_span(a->ndim, a->shape, a->strides, &l, &h)) {
+        *lo = 0;
+        *hi = UINT64_MAX;
+        return;
     }
     *lo = a->data + (uint64_t)l;
     *hi = a->data + (uint64_t)h + ga__dtype_sizes[a->dtype];
@@ -4363,10 +4478,25 @@ static void ga__buffer_release(ga__buffer *b)
     GPUARR_FREE(b);
 }
 
-/* A new array header over `buffer` (whose reference it takes). */
+/* A new array header over `buffer` (whose reference it takes, and gives
+   back on failure). Every array is made here, so every array has at most
+   GA_MAXDIMS dims and a shape within ga__shape_size: the callers check
+   with their own words first, these checks are the last line. */
 static ga_array *ga__array_wrap(const char *func, ga__buffer *buffer, ga_dtype dtype, int ndim,
                                 const int64_t *shape, const int64_t *strides, uint64_t data)
 {
+    int64_t size = 0;
+    ga_status st = GA_OK;
+    if (ndim < 0 || ndim > GA_MAXDIMS)
+        st = ga__error(GA_ERROR_VALUE, func, "number of dimensions must be within [0, %d], the result would have %d",
+                       GA_MAXDIMS, ndim);
+    for (int d = 0; st == GA_OK && d < ndim; d++)
+        if (shape[d] < 0) st = ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+    if (st == GA_OK && !ga__shape_size(ndim, shape, ga__dtype_sizes[dtype], &size)) st = ga__too_big(func);
+    if (st != GA_OK) {
+        ga__buffer_release(buffer);
+        return NULL;
+    }
     ga_array *a = (ga_array *)GPUARR_MALLOC(sizeof *a);
     if (!a) {
         ga__buffer_release(buffer);
@@ -4379,11 +4509,10 @@ static ga_array *ga__array_wrap(const char *func, ga__buffer *buffer, ga_dtype d
     a->device = buffer->device;
     a->buffer = buffer;
     a->data = data;
-    a->size = 1;
+    a->size = size;
     for (int d = 0; d < ndim; d++) {
         a->shape[d] = shape[d];
         a->strides[d] = strides[d];
-        a->size *= shape[d];
     }
     a->flags = ga__contiguity(ndim, shape, strides, (int64_t)ga__dtype_sizes[dtype]) | GA_WRITEABLE;
     return a;
@@ -4399,12 +4528,8 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
         ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
         return NULL;
     }
-    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
     size_t itemsize = ga__dtype_sizes[dtype];
-    if ((uint64_t)size > SIZE_MAX / itemsize) {
-        ga__error(GA_ERROR_VALUE, func, "array is too big");
-        return NULL;
-    }
+    if (ga__check_shape(func, ndim, shape, (int64_t)itemsize, &size) != GA_OK) return NULL;
     ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
     if (!buf) {
         ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
@@ -4424,11 +4549,7 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
         buf->ptr = buf->block->ptr;
     }
     int64_t strides[GA_MAXDIMS];
-    int64_t step = (int64_t)itemsize;
-    for (int d = ndim - 1; d >= 0; d--) {
-        strides[d] = step;
-        step *= shape[d] ? shape[d] : 1;
-    }
+    ga__c_strides(ndim, shape, (int64_t)itemsize, strides); /* exact: the shape passed ga__check_shape */
     ga_array *a = ga__array_wrap(func, buf, dtype, ndim, shape, strides, buf->ptr);
     if (a) a->flags |= GA_OWNDATA;
     return a;
@@ -4457,11 +4578,40 @@ static ga_array *ga__ret(ga_array *a)
     return a;
 }
 
+/* Checks that a non-empty layout of a's dtype, element 0 at byte `offset`
+   from a's first element, lies inside a's buffer. */
+static ga_status ga__check_within(const char *func, const ga_array *a, int64_t offset, int ndim, const int64_t *shape,
+                                  const int64_t *strides)
+{
+    const size_t nbytes = a->buffer->nbytes;
+    int64_t first = 0, end = 0;
+    if (ga__add_overflow((int64_t)(a->data - a->buffer->ptr), offset, &offset) ||
+        !ga__reach(offset, ndim, shape, strides, (int64_t)ga__dtype_sizes[a->dtype], &first, &end))
+        return ga__error(GA_ERROR_VALUE, func,
+                         "the view reaches byte offsets beyond int64, outside the buffer of %zu bytes", nbytes);
+    if (first < 0 || (uint64_t)end > (uint64_t)nbytes)
+        return ga__error(GA_ERROR_VALUE, func, "the view reaches bytes %lld to %lld, outside the buffer of %zu bytes",
+                         (long long)first, (long long)end, nbytes);
+    return GA_OK;
+}
+
 /* A view of a's buffer with layout `l` (offset relative to a's first
    element); read-only when `a` is or when `writeable` is false. Not tracked
-   by scopes. */
+   by scopes. A non-empty view must lie inside the buffer (every view
+   function computes one that does; this is the last line). */
 static ga_array *ga__view(const char *func, const ga_array *a, const ga__layout *l, bool writeable)
 {
+    int64_t size = 0;
+    if (l->ndim < 0 || l->ndim > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "number of dimensions must be within [0, %d], the result would have %d",
+                  GA_MAXDIMS, l->ndim);
+        return NULL;
+    }
+    bool negative = false;
+    for (int d = 0; d < l->ndim; d++) negative = negative || l->shape[d] < 0;
+    if (!negative && ga__shape_size(l->ndim, l->shape, ga__dtype_sizes[a->dtype], &size) && size > 0 &&
+        ga__check_within(func, a, l->offset, l->ndim, l->shape, l->strides) != GA_OK)
+        return NULL;
     GA__ATOMIC_ADD(&a->buffer->refcount, 1);
     ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, l->ndim, l->shape, l->strides,
                                  a->data + (uint64_t)l->offset);
@@ -4519,9 +4669,9 @@ GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *s
     static const char func[] = "ga_as_strided";
     int64_t size = 0;
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
-    if (ndim > 0 && !strides) { ga__null_input(func, "strides"); return NULL; }
     int64_t itemsize = (int64_t)ga__dtype_sizes[a->dtype];
+    if (ga__check_shape(func, ndim, shape, itemsize, &size) != GA_OK) return NULL;
+    if (ndim > 0 && !strides) { ga__null_input(func, "strides"); return NULL; }
     int64_t align = itemsize < 8 ? itemsize : 8; /* kernels access whole, aligned elements */
     bool aligned = (int64_t)((a->data + (uint64_t)offset) % (uint64_t)align) == 0;
     for (int d = 0; d < ndim; d++) aligned = aligned && strides[d] % align == 0;
@@ -4530,20 +4680,8 @@ GPUARR_API ga_array *ga_as_strided(const ga_array *a, int ndim, const int64_t *s
                   (long long)align, ga__dtype_names[a->dtype]);
         return NULL;
     }
-    /* the byte range the view touches, relative to the buffer's start */
-    int64_t lo = (int64_t)(a->data - a->buffer->ptr) + offset, hi = lo;
-    if (size > 0) {
-        for (int d = 0; d < ndim; d++) {
-            int64_t span = strides[d] * (shape[d] - 1);
-            if (span < 0) lo += span; else hi += span;
-        }
-        if (lo < 0 || hi + itemsize > (int64_t)a->buffer->nbytes) {
-            ga__error(GA_ERROR_VALUE, func,
-                      "the view reaches bytes %lld to %lld, outside the buffer of %zu bytes",
-                      (long long)lo, (long long)(hi + itemsize), a->buffer->nbytes);
-            return NULL;
-        }
-    }
+    /* every element inside the buffer, the byte arithmetic checked */
+    if (size > 0 && ga__check_within(func, a, offset, ndim, shape, strides) != GA_OK) return NULL;
     GA__ATOMIC_ADD(&a->buffer->refcount, 1);
     ga_array *v = ga__array_wrap(func, a->buffer, a->dtype, ndim, shape, strides,
                                  a->data + (uint64_t)offset);
@@ -6741,15 +6879,19 @@ static bool ga__reshape_strides(const ga_array *a, int ndim, const int64_t *shap
         }
     int oi = 0, oj = 1, ni = 0, nj = 1;
     while (ni < ndim && oi < oldnd) {
-        int64_t np = shape[ni], op = olddims[oi];
+        int64_t np = shape[ni], op = olddims[oi], next; /* the products stay within a's size */
         while (np != op) {
-            if (np < op) np *= shape[nj++];
-            else op *= olddims[oj++];
+            if (np < op) {
+                if (nj >= ndim || ga__mul_overflow(np, shape[nj++], &np)) return false;
+            } else if (oj >= oldnd || ga__mul_overflow(op, olddims[oj++], &op)) {
+                return false;
+            }
         }
         for (int ok = oi; ok < oj - 1; ok++)
-            if (oldstrides[ok] != olddims[ok + 1] * oldstrides[ok + 1]) return false;
+            if (ga__mul_overflow(olddims[ok + 1], oldstrides[ok + 1], &next) || oldstrides[ok] != next) return false;
         strides[nj - 1] = oldstrides[oj - 1];
-        for (int nk = nj - 1; nk > ni; nk--) strides[nk - 1] = strides[nk] * shape[nk];
+        for (int nk = nj - 1; nk > ni; nk--)
+            if (ga__mul_overflow(strides[nk], shape[nk], &strides[nk - 1])) return false;
         ni = nj++;
         oi = oj++;
     }
@@ -6771,7 +6913,7 @@ static ga_array *ga__reshape(const char *func, const ga_array *a, int ndim, cons
     l.ndim = ndim;
     l.offset = 0;
     int unknown = -1;
-    int64_t known = 1;
+    int64_t known = 1; /* the product of the given dims; -1: beyond int64, which no size matches */
     for (int d = 0; d < ndim; d++) {
         l.shape[d] = shape[d];
         if (shape[d] < 0) {
@@ -6780,15 +6922,14 @@ static ga_array *ga__reshape(const char *func, const ga_array *a, int ndim, cons
                 return NULL;
             }
             unknown = d;
-        } else {
-            known *= shape[d];
+        } else if (ga__mul_overflow(known, shape[d], &known)) {
+            known = -1; /* as NumPy's _fix_unknown_dimension: at once the size mismatch below */
+            break;
         }
     }
-    if (unknown >= 0 && known != 0 && a->size % known == 0) l.shape[unknown] = a->size / known;
+    if (unknown >= 0 && known > 0 && a->size % known == 0) l.shape[unknown] = a->size / known;
     else if (unknown >= 0) known = -1; /* no fit: the message below */
-    int64_t total = 1;
-    for (int d = 0; d < ndim; d++) total *= l.shape[d];
-    if (known < 0 || total != a->size) {
+    if (known < 0 || (unknown < 0 && known != a->size)) {
         char text[400];
         ga__format_requested_shape(text, sizeof text, ndim, shape);
         ga__error(GA_ERROR_VALUE, func, "cannot reshape array of size %lld into shape %s", (long long)a->size, text);
@@ -6883,11 +7024,13 @@ GPUARR_API ga_array *ga_squeeze(const ga_array *a, int naxes, const int *axes)
    NumPy (which gives the new axes the strides reshape would). */
 static ga_array *ga__expand_dims(const char *func, const ga_array *a, int naxes, const int *axes)
 {
-    int ndim = a->ndim + naxes, ax[GA_MAXDIMS + 1];
-    if (naxes < 0 || ndim > GA_MAXDIMS) {
-        ga__error(GA_ERROR_VALUE, func, "the result would have %d dimensions (at most %d)", ndim, GA_MAXDIMS);
+    int ax[GA_MAXDIMS + 1];
+    if (naxes < 0 || naxes > GA_MAXDIMS - a->ndim) {
+        ga__error(GA_ERROR_VALUE, func, "the result would have %lld dimensions (at most %d)",
+                  (long long)a->ndim + naxes, GA_MAXDIMS);
         return NULL;
     }
+    int ndim = a->ndim + naxes;
     if (ga__normalize_axes(func, "repeated axis", naxes, axes, ndim, ax) != GA_OK) return NULL;
     bool added[GA_MAXDIMS] = {false};
     for (int i = 0; i < naxes; i++) added[ax[i]] = true;
@@ -6998,7 +7141,7 @@ GPUARR_API ga_array *ga_broadcast_to(const ga_array *a, int ndim, const int64_t 
             ga__error(GA_ERROR_VALUE, func, "all elements of broadcast shape must be non-negative");
             return NULL;
         }
-    if (ga__check_shape(func, ndim, shape, &size) != GA_OK) return NULL;
+    if (ga__check_shape(func, ndim, shape, (int64_t)ga__dtype_sizes[a->dtype], &size) != GA_OK) return NULL;
     ga_array *v = ga__broadcast_view(func, a, ndim, shape);
     if (!v && ga__t.error == GA_OK) {
         char from[200], to[200];
@@ -7135,12 +7278,20 @@ static ga_array *ga__flipped(const char *func, const ga_array *a, const bool *fl
 {
     ga__layout l;
     ga__layout_of(a, &l);
-    bool empty = a->size == 0;
+    bool empty = a->size == 0, beyond = false;
     for (int d = 0; d < a->ndim; d++)
         if (flip[d] && a->shape[d] > 0) { /* an empty axis stays as it is, as NumPy's [::-1] */
-            if (!empty) l.offset += (a->shape[d] - 1) * a->strides[d];
-            l.strides[d] = -a->strides[d];
+            int64_t span;
+            if (!empty)
+                beyond = beyond || ga__mul_overflow(a->shape[d] - 1, a->strides[d], &span) ||
+                         ga__add_overflow(l.offset, span, &l.offset);
+            /* negated as NumPy's C does: INT64_MIN (on a unit axis, where it addresses nothing) stays */
+            l.strides[d] = (int64_t)(0 - (uint64_t)a->strides[d]);
         }
+    if (beyond) { /* not for an array inside its buffer */
+        ga__too_big(func);
+        return NULL;
+    }
     return ga__view(func, a, &l, true);
 }
 
@@ -7180,7 +7331,8 @@ GPUARR_API ga_array *ga_rot90(const ga_array *a, int k, int axis1, int axis2)
 {
     static const char func[] = "ga_rot90";
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (axis1 == axis2 || axis1 - axis2 == a->ndim || axis2 - axis1 == a->ndim) {
+    const int64_t apart = (int64_t)axis1 - axis2; /* in int64: INT_MIN - 1 is no int */
+    if (axis1 == axis2 || apart == a->ndim || -apart == a->ndim) {
         ga__error(GA_ERROR_VALUE, func, "Axes must be different.");
         return NULL;
     }
@@ -7235,23 +7387,32 @@ static ga_array *ga__diagonal(const char *func, const ga_array *a, int64_t offse
     ga__layout l;
     l.ndim = 0;
     l.offset = 0;
-    int64_t n1 = a->shape[axis1], n2 = a->shape[axis2], len;
+    int64_t n1 = a->shape[axis1], n2 = a->shape[axis2], len, stride;
+    bool beyond = false; /* the offset overflowed: only an empty view's may (its strides address nothing) */
     if (offset >= 0) {
         len = GA__MAX(0, (n2 - offset < n1 ? n2 - offset : n1));
-        if (len > 0) l.offset = offset * a->strides[axis2];
+        if (len > 0) beyond = ga__mul_overflow(offset, a->strides[axis2], &l.offset);
     } else {
         len = GA__MAX(0, (n1 + offset < n2 ? n1 + offset : n2));
-        if (len > 0) l.offset = -offset * a->strides[axis1];
+        if (len > 0) beyond = ga__mul_overflow(-offset, a->strides[axis1], &l.offset); /* -offset < n1 */
     }
     for (int d = 0; d < a->ndim; d++)
         if (d != axis1 && d != axis2) {
             l.shape[l.ndim] = a->shape[d];
             l.strides[l.ndim++] = a->strides[d];
         }
+    /* a diagonal of two or more elements has a stride within the buffer;
+       a shorter one's addresses nothing and is NumPy's C sum, wrapped */
+    if (ga__add_overflow(a->strides[axis1], a->strides[axis2], &stride) && len > 1) beyond = true;
     l.shape[l.ndim] = len;
-    l.strides[l.ndim++] = a->strides[axis1] + a->strides[axis2];
-    for (int d = 0; d < l.ndim; d++)
-        if (l.shape[d] == 0) l.offset = 0;
+    l.strides[l.ndim++] = stride;
+    bool empty = false;
+    for (int d = 0; d < l.ndim; d++) empty = empty || l.shape[d] == 0;
+    if (empty) l.offset = 0;
+    else if (beyond) { /* not for an array inside its buffer */
+        ga__too_big(func);
+        return NULL;
+    }
     return ga__view(func, a, &l, false);
 }
 
@@ -7280,7 +7441,12 @@ static ga_array *ga__diag(const char *func, const ga_array *a, int64_t k)
         ga__error(GA_ERROR_VALUE, func, "Input must be 1- or 2-d.");
         return NULL;
     }
-    int64_t n = a->shape[0] + (k < 0 ? -k : k), shape[2] = {n, n};
+    int64_t n, shape[2];
+    if (k == INT64_MIN || ga__add_overflow(a->shape[0], k < 0 ? -k : k, &n)) {
+        ga__too_big(func);
+        return NULL;
+    }
+    shape[0] = shape[1] = n;
     ga_array *out = ga__full_on(func, a->device, 2, shape, ga_int(0), a->dtype);
     if (!out) return NULL;
     ga__layout l; /* out's diagonal k */
@@ -7329,9 +7495,10 @@ GPUARR_API ga_status ga_fill_diagonal(ga_array *a, ga_scalar value, bool wrap)
     /* the diagonal (i, i, ...); for a tall 2-d matrix with wrap, again from
        every (cols + 1)-th row, as NumPy's flat stepping gives */
     int64_t rows = a->shape[0], cols = a->ndim == 2 ? a->shape[1] : a->shape[0], step = 0;
-    for (int d = 0; d < a->ndim; d++) step += a->strides[d];
+    for (int d = 0; d < a->ndim; d++)
+        if (ga__add_overflow(step, a->strides[d], &step)) step = 0; /* only when the diagonal is one element long */
     ga_status st = GA_OK;
-    for (int64_t row = 0; st == GA_OK && row < rows; row += cols + 1) {
+    for (int64_t row = 0; st == GA_OK && row < rows; row = rows - row - 1 <= cols ? rows : row + cols + 1) {
         ga__layout l;
         l.ndim = 1;
         l.shape[0] = GA__MIN(rows - row, cols);
@@ -7450,17 +7617,17 @@ GPUARR_API ga_array *ga_indices(int ndim, const int64_t *dims, ga_dtype dtype)
 {
     static const char func[] = "ga_indices";
     int64_t size, shape[GA_MAXDIMS];
-    if (ndim < 0 || ndim + 1 > GA_MAXDIMS) {
+    if (ndim < 0 || ndim > GA_MAXDIMS - 1) {
         ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, GA_MAXDIMS - 1);
         return NULL;
     }
-    if (ga__check_shape(func, ndim, dims, &size) != GA_OK) return NULL;
-    shape[0] = ndim;
-    for (int d = 0; d < ndim; d++) shape[d + 1] = dims[d];
     if (!ga__dtype_valid(dtype)) {
         ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
         return NULL;
     }
+    if (ga__check_shape(func, ndim, dims, (int64_t)ga__dtype_sizes[dtype], &size) != GA_OK) return NULL;
+    shape[0] = ndim;
+    for (int d = 0; d < ndim; d++) shape[d + 1] = dims[d];
     if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
     ga_array *out = ga__array_new(func, ga__t.device, ndim + 1, shape, dtype);
     for (int i = 0; out && i < ndim && size > 0; i++) {
@@ -7535,7 +7702,10 @@ static ga_array *ga__concatenate(const char *func, int n, const ga_array *const 
                 return NULL;
             }
         }
-        shape[axis] += x->shape[axis];
+        if (ga__add_overflow(shape[axis], x->shape[axis], &shape[axis])) {
+            ga__too_big(func);
+            return NULL;
+        }
         dtype = ga_promote_types(dtype, x->dtype);
     }
     if (ga__bind(func, first->device) != GA_OK) return NULL;
@@ -7654,17 +7824,18 @@ static ga_status ga__split_at(const char *func, const ga_array *a, int n, const 
                               ga_array **out)
 {
     int64_t len = a->shape[axis];
-    for (int i = 0; i <= n; i++) {
+    for (int64_t i = 0; i <= n; i++) { /* int64: n may be INT_MAX */
         int64_t first, count;
-        int64_t lo = i == 0 ? 0 : starts[i - 1], hi = i == n ? GA_NONE : starts[i];
-        ga__slice_indices(lo, hi, 1, len, &first, &count);
+        /* Python's a[lo:hi], the numbers as given (INT64_MIN included), the last piece to the end */
+        int64_t lo = i == 0 ? 0 : starts[i - 1], hi = i == n ? INT64_MAX : starts[i];
+        ga__slice_adjust(lo, hi, 1, len, &first, &count);
         out[i] = ga__axis_slice(func, a, axis, first, count);
         if (!out[i]) {
-            for (int j = 0; j < i; j++) ga_release(out[j]);
+            for (int64_t j = 0; j < i; j++) ga_release(out[j]);
             return ga__t.error;
         }
     }
-    for (int i = 0; i <= n; i++) ga__ret(out[i]);
+    for (int64_t i = 0; i <= n; i++) ga__ret(out[i]);
     return GA_OK;
 }
 
@@ -7830,7 +8001,11 @@ GPUARR_API ga_array *ga_pad(const ga_array *a, const int64_t *widths, ga_pad_mod
         }
         before[d] = widths[2 * d];
         inner[d] = a->shape[d];
-        shape[d] = before[d] + a->shape[d] + widths[2 * d + 1];
+        if (ga__add_overflow(before[d], a->shape[d], &shape[d]) ||
+            ga__add_overflow(shape[d], widths[2 * d + 1], &shape[d])) {
+            ga__too_big(func);
+            return NULL;
+        }
     }
     ga_array *out = mode == GA_PAD_CONSTANT ? ga__full_on(func, a->device, a->ndim, shape, constant, a->dtype)
                                             : (ga__bind(func, a->device) == GA_OK
@@ -7885,7 +8060,7 @@ GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps)
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (n > 0 && !reps) { ga__null_input(func, "reps"); return NULL; }
     int nd = GA__MAX(n, a->ndim);
-    if (n < 0 || 2 * nd > GA_MAXDIMS) {
+    if (n < 0 || nd > GA_MAXDIMS / 2) {
         ga__error(GA_ERROR_VALUE, func, "tile supports at most %d dimensions", GA_MAXDIMS / 2);
         return NULL;
     }
@@ -7901,7 +8076,10 @@ GPUARR_API ga_array *ga_tile(const ga_array *a, int n, const int64_t *reps)
         vstrides[2 * d] = 0;
         vshape[2 * d + 1] = s;
         vstrides[2 * d + 1] = ad >= 0 ? a->strides[ad] : 0;
-        shape[d] = r * s;
+        if (ga__mul_overflow(r, s, &shape[d])) {
+            ga__too_big(func);
+            return NULL;
+        }
     }
     return ga__ret(ga__materialize(func, a, 2 * nd, vshape, vstrides, nd, shape));
 }
@@ -7937,7 +8115,11 @@ GPUARR_API ga_array *ga_repeat(const ga_array *a, int64_t repeats, int axis)
         if (d == axis) { /* each element, `repeats` times */
             vshape[v] = repeats;
             vstrides[v++] = 0;
-            shape[d] *= repeats;
+            if (ga__mul_overflow(shape[d], repeats, &shape[d])) {
+                ga_release(src);
+                ga__too_big(func);
+                return NULL;
+            }
         }
     }
     ga_array *r = ga__materialize(func, src, src->ndim + 1, vshape, vstrides, src->ndim, shape);
@@ -7960,7 +8142,8 @@ static ga_array *ga__roll(const char *func, const ga_array *a, int64_t shift, in
     if (ga__bind(func, a->device) != GA_OK) return NULL;
     ga_array *out = ga__array_new(func, a->device, a->ndim, a->shape, a->dtype);
     if (!out) return NULL;
-    int64_t n = a->shape[axis], k = n ? ((shift % n) + n) % n : 0;
+    int64_t n = a->shape[axis], k = n ? shift % n : 0;
+    if (k < 0) k += n;
     /* out[k:] = a[:n-k]; out[:k] = a[n-k:] */
     ga_array *parts[4] = {ga__axis_slice(func, out, axis, k, n - k), ga__axis_slice(func, a, axis, 0, n - k),
                           ga__axis_slice(func, out, axis, 0, k), ga__axis_slice(func, a, axis, n - k, k)};
@@ -8026,26 +8209,36 @@ static struct {
 
 /* --- basic indexing -------------------------------------------------------- */
 
+/* a's view under basic index items: its layout in *out. `as_written`: the
+   text path, whose slice bounds and steps are the numbers written (omitted
+   ones already Python's values, see ga__parse_index); otherwise ga_slice's
+   items, where GA_NONE omits a part. */
 static ga_status ga__index_layout(const char *func, const ga_array *a, int n, const ga_index_item *items,
-                                  ga__layout *out)
+                                  bool as_written, ga__layout *out)
 {
-    int consumed = 0, ellipses = 0, added = 0;
+    int consumed = 0, ellipses = 0, integers = 0, added = 0;
+    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "a negative number of index items (%d)", n);
     for (int i = 0; i < n; i++) {
         if (items[i].kind == GA_INDEX_INTEGER || items[i].kind == GA_INDEX_SLICE) consumed++;
         else if (items[i].kind == GA_INDEX_ELLIPSIS) ellipses++;
         else if (items[i].kind == GA_INDEX_NEWAXIS) added++;
         else return ga__error(GA_ERROR_VALUE, func, "invalid index kind %d", (int)items[i].kind);
+        integers += items[i].kind == GA_INDEX_INTEGER;
     }
     if (ellipses > 1) return ga__error(GA_ERROR_INDEX, func, "an index can only have a single ellipsis ('...')");
     if (consumed > a->ndim)
         return ga__error(GA_ERROR_INDEX, func, "too many indices for array: array is %d-dimensional, but %d were indexed",
                          a->ndim, consumed);
-    if (a->ndim - consumed + added > GA_MAXDIMS)
-        return ga__error(GA_ERROR_INDEX, func, "the result would have more than %d dimensions", GA_MAXDIMS);
+    /* every axis of a stays but those given an integer; each newaxis adds one */
+    const int64_t result_ndim = (int64_t)a->ndim - integers + added;
+    if (result_ndim > GA_MAXDIMS)
+        return ga__error(GA_ERROR_INDEX, func,
+                         "number of dimensions must be within [0, %d], indexing result would have %lld", GA_MAXDIMS,
+                         (long long)result_ndim);
     int d = 0;
     out->ndim = 0;
     out->offset = 0;
-    bool empty = false;
+    bool empty = false, beyond = false; /* beyond: the offset overflowed int64 (only an empty view may) */
     for (int i = 0; i <= n; i++) {
         if (i == n || items[i].kind == GA_INDEX_ELLIPSIS) { /* full slices: to the end, or as many as fit */
             int upto = i == n ? a->ndim : d + (a->ndim - consumed);
@@ -8057,6 +8250,7 @@ static ga_status ga__index_layout(const char *func, const ga_array *a, int n, co
             continue;
         }
         const ga_index_item *it = &items[i];
+        int64_t move = 0;
         if (it->kind == GA_INDEX_NEWAXIS) {
             out->shape[out->ndim] = 1;
             out->strides[out->ndim++] = 0;
@@ -8066,25 +8260,35 @@ static ga_status ga__index_layout(const char *func, const ga_array *a, int n, co
                 return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
                                  (long long)k, d, (long long)size);
             if (k < 0) k += size;
-            out->offset += k * a->strides[d];
+            beyond = beyond || ga__mul_overflow(k, a->strides[d], &move);
             d++;
         } else {
-            int64_t step = it->step == GA_NONE ? 1 : it->step, first, length;
+            int64_t step = it->step, first, length, stride;
+            if (!as_written && step == GA_NONE) step = 1;
             if (step == 0) return ga__error(GA_ERROR_VALUE, func, "slice step cannot be zero");
-            ga__slice_indices(it->start, it->stop, step, a->shape[d], &first, &length);
-            if (length > 0) out->offset += first * a->strides[d];
+            if (as_written) ga__slice_adjust(it->start, it->stop, step, a->shape[d], &first, &length);
+            else ga__slice_indices(it->start, it->stop, step, a->shape[d], &first, &length);
+            if (length > 0) beyond = beyond || ga__mul_overflow(first, a->strides[d], &move);
             empty = empty || length == 0;
+            /* NumPy: an empty slice is 0:0:1; a one-element slice's stride
+               addresses nothing and is NumPy's C product, wrapped */
+            if (length == 0) stride = a->strides[d];
+            else if (ga__mul_overflow(a->strides[d], step, &stride) && length > 1) beyond = true;
             out->shape[out->ndim] = length;
-            out->strides[out->ndim++] = a->strides[d] * (length > 0 ? step : 1); /* NumPy: empty is 0:0:1 */
+            out->strides[out->ndim++] = stride;
             d++;
         }
+        beyond = beyond || ga__add_overflow(out->offset, move, &out->offset);
     }
     if (empty) out->offset = 0; /* NumPy keeps an empty view at its base */
+    else if (beyond) return ga__too_big(func); /* not for a view inside its buffer */
     return GA_OK;
 }
 
-/* Parses one integer of an index text; advances *p. */
-static bool ga__parse_int(const char **p, int64_t *value)
+/* Parses one integer of an index text and advances *p; a value beyond
+   int64 is clamped to it, with *clamped set (Python's ints have no bound:
+   a slice clamps them, an integer index is an error). */
+static bool ga__parse_int(const char **p, int64_t *value, bool *clamped)
 {
     const char *s = *p;
     while (*s == ' ') s++;
@@ -8092,18 +8296,25 @@ static bool ga__parse_int(const char **p, int64_t *value)
     if (*s == '-' || *s == '+') s++;
     while (*s == ' ') s++;
     if (*s < '0' || *s > '9') return false;
-    uint64_t v = 0;
+    uint64_t v = 0, limit = (uint64_t)INT64_MAX + negative;
+    *clamped = false;
     while (*s >= '0' && *s <= '9') {
-        if (v > (UINT64_MAX - 9) / 10) return false;
-        v = v * 10 + (uint64_t)(*s++ - '0');
+        unsigned digit = (unsigned)(*s++ - '0');
+        if (*clamped || v > (limit - digit) / 10) *clamped = true;
+        else v = v * 10 + digit;
     }
-    if (v > (uint64_t)INT64_MAX + negative) return false;
+    if (*clamped) v = limit;
     *value = negative ? (int64_t)(0 - v) : (int64_t)v;
     *p = s;
     return true;
 }
 
-/* Parses "1:5, ::-1, ..., None" into items (at most GA_MAXDIMS * 2). */
+/* Parses "1:5, ::-1, ..., None" into at most 2 * GA_MAXDIMS items. The
+   slices come out as written (ga__index_layout's as_written): an omitted
+   step is 1, an omitted start or stop takes Python's value for it (start
+   0, stop INT64_MAX; with a negative step INT64_MAX and INT64_MIN), so that
+   no number a user writes, INT64_MIN included, reads as "omitted". Steps
+   below -INT64_MAX are -INT64_MAX, as in Python. */
 static ga_status ga__parse_index(const char *func, const char *text, ga_index_item *items, int *n)
 {
     *n = 0;
@@ -8124,22 +8335,31 @@ static ga_status ga__parse_index(const char *func, const char *text, ga_index_it
         } else if ((len == 4 && strncmp(start, "None", 4) == 0) || (len == 7 && strncmp(start, "newaxis", 7) == 0)) {
             *it = ga_newaxis();
         } else if (memchr(start, ':', len)) {
-            int64_t parts[3] = {GA_NONE, GA_NONE, GA_NONE};
+            int64_t parts[3] = {0, 0, 1};
+            bool given[3] = {false, false, false}, clamped;
             const char *q = start;
             int part = 0;
             for (;;) {
                 while (q < start + len && *q == ' ') q++;
-                if (q < start + len && *q != ':' && !ga__parse_int(&q, &parts[part])) goto invalid;
+                if (q < start + len && *q != ':') {
+                    if (!ga__parse_int(&q, &parts[part], &clamped)) goto invalid;
+                    given[part] = true;
+                }
                 while (q < start + len && *q == ' ') q++;
                 if (q >= start + len) break;
                 if (*q != ':' || ++part > 2) goto invalid;
                 q++;
             }
-            *it = ga_slice(parts[0], parts[1], parts[2]);
+            int64_t step = given[2] ? GA__MAX(parts[2], -INT64_MAX) : 1;
+            if (!given[0]) parts[0] = step < 0 ? INT64_MAX : 0;
+            if (!given[1]) parts[1] = step < 0 ? INT64_MIN : INT64_MAX;
+            *it = ga_slice(parts[0], parts[1], step);
         } else {
             const char *q = start;
             int64_t v;
-            if (len == 0 || !ga__parse_int(&q, &v) || q != start + len) goto invalid;
+            bool clamped;
+            if (len == 0 || !ga__parse_int(&q, &v, &clamped) || q != start + len) goto invalid;
+            if (clamped) return ga__error(GA_ERROR_INDEX, func, "cannot fit 'int' into an index-sized integer");
             *it = ga_at(v);
         }
         if (!*end) break;
@@ -8163,7 +8383,7 @@ GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_ite
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (n > 0 && !items) { ga__null_input(func, "items"); return NULL; }
     if (ga__has_array_item(n, items)) return ga__ret(ga__advanced_get(func, a, n, items));
-    if (ga__index_layout(func, a, n, items, &l) != GA_OK) return NULL;
+    if (ga__index_layout(func, a, n, items, false, &l) != GA_OK) return NULL;
     return ga__ret(ga__view(func, a, &l, true));
 }
 
@@ -8175,7 +8395,7 @@ GPUARR_API ga_array *ga_index(const ga_array *a, const char *index)
     int n;
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (!index) { ga__null_input(func, "index"); return NULL; }
-    if (ga__parse_index(func, index, items, &n) != GA_OK || ga__index_layout(func, a, n, items, &l) != GA_OK)
+    if (ga__parse_index(func, index, items, &n) != GA_OK || ga__index_layout(func, a, n, items, true, &l) != GA_OK)
         return NULL;
     return ga__ret(ga__view(func, a, &l, true));
 }
@@ -8218,7 +8438,7 @@ static ga_status ga__setitem(const char *func, ga_array *a, const char *index, c
     if (!index) return ga__null_input(func, "index");
     if (!value) return ga__null_input(func, "value");
     ga_status st = ga__parse_index(func, index, items, &n);
-    if (st == GA_OK) st = ga__index_layout(func, a, n, items, &l);
+    if (st == GA_OK) st = ga__index_layout(func, a, n, items, true, &l);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
@@ -8318,7 +8538,9 @@ static void ga__index_params(const ga_array *a, int axis, int64_t count, const i
 static ga_status ga__index_launch(const char *func, const ga_array *a, ga_array *out, const ga_array *values,
                                   const ga_array *idx, int axis, ga__take_params *p)
 {
-    int64_t total = p->outer * p->count * p->inner;
+    int64_t total;
+    if (ga__mul_overflow(p->outer, p->count, &total) || ga__mul_overflow(total, p->inner, &total))
+        return ga__too_big(func);
     if (total != 0 && p->axis_len == 0)
         return ga__error(GA_ERROR_INDEX, func, "cannot do a non-empty take from an empty axes.");
     /* NumPy checks the indices once per outer position, even when the
@@ -8740,9 +8962,12 @@ static bool ga__has_array_item(int n, const ga_index_item *items)
 static ga_array *ga__linear_positions(const char *func, const ga__index_array *arrays, int narrays,
                                       const int64_t *lengths, int ndim, const int64_t *shape, int device)
 {
-    int64_t size = 1;
-    for (int d = 0; d < ndim; d++) size *= shape[d];
+    int64_t size = 0;
     if (narrays == 1) return ga_retain(arrays[0].linear);
+    if (!ga__shape_size(ndim, shape, 8, &size)) {
+        ga__too_big(func);
+        return NULL;
+    }
     if (size == 0) return ga__array_new(func, device, ndim, shape, GA_INT64);
     ga_array *sum = NULL;
     int64_t mult = 1;
@@ -8966,7 +9191,7 @@ static ga_status ga__advanced_target(const char *func, const ga_array *a, const 
                                      ga__advanced *adv)
 {
     ga__layout l;
-    ga_status st = ga__index_layout(func, a, p->nbasic, p->basic, &l);
+    ga_status st = ga__index_layout(func, a, p->nbasic, p->basic, false, &l);
     if (st != GA_OK) return st;
     ga__temps t = {{NULL}, 0};
     ga_array *view = ga__temp(&t, ga__view(func, a, &l, true));
@@ -9110,7 +9335,7 @@ static ga_status ga__setitem_items(const char *func, ga_array *a, int n, const g
     if (!value) return ga__null_input(func, "value");
     if (ga__has_array_item(n, items)) return ga__advanced_set(func, a, n, items, value, false);
     ga__layout l;
-    ga_status st = ga__index_layout(func, a, n, items, &l);
+    ga_status st = ga__index_layout(func, a, n, items, false, &l);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
@@ -9335,7 +9560,7 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
        added in the promoted dtype and cast back unsafely, as NumPy */
     if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
     ga__layout l;
-    ga_status st = ga__index_layout(func, a, n, items, &l);
+    ga_status st = ga__index_layout(func, a, n, items, false, &l);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;

@@ -315,6 +315,15 @@ else
     echo "numpy is not installed: skipped"; skipped=$((skipped + 1))
 fi
 
+# >>> fuzz: a short run of each fuzz harness of tests/fuzz (the host-side
+# parsers and validators; clang's libFuzzer, skipped without it), over its
+# seed corpus; tests/fuzz/run.sh says how to run them longer.
+echo "== fuzzing the host parsers and validators (tests/fuzz/run.sh)"
+sh tests/fuzz/run.sh > "$tmp/log" 2>&1
+cat "$tmp/log"
+count "$tmp/log"
+# <<< fuzz
+
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -177,17 +177,17 @@ TEST(shape_checks_and_errors)
 {
     int64_t size = -1;
     int64_t good[3] = {2, 0, 5};
-    CHECK_OK(ga__check_shape("ga_empty", 3, good, &size));
+    CHECK_OK(ga__check_shape("ga_empty", 3, good, 8, &size));
     CHECK(size == 0, "size of (2,0,5)");
     int64_t bad[2] = {2, -1};
-    CHECK_ERROR(ga__check_shape("ga_empty", 2, bad, &size) != GA_OK, GA_ERROR_VALUE,
+    CHECK_ERROR(ga__check_shape("ga_empty", 2, bad, 8, &size) != GA_OK, GA_ERROR_VALUE,
                 "ga_empty: negative dimensions are not allowed");
     int64_t huge[3] = {1ll << 40, 1ll << 40, 1ll << 40};
-    CHECK_ERROR(ga__check_shape("ga_zeros", 3, huge, &size) != GA_OK, GA_ERROR_VALUE, "too big");
-    CHECK_ERROR(ga__check_shape("ga_zeros", GA_MAXDIMS + 1, good, &size) != GA_OK, GA_ERROR_VALUE,
+    CHECK_ERROR(ga__check_shape("ga_zeros", 3, huge, 8, &size) != GA_OK, GA_ERROR_VALUE, "too big");
+    CHECK_ERROR(ga__check_shape("ga_zeros", GA_MAXDIMS + 1, good, 8, &size) != GA_OK, GA_ERROR_VALUE,
                 "ndim 33 is out of range (0 to 32)");
-    CHECK_ERROR(ga__check_shape("ga_zeros", 2, NULL, &size) != GA_OK, GA_ERROR_NULL_INPUT, "shape is NULL");
-    CHECK_OK(ga__check_shape("ga_zeros", 0, NULL, &size));
+    CHECK_ERROR(ga__check_shape("ga_zeros", 2, NULL, 8, &size) != GA_OK, GA_ERROR_NULL_INPUT, "shape is NULL");
+    CHECK_OK(ga__check_shape("ga_zeros", 0, NULL, 8, &size));
     CHECK(size == 1, "a 0-d array has one element");
 }
 
@@ -661,4 +661,123 @@ TEST(pool_is_thread_safe)
     CHECK(g.next_address - (1ull << 32) < (uint64_t)3 << 33, "the fake address space sufficed");
     ga__pool_destroy(&p);
     free(owned);
+}
+
+/* ---- issue 15: memory safety of the host paths ----------------------------- */
+
+/* GPUARR_MEMORY_LIMIT: a double beyond size_t was converted (undefined);
+   trailing text after the suffix was ignored. */
+TEST(issue15_memory_limit_huge_and_malformed)
+{
+    size_t gib = (size_t)1 << 30;
+    CHECK(ga__parse_memory_limit("99999999999999999999G", gib) == SIZE_MAX, "a huge limit is SIZE_MAX");
+    CHECK(ga__parse_memory_limit("1e30%", SIZE_MAX) == SIZE_MAX, "a huge percentage is SIZE_MAX");
+    CHECK(ga__parse_memory_limit("inf", gib) == SIZE_MAX && ga__parse_memory_limit("1e400", gib) == SIZE_MAX,
+          "infinite limits");
+    CHECK(ga__parse_memory_limit("18446744073709551616", gib) == SIZE_MAX, "2^64 bytes");
+    CHECK(ga__parse_memory_limit("nan", gib) == 0 && ga__parse_memory_limit("-nanG", gib) == 0, "NaN is malformed");
+    CHECK(ga__parse_memory_limit("-1G", gib) == 0, "negative is malformed");
+    CHECK(ga__parse_memory_limit("4GiB", 0) == 4 * gib && ga__parse_memory_limit("4GB", 0) == 4 * gib &&
+              ga__parse_memory_limit("4G ", 0) == 4 * gib,
+          "GiB, GB and trailing spaces");
+    CHECK(ga__parse_memory_limit("5Gx", gib) == 0 && ga__parse_memory_limit("5%%", gib) == 0 &&
+              ga__parse_memory_limit("5 G", gib) == 0 && ga__parse_memory_limit("5GiBs", gib) == 0,
+          "text after the number or suffix is malformed");
+    CHECK(ga__parse_memory_limit("100%", 8 * gib) == 8 * gib, "the whole device");
+}
+
+static size_t grant_asked;
+static int grant_any(void *ctx, size_t bytes, uint64_t *ptr)
+{
+    (void)ctx;
+    grant_asked = bytes;
+    *ptr = 1ull << 44;
+    return 0;
+}
+static void grant_free(void *ctx, uint64_t ptr, size_t bytes) { (void)ctx, (void)ptr, (void)bytes; }
+
+/* A request near SIZE_MAX: its chunk size wrapped to a few bytes (the
+   block then claimed more than its chunk), and a chunk of 0 bytes reached
+   the bins' __builtin_clzll(0). */
+TEST(issue15_pool_sizes_near_size_max)
+{
+    const size_t mib = (size_t)1 << 20;
+    CHECK(ga__pool_chunk_size(SIZE_MAX - mib + 1) >= SIZE_MAX - mib + 1, "a chunk holds its block");
+    CHECK(ga__pool_chunk_size(SIZE_MAX - 3 * mib) >= SIZE_MAX - 3 * mib, "a chunk holds its block");
+    CHECK(ga__pool_bin(0) == 0 && ga__pool_bin(SIZE_MAX) < GA__POOL_BINS, "bins of the extremes");
+    static const ga__pool_ops ops = {grant_any, grant_free, fake_record, fake_done, fake_wait, fake_destroy};
+    fake_gpu g;
+    memset(&g, 0, sizeof g);
+    ga__pool p;
+    ga__pool_init(&p, &ops, &g, 0);
+    ga__block *b = ga__pool_alloc(&p, SIZE_MAX - mib + 1, 1, 0, false);
+    CHECK(b && b->size >= SIZE_MAX - mib + 1 && grant_asked >= b->size, "the block and its chunk hold the request");
+    if (b) ga__pool_free(&p, b);
+    CHECK(ga__pool_alloc(&p, SIZE_MAX, 1, 0, false) == NULL, "SIZE_MAX bytes cannot be rounded to 512");
+    p.stats.limit_bytes = 4 * mib;
+    ga__pool_free_all_blocks(&p);
+    b = ga__pool_alloc(&p, SIZE_MAX - 3 * mib, 1, 0, false);
+    CHECK(!b, "the limit holds for huge requests (held + want wrapped)");
+    b = ga__pool_alloc(&p, mib, 1, 0, false);
+    CHECK(b && p.stats.held_bytes <= 4 * mib, "within the limit");
+    if (b) ga__pool_free(&p, b);
+    CHECK(ga__pool_stats(&p).used_bytes == 0, "books balance");
+    ga__pool_destroy(&p);
+}
+
+/* NumPy's size rule: itemsize times the product of the nonzero dims fits
+   int64, a zero dim excusing none of the others. */
+TEST(issue15_shape_size_rule)
+{
+    int64_t size = -1, strides[3];
+    const char *too_big = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+    CHECK_OK(ga__check_shape("ga_empty", 1, (const int64_t[]){1ll << 62}, 1, &size));
+    CHECK(size == 1ll << 62, "2^62 bytes");
+    CHECK_ERROR(ga__check_shape("ga_empty", 1, (const int64_t[]){1ll << 62}, 2, &size) != GA_OK, GA_ERROR_VALUE,
+                too_big);
+    CHECK_ERROR(ga__check_shape("ga_empty", 2, (const int64_t[]){0, 1ll << 62}, 8, &size) != GA_OK, GA_ERROR_VALUE,
+                too_big);
+    CHECK_OK(ga__check_shape("ga_empty", 3, (const int64_t[]){1ll << 30, 0, 1ll << 29}, 8, &size));
+    CHECK(size == 0, "empty");
+    CHECK(ga__c_strides(3, (const int64_t[]){1ll << 30, 0, 1ll << 29}, 8, strides) && strides[0] == 1ll << 32,
+          "C strides of an empty shape");
+    CHECK(!ga__c_strides(2, (const int64_t[]){4, 1ll << 62}, 8, strides), "C strides beyond int64 are refused");
+    CHECK(ga__c_strides(2, (const int64_t[]){1ll << 62, 4}, 8, strides) && strides[0] == 32,
+          "the product past the first dim is never a stride");
+    /* contiguity of shapes whose expected strides leave int64 */
+    CHECK(ga__contiguity(2, (const int64_t[]){1ll << 62, 4}, (const int64_t[]){32, 8}, 8) == GA_C_CONTIGUOUS,
+          "C-contiguous, F's expectation beyond int64");
+    CHECK(ga__contiguity(1, (const int64_t[]){1}, (const int64_t[]){INT64_MIN}, 8) ==
+              (GA_C_CONTIGUOUS | GA_F_CONTIGUOUS),
+          "a unit axis's stride does not count");
+    /* stride orders and int32 reach with INT64_MIN strides */
+    int perm[2];
+    ga__order_by_stride(2, (const int64_t[]){8, INT64_MIN}, perm);
+    CHECK(perm[0] == 1 && perm[1] == 0, "|INT64_MIN| is the largest");
+    CHECK(!ga__fits_int32(2, (const int64_t[]){3, 3}, (const int64_t[]){INT64_MIN, 8}), "INT64_MIN reach");
+    CHECK(ga__fits_int32(2, (const int64_t[]){1, 3}, (const int64_t[]){INT64_MIN, 8}), "a unit axis reaches nothing");
+}
+
+TEST(issue15_result_type_null_lists)
+{
+    ga_scalar s = ga_int(1);
+    CHECK(ga_result_type(1, NULL, 0, NULL) == GA_DTYPE_INVALID, "NULL dtypes");
+    CHECK(ga_result_type(0, NULL, 1, NULL) == GA_DTYPE_INVALID, "NULL scalars");
+    CHECK(ga_result_type(-1, NULL, 1, &s) == GA_DTYPE_INVALID, "a negative count");
+    CHECK(ga_result_type(0, NULL, 1, &s) == GA_INT64, "a lone Python int");
+}
+
+/* Python's slice.indices with the extreme numbers a text index can write
+   (ga__slice_adjust takes every number as written; GA_NONE is ga_slice's). */
+TEST(issue15_slice_indices_extremes)
+{
+    int64_t first, len;
+    ga__slice_adjust(INT64_MAX, INT64_MIN, INT64_MIN, 8, &first, &len); /* range(8)[::-2**63] */
+    CHECK(first == 7 && len == 1, "slice step INT64_MIN: first %lld length %lld", (long long)first, (long long)len);
+    ga__slice_adjust(0, INT64_MIN, INT64_MIN, 8, &first, &len); /* range(8)[0::-2**63] */
+    CHECK(first == 0 && len == 1, "from 0 down: first %lld length %lld", (long long)first, (long long)len);
+    ga__slice_adjust(INT64_MIN, INT64_MIN, -1, INT64_MAX, &first, &len);
+    CHECK(first == -1 && len == 0, "bounds INT64_MIN over INT64_MAX elements");
+    ga__slice_indices(GA_NONE, GA_NONE, -1, 8, &first, &len);
+    CHECK(first == 7 && len == 8, "GA_NONE omits in ga_slice's items");
 }

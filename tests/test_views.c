@@ -461,3 +461,190 @@ TEST(views_scopes_and_no_device)
         CHECK(!ga_kernel_family_loaded(f), "kernel family %s loaded by a view function", ga_kernel_family_name(f));
     ga_release(a);
 }
+
+/* ---- issue 15: memory safety of the view paths ------------------------------ */
+/* Each defect found by fuzzing the host paths (tests/fuzz; its corpus holds
+   the same inputs as regress-* files), checked here without a GPU. */
+
+static ga_array *f64(int64_t n) /* float64 (n,), C order, over exactly its bytes */
+{
+    return fake_array(GA_FLOAT64, 1, &n, (const int64_t[]){8}, 0, (size_t)n * 8);
+}
+
+/* ga_index(a, ":, None * 32") on a 1-d array gave 33 dims: the layout, and
+   then the array header, were written past their GA_MAXDIMS entries. */
+TEST(issue15_index_more_than_32_dims_is_refused)
+{
+    ga_array *a = f64(5);
+    char text[512] = ":";
+    for (int i = 0; i < 32; i++) strcat(text, ", None");
+    CHECK_ERROR(ga_index(a, text) == NULL, GA_ERROR_INDEX,
+                "ga_index: number of dimensions must be within [0, 32], indexing result would have 33");
+    CHECK_ERROR(ga_index(a, text + 3) == NULL, GA_ERROR_INDEX, "indexing result would have 33"); /* None * 31, ... */
+    ga_index_item items[33];
+    items[0] = ga_slice(1, GA_NONE, GA_NONE);
+    for (int i = 1; i < 33; i++) items[i] = ga_newaxis();
+    CHECK_ERROR(ga_index_items(a, 33, items) == NULL, GA_ERROR_INDEX, "indexing result would have 33");
+    ga_array *v = ga_index_items(a, 32, items); /* 32 dims: the most */
+    CHECK(v && ga_ndim(v) == 32 && ga_shape(v)[0] == 4, "32 dims allowed: %s", ga_last_error_message());
+    ga_release(v);
+    v = ga_index(a, "0, ..., None, None"); /* an integer takes its axis away */
+    CHECK(v && ga_ndim(v) == 2, "0-d plus two new axes: %s", ga_last_error_message());
+    ga_release(v);
+    CHECK_ERROR(ga_index_items(a, -1, items) == NULL, GA_ERROR_VALUE, "negative number of index items");
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
+
+/* Python's slices: a bound or step written as -9223372036854775808 is that
+   number, not "omitted" (GA_NONE); numbers beyond int64 clamp. */
+TEST(issue15_slice_text_int64_min_is_not_omitted)
+{
+    ga_array *a = f64(8);
+    /* range(8)[::-2**63] == [7]; range(8)[-2**63::-1] == []; range(8)[:-2**63] == [] */
+    ga_array *v = ga_index(a, "::-9223372036854775808");
+    CHECK(v && ga_shape(v)[0] == 1 && v->data - FAKE_PTR == 56, "a[::-2**63] is a[7:8]: %s", ga_last_error_message());
+    ga_release(v);
+    v = ga_index(a, "-9223372036854775808::-1");
+    CHECK(v && ga_shape(v)[0] == 0, "a[-2**63::-1] is empty");
+    ga_release(v);
+    v = ga_index(a, ":-9223372036854775808");
+    CHECK(v && ga_shape(v)[0] == 0, "a[:-2**63] is empty");
+    ga_release(v);
+    v = ga_index(a, "-9223372036854775808:");
+    CHECK(v && ga_shape(v)[0] == 8, "a[-2**63:] is a[:]");
+    ga_release(v);
+    v = ga_index(a, "9223372036854775807::-9223372036854775808");
+    CHECK(v && ga_shape(v)[0] == 1 && v->data - FAKE_PTR == 56, "a[2**63-1::-2**63] is a[7:8]");
+    ga_release(v);
+    v = ga_index(a, "-99999999999999999999:99999999999999999999:3");
+    CHECK(v && ga_shape(v)[0] == 3 && ga_strides(v)[0] == 24, "bounds beyond int64 clamp: %s", ga_last_error_message());
+    ga_release(v);
+    v = ga_index(a, "::-99999999999999999999");
+    CHECK(v && ga_shape(v)[0] == 1 && v->data - FAKE_PTR == 56, "a step below int64 is -(2**63-1)");
+    ga_release(v);
+    CHECK_ERROR(ga_index(a, "99999999999999999999") == NULL, GA_ERROR_INDEX,
+                "ga_index: cannot fit 'int' into an index-sized integer");
+    CHECK_ERROR(ga_index(a, "-9223372036854775808") == NULL, GA_ERROR_INDEX,
+                "index -9223372036854775808 is out of bounds for axis 0 with size 8");
+    /* the items API keeps GA_NONE as "omitted" */
+    v = ga_index_items(a, 1, (ga_index_item[]){ga_slice(GA_NONE, GA_NONE, -1)});
+    CHECK(v && ga_shape(v)[0] == 8 && ga_strides(v)[0] == -8, "ga_slice(GA_NONE, GA_NONE, -1) reverses");
+    ga_release(v);
+    /* ga_split_at takes its indices as Python's slice bounds too */
+    ga_array *out[3] = {NULL, NULL, NULL};
+    CHECK_OK(ga_split_at(a, 1, (const int64_t[]){INT64_MIN}, 0, out));
+    CHECK(out[0] && out[1] && ga_shape(out[0])[0] == 0 && ga_shape(out[1])[0] == 8,
+          "split at -2**63: a[0:-2**63] is empty, a[-2**63:] is a[:]");
+    ga_release(out[0]);
+    ga_release(out[1]);
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
+
+/* Sizes whose product wrapped around int64 gave views outside their buffer. */
+TEST(issue15_sizes_beyond_int64_are_refused)
+{
+    const char *too_big = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+    ga_array *a = f64(8);
+    /* 4 * 4611686018427387906 is 8 modulo 2^64 */
+    CHECK_ERROR(ga_reshape(a, 2, (const int64_t[]){4, 4611686018427387906}) == NULL, GA_ERROR_VALUE,
+                "ga_reshape: cannot reshape array of size 8 into shape (4,4611686018427387906)");
+    CHECK_ERROR(ga_reshape(a, 3, (const int64_t[]){-1, 4611686018427387906, 4}) == NULL, GA_ERROR_VALUE,
+                "cannot reshape array of size 8 into shape");
+    CHECK_ERROR(ga_reshape(a, 3, (const int64_t[]){1ll << 62, 1ll << 62, -1}) == NULL, GA_ERROR_VALUE,
+                "cannot reshape array of size 8"); /* NumPy stops at the overflow, before the -1 */
+    ga_array *empty = f64(0);
+    CHECK_ERROR(ga_reshape(empty, 3, (const int64_t[]){0, 1ll << 62, 1ll << 62}) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_reshape(empty, 3, (const int64_t[]){0, 1ll << 30, 1ll << 30}) == NULL, GA_ERROR_VALUE, too_big);
+    ga_array *v = ga_reshape(empty, 3, (const int64_t[]){0, 1ll << 30, 1ll << 29}); /* 2^62 bytes but for the 0 */
+    CHECK(v && ga_size(v) == 0, "an empty array of 2^59 * 8 bytes is fine: %s", ga_last_error_message());
+    ga_release(v);
+    /* broadcast_to (1,) float64 -> (2^62,): 2^65 bytes, and ga_nbytes was 0 */
+    ga_array *one = f64(1);
+    CHECK_ERROR(ga_broadcast_to(one, 1, (const int64_t[]){1ll << 62}) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_broadcast_to(one, 2, (const int64_t[]){0, 1ll << 62}) == NULL, GA_ERROR_VALUE, too_big);
+    v = ga_broadcast_to(one, 1, (const int64_t[]){1ll << 59});
+    CHECK(v && ga_nbytes(v) == (size_t)1 << 62, "2^62 bytes of broadcast view are fine: %s", ga_last_error_message());
+    ga_release(v);
+    ga_array *big[2] = {NULL, NULL};
+    ga_array *col = ga_broadcast_to(one, 2, (const int64_t[]){1ll << 40, 1});
+    ga_array *row = ga_broadcast_to(one, 2, (const int64_t[]){1, 1ll << 40});
+    CHECK_ERROR(ga_broadcast_arrays(2, (const ga_array *const[]){col, row}, big) != GA_OK, GA_ERROR_VALUE, too_big);
+    CHECK(!big[0] && !big[1], "nothing stored on error");
+    ga_release(col);
+    ga_release(row);
+    /* as_strided: spans of 4 * 2^62 and 2 * INT64_MIN bytes wrapped to 0 */
+    CHECK_ERROR(ga_as_strided(a, 1, (const int64_t[]){5}, (const int64_t[]){1ll << 62}, 0) == NULL, GA_ERROR_VALUE,
+                "ga_as_strided: the view reaches byte offsets beyond int64, outside the buffer of 64 bytes");
+    CHECK_ERROR(ga_as_strided(a, 1, (const int64_t[]){3}, (const int64_t[]){INT64_MIN}, 0) == NULL, GA_ERROR_VALUE,
+                "outside the buffer of 64 bytes");
+    CHECK_ERROR(ga_as_strided(a, 1, (const int64_t[]){1}, (const int64_t[]){8}, INT64_MAX - 7) == NULL,
+                GA_ERROR_VALUE, "outside the buffer of 64 bytes");
+    CHECK_ERROR(ga_as_strided(a, 1, (const int64_t[]){1ll << 61}, (const int64_t[]){0}, 0) == NULL, GA_ERROR_VALUE,
+                too_big);
+    v = ga_as_strided(a, 2, (const int64_t[]){0, 3}, (const int64_t[]){INT64_MIN, INT64_MAX - 7}, 0);
+    CHECK(v && ga_size(v) == 0, "an empty view may have any strides: %s", ga_last_error_message());
+    ga_release(v);
+    ga_release(one);
+    ga_release(empty);
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
+
+/* Strides of unit axes may be anything (they address nothing): flipping
+   negated INT64_MIN, a diagonal summed two of them; sums and products of
+   dims for new arrays wrapped into small shapes, refused here before any
+   device work. */
+TEST(issue15_extreme_strides_and_dims)
+{
+    const char *too_big = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+    ga_array *a = f64(8), *v;
+    v = ga_as_strided(a, 2, (const int64_t[]){1, 8}, (const int64_t[]){INT64_MIN, 8}, 0);
+    CHECK(v && ga_size(v) == 8, "a unit axis may have any stride: %s", ga_last_error_message());
+    ga_array *f = v ? ga_flip(v, 0, NULL) : NULL; /* its stride negated without overflow */
+    CHECK(f && ga_strides(f)[0] == INT64_MIN && f->data - FAKE_PTR == 56, "flipped: %s", ga_last_error_message());
+    ga_release(f);
+    ga_release(v);
+    v = ga_as_strided(a, 2, (const int64_t[]){1, 8}, (const int64_t[]){INT64_MAX - 7, 8}, 0);
+    ga_array *d = v ? ga_diagonal(v, 0, 0, 1) : NULL; /* strides summed without overflow */
+    CHECK(d && ga_shape(d)[0] == 1, "diagonal of a unit axis of stride 2^63 - 8: %s", ga_last_error_message());
+    ga_release(d);
+    ga_release(v);
+    ga_array *three = fake_array(GA_UINT8, 1, (const int64_t[]){3}, (const int64_t[]){1}, 0, 3);
+    CHECK_ERROR(ga_tile(three, 1, (const int64_t[]){1ll << 62}) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_repeat(three, 1ll << 62, 0) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_pad(three, (const int64_t[]){INT64_MAX, 1}, GA_PAD_CONSTANT, ga_int(0)) == NULL, GA_ERROR_VALUE,
+                too_big);
+    CHECK_ERROR(ga_diag(three, INT64_MIN) == NULL, GA_ERROR_VALUE, too_big);
+    CHECK_ERROR(ga_diag(three, INT64_MAX) == NULL, GA_ERROR_VALUE, too_big);
+    ga_array *wide = fake_array(GA_UINT8, 2, (const int64_t[]){0, 1ll << 62}, (const int64_t[]){1ll << 62, 1}, 0, 0);
+    CHECK_ERROR(ga_concatenate(2, (const ga_array *const[]){wide, wide}, 1) == NULL, GA_ERROR_VALUE, too_big);
+    ga_release(wide);
+    ga_release(three);
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
+
+/* Axis arithmetic with INT_MIN and INT_MAX overflowed int. */
+TEST(issue15_extreme_axes)
+{
+    ga_array *a = c34();
+    CHECK_ERROR(ga_rot90(a, 1, INT32_MIN, 0) == NULL, GA_ERROR_VALUE,
+                "ga_rot90: Axes=(-2147483648, 0) out of range for array of ndim=2.");
+    CHECK_ERROR(ga_rot90(a, 1, INT32_MAX, -1) == NULL, GA_ERROR_VALUE, "Axes=(2147483647, -1) out of range");
+    CHECK_ERROR(ga_rot90(a, 1, 0, -2) == NULL, GA_ERROR_VALUE, "Axes must be different.");
+    ga_array *v = ga_rot90(a, INT32_MIN, 0, 1); /* INT_MIN quarter turns: none */
+    CHECK(v && ga_shape(v)[0] == 3, "k = INT_MIN: %s", ga_last_error_message());
+    ga_release(v);
+    CHECK_ERROR(ga_expand_dims(a, INT32_MAX, (const int[]){0}) == NULL, GA_ERROR_VALUE, "dimensions (at most 32)");
+    CHECK_ERROR(ga_swapaxes(a, INT32_MIN, 0) == NULL, GA_ERROR_AXIS, "axis1: axis -2147483648 is out of bounds");
+    CHECK_ERROR(ga_moveaxis(a, 1, (const int[]){INT32_MIN}, (const int[]){0}) == NULL, GA_ERROR_AXIS,
+                "source: axis -2147483648 is out of bounds");
+    CHECK_ERROR(ga_diagonal(a, 0, 0, INT32_MIN) == NULL, GA_ERROR_AXIS, "axis2: axis -2147483648 is out of bounds");
+    CHECK_ERROR(ga_indices(INT32_MAX, NULL, GA_INT64) == NULL, GA_ERROR_VALUE, "ndim 2147483647 is out of range");
+    CHECK_ERROR(ga_tile(a, INT32_MAX, NULL) == NULL, GA_ERROR_NULL_INPUT, "reps");
+    CHECK_ERROR(ga_tile(a, INT32_MAX, (const int64_t[]){1}) == NULL, GA_ERROR_VALUE, "at most 16 dimensions");
+    CHECK(a->buffer->refcount == 1, "no view left behind (%d references)", a->buffer->refcount);
+    ga_release(a);
+}
