@@ -9,9 +9,17 @@
 #   make examples                         build/examples/*
 #   make shared                           build/libgpuarr.so (bindings, conformance)
 #   make bench                            tools/bench beside CuPy when present
+#   make sanitize [SANITIZE_TOOLS=...]    the device tests under compute-sanitizer
 #   make info                             build/gpuarr-info
 #   make install [PREFIX=/usr/local] [DESTDIR=]   header, kernels, archive, gpuarr.pc
 #   make clean
+
+# Parallel by default: one job per core unless -j is given (`make -j1` for
+# a serial build). The kernel families and the CUB glue are separate
+# translation units, so the build takes as long as the slowest of them.
+ifeq ($(filter -j% --jobserver%,$(MAKEFLAGS)),)
+  MAKEFLAGS += -j$(shell nproc 2> /dev/null || echo 2)
+endif
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
@@ -204,6 +212,14 @@ test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(BUILD)/tests/stale/creation.f
 	    > $(BUILD)/test-install.log 2>&1 || { cat $(BUILD)/test-install.log; exit 1; }
 	@TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
 	    SANFLAGS='$(SANFLAGS)' sh tests/run.sh $(TESTS)
+
+# --- sanitize: the device tests under compute-sanitizer (GPU machines) -------
+# SANITIZE_TOOLS picks among memcheck racecheck synccheck initcheck; see
+# tests/sanitize.sh for which programs each checks.
+SANITIZE_TOOLS ?= memcheck racecheck synccheck initcheck
+.PHONY: sanitize
+sanitize: fatbins $(TESTS) $(BUILD)/tests/stale/creation.fatbin $(BUILD)/libgpuarr.so
+	@sh tests/sanitize.sh $(SANITIZE_TOOLS)
 
 # --- install -------------------------------------------------------------------
 # PREFIX/include/gpuarr.h, the header as it is;

@@ -2269,7 +2269,7 @@ struct ga_array {
     X(MemFree, 3020)                  \
     X(MemHostAlloc, 2020)             \
     X(MemFreeHost, 2000)              \
-    X(PointerGetAttribute, 4000)      \
+    X(PointerGetAttributes, 7000)     \
     X(MemcpyHtoDAsync, 3020)          \
     X(MemcpyDtoHAsync, 3020)          \
     X(MemcpyDtoDAsync, 3020)          \
@@ -3458,6 +3458,11 @@ static int ga__device_chunk_alloc(void *ctx, size_t bytes, uint64_t *ptr)
 {
     ga__device_memory *m = (ga__device_memory *)ctx;
     if (m->has_allocator) return m->allocator.alloc(m->allocator.user, m->device, bytes, ptr);
+    /* A request beyond the device's free memory fails here rather than in
+       cuMemAlloc: the pool then trims its cache and asks again, and no
+       driver call fails on the way (memory checkers report each that does). */
+    size_t free_bytes = 0, total_bytes = 0;
+    if (GA__CU.MemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS && bytes > free_bytes) return 1;
     CUdeviceptr p = 0;
     if (GA__CU.MemAlloc(&p, bytes) != CUDA_SUCCESS) return 1;
     *ptr = (uint64_t)p;
@@ -5632,9 +5637,13 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
 /* Whether host memory at `p` is page-locked (registered with the driver). */
 static bool ga__host_is_pinned(const void *p)
 {
+    /* The plural form answers "not CUDA memory" (type 0) for a pageable
+       pointer instead of failing, so that no API call fails by design. */
     unsigned int type = 0;
-    return GA__CU.PointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)p) ==
-               CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+    CUpointer_attribute attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+    void *data = &type;
+    return GA__CU.PointerGetAttributes(1, &attribute, &data, (CUdeviceptr)(uintptr_t)p) == CUDA_SUCCESS &&
+           type == CU_MEMORYTYPE_HOST;
 }
 
 /* Copies C-ordered host bytes into the C-contiguous `a`. `wait`: return only

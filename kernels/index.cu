@@ -60,12 +60,26 @@ static __device__ __forceinline__ void ga__take(void *out, const void *a, const 
     ((T *)out)[e] = *(const T *)((const char *)a + ga__indexed_offset(e, idx, p));
 }
 
+/* A repeated index writes one element from several threads, and one of
+   the values must land whole: a 16-byte element (complex128) goes in one
+   16-byte store where it is 16-byte aligned (always, but for views made at
+   8-byte offsets), not as two 8-byte halves that two threads could mix. */
 template <int N>
 static __device__ __forceinline__ void ga__put(void *a, const void *values, const int64_t *idx, const ga__take_params &p)
 {
     typedef typename ga_raw<N>::type T;
     GA_GRID_STRIDE_LOOP(e, p.outer * p.count * p.inner)
-    *(T *)((char *)a + ga__indexed_offset(e, idx, p)) = ((const T *)values)[e % p.nvalues];
+    {
+        T *dst = (T *)((char *)a + ga__indexed_offset(e, idx, p));
+        const T v = ((const T *)values)[e % p.nvalues];
+        if constexpr (N == 16) {
+            if (ga_aligned16(dst)) {
+                *(ulonglong2 *)dst = make_ulonglong2(v.lo, v.hi);
+                continue;
+            }
+        }
+        *dst = v;
+    }
 }
 
 #define GA__TAKE_KERNEL(name, size)                                                       \

@@ -174,17 +174,63 @@ __attribute__((unused)) static ga_array *upload_transposed(const void *logical, 
     return v;
 }
 
+/* GPUARR_TEST_SMALL set (tests/sanitize.sh sets it): the tests run fewer
+   and smaller cases, for memory and race checkers that slow kernels 10-100
+   x. Every kernel variant still runs (tails, several blocks, the block
+   sorts): test_size gives `small` instead of `big`; test_sample(i, k) keeps
+   one case in k, turning with the test's place in the program, so that the
+   tests of one family over several dtypes cover every case between them. */
+static int test_index_now;
+static bool test_small(void)
+{
+    static int is_small = -1;
+    if (is_small < 0) {
+        const char *e = getenv("GPUARR_TEST_SMALL");
+        is_small = e && *e && strcmp(e, "0") != 0;
+    }
+    return is_small;
+}
+__attribute__((unused)) static int64_t test_size(int64_t big, int64_t small) { return test_small() ? small : big; }
+/* A length for GPUARR_TEST_SMALL: beyond 2^16 (several blocks of every
+   kernel still) it becomes 2^16 plus its remainder modulo 64 (the tail). */
+__attribute__((unused)) static int64_t test_length(int64_t n)
+{
+    return test_small() && n > 65536 ? 65536 + n % 64 : n;
+}
+__attribute__((unused)) static bool test_sample(int64_t i, int k)
+{
+    return !test_small() || k <= 1 || (i + test_index_now) % k == 0;
+}
+
+/* Wall-clock seconds, for GPUARR_TEST_TIMES (each test's time on its line). */
+static double test_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 int main(int argc, char **argv)
 {
+    const char *times_env = getenv("GPUARR_TEST_TIMES");
+    int test_times = times_env && *times_env && strcmp(times_env, "0") != 0;
     const char *filter = argc > 1 ? argv[1] : NULL;
     ga_status init = ga_init();
     int have_device = init == GA_OK;
     if (!have_device) printf("no GPU here (%s): device tests are skipped\n", ga_last_error_message());
     ga_clear_error();
+    /* GPUARR_TEST_SHARD=i/n: only the tests whose place in the program is
+       i modulo n (the shards of one program run in parallel). */
+    int shard = 0, shards = 1;
+    const char *shard_env = getenv("GPUARR_TEST_SHARD");
+    if (shard_env && sscanf(shard_env, "%d/%d", &shard, &shards) != 2) shard = 0, shards = 1;
+    if (shards < 1 || shard < 0 || shard >= shards) shard = 0, shards = 1;
     int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < test_count; i++) {
         test_case *t = &test_cases[i];
         if (filter && !strstr(t->name, filter)) continue;
+        if (i % shards != shard) continue;
+        test_index_now = i;
         if (t->needs_device && !have_device) {
             skipped++;
             continue;
@@ -193,16 +239,41 @@ int main(int argc, char **argv)
         test_reported = 0;
         ga_clear_error();
         test_seed(t->name);
+        double t0 = test_seconds();
         t->run();
+        char took[32] = "";
+        if (test_times) snprintf(took, sizeof took, " (%.2f s)", test_seconds() - t0);
         if (test_failures) {
-            printf("FAIL %s (%d failed checks)\n", t->name, test_failures);
+            printf("FAIL %s (%d failed checks)%s\n", t->name, test_failures, took);
             failed++;
         } else {
-            printf("ok   %s\n", t->name);
+            printf("ok   %s%s\n", t->name, took);
             passed++;
         }
         fflush(stdout);
     }
+    if (have_device && !filter) {
+        /* Every test released what it made: the pools hand out nothing at
+           the end. Then everything goes back to the driver, so that a
+           memory checker's leak report names only real leaks. */
+        int leaked = 0;
+        for (int d = 0; d < ga_device_count(); d++) {
+            ga_memory_stats s;
+            if (ga_memory_get_stats(d, &s) == GA_OK && s.used_bytes) {
+                printf("    device %d: %zu bytes still in use after the last test\n", d, s.used_bytes);
+                leaked = 1;
+            }
+        }
+        ga_clear_error();
+        if (leaked) {
+            printf("FAIL nothing_left_in_use_at_exit\n");
+            failed++;
+        } else {
+            printf("ok   nothing_left_in_use_at_exit\n");
+            passed++;
+        }
+    }
+    ga_shutdown();
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
 }

@@ -259,6 +259,7 @@ static void check_unique(ga_dtype t, int64_t n, int layout, bool equal_nan, int 
     {                                                                                 \
         for (int s = 0; s < NUM_SIZES; s++)                                           \
             for (int l = 0; l < NUM_LAYOUTS; l++) {                                   \
+                if (!test_sample(s * NUM_LAYOUTS + l, 3)) continue;                   \
                 check_unique(T, SIZES[s], l, true, (s + l) % 2);                      \
                 check_unique(T, SIZES[s], l, false, 2 + (s + l) % 4);                 \
             }                                                                         \
@@ -631,7 +632,9 @@ static void check_set_ops(ga_dtype t, int64_t na, int64_t nb, int layout)
     DEVICE_TEST(sets_##name)                                                       \
     {                                                                              \
         for (int s = 0; s < NUM_SIZES - 1; s++)                                    \
-            for (int l = 0; l < NUM_LAYOUTS; l++) check_set_ops(T, SIZES[s], SIZES[(s + 2) % (NUM_SIZES - 1)], l); \
+            for (int l = 0; l < NUM_LAYOUTS; l++)                                  \
+                if (test_sample(s * NUM_LAYOUTS + l, 3))                           \
+                    check_set_ops(T, SIZES[s], SIZES[(s + 2) % (NUM_SIZES - 1)], l); \
         check_set_ops(T, 3001, 0, LAYOUT_CONTIGUOUS);                              \
     }
 SET_TEST(bool, GA_BOOL)
@@ -1449,7 +1452,7 @@ DEVICE_TEST(histogram_all_dtypes)
                 int64_t nb = bins[(s + mode) % 4], cap = t == GA_FLOAT16 ? 256 : t == GA_BFLOAT16 ? 64 : nb;
                 check_histogram(t, SIZES[s], (s + mode) % NUM_LAYOUTS, mode == 2 || nb < cap ? nb : cap, mode);
             }
-    check_histogram(GA_FLOAT32, 1 << 22, LAYOUT_CONTIGUOUS, 256, 1);
+    check_histogram(GA_FLOAT32, test_length(1 << 22), LAYOUT_CONTIGUOUS, 256, 1);
 }
 
 /* NumPy's closed last bin and edges: 0..10 into 5 bins. */

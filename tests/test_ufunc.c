@@ -2904,7 +2904,7 @@ DEVICE_TEST(ufunc_integer_power_negative_exponent)
     ga_array *outs[2] = {NULL, NULL};
     CHECK_ERROR(ga_ufunc_call(GA_UFUNC_POWER, in, outs) != GA_OK, GA_ERROR_VALUE, msg);
     CHECK(outs[0] == NULL, "no output made on failure");
-    ga_array *rb = ga_power_rscalar(ga_int(-2), e8 ? ga_abs(e8) : NULL);
+    ga_array *abs8 = ga_abs(e8), *rb = ga_power_rscalar(ga_int(-2), abs8);
     CHECK(rb != NULL, "(-2) ** |e|: %s", ga_last_error_message());
     ga_clear_error();
     /* out= is left as it was */
@@ -2941,7 +2941,7 @@ DEVICE_TEST(ufunc_integer_power_negative_exponent)
     ga_clear_error(), ga_release(r);
     ga_release(b8), ga_release(e8), ga_release(b64), ga_release(e64), ga_release(odd), ga_release(even);
     ga_release(bh), ga_release(fine), ga_release(zd), ga_release(rb), ga_release(out), ga_release(empty);
-    ga_release(ue), ga_release(fb);
+    ga_release(ue), ga_release(fb), ga_release(abs8);
 }
 
 /* NumPy's npy_cpow for an integer exponent n (|n| < 100) in double or float
