@@ -118,7 +118,7 @@ $(BUILD)/cub/abi.h: gpuarr.h Makefile
 	     keep { print } /^#endif \/\* Kernel ABI \*\/$$/ { exit }' $< > $@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-$(BUILD)/cub/%.o: kernels/cub/%.cu kernels/cub/glue.cuh $(BUILD)/cub/abi.h $(BUILD)/cub/archs
+$(BUILD)/cub/%.o: kernels/cub/%.cu $(wildcard kernels/cub/*.cuh) $(BUILD)/cub/abi.h $(BUILD)/cub/archs
 	$(NVCC) $(CUB_NVCCFLAGS) $(CUB_GENCODE) -c -o $@ $<
 
 $(CUB_LIB): $(CUB_OBJS)

@@ -137,6 +137,8 @@ static void op_rotating(void *p)
     r->next = (r->next + 1) % ROTATE;
 }
 static void op_argmax(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_argmax(r->a, GA_AXIS_NONE, false)); }
+static void op_prod(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_prod(r->a, GA_ALL_AXES, false)); }
+static void op_max(void *p) { reduce_args *r = (reduce_args *)p; ga_release(ga_max(r->a, GA_ALL_AXES, false)); }
 
 /* sorting and scans (gpuarr.h >>sort): a new result each call */
 static void op_sort(void *p) { ga_release(ga_sort((const ga_array *)p, -1)); }
@@ -304,6 +306,27 @@ int main(int argc, char **argv)
     row("sum float32 (all)", n28, "float32", t, 4.0 * n28d, "new 0-d result");
     t = time_device(op_argmax, &all);
     row("argmax float32 (all)", n28, "float32", t, 4.0 * n28d, "new 0-d result");
+    /* the wider kernels, whose registers spill (see the README) */
+    {
+        int64_t n26 = (int64_t)1 << 26;
+        double n26d = (double)n26;
+        ga_array *d = ga_full(1, &n26, ga_float(1.5), GA_FLOAT64);
+        ga_array *z = ga_full(1, &n26, ga_complex(0.6, 0.8), GA_COMPLEX128);
+        if (!d || !z) fail("wide reduction operands");
+        reduce_args dall = {d, 0, 0}, zall = {z, 0, 0};
+        t = time_device(op_sum, &dall);
+        row("sum float64 (all)", n26, "float64", t, 8.0 * n26d, "new 0-d result");
+        t = time_device(op_sum, &zall);
+        row("sum complex128 (all)", n26, "complex128", t, 16.0 * n26d, "new 0-d result");
+        t = time_device(op_prod, &zall);
+        row("prod complex128 (all)", n26, "complex128", t, 16.0 * n26d, "new 0-d result");
+        t = time_device(op_max, &zall);
+        row("max complex128 (all)", n26, "complex128", t, 16.0 * n26d, "new 0-d result");
+        t = time_device(op_argmax, &zall);
+        row("argmax complex128 (all)", n26, "complex128", t, 16.0 * n26d, "new 0-d result");
+        ga_release(d);
+        ga_release(z);
+    }
     ga_array *m2 = ga_reshape(a, 2, sq);
     if (!m2) fail("reshape");
     reduce_args ax0 = {m2, 1, 0}, ax1 = {m2, 1, 1};
