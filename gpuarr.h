@@ -1142,7 +1142,9 @@ GPUARR_API ga_array *ga_index(const ga_array *a, const char *index);
 GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items);
 
 /* a[index] = value: writes `value` (broadcast, converted with NumPy's
-   unsafe casting, as item assignment does) into the view a[index]. A
+   unsafe casting, as item assignment does) into the view a[index]; into
+   one element (an integer for every axis, or "" of a 0-d a) only a 0-d
+   value, as NumPy 2 ("setting an array element with a sequence."). A
    scalar value is converted as NumPy assigns a Python scalar (and the
    other _scalar forms of assignment below): its truth into bool; a float
    into an integer dtype truncated as int() does, NaN, infinities and
@@ -1263,8 +1265,10 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
      GA_ALL_AXES `0, NULL` and GA_NO_AXES axis=(). The same holds for the
      statistics below (average, quantile, median, ...). Errors: "axis 2 is
      out of bounds for array of dimension 2" (GA_ERROR_AXIS), "duplicate
-     value in 'axis'". The reductions of ga_reduce (not the statistics) let
-     a 0-d array take one axis, 0 or -1, as NumPy's axis=0: the whole array.
+     value in 'axis'". The reductions of ga_reduce (not the statistics, nor
+     mean, var and std, nor their nan forms of integers and bool: NumPy's
+     AxisError) let a 0-d array take one axis, 0 or -1, as NumPy's axis=0:
+     the whole array.
      keepdims keeps the reduced axes with length 1.
    - Result dtypes: sum and prod of bool and signed integers are int64, of
      unsigned integers uint64; mean, var and std of bool and integers are
@@ -6007,9 +6011,10 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
         }
         if (ok) chosen = cand;
     }
-    if (info->result == GA__RESULT_LDEXP) { /* the exponent: any integer that fits int64 */
+    if (info->result == GA__RESULT_LDEXP) { /* the exponent: any integer (a weak one converts later) */
         bool ok = dt[1] != GA_DTYPE_INVALID ? ga_can_cast(dt[1], GA_INT64, GA_CASTING_SAFE)
-                                            : sc[1].kind == GA_SCALAR_BOOL || sc[1].kind == GA_SCALAR_INT;
+                                            : sc[1].kind == GA_SCALAR_BOOL || sc[1].kind == GA_SCALAR_INT ||
+                                                  sc[1].kind == GA_SCALAR_UINT;
         if (!ok) chosen = GA_DTYPE_INVALID;
     }
     if (chosen == GA_DTYPE_INVALID) {
@@ -6451,6 +6456,8 @@ static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__l
         s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
     if (logical && s.kind == GA_SCALAR_FLOAT) s = ga_float(s.value.f != 0); /* NaN is true */
     if (logical && s.kind == GA_SCALAR_COMPLEX) s = ga_complex(s.value.c.re != 0 || s.value.c.im != 0, 0);
+    if (u == GA_UFUNC_LDEXP && k == 1 && s.kind == GA_SCALAR_UINT) /* through a C long */
+        return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
     if (u == GA_UFUNC_LDEXP && k == 1 && s.kind == GA_SCALAR_INT && (s.value.i < INT32_MIN || s.value.i > INT32_MAX))
         return ga__error(GA_ERROR_OVERFLOW, func, "Python integer %lld out of bounds for int32", (long long)s.value.i);
     return ga__scalar_to_element(func, s, loop->in[k], value);
@@ -8521,6 +8528,18 @@ static ga_status ga__assign_view(const char *func, ga_array *view, const ga_arra
     return st;
 }
 
+/* NumPy 2 assigns to one element (every axis given an integer, or a[()]
+   of a 0-d a) a scalar only: a value of ndim > 0, even of size 1, is its
+   "setting an array element with a sequence." (a[...] is a view: any). */
+static ga_status ga__check_element_value(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                         const ga_array *value)
+{
+    bool element = n == a->ndim;
+    for (int i = 0; i < n && element; i++) element = items[i].kind == GA_INDEX_INTEGER;
+    if (element && value->ndim > 0) return ga__error(GA_ERROR_VALUE, func, "setting an array element with a sequence.");
+    return GA_OK;
+}
+
 static ga_status ga__setitem(const char *func, ga_array *a, const char *index, const ga_array *value)
 {
     ga_index_item items[2 * GA_MAXDIMS];
@@ -8531,6 +8550,7 @@ static ga_status ga__setitem(const char *func, ga_array *a, const char *index, c
     if (!value) return ga__null_input(func, "value");
     ga_status st = ga__parse_index(func, index, items, &n);
     if (st == GA_OK) st = ga__index_layout(func, a, n, items, true, &l);
+    if (st == GA_OK) st = ga__check_element_value(func, a, n, items, value);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
@@ -9441,6 +9461,7 @@ static ga_status ga__setitem_items(const char *func, ga_array *a, int n, const g
     if (ga__has_array_item(n, items)) return ga__advanced_set(func, a, n, items, value, false);
     ga__layout l;
     ga_status st = ga__index_layout(func, a, n, items, false, &l);
+    if (st == GA_OK) st = ga__check_element_value(func, a, n, items, value);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
@@ -11027,10 +11048,14 @@ static ga_status ga__reduce(const char *func, ga_reduction r, const ga_array *a,
 }
 
 /* NumPy lets a 0-d array take axis 0 or -1 in the reductions (its int
-   axis=, as if the array were 1-d): the whole array. */
-static void ga__reduce_0d_axis(const ga_array *a, int *naxes, const int **axes)
+   axis=, as if the array were 1-d): the whole array. Not mean, var and
+   std, which count the elements per axis first (AxisError), nor their nan
+   forms of integers and bool, which are they. */
+static void ga__reduce_0d_axis(ga_reduction r, const ga_array *a, int *naxes, const int **axes)
 {
-    if (a && a->ndim == 0 && *naxes == 1 && *axes && ((*axes)[0] == 0 || (*axes)[0] == -1)) {
+    bool counted = r == GA_REDUCE_MEAN || r == GA_REDUCE_VAR || r == GA_REDUCE_STD ||
+                   ((r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD) && a && ga__is_exact(a->dtype));
+    if (a && !counted && a->ndim == 0 && *naxes == 1 && *axes && ((*axes)[0] == 0 || (*axes)[0] == -1)) {
         *naxes = 0;
         *axes = NULL;
     }
@@ -11040,7 +11065,7 @@ GPUARR_API ga_status ga_reduce(ga_reduction r, const ga_array *a, int naxes, con
                                ga_array **out, bool keepdims, const ga_reduce_options *options)
 {
     bool had = out && *out;
-    ga__reduce_0d_axis(a, &naxes, &axes);
+    ga__reduce_0d_axis(r, a, &naxes, &axes);
     ga_status st = ga__reduce("ga_reduce", r, a, naxes, axes, dtype, out, keepdims, options);
     if (st == GA_OK && !had) ga__ret(*out);
     return st;
@@ -11051,7 +11076,7 @@ static ga_array *ga__reduce_new_result(const char *func, ga_reduction r, const g
 {
     ga_array *out = NULL;
     ga_reduce_options o = {NULL, NULL, ddof};
-    ga__reduce_0d_axis(a, &naxes, &axes);
+    ga__reduce_0d_axis(r, a, &naxes, &axes);
     if (ga__reduce(func, r, a, naxes, axes, GA_DTYPE_INVALID, &out, keepdims, &o) != GA_OK) return NULL;
     return ga__ret(out);
 }

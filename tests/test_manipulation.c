@@ -1084,6 +1084,20 @@ DEVICE_TEST(setitem_scalar_conversions)
                 "cannot convert float NaN to integer");
     CHECK_OK(ga_setitem_mask_scalar(f, mask, ga_float(1e39))); /* into a float: inf, no error */
     CHECK_ARRAY("float32 from 1e39", f, GA_FLOAT32, 1, ((int64_t[]){2}), ((const double[]){INFINITY, INFINITY}));
+    /* one element takes a 0-d value only (NumPy 2); a view any that broadcasts */
+    ga_array *e = T(ga_zeros(1, (int64_t[]){3}, GA_FLOAT64));
+    ga_array *one = T(ga_ones(1, (int64_t[]){1}, GA_FLOAT64));
+    CHECK_FAILS(ga_setitem(e, "1", one) != GA_OK, GA_ERROR_VALUE, GA_ERROR_VALUE, "setting an array element with a sequence.");
+    ga_index_item at1 = ga_at(1);
+    CHECK_FAILS(ga_setitem_items(e, 1, &at1, one) != GA_OK, GA_ERROR_VALUE, GA_ERROR_VALUE,
+                "setting an array element with a sequence.");
+    CHECK_OK(ga_setitem(e, "1:2", one));
+    CHECK_OK(ga_setitem(e, "-1", T(ga_full(0, NULL, ga_float(4), GA_FLOAT64))));
+    CHECK_ARRAY("e[1:2] = [1], e[-1] = 4", e, GA_FLOAT64, 1, ((int64_t[]){3}), ((const double[]){0, 1, 4}));
+    ga_array *z0 = T(ga_zeros(0, (int64_t[]){1}, GA_FLOAT64));
+    CHECK_FAILS(ga_setitem(z0, "", one) != GA_OK, GA_ERROR_VALUE, GA_ERROR_VALUE, "setting an array element with a sequence.");
+    CHECK_OK(ga_setitem(z0, "...", one));
+    CHECK_ARRAY("0-d z[...] = [1]", z0, GA_FLOAT64, 0, ((int64_t[]){1}), ((const double[]){1}));
     done();
 }
 

@@ -1583,6 +1583,9 @@ DEVICE_TEST(reduce_numpy_scalar_rules)
     CHECK(r && ga_ndim(r) == 0 && scalar_of(r) == 2.5, "max(0-d, axis=-1, keepdims=True)");
     ga_release(r);
     CHECK_ERROR(ga_sum(z, 1, &ax1, false) == NULL, GA_ERROR_AXIS, "axis 1 is out of bounds for array of dimension 0");
+    /* NumPy's mean, var and std count the elements per axis first: AxisError */
+    CHECK_ERROR(ga_mean(z, 1, &ax0, false) == NULL, GA_ERROR_AXIS, "axis 0 is out of bounds for array of dimension 0");
+    CHECK_ERROR(ga_var(z, 1, &axm1, 0, false) == NULL, GA_ERROR_AXIS, "axis -1 is out of bounds for array of dimension 0");
     ga_release(z);
 
     int8_t i8[3] = {1, 2, 3};

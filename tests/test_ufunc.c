@@ -3065,6 +3065,10 @@ DEVICE_TEST(ufunc_scalar_truth_ldexp_range_hypot_near_max)
     CHECK(!r && ga_last_error() == GA_ERROR_OVERFLOW && strstr(ga_last_error_message(), "out of bounds for int32"),
           "ldexp(float16, 2**31): %s", r ? "succeeded" : ga_last_error_message());
     ga_release(r), ga_clear_error();
+    r = ga_ldexp_scalar(a, ga_uint(UINT64_C(1) << 63));
+    CHECK(!r && ga_last_error() == GA_ERROR_OVERFLOW && strstr(ga_last_error_message(), "too large to convert to C long"),
+          "ldexp(float16, 2**63): %s", r ? "succeeded" : ga_last_error_message());
+    ga_release(r), ga_clear_error();
     r = ga_ldexp_scalar(a, ga_int(-3));
     CHECK(r != NULL, "ldexp(float16, -3): %s", ga_last_error_message());
     ga_release(r), ga_release(a);
