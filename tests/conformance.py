@@ -4651,9 +4651,10 @@ def diff_reduce_values(t, ga, n, name, dtype=None, count=None):
 def diff_numpy_reduce(name, x, axis, keepdims, dtype, kw):
     """NumPy's reduction (float16 accumulated in float32, as gpuarr
     documents; initial= then rounded to float16 first, as NumPy converts
-    it), or the exception it raises. On a C-contiguous copy of x: NumPy's
-    own strided loops slip (fmin.reduce along a reversed axis misses a
-    -inf); NumPy's nan functions of integers are the plain ones."""
+    it), or the exception it raises. On a C-contiguous copy of x, so that
+    NumPy visits the elements in one order whatever the view (the order
+    decided fmin / fmax of signaling NaNs, which the values no longer
+    hold); NumPy's nan functions of integers are the plain ones."""
     x = np.array(x, order="C")  # (np.ascontiguousarray makes a 0-d array 1-d)
     if x.dtype.kind in "biu" and name.startswith("nan"):
         name = name[3:]
