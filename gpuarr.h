@@ -1142,7 +1142,15 @@ GPUARR_API ga_array *ga_index(const ga_array *a, const char *index);
 GPUARR_API ga_array *ga_index_items(const ga_array *a, int n, const ga_index_item *items);
 
 /* a[index] = value: writes `value` (broadcast, converted with NumPy's
-   unsafe casting, as item assignment does) into the view a[index]. */
+   unsafe casting, as item assignment does) into the view a[index]; into
+   one element (an integer for every axis, or "" of a 0-d a) only a 0-d
+   value, as NumPy 2 ("setting an array element with a sequence."). A
+   scalar value is converted as NumPy assigns a Python scalar (and the
+   other _scalar forms of assignment below): its truth into bool; a float
+   into an integer dtype truncated as int() does, NaN, infinities and
+   values beyond int64 (uint64) being errors; a complex into a real dtype
+   an error (GA_ERROR_TYPE); an int out of the dtype's range
+   GA_ERROR_OVERFLOW. */
 GPUARR_API ga_status ga_setitem(ga_array *a, const char *index, const ga_array *value);
 GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar value);
 
@@ -1154,7 +1162,8 @@ typedef enum ga_index_mode {
 } ga_index_mode;
 
 /* numpy.take: the elements of `a` at `indices` (any integer or bool
-   dtype) along `axis` (GA_AXIS_NONE: of the flattened array). The result's
+   dtype, converted to int64 under same_kind as NumPy's: uint64 wraps)
+   along `axis` (GA_AXIS_NONE: of the flattened array). The result's
    shape is a.shape[:axis] + indices.shape + a.shape[axis+1:]. */
 GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axis, ga_index_mode mode);
 
@@ -1164,12 +1173,15 @@ GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axi
 GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indices, int axis);
 
 /* numpy.put: a.flat[indices[i]] = values.flat[i % values.size], values
-   converted to a's dtype; `mode` as in ga_take. Which of several writes to
-   one element lands is not defined (as in CuPy). */
+   converted to a's dtype; `mode` as in ga_take. indices must cast to int64
+   safely (NumPy's put: not uint64); an empty `a` with indices is NumPy's
+   "cannot replace elements of an empty array", even with no values. Which
+   of several writes to one element lands is not defined (as in CuPy). */
 GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode);
 
 /* numpy.put_along_axis: a[..., indices[..., j, ...], ...] = values[..., j,
-   ...] along `axis`, indices and values broadcast as take_along_axis. */
+   ...] along `axis`, indices and values broadcast as take_along_axis
+   (values' leading unit dims beyond a's dropped, as NumPy's assignment). */
 GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, const ga_array *values, int axis);
 
 /* a[items] = value (GA_INDEX_ARRAY items allowed, NumPy's advanced
@@ -1253,7 +1265,10 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
      GA_ALL_AXES `0, NULL` and GA_NO_AXES axis=(). The same holds for the
      statistics below (average, quantile, median, ...). Errors: "axis 2 is
      out of bounds for array of dimension 2" (GA_ERROR_AXIS), "duplicate
-     value in 'axis'".
+     value in 'axis'". The reductions of ga_reduce (not the statistics, nor
+     mean, var and std, nor their nan forms of integers and bool: NumPy's
+     AxisError) let a 0-d array take one axis, 0 or -1, as NumPy's axis=0:
+     the whole array.
      keepdims keeps the reduced axes with length 1.
    - Result dtypes: sum and prod of bool and signed integers are int64, of
      unsigned integers uint64; mean, var and std of bool and integers are
@@ -1321,7 +1336,8 @@ typedef struct ga_reduce_options {
     const ga_array *where;
     /* initial=: a first value of sum, prod, min, max and their nan forms,
        converted to the result's dtype as NumPy does (a Python int out of
-       an integer dtype's range is GA_ERROR_OVERFLOW). NULL: none. */
+       an integer dtype's range is GA_ERROR_OVERFLOW; a float or complex
+       one as ga_setitem_scalar converts it). NULL: none. */
     const ga_scalar *initial;
     /* ddof: var, std, nanvar and nanstd divide by count - ddof. */
     double ddof;
@@ -1533,6 +1549,9 @@ GPUARR_API ga_array *ga_sort(const ga_array *a, int axis);
    2^32 - 1 is GA_ERROR_NOT_IMPLEMENTED. Complex keys are sorted as
    ga_lexsort does (several passes). */
 GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis);
+/* (argsort, argpartition and the scans take axis 0 or -1 of a 0-d array as
+   NumPy does, as GA_AXIS_NONE: a result of shape (1,); sort and partition
+   refuse it, as NumPy.) */
 
 /* numpy.cumsum / numpy.cumprod(a, axis, dtype): inclusive running sums /
    products along `axis`. dtype GA_DTYPE_INVALID is NumPy's default: int64
@@ -4119,6 +4138,41 @@ static ga_status ga__scalar_to_element(const char *func, ga_scalar s, ga_dtype d
     return ga__error(GA_ERROR_VALUE, func, "invalid scalar kind %d", (int)s.kind);
 }
 
+/* A Python scalar assigned into an array of `dtype` (NumPy's a[...] = v and
+   initial=, unlike np.full's cast): into bool its truth; into an integer
+   dtype a float truncated as Python's int() does ("cannot convert float NaN
+   to integer", "cannot convert float infinity to integer", beyond int64 /
+   uint64 "Python int too large to convert to C long"), then the int's
+   range check of ga__scalar_to_element; a complex one into a real dtype is
+   int()'s or float()'s TypeError. *out: the scalar to convert. */
+static ga_status ga__assigned_scalar(const char *func, ga_scalar s, ga_dtype dtype, ga_scalar *out)
+{
+    char kind = ga__dtype_kinds[dtype];
+    *out = s;
+    if (kind == 'b') {
+        bool truth = s.kind == GA_SCALAR_BOOL    ? s.value.b
+                     : s.kind == GA_SCALAR_INT   ? s.value.i != 0
+                     : s.kind == GA_SCALAR_UINT  ? s.value.u != 0
+                     : s.kind == GA_SCALAR_FLOAT ? s.value.f != 0
+                                                 : s.value.c.re != 0 || s.value.c.im != 0;
+        *out = ga_bool(truth); /* NaN is true */
+        return GA_OK;
+    }
+    if (s.kind == GA_SCALAR_COMPLEX && kind != 'c')
+        return ga__error(GA_ERROR_TYPE, func, "%s() argument must be a string%s or a real number, not 'complex'",
+                         kind == 'f' ? "float" : "int", kind == 'f' ? "" : ", a bytes-like object");
+    if ((kind == 'i' || kind == 'u') && s.kind == GA_SCALAR_FLOAT) {
+        double x = s.value.f;
+        if (x != x) return ga__error(GA_ERROR_VALUE, func, "cannot convert float NaN to integer");
+        if (isinf(x)) return ga__error(GA_ERROR_OVERFLOW, func, "cannot convert float infinity to integer");
+        x = trunc(x);
+        if (x >= 18446744073709551616.0 || x < -9223372036854775808.0 || (x >= 9223372036854775808.0 && dtype != GA_UINT64))
+            return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
+        *out = x >= 9223372036854775808.0 ? ga_uint((uint64_t)x) : ga_int((int64_t)x);
+    }
+    return GA_OK;
+}
+
 
 /* >>shape */
 /* ------------------------------------------------------------------------ */
@@ -5966,9 +6020,10 @@ static ga_status ga__ufunc_resolve(const char *func, ga_ufunc u, const ga_dtype 
         }
         if (ok) chosen = cand;
     }
-    if (info->result == GA__RESULT_LDEXP) { /* the exponent: any integer that fits int64 */
+    if (info->result == GA__RESULT_LDEXP) { /* the exponent: any integer (a weak one converts later) */
         bool ok = dt[1] != GA_DTYPE_INVALID ? ga_can_cast(dt[1], GA_INT64, GA_CASTING_SAFE)
-                                            : sc[1].kind == GA_SCALAR_BOOL || sc[1].kind == GA_SCALAR_INT;
+                                            : sc[1].kind == GA_SCALAR_BOOL || sc[1].kind == GA_SCALAR_INT ||
+                                                  sc[1].kind == GA_SCALAR_UINT;
         if (!ok) chosen = GA_DTYPE_INVALID;
     }
     if (chosen == GA_DTYPE_INVALID) {
@@ -6061,18 +6116,50 @@ static int ga__compare_out_of_range(ga_ufunc u, ga_scalar s, ga_dtype loop, int 
     }
 }
 
-/* A new output of `shape` for the ufunc: C order, or the axis order of
-   `like` (an input of the full shape laid out otherwise: NumPy's order K). */
-static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, const int64_t *shape, ga_dtype dtype,
-                                      const ga_array *like)
+/* NumPy's order K for a new output (its iterator's
+   npyiter_find_best_axis_ordering): from C order, a stable insertion sort
+   starting at the innermost axis, in which an axis moves inside another
+   when the operands whose strides in both are nonzero (broadcast and unit
+   axes do not vote) all have its stride the smaller in magnitude; C order
+   wins where they disagree, and an axis no operand decides stays. `order`:
+   the axes, outermost first. */
+static void ga__k_order(int ndim, int nops, int64_t (*strides)[GA_MAXDIMS], int *order)
 {
-    bool broadcast = false; /* NumPy keeps C order when `like` repeats elements */
-    for (int d = 0; like && d < ndim; d++) broadcast |= like->strides[d] == 0 && shape[d] > 1;
-    if (!like || ndim < 2 || broadcast || (like->flags & GA_C_CONTIGUOUS))
-        return ga__array_new(func, device, ndim, shape, dtype);
+    int perm[GA_MAXDIMS]; /* innermost first */
+    for (int i = 0; i < ndim; i++) perm[i] = ndim - 1 - i;
+    for (int i0 = 1; i0 < ndim; i0++) {
+        int pos = i0, j0 = perm[i0];
+        for (int i1 = i0 - 1; i1 >= 0; i1--) {
+            bool decided = false, swap = false;
+            for (int k = 0; k < nops; k++) {
+                int64_t s0 = strides[k][j0], s1 = strides[k][perm[i1]];
+                if (s0 == 0 || s1 == 0) continue;
+                if (ga__magnitude(s1) <= ga__magnitude(s0)) swap = false;
+                else if (!decided) swap = true;
+                decided = true;
+            }
+            if (!decided) continue;
+            if (!swap) break;
+            pos = i1;
+        }
+        for (int i1 = i0; i1 > pos; i1--) perm[i1] = perm[i1 - 1];
+        perm[pos] = j0;
+    }
+    for (int i = 0; i < ndim; i++) order[i] = perm[ndim - 1 - i];
+}
+
+/* A new output of `shape` for the ufunc, in the axis order NumPy gives it
+   (order K) for the nops operands' strides (broadcast to `shape`): C order
+   unless they lay the axes out otherwise. */
+static ga_array *ga__ufunc_new_output(const char *func, int device, int ndim, const int64_t *shape, ga_dtype dtype,
+                                      int nops, int64_t (*strides)[GA_MAXDIMS])
+{
     int perm[GA_MAXDIMS], inverse[GA_MAXDIMS];
     int64_t permuted[GA_MAXDIMS];
-    ga__order_by_stride(ndim, like->strides, perm);
+    bool c_order = true;
+    ga__k_order(ndim, nops, strides, perm);
+    for (int d = 0; d < ndim; d++) c_order = c_order && perm[d] == d;
+    if (c_order) return ga__array_new(func, device, ndim, shape, dtype);
     for (int d = 0; d < ndim; d++) {
         permuted[d] = shape[perm[d]];
         inverse[perm[d]] = d;
@@ -6354,8 +6441,12 @@ static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype dtype, int k)
    into `value` in the loop's dtype, with NumPy's quirks of some ufuncs:
    - comparisons: a Python int beyond the integer loop's range gives one
      answer everywhere: *constant becomes it (0 or 1), `value` is unset;
-   - logical_and, _or, _xor: only an int's truth counts, and one beyond
-     int64 is an OverflowError (NumPy converts it through a C long);
+   - logical_and, _or, _xor: only a scalar's truth counts (a float or
+     complex one too: 5e-324 is true though float16 rounds it to 0), and
+     an int beyond int64 is an OverflowError (NumPy converts it through a
+     C long);
+   - ldexp: an int exponent goes through NumPy's int32 loop ("Python
+     integer 2147483648 out of bounds for int32");
    - clip: a bound beyond the dtype's range on its own side is the
      range's end (ga__clip_bound).
    `dtypes`: the inputs' dtypes. */
@@ -6372,6 +6463,12 @@ static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__l
     if (u == GA_UFUNC_CLIP) s = ga__clip_bound(s, loop->in[k], k);
     if (logical && s.kind == GA_SCALAR_INT)
         s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
+    if (logical && s.kind == GA_SCALAR_FLOAT) s = ga_float(s.value.f != 0); /* NaN is true */
+    if (logical && s.kind == GA_SCALAR_COMPLEX) s = ga_complex(s.value.c.re != 0 || s.value.c.im != 0, 0);
+    if (u == GA_UFUNC_LDEXP && k == 1 && s.kind == GA_SCALAR_UINT) /* through a C long */
+        return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
+    if (u == GA_UFUNC_LDEXP && k == 1 && s.kind == GA_SCALAR_INT && (s.value.i < INT32_MIN || s.value.i > INT32_MAX))
+        return ga__error(GA_ERROR_OVERFLOW, func, "Python integer %lld out of bounds for int32", (long long)s.value.i);
     return ga__scalar_to_element(func, s, loop->in[k], value);
 }
 
@@ -6415,17 +6512,19 @@ static ga_status ga__ufunc_negative_powers(const char *func, ga_ufunc u, ga__ufu
    kernel may still find an error (p->power_flag: nothing is written then). */
 static ga_status ga__ufunc_outputs(const char *func, const ga_operand *in, ga_array *const *out, ga__ufunc_plan *p)
 {
-    const ga_array *like = NULL; /* an input of the full shape, for order K */
-    for (int k = 0; k < p->info->nin && !like; k++)
-        if (in[k].array && in[k].array->ndim == p->ndim &&
-            memcmp(in[k].array->shape, p->shape, sizeof(int64_t) * (size_t)p->ndim) == 0)
-            like = in[k].array;
+    int64_t strides[3][GA_MAXDIMS]; /* the inputs', for order K */
+    int nops = 0;
+    for (int k = 0; k < p->info->nin; k++)
+        if (in[k].array) ga__broadcast_strides(in[k].array, p->ndim, strides[nops++]);
     for (int k = 0; k < p->info->nout; k++) {
         if (out[k] && out[k]->dtype == p->loop.out[k] && !p->power_flag) {
             p->targets[k] = out[k];
             continue;
         }
-        ga_array *t = ga__ufunc_new_output(func, p->device, p->ndim, p->shape, p->loop.out[k], out[k] ? out[k] : like);
+        int64_t given[1][GA_MAXDIMS]; /* a temporary for out[k]: its layout */
+        if (out[k]) ga__broadcast_strides(out[k], p->ndim, given[0]);
+        ga_array *t = out[k] ? ga__ufunc_new_output(func, p->device, p->ndim, p->shape, p->loop.out[k], 1, given)
+                             : ga__ufunc_new_output(func, p->device, p->ndim, p->shape, p->loop.out[k], nops, strides);
         if (!t) return ga__t.error;
         if (out[k]) p->targets[k] = ga__temp(&p->temps, t);
         else p->targets[k] = p->made[k] = t;
@@ -8438,6 +8537,18 @@ static ga_status ga__assign_view(const char *func, ga_array *view, const ga_arra
     return st;
 }
 
+/* NumPy 2 assigns to one element (every axis given an integer, or a[()]
+   of a 0-d a) a scalar only: a value of ndim > 0, even of size 1, is its
+   "setting an array element with a sequence." (a[...] is a view: any). */
+static ga_status ga__check_element_value(const char *func, const ga_array *a, int n, const ga_index_item *items,
+                                         const ga_array *value)
+{
+    bool element = n == a->ndim;
+    for (int i = 0; i < n && element; i++) element = items[i].kind == GA_INDEX_INTEGER;
+    if (element && value->ndim > 0) return ga__error(GA_ERROR_VALUE, func, "setting an array element with a sequence.");
+    return GA_OK;
+}
+
 static ga_status ga__setitem(const char *func, ga_array *a, const char *index, const ga_array *value)
 {
     ga_index_item items[2 * GA_MAXDIMS];
@@ -8448,6 +8559,7 @@ static ga_status ga__setitem(const char *func, ga_array *a, const char *index, c
     if (!value) return ga__null_input(func, "value");
     ga_status st = ga__parse_index(func, index, items, &n);
     if (st == GA_OK) st = ga__index_layout(func, a, n, items, true, &l);
+    if (st == GA_OK) st = ga__check_element_value(func, a, n, items, value);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
@@ -8465,6 +8577,7 @@ GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar
 {
     static const char func[] = "ga_setitem_scalar";
     if (!a) return ga__null_input(func, "a");
+    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__t.error;
     ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
     if (!v) return ga__t.error;
     ga_status st = ga__setitem(func, a, index, v);
@@ -8474,12 +8587,14 @@ GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar
 
 /* --- gathers by index ------------------------------------------------------ */
 
-/* Indices as a C-contiguous int64 array (a new reference). */
-static ga_array *ga__int64_indices(const char *func, const ga_array *idx)
+/* Indices as a C-contiguous int64 array (a new reference), converted under
+   `casting` as NumPy converts them: same_kind for take and the along-axis
+   forms (uint64 indices wrap), safe for put. */
+static ga_array *ga__int64_indices(const char *func, const ga_array *idx, ga_casting casting)
 {
-    if (!ga_can_cast(idx->dtype, GA_INT64, GA_CASTING_SAFE)) {
-        ga__error(GA_ERROR_TYPE, func, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
-                  ga__dtype_names[idx->dtype]);
+    if (!ga_can_cast(idx->dtype, GA_INT64, casting)) {
+        ga__error(GA_ERROR_TYPE, func, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule '%s'",
+                  ga__dtype_names[idx->dtype], casting == GA_CASTING_SAFE ? "safe" : "same_kind");
         return NULL;
     }
     if (idx->dtype == GA_INT64 && (idx->flags & GA_C_CONTIGUOUS)) return ga_retain((ga_array *)idx);
@@ -8627,7 +8742,7 @@ GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axi
     }
     if (!src) return NULL;
     int ndim = src->ndim - 1 + indices->ndim;
-    ga_array *idx = ndim <= GA_MAXDIMS ? ga__int64_indices(func, indices) : NULL;
+    ga_array *idx = ndim <= GA_MAXDIMS ? ga__int64_indices(func, indices, GA_CASTING_SAME_KIND) : NULL;
     ga_array *out = NULL;
     if (ndim > GA_MAXDIMS) ga__error(GA_ERROR_VALUE, func, "the result would have %d dimensions", ndim);
     if (idx) {
@@ -8713,7 +8828,7 @@ GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indic
     ga_array *idx = NULL, *idx_full = NULL, *src = NULL, *out = NULL;
     int64_t shape[GA_MAXDIMS], ashape[GA_MAXDIMS];
     if (ga__along_axis_shapes(func, a, indices, &axis, shape, ashape) != GA_OK) goto done;
-    idx = ga__int64_indices(func, indices);
+    idx = ga__int64_indices(func, indices, GA_CASTING_SAME_KIND);
     if (!idx) goto done;
     { /* the indices, broadcast to the result's shape and laid out contiguously */
         bool full = true;
@@ -8783,11 +8898,17 @@ static ga_status ga__put(const char *func, ga_array *a, const ga_array *indices,
     ga_status st = ga__check_put(func, a, indices, values);
     if (st != GA_OK) return st;
     if ((unsigned)mode > GA_INDEX_CLIP) return ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
+    /* NumPy's order: the indices' dtype, an empty a, then nothing to put */
+    if (!ga_can_cast(indices->dtype, GA_INT64, GA_CASTING_SAFE))
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                         ga__dtype_names[indices->dtype]);
+    if (indices->size > 0 && a->size == 0)
+        return ga__error(GA_ERROR_INDEX, func, "cannot replace elements of an empty array");
     if (indices->size == 0 || values->size == 0) return GA_OK;
-    if (a->size == 0) return ga__error(GA_ERROR_INDEX, func, "cannot replace elements of an empty array");
     int64_t size = a->size;
     ga_array *flat = ga__reshape(func, a, 1, &size); /* a.flat: a view, or a copy written back below */
-    ga_array *idx = flat ? ga__int64_indices(func, indices) : NULL;
+    ga_array *idx = flat ? ga__int64_indices(func, indices, GA_CASTING_SAFE) : NULL;
     ga_array *vals = idx ? ga__contiguous_copy(func, values, a->dtype) : NULL;
     st = vals ? GA_OK : ga__t.error;
     if (st == GA_OK && vals->device != a->device) st = ga__error(GA_ERROR_DEVICE, func, "values are on another device");
@@ -8819,12 +8940,16 @@ GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, con
     int64_t shape[GA_MAXDIMS], ashape[GA_MAXDIMS];
     st = ga__along_axis_shapes(func, a, indices, &axis, shape, ashape);
     if (st != GA_OK) return st;
-    ga_array *idx = ga__int64_indices(func, indices), *idx_full = NULL, *vals = NULL;
-    /* indices and values laid out contiguously over the broadcast shape */
+    ga_array *idx = ga__int64_indices(func, indices, GA_CASTING_SAME_KIND), *idx_full = NULL, *vals = NULL;
+    /* indices and values laid out contiguously over the broadcast shape;
+       values' leading unit dims beyond it dropped, as NumPy's assignment */
     if (idx) idx_full = ga__broadcast_copy(func, idx, a->ndim, shape);
     if (idx_full) {
         ga_array *v = ga__contiguous_copy(func, values, a->dtype);
-        vals = v ? ga__broadcast_copy(func, v, a->ndim, shape) : NULL;
+        int skip = v ? ga__extra_unit_dims(v, a->ndim) : 0;
+        ga_array *w = skip ? ga__reshape(func, v, v->ndim - skip, v->shape + skip) : ga_retain(v);
+        vals = w ? ga__broadcast_copy(func, w, a->ndim, shape) : NULL;
+        ga_release(w);
         ga_release(v);
     }
     st = vals ? GA_OK : ga__t.error;
@@ -9345,6 +9470,7 @@ static ga_status ga__setitem_items(const char *func, ga_array *a, int n, const g
     if (ga__has_array_item(n, items)) return ga__advanced_set(func, a, n, items, value, false);
     ga__layout l;
     ga_status st = ga__index_layout(func, a, n, items, false, &l);
+    if (st == GA_OK) st = ga__check_element_value(func, a, n, items, value);
     if (st != GA_OK) return st;
     ga_array *view = ga__view(func, a, &l, true);
     if (!view) return ga__t.error;
@@ -9362,6 +9488,7 @@ GPUARR_API ga_status ga_setitem_items_scalar(ga_array *a, int n, const ga_index_
 {
     static const char func[] = "ga_setitem_items_scalar";
     if (!a) return ga__null_input(func, "a");
+    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__t.error;
     ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
     if (!v) return ga__t.error;
     ga_status st = ga__setitem_items(func, a, n, items, v);
@@ -9414,6 +9541,7 @@ GPUARR_API ga_status ga_setitem_mask_scalar(ga_array *a, const ga_array *mask, g
     static const char func[] = "ga_setitem_mask_scalar";
     ga_status st = ga__check_mask(func, a, mask);
     if (st != GA_OK) return st;
+    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__t.error;
     ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
     if (!v) return ga__t.error;
     ga_index_item item = ga_array_index(mask);
@@ -10478,7 +10606,9 @@ static ga_status ga__reduce_sum_prod(const ga__rcall *c)
     j.op = prod ? GA__ROP_PROD : GA__ROP_SUM;
     j.flags = c->skip_nan ? GA__RF_NAN : 0;
     if (c->initial) {
-        ga_status st = ga__scalar_to_element(c->func, *c->initial, acc, &j.initial);
+        ga_scalar v;
+        ga_status st = ga__assigned_scalar(c->func, *c->initial, acc, &v);
+        if (st == GA_OK) st = ga__scalar_to_element(c->func, v, acc, &j.initial);
         if (st != GA_OK) return ga__reduce_done(&t, st);
         j.has_initial = true;
         j.initial_dtype = acc;
@@ -10504,7 +10634,9 @@ static ga_status ga__reduce_min_max(const ga__rcall *c)
     ga__rjob j;
     ga__rjob_init(&j, c);
     if (c->initial) {
-        ga_status st = ga__scalar_to_element(c->func, *c->initial, a->dtype, &j.initial);
+        ga_scalar v;
+        ga_status st = ga__assigned_scalar(c->func, *c->initial, a->dtype, &v);
+        if (st == GA_OK) st = ga__scalar_to_element(c->func, v, a->dtype, &j.initial);
         if (st != GA_OK) return st;
         j.has_initial = true;
         j.initial_dtype = a->dtype;
@@ -10628,6 +10760,9 @@ static ga_status ga__reduce_mean(const ga__rcall *c)
     ga_status st = ga__reduce_selection(c, &t, c->a, &src, &count);
     if (st != GA_OK) return ga__reduce_done(&t, st);
     ga_dtype acc = c->dtype == GA_FLOAT16 || c->dtype == GA_BFLOAT16 ? GA_FLOAT32 : c->dtype;
+    /* dtype= float16 / bfloat16: the elements as it first (a sum's), then float32 */
+    if (acc != c->dtype && src->dtype != c->dtype && !(src = ga__temp(&t, ga__contiguous_copy(c->func, src, c->dtype))))
+        return ga__temps_fail(&t);
     if (ga__is_exact(acc)) return ga__reduce_done(&t, ga__reduce_mean_exact(c, src, count, acc));
     if (!ga__rloadable(acc, src->dtype) && !(src = ga__temp(&t, ga__contiguous_copy(c->func, src, acc))))
         return ga__temps_fail(&t);
@@ -10921,10 +11056,25 @@ static ga_status ga__reduce(const char *func, ga_reduction r, const ga_array *a,
     return GA_OK;
 }
 
+/* NumPy lets a 0-d array take axis 0 or -1 in the reductions (its int
+   axis=, as if the array were 1-d): the whole array. Not mean, var and
+   std, which count the elements per axis first (AxisError), nor their nan
+   forms of integers and bool, which are they. */
+static void ga__reduce_0d_axis(ga_reduction r, const ga_array *a, int *naxes, const int **axes)
+{
+    bool counted = r == GA_REDUCE_MEAN || r == GA_REDUCE_VAR || r == GA_REDUCE_STD ||
+                   ((r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD) && a && ga__is_exact(a->dtype));
+    if (a && !counted && a->ndim == 0 && *naxes == 1 && *axes && ((*axes)[0] == 0 || (*axes)[0] == -1)) {
+        *naxes = 0;
+        *axes = NULL;
+    }
+}
+
 GPUARR_API ga_status ga_reduce(ga_reduction r, const ga_array *a, int naxes, const int *axes, ga_dtype dtype,
                                ga_array **out, bool keepdims, const ga_reduce_options *options)
 {
     bool had = out && *out;
+    ga__reduce_0d_axis(r, a, &naxes, &axes);
     ga_status st = ga__reduce("ga_reduce", r, a, naxes, axes, dtype, out, keepdims, options);
     if (st == GA_OK && !had) ga__ret(*out);
     return st;
@@ -10935,6 +11085,7 @@ static ga_array *ga__reduce_new_result(const char *func, ga_reduction r, const g
 {
     ga_array *out = NULL;
     ga_reduce_options o = {NULL, NULL, ddof};
+    ga__reduce_0d_axis(r, a, &naxes, &axes);
     if (ga__reduce(func, r, a, naxes, axes, GA_DTYPE_INVALID, &out, keepdims, &o) != GA_OK) return NULL;
     return ga__ret(out);
 }
@@ -11917,9 +12068,17 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
 
 GPUARR_API ga_array *ga_sort(const ga_array *a, int axis) { return ga__ret(ga__sort("ga_sort", a, axis, false)); }
 
+/* NumPy's argsort, argpartition and scans take axis 0 or -1 of a 0-d array
+   as of the array raveled (its PyArray_CheckAxis): the flattened form,
+   GA_AXIS_NONE. sort and partition refuse them, as NumPy. */
+static int ga__0d_axis(const ga_array *a, int axis)
+{
+    return a && a->ndim == 0 && (axis == 0 || axis == -1) ? GA_AXIS_NONE : axis;
+}
+
 GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
 {
-    return ga__ret(ga__sort("ga_argsort", a, axis, true));
+    return ga__ret(ga__sort("ga_argsort", a, ga__0d_axis(a, axis), true));
 }
 
 /* The scans of ga_scan into *out (given, or a new array stored there). */
@@ -11932,6 +12091,7 @@ static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, in
         return ga__error(GA_ERROR_VALUE, func, "invalid scan %d", (int)op);
     if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype))
         return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+    axis = ga__0d_axis(a, axis);
     if (axis == GA_AXIS_NONE) {
         int64_t size = a->size;
         ga_array *flat = ga__reshape(func, a, 1, &size);
@@ -12309,7 +12469,7 @@ GPUARR_API ga_array *ga_partition(const ga_array *a, int nkth, const int64_t *kt
 
 GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t *kth, int axis)
 {
-    return ga__ret(ga__partition("ga_argpartition", a, nkth, kth, axis, true));
+    return ga__ret(ga__partition("ga_argpartition", a, nkth, kth, ga__0d_axis(a, axis), true));
 }
 
 /* --- searching, sets, histograms -------------------------------------------- */

@@ -112,6 +112,18 @@ template <class Z> GA_DEV Z ga_cpow(Z a, Z b)
     return ga_unstd<Z>(thrust::pow(ga_std(a), ga_std(b)));
 }
 
+/* hypot(x, y) without CUDA's spurious overflow next to the largest finite
+   value (hypot(DBL_MAX, 1) is DBL_MAX, as glibc's, not inf): where it gives
+   inf for finite x and y, m sqrt(1 + (n/m)^2) instead, which overflows
+   only when the result does. */
+template <class F> GA_DEV F ga_hypot(F x, F y)
+{
+    const F h = hypot(x, y);
+    if (!isinf(h) || isinf(x) || isinf(y)) return h;
+    const F m = fmax(fabs(x), fabs(y)), r = fmin(fabs(x), fabs(y)) / m;
+    return m * sqrt((F)1 + r * r);
+}
+
 /* ======================================================================== */
 /* 3. The operations                                                         */
 /* ======================================================================== */
@@ -152,7 +164,7 @@ GA_OP_END
 GA_OP_BEGIN(absolute, 1, 1, ga_sig_real)
 template <class C> GA_DEV auto operator()(C a) const
 {
-    if constexpr (ga_num<C>::is_complex) return (ga_real_t<C>)hypot(a.re, a.im);
+    if constexpr (ga_num<C>::is_complex) return (ga_real_t<C>)ga_hypot(a.re, a.im);
     else if constexpr (ga_num<C>::is_sint) return a < 0 ? ga_wsub<C>(0, a) : a;
     else if constexpr (ga_num<C>::is_float) return fabs(a);
     else return a;
@@ -168,7 +180,7 @@ template <class C> GA_DEV C operator()(C a) const
 {
     if constexpr (ga_num<C>::is_complex) {
         typedef ga_real_t<C> F;
-        const F m = hypot(a.re, a.im);
+        const F m = ga_hypot(a.re, a.im);
         if (m != m) return ga_cplx<C>(NAN, NAN);
         if (isinf(m)) {
             if (isinf(a.re)) return isinf(a.im) ? ga_cplx<C>(NAN, NAN) : ga_cplx<C>(a.re > 0 ? 1 : -1, 0);
@@ -388,7 +400,7 @@ GA__MATH_OP(arctanh, atanh(a), ga_unstd<C>(thrust::atanh(z)))
 /* NumPy's expm1 and log1p of complex numbers. */
 GA__MATH_OP(expm1, expm1(a),
             ga_cplx<C>(expm1(a.re) * cos(a.im) - 2 * sin(a.im / 2) * sin(a.im / 2), exp(a.re) * sin(a.im)))
-GA__MATH_OP(log1p, log1p(a), ga_cplx<C>(log(hypot(a.re + 1, a.im)), atan2(a.im, a.re + 1)))
+GA__MATH_OP(log1p, log1p(a), ga_cplx<C>(log(ga_hypot(a.re + 1, a.im)), atan2(a.im, a.re + 1)))
 #undef GA__MATH_OP
 
 GA_OP_BEGIN(cbrt, 1, 1, ga_sig_same)
@@ -822,7 +834,7 @@ GA_OP_BEGIN(arctan2, 2, 1, ga_sig_same)
 template <class C> GA_DEV C operator()(C a, C b) const { return atan2(a, b); }
 GA_OP_END
 GA_OP_BEGIN(hypot, 2, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a, C b) const { return hypot(a, b); }
+template <class C> GA_DEV C operator()(C a, C b) const { return ga_hypot(a, b); }
 GA_OP_END
 
 /* 3g. NumPy functions with parameters ---------------------------------------- */
@@ -866,7 +878,7 @@ struct ga_op_isclose {
     {
         if constexpr (ga_num<C>::is_complex) {
             typedef ga_real_t<C> F;
-            const F d = hypot(a.re - b.re, a.im - b.im), mb = rounded(hypot(b.re, b.im));
+            const F d = ga_hypot(a.re - b.re, a.im - b.im), mb = rounded(ga_hypot(b.re, b.im));
             const bool close = d <= tolerance(mb) && isfinite(b.re) && isfinite(b.im);
             return close || (a.re == b.re && a.im == b.im) || (equal_nan && ga_cnan(a) && ga_cnan(b));
         } else {

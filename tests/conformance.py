@@ -137,6 +137,24 @@ Random data is fresh each run; the seed is printed when something fails and
 --seed reproduces it (each check draws from its own stream, seeded by the run
 seed and the check's name, so `-k NAME --seed N` reproduces one check).
 
+Random differential testing (group random, last): for a bounded time,
+random cases of six categories (ufunc, reduce, scan, index, sort, unique)
+over random shapes (0-d, empty, odd sizes, up to 5 dims), every dtype but
+bfloat16 and random views (strided, reversed, transposed, broadcast,
+offset), with values full of NaN, infinities, -0.0, integer extremes, huge,
+tiny and subnormal floats and random bit patterns, each compared with NumPy
+as the checks above compare (their tolerances and rules), and where NumPy
+raises gpuarr must fail. The environment sets it up:
+- GPUARR_DIFF_SECONDS: how long to draw cases (default 60);
+- GPUARR_DIFF_SEED: the seed (default --seed, else fresh; printed);
+- GPUARR_DIFF_CASE: case numbers to replay alone (comma-separated);
+- GPUARR_DIFF_TRACE: print each case's number before it runs (for a crash).
+Case N of seed S is the same case on every run (its own stream), so each
+disagreement's line, `DIFF category seed=S case=N: the case: the
+difference`, replays with GPUARR_DIFF_SEED=S GPUARR_DIFF_CASE=N and `-k
+random`. It prints the cases, agreements and disagreements of each
+category, and counts one check per category (failed if any disagrees).
+
 Output: `FAIL name: detail` lines (at most a few per check), a summary of
 each group, and as the last line `N passed, N failed, N skipped`; the exit
 status is 1 if anything failed.
@@ -1578,26 +1596,84 @@ def _normwise(got, want, rtol, fmt):
     return accept
 
 
+def ufunc_quirks(name, hosts, got, want):
+    """compare()'s accept for results where NumPy's answer depends on its
+    platform or loop, or is NumPy's own slip, and gpuarr's is the documented
+    one (None: none apply):
+    - C99 Annex F values where NumPy's SIMD loops (SVML on AVX-512) return
+      NaN: pow(1, y) = 1 and pow(x, 0) = 1 for NaN y / x, hypot(+-inf, y)
+      = inf for NaN y;
+    - clip with lo > hi: hi, as NumPy documents ("all values equal to
+      a_max"), where its SIMD loop returns lo;
+    - complex power: within 1e-5 (complex64) / 1e-13 (complex128) times
+      1 + |b| (|log|a|| + pi) of |NumPy's value| (exp(b log a) multiplies
+      log's rounding by b; NumPy multiplies repeatedly for integer b below
+      100 only), and infinite parts of either sign where the power overflows
+      (their signs follow the rounded angle b arg(a))."""
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return None
+    arrays = [np.asarray(h) for h in hosts]
+    with quiet():
+        if name in ("power", "float_power", "hypot") and want.dtype.kind == "f":
+            # the inputs as the loop sees them (2**64 - 1 is inf in float16)
+            a, b = (np.broadcast_to(x.astype(want.dtype).astype(np.float64), want.shape) for x in arrays[:2])
+            if name == "hypot":
+                special = np.isinf(a) | np.isinf(b)
+                value = np.full(want.shape, np.inf)
+            else:
+                special = (a == 1) | (b == 0)
+                value = np.ones(want.shape)
+            ok = (special & np.isnan(want.astype(np.float64)) & (got.astype(np.float64) == value)).reshape(-1)
+            return lambda idx: ok[idx]
+        if name == "clip" and want.dtype.kind in "biuf":
+            lo, hi = (np.broadcast_to(x, want.shape) for x in arrays[1:3])
+            ok = ((lo > hi) & (got == hi.astype(want.dtype))).reshape(-1)
+            return lambda idx: ok[idx]
+        if name in ("power", "float_power") and want.dtype.kind == "c":
+            a, b = (np.broadcast_to(x.astype(np.complex128), want.shape).reshape(-1) for x in arrays[:2])
+            factor = 1 + np.abs(b) * (np.abs(np.log(np.abs(a))) + np.pi)
+            rtol = COMPLEX_RTOL[want.dtype.name] * np.where(np.isfinite(factor), factor, 0)
+            g = got.astype(np.complex128).reshape(-1)
+            w = want.astype(np.complex128).reshape(-1)
+            mag = np.abs(w)
+            parts = []
+            for gp, wp in ((g.real, w.real), (g.imag, w.imag)):
+                parts.append((np.isfinite(gp) & np.isfinite(wp) & (np.abs(gp - wp) <= rtol * mag))
+                             | (np.isinf(gp) & np.isinf(wp) & np.isinf(mag)))
+            ok = np.stack(parts, 1).reshape(-1)  # component order: re, im of each element
+            return lambda idx: ok[idx]
+    return None
+
+
+def any_accept(*accepts):
+    """compare()'s accept for positions any of `accepts` (None: skipped) accepts."""
+    fns = [f for f in accepts if f is not None]
+    if not fns:
+        return None
+    return lambda idx: np.logical_or.reduce([np.asarray(f(idx), bool) for f in fns])
+
+
 def compare_ufunc(t, label, name, got, want, in_kinds, params=None, also=None):
     """compare() with the ufunc's tolerance (see the module docstring);
-    `also`: compare()'s accept, for a quirk of the caller's case."""
+    `also`: compare()'s accept, for a quirk of the caller's case (accepted
+    beside the tolerance's own)."""
     how, amount = ufunc_tolerance(name, in_kinds, want.dtype, params)
     fmt = component_format(want.dtype)
-    accept = _either_zero(got, want) if (name in EITHER_ZERO and fmt and got.dtype == want.dtype
-                                         and got.shape == want.shape) else also
-    if how == "ulps" and name in ("logaddexp", "logaddexp2") and got.dtype == want.dtype \
-            and got.shape == want.shape:
+    same_layout = got.dtype == want.dtype and got.shape == want.shape
+    accept = any_accept(_either_zero(got, want) if (name in EITHER_ZERO and fmt and same_layout) else None, also)
+    if how == "ulps" and name in ("logaddexp", "logaddexp2") and same_layout:
         # a + log1p(exp(b - a)) cancels near 0: the error is ulps of a and b
         # (drawn near 1), not of the result
         eps = float(np.finfo(np.float64 if fmt == "float64" else np.float32).eps)
         with quiet():
             g, w = np.asarray(got, np.float64), np.asarray(want, np.float64)
             ok = np.abs(g - w) <= amount * eps * np.maximum(1.0, np.abs(w))
-        return compare(t, label, got, want, nan_any=True, ulps=amount, accept=lambda idx: ok.reshape(-1)[idx])
+        return compare(t, label, got, want, nan_any=True, ulps=amount,
+                       accept=any_accept(lambda idx: ok.reshape(-1)[idx], accept))
     if how == "ulps":
         return compare(t, label, got, want, nan_any=True, ulps=amount, accept=accept)
-    if how == "normwise" and got.dtype == want.dtype and got.shape == want.shape:
-        return compare(t, label, got, want, nan_any=True, accept=_normwise(got, want, amount, fmt))
+    if how == "normwise" and same_layout:
+        return compare(t, label, got, want, nan_any=True, accept=any_accept(_normwise(got, want, amount, fmt), accept))
     return compare(t, label, got, want, nan_any=True, accept=accept)
 
 
@@ -1895,7 +1971,8 @@ def run_ufunc_case(t, uf, label, hosts, inputs, params=None, named=True, layout=
         got = to_numpy(t, res[k])
         t.expect(t.lib.ga_dtype_of(res[k]) == want_dt[k],
                  f"{call}: output {k} dtype {dname(t.lib.ga_dtype_of(res[k]))}, NumPy {dname(want_dt[k])}")
-        compare_ufunc(t, f"{call} output {k}" if uf.nout > 1 else call, uf.name, got, want[k], kinds, params)
+        compare_ufunc(t, f"{call} output {k}" if uf.nout > 1 else call, uf.name, got, want[k], kinds, params,
+                      also=ufunc_quirks(uf.name, hosts, got, want[k]))
     arrays = [h for h in hosts if isinstance(h, np.ndarray)]
     if layout and arrays:
         check_result_layout(t, call, res[0], arrays)
@@ -2731,6 +2808,58 @@ def reduce_values(t, ga, n):
         return (part() + 1j * part()).astype(dt) if kind_of(ga) == "c" else part().astype(dt)
 
 
+def compare_reduction(t, label, name, x, got, want, dt, n):
+    """Checks reduction `name`'s result `got` against NumPy's `want` (x: the
+    input; dt and n: the dtype and element count the tolerance is for)."""
+    want = np.asarray(want)
+    if want.dtype != got.dtype:
+        t.fail(f"{label}: dtype {got.dtype} != NumPy's {want.dtype}")
+        return
+    if got.shape != want.shape:
+        t.fail(f"{label}: shape {got.shape} != NumPy's {want.shape}")
+        return
+    tol = reduce_tolerance(name, dt, n)
+    if tol is None:
+        accept = None
+        if name in ("min", "max", "ptp", "nanmin", "nanmax") and component_format(got.dtype):
+            accept = _either_zero(got, want)
+        if got.dtype.kind == "c" and name in ("min", "max", "nanmin", "nanmax", "ptp"):
+            # which NaN element a complex min / max picks is not defined
+            with quiet():
+                gn, wn = np.isnan(got), np.isnan(want)
+                got, want = np.where(gn & wn, 0, got), np.where(gn & wn, 0, want)
+        compare(t, label, got, want, nan_any=True, accept=accept)
+        return
+    with quiet():
+        # each real part on its own (an infinite real part leaves the
+        # imaginary one finite), on the scale of the input's magnitudes
+        g = got.astype(np.complex128).reshape(-1)
+        w = want.astype(np.complex128).reshape(-1)
+        wmag = np.abs(w)  # a product's parts err on the scale of its magnitude
+        wmag = np.concatenate([wmag, wmag])
+        g = np.concatenate([g.real, g.imag])
+        w = np.concatenate([w.real, w.imag])
+        xv = np.asarray(x).astype(np.complex128).reshape(-1)
+        xs = np.abs(np.concatenate([xv.real, xv.imag]))
+        xs = xs[np.isfinite(xs)]
+        top = np.max(xs) if xs.size else 0.0
+    if name in ("std", "nanstd"):  # compared as variances: a small std magnifies errors
+        g, w = g * g, w * w
+    if name in ("prod", "nanprod"):
+        scale = np.where(np.isfinite(wmag), wmag, np.abs(w))
+    elif name in ("var", "nanvar", "std", "nanstd"):
+        scale = np.abs(w) + top * top
+    elif name in ("mean", "nanmean"):
+        scale = np.abs(w) + top
+    else:
+        scale = np.abs(w) + np.sum(xs)
+    with quiet():
+        bad = ~((np.isnan(g) & np.isnan(w)) | (g == w) | (np.abs(g - w) <= tol * scale + 1e-300))
+    if bad.any():
+        i = int(np.nonzero(bad)[0][0])
+        t.fail(f"{label}: {int(bad.sum())} of {g.size} differ; first [{i}]: {g[i]!r}, NumPy {w[i]!r}")
+
+
 def check_reduction(t, name, ga):
     env, lib = t.env, t.lib
     r_index = REDUCTIONS.index(name)
@@ -2776,52 +2905,7 @@ def check_reduction(t, name, ga):
             t.fail(f"{label}: {env.last_error()[1]}")
             lib.ga_clear_error()
             continue
-        got = to_numpy(t, t.own(out.value))
-        want = np.asarray(want)
-        if want.dtype != got.dtype:
-            t.fail(f"{label}: dtype {got.dtype} != NumPy's {want.dtype}")
-            continue
-        if got.shape != want.shape:
-            t.fail(f"{label}: shape {got.shape} != NumPy's {want.shape}")
-            continue
-        tol = reduce_tolerance(name, dt, n)
-        if tol is None:
-            accept = None
-            if name in ("min", "max", "ptp", "nanmin", "nanmax") and component_format(got.dtype):
-                accept = _either_zero(got, want)
-            if got.dtype.kind == "c" and name in ("min", "max", "nanmin", "nanmax", "ptp"):
-                # which NaN element a complex min / max picks is not defined
-                with quiet():
-                    gn, wn = np.isnan(got), np.isnan(want)
-                    got, want = np.where(gn & wn, 0, got), np.where(gn & wn, 0, want)
-            compare(t, label, got, want, nan_any=True, accept=accept)
-            continue
-        with quiet():
-            # each real part on its own (an infinite real part leaves the
-            # imaginary one finite), on the scale of the input's magnitudes
-            g = got.astype(np.complex128).reshape(-1)
-            w = want.astype(np.complex128).reshape(-1)
-            g = np.concatenate([g.real, g.imag])
-            w = np.concatenate([w.real, w.imag])
-            xv = np.asarray(x).astype(np.complex128).reshape(-1)
-            xs = np.abs(np.concatenate([xv.real, xv.imag]))
-            xs = xs[np.isfinite(xs)]
-            top = np.max(xs) if xs.size else 0.0
-        if name in ("std", "nanstd"):  # compared as variances: a small std magnifies errors
-            g, w = g * g, w * w
-        if name in ("prod", "nanprod"):
-            scale = np.abs(w)
-        elif name in ("var", "nanvar", "std", "nanstd"):
-            scale = np.abs(w) + top * top
-        elif name in ("mean", "nanmean"):
-            scale = np.abs(w) + top
-        else:
-            scale = np.abs(w) + np.sum(xs)
-        with quiet():
-            bad = ~((np.isnan(g) & np.isnan(w)) | (g == w) | (np.abs(g - w) <= tol * scale + 1e-300))
-        if bad.any():
-            i = int(np.nonzero(bad)[0][0])
-            t.fail(f"{label}: {int(bad.sum())} of {g.size} differ; first [{i}]: {g[i]!r}, NumPy {w[i]!r}")
+        compare_reduction(t, label, name, x, to_numpy(t, t.own(out.value)), want, dt, n)
 
 
 def check_reduce_errors(t):
@@ -3760,6 +3844,13 @@ INDEX_INTEGER, INDEX_SLICE, INDEX_NEWAXIS, INDEX_ELLIPSIS, INDEX_ARRAY = range(5
 _ARRP = _c.POINTER(_c.c_void_p)
 
 INDEX_PROTOTYPES = {
+    "ga_index": (_ARR, [_ARR, _c.c_char_p]),
+    "ga_setitem": (_ST, [_ARR, _c.c_char_p, _ARR]),
+    "ga_setitem_scalar": (_ST, [_ARR, _c.c_char_p, GaScalar]),
+    "ga_take": (_ARR, [_ARR, _ARR, _c.c_int, _c.c_int]),
+    "ga_put": (_ST, [_ARR, _ARR, _ARR, _c.c_int]),
+    "ga_take_along_axis": (_ARR, [_ARR, _ARR, _c.c_int]),
+    "ga_put_along_axis": (_ST, [_ARR, _ARR, _ARR, _c.c_int]),
     "ga_index_items": (_ARR, [_ARR, _c.c_int, _c.POINTER(GaIndexItem)]),
     "ga_setitem_items": (_ST, [_ARR, _c.c_int, _c.POINTER(GaIndexItem), _ARR]),
     "ga_index_mask": (_ARR, [_ARR, _ARR]),
@@ -4098,6 +4189,1353 @@ def run_index_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# Random differential testing (group "random"): random cases against NumPy
+# --------------------------------------------------------------------------
+# The module docstring says what it draws and how to replay a case. Case N
+# of seed S draws from its own stream, seeded by (S, N), and its category
+# from another, so that it is the same case whatever ran before it.
+
+DIFF_CATEGORIES = ("ufunc", "reduce", "scan", "index", "sort", "unique")
+DIFF_WEIGHTS = (0.38, 0.2, 0.07, 0.17, 0.11, 0.07)
+DIFF_DTYPES = tuple(g for g in range(len(DTYPE_NAMES)) if g != BF16)
+DIFF_MAX_LINE = 600  # characters of a disagreement's line
+
+
+class DiffCase(Check):
+    """One random case: a Check whose stream is seeded by (seed, number)."""
+
+    def __init__(self, env, seed, number):
+        super().__init__(env, f"random/{number}")
+        self.rng = np.random.default_rng([seed, number])
+        self.what = "?"
+
+
+def pick(rng, seq):
+    return seq[int(rng.integers(len(seq)))]
+
+
+def diff_shape(rng, max_size=20000):
+    """A random shape: 0 to 5 dims of 0, 1, small, odd and a few large lengths."""
+    ndim = int(rng.choice(6, p=(0.1, 0.25, 0.25, 0.2, 0.12, 0.08)))
+    dims = []
+    for _ in range(ndim):
+        r = rng.random()
+        if r < 0.04:
+            dims.append(0)
+        elif r < 0.2:
+            dims.append(1)
+        elif r < 0.75:
+            dims.append(int(rng.integers(2, 8)))
+        elif r < 0.95:
+            dims.append(int(rng.integers(8, 40)))
+        else:
+            dims.append(int(pick(rng, (127, 256, 257, 1000, 1025, 4097, 65537))))
+    limit = 70000 if ndim == 1 else max_size
+    while math.prod(max(d, 1) for d in dims) > limit:  # (an empty shape's inputs may have 1 for 0)
+        i = int(np.argmax(dims))
+        dims[i] = max(1, dims[i] // 2)
+    return tuple(dims)
+
+
+VIEW_KINDS = ("contiguous", "contiguous", "strided", "reversed", "transposed", "broadcast", "offset", "mixed")
+
+
+def diff_layout(rng, shape, zero_strides=True):
+    """A random layout of `shape` over a 1-d base: (label, base length,
+    element strides, offset); label "contiguous" for a fresh C array."""
+    nd = len(shape)
+    kinds = VIEW_KINDS if zero_strides else tuple(k for k in VIEW_KINDS if k != "broadcast")
+    kind = pick(rng, kinds)
+    if kind == "contiguous":
+        return kind, math.prod(shape), None, 0
+    perm, steps, zero, lead = list(range(nd)), [1] * nd, [False] * nd, 0
+    if kind in ("transposed", "mixed"):
+        perm = [int(p) for p in rng.permutation(nd)]
+    if kind in ("strided", "mixed"):
+        steps = [int(pick(rng, (1, 2, 3, -1, -2))) for _ in range(nd)]
+    if kind == "reversed":
+        steps = [-1 if rng.random() < 0.6 else 1 for _ in range(nd)]
+    if kind in ("broadcast", "mixed") and zero_strides:
+        zero = [bool(rng.random() < 0.4) for _ in range(nd)]
+    if kind in ("offset", "mixed"):
+        lead = int(rng.integers(1, 6))
+    ext = [1 if zero[d] or shape[d] == 0 else (shape[d] - 1) * abs(steps[d]) + 1 for d in range(nd)]
+    strides, acc = [0] * nd, 1
+    for d in reversed(perm):
+        strides[d] = 0 if zero[d] else acc * steps[d]
+        acc *= ext[d]
+    if acc > 300000:
+        return "contiguous", math.prod(shape), None, 0
+    offset = lead + sum((shape[d] - 1) * -strides[d] for d in range(nd) if strides[d] < 0 and shape[d] > 0)
+    size = lead + acc + int(rng.integers(0, 3))
+    return f"{kind} (strides {tuple(strides)}, offset {offset} of {size})", size, tuple(strides), offset
+
+
+class Operand:
+    """A host array and the same on the device, with their bases (None for a
+    fresh C-contiguous array)."""
+
+    def __init__(self, host, dev, label, base=None, dbase=None, layout=None):
+        self.host, self.dev, self.label = host, dev, label
+        self.base, self.dbase, self.layout = base, dbase, layout
+
+
+def diff_operand(t, ga, shape, values, zero_strides=True):
+    """An Operand of ga_dtype `ga` and `shape` in a random layout, its base
+    filled by values(n) (n values of the dtype)."""
+    label, size, strides, offset = diff_layout(t.rng, shape, zero_strides)
+    name = f"{dname(ga)}{list(shape)}"
+    if strides is None:
+        h = np.ascontiguousarray(values(max(size, 1))[:size]).reshape(shape)
+        return Operand(h, to_device(t, h), name)
+    base = np.ascontiguousarray(values(max(size, 1))[:size])
+    dbase = to_device(t, base)
+    return Operand(host_view(base, shape, strides, offset),
+                   device_view(t, dbase, base.itemsize, shape, strides, offset),
+                   f"{name} {label}", base, dbase, (shape, strides, offset))
+
+
+# ---- values ------------------------------------------------------------------
+
+def _wild_floats(rng, n, fmt):
+    """float64 values for a float format: specials, extremes, subnormals,
+    wide magnitudes and (as the format's bits) random bit patterns."""
+    info = np.finfo(np.dtype(fmt))
+    big, tiny = float(info.max), float(info.smallest_normal)
+    sub = float(info.smallest_subnormal)
+    specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, big, -big, tiny, -tiny, sub, -sub,
+                         1.0, -1.0, float(info.eps), 0.5, -2.0, 2.0 ** 24 + 1, 1e300, -1e-300])
+    lim = math.log10(big)
+    sign = rng.choice([-1.0, 1.0], n)
+    wide = sign * 10.0 ** rng.uniform(-lim - 2, lim, n)
+    bits = rng.integers(0, 2**(8 * info.bits // 8) - 1, n, dtype=np.uint64, endpoint=True)
+    randbits = bits.astype(f"u{info.bits // 8}").view(np.dtype(fmt)).astype(np.float64)
+    # quiet NaNs only: fmax / fmin of a signaling NaN differ between IEEE
+    # 754 revisions and libms (NumPy's gives NaN, maxNum), and NumPy's own
+    # loops differ by path
+    randbits = np.where(np.isnan(randbits), np.copysign(np.nan, randbits), randbits)
+    small = rng.integers(-20, 21, n) / pick(rng, (1.0, 2.0, 4.0))
+    pick_ = rng.random(n)
+    x = np.where(pick_ < 0.3, specials[rng.integers(0, specials.size, n)],
+                 np.where(pick_ < 0.6, wide, np.where(pick_ < 0.8, small, randbits)))
+    return x
+
+
+def wild_values(t, ga, n):
+    """n values of ga_dtype `ga` rich in special and extreme values."""
+    rng, dt = t.rng, t.env.np_dtype(ga)
+    kind = kind_of(ga)
+    if kind == "b":
+        return rng.random(n) < pick(rng, (0.1, 0.5, 0.9))
+    if kind in "iu":
+        info = np.iinfo(dt)
+        v = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+        pool = np.array([info.min, info.max, info.min + 1, info.max - 1, 0, 1, 2, 7]
+                        + ([-1, -2] if kind == "i" else []), dtype=object).astype(dt)
+        k = rng.random(n) < 0.3
+        v[k] = pool[rng.integers(0, pool.size, int(k.sum()))]
+        k = rng.random(n) < 0.3
+        v[k] = rng.integers(max(int(info.min), -9), 10, int(k.sum())).astype(dt)
+        return v
+    fmt = component_format(dt)
+    with quiet():
+        if kind == "f":
+            return _wild_floats(rng, n, fmt).astype(dt)
+        return (_wild_floats(rng, n, fmt) + 1j * _wild_floats(rng, n, fmt)).astype(dt)
+
+
+def diff_values(t, ga, n, domain="any", exact_complex=True):
+    """n values for a ufunc input: its domain's values (with a few specials),
+    wild ones or cast-oriented ones, picked at random."""
+    r = t.rng.random()
+    if not exact_complex and kind_of(ga) == "c":
+        # moderate finite values: Annex G leaves signs of zero, infinite and
+        # NaN parts to the implementation for these functions
+        return ufunc_values(t, ga, max(n, 1), domain, False)[:n]
+    if r < 0.45:
+        return ufunc_values(t, ga, max(n, 1), domain, exact_complex)[:n]
+    if r < 0.8:
+        return wild_values(t, ga, n)
+    return random_values(t, ga, max(n, 1))[:n]
+
+
+# ---- running cases -----------------------------------------------------------
+
+def diff_expect_error(t, label, failed, want_exc):
+    """NumPy raised `want_exc`: gpuarr must have failed."""
+    if not failed:
+        t.fail(f"{label}: succeeded; NumPy raises {type(want_exc).__name__}({want_exc})")
+    t.lib.ga_clear_error()
+
+
+def diff_unexpected_error(t, label):
+    st, msg = t.env.last_error()
+    t.fail(f"{label}: failed ({t.env.statuses[st][0] if 0 <= st < len(t.env.statuses) else st}: {msg}); "
+           f"NumPy gives a result")
+    t.lib.ga_clear_error()
+
+
+def np_result(fn):
+    """fn()'s result, or the exception NumPy raised."""
+    try:
+        with quiet():
+            return fn()
+    except Exception as e:  # noqa: BLE001 - NumPy's error: gpuarr must fail
+        return e
+
+
+# ---- ufuncs --------------------------------------------------------------------
+
+DIFF_SCALARS = (True, False, 0, 1, -1, 3, -2, 7, 127, 128, -129, 255, 256, 300, 65535, 65536, 2**31 - 1, 2**31,
+                -2**31 - 1, 2**32 + 1, 2**53 + 1, 2**63 - 1, -2**63, 2**63, 2**64 - 1, 0.0, -0.0, 0.5, 1.5, -0.25,
+                2.5, 1e10, 1e300, -1e-310, 5e-324, 65504.0, 1e39, math.nan, math.inf, -math.inf, 1j,
+                complex(1.5, -0.5), complex(math.inf, 0.0), complex(0.0, math.nan), complex(-0.0, 2.0))
+
+
+def diff_input_shapes(rng, shape, n):
+    """Shapes for n inputs that broadcast to `shape` (and now and then do not)."""
+    out = []
+    for _ in range(n):
+        nd = len(shape) if rng.random() < 0.7 else int(rng.integers(0, len(shape) + 1))
+        out.append([1 if rng.random() < 0.2 else d for d in shape[len(shape) - nd:]])
+    if n > 1 and rng.random() < 0.04:
+        k = int(rng.integers(0, n))
+        if out[k]:
+            out[k][int(rng.integers(0, len(out[k])))] += 2
+    return [tuple(s) for s in out]
+
+
+def broadcasts(shapes):
+    try:
+        np.broadcast_shapes(*shapes)
+        return True
+    except ValueError:
+        return False
+
+
+def diff_ufunc(t):
+    env, rng = t.env, t.rng
+    uf = pick(rng, env.ufuncs)
+    shape = diff_shape(rng)
+    first = pick(rng, DIFF_DTYPES)
+    gas = [first if rng.random() < 0.5 else pick(rng, DIFF_DTYPES) for _ in range(uf.nin)]
+    if uf.name == "where" and rng.random() < 0.7:
+        gas[0] = GA["bool"]
+    fixed = {0} if uf.name in ("where", "clip") else set()  # cond / a: arrays
+    scalar_at = set()
+    if uf.nin >= 2:
+        for k in range(uf.nin):
+            if k not in fixed and rng.random() < 0.2:
+                scalar_at.add(k)
+        if len(scalar_at) == uf.nin:
+            scalar_at.discard(int(rng.integers(0, uf.nin)))
+    shapes = diff_input_shapes(rng, shape, uf.nin)
+    kinds = "".join(kind_of(g) for k, g in enumerate(gas) if k not in scalar_at)
+    exact_c = ufunc_exact_complex(uf.name, kinds)
+    hosts, inputs, descs, ops = [], [], [], []
+    for k in range(uf.nin):
+        if k in scalar_at:
+            s = pick(rng, DIFF_SCALARS)
+            hosts.append(s)
+            inputs.append(s)
+            descs.append(repr(s))
+            ops.append(None)
+            continue
+        if k > 0 and ops[0] is not None and gas[k] == gas[0] and shapes[k] == shapes[0] and rng.random() < 0.1:
+            op = ops[0]  # the same array twice
+        else:
+            domain = "any" if uf.name == "where" else ufunc_domain(uf.name, k)
+            op = diff_operand(t, gas[k], shapes[k], lambda n, g=gas[k], d=domain: diff_values(t, g, n, d, exact_c))
+        ops.append(op)
+        hosts.append(op.host)
+        inputs.append(dev(op.dev))
+        descs.append(op.label if op is not ops[0] or k == 0 else "the first input")
+    array_shapes = [h.shape for h in hosts if isinstance(h, np.ndarray)]
+    mode = rng.random()
+    if uf.name in ("round", "nan_to_num", "angle", "isclose") and mode < 0.6 and not scalar_at:
+        return diff_ufunc_params(t, uf, hosts, inputs, descs)
+    named = uf.form in ("unary", "binary") and rng.random() < 0.6
+    t.what = f"{uf.name}({', '.join(descs)}) via {'ga_' + uf.name if named else 'ga_ufunc_call'}"
+    if not broadcasts(array_shapes):
+        st, _ = ufunc_call(t, uf, inputs, named)
+        if st == 0:
+            t.fail(f"{t.what}: succeeded; NumPy: shapes {array_shapes} do not broadcast")
+        t.lib.ga_clear_error()
+        return
+    if uf.form in ("unary", "binary") and not scalar_at and mode > 0.8 and isinstance(getattr(np, uf.name, None),
+                                                                                        np.ufunc):
+        return diff_ufunc_out(t, uf, hosts, inputs, descs)
+    run_ufunc_case(t, uf, "", hosts, inputs, named=named, layout=True)
+
+
+def diff_ufunc_params(t, uf, hosts, inputs, descs):
+    """round / nan_to_num / angle / isclose with random parameters."""
+    lib, rng = t.lib, t.rng
+    d = [int(x) for x in inputs]
+    lib.ga_clear_error()
+    if uf.name == "round":
+        decimals = int(rng.integers(-4, 6))
+        params = {"decimals": decimals}
+        t.what = f"ga_round({descs[0]}, decimals={decimals})"
+        p = lib.ga_round(d[0], decimals)
+    elif uf.name == "nan_to_num":
+        if rng.random() < 0.4:
+            params = {}
+            t.what = f"ga_nan_to_num({descs[0]})"
+            p = lib.ga_nan_to_num(d[0])
+        else:
+            vals = [float(pick(rng, (0.0, -0.0, 1.5, -7.0, 1e300, -1e300, 65504.0, 1e39, math.nan, math.inf)))
+                    for _ in range(3)]
+            params = dict(zip(("nan", "posinf", "neginf"), vals))
+            t.what = f"ga_nan_to_num_values({descs[0]}, {vals[0]!r}, {vals[1]!r}, {vals[2]!r})"
+            p = lib.ga_nan_to_num_values(d[0], *vals)
+    elif uf.name == "angle":
+        deg = bool(rng.random() < 0.5)
+        params = {"deg": deg}
+        t.what = f"ga_angle({descs[0]}, deg={deg})"
+        p = lib.ga_angle(d[0], deg)
+    else:
+        rtol, atol = float(pick(rng, (1e-5, 1e-3, 0.0, 0.5))), float(pick(rng, (1e-8, 0.0, 1e-3, 1.0)))
+        equal_nan = bool(rng.random() < 0.5)
+        params = {"rtol": rtol, "atol": atol, "equal_nan": equal_nan}
+        t.what = f"ga_isclose({descs[0]}, {descs[1]}, rtol={rtol}, atol={atol}, equal_nan={equal_nan})"
+        if not broadcasts([h.shape for h in hosts]):
+            p = lib.ga_isclose(d[0], d[1], rtol, atol, equal_nan)
+            if p:
+                t.own(p)
+                t.fail(f"{t.what}: succeeded; NumPy: shapes do not broadcast")
+            lib.ga_clear_error()
+            return
+        p = lib.ga_isclose(d[0], d[1], rtol, atol, equal_nan)
+    run_param_case(t, uf, t.what, hosts, p, params)
+
+
+def diff_ufunc_out(t, uf, hosts, inputs, descs):
+    """ga_X_out into a random view (no zero strides) of the result's dtype or
+    another one it casts to under same_kind; the rest of the base untouched."""
+    env, rng = t.env, t.rng
+    want_dt = oracle_ufunc_dtypes(env, uf.name, [h.dtype for h in hosts], 1)
+    t.what = f"ga_{uf.name}_out({', '.join(descs)}, out)"
+    if want_dt is None:
+        return run_ufunc_case(t, uf, "", hosts, inputs, named=True, layout=False)
+    rdt = env.np_dtype(want_dt[0])
+    choices = [g for g in DIFF_DTYPES if np.can_cast(rdt, env.np_dtype(g), "same_kind")]
+    og = want_dt[0] if rng.random() < 0.5 else pick(rng, choices)
+    odt = env.np_dtype(og)
+    shape = np.broadcast_shapes(*[h.shape for h in hosts])
+    out = diff_operand(t, og, shape, lambda n: wild_values(t, og, n), zero_strides=False)
+    t.what = f"ga_{uf.name}_out({', '.join(descs)}, out={out.label})"
+    t.lib.ga_clear_error()
+    st = getattr(t.lib, f"ga_{uf.name}_out")(*[int(x) for x in inputs], out.dev)
+    # NumPy's result assigned into the view (NumPy's own out= of a strided
+    # bool view goes wrong in isnan / isinf / isfinite / signbit)
+    want_r = np_result(lambda: np.asarray(getattr(np, uf.name)(*hosts)))
+    if isinstance(want_r, Exception):
+        return diff_expect_error(t, t.what, st != 0, want_r)
+    if st != 0:
+        return diff_unexpected_error(t, t.what)
+    base_before = out.base if out.base is not None else out.host
+    got_base = to_numpy(t, out.dbase if out.dbase is not None else out.dev)
+    got = host_view(got_base, *out.layout) if out.layout else got_base
+    with quiet():
+        want = np.array(want_r.astype(odt), copy=True)
+        got = np.array(got, copy=True)
+        if odt != rdt and rdt.kind in "fc" and np.can_cast(rdt, odt, "safe"):
+            got, want = got.astype(rdt), want_r.astype(rdt)  # a wider float holds the loop's results exactly
+    compare_ufunc(t, t.what, uf.name, got, want, input_kinds(env, hosts),
+                  also=ufunc_quirks(uf.name, hosts, got, want))
+    if out.layout:  # the rest of the base untouched
+        rest = np.ones(base_before.size, bool)
+        host_view(rest, *out.layout)[...] = False
+        if not np.array_equal(got_base[rest].view(np.uint8), base_before[rest].view(np.uint8)):
+            t.fail(f"{t.what}: wrote outside the view")
+
+
+# ---- reductions and scans ------------------------------------------------------
+
+REDUCE_DTYPE_ARG = ("sum", "prod", "nansum", "nanprod", "mean", "nanmean", "var", "std", "nanvar", "nanstd")
+REDUCE_WHERE = ("sum", "prod", "min", "max", "mean", "var", "std", "all", "any", "nansum", "nanprod", "nanmin",
+                "nanmax", "nanmean", "nanvar", "nanstd")
+REDUCE_INITIAL = ("sum", "prod", "min", "max", "nansum", "nanprod", "nanmin", "nanmax")
+REDUCE_EXACT = ("min", "max", "nanmin", "nanmax", "all", "any", "count_nonzero", "ptp") + ARG_REDUCTIONS
+DIFF_INITIALS = (0, 1, -1, 5, -128, 300, 2**63 - 1, -2**63, 2**63 + 1, True, False, 0.5, -2.5, 1e300, math.nan,
+                 math.inf, -math.inf, complex(1, -1))
+
+
+def diff_axes(rng, nd, single=False, none=True):
+    """NumPy's axis= at random: None, (), one axis or several (negative ones
+    too), now and then out of bounds or repeated; single: None or one axis,
+    none: None too."""
+    r = rng.random()
+    if r < 0.2 and none:
+        return None
+    if r < 0.28 and not single:
+        return ()
+    if single or r < 0.6 or nd == 0:
+        if nd == 0 or rng.random() < 0.04:
+            return int(pick(rng, (nd, nd + 1, -nd - 1)))
+        return int(rng.integers(-nd, nd))
+    axes = [int(a) for a in rng.choice(nd, int(rng.integers(1, nd + 1)), replace=False)]
+    axes = [a - nd if rng.random() < 0.4 else a for a in axes]
+    if rng.random() < 0.03:
+        axes.append(axes[0])
+    return tuple(axes)
+
+
+def _capped(rng, n, cap, nan_share=0.0):
+    """float64 values of moderate, wide (up to cap) and subnormal sizes, with
+    NaN, infinities and -0.0 now and then."""
+    sign = rng.choice([-1.0, 1.0], n)
+    r = rng.random(n)
+    v = np.where(r < 0.55, rng.standard_normal(n) * 10,
+                 np.where(r < 0.85, sign * 10.0 ** rng.uniform(-30, math.log10(cap), n),
+                          np.where(r < 0.9, sign * 10.0 ** rng.uniform(-320, -300, n), rng.integers(-3, 4, n))))
+    k = rng.random(n) < 0.03
+    v[k] = rng.choice([np.nan, np.inf, -np.inf, -0.0], int(k.sum()))
+    if nan_share:
+        v[rng.random(n) < nan_share] = np.nan
+    return v
+
+
+def diff_reduce_values(t, ga, n, name, dtype=None, count=None):
+    """n values for reduction or scan `name` (accumulating in `dtype`, None:
+    the default): any values where the result does not depend on the order
+    of the work (min, max, arg*, all, any, integer sums and products); else
+    magnitudes that cannot overflow in any order (products near 1; integer
+    products in a float dtype of +-1 and a few 0 and +-2), with NaN,
+    infinities and -0.0. count: the elements of the view (a broadcast view
+    repeats its base's values: products stay near 1 over all of them)."""
+    rng, dt = t.rng, t.env.np_dtype(ga)
+    kind = kind_of(ga)
+    spread = min(0.1, 40.0 / max(count or n, 1))
+    if kind in "iu" and "prod" in name and dtype is not None and dtype.kind in "fc":
+        v = rng.choice(np.array([1, -1] if kind == "i" else [1, 1], dt), n)
+        k = rng.random(n) < 0.002
+        v[k] = rng.choice(np.array([0, 2, -2] if kind == "i" else [0, 2, 2], dt), int(k.sum()))
+        return v
+    if kind in "biu" or (name in REDUCE_EXACT and rng.random() < 0.7):
+        return wild_values(t, ga, n) if rng.random() < 0.6 else diff_values(t, ga, n)
+    fmt = component_format(dt)
+    if dtype is not None and component_format(dtype) is not None:  # the narrower of a's and dtype='s formats
+        fmt = component_format(narrower(dt, dtype))
+    acc = np.float32 if fmt == "float16" else np.dtype(fmt)
+    big = float(np.finfo(acc).max) / (4.0 * (n + 1))
+    if name in ("var", "std", "nanvar", "nanstd"):
+        big = math.sqrt(big)
+    big = min(big, float(np.finfo(np.dtype(fmt)).max))
+    nan_share = 0.2 if name.startswith("nan") and rng.random() < 0.7 else 0.0
+
+    def part():
+        if "prod" in name:
+            v = np.exp(rng.uniform(-spread, spread, n)) * rng.choice([-1.0, 1.0], n)
+            k = rng.random(n)
+            v[k < 0.01] = 0.0
+            special = (k >= 0.01) & (k < 0.02)
+            v[special] = rng.choice([np.nan, np.inf, -np.inf, -0.0], int(special.sum()))
+            if nan_share:
+                v[rng.random(n) < nan_share] = np.nan
+            return v
+        return _capped(rng, n, big, nan_share)
+    with quiet():
+        if kind == "c":
+            if "prod" in name:  # unit magnitudes, random phases
+                z = np.exp(rng.uniform(-spread, spread, n) + 1j * rng.uniform(-np.pi, np.pi, n))
+                z[rng.random(n) < 0.01] = 0
+                if nan_share:
+                    z[rng.random(n) < nan_share] = complex(np.nan, 0)
+                return z.astype(dt)
+            return (part() + 1j * part()).astype(dt)
+        return part().astype(dt)
+
+
+def diff_numpy_reduce(name, x, axis, keepdims, dtype, kw):
+    """NumPy's reduction (float16 accumulated in float32, as gpuarr
+    documents; initial= then rounded to float16 first, as NumPy converts
+    it), or the exception it raises. On a C-contiguous copy of x, so that
+    NumPy visits the elements in one order whatever the view (the order
+    decided fmin / fmax of signaling NaNs, which the values no longer
+    hold); NumPy's nan functions of integers are the plain ones."""
+    x = np.array(x, order="C")  # (np.ascontiguousarray makes a 0-d array 1-d)
+    if x.dtype.kind in "biu" and name.startswith("nan"):
+        name = name[3:]
+    fn = getattr(np, name)
+    args = dict(kw)
+    if not (name in ARG_REDUCTIONS and not keepdims):
+        args["keepdims"] = keepdims
+    narrow = dtype == np.float16 if dtype is not None else (x.dtype == np.float16 and name not in REDUCE_EXACT)
+    try:
+        with quiet():
+            if narrow:
+                x32 = x.astype(dtype if dtype is not None else x.dtype).astype(np.float32)
+                if dtype is not None:
+                    args["dtype"] = np.float32
+                if "initial" in args and not isinstance(args["initial"], complex):
+                    args["initial"] = float(np.float16(args["initial"]))
+                return np.asarray(fn(x32, axis=axis, **args)).astype(np.float16)
+            if dtype is not None:
+                args["dtype"] = dtype
+            return np.asarray(fn(x, axis=axis, **args))
+    except Exception as e:  # noqa: BLE001 - NumPy raises: gpuarr must fail
+        return e
+
+
+def diff_reduce(t):
+    env, lib, rng = t.env, t.lib, t.rng
+    name = pick(rng, REDUCTIONS)
+    ga = pick(rng, DIFF_DTYPES)
+    shape = diff_shape(rng)
+    nd = len(shape)
+    axis = diff_axes(rng, nd, single=name in ARG_REDUCTIONS and rng.random() < 0.97)
+    if name in ARG_REDUCTIONS and isinstance(axis, tuple) and len(axis) == 1:
+        axis = axis[0]  # one axis is naxes 1 in C, NumPy's int (a 1-tuple is its TypeError)
+    keepdims = bool(rng.random() < 0.4)
+    dt = env.np_dtype(ga)
+    dtype, kw, opts, extra = None, {}, GaReduceOptions(None, None, 0.0), []
+    if name in REDUCE_DTYPE_ARG and rng.random() < 0.3:
+        floating = name not in ("sum", "prod", "nansum", "nanprod")
+        choices = [g for g in DIFF_DTYPES if np.can_cast(dt, env.np_dtype(g), "same_kind")
+                   and (not floating or kind_of(g) in "fc")]
+        if choices:
+            dtype = env.np_dtype(pick(rng, choices))
+            extra.append(f"dtype={dtype}")
+    op = diff_operand(t, ga, shape, lambda n: diff_reduce_values(t, ga, n, name, dtype, math.prod(shape)))
+    x = op.host
+    if name in ("var", "std", "nanvar", "nanstd") and rng.random() < 0.5:
+        kw["ddof"] = opts.ddof = float(pick(rng, (1, 2, 0.5, 5)))
+        extra.append(f"ddof={kw['ddof']}")
+    where_h = None
+    if name in REDUCE_WHERE and rng.random() < 0.2:
+        wshape = [1 if rng.random() < 0.3 else d for d in shape[int(rng.integers(0, nd + 1)):]]
+        where_h = rng.random(wshape) < 0.7
+        kw["where"] = where_h
+        opts.where = to_device(t, where_h)
+        extra.append(f"where=bool{list(where_h.shape)}")
+    if name in REDUCE_INITIAL and rng.random() < 0.2:
+        init = pick(rng, DIFF_INITIALS)
+        if "prod" in name and (dtype if dtype is not None else dt).kind == "c":
+            # an infinite first factor of a complex product: inf * x makes NaN
+            # parts in an order-dependent way (C99 Annex G leaves them open)
+            init = pick(rng, (0, 1, -1, 5, True, False, 0.5, -2.5, complex(1, -1)))
+        kw["initial"] = init
+        sc = ga_scalar(init)
+        opts.initial = ctypes.pointer(sc)
+        extra.append(f"initial={init!r}")
+    t.what = (f"{name}({op.label}, axis={axis!r}, keepdims={keepdims}{''.join(', ' + e for e in extra)})")
+    want = diff_numpy_reduce(name, x, axis, keepdims, dtype, kw)
+    nax, arr = axes_arg(axis)
+    out = ctypes.c_void_p(0)
+    lib.ga_clear_error()
+    st = lib.ga_reduce(REDUCTIONS.index(name), op.dev, nax, arr,
+                       GA_INVALID if dtype is None else env.ga_dtype(dtype), ctypes.byref(out), keepdims,
+                       ctypes.byref(opts))
+    lib.ga_reduce_warnings()
+    if isinstance(want, Exception):
+        if st == 0:
+            t.own(out.value)
+        return diff_expect_error(t, t.what, st != 0, want)
+    if st != 0:
+        return diff_unexpected_error(t, t.what)
+    got = to_numpy(t, t.own(out.value))
+    acc = dtype if dtype is not None else dt
+    if got.dtype == want.dtype and got.shape == want.shape:
+        if name in VARIANCES:
+            got, want, acc = diff_variance_rules(name, x, axis, keepdims, dtype, kw, got, want, acc)
+        elif name in ("nanargmin", "nanargmax"):
+            want = diff_nanarg_ties(name, x, axis, keepdims, got, want)
+    compare_reduction(t, t.what, name, x, got, want, acc, max(x.size, 1))
+
+
+VARIANCES = ("var", "std", "nanvar", "nanstd")
+
+
+def narrower(a, b):
+    """The float dtype of lower precision of a and b (complex: its parts')."""
+    fa, fb = component_format(a), component_format(b)
+    if fa is None or fb is None:
+        return b if fa is None else a
+    return a if np.finfo(np.dtype(fa)).precision <= np.finfo(np.dtype(fb)).precision else b
+
+
+def diff_variance_rules(name, x, axis, keepdims, dtype, kw, got, want, acc):
+    """var / std against NumPy where NumPy's answer comes from how it
+    computes, gpuarr's from the documented rules: (got, want, tolerance
+    dtype) to compare.
+    - a complex dtype=: NumPy divides by the count in complex arithmetic
+      (its imaginary part NaN for a NaN real part): the real parts compared;
+    - a non-finite result for a non-finite one: count - ddof <= 0 gives 0/0
+      or x/0 as NumPy's temporaries round the deviations to exactly 0 or
+      not, and infinite elements inf - inf or inf;
+    - float16 results: NumPy squares in float16 (a variance beyond 65504 is
+      inf) where gpuarr's float32 sum of squares rounds once: both accepted;
+    - the nan forms write the deviations into a's dtype (np.subtract(...,
+      out=arr)) whatever dtype= says: the tolerance of the narrower."""
+    with quiet():
+        if got.dtype.kind == "c":
+            got, want = np.array(got.real, order="C"), np.array(want.real, order="C")
+        bad = ~np.isfinite(got) & ~np.isfinite(want)
+        want = np.where(bad, got, want).astype(got.dtype)
+        if got.dtype == np.float16:
+            var = "nanvar" if name.startswith("nan") and x.dtype.kind not in "biu" else "var"
+            src = x.astype(dtype if dtype is not None else x.dtype).astype(np.float32)
+            v32 = np.asarray(getattr(np, var)(src, axis=axis, keepdims=keepdims, **kw))
+            want = np.where(np.isinf(got) & (v32 > 65504), got, want).astype(got.dtype)
+    if name.startswith("nan") and x.dtype.kind in "fc":
+        acc = narrower(x.dtype, acc)
+    return got, want, acc
+
+
+def diff_nanarg_ties(name, x, axis, keepdims, got, want):
+    """NumPy's nanargmin / nanargmax replace NaN by +inf / -inf and take the
+    first extreme, which may be a NaN's index tied with a real infinity;
+    gpuarr's index of that infinity is accepted there (want replaced)."""
+    fill = np.inf if name == "nanargmin" else -np.inf
+    with quiet():
+        xc = np.array(x, order="C")
+        nan = np.isnan(xc)
+        xr = np.where(nan, np.asarray(fill).astype(xc.dtype), xc)
+        if axis is None:
+            gv, wv = xr.reshape(-1)[got.reshape(-1)], xr.reshape(-1)[want.reshape(-1)]
+            gn = nan.reshape(-1)[got.reshape(-1)]
+        else:
+            gi = got if keepdims or xc.ndim == 0 else np.expand_dims(got, axis)
+            wi = want if keepdims or xc.ndim == 0 else np.expand_dims(want, axis)
+            if xc.ndim == 0:
+                return want
+            gv, wv = np.take_along_axis(xr, gi, axis), np.take_along_axis(xr, wi, axis)
+            gn = np.take_along_axis(nan, gi, axis)
+        ok = ((gv == wv) & ~gn).reshape(got.shape)
+    return np.where(ok, got, want)
+
+
+def diff_scan(t):
+    env, lib, rng = t.env, t.lib, t.rng
+    name = pick(rng, SCANS)
+    ga = pick(rng, DIFF_DTYPES)
+    shape = diff_shape(rng)
+    nd = len(shape)
+    axis = None if rng.random() < 0.25 else diff_axes(rng, nd, single=True)
+    dt = env.np_dtype(ga)
+    dtype = None
+    if rng.random() < 0.3:
+        dtype = env.np_dtype(pick(rng, [g for g in DIFF_DTYPES if np.can_cast(dt, env.np_dtype(g), "same_kind")]))
+    op = diff_operand(t, ga, shape, lambda n: diff_reduce_values(t, ga, n, name, dtype, math.prod(shape)))
+    x = op.host
+    t.what = f"{name}({op.label}, axis={axis!r}{'' if dtype is None else f', dtype={dtype}'})"
+    # float16 accumulates in float32 (gpuarr.h), rounded once
+    narrow = dtype == np.float16 if dtype is not None else x.dtype == np.float16
+    kw = {} if dtype is None or narrow else {"dtype": dtype}
+    with quiet():
+        src = x.astype(dtype if dtype is not None else x.dtype).astype(np.float32) if narrow else np.array(x, order="C")
+    want = np_result(lambda: np.asarray(getattr(np, name)(src, axis=axis, **kw)))
+    if narrow and not isinstance(want, Exception):
+        with quiet():
+            want = want.astype(np.float16)
+    out = ctypes.c_void_p(0)
+    lib.ga_clear_error()
+    st = lib.ga_scan(SCANS.index(name), op.dev, GA_AXIS_NONE if axis is None else axis,
+                     GA_INVALID if dtype is None else env.ga_dtype(dtype), ctypes.byref(out))
+    if isinstance(want, Exception):
+        if st == 0:
+            t.own(out.value)
+        return diff_expect_error(t, t.what, st != 0, want)
+    if st != 0:
+        return diff_unexpected_error(t, t.what)
+    got = to_numpy(t, t.own(out.value))
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return t.fail(f"{t.what}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}")
+    if got.dtype.kind in "biu":
+        return compare(t, t.what, got, want)
+    # sums: NumPy adds in order (an error growing with the length), gpuarr in
+    # a parallel scan, both on the scale of the magnitudes added; products:
+    # each factor rounds once on both sides, on the scale of the result
+    eps = {"float16": 2.0**-10, "float32": 2.0**-23, "complex64": 2.0**-23}.get(got.dtype.name, 2.0**-52)
+    n = x.size if axis is None or x.ndim == 0 else x.shape[axis]
+    with quiet():
+        g = got.astype(np.complex128).reshape(-1)
+        w = want.astype(np.complex128).reshape(-1)
+        mag = np.abs(x.astype(np.complex128))
+        mag = np.where(np.isfinite(mag), mag, 0)
+        wmag = np.abs(np.where(np.isfinite(w.real), w.real, 0) + 1j * np.where(np.isfinite(w.imag), w.imag, 0))
+        if name.endswith("sum"):
+            scale = wmag + np.sum(mag)
+            tol = eps * (64 + 4 * math.log2(max(n, 2)) + 4 * math.sqrt(n)) * scale + 1e-300
+        else:
+            tol = eps * 4 * max(n, 2) * wmag + 1e-300
+        ok = ((np.isnan(g.real) & np.isnan(w.real)) | (g.real == w.real) | (np.abs(g.real - w.real) <= tol)) & \
+             ((np.isnan(g.imag) & np.isnan(w.imag)) | (g.imag == w.imag) | (np.abs(g.imag - w.imag) <= tol))
+    if not ok.all():
+        i = int(np.nonzero(~ok)[0][0])
+        t.fail(f"{t.what}: {int((~ok).sum())} of {g.size} differ; first [{i}]: {g[i]!r}, NumPy {w[i]!r}")
+
+
+# ---- indexing ------------------------------------------------------------------
+
+def equal_or_nan(g, w):
+    """Component by component: the same bits, or both NaN (a cast keeps a
+    NaN's payload in NumPy, not always on the GPU)."""
+    gb, wb = bits(g), bits(w)
+    same = gb == wb
+    fmt = component_format(np.asarray(w).dtype)
+    if fmt:
+        same |= nan_mask(gb, fmt) & nan_mask(wb, fmt)
+    return same
+
+
+def same_data(t, label, got_dev, want):
+    """same_bits, but any NaN for a NaN (what assignment with a cast wrote)."""
+    g = to_numpy(t, got_dev)
+    if not t.expect(g.shape == want.shape and g.dtype == want.dtype,
+                    f"{label}: {g.dtype}{g.shape}, NumPy {want.dtype}{want.shape}"):
+        return
+    ok = equal_or_nan(g, want)
+    if not ok.all():
+        k = int(np.nonzero(~ok)[0][0]) // (2 if g.dtype.kind == "c" else 1)
+        t.fail(f"{label}: element {k} differs: {g.reshape(-1)[k]!r}, NumPy {want.reshape(-1)[k]!r}")
+
+
+def diff_index_text(rng, shape):
+    """A random basic index: (NumPy's index tuple, gpuarr's text)."""
+    items, words, d, nd = [], [], 0, len(shape)
+    huge = (10**20, -10**20, 2**63, -2**63 - 1)
+    for _ in range(int(rng.integers(0, nd + 3))):
+        r = rng.random()
+        n = shape[d] if d < nd else 3
+        if r < 0.3:
+            if rng.random() < 0.05:
+                v = int(pick(rng, (n, n + 1, -n - 1) + huge[:1]))
+            else:
+                v = int(rng.integers(-n, n)) if n else 0
+            items.append(v)
+            words.append(str(v))
+            d += 1
+        elif r < 0.75:
+            def bound():
+                if rng.random() < 0.35:
+                    return None
+                if rng.random() < 0.05:
+                    return int(pick(rng, huge))
+                return int(rng.integers(-n - 3, n + 4))
+            start, stop = bound(), bound()
+            step = None if rng.random() < 0.4 else int(pick(rng, (1, 2, 3, -1, -2, -3, 5, 0, 10**20, -10**20))
+                                                     if rng.random() < 0.1 else pick(rng, (1, 2, 3, -1, -2, -3)))
+            items.append(slice(start, stop, step))
+            text = f"{'' if start is None else start}:{'' if stop is None else stop}"
+            if step is not None or rng.random() < 0.3:
+                text += f":{'' if step is None else step}"
+            words.append(text)
+            d += 1
+        elif r < 0.87:
+            items.append(None)
+            words.append(pick(rng, ("None", "newaxis")))
+        else:
+            items.append(Ellipsis)
+            words.append("...")
+            d = max(d, nd - 1)
+    sep = pick(rng, (", ", ",", " , "))
+    text = sep.join(words)
+    if len(words) == 1 and rng.random() < 0.3:
+        text += ","
+    return tuple(items), text
+
+
+def diff_value_for(t, ga, shape):
+    """A value to assign into ga_dtype `ga` of `shape`: an array of a dtype
+    that casts to it under same_kind, of a shape that broadcasts to it."""
+    rng, env = t.rng, t.env
+    dt = env.np_dtype(ga)
+    vg = ga if rng.random() < 0.6 else pick(rng, [g for g in DIFF_DTYPES if np.can_cast(env.np_dtype(g), dt,
+                                                                                         "same_kind")])
+    nd = len(shape) if rng.random() < 0.7 else int(rng.integers(0, len(shape) + 1))
+    vshape = tuple(1 if rng.random() < 0.25 else s for s in shape[len(shape) - nd:])
+    if rng.random() < 0.1:
+        vshape = (1,) + vshape
+    n = math.prod(vshape)
+    return wild_values(t, vg, n).reshape(vshape)
+
+
+def diff_index(t):
+    env, lib, rng = t.env, t.lib, t.rng
+    ga = pick(rng, DIFF_DTYPES)
+    shape = diff_shape(rng, 5000)
+    what = pick(rng, ("text", "text", "setitem", "items", "take", "put", "take_along_axis", "put_along_axis",
+                      "mask"))
+    writes = what in ("setitem", "put", "put_along_axis")
+    op = diff_operand(t, ga, shape, lambda n: wild_values(t, ga, n), zero_strides=not writes)
+    x = op.host
+    if what in ("text", "setitem"):
+        index, text = diff_index_text(rng, shape)
+        if what == "text":
+            t.what = f"ga_index({op.label}, \"{text}\")"
+            lib.ga_clear_error()
+            p = lib.ga_index(op.dev, text.encode())
+            want = np_result(lambda: np.asarray(x[index]))
+            if isinstance(want, Exception):
+                if p:
+                    t.own(p)
+                return diff_expect_error(t, t.what, not p, want)
+            if not p:
+                return diff_unexpected_error(t, t.what)
+            return same_bits(t, t.what, t.own(p), want)
+        target = np_result(lambda: x[index])
+        scalar = rng.random() < 0.3
+        if scalar:
+            v = pick(rng, DIFF_SCALARS)
+            t.what = f"ga_setitem_scalar({op.label}, \"{text}\", {v!r})"
+        else:
+            v = diff_value_for(t, ga, np.shape(target) if not isinstance(target, Exception) else (3,))
+            t.what = f"ga_setitem({op.label}, \"{text}\", {v.dtype}{list(v.shape)})"
+        want_base = np.array(op.base if op.base is not None else x, copy=True)
+        want_view = host_view(want_base, *op.layout) if op.layout else want_base
+
+        def assign():
+            want_view[index] = v
+        err = np_result(assign)
+        lib.ga_clear_error()
+        st = lib.ga_setitem_scalar(op.dev, text.encode(), ga_scalar(v)) if scalar else \
+            lib.ga_setitem(op.dev, text.encode(), to_device(t, v))
+        if isinstance(err, Exception):
+            diff_expect_error(t, t.what, st != 0, err)
+            return same_bits(t, t.what + ": nothing written", op.dbase or op.dev,
+                             op.base if op.base is not None else x)
+        if st != 0:
+            return diff_unexpected_error(t, t.what)
+        return same_data(t, t.what, op.dbase or op.dev, want_base)
+    if what == "items":
+        if x.ndim == 0:
+            return diff_index_text_0d(t, op)
+        index = random_index(rng, x.shape)
+        t.what = f"ga_index_items({op.label}, {describe_index(index)})"
+        items = ga_items(t, index)
+        want = np_result(lambda: x[index])
+        lib.ga_clear_error()
+        p = lib.ga_index_items(op.dev, len(index), items)
+        if isinstance(want, Exception):
+            if p:
+                t.own(p)
+            return diff_expect_error(t, t.what, not p, want)
+        if not p:
+            return diff_unexpected_error(t, t.what)
+        same_bits(t, t.what, t.own(p), np.asarray(want))
+        # assignment, compared where NumPy writes an element once
+        vals = wild_values(t, ga, want.size).reshape(want.shape)
+        h = x.copy()
+        h[index] = vals
+        count = np.zeros(x.shape, np.int64)
+        np.add.at(count, index, 1)
+        dcopy = t.own(lib.ga_copy(op.dev), "ga_copy")
+        if lib.ga_setitem_items(dcopy, len(index), items, to_device(t, vals)) != 0:
+            return diff_unexpected_error(t, t.what + " = values")
+        g = to_numpy(t, dcopy)
+        once = count <= 1
+        if not equal_or_nan(g[once], h[once]).all():
+            t.fail(f"{t.what} = values: differs from NumPy")
+        return
+    if what == "mask":
+        k = int(rng.integers(0, x.ndim + 1))
+        mask = rng.random(x.shape[:k]) < 0.5
+        if rng.random() < 0.05 and k:
+            mask = rng.random(x.shape[:k - 1] + (x.shape[k - 1] + 1,)) < 0.5
+        t.what = f"ga_index_mask({op.label}, bool{list(mask.shape)})"
+        dm = to_device(t, mask)
+        want = np_result(lambda: x[mask])
+        lib.ga_clear_error()
+        p = lib.ga_index_mask(op.dev, dm)
+        if isinstance(want, Exception):
+            if p:
+                t.own(p)
+            return diff_expect_error(t, t.what, not p, want)
+        if not p:
+            return diff_unexpected_error(t, t.what)
+        return same_bits(t, t.what, t.own(p), want)
+    if what in ("take", "put"):
+        return diff_take_put(t, op, what)
+    return diff_along_axis(t, op, what)
+
+
+def describe_index(index):
+    """A NumPy index in words: arrays by dtype and shape, the rest as Python writes it."""
+    return "(" + ", ".join(f"{x.dtype}{list(x.shape)}" + (f" {x.tolist()}" if x.size <= 6 else "")
+                           if isinstance(x, np.ndarray) else repr(x) for x in index) + ")"
+
+
+def diff_index_text_0d(t, op):
+    """A 0-d array indexed by (), ..., None (text)."""
+    text, index = pick(t.rng, (("", ()), ("...", (Ellipsis,)), ("None", (None,)), ("..., None", (Ellipsis, None))))
+    t.what = f"ga_index({op.label}, \"{text}\")"
+    t.lib.ga_clear_error()
+    p = t.lib.ga_index(op.dev, text.encode())
+    if not p:
+        return diff_unexpected_error(t, t.what)
+    same_bits(t, t.what, t.own(p), np.asarray(op.host[index]))
+
+
+INDEX_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+INDEX_MODES = ("raise", "wrap", "clip")
+
+
+def diff_indices(rng, n, shape, bad_share=0.3):
+    """Integer indices into a length n: in [-n, n) (of a random integer
+    dtype, wrapped into it), in a fifth of the cases a share of them out of
+    range."""
+    dtn = pick(rng, INDEX_DTYPES)
+    info = np.iinfo(dtn)
+    lo = -n if info.min < 0 else 0
+    v = rng.integers(lo, max(n, 1), shape) if n else np.zeros(shape, np.int64)
+    if rng.random() < 0.2:
+        bad = rng.random(shape) < bad_share
+        v = np.where(bad, rng.integers(max(int(info.min), -3 * n - 5), min(int(info.max), 3 * n + 5) + 1, shape), v)
+    return np.asarray(v).astype(dtn)
+
+
+def diff_take_put(t, op, what):
+    lib, rng, env = t.lib, t.rng, t.env
+    x, ga = op.host, env.ga_dtype(op.host.dtype)
+    axis = None if rng.random() < 0.35 or x.ndim == 0 else diff_axes(rng, x.ndim, single=True)
+    mode = int(rng.integers(0, 3))
+    n = x.size if axis is None else (x.shape[axis] if -x.ndim <= axis < x.ndim else 3)
+    ishape = diff_shape(rng, 200)[:3]
+    idx = diff_indices(rng, n, ishape)
+    if what == "take":
+        t.what = f"ga_take({op.label}, {idx.dtype}{list(idx.shape)}, axis={axis}, mode={INDEX_MODES[mode]})"
+        if n == 0 and idx.size and mode == 1:  # NumPy's wrap mode loops forever on an empty axis
+            want = IndexError("cannot do a non-empty take from an empty axes.")  # its raise and clip modes' error
+        else:
+            want = np_result(lambda: np.asarray(np.take(x, idx, axis=axis, mode=INDEX_MODES[mode])))
+        lib.ga_clear_error()
+        p = lib.ga_take(op.dev, to_device(t, idx), GA_AXIS_NONE if axis is None else axis, mode)
+        if isinstance(want, Exception):
+            if p:
+                t.own(p)
+            return diff_expect_error(t, t.what, not p, want)
+        if not p:
+            return diff_unexpected_error(t, t.what)
+        return same_bits(t, t.what, t.own(p), want)
+    # put: a.flat[idx] = values (cyclic); compared where one write lands
+    vals = diff_value_for(t, ga, (int(rng.integers(0, 6)),))
+    t.what = f"ga_put({op.label}, {idx.dtype}{list(idx.shape)}, {vals.dtype}{list(vals.shape)}, mode={INDEX_MODES[mode]})"
+    want_base = np.array(op.base if op.base is not None else x, copy=True)
+    view = host_view(want_base, *op.layout) if op.layout else want_base
+    before = view.copy()
+
+    def put():
+        np.put(view, idx, vals, mode=INDEX_MODES[mode])
+    err = np_result(put)
+    lib.ga_clear_error()
+    st = lib.ga_put(op.dev, to_device(t, idx), to_device(t, vals), mode)
+    if isinstance(err, Exception):
+        diff_expect_error(t, t.what, st != 0, err)
+        return same_bits(t, t.what + ": nothing written", op.dbase or op.dev, op.base if op.base is not None else x)
+    if st != 0:
+        return diff_unexpected_error(t, t.what)
+    flat = idx.reshape(-1).astype(np.int64)
+    if x.size:
+        flat = np.where(flat < 0, flat + x.size, flat) if mode == 0 else \
+            (flat % x.size if mode == 1 else np.clip(flat, 0, x.size - 1))
+    count = np.bincount(flat, minlength=x.size) if flat.size and vals.size else np.zeros(x.size, np.int64)
+    got = to_numpy(t, op.dev)
+    once = (count <= 1).reshape(x.shape)
+    if not equal_or_nan(got[once], view[once]).all():
+        t.fail(f"{t.what}: differs from NumPy where one value lands")
+    if op.base is not None:  # the rest of the base untouched
+        rest = np.ones(op.base.size, bool)
+        host_view(rest, *op.layout)[...] = False
+        gbase = to_numpy(t, op.dbase)
+        if not np.array_equal(gbase[rest].view(np.uint8), op.base[rest].view(np.uint8)):
+            t.fail(f"{t.what}: wrote outside the view")
+    del before
+
+
+def diff_along_axis(t, op, what):
+    lib, rng, env = t.lib, t.rng, t.env
+    x, ga = op.host, env.ga_dtype(op.host.dtype)
+    if x.ndim == 0:
+        return diff_index_text_0d(t, op)
+    axis = diff_axes(rng, x.ndim, single=True, none=False)
+    ax = axis % x.ndim if -x.ndim <= axis < x.ndim else 0
+    ishape = [1 if rng.random() < 0.3 else s for s in x.shape]
+    ishape[ax] = int(rng.integers(0, 6))
+    idx = diff_indices(rng, x.shape[ax], tuple(ishape), 0.1)
+    idx = idx.astype(pick(rng, ("int64", "int32", "int8"))) if idx.dtype.kind == "u" or rng.random() < 0.5 else idx
+    if what == "take_along_axis":
+        t.what = f"ga_take_along_axis({op.label}, {idx.dtype}{list(idx.shape)}, axis={axis})"
+        want = np_result(lambda: np.take_along_axis(x, idx, axis=axis))
+        lib.ga_clear_error()
+        p = lib.ga_take_along_axis(op.dev, to_device(t, idx), axis)
+        if isinstance(want, Exception):
+            if p:
+                t.own(p)
+            return diff_expect_error(t, t.what, not p, want)
+        if not p:
+            return diff_unexpected_error(t, t.what)
+        return same_bits(t, t.what, t.own(p), want)
+    rshape = np.broadcast_shapes(tuple(s if d != ax else 1 for d, s in enumerate(x.shape)),
+                                 tuple(s if d != ax else 1 for d, s in enumerate(idx.shape)))
+    rshape = tuple(idx.shape[d] if d == ax else s for d, s in enumerate(rshape))
+    vals = diff_value_for(t, ga, rshape)
+    t.what = f"ga_put_along_axis({op.label}, {idx.dtype}{list(idx.shape)}, {vals.dtype}{list(vals.shape)}, axis={axis})"
+    want_base = np.array(op.base if op.base is not None else x, copy=True)
+    view = host_view(want_base, *op.layout) if op.layout else want_base
+
+    def put():
+        np.put_along_axis(view, idx, vals, axis=axis)
+    err = np_result(put)
+    lib.ga_clear_error()
+    st = lib.ga_put_along_axis(op.dev, to_device(t, idx), to_device(t, vals), axis)
+    if isinstance(err, Exception):
+        diff_expect_error(t, t.what, st != 0, err)
+        return same_bits(t, t.what + ": nothing written", op.dbase or op.dev, op.base if op.base is not None else x)
+    if st != 0:
+        return diff_unexpected_error(t, t.what)
+    # compared where one value lands
+    pos = np.arange(x.size).reshape(x.shape)
+    full = np.broadcast_to(idx, rshape) if idx.size else idx
+    targets = np.take_along_axis(np.broadcast_to(pos, tuple(s if d != ax else x.shape[ax] for d, s in enumerate(rshape))),
+                                 full.astype(np.int64), axis=ax) if full.size else np.zeros(0, np.int64)
+    count = np.bincount(np.asarray(targets).reshape(-1), minlength=x.size)
+    once = (count <= 1).reshape(x.shape)
+    got = to_numpy(t, op.dev)
+    if not equal_or_nan(got[once], view[once]).all():
+        t.fail(f"{t.what}: differs from NumPy where one value lands")
+
+
+# ---- sorting ---------------------------------------------------------------------
+
+def diff_sort_values(t, ga, n):
+    return order_values(t, ga, n) if t.rng.random() < 0.5 else wild_values(t, ga, n)
+
+
+def _check_partitioned(t, label, got, x, kth, axis):
+    """got is x partitioned at kth along axis (axis None: flattened): the
+    sorted values at kth, not greater ones before each, not smaller after."""
+    xs = x.reshape(-1) if axis is None else x
+    ax = 0 if axis is None else axis
+    s = np.sort(xs, axis=ax, kind="stable")
+    if not t.expect(got.shape == s.shape, f"{label}: shape {got.shape}, NumPy {s.shape}"):
+        return
+    length = s.shape[ax] if s.ndim else 1
+    for k in sorted({k % length for k in kth}) if length else ():
+        for part, sl in (("at", slice(k, k + 1)), ("before", slice(0, k)), ("after", slice(k + 1, None))):
+            g = np.sort(np.take(got, np.arange(length)[sl], axis=ax), axis=ax, kind="stable")
+            w = np.take(s, np.arange(length)[sl], axis=ax)
+            if not same_values(g, w):
+                return t.fail(f"{label}: the values {part} kth {k} differ from a sorted copy's")
+
+
+def diff_sort(t):
+    env, lib, rng = t.env, t.lib, t.rng
+    ga = pick(rng, DIFF_DTYPES)
+    what = pick(rng, ("sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted"))
+    if what == "searchsorted":
+        return diff_searchsorted(t, ga)
+    shape = diff_shape(rng, 20000)
+    if what == "lexsort":
+        return diff_lexsort(t, shape)
+    op = diff_operand(t, ga, shape, lambda n: diff_sort_values(t, ga, n))
+    x = op.host
+    axis = None if rng.random() < 0.25 else diff_axes(rng, x.ndim, single=True)
+    cax = GA_AXIS_NONE if axis is None else axis
+    if what in ("sort", "argsort"):
+        t.what = f"ga_{what}({op.label}, axis={axis})"
+        want = np_result(lambda: getattr(np, what)(x, axis=axis, kind="stable"))
+        lib.ga_clear_error()
+        p = getattr(lib, f"ga_{what}")(op.dev, cax)
+        if isinstance(want, Exception):
+            if p:
+                t.own(p)
+            return diff_expect_error(t, t.what, not p, want)
+        if not p:
+            return diff_unexpected_error(t, t.what)
+        got = to_numpy(t, t.own(p))
+        if what == "sort":
+            t.expect(got.dtype == want.dtype and same_values(got, want), f"{t.what}: values differ")
+        else:
+            t.expect(got.dtype == np.int64 and got.shape == want.shape and np.array_equal(got, want),
+                     f"{t.what}: indices differ")
+        return
+    length = x.size if axis is None else (x.shape[axis] if -x.ndim <= axis < x.ndim else 1)
+    kth = [int(rng.integers(-length, length)) if length else 0 for _ in range(int(rng.integers(0, 4)))]
+    if rng.random() < 0.05:
+        kth.append(int(pick(rng, (length, -length - 1))))
+    t.what = f"ga_{what}({op.label}, kth={kth}, axis={axis})"
+    want = np_result(lambda: getattr(np, what)(x, np.array(kth, np.intp), axis=axis))
+    lib.ga_clear_error()
+    p = getattr(lib, f"ga_{what}")(op.dev, len(kth), i64s(kth) if kth else None, cax)
+    if isinstance(want, Exception):
+        if p:
+            t.own(p)
+        return diff_expect_error(t, t.what, not p, want)
+    if not p:
+        return diff_unexpected_error(t, t.what)
+    got = to_numpy(t, t.own(p))
+    if x.ndim == 0 and axis is not None:  # NumPy partitions a 0-d array along axis 0 / -1: itself
+        return t.expect(got.shape == np.shape(want) and np.array_equal(got, want), f"{t.what}: {got!r}, NumPy {want!r}")
+    if what == "argpartition":
+        xs = x.reshape(-1) if axis is None else x
+        ax = 0 if axis is None else axis % xs.ndim
+        if not t.expect(got.dtype == np.int64 and got.shape == xs.shape, f"{t.what}: {got.dtype}{got.shape}"):
+            return
+        if not t.expect(np.array_equal(np.sort(got, axis=ax), np.broadcast_to(
+                np.arange(xs.shape[ax] if xs.ndim else 1).reshape([-1 if d == ax else 1 for d in range(xs.ndim)]),
+                xs.shape)), f"{t.what}: the indices are not a permutation along the axis"):
+            return
+        got = np.take_along_axis(xs, got, axis=ax)
+    else:
+        t.expect(got.dtype == x.dtype, f"{t.what}: dtype {got.dtype}")
+    _check_partitioned(t, t.what, got, x, kth, axis)
+
+
+def diff_lexsort(t, shape):
+    env, lib, rng = t.env, t.lib, t.rng
+    if not shape:
+        shape = (int(rng.integers(1, 9)),)
+    keys = [diff_sort_values(t, g, math.prod(shape)).reshape(shape)
+            for g in (pick(rng, DIFF_DTYPES) for _ in range(int(rng.integers(1, 4))))]
+    axis = None if rng.random() < 0.2 else diff_axes(rng, len(shape), single=True)
+    t.what = f"ga_lexsort([{', '.join(f'{k.dtype}{list(k.shape)}' for k in keys)}], axis={axis})"
+    if axis is None:
+        want = np_result(lambda: np.lexsort([k.reshape(-1) for k in keys]))
+    else:
+        want = np_result(lambda: np.lexsort(keys, axis=axis))
+    ps = (ctypes.c_void_p * len(keys))(*[to_device(t, k) for k in keys])
+    lib.ga_clear_error()
+    p = lib.ga_lexsort(len(keys), ps, GA_AXIS_NONE if axis is None else axis)
+    if isinstance(want, Exception):
+        if p:
+            t.own(p)
+        return diff_expect_error(t, t.what, not p, want)
+    if not p:
+        return diff_unexpected_error(t, t.what)
+    got = to_numpy(t, t.own(p))
+    t.expect(got.shape == want.shape and np.array_equal(got, want), f"{t.what}: indices differ")
+
+
+def diff_searchsorted(t, ga):
+    env, lib, rng = t.env, t.lib, t.rng
+    n = int(pick(rng, (0, 1, 2, 5, 17, 100, 1000, 5000)))
+    a = diff_sort_values(t, ga, n)
+    vg = ga if rng.random() < 0.6 else pick(rng, DIFF_DTYPES)
+    vshape = diff_shape(rng, 2000)
+    v = diff_sort_values(t, vg, math.prod(vshape)).reshape(vshape)
+    if n and v.size > 1 and rng.random() < 0.3:  # values of a among them
+        flat, m = v.reshape(-1), v.size // 2
+        with quiet():
+            flat[:m] = a[rng.integers(0, n, m)].astype(v.dtype)
+    side = int(rng.integers(0, 2))
+    sorter = rng.random() < 0.3
+    if sorter:
+        order = np.argsort(a, kind="stable")
+        ah = a
+    else:
+        with quiet():
+            ah = np.sort(a, kind="stable")
+    da = to_device(t, ah)
+    dv = to_device(t, v)
+    ds = to_device(t, order) if sorter else None
+    t.what = (f"ga_searchsorted({a.dtype}[{n}]{' with a sorter' if sorter else ' sorted'}, {v.dtype}{list(v.shape)},"
+              f" side={('left', 'right')[side]})")
+    want = np_result(lambda: np.searchsorted(ah, v, side=("left", "right")[side], sorter=order if sorter else None))
+    lib.ga_clear_error()
+    p = lib.ga_searchsorted(da, dv, side, ds)
+    if isinstance(want, Exception):
+        if p:
+            t.own(p)
+        return diff_expect_error(t, t.what, not p, want)
+    if not p:
+        return diff_unexpected_error(t, t.what)
+    got = to_numpy(t, t.own(p))
+    want = np.asarray(want)
+    t.expect(got.shape == want.shape and np.array_equal(got, want), f"{t.what}: indices differ" + (
+        "" if got.shape != want.shape or np.array_equal(got, want) else
+        f" (first at {int(np.nonzero((got != want).reshape(-1))[0][0])})"))
+
+
+# ---- unique ----------------------------------------------------------------------
+
+def diff_unique(t):
+    env, lib, rng = t.env, t.lib, t.rng
+    ga = pick(rng, DIFF_DTYPES)
+    shape = diff_shape(rng, 20000)
+    op = diff_operand(t, ga, shape, lambda n: set_values(t, ga, n) if rng.random() < 0.6 else wild_values(t, ga, n))
+    x = op.host
+    what = pick(rng, ("unique", "unique", "unique_all", "unique_inverse", "unique_counts", "unique_values", "isin"))
+    if what == "isin":
+        yg = ga if rng.random() < 0.6 else pick(rng, DIFF_DTYPES)
+        yshape = diff_shape(rng, 3000)
+        y = set_values(t, yg, math.prod(yshape)).reshape(yshape)
+        invert = bool(rng.random() < 0.3)
+        t.what = f"ga_isin({op.label}, {y.dtype}{list(y.shape)}, invert={invert})"
+        want = np_result(lambda: np.isin(x, y, invert=invert))
+        lib.ga_clear_error()
+        p = lib.ga_isin(op.dev, to_device(t, y), invert)
+        if isinstance(want, Exception):
+            if p:
+                t.own(p)
+            return diff_expect_error(t, t.what, not p, want)
+        if not p:
+            return diff_unexpected_error(t, t.what)
+        got = to_numpy(t, t.own(p))
+        if got.shape == want.shape and lossy_promotion(x.dtype, y.dtype):
+            want = np.where(isin_alternatives(x, y, invert, got), got, want)
+        return set_equal(t, t.what, got, want)
+    flags = [bool(rng.random() < 0.5) for _ in range(3)]
+    equal_nan = bool(rng.random() < 0.7)
+    if what != "unique":
+        equal_nan = False
+        flags = {"unique_all": [True] * 3, "unique_inverse": [False, True, False], "unique_counts": [False, False, True],
+                 "unique_values": [False] * 3}[what]
+    t.what = (f"ga_{what}({op.label}" + (f", index={flags[0]}, inverse={flags[1]}, counts={flags[2]}, "
+                                          f"equal_nan={equal_nan})" if what == "unique" else ")"))
+    # NumPy's sorting unique (return_counts, see sorting_unique): the values
+    # asked alone may come from a hash table, unsorted (NumPy 2.3+)
+    want = np_result(lambda: np.unique(x, return_index=True, return_inverse=True, return_counts=True,
+                                       equal_nan=equal_nan))
+    outs = out_ptrs(3)
+    lib.ga_clear_error()
+    if what == "unique":
+        p = lib.ga_unique(op.dev, *[ctypes.byref(o) if f else None for o, f in zip(outs, flags)], equal_nan)
+    elif what == "unique_all":
+        p = lib.ga_unique_all(op.dev, *[ctypes.byref(o) for o in outs])
+    elif what == "unique_inverse":
+        p = lib.ga_unique_inverse(op.dev, ctypes.byref(outs[1]))
+    elif what == "unique_counts":
+        p = lib.ga_unique_counts(op.dev, ctypes.byref(outs[2]))
+    else:
+        p = lib.ga_unique_values(op.dev)
+    if isinstance(want, Exception):
+        if p:
+            t.own(p)
+        return diff_expect_error(t, t.what, not p, want)
+    if not p:
+        return diff_unexpected_error(t, t.what)
+    set_equal(t, t.what + " values", to_numpy(t, t.own(p)), want[0])
+    for k, (label, f) in enumerate(zip(("index", "inverse", "counts"), flags)):
+        if f:
+            got = to_numpy(t, t.own(outs[k].value))
+            w = want[k + 1]
+            t.expect(got.dtype == np.int64 and got.shape == w.shape and np.array_equal(got, w),
+                     f"{t.what} {label}: {got.dtype}{got.shape}, NumPy {w.dtype}{w.shape}"
+                     + ("" if got.shape != w.shape or np.array_equal(got, w) else " values differ"))
+
+
+def lossy_promotion(a, b):
+    """Whether comparing a with b in their promoted dtype can make unequal
+    64-bit integers equal (int64 with uint64, or with a float dtype)."""
+    wide = [d for d in (a, b) if d.kind in "iu" and d.itemsize == 8]
+    return bool(wide) and np.result_type(a, b).kind == "f"
+
+
+def isin_alternatives(x, y, invert, got):
+    """Where isin's got is one of the defensible answers for inputs whose
+    promotion loses precision: the exact one (Python's comparison of the
+    values) or the one in the promoted dtype. NumPy's own (its sorting
+    method) compares neighbours in the promoted dtype, where two values of
+    x alone may tie, and is accepted too by the caller."""
+    pdt = np.result_type(x.dtype, y.dtype)
+    with quiet():
+        exact_set = set(y.reshape(-1).tolist())
+        promoted_set = set(y.astype(pdt).reshape(-1).tolist())
+        xs = x.reshape(-1).tolist()
+        xp = x.astype(pdt).reshape(-1).tolist()
+    exact = np.array([v in exact_set and v == v for v in xs], bool).reshape(x.shape)
+    promoted = np.array([v in promoted_set and v == v for v in xp], bool).reshape(x.shape)
+    if invert:
+        exact, promoted = ~exact, ~promoted
+    return (got == exact) | (got == promoted)
+
+
+# ---- the loop ------------------------------------------------------------------------
+
+DIFF_CASES = {"ufunc": diff_ufunc, "reduce": diff_reduce, "scan": diff_scan, "index": diff_index,
+              "sort": diff_sort, "unique": diff_unique}
+
+
+def diff_category(seed, number):
+    """The category of case `number` (its own stream, as the case's)."""
+    rng = np.random.default_rng([seed, number, 1])
+    return DIFF_CATEGORIES[int(rng.choice(len(DIFF_CATEGORIES), p=DIFF_WEIGHTS))]
+
+
+def run_diff_case(env, seed, number, category):
+    """Runs one case: (description, [failures])."""
+    t = DiffCase(env, seed, number)
+    try:
+        with quiet():
+            DIFF_CASES[category](t)
+    except Exception as e:  # noqa: BLE001 - a crash of the harness is a disagreement to look at
+        here = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == __file__]
+        t.fail(f"harness error {type(e).__name__}: {e} (line {here[-1].lineno if here else '?'})")
+    finally:
+        t.release_all()
+        env.lib.ga_clear_error()
+        env.lib.ga_reduce_warnings()
+    return t.what, t.failures
+
+
+def run_random_checks(runner, env, library):
+    """The random differential cases, for GPUARR_DIFF_SECONDS (or the cases
+    of GPUARR_DIFF_CASE), counted as one check per category."""
+    selected = [c for c in DIFF_CATEGORIES if not runner.pattern or runner.pattern in f"random/{c}"]
+    if not selected:
+        return
+    if not env.has_device or not env.ufuncs:
+        for c in selected:
+            runner.run(f"random/{c}", lambda t: None, device=True)
+        return
+    seed = int(os.environ.get("GPUARR_DIFF_SEED", env.seed))
+    seconds = float(os.environ.get("GPUARR_DIFF_SECONDS", "60"))
+    only = [int(c) for c in os.environ.get("GPUARR_DIFF_CASE", "").replace(",", " ").split()]
+    trace = bool(os.environ.get("GPUARR_DIFF_TRACE"))  # each case's number before it runs (for a crash)
+    print(f"random differential: seed {seed} (GPUARR_DIFF_SEED), "
+          + (f"cases {only} (GPUARR_DIFF_CASE)" if only else f"{seconds:g} s (GPUARR_DIFF_SECONDS)"), flush=True)
+    counts = {c: [0, 0] for c in selected}  # cases, disagreements
+    start = time.monotonic()
+    number = 0
+    numbers = iter(only) if only else None
+    while True:
+        if numbers is not None:
+            number = next(numbers, None)
+            if number is None:
+                break
+        else:
+            number += 1
+            if time.monotonic() - start >= seconds:
+                break
+        category = diff_category(seed, number)
+        if category not in counts:
+            continue
+        if trace:
+            print(f"case {number} ({category})", flush=True)
+        what, failures = run_diff_case(env, seed, number, category)
+        counts[category][0] += 1
+        if only:
+            print(f"case {number} ({category}): {what}: {'; '.join(failures) if failures else 'agrees'}")
+        if failures:
+            counts[category][1] += 1
+            detail = failures[0][len(what):].lstrip(": ") if failures[0].startswith(what) else failures[0]
+            line = f"DIFF {category} seed={seed} case={number}: {what}: {detail}"
+            if len(failures) > 1:
+                line += f" (and {len(failures) - 1} more)"
+            print(line if len(line) <= DIFF_MAX_LINE else line[:DIFF_MAX_LINE - 3] + "...", flush=True)
+            if env.lib.ga_device_synchronize() != 0:
+                print(f"random differential: the device failed after case {number}; stopped", flush=True)
+                env.lib.ga_clear_error()
+                break
+    elapsed = time.monotonic() - start
+    total = sum(c for c, _ in counts.values())
+    print(f"random differential: {total} cases in {elapsed:.1f} s, seed {seed}")
+    for c in selected:
+        n, bad = counts[c]
+        print(f"  random {c}: {n} cases, {n - bad} agree, {bad} disagree")
+    if any(bad for _, bad in counts.values()):
+        print(f"replay a case: GPUARR_DIFF_SEED={seed} GPUARR_DIFF_CASE=N python3 tests/conformance.py {library} "
+              f"-k random")
+    for c in selected:
+        n, bad = counts[c]
+        runner.run(f"random/{c}", lambda t, n=n, bad=bad: t.expect(
+            not bad, f"{bad} of {n} cases disagree with NumPy (the DIFF lines above)"), device=True)
+
+
+# --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
 
@@ -4177,6 +5615,7 @@ def main(argv=None):
 
     runner = Runner(env, args.pattern, args.verbose)
     run_all(runner, env)
+    run_random_checks(runner, env, args.library)
 
     for group, (p, f, s) in runner.groups.items():
         print(f"  {group}: {p + f + s} checks, {p} passed, {f} failed, {s} skipped")

@@ -895,7 +895,7 @@ DEVICE_TEST(take_and_take_along_axis)
     CHECK_ERROR(ga_take(m, b, 0, GA_INDEX_RAISE) == NULL, GA_ERROR_INDEX, "ga_take: index 7 is out of bounds for axis 0 with size 3");
     ga_array *fl = T(ga_full(1, (int64_t[]){2}, ga_float(1), GA_FLOAT64));
     CHECK_ERROR(ga_take(m, fl, 0, GA_INDEX_WRAP) == NULL, GA_ERROR_TYPE,
-                "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+                "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'same_kind'");
     CHECK_ERROR(ga_take(m, b, 2, GA_INDEX_CLIP) == NULL, GA_ERROR_AXIS, "axis 2 is out of bounds for array of dimension 2");
     /* take_along_axis: argsort-style indices, broadcast along the other axis */
     int64_t ti[6] = {3, 0, 1, 2, 2, 1};
@@ -1009,6 +1009,95 @@ DEVICE_TEST(put_and_put_along_axis)
     double *want6 = values(src);
     CHECK_ARRAY("put_along_axis inverts take_along_axis", back, GA_FLOAT64, 2, ((int64_t[]){3, 4}), want6);
     free(want6);
+    done();
+}
+
+/* NumPy's index conversions: take (and the along-axis forms) under
+   same_kind, so uint64 indices are taken; put under safe, so they are
+   refused, before the empty-target and nothing-to-put checks. A value with
+   leading unit dims beyond a's is put_along_axis's too (NumPy's assignment
+   drops them). */
+DEVICE_TEST(take_put_index_dtypes)
+{
+    ga_array *m = seq(2, (int64_t[]){3, 4}, 0, GA_FLOAT32);
+    uint64_t ui[3] = {2, 0, 1};
+    ga_array *u = T(ga_from_host(ui, 1, (int64_t[]){3}, GA_UINT64));
+    CHECK_ARRAY("take with uint64 indices", T(ga_take(m, u, 0, GA_INDEX_RAISE)), GA_FLOAT32, 2, ((int64_t[]){3, 4}),
+                ((const double[]){8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7}));
+    uint64_t ui2[3] = {3, 0, 2};
+    ga_array *u2 = T(ga_from_host(ui2, 2, (int64_t[]){3, 1}, GA_UINT64));
+    CHECK_ARRAY("take_along_axis with uint64 indices", T(ga_take_along_axis(m, u2, 1)), GA_FLOAT32, 2,
+                ((int64_t[]){3, 1}), ((const double[]){3, 4, 10}));
+    ga_array *a = T(ga_zeros(1, (int64_t[]){5}, GA_FLOAT64));
+    ga_array *none = T(ga_zeros(1, (int64_t[]){0}, GA_FLOAT64));
+    CHECK_ERROR(ga_put(a, u, none, GA_INDEX_RAISE) != GA_OK, GA_ERROR_TYPE,
+                "Cannot cast array data from dtype('uint64') to dtype('int64') according to the rule 'safe'");
+    ga_array *i = T(ga_zeros(1, (int64_t[]){2}, GA_INT16));
+    CHECK_ERROR(ga_put(none, i, none, GA_INDEX_CLIP) != GA_OK, GA_ERROR_INDEX, "cannot replace elements of an empty array");
+    CHECK_OK(ga_put(a, i, none, GA_INDEX_RAISE)); /* nothing to put */
+    ga_array *t = T(ga_zeros(2, (int64_t[]){2, 3}, GA_FLOAT32));
+    int64_t pi[2] = {2, 0};
+    ga_array *pidx = T(ga_from_host(pi, 2, (int64_t[]){2, 1}, GA_INT64));
+    ga_array *v = seq(4, (int64_t[]){1, 1, 2, 1}, 5, GA_FLOAT64);
+    CHECK_OK(ga_put_along_axis(t, pidx, v, 1));
+    CHECK_ARRAY("put_along_axis drops the value's leading unit dims", t, GA_FLOAT32, 2, ((int64_t[]){2, 3}),
+                ((const double[]){0, 0, 5, 6, 0, 0}));
+    done();
+}
+
+/* A Python scalar assigned as NumPy assigns one: truth into bool (an int
+   beyond int64 too), a float into integers as int() (NaN, infinities and
+   values beyond int64 refused), a complex into a real dtype refused; the
+   mask and items forms alike; nothing written on error. */
+DEVICE_TEST(setitem_scalar_conversions)
+{
+    ga_array *b = T(ga_zeros(1, (int64_t[]){3}, GA_BOOL));
+    CHECK_OK(ga_setitem_scalar(b, "1:", ga_uint(UINT64_C(1) << 63)));
+    CHECK_ARRAY("bool from 2**63", b, GA_BOOL, 1, ((int64_t[]){3}), ((const double[]){0, 1, 1}));
+    CHECK_OK(ga_setitem_scalar(b, "1", ga_float(0.0)));
+    CHECK_OK(ga_setitem_scalar(b, "0", ga_complex(NAN, 0)));
+    CHECK_ARRAY("bool from 0.0 and nan", b, GA_BOOL, 1, ((int64_t[]){3}), ((const double[]){1, 0, 1}));
+    ga_array *i8 = T(ga_zeros(1, (int64_t[]){3}, GA_INT8));
+    CHECK_OK(ga_setitem_scalar(i8, "0", ga_float(-2.9)));
+    CHECK_FAILS(ga_setitem_scalar(i8, "1", ga_float(NAN)) != GA_OK, GA_ERROR_VALUE, GA_ERROR_VALUE,
+                "cannot convert float NaN to integer");
+    CHECK_FAILS(ga_setitem_scalar(i8, "1", ga_float(-INFINITY)) != GA_OK, GA_ERROR_OVERFLOW, GA_ERROR_OVERFLOW,
+                "cannot convert float infinity to integer");
+    CHECK_FAILS(ga_setitem_scalar(i8, "1", ga_float(1e19)) != GA_OK, GA_ERROR_OVERFLOW, GA_ERROR_OVERFLOW,
+                "Python int too large to convert to C long");
+    CHECK_FAILS(ga_setitem_scalar(i8, "1", ga_float(300.5)) != GA_OK, GA_ERROR_OVERFLOW, GA_ERROR_OVERFLOW,
+                "Python integer 300 out of bounds for int8");
+    CHECK_FAILS(ga_setitem_scalar(i8, "1", ga_complex(1, 0)) != GA_OK, GA_ERROR_TYPE, GA_ERROR_TYPE,
+                "int() argument must be a string, a bytes-like object or a real number, not 'complex'");
+    CHECK_ARRAY("int8: -2.9 is -2, nothing else written", i8, GA_INT8, 1, ((int64_t[]){3}), ((const double[]){-2, 0, 0}));
+    ga_array *u64 = T(ga_zeros(1, (int64_t[]){2}, GA_UINT64));
+    CHECK_OK(ga_setitem_scalar(u64, "0", ga_float(1e19)));
+    CHECK_FAILS(ga_setitem_scalar(u64, "1", ga_float(-2.5)) != GA_OK, GA_ERROR_OVERFLOW, GA_ERROR_OVERFLOW,
+                "Python integer -2 out of bounds for uint64");
+    CHECK_ARRAY("uint64 from 1e19", u64, GA_UINT64, 1, ((int64_t[]){2}), ((const double[]){1e19, 0}));
+    ga_array *f = T(ga_zeros(1, (int64_t[]){2}, GA_FLOAT32));
+    ga_array *mask = T(ga_ones(1, (int64_t[]){2}, GA_BOOL));
+    CHECK_FAILS(ga_setitem_mask_scalar(f, mask, ga_complex(0, 1)) != GA_OK, GA_ERROR_TYPE, GA_ERROR_TYPE,
+                "float() argument must be a string or a real number, not 'complex'");
+    ga_index_item at0 = ga_at(0);
+    CHECK_FAILS(ga_setitem_items_scalar(i8, 1, &at0, ga_float(NAN)) != GA_OK, GA_ERROR_VALUE, GA_ERROR_VALUE,
+                "cannot convert float NaN to integer");
+    CHECK_OK(ga_setitem_mask_scalar(f, mask, ga_float(1e39))); /* into a float: inf, no error */
+    CHECK_ARRAY("float32 from 1e39", f, GA_FLOAT32, 1, ((int64_t[]){2}), ((const double[]){INFINITY, INFINITY}));
+    /* one element takes a 0-d value only (NumPy 2); a view any that broadcasts */
+    ga_array *e = T(ga_zeros(1, (int64_t[]){3}, GA_FLOAT64));
+    ga_array *one = T(ga_ones(1, (int64_t[]){1}, GA_FLOAT64));
+    CHECK_FAILS(ga_setitem(e, "1", one) != GA_OK, GA_ERROR_VALUE, GA_ERROR_VALUE, "setting an array element with a sequence.");
+    ga_index_item at1 = ga_at(1);
+    CHECK_FAILS(ga_setitem_items(e, 1, &at1, one) != GA_OK, GA_ERROR_VALUE, GA_ERROR_VALUE,
+                "setting an array element with a sequence.");
+    CHECK_OK(ga_setitem(e, "1:2", one));
+    CHECK_OK(ga_setitem(e, "-1", T(ga_full(0, NULL, ga_float(4), GA_FLOAT64))));
+    CHECK_ARRAY("e[1:2] = [1], e[-1] = 4", e, GA_FLOAT64, 1, ((int64_t[]){3}), ((const double[]){0, 1, 4}));
+    ga_array *z0 = T(ga_zeros(0, (int64_t[]){1}, GA_FLOAT64));
+    CHECK_FAILS(ga_setitem(z0, "", one) != GA_OK, GA_ERROR_VALUE, GA_ERROR_VALUE, "setting an array element with a sequence.");
+    CHECK_OK(ga_setitem(z0, "...", one));
+    CHECK_ARRAY("0-d z[...] = [1]", z0, GA_FLOAT64, 0, ((int64_t[]){1}), ((const double[]){1}));
     done();
 }
 

@@ -1565,3 +1565,72 @@ DEVICE_TEST(reduce_empty_axis_tuple)
     ga_release(a);
     ga_clear_error();
 }
+
+/* NumPy's rules for the scalars around a reduction: a 0-d array takes axis
+   0 or -1 (its axis=0 form: the whole array); initial= is converted as
+   NumPy assigns a Python scalar (truth into bool, int() of a float into an
+   integer dtype, NaN / inf / a complex refused); mean with dtype=float16
+   converts the elements to float16 first, as NumPy's sum in that dtype. */
+DEVICE_TEST(reduce_numpy_scalar_rules)
+{
+    double x = 2.5;
+    ga_array *z = ga_from_host(&x, 0, (const int64_t[]){1}, GA_FLOAT64);
+    int ax0 = 0, axm1 = -1, ax1 = 1;
+    ga_array *r = ga_sum(z, 1, &ax0, false);
+    CHECK(r && ga_ndim(r) == 0 && scalar_of(r) == 2.5, "sum(0-d, axis=0): %s", r ? "wrong value" : ga_last_error_message());
+    ga_release(r);
+    r = ga_argmax(z, -1, true);
+    CHECK(r && ga_ndim(r) == 0 && scalar_of(r) == 0, "argmax(0-d, axis=-1): %s", r ? "wrong value" : ga_last_error_message());
+    ga_release(r);
+    r = NULL;
+    CHECK_OK(ga_reduce(GA_REDUCE_MAX, z, 1, &axm1, GA_DTYPE_INVALID, &r, true, NULL));
+    CHECK(r && ga_ndim(r) == 0 && scalar_of(r) == 2.5, "max(0-d, axis=-1, keepdims=True)");
+    ga_release(r);
+    CHECK_ERROR(ga_sum(z, 1, &ax1, false) == NULL, GA_ERROR_AXIS, "axis 1 is out of bounds for array of dimension 0");
+    /* NumPy's mean, var and std count the elements per axis first: AxisError */
+    CHECK_ERROR(ga_mean(z, 1, &ax0, false) == NULL, GA_ERROR_AXIS, "axis 0 is out of bounds for array of dimension 0");
+    CHECK_ERROR(ga_var(z, 1, &axm1, 0, false) == NULL, GA_ERROR_AXIS, "axis -1 is out of bounds for array of dimension 0");
+    ga_release(z);
+
+    int8_t i8[3] = {1, 2, 3};
+    ga_array *a = ga_from_host(i8, 1, (const int64_t[]){3}, GA_INT8);
+    struct { ga_reduction r; ga_scalar init; ga_status st; const char *text; double want; } rows[] = {
+        {GA_REDUCE_SUM, ga_float(1.9), GA_OK, NULL, 7},
+        {GA_REDUCE_MIN, ga_float(-2.5), GA_OK, NULL, -2},
+        {GA_REDUCE_MIN, ga_float(NAN), GA_ERROR_VALUE, "cannot convert float NaN to integer", 0},
+        {GA_REDUCE_PROD, ga_float(INFINITY), GA_ERROR_OVERFLOW, "cannot convert float infinity to integer", 0},
+        {GA_REDUCE_SUM, ga_float(1e19), GA_ERROR_OVERFLOW, "Python int too large to convert to C long", 0},
+        {GA_REDUCE_MAX, ga_complex(1, 0), GA_ERROR_TYPE, "int() argument must be a string", 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ga_reduce_options o = {NULL, &rows[i].init, 0};
+        r = NULL;
+        ga_status st = ga_reduce(rows[i].r, a, GA_ALL_AXES, GA_DTYPE_INVALID, &r, false, &o);
+        if (rows[i].st == GA_OK) {
+            CHECK(st == GA_OK && scalar_of(r) == rows[i].want, "%s with initial (row %d): %g, expected %g (%s)",
+                  ga_reduction_name(rows[i].r), (int)i, r ? scalar_of(r) : NAN, rows[i].want, ga_last_error_message());
+        } else {
+            CHECK(st == rows[i].st && strstr(ga_last_error_message(), rows[i].text), "%s with initial (row %d): %s",
+                  ga_reduction_name(rows[i].r), (int)i, st == GA_OK ? "succeeded" : ga_last_error_message());
+        }
+        ga_clear_error();
+        ga_release(r);
+    }
+    ga_release(a);
+    bool bh[2] = {false, false};
+    ga_array *b = ga_from_host(bh, 1, (const int64_t[]){2}, GA_BOOL);
+    ga_scalar big = ga_uint(UINT64_C(1) << 63);
+    ga_reduce_options ob = {NULL, &big, 0};
+    r = NULL;
+    CHECK_OK(ga_reduce(GA_REDUCE_MAX, b, GA_ALL_AXES, GA_DTYPE_INVALID, &r, false, &ob));
+    CHECK(r && scalar_of(r) == 1, "max(bool, initial=2**63) is True");
+    ga_release(r), ga_release(b);
+
+    int32_t i32[3] = {70000, -70000, 1}; /* +-inf as float16 */
+    a = ga_from_host(i32, 1, (const int64_t[]){3}, GA_INT32);
+    r = NULL;
+    CHECK_OK(ga_reduce(GA_REDUCE_MEAN, a, GA_ALL_AXES, GA_FLOAT16, &r, false, NULL));
+    CHECK(r && isnan(scalar_of(r)), "mean(int32, dtype=float16) of +-70000: %g, NumPy nan (inf - inf)", r ? scalar_of(r) : 0);
+    ga_release(r), ga_release(a);
+    ga_clear_error();
+}

@@ -1135,3 +1135,29 @@ TEST(cub_glue_linked_into_shared_library)
                        ga_cub_version());
     dlclose(lib);
 }
+
+/* A 0-d array with axis 0 or -1: argsort, argpartition and the scans take
+   it as NumPy does (as raveled: shape (1,)); sort and partition refuse it,
+   as NumPy's AxisError. */
+DEVICE_TEST(zero_d_axis)
+{
+    float v = 7.5f;
+    ga_array *z = ga_from_host(&v, 0, (const int64_t[]){1}, GA_FLOAT32);
+    ga_array *r[4] = {ga_argsort(z, -1), ga_argpartition(z, 1, (const int64_t[]){0}, 0), ga_cumsum(z, 0, GA_DTYPE_INVALID),
+                      ga_nancumprod(z, -1, GA_FLOAT64)};
+    const char *names[4] = {"argsort", "argpartition", "cumsum", "nancumprod"};
+    const double want[4] = {0, 0, 7.5, 7.5};
+    for (int k = 0; k < 4; k++) {
+        double got = NAN;
+        ga_array *f = r[k] ? ga_astype(r[k], GA_FLOAT64) : NULL;
+        CHECK(f && ga_ndim(f) == 1 && ga_shape(f)[0] == 1 && ga_to_host(f, &got, sizeof got) == GA_OK && got == want[k],
+              "%s(0-d, axis 0 or -1): %s", names[k], f ? "not [x]" : ga_last_error_message());
+        ga_release(f), ga_release(r[k]);
+        ga_clear_error();
+    }
+    CHECK_ERROR(ga_sort(z, 0) == NULL, GA_ERROR_AXIS, "axis 0 is out of bounds for array of dimension 0");
+    CHECK_ERROR(ga_partition(z, 1, (const int64_t[]){0}, -1) == NULL, GA_ERROR_AXIS,
+                "axis -1 is out of bounds for array of dimension 0");
+    CHECK_ERROR(ga_argsort(z, 1) == NULL, GA_ERROR_AXIS, "axis 1 is out of bounds for array of dimension 0");
+    ga_release(z);
+}

@@ -3042,3 +3042,84 @@ DEVICE_TEST(ufunc_complex_power_and_multiply_special_values)
         free(z), free(zf), free(got), free(gotf);
     }
 }
+
+/* NumPy's rules met by the random differential run: logical_and / _or /
+   _xor take a weak float or complex scalar's truth (5e-324 is true though
+   it is 0 in float16); ldexp's weak int exponent must fit NumPy's int32
+   loop; hypot near the largest finite value does not overflow (glibc's
+   hypot(DBL_MAX, 1) is DBL_MAX), nor |z| of such a complex number. */
+DEVICE_TEST(ufunc_scalar_truth_ldexp_range_hypot_near_max)
+{
+    const uint16_t h[2] = {0x3c00, 0x0000}; /* float16 1, 0 */
+    ga_array *a = ga_from_host(h, 1, (const int64_t[]){2}, GA_FLOAT16);
+    ga_array *r = ga_logical_and_scalar(a, ga_float(5e-324));
+    bool got[2] = {false, true};
+    CHECK(r && ga_to_host(r, got, sizeof got) == GA_OK && got[0] && !got[1], "logical_and(float16, 5e-324): %d %d, NumPy 1 0",
+          got[0], got[1]);
+    ga_release(r);
+    r = ga_logical_xor_rscalar(ga_complex(-1e-310, 0), a);
+    CHECK(r && ga_to_host(r, got, sizeof got) == GA_OK && !got[0] && got[1], "logical_xor(-1e-310+0j, float16): %d %d, "
+          "NumPy 0 1", got[0], got[1]);
+    ga_release(r);
+    r = ga_ldexp_scalar(a, ga_int(INT64_C(2147483648)));
+    CHECK(!r && ga_last_error() == GA_ERROR_OVERFLOW && strstr(ga_last_error_message(), "out of bounds for int32"),
+          "ldexp(float16, 2**31): %s", r ? "succeeded" : ga_last_error_message());
+    ga_release(r), ga_clear_error();
+    r = ga_ldexp_scalar(a, ga_uint(UINT64_C(1) << 63));
+    CHECK(!r && ga_last_error() == GA_ERROR_OVERFLOW && strstr(ga_last_error_message(), "too large to convert to C long"),
+          "ldexp(float16, 2**63): %s", r ? "succeeded" : ga_last_error_message());
+    ga_release(r), ga_clear_error();
+    r = ga_ldexp_scalar(a, ga_int(-3));
+    CHECK(r != NULL, "ldexp(float16, -3): %s", ga_last_error_message());
+    ga_release(r), ga_release(a);
+
+    const double big[4] = {DBL_MAX, 1.0, -DBL_MAX, 1e300};
+    ga_array *x = ga_from_host(big, 1, (const int64_t[]){4}, GA_FLOAT64);
+    ga_array *hx = ga_hypot_scalar(x, ga_float(3.0));
+    double hv[4] = {0};
+    CHECK(hx && ga_to_host(hx, hv, sizeof hv) == GA_OK && hv[0] == DBL_MAX && hv[2] == DBL_MAX &&
+              fabs(hv[1] - sqrt(10.0)) <= 4 * DBL_EPSILON * sqrt(10.0) && hv[3] == 1e300,
+          "hypot(x, 3) near DBL_MAX: %g %g %g %g", hv[0], hv[1], hv[2], hv[3]);
+    ga_release(hx);
+    ga_array *c = ga_from_host(big, 1, (const int64_t[]){2}, GA_COMPLEX128); /* DBL_MAX + 1j, -DBL_MAX + 1e300j */
+    ga_array *m = ga_absolute(c);
+    double mv[2] = {0};
+    CHECK(m && ga_to_host(m, mv, sizeof mv) == GA_OK && mv[0] == DBL_MAX && mv[1] == DBL_MAX,
+          "absolute(complex near DBL_MAX): %g %g", mv[0], mv[1]);
+    ga_release(m), ga_release(c), ga_release(x);
+    const float fb[2] = {FLT_MAX, 2.0f};
+    ga_array *xf = ga_from_host(fb, 1, (const int64_t[]){2}, GA_FLOAT32);
+    ga_array *hf = ga_hypot(xf, xf);
+    float fv[2] = {0};
+    CHECK(hf && ga_to_host(hf, fv, sizeof fv) == GA_OK && isinf(fv[0]) && fabsf(fv[1] - 2.8284271f) <= 1e-6f,
+          "hypot(float32): FLT_MAX * sqrt(2) overflows, hypot(2, 2): %g %g", fv[0], fv[1]);
+    ga_release(hf), ga_release(xf);
+    ga_clear_error();
+}
+
+/* A new result's layout is NumPy's order K (its iterator's axis sort over
+   every input's strides): zero strides and unit axes do not vote, and
+   where inputs disagree C order wins, axis by axis. Expected strides are
+   NumPy's own for the same layouts. */
+DEVICE_TEST(ufunc_result_order_k)
+{
+    ga_array *base = ga_zeros(1, (const int64_t[]){200}, GA_FLOAT32);
+    ga_array *v = base ? ga_as_strided(base, 3, (const int64_t[]){4, 14, 2}, (const int64_t[]){0, 12, 480}, 0) : NULL;
+    ga_array *r = v ? ga_negative(v) : NULL;
+    const int64_t want1[3] = {28 * 4, 1 * 4, 14 * 4};
+    CHECK(r && ga_strides(r)[0] == want1[0] && ga_strides(r)[1] == want1[1] && ga_strides(r)[2] == want1[2],
+          "negative of a (4,14,2) view with strides (0,3,120) elements: strides (%lld,%lld,%lld), NumPy (112,4,56)",
+          r ? (long long)ga_strides(r)[0] : -1, r ? (long long)ga_strides(r)[1] : -1, r ? (long long)ga_strides(r)[2] : -1);
+    ga_release(r), ga_release(v), ga_release(base);
+    ga_array *c = ga_zeros(4, (const int64_t[]){39, 6, 6, 3}, GA_FLOAT32);
+    ga_array *f = c ? ga_transpose(c, NULL) : NULL; /* (3, 6, 6, 39), F order */
+    ga_array *b = ga_zeros(4, (const int64_t[]){1, 6, 1, 39}, GA_FLOAT32);
+    r = f && b ? ga_add(f, b) : NULL;
+    const int64_t want2[4] = {1 * 4, 702 * 4, 3 * 4, 18 * 4};
+    bool same = r && ga_ndim(r) == 4;
+    for (int d = 0; same && d < 4; d++) same = ga_strides(r)[d] == want2[d];
+    CHECK(same, "add(F-ordered (3,6,6,39), C (1,6,1,39)): strides differ from NumPy's (4, 2808, 12, 72)%s",
+          r ? "" : ga_last_error_message());
+    ga_release(r), ga_release(b), ga_release(f), ga_release(c);
+    ga_clear_error();
+}
