@@ -194,6 +194,21 @@ for t in "$@"; do
     count "$tmp/log"
 done
 
+# `make sanitize` splits a program with GPUARR_TEST_SHARD=i/n: the shards
+# of test_host together run each of its tests once.
+shards_cover() { # program: the names of 0/3, 1/3 and 2/3 are the whole run's
+    names() { grep -E '^(ok|FAIL) ' | sed -E 's/^(ok|FAIL) +([A-Za-z0-9_]+).*/\2/' | sort; }
+    "$1" 2> /dev/null | names > "$tmp/all"
+    for i in 0 1 2; do GPUARR_TEST_SHARD=$i/3 "$1" 2> /dev/null | names; done | sort > "$tmp/shards"
+    [ -s "$tmp/all" ] && cmp -s "$tmp/all" "$tmp/shards"
+}
+for t in "$@"; do
+    case $t in
+    */test_host) echo "== GPUARR_TEST_SHARD"
+                 check "GPUARR_TEST_SHARD=i/3 for i = 0, 1, 2 runs each test of $t once" shards_cover "$t" ;;
+    esac
+done
+
 # The host tests under AddressSanitizer and UBSan (build/asan/tests/, built
 # by the Makefile with gcc -fsanitize=address,undefined
 # -fno-sanitize-recover=undefined): an invalid access, a leak at exit or any
