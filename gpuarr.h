@@ -4494,6 +4494,38 @@ static void ga__order_by_stride(int ndim, const int64_t *strides, int *perm)
         }
 }
 
+/* NumPy's order K for a new output (its iterator's
+   npyiter_find_best_axis_ordering): from C order, a stable insertion sort
+   starting at the innermost axis, in which an axis moves inside another
+   when the operands whose strides in both are nonzero (broadcast and unit
+   axes do not vote) all have its stride the smaller in magnitude; C order
+   wins where they disagree, and an axis no operand decides stays. `order`:
+   the axes, outermost first. */
+static void ga__k_order(int ndim, int nops, int64_t (*strides)[GA_MAXDIMS], int *order)
+{
+    int perm[GA_MAXDIMS]; /* innermost first */
+    for (int i = 0; i < ndim; i++) perm[i] = ndim - 1 - i;
+    for (int i0 = 1; i0 < ndim; i0++) {
+        int pos = i0, j0 = perm[i0];
+        for (int i1 = i0 - 1; i1 >= 0; i1--) {
+            bool decided = false, swap = false;
+            for (int k = 0; k < nops; k++) {
+                int64_t s0 = strides[k][j0], s1 = strides[k][perm[i1]];
+                if (s0 == 0 || s1 == 0) continue;
+                if (ga__magnitude(s1) <= ga__magnitude(s0)) swap = false;
+                else if (!decided) swap = true;
+                decided = true;
+            }
+            if (!decided) continue;
+            if (!swap) break;
+            pos = i1;
+        }
+        for (int i1 = i0; i1 > pos; i1--) perm[i1] = perm[i1 - 1];
+        perm[pos] = j0;
+    }
+    for (int i = 0; i < ndim; i++) order[i] = perm[ndim - 1 - i];
+}
+
 /* The byte range [lo, hi) that `a`'s elements occupy (non-empty; all of
    the address space if it could not be computed, which an array inside its
    buffer never gives). */
@@ -6114,38 +6146,6 @@ static int ga__compare_out_of_range(ga_ufunc u, ga_scalar s, ga_dtype loop, int 
     case GA_UFUNC_GREATER_EQUAL: return k == 1 ? !x_less : x_less;
     default: return -1;
     }
-}
-
-/* NumPy's order K for a new output (its iterator's
-   npyiter_find_best_axis_ordering): from C order, a stable insertion sort
-   starting at the innermost axis, in which an axis moves inside another
-   when the operands whose strides in both are nonzero (broadcast and unit
-   axes do not vote) all have its stride the smaller in magnitude; C order
-   wins where they disagree, and an axis no operand decides stays. `order`:
-   the axes, outermost first. */
-static void ga__k_order(int ndim, int nops, int64_t (*strides)[GA_MAXDIMS], int *order)
-{
-    int perm[GA_MAXDIMS]; /* innermost first */
-    for (int i = 0; i < ndim; i++) perm[i] = ndim - 1 - i;
-    for (int i0 = 1; i0 < ndim; i0++) {
-        int pos = i0, j0 = perm[i0];
-        for (int i1 = i0 - 1; i1 >= 0; i1--) {
-            bool decided = false, swap = false;
-            for (int k = 0; k < nops; k++) {
-                int64_t s0 = strides[k][j0], s1 = strides[k][perm[i1]];
-                if (s0 == 0 || s1 == 0) continue;
-                if (ga__magnitude(s1) <= ga__magnitude(s0)) swap = false;
-                else if (!decided) swap = true;
-                decided = true;
-            }
-            if (!decided) continue;
-            if (!swap) break;
-            pos = i1;
-        }
-        for (int i1 = i0; i1 > pos; i1--) perm[i1] = perm[i1 - 1];
-        perm[pos] = j0;
-    }
-    for (int i = 0; i < ndim; i++) order[i] = perm[ndim - 1 - i];
 }
 
 /* A new output of `shape` for the ufunc, in the axis order NumPy gives it
@@ -8587,16 +8587,21 @@ GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar
 
 /* --- gathers by index ------------------------------------------------------ */
 
+/* NumPy's TypeError when indices of `dtype` do not convert to int64 under
+   `casting`. */
+static ga_status ga__check_index_dtype(const char *func, ga_dtype dtype, ga_casting casting)
+{
+    if (ga_can_cast(dtype, GA_INT64, casting)) return GA_OK;
+    return ga__error(GA_ERROR_TYPE, func, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule '%s'",
+                     ga__dtype_names[dtype], casting == GA_CASTING_SAFE ? "safe" : "same_kind");
+}
+
 /* Indices as a C-contiguous int64 array (a new reference), converted under
    `casting` as NumPy converts them: same_kind for take and the along-axis
    forms (uint64 indices wrap), safe for put. */
 static ga_array *ga__int64_indices(const char *func, const ga_array *idx, ga_casting casting)
 {
-    if (!ga_can_cast(idx->dtype, GA_INT64, casting)) {
-        ga__error(GA_ERROR_TYPE, func, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule '%s'",
-                  ga__dtype_names[idx->dtype], casting == GA_CASTING_SAFE ? "safe" : "same_kind");
-        return NULL;
-    }
+    if (ga__check_index_dtype(func, idx->dtype, casting) != GA_OK) return NULL;
     if (idx->dtype == GA_INT64 && (idx->flags & GA_C_CONTIGUOUS)) return ga_retain((ga_array *)idx);
     return ga__contiguous_copy(func, idx, GA_INT64);
 }
@@ -8899,10 +8904,7 @@ static ga_status ga__put(const char *func, ga_array *a, const ga_array *indices,
     if (st != GA_OK) return st;
     if ((unsigned)mode > GA_INDEX_CLIP) return ga__error(GA_ERROR_VALUE, func, "invalid mode %d", (int)mode);
     /* NumPy's order: the indices' dtype, an empty a, then nothing to put */
-    if (!ga_can_cast(indices->dtype, GA_INT64, GA_CASTING_SAFE))
-        return ga__error(GA_ERROR_TYPE, func,
-                         "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
-                         ga__dtype_names[indices->dtype]);
+    if (ga__check_index_dtype(func, indices->dtype, GA_CASTING_SAFE) != GA_OK) return ga__t.error;
     if (indices->size > 0 && a->size == 0)
         return ga__error(GA_ERROR_INDEX, func, "cannot replace elements of an empty array");
     if (indices->size == 0 || values->size == 0) return GA_OK;

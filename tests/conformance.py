@@ -3633,6 +3633,14 @@ def numpy_scan(name, x, axis):
         return np.asarray(getattr(np, name)(x, axis=axis))
 
 
+def parts_close(g, w, tol):
+    """Complex g against w, part by part: both NaN, equal (infinities too),
+    or within tol."""
+    def close(a, b):
+        return (np.isnan(a) & np.isnan(b)) | (a == b) | (np.abs(a - b) <= tol)
+    return close(g.real, w.real) & close(g.imag, w.imag)
+
+
 def check_scan(t, name, ga):
     lib = t.lib
     for label, x, p, axis in order_operands(t, ga):
@@ -3664,8 +3672,7 @@ def check_scan(t, name, ga):
             mag = np.where(np.isfinite(mag), mag, 0)
             scale = np.abs(w) + (np.sum(mag) if name.endswith("sum") else 0)
             tol = eps * (64 + 4 * math.log2(max(x.size, 2))) * scale + 1e-300
-            ok = ((np.isnan(g.real) & np.isnan(w.real)) | (g.real == w.real) | (np.abs(g.real - w.real) <= tol)) & \
-                 ((np.isnan(g.imag) & np.isnan(w.imag)) | (g.imag == w.imag) | (np.abs(g.imag - w.imag) <= tol))
+            ok = parts_close(g, w, tol)
         if not ok.all():
             i = int(np.nonzero(~ok)[0][0])
             t.fail(f"{name} {label}: {int((~ok).sum())} of {g.size} differ; first [{i}]: {g[i]!r}, NumPy {w[i]!r}")
@@ -4375,6 +4382,22 @@ def diff_unexpected_error(t, label):
     t.lib.ga_clear_error()
 
 
+def diff_made(t, made, want):
+    """The array gpuarr made (`made`: its pointer, or None or 0 where the
+    call failed), owned by t, when NumPy gave a result too. None when either
+    side failed, the disagreement reported: NumPy's exception `want` needs a
+    gpuarr failure, and a gpuarr failure needs NumPy's exception."""
+    if isinstance(want, Exception):
+        if made:
+            t.own(made)
+        diff_expect_error(t, t.what, not made, want)
+        return None
+    if not made:
+        diff_unexpected_error(t, t.what)
+        return None
+    return t.own(made)
+
+
 def np_result(fn):
     """fn()'s result, or the exception NumPy raised."""
     try:
@@ -4729,13 +4752,10 @@ def diff_reduce(t):
                        GA_INVALID if dtype is None else env.ga_dtype(dtype), ctypes.byref(out), keepdims,
                        ctypes.byref(opts))
     lib.ga_reduce_warnings()
-    if isinstance(want, Exception):
-        if st == 0:
-            t.own(out.value)
-        return diff_expect_error(t, t.what, st != 0, want)
-    if st != 0:
-        return diff_unexpected_error(t, t.what)
-    got = to_numpy(t, t.own(out.value))
+    made = diff_made(t, out.value if st == 0 else None, want)
+    if made is None:
+        return
+    got = to_numpy(t, made)
     acc = dtype if dtype is not None else dt
     if got.dtype == want.dtype and got.shape == want.shape:
         if name in VARIANCES:
@@ -4834,13 +4854,10 @@ def diff_scan(t):
     lib.ga_clear_error()
     st = lib.ga_scan(SCANS.index(name), op.dev, GA_AXIS_NONE if axis is None else axis,
                      GA_INVALID if dtype is None else env.ga_dtype(dtype), ctypes.byref(out))
-    if isinstance(want, Exception):
-        if st == 0:
-            t.own(out.value)
-        return diff_expect_error(t, t.what, st != 0, want)
-    if st != 0:
-        return diff_unexpected_error(t, t.what)
-    got = to_numpy(t, t.own(out.value))
+    made = diff_made(t, out.value if st == 0 else None, want)
+    if made is None:
+        return
+    got = to_numpy(t, made)
     if got.dtype != want.dtype or got.shape != want.shape:
         return t.fail(f"{t.what}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}")
     if got.dtype.kind in "biu":
@@ -4861,8 +4878,7 @@ def diff_scan(t):
             tol = eps * (64 + 4 * math.log2(max(n, 2)) + 4 * math.sqrt(n)) * scale + 1e-300
         else:
             tol = eps * 4 * max(n, 2) * wmag + 1e-300
-        ok = ((np.isnan(g.real) & np.isnan(w.real)) | (g.real == w.real) | (np.abs(g.real - w.real) <= tol)) & \
-             ((np.isnan(g.imag) & np.isnan(w.imag)) | (g.imag == w.imag) | (np.abs(g.imag - w.imag) <= tol))
+        ok = parts_close(g, w, tol)
     if not ok.all():
         i = int(np.nonzero(~ok)[0][0])
         t.fail(f"{t.what}: {int((~ok).sum())} of {g.size} differ; first [{i}]: {g[i]!r}, NumPy {w[i]!r}")
@@ -4969,13 +4985,10 @@ def diff_index(t):
             lib.ga_clear_error()
             p = lib.ga_index(op.dev, text.encode())
             want = np_result(lambda: np.asarray(x[index]))
-            if isinstance(want, Exception):
-                if p:
-                    t.own(p)
-                return diff_expect_error(t, t.what, not p, want)
-            if not p:
-                return diff_unexpected_error(t, t.what)
-            return same_bits(t, t.what, t.own(p), want)
+            p = diff_made(t, p, want)
+            if p is None:
+                return
+            return same_bits(t, t.what, p, want)
         target = np_result(lambda: x[index])
         scalar = rng.random() < 0.3
         if scalar:
@@ -5009,13 +5022,10 @@ def diff_index(t):
         want = np_result(lambda: x[index])
         lib.ga_clear_error()
         p = lib.ga_index_items(op.dev, len(index), items)
-        if isinstance(want, Exception):
-            if p:
-                t.own(p)
-            return diff_expect_error(t, t.what, not p, want)
-        if not p:
-            return diff_unexpected_error(t, t.what)
-        same_bits(t, t.what, t.own(p), np.asarray(want))
+        p = diff_made(t, p, want)
+        if p is None:
+            return
+        same_bits(t, t.what, p, np.asarray(want))
         # assignment, compared where NumPy writes an element once
         vals = wild_values(t, ga, want.size).reshape(want.shape)
         h = x.copy()
@@ -5040,13 +5050,10 @@ def diff_index(t):
         want = np_result(lambda: x[mask])
         lib.ga_clear_error()
         p = lib.ga_index_mask(op.dev, dm)
-        if isinstance(want, Exception):
-            if p:
-                t.own(p)
-            return diff_expect_error(t, t.what, not p, want)
-        if not p:
-            return diff_unexpected_error(t, t.what)
-        return same_bits(t, t.what, t.own(p), want)
+        p = diff_made(t, p, want)
+        if p is None:
+            return
+        return same_bits(t, t.what, p, want)
     if what in ("take", "put"):
         return diff_take_put(t, op, what)
     return diff_along_axis(t, op, what)
@@ -5103,13 +5110,10 @@ def diff_take_put(t, op, what):
             want = np_result(lambda: np.asarray(np.take(x, idx, axis=axis, mode=INDEX_MODES[mode])))
         lib.ga_clear_error()
         p = lib.ga_take(op.dev, to_device(t, idx), GA_AXIS_NONE if axis is None else axis, mode)
-        if isinstance(want, Exception):
-            if p:
-                t.own(p)
-            return diff_expect_error(t, t.what, not p, want)
-        if not p:
-            return diff_unexpected_error(t, t.what)
-        return same_bits(t, t.what, t.own(p), want)
+        p = diff_made(t, p, want)
+        if p is None:
+            return
+        return same_bits(t, t.what, p, want)
     # put: a.flat[idx] = values (cyclic); compared where one write lands
     vals = diff_value_for(t, ga, (int(rng.integers(0, 6)),))
     t.what = f"ga_put({op.label}, {idx.dtype}{list(idx.shape)}, {vals.dtype}{list(vals.shape)}, mode={INDEX_MODES[mode]})"
@@ -5161,13 +5165,10 @@ def diff_along_axis(t, op, what):
         want = np_result(lambda: np.take_along_axis(x, idx, axis=axis))
         lib.ga_clear_error()
         p = lib.ga_take_along_axis(op.dev, to_device(t, idx), axis)
-        if isinstance(want, Exception):
-            if p:
-                t.own(p)
-            return diff_expect_error(t, t.what, not p, want)
-        if not p:
-            return diff_unexpected_error(t, t.what)
-        return same_bits(t, t.what, t.own(p), want)
+        p = diff_made(t, p, want)
+        if p is None:
+            return
+        return same_bits(t, t.what, p, want)
     rshape = np.broadcast_shapes(tuple(s if d != ax else 1 for d, s in enumerate(x.shape)),
                                  tuple(s if d != ax else 1 for d, s in enumerate(idx.shape)))
     rshape = tuple(idx.shape[d] if d == ax else s for d, s in enumerate(rshape))
@@ -5239,13 +5240,10 @@ def diff_sort(t):
         want = np_result(lambda: getattr(np, what)(x, axis=axis, kind="stable"))
         lib.ga_clear_error()
         p = getattr(lib, f"ga_{what}")(op.dev, cax)
-        if isinstance(want, Exception):
-            if p:
-                t.own(p)
-            return diff_expect_error(t, t.what, not p, want)
-        if not p:
-            return diff_unexpected_error(t, t.what)
-        got = to_numpy(t, t.own(p))
+        p = diff_made(t, p, want)
+        if p is None:
+            return
+        got = to_numpy(t, p)
         if what == "sort":
             t.expect(got.dtype == want.dtype and same_values(got, want), f"{t.what}: values differ")
         else:
@@ -5260,13 +5258,10 @@ def diff_sort(t):
     want = np_result(lambda: getattr(np, what)(x, np.array(kth, np.intp), axis=axis))
     lib.ga_clear_error()
     p = getattr(lib, f"ga_{what}")(op.dev, len(kth), i64s(kth) if kth else None, cax)
-    if isinstance(want, Exception):
-        if p:
-            t.own(p)
-        return diff_expect_error(t, t.what, not p, want)
-    if not p:
-        return diff_unexpected_error(t, t.what)
-    got = to_numpy(t, t.own(p))
+    p = diff_made(t, p, want)
+    if p is None:
+        return
+    got = to_numpy(t, p)
     if x.ndim == 0 and axis is not None:  # NumPy partitions a 0-d array along axis 0 / -1: itself
         return t.expect(got.shape == np.shape(want) and np.array_equal(got, want), f"{t.what}: {got!r}, NumPy {want!r}")
     if what == "argpartition":
@@ -5299,13 +5294,10 @@ def diff_lexsort(t, shape):
     ps = (ctypes.c_void_p * len(keys))(*[to_device(t, k) for k in keys])
     lib.ga_clear_error()
     p = lib.ga_lexsort(len(keys), ps, GA_AXIS_NONE if axis is None else axis)
-    if isinstance(want, Exception):
-        if p:
-            t.own(p)
-        return diff_expect_error(t, t.what, not p, want)
-    if not p:
-        return diff_unexpected_error(t, t.what)
-    got = to_numpy(t, t.own(p))
+    p = diff_made(t, p, want)
+    if p is None:
+        return
+    got = to_numpy(t, p)
     t.expect(got.shape == want.shape and np.array_equal(got, want), f"{t.what}: indices differ")
 
 
@@ -5336,13 +5328,10 @@ def diff_searchsorted(t, ga):
     want = np_result(lambda: np.searchsorted(ah, v, side=("left", "right")[side], sorter=order if sorter else None))
     lib.ga_clear_error()
     p = lib.ga_searchsorted(da, dv, side, ds)
-    if isinstance(want, Exception):
-        if p:
-            t.own(p)
-        return diff_expect_error(t, t.what, not p, want)
-    if not p:
-        return diff_unexpected_error(t, t.what)
-    got = to_numpy(t, t.own(p))
+    p = diff_made(t, p, want)
+    if p is None:
+        return
+    got = to_numpy(t, p)
     want = np.asarray(want)
     t.expect(got.shape == want.shape and np.array_equal(got, want), f"{t.what}: indices differ" + (
         "" if got.shape != want.shape or np.array_equal(got, want) else
@@ -5367,13 +5356,10 @@ def diff_unique(t):
         want = np_result(lambda: np.isin(x, y, invert=invert))
         lib.ga_clear_error()
         p = lib.ga_isin(op.dev, to_device(t, y), invert)
-        if isinstance(want, Exception):
-            if p:
-                t.own(p)
-            return diff_expect_error(t, t.what, not p, want)
-        if not p:
-            return diff_unexpected_error(t, t.what)
-        got = to_numpy(t, t.own(p))
+        p = diff_made(t, p, want)
+        if p is None:
+            return
+        got = to_numpy(t, p)
         if got.shape == want.shape and lossy_promotion(x.dtype, y.dtype):
             want = np.where(isin_alternatives(x, y, invert, got), got, want)
         return set_equal(t, t.what, got, want)
@@ -5401,13 +5387,10 @@ def diff_unique(t):
         p = lib.ga_unique_counts(op.dev, ctypes.byref(outs[2]))
     else:
         p = lib.ga_unique_values(op.dev)
-    if isinstance(want, Exception):
-        if p:
-            t.own(p)
-        return diff_expect_error(t, t.what, not p, want)
-    if not p:
-        return diff_unexpected_error(t, t.what)
-    set_equal(t, t.what + " values", to_numpy(t, t.own(p)), want[0])
+    p = diff_made(t, p, want)
+    if p is None:
+        return
+    set_equal(t, t.what + " values", to_numpy(t, p), want[0])
     for k, (label, f) in enumerate(zip(("index", "inverse", "counts"), flags)):
         if f:
             got = to_numpy(t, t.own(outs[k].value))

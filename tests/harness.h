@@ -181,13 +181,18 @@ __attribute__((unused)) static ga_array *upload_transposed(const void *logical, 
    one case in k, turning with the test's place in the program, so that the
    tests of one family over several dtypes cover every case between them. */
 static int test_index_now;
+
+/* Whether the environment variable `name` is set to something other than
+   "" or "0". */
+__attribute__((unused)) static bool test_env_flag(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e && strcmp(e, "0") != 0;
+}
 static bool test_small(void)
 {
     static int is_small = -1;
-    if (is_small < 0) {
-        const char *e = getenv("GPUARR_TEST_SMALL");
-        is_small = e && *e && strcmp(e, "0") != 0;
-    }
+    if (is_small < 0) is_small = test_env_flag("GPUARR_TEST_SMALL");
     return is_small;
 }
 __attribute__((unused)) static int64_t test_size(int64_t big, int64_t small) { return test_small() ? small : big; }
@@ -212,8 +217,7 @@ static double test_seconds(void)
 
 int main(int argc, char **argv)
 {
-    const char *times_env = getenv("GPUARR_TEST_TIMES");
-    int test_times = times_env && *times_env && strcmp(times_env, "0") != 0;
+    const bool test_times = test_env_flag("GPUARR_TEST_TIMES");
     const char *filter = argc > 1 ? argv[1] : NULL;
     ga_status init = ga_init();
     int have_device = init == GA_OK;

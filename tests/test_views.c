@@ -108,10 +108,7 @@ static void describe_result(char *buf, size_t size, int ndim, const int64_t *sha
 static int verbose(void)
 {
     static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("GA_VIEW_CASES_ALL");
-        v = e && *e && strcmp(e, "0") != 0;
-    }
+    if (v < 0) v = test_env_flag("GA_VIEW_CASES_ALL");
     return v;
 }
 

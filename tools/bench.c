@@ -314,16 +314,16 @@ int main(int argc, char **argv)
         ga_array *z = ga_full(1, &n26, ga_complex(0.6, 0.8), GA_COMPLEX128);
         if (!d || !z) fail("wide reduction operands");
         reduce_args dall = {d, 0, 0}, zall = {z, 0, 0};
-        t = time_device(op_sum, &dall);
-        row("sum float64 (all)", n26, "float64", t, 8.0 * n26d, "new 0-d result");
-        t = time_device(op_sum, &zall);
-        row("sum complex128 (all)", n26, "complex128", t, 16.0 * n26d, "new 0-d result");
-        t = time_device(op_prod, &zall);
-        row("prod complex128 (all)", n26, "complex128", t, 16.0 * n26d, "new 0-d result");
-        t = time_device(op_max, &zall);
-        row("max complex128 (all)", n26, "complex128", t, 16.0 * n26d, "new 0-d result");
-        t = time_device(op_argmax, &zall);
-        row("argmax complex128 (all)", n26, "complex128", t, 16.0 * n26d, "new 0-d result");
+        const struct { const char *name; op_fn op; reduce_args *args; } wide[] = {
+            {"sum float64 (all)", op_sum, &dall},        {"sum complex128 (all)", op_sum, &zall},
+            {"prod complex128 (all)", op_prod, &zall},   {"max complex128 (all)", op_max, &zall},
+            {"argmax complex128 (all)", op_argmax, &zall},
+        };
+        for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+            const ga_array *x = wide[i].args->a;
+            t = time_device(wide[i].op, wide[i].args);
+            row(wide[i].name, n26, ga_dtype_name(ga_dtype_of(x)), t, (double)ga_itemsize(x) * n26d, "new 0-d result");
+        }
         ga_release(d);
         ga_release(z);
     }
