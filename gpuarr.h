@@ -6223,11 +6223,6 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
         for (int d = 0; d < ndim; d++) st[nout + k][d] = ins[k] ? in_strides[k][order[d]] : 0;
     }
     for (int i = 0; i < 4; i++) args.param[i] = param ? param[i] : 0;
-    if (u == GA_UFUNC_ISCLOSE && ins[1]) { /* NumPy: atol + rtol |b| in b's dtype (of 1 float, 2 float16,
-                                              3 bfloat16, 4 float32 / complex64: its rounding) */
-        ga_dtype b = ins[1]->dtype;
-        args.param[3] = b == GA_FLOAT16 ? 2 : b == GA_BFLOAT16 ? 3 : b == GA_FLOAT32 || b == GA_COMPLEX64 ? 4 : 1;
-    }
     args.size = size;
     args.rows = 1;
     int nd = ga__collapse(ndim, sh, nops, st);
@@ -6418,23 +6413,30 @@ static ga_status ga__ufunc_check(const char *func, ga_ufunc u, const ga_operand 
     return st;
 }
 
-/* An integer bound of clip (k = 1 the lower, 2 the upper) for a loop of
-   integer dtype `dtype`: NumPy 2 drops a lower bound below the dtype's range
-   and an upper bound above it (the range's end clips the same); one beyond
-   on the other side is an OverflowError, from the conversion after. */
-static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype dtype, int k)
+/* A Python int bound of clip (k = 1 the lower, 2 the upper): NumPy's
+   np.clip drops a bound at or beyond the end of an integer `a`'s range on
+   its own side (a lower one at or below its minimum, an upper one at or
+   above its maximum); here it becomes the loop dtype's own end, which
+   clips nothing. Other bounds (of a bool or inexact `a` too) go to the
+   conversion, which refuses those out of the loop's range (OverflowError). */
+static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype a, ga_dtype loop, int k)
 {
-    char kind = ga__dtype_kinds[dtype];
+    char kind = ga__dtype_kinds[a];
     if ((kind != 'i' && kind != 'u') || (s.kind != GA_SCALAR_INT && s.kind != GA_SCALAR_UINT)) return s;
-    unsigned nbits = 8u * (unsigned)ga__dtype_sizes[dtype];
+    unsigned nbits = 8u * (unsigned)ga__dtype_sizes[a];
     uint64_t umax = nbits == 64 ? UINT64_MAX : (1ull << nbits) - 1;
     int64_t imax = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
+    int64_t lowest = kind == 'u' ? 0 : -imax - 1;
     bool neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
-    if (k == 1 && kind == 'u' && neg) return ga_int(0);
-    if (k == 1 && kind == 'i' && neg && s.value.i < -imax - 1) return ga_int(-imax - 1);
-    if (k == 2 && kind == 'u' && !neg && s.value.u > umax) return ga_uint(umax);
-    if (k == 2 && kind == 'i' && !neg && s.value.u > (uint64_t)imax) return ga_int(imax);
-    return s;
+    bool drop = k == 1 ? s.kind == GA_SCALAR_INT && s.value.i <= lowest
+                       : !neg && s.value.u >= (kind == 'u' ? umax : (uint64_t)imax);
+    if (!drop) return s;
+    char lk = ga__dtype_kinds[loop];
+    if (lk == 'f' || lk == 'c') return ga_float(k == 1 ? -INFINITY : INFINITY);
+    unsigned lbits = 8u * (unsigned)ga__dtype_sizes[loop];
+    int64_t lmax = lbits == 64 ? INT64_MAX : (int64_t)((1ull << (lbits - 1)) - 1);
+    if (lk == 'u') return k == 1 ? ga_int(0) : ga_uint(lbits == 64 ? UINT64_MAX : (1ull << lbits) - 1);
+    return k == 1 ? ga_int(-lmax - 1) : ga_int(lmax);
 }
 
 /* The hook for weak scalars: input k of ufunc `u`, the weak scalar `s`,
@@ -6447,8 +6449,8 @@ static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype dtype, int k)
      C long);
    - ldexp: an int exponent goes through NumPy's int32 loop ("Python
      integer 2147483648 out of bounds for int32");
-   - clip: a bound beyond the dtype's range on its own side is the
-     range's end (ga__clip_bound).
+   - clip: a bound beyond an integer a's range on its own side clips
+     nothing (ga__clip_bound).
    `dtypes`: the inputs' dtypes. */
 static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__loop *loop, int k, ga_scalar s,
                                        const ga_dtype *dtypes, ga__value16 *value, int *constant)
@@ -6460,7 +6462,7 @@ static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__l
     bool logical = u == GA_UFUNC_LOGICAL_AND || u == GA_UFUNC_LOGICAL_OR || u == GA_UFUNC_LOGICAL_XOR;
     if (logical && s.kind == GA_SCALAR_UINT) /* NumPy converts it through a C long */
         return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
-    if (u == GA_UFUNC_CLIP) s = ga__clip_bound(s, loop->in[k], k);
+    if (u == GA_UFUNC_CLIP && dtypes[0] != GA_DTYPE_INVALID) s = ga__clip_bound(s, dtypes[0], loop->in[k], k);
     if (logical && s.kind == GA_SCALAR_INT)
         s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
     if (logical && s.kind == GA_SCALAR_FLOAT) s = ga_float(s.value.f != 0); /* NaN is true */
@@ -6572,6 +6574,64 @@ static ga_status ga__ufunc_fill_constant(const char *func, const ga__ufunc_plan 
     return st;
 }
 
+/* The rounding code of isclose's tolerance (kernels/ufunc.cuh,
+   ga_op_isclose): 1 double, 2 float16, 3 bfloat16, 4 float32, by dtype d's
+   real part. */
+static int ga__isclose_format(ga_dtype d)
+{
+    return d == GA_FLOAT16 ? 2 : d == GA_BFLOAT16 ? 3 : d == GA_FLOAT32 || d == GA_COMPLEX64 ? 4 : 1;
+}
+
+/* A double rounded to the real dtype of d as NumPy's cast does. */
+static double ga__round_to_real(double x, ga_dtype d)
+{
+    switch (ga__isclose_format(d)) {
+    case 2: return ga__half_to_double(ga__double_to_half(x));
+    case 3: {
+        uint32_t bits = (uint32_t)ga__float_to_bfloat16((float)x) << 16;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+    case 4: return (float)x;
+    default: return x;
+    }
+}
+
+/* The loop's extra arguments (ga__ufunc_args.param) from the caller's
+   `param` and what the loop must know of its operands:
+   - isclose: the format NumPy computes atol + rtol |b| in, b's dtype; for
+     a Python scalar b, NumPy computes that tolerance and b's finiteness in
+     Python floats (double), the tolerance then cast to the loop's dtype by
+     the comparison: param {finite, tolerance, equal_nan, format + 8};
+   - float32 and float64 power: 1 in param[1] where the exponent is one
+     value for every element (a scalar, or an array of zero strides), which
+     NumPy's loop takes as sqrt when it is 0.5 (so power(-inf, 0.5) is nan
+     and power(-0.0, 0.5) is -0.0, as sqrt's). */
+static void ga__ufunc_params(ga_ufunc u, const double *param, const ga__ufunc_plan *p, double pp[4])
+{
+    for (int i = 0; i < 4; i++) pp[i] = param ? param[i] : 0;
+    if (u == GA_UFUNC_ISCLOSE && p->ins[1]) {
+        pp[3] = ga__isclose_format(p->ins[1]->dtype);
+    } else if (u == GA_UFUNC_ISCLOSE) {
+        ga_scalar b = p->scalars[1];
+        double re = b.kind == GA_SCALAR_COMPLEX ? b.value.c.re
+                    : b.kind == GA_SCALAR_FLOAT  ? b.value.f
+                    : b.kind == GA_SCALAR_INT    ? (double)b.value.i
+                    : b.kind == GA_SCALAR_UINT   ? (double)b.value.u
+                                                 : (double)b.value.b;
+        double im = b.kind == GA_SCALAR_COMPLEX ? b.value.c.im : 0;
+        pp[1] = pp[1] + pp[0] * hypot(re, im);
+        pp[1] = ga__round_to_real(pp[1], p->loop.in[0]);
+        pp[0] = isfinite(re) && isfinite(im) ? 1 : 0;
+        pp[3] = ga__isclose_format(p->loop.in[0]) + 8;
+    } else if (u == GA_UFUNC_POWER && (p->loop.index == GA_FLOAT32 || p->loop.index == GA_FLOAT64)) {
+        bool one_value = true;
+        for (int d = 0; d < p->ndim && p->ins[1]; d++) one_value = one_value && p->strides[1][d] == 0;
+        pp[1] = one_value ? 1 : 0;
+    }
+}
+
 /* The loop of integer power with a flag word for negative exponents (the
    bits of its device address in param[0]), then the flag read back: an
    error if it was set. */
@@ -6581,8 +6641,8 @@ static ga_status ga__ufunc_launch_flagged(const char *func, ga_ufunc u, const do
     ga__block *word = ga__device_alloc(func, p->device, sizeof flag, false);
     if (!word) return ga__t.error;
     CUstream stream = ga__stream_of(p->device);
-    double pp[4] = {0, 0, 0, 0};
-    if (param) memcpy(pp, param, sizeof pp);
+    double pp[4];
+    memcpy(pp, param, sizeof pp);
     uint64_t address = word->ptr;
     memcpy(&pp[0], &address, sizeof address);
     ga_status st = GA_OK;
@@ -6607,10 +6667,12 @@ static ga_status ga__ufunc_launch_flagged(const char *func, ga_ufunc u, const do
 static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *out, const double *param,
                                ga__ufunc_plan *p)
 {
+    double pp[4];
+    ga__ufunc_params(u, param, p, pp);
     ga_status st = p->constant >= 0 ? ga__ufunc_fill_constant(func, p)
-                   : p->power_flag  ? ga__ufunc_launch_flagged(func, u, param, p)
+                   : p->power_flag  ? ga__ufunc_launch_flagged(func, u, pp, p)
                                     : ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins,
-                                                       p->strides, p->values, param, p->device);
+                                                       p->strides, p->values, pp, p->device);
     for (int k = 0; k < p->info->nout && st == GA_OK; k++)
         if (out[k] && p->targets[k] != out[k])
             st = ga__copy_cast(func, p->device, out[k]->dtype, out[k]->data, out[k]->strides, p->targets[k]->dtype,
@@ -8608,6 +8670,15 @@ static ga_array *ga__int64_indices(const char *func, const ga_array *idx, ga_cas
 
 /* NumPy's IndexError for the first index outside [-limit, limit), if any
    (this waits for the stream: raise mode must know before it writes). */
+/* A 0-d array's value as int64 or float64 (waits). */
+static ga_status ga__read_scalar(const char *func, const ga_array *x, ga_dtype as, void *value)
+{
+    ga_array *c = ga__contiguous_copy(func, x, as);
+    ga_status st = c ? ga__to_host(func, c, value, 8, true) : ga__t.error;
+    ga_release(c);
+    return st;
+}
+
 static ga_status ga__check_indices(const char *func, const ga_array *idx, int64_t limit, int axis)
 {
     if (idx->size == 0) return GA_OK;
@@ -9205,9 +9276,19 @@ static ga_status ga__advanced_parse(const char *func, const ga_array *a, int n, 
             last_adv = i;
             nadv++;
         }
-        if (it->kind == GA_INDEX_INTEGER && (it->start < -a->shape[axis] || it->start >= a->shape[axis]))
+        /* NumPy checks the integers and 0-d integer arrays here, in the
+           order of the axes, before the arrays broadcast */
+        int64_t at = it->start;
+        bool scalar = it->kind == GA_INDEX_INTEGER;
+        if (it->kind == GA_INDEX_ARRAY && ga_index_item_array(*it)->ndim == 0 &&
+            ga_index_item_array(*it)->dtype != GA_BOOL) {
+            st = ga__read_scalar(func, ga_index_item_array(*it), GA_INT64, &at);
+            if (st != GA_OK) return st;
+            scalar = true;
+        }
+        if (scalar && (at < -a->shape[axis] || at >= a->shape[axis]))
             return ga__error(GA_ERROR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
-                             (long long)it->start, axis, (long long)a->shape[axis]);
+                             (long long)at, axis, (long long)a->shape[axis]);
         if (it->kind == GA_INDEX_ARRAY) {
             const ga_array *arr = ga_index_item_array(*it);
             bool mask = arr->dtype == GA_BOOL;
@@ -11061,11 +11142,14 @@ static ga_status ga__reduce(const char *func, ga_reduction r, const ga_array *a,
 /* NumPy lets a 0-d array take axis 0 or -1 in the reductions (its int
    axis=, as if the array were 1-d): the whole array. Not mean, var and
    std, which count the elements per axis first (AxisError), nor their nan
-   forms of integers and bool, which are they. */
-static void ga__reduce_0d_axis(ga_reduction r, const ga_array *a, int *naxes, const int **axes)
+   forms of integers and bool, which are they; but these too where a where=
+   mask is given, whose count is a sum over the axis. */
+static void ga__reduce_0d_axis(ga_reduction r, const ga_array *a, const ga_reduce_options *options, int *naxes,
+                               const int **axes)
 {
     bool counted = r == GA_REDUCE_MEAN || r == GA_REDUCE_VAR || r == GA_REDUCE_STD ||
                    ((r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD) && a && ga__is_exact(a->dtype));
+    if (options && options->where) counted = false;
     if (a && !counted && a->ndim == 0 && *naxes == 1 && *axes && ((*axes)[0] == 0 || (*axes)[0] == -1)) {
         *naxes = 0;
         *axes = NULL;
@@ -11076,7 +11160,7 @@ GPUARR_API ga_status ga_reduce(ga_reduction r, const ga_array *a, int naxes, con
                                ga_array **out, bool keepdims, const ga_reduce_options *options)
 {
     bool had = out && *out;
-    ga__reduce_0d_axis(r, a, &naxes, &axes);
+    ga__reduce_0d_axis(r, a, options, &naxes, &axes);
     ga_status st = ga__reduce("ga_reduce", r, a, naxes, axes, dtype, out, keepdims, options);
     if (st == GA_OK && !had) ga__ret(*out);
     return st;
@@ -11087,7 +11171,7 @@ static ga_array *ga__reduce_new_result(const char *func, ga_reduction r, const g
 {
     ga_array *out = NULL;
     ga_reduce_options o = {NULL, NULL, ddof};
-    ga__reduce_0d_axis(r, a, &naxes, &axes);
+    ga__reduce_0d_axis(r, a, &o, &naxes, &axes);
     if (ga__reduce(func, r, a, naxes, axes, GA_DTYPE_INVALID, &out, keepdims, &o) != GA_OK) return NULL;
     return ga__ret(out);
 }
@@ -12070,17 +12154,29 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
 
 GPUARR_API ga_array *ga_sort(const ga_array *a, int axis) { return ga__ret(ga__sort("ga_sort", a, axis, false)); }
 
-/* NumPy's argsort, argpartition and scans take axis 0 or -1 of a 0-d array
-   as of the array raveled (its PyArray_CheckAxis): the flattened form,
-   GA_AXIS_NONE. sort and partition refuse them, as NumPy. */
-static int ga__0d_axis(const ga_array *a, int axis)
+/* NumPy's argsort, argpartition and scans see a 0-d array raveled when
+   given an axis (its PyArray_CheckAxis): *a becomes a (1,) view, *flat,
+   for the caller to release, which takes axis 0 or -1 and refuses others
+   "for array of dimension 1". sort and partition refuse every axis of a
+   0-d array, as NumPy. */
+static ga_status ga__ravel_0d(const char *func, const ga_array **a, ga_array **flat, int axis)
 {
-    return a && a->ndim == 0 && (axis == 0 || axis == -1) ? GA_AXIS_NONE : axis;
+    *flat = NULL;
+    if (!*a || (*a)->ndim != 0 || axis == GA_AXIS_NONE) return GA_OK;
+    int64_t one = 1;
+    *flat = ga__reshape(func, *a, 1, &one);
+    if (!*flat) return ga__t.error;
+    *a = *flat;
+    return GA_OK;
 }
 
 GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
 {
-    return ga__ret(ga__sort("ga_argsort", a, ga__0d_axis(a, axis), true));
+    static const char func[] = "ga_argsort";
+    ga_array *flat;
+    ga_array *r = ga__ravel_0d(func, &a, &flat, axis) == GA_OK ? ga__sort(func, a, axis, true) : NULL;
+    ga_release(flat);
+    return ga__ret(r);
 }
 
 /* The scans of ga_scan into *out (given, or a new array stored there). */
@@ -12093,11 +12189,10 @@ static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, in
         return ga__error(GA_ERROR_VALUE, func, "invalid scan %d", (int)op);
     if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype))
         return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
-    axis = ga__0d_axis(a, axis);
-    if (axis == GA_AXIS_NONE) {
+    if (axis == GA_AXIS_NONE || a->ndim == 0) { /* raveled; a 0-d array's axis checked against (1,) */
         int64_t size = a->size;
         ga_array *flat = ga__reshape(func, a, 1, &size);
-        ga_status st = flat ? ga__scan(func, op, flat, 0, dtype, out) : ga__t.error;
+        ga_status st = flat ? ga__scan(func, op, flat, axis == GA_AXIS_NONE ? 0 : axis, dtype, out) : ga__t.error;
         ga_release(flat);
         return st;
     }
@@ -12471,7 +12566,11 @@ GPUARR_API ga_array *ga_partition(const ga_array *a, int nkth, const int64_t *kt
 
 GPUARR_API ga_array *ga_argpartition(const ga_array *a, int nkth, const int64_t *kth, int axis)
 {
-    return ga__ret(ga__partition("ga_argpartition", a, nkth, kth, ga__0d_axis(a, axis), true));
+    static const char func[] = "ga_argpartition";
+    ga_array *flat;
+    ga_array *r = ga__ravel_0d(func, &a, &flat, axis) == GA_OK ? ga__partition(func, a, nkth, kth, axis, true) : NULL;
+    ga_release(flat);
+    return ga__ret(r);
 }
 
 /* --- searching, sets, histograms -------------------------------------------- */
@@ -12545,15 +12644,6 @@ static ga_status ga__read_count(const char *func, int device, uint64_t ptr, int6
         GA__CU.StreamSynchronize(stream) != CUDA_SUCCESS)
         return ga__error(GA_ERROR_CUDA, func, "reading a count back failed");
     return GA_OK;
-}
-
-/* A 0-d array's value as int64 or float64 (waits). */
-static ga_status ga__read_scalar(const char *func, const ga_array *x, ga_dtype as, void *value)
-{
-    ga_array *c = ga__contiguous_copy(func, x, as);
-    ga_status st = c ? ga__to_host(func, c, value, 8, true) : ga__t.error;
-    ga_release(c);
-    return st;
 }
 
 /* min or max of `a` (not empty) as float64 or int64 (waits). */

@@ -609,13 +609,17 @@ template <class C> GA_DEV C ga_ipow(C a, C b)
 
 /* Integers: NumPy refuses negative exponents; they set the flag word whose
    address the host passes in param[0] (0 where the exponent cannot be
-   negative) and give 0, which the host never shows. */
+   negative) and give 0, which the host never shows. float32 and float64:
+   param[1] is 1 where the exponent is one value for all elements, which
+   NumPy's loop computes as sqrt when it is 0.5 (sqrt(-inf) is nan where
+   pow gives inf; sqrt(-0.0) is -0.0). */
 struct ga_op_power {
     static constexpr int nin = 2, nout = 1;
     static constexpr bool widen16 = true;
     template <class L> using sig = ga_sig_same<L>;
     int32_t *flag;
-    GA_DEV explicit ga_op_power(const double *p)
+    bool sqrt_at_half;
+    GA_DEV explicit ga_op_power(const double *p) : sqrt_at_half(p[1] != 0)
     {
         uint64_t bits;
         memcpy(&bits, p, sizeof bits);
@@ -634,7 +638,7 @@ struct ga_op_power {
             }
             return ga_ipow(a, b);
         } else {
-            return pow(a, b);
+            return sqrt_at_half && b == (C)0.5 ? sqrt(a) : pow(a, b);
         }
     }
 };
@@ -845,22 +849,44 @@ GA_OP_BEGIN(where, 3, 1, ga_sig_where)
 template <class C> GA_DEV C operator()(bool c, C x, C y) const { return c ? x : y; }
 GA_OP_END
 
+/* clip: minimum(maximum(a, lo), hi), but for complex NumPy's clip loop has
+   its own steps: max(a, b) is a where a > b (lexicographic) or a is NaN,
+   else b; min likewise. So a NaN part of a bound is taken only where the
+   comparison cannot tell, unlike the NaN-propagating ufuncs. */
+template <class C> GA_DEV bool ga_clip_keeps(C a, C b, bool greater)
+{
+    const bool nan = a.re != a.re || a.im != a.im;
+    return nan || (greater ? a.re > b.re || (a.re == b.re && a.im > b.im)
+                           : a.re < b.re || (a.re == b.re && a.im < b.im));
+}
+
 GA_OP_BEGIN(clip, 3, 1, ga_sig_same)
-template <class C> GA_DEV C operator()(C a, C lo, C hi) const { return ga_minimum(ga_maximum(a, lo), hi); }
+template <class C> GA_DEV C operator()(C a, C lo, C hi) const
+{
+    if constexpr (ga_num<C>::is_complex) {
+        const C up = ga_clip_keeps(a, lo, true) ? a : lo;
+        return ga_clip_keeps(up, hi, false) ? up : hi;
+    } else {
+        return ga_minimum(ga_maximum(a, lo), hi);
+    }
+}
 GA_OP_END
 
 /* isclose: |a - b| <= atol + rtol |b| and b finite, or a == b; NaNs equal
    with equal_nan (param: rtol, atol, equal_nan, and the format NumPy
    computes atol + rtol |b| in, b's: 0 or 1 the loop's, 2 float16, 3
-   bfloat16, 4 float32; each step rounded to it). */
+   bfloat16, 4 float32; each step rounded to it). A Python scalar b (format
+   + 8): NumPy's tolerance and b's finiteness are the host's, from the
+   scalar as written (param: finite, tolerance, equal_nan, format + 8). */
 struct ga_op_isclose {
     static constexpr int nin = 2, nout = 1;
     static constexpr bool widen16 = true;
     template <class L> using sig = ga_sig_bool<L>;
     double rtol, atol;
-    bool equal_nan;
+    bool equal_nan, scalar_b;
     int format;
-    GA_DEV explicit ga_op_isclose(const double *p) : rtol(p[0]), atol(p[1]), equal_nan(p[2] != 0), format((int)p[3]) {}
+    GA_DEV explicit ga_op_isclose(const double *p)
+        : rtol(p[0]), atol(p[1]), equal_nan(p[2] != 0), scalar_b(p[3] >= 8), format((int)p[3] % 8) {}
     template <class F> GA_DEV F rounded(F x) const
     {
         switch (format) {
@@ -872,17 +898,22 @@ struct ga_op_isclose {
     }
     template <class F> GA_DEV F tolerance(F magnitude_b) const
     {
+        if (scalar_b) return (F)atol;
         return rounded(rounded((F)atol) + rounded(rounded((F)rtol) * magnitude_b));
+    }
+    template <class F> GA_DEV bool b_finite(F re, F im) const
+    {
+        return scalar_b ? rtol != 0 : isfinite(re) && isfinite(im);
     }
     template <class C> GA_DEV bool operator()(C a, C b) const
     {
         if constexpr (ga_num<C>::is_complex) {
             typedef ga_real_t<C> F;
             const F d = ga_hypot(a.re - b.re, a.im - b.im), mb = rounded(ga_hypot(b.re, b.im));
-            const bool close = d <= tolerance(mb) && isfinite(b.re) && isfinite(b.im);
+            const bool close = d <= tolerance(mb) && b_finite(b.re, b.im);
             return close || (a.re == b.re && a.im == b.im) || (equal_nan && ga_cnan(a) && ga_cnan(b));
         } else {
-            const bool close = fabs(a - b) <= tolerance(fabs(b)) && isfinite(b);
+            const bool close = fabs(a - b) <= tolerance(fabs(b)) && b_finite(b, (C)0);
             return close || a == b || (equal_nan && a != a && b != b);
         }
     }

@@ -1161,3 +1161,24 @@ DEVICE_TEST(select_glue_query)
     e = ga__cub_select_flagged(NULL, &bytes, (void *)16, NULL, NULL, NULL, 3, 1000, NULL);
     CHECK(e != 0, "item size 3 must be refused");
 }
+
+/* NumPy checks the integers and 0-d index arrays first, in the order of the
+   axes (before the arrays broadcast), then each array in turn. */
+DEVICE_TEST(index_error_order)
+{
+    ga_array *a = ga_zeros(GA_SHAPE(3, 7, 5), GA_FLOAT32);
+    int64_t rows[3] = {4, 0, -4}, nine = 9, twenty3 = 23, two_three[3] = {0, 1, 2}, three = 3, two = 2;
+    ga_array *r = ga_from_host(rows, 1, &three, GA_INT64), *z9 = ga_from_host(&nine, 0, NULL, GA_INT64);
+    ga_array *z23 = ga_from_host(&twenty3, 0, NULL, GA_INT64);
+    ga_array *i3 = ga_from_host(two_three, 1, &three, GA_INT64), *i2 = ga_from_host(two_three, 1, &two, GA_INT64);
+    ga_index_item rows_then_0d[2] = {ga_array_index(r), ga_array_index(z23)};
+    CHECK_ERROR(ga_index_items(a, 2, rows_then_0d) == NULL, GA_ERROR_INDEX,
+                "index 23 is out of bounds for axis 1 with size 7");
+    ga_index_item od_then_int[3] = {ga_newaxis(), ga_array_index(z9), ga_at(-29)};
+    CHECK_ERROR(ga_index_items(a, 3, od_then_int) == NULL, GA_ERROR_INDEX, "index 9 is out of bounds for axis 0 with size 3");
+    ga_index_item before_broadcast[3] = {ga_array_index(i2), ga_array_index(i3), ga_at(99)};
+    CHECK_ERROR(ga_index_items(a, 3, before_broadcast) == NULL, GA_ERROR_INDEX,
+                "index 99 is out of bounds for axis 2 with size 5");
+    ga_release(a), ga_release(r), ga_release(z9), ga_release(z23), ga_release(i3), ga_release(i2);
+    ga_clear_error();
+}

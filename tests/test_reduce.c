@@ -1634,3 +1634,43 @@ DEVICE_TEST(reduce_numpy_scalar_rules)
     ga_release(r), ga_release(a);
     ga_clear_error();
 }
+
+/* nanargmax / nanargmin of an all-NaN broadcast view (stride 0 along the
+   reduced axes) fail as of a contiguous one; mean, var and std of a 0-d
+   array take axis 0 and -1 where a where= mask is given (NumPy sums the
+   mask for the count). */
+DEVICE_TEST(reduce_broadcast_all_nan_and_0d_where)
+{
+    float nan = NAN;
+    ga_array *one = ga_from_host(&nan, 1, (const int64_t[]){1}, GA_FLOAT32);
+    const int64_t lengths[] = {5, 65537};
+    for (int k = 0; k < 2; k++) {
+        ga_array *b = ga_broadcast_to(one, 1, &lengths[k]);
+        CHECK_ERROR(ga_nanargmax(b, GA_AXIS_NONE, false) == NULL, GA_ERROR_VALUE,
+                    "ga_nanargmax: All-NaN slice encountered");
+        CHECK_ERROR(ga_nanargmin(b, 0, false) == NULL, GA_ERROR_VALUE, "ga_nanargmin: All-NaN slice encountered");
+        ga_release(b);
+    }
+    float cv[2] = {NAN, 1};
+    ga_array *c = ga_from_host(cv, 1, (const int64_t[]){1}, GA_COMPLEX64);
+    ga_array *cb = ga_broadcast_to(c, 3, (const int64_t[]){8192, 2, 1});
+    CHECK_ERROR(ga_nanargmax(cb, GA_AXIS_NONE, false) == NULL, GA_ERROR_VALUE, "ga_nanargmax: All-NaN slice encountered");
+    ga_release(cb), ga_release(c), ga_release(one);
+    ga_clear_error();
+
+    double x = 4;
+    bool t = true;
+    ga_array *z = ga_from_host(&x, 0, NULL, GA_FLOAT64), *w = ga_from_host(&t, 0, NULL, GA_BOOL);
+    ga_reduce_options o = {w, NULL, 0};
+    const ga_reduction rs[] = {GA_REDUCE_MEAN, GA_REDUCE_VAR, GA_REDUCE_STD, GA_REDUCE_NANMEAN};
+    const double want[] = {4, 0, 0, 4};
+    int axm1 = -1;
+    for (int k = 0; k < 4; k++) {
+        ga_array *r = NULL;
+        CHECK_OK(ga_reduce(rs[k], z, 1, &axm1, GA_DTYPE_INVALID, &r, false, &o));
+        CHECK(r && ga_ndim(r) == 0 && scalar_of(r) == want[k], "reduction %d of a 0-d array, axis=-1, where=True", k);
+        ga_release(r);
+    }
+    ga_release(z), ga_release(w);
+    ga_clear_error();
+}

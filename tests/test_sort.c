@@ -1081,8 +1081,19 @@ DEVICE_TEST(sort_errors)
     double v = 2.5;
     ga_array *z = ga_from_host(&v, 0, NULL, GA_FLOAT64);
     CHECK_ERROR(ga_sort(z, -1) == NULL, GA_ERROR_AXIS, "ga_sort: axis -1 is out of bounds for array of dimension 0");
-    CHECK_ERROR(ga_cumsum(z, 0, GA_DTYPE_INVALID) == NULL, GA_ERROR_AXIS,
-                "ga_cumsum: axis 0 is out of bounds for array of dimension 0");
+    /* NumPy ravels a 0-d array for the scans, argsort and argpartition:
+       axis 0 and -1 give (1,), others are out of bounds of dimension 1 */
+    CHECK_ERROR(ga_cumsum(z, 1, GA_DTYPE_INVALID) == NULL, GA_ERROR_AXIS,
+                "ga_cumsum: axis 1 is out of bounds for array of dimension 1");
+    CHECK_ERROR(ga_argsort(z, -2) == NULL, GA_ERROR_AXIS, "ga_argsort: axis -2 is out of bounds for array of dimension 1");
+    int64_t k0 = 0;
+    CHECK_ERROR(ga_argpartition(z, 1, &k0, 1) == NULL, GA_ERROR_AXIS,
+                "ga_argpartition: axis 1 is out of bounds for array of dimension 1");
+    ga_array *c0 = ga_cumsum(z, 0, GA_DTYPE_INVALID), *a0 = ga_argsort(z, -1);
+    CHECK(c0 && ga_ndim(c0) == 1 && ga_size(c0) == 1, "cumsum of a 0-d array, axis 0: (1,)");
+    CHECK(a0 && ga_ndim(a0) == 1 && ga_size(a0) == 1, "argsort of a 0-d array, axis -1: (1,)");
+    ga_release(c0);
+    ga_release(a0);
     ga_array *flat = ga_sort(z, GA_AXIS_NONE), *cs = ga_cumprod(z, GA_AXIS_NONE, GA_DTYPE_INVALID);
     double got[2] = {0, 0};
     CHECK(flat && ga_ndim(flat) == 1 && ga_size(flat) == 1, "sort of a 0-d array, axis None: (1,)");
@@ -1158,6 +1169,6 @@ DEVICE_TEST(zero_d_axis)
     CHECK_ERROR(ga_sort(z, 0) == NULL, GA_ERROR_AXIS, "axis 0 is out of bounds for array of dimension 0");
     CHECK_ERROR(ga_partition(z, 1, (const int64_t[]){0}, -1) == NULL, GA_ERROR_AXIS,
                 "axis -1 is out of bounds for array of dimension 0");
-    CHECK_ERROR(ga_argsort(z, 1) == NULL, GA_ERROR_AXIS, "axis 1 is out of bounds for array of dimension 0");
+    CHECK_ERROR(ga_argsort(z, 1) == NULL, GA_ERROR_AXIS, "axis 1 is out of bounds for array of dimension 1"); /* raveled */
     ga_release(z);
 }
