@@ -1835,6 +1835,9 @@ typedef struct ga__take_params {
     int64_t nvalues;                          /* put: values repeat with this period */
     int32_t mode;                             /* 0 raise (checked), 1 wrap, 2 clip */
     int32_t add;                              /* 1: add the values (ga_index_add_<dtype>, add.at) */
+    uint64_t won;                             /* put of 16-byte elements: a byte per element e, and */
+    int32_t phase;                            /* the launch's step, 0 to 3 (kernels/index.cu) */
+    int32_t unused;
 } ga__take_params;
 
 typedef struct ga__linspace_params {
@@ -8770,7 +8773,16 @@ static ga_status ga__index_launch(const char *func, const ga_array *a, ga_array 
     }
     void *vp = (void *)(uintptr_t)values->data;
     void *args[] = {&ap, &vp, &ip, p};
-    return ga__launch(func, f, a->device, total, args);
+    if (p->add || ga__dtype_sizes[a->dtype] != 16) return ga__launch(func, f, a->device, total, args);
+    /* 16-byte elements: the last value at a repeated index lands whole, in
+       four steps over the indices with a byte per element (index.cu) */
+    ga__block *won = ga__device_alloc(func, a->device, (size_t)total, false);
+    if (!won) return ga__t.error;
+    p->won = won->ptr;
+    ga_status st = GA_OK;
+    for (p->phase = 0; p->phase < 4 && st == GA_OK; p->phase++) st = ga__launch(func, f, a->device, total, args);
+    ga__pool_free(ga__g.devices[a->device].pool, won); /* stream-ordered */
+    return st;
 }
 
 /* out (C-contiguous, (outer, count, inner)) = src gathered along `axis` by

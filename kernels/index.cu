@@ -15,7 +15,8 @@
          element e = (o, j, i) of (outer, count, inner), indices treated
          by mode as in take. numpy.put (values repeated cyclically) and
          numpy.put_along_axis. Repeated indices: which write lands is not
-         defined (as in CuPy).
+         defined (as in CuPy), but for 16-byte elements: the last, in four
+         launches (p.phase, p.won: see ga__put).
 
      ga_index_add_<dtype>(void *a, const void *values, const int64_t *idx, ga__take_params p)
          put's scatter adding instead of storing, atomically, so that every
@@ -60,10 +61,16 @@ static __device__ __forceinline__ void ga__take(void *out, const void *a, const 
     ((T *)out)[e] = *(const T *)((const char *)a + ga__indexed_offset(e, idx, p));
 }
 
-/* A repeated index writes one element from several threads, and one of
-   the values must land whole: a 16-byte element (complex128) goes in one
-   16-byte store where it is 16-byte aligned (always, but for views made at
-   8-byte offsets), not as two 8-byte halves that two threads could mix. */
+/* A repeated index writes one element from several threads. A 16-byte
+   element (complex128) must land whole, and a 16-byte store is two 8-byte
+   ones to the memory model, which two threads could mix; so its puts run
+   in four launches over the indices (p.phase), which also give NumPy's
+   order, the last value winning:
+     0: the first 8 bytes of every target element become 0;
+     1: atomicMax of e + 1 into them: the last writer claims the element;
+     2: p.won[e] = whether e's claim stands (read before anything is
+        stored, so no element's data can pass for a claim);
+     3: the winners store. */
 template <int N>
 static __device__ __forceinline__ void ga__put(void *a, const void *values, const int64_t *idx, const ga__take_params &p)
 {
@@ -71,14 +78,15 @@ static __device__ __forceinline__ void ga__put(void *a, const void *values, cons
     GA_GRID_STRIDE_LOOP(e, p.outer * p.count * p.inner)
     {
         T *dst = (T *)((char *)a + ga__indexed_offset(e, idx, p));
-        const T v = ((const T *)values)[e % p.nvalues];
         if constexpr (N == 16) {
-            if (ga_aligned16(dst)) {
-                *(ulonglong2 *)dst = make_ulonglong2(v.lo, v.hi);
-                continue;
-            }
+            unsigned long long *claim = (unsigned long long *)dst, mine = (unsigned long long)e + 1;
+            uint8_t *won = (uint8_t *)p.won;
+            if (p.phase == 0) *claim = 0;
+            else if (p.phase == 1) atomicMax(claim, mine);
+            else if (p.phase == 2) won[e] = *claim == mine;
+            if (p.phase < 3 || !won[e]) continue;
         }
-        *dst = v;
+        *dst = ((const T *)values)[e % p.nvalues];
     }
 }
 
