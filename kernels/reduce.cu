@@ -104,6 +104,8 @@ template <class V> GA_DEV V ga_from_real(double re)
    square then add). */
 GA_DEV float ga_square_rn(float x) { return __fmul_rn(x, x); }
 GA_DEV double ga_square_rn(double x) { return __dmul_rn(x, x); }
+GA_DEV float ga_fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+GA_DEV double ga_fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
 
 /* a before b in the order of min (less) or max (greater); complex:
    lexicographic, real part first. Not for NaN. */
@@ -340,24 +342,6 @@ template <class V> struct ga_op_prod<V, true> {
     }
 };
 
-/* The partial states of complex prod, combined. */
-template <class V> struct ga_op_prodcombine : ga_op_prod<V> {
-    typedef typename ga_op_prod<V>::S S;
-    GA_DEV ga_op_prodcombine() {}
-    GA_DEV explicit ga_op_prodcombine(const ga__reduce_args &a) : ga_op_prod<V>(a) {}
-    GA_DEV void accumulate(S &s, S x, int64_t) const { s = this->combine(s, x); }
-};
-template <class Value> struct ga_in_cprod_state {
-    typedef ga_cprod_state<Value> V;
-    typedef V stored;
-    static constexpr bool vector = false;
-    static GA_DEV V load(const char *p, const ga__reduce_args &)
-    {
-        V s;
-        memcpy(&s, p, sizeof s);
-        return s;
-    }
-};
 static_assert(sizeof(ga_cprod_state<ga_complex64_t>) == GA__CPROD_STATE_SIZE_COMPLEX64, "the host's state size");
 static_assert(sizeof(ga_cprod_state<ga_complex128_t>) == GA__CPROD_STATE_SIZE_COMPLEX128, "the host's state size");
 
@@ -504,12 +488,36 @@ template <class V> struct ga_op_minmax<V, true> : ga_op_arg<V> {
     }
 };
 
-/* The partial states of complex min / max, combined. */
-template <class V> struct ga_op_minmaxcombine : ga_op_minmax<V> {
-    typedef typename ga_op_minmax<V>::S S;
-    GA_DEV ga_op_minmaxcombine() {}
-    GA_DEV explicit ga_op_minmaxcombine(const ga__reduce_args &a) : ga_op_minmax<V>(a) {}
+/* The partial states of an op (argmin / argmax, complex prod, min and
+   max), combined again: Base's state, result and initial, each element a
+   state (read by ga_in_states). */
+template <class Base> struct ga_op_states : Base {
+    typedef typename Base::S S;
+    GA_DEV ga_op_states() {}
+    GA_DEV explicit ga_op_states(const ga__reduce_args &a) : Base(a) {}
     GA_DEV void accumulate(S &s, S x, int64_t) const { s = this->combine(s, x); }
+};
+template <class V> using ga_op_argcombine = ga_op_states<ga_op_arg<V>>;
+template <class V> using ga_op_prodcombine = ga_op_states<ga_op_prod<V>>;
+template <class V> using ga_op_minmaxcombine = ga_op_states<ga_op_minmax<V>>;
+
+/* Partial states as stored by the passes before (pool blocks, 256-byte
+   aligned, each state a multiple of 16 bytes): whole 16-byte loads. (A
+   memcpy from a char pointer, of unknown alignment, is a load per byte.) */
+template <class St> struct ga_in_states {
+    typedef St V;
+    typedef St stored;
+    static constexpr bool vector = false;
+    static_assert(sizeof(St) % 16 == 0, "partial states fill whole 16-byte vectors");
+    static GA_DEV V load(const char *p, const ga__reduce_args &)
+    {
+        uint4 w[sizeof(St) / 16];
+#pragma unroll
+        for (int i = 0; i < (int)(sizeof(St) / 16); i++) w[i] = ga_load16(p + 16 * i);
+        V s;
+        memcpy(&s, w, sizeof s);
+        return s;
+    }
 };
 
 /* What a thread accumulates one row range into: the op's state, or for
@@ -645,25 +653,6 @@ template <class V, bool MAX, bool SKIPNAN> struct ga_arg_vectors {
             w.i = head + at[u] * VW + q;
             s = ga_accumulator<ga_op_arg<V>>::combine(op, s, w);
         }
-        return s;
-    }
-};
-
-/* The partial states of arg, combined again. */
-template <class V> struct ga_op_argcombine : ga_op_arg<V> {
-    typedef ga_arg_state<V> S;
-    GA_DEV ga_op_argcombine() {}
-    GA_DEV explicit ga_op_argcombine(const ga__reduce_args &a) : ga_op_arg<V>(a) {}
-    GA_DEV void accumulate(S &s, S x, int64_t) const { s = this->combine(s, x); }
-};
-template <class Value> struct ga_in_state {
-    typedef ga_arg_state<Value> V;
-    typedef V stored;
-    static constexpr bool vector = false;
-    static GA_DEV V load(const char *p, const ga__reduce_args &)
-    {
-        V s;
-        memcpy(&s, p, sizeof s);
         return s;
     }
 };
@@ -883,14 +872,188 @@ GA_DEV int64_t ga_reduced_offset(const ga__reduce_args &a, int64_t k)
     return a.red_ndim > 0 ? off + k * a.red_in[0] : 0;
 }
 
+/* argmin / argmax and complex min / max over a thread's 16-byte vectors of
+   complex numbers (vectors t, t + T, ... below nv; element head + j * VW +
+   q of the range is element q of vector j): a running extreme and the
+   index of its element per load in flight, updated without branches, the
+   flags fixed at compile time; then merged as the ops' combine (the first
+   index on ties). Each running extreme sees its elements in increasing
+   order and keeps the first of equal ones, so that the merge gives the
+   sequential result. NANS: how a NaN ranks. */
+enum { GA_NAN_WINS, GA_NAN_LOSES, GA_NAN_SKIPPED };
+template <class V, bool MAX, int NANS> struct ga_cextreme_vectors {
+    typedef ga_arg_lean<V> L;
+    /* x before b in the order (ga_precedes); not for NaN */
+    static GA_DEV bool beats(V x, V b)
+    {
+        if constexpr (MAX) return (x.re > b.re) | ((x.re == b.re) & (x.im > b.im));
+        else return (x.re < b.re) | ((x.re == b.re) & (x.im < b.im));
+    }
+    /* whether x, after b's elements, replaces b (none: no element yet).
+       WINS: the first NaN, and nothing after it (maximum, argmax); LOSES: a
+       number over a NaN, which stays only while there is none (fmax);
+       SKIPPED: never a NaN (nanargmax). */
+    static GA_DEV bool takes(V x, V b, bool none)
+    {
+        const bool xn = ga_cnan(x), bn = ga_cnan(b);
+        /* (| and &: predicates, no branches) */
+        if constexpr (NANS == GA_NAN_WINS) return none | (!bn & (xn | beats(x, b)));
+        else if constexpr (NANS == GA_NAN_LOSES) return none | (!xn & (bn | beats(x, b)));
+        else return !xn & (none | beats(x, b));
+    }
+    /* two running extremes of any elements (i < 0: none) */
+    static GA_DEV L merge(L a, L c)
+    {
+        if (c.i < 0) return a;
+        if (a.i < 0) return c;
+        const bool an = ga_cnan(a.v), cn = ga_cnan(c.v);
+        bool take_c;
+        if (an && cn) take_c = c.i < a.i;
+        else if (an || cn) take_c = NANS == GA_NAN_WINS ? cn : an;
+        else if (beats(c.v, a.v)) take_c = true;
+        else if (beats(a.v, c.v)) take_c = false;
+        else take_c = c.i < a.i;
+        return take_c ? c : a;
+    }
+    static GA_DEV L range(const uint4 *vp, int32_t nv, int t, int T, int32_t head)
+    {
+        constexpr int VW = (int)(16 / sizeof(V)), U = GA_LOADS_IN_FLIGHT;
+        L s[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            s[u].v = ga_all_parts<V>(0.0);
+            s[u].i = -1;
+        }
+        ga_for_each_vector<V, U>(vp, nv, t, T, [&](int u, int32_t j, const V (&e)[VW]) {
+#pragma unroll
+            for (int q = 0; q < VW; q++) {
+                const bool take = takes(e[q], s[u].v, s[u].i < 0);
+                s[u].v = take ? e[q] : s[u].v;
+                s[u].i = take ? head + j * VW + q : s[u].i;
+            }
+        });
+        L r = s[0];
+#pragma unroll
+        for (int u = 1; u < U; u++) r = merge(r, s[u]);
+        return r;
+    }
+};
+
+/* complex prod over a thread's 16-byte vectors (t, t + T, ... below nv, all
+   before the row's last two elements): a product per load in flight, and
+   per product the sum of its elements' parts times 0, NaN once a part is
+   inf or NaN (GA_CPROD_NONFINITE), without branches; SKIPNAN: a NaN counts
+   as 1 (nanprod). The products, in any order, are the head (ga_op_prod). */
+template <class V, bool SKIPNAN> struct ga_cprod_vectors {
+    static GA_DEV ga_cprod_state<V> range(const uint4 *vp, int32_t nv, int t, int T)
+    {
+        typedef ga_real_t<V> F;
+        constexpr int VW = (int)(16 / sizeof(V)), U = GA_LOADS_IN_FLIGHT;
+        V p[U];
+        F probe[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            p[u] = ga_from_real<V>(1.0);
+            probe[u] = 0;
+        }
+        ga_for_each_vector<V, U>(vp, nv, t, T, [&](int u, int32_t, const V (&e)[VW]) {
+#pragma unroll
+            for (int q = 0; q < VW; q++) {
+                V x = e[q];
+                if constexpr (SKIPNAN) x = ga_cnan(x) ? ga_from_real<V>(1.0) : x;
+                probe[u] = ga_fma_rn(x.im, (F)0, ga_fma_rn(x.re, (F)0, probe[u]));
+                p[u] = ga_cmul(p[u], x);
+            }
+        });
+        ga_cprod_state<V> s;
+        s.head = p[0];
+        F probes = probe[0];
+#pragma unroll
+        for (int u = 1; u < U; u++) {
+            s.head = ga_cmul(s.head, p[u]);
+            probes += probe[u];
+        }
+        s.t2 = s.t1 = ga_from_real<V>(1.0);
+        s.flags = (t < nv ? GA_CPROD_HEAD : 0) | (probes != probes ? GA_CPROD_NONFINITE : 0);
+        return s;
+    }
+};
+
+/* Ops with a loop of their own over a thread's 16-byte vectors of a
+   contiguous row (ga_reduce_range): run(op, vp, nv, t, T, head, lo) gives
+   the thread's accumulator (ga_accumulator<Op>::A) of vectors t, t + T, ...
+   below nv, whose element q of vector j is the range's element head + j *
+   VW + q, its row's lo + head + j * VW + q. */
+template <class Op> struct ga_vector_range { static constexpr bool value = false; };
+
+/* argmin / argmax of floats (ga_arg_vectors) and complex numbers */
+template <class V> struct ga_vector_range<ga_op_arg<V>> {
+    static constexpr bool value = ga_num<V>::is_inexact;
+    typedef ga_op_arg<V> Op;
+    static GA_DEV ga_arg_lean<V> run(const Op &op, const uint4 *vp, int32_t nv, int t, int T, int32_t head, int64_t)
+    {
+        if constexpr (ga_num<V>::is_complex) {
+            return op.max ? (op.nan ? ga_cextreme_vectors<V, true, GA_NAN_SKIPPED>::range(vp, nv, t, T, head)
+                                    : ga_cextreme_vectors<V, true, GA_NAN_WINS>::range(vp, nv, t, T, head))
+                          : (op.nan ? ga_cextreme_vectors<V, false, GA_NAN_SKIPPED>::range(vp, nv, t, T, head)
+                                    : ga_cextreme_vectors<V, false, GA_NAN_WINS>::range(vp, nv, t, T, head));
+        } else if constexpr (ga_num<V>::is_float) {
+            return op.max ? (op.nan ? ga_arg_vectors<V, true, true>::range(op, vp, nv, t, T, head)
+                                    : ga_arg_vectors<V, true, false>::range(op, vp, nv, t, T, head))
+                          : (op.nan ? ga_arg_vectors<V, false, true>::range(op, vp, nv, t, T, head)
+                                    : ga_arg_vectors<V, false, false>::range(op, vp, nv, t, T, head));
+        } else {
+            return ga_accumulator<Op>::identity(op);
+        }
+    }
+};
+
+/* complex min / max: argmin / argmax's loop, a number over a NaN with
+   GA__RF_NAN (fmin / fmax) */
+template <class V> struct ga_vector_range<ga_op_minmax<V, true>> {
+    static constexpr bool value = true;
+    typedef ga_op_minmax<V, true> Op;
+    static GA_DEV typename Op::S run(const Op &op, const uint4 *vp, int32_t nv, int t, int T, int32_t head, int64_t lo)
+    {
+        const ga_arg_lean<V> l =
+            op.max ? (op.nan ? ga_cextreme_vectors<V, true, GA_NAN_LOSES>::range(vp, nv, t, T, head)
+                             : ga_cextreme_vectors<V, true, GA_NAN_WINS>::range(vp, nv, t, T, head))
+                   : (op.nan ? ga_cextreme_vectors<V, false, GA_NAN_LOSES>::range(vp, nv, t, T, head)
+                             : ga_cextreme_vectors<V, false, GA_NAN_WINS>::range(vp, nv, t, T, head));
+        typename Op::S s;
+        s.v = l.v;
+        s.i = l.i < 0 ? -1 : lo + l.i;
+        return s;
+    }
+};
+
+/* complex prod: ga_cprod_vectors up to the row's last two elements, the
+   vectors from there element by element (the op's accumulate, which sets
+   them apart) */
+template <class V> struct ga_vector_range<ga_op_prod<V, true>> {
+    static constexpr bool value = true;
+    typedef ga_op_prod<V, true> Op;
+    static GA_DEV typename Op::S run(const Op &op, const uint4 *vp, int32_t nv, int t, int T, int32_t head, int64_t lo)
+    {
+        constexpr int VW = (int)(16 / sizeof(V));
+        const int64_t before = op.n - 2 - lo - head; /* the range's elements before the last two, from head */
+        const int32_t nf = before <= 0 ? 0 : before / VW < nv ? (int32_t)(before / VW) : nv;
+        typename Op::S s = op.nan ? ga_cprod_vectors<V, true>::range(vp, nf, t, T)
+                                  : ga_cprod_vectors<V, false>::range(vp, nf, t, T);
+        for (int32_t j = nf <= t ? t : t + (nf - t + T - 1) / T * T; j < nv; j += T) {
+            const uint4 r = vp[j];
+            V e[VW];
+            memcpy(e, &r, sizeof e);
+#pragma unroll
+            for (int q = 0; q < VW; q++) op.accumulate(s, e[q], lo + head + (int64_t)j * VW + q);
+        }
+        return s;
+    }
+};
+
 /* ======================================================================== */
 /* The inner kernel                                                          */
 /* ======================================================================== */
-
-/* Whether argmin / argmax of stored values Tst take ga_arg_vectors. */
-template <class Op, class Tst> struct ga_uses_arg_vectors { static constexpr bool value = false; };
-template <> struct ga_uses_arg_vectors<ga_op_arg<float>, float> { static constexpr bool value = true; };
-template <> struct ga_uses_arg_vectors<ga_op_arg<double>, double> { static constexpr bool value = true; };
 
 /* Thread t of T accumulates the row's elements lo <= k < hi (its share:
    vectors or elements t, t + T, ...; GA_LOADS_IN_FLIGHT loads in flight, into NA
@@ -922,13 +1085,8 @@ GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, co
             for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
             const int32_t nv = (n - head) / VW;
             const uint4 *vp = (const uint4 *)(p0 + head * sz);
-            if constexpr (ga_uses_arg_vectors<Op, Tst>::value) {
-                typedef ga_arg_lean<Tst> L;
-                L v = op.max ? (op.nan ? ga_arg_vectors<Tst, true, true>::range(op, vp, nv, t, T, head)
-                                       : ga_arg_vectors<Tst, true, false>::range(op, vp, nv, t, T, head))
-                             : (op.nan ? ga_arg_vectors<Tst, false, true>::range(op, vp, nv, t, T, head)
-                                       : ga_arg_vectors<Tst, false, false>::range(op, vp, nv, t, T, head));
-                acc[0] = R::combine(op, acc[0], v);
+            if constexpr (ga_vector_range<Op>::value) {
+                acc[0] = R::combine(op, acc[0], ga_vector_range<Op>::run(op, vp, nv, t, T, head, lo));
             } else {
                 int32_t j = t;
                 for (; j + (GA_LOADS_IN_FLIGHT - 1) * T < nv; j += GA_LOADS_IN_FLIGHT * T) {
@@ -954,13 +1112,16 @@ GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, co
         }
     }
     if (!done) { /* any strides: each element through the reduced dims */
+        /* (partial states of 32 or 64 bytes: 2 loads in flight, which fit
+           in registers beside the accumulators) */
+        constexpr int LF = sizeof(typename In::V) <= 16 ? GA_LOADS_IN_FLIGHT : 2;
         int32_t k = t;
-        for (; k + (GA_LOADS_IN_FLIGHT - 1) * T < n; k += GA_LOADS_IN_FLIGHT * T) {
-            typename In::V x[GA_LOADS_IN_FLIGHT];
+        for (; k + (LF - 1) * T < n; k += LF * T) {
+            typename In::V x[LF];
 #pragma unroll
-            for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) x[u] = In::load(base + ga_reduced_offset(a, lo + k + u * T), a);
+            for (int u = 0; u < LF; u++) x[u] = In::load(base + ga_reduced_offset(a, lo + k + u * T), a);
 #pragma unroll
-            for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) R::add(op, acc[u % NA], x[u], lo, k + u * T);
+            for (int u = 0; u < LF; u++) R::add(op, acc[u % NA], x[u], lo, k + u * T);
         }
         for (; k < n; k += T) R::add(op, acc[0], In::load(base + ga_reduced_offset(a, lo + k), a), lo, k);
     }
@@ -970,11 +1131,34 @@ GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, co
     return R::finish(op, s, lo);
 }
 
+/* A state from `delta` lanes down (the whole warp calls it): its bytes, but
+   argmin / argmax's without their padding, and complex prod's last two
+   elements only where a lane of the warp has them (the last work item of
+   a row). */
+template <class S> GA_DEV S ga_shfl_down_state(S v, int delta) { return ga_shfl_down_any(v, delta); }
+template <class V> GA_DEV ga_arg_state<V> ga_shfl_down_state(ga_arg_state<V> v, int delta)
+{
+    v.v = ga_shfl_down_any(v.v, delta);
+    v.i = ga_shfl_down_any(v.i, delta);
+    return v;
+}
+template <class V> GA_DEV ga_cprod_state<V> ga_shfl_down_state(ga_cprod_state<V> v, int delta)
+{
+    const bool tails = __any_sync(0xffffffffu, v.flags & (GA_CPROD_T2 | GA_CPROD_T1));
+    v.head = ga_shfl_down_any(v.head, delta);
+    v.flags = __shfl_down_sync(0xffffffffu, v.flags, delta);
+    if (tails) { /* else the flags say that t2 and t1 are unset */
+        v.t2 = ga_shfl_down_any(v.t2, delta);
+        v.t1 = ga_shfl_down_any(v.t1, delta);
+    }
+    return v;
+}
+
 /* The first lane of each `width` lanes (a power of 2 <= 32) gets their
    states combined (a fixed tree; the whole warp takes part). */
 template <class Op> GA_DEV typename Op::S ga_warp_combine(const Op &op, typename Op::S s, int width)
 {
-    for (int d = width / 2; d > 0; d /= 2) s = op.combine(s, ga_shfl_down_any(s, d));
+    for (int d = width / 2; d > 0; d /= 2) s = op.combine(s, ga_shfl_down_state(s, d));
     return s;
 }
 
@@ -1354,24 +1538,15 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
 #define GA__VALUE_TYPE(...) GA__FIRST_ARG(__VA_ARGS__)
 #define GA__LOAD_POLICY(...) GA__SECOND_ARG(__VA_ARGS__)
 
-/* argcombine reads states: its <in> names the state's value type */
+/* argcombine, minmaxcombine and prodcombine read states: their <in> names
+   the state's value type */
 template <class Op, class V, class In> struct ga_reduce_kernel {
     typedef Op op;
     typedef In loads;
 };
-template <class V, class In> struct ga_reduce_kernel<ga_op_argcombine<V>, V, In> {
-    typedef ga_op_argcombine<V> op;
-    typedef ga_in_state<V> loads;
-};
-/* minmaxcombine reads complex min / max's states (argmin / argmax's) */
-template <class V, class In> struct ga_reduce_kernel<ga_op_minmaxcombine<V>, V, In> {
-    typedef ga_op_minmaxcombine<V> op;
-    typedef ga_in_state<V> loads;
-};
-/* prodcombine reads complex prod's states */
-template <class V, class In> struct ga_reduce_kernel<ga_op_prodcombine<V>, V, In> {
-    typedef ga_op_prodcombine<V> op;
-    typedef ga_in_cprod_state<V> loads;
+template <class Base, class V, class In> struct ga_reduce_kernel<ga_op_states<Base>, V, In> {
+    typedef ga_op_states<Base> op;
+    typedef ga_in_states<typename Base::S> loads;
 };
 
 #define GA__REDUCE_ENTRY(OPN, INN)                                                                  \
