@@ -6270,7 +6270,8 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
             size_t widest = 1;
             for (int k = 0; k < nin; k++) widest = GA__MAX(widest, ga__dtype_sizes[loop->in[k]]);
             for (int k = 0; k < nout; k++) widest = GA__MAX(widest, ga__dtype_sizes[loop->out[k]]);
-            const int64_t per_thread = (int64_t)GA__MAX(16 / widest, (size_t)1);
+            int64_t per_thread = (int64_t)GA__MAX(16 / widest, (size_t)1);
+            if (companions && per_thread == 2) per_thread = 4; /* 8-byte loops: a 16-byte vector of the companion (ufunc.cuh) */
             return ga__launch_flat(func, f, device, (size + per_thread - 1) / per_thread, kargs);
         }
         /* a row's threads take a few vectors each (16 elements), to keep loads in flight */

@@ -342,13 +342,18 @@ template <> struct ga_raw<4> { typedef uint32_t type; };
 template <> struct ga_raw<8> { typedef uint64_t type; };
 template <> struct ga_raw<16> { typedef ga_raw16 type; };
 
-/* Unsigned integer vector types of 1, 2, 4, 8 and 16 bytes. */
+/* Unsigned integer vector types of 1, 2, 4, 8 and 16 bytes, and 32 bytes
+   as two 16-byte vectors (aligned to 16). */
+struct ga_vec32 {
+    uint4 lo, hi;
+};
 template <int B> struct ga_vec_of;
 template <> struct ga_vec_of<1> { typedef uint8_t type; };
 template <> struct ga_vec_of<2> { typedef uint16_t type; };
 template <> struct ga_vec_of<4> { typedef uint32_t type; };
 template <> struct ga_vec_of<8> { typedef uint2 type; };
 template <> struct ga_vec_of<16> { typedef uint4 type; };
+template <> struct ga_vec_of<32> { typedef ga_vec32 type; };
 
 /* A conversion plan for contiguous From -> To. A group is K elements: one
    16-byte vector of the wider type and one vector of IB (or OB) <= 16 bytes
