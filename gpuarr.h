@@ -6452,7 +6452,8 @@ static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype a, ga_dtype loop, int k)
      an int beyond int64 is an OverflowError (NumPy converts it through a
      C long);
    - ldexp: an int exponent goes through NumPy's int32 loop ("Python
-     integer 2147483648 out of bounds for int32");
+     integer 2147483648 out of bounds for int32"), but of a bool x through
+     its int64 one;
    - clip: a bound beyond an integer a's range on its own side clips
      nothing (ga__clip_bound).
    `dtypes`: the inputs' dtypes. */
@@ -6473,7 +6474,8 @@ static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__l
     if (logical && s.kind == GA_SCALAR_COMPLEX) s = ga_complex(s.value.c.re != 0 || s.value.c.im != 0, 0);
     if (u == GA_UFUNC_LDEXP && k == 1 && s.kind == GA_SCALAR_UINT) /* through a C long */
         return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
-    if (u == GA_UFUNC_LDEXP && k == 1 && s.kind == GA_SCALAR_INT && (s.value.i < INT32_MIN || s.value.i > INT32_MAX))
+    if (u == GA_UFUNC_LDEXP && k == 1 && s.kind == GA_SCALAR_INT && dtypes[0] != GA_BOOL &&
+        (s.value.i < INT32_MIN || s.value.i > INT32_MAX))
         return ga__error(GA_ERROR_OVERFLOW, func, "Python integer %lld out of bounds for int32", (long long)s.value.i);
     return ga__scalar_to_element(func, s, loop->in[k], value);
 }
@@ -8605,13 +8607,17 @@ static ga_status ga__assign_view(const char *func, ga_array *view, const ga_arra
 
 /* NumPy 2 assigns to one element (every axis given an integer, or a[()]
    of a 0-d a) a scalar only: a value of ndim > 0, even of size 1, is its
-   "setting an array element with a sequence." (a[...] is a view: any). */
+   "setting an array element with a sequence." (a[...] is a view: any),
+   but for a bool element, whose assignment takes a one-element array's
+   truth. */
 static ga_status ga__check_element_value(const char *func, const ga_array *a, int n, const ga_index_item *items,
                                          const ga_array *value)
 {
     bool element = n == a->ndim;
     for (int i = 0; i < n && element; i++) element = items[i].kind == GA_INDEX_INTEGER;
-    if (element && value->ndim > 0) return ga__error(GA_ERROR_VALUE, func, "setting an array element with a sequence.");
+    bool truth = a->dtype == GA_BOOL && value->size == 1;
+    if (element && value->ndim > 0 && !truth)
+        return ga__error(GA_ERROR_VALUE, func, "setting an array element with a sequence.");
     return GA_OK;
 }
 

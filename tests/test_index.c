@@ -1182,3 +1182,20 @@ DEVICE_TEST(index_error_order)
     ga_release(a), ga_release(r), ga_release(z9), ga_release(z23), ga_release(i3), ga_release(i2);
     ga_clear_error();
 }
+
+/* NumPy assigns one element a scalar only, but a bool element takes a
+   one-element array by its truth. */
+DEVICE_TEST(element_assignment_of_one_element_arrays)
+{
+    bool f = false, t = true, back = false;
+    double d = 1.5, two = 2;
+    ga_array *b = ga_from_host(&f, 0, NULL, GA_BOOL), *x = ga_from_host(&d, 0, NULL, GA_FLOAT64);
+    ga_array *tv = ga_from_host(&t, 1, (const int64_t[]){1}, GA_BOOL);
+    ga_array *dv = ga_from_host(&two, 2, (const int64_t[]){1, 1}, GA_FLOAT64);
+    CHECK_OK(ga_setitem(b, "", tv));
+    CHECK(ga_to_host(b, &back, 1) == GA_OK && back, "a[()] = array([True]) of a bool 0-d a");
+    CHECK_OK(ga_setitem(b, "", dv));
+    CHECK_ERROR(ga_setitem(x, "", dv) != GA_OK, GA_ERROR_VALUE, "setting an array element with a sequence.");
+    ga_release(b), ga_release(x), ga_release(tv), ga_release(dv);
+    ga_clear_error();
+}

@@ -3203,6 +3203,16 @@ DEVICE_TEST(ufunc_numpy_loop_quirks)
     CHECK_OK(ga_ufunc_call(GA_UFUNC_CLIP, cin2, out));
     CHECK(out[0] && ga_to_host(out[0], c16, sizeof c16) == GA_OK && c16[0] == 200 && c16[1] == 100,
           "clip(int8, int16 [200 0], 127): %d %d, NumPy 200 100 (the bound at int8's max is dropped)", c16[0], c16[1]);
-    ga_release(out[0]), ga_release(small), ga_release(lo2), ga_release(bools), ga_release(lo), ga_release(x);
+    ga_release(out[0]), ga_release(small), ga_release(lo2), ga_release(lo), ga_release(x);
+
+    /* ldexp of a bool x takes NumPy's int64-exponent loop: no int32 range */
+    ga_operand lin[2] = {ga_operand_array(bools), ga_operand_scalar(ga_int(4294967297))};
+    out[0] = NULL;
+    CHECK_OK(ga_ufunc_call(GA_UFUNC_LDEXP, lin, out));
+    ga_array *l64 = out[0] ? ga_astype(out[0], GA_FLOAT64) : NULL;
+    CHECK(out[0] && ga_dtype_of(out[0]) == GA_FLOAT16 && l64 && ga_to_host(l64, got, 2 * sizeof(double)) == GA_OK &&
+              got[0] == INFINITY && got[1] == 0,
+          "ldexp(bool [True False], 4294967297): float16 inf 0, as NumPy");
+    ga_release(l64), ga_release(out[0]), ga_release(bools);
     ga_clear_error();
 }
