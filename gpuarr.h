@@ -5121,9 +5121,9 @@ static ga_status ga__launch(const char *func, CUfunction f, int device, int64_t 
 }
 
 /* Launches a thread per work item: the streaming kernels over contiguous
-   memory (a 16-byte vector per thread). Their grid-stride loops then run
-   once; blocks that retire in address order measured faster than a grid
-   of one wave looping over the data. */
+   memory (one or two 16-byte vectors per thread). Their grid-stride loops
+   then run once; blocks that retire in address order measured faster than
+   a grid of one wave looping over the data. */
 static ga_status ga__launch_flat(const char *func, CUfunction f, int device, int64_t work, void **args)
 {
     if (!f) return ga__t.error;
@@ -6266,12 +6266,11 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
                               loop_name, NULL, variants[variant]);
     if (variant == GA__UFUNC_CONTIG) {
         void *kargs[] = {&args};
-        if (args.rows == 1) { /* a thread per 16-byte vector of the loop's widest dtype */
+        if (args.rows == 1) { /* a thread per group (ufunc.cuh): 32 bytes of the widest dtype, 16 of 1 or 2 bytes */
             size_t widest = 1;
             for (int k = 0; k < nin; k++) widest = GA__MAX(widest, ga__dtype_sizes[loop->in[k]]);
             for (int k = 0; k < nout; k++) widest = GA__MAX(widest, ga__dtype_sizes[loop->out[k]]);
-            int64_t per_thread = (int64_t)GA__MAX(16 / widest, (size_t)1);
-            if (companions && per_thread == 2) per_thread = 4; /* 8-byte loops: a 16-byte vector of the companion (ufunc.cuh) */
+            int64_t per_thread = (int64_t)((widest >= 4 ? 32 : 16) / widest);
             return ga__launch_flat(func, f, device, (size + per_thread - 1) / per_thread, kargs);
         }
         /* a row's threads take a few vectors each (16 elements), to keep loads in flight */

@@ -974,8 +974,9 @@ struct ga_op_nan_to_num {
    copy of the operation per kernel: the contiguous loop takes one element
    per thread at a time, the strided loop one element per step. They are the
    ops marked GA_COSTLY below, and in a family that defines
-   GA_COSTLY_COMPLEX, every complex loop. Cheap ones are unrolled for memory
-   parallelism. */
+   GA_COSTLY_COMPLEX, every complex loop. Cheap ones take a 32-byte vector
+   group per thread in the contiguous loop, and are unrolled in the strided
+   loop. */
 template <class Op> struct ga_costly_op { static constexpr bool value = false; };
 #define GA_COSTLY(name) template <> struct ga_costly_op<ga_op_##name> { static constexpr bool value = true; };
 GA_COSTLY(floor_divide)
@@ -1180,11 +1181,10 @@ GA_DEV uint64_t ga_udiv(uint64_t a, uint64_t b)
 /* Contiguous loop: `rows` rows of size / rows elements, each row
    contiguous in every operand (row r of operand k at ptr[k] + r *
    row_step[k]; a broadcast row has row_step 0). Rows are spread over
-   blockIdx.y; along a row, groups of K elements (one 16-byte vector of the
-   widest operand) move as vectors, U groups in flight per thread. Scalar
-   inputs (bits of args.scalar_mask) are kernel parameters. Inputs 0 and 1
-   are stored as X0 and X1: their loop types, or a narrower dtype converted
-   in registers (see ga_companion). */
+   blockIdx.y; along a row, a thread moves one group of K elements at a
+   time, as vectors. Scalar inputs (bits of args.scalar_mask) are kernel
+   parameters. Inputs 0 and 1 are stored as X0 and X1: their loop types,
+   or a narrower dtype converted in registers (see ga_companion). */
 template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(const ga__ufunc_args &a)
 {
     typedef typename Op::template sig<L> S;
@@ -1196,25 +1196,22 @@ template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(
     constexpr int nin = Op::nin, nout = Op::nout;
     constexpr int W01 = ga_max_size<I0, O0>::value;
     constexpr int W2 = ga_max_size<I1, O1>::value;
-    constexpr int W = W01 > W2 ? W01 : W2;
+    constexpr int W12 = W2 > (int)sizeof(I2) ? W2 : (int)sizeof(I2);
+    constexpr int W = W01 > W12 ? W01 : W12; /* the widest operand */
     constexpr bool costly = ga_costly<Op, L>::value;
-    constexpr int KW = costly ? 1 : 16 / (W > (int)sizeof(I2) ? W : (int)sizeof(I2));
-    /* at most 4 * GA_CONTIG_UNROLL copies of the operation (narrow types
-       have more elements per vector) */
-    constexpr int UW = KW <= 4 ? GA_CONTIG_UNROLL : 4 * GA_CONTIG_UNROLL / KW > 1 ? 4 * GA_CONTIG_UNROLL / KW : 1;
-    /* A companion input (half its loop type's size) of an 8-byte loop
-       (float64, complex64) moves as a whole 16-byte vector too: twice the
-       elements per group, the other operands in 32-byte vectors (two
-       16-byte loads), half the groups in flight (the same registers).
-       Loaded as 8-byte vectors, a thread of the flat launch (a group each)
-       had a quarter fewer bytes in flight than a thread of the same-dtype
-       loop: 0.83 x copy for float32 + float64 on an H200 against 0.92 for
-       float64 + float64. Loops of float32 (8 elements a group) and
-       complex128 (no vector path) grew in registers with it. The host
-       launches a thread per group (gpuarr.h, ga__ufunc_launch). */
-    constexpr bool narrow = KW == 2 && (sizeof(X0) < sizeof(I0) || sizeof(X1) < sizeof(I1));
-    constexpr int K = narrow ? 2 * KW : KW;
-    constexpr int U = narrow && UW > 1 ? UW / 2 : UW;
+    /* A group is 32 bytes of the widest operand (two 16-byte vectors), 16
+       bytes when its elements are of 1 or 2 bytes, and one vector of as
+       many elements of each other operand: a companion input (ga_companion)
+       moves as a whole 16-byte vector of its own. The host launches a
+       thread per group (gpuarr.h, ga__ufunc_launch), so each thread loads
+       one group and stores it. Measured on an H200, 2^28 elements, against
+       a cudaMemcpy: a 16-byte group per thread gave 0.91 x copy for add
+       float32 and float64, a 32-byte one 1.03 for float32 + float64; groups
+       unrolled U at a time (U loads in flight) cost registers, and
+       occupancy, for loads that a thread per group never makes (and 16
+       elements of float16 at once took up to 66 registers). Costly loops
+       take an element at a time. */
+    constexpr int K = costly ? 1 : (W >= 4 ? 32 : 16) / W;
     const Op op(a.param);
     const int64_t n = (int64_t)ga_udiv((uint64_t)a.size, (uint64_t)a.rows); /* per row */
     const int64_t t0 = ga_thread_index(), nt = ga_thread_count();
@@ -1242,50 +1239,39 @@ template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(
         int64_t done = 0;
         if (K > 1 && aligned) {
             const int64_t groups = n / K;
-            for (int64_t g = t0; g < groups; g += U * nt) {
-                V0 r0[U];
-                V1 r1[U];
-                V2 r2[U];
+            for (int64_t g = t0; g < groups; g += nt) {
+                V0 r0{}; /* zeroed: left undefined where an input is a scalar,
+                            the float64 loop took 54 registers, not 40 */
+                V1 r1{};
+                V2 r2{};
+                if (load0) r0 = ((const V0 *)in0)[g];
+                if (load1) r1 = ((const V1 *)in1)[g];
+                if (load2) r2 = ((const V2 *)in2)[g];
+                X0 x0[K];
+                X1 x1[K];
+                I0 e0[K];
+                I1 e1[K];
+                I2 e2[K];
+                O0 o0[K];
+                O1 o1[K];
+                memcpy(x0, &r0, sizeof x0);
+                if (nin > 1) memcpy(x1, &r1, sizeof x1);
+                if (nin > 2) memcpy(e2, &r2, sizeof e2);
 #pragma unroll
-                for (int u = 0; u < U; ++u) {
-                    const int64_t gu = g + u * nt;
-                    if (u == 0 || gu < groups) {
-                        if (load0) r0[u] = ((const V0 *)in0)[gu];
-                        if (load1) r1[u] = ((const V1 *)in1)[gu];
-                        if (load2) r2[u] = ((const V2 *)in2)[gu];
-                    }
+                for (int j = 0; j < K; ++j) {
+                    e0[j] = ga_cast<I0>(x0[j]);
+                    if (nin > 1) e1[j] = ga_cast<I1>(x1[j]);
                 }
 #pragma unroll
-                for (int u = 0; u < U; ++u) {
-                    const int64_t gu = g + u * nt;
-                    if (u == 0 || gu < groups) {
-                        X0 x0[K];
-                        X1 x1[K];
-                        I0 e0[K];
-                        I1 e1[K];
-                        I2 e2[K];
-                        O0 o0[K];
-                        O1 o1[K];
-                        memcpy(x0, &r0[u], sizeof x0);
-                        if (nin > 1) memcpy(x1, &r1[u], sizeof x1);
-                        if (nin > 2) memcpy(e2, &r2[u], sizeof e2);
-#pragma unroll
-                        for (int j = 0; j < K; ++j) {
-                            e0[j] = ga_cast<I0>(x0[j]);
-                            if (nin > 1) e1[j] = ga_cast<I1>(x1[j]);
-                        }
-#pragma unroll
-                        for (int j = 0; j < K; ++j)
-                            ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j]);
-                        VO0 w0;
-                        memcpy(&w0, o0, sizeof w0);
-                        ((VO0 *)out0)[gu] = w0;
-                        if (nout > 1) {
-                            VO1 w1;
-                            memcpy(&w1, o1, sizeof w1);
-                            ((VO1 *)out1)[gu] = w1;
-                        }
-                    }
+                for (int j = 0; j < K; ++j)
+                    ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j]);
+                VO0 w0;
+                memcpy(&w0, o0, sizeof w0);
+                ((VO0 *)out0)[g] = w0;
+                if (nout > 1) {
+                    VO1 w1;
+                    memcpy(&w1, o1, sizeof w1);
+                    ((VO1 *)out1)[g] = w1;
                 }
             }
             done = groups * K;
