@@ -9998,6 +9998,7 @@ static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *ci
         *cin = GA__RIN_ANY;
         return;
     case GA__ROP_ARG: case GA__ROP_ARGCOMBINE:
+        *cflags = flags; /* a partial with no index of nanargmin is an all-NaN chunk: the final pass reports the row */
         *cop = GA__ROP_ARGCOMBINE;
         *cdtype = value;
         *cin = value == GA_INT64 ? GA__RIN_INT64 : value == GA_UINT64 ? GA__RIN_UINT64 : ga__rin_for(value, value);

@@ -163,6 +163,11 @@ static const plan_case plan_cases[] = {
     {"argmax of 2^24 float32", GA_FLOAT32, 1, {1 << 24}, 0, 0, 1, GA__ROP_ARG, GA__RF_MAX, 2,
      {{INNER, GA__ROP_ARG, GA__RIN_FLOAT32, GA__RF_MAX, 256, 0, 16384, 1024, SMS * 4},
       {INNER, GA__ROP_ARGCOMBINE, GA__RIN_FLOAT32, GA__RF_MAX, 32, 0, 1024, 1, 1}}},
+    /* nanargmax: the combine pass keeps GA__RF_NAN, so that its final store
+       reports a row of all-NaN chunks (no index) */
+    {"nanargmax of 2^24 float32", GA_FLOAT32, 1, {1 << 24}, 0, 0, 1, GA__ROP_ARG, GA__RF_MAX | GA__RF_NAN, 2,
+     {{INNER, GA__ROP_ARG, GA__RIN_FLOAT32, GA__RF_MAX | GA__RF_NAN, 256, 0, 16384, 1024, SMS * 4},
+      {INNER, GA__ROP_ARGCOMBINE, GA__RIN_FLOAT32, GA__RF_MAX | GA__RF_NAN, 32, 0, 1024, 1, 1}}},
     /* three passes: chunks of 65536, then 65536 again, then a warp */
     {"sum of 2^40 float32", GA_FLOAT32, 1, {(int64_t)1 << 40}, 0, 0, 1, GA__ROP_SUM, 0, 3,
      {{INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 65536, 1 << 24, SMS * 4},
