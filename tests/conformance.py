@@ -4805,25 +4805,28 @@ def diff_variance_rules(name, x, axis, keepdims, dtype, kw, got, want, acc):
 
 
 def diff_nanarg_ties(name, x, axis, keepdims, got, want):
-    """NumPy's nanargmin / nanargmax replace NaN by +inf / -inf and take the
-    first extreme, which may be a NaN's index tied with a real infinity;
-    gpuarr's index of that infinity is accepted there (want replaced)."""
-    fill = np.inf if name == "nanargmin" else -np.inf
+    """NumPy's nanargmin / nanargmax replace NaN by +inf / -inf (inf+0j /
+    -inf+0j for complex) and take the first extreme, which may be a NaN's
+    index: tied with a real infinity, or, for complex, beyond inf+1j.
+    Where NumPy's index is a NaN's, gpuarr's index is accepted if it is
+    the first of the extreme of the elements that are not NaN (found with a
+    fill that no number passes: +-(inf+infj) for complex)."""
+    big = np.inf if name == "nanargmin" else -np.inf
+    fill = complex(big, big) if x.dtype.kind == "c" else big
+    extreme = np.min if name == "nanargmin" else np.max
     with quiet():
         xc = np.array(x, order="C")
+        if xc.ndim == 0:
+            return want
         nan = np.isnan(xc)
         xr = np.where(nan, np.asarray(fill).astype(xc.dtype), xc)
         if axis is None:
-            gv, wv = xr.reshape(-1)[got.reshape(-1)], xr.reshape(-1)[want.reshape(-1)]
-            gn = nan.reshape(-1)[got.reshape(-1)]
+            first = np.argmax((xr == extreme(xr)) & ~nan)
+            wn = nan.reshape(-1)[want.reshape(-1)]
         else:
-            gi = got if keepdims or xc.ndim == 0 else np.expand_dims(got, axis)
-            wi = want if keepdims or xc.ndim == 0 else np.expand_dims(want, axis)
-            if xc.ndim == 0:
-                return want
-            gv, wv = np.take_along_axis(xr, gi, axis), np.take_along_axis(xr, wi, axis)
-            gn = np.take_along_axis(nan, gi, axis)
-        ok = ((gv == wv) & ~gn).reshape(got.shape)
+            first = np.argmax((xr == extreme(xr, axis=axis, keepdims=True)) & ~nan, axis=axis, keepdims=keepdims)
+            wn = np.take_along_axis(nan, want if keepdims else np.expand_dims(want, axis), axis)
+        ok = wn.reshape(got.shape) & (got == np.reshape(first, got.shape))
     return np.where(ok, got, want)
 
 
