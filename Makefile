@@ -169,7 +169,7 @@ $(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB) | fatbins
 	$(CC) $(CPPFLAGS) $(CFLAGS) -O3 $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
 bench: $(BUILD)/bench
-	python3 tools/bench.py $(BUILD)/bench
+	python3 tools/bench.py $(BUILD)/bench $(BENCH_ARGS)
 
 # --- tests --------------------------------------------------------------------
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -199,6 +199,26 @@ $(BUILD)/asan/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) 
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CPPFLAGS) -O0 -g $(SANFLAGS) -Wall -Wextra -Wpedantic -Wno-format-truncation -std=c11 -o $@ $< $(LDLIBS)
 
+# test_linalg with the CUDA libraries taken from the link
+# (GPUARR_LINK_CUDA_LIBRARIES) instead of dlopen: against the shared
+# libraries, and against the toolkit's static archives where it has them
+# (one self-contained binary; the README's link lines).
+CUDA_LIB_DIR := $(CUDA_HOME)/lib64
+LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcublas -lcublasLt
+LINK_STATIC_LIBS := -L$(CUDA_LIB_DIR) -lcublas_static -lcublasLt_static -lculibos
+LINKED_TESTS := $(BUILD)/tests/linked/test_linalg
+ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
+  LINKED_TESTS += $(BUILD)/tests/static/test_linalg
+endif
+$(BUILD)/tests/linked/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES -o $@ $< $(CUB_LIB) $(LINK_SHARED_LIBS) \
+	    $(LDLIBS)
+$(BUILD)/tests/static/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES -o $@ $< $(CUB_LIB) $(LINK_STATIC_LIBS) \
+	    $(LDLIBS)
+
 # Every program `make` and `make shared` / `make bench` build: built by `make
 # test` too, so that none stops compiling unseen.
 PROGRAMS := $(EXAMPLES) $(BUILD)/gpuarr-info $(BUILD)/bench $(BUILD)/libgpuarr.so
@@ -206,11 +226,11 @@ PROGRAMS := $(EXAMPLES) $(BUILD)/gpuarr-info $(BUILD)/bench $(BUILD)/libgpuarr.s
 # `make test` installs into build/test-prefix (with `make install`) and
 # tests/run.sh builds programs against it through pkg-config.
 TEST_PREFIX := $(abspath $(BUILD))/test-prefix
-test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(BUILD)/tests/stale/creation.fatbin
+test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(LINKED_TESTS) $(BUILD)/tests/stale/creation.fatbin
 	@rm -rf $(TEST_PREFIX)
 	@$(MAKE) --no-print-directory install PREFIX=$(TEST_PREFIX) GPUARR_ARCHS='$(GPUARR_ARCHS)' \
 	    > $(BUILD)/test-install.log 2>&1 || { cat $(BUILD)/test-install.log; exit 1; }
-	@TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
+	@TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' LINKED_TESTS='$(LINKED_TESTS)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
 	    SANFLAGS='$(SANFLAGS)' sh tests/run.sh $(TESTS)
 
 # --- sanitize: the device tests under compute-sanitizer (GPU machines) -------

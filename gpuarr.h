@@ -22,14 +22,16 @@
      8. Shapes, strides and axes                                  >>shape
      9. Arrays: attributes, views, reference counting, scopes     >>array
     10. Kernels: families, launching, the CUB glue                >>launch
-    11. Creation                                                  >>creation
-    12. Transfers and casting                                     >>transfer
-    13. Elementwise functions (ufuncs)                            >>ufunc
-    14. Shape manipulation                                        >>manip
-    15. Indexing                                                  >>index
-    16. Reductions and statistics                                 >>reduce
-    17. Sorting, searching, scans and sets                        >>sort
-    18. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    11. CUDA libraries: loading, handles, streams                 >>libs
+    12. Creation                                                  >>creation
+    13. Transfers and casting                                     >>transfer
+    14. Elementwise functions (ufuncs)                            >>ufunc
+    15. Shape manipulation                                        >>manip
+    16. Indexing                                                  >>index
+    17. Reductions and statistics                                 >>reduce
+    18. Sorting, searching, scans and sets                        >>sort
+    19. Linear algebra: products                                  >>linalg
+    20. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -157,7 +159,8 @@ typedef enum ga_dtype {
     X(GA_ERROR_KERNELS_MISSING, "a kernel fatbin or kernel was not found")    \
     X(GA_ERROR_KERNELS_STALE, "a kernel fatbin was built for another version") \
     X(GA_ERROR_STATE, "the call is not valid in the current state")           \
-    X(GA_ERROR_NOT_IMPLEMENTED, "not implemented")
+    X(GA_ERROR_NOT_IMPLEMENTED, "not implemented")                           \
+    X(GA_ERROR_LIBRARY, "a CUDA library could not be loaded")
 
 typedef enum ga_status {
 #define GA__STATUS_ENUM(E, text) E,
@@ -550,9 +553,33 @@ GPUARR_API bool ga_kernel_family_locate(int family, char *path, size_t size);
    300001): a program calling it is known to link the archive. */
 GPUARR_API int ga_cub_version(void);
 
+/* >>libs */
+/* ======================================================================== */
+/* 11. CUDA libraries: loading, handles, streams                             */
+/* ======================================================================== */
+/* The NVIDIA libraries behind linear algebra (cuBLAS; cuSOLVER, cuSPARSE,
+   cuFFT and NCCL as their sections land) are opened at their first use
+   with dlopen by soname (libcublas.so.13), each entry point resolved once:
+   a program that never calls them never loads them, starts as fast, and
+   links with nothing new. An environment variable per library names
+   another file: GPUARR_CUBLAS_LIBRARY. Compiled with
+   GPUARR_LINK_CUDA_LIBRARIES, the implementation takes the same entry
+   points from the link instead (-lcublas -lcublasLt, or the toolkit's
+   static archives for one self-contained binary; see the README).
+   Handles are made per device and thread at first use and bound to the
+   thread's current stream at every call; their workspaces come from the
+   pool on that stream. A library that cannot be loaded is
+   GA_ERROR_LIBRARY, naming the function and the file ("ga_matmul:
+   libcublas.so.13 could not be loaded: ..."). */
+
+/* Loads the CUDA library `name` ("cublas") if it is not loaded yet: GA_OK,
+   or GA_ERROR_LIBRARY with the reason (GA_ERROR_VALUE for a name gpuarr
+   does not use). Needs no GPU. Thread safe. */
+GPUARR_API ga_status ga_cuda_library_load(const char *name);
+
 /* >>creation */
 /* ======================================================================== */
-/* 11. Creation                                                              */
+/* 12. Creation                                                              */
 /* ======================================================================== */
 /* Shapes are (ndim, shape) pairs; ndim 0 makes a 0-d array. In C,
    GA_SHAPE(3, 4) expands to `2, (const int64_t[]){3, 4}`. Arrays are
@@ -610,7 +637,7 @@ GPUARR_API ga_array *ga_identity(int64_t n, ga_dtype dtype);
 
 /* >>transfer */
 /* ======================================================================== */
-/* 12. Transfers and casting                                                 */
+/* 13. Transfers and casting                                                 */
 /* ======================================================================== */
 
 /* cupy.asarray(host_array): a new C-contiguous device array with a copy of
@@ -659,7 +686,7 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
 
 /* >>ufunc */
 /* ======================================================================== */
-/* 13. Elementwise functions (ufuncs)                                        */
+/* 14. Elementwise functions (ufuncs)                                        */
 /* ======================================================================== */
 /* NumPy's ufuncs, with NumPy 2's broadcasting, loop selection and type
    promotion. Every ufunc X of the lists below is called in these forms:
@@ -944,7 +971,7 @@ GPUARR_API ga_array *ga_imag(const ga_array *a);
 
 /* >>manip */
 /* ======================================================================== */
-/* 14. Shape manipulation                                                    */
+/* 15. Shape manipulation                                                    */
 /* ======================================================================== */
 /* Views share their base's buffer, as in NumPy: a write through one shows in
    the other. Functions that NumPy answers with a view return a view (no
@@ -1086,7 +1113,7 @@ GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_a
 
 /* >>index */
 /* ======================================================================== */
-/* 15. Indexing                                                              */
+/* 16. Indexing                                                              */
 /* ======================================================================== */
 /* Basic indexing (text or items) gives views; advanced indexing, take and
    put gather and scatter through kernels. */
@@ -1254,7 +1281,7 @@ GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, c
 
 /* >>reduce */
 /* ======================================================================== */
-/* 16. Reductions and statistics                                             */
+/* 17. Reductions and statistics                                             */
 /* ======================================================================== */
 /* NumPy's reductions, with NumPy 2's result dtypes and empty-slice rules:
    - Axes are (naxes, axes) pairs, NumPy's axis= : naxes 0 with axes NULL
@@ -1523,7 +1550,7 @@ GPUARR_API ga_array *ga_nanmedian(const ga_array *a, int naxes, const int *axes,
 
 /* >>sort */
 /* ======================================================================== */
-/* 17. Sorting, searching, scans and sets                                    */
+/* 18. Sorting, searching, scans and sets                                    */
 /* ======================================================================== */
 /* Over CUB's device-wide algorithms (build/libgpuarr_cub.a, linked with
    -lcudart_static -lstdc++ -lrt). Temporary storage comes from the pool;
@@ -1777,6 +1804,49 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
    for `bins` equal bins (a new 1-d array of bins + 1). */
 GPUARR_API ga_array *ga_histogram_bin_edges(const ga_array *a, int64_t bins, const double *range);
 
+/* >>linalg */
+/* ======================================================================== */
+/* 19. Linear algebra: products                                             */
+/* ======================================================================== */
+/* NumPy's products over cuBLAS (>>libs), on the current stream of the
+   inputs' device. The dtype is promote_types of the inputs (an input of
+   another dtype is converted once); float16 and bfloat16 are multiplied
+   with float32 accumulation and rounded once, float32 is not rounded to
+   TF32. Inputs of any layout: a matrix with a unit stride in either dim is
+   read in place, others are copied once. Integer and bool products are not
+   built yet (GA_ERROR_NOT_IMPLEMENTED). Left out with GPUARR_NO_LINALG. */
+
+/* numpy.matmul (a @ b): the product of the last two dims, the dims before
+   them broadcast (NumPy's batch); a 1-d a is a row (its dim dropped from
+   the result), a 1-d b a column. Errors in NumPy's words: a 0-d input ("Input
+   operand 0 does not have enough dimensions ..."), contracted dims that
+   differ ("Input operand 1 has a mismatch in its core dimension 0 ..."),
+   batch dims that do not broadcast. ga_matmul_out writes `out`, which
+   must have the result's shape (its batch dims may broadcast the inputs')
+   and a dtype the result casts to under same_kind; it may overlap the
+   inputs. Nothing is written on error. */
+GPUARR_API ga_array *ga_matmul(const ga_array *a, const ga_array *b);
+GPUARR_API ga_status ga_matmul_out(const ga_array *a, const ga_array *b, ga_array *out);
+
+/* numpy.dot: a 0-d input multiplies (numpy.multiply); 1-d by 1-d is their
+   inner product (0-d); an N-d a by a 1-d b sums over their last dims; by an
+   M-d b (M >= 2) over a's last and b's second-to-last: the result's shape
+   is a.shape[:-1] + b.shape[:-2] + b.shape[-1:]. Error: "shapes (2,3) and
+   (4,5) not aligned: 3 (dim 1) != 4 (dim 0)". */
+GPUARR_API ga_array *ga_dot(const ga_array *a, const ga_array *b);
+
+/* numpy.vdot: the inner product of a and b flattened, a conjugated (0-d).
+   They must have the same size. */
+GPUARR_API ga_array *ga_vdot(const ga_array *a, const ga_array *b);
+
+/* numpy.inner: the sum over the last dims of a and b; the result's shape
+   is a.shape[:-1] + b.shape[:-1] (a 0-d input multiplies). */
+GPUARR_API ga_array *ga_inner(const ga_array *a, const ga_array *b);
+
+/* numpy.outer: out[i, j] = a.ravel()[i] * b.ravel()[j] (numpy.multiply's
+   dtype and rules). */
+GPUARR_API ga_array *ga_outer(const ga_array *a, const ga_array *b);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1785,7 +1855,7 @@ GPUARR_API ga_array *ga_histogram_bin_edges(const ga_array *a, int64_t bins, con
 
 /* >>abi */
 /* ======================================================================== */
-/* 18. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 20. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -2184,6 +2254,18 @@ int ga__cub_version(void);
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#ifndef GPUARR_NO_LINALG
+/* (CUDA's half-precision headers, which cublas_api.h includes, use a GNU
+   macro extension that clang's C++ -Wpedantic reports) */
+#  if defined(__clang__)
+#    pragma clang diagnostic push
+#    pragma clang diagnostic ignored "-Wgnu-zero-variadic-macro-arguments"
+#  endif
+#  include <cublas_api.h>
+#  if defined(__clang__)
+#    pragma clang diagnostic pop
+#  endif
+#endif
 #include <dlfcn.h>
 #include <pthread.h>
 #include <math.h>
@@ -2366,7 +2448,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(launch) X(memory) X(device)
+    X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -2565,6 +2647,8 @@ GPUARR_API void ga_shutdown(void)
 #define GA__SHUTDOWN_CALL(name) ga__##name##_shutdown();
         GA__SHUTDOWN_LIST(GA__SHUTDOWN_CALL)
 #undef GA__SHUTDOWN_CALL
+    } else {
+        ga__libs_shutdown(); /* a CUDA library loads (or fails to) without a driver */
     }
     GA__ATOMIC_STORE(&ga__g.initialized, 0);
     ga__g.init_status = GA_OK;
@@ -5179,9 +5263,303 @@ static void ga__launch_shutdown(void)
     memset(ga__libraries, 0, sizeof ga__libraries);
 }
 
+/* >>libs */
+/* ------------------------------------------------------------------------ */
+/* 11. CUDA libraries: loading, handles per device and thread               */
+/* ------------------------------------------------------------------------ */
+
+/* Each library: X(ID, name, soname, environment variable, entry points),
+   the entry points a list of X(return type, name, parameters), resolved by
+   name (dlsym) or taken from the link (GPUARR_LINK_CUDA_LIBRARIES, which
+   also checks each type against the library's header). A later section
+   adds its library here, with its switch. */
+#ifndef GPUARR_NO_LINALG
+#define GA__LIBRARY_CUBLAS(X) X(CUBLAS, cublas, "libcublas.so.13", "GPUARR_CUBLAS_LIBRARY", GA__CUBLAS_API)
+#else
+#define GA__LIBRARY_CUBLAS(X)
+#endif
+#define GA__LIBRARY_LIST(X) GA__LIBRARY_CUBLAS(X)
+
+#ifndef GPUARR_NO_LINALG
+#define GA__CUBLAS_API(X)                                                                                         \
+    X(cublasStatus_t, cublasCreate_v2, (cublasHandle_t *))                                                        \
+    X(cublasStatus_t, cublasDestroy_v2, (cublasHandle_t))                                                         \
+    X(const char *, cublasGetStatusString, (cublasStatus_t))                                                      \
+    X(cublasStatus_t, cublasSetStream_v2, (cublasHandle_t, cudaStream_t))                                         \
+    X(cublasStatus_t, cublasSetWorkspace_v2, (cublasHandle_t, void *, size_t))                                    \
+    X(cublasStatus_t, cublasGemmStridedBatchedEx_64,                                                              \
+      (cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const void *, const void *, \
+       cudaDataType, int64_t, long long, const void *, cudaDataType, int64_t, long long, const void *, void *,      \
+       cudaDataType, int64_t, long long, int64_t, cublasComputeType_t, cublasGemmAlgo_t))
+
+typedef struct ga__cublas_api {
+#define GA__API_FIELD(ret, name, params) ret(*name) params;
+    GA__CUBLAS_API(GA__API_FIELD)
+#undef GA__API_FIELD
+} ga__cublas_api;
+static ga__cublas_api ga__cublas;
+#endif
+
+typedef enum ga__library_id {
+#define GA__LIBRARY_ENUM(ID, name, soname, env, api) GA__LIB_##ID,
+    GA__LIBRARY_LIST(GA__LIBRARY_ENUM)
+#undef GA__LIBRARY_ENUM
+    GA__NUM_LIBRARIES
+} ga__library_id;
+
+/* An entry point: its name, and where its address goes. */
+typedef struct ga__entry_point {
+    const char *name;
+    size_t offset;
+} ga__entry_point;
+
+/* A library as loaded: its entry points' table, and whether it loaded. */
+typedef struct ga__cuda_library {
+    const char *name, *soname, *env;
+    void *table;
+    const ga__entry_point *entry_points;
+    void (*link)(void);        /* fills the table from the link */
+    int state;                 /* 0: not tried, 1: loaded, -1: failed (message) */
+    void *handle;              /* dlopen's */
+    char message[400];
+} ga__cuda_library;
+
+#define GA__LIBRARY_TABLES(ID, name, soname, env, api)                                        \
+    static const ga__entry_point ga__##name##_entry_points[] = {                              \
+        api(GA__ENTRY_POINT_OF_##ID){NULL, 0}};                                               \
+    static void ga__##name##_link(void) { api(GA__LINK_ENTRY_POINT_OF_##ID) }
+#define GA__ENTRY_POINT_OF_CUBLAS(ret, name, params) {#name, offsetof(ga__cublas_api, name)},
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+#define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params) ga__cublas.name = name;
+#else
+#define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params)
+#endif
+GA__LIBRARY_LIST(GA__LIBRARY_TABLES)
+#undef GA__LIBRARY_TABLES
+
+static ga__cuda_library ga__cuda_libraries[GA__NUM_LIBRARIES + 1] = {
+#define GA__LIBRARY_ENTRY(ID, name, soname, env, api) \
+    {#name, soname, env, &ga__##name, ga__##name##_entry_points, ga__##name##_link, 0, NULL, ""},
+    GA__LIBRARY_LIST(GA__LIBRARY_ENTRY)
+#undef GA__LIBRARY_ENTRY
+    {NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, ""}};
+
+/* Loads library L (ga__lock held): state 1, or -1 with the message. */
+static void ga__library_load_locked(ga__cuda_library *L)
+{
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+    L->link();
+    GA__ATOMIC_STORE(&L->state, 1);
+#else
+    const char *path = getenv(L->env);
+    if (!path || !*path) path = L->soname;
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(L->message, sizeof L->message, "%s could not be loaded: %s", path, dlerror());
+        L->state = -1;
+        return;
+    }
+    for (const ga__entry_point *e = L->entry_points; e->name; e++) {
+        void *fn = dlsym(h, e->name);
+        if (!fn) {
+            snprintf(L->message, sizeof L->message, "%s has no %s (%s, from CUDA 13, or newer is needed)", path,
+                     e->name, L->soname);
+            dlclose(h);
+            L->state = -1;
+            return;
+        }
+        memcpy((char *)L->table + e->offset, &fn, sizeof fn);
+    }
+    L->handle = h;
+    GA__ATOMIC_STORE(&L->state, 1);
+#endif
+}
+
+/* Library `id`, loaded at the first call; a failure is kept (and named in
+   every later call's error) until ga_shutdown. */
+static ga_status ga__library_open(const char *func, int id)
+{
+    ga__cuda_library *L = &ga__cuda_libraries[id];
+    if (GA__ATOMIC_LOAD(&L->state) == 1) return GA_OK;
+    pthread_mutex_lock(&ga__lock);
+    if (L->state == 0) ga__library_load_locked(L);
+    int state = L->state;
+    pthread_mutex_unlock(&ga__lock);
+    return state == 1 ? GA_OK : ga__error(GA_ERROR_LIBRARY, func, "%s", L->message);
+}
+
+GPUARR_API ga_status ga_cuda_library_load(const char *name)
+{
+    static const char func[] = "ga_cuda_library_load";
+    if (!name) return ga__null_input(func, "name");
+    for (int id = 0; id < GA__NUM_LIBRARIES; id++)
+        if (strcmp(ga__cuda_libraries[id].name, name) == 0) return ga__library_open(func, id);
+    return ga__error(GA_ERROR_VALUE, func, "'%s' is not a CUDA library gpuarr uses", name);
+}
+
+/* The handles (of the sections over a library that are compiled in). */
+#ifndef GPUARR_NO_LINALG
+
+/* --- handles ------------------------------------------------------------- */
+/* A thread's handle of a library on a device is made at its first use and
+   cached in the thread; every handle is also listed here, so that
+   ga_shutdown destroys them all (and a new generation empties the caches). */
+typedef struct ga__library_handle {
+    int library, device;
+    void *handle;
+} ga__library_handle;
+
+static struct {
+    ga__library_handle *made;
+    int count, capacity;
+    unsigned generation;
+} ga__libs;
+
+static GA__TLS struct {
+    unsigned generation;
+    void *handle[GA__NUM_LIBRARIES + 1][GA_MAX_DEVICES];
+    int workspace_bytes[GA_MAX_DEVICES]; /* cuBLAS's, by the device's generation (0: not yet known) */
+} ga__libs_t;
+
+static ga_status ga__library_handle_create(const char *func, int id, void **h);
+static void ga__library_handle_destroy(int id, void *h);
+
+/* The calling thread's handle of library `id` on `device` (bound), made and
+   listed at the first call; NULL with the error. */
+static void *ga__library_handle_of(const char *func, int id, int device)
+{
+    unsigned generation = GA__ATOMIC_LOAD(&ga__libs.generation);
+    if (ga__libs_t.generation != generation) {
+        memset(&ga__libs_t, 0, sizeof ga__libs_t);
+        ga__libs_t.generation = generation;
+    }
+    void *h = ga__libs_t.handle[id][device];
+    if (h) return h;
+    if (ga__library_open(func, id) != GA_OK || ga__library_handle_create(func, id, &h) != GA_OK) return NULL;
+    pthread_mutex_lock(&ga__lock);
+    bool listed = ga__libs.count < ga__libs.capacity;
+    if (!listed) {
+        int cap = ga__libs.capacity ? ga__libs.capacity * 2 : 16;
+        ga__library_handle *m = (ga__library_handle *)GPUARR_MALLOC(sizeof *m * (size_t)cap);
+        if (m) {
+            if (ga__libs.count) memcpy(m, ga__libs.made, sizeof *m * (size_t)ga__libs.count);
+            GPUARR_FREE(ga__libs.made);
+            ga__libs.made = m;
+            ga__libs.capacity = cap;
+            listed = true;
+        }
+    }
+    if (listed) {
+        ga__library_handle r = {id, device, h};
+        ga__libs.made[ga__libs.count++] = r;
+    }
+    pthread_mutex_unlock(&ga__lock);
+    if (!listed) {
+        ga__library_handle_destroy(id, h);
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    ga__libs_t.handle[id][device] = h;
+    return h;
+}
+
+#ifndef GPUARR_NO_LINALG
+/* A cuBLAS failure, with cuBLAS's own words for it. */
+static ga_status ga__cublas_error(const char *func, cublasStatus_t r, const char *what)
+{
+    if (r == CUBLAS_STATUS_ALLOC_FAILED) return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
+    return ga__error(GA_ERROR_CUDA, func, "%s failed: %s (%d)", what, ga__cublas.cublasGetStatusString(r), (int)r);
+}
+
+/* The calling thread's cuBLAS handle on `device` (bound), bound to the
+   current stream with a workspace from the pool on it (*workspace, to be
+   freed after the calls that use it: stream-ordered). The workspace is the
+   size cuBLAS asks for: 32 MiB on Hopper and newer, 4 MiB before. */
+static cublasHandle_t ga__cublas_bound(const char *func, int device, ga__block **workspace)
+{
+    *workspace = NULL;
+    cublasHandle_t h = (cublasHandle_t)ga__library_handle_of(func, GA__LIB_CUBLAS, device);
+    if (!h) return NULL;
+    cublasStatus_t r = ga__cublas.cublasSetStream_v2(h, (cudaStream_t)ga__stream_of(device));
+    if (r != CUBLAS_STATUS_SUCCESS) {
+        ga__cublas_error(func, r, "cublasSetStream");
+        return NULL;
+    }
+    if (!ga__libs_t.workspace_bytes[device]) {
+        int major = 0;
+        GA__CU.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ga__g.devices[device].handle);
+        ga__libs_t.workspace_bytes[device] = (major >= 9 ? 32 : 4) << 20;
+    }
+    size_t bytes = (size_t)ga__libs_t.workspace_bytes[device];
+    *workspace = ga__device_alloc(func, device, bytes, false);
+    if (!*workspace) return NULL;
+    r = ga__cublas.cublasSetWorkspace_v2(h, (void *)(uintptr_t)(*workspace)->ptr, bytes);
+    if (r != CUBLAS_STATUS_SUCCESS) {
+        ga__pool_free(ga__g.devices[device].pool, *workspace);
+        *workspace = NULL;
+        ga__cublas_error(func, r, "cublasSetWorkspace");
+        return NULL;
+    }
+    return h;
+}
+#endif
+
+static ga_status ga__library_handle_create(const char *func, int id, void **h)
+{
+    switch (id) {
+#ifndef GPUARR_NO_LINALG
+    case GA__LIB_CUBLAS: {
+        cublasHandle_t c = NULL;
+        cublasStatus_t r = ga__cublas.cublasCreate_v2(&c);
+        if (r != CUBLAS_STATUS_SUCCESS) return ga__cublas_error(func, r, "cublasCreate");
+        *h = c;
+        return GA_OK;
+    }
+#endif
+    default:
+        return ga__error(GA_ERROR_STATE, func, "no handle for library %d", id);
+    }
+}
+
+static void ga__library_handle_destroy(int id, void *h)
+{
+    switch (id) {
+#ifndef GPUARR_NO_LINALG
+    case GA__LIB_CUBLAS:
+        ga__cublas.cublasDestroy_v2((cublasHandle_t)h);
+        break;
+#endif
+    default:
+        (void)h;
+        break;
+    }
+}
+
+/* Destroys every thread's handles (each with its device's context current),
+   empties the threads' caches and lets a failed library be tried again.
+   The libraries stay loaded. */
+static void ga__libs_shutdown(void)
+{
+    for (int i = 0; i < ga__libs.count; i++) {
+        const ga__library_handle *r = &ga__libs.made[i];
+        if (ga__g.devices && r->device < ga__g.device_count && ga__g.devices[r->device].context &&
+            GA__CU.CtxSetCurrent(ga__g.devices[r->device].context) == CUDA_SUCCESS)
+            ga__library_handle_destroy(r->library, r->handle);
+    }
+    GPUARR_FREE(ga__libs.made);
+    ga__libs.made = NULL;
+    ga__libs.count = ga__libs.capacity = 0;
+    GA__ATOMIC_STORE(&ga__libs.generation, ga__libs.generation + 1);
+    for (int id = 0; id < GA__NUM_LIBRARIES; id++)
+        if (ga__cuda_libraries[id].state < 0) ga__cuda_libraries[id].state = 0;
+}
+#else
+static void ga__libs_shutdown(void) {}
+#endif
+
 /* >>creation */
 /* ------------------------------------------------------------------------ */
-/* 11. Creation                                                              */
+/* 12. Creation                                                              */
 /* ------------------------------------------------------------------------ */
 
 /* The section's kernels, resolved at first use (fill and eye by item size). */
@@ -5513,7 +5891,7 @@ static void ga__creation_shutdown(void) { memset(&ga__creation_kernels, 0, sizeo
 
 /* >>transfer */
 /* ------------------------------------------------------------------------ */
-/* 12. Transfers and casting                                                 */
+/* 13. Transfers and casting                                                 */
 /* ------------------------------------------------------------------------ */
 
 /* The section's kernels: astype [from][to][variant], transpose by item size. */
@@ -5885,7 +6263,7 @@ static void ga__transfer_shutdown(void) { memset(&ga__transfer_kernels, 0, sizeo
 
 /* >>ufunc */
 /* ------------------------------------------------------------------------ */
-/* 13. Elementwise functions (ufuncs)                                        */
+/* 14. Elementwise functions (ufuncs)                                        */
 /* ------------------------------------------------------------------------ */
 
 /* How a loop's output dtypes follow from its dtype L (the lists' `result`). */
@@ -7012,7 +7390,7 @@ static void ga__ufunc_shutdown(void) { memset(&ga__ufunc_kernels, 0, sizeof ga__
 
 /* >>manip */
 /* ------------------------------------------------------------------------ */
-/* 14. Shape manipulation                                                    */
+/* 15. Shape manipulation                                                    */
 /* ------------------------------------------------------------------------ */
 /* Views are computed on the host as layouts (shape, byte strides, byte
    offset of the first element from the base's) and need no GPU; copies go
@@ -8372,7 +8750,7 @@ static void ga__manip_shutdown(void) { memset(&ga__manip_kernels, 0, sizeof ga__
 
 /* >>index */
 /* ------------------------------------------------------------------------ */
-/* 15. Indexing: basic, gathers and scatters, advanced, masks, nonzero       */
+/* 16. Indexing: basic, gathers and scatters, advanced, masks, nonzero       */
 /* ------------------------------------------------------------------------ */
 /* Basic indexing makes views (>>shape's layouts); gathers, scatters and
    advanced indexing launch the index family's kernels. */
@@ -9815,7 +10193,7 @@ static void ga__index_shutdown(void) { memset(&ga__index_kernels, 0, sizeof ga__
 
 /* >>reduce */
 /* ------------------------------------------------------------------------ */
-/* 16. Reductions and statistics                                             */
+/* 17. Reductions and statistics                                             */
 /* ------------------------------------------------------------------------ */
 /* A reduction is planned on the host: the array's dims are split into kept
    and reduced ones, unit dims dropped, negative strides of reduced dims
@@ -11969,7 +12347,7 @@ static void ga__reduce_shutdown(void)
 
 /* >>sort */
 /* ------------------------------------------------------------------------ */
-/* 17. Sorting, searching, scans and sets                                    */
+/* 18. Sorting, searching, scans and sets                                    */
 /* ------------------------------------------------------------------------ */
 /* The work is CUB's, through the glue archive (see "CUB glue" in section
    15). An axis is handled by moving it last: the operand becomes (rows,
@@ -13748,9 +14126,562 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
     return ga__ret(r);
 }
 
+/* >>linalg */
+/* ------------------------------------------------------------------------ */
+/* 19. Linear algebra: products                                             */
+/* ------------------------------------------------------------------------ */
+#ifndef GPUARR_NO_LINALG
+
+/* One operand of a batched product: a matrix of rows x cols (element
+   strides rs, cs) and the byte strides of the batch dims (0: broadcast). */
+typedef struct ga__gemm_operand {
+    uint64_t data;
+    int64_t rows, cols, rs, cs;
+    int64_t batch[GA_MAXDIMS];
+} ga__gemm_operand;
+
+/* cuBLAS's types for a float or complex dtype: the data, the computation
+   (float32 for the half types, as NumPy accumulates them) and the scale. */
+static bool ga__cublas_types(ga_dtype dt, cudaDataType *data, cublasComputeType_t *compute)
+{
+    switch (dt) {
+    case GA_FLOAT16: *data = CUDA_R_16F; *compute = CUBLAS_COMPUTE_32F; return true;
+    case GA_BFLOAT16: *data = CUDA_R_16BF; *compute = CUBLAS_COMPUTE_32F; return true;
+    case GA_FLOAT32: *data = CUDA_R_32F; *compute = CUBLAS_COMPUTE_32F; return true;
+    case GA_FLOAT64: *data = CUDA_R_64F; *compute = CUBLAS_COMPUTE_64F; return true;
+    case GA_COMPLEX64: *data = CUDA_C_32F; *compute = CUBLAS_COMPUTE_32F; return true;
+    case GA_COMPLEX128: *data = CUDA_C_64F; *compute = CUBLAS_COMPUTE_64F; return true;
+    default: return false;
+    }
+}
+
+/* How cuBLAS (column-major) reads matrix x: as stored (CUBLAS_OP_N, columns
+   ld apart) when its rows are adjacent, or as the transpose of a stored
+   cols x rows matrix (CUBLAS_OP_T) when its columns are; false for
+   neither. A dim of 1 takes any stride. */
+static bool ga__blas_view(const ga__gemm_operand *x, cublasOperation_t *op, int64_t *ld)
+{
+    if ((x->rs == 1 || x->rows == 1) && (x->cols == 1 || x->cs >= GA__MAX(x->rows, 1))) {
+        *op = CUBLAS_OP_N;
+        *ld = x->cols == 1 ? GA__MAX(x->rows, 1) : x->cs;
+        return true;
+    }
+    if ((x->cs == 1 || x->cols == 1) && (x->rows == 1 || x->rs >= GA__MAX(x->cols, 1))) {
+        *op = CUBLAS_OP_T;
+        *ld = x->rows == 1 ? GA__MAX(x->cols, 1) : x->rs;
+        return true;
+    }
+    return false;
+}
+
+/* Whether array x can be read in place as a product's operand of dtype dt
+   (matrix dims m0, m1: -1 for none), batch strides `batch` over nb dims: its
+   dtype, element-aligned strides, batch strides >= 0, a BLAS layout. */
+static bool ga__gemm_readable(const ga_array *x, ga_dtype dt, const ga__gemm_operand *o, int nb)
+{
+    const int64_t isz = (int64_t)ga__dtype_sizes[dt];
+    if (x->dtype != dt || x->data % (uint64_t)isz) return false;
+    for (int d = 0; d < x->ndim; d++)
+        if (x->strides[d] % isz) return false;
+    for (int d = 0; d < nb; d++)
+        if (o->batch[d] < 0) return false;
+    cublasOperation_t op;
+    int64_t ld;
+    return ga__blas_view(o, &op, &ld);
+}
+
+/* The operand of array x (already broadcastable to the batch `bshape` of nb
+   dims) whose matrix is dims r, c of x (-1: a dim of 1 that x lacks). */
+static void ga__gemm_operand_of(const ga_array *x, int r, int c, int nb, ga__gemm_operand *o)
+{
+    const int64_t isz = (int64_t)ga__dtype_sizes[x->dtype];
+    const int xb = x->ndim - (r >= 0) - (c >= 0); /* x's batch dims */
+    o->data = x->data;
+    o->rows = r >= 0 ? x->shape[r] : 1;
+    o->cols = c >= 0 ? x->shape[c] : 1;
+    o->rs = r >= 0 ? x->strides[r] / isz : 0;
+    o->cs = c >= 0 ? x->strides[c] / isz : 0;
+    for (int d = 0; d < nb; d++) {
+        int sd = d - (nb - xb);
+        o->batch[d] = sd < 0 || x->shape[sd] == 1 ? 0 : x->strides[sd];
+    }
+}
+
+/* c = a b over the batch dims bshape (nb), each of dtype dt, through
+   cublasGemmStridedBatchedEx: the batch dims collapsed, the last as
+   cuBLAS's batch, the others a loop. The product is column-major: a
+   row-major c is computed as c^T = b^T a^T. */
+static ga_status ga__gemm(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
+                          const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
+{
+    cudaDataType type;
+    cublasComputeType_t compute;
+    if (!ga__cublas_types(dt, &type, &compute)) return ga__error(GA_ERROR_TYPE, func, "no cuBLAS type for %s", ga__dtype_names[dt]);
+    const int64_t isz = (int64_t)ga__dtype_sizes[dt], m = c->rows, n = c->cols, k = a->cols;
+    /* column-major: c stored with adjacent rows; else c^T = b^T a^T */
+    ga__gemm_operand x = *a, y = *b, z = *c;
+    cublasOperation_t opz;
+    int64_t ldc;
+    if (!ga__blas_view(&z, &opz, &ldc)) return ga__error(GA_ERROR_STATE, func, "no BLAS layout for the result");
+    if (opz == CUBLAS_OP_T) {
+        x = *b, y = *a;
+        int64_t t = x.rows; x.rows = x.cols; x.cols = t; t = x.rs; x.rs = x.cs; x.cs = t;
+        t = y.rows; y.rows = y.cols; y.cols = t; t = y.rs; y.rs = y.cs; y.cs = t;
+    }
+    cublasOperation_t opx, opy;
+    int64_t ldx, ldy;
+    if (!ga__blas_view(&x, &opx, &ldx) || !ga__blas_view(&y, &opy, &ldy))
+        return ga__error(GA_ERROR_STATE, func, "no BLAS layout for an operand");
+    const int64_t mm = opz == CUBLAS_OP_T ? n : m, nn = opz == CUBLAS_OP_T ? m : n;
+    /* the batch: collapsed, the last dim cuBLAS's own */
+    int64_t shape[GA_MAXDIMS], strides[3][GA_MAXDIMS];
+    for (int d = 0; d < nb; d++) {
+        shape[d] = bshape[d];
+        strides[0][d] = x.batch[d], strides[1][d] = y.batch[d], strides[2][d] = z.batch[d];
+    }
+    int nd = ga__collapse(nb, shape, 3, strides);
+    int64_t count = 1, sx = 0, sy = 0, sz = 0;
+    if (nd > 0) {
+        nd--;
+        count = shape[nd];
+        sx = strides[0][nd] / isz, sy = strides[1][nd] / isz, sz = strides[2][nd] / isz;
+    }
+    int64_t outer = 1;
+    for (int d = 0; d < nd; d++) outer *= shape[d];
+    union { float f[2]; double d[2]; } one, zero;
+    memset(&zero, 0, sizeof zero);
+    memset(&one, 0, sizeof one);
+    if (compute == CUBLAS_COMPUTE_64F) one.d[0] = 1;
+    else one.f[0] = 1;
+    ga__block *ws;
+    cublasHandle_t h = ga__cublas_bound(func, device, &ws);
+    if (!h) return ga__t.error;
+    ga_status st = GA_OK;
+    int64_t idx[GA_MAXDIMS] = {0};
+    for (int64_t i = 0; i < outer && st == GA_OK; i++) {
+        uint64_t px = x.data, py = y.data, pz = z.data;
+        for (int d = 0; d < nd; d++) {
+            px += (uint64_t)(idx[d] * strides[0][d]);
+            py += (uint64_t)(idx[d] * strides[1][d]);
+            pz += (uint64_t)(idx[d] * strides[2][d]);
+        }
+        cublasStatus_t r = ga__cublas.cublasGemmStridedBatchedEx_64(
+            h, opx, opy, mm, nn, k, &one, (const void *)(uintptr_t)px, type, ldx, sx, (const void *)(uintptr_t)py, type,
+            ldy, sy, &zero, (void *)(uintptr_t)pz, type, ldc, sz, count, compute, CUBLAS_GEMM_DEFAULT);
+        if (r != CUBLAS_STATUS_SUCCESS) st = ga__cublas_error(func, r, "cublasGemmStridedBatchedEx");
+        for (int d = nd - 1; d >= 0 && ++idx[d] == shape[d]; d--) idx[d] = 0;
+    }
+    ga__pool_free(ga__g.devices[device].pool, ws);
+    return st;
+}
+
+/* The dtype of a product of a and b: promote_types, a float or complex
+   one (integer and bool products are not built yet). */
+static ga_status ga__product_dtype(const char *func, const ga_array *a, const ga_array *b, ga_dtype *dt)
+{
+    *dt = ga_promote_types(a->dtype, b->dtype);
+    cudaDataType t;
+    cublasComputeType_t c;
+    if (!ga__cublas_types(*dt, &t, &c))
+        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "products of %s are not implemented yet (float and complex dtypes are)",
+                         ga__dtype_names[*dt]);
+    if (a->device != b->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device, b->device);
+    return GA_OK;
+}
+
+/* Operand x of a product, readable in place or else copied (C-contiguous,
+   dtype dt) into temps: *o describes it (matrix dims r, c of x, -1 for a
+   missing one; nb batch dims). */
+static ga_status ga__gemm_input(const char *func, const ga_array *x, ga_dtype dt, int r, int c, int nb, ga__temps *t,
+                                ga__gemm_operand *o)
+{
+    ga__gemm_operand_of(x, r, c, nb, o);
+    if (ga__gemm_readable(x, dt, o, nb)) return GA_OK;
+    ga_array *copy = ga__temp(t, ga__contiguous_copy(func, x, dt));
+    if (!copy) return ga__t.error;
+    ga__gemm_operand_of(copy, r, c, nb, o);
+    return GA_OK;
+}
+
+/* The product of the shapes of the job: out = a b into `out` (given) or a
+   new C-contiguous result of shape rshape (rnd dims). Matrix dims: a's
+   (ar, ac), b's (br, bc), the result's (zr, zc), -1 where missing; nb batch
+   dims of shape bshape. */
+typedef struct ga__product {
+    const ga_array *a, *b;
+    int ar, ac, br, bc, zr, zc;
+    int nb;
+    int64_t bshape[GA_MAXDIMS];
+    int rnd;
+    int64_t rshape[GA_MAXDIMS];
+    ga_dtype dt;
+} ga__product;
+
+/* Whether `out` can be written in place: the product's dtype, a BLAS
+   layout, and no byte shared with an input. */
+static bool ga__product_writes_in_place(const ga__product *p, const ga_array *out, const ga__gemm_operand *z, int64_t k)
+{
+    if (k == 0 || !ga__gemm_readable(out, p->dt, z, p->nb)) return false;
+    for (int d = 0; d < p->nb; d++)
+        if (z->batch[d] == 0 && p->bshape[d] > 1) return false; /* written twice */
+    if (z->rs == 0 && z->rows > 1) return false;
+    if (z->cs == 0 && z->cols > 1) return false;
+    const ga_array *in[2] = {p->a, p->b};
+    for (int i = 0; i < 2; i++)
+        if (in[i]->buffer == out->buffer && in[i]->size && out->size) {
+            uint64_t alo, ahi, olo, ohi;
+            ga__extent(in[i], &alo, &ahi);
+            ga__extent(out, &olo, &ohi);
+            if (alo < ohi && olo < ahi) return false;
+        }
+    return true;
+}
+
+/* Runs product p into `out` (checked by the caller) or a new array
+   (*result). */
+static ga_status ga__product_run(const char *func, const ga__product *p, ga_array *out, ga_array **result)
+{
+    const ga_array *a = p->a, *b = p->b;
+    int device = a->device;
+    if (ga__bind(func, device) != GA_OK) return ga__t.error;
+    ga__temps t = {{NULL}, 0};
+    const int64_t k = p->ac >= 0 ? a->shape[p->ac] : 1;
+    ga__gemm_operand x, y, z;
+    if (ga__gemm_input(func, a, p->dt, p->ar, p->ac, p->nb, &t, &x) != GA_OK ||
+        ga__gemm_input(func, b, p->dt, p->br, p->bc, p->nb, &t, &y) != GA_OK)
+        return ga__temps_fail(&t);
+    ga_array *target = NULL;
+    if (out) ga__gemm_operand_of(out, p->zr, p->zc, p->nb, &z);
+    if (out && ga__product_writes_in_place(p, out, &z, k)) {
+        target = out;
+    } else {
+        target = ga__temp(&t, ga__array_new(func, device, p->rnd, p->rshape, p->dt));
+        if (!target) return ga__temps_fail(&t);
+        ga__gemm_operand_of(target, p->zr, p->zc, p->nb, &z);
+    }
+    ga_status st = GA_OK;
+    if (target->size > 0) {
+        if (k == 0) {
+            ga__value16 zero = {{0, 0}};
+            st = ga__fill(func, target, &zero);
+        } else {
+            st = ga__gemm(func, device, p->dt, p->nb, p->bshape, &x, &y, &z);
+        }
+    }
+    if (st == GA_OK && out && target != out) st = ga__copyto(func, out, target, GA_CASTING_UNSAFE);
+    if (st == GA_OK && result) *result = ga_retain(target);
+    ga__temps_release(&t);
+    return st;
+}
+
+/* --- matmul ---------------------------------------------------------------- */
+
+static const char ga__matmul_signature[] = "(n?,k),(k,m?)->(n?,m?)";
+
+/* A shape as NumPy's gufunc errors remap it: the batch dims, then
+   "newaxis" for each core dim. */
+static void ga__remapped_shape(char *out, size_t n, int nbatch, int ndim, const int64_t *shape)
+{
+    size_t len = (size_t)snprintf(out, n, "(");
+    for (int d = 0; d < ndim && len < n; d++) {
+        if (d < nbatch) len += (size_t)snprintf(out + len, n - len, d ? ",%lld" : "%lld", (long long)shape[d]);
+        else len += (size_t)snprintf(out + len, n - len, d ? ",newaxis" : "newaxis");
+    }
+    if (len < n) snprintf(out + len, n - len, ")");
+}
+
+/* matmul's job for a and b (and out's shape, when given), with NumPy's
+   errors. */
+static ga_status ga__matmul_plan(const char *func, const ga_array *a, const ga_array *b, const ga_array *out,
+                                 ga__product *p)
+{
+    memset(p, 0, sizeof *p);
+    p->a = a, p->b = b;
+    const ga_array *in[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (in[i]->ndim == 0)
+            return ga__error(GA_ERROR_VALUE, func,
+                             "matmul: Input operand %d does not have enough dimensions (has 0, gufunc core with "
+                             "signature %s requires 1)", i, ga__matmul_signature);
+    if (ga__product_dtype(func, a, b, &p->dt) != GA_OK) return ga__t.error;
+    const int an = a->ndim, bn = b->ndim;
+    p->ar = an >= 2 ? an - 2 : -1, p->ac = an - 1;
+    p->br = bn - (bn >= 2 ? 2 : 1), p->bc = bn >= 2 ? bn - 1 : -1;
+    const int64_t ka = a->shape[p->ac], kb = b->shape[p->br];
+    if (ka != kb)
+        return ga__error(GA_ERROR_VALUE, func,
+                         "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature %s "
+                         "(size %lld is different from %lld)", ga__matmul_signature, (long long)kb, (long long)ka);
+    /* the batch: a's and b's dims before their matrices, broadcast */
+    int ndims[3] = {an - 1 - (p->ar >= 0), bn - 1 - (p->bc >= 0), 0}, bad = 0;
+    const int64_t *shapes[3] = {a->shape, b->shape, NULL};
+    if (!ga__broadcast_shapes(2, ndims, shapes, &p->nb, p->bshape, &bad)) {
+        char sa[256], sb[256], ra[256], rb[256], req[64];
+        ga__format_shape(sa, sizeof sa, an, a->shape);
+        ga__format_shape(sb, sizeof sb, bn, b->shape);
+        ga__remapped_shape(ra, sizeof ra, ndims[0], an, a->shape);
+        ga__remapped_shape(rb, sizeof rb, ndims[1], bn, b->shape);
+        int64_t core[2];
+        int nc = 0;
+        if (p->ar >= 0) core[nc++] = a->shape[p->ar];
+        if (p->bc >= 0) core[nc++] = b->shape[p->bc];
+        ga__format_shape(req, sizeof req, nc, core);
+        return ga__error(GA_ERROR_SHAPE, func,
+                         "operands could not be broadcast together with remapped shapes [original->remapped]: "
+                         "%s->%s %s->%s  and requested shape %s", sa, ra, sb, rb, req);
+    }
+    /* the result: batch, then a's rows and b's columns where they exist */
+    const int rcore = (p->ar >= 0) + (p->bc >= 0);
+    if (out) {
+        int on = out->ndim - rcore;
+        int64_t both[GA_MAXDIMS];
+        int nd = 0;
+        ndims[0] = p->nb, ndims[1] = on;
+        shapes[0] = p->bshape, shapes[1] = out->shape;
+        if (on < 0)
+            return ga__error(GA_ERROR_VALUE, func,
+                             "matmul: Output operand 0 does not have enough dimensions (has %d, gufunc core with "
+                             "signature %s requires %d)", out->ndim, ga__matmul_signature, rcore);
+        if (!ga__broadcast_shapes(2, ndims, shapes, &nd, both, &bad) || nd != on ||
+            memcmp(both, out->shape, sizeof(int64_t) * (size_t)on) != 0) {
+            char so[256], sw[256];
+            ga__format_shape(so, sizeof so, out->ndim, out->shape);
+            ga__format_shape(sw, sizeof sw, p->nb, p->bshape);
+            return ga__error(GA_ERROR_VALUE, func,
+                             "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s",
+                             so, sw);
+        }
+        p->nb = on;
+        memcpy(p->bshape, out->shape, sizeof(int64_t) * (size_t)on);
+        const int64_t want[2] = {p->ar >= 0 ? a->shape[p->ar] : b->shape[p->bc], b->shape[p->bc >= 0 ? p->bc : 0]};
+        for (int i = 0; i < rcore; i++)
+            if (out->shape[on + i] != want[i])
+                return ga__error(GA_ERROR_VALUE, func,
+                                 "matmul: Output operand 0 has a mismatch in its core dimension %d, with gufunc "
+                                 "signature %s (size %lld is different from %lld)", i, ga__matmul_signature,
+                                 (long long)out->shape[on + i], (long long)want[i]);
+    }
+    p->rnd = p->nb + rcore;
+    memcpy(p->rshape, p->bshape, sizeof(int64_t) * (size_t)p->nb);
+    if (p->ar >= 0) p->rshape[p->nb] = a->shape[p->ar];
+    if (p->bc >= 0) p->rshape[p->rnd - 1] = b->shape[p->bc];
+    p->zr = p->ar >= 0 ? p->nb : -1;
+    p->zc = p->bc >= 0 ? p->rnd - 1 : -1;
+    return GA_OK;
+}
+
+/* A given output: writeable, on the inputs' device, the product's dtype
+   casts to it under same_kind. */
+static ga_status ga__product_check_out(const char *func, const char *name, const ga__product *p, const ga_array *out)
+{
+    if (!(out->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+    if (out->device != p->a->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the inputs on device %d", out->device,
+                         p->a->device);
+    if (!ga_can_cast(p->dt, out->dtype, GA_CASTING_SAME_KIND))
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule 'same_kind'",
+                         name, ga__dtype_names[p->dt], ga__dtype_names[out->dtype]);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_matmul(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_matmul";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    ga__product p;
+    ga_array *r = NULL;
+    if (ga__matmul_plan(func, a, b, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) return NULL;
+    return ga__ret(r);
+}
+
+GPUARR_API ga_status ga_matmul_out(const ga_array *a, const ga_array *b, ga_array *out)
+{
+    static const char func[] = "ga_matmul_out";
+    if (!a) return ga__null_input(func, "a");
+    if (!b) return ga__null_input(func, "b");
+    if (!out) return ga__null_input(func, "out");
+    ga__product p;
+    if (ga__matmul_plan(func, a, b, out, &p) != GA_OK || ga__product_check_out(func, "matmul", &p, out) != GA_OK)
+        return ga__t.error;
+    return ga__product_run(func, &p, out, NULL);
+}
+
+/* --- dot, vdot, inner, outer ------------------------------------------------- */
+
+/* NumPy's "shapes (2,3) and (4,5) not aligned: 3 (dim 1) != 4 (dim 0)". */
+static ga_status ga__not_aligned(const char *func, const ga_array *a, int da, const ga_array *b, int db)
+{
+    char sa[256], sb[256];
+    ga__format_shape(sa, sizeof sa, a->ndim, a->shape);
+    ga__format_shape(sb, sizeof sb, b->ndim, b->shape);
+    return ga__error(GA_ERROR_VALUE, func, "shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)", sa, sb,
+                     (long long)a->shape[da], da, (long long)b->shape[db], db);
+}
+
+/* x as a 2-d (rows, cols) array: a view where its dims allow, else a copy
+   (ga_reshape's rule); rows -1 for all but cols. */
+static ga_array *ga__as_matrix(const char *func, ga__temps *t, const ga_array *x, int64_t cols)
+{
+    const int64_t shape[2] = {-1, cols};
+    if (cols == 0) { /* reshape cannot infer -1 beside 0 */
+        int64_t rows = 1;
+        for (int d = 0; d + 1 < x->ndim; d++) rows *= x->shape[d];
+        const int64_t s[2] = {rows, 0};
+        return ga__temp(t, ga__reshape(func, x, 2, s));
+    }
+    return ga__temp(t, ga__reshape(func, x, 2, shape));
+}
+
+/* dot of an N-d a and an M-d b (N, M >= 2): a as (P, k) times each of
+   b's Q matrices (k, n), into a result (P, Q, n): matrix q is rows P,
+   Q n elements apart, at n q. Its shape is a.shape[:-1] + b.shape[:-2] +
+   (n,). */
+static ga_array *ga__dot_nd(const char *func, const ga_array *a, const ga_array *b, ga_dtype dt)
+{
+    const int64_t k = a->shape[a->ndim - 1], n = b->shape[b->ndim - 1];
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga__temps t = {{NULL}, 0};
+    int64_t q = 1;
+    for (int d = 0; d + 2 < b->ndim; d++) q *= b->shape[d];
+    const int64_t s3[3] = {q, k, n};
+    ga_array *a2 = ga__as_matrix(func, &t, a, k);
+    ga_array *b3 = a2 ? ga__temp(&t, ga__reshape(func, b, 3, s3)) : NULL;
+    ga__gemm_operand x, y, z;
+    if (!b3 || ga__gemm_input(func, a2, dt, 0, 1, 1, &t, &x) != GA_OK ||
+        ga__gemm_input(func, b3, dt, 1, 2, 1, &t, &y) != GA_OK) {
+        ga__temps_fail(&t);
+        return NULL;
+    }
+    const int64_t r3[3] = {a2->shape[0], q, n};
+    ga_array *c = ga__temp(&t, ga__array_new(func, a->device, 3, r3, dt));
+    if (!c) { ga__temps_fail(&t); return NULL; }
+    memset(&z, 0, sizeof z);
+    z.data = c->data, z.rows = r3[0], z.cols = n, z.rs = q * n, z.cs = 1;
+    z.batch[0] = n * (int64_t)ga__dtype_sizes[dt];
+    ga_status st = GA_OK;
+    if (c->size > 0) {
+        ga__value16 zero = {{0, 0}};
+        st = k == 0 ? ga__fill(func, c, &zero) : ga__gemm(func, a->device, dt, 1, &q, &x, &y, &z);
+    }
+    int64_t shape[GA_MAXDIMS];
+    int nd = 0;
+    for (int d = 0; d + 1 < a->ndim; d++) shape[nd++] = a->shape[d];
+    for (int d = 0; d + 2 < b->ndim; d++) shape[nd++] = b->shape[d];
+    shape[nd++] = n;
+    ga_array *r = st == GA_OK ? ga__reshape(func, c, nd, shape) : NULL;
+    ga__temps_release(&t);
+    return r;
+}
+
+/* numpy.multiply of a and b, errors naming `func` (dot, inner or outer
+   with a 0-d input). */
+static ga_array *ga__product_multiply(const char *func, const ga_array *a, const ga_array *b)
+{
+    ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};
+    return ga__ufunc_new(func, GA_UFUNC_MULTIPLY, in, NULL);
+}
+
+GPUARR_API ga_array *ga_dot(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_dot";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (a->ndim == 0 || b->ndim == 0) return ga__product_multiply(func, a, b);
+    const int da = a->ndim - 1, db = b->ndim >= 2 ? b->ndim - 2 : 0;
+    if (a->shape[da] != b->shape[db]) { ga__not_aligned(func, a, da, b, db); return NULL; }
+    ga_dtype dt;
+    if (ga__product_dtype(func, a, b, &dt) != GA_OK) return NULL;
+    if (a->ndim == 1 || b->ndim == 1) { /* matmul's 1-d rules are dot's */
+        ga__product p;
+        ga_array *r = NULL;
+        if (ga__matmul_plan(func, a, b, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) return NULL;
+        return ga__ret(r);
+    }
+    return ga__ret(ga__dot_nd(func, a, b, dt));
+}
+
+GPUARR_API ga_array *ga_inner(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_inner";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (a->ndim == 0 || b->ndim == 0) return ga__product_multiply(func, a, b);
+    const int64_t k = a->shape[a->ndim - 1];
+    if (k != b->shape[b->ndim - 1]) { ga__not_aligned(func, a, a->ndim - 1, b, b->ndim - 1); return NULL; }
+    ga_dtype dt;
+    if (ga__product_dtype(func, a, b, &dt) != GA_OK) return NULL;
+    /* (P, k) times the transpose of (Q, k), as a product of 2-d arrays */
+    ga__temps t = {{NULL}, 0};
+    ga_array *a2 = ga__as_matrix(func, &t, a, k), *b2 = a2 ? ga__as_matrix(func, &t, b, k) : NULL;
+    ga_array *bt = b2 ? ga__temp(&t, ga__transpose(func, b2, NULL)) : NULL;
+    if (!bt) { ga__temps_fail(&t); return NULL; }
+    ga__product p;
+    ga_array *r = NULL;
+    if (ga__matmul_plan(func, a2, bt, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) {
+        ga__temps_fail(&t);
+        return NULL;
+    }
+    int64_t shape[GA_MAXDIMS];
+    int nd = 0;
+    for (int d = 0; d + 1 < a->ndim; d++) shape[nd++] = a->shape[d];
+    for (int d = 0; d + 1 < b->ndim; d++) shape[nd++] = b->shape[d];
+    ga_array *out = ga__reshape(func, r, nd, shape);
+    ga_release(r);
+    ga__temps_release(&t);
+    return ga__ret(out);
+}
+
+GPUARR_API ga_array *ga_vdot(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_vdot";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (a->size != b->size) {
+        ga__error(GA_ERROR_VALUE, func, "cannot reshape array of size %lld into shape (%lld,)", (long long)b->size,
+                  (long long)a->size);
+        return NULL;
+    }
+    ga_dtype dt;
+    if (ga__product_dtype(func, a, b, &dt) != GA_OK) return NULL;
+    const int64_t n = a->size;
+    ga__temps t = {{NULL}, 0};
+    ga_array *x = ga__temp(&t, ga__reshape(func, a, 1, &n));
+    ga_array *y = x ? ga__temp(&t, ga__reshape(func, b, 1, &n)) : NULL;
+    if (y && ga_dtype_kind(x->dtype) == 'c') {
+        ga_operand in[1] = {ga_operand_array(x)};
+        ga_array *conj[2] = {NULL, NULL};
+        x = ga__ufunc(func, GA_UFUNC_CONJUGATE, in, conj, NULL) == GA_OK ? ga__temp(&t, conj[0]) : NULL;
+    }
+    if (!y || !x) { ga__temps_fail(&t); return NULL; }
+    ga__product p;
+    ga_array *r = NULL;
+    if (ga__matmul_plan(func, x, y, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) r = NULL;
+    ga__temps_release(&t);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_outer(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_outer";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    const int64_t sa[2] = {a->size, 1}, sb[2] = {1, b->size};
+    ga__temps t = {{NULL}, 0};
+    ga_array *x = ga__temp(&t, ga__reshape(func, a, 2, sa));
+    ga_array *y = x ? ga__temp(&t, ga__reshape(func, b, 2, sb)) : NULL;
+    ga_array *r = y ? ga__product_multiply(func, x, y) : NULL;
+    ga__temps_release(&t);
+    return r;
+}
+
+#endif /* GPUARR_NO_LINALG */
+
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 18. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 20. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus

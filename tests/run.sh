@@ -296,6 +296,21 @@ else
     valgrind_check "bench" 1 "^bench: init: " build/bench
 fi
 
+# test_linalg built with GPUARR_LINK_CUDA_LIBRARIES ($LINKED_TESTS, from the
+# Makefile): cuBLAS from the link, shared (build/tests/linked/) and, where
+# the toolkit has its static archives, static (build/tests/static/).
+echo "== CUDA libraries from the link (GPUARR_LINK_CUDA_LIBRARIES)"
+for t in ${LINKED_TESTS:-}; do
+    echo "== $t"
+    "$t" > "$tmp/log" 2>&1
+    cat "$tmp/log"
+    count "$tmp/log"
+done
+case " ${LINKED_TESTS:-} " in
+*/static/*) ;;
+*) echo "skip the static link (no libcublas_static.a in the toolkit: it is on the GPU machines)"; skipped=$((skipped + 1)) ;;
+esac
+
 # `make install PREFIX=$TEST_PREFIX` (run by the Makefile before this
 # script): a program built from elsewhere with nothing but pkg-config's
 # flags finds the installed header, archive and kernels.

@@ -1,0 +1,543 @@
+/* Tests of linear algebra (gpuarr.h, >>libs and >>linalg): the loading of
+   the CUDA libraries (host tests: no GPU needed), and matmul, dot, vdot,
+   inner and outer on the GPU against a host reference in long double, on
+   fresh random data, every float and complex dtype, odd sizes, empty and
+   1-d operands, batches that broadcast, and views that are transposed,
+   reversed, strided or broadcast; out= in place and through a copy; every
+   error, with nothing written to out. */
+#define _POSIX_C_SOURCE 200809L /* setenv, strdup */
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include "harness.h"
+#include "ref.h"
+
+#include <math.h>
+
+static const ga_dtype float_dtypes[] = {GA_FLOAT16, GA_BFLOAT16, GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+#define N_FLOAT_DTYPES (int)(sizeof float_dtypes / sizeof float_dtypes[0])
+
+/* ---- loading the libraries (host) ---------------------------------------- */
+
+/* The file of cuBLAS in the toolkit, for GPUARR_CUBLAS_LIBRARY. */
+static void toolkit_cublas(char *path, size_t n)
+{
+    const char *home = getenv("CUDA_HOME");
+    snprintf(path, n, "%s/lib64/libcublas.so.13", home && *home ? home : "/usr/local/cuda");
+}
+
+TEST(cuda_library_loading_errors_name_the_file)
+{
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+    CHECK(ga_cuda_library_load("cublas") == GA_OK, "linked: %s", ga_last_error_message());
+    return; /* linked: nothing is opened, GPUARR_CUBLAS_LIBRARY is not read */
+#endif
+    char *saved = getenv("GPUARR_CUBLAS_LIBRARY") ? strdup(getenv("GPUARR_CUBLAS_LIBRARY")) : NULL;
+    /* a file that does not exist */
+    setenv("GPUARR_CUBLAS_LIBRARY", "/nonexistent/libcublas.so.13", 1);
+    ga_shutdown(); /* forgets an earlier failure */
+    CHECK_ERROR(ga_cuda_library_load("cublas") != GA_OK, GA_ERROR_LIBRARY,
+                "ga_cuda_library_load: /nonexistent/libcublas.so.13 could not be loaded: ");
+    /* the failure is kept: the next call names it too, without a new dlopen */
+    CHECK_ERROR(ga_cuda_library_load("cublas") != GA_OK, GA_ERROR_LIBRARY, "/nonexistent/libcublas.so.13");
+    /* a library without cuBLAS's entry points */
+    ga_shutdown();
+    setenv("GPUARR_CUBLAS_LIBRARY", "libm.so.6", 1);
+    CHECK_ERROR(ga_cuda_library_load("cublas") != GA_OK, GA_ERROR_LIBRARY,
+                "ga_cuda_library_load: libm.so.6 has no cublasCreate_v2");
+    CHECK_ERROR(ga_cuda_library_load("cufoo") != GA_OK, GA_ERROR_VALUE,
+                "ga_cuda_library_load: 'cufoo' is not a CUDA library gpuarr uses");
+    CHECK_ERROR(ga_cuda_library_load(NULL) != GA_OK, GA_ERROR_NULL_INPUT, "ga_cuda_library_load: name is NULL");
+    ga_shutdown();
+    if (saved) setenv("GPUARR_CUBLAS_LIBRARY", saved, 1);
+    else unsetenv("GPUARR_CUBLAS_LIBRARY");
+    free(saved);
+}
+
+TEST(cuda_library_loads_every_entry_point)
+{
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+    ga_cuda_library_load("cublas");
+#endif
+    char path[512];
+    toolkit_cublas(path, sizeof path);
+    char *saved = getenv("GPUARR_CUBLAS_LIBRARY") ? strdup(getenv("GPUARR_CUBLAS_LIBRARY")) : NULL;
+    setenv("GPUARR_CUBLAS_LIBRARY", path, 1);
+    ga_shutdown();
+    CHECK(ga_cuda_library_load("cublas") == GA_OK, "loading %s: %s", path, ga_last_error_message());
+    for (const ga__entry_point *e = ga__cublas_entry_points; e->name; e++) {
+        void *fn = NULL;
+        memcpy(&fn, (const char *)&ga__cublas + e->offset, sizeof fn);
+        CHECK(fn != NULL, "%s was not resolved", e->name);
+    }
+    CHECK(ga_cuda_library_load("cublas") == GA_OK, "a second load: %s", ga_last_error_message());
+    if (saved) setenv("GPUARR_CUBLAS_LIBRARY", saved, 1);
+    else unsetenv("GPUARR_CUBLAS_LIBRARY");
+    free(saved);
+    ga_clear_error();
+}
+
+/* ---- host data and the reference ------------------------------------------- */
+
+/* A host array: C order, elements as long double pairs. */
+typedef struct host {
+    int ndim;
+    int64_t shape[8], size;
+    long double *re, *im;
+} host;
+
+static host host_random(ga_dtype t, int ndim, const int64_t *shape)
+{
+    host h = {ndim, {0}, 1, NULL, NULL};
+    for (int d = 0; d < ndim; d++) h.shape[d] = shape[d], h.size *= shape[d];
+    h.re = calloc((size_t)(h.size ? h.size : 1), sizeof(long double));
+    h.im = calloc((size_t)(h.size ? h.size : 1), sizeof(long double));
+    for (int64_t i = 0; i < h.size; i++) {
+        /* values exact in every dtype: small multiples of 1/8 */
+        h.re[i] = round_to(t, (long double)((int)(rnd() % 33) - 16) / 8);
+        h.im[i] = is_complex(t) ? round_to(t, (long double)((int)(rnd() % 33) - 16) / 8) : 0;
+    }
+    return h;
+}
+
+static void host_free(host *h)
+{
+    free(h->re);
+    free(h->im);
+}
+
+/* The host array as stored elements of dtype t (C order). */
+static void *host_bytes(const host *h, ga_dtype t)
+{
+    unsigned char *m = malloc((size_t)(h->size ? h->size : 1) * isz(t));
+    for (int64_t i = 0; i < h->size; i++) store(t, h->re[i], h->im[i], m + (size_t)i * isz(t));
+    return m;
+}
+
+/* The layouts an operand is given in. */
+enum { L_CONTIGUOUS, L_TRANSPOSED, L_REVERSED, L_STRIDED, NUM_LAYOUTS };
+static const char *const layout_names[] = {"contiguous", "transposed", "reversed", "strided"};
+
+/* h on the device as dtype t in layout `layout`, holding h's values. */
+static ga_array *upload(const host *h, ga_dtype t, int layout)
+{
+    void *m = host_bytes(h, t);
+    ga_array *r = NULL;
+    if (layout == L_TRANSPOSED && h->ndim >= 2) {
+        r = upload_transposed(m, h->ndim, h->shape, t);
+    } else if (layout == L_REVERSED && h->ndim >= 1) {
+        /* the elements stored backwards, read through a view with every
+           stride negative */
+        const size_t s = isz(t);
+        unsigned char *rev = malloc((size_t)(h->size ? h->size : 1) * s);
+        for (int64_t i = 0; i < h->size; i++) memcpy(rev + (size_t)(h->size - 1 - i) * s, (unsigned char *)m + (size_t)i * s, s);
+        ga_array *base = ga_from_host(rev, h->ndim, h->shape, t);
+        free(rev);
+        r = base ? ga_flip(base, 0, NULL) : NULL;
+        ga_release(base);
+    } else if (layout == L_STRIDED && h->ndim >= 1) {
+        /* every other element of a last dim twice as long */
+        int64_t shape2[8];
+        memcpy(shape2, h->shape, sizeof shape2);
+        shape2[h->ndim - 1] *= 2;
+        int64_t n2 = h->size * 2;
+        const size_t s = isz(t);
+        unsigned char *wide = calloc((size_t)(n2 ? n2 : 1), s);
+        for (int64_t i = 0; i < h->size; i++) memcpy(wide + (size_t)(2 * i) * s, (unsigned char *)m + (size_t)i * s, s);
+        ga_array *base = ga_from_host(wide, h->ndim, shape2, t);
+        free(wide);
+        r = base ? ga_index(base, "..., ::2") : NULL;
+        ga_release(base);
+    } else {
+        r = ga_from_host(m, h->ndim, h->shape, t);
+    }
+    free(m);
+    return r;
+}
+
+/* numpy.matmul of a and b on the host (1-d promoted, batch broadcast), into
+   *r (allocated), in long double; *abs_sum gets each result's sum of
+   |a_ik| |b_kj| (for the tolerance). */
+static bool host_matmul(const host *a, const host *b, host *r, long double **abs_sum)
+{
+    int an = a->ndim, bn = b->ndim;
+    int64_t m = an >= 2 ? a->shape[an - 2] : 1, k = a->shape[an - 1];
+    int64_t kb = bn >= 2 ? b->shape[bn - 2] : b->shape[0], n = bn >= 2 ? b->shape[bn - 1] : 1;
+    if (k != kb) return false;
+    int na = an >= 2 ? an - 2 : 0, nbb = bn >= 2 ? bn - 2 : 0, nb = na > nbb ? na : nbb;
+    int64_t bshape[8];
+    for (int d = 0; d < nb; d++) {
+        int da = d - (nb - na), db = d - (nb - nbb);
+        int64_t x = da >= 0 ? a->shape[da] : 1, y = db >= 0 ? b->shape[db] : 1;
+        if (x != y && x != 1 && y != 1) return false;
+        bshape[d] = x == 1 ? y : x;
+    }
+    r->ndim = 0;
+    for (int d = 0; d < nb; d++) r->shape[r->ndim++] = bshape[d];
+    if (an >= 2) r->shape[r->ndim++] = m;
+    if (bn >= 2) r->shape[r->ndim++] = n;
+    int64_t batch = 1;
+    for (int d = 0; d < nb; d++) batch *= bshape[d];
+    r->size = batch * m * n;
+    r->re = calloc((size_t)(r->size ? r->size : 1), sizeof(long double));
+    r->im = calloc((size_t)(r->size ? r->size : 1), sizeof(long double));
+    *abs_sum = calloc((size_t)(r->size ? r->size : 1), sizeof(long double));
+    for (int64_t bi = 0; bi < batch; bi++) {
+        /* the batch index, then each operand's (broadcast) matrix offset */
+        int64_t idx[8], rest = bi, oa = 0, ob = 0, sa = 1, sb = 1;
+        for (int d = nb - 1; d >= 0; d--) idx[d] = rest % bshape[d], rest /= bshape[d];
+        for (int d = nb - 1; d >= 0; d--) {
+            int da = d - (nb - na), db = d - (nb - nbb);
+            if (da >= 0) {
+                oa += (a->shape[da] == 1 ? 0 : idx[d]) * sa;
+                sa *= a->shape[da];
+            }
+            if (db >= 0) {
+                ob += (b->shape[db] == 1 ? 0 : idx[d]) * sb;
+                sb *= b->shape[db];
+            }
+        }
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                long double re = 0, im = 0, s = 0;
+                for (int64_t q = 0; q < k; q++) {
+                    int64_t pa = oa * m * k + i * k + q, pb = ob * k * n + q * n + j;
+                    re += a->re[pa] * b->re[pb] - a->im[pa] * b->im[pb];
+                    im += a->re[pa] * b->im[pb] + a->im[pa] * b->re[pb];
+                    s += (fabsl(a->re[pa]) + fabsl(a->im[pa])) * (fabsl(b->re[pb]) + fabsl(b->im[pb]));
+                }
+                int64_t o = bi * m * n + i * n + j;
+                r->re[o] = re, r->im[o] = im, (*abs_sum)[o] = s;
+            }
+    }
+    return true;
+}
+
+/* The rounding unit of the accumulation and of the result of dtype t. */
+static long double eps_of(ga_dtype t) { return ldexpl(1, 1 - precision_of(part_of(t))); }
+static long double accumulation_eps(ga_dtype t)
+{
+    return t == GA_FLOAT16 || t == GA_BFLOAT16 ? ldexpl(1, -23) : eps_of(t);
+}
+
+/* Checks the device result `got` (dtype t) against the reference. */
+static void check_result(const char *what, ga_dtype t, const ga_array *got, const host *want, const long double *abs_sum,
+                         int64_t k)
+{
+    CHECK(got != NULL, "%s: %s", what, ga_last_error_message());
+    if (!got) return;
+    CHECK(ga_dtype_of(got) == t, "%s: dtype %s, expected %s", what, dname(ga_dtype_of(got)), dname(t));
+    CHECK(ga_ndim(got) == want->ndim, "%s: ndim %d, expected %d", what, ga_ndim(got), want->ndim);
+    if (ga_ndim(got) != want->ndim || ga_dtype_of(got) != t) return;
+    for (int d = 0; d < want->ndim; d++)
+        CHECK(ga_shape(got)[d] == want->shape[d], "%s: dim %d is %lld, expected %lld", what, d,
+              (long long)ga_shape(got)[d], (long long)want->shape[d]);
+    unsigned char *m = malloc(ga_nbytes(got) ? ga_nbytes(got) : 1);
+    if (!download(got, m)) {
+        free(m);
+        return;
+    }
+    int bad = 0;
+    for (int64_t i = 0; i < want->size && bad < 3; i++) {
+        elem e = load(t, m + (size_t)i * isz(t));
+        long double tol = 4 * (long double)(k + 2) * accumulation_eps(t) * abs_sum[i] +
+                          2 * eps_of(t) * (fabsl(want->re[i]) + fabsl(want->im[i]));
+        long double dre = fabsl(e.re - want->re[i]), dim = fabsl(e.im - want->im[i]);
+        if (!(dre <= tol && dim <= tol)) {
+            CHECK(false, "%s: element %lld is %Lg%+Lgj, expected %Lg%+Lgj (tolerance %Lg)", what, (long long)i, e.re,
+                  e.im, want->re[i], want->im[i], tol);
+            bad++;
+        }
+    }
+    free(m);
+}
+
+/* matmul of random a (shape sa) and b (shape sb) in dtype t, each in every
+   layout, against the host. */
+static void check_matmul(ga_dtype t, int an, const int64_t *sa, int bn, const int64_t *sb)
+{
+    host a = host_random(t, an, sa), b = host_random(t, bn, sb), r;
+    long double *abs_sum = NULL;
+    if (!host_matmul(&a, &b, &r, &abs_sum)) {
+        CHECK(false, "bad case");
+        return;
+    }
+    const int64_t k = sa[an - 1];
+    for (int la = 0; la < NUM_LAYOUTS; la++)
+        for (int lb = 0; lb < NUM_LAYOUTS; lb++) {
+            if (la != lb && la != L_CONTIGUOUS && lb != L_CONTIGUOUS) continue;
+            ga_array *x = upload(&a, t, la), *y = upload(&b, t, lb);
+            char what[160], ssa[64], ssb[64];
+            ga__format_shape(ssa, sizeof ssa, an, sa);
+            ga__format_shape(ssb, sizeof ssb, bn, sb);
+            snprintf(what, sizeof what, "matmul %s %s %s @ %s %s", dname(t), ssa, layout_names[la], ssb,
+                     layout_names[lb]);
+            ga_array *z = ga_matmul(x, y);
+            check_result(what, t, z, &r, abs_sum, k);
+            ga_release(z), ga_release(x), ga_release(y);
+            ga_clear_error();
+        }
+    host_free(&a), host_free(&b), host_free(&r);
+    free(abs_sum);
+}
+
+DEVICE_TEST(matmul_every_dtype_shape_and_layout)
+{
+    static const struct { int an; int64_t sa[4]; int bn; int64_t sb[4]; } cases[] = {
+        {2, {1, 1}, 2, {1, 1}},           {2, {3, 5}, 2, {5, 7}},          {2, {17, 33}, 2, {33, 9}},
+        {2, {64, 64}, 2, {64, 64}},       {2, {130, 70}, 2, {70, 129}},    {1, {5}, 2, {5, 3}},
+        {2, {4, 5}, 1, {5}},              {1, {7}, 1, {7}},                {3, {3, 4, 5}, 2, {5, 6}},
+        {4, {2, 3, 4, 5}, 3, {3, 5, 2}},  {3, {3, 1, 4}, 3, {1, 4, 2}},    {3, {2, 1, 3}, 4, {4, 1, 3, 5}},
+        {2, {3, 0}, 2, {0, 4}},           {2, {0, 3}, 2, {3, 4}},          {3, {0, 2, 3}, 2, {3, 2}},
+        {1, {0}, 1, {0}},                 {3, {5, 1, 8}, 1, {8}},
+    };
+    for (int di = 0; di < N_FLOAT_DTYPES; di++)
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            if (!test_sample((int64_t)(di * 31 + (int)c), 3)) continue;
+            check_matmul(float_dtypes[di], cases[c].an, cases[c].sa, cases[c].bn, cases[c].sb);
+        }
+}
+
+/* The inputs of two dtypes promote; a broadcast batch (stride 0) is read in
+   place. */
+DEVICE_TEST(matmul_promotes_and_broadcasts)
+{
+    const int64_t sa[2] = {6, 5}, sb[3] = {4, 5, 3};
+    host a = host_random(GA_FLOAT32, 2, sa), b = host_random(GA_FLOAT32, 3, sb), r;
+    long double *abs_sum = NULL;
+    host_matmul(&a, &b, &r, &abs_sum);
+    ga_array *x = upload(&a, GA_FLOAT32, L_CONTIGUOUS), *y = upload(&b, GA_FLOAT64, L_CONTIGUOUS);
+    ga_array *z = ga_matmul(x, y);
+    check_result("float32 @ float64", GA_FLOAT64, z, &r, abs_sum, 5);
+    ga_release(z);
+    /* a (6, 5) broadcast to (4, 6, 5): stride 0 */
+    const int64_t big[3] = {4, 6, 5};
+    ga_array *xb = ga_broadcast_to(x, 3, big);
+    z = ga_matmul(xb, y);
+    check_result("broadcast_to(a) @ b", GA_FLOAT64, z, &r, abs_sum, 5);
+    ga_release(z), ga_release(xb), ga_release(x), ga_release(y);
+    host_free(&a), host_free(&b), host_free(&r);
+    free(abs_sum);
+}
+
+/* out= of the result's dtype and a BLAS layout is written in place
+   (C and F order); another dtype, an overlapping or a strided out goes
+   through a copy; an out with more batch dims broadcasts the inputs. */
+DEVICE_TEST(matmul_out_in_place_and_through_a_copy)
+{
+    const int64_t sa[2] = {9, 7}, sb[2] = {7, 11}, so[2] = {9, 11};
+    host a = host_random(GA_FLOAT64, 2, sa), b = host_random(GA_FLOAT64, 2, sb), r;
+    long double *abs_sum = NULL;
+    host_matmul(&a, &b, &r, &abs_sum);
+    ga_array *x = upload(&a, GA_FLOAT64, L_CONTIGUOUS), *y = upload(&b, GA_FLOAT64, L_CONTIGUOUS);
+    host o = host_random(GA_FLOAT64, 2, so);
+    for (int lo = 0; lo < NUM_LAYOUTS; lo++) {
+        ga_array *out = upload(&o, GA_FLOAT64, lo);
+        CHECK_OK(ga_matmul_out(x, y, out));
+        char what[64];
+        snprintf(what, sizeof what, "matmul_out into a %s out", layout_names[lo]);
+        check_result(what, GA_FLOAT64, out, &r, abs_sum, 7);
+        ga_release(out);
+    }
+    /* float64 into complex128 (same_kind) */
+    ga_array *oc = ga_zeros(2, so, GA_COMPLEX128);
+    CHECK_OK(ga_matmul_out(x, y, oc));
+    ga_array *ocr = ga_real(oc);
+    check_result("matmul_out into complex128 (real part)", GA_FLOAT64, ocr, &r, abs_sum, 7);
+    ga_release(ocr), ga_release(oc);
+    /* an out of more batch dims: the product broadcast */
+    const int64_t s3[3] = {3, 9, 11};
+    ga_array *o3 = ga_zeros(3, s3, GA_FLOAT64);
+    CHECK_OK(ga_matmul_out(x, y, o3));
+    for (int i = 0; i < 3; i++) {
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", i);
+        ga_array *slice = ga_index(o3, idx);
+        check_result("matmul_out into an out with a batch dim", GA_FLOAT64, slice, &r, abs_sum, 7);
+        ga_release(slice);
+    }
+    ga_release(o3);
+    /* in place on an input: a @ a into a (square) */
+    const int64_t sq[2] = {8, 8};
+    host s = host_random(GA_FLOAT32, 2, sq), ss;
+    long double *ss_abs = NULL;
+    host_matmul(&s, &s, &ss, &ss_abs);
+    ga_array *sd = upload(&s, GA_FLOAT32, L_CONTIGUOUS);
+    CHECK_OK(ga_matmul_out(sd, sd, sd));
+    check_result("matmul_out(a, a, a)", GA_FLOAT32, sd, &ss, ss_abs, 8);
+    ga_release(sd);
+    host_free(&s), host_free(&ss), free(ss_abs);
+    ga_release(x), ga_release(y);
+    host_free(&a), host_free(&b), host_free(&r), host_free(&o);
+    free(abs_sum);
+    ga_clear_error();
+}
+
+/* Every error, in NumPy's words; out keeps its values. */
+DEVICE_TEST(matmul_errors)
+{
+    const int64_t s23[2] = {2, 3}, s45[2] = {4, 5}, s234[3] = {2, 3, 4}, s542[3] = {5, 4, 2}, s24[2] = {2, 4},
+                  s34[2] = {3, 4}, s25[2] = {2, 5};
+    ga_array *a = ga_ones(2, s23, GA_FLOAT64), *b = ga_ones(2, s45, GA_FLOAT64), *c = ga_ones(2, s34, GA_FLOAT64);
+    ga_array *z0 = ga_full(0, NULL, ga_float(2), GA_FLOAT64);
+    CHECK_ERROR(ga_matmul(z0, a) == NULL, GA_ERROR_VALUE,
+                "ga_matmul: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
+                "signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+    CHECK_ERROR(ga_matmul(a, z0) == NULL, GA_ERROR_VALUE, "Input operand 1 does not have enough dimensions");
+    CHECK_ERROR(ga_matmul(a, b) == NULL, GA_ERROR_VALUE,
+                "ga_matmul: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
+    ga_array *p = ga_ones(3, s234, GA_FLOAT64), *q = ga_ones(3, s542, GA_FLOAT64);
+    CHECK_ERROR(ga_matmul(p, q) == NULL, GA_ERROR_SHAPE,
+                "ga_matmul: operands could not be broadcast together with remapped shapes [original->remapped]: "
+                "(2,3,4)->(2,newaxis,newaxis) (5,4,2)->(5,newaxis,newaxis)  and requested shape (3,2)");
+    ga_array *i32 = ga_ones(2, s34, GA_INT32);
+    ga_array *mixed = ga_matmul(a, i32); /* float64 @ int32 is float64 */
+    CHECK(mixed && ga_dtype_of(mixed) == GA_FLOAT64, "float64 @ int32: %s", ga_last_error_message());
+    ga_release(mixed);
+    ga_array *ia = ga_ones(2, s23, GA_INT32);
+    CHECK_ERROR(ga_matmul(ia, i32) == NULL, GA_ERROR_NOT_IMPLEMENTED,
+                "ga_matmul: products of int32 are not implemented yet");
+    CHECK_ERROR(ga_matmul(NULL, a) == NULL, GA_ERROR_NULL_INPUT, "ga_matmul: a is NULL");
+    /* out: wrong core dim, too few dims, wrong batch, dtype, read-only; untouched */
+    ga_array *o25 = ga_full(2, s25, ga_float(7), GA_FLOAT64), *o24i = ga_full(2, s24, ga_int(7), GA_INT32);
+    CHECK_ERROR(ga_matmul_out(a, c, o25) != GA_OK, GA_ERROR_VALUE,
+                "ga_matmul_out: matmul: Output operand 0 has a mismatch in its core dimension 1, with gufunc "
+                "signature (n?,k),(k,m?)->(n?,m?) (size 5 is different from 4)");
+    CHECK_ERROR(ga_matmul_out(a, c, o24i) != GA_OK, GA_ERROR_TYPE,
+                "ga_matmul_out: Cannot cast ufunc 'matmul' output from dtype('float64') to dtype('int32') with "
+                "casting rule 'same_kind'");
+    const int64_t s4[1] = {4};
+    ga_array *o4 = ga_full(1, s4, ga_float(7), GA_FLOAT64);
+    CHECK_ERROR(ga_matmul_out(a, c, o4) != GA_OK, GA_ERROR_VALUE,
+                "ga_matmul_out: non-broadcastable output operand with shape (4,) doesn't match the broadcast shape ()");
+    ga_array *ob = ga_broadcast_to(o4, 2, s24); /* read-only */
+    CHECK_ERROR(ga_matmul_out(a, c, ob) != GA_OK, GA_ERROR_VALUE, "ga_matmul_out: output array is read-only");
+    double h25[10];
+    int32_t h24[8];
+    if (download(o25, h25) && download(o24i, h24)) {
+        bool same = true;
+        for (int i = 0; i < 10; i++) same = same && h25[i] == 7;
+        for (int i = 0; i < 8; i++) same = same && h24[i] == 7;
+        CHECK(same, "an out was written by a failed call");
+    }
+    ga_release(ob), ga_release(o4), ga_release(o25), ga_release(o24i), ga_release(ia), ga_release(i32);
+    ga_release(p), ga_release(q), ga_release(z0), ga_release(a), ga_release(b), ga_release(c);
+    ga_clear_error();
+}
+
+/* numpy.dot's three forms, inner, vdot and outer against the host. */
+DEVICE_TEST(dot_inner_vdot_outer)
+{
+    for (int di = 0; di < N_FLOAT_DTYPES; di++) {
+        ga_dtype t = float_dtypes[di];
+        /* dot of an N-d a and an M-d b: (2, 3, 4) . (5, 4, 6) -> (2, 3, 5, 6) */
+        const int64_t sa[3] = {2, 3, 4}, sb[3] = {5, 4, 6};
+        host a = host_random(t, 3, sa), b = host_random(t, 3, sb);
+        ga_array *x = upload(&a, t, L_CONTIGUOUS), *y = upload(&b, t, L_TRANSPOSED);
+        ga_array *z = ga_dot(x, y);
+        host r = {4, {2, 3, 5, 6}, 180, calloc(180, sizeof(long double)), calloc(180, sizeof(long double))};
+        long double *abs_sum = calloc(180, sizeof(long double));
+        for (int64_t i = 0; i < 6; i++)
+            for (int64_t p = 0; p < 5; p++)
+                for (int64_t j = 0; j < 6; j++) {
+                    long double re = 0, im = 0, s = 0;
+                    for (int64_t q = 0; q < 4; q++) {
+                        int64_t pa = i * 4 + q, pb = p * 24 + q * 6 + j;
+                        re += a.re[pa] * b.re[pb] - a.im[pa] * b.im[pb];
+                        im += a.re[pa] * b.im[pb] + a.im[pa] * b.re[pb];
+                        s += (fabsl(a.re[pa]) + fabsl(a.im[pa])) * (fabsl(b.re[pb]) + fabsl(b.im[pb]));
+                    }
+                    int64_t o = (i * 5 + p) * 6 + j;
+                    r.re[o] = re, r.im[o] = im, abs_sum[o] = s;
+                }
+        char what[64];
+        snprintf(what, sizeof what, "dot %s (2,3,4) . (5,4,6)", dname(t));
+        check_result(what, t, z, &r, abs_sum, 4);
+        ga_release(z);
+        /* inner of (2, 3, 4) and (5, 4, 6) transposed to (5, 6, 4): sums over the last dims */
+        const int axes[3] = {0, 2, 1};
+        ga_array *yt = ga_transpose(y, axes);
+        z = ga_inner(x, yt);
+        snprintf(what, sizeof what, "inner %s", dname(t));
+        check_result(what, t, z, &r, abs_sum, 4);
+        ga_release(z), ga_release(yt);
+        /* vdot: conj(a) . b over the first 24 elements of each */
+        const int64_t n24[1] = {24};
+        host v = host_random(t, 1, n24), w = host_random(t, 1, n24);
+        ga_array *vd = upload(&v, t, L_REVERSED), *wd = upload(&w, t, L_STRIDED);
+        z = ga_vdot(vd, wd);
+        host rv = {0, {0}, 1, calloc(1, sizeof(long double)), calloc(1, sizeof(long double))};
+        long double sv = 0;
+        for (int q = 0; q < 24; q++) {
+            rv.re[0] += v.re[q] * w.re[q] + v.im[q] * w.im[q];
+            rv.im[0] += v.re[q] * w.im[q] - v.im[q] * w.re[q];
+            sv += (fabsl(v.re[q]) + fabsl(v.im[q])) * (fabsl(w.re[q]) + fabsl(w.im[q]));
+        }
+        snprintf(what, sizeof what, "vdot %s", dname(t));
+        check_result(what, t, z, &rv, &sv, 24);
+        ga_release(z);
+        /* outer of the two vectors */
+        z = ga_outer(vd, wd);
+        host ro = {2, {24, 24}, 576, calloc(576, sizeof(long double)), calloc(576, sizeof(long double))};
+        long double *so = calloc(576, sizeof(long double));
+        for (int i = 0; i < 24; i++)
+            for (int j = 0; j < 24; j++) {
+                ro.re[i * 24 + j] = v.re[i] * w.re[j] - v.im[i] * w.im[j];
+                ro.im[i * 24 + j] = v.re[i] * w.im[j] + v.im[i] * w.re[j];
+                so[i * 24 + j] = (fabsl(v.re[i]) + fabsl(v.im[i])) * (fabsl(w.re[j]) + fabsl(w.im[j]));
+            }
+        snprintf(what, sizeof what, "outer %s", dname(t));
+        check_result(what, t, z, &ro, so, 1);
+        ga_release(z), ga_release(vd), ga_release(wd);
+        host_free(&v), host_free(&w), host_free(&rv), host_free(&ro), free(so);
+        ga_release(x), ga_release(y);
+        host_free(&a), host_free(&b), host_free(&r), free(abs_sum);
+    }
+    ga_clear_error();
+}
+
+DEVICE_TEST(dot_inner_vdot_errors_and_0d)
+{
+    const int64_t s3[1] = {3}, s4[1] = {4}, s23[2] = {2, 3}, s45[2] = {4, 5};
+    ga_array *a = ga_ones(1, s3, GA_FLOAT32), *b = ga_ones(1, s4, GA_FLOAT32), *m = ga_ones(2, s23, GA_FLOAT32),
+             *n = ga_ones(2, s45, GA_FLOAT32);
+    CHECK_ERROR(ga_dot(a, b) == NULL, GA_ERROR_VALUE, "ga_dot: shapes (3,) and (4,) not aligned: 3 (dim 0) != 4 (dim 0)");
+    CHECK_ERROR(ga_dot(m, n) == NULL, GA_ERROR_VALUE,
+                "ga_dot: shapes (2,3) and (4,5) not aligned: 3 (dim 1) != 4 (dim 0)");
+    CHECK_ERROR(ga_inner(a, b) == NULL, GA_ERROR_VALUE,
+                "ga_inner: shapes (3,) and (4,) not aligned: 3 (dim 0) != 4 (dim 0)");
+    CHECK_ERROR(ga_vdot(a, b) == NULL, GA_ERROR_VALUE, "ga_vdot: cannot reshape array of size 4 into shape (3,)");
+    /* a 0-d input multiplies */
+    ga_array *two = ga_full(0, NULL, ga_float(2), GA_FLOAT64);
+    ga_array *d = ga_dot(two, m), *i = ga_inner(m, two);
+    CHECK(d && ga_ndim(d) == 2 && ga_dtype_of(d) == GA_FLOAT64, "dot(0-d, 2-d)");
+    CHECK(i && ga_ndim(i) == 2, "inner(2-d, 0-d)");
+    double hd[6] = {0};
+    if (d && download(d, hd)) CHECK(hd[0] == 2 && hd[5] == 2, "dot(2.0, ones) is 2");
+    /* dot(1-d, 1-d) is 0-d */
+    ga_array *aa = ga_dot(a, a);
+    CHECK(aa && ga_ndim(aa) == 0, "dot of two vectors is 0-d");
+    float v = 0;
+    if (aa && download(aa, &v)) CHECK(v == 3, "dot(ones(3), ones(3)) = %g", v);
+    ga_release(aa), ga_release(d), ga_release(i), ga_release(two);
+    ga_release(a), ga_release(b), ga_release(m), ga_release(n);
+    ga_clear_error();
+}
+
+/* The thread's cuBLAS handle follows the current stream. */
+DEVICE_TEST(matmul_on_another_stream)
+{
+    const int64_t s[2] = {16, 16};
+    ga_array *a = ga_ones(2, s, GA_FLOAT32);
+    ga_array *r1 = ga_matmul(a, a);
+    ga_stream *st = ga_stream_create(true);
+    ga_stream_set_current(st);
+    ga_array *r2 = ga_matmul(a, a);
+    float h1[256], h2[256];
+    bool ok = r1 && r2 && download(r1, h1) && download(r2, h2);
+    CHECK(ok && h1[0] == 16 && h2[255] == 16, "matmul on the default stream and on a new one");
+    ga_stream_set_current(NULL);
+    ga_release(r1), ga_release(r2), ga_release(a);
+    ga_stream_destroy(st);
+    ga_clear_error();
+}
