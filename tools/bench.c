@@ -4,6 +4,7 @@
 
      build/bench             one line per row: name|elements|dtype|median us|GB/s|note
      build/bench --first     the smallest whole program: init, one op, one result
+     build/bench --products  the copy ceiling, the small add, then the products alone
                              (timed from outside for start-up cost)
 
    GB/s counts bytes read plus bytes written once (a broadcast operand
@@ -153,6 +154,37 @@ static void op_mask_select(void *p)
 }
 
 /* sets and histograms (gpuarr.h >>sort): a new result each call */
+static void op_matmul(void *p) { ufunc_args *u = (ufunc_args *)p; ga_release(ga_matmul(u->a, u->b)); }
+static void op_dot(void *p) { ufunc_args *u = (ufunc_args *)p; ga_release(ga_dot(u->a, u->b)); }
+
+/* sin(0), sin(1), ... as an array of `shape` and `dtype`: operands with
+   no pattern a product could exploit. */
+static ga_array *bench_values(int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    ga_array *i = ga_arange_int(0, n, 1, GA_FLOAT64), *s = i ? ga_sin(i) : NULL;
+    ga_array *r = s ? ga_reshape(s, ndim, shape) : NULL, *c = r ? ga_astype(r, dtype) : NULL;
+    ga_release(i), ga_release(s), ga_release(r);
+    return c;
+}
+
+/* matmul of (batch, m, k) and (batch, k, n) random arrays of `dtype`, a new
+   result each call: its time and TFLOP/s (complex: 8 flops a term). */
+static void matmul_row(const char *name, int64_t batch, int64_t m, int64_t k, int64_t n, ga_dtype dtype)
+{
+    const int64_t sa[3] = {batch, m, k}, sb[3] = {batch, k, n};
+    ga_array *a = bench_values(3, sa, dtype), *b = bench_values(3, sb, dtype);
+    if (!a || !b) fail("matmul operands");
+    ufunc_args u = {a, b, NULL};
+    double t = time_device(op_matmul, &u);
+    double flops = (ga_dtype_kind(dtype) == 'c' ? 8.0 : 2.0) * (double)batch * (double)m * (double)n * (double)k;
+    char note[64];
+    snprintf(note, sizeof note, "%.1f TFLOP/s, new result", flops / t * 1e-6);
+    row(name, batch * m * n, ga_dtype_name(dtype), t, 0, note);
+    ga_release(a), ga_release(b);
+}
+
 static const double unit_range[2] = {0.0, 1.0};
 static void op_unique(void *p) { ga_release(ga_unique((const ga_array *)p, NULL, NULL, NULL, true)); }
 static void op_histogram_range(void *p) { ga_release(ga_histogram((const ga_array *)p, 256, NULL, unit_range, false, NULL, NULL)); }
@@ -183,6 +215,33 @@ static double time_host(op_fn op, void *arg, int calls)
     return median(samples, 9);
 }
 
+/* The products (cuBLAS): GEMMs, a batch of small ones, a dot of two
+   vectors, and the host cost of a small matmul beside a small add's.
+   `bench --products` runs these rows alone, after the copy ceiling. */
+static void bench_products(void)
+{
+    const int64_t n26 = (int64_t)1 << 26;
+    matmul_row("matmul float32 8192^2", 1, 8192, 8192, 8192, GA_FLOAT32);
+    matmul_row("matmul float16 8192^2", 1, 8192, 8192, 8192, GA_FLOAT16);
+    matmul_row("matmul float64 4096^2", 1, 4096, 4096, 4096, GA_FLOAT64);
+    matmul_row("matmul complex64 4096^2", 1, 4096, 4096, 4096, GA_COMPLEX64);
+    matmul_row("matmul 4096 x (64,64) float32", 4096, 64, 64, 64, GA_FLOAT32);
+    ga_array *dx = ga_full(1, &n26, ga_float(0.5), GA_FLOAT32), *dy = ga_full(1, &n26, ga_float(0.25), GA_FLOAT32);
+    if (!dx || !dy) fail("dot operands");
+    ufunc_args du = {dx, dy, NULL};
+    double t = time_device(op_dot, &du);
+    row("dot float32 2^26", n26, "float32", t, 8.0 * (double)n26, "new 0-d result");
+    ga_release(dx), ga_release(dy);
+
+    const int64_t s32[2] = {32, 32};
+    ga_array *m32 = ga_ones(2, s32, GA_FLOAT32);
+    if (!m32) fail("small matmul operand");
+    ufunc_args smm = {m32, m32, NULL};
+    row("small matmul 32x32 float32, new array", 1024, "float32", time_host(op_matmul, &smm, 10000), 0,
+        "wall time per op");
+    ga_release(m32);
+}
+
 static int first_result(void)
 {
     int64_t n = 1000;
@@ -211,6 +270,14 @@ int main(int argc, char **argv)
     raw r = {(uint64_t)(uintptr_t)ga_data(b), (uint64_t)(uintptr_t)ga_data(a), NULL, (size_t)n28 * 4};
     double t = time_device(op_raw_dtod, &r);
     row("device copy (cuMemcpyDtoD)", n28, "float32", t, 2.0 * (double)r.bytes, "ceiling");
+    if (argc > 1 && strcmp(argv[1], "--products") == 0) {
+        ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
+        ufunc_args sadd = {sa, sa, sc};
+        row("small add into out (1000)", 1000, "float32", time_host(op_add_out, &sadd, 20000), 0, "wall time per op");
+        ga_release(sa), ga_release(sc), ga_release(a), ga_release(b), ga_release(w);
+        bench_products();
+        return 0;
+    }
     pair p = {b, a};
     t = time_device(op_copyto, &p);
     row("copyto", n28, "float32", t, 2.0 * (double)r.bytes, "");
@@ -467,6 +534,8 @@ int main(int argc, char **argv)
     ga_release(xt);
     ga_release(x2);
     ga_release(x);
+
+    bench_products();
 
     /* host costs, wall clock per call */
     enum { CALLS = 100000 };

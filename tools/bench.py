@@ -32,7 +32,25 @@ def startup(cmd, runs=7):
     return statistics.median(times)
 
 
-def cupy_figures():
+def cupy_products(cp, timed, wall, out):
+    """The products' rows through CuPy (cuBLAS), a new result each call."""
+    for name, batch, m, dt in (("matmul float32 8192^2", 1, 8192, cp.float32), ("matmul float16 8192^2", 1, 8192, cp.float16),
+                               ("matmul float64 4096^2", 1, 4096, cp.float64),
+                               ("matmul complex64 4096^2", 1, 4096, cp.complex64),
+                               ("matmul 4096 x (64,64) float32", 4096, 64, cp.float32)):
+        x = cp.random.random((batch, m, m)).astype(dt)
+        y = cp.random.random((batch, m, m)).astype(dt)
+        out[name] = timed(lambda: cp.matmul(x, y), reps=10)
+        del x, y
+    dx = cp.full(1 << 26, 0.5, cp.float32)
+    dy = cp.full(1 << 26, 0.25, cp.float32)
+    out["dot float32 2^26"] = timed(lambda: cp.dot(dx, dy))
+    del dx, dy
+    m32 = cp.ones((32, 32), cp.float32)
+    out["small matmul 32x32 float32, new array"] = wall(lambda: m32 @ m32, 10000, warmup=2000)
+
+
+def cupy_figures(products_only=False):
     """The same rows through CuPy, in microseconds; {} without CuPy."""
     try:
         import cupy as cp
@@ -87,6 +105,11 @@ def cupy_figures():
     b = cp.empty(n, cp.float32)
     w = cp.empty(n, cp.float64)
     out = {}
+    if products_only:
+        sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
+        out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
+        cupy_products(cp, timed, wall, out)
+        return out
     out["copyto"] = timed(lambda: cp.copyto(b, a))
     out["full"] = timed(lambda: cp.full(n, 1.5, cp.float32))
     out["astype float32->float64"] = timed(lambda: cp.copyto(w, a, casting="unsafe"))
@@ -177,6 +200,7 @@ def cupy_figures():
     x = cp.arange(1e8).reshape(1000, -1).T
     out["arange(1e8).reshape(1000,-1).T * 2"] = timed(lambda: x * 2)
     del x
+    cupy_products(cp, timed, wall, out)
     out["pool allocate + free (1 MiB)"] = wall(lambda: cp.cuda.alloc(1 << 20), 100000)
     out["empty + release (1000)"] = wall(lambda: cp.empty(1000, cp.float32), 20000)
     small_in = cp.ones(1000, cp.float32)
@@ -193,17 +217,19 @@ def cupy_figures():
 
 def main():
     bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
-    proc = subprocess.run([bench], check=True, capture_output=True, text=True)
+    products = "--products" in sys.argv[2:]  # the products' rows alone
+    proc = subprocess.run([bench] + (["--products"] if products else []), check=True, capture_output=True, text=True)
     header = [l for l in proc.stdout.splitlines() if l.startswith("#")]
     rows = parse(proc.stdout.splitlines())
     ceiling = next((r["gbps"] for r in rows if r["note"] == "ceiling"), 0)
-    cupy = cupy_figures()
-    first = startup([bench, "--first"])
-    rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
-                     note="whole process, wall"))
-    if cupy:
-        cupy["process start to first result"] = startup(
-            [sys.executable, "-c", "import cupy; cupy.arange(1000, dtype=cupy.float32).get()"]) * 1e6
+    cupy = cupy_figures(products)
+    if not products:
+        first = startup([bench, "--first"])
+        rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
+                         note="whole process, wall"))
+        if cupy:
+            cupy["process start to first result"] = startup(
+                [sys.executable, "-c", "import cupy; cupy.arange(1000, dtype=cupy.float32).get()"]) * 1e6
     for line in header:
         print(line)
     print(f"{'op':34} {'elements':>10} {'dtype':8} {'time (us)':>11} {'GB/s':>8} {'x copy':>7} "
