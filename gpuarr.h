@@ -1847,6 +1847,16 @@ GPUARR_API ga_array *ga_inner(const ga_array *a, const ga_array *b);
    dtype and rules). */
 GPUARR_API ga_array *ga_outer(const ga_array *a, const ga_array *b);
 
+/* numpy.einsum(subscripts, *operands): NumPy's subscripts ("ij,jk->ik",
+   "...ii->...i", implicit outputs, spaces), its broadcasting and its
+   errors, for n operands (1 to 32) of float or complex dtypes (the result
+   is their promoted dtype). A repeated label in one operand reads its
+   diagonal in place; labels nothing else needs are summed at once; pairs
+   are contracted as batched GEMMs, the pair with the smallest result
+   first. Always a new array (NumPy returns some one-operand results as
+   views). */
+GPUARR_API ga_array *ga_einsum(const char *subscripts, int n, const ga_array *const *operands);
+
 #ifdef __cplusplus
 }
 #endif
@@ -14507,6 +14517,480 @@ GPUARR_API ga_status ga_matmul_out(const ga_array *a, const ga_array *b, ga_arra
     if (ga__matmul_plan(func, a, b, out, &p) != GA_OK || ga__product_check_out(func, "matmul", &p, out) != GA_OK)
         return ga__t.error;
     return ga__product_run(func, &p, out, NULL);
+}
+
+/* --- einsum: the subscripts ------------------------------------------------ */
+
+/* numpy.einsum's subscripts, parsed against the operands' shapes. Labels:
+   0-51 the letters in ASCII order (A-Z, a-z); GA__EINSUM_LETTERS + k the
+   k-th dim the ellipsis stands for (k = 0 the outermost). */
+#define GA__EINSUM_MAX_OPERANDS 32
+#define GA__EINSUM_LETTERS 52
+#define GA__EINSUM_LABELS (GA__EINSUM_LETTERS + GA_MAXDIMS)
+typedef struct ga__einsum {
+    int n;                                               /* operands */
+    int ndim[GA__EINSUM_MAX_OPERANDS];
+    uint8_t label[GA__EINSUM_MAX_OPERANDS][GA_MAXDIMS];  /* each operand dim's label */
+    int out_ndim;
+    uint8_t out[GA__EINSUM_LABELS];                      /* the result's labels, in order */
+    int nbroadcast;                                      /* dims the ellipsis stands for */
+    int64_t size[GA__EINSUM_LABELS];                     /* each label's extent, broadcast */
+    int count[GA__EINSUM_LABELS];                        /* each label's dims, over the operands */
+} ga__einsum;
+
+static int ga__einsum_letter(char c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return 26 + (c - 'a');
+    return -1;
+}
+static char ga__einsum_char(int label) { return (char)(label < 26 ? 'A' + label : 'a' + (label - 26)); }
+
+/* Whether [p, end) holds a whole ellipsis at p. */
+static bool ga__einsum_ellipsis_at(const char *p, const char *end)
+{
+    return end - p >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '.';
+}
+
+static ga_status ga__einsum_invalid(const char *func, char c)
+{
+    return ga__error(GA_ERROR_VALUE, func, "invalid subscript '%c' in einstein sum subscripts string, subscripts must be letters",
+                     c);
+}
+
+/* Operand i's term [p, end), character by character as NumPy reads it, into
+   its labels: the ellipsis's dims as GA__EINSUM_LABELS + j until the
+   ellipsis's length over every operand is known (*nb of them here). */
+static ga_status ga__einsum_operand(const char *func, ga__einsum *e, int i, const char *p, const char *end, int ndim,
+                                    int *nb)
+{
+    int t[GA_MAXDIMS], nt = 0, at = -1; /* letters, and where the ellipsis is among them */
+    for (; p < end; p++) {
+        int l = ga__einsum_letter(*p);
+        if (l >= 0) {
+            if (nt >= ndim)
+                return ga__error(GA_ERROR_VALUE, func,
+                                 "einstein sum subscripts string contains too many subscripts for operand %d", i);
+            t[nt++] = l;
+        } else if (*p == '.') {
+            if (at >= 0 || !ga__einsum_ellipsis_at(p, end))
+                return ga__error(GA_ERROR_VALUE, func,
+                                 "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') "
+                                 "in operand %d", i);
+            at = nt;
+            p += 2;
+        } else if (*p != ' ') {
+            return ga__einsum_invalid(func, *p);
+        }
+    }
+    if (at < 0 && nt != ndim)
+        return ga__error(GA_ERROR_VALUE, func,
+                         "operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis "
+                         "provided to broadcast the extra dimensions.");
+    *nb = ndim - nt;
+    e->ndim[i] = ndim;
+    for (int k = 0, d = 0; k <= nt; k++) {
+        if (k == at)
+            for (int j = 0; j < *nb; j++) e->label[i][d++] = (uint8_t)(GA__EINSUM_LABELS + j);
+        if (k < nt) e->label[i][d++] = (uint8_t)t[k];
+    }
+    return GA_OK;
+}
+
+/* The output term [p, end) as NumPy reads it: each letter once and used by
+   an input, the ellipsis at most once (and needed where the inputs'
+   ellipses stand for dims). */
+static ga_status ga__einsum_output(const char *func, ga__einsum *e, const char *p, const char *end)
+{
+    bool ellipsis = false;
+    for (; p < end; p++) {
+        int l = ga__einsum_letter(*p);
+        if (l >= 0) {
+            if (memchr(p + 1, *p, (size_t)(end - p - 1)))
+                return ga__error(GA_ERROR_VALUE, func,
+                                 "einstein sum subscripts string includes output subscript '%c' multiple times", *p);
+            if (!e->count[l])
+                return ga__error(GA_ERROR_VALUE, func,
+                                 "einstein sum subscripts string included output subscript '%c' which never appeared in an "
+                                 "input", *p);
+            e->out[e->out_ndim++] = (uint8_t)l;
+        } else if (*p == '.') {
+            if (ellipsis || !ga__einsum_ellipsis_at(p, end))
+                return ga__error(GA_ERROR_VALUE, func,
+                                 "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') "
+                                 "in the output");
+            ellipsis = true;
+            for (int b = 0; b < e->nbroadcast; b++) e->out[e->out_ndim++] = (uint8_t)(GA__EINSUM_LETTERS + b);
+            p += 2;
+        } else if (*p != ' ') {
+            return ga__einsum_invalid(func, *p);
+        }
+    }
+    if (!ellipsis && e->nbroadcast > 0)
+        return ga__error(GA_ERROR_VALUE, func,
+                         "output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis "
+                         "provided to broadcast the extra dimensions.");
+    return GA_OK;
+}
+
+/* NumPy's message for labels whose extents do not broadcast: each operand's
+   shape (a repeated label once) and that shape over the result's labels and
+   then the others in ASCII order, "newaxis" where it has none (leading ones
+   left out). */
+static ga_status ga__einsum_mismatch(const char *func, const ga__einsum *e, const int64_t *const *shapes)
+{
+    uint8_t order[GA__EINSUM_LABELS];
+    bool in_out[GA__EINSUM_LABELS] = {false};
+    int no = 0;
+    for (int k = 0; k < e->out_ndim; k++) in_out[order[no++] = e->out[k]] = true;
+    for (int l = 0; l < GA__EINSUM_LETTERS; l++)
+        if (e->count[l] && !in_out[l]) order[no++] = (uint8_t)l;
+    char text[1024];
+    size_t len = 0;
+    for (int i = 0; i < e->n && len < sizeof text; i++) {
+        int64_t of[GA__EINSUM_LABELS], orig[GA_MAXDIMS];
+        bool has[GA__EINSUM_LABELS] = {false};
+        int nd = 0;
+        for (int d = 0; d < e->ndim[i]; d++)
+            if (!has[e->label[i][d]]) {
+                has[e->label[i][d]] = true;
+                of[e->label[i][d]] = orig[nd++] = shapes[i][d];
+            }
+        char a[256], b[512];
+        ga__format_shape(a, sizeof a, nd, orig);
+        size_t bl = (size_t)snprintf(b, sizeof b, "(");
+        int first = 0, shown = 0;
+        while (first < no && !has[order[first]]) first++;
+        for (int k = first; k < no && bl < sizeof b; k++, shown++) {
+            if (has[order[k]]) bl += (size_t)snprintf(b + bl, sizeof b - bl, shown ? ",%lld" : "%lld", (long long)of[order[k]]);
+            else bl += (size_t)snprintf(b + bl, sizeof b - bl, shown ? ",newaxis" : "newaxis");
+        }
+        if (bl < sizeof b) snprintf(b + bl, sizeof b - bl, shown == 1 ? ",)" : ")");
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s->%s ", a, b);
+    }
+    return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with remapped shapes [original->remapped]: %s",
+                     text);
+}
+
+/* The labels' extents: a repeated label's dims within an operand equal,
+   then each label broadcast over the operands (1 stretches). */
+static ga_status ga__einsum_extents(const char *func, ga__einsum *e, const int64_t *const *shapes)
+{
+    for (int l = 0; l < GA__EINSUM_LABELS; l++) e->size[l] = e->count[l] ? 1 : -1;
+    bool mismatch = false;
+    for (int i = 0; i < e->n; i++) {
+        int64_t mine[GA__EINSUM_LABELS];
+        bool has[GA__EINSUM_LABELS] = {false};
+        for (int d = 0; d < e->ndim[i]; d++) {
+            int l = e->label[i][d];
+            if (has[l] && mine[l] != shapes[i][d]) {
+                char which[32];
+                bool view = e->n == 1; /* (NumPy's words where one operand makes a view: nothing summed) */
+                for (int k = 0; k < e->ndim[0] && view; k++) view = memchr(e->out, e->label[0][k], (size_t)e->out_ndim) != NULL;
+                if (view) snprintf(which, sizeof which, "single operand");
+                else snprintf(which, sizeof which, "operand %d", i);
+                return ga__error(GA_ERROR_VALUE, func, "dimensions in %s for collapsing index '%c' don't match (%lld != %lld)",
+                                 which, ga__einsum_char(l), (long long)mine[l], (long long)shapes[i][d]);
+            }
+            has[l] = true;
+            mine[l] = shapes[i][d];
+        }
+        for (int l = 0; l < GA__EINSUM_LABELS; l++) {
+            if (!has[l] || mine[l] == e->size[l] || mine[l] == 1) continue;
+            if (e->size[l] == 1) e->size[l] = mine[l];
+            else mismatch = true;
+        }
+    }
+    return mismatch ? ga__einsum_mismatch(func, e, shapes) : GA_OK;
+}
+
+/* Parses `subs` for n operands of ndims[i] dims and shapes[i] into e, in
+   NumPy's order and words: each operand's term, the output's (or NumPy's
+   implicit one: the ellipsis's dims, then the letters used once, in ASCII
+   order), the extents. Host only: no arrays, no GPU. */
+static ga_status ga__einsum_parse(const char *func, const char *subs, int n, const int *ndims, const int64_t *const *shapes,
+                                  ga__einsum *e)
+{
+    memset(e, 0, sizeof *e);
+    if (!subs) return ga__null_input(func, "subscripts");
+    if (n < 1 || n > GA__EINSUM_MAX_OPERANDS)
+        return ga__error(GA_ERROR_VALUE, func, "einsum takes 1 to %d operands, not %d", GA__EINSUM_MAX_OPERANDS, n);
+    e->n = n;
+    int nb[GA__EINSUM_MAX_OPERANDS];
+    const char *p = subs, *end = subs + strlen(subs);
+    for (int i = 0; i < n; i++) {
+        if (ndims[i] < 0 || ndims[i] > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "operand %d has %d dims", i, ndims[i]);
+        const char *q = p + strcspn(p, ",-");
+        /* (NumPy's words, the other way round) */
+        if (i == n - 1 && *q == ',')
+            return ga__error(GA_ERROR_VALUE, func, "more operands provided to einstein sum function than specified in the subscripts string");
+        if (i < n - 1 && *q != ',')
+            return ga__error(GA_ERROR_VALUE, func, "fewer operands provided to einstein sum function than specified in the subscripts string");
+        if (ga__einsum_operand(func, e, i, p, q, ndims[i], &nb[i]) != GA_OK) return ga__t.error;
+        e->nbroadcast = GA__MAX(e->nbroadcast, nb[i]);
+        p = i < n - 1 ? q + 1 : q;
+    }
+    /* the ellipses' dims aligned at the last */
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < e->ndim[i]; d++) {
+            int l = e->label[i][d];
+            if (l >= GA__EINSUM_LABELS) l = e->label[i][d] = (uint8_t)(GA__EINSUM_LETTERS + e->nbroadcast - nb[i] + (l - GA__EINSUM_LABELS));
+            e->count[l]++;
+        }
+    if (*p == 0) {
+        for (int k = 0; k < e->nbroadcast; k++) e->out[e->out_ndim++] = (uint8_t)(GA__EINSUM_LETTERS + k);
+        for (int l = 0; l < GA__EINSUM_LETTERS; l++)
+            if (e->count[l] == 1) e->out[e->out_ndim++] = (uint8_t)l;
+    } else if (p[0] != '-' || p[1] != '>') {
+        return ga__error(GA_ERROR_VALUE, func, "einstein sum subscript string does not contain proper '->' output specified");
+    } else if (ga__einsum_output(func, e, p + 2, end) != GA_OK) {
+        return ga__t.error;
+    }
+    return ga__einsum_extents(func, e, shapes);
+}
+
+/* --- einsum: the contractions --------------------------------------------- */
+
+/* An operand of the contraction: an array whose dims carry distinct labels. */
+typedef struct ga__eterm {
+    ga_array *a; /* owned */
+    int nl;
+    uint8_t label[GA__EINSUM_LABELS];
+} ga__eterm;
+
+/* Whether label l is needed beyond terms p and q of the n terms: by the
+   result or by another term. */
+static bool ga__eterm_needed(const ga__einsum *e, const ga__eterm *t, int n, int p, int q, int l)
+{
+    if (memchr(e->out, l, (size_t)e->out_ndim)) return true;
+    for (int i = 0; i < n; i++)
+        if (i != p && i != q && t[i].a && memchr(t[i].label, l, (size_t)t[i].nl)) return true;
+    return false;
+}
+
+/* Term i of the parse, as a view: a repeated label's dims become one (the
+   diagonal: their strides added), in the order of first appearance; and
+   in dtype dt. */
+static ga_status ga__eterm_of(const char *func, const ga__einsum *e, int i, const ga_array *x, ga_dtype dt, ga__eterm *t)
+{
+    ga__layout l;
+    l.ndim = 0;
+    l.offset = 0;
+    t->nl = 0;
+    for (int d = 0; d < x->ndim; d++) {
+        const uint8_t *at = (const uint8_t *)memchr(t->label, e->label[i][d], (size_t)t->nl);
+        if (at) {
+            l.strides[at - t->label] += x->strides[d];
+            continue;
+        }
+        t->label[t->nl++] = e->label[i][d];
+        l.shape[l.ndim] = x->shape[d];
+        l.strides[l.ndim++] = x->strides[d];
+    }
+    ga_array *v = ga__view(func, x, &l, false);
+    t->a = v && v->dtype != dt ? ga__contiguous_copy(func, v, dt) : v;
+    if (t->a != v) ga_release(v);
+    return t->a ? GA_OK : ga__t.error;
+}
+
+/* Sums term `self`'s labels that nothing else needs (with NumPy's
+   dtype: dt's own sum). */
+static ga_status ga__eterm_sum_unneeded(const char *func, const ga__einsum *e, ga__eterm *t, int n, int self, ga_dtype dt)
+{
+    ga__eterm *x = &t[self];
+    int axes[GA_MAXDIMS], naxes = 0, kept = 0;
+    for (int d = 0; d < x->nl; d++) {
+        if (ga__eterm_needed(e, t, n, self, self, x->label[d])) x->label[kept++] = x->label[d];
+        else axes[naxes++] = d;
+    }
+    if (!naxes) return GA_OK;
+    ga_array *s = NULL;
+    if (ga__reduce(func, GA_REDUCE_SUM, x->a, naxes, axes, dt, &s, false, NULL) != GA_OK) return ga__t.error;
+    ga_release(x->a);
+    x->a = s;
+    x->nl = kept;
+    return GA_OK;
+}
+
+/* Term x's dims in the order `want` (labels x holds), broadcast to the
+   extents e gives each label where `stretch` says, as a view. */
+static ga_array *ga__eterm_arranged(const char *func, const ga__einsum *e, const ga__eterm *x, const uint8_t *want, int nw,
+                                    const bool *stretch)
+{
+    int perm[GA_MAXDIMS];
+    int64_t shape[GA_MAXDIMS];
+    if (nw > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "einsum: a result of %d dims (at most %d)", nw, GA_MAXDIMS);
+        return NULL;
+    }
+    for (int k = 0; k < nw; k++) {
+        perm[k] = (int)((const uint8_t *)memchr(x->label, want[k], (size_t)x->nl) - x->label);
+        shape[k] = stretch[k] ? e->size[want[k]] : x->a->shape[perm[k]];
+    }
+    ga_array *p = ga__permuted(func, x->a, perm);
+    ga_array *b = p ? ga__broadcast_view(func, p, nw, shape) : NULL;
+    if (p && !b) ga__error(GA_ERROR_STATE, func, "einsum: a label's extents do not broadcast");
+    ga_release(p);
+    return b;
+}
+
+/* Contracts terms i and j into i (j emptied): the labels both hold and
+   something else needs are the batch, those both hold and nothing else
+   needs are summed (a GEMM's k), the others are a's rows and b's columns:
+   a (batch, rows, k) @ b (batch, k, columns), each reshaped once. */
+static ga_status ga__eterm_contract(const char *func, const ga__einsum *e, ga__eterm *t, int n, int i, int j)
+{
+    ga__eterm *x = &t[i], *y = &t[j];
+    uint8_t batch[GA__EINSUM_LABELS], rows[GA__EINSUM_LABELS], cols[GA__EINSUM_LABELS], sum[GA__EINSUM_LABELS];
+    int nb = 0, nr = 0, nc = 0, ns = 0;
+    for (int d = 0; d < x->nl; d++) {
+        int l = x->label[d];
+        bool both = memchr(y->label, l, (size_t)y->nl) != NULL;
+        if (!both) rows[nr++] = (uint8_t)l;
+        else if (ga__eterm_needed(e, t, n, i, j, l)) batch[nb++] = (uint8_t)l;
+        else sum[ns++] = (uint8_t)l;
+    }
+    for (int d = 0; d < y->nl; d++)
+        if (!memchr(x->label, y->label[d], (size_t)x->nl)) cols[nc++] = y->label[d];
+    /* a as (batch..., rows, k) and b as (batch..., k, columns) */
+    uint8_t wa[GA__EINSUM_LABELS], wb[GA__EINSUM_LABELS];
+    bool sa[GA__EINSUM_LABELS], sb[GA__EINSUM_LABELS];
+    int na = 0, nbb = 0;
+    for (int k = 0; k < nb; k++) wa[na] = wb[nbb] = batch[k], sa[na++] = false, sb[nbb++] = false;
+    for (int k = 0; k < nr; k++) wa[na] = rows[k], sa[na++] = false;
+    for (int k = 0; k < ns; k++) wa[na] = wb[nbb] = sum[k], sa[na++] = true, sb[nbb++] = true;
+    for (int k = 0; k < nc; k++) wb[nbb] = cols[k], sb[nbb++] = false;
+    ga__temps tt = {{NULL}, 0};
+    ga_array *av = ga__temp(&tt, ga__eterm_arranged(func, e, x, wa, na, sa));
+    ga_array *bv = av ? ga__temp(&tt, ga__eterm_arranged(func, e, y, wb, nbb, sb)) : NULL;
+    if (!bv) return ga__temps_fail(&tt);
+    int64_t s3a[GA_MAXDIMS + 2], s3b[GA_MAXDIMS + 2], m = 1, k = 1, c = 1;
+    for (int q = 0; q < nb; q++) s3a[q] = av->shape[q], s3b[q] = bv->shape[q];
+    for (int q = 0; q < nr; q++) m *= av->shape[nb + q];
+    for (int q = 0; q < ns; q++) k *= av->shape[nb + nr + q];
+    for (int q = 0; q < nc; q++) c *= bv->shape[nb + ns + q];
+    s3a[nb] = m, s3a[nb + 1] = k, s3b[nb] = k, s3b[nb + 1] = c;
+    ga_array *a3 = ga__temp(&tt, ga__reshape(func, av, nb + 2, s3a));
+    ga_array *b3 = a3 ? ga__temp(&tt, ga__reshape(func, bv, nb + 2, s3b)) : NULL;
+    ga__product p;
+    ga_array *r = NULL;
+    if (!b3 || ga__matmul_plan(func, a3, b3, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK)
+        return ga__temps_fail(&tt);
+    /* (batch..., rows..., columns...) */
+    int64_t shape[GA__EINSUM_LABELS];
+    int nd = 0;
+    for (int q = 0; q < nb; q++) shape[nd++] = r->shape[q];
+    for (int q = 0; q < nr; q++) shape[nd++] = av->shape[nb + q];
+    for (int q = 0; q < nc; q++) shape[nd++] = bv->shape[nb + ns + q];
+    ga_array *out = nd <= GA_MAXDIMS ? ga__reshape(func, r, nd, shape) : NULL;
+    if (nd > GA_MAXDIMS) ga__error(GA_ERROR_VALUE, func, "einsum: an intermediate result of %d dims (at most %d)", nd, GA_MAXDIMS);
+    ga_release(r);
+    ga__temps_release(&tt);
+    if (!out) return ga__t.error;
+    ga_release(x->a);
+    ga_release(y->a);
+    y->a = NULL;
+    x->a = out;
+    x->nl = 0;
+    for (int q = 0; q < nb; q++) x->label[x->nl++] = batch[q];
+    for (int q = 0; q < nr; q++) x->label[x->nl++] = rows[q];
+    for (int q = 0; q < nc; q++) x->label[x->nl++] = cols[q];
+    return GA_OK;
+}
+
+/* The elements of the result of contracting terms i and j (for the
+   greedy order: the smallest first). */
+static double ga__eterm_pair_size(const ga__einsum *e, const ga__eterm *t, int n, int i, int j)
+{
+    double size = 1;
+    bool seen[GA__EINSUM_LABELS] = {false};
+    const ga__eterm *two[2] = {&t[i], &t[j]};
+    for (int s = 0; s < 2; s++)
+        for (int d = 0; d < two[s]->nl; d++) {
+            int l = two[s]->label[d];
+            bool both = memchr(two[1 - s]->label, l, (size_t)two[1 - s]->nl) != NULL;
+            if (seen[l] || (both && !ga__eterm_needed(e, t, n, i, j, l))) continue;
+            seen[l] = true;
+            size *= (double)two[s]->a->shape[d];
+        }
+    return size;
+}
+
+/* The terms of parse e over operands x, contracted pairwise in a greedy
+   order (the pair with the smallest result first), each label summed as
+   soon as nothing else needs it; the last term arranged in the result's
+   order and extents, copied into a new array. */
+static ga_array *ga__einsum_run(const char *func, const ga__einsum *e, const ga_array *const *x, ga_dtype dt)
+{
+    ga__eterm t[GA__EINSUM_MAX_OPERANDS];
+    memset(t, 0, sizeof t);
+    ga_status st = GA_OK;
+    for (int i = 0; i < e->n && st == GA_OK; i++) st = ga__eterm_of(func, e, i, x[i], dt, &t[i]);
+    for (int i = 0; i < e->n && st == GA_OK; i++) st = ga__eterm_sum_unneeded(func, e, t, e->n, i, dt);
+    for (int live = e->n; live > 1 && st == GA_OK; live--) {
+        int bi = -1, bj = -1;
+        double best = 0;
+        for (int i = 0; i < e->n; i++)
+            for (int j = i + 1; j < e->n; j++) {
+                if (!t[i].a || !t[j].a) continue;
+                double s = ga__eterm_pair_size(e, t, e->n, i, j);
+                if (bi < 0 || s < best) bi = i, bj = j, best = s;
+            }
+        st = ga__eterm_contract(func, e, t, e->n, bi, bj);
+        if (st == GA_OK) st = ga__eterm_sum_unneeded(func, e, t, e->n, bi, dt);
+    }
+    ga_array *r = NULL;
+    if (st == GA_OK) {
+        int f = 0;
+        while (!t[f].a) f++;
+        bool stretch[GA__EINSUM_LABELS];
+        for (int k = 0; k < e->out_ndim; k++) stretch[k] = true;
+        ga_array *v = ga__eterm_arranged(func, e, &t[f], e->out, e->out_ndim, stretch);
+        r = v ? ga__contiguous_copy(func, v, dt) : NULL;
+        ga_release(v);
+    }
+    for (int i = 0; i < e->n; i++) ga_release(t[i].a);
+    return r;
+}
+
+GPUARR_API ga_array *ga_einsum(const char *subscripts, int n, const ga_array *const *operands)
+{
+    static const char func[] = "ga_einsum";
+    if (!operands && n > 0) { ga__null_input(func, "operands"); return NULL; }
+    int ndims[GA__EINSUM_MAX_OPERANDS];
+    const int64_t *shapes[GA__EINSUM_MAX_OPERANDS];
+    ga_dtype dt = GA_DTYPE_INVALID;
+    for (int i = 0; i < n && i < GA__EINSUM_MAX_OPERANDS; i++) {
+        if (!operands[i]) {
+            char what[24];
+            snprintf(what, sizeof what, "operand %d", i);
+            ga__null_input(func, what);
+            return NULL;
+        }
+        ndims[i] = operands[i]->ndim;
+        shapes[i] = operands[i]->shape;
+        dt = i ? ga_promote_types(dt, operands[i]->dtype) : operands[i]->dtype;
+        if (operands[i]->device != operands[0]->device) {
+            ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", operands[0]->device,
+                      operands[i]->device);
+            return NULL;
+        }
+    }
+    ga__einsum e;
+    if (ga__einsum_parse(func, subscripts, n, ndims, shapes, &e) != GA_OK) return NULL;
+    if (e.out_ndim > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "einsum: a result of %d dims (at most %d)", e.out_ndim, GA_MAXDIMS);
+        return NULL;
+    }
+    cudaDataType type;
+    cublasComputeType_t compute;
+    if (!ga__cublas_types(dt, &type, &compute)) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "einsum of %s is not implemented yet (float and complex dtypes are)",
+                  ga__dtype_names[dt]);
+        return NULL;
+    }
+    if (ga__bind(func, operands[0]->device) != GA_OK) return NULL;
+    return ga__ret(ga__einsum_run(func, &e, operands, dt));
 }
 
 /* --- dot, vdot, inner, outer ------------------------------------------------- */

@@ -544,3 +544,123 @@ DEVICE_TEST(matmul_on_another_stream)
     ga_stream_destroy(st);
     ga_clear_error();
 }
+
+/* ---- einsum's subscripts (host) ---------------------------------------------- */
+
+#include "einsum_cases.h"
+
+/* ga__einsum_parse against NumPy's answers (tests/einsum_cases.h): the
+   result's shape, or the error in NumPy's words. */
+TEST(einsum_subscripts_match_numpy)
+{
+    int bad = 0;
+    for (size_t c = 0; c < sizeof einsum_cases / sizeof einsum_cases[0] && bad < 10; c++) {
+        const einsum_case *k = &einsum_cases[c];
+        const int64_t *shapes[4] = {k->shape[0], k->shape[1], k->shape[2], k->shape[3]};
+        ga__einsum e;
+        ga_status st = ga__einsum_parse("ga_einsum", k->subscripts, k->n, k->ndim, shapes, &e);
+        if (k->out_ndim < 0) {
+            char want[512];
+            snprintf(want, sizeof want, "ga_einsum: %s", k->error);
+            if (st == GA_OK || strcmp(ga_last_error_message(), want) != 0) {
+                CHECK(false, "einsum('%s'): expected \"%s\", got %s", k->subscripts, want,
+                      st == GA_OK ? "no error" : ga_last_error_message());
+                bad++;
+            }
+        } else {
+            bool same = st == GA_OK && e.out_ndim == k->out_ndim;
+            for (int d = 0; same && d < k->out_ndim; d++) same = e.size[e.out[d]] == k->out[d];
+            if (!same) {
+                CHECK(false, "einsum('%s'): %s (ndim %d, expected %d)", k->subscripts,
+                      st == GA_OK ? "another shape" : ga_last_error_message(), st == GA_OK ? e.out_ndim : -1,
+                      k->out_ndim);
+                bad++;
+            }
+        }
+        ga_clear_error();
+    }
+}
+
+/* ga_einsum against a host einsum (every assignment of the labels, in long
+   double) over the valid cases of tests/einsum_cases.h, float32, float64
+   and complex128, on fresh random data. */
+DEVICE_TEST(einsum_matches_a_host_einsum)
+{
+    static const ga_dtype dts[] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX128};
+    int bad = 0;
+    for (size_t c = 0; c < sizeof einsum_cases / sizeof einsum_cases[0] && bad < 5; c++) {
+        const einsum_case *k = &einsum_cases[c];
+        if (k->out_ndim < 0 || !test_sample((int64_t)c, 2)) continue;
+        ga_dtype t = dts[c % 3];
+        const int64_t *shapes[4] = {k->shape[0], k->shape[1], k->shape[2], k->shape[3]};
+        ga__einsum e;
+        if (ga__einsum_parse("test", k->subscripts, k->n, k->ndim, shapes, &e) != GA_OK) continue;
+        host h[4];
+        ga_array *x[4] = {NULL, NULL, NULL, NULL};
+        for (int i = 0; i < k->n; i++) {
+            h[i] = host_random(t, k->ndim[i], k->shape[i]);
+            x[i] = upload(&h[i], t, (int)(c % NUM_LAYOUTS));
+        }
+        /* the reference: every assignment of the used labels */
+        int used[GA__EINSUM_LABELS], nu = 0;
+        for (int l = 0; l < GA__EINSUM_LABELS; l++)
+            if (e.count[l]) used[nu++] = l;
+        int64_t out_size = 1, total = 1;
+        for (int d = 0; d < e.out_ndim; d++) out_size *= e.size[e.out[d]];
+        for (int q = 0; q < nu; q++) total *= e.size[used[q]];
+        host r = {e.out_ndim, {0}, out_size, calloc((size_t)(out_size ? out_size : 1), sizeof(long double)),
+                  calloc((size_t)(out_size ? out_size : 1), sizeof(long double))};
+        for (int d = 0; d < e.out_ndim && d < 8; d++) r.shape[d] = e.size[e.out[d]];
+        long double *abs_sum = calloc((size_t)(out_size ? out_size : 1), sizeof(long double));
+        int64_t val[GA__EINSUM_LABELS] = {0};
+        for (int64_t a = 0; a < total; a++) {
+            int64_t rest = a;
+            for (int q = nu - 1; q >= 0; q--) val[used[q]] = rest % e.size[used[q]], rest /= e.size[used[q]];
+            long double re = 1, im = 0, mag = 1;
+            for (int i = 0; i < k->n; i++) {
+                int64_t off = 0;
+                for (int d = 0; d < k->ndim[i]; d++) /* a label of extent 1 in this operand broadcasts */
+                    off = off * k->shape[i][d] + (k->shape[i][d] == 1 ? 0 : val[e.label[i][d]]);
+                long double pr = re * h[i].re[off] - im * h[i].im[off], pi = re * h[i].im[off] + im * h[i].re[off];
+                re = pr, im = pi;
+                mag *= fabsl(h[i].re[off]) + fabsl(h[i].im[off]);
+            }
+            int64_t o = 0;
+            for (int d = 0; d < e.out_ndim; d++) o = o * e.size[e.out[d]] + val[e.out[d]];
+            r.re[o] += re, r.im[o] += im, abs_sum[o] += mag;
+        }
+        ga_array *z = ga_einsum(k->subscripts, k->n, (const ga_array *const *)x);
+        char what[160];
+        snprintf(what, sizeof what, "einsum('%s') %s", k->subscripts, dname(t));
+        int before = test_failures;
+        check_result(what, t, z, &r, abs_sum, total / (out_size ? out_size : 1));
+        if (test_failures != before) bad++;
+        ga_release(z);
+        for (int i = 0; i < k->n; i++) {
+            ga_release(x[i]);
+            host_free(&h[i]);
+        }
+        host_free(&r);
+        free(abs_sum);
+        ga_clear_error();
+    }
+}
+
+DEVICE_TEST(einsum_errors)
+{
+    const int64_t s23[2] = {2, 3}, s34[2] = {3, 4};
+    ga_array *a = ga_ones(2, s23, GA_FLOAT32), *b = ga_ones(2, s34, GA_FLOAT32), *i = ga_ones(2, s23, GA_INT32);
+    const ga_array *ab[2] = {a, b}, *ai[2] = {a, NULL}, *ii[1] = {i};
+    ga_array *r = ga_einsum("ij,kl->ik", 2, ab); /* j and l summed apart: 3 * 4 */
+    float h[6] = {0};
+    CHECK(r && ga_ndim(r) == 2 && ga_shape(r)[0] == 2 && ga_shape(r)[1] == 3 && download(r, h) && h[0] == 12 && h[5] == 12,
+          "einsum('ij,kl->ik'): %s", ga_last_error_message());
+    ga_release(r);
+    CHECK_ERROR(ga_einsum("ij,ij->ij", 2, ab) == NULL, GA_ERROR_SHAPE,
+                "ga_einsum: operands could not be broadcast together with remapped shapes [original->remapped]: "
+                "(2,3)->(2,3) (3,4)->(3,4) ");
+    CHECK_ERROR(ga_einsum("ij,jk->ik", 2, ai) == NULL, GA_ERROR_NULL_INPUT, "ga_einsum: operand 1 is NULL");
+    CHECK_ERROR(ga_einsum(NULL, 2, ab) == NULL, GA_ERROR_NULL_INPUT, "ga_einsum: subscripts is NULL");
+    CHECK_ERROR(ga_einsum("ij->", 1, ii) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_einsum: einsum of int32 is not implemented yet");
+    ga_release(a), ga_release(b), ga_release(i);
+}

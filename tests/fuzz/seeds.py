@@ -212,3 +212,26 @@ adv('basic-only', a345, [(0, b'\x05'), (3,), (1, b'\x00', b'\x00', b'\x01')])
 # one index array and 32 new axes over a 1-d array: 33 dims, past the layout's arrays
 adv('regress-33-dims', array('float32', [2]), [idx_array('int64', [2])] + [(2,)] * 32)
 adv('too-many-dims', array('float32', [2]), [idx_array('int64', [2])] + [(2,)] * 63)
+
+
+# einsum: byte 0 the operands less one, then each operand's dims (a count,
+# then each extent below 250 as itself modulo 6), then the subscripts text.
+def einsum(name, shapes, subs):
+    b = bytes([len(shapes) - 1])
+    for s in shapes:
+        b += bytes([len(s)] + list(s))
+    write('einsum', name, b + subs.encode())
+
+
+einsum('matmul', [(2, 3), (3, 4)], 'ij,jk->ik')
+einsum('implicit', [(2, 3), (3, 4)], 'ij,jk')
+einsum('trace', [(3, 3)], 'ii')
+einsum('diagonal', [(3, 3)], 'ii->i')
+einsum('ellipsis', [(5, 2, 3), (3, 4)], '...ij,jk->...ik')
+einsum('broadcast', [(1,), (3,)], 'i,i->i')
+einsum('three', [(2, 3), (3, 4), (4, 5)], 'ij,jk,kl->il')
+einsum('spaces', [(2, 3), (3, 4)], ' i j , j k -> i k ')
+einsum('mismatch', [(2, 3), (4, 4)], 'ij,jk->ik')
+einsum('bad-dots', [(2, 3)], 'i.j')
+einsum('bad-arrow', [(2, 3)], 'ij-->ji')
+einsum('collapse', [(2, 3)], 'ii')
