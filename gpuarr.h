@@ -12045,7 +12045,7 @@ GPUARR_API ga_array *ga_cov(const ga_array *m, const ga_array *y, bool rowvar, b
         ga__null_input(func, "m");
         return NULL;
     }
-    ga_dtype res, cd;
+    ga_dtype res = GA_DTYPE_INVALID, cd = GA_DTYPE_INVALID; /* (set by ga__cov_dtypes where it succeeds) */
     if (ga__cov_dtypes(func, m, y, dtype, &res, &cd) != GA_OK) return NULL;
     ga_array *c = ga__cov(func, m, y, rowvar, bias, ddof, fweights, aweights, cd);
     if (!c) return NULL;
@@ -12061,7 +12061,7 @@ GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowv
         ga__null_input(func, "x");
         return NULL;
     }
-    ga_dtype res, cd;
+    ga_dtype res = GA_DTYPE_INVALID, cd = GA_DTYPE_INVALID; /* (set by ga__cov_dtypes where it succeeds) */
     if (ga__cov_dtypes(func, x, y, dtype, &res, &cd) != GA_OK) return NULL;
     ga_array *c = ga__cov(func, x, y, rowvar, false, GA_NONE, NULL, NULL, cd);
     if (!c) return NULL;
