@@ -14823,8 +14823,17 @@ static ga_array *ga__eterm_arranged(const char *func, const ga__einsum *e, const
         ga__error(GA_ERROR_VALUE, func, "einsum: a result of %d dims (at most %d)", nw, GA_MAXDIMS);
         return NULL;
     }
+    if (nw != x->nl) {
+        ga__error(GA_ERROR_STATE, func, "einsum: a term of %d labels arranged as %d", x->nl, nw);
+        return NULL;
+    }
     for (int k = 0; k < nw; k++) {
-        perm[k] = (int)((const uint8_t *)memchr(x->label, want[k], (size_t)x->nl) - x->label);
+        const uint8_t *at = (const uint8_t *)memchr(x->label, want[k], (size_t)x->nl);
+        if (!at) {
+            ga__error(GA_ERROR_STATE, func, "einsum: a term lacks label %d", want[k]);
+            return NULL;
+        }
+        perm[k] = (int)(at - x->label);
         shape[k] = stretch[k] ? e->size[want[k]] : x->a->shape[perm[k]];
     }
     ga_array *p = ga__permuted(func, x->a, perm);

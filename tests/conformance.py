@@ -4196,6 +4196,148 @@ def run_index_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# Linear algebra (group "linalg"): the products and einsum against NumPy
+# --------------------------------------------------------------------------
+
+LINALG_PROTOTYPES = {
+    "ga_matmul": (_ARR, [_ARR, _ARR]),
+    "ga_matmul_out": (_ST, [_ARR, _ARR, _ARR]),
+    "ga_dot": (_ARR, [_ARR, _ARR]),
+    "ga_vdot": (_ARR, [_ARR, _ARR]),
+    "ga_inner": (_ARR, [_ARR, _ARR]),
+    "ga_outer": (_ARR, [_ARR, _ARR]),
+    "ga_einsum": (_ARR, [_c.c_char_p, _c.c_int, _ARRP]),
+}
+
+LINALG_DTYPES = ("float16", "float32", "float64", "complex64", "complex128")
+
+
+def product_operand(t, ga, shape):
+    """Values k / 4 for small integers k (complex: both parts): every
+    product and sum of the checks is exact in each dtype's accumulation."""
+    dt = t.env.np_dtype(ga)
+    v = t.rng.integers(-4, 5, shape) / 4
+    if kind_of(ga) == "c":
+        v = v + 1j * (t.rng.integers(-4, 5, shape) / 4)
+    return np.asarray(v).astype(dt)
+
+
+def product_matches(t, label, got, want):
+    g = to_numpy(t, got)
+    t.expect(g.dtype == want.dtype and g.shape == want.shape,
+             f"{label}: {g.dtype} {g.shape}, NumPy {want.dtype} {want.shape}")
+    if g.shape == want.shape:
+        t.expect(np.array_equal(g, want), f"{label}: values differ from NumPy's (first: {g.reshape(-1)[:3]!r}, "
+                                          f"NumPy {want.reshape(-1)[:3]!r})")
+
+
+MATMUL_SHAPES = (((3, 5), (5, 7)), ((5,), (5, 3)), ((4, 5), (5,)), ((6,), (6,)), ((2, 3, 4, 5), (3, 5, 2)),
+                 ((3, 1, 4), (2, 4, 5)), ((0, 3), (3, 4)), ((2, 0), (0, 3)), ((1, 1), (1, 1)), ((33, 17), (17, 65)))
+
+
+def check_linalg_products(t, ga):
+    lib = t.lib
+    for sa, sb in MATMUL_SHAPES:
+        a, b = product_operand(t, ga, sa), product_operand(t, ga, sb)
+        da, db = to_device(t, a), to_device(t, b)
+        product_matches(t, f"matmul {sa} @ {sb}", t.own(lib.ga_matmul(da, db), "ga_matmul"), np.matmul(a, b))
+        # b transposed in memory (read in place as op T)
+        bt = np.asfortranarray(b)
+        dbt = t.own(lib.ga_transpose(to_device(t, np.ascontiguousarray(b.T)), None), "ga_transpose")
+        product_matches(t, f"matmul {sa} @ {sb} (F order)", t.own(lib.ga_matmul(da, dbt), "ga_matmul"),
+                        np.matmul(a, bt))
+        if len(sa) >= 1 and len(sb) >= 1 and (len(sb) == 1 or sa[-1] == sb[-2]):
+            product_matches(t, f"dot {sa} . {sb}", t.own(lib.ga_dot(da, db), "ga_dot"), np.dot(a, b))
+    # dot of N-d by M-d, inner, vdot, outer
+    a, b = product_operand(t, ga, (2, 3, 4)), product_operand(t, ga, (5, 4, 6))
+    product_matches(t, "dot (2,3,4) . (5,4,6)", t.own(lib.ga_dot(to_device(t, a), to_device(t, b)), "ga_dot"),
+                    np.dot(a, b))
+    c = product_operand(t, ga, (5, 6, 4))
+    product_matches(t, "inner (2,3,4) (5,6,4)", t.own(lib.ga_inner(to_device(t, a), to_device(t, c)), "ga_inner"),
+                    np.inner(a, c))
+    v, w = product_operand(t, ga, (3, 4)), product_operand(t, ga, (12,))
+    product_matches(t, "vdot (3,4) (12,)", t.own(lib.ga_vdot(to_device(t, v), to_device(t, w)), "ga_vdot"),
+                    np.asarray(np.vdot(v, w)))
+    product_matches(t, "outer (3,4) (12,)", t.own(lib.ga_outer(to_device(t, v), to_device(t, w)), "ga_outer"),
+                    np.outer(v, w))
+    # matmul_out into a float64 / complex128 out of the right shape
+    out_dt = np.complex128 if kind_of(ga) == "c" else np.float64
+    a, b = product_operand(t, ga, (4, 6)), product_operand(t, ga, (6, 3))
+    out = to_device(t, np.zeros((2, 4, 3), out_dt))
+    if t.expect(lib.ga_matmul_out(to_device(t, a), to_device(t, b), out) == 0, f"matmul_out: {t.env.last_error()}"):
+        product_matches(t, "matmul_out into a (2, 4, 3) out", out,
+                        np.matmul(a, b, out=np.zeros((2, 4, 3), out_dt)))
+
+
+EINSUM_CHECKS = (("ij,jk->ik", ((3, 4), (4, 5))), ("ij,jk", ((3, 4), (4, 5))), ("ii", ((4, 4),)),
+                 ("ii->i", ((4, 4),)), ("ij->ji", ((3, 4),)), ("ij->", ((3, 4),)), ("i,i", ((5,), (5,))),
+                 ("i,j->ij", ((3,), (4,))), ("...ij,...jk->...ik", ((2, 3, 4), (4, 5))),
+                 ("bij,bjk->bik", ((2, 3, 4), (2, 4, 5))), ("ijk,kl->il", ((2, 3, 4), (4, 5))),
+                 ("ij,jk,kl->il", ((2, 3), (3, 4), (4, 5))), ("a...a", ((3, 2, 3),)), ("i,i->i", ((1,), (3,))),
+                 ("ijk,ikl,ilm->jm", ((2, 3, 4), (2, 4, 5), (2, 5, 3))), (",ij", ((), (2, 3))),
+                 ("ij,ij->ij", ((2, 3), (1, 3))), ("iij,jk->ik", ((3, 3, 4), (4, 2))))
+
+
+def check_linalg_einsum(t, ga):
+    lib = t.lib
+    for subs, shapes in EINSUM_CHECKS:
+        ops = [product_operand(t, ga, s) for s in shapes]
+        dev = [to_device(t, o) for o in ops]
+        want = np.asarray(np.einsum(subs, *ops))
+        got = t.own(lib.ga_einsum(subs.encode(), len(dev), arrp(dev)), f"ga_einsum('{subs}')")
+        product_matches(t, f"einsum('{subs}')", got, want)
+
+
+LINALG_ERRORS = (
+    ("matmul", "ga_matmul", ((2, 3), (4, 5)), lambda a, b: np.matmul(a, b)),
+    ("matmul", "ga_matmul", ((), (3,)), lambda a, b: np.matmul(a, b)),
+    ("matmul", "ga_matmul", ((2, 3, 4), (5, 4, 2)), lambda a, b: np.matmul(a, b)),
+    ("dot", "ga_dot", ((3,), (4,)), lambda a, b: np.dot(a, b)),
+    ("dot", "ga_dot", ((2, 3), (4, 5)), lambda a, b: np.dot(a, b)),
+    ("inner", "ga_inner", ((2, 3), (4,)), lambda a, b: np.inner(a, b)),
+)
+EINSUM_ERRORS = (("ij,jk->ik", ((2, 3), (4, 4))), ("ii", ((2, 3),)), ("ij->k", ((2, 3),)), ("ij->jj", ((2, 3),)),
+                 ("ijk", ((2, 3),)), ("ij", ((2, 3, 4),)), ("i.j", ((2, 3),)), ("ij,jk", ((2, 3),)),
+                 ("ij", ((2, 3), (3, 4))), ("i1", ((2, 3),)), ("...ij->ij", ((5, 2, 3),)), ("i-j", ((2,),)),
+                 ("...ij,...jk", ((5, 2, 3), (6, 3, 4))), ("bb->b", ((2, 1),)))
+
+
+def check_linalg_errors(t):
+    lib = t.lib
+    for name, fn, shapes, numpy_call in LINALG_ERRORS:
+        ops = [np.ones(s) for s in shapes]
+        try:
+            numpy_call(*ops)
+            t.fail(f"{name} {shapes}: NumPy did not raise")
+            continue
+        except ValueError as e:
+            message = f"{fn}: {e}"
+        p = getattr(lib, fn)(*[to_device(t, o) for o in ops])
+        expect_error(t, f"{name} {shapes}", p, "GA_ERROR_SHAPE" if "remapped" in message else "GA_ERROR_VALUE",
+                     message)
+    for subs, shapes in EINSUM_ERRORS:
+        ops = [np.ones(s) for s in shapes]
+        try:
+            np.einsum(subs, *ops)
+            t.fail(f"einsum('{subs}'): NumPy did not raise")
+            continue
+        except ValueError as e:
+            message = f"ga_einsum: {e}"
+        p = lib.ga_einsum(subs.encode(), len(ops), arrp([to_device(t, o) for o in ops]))
+        expect_error(t, f"einsum('{subs}') {shapes}", p, "GA_ERROR_SHAPE" if "remapped" in message else "GA_ERROR_VALUE",
+                     message)
+
+
+def run_linalg_checks(runner, env):
+    run = runner.run
+    for name in LINALG_DTYPES:
+        g = GA[name]
+        run(f"linalg/products/{name}", check_linalg_products, g, device=True, needs=(g,))
+        run(f"linalg/einsum/{name}", check_linalg_einsum, g, device=True, needs=(g,))
+    run("linalg/errors", check_linalg_errors, device=True)
+
+
+# --------------------------------------------------------------------------
 # Random differential testing (group "random"): random cases against NumPy
 # --------------------------------------------------------------------------
 # The module docstring says what it draws and how to replay a case. Case N
@@ -5565,6 +5707,7 @@ def run_all(runner, env):
     run_sets_checks(runner, env)
     run_order_checks(runner, env)
     run_index_checks(runner, env)
+    run_linalg_checks(runner, env)
 
 
 def main(argv=None):
@@ -5581,7 +5724,7 @@ def main(argv=None):
     try:
         lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES, **SETS_PROTOTYPES,
                                               **ORDER_PROTOTYPES,
-                                              **INDEX_PROTOTYPES})
+                                              **INDEX_PROTOTYPES, **LINALG_PROTOTYPES})
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")
