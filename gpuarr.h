@@ -160,7 +160,8 @@ typedef enum ga_dtype {
     X(GA_ERROR_KERNELS_STALE, "a kernel fatbin was built for another version") \
     X(GA_ERROR_STATE, "the call is not valid in the current state")           \
     X(GA_ERROR_NOT_IMPLEMENTED, "not implemented")                           \
-    X(GA_ERROR_LIBRARY, "a CUDA library could not be loaded")
+    X(GA_ERROR_LIBRARY, "a CUDA library could not be loaded")               \
+    X(GA_ERROR_LINALG, "a linear algebra error (numpy.linalg.LinAlgError)")
 
 typedef enum ga_status {
 #define GA__STATUS_ENUM(E, text) E,
@@ -1856,6 +1857,50 @@ GPUARR_API ga_array *ga_outer(const ga_array *a, const ga_array *b);
    first. Always a new array (NumPy returns some one-operand results as
    views). */
 GPUARR_API ga_array *ga_einsum(const char *subscripts, int n, const ga_array *const *operands);
+
+/* numpy.tensordot(a, b, axes=n): the sum over a's last n dims and b's first
+   n; ga_tensordot_axes(a, b, n, a_axes, b_axes) pairs a_axes[i] with
+   b_axes[i] (negative axes count from the end). The result's dims are a's
+   others, then b's. One GEMM. Error: "shape-mismatch for sum". */
+GPUARR_API ga_array *ga_tensordot(const ga_array *a, const ga_array *b, int n);
+GPUARR_API ga_array *ga_tensordot_axes(const ga_array *a, const ga_array *b, int n, const int *a_axes,
+                                       const int *b_axes);
+
+/* numpy.vecdot (and numpy.linalg.vecdot): sum(conj(a) * b) over `axis` of
+   each, the other dims broadcast; gufunc (n),(n)->(). numpy.matvec: a's
+   matrices (last two dims) times x's vectors, (m,n),(n)->(m); numpy.vecmat:
+   conj(x)'s vectors times a's matrices, (n),(n,m)->(m). Each is one
+   batched GEMM; NumPy's gufunc errors. */
+GPUARR_API ga_array *ga_vecdot(const ga_array *a, const ga_array *b, int axis);
+GPUARR_API ga_array *ga_linalg_vecdot(const ga_array *a, const ga_array *b, int axis);
+GPUARR_API ga_array *ga_matvec(const ga_array *a, const ga_array *x);
+GPUARR_API ga_array *ga_vecmat(const ga_array *x, const ga_array *a);
+
+/* numpy.linalg.matrix_power: a's square matrices (last two dims) to the
+   power n >= 0 by repeated squaring (n = 0: the identity in a's dtype, any
+   dtype; n = 1: a copy). A negative n needs inv: GA_ERROR_NOT_IMPLEMENTED
+   for now. GA_ERROR_LINALG for matrices that are not square or an a of
+   fewer than two dims, in NumPy's words. */
+GPUARR_API ga_array *ga_linalg_matrix_power(const ga_array *a, int64_t n);
+
+/* numpy.linalg.vector_norm(x, ord, axis, keepdims): over `axes` (GA_ALL_AXES:
+   every element), ord any number: INFINITY (max |x|), -INFINITY (min), 0
+   (the count of nonzero elements), 1, 2, p. Bool and integer x are
+   computed in float64; the result is x's real dtype. */
+GPUARR_API ga_array *ga_linalg_vector_norm(const ga_array *x, double ord, int naxes, const int *axes, bool keepdims);
+
+/* numpy.linalg.matrix_norm(x, ord, keepdims) over the last two dims. */
+typedef enum ga_norm_ord {
+    GA_NORM_FRO,       /* 'fro': sqrt(sum |x|^2) */
+    GA_NORM_NUC,       /* 'nuc': the sum of the singular values (needs svd: not yet) */
+    GA_NORM_1,         /* the largest column sum of |x| */
+    GA_NORM_MINUS_1,   /* the smallest */
+    GA_NORM_2,         /* the largest singular value (needs svd: not yet) */
+    GA_NORM_MINUS_2,   /* the smallest (needs svd: not yet) */
+    GA_NORM_INF,       /* the largest row sum of |x| */
+    GA_NORM_MINUS_INF  /* the smallest */
+} ga_norm_ord;
+GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, bool keepdims);
 
 #ifdef __cplusplus
 }
@@ -15168,6 +15213,372 @@ GPUARR_API ga_array *ga_outer(const ga_array *a, const ga_array *b)
     ga_array *r = y ? ga__product_multiply(func, x, y) : NULL;
     ga__temps_release(&t);
     return r;
+}
+
+/* --- products built on matmul: tensordot, vecdot, matvec, vecmat, multi_dot,
+       matrix_power ---------------------------------------------------------- */
+
+/* ufunc u of a (and b) as an unscoped temporary. */
+static ga_array *ga__linalg_ufunc(const char *func, ga_ufunc u, ga_operand a, ga_operand b)
+{
+    ga_operand in[2] = {a, b};
+    ga_array *out[2] = {NULL, NULL};
+    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
+}
+
+/* a's dims in the order perm, reshaped to the 2-d (rows, cols) whose rows
+   are the first `split` of them: a view where the layout allows. */
+static ga_array *ga__as_2d(const char *func, const ga_array *a, const int *perm, int split)
+{
+    int64_t s2[2] = {1, 1};
+    for (int d = 0; d < a->ndim; d++) s2[d < split ? 0 : 1] *= a->shape[perm[d]];
+    ga_array *p = ga__permuted(func, a, perm);
+    ga_array *r = p ? ga__reshape(func, p, 2, s2) : NULL;
+    ga_release(p);
+    return r;
+}
+
+GPUARR_API ga_array *ga_tensordot_axes(const ga_array *a, const ga_array *b, int n, const int *a_axes, const int *b_axes)
+{
+    static const char func[] = "ga_tensordot";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (n < 0 || n > a->ndim || n > b->ndim || (n > 0 && (!a_axes || !b_axes))) {
+        ga__error(GA_ERROR_VALUE, func, "shape-mismatch for sum");
+        return NULL;
+    }
+    bool ra[GA_MAXDIMS] = {false}, rb[GA_MAXDIMS] = {false};
+    int pa[GA_MAXDIMS], pb[GA_MAXDIMS], xa[GA_MAXDIMS], xb[GA_MAXDIMS], na = 0, nb = 0;
+    for (int k = 0; k < n; k++) {
+        xa[k] = a_axes[k], xb[k] = b_axes[k];
+        if (ga__normalize_axis(func, "", &xa[k], a->ndim) != GA_OK || ga__normalize_axis(func, "", &xb[k], b->ndim) != GA_OK)
+            return NULL;
+        if (ra[xa[k]] || rb[xb[k]] || a->shape[xa[k]] != b->shape[xb[k]]) {
+            ga__error(GA_ERROR_VALUE, func, "shape-mismatch for sum");
+            return NULL;
+        }
+        ra[xa[k]] = rb[xb[k]] = true;
+    }
+    /* a as (its other dims, the summed ones in the order given); b as (the
+       summed ones, its other dims) */
+    for (int d = 0; d < a->ndim; d++)
+        if (!ra[d]) pa[na++] = d;
+    for (int k = 0; k < n; k++) pa[na + k] = xa[k], pb[k] = xb[k];
+    for (int d = 0; d < b->ndim; d++)
+        if (!rb[d]) pb[n + nb++] = d;
+    ga_dtype dt;
+    if (ga__product_dtype(func, a, b, &dt) != GA_OK) return NULL;
+    ga__temps t = {{NULL}, 0};
+    ga_array *a2 = ga__temp(&t, ga__as_2d(func, a, pa, na)), *b2 = a2 ? ga__temp(&t, ga__as_2d(func, b, pb, n)) : NULL;
+    ga__product p;
+    ga_array *r = NULL;
+    if (!b2 || ga__matmul_plan(func, a2, b2, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) {
+        ga__temps_fail(&t);
+        return NULL;
+    }
+    int64_t shape[GA_MAXDIMS * 2];
+    int nd = 0;
+    for (int k = 0; k < na; k++) shape[nd++] = a->shape[pa[k]];
+    for (int k = 0; k < nb; k++) shape[nd++] = b->shape[pb[n + k]];
+    ga_array *out = nd <= GA_MAXDIMS ? ga__reshape(func, r, nd, shape) : NULL;
+    if (nd > GA_MAXDIMS) ga__error(GA_ERROR_VALUE, func, "the result would have %d dims (at most %d)", nd, GA_MAXDIMS);
+    ga_release(r);
+    ga__temps_release(&t);
+    return ga__ret(out);
+}
+
+GPUARR_API ga_array *ga_tensordot(const ga_array *a, const ga_array *b, int n)
+{
+    int xa[GA_MAXDIMS], xb[GA_MAXDIMS];
+    if (!a || !b || n < 0 || n > a->ndim || n > b->ndim) /* its errors */
+        return ga_tensordot_axes(a, b, n < 0 ? n : GA_MAXDIMS + 1, NULL, NULL);
+    for (int k = 0; k < n; k++) xa[k] = a->ndim - n + k, xb[k] = k;
+    return ga_tensordot_axes(a, b, n, xa, xb);
+}
+
+/* A view of a with a dim of 1 inserted before its dim `at` (0 <= at <=
+   ndim). */
+static ga_array *ga__unit_dim(const char *func, const ga_array *a, int at)
+{
+    ga__layout l;
+    l.ndim = a->ndim + 1;
+    l.offset = 0;
+    for (int d = 0, s = 0; d < l.ndim; d++) {
+        bool unit = d == at;
+        l.shape[d] = unit ? 1 : a->shape[s];
+        l.strides[d] = unit ? 0 : a->strides[s];
+        if (!unit) s++;
+    }
+    return ga__view(func, a, &l, false);
+}
+
+/* The gufuncs whose core is a product of a vector: vecdot (n),(n)->() with
+   a conjugated, matvec (m,n),(n)->(m), vecmat (n),(n,m)->(m) with a
+   conjugated. a_vec / b_vec: that operand's core is a vector (its last
+   dim); the others' is a matrix (their last two). One matmul, a vector
+   being a row (1, n) or a column (n, 1); NumPy's gufunc errors. */
+static ga_array *ga__vector_product(const char *func, const char *name, const char *signature, const ga_array *a,
+                                    const ga_array *b, bool a_vec, bool b_vec)
+{
+    const ga_array *in[2] = {a, b};
+    const int core[2] = {a_vec ? 1 : 2, b_vec ? 1 : 2};
+    for (int i = 0; i < 2; i++)
+        if (in[i]->ndim < core[i]) {
+            ga__error(GA_ERROR_VALUE, func, "%s: Input operand %d does not have enough dimensions (has %d, gufunc core with "
+                      "signature %s requires %d)", name, i, in[i]->ndim, signature, core[i]);
+            return NULL;
+        }
+    const int64_t n = a->shape[a->ndim - 1], nb = b->shape[b->ndim - (b_vec ? 1 : 2)];
+    if (n != nb) {
+        ga__error(GA_ERROR_VALUE, func, "%s: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature %s "
+                  "(size %lld is different from %lld)", name, signature, (long long)nb, (long long)n);
+        return NULL;
+    }
+    int ndims[2] = {a->ndim - core[0], b->ndim - core[1]}, nd = 0, bad = 0;
+    const int64_t *shapes[2] = {a->shape, b->shape};
+    int64_t loop[GA_MAXDIMS];
+    if (!ga__broadcast_shapes(2, ndims, shapes, &nd, loop, &bad)) {
+        /* NumPy's words: each operand's loop dims, then "newaxis" for the
+           result's core dim (matvec, vecmat), and that core's extent */
+        char sa[256], sb[256], la[300], lb[300], req[64] = "()";
+        const int out_core = a_vec && b_vec ? 0 : 1;
+        const int64_t m = a_vec ? b->shape[b->ndim - 1] : a->shape[a->ndim - 2];
+        ga__format_shape(sa, sizeof sa, a->ndim, a->shape);
+        ga__format_shape(sb, sizeof sb, b->ndim, b->shape);
+        ga__remapped_shape(la, sizeof la, ndims[0], ndims[0] + out_core, a->shape);
+        ga__remapped_shape(lb, sizeof lb, ndims[1], ndims[1] + out_core, b->shape);
+        if (out_core) snprintf(req, sizeof req, "(%lld)", (long long)m);
+        else {
+            if (ndims[0] == 1) snprintf(la + strlen(la) - 1, sizeof la - strlen(la) + 1, ",)");
+            if (ndims[1] == 1) snprintf(lb + strlen(lb) - 1, sizeof lb - strlen(lb) + 1, ",)");
+        }
+        ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with remapped shapes [original->remapped]: "
+                  "%s->%s %s->%s  and requested shape %s", sa, la, sb, lb, req);
+        return NULL;
+    }
+    ga_dtype dt;
+    if (ga__product_dtype(func, a, b, &dt) != GA_OK) return NULL;
+    ga__temps t = {{NULL}, 0};
+    if (a_vec && ga_dtype_kind(a->dtype) == 'c')
+        a = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(a), ga_operand_array(NULL)));
+    ga_array *x = a && a_vec ? ga__temp(&t, ga__unit_dim(func, a, a->ndim - 1)) : (ga_array *)a;
+    ga_array *y = x && b_vec ? ga__temp(&t, ga__unit_dim(func, b, b->ndim)) : (ga_array *)b;
+    ga__product p;
+    ga_array *r = NULL;
+    if (!x || !y || ga__matmul_plan(func, x, y, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) {
+        ga__temps_fail(&t);
+        return NULL;
+    }
+    /* the result without the unit dims of the vectors */
+    int64_t shape[GA_MAXDIMS];
+    int rn = 0;
+    for (int d = 0; d < r->ndim; d++) {
+        bool row_unit = a_vec && d == r->ndim - 2, col_unit = b_vec && d == r->ndim - 1;
+        if (!row_unit && !col_unit) shape[rn++] = r->shape[d];
+    }
+    ga_array *out = ga__reshape(func, r, rn, shape);
+    ga_release(r);
+    ga__temps_release(&t);
+    return out;
+}
+
+GPUARR_API ga_array *ga_vecdot(const ga_array *a, const ga_array *b, int axis)
+{
+    static const char func[] = "ga_vecdot";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    const ga_array *in[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (in[i]->ndim == 0) {
+            ga__error(GA_ERROR_VALUE, func, "vecdot: Input operand %d does not have enough dimensions (has 0, gufunc core "
+                      "with signature (n),(n)->() requires 1)", i);
+            return NULL;
+        }
+    int xa = axis, xb = axis; /* (the axis of each: NumPy's gufunc axis) */
+    if (ga__normalize_axis(func, "", &xa, a->ndim) != GA_OK || ga__normalize_axis(func, "", &xb, b->ndim) != GA_OK)
+        return NULL;
+    ga_array *x = ga__axis_last(func, a, xa), *y = x ? ga__axis_last(func, b, xb) : NULL;
+    ga_array *r = y ? ga__vector_product(func, "vecdot", "(n),(n)->()", x, y, true, true) : NULL;
+    ga_release(x), ga_release(y);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_linalg_vecdot(const ga_array *a, const ga_array *b, int axis)
+{
+    return ga_vecdot(a, b, axis);
+}
+
+GPUARR_API ga_array *ga_matvec(const ga_array *a, const ga_array *x)
+{
+    static const char func[] = "ga_matvec";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    return ga__ret(ga__vector_product(func, "matvec", "(m,n),(n)->(m)", a, x, false, true));
+}
+
+GPUARR_API ga_array *ga_vecmat(const ga_array *x, const ga_array *a)
+{
+    static const char func[] = "ga_vecmat";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    return ga__ret(ga__vector_product(func, "vecmat", "(n),(n,m)->(m)", x, a, true, false));
+}
+
+/* matmul of a and b as an unscoped new array, errors naming func. */
+static ga_array *ga__matmul_new(const char *func, const ga_array *a, const ga_array *b)
+{
+    ga__product p;
+    ga_array *r = NULL;
+    if (ga__matmul_plan(func, a, b, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) return NULL;
+    return r;
+}
+
+/* numpy.linalg.LinAlgError where a stack of square matrices is needed. */
+static ga_status ga__linalg_square(const char *func, const ga_array *a)
+{
+    if (a->ndim < 2)
+        return ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be at least two-dimensional",
+                         a->ndim);
+    if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2])
+        return ga__error(GA_ERROR_LINALG, func, "Last 2 dimensions of the array must be square");
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_linalg_matrix_power(const ga_array *a, int64_t n)
+{
+    static const char func[] = "ga_linalg_matrix_power";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__linalg_square(func, a) != GA_OK) return NULL;
+    if (n < 0) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "a negative power needs linalg.inv, which is not implemented yet");
+        return NULL;
+    }
+    if (n == 0) { /* the identity in a's dtype, over the stack (NumPy's result[...] = eye) */
+        const int64_t m = a->shape[a->ndim - 1];
+        ga_array *e = ga__eye(func, m, m, 0, a->dtype);
+        ga_array *b = e ? ga__broadcast_view(func, e, a->ndim, a->shape) : NULL;
+        ga_array *r = b ? ga__contiguous_copy(func, b, a->dtype) : NULL;
+        ga_release(b), ga_release(e);
+        return ga__ret(r);
+    }
+    /* binary powers: square, multiply where the bit is set */
+    ga_array *result = NULL, *z = ga_retain((ga_array *)a);
+    while (z) {
+        if (n & 1) {
+            ga_array *next = result ? ga__matmul_new(func, result, z) : ga_retain(z);
+            ga_release(result);
+            result = next;
+            if (!result) break;
+        }
+        n >>= 1;
+        if (!n) break;
+        ga_array *sq = ga__matmul_new(func, z, z);
+        ga_release(z);
+        z = sq;
+    }
+    ga_release(z);
+    if (result && result == a) { /* n == 1: a copy, as NumPy's */
+        ga_array *c = ga__contiguous_copy(func, result, result->dtype);
+        ga_release(result);
+        result = c;
+    }
+    return ga__ret(result);
+}
+
+/* --- norms ------------------------------------------------------------------- */
+
+/* |x| (complex: its magnitude) in x's inexact dtype (float64 for bool and
+   integers, as NumPy converts them), unscoped. */
+static ga_array *ga__norm_abs(const char *func, const ga_array *x)
+{
+    ga_array *f = ga_dtype_kind(x->dtype) == 'f' || ga_dtype_kind(x->dtype) == 'c' ? ga_retain((ga_array *)x)
+                                                                                     : ga__contiguous_copy(func, x, GA_FLOAT64);
+    ga_array *y = f ? ga__linalg_ufunc(func, GA_UFUNC_ABSOLUTE, ga_operand_array(f), ga_operand_array(NULL)) : NULL;
+    ga_release(f);
+    return y;
+}
+
+/* reduction r of y over its axes, into y's dtype; y released. */
+static ga_array *ga__norm_reduce(const char *func, ga_reduction r, ga_array *y, int naxes, const int *axes, bool keepdims)
+{
+    ga_array *s = NULL;
+    if (y && ga__reduce(func, r, y, naxes, axes, y->dtype, &s, keepdims, NULL) != GA_OK) s = NULL;
+    ga_release(y);
+    return s;
+}
+
+GPUARR_API ga_array *ga_linalg_vector_norm(const ga_array *x, double ord, int naxes, const int *axes, bool keepdims)
+{
+    static const char func[] = "ga_linalg_vector_norm";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    if (isnan(ord)) {
+        ga__error(GA_ERROR_VALUE, func, "Invalid norm order 'nan' for vectors");
+        return NULL;
+    }
+    ga_array *y = ga__norm_abs(func, x), *r = NULL;
+    if (!y) return NULL;
+    if (isinf(ord)) {
+        r = ga__norm_reduce(func, ord > 0 ? GA_REDUCE_MAX : GA_REDUCE_MIN, y, naxes, axes, keepdims);
+    } else if (ord == 0) { /* the count of nonzero elements, in y's dtype */
+        ga_array *c = NULL;
+        if (ga__reduce(func, GA_REDUCE_COUNT_NONZERO, y, naxes, axes, GA_DTYPE_INVALID, &c, keepdims, NULL) == GA_OK)
+            r = ga__contiguous_copy(func, c, y->dtype);
+        ga_release(c), ga_release(y);
+    } else if (ord == 1) {
+        r = ga__norm_reduce(func, GA_REDUCE_SUM, y, naxes, axes, keepdims);
+    } else { /* (sum |x|^ord)^(1/ord); ord 2 as a square and a square root */
+        bool two = ord == 2;
+        ga_array *p = two ? ga__linalg_ufunc(func, GA_UFUNC_SQUARE, ga_operand_array(y), ga_operand_array(NULL))
+                          : ga__linalg_ufunc(func, GA_UFUNC_POWER, ga_operand_array(y), ga_operand_scalar(ga_float(ord)));
+        ga_release(y);
+        ga_array *s = ga__norm_reduce(func, GA_REDUCE_SUM, p, naxes, axes, keepdims);
+        r = !s ? NULL
+            : two ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(s), ga_operand_array(NULL))
+                  : ga__linalg_ufunc(func, GA_UFUNC_POWER, ga_operand_array(s), ga_operand_scalar(ga_float(1.0 / ord)));
+        ga_release(s);
+    }
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, bool keepdims)
+{
+    static const char func[] = "ga_linalg_matrix_norm";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    if (x->ndim < 2) {
+        ga__error(GA_ERROR_AXIS, func, "axis -2 is out of bounds for array of dimension %d", x->ndim);
+        return NULL;
+    }
+    if (ord == GA_NORM_2 || ord == GA_NORM_MINUS_2 || ord == GA_NORM_NUC) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "the 2, -2 and nuclear norms need linalg.svd, which is not implemented yet");
+        return NULL;
+    }
+    if ((int)ord < 0 || ord > GA_NORM_MINUS_INF) {
+        ga__error(GA_ERROR_VALUE, func, "Invalid norm order for matrices.");
+        return NULL;
+    }
+    const int both[2] = {-2, -1};
+    if (ord == GA_NORM_FRO) { /* sqrt(sum |x|^2) over the last two dims */
+        ga_array *y = ga__norm_abs(func, x);
+        ga_array *q = y ? ga__linalg_ufunc(func, GA_UFUNC_SQUARE, ga_operand_array(y), ga_operand_array(NULL)) : NULL;
+        ga_release(y);
+        ga_array *s = ga__norm_reduce(func, GA_REDUCE_SUM, q, 2, both, keepdims);
+        ga_array *r = s ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(s), ga_operand_array(NULL)) : NULL;
+        ga_release(s);
+        return ga__ret(r);
+    }
+    /* 1 / -1: the largest / smallest column sum of |x|; inf / -inf: of the row sums */
+    bool cols = ord == GA_NORM_1 || ord == GA_NORM_MINUS_1;
+    bool largest = ord == GA_NORM_1 || ord == GA_NORM_INF;
+    int first = cols ? -2 : -1;
+    ga_array *s = ga__norm_reduce(func, GA_REDUCE_SUM, ga__norm_abs(func, x), 1, &first, true);
+    int last = cols ? -1 : -2;
+    ga_array *r = s ? ga__norm_reduce(func, largest ? GA_REDUCE_MAX : GA_REDUCE_MIN, s, 1, &last, true) : NULL;
+    if (r && !keepdims) {
+        ga_array *q = ga__reshape(func, r, r->ndim - 2, r->shape);
+        ga_release(r);
+        r = q;
+    }
+    return ga__ret(r);
 }
 
 #endif /* GPUARR_NO_LINALG */

@@ -216,6 +216,8 @@ STATUS_LIST = (
     ("GA_ERROR_KERNELS_STALE", "a kernel fatbin was built for another version"),
     ("GA_ERROR_STATE", "the call is not valid in the current state"),
     ("GA_ERROR_NOT_IMPLEMENTED", "not implemented"),
+    ("GA_ERROR_LIBRARY", "a CUDA library could not be loaded"),
+    ("GA_ERROR_LINALG", "a linear algebra error (numpy.linalg.LinAlgError)"),
 )
 
 GA_C_CONTIGUOUS, GA_F_CONTIGUOUS, GA_WRITEABLE, GA_OWNDATA = 1, 2, 4, 8
@@ -4207,7 +4209,22 @@ LINALG_PROTOTYPES = {
     "ga_inner": (_ARR, [_ARR, _ARR]),
     "ga_outer": (_ARR, [_ARR, _ARR]),
     "ga_einsum": (_ARR, [_c.c_char_p, _c.c_int, _ARRP]),
+    "ga_tensordot": (_ARR, [_ARR, _ARR, _c.c_int]),
+    "ga_tensordot_axes": (_ARR, [_ARR, _ARR, _c.c_int, _c.POINTER(_c.c_int), _c.POINTER(_c.c_int)]),
+    "ga_vecdot": (_ARR, [_ARR, _ARR, _c.c_int]),
+    "ga_matvec": (_ARR, [_ARR, _ARR]),
+    "ga_vecmat": (_ARR, [_ARR, _ARR]),
+    "ga_linalg_matrix_power": (_ARR, [_ARR, _c.c_int64]),
+    "ga_linalg_vector_norm": (_ARR, [_ARR, _c.c_double, _c.c_int, _c.POINTER(_c.c_int), _c.c_bool]),
+    "ga_linalg_matrix_norm": (_ARR, [_ARR, _c.c_int, _c.c_bool]),
 }
+
+NORM_ORDS = {"fro": 0, "nuc": 1, 1: 2, -1: 3, 2: 4, -2: 5, np.inf: 6, -np.inf: 7}
+
+
+def ints(values):
+    values = [int(v) for v in values]
+    return (ctypes.c_int * max(1, len(values)))(*values)
 
 LINALG_DTYPES = ("float16", "float32", "float64", "complex64", "complex128")
 
@@ -4269,6 +4286,60 @@ def check_linalg_products(t, ga):
                         np.matmul(a, b, out=np.zeros((2, 4, 3), out_dt)))
 
 
+def product_close(t, label, got, want, rtol):
+    g = to_numpy(t, got)
+    t.expect(g.dtype == want.dtype and g.shape == want.shape,
+             f"{label}: {g.dtype} {g.shape}, NumPy {want.dtype} {want.shape}")
+    if g.shape == want.shape:
+        with quiet():
+            ok = np.allclose(g.astype(np.complex128), want.astype(np.complex128), rtol=rtol, atol=0)
+        t.expect(ok, f"{label}: {g.reshape(-1)[:3]!r}, NumPy {want.reshape(-1)[:3]!r}")
+
+
+def check_linalg_more_products(t, ga):
+    lib = t.lib
+    a, b = product_operand(t, ga, (2, 3, 4)), product_operand(t, ga, (4, 3, 5))
+    da, db = to_device(t, a), to_device(t, b)
+    product_matches(t, "tensordot axes=1", t.own(lib.ga_tensordot(da, db, 1), "ga_tensordot"), np.tensordot(a, b, 1))
+    product_matches(t, "tensordot axes=0", t.own(lib.ga_tensordot(da, db, 0), "ga_tensordot"), np.tensordot(a, b, 0))
+    product_matches(t, "tensordot axes=([1,2],[1,0])",
+                    t.own(lib.ga_tensordot_axes(da, db, 2, ints([1, 2]), ints([1, 0])), "ga_tensordot_axes"),
+                    np.tensordot(a, b, axes=([1, 2], [1, 0])))
+    x, y = product_operand(t, ga, (2, 3)), product_operand(t, ga, (4, 1, 3))
+    product_matches(t, "vecdot (2,3) (4,1,3)", t.own(lib.ga_vecdot(to_device(t, x), to_device(t, y), -1), "ga_vecdot"),
+                    np.vecdot(x, y))
+    z = product_operand(t, ga, (3, 2))
+    product_matches(t, "vecdot axis 0", t.own(lib.ga_vecdot(to_device(t, z), to_device(t, z), 0), "ga_vecdot"),
+                    np.vecdot(z, z, axis=0))
+    m, v = product_operand(t, ga, (5, 2, 3, 4)), product_operand(t, ga, (2, 4))
+    product_matches(t, "matvec", t.own(lib.ga_matvec(to_device(t, m), to_device(t, v)), "ga_matvec"), np.matvec(m, v))
+    w = product_operand(t, ga, (3,))
+    product_matches(t, "vecmat", t.own(lib.ga_vecmat(to_device(t, w), to_device(t, m)), "ga_vecmat"), np.vecmat(w, m))
+    q = product_operand(t, ga, (2, 3, 3)) / 2
+    for n in (0, 1, 2, 3, 5):
+        product_matches(t, f"matrix_power {n}", t.own(lib.ga_linalg_matrix_power(to_device(t, q), n),
+                                                      "ga_linalg_matrix_power"), np.linalg.matrix_power(q, n))
+    rtol = 2e-3 if ga == GA["float16"] else 1e-5 if ga in (GA["float32"], GA["complex64"]) else 1e-12
+    h = product_operand(t, ga, (3, 4, 5))
+    dh = to_device(t, h)
+    for ord_ in (np.inf, -np.inf, 0, 1, 2, 3, 0.5):
+        for axes in (None, (1,), (0, 2)):
+            want = np.asarray(np.linalg.vector_norm(h, ord=ord_, axis=axes))
+            ax = list(axes or [])
+            got = t.own(lib.ga_linalg_vector_norm(dh, float(ord_), len(ax), ints(ax) if ax else None, False),
+                        "ga_linalg_vector_norm")
+            product_close(t, f"vector_norm ord {ord_} axes {axes}", got, want, rtol)
+    for name, code in NORM_ORDS.items():
+        if name in ("nuc", 2, -2):
+            continue
+        want = np.asarray(np.linalg.matrix_norm(h, ord=name))
+        product_close(t, f"matrix_norm {name}", t.own(lib.ga_linalg_matrix_norm(dh, code, False), "ga_linalg_matrix_norm"),
+                      want, rtol)
+        want = np.asarray(np.linalg.matrix_norm(h, ord=name, keepdims=True))
+        product_close(t, f"matrix_norm {name} keepdims", t.own(lib.ga_linalg_matrix_norm(dh, code, True),
+                                                               "ga_linalg_matrix_norm"), want, rtol)
+
+
 EINSUM_CHECKS = (("ij,jk->ik", ((3, 4), (4, 5))), ("ij,jk", ((3, 4), (4, 5))), ("ii", ((4, 4),)),
                  ("ii->i", ((4, 4),)), ("ij->ji", ((3, 4),)), ("ij->", ((3, 4),)), ("i,i", ((5,), (5,))),
                  ("i,j->ij", ((3,), (4,))), ("...ij,...jk->...ik", ((2, 3, 4), (4, 5))),
@@ -4304,6 +4375,26 @@ EINSUM_ERRORS = (("ij,jk->ik", ((2, 3), (4, 4))), ("ii", ((2, 3),)), ("ij->k", (
 
 def check_linalg_errors(t):
     lib = t.lib
+    for label, call, numpy_call in (
+            ("tensordot axes=2", lambda a, b: lib.ga_tensordot(a, b, 2),
+             lambda a, b: np.tensordot(a, b, 2)),
+            ("vecdot", lambda a, b: lib.ga_vecdot(a, b, -1), lambda a, b: np.vecdot(a, b)),
+            ("matvec", lambda a, b: lib.ga_matvec(a, b), lambda a, b: np.matvec(a, b))):
+        a, b = np.ones((2, 3, 4)), np.ones((4, 3, 5)) if label.startswith("tensordot") else np.ones((2, 5))
+        try:
+            numpy_call(a, b)
+            t.fail(f"{label}: NumPy did not raise")
+            continue
+        except ValueError as e:
+            message = f"ga_{label.split()[0]}: {e}"
+        expect_error(t, label, call(to_device(t, a), to_device(t, b)),
+                     "GA_ERROR_SHAPE" if "remapped" in message else "GA_ERROR_VALUE", message)
+    for shape in ((2, 3), (3,)):
+        try:
+            np.linalg.matrix_power(np.ones(shape), 2)
+        except np.linalg.LinAlgError as e:
+            expect_error(t, f"matrix_power {shape}", lib.ga_linalg_matrix_power(to_device(t, np.ones(shape)), 2),
+                         "GA_ERROR_LINALG", f"ga_linalg_matrix_power: {e}")
     for name, fn, shapes, numpy_call in LINALG_ERRORS:
         ops = [np.ones(s) for s in shapes]
         try:
@@ -4334,6 +4425,7 @@ def run_linalg_checks(runner, env):
         g = GA[name]
         run(f"linalg/products/{name}", check_linalg_products, g, device=True, needs=(g,))
         run(f"linalg/einsum/{name}", check_linalg_einsum, g, device=True, needs=(g,))
+        run(f"linalg/more-products/{name}", check_linalg_more_products, g, device=True, needs=(g,))
     run("linalg/errors", check_linalg_errors, device=True)
 
 

@@ -664,3 +664,45 @@ DEVICE_TEST(einsum_errors)
     CHECK_ERROR(ga_einsum("ij->", 1, ii) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_einsum: einsum of int32 is not implemented yet");
     ga_release(a), ga_release(b), ga_release(i);
 }
+
+/* tensordot, vecdot, matvec, vecmat, matrix_power and the norms on small
+   exact cases (NumPy's answers, worked by hand); the conformance script
+   checks them against NumPy over every float dtype. */
+DEVICE_TEST(tensordot_vecdot_matvec_power_norms)
+{
+    const int64_t s23[2] = {2, 3}, s33[2] = {3, 3}, s3[1] = {3};
+    ga_array *a = ga_arange_int(0, 6, 1, GA_FLOAT64), *a23 = a ? ga_reshape(a, 2, s23) : NULL;
+    ga_array *o3 = ga_ones(1, s3, GA_FLOAT64), *o33 = ga_ones(2, s33, GA_FLOAT64);
+    /* tensordot(a23, ones(3), 1) = row sums 3, 12 */
+    ga_array *t = ga_tensordot(a23, o3, 1);
+    double h[9] = {0};
+    CHECK(t && ga_ndim(t) == 1 && download(t, h) && h[0] == 3 && h[1] == 12, "tensordot: %s", ga_last_error_message());
+    /* vecdot over the last axis: the same */
+    ga_array *v = ga_vecdot(a23, o3, -1);
+    CHECK(v && ga_ndim(v) == 1 && download(v, h) && h[0] == 3 && h[1] == 12, "vecdot: %s", ga_last_error_message());
+    ga_array *mv = ga_matvec(a23, o3), *vm = ga_vecmat(o3, o33);
+    CHECK(mv && download(mv, h) && h[0] == 3 && h[1] == 12, "matvec: %s", ga_last_error_message());
+    CHECK(vm && ga_ndim(vm) == 1 && download(vm, h) && h[0] == 3 && h[2] == 3, "vecmat: %s", ga_last_error_message());
+    /* ones(3,3)^3 = 9 everywhere; ^0 the identity */
+    ga_array *p3 = ga_linalg_matrix_power(o33, 3), *p0 = ga_linalg_matrix_power(o33, 0);
+    CHECK(p3 && download(p3, h) && h[0] == 9 && h[8] == 9, "matrix_power 3: %s", ga_last_error_message());
+    CHECK(p0 && download(p0, h) && h[0] == 1 && h[1] == 0 && h[4] == 1, "matrix_power 0: %s", ga_last_error_message());
+    CHECK_ERROR(ga_linalg_matrix_power(a23, 2) == NULL, GA_ERROR_LINALG,
+                "ga_linalg_matrix_power: Last 2 dimensions of the array must be square");
+    CHECK_ERROR(ga_linalg_matrix_power(o3, 2) == NULL, GA_ERROR_LINALG,
+                "ga_linalg_matrix_power: 1-dimensional array given. Array must be at least two-dimensional");
+    /* norms of 0..5: 2-norm sqrt(55), inf 5, 1-norm 15; matrix 1: max col sum 7, inf: max row sum 12 */
+    ga_array *n2 = ga_linalg_vector_norm(a23, 2, GA_ALL_AXES, false), *ni = ga_linalg_vector_norm(a23, INFINITY, GA_ALL_AXES, false);
+    ga_array *m1 = ga_linalg_matrix_norm(a23, GA_NORM_1, false), *mi = ga_linalg_matrix_norm(a23, GA_NORM_INF, true);
+    double x = 0;
+    CHECK(n2 && download(n2, &x) && fabs(x - sqrt(55.0)) < 1e-12, "vector_norm 2: %g", x);
+    CHECK(ni && download(ni, &x) && x == 5, "vector_norm inf: %g", x);
+    CHECK(m1 && download(m1, &x) && x == 7, "matrix_norm 1: %g", x);
+    CHECK(mi && ga_ndim(mi) == 2 && download(mi, &x) && x == 12, "matrix_norm inf keepdims: %g", x);
+    CHECK_ERROR(ga_linalg_matrix_norm(o3, GA_NORM_FRO, false) == NULL, GA_ERROR_AXIS,
+                "ga_linalg_matrix_norm: axis -2 is out of bounds for array of dimension 1");
+    ga_release(n2), ga_release(ni), ga_release(m1), ga_release(mi), ga_release(p3), ga_release(p0);
+    ga_release(mv), ga_release(vm), ga_release(v), ga_release(t), ga_release(o3), ga_release(o33);
+    ga_release(a23), ga_release(a);
+    ga_clear_error();
+}
