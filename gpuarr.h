@@ -1902,6 +1902,35 @@ typedef enum ga_norm_ord {
 } ga_norm_ord;
 GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, bool keepdims);
 
+/* Decompositions and solvers over cuSOLVER, for each matrix of a stack
+   (..., n, n), in float32, float64, complex64 or complex128 (bool and
+   integers in float64; float16 and bfloat16 are GA_ERROR_TYPE, as NumPy
+   refuses float16). Each waits for the device to read cuSOLVER's info
+   words, and a failed matrix is GA_ERROR_LINALG in NumPy's words. */
+
+/* numpy.linalg.cholesky(a, upper=False): L (A = L L^H) from a's lower
+   triangle, or L^H with `upper`. "Matrix is not positive definite". */
+GPUARR_API ga_array *ga_linalg_cholesky(const ga_array *a, bool upper);
+
+/* numpy.linalg.solve(a, b): x with a x = b, NumPy 2's rule for b: a 1-d b
+   is one vector, otherwise a stack of (n, k) matrices; the batch dims
+   broadcast. "Singular matrix". */
+GPUARR_API ga_array *ga_linalg_solve(const ga_array *a, const ga_array *b);
+
+/* numpy.linalg.inv: the inverse of each matrix. "Singular matrix". */
+GPUARR_API ga_array *ga_linalg_inv(const ga_array *a);
+
+/* numpy.linalg.det and slogdet (sign, and log|det| in the real dtype; a
+   singular matrix gives 0 and -inf, no error), from each matrix's LU. */
+GPUARR_API ga_array *ga_linalg_det(const ga_array *a);
+GPUARR_API ga_status ga_linalg_slogdet(const ga_array *a, ga_array **sign, ga_array **logabsdet);
+
+/* numpy.linalg.eigh(a, UPLO) and eigvalsh: the eigenvalues (ascending, in
+   the real dtype) and eigenvectors (the columns of v) of each Hermitian
+   matrix, from its lower ('L') or upper ('U') triangle. */
+GPUARR_API ga_status ga_linalg_eigh(const ga_array *a, char uplo, ga_array **eigenvalues, ga_array **eigenvectors);
+GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2317,6 +2346,7 @@ int ga__cub_version(void);
 #    pragma clang diagnostic ignored "-Wgnu-zero-variadic-macro-arguments"
 #  endif
 #  include <cublas_api.h>
+#  include <cusolverDn.h>
 #  if defined(__clang__)
 #    pragma clang diagnostic pop
 #  endif
@@ -4989,7 +5019,7 @@ GPUARR_API ga_array *ga_keep(ga_array *a)
        ...
        ga__temps_release(&t);
    ga__temp passes NULL through, the error already recorded. */
-#define GA__MAX_TEMPS 8
+#define GA__MAX_TEMPS 16
 typedef struct ga__temps {
     ga_array *a[GA__MAX_TEMPS];
     int n;
@@ -5329,11 +5359,13 @@ static void ga__launch_shutdown(void)
    also checks each type against the library's header). A later section
    adds its library here, with its switch. */
 #ifndef GPUARR_NO_LINALG
-#define GA__LIBRARY_CUBLAS(X) X(CUBLAS, cublas, "libcublas.so.13", "GPUARR_CUBLAS_LIBRARY", GA__CUBLAS_API)
+#define GA__LIBRARY_LINALG(X)                                                           \
+    X(CUBLAS, cublas, "libcublas.so.13", "GPUARR_CUBLAS_LIBRARY", GA__CUBLAS_API)         \
+    X(CUSOLVER, cusolver, "libcusolver.so.12", "GPUARR_CUSOLVER_LIBRARY", GA__CUSOLVER_API)
 #else
-#define GA__LIBRARY_CUBLAS(X)
+#define GA__LIBRARY_LINALG(X)
 #endif
-#define GA__LIBRARY_LIST(X) GA__LIBRARY_CUBLAS(X)
+#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X)
 
 #ifndef GPUARR_NO_LINALG
 #define GA__CUBLAS_API(X)                                                                                         \
@@ -5347,12 +5379,45 @@ static void ga__launch_shutdown(void)
        cudaDataType, int64_t, long long, const void *, cudaDataType, int64_t, long long, const void *, void *,      \
        cudaDataType, int64_t, long long, int64_t, cublasComputeType_t, cublasGemmAlgo_t))
 
-typedef struct ga__cublas_api {
+/* cuSOLVER's dense solvers, through its 64-bit generic API (cusolverDnX*) */
+#define GA__CUSOLVER_API(X)                                                                                         \
+    X(cusolverStatus_t, cusolverDnCreate, (cusolverDnHandle_t *))                                                   \
+    X(cusolverStatus_t, cusolverDnDestroy, (cusolverDnHandle_t))                                                    \
+    X(cusolverStatus_t, cusolverDnSetStream, (cusolverDnHandle_t, cudaStream_t))                                    \
+    X(cusolverStatus_t, cusolverDnCreateParams, (cusolverDnParams_t *))                                             \
+    X(cusolverStatus_t, cusolverDnDestroyParams, (cusolverDnParams_t))                                              \
+    X(cusolverStatus_t, cusolverDnXpotrf_bufferSize,                                                                \
+      (cusolverDnHandle_t, cusolverDnParams_t, cublasFillMode_t, int64_t, cudaDataType, const void *, int64_t,       \
+       cudaDataType, size_t *, size_t *))                                                                           \
+    X(cusolverStatus_t, cusolverDnXpotrf,                                                                           \
+      (cusolverDnHandle_t, cusolverDnParams_t, cublasFillMode_t, int64_t, cudaDataType, void *, int64_t, cudaDataType, \
+       void *, size_t, void *, size_t, int *))                                                                      \
+    X(cusolverStatus_t, cusolverDnXgetrf_bufferSize,                                                                \
+      (cusolverDnHandle_t, cusolverDnParams_t, int64_t, int64_t, cudaDataType, const void *, int64_t, cudaDataType,  \
+       size_t *, size_t *))                                                                                         \
+    X(cusolverStatus_t, cusolverDnXgetrf,                                                                           \
+      (cusolverDnHandle_t, cusolverDnParams_t, int64_t, int64_t, cudaDataType, void *, int64_t, int64_t *,           \
+       cudaDataType, void *, size_t, void *, size_t, int *))                                                        \
+    X(cusolverStatus_t, cusolverDnXgetrs,                                                                           \
+      (cusolverDnHandle_t, cusolverDnParams_t, cublasOperation_t, int64_t, int64_t, cudaDataType, const void *,      \
+       int64_t, const int64_t *, cudaDataType, void *, int64_t, int *))                                             \
+    X(cusolverStatus_t, cusolverDnXsyevd_bufferSize,                                                                \
+      (cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cublasFillMode_t, int64_t, cudaDataType,           \
+       const void *, int64_t, cudaDataType, const void *, cudaDataType, size_t *, size_t *))                        \
+    X(cusolverStatus_t, cusolverDnXsyevd,                                                                           \
+      (cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cublasFillMode_t, int64_t, cudaDataType, void *,   \
+       int64_t, cudaDataType, void *, cudaDataType, void *, size_t, void *, size_t, int *))
+
 #define GA__API_FIELD(ret, name, params) ret(*name) params;
+typedef struct ga__cublas_api {
     GA__CUBLAS_API(GA__API_FIELD)
-#undef GA__API_FIELD
 } ga__cublas_api;
+typedef struct ga__cusolver_api {
+    GA__CUSOLVER_API(GA__API_FIELD)
+} ga__cusolver_api;
+#undef GA__API_FIELD
 static ga__cublas_api ga__cublas;
+static ga__cusolver_api ga__cusolver;
 #endif
 
 typedef enum ga__library_id {
@@ -5384,10 +5449,13 @@ typedef struct ga__cuda_library {
         api(GA__ENTRY_POINT_OF_##ID){NULL, 0}};                                               \
     static void ga__##name##_link(void) { api(GA__LINK_ENTRY_POINT_OF_##ID) }
 #define GA__ENTRY_POINT_OF_CUBLAS(ret, name, params) {#name, offsetof(ga__cublas_api, name)},
+#define GA__ENTRY_POINT_OF_CUSOLVER(ret, name, params) {#name, offsetof(ga__cusolver_api, name)},
 #ifdef GPUARR_LINK_CUDA_LIBRARIES
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params) ga__cublas.name = name;
+#define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params) ga__cusolver.name = name;
 #else
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params)
+#define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params)
 #endif
 GA__LIBRARY_LIST(GA__LIBRARY_TABLES)
 #undef GA__LIBRARY_TABLES
@@ -5559,6 +5627,34 @@ static cublasHandle_t ga__cublas_bound(const char *func, int device, ga__block *
 }
 #endif
 
+/* A thread's cuSOLVER handle on a device, with the parameters of its
+   generic (64-bit) calls. */
+typedef struct ga__cusolver_handle {
+    cusolverDnHandle_t handle;
+    cusolverDnParams_t params;
+} ga__cusolver_handle;
+
+/* A cuSOLVER failure; its status has no text of its own in the library. */
+static ga_status ga__cusolver_error(const char *func, cusolverStatus_t r, const char *what)
+{
+    if (r == CUSOLVER_STATUS_ALLOC_FAILED) return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
+    return ga__error(GA_ERROR_CUDA, func, "%s failed: cusolverStatus_t %d", what, (int)r);
+}
+
+/* The calling thread's cuSOLVER handle on `device` (bound), bound to the
+   current stream. */
+static ga__cusolver_handle *ga__cusolver_bound(const char *func, int device)
+{
+    ga__cusolver_handle *c = (ga__cusolver_handle *)ga__library_handle_of(func, GA__LIB_CUSOLVER, device);
+    if (!c) return NULL;
+    cusolverStatus_t r = ga__cusolver.cusolverDnSetStream(c->handle, (cudaStream_t)ga__stream_of(device));
+    if (r != CUSOLVER_STATUS_SUCCESS) {
+        ga__cusolver_error(func, r, "cusolverDnSetStream");
+        return NULL;
+    }
+    return c;
+}
+
 static ga_status ga__library_handle_create(const char *func, int id, void **h)
 {
     switch (id) {
@@ -5567,6 +5663,21 @@ static ga_status ga__library_handle_create(const char *func, int id, void **h)
         cublasHandle_t c = NULL;
         cublasStatus_t r = ga__cublas.cublasCreate_v2(&c);
         if (r != CUBLAS_STATUS_SUCCESS) return ga__cublas_error(func, r, "cublasCreate");
+        *h = c;
+        return GA_OK;
+    }
+    case GA__LIB_CUSOLVER: {
+        ga__cusolver_handle *c = (ga__cusolver_handle *)GPUARR_MALLOC(sizeof *c);
+        if (!c) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        cusolverStatus_t r = ga__cusolver.cusolverDnCreate(&c->handle);
+        if (r == CUSOLVER_STATUS_SUCCESS) {
+            r = ga__cusolver.cusolverDnCreateParams(&c->params);
+            if (r != CUSOLVER_STATUS_SUCCESS) ga__cusolver.cusolverDnDestroy(c->handle);
+        }
+        if (r != CUSOLVER_STATUS_SUCCESS) {
+            GPUARR_FREE(c);
+            return ga__cusolver_error(func, r, "cusolverDnCreate");
+        }
         *h = c;
         return GA_OK;
     }
@@ -5583,6 +5694,13 @@ static void ga__library_handle_destroy(int id, void *h)
     case GA__LIB_CUBLAS:
         ga__cublas.cublasDestroy_v2((cublasHandle_t)h);
         break;
+    case GA__LIB_CUSOLVER: {
+        ga__cusolver_handle *c = (ga__cusolver_handle *)h;
+        ga__cusolver.cusolverDnDestroyParams(c->params);
+        ga__cusolver.cusolverDnDestroy(c->handle);
+        GPUARR_FREE(c);
+        break;
+    }
 #endif
     default:
         (void)h;
@@ -14199,6 +14317,7 @@ typedef struct ga__gemm_operand {
    (float32 for the half types, as NumPy accumulates them) and the scale. */
 static bool ga__cublas_types(ga_dtype dt, cudaDataType *data, cublasComputeType_t *compute)
 {
+    *data = CUDA_R_64F, *compute = CUBLAS_COMPUTE_64F; /* (for none) */
     switch (dt) {
     case GA_FLOAT16: *data = CUDA_R_16F; *compute = CUBLAS_COMPUTE_32F; return true;
     case GA_BFLOAT16: *data = CUDA_R_16BF; *compute = CUBLAS_COMPUTE_32F; return true;
@@ -15579,6 +15698,476 @@ GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, b
         r = q;
     }
     return ga__ret(r);
+}
+
+/* --- cuSOLVER: cholesky, solve, inv, det, slogdet, eigh -------------------------
+   cuSOLVER reads column-major matrices: the C-contiguous buffer of a matrix
+   A is A^T to it. Each function below states how it turns that around. */
+
+/* The dtype NumPy's linalg computes a in: float32, float64, complex64 and
+   complex128 as they are, bool and integers in float64; float16 and
+   bfloat16 are refused, as NumPy refuses float16. */
+static ga_status ga__linalg_dtype(const char *func, const ga_array *a, ga_dtype *dt)
+{
+    char k = ga_dtype_kind(a->dtype);
+    if (a->dtype == GA_FLOAT16 || a->dtype == GA_BFLOAT16)
+        return ga__error(GA_ERROR_TYPE, func, "array type %s is unsupported in linalg", ga__dtype_names[a->dtype]);
+    *dt = k == 'f' || k == 'c' ? a->dtype : GA_FLOAT64;
+    return GA_OK;
+}
+
+/* A solver call's scratch: per-matrix info words, pivots, the workspaces
+   (device from the pool, host from GPUARR_MALLOC); freed stream-ordered. */
+typedef struct ga__solver_scratch {
+    int device;
+    ga__block *info, *ipiv, *work;
+    void *host;
+    size_t work_bytes, host_bytes;
+} ga__solver_scratch;
+
+static ga_status ga__solver_scratch_get(const char *func, ga__solver_scratch *s, int64_t count, int64_t pivots,
+                                        size_t work, size_t host)
+{
+    s->info = ga__device_alloc(func, s->device, (size_t)GA__MAX(count, 1) * sizeof(int), false);
+    if (s->info && pivots) s->ipiv = ga__device_alloc(func, s->device, (size_t)(pivots * count) * sizeof(int64_t), false);
+    if (s->info && (!pivots || s->ipiv) && work) s->work = ga__device_alloc(func, s->device, work, false);
+    s->work_bytes = work;
+    if (host) s->host = GPUARR_MALLOC(host);
+    s->host_bytes = host;
+    if (!s->info || (pivots && !s->ipiv) || (work && !s->work)) return ga__t.error;
+    if (host && !s->host) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    return GA_OK;
+}
+
+static void ga__solver_scratch_free(ga__solver_scratch *s)
+{
+    ga__pool *p = ga__g.devices[s->device].pool;
+    if (s->info) ga__pool_free(p, s->info);
+    if (s->ipiv) ga__pool_free(p, s->ipiv);
+    if (s->work) ga__pool_free(p, s->work);
+    GPUARR_FREE(s->host);
+}
+
+/* The first matrix whose info word is positive (waits for the device):
+   GA_ERROR_LINALG with `what` ("Singular matrix"), as NumPy raises. */
+static ga_status ga__solver_check(const char *func, const ga__solver_scratch *s, int64_t count, const char *what)
+{
+    if (count == 0) return GA_OK;
+    int *h = (int *)GPUARR_MALLOC((size_t)count * sizeof(int));
+    if (!h) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    CUstream stream = ga__stream_of(s->device);
+    CUresult r = GA__CU.MemcpyDtoHAsync(h, (CUdeviceptr)s->info->ptr, (size_t)count * sizeof(int), stream);
+    if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+    ga_status st = r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+    for (int64_t i = 0; st == GA_OK && i < count; i++)
+        if (h[i] > 0) st = ga__error(GA_ERROR_LINALG, func, "%s", what);
+    GPUARR_FREE(h);
+    return st;
+}
+
+/* The matrices of the C-contiguous stack x: count of n x n (or rows x cols). */
+static int64_t ga__stack_count(const ga_array *x)
+{
+    int64_t c = 1;
+    for (int d = 0; d + 2 < x->ndim; d++) c *= x->shape[d];
+    return c;
+}
+
+/* Cholesky factors every matrix of the C-contiguous stack r in place:
+   potrf of the upper triangle of r^T (column-major), which is r's lower
+   triangle as stored, leaves L (A = L L^H) in r's lower triangle. */
+static ga_status ga__potrf_stack(const char *func, ga_array *r, const char *what)
+{
+    const int64_t n = r->shape[r->ndim - 1], count = ga__stack_count(r);
+    if (n == 0 || count == 0) return GA_OK;
+    cudaDataType type;
+    cublasComputeType_t compute;
+    ga__cublas_types(r->dtype, &type, &compute);
+    ga__cusolver_handle *c = ga__cusolver_bound(func, r->device);
+    if (!c) return ga__t.error;
+    size_t work = 0, host = 0;
+    cusolverStatus_t cs = ga__cusolver.cusolverDnXpotrf_bufferSize(c->handle, c->params, CUBLAS_FILL_MODE_UPPER, n, type,
+                                                                   (const void *)(uintptr_t)r->data, n, type, &work, &host);
+    if (cs != CUSOLVER_STATUS_SUCCESS) return ga__cusolver_error(func, cs, "cusolverDnXpotrf_bufferSize");
+    ga__solver_scratch s = {r->device, NULL, NULL, NULL, NULL, 0, 0};
+    ga_status st = ga__solver_scratch_get(func, &s, count, 0, work, host);
+    const size_t bytes = (size_t)(n * n) * ga__dtype_sizes[r->dtype];
+    for (int64_t i = 0; st == GA_OK && i < count; i++) {
+        cs = ga__cusolver.cusolverDnXpotrf(c->handle, c->params, CUBLAS_FILL_MODE_UPPER, n, type,
+                                          (void *)(uintptr_t)(r->data + (uint64_t)i * bytes), n, type,
+                                          s.work ? (void *)(uintptr_t)s.work->ptr : NULL, work, s.host, host,
+                                          (int *)(uintptr_t)(s.info->ptr + (uint64_t)i * sizeof(int)));
+        if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXpotrf");
+    }
+    if (st == GA_OK) st = ga__solver_check(func, &s, count, what);
+    ga__solver_scratch_free(&s);
+    return st;
+}
+
+/* A C-contiguous copy of a in dt, bound: the buffer a solver overwrites. */
+static ga_array *ga__solver_copy(const char *func, const ga_array *a, ga_dtype dt)
+{
+    return ga__contiguous_copy(func, a, dt);
+}
+
+GPUARR_API ga_array *ga_linalg_cholesky(const ga_array *a, bool upper)
+{
+    static const char func[] = "ga_linalg_cholesky";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return NULL;
+    ga_array *r = ga__solver_copy(func, a, dt);
+    if (!r || ga__potrf_stack(func, r, "Matrix is not positive definite") != GA_OK) {
+        ga_release(r);
+        return NULL;
+    }
+    ga_array *l = ga__triangle(func, r, 0, true); /* L, the other triangle zero */
+    ga_release(r);
+    if (l && upper) { /* L^H */
+        int perm[GA_MAXDIMS];
+        for (int d = 0; d < l->ndim; d++) perm[d] = d;
+        perm[l->ndim - 2] = l->ndim - 1, perm[l->ndim - 1] = l->ndim - 2;
+        ga_array *t = ga__permuted(func, l, perm);
+        ga_array *u = !t ? NULL
+                      : ga_dtype_kind(dt) == 'c' ? ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(t), ga_operand_array(NULL))
+                                                 : ga__contiguous_copy(func, t, dt);
+        ga_release(t), ga_release(l);
+        l = u;
+    }
+    return ga__ret(l);
+}
+
+/* LU factors every matrix of the C-contiguous n x n stack r in place (of
+   r^T, column-major: getrf of A^T), pivots into s->ipiv (1-based, n per
+   matrix), info into s->info. */
+static ga_status ga__getrf_stack(const char *func, ga_array *r, ga__cusolver_handle *c, ga__solver_scratch *s)
+{
+    const int64_t n = r->shape[r->ndim - 1], count = ga__stack_count(r);
+    cudaDataType type;
+    cublasComputeType_t compute;
+    ga__cublas_types(r->dtype, &type, &compute);
+    size_t work = 0, host = 0;
+    cusolverStatus_t cs = ga__cusolver.cusolverDnXgetrf_bufferSize(c->handle, c->params, n, n, type,
+                                                                   (const void *)(uintptr_t)r->data, n, type, &work, &host);
+    if (cs != CUSOLVER_STATUS_SUCCESS) return ga__cusolver_error(func, cs, "cusolverDnXgetrf_bufferSize");
+    ga_status st = ga__solver_scratch_get(func, s, count, n, work, host);
+    const size_t bytes = (size_t)(n * n) * ga__dtype_sizes[r->dtype];
+    for (int64_t i = 0; st == GA_OK && i < count; i++) {
+        cs = ga__cusolver.cusolverDnXgetrf(c->handle, c->params, n, n, type, (void *)(uintptr_t)(r->data + (uint64_t)i * bytes),
+                                          n, (int64_t *)(uintptr_t)(s->ipiv->ptr + (uint64_t)(i * n) * sizeof(int64_t)), type,
+                                          s->work ? (void *)(uintptr_t)s->work->ptr : NULL, work, s->host, host,
+                                          (int *)(uintptr_t)(s->info->ptr + (uint64_t)i * sizeof(int)));
+        if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgetrf");
+    }
+    return st;
+}
+
+/* x = a^-1 b for the stacks a (..., n, n) and b (..., n, k), both C-contiguous
+   in dt with the same batch (broadcast by the caller): LU of a^T, then
+   getrs with op T (a = (a^T)^T) on b^T's columns, b transposed to
+   column-major first; the solution comes back transposed. */
+static ga_array *ga__lu_solve(const char *func, ga_array *a, const ga_array *b)
+{
+    const int64_t n = a->shape[a->ndim - 1], k = b->shape[b->ndim - 1], count = ga__stack_count(a);
+    /* b's matrices column-major: its transpose, C-contiguous */
+    int perm[GA_MAXDIMS];
+    for (int d = 0; d < b->ndim; d++) perm[d] = d;
+    perm[b->ndim - 2] = b->ndim - 1, perm[b->ndim - 1] = b->ndim - 2;
+    ga_array *bt = ga__permuted(func, b, perm);
+    ga_array *x = bt ? ga__contiguous_copy(func, bt, a->dtype) : NULL; /* (..., k, n): column-major (n, k) */
+    ga_release(bt);
+    if (!x) return NULL;
+    if (n > 0 && k > 0 && count > 0) {
+        ga__cusolver_handle *c = ga__cusolver_bound(func, a->device);
+        if (!c) { ga_release(x); return NULL; }
+        ga__solver_scratch s = {a->device, NULL, NULL, NULL, NULL, 0, 0};
+        ga_status st = ga__getrf_stack(func, a, c, &s);
+        if (st == GA_OK) st = ga__solver_check(func, &s, count, "Singular matrix");
+        cudaDataType type;
+        cublasComputeType_t compute;
+        ga__cublas_types(a->dtype, &type, &compute);
+        const size_t abytes = (size_t)(n * n) * ga__dtype_sizes[a->dtype], xbytes = (size_t)(n * k) * ga__dtype_sizes[a->dtype];
+        for (int64_t i = 0; st == GA_OK && i < count; i++) {
+            cusolverStatus_t cs = ga__cusolver.cusolverDnXgetrs(
+                c->handle, c->params, CUBLAS_OP_T, n, k, type, (const void *)(uintptr_t)(a->data + (uint64_t)i * abytes), n,
+                (const int64_t *)(uintptr_t)(s.ipiv->ptr + (uint64_t)(i * n) * sizeof(int64_t)), type,
+                (void *)(uintptr_t)(x->data + (uint64_t)i * xbytes), n, (int *)(uintptr_t)s.info->ptr);
+            if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgetrs");
+        }
+        ga__solver_scratch_free(&s);
+        if (st != GA_OK) { ga_release(x); return NULL; }
+    }
+    /* x holds each solution's transpose: view it back */
+    ga_array *v = ga__permuted(func, x, perm);
+    ga_array *r = v ? ga__contiguous_copy(func, v, a->dtype) : NULL;
+    ga_release(v), ga_release(x);
+    return r;
+}
+
+/* a and b broadcast over their batch dims (b's matrices (n, k)), as
+   C-contiguous copies in dt. */
+static ga_status ga__solve_operands(const char *func, const ga_array *a, const ga_array *b, ga_dtype dt, ga_array **ac,
+                                    ga_array **bc)
+{
+    int ndims[2] = {a->ndim - 2, b->ndim - 2}, nb = 0, bad = 0;
+    const int64_t *shapes[2] = {a->shape, b->shape};
+    int64_t batch[GA_MAXDIMS + 2];
+    if (!ga__broadcast_shapes(2, ndims, shapes, &nb, batch, &bad)) return ga__broadcast_error(func, 2, ndims, shapes);
+    int64_t sa[GA_MAXDIMS + 2], sb[GA_MAXDIMS + 2];
+    memcpy(sa, batch, sizeof(int64_t) * (size_t)nb), memcpy(sb, batch, sizeof(int64_t) * (size_t)nb);
+    sa[nb] = sa[nb + 1] = a->shape[a->ndim - 1];
+    sb[nb] = b->shape[b->ndim - 2], sb[nb + 1] = b->shape[b->ndim - 1];
+    if (nb + 2 > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "too many dims");
+    ga_array *va = ga__broadcast_view(func, a, nb + 2, sa), *vb = va ? ga__broadcast_view(func, b, nb + 2, sb) : NULL;
+    *ac = vb ? ga__contiguous_copy(func, va, dt) : NULL;
+    *bc = *ac ? ga__contiguous_copy(func, vb, dt) : NULL;
+    ga_release(va), ga_release(vb);
+    if (!*bc) {
+        ga_release(*ac);
+        *ac = NULL;
+        return ga__t.error;
+    }
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_linalg_solve(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_linalg_solve";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    ga_dtype da = GA_DTYPE_INVALID, dbt = GA_DTYPE_INVALID;
+    if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &da) != GA_OK ||
+        ga__linalg_dtype(func, b, &dbt) != GA_OK)
+        return NULL;
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    const ga_dtype dt = ga_promote_types(da, dbt);
+    const int64_t n = a->shape[a->ndim - 1];
+    /* NumPy 2: a 1-d b is one vector; otherwise b is a stack of (n, k) */
+    bool vector = b->ndim == 1;
+    if (b->ndim == 0 || b->shape[b->ndim - (vector ? 1 : 2)] != n) {
+        ga__error(GA_ERROR_VALUE, func, "solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                  "signature (m,m),(m,n)->(m,n) (size %lld is different from %lld)",
+                  (long long)(b->ndim ? b->shape[b->ndim - (vector ? 1 : 2)] : 0), (long long)n);
+        return NULL;
+    }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_array *bm = vector ? ga__unit_dim(func, b, 1) : ga_retain((ga_array *)b), *ac = NULL, *bc = NULL;
+    if (!bm || ga__solve_operands(func, a, bm, dt, &ac, &bc) != GA_OK) {
+        ga_release(bm);
+        return NULL;
+    }
+    ga_release(bm);
+    ga_array *x = ga__lu_solve(func, ac, bc);
+    ga_release(ac), ga_release(bc);
+    if (x && vector) { /* the vector back */
+        ga_array *v = ga__reshape(func, x, x->ndim - 1, x->shape);
+        ga_release(x);
+        x = v;
+    }
+    return ga__ret(x);
+}
+
+GPUARR_API ga_array *ga_linalg_inv(const ga_array *a)
+{
+    static const char func[] = "ga_linalg_inv";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return NULL;
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    const int64_t n = a->shape[a->ndim - 1];
+    ga_array *e = ga__eye(func, n, n, 0, dt), *ac = NULL, *bc = NULL;
+    if (!e || ga__solve_operands(func, a, e, dt, &ac, &bc) != GA_OK) {
+        ga_release(e);
+        return NULL;
+    }
+    ga_release(e);
+    ga_array *x = ga__lu_solve(func, ac, bc);
+    ga_release(ac), ga_release(bc);
+    return ga__ret(x);
+}
+
+/* log|det| and the sign (or det) of each matrix from its LU: the diagonal
+   of U, and the pivots' parity (a row swap where ipiv[i] != i + 1). */
+static ga_status ga__lu_det(const char *func, const ga_array *a, ga_array **sign, ga_array **logabs, ga_array **det)
+{
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return ga__t.error;
+    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    const int64_t n = a->shape[a->ndim - 1], count = ga__stack_count(a);
+    ga__temps t = {{NULL}, 0};
+    ga_array *lu = ga__temp(&t, ga__solver_copy(func, a, dt));
+    if (!lu) return ga__temps_fail(&t);
+    ga__solver_scratch s = {a->device, NULL, NULL, NULL, NULL, 0, 0};
+    ga_status st = GA_OK;
+    ga_array *piv = NULL;
+    if (n > 0 && count > 0) {
+        ga__cusolver_handle *c = ga__cusolver_bound(func, a->device);
+        st = c ? ga__getrf_stack(func, lu, c, &s) : ga__t.error;
+        /* the pivots as an int64 array (batch..., n) over the scratch */
+        if (st == GA_OK) {
+            int64_t ps[GA_MAXDIMS];
+            for (int d = 0; d + 2 < a->ndim; d++) ps[d] = a->shape[d];
+            ps[a->ndim - 2] = n;
+            piv = ga__temp(&t, ga__array_new(func, a->device, a->ndim - 1, ps, GA_INT64));
+            if (!piv) st = ga__t.error;
+            else GA__CU.MemcpyDtoDAsync((CUdeviceptr)piv->data, (CUdeviceptr)s.ipiv->ptr, (size_t)(n * count) * 8,
+                                        ga__stream_of(a->device));
+        }
+    }
+    ga__solver_scratch_free(&s);
+    if (st != GA_OK) return ga__temps_fail(&t);
+    /* the diagonal of U (the same read row- or column-major) */
+    ga_array *d = ga__temp(&t, ga__diagonal(func, lu, 0, -2, -1));
+    /* swaps: count of ipiv != 1..n, per matrix; parity -> -1 or 1 */
+    ga_array *sgn_swaps = NULL;
+    if (d && piv) {
+        ga_array *idx = ga__temp(&t, ga__arange_int(func, 1, n + 1, 1, GA_INT64));
+        ga_array *ne = idx ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_NOT_EQUAL, ga_operand_array(piv), ga_operand_array(idx))) : NULL;
+        ga_array *cnt = NULL;
+        const int last = -1;
+        if (ne && ga__reduce(func, GA_REDUCE_SUM, ne, 1, &last, GA_INT64, &cnt, false, NULL) == GA_OK) {
+            ga__temp(&t, cnt);
+            ga_array *odd = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_BITWISE_AND, ga_operand_array(cnt), ga_operand_scalar(ga_int(1))));
+            ga_array *two = odd ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(odd), ga_operand_scalar(ga_int(-2)))) : NULL;
+            sgn_swaps = two ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(two), ga_operand_scalar(ga_int(1)))) : NULL;
+        }
+    }
+    if (!d || (piv && !sgn_swaps)) return ga__temps_fail(&t);
+    const int last = -1;
+    if (det) { /* prod(diag) * (+-1) in dt */
+        ga_array *p = NULL;
+        if (ga__reduce(func, GA_REDUCE_PROD, d, 1, &last, dt, &p, false, NULL) != GA_OK) return ga__temps_fail(&t);
+        *det = sgn_swaps ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(p), ga_operand_array(sgn_swaps)) : p;
+        if (sgn_swaps) ga_release(p);
+        if (*det && (*det)->dtype != dt) {
+            ga_array *c = ga__contiguous_copy(func, *det, dt);
+            ga_release(*det);
+            *det = c;
+        }
+    }
+    if (sign && logabs) { /* sign = prod(sign(d)) * (+-1) (0 for a singular matrix); logabs = sum(log|d|) (-inf), real */
+        ga_array *ad = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ABSOLUTE, ga_operand_array(d), ga_operand_array(NULL)));
+        ga_array *lg = ad ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_LOG, ga_operand_array(ad), ga_operand_array(NULL))) : NULL;
+        ga_array *un = ad ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SIGN, ga_operand_array(d), ga_operand_array(NULL))) : NULL;
+        ga_array *ps = NULL;
+        if (!lg || !un || ga__reduce(func, GA_REDUCE_SUM, lg, 1, &last, lg->dtype, logabs, false, NULL) != GA_OK ||
+            ga__reduce(func, GA_REDUCE_PROD, un, 1, &last, dt, &ps, false, NULL) != GA_OK)
+            return ga__temps_fail(&t);
+        *sign = sgn_swaps ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(ps), ga_operand_array(sgn_swaps)) : ps;
+        if (sgn_swaps) ga_release(ps);
+    }
+    ga__temps_release(&t);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_linalg_det(const ga_array *a)
+{
+    static const char func[] = "ga_linalg_det";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_array *det = NULL;
+    return ga__lu_det(func, a, NULL, NULL, &det) == GA_OK ? ga__ret(det) : NULL;
+}
+
+GPUARR_API ga_status ga_linalg_slogdet(const ga_array *a, ga_array **sign, ga_array **logabsdet)
+{
+    static const char func[] = "ga_linalg_slogdet";
+    if (!a) return ga__null_input(func, "a");
+    if (!sign || !logabsdet) return ga__null_input(func, !sign ? "sign" : "logabsdet");
+    ga_array *s = NULL, *l = NULL;
+    ga_status st = ga__lu_det(func, a, &s, &l, NULL);
+    if (st != GA_OK) {
+        ga_release(s), ga_release(l);
+        return st;
+    }
+    *sign = ga__ret(s);
+    *logabsdet = ga__ret(l);
+    return GA_OK;
+}
+
+/* eigh / eigvalsh: syevd of each matrix of a copy. NumPy's UPLO 'L' reads
+   a's lower triangle, which is the upper one of the column-major view
+   (a^T = conj(a)); its eigenvectors are the conjugates of the columns
+   syevd leaves, which read as stored are their transposes. */
+static ga_status ga__eigh(const char *func, const ga_array *a, char uplo, ga_array **w, ga_array **v)
+{
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return ga__t.error;
+    if (uplo != 'L' && uplo != 'U') return ga__error(GA_ERROR_VALUE, func, "UPLO argument must be 'L' or 'U'");
+    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    const ga_dtype real = dt == GA_COMPLEX64 || dt == GA_FLOAT32 ? GA_FLOAT32 : GA_FLOAT64;
+    const int64_t n = a->shape[a->ndim - 1], count = ga__stack_count(a);
+    ga_array *r = ga__solver_copy(func, a, dt);
+    ga_array *vals = r ? ga__array_new(func, a->device, a->ndim - 1, a->shape, real) : NULL;
+    ga_status st = vals ? GA_OK : ga__t.error;
+    if (st == GA_OK && n > 0 && count > 0) {
+        cudaDataType type, wtype;
+        cublasComputeType_t compute;
+        ga__cublas_types(dt, &type, &compute);
+        ga__cublas_types(real, &wtype, &compute);
+        const cusolverEigMode_t jobz = v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+        const cublasFillMode_t fill = uplo == 'L' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+        ga__cusolver_handle *c = ga__cusolver_bound(func, a->device);
+        size_t work = 0, host = 0;
+        cusolverStatus_t cs = CUSOLVER_STATUS_SUCCESS;
+        if (!c) st = ga__t.error;
+        else cs = ga__cusolver.cusolverDnXsyevd_bufferSize(c->handle, c->params, jobz, fill, n, type, (const void *)(uintptr_t)r->data,
+                                                          n, wtype, (const void *)(uintptr_t)vals->data, type, &work, &host);
+        if (st == GA_OK && cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevd_bufferSize");
+        ga__solver_scratch s = {a->device, NULL, NULL, NULL, NULL, 0, 0};
+        if (st == GA_OK) st = ga__solver_scratch_get(func, &s, count, 0, work, host);
+        const size_t abytes = (size_t)(n * n) * ga__dtype_sizes[dt], wbytes = (size_t)n * ga__dtype_sizes[real];
+        for (int64_t i = 0; st == GA_OK && i < count; i++) {
+            cs = ga__cusolver.cusolverDnXsyevd(c->handle, c->params, jobz, fill, n, type, (void *)(uintptr_t)(r->data + (uint64_t)i * abytes),
+                                              n, wtype, (void *)(uintptr_t)(vals->data + (uint64_t)i * wbytes), type,
+                                              s.work ? (void *)(uintptr_t)s.work->ptr : NULL, work, s.host, host,
+                                              (int *)(uintptr_t)(s.info->ptr + (uint64_t)i * sizeof(int)));
+            if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevd");
+        }
+        if (st == GA_OK) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
+        ga__solver_scratch_free(&s);
+    }
+    if (st == GA_OK && v) { /* conj(r^T) */
+        int perm[GA_MAXDIMS];
+        for (int d = 0; d < r->ndim; d++) perm[d] = d;
+        perm[r->ndim - 2] = r->ndim - 1, perm[r->ndim - 1] = r->ndim - 2;
+        ga_array *tr = ga__permuted(func, r, perm);
+        *v = !tr ? NULL
+             : ga_dtype_kind(dt) == 'c' ? ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(tr), ga_operand_array(NULL))
+                                        : ga__contiguous_copy(func, tr, dt);
+        ga_release(tr);
+        if (!*v) st = ga__t.error;
+    }
+    ga_release(r);
+    if (st != GA_OK) {
+        ga_release(vals);
+        return st;
+    }
+    *w = vals;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_linalg_eigh(const ga_array *a, char uplo, ga_array **eigenvalues, ga_array **eigenvectors)
+{
+    static const char func[] = "ga_linalg_eigh";
+    if (!a) return ga__null_input(func, "a");
+    if (!eigenvalues || !eigenvectors) return ga__null_input(func, !eigenvalues ? "eigenvalues" : "eigenvectors");
+    ga_array *w = NULL, *v = NULL;
+    ga_status st = ga__eigh(func, a, uplo, &w, &v);
+    if (st != GA_OK) return st;
+    *eigenvalues = ga__ret(w);
+    *eigenvectors = ga__ret(v);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo)
+{
+    static const char func[] = "ga_linalg_eigvalsh";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_array *w = NULL;
+    return ga__eigh(func, a, uplo, &w, NULL) == GA_OK ? ga__ret(w) : NULL;
 }
 
 #endif /* GPUARR_NO_LINALG */

@@ -4217,6 +4217,13 @@ LINALG_PROTOTYPES = {
     "ga_linalg_matrix_power": (_ARR, [_ARR, _c.c_int64]),
     "ga_linalg_vector_norm": (_ARR, [_ARR, _c.c_double, _c.c_int, _c.POINTER(_c.c_int), _c.c_bool]),
     "ga_linalg_matrix_norm": (_ARR, [_ARR, _c.c_int, _c.c_bool]),
+    "ga_linalg_cholesky": (_ARR, [_ARR, _c.c_bool]),
+    "ga_linalg_solve": (_ARR, [_ARR, _ARR]),
+    "ga_linalg_inv": (_ARR, [_ARR]),
+    "ga_linalg_det": (_ARR, [_ARR]),
+    "ga_linalg_slogdet": (_ST, [_ARR, _ARRP, _ARRP]),
+    "ga_linalg_eigh": (_ST, [_ARR, _c.c_char, _ARRP, _ARRP]),
+    "ga_linalg_eigvalsh": (_ARR, [_ARR, _c.c_char]),
 }
 
 NORM_ORDS = {"fro": 0, "nuc": 1, 1: 2, -1: 3, 2: 4, -2: 5, np.inf: 6, -np.inf: 7}
@@ -4340,6 +4347,66 @@ def check_linalg_more_products(t, ga):
                                                                "ga_linalg_matrix_norm"), want, rtol)
 
 
+SOLVER_DTYPES = ("float32", "float64", "complex64", "complex128")
+
+
+def hpd_stack(t, ga, batch, n):
+    """Hermitian positive definite matrices (batch, n, n): B B^H + n I."""
+    b = product_operand(t, ga, (batch, n, n)).astype(np.complex128 if kind_of(ga) == "c" else np.float64)
+    a = b @ np.conj(np.swapaxes(b, -1, -2)) + n * np.eye(n)
+    return a.astype(t.env.np_dtype(ga))
+
+
+def check_linalg_solvers(t, ga):
+    lib = t.lib
+    rtol = 1e-4 if ga in (GA["float32"], GA["complex64"]) else 1e-10
+    for batch, n in ((1, 1), (3, 5), (2, 17)):
+        a = hpd_stack(t, ga, batch, n)
+        da = to_device(t, a)
+        product_close(t, f"cholesky {n}", t.own(lib.ga_linalg_cholesky(da, False), "ga_linalg_cholesky"),
+                      np.linalg.cholesky(a), rtol)
+        product_close(t, f"cholesky upper {n}", t.own(lib.ga_linalg_cholesky(da, True), "ga_linalg_cholesky"),
+                      np.linalg.cholesky(a, upper=True), rtol)
+        product_close(t, f"inv {n}", t.own(lib.ga_linalg_inv(da), "ga_linalg_inv"), np.linalg.inv(a), rtol * n)
+        product_close(t, f"det {n}", t.own(lib.ga_linalg_det(da), "ga_linalg_det"), np.asarray(np.linalg.det(a)),
+                      rtol * n)
+        s, l = ctypes.c_void_p(), ctypes.c_void_p()
+        if t.expect(lib.ga_linalg_slogdet(da, ctypes.byref(s), ctypes.byref(l)) == 0, f"slogdet: {t.env.last_error()}"):
+            ws, wl = np.linalg.slogdet(a)
+            product_close(t, f"slogdet sign {n}", t.own(s.value), np.asarray(ws), rtol * n)
+            product_close(t, f"slogdet log {n}", t.own(l.value), np.asarray(wl), rtol * n)
+        product_close(t, f"eigvalsh {n}", t.own(lib.ga_linalg_eigvalsh(da, b"L"), "ga_linalg_eigvalsh"),
+                      np.linalg.eigvalsh(a), rtol * n)
+        b2 = product_operand(t, ga, (batch, n, 3))
+        product_close(t, f"solve {n} (n, 3)", t.own(lib.ga_linalg_solve(da, to_device(t, b2)), "ga_linalg_solve"),
+                      np.linalg.solve(a, b2), rtol * n)
+        b1 = product_operand(t, ga, (n,))
+        product_close(t, f"solve {n} 1-d b", t.own(lib.ga_linalg_solve(da, to_device(t, b1)), "ga_linalg_solve"),
+                      np.linalg.solve(a, b1), rtol * n)
+
+
+def check_linalg_solver_errors(t):
+    lib = t.lib
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]])
+    for label, call, numpy_call, arr in (
+            ("inv singular", lib.ga_linalg_inv, np.linalg.inv, sing),
+            ("cholesky not PD", lambda x: lib.ga_linalg_cholesky(x, False), np.linalg.cholesky, np.array([[1.0, 2], [2, 1]])),
+            ("inv not square", lib.ga_linalg_inv, np.linalg.inv, np.ones((2, 3))),
+            ("det 1-d", lib.ga_linalg_det, np.linalg.det, np.ones(3))):
+        try:
+            numpy_call(arr)
+            t.fail(f"{label}: NumPy did not raise")
+            continue
+        except np.linalg.LinAlgError as e:
+            fn = {"inv": "ga_linalg_inv", "cholesky": "ga_linalg_cholesky", "det": "ga_linalg_det"}[label.split()[0]]
+            expect_error(t, label, call(to_device(t, arr)), "GA_ERROR_LINALG", f"{fn}: {e}")
+    try:
+        np.linalg.inv(np.ones((2, 2), np.float16))
+    except TypeError as e:
+        expect_error(t, "inv float16", lib.ga_linalg_inv(to_device(t, np.ones((2, 2), np.float16))), "GA_ERROR_TYPE",
+                     f"ga_linalg_inv: {e}")
+
+
 EINSUM_CHECKS = (("ij,jk->ik", ((3, 4), (4, 5))), ("ij,jk", ((3, 4), (4, 5))), ("ii", ((4, 4),)),
                  ("ii->i", ((4, 4),)), ("ij->ji", ((3, 4),)), ("ij->", ((3, 4),)), ("i,i", ((5,), (5,))),
                  ("i,j->ij", ((3,), (4,))), ("...ij,...jk->...ik", ((2, 3, 4), (4, 5))),
@@ -4427,6 +4494,10 @@ def run_linalg_checks(runner, env):
         run(f"linalg/einsum/{name}", check_linalg_einsum, g, device=True, needs=(g,))
         run(f"linalg/more-products/{name}", check_linalg_more_products, g, device=True, needs=(g,))
     run("linalg/errors", check_linalg_errors, device=True)
+    for name in SOLVER_DTYPES:
+        g = GA[name]
+        run(f"linalg/solvers/{name}", check_linalg_solvers, g, device=True, needs=(g,))
+    run("linalg/solver-errors", check_linalg_solver_errors, device=True)
 
 
 # --------------------------------------------------------------------------

@@ -57,6 +57,7 @@ TEST(cuda_library_loads_every_entry_point)
 {
 #ifdef GPUARR_LINK_CUDA_LIBRARIES
     ga_cuda_library_load("cublas");
+    ga_cuda_library_load("cusolver");
 #endif
     char path[512];
     toolkit_cublas(path, sizeof path);
@@ -72,6 +73,20 @@ TEST(cuda_library_loads_every_entry_point)
     CHECK(ga_cuda_library_load("cublas") == GA_OK, "a second load: %s", ga_last_error_message());
     if (saved) setenv("GPUARR_CUBLAS_LIBRARY", saved, 1);
     else unsetenv("GPUARR_CUBLAS_LIBRARY");
+    free(saved);
+    /* cuSOLVER, from the toolkit */
+    const char *home = getenv("CUDA_HOME");
+    snprintf(path, sizeof path, "%s/lib64/libcusolver.so.12", home && *home ? home : "/usr/local/cuda");
+    saved = getenv("GPUARR_CUSOLVER_LIBRARY") ? strdup(getenv("GPUARR_CUSOLVER_LIBRARY")) : NULL;
+    setenv("GPUARR_CUSOLVER_LIBRARY", path, 1);
+    CHECK(ga_cuda_library_load("cusolver") == GA_OK, "loading %s: %s", path, ga_last_error_message());
+    for (const ga__entry_point *e = ga__cusolver_entry_points; e->name; e++) {
+        void *fn = NULL;
+        memcpy(&fn, (const char *)&ga__cusolver + e->offset, sizeof fn);
+        CHECK(fn != NULL, "%s was not resolved", e->name);
+    }
+    if (saved) setenv("GPUARR_CUSOLVER_LIBRARY", saved, 1);
+    else unsetenv("GPUARR_CUSOLVER_LIBRARY");
     free(saved);
     ga_clear_error();
 }
@@ -704,5 +719,140 @@ DEVICE_TEST(tensordot_vecdot_matvec_power_norms)
     ga_release(n2), ga_release(ni), ga_release(m1), ga_release(mi), ga_release(p3), ga_release(p0);
     ga_release(mv), ga_release(vm), ga_release(v), ga_release(t), ga_release(o3), ga_release(o33);
     ga_release(a23), ga_release(a);
+    ga_clear_error();
+}
+
+/* ---- decompositions and solvers (cuSOLVER) ------------------------------------ */
+
+/* A random well-conditioned matrix stack (batch, n, n) as long double
+   host values: diagonally dominant, Hermitian positive definite when
+   `hpd` (then A = B B^H + n I). */
+static host host_matrices(ga_dtype t, int64_t batch, int64_t n, bool hpd)
+{
+    const int64_t shape[3] = {batch, n, n};
+    host b = host_random(t, 3, shape), a = host_random(t, 3, shape);
+    for (int64_t q = 0; q < batch; q++)
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < n; j++) {
+                int64_t o = (q * n + i) * n + j;
+                if (hpd) {
+                    long double re = 0, im = 0;
+                    for (int64_t k = 0; k < n; k++) { /* (B B^H)_ij = sum B_ik conj(B_jk) */
+                        int64_t x = (q * n + i) * n + k, y = (q * n + j) * n + k;
+                        re += b.re[x] * b.re[y] + b.im[x] * b.im[y];
+                        im += b.im[x] * b.re[y] - b.re[x] * b.im[y];
+                    }
+                    a.re[o] = re + (i == j ? n : 0), a.im[o] = i == j ? 0 : im;
+                } else if (i == j) {
+                    a.re[o] += 2 * n;
+                }
+            }
+    host_free(&b);
+    return a;
+}
+
+/* max |got - want| over max |want|, both C-order stacks on the host. */
+static double rel_err(const ga_array *got, const host *want, ga_dtype t)
+{
+    unsigned char *m = malloc(ga_nbytes(got) ? ga_nbytes(got) : 1);
+    if (!download(got, m)) {
+        free(m);
+        return INFINITY;
+    }
+    long double err = 0, mag = 0;
+    for (int64_t i = 0; i < want->size; i++) {
+        elem e = load(t, m + (size_t)i * isz(t));
+        err = fmaxl(err, fabsl(e.re - want->re[i]) + fabsl(e.im - want->im[i]));
+        mag = fmaxl(mag, fabsl(want->re[i]) + fabsl(want->im[i]));
+    }
+    free(m);
+    return (double)(mag ? err / mag : err);
+}
+
+static const ga_dtype solver_dtypes[] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+static double solver_tol(ga_dtype t) { return t == GA_FLOAT32 || t == GA_COMPLEX64 ? 1e-4 : 1e-11; }
+
+/* L L^H = A for cholesky, A^-1 A = I for inv, A x = b for solve, A v = v w
+   for eigh (through matmul, checked against the host's A), every solver
+   dtype, a batch of 3 odd sizes. */
+DEVICE_TEST(solvers_satisfy_their_identities)
+{
+    for (size_t di = 0; di < sizeof solver_dtypes / sizeof solver_dtypes[0]; di++) {
+        ga_dtype t = solver_dtypes[di];
+        for (int64_t n = 1; n <= 33; n += 16) {
+            char what[96];
+            host a = host_matrices(t, 3, n, true);
+            ga_array *da = upload(&a, t, L_CONTIGUOUS);
+            /* cholesky: L L^H */
+            ga_array *l = ga_linalg_cholesky(da, false), *u = ga_linalg_cholesky(da, true);
+            ga_array *llh = l && u ? ga_matmul(l, u) : NULL;
+            snprintf(what, sizeof what, "cholesky %s n=%lld: L L^H", dname(t), (long long)n);
+            CHECK(llh && rel_err(llh, &a, t) < solver_tol(t), "%s: %s", what, ga_last_error_message());
+            /* inv: A^-1 A = I */
+            ga_array *ai = ga_linalg_inv(da), *id = ai ? ga_matmul(ai, da) : NULL;
+            host eye = {3, {3, n, n}, 3 * n * n, calloc((size_t)(3 * n * n), sizeof(long double)),
+                        calloc((size_t)(3 * n * n), sizeof(long double))};
+            for (int64_t q = 0; q < 3; q++)
+                for (int64_t i = 0; i < n; i++) eye.re[(q * n + i) * n + i] = 1;
+            snprintf(what, sizeof what, "inv %s n=%lld: inv(A) A", dname(t), (long long)n);
+            CHECK(id && rel_err(id, &eye, t) < solver_tol(t) * n, "%s: %s", what, ga_last_error_message());
+            /* solve: A x = b for a (3, n, 2) b and a 1-d b */
+            const int64_t sb[3] = {3, n, 2};
+            host b = host_random(t, 3, sb);
+            ga_array *db = upload(&b, t, L_TRANSPOSED), *x = ga_linalg_solve(da, db), *ax = x ? ga_matmul(da, x) : NULL;
+            snprintf(what, sizeof what, "solve %s n=%lld: A x", dname(t), (long long)n);
+            CHECK(ax && rel_err(ax, &b, t) < solver_tol(t) * n, "%s: %s", what, ga_last_error_message());
+            /* eigh: A v = v diag(w) */
+            ga_array *w = NULL, *v = NULL;
+            ga_status st = ga_linalg_eigh(da, 'L', &w, &v);
+            ga_array *av = st == GA_OK ? ga_matmul(da, v) : NULL;
+            ga_array *w3 = w ? ga_expand_dims(w, 1, (const int[]){-2}) : NULL;
+            ga_array *vw = v && w3 ? ga_multiply(v, w3) : NULL;
+            ga_array *diff = av && vw ? ga_subtract(av, vw) : NULL;
+            double dmax = 0, amax = 0;
+            if (diff) {
+                ga_array *nd = ga_linalg_matrix_norm(diff, GA_NORM_FRO, false), *na = ga_linalg_matrix_norm(da, GA_NORM_FRO, false);
+                double hd[3] = {0}, ha[3] = {0};
+                if (nd && na && download(nd, hd) && download(na, ha))
+                    for (int q = 0; q < 3; q++) dmax = fmax(dmax, hd[q] / fmax(ha[q], 1e-300)), amax = 1;
+                ga_release(nd), ga_release(na);
+            }
+            snprintf(what, sizeof what, "eigh %s n=%lld: A v - v w", dname(t), (long long)n);
+            CHECK(amax == 1 && dmax < solver_tol(t) * n, "%s: %g (%s)", what, dmax, ga_last_error_message());
+            ga_release(diff), ga_release(vw), ga_release(w3), ga_release(av), ga_release(w), ga_release(v);
+            ga_release(ax), ga_release(x), ga_release(db), ga_release(id), ga_release(ai), ga_release(llh);
+            ga_release(l), ga_release(u), ga_release(da);
+            host_free(&a), host_free(&b), host_free(&eye);
+            ga_clear_error();
+        }
+    }
+}
+
+/* det and slogdet of [[2, 1], [4, 3]] (2), a permutation (-1), a singular
+   matrix (0; sign 0, log -inf); the errors in NumPy's words. */
+DEVICE_TEST(det_slogdet_and_solver_errors)
+{
+    const double m[3][4] = {{2, 1, 4, 3}, {0, 1, 1, 0}, {1, 2, 2, 4}};
+    const double want[3] = {2, -1, 0};
+    const int64_t s322[3] = {3, 2, 2};
+    ga_array *a = ga_from_host(m, 3, s322, GA_FLOAT64);
+    ga_array *d = ga_linalg_det(a), *sign = NULL, *la = NULL;
+    double h[3] = {0}, hs[3] = {0}, hl[3] = {0};
+    CHECK(d && download(d, h) && fabs(h[0] - want[0]) < 1e-12 && fabs(h[1] - want[1]) < 1e-12 && h[2] == 0,
+          "det: %g %g %g (%s)", h[0], h[1], h[2], ga_last_error_message());
+    CHECK_OK(ga_linalg_slogdet(a, &sign, &la));
+    if (sign && la && download(sign, hs) && download(la, hl))
+        CHECK(hs[0] == 1 && hs[1] == -1 && hs[2] == 0 && fabs(hl[0] - log(2.0)) < 1e-12 && hl[1] == 0 && isinf(hl[2]) && hl[2] < 0,
+              "slogdet: (%g, %g) (%g, %g) (%g, %g)", hs[0], hl[0], hs[1], hl[1], hs[2], hl[2]);
+    CHECK_ERROR(ga_linalg_inv(a) == NULL, GA_ERROR_LINALG, "ga_linalg_inv: Singular matrix");
+    const double npd[4] = {1, 2, 2, 1};
+    ga_array *b = ga_from_host(npd, 2, (const int64_t[]){2, 2}, GA_FLOAT64);
+    CHECK_ERROR(ga_linalg_cholesky(b, false) == NULL, GA_ERROR_LINALG, "ga_linalg_cholesky: Matrix is not positive definite");
+    ga_array *r = ga_ones(2, (const int64_t[]){2, 3}, GA_FLOAT64), *h16 = ga_ones(2, (const int64_t[]){2, 2}, GA_FLOAT16);
+    CHECK_ERROR(ga_linalg_inv(r) == NULL, GA_ERROR_LINALG, "ga_linalg_inv: Last 2 dimensions of the array must be square");
+    CHECK_ERROR(ga_linalg_det(h16) == NULL, GA_ERROR_TYPE, "ga_linalg_det: array type float16 is unsupported in linalg");
+    ga_array *w = NULL, *v = NULL;
+    CHECK_ERROR(ga_linalg_eigh(b, 'X', &w, &v) != GA_OK, GA_ERROR_VALUE, "ga_linalg_eigh: UPLO argument must be 'L' or 'U'");
+    ga_release(r), ga_release(h16), ga_release(b), ga_release(sign), ga_release(la), ga_release(d), ga_release(a);
     ga_clear_error();
 }
