@@ -204,11 +204,17 @@ $(BUILD)/asan/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) 
 # libraries, and against the toolkit's static archives where it has them
 # (one self-contained binary; the README's link lines).
 CUDA_LIB_DIR := $(CUDA_HOME)/lib64
-LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcublas -lcublasLt
-LINK_STATIC_LIBS := -L$(CUDA_LIB_DIR) -lcublas_static -lcublasLt_static -lculibos
+LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt
+# (cuSOLVER's static archive needs its LAPACK part and cuSPARSE's where the
+# toolkit splits them out)
+LINK_STATIC_LIBS := -L$(CUDA_LIB_DIR) -lcusolver_static \
+    $(if $(wildcard $(CUDA_LIB_DIR)/libcusolver_lapack_static.a),-lcusolver_lapack_static) \
+    $(if $(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),-lcusparse_static) -lcublas_static -lcublasLt_static -lculibos
 LINKED_TESTS := $(BUILD)/tests/linked/test_linalg
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
+ifneq ($(wildcard $(CUDA_LIB_DIR)/libcusolver_static.a),)
   LINKED_TESTS += $(BUILD)/tests/static/test_linalg
+endif
 endif
 $(BUILD)/tests/linked/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
 	@mkdir -p $(@D)
