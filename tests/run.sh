@@ -266,6 +266,23 @@ else
     fi
 fi
 
+# The least-squares example: the same refusal without a GPU; with one, the
+# fit of 1 + 2 x - 3 x^2 (noise 0.01) from 1000 points within 0.05.
+(cd "$tmp" && "$root/build/examples/least_squares" 1000 2 > out.ls 2> err.ls)
+rc=$?
+if [ $gpu = no ]; then
+    if [ $rc -eq 1 ] && grep -q '^least_squares: cannot use the GPU: ' "$tmp/err.ls"; then
+        echo "ok   least_squares refuses cleanly without a GPU"; passed=$((passed + 1))
+    else
+        echo "FAIL least_squares's refusal: status $rc"; cat "$tmp/out.ls" "$tmp/err.ls" | sed 's/^/    /'; failed=$((failed + 1))
+    fi
+elif [ $rc -eq 0 ] && awk '/^  y =/ { c0 = $3; c1 = $5; c2 = $7 }
+        END { d = (c0 - 1)^2 + (c1 - 2)^2 + (c2 + 3)^2; exit !(c0 != "" && d < 0.0025) }' "$tmp/out.ls"; then
+    echo "ok   least_squares fits 1 + 2 x - 3 x^2: $(grep '^  y =' "$tmp/out.ls")"; passed=$((passed + 1))
+else
+    echo "FAIL least_squares (status $rc)"; cat "$tmp/out.ls" "$tmp/err.ls" | sed 's/^/    /'; failed=$((failed + 1))
+fi
+
 # valgrind over the no-GPU paths: each program's refusal (with no driver
 # library, and with the toolkit's stub one, which is opened and closed) must
 # make no invalid access and lose no memory. Its own exit status is checked
