@@ -1876,6 +1876,16 @@ GPUARR_API ga_array *ga_linalg_vecdot(const ga_array *a, const ga_array *b, int 
 GPUARR_API ga_array *ga_matvec(const ga_array *a, const ga_array *x);
 GPUARR_API ga_array *ga_vecmat(const ga_array *x, const ga_array *a);
 
+/* numpy.linalg.multi_dot: the product of n >= 2 arrays in the order of the
+   fewest multiplications (the matrix-chain order); the first may be 1-d (a
+   row) and the last (a column), the others are 2-d (GA_ERROR_LINALG). Two
+   arrays are ga_dot's. */
+GPUARR_API ga_array *ga_linalg_multi_dot(int n, const ga_array *const *arrays);
+
+/* numpy.kron: the Kronecker product (the smaller ndim with leading 1s), in
+   multiply's dtype: a's elements times b, laid out block by block. */
+GPUARR_API ga_array *ga_kron(const ga_array *a, const ga_array *b);
+
 /* numpy.linalg.matrix_power: a's square matrices (last two dims) to the
    power n >= 0 by repeated squaring (n = 0: the identity in a's dtype, any
    dtype; n = 1: a copy). A negative n needs inv: GA_ERROR_NOT_IMPLEMENTED
@@ -15602,6 +15612,129 @@ GPUARR_API ga_array *ga_linalg_matrix_power(const ga_array *a, int64_t n)
         result = c;
     }
     return ga__ret(result);
+}
+
+/* --- multi_dot, kron ----------------------------------------------------------- */
+
+/* The product of arrays[i..j] in the order `split` gives (the matrix-chain
+   order), unscoped. */
+static ga_array *ga__chain_product(const char *func, ga_array *const *m, const int *split, int n, int i, int j)
+{
+    if (i == j) return ga_retain(m[i]);
+    int k = split[i * n + j];
+    ga_array *l = ga__chain_product(func, m, split, n, i, k);
+    ga_array *r = l ? ga__chain_product(func, m, split, n, k + 1, j) : NULL;
+    ga_array *p = r ? ga__matmul_new(func, l, r) : NULL;
+    ga_release(l), ga_release(r);
+    return p;
+}
+
+GPUARR_API ga_array *ga_linalg_multi_dot(int n, const ga_array *const *arrays)
+{
+    static const char func[] = "ga_linalg_multi_dot";
+    if (n < 2) {
+        ga__error(GA_ERROR_VALUE, func, "Expecting at least two arrays.");
+        return NULL;
+    }
+    if (!arrays) { ga__null_input(func, "arrays"); return NULL; }
+    for (int i = 0; i < n; i++)
+        if (!arrays[i]) {
+            char what[24];
+            snprintf(what, sizeof what, "arrays[%d]", i);
+            ga__null_input(func, what);
+            return NULL;
+        }
+    if (n == 2) return ga_dot(arrays[0], arrays[1]); /* as NumPy */
+    ga_array **m = (ga_array **)GPUARR_MALLOC(sizeof *m * (size_t)n);
+    int64_t *cost = (int64_t *)GPUARR_MALLOC(sizeof *cost * (size_t)n * (size_t)n);
+    int *split = (int *)GPUARR_MALLOC(sizeof *split * (size_t)n * (size_t)n);
+    int64_t *p = (int64_t *)GPUARR_MALLOC(sizeof *p * (size_t)(n + 1));
+    ga_array *r = NULL;
+    int made = 0;
+    if (!m || !cost || !split || !p) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        goto done;
+    }
+    /* a 1-d first array is a row, a 1-d last one a column; the rest 2-d */
+    for (; made < n; made++) {
+        const ga_array *x = arrays[made];
+        bool first = made == 0, last = made == n - 1;
+        if (x->ndim == 1 && (first || last)) m[made] = ga__unit_dim(func, x, first ? 0 : 1);
+        else if (x->ndim == 2) m[made] = ga_retain((ga_array *)x);
+        else {
+            ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be two-dimensional", x->ndim);
+            goto done;
+        }
+        if (!m[made]) goto done;
+        p[made] = m[made]->shape[0];
+        if (made > 0 && m[made - 1]->shape[1] != m[made]->shape[0]) {
+            ga__not_aligned(func, m[made - 1], 1, m[made], 0);
+            made++;
+            goto done;
+        }
+    }
+    p[n] = m[n - 1]->shape[1];
+    /* the matrix-chain order: the fewest multiplications */
+    for (int i = 0; i < n; i++) cost[i * n + i] = 0;
+    for (int len = 2; len <= n; len++)
+        for (int i = 0; i + len - 1 < n; i++) {
+            int j = i + len - 1;
+            cost[i * n + j] = INT64_MAX;
+            for (int k = i; k < j; k++) {
+                double c = (double)cost[i * n + k] + (double)cost[(k + 1) * n + j] + (double)p[i] * (double)p[k + 1] * (double)p[j + 1];
+                int64_t ci = c > 9.0e18 ? INT64_MAX - 1 : (int64_t)c;
+                if (ci < cost[i * n + j]) cost[i * n + j] = ci, split[i * n + j] = k;
+            }
+        }
+    r = ga__chain_product(func, m, split, n, 0, n - 1);
+    if (r && (arrays[0]->ndim == 1 || arrays[n - 1]->ndim == 1)) { /* the unit dims away */
+        int64_t shape[2];
+        int nd = 0;
+        if (arrays[0]->ndim != 1) shape[nd++] = r->shape[0];
+        if (arrays[n - 1]->ndim != 1) shape[nd++] = r->shape[1];
+        ga_array *q = ga__reshape(func, r, nd, shape);
+        ga_release(r);
+        r = q;
+    }
+done:
+    for (int i = 0; m && i < made; i++) ga_release(m[i]);
+    GPUARR_FREE(m), GPUARR_FREE(cost), GPUARR_FREE(split), GPUARR_FREE(p);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_kron(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_kron";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    /* a as (a0, 1, a1, 1, ...) and b as (1, b0, 1, b1, ...), both with the
+       larger ndim (leading dims of 1), multiplied and merged pairwise */
+    const int nd = GA__MAX(a->ndim, b->ndim);
+    if (2 * nd > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "kron of %d-dimensional arrays would need %d dims (at most %d)", nd, 2 * nd, GA_MAXDIMS);
+        return NULL;
+    }
+    ga__layout la, lb;
+    la.ndim = lb.ndim = 2 * nd;
+    la.offset = lb.offset = 0;
+    int64_t shape[GA_MAXDIMS];
+    for (int d = 0; d < nd; d++) {
+        int da = d - (nd - a->ndim), db = d - (nd - b->ndim);
+        int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
+        la.shape[2 * d] = sa, la.strides[2 * d] = da >= 0 ? a->strides[da] : 0;
+        la.shape[2 * d + 1] = 1, la.strides[2 * d + 1] = 0;
+        lb.shape[2 * d] = 1, lb.strides[2 * d] = 0;
+        lb.shape[2 * d + 1] = sb, lb.strides[2 * d + 1] = db >= 0 ? b->strides[db] : 0;
+        if (ga__mul_overflow(sa, sb, &shape[d])) {
+            ga__error(GA_ERROR_VALUE, func, "array is too big");
+            return NULL;
+        }
+    }
+    ga_array *va = ga__view(func, a, &la, false), *vb = va ? ga__view(func, b, &lb, false) : NULL;
+    ga_array *p = vb ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(va), ga_operand_array(vb)) : NULL;
+    ga_array *r = p ? ga__reshape(func, p, nd, shape) : NULL;
+    ga_release(va), ga_release(vb), ga_release(p);
+    return ga__ret(r);
 }
 
 /* --- norms ------------------------------------------------------------------- */

@@ -4217,6 +4217,8 @@ LINALG_PROTOTYPES = {
     "ga_linalg_matrix_power": (_ARR, [_ARR, _c.c_int64]),
     "ga_linalg_vector_norm": (_ARR, [_ARR, _c.c_double, _c.c_int, _c.POINTER(_c.c_int), _c.c_bool]),
     "ga_linalg_matrix_norm": (_ARR, [_ARR, _c.c_int, _c.c_bool]),
+    "ga_linalg_multi_dot": (_ARR, [_c.c_int, _ARRP]),
+    "ga_kron": (_ARR, [_ARR, _ARR]),
     "ga_linalg_cholesky": (_ARR, [_ARR, _c.c_bool]),
     "ga_linalg_solve": (_ARR, [_ARR, _ARR]),
     "ga_linalg_inv": (_ARR, [_ARR]),
@@ -4322,6 +4324,15 @@ def check_linalg_more_products(t, ga):
     product_matches(t, "matvec", t.own(lib.ga_matvec(to_device(t, m), to_device(t, v)), "ga_matvec"), np.matvec(m, v))
     w = product_operand(t, ga, (3,))
     product_matches(t, "vecmat", t.own(lib.ga_vecmat(to_device(t, w), to_device(t, m)), "ga_vecmat"), np.vecmat(w, m))
+    chain = [product_operand(t, ga, s) for s in ((7,), (7, 2), (2, 9), (9, 4), (4,))]
+    for k in (3, 4, 5):
+        ops = chain[:k] if k < 5 else chain
+        got = t.own(lib.ga_linalg_multi_dot(len(ops), arrp([to_device(t, o) for o in ops])), "ga_linalg_multi_dot")
+        product_matches(t, f"multi_dot of {k}", got, np.asarray(np.linalg.multi_dot(ops)))
+    for sa, sb in (((2, 3), (4, 5)), ((3,), (2, 2)), ((), (3,)), ((2, 1, 3), (3, 2))):
+        ka, kb = product_operand(t, ga, sa), product_operand(t, ga, sb)
+        product_matches(t, f"kron {sa} {sb}", t.own(lib.ga_kron(to_device(t, ka), to_device(t, kb)), "ga_kron"),
+                        np.asarray(np.kron(ka, kb)))
     q = product_operand(t, ga, (2, 3, 3)) / 2
     for n in (0, 1, 2, 3, 5):
         product_matches(t, f"matrix_power {n}", t.own(lib.ga_linalg_matrix_power(to_device(t, q), n),

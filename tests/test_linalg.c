@@ -856,3 +856,25 @@ DEVICE_TEST(det_slogdet_and_solver_errors)
     ga_release(r), ga_release(h16), ga_release(b), ga_release(sign), ga_release(la), ga_release(d), ga_release(a);
     ga_clear_error();
 }
+
+/* multi_dot of a row, two matrices and a column (a 0-d result), and kron
+   of [[1, 2]] and [[1], [10]]. */
+DEVICE_TEST(multi_dot_and_kron)
+{
+    const int64_t s3[1] = {3}, s33[2] = {3, 3}, s12[2] = {1, 2}, s21[2] = {2, 1};
+    ga_array *v = ga_ones(1, s3, GA_FLOAT64), *m = ga_ones(2, s33, GA_FLOAT64);
+    const ga_array *chain[4] = {v, m, m, v};
+    ga_array *r = ga_linalg_multi_dot(4, chain);
+    double x = 0;
+    CHECK(r && ga_ndim(r) == 0 && download(r, &x) && x == 81, "multi_dot: %g (%s)", x, ga_last_error_message());
+    CHECK_ERROR(ga_linalg_multi_dot(1, chain) == NULL, GA_ERROR_VALUE, "ga_linalg_multi_dot: Expecting at least two arrays.");
+    const double ha[2] = {1, 2}, hb[2] = {1, 10};
+    ga_array *a = ga_from_host(ha, 2, s12, GA_FLOAT64), *b = ga_from_host(hb, 2, s21, GA_FLOAT64);
+    ga_array *k = ga_kron(a, b);
+    double hk[4] = {0};
+    CHECK(k && ga_ndim(k) == 2 && ga_shape(k)[0] == 2 && ga_shape(k)[1] == 2 && download(k, hk) && hk[0] == 1 &&
+              hk[1] == 2 && hk[2] == 10 && hk[3] == 20,
+          "kron: %g %g %g %g (%s)", hk[0], hk[1], hk[2], hk[3], ga_last_error_message());
+    ga_release(k), ga_release(a), ga_release(b), ga_release(r), ga_release(v), ga_release(m);
+    ga_clear_error();
+}
