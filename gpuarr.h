@@ -14670,15 +14670,21 @@ static ga_status ga__product_check_out(const char *func, const char *name, const
     return GA_OK;
 }
 
+/* matmul of a and b as an unscoped new array, errors naming func. */
+static ga_array *ga__matmul_new(const char *func, const ga_array *a, const ga_array *b)
+{
+    ga__product p;
+    ga_array *r = NULL;
+    if (ga__matmul_plan(func, a, b, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) return NULL;
+    return r;
+}
+
 GPUARR_API ga_array *ga_matmul(const ga_array *a, const ga_array *b)
 {
     static const char func[] = "ga_matmul";
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (!b) { ga__null_input(func, "b"); return NULL; }
-    ga__product p;
-    ga_array *r = NULL;
-    if (ga__matmul_plan(func, a, b, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) return NULL;
-    return ga__ret(r);
+    return ga__ret(ga__matmul_new(func, a, b));
 }
 
 GPUARR_API ga_status ga_matmul_out(const ga_array *a, const ga_array *b, ga_array *out)
@@ -14691,6 +14697,14 @@ GPUARR_API ga_status ga_matmul_out(const ga_array *a, const ga_array *b, ga_arra
     if (ga__matmul_plan(func, a, b, out, &p) != GA_OK || ga__product_check_out(func, "matmul", &p, out) != GA_OK)
         return ga__t.error;
     return ga__product_run(func, &p, out, NULL);
+}
+
+/* ufunc u of a (and b) as an unscoped temporary. */
+static ga_array *ga__linalg_ufunc(const char *func, ga_ufunc u, ga_operand a, ga_operand b)
+{
+    ga_operand in[2] = {a, b};
+    ga_array *out[2] = {NULL, NULL};
+    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
 }
 
 /* --- einsum: the subscripts ------------------------------------------------ */
@@ -15055,10 +15069,8 @@ static ga_status ga__eterm_contract(const char *func, const ga__einsum *e, ga__e
     s3a[nb] = m, s3a[nb + 1] = k, s3b[nb] = k, s3b[nb + 1] = c;
     ga_array *a3 = ga__temp(&tt, ga__reshape(func, av, nb + 2, s3a));
     ga_array *b3 = a3 ? ga__temp(&tt, ga__reshape(func, bv, nb + 2, s3b)) : NULL;
-    ga__product p;
-    ga_array *r = NULL;
-    if (!b3 || ga__matmul_plan(func, a3, b3, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK)
-        return ga__temps_fail(&tt);
+    ga_array *r = b3 ? ga__matmul_new(func, a3, b3) : NULL;
+    if (!r) return ga__temps_fail(&tt);
     /* (batch..., rows..., columns...) */
     int64_t shape[GA__EINSUM_LABELS];
     int nd = 0;
@@ -15262,10 +15274,7 @@ GPUARR_API ga_array *ga_dot(const ga_array *a, const ga_array *b)
     ga_dtype dt;
     if (ga__product_dtype(func, a, b, &dt) != GA_OK) return NULL;
     if (a->ndim == 1 || b->ndim == 1) { /* matmul's 1-d rules are dot's */
-        ga__product p;
-        ga_array *r = NULL;
-        if (ga__matmul_plan(func, a, b, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) return NULL;
-        return ga__ret(r);
+        return ga__ret(ga__matmul_new(func, a, b));
     }
     return ga__ret(ga__dot_nd(func, a, b, dt));
 }
@@ -15285,9 +15294,8 @@ GPUARR_API ga_array *ga_inner(const ga_array *a, const ga_array *b)
     ga_array *a2 = ga__as_matrix(func, &t, a, k), *b2 = a2 ? ga__as_matrix(func, &t, b, k) : NULL;
     ga_array *bt = b2 ? ga__temp(&t, ga__transpose(func, b2, NULL)) : NULL;
     if (!bt) { ga__temps_fail(&t); return NULL; }
-    ga__product p;
-    ga_array *r = NULL;
-    if (ga__matmul_plan(func, a2, bt, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) {
+    ga_array *r = ga__matmul_new(func, a2, bt);
+    if (!r) {
         ga__temps_fail(&t);
         return NULL;
     }
@@ -15317,15 +15325,9 @@ GPUARR_API ga_array *ga_vdot(const ga_array *a, const ga_array *b)
     ga__temps t = {{NULL}, 0};
     ga_array *x = ga__temp(&t, ga__reshape(func, a, 1, &n));
     ga_array *y = x ? ga__temp(&t, ga__reshape(func, b, 1, &n)) : NULL;
-    if (y && ga_dtype_kind(x->dtype) == 'c') {
-        ga_operand in[1] = {ga_operand_array(x)};
-        ga_array *conj[2] = {NULL, NULL};
-        x = ga__ufunc(func, GA_UFUNC_CONJUGATE, in, conj, NULL) == GA_OK ? ga__temp(&t, conj[0]) : NULL;
-    }
-    if (!y || !x) { ga__temps_fail(&t); return NULL; }
-    ga__product p;
-    ga_array *r = NULL;
-    if (ga__matmul_plan(func, x, y, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) r = NULL;
+    if (y && ga_dtype_kind(x->dtype) == 'c')
+        x = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(x), ga_operand_array(NULL)));
+    ga_array *r = x && y ? ga__matmul_new(func, x, y) : NULL;
     ga__temps_release(&t);
     return ga__ret(r);
 }
@@ -15346,14 +15348,6 @@ GPUARR_API ga_array *ga_outer(const ga_array *a, const ga_array *b)
 
 /* --- products built on matmul: tensordot, vecdot, matvec, vecmat, multi_dot,
        matrix_power ---------------------------------------------------------- */
-
-/* ufunc u of a (and b) as an unscoped temporary. */
-static ga_array *ga__linalg_ufunc(const char *func, ga_ufunc u, ga_operand a, ga_operand b)
-{
-    ga_operand in[2] = {a, b};
-    ga_array *out[2] = {NULL, NULL};
-    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
-}
 
 /* a's dims in the order perm, reshaped to the 2-d (rows, cols) whose rows
    are the first `split` of them: a view where the layout allows. */
@@ -15399,9 +15393,8 @@ GPUARR_API ga_array *ga_tensordot_axes(const ga_array *a, const ga_array *b, int
     if (ga__product_dtype(func, a, b, &dt) != GA_OK) return NULL;
     ga__temps t = {{NULL}, 0};
     ga_array *a2 = ga__temp(&t, ga__as_2d(func, a, pa, na)), *b2 = a2 ? ga__temp(&t, ga__as_2d(func, b, pb, n)) : NULL;
-    ga__product p;
-    ga_array *r = NULL;
-    if (!b2 || ga__matmul_plan(func, a2, b2, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) {
+    ga_array *r = b2 ? ga__matmul_new(func, a2, b2) : NULL;
+    if (!r) {
         ga__temps_fail(&t);
         return NULL;
     }
@@ -15492,9 +15485,8 @@ static ga_array *ga__vector_product(const char *func, const char *name, const ch
         a = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(a), ga_operand_array(NULL)));
     ga_array *x = a && a_vec ? ga__temp(&t, ga__unit_dim(func, a, a->ndim - 1)) : (ga_array *)a;
     ga_array *y = x && b_vec ? ga__temp(&t, ga__unit_dim(func, b, b->ndim)) : (ga_array *)b;
-    ga__product p;
-    ga_array *r = NULL;
-    if (!x || !y || ga__matmul_plan(func, x, y, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) {
+    ga_array *r = x && y ? ga__matmul_new(func, x, y) : NULL;
+    if (!r) {
         ga__temps_fail(&t);
         return NULL;
     }
@@ -15551,15 +15543,6 @@ GPUARR_API ga_array *ga_vecmat(const ga_array *x, const ga_array *a)
     if (!x) { ga__null_input(func, "x"); return NULL; }
     if (!a) { ga__null_input(func, "a"); return NULL; }
     return ga__ret(ga__vector_product(func, "vecmat", "(n),(n,m)->(m)", x, a, true, false));
-}
-
-/* matmul of a and b as an unscoped new array, errors naming func. */
-static ga_array *ga__matmul_new(const char *func, const ga_array *a, const ga_array *b)
-{
-    ga__product p;
-    ga_array *r = NULL;
-    if (ga__matmul_plan(func, a, b, NULL, &p) != GA_OK || ga__product_run(func, &p, NULL, &r) != GA_OK) return NULL;
-    return r;
 }
 
 /* numpy.linalg.LinAlgError where a stack of square matrices is needed. */
