@@ -14638,7 +14638,10 @@ static ga_status ga__matmul_plan(const char *func, const ga_array *a, const ga_a
         }
         p->nb = on;
         memcpy(p->bshape, out->shape, sizeof(int64_t) * (size_t)on);
-        const int64_t want[2] = {p->ar >= 0 ? a->shape[p->ar] : b->shape[p->bc], b->shape[p->bc >= 0 ? p->bc : 0]};
+        int64_t want[2] = {0, 0};
+        int nw = 0;
+        if (p->ar >= 0) want[nw++] = a->shape[p->ar];
+        if (p->bc >= 0) want[nw++] = b->shape[p->bc];
         for (int i = 0; i < rcore; i++)
             if (out->shape[on + i] != want[i])
                 return ga__error(GA_ERROR_VALUE, func,
@@ -15245,12 +15248,12 @@ static ga_array *ga__dot_nd(const char *func, const ga_array *a, const ga_array 
         ga__value16 zero = {{0, 0}};
         st = k == 0 ? ga__fill(func, c, &zero) : ga__gemm(func, a->device, dt, 1, &q, &x, &y, &z);
     }
-    int64_t shape[GA_MAXDIMS];
+    int64_t shape[GA_MAXDIMS * 2];
     int nd = 0;
     for (int d = 0; d + 1 < a->ndim; d++) shape[nd++] = a->shape[d];
     for (int d = 0; d + 2 < b->ndim; d++) shape[nd++] = b->shape[d];
     shape[nd++] = n;
-    ga_array *r = st == GA_OK ? ga__reshape(func, c, nd, shape) : NULL;
+    ga_array *r = st == GA_OK ? ga__reshape(func, c, nd, shape) : NULL; /* (more than 32 dims: its error) */
     ga__temps_release(&t);
     return r;
 }
@@ -15299,7 +15302,7 @@ GPUARR_API ga_array *ga_inner(const ga_array *a, const ga_array *b)
         ga__temps_fail(&t);
         return NULL;
     }
-    int64_t shape[GA_MAXDIMS];
+    int64_t shape[GA_MAXDIMS * 2];
     int nd = 0;
     for (int d = 0; d + 1 < a->ndim; d++) shape[nd++] = a->shape[d];
     for (int d = 0; d + 1 < b->ndim; d++) shape[nd++] = b->shape[d];
@@ -15588,8 +15591,12 @@ GPUARR_API ga_array *ga_linalg_matrix_power(const ga_array *a, int64_t n)
         ga_release(z);
         z = sq;
     }
+    if (!z && n) { /* a squaring failed: no partial product */
+        ga_release(result);
+        result = NULL;
+    }
     ga_release(z);
-    if (result && result == a) { /* n == 1: a copy, as NumPy's */
+    if (result && result == a) { /* n == 1: a copy */
         ga_array *c = ga__contiguous_copy(func, result, result->dtype);
         ga_release(result);
         result = c;
@@ -15737,7 +15744,9 @@ static ga_array *ga__norm_abs(const char *func, const ga_array *x)
 static ga_array *ga__norm_reduce(const char *func, ga_reduction r, ga_array *y, int naxes, const int *axes, bool keepdims)
 {
     ga_array *s = NULL;
-    if (y && ga__reduce(func, r, y, naxes, axes, y->dtype, &s, keepdims, NULL) != GA_OK) s = NULL;
+    /* (a sum in y's dtype; max and min take no dtype) */
+    ga_dtype dt = r == GA_REDUCE_SUM ? y ? y->dtype : GA_DTYPE_INVALID : GA_DTYPE_INVALID;
+    if (y && ga__reduce(func, r, y, naxes, axes, dt, &s, keepdims, NULL) != GA_OK) s = NULL;
     ga_release(y);
     return s;
 }
@@ -15858,6 +15867,7 @@ static ga_status ga__solver_scratch_get(const char *func, ga__solver_scratch *s,
 static void ga__solver_scratch_free(ga__solver_scratch *s)
 {
     ga__pool *p = ga__g.devices[s->device].pool;
+    if (s->host) GA__CU.StreamSynchronize(ga__stream_of(s->device)); /* the calls that use it are done */
     if (s->info) ga__pool_free(p, s->info);
     if (s->ipiv) ga__pool_free(p, s->ipiv);
     if (s->work) ga__pool_free(p, s->work);
@@ -16063,10 +16073,16 @@ GPUARR_API ga_array *ga_linalg_solve(const ga_array *a, const ga_array *b)
     const int64_t n = a->shape[a->ndim - 1];
     /* NumPy 2: a 1-d b is one vector; otherwise b is a stack of (n, k) */
     bool vector = b->ndim == 1;
-    if (b->ndim == 0 || b->shape[b->ndim - (vector ? 1 : 2)] != n) {
-        ga__error(GA_ERROR_VALUE, func, "solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
-                  "signature (m,m),(m,n)->(m,n) (size %lld is different from %lld)",
-                  (long long)(b->ndim ? b->shape[b->ndim - (vector ? 1 : 2)] : 0), (long long)n);
+    if (b->ndim == 0) {
+        ga__error(GA_ERROR_VALUE, func, "solve: Input operand 1 does not have enough dimensions (has 0, gufunc core with "
+                  "signature (m,m),(m,n)->(m,n) requires 2)");
+        return NULL;
+    }
+    if (b->shape[b->ndim - (vector ? 1 : 2)] != n) {
+        ga__error(GA_ERROR_VALUE, func, "%s: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                  "signature %s (size %lld is different from %lld)", vector ? "solve1" : "solve",
+                  vector ? "(m,m),(m)->(m)" : "(m,m),(m,n)->(m,n)", (long long)b->shape[b->ndim - (vector ? 1 : 2)],
+                  (long long)n);
         return NULL;
     }
     if (ga__bind(func, a->device) != GA_OK) return NULL;
@@ -16129,8 +16145,11 @@ static ga_status ga__lu_det(const char *func, const ga_array *a, ga_array **sign
             ps[a->ndim - 2] = n;
             piv = ga__temp(&t, ga__array_new(func, a->device, a->ndim - 1, ps, GA_INT64));
             if (!piv) st = ga__t.error;
-            else GA__CU.MemcpyDtoDAsync((CUdeviceptr)piv->data, (CUdeviceptr)s.ipiv->ptr, (size_t)(n * count) * 8,
-                                        ga__stream_of(a->device));
+            else {
+                CUresult cr = GA__CU.MemcpyDtoDAsync((CUdeviceptr)piv->data, (CUdeviceptr)s.ipiv->ptr, (size_t)(n * count) * 8,
+                                                     ga__stream_of(a->device));
+                if (cr != CUDA_SUCCESS) st = ga__cuda_error(func, cr, "cuMemcpyDtoDAsync");
+            }
         }
     }
     ga__solver_scratch_free(&s);
@@ -16148,7 +16167,8 @@ static ga_status ga__lu_det(const char *func, const ga_array *a, ga_array **sign
             ga__temp(&t, cnt);
             ga_array *odd = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_BITWISE_AND, ga_operand_array(cnt), ga_operand_scalar(ga_int(1))));
             ga_array *two = odd ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(odd), ga_operand_scalar(ga_int(-2)))) : NULL;
-            sgn_swaps = two ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(two), ga_operand_scalar(ga_int(1)))) : NULL;
+            ga_array *pm = two ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(two), ga_operand_scalar(ga_int(1)))) : NULL;
+            sgn_swaps = pm ? ga__temp(&t, ga__contiguous_copy(func, pm, dt)) : NULL; /* +-1 in dt: no promotion */
         }
     }
     if (!d || (piv && !sgn_swaps)) return ga__temps_fail(&t);
@@ -16158,11 +16178,7 @@ static ga_status ga__lu_det(const char *func, const ga_array *a, ga_array **sign
         if (ga__reduce(func, GA_REDUCE_PROD, d, 1, &last, dt, &p, false, NULL) != GA_OK) return ga__temps_fail(&t);
         *det = sgn_swaps ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(p), ga_operand_array(sgn_swaps)) : p;
         if (sgn_swaps) ga_release(p);
-        if (*det && (*det)->dtype != dt) {
-            ga_array *c = ga__contiguous_copy(func, *det, dt);
-            ga_release(*det);
-            *det = c;
-        }
+        if (!*det) return ga__temps_fail(&t);
     }
     if (sign && logabs) { /* sign = prod(sign(d)) * (+-1) (0 for a singular matrix); logabs = sum(log|d|) (-inf), real */
         ga_array *ad = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ABSOLUTE, ga_operand_array(d), ga_operand_array(NULL)));
@@ -16174,6 +16190,11 @@ static ga_status ga__lu_det(const char *func, const ga_array *a, ga_array **sign
             return ga__temps_fail(&t);
         *sign = sgn_swaps ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(ps), ga_operand_array(sgn_swaps)) : ps;
         if (sgn_swaps) ga_release(ps);
+        if (!*sign) {
+            ga_release(*logabs);
+            *logabs = NULL;
+            return ga__temps_fail(&t);
+        }
     }
     ga__temps_release(&t);
     return GA_OK;
@@ -16210,8 +16231,9 @@ GPUARR_API ga_status ga_linalg_slogdet(const ga_array *a, ga_array **sign, ga_ar
 static ga_status ga__eigh(const char *func, const ga_array *a, char uplo, ga_array **w, ga_array **v)
 {
     ga_dtype dt = GA_DTYPE_INVALID;
-    if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return ga__t.error;
+    if (uplo == 'l' || uplo == 'u') uplo = (char)(uplo - 'a' + 'A'); /* NumPy upper-cases it */
     if (uplo != 'L' && uplo != 'U') return ga__error(GA_ERROR_VALUE, func, "UPLO argument must be 'L' or 'U'");
+    if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return ga__t.error;
     if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
     const ga_dtype real = dt == GA_COMPLEX64 || dt == GA_FLOAT32 ? GA_FLOAT32 : GA_FLOAT64;
     const int64_t n = a->shape[a->ndim - 1], count = ga__stack_count(a);
