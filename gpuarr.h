@@ -1902,11 +1902,11 @@ GPUARR_API ga_array *ga_linalg_vector_norm(const ga_array *x, double ord, int na
 /* numpy.linalg.matrix_norm(x, ord, keepdims) over the last two dims. */
 typedef enum ga_norm_ord {
     GA_NORM_FRO,       /* 'fro': sqrt(sum |x|^2) */
-    GA_NORM_NUC,       /* 'nuc': the sum of the singular values (needs svd: not yet) */
+    GA_NORM_NUC,       /* 'nuc': the sum of the singular values */
     GA_NORM_1,         /* the largest column sum of |x| */
     GA_NORM_MINUS_1,   /* the smallest */
-    GA_NORM_2,         /* the largest singular value (needs svd: not yet) */
-    GA_NORM_MINUS_2,   /* the smallest (needs svd: not yet) */
+    GA_NORM_2,         /* the largest singular value */
+    GA_NORM_MINUS_2,   /* the smallest */
     GA_NORM_INF,       /* the largest row sum of |x| */
     GA_NORM_MINUS_INF  /* the smallest */
 } ga_norm_ord;
@@ -1940,6 +1940,13 @@ GPUARR_API ga_status ga_linalg_slogdet(const ga_array *a, ga_array **sign, ga_ar
    matrix, from its lower ('L') or upper ('U') triangle. */
 GPUARR_API ga_status ga_linalg_eigh(const ga_array *a, char uplo, ga_array **eigenvalues, ga_array **eigenvectors);
 GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo);
+
+/* numpy.linalg.svd(a, full_matrices) and svdvals: a = u diag(s) vh for each
+   matrix (m, n); s descending in the real dtype (k = min(m, n) of them), u
+   (m, m) and vh (n, n), or (m, k) and (k, n) without full_matrices.
+   "SVD did not converge". */
+GPUARR_API ga_status ga_linalg_svd(const ga_array *a, bool full_matrices, ga_array **u, ga_array **s, ga_array **vh);
+GPUARR_API ga_array *ga_linalg_svdvals(const ga_array *a);
 
 #ifdef __cplusplus
 }
@@ -5416,7 +5423,15 @@ static void ga__launch_shutdown(void)
        const void *, int64_t, cudaDataType, const void *, cudaDataType, size_t *, size_t *))                        \
     X(cusolverStatus_t, cusolverDnXsyevd,                                                                           \
       (cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cublasFillMode_t, int64_t, cudaDataType, void *,   \
-       int64_t, cudaDataType, void *, cudaDataType, void *, size_t, void *, size_t, int *))
+       int64_t, cudaDataType, void *, cudaDataType, void *, size_t, void *, size_t, int *))                         \
+    X(cusolverStatus_t, cusolverDnXgesvd_bufferSize,                                                                \
+      (cusolverDnHandle_t, cusolverDnParams_t, signed char, signed char, int64_t, int64_t, cudaDataType, const void *, \
+       int64_t, cudaDataType, const void *, cudaDataType, const void *, int64_t, cudaDataType, const void *, int64_t, \
+       cudaDataType, size_t *, size_t *))                                                                           \
+    X(cusolverStatus_t, cusolverDnXgesvd,                                                                           \
+      (cusolverDnHandle_t, cusolverDnParams_t, signed char, signed char, int64_t, int64_t, cudaDataType, void *,      \
+       int64_t, cudaDataType, void *, cudaDataType, void *, int64_t, cudaDataType, void *, int64_t, cudaDataType,    \
+       void *, size_t, void *, size_t, int *))
 
 #define GA__API_FIELD(ret, name, params) ret(*name) params;
 typedef struct ga__cublas_api {
@@ -15729,6 +15744,8 @@ GPUARR_API ga_array *ga_kron(const ga_array *a, const ga_array *b)
 
 /* --- norms ------------------------------------------------------------------- */
 
+static ga_status ga__svd(const char *func, const ga_array *a, bool full, bool uv, ga_array **u, ga_array **s, ga_array **vh);
+
 /* |x| (complex: its magnitude) in x's inexact dtype (float64 for bool and
    integers, as NumPy converts them), unscoped. */
 static ga_array *ga__norm_abs(const char *func, const ga_array *x)
@@ -15792,13 +15809,25 @@ GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, b
         ga__error(GA_ERROR_AXIS, func, "axis -2 is out of bounds for array of dimension %d", x->ndim);
         return NULL;
     }
-    if (ord == GA_NORM_2 || ord == GA_NORM_MINUS_2 || ord == GA_NORM_NUC) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "the 2, -2 and nuclear norms need linalg.svd, which is not implemented yet");
-        return NULL;
-    }
     if ((int)ord < 0 || ord > GA_NORM_MINUS_INF) {
         ga__error(GA_ERROR_VALUE, func, "Invalid norm order for matrices.");
         return NULL;
+    }
+    if (ord == GA_NORM_2 || ord == GA_NORM_MINUS_2 || ord == GA_NORM_NUC) { /* of the singular values */
+        ga_array *sv = NULL;
+        const int last = -1;
+        if (ga__svd(func, x, false, false, NULL, &sv, NULL) != GA_OK) return NULL;
+        ga_array *r = ga__norm_reduce(func, ord == GA_NORM_2 ? GA_REDUCE_MAX : ord == GA_NORM_MINUS_2 ? GA_REDUCE_MIN : GA_REDUCE_SUM,
+                                      sv, 1, &last, false);
+        if (r && keepdims) { /* the two reduced dims back as 1s */
+            int64_t shape[GA_MAXDIMS];
+            for (int d = 0; d < r->ndim; d++) shape[d] = r->shape[d];
+            shape[r->ndim] = shape[r->ndim + 1] = 1;
+            ga_array *q = ga__reshape(func, r, r->ndim + 2, shape);
+            ga_release(r);
+            r = q;
+        }
+        return ga__ret(r);
     }
     const int both[2] = {-2, -1};
     if (ord == GA_NORM_FRO) { /* sqrt(sum |x|^2) over the last two dims */
@@ -16306,6 +16335,130 @@ GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo)
     if (!a) { ga__null_input(func, "a"); return NULL; }
     ga_array *w = NULL;
     return ga__eigh(func, a, uplo, &w, NULL) == GA_OK ? ga__ret(w) : NULL;
+}
+
+/* svd / svdvals: gesvd (which wants a column-major matrix of no more
+   columns than rows) of X: a's matrices as stored (X = a^T) where m <= n,
+   else a transposed copy (X = a). With X = Ux S VTx:
+     m <= n: a = X^T, so u = VTx^T and vh = Ux^T: both are what gesvd
+             leaves, read as stored (C order);
+     m > n:  a = X, so u = Ux and vh = VTx: their transposes as stored.
+   s is descending, in the real dtype, as NumPy's. */
+static ga_status ga__svd(const char *func, const ga_array *a, bool full, bool uv, ga_array **u, ga_array **s, ga_array **vh)
+{
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (a->ndim < 2)
+        return ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+    if (ga__linalg_dtype(func, a, &dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    const ga_dtype real = dt == GA_COMPLEX64 || dt == GA_FLOAT32 ? GA_FLOAT32 : GA_FLOAT64;
+    const int nd = a->ndim;
+    const int64_t m = a->shape[nd - 2], n = a->shape[nd - 1], k = GA__MIN(m, n), count = ga__stack_count(a);
+    const bool wide = m <= n; /* X = a^T */
+    const int64_t r = wide ? n : m, c = wide ? m : n, ucols = full ? r : c; /* X is r x c, Ux r x ucols */
+    int perm[GA_MAXDIMS];
+    for (int d = 0; d < nd; d++) perm[d] = d;
+    perm[nd - 2] = nd - 1, perm[nd - 1] = nd - 2;
+    ga__temps t = {{NULL}, 0};
+    ga_array *x = NULL;
+    if (wide) x = ga__temp(&t, ga__contiguous_copy(func, a, dt));
+    else {
+        ga_array *at = ga__temp(&t, ga__permuted(func, a, perm));
+        x = at ? ga__temp(&t, ga__contiguous_copy(func, at, dt)) : NULL;
+    }
+    /* the outputs of gesvd, stacked: S (k), Ux (ucols columns of r: stored as ucols x r), VTx (c x c) */
+    int64_t shape[GA_MAXDIMS];
+    for (int d = 0; d < nd - 2; d++) shape[d] = a->shape[d];
+    shape[nd - 2] = k;
+    ga_array *sv = x ? ga__array_new(func, a->device, nd - 1, shape, real) : NULL;
+    shape[nd - 2] = ucols, shape[nd - 1] = r;
+    ga_array *ux = sv && uv ? ga__temp(&t, ga__array_new(func, a->device, nd, shape, dt)) : NULL;
+    shape[nd - 2] = c, shape[nd - 1] = c;
+    ga_array *vtx = ux ? ga__temp(&t, ga__array_new(func, a->device, nd, shape, dt)) : NULL;
+    ga_status st = !sv || (uv && !vtx) ? ga__t.error : GA_OK;
+    if (st == GA_OK && k > 0 && count > 0) {
+        cudaDataType type, stype;
+        cublasComputeType_t compute;
+        ga__cublas_types(dt, &type, &compute);
+        ga__cublas_types(real, &stype, &compute);
+        const signed char job = uv ? (full ? 'A' : 'S') : 'N';
+        ga__cusolver_handle *h = ga__cusolver_bound(func, a->device);
+        size_t work = 0, host = 0;
+        cusolverStatus_t cs = CUSOLVER_STATUS_SUCCESS;
+        if (!h) st = ga__t.error;
+        else cs = ga__cusolver.cusolverDnXgesvd_bufferSize(h->handle, h->params, job, job, r, c, type, (const void *)(uintptr_t)x->data,
+                                                          r, stype, (const void *)(uintptr_t)sv->data, type,
+                                                          uv ? (const void *)(uintptr_t)ux->data : NULL, r, type,
+                                                          uv ? (const void *)(uintptr_t)vtx->data : NULL, c, type, &work, &host);
+        if (st == GA_OK && cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgesvd_bufferSize");
+        ga__solver_scratch sc = {a->device, NULL, NULL, NULL, NULL, 0, 0};
+        if (st == GA_OK) st = ga__solver_scratch_get(func, &sc, count, 0, work, host);
+        const size_t isz = ga__dtype_sizes[dt], rsz = ga__dtype_sizes[real];
+        for (int64_t i = 0; st == GA_OK && i < count; i++) {
+            cs = ga__cusolver.cusolverDnXgesvd(
+                h->handle, h->params, job, job, r, c, type, (void *)(uintptr_t)(x->data + (uint64_t)(i * r * c) * isz), r, stype,
+                (void *)(uintptr_t)(sv->data + (uint64_t)(i * k) * rsz), type,
+                uv ? (void *)(uintptr_t)(ux->data + (uint64_t)(i * r * ucols) * isz) : NULL, r, type,
+                uv ? (void *)(uintptr_t)(vtx->data + (uint64_t)(i * c * c) * isz) : NULL, c, type,
+                sc.work ? (void *)(uintptr_t)sc.work->ptr : NULL, work, sc.host, host,
+                (int *)(uintptr_t)(sc.info->ptr + (uint64_t)i * sizeof(int)));
+            if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgesvd");
+        }
+        if (st == GA_OK) st = ga__solver_check(func, &sc, count, "SVD did not converge");
+        ga__solver_scratch_free(&sc);
+    } else if (st == GA_OK && uv && count > 0) { /* an empty matrix: identities of its sizes */
+        ga__value16 zero = {{0, 0}};
+        if (ux->size) st = ga__fill(func, ux, &zero);
+        if (st == GA_OK && vtx->size) st = ga__fill(func, vtx, &zero);
+        /* (gesvd would give identities; with k = 0 every u and vh column is arbitrary: NumPy returns identities) */
+        ga_array *e1 = st == GA_OK ? ga__eye(func, ucols, r, 0, dt) : NULL, *e2 = e1 ? ga__eye(func, c, c, 0, dt) : NULL;
+        ga_array *b1 = e2 ? ga__broadcast_view(func, e1, nd, ux->shape) : NULL, *b2 = b1 ? ga__broadcast_view(func, e2, nd, vtx->shape) : NULL;
+        if (!b2 || (ux->size && ga__copyto(func, ux, b1, GA_CASTING_UNSAFE) != GA_OK) ||
+            (vtx->size && ga__copyto(func, vtx, b2, GA_CASTING_UNSAFE) != GA_OK))
+            st = ga__t.error;
+        ga_release(e1), ga_release(e2), ga_release(b1), ga_release(b2);
+    }
+    if (st == GA_OK && uv) {
+        if (wide) { /* u = VTx as stored, vh = Ux as stored */
+            *u = ga_retain(vtx), *vh = ga_retain(ux);
+        } else { /* their transposes */
+            ga_array *tu = ga__permuted(func, ux, perm), *tv = tu ? ga__permuted(func, vtx, perm) : NULL;
+            *u = tv ? ga__contiguous_copy(func, tu, dt) : NULL;
+            *vh = *u ? ga__contiguous_copy(func, tv, dt) : NULL;
+            ga_release(tu), ga_release(tv);
+            if (!*vh) {
+                ga_release(*u);
+                *u = NULL;
+                st = ga__t.error;
+            }
+        }
+    }
+    ga__temps_release(&t);
+    if (st != GA_OK) {
+        ga_release(sv);
+        return st;
+    }
+    *s = sv;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_linalg_svd(const ga_array *a, bool full_matrices, ga_array **u, ga_array **s, ga_array **vh)
+{
+    static const char func[] = "ga_linalg_svd";
+    if (!a) return ga__null_input(func, "a");
+    if (!u || !s || !vh) return ga__null_input(func, !u ? "u" : !s ? "s" : "vh");
+    ga_array *x = NULL, *y = NULL, *z = NULL;
+    ga_status st = ga__svd(func, a, full_matrices, true, &x, &y, &z);
+    if (st != GA_OK) return st;
+    *u = ga__ret(x), *s = ga__ret(y), *vh = ga__ret(z);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_linalg_svdvals(const ga_array *a)
+{
+    static const char func[] = "ga_linalg_svdvals";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_array *s = NULL;
+    return ga__svd(func, a, false, false, NULL, &s, NULL) == GA_OK ? ga__ret(s) : NULL;
 }
 
 #endif /* GPUARR_NO_LINALG */

@@ -878,3 +878,32 @@ DEVICE_TEST(multi_dot_and_kron)
     ga_release(k), ga_release(a), ga_release(b), ga_release(r), ga_release(v), ga_release(m);
     ga_clear_error();
 }
+
+/* svd and svdvals of diag(3, 2) with a zero row below it (m > n) and its
+   transpose (m < n): s = (3, 2), and u s vh = a; the 2 and nuclear norms. */
+DEVICE_TEST(svd_of_a_worked_matrix)
+{
+    const double h[3][2] = {{3, 0}, {0, 2}, {0, 0}};
+    ga_array *a = ga_from_host(h, 2, (const int64_t[]){3, 2}, GA_FLOAT64);
+    ga_array *at = a ? ga_transpose(a, NULL) : NULL;
+    const ga_array *both[2] = {a, at};
+    for (int k = 0; k < 2; k++) {
+        ga_array *u = NULL, *s = NULL, *vh = NULL;
+        CHECK_OK(ga_linalg_svd(both[k], false, &u, &s, &vh));
+        double hs[2] = {0};
+        CHECK(s && download(s, hs) && fabs(hs[0] - 3) < 1e-12 && fabs(hs[1] - 2) < 1e-12, "svd %d: s = %g %g", k, hs[0], hs[1]);
+        ga_array *us = u && s ? ga_multiply(u, s) : NULL, *back = us ? ga_matmul(us, vh) : NULL;
+        double hb[6] = {0}, want[6];
+        for (int i = 0; i < 6; i++) want[i] = k == 0 ? ((const double *)h)[i] : h[i % 3][i / 3];
+        bool same = back && download(back, hb);
+        for (int i = 0; same && i < 6; i++) same = fabs(hb[i] - want[i]) < 1e-12;
+        CHECK(same, "svd %d: u s vh is not a (%s)", k, ga_last_error_message());
+        ga_release(back), ga_release(us), ga_release(u), ga_release(s), ga_release(vh);
+    }
+    ga_array *n2 = ga_linalg_matrix_norm(a, GA_NORM_2, false), *nn = ga_linalg_matrix_norm(a, GA_NORM_NUC, true);
+    double x = 0;
+    CHECK(n2 && download(n2, &x) && fabs(x - 3) < 1e-12, "matrix_norm 2: %g", x);
+    CHECK(nn && ga_ndim(nn) == 2 && download(nn, &x) && fabs(x - 5) < 1e-12, "matrix_norm nuc: %g", x);
+    ga_release(n2), ga_release(nn), ga_release(at), ga_release(a);
+    ga_clear_error();
+}
