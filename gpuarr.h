@@ -1948,6 +1948,24 @@ GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo);
 GPUARR_API ga_status ga_linalg_svd(const ga_array *a, bool full_matrices, ga_array **u, ga_array **s, ga_array **vh);
 GPUARR_API ga_array *ga_linalg_svdvals(const ga_array *a);
 
+/* numpy.linalg.matrix_rank(a, tol, rtol): the singular values above tol,
+   counted (int64); tol NAN: rtol (NAN: max(m, n) eps) times the largest.
+   A 1-d or 0-d a: 1 unless every element is 0. */
+GPUARR_API ga_array *ga_linalg_matrix_rank(const ga_array *a, double tol, double rtol);
+
+/* numpy.linalg.cond(x, p): the 2 and -2 condition numbers from the
+   singular values, the others as norm(x, p) norm(inv(x), p). */
+GPUARR_API ga_array *ga_linalg_cond(const ga_array *x, ga_norm_ord p);
+
+/* numpy.linalg.pinv(a, rtol): the pseudo-inverse from the svd, singular
+   values up to rtol times the largest (NAN: max(m, n) eps) left out. */
+GPUARR_API ga_array *ga_linalg_pinv(const ga_array *a, double rtol);
+
+/* numpy.linalg.tensorsolve(a, b) (axes: none; move them with ga_moveaxis)
+   and tensorinv(a, ind): solve and inv of a's dims folded into a matrix. */
+GPUARR_API ga_array *ga_linalg_tensorsolve(const ga_array *a, const ga_array *b);
+GPUARR_API ga_array *ga_linalg_tensorinv(const ga_array *a, int ind);
+
 #ifdef __cplusplus
 }
 #endif
@@ -15801,10 +15819,9 @@ GPUARR_API ga_array *ga_linalg_vector_norm(const ga_array *x, double ord, int na
     return ga__ret(r);
 }
 
-GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, bool keepdims)
+/* matrix_norm for `func`, unscoped. */
+static ga_array *ga__matrix_norm(const char *func, const ga_array *x, ga_norm_ord ord, bool keepdims)
 {
-    static const char func[] = "ga_linalg_matrix_norm";
-    if (!x) { ga__null_input(func, "x"); return NULL; }
     if (x->ndim < 2) {
         ga__error(GA_ERROR_AXIS, func, "axis -2 is out of bounds for array of dimension %d", x->ndim);
         return NULL;
@@ -15827,7 +15844,7 @@ GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, b
             ga_release(r);
             r = q;
         }
-        return ga__ret(r);
+        return r;
     }
     const int both[2] = {-2, -1};
     if (ord == GA_NORM_FRO) { /* sqrt(sum |x|^2) over the last two dims */
@@ -15837,7 +15854,7 @@ GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, b
         ga_array *s = ga__norm_reduce(func, GA_REDUCE_SUM, q, 2, both, keepdims);
         ga_array *r = s ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(s), ga_operand_array(NULL)) : NULL;
         ga_release(s);
-        return ga__ret(r);
+        return r;
     }
     /* 1 / -1: the largest / smallest column sum of |x|; inf / -inf: of the row sums */
     bool cols = ord == GA_NORM_1 || ord == GA_NORM_MINUS_1;
@@ -15851,7 +15868,14 @@ GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, b
         ga_release(r);
         r = q;
     }
-    return ga__ret(r);
+    return r;
+}
+
+GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, bool keepdims)
+{
+    static const char func[] = "ga_linalg_matrix_norm";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    return ga__ret(ga__matrix_norm(func, x, ord, keepdims));
 }
 
 /* --- cuSOLVER: cholesky, solve, inv, det, slogdet, eigh -------------------------
@@ -16085,11 +16109,9 @@ static ga_status ga__solve_operands(const char *func, const ga_array *a, const g
     return GA_OK;
 }
 
-GPUARR_API ga_array *ga_linalg_solve(const ga_array *a, const ga_array *b)
+/* solve for `func`, unscoped. */
+static ga_array *ga__solve(const char *func, const ga_array *a, const ga_array *b)
 {
-    static const char func[] = "ga_linalg_solve";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (!b) { ga__null_input(func, "b"); return NULL; }
     ga_dtype da = GA_DTYPE_INVALID, dbt = GA_DTYPE_INVALID;
     if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &da) != GA_OK ||
         ga__linalg_dtype(func, b, &dbt) != GA_OK)
@@ -16128,13 +16150,20 @@ GPUARR_API ga_array *ga_linalg_solve(const ga_array *a, const ga_array *b)
         ga_release(x);
         x = v;
     }
-    return ga__ret(x);
+    return x;
 }
 
-GPUARR_API ga_array *ga_linalg_inv(const ga_array *a)
+GPUARR_API ga_array *ga_linalg_solve(const ga_array *a, const ga_array *b)
 {
-    static const char func[] = "ga_linalg_inv";
+    static const char func[] = "ga_linalg_solve";
     if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    return ga__ret(ga__solve(func, a, b));
+}
+
+/* inv for `func`, unscoped. */
+static ga_array *ga__inv(const char *func, const ga_array *a)
+{
     ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return NULL;
     if (ga__bind(func, a->device) != GA_OK) return NULL;
@@ -16147,7 +16176,14 @@ GPUARR_API ga_array *ga_linalg_inv(const ga_array *a)
     ga_release(e);
     ga_array *x = ga__lu_solve(func, ac, bc);
     ga_release(ac), ga_release(bc);
-    return ga__ret(x);
+    return x;
+}
+
+GPUARR_API ga_array *ga_linalg_inv(const ga_array *a)
+{
+    static const char func[] = "ga_linalg_inv";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    return ga__ret(ga__inv(func, a));
 }
 
 /* log|det| and the sign (or det) of each matrix from its LU: the diagonal
@@ -16459,6 +16495,171 @@ GPUARR_API ga_array *ga_linalg_svdvals(const ga_array *a)
     if (!a) { ga__null_input(func, "a"); return NULL; }
     ga_array *s = NULL;
     return ga__svd(func, a, false, false, NULL, &s, NULL) == GA_OK ? ga__ret(s) : NULL;
+}
+
+/* --- on svd, solve and inv: matrix_rank, cond, pinv, tensorsolve, tensorinv -- */
+
+/* The eps of the real dtype of a linalg result. */
+static double ga__linalg_eps(ga_dtype real) { return real == GA_FLOAT32 ? 1.1920928955078125e-07 : 2.220446049250313e-16; }
+
+/* s > tol, counted along the last dim, where tol is `tol` or (NaN) the
+   largest of s times max(m, n) times eps, or rtol times the largest. */
+GPUARR_API ga_array *ga_linalg_matrix_rank(const ga_array *a, double tol, double rtol)
+{
+    static const char func[] = "ga_linalg_matrix_rank";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    const int last = -1;
+    if (a->ndim < 2) { /* NumPy: int(not all(a == 0)) */
+        ga_array *nz = NULL, *r = NULL;
+        if (ga__reduce(func, GA_REDUCE_ANY, a, GA_ALL_AXES, GA_DTYPE_INVALID, &nz, false, NULL) == GA_OK)
+            r = ga__contiguous_copy(func, nz, GA_INT64);
+        ga_release(nz);
+        return ga__ret(r);
+    }
+    ga_array *s = NULL;
+    if (ga__svd(func, a, false, false, NULL, &s, NULL) != GA_OK) return NULL;
+    ga__temps t = {{NULL}, 0};
+    ga__temp(&t, s);
+    ga_array *cut = NULL;
+    if (isnan(tol)) {
+        ga_array *mx = NULL;
+        if (ga__reduce(func, GA_REDUCE_MAX, s, 1, &last, GA_DTYPE_INVALID, &mx, true, NULL) != GA_OK) {
+            ga__temps_fail(&t);
+            return NULL;
+        }
+        ga__temp(&t, mx);
+        const double f = isnan(rtol) ? (double)GA__MAX(a->shape[a->ndim - 1], a->shape[a->ndim - 2]) * ga__linalg_eps(s->dtype) : rtol;
+        cut = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(mx), ga_operand_scalar(ga_float(f))));
+    }
+    ga_array *big = cut ? ga__linalg_ufunc(func, GA_UFUNC_GREATER, ga_operand_array(s), ga_operand_array(cut))
+                        : isnan(tol) ? NULL : ga__linalg_ufunc(func, GA_UFUNC_GREATER, ga_operand_array(s), ga_operand_scalar(ga_float(tol)));
+    ga_array *r = NULL;
+    if (big && ga__reduce(func, GA_REDUCE_COUNT_NONZERO, big, 1, &last, GA_DTYPE_INVALID, &r, false, NULL) != GA_OK) r = NULL;
+    ga_release(big);
+    ga__temps_release(&t);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_linalg_cond(const ga_array *x, ga_norm_ord p)
+{
+    static const char func[] = "ga_linalg_cond";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    if ((int)p < 0 || p > GA_NORM_MINUS_INF) {
+        ga__error(GA_ERROR_VALUE, func, "Invalid norm order for matrices.");
+        return NULL;
+    }
+    ga_array *r = NULL;
+    if (p == GA_NORM_2 || p == GA_NORM_MINUS_2) { /* the ratio of the extreme singular values */
+        ga_array *s = NULL, *mx = NULL, *mn = NULL;
+        const int last = -1;
+        if (x->ndim >= 2 && ga__svd(func, x, false, false, NULL, &s, NULL) != GA_OK) return NULL;
+        if (x->ndim < 2) {
+            ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be at least two-dimensional", x->ndim);
+            return NULL;
+        }
+        if (ga__reduce(func, GA_REDUCE_MAX, s, 1, &last, GA_DTYPE_INVALID, &mx, false, NULL) == GA_OK &&
+            ga__reduce(func, GA_REDUCE_MIN, s, 1, &last, GA_DTYPE_INVALID, &mn, false, NULL) == GA_OK)
+            r = p == GA_NORM_2 ? ga__linalg_ufunc(func, GA_UFUNC_DIVIDE, ga_operand_array(mx), ga_operand_array(mn))
+                               : ga__linalg_ufunc(func, GA_UFUNC_DIVIDE, ga_operand_array(mn), ga_operand_array(mx));
+        ga_release(s), ga_release(mx), ga_release(mn);
+        return ga__ret(r);
+    }
+    /* norm(x, p) * norm(inv(x), p) (inv's LinAlgError for a singular x) */
+    ga_array *inv = ga__inv(func, x);
+    ga_array *n1 = inv ? ga__matrix_norm(func, x, p, false) : NULL, *n2 = n1 ? ga__matrix_norm(func, inv, p, false) : NULL;
+    r = n2 ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(n1), ga_operand_array(n2)) : NULL;
+    ga_release(inv), ga_release(n1), ga_release(n2);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_linalg_pinv(const ga_array *a, double rtol)
+{
+    static const char func[] = "ga_linalg_pinv";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    /* NumPy's: the svd of conj(a), 1/s where s > rtol max(s) (else 0),
+       then vh^T (s^-1 u^T) */
+    ga_array *u = NULL, *s = NULL, *vh = NULL;
+    ga__temps t = {{NULL}, 0};
+    ga_array *c = ga_dtype_kind(a->dtype) == 'c'
+                      ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(a), ga_operand_array(NULL)))
+                      : (ga_array *)a;
+    if (!c || ga__svd(func, c, false, true, &u, &s, &vh) != GA_OK) {
+        ga__temps_fail(&t);
+        return NULL;
+    }
+    ga__temp(&t, u), ga__temp(&t, s), ga__temp(&t, vh);
+    const int last = -1;
+    const double f = isnan(rtol) ? (double)GA__MAX(a->shape[a->ndim - 1], a->shape[a->ndim - 2]) * ga__linalg_eps(s->dtype) : rtol;
+    ga_array *mx = NULL;
+    if (ga__reduce(func, GA_REDUCE_MAX, s, 1, &last, GA_DTYPE_INVALID, &mx, true, NULL) != GA_OK) mx = NULL;
+    ga__temp(&t, mx);
+    ga_array *cut = mx ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(mx), ga_operand_scalar(ga_float(f)))) : NULL;
+    ga_array *big = cut ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_GREATER, ga_operand_array(s), ga_operand_array(cut))) : NULL;
+    /* 1/s where big, 0 elsewhere: big / (s + !big), s >= 0 */
+    ga_array *small = big ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_LOGICAL_NOT, ga_operand_array(big), ga_operand_array(NULL))) : NULL;
+    ga_array *den = small ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(s), ga_operand_array(small))) : NULL;
+    ga_array *sinv = den ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_DIVIDE, ga_operand_array(big), ga_operand_array(den))) : NULL;
+    /* u^T scaled by rows: (s^-1)[..., :, None] * u^T; then vh^T @ that */
+    int perm[GA_MAXDIMS];
+    for (int d = 0; d < a->ndim; d++) perm[d] = d;
+    perm[a->ndim - 2] = a->ndim - 1, perm[a->ndim - 1] = a->ndim - 2;
+    ga_array *ut = sinv ? ga__temp(&t, ga__permuted(func, u, perm)) : NULL;
+    ga_array *sc = ut ? ga__temp(&t, ga__unit_dim(func, sinv, sinv->ndim)) : NULL;
+    ga_array *su = sc ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(sc), ga_operand_array(ut))) : NULL;
+    ga_array *vt = su ? ga__temp(&t, ga__permuted(func, vh, perm)) : NULL;
+    ga_array *r = vt ? ga__matmul_new(func, vt, su) : NULL;
+    ga__temps_release(&t);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_linalg_tensorinv(const ga_array *a, int ind)
+{
+    static const char func[] = "ga_linalg_tensorinv";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ind <= 0 || ind > a->ndim) {
+        ga__error(GA_ERROR_VALUE, func, "Invalid ind argument.");
+        return NULL;
+    }
+    int64_t rows = 1, cols = 1;
+    for (int d = 0; d < a->ndim; d++) *(d < ind ? &rows : &cols) *= a->shape[d];
+    if (rows != cols) {
+        ga__error(GA_ERROR_LINALG, func, "Last 2 dimensions of the array must be square");
+        return NULL;
+    }
+    const int64_t s2[2] = {rows, cols};
+    ga_array *m = ga__reshape(func, a, 2, s2), *i = m ? ga__inv(func, m) : NULL;
+    int64_t shape[GA_MAXDIMS];
+    int nd = 0;
+    for (int d = ind; d < a->ndim; d++) shape[nd++] = a->shape[d];
+    for (int d = 0; d < ind; d++) shape[nd++] = a->shape[d];
+    ga_array *r = i ? ga__reshape(func, i, nd, shape) : NULL;
+    ga_release(m), ga_release(i);
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_linalg_tensorsolve(const ga_array *a, const ga_array *b)
+{
+    static const char func[] = "ga_linalg_tensorsolve";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    /* a (b.shape + x.shape) as (prod(b.shape), prod(x.shape)); NumPy's
+       message keeps the run of spaces of its source's line break */
+    if (b->ndim > a->ndim) {
+        ga__error(GA_ERROR_LINALG, func, "Input arrays must satisfy the requirement             prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])");
+        return NULL;
+    }
+    int64_t rows = 1, cols = 1;
+    for (int d = 0; d < a->ndim; d++) *(d < b->ndim ? &rows : &cols) *= a->shape[d];
+    if (rows != cols) {
+        ga__error(GA_ERROR_LINALG, func, "Input arrays must satisfy the requirement             prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])");
+        return NULL;
+    }
+    const int64_t s2[2] = {rows, cols}, s1[1] = {rows};
+    ga_array *m = ga__reshape(func, a, 2, s2), *v = m ? ga__reshape(func, b, 1, s1) : NULL;
+    ga_array *x = v ? ga__solve(func, m, v) : NULL;
+    ga_array *r = x ? ga__reshape(func, x, a->ndim - b->ndim, a->shape + b->ndim) : NULL;
+    ga_release(m), ga_release(v), ga_release(x);
+    return ga__ret(r);
 }
 
 #endif /* GPUARR_NO_LINALG */

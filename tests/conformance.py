@@ -4228,6 +4228,11 @@ LINALG_PROTOTYPES = {
     "ga_linalg_eigvalsh": (_ARR, [_ARR, _c.c_char]),
     "ga_linalg_svd": (_ST, [_ARR, _c.c_bool, _ARRP, _ARRP, _ARRP]),
     "ga_linalg_svdvals": (_ARR, [_ARR]),
+    "ga_linalg_matrix_rank": (_ARR, [_ARR, _c.c_double, _c.c_double]),
+    "ga_linalg_cond": (_ARR, [_ARR, _c.c_int]),
+    "ga_linalg_pinv": (_ARR, [_ARR, _c.c_double]),
+    "ga_linalg_tensorsolve": (_ARR, [_ARR, _ARR]),
+    "ga_linalg_tensorinv": (_ARR, [_ARR, _c.c_int]),
 }
 
 NORM_ORDS = {"fro": 0, "nuc": 1, 1: 2, -1: 3, 2: 4, -2: 5, np.inf: 6, -np.inf: 7}
@@ -4412,6 +4417,28 @@ def check_linalg_solvers(t, ga):
                 back = (u[..., :, :kk] * sv[..., None, :]) @ vh[..., :kk, :]
                 t.expect(np.allclose(back, g, rtol=0, atol=(rtol * n_ + 1e-6) * max(1.0, float(np.abs(g).max()))),
                          f"svd ({m_}, {n_}) full={full}: u s vh is not a")
+        # rank of a matrix built to lose a rank, cond, pinv
+        low = product_operand(t, ga, (batch, n + 2, n))
+        if n > 1:
+            low[..., -1] = low[..., 0]
+        dl = to_device(t, low)
+        product_matches(t, f"matrix_rank ({n + 2}, {n})",
+                        t.own(lib.ga_linalg_matrix_rank(dl, float("nan"), float("nan")), "ga_linalg_matrix_rank"),
+                        np.asarray(np.linalg.matrix_rank(low)).astype(np.int64))
+        product_close(t, f"pinv ({n + 2}, {n})", t.own(lib.ga_linalg_pinv(dl, float("nan")), "ga_linalg_pinv"),
+                      np.linalg.pinv(low), rtol * n * 100 + 1e-5)
+        for pname in (2, -2, "fro", 1, np.inf):
+            product_close(t, f"cond {pname} {n}", t.own(lib.ga_linalg_cond(da, NORM_ORDS[pname]), "ga_linalg_cond"),
+                          np.asarray(np.linalg.cond(a, pname)), rtol * n * 10)
+        if batch == 1 and n > 1:
+            tt = hpd_stack(t, ga, 1, 6)[0].reshape(2, 3, 6)
+            product_close(t, "tensorinv (2,3,6) ind=2 after reshape",
+                          t.own(lib.ga_linalg_tensorinv(to_device(t, tt.reshape(2, 3, 2, 3)), 2), "ga_linalg_tensorinv"),
+                          np.linalg.tensorinv(tt.reshape(2, 3, 2, 3), 2), rtol * 60)
+            tb = product_operand(t, ga, (2, 3))
+            product_close(t, "tensorsolve (2,3,2,3) (2,3)",
+                          t.own(lib.ga_linalg_tensorsolve(to_device(t, tt.reshape(2, 3, 2, 3)), to_device(t, tb)),
+                                "ga_linalg_tensorsolve"), np.linalg.tensorsolve(tt.reshape(2, 3, 2, 3), tb), rtol * 60)
         b1 = product_operand(t, ga, (n,))
         product_close(t, f"solve {n} 1-d b", t.own(lib.ga_linalg_solve(da, to_device(t, b1)), "ga_linalg_solve"),
                       np.linalg.solve(a, b1), rtol * n)

@@ -907,3 +907,43 @@ DEVICE_TEST(svd_of_a_worked_matrix)
     ga_release(n2), ga_release(nn), ga_release(at), ga_release(a);
     ga_clear_error();
 }
+
+/* matrix_rank, cond, pinv, tensorinv and tensorsolve on worked matrices. */
+DEVICE_TEST(rank_cond_pinv_tensor_solvers)
+{
+    const double h[3][2] = {{3, 0}, {0, 2}, {0, 0}}, r1[2][2] = {{1, 2}, {2, 4}};
+    ga_array *a = ga_from_host(h, 2, (const int64_t[]){3, 2}, GA_FLOAT64);
+    ga_array *b = ga_from_host(r1, 2, (const int64_t[]){2, 2}, GA_FLOAT64);
+    ga_array *ra = ga_linalg_matrix_rank(a, NAN, NAN), *rb = ga_linalg_matrix_rank(b, NAN, NAN);
+    int64_t ka = 0, kb = 0;
+    CHECK(ra && download(ra, &ka) && ka == 2, "rank of diag(3, 2) with a zero row: %lld", (long long)ka);
+    CHECK(rb && download(rb, &kb) && kb == 1, "rank of [[1, 2], [2, 4]]: %lld", (long long)kb);
+    /* pinv of a: [[1/3, 0, 0], [0, 1/2, 0]] */
+    ga_array *p = ga_linalg_pinv(a, NAN);
+    double hp[6] = {0};
+    CHECK(p && ga_shape(p)[0] == 2 && ga_shape(p)[1] == 3 && download(p, hp) && fabs(hp[0] - 1.0 / 3) < 1e-12 &&
+              fabs(hp[4] - 0.5) < 1e-12 && fabs(hp[1]) < 1e-12 && fabs(hp[5]) < 1e-12,
+          "pinv: %g %g %g / %g %g %g (%s)", hp[0], hp[1], hp[2], hp[3], hp[4], hp[5], ga_last_error_message());
+    /* cond of diag(4, 1) (a 2x2 view of a's square) is 4 for p = 2, 1, inf */
+    const double d41[2][2] = {{4, 0}, {0, 1}};
+    ga_array *d = ga_from_host(d41, 2, (const int64_t[]){2, 2}, GA_FLOAT64);
+    const ga_norm_ord ps[3] = {GA_NORM_2, GA_NORM_1, GA_NORM_INF};
+    for (int k = 0; k < 3; k++) {
+        ga_array *c = ga_linalg_cond(d, ps[k]);
+        double x = 0;
+        CHECK(c && download(c, &x) && fabs(x - 4) < 1e-12, "cond %d: %g (%s)", (int)ps[k], x, ga_last_error_message());
+        ga_release(c);
+    }
+    /* tensorinv of diag(4, 1) as (2, 2) with ind 1, and tensorsolve d x = (4, 1): x = (1, 1) */
+    ga_array *ti = ga_linalg_tensorinv(d, 1);
+    double hi[4] = {0};
+    CHECK(ti && download(ti, hi) && fabs(hi[0] - 0.25) < 1e-12 && fabs(hi[3] - 1) < 1e-12, "tensorinv: %g %g", hi[0], hi[3]);
+    const double rhs[2] = {4, 1};
+    ga_array *v = ga_from_host(rhs, 1, (const int64_t[]){2}, GA_FLOAT64), *x = ga_linalg_tensorsolve(d, v);
+    double hx[2] = {0};
+    CHECK(x && download(x, hx) && fabs(hx[0] - 1) < 1e-12 && fabs(hx[1] - 1) < 1e-12, "tensorsolve: %g %g", hx[0], hx[1]);
+    CHECK_ERROR(ga_linalg_tensorinv(d, 0) == NULL, GA_ERROR_VALUE, "ga_linalg_tensorinv: Invalid ind argument.");
+    ga_release(x), ga_release(v), ga_release(ti), ga_release(d), ga_release(p), ga_release(ra), ga_release(rb);
+    ga_release(a), ga_release(b);
+    ga_clear_error();
+}
