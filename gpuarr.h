@@ -1948,6 +1948,13 @@ GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo);
 GPUARR_API ga_status ga_linalg_svd(const ga_array *a, bool full_matrices, ga_array **u, ga_array **s, ga_array **vh);
 GPUARR_API ga_array *ga_linalg_svdvals(const ga_array *a);
 
+/* numpy.linalg.qr(a, mode): a = q r for each matrix (m, n), k = min(m, n):
+   GA_QR_REDUCED q (m, k), r (k, n); GA_QR_COMPLETE q (m, m), r (m, n);
+   GA_QR_R r alone (q may be NULL); GA_QR_RAW LAPACK's h (n, m) in q and
+   tau (k) in r, as NumPy's 'raw'. */
+typedef enum ga_qr_mode { GA_QR_REDUCED, GA_QR_COMPLETE, GA_QR_R, GA_QR_RAW } ga_qr_mode;
+GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array **q, ga_array **r);
+
 /* numpy.linalg.matrix_rank(a, tol, rtol): the singular values above tol,
    counted (int64); tol NAN: rtol (NAN: max(m, n) eps) times the largest.
    A 1-d or 0-d a: 1 unless every element is 0. */
@@ -5442,6 +5449,25 @@ static void ga__launch_shutdown(void)
     X(cusolverStatus_t, cusolverDnXsyevd,                                                                           \
       (cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cublasFillMode_t, int64_t, cudaDataType, void *,   \
        int64_t, cudaDataType, void *, cudaDataType, void *, size_t, void *, size_t, int *))                         \
+    X(cusolverStatus_t, cusolverDnXgeqrf_bufferSize,                                                                \
+      (cusolverDnHandle_t, cusolverDnParams_t, int64_t, int64_t, cudaDataType, const void *, int64_t, cudaDataType,  \
+       const void *, cudaDataType, size_t *, size_t *))                                                             \
+    X(cusolverStatus_t, cusolverDnXgeqrf,                                                                           \
+      (cusolverDnHandle_t, cusolverDnParams_t, int64_t, int64_t, cudaDataType, void *, int64_t, cudaDataType, void *, \
+       cudaDataType, void *, size_t, void *, size_t, int *))                                                        \
+    X(cusolverStatus_t, cusolverDnSorgqr_bufferSize, (cusolverDnHandle_t, int, int, int, const float *, int, const float *, int *)) \
+    X(cusolverStatus_t, cusolverDnDorgqr_bufferSize, (cusolverDnHandle_t, int, int, int, const double *, int, const double *, int *)) \
+    X(cusolverStatus_t, cusolverDnCungqr_bufferSize,                                                                \
+      (cusolverDnHandle_t, int, int, int, const cuComplex *, int, const cuComplex *, int *))                        \
+    X(cusolverStatus_t, cusolverDnZungqr_bufferSize,                                                                \
+      (cusolverDnHandle_t, int, int, int, const cuDoubleComplex *, int, const cuDoubleComplex *, int *))            \
+    X(cusolverStatus_t, cusolverDnSorgqr, (cusolverDnHandle_t, int, int, int, float *, int, const float *, float *, int, int *)) \
+    X(cusolverStatus_t, cusolverDnDorgqr,                                                                           \
+      (cusolverDnHandle_t, int, int, int, double *, int, const double *, double *, int, int *))                     \
+    X(cusolverStatus_t, cusolverDnCungqr,                                                                           \
+      (cusolverDnHandle_t, int, int, int, cuComplex *, int, const cuComplex *, cuComplex *, int, int *))            \
+    X(cusolverStatus_t, cusolverDnZungqr,                                                                           \
+      (cusolverDnHandle_t, int, int, int, cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int, int *)) \
     X(cusolverStatus_t, cusolverDnXgesvd_bufferSize,                                                                \
       (cusolverDnHandle_t, cusolverDnParams_t, signed char, signed char, int64_t, int64_t, cudaDataType, const void *, \
        int64_t, cudaDataType, const void *, cudaDataType, const void *, int64_t, cudaDataType, const void *, int64_t, \
@@ -16660,6 +16686,175 @@ GPUARR_API ga_array *ga_linalg_tensorsolve(const ga_array *a, const ga_array *b)
     ga_array *r = x ? ga__reshape(func, x, a->ndim - b->ndim, a->shape + b->ndim) : NULL;
     ga_release(m), ga_release(v), ga_release(x);
     return ga__ret(r);
+}
+
+/* qr: geqrf of a's matrices column-major, which is a transposed copy (X,
+   m x n, stored as (n, m)); R is the upper triangle of X's first rows,
+   read back transposed; Q comes from orgqr / ungqr over the reflectors
+   (in X, or copied into an m x m buffer for the complete Q), also read
+   back transposed. 'raw' returns X as stored, which is NumPy's h, and tau. */
+static ga_status ga__orgqr(const char *func, int device, ga__cusolver_handle *h, ga_dtype dt, int64_t m, int64_t cols,
+                           int64_t k, uint64_t a, uint64_t tau, ga__block **work, int *info)
+{
+    if (m > INT32_MAX || cols > INT32_MAX)
+        return ga__error(GA_ERROR_VALUE, func, "a matrix of %lld rows is too large for cuSOLVER's orgqr", (long long)m);
+    const int im = (int)m, in = (int)cols, ik = (int)k;
+    int lwork = 0;
+    cusolverStatus_t cs;
+    void *A = (void *)(uintptr_t)a;
+    const void *T = (const void *)(uintptr_t)tau;
+    switch (dt) {
+    case GA_FLOAT32: cs = ga__cusolver.cusolverDnSorgqr_bufferSize(h->handle, im, in, ik, (const float *)A, im, (const float *)T, &lwork); break;
+    case GA_FLOAT64: cs = ga__cusolver.cusolverDnDorgqr_bufferSize(h->handle, im, in, ik, (const double *)A, im, (const double *)T, &lwork); break;
+    case GA_COMPLEX64: cs = ga__cusolver.cusolverDnCungqr_bufferSize(h->handle, im, in, ik, (const cuComplex *)A, im, (const cuComplex *)T, &lwork); break;
+    default: cs = ga__cusolver.cusolverDnZungqr_bufferSize(h->handle, im, in, ik, (const cuDoubleComplex *)A, im, (const cuDoubleComplex *)T, &lwork); break;
+    }
+    if (cs != CUSOLVER_STATUS_SUCCESS) return ga__cusolver_error(func, cs, "cusolverDn<t>orgqr_bufferSize");
+    const size_t bytes = (size_t)GA__MAX(lwork, 1) * ga__dtype_sizes[dt];
+    if (!*work || (*work)->size < bytes) {
+        if (*work) ga__pool_free(ga__g.devices[device].pool, *work);
+        *work = ga__device_alloc(func, device, bytes, false);
+        if (!*work) return ga__t.error;
+    }
+    void *W = (void *)(uintptr_t)(*work)->ptr;
+    switch (dt) {
+    case GA_FLOAT32: cs = ga__cusolver.cusolverDnSorgqr(h->handle, im, in, ik, (float *)A, im, (const float *)T, (float *)W, lwork, info); break;
+    case GA_FLOAT64: cs = ga__cusolver.cusolverDnDorgqr(h->handle, im, in, ik, (double *)A, im, (const double *)T, (double *)W, lwork, info); break;
+    case GA_COMPLEX64: cs = ga__cusolver.cusolverDnCungqr(h->handle, im, in, ik, (cuComplex *)A, im, (const cuComplex *)T, (cuComplex *)W, lwork, info); break;
+    default: cs = ga__cusolver.cusolverDnZungqr(h->handle, im, in, ik, (cuDoubleComplex *)A, im, (const cuDoubleComplex *)T, (cuDoubleComplex *)W, lwork, info); break;
+    }
+    return cs == CUSOLVER_STATUS_SUCCESS ? GA_OK : ga__cusolver_error(func, cs, "cusolverDn<t>orgqr");
+}
+
+/* The column-major rows x cols matrix at the start of each stored matrix
+   of the C-contiguous stack x (its leading dim: x's last extent), as a
+   view: the transpose of x's first cols stored rows, cut to rows. */
+static ga_array *ga__colmajor_view(const char *func, const ga_array *x, int64_t rows, int64_t cols)
+{
+    ga__layout l;
+    ga__layout_of(x, &l);
+    const int nd = x->ndim;
+    const int64_t es = (int64_t)ga__dtype_sizes[x->dtype];
+    l.shape[nd - 2] = rows, l.shape[nd - 1] = cols;
+    l.strides[nd - 2] = es, l.strides[nd - 1] = x->shape[nd - 1] * es;
+    l.offset = 0;
+    return ga__view(func, x, &l, false);
+}
+
+GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array **q, ga_array **r)
+{
+    static const char func[] = "ga_linalg_qr";
+    if (!a) return ga__null_input(func, "a");
+    if (!r || (mode != GA_QR_R && !q)) return ga__null_input(func, !r ? "r" : "q");
+    if ((int)mode < 0 || mode > GA_QR_RAW) return ga__error(GA_ERROR_VALUE, func, "Unrecognized mode '%d'", (int)mode);
+    if (a->ndim < 2)
+        return ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__linalg_dtype(func, a, &dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    const int nd = a->ndim;
+    const int64_t m = a->shape[nd - 2], n = a->shape[nd - 1], k = GA__MIN(m, n), count = ga__stack_count(a);
+    int perm[GA_MAXDIMS];
+    for (int d = 0; d < nd; d++) perm[d] = d;
+    perm[nd - 2] = nd - 1, perm[nd - 1] = nd - 2;
+    ga__temps t = {{NULL}, 0};
+    ga_array *at = ga__temp(&t, ga__permuted(func, a, perm));
+    ga_array *x = at ? ga__temp(&t, ga__contiguous_copy(func, at, dt)) : NULL; /* (…, n, m): X column-major */
+    int64_t shape[GA_MAXDIMS];
+    for (int d = 0; d < nd - 2; d++) shape[d] = a->shape[d];
+    shape[nd - 2] = k;
+    ga_array *tau = x ? ga__temp(&t, ga__array_new(func, a->device, nd - 1, shape, dt)) : NULL;
+    if (!tau) return ga__temps_fail(&t);
+    ga__cusolver_handle *h = NULL;
+    ga__solver_scratch sc = {a->device, NULL, NULL, NULL, NULL, 0, 0};
+    ga_status st = GA_OK;
+    const size_t isz = ga__dtype_sizes[dt];
+    if (k > 0 && count > 0) {
+        cudaDataType type;
+        cublasComputeType_t compute;
+        ga__cublas_types(dt, &type, &compute);
+        size_t work = 0, host = 0;
+        h = ga__cusolver_bound(func, a->device);
+        cusolverStatus_t cs = CUSOLVER_STATUS_SUCCESS;
+        if (!h) st = ga__t.error;
+        else cs = ga__cusolver.cusolverDnXgeqrf_bufferSize(h->handle, h->params, m, n, type, (const void *)(uintptr_t)x->data, m,
+                                                          type, (const void *)(uintptr_t)tau->data, type, &work, &host);
+        if (st == GA_OK && cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgeqrf_bufferSize");
+        if (st == GA_OK) st = ga__solver_scratch_get(func, &sc, count, 0, work, host);
+        for (int64_t i = 0; st == GA_OK && i < count; i++) {
+            cs = ga__cusolver.cusolverDnXgeqrf(h->handle, h->params, m, n, type, (void *)(uintptr_t)(x->data + (uint64_t)(i * m * n) * isz), m,
+                                              type, (void *)(uintptr_t)(tau->data + (uint64_t)(i * k) * isz), type,
+                                              sc.work ? (void *)(uintptr_t)sc.work->ptr : NULL, work, sc.host, host,
+                                              (int *)(uintptr_t)sc.info->ptr);
+            if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgeqrf");
+        }
+    }
+    if (st != GA_OK) {
+        ga__solver_scratch_free(&sc);
+        return ga__temps_fail(&t);
+    }
+    if (mode == GA_QR_RAW) { /* h = X as stored, tau */
+        ga__solver_scratch_free(&sc);
+        ga_array *hh = ga_retain(x), *tt = ga_retain(tau);
+        ga__temps_release(&t);
+        *q = ga__ret(hh);
+        *r = ga__ret(tt);
+        return GA_OK;
+    }
+    /* R: the upper triangle of X's first k rows (m for the complete form), transposed back */
+    const int64_t rrows = mode == GA_QR_COMPLETE ? m : k;
+    ga_array *xv = ga__temp(&t, ga__colmajor_view(func, x, rrows, n));
+    ga_array *rr = xv ? ga__triangle(func, xv, 0, false) : NULL;
+    ga_array *qq = NULL;
+    if (rr && mode != GA_QR_R) {
+        /* Q: orgqr over k reflectors into m x qcols, in X (reduced) or in an m x m copy (complete) */
+        const int64_t qcols = mode == GA_QR_COMPLETE ? m : k;
+        ga_array *y = x;
+        if (mode == GA_QR_COMPLETE && n != m) {
+            shape[nd - 2] = m, shape[nd - 1] = m;
+            y = ga__temp(&t, ga__array_new(func, a->device, nd, shape, dt));
+            ga__value16 zero = {{0, 0}};
+            if (y && y->size) st = ga__fill(func, y, &zero);
+            /* its first min(n, m) stored rows take X's */
+            ga__layout l;
+            if (y && st == GA_OK) {
+                ga__layout_of(y, &l);
+                l.shape[nd - 2] = GA__MIN(n, m);
+                l.offset = 0;
+                ga_array *top = ga__view(func, y, &l, true);
+                ga__layout_of(x, &l);
+                l.shape[nd - 2] = GA__MIN(n, m);
+                l.offset = 0;
+                ga_array *src = top ? ga__view(func, x, &l, false) : NULL;
+                st = src ? ga__copyto(func, top, src, GA_CASTING_UNSAFE) : ga__t.error;
+                ga_release(top), ga_release(src);
+            }
+            if (!y) st = ga__t.error;
+        }
+        ga__block *work = NULL;
+        if (st == GA_OK && k > 0 && count > 0)
+            for (int64_t i = 0; st == GA_OK && i < count; i++)
+                st = ga__orgqr(func, a->device, h, dt, m, qcols, k, y->data + (uint64_t)(i * m * (y == x ? n : m)) * isz,
+                               tau->data + (uint64_t)(i * k) * isz, &work, (int *)(uintptr_t)sc.info->ptr);
+        if (work) ga__pool_free(ga__g.devices[a->device].pool, work);
+        if (st == GA_OK && k == 0 && mode == GA_QR_COMPLETE) { /* no reflectors: the identity */
+            ga_array *e = ga__eye(func, m, m, 0, dt), *b = e ? ga__broadcast_view(func, e, nd, y->shape) : NULL;
+            st = b ? ga__copyto(func, y, b, GA_CASTING_UNSAFE) : ga__t.error;
+            ga_release(e), ga_release(b);
+        }
+        ga_array *yv = st == GA_OK ? ga__colmajor_view(func, y, m, qcols) : NULL;
+        qq = yv ? ga__contiguous_copy(func, yv, dt) : NULL;
+        ga_release(yv);
+        if (!qq) st = ga__t.error;
+    }
+    ga__solver_scratch_free(&sc);
+    ga__temps_release(&t);
+    if (!rr || st != GA_OK) {
+        ga_release(rr), ga_release(qq);
+        return ga__t.error ? ga__t.error : GA_ERROR_STATE;
+    }
+    if (q) *q = ga__ret(qq);
+    *r = ga__ret(rr);
+    return GA_OK;
 }
 
 #endif /* GPUARR_NO_LINALG */

@@ -4228,6 +4228,7 @@ LINALG_PROTOTYPES = {
     "ga_linalg_eigvalsh": (_ARR, [_ARR, _c.c_char]),
     "ga_linalg_svd": (_ST, [_ARR, _c.c_bool, _ARRP, _ARRP, _ARRP]),
     "ga_linalg_svdvals": (_ARR, [_ARR]),
+    "ga_linalg_qr": (_ST, [_ARR, _c.c_int, _ARRP, _ARRP]),
     "ga_linalg_matrix_rank": (_ARR, [_ARR, _c.c_double, _c.c_double]),
     "ga_linalg_cond": (_ARR, [_ARR, _c.c_int]),
     "ga_linalg_pinv": (_ARR, [_ARR, _c.c_double]),
@@ -4417,6 +4418,27 @@ def check_linalg_solvers(t, ga):
                 back = (u[..., :, :kk] * sv[..., None, :]) @ vh[..., :kk, :]
                 t.expect(np.allclose(back, g, rtol=0, atol=(rtol * n_ + 1e-6) * max(1.0, float(np.abs(g).max()))),
                          f"svd ({m_}, {n_}) full={full}: u s vh is not a")
+        # qr: NumPy's shapes, q r = a, |r| as NumPy's (Householder signs alike), raw's shapes
+        for m_, n_ in ((n + 2, n), (n, n + 3)):
+            g = product_operand(t, ga, (batch, m_, n_))
+            dg = to_device(t, g)
+            for code, mode in enumerate(("reduced", "complete", "r", "raw")):
+                pq, pr = ctypes.c_void_p(), ctypes.c_void_p()
+                if not t.expect(lib.ga_linalg_qr(dg, code, ctypes.byref(pq), ctypes.byref(pr)) == 0,
+                                f"qr {mode} ({m_}, {n_}): {t.env.last_error()}"):
+                    continue
+                want = np.linalg.qr(g, mode=mode)
+                rr = to_numpy(t, t.own(pr.value))
+                if mode == "r":
+                    t.expect(rr.shape == want.shape and np.allclose(np.abs(rr), np.abs(want), atol=rtol * 100 * n_ + 1e-5),
+                             f"qr r ({m_}, {n_}): {rr.shape}, NumPy {want.shape}")
+                    continue
+                qq = to_numpy(t, t.own(pq.value))
+                wq, wr = want
+                t.expect(qq.shape == wq.shape and rr.shape == wr.shape,
+                         f"qr {mode} ({m_}, {n_}): shapes {qq.shape} {rr.shape}, NumPy {wq.shape} {wr.shape}")
+                if mode != "raw" and qq.shape == wq.shape:
+                    t.expect(np.allclose(qq @ rr, g, atol=rtol * 100 * n_ + 1e-5), f"qr {mode} ({m_}, {n_}): q r is not a")
         # rank of a matrix built to lose a rank, cond, pinv
         low = product_operand(t, ga, (batch, n + 2, n))
         if n > 1:

@@ -947,3 +947,37 @@ DEVICE_TEST(rank_cond_pinv_tensor_solvers)
     ga_release(a), ga_release(b);
     ga_clear_error();
 }
+
+/* qr of a (5, 3) and a (3, 5) matrix in every mode: the shapes, q r = a,
+   q's orthonormal columns (q^H q = I). */
+DEVICE_TEST(qr_every_mode)
+{
+    for (int tall = 0; tall < 2; tall++) {
+        const int64_t sh[2] = {tall ? 5 : 3, tall ? 3 : 5}, m = sh[0], n = sh[1], k = m < n ? m : n;
+        host a = host_random(GA_FLOAT64, 2, sh);
+        ga_array *da = upload(&a, GA_FLOAT64, L_CONTIGUOUS);
+        const ga_qr_mode modes[4] = {GA_QR_REDUCED, GA_QR_COMPLETE, GA_QR_R, GA_QR_RAW};
+        const int64_t want_q[4][2] = {{m, k}, {m, m}, {0, 0}, {n, m}}, want_r[4][2] = {{k, n}, {m, n}, {k, n}, {k, 0}};
+        for (int md = 0; md < 4; md++) {
+            ga_array *q = NULL, *r = NULL;
+            CHECK_OK(ga_linalg_qr(da, modes[md], &q, &r));
+            if (!r) continue;
+            CHECK(ga_shape(r)[0] == want_r[md][0] && (md == 3 || ga_shape(r)[1] == want_r[md][1]), "qr mode %d: r's shape", md);
+            if (md != 3 && md != 2 && q) {
+                CHECK(ga_shape(q)[0] == want_q[md][0] && ga_shape(q)[1] == want_q[md][1], "qr mode %d: q's shape", md);
+                ga_array *qr = ga_matmul(q, r);
+                long double *ones = calloc((size_t)(m * n), sizeof(long double));
+                for (int64_t i = 0; i < m * n; i++) ones[i] = 10; /* (a generous tolerance: q r rounds) */
+                char what[48];
+                snprintf(what, sizeof what, "qr mode %d (%lld, %lld): q r", md, (long long)m, (long long)n);
+                check_result(what, GA_FLOAT64, qr, &a, ones, n);
+                free(ones);
+                ga_release(qr);
+            }
+            ga_release(q), ga_release(r);
+        }
+        ga_release(da);
+        host_free(&a);
+    }
+    ga_clear_error();
+}
