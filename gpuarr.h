@@ -1955,6 +1955,14 @@ GPUARR_API ga_array *ga_linalg_svdvals(const ga_array *a);
 typedef enum ga_qr_mode { GA_QR_REDUCED, GA_QR_COMPLETE, GA_QR_R, GA_QR_RAW } ga_qr_mode;
 GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array **q, ga_array **r);
 
+/* numpy.linalg.lstsq(a, b, rcond): the minimum-norm x of |b - a x| for a
+   (m, n) and b (m,) or (m, k), from a's svd (singular values up to rcond
+   times the largest left out; NAN: max(m, n) eps, NumPy 2's default);
+   residuals, the squared norms of b - a x per column where the rank is n
+   < m (else empty; reading the rank waits); rank (int64, 0-d); s. */
+GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, double rcond, ga_array **x, ga_array **residuals,
+                                     ga_array **rank, ga_array **s);
+
 /* numpy.linalg.matrix_rank(a, tol, rtol): the singular values above tol,
    counted (int64); tol NAN: rtol (NAN: max(m, n) eps) times the largest.
    A 1-d or 0-d a: 1 unless every element is 0. */
@@ -5061,7 +5069,7 @@ GPUARR_API ga_array *ga_keep(ga_array *a)
        ...
        ga__temps_release(&t);
    ga__temp passes NULL through, the error already recorded. */
-#define GA__MAX_TEMPS 16
+#define GA__MAX_TEMPS 32
 typedef struct ga__temps {
     ga_array *a[GA__MAX_TEMPS];
     int n;
@@ -16854,6 +16862,95 @@ GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array *
     }
     if (q) *q = ga__ret(qq);
     *r = ga__ret(rr);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, double rcond, ga_array **x, ga_array **residuals,
+                                     ga_array **rank, ga_array **s)
+{
+    static const char func[] = "ga_linalg_lstsq";
+    if (!a) return ga__null_input(func, "a");
+    if (!b) return ga__null_input(func, "b");
+    if (!x || !residuals || !rank || !s) return ga__null_input(func, "an output");
+    if (a->ndim != 2)
+        return ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be two-dimensional", a->ndim);
+    if (b->ndim != 1 && b->ndim != 2)
+        return ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be one or two-dimensional", b->ndim);
+    const int64_t m = a->shape[0], n = a->shape[1];
+    if (b->shape[0] != m) return ga__error(GA_ERROR_LINALG, func, "Incompatible dimensions");
+    ga_dtype da = GA_DTYPE_INVALID, dbt = GA_DTYPE_INVALID;
+    if (ga__linalg_dtype(func, a, &da) != GA_OK || ga__linalg_dtype(func, b, &dbt) != GA_OK) return ga__t.error;
+    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    const ga_dtype dt = ga_promote_types(da, dbt);
+    /* x = vh^H diag(s+) u^H b, s+ = 1/s above rcond max(s), else 0 (NumPy's gelsd's minimum-norm answer) */
+    ga__temps t = {{NULL}, 0};
+    ga_array *ac = ga__temp(&t, ga__contiguous_copy(func, a, dt));
+    ga_array *b2 = ac ? ga__temp(&t, b->ndim == 1 ? ga__unit_dim(func, b, 1) : ga_retain((ga_array *)b)) : NULL;
+    ga_array *u = NULL, *sv = NULL, *vh = NULL;
+    if (!b2 || ga__svd(func, ac, false, true, &u, &sv, &vh) != GA_OK) return ga__temps_fail(&t);
+    ga__temp(&t, u), ga__temp(&t, vh);
+    const int last = -1;
+    const double f = isnan(rcond) ? (double)GA__MAX(m, n) * ga__linalg_eps(sv->dtype) : rcond;
+    ga_array *mx = NULL, *cut = NULL, *big = NULL, *cnt = NULL;
+    /* (no singular values: no cutoff, and no max to take) */
+    ga_status st = sv->size ? ga__reduce(func, GA_REDUCE_MAX, sv, 1, &last, GA_DTYPE_INVALID, &mx, true, NULL) : GA_OK;
+    if (st == GA_OK) {
+        if (mx) ga__temp(&t, mx);
+        cut = mx ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(mx), ga_operand_scalar(ga_float(f)))) : NULL;
+        big = ga__temp(&t, cut ? ga__linalg_ufunc(func, GA_UFUNC_GREATER, ga_operand_array(sv), ga_operand_array(cut))
+                               : ga__linalg_ufunc(func, GA_UFUNC_GREATER, ga_operand_array(sv), ga_operand_scalar(ga_float(0))));
+        if (!big || ga__reduce(func, GA_REDUCE_COUNT_NONZERO, big, GA_ALL_AXES, GA_DTYPE_INVALID, &cnt, false, NULL) != GA_OK)
+            st = ga__t.error;
+    }
+    ga_array *small = st == GA_OK ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_LOGICAL_NOT, ga_operand_array(big), ga_operand_array(NULL))) : NULL;
+    ga_array *den = small ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(sv), ga_operand_array(small))) : NULL;
+    ga_array *sinv = den ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_DIVIDE, ga_operand_array(big), ga_operand_array(den))) : NULL;
+    const int tp[2] = {1, 0};
+    ga_array *ut = sinv ? ga__temp(&t, ga__permuted(func, u, tp)) : NULL;
+    ga_array *uh = ut && ga_dtype_kind(dt) == 'c'
+                       ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(ut), ga_operand_array(NULL)))
+                       : ut;
+    ga_array *ub = uh ? ga__temp(&t, ga__matmul_new(func, uh, b2)) : NULL;
+    ga_array *sc = ub ? ga__temp(&t, ga__unit_dim(func, sinv, 1)) : NULL;
+    ga_array *sub = sc ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(sc), ga_operand_array(ub))) : NULL;
+    ga_array *vt = sub ? ga__temp(&t, ga__permuted(func, vh, tp)) : NULL;
+    ga_array *v = vt && ga_dtype_kind(dt) == 'c'
+                      ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(vt), ga_operand_array(NULL)))
+                      : vt;
+    ga_array *xs = v ? ga__matmul_new(func, v, sub) : NULL; /* (n, K) */
+    /* residuals: |b - a x|^2 summed per column where the rank is n < m; else none */
+    int64_t r = 0;
+    ga_array *res = NULL;
+    if (xs && cnt && ga__read_scalar(func, cnt, GA_INT64, &r) == GA_OK) {
+        const ga_dtype real = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+        if (r == n && m > n) {
+            ga_array *ax = ga__temp(&t, ga__matmul_new(func, ac, xs));
+            ga_array *d = ax ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SUBTRACT, ga_operand_array(b2), ga_operand_array(ax))) : NULL;
+            ga_array *ad = d ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ABSOLUTE, ga_operand_array(d), ga_operand_array(NULL))) : NULL;
+            ga_array *sq = ad ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SQUARE, ga_operand_array(ad), ga_operand_array(NULL))) : NULL;
+            const int first = 0;
+            if (sq && ga__reduce(func, GA_REDUCE_SUM, sq, 1, &first, real, &res, false, NULL) != GA_OK) res = NULL;
+        } else {
+            const int64_t zero = 0;
+            res = ga__array_new(func, a->device, 1, &zero, real);
+        }
+    }
+    if (!res) {
+        ga_release(xs), ga_release(cnt);
+        ga_release(sv);
+        return ga__temps_fail(&t);
+    }
+    if (b->ndim == 1) { /* x back to (n,); the residuals stay (1,) */
+        ga_array *x1 = ga__reshape(func, xs, 1, &n);
+        ga_release(xs);
+        xs = x1;
+    }
+    ga__temps_release(&t);
+    if (!xs) {
+        ga_release(res), ga_release(cnt), ga_release(sv);
+        return ga__t.error;
+    }
+    *x = ga__ret(xs), *residuals = ga__ret(res), *rank = ga__ret(cnt), *s = ga__ret(sv);
     return GA_OK;
 }
 

@@ -4229,6 +4229,7 @@ LINALG_PROTOTYPES = {
     "ga_linalg_svd": (_ST, [_ARR, _c.c_bool, _ARRP, _ARRP, _ARRP]),
     "ga_linalg_svdvals": (_ARR, [_ARR]),
     "ga_linalg_qr": (_ST, [_ARR, _c.c_int, _ARRP, _ARRP]),
+    "ga_linalg_lstsq": (_ST, [_ARR, _ARR, _c.c_double, _ARRP, _ARRP, _ARRP, _ARRP]),
     "ga_linalg_matrix_rank": (_ARR, [_ARR, _c.c_double, _c.c_double]),
     "ga_linalg_cond": (_ARR, [_ARR, _c.c_int]),
     "ga_linalg_pinv": (_ARR, [_ARR, _c.c_double]),
@@ -4439,6 +4440,26 @@ def check_linalg_solvers(t, ga):
                          f"qr {mode} ({m_}, {n_}): shapes {qq.shape} {rr.shape}, NumPy {wq.shape} {wr.shape}")
                 if mode != "raw" and qq.shape == wq.shape:
                     t.expect(np.allclose(qq @ rr, g, atol=rtol * 100 * n_ + 1e-5), f"qr {mode} ({m_}, {n_}): q r is not a")
+        # lstsq of a tall a (full rank and rank-deficient), b 1-d and 2-d
+        if batch == 1:
+            for deficient in (False, True):
+                g = product_operand(t, ga, (n + 3, n)) + (2 * np.eye(n + 3, n) if n else 0)
+                if deficient and n > 1:
+                    g[:, -1] = g[:, 0]
+                for bshape in ((n + 3,), (n + 3, 2)):
+                    rhs = product_operand(t, ga, bshape)
+                    px, pres, prk, ps = (ctypes.c_void_p() for _ in range(4))
+                    if not t.expect(lib.ga_linalg_lstsq(to_device(t, g.astype(t.env.np_dtype(ga))), to_device(t, rhs), float("nan"),
+                                                        ctypes.byref(px), ctypes.byref(pres), ctypes.byref(prk),
+                                                        ctypes.byref(ps)) == 0, f"lstsq: {t.env.last_error()}"):
+                        continue
+                    wx, wres, wrk, ws = np.linalg.lstsq(g.astype(t.env.np_dtype(ga)), rhs)
+                    product_close(t, f"lstsq x {bshape} deficient={deficient}", t.own(px.value), wx, rtol * 1000 * (n + 1) + 1e-4)
+                    got_res = to_numpy(t, t.own(pres.value))
+                    t.expect(got_res.shape == wres.shape, f"lstsq residuals {got_res.shape}, NumPy {wres.shape}")
+                    got_rk = to_numpy(t, t.own(prk.value))
+                    t.expect(int(got_rk) == int(wrk), f"lstsq rank {int(got_rk)}, NumPy {int(wrk)}")
+                    product_close(t, f"lstsq s {bshape}", t.own(ps.value), ws, rtol * 100 * (n + 1) + 1e-5)
         # rank of a matrix built to lose a rank, cond, pinv
         low = product_operand(t, ga, (batch, n + 2, n))
         if n > 1:

@@ -981,3 +981,24 @@ DEVICE_TEST(qr_every_mode)
     }
     ga_clear_error();
 }
+
+/* lstsq: the line through (0, 1), (1, 3), (2, 5) is y = 1 + 2 x, exactly
+   (residual 0, rank 2); a 1-d b; the errors. */
+DEVICE_TEST(lstsq_of_a_line)
+{
+    const double h[3][2] = {{1, 0}, {1, 1}, {1, 2}}, y[3] = {1, 3, 5};
+    ga_array *a = ga_from_host(h, 2, (const int64_t[]){3, 2}, GA_FLOAT64), *b = ga_from_host(y, 1, (const int64_t[]){3}, GA_FLOAT64);
+    ga_array *x = NULL, *res = NULL, *rank = NULL, *s = NULL;
+    CHECK_OK(ga_linalg_lstsq(a, b, NAN, &x, &res, &rank, &s));
+    double hx[2] = {0}, hr = 1;
+    int64_t k = 0;
+    CHECK(x && ga_ndim(x) == 1 && download(x, hx) && fabs(hx[0] - 1) < 1e-12 && fabs(hx[1] - 2) < 1e-12, "lstsq x: %g %g", hx[0], hx[1]);
+    CHECK(res && ga_ndim(res) == 1 && ga_shape(res)[0] == 1 && download(res, &hr) && fabs(hr) < 1e-20, "lstsq residual: %g", hr);
+    CHECK(rank && ga_ndim(rank) == 0 && download(rank, &k) && k == 2, "lstsq rank: %lld", (long long)k);
+    CHECK(s && ga_shape(s)[0] == 2, "lstsq s");
+    ga_release(x), ga_release(res), ga_release(rank), ga_release(s);
+    ga_array *b4 = ga_ones(1, (const int64_t[]){4}, GA_FLOAT64);
+    CHECK_ERROR(ga_linalg_lstsq(a, b4, NAN, &x, &res, &rank, &s) != GA_OK, GA_ERROR_LINALG, "ga_linalg_lstsq: Incompatible dimensions");
+    ga_release(b4), ga_release(a), ga_release(b);
+    ga_clear_error();
+}
