@@ -1941,6 +1941,13 @@ GPUARR_API ga_status ga_linalg_slogdet(const ga_array *a, ga_array **sign, ga_ar
 GPUARR_API ga_status ga_linalg_eigh(const ga_array *a, char uplo, ga_array **eigenvalues, ga_array **eigenvectors);
 GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo);
 
+/* numpy.linalg.eig and eigvals: the eigenvalues and right eigenvectors
+   (v's columns, of unit norm) of each square matrix; complex, or real
+   where a is real and every eigenvalue is (NumPy's rule: deciding waits
+   for the device). "Eigenvalues did not converge". */
+GPUARR_API ga_status ga_linalg_eig(const ga_array *a, ga_array **eigenvalues, ga_array **eigenvectors);
+GPUARR_API ga_array *ga_linalg_eigvals(const ga_array *a);
+
 /* numpy.linalg.svd(a, full_matrices) and svdvals: a = u diag(s) vh for each
    matrix (m, n); s descending in the real dtype (k = min(m, n) of them), u
    (m, m) and vh (n, n), or (m, k) and (k, n) without full_matrices.
@@ -5476,6 +5483,14 @@ static void ga__launch_shutdown(void)
       (cusolverDnHandle_t, int, int, int, cuComplex *, int, const cuComplex *, cuComplex *, int, int *))            \
     X(cusolverStatus_t, cusolverDnZungqr,                                                                           \
       (cusolverDnHandle_t, int, int, int, cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int, int *)) \
+    X(cusolverStatus_t, cusolverDnXgeev_bufferSize,                                                                 \
+      (cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t, cudaDataType,          \
+       const void *, int64_t, cudaDataType, const void *, cudaDataType, const void *, int64_t, cudaDataType,         \
+       const void *, int64_t, cudaDataType, size_t *, size_t *))                                                    \
+    X(cusolverStatus_t, cusolverDnXgeev,                                                                            \
+      (cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t, cudaDataType, void *,  \
+       int64_t, cudaDataType, void *, cudaDataType, void *, int64_t, cudaDataType, void *, int64_t, cudaDataType,    \
+       void *, size_t, void *, size_t, int *))                                                                      \
     X(cusolverStatus_t, cusolverDnXgesvd_bufferSize,                                                                \
       (cusolverDnHandle_t, cusolverDnParams_t, signed char, signed char, int64_t, int64_t, cudaDataType, const void *, \
        int64_t, cudaDataType, const void *, cudaDataType, const void *, int64_t, cudaDataType, const void *, int64_t, \
@@ -16952,6 +16967,112 @@ GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, doubl
     }
     *x = ga__ret(xs), *residuals = ga__ret(res), *rank = ga__ret(cnt), *s = ga__ret(sv);
     return GA_OK;
+}
+
+/* eig / eigvals: geev of a transposed copy (column-major a), in complex
+   arithmetic (a real a promoted), the right eigenvectors read back
+   transposed. NumPy's rule: a real a whose eigenvalues are all real gives
+   real results (reading that waits for the device). */
+static ga_status ga__eig(const char *func, const ga_array *a, ga_array **w, ga_array **v)
+{
+    ga_dtype dt = GA_DTYPE_INVALID;
+    if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return ga__t.error;
+    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    const bool real_in = ga_dtype_kind(dt) != 'c';
+    const ga_dtype ct = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? GA_COMPLEX64 : GA_COMPLEX128;
+    const int nd = a->ndim;
+    const int64_t n = a->shape[nd - 1], count = ga__stack_count(a);
+    int perm[GA_MAXDIMS];
+    for (int d = 0; d < nd; d++) perm[d] = d;
+    perm[nd - 2] = nd - 1, perm[nd - 1] = nd - 2;
+    ga__temps t = {{NULL}, 0};
+    ga_array *at = ga__temp(&t, ga__permuted(func, a, perm));
+    ga_array *x = at ? ga__temp(&t, ga__contiguous_copy(func, at, ct)) : NULL;
+    ga_array *wv = x ? ga__array_new(func, a->device, nd - 1, a->shape, ct) : NULL;
+    ga_array *vr = wv && v ? ga__temp(&t, ga__array_new(func, a->device, nd, a->shape, ct)) : NULL;
+    ga_status st = !wv || (v && !vr) ? ga__t.error : GA_OK;
+    if (st == GA_OK && n > 0 && count > 0) {
+        cudaDataType type;
+        cublasComputeType_t compute;
+        ga__cublas_types(ct, &type, &compute);
+        const cusolverEigMode_t jobvr = v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+        ga__cusolver_handle *h = ga__cusolver_bound(func, a->device);
+        size_t work = 0, host = 0;
+        cusolverStatus_t cs = CUSOLVER_STATUS_SUCCESS;
+        if (!h) st = ga__t.error;
+        else cs = ga__cusolver.cusolverDnXgeev_bufferSize(h->handle, h->params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, type,
+                                                         (const void *)(uintptr_t)x->data, n, type, (const void *)(uintptr_t)wv->data,
+                                                         type, NULL, 1, type, v ? (const void *)(uintptr_t)vr->data : NULL, n, type,
+                                                         &work, &host);
+        if (st == GA_OK && cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgeev_bufferSize");
+        ga__solver_scratch sc = {a->device, NULL, NULL, NULL, NULL, 0, 0};
+        if (st == GA_OK) st = ga__solver_scratch_get(func, &sc, count, 0, work, host);
+        const size_t isz = ga__dtype_sizes[ct];
+        for (int64_t i = 0; st == GA_OK && i < count; i++) {
+            cs = ga__cusolver.cusolverDnXgeev(h->handle, h->params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, type,
+                                             (void *)(uintptr_t)(x->data + (uint64_t)(i * n * n) * isz), n, type,
+                                             (void *)(uintptr_t)(wv->data + (uint64_t)(i * n) * isz), type, NULL, 1, type,
+                                             v ? (void *)(uintptr_t)(vr->data + (uint64_t)(i * n * n) * isz) : NULL, n, type,
+                                             sc.work ? (void *)(uintptr_t)sc.work->ptr : NULL, work, sc.host, host,
+                                             (int *)(uintptr_t)(sc.info->ptr + (uint64_t)i * sizeof(int)));
+            if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgeev");
+        }
+        if (st == GA_OK) st = ga__solver_check(func, &sc, count, "Eigenvalues did not converge");
+        ga__solver_scratch_free(&sc);
+    }
+    ga_array *vv = NULL;
+    if (st == GA_OK && v) { /* VR's columns: its transpose as stored */
+        ga_array *tv = ga__permuted(func, vr, perm);
+        vv = tv ? ga__contiguous_copy(func, tv, ct) : NULL;
+        ga_release(tv);
+        if (!vv) st = ga__t.error;
+    }
+    /* a real a with real eigenvalues: real results */
+    if (st == GA_OK && real_in) {
+        const ga_dtype real = ct == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+        ga_array *im = ga__complex_part(func, wv, 1), *any = NULL;
+        int64_t complex_w = 1;
+        if (!im || ga__reduce(func, GA_REDUCE_ANY, im, GA_ALL_AXES, GA_DTYPE_INVALID, &any, false, NULL) != GA_OK ||
+            ga__read_scalar(func, any, GA_INT64, &complex_w) != GA_OK)
+            st = ga__t.error;
+        ga_release(im), ga_release(any);
+        if (st == GA_OK && !complex_w) {
+            ga_array *pw = ga__complex_part(func, wv, 0), *pv = vv ? ga__complex_part(func, vv, 0) : NULL;
+            ga_array *wr = pw ? ga__contiguous_copy(func, pw, real) : NULL;
+            ga_array *vre = wr && pv ? ga__contiguous_copy(func, pv, real) : NULL;
+            if (!wr || (vv && !vre)) st = ga__t.error;
+            ga_release(pw), ga_release(pv), ga_release(wv), ga_release(vv);
+            wv = wr, vv = vre;
+        }
+    }
+    ga__temps_release(&t);
+    if (st != GA_OK) {
+        ga_release(wv), ga_release(vv);
+        return st;
+    }
+    *w = wv;
+    if (v) *v = vv;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_linalg_eig(const ga_array *a, ga_array **eigenvalues, ga_array **eigenvectors)
+{
+    static const char func[] = "ga_linalg_eig";
+    if (!a) return ga__null_input(func, "a");
+    if (!eigenvalues || !eigenvectors) return ga__null_input(func, !eigenvalues ? "eigenvalues" : "eigenvectors");
+    ga_array *w = NULL, *v = NULL;
+    ga_status st = ga__eig(func, a, &w, &v);
+    if (st != GA_OK) return st;
+    *eigenvalues = ga__ret(w), *eigenvectors = ga__ret(v);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_linalg_eigvals(const ga_array *a)
+{
+    static const char func[] = "ga_linalg_eigvals";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    ga_array *w = NULL;
+    return ga__eig(func, a, &w, NULL) == GA_OK ? ga__ret(w) : NULL;
 }
 
 #endif /* GPUARR_NO_LINALG */

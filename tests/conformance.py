@@ -4227,6 +4227,8 @@ LINALG_PROTOTYPES = {
     "ga_linalg_eigh": (_ST, [_ARR, _c.c_char, _ARRP, _ARRP]),
     "ga_linalg_eigvalsh": (_ARR, [_ARR, _c.c_char]),
     "ga_linalg_svd": (_ST, [_ARR, _c.c_bool, _ARRP, _ARRP, _ARRP]),
+    "ga_linalg_eig": (_ST, [_ARR, _ARRP, _ARRP]),
+    "ga_linalg_eigvals": (_ARR, [_ARR]),
     "ga_linalg_svdvals": (_ARR, [_ARR]),
     "ga_linalg_qr": (_ST, [_ARR, _c.c_int, _ARRP, _ARRP]),
     "ga_linalg_lstsq": (_ST, [_ARR, _ARR, _c.c_double, _ARRP, _ARRP, _ARRP, _ARRP]),
@@ -4460,6 +4462,24 @@ def check_linalg_solvers(t, ga):
                     got_rk = to_numpy(t, t.own(prk.value))
                     t.expect(int(got_rk) == int(wrk), f"lstsq rank {int(got_rk)}, NumPy {int(wrk)}")
                     product_close(t, f"lstsq s {bshape}", t.own(ps.value), ws, rtol * 100 * (n + 1) + 1e-5)
+        # eig of a general matrix (complex eigenvalues likely) and of a triangular one (real ones)
+        for label, g in (("general", product_operand(t, ga, (batch, n, n)) + n * np.eye(n)),
+                         ("triangular", np.triu(product_operand(t, ga, (batch, n, n))) + np.diag(np.arange(1, n + 1)))):
+            g = g.astype(t.env.np_dtype(ga))
+            dg = to_device(t, g)
+            want = np.linalg.eigvals(g)
+            got = to_numpy(t, t.own(lib.ga_linalg_eigvals(dg), "ga_linalg_eigvals"))
+            t.expect(got.dtype == want.dtype and got.shape == want.shape,
+                     f"eigvals {label} {n}: {got.dtype} {got.shape}, NumPy {want.dtype} {want.shape}")
+            if got.shape == want.shape:
+                key = lambda z: np.sort_complex(z.astype(np.complex128).reshape(-1, n))
+                t.expect(np.allclose(key(got), key(want), atol=rtol * 1000 * n * max(1.0, float(np.abs(want).max()))),
+                         f"eigvals {label} {n}: {got.reshape(-1)[:3]}, NumPy {want.reshape(-1)[:3]}")
+            pw, pv = ctypes.c_void_p(), ctypes.c_void_p()
+            if t.expect(lib.ga_linalg_eig(dg, ctypes.byref(pw), ctypes.byref(pv)) == 0, f"eig: {t.env.last_error()}"):
+                w, v = to_numpy(t, t.own(pw.value)), to_numpy(t, t.own(pv.value))
+                t.expect(np.allclose(g @ v, v * w[..., None, :], atol=rtol * 1000 * n * max(1.0, float(np.abs(g).max()))),
+                         f"eig {label} {n}: a v != v w")
         # rank of a matrix built to lose a rank, cond, pinv
         low = product_operand(t, ga, (batch, n + 2, n))
         if n > 1:

@@ -1002,3 +1002,29 @@ DEVICE_TEST(lstsq_of_a_line)
     ga_release(b4), ga_release(a), ga_release(b);
     ga_clear_error();
 }
+
+/* eig of diag(2, 3) is real (2, 3); of the rotation [[0, -1], [1, 0]]
+   complex (i, -i), with a v = v w. */
+DEVICE_TEST(eig_real_and_complex)
+{
+    const double d[2][2] = {{2, 0}, {0, 3}}, rot[2][2] = {{0, -1}, {1, 0}};
+    ga_array *a = ga_from_host(d, 2, (const int64_t[]){2, 2}, GA_FLOAT64), *b = ga_from_host(rot, 2, (const int64_t[]){2, 2}, GA_FLOAT64);
+    ga_array *wa = ga_linalg_eigvals(a), *wb = NULL, *vb = NULL;
+    double h[4] = {0};
+    CHECK(wa && ga_dtype_of(wa) == GA_FLOAT64 && download(wa, h) && ((h[0] == 2 && h[1] == 3) || (h[0] == 3 && h[1] == 2)),
+          "eigvals of diag(2, 3): %g %g (%s)", h[0], h[1], ga_last_error_message());
+    CHECK_OK(ga_linalg_eig(b, &wb, &vb));
+    CHECK(wb && ga_dtype_of(wb) == GA_COMPLEX128 && download(wb, h) && fabs(h[0]) < 1e-12 && fabs(fabs(h[1]) - 1) < 1e-12 &&
+              fabs(h[3] + h[1]) < 1e-12,
+          "eigvals of a rotation: %g%+gj %g%+gj", h[0], h[1], h[2], h[3]);
+    ga_array *av = vb ? ga_matmul(b, vb) : NULL, *w2 = wb ? ga_expand_dims(wb, 1, (const int[]){0}) : NULL;
+    ga_array *vw = vb && w2 ? ga_multiply(vb, w2) : NULL, *diff = av && vw ? ga_subtract(av, vw) : NULL;
+    ga_array *nd = diff ? ga_linalg_matrix_norm(diff, GA_NORM_FRO, false) : NULL;
+    double e = 1;
+    CHECK(nd && download(nd, &e) && e < 1e-12, "eig of a rotation: |a v - v w| = %g", e);
+    ga_array *r23 = ga_ones(2, (const int64_t[]){2, 3}, GA_FLOAT64);
+    CHECK_ERROR(ga_linalg_eigvals(r23) == NULL, GA_ERROR_LINALG, "ga_linalg_eigvals: Last 2 dimensions of the array must be square");
+    ga_release(r23), ga_release(nd), ga_release(diff), ga_release(vw), ga_release(w2), ga_release(av), ga_release(wb), ga_release(vb);
+    ga_release(wa), ga_release(a), ga_release(b);
+    ga_clear_error();
+}
