@@ -215,6 +215,96 @@ static double time_host(op_fn op, void *arg, int calls)
     return median(samples, 9);
 }
 
+/* A linalg function of one or two arrays, a new result each call (the
+   two-result ones release both). */
+typedef struct linalg_args {
+    int kind;
+    const ga_array *a, *b;
+} linalg_args;
+enum { L_SOLVE, L_CHOLESKY, L_QR, L_EIGH, L_SVD, L_EIG, L_INV, L_DET, L_PINV, L_LSTSQ, L_NORM, L_EINSUM, L_TENSORDOT };
+static void op_linalg(void *p)
+{
+    const linalg_args *l = (const linalg_args *)p;
+    ga_array *x = NULL, *y = NULL, *z = NULL, *w = NULL;
+    switch (l->kind) {
+    case L_SOLVE: x = ga_linalg_solve(l->a, l->b); break;
+    case L_CHOLESKY: x = ga_linalg_cholesky(l->a, false); break;
+    case L_QR: ga_linalg_qr(l->a, GA_QR_REDUCED, &x, &y); break;
+    case L_EIGH: ga_linalg_eigh(l->a, 'L', &x, &y); break;
+    case L_SVD: ga_linalg_svd(l->a, false, &x, &y, &z); break;
+    case L_EIG: ga_linalg_eig(l->a, &x, &y); break;
+    case L_INV: x = ga_linalg_inv(l->a); break;
+    case L_DET: x = ga_linalg_det(l->a); break;
+    case L_PINV: x = ga_linalg_pinv(l->a, NAN); break;
+    case L_LSTSQ: ga_linalg_lstsq(l->a, l->b, NAN, &x, &y, &z, &w); break;
+    case L_NORM: x = ga_linalg_matrix_norm(l->a, GA_NORM_FRO, false); break;
+    case L_EINSUM: {
+        const ga_array *ops[2] = {l->a, l->b};
+        x = ga_einsum("ijk,kl->ijl", 2, ops);
+        break;
+    }
+    default: x = ga_tensordot(l->a, l->b, 1); break;
+    }
+    ga_release(x), ga_release(y), ga_release(z), ga_release(w);
+}
+
+/* batch matrices of n x n, well conditioned: B B^T + n I of sin(0), sin(1), ... */
+static ga_array *spd_matrices(int64_t batch, int64_t n, ga_dtype dtype)
+{
+    const int64_t s3[3] = {batch, n, n};
+    ga_array *b = bench_values(3, s3, dtype), *bt = b ? ga_swapaxes(b, -1, -2) : NULL, *bb = bt ? ga_matmul(b, bt) : NULL;
+    ga_array *e = ga_eye(n, n, 0, dtype), *ne = e ? ga_multiply_scalar(e, ga_float((double)n)) : NULL;
+    ga_array *r = bb && ne ? ga_add(bb, ne) : NULL;
+    ga_release(b), ga_release(bt), ga_release(bb), ga_release(e), ga_release(ne);
+    if (!r) fail("spd operands");
+    return r;
+}
+
+static void linalg_row(const char *name, int kind, const ga_array *a, const ga_array *b, int64_t n, const char *dtype)
+{
+    linalg_args l = {kind, a, b};
+    row(name, n, dtype, time_device(op_linalg, &l), 0, "new result");
+}
+
+/* The decompositions and solvers (cuSOLVER) at PERF.md's sizes, the
+   batches of 10000 8 x 8 matrices, einsum and tensordot, the norm. */
+static void bench_solvers(void)
+{
+    ga_array *a64 = spd_matrices(1, 4096, GA_FLOAT64), *a32 = spd_matrices(1, 4096, GA_FLOAT32);
+    ga_array *a2k = spd_matrices(1, 2048, GA_FLOAT32), *a1k = spd_matrices(1, 1024, GA_FLOAT32);
+    const int64_t sb[2] = {4096, 1}, st[2] = {4096, 64};
+    ga_array *b64 = bench_values(2, sb, GA_FLOAT64), *tall = bench_values(2, st, GA_FLOAT32), *rhs = bench_values(2, st, GA_FLOAT32);
+    if (!b64 || !tall || !rhs) fail("solver operands");
+    /* the squares, 2-d: views of the stacks of one */
+    const int64_t s4[2] = {4096, 4096}, s2[2] = {2048, 2048}, s1[2] = {1024, 1024};
+    ga_array *m64 = ga_reshape(a64, 2, s4), *m32 = ga_reshape(a32, 2, s4), *m2k = ga_reshape(a2k, 2, s2), *m1k = ga_reshape(a1k, 2, s1);
+    linalg_row("solve float64 4096", L_SOLVE, m64, b64, 4096 * 4096, "float64");
+    linalg_row("cholesky float32 4096", L_CHOLESKY, m32, NULL, 4096 * 4096, "float32");
+    linalg_row("qr float32 4096", L_QR, m32, NULL, 4096 * 4096, "float32");
+    linalg_row("inv float32 4096", L_INV, m32, NULL, 4096 * 4096, "float32");
+    linalg_row("det float32 4096", L_DET, m32, NULL, 4096 * 4096, "float32");
+    linalg_row("eigh float32 2048", L_EIGH, m2k, NULL, 2048 * 2048, "float32");
+    linalg_row("svd float32 2048", L_SVD, m2k, NULL, 2048 * 2048, "float32");
+    linalg_row("eig float32 1024", L_EIG, m1k, NULL, 1024 * 1024, "float32");
+    linalg_row("pinv float32 1024", L_PINV, m1k, NULL, 1024 * 1024, "float32");
+    linalg_row("lstsq float32 (4096,64), 64 right sides", L_LSTSQ, tall, rhs, 4096 * 64, "float32");
+    linalg_row("norm (Frobenius) float32 4096^2", L_NORM, m32, NULL, 4096 * 4096, "float32");
+    ga_array *s8 = spd_matrices(10000, 8, GA_FLOAT32);
+    const int64_t sv[3] = {10000, 8, 1};
+    ga_array *v8 = bench_values(3, sv, GA_FLOAT32);
+    linalg_row("batched 10000 x (8,8) float32 inv", L_INV, s8, NULL, 640000, "float32");
+    linalg_row("batched 10000 x (8,8) float32 solve", L_SOLVE, s8, v8, 640000, "float32");
+    linalg_row("batched 10000 x (8,8) float32 cholesky", L_CHOLESKY, s8, NULL, 640000, "float32");
+    linalg_row("batched 10000 x (8,8) float32 eigh", L_EIGH, s8, NULL, 640000, "float32");
+    const int64_t e1[3] = {64, 128, 256}, e2[2] = {256, 512};
+    ga_array *x3 = bench_values(3, e1, GA_FLOAT32), *y2 = bench_values(2, e2, GA_FLOAT32);
+    linalg_row("einsum ijk,kl->ijl (64,128,256)(256,512)", L_EINSUM, x3, y2, 64 * 128 * 512, "float32");
+    linalg_row("tensordot same, axes=1", L_TENSORDOT, x3, y2, 64 * 128 * 512, "float32");
+    ga_release(x3), ga_release(y2), ga_release(s8), ga_release(v8), ga_release(m64), ga_release(m32), ga_release(m2k);
+    ga_release(m1k), ga_release(a64), ga_release(a32), ga_release(a2k), ga_release(a1k), ga_release(b64), ga_release(tall);
+    ga_release(rhs);
+}
+
 /* The products (cuBLAS): GEMMs, a batch of small ones, a dot of two
    vectors, and the host cost of a small matmul beside a small add's.
    `bench --products` runs these rows alone, after the copy ceiling. */
@@ -240,6 +330,7 @@ static void bench_products(void)
     row("small matmul 32x32 float32, new array", 1024, "float32", time_host(op_matmul, &smm, 10000), 0,
         "wall time per op");
     ga_release(m32);
+    bench_solvers();
 }
 
 static int first_result(void)

@@ -48,6 +48,46 @@ def cupy_products(cp, timed, wall, out):
     del dx, dy
     m32 = cp.ones((32, 32), cp.float32)
     out["small matmul 32x32 float32, new array"] = wall(lambda: m32 @ m32, 10000, warmup=2000)
+    cupy_solvers(cp, timed, out)
+
+
+def cupy_solvers(cp, timed, out):
+    """The decompositions and solvers' rows through CuPy (cuSOLVER)."""
+    def spd(batch, n, dt):
+        b = cp.sin(cp.arange(batch * n * n, dtype=cp.float64)).reshape(batch, n, n).astype(dt)
+        return (b @ b.swapaxes(-1, -2) + n * cp.eye(n, dtype=dt))
+
+    m64, m32 = spd(1, 4096, cp.float64)[0], spd(1, 4096, cp.float32)[0]
+    m2k, m1k = spd(1, 2048, cp.float32)[0], spd(1, 1024, cp.float32)[0]
+    b64 = cp.sin(cp.arange(4096, dtype=cp.float64)).reshape(4096, 1)
+    tall = cp.sin(cp.arange(4096 * 64, dtype=cp.float64)).reshape(4096, 64).astype(cp.float32)
+    rows = (("solve float64 4096", lambda: cp.linalg.solve(m64, b64)),
+            ("cholesky float32 4096", lambda: cp.linalg.cholesky(m32)),
+            ("qr float32 4096", lambda: cp.linalg.qr(m32)),
+            ("inv float32 4096", lambda: cp.linalg.inv(m32)),
+            ("det float32 4096", lambda: cp.linalg.det(m32)),
+            ("eigh float32 2048", lambda: cp.linalg.eigh(m2k)),
+            ("svd float32 2048", lambda: cp.linalg.svd(m2k, full_matrices=False)),
+            ("eig float32 1024", lambda: cp.linalg.eig(m1k) if hasattr(cp.linalg, "eig") else None),
+            ("pinv float32 1024", lambda: cp.linalg.pinv(m1k)),
+            ("lstsq float32 (4096,64), 64 right sides", lambda: cp.linalg.lstsq(tall, tall, rcond=None)),
+            ("norm (Frobenius) float32 4096^2", lambda: cp.linalg.norm(m32)))
+    for name, fn in rows:
+        try:
+            out[name] = timed(fn, reps=5, warmup=1)
+        except Exception:  # a function this CuPy lacks
+            pass
+    s8 = spd(10000, 8, cp.float32)
+    v8 = cp.sin(cp.arange(80000, dtype=cp.float32)).reshape(10000, 8, 1)
+    for name, fn in (("batched 10000 x (8,8) float32 inv", lambda: cp.linalg.inv(s8)),
+                     ("batched 10000 x (8,8) float32 solve", lambda: cp.linalg.solve(s8, v8)),
+                     ("batched 10000 x (8,8) float32 cholesky", lambda: cp.linalg.cholesky(s8)),
+                     ("batched 10000 x (8,8) float32 eigh", lambda: cp.linalg.eigh(s8))):
+        out[name] = timed(fn)
+    x3 = cp.sin(cp.arange(64 * 128 * 256, dtype=cp.float32)).reshape(64, 128, 256)
+    y2 = cp.sin(cp.arange(256 * 512, dtype=cp.float32)).reshape(256, 512)
+    out["einsum ijk,kl->ijl (64,128,256)(256,512)"] = timed(lambda: cp.einsum("ijk,kl->ijl", x3, y2))
+    out["tensordot same, axes=1"] = timed(lambda: cp.tensordot(x3, y2, axes=1))
 
 
 def cupy_figures(products_only=False):
