@@ -1882,6 +1882,13 @@ GPUARR_API ga_array *ga_vecmat(const ga_array *x, const ga_array *a);
    arrays are ga_dot's. */
 GPUARR_API ga_array *ga_linalg_multi_dot(int n, const ga_array *const *arrays);
 
+/* numpy.cross(a, b, axis=axis): the cross product of the vectors along
+   `axis` of each (2 or 3 elements; a 2-vector has z = 0, two 2-vectors give
+   the z component alone), the other dims broadcast; the result's vectors
+   along `axis`. numpy.linalg.cross takes 3-vectors only. */
+GPUARR_API ga_array *ga_cross(const ga_array *a, const ga_array *b, int axis);
+GPUARR_API ga_array *ga_linalg_cross(const ga_array *a, const ga_array *b, int axis);
+
 /* numpy.kron: the Kronecker product (the smaller ndim with leading 1s), in
    multiply's dtype: a's elements times b, laid out block by block. */
 GPUARR_API ga_array *ga_kron(const ga_array *a, const ga_array *b);
@@ -15807,6 +15814,139 @@ GPUARR_API ga_array *ga_kron(const ga_array *a, const ga_array *b)
     ga_array *r = p ? ga__reshape(func, p, nd, shape) : NULL;
     ga_release(va), ga_release(vb), ga_release(p);
     return ga__ret(r);
+}
+
+/* --- cross ---------------------------------------------------------------------- */
+
+/* Component k of x's vectors along its last dim (a view without that dim). */
+static ga_array *ga__component(const char *func, const ga_array *x, int64_t k, bool writeable)
+{
+    ga__layout l;
+    ga__layout_of(x, &l);
+    l.ndim = x->ndim - 1;
+    l.offset = k * x->strides[x->ndim - 1];
+    return ga__view(func, x, &l, writeable);
+}
+
+/* x's vectors (last dim) of 2 widened to 3 with a zero z, or x itself. */
+static ga_array *ga__three_vectors(const char *func, const ga_array *x)
+{
+    if (x->shape[x->ndim - 1] == 3) return ga_retain((ga_array *)x);
+    int64_t shape[GA_MAXDIMS];
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    shape[x->ndim - 1] = 3;
+    ga_array *r = ga__array_new(func, x->device, x->ndim, shape, x->dtype);
+    ga__value16 zero = {{0, 0}};
+    if (!r || (r->size && ga__fill(func, r, &zero) != GA_OK)) {
+        ga_release(r);
+        return NULL;
+    }
+    ga__layout l;
+    ga__layout_of(r, &l);
+    l.shape[r->ndim - 1] = 2;
+    l.offset = 0;
+    ga_array *top = ga__view(func, r, &l, true);
+    ga_status st = top ? ga__copyto(func, top, x, GA_CASTING_UNSAFE) : ga__t.error;
+    ga_release(top);
+    if (st != GA_OK) {
+        ga_release(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* a1 b2 - a2 b1 for components i, j (unscoped). */
+static ga_array *ga__cross_term(const char *func, const ga_array *a, const ga_array *b, int i, int j)
+{
+    ga_array *ai = ga__component(func, a, i, false), *bj = ga__component(func, b, j, false);
+    ga_array *aj = ga__component(func, a, j, false), *bi = ga__component(func, b, i, false);
+    ga_array *p = ai && bj ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(ai), ga_operand_array(bj)) : NULL;
+    ga_array *q = aj && bi ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(aj), ga_operand_array(bi)) : NULL;
+    ga_array *r = p && q ? ga__linalg_ufunc(func, GA_UFUNC_SUBTRACT, ga_operand_array(p), ga_operand_array(q)) : NULL;
+    ga_release(ai), ga_release(bj), ga_release(aj), ga_release(bi), ga_release(p), ga_release(q);
+    return r;
+}
+
+static ga_array *ga__cross(const char *func, const ga_array *a, const ga_array *b, int axis, bool only3)
+{
+    int xa = axis, xb = axis;
+    if (a->ndim == 0 || b->ndim == 0 || ga__normalize_axis(func, "axisa: ", &xa, a->ndim) != GA_OK ||
+        ga__normalize_axis(func, "axisb: ", &xb, b->ndim) != GA_OK) {
+        if (ga__t.error == GA_OK) ga__error(GA_ERROR_AXIS, func, "axisa: axis %d is out of bounds for array of dimension 0", axis);
+        return NULL;
+    }
+    const int64_t na = a->shape[xa], nb = b->shape[xb];
+    if (only3 && (na != 3 || nb != 3)) {
+        ga__error(GA_ERROR_VALUE, func, "Both input arrays must be (arrays of) 3-dimensional vectors, but they are %lld and %lld "
+                  "dimensional instead.", (long long)na, (long long)nb);
+        return NULL;
+    }
+    if ((na != 2 && na != 3) || (nb != 2 && nb != 3)) {
+        ga__error(GA_ERROR_VALUE, func, "incompatible dimensions for cross product\n(dimension must be 2 or 3)");
+        return NULL;
+    }
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    ga__temps t = {{NULL}, 0};
+    ga_array *x = ga__temp(&t, ga__axis_last(func, a, xa)), *y = x ? ga__temp(&t, ga__axis_last(func, b, xb)) : NULL;
+    if (!y) {
+        ga__temps_fail(&t);
+        return NULL;
+    }
+    if (na == 2 && nb == 2) { /* the z component alone */
+        ga_array *z = ga__cross_term(func, x, y, 0, 1);
+        ga__temps_release(&t);
+        return z;
+    }
+    ga_array *x3 = ga__temp(&t, ga__three_vectors(func, x)), *y3 = x3 ? ga__temp(&t, ga__three_vectors(func, y)) : NULL;
+    ga_array *c[3] = {NULL, NULL, NULL};
+    if (y3)
+        for (int k = 0; k < 3; k++) c[k] = ga__temp(&t, ga__cross_term(func, x3, y3, (k + 1) % 3, (k + 2) % 3));
+    if (!c[0] || !c[1] || !c[2]) {
+        ga__temps_release(&t);
+        return NULL;
+    }
+    /* stacked along a new last dim, moved to `axis` of the result */
+    int64_t shape[GA_MAXDIMS];
+    const int nd = c[0]->ndim + 1;
+    memcpy(shape, c[0]->shape, sizeof(int64_t) * (size_t)c[0]->ndim);
+    shape[nd - 1] = 3;
+    ga_array *r = ga__array_new(func, a->device, nd, shape, c[0]->dtype);
+    ga_status st = r ? GA_OK : ga__t.error;
+    for (int k = 0; st == GA_OK && k < 3; k++) {
+        ga_array *slot = ga__component(func, r, k, true);
+        st = slot ? ga__copyto(func, slot, c[k], GA_CASTING_UNSAFE) : ga__t.error;
+        ga_release(slot);
+    }
+    ga__temps_release(&t);
+    int xc = axis;
+    if (st == GA_OK) st = ga__normalize_axis(func, "axisc: ", &xc, nd);
+    ga_array *out = NULL;
+    if (st == GA_OK) { /* last dim to xc */
+        int perm[GA_MAXDIMS];
+        for (int d = 0, s = 0; d < nd; d++) perm[d] = d == xc ? nd - 1 : s++;
+        out = ga__permuted(func, r, perm);
+    }
+    ga_release(r);
+    return out;
+}
+
+GPUARR_API ga_array *ga_cross(const ga_array *a, const ga_array *b, int axis)
+{
+    static const char func[] = "ga_cross";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    return ga__ret(ga__cross(func, a, b, axis, false));
+}
+
+GPUARR_API ga_array *ga_linalg_cross(const ga_array *a, const ga_array *b, int axis)
+{
+    static const char func[] = "ga_linalg_cross";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    return ga__ret(ga__cross(func, a, b, axis, true));
 }
 
 /* --- norms ------------------------------------------------------------------- */

@@ -171,6 +171,7 @@ import sys
 import time
 import traceback
 import warnings
+import warnings
 import zlib
 
 import numpy as np
@@ -4219,6 +4220,8 @@ LINALG_PROTOTYPES = {
     "ga_linalg_matrix_norm": (_ARR, [_ARR, _c.c_int, _c.c_bool]),
     "ga_linalg_multi_dot": (_ARR, [_c.c_int, _ARRP]),
     "ga_kron": (_ARR, [_ARR, _ARR]),
+    "ga_cross": (_ARR, [_ARR, _ARR, _c.c_int]),
+    "ga_linalg_cross": (_ARR, [_ARR, _ARR, _c.c_int]),
     "ga_linalg_cholesky": (_ARR, [_ARR, _c.c_bool]),
     "ga_linalg_solve": (_ARR, [_ARR, _ARR]),
     "ga_linalg_inv": (_ARR, [_ARR]),
@@ -4344,6 +4347,13 @@ def check_linalg_more_products(t, ga):
         ka, kb = product_operand(t, ga, sa), product_operand(t, ga, sb)
         product_matches(t, f"kron {sa} {sb}", t.own(lib.ga_kron(to_device(t, ka), to_device(t, kb)), "ga_kron"),
                         np.asarray(np.kron(ka, kb)))
+    for sa, sb, axis in (((4, 3), (3,), -1), ((2, 3), (2, 3), 0), ((3, 4), (3, 1), 0), ((5, 3), (5, 2), -1)):
+        ca, cb = product_operand(t, ga, sa), product_operand(t, ga, sb)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NumPy 2 deprecates 2-vectors
+            want = np.asarray(np.cross(ca, cb, axis=axis))
+        product_matches(t, f"cross {sa} {sb} axis {axis}",
+                        t.own(lib.ga_cross(to_device(t, ca), to_device(t, cb), axis), "ga_cross"), want)
     q = product_operand(t, ga, (2, 3, 3)) / 2
     for n in (0, 1, 2, 3, 5):
         product_matches(t, f"matrix_power {n}", t.own(lib.ga_linalg_matrix_power(to_device(t, q), n),

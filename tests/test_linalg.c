@@ -1028,3 +1028,22 @@ DEVICE_TEST(eig_real_and_complex)
     ga_release(wa), ga_release(a), ga_release(b);
     ga_clear_error();
 }
+
+/* cross of x and y is z; of (1, 2) and (3, 4) the z component -2. */
+DEVICE_TEST(cross_products)
+{
+    const double x[3] = {1, 0, 0}, y[3] = {0, 1, 0}, p[2] = {1, 2}, q[2] = {3, 4};
+    ga_array *a = ga_from_host(x, 1, (const int64_t[]){3}, GA_FLOAT64), *b = ga_from_host(y, 1, (const int64_t[]){3}, GA_FLOAT64);
+    ga_array *c = ga_cross(a, b, -1), *l = ga_linalg_cross(a, b, -1);
+    double h[3] = {0};
+    CHECK(c && download(c, h) && h[0] == 0 && h[1] == 0 && h[2] == 1, "cross(x, y): %g %g %g", h[0], h[1], h[2]);
+    CHECK(l && download(l, h) && h[2] == 1, "linalg.cross(x, y): %g", h[2]);
+    ga_array *u = ga_from_host(p, 1, (const int64_t[]){2}, GA_FLOAT64), *v = ga_from_host(q, 1, (const int64_t[]){2}, GA_FLOAT64);
+    ga_array *z = ga_cross(u, v, -1);
+    double hz = 0;
+    CHECK(z && ga_ndim(z) == 0 && download(z, &hz) && hz == -2, "cross of 2-vectors: %g", hz);
+    CHECK_ERROR(ga_linalg_cross(u, v, -1) == NULL, GA_ERROR_VALUE,
+                "ga_linalg_cross: Both input arrays must be (arrays of) 3-dimensional vectors, but they are 2 and 2 dimensional instead.");
+    ga_release(z), ga_release(u), ga_release(v), ga_release(c), ga_release(l), ga_release(a), ga_release(b);
+    ga_clear_error();
+}
