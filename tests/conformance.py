@@ -171,7 +171,6 @@ import sys
 import time
 import traceback
 import warnings
-import warnings
 import zlib
 
 import numpy as np
