@@ -1894,10 +1894,9 @@ GPUARR_API ga_array *ga_linalg_cross(const ga_array *a, const ga_array *b, int a
 GPUARR_API ga_array *ga_kron(const ga_array *a, const ga_array *b);
 
 /* numpy.linalg.matrix_power: a's square matrices (last two dims) to the
-   power n >= 0 by repeated squaring (n = 0: the identity in a's dtype, any
-   dtype; n = 1: a copy). A negative n needs inv: GA_ERROR_NOT_IMPLEMENTED
-   for now. GA_ERROR_LINALG for matrices that are not square or an a of
-   fewer than two dims, in NumPy's words. */
+   power n by repeated squaring (n = 0: the identity in a's dtype, any
+   dtype; n = 1: a copy; n < 0: of inv(a)). GA_ERROR_LINALG for matrices
+   that are not square or an a of fewer than two dims, in NumPy's words. */
 GPUARR_API ga_array *ga_linalg_matrix_power(const ga_array *a, int64_t n);
 
 /* numpy.linalg.vector_norm(x, ord, axis, keepdims): over `axes` (GA_ALL_AXES:
@@ -15438,6 +15437,8 @@ GPUARR_API ga_array *ga_outer(const ga_array *a, const ga_array *b)
     return r;
 }
 
+static ga_array *ga__inv(const char *func, const ga_array *a); /* (below, with the solvers) */
+
 /* --- products built on matmul: tensordot, vecdot, matvec, vecmat, multi_dot,
        matrix_power ---------------------------------------------------------- */
 
@@ -15653,9 +15654,16 @@ GPUARR_API ga_array *ga_linalg_matrix_power(const ga_array *a, int64_t n)
     static const char func[] = "ga_linalg_matrix_power";
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (ga__linalg_square(func, a) != GA_OK) return NULL;
-    if (n < 0) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "a negative power needs linalg.inv, which is not implemented yet");
-        return NULL;
+    ga_array *inverse = NULL;
+    if (n < 0) { /* inv(a) to the power -n */
+        if (n == INT64_MIN) {
+            ga__error(GA_ERROR_VALUE, func, "the power %lld is out of range", (long long)n);
+            return NULL;
+        }
+        inverse = ga__inv(func, a);
+        if (!inverse) return NULL;
+        a = inverse;
+        n = -n;
     }
     if (n == 0) { /* the identity in a's dtype, over the stack (NumPy's result[...] = eye) */
         const int64_t m = a->shape[a->ndim - 1];
@@ -15685,11 +15693,12 @@ GPUARR_API ga_array *ga_linalg_matrix_power(const ga_array *a, int64_t n)
         result = NULL;
     }
     ga_release(z);
-    if (result && result == a) { /* n == 1: a copy */
+    if (result && result == a && !inverse) { /* n == 1: a copy */
         ga_array *c = ga__contiguous_copy(func, result, result->dtype);
         ga_release(result);
         result = c;
     }
+    ga_release(inverse);
     return ga__ret(result);
 }
 

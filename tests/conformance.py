@@ -4357,6 +4357,10 @@ def check_linalg_more_products(t, ga):
     for n in (0, 1, 2, 3, 5):
         product_matches(t, f"matrix_power {n}", t.own(lib.ga_linalg_matrix_power(to_device(t, q), n),
                                                       "ga_linalg_matrix_power"), np.linalg.matrix_power(q, n))
+    if ga != GA["float16"]:  # (inv: NumPy's linalg refuses float16)
+        qi = q + 3 * np.eye(3, dtype=q.dtype)
+        product_close(t, "matrix_power -2", t.own(lib.ga_linalg_matrix_power(to_device(t, qi), -2), "ga_linalg_matrix_power"),
+                      np.linalg.matrix_power(qi, -2), 1e-4 if ga in (GA["float32"], GA["complex64"]) else 1e-10)
     rtol = 2e-3 if ga == GA["float16"] else 1e-5 if ga in (GA["float32"], GA["complex64"]) else 1e-12
     h = product_operand(t, ga, (3, 4, 5))
     dh = to_device(t, h)
