@@ -16076,6 +16076,15 @@ GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, b
     return ga__ret(ga__matrix_norm(func, x, ord, keepdims));
 }
 
+/* a's matrices transposed (its last two dims swapped), as a view. */
+static ga_array *ga__matrix_transposed(const char *func, const ga_array *a)
+{
+    int perm[GA_MAXDIMS];
+    for (int d = 0; d < a->ndim; d++) perm[d] = d;
+    perm[a->ndim - 2] = a->ndim - 1, perm[a->ndim - 1] = a->ndim - 2;
+    return ga__permuted(func, a, perm);
+}
+
 /* --- cuSOLVER: cholesky, solve, inv, det, slogdet, eigh -------------------------
    cuSOLVER reads column-major matrices: the C-contiguous buffer of a matrix
    A is A^T to it. Each function below states how it turns that around. */
@@ -16201,10 +16210,7 @@ GPUARR_API ga_array *ga_linalg_cholesky(const ga_array *a, bool upper)
     ga_array *l = ga__triangle(func, r, 0, true); /* L, the other triangle zero */
     ga_release(r);
     if (l && upper) { /* L^H */
-        int perm[GA_MAXDIMS];
-        for (int d = 0; d < l->ndim; d++) perm[d] = d;
-        perm[l->ndim - 2] = l->ndim - 1, perm[l->ndim - 1] = l->ndim - 2;
-        ga_array *t = ga__permuted(func, l, perm);
+        ga_array *t = ga__matrix_transposed(func, l);
         ga_array *u = !t ? NULL
                       : ga_dtype_kind(dt) == 'c' ? ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(t), ga_operand_array(NULL))
                                                  : ga__contiguous_copy(func, t, dt);
@@ -16247,10 +16253,7 @@ static ga_array *ga__lu_solve(const char *func, ga_array *a, const ga_array *b)
 {
     const int64_t n = a->shape[a->ndim - 1], k = b->shape[b->ndim - 1], count = ga__stack_count(a);
     /* b's matrices column-major: its transpose, C-contiguous */
-    int perm[GA_MAXDIMS];
-    for (int d = 0; d < b->ndim; d++) perm[d] = d;
-    perm[b->ndim - 2] = b->ndim - 1, perm[b->ndim - 1] = b->ndim - 2;
-    ga_array *bt = ga__permuted(func, b, perm);
+    ga_array *bt = ga__matrix_transposed(func, b);
     ga_array *x = bt ? ga__contiguous_copy(func, bt, a->dtype) : NULL; /* (..., k, n): column-major (n, k) */
     ga_release(bt);
     if (!x) return NULL;
@@ -16275,7 +16278,7 @@ static ga_array *ga__lu_solve(const char *func, ga_array *a, const ga_array *b)
         if (st != GA_OK) { ga_release(x); return NULL; }
     }
     /* x holds each solution's transpose: view it back */
-    ga_array *v = ga__permuted(func, x, perm);
+    ga_array *v = ga__matrix_transposed(func, x);
     ga_array *r = v ? ga__contiguous_copy(func, v, a->dtype) : NULL;
     ga_release(v), ga_release(x);
     return r;
@@ -16531,10 +16534,7 @@ static ga_status ga__eigh(const char *func, const ga_array *a, char uplo, ga_arr
         ga__solver_scratch_free(&s);
     }
     if (st == GA_OK && v) { /* conj(r^T) */
-        int perm[GA_MAXDIMS];
-        for (int d = 0; d < r->ndim; d++) perm[d] = d;
-        perm[r->ndim - 2] = r->ndim - 1, perm[r->ndim - 1] = r->ndim - 2;
-        ga_array *tr = ga__permuted(func, r, perm);
+        ga_array *tr = ga__matrix_transposed(func, r);
         *v = !tr ? NULL
              : ga_dtype_kind(dt) == 'c' ? ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(tr), ga_operand_array(NULL))
                                         : ga__contiguous_copy(func, tr, dt);
@@ -16589,14 +16589,11 @@ static ga_status ga__svd(const char *func, const ga_array *a, bool full, bool uv
     const int64_t m = a->shape[nd - 2], n = a->shape[nd - 1], k = GA__MIN(m, n), count = ga__stack_count(a);
     const bool wide = m <= n; /* X = a^T */
     const int64_t r = wide ? n : m, c = wide ? m : n, ucols = full ? r : c; /* X is r x c, Ux r x ucols */
-    int perm[GA_MAXDIMS];
-    for (int d = 0; d < nd; d++) perm[d] = d;
-    perm[nd - 2] = nd - 1, perm[nd - 1] = nd - 2;
     ga__temps t = {{NULL}, 0};
     ga_array *x = NULL;
     if (wide) x = ga__temp(&t, ga__contiguous_copy(func, a, dt));
     else {
-        ga_array *at = ga__temp(&t, ga__permuted(func, a, perm));
+        ga_array *at = ga__temp(&t, ga__matrix_transposed(func, a));
         x = at ? ga__temp(&t, ga__contiguous_copy(func, at, dt)) : NULL;
     }
     /* the outputs of gesvd, stacked: S (k), Ux (ucols columns of r: stored as ucols x r), VTx (c x c) */
@@ -16655,7 +16652,7 @@ static ga_status ga__svd(const char *func, const ga_array *a, bool full, bool uv
         if (wide) { /* u = VTx as stored, vh = Ux as stored */
             *u = ga_retain(vtx), *vh = ga_retain(ux);
         } else { /* their transposes */
-            ga_array *tu = ga__permuted(func, ux, perm), *tv = tu ? ga__permuted(func, vtx, perm) : NULL;
+            ga_array *tu = ga__matrix_transposed(func, ux), *tv = tu ? ga__matrix_transposed(func, vtx) : NULL;
             *u = tv ? ga__contiguous_copy(func, tu, dt) : NULL;
             *vh = *u ? ga__contiguous_copy(func, tv, dt) : NULL;
             ga_release(tu), ga_release(tv);
@@ -16798,13 +16795,10 @@ GPUARR_API ga_array *ga_linalg_pinv(const ga_array *a, double rtol)
     ga_array *den = small ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(s), ga_operand_array(small))) : NULL;
     ga_array *sinv = den ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_DIVIDE, ga_operand_array(big), ga_operand_array(den))) : NULL;
     /* u^T scaled by rows: (s^-1)[..., :, None] * u^T; then vh^T @ that */
-    int perm[GA_MAXDIMS];
-    for (int d = 0; d < a->ndim; d++) perm[d] = d;
-    perm[a->ndim - 2] = a->ndim - 1, perm[a->ndim - 1] = a->ndim - 2;
-    ga_array *ut = sinv ? ga__temp(&t, ga__permuted(func, u, perm)) : NULL;
+    ga_array *ut = sinv ? ga__temp(&t, ga__matrix_transposed(func, u)) : NULL;
     ga_array *sc = ut ? ga__temp(&t, ga__unit_dim(func, sinv, sinv->ndim)) : NULL;
     ga_array *su = sc ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(sc), ga_operand_array(ut))) : NULL;
-    ga_array *vt = su ? ga__temp(&t, ga__permuted(func, vh, perm)) : NULL;
+    ga_array *vt = su ? ga__temp(&t, ga__matrix_transposed(func, vh)) : NULL;
     ga_array *r = vt ? ga__matmul_new(func, vt, su) : NULL;
     ga__temps_release(&t);
     return ga__ret(r);
@@ -16925,11 +16919,8 @@ GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array *
     if (ga__linalg_dtype(func, a, &dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return ga__t.error;
     const int nd = a->ndim;
     const int64_t m = a->shape[nd - 2], n = a->shape[nd - 1], k = GA__MIN(m, n), count = ga__stack_count(a);
-    int perm[GA_MAXDIMS];
-    for (int d = 0; d < nd; d++) perm[d] = d;
-    perm[nd - 2] = nd - 1, perm[nd - 1] = nd - 2;
     ga__temps t = {{NULL}, 0};
-    ga_array *at = ga__temp(&t, ga__permuted(func, a, perm));
+    ga_array *at = ga__temp(&t, ga__matrix_transposed(func, a));
     ga_array *x = at ? ga__temp(&t, ga__contiguous_copy(func, at, dt)) : NULL; /* (…, n, m): X column-major */
     int64_t shape[GA_MAXDIMS];
     for (int d = 0; d < nd - 2; d++) shape[d] = a->shape[d];
@@ -17069,15 +17060,14 @@ GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, doubl
     ga_array *small = st == GA_OK ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_LOGICAL_NOT, ga_operand_array(big), ga_operand_array(NULL))) : NULL;
     ga_array *den = small ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(sv), ga_operand_array(small))) : NULL;
     ga_array *sinv = den ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_DIVIDE, ga_operand_array(big), ga_operand_array(den))) : NULL;
-    const int tp[2] = {1, 0};
-    ga_array *ut = sinv ? ga__temp(&t, ga__permuted(func, u, tp)) : NULL;
+    ga_array *ut = sinv ? ga__temp(&t, ga__matrix_transposed(func, u)) : NULL;
     ga_array *uh = ut && ga_dtype_kind(dt) == 'c'
                        ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(ut), ga_operand_array(NULL)))
                        : ut;
     ga_array *ub = uh ? ga__temp(&t, ga__matmul_new(func, uh, b2)) : NULL;
     ga_array *sc = ub ? ga__temp(&t, ga__unit_dim(func, sinv, 1)) : NULL;
     ga_array *sub = sc ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(sc), ga_operand_array(ub))) : NULL;
-    ga_array *vt = sub ? ga__temp(&t, ga__permuted(func, vh, tp)) : NULL;
+    ga_array *vt = sub ? ga__temp(&t, ga__matrix_transposed(func, vh)) : NULL;
     ga_array *v = vt && ga_dtype_kind(dt) == 'c'
                       ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(vt), ga_operand_array(NULL)))
                       : vt;
@@ -17131,11 +17121,8 @@ static ga_status ga__eig(const char *func, const ga_array *a, ga_array **w, ga_a
     const ga_dtype ct = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? GA_COMPLEX64 : GA_COMPLEX128;
     const int nd = a->ndim;
     const int64_t n = a->shape[nd - 1], count = ga__stack_count(a);
-    int perm[GA_MAXDIMS];
-    for (int d = 0; d < nd; d++) perm[d] = d;
-    perm[nd - 2] = nd - 1, perm[nd - 1] = nd - 2;
     ga__temps t = {{NULL}, 0};
-    ga_array *at = ga__temp(&t, ga__permuted(func, a, perm));
+    ga_array *at = ga__temp(&t, ga__matrix_transposed(func, a));
     ga_array *x = at ? ga__temp(&t, ga__contiguous_copy(func, at, ct)) : NULL;
     ga_array *wv = x ? ga__array_new(func, a->device, nd - 1, a->shape, ct) : NULL;
     ga_array *vr = wv && v ? ga__temp(&t, ga__array_new(func, a->device, nd, a->shape, ct)) : NULL;
@@ -17171,7 +17158,7 @@ static ga_status ga__eig(const char *func, const ga_array *a, ga_array **w, ga_a
     }
     ga_array *vv = NULL;
     if (st == GA_OK && v) { /* VR's columns: its transpose as stored */
-        ga_array *tv = ga__permuted(func, vr, perm);
+        ga_array *tv = ga__matrix_transposed(func, vr);
         vv = tv ? ga__contiguous_copy(func, tv, ct) : NULL;
         ga_release(tv);
         if (!vv) st = ga__t.error;
