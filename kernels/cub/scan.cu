@@ -56,11 +56,43 @@ struct segment_of {
     __host__ __device__ int64_t operator()(int64_t i) const { return i / length; }
 };
 
+/* float32 sums from sm_90 on: 128 threads x 32 items a tile, the best of
+   15 scan policies on an H200 (2^28 elements: 0.80 x a device copy, CUB's
+   own 0.74); sm_100 keeps CUB's tuning, older archs CUB's policies. */
+using f32_offset = unsigned long long;
+using f32_cub_hub = cub::detail::scan::policy_hub<float, float, float, f32_offset, add_op<float>>;
+struct f32_sum_hub {
+    struct Policy900 : cub::ChainedPolicy<900, Policy900, f32_cub_hub::Policy860> {
+        using ScanPolicyT =
+            cub::AgentScanPolicy<128, 32, float, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+                                 cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,
+                                 cub::detail::MemBoundScaling<128, 32, float>, cub::detail::fixed_delay_constructor_t<688, 1140>>;
+    };
+    struct Policy1000 : cub::ChainedPolicy<1000, Policy1000, Policy900> {
+        using ScanPolicyT = f32_cub_hub::Policy1000::ScanPolicyT;
+    };
+    using MaxPolicy = Policy1000;
+};
+
+template <typename T, typename Op, typename In>
+cudaError_t scan_whole(void *temp, size_t *temp_bytes, In i, T *o, int64_t n, cudaStream_t stream)
+{
+    return cub::DeviceScan::InclusiveScan(temp, *temp_bytes, i, o, Op(), n, stream);
+}
+template <>
+cudaError_t scan_whole<float, add_op<float>, const float *>(void *temp, size_t *temp_bytes, const float *i, float *o, int64_t n,
+                                                            cudaStream_t stream)
+{
+    return cub::DispatchScan<const float *, float *, add_op<float>, cub::NullType, f32_offset, float, cub::ForceInclusive::No,
+                             f32_sum_hub>::Dispatch(temp, *temp_bytes, i, o, add_op<float>(), cub::NullType(), (f32_offset)n,
+                                                    stream);
+}
+
 template <typename T, typename Op, typename In>
 cudaError_t scan_op(void *temp, size_t *temp_bytes, In i, void *out, int64_t n, int64_t seg, cudaStream_t stream)
 {
     T *o = static_cast<T *>(out);
-    if (seg >= n) return cub::DeviceScan::InclusiveScan(temp, *temp_bytes, i, o, Op(), n, stream);
+    if (seg >= n) return scan_whole<T, Op, In>(temp, temp_bytes, i, o, n, stream);
     auto keys = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0), segment_of{seg});
     return cub::DeviceScan::InclusiveScanByKey(temp, *temp_bytes, keys, i, o, Op(), n, ::cuda::std::equal_to<>(),
                                                stream);
