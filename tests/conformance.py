@@ -4271,7 +4271,7 @@ def product_matches(t, label, got, want):
 
 
 MATMUL_SHAPES = (((3, 5), (5, 7)), ((5,), (5, 3)), ((4, 5), (5,)), ((6,), (6,)), ((2, 3, 4, 5), (3, 5, 2)),
-                 ((3, 1, 4), (2, 4, 5)), ((0, 3), (3, 4)), ((2, 0), (0, 3)), ((1, 1), (1, 1)), ((33, 17), (17, 65)))
+                 ((3, 1, 2, 4), (2, 4, 5)), ((0, 3), (3, 4)), ((2, 0), (0, 3)), ((1, 1), (1, 1)), ((33, 17), (17, 65)))
 
 
 def check_linalg_products(t, ga):
@@ -4308,13 +4308,17 @@ def check_linalg_products(t, ga):
                         np.matmul(a, b, out=np.zeros((2, 4, 3), out_dt)))
 
 
-def product_close(t, label, got, want, rtol):
+def product_close(t, label, got, want, rtol, normwise=False):
+    """got against NumPy's want elementwise to rtol, or (normwise) each
+    element to rtol times want's largest magnitude: a factor's or a
+    spectrum's small entries carry the error of its large ones."""
     g = to_numpy(t, got)
     t.expect(g.dtype == want.dtype and g.shape == want.shape,
              f"{label}: {g.dtype} {g.shape}, NumPy {want.dtype} {want.shape}")
     if g.shape == want.shape:
         with quiet():
-            ok = np.allclose(g.astype(np.complex128), want.astype(np.complex128), rtol=rtol, atol=0)
+            atol = rtol * float(np.abs(want).max()) if normwise and want.size else 0
+            ok = np.allclose(g.astype(np.complex128), want.astype(np.complex128), rtol=rtol, atol=atol)
         t.expect(ok, f"{label}: {g.reshape(-1)[:3]!r}, NumPy {want.reshape(-1)[:3]!r}")
 
 
@@ -4346,11 +4350,9 @@ def check_linalg_more_products(t, ga):
         ka, kb = product_operand(t, ga, sa), product_operand(t, ga, sb)
         product_matches(t, f"kron {sa} {sb}", t.own(lib.ga_kron(to_device(t, ka), to_device(t, kb)), "ga_kron"),
                         np.asarray(np.kron(ka, kb)))
-    for sa, sb, axis in (((4, 3), (3,), -1), ((2, 3), (2, 3), 0), ((3, 4), (3, 1), 0), ((5, 3), (5, 2), -1)):
+    for sa, sb, axis in (((4, 3), (3,), -1), ((3, 2), (3, 2), 0), ((3, 4), (3, 1), 0), ((5, 2, 3), (2, 3), -1)):
         ca, cb = product_operand(t, ga, sa), product_operand(t, ga, sb)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # NumPy 2 deprecates 2-vectors
-            want = np.asarray(np.cross(ca, cb, axis=axis))
+        want = np.asarray(np.cross(ca, cb, axis=axis))
         product_matches(t, f"cross {sa} {sb} axis {axis}",
                         t.own(lib.ga_cross(to_device(t, ca), to_device(t, cb), axis), "ga_cross"), want)
     q = product_operand(t, ga, (2, 3, 3)) / 2
@@ -4395,14 +4397,15 @@ def hpd_stack(t, ga, batch, n):
 def check_linalg_solvers(t, ga):
     lib = t.lib
     rtol = 1e-4 if ga in (GA["float32"], GA["complex64"]) else 1e-10
-    for batch, n in ((1, 1), (3, 5), (2, 17)):
+    # (stacks of matrices of up to 32 rows go through the batched routines; one matrix, or larger ones, one call each)
+    for batch, n in ((1, 1), (3, 5), (2, 17), (1, 6), (2, 40)):
         a = hpd_stack(t, ga, batch, n)
         da = to_device(t, a)
         product_close(t, f"cholesky {n}", t.own(lib.ga_linalg_cholesky(da, False), "ga_linalg_cholesky"),
-                      np.linalg.cholesky(a), rtol)
+                      np.linalg.cholesky(a), rtol * n, normwise=True)
         product_close(t, f"cholesky upper {n}", t.own(lib.ga_linalg_cholesky(da, True), "ga_linalg_cholesky"),
-                      np.linalg.cholesky(a, upper=True), rtol)
-        product_close(t, f"inv {n}", t.own(lib.ga_linalg_inv(da), "ga_linalg_inv"), np.linalg.inv(a), rtol * n)
+                      np.linalg.cholesky(a, upper=True), rtol * n, normwise=True)
+        product_close(t, f"inv {n}", t.own(lib.ga_linalg_inv(da), "ga_linalg_inv"), np.linalg.inv(a), rtol * n, normwise=True)
         product_close(t, f"det {n}", t.own(lib.ga_linalg_det(da), "ga_linalg_det"), np.asarray(np.linalg.det(a)),
                       rtol * n)
         s, l = ctypes.c_void_p(), ctypes.c_void_p()
@@ -4412,9 +4415,18 @@ def check_linalg_solvers(t, ga):
             product_close(t, f"slogdet log {n}", t.own(l.value), np.asarray(wl), rtol * n)
         product_close(t, f"eigvalsh {n}", t.own(lib.ga_linalg_eigvalsh(da, b"L"), "ga_linalg_eigvalsh"),
                       np.linalg.eigvalsh(a), rtol * n)
+        pw, pv = ctypes.c_void_p(), ctypes.c_void_p()
+        if t.expect(lib.ga_linalg_eigh(da, b"U", ctypes.byref(pw), ctypes.byref(pv)) == 0, f"eigh: {t.env.last_error()}"):
+            w, v = to_numpy(t, t.own(pw.value)), to_numpy(t, t.own(pv.value))
+            ww = np.linalg.eigvalsh(a, UPLO="U")
+            t.expect(w.shape == ww.shape and v.shape == a.shape and
+                     np.allclose(w, ww, rtol=0, atol=rtol * n * max(1.0, float(np.abs(ww).max()))), f"eigh {n}: w {w.shape}")
+            if v.shape == a.shape:
+                t.expect(np.allclose(a @ v, v * w[..., None, :], rtol=0, atol=rtol * 10 * n * max(1.0, float(np.abs(ww).max()))),
+                         f"eigh {n}: a v != v w")
         b2 = product_operand(t, ga, (batch, n, 3))
         product_close(t, f"solve {n} (n, 3)", t.own(lib.ga_linalg_solve(da, to_device(t, b2)), "ga_linalg_solve"),
-                      np.linalg.solve(a, b2), rtol * n)
+                      np.linalg.solve(a, b2), rtol * n, normwise=True)
         for m_, n_ in ((n, n), (n + 2, n), (n, n + 3)):
             g = product_operand(t, ga, (batch, m_, n_))
             dg = to_device(t, g)
@@ -4474,7 +4486,7 @@ def check_linalg_solvers(t, ga):
                     t.expect(got_res.shape == wres.shape, f"lstsq residuals {got_res.shape}, NumPy {wres.shape}")
                     got_rk = to_numpy(t, t.own(prk.value))
                     t.expect(int(got_rk) == int(wrk), f"lstsq rank {int(got_rk)}, NumPy {int(wrk)}")
-                    product_close(t, f"lstsq s {bshape}", t.own(ps.value), ws, rtol * 100 * (n + 1) + 1e-5)
+                    product_close(t, f"lstsq s {bshape}", t.own(ps.value), ws, rtol * 100 * (n + 1) + 1e-5, normwise=True)
         # eig of a general matrix (complex eigenvalues likely) and of a triangular one (real ones)
         for label, g in (("general", product_operand(t, ga, (batch, n, n)) + n * np.eye(n)),
                          ("triangular", np.triu(product_operand(t, ga, (batch, n, n))) + np.diag(np.arange(1, n + 1)))):
@@ -4491,6 +4503,10 @@ def check_linalg_solvers(t, ga):
             pw, pv = ctypes.c_void_p(), ctypes.c_void_p()
             if t.expect(lib.ga_linalg_eig(dg, ctypes.byref(pw), ctypes.byref(pv)) == 0, f"eig: {t.env.last_error()}"):
                 w, v = to_numpy(t, t.own(pw.value)), to_numpy(t, t.own(pv.value))
+                wv = np.linalg.eig(g).eigenvectors
+                t.expect(v.dtype == wv.dtype and v.shape == wv.shape and
+                         np.allclose(np.linalg.norm(v, axis=-2), 1, atol=rtol * 100),
+                         f"eig {label} {n}: vectors {v.dtype} {v.shape}, NumPy {wv.dtype} {wv.shape}, or not of unit norm")
                 t.expect(np.allclose(g @ v, v * w[..., None, :], atol=rtol * 1000 * n * max(1.0, float(np.abs(g).max()))),
                          f"eig {label} {n}: a v != v w")
         # rank of a matrix built to lose a rank, cond, pinv
@@ -4502,7 +4518,7 @@ def check_linalg_solvers(t, ga):
                         t.own(lib.ga_linalg_matrix_rank(dl, float("nan"), float("nan")), "ga_linalg_matrix_rank"),
                         np.asarray(np.linalg.matrix_rank(low)).astype(np.int64))
         product_close(t, f"pinv ({n + 2}, {n})", t.own(lib.ga_linalg_pinv(dl, float("nan")), "ga_linalg_pinv"),
-                      np.linalg.pinv(low), rtol * n * 100 + 1e-5)
+                      np.linalg.pinv(low), rtol * n * 100 + 1e-5, normwise=True)
         for pname in (2, -2, "fro", 1, np.inf):
             product_close(t, f"cond {pname} {n}", t.own(lib.ga_linalg_cond(da, NORM_ORDS[pname]), "ga_linalg_cond"),
                           np.asarray(np.linalg.cond(a, pname)), rtol * n * 10)
@@ -4608,6 +4624,16 @@ def check_linalg_errors(t):
         p = getattr(lib, fn)(*[to_device(t, o) for o in ops])
         expect_error(t, f"{name} {shapes}", p, "GA_ERROR_SHAPE" if "remapped" in message else "GA_ERROR_VALUE",
                      message)
+    for fn, numpy_fn, sa, sb in (("ga_cross", np.cross, (2,), (2,)), ("ga_cross", np.cross, (4, 2), (3,)),
+                                 ("ga_linalg_cross", np.linalg.cross, (3,), (2,))):
+        try:
+            numpy_fn(np.ones(sa), np.ones(sb))
+            t.fail(f"{fn} {sa} {sb}: NumPy did not raise")
+            continue
+        except ValueError as e:
+            message = f"{fn}: {e}"
+        expect_error(t, f"{fn} {sa} {sb}", getattr(lib, fn)(to_device(t, np.ones(sa)), to_device(t, np.ones(sb)), -1),
+                     "GA_ERROR_VALUE", message)
     for subs, shapes in EINSUM_ERRORS:
         ops = [np.ones(s) for s in shapes]
         try:
