@@ -4372,7 +4372,10 @@ def check_linalg_more_products(t, ga):
             ax = list(axes or [])
             got = t.own(lib.ga_linalg_vector_norm(dh, float(ord_), len(ax), ints(ax) if ax else None, False),
                         "ga_linalg_vector_norm")
-            product_close(t, f"vector_norm ord {ord_} axes {axes}", got, want, rtol)
+            # (float16: NumPy rounds every step to float16, summing in it too; (sum |x|^p)^(1/p)
+            # then magnifies the sum's error by 1/p: 2e-3 is not enough for p = 0.5)
+            product_close(t, f"vector_norm ord {ord_} axes {axes}", got, want,
+                          8e-3 if ga == GA["float16"] and ord_ not in (0, 1, np.inf, -np.inf) else rtol)
     for name, code in NORM_ORDS.items():
         if name in ("nuc", 2, -2) and ga == GA["float16"]:
             continue  # NumPy's linalg refuses float16 (so does gpuarr's: checked with the solvers' errors)
