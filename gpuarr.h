@@ -14820,6 +14820,14 @@ static ga_array *ga__linalg_ufunc(const char *func, ga_ufunc u, ga_operand a, ga
     return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
 }
 
+/* where(c, x, y) (x and y arrays or scalars), unscoped. */
+static ga_array *ga__where(const char *func, const ga_array *c, ga_operand x, ga_operand y)
+{
+    ga_operand in[3] = {ga_operand_array(c), x, y};
+    ga_array *out[1] = {NULL};
+    return ga__ufunc(func, GA_UFUNC_WHERE, in, out, NULL) == GA_OK ? out[0] : NULL;
+}
+
 /* --- einsum: the subscripts ------------------------------------------------ */
 
 /* numpy.einsum's subscripts, parsed against the operands' shapes. Labels:
@@ -16161,7 +16169,7 @@ static int64_t ga__stack_count(const ga_array *x)
 
 static bool ga__batched(int64_t n, int64_t count)
 {
-    return count > 1 && n <= GA__BATCHED_N && count <= INT_MAX;
+    return count > 1 && n >= 1 && n <= GA__BATCHED_N && count <= INT_MAX;
 }
 
 /* The addresses of x's `count` matrices (`bytes` apart) as a device array
@@ -16343,10 +16351,10 @@ GPUARR_API ga_array *ga_linalg_cholesky(const ga_array *a, bool upper)
 /* LU factors every matrix of the C-contiguous n x n stack r in place (of
    r^T, column-major: getrf of A^T), pivots into s->ipiv (1-based, n per
    matrix), info into s->info. */
-static ga_status ga__getrf_stack(const char *func, ga_array *r, ga__cusolver_handle *c, ga__solver_scratch *s)
+static ga_status ga__getrf_stack(const char *func, ga_array *r, ga__cusolver_handle *c, ga__solver_scratch *s, bool batch_ok)
 {
     const int64_t n = r->shape[r->ndim - 1], count = ga__stack_count(r);
-    if (ga__batched(n, count)) { /* cuBLAS's batched LU: int32 pivots, the addresses kept for getrs */
+    if (batch_ok && ga__batched(n, count)) { /* cuBLAS's batched LU: int32 pivots, the addresses kept for getrs */
         s->pivot_size = 4;
         ga_status st = ga__solver_scratch_get(func, s, count, n, 0, 0);
         cublasHandle_t h = st == GA_OK ? ga__cublas_bound(func, r->device, &s->cublas_workspace) : NULL;
@@ -16392,7 +16400,7 @@ static ga_array *ga__lu_solve(const char *func, ga_array *a, const ga_array *b)
         ga__cusolver_handle *c = ga__cusolver_bound(func, a->device);
         if (!c) { ga_release(x); return NULL; }
         ga__solver_scratch s = GA__SOLVER_SCRATCH(a->device);
-        ga_status st = ga__getrf_stack(func, a, c, &s);
+        ga_status st = ga__getrf_stack(func, a, c, &s, k <= INT_MAX); /* (batched getrs takes an int count of columns) */
         if (st == GA_OK) st = ga__solver_check(func, &s, count, "Singular matrix");
         if (st == GA_OK && s.pivot_size == 4) { /* batched: getrs of every matrix in one call */
             ga_array *xp = ga__matrix_pointers(func, x, count, (size_t)(n * k) * ga__dtype_sizes[a->dtype]);
@@ -16569,10 +16577,20 @@ static ga_status ga__lu_det(const char *func, const ga_array *a, ga_array **sign
     if (!lu) return ga__temps_fail(&t);
     ga__solver_scratch s = GA__SOLVER_SCRATCH(a->device);
     ga_status st = GA_OK;
-    ga_array *piv = NULL;
+    ga_array *piv = NULL, *info = NULL;
     if (n > 0 && count > 0) {
         ga__cusolver_handle *c = ga__cusolver_bound(func, a->device);
-        st = c ? ga__getrf_stack(func, lu, c, &s) : ga__t.error;
+        st = c ? ga__getrf_stack(func, lu, c, &s, true) : ga__t.error;
+        /* the info words (batch...): a zero pivot makes a matrix singular, whatever
+           the LU left on its diagonal after it (the batched LU divides by it) */
+        if (st == GA_OK) {
+            info = ga__temp(&t, ga__array_new(func, a->device, a->ndim - 2, a->shape, GA_INT32));
+            CUresult cr = info ? GA__CU.MemcpyDtoDAsync((CUdeviceptr)info->data, (CUdeviceptr)s.info->ptr, (size_t)count * sizeof(int),
+                                                        ga__stream_of(a->device))
+                               : CUDA_SUCCESS;
+            if (!info) st = ga__t.error;
+            else if (cr != CUDA_SUCCESS) st = ga__cuda_error(func, cr, "cuMemcpyDtoDAsync");
+        }
         /* the pivots as an int64 (or batched: int32) array (batch..., n) over the scratch */
         if (st == GA_OK) {
             int64_t ps[GA_MAXDIMS];
@@ -16623,6 +16641,12 @@ static ga_status ga__lu_det(const char *func, const ga_array *a, ga_array **sign
     ga_array *sg = sgn_swaps ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(ps), ga_operand_array(sgn_swaps)))
                              : ps;
     if (!sg) return ga__temps_fail(&t);
+    if (info) { /* singular (a positive info word): sign 0, logabs -inf, as NumPy */
+        ga_array *bad = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_GREATER, ga_operand_array(info), ga_operand_scalar(ga_int(0))));
+        sg = bad ? ga__temp(&t, ga__where(func, bad, ga_operand_scalar(ga_int(0)), ga_operand_array(sg))) : NULL;
+        la = sg ? ga__temp(&t, ga__where(func, bad, ga_operand_scalar(ga_float(-INFINITY)), ga_operand_array(la))) : NULL;
+        if (!la) return ga__temps_fail(&t);
+    }
     if (det) {
         ga_array *e = ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_EXP, ga_operand_array(la), ga_operand_array(NULL)));
         if (!e || !(*det = ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(sg), ga_operand_array(e))))
@@ -17305,14 +17329,6 @@ GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, doubl
     return GA_OK;
 }
 
-/* where(c, x, y) of three arrays (y may be a scalar), unscoped. */
-static ga_array *ga__where(const char *func, const ga_array *c, const ga_array *x, ga_operand y)
-{
-    ga_operand in[3] = {ga_operand_array(c), ga_operand_array(x), y};
-    ga_array *out[1] = {NULL};
-    return ga__ufunc(func, GA_UFUNC_WHERE, in, out, NULL) == GA_OK ? out[0] : NULL;
-}
-
 /* A real matrix's complex right eigenvectors (as columns, in ct) from
    geev's real ones in LAPACK's form: for a pair w_j, w_j+1 = conj(w_j)
    (Im w_j > 0), VR's columns j and j+1 are the real and imaginary parts of
@@ -17330,9 +17346,9 @@ static ga_array *ga__eig_real_vectors(const char *func, const ga_array *r, const
     ga_array *next = neg ? ga__temp(&t, ga__roll(func, r, -1, nd - 2)) : NULL;
     ga_array *prev = next ? ga__temp(&t, ga__roll(func, r, 1, nd - 2)) : NULL;
     ga_array *minus = prev ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_NEGATIVE, ga_operand_array(r), ga_operand_array(NULL))) : NULL;
-    ga_array *re = minus ? ga__temp(&t, ga__where(func, neg, prev, ga_operand_array(r))) : NULL;
-    ga_array *im0 = re ? ga__temp(&t, ga__where(func, neg, minus, ga_operand_scalar(ga_float(0)))) : NULL;
-    ga_array *im = im0 ? ga__temp(&t, ga__where(func, pos, next, ga_operand_array(im0))) : NULL;
+    ga_array *re = minus ? ga__temp(&t, ga__where(func, neg, ga_operand_array(prev), ga_operand_array(r))) : NULL;
+    ga_array *im0 = re ? ga__temp(&t, ga__where(func, neg, ga_operand_array(minus), ga_operand_scalar(ga_float(0)))) : NULL;
+    ga_array *im = im0 ? ga__temp(&t, ga__where(func, pos, ga_operand_array(next), ga_operand_array(im0))) : NULL;
     ga_array *z = im ? ga__temp(&t, ga__array_new(func, r->device, nd, r->shape, ct)) : NULL;
     ga_status st = z ? GA_OK : ga__t.error;
     for (int part = 0; st == GA_OK && part < 2; part++) {

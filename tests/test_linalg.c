@@ -851,6 +851,19 @@ DEVICE_TEST(det_slogdet_and_solver_errors)
     const double npd[4] = {1, 2, 2, 1};
     ga_array *b = ga_from_host(npd, 2, (const int64_t[]){2, 2}, GA_FLOAT64);
     CHECK_ERROR(ga_linalg_cholesky(b, false) == NULL, GA_ERROR_LINALG, "ga_linalg_cholesky: Matrix is not positive definite");
+    /* zero pivots before the last column (the batched LU divides by them):
+       det 0, slogdet (0, -inf), as NumPy; an empty stack's inverse is empty */
+    ga_array *z = ga_zeros(3, (const int64_t[]){2, 3, 3}, GA_FLOAT64), *dz = ga_linalg_det(z), *sz = NULL, *lz = NULL;
+    double hz[2] = {1, 1}, hsz[2] = {1, 1}, hlz[2] = {0, 0};
+    CHECK(dz && download(dz, hz) && hz[0] == 0 && hz[1] == 0, "det of zero matrices: %g %g (%s)", hz[0], hz[1], ga_last_error_message());
+    CHECK_OK(ga_linalg_slogdet(z, &sz, &lz));
+    CHECK(sz && lz && download(sz, hsz) && download(lz, hlz) && hsz[0] == 0 && hsz[1] == 0 && isinf(hlz[0]) && hlz[0] < 0 &&
+              isinf(hlz[1]) && hlz[1] < 0,
+          "slogdet of zero matrices: (%g, %g) (%g, %g)", hsz[0], hlz[0], hsz[1], hlz[1]);
+    ga_array *e0 = ga_zeros(3, (const int64_t[]){2, 0, 0}, GA_FLOAT32), *ie = ga_linalg_inv(e0);
+    CHECK(ie && ga_ndim(ie) == 3 && ga_shape(ie)[0] == 2 && ga_shape(ie)[1] == 0 && ga_size(ie) == 0, "inv of a (2, 0, 0) stack: %s",
+          ga_last_error_message());
+    ga_release(ie), ga_release(e0), ga_release(sz), ga_release(lz), ga_release(dz), ga_release(z);
     /* the same in a stack (one batched call): the second matrix fails */
     const double npd2[8] = {1, 0, 0, 1, 1, 2, 2, 1};
     ga_array *b2 = ga_from_host(npd2, 3, (const int64_t[]){2, 2, 2}, GA_FLOAT64);
