@@ -1,5 +1,6 @@
 /* Fault injection (device tests). A representative program (creation,
-   ufuncs, casts, reductions, indexing, masks, sort, scans, sets) runs with
+   ufuncs, casts, reductions, indexing, masks, sort, scans, sets, linear
+   algebra: a product, batched and single solvers) runs with
    - every device allocation failing in turn: an allocator hook set with
      ga_memory_set_allocator fails its k-th call, alone (the pool's retry
      must cope) or with every later one (the failure must surface);
@@ -110,8 +111,17 @@ static ga_status program(bool check_values)
     ga_array *running = ga_cumsum(b, -1, GA_DTYPE_INVALID);
     ga_array *unique = ga_unique_values(ga_remainder_scalar(a, ga_int(37)));
     ga_array *root = ga_sqrt(ga_index(b, ":4"));
+    /* linear algebra: A = 1 + 8 I (8 x 8, a stack of 4: the batched calls) has A 1 = 16 * 1 and
+       eigenvalues 8 and 16; B = 1 + 40 I (40 x 40: one call) has B 1 = 80 * 1 */
+    ga_array *stack = ga_add(ga_ones(3, (int64_t[]){4, 8, 8}, GA_FLOAT32), ga_multiply_scalar(ga_eye(8, 8, 0, GA_FLOAT32), ga_int(8)));
+    ga_array *big = ga_add(ga_ones(2, (int64_t[]){40, 40}, GA_FLOAT32), ga_multiply_scalar(ga_eye(40, 40, 0, GA_FLOAT32), ga_int(40)));
+    ga_array *x = ga_linalg_solve(stack, ga_ones(3, (int64_t[]){4, 8, 1}, GA_FLOAT32));
+    ga_array *inv = ga_sum(ga_linalg_inv(big), GA_AXES(1), false);
+    ga_array *w = NULL, *v = NULL;
+    if (ga_linalg_eigh(stack, 'L', &w, &v) != GA_OK) w = NULL;
+    ga_array *prod = ga_matmul(stack, ga_linalg_inv(stack));
     ga_status st = GA_OK;
-    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root) {
+    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
@@ -122,7 +132,10 @@ static ga_status program(bool check_values)
         float s[2], k[10], m[9], so[3], cs[1], rt[4];
         int64_t last = n - 1;
         ga_array *tail = ga_index(running, "-1:");
-        bool ok = ga_to_host(total, &t, sizeof t) == GA_OK && ga_to_host(rows, r, sizeof r) == GA_OK &&
+        float hx[32], hi[40], hw[32], hp[256];
+        bool ok = ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
+                  ga_to_host(w, hw, sizeof hw) == GA_OK && ga_to_host(prod, hp, sizeof hp) == GA_OK &&
+                  ga_to_host(total, &t, sizeof t) == GA_OK && ga_to_host(rows, r, sizeof r) == GA_OK &&
                   ga_to_host(ga_index(strided, ":2"), s, sizeof s) == GA_OK &&
                   ga_to_host(taken, k, sizeof k) == GA_OK && ga_to_host(masked, m, sizeof m) == GA_OK &&
                   ga_to_host(ga_index(sorted, ":3"), so, sizeof so) == GA_OK &&
@@ -139,6 +152,10 @@ static ga_status program(bool check_values)
             CHECK(cs[0] == 0.5f * (float)n, "cumsum %g", cs[0]);
             CHECK(ga_size(unique) == 37, "unique %lld", (long long)ga_size(unique));
             CHECK(rt[0] == sqrtf(0.5f) && rt[3] == sqrtf(0.5f), "sqrt %g", rt[0]);
+            CHECK(fabsf(hx[0] - 0.0625f) < 1e-6f && fabsf(hx[31] - 0.0625f) < 1e-6f, "solve %g %g", hx[0], hx[31]);
+            CHECK(fabsf(hi[0] - 0.0125f) < 1e-6f && fabsf(hi[39] - 0.0125f) < 1e-6f, "inv row sums %g %g", hi[0], hi[39]);
+            CHECK(fabsf(hw[0] - 8) < 1e-4f && fabsf(hw[7] - 16) < 1e-4f && fabsf(hw[31] - 16) < 1e-4f, "eigh %g %g", hw[0], hw[7]);
+            CHECK(fabsf(hp[0] - 1) < 1e-5f && fabsf(hp[1]) < 1e-5f && fabsf(hp[255] - 1) < 1e-5f, "A inv(A) %g %g", hp[0], hp[1]);
         }
     }
     ga_scope_end();
