@@ -1814,8 +1814,11 @@ GPUARR_API ga_array *ga_histogram_bin_edges(const ga_array *a, int64_t bins, con
    another dtype is converted once); float16 and bfloat16 are multiplied
    with float32 accumulation and rounded once, float32 is not rounded to
    TF32. Inputs of any layout: a matrix with a unit stride in either dim is
-   read in place, others are copied once. Integer and bool products are not
-   built yet (GA_ERROR_NOT_IMPLEMENTED). Left out with GPUARR_NO_LINALG. */
+   read in place, others are copied once. Integer and bool products run in
+   a kernel of ours (kernels/linalg.cu): sums that wrap in the dtype as
+   NumPy's, bool's any-of-ands; one thread per element of the result, so
+   at a fraction of the GEMMs' speed (NumPy's own integer matmul is a plain
+   loop too). Left out with GPUARR_NO_LINALG. */
 
 /* numpy.matmul (a @ b): the product of the last two dims, the dims before
    them broadcast (NumPy's batch); a 1-d a is a row (its dim dropped from
@@ -2056,6 +2059,14 @@ typedef struct ga__take_params {
     int32_t phase;                            /* the launch's step, 0 to 3 (kernels/index.cu) */
     int32_t unused;
 } ga__take_params;
+
+/* The integer and bool products (kernels/linalg.cu): count matrices
+   c (m x n) = a (m x k) b (k x n); element strides of each: batch, row,
+   column. */
+typedef struct ga__imatmul_params {
+    int64_t count, m, n, k;
+    int64_t a[3], b[3], c[3];
+} ga__imatmul_params;
 
 typedef struct ga__linspace_params {
     double start, step, stop, delta, div, base;
@@ -2596,7 +2607,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
+    X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -5120,7 +5131,7 @@ static inline ga_status ga__temps_fail(ga__temps *t)
    and variant, so the hot path is one load and a NULL test. */
 
 #define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
-    X(REDUCE, reduce)
+    X(REDUCE, reduce) X(LINALG, linalg)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -14569,16 +14580,60 @@ static ga_status ga__gemm(const char *func, int device, ga_dtype dt, int nb, con
     return st;
 }
 
-/* The dtype of a product of a and b: promote_types, a float or complex
-   one (integer and bool products are not built yet). */
+/* The section's kernels (kernels/linalg.cu), resolved at first use. */
+static struct {
+    CUkernel matmul[GA_NUM_DTYPES];
+} ga__linalg_kernels;
+
+/* c = a b for integer and bool dtypes (no cuBLAS type: NumPy's wrap-around
+   sums), over the batch dims bshape (nb), by our kernel: the batch dims
+   collapsed, the last the kernel's own, the others a loop. */
+static ga_status ga__gemm_int(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
+                              const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
+{
+    const int64_t isz = (int64_t)ga__dtype_sizes[dt];
+    int64_t shape[GA_MAXDIMS], strides[3][GA_MAXDIMS];
+    for (int d = 0; d < nb; d++) {
+        shape[d] = bshape[d];
+        strides[0][d] = a->batch[d], strides[1][d] = b->batch[d], strides[2][d] = c->batch[d];
+    }
+    int nd = ga__collapse(nb, shape, 3, strides);
+    ga__imatmul_params p;
+    p.count = 1, p.m = c->rows, p.n = c->cols, p.k = a->cols;
+    p.a[0] = p.b[0] = p.c[0] = 0;
+    if (nd > 0) {
+        nd--;
+        p.count = shape[nd];
+        p.a[0] = strides[0][nd] / isz, p.b[0] = strides[1][nd] / isz, p.c[0] = strides[2][nd] / isz;
+    }
+    p.a[1] = a->rs, p.a[2] = a->cs, p.b[1] = b->rs, p.b[2] = b->cs, p.c[1] = c->rs, p.c[2] = c->cs;
+    CUfunction f = ga__kernel(func, GA__FAMILY_LINALG, &ga__linalg_kernels.matmul[dt], "matmul", ga__dtype_names[dt], NULL, NULL);
+    if (!f) return ga__t.error;
+    int64_t outer = 1, idx[GA_MAXDIMS] = {0};
+    for (int d = 0; d < nd; d++) outer *= shape[d];
+    for (int64_t i = 0; i < outer; i++) {
+        uint64_t pa = a->data, pb = b->data, pc = c->data;
+        for (int d = 0; d < nd; d++) {
+            pa += (uint64_t)(idx[d] * strides[0][d]);
+            pb += (uint64_t)(idx[d] * strides[1][d]);
+            pc += (uint64_t)(idx[d] * strides[2][d]);
+        }
+        void *vc = (void *)(uintptr_t)pc, *va = (void *)(uintptr_t)pa, *vb = (void *)(uintptr_t)pb;
+        void *args[] = {&vc, &va, &vb, &p};
+        if (ga__launch(func, f, device, p.count * p.m * p.n, args) != GA_OK) return ga__t.error;
+        for (int d = nd - 1; d >= 0 && ++idx[d] == shape[d]; d--) idx[d] = 0;
+    }
+    return GA_OK;
+}
+
+/* The dtype of a product of a and b: promote_types (float and complex
+   through cuBLAS, integers and bool through ga__gemm_int). */
 static ga_status ga__product_dtype(const char *func, const ga_array *a, const ga_array *b, ga_dtype *dt)
 {
     *dt = ga_promote_types(a->dtype, b->dtype);
-    cudaDataType t;
-    cublasComputeType_t c;
-    if (!ga__cublas_types(*dt, &t, &c))
-        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "products of %s are not implemented yet (float and complex dtypes are)",
-                         ga__dtype_names[*dt]);
+    if (*dt == GA_DTYPE_INVALID || !ga__dtype_valid(*dt))
+        return ga__error(GA_ERROR_TYPE, func, "no common dtype for %s and %s", ga__dtype_names[a->dtype],
+                         ga__dtype_names[b->dtype]);
     if (a->device != b->device)
         return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", a->device, b->device);
     return GA_OK;
@@ -14660,7 +14715,10 @@ static ga_status ga__product_run(const char *func, const ga__product *p, ga_arra
             ga__value16 zero = {{0, 0}};
             st = ga__fill(func, target, &zero);
         } else {
-            st = ga__gemm(func, device, p->dt, p->nb, p->bshape, &x, &y, &z);
+            cudaDataType type;
+            cublasComputeType_t compute;
+            st = ga__cublas_types(p->dt, &type, &compute) ? ga__gemm(func, device, p->dt, p->nb, p->bshape, &x, &y, &z)
+                                                          : ga__gemm_int(func, device, p->dt, p->nb, p->bshape, &x, &y, &z);
         }
     }
     if (st == GA_OK && out && target != out) st = ga__copyto(func, out, target, GA_CASTING_UNSAFE);
@@ -17453,6 +17511,10 @@ GPUARR_API ga_array *ga_linalg_eigvals(const ga_array *a)
     return ga__eig(func, a, &w, NULL) == GA_OK ? ga__ret(w) : NULL;
 }
 
+static void ga__linalg_shutdown(void) { memset(&ga__linalg_kernels, 0, sizeof ga__linalg_kernels); }
+
+#else
+static void ga__linalg_shutdown(void) {}
 #endif /* GPUARR_NO_LINALG */
 
 /* >>abi */

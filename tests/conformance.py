@@ -4253,8 +4253,11 @@ LINALG_DTYPES = ("float16", "float32", "float64", "complex64", "complex128")
 
 def product_operand(t, ga, shape):
     """Values k / 4 for small integers k (complex: both parts): every
-    product and sum of the checks is exact in each dtype's accumulation."""
+    product and sum of the checks is exact in each dtype's accumulation;
+    integers from -100 to 100 (bool: 0 and 1)."""
     dt = t.env.np_dtype(ga)
+    if kind_of(ga) in "biu":  # integers: products and sums that wrap in int8 and int16
+        return t.rng.integers(-100, 101, shape).astype(dt) if kind_of(ga) != "b" else t.rng.integers(0, 2, shape).astype(dt)
     v = t.rng.integers(-4, 5, shape) / 4
     if kind_of(ga) == "c":
         v = v + 1j * (t.rng.integers(-4, 5, shape) / 4)
@@ -4657,6 +4660,9 @@ def run_linalg_checks(runner, env):
         run(f"linalg/products/{name}", check_linalg_products, g, device=True, needs=(g,))
         run(f"linalg/einsum/{name}", check_linalg_einsum, g, device=True, needs=(g,))
         run(f"linalg/more-products/{name}", check_linalg_more_products, g, device=True, needs=(g,))
+    for name in ("bool", "int8", "int16", "int32", "int64"):  # (our kernel: sums that wrap in the dtype)
+        g = GA[name]
+        run(f"linalg/products/{name}", check_linalg_products, g, device=True, needs=(g,))
     run("linalg/errors", check_linalg_errors, device=True)
     for name in SOLVER_DTYPES:
         g = GA[name]

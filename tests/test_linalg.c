@@ -409,9 +409,11 @@ DEVICE_TEST(matmul_errors)
     ga_array *mixed = ga_matmul(a, i32); /* float64 @ int32 is float64 */
     CHECK(mixed && ga_dtype_of(mixed) == GA_FLOAT64, "float64 @ int32: %s", ga_last_error_message());
     ga_release(mixed);
-    ga_array *ia = ga_ones(2, s23, GA_INT32);
-    CHECK_ERROR(ga_matmul(ia, i32) == NULL, GA_ERROR_NOT_IMPLEMENTED,
-                "ga_matmul: products of int32 are not implemented yet");
+    ga_array *ia = ga_ones(2, s23, GA_INT32), *ip = ga_matmul(ia, i32); /* int32 @ int32: our kernel */
+    int32_t hp[8] = {0};
+    CHECK(ip && ga_dtype_of(ip) == GA_INT32 && download(ip, hp) && hp[0] == 3 && hp[7] == 3, "int32 @ int32: %d (%s)", hp[0],
+          ga_last_error_message());
+    ga_release(ip), ga_release(ia);
     CHECK_ERROR(ga_matmul(NULL, a) == NULL, GA_ERROR_NULL_INPUT, "ga_matmul: a is NULL");
     /* out: wrong core dim, too few dims, wrong batch, dtype, read-only; untouched */
     ga_array *o25 = ga_full(2, s25, ga_float(7), GA_FLOAT64), *o24i = ga_full(2, s24, ga_int(7), GA_INT32);
@@ -539,6 +541,47 @@ DEVICE_TEST(dot_inner_vdot_errors_and_0d)
     if (aa && download(aa, &v)) CHECK(v == 3, "dot(ones(3), ones(3)) = %g", v);
     ga_release(aa), ga_release(d), ga_release(i), ga_release(two);
     ga_release(a), ga_release(b), ga_release(m), ga_release(n);
+    ga_clear_error();
+}
+
+/* Integer and bool products as NumPy's: sums that wrap in the dtype, a
+   broadcast batch against a transposed operand, bool's or of ands. */
+DEVICE_TEST(integer_and_bool_products)
+{
+    /* int8: 3 products of 300 each wrap to 44, and 132 to -124 */
+    ga_array *a8 = ga_full(2, (const int64_t[]){2, 3}, ga_int(100), GA_INT8), *b8 = ga_full(2, (const int64_t[]){3, 2}, ga_int(3), GA_INT8);
+    ga_array *p8 = ga_matmul(a8, b8);
+    int8_t h8[4] = {0};
+    CHECK(p8 && ga_dtype_of(p8) == GA_INT8 && download(p8, h8) && h8[0] == -124 && h8[3] == -124, "int8 wrap-around: %d (%s)", h8[0],
+          ga_last_error_message());
+    /* uint64: (2^63 + 1) * 2 wraps to 2; two of them sum to 4 */
+    ga_array *au = ga_full(2, (const int64_t[]){1, 2}, ga_uint(9223372036854775809ull), GA_UINT64);
+    ga_array *bu = ga_full(2, (const int64_t[]){2, 1}, ga_int(2), GA_UINT64), *pu = ga_matmul(au, bu);
+    uint64_t hu = 0;
+    CHECK(pu && download(pu, &hu) && hu == 4, "uint64 wrap-around: %llu (%s)", (unsigned long long)hu, ga_last_error_message());
+    /* bool: [[1, 0], [0, 0]] @ [[0, 1], [1, 0]] = [[0, 1], [0, 0]] */
+    const uint8_t ba[4] = {1, 0, 0, 0}, bb[4] = {0, 1, 1, 0};
+    ga_array *xa = ga_from_host(ba, 2, (const int64_t[]){2, 2}, GA_BOOL), *xb = ga_from_host(bb, 2, (const int64_t[]){2, 2}, GA_BOOL);
+    ga_array *pb = ga_matmul(xa, xb);
+    uint8_t hb[4] = {9, 9, 9, 9};
+    CHECK(pb && ga_dtype_of(pb) == GA_BOOL && download(pb, hb) && hb[0] == 0 && hb[1] == 1 && hb[2] == 0 && hb[3] == 0,
+          "bool matmul: %d %d %d %d", hb[0], hb[1], hb[2], hb[3]);
+    /* int16 (2, 3, 4) arange @ the transpose of a (5, 4) arange, against the host */
+    ga_array *ar = ga_reshape(ga_arange_int(0, 24, 1, GA_INT16), 3, (const int64_t[]){2, 3, 4});
+    ga_array *br = ga_reshape(ga_arange_int(0, 20, 1, GA_INT16), 2, (const int64_t[]){5, 4});
+    ga_array *bt = br ? ga_transpose(br, NULL) : NULL, *pr = ar && bt ? ga_matmul(ar, bt) : NULL;
+    int16_t hr[30] = {0};
+    bool same = pr && ga_ndim(pr) == 3 && ga_shape(pr)[2] == 5 && download(pr, hr);
+    for (int q = 0; same && q < 2; q++)
+        for (int i = 0; same && i < 3; i++)
+            for (int j = 0; same && j < 5; j++) {
+                int s = 0;
+                for (int t = 0; t < 4; t++) s += (q * 12 + i * 4 + t) * (j * 4 + t);
+                same = hr[(q * 3 + i) * 5 + j] == (int16_t)s;
+            }
+    CHECK(same, "int16 batch @ transposed: %s", ga_last_error_message());
+    ga_release(pr), ga_release(bt), ga_release(br), ga_release(ar), ga_release(pb), ga_release(xa), ga_release(xb);
+    ga_release(pu), ga_release(au), ga_release(bu), ga_release(p8), ga_release(a8), ga_release(b8);
     ga_clear_error();
 }
 
