@@ -14512,6 +14512,44 @@ static void ga__gemm_operand_of(const ga_array *x, int r, int c, int nb, ga__gem
     }
 }
 
+/* The batch of a product of operands x, y, z: its dims collapsed, the last
+   one the call's own (count matrices, step bytes apart in each operand),
+   the others walked one call at a time by ga__gemm_batch_next. */
+typedef struct ga__gemm_batch {
+    int nd;                                  /* walked dims */
+    int64_t shape[GA_MAXDIMS], strides[3][GA_MAXDIMS], idx[GA_MAXDIMS];
+    int64_t count, step[3], calls;
+} ga__gemm_batch;
+
+static void ga__gemm_batch_plan(int nb, const int64_t *bshape, const ga__gemm_operand *x, const ga__gemm_operand *y,
+                                const ga__gemm_operand *z, ga__gemm_batch *b)
+{
+    for (int d = 0; d < nb; d++) {
+        b->shape[d] = bshape[d];
+        b->strides[0][d] = x->batch[d], b->strides[1][d] = y->batch[d], b->strides[2][d] = z->batch[d];
+        b->idx[d] = 0;
+    }
+    b->nd = ga__collapse(nb, b->shape, 3, b->strides);
+    b->count = 1, b->step[0] = b->step[1] = b->step[2] = 0;
+    if (b->nd > 0) {
+        b->nd--;
+        b->count = b->shape[b->nd];
+        for (int o = 0; o < 3; o++) b->step[o] = b->strides[o][b->nd];
+    }
+    b->calls = 1;
+    for (int d = 0; d < b->nd; d++) b->calls *= b->shape[d];
+}
+
+/* The three operands' addresses for the next call (from x, y, z's data). */
+static void ga__gemm_batch_next(ga__gemm_batch *b, const uint64_t base[3], uint64_t at[3])
+{
+    for (int o = 0; o < 3; o++) {
+        at[o] = base[o];
+        for (int d = 0; d < b->nd; d++) at[o] += (uint64_t)(b->idx[d] * b->strides[o][d]);
+    }
+    for (int d = b->nd - 1; d >= 0 && ++b->idx[d] == b->shape[d]; d--) b->idx[d] = 0;
+}
+
 /* c = a b over the batch dims bshape (nb), each of dtype dt, through
    cublasGemmStridedBatchedEx: the batch dims collapsed, the last as
    cuBLAS's batch, the others a loop. The product is column-major: a
@@ -14539,20 +14577,9 @@ static ga_status ga__gemm(const char *func, int device, ga_dtype dt, int nb, con
         return ga__error(GA_ERROR_STATE, func, "no BLAS layout for an operand");
     const int64_t mm = opz == CUBLAS_OP_T ? n : m, nn = opz == CUBLAS_OP_T ? m : n;
     /* the batch: collapsed, the last dim cuBLAS's own */
-    int64_t shape[GA_MAXDIMS], strides[3][GA_MAXDIMS];
-    for (int d = 0; d < nb; d++) {
-        shape[d] = bshape[d];
-        strides[0][d] = x.batch[d], strides[1][d] = y.batch[d], strides[2][d] = z.batch[d];
-    }
-    int nd = ga__collapse(nb, shape, 3, strides);
-    int64_t count = 1, sx = 0, sy = 0, sz = 0;
-    if (nd > 0) {
-        nd--;
-        count = shape[nd];
-        sx = strides[0][nd] / isz, sy = strides[1][nd] / isz, sz = strides[2][nd] / isz;
-    }
-    int64_t outer = 1;
-    for (int d = 0; d < nd; d++) outer *= shape[d];
+    ga__gemm_batch bt;
+    ga__gemm_batch_plan(nb, bshape, &x, &y, &z, &bt);
+    const int64_t count = bt.count, sx = bt.step[0] / isz, sy = bt.step[1] / isz, sz = bt.step[2] / isz;
     union { float f[2]; double d[2]; } one, zero;
     memset(&zero, 0, sizeof zero);
     memset(&one, 0, sizeof one);
@@ -14562,19 +14589,14 @@ static ga_status ga__gemm(const char *func, int device, ga_dtype dt, int nb, con
     cublasHandle_t h = ga__cublas_bound(func, device, &ws);
     if (!h) return ga__t.error;
     ga_status st = GA_OK;
-    int64_t idx[GA_MAXDIMS] = {0};
-    for (int64_t i = 0; i < outer && st == GA_OK; i++) {
-        uint64_t px = x.data, py = y.data, pz = z.data;
-        for (int d = 0; d < nd; d++) {
-            px += (uint64_t)(idx[d] * strides[0][d]);
-            py += (uint64_t)(idx[d] * strides[1][d]);
-            pz += (uint64_t)(idx[d] * strides[2][d]);
-        }
+    const uint64_t base[3] = {x.data, y.data, z.data};
+    for (int64_t i = 0; i < bt.calls && st == GA_OK; i++) {
+        uint64_t at[3];
+        ga__gemm_batch_next(&bt, base, at);
         cublasStatus_t r = ga__cublas.cublasGemmStridedBatchedEx_64(
-            h, opx, opy, mm, nn, k, &one, (const void *)(uintptr_t)px, type, ldx, sx, (const void *)(uintptr_t)py, type,
-            ldy, sy, &zero, (void *)(uintptr_t)pz, type, ldc, sz, count, compute, CUBLAS_GEMM_DEFAULT);
+            h, opx, opy, mm, nn, k, &one, (const void *)(uintptr_t)at[0], type, ldx, sx, (const void *)(uintptr_t)at[1], type,
+            ldy, sy, &zero, (void *)(uintptr_t)at[2], type, ldc, sz, count, compute, CUBLAS_GEMM_DEFAULT);
         if (r != CUBLAS_STATUS_SUCCESS) st = ga__cublas_error(func, r, "cublasGemmStridedBatchedEx");
-        for (int d = nd - 1; d >= 0 && ++idx[d] == shape[d]; d--) idx[d] = 0;
     }
     ga__pool_free(ga__g.devices[device].pool, ws);
     return st;
@@ -14586,42 +14608,27 @@ static struct {
 } ga__linalg_kernels;
 
 /* c = a b for integer and bool dtypes (no cuBLAS type: NumPy's wrap-around
-   sums), over the batch dims bshape (nb), by our kernel: the batch dims
-   collapsed, the last the kernel's own, the others a loop. */
+   sums), over the batch dims bshape (nb), by our kernel, the batch walked
+   as ga__gemm walks it. */
 static ga_status ga__gemm_int(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
                               const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
 {
     const int64_t isz = (int64_t)ga__dtype_sizes[dt];
-    int64_t shape[GA_MAXDIMS], strides[3][GA_MAXDIMS];
-    for (int d = 0; d < nb; d++) {
-        shape[d] = bshape[d];
-        strides[0][d] = a->batch[d], strides[1][d] = b->batch[d], strides[2][d] = c->batch[d];
-    }
-    int nd = ga__collapse(nb, shape, 3, strides);
+    ga__gemm_batch bt;
+    ga__gemm_batch_plan(nb, bshape, a, b, c, &bt);
     ga__imatmul_params p;
-    p.count = 1, p.m = c->rows, p.n = c->cols, p.k = a->cols;
-    p.a[0] = p.b[0] = p.c[0] = 0;
-    if (nd > 0) {
-        nd--;
-        p.count = shape[nd];
-        p.a[0] = strides[0][nd] / isz, p.b[0] = strides[1][nd] / isz, p.c[0] = strides[2][nd] / isz;
-    }
+    p.count = bt.count, p.m = c->rows, p.n = c->cols, p.k = a->cols;
+    p.a[0] = bt.step[0] / isz, p.b[0] = bt.step[1] / isz, p.c[0] = bt.step[2] / isz;
     p.a[1] = a->rs, p.a[2] = a->cs, p.b[1] = b->rs, p.b[2] = b->cs, p.c[1] = c->rs, p.c[2] = c->cs;
     CUfunction f = ga__kernel(func, GA__FAMILY_LINALG, &ga__linalg_kernels.matmul[dt], "matmul", ga__dtype_names[dt], NULL, NULL);
     if (!f) return ga__t.error;
-    int64_t outer = 1, idx[GA_MAXDIMS] = {0};
-    for (int d = 0; d < nd; d++) outer *= shape[d];
-    for (int64_t i = 0; i < outer; i++) {
-        uint64_t pa = a->data, pb = b->data, pc = c->data;
-        for (int d = 0; d < nd; d++) {
-            pa += (uint64_t)(idx[d] * strides[0][d]);
-            pb += (uint64_t)(idx[d] * strides[1][d]);
-            pc += (uint64_t)(idx[d] * strides[2][d]);
-        }
-        void *vc = (void *)(uintptr_t)pc, *va = (void *)(uintptr_t)pa, *vb = (void *)(uintptr_t)pb;
+    const uint64_t base[3] = {a->data, b->data, c->data};
+    for (int64_t i = 0; i < bt.calls; i++) {
+        uint64_t at[3];
+        ga__gemm_batch_next(&bt, base, at);
+        void *va = (void *)(uintptr_t)at[0], *vb = (void *)(uintptr_t)at[1], *vc = (void *)(uintptr_t)at[2];
         void *args[] = {&vc, &va, &vb, &p};
         if (ga__launch(func, f, device, p.count * p.m * p.n, args) != GA_OK) return ga__t.error;
-        for (int d = nd - 1; d >= 0 && ++idx[d] == shape[d]; d--) idx[d] = 0;
     }
     return GA_OK;
 }

@@ -610,6 +610,35 @@ DEVICE_TEST(matmul_on_another_stream)
 
 #include "einsum_cases.h"
 
+/* The batch walk of the products (cuBLAS's and the integer kernel's): a
+   contiguous batch collapses into one call; a broadcast inner dim leaves
+   the outer one walked, each call at the right addresses. */
+TEST(product_batch_walk)
+{
+    ga__gemm_operand x, y, z;
+    memset(&x, 0, sizeof x), memset(&y, 0, sizeof y), memset(&z, 0, sizeof z);
+    x.data = 1000, y.data = 2000, z.data = 3000;
+    const int64_t bshape[2] = {2, 3};
+    x.batch[0] = 3 * 64, x.batch[1] = 64; /* contiguous matrices of 64 bytes */
+    z.batch[0] = 3 * 32, z.batch[1] = 32; /* y broadcast: 0, 0 */
+    ga__gemm_batch b;
+    ga__gemm_batch_plan(2, bshape, &x, &y, &z, &b);
+    CHECK(b.calls == 1 && b.count == 6 && b.step[0] == 64 && b.step[1] == 0 && b.step[2] == 32, "collapsed: %lld calls of %lld",
+          (long long)b.calls, (long long)b.count);
+    /* x broadcast along the inner dim: 2 calls of 3, x's address moving by 64 per call */
+    x.batch[0] = 64, x.batch[1] = 0;
+    ga__gemm_batch_plan(2, bshape, &x, &y, &z, &b);
+    const uint64_t base[3] = {x.data, y.data, z.data};
+    uint64_t at0[3], at1[3];
+    CHECK(b.calls == 2 && b.count == 3 && b.step[0] == 0 && b.step[2] == 32, "walked: %lld calls of %lld", (long long)b.calls,
+          (long long)b.count);
+    ga__gemm_batch_next(&b, base, at0);
+    ga__gemm_batch_next(&b, base, at1);
+    CHECK(at0[0] == 1000 && at0[1] == 2000 && at0[2] == 3000 && at1[0] == 1064 && at1[1] == 2000 && at1[2] == 3096,
+          "addresses %llu %llu, %llu %llu", (unsigned long long)at0[0], (unsigned long long)at0[2], (unsigned long long)at1[0],
+          (unsigned long long)at1[2]);
+}
+
 /* ga__einsum_parse against NumPy's answers (tests/einsum_cases.h): the
    result's shape, or the error in NumPy's words. */
 TEST(einsum_subscripts_match_numpy)
