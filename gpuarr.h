@@ -6169,7 +6169,7 @@ static ga_array *ga__eye(const char *func, int64_t n, int64_t m, int64_t k, ga_d
     }
     ga__int_to_element(1, false, dtype, &one);
     ga_array *a = ga__new_on_current(func, 2, shape, dtype);
-    if (!a || a->size == 0) return ga__ret(a);
+    if (!a || a->size == 0) return a;
     int c = ga__size_class(ga__dtype_sizes[dtype]);
     CUfunction f = ga__kernel(func, GA__FAMILY_CREATION, &ga__creation_kernels.eye[c], "eye", ga__size_names[c], NULL, NULL);
     void *out = (void *)(uintptr_t)a->data;
@@ -6178,17 +6178,17 @@ static ga_array *ga__eye(const char *func, int64_t n, int64_t m, int64_t k, ga_d
         ga_release(a);
         return NULL;
     }
-    return ga__ret(a);
+    return a;
 }
 
 GPUARR_API ga_array *ga_eye(int64_t n, int64_t m, int64_t k, ga_dtype dtype)
 {
-    return ga__eye("ga_eye", n, m, k, dtype);
+    return ga__ret(ga__eye("ga_eye", n, m, k, dtype));
 }
 
 GPUARR_API ga_array *ga_identity(int64_t n, ga_dtype dtype)
 {
-    return ga__eye("ga_identity", n, n, 0, dtype);
+    return ga__ret(ga__eye("ga_identity", n, n, 0, dtype));
 }
 
 static void ga__creation_shutdown(void) { memset(&ga__creation_kernels, 0, sizeof ga__creation_kernels); }
