@@ -1853,8 +1853,9 @@ GPUARR_API ga_array *ga_outer(const ga_array *a, const ga_array *b);
 
 /* numpy.einsum(subscripts, *operands): NumPy's subscripts ("ij,jk->ik",
    "...ii->...i", implicit outputs, spaces), its broadcasting and its
-   errors, for n operands (1 to 32) of float or complex dtypes (the result
-   is their promoted dtype). A repeated label in one operand reads its
+   errors, for n operands (1 to 32) of any numeric dtype (the result is
+   their promoted dtype; integers wrap around and bool sums are "any", as
+   NumPy's einsum computes them). A repeated label in one operand reads its
    diagonal in place; labels nothing else needs are summed at once; pairs
    are contracted as batched GEMMs, the pair with the smallest result
    first. Always a new array (NumPy returns some one-operand results as
@@ -14550,16 +14551,48 @@ static void ga__gemm_batch_next(ga__gemm_batch *b, const uint64_t base[3], uint6
     for (int d = b->nd - 1; d >= 0 && ++b->idx[d] == b->shape[d]; d--) b->idx[d] = 0;
 }
 
+/* The section's kernels (kernels/linalg.cu), resolved at first use. */
+static struct {
+    CUkernel matmul[GA_NUM_DTYPES];
+} ga__linalg_kernels;
+
+/* c = a b for integer and bool dtypes (no cuBLAS type: NumPy's wrap-around
+   sums), over the batch dims bshape (nb), by our kernel, the batch walked
+   as ga__gemm walks it. */
+static ga_status ga__gemm_int(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
+                              const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
+{
+    const int64_t isz = (int64_t)ga__dtype_sizes[dt];
+    ga__gemm_batch bt;
+    ga__gemm_batch_plan(nb, bshape, a, b, c, &bt);
+    ga__imatmul_params p;
+    p.count = bt.count, p.m = c->rows, p.n = c->cols, p.k = a->cols;
+    p.a[0] = bt.step[0] / isz, p.b[0] = bt.step[1] / isz, p.c[0] = bt.step[2] / isz;
+    p.a[1] = a->rs, p.a[2] = a->cs, p.b[1] = b->rs, p.b[2] = b->cs, p.c[1] = c->rs, p.c[2] = c->cs;
+    CUfunction f = ga__kernel(func, GA__FAMILY_LINALG, &ga__linalg_kernels.matmul[dt], "matmul", ga__dtype_names[dt], NULL, NULL);
+    if (!f) return ga__t.error;
+    const uint64_t base[3] = {a->data, b->data, c->data};
+    for (int64_t i = 0; i < bt.calls; i++) {
+        uint64_t at[3];
+        ga__gemm_batch_next(&bt, base, at);
+        void *va = (void *)(uintptr_t)at[0], *vb = (void *)(uintptr_t)at[1], *vc = (void *)(uintptr_t)at[2];
+        void *args[] = {&vc, &va, &vb, &p};
+        if (ga__launch(func, f, device, p.count * p.m * p.n, args) != GA_OK) return ga__t.error;
+    }
+    return GA_OK;
+}
+
 /* c = a b over the batch dims bshape (nb), each of dtype dt, through
    cublasGemmStridedBatchedEx: the batch dims collapsed, the last as
    cuBLAS's batch, the others a loop. The product is column-major: a
-   row-major c is computed as c^T = b^T a^T. */
+   row-major c is computed as c^T = b^T a^T. Integers and bool (no cuBLAS
+   type) go to ga__gemm_int. */
 static ga_status ga__gemm(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
                           const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
 {
     cudaDataType type;
     cublasComputeType_t compute;
-    if (!ga__cublas_types(dt, &type, &compute)) return ga__error(GA_ERROR_TYPE, func, "no cuBLAS type for %s", ga__dtype_names[dt]);
+    if (!ga__cublas_types(dt, &type, &compute)) return ga__gemm_int(func, device, dt, nb, bshape, a, b, c);
     const int64_t isz = (int64_t)ga__dtype_sizes[dt], m = c->rows, n = c->cols, k = a->cols;
     /* column-major: c stored with adjacent rows; else c^T = b^T a^T */
     ga__gemm_operand x = *a, y = *b, z = *c;
@@ -14600,37 +14633,6 @@ static ga_status ga__gemm(const char *func, int device, ga_dtype dt, int nb, con
     }
     ga__pool_free(ga__g.devices[device].pool, ws);
     return st;
-}
-
-/* The section's kernels (kernels/linalg.cu), resolved at first use. */
-static struct {
-    CUkernel matmul[GA_NUM_DTYPES];
-} ga__linalg_kernels;
-
-/* c = a b for integer and bool dtypes (no cuBLAS type: NumPy's wrap-around
-   sums), over the batch dims bshape (nb), by our kernel, the batch walked
-   as ga__gemm walks it. */
-static ga_status ga__gemm_int(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
-                              const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
-{
-    const int64_t isz = (int64_t)ga__dtype_sizes[dt];
-    ga__gemm_batch bt;
-    ga__gemm_batch_plan(nb, bshape, a, b, c, &bt);
-    ga__imatmul_params p;
-    p.count = bt.count, p.m = c->rows, p.n = c->cols, p.k = a->cols;
-    p.a[0] = bt.step[0] / isz, p.b[0] = bt.step[1] / isz, p.c[0] = bt.step[2] / isz;
-    p.a[1] = a->rs, p.a[2] = a->cs, p.b[1] = b->rs, p.b[2] = b->cs, p.c[1] = c->rs, p.c[2] = c->cs;
-    CUfunction f = ga__kernel(func, GA__FAMILY_LINALG, &ga__linalg_kernels.matmul[dt], "matmul", ga__dtype_names[dt], NULL, NULL);
-    if (!f) return ga__t.error;
-    const uint64_t base[3] = {a->data, b->data, c->data};
-    for (int64_t i = 0; i < bt.calls; i++) {
-        uint64_t at[3];
-        ga__gemm_batch_next(&bt, base, at);
-        void *va = (void *)(uintptr_t)at[0], *vb = (void *)(uintptr_t)at[1], *vc = (void *)(uintptr_t)at[2];
-        void *args[] = {&vc, &va, &vb, &p};
-        if (ga__launch(func, f, device, p.count * p.m * p.n, args) != GA_OK) return ga__t.error;
-    }
-    return GA_OK;
 }
 
 /* The dtype of a product of a and b: promote_types (float and complex
@@ -14722,10 +14724,7 @@ static ga_status ga__product_run(const char *func, const ga__product *p, ga_arra
             ga__value16 zero = {{0, 0}};
             st = ga__fill(func, target, &zero);
         } else {
-            cudaDataType type;
-            cublasComputeType_t compute;
-            st = ga__cublas_types(p->dt, &type, &compute) ? ga__gemm(func, device, p->dt, p->nb, p->bshape, &x, &y, &z)
-                                                          : ga__gemm_int(func, device, p->dt, p->nb, p->bshape, &x, &y, &z);
+            st = ga__gemm(func, device, p->dt, p->nb, p->bshape, &x, &y, &z);
         }
     }
     if (st == GA_OK && out && target != out) st = ga__copyto(func, out, target, GA_CASTING_UNSAFE);
@@ -15363,11 +15362,8 @@ GPUARR_API ga_array *ga_einsum(const char *subscripts, int n, const ga_array *co
         ga__error(GA_ERROR_VALUE, func, "einsum: a result of %d dims (at most %d)", e.out_ndim, GA_MAXDIMS);
         return NULL;
     }
-    cudaDataType type;
-    cublasComputeType_t compute;
-    if (!ga__cublas_types(dt, &type, &compute)) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "einsum of %s is not implemented yet (float and complex dtypes are)",
-                  ga__dtype_names[dt]);
+    if (dt == GA_DTYPE_INVALID || !ga__dtype_valid(dt)) {
+        ga__error(GA_ERROR_TYPE, func, "einsum: the operands have no common dtype");
         return NULL;
     }
     if (ga__bind(func, operands[0]->device) != GA_OK) return NULL;
