@@ -1926,7 +1926,27 @@ GPUARR_API ga_array *ga_linalg_matrix_norm(const ga_array *x, ga_norm_ord ord, b
    (..., n, n), in float32, float64, complex64 or complex128 (bool and
    integers in float64; float16 and bfloat16 are GA_ERROR_TYPE, as NumPy
    refuses float16). Each waits for the device to read cuSOLVER's info
-   words, and a failed matrix is GA_ERROR_LINALG in NumPy's words. */
+   words, and a failed matrix is GA_ERROR_LINALG in NumPy's words; with
+   ga_linalg_seterr(GA_LINALG_IGNORE) they do not wait, and a failed
+   matrix's results are NaN instead. */
+
+/* What the solvers do with a failed matrix (a singular one for solve and
+   inv, one that is not positive definite for cholesky, no convergence for
+   eigh, eig and svd): GA_LINALG_RAISE, the default, reads the info words
+   (the host waits for the device) and fails with GA_ERROR_LINALG as NumPy
+   raises LinAlgError; GA_LINALG_IGNORE never waits (for asynchronous and
+   graph-captured work) and fills the failed matrices' results with NaN
+   (cholesky: its factor's triangle), as CuPy does under
+   cupyx.errstate(linalg='ignore'). det and slogdet never fail: a
+   singular matrix has det 0. */
+typedef enum ga_linalg_err { GA_LINALG_RAISE = 0, GA_LINALG_IGNORE = 1 } ga_linalg_err;
+
+/* Sets the calling thread's ga_linalg_err (as numpy.seterr); returns the
+   previous one. */
+GPUARR_API ga_linalg_err ga_linalg_seterr(ga_linalg_err mode);
+
+/* The calling thread's ga_linalg_err. */
+GPUARR_API ga_linalg_err ga_linalg_geterr(void);
 
 /* numpy.linalg.cholesky(a, upper=False): L (A = L L^H) from a's lower
    triangle, or L^H with `upper`. "Matrix is not positive definite". */
@@ -2061,13 +2081,21 @@ typedef struct ga__take_params {
     int32_t unused;
 } ga__take_params;
 
-/* The integer and bool products (kernels/linalg.cu): count matrices
-   c (m x n) = a (m x k) b (k x n); element strides of each: batch, row,
-   column. */
+/* The products of our kernel (kernels/linalg.cu: integers, bool, small
+   float and complex ones): count matrices c (m x n) = a (m x k) b (k x n);
+   element strides of each: batch, row, column. */
 typedef struct ga__imatmul_params {
     int64_t count, m, n, k;
     int64_t a[3], b[3], c[3];
 } ga__imatmul_params;
+
+/* The dot product of two long vectors (kernels/linalg.cu): n elements at
+   element strides sx and sy, summed in `parts` chunks of 256 *
+   GA__DOT_PER_THREAD(item size) elements. */
+typedef struct ga__dot_params {
+    int64_t n, sx, sy, parts;
+} ga__dot_params;
+#define GA__DOT_PER_THREAD(isz) ((isz) >= 16 ? 8 : (isz) == 8 ? 16 : 32)
 
 typedef struct ga__linspace_params {
     double start, step, stop, delta, div, base;
@@ -14553,14 +14581,15 @@ static void ga__gemm_batch_next(ga__gemm_batch *b, const uint64_t base[3], uint6
 
 /* The section's kernels (kernels/linalg.cu), resolved at first use. */
 static struct {
-    CUkernel matmul[GA_NUM_DTYPES];
+    CUkernel matmul[GA_NUM_DTYPES], dot[GA_NUM_DTYPES], dotsum[GA_NUM_DTYPES], poison[GA_NUM_DTYPES];
 } ga__linalg_kernels;
 
-/* c = a b for integer and bool dtypes (no cuBLAS type: NumPy's wrap-around
-   sums), over the batch dims bshape (nb), by our kernel, the batch walked
-   as ga__gemm walks it. */
-static ga_status ga__gemm_int(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
-                              const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
+/* c = a b by our kernel (integers and bool, which cuBLAS has no type for:
+   NumPy's wrap-around sums; and small products, where cuBLAS's host work
+   would be most of the cost), over the batch dims bshape (nb), the batch
+   walked as ga__gemm walks it. */
+static ga_status ga__gemm_kernel(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
+                                 const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
 {
     const int64_t isz = (int64_t)ga__dtype_sizes[dt];
     ga__gemm_batch bt;
@@ -14582,18 +14611,48 @@ static ga_status ga__gemm_int(const char *func, int device, ga_dtype dt, int nb,
     return GA_OK;
 }
 
+/* c (one element) = the dot product of a's one row and b's one column, k
+   elements each, by the dot kernels: a pass of per-chunk partial sums, then
+   one block that adds them (deterministic), at the memory's speed. */
+static ga_status ga__gemm_dot(const char *func, int device, ga_dtype dt, const ga__gemm_operand *a, const ga__gemm_operand *b,
+                              const ga__gemm_operand *c)
+{
+    const int64_t k = a->cols, per = 256 * (int64_t)GA__DOT_PER_THREAD(ga__dtype_sizes[dt]);
+    ga__dot_params p = {k, a->cs, b->rs, (k + per - 1) / per};
+    const char *name = ga__dtype_names[dt];
+    CUfunction f = ga__kernel(func, GA__FAMILY_LINALG, &ga__linalg_kernels.dot[dt], "dot", name, NULL, NULL);
+    CUfunction g = f ? ga__kernel(func, GA__FAMILY_LINALG, &ga__linalg_kernels.dotsum[dt], "dotsum", name, NULL, NULL) : NULL;
+    ga__block *part = g ? ga__device_alloc(func, device, (size_t)p.parts * 16, false) : NULL; /* (16: the widest sum) */
+    if (!part) return ga__t.error;
+    void *vp = (void *)(uintptr_t)part->ptr, *vx = (void *)(uintptr_t)a->data, *vy = (void *)(uintptr_t)b->data;
+    void *vc = (void *)(uintptr_t)c->data;
+    void *args[] = {&vp, &vx, &vy, &p}, *sum_args[] = {&vc, &vp, &p};
+    ga_status st = ga__launch_flat(func, f, device, p.parts * 256, args);
+    if (st == GA_OK) st = ga__launch_flat(func, g, device, 256, sum_args);
+    ga__pool_free(ga__g.devices[device].pool, part);
+    return st;
+}
+
 /* c = a b over the batch dims bshape (nb), each of dtype dt, through
    cublasGemmStridedBatchedEx: the batch dims collapsed, the last as
    cuBLAS's batch, the others a loop. The product is column-major: a
    row-major c is computed as c^T = b^T a^T. Integers and bool (no cuBLAS
-   type) go to ga__gemm_int. */
+   type) and small products go to our kernel (ga__gemm_kernel), a single
+   long dot product to the dot kernels. */
+#define GA__GEMM_DOT_MIN 4096              /* k from which one dot product is the dot kernels' */
+#define GA__GEMM_KERNEL_MAX_K 256          /* small products: k at most this, */
+#define GA__GEMM_KERNEL_MAX_MACS (1 << 18) /* and at most this many multiply-adds (a 64^3 product) */
 static ga_status ga__gemm(const char *func, int device, ga_dtype dt, int nb, const int64_t *bshape,
                           const ga__gemm_operand *a, const ga__gemm_operand *b, const ga__gemm_operand *c)
 {
+    const int64_t isz = (int64_t)ga__dtype_sizes[dt], m = c->rows, n = c->cols, k = a->cols;
+    int64_t batch = 1;
+    for (int d = 0; d < nb; d++) batch *= bshape[d];
+    if (m == 1 && n == 1 && batch == 1 && k >= GA__GEMM_DOT_MIN) return ga__gemm_dot(func, device, dt, a, b, c);
     cudaDataType type;
     cublasComputeType_t compute;
-    if (!ga__cublas_types(dt, &type, &compute)) return ga__gemm_int(func, device, dt, nb, bshape, a, b, c);
-    const int64_t isz = (int64_t)ga__dtype_sizes[dt], m = c->rows, n = c->cols, k = a->cols;
+    if (!ga__cublas_types(dt, &type, &compute) || (k <= GA__GEMM_KERNEL_MAX_K && (double)m * (double)n * (double)k * (double)batch <= GA__GEMM_KERNEL_MAX_MACS))
+        return ga__gemm_kernel(func, device, dt, nb, bshape, a, b, c);
     /* column-major: c stored with adjacent rows; else c^T = b^T a^T */
     ga__gemm_operand x = *a, y = *b, z = *c;
     cublasOperation_t opz;
@@ -14636,7 +14695,7 @@ static ga_status ga__gemm(const char *func, int device, ga_dtype dt, int nb, con
 }
 
 /* The dtype of a product of a and b: promote_types (float and complex
-   through cuBLAS, integers and bool through ga__gemm_int). */
+   through cuBLAS, integers and bool through ga__gemm_kernel). */
 static ga_status ga__product_dtype(const char *func, const ga_array *a, const ga_array *b, ga_dtype *dt)
 {
     *dt = ga_promote_types(a->dtype, b->dtype);
@@ -16027,6 +16086,30 @@ static ga_array *ga__norm_abs(const char *func, const ga_array *x)
     return y;
 }
 
+/* sqrt(sum |x|^2) over x's axes in one pass (the reductions' sumsq op, as
+   std's second pass with no center and a divisor of 1): NumPy's 2-norm and
+   Frobenius norm, in x's real dtype (float64 for bool and integers, which
+   NumPy converts first), unscoped. */
+static ga_array *ga__norm2(const char *func, const ga_array *x, int naxes, const int *axes, bool keepdims)
+{
+    bool red[GA_MAXDIMS];
+    if (ga__reduce_axes(func, x, naxes, axes, red) != GA_OK) return NULL;
+    const ga_dtype w = ga__is_exact(x->dtype) ? GA_FLOAT64 : x->dtype;
+    int64_t shape[GA_MAXDIMS];
+    const int nd = ga__reduce_shape(x, red, keepdims, shape);
+    ga_array *r = ga__array_new(func, x->device, nd, shape, ga__is_complex(w) ? ga__real_of(w) : w);
+    if (!r) return NULL;
+    ga__rjob j;
+    memset(&j, 0, sizeof j);
+    j.func = func, j.a = x, j.red = red, j.out = r;
+    j.op = GA__ROP_SUMSQ, j.value = ga__rvalue(w, false), j.divisor = 1, j.fin = GA__FIN_STD;
+    if (ga__reduce_run(&j) != GA_OK) {
+        ga_release(r);
+        return NULL;
+    }
+    return r;
+}
+
 /* reduction r of y over its axes, into y's dtype; y released. */
 static ga_array *ga__norm_reduce(const char *func, ga_reduction r, ga_array *y, int naxes, const int *axes, bool keepdims)
 {
@@ -16046,6 +16129,7 @@ GPUARR_API ga_array *ga_linalg_vector_norm(const ga_array *x, double ord, int na
         ga__error(GA_ERROR_VALUE, func, "Invalid norm order 'nan' for vectors");
         return NULL;
     }
+    if (ord == 2) return ga__ret(ga__norm2(func, x, naxes, axes, keepdims));
     ga_array *y = ga__norm_abs(func, x), *r = NULL;
     if (!y) return NULL;
     if (isinf(ord)) {
@@ -16057,15 +16141,11 @@ GPUARR_API ga_array *ga_linalg_vector_norm(const ga_array *x, double ord, int na
         ga_release(c), ga_release(y);
     } else if (ord == 1) {
         r = ga__norm_reduce(func, GA_REDUCE_SUM, y, naxes, axes, keepdims);
-    } else { /* (sum |x|^ord)^(1/ord); ord 2 as a square and a square root */
-        bool two = ord == 2;
-        ga_array *p = two ? ga__linalg_ufunc(func, GA_UFUNC_SQUARE, ga_operand_array(y), ga_operand_array(NULL))
-                          : ga__linalg_ufunc(func, GA_UFUNC_POWER, ga_operand_array(y), ga_operand_scalar(ga_float(ord)));
+    } else { /* (sum |x|^ord)^(1/ord) */
+        ga_array *p = ga__linalg_ufunc(func, GA_UFUNC_POWER, ga_operand_array(y), ga_operand_scalar(ga_float(ord)));
         ga_release(y);
         ga_array *s = ga__norm_reduce(func, GA_REDUCE_SUM, p, naxes, axes, keepdims);
-        r = !s ? NULL
-            : two ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(s), ga_operand_array(NULL))
-                  : ga__linalg_ufunc(func, GA_UFUNC_POWER, ga_operand_array(s), ga_operand_scalar(ga_float(1.0 / ord)));
+        r = s ? ga__linalg_ufunc(func, GA_UFUNC_POWER, ga_operand_array(s), ga_operand_scalar(ga_float(1.0 / ord))) : NULL;
         ga_release(s);
     }
     return ga__ret(r);
@@ -16099,15 +16179,7 @@ static ga_array *ga__matrix_norm(const char *func, const ga_array *x, ga_norm_or
         return r;
     }
     const int both[2] = {-2, -1};
-    if (ord == GA_NORM_FRO) { /* sqrt(sum |x|^2) over the last two dims */
-        ga_array *y = ga__norm_abs(func, x);
-        ga_array *q = y ? ga__linalg_ufunc(func, GA_UFUNC_SQUARE, ga_operand_array(y), ga_operand_array(NULL)) : NULL;
-        ga_release(y);
-        ga_array *s = ga__norm_reduce(func, GA_REDUCE_SUM, q, 2, both, keepdims);
-        ga_array *r = s ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(s), ga_operand_array(NULL)) : NULL;
-        ga_release(s);
-        return r;
-    }
+    if (ord == GA_NORM_FRO) return ga__norm2(func, x, 2, both, keepdims); /* sqrt(sum |x|^2) over the last two dims */
     /* 1 / -1: the largest / smallest column sum of |x|; inf / -inf: of the row sums */
     bool cols = ord == GA_NORM_1 || ord == GA_NORM_MINUS_1;
     bool largest = ord == GA_NORM_1 || ord == GA_NORM_INF;
@@ -16174,7 +16246,7 @@ typedef struct ga__solver_scratch {
 static ga_status ga__solver_scratch_get(const char *func, ga__solver_scratch *s, int64_t count, int64_t pivots,
                                         size_t work, size_t host)
 {
-    s->info = ga__device_alloc(func, s->device, (size_t)GA__MAX(count, 1) * sizeof(int), false);
+    s->info = ga__device_alloc(func, s->device, (size_t)(count + 1) * sizeof(int), false); /* (+1: getrs's own) */
     if (s->info && pivots) s->ipiv = ga__device_alloc(func, s->device, (size_t)(pivots * count * s->pivot_size), false);
     if (s->info && (!pivots || s->ipiv) && work) s->work = ga__device_alloc(func, s->device, work, false);
     s->work_bytes = work;
@@ -16197,11 +16269,24 @@ static void ga__solver_scratch_free(ga__solver_scratch *s)
     GPUARR_FREE(s->host);
 }
 
+/* The calling thread's ga_linalg_err. */
+static GA__TLS ga_linalg_err ga__linalg_err;
+
+GPUARR_API ga_linalg_err ga_linalg_seterr(ga_linalg_err mode)
+{
+    ga_linalg_err old = ga__linalg_err;
+    ga__linalg_err = mode == GA_LINALG_IGNORE ? GA_LINALG_IGNORE : GA_LINALG_RAISE;
+    return old;
+}
+
+GPUARR_API ga_linalg_err ga_linalg_geterr(void) { return ga__linalg_err; }
+
 /* The first matrix whose info word is positive (waits for the device):
-   GA_ERROR_LINALG with `what` ("Singular matrix"), as NumPy raises. */
+   GA_ERROR_LINALG with `what` ("Singular matrix"), as NumPy raises; under
+   GA_LINALG_IGNORE, nothing (ga__solver_poison marks the failures). */
 static ga_status ga__solver_check(const char *func, const ga__solver_scratch *s, int64_t count, const char *what)
 {
-    if (count == 0) return GA_OK;
+    if (count == 0 || ga__linalg_err == GA_LINALG_IGNORE) return GA_OK;
     int *h = (int *)GPUARR_MALLOC((size_t)count * sizeof(int));
     if (!h) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
     CUstream stream = ga__stream_of(s->device);
@@ -16212,6 +16297,21 @@ static ga_status ga__solver_check(const char *func, const ga__solver_scratch *s,
         if (h[i] > 0) st = ga__error(GA_ERROR_LINALG, func, "%s", what);
     GPUARR_FREE(h);
     return st;
+}
+
+/* Under GA_LINALG_IGNORE, each matrix of x (a C-contiguous stack of `count`,
+   float or complex) whose info word in s is nonzero becomes NaN, without
+   waiting for the device; nothing under GA_LINALG_RAISE (ga__solver_check
+   raised). */
+static ga_status ga__solver_poison(const char *func, const ga__solver_scratch *s, int64_t count, ga_array *x)
+{
+    if (ga__linalg_err != GA_LINALG_IGNORE || !x || x->size == 0 || count == 0 || !s->info) return GA_OK;
+    CUfunction f = ga__kernel(func, GA__FAMILY_LINALG, &ga__linalg_kernels.poison[x->dtype], "poison", ga__dtype_names[x->dtype],
+                              NULL, NULL);
+    void *vx = (void *)(uintptr_t)x->data, *vi = (void *)(uintptr_t)s->info->ptr;
+    int64_t per = x->size / count;
+    void *args[] = {&vx, &vi, &count, &per};
+    return ga__launch(func, f, x->device, x->size, args);
 }
 
 /* The matrices of the C-contiguous stack x: count of n x n (or rows x cols). */
@@ -16343,6 +16443,7 @@ static ga_status ga__potrf_stack_batched(const char *func, ga_array *r, ga__cuso
         if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXpotrfBatched");
     }
     if (st == GA_OK) st = ga__solver_check(func, &s, count, what);
+    if (st == GA_OK) st = ga__solver_poison(func, &s, count, r);
     ga__solver_scratch_free(&s);
     return st;
 }
@@ -16375,6 +16476,7 @@ static ga_status ga__potrf_stack(const char *func, ga_array *r, const char *what
         if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXpotrf");
     }
     if (st == GA_OK) st = ga__solver_check(func, &s, count, what);
+    if (st == GA_OK) st = ga__solver_poison(func, &s, count, r);
     ga__solver_scratch_free(&s);
     return st;
 }
@@ -16481,9 +16583,10 @@ static ga_array *ga__lu_solve(const char *func, ga_array *a, const ga_array *b)
             cusolverStatus_t cs = ga__cusolver.cusolverDnXgetrs(
                 c->handle, c->params, CUBLAS_OP_T, n, k, type, (const void *)(uintptr_t)(a->data + (uint64_t)i * abytes), n,
                 (const int64_t *)(uintptr_t)(s.ipiv->ptr + (uint64_t)(i * n) * sizeof(int64_t)), type,
-                (void *)(uintptr_t)(x->data + (uint64_t)i * xbytes), n, (int *)(uintptr_t)s.info->ptr);
+                (void *)(uintptr_t)(x->data + (uint64_t)i * xbytes), n, (int *)(uintptr_t)(s.info->ptr + (uint64_t)count * sizeof(int)));
             if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgetrs");
         }
+        if (st == GA_OK) st = ga__solver_poison(func, &s, count, x);
         ga__solver_scratch_free(&s);
         if (st != GA_OK) { ga_release(x); return NULL; }
     }
@@ -16590,6 +16693,7 @@ static ga_array *ga__inv_batched(const char *func, const ga_array *a, ga_dtype d
         if (b != CUBLAS_STATUS_SUCCESS) st = ga__cublas_error(func, b, "cublasXmatinvBatched");
     }
     if (st == GA_OK) st = ga__solver_check(func, &s, count, "Singular matrix");
+    if (st == GA_OK) st = ga__solver_poison(func, &s, count, r);
     ga__solver_scratch_free(&s);
     ga_release(rp), ga_release(ac);
     if (st != GA_OK) {
@@ -16765,6 +16869,8 @@ static ga_status ga__syevj_stack(const char *func, ga_array *r, ga_array *vals, 
         if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevjBatched");
     }
     if (st == GA_OK) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
+    if (st == GA_OK) st = ga__solver_poison(func, &s, count, vals);
+    if (st == GA_OK && jobz == CUSOLVER_EIG_MODE_VECTOR) st = ga__solver_poison(func, &s, count, r);
     ga__solver_scratch_free(&s);
     ga__cusolver.cusolverDnDestroySyevjInfo(params);
     return st;
@@ -16813,6 +16919,8 @@ static ga_status ga__eigh(const char *func, const ga_array *a, char uplo, ga_arr
             if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevd");
         }
         if (st == GA_OK && !batched) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
+        if (st == GA_OK && !batched) st = ga__solver_poison(func, &s, count, vals);
+        if (st == GA_OK && !batched && v) st = ga__solver_poison(func, &s, count, r);
         ga__solver_scratch_free(&s);
     }
     if (st == GA_OK && v) { /* conj(r^T) */
@@ -16917,6 +17025,9 @@ static ga_status ga__svd(const char *func, const ga_array *a, bool full, bool uv
             if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgesvd");
         }
         if (st == GA_OK) st = ga__solver_check(func, &sc, count, "SVD did not converge");
+        if (st == GA_OK) st = ga__solver_poison(func, &sc, count, sv);
+        if (st == GA_OK && uv) st = ga__solver_poison(func, &sc, count, ux);
+        if (st == GA_OK && uv) st = ga__solver_poison(func, &sc, count, vtx);
         ga__solver_scratch_free(&sc);
     } else if (st == GA_OK && uv && count > 0) { /* an empty matrix: identities of its sizes */
         ga__value16 zero = {{0, 0}};
@@ -17473,6 +17584,8 @@ static ga_status ga__eig(const char *func, const ga_array *a, ga_array **w, ga_a
             if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgeev");
         }
         if (st == GA_OK) st = ga__solver_check(func, &sc, count, "Eigenvalues did not converge");
+        if (st == GA_OK) st = ga__solver_poison(func, &sc, count, wv);
+        if (st == GA_OK && v) st = ga__solver_poison(func, &sc, count, vr);
         ga__solver_scratch_free(&sc);
     }
     ga_array *vv = NULL;

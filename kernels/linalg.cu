@@ -1,59 +1,187 @@
-/* kernels/linalg.cu - family "linalg": the products cuBLAS has no type for.
+/* kernels/linalg.cu - family "linalg": the products of our own.
 
-     ga_linalg_matmul_<bool|int8|int16|int32|int64|uint8|uint16|uint32|uint64>(
-         void *c, const void *a, const void *b, ga__imatmul_params p)
-         NumPy's integer and bool matmul: c[q, i, j] = sum over t < k of
-         a[q, i, t] * b[q, t, j] for the p.count matrices of the batch, in
-         the dtype with wrap-around (products and sums in a wider unsigned
-         type agree with the dtype's modulo its width); bool: any(a and b).
-         Strides in elements (batch, row, column), one thread per element of
-         c, any launch shape (a grid-stride loop). */
+     ga_linalg_matmul_<dtype>(void *c, const void *a, const void *b, ga__imatmul_params p)
+         c[q, i, j] = sum over t < k of a[q, i, t] * b[q, t, j] for the
+         p.count matrices of the batch: the integer and bool products (cuBLAS
+         has no type for them: NumPy's wrap-around, products and sums in a
+         wider unsigned type agree with the dtype's modulo its width; bool:
+         any(a and b)) and the small float and complex ones, whose cost is
+         the launch (one kernel instead of cuBLAS's host work).
+         Accumulators: float32 for the half types and float32 (cuBLAS's
+         COMPUTE_32F), float64 for float64, complex in its own precision;
+         fused multiply-adds in t order. Strides in elements (batch, row,
+         column), one thread per element of c, any launch shape (a
+         grid-stride loop).
+     ga_linalg_dot_<dtype>(void *partial, const void *x, const void *y, ga__dot_params p)
+     ga_linalg_dotsum_<dtype>(void *c, const void *partial, ga__dot_params p)
+         The dot product of two long vectors (p.n elements, strides p.sx and
+         p.sy in elements) at the memory's speed: block b of 256 threads sums
+         its chunk of 256 E elements (E = GA__DOT_PER_THREAD(sizeof T), each
+         thread's 256 apart) into partial[b], then a tree in shared memory; one block of dotsum sums the p.parts partials
+         the same way and stores c. The order depends on n alone:
+         deterministic on every GPU. Accumulators as matmul's, but float64
+         for float32 (free at this speed).
+     ga_linalg_poison_<float32|float64|complex64|complex128>(void *x, const int *info, int64_t count, int64_t per)
+         The solvers' failed matrices as NaN (GA_LINALG_IGNORE): x holds
+         count matrices of `per` elements; matrix q becomes NaN (every
+         part) where info[q] != 0. */
 
 #include "common.cuh"
 
 GA_DEFINE_FATBIN_VERSION
 
-/* The unsigned type the products and sums of T wrap in. */
-template <class T> struct ga__imatmul_wide { typedef uint32_t type; };
-template <> struct ga__imatmul_wide<int64_t> { typedef uint64_t type; };
-template <> struct ga__imatmul_wide<uint64_t> { typedef uint64_t type; };
+namespace {
 
-template <class T>
-__device__ __forceinline__ void ga__imatmul(T *c, const T *a, const T *b, const ga__imatmul_params &p)
+/* The unsigned type the products and sums of an integer T wrap in. */
+template <class T> struct ga__mm_wide { typedef uint32_t type; };
+template <> struct ga__mm_wide<int64_t> { typedef uint64_t type; };
+template <> struct ga__mm_wide<uint64_t> { typedef uint64_t type; };
+
+/* The accumulation of products of T (Wide: float64 for float32, the dot's
+   choice): Acc, zero(), fma(s, x, y) = s + x y, store(s) as T. */
+template <class T, bool Wide = false> struct ga__mm {
+    typedef typename ga__mm_wide<T>::type Acc; /* integers */
+    static GA_DEV Acc zero() { return 0; }
+    static GA_DEV Acc fma(Acc s, T x, T y) { return s + (Acc)x * (Acc)y; }
+    static GA_DEV Acc add(Acc a, Acc b) { return a + b; }
+    static GA_DEV T store(Acc s) { return (T)s; }
+};
+template <bool Wide> struct ga__mm<ga_bool_t, Wide> {
+    typedef uint32_t Acc;
+    static GA_DEV Acc zero() { return 0; }
+    static GA_DEV Acc fma(Acc s, ga_bool_t x, ga_bool_t y) { return s | (x.v && y.v); }
+    static GA_DEV Acc add(Acc a, Acc b) { return a | b; }
+    static GA_DEV ga_bool_t store(Acc s)
+    {
+        ga_bool_t r;
+        r.v = s ? 1 : 0;
+        return r;
+    }
+};
+template <class T, class F> struct ga__mm_real { /* T stored, F accumulated */
+    typedef F Acc;
+    static GA_DEV Acc zero() { return 0; }
+    static GA_DEV Acc fma(Acc s, T x, T y) { return ::fma((F)ga__widen(x), (F)ga__widen(y), s); }
+    static GA_DEV Acc add(Acc a, Acc b) { return a + b; }
+    static GA_DEV T store(Acc s) { return ga_cast<T>(s); }
+};
+template <bool Wide> struct ga__mm<__half, Wide> : ga__mm_real<__half, float> {};
+template <bool Wide> struct ga__mm<__nv_bfloat16, Wide> : ga__mm_real<__nv_bfloat16, float> {};
+template <> struct ga__mm<float, false> : ga__mm_real<float, float> {};
+template <> struct ga__mm<float, true> : ga__mm_real<float, double> {};
+template <bool Wide> struct ga__mm<double, Wide> : ga__mm_real<double, double> {};
+template <class Z> struct ga__mm_complex {
+    typedef Z Acc;
+    typedef ga_real_t<Z> F;
+    static GA_DEV Acc zero() { return ga_cplx<Z>(0, 0); }
+    static GA_DEV Acc fma(Acc s, Z x, Z y)
+    {
+        return ga_cplx<Z>(::fma(-x.im, y.im, ::fma(x.re, y.re, s.re)), ::fma(x.im, y.re, ::fma(x.re, y.im, s.im)));
+    }
+    static GA_DEV Acc add(Acc a, Acc b) { return ga_cadd(a, b); }
+    static GA_DEV Z store(Acc s) { return s; }
+};
+template <bool Wide> struct ga__mm<ga_complex64_t, Wide> : ga__mm_complex<ga_complex64_t> {};
+template <bool Wide> struct ga__mm<ga_complex128_t, Wide> : ga__mm_complex<ga_complex128_t> {};
+
+template <class T> GA_DEV void ga__matmul(T *c, const T *a, const T *b, const ga__imatmul_params &p)
 {
+    typedef ga__mm<T> M;
     const int64_t per = p.m * p.n, total = per * p.count;
     GA_GRID_STRIDE_LOOP(e, total)
     {
         const int64_t q = e / per, r = e - q * per, i = r / p.n, j = r - i * p.n;
         const T *x = a + q * p.a[0] + i * p.a[1];
         const T *y = b + q * p.b[0] + j * p.b[2];
-        T *z = c + q * p.c[0] + i * p.c[1] + j * p.c[2];
-        if constexpr (ga__same<T, ga_bool_t>::value) {
-            bool s = false;
-            for (int64_t t = 0; t < p.k && !s; t++) s = x[t * p.a[2]].v && y[t * p.b[1]].v;
-            z->v = s ? 1 : 0;
-        } else {
-            typedef typename ga__imatmul_wide<T>::type W;
-            W s = 0;
-            for (int64_t t = 0; t < p.k; t++) s += (W)x[t * p.a[2]] * (W)y[t * p.b[1]];
-            *z = (T)s;
-        }
+        typename M::Acc s = M::zero();
+        for (int64_t t = 0; t < p.k; t++) s = M::fma(s, ga_load<T>(x + t * p.a[2]), ga_load<T>(y + t * p.b[1]));
+        ga_store<T>(c + q * p.c[0] + i * p.c[1] + j * p.c[2], M::store(s));
     }
 }
 
-#define GA__IMATMUL_KERNEL(name)                                                                   \
-    GA_KERNEL GA_KERNEL_NAME3(linalg, matmul, name)(void *c, const void *a, const void *b,      \
-                                                    ga__imatmul_params p)                         \
-    {                                                                                             \
-        ga__imatmul<ga_t_##name>((ga_t_##name *)c, (const ga_t_##name *)a, (const ga_t_##name *)b, p); \
+constexpr int GA_DOT_BLOCK = 256;
+
+/* The block's sum of each thread's s (a tree in a fixed order), in thread 0. */
+template <class M> GA_DEV typename M::Acc ga__dot_block_sum(typename M::Acc s)
+{
+    typedef typename M::Acc Acc;
+    __shared__ Acc part[GA_DOT_BLOCK];
+    part[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = GA_DOT_BLOCK / 2; w > 0; w /= 2) {
+        if ((int)threadIdx.x < w) part[threadIdx.x] = M::add(part[threadIdx.x], part[threadIdx.x + w]);
+        __syncthreads();
+    }
+    return part[0];
+}
+
+template <class T> GA_DEV void ga__dot(void *partial, const T *x, const T *y, const ga__dot_params &p)
+{
+    typedef ga__mm<T, true> M;
+    constexpr int E = GA__DOT_PER_THREAD(sizeof(T));
+    const int64_t base = (int64_t)blockIdx.x * (E * GA_DOT_BLOCK) + threadIdx.x;
+    typename M::Acc s = M::zero();
+    if (base + (int64_t)(E - 1) * GA_DOT_BLOCK < p.n) { /* a whole chunk: every load issued at once */
+        T vx[E], vy[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            vx[e] = ga_load<T>(x + (base + e * GA_DOT_BLOCK) * p.sx);
+            vy[e] = ga_load<T>(y + (base + e * GA_DOT_BLOCK) * p.sy);
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) s = M::fma(s, vx[e], vy[e]);
+    } else {
+        for (int64_t i = base; i < p.n; i += GA_DOT_BLOCK) s = M::fma(s, ga_load<T>(x + i * p.sx), ga_load<T>(y + i * p.sy));
+    }
+    s = ga__dot_block_sum<M>(s);
+    if (threadIdx.x == 0) ((typename M::Acc *)partial)[blockIdx.x] = s;
+}
+
+template <class T> GA_DEV void ga__dotsum(T *c, const void *partial, const ga__dot_params &p)
+{
+    typedef ga__mm<T, true> M;
+    const typename M::Acc *part = (const typename M::Acc *)partial;
+    typename M::Acc s = M::zero();
+    for (int64_t i = threadIdx.x; i < p.parts; i += GA_DOT_BLOCK) s = M::add(s, part[i]);
+    s = ga__dot_block_sum<M>(s);
+    if (threadIdx.x == 0) ga_store<T>(c, M::store(s));
+}
+
+template <class T> GA_DEV void ga__poison(T *x, const int *info, int64_t count, int64_t per)
+{
+    GA_GRID_STRIDE_LOOP(e, count * per)
+    {
+        if (info[e / per] == 0) continue;
+        if constexpr (ga_num<T>::is_complex) ga_store<T>(x + e, ga_cplx<T>(NAN, NAN));
+        else x[e] = (T)NAN;
+    }
+}
+
+} // namespace
+
+#define GA__LINALG_KERNELS(name)                                                                          \
+    GA_KERNEL GA_KERNEL_NAME3(linalg, matmul, name)(void *c, const void *a, const void *b, ga__imatmul_params p) \
+    {                                                                                                     \
+        ga__matmul<ga_t_##name>((ga_t_##name *)c, (const ga_t_##name *)a, (const ga_t_##name *)b, p);     \
+    }                                                                                                     \
+    GA_KERNEL GA_KERNEL_NAME3(linalg, dot, name)(void *partial, const void *x, const void *y, ga__dot_params p) \
+    {                                                                                                     \
+        ga__dot<ga_t_##name>(partial, (const ga_t_##name *)x, (const ga_t_##name *)y, p);                 \
+    }                                                                                                     \
+    GA_KERNEL GA_KERNEL_NAME3(linalg, dotsum, name)(void *c, const void *partial, ga__dot_params p)       \
+    {                                                                                                     \
+        ga__dotsum<ga_t_##name>((ga_t_##name *)c, partial, p);                                           \
     }
 
-GA__IMATMUL_KERNEL(bool)
-GA__IMATMUL_KERNEL(int8)
-GA__IMATMUL_KERNEL(int16)
-GA__IMATMUL_KERNEL(int32)
-GA__IMATMUL_KERNEL(int64)
-GA__IMATMUL_KERNEL(uint8)
-GA__IMATMUL_KERNEL(uint16)
-GA__IMATMUL_KERNEL(uint32)
-GA__IMATMUL_KERNEL(uint64)
+GA_FOR_EACH_DTYPE(GA__LINALG_KERNELS)
+
+#define GA__POISON_KERNEL(name)                                                                         \
+    GA_KERNEL GA_KERNEL_NAME3(linalg, poison, name)(void *x, const int *info, int64_t count, int64_t per) \
+    {                                                                                                   \
+        ga__poison<ga_t_##name>((ga_t_##name *)x, info, count, per);                                    \
+    }
+
+GA__POISON_KERNEL(float32)
+GA__POISON_KERNEL(float64)
+GA__POISON_KERNEL(complex64)
+GA__POISON_KERNEL(complex128)

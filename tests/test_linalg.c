@@ -304,6 +304,7 @@ DEVICE_TEST(matmul_every_dtype_shape_and_layout)
         {4, {2, 3, 4, 5}, 3, {3, 5, 2}},  {3, {3, 1, 4}, 3, {1, 4, 2}},    {3, {2, 1, 3}, 4, {4, 1, 3, 5}},
         {2, {3, 0}, 2, {0, 4}},           {2, {0, 3}, 2, {3, 4}},          {3, {0, 2, 3}, 2, {3, 2}},
         {1, {0}, 1, {0}},                 {3, {5, 1, 8}, 1, {8}},
+        {1, {10007}, 1, {10007}},         {2, {1, 5000}, 2, {5000, 1}}, /* the dot kernels */
     };
     for (int di = 0; di < N_FLOAT_DTYPES; di++)
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -950,6 +951,52 @@ DEVICE_TEST(det_slogdet_and_solver_errors)
     ga_array *w = NULL, *v = NULL;
     CHECK_ERROR(ga_linalg_eigh(b, 'X', &w, &v) != GA_OK, GA_ERROR_VALUE, "ga_linalg_eigh: UPLO argument must be 'L' or 'U'");
     ga_release(r), ga_release(h16), ga_release(b), ga_release(sign), ga_release(la), ga_release(d), ga_release(a);
+    ga_clear_error();
+}
+
+/* GA_LINALG_IGNORE: no error and no wait; the failed matrices of a stack
+   come back as NaN, the others right. The batched calls (2 x 2 stacks)
+   and the one-matrix calls (a 40 x 40 singular matrix). */
+static bool all_nan(const double *h, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isnan(h[i])) return false;
+    return true;
+}
+
+DEVICE_TEST(ignored_failures_are_nan)
+{
+    CHECK(ga_linalg_geterr() == GA_LINALG_RAISE, "the default is GA_LINALG_RAISE");
+    CHECK(ga_linalg_seterr(GA_LINALG_IGNORE) == GA_LINALG_RAISE && ga_linalg_geterr() == GA_LINALG_IGNORE, "seterr");
+    /* [[2, 1], [4, 3]] (inverse [[1.5, -0.5], [-2, 1]]), a singular one, 2 I */
+    const double m[3][4] = {{2, 1, 4, 3}, {1, 2, 2, 4}, {2, 0, 0, 2}};
+    ga_array *a = ga_from_host(m, 3, (const int64_t[]){3, 2, 2}, GA_FLOAT64), *ia = ga_linalg_inv(a);
+    double h[12] = {0};
+    CHECK(ia && download(ia, h) && fabs(h[0] - 1.5) < 1e-12 && fabs(h[3] - 1) < 1e-12 && all_nan(h + 4, 4) &&
+              fabs(h[8] - 0.5) < 1e-12 && fabs(h[11] - 0.5) < 1e-12,
+          "inv: %g %g, %g, %g (%s)", h[0], h[3], h[4], h[8], ga_last_error_message());
+    ga_array *b = ga_ones(3, (const int64_t[]){3, 2, 1}, GA_FLOAT64), *x = ga_linalg_solve(a, b);
+    double hx[6] = {0};
+    CHECK(x && download(x, hx) && fabs(hx[0] - 1) < 1e-12 && fabs(hx[1] + 1) < 1e-12 && all_nan(hx + 2, 2) &&
+              fabs(hx[4] - 0.5) < 1e-12,
+          "solve: %g %g, %g, %g (%s)", hx[0], hx[1], hx[2], hx[4], ga_last_error_message());
+    /* cholesky: 4 I, then [[1, 2], [2, 1]] (not positive definite): its L is NaN */
+    const double c[2][4] = {{4, 0, 0, 4}, {1, 2, 2, 1}};
+    ga_array *ca = ga_from_host(c, 3, (const int64_t[]){2, 2, 2}, GA_FLOAT64), *l = ga_linalg_cholesky(ca, false);
+    double hl[8] = {0};
+    CHECK(l && download(l, hl) && hl[0] == 2 && hl[3] == 2 && isnan(hl[4]) && isnan(hl[6]) && isnan(hl[7]),
+          "cholesky: %g %g, %g %g (%s)", hl[0], hl[3], hl[4], hl[7], ga_last_error_message());
+    /* one matrix, one call each: a 40 x 40 matrix of ones */
+    ga_array *o = ga_ones(2, (const int64_t[]){40, 40}, GA_FLOAT64), *io = ga_linalg_inv(o), *lo = ga_linalg_cholesky(o, false);
+    double *ho = malloc(40 * 40 * sizeof *ho), *hlo = malloc(40 * 40 * sizeof *hlo);
+    CHECK(io && lo && ho && hlo && download(io, ho) && download(lo, hlo) && all_nan(ho, 1600) && isnan(hlo[0]) && isnan(hlo[1599]),
+          "one singular 40 x 40 matrix: %s", ga_last_error_message());
+    free(ho), free(hlo);
+    CHECK(ga_last_error() == GA_OK, "no error recorded: %s", ga_last_error_message());
+    CHECK(ga_linalg_seterr(GA_LINALG_RAISE) == GA_LINALG_IGNORE, "seterr back");
+    CHECK_ERROR(ga_linalg_inv(o) == NULL, GA_ERROR_LINALG, "ga_linalg_inv: Singular matrix");
+    ga_release(io), ga_release(lo), ga_release(o), ga_release(l), ga_release(ca), ga_release(x), ga_release(b), ga_release(ia);
+    ga_release(a);
     ga_clear_error();
 }
 
