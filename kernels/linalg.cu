@@ -21,6 +21,20 @@
          the same way and stores c. The order depends on n alone:
          deterministic on every GPU. Accumulators as matmul's, but float64
          for float32 (free at this speed).
+     ga_linalg_cholesky_<dtype>_n<8|16|32>(void *a, int *info, int64_t count, int64_t n)
+     ga_linalg_inv_<dtype>_n<8|16|32>(void *r, const void *a, int *info, int64_t count, int64_t n)
+         The batched solvers of small matrices (n at most 8, 16 or 32; float
+         and complex dtypes), one warp (a block of 32 threads) per matrix
+         held in shared memory, matrices q = blockIdx.x, + gridDim.x, ...:
+         cholesky factors each C-contiguous n x n matrix of a in place from
+         its lower triangle (A = L L^H, right-looking, column by column; the
+         upper triangle is left as it was), info[q] = j + 1 at the first
+         column j whose pivot is not positive (or NaN), else 0, as potrf;
+         inv writes the inverse of each matrix of a into r by Gauss-Jordan
+         elimination of [A | I] with partial pivoting (the first largest
+         |re| + |im| of the column, as LAPACK's i?amax), info[q] = j + 1 at
+         the first column j with no nonzero pivot (a singular matrix, as
+         getrf). Accumulation in the dtype.
      ga_linalg_poison_<float32|float64|complex64|complex128>(void *x, const int *info, int64_t count, int64_t per)
          The solvers' failed matrices as NaN (GA_LINALG_IGNORE): x holds
          count matrices of `per` elements; matrix q becomes NaN (every
@@ -157,6 +171,141 @@ template <class T> GA_DEV void ga__poison(T *x, const int *info, int64_t count, 
     }
 }
 
+/* Scalar arithmetic of the solvers' dtypes, real or complex. */
+template <class T> struct ga__sc {
+    static constexpr bool cplx = ga_num<T>::is_complex;
+    typedef ga_real_t<T> F;
+    static GA_DEV T mul(T a, T b)
+    {
+        if constexpr (cplx) return ga_cmul(a, b);
+        else return a * b;
+    }
+    static GA_DEV T sub(T a, T b)
+    {
+        if constexpr (cplx) return ga_csub(a, b);
+        else return a - b;
+    }
+    static GA_DEV T div(T a, T b)
+    {
+        if constexpr (cplx) return ga_cdiv(a, b);
+        else return a / b;
+    }
+    static GA_DEV T conj(T a)
+    {
+        if constexpr (cplx) return ga_cconj(a);
+        else return a;
+    }
+    static GA_DEV F re(T a)
+    {
+        if constexpr (cplx) return a.re;
+        else return a;
+    }
+    static GA_DEV F abs1(T a) /* |re| + |im| (LAPACK's cabs1) */
+    {
+        if constexpr (cplx) return fabs(a.re) + fabs(a.im);
+        else return fabs(a);
+    }
+    static GA_DEV T real(F x)
+    {
+        if constexpr (cplx) return ga_cplx<T>(x, 0);
+        else return x;
+    }
+    static GA_DEV T scale(T a, F x) /* a / x */
+    {
+        if constexpr (cplx) return ga_cplx<T>(a.re / x, a.im / x);
+        else return a / x;
+    }
+};
+
+template <class T, int N> GA_DEV void ga__cholesky_small(T *a, int *info, int64_t count, int64_t n64)
+{
+    typedef ga__sc<T> S;
+    __shared__ T sh[N * N];
+    const int lane = threadIdx.x, n = (int)n64;
+    for (int64_t q = blockIdx.x; q < count; q += gridDim.x) {
+        T *g = a + q * n * n;
+        for (int e = lane; e < n * n; e += 32) sh[e] = ga_load<T>(g + e);
+        __syncwarp();
+        int fail = 0;
+        for (int j = 0; j < n; j++) {
+            const typename S::F d = S::re(sh[j * n + j]);
+            if (!(d > 0)) { /* (the same value in every lane) */
+                fail = j + 1;
+                break;
+            }
+            const typename S::F ljj = sqrt(d);
+            __syncwarp();
+            if (lane == 0) sh[j * n + j] = S::real(ljj);
+            for (int i = j + 1 + lane; i < n; i += 32) sh[i * n + j] = S::scale(sh[i * n + j], ljj);
+            __syncwarp();
+            for (int i = j + 1; i < n; i++) /* the trailing lower triangle less column j's outer product */
+                for (int k = j + 1 + lane; k <= i; k += 32) sh[i * n + k] = S::sub(sh[i * n + k], S::mul(sh[i * n + j], S::conj(sh[k * n + j])));
+            __syncwarp();
+        }
+        __syncwarp();
+        for (int e = lane; e < n * n; e += 32) ga_store<T>(g + e, sh[e]);
+        if (lane == 0) info[q] = fail;
+        __syncwarp();
+    }
+}
+
+template <class T, int N> GA_DEV void ga__inv_small(T *r, const T *a, int *info, int64_t count, int64_t n64)
+{
+    typedef ga__sc<T> S;
+    typedef typename S::F F;
+    __shared__ T sh[N * 2 * N]; /* [A | I], rows of 2n */
+    const int lane = threadIdx.x, n = (int)n64, w = 2 * n;
+    for (int64_t q = blockIdx.x; q < count; q += gridDim.x) {
+        const T *g = a + q * n * n;
+        for (int e = lane; e < n * n; e += 32) {
+            const int i = e / n, c = e - i * n;
+            sh[i * w + c] = ga_load<T>(g + e);
+            sh[i * w + n + c] = S::real(i == c ? 1 : 0);
+        }
+        __syncwarp();
+        int fail = 0;
+        for (int j = 0; j < n; j++) {
+            /* the pivot: the first row i >= j of the largest |a[i][j]| */
+            F best = lane >= j && lane < n ? S::abs1(sh[lane * w + j]) : (F)-1;
+            int at = lane;
+            for (int o = 16; o > 0; o /= 2) {
+                const F ob = __shfl_xor_sync(0xffffffffu, best, o);
+                const int oa = __shfl_xor_sync(0xffffffffu, at, o);
+                if (ob > best || (ob == best && oa < at)) best = ob, at = oa;
+            }
+            best = __shfl_sync(0xffffffffu, best, 0); /* lane 0's, in every lane (NaN compares unevenly) */
+            at = __shfl_sync(0xffffffffu, at, 0);
+            if (best == 0) { /* (the same in every lane) */
+                fail = j + 1;
+                break;
+            }
+            if (at != j)
+                for (int c = lane; c < w; c += 32) {
+                    const T t = sh[j * w + c];
+                    sh[j * w + c] = sh[at * w + c];
+                    sh[at * w + c] = t;
+                }
+            __syncwarp();
+            const T piv = sh[j * w + j];
+            __syncwarp();
+            for (int c = lane; c < w; c += 32) sh[j * w + c] = S::div(sh[j * w + c], piv);
+            __syncwarp();
+            if (lane < n && lane != j) { /* each lane its own row, less f times row j */
+                const T f = sh[lane * w + j];
+                for (int c = j; c < w; c++) sh[lane * w + c] = S::sub(sh[lane * w + c], S::mul(f, sh[j * w + c]));
+            }
+            __syncwarp();
+        }
+        T *o = r + q * n * n;
+        for (int e = lane; e < n * n; e += 32) {
+            const int i = e / n, c = e - i * n;
+            ga_store<T>(o + e, sh[i * w + n + c]);
+        }
+        if (lane == 0) info[q] = fail;
+        __syncwarp();
+    }
+}
+
 } // namespace
 
 #define GA__LINALG_KERNELS(name)                                                                          \
@@ -185,3 +334,19 @@ GA__POISON_KERNEL(float32)
 GA__POISON_KERNEL(float64)
 GA__POISON_KERNEL(complex64)
 GA__POISON_KERNEL(complex128)
+
+#define GA__SMALL_SOLVER_KERNELS(name, N)                                                                             \
+    GA_KERNEL ga_linalg_cholesky_##name##_n##N(void *a, int *info, int64_t count, int64_t n)                         \
+    {                                                                                                                 \
+        ga__cholesky_small<ga_t_##name, N>((ga_t_##name *)a, info, count, n);                                        \
+    }                                                                                                                 \
+    GA_KERNEL ga_linalg_inv_##name##_n##N(void *r, const void *a, int *info, int64_t count, int64_t n)               \
+    {                                                                                                                 \
+        ga__inv_small<ga_t_##name, N>((ga_t_##name *)r, (const ga_t_##name *)a, info, count, n);                     \
+    }
+#define GA__SMALL_SOLVERS(name) GA__SMALL_SOLVER_KERNELS(name, 8) GA__SMALL_SOLVER_KERNELS(name, 16) GA__SMALL_SOLVER_KERNELS(name, 32)
+
+GA__SMALL_SOLVERS(float32)
+GA__SMALL_SOLVERS(float64)
+GA__SMALL_SOLVERS(complex64)
+GA__SMALL_SOLVERS(complex128)

@@ -853,12 +853,15 @@ static double solver_tol(ga_dtype t) { return t == GA_FLOAT32 || t == GA_COMPLEX
 
 /* L L^H = A for cholesky, A^-1 A = I for inv, A x = b for solve, A v = v w
    for eigh (through matmul, checked against the host's A), every solver
-   dtype, a batch of 3 odd sizes. */
+   dtype, a batch of 3 of sizes that take each batched kernel (up to 8, 16
+   and 32 rows) and the one-matrix calls (33). */
 DEVICE_TEST(solvers_satisfy_their_identities)
 {
+    static const int64_t sizes[] = {1, 5, 9, 17, 32, 33};
     for (size_t di = 0; di < sizeof solver_dtypes / sizeof solver_dtypes[0]; di++) {
         ga_dtype t = solver_dtypes[di];
-        for (int64_t n = 1; n <= 33; n += 16) {
+        for (size_t ni = 0; ni < sizeof sizes / sizeof sizes[0]; ni++) {
+            const int64_t n = sizes[ni];
             char what[96];
             host a = host_matrices(t, 3, n, true);
             ga_array *da = upload(&a, t, L_CONTIGUOUS);

@@ -296,6 +296,13 @@ static void bench_solvers(void)
     linalg_row("batched 10000 x (8,8) float32 solve", L_SOLVE, s8, v8, 640000, "float32");
     linalg_row("batched 10000 x (8,8) float32 cholesky", L_CHOLESKY, s8, NULL, 640000, "float32");
     linalg_row("batched 10000 x (8,8) float32 eigh", L_EIGH, s8, NULL, 640000, "float32");
+    /* the same without the info words' read (CuPy's default: cupyx.errstate(linalg='ignore')) */
+    ga_linalg_err err = ga_linalg_seterr(GA_LINALG_IGNORE);
+    linalg_row("batched 10000 x (8,8) float32 inv, GA_LINALG_IGNORE", L_INV, s8, NULL, 640000, "float32");
+    linalg_row("batched 10000 x (8,8) float32 solve, GA_LINALG_IGNORE", L_SOLVE, s8, v8, 640000, "float32");
+    linalg_row("batched 10000 x (8,8) float32 cholesky, GA_LINALG_IGNORE", L_CHOLESKY, s8, NULL, 640000, "float32");
+    linalg_row("batched 10000 x (8,8) float32 eigh, GA_LINALG_IGNORE", L_EIGH, s8, NULL, 640000, "float32");
+    ga_linalg_seterr(err);
     const int64_t e1[3] = {64, 128, 256}, e2[2] = {256, 512};
     ga_array *x3 = bench_values(3, e1, GA_FLOAT32), *y2 = bench_values(2, e2, GA_FLOAT32);
     linalg_row("einsum ijk,kl->ijl (64,128,256)(256,512)", L_EINSUM, x3, y2, 64 * 128 * 512, "float32");
