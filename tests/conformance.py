@@ -3201,11 +3201,12 @@ def set_equal(t, label, got, want, zeros_any=True):
     if got.dtype != want.dtype or got.shape != want.shape:
         t.fail(f"{label}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}")
         return
+    got, want = got.reshape(-1), want.reshape(-1)  # (the first difference's flat index, C order)
     if got.dtype.kind == "c":
         for part, g, w in (("real", got.real, want.real), ("imag", got.imag, want.imag)):
             if not np.array_equal(g, w, equal_nan=True):
-                i = int(np.nonzero(~((g == w) | (np.isnan(g) & np.isnan(w))))[0][0]) if got.ndim == 1 else 0
-                t.fail(f"{label}: {part} part differs at [{i}]: {got.reshape(-1)[i]!r}, NumPy {want.reshape(-1)[i]!r}")
+                i = int(np.nonzero(~((g == w) | (np.isnan(g) & np.isnan(w))))[0][0])
+                t.fail(f"{label}: {part} part differs at flat index {i}: {got[i]!r}, NumPy {want[i]!r}")
                 return
         return
     if got.dtype.kind == "f":
@@ -3213,10 +3214,10 @@ def set_equal(t, label, got, want, zeros_any=True):
     else:
         ok = np.array_equal(got, want)
     if not ok:
-        bad = np.nonzero(~((got == want) | (np.isnan(got) & np.isnan(want)) if got.dtype.kind == "f"
-                           else got != want))[0] if got.ndim == 1 else [0]
+        bad = np.nonzero(~((got == want) | (np.isnan(got) & np.isnan(want))) if got.dtype.kind == "f"
+                         else got != want)[0]
         i = int(bad[0]) if len(bad) else 0
-        t.fail(f"{label}: differs at [{i}]: {got.reshape(-1)[i]!r}, NumPy {want.reshape(-1)[i]!r}")
+        t.fail(f"{label}: differs at flat index {i}: {got[i]!r}, NumPy {want[i]!r}")
 
 
 def set_input(t, ga, n, view):
@@ -5902,9 +5903,10 @@ def diff_unique(t):
 
 def lossy_promotion(a, b):
     """Whether comparing a with b in their promoted dtype can make unequal
-    64-bit integers equal (int64 with uint64, or with a float dtype)."""
+    64-bit integers equal (int64 with uint64, or with a float or complex
+    dtype: complex128's real part is a float64)."""
     wide = [d for d in (a, b) if d.kind in "iu" and d.itemsize == 8]
-    return bool(wide) and np.result_type(a, b).kind == "f"
+    return bool(wide) and np.result_type(a, b).kind in "fc"
 
 
 def isin_alternatives(x, y, invert, got):
