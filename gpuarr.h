@@ -2084,10 +2084,10 @@ typedef struct ga__take_params {
 /* The products of our kernel (kernels/linalg.cu: integers, bool, small
    float and complex ones): count matrices c (m x n) = a (m x k) b (k x n);
    element strides of each: batch, row, column. */
-typedef struct ga__imatmul_params {
+typedef struct ga__matmul_params {
     int64_t count, m, n, k;
     int64_t a[3], b[3], c[3];
-} ga__imatmul_params;
+} ga__matmul_params;
 
 /* The dot product of two long vectors (kernels/linalg.cu): n elements at
    element strides sx and sy, summed in `parts` chunks of 256 *
@@ -14592,7 +14592,7 @@ static ga_status ga__gemm_kernel(const char *func, int device, ga_dtype dt, int 
     const int64_t isz = (int64_t)ga__dtype_sizes[dt];
     ga__gemm_batch bt;
     ga__gemm_batch_plan(nb, bshape, a, b, c, &bt);
-    ga__imatmul_params p;
+    ga__matmul_params p;
     p.count = bt.count, p.m = c->rows, p.n = c->cols, p.k = a->cols;
     p.a[0] = bt.step[0] / isz, p.b[0] = bt.step[1] / isz, p.c[0] = bt.step[2] / isz;
     p.a[1] = a->rs, p.a[2] = a->cs, p.b[1] = b->rs, p.b[2] = b->cs, p.c[1] = c->rs, p.c[2] = c->cs;

@@ -1,6 +1,6 @@
 /* kernels/linalg.cu - family "linalg": the products of our own.
 
-     ga_linalg_matmul_<dtype>(void *c, const void *a, const void *b, ga__imatmul_params p)
+     ga_linalg_matmul_<dtype>(void *c, const void *a, const void *b, ga__matmul_params p)
          c[q, i, j] = sum over t < k of a[q, i, t] * b[q, t, j] for the
          p.count matrices of the batch: the integer and bool products (cuBLAS
          has no type for them: NumPy's wrap-around, products and sums in a
@@ -98,7 +98,7 @@ template <class Z> struct ga__mm_complex {
 template <bool Wide> struct ga__mm<ga_complex64_t, Wide> : ga__mm_complex<ga_complex64_t> {};
 template <bool Wide> struct ga__mm<ga_complex128_t, Wide> : ga__mm_complex<ga_complex128_t> {};
 
-template <class T> GA_DEV void ga__matmul(T *c, const T *a, const T *b, const ga__imatmul_params &p)
+template <class T> GA_DEV void ga__matmul(T *c, const T *a, const T *b, const ga__matmul_params &p)
 {
     typedef ga__mm<T> M;
     const int64_t per = p.m * p.n, total = per * p.count;
@@ -309,7 +309,7 @@ template <class T, int N> GA_DEV void ga__inv_small(T *r, const T *a, int *info,
 } // namespace
 
 #define GA__LINALG_KERNELS(name)                                                                          \
-    GA_KERNEL GA_KERNEL_NAME3(linalg, matmul, name)(void *c, const void *a, const void *b, ga__imatmul_params p) \
+    GA_KERNEL GA_KERNEL_NAME3(linalg, matmul, name)(void *c, const void *a, const void *b, ga__matmul_params p) \
     {                                                                                                     \
         ga__matmul<ga_t_##name>((ga_t_##name *)c, (const ga_t_##name *)a, (const ga_t_##name *)b, p);     \
     }                                                                                                     \
