@@ -31,7 +31,8 @@
     17. Reductions and statistics                                 >>reduce
     18. Sorting, searching, scans and sets                        >>sort
     19. Linear algebra: products                                  >>linalg
-    20. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    20. Files: NumPy's .npy format                                >>io
+    21. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -161,7 +162,8 @@ typedef enum ga_dtype {
     X(GA_ERROR_STATE, "the call is not valid in the current state")           \
     X(GA_ERROR_NOT_IMPLEMENTED, "not implemented")                           \
     X(GA_ERROR_LIBRARY, "a CUDA library could not be loaded")               \
-    X(GA_ERROR_LINALG, "a linear algebra error (numpy.linalg.LinAlgError)")
+    X(GA_ERROR_LINALG, "a linear algebra error (numpy.linalg.LinAlgError)")  \
+    X(GA_ERROR_IO, "a file could not be read or written (OSError)")
 
 typedef enum ga_status {
 #define GA__STATUS_ENUM(E, text) E,
@@ -2018,6 +2020,32 @@ GPUARR_API ga_array *ga_linalg_pinv(const ga_array *a, double rtol);
 GPUARR_API ga_array *ga_linalg_tensorsolve(const ga_array *a, const ga_array *b);
 GPUARR_API ga_array *ga_linalg_tensorinv(const ga_array *a, int ind);
 
+/* >>io */
+/* ======================================================================== */
+/* 20. Files: NumPy's .npy format                                           */
+/* ======================================================================== */
+
+/* numpy.save(file, arr): arr in NumPy's .npy format (version 1.0, or 2.0
+   for a header of 64 KiB or more; the header byte for byte as NumPy writes
+   it), ".npy" appended to a file name without it as NumPy does. C order,
+   or Fortran order for an array that is F-contiguous and not C-contiguous
+   (as NumPy); other layouts are copied to C order first. Every dtype but
+   bfloat16 (NumPy has no .npy code for it: GA_ERROR_TYPE). Waits for the
+   device; GA_ERROR_IO when the file cannot be written. */
+GPUARR_API ga_status ga_save(const char *file, const ga_array *arr);
+
+/* numpy.load(file) of a .npy file (allow_pickle=False): a new array on the
+   current device, in Fortran order where the file's is (a transposed view
+   of the C-contiguous data, as NumPy's F-contiguous result). Format 1.0,
+   2.0 and 3.0; little- and big-endian data (converted); bool, integers,
+   float16/32/64, complex64/128. Errors in NumPy's words (GA_ERROR_VALUE):
+   a wrong magic string or version, a header that is not NumPy's
+   dictionary, an invalid shape, fortran_order or descr, object arrays,
+   data shorter than the shape ("Failed to read all data for array. ...");
+   GA_ERROR_TYPE for dtypes gpuarr lacks (strings, datetimes, structured);
+   GA_ERROR_IO when the file cannot be opened or read. */
+GPUARR_API ga_array *ga_load(const char *file);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2026,7 +2054,7 @@ GPUARR_API ga_array *ga_linalg_tensorinv(const ga_array *a, int ind);
 
 /* >>abi */
 /* ======================================================================== */
-/* 20. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 21. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -2454,7 +2482,9 @@ int ga__cub_version(void);
 #    pragma clang diagnostic pop
 #  endif
 #endif
+#include <ctype.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17633,9 +17663,615 @@ static void ga__linalg_shutdown(void) { memset(&ga__linalg_kernels, 0, sizeof ga
 static void ga__linalg_shutdown(void) {}
 #endif /* GPUARR_NO_LINALG */
 
+/* >>io */
+/* ------------------------------------------------------------------------ */
+/* 20. Files: NumPy's .npy format                                           */
+/* ------------------------------------------------------------------------ */
+
+/* The .npy format (numpy.lib.format): the magic "\x93NUMPY", the version
+   (1.0: a 2-byte little-endian header length; 2.0 and 3.0: 4 bytes), then
+   the header, a Python dict literal such as
+       {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
+   padded with spaces and a newline so that the data starts 64-byte
+   aligned. Reading takes any literal ast.literal_eval takes of the kinds
+   NumPy's headers hold (strings, integers, True / False / None, tuples,
+   lists, dicts; floats as text), and NumPy's checks of it, with its words. */
+
+#define GA__NPY_MAGIC "\x93NUMPY"
+#define GA__NPY_MAX_HEADER 10000 /* NumPy's _MAX_HEADER_SIZE, without allow_pickle */
+#define GA__NPY_CHUNK ((size_t)8 << 20) /* bytes per pinned staging buffer */
+
+/* A parsed .npy header. */
+typedef struct ga__npy_header {
+    ga_dtype dtype;
+    bool swap;    /* big-endian data: each value's bytes (each part's) reversed */
+    bool fortran; /* fortran_order */
+    int ndim;
+    int64_t shape[GA_MAXDIMS];
+    size_t data_offset; /* the preamble and the header */
+} ga__npy_header;
+
+/* A Python literal value, as parsed: its kind, a repr of it as Python
+   prints it (normalised spacing; cut at the buffer's end), and for strings
+   their text, for integers their value, for tuples of integers the items. */
+typedef enum { GA__PY_STR, GA__PY_INT, GA__PY_FLOAT, GA__PY_TRUE, GA__PY_FALSE, GA__PY_NONE, GA__PY_TUPLE, GA__PY_LIST,
+               GA__PY_DICT } ga__py_kind;
+typedef struct ga__py_value {
+    ga__py_kind kind;
+    char repr[160];
+    size_t repr_len;
+    char text[64];      /* a string's (cut at 63 bytes), for descr */
+    bool text_cut;
+    int64_t value;      /* an integer's */
+    bool big;           /* an integer beyond int64 */
+    int nitems;         /* a tuple's or a list's */
+    bool all_ints;      /* a tuple's items are all integers that fit */
+    int64_t items[GA_MAXDIMS + 1];
+} ga__py_value;
+
+typedef struct ga__py_parser {
+    const char *p, *end;
+    int depth;
+    bool filter_longs; /* versions 1.0 and 2.0: Python 2's 1L integers (NumPy's _filter_header) */
+} ga__py_parser;
+
+static void ga__py_repr_add(ga__py_value *v, const char *s, size_t n)
+{
+    size_t room = sizeof v->repr - 1 - v->repr_len;
+    if (n > room) n = room;
+    memcpy(v->repr + v->repr_len, s, n);
+    v->repr_len += n;
+    v->repr[v->repr_len] = 0;
+}
+
+static void ga__py_skip(ga__py_parser *ps)
+{
+    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r' || *ps->p == '\f'))
+        ps->p++;
+}
+
+static bool ga__py_word(ga__py_parser *ps, const char *w)
+{
+    size_t n = strlen(w);
+    if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, w, n) != 0) return false;
+    const char *after = ps->p + n;
+    if (after < ps->end && (isalnum((unsigned char)*after) || *after == '_')) return false;
+    ps->p = after;
+    return true;
+}
+
+/* Python's repr of the (Latin-1) string s[0, n), or of the bytes s[0, n)
+   (`bytes`, without the b): quoted with ' unless they hold a ' and no ",
+   \\, the quote, \n, \r, \t escaped, other control and non-printable
+   characters (bytes: every byte from 0x7f) as \xNN, the rest as UTF-8. */
+static void ga__py_repr_text(ga__py_value *v, const char *s, size_t n, bool bytes)
+{
+    bool sq = memchr(s, '\'', n) != NULL, dq = memchr(s, '"', n) != NULL;
+    const char q = sq && !dq ? '"' : '\'';
+    ga__py_repr_add(v, &q, 1);
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        char buf[8];
+        if (c == '\\' || c == (unsigned char)q) buf[0] = '\\', buf[1] = (char)c, ga__py_repr_add(v, buf, 2);
+        else if (c == '\n') ga__py_repr_add(v, "\\n", 2);
+        else if (c == '\r') ga__py_repr_add(v, "\\r", 2);
+        else if (c == '\t') ga__py_repr_add(v, "\\t", 2);
+        else if (c < 0x20 || (c >= 0x7f && (bytes || c <= 0xa0 || c == 0xad))) snprintf(buf, sizeof buf, "\\x%02x", c), ga__py_repr_add(v, buf, 4);
+        else if (c < 0x80) ga__py_repr_add(v, (const char *)&c, 1);
+        else buf[0] = (char)(0xc0 | (c >> 6)), buf[1] = (char)(0x80 | (c & 0x3f)), ga__py_repr_add(v, buf, 2);
+    }
+    ga__py_repr_add(v, &q, 1);
+}
+
+static bool ga__py_value_parse(ga__py_parser *ps, ga__py_value *v);
+
+/* A string literal (with an optional u prefix): its text unescaped for the
+   simple escapes; false for anything else. */
+static bool ga__py_string(ga__py_parser *ps, ga__py_value *v)
+{
+    if (ps->p < ps->end && (*ps->p == 'u' || *ps->p == 'U')) ps->p++;
+    if (ps->p >= ps->end || (*ps->p != '\'' && *ps->p != '"')) return false;
+    const char q = *ps->p++;
+    char text[GA__NPY_MAX_HEADER];
+    size_t n = 0;
+    while (ps->p < ps->end && *ps->p != q) {
+        char c = *ps->p++;
+        if (c == '\n') return false;
+        if (c == '\\') {
+            if (ps->p >= ps->end) return false;
+            c = *ps->p++;
+            switch (c) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case '\\': case '\'': case '"': break;
+            default: return false; /* (escapes NumPy's headers never hold) */
+            }
+        }
+        if (n < sizeof text) text[n++] = c;
+    }
+    if (ps->p >= ps->end) return false;
+    ps->p++;
+    v->kind = GA__PY_STR;
+    v->text_cut = n >= sizeof v->text;
+    memcpy(v->text, text, GA__MIN(n, sizeof v->text - 1));
+    v->text[GA__MIN(n, sizeof v->text - 1)] = 0;
+    ga__py_repr_text(v, text, n, false);
+    return true;
+}
+
+/* A number: an integer (decimal, with an optional sign) or, with a '.' or
+   an exponent, a float kept as text. */
+static bool ga__py_number(ga__py_parser *ps, ga__py_value *v)
+{
+    const char *s = ps->p;
+    bool neg = false;
+    if (ps->p < ps->end && (*ps->p == '-' || *ps->p == '+')) neg = *ps->p++ == '-';
+    ga__py_skip(ps);
+    const char *digits = ps->p;
+    uint64_t mag = 0;
+    bool big = false;
+    while (ps->p < ps->end && isdigit((unsigned char)*ps->p)) {
+        unsigned d = (unsigned)(*ps->p++ - '0');
+        if (mag > (UINT64_MAX - d) / 10) big = true;
+        else mag = mag * 10 + d;
+    }
+    if (ps->p == digits) return false;
+    if (ps->p < ps->end && (*ps->p == '.' || *ps->p == 'e' || *ps->p == 'E')) { /* a float */
+        while (ps->p < ps->end && (isdigit((unsigned char)*ps->p) || *ps->p == '.' || *ps->p == 'e' || *ps->p == 'E' ||
+                                   ((*ps->p == '-' || *ps->p == '+') && (ps->p[-1] == 'e' || ps->p[-1] == 'E'))))
+            ps->p++;
+        v->kind = GA__PY_FLOAT;
+        ga__py_repr_add(v, s, (size_t)(ps->p - s));
+        return true;
+    }
+    if (ps->filter_longs && ps->p < ps->end && (*ps->p == 'L' || *ps->p == 'l')) ps->p++;
+    v->kind = GA__PY_INT;
+    v->big = big || mag > (uint64_t)INT64_MAX + (neg ? 1u : 0u);
+    v->value = v->big ? 0 : neg ? (int64_t)(0 - mag) : (int64_t)mag;
+    if (neg) ga__py_repr_add(v, "-", 1);
+    ga__py_repr_add(v, digits, (size_t)(ps->p - digits) - (ps->p[-1] == 'L' || ps->p[-1] == 'l'));
+    return true;
+}
+
+/* The items of a tuple, a list or a dict up to `close`; a tuple of one item
+   without a comma is that item (parentheses). */
+static bool ga__py_items(ga__py_parser *ps, ga__py_value *v, char close, bool *unwrapped)
+{
+    *unwrapped = false;
+    const bool tuple = close == ')', dict = close == '}';
+    bool comma = false;
+    v->nitems = 0;
+    v->all_ints = true;
+    ga__py_value *item = (ga__py_value *)GPUARR_MALLOC(2 * sizeof *item);
+    if (!item) return false;
+    ga__py_value first;
+    memset(&first, 0, sizeof first);
+    bool ok = true;
+    for (;;) {
+        ga__py_skip(ps);
+        if (ps->p < ps->end && *ps->p == close) {
+            ps->p++;
+            break;
+        }
+        if (v->nitems > 0 && !comma) { ok = false; break; }
+        memset(&item[0], 0, sizeof item[0]);
+        if (!ga__py_value_parse(ps, &item[0])) { ok = false; break; }
+        if (v->nitems > 0) ga__py_repr_add(v, ", ", 2);
+        ga__py_repr_add(v, item[0].repr, item[0].repr_len);
+        if (dict) {
+            ga__py_skip(ps);
+            if (ps->p >= ps->end || *ps->p != ':') { ok = false; break; }
+            ps->p++;
+            memset(&item[1], 0, sizeof item[1]);
+            if (!ga__py_value_parse(ps, &item[1])) { ok = false; break; }
+            ga__py_repr_add(v, ": ", 2);
+            ga__py_repr_add(v, item[1].repr, item[1].repr_len);
+        }
+        if (v->nitems == 0) first = item[0];
+        if (item[0].kind != GA__PY_INT || item[0].big) v->all_ints = false;
+        else if (v->nitems <= GA_MAXDIMS) v->items[v->nitems] = item[0].value;
+        v->nitems++;
+        ga__py_skip(ps);
+        comma = ps->p < ps->end && *ps->p == ',';
+        if (comma) ps->p++;
+    }
+    GPUARR_FREE(item);
+    if (!ok) return false;
+    if (tuple && v->nitems == 1 && !comma) { /* (x) is x */
+        *v = first;
+        *unwrapped = true;
+        return true;
+    }
+    if (tuple && v->nitems == 1) ga__py_repr_add(v, ",", 1);
+    return true;
+}
+
+static bool ga__py_value_parse(ga__py_parser *ps, ga__py_value *v)
+{
+    ga__py_skip(ps);
+    if (ps->p >= ps->end || ps->depth >= 32) return false;
+    const char c = *ps->p;
+    if (c == '(' || c == '[' || c == '{') {
+        const char close = c == '(' ? ')' : c == '[' ? ']' : '}';
+        ps->p++;
+        ps->depth++;
+        v->kind = c == '(' ? GA__PY_TUPLE : c == '[' ? GA__PY_LIST : GA__PY_DICT;
+        ga__py_repr_add(v, &c, 1);
+        bool unwrapped;
+        bool ok = ga__py_items(ps, v, close, &unwrapped);
+        ps->depth--;
+        if (ok && !unwrapped) ga__py_repr_add(v, &close, 1);
+        return ok;
+    }
+    if (c == '\'' || c == '"' || ((c == 'u' || c == 'U') && ps->p + 1 < ps->end && (ps->p[1] == '\'' || ps->p[1] == '"')))
+        return ga__py_string(ps, v);
+    if (c == '-' || c == '+' || isdigit((unsigned char)c)) return ga__py_number(ps, v);
+    if (ga__py_word(ps, "True")) { v->kind = GA__PY_TRUE; ga__py_repr_add(v, "True", 4); return true; }
+    if (ga__py_word(ps, "False")) { v->kind = GA__PY_FALSE; ga__py_repr_add(v, "False", 5); return true; }
+    if (ga__py_word(ps, "None")) { v->kind = GA__PY_NONE; ga__py_repr_add(v, "None", 4); return true; }
+    return false;
+}
+
+/* NumPy's descr of dtype t ('<f8', '|b1', ...); NULL for bfloat16. */
+static const char *ga__npy_descr(ga_dtype t)
+{
+    switch (t) {
+    case GA_BOOL: return "|b1";
+    case GA_INT8: return "|i1";
+    case GA_INT16: return "<i2";
+    case GA_INT32: return "<i4";
+    case GA_INT64: return "<i8";
+    case GA_UINT8: return "|u1";
+    case GA_UINT16: return "<u2";
+    case GA_UINT32: return "<u4";
+    case GA_UINT64: return "<u8";
+    case GA_FLOAT16: return "<f2";
+    case GA_FLOAT32: return "<f4";
+    case GA_FLOAT64: return "<f8";
+    case GA_COMPLEX64: return "<c8";
+    case GA_COMPLEX128: return "<c16";
+    default: return NULL;
+    }
+}
+
+/* The dtype of a descr string: GA_OK with *t and *swap (big-endian), or
+   the error: an object dtype, one NumPy has that gpuarr lacks, or text
+   that is no dtype at all (NumPy's "descr is not a valid dtype
+   descriptor"). */
+static ga_status ga__npy_dtype_of(const char *func, const ga__py_value *d, ga_dtype *t, bool *swap)
+{
+    const char *s = d->text;
+    char order = '=';
+    if (*s == '<' || *s == '>' || *s == '|' || *s == '=') order = *s++;
+    *swap = order == '>';
+    if (!d->text_cut && (strcmp(s, "O") == 0 || strcmp(s, "O8") == 0 || strcmp(s, "O4") == 0))
+        return ga__error(GA_ERROR_VALUE, func, "Object arrays cannot be loaded when allow_pickle=False");
+    static const struct { const char *code; ga_dtype t; } codes[] = {
+        {"b1", GA_BOOL},       {"?", GA_BOOL},        {"i1", GA_INT8},       {"i2", GA_INT16},    {"i4", GA_INT32},
+        {"i8", GA_INT64},      {"u1", GA_UINT8},      {"u2", GA_UINT16},     {"u4", GA_UINT32},   {"u8", GA_UINT64},
+        {"f2", GA_FLOAT16},    {"f4", GA_FLOAT32},    {"f8", GA_FLOAT64},    {"c8", GA_COMPLEX64}, {"c16", GA_COMPLEX128},
+        {"b", GA_INT8},        {"B", GA_UINT8},       {"h", GA_INT16},       {"H", GA_UINT16},    {"e", GA_FLOAT16},
+        {"f", GA_FLOAT32},     {"d", GA_FLOAT64},     {"F", GA_COMPLEX64},   {"D", GA_COMPLEX128}};
+    for (size_t i = 0; !d->text_cut && i < sizeof codes / sizeof codes[0]; i++)
+        if (strcmp(s, codes[i].code) == 0) {
+            *t = codes[i].t;
+            if (ga__dtype_sizes[*t] == 1) *swap = false;
+            return GA_OK;
+        }
+    /* NumPy's other kinds: strings, bytes, void, datetimes, long doubles, ... */
+    if (*s && strchr("?bBhHiIlLqQnNpPeEfdgFDGSUVaMmcO", *s) && (s[1] == 0 || isdigit((unsigned char)s[1]) || s[1] == '['))
+        return ga__error(GA_ERROR_TYPE, func, "dtype '%s' is not supported by gpuarr", d->text);
+    return ga__error(GA_ERROR_VALUE, func, "descr is not a valid dtype descriptor: %s", d->repr);
+}
+
+/* A key of the header dict, for NumPy's sorted list of them. */
+typedef struct ga__npy_key {
+    char repr[64], text[64];
+} ga__npy_key;
+
+static int ga__npy_key_cmp(const void *a, const void *b)
+{
+    return strcmp(((const ga__npy_key *)a)->text, ((const ga__npy_key *)b)->text);
+}
+
+/* The header dict's text [p, end): its three keys, checked as NumPy's
+   _read_array_header checks them, into *h. */
+static ga_status ga__npy_dict(const char *func, const char *p, const char *end, bool py2, ga__npy_header *h)
+{
+    ga__py_parser ps = {p, end, 0, py2};
+    ga__py_value *v = (ga__py_value *)GPUARR_MALLOC(4 * sizeof *v); /* the dict, descr, fortran_order, shape */
+    if (!v) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    memset(v, 0, 4 * sizeof *v);
+    ga_status st = GA_OK;
+    bool parsed = ga__py_value_parse(&ps, &v[0]);
+    if (parsed) ga__py_skip(&ps);
+    if (!parsed || ps.p != end) {
+        ga__py_value q;
+        memset(&q, 0, sizeof q);
+        ga__py_repr_text(&q, p, (size_t)(end - p), false);
+        st = ga__error(GA_ERROR_VALUE, func, "Cannot parse header: %s", q.repr);
+    } else if (v[0].kind != GA__PY_DICT) {
+        st = ga__error(GA_ERROR_VALUE, func, "Header is not a dictionary: %s", v[0].repr);
+    } else { /* the keys, once more: each key and value */
+        static const char *const want[3] = {"descr", "fortran_order", "shape"};
+        bool seen[3] = {false, false, false}, other = false;
+        ga__npy_key keys[16];
+        int nkeys = 0;
+        ga__py_parser kp = {p, end, 0, py2};
+        ga__py_skip(&kp);
+        kp.p++; /* { */
+        ga__py_value key, scratch;
+        for (;;) {
+            ga__py_skip(&kp);
+            if (kp.p >= end || *kp.p == '}') break;
+            memset(&key, 0, sizeof key);
+            ga__py_value_parse(&kp, &key);
+            ga__py_skip(&kp);
+            kp.p++; /* : */
+            int k = -1;
+            for (int i = 0; i < 3 && key.kind == GA__PY_STR && !key.text_cut; i++)
+                if (strcmp(key.text, want[i]) == 0) k = i;
+            bool again = false; /* (a repeated key: the last value counts, as in a dict) */
+            for (int i = 0; i < nkeys; i++) again = again || strcmp(keys[i].repr, key.repr) == 0;
+            if (!again && nkeys < 16) {
+                const char *t = key.kind == GA__PY_STR ? key.text : key.repr;
+                memcpy(keys[nkeys].repr, key.repr, GA__MIN(strlen(key.repr) + 1, sizeof keys[nkeys].repr));
+                memcpy(keys[nkeys].text, t, GA__MIN(strlen(t) + 1, sizeof keys[nkeys].text));
+                keys[nkeys].repr[sizeof keys[nkeys].repr - 1] = keys[nkeys].text[sizeof keys[nkeys].text - 1] = 0;
+                nkeys++;
+            }
+            if (k < 0) other = true;
+            else seen[k] = true;
+            ga__py_value *slot = k >= 0 ? &v[1 + k] : &scratch;
+            memset(slot, 0, sizeof *slot);
+            ga__py_value_parse(&kp, slot);
+            ga__py_skip(&kp);
+            if (kp.p < end && *kp.p == ',') kp.p++;
+        }
+        if (other || !seen[0] || !seen[1] || !seen[2]) { /* NumPy lists sorted(keys) */
+            qsort(keys, (size_t)nkeys, sizeof keys[0], ga__npy_key_cmp);
+            char list[16 * 72 + 4];
+            size_t n = 0;
+            list[n++] = '[';
+            for (int i = 0; i < nkeys; i++) n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", keys[i].repr);
+            list[n++] = ']', list[n] = 0;
+            st = ga__error(GA_ERROR_VALUE, func, "Header does not contain the correct keys: %s", list);
+        } else if (v[3].kind != GA__PY_TUPLE || !v[3].all_ints) {
+            st = ga__error(GA_ERROR_VALUE, func, "shape is not valid: %s", v[3].repr);
+        } else if (v[2].kind != GA__PY_TRUE && v[2].kind != GA__PY_FALSE) {
+            st = ga__error(GA_ERROR_VALUE, func, "fortran_order is not a valid bool: %s", v[2].repr);
+        } else if (v[1].kind == GA__PY_LIST) {
+            st = ga__error(GA_ERROR_TYPE, func, "structured dtypes are not supported by gpuarr: %s", v[1].repr);
+        } else if (v[1].kind != GA__PY_STR) {
+            st = ga__error(GA_ERROR_VALUE, func, "descr is not a valid dtype descriptor: %s", v[1].repr);
+        } else if ((st = ga__npy_dtype_of(func, &v[1], &h->dtype, &h->swap)) == GA_OK) {
+            h->fortran = v[2].kind == GA__PY_TRUE;
+            if (v[3].nitems > GA_MAXDIMS)
+                st = ga__error(GA_ERROR_VALUE, func, "maximum supported dimension for an ndarray is %d, found %d", GA_MAXDIMS,
+                               v[3].nitems);
+            h->ndim = v[3].nitems;
+            int64_t elems = 1;
+            for (int d = 0; st == GA_OK && d < h->ndim; d++) {
+                h->shape[d] = v[3].items[d];
+                if (h->shape[d] < 0) st = ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+                else if (h->shape[d] && elems > INT64_MAX / h->shape[d]) st = ga__error(GA_ERROR_VALUE, func, "array is too big.");
+                else elems *= h->shape[d];
+            }
+            if (st == GA_OK && elems > INT64_MAX / (int64_t)ga__dtype_sizes[h->dtype])
+                st = ga__error(GA_ERROR_VALUE, func, "array is too big.");
+        }
+    }
+    GPUARR_FREE(v);
+    return st;
+}
+
+/* The header of the .npy bytes buf[0, len) (at least the preamble and the
+   header; the data may follow): into *h with h->data_offset, or NumPy's
+   error. */
+static ga_status ga__npy_parse(const char *func, const unsigned char *buf, size_t len, ga__npy_header *h)
+{
+    memset(h, 0, sizeof *h);
+    if (len < 8)
+        return ga__error(GA_ERROR_VALUE, func, "EOF: reading magic string, expected 8 bytes got %zu", len);
+    if (memcmp(buf, GA__NPY_MAGIC, 6) != 0) {
+        ga__py_value q;
+        memset(&q, 0, sizeof q);
+        ga__py_repr_text(&q, (const char *)buf, 6, true);
+        return ga__error(GA_ERROR_VALUE, func, "the magic string is not correct; expected b'\\x93NUMPY', got b%s", q.repr);
+    }
+    const int major = buf[6], minor = buf[7];
+    if (!((major == 1 || major == 2 || major == 3) && minor == 0))
+        return ga__error(GA_ERROR_VALUE, func, "we only support format version (1,0), (2,0), and (3,0), not (%d, %d)", major, minor);
+    const size_t lenbytes = major == 1 ? 2 : 4;
+    if (len < 8 + lenbytes)
+        return ga__error(GA_ERROR_VALUE, func, "EOF: reading array header length, expected %zu bytes got %zu", lenbytes, len - 8);
+    size_t hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+    if (major > 1) hlen |= (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+    const size_t start = 8 + lenbytes;
+    if (len - start < hlen)
+        return ga__error(GA_ERROR_VALUE, func, "EOF: reading array header, expected %zu bytes got %zu", hlen, len - start);
+    if (hlen > GA__NPY_MAX_HEADER)
+        return ga__error(GA_ERROR_VALUE, func, "Header info length (%zu) is large and may not be safe to load securely.", hlen);
+    h->data_offset = start + hlen;
+    return ga__npy_dict(func, (const char *)buf + start, (const char *)buf + start + hlen, major < 3, h);
+}
+
+/* NumPy's header for an array of dtype t and shape (ndim), C or Fortran
+   order: the preamble, the dict with its growth padding, spaces and a
+   newline to a multiple of 64 bytes. Written into out (cap bytes; NULL to
+   ask): its length. */
+static size_t ga__npy_header_write(char *out, size_t cap, ga_dtype t, int ndim, const int64_t *shape, bool fortran)
+{
+    char dict[64 + GA_MAXDIMS * 24], sh[GA_MAXDIMS * 24];
+    size_t n = 0;
+    sh[n++] = '(';
+    for (int d = 0; d < ndim; d++) n += (size_t)snprintf(sh + n, sizeof sh - n, d ? ", %lld" : "%lld", (long long)shape[d]);
+    if (ndim == 1) sh[n++] = ',';
+    sh[n++] = ')', sh[n] = 0;
+    int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", ga__npy_descr(t),
+                       fortran ? "True" : "False", sh);
+    if (ndim > 0) { /* NumPy's room for the growth axis's digits to grow */
+        char digits[24];
+        const int g = snprintf(digits, sizeof digits, "%lld", (long long)shape[fortran ? ndim - 1 : 0]);
+        for (int i = g; i < 21; i++) dict[len++] = ' ';
+        dict[len] = 0;
+    }
+    const size_t lenbytes = (size_t)len + 1 + 10 < 65536 + 10 ? 2 : 4; /* version 1.0 while the length fits 2 bytes */
+    size_t total = 6 + 2 + lenbytes + (size_t)len + 1;
+    total += 64 - total % 64; /* (NumPy's padding: 64 spaces where none are needed) */
+    if (!out || cap < total) return total;
+    const size_t hlen = total - 8 - lenbytes;
+    memcpy(out, GA__NPY_MAGIC, 6);
+    out[6] = (char)(lenbytes == 2 ? 1 : 2), out[7] = 0;
+    for (size_t i = 0; i < lenbytes; i++) out[8 + i] = (char)((hlen >> (8 * i)) & 0xff);
+    memcpy(out + 8 + lenbytes, dict, (size_t)len);
+    memset(out + 8 + lenbytes + len, ' ', total - 8 - lenbytes - (size_t)len - 1);
+    out[total - 1] = '\n';
+    return total;
+}
+
+/* Reverses the bytes of each of the n values of `size` bytes at p (complex:
+   each part). */
+static void ga__npy_swap(unsigned char *p, size_t n, size_t size, bool complex)
+{
+    const size_t part = complex ? size / 2 : size;
+    for (size_t i = 0; i < n * size; i += part)
+        for (size_t a = 0, b = part - 1; a < b; a++, b--) {
+            unsigned char t = p[i + a];
+            p[i + a] = p[i + b];
+            p[i + b] = t;
+        }
+}
+
+/* The file's name as NumPy's save makes it: ".npy" appended unless there. */
+static char *ga__npy_name(const char *file)
+{
+    const size_t n = strlen(file);
+    const bool has = n >= 4 && strcmp(file + n - 4, ".npy") == 0;
+    char *name = (char *)GPUARR_MALLOC(n + 5);
+    if (name) snprintf(name, n + 5, "%s%s", file, has ? "" : ".npy");
+    return name;
+}
+
+/* Copies the C-contiguous bytes of device array c to f through pinned
+   staging buffers, a chunk at a time. */
+static ga_status ga__npy_write_data(const char *func, FILE *f, const ga_array *c, const char *name)
+{
+    const size_t total = ga_nbytes(c), chunk = GA__MIN(total, GA__NPY_CHUNK);
+    if (total == 0) return GA_OK;
+    unsigned char *buf = (unsigned char *)ga_pinned_alloc(chunk);
+    if (!buf) return ga__t.error;
+    CUstream stream = ga__stream_of(c->device);
+    ga_status st = GA_OK;
+    for (size_t at = 0; st == GA_OK && at < total; at += chunk) {
+        const size_t n = GA__MIN(chunk, total - at);
+        CUresult r = GA__CU.MemcpyDtoHAsync(buf, (CUdeviceptr)(c->data + at), n, stream);
+        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+        else if (fwrite(buf, 1, n, f) != n) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
+    }
+    ga_pinned_free(buf);
+    return st;
+}
+
+GPUARR_API ga_status ga_save(const char *file, const ga_array *arr)
+{
+    static const char func[] = "ga_save";
+    if (!file) return ga__null_input(func, "file");
+    if (!arr) return ga__null_input(func, "arr");
+    if (!ga__npy_descr(arr->dtype))
+        return ga__error(GA_ERROR_TYPE, func, "dtype %s has no .npy format (NumPy stores no bfloat16)", ga__dtype_names[arr->dtype]);
+    if (ga__bind(func, arr->device) != GA_OK) return ga__t.error;
+    /* C order, or the F order of an F-contiguous array as it is stored */
+    const bool fortran = (arr->flags & GA_F_CONTIGUOUS) && !(arr->flags & GA_C_CONTIGUOUS);
+    ga_array *c = fortran || (arr->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)arr) : ga__contiguous_copy(func, arr, arr->dtype);
+    if (!c) return ga__t.error;
+    char header[64 + 128 + GA_MAXDIMS * 48];
+    const size_t hbytes = ga__npy_header_write(header, sizeof header, arr->dtype, arr->ndim, arr->shape, fortran);
+    char *name = ga__npy_name(file);
+    FILE *f = name ? fopen(name, "wb") : NULL;
+    ga_status st = GA_OK;
+    if (!name) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    else if (!f) st = ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", name, strerror(errno));
+    else if (fwrite(header, 1, hbytes, f) != hbytes) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
+    if (st == GA_OK) st = ga__npy_write_data(func, f, c, name);
+    if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
+    GPUARR_FREE(name);
+    ga_release(c);
+    return st;
+}
+
+/* Reads the data of header h (at f's position) into the C-contiguous `a`
+   (h's shape, reversed for Fortran order) through pinned staging buffers,
+   swapping big-endian values; NumPy's error for a short file. */
+static ga_status ga__npy_read_data(const char *func, FILE *f, ga_array *a, const ga__npy_header *h, const char *file)
+{
+    const size_t total = ga_nbytes(a), isz = ga__dtype_sizes[a->dtype], chunk = GA__MIN(total, GA__NPY_CHUNK / isz * isz);
+    if (total == 0) return GA_OK;
+    unsigned char *buf = (unsigned char *)ga_pinned_alloc(chunk);
+    if (!buf) return ga__t.error;
+    CUstream stream = ga__stream_of(a->device);
+    ga_status st = GA_OK;
+    size_t at = 0;
+    while (st == GA_OK && at < total) {
+        const size_t want = GA__MIN(chunk, total - at), got = fread(buf, 1, want, f);
+        if (got < want && ferror(f)) {
+            st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
+            break;
+        }
+        if (h->swap) ga__npy_swap(buf, got / isz, isz, ga__is_complex(a->dtype));
+        CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(a->data + at), buf, got, stream);
+        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream); /* (buf is reused) */
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyHtoDAsync");
+        at += got;
+        if (st == GA_OK && got < want) {
+            char sh[GA_MAXDIMS * 24];
+            ga__format_shape(sh, sizeof sh, h->ndim, h->shape);
+            st = ga__error(GA_ERROR_VALUE, func,
+                           "Failed to read all data for array. Expected %s = %lld elements, could only read %lld elements. "
+                           "(file seems not fully written?)",
+                           sh, (long long)a->size, (long long)(at / isz));
+        }
+    }
+    ga_pinned_free(buf);
+    return st;
+}
+
+GPUARR_API ga_array *ga_load(const char *file)
+{
+    static const char func[] = "ga_load";
+    if (!file) { ga__null_input(func, "file"); return NULL; }
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        ga__error(GA_ERROR_IO, func, "[Errno %d] %s: '%s'", errno, strerror(errno), file);
+        return NULL;
+    }
+    unsigned char pre[12 + GA__NPY_MAX_HEADER];
+    size_t got = fread(pre, 1, 12, f);
+    size_t need = got >= 8 && memcmp(pre, GA__NPY_MAGIC, 6) == 0 && pre[6] >= 2 ? 12 : 10;
+    size_t hlen = got >= 10 ? ((size_t)pre[8] | (size_t)pre[9] << 8 | (need == 12 && got >= 12 ? (size_t)pre[10] << 16 | (size_t)pre[11] << 24 : 0)) : 0;
+    if (got >= need && hlen <= GA__NPY_MAX_HEADER) got += fread(pre + got, 1, need + hlen - got, f);
+    ga__npy_header h;
+    ga_status st = ga__npy_parse(func, pre, got, &h);
+    ga_array *a = NULL, *r = NULL;
+    if (st == GA_OK && fseek(f, (long)h.data_offset, SEEK_SET) != 0)
+        st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
+    if (st == GA_OK) {
+        int64_t shape[GA_MAXDIMS];
+        for (int d = 0; d < h.ndim; d++) shape[d] = h.shape[h.fortran ? h.ndim - 1 - d : d];
+        a = ga__new_on_current(func, h.ndim, shape, h.dtype);
+        if (!a || ga__npy_read_data(func, f, a, &h, file) != GA_OK) st = ga__t.error ? ga__t.error : GA_ERROR_STATE;
+    }
+    fclose(f);
+    if (st == GA_OK) r = h.fortran ? ga__transpose(func, a, NULL) : ga_retain(a);
+    ga_release(a);
+    return ga__ret(r);
+}
+
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 20. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 21. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus
