@@ -31,7 +31,7 @@
     17. Reductions and statistics                                 >>reduce
     18. Sorting, searching, scans and sets                        >>sort
     19. Linear algebra: products                                  >>linalg
-    20. Files: NumPy's .npy format                                >>io
+    20. Files and printing                                        >>io
     21. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
@@ -2022,7 +2022,7 @@ GPUARR_API ga_array *ga_linalg_tensorinv(const ga_array *a, int ind);
 
 /* >>io */
 /* ======================================================================== */
-/* 20. Files: NumPy's .npy format                                           */
+/* 20. Files and printing: NumPy's .npy format, array2string               */
 /* ======================================================================== */
 
 /* numpy.save(file, arr): arr in NumPy's .npy format (version 1.0, or 2.0
@@ -2045,6 +2045,36 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr);
    GA_ERROR_TYPE for dtypes gpuarr lacks (strings, datetimes, structured);
    GA_ERROR_IO when the file cannot be opened or read. */
 GPUARR_API ga_array *ga_load(const char *file);
+
+/* --- printing ------------------------------------------------------------- */
+
+/* numpy.set_printoptions' options that gpuarr takes (per thread): digits
+   after the point (8), the element count above which arrays are summarised
+   with "..." (1000), the items kept at each end of a summarised axis (3),
+   the line width (75), suppress (print small numbers positionally, false).
+   NumPy's floatmode 'maxprec', sign '-', nanstr 'nan', infstr 'inf'. */
+typedef struct ga_printoptions {
+    int precision;
+    int64_t threshold;
+    int edgeitems;
+    int linewidth;
+    bool suppress;
+} ga_printoptions;
+
+/* numpy.set_printoptions / get_printoptions for the calling thread; NULL
+   restores NumPy's defaults. */
+GPUARR_API ga_status ga_set_printoptions(const ga_printoptions *options);
+GPUARR_API ga_printoptions ga_get_printoptions(void);
+
+/* numpy.array_repr(a) ("array([1, 2], dtype=int32)") and numpy.array_str(a)
+   ("[1 2]") into buf (size bytes, NUL-terminated, cut to fit; buf NULL and
+   size 0 to ask): the whole text's length, or -1 with the error. Only the
+   printed elements are read from the device (a summarised array's edges). */
+GPUARR_API int64_t ga_array_repr(const ga_array *a, char *buf, size_t size);
+GPUARR_API int64_t ga_array_str(const ga_array *a, char *buf, size_t size);
+
+/* print(a): ga_array_str and a newline on stdout. */
+GPUARR_API ga_status ga_print(const ga_array *a);
 
 #ifdef __cplusplus
 }
@@ -17665,7 +17695,7 @@ static void ga__linalg_shutdown(void) {}
 
 /* >>io */
 /* ------------------------------------------------------------------------ */
-/* 20. Files: NumPy's .npy format                                           */
+/* 20. Files and printing: NumPy's .npy format, array2string               */
 /* ------------------------------------------------------------------------ */
 
 /* The .npy format (numpy.lib.format): the magic "\x93NUMPY", the version
@@ -18267,6 +18297,647 @@ GPUARR_API ga_array *ga_load(const char *file)
     if (st == GA_OK) r = h.fortran ? ga__transpose(func, a, NULL) : ga_retain(a);
     ga_release(a);
     return ga__ret(r);
+}
+
+
+/* --- printing: NumPy's array2string ----------------------------------------- */
+
+/* The calling thread's print options (numpy.set_printoptions). */
+static GA__TLS ga_printoptions ga__printopts;
+static GA__TLS bool ga__printopts_set;
+
+static ga_printoptions ga__print_defaults(void)
+{
+    ga_printoptions o = {8, 1000, 3, 75, false};
+    return o;
+}
+
+GPUARR_API ga_printoptions ga_get_printoptions(void)
+{
+    return ga__printopts_set ? ga__printopts : ga__print_defaults();
+}
+
+GPUARR_API ga_status ga_set_printoptions(const ga_printoptions *options)
+{
+    static const char func[] = "ga_set_printoptions";
+    if (!options) {
+        ga__printopts_set = false;
+        return GA_OK;
+    }
+    if (options->precision < 0 || options->precision > 100)
+        return ga__error(GA_ERROR_VALUE, func, "precision must be between 0 and 100, not %d", options->precision);
+    if (options->threshold < 0) return ga__error(GA_ERROR_VALUE, func, "threshold must be non-negative");
+    if (options->edgeitems < 0) return ga__error(GA_ERROR_VALUE, func, "edgeitems must be non-negative");
+    if (options->linewidth < 1) return ga__error(GA_ERROR_VALUE, func, "linewidth must be positive");
+    ga__printopts = *options;
+    ga__printopts_set = true;
+    return GA_OK;
+}
+
+/* A growing string; `oom` once an allocation failed (then it stays as it was). */
+typedef struct ga__sb {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} ga__sb;
+
+static void ga__sb_add(ga__sb *b, const char *s, size_t n)
+{
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = GA__MAX(b->cap * 2, b->n + n + 64);
+        char *q = (char *)GPUARR_MALLOC(cap);
+        if (!q) {
+            b->oom = true;
+            return;
+        }
+        if (b->n) memcpy(q, b->p, b->n);
+        GPUARR_FREE(b->p);
+        b->p = q, b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void ga__sb_str(ga__sb *b, const char *s) { ga__sb_add(b, s, strlen(s)); }
+
+static void ga__sb_spaces(ga__sb *b, int n)
+{
+    for (int i = 0; i < n; i++) ga__sb_add(b, " ", 1);
+}
+
+/* The precision of a float dtype's values for the shortest round trip:
+   0 float64, 1 float32, 2 float16. */
+static bool ga__round_trips(double x, const char *text, int kind)
+{
+    if (kind == 1) return strtof(text, NULL) == (float)x;
+    double y = strtod(text, NULL);
+    if (kind == 2) return ga__double_to_half(y) == ga__double_to_half(x);
+    return y == x;
+}
+
+/* The shortest decimal digits of |x| (finite, > 0) that read back as x in
+   its dtype (Dragon4's unique mode): digits d1 d2 ... dn (no trailing
+   zeros) with |x| ~ d1.d2...dn 10^e. Returns n. */
+static int ga__shortest_digits(double x, int kind, char *dig, int *e)
+{
+    char buf[40];
+    x = fabs(x);
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p - 1, x);
+        if (p < 17 && !ga__round_trips(x, buf, kind)) continue;
+        int n = 0;
+        const char *c = buf;
+        for (; *c && *c != 'e'; c++)
+            if (isdigit((unsigned char)*c)) dig[n++] = *c;
+        *e = atoi(c + 1);
+        while (n > 1 && dig[n - 1] == '0') n--;
+        dig[n] = 0;
+        return n;
+    }
+    return 0;
+}
+
+/* How one float (part) is printed (NumPy's FloatingFormat after fillFormat). */
+typedef struct ga__ffmt {
+    bool exp;         /* scientific */
+    int precision, min_digits, pad_left, pad_right, exp_size;
+    bool plus;        /* sign '+' (a complex number's imaginary part) */
+    int kind;         /* 0 float64, 1 float32, 2 float16 */
+} ga__ffmt;
+
+/* x (finite) as NumPy's dragon4_positional / dragon4_scientific print it
+   with unique digits, at most `precision` fractional (mantissa) digits,
+   trailing zeros trimmed then padded to min_digits: the integer part into
+   ip, the fraction into fp (without the '.'), the exponent into ep. */
+static void ga__float_parts(double x, const ga__ffmt *f, bool exp, int precision, int min_digits, char *ip, char *fp, char *ep)
+{
+    char dig[40], buf[400];
+    int e = 0, n = x == 0 ? 1 : ga__shortest_digits(x, f->kind, dig, &e);
+    if (x == 0) dig[0] = '0', dig[1] = 0, e = 0;
+    const bool neg = signbit(x);
+    char *o = ip;
+    if (neg) *o++ = '-';
+    else if (f->plus) *o++ = '+';
+    if (exp) {
+        if (n - 1 > precision || n - 1 < min_digits) { /* rounded to `precision` digits; or more digits of x itself */
+            snprintf(buf, sizeof buf, "%.*e", n - 1 > precision ? precision : min_digits, fabs(x));
+            n = 0;
+            const char *c = buf;
+            for (; *c && *c != 'e'; c++)
+                if (isdigit((unsigned char)*c)) dig[n++] = *c;
+            e = atoi(c + 1);
+            while (n - 1 > min_digits && dig[n - 1] == '0') n--;
+        }
+        *o++ = dig[0], *o = 0;
+        int k = 0;
+        for (int i = 1; i < n; i++) fp[k++] = dig[i];
+        while (k < min_digits) fp[k++] = '0';
+        fp[k] = 0;
+        int mag = e < 0 ? -e : e, nd = mag >= 100 ? 3 : 2; /* (|e| <= 324) */
+        nd = GA__MAX(nd, GA__MIN(f->exp_size, 4));
+        ep[0] = 'e', ep[1] = e < 0 ? '-' : '+';
+        for (int i = nd - 1; i >= 0; i--) ep[2 + i] = (char)('0' + mag % 10), mag /= 10;
+        ep[2 + nd] = 0;
+        return;
+    }
+    ep[0] = 0;
+    if (n - 1 - e > precision || GA__MAX(n - 1 - e, 0) < min_digits) { /* rounded there; or more digits of x itself */
+        snprintf(buf, sizeof buf, "%.*f", n - 1 - e > precision ? precision : min_digits, fabs(x));
+        char *dot = strchr(buf, '.');
+        if (dot) *dot = 0;
+        strcpy(o, buf);
+        int k = 0;
+        if (dot)
+            for (const char *c = dot + 1; *c; c++) fp[k++] = *c;
+        while (k > min_digits && fp[k - 1] == '0') k--;
+        while (k < min_digits) fp[k++] = '0';
+        fp[k] = 0;
+        return;
+    }
+    /* the digits placed around the point */
+    int k = 0;
+    if (e < 0) {
+        *o++ = '0';
+        for (int i = 0; i < -e - 1; i++) fp[k++] = '0';
+        for (int i = 0; i < n; i++) fp[k++] = dig[i];
+    } else {
+        for (int i = 0; i <= e; i++) *o++ = i < n ? dig[i] : '0';
+        for (int i = e + 1; i < n; i++) fp[k++] = dig[i];
+    }
+    *o = 0;
+    while (k < min_digits) fp[k++] = '0';
+    fp[k] = 0;
+}
+
+/* fillFormat over the n values of v (one part of each element). */
+static void ga__ffmt_fill(ga__ffmt *f, const double *v, int64_t n, const ga_printoptions *o)
+{
+    double mx = 0, mn = INFINITY;
+    bool any = false, finite_any = false, nonfinite = false, neginf = f->plus;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(v[i])) {
+            nonfinite = true;
+            if (isinf(v[i]) && v[i] < 0) neginf = true;
+            continue;
+        }
+        finite_any = true;
+        double a = fabs(v[i]);
+        if (a != 0) any = true, mx = GA__MAX(mx, a), mn = GA__MIN(mn, a);
+    }
+    f->exp = false;
+    if (any) {
+        double ratio = mx / mn;
+        if (f->kind == 1) ratio = (double)((float)mx / (float)mn);
+        /* (NumPy 2.3+: the cutoff is 10^min(8, finfo.precision): 1e3 for float16, 1e6 for float32) */
+        const double cutoff = f->kind == 2 ? 1e3 : f->kind == 1 ? 1e6 : 1e8;
+        if (mx >= cutoff || (!o->suppress && (mn < 0.0001 || ratio > 1000.))) f->exp = true;
+    }
+    f->pad_left = f->pad_right = 0, f->exp_size = -1, f->min_digits = 0;
+    f->precision = o->precision;
+    if (finite_any) {
+        char ip[400], fp[400], ep[16];
+        int maxi = 0, maxf = 0, maxe = 0;
+        ga__ffmt probe = *f;
+        probe.exp_size = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (!isfinite(v[i])) continue;
+            ga__float_parts(v[i], &probe, f->exp, o->precision, 0, ip, fp, ep);
+            maxi = GA__MAX(maxi, (int)strlen(ip)), maxf = GA__MAX(maxf, (int)strlen(fp));
+            if (f->exp) maxe = GA__MAX(maxe, (int)strlen(ep) - 2);
+        }
+        f->pad_left = maxi;
+        if (f->exp) {
+            f->exp_size = maxe;
+            f->precision = f->min_digits = maxf;
+            f->pad_right = f->exp_size + 2 + f->precision;
+        } else {
+            f->pad_right = maxf;
+        }
+    }
+    if (nonfinite) {
+        const int offset = f->pad_right + 1;
+        f->pad_left = GA__MAX(f->pad_left, GA__MAX(3 - offset, 3 + (neginf ? 1 : 0) - offset));
+    }
+}
+
+/* One float (part) as the format prints it. */
+static void ga__ffmt_put(ga__sb *b, const ga__ffmt *f, double x)
+{
+    char ip[400], fp[400], ep[16], out[900];
+    if (!isfinite(x)) {
+        const char *r = isnan(x) ? (f->plus ? "+nan" : "nan") : x < 0 ? "-inf" : f->plus ? "+inf" : "inf";
+        ga__sb_spaces(b, f->pad_left + f->pad_right + 1 - (int)strlen(r));
+        ga__sb_str(b, r);
+        return;
+    }
+    ga__float_parts(x, f, f->exp, f->precision, f->min_digits, ip, fp, ep);
+    ga__sb_spaces(b, f->pad_left - (int)strlen(ip));
+    snprintf(out, sizeof out, "%s.%s%s", ip, fp, ep);
+    ga__sb_str(b, out);
+    if (!f->exp) ga__sb_spaces(b, f->pad_right - (int)strlen(fp));
+}
+
+/* A float scalar as NumPy's str prints it (numpy.float64's str: the
+   shortest digits, positional from 1e-4 to 1e16 (float32: 1e6, float16:
+   1e3) with at least one fractional digit, scientific otherwise,
+   "1e-05"). `part`: a complex number's part (no ".0" kept). */
+static void ga__scalar_float(ga__sb *b, double x, int kind, bool part)
+{
+    if (isnan(x)) { ga__sb_str(b, "nan"); return; }
+    if (isinf(x)) { ga__sb_str(b, x < 0 ? "-inf" : "inf"); return; }
+    char dig[40], out[400];
+    int e = 0, n = x == 0 ? 1 : ga__shortest_digits(x, kind, dig, &e);
+    if (x == 0) dig[0] = '0', dig[1] = 0, e = 0;
+    const double a = fabs(x);
+    size_t k = 0;
+    if (signbit(x)) out[k++] = '-';
+    const double upper = kind == 2 ? 1e3 : kind == 1 ? 1e6 : 1e16; /* (NumPy's cutoffs per type) */
+    if (x != 0 && (a < 1e-4 || a >= upper)) {
+        out[k++] = dig[0];
+        if (n > 1) {
+            out[k++] = '.';
+            for (int i = 1; i < n; i++) out[k++] = dig[i];
+        }
+        k += (size_t)snprintf(out + k, sizeof out - k, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    } else {
+        if (e < 0) {
+            out[k++] = '0', out[k++] = '.';
+            for (int i = 0; i < -e - 1; i++) out[k++] = '0';
+            for (int i = 0; i < n; i++) out[k++] = dig[i];
+        } else {
+            for (int i = 0; i <= e; i++) out[k++] = i < n ? dig[i] : '0';
+            out[k++] = '.';
+            if (n > e + 1)
+                for (int i = e + 1; i < n; i++) out[k++] = dig[i];
+            else if (part)
+                k--; /* "2", not "2." */
+            else
+                out[k++] = '0';
+        }
+    }
+    out[k] = 0;
+    ga__sb_str(b, out);
+}
+
+/* How the elements of one array print (NumPy's _get_format_function). */
+typedef struct ga__pfmt {
+    ga_dtype t;
+    int width;  /* integers: the widest */
+    ga__ffmt re, im;
+    bool zero_d;
+} ga__pfmt;
+
+/* Element i of host data of dtype t: its real (and imaginary) part as a double. */
+static void ga__print_value(const void *data, ga_dtype t, int64_t i, double *re, double *im)
+{
+    const unsigned char *p = (const unsigned char *)data + (size_t)i * ga__dtype_sizes[t];
+    *im = 0;
+    switch (t) {
+    case GA_FLOAT16: { uint16_t h; memcpy(&h, p, 2); *re = ga__half_to_double(h); break; }
+    case GA_FLOAT32: { float f; memcpy(&f, p, 4); *re = f; break; }
+    case GA_FLOAT64: memcpy(re, p, 8); break;
+    case GA_COMPLEX64: { float f[2]; memcpy(f, p, 8); *re = f[0], *im = f[1]; break; }
+    case GA_COMPLEX128: { double d[2]; memcpy(d, p, 16); *re = d[0], *im = d[1]; break; }
+    default: *re = 0; break;
+    }
+}
+
+/* Element i of an integer dtype as text. */
+static int ga__print_int(const void *data, ga_dtype t, int64_t i, char *out, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)data + (size_t)i * ga__dtype_sizes[t];
+    int64_t s = 0;
+    uint64_t u = 0;
+    switch (t) {
+    case GA_INT8: { int8_t v; memcpy(&v, p, 1); s = v; break; }
+    case GA_INT16: { int16_t v; memcpy(&v, p, 2); s = v; break; }
+    case GA_INT32: { int32_t v; memcpy(&v, p, 4); s = v; break; }
+    case GA_INT64: memcpy(&s, p, 8); break;
+    case GA_UINT8: u = p[0]; return snprintf(out, n, "%llu", (unsigned long long)u);
+    case GA_UINT16: { uint16_t v; memcpy(&v, p, 2); return snprintf(out, n, "%u", (unsigned)v); }
+    case GA_UINT32: { uint32_t v; memcpy(&v, p, 4); return snprintf(out, n, "%lu", (unsigned long)v); }
+    case GA_UINT64: memcpy(&u, p, 8); return snprintf(out, n, "%llu", (unsigned long long)u);
+    default: break;
+    }
+    return snprintf(out, n, "%lld", (long long)s);
+}
+
+static int ga__float_kind(ga_dtype t) { return t == GA_FLOAT16 ? 2 : (t == GA_FLOAT32 || t == GA_COMPLEX64) ? 1 : 0; }
+
+/* The format of the count printed elements of data (NumPy's formatters'
+   fill pass over the printed data only). False when out of memory. */
+static bool ga__pfmt_fill(ga__pfmt *f, const void *data, ga_dtype t, int64_t count, bool zero_d, const ga_printoptions *o)
+{
+    memset(f, 0, sizeof *f);
+    f->t = t, f->zero_d = zero_d;
+    const char k = ga__dtype_kinds[t];
+    if (k == 'i' || k == 'u') {
+        char buf[32];
+        for (int64_t i = 0; i < count; i++) f->width = GA__MAX(f->width, ga__print_int(data, t, i, buf, sizeof buf));
+        return true;
+    }
+    if (k != 'f' && k != 'c') return true;
+    double *re = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)GA__MAX(count, 1) * 2), *im = re + GA__MAX(count, 1);
+    if (!re) return false;
+    for (int64_t i = 0; i < count; i++) ga__print_value(data, t, i, &re[i], &im[i]);
+    f->re.kind = f->im.kind = ga__float_kind(t);
+    ga__ffmt_fill(&f->re, re, count, o);
+    if (k == 'c') {
+        f->im.plus = true;
+        ga__ffmt_fill(&f->im, im, count, o);
+    }
+    GPUARR_FREE(re);
+    return true;
+}
+
+static void ga__pfmt_put(ga__sb *b, const ga__pfmt *f, const void *data, int64_t i)
+{
+    const char k = ga__dtype_kinds[f->t];
+    if (k == 'b') {
+        const bool v = ((const unsigned char *)data)[i] != 0;
+        ga__sb_str(b, v ? (f->zero_d ? "True" : " True") : "False");
+    } else if (k == 'i' || k == 'u') {
+        char buf[32];
+        int n = ga__print_int(data, f->t, i, buf, sizeof buf);
+        ga__sb_spaces(b, f->width - n);
+        ga__sb_str(b, buf);
+    } else {
+        double re, im;
+        ga__print_value(data, f->t, i, &re, &im);
+        ga__ffmt_put(b, &f->re, re);
+        if (k == 'c') { /* the imaginary part with its 'j' before any padding */
+            ga__sb part = {NULL, 0, 0, false};
+            ga__ffmt_put(&part, &f->im, im);
+            size_t n = part.n;
+            while (n > 0 && part.p[n - 1] == ' ') n--;
+            ga__sb_add(b, part.p ? part.p : "", n);
+            ga__sb_str(b, "j");
+            if (part.p) ga__sb_add(b, part.p + n, part.n - n);
+            b->oom = b->oom || part.oom;
+            GPUARR_FREE(part.p);
+        }
+    }
+}
+
+/* The printing of one array: its printed data (C order, each summarised
+   axis cut to its edge items), the original shape. */
+typedef struct ga__pctx {
+    const void *data;
+    int ndim;
+    const int64_t *shape, *cut;
+    bool summary;
+    int edge;
+    const char *sep;
+    ga__pfmt f;
+} ga__pctx;
+
+/* NumPy's _extendLine: word onto line, or line into s and a new line. */
+static void ga__extend_line(ga__sb *s, ga__sb *line, const char *word, size_t wlen, int width, const char *prefix)
+{
+    const size_t plen = strlen(prefix);
+    bool wrap = line->n + wlen > (size_t)width;
+    if (line->n <= plen) wrap = false;
+    if (wrap) {
+        size_t n = line->n;
+        while (n > 0 && line->p[n - 1] == ' ') n--;
+        ga__sb_add(s, line->p, n);
+        ga__sb_str(s, "\n");
+        line->n = 0;
+        ga__sb_str(line, prefix);
+    }
+    ga__sb_add(line, word, wlen);
+}
+
+/* NumPy's _formatArray's recurser over axis `axis` of the subarray at
+   element `off` of the printed data, into out. */
+static void ga__format_axis(const ga__pctx *c, int axis, int64_t off, const char *hang, int width, ga__sb *out)
+{
+    if (axis == c->ndim) {
+        ga__pfmt_put(out, &c->f, c->data, off);
+        return;
+    }
+    char next_hang[512];
+    snprintf(next_hang, sizeof next_hang, "%s ", hang);
+    const int next_width = width - 1, left = c->ndim - axis;
+    const int64_t len = c->cut[axis];
+    int64_t stride = 1;
+    for (int d = axis + 1; d < c->ndim; d++) stride *= c->cut[d];
+    const bool summary = c->summary && 2 * (int64_t)c->edge < c->shape[axis];
+    const int64_t leading = summary ? c->edge : 0, trailing = summary ? c->edge : len;
+    ga__sb s = {NULL, 0, 0, false}, word = {NULL, 0, 0, false};
+    ga__sb_str(&s, "");
+    const size_t seplen = strlen(c->sep);
+    size_t sep_trim = seplen;
+    while (sep_trim > 0 && c->sep[sep_trim - 1] == ' ') sep_trim--;
+    if (left == 1) {
+        const int elem_width = width - (int)GA__MAX(sep_trim, 1);
+        ga__sb line = {NULL, 0, 0, false};
+        ga__sb_str(&line, hang);
+        for (int64_t j = 0; j < len; j++) {
+            const bool last = j == len - 1;
+            if (summary && j == leading) {
+                ga__extend_line(&s, &line, "...", 3, elem_width, hang);
+                ga__sb_add(&line, c->sep, seplen);
+            }
+            if (summary && j >= leading && j < len - trailing) continue;
+            word.n = 0;
+            ga__sb_str(&word, "");
+            ga__format_axis(c, axis + 1, off + j * stride, next_hang, next_width, &word);
+            ga__extend_line(&s, &line, word.p, word.n, elem_width, hang);
+            if (!last) ga__sb_add(&line, c->sep, seplen);
+        }
+        ga__sb_add(&s, line.p, line.n);
+        s.oom = s.oom || line.oom;
+        GPUARR_FREE(line.p);
+    } else {
+        char line_sep[64];
+        size_t ls = 0;
+        memcpy(line_sep, c->sep, sep_trim), ls = sep_trim;
+        for (int i = 0; i < left - 1 && ls < sizeof line_sep - 1; i++) line_sep[ls++] = '\n';
+        line_sep[ls] = 0;
+        for (int64_t j = 0; j < len; j++) {
+            if (summary && j == leading) {
+                ga__sb_str(&s, hang);
+                ga__sb_str(&s, "...");
+                ga__sb_str(&s, line_sep);
+            }
+            if (summary && j >= leading && j < len - trailing) continue;
+            ga__sb_str(&s, hang);
+            ga__format_axis(c, axis + 1, off + j * stride, next_hang, next_width, &s);
+            if (j < len - 1) ga__sb_str(&s, line_sep);
+        }
+    }
+    const size_t hl = strlen(hang);
+    ga__sb_str(out, "[");
+    if (s.p && s.n >= hl) ga__sb_add(out, s.p + hl, s.n - hl);
+    ga__sb_str(out, "]");
+    out->oom = out->oom || s.oom || word.oom;
+    GPUARR_FREE(s.p), GPUARR_FREE(word.p);
+}
+
+/* NumPy's repr (repr true) or str of an array whose printed data is given
+   (host, C order; each summarised axis cut to 2 edgeitems), into b. */
+static void ga__format(ga__sb *b, const void *data, ga_dtype t, int ndim, const int64_t *shape, const int64_t *cut, bool repr,
+                       const ga_printoptions *o)
+{
+    int64_t size = 1, printed = 1;
+    for (int d = 0; d < ndim; d++) size *= shape[d], printed *= cut[d];
+    const bool summary = size > o->threshold;
+    if (!repr && ndim == 0) { /* str of a 0-d array: the scalar's str */
+        const char k = ga__dtype_kinds[t];
+        if (k == 'f') {
+            double re, im;
+            ga__print_value(data, t, 0, &re, &im);
+            ga__scalar_float(b, re, ga__float_kind(t), false);
+        } else if (k == 'c') {
+            double re, im;
+            ga__print_value(data, t, 0, &re, &im);
+            if (re == 0 && !signbit(re)) {
+                ga__scalar_float(b, im, ga__float_kind(t), true);
+                ga__sb_str(b, "j");
+            } else {
+                ga__sb_str(b, "(");
+                ga__scalar_float(b, re, ga__float_kind(t), true);
+                if (!(im < 0) && !(isnan(im) && signbit(im))) ga__sb_str(b, "+");
+                ga__scalar_float(b, im, ga__float_kind(t), true);
+                ga__sb_str(b, "j)");
+            }
+        } else {
+            ga__pfmt f;
+            if (!ga__pfmt_fill(&f, data, t, 1, true, o)) b->oom = true;
+            ga__pfmt_put(b, &f, data, 0);
+        }
+        return;
+    }
+    const char *prefix = repr ? "array(" : "";
+    ga__sb lst = {NULL, 0, 0, false};
+    if (size == 0) {
+        ga__sb_str(&lst, "[]");
+    } else {
+        ga__pctx c;
+        memset(&c, 0, sizeof c);
+        c.data = data, c.ndim = ndim, c.shape = shape, c.cut = cut, c.summary = summary, c.edge = o->edgeitems;
+        c.sep = repr ? ", " : " ";
+        if (!ga__pfmt_fill(&c.f, data, t, printed, ndim == 0, o)) lst.oom = true;
+        char hang[64];
+        snprintf(hang, sizeof hang, " %s", repr ? "      " : "");
+        ga__format_axis(&c, 0, 0, hang, o->linewidth - (repr ? 1 : 0), &lst);
+    }
+    if (!repr) {
+        ga__sb_add(b, lst.p ? lst.p : "", lst.n);
+        b->oom = b->oom || lst.oom;
+        GPUARR_FREE(lst.p);
+        return;
+    }
+    const bool implied = t == GA_INT64 || t == GA_FLOAT64 || t == GA_COMPLEX128 || t == GA_BOOL;
+    char extras[600];
+    size_t en = 0;
+    extras[0] = 0;
+    if ((size == 0 && !(ndim == 1 && shape[0] == 0)) || size > o->threshold) { /* Python's repr of the shape */
+        en += (size_t)snprintf(extras + en, sizeof extras - en, "shape=(");
+        for (int d = 0; d < ndim && en < sizeof extras - 32; d++)
+            en += (size_t)snprintf(extras + en, sizeof extras - en, d ? ", %lld" : "%lld", (long long)shape[d]);
+        en += (size_t)snprintf(extras + en, sizeof extras - en, ndim == 1 ? ",)" : ")");
+    }
+    if (!implied || size == 0) en += (size_t)snprintf(extras + en, sizeof extras - en, "%sdtype=%s", en ? ", " : "", ga__dtype_names[t]);
+    ga__sb_str(b, prefix);
+    ga__sb_add(b, lst.p ? lst.p : "", lst.n);
+    b->oom = b->oom || lst.oom;
+    GPUARR_FREE(lst.p);
+    if (!en) {
+        ga__sb_str(b, ")");
+        return;
+    }
+    ga__sb_str(b, ",");
+    size_t last = 0;
+    for (size_t i = 0; b->p && i < b->n; i++)
+        if (b->p[i] == '\n') last = i + 1;
+    if (b->p && (b->n - last) + en + 1 + 1 > (size_t)o->linewidth) {
+        ga__sb_str(b, "\n");
+        ga__sb_spaces(b, (int)strlen(prefix));
+    } else {
+        ga__sb_str(b, " ");
+    }
+    ga__sb_add(b, extras, en);
+    ga__sb_str(b, ")");
+}
+
+/* The elements a prints, on the host (C order): all of a, or where it has
+   more than `threshold` elements each axis longer than 2 edgeitems cut to
+   its first and last edgeitems (NumPy's _leading_trailing), shape in cut.
+   GPUARR_FREE it. */
+static void *ga__print_data(const char *func, const ga_array *a, const ga_printoptions *o, int64_t *cut)
+{
+    ga_array *x = ga_retain((ga_array *)a);
+    const bool summary = a->size > o->threshold;
+    for (int d = 0; d < a->ndim; d++) {
+        cut[d] = a->shape[d];
+        if (!summary || a->shape[d] <= 2 * (int64_t)o->edgeitems) continue;
+        const int64_t k = o->edgeitems, n = 2 * k;
+        int64_t *idx = (int64_t *)GPUARR_MALLOC(sizeof(int64_t) * (size_t)n);
+        if (!idx) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); ga_release(x); return NULL; }
+        for (int64_t i = 0; i < k; i++) idx[i] = i, idx[k + i] = a->shape[d] - k + i;
+        ga_array *ia = x ? ga__from_host(func, idx, 1, &n, GA_INT64, true) : NULL;
+        GPUARR_FREE(idx);
+        ga_array *y = ia ? ga_take(x, ia, d, GA_INDEX_RAISE) : NULL;
+        ga_release(ia), ga_release(x);
+        x = y;
+        cut[d] = n;
+        if (!x) return NULL;
+    }
+    const size_t bytes = ga_nbytes(x);
+    void *h = GPUARR_MALLOC(bytes ? bytes : 1);
+    if (!h) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    else if (bytes && ga__to_host(func, x, h, bytes, true) != GA_OK) { GPUARR_FREE(h); h = NULL; }
+    ga_release(x);
+    return h;
+}
+
+/* repr or str of a into buf (size bytes, NUL-terminated, cut to fit):
+   the length of the whole text, or -1 with the error. */
+static int64_t ga__print_to(const char *func, const ga_array *a, char *buf, size_t size, bool repr)
+{
+    if (!a) { ga__null_input(func, "a"); return -1; }
+    if (!buf && size) { ga__null_input(func, "buf"); return -1; }
+    const ga_printoptions o = ga_get_printoptions();
+    int64_t cut[GA_MAXDIMS];
+    void *data = ga__print_data(func, a, &o, cut);
+    if (!data) return -1;
+    ga__sb b = {NULL, 0, 0, false};
+    ga__format(&b, data, a->dtype, a->ndim, a->shape, cut, repr, &o);
+    GPUARR_FREE(data);
+    if (b.oom) {
+        GPUARR_FREE(b.p);
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return -1;
+    }
+    const int64_t n = (int64_t)b.n;
+    if (size) {
+        const size_t k = GA__MIN(b.n, size - 1);
+        if (k) memcpy(buf, b.p, k);
+        buf[k] = 0;
+    }
+    GPUARR_FREE(b.p);
+    return n;
+}
+
+GPUARR_API int64_t ga_array_repr(const ga_array *a, char *buf, size_t size) { return ga__print_to("ga_array_repr", a, buf, size, true); }
+
+GPUARR_API int64_t ga_array_str(const ga_array *a, char *buf, size_t size) { return ga__print_to("ga_array_str", a, buf, size, false); }
+
+GPUARR_API ga_status ga_print(const ga_array *a)
+{
+    static const char func[] = "ga_print";
+    const int64_t n = ga__print_to(func, a, NULL, 0, false);
+    if (n < 0) return ga__t.error;
+    char *s = (char *)GPUARR_MALLOC((size_t)n + 1);
+    if (!s) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    ga_status st = ga__print_to(func, a, s, (size_t)n + 1, false) < 0 ? ga__t.error : GA_OK;
+    if (st == GA_OK) printf("%s\n", s);
+    GPUARR_FREE(s);
+    return st;
 }
 
 /* >>abi */

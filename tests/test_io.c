@@ -17,6 +17,10 @@
 #include <unistd.h>
 
 #include "npy_cases.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings" /* (NumPy's texts of the larger arrays) */
+#include "print_cases.h"
+#pragma GCC diagnostic pop
 
 TEST(npy_headers_are_numpy_s_bytes)
 {
@@ -60,6 +64,29 @@ TEST(npy_headers_read_as_numpy_reads_them)
         }
     }
     ga_clear_error();
+}
+
+/* repr and str of arrays of every dtype (summarised ones given as their
+   printed edges) as NumPy prints them under its default options. */
+TEST(printing_matches_numpy)
+{
+    const ga_printoptions o = ga_get_printoptions();
+    int shown = 0;
+    for (size_t i = 0; i < sizeof print_cases / sizeof print_cases[0]; i++) {
+        const print_case *c = &print_cases[i];
+        for (int repr = 0; repr < 2; repr++) {
+            ga__sb b = {NULL, 0, 0, false};
+            ga__format(&b, c->bytes, c->dtype, c->ndim, c->shape, c->cut, repr == 1, &o);
+            const char *want = repr ? c->repr : c->str;
+            const bool same = b.p && strcmp(b.p, want) == 0;
+            if (!same && shown++ < 12)
+                CHECK(false, "case %zu %s (%s):\n%s\nNumPy:\n%s", i, repr ? "repr" : "str", ga_dtype_name(c->dtype), b.p ? b.p : "(null)",
+                      want);
+            else if (!same)
+                test_failures++;
+            GPUARR_FREE(b.p);
+        }
+    }
 }
 
 /* Shapes past int64's bytes, too many dims, a negative extent, unsupported
@@ -216,5 +243,62 @@ DEVICE_TEST(load_big_endian_and_short_files)
     ga_array *bf = ga_ones(1, (const int64_t[]){2}, GA_BFLOAT16);
     CHECK_ERROR(ga_save(tmp_path("bf.npy"), bf) != GA_OK, GA_ERROR_TYPE, "ga_save: dtype bfloat16 has no .npy format");
     ga_release(bf), ga_release(x);
+    ga_clear_error();
+}
+
+/* ga_array_repr / ga_array_str / ga_print of device arrays: the small
+   cases of tests/print_cases.h uploaded, and two summarised arrays read
+   only at their edges (NumPy's texts). */
+DEVICE_TEST(printing_device_arrays)
+{
+    int bad = 0;
+    for (size_t i = 0; i < sizeof print_cases / sizeof print_cases[0]; i++) {
+        const print_case *c = &print_cases[i];
+        int64_t size = 1;
+        for (int d = 0; d < c->ndim; d++) size *= c->shape[d];
+        if (size > 1000) continue; /* (only the edges are in the table) */
+        ga_array *a = ga_from_host(c->bytes, c->ndim, c->shape, c->dtype);
+        char r[8192], s[8192];
+        const int64_t nr = a ? ga_array_repr(a, r, sizeof r) : -1, ns = a ? ga_array_str(a, s, sizeof s) : -1;
+        const bool same = nr == (int64_t)strlen(c->repr) && ns == (int64_t)strlen(c->str) && strcmp(r, c->repr) == 0 &&
+                          strcmp(s, c->str) == 0;
+        if (!same && bad++ < 5) CHECK(false, "case %zu: %s / %s (%s)", i, nr >= 0 ? r : "-", ns >= 0 ? s : "-", ga_last_error_message());
+        ga_release(a);
+    }
+    CHECK(bad == 0, "%d cases differ", bad);
+    ga_array *x = ga_arange(0, 1100, 1, GA_INT64);
+    char buf[256];
+    CHECK(ga_array_repr(x, buf, sizeof buf) == 62 && strcmp(buf, "array([   0,    1,    2, ..., 1097, 1098, 1099], shape=(1100,))") == 0,
+          "summarised repr: %s", buf);
+    ga_array *y0 = ga_arange(0, 2400, 1, GA_FLOAT32), *y1 = ga_reshape(y0, 2, (const int64_t[]){2, 1200});
+    ga_array *y = ga_divide_scalar(y1, ga_int(7));
+    char big[512];
+    CHECK(ga_array_str(y, big, sizeof big) > 0 &&
+              strcmp(big, "[[0.0000000e+00 1.4285715e-01 2.8571430e-01 ... 1.7100000e+02\n  1.7114285e+02 1.7128572e+02]\n "
+                          "[1.7142857e+02 1.7157143e+02 1.7171428e+02 ... 3.4242856e+02\n  3.4257144e+02 3.4271429e+02]]") == 0,
+          "summarised str:\n%s", big);
+    CHECK(ga_array_repr(x, buf, 10) == 62 && strlen(buf) == 9, "cut to the buffer, the whole length returned");
+    CHECK_OK(ga_print(x));
+    ga_release(y), ga_release(y1), ga_release(y0), ga_release(x);
+    ga_clear_error();
+}
+
+TEST(print_options)
+{
+    ga_printoptions o = ga_get_printoptions();
+    CHECK(o.precision == 8 && o.threshold == 1000 && o.edgeitems == 3 && o.linewidth == 75 && !o.suppress, "NumPy's defaults");
+    const double v[3] = {1.0 / 3, 2.0 / 3, 1.0};
+    ga_printoptions p = o;
+    p.precision = 3;
+    CHECK_OK(ga_set_printoptions(&p));
+    const ga_printoptions q = ga_get_printoptions();
+    ga__sb b = {NULL, 0, 0, false};
+    ga__format(&b, v, GA_FLOAT64, 1, (const int64_t[]){3}, (const int64_t[]){3}, true, &q);
+    CHECK(b.p && strcmp(b.p, "array([0.333, 0.667, 1.   ])") == 0, "precision 3: %s", b.p ? b.p : "-");
+    GPUARR_FREE(b.p);
+    p.precision = -1;
+    CHECK_ERROR(ga_set_printoptions(&p) != GA_OK, GA_ERROR_VALUE, "ga_set_printoptions: precision must be between 0 and 100");
+    CHECK_OK(ga_set_printoptions(NULL));
+    CHECK(ga_get_printoptions().precision == 8, "NULL restores the defaults");
     ga_clear_error();
 }
