@@ -18867,31 +18867,37 @@ static void ga__format(ga__sb *b, const void *data, ga_dtype t, int ndim, const 
 /* The elements a prints, on the host (C order): all of a, or where it has
    more than `threshold` elements each axis longer than 2 edgeitems cut to
    its first and last edgeitems (NumPy's _leading_trailing), shape in cut.
-   GPUARR_FREE it. */
+   GPUARR_FREE it. (The public calls inside run in a scope of their own, so
+   that none of their arrays lands in the caller's.) */
 static void *ga__print_data(const char *func, const ga_array *a, const ga_printoptions *o, int64_t *cut)
 {
-    ga_array *x = ga_retain((ga_array *)a);
     const bool summary = a->size > o->threshold;
-    for (int d = 0; d < a->ndim; d++) {
+    void *h = NULL;
+    ga_scope_begin();
+    const ga_array *x = a;
+    for (int d = 0; x && d < a->ndim; d++) {
         cut[d] = a->shape[d];
         if (!summary || a->shape[d] <= 2 * (int64_t)o->edgeitems) continue;
         const int64_t k = o->edgeitems, n = 2 * k;
         int64_t *idx = (int64_t *)GPUARR_MALLOC(sizeof(int64_t) * (size_t)n);
-        if (!idx) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); ga_release(x); return NULL; }
+        if (!idx) {
+            ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            x = NULL;
+            break;
+        }
         for (int64_t i = 0; i < k; i++) idx[i] = i, idx[k + i] = a->shape[d] - k + i;
-        ga_array *ia = x ? ga__from_host(func, idx, 1, &n, GA_INT64, true) : NULL;
+        ga_array *ia = ga_from_host(idx, 1, &n, GA_INT64);
         GPUARR_FREE(idx);
-        ga_array *y = ia ? ga_take(x, ia, d, GA_INDEX_RAISE) : NULL;
-        ga_release(ia), ga_release(x);
-        x = y;
+        x = ga_take(x, ia, d, GA_INDEX_RAISE);
         cut[d] = n;
-        if (!x) return NULL;
     }
-    const size_t bytes = ga_nbytes(x);
-    void *h = GPUARR_MALLOC(bytes ? bytes : 1);
-    if (!h) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-    else if (bytes && ga__to_host(func, x, h, bytes, true) != GA_OK) { GPUARR_FREE(h); h = NULL; }
-    ga_release(x);
+    if (x) {
+        const size_t bytes = ga_nbytes(x);
+        h = GPUARR_MALLOC(bytes ? bytes : 1);
+        if (!h) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        else if (bytes && ga__to_host(func, x, h, bytes, true) != GA_OK) GPUARR_FREE(h), h = NULL;
+    }
+    ga_scope_end();
     return h;
 }
 

@@ -278,6 +278,9 @@ DEVICE_TEST(printing_device_arrays)
                           "[1.7142857e+02 1.7157143e+02 1.7171428e+02 ... 3.4242856e+02\n  3.4257144e+02 3.4271429e+02]]") == 0,
           "summarised str:\n%s", big);
     CHECK(ga_array_repr(x, buf, 10) == 62 && strlen(buf) == 9, "cut to the buffer, the whole length returned");
+    ga_scope_begin(); /* (the edges' temporaries stay out of the caller's scope) */
+    CHECK(ga_array_str(x, buf, sizeof buf) == 35 && strcmp(buf, "[   0    1    2 ... 1097 1098 1099]") == 0, "in a scope: %s", buf);
+    ga_scope_end();
     CHECK_OK(ga_print(x));
     ga_release(y), ga_release(y1), ga_release(y0), ga_release(x);
     ga_clear_error();
