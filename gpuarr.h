@@ -18119,10 +18119,10 @@ static ga_status ga__npy_parse(const char *func, const unsigned char *buf, size_
     size_t hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
     if (major > 1) hlen |= (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
     const size_t start = 8 + lenbytes;
+    if (hlen > GA__NPY_MAX_HEADER) /* (checked first: ga_load reads no more than this) */
+        return ga__error(GA_ERROR_VALUE, func, "Header info length (%zu) is large and may not be safe to load securely.", hlen);
     if (len - start < hlen)
         return ga__error(GA_ERROR_VALUE, func, "EOF: reading array header, expected %zu bytes got %zu", hlen, len - start);
-    if (hlen > GA__NPY_MAX_HEADER)
-        return ga__error(GA_ERROR_VALUE, func, "Header info length (%zu) is large and may not be safe to load securely.", hlen);
     h->data_offset = start + hlen;
     return ga__npy_dict(func, (const char *)buf + start, (const char *)buf + start + hlen, major < 3, h);
 }
@@ -18281,7 +18281,8 @@ GPUARR_API ga_array *ga_load(const char *file)
     size_t got = fread(pre, 1, 12, f);
     size_t need = got >= 8 && memcmp(pre, GA__NPY_MAGIC, 6) == 0 && pre[6] >= 2 ? 12 : 10;
     size_t hlen = got >= 10 ? ((size_t)pre[8] | (size_t)pre[9] << 8 | (need == 12 && got >= 12 ? (size_t)pre[10] << 16 | (size_t)pre[11] << 24 : 0)) : 0;
-    if (got >= need && hlen <= GA__NPY_MAX_HEADER) got += fread(pre + got, 1, need + hlen - got, f);
+    if (got >= need && hlen <= GA__NPY_MAX_HEADER && need + hlen > got) got += fread(pre + got, 1, need + hlen - got, f);
+    if (got > need + hlen) got = need + hlen; /* (a short header: the data's first bytes are not header) */
     ga__npy_header h;
     ga_status st = ga__npy_parse(func, pre, got, &h);
     ga_array *a = NULL, *r = NULL;

@@ -14,6 +14,7 @@
 #include "gpuarr.h"
 #include "harness.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "npy_cases.h"
@@ -21,6 +22,15 @@
 #pragma GCC diagnostic ignored "-Woverlength-strings" /* (NumPy's texts of the larger arrays) */
 #include "print_cases.h"
 #pragma GCC diagnostic pop
+
+/* A file of build/tests/io (made here: test_faults keeps its files the same way). */
+static const char *tmp_path(const char *name)
+{
+    static char path[160];
+    mkdir("build", 0755), mkdir("build/tests", 0755), mkdir("build/tests/io", 0755);
+    snprintf(path, sizeof path, "build/tests/io/%s", name);
+    return path;
+}
 
 TEST(npy_headers_are_numpy_s_bytes)
 {
@@ -125,23 +135,24 @@ TEST(load_and_save_errors_without_a_device)
                 "ga_load: [Errno 2] No such file or directory: '/nonexistent/x.npy'");
     CHECK_ERROR(ga_load(NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_load: file is NULL");
     CHECK_ERROR(ga_save("x", NULL) != GA_OK, GA_ERROR_NULL_INPUT, "ga_save: arr is NULL");
+    /* files whose header is cut, empty or too long: refused before any device work */
+    static const struct { const char *bytes; size_t len; const char *error; } files[] = {
+        {"\x93NUMPY\x01\x00\x00\x00{'descr': '<f8'}", 26, "ga_load: Cannot parse header: ''"},
+        {"\x93NUMPY\x01\x00\x01\x00", 10, "ga_load: EOF: reading array header, expected 1 bytes got 0"},
+        {"\x93NUMPY\x02\x00\xff\xff\xff\x7f", 12, "ga_load: Header info length (2147483647) is large"},
+        {"\x93NU", 3, "ga_load: EOF: reading magic string, expected 8 bytes got 3"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const char *path = tmp_path("bad.npy");
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(files[i].bytes, 1, files[i].len, f) == files[i].len, "writing %s", path);
+        if (f) fclose(f);
+        CHECK_ERROR(ga_load(path) == NULL, GA_ERROR_VALUE, files[i].error);
+    }
     ga_clear_error();
 }
 
 /* ---- device --------------------------------------------------------------- */
-
-static char tmpdir[64];
-
-static const char *tmp_path(const char *name)
-{
-    static char path[160];
-    if (!tmpdir[0]) {
-        snprintf(tmpdir, sizeof tmpdir, "/tmp/gpuarr_io_XXXXXX");
-        if (!mkdtemp(tmpdir)) snprintf(tmpdir, sizeof tmpdir, "/tmp");
-    }
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    return path;
-}
 
 /* The bytes of a file (NULL on failure; *n its length). */
 static unsigned char *slurp(const char *path, size_t *n)
