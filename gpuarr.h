@@ -2046,6 +2046,33 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr);
    GA_ERROR_IO when the file cannot be opened or read. */
 GPUARR_API ga_array *ga_load(const char *file);
 
+/* numpy.savez(file, *arrays, **named): n arrays as the .npy members of a
+   zip archive (stored, as NumPy's savez: "arr_0.npy", ... or names[i] +
+   ".npy" where names is not NULL and names[i] is not NULL), ".npz"
+   appended to a file name without it as NumPy does; zip64 records where
+   the sizes need them, as Python's zipfile writes them. NumPy's np.load
+   reads it. */
+GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays);
+
+/* numpy.load of a .npz file: the archive opened and its directory read
+   (numpy.lib.npyio.NpzFile); its members are read one at a time by
+   ga_npz_get. Stored members (numpy.savez) are read; compressed ones
+   (savez_compressed, deflate) are GA_ERROR_NOT_IMPLEMENTED for now.
+   ga_npz_close closes it. */
+typedef struct ga_npz ga_npz;
+GPUARR_API ga_npz *ga_load_npz(const char *file);
+
+/* The number of members, and member i's name less ".npy" (NpzFile.files). */
+GPUARR_API int ga_npz_count(const ga_npz *z);
+GPUARR_API const char *ga_npz_name(const ga_npz *z, int i);
+
+/* npz[name]: the member `name` (or `name`.npy) loaded as ga_load loads a
+   .npy file, its CRC-32 checked ("Bad CRC-32 for file 'x.npy'");
+   GA_ERROR_VALUE "x is not a file in the archive" for another name. */
+GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name);
+
+GPUARR_API void ga_npz_close(ga_npz *z);
+
 /* --- printing ------------------------------------------------------------- */
 
 /* numpy.set_printoptions' options that gpuarr takes (per thread): digits
@@ -17721,6 +17748,69 @@ typedef struct ga__npy_header {
     size_t data_offset; /* the preamble and the header */
 } ga__npy_header;
 
+/* CRC-32 (zip's, reflected 0xEDB88320), its table made once. */
+static uint32_t ga__crc_table[256];
+static pthread_once_t ga__crc_once = PTHREAD_ONCE_INIT;
+
+static void ga__crc_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        ga__crc_table[i] = c;
+    }
+}
+
+static uint32_t ga__crc32(uint32_t crc, const void *data, size_t n)
+{
+    pthread_once(&ga__crc_once, ga__crc_init);
+    const unsigned char *p = (const unsigned char *)data;
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) crc = ga__crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
+
+static uint16_t ga__le16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t ga__le32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t ga__le64(const unsigned char *p) { return (uint64_t)ga__le32(p) | (uint64_t)ga__le32(p + 4) << 32; }
+static void ga__put16(unsigned char *p, uint32_t v) { p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8); }
+static void ga__put32(unsigned char *p, uint32_t v) { ga__put16(p, v & 0xffff), ga__put16(p + 2, v >> 16); }
+static void ga__put64(unsigned char *p, uint64_t v) { ga__put32(p, (uint32_t)v), ga__put32(p + 4, (uint32_t)(v >> 32)); }
+
+
+/* A growing string; `oom` once an allocation failed (then it stays as it was). */
+typedef struct ga__sb {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} ga__sb;
+
+static void ga__sb_add(ga__sb *b, const char *s, size_t n)
+{
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = GA__MAX(b->cap * 2, b->n + n + 64);
+        char *q = (char *)GPUARR_MALLOC(cap);
+        if (!q) {
+            b->oom = true;
+            return;
+        }
+        if (b->n) memcpy(q, b->p, b->n);
+        GPUARR_FREE(b->p);
+        b->p = q, b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void ga__sb_str(ga__sb *b, const char *s) { ga__sb_add(b, s, strlen(s)); }
+
+static void ga__sb_spaces(ga__sb *b, int n)
+{
+    for (int i = 0; i < n; i++) ga__sb_add(b, " ", 1);
+}
+
 /* A Python literal value, as parsed: its kind, a repr of it as Python
    prints it (normalised spacing; cut at the buffer's end), and for strings
    their text, for integers their value, for tuples of integers the items. */
@@ -18185,8 +18275,8 @@ static char *ga__npy_name(const char *file)
 }
 
 /* Copies the C-contiguous bytes of device array c to f through pinned
-   staging buffers, a chunk at a time. */
-static ga_status ga__npy_write_data(const char *func, FILE *f, const ga_array *c, const char *name)
+   staging buffers, a chunk at a time; *crc updated with them (NULL: not). */
+static ga_status ga__npy_write_data(const char *func, FILE *f, const ga_array *c, const char *name, uint32_t *crc)
 {
     const size_t total = ga_nbytes(c), chunk = GA__MIN(total, GA__NPY_CHUNK);
     if (total == 0) return GA_OK;
@@ -18200,6 +18290,7 @@ static ga_status ga__npy_write_data(const char *func, FILE *f, const ga_array *c
         if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
         if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
         else if (fwrite(buf, 1, n, f) != n) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
+        else if (crc) *crc = ga__crc32(*crc, buf, n);
     }
     ga_pinned_free(buf);
     return st;
@@ -18225,17 +18316,20 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr)
     if (!name) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
     else if (!f) st = ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", name, strerror(errno));
     else if (fwrite(header, 1, hbytes, f) != hbytes) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
-    if (st == GA_OK) st = ga__npy_write_data(func, f, c, name);
+    if (st == GA_OK) st = ga__npy_write_data(func, f, c, name, NULL);
     if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
     GPUARR_FREE(name);
     ga_release(c);
     return st;
 }
 
-/* Reads the data of header h (at f's position) into the C-contiguous `a`
-   (h's shape, reversed for Fortran order) through pinned staging buffers,
-   swapping big-endian values; NumPy's error for a short file. */
-static ga_status ga__npy_read_data(const char *func, FILE *f, ga_array *a, const ga__npy_header *h, const char *file)
+/* Reads the data of header h (at f's position, at most `avail` bytes of
+   it there: an archive member's end) into the C-contiguous `a` (h's shape,
+   reversed for Fortran order) through pinned staging buffers, swapping
+   big-endian values, *crc updated with the bytes as stored; NumPy's error
+   for a short file. */
+static ga_status ga__npy_read_data(const char *func, FILE *f, uint64_t avail, ga_array *a, const ga__npy_header *h,
+                                   const char *file, uint32_t *crc)
 {
     const size_t total = ga_nbytes(a), isz = ga__dtype_sizes[a->dtype], chunk = GA__MIN(total, GA__NPY_CHUNK / isz * isz);
     if (total == 0) return GA_OK;
@@ -18245,11 +18339,13 @@ static ga_status ga__npy_read_data(const char *func, FILE *f, ga_array *a, const
     ga_status st = GA_OK;
     size_t at = 0;
     while (st == GA_OK && at < total) {
-        const size_t want = GA__MIN(chunk, total - at), got = fread(buf, 1, want, f);
+        const size_t want = GA__MIN(chunk, total - at);
+        const size_t got = fread(buf, 1, (size_t)GA__MIN((uint64_t)want, avail - GA__MIN(avail, (uint64_t)at)), f);
         if (got < want && ferror(f)) {
             st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
             break;
         }
+        *crc = ga__crc32(*crc, buf, got);
         if (h->swap) ga__npy_swap(buf, got / isz, isz, ga__is_complex(a->dtype));
         CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(a->data + at), buf, got, stream);
         if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream); /* (buf is reused) */
@@ -18268,6 +18364,37 @@ static ga_status ga__npy_read_data(const char *func, FILE *f, ga_array *a, const
     return st;
 }
 
+/* The .npy file that starts at byte `base` of f (at most `avail` bytes of
+   it: an archive member's size) as a new array (unscoped); *crc, when not
+   NULL, the CRC-32 of the bytes read (preamble, header and data). */
+static ga_array *ga__npy_load_at(const char *func, FILE *f, uint64_t base, uint64_t avail, const char *file, uint32_t *crc)
+{
+    unsigned char pre[12 + GA__NPY_MAX_HEADER];
+    size_t got = fseek(f, (long)base, SEEK_SET) == 0 ? fread(pre, 1, (size_t)GA__MIN((uint64_t)12, avail), f) : 0;
+    size_t need = got >= 8 && memcmp(pre, GA__NPY_MAGIC, 6) == 0 && pre[6] >= 2 ? 12 : 10;
+    size_t hlen = got >= 10 ? ((size_t)pre[8] | (size_t)pre[9] << 8 | (need == 12 && got >= 12 ? (size_t)pre[10] << 16 | (size_t)pre[11] << 24 : 0)) : 0;
+    if (got >= need && hlen <= GA__NPY_MAX_HEADER && need + hlen > got)
+        got += fread(pre + got, 1, (size_t)GA__MIN((uint64_t)(need + hlen - got), avail - got), f);
+    if (got > need + hlen) got = need + hlen; /* (a short header: the data's first bytes are not header) */
+    ga__npy_header h;
+    ga_status st = ga__npy_parse(func, pre, got, &h);
+    uint32_t sum = ga__crc32(0, pre, st == GA_OK ? h.data_offset : 0);
+    ga_array *a = NULL, *r = NULL;
+    if (st == GA_OK && fseek(f, (long)(base + h.data_offset), SEEK_SET) != 0)
+        st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
+    if (st == GA_OK) {
+        int64_t shape[GA_MAXDIMS];
+        for (int d = 0; d < h.ndim; d++) shape[d] = h.shape[h.fortran ? h.ndim - 1 - d : d];
+        a = ga__new_on_current(func, h.ndim, shape, h.dtype);
+        if (!a || ga__npy_read_data(func, f, avail - h.data_offset, a, &h, file, &sum) != GA_OK)
+            st = ga__t.error ? ga__t.error : GA_ERROR_STATE;
+    }
+    if (st == GA_OK) r = h.fortran ? ga__transpose(func, a, NULL) : ga_retain(a);
+    ga_release(a);
+    if (crc) *crc = sum;
+    return r;
+}
+
 GPUARR_API ga_array *ga_load(const char *file)
 {
     static const char func[] = "ga_load";
@@ -18277,29 +18404,318 @@ GPUARR_API ga_array *ga_load(const char *file)
         ga__error(GA_ERROR_IO, func, "[Errno %d] %s: '%s'", errno, strerror(errno), file);
         return NULL;
     }
-    unsigned char pre[12 + GA__NPY_MAX_HEADER];
-    size_t got = fread(pre, 1, 12, f);
-    size_t need = got >= 8 && memcmp(pre, GA__NPY_MAGIC, 6) == 0 && pre[6] >= 2 ? 12 : 10;
-    size_t hlen = got >= 10 ? ((size_t)pre[8] | (size_t)pre[9] << 8 | (need == 12 && got >= 12 ? (size_t)pre[10] << 16 | (size_t)pre[11] << 24 : 0)) : 0;
-    if (got >= need && hlen <= GA__NPY_MAX_HEADER && need + hlen > got) got += fread(pre + got, 1, need + hlen - got, f);
-    if (got > need + hlen) got = need + hlen; /* (a short header: the data's first bytes are not header) */
-    ga__npy_header h;
-    ga_status st = ga__npy_parse(func, pre, got, &h);
-    ga_array *a = NULL, *r = NULL;
-    if (st == GA_OK && fseek(f, (long)h.data_offset, SEEK_SET) != 0)
-        st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
-    if (st == GA_OK) {
-        int64_t shape[GA_MAXDIMS];
-        for (int d = 0; d < h.ndim; d++) shape[d] = h.shape[h.fortran ? h.ndim - 1 - d : d];
-        a = ga__new_on_current(func, h.ndim, shape, h.dtype);
-        if (!a || ga__npy_read_data(func, f, a, &h, file) != GA_OK) st = ga__t.error ? ga__t.error : GA_ERROR_STATE;
-    }
+    ga_array *r = ga__npy_load_at(func, f, 0, UINT64_MAX, file, NULL);
     fclose(f);
-    if (st == GA_OK) r = h.fortran ? ga__transpose(func, a, NULL) : ga_retain(a);
-    ga_release(a);
     return ga__ret(r);
 }
 
+/* --- .npz: zip archives of .npy members ------------------------------------------ */
+
+/* A member of a zip archive, from its central directory. */
+typedef struct ga__zip_entry {
+    char *name;
+    uint32_t crc;
+    uint16_t method;
+    uint64_t csize, usize, offset; /* the local header's */
+} ga__zip_entry;
+
+/* Where the central directory is: from the end of central directory record
+   (and zip64's) found in `tail`, the last tail_len bytes of a file of
+   `size` bytes. NumPy's words where zipfile's: "File is not a zip file". */
+static ga_status ga__zip_eocd(const char *func, const unsigned char *tail, size_t tail_len, uint64_t size, uint64_t *cd_offset,
+                              uint64_t *cd_size, uint64_t *count)
+{
+    if (tail_len < 22) return ga__error(GA_ERROR_VALUE, func, "File is not a zip file");
+    size_t at = tail_len - 22 + 1;
+    while (at-- > 0)
+        if (ga__le32(tail + at) == 0x06054b50u && at + 22 + ga__le16(tail + at + 20) == tail_len) break;
+    if (at == (size_t)-1) return ga__error(GA_ERROR_VALUE, func, "File is not a zip file");
+    *count = ga__le16(tail + at + 10), *cd_size = ga__le32(tail + at + 12), *cd_offset = ga__le32(tail + at + 16);
+    if (at >= 20 && ga__le32(tail + at - 20) == 0x07064b50u) { /* zip64: its record, where the locator says */
+        const uint64_t rec = ga__le64(tail + at - 20 + 8);
+        const uint64_t tail_start = size - tail_len;
+        if (rec < tail_start || rec - tail_start > tail_len || tail_len - (rec - tail_start) < 56 ||
+            ga__le32(tail + (rec - tail_start)) != 0x06064b50u)
+            return ga__error(GA_ERROR_VALUE, func, "Corrupt zip64 end of central directory locator");
+        const unsigned char *r = tail + (rec - tail_start);
+        *count = ga__le64(r + 32), *cd_size = ga__le64(r + 40), *cd_offset = ga__le64(r + 48);
+    }
+    if (*cd_offset > size || *cd_size > size - *cd_offset) return ga__error(GA_ERROR_VALUE, func, "Bad offset for central directory");
+    return GA_OK;
+}
+
+/* The count entries of the central directory cd[0, len) into *out (each
+   name GPUARR_MALLOC'd; free with ga__zip_free). */
+static ga_status ga__zip_central(const char *func, const unsigned char *cd, size_t len, uint64_t count, ga__zip_entry **out, int *n)
+{
+    *out = NULL, *n = 0;
+    if (count > len / 46 || count > INT_MAX) return ga__error(GA_ERROR_VALUE, func, "Truncated central directory");
+    ga__zip_entry *e = (ga__zip_entry *)GPUARR_MALLOC(sizeof *e * (size_t)GA__MAX(count, 1));
+    if (!e) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    size_t at = 0;
+    int k = 0;
+    ga_status st = GA_OK;
+    for (; st == GA_OK && (uint64_t)k < count; k++) {
+        if (len - at < 46 || ga__le32(cd + at) != 0x02014b50u) { st = ga__error(GA_ERROR_VALUE, func, "Bad magic number for central directory"); break; }
+        const size_t nl = ga__le16(cd + at + 28), xl = ga__le16(cd + at + 30), cl = ga__le16(cd + at + 32);
+        if (len - at - 46 < nl + xl + cl) { st = ga__error(GA_ERROR_VALUE, func, "Truncated central directory"); break; }
+        ga__zip_entry *z = &e[k];
+        z->method = ga__le16(cd + at + 10), z->crc = ga__le32(cd + at + 16);
+        z->csize = ga__le32(cd + at + 20), z->usize = ga__le32(cd + at + 24), z->offset = ga__le32(cd + at + 42);
+        z->name = (char *)GPUARR_MALLOC(nl + 1);
+        if (!z->name) { st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); break; }
+        memcpy(z->name, cd + at + 46, nl), z->name[nl] = 0;
+        /* zip64: the fields that read 0xFFFFFFFF are in extra field 1, in this order */
+        for (size_t x = at + 46 + nl, end = x + xl; x + 4 <= end;) {
+            const uint16_t id = ga__le16(cd + x), sz = ga__le16(cd + x + 2);
+            if (x + 4 + sz > end) break;
+            if (id == 1) {
+                size_t q = x + 4;
+                if (z->usize == 0xffffffffu && q + 8 <= x + 4 + sz) z->usize = ga__le64(cd + q), q += 8;
+                if (z->csize == 0xffffffffu && q + 8 <= x + 4 + sz) z->csize = ga__le64(cd + q), q += 8;
+                if (z->offset == 0xffffffffu && q + 8 <= x + 4 + sz) z->offset = ga__le64(cd + q), q += 8;
+            }
+            x += 4 + sz;
+        }
+        at += 46 + nl + xl + cl;
+    }
+    if (st != GA_OK) {
+        for (int i = 0; i < k; i++) GPUARR_FREE(e[i].name);
+        GPUARR_FREE(e);
+        return st;
+    }
+    *out = e, *n = k;
+    return GA_OK;
+}
+
+static void ga__zip_free(ga__zip_entry *e, int n)
+{
+    for (int i = 0; i < n; i++) GPUARR_FREE(e[i].name);
+    GPUARR_FREE(e);
+}
+
+/* An opened .npz archive (numpy.lib.npyio.NpzFile). */
+struct ga_npz {
+    FILE *f;
+    char *file;
+    ga__zip_entry *entries;
+    int count;
+    char **keys; /* the members' names less ".npy", as NpzFile.files */
+};
+
+GPUARR_API void ga_npz_close(ga_npz *z)
+{
+    if (!z) return;
+    if (z->f) fclose(z->f);
+    for (int i = 0; z->keys && i < z->count; i++) GPUARR_FREE(z->keys[i]);
+    GPUARR_FREE(z->keys);
+    ga__zip_free(z->entries, z->count);
+    GPUARR_FREE(z->file);
+    GPUARR_FREE(z);
+}
+
+/* The archive's directory: its tail read for the end records, then the
+   central directory. */
+static ga_status ga__npz_directory(const char *func, ga_npz *z)
+{
+    if (fseek(z->f, 0, SEEK_END) != 0) return ga__error(GA_ERROR_IO, func, "could not read %s: %s", z->file, strerror(errno));
+    const long end = ftell(z->f);
+    if (end < 0) return ga__error(GA_ERROR_IO, func, "could not read %s: %s", z->file, strerror(errno));
+    const size_t tail_len = (size_t)GA__MIN((int64_t)end, (int64_t)(65535 + 22 + 20 + 56));
+    unsigned char *tail = (unsigned char *)GPUARR_MALLOC(GA__MAX(tail_len, 1));
+    if (!tail) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    uint64_t cd_offset = 0, cd_size = 0, count = 0;
+    ga_status st = fseek(z->f, end - (long)tail_len, SEEK_SET) == 0 && fread(tail, 1, tail_len, z->f) == tail_len
+                       ? ga__zip_eocd(func, tail, tail_len, (uint64_t)end, &cd_offset, &cd_size, &count)
+                       : ga__error(GA_ERROR_IO, func, "could not read %s: %s", z->file, strerror(errno));
+    GPUARR_FREE(tail);
+    if (st != GA_OK) return st;
+    unsigned char *cd = (unsigned char *)GPUARR_MALLOC((size_t)GA__MAX(cd_size, 1));
+    if (!cd) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    st = fseek(z->f, (long)cd_offset, SEEK_SET) == 0 && fread(cd, 1, (size_t)cd_size, z->f) == cd_size
+             ? ga__zip_central(func, cd, (size_t)cd_size, count, &z->entries, &z->count)
+             : ga__error(GA_ERROR_IO, func, "could not read %s: %s", z->file, strerror(errno));
+    GPUARR_FREE(cd);
+    return st;
+}
+
+GPUARR_API ga_npz *ga_load_npz(const char *file)
+{
+    static const char func[] = "ga_load_npz";
+    if (!file) { ga__null_input(func, "file"); return NULL; }
+    ga_npz *z = (ga_npz *)GPUARR_MALLOC(sizeof *z);
+    if (!z) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); return NULL; }
+    memset(z, 0, sizeof *z);
+    const size_t n = strlen(file);
+    z->file = (char *)GPUARR_MALLOC(n + 1);
+    if (z->file) memcpy(z->file, file, n + 1);
+    z->f = z->file ? fopen(file, "rb") : NULL;
+    ga_status st = GA_OK;
+    if (!z->file) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    else if (!z->f) st = ga__error(GA_ERROR_IO, func, "[Errno %d] %s: '%s'", errno, strerror(errno), file);
+    else st = ga__npz_directory(func, z);
+    if (st == GA_OK) {
+        z->keys = (char **)GPUARR_MALLOC(sizeof *z->keys * (size_t)GA__MAX(z->count, 1));
+        if (!z->keys) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        for (int i = 0; st == GA_OK && i < z->count; i++) {
+            const char *m = z->entries[i].name;
+            size_t len = strlen(m);
+            if (len >= 4 && strcmp(m + len - 4, ".npy") == 0) len -= 4;
+            z->keys[i] = (char *)GPUARR_MALLOC(len + 1);
+            if (!z->keys[i]) {
+                for (int j = 0; j < i; j++) GPUARR_FREE(z->keys[j]);
+                GPUARR_FREE(z->keys), z->keys = NULL;
+                st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+                break;
+            }
+            memcpy(z->keys[i], m, len), z->keys[i][len] = 0;
+        }
+    }
+    if (st != GA_OK) {
+        ga_npz_close(z);
+        return NULL;
+    }
+    return z;
+}
+
+GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
+{
+    static const char func[] = "ga_npz_get";
+    if (!z) { ga__null_input(func, "z"); return NULL; }
+    if (!name) { ga__null_input(func, "name"); return NULL; }
+    int k = -1;
+    for (int i = 0; i < z->count && k < 0; i++)
+        if (strcmp(z->entries[i].name, name) == 0 || strcmp(z->keys[i], name) == 0) k = i;
+    if (k < 0) {
+        ga__error(GA_ERROR_VALUE, func, "%s is not a file in the archive", name);
+        return NULL;
+    }
+    const ga__zip_entry *e = &z->entries[k];
+    unsigned char lh[30];
+    if (fseek(z->f, (long)e->offset, SEEK_SET) != 0 || fread(lh, 1, 30, z->f) != 30 || ga__le32(lh) != 0x04034b50u) {
+        ga__error(GA_ERROR_VALUE, func, "Bad magic number for file header");
+        return NULL;
+    }
+    if (e->method != 0) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "%s is compressed (numpy.savez_compressed): not read yet", e->name);
+        return NULL;
+    }
+    uint32_t crc = 0;
+    ga_array *a = ga__npy_load_at(func, z->f, e->offset + 30 + ga__le16(lh + 26) + ga__le16(lh + 28), e->csize, z->file, &crc);
+    if (a && crc != e->crc) {
+        ga_release(a);
+        ga__error(GA_ERROR_VALUE, func, "Bad CRC-32 for file '%s'", e->name);
+        return NULL;
+    }
+    return ga__ret(a);
+}
+
+/* Member i of a savez: its local header (zip64's extra field, as zipfile
+   writes with force_zip64), the .npy header and data, then the header
+   patched with the CRC-32 and sizes; its central directory entry into cd. */
+static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, const char *member, const ga_array *arr, ga__sb *cd)
+{
+    if (!ga__npy_descr(arr->dtype))
+        return ga__error(GA_ERROR_TYPE, func, "dtype %s has no .npy format (NumPy stores no bfloat16)", ga__dtype_names[arr->dtype]);
+    if (ga__bind(func, arr->device) != GA_OK) return ga__t.error;
+    const bool fortran = (arr->flags & GA_F_CONTIGUOUS) && !(arr->flags & GA_C_CONTIGUOUS);
+    ga_array *c = fortran || (arr->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)arr) : ga__contiguous_copy(func, arr, arr->dtype);
+    if (!c) return ga__t.error;
+    char header[64 + 128 + GA_MAXDIMS * 48];
+    const size_t hbytes = ga__npy_header_write(header, sizeof header, arr->dtype, arr->ndim, arr->shape, fortran);
+    const uint64_t size = hbytes + ga_nbytes(c);
+    const size_t nl = strlen(member);
+    const long offset = ftell(f);
+    unsigned char lh[30 + 20];
+    memset(lh, 0, sizeof lh);
+    ga__put32(lh, 0x04034b50u), ga__put16(lh + 4, 45), ga__put16(lh + 12, 0x21); /* 1980-01-01 00:00 */
+    ga__put32(lh + 18, 0xffffffffu), ga__put32(lh + 22, 0xffffffffu), ga__put16(lh + 26, (uint32_t)nl), ga__put16(lh + 28, 20);
+    ga__put16(lh + 30, 1), ga__put16(lh + 32, 16), ga__put64(lh + 34, size), ga__put64(lh + 42, size);
+    ga_status st = GA_OK;
+    if (offset < 0 || fwrite(lh, 1, 30, f) != 30 || fwrite(member, 1, nl, f) != nl || fwrite(lh + 30, 1, 20, f) != 20 ||
+        fwrite(header, 1, hbytes, f) != hbytes)
+        st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
+    uint32_t crc = ga__crc32(0, header, hbytes);
+    if (st == GA_OK) st = ga__npy_write_data(func, f, c, fname, &crc);
+    ga_release(c);
+    const long end = ftell(f);
+    ga__put32(lh + 14, crc);
+    if (st == GA_OK && (end < 0 || fseek(f, offset + 14, SEEK_SET) != 0 || fwrite(lh + 14, 1, 4, f) != 4 || fseek(f, end, SEEK_SET) != 0))
+        st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
+    if (st != GA_OK) return st;
+    /* the central directory entry, zip64 fields where the values do not fit */
+    const bool big = size >= 0xffffffffu, far = (uint64_t)offset >= 0xffffffffu;
+    unsigned char ce[46 + 28];
+    memset(ce, 0, sizeof ce);
+    ga__put32(ce, 0x02014b50u), ga__put16(ce + 4, 3u << 8 | 45), ga__put16(ce + 6, 45), ga__put16(ce + 14, 0x21);
+    ga__put32(ce + 16, crc), ga__put32(ce + 20, big ? 0xffffffffu : (uint32_t)size), ga__put32(ce + 24, big ? 0xffffffffu : (uint32_t)size);
+    ga__put16(ce + 28, (uint32_t)nl), ga__put32(ce + 38, 0600u << 16), ga__put32(ce + 42, far ? 0xffffffffu : (uint32_t)offset);
+    size_t x = 0;
+    unsigned char extra[28];
+    if (big || far) {
+        ga__put16(extra, 1), x = 4;
+        if (big) ga__put64(extra + x, size), ga__put64(extra + x + 8, size), x += 16;
+        if (far) ga__put64(extra + x, (uint64_t)offset), x += 8;
+        ga__put16(extra + 2, (uint32_t)(x - 4));
+    }
+    ga__put16(ce + 30, (uint32_t)x);
+    ga__sb_add(cd, (const char *)ce, 46), ga__sb_add(cd, member, nl), ga__sb_add(cd, (const char *)extra, x);
+    return cd->oom ? ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory") : GA_OK;
+}
+
+GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays)
+{
+    static const char func[] = "ga_savez";
+    if (!file) return ga__null_input(func, "file");
+    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative number of arrays");
+    if (n > 0 && !arrays) return ga__null_input(func, "arrays");
+    for (int i = 0; i < n; i++)
+        if (!arrays[i]) return ga__null_input(func, "an array");
+    const size_t len = strlen(file);
+    const bool has = len >= 4 && strcmp(file + len - 4, ".npz") == 0;
+    char *fname = (char *)GPUARR_MALLOC(len + 5);
+    if (!fname) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    snprintf(fname, len + 5, "%s%s", file, has ? "" : ".npz");
+    FILE *f = fopen(fname, "wb");
+    ga_status st = f ? GA_OK : ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", fname, strerror(errno));
+    ga__sb cd = {NULL, 0, 0, false};
+    for (int i = 0; st == GA_OK && i < n; i++) {
+        char member[512];
+        if (names && names[i]) snprintf(member, sizeof member, "%s.npy", names[i]);
+        else snprintf(member, sizeof member, "arr_%d.npy", i);
+        st = ga__npz_member(func, f, fname, member, arrays[i], &cd);
+    }
+    /* the central directory and its end records (zip64's where needed) */
+    const long cd_offset = st == GA_OK ? ftell(f) : -1;
+    if (st == GA_OK && cd_offset < 0) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
+    if (st == GA_OK && cd.n && fwrite(cd.p, 1, cd.n, f) != cd.n) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
+    if (st == GA_OK) {
+        unsigned char end[56 + 20 + 22];
+        size_t e = 0;
+        const bool z64 = (uint64_t)cd_offset >= 0xffffffffu || n >= 0xffff || cd.n >= 0xffffffffu;
+        if (z64) {
+            memset(end, 0, 76);
+            ga__put32(end, 0x06064b50u), ga__put64(end + 4, 44), ga__put16(end + 12, 45), ga__put16(end + 14, 45);
+            ga__put64(end + 24, (uint64_t)n), ga__put64(end + 32, (uint64_t)n), ga__put64(end + 40, cd.n), ga__put64(end + 48, (uint64_t)cd_offset);
+            ga__put32(end + 56, 0x07064b50u), ga__put64(end + 64, (uint64_t)cd_offset + cd.n), ga__put32(end + 72, 1);
+            e = 76;
+        }
+        memset(end + e, 0, 22);
+        ga__put32(end + e, 0x06054b50u);
+        ga__put16(end + e + 8, z64 ? 0xffffu : (uint32_t)n), ga__put16(end + e + 10, z64 ? 0xffffu : (uint32_t)n);
+        ga__put32(end + e + 12, z64 ? 0xffffffffu : (uint32_t)cd.n), ga__put32(end + e + 16, z64 ? 0xffffffffu : (uint32_t)cd_offset);
+        e += 22;
+        if (fwrite(end, 1, e, f) != e) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
+    }
+    if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
+    GPUARR_FREE(cd.p);
+    GPUARR_FREE(fname);
+    return st;
+}
+
+GPUARR_API int ga_npz_count(const ga_npz *z) { return z ? z->count : 0; }
+
+GPUARR_API const char *ga_npz_name(const ga_npz *z, int i) { return z && i >= 0 && i < z->count ? z->keys[i] : NULL; }
 
 /* --- printing: NumPy's array2string ----------------------------------------- */
 
@@ -18333,39 +18749,6 @@ GPUARR_API ga_status ga_set_printoptions(const ga_printoptions *options)
     ga__printopts = *options;
     ga__printopts_set = true;
     return GA_OK;
-}
-
-/* A growing string; `oom` once an allocation failed (then it stays as it was). */
-typedef struct ga__sb {
-    char *p;
-    size_t n, cap;
-    bool oom;
-} ga__sb;
-
-static void ga__sb_add(ga__sb *b, const char *s, size_t n)
-{
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = GA__MAX(b->cap * 2, b->n + n + 64);
-        char *q = (char *)GPUARR_MALLOC(cap);
-        if (!q) {
-            b->oom = true;
-            return;
-        }
-        if (b->n) memcpy(q, b->p, b->n);
-        GPUARR_FREE(b->p);
-        b->p = q, b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-static void ga__sb_str(ga__sb *b, const char *s) { ga__sb_add(b, s, strlen(s)); }
-
-static void ga__sb_spaces(ga__sb *b, int n)
-{
-    for (int i = 0; i < n; i++) ga__sb_add(b, " ", 1);
 }
 
 /* The precision of a float dtype's values for the shortest round trip:

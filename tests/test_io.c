@@ -99,6 +99,57 @@ TEST(printing_matches_numpy)
     }
 }
 
+/* The zip directories of archives numpy.savez and savez_compressed wrote,
+   as Python's zipfile reads them; opening them (no device needed), their
+   names as NpzFile.files, and the errors before any data is read. */
+TEST(npz_directories_read_as_zipfile_reads_them)
+{
+    CHECK(ga__crc32(0, "123456789", 9) == 0xcbf43926u, "CRC-32 check value");
+    for (size_t i = 0; i < sizeof npz_cases / sizeof npz_cases[0]; i++) {
+        const npz_case *c = &npz_cases[i];
+        const unsigned char *b = (const unsigned char *)c->bytes;
+        uint64_t off = 0, size = 0, count = 0;
+        ga__zip_entry *e = NULL;
+        int n = 0;
+        bool ok = ga__zip_eocd("ga_load_npz", b, (size_t)c->len, (uint64_t)c->len, &off, &size, &count) == GA_OK &&
+                  ga__zip_central("ga_load_npz", b + off, (size_t)size, count, &e, &n) == GA_OK && n == c->count;
+        for (int k = 0; ok && k < n; k++) {
+            ok = strcmp(e[k].name, c->names[k]) == 0 && e[k].crc == c->crc[k] && e[k].method == c->method[k] &&
+                 e[k].usize == (uint64_t)c->size[k];
+            /* the member's bytes as stored: their CRC is the directory's */
+            if (ok && e[k].method == 0) {
+                const unsigned char *lh = b + e[k].offset;
+                const size_t data = e[k].offset + 30 + ga__le16(lh + 26) + ga__le16(lh + 28);
+                ok = data + e[k].csize <= (size_t)c->len && ga__crc32(0, b + data, (size_t)e[k].csize) == e[k].crc;
+            }
+        }
+        CHECK(ok, "archive %zu: %s", i, ga_last_error_message());
+        ga__zip_free(e, n);
+        /* opened from a file */
+        const char *path = tmp_path("x.npz");
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(c->bytes, 1, (size_t)c->len, f) == (size_t)c->len, "writing %s", path);
+        if (f) fclose(f);
+        ga_npz *z = ga_load_npz(path);
+        CHECK(z && ga_npz_count(z) == c->count, "ga_load_npz %zu: %s", i, ga_last_error_message());
+        for (int k = 0; z && k < c->count; k++) {
+            char want[64];
+            snprintf(want, sizeof want, "%.*s", (int)strlen(c->names[k]) - 4, c->names[k]);
+            CHECK(strcmp(ga_npz_name(z, k), want) == 0, "name %d: %s", k, ga_npz_name(z, k));
+        }
+        CHECK_ERROR(ga_npz_get(z, "nothing") == NULL, GA_ERROR_VALUE, "ga_npz_get: nothing is not a file in the archive");
+        if (c->method[0] == 8)
+            CHECK_ERROR(ga_npz_get(z, c->names[0]) == NULL, GA_ERROR_NOT_IMPLEMENTED, "is compressed (numpy.savez_compressed)");
+        ga_npz_close(z);
+    }
+    const char *path = tmp_path("notzip.npz");
+    FILE *f = fopen(path, "wb");
+    if (f) fputs("not a zip file at all, and long enough to look for one", f), fclose(f);
+    CHECK_ERROR(ga_load_npz(path) == NULL, GA_ERROR_VALUE, "ga_load_npz: File is not a zip file");
+    CHECK_ERROR(ga_load_npz("/nonexistent.npz") == NULL, GA_ERROR_IO, "ga_load_npz: [Errno 2] No such file or directory");
+    ga_clear_error();
+}
+
 /* Shapes past int64's bytes, too many dims, a negative extent, unsupported
    dtypes: errors, never a wrapped size. */
 TEST(npy_header_limits)
@@ -314,5 +365,23 @@ TEST(print_options)
     CHECK_ERROR(ga_set_printoptions(&p) != GA_OK, GA_ERROR_VALUE, "ga_set_printoptions: precision must be between 0 and 100");
     CHECK_OK(ga_set_printoptions(NULL));
     CHECK(ga_get_printoptions().precision == 8, "NULL restores the defaults");
+    ga_clear_error();
+}
+
+/* ga_savez then ga_load_npz: every member back; NumPy's names. */
+DEVICE_TEST(savez_round_trip)
+{
+    ga_array *a = ga_arange(0, 12, 1, GA_INT32), *b0 = ga_ones(2, (const int64_t[]){3, 4}, GA_FLOAT64), *b = ga_transpose(b0, NULL);
+    const ga_array *arrays[2] = {a, b};
+    const char *names[2] = {NULL, "w"};
+    CHECK_OK(ga_savez(tmp_path("pair"), 2, names, arrays));
+    ga_npz *z = ga_load_npz(tmp_path("pair.npz"));
+    CHECK(z && ga_npz_count(z) == 2 && strcmp(ga_npz_name(z, 0), "arr_0") == 0 && strcmp(ga_npz_name(z, 1), "w") == 0,
+          "the archive's names: %s", ga_last_error_message());
+    ga_array *x = z ? ga_npz_get(z, "arr_0") : NULL, *w = z ? ga_npz_get(z, "w.npy") : NULL;
+    CHECK(same_array(x, a) && same_array(w, b), "members back: %s", ga_last_error_message());
+    ga_release(x), ga_release(w);
+    ga_npz_close(z);
+    ga_release(b), ga_release(b0), ga_release(a);
     ga_clear_error();
 }

@@ -144,6 +144,26 @@ def main():
             dims = ", ".join(str(s) for s in shape) or "0"
             out.write(f"    {{{len(hb)}, {c_bytes(hb)}, {GA[name]}, {'true' if big else 'false'}, "
                       f"{'true' if fortran else 'false'}, {len(shape)}, {{{dims}}}, NULL}},\n")
+    out.write("};\n\n")
+
+    # .npz archives as numpy.savez and savez_compressed write them, with zipfile's reading of them
+    import zipfile
+    out.write("typedef struct npz_case { int len; const char *bytes; int count; const char *names[3]; uint32_t crc[3]; "
+              "int method[3]; int64_t size[3]; } npz_case;\n")
+    out.write("static const npz_case npz_cases[] = {\n")
+    for make in (lambda b: np.savez(b, np.arange(3), w=np.ones((2, 2), np.float32)),
+                 lambda b: np.savez(b, big=np.arange(100, dtype=np.int16).reshape(10, 10).T, z=np.zeros((), np.complex64),
+                                    e=np.zeros((0, 3))),
+                 lambda b: np.savez_compressed(b, a=np.arange(3))):
+        b = io.BytesIO()
+        make(b)
+        v = b.getvalue()
+        infos = zipfile.ZipFile(io.BytesIO(v)).infolist()
+        names = ", ".join(c_bytes(i.filename.encode()) for i in infos)
+        crcs = ", ".join(f"0x{i.CRC:08x}u" for i in infos)
+        methods = ", ".join(str(i.compress_type) for i in infos)
+        sizes = ", ".join(str(i.file_size) for i in infos)
+        out.write(f"    {{{len(v)}, {c_bytes(v)}, {len(infos)}, {{{names}}}, {{{crcs}}}, {{{methods}}}, {{{sizes}}}}},\n")
     out.write("};\n")
 
 
