@@ -18296,20 +18296,33 @@ static ga_status ga__npy_write_data(const char *func, FILE *f, const ga_array *c
     return st;
 }
 
+/* What ga_save and ga_savez write of arr: its .npy header into header (cap
+   bytes; *hbytes its length) and the array whose bytes follow it, C order
+   or, for an F-contiguous array that is not C-contiguous, F order as it is
+   stored (NumPy's fortran_order); NULL with the error (bfloat16 has no
+   .npy form). Release it. */
+static ga_array *ga__npy_prepare(const char *func, const ga_array *arr, char *header, size_t cap, size_t *hbytes)
+{
+    if (!ga__npy_descr(arr->dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "dtype %s has no .npy format (NumPy stores no bfloat16)", ga__dtype_names[arr->dtype]);
+        return NULL;
+    }
+    if (ga__bind(func, arr->device) != GA_OK) return NULL;
+    const bool fortran = (arr->flags & GA_F_CONTIGUOUS) && !(arr->flags & GA_C_CONTIGUOUS);
+    ga_array *c = fortran || (arr->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)arr) : ga__contiguous_copy(func, arr, arr->dtype);
+    if (c) *hbytes = ga__npy_header_write(header, cap, arr->dtype, arr->ndim, arr->shape, fortran);
+    return c;
+}
+
 GPUARR_API ga_status ga_save(const char *file, const ga_array *arr)
 {
     static const char func[] = "ga_save";
     if (!file) return ga__null_input(func, "file");
     if (!arr) return ga__null_input(func, "arr");
-    if (!ga__npy_descr(arr->dtype))
-        return ga__error(GA_ERROR_TYPE, func, "dtype %s has no .npy format (NumPy stores no bfloat16)", ga__dtype_names[arr->dtype]);
-    if (ga__bind(func, arr->device) != GA_OK) return ga__t.error;
-    /* C order, or the F order of an F-contiguous array as it is stored */
-    const bool fortran = (arr->flags & GA_F_CONTIGUOUS) && !(arr->flags & GA_C_CONTIGUOUS);
-    ga_array *c = fortran || (arr->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)arr) : ga__contiguous_copy(func, arr, arr->dtype);
-    if (!c) return ga__t.error;
     char header[64 + 128 + GA_MAXDIMS * 48];
-    const size_t hbytes = ga__npy_header_write(header, sizeof header, arr->dtype, arr->ndim, arr->shape, fortran);
+    size_t hbytes = 0;
+    ga_array *c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes);
+    if (!c) return ga__t.error;
     char *name = ga__npy_name(file);
     FILE *f = name ? fopen(name, "wb") : NULL;
     ga_status st = GA_OK;
@@ -18615,14 +18628,10 @@ GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
    patched with the CRC-32 and sizes; its central directory entry into cd. */
 static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, const char *member, const ga_array *arr, ga__sb *cd)
 {
-    if (!ga__npy_descr(arr->dtype))
-        return ga__error(GA_ERROR_TYPE, func, "dtype %s has no .npy format (NumPy stores no bfloat16)", ga__dtype_names[arr->dtype]);
-    if (ga__bind(func, arr->device) != GA_OK) return ga__t.error;
-    const bool fortran = (arr->flags & GA_F_CONTIGUOUS) && !(arr->flags & GA_C_CONTIGUOUS);
-    ga_array *c = fortran || (arr->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)arr) : ga__contiguous_copy(func, arr, arr->dtype);
-    if (!c) return ga__t.error;
     char header[64 + 128 + GA_MAXDIMS * 48];
-    const size_t hbytes = ga__npy_header_write(header, sizeof header, arr->dtype, arr->ndim, arr->shape, fortran);
+    size_t hbytes = 0;
+    ga_array *c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes);
+    if (!c) return ga__t.error;
     const uint64_t size = hbytes + ga_nbytes(c);
     const size_t nl = strlen(member);
     const long offset = ftell(f);
