@@ -2046,6 +2046,19 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr);
    GA_ERROR_IO when the file cannot be opened or read. */
 GPUARR_API ga_array *ga_load(const char *file);
 
+/* ndarray.tofile(file) (sep=""): a's elements as raw bytes in C order (any
+   layout; NumPy writes C order whatever a's), any dtype. Waits for the
+   device; GA_ERROR_IO when the file cannot be written. (The text mode,
+   sep != "", is not provided.) */
+GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file);
+
+/* numpy.fromfile(file, dtype, count, sep="", offset): raw elements of
+   dtype from byte `offset` on: `count` of them (-1: as many whole elements
+   as the file holds; fewer where the file ends first, as NumPy), as a new
+   1-d array on the current device. An offset past the file's end is
+   NumPy's "negative dimensions are not allowed". */
+GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count, int64_t offset);
+
 /* numpy.savez(file, *arrays, **named): n arrays as the .npy members of a
    zip archive (stored, as NumPy's savez: "arr_0.npy", ... or names[i] +
    ".npy" where names is not NULL and names[i] is not NULL), ".npz"
@@ -18420,6 +18433,58 @@ GPUARR_API ga_array *ga_load(const char *file)
     ga_array *r = ga__npy_load_at(func, f, 0, UINT64_MAX, file, NULL);
     fclose(f);
     return ga__ret(r);
+}
+
+GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file)
+{
+    static const char func[] = "ga_tofile";
+    if (!a) return ga__null_input(func, "a");
+    if (!file) return ga__null_input(func, "file");
+    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    ga_array *c = (a->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)a) : ga__contiguous_copy(func, a, a->dtype);
+    if (!c) return ga__t.error;
+    FILE *f = fopen(file, "wb");
+    ga_status st = f ? ga__npy_write_data(func, f, c, file, NULL)
+                     : ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", file, strerror(errno));
+    if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", file, strerror(errno));
+    ga_release(c);
+    return st;
+}
+
+GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count, int64_t offset)
+{
+    static const char func[] = "ga_fromfile";
+    if (!file) { ga__null_input(func, "file"); return NULL; }
+    if (!ga__dtype_valid(dtype)) { ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype); return NULL; }
+    if (offset < 0) { ga__error(GA_ERROR_VALUE, func, "offset must be non-negative"); return NULL; }
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        ga__error(GA_ERROR_IO, func, "[Errno %d] %s: '%s'", errno, strerror(errno), file);
+        return NULL;
+    }
+    long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    ga_array *a = NULL;
+    if (end < 0) {
+        ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
+    } else if (offset > end) {
+        ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+    } else {
+        const uint64_t avail = (uint64_t)(end - offset);
+        int64_t n = (int64_t)(avail / ga__dtype_sizes[dtype]);
+        if (count >= 0 && count < n) n = count;
+        ga__npy_header h;
+        memset(&h, 0, sizeof h);
+        h.dtype = dtype, h.ndim = 1, h.shape[0] = n;
+        uint32_t crc = 0;
+        a = fseek(f, (long)offset, SEEK_SET) == 0 ? ga__new_on_current(func, 1, &n, dtype) : NULL;
+        if (!a && !ga__t.error) ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
+        if (a && ga__npy_read_data(func, f, avail, a, &h, file, &crc) != GA_OK) {
+            ga_release(a);
+            a = NULL;
+        }
+    }
+    fclose(f);
+    return ga__ret(a);
 }
 
 /* --- .npz: zip archives of .npy members ------------------------------------------ */

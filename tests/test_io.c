@@ -193,6 +193,14 @@ TEST(load_and_save_errors_without_a_device)
         {"\x93NUMPY\x02\x00\xff\xff\xff\x7f", 12, "ga_load: Header info length (2147483647) is large"},
         {"\x93NU", 3, "ga_load: EOF: reading magic string, expected 8 bytes got 3"},
     };
+    /* fromfile: a missing file, an offset past the end (NumPy's words for it) */
+    CHECK_ERROR(ga_fromfile("/nonexistent.bin", GA_INT32, -1, 0) == NULL, GA_ERROR_IO,
+                "ga_fromfile: [Errno 2] No such file or directory: '/nonexistent.bin'");
+    FILE *t = fopen(tmp_path("five.bin"), "wb");
+    if (t) fwrite("12345", 1, 5, t), fclose(t);
+    CHECK_ERROR(ga_fromfile(tmp_path("five.bin"), GA_INT8, -1, 6) == NULL, GA_ERROR_VALUE,
+                "ga_fromfile: negative dimensions are not allowed");
+    CHECK_ERROR(ga_tofile(NULL, "x") != GA_OK, GA_ERROR_NULL_INPUT, "ga_tofile: a is NULL");
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *path = tmp_path("bad.npy");
         FILE *f = fopen(path, "wb");
@@ -383,5 +391,25 @@ DEVICE_TEST(savez_round_trip)
     ga_release(x), ga_release(w);
     ga_npz_close(z);
     ga_release(b), ga_release(b0), ga_release(a);
+    ga_clear_error();
+}
+
+/* tofile writes C order whatever the layout; fromfile reads it back, with
+   count (more than the file holds: what it holds) and offset, as NumPy. */
+DEVICE_TEST(tofile_and_fromfile)
+{
+    ga_array *r = ga_arange(0, 12, 1, GA_INT32), *m = ga_reshape(r, 2, (const int64_t[]){3, 4}), *t = ga_transpose(m, NULL);
+    CHECK_OK(ga_tofile(t, tmp_path("t.bin")));
+    ga_array *all = ga_fromfile(tmp_path("t.bin"), GA_INT32, -1, 0), *mid = ga_fromfile(tmp_path("t.bin"), GA_INT32, 3, 8);
+    ga_array *more = ga_fromfile(tmp_path("t.bin"), GA_INT32, 100, 0), *wide = ga_fromfile(tmp_path("t.bin"), GA_INT64, -1, 4);
+    int32_t h[12] = {0}, hm[3] = {0};
+    /* t's C order: 0 4 8 1 5 9 2 6 10 3 7 11 */
+    CHECK(all && ga_size(all) == 12 && ga_to_host(all, h, sizeof h) == GA_OK && h[0] == 0 && h[1] == 4 && h[3] == 1 && h[11] == 11,
+          "all: %d %d %d (%s)", h[0], h[1], h[3], ga_last_error_message());
+    CHECK(mid && ga_size(mid) == 3 && ga_to_host(mid, hm, sizeof hm) == GA_OK && hm[0] == 8 && hm[2] == 5, "count 3, offset 8: %d %d",
+          hm[0], hm[2]);
+    CHECK(more && ga_size(more) == 12, "count past the end: %lld", more ? (long long)ga_size(more) : -1LL);
+    CHECK(wide && ga_size(wide) == 5 && ga_dtype_of(wide) == GA_INT64, "44 bytes as int64: %lld", wide ? (long long)ga_size(wide) : -1LL);
+    ga_release(wide), ga_release(more), ga_release(mid), ga_release(all), ga_release(t), ga_release(m), ga_release(r);
     ga_clear_error();
 }
