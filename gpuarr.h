@@ -32,7 +32,8 @@
     18. Sorting, searching, scans and sets                        >>sort
     19. Linear algebra: products                                  >>linalg
     20. Files and printing                                        >>io
-    21. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    21. Interop: DLPack, memory allocated elsewhere               >>interop
+    22. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -2116,6 +2117,148 @@ GPUARR_API int64_t ga_array_str(const ga_array *a, char *buf, size_t size);
 /* print(a): ga_array_str and a newline on stdout. */
 GPUARR_API ga_status ga_print(const ga_array *a);
 
+/* >>interop */
+/* ======================================================================== */
+/* 21. Interop: DLPack, memory allocated elsewhere                          */
+/* ======================================================================== */
+
+/* DLPack 1.1's ABI (github.com/dmlc/dlpack, dlpack/dlpack.h, Apache-2.0):
+   its structs, enums and flags, declared here under that header's own
+   include guard so that gpuarr.h stays one file. A program that includes
+   dlpack.h before gpuarr.h uses that header's declarations; one that
+   includes it after gets nothing twice. The names and layouts are
+   DLPack's, so either way the same structs cross the boundary. */
+#ifndef DLPACK_DLPACK_H_
+#define DLPACK_DLPACK_H_
+#ifdef __cplusplus
+#define DLPACK_EXTERN_C extern "C"
+#else
+#define DLPACK_EXTERN_C
+#endif
+#define DLPACK_MAJOR_VERSION 1
+#define DLPACK_MINOR_VERSION 1
+#define DLPACK_DLL
+typedef struct {
+    uint32_t major;
+    uint32_t minor;
+} DLPackVersion;
+#ifdef __cplusplus
+typedef enum : int32_t {
+#else
+typedef enum {
+#endif
+    kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLOpenCL = 4, kDLVulkan = 7, kDLMetal = 8, kDLVPI = 9, kDLROCM = 10,
+    kDLROCMHost = 11, kDLExtDev = 12, kDLCUDAManaged = 13, kDLOneAPI = 14, kDLWebGPU = 15, kDLHexagon = 16,
+    kDLMAIA = 17, kDLTrn = 18
+} DLDeviceType;
+typedef struct {
+    DLDeviceType device_type;
+    int32_t device_id;
+} DLDevice;
+typedef enum {
+    kDLInt = 0U, kDLUInt = 1U, kDLFloat = 2U, kDLOpaqueHandle = 3U, kDLBfloat = 4U, kDLComplex = 5U, kDLBool = 6U,
+    kDLFloat8_e3m4 = 7U, kDLFloat8_e4m3 = 8U, kDLFloat8_e4m3b11fnuz = 9U, kDLFloat8_e4m3fn = 10U,
+    kDLFloat8_e4m3fnuz = 11U, kDLFloat8_e5m2 = 12U, kDLFloat8_e5m2fnuz = 13U, kDLFloat8_e8m0fnu = 14U,
+    kDLFloat6_e2m3fn = 15U, kDLFloat6_e3m2fn = 16U, kDLFloat4_e2m1fn = 17U
+} DLDataTypeCode;
+typedef struct {
+    uint8_t code; /* a DLDataTypeCode */
+    uint8_t bits;
+    uint16_t lanes;
+} DLDataType;
+typedef struct {
+    void *data;          /* the device (or host) address; NULL for no elements */
+    DLDevice device;
+    int32_t ndim;
+    DLDataType dtype;
+    int64_t *shape;
+    int64_t *strides;    /* in elements, not bytes */
+    uint64_t byte_offset;
+} DLTensor;
+typedef struct DLManagedTensor {
+    DLTensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+#define DLPACK_FLAG_BITMASK_READ_ONLY (1UL << 0UL)
+#define DLPACK_FLAG_BITMASK_IS_COPIED (1UL << 1UL)
+#define DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (1UL << 2UL)
+typedef struct DLManagedTensorVersioned {
+    DLPackVersion version;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensorVersioned *self);
+    uint64_t flags;
+    DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+#endif /* DLPACK_DLPACK_H_ */
+
+/* NumPy 2's copy= argument of from_dlpack and __dlpack__. */
+typedef enum ga_copy_mode {
+    GA_COPY_IF_NEEDED = 0, /* copy=None: share the memory where possible, copy where not */
+    GA_COPY_ALWAYS = 1,    /* copy=True */
+    GA_COPY_NEVER = 2      /* copy=False: an error where sharing is impossible */
+} ga_copy_mode;
+
+/* Streams in the DLPack calls are integers with the meanings of DLPack's
+   __dlpack__(stream=) for CUDA: a CUstream / cudaStream_t handle; 1 (or 0)
+   the legacy default stream; 2 the per-thread default stream; -1 no
+   synchronisation at all. Whoever hands the data over makes the taker's
+   stream wait for the data's last writes with an event (cuStreamWaitEvent,
+   no host wait, no device-wide synchronisation). */
+
+/* array.__dlpack__(stream=, max_version=(1, x), copy=): a DLPack 1.x tensor
+   over a's memory (no copy) on kDLCUDA, device a's device, strides in
+   elements, flags DLPACK_FLAG_BITMASK_READ_ONLY for a read-only a. `stream`
+   is the consumer's: it waits for the work queued so far on gpuarr's
+   current stream. The consumer owns the result and calls its deleter once;
+   a's memory stays alive until then (a itself may be released at once).
+   A layout DLPack cannot state (a complex128 view whose byte strides are
+   not multiples of 16) is copied to C order and flagged
+   DLPACK_FLAG_BITMASK_IS_COPIED, as is every export with GA_COPY_ALWAYS;
+   with GA_COPY_NEVER it is GA_ERROR_VALUE. NULL on error. */
+GPUARR_API DLManagedTensorVersioned *ga_to_dlpack(const ga_array *a, intptr_t stream, ga_copy_mode copy);
+
+/* The same as the legacy DLManagedTensor (DLPack before 1.0, for consumers
+   that ask for no max_version). It has no flags: a read-only array is
+   refused as NumPy refuses it ("Cannot export readonly array since
+   signalling readonly is unsupported by DLPack ..."), and a copy is not
+   marked as one. */
+GPUARR_API DLManagedTensor *ga_to_dlpack_legacy(const ga_array *a, intptr_t stream, ga_copy_mode copy);
+
+/* numpy.from_dlpack(x, copy=): an array over the memory of a DLPack 1.x
+   tensor, which gpuarr now owns: its deleter is called exactly once, when
+   the last array or view over the memory is released (after the work
+   gpuarr queued on the releasing thread's current stream has finished), or
+   before this returns NULL on any error. `stream` is the producer's stream
+   that the data is ready on: gpuarr's current stream waits for it (-1 when
+   the producer already synchronised with gpuarr's stream, as in the Python
+   protocol where the consumer passes its stream to __dlpack__). kDLCUDA
+   and kDLCUDAManaged tensors are shared (a read-only tensor gives a
+   read-only array; GA_COPY_ALWAYS copies); kDLCPU and kDLCUDAHost tensors
+   are copied to the current device (GA_COPY_NEVER refuses them, as NumPy
+   refuses a device it cannot address). Every gpuarr dtype: bool, int and
+   uint of 8 to 64 bits, float 16/32/64, bfloat16, complex 64/128 (lanes
+   1); others GA_ERROR_TYPE. A major version other than 1 is refused. */
+GPUARR_API ga_array *ga_from_dlpack(DLManagedTensorVersioned *tensor, intptr_t stream, ga_copy_mode copy);
+
+/* The same for a legacy DLManagedTensor (strides may be NULL: C order). */
+GPUARR_API ga_array *ga_from_dlpack_legacy(DLManagedTensor *tensor, intptr_t stream, ga_copy_mode copy);
+
+/* CuPy's ndarray(shape, dtype, memptr=MemoryPointer(UnownedMemory(...))):
+   an array over device memory that someone else allocated. `strides` in
+   bytes (NULL: C order), each and `ptr` multiples of the item size (8 for
+   complex128); `device` -1 asks the driver which device holds ptr. The
+   memory must be device, managed or mapped page-locked memory the driver
+   knows (pageable host memory is GA_ERROR_VALUE). `release(user_data)` is
+   called exactly once, when the last array or view over the memory is
+   released (after the work gpuarr queued on the releasing thread's current
+   stream has finished); NULL for memory gpuarr need not give back. On
+   error it returns NULL and release is not called: the memory stays the
+   caller's. ga_data gives the pointer the other way. */
+GPUARR_API ga_array *ga_from_device_ptr(void *ptr, ga_dtype dtype, int ndim, const int64_t *shape,
+                                        const int64_t *strides, int device, void (*release)(void *user_data),
+                                        void *user_data);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2124,7 +2267,7 @@ GPUARR_API ga_status ga_print(const ga_array *a);
 
 /* >>abi */
 /* ======================================================================== */
-/* 21. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 22. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -2605,7 +2748,9 @@ typedef struct ga__buffer {
     int device;
     uint64_t ptr;
     size_t nbytes;
-    ga__block *block; /* from the device pool; NULL when nbytes is 0 */
+    ga__block *block; /* from the device pool; NULL when nbytes is 0 or the memory is another's */
+    void (*release)(void *release_data); /* another's memory (>>interop): how to give it back */
+    void *release_data;
 } ga__buffer;
 
 struct ga_array {
@@ -4938,10 +5083,23 @@ static bool ga__overlaps_unsafely(const ga_array *a, const int64_t *view, int nd
 /* 9. Arrays: the object's life, views, scopes, temporaries                  */
 /* ------------------------------------------------------------------------ */
 
+/* Gives memory allocated elsewhere back to its owner, once the work queued
+   on the current stream (which may still read or write it) has finished:
+   the owner may reuse it at once. */
+static void ga__buffer_give_back(ga__buffer *b)
+{
+    if (b->nbytes && ga__bind("ga_release", b->device) == GA_OK) {
+        CUresult r = GA__CU.StreamSynchronize(ga__stream_of(b->device));
+        if (r != CUDA_SUCCESS) ga__cuda_error("ga_release", r, "cuStreamSynchronize");
+    }
+    b->release(b->release_data);
+}
+
 static void ga__buffer_release(ga__buffer *b)
 {
     if (!b || GA__ATOMIC_ADD(&b->refcount, -1) != 0) return;
     if (b->block) ga__pool_free(ga__g.devices[b->device].pool, b->block);
+    if (b->release) ga__buffer_give_back(b);
     GPUARR_FREE(b);
 }
 
@@ -5007,6 +5165,8 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
     buf->nbytes = (size_t)size * itemsize;
     buf->block = NULL;
     buf->ptr = 0;
+    buf->release = NULL;
+    buf->release_data = NULL;
     if (buf->nbytes) {
         buf->block = ga__device_alloc(func, device, buf->nbytes, false);
         if (!buf->block) {
@@ -19405,9 +19565,437 @@ GPUARR_API ga_status ga_print(const ga_array *a)
     return st;
 }
 
+/* >>interop */
+/* ------------------------------------------------------------------------ */
+/* 21. Interop: DLPack, memory allocated elsewhere                          */
+/* ------------------------------------------------------------------------ */
+
+#if DLPACK_MAJOR_VERSION != 1
+#error "gpuarr speaks DLPack 1.x: the dlpack.h included before gpuarr.h has another major version"
+#endif
+
+/* gpuarr's dtype as DLPack's (lanes 1), and back (GA_DTYPE_INVALID for a
+   type gpuarr lacks) */
+static DLDataType ga__dlpack_dtype(ga_dtype t)
+{
+    const char kind = ga__dtype_kinds[t];
+    DLDataType d;
+    d.code = (uint8_t)(t == GA_BFLOAT16 ? kDLBfloat
+                       : kind == 'b'    ? kDLBool
+                       : kind == 'i'    ? kDLInt
+                       : kind == 'u'    ? kDLUInt
+                       : kind == 'f'    ? kDLFloat
+                                        : kDLComplex);
+    d.bits = (uint8_t)(8 * ga__dtype_sizes[t]);
+    d.lanes = 1;
+    return d;
+}
+
+static ga_dtype ga__dtype_from_dlpack(DLDataType d)
+{
+    for (int t = 0; t < GA_NUM_DTYPES && d.lanes == 1; t++) {
+        const DLDataType g = ga__dlpack_dtype((ga_dtype)t);
+        if (g.code == d.code && g.bits == d.bits) return (ga_dtype)t;
+    }
+    return GA_DTYPE_INVALID;
+}
+
+/* A DLPack stream number as a driver handle (0 and 1: the legacy default
+   stream, which is the NULL handle in gpuarr's legacy mode; 2 is
+   CU_STREAM_PER_THREAD's own value) */
+static CUstream ga__dlpack_stream(intptr_t stream) { return stream == 0 || stream == 1 ? NULL : (CUstream)stream; }
+
+/* Work queued on `waiter` from now on waits for the work queued so far on
+   `producer` (same device, bound): an event recorded on one, waited for on
+   the other. Nothing when they are the same stream. */
+static ga_status ga__stream_handover(const char *func, CUstream producer, CUstream waiter)
+{
+    if (producer == waiter) return GA_OK;
+    CUevent event = NULL;
+    GA__CHECK_CU(func, GA__CU.EventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    CUresult r = GA__CU.EventRecord(event, producer);
+    const char *what = "cuEventRecord";
+    if (r == CUDA_SUCCESS) r = GA__CU.StreamWaitEvent(waiter, event, 0), what = "cuStreamWaitEvent";
+    GA__CU.EventDestroy(event); /* (the driver keeps it until the wait is done) */
+    return r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, what);
+}
+
+/* An array over memory gpuarr does not own on `device` (bound): element 0
+   at `ptr`, byte strides. `release(release_data)` is set only once the
+   array exists, so a failure leaves the memory to the caller. */
+static ga_array *ga__array_external(const char *func, int device, uint64_t ptr, ga_dtype dtype, int ndim,
+                                    const int64_t *shape, const int64_t *strides, void (*release)(void *),
+                                    void *release_data)
+{
+    const int64_t itemsize = (int64_t)ga__dtype_sizes[dtype], align = itemsize < 8 ? itemsize : 8;
+    int64_t size = 0, first = 0, end = 0;
+    if (ga__check_shape(func, ndim, shape, itemsize, &size) != GA_OK) return NULL;
+    bool aligned = ptr % (uint64_t)align == 0; /* kernels access whole, aligned elements */
+    for (int d = 0; d < ndim; d++) aligned = aligned && (shape[d] <= 1 || strides[d] % align == 0);
+    if (size > 0 && !aligned) {
+        ga__error(GA_ERROR_VALUE, func, "the address and the strides must be multiples of %lld bytes for %s",
+                  (long long)align, ga__dtype_names[dtype]);
+        return NULL;
+    }
+    if (size > 0 && !ga__reach(0, ndim, shape, strides, itemsize, &first, &end)) {
+        ga__error(GA_ERROR_VALUE, func, "the layout reaches byte offsets beyond int64");
+        return NULL;
+    }
+    ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
+    if (!buf) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    buf->refcount = 1;
+    buf->device = device;
+    buf->ptr = ptr + (uint64_t)first; /* the lowest byte any element reaches */
+    buf->nbytes = (size_t)(end - first);
+    buf->block = NULL;
+    buf->release = NULL;
+    buf->release_data = NULL;
+    ga_array *a = ga__array_wrap(func, buf, dtype, ndim, shape, strides, ptr);
+    if (a) buf->release = release, buf->release_data = release_data;
+    return a;
+}
+
+/* --- export ------------------------------------------------------------- */
+
+/* What a DLPack tensor of ours holds: the array whose memory it shows (a
+   reference), and its shape and strides in elements. */
+typedef struct ga__dlpack_export {
+    union {
+        DLManagedTensorVersioned versioned;
+        DLManagedTensor legacy;
+    } tensor;
+    ga_array *array;
+    int64_t shape[GA_MAXDIMS], strides[GA_MAXDIMS];
+} ga__dlpack_export;
+
+static void ga__dlpack_export_free(ga__dlpack_export *e)
+{
+    ga_release(e->array);
+    GPUARR_FREE(e);
+}
+
+static void ga__dlpack_deleter(DLManagedTensorVersioned *t)
+{
+    if (t) ga__dlpack_export_free((ga__dlpack_export *)t->manager_ctx);
+}
+
+static void ga__dlpack_deleter_legacy(DLManagedTensor *t)
+{
+    if (t) ga__dlpack_export_free((ga__dlpack_export *)t->manager_ctx);
+}
+
+/* Whether DLPack can state a's layout: element strides, so byte strides
+   that are multiples of the item size (only complex128 views, whose
+   strides need only be multiples of 8, can fail). */
+static bool ga__dlpack_expressible(const ga_array *a)
+{
+    const int64_t itemsize = (int64_t)ga__dtype_sizes[a->dtype];
+    for (int d = 0; d < a->ndim; d++)
+        if (a->size > 0 && a->shape[d] > 1 && a->strides[d] % itemsize != 0) return false;
+    return true;
+}
+
+/* The export of `a` (or of its C-order copy where `copy` or the layout asks
+   for one: *copied), its DLTensor filled, the consumer's stream made to
+   wait for gpuarr's. */
+static ga__dlpack_export *ga__dlpack_export_new(const char *func, const ga_array *a, intptr_t stream,
+                                                ga_copy_mode copy, bool *copied)
+{
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if ((unsigned)copy > (unsigned)GA_COPY_NEVER) {
+        ga__error(GA_ERROR_VALUE, func, "copy must be GA_COPY_IF_NEEDED, GA_COPY_ALWAYS or GA_COPY_NEVER, not %d", (int)copy);
+        return NULL;
+    }
+    const bool expressible = ga__dlpack_expressible(a);
+    if (!expressible && copy == GA_COPY_NEVER) {
+        ga__error(GA_ERROR_VALUE, func, "DLPack strides count elements: this %s view's byte strides are not multiples "
+                  "of 16, and copy is GA_COPY_NEVER", ga__dtype_names[a->dtype]);
+        return NULL;
+    }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga__dlpack_export *e = (ga__dlpack_export *)GPUARR_MALLOC(sizeof *e);
+    if (!e) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    *copied = copy == GA_COPY_ALWAYS || !expressible;
+    e->array = *copied ? ga__contiguous_copy(func, a, a->dtype) : ga_retain((ga_array *)(uintptr_t)a);
+    if (!e->array || (stream != -1 && ga__stream_handover(func, ga__stream_of(a->device), ga__dlpack_stream(stream)) != GA_OK)) {
+        ga_release(e->array);
+        GPUARR_FREE(e);
+        return NULL;
+    }
+    return e;
+}
+
+static void ga__dlpack_fill(ga__dlpack_export *e, DLTensor *t)
+{
+    const ga_array *x = e->array;
+    const int64_t itemsize = (int64_t)ga__dtype_sizes[x->dtype];
+    int64_t c = 1; /* a dim of one element or an empty array: any stride; C order's */
+    for (int d = x->ndim - 1; d >= 0; d--) {
+        e->shape[d] = x->shape[d];
+        e->strides[d] = x->size > 0 && x->shape[d] > 1 ? x->strides[d] / itemsize : c;
+        c *= x->shape[d] > 1 ? x->shape[d] : 1;
+    }
+    t->data = x->size > 0 ? (void *)(uintptr_t)x->data : NULL;
+    t->device.device_type = kDLCUDA;
+    t->device.device_id = x->device;
+    t->ndim = x->ndim;
+    t->dtype = ga__dlpack_dtype(x->dtype);
+    t->shape = e->shape;
+    t->strides = e->strides;
+    t->byte_offset = 0;
+}
+
+GPUARR_API DLManagedTensorVersioned *ga_to_dlpack(const ga_array *a, intptr_t stream, ga_copy_mode copy)
+{
+    bool copied = false;
+    ga__dlpack_export *e = ga__dlpack_export_new("ga_to_dlpack", a, stream, copy, &copied);
+    if (!e) return NULL;
+    DLManagedTensorVersioned *t = &e->tensor.versioned;
+    t->version.major = DLPACK_MAJOR_VERSION;
+    t->version.minor = DLPACK_MINOR_VERSION;
+    t->manager_ctx = e;
+    t->deleter = ga__dlpack_deleter;
+    t->flags = (copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0) |
+               (e->array->flags & GA_WRITEABLE ? 0 : DLPACK_FLAG_BITMASK_READ_ONLY);
+    ga__dlpack_fill(e, &t->dl_tensor);
+    return t;
+}
+
+GPUARR_API DLManagedTensor *ga_to_dlpack_legacy(const ga_array *a, intptr_t stream, ga_copy_mode copy)
+{
+    static const char func[] = "ga_to_dlpack_legacy";
+    if (a && !(a->flags & GA_WRITEABLE) && copy != GA_COPY_ALWAYS) {
+        ga__error(GA_ERROR_VALUE, func, "Cannot export readonly array since signalling readonly is unsupported by "
+                  "DLPack (supported by newer DLPack version).");
+        return NULL;
+    }
+    bool copied = false;
+    ga__dlpack_export *e = ga__dlpack_export_new(func, a, stream, copy, &copied);
+    if (!e) return NULL;
+    DLManagedTensor *t = &e->tensor.legacy;
+    t->manager_ctx = e;
+    t->deleter = ga__dlpack_deleter_legacy;
+    ga__dlpack_fill(e, &t->dl_tensor);
+    return t;
+}
+
+/* --- import ------------------------------------------------------------- */
+
+static void ga__dlpack_give_back(void *tensor)
+{
+    DLManagedTensorVersioned *t = (DLManagedTensorVersioned *)tensor;
+    if (t->deleter) t->deleter(t);
+}
+
+static void ga__dlpack_give_back_legacy(void *tensor)
+{
+    DLManagedTensor *t = (DLManagedTensor *)tensor;
+    if (t->deleter) t->deleter(t);
+}
+
+/* A DLPack tensor as gpuarr reads it: dtype, shape, byte strides, the
+   first element's address. */
+typedef struct ga__dlpack_layout {
+    ga_dtype dtype;
+    int ndim;
+    int64_t shape[GA_MAXDIMS], strides[GA_MAXDIMS];
+    uint64_t ptr;
+} ga__dlpack_layout;
+
+static ga_status ga__dlpack_read(const char *func, const DLTensor *t, ga__dlpack_layout *l)
+{
+    l->dtype = ga__dtype_from_dlpack(t->dtype);
+    if (l->dtype == GA_DTYPE_INVALID)
+        return ga__error(GA_ERROR_TYPE, func, "unsupported DLPack dtype (code %u, %u bits, %u lanes)",
+                         (unsigned)t->dtype.code, (unsigned)t->dtype.bits, (unsigned)t->dtype.lanes);
+    if (t->ndim < 0 || t->ndim > GA_MAXDIMS)
+        return ga__error(GA_ERROR_VALUE, func, "ndim %d is out of range (0 to %d)", (int)t->ndim, GA_MAXDIMS);
+    if (t->ndim > 0 && !t->shape) return ga__null_input(func, "the tensor's shape");
+    l->ndim = (int)t->ndim;
+    const int64_t itemsize = (int64_t)ga__dtype_sizes[l->dtype];
+    int64_t size = 0, c = itemsize;
+    if (ga__check_shape(func, l->ndim, t->shape, itemsize, &size) != GA_OK) return ga__t.error;
+    for (int d = l->ndim - 1; d >= 0; d--) {
+        l->shape[d] = t->shape[d];
+        l->strides[d] = c; /* no strides (legacy tensors): C order */
+        if (t->strides && ga__mul_overflow(t->strides[d], itemsize, &l->strides[d]))
+            return ga__error(GA_ERROR_VALUE, func, "a stride of %lld elements overflows int64 in bytes",
+                             (long long)t->strides[d]);
+        c *= t->shape[d] > 1 ? t->shape[d] : 1;
+    }
+    l->ptr = (uint64_t)(uintptr_t)t->data + t->byte_offset;
+    if (size > 0 && !t->data) return ga__null_input(func, "the tensor's data");
+    return GA_OK;
+}
+
+/* Copies host elements laid out as l into C order at dst. */
+static void ga__host_gather(unsigned char *dst, const ga__dlpack_layout *l, int64_t size)
+{
+    const size_t itemsize = ga__dtype_sizes[l->dtype];
+    const unsigned char *p = (const unsigned char *)(uintptr_t)l->ptr;
+    int64_t idx[GA_MAXDIMS] = {0};
+    for (int64_t i = 0; i < size; i++) {
+        memcpy(dst + (size_t)i * itemsize, p, itemsize);
+        for (int d = l->ndim - 1; d >= 0; d--) {
+            p += l->strides[d];
+            if (++idx[d] < l->shape[d]) break;
+            p -= l->strides[d] * l->shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+/* A host tensor (kDLCPU, kDLCUDAHost) copied to a new array on the current
+   device; the upload is finished when this returns. */
+static ga_array *ga__dlpack_upload(const char *func, const ga__dlpack_layout *l)
+{
+    ga_array *a = ga__new_on_current(func, l->ndim, l->shape, l->dtype);
+    if (!a) return NULL;
+    bool c_order = true;
+    for (int d = 0; d < a->ndim; d++) c_order = c_order && (a->shape[d] <= 1 || a->strides[d] == l->strides[d]);
+    unsigned char *tmp = NULL;
+    if (!c_order && a->size > 0 && !(tmp = (unsigned char *)GPUARR_MALLOC(ga_nbytes(a)))) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        ga_release(a);
+        return NULL;
+    }
+    if (tmp) ga__host_gather(tmp, l, a->size);
+    ga_status st = ga__upload(func, a, tmp ? tmp : (const void *)(uintptr_t)l->ptr, true); /* (done with the host data) */
+    GPUARR_FREE(tmp);
+    if (st != GA_OK) ga_release(a), a = NULL;
+    return a;
+}
+
+/* What ga_from_dlpack and its legacy form share. The tensor is gpuarr's
+   from the start: give_back(tensor) on every path but success's, where it
+   waits in the array's buffer for the last release. */
+static ga_array *ga__dlpack_import(const char *func, const DLTensor *t, bool read_only, intptr_t stream,
+                                   ga_copy_mode copy, void (*give_back)(void *), void *tensor)
+{
+    ga__dlpack_layout l;
+    ga_array *a = NULL;
+    const int type = (int)t->device.device_type;
+    if ((unsigned)copy > (unsigned)GA_COPY_NEVER)
+        ga__error(GA_ERROR_VALUE, func, "copy must be GA_COPY_IF_NEEDED, GA_COPY_ALWAYS or GA_COPY_NEVER, not %d", (int)copy);
+    else if (ga__dlpack_read(func, t, &l) != GA_OK) {
+    } else if (type == kDLCPU || type == kDLCUDAHost) {
+        if (copy == GA_COPY_NEVER)
+            ga__error(GA_ERROR_VALUE, func, "the tensor is in host memory (%s): it can only be copied to the device, "
+                      "and copy is GA_COPY_NEVER", type == kDLCPU ? "kDLCPU" : "kDLCUDAHost");
+        else
+            a = ga__dlpack_upload(func, &l);
+    } else if (type == kDLCUDA || type == kDLCUDAManaged) {
+        const int device = type == kDLCUDA ? (int)t->device.device_id : ga__t.device;
+        if (ga__bind(func, device) == GA_OK &&
+            (stream == -1 || ga__stream_handover(func, ga__dlpack_stream(stream), ga__stream_of(device)) == GA_OK))
+            a = ga__array_external(func, device, l.ptr, l.dtype, l.ndim, l.shape, l.strides, give_back, tensor);
+        if (a && read_only) a->flags &= ~GA_WRITEABLE;
+        if (a && copy == GA_COPY_ALWAYS) {
+            ga_array *c = ga__contiguous_copy(func, a, a->dtype);
+            ga_release(a); /* gives the tensor back once the copy is done */
+            return ga__ret(c);
+        }
+        if (a) return ga__ret(a);
+    } else {
+        ga__error(GA_ERROR_DEVICE, func, "unsupported DLPack device type %d (gpuarr takes kDLCUDA, kDLCUDAManaged, "
+                  "kDLCPU and kDLCUDAHost)", type);
+    }
+    give_back(tensor);
+    return ga__ret(a);
+}
+
+GPUARR_API ga_array *ga_from_dlpack(DLManagedTensorVersioned *tensor, intptr_t stream, ga_copy_mode copy)
+{
+    static const char func[] = "ga_from_dlpack";
+    if (!tensor) {
+        ga__null_input(func, "tensor");
+        return NULL;
+    }
+    if (tensor->version.major != DLPACK_MAJOR_VERSION) { /* (only the deleter may be read: DLPack's rule) */
+        ga__error(GA_ERROR_VALUE, func, "DLPack version %u.%u is not supported (gpuarr reads %d.x)",
+                  (unsigned)tensor->version.major, (unsigned)tensor->version.minor, DLPACK_MAJOR_VERSION);
+        ga__dlpack_give_back(tensor);
+        return NULL;
+    }
+    return ga__dlpack_import(func, &tensor->dl_tensor, (tensor->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0, stream,
+                             copy, ga__dlpack_give_back, tensor);
+}
+
+GPUARR_API ga_array *ga_from_dlpack_legacy(DLManagedTensor *tensor, intptr_t stream, ga_copy_mode copy)
+{
+    static const char func[] = "ga_from_dlpack_legacy";
+    if (!tensor) {
+        ga__null_input(func, "tensor");
+        return NULL;
+    }
+    return ga__dlpack_import(func, &tensor->dl_tensor, false, stream, copy, ga__dlpack_give_back_legacy, tensor);
+}
+
+/* --- memory allocated elsewhere ------------------------------------------ */
+
+/* The device that holds `ptr` as the driver knows it (-1 for page-locked
+   host memory, which every device may address): GA_OK, or GA_ERROR_VALUE
+   for memory the driver does not know. */
+static ga_status ga__pointer_device(const char *func, uint64_t ptr, int *device)
+{
+    unsigned int type = 0;
+    int ordinal = -1;
+    CUpointer_attribute attributes[2] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    void *data[2] = {&type, &ordinal};
+    CUresult r = GA__CU.PointerGetAttributes(2, attributes, data, (CUdeviceptr)ptr);
+    if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "cuPointerGetAttributes");
+    if (type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_HOST && type != CU_MEMORYTYPE_UNIFIED)
+        return ga__error(GA_ERROR_VALUE, func, "0x%llx is not memory the CUDA driver knows (pageable host memory?)",
+                         (unsigned long long)ptr);
+    *device = type == CU_MEMORYTYPE_HOST ? -1 : ordinal;
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_from_device_ptr(void *ptr, ga_dtype dtype, int ndim, const int64_t *shape,
+                                        const int64_t *strides, int device, void (*release)(void *user_data),
+                                        void *user_data)
+{
+    static const char func[] = "ga_from_device_ptr";
+    int64_t size = 0, c_strides[GA_MAXDIMS];
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (ndim > 0 && !shape) {
+        ga__null_input(func, "shape");
+        return NULL;
+    }
+    if (ga__check_shape(func, ndim, shape, (int64_t)ga__dtype_sizes[dtype], &size) != GA_OK) return NULL;
+    if (size > 0 && !ptr) {
+        ga__null_input(func, "ptr");
+        return NULL;
+    }
+    if (ga__bind(func, device >= 0 ? device : ga__t.device) != GA_OK) return NULL;
+    int owner = -1;
+    if (size > 0 && ga__pointer_device(func, (uint64_t)(uintptr_t)ptr, &owner) != GA_OK) return NULL;
+    if (device >= 0 && owner >= 0 && owner != device) {
+        ga__error(GA_ERROR_DEVICE, func, "the memory is on device %d, not on device %d", owner, device);
+        return NULL;
+    }
+    if (device < 0) device = owner >= 0 ? owner : ga__t.device;
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    if (!strides) ga__c_strides(ndim, shape, (int64_t)ga__dtype_sizes[dtype], c_strides), strides = c_strides;
+    return ga__ret(ga__array_external(func, device, (uint64_t)(uintptr_t)ptr, dtype, ndim, shape, strides, release,
+                                      user_data));
+}
+
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 21. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 22. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus

@@ -8,7 +8,8 @@
 #   examples and tools (the quickstart's refusal without a GPU; valgrind over
 #   the no-GPU paths), a program built through pkg-config against `make
 #   install`'s tree ($TEST_PREFIX), and the NumPy conformance script when
-#   numpy is importable.
+#   numpy is importable, and the DLPack exchange with CuPy and PyTorch
+#   (tests/dlpack_interop.py).
 # Exit status 0 only if nothing failed.
 set -u
 passed=0 failed=0 skipped=0
@@ -359,6 +360,15 @@ fi
 echo "== NumPy conformance (tests/conformance.py)"
 if python3 -c "import numpy" 2> /dev/null; then
     python3 tests/conformance.py build/libgpuarr.so > "$tmp/log" 2>&1
+    cat "$tmp/log"
+    count "$tmp/log"
+else
+    echo "numpy is not installed: skipped"; skipped=$((skipped + 1))
+fi
+
+echo "== DLPack with CuPy and PyTorch (tests/dlpack_interop.py)"
+if python3 -c "import numpy" 2> /dev/null; then
+    python3 tests/dlpack_interop.py build/libgpuarr.so > "$tmp/log" 2>&1
     cat "$tmp/log"
     count "$tmp/log"
 else
