@@ -1,7 +1,8 @@
 /* Fault injection (device tests). A representative program (creation,
    ufuncs, casts, reductions, indexing, masks, sort, scans, sets, linear
    algebra: products (cuBLAS's and the linalg family's kernel),
-   batched and single solvers) runs with
+   batched and single solvers; a DLPack round trip and wrapped memory)
+   runs with
    - every device allocation failing in turn: an allocator hook set with
      ga_memory_set_allocator fails its k-th call, alone (the pool's retry
      must cope) or with every later one (the failure must surface);
@@ -123,8 +124,13 @@ static ga_status program(bool check_values)
     ga_array *prod = ga_matmul(stack, ga_linalg_inv(stack));
     ga_array *iprod = ga_matmul(ga_ones(2, (int64_t[]){3, 4}, GA_INT32), ga_ones(2, (int64_t[]){4, 2}, GA_INT32)); /* the linalg family */
     ga_array *sq = ga_ones(2, (int64_t[]){100, 100}, GA_FLOAT32), *bprod = ga_matmul(sq, sq); /* large enough for cuBLAS */
+    /* interop: a DLPack round trip of a view, and memory wrapped as from elsewhere */
+    DLManagedTensorVersioned *dl = ga_to_dlpack(ga_index(c, "::2"), -1, GA_COPY_IF_NEEDED);
+    ga_array *back = dl ? ga_from_dlpack(dl, -1, GA_COPY_IF_NEEDED) : NULL;
+    ga_array *wrapped = ga_from_device_ptr(ga_data(b), GA_FLOAT32, 1, &n, NULL, -1, NULL, NULL);
+    ga_array *mixed = ga_add(back, ga_index(wrapped, "::2"));
     ga_status st = GA_OK;
-    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod) {
+    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
@@ -137,8 +143,8 @@ static ga_status program(bool check_values)
         ga_array *tail = ga_index(running, "-1:");
         float hx[32], hi[40], hw[32], hp[256];
         int32_t hip[6];
-        float hb[2];
-        bool ok = ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
+        float hb[2], mx[2];
+        bool ok = ga_to_host(ga_index(mixed, ":2"), mx, sizeof mx) == GA_OK && ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
                   ga_to_host(iprod, hip, sizeof hip) == GA_OK && ga_to_host(ga_index(bprod, "-1, -2:"), hb, sizeof hb) == GA_OK &&
                   ga_to_host(w, hw, sizeof hw) == GA_OK && ga_to_host(prod, hp, sizeof hp) == GA_OK &&
                   ga_to_host(total, &t, sizeof t) == GA_OK && ga_to_host(rows, r, sizeof r) == GA_OK &&
@@ -163,6 +169,7 @@ static ga_status program(bool check_values)
             CHECK(fabsf(hw[0] - 8) < 1e-4f && fabsf(hw[7] - 16) < 1e-4f && fabsf(hw[31] - 16) < 1e-4f, "eigh %g %g", hw[0], hw[7]);
             CHECK(hip[0] == 4 && hip[5] == 4, "int32 matmul %d %d", hip[0], hip[5]);
             CHECK(hb[0] == 100 && hb[1] == 100, "100 x 100 matmul %g %g", hb[0], hb[1]);
+            CHECK(mx[0] == 1.0f && mx[1] == 3.0f, "DLPack and wrapped memory %g %g", mx[0], mx[1]);
             CHECK(fabsf(hp[0] - 1) < 1e-5f && fabsf(hp[1]) < 1e-5f && fabsf(hp[255] - 1) < 1e-5f, "A inv(A) %g %g", hp[0], hp[1]);
         }
     }
