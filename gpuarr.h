@@ -18836,21 +18836,48 @@ static bool ga__round_trips(double x, const char *text, int kind)
     return y == x;
 }
 
+/* The digits of "%e" text s into dig (d1 d2 ... dn: s is d1.d2...dn e*e). Returns n. */
+static int ga__e_digits(const char *s, char *dig, int *e)
+{
+    int n = 0;
+    const char *c = s;
+    for (; *c && *c != 'e'; c++)
+        if (isdigit((unsigned char)*c)) dig[n++] = *c;
+    *e = atoi(c + 1);
+    return n;
+}
+
+/* The n digits dig (exponent *e) one unit up in their last place, into s
+   as "%e" text ("9.9e1" becomes "1.0e2"). */
+static void ga__e_digits_up(char *dig, int n, int *e, char *s, size_t size)
+{
+    int i = n - 1;
+    while (i >= 0 && dig[i] == '9') dig[i--] = '0';
+    if (i >= 0) dig[i]++;
+    else dig[0] = '1', ++*e; /* (all nines: 1 and zeros) */
+    snprintf(s, size, "%c.%.*se%d", dig[0], n - 1, dig + 1, *e);
+}
+
 /* The shortest decimal digits of |x| (finite, > 0) that read back as x in
    its dtype (Dragon4's unique mode): digits d1 d2 ... dn (no trailing
-   zeros) with |x| ~ d1.d2...dn 10^e. Returns n. */
+   zeros) with |x| ~ d1.d2...dn 10^e. Returns n. Of each length, the
+   nearest digits are tried, and where they fall below x the next ones up:
+   above a power of two the gap to the next value is twice the gap below,
+   so those may read back where the nearest do not (2^-1017: 16 digits,
+   7.120236347223045e-307, not 17). */
 static int ga__shortest_digits(double x, int kind, char *dig, int *e)
 {
-    char buf[40];
+    char buf[48];
     x = fabs(x);
     for (int p = 1; p <= 17; p++) {
         snprintf(buf, sizeof buf, "%.*e", p - 1, x);
-        if (p < 17 && !ga__round_trips(x, buf, kind)) continue;
-        int n = 0;
-        const char *c = buf;
-        for (; *c && *c != 'e'; c++)
-            if (isdigit((unsigned char)*c)) dig[n++] = *c;
-        *e = atoi(c + 1);
+        int n = ga__e_digits(buf, dig, e);
+        bool ok = p == 17 || ga__round_trips(x, buf, kind);
+        if (!ok && strtod(buf, NULL) < x) {
+            ga__e_digits_up(dig, n, e, buf, sizeof buf);
+            ok = ga__round_trips(x, buf, kind);
+        }
+        if (!ok) continue;
         while (n > 1 && dig[n - 1] == '0') n--;
         dig[n] = 0;
         return n;
@@ -18882,11 +18909,7 @@ static void ga__float_parts(double x, const ga__ffmt *f, bool exp, int precision
     if (exp) {
         if (n - 1 > precision || n - 1 < min_digits) { /* rounded to `precision` digits; or more digits of x itself */
             snprintf(buf, sizeof buf, "%.*e", n - 1 > precision ? precision : min_digits, fabs(x));
-            n = 0;
-            const char *c = buf;
-            for (; *c && *c != 'e'; c++)
-                if (isdigit((unsigned char)*c)) dig[n++] = *c;
-            e = atoi(c + 1);
+            n = ga__e_digits(buf, dig, &e);
             while (n - 1 > min_digits && dig[n - 1] == '0') n--;
         }
         *o++ = dig[0], *o = 0;

@@ -102,6 +102,10 @@ def arrays():
                 v = v + 1j * rng.permutation(v)
             v = v.astype(dt)
         out.append(v.reshape(shape))
+    # powers of two, whose shortest digits may lie above them (the gap above is twice the gap below)
+    for name, lo, hi in (("float16", -24, 16), ("float32", -149, 128), ("float64", -1074, 1024)):
+        p = np.ldexp(1.0, np.arange(lo, hi)).astype(name)
+        out.extend(p[i:i + 200] for i in range(0, len(p), 200))
     return out
 
 
