@@ -2109,7 +2109,10 @@ GPUARR_API ga_printoptions ga_get_printoptions(void);
 /* numpy.array_repr(a) ("array([1, 2], dtype=int32)") and numpy.array_str(a)
    ("[1 2]") into buf (size bytes, NUL-terminated, cut to fit; buf NULL and
    size 0 to ask): the whole text's length, or -1 with the error. Only the
-   printed elements are read from the device (a summarised array's edges). */
+   printed elements are read from the device (a summarised array's edges).
+   bfloat16 prints as NumPy prints ml_dtypes' bfloat16 arrays: each element
+   as its scalar's repr (6 significant digits, "%g": 3.140625 is "3.14062"),
+   unpadded, "dtype=bfloat16" in the repr. */
 GPUARR_API int64_t ga_array_repr(const ga_array *a, char *buf, size_t size);
 GPUARR_API int64_t ga_array_str(const ga_array *a, char *buf, size_t size);
 
@@ -19071,6 +19074,15 @@ typedef struct ga__pfmt {
     bool zero_d;
 } ga__pfmt;
 
+/* bfloat16 bits as a double (exactly: the upper half of a float32). */
+static double ga__bfloat16_to_double(uint16_t h)
+{
+    const uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 /* Element i of host data of dtype t: its real (and imaginary) part as a double. */
 static void ga__print_value(const void *data, ga_dtype t, int64_t i, double *re, double *im)
 {
@@ -19078,6 +19090,7 @@ static void ga__print_value(const void *data, ga_dtype t, int64_t i, double *re,
     *im = 0;
     switch (t) {
     case GA_FLOAT16: { uint16_t h; memcpy(&h, p, 2); *re = ga__half_to_double(h); break; }
+    case GA_BFLOAT16: { uint16_t h; memcpy(&h, p, 2); *re = ga__bfloat16_to_double(h); break; }
     case GA_FLOAT32: { float f; memcpy(&f, p, 4); *re = f; break; }
     case GA_FLOAT64: memcpy(re, p, 8); break;
     case GA_COMPLEX64: { float f[2]; memcpy(f, p, 8); *re = f[0], *im = f[1]; break; }
@@ -19108,6 +19121,18 @@ static int ga__print_int(const void *data, ga_dtype t, int64_t i, char *out, siz
 
 static int ga__float_kind(ga_dtype t) { return t == GA_FLOAT16 ? 2 : (t == GA_FLOAT32 || t == GA_COMPLEX64) ? 1 : 0; }
 
+/* A bfloat16 value as ml_dtypes' repr (and str) of its scalar prints it:
+   C++'s stream output of the float, printf's "%g" (6 significant digits:
+   3.140625 is "3.14062", 0.1 "0.100098"), NaN without its sign. NumPy's
+   array2string knows no float formatting for this dtype (its kind is 'V')
+   and prints each element with repr(), unpadded. */
+static void ga__bfloat16_repr(ga__sb *b, double x)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%g", isnan(x) ? fabs(x) : x);
+    ga__sb_str(b, buf);
+}
+
 /* The format of the count printed elements of data (NumPy's formatters'
    fill pass over the printed data only). False when out of memory. */
 static bool ga__pfmt_fill(ga__pfmt *f, const void *data, ga_dtype t, int64_t count, bool zero_d, const ga_printoptions *o)
@@ -19120,7 +19145,7 @@ static bool ga__pfmt_fill(ga__pfmt *f, const void *data, ga_dtype t, int64_t cou
         for (int64_t i = 0; i < count; i++) f->width = GA__MAX(f->width, ga__print_int(data, t, i, buf, sizeof buf));
         return true;
     }
-    if (k != 'f' && k != 'c') return true;
+    if ((k != 'f' && k != 'c') || t == GA_BFLOAT16) return true; /* (bfloat16: each element's repr, unpadded) */
     double *re = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)GA__MAX(count, 1) * 2), *im = re + GA__MAX(count, 1);
     if (!re) return false;
     for (int64_t i = 0; i < count; i++) ga__print_value(data, t, i, &re[i], &im[i]);
@@ -19148,6 +19173,10 @@ static void ga__pfmt_put(ga__sb *b, const ga__pfmt *f, const void *data, int64_t
     } else {
         double re, im;
         ga__print_value(data, f->t, i, &re, &im);
+        if (f->t == GA_BFLOAT16) {
+            ga__bfloat16_repr(b, re);
+            return;
+        }
         ga__ffmt_put(b, &f->re, re);
         if (k == 'c') { /* the imaginary part with its 'j' before any padding */
             ga__sb part = {NULL, 0, 0, false};
@@ -19269,7 +19298,7 @@ static void ga__format(ga__sb *b, const void *data, ga_dtype t, int ndim, const 
     const bool summary = size > o->threshold;
     if (!repr && ndim == 0) { /* str of a 0-d array: the scalar's str */
         const char k = ga__dtype_kinds[t];
-        if (k == 'f') {
+        if (k == 'f' && t != GA_BFLOAT16) { /* (bfloat16's str is its repr: below) */
             double re, im;
             ga__print_value(data, t, 0, &re, &im);
             ga__scalar_float(b, re, ga__float_kind(t), false);
