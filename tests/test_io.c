@@ -570,3 +570,166 @@ DEVICE_TEST(tofile_and_fromfile)
     ga_clear_error();
 }
 
+/* ---- device: the text modes ---------------------------------------------- */
+
+/* ga_tofile with a separator: NumPy's text of every write case of
+   tests/text_cases.h from a device array, the text before an error too. */
+DEVICE_TEST(text_tofile_matches_numpy)
+{
+    int bad = 0;
+    const char *path = tmp_path("w.txt");
+    for (size_t i = 0; i < sizeof text_write_cases / sizeof text_write_cases[0]; i++) {
+        const text_write_case *c = &text_write_cases[i];
+        if (!test_sample((int64_t)i, 4)) continue;
+        const int64_t n = c->n;
+        ga_array *a = ga_from_host(c->bytes, 1, &n, c->dtype);
+        ga_clear_error();
+        const ga_status st = a ? ga_tofile(a, path, c->sep, c->format) : GA_ERROR_STATE;
+        size_t len = 0;
+        unsigned char *text = slurp(path, &len);
+        const bool same = st == c->error && text && len == (size_t)c->len && memcmp(text, c->text, len) == 0 &&
+                          (!c->message || strstr(ga_last_error_message(), c->message));
+        if (!same && bad++ < 5)
+            CHECK(false, "case %zu (%s, format %s): %s, %zu bytes; NumPy %d bytes", i, ga_dtype_name(c->dtype), c->format ? c->format : "-",
+                  ga_last_error_message(), len, c->len);
+        free(text);
+        ga_release(a);
+    }
+    CHECK(bad == 0, "%d cases differ", bad);
+    ga_clear_error();
+}
+
+/* ga_fromfile with a separator: NumPy's values (or its error) of every
+   read case of tests/text_cases.h, from a file. */
+DEVICE_TEST(text_fromfile_matches_numpy)
+{
+    int bad = 0;
+    const char *path = tmp_path("r.txt");
+    for (size_t i = 0; i < sizeof text_read_cases / sizeof text_read_cases[0]; i++) {
+        const text_read_case *c = &text_read_cases[i];
+        if (!test_sample((int64_t)i, 4)) continue;
+        FILE *f = fopen(path, "wb");
+        if (f) fwrite(c->text, 1, (size_t)c->len, f), fclose(f);
+        ga_clear_error();
+        ga_array *a = ga_fromfile(path, c->dtype, c->count, c->sep, 0);
+        const size_t nb = a ? ga_nbytes(a) : 0;
+        unsigned char *h = (unsigned char *)malloc(nb ? nb : 1);
+        const bool same = c->n < 0 ? !a && strstr(ga_last_error_message(), c->message) != NULL
+                                   : a && ga_size(a) == c->n && ga_dtype_of(a) == c->dtype && ga_ndim(a) == 1 &&
+                                         ga_to_host(a, h, nb) == GA_OK && memcmp(h, c->bytes, nb) == 0;
+        if (!same && bad++ < 5)
+            CHECK(false, "case %zu (%s, \"%.*s\", sep \"%s\", count %lld): %s; NumPy %d elements (%s)", i, ga_dtype_name(c->dtype),
+                  (int)GA__MIN(c->len, 60), c->text, c->sep, (long long)c->count, a ? "read" : ga_last_error_message(), c->n,
+                  c->message ? c->message : "read");
+        free(h);
+        ga_release(a);
+    }
+    CHECK(bad == 0, "%d cases differ", bad);
+    ga_clear_error();
+}
+
+/* The text of x (any layout) with sep and format, read back as dtype t:
+   whether the elements are x's in C order (as t), and the error where the
+   text does not read back (expect: the message, or NULL). */
+static bool text_round_trip(const ga_array *x, const char *sep, const char *format, ga_dtype t, const char *expect)
+{
+    const char *path = tmp_path("rt.txt");
+    ga_array *want = ga_astype(x, t);
+    ga_array *back = ga_tofile(x, path, sep, format) == GA_OK ? ga_fromfile(path, t, -1, sep, 0) : NULL;
+    bool ok;
+    if (expect) {
+        ok = !back && strstr(ga_last_error_message(), expect) != NULL;
+    } else {
+        const size_t nb = want ? ga_nbytes(want) : 0;
+        unsigned char *a = (unsigned char *)malloc(nb ? nb : 1), *b = (unsigned char *)malloc(nb ? nb : 1);
+        ok = back && want && ga_ndim(back) == 1 && ga_size(back) == ga_size(x) && ga_to_host(want, a, nb) == GA_OK &&
+             ga_to_host(back, b, nb) == GA_OK && memcmp(a, b, nb) == 0;
+        free(a), free(b);
+    }
+    ga_release(back), ga_release(want);
+    ga_clear_error();
+    return ok;
+}
+
+/* tofile then fromfile with separators, every dtype, C, F and strided
+   layouts, 0-d and empty arrays: the values back in C order where NumPy
+   reads its own text back (integers and floats; bool written with "%d");
+   NumPy's error where it does not ("True", "(1+2j)"); bfloat16 read back
+   as float32, since NumPy cannot read it as text. */
+DEVICE_TEST(text_round_trips)
+{
+    static const char *const seps[3] = {" ", ", ", "\n"};
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        const ga_dtype dt = (ga_dtype)t;
+        const char k = ga__dtype_kinds[t];
+        const int64_t s[3] = {3, 5, 7};
+        ga_array *r = ga_arange(-50, 55, 1, GA_FLOAT64), *c = ga_astype(r, dt), *x = ga_reshape(c, 3, s);
+        ga_array *f = ga_transpose(x, NULL), *v = ga_index(x, "::-1, 1::2, ::3"), *z = ga_index(x, "0, 1, 2"), *e = ga_index(x, ":0");
+        ga_array *all[5] = {x, f, v, z, e};
+        for (int j = 0; j < 5; j++) {
+            const char *sep = seps[j % 3];
+            const bool empty = ga_size(all[j]) == 0;
+            bool ok;
+            if (k == 'b') ok = text_round_trip(all[j], sep, "%d", dt, NULL) &&
+                               text_round_trip(all[j], sep, NULL, dt, empty ? NULL : "could not be read to its end");
+            else if (k == 'c') ok = text_round_trip(all[j], sep, NULL, dt, empty ? NULL : "could not be read to its end");
+            else if (dt == GA_BFLOAT16) ok = text_round_trip(all[j], sep, NULL, GA_FLOAT32, NULL);
+            else ok = text_round_trip(all[j], sep, NULL, dt, NULL);
+            CHECK(ok, "%s, layout %d, sep \"%s\": %s", ga_dtype_name(dt), j, sep, ga_last_error_message());
+        }
+        for (int j = 0; j < 5; j++) ga_release(all[j]);
+        ga_release(c), ga_release(r);
+    }
+    /* special values come back bit for bit */
+    const double sp[6] = {NAN, INFINITY, -INFINITY, -0.0, 1e-300, 5e-324};
+    ga_array *y = ga_from_host(sp, 1, (const int64_t[]){6}, GA_FLOAT64);
+    CHECK(text_round_trip(y, " ", NULL, GA_FLOAT64, NULL), "nan, infinities, -0.0, subnormals: %s", ga_last_error_message());
+    CHECK(text_round_trip(y, ";", "%.17g", GA_FLOAT64, NULL), "as %%.17g: %s", ga_last_error_message());
+    ga_release(y);
+    ga_clear_error();
+}
+
+/* Text longer than the staging buffer both ways: 2 pinned chunks of int64
+   and 5 elements more go through their own device arrays into one
+   result; count stops in the middle of a chunk; 0-d and empty arrays; an
+   element the format cannot take; a directory is unreadable. */
+DEVICE_TEST(text_large_files_and_edges)
+{
+    const int64_t per = (int64_t)(GA__NPY_CHUNK / 8), n = 2 * per + 5;
+    const char *path = tmp_path("big.txt");
+    ga_array *x = ga_arange_int(-1000, n - 1000, 1, GA_INT64);
+    CHECK_OK(ga_tofile(x, path, "\n", NULL));
+    ga_array *all = ga_fromfile(path, GA_INT64, -1, "\n", 0), *some = ga_fromfile(path, GA_INT64, per + 3, " ", 0);
+    int64_t *h = (int64_t *)malloc((size_t)n * 8);
+    CHECK(all && ga_size(all) == n && h && ga_to_host(all, h, (size_t)n * 8) == GA_OK && h[0] == -1000 && h[per] == per - 1000 &&
+              h[n - 1] == n - 1001,
+          "%lld elements back: %s", all ? (long long)ga_size(all) : -1LL, ga_last_error_message());
+    CHECK(some && ga_size(some) == per + 3 && ga_to_host(some, h, (size_t)(per + 3) * 8) == GA_OK && h[per + 2] == per + 2 - 1000,
+          "count %lld: %lld", (long long)(per + 3), some ? (long long)ga_size(some) : -1LL);
+    free(h);
+    ga_release(some), ga_release(all), ga_release(x);
+    /* 0-d: one element, no separator; empty: nothing, and its format is not read */
+    ga_array *z = ga_full(0, NULL, ga_float(2.5), GA_FLOAT32), *e = ga_empty(1, (const int64_t[]){0}, GA_INT8);
+    size_t len = 0;
+    CHECK_OK(ga_tofile(z, path, ", ", "%.3f"));
+    unsigned char *text = slurp(path, &len);
+    CHECK(text && len == 5 && memcmp(text, "2.500", 5) == 0, "0-d: %.*s", (int)len, text ? (const char *)text : "");
+    free(text);
+    CHECK_OK(ga_tofile(e, path, " ", "%q"));
+    text = slurp(path, &len);
+    CHECK(text && len == 0, "empty: %zu bytes", len);
+    free(text);
+    ga_array *back = ga_fromfile(path, GA_INT8, -1, " ", 0);
+    CHECK(back && ga_size(back) == 0 && ga_dtype_of(back) == GA_INT8, "an empty file: %s", ga_last_error_message());
+    ga_release(back), ga_release(e), ga_release(z);
+    /* NaN as %d: the element before it written, as NumPy */
+    const double d[3] = {1.5, NAN, 2.0};
+    ga_array *w = ga_from_host(d, 1, (const int64_t[]){3}, GA_FLOAT64);
+    CHECK_ERROR(ga_tofile(w, path, " ", "%d") != GA_OK, GA_ERROR_VALUE, "ga_tofile: cannot convert float NaN to integer");
+    text = slurp(path, &len);
+    CHECK(text && len == 2 && memcmp(text, "1 ", 2) == 0, "the text before the error: \"%.*s\"", (int)len, text ? (const char *)text : "");
+    free(text);
+    ga_release(w);
+    CHECK_ERROR(ga_fromfile(tmp_path(""), GA_FLOAT64, -1, " ", 0) == NULL, GA_ERROR_IO, "could not read");
+    ga_clear_error();
+}
