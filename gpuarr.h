@@ -2047,18 +2047,47 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr);
    GA_ERROR_IO when the file cannot be opened or read. */
 GPUARR_API ga_array *ga_load(const char *file);
 
-/* ndarray.tofile(file) (sep=""): a's elements as raw bytes in C order (any
-   layout; NumPy writes C order whatever a's), any dtype. Waits for the
-   device; GA_ERROR_IO when the file cannot be written. (The text mode,
-   sep != "", is not provided.) */
-GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file);
+/* ndarray.tofile(file, sep, format): a's elements in C order (any layout;
+   NumPy writes C order whatever a's), any dtype. sep NULL or "": raw bytes.
+   Otherwise text, sep after each element but the last, each element as
+   NumPy writes it: str() of the Python scalar it makes of it ("True", "-3";
+   every float dtype as Python's repr of its float64 value, so float32 0.1
+   is "0.10000000149011612", 1e20 "1e+20", "nan"; complex "(1+2j)", "2j"),
+   or with format (NULL or "": none) Python's `format % item`: one
+   conversion of d i u o x X e E f F g G c s r a, flags - + space # 0, a
+   width, a precision, ASCII text around it. A format's error is Python's
+   (GA_ERROR_VALUE "unsupported format character 'q' (0x71) at index 1",
+   "incomplete format"; GA_ERROR_TYPE "not enough arguments for format
+   string", "%x format: an integer is required, not float", ...), the file
+   left empty; an empty array's format is not read. An element the format
+   cannot take (NaN or an infinity as %d, GA_ERROR_VALUE or
+   GA_ERROR_OVERFLOW; %c of 128 or more, which NumPy 2.5 refuses and 2.4
+   crashes on) stops the writing with Python's error, the elements before
+   it written, as NumPy. Waits for the device; GA_ERROR_IO when the file
+   cannot be written. */
+GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file, const char *sep, const char *format);
 
-/* numpy.fromfile(file, dtype, count, sep="", offset): raw elements of
-   dtype from byte `offset` on: `count` of them (-1: as many whole elements
-   as the file holds; fewer where the file ends first, as NumPy), as a new
-   1-d array on the current device. An offset past the file's end is
-   NumPy's "negative dimensions are not allowed". */
-GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count, int64_t offset);
+/* numpy.fromfile(file, dtype, count, sep, offset): a new 1-d array on the
+   current device of `count` elements (negative: all there are; fewer
+   where the file ends first). sep NULL or "": raw elements of dtype from
+   byte `offset` on (an offset past the end: NumPy's "negative dimensions
+   are not allowed"). Otherwise text, read as NumPy reads it: sep between
+   elements, each run of blanks in it matching any run of blanks (none too;
+   a sep of blanks only needs one), blanks around it skipped, one after the
+   last element allowed; integers in decimal, saturated at 64 bits then
+   wrapped to the dtype (int8 "300" is 44, uint8 "-1" 255); floats with
+   exponents, nan, inf, infinity in any case, read as float64 and rounded;
+   bool a number's truth ("True" is not read); complex "1+2j", "2j", "1"
+   (not the "(1+2j)" tofile writes). Text that does not match is
+   GA_ERROR_VALUE "string or file could not be read to its end due to
+   unmatched data" and no array (NumPy 2 raises where NumPy 1 warned and
+   returned what it had read); an offset other than 0, GA_ERROR_TYPE
+   "'offset' argument only permitted for binary files"; bfloat16, which
+   NumPy with ml_dtypes cannot read as text, GA_ERROR_VALUE "Unable to read
+   character files of that array type". The text is read through a buffer
+   and its values go to the device in pinned chunks. GA_ERROR_IO when the
+   file cannot be opened or read. */
+GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count, const char *sep, int64_t offset);
 
 /* numpy.savez(file, *arrays, **named): n arrays as the .npy members of a
    zip archive (stored, as NumPy's savez: "arr_0.npy", ... or names[i] +
@@ -2110,7 +2139,10 @@ GPUARR_API ga_printoptions ga_get_printoptions(void);
 /* numpy.array_repr(a) ("array([1, 2], dtype=int32)") and numpy.array_str(a)
    ("[1 2]") into buf (size bytes, NUL-terminated, cut to fit; buf NULL and
    size 0 to ask): the whole text's length, or -1 with the error. Only the
-   printed elements are read from the device (a summarised array's edges). */
+   printed elements are read from the device (a summarised array's edges).
+   bfloat16 prints as NumPy prints ml_dtypes' bfloat16 arrays: each element
+   as its scalar's repr (6 significant digits, "%g": 3.140625 is "3.14062"),
+   unpadded, "dtype=bfloat16" in the repr. */
 GPUARR_API int64_t ga_array_repr(const ga_array *a, char *buf, size_t size);
 GPUARR_API int64_t ga_array_str(const ga_array *a, char *buf, size_t size);
 
@@ -18596,7 +18628,12 @@ GPUARR_API ga_array *ga_load(const char *file)
     return ga__ret(r);
 }
 
-GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file)
+/* The text modes of tofile and fromfile (with the printing code, below). */
+static ga_status ga__text_write_data(const char *func, FILE *out, const ga_array *c, const char *name, const char *sep,
+                                     const char *format);
+static ga_array *ga__fromfile_text(const char *func, FILE *f, const char *file, ga_dtype dtype, int64_t count, const char *sep);
+
+GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file, const char *sep, const char *format)
 {
     static const char func[] = "ga_tofile";
     if (!a) return ga__null_input(func, "a");
@@ -18605,23 +18642,31 @@ GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file)
     ga_array *c = (a->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)a) : ga__contiguous_copy(func, a, a->dtype);
     if (!c) return ga__t.error;
     FILE *f = fopen(file, "wb");
-    ga_status st = f ? ga__npy_write_data(func, f, c, file, NULL)
-                     : ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", file, strerror(errno));
+    ga_status st = !f            ? ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", file, strerror(errno))
+                   : sep && *sep ? ga__text_write_data(func, f, c, file, sep, format)
+                                 : ga__npy_write_data(func, f, c, file, NULL);
     if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", file, strerror(errno));
     ga_release(c);
     return st;
 }
 
-GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count, int64_t offset)
+GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count, const char *sep, int64_t offset)
 {
     static const char func[] = "ga_fromfile";
+    const bool text = sep && *sep;
     if (!file) { ga__null_input(func, "file"); return NULL; }
     if (!ga__dtype_valid(dtype)) { ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype); return NULL; }
+    if (text && offset != 0) { ga__error(GA_ERROR_TYPE, func, "'offset' argument only permitted for binary files"); return NULL; }
     if (offset < 0) { ga__error(GA_ERROR_VALUE, func, "offset must be non-negative"); return NULL; }
     FILE *f = fopen(file, "rb");
     if (!f) {
         ga__error(GA_ERROR_IO, func, "[Errno %d] %s: '%s'", errno, strerror(errno), file);
         return NULL;
+    }
+    if (text) {
+        ga_array *t = ga__fromfile_text(func, f, file, dtype, count, sep);
+        fclose(f);
+        return ga__ret(t);
     }
     long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     ga_array *a = NULL;
@@ -18996,21 +19041,48 @@ static bool ga__round_trips(double x, const char *text, int kind)
     return y == x;
 }
 
+/* The digits of "%e" text s into dig (d1 d2 ... dn: s is d1.d2...dn e*e). Returns n. */
+static int ga__e_digits(const char *s, char *dig, int *e)
+{
+    int n = 0;
+    const char *c = s;
+    for (; *c && *c != 'e'; c++)
+        if (isdigit((unsigned char)*c)) dig[n++] = *c;
+    *e = atoi(c + 1);
+    return n;
+}
+
+/* The n digits dig (exponent *e) one unit up in their last place, into s
+   as "%e" text ("9.9e1" becomes "1.0e2"). */
+static void ga__e_digits_up(char *dig, int n, int *e, char *s, size_t size)
+{
+    int i = n - 1;
+    while (i >= 0 && dig[i] == '9') dig[i--] = '0';
+    if (i >= 0) dig[i]++;
+    else dig[0] = '1', ++*e; /* (all nines: 1 and zeros) */
+    snprintf(s, size, "%c.%.*se%d", dig[0], n - 1, dig + 1, *e);
+}
+
 /* The shortest decimal digits of |x| (finite, > 0) that read back as x in
    its dtype (Dragon4's unique mode): digits d1 d2 ... dn (no trailing
-   zeros) with |x| ~ d1.d2...dn 10^e. Returns n. */
+   zeros) with |x| ~ d1.d2...dn 10^e. Returns n. Of each length, the
+   nearest digits are tried, and where they fall below x the next ones up:
+   above a power of two the gap to the next value is twice the gap below,
+   so those may read back where the nearest do not (2^-1017: 16 digits,
+   7.120236347223045e-307, not 17). */
 static int ga__shortest_digits(double x, int kind, char *dig, int *e)
 {
-    char buf[40];
+    char buf[48];
     x = fabs(x);
     for (int p = 1; p <= 17; p++) {
         snprintf(buf, sizeof buf, "%.*e", p - 1, x);
-        if (p < 17 && !ga__round_trips(x, buf, kind)) continue;
-        int n = 0;
-        const char *c = buf;
-        for (; *c && *c != 'e'; c++)
-            if (isdigit((unsigned char)*c)) dig[n++] = *c;
-        *e = atoi(c + 1);
+        int n = ga__e_digits(buf, dig, e);
+        bool ok = p == 17 || ga__round_trips(x, buf, kind);
+        if (!ok && strtod(buf, NULL) < x) {
+            ga__e_digits_up(dig, n, e, buf, sizeof buf);
+            ok = ga__round_trips(x, buf, kind);
+        }
+        if (!ok) continue;
         while (n > 1 && dig[n - 1] == '0') n--;
         dig[n] = 0;
         return n;
@@ -19042,11 +19114,7 @@ static void ga__float_parts(double x, const ga__ffmt *f, bool exp, int precision
     if (exp) {
         if (n - 1 > precision || n - 1 < min_digits) { /* rounded to `precision` digits; or more digits of x itself */
             snprintf(buf, sizeof buf, "%.*e", n - 1 > precision ? precision : min_digits, fabs(x));
-            n = 0;
-            const char *c = buf;
-            for (; *c && *c != 'e'; c++)
-                if (isdigit((unsigned char)*c)) dig[n++] = *c;
-            e = atoi(c + 1);
+            n = ga__e_digits(buf, dig, &e);
             while (n - 1 > min_digits && dig[n - 1] == '0') n--;
         }
         *o++ = dig[0], *o = 0;
@@ -19208,6 +19276,15 @@ typedef struct ga__pfmt {
     bool zero_d;
 } ga__pfmt;
 
+/* bfloat16 bits as a double (exactly: the upper half of a float32). */
+static double ga__bfloat16_to_double(uint16_t h)
+{
+    const uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 /* Element i of host data of dtype t: its real (and imaginary) part as a double. */
 static void ga__print_value(const void *data, ga_dtype t, int64_t i, double *re, double *im)
 {
@@ -19215,6 +19292,7 @@ static void ga__print_value(const void *data, ga_dtype t, int64_t i, double *re,
     *im = 0;
     switch (t) {
     case GA_FLOAT16: { uint16_t h; memcpy(&h, p, 2); *re = ga__half_to_double(h); break; }
+    case GA_BFLOAT16: { uint16_t h; memcpy(&h, p, 2); *re = ga__bfloat16_to_double(h); break; }
     case GA_FLOAT32: { float f; memcpy(&f, p, 4); *re = f; break; }
     case GA_FLOAT64: memcpy(re, p, 8); break;
     case GA_COMPLEX64: { float f[2]; memcpy(f, p, 8); *re = f[0], *im = f[1]; break; }
@@ -19245,6 +19323,18 @@ static int ga__print_int(const void *data, ga_dtype t, int64_t i, char *out, siz
 
 static int ga__float_kind(ga_dtype t) { return t == GA_FLOAT16 ? 2 : (t == GA_FLOAT32 || t == GA_COMPLEX64) ? 1 : 0; }
 
+/* A bfloat16 value as ml_dtypes' repr (and str) of its scalar prints it:
+   C++'s stream output of the float, printf's "%g" (6 significant digits:
+   3.140625 is "3.14062", 0.1 "0.100098"), NaN without its sign. NumPy's
+   array2string knows no float formatting for this dtype (its kind is 'V')
+   and prints each element with repr(), unpadded. */
+static void ga__bfloat16_repr(ga__sb *b, double x)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%g", isnan(x) ? fabs(x) : x);
+    ga__sb_str(b, buf);
+}
+
 /* The format of the count printed elements of data (NumPy's formatters'
    fill pass over the printed data only). False when out of memory. */
 static bool ga__pfmt_fill(ga__pfmt *f, const void *data, ga_dtype t, int64_t count, bool zero_d, const ga_printoptions *o)
@@ -19257,7 +19347,7 @@ static bool ga__pfmt_fill(ga__pfmt *f, const void *data, ga_dtype t, int64_t cou
         for (int64_t i = 0; i < count; i++) f->width = GA__MAX(f->width, ga__print_int(data, t, i, buf, sizeof buf));
         return true;
     }
-    if (k != 'f' && k != 'c') return true;
+    if ((k != 'f' && k != 'c') || t == GA_BFLOAT16) return true; /* (bfloat16: each element's repr, unpadded) */
     double *re = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)GA__MAX(count, 1) * 2), *im = re + GA__MAX(count, 1);
     if (!re) return false;
     for (int64_t i = 0; i < count; i++) ga__print_value(data, t, i, &re[i], &im[i]);
@@ -19285,6 +19375,10 @@ static void ga__pfmt_put(ga__sb *b, const ga__pfmt *f, const void *data, int64_t
     } else {
         double re, im;
         ga__print_value(data, f->t, i, &re, &im);
+        if (f->t == GA_BFLOAT16) {
+            ga__bfloat16_repr(b, re);
+            return;
+        }
         ga__ffmt_put(b, &f->re, re);
         if (k == 'c') { /* the imaginary part with its 'j' before any padding */
             ga__sb part = {NULL, 0, 0, false};
@@ -19406,7 +19500,7 @@ static void ga__format(ga__sb *b, const void *data, ga_dtype t, int ndim, const 
     const bool summary = size > o->threshold;
     if (!repr && ndim == 0) { /* str of a 0-d array: the scalar's str */
         const char k = ga__dtype_kinds[t];
-        if (k == 'f') {
+        if (k == 'f' && t != GA_BFLOAT16) { /* (bfloat16's str is its repr: below) */
             double re, im;
             ga__print_value(data, t, 0, &re, &im);
             ga__scalar_float(b, re, ga__float_kind(t), false);
@@ -19563,6 +19657,748 @@ GPUARR_API ga_status ga_print(const ga_array *a)
     if (st == GA_OK) printf("%s\n", s);
     GPUARR_FREE(s);
     return st;
+}
+
+/* --- text files: ndarray.tofile and numpy.fromfile with a separator --------- */
+
+/* Writing. NumPy's tofile writes each element as str(item), or as
+   `format % item` where a format is given, of the Python scalar that its
+   getitem makes of the element: a bool, an int, a float (every float dtype
+   widened to float64, so float32 0.1 is 0.10000000149011612) or a
+   complex. */
+
+#define GA__TEXT_RUN 65536 /* elements formatted before each write */
+
+/* Element i of host data (dtype t) as that Python scalar. */
+static ga_scalar ga__py_item(const void *data, ga_dtype t, int64_t i)
+{
+    const unsigned char *p = (const unsigned char *)data + (size_t)i * ga__dtype_sizes[t];
+    ga_scalar s;
+    memset(&s, 0, sizeof s);
+    s.kind = GA_SCALAR_INT;
+    switch (t) {
+    case GA_BOOL: s.kind = GA_SCALAR_BOOL, s.value.b = p[0] != 0; break;
+    case GA_INT8: { int8_t v; memcpy(&v, p, 1); s.value.i = v; break; }
+    case GA_INT16: { int16_t v; memcpy(&v, p, 2); s.value.i = v; break; }
+    case GA_INT32: { int32_t v; memcpy(&v, p, 4); s.value.i = v; break; }
+    case GA_INT64: memcpy(&s.value.i, p, 8); break;
+    case GA_UINT8: s.value.i = p[0]; break;
+    case GA_UINT16: { uint16_t v; memcpy(&v, p, 2); s.value.i = v; break; }
+    case GA_UINT32: { uint32_t v; memcpy(&v, p, 4); s.value.i = v; break; }
+    case GA_UINT64:
+        memcpy(&s.value.u, p, 8);
+        if (s.value.u > (uint64_t)INT64_MAX) s.kind = GA_SCALAR_UINT;
+        break;
+    default: {
+        double re, im;
+        ga__print_value(data, t, i, &re, &im);
+        if (ga__dtype_kinds[t] == 'c') s.kind = GA_SCALAR_COMPLEX, s.value.c.re = re, s.value.c.im = im;
+        else s.kind = GA_SCALAR_FLOAT, s.value.f = re;
+        break;
+    }
+    }
+    return s;
+}
+
+/* An int's (a bool's) magnitude, and its sign in *neg. */
+static uint64_t ga__py_int_mag(ga_scalar s, bool *neg)
+{
+    *neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
+    if (s.kind == GA_SCALAR_BOOL) return s.value.b;
+    if (s.kind == GA_SCALAR_UINT) return s.value.u;
+    return *neg ? 0 - (uint64_t)s.value.i : (uint64_t)s.value.i;
+}
+
+/* Python's repr of a complex: "(1+2j)", "(nan-infj)", just "2j" where the
+   real part is +0; each part as repr(float) without ".0", a NaN unsigned. */
+static void ga__py_complex_repr(ga__sb *b, double re, double im)
+{
+    const bool bare = re == 0 && !signbit(re);
+    if (!bare) {
+        ga__sb_str(b, "(");
+        ga__scalar_float(b, re, 0, true);
+        if (!signbit(im) || isnan(im)) ga__sb_str(b, "+");
+    }
+    ga__scalar_float(b, im, 0, true);
+    ga__sb_str(b, bare ? "j" : "j)");
+}
+
+/* str(s): Python's, "True", "-3", "0.1" (repr: the shortest digits), "(1+2j)". */
+static void ga__py_str(ga__sb *b, ga_scalar s)
+{
+    char buf[32];
+    switch (s.kind) {
+    case GA_SCALAR_BOOL: ga__sb_str(b, s.value.b ? "True" : "False"); return;
+    case GA_SCALAR_FLOAT: ga__scalar_float(b, s.value.f, 0, false); return;
+    case GA_SCALAR_COMPLEX: ga__py_complex_repr(b, s.value.c.re, s.value.c.im); return;
+    case GA_SCALAR_UINT: snprintf(buf, sizeof buf, "%llu", (unsigned long long)s.value.u); break;
+    default: snprintf(buf, sizeof buf, "%lld", (long long)s.value.i); break;
+    }
+    ga__sb_str(b, buf);
+}
+
+/* A format compiled: Python's `format % item` of one item, as the literal
+   text before and after its one conversion ("%%" made "%") and the
+   conversion. conv 0: no format (str(item)). */
+typedef struct ga__pyfmt {
+    ga__sb pre, post;
+    char conv;
+    bool minus, plus, space, alt, zero; /* the flags - + ' ' # 0 */
+    int width, prec;                    /* prec -1: none */
+} ga__pyfmt;
+
+static void ga__pyfmt_free(ga__pyfmt *f) { GPUARR_FREE(f->pre.p), GPUARR_FREE(f->post.p); }
+
+/* Digits at *p (a width or a precision) into *v; false past INT_MAX. */
+static bool ga__pyfmt_number(const char **p, int *v)
+{
+    for (*v = 0; **p >= '0' && **p <= '9'; ++*p) {
+        if (*v > (INT_MAX - (**p - '0')) / 10) return false;
+        *v = *v * 10 + (**p - '0');
+    }
+    return true;
+}
+
+/* Conversion c's TypeError for items of kind k (NumPy's getitem: 'b' and
+   the integers are ints, 'f' floats, 'c' complexes), or GA_OK. */
+static ga_status ga__pyfmt_type(const char *func, char c, char k)
+{
+    const char *type = k == 'c' ? "complex" : "float";
+    if (k != 'f' && k != 'c') return GA_OK;
+    if (strchr("oxX", c)) return ga__error(GA_ERROR_TYPE, func, "%%%c format: an integer is required, not %s", c, type);
+    if (c == 'c') return ga__error(GA_ERROR_TYPE, func, "%%c requires int or char");
+    if (k == 'f') return GA_OK;
+    if (strchr("idu", c)) return ga__error(GA_ERROR_TYPE, func, "%%%c format: a real number is required, not complex", c);
+    if (strchr("eEfFgG", c)) return ga__error(GA_ERROR_TYPE, func, "must be real number, not complex");
+    return GA_OK;
+}
+
+/* Compiles format (NULL or "": none) for items of dtype t, with Python's
+   errors in Python's order: the text read from the left, a conversion's
+   type checked where it stands; one conversion of "sraiduoxXeEfFgGc",
+   flags "-+ #0", a width, a precision ('*' takes an item: it leaves none
+   for the conversion), a length h, l or L (ignored). The literal text must
+   be ASCII (NumPy writes ASCII). ga__pyfmt_free f after, error or not. */
+static ga_status ga__pyfmt_compile(const char *func, const char *format, ga_dtype t, ga__pyfmt *f)
+{
+    memset(f, 0, sizeof *f);
+    f->prec = -1;
+    const char k = ga__dtype_kinds[t];
+    ga__sb *lit = &f->pre;
+    bool used = false;
+    for (const char *p = format; p && *p;) {
+        const char *q = strchr(p, '%');
+        ga__sb_add(lit, p, q ? (size_t)(q - p) : strlen(p));
+        if (!q) break;
+        p = q + 1;
+        if (*p == '%') {
+            ga__sb_add(lit, "%", 1), p++;
+            continue;
+        }
+        if (*p == '(') return ga__error(GA_ERROR_TYPE, func, "format requires a mapping");
+        for (;; p++) {
+            if (*p == '-') f->minus = true;
+            else if (*p == '+') f->plus = true;
+            else if (*p == ' ') f->space = true;
+            else if (*p == '#') f->alt = true;
+            else if (*p == '0') f->zero = true;
+            else break;
+        }
+        bool starved = false; /* a '*' took the item */
+        for (int part = 0; part < 2; part++) { /* the width, then the precision */
+            if (part == 1 && *p != '.') break;
+            if (part == 1) p++, f->prec = 0;
+            if (*p == '*') {
+                if (used || k == 'f' || k == 'c')
+                    return ga__error(GA_ERROR_TYPE, func, used ? "not enough arguments for format string" : "* wants int");
+                starved = true, p++;
+            } else if (!ga__pyfmt_number(&p, part ? &f->prec : &f->width)) {
+                return ga__error(GA_ERROR_VALUE, func, part ? "precision too big" : "width too big");
+            }
+        }
+        if (*p == 'h' || *p == 'l' || *p == 'L') p++;
+        if (!*p) return ga__error(GA_ERROR_VALUE, func, "incomplete format");
+        if (used || starved) return ga__error(GA_ERROR_TYPE, func, "not enough arguments for format string");
+        if (!strchr("sraiduoxXeEfFgGc", *p))
+            return ga__error(GA_ERROR_VALUE, func, "unsupported format character '%c' (0x%x) at index %d", *p, (unsigned char)*p,
+                             (int)(p - format));
+        if (ga__pyfmt_type(func, *p, k) != GA_OK) return ga__t.error;
+        f->conv = *p++, used = true, lit = &f->post;
+    }
+    if (format && *format && !used) return ga__error(GA_ERROR_TYPE, func, "not all arguments converted during string formatting");
+    for (const char *p = format; p && *p; p++)
+        if ((unsigned char)*p >= 0x80)
+            return ga__error(GA_ERROR_VALUE, func, "'ascii' codec can't encode the format's byte 0x%02x: ordinal not in range(128)",
+                             (unsigned char)*p);
+    if (f->pre.oom || f->post.oom) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    return GA_OK;
+}
+
+static void ga__sb_repeat(ga__sb *b, char c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) ga__sb_add(b, &c, 1);
+}
+
+/* head (a sign, "0x") and body into b, padded to f's width as Python
+   pads: spaces before them (after them: flag '-'), or for a number with
+   flag '0' zeros between them. */
+static void ga__py_pad(ga__sb *b, const ga__pyfmt *f, const char *head, const char *body, size_t blen, bool number)
+{
+    const size_t n = strlen(head) + blen, pad = (size_t)f->width > n ? (size_t)f->width - n : 0;
+    const bool zeros = number && f->zero && !f->minus;
+    if (!f->minus && !zeros) ga__sb_repeat(b, ' ', pad);
+    ga__sb_str(b, head);
+    if (zeros) ga__sb_repeat(b, '0', pad);
+    ga__sb_add(b, body ? body : "", blen);
+    if (f->minus) ga__sb_repeat(b, ' ', pad);
+}
+
+/* A conversion d i u o x X: Python's int(s) for a float (NaN and the
+   infinities its errors), its digits in the conversion's base, at least
+   the precision's many, "0o", "0x" or "0X" before them with flag '#'. */
+static ga_status ga__py_format_int(const char *func, ga__sb *b, const ga__pyfmt *f, ga_scalar s)
+{
+    char digits[400], head[4];
+    bool neg = false;
+    if (s.kind == GA_SCALAR_FLOAT) { /* (d i u only) */
+        const double x = trunc(s.value.f);
+        if (isnan(x)) return ga__error(GA_ERROR_VALUE, func, "cannot convert float NaN to integer");
+        if (isinf(x)) return ga__error(GA_ERROR_OVERFLOW, func, "cannot convert float infinity to integer");
+        neg = x < 0;
+        snprintf(digits, sizeof digits, "%.0f", fabs(x));
+    } else {
+        const unsigned long long m = ga__py_int_mag(s, &neg);
+        if (f->conv == 'o') snprintf(digits, sizeof digits, "%llo", m);
+        else if (f->conv == 'x') snprintf(digits, sizeof digits, "%llx", m);
+        else if (f->conv == 'X') snprintf(digits, sizeof digits, "%llX", m);
+        else snprintf(digits, sizeof digits, "%llu", m);
+    }
+    size_t h = 0;
+    if (neg || f->plus || f->space) head[h++] = neg ? '-' : f->plus ? '+' : ' ';
+    if (f->alt && strchr("oxX", f->conv)) head[h++] = '0', head[h++] = f->conv;
+    head[h] = 0;
+    const size_t nd = strlen(digits);
+    ga__sb body = {NULL, 0, 0, false};
+    ga__sb_repeat(&body, '0', f->prec > 0 && (size_t)f->prec > nd ? (size_t)f->prec - nd : 0);
+    ga__sb_add(&body, digits, nd);
+    ga__py_pad(b, f, head, body.p, body.n, true);
+    b->oom = b->oom || body.oom;
+    GPUARR_FREE(body.p);
+    return GA_OK;
+}
+
+/* Finite x as C's printf prints it under conversion c (e E f F g G),
+   precision prec, flag '#' (alt), sign 0, '+' or ' ' (Python's are the
+   same): GPUARR_FREE the text; NULL without memory. %g is made from %e
+   and %f by its definition (C11 7.21.6.1): glibc's own %#g drops a digit
+   where rounding carries to a new power of ten (999.6 as %#.3g "1.e+03",
+   Python "1.00e+03"). */
+static char *ga__c_float(double x, char c, int prec, bool alt, char sign)
+{
+    const bool g = c == 'g' || c == 'G';
+    int p = prec;
+    if (g) { /* the exponent x has at p significant digits picks %e or %f (rounding at 41 digits never carries) */
+        char probe[64];
+        p = prec ? prec : 1;
+        snprintf(probe, sizeof probe, "%.*e", GA__MIN(p - 1, 40), x);
+        const int e = atoi(strchr(probe, 'e') + 1);
+        c = p > e && e >= -4 ? 'f' : c == 'G' ? 'E' : 'e';
+        p = c == 'f' ? p - 1 - e : p - 1;
+    }
+    char spec[8];
+    size_t k = 0;
+    spec[k++] = '%';
+    if (alt) spec[k++] = '#';
+    if (sign) spec[k++] = sign;
+    spec[k++] = '.', spec[k++] = '*', spec[k++] = c, spec[k] = 0;
+    const int n = snprintf(NULL, 0, spec, p, x);
+    char *text = n >= 0 ? (char *)GPUARR_MALLOC((size_t)n + 1) : NULL;
+    if (!text) return NULL;
+    snprintf(text, (size_t)n + 1, spec, p, x);
+    char *dot = strchr(text, '.');
+    if (g && !alt && dot) { /* %g's trailing zeros go, and a point left last */
+        char *exp = dot + strcspn(dot, "eE"), *cut = exp;
+        while (cut[-1] == '0') cut--;
+        if (cut[-1] == '.') cut--;
+        memmove(cut, exp, strlen(exp) + 1);
+    }
+    return text;
+}
+
+/* A conversion e E f F g G of x: C's printf for a finite x; "nan", "inf"
+   (upper case for E F G), a NaN unsigned, padded with zeros too under
+   flag '0', as Python writes them. */
+static void ga__py_format_float(ga__sb *b, const ga__pyfmt *f, double x)
+{
+    char head[2] = {0, 0};
+    if (!isfinite(x)) {
+        const bool upper = f->conv == 'E' || f->conv == 'F' || f->conv == 'G';
+        head[0] = isinf(x) && x < 0 ? '-' : f->plus ? '+' : f->space ? ' ' : 0;
+        ga__py_pad(b, f, head, isnan(x) ? (upper ? "NAN" : "nan") : upper ? "INF" : "inf", 3, true);
+        return;
+    }
+    char *text = ga__c_float(x, f->conv, f->prec < 0 ? 6 : f->prec, f->alt, f->plus ? '+' : f->space ? ' ' : 0);
+    if (!text) {
+        b->oom = true;
+        return;
+    }
+    const bool sign = text[0] == '-' || text[0] == '+' || text[0] == ' ';
+    head[0] = sign ? text[0] : 0;
+    ga__py_pad(b, f, head, text + sign, strlen(text) - sign, true);
+    GPUARR_FREE(text);
+}
+
+/* A conversion c: the character of an int, Python's chr(); NumPy's ASCII
+   text takes the first 128 only (UnicodeEncodeError). */
+static ga_status ga__py_format_char(const char *func, ga__sb *b, const ga__pyfmt *f, ga_scalar s)
+{
+    bool neg;
+    const uint64_t m = ga__py_int_mag(s, &neg);
+    if (neg || m >= 0x110000) return ga__error(GA_ERROR_OVERFLOW, func, "%%c arg not in range(0x110000)");
+    if (m >= 128) {
+        const size_t at = f->pre.n + (!f->minus && f->width > 1 ? (size_t)f->width - 1 : 0);
+        const char *esc = m < 0x100 ? "\\x%02x" : m < 0x10000 ? "\\u%04x" : "\\U%08x";
+        char ch[16];
+        snprintf(ch, sizeof ch, esc, (unsigned)m);
+        return ga__error(GA_ERROR_VALUE, func, "'ascii' codec can't encode character '%s' in position %zu: ordinal not in range(128)", ch,
+                         at);
+    }
+    const char c = (char)m;
+    ga__py_pad(b, f, "", &c, 1, false);
+    return GA_OK;
+}
+
+/* One element as tofile writes it into b: str(s), or format % s; on an
+   error (a value the format cannot take) b as it was. */
+static ga_status ga__text_put(const char *func, ga__sb *b, const ga__pyfmt *f, ga_scalar s)
+{
+    if (!f->conv) {
+        ga__py_str(b, s);
+        return GA_OK;
+    }
+    const size_t start = b->n;
+    ga__sb_add(b, f->pre.p ? f->pre.p : "", f->pre.n);
+    ga_status st = GA_OK;
+    if (strchr("sra", f->conv)) {
+        ga__sb text = {NULL, 0, 0, false};
+        ga__py_str(&text, s);
+        ga__py_pad(b, f, "", text.p, f->prec >= 0 && text.n > (size_t)f->prec ? (size_t)f->prec : text.n, false);
+        b->oom = b->oom || text.oom;
+        GPUARR_FREE(text.p);
+    } else if (f->conv == 'c') {
+        st = ga__py_format_char(func, b, f, s);
+    } else if (strchr("iduoxX", f->conv)) {
+        st = ga__py_format_int(func, b, f, s);
+    } else {
+        bool neg;
+        const uint64_t m = s.kind == GA_SCALAR_FLOAT ? 0 : ga__py_int_mag(s, &neg);
+        ga__py_format_float(b, f, s.kind == GA_SCALAR_FLOAT ? s.value.f : neg ? -(double)m : (double)m);
+    }
+    if (st != GA_OK) {
+        b->n = start;
+        if (b->p) b->p[start] = 0;
+        return st;
+    }
+    ga__sb_add(b, f->post.p ? f->post.p : "", f->post.n);
+    return GA_OK;
+}
+
+/* The n elements of host data (dtype t) as tofile's text into b, sep after
+   each but the array's last (`ends`: this run holds it). Stops at an
+   element the format cannot take, b holding the text before it. */
+static ga_status ga__text_format(const char *func, ga__sb *b, const void *data, ga_dtype t, int64_t n, bool ends, const char *sep,
+                                 const ga__pyfmt *f)
+{
+    const size_t seplen = strlen(sep);
+    for (int64_t i = 0; i < n; i++) {
+        if (ga__text_put(func, b, f, ga__py_item(data, t, i)) != GA_OK) return ga__t.error;
+        if (i < n - 1 || !ends) ga__sb_add(b, sep, seplen);
+    }
+    return GA_OK;
+}
+
+/* tofile's text of the C-contiguous device array c into out (the file
+   `name`): the elements through a pinned staging buffer, formatted and
+   written GA__TEXT_RUN at a time. An element the format cannot take ends
+   it with the elements before it written, as NumPy. */
+static ga_status ga__text_write_data(const char *func, FILE *out, const ga_array *c, const char *name, const char *sep,
+                                     const char *format)
+{
+    if (c->size == 0) return GA_OK; /* (NumPy reads no format then) */
+    ga__pyfmt fmt;
+    ga_status st = ga__pyfmt_compile(func, format, c->dtype, &fmt);
+    const size_t isz = ga__dtype_sizes[c->dtype], total = ga_nbytes(c), chunk = GA__MIN(total, GA__NPY_CHUNK / isz * isz);
+    unsigned char *buf = st == GA_OK ? (unsigned char *)ga_pinned_alloc(chunk) : NULL;
+    if (st == GA_OK && !buf) st = ga__t.error;
+    CUstream stream = ga__stream_of(c->device);
+    ga__sb text = {NULL, 0, 0, false};
+    for (size_t at = 0; st == GA_OK && at < total; at += chunk) {
+        const size_t nb = GA__MIN(chunk, total - at);
+        CUresult r = GA__CU.MemcpyDtoHAsync(buf, (CUdeviceptr)(c->data + at), nb, stream);
+        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+        for (size_t i = 0; st == GA_OK && i < nb / isz; i += GA__TEXT_RUN) {
+            const size_t m = GA__MIN((size_t)GA__TEXT_RUN, nb / isz - i);
+            st = ga__text_format(func, &text, buf + i * isz, c->dtype, (int64_t)m, at + (i + m) * isz == total, sep, &fmt);
+            if (text.n && !text.oom && fwrite(text.p, 1, text.n, out) != text.n && st == GA_OK)
+                st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
+            if (text.oom && st == GA_OK) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            text.n = 0;
+        }
+    }
+    GPUARR_FREE(text.p);
+    if (buf) ga_pinned_free(buf);
+    ga__pyfmt_free(&fmt);
+    return st;
+}
+
+/* Reading: NumPy's text reader (ctors.c's array_from_text and
+   fromfile_skip_separator, arraytypes.c.src's *_scan, numpyos.c's
+   read_numberlike_string), over a buffered file or a text in memory with
+   the one character of look-ahead that its getc and ungetc give. */
+
+#define GA__TEXT_BUF ((size_t)1 << 16)
+#define GA__NUMBER_TEXT 120 /* NumPy's FLOAT_FORMATBUFLEN: the longest number text read */
+
+typedef struct ga__tin {
+    FILE *f;                /* NULL: no more to read into buf (a text in memory, or f's end) */
+    const unsigned char *p; /* the text: p[pos .. len) unread */
+    size_t pos, len;
+    unsigned char *buf;     /* f's buffer */
+    int back;               /* a character pushed back, or EOF */
+    bool failed;            /* f could not be read */
+} ga__tin;
+
+static int ga__tin_getc(ga__tin *in)
+{
+    if (in->back != EOF) {
+        const int c = in->back;
+        in->back = EOF;
+        return c;
+    }
+    if (in->pos == in->len && in->f) {
+        in->len = fread(in->buf, 1, GA__TEXT_BUF, in->f), in->pos = 0;
+        if (in->len == 0) in->failed = ferror(in->f) != 0, in->f = NULL;
+    }
+    return in->pos < in->len ? in->p[in->pos++] : EOF;
+}
+
+/* C's ungetc: c is read next (EOF: nothing is). */
+static void ga__tin_ungetc(ga__tin *in, int c) { in->back = c; }
+
+/* isspace in the C locale. */
+static bool ga__text_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+
+/* An integer as glibc's fscanf "%lld" / "%llu" reads it (NumPy's integer
+   *_scan): blanks skipped, a sign, decimal digits, the value saturated at
+   64 bits as strtoll / strtoull give it ("-1" as uint64: 2^64 - 1), then
+   wrapped to the dtype (int8 "300": 44), as NumPy's C cast of it. 1, 0 (no
+   digits) or EOF (the text ended first). */
+static int ga__scan_int(ga__tin *in, ga_dtype t, unsigned char *out)
+{
+    int c = ga__tin_getc(in);
+    while (ga__text_space(c)) c = ga__tin_getc(in);
+    if (c == EOF) return EOF;
+    const bool neg = c == '-';
+    if (c == '-' || c == '+') c = ga__tin_getc(in);
+    uint64_t mag = 0;
+    bool any = false, over = false;
+    for (; c >= '0' && c <= '9'; c = ga__tin_getc(in), any = true) {
+        over = over || mag > (UINT64_MAX - (uint64_t)(c - '0')) / 10;
+        if (!over) mag = mag * 10 + (uint64_t)(c - '0');
+    }
+    ga__tin_ungetc(in, c);
+    if (!any) return 0;
+    uint64_t v;
+    if (ga__dtype_kinds[t] == 'u') v = over ? UINT64_MAX : neg ? 0 - mag : mag;
+    else if (neg) v = over || mag > (uint64_t)INT64_MAX + 1 ? (uint64_t)INT64_MIN : 0 - mag;
+    else v = over || mag > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : mag;
+    switch (ga__dtype_sizes[t]) {
+    case 1: { uint8_t w = (uint8_t)v; memcpy(out, &w, 1); break; }
+    case 2: { uint16_t w = (uint16_t)v; memcpy(out, &w, 2); break; }
+    case 4: { uint32_t w = (uint32_t)v; memcpy(out, &w, 4); break; }
+    default: memcpy(out, &v, 8); break;
+    }
+    return 1;
+}
+
+/* read_numberlike_string's NEXT_CHAR: c kept, the next read into c; false
+   (the match ends) at the text's end or with GA__NUMBER_TEXT kept. */
+static bool ga__num_take(ga__tin *in, char *buf, size_t *n, int *c)
+{
+    if (*c == EOF || *n >= GA__NUMBER_TEXT) return false;
+    buf[(*n)++] = (char)*c;
+    *c = ga__tin_getc(in);
+    return true;
+}
+
+/* The letters of w (lower case) in any case, kept; false where one differs. */
+static bool ga__num_word(ga__tin *in, char *buf, size_t *n, int *c, const char *w)
+{
+    for (; *w; w++)
+        if ((*c != *w && *c + ('a' - 'A') != *w) || !ga__num_take(in, buf, n, c)) return false;
+    return true;
+}
+
+/* read_numberlike_string's match from *c on: a sign, then nan, nan(...),
+   inf or infinity, or digits, '.' and digits, an exponent; the longest
+   start of one kept. */
+static void ga__num_match(ga__tin *in, char *buf, size_t *n, int *c)
+{
+    if ((*c == '+' || *c == '-') && !ga__num_take(in, buf, n, c)) return;
+    if (*c == 'n' || *c == 'N') {
+        if (!ga__num_take(in, buf, n, c) || !ga__num_word(in, buf, n, c, "an") || *c != '(' || !ga__num_take(in, buf, n, c)) return;
+        while ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_')
+            if (!ga__num_take(in, buf, n, c)) return;
+        if (*c == ')') ga__num_take(in, buf, n, c);
+        return;
+    }
+    if (*c == 'i' || *c == 'I') {
+        if (ga__num_take(in, buf, n, c)) ga__num_word(in, buf, n, c, "nfinity");
+        return;
+    }
+    while (*c >= '0' && *c <= '9')
+        if (!ga__num_take(in, buf, n, c)) return;
+    for (int part = 0; part < 2; part++) { /* ".digits", then "e", a sign, digits */
+        if (part == 0 ? *c != '.' : *c != 'e' && *c != 'E') continue;
+        if (!ga__num_take(in, buf, n, c)) return;
+        if (part == 1 && (*c == '+' || *c == '-') && !ga__num_take(in, buf, n, c)) return;
+        if (!(*c >= '0' && *c <= '9')) return;
+        while (*c >= '0' && *c <= '9')
+            if (!ga__num_take(in, buf, n, c)) return;
+    }
+}
+
+/* NumPy's NumPyOS_ascii_ftolf: blanks skipped, the matched text read as
+   a number (NumPyOS_ascii_strtod: nan and inf by NumPy, an unsigned NaN;
+   the rest as strtod reads it), the text after that number dropped ("1e"
+   reads 1). 1, 0 (no number, blanks only too) or EOF (nothing at all). */
+static int ga__scan_double(ga__tin *in, double *value)
+{
+    char buf[GA__NUMBER_TEXT + 1];
+    size_t n = 0;
+    int c = ga__tin_getc(in);
+    if (c == EOF) return EOF;
+    while (ga__text_space(c)) c = ga__tin_getc(in);
+    ga__num_match(in, buf, &n, &c);
+    ga__tin_ungetc(in, c);
+    buf[n] = 0;
+    const char *p = buf + (buf[0] == '+' || buf[0] == '-');
+    if (n == 0) return 0;
+    if (strlen(p) >= 3 && strchr("nNiI", p[0])) { /* (the match kept "nan" or "inf" in some case) */
+        *value = p[0] == 'n' || p[0] == 'N' ? NAN : buf[0] == '-' ? -INFINITY : INFINITY;
+        return 1;
+    }
+    char *end;
+    *value = strtod(buf, &end);
+    return end != buf;
+}
+
+/* A complex as NumPy's CDOUBLE_scan reads it: a number, then "+y" or "-y"
+   and 'j' ("1+2j"), or 'j' ("2j"), or neither ("1"). Where the imaginary
+   part is not a number followed by 'j', NumPy keeps the real part and
+   pushes back an 'a', which no separator matches ("1+2" reads 1 when it is
+   the last element asked for, else is unmatched). */
+static int ga__scan_complex(ga__tin *in, double *re, double *im)
+{
+    double x = 0, y = 0;
+    const int r = ga__scan_double(in, &x);
+    int next = ga__tin_getc(in);
+    *re = x, *im = 0;
+    if (next == '+' || next == '-') {
+        ga__tin_ungetc(in, next);
+        const int ri = ga__scan_double(in, &y);
+        next = ga__tin_getc(in);
+        if (ri == 1 && next == 'j') *im = y;
+        else ga__tin_ungetc(in, 'a');
+    } else if (next == 'j') {
+        *re = 0, *im = x;
+    } else {
+        ga__tin_ungetc(in, next);
+    }
+    return r;
+}
+
+/* One element of dtype t (not bfloat16: NumPy has no reader of it) into
+   out, as NumPy's *_scan reads it: integers as fscanf, floats as a
+   double rounded to the dtype, bool a double's truth (nonzero: "True" is
+   not read), complex as above. 1, 0 (no number) or EOF. */
+static int ga__scan_element(ga__tin *in, ga_dtype t, unsigned char *out)
+{
+    const char k = ga__dtype_kinds[t];
+    if (k == 'i' || k == 'u') return ga__scan_int(in, t, out);
+    double re = 0, im = 0;
+    const int r = k == 'c' ? ga__scan_complex(in, &re, &im) : ga__scan_double(in, &re);
+    ga__value16 v;
+    ga__double_to_element(re, im, t, &v);
+    memcpy(out, &v, ga__dtype_sizes[t]);
+    return r;
+}
+
+/* The separator as NumPy's reader matches it (swab_separator): each run of
+   blanks made one ' ', a ' ' put in front where sep starts otherwise, one
+   more at the end where it ends with one. GPUARR_FREE it; NULL: no memory. */
+static char *ga__text_sep(const char *sep)
+{
+    char *s = (char *)GPUARR_MALLOC(strlen(sep) + 3), *o = s;
+    if (!s) return NULL;
+    if (*sep && !ga__text_space((unsigned char)*sep)) *o++ = ' ';
+    for (bool blank = false; *sep; sep++) {
+        const bool space = ga__text_space((unsigned char)*sep);
+        if (!space || !blank) *o++ = space ? ' ' : *sep;
+        blank = space;
+    }
+    if (o != s && o[-1] == ' ') *o++ = ' ';
+    *o = 0;
+    return s;
+}
+
+/* NumPy's fromfile_skip_separator over the text with sep from
+   ga__text_sep: 0 matched, -1 the text ended (in the separator too), -2
+   not matched. A ' ' matches any run of blanks, none too, except that a
+   separator of blanks only needs one. */
+static int ga__text_skip_sep(ga__tin *in, const char *sep)
+{
+    int i = 0, start = 0; /* (start: NumPy's sep_start, one before sep once a blank is met) */
+    for (;;) {
+        const int c = ga__tin_getc(in);
+        if (c == EOF) return -1;
+        if (!sep[i]) {
+            ga__tin_ungetc(in, c);
+            return i != start ? 0 : -2;
+        }
+        if (sep[i] == ' ') {
+            if (!ga__text_space(c)) i++, start++, ga__tin_ungetc(in, c);
+            else if (i == start) start--;
+        } else if ((unsigned char)sep[i] != c) {
+            ga__tin_ungetc(in, c);
+            return -2;
+        } else {
+            i++;
+        }
+    }
+}
+
+/* NumPy's array_from_text as a reader that gives its elements a run at a
+   time: count (negative: all) elements of dtype, a separator after each
+   (optional after the last one asked for). */
+typedef struct ga__text_reader {
+    ga__tin in;
+    ga_dtype dtype;
+    char *sep;             /* ga__text_sep's */
+    int64_t count, read;   /* elements asked for and read */
+    int stop;              /* 0 reading, -1 the end, -2 unmatched text (NumPy's ValueError) */
+} ga__text_reader;
+
+/* A reader of file f (buffered), or where f is NULL of the len bytes of
+   text. GA_ERROR_HOST_OUT_OF_MEMORY; ga__text_reader_free it either way. */
+static ga_status ga__text_reader_init(const char *func, ga__text_reader *r, FILE *f, const char *text, size_t len, ga_dtype dtype,
+                                      int64_t count, const char *sep)
+{
+    memset(r, 0, sizeof *r);
+    r->in.f = f, r->in.back = EOF, r->dtype = dtype, r->count = count;
+    r->in.buf = f ? (unsigned char *)GPUARR_MALLOC(GA__TEXT_BUF) : NULL;
+    r->in.p = f ? r->in.buf : (const unsigned char *)text, r->in.len = f ? 0 : len;
+    r->sep = ga__text_sep(sep);
+    if (!r->sep || (f && !r->in.buf)) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    return GA_OK;
+}
+
+static void ga__text_reader_free(ga__text_reader *r) { GPUARR_FREE(r->in.buf), GPUARR_FREE(r->sep); }
+
+/* Whether r has read all it will. */
+static bool ga__text_done(const ga__text_reader *r) { return r->stop != 0 || (r->count >= 0 && r->read >= r->count); }
+
+/* Up to n more elements into out: the number read. */
+static int64_t ga__text_read(ga__text_reader *r, unsigned char *out, int64_t n)
+{
+    const size_t isz = ga__dtype_sizes[r->dtype];
+    int64_t k = 0;
+    while (k < n && !ga__text_done(r)) {
+        const int s = ga__scan_element(&r->in, r->dtype, out + (size_t)k * isz);
+        if (s != 1) {
+            r->stop = s == 0 ? -2 : -1;
+            break;
+        }
+        k++, r->read++;
+        const int m = ga__text_skip_sep(&r->in, r->sep);
+        if (m < 0) r->stop = r->read == r->count ? -1 : m;
+    }
+    return k;
+}
+
+/* The n elements at stage uploaded into a new device array, appended to
+   the *nfull of *full. */
+static ga_status ga__text_stash(const char *func, ga_array ***full, int *nfull, const void *stage, int64_t n, ga_dtype dtype)
+{
+    ga_array **grown = (ga_array **)GPUARR_MALLOC(sizeof *grown * (size_t)(*nfull + 1));
+    if (!grown) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (*nfull) memcpy(grown, *full, sizeof *grown * (size_t)*nfull);
+    GPUARR_FREE(*full);
+    *full = grown;
+    ga_array *c = ga__new_on_current(func, 1, &n, dtype);
+    if (!c) return ga__t.error;
+    (*full)[(*nfull)++] = c;
+    return ga__upload(func, c, stage, true); /* (waits: stage is reused) */
+}
+
+/* The nfull stashed arrays (each `per` elements) then the tail elements
+   at stage, as one new array. */
+static ga_array *ga__text_gather(const char *func, ga_array *const *full, int nfull, int64_t per, const void *stage, int64_t tail,
+                                 ga_dtype dtype)
+{
+    const int64_t n = (int64_t)nfull * per + tail;
+    const size_t run = (size_t)per * ga__dtype_sizes[dtype];
+    ga_array *a = ga__new_on_current(func, 1, &n, dtype);
+    if (!a) return NULL;
+    CUstream stream = ga__stream_of(a->device);
+    CUresult r = CUDA_SUCCESS;
+    for (int i = 0; r == CUDA_SUCCESS && i < nfull; i++)
+        r = GA__CU.MemcpyDtoDAsync((CUdeviceptr)(a->data + (size_t)i * run), (CUdeviceptr)full[i]->data, run, stream);
+    if (r == CUDA_SUCCESS && tail)
+        r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(a->data + (size_t)nfull * run), stage, (size_t)tail * ga__dtype_sizes[dtype], stream);
+    if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+    if (r != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuMemcpyAsync");
+        ga_release(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* numpy.fromfile's text mode: f (the file `file`) read to its end, or to
+   count elements, as a new 1-d array on the current device. The elements
+   are parsed into a pinned staging buffer; each time it fills, it goes to
+   a device array of its own (ga__text_stash), and at the end those and
+   the last run make the result, of the size read (ga__text_gather). */
+static ga_array *ga__fromfile_text(const char *func, FILE *f, const char *file, ga_dtype dtype, int64_t count, const char *sep)
+{
+    if (dtype == GA_BFLOAT16) { /* (ml_dtypes gives NumPy no scanfunc for it) */
+        ga__error(GA_ERROR_VALUE, func, "Unable to read character files of that array type");
+        return NULL;
+    }
+    const size_t isz = ga__dtype_sizes[dtype];
+    const int64_t per = (int64_t)(GA__NPY_CHUNK / isz);
+    ga__text_reader r;
+    ga_status st = ga__text_reader_init(func, &r, f, NULL, 0, dtype, count, sep);
+    unsigned char *stage = st == GA_OK ? (unsigned char *)ga_pinned_alloc((size_t)per * isz) : NULL;
+    if (st == GA_OK && !stage) st = ga__t.error;
+    ga_array **full = NULL, *a = NULL;
+    int nfull = 0;
+    int64_t tail = 0;
+    while (st == GA_OK) {
+        tail = ga__text_read(&r, stage, per);
+        if (r.in.failed) st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
+        else if (r.stop == -2) st = ga__error(GA_ERROR_VALUE, func, "string or file could not be read to its end due to unmatched data");
+        else if (tail == per && !ga__text_done(&r)) st = ga__text_stash(func, &full, &nfull, stage, per, dtype);
+        else break;
+    }
+    if (st == GA_OK) a = ga__text_gather(func, full, nfull, per, stage, tail, dtype);
+    for (int i = 0; i < nfull; i++) ga_release(full[i]);
+    GPUARR_FREE(full);
+    if (stage) ga_pinned_free(stage);
+    ga__text_reader_free(&r);
+    return a;
 }
 
 /* >>interop */

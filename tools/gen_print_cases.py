@@ -4,19 +4,22 @@ values) with numpy.array_repr and numpy.array_str of each under NumPy's
 default print options, for test_io's host tests of gpuarr's formatter
 (ga__format). Arrays larger than the threshold are given as NumPy's
 summarised view (each long axis cut to its 3 + 3 edge items) with the
-original shape.
+original shape. bfloat16 arrays come last, printed as NumPy prints
+ml_dtypes' bfloat16 (each element's repr: the generator needs ml_dtypes).
 
     python3 tools/gen_print_cases.py > tests/print_cases.h
 
 Deterministic (fixed seeds); NumPy 2 is the oracle."""
 import sys
 
+import ml_dtypes
 import numpy as np
 
 GA = {"bool": "GA_BOOL", "int8": "GA_INT8", "int16": "GA_INT16", "int32": "GA_INT32", "int64": "GA_INT64",
       "uint8": "GA_UINT8", "uint16": "GA_UINT16", "uint32": "GA_UINT32", "uint64": "GA_UINT64",
       "float16": "GA_FLOAT16", "float32": "GA_FLOAT32", "float64": "GA_FLOAT64", "complex64": "GA_COMPLEX64",
       "complex128": "GA_COMPLEX128"}
+BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
 def c_str(s):
@@ -102,6 +105,31 @@ def arrays():
                 v = v + 1j * rng.permutation(v)
             v = v.astype(dt)
         out.append(v.reshape(shape))
+    # powers of two, whose shortest digits may lie above them (the gap above is twice the gap below)
+    for name, lo, hi in (("float16", -24, 16), ("float32", -149, 128), ("float64", -1074, 1024)):
+        p = np.ldexp(1.0, np.arange(lo, hi)).astype(name)
+        out.extend(p[i:i + 200] for i in range(0, len(p), 200))
+    return out + bfloat16_arrays()
+
+
+def bfloat16_arrays():
+    """bfloat16 (ml_dtypes): array2string prints each element with repr(), unpadded."""
+    rng = np.random.default_rng(11)
+    bf = lambda v: np.asarray(v, np.float32).astype(BF16)
+    out = [bf([1.5, 3.140625]), bf([0.1, 1e20, 1e-5, np.nan, np.inf, -np.inf, -0.0, 3.0]), bf(1.5), bf(np.nan),
+           bf(-np.nan), bf(-np.inf), bf(-0.0), bf(np.arange(2000)), bf(np.zeros((0, 3))), bf(np.zeros(0)),
+           bf([[1, 2], [3, 4]]), bf(np.linspace(0, 1, 20)), bf([1e-40, -9e-39, 3.3895314e38, 123456.0, 0.001]),
+           bf(np.arange(2400).reshape(3, 800) / 7), bf(np.full((2, 2, 1100), -np.nan))]
+    for i in range(40):
+        nd = int(rng.integers(0, 5))
+        shape = tuple(int(rng.choice([1, 2, 3, 5, 7, 9, 13])) for _ in range(nd))
+        n = int(np.prod(shape))
+        v = rng.standard_normal(n) * 10.0 ** rng.integers(-9, 12, n) * (rng.random(n) < 0.9)
+        if i % 5 == 0:
+            v[rng.integers(0, n, max(1, n // 5))] = rng.choice([np.nan, np.inf, -np.inf])
+        if i % 3 == 0:
+            v = np.round(v, int(rng.integers(0, 4)))
+        out.append(bf(v).reshape(shape))
     return out
 
 
@@ -121,7 +149,8 @@ def main():
         hexed = "".join("\\x%02x" % b for b in data)
         with np.errstate(all="ignore"):
             r, s = np.array_repr(a), np.array_str(a)
-        w.write(f"    {{{GA[a.dtype.name]}, {a.ndim}, {{{shape}}}, {{{cshape}}}, {len(data)}, \"{hexed}\",\n"
+        ga = "GA_BFLOAT16" if a.dtype == BF16 else GA[a.dtype.name]
+        w.write(f"    {{{ga}, {a.ndim}, {{{shape}}}, {{{cshape}}}, {len(data)}, \"{hexed}\",\n"
                 f"     {c_str(r)},\n     {c_str(s)}}},\n")
     w.write("};\n")
 

@@ -235,3 +235,21 @@ einsum('mismatch', [(2, 3), (4, 4)], 'ij,jk->ik')
 einsum('bad-dots', [(2, 3)], 'i.j')
 einsum('bad-arrow', [(2, 3)], 'ij-->ji')
 einsum('collapse', [(2, 3)], 'ii')
+
+
+# text_file: a mode byte (even: read, odd: write), a dtype byte (text_file.c's
+# text_dtypes), a count byte (128 and above: -1); then a separator (read) or a
+# format (write), a NUL, and the text to read or the elements' bytes.
+def text_file(name, write_mode, dtype, count, first, second):
+    write('text_file', name, bytes([write_mode, dtype, count]) + first + b'\x00' + second)
+
+
+text_file('read-ints', 0, 3, 128, b' ', b'1 -2 +3 99999999999999999999 0x10')
+text_file('read-floats', 0, 12, 128, b', ', b'1.5, nan, -Infinity ,1e , .5, 5.')
+text_file('read-complex', 0, 14, 3, b',', b'1+2j,3j , 4-nanj,1+2')
+text_file('read-blanks', 0, 11, 128, b' \t\n ', b'  1\n\n2\t3  ')
+text_file('read-long-number', 0, 12, 128, b' ', b'1' + b'0' * 130 + b' 2')
+text_file('write-floats', 1, 12, 128, b'%#10.3g|', struct.pack('<4f', 999.6, float('nan'), -0.0, 1e-5))
+text_file('write-int-flags', 1, 4, 128, b'[%-+#012.5x]', struct.pack('<3q', -255, 0, 2**63 - 1))
+text_file('write-char', 1, 3, 128, b'%5c', struct.pack('<3i', 65, 200, -1))
+text_file('write-bad', 1, 12, 128, b'%d %q', struct.pack('<d', 1.5))
