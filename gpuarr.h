@@ -2555,6 +2555,7 @@ int ga__cub_version(void);
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
