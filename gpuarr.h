@@ -95,7 +95,9 @@
    NCCL: opened with dlopen at first use, or linked with
    GPUARR_LINK_CUDA_LIBRARIES) each get a switch that leaves the section out
    of the implementation, named for it: GPUARR_NO_LINALG, GPUARR_NO_FFT, ...
-   The first lands with linear algebra (>>linalg). */
+   The first lands with linear algebra (>>linalg). zlib (compressed .npz
+   archives, >>io) is opened and linked the same way, and has no switch:
+   it is loaded only by the calls that deflate or inflate. */
 
 /* The most dimensions an array may have (NumPy 2 allows 64; CuPy 32). */
 #define GA_MAXDIMS 32
@@ -161,7 +163,7 @@ typedef enum ga_dtype {
     X(GA_ERROR_KERNELS_STALE, "a kernel fatbin was built for another version") \
     X(GA_ERROR_STATE, "the call is not valid in the current state")           \
     X(GA_ERROR_NOT_IMPLEMENTED, "not implemented")                           \
-    X(GA_ERROR_LIBRARY, "a CUDA library could not be loaded")               \
+    X(GA_ERROR_LIBRARY, "a CUDA library or zlib could not be loaded")       \
     X(GA_ERROR_LINALG, "a linear algebra error (numpy.linalg.LinAlgError)")  \
     X(GA_ERROR_IO, "a file could not be read or written (OSError)")
 
@@ -560,24 +562,27 @@ GPUARR_API int ga_cub_version(void);
 /* ======================================================================== */
 /* 11. CUDA libraries: loading, handles, streams                             */
 /* ======================================================================== */
-/* The NVIDIA libraries behind linear algebra (cuBLAS; cuSOLVER, cuSPARSE,
-   cuFFT and NCCL as their sections land) are opened at their first use
-   with dlopen by soname (libcublas.so.13), each entry point resolved once:
-   a program that never calls them never loads them, starts as fast, and
-   links with nothing new. An environment variable per library names
-   another file: GPUARR_CUBLAS_LIBRARY. Compiled with
+/* The NVIDIA libraries behind linear algebra (cuBLAS, cuSOLVER; cuSPARSE,
+   cuFFT and NCCL as their sections land), and zlib for compressed .npz
+   archives (>>io), are opened at their first use with dlopen by soname
+   (libcublas.so.13, libcusolver.so.12, libz.so.1), each entry point
+   resolved once: a program that never calls them never loads them, starts
+   as fast, and links with nothing new (-ldl -lpthread -lm). An environment
+   variable per library names another file: GPUARR_CUBLAS_LIBRARY,
+   GPUARR_CUSOLVER_LIBRARY, GPUARR_ZLIB_LIBRARY. Compiled with
    GPUARR_LINK_CUDA_LIBRARIES, the implementation takes the same entry
-   points from the link instead (-lcublas -lcublasLt, or the toolkit's
-   static archives for one self-contained binary; see the README).
-   Handles are made per device and thread at first use and bound to the
-   thread's current stream at every call; their workspaces come from the
-   pool on that stream. A library that cannot be loaded is
-   GA_ERROR_LIBRARY, naming the function and the file ("ga_matmul:
-   libcublas.so.13 could not be loaded: ..."). */
+   points from the link instead (-lcusolver -lcublas -lcublasLt -lz, or the
+   toolkit's static archives for one self-contained binary; see the
+   README), and needs zlib.h. Handles are made per device and thread at
+   first use and bound to the thread's current stream at every call; their
+   workspaces come from the pool on that stream. A library that cannot be
+   loaded is GA_ERROR_LIBRARY, naming the function and the file
+   ("ga_matmul: libcublas.so.13 could not be loaded: ...",
+   "ga_savez_compressed: libz.so.1 could not be loaded: ..."). */
 
-/* Loads the CUDA library `name` ("cublas") if it is not loaded yet: GA_OK,
-   or GA_ERROR_LIBRARY with the reason (GA_ERROR_VALUE for a name gpuarr
-   does not use). Needs no GPU. Thread safe. */
+/* Loads the library `name` ("cublas", "cusolver", "zlib") if it is not
+   loaded yet: GA_OK, or GA_ERROR_LIBRARY with the reason (GA_ERROR_VALUE
+   for a name gpuarr does not use). Needs no GPU. Thread safe. */
 GPUARR_API ga_status ga_cuda_library_load(const char *name);
 
 /* >>creation */
@@ -2551,6 +2556,14 @@ int ga__cub_version(void);
 #  if defined(__clang__)
 #    pragma clang diagnostic pop
 #  endif
+#endif
+/* zlib from the link too (its declarations, to check gpuarr's own against:
+   >>libs), unless GPUARR_ZLIB_DLOPEN keeps it opened at run time */
+#if defined(GPUARR_LINK_CUDA_LIBRARIES) && !defined(GPUARR_ZLIB_DLOPEN)
+#  define GA__LINK_ZLIB 1
+#  include <zlib.h>
+#else
+#  define GA__LINK_ZLIB 0
 #endif
 #include <ctype.h>
 #include <dlfcn.h>
@@ -5557,19 +5570,24 @@ static void ga__launch_shutdown(void)
 /* 11. CUDA libraries: loading, handles per device and thread               */
 /* ------------------------------------------------------------------------ */
 
-/* Each library: X(ID, name, soname, environment variable, entry points),
-   the entry points a list of X(return type, name, parameters), resolved by
-   name (dlsym) or taken from the link (GPUARR_LINK_CUDA_LIBRARIES, which
-   also checks each type against the library's header). A later section
-   adds its library here, with its switch. */
+/* Each library: X(ID, name, soname, environment variable, entry points,
+   which release has them), the entry points a list of X(return type, name,
+   parameters), resolved by name (dlsym) or taken from the link
+   (GPUARR_LINK_CUDA_LIBRARIES, which also checks each type against the
+   library's header). The list is each section's list in turn: a later
+   section adds its own, with its switch. */
 #ifndef GPUARR_NO_LINALG
-#define GA__LIBRARY_LINALG(X)                                                           \
-    X(CUBLAS, cublas, "libcublas.so.13", "GPUARR_CUBLAS_LIBRARY", GA__CUBLAS_API)         \
-    X(CUSOLVER, cusolver, "libcusolver.so.12", "GPUARR_CUSOLVER_LIBRARY", GA__CUSOLVER_API)
+#define GA__LIBRARY_LINALG(X)                                                                                  \
+    X(CUBLAS, cublas, "libcublas.so.13", "GPUARR_CUBLAS_LIBRARY", GA__CUBLAS_API, "from CUDA 13, or newer")        \
+    X(CUSOLVER, cusolver, "libcusolver.so.12", "GPUARR_CUSOLVER_LIBRARY", GA__CUSOLVER_API, "from CUDA 13, or newer")
 #else
 #define GA__LIBRARY_LINALG(X)
 #endif
-#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X)
+/* zlib, for the deflated members of .npz archives (>>io; not a CUDA
+   library, but opened the same way: a program that never reads or writes
+   a compressed archive never loads it, and links with nothing new). */
+#define GA__LIBRARY_IO(X) X(ZLIB, zlib, "libz.so.1", "GPUARR_ZLIB_LIBRARY", GA__ZLIB_API, "from zlib 1.2, or newer")
+#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X) GA__LIBRARY_IO(X)
 
 #ifndef GPUARR_NO_LINALG
 #define GA__CUBLAS_API(X)                                                                                         \
@@ -5678,8 +5696,89 @@ static ga__cublas_api ga__cublas;
 static ga__cusolver_api ga__cusolver;
 #endif
 
+/* zlib's z_stream, declared here: the dlopen mode needs no zlib.h (a user
+   may not have it). Its layout has been zlib's ABI since 1.0, which the
+   soname's 1 promises (zlib-ng's compatible build keeps it too), and
+   deflateInit2_ / inflateInit2_ check the size passed to them against
+   the library's own. With GPUARR_LINK_CUDA_LIBRARIES (and not
+   GPUARR_ZLIB_DLOPEN) the stream is zlib.h's z_stream, and the layout
+   below is checked against it. */
+struct ga__z_stream_s {
+    unsigned char *next_in; /* (z_const Bytef *: const only with ZLIB_CONST) */
+    unsigned avail_in;
+    unsigned long total_in;
+    unsigned char *next_out;
+    unsigned avail_out;
+    unsigned long total_out;
+    char *msg;   /* the last error's text, or NULL */
+    void *state; /* struct internal_state * */
+    void *(*zalloc)(void *, unsigned, unsigned);
+    void (*zfree)(void *, void *);
+    void *opaque;
+    int data_type;
+    unsigned long adler;
+    unsigned long reserved;
+};
+/* zlib.h's constants that gpuarr uses, and the version string passed to
+   the Init functions (zlib compares its first character, the ABI's major
+   version, and the stream's size). */
+#define GA__Z_OK 0
+#define GA__Z_STREAM_END 1
+#define GA__Z_NEED_DICT 2
+#define GA__Z_DATA_ERROR (-3)
+#define GA__Z_MEM_ERROR (-4)
+#define GA__Z_BUF_ERROR (-5)
+#define GA__Z_NO_FLUSH 0
+#define GA__Z_FINISH 4
+#define GA__Z_DEFLATED 8
+#define GA__Z_DEFAULT_COMPRESSION (-1)
+#define GA__Z_DEFAULT_STRATEGY 0
+#if GA__LINK_ZLIB
+typedef z_stream ga__z_stream;
+#define GA__ZLIB_VERSION ZLIB_VERSION
+#ifdef __cplusplus
+#define GA__STATIC_ASSERT(cond, what) static_assert(cond, what)
+#else
+#define GA__STATIC_ASSERT(cond, what) _Static_assert(cond, what)
+#endif
+#define GA__Z_SAME_FIELD(f)                                                                   \
+    GA__STATIC_ASSERT(offsetof(struct ga__z_stream_s, f) == offsetof(z_stream, f) &&          \
+                          sizeof(((struct ga__z_stream_s *)0)->f) == sizeof(((z_stream *)0)->f), \
+                      "gpuarr.h's z_stream differs from zlib.h's in " #f);
+GA__STATIC_ASSERT(sizeof(struct ga__z_stream_s) == sizeof(z_stream), "gpuarr.h's z_stream differs from zlib.h's in size");
+GA__Z_SAME_FIELD(next_in) GA__Z_SAME_FIELD(avail_in) GA__Z_SAME_FIELD(total_in) GA__Z_SAME_FIELD(next_out)
+GA__Z_SAME_FIELD(avail_out) GA__Z_SAME_FIELD(total_out) GA__Z_SAME_FIELD(msg) GA__Z_SAME_FIELD(state)
+GA__Z_SAME_FIELD(zalloc) GA__Z_SAME_FIELD(zfree) GA__Z_SAME_FIELD(opaque) GA__Z_SAME_FIELD(data_type)
+GA__Z_SAME_FIELD(adler) GA__Z_SAME_FIELD(reserved)
+GA__STATIC_ASSERT(GA__Z_OK == Z_OK && GA__Z_STREAM_END == Z_STREAM_END && GA__Z_NEED_DICT == Z_NEED_DICT &&
+                      GA__Z_DATA_ERROR == Z_DATA_ERROR && GA__Z_MEM_ERROR == Z_MEM_ERROR && GA__Z_BUF_ERROR == Z_BUF_ERROR &&
+                      GA__Z_NO_FLUSH == Z_NO_FLUSH && GA__Z_FINISH == Z_FINISH && GA__Z_DEFLATED == Z_DEFLATED &&
+                      GA__Z_DEFAULT_COMPRESSION == Z_DEFAULT_COMPRESSION && GA__Z_DEFAULT_STRATEGY == Z_DEFAULT_STRATEGY,
+                  "gpuarr.h's zlib constants differ from zlib.h's");
+#undef GA__Z_SAME_FIELD
+#else
+typedef struct ga__z_stream_s ga__z_stream;
+#define GA__ZLIB_VERSION "1.2.13"
+#endif
+
+/* zlib's raw deflate and inflate, and their ends */
+#define GA__ZLIB_API(X)                                                                      \
+    X(int, deflateInit2_, (ga__z_stream *, int, int, int, int, int, const char *, int))     \
+    X(int, deflate, (ga__z_stream *, int))                                                   \
+    X(int, deflateEnd, (ga__z_stream *))                                                     \
+    X(int, inflateInit2_, (ga__z_stream *, int, const char *, int))                          \
+    X(int, inflate, (ga__z_stream *, int))                                                   \
+    X(int, inflateEnd, (ga__z_stream *))
+
+#define GA__API_FIELD(ret, name, params) ret(*name) params;
+typedef struct ga__zlib_api {
+    GA__ZLIB_API(GA__API_FIELD)
+} ga__zlib_api;
+#undef GA__API_FIELD
+static ga__zlib_api ga__zlib;
+
 typedef enum ga__library_id {
-#define GA__LIBRARY_ENUM(ID, name, soname, env, api) GA__LIB_##ID,
+#define GA__LIBRARY_ENUM(ID, name, soname, env, api, needed) GA__LIB_##ID,
     GA__LIBRARY_LIST(GA__LIBRARY_ENUM)
 #undef GA__LIBRARY_ENUM
     GA__NUM_LIBRARIES
@@ -5693,45 +5792,58 @@ typedef struct ga__entry_point {
 
 /* A library as loaded: its entry points' table, and whether it loaded. */
 typedef struct ga__cuda_library {
-    const char *name, *soname, *env;
+    const char *name, *soname, *env, *needed;
     void *table;
     const ga__entry_point *entry_points;
-    void (*link)(void);        /* fills the table from the link */
+    bool (*link)(void);        /* fills the table from the link: false where it is opened instead */
     int state;                 /* 0: not tried, 1: loaded, -1: failed (message) */
     void *handle;              /* dlopen's */
     char message[400];
 } ga__cuda_library;
 
-#define GA__LIBRARY_TABLES(ID, name, soname, env, api)                                        \
+#define GA__LIBRARY_TABLES(ID, name, soname, env, api, needed)                                \
     static const ga__entry_point ga__##name##_entry_points[] = {                              \
         api(GA__ENTRY_POINT_OF_##ID){NULL, 0}};                                               \
-    static void ga__##name##_link(void) { api(GA__LINK_ENTRY_POINT_OF_##ID) }
+    static bool ga__##name##_link(void) { api(GA__LINK_ENTRY_POINT_OF_##ID) return GA__LINKED_##ID; }
 #define GA__ENTRY_POINT_OF_CUBLAS(ret, name, params) {#name, offsetof(ga__cublas_api, name)},
 #define GA__ENTRY_POINT_OF_CUSOLVER(ret, name, params) {#name, offsetof(ga__cusolver_api, name)},
+#define GA__ENTRY_POINT_OF_ZLIB(ret, name, params) {#name, offsetof(ga__zlib_api, name)},
+/* (zlib is linked with the CUDA libraries unless GPUARR_ZLIB_DLOPEN) */
 #ifdef GPUARR_LINK_CUDA_LIBRARIES
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params) ga__cublas.name = name;
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params) ga__cusolver.name = name;
+#define GA__LINKED_CUBLAS true
+#define GA__LINKED_CUSOLVER true
 #else
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params)
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params)
+#define GA__LINKED_CUBLAS false
+#define GA__LINKED_CUSOLVER false
+#endif
+#if GA__LINK_ZLIB
+#define GA__LINK_ENTRY_POINT_OF_ZLIB(ret, name, params) ga__zlib.name = name;
+#define GA__LINKED_ZLIB true
+#else
+#define GA__LINK_ENTRY_POINT_OF_ZLIB(ret, name, params)
+#define GA__LINKED_ZLIB false
 #endif
 GA__LIBRARY_LIST(GA__LIBRARY_TABLES)
 #undef GA__LIBRARY_TABLES
 
 static ga__cuda_library ga__cuda_libraries[GA__NUM_LIBRARIES + 1] = {
-#define GA__LIBRARY_ENTRY(ID, name, soname, env, api) \
-    {#name, soname, env, &ga__##name, ga__##name##_entry_points, ga__##name##_link, 0, NULL, ""},
+#define GA__LIBRARY_ENTRY(ID, name, soname, env, api, needed) \
+    {#name, soname, env, needed, &ga__##name, ga__##name##_entry_points, ga__##name##_link, 0, NULL, ""},
     GA__LIBRARY_LIST(GA__LIBRARY_ENTRY)
 #undef GA__LIBRARY_ENTRY
-    {NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, ""}};
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, ""}};
 
 /* Loads library L (ga__lock held): state 1, or -1 with the message. */
 static void ga__library_load_locked(ga__cuda_library *L)
 {
-#ifdef GPUARR_LINK_CUDA_LIBRARIES
-    L->link();
-    GA__ATOMIC_STORE(&L->state, 1);
-#else
+    if (L->link()) {
+        GA__ATOMIC_STORE(&L->state, 1);
+        return;
+    }
     const char *path = getenv(L->env);
     if (!path || !*path) path = L->soname;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -5743,8 +5855,8 @@ static void ga__library_load_locked(ga__cuda_library *L)
     for (const ga__entry_point *e = L->entry_points; e->name; e++) {
         void *fn = dlsym(h, e->name);
         if (!fn) {
-            snprintf(L->message, sizeof L->message, "%s has no %s (%s, from CUDA 13, or newer is needed)", path,
-                     e->name, L->soname);
+            snprintf(L->message, sizeof L->message, "%s has no %s (%s, %s is needed)", path, e->name, L->soname,
+                     L->needed);
             dlclose(h);
             L->state = -1;
             return;
@@ -5753,7 +5865,6 @@ static void ga__library_load_locked(ga__cuda_library *L)
     }
     L->handle = h;
     GA__ATOMIC_STORE(&L->state, 1);
-#endif
 }
 
 /* Library `id`, loaded at the first call; a failure is kept (and named in
@@ -5985,7 +6096,12 @@ static void ga__libs_shutdown(void)
         if (ga__cuda_libraries[id].state < 0) ga__cuda_libraries[id].state = 0;
 }
 #else
-static void ga__libs_shutdown(void) {}
+/* (no handles: a failed library is tried again) */
+static void ga__libs_shutdown(void)
+{
+    for (int id = 0; id < GA__NUM_LIBRARIES; id++)
+        if (ga__cuda_libraries[id].state < 0) ga__cuda_libraries[id].state = 0;
+}
 #endif
 
 /* >>creation */

@@ -216,7 +216,7 @@ STATUS_LIST = (
     ("GA_ERROR_KERNELS_STALE", "a kernel fatbin was built for another version"),
     ("GA_ERROR_STATE", "the call is not valid in the current state"),
     ("GA_ERROR_NOT_IMPLEMENTED", "not implemented"),
-    ("GA_ERROR_LIBRARY", "a CUDA library could not be loaded"),
+    ("GA_ERROR_LIBRARY", "a CUDA library or zlib could not be loaded"),
     ("GA_ERROR_LINALG", "a linear algebra error (numpy.linalg.LinAlgError)"),
 )
 
