@@ -18606,6 +18606,10 @@ GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count
 
 /* --- .npz: zip archives of .npy members ------------------------------------------ */
 
+/* Python's zipfile writes zip64 fields for sizes and offsets past this
+   (its ZIP64_LIMIT), and zip64 end records past it or 65535 members. */
+#define GA__ZIP64_LIMIT 0x7fffffffu
+
 /* A member of a zip archive, from its central directory. */
 typedef struct ga__zip_entry {
     char *name;
@@ -18834,8 +18838,9 @@ static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, co
     if (st == GA_OK && (end < 0 || fseek(f, offset + 14, SEEK_SET) != 0 || fwrite(lh + 14, 1, 4, f) != 4 || fseek(f, end, SEEK_SET) != 0))
         st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
     if (st != GA_OK) return st;
-    /* the central directory entry, zip64 fields where the values do not fit */
-    const bool big = size >= 0xffffffffu, far = (uint64_t)offset >= 0xffffffffu;
+    /* the central directory entry, zip64 fields where zipfile puts them
+       (values past its ZIP64_LIMIT) */
+    const bool big = size > GA__ZIP64_LIMIT, far = (uint64_t)offset > GA__ZIP64_LIMIT;
     unsigned char ce[46 + 28];
     memset(ce, 0, sizeof ce);
     ga__put32(ce, 0x02014b50u), ga__put16(ce + 4, 3u << 8 | 45), ga__put16(ce + 6, 45), ga__put16(ce + 14, 0x21);
@@ -18883,7 +18888,7 @@ GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names,
     if (st == GA_OK) {
         unsigned char end[56 + 20 + 22];
         size_t e = 0;
-        const bool z64 = (uint64_t)cd_offset >= 0xffffffffu || n >= 0xffff || cd.n >= 0xffffffffu;
+        const bool z64 = (uint64_t)cd_offset > GA__ZIP64_LIMIT || n > 0xffff || cd.n > GA__ZIP64_LIMIT;
         if (z64) {
             memset(end, 0, 76);
             ga__put32(end, 0x06064b50u), ga__put64(end + 4, 44), ga__put16(end + 12, 45), ga__put16(end + 14, 45);
@@ -18893,8 +18898,10 @@ GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names,
         }
         memset(end + e, 0, 22);
         ga__put32(end + e, 0x06054b50u);
-        ga__put16(end + e + 8, z64 ? 0xffffu : (uint32_t)n), ga__put16(end + e + 10, z64 ? 0xffffu : (uint32_t)n);
-        ga__put32(end + e + 12, z64 ? 0xffffffffu : (uint32_t)cd.n), ga__put32(end + e + 16, z64 ? 0xffffffffu : (uint32_t)cd_offset);
+        /* (past the 16 and 32 bits: the most they hold, as zipfile writes) */
+        ga__put16(end + e + 8, (uint32_t)GA__MIN(n, 0xffff)), ga__put16(end + e + 10, (uint32_t)GA__MIN(n, 0xffff));
+        ga__put32(end + e + 12, (uint32_t)GA__MIN((uint64_t)cd.n, 0xffffffffu));
+        ga__put32(end + e + 16, (uint32_t)GA__MIN((uint64_t)cd_offset, 0xffffffffu));
         e += 22;
         if (fwrite(end, 1, e, f) != e) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
     }
