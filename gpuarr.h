@@ -2073,11 +2073,19 @@ GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count
    written, GA_ERROR_TYPE for bfloat16 (as ga_save). */
 GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays);
 
+/* numpy.savez_compressed(file, *arrays, **named): as ga_savez, each member
+   deflated as zipfile's ZIP_DEFLATED deflates it (raw deflate at zlib's
+   default level, 6), the data streamed through zlib from the device a
+   chunk at a time. zlib (libz.so.1) is opened at the first call (>>libs):
+   GA_ERROR_LIBRARY "ga_savez_compressed: libz.so.1 could not be loaded:
+   ..." where it cannot be, before any file is made. Otherwise as
+   ga_savez. */
+GPUARR_API ga_status ga_savez_compressed(const char *file, int n, const char *const *names, const ga_array *const *arrays);
+
 /* numpy.load of a .npz file: the archive opened and its directory read
    (numpy.lib.npyio.NpzFile); its members are read one at a time by
    ga_npz_get. Stored members (numpy.savez) and deflated ones
-   (as numpy.savez_compressed writes them; zlib opened at the first,
-   >>libs) are read;
+   (numpy.savez_compressed; zlib opened at the first, >>libs) are read;
    another compression method is zipfile's NotImplementedError,
    GA_ERROR_NOT_IMPLEMENTED "That compression method is not supported",
    when the member is read. Errors in zipfile's words (GA_ERROR_VALUE
@@ -19026,34 +19034,34 @@ GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
     return ga__ret(a);
 }
 
-/* Member i of a savez: its local header (zip64's extra field, as zipfile
-   writes with force_zip64), the .npy header and data, then the local
-   header written again with the CRC-32 and the sizes (as zipfile's close
-   does); its central directory entry into cd. zipfile's fields: version
-   45 (zip64) to make and to extract, no flags, stored, 1980-01-01 00:00,
-   mode 0600. */
+/* Member i of a savez or savez_compressed: its local header (zip64's
+   extra field, as zipfile writes with force_zip64), the .npy header and
+   data, stored or deflated, then the local header written again with the
+   CRC-32 and the sizes (as zipfile's close does); its central directory
+   entry into cd. zipfile's fields: version 45 (zip64) to make and to
+   extract, no flags, method 0 or 8, 1980-01-01 00:00, mode 0600. */
 static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, const char *member, const ga_array *arr,
-                                ga__sb *cd)
+                                bool compress, ga__sb *cd)
 {
     char header[64 + 128 + GA_MAXDIMS * 48];
     size_t hbytes = 0;
     ga_array *c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes);
     if (!c) return ga__t.error;
     const uint64_t size = hbytes + ga_nbytes(c);
-    const uint32_t method = 0;
+    const uint32_t method = compress ? 8 : 0;
     const size_t nl = strlen(member);
     const long offset = ftell(f);
     unsigned char lh[30 + 20];
     memset(lh, 0, sizeof lh);
     ga__put32(lh, 0x04034b50u), ga__put16(lh + 4, 45), ga__put16(lh + 8, method), ga__put16(lh + 12, 0x21); /* 1980-01-01 00:00 */
     ga__put32(lh + 18, 0xffffffffu), ga__put32(lh + 22, 0xffffffffu), ga__put16(lh + 26, (uint32_t)nl), ga__put16(lh + 28, 20);
-    ga__put16(lh + 30, 1), ga__put16(lh + 32, 16), ga__put64(lh + 34, size), ga__put64(lh + 42, size);
+    ga__put16(lh + 30, 1), ga__put16(lh + 32, 16), ga__put64(lh + 34, size), ga__put64(lh + 42, compress ? 0 : size);
     ga_status st = GA_OK;
     if (offset < 0 || fwrite(lh, 1, 30, f) != 30 || fwrite(member, 1, nl, f) != nl || fwrite(lh + 30, 1, 20, f) != 20)
         st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
     ga__npy_out out;
     memset(&out, 0, sizeof out);
-    if (st == GA_OK) st = ga__npy_out_open(func, &out, f, fname, true, false);
+    if (st == GA_OK) st = ga__npy_out_open(func, &out, f, fname, true, compress);
     if (st == GA_OK) st = ga__npy_out_write(func, &out, header, hbytes);
     if (st == GA_OK) st = ga__npy_write_data(func, &out, c);
     if (st == GA_OK) st = ga__npy_out_finish(func, &out);
@@ -19089,14 +19097,18 @@ static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, co
     return cd->oom ? ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory") : GA_OK;
 }
 
-GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays)
+/* numpy.savez (stored members) and savez_compressed (deflated): one
+   writer. */
+static ga_status ga__savez(const char *func, const char *file, int n, const char *const *names, const ga_array *const *arrays,
+                           bool compress)
 {
-    static const char func[] = "ga_savez";
     if (!file) return ga__null_input(func, "file");
     if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative number of arrays");
     if (n > 0 && !arrays) return ga__null_input(func, "arrays");
     for (int i = 0; i < n; i++)
         if (!arrays[i]) return ga__null_input(func, "an array");
+    /* (zlib first: no file is made where it cannot be loaded) */
+    if (compress && ga__library_open(func, GA__LIB_ZLIB) != GA_OK) return ga__t.error;
     const size_t len = strlen(file);
     const bool has = len >= 4 && strcmp(file + len - 4, ".npz") == 0;
     char *fname = (char *)GPUARR_MALLOC(len + 5);
@@ -19109,7 +19121,7 @@ GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names,
         char member[512];
         if (names && names[i]) snprintf(member, sizeof member, "%s.npy", names[i]);
         else snprintf(member, sizeof member, "arr_%d.npy", i);
-        st = ga__npz_member(func, f, fname, member, arrays[i], &cd);
+        st = ga__npz_member(func, f, fname, member, arrays[i], compress, &cd);
     }
     /* the central directory and its end records (zip64's where needed) */
     const long cd_offset = st == GA_OK ? ftell(f) : -1;
@@ -19139,6 +19151,16 @@ GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names,
     GPUARR_FREE(cd.p);
     GPUARR_FREE(fname);
     return st;
+}
+
+GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays)
+{
+    return ga__savez("ga_savez", file, n, names, arrays, false);
+}
+
+GPUARR_API ga_status ga_savez_compressed(const char *file, int n, const char *const *names, const ga_array *const *arrays)
+{
+    return ga__savez("ga_savez_compressed", file, n, names, arrays, true);
 }
 
 GPUARR_API int ga_npz_count(const ga_npz *z) { return z ? z->count : 0; }
