@@ -364,9 +364,16 @@ TEST(zlib_loading_errors_name_the_file)
     unsigned char *b = slurp(tmp_path("nothing.npz"), &n);
     CHECK(b && n == 22 && memcmp(b, "PK\005\006\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 22) == 0, "the empty archive: %zu bytes", n);
     free(b);
+    /* every entry point resolved (or taken from the link) */
+    CHECK(ga_cuda_library_load("zlib") == GA_OK, "libz.so.1: %s", ga_last_error_message());
+    for (const ga__entry_point *e = ga__zlib_entry_points; e->name; e++) {
+        void *fn = NULL;
+        memcpy(&fn, (const char *)&ga__zlib + e->offset, sizeof fn);
+        CHECK(fn != NULL, "%s was not resolved", e->name);
+    }
+    CHECK(ga__zlib.zlibVersion && ga__zlib.zlibVersion()[0] == '1', "zlib %s", ga__zlib.zlibVersion ? ga__zlib.zlibVersion() : "-");
 #if GA__LINK_ZLIB
-    CHECK(ga_cuda_library_load("zlib") == GA_OK, "linked: %s", ga_last_error_message());
-    return;
+    return; /* linked: nothing is opened, GPUARR_ZLIB_LIBRARY is not read */
 #endif
     /* (the library's state set aside and put back: it may be loaded already) */
     ga__cuda_library *L = &ga__cuda_libraries[GA__LIB_ZLIB];
