@@ -208,15 +208,23 @@ $(BUILD)/asan/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) 
 # test_linalg with the CUDA libraries taken from the link
 # (GPUARR_LINK_CUDA_LIBRARIES) instead of dlopen: against the shared
 # libraries, and against the toolkit's static archives where it has them
-# (one self-contained binary; the README's link lines).
+# (one self-contained binary; the README's link lines); test_io (its host
+# tests inflate and deflate) against the shared ones. zlib comes from the
+# link too (-lz) where zlib.h is installed (zlib1g-dev); where it is not,
+# these programs keep opening it at run time (GPUARR_ZLIB_DLOPEN), and the
+# tests say so.
 CUDA_LIB_DIR := $(CUDA_HOME)/lib64
-LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt
+have_zlib_h := $(shell printf '\043include <zlib.h>\n' | $(CC) -E -x c - > /dev/null 2>&1 && echo yes)
+LINK_ZLIB_FLAGS := $(if $(have_zlib_h),,-DGPUARR_ZLIB_DLOPEN)
+LINK_ZLIB_LIBS := $(if $(have_zlib_h),-lz)
+LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt $(LINK_ZLIB_LIBS)
 # (cuSOLVER's static archive needs its LAPACK part and cuSPARSE's where the
 # toolkit splits them out)
 LINK_STATIC_LIBS := -L$(CUDA_LIB_DIR) -lcusolver_static \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusolver_lapack_static.a),-lcusolver_lapack_static) \
-    $(if $(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),-lcusparse_static) -lcublas_static -lcublasLt_static -lculibos
-LINKED_TESTS := $(BUILD)/tests/linked/test_linalg
+    $(if $(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),-lcusparse_static) -lcublas_static -lcublasLt_static -lculibos \
+    $(LINK_ZLIB_LIBS)
+LINKED_TESTS := $(BUILD)/tests/linked/test_linalg $(BUILD)/tests/linked/test_io
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcusolver_static.a),)
   LINKED_TESTS += $(BUILD)/tests/static/test_linalg
@@ -224,12 +232,12 @@ endif
 endif
 $(BUILD)/tests/linked/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES -o $@ $< $(CUB_LIB) $(LINK_SHARED_LIBS) \
-	    $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES $(LINK_ZLIB_FLAGS) -o $@ $< $(CUB_LIB) \
+	    $(LINK_SHARED_LIBS) $(LDLIBS)
 $(BUILD)/tests/static/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES -o $@ $< $(CUB_LIB) $(LINK_STATIC_LIBS) \
-	    $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES $(LINK_ZLIB_FLAGS) -o $@ $< $(CUB_LIB) \
+	    $(LINK_STATIC_LIBS) $(LDLIBS)
 
 # Every program `make` and `make shared` / `make bench` build: built by `make
 # test` too, so that none stops compiling unseen.
@@ -242,7 +250,7 @@ test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(LINKED_TESTS) $(BUILD)/tests/
 	@rm -rf $(TEST_PREFIX)
 	@$(MAKE) --no-print-directory install PREFIX=$(TEST_PREFIX) GPUARR_ARCHS='$(GPUARR_ARCHS)' \
 	    > $(BUILD)/test-install.log 2>&1 || { cat $(BUILD)/test-install.log; exit 1; }
-	@TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' LINKED_TESTS='$(LINKED_TESTS)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
+	@TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' LINKED_TESTS='$(LINKED_TESTS)' LINKED_ZLIB='$(if $(have_zlib_h),yes,no)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
 	    SANFLAGS='$(SANFLAGS)' sh tests/run.sh $(TESTS)
 
 # --- sanitize: the device tests under compute-sanitizer (GPU machines) -------

@@ -96,7 +96,9 @@
    NCCL: opened with dlopen at first use, or linked with
    GPUARR_LINK_CUDA_LIBRARIES) each get a switch that leaves the section out
    of the implementation, named for it: GPUARR_NO_LINALG, GPUARR_NO_FFT, ...
-   The first lands with linear algebra (>>linalg). */
+   The first lands with linear algebra (>>linalg). zlib (compressed .npz
+   archives, >>io) is opened and linked the same way, and has no switch:
+   it is loaded only by the calls that deflate or inflate. */
 
 /* The most dimensions an array may have (NumPy 2 allows 64; CuPy 32). */
 #define GA_MAXDIMS 32
@@ -162,7 +164,7 @@ typedef enum ga_dtype {
     X(GA_ERROR_KERNELS_STALE, "a kernel fatbin was built for another version") \
     X(GA_ERROR_STATE, "the call is not valid in the current state")           \
     X(GA_ERROR_NOT_IMPLEMENTED, "not implemented")                           \
-    X(GA_ERROR_LIBRARY, "a CUDA library could not be loaded")               \
+    X(GA_ERROR_LIBRARY, "a CUDA library or zlib could not be loaded")       \
     X(GA_ERROR_LINALG, "a linear algebra error (numpy.linalg.LinAlgError)")  \
     X(GA_ERROR_IO, "a file could not be read or written (OSError)")
 
@@ -561,24 +563,27 @@ GPUARR_API int ga_cub_version(void);
 /* ======================================================================== */
 /* 11. CUDA libraries: loading, handles, streams                             */
 /* ======================================================================== */
-/* The NVIDIA libraries behind linear algebra (cuBLAS; cuSOLVER, cuSPARSE,
-   cuFFT and NCCL as their sections land) are opened at their first use
-   with dlopen by soname (libcublas.so.13), each entry point resolved once:
-   a program that never calls them never loads them, starts as fast, and
-   links with nothing new. An environment variable per library names
-   another file: GPUARR_CUBLAS_LIBRARY. Compiled with
+/* The NVIDIA libraries behind linear algebra (cuBLAS, cuSOLVER; cuSPARSE,
+   cuFFT and NCCL as their sections land), and zlib for compressed .npz
+   archives (>>io), are opened at their first use with dlopen by soname
+   (libcublas.so.13, libcusolver.so.12, libz.so.1), each entry point
+   resolved once: a program that never calls them never loads them, starts
+   as fast, and links with nothing new (-ldl -lpthread -lm). An environment
+   variable per library names another file: GPUARR_CUBLAS_LIBRARY,
+   GPUARR_CUSOLVER_LIBRARY, GPUARR_ZLIB_LIBRARY. Compiled with
    GPUARR_LINK_CUDA_LIBRARIES, the implementation takes the same entry
-   points from the link instead (-lcublas -lcublasLt, or the toolkit's
-   static archives for one self-contained binary; see the README).
-   Handles are made per device and thread at first use and bound to the
-   thread's current stream at every call; their workspaces come from the
-   pool on that stream. A library that cannot be loaded is
-   GA_ERROR_LIBRARY, naming the function and the file ("ga_matmul:
-   libcublas.so.13 could not be loaded: ..."). */
+   points from the link instead (-lcusolver -lcublas -lcublasLt -lz, or the
+   toolkit's static archives for one self-contained binary; see the
+   README), and needs zlib.h. Handles are made per device and thread at
+   first use and bound to the thread's current stream at every call; their
+   workspaces come from the pool on that stream. A library that cannot be
+   loaded is GA_ERROR_LIBRARY, naming the function and the file
+   ("ga_matmul: libcublas.so.13 could not be loaded: ...",
+   "ga_savez_compressed: libz.so.1 could not be loaded: ..."). */
 
-/* Loads the CUDA library `name` ("cublas") if it is not loaded yet: GA_OK,
-   or GA_ERROR_LIBRARY with the reason (GA_ERROR_VALUE for a name gpuarr
-   does not use). Needs no GPU. Thread safe. */
+/* Loads the library `name` ("cublas", "cusolver", "zlib") if it is not
+   loaded yet: GA_OK, or GA_ERROR_LIBRARY with the reason (GA_ERROR_VALUE
+   for a name gpuarr does not use). Needs no GPU. Thread safe. */
 GPUARR_API ga_status ga_cuda_library_load(const char *name);
 
 /* >>creation */
@@ -2094,14 +2099,28 @@ GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count
    ".npy" where names is not NULL and names[i] is not NULL), ".npz"
    appended to a file name without it as NumPy does; zip64 records where
    the sizes need them, as Python's zipfile writes them. NumPy's np.load
-   reads it. */
+   reads it. Waits for the device; GA_ERROR_IO when the file cannot be
+   written, GA_ERROR_TYPE for bfloat16 (as ga_save). */
 GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays);
+
+/* numpy.savez_compressed(file, *arrays, **named): as ga_savez, each member
+   deflated as zipfile's ZIP_DEFLATED deflates it (raw deflate at zlib's
+   default level, 6), the data streamed through zlib from the device a
+   chunk at a time. zlib (libz.so.1) is opened at the first call (>>libs):
+   GA_ERROR_LIBRARY "ga_savez_compressed: libz.so.1 could not be loaded:
+   ..." where it cannot be, before any file is made. Otherwise as
+   ga_savez. */
+GPUARR_API ga_status ga_savez_compressed(const char *file, int n, const char *const *names, const ga_array *const *arrays);
 
 /* numpy.load of a .npz file: the archive opened and its directory read
    (numpy.lib.npyio.NpzFile); its members are read one at a time by
-   ga_npz_get. Stored members (numpy.savez) are read; compressed ones
-   (savez_compressed, deflate) are GA_ERROR_NOT_IMPLEMENTED for now.
-   ga_npz_close closes it. */
+   ga_npz_get. Stored members (numpy.savez) and deflated ones
+   (numpy.savez_compressed; zlib opened at the first, >>libs) are read;
+   another compression method is zipfile's NotImplementedError,
+   GA_ERROR_NOT_IMPLEMENTED "That compression method is not supported",
+   when the member is read. Errors in zipfile's words (GA_ERROR_VALUE
+   "File is not a zip file", ...); GA_ERROR_IO when the file cannot be
+   opened or read. ga_npz_close closes it. */
 typedef struct ga_npz ga_npz;
 GPUARR_API ga_npz *ga_load_npz(const char *file);
 
@@ -2109,8 +2128,13 @@ GPUARR_API ga_npz *ga_load_npz(const char *file);
 GPUARR_API int ga_npz_count(const ga_npz *z);
 GPUARR_API const char *ga_npz_name(const ga_npz *z, int i);
 
-/* npz[name]: the member `name` (or `name`.npy) loaded as ga_load loads a
-   .npy file, its CRC-32 checked ("Bad CRC-32 for file 'x.npy'");
+/* npz[name]: the member `name` (or `name`.npy), inflated a chunk at a time
+   where it is deflated, loaded as ga_load loads a .npy file (a new array
+   on the current device); its CRC-32 checked over the bytes as stored or
+   inflated. Errors in zipfile's and zlib's words, GA_ERROR_VALUE: "Bad
+   CRC-32 for file 'x.npy'", "Error -3 while decompressing data: invalid
+   block type"; GA_ERROR_NOT_IMPLEMENTED "That compression method is not
+   supported"; GA_ERROR_LIBRARY where zlib cannot be loaded;
    GA_ERROR_VALUE "x is not a file in the archive" for another name. */
 GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name);
 
@@ -2726,6 +2750,14 @@ int ga__cub_version(void);
 #  if defined(__clang__)
 #    pragma clang diagnostic pop
 #  endif
+#endif
+/* zlib from the link too (its declarations, to check gpuarr's own against:
+   >>libs), unless GPUARR_ZLIB_DLOPEN keeps it opened at run time */
+#if defined(GPUARR_LINK_CUDA_LIBRARIES) && !defined(GPUARR_ZLIB_DLOPEN)
+#  define GA__LINK_ZLIB 1
+#  include <zlib.h>
+#else
+#  define GA__LINK_ZLIB 0
 #endif
 #include <ctype.h>
 #include <dlfcn.h>
@@ -5749,19 +5781,24 @@ static void ga__launch_shutdown(void)
 /* 11. CUDA libraries: loading, handles per device and thread               */
 /* ------------------------------------------------------------------------ */
 
-/* Each library: X(ID, name, soname, environment variable, entry points),
-   the entry points a list of X(return type, name, parameters), resolved by
-   name (dlsym) or taken from the link (GPUARR_LINK_CUDA_LIBRARIES, which
-   also checks each type against the library's header). A later section
-   adds its library here, with its switch. */
+/* Each library: X(ID, name, soname, environment variable, entry points,
+   which release has them), the entry points a list of X(return type, name,
+   parameters), resolved by name (dlsym) or taken from the link
+   (GPUARR_LINK_CUDA_LIBRARIES, which also checks each type against the
+   library's header). The list is each section's list in turn: a later
+   section adds its own, with its switch. */
 #ifndef GPUARR_NO_LINALG
-#define GA__LIBRARY_LINALG(X)                                                           \
-    X(CUBLAS, cublas, "libcublas.so.13", "GPUARR_CUBLAS_LIBRARY", GA__CUBLAS_API)         \
-    X(CUSOLVER, cusolver, "libcusolver.so.12", "GPUARR_CUSOLVER_LIBRARY", GA__CUSOLVER_API)
+#define GA__LIBRARY_LINALG(X)                                                                                  \
+    X(CUBLAS, cublas, "libcublas.so.13", "GPUARR_CUBLAS_LIBRARY", GA__CUBLAS_API, "from CUDA 13, or newer")        \
+    X(CUSOLVER, cusolver, "libcusolver.so.12", "GPUARR_CUSOLVER_LIBRARY", GA__CUSOLVER_API, "from CUDA 13, or newer")
 #else
 #define GA__LIBRARY_LINALG(X)
 #endif
-#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X)
+/* zlib, for the deflated members of .npz archives (>>io; not a CUDA
+   library, but opened the same way: a program that never reads or writes
+   a compressed archive never loads it, and links with nothing new). */
+#define GA__LIBRARY_IO(X) X(ZLIB, zlib, "libz.so.1", "GPUARR_ZLIB_LIBRARY", GA__ZLIB_API, "from zlib 1.2, or newer")
+#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X) GA__LIBRARY_IO(X)
 
 #ifndef GPUARR_NO_LINALG
 #define GA__CUBLAS_API(X)                                                                                         \
@@ -5870,8 +5907,93 @@ static ga__cublas_api ga__cublas;
 static ga__cusolver_api ga__cusolver;
 #endif
 
+/* zlib's z_stream, declared here: the dlopen mode needs no zlib.h (a user
+   may not have it). Its layout has been zlib's ABI since 1.0, which the
+   soname's 1 promises (zlib-ng's compatible build keeps it too), and
+   deflateInit2_ / inflateInit2_ check the size passed to them against
+   the library's own. With GPUARR_LINK_CUDA_LIBRARIES (and not
+   GPUARR_ZLIB_DLOPEN) the stream is zlib.h's z_stream, and the layout
+   below is checked against it. */
+struct ga__z_stream_s {
+    unsigned char *next_in; /* (z_const Bytef *: const only with ZLIB_CONST) */
+    unsigned avail_in;
+    unsigned long total_in;
+    unsigned char *next_out;
+    unsigned avail_out;
+    unsigned long total_out;
+    char *msg;   /* the last error's text, or NULL */
+    void *state; /* struct internal_state * */
+    void *(*zalloc)(void *, unsigned, unsigned);
+    void (*zfree)(void *, void *);
+    void *opaque;
+    int data_type;
+    unsigned long adler;
+    unsigned long reserved;
+};
+/* zlib.h's constants that gpuarr uses, and the version string passed to
+   the Init functions (zlib compares its first character, the ABI's major
+   version, and the stream's size). */
+#define GA__Z_OK 0
+#define GA__Z_STREAM_END 1
+#define GA__Z_NEED_DICT 2
+#define GA__Z_STREAM_ERROR (-2)
+#define GA__Z_DATA_ERROR (-3)
+#define GA__Z_MEM_ERROR (-4)
+#define GA__Z_BUF_ERROR (-5)
+#define GA__Z_VERSION_ERROR (-6)
+#define GA__Z_NO_FLUSH 0
+#define GA__Z_FINISH 4
+#define GA__Z_DEFLATED 8
+#define GA__Z_DEFAULT_COMPRESSION (-1)
+#define GA__Z_DEFAULT_STRATEGY 0
+#if GA__LINK_ZLIB
+typedef z_stream ga__z_stream;
+#define GA__ZLIB_VERSION ZLIB_VERSION
+#ifdef __cplusplus
+#define GA__STATIC_ASSERT(cond, what) static_assert(cond, what)
+#else
+#define GA__STATIC_ASSERT(cond, what) _Static_assert(cond, what)
+#endif
+#define GA__Z_SAME_FIELD(f)                                                                   \
+    GA__STATIC_ASSERT(offsetof(struct ga__z_stream_s, f) == offsetof(z_stream, f) &&          \
+                          sizeof(((struct ga__z_stream_s *)0)->f) == sizeof(((z_stream *)0)->f), \
+                      "gpuarr.h's z_stream differs from zlib.h's in " #f);
+GA__STATIC_ASSERT(sizeof(struct ga__z_stream_s) == sizeof(z_stream), "gpuarr.h's z_stream differs from zlib.h's in size");
+GA__Z_SAME_FIELD(next_in) GA__Z_SAME_FIELD(avail_in) GA__Z_SAME_FIELD(total_in) GA__Z_SAME_FIELD(next_out)
+GA__Z_SAME_FIELD(avail_out) GA__Z_SAME_FIELD(total_out) GA__Z_SAME_FIELD(msg) GA__Z_SAME_FIELD(state)
+GA__Z_SAME_FIELD(zalloc) GA__Z_SAME_FIELD(zfree) GA__Z_SAME_FIELD(opaque) GA__Z_SAME_FIELD(data_type)
+GA__Z_SAME_FIELD(adler) GA__Z_SAME_FIELD(reserved)
+GA__STATIC_ASSERT(GA__Z_OK == Z_OK && GA__Z_STREAM_END == Z_STREAM_END && GA__Z_NEED_DICT == Z_NEED_DICT &&
+                      GA__Z_STREAM_ERROR == Z_STREAM_ERROR && GA__Z_DATA_ERROR == Z_DATA_ERROR &&
+                      GA__Z_MEM_ERROR == Z_MEM_ERROR && GA__Z_BUF_ERROR == Z_BUF_ERROR && GA__Z_VERSION_ERROR == Z_VERSION_ERROR &&
+                      GA__Z_NO_FLUSH == Z_NO_FLUSH && GA__Z_FINISH == Z_FINISH && GA__Z_DEFLATED == Z_DEFLATED &&
+                      GA__Z_DEFAULT_COMPRESSION == Z_DEFAULT_COMPRESSION && GA__Z_DEFAULT_STRATEGY == Z_DEFAULT_STRATEGY,
+                  "gpuarr.h's zlib constants differ from zlib.h's");
+#undef GA__Z_SAME_FIELD
+#else
+typedef struct ga__z_stream_s ga__z_stream;
+#define GA__ZLIB_VERSION "1.2.13"
+#endif
+
+/* zlib's raw deflate and inflate, their ends, and its version */
+#define GA__ZLIB_API(X)                                                                      \
+    X(int, deflateInit2_, (ga__z_stream *, int, int, int, int, int, const char *, int))     \
+    X(int, deflate, (ga__z_stream *, int))                                                   \
+    X(int, deflateEnd, (ga__z_stream *))                                                     \
+    X(int, inflateInit2_, (ga__z_stream *, int, const char *, int))                          \
+    X(int, inflate, (ga__z_stream *, int))                                                   \
+    X(int, inflateEnd, (ga__z_stream *))                                                     \
+    X(const char *, zlibVersion, (void))
+
+#define GA__API_FIELD(ret, name, params) ret(*name) params;
+typedef struct ga__zlib_api {
+    GA__ZLIB_API(GA__API_FIELD)
+} ga__zlib_api;
+#undef GA__API_FIELD
+static ga__zlib_api ga__zlib;
+
 typedef enum ga__library_id {
-#define GA__LIBRARY_ENUM(ID, name, soname, env, api) GA__LIB_##ID,
+#define GA__LIBRARY_ENUM(ID, name, soname, env, api, needed) GA__LIB_##ID,
     GA__LIBRARY_LIST(GA__LIBRARY_ENUM)
 #undef GA__LIBRARY_ENUM
     GA__NUM_LIBRARIES
@@ -5885,45 +6007,58 @@ typedef struct ga__entry_point {
 
 /* A library as loaded: its entry points' table, and whether it loaded. */
 typedef struct ga__cuda_library {
-    const char *name, *soname, *env;
+    const char *name, *soname, *env, *needed;
     void *table;
     const ga__entry_point *entry_points;
-    void (*link)(void);        /* fills the table from the link */
+    bool (*link)(void);        /* fills the table from the link: false where it is opened instead */
     int state;                 /* 0: not tried, 1: loaded, -1: failed (message) */
     void *handle;              /* dlopen's */
     char message[400];
 } ga__cuda_library;
 
-#define GA__LIBRARY_TABLES(ID, name, soname, env, api)                                        \
+#define GA__LIBRARY_TABLES(ID, name, soname, env, api, needed)                                \
     static const ga__entry_point ga__##name##_entry_points[] = {                              \
         api(GA__ENTRY_POINT_OF_##ID){NULL, 0}};                                               \
-    static void ga__##name##_link(void) { api(GA__LINK_ENTRY_POINT_OF_##ID) }
+    static bool ga__##name##_link(void) { api(GA__LINK_ENTRY_POINT_OF_##ID) return GA__LINKED_##ID; }
 #define GA__ENTRY_POINT_OF_CUBLAS(ret, name, params) {#name, offsetof(ga__cublas_api, name)},
 #define GA__ENTRY_POINT_OF_CUSOLVER(ret, name, params) {#name, offsetof(ga__cusolver_api, name)},
+#define GA__ENTRY_POINT_OF_ZLIB(ret, name, params) {#name, offsetof(ga__zlib_api, name)},
+/* (zlib is linked with the CUDA libraries unless GPUARR_ZLIB_DLOPEN) */
 #ifdef GPUARR_LINK_CUDA_LIBRARIES
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params) ga__cublas.name = name;
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params) ga__cusolver.name = name;
+#define GA__LINKED_CUBLAS true
+#define GA__LINKED_CUSOLVER true
 #else
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params)
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params)
+#define GA__LINKED_CUBLAS false
+#define GA__LINKED_CUSOLVER false
+#endif
+#if GA__LINK_ZLIB
+#define GA__LINK_ENTRY_POINT_OF_ZLIB(ret, name, params) ga__zlib.name = name;
+#define GA__LINKED_ZLIB true
+#else
+#define GA__LINK_ENTRY_POINT_OF_ZLIB(ret, name, params)
+#define GA__LINKED_ZLIB false
 #endif
 GA__LIBRARY_LIST(GA__LIBRARY_TABLES)
 #undef GA__LIBRARY_TABLES
 
 static ga__cuda_library ga__cuda_libraries[GA__NUM_LIBRARIES + 1] = {
-#define GA__LIBRARY_ENTRY(ID, name, soname, env, api) \
-    {#name, soname, env, &ga__##name, ga__##name##_entry_points, ga__##name##_link, 0, NULL, ""},
+#define GA__LIBRARY_ENTRY(ID, name, soname, env, api, needed) \
+    {#name, soname, env, needed, &ga__##name, ga__##name##_entry_points, ga__##name##_link, 0, NULL, ""},
     GA__LIBRARY_LIST(GA__LIBRARY_ENTRY)
 #undef GA__LIBRARY_ENTRY
-    {NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, ""}};
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, ""}};
 
 /* Loads library L (ga__lock held): state 1, or -1 with the message. */
 static void ga__library_load_locked(ga__cuda_library *L)
 {
-#ifdef GPUARR_LINK_CUDA_LIBRARIES
-    L->link();
-    GA__ATOMIC_STORE(&L->state, 1);
-#else
+    if (L->link()) {
+        GA__ATOMIC_STORE(&L->state, 1);
+        return;
+    }
     const char *path = getenv(L->env);
     if (!path || !*path) path = L->soname;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -5935,8 +6070,8 @@ static void ga__library_load_locked(ga__cuda_library *L)
     for (const ga__entry_point *e = L->entry_points; e->name; e++) {
         void *fn = dlsym(h, e->name);
         if (!fn) {
-            snprintf(L->message, sizeof L->message, "%s has no %s (%s, from CUDA 13, or newer is needed)", path,
-                     e->name, L->soname);
+            snprintf(L->message, sizeof L->message, "%s has no %s (%s, %s is needed)", path, e->name, L->soname,
+                     L->needed);
             dlclose(h);
             L->state = -1;
             return;
@@ -5945,7 +6080,6 @@ static void ga__library_load_locked(ga__cuda_library *L)
     }
     L->handle = h;
     GA__ATOMIC_STORE(&L->state, 1);
-#endif
 }
 
 /* Library `id`, loaded at the first call; a failure is kept (and named in
@@ -6177,7 +6311,12 @@ static void ga__libs_shutdown(void)
         if (ga__cuda_libraries[id].state < 0) ga__cuda_libraries[id].state = 0;
 }
 #else
-static void ga__libs_shutdown(void) {}
+/* (no handles: a failed library is tried again) */
+static void ga__libs_shutdown(void)
+{
+    for (int id = 0; id < GA__NUM_LIBRARIES; id++)
+        if (ga__cuda_libraries[id].state < 0) ga__cuda_libraries[id].state = 0;
+}
 #endif
 
 /* >>creation */
@@ -18480,9 +18619,208 @@ static char *ga__npy_name(const char *file)
     return name;
 }
 
-/* Copies the C-contiguous bytes of device array c to f through pinned
-   staging buffers, a chunk at a time; *crc updated with them (NULL: not). */
-static ga_status ga__npy_write_data(const char *func, FILE *f, const ga_array *c, const char *name, uint32_t *crc)
+/* --- the bytes of .npy files and .npz members: stored or deflated ----------- */
+/* A .npy file's bytes go to and come from a file through these two: as
+   they are (.npy files, ga_tofile, ga_fromfile, numpy.savez's stored
+   members) or through zlib's raw deflate (numpy.savez_compressed's
+   members, zipfile's ZIP_DEFLATED: windowBits -15, zlib's default level
+   6), a chunk at a time, their CRC-32 kept. zlib is opened (>>libs) only
+   when a stream deflates or inflates. */
+
+#define GA__ZIP_CHUNK ((size_t)1 << 20) /* compressed bytes per read or write */
+
+/* zlib's failure `r` while `what` ("decompressing data") in the words of
+   Python's zlib module, as zipfile passes them on ("Error -3 while
+   decompressing data: invalid stored block lengths"). */
+static ga_status ga__zlib_error(const char *func, int r, const ga__z_stream *z, const char *what)
+{
+    if (r == GA__Z_MEM_ERROR) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "Out of memory while %s", what);
+    const char *msg = r == GA__Z_VERSION_ERROR ? "library version mismatch" : z->msg;
+    if (!msg)
+        msg = r == GA__Z_BUF_ERROR      ? "incomplete or truncated stream"
+              : r == GA__Z_STREAM_ERROR ? "inconsistent stream state"
+              : r == GA__Z_DATA_ERROR   ? "invalid input data"
+                                        : NULL;
+    const ga_status code = r == GA__Z_VERSION_ERROR ? GA_ERROR_LIBRARY : GA_ERROR_VALUE;
+    return msg ? ga__error(code, func, "Error %d while %s: %.200s", r, what, msg) : ga__error(code, func, "Error %d while %s", r, what);
+}
+
+/* Where the bytes a writer gives go: f from its position, as they are or
+   deflated; `crc` is the CRC-32 of the bytes given (kept for an archive
+   member), `written` the bytes put in f. */
+typedef struct ga__npy_out {
+    FILE *f;
+    const char *file;
+    uint32_t crc;
+    uint64_t written;
+    bool member, deflating;
+    ga__z_stream z;
+    unsigned char *zbuf; /* deflate's output, GA__ZIP_CHUNK bytes */
+} ga__npy_out;
+
+/* *out over f (named `file` in errors), deflating or not, an archive
+   member or not; ga__npy_out_close a deflating one, also after a failure
+   (a stored one holds nothing). */
+static ga_status ga__npy_out_open(const char *func, ga__npy_out *out, FILE *f, const char *file, bool member, bool deflate)
+{
+    memset(out, 0, sizeof *out);
+    out->f = f, out->file = file, out->member = member;
+    if (!deflate) return GA_OK;
+    if (ga__library_open(func, GA__LIB_ZLIB) != GA_OK) return ga__t.error;
+    out->zbuf = (unsigned char *)GPUARR_MALLOC(GA__ZIP_CHUNK);
+    if (!out->zbuf) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    /* zipfile's compressobj(Z_DEFAULT_COMPRESSION, DEFLATED, -15): memLevel 8, the default strategy */
+    const int r = ga__zlib.deflateInit2_(&out->z, GA__Z_DEFAULT_COMPRESSION, GA__Z_DEFLATED, -15, 8, GA__Z_DEFAULT_STRATEGY,
+                                         GA__ZLIB_VERSION, (int)sizeof out->z);
+    if (r != GA__Z_OK) return ga__zlib_error(func, r, &out->z, "creating compression object");
+    out->deflating = true;
+    return GA_OK;
+}
+
+/* Runs deflate over the input set in out->z with `flush`, writing what it
+   makes: until the input is taken (Z_NO_FLUSH) or the stream ends
+   (Z_FINISH). */
+static ga_status ga__npy_deflate(const char *func, ga__npy_out *out, int flush)
+{
+    for (;;) {
+        out->z.next_out = out->zbuf;
+        out->z.avail_out = (unsigned)GA__ZIP_CHUNK;
+        const int r = ga__zlib.deflate(&out->z, flush);
+        if (r != GA__Z_OK && r != GA__Z_STREAM_END && r != GA__Z_BUF_ERROR) return ga__zlib_error(func, r, &out->z, "compressing data");
+        const size_t k = GA__ZIP_CHUNK - out->z.avail_out;
+        if (k && fwrite(out->zbuf, 1, k, out->f) != k) return ga__error(GA_ERROR_IO, func, "could not write %s: %s", out->file, strerror(errno));
+        out->written += k;
+        if (flush == GA__Z_FINISH ? r == GA__Z_STREAM_END : out->z.avail_out != 0) return GA_OK;
+    }
+}
+
+/* The n bytes at p, written or deflated. */
+static ga_status ga__npy_out_write(const char *func, ga__npy_out *out, const void *p, size_t n)
+{
+    if (out->member) out->crc = ga__crc32(out->crc, p, n);
+    if (!out->deflating) {
+        if (n && fwrite(p, 1, n, out->f) != n) return ga__error(GA_ERROR_IO, func, "could not write %s: %s", out->file, strerror(errno));
+        out->written += n;
+        return GA_OK;
+    }
+    for (size_t at = 0; at < n;) {
+        const size_t k = GA__MIN(n - at, (size_t)1 << 30);
+        out->z.next_in = (unsigned char *)p + at; /* (zlib only reads it) */
+        out->z.avail_in = (unsigned)k;
+        const ga_status st = ga__npy_deflate(func, out, GA__Z_NO_FLUSH);
+        if (st != GA_OK) return st;
+        at += k;
+    }
+    return GA_OK;
+}
+
+/* The end of the bytes: deflate's last block written. */
+static ga_status ga__npy_out_finish(const char *func, ga__npy_out *out)
+{
+    if (!out->deflating) return GA_OK;
+    out->z.next_in = NULL;
+    out->z.avail_in = 0;
+    return ga__npy_deflate(func, out, GA__Z_FINISH);
+}
+
+static void ga__npy_out_close(ga__npy_out *out)
+{
+    if (out->deflating) ga__zlib.deflateEnd(&out->z);
+    out->deflating = false;
+    GPUARR_FREE(out->zbuf);
+    out->zbuf = NULL;
+}
+
+/* Where the bytes a loader reads come from: f from its position, at most
+   `left` bytes of it (an archive member's; UINT64_MAX: to the file's
+   end), as they are or inflated. For an archive member (`member` not
+   NULL) `crc` is the CRC-32 of the bytes given, checked against
+   `want_crc` when its bytes end, as zipfile checks it ("Bad CRC-32 for
+   file 'x.npy'"); `ended` says they did. A deflated member whose compressed
+   bytes end before its stream gives what they hold, as zipfile does. */
+typedef struct ga__npy_in {
+    FILE *f;
+    const char *file, *member;
+    uint64_t left;
+    uint32_t crc, want_crc;
+    bool ended, inflating;
+    ga__z_stream z;
+    unsigned char *zbuf; /* compressed bytes read, GA__ZIP_CHUNK */
+} ga__npy_in;
+
+/* *in over f (named `file` in errors): `size` bytes stored (method 0) or
+   deflated (8), zipfile's NotImplementedError for another method; a
+   member's name and CRC-32 (NULL: not a member). ga__npy_in_close it, also
+   after a failure. */
+static ga_status ga__npy_in_open(const char *func, ga__npy_in *in, FILE *f, const char *file, uint64_t size, int method,
+                                 const char *member, uint32_t crc)
+{
+    memset(in, 0, sizeof *in);
+    in->f = f, in->file = file, in->left = size, in->member = member, in->want_crc = crc;
+    if (method == 0) return GA_OK;
+    if (method != 8) return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "That compression method is not supported");
+    if (ga__library_open(func, GA__LIB_ZLIB) != GA_OK) return ga__t.error;
+    in->zbuf = (unsigned char *)GPUARR_MALLOC(GA__ZIP_CHUNK);
+    if (!in->zbuf) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    const int r = ga__zlib.inflateInit2_(&in->z, -15, GA__ZLIB_VERSION, (int)sizeof in->z);
+    if (r != GA__Z_OK) return ga__zlib_error(func, r, &in->z, "creating decompression object");
+    in->inflating = true;
+    return GA_OK;
+}
+
+/* Up to n bytes into dst, *got of them: fewer only where the bytes end.
+   GA_OK, or the error: the file unreadable, zlib's, a member's bad CRC. */
+static ga_status ga__npy_in_read(const char *func, ga__npy_in *in, void *dst, size_t n, size_t *got)
+{
+    unsigned char *out = (unsigned char *)dst;
+    *got = 0;
+    if (!in->inflating) {
+        const size_t want = (size_t)GA__MIN((uint64_t)n, in->left);
+        const size_t k = want ? fread(out, 1, want, in->f) : 0;
+        if (k < want && ferror(in->f)) return ga__error(GA_ERROR_IO, func, "could not read %s: %s", in->file, strerror(errno));
+        in->left = k < want ? 0 : in->left - k;
+        if (in->member) in->crc = ga__crc32(in->crc, out, k);
+        *got = k;
+        in->ended = in->left == 0;
+    }
+    while (in->inflating && *got < n && !in->ended) {
+        if (in->z.avail_in == 0 && in->left > 0) {
+            const size_t want = (size_t)GA__MIN((uint64_t)GA__ZIP_CHUNK, in->left);
+            const size_t k = fread(in->zbuf, 1, want, in->f);
+            if (k < want && ferror(in->f)) return ga__error(GA_ERROR_IO, func, "could not read %s: %s", in->file, strerror(errno));
+            in->left = k < want ? 0 : in->left - k;
+            in->z.next_in = in->zbuf;
+            in->z.avail_in = (unsigned)k;
+        }
+        const size_t room = GA__MIN(n - *got, (size_t)1 << 30);
+        in->z.next_out = out + *got;
+        in->z.avail_out = (unsigned)room;
+        const int r = ga__zlib.inflate(&in->z, GA__Z_NO_FLUSH);
+        const size_t made = room - in->z.avail_out;
+        if (in->member) in->crc = ga__crc32(in->crc, out + *got, made);
+        *got += made;
+        if (r == GA__Z_STREAM_END || (r == GA__Z_BUF_ERROR && in->z.avail_in == 0 && in->left == 0)) in->ended = true;
+        else if (r != GA__Z_OK) return ga__zlib_error(func, r, &in->z, "decompressing data");
+    }
+    if (in->ended && in->member && in->crc != in->want_crc) {
+        const char *member = in->member;
+        in->member = NULL; /* (said once) */
+        return ga__error(GA_ERROR_VALUE, func, "Bad CRC-32 for file '%s'", member);
+    }
+    return GA_OK;
+}
+
+static void ga__npy_in_close(ga__npy_in *in)
+{
+    if (in->inflating) ga__zlib.inflateEnd(&in->z);
+    in->inflating = false;
+    GPUARR_FREE(in->zbuf);
+    in->zbuf = NULL;
+}
+
+/* Copies the C-contiguous bytes of device array c to out through pinned
+   staging buffers, a chunk at a time. */
+static ga_status ga__npy_write_data(const char *func, ga__npy_out *out, const ga_array *c)
 {
     const size_t total = ga_nbytes(c), chunk = GA__MIN(total, GA__NPY_CHUNK);
     if (total == 0) return GA_OK;
@@ -18494,9 +18832,7 @@ static ga_status ga__npy_write_data(const char *func, FILE *f, const ga_array *c
         const size_t n = GA__MIN(chunk, total - at);
         CUresult r = GA__CU.MemcpyDtoHAsync(buf, (CUdeviceptr)(c->data + at), n, stream);
         if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
-        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
-        else if (fwrite(buf, 1, n, f) != n) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
-        else if (crc) *crc = ga__crc32(*crc, buf, n);
+        st = r != CUDA_SUCCESS ? ga__cuda_error(func, r, "cuMemcpyDtoHAsync") : ga__npy_out_write(func, out, buf, n);
     }
     ga_pinned_free(buf);
     return st;
@@ -18534,21 +18870,20 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr)
     ga_status st = GA_OK;
     if (!name) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
     else if (!f) st = ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", name, strerror(errno));
-    else if (fwrite(header, 1, hbytes, f) != hbytes) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
-    if (st == GA_OK) st = ga__npy_write_data(func, f, c, name, NULL);
+    ga__npy_out out;
+    if (st == GA_OK) st = ga__npy_out_open(func, &out, f, name, false, false);
+    if (st == GA_OK) st = ga__npy_out_write(func, &out, header, hbytes);
+    if (st == GA_OK) st = ga__npy_write_data(func, &out, c);
     if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
     GPUARR_FREE(name);
     ga_release(c);
     return st;
 }
 
-/* Reads the data of header h (at f's position, at most `avail` bytes of
-   it there: an archive member's end) into the C-contiguous `a` (h's shape,
+/* Reads the data of header h from in into the C-contiguous `a` (h's shape,
    reversed for Fortran order) through pinned staging buffers, swapping
-   big-endian values, *crc updated with the bytes as stored; NumPy's error
-   for a short file. */
-static ga_status ga__npy_read_data(const char *func, FILE *f, uint64_t avail, ga_array *a, const ga__npy_header *h,
-                                   const char *file, uint32_t *crc)
+   big-endian values; NumPy's error where the bytes end first. */
+static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a, const ga__npy_header *h)
 {
     const size_t total = ga_nbytes(a), isz = ga__dtype_sizes[a->dtype], chunk = GA__MIN(total, GA__NPY_CHUNK / isz * isz);
     if (total == 0) return GA_OK;
@@ -18559,12 +18894,9 @@ static ga_status ga__npy_read_data(const char *func, FILE *f, uint64_t avail, ga
     size_t at = 0;
     while (st == GA_OK && at < total) {
         const size_t want = GA__MIN(chunk, total - at);
-        const size_t got = fread(buf, 1, (size_t)GA__MIN((uint64_t)want, avail - GA__MIN(avail, (uint64_t)at)), f);
-        if (got < want && ferror(f)) {
-            st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
-            break;
-        }
-        *crc = ga__crc32(*crc, buf, got);
+        size_t got = 0;
+        st = ga__npy_in_read(func, in, buf, want, &got);
+        if (st != GA_OK) break;
         if (h->swap) ga__npy_swap(buf, got / isz, isz, ga__is_complex(a->dtype));
         CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(a->data + at), buf, got, stream);
         if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream); /* (buf is reused) */
@@ -18583,34 +18915,29 @@ static ga_status ga__npy_read_data(const char *func, FILE *f, uint64_t avail, ga
     return st;
 }
 
-/* The .npy file that starts at byte `base` of f (at most `avail` bytes of
-   it: an archive member's size) as a new array (unscoped); *crc, when not
-   NULL, the CRC-32 of the bytes read (preamble, header and data). */
-static ga_array *ga__npy_load_at(const char *func, FILE *f, uint64_t base, uint64_t avail, const char *file, uint32_t *crc)
+/* The .npy file whose bytes `in` gives, as a new array (unscoped). The
+   preamble, the header length and the header are read in turn, no byte
+   past the header: the data follows. */
+static ga_array *ga__npy_load(const char *func, ga__npy_in *in)
 {
     unsigned char pre[12 + GA__NPY_MAX_HEADER];
-    size_t got = fseek(f, (long)base, SEEK_SET) == 0 ? fread(pre, 1, (size_t)GA__MIN((uint64_t)12, avail), f) : 0;
-    size_t need = got >= 8 && memcmp(pre, GA__NPY_MAGIC, 6) == 0 && pre[6] >= 2 ? 12 : 10;
-    size_t hlen = got >= 10 ? ((size_t)pre[8] | (size_t)pre[9] << 8 | (need == 12 && got >= 12 ? (size_t)pre[10] << 16 | (size_t)pre[11] << 24 : 0)) : 0;
-    if (got >= need && hlen <= GA__NPY_MAX_HEADER && need + hlen > got)
-        got += fread(pre + got, 1, (size_t)GA__MIN((uint64_t)(need + hlen - got), avail - got), f);
-    if (got > need + hlen) got = need + hlen; /* (a short header: the data's first bytes are not header) */
+    size_t got = 0, more = 0;
+    ga_status st = ga__npy_in_read(func, in, pre, 10, &got);
+    const size_t need = got >= 8 && memcmp(pre, GA__NPY_MAGIC, 6) == 0 && pre[6] >= 2 ? 12 : 10;
+    if (st == GA_OK && got == 10 && need == 12) st = ga__npy_in_read(func, in, pre + got, 2, &more), got += more;
+    const size_t hlen = got >= 10 ? ((size_t)pre[8] | (size_t)pre[9] << 8 | (need == 12 && got >= 12 ? (size_t)pre[10] << 16 | (size_t)pre[11] << 24 : 0)) : 0;
+    if (st == GA_OK && got == need && hlen <= GA__NPY_MAX_HEADER) st = ga__npy_in_read(func, in, pre + got, hlen, &more), got += more;
     ga__npy_header h;
-    ga_status st = ga__npy_parse(func, pre, got, &h);
-    uint32_t sum = ga__crc32(0, pre, st == GA_OK ? h.data_offset : 0);
+    if (st == GA_OK) st = ga__npy_parse(func, pre, got, &h);
     ga_array *a = NULL, *r = NULL;
-    if (st == GA_OK && fseek(f, (long)(base + h.data_offset), SEEK_SET) != 0)
-        st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
     if (st == GA_OK) {
         int64_t shape[GA_MAXDIMS];
         for (int d = 0; d < h.ndim; d++) shape[d] = h.shape[h.fortran ? h.ndim - 1 - d : d];
         a = ga__new_on_current(func, h.ndim, shape, h.dtype);
-        if (!a || ga__npy_read_data(func, f, avail - h.data_offset, a, &h, file, &sum) != GA_OK)
-            st = ga__t.error ? ga__t.error : GA_ERROR_STATE;
+        if (!a || ga__npy_read_data(func, in, a, &h) != GA_OK) st = ga__t.error ? ga__t.error : GA_ERROR_STATE;
     }
     if (st == GA_OK) r = h.fortran ? ga__transpose(func, a, NULL) : ga_retain(a);
     ga_release(a);
-    if (crc) *crc = sum;
     return r;
 }
 
@@ -18623,7 +18950,9 @@ GPUARR_API ga_array *ga_load(const char *file)
         ga__error(GA_ERROR_IO, func, "[Errno %d] %s: '%s'", errno, strerror(errno), file);
         return NULL;
     }
-    ga_array *r = ga__npy_load_at(func, f, 0, UINT64_MAX, file, NULL);
+    ga__npy_in in;
+    ga_array *r = ga__npy_in_open(func, &in, f, file, UINT64_MAX, 0, NULL, 0) == GA_OK ? ga__npy_load(func, &in) : NULL;
+    ga__npy_in_close(&in);
     fclose(f);
     return ga__ret(r);
 }
@@ -18642,9 +18971,16 @@ GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file, const char *
     ga_array *c = (a->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)a) : ga__contiguous_copy(func, a, a->dtype);
     if (!c) return ga__t.error;
     FILE *f = fopen(file, "wb");
-    ga_status st = !f            ? ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", file, strerror(errno))
-                   : sep && *sep ? ga__text_write_data(func, f, c, file, sep, format)
-                                 : ga__npy_write_data(func, f, c, file, NULL);
+    ga_status st = GA_OK;
+    if (!f) {
+        st = ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", file, strerror(errno));
+    } else if (sep && *sep) {
+        st = ga__text_write_data(func, f, c, file, sep, format);
+    } else {
+        ga__npy_out out;
+        st = ga__npy_out_open(func, &out, f, file, false, false);
+        if (st == GA_OK) st = ga__npy_write_data(func, &out, c);
+    }
     if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", file, strerror(errno));
     ga_release(c);
     return st;
@@ -18681,19 +19017,25 @@ GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count
         ga__npy_header h;
         memset(&h, 0, sizeof h);
         h.dtype = dtype, h.ndim = 1, h.shape[0] = n;
-        uint32_t crc = 0;
         a = fseek(f, (long)offset, SEEK_SET) == 0 ? ga__new_on_current(func, 1, &n, dtype) : NULL;
         if (!a && !ga__t.error) ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
-        if (a && ga__npy_read_data(func, f, avail, a, &h, file, &crc) != GA_OK) {
+        ga__npy_in in;
+        ga__npy_in_open(func, &in, f, file, avail, 0, NULL, 0); /* (stored: nothing to fail) */
+        if (a && ga__npy_read_data(func, &in, a, &h) != GA_OK) {
             ga_release(a);
             a = NULL;
         }
+        ga__npy_in_close(&in);
     }
     fclose(f);
     return ga__ret(a);
 }
 
 /* --- .npz: zip archives of .npy members ------------------------------------------ */
+
+/* Python's zipfile writes zip64 fields for sizes and offsets past this
+   (its ZIP64_LIMIT), and zip64 end records past it or 65535 members. */
+#define GA__ZIP64_LIMIT 0x7fffffffu
 
 /* A member of a zip archive, from its central directory. */
 typedef struct ga__zip_entry {
@@ -18862,6 +19204,20 @@ GPUARR_API ga_npz *ga_load_npz(const char *file)
     return z;
 }
 
+/* Member e of the archive f (named `file` in errors) opened for reading:
+   its local header read, *in at its first byte, stored or inflated. Close
+   *in also after a failure. */
+static ga_status ga__npz_open_member(const char *func, FILE *f, const char *file, const ga__zip_entry *e, ga__npy_in *in)
+{
+    memset(in, 0, sizeof *in);
+    unsigned char lh[30];
+    if (fseek(f, (long)e->offset, SEEK_SET) != 0 || fread(lh, 1, 30, f) != 30 || ga__le32(lh) != 0x04034b50u)
+        return ga__error(GA_ERROR_VALUE, func, "Bad magic number for file header");
+    if (fseek(f, (long)(e->offset + 30 + ga__le16(lh + 26) + ga__le16(lh + 28)), SEEK_SET) != 0)
+        return ga__error(GA_ERROR_IO, func, "could not read %s: %s", file, strerror(errno));
+    return ga__npy_in_open(func, in, f, file, e->csize, e->method, e->name, e->crc);
+}
+
 GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
 {
     static const char func[] = "ga_npz_get";
@@ -18875,66 +19231,74 @@ GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
         return NULL;
     }
     const ga__zip_entry *e = &z->entries[k];
-    unsigned char lh[30];
-    if (fseek(z->f, (long)e->offset, SEEK_SET) != 0 || fread(lh, 1, 30, z->f) != 30 || ga__le32(lh) != 0x04034b50u) {
-        ga__error(GA_ERROR_VALUE, func, "Bad magic number for file header");
-        return NULL;
-    }
-    if (e->method != 0) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "%s is compressed (numpy.savez_compressed): not read yet", e->name);
-        return NULL;
-    }
-    uint32_t crc = 0;
-    ga_array *a = ga__npy_load_at(func, z->f, e->offset + 30 + ga__le16(lh + 26) + ga__le16(lh + 28), e->csize, z->file, &crc);
-    if (a && crc != e->crc) {
+    ga__npy_in in;
+    ga_array *a = ga__npz_open_member(func, z->f, z->file, e, &in) == GA_OK ? ga__npy_load(func, &in) : NULL;
+    /* (a member read to its end had its CRC-32 checked then, as zipfile
+       checks it; one whose bytes go on past the array's is checked here) */
+    if (a && !in.ended && in.crc != e->crc) {
         ga_release(a);
+        a = NULL;
         ga__error(GA_ERROR_VALUE, func, "Bad CRC-32 for file '%s'", e->name);
-        return NULL;
     }
+    ga__npy_in_close(&in);
     return ga__ret(a);
 }
 
-/* Member i of a savez: its local header (zip64's extra field, as zipfile
-   writes with force_zip64), the .npy header and data, then the header
-   patched with the CRC-32 and sizes; its central directory entry into cd. */
-static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, const char *member, const ga_array *arr, ga__sb *cd)
+/* Member i of a savez or savez_compressed: its local header (zip64's
+   extra field, as zipfile writes with force_zip64), the .npy header and
+   data, stored or deflated, then the local header written again with the
+   CRC-32 and the sizes (as zipfile's close does); its central directory
+   entry into cd. zipfile's fields: version 45 (zip64) to make and to
+   extract, no flags, method 0 or 8, 1980-01-01 00:00, mode 0600. */
+static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, const char *member, const ga_array *arr,
+                                bool compress, ga__sb *cd)
 {
     char header[64 + 128 + GA_MAXDIMS * 48];
     size_t hbytes = 0;
     ga_array *c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes);
     if (!c) return ga__t.error;
     const uint64_t size = hbytes + ga_nbytes(c);
+    const uint32_t method = compress ? 8 : 0;
     const size_t nl = strlen(member);
     const long offset = ftell(f);
     unsigned char lh[30 + 20];
     memset(lh, 0, sizeof lh);
-    ga__put32(lh, 0x04034b50u), ga__put16(lh + 4, 45), ga__put16(lh + 12, 0x21); /* 1980-01-01 00:00 */
+    ga__put32(lh, 0x04034b50u), ga__put16(lh + 4, 45), ga__put16(lh + 8, method), ga__put16(lh + 12, 0x21); /* 1980-01-01 00:00 */
     ga__put32(lh + 18, 0xffffffffu), ga__put32(lh + 22, 0xffffffffu), ga__put16(lh + 26, (uint32_t)nl), ga__put16(lh + 28, 20);
-    ga__put16(lh + 30, 1), ga__put16(lh + 32, 16), ga__put64(lh + 34, size), ga__put64(lh + 42, size);
+    ga__put16(lh + 30, 1), ga__put16(lh + 32, 16), ga__put64(lh + 34, size), ga__put64(lh + 42, compress ? 0 : size);
     ga_status st = GA_OK;
-    if (offset < 0 || fwrite(lh, 1, 30, f) != 30 || fwrite(member, 1, nl, f) != nl || fwrite(lh + 30, 1, 20, f) != 20 ||
-        fwrite(header, 1, hbytes, f) != hbytes)
+    if (offset < 0 || fwrite(lh, 1, 30, f) != 30 || fwrite(member, 1, nl, f) != nl || fwrite(lh + 30, 1, 20, f) != 20)
         st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
-    uint32_t crc = ga__crc32(0, header, hbytes);
-    if (st == GA_OK) st = ga__npy_write_data(func, f, c, fname, &crc);
+    ga__npy_out out;
+    memset(&out, 0, sizeof out);
+    if (st == GA_OK) st = ga__npy_out_open(func, &out, f, fname, true, compress);
+    if (st == GA_OK) st = ga__npy_out_write(func, &out, header, hbytes);
+    if (st == GA_OK) st = ga__npy_write_data(func, &out, c);
+    if (st == GA_OK) st = ga__npy_out_finish(func, &out);
+    ga__npy_out_close(&out);
     ga_release(c);
-    const long end = ftell(f);
-    ga__put32(lh + 14, crc);
-    if (st == GA_OK && (end < 0 || fseek(f, offset + 14, SEEK_SET) != 0 || fwrite(lh + 14, 1, 4, f) != 4 || fseek(f, end, SEEK_SET) != 0))
-        st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
     if (st != GA_OK) return st;
-    /* the central directory entry, zip64 fields where the values do not fit */
-    const bool big = size >= 0xffffffffu, far = (uint64_t)offset >= 0xffffffffu;
-    unsigned char ce[46 + 28];
+    const uint32_t crc = out.crc;
+    const uint64_t csize = out.written;
+    const long end = ftell(f);
+    ga__put32(lh + 14, crc), ga__put64(lh + 42, csize);
+    if (end < 0 || fseek(f, offset, SEEK_SET) != 0 || fwrite(lh, 1, 30, f) != 30 || fseek(f, (long)nl, SEEK_CUR) != 0 ||
+        fwrite(lh + 30, 1, 20, f) != 20 || fseek(f, end, SEEK_SET) != 0)
+        return ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
+    /* the central directory entry, zip64 fields where zipfile puts them
+       (values past its ZIP64_LIMIT) */
+    const bool big = size > GA__ZIP64_LIMIT || csize > GA__ZIP64_LIMIT, far = (uint64_t)offset > GA__ZIP64_LIMIT;
+    unsigned char ce[46];
     memset(ce, 0, sizeof ce);
-    ga__put32(ce, 0x02014b50u), ga__put16(ce + 4, 3u << 8 | 45), ga__put16(ce + 6, 45), ga__put16(ce + 14, 0x21);
-    ga__put32(ce + 16, crc), ga__put32(ce + 20, big ? 0xffffffffu : (uint32_t)size), ga__put32(ce + 24, big ? 0xffffffffu : (uint32_t)size);
+    ga__put32(ce, 0x02014b50u), ga__put16(ce + 4, 3u << 8 | 45), ga__put16(ce + 6, 45), ga__put16(ce + 10, method);
+    ga__put16(ce + 14, 0x21), ga__put32(ce + 16, crc);
+    ga__put32(ce + 20, big ? 0xffffffffu : (uint32_t)csize), ga__put32(ce + 24, big ? 0xffffffffu : (uint32_t)size);
     ga__put16(ce + 28, (uint32_t)nl), ga__put32(ce + 38, 0600u << 16), ga__put32(ce + 42, far ? 0xffffffffu : (uint32_t)offset);
     size_t x = 0;
     unsigned char extra[28];
-    if (big || far) {
+    if (big || far) { /* zipfile's order: the size, the compressed size, the offset */
         ga__put16(extra, 1), x = 4;
-        if (big) ga__put64(extra + x, size), ga__put64(extra + x + 8, size), x += 16;
+        if (big) ga__put64(extra + x, size), ga__put64(extra + x + 8, csize), x += 16;
         if (far) ga__put64(extra + x, (uint64_t)offset), x += 8;
         ga__put16(extra + 2, (uint32_t)(x - 4));
     }
@@ -18943,14 +19307,18 @@ static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, co
     return cd->oom ? ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory") : GA_OK;
 }
 
-GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays)
+/* numpy.savez (stored members) and savez_compressed (deflated): one
+   writer. */
+static ga_status ga__savez(const char *func, const char *file, int n, const char *const *names, const ga_array *const *arrays,
+                           bool compress)
 {
-    static const char func[] = "ga_savez";
     if (!file) return ga__null_input(func, "file");
     if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative number of arrays");
     if (n > 0 && !arrays) return ga__null_input(func, "arrays");
     for (int i = 0; i < n; i++)
         if (!arrays[i]) return ga__null_input(func, "an array");
+    /* (zlib first: no file is made where it cannot be loaded) */
+    if (compress && ga__library_open(func, GA__LIB_ZLIB) != GA_OK) return ga__t.error;
     const size_t len = strlen(file);
     const bool has = len >= 4 && strcmp(file + len - 4, ".npz") == 0;
     char *fname = (char *)GPUARR_MALLOC(len + 5);
@@ -18963,7 +19331,7 @@ GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names,
         char member[512];
         if (names && names[i]) snprintf(member, sizeof member, "%s.npy", names[i]);
         else snprintf(member, sizeof member, "arr_%d.npy", i);
-        st = ga__npz_member(func, f, fname, member, arrays[i], &cd);
+        st = ga__npz_member(func, f, fname, member, arrays[i], compress, &cd);
     }
     /* the central directory and its end records (zip64's where needed) */
     const long cd_offset = st == GA_OK ? ftell(f) : -1;
@@ -18972,7 +19340,7 @@ GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names,
     if (st == GA_OK) {
         unsigned char end[56 + 20 + 22];
         size_t e = 0;
-        const bool z64 = (uint64_t)cd_offset >= 0xffffffffu || n >= 0xffff || cd.n >= 0xffffffffu;
+        const bool z64 = (uint64_t)cd_offset > GA__ZIP64_LIMIT || n > 0xffff || cd.n > GA__ZIP64_LIMIT;
         if (z64) {
             memset(end, 0, 76);
             ga__put32(end, 0x06064b50u), ga__put64(end + 4, 44), ga__put16(end + 12, 45), ga__put16(end + 14, 45);
@@ -18982,8 +19350,10 @@ GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names,
         }
         memset(end + e, 0, 22);
         ga__put32(end + e, 0x06054b50u);
-        ga__put16(end + e + 8, z64 ? 0xffffu : (uint32_t)n), ga__put16(end + e + 10, z64 ? 0xffffu : (uint32_t)n);
-        ga__put32(end + e + 12, z64 ? 0xffffffffu : (uint32_t)cd.n), ga__put32(end + e + 16, z64 ? 0xffffffffu : (uint32_t)cd_offset);
+        /* (past the 16 and 32 bits: the most they hold, as zipfile writes) */
+        ga__put16(end + e + 8, (uint32_t)GA__MIN(n, 0xffff)), ga__put16(end + e + 10, (uint32_t)GA__MIN(n, 0xffff));
+        ga__put32(end + e + 12, (uint32_t)GA__MIN((uint64_t)cd.n, 0xffffffffu));
+        ga__put32(end + e + 16, (uint32_t)GA__MIN((uint64_t)cd_offset, 0xffffffffu));
         e += 22;
         if (fwrite(end, 1, e, f) != e) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", fname, strerror(errno));
     }
@@ -18991,6 +19361,16 @@ GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names,
     GPUARR_FREE(cd.p);
     GPUARR_FREE(fname);
     return st;
+}
+
+GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays)
+{
+    return ga__savez("ga_savez", file, n, names, arrays, false);
+}
+
+GPUARR_API ga_status ga_savez_compressed(const char *file, int n, const char *const *names, const ga_array *const *arrays)
+{
+    return ga__savez("ga_savez_compressed", file, n, names, arrays, true);
 }
 
 GPUARR_API int ga_npz_count(const ga_npz *z) { return z ? z->count : 0; }

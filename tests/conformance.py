@@ -43,6 +43,13 @@ the bfloat16 cases are skipped without it. The checks:
   and layout (NumPy's order K along axes longer than 1); errors: shapes that
   do not broadcast, no loop, out= of a bad dtype, shape or read-only (out
   keeps its values), failed two-output calls store nothing.
+- device checks of the files (groups npy, npz, npz-compressed), for every
+  dtype but bfloat16, on C-order, Fortran-order, strided, 0-d and empty
+  arrays: ga_save's files are np.save's bytes and np.load reads them back;
+  ga_savez / ga_savez_compressed's archives read by np.load, each member's
+  .npy bytes and zip fields (method, versions, flags, system, attributes,
+  time, size, CRC-32) those of numpy.savez / savez_compressed's archive of
+  the same arrays; ga_load and ga_npz_get read NumPy's files and archives.
 
 Values are compared bit for bit (floats as unsigned integers, so -0.0 and
 NaNs count), with these tolerances, each for a stated reason:
@@ -216,7 +223,7 @@ STATUS_LIST = (
     ("GA_ERROR_KERNELS_STALE", "a kernel fatbin was built for another version"),
     ("GA_ERROR_STATE", "the call is not valid in the current state"),
     ("GA_ERROR_NOT_IMPLEMENTED", "not implemented"),
-    ("GA_ERROR_LIBRARY", "a CUDA library could not be loaded"),
+    ("GA_ERROR_LIBRARY", "a CUDA library or zlib could not be loaded"),
     ("GA_ERROR_LINALG", "a linear algebra error (numpy.linalg.LinAlgError)"),
 )
 
@@ -4694,6 +4701,124 @@ def run_linalg_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# Device checks: files (groups npy, npz, npz-compressed), NumPy's own
+# writer and reader on the other side
+# --------------------------------------------------------------------------
+
+_NPZ = _c.c_void_p  # ga_npz *
+IO_PROTOTYPES = {
+    "ga_save": (_ST, [_c.c_char_p, _ARR]),
+    "ga_load": (_ARR, [_c.c_char_p]),
+    "ga_savez": (_ST, [_c.c_char_p, _c.c_int, _c.POINTER(_c.c_char_p), _c.POINTER(_ARR)]),
+    "ga_savez_compressed": (_ST, [_c.c_char_p, _c.c_int, _c.POINTER(_c.c_char_p), _c.POINTER(_ARR)]),
+    "ga_load_npz": (_NPZ, [_c.c_char_p]),
+    "ga_npz_count": (_c.c_int, [_NPZ]),
+    "ga_npz_name": (_c.c_char_p, [_NPZ, _c.c_int]),
+    "ga_npz_get": (_ARR, [_NPZ, _c.c_char_p]),
+    "ga_npz_close": (None, [_NPZ]),
+}
+IO_DTYPES = tuple(name for name in DTYPE_NAMES if name != "bfloat16")  # (NumPy has no .npy code for it)
+# The zip fields of a member that numpy.savez / savez_compressed write
+# (zipfile with force_zip64), beside the name, the sizes and the CRC-32.
+ZIP_FIELDS = ("compress_type", "create_version", "extract_version", "flag_bits", "create_system", "external_attr",
+              "date_time", "file_size", "CRC")
+
+
+def io_arrays(t, g):
+    """NumPy arrays of dtype g in each layout the files keep apart, and the
+    same on the device: C order, Fortran order, a strided view (saved as a C
+    copy), 0-d, empty."""
+    v = random_values(t, g, 60).reshape(3, 4, 5)
+    isz = v.itemsize
+    dv = to_device(t, v)
+    dft = to_device(t, v.T)  # (F order: the transpose's C order)
+    return {
+        "c": (v, dv),
+        "f": (np.asfortranarray(v), device_view(t, dft, isz, (3, 4, 5), (1, 3, 12), 0)),
+        "v": (v[::-1, 1::2, ::2], device_view(t, dv, isz, (3, 2, 3), (-20, 10, 2), 40 + 5)),
+        "z": (np.array(v[1, 2, 3]), to_device(t, np.array(v[1, 2, 3]))),
+        "e": (v[:0], to_device(t, v[:0])),
+    }
+
+
+def same_bytes(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
+
+
+def check_npy(t, g):
+    """ga_save's files as np.load reads them (the same bytes as np.save's),
+    np.save's files as ga_load reads them."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        for key, (a, p) in io_arrays(t, g).items():
+            ours, theirs = os.path.join(d, key + "_ga.npy"), os.path.join(d, key + "_np.npy")
+            if t.lib.ga_save(ours.encode(), p) != 0:
+                t.env.fail_call(f"ga_save ({key})")
+            np.save(theirs, a)
+            with open(ours, "rb") as f, open(theirs, "rb") as h:
+                t.expect(f.read() == h.read(), f"{key}: ga_save's bytes are not np.save's")
+            t.expect(same_bytes(np.load(ours), a), f"{key}: np.load of ga_save's file")
+            back = t.own(t.lib.ga_load(theirs.encode()), f"ga_load ({key})")
+            t.expect(same_bytes(to_numpy(t, back), a), f"{key}: ga_load of np.save's file")
+            if key == "f":
+                t.expect(t.lib.ga_flags(back) & GA_F_CONTIGUOUS, "f: ga_load's array is not F-contiguous")
+
+
+def check_npz(t, g, compressed):
+    """ga_savez / ga_savez_compressed's archive as np.load and zipfile read
+    it: each member's .npy bytes and zip fields those of NumPy's archive of
+    the same arrays; NumPy's archive as ga_load_npz and ga_npz_get read it."""
+    import tempfile
+    import zipfile as zf
+    arrays = io_arrays(t, g)
+    keys = list(arrays)
+    save = t.lib.ga_savez_compressed if compressed else t.lib.ga_savez
+    np_save = np.savez_compressed if compressed else np.savez
+    with tempfile.TemporaryDirectory() as d:
+        ours, theirs = os.path.join(d, "ga.npz"), os.path.join(d, "np.npz")
+        names = (_c.c_char_p * len(keys))(*[k.encode() for k in keys])
+        ptrs = (_c.c_void_p * len(keys))(*[arrays[k][1] for k in keys])
+        if save(ours.encode(), len(keys), names, ptrs) != 0:
+            t.env.fail_call("ga_savez_compressed" if compressed else "ga_savez")
+        np_save(theirs, **{k: arrays[k][0] for k in keys})
+        with np.load(ours) as z:
+            t.expect(sorted(z.files) == sorted(keys), f"np.load's files: {z.files}")
+            for k in keys:
+                got = z[k]
+                t.expect(same_bytes(got, arrays[k][0]), f"{k}: np.load of our archive")
+                if k == "f":
+                    t.expect(got.flags.f_contiguous, "f: np.load's array is not F-contiguous")
+        with zf.ZipFile(ours) as a, zf.ZipFile(theirs) as b:
+            t.expect(a.testzip() is None, "zipfile's testzip: a bad member")
+            mine, want = a.infolist(), b.infolist()
+            t.expect([i.filename for i in mine] == [i.filename for i in want], "member names")
+            for i, j in zip(mine, want):
+                diff = [f"{f} {getattr(i, f)!r} (NumPy {getattr(j, f)!r})" for f in ZIP_FIELDS if getattr(i, f) != getattr(j, f)]
+                t.expect(not diff, f"{i.filename}: " + ", ".join(diff))
+                t.expect(a.read(i) == b.read(j), f"{i.filename}: its .npy bytes are not NumPy's")
+        z = t.lib.ga_load_npz(theirs.encode())
+        if not z:
+            t.env.fail_call("ga_load_npz")
+        try:
+            n = t.lib.ga_npz_count(z)
+            t.expect(sorted(t.lib.ga_npz_name(z, i).decode() for i in range(n)) == sorted(keys), "ga_npz_name")
+            for k in keys:
+                p = t.own(t.lib.ga_npz_get(z, k.encode()), f"ga_npz_get ({k})")
+                t.expect(same_bytes(to_numpy(t, p), arrays[k][0]), f"{k}: ga_npz_get of NumPy's archive")
+        finally:
+            t.lib.ga_npz_close(z)
+
+
+def run_io_checks(runner, env):
+    for name in IO_DTYPES:
+        g = GA[name]
+        runner.run(f"npy/{name}", check_npy, g, device=True)
+        runner.run(f"npz/{name}", check_npz, g, False, device=True)
+        runner.run(f"npz-compressed/{name}", check_npz, g, True, device=True)
+
+
+# --------------------------------------------------------------------------
 # Random differential testing (group "random"): random cases against NumPy
 # --------------------------------------------------------------------------
 # The module docstring says what it draws and how to replay a case. Case N
@@ -6065,6 +6190,7 @@ def run_all(runner, env):
     run_order_checks(runner, env)
     run_index_checks(runner, env)
     run_linalg_checks(runner, env)
+    run_io_checks(runner, env)
 
 
 def main(argv=None):
@@ -6081,7 +6207,7 @@ def main(argv=None):
     try:
         lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES, **SETS_PROTOTYPES,
                                               **ORDER_PROTOTYPES,
-                                              **INDEX_PROTOTYPES, **LINALG_PROTOTYPES})
+                                              **INDEX_PROTOTYPES, **LINALG_PROTOTYPES, **IO_PROTOTYPES})
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")

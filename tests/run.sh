@@ -317,8 +317,14 @@ fi
 
 # test_linalg built with GPUARR_LINK_CUDA_LIBRARIES ($LINKED_TESTS, from the
 # Makefile): cuBLAS from the link, shared (build/tests/linked/) and, where
-# the toolkit has its static archives, static (build/tests/static/).
+# the toolkit has its static archives, static (build/tests/static/); and
+# test_io, zlib from the link (-lz) where zlib.h is installed
+# ($LINKED_ZLIB: yes), else opened at run time (GPUARR_ZLIB_DLOPEN).
 echo "== CUDA libraries from the link (GPUARR_LINK_CUDA_LIBRARIES)"
+if [ "${LINKED_ZLIB:-yes}" = no ]; then
+    echo "skip zlib from the link (no zlib.h: install zlib1g-dev; the linked programs open libz.so.1 instead)"
+    skipped=$((skipped + 1))
+fi
 for t in ${LINKED_TESTS:-}; do
     echo "== $t"
     "$t" > "$tmp/log" 2>&1

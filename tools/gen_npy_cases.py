@@ -3,12 +3,15 @@
 header writer to match byte for byte and the parser to read back), and
 header texts with NumPy's verdict on them (the dtype, order and shape it
 reads, or its error message), for test_io's host tests of gpuarr's .npy
-header code (ga__npy_header_write, ga__npy_parse).
+header code (ga__npy_header_write, ga__npy_parse); .npz archives of
+numpy.savez and savez_compressed as zipfile reads them, and damaged ones
+with NumPy's errors (the zip reader, inflate and deflate).
 
     python3 tools/gen_npy_cases.py > tests/npy_cases.h
 
 Deterministic; NumPy 2 is the oracle (numpy.lib.format)."""
 import io
+import struct
 import sys
 
 import numpy as np
@@ -164,6 +167,92 @@ def main():
         methods = ", ".join(str(i.compress_type) for i in infos)
         sizes = ", ".join(str(i.file_size) for i in infos)
         out.write(f"    {{{len(v)}, {c_bytes(v)}, {len(infos)}, {{{names}}}, {{{crcs}}}, {{{methods}}}, {{{sizes}}}}},\n")
+    out.write("};\n\n")
+    compressed(out)
+
+
+def data_offset(v, info):
+    """Where a member's bytes (as stored or deflated) start in archive v."""
+    o = info.header_offset
+    nl, xl = struct.unpack("<HH", v[o + 26:o + 30])
+    return o + 30 + nl + xl
+
+
+def compressed(out):
+    """A numpy.savez_compressed archive of several dtypes and layouts (a
+    member of 9.6 MB among them: several of gpuarr's 8 MiB chunks), what
+    zipfile reads of each member and its .npy header; and damaged archives
+    with NumPy's error on reading their member."""
+    import zlib
+    import zipfile
+    members = {
+        "i": np.arange(-5, 7, dtype=np.int16).reshape(3, 4),
+        "f": np.asfortranarray(np.arange(12, dtype=np.float64).reshape(3, 4) / 3),
+        "z": np.array(1.5 + 2j, np.complex64),
+        "e": np.zeros((0, 3), np.uint8),
+        "b": np.array([True, False, True]),
+        "be": (np.arange(5, dtype=np.int32) * 1000 - 2000).astype(">i4"),
+        "u": np.array([0, 2**63, 2**64 - 1], np.uint64),
+        "big": np.repeat(np.arange(1200, dtype=np.float32), 2000),
+    }
+    b = io.BytesIO()
+    np.savez_compressed(b, **members)
+    v = b.getvalue()
+    out.write(f"/* numpy.savez_compressed(file, **{{{', '.join(members)}}}) (see tools/gen_npy_cases.py), its deflate\n"
+              f"   streams made by Python's zlib {zlib.ZLIB_RUNTIME_VERSION}; each member as zipfile reads it, and its .npy "
+              "header. */\n")
+    out.write(f"#define NPZ_ZLIB_VERSION \"{zlib.ZLIB_RUNTIME_VERSION}\"\n")
+    out.write(f"static const int npz_compressed_len = {len(v)};\n")
+    out.write(f"static const char npz_compressed[] = {c_bytes(v)};\n")
+    out.write("typedef struct npz_member { const char *name; ga_dtype dtype; bool big, fortran; int ndim; int64_t shape[2]; "
+              "uint32_t crc; int64_t size, csize, offset; } npz_member;\n")
+    out.write("static const npz_member npz_compressed_members[] = {\n")
+    for info in zipfile.ZipFile(io.BytesIO(v)).infolist():
+        a = members[info.filename[:-4]]
+        name, big = a.dtype.newbyteorder("=").name, a.dtype.byteorder == ">"
+        fortran = a.flags.f_contiguous and not a.flags.c_contiguous
+        dims = ", ".join(str(n) for n in a.shape) or "0"
+        out.write(f"    {{{c_bytes(info.filename.encode())}, {GA[name]}, {'true' if big else 'false'}, "
+                  f"{'true' if fortran else 'false'}, {a.ndim}, {{{dims}}}, 0x{info.CRC:08x}u, {info.file_size}, "
+                  f"{info.compress_size}, {data_offset(v, info)}}},\n")
+    out.write("};\n\n")
+
+    # damaged: one deflated member (a = arange(3)), NumPy's error reading it
+    b = io.BytesIO()
+    np.savez_compressed(b, a=np.arange(3))
+    base = b.getvalue()
+    info = zipfile.ZipFile(io.BytesIO(base)).infolist()[0]
+    d, cd = data_offset(base, info), base.index(b"PK\x01\x02")
+
+    def damaged(what, change, in_header):
+        w = bytearray(base)
+        change(w)
+        try:
+            np.load(io.BytesIO(bytes(w)))["a"]
+            raise SystemExit(f"gen_npy_cases: the damaged archive ({what}) loads")
+        except (zlib.error, zipfile.BadZipFile, NotImplementedError) as e:
+            code = "GA_ERROR_NOT_IMPLEMENTED" if isinstance(e, NotImplementedError) else "GA_ERROR_VALUE"
+            return what, bytes(w), code, str(e), in_header
+
+    def put(w, at, fmt, value):
+        struct.pack_into(fmt, w, at, value)
+
+    cases = [
+        damaged("block type 3", lambda w: w.__setitem__(d, w[d] | 0x06), True),
+        damaged("a stored block, its length's complement wrong", lambda w: w.__setitem__(slice(d, d + 5), b"\0\5\0\0\0"),
+                True),
+        damaged("the CRC-32 in the directory off by one bit", lambda w: put(w, cd + 16, "<I", info.CRC ^ 1), False),
+        damaged("method 9 (deflate64) in the directory", lambda w: put(w, cd + 10, "<H", 9), True),
+        damaged("the deflate stream cut to 10 bytes (the directory's size)", lambda w: put(w, cd + 20, "<I", 10), True),
+    ]
+    out.write("/* Damaged copies of numpy.savez_compressed(file, a=np.arange(3)): NumPy's error on np.load(file)['a']\n"
+              "   (in_header: it comes before the array's data is read). */\n")
+    out.write("typedef struct npz_bad { const char *what; int len; const char *bytes; ga_status code; const char *error; "
+              "bool in_header; } npz_bad;\n")
+    out.write("static const npz_bad npz_bad_cases[] = {\n")
+    for what, w, code, err, in_header in cases:
+        out.write(f"    {{{c_bytes(what.encode())}, {len(w)}, {c_bytes(w)}, {code}, {c_bytes(err.encode())}, "
+                  f"{'true' if in_header else 'false'}}},\n")
     out.write("};\n")
 
 
