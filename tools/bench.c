@@ -471,7 +471,7 @@ int main(int argc, char **argv)
     row("sum float32 (all)", n28, "float32", t, 4.0 * n28d, "new 0-d result");
     t = time_device(op_argmax, &all);
     row("argmax float32 (all)", n28, "float32", t, 4.0 * n28d, "new 0-d result");
-    /* the wider kernels, whose registers spill (see the README) */
+    /* the wider kernels (complex: registers budgeted for 2 blocks an SM) */
     {
         int64_t n26 = (int64_t)1 << 26;
         double n26d = (double)n26;
