@@ -18818,12 +18818,191 @@ static void ga__npy_in_close(ga__npy_in *in)
     in->zbuf = NULL;
 }
 
+/* --- large plain files: several threads, the disk overlapped with the copies --- */
+
+/* The data of a plain (not deflated, not an archive member) file of at
+   least GA__PIO_MIN bytes moves through GA__PIO_THREADS threads (fewer on
+   a smaller machine), each with two pinned buffers of GA__PIO_CHUNK bytes:
+   a thread reads a chunk (through a FILE of its own, unbuffered: the
+   bytes land in the pinned buffer) while the copy of its previous chunk
+   runs, and all queue their copies on the array's stream, so the reads of
+   several threads (the page cache's memcpy, or the disk's queue) overlap
+   one another and the copies. Saving goes the other way. The calling
+   thread is one of them; a thread that cannot be started has its share
+   done by the caller. */
+#define GA__PIO_MIN ((size_t)64 << 20)
+#define GA__PIO_CHUNK ((size_t)4 << 20)
+#define GA__PIO_THREADS 8
+
+typedef struct ga__pio {
+    const char *path;
+    bool writing, swap, complex;
+    uint64_t offset;          /* the data's first byte in the file */
+    uint64_t device_ptr;      /* the array's first byte */
+    size_t total, chunk, isz; /* chunk: a multiple of isz */
+    int nthreads;
+    CUcontext ctx;
+    CUstream stream;
+    unsigned char *buf;       /* 2 * nthreads chunks, pinned */
+    CUevent events[2 * GA__PIO_THREADS];
+    int failed;               /* set by the first failure (atomic) */
+    int error_errno;          /* fopen's, fread's or fwrite's errno, or 0 */
+    CUresult cu;              /* the driver's, or CUDA_SUCCESS */
+    const char *cu_what;
+    size_t short_at;          /* a read that found the file's end here (SIZE_MAX: none) */
+    pthread_mutex_t lock;
+} ga__pio;
+
+typedef struct ga__pio_thread {
+    ga__pio *job;
+    int index;
+    pthread_t handle;
+    bool started;
+} ga__pio_thread;
+
+static void ga__pio_fail(ga__pio *p, int err, CUresult cu, const char *what, size_t short_at)
+{
+    pthread_mutex_lock(&p->lock);
+    if (!p->failed) {
+        p->error_errno = err, p->cu = cu, p->cu_what = what, p->short_at = short_at;
+        GA__ATOMIC_STORE(&p->failed, 1);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* n bytes at the file's byte `at` read into (or written from) b through
+   f: false with the failure noted. */
+static bool ga__pio_disk(ga__pio *p, FILE *f, unsigned char *b, size_t n, uint64_t at)
+{
+    errno = 0;
+    const size_t k = fseek(f, (long)at, SEEK_SET) != 0 ? 0 : p->writing ? fwrite(b, 1, n, f) : fread(b, 1, n, f);
+    if (k == n) return true;
+    const bool ended = !p->writing && feof(f) && !ferror(f);
+    ga__pio_fail(p, errno, CUDA_SUCCESS, NULL, ended ? (size_t)(at - p->offset) + k : SIZE_MAX);
+    return false;
+}
+
+/* Thread t's chunks: t, t + nthreads, ..., alternating between its two
+   buffers; a buffer is reused once the copy that last used it is done. */
+static void ga__pio_chunks(ga__pio *p, int t, FILE *f)
+{
+    const size_t nchunks = (p->total + p->chunk - 1) / p->chunk;
+    int uses = 0;
+    for (size_t c = (size_t)t; c < nchunks && !GA__ATOMIC_LOAD(&p->failed); c += (size_t)p->nthreads, uses++) {
+        const int slot = 2 * t + (uses & 1);
+        unsigned char *b = p->buf + (size_t)slot * p->chunk;
+        const size_t at = c * p->chunk, n = GA__MIN(p->chunk, p->total - at);
+        CUresult r = uses >= 2 ? GA__CU.EventSynchronize(p->events[slot]) : CUDA_SUCCESS;
+        if (r == CUDA_SUCCESS && p->writing) {
+            r = GA__CU.MemcpyDtoHAsync(b, (CUdeviceptr)(p->device_ptr + at), n, p->stream);
+            if (r == CUDA_SUCCESS) r = GA__CU.EventRecord(p->events[slot], p->stream);
+            if (r == CUDA_SUCCESS) r = GA__CU.EventSynchronize(p->events[slot]);
+            if (r == CUDA_SUCCESS && !ga__pio_disk(p, f, b, n, p->offset + at)) return;
+        } else if (r == CUDA_SUCCESS) {
+            if (!ga__pio_disk(p, f, b, n, p->offset + at)) return;
+            if (p->swap) ga__npy_swap(b, n / p->isz, p->isz, p->complex);
+            r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(p->device_ptr + at), b, n, p->stream);
+            if (r == CUDA_SUCCESS) r = GA__CU.EventRecord(p->events[slot], p->stream);
+        }
+        if (r != CUDA_SUCCESS) {
+            ga__pio_fail(p, 0, r, p->writing ? "cuMemcpyDtoHAsync" : "cuMemcpyHtoDAsync", SIZE_MAX);
+            return;
+        }
+    }
+}
+
+static void ga__pio_run(ga__pio *p, int t)
+{
+    if (GA__CU.CtxSetCurrent(p->ctx) != CUDA_SUCCESS) {
+        ga__pio_fail(p, 0, CUDA_ERROR_INVALID_CONTEXT, "cuCtxSetCurrent", SIZE_MAX);
+        return;
+    }
+    errno = 0;
+    FILE *f = fopen(p->path, p->writing ? "r+b" : "rb");
+    if (!f) {
+        ga__pio_fail(p, errno, CUDA_SUCCESS, NULL, SIZE_MAX);
+        return;
+    }
+    setvbuf(f, NULL, _IONBF, 0); /* (straight into the pinned buffers) */
+    ga__pio_chunks(p, t, f);
+    if (fclose(f) != 0 && p->writing) ga__pio_fail(p, errno, CUDA_SUCCESS, NULL, SIZE_MAX);
+}
+
+static void *ga__pio_thread_main(void *arg)
+{
+    ga__pio_thread *t = (ga__pio_thread *)arg;
+    ga__pio_run(t->job, t->index);
+    return NULL;
+}
+
+/* Moves `total` bytes between the file's byte `offset` on and the device
+   bytes at device_ptr (the current context's) with the threads above; a
+   file being written holds what comes before `offset` already. GA_OK,
+   or the error; *short_at the bytes read where the file ended first
+   (SIZE_MAX where it did not). The pinned buffers are freed in stream
+   order: the copies may still run when this returns after a load. */
+static ga_status ga__pio_move(const char *func, ga__pio *p, const char *file, size_t *short_at)
+{
+    const size_t nchunks = (p->total + p->chunk - 1) / p->chunk;
+    p->nthreads = (int)GA__MIN((size_t)GA__PIO_THREADS, nchunks);
+    p->failed = 0, p->error_errno = 0, p->cu = CUDA_SUCCESS, p->cu_what = NULL, p->short_at = SIZE_MAX;
+    *short_at = SIZE_MAX;
+    if (GA__CU.CtxGetCurrent(&p->ctx) != CUDA_SUCCESS || !p->ctx) return ga__error(GA_ERROR_CUDA, func, "no current context");
+    p->buf = (unsigned char *)ga_pinned_alloc(2 * (size_t)p->nthreads * p->chunk);
+    if (!p->buf) return ga__t.error;
+    int nevents = 0;
+    ga_status st = GA_OK;
+    for (; st == GA_OK && nevents < 2 * p->nthreads; nevents++)
+        if (GA__CU.EventCreate(&p->events[nevents], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+            st = ga__error(GA_ERROR_CUDA, func, "cuEventCreate failed");
+    if (st == GA_OK && pthread_mutex_init(&p->lock, NULL) != 0) st = ga__error(GA_ERROR_STATE, func, "pthread_mutex_init failed");
+    if (st == GA_OK) {
+        ga__pio_thread threads[GA__PIO_THREADS];
+        for (int t = 1; t < p->nthreads; t++) {
+            threads[t].job = p, threads[t].index = t;
+            threads[t].started = pthread_create(&threads[t].handle, NULL, ga__pio_thread_main, &threads[t]) == 0;
+        }
+        ga__pio_run(p, 0);
+        for (int t = 1; t < p->nthreads; t++)
+            if (threads[t].started) pthread_join(threads[t].handle, NULL);
+            else ga__pio_run(p, t); /* (its share done here) */
+        GA__CU.CtxSetCurrent(p->ctx);
+        pthread_mutex_destroy(&p->lock);
+        if (p->cu != CUDA_SUCCESS) st = ga__cuda_error(func, p->cu, p->cu_what);
+        else if (p->short_at != SIZE_MAX) *short_at = p->short_at;
+        else if (p->failed) st = ga__error(GA_ERROR_IO, func, "could not %s %s: %s", p->writing ? "write" : "read", file,
+                                           strerror(p->error_errno ? p->error_errno : EIO));
+    }
+    for (int e = 0; e < nevents; e++) GA__CU.EventDestroy(p->events[e]);
+    ga_pinned_free(p->buf); /* (stream-ordered: reused after the copies) */
+    return st;
+}
+
+/* ga__npy_write_data of a large array to a plain file: the threads write
+   after what f holds (flushed first), f then placed past the data. */
+static ga_status ga__npy_write_parallel(const char *func, ga__npy_out *out, const ga_array *c)
+{
+    const long pos = fflush(out->f) == 0 ? ftell(out->f) : -1;
+    if (pos < 0) return ga__error(GA_ERROR_IO, func, "could not write %s: %s", out->file, strerror(errno));
+    ga__pio p;
+    memset(&p, 0, sizeof p);
+    p.path = out->file, p.writing = true, p.offset = (uint64_t)pos, p.device_ptr = c->data;
+    p.total = ga_nbytes(c), p.isz = 1, p.chunk = GA__PIO_CHUNK, p.stream = ga__stream_of(c->device);
+    size_t short_at = SIZE_MAX;
+    ga_status st = ga__pio_move(func, &p, out->file, &short_at);
+    if (st == GA_OK && fseek(out->f, (long)(p.offset + p.total), SEEK_SET) != 0)
+        st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", out->file, strerror(errno));
+    if (st == GA_OK) out->written += p.total;
+    return st;
+}
+
 /* Copies the C-contiguous bytes of device array c to out through pinned
    staging buffers, a chunk at a time. */
 static ga_status ga__npy_write_data(const char *func, ga__npy_out *out, const ga_array *c)
 {
     const size_t total = ga_nbytes(c), chunk = GA__MIN(total, GA__NPY_CHUNK);
     if (total == 0) return GA_OK;
+    if (!out->deflating && !out->member && total >= GA__PIO_MIN) return ga__npy_write_parallel(func, out, c);
     unsigned char *buf = (unsigned char *)ga_pinned_alloc(chunk);
     if (!buf) return ga__t.error;
     CUstream stream = ga__stream_of(c->device);
@@ -18880,6 +19059,36 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr)
     return st;
 }
 
+/* NumPy's error for data that ends after `got` bytes. */
+static ga_status ga__npy_short(const char *func, const ga_array *a, const ga__npy_header *h, size_t got)
+{
+    char sh[GA_MAXDIMS * 24];
+    ga__format_shape(sh, sizeof sh, h->ndim, h->shape);
+    return ga__error(GA_ERROR_VALUE, func,
+                     "Failed to read all data for array. Expected %s = %lld elements, could only read %lld elements. "
+                     "(file seems not fully written?)",
+                     sh, (long long)a->size, (long long)(got / ga__dtype_sizes[a->dtype]));
+}
+
+/* ga__npy_read_data of a large array from a plain file: the threads read
+   from f's position on (f is left where it was: nothing reads past the
+   data). */
+static ga_status ga__npy_read_parallel(const char *func, ga__npy_in *in, ga_array *a, const ga__npy_header *h)
+{
+    const long pos = ftell(in->f);
+    if (pos < 0) return ga__error(GA_ERROR_IO, func, "could not read %s: %s", in->file, strerror(errno));
+    ga__pio p;
+    memset(&p, 0, sizeof p);
+    p.path = in->file, p.offset = (uint64_t)pos, p.device_ptr = a->data, p.total = ga_nbytes(a);
+    p.isz = ga__dtype_sizes[a->dtype], p.chunk = GA__PIO_CHUNK / p.isz * p.isz, p.stream = ga__stream_of(a->device);
+    p.swap = h->swap, p.complex = ga__is_complex(a->dtype);
+    size_t short_at = SIZE_MAX;
+    ga_status st = ga__pio_move(func, &p, in->file, &short_at);
+    if (st == GA_OK && short_at != SIZE_MAX) st = ga__npy_short(func, a, h, short_at);
+    if (st == GA_OK && in->left != UINT64_MAX) in->left -= p.total;
+    return st;
+}
+
 /* Reads the data of header h from in into the C-contiguous `a` (h's shape,
    reversed for Fortran order) through pinned staging buffers, swapping
    big-endian values; NumPy's error where the bytes end first. */
@@ -18887,6 +19096,8 @@ static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a
 {
     const size_t total = ga_nbytes(a), isz = ga__dtype_sizes[a->dtype], chunk = GA__MIN(total, GA__NPY_CHUNK / isz * isz);
     if (total == 0) return GA_OK;
+    if (!in->inflating && !in->member && total >= GA__PIO_MIN && (uint64_t)total <= in->left)
+        return ga__npy_read_parallel(func, in, a, h);
     unsigned char *buf = (unsigned char *)ga_pinned_alloc(chunk);
     if (!buf) return ga__t.error;
     CUstream stream = ga__stream_of(a->device);
@@ -18902,14 +19113,7 @@ static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a
         if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream); /* (buf is reused) */
         if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyHtoDAsync");
         at += got;
-        if (st == GA_OK && got < want) {
-            char sh[GA_MAXDIMS * 24];
-            ga__format_shape(sh, sizeof sh, h->ndim, h->shape);
-            st = ga__error(GA_ERROR_VALUE, func,
-                           "Failed to read all data for array. Expected %s = %lld elements, could only read %lld elements. "
-                           "(file seems not fully written?)",
-                           sh, (long long)a->size, (long long)(at / isz));
-        }
+        if (st == GA_OK && got < want) st = ga__npy_short(func, a, h, at);
     }
     ga_pinned_free(buf);
     return st;

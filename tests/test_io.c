@@ -793,6 +793,65 @@ DEVICE_TEST(savez_round_trip)
 
 /* tofile writes C order whatever the layout; fromfile reads it back, with
    count (more than the file holds: what it holds) and offset, as NumPy. */
+/* Files of 64 MiB and more move through several threads (ga__pio): a
+   round trip in C and Fortran order, a big-endian file, one cut short,
+   tofile / fromfile with a count and an offset. */
+DEVICE_TEST(large_files_through_threads)
+{
+    const int64_t n = 20 * 1000 * 1000 + 3; /* 80 MB of int32: 20 chunks and a part */
+    ga_array *x = ga_arange_int(0, n, 1, GA_INT32);
+    const char *path = tmp_path("large.npy");
+    CHECK_OK(ga_save(path, x));
+    ga_array *y = ga_load(path);
+    CHECK(same_array(x, y), "large round trip: %s", ga_last_error_message());
+    ga_release(y);
+    ga_array *m = ga_reshape(x, GA_SHAPE(4000, 5000)), *t = ga_transpose(m, NULL);
+    ga_array *s = ga_index(m, "::-1, ::2"); /* a strided view: saved as a C copy */
+    CHECK_OK(ga_save(path, t));
+    y = ga_load(path);
+    CHECK(same_array(t, y) && (ga_flags(y) & GA_F_CONTIGUOUS), "large Fortran order: %s", ga_last_error_message());
+    ga_release(y);
+    CHECK_OK(ga_save(path, s));
+    y = ga_load(path);
+    CHECK(same_array(s, y), "large strided view: %s", ga_last_error_message());
+    ga_release(y);
+    /* big-endian: the header's '<' made '>' and every value byte-swapped */
+    CHECK_OK(ga_save(path, x));
+    size_t len = 0;
+    unsigned char *bytes = slurp(path, &len);
+    unsigned char *lt = bytes ? memchr(bytes, '<', 128) : NULL;
+    if (lt) {
+        *lt = '>';
+        for (size_t i = 128; i + 4 <= len; i += 4) {
+            unsigned char c0 = bytes[i], c1 = bytes[i + 1];
+            bytes[i] = bytes[i + 3], bytes[i + 1] = bytes[i + 2], bytes[i + 2] = c1, bytes[i + 3] = c0;
+        }
+    }
+    FILE *f = lt ? fopen(path, "wb") : NULL;
+    bool wrote = f && fwrite(bytes, 1, len, f) == len;
+    if (f) fclose(f);
+    y = wrote ? ga_load(path) : NULL;
+    CHECK(same_array(x, y), "large big-endian file: %s", ga_last_error_message());
+    ga_release(y);
+    /* cut short by 10 bytes: 3 values lost (NumPy counts whole elements) */
+    f = bytes ? fopen(path, "wb") : NULL;
+    if (f) fwrite(bytes, 1, len - 10, f), fclose(f);
+    free(bytes);
+    CHECK_ERROR(ga_load(path) == NULL, GA_ERROR_VALUE,
+                "ga_load: Failed to read all data for array. Expected (20000003,) = 20000003 elements, could only read "
+                "20000000 elements.");
+    /* tofile / fromfile past the threshold, with a count and an offset */
+    const char *raw = tmp_path("large.bin");
+    CHECK_OK(ga_tofile(x, raw, NULL, NULL));
+    ga_array *all = ga_fromfile(raw, GA_INT32, -1, NULL, 0), *part = ga_fromfile(raw, GA_INT32, n - 1000, NULL, 4000);
+    ga_array *want = ga_index(x, "1000:");
+    CHECK(same_array(all, x), "large fromfile: %s", ga_last_error_message());
+    CHECK(same_array(part, want), "large fromfile with offset 4000 and count n - 1000: %s", ga_last_error_message());
+    ga_release(want), ga_release(part), ga_release(all), ga_release(s), ga_release(t), ga_release(m), ga_release(x);
+    remove(path), remove(raw);
+    ga_clear_error();
+}
+
 DEVICE_TEST(tofile_and_fromfile)
 {
     ga_array *r = ga_arange(0, 12, 1, GA_INT32), *m = ga_reshape(r, 2, (const int64_t[]){3, 4}), *t = ga_transpose(m, NULL);

@@ -6,6 +6,7 @@
      build/bench --first     the smallest whole program: init, one op, one result
      build/bench --products  the copy ceiling, the small add, then the products alone
                              (timed from outside for start-up cost)
+     build/bench --io        the copy ceiling, then a 4 GiB .npy saved and loaded
 
    GB/s counts bytes read plus bytes written once (a broadcast operand
    once, not once per use). The device copy row is the ceiling the other
@@ -351,6 +352,49 @@ static int first_result(void)
     return 0;
 }
 
+/* Files: a 4 GiB float32 .npy saved, then loaded from the page cache (the
+   file was just written), wall time, against the pinned copies of the
+   same bytes; the median of 3 after one of warm-up. */
+static double wall_median3(void (*op)(const ga_array *, const char *), const ga_array *a, const char *path)
+{
+    double t[3];
+    op(a, path);
+    for (int k = 0; k < 3; k++) {
+        double t0 = wall_us();
+        op(a, path);
+        ga_device_synchronize();
+        t[k] = wall_us() - t0;
+    }
+    if (ga_last_error() != GA_OK) fail("file timing");
+    return median(t, 3);
+}
+static void io_save(const ga_array *a, const char *path) { ga_save(path, a); }
+static void io_load(const ga_array *a, const char *path) { (void)a, ga_release(ga_load(path)); }
+
+static void bench_io(void)
+{
+    const int64_t n = (int64_t)1 << 30, gib = (int64_t)1 << 28;
+    const double bytes = 4.0 * (double)n;
+    ga_array *a = ga_full(1, &n, ga_float(1.5), GA_FLOAT32);
+    void *pinned = ga_pinned_alloc((size_t)gib * 4);
+    if (!a || !pinned) fail("file operands");
+    raw h2d = {(uint64_t)(uintptr_t)ga_data(a), 0, pinned, (size_t)gib * 4}, d2h = {0, h2d.dst, pinned, h2d.bytes};
+    const double up = time_device(op_raw_htod, &h2d) * 4, down = time_device(op_raw_dtoh, &d2h) * 4;
+    row("host to device (4 GiB, pinned)", n, "float32", up, bytes, "pinned ceiling");
+    row("device to host (4 GiB, pinned)", n, "float32", down, bytes, "pinned ceiling");
+    ga_pinned_free(pinned);
+    const char *path = "build/bench-4gib.npy";
+    char note[64];
+    double t = wall_median3(io_save, a, path);
+    snprintf(note, sizeof note, "%.2f x pinned device to host, wall", down / t);
+    row("save .npy 4 GiB", n, "float32", t, bytes, note);
+    t = wall_median3(io_load, a, path);
+    snprintf(note, sizeof note, "%.2f x pinned host to device, wall", up / t);
+    row("load .npy 4 GiB (page cache)", n, "float32", t, bytes, note);
+    remove(path);
+    ga_release(a);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--first") == 0) return first_result();
@@ -368,6 +412,11 @@ int main(int argc, char **argv)
     raw r = {(uint64_t)(uintptr_t)ga_data(b), (uint64_t)(uintptr_t)ga_data(a), NULL, (size_t)n28 * 4};
     double t = time_device(op_raw_dtod, &r);
     row("device copy (cuMemcpyDtoD)", n28, "float32", t, 2.0 * (double)r.bytes, "ceiling");
+    if (argc > 1 && strcmp(argv[1], "--io") == 0) {
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_io();
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--products") == 0) {
         ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
         ufunc_args sadd = {sa, sa, sc};
@@ -680,5 +729,6 @@ int main(int argc, char **argv)
     ga_release(sc);
     ga_release(out);
     ga_release(in);
+    bench_io();
     return 0;
 }

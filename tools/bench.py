@@ -6,6 +6,7 @@ CuPy in the same run, then prints one table with the gpuarr/CuPy ratio.
 
 Device rows are medians of device-event timings after warm-up; host rows are
 wall-clock medians per call. A ratio above 1 means gpuarr is faster."""
+import os
 import statistics
 import subprocess
 import sys
@@ -90,7 +91,28 @@ def cupy_solvers(cp, timed, out):
     out["tensordot same, axes=1"] = timed(lambda: cp.tensordot(x3, y2, axes=1))
 
 
-def cupy_figures(products_only=False):
+def cupy_files(cp, np):
+    """The file rows through CuPy (cupy.save and cupy.load go through NumPy):
+    wall time, the median of 3 after one of warm-up."""
+    path = "build/bench-4gib-cupy.npy"
+    a = cp.full(1 << 30, 1.5, cp.float32)
+
+    def wall3(fn):
+        fn()
+        cp.cuda.Device().synchronize()
+        t = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            fn()
+            cp.cuda.Device().synchronize()
+            t.append((time.perf_counter() - t0) * 1e6)
+        return statistics.median(t)
+    out = {"save .npy 4 GiB": wall3(lambda: cp.save(path, a)), "load .npy 4 GiB (page cache)": wall3(lambda: cp.load(path))}
+    os.remove(path)
+    return out
+
+
+def cupy_figures(products_only=False, io_only=False):
     """The same rows through CuPy, in microseconds; {} without CuPy."""
     try:
         import cupy as cp
@@ -145,6 +167,9 @@ def cupy_figures(products_only=False):
     b = cp.empty(n, cp.float32)
     w = cp.empty(n, cp.float64)
     out = {}
+    if io_only:
+        del a, b, w
+        return cupy_files(cp, np)
     if products_only:
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
@@ -252,18 +277,22 @@ def cupy_figures(products_only=False):
     sc = cp.empty(1000, cp.float32)
     out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
     out["small add, new array (1000)"] = wall(lambda: sa + sb, 20000, warmup=20000)
+    del a, b, w
+    out.update(cupy_files(cp, np))
     return out
 
 
 def main():
     bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
     products = "--products" in sys.argv[2:]  # the products' rows alone
-    proc = subprocess.run([bench] + (["--products"] if products else []), check=True, capture_output=True, text=True)
+    io_only = "--io" in sys.argv[2:]  # the file rows alone
+    flags = ["--products"] if products else ["--io"] if io_only else []
+    proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
     header = [l for l in proc.stdout.splitlines() if l.startswith("#")]
     rows = parse(proc.stdout.splitlines())
     ceiling = next((r["gbps"] for r in rows if r["note"] == "ceiling"), 0)
-    cupy = cupy_figures(products)
-    if not products:
+    cupy = cupy_figures(products, io_only)
+    if not products and not io_only:
         first = startup([bench, "--first"])
         rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
                          note="whole process, wall"))
