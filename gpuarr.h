@@ -5167,6 +5167,25 @@ static void ga__buffer_release(ga__buffer *b)
     GPUARR_FREE(b);
 }
 
+/* A new buffer of one reference over nbytes at ptr on `device`, holding
+   no pool block and giving nothing back yet (its maker sets either). */
+static ga__buffer *ga__buffer_new(const char *func, int device, uint64_t ptr, size_t nbytes)
+{
+    ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
+    if (!buf) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    buf->refcount = 1;
+    buf->device = device;
+    buf->ptr = ptr;
+    buf->nbytes = nbytes;
+    buf->block = NULL;
+    buf->release = NULL;
+    buf->release_data = NULL;
+    return buf;
+}
+
 /* A new array header over `buffer` (whose reference it takes, and gives
    back on failure). Every array is made here, so every array has at most
    GA_MAXDIMS dims and a shape within ga__shape_size: the callers check
@@ -5219,18 +5238,8 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
     }
     size_t itemsize = ga__dtype_sizes[dtype];
     if (ga__check_shape(func, ndim, shape, (int64_t)itemsize, &size) != GA_OK) return NULL;
-    ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
-    if (!buf) {
-        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-        return NULL;
-    }
-    buf->refcount = 1;
-    buf->device = device;
-    buf->nbytes = (size_t)size * itemsize;
-    buf->block = NULL;
-    buf->ptr = 0;
-    buf->release = NULL;
-    buf->release_data = NULL;
+    ga__buffer *buf = ga__buffer_new(func, device, 0, (size_t)size * itemsize);
+    if (!buf) return NULL;
     if (buf->nbytes) {
         buf->block = ga__device_alloc(func, device, buf->nbytes, false);
         if (!buf->block) {
@@ -21061,18 +21070,9 @@ static ga_array *ga__array_external(const char *func, int device, uint64_t ptr, 
         ga__error(GA_ERROR_VALUE, func, "the layout reaches byte offsets beyond int64");
         return NULL;
     }
-    ga__buffer *buf = (ga__buffer *)GPUARR_MALLOC(sizeof *buf);
-    if (!buf) {
-        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-        return NULL;
-    }
-    buf->refcount = 1;
-    buf->device = device;
-    buf->ptr = ptr + (uint64_t)first; /* the lowest byte any element reaches */
-    buf->nbytes = (size_t)(end - first);
-    buf->block = NULL;
-    buf->release = NULL;
-    buf->release_data = NULL;
+    /* the buffer: from the lowest byte any element reaches to the highest */
+    ga__buffer *buf = ga__buffer_new(func, device, ptr + (uint64_t)first, (size_t)(end - first));
+    if (!buf) return NULL;
     ga_array *a = ga__array_wrap(func, buf, dtype, ndim, shape, strides, ptr);
     if (a) buf->release = release, buf->release_data = release_data;
     return a;

@@ -122,6 +122,19 @@ __attribute__((format(printf, 3, 4))) static void test_fail(const char *file, in
 
 /* ---- device helpers (test programs include the implementation) -------- */
 
+/* Whether a and b have the same dtype, shape and bytes (C order). */
+__attribute__((unused)) static bool same_array(const ga_array *a, const ga_array *b)
+{
+    if (!a || !b || ga_dtype_of(a) != ga_dtype_of(b) || ga_ndim(a) != ga_ndim(b)) return false;
+    for (int d = 0; d < ga_ndim(a); d++)
+        if (ga_shape(a)[d] != ga_shape(b)[d]) return false;
+    size_t n = ga_nbytes(a);
+    unsigned char *x = malloc(n ? n : 1), *y = malloc(n ? n : 1);
+    bool same = x && y && ga_to_host(a, x, n) == GA_OK && ga_to_host(b, y, n) == GA_OK && memcmp(x, y, n) == 0;
+    free(x), free(y);
+    return same;
+}
+
 /* Makes the pool hand the next allocation of `bytes` memory full of 0xAB, so
    that elements a kernel leaves unwritten show. */
 __attribute__((unused)) static void poison_next(size_t bytes)

@@ -363,23 +363,18 @@ else
                ./info_embedded > out && grep -q "(embedded)" out && ! grep -q "not found" out || { cat out; false; }' sh "$tmp"
 fi
 
-echo "== NumPy conformance (tests/conformance.py)"
-if python3 -c "import numpy" 2> /dev/null; then
-    python3 tests/conformance.py build/libgpuarr.so > "$tmp/log" 2>&1
-    cat "$tmp/log"
-    count "$tmp/log"
-else
-    echo "numpy is not installed: skipped"; skipped=$((skipped + 1))
-fi
-
-echo "== DLPack with CuPy and PyTorch (tests/dlpack_interop.py)"
-if python3 -c "import numpy" 2> /dev/null; then
-    python3 tests/dlpack_interop.py build/libgpuarr.so > "$tmp/log" 2>&1
-    cat "$tmp/log"
-    count "$tmp/log"
-else
-    echo "numpy is not installed: skipped"; skipped=$((skipped + 1))
-fi
+# The Python scripts that load build/libgpuarr.so with ctypes (they need
+# NumPy; each prints its own summary line).
+for script in "conformance.py:NumPy conformance" "dlpack_interop.py:DLPack with CuPy and PyTorch"; do
+    echo "== ${script#*:} (tests/${script%%:*})"
+    if python3 -c "import numpy" 2> /dev/null; then
+        python3 "tests/${script%%:*}" build/libgpuarr.so > "$tmp/log" 2>&1
+        cat "$tmp/log"
+        count "$tmp/log"
+    else
+        echo "numpy is not installed: skipped"; skipped=$((skipped + 1))
+    fi
+done
 
 # >>> fuzz: a short run of each fuzz harness of tests/fuzz (the host-side
 # parsers and validators; clang's libFuzzer, skipped without it), over its

@@ -624,19 +624,6 @@ TEST(load_and_save_errors_without_a_device)
 
 /* ---- device --------------------------------------------------------------- */
 
-/* Whether arrays a and b have the same dtype, shape and values (bytes). */
-static bool same_array(const ga_array *a, const ga_array *b)
-{
-    if (!a || !b || ga_dtype_of(a) != ga_dtype_of(b) || ga_ndim(a) != ga_ndim(b)) return false;
-    for (int d = 0; d < ga_ndim(a); d++)
-        if (ga_shape(a)[d] != ga_shape(b)[d]) return false;
-    size_t n = ga_nbytes(a);
-    unsigned char *x = malloc(n ? n : 1), *y = malloc(n ? n : 1);
-    bool same = x && y && ga_to_host(a, x, n) == GA_OK && ga_to_host(b, y, n) == GA_OK && memcmp(x, y, n) == 0;
-    free(x), free(y);
-    return same;
-}
-
 DEVICE_TEST(save_and_load_round_trip)
 {
     for (int t = 0; t < GA_NUM_DTYPES; t++) {

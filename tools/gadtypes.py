@@ -5,7 +5,9 @@ indices of every generated table follow; ITEMSIZE gives each one's size in
 bytes, DTYPE_CODES one character each (NumPy's type characters, with 'q'
 and 'Q' for the 64-bit integers and 'E' for bfloat16, which has none).
 numpy_dtype() is the NumPy dtype of a name: bfloat16 is ml_dtypes', which
-is imported only when it is asked for.
+is imported only when it is asked for. GA_ENUM names each one's enumerator
+(GA_FLOAT32); c_bytes() and c_str() write bytes and text as C string
+literals.
 
 The project's bfloat16 rule, "bfloat16 behaves like float16", asks NumPy
 the same question with float16 in place of bfloat16 (as_float16) and maps
@@ -25,7 +27,31 @@ DTYPE_NAMES = [
 ITEMSIZE = dict(zip(DTYPE_NAMES, [1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16]))
 DTYPE_CODES = "?bhiqBHIQeEfdFD"
 
+GA_ENUM = {name: "GA_" + name.upper() for name in DTYPE_NAMES}
+
 F16 = np.dtype(np.float16)
+
+
+def c_bytes(b):
+    """A C string literal of the bytes b: printable ASCII as it is (but '?',
+    against trigraphs), \\n, and octal escapes for the others."""
+    out = []
+    for x in b:
+        c = chr(x)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif 32 <= x < 127 and c != "?":
+            out.append(c)
+        else:
+            out.append("\\%03o" % x)
+    return '"' + "".join(out) + '"'
+
+
+def c_str(s):
+    """A C string literal of the text s (UTF-8), or NULL for None."""
+    return "NULL" if s is None else c_bytes(s.encode("utf-8"))
 
 
 @functools.lru_cache(maxsize=None)

@@ -17,24 +17,9 @@ import sys
 import numpy as np
 import numpy.lib._format_impl as fmt  # (the private helpers np.save and np.load call)
 
-GA = {"bool": "GA_BOOL", "int8": "GA_INT8", "int16": "GA_INT16", "int32": "GA_INT32", "int64": "GA_INT64",
-      "uint8": "GA_UINT8", "uint16": "GA_UINT16", "uint32": "GA_UINT32", "uint64": "GA_UINT64",
-      "float16": "GA_FLOAT16", "float32": "GA_FLOAT32", "float64": "GA_FLOAT64", "complex64": "GA_COMPLEX64",
-      "complex128": "GA_COMPLEX128"}
+from gadtypes import GA_ENUM as GA, DTYPE_NAMES, c_bytes
 
-
-def c_bytes(b):
-    """A C string literal of the bytes b (octal escapes for the others)."""
-    out = []
-    for x in b:
-        c = chr(x)
-        if c in '"\\':
-            out.append("\\" + c)
-        elif 32 <= x < 127 and c != "?":
-            out.append(c)
-        else:
-            out.append("\\%03o" % x)
-    return '"' + "".join(out) + '"'
+NPY_NAMES = [n for n in DTYPE_NAMES if n != "bfloat16"]  # NumPy's own dtypes
 
 
 def written(dtype, shape, fortran):
@@ -81,7 +66,7 @@ def main():
               "const char *bytes; } npy_written;\n")
     out.write("static const npy_written npy_written_cases[] = {\n")
     shapes = [(), (0,), (5,), (3, 4), (2, 3, 4, 5), (0, 7), (123456789012,), (1, 2, 3, 99999999999999)]
-    for name in GA:
+    for name in NPY_NAMES:
         for shape in shapes:
             for fortran in (False, True):
                 if fortran and len(shape) < 2:

@@ -15,27 +15,10 @@ import sys
 import ml_dtypes
 import numpy as np
 
-GA = {"bool": "GA_BOOL", "int8": "GA_INT8", "int16": "GA_INT16", "int32": "GA_INT32", "int64": "GA_INT64",
-      "uint8": "GA_UINT8", "uint16": "GA_UINT16", "uint32": "GA_UINT32", "uint64": "GA_UINT64",
-      "float16": "GA_FLOAT16", "float32": "GA_FLOAT32", "float64": "GA_FLOAT64", "complex64": "GA_COMPLEX64",
-      "complex128": "GA_COMPLEX128"}
+from gadtypes import GA_ENUM as GA, DTYPE_NAMES, c_str
+
+NPY_NAMES = [n for n in DTYPE_NAMES if n != "bfloat16"]  # NumPy's own dtypes
 BF16 = np.dtype(ml_dtypes.bfloat16)
-
-
-def c_str(s):
-    b = s.encode("utf-8")
-    out = []
-    for x in b:
-        c = chr(x)
-        if c in '"\\':
-            out.append("\\" + c)
-        elif c == "\n":
-            out.append("\\n")
-        elif 32 <= x < 127 and c != "?":
-            out.append(c)
-        else:
-            out.append("\\%03o" % x)
-    return '"' + "".join(out) + '"'
 
 
 def edges(a, k=3):
@@ -50,7 +33,7 @@ def edges(a, k=3):
 def arrays():
     rng = np.random.default_rng(7)
     out = []
-    for name in GA:
+    for name in NPY_NAMES:
         dt = np.dtype(name)
         kind = dt.kind
         if kind == "b":
@@ -82,7 +65,7 @@ def arrays():
             out.append(v)
     # random ones: every dtype, up to 4 dims, long rows that wrap, summarised stacks, wide magnitudes
     for i in range(300):
-        name = list(GA)[i % len(GA)]
+        name = NPY_NAMES[i % len(NPY_NAMES)]
         dt = np.dtype(name)
         nd = int(rng.integers(0, 5))
         shape = tuple(int(rng.choice([1, 2, 3, 5, 7, 9, 13])) for _ in range(nd))

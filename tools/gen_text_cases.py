@@ -24,34 +24,12 @@ import tempfile
 import ml_dtypes
 import numpy as np
 
-GA = {"bool": "GA_BOOL", "int8": "GA_INT8", "int16": "GA_INT16", "int32": "GA_INT32", "int64": "GA_INT64",
-      "uint8": "GA_UINT8", "uint16": "GA_UINT16", "uint32": "GA_UINT32", "uint64": "GA_UINT64",
-      "float16": "GA_FLOAT16", "bfloat16": "GA_BFLOAT16", "float32": "GA_FLOAT32", "float64": "GA_FLOAT64",
-      "complex64": "GA_COMPLEX64", "complex128": "GA_COMPLEX128"}
+from gadtypes import GA_ENUM as GA, c_bytes, c_str
+
 DTYPES = [np.dtype(ml_dtypes.bfloat16) if n == "bfloat16" else np.dtype(n) for n in GA]
 ERRORS = {"TypeError": "GA_ERROR_TYPE", "ValueError": "GA_ERROR_VALUE", "UnicodeEncodeError": "GA_ERROR_VALUE",
           "OverflowError": "GA_ERROR_OVERFLOW"}
 TMP = os.path.join(tempfile.mkdtemp(), "t.txt")
-
-
-def c_bytes(b):
-    """A C string literal of the bytes b (octal escapes for the others)."""
-    out = []
-    for x in b:
-        c = chr(x)
-        if c in '"\\':
-            out.append("\\" + c)
-        elif c == "\n":
-            out.append("\\n")
-        elif 32 <= x < 127 and c != "?":
-            out.append(c)
-        else:
-            out.append("\\%03o" % x)
-    return '"' + "".join(out) + '"'
-
-
-def c_str(s):
-    return "NULL" if s is None else c_bytes(s.encode("utf-8"))
 
 
 def values(dt, rng):
