@@ -32,13 +32,8 @@ static ga_dtype dtype_of_itemsize(int itemsize)
 static ga_array *fake_array(ga_dtype dtype, int ndim, const int64_t *shape, const int64_t *strides,
                             int64_t offset, size_t nbytes)
 {
-    ga__buffer *b = (ga__buffer *)GPUARR_MALLOC(sizeof *b);
+    ga__buffer *b = ga__buffer_new("fake_array", 0, FAKE_PTR, nbytes);
     if (!b) return NULL;
-    b->refcount = 1;
-    b->device = 0;
-    b->ptr = FAKE_PTR;
-    b->nbytes = nbytes;
-    b->block = NULL;
     return ga__array_wrap("fake_array", b, dtype, ndim, shape, strides, FAKE_PTR + (uint64_t)offset);
 }
 

@@ -102,13 +102,8 @@ static const ga_dtype fuzz_dtypes[] = {GA_UINT8, GA_INT16, GA_FLOAT32, GA_FLOAT6
 __attribute__((unused)) static ga_array *fuzz_array_raw(ga_dtype dtype, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset,
                                 size_t nbytes)
 {
-    ga__buffer *b = (ga__buffer *)GPUARR_MALLOC(sizeof *b);
+    ga__buffer *b = ga__buffer_new("fuzz_array", 0, FUZZ_PTR, nbytes);
     if (!b) abort();
-    b->refcount = 1;
-    b->device = 0;
-    b->ptr = FUZZ_PTR;
-    b->nbytes = nbytes;
-    b->block = NULL;
     ga_array *a = ga__array_wrap("fuzz_array", b, dtype, ndim, shape, strides, FUZZ_PTR + (uint64_t)offset);
     if (!a) fuzz_fail("fuzz_array: %s", ga_last_error_message());
     return a;
