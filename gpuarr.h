@@ -19056,13 +19056,11 @@ static ga_status ga__npy_short(const char *func, const ga_array *a, const ga__np
                      sh, (long long)a->size, (long long)(got / ga__dtype_sizes[a->dtype]));
 }
 
-/* ga__npy_read_data of a large array from a plain file: the threads read
-   from f's position on (f is left where it was: nothing reads past the
-   data). */
-static ga_status ga__npy_read_parallel(const char *func, ga__npy_in *in, ga_array *a, const ga__npy_header *h)
+/* ga__npy_read_data of a large array from a plain file whose data starts
+   at byte `pos`: the threads read from there on (f is left where it was:
+   nothing reads past the data). */
+static ga_status ga__npy_read_parallel(const char *func, ga__npy_in *in, ga_array *a, const ga__npy_header *h, long pos)
 {
-    const long pos = ftell(in->f);
-    if (pos < 0) return ga__error(GA_ERROR_IO, func, "could not read %s: %s", in->file, strerror(errno));
     ga__pio p;
     memset(&p, 0, sizeof p);
     p.path = in->file, p.offset = (uint64_t)pos, p.device_ptr = a->data, p.total = ga_nbytes(a);
@@ -19082,8 +19080,9 @@ static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a
 {
     const size_t total = ga_nbytes(a), isz = ga__dtype_sizes[a->dtype], chunk = GA__MIN(total, GA__NPY_CHUNK / isz * isz);
     if (total == 0) return GA_OK;
-    if (!in->inflating && !in->member && total >= GA__PIO_MIN && (uint64_t)total <= in->left)
-        return ga__npy_read_parallel(func, in, a, h);
+    long pos = -1; /* (a stream that cannot tell its position, such as a pipe, is read here) */
+    if (!in->inflating && !in->member && total >= GA__PIO_MIN && (uint64_t)total <= in->left && (pos = ftell(in->f)) >= 0)
+        return ga__npy_read_parallel(func, in, a, h, pos);
     unsigned char *buf = (unsigned char *)ga_pinned_alloc(chunk);
     if (!buf) return ga__t.error;
     CUstream stream = ga__stream_of(a->device);
