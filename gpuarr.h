@@ -33,7 +33,8 @@
     19. Linear algebra: products                                  >>linalg
     20. Files and printing                                        >>io
     21. Interop: DLPack, memory allocated elsewhere               >>interop
-    22. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    22. Random numbers: bit generators, seeding, generators       >>random
+    23. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -2315,6 +2316,118 @@ GPUARR_API ga_array *ga_from_device_ptr(void *ptr, ga_dtype dtype, int ndim, con
                                         const int64_t *strides, int device, void (*release)(void *user_data),
                                         void *user_data);
 
+/* >>random */
+/* ======================================================================== */
+/* 22. Random numbers: bit generators, seeding, generators                  */
+/* ======================================================================== */
+
+/* numpy.random's Generator over counter-based bit generators (Philox): a
+   value depends on (key, counter, position) only, so the device kernels
+   give the same bits on every GPU and launch shape. Seeds go through
+   NumPy's SeedSequence bit for bit, so a seed means what it means to
+   NumPy: ga_random_philox(seed) is numpy.random.Generator(Philox(seed)).
+   Seeds are given as NumPy's uint32 words: an integer seed is its words,
+   lowest first (ga_random_seed_words makes them), a sequence of integers
+   below 2**32 is those integers, np.array(words, dtype=np.uint32) is the
+   words. A generator is one thread's at a time for its draws' order; its
+   calls lock it, so sharing one corrupts nothing. */
+
+/* The bit generators. */
+typedef enum ga_bit_generator {
+    GA_PHILOX4X32 = 0, /* the default (fast on GPUs): Random123's Philox4x32-10 */
+    GA_PHILOX4X64 = 1  /* numpy.random.Philox: Philox4x64-10, NumPy's streams bit for bit */
+} ga_bit_generator;
+
+/* numpy.random.Generator: an opaque, reference-counted generator holding
+   its bit generator's key, counter and buffer, and the SeedSequence it
+   was seeded from (for spawn). */
+typedef struct ga_generator ga_generator;
+
+/* A bit generator's whole state, numpy's Philox.state dict as a struct.
+   Words are little-endian (word 0 least significant).
+   GA_PHILOX4X64: counter (256 bits) and key (128 bits) as NumPy's arrays;
+   buffer, buffer_pos (0 to 4; 4: empty), has_uint32 and uinteger as
+   NumPy's (random_raw takes buffer[buffer_pos] until the buffer is empty,
+   then adds 1 to the counter and refills it; next_uint32 hands out the
+   low half of a 64-bit draw and keeps the high half in uinteger).
+   GA_PHILOX4X32: the 128-bit counter of the next block to draw in
+   counter[0] (Random123's words 0 and 1) and counter[1] (words 2 and 3;
+   value i of a draw is word i % 4 of the block at counter + i / 4, on the
+   host as on the device), the 64-bit key in key[0]
+   (words 0 and 1); counter[2], counter[3], key[1], the buffer fields and
+   uinteger are 0, buffer_pos 4 (its draws are unbuffered). */
+typedef struct ga_random_state {
+    ga_bit_generator bit_generator;
+    uint64_t counter[4];
+    uint64_t key[2];
+    uint64_t buffer[4];
+    int buffer_pos;
+    int has_uint32;
+    uint32_t uinteger;
+} ga_random_state;
+
+/* The uint32 words NumPy makes of the non-negative integer seed
+   hi * 2**64 + lo (bit_generator.pyx, _coerce_to_uint32_array): lowest
+   first, no zero words above the highest set bit, [0] for 0. Returns how
+   many (1 to 4). A 128-bit seed: ga_random_seed_words(s >> 64, s, w). */
+GPUARR_API int ga_random_seed_words(uint64_t hi, uint64_t lo, uint32_t words[4]);
+
+/* numpy.random.default_rng(seed) with gpuarr's default bit generator,
+   GA_PHILOX4X32: its SeedSequence(seed)'s generate_state(4, uint32) gives
+   the key (words 0, 1) and the counter's upper half (words 2, 3; the lower
+   half starts at 0). `seed_words` (n of them, NumPy's words of the seed,
+   n >= 0) or NULL for fresh entropy from the OS (/dev/urandom: 128 bits,
+   as NumPy's SeedSequence()). A new generator (release it with
+   ga_generator_release), or NULL: GA_ERROR_VALUE for n < 0, GA_ERROR_IO
+   when the OS gives no entropy, GA_ERROR_HOST_OUT_OF_MEMORY. */
+GPUARR_API ga_generator *ga_random_default_rng(const uint32_t *seed_words, int n);
+
+/* numpy.random.Generator(numpy.random.Philox(seed)): GA_PHILOX4X64, key
+   SeedSequence(seed).generate_state(2, uint64), counter 0, buffer empty;
+   every draw NumPy's bit for bit. Seed and errors as ga_random_default_rng. */
+GPUARR_API ga_generator *ga_random_philox(const uint32_t *seed_words, int n);
+
+/* numpy.random.Generator.spawn(n_children): n new generators of g's bit
+   generator, seeded by the children of g's SeedSequence (its spawn_key
+   extended by the child's index, counting on from the children spawned
+   before: calling it twice gives new children). Fills out[0..n-1] with new
+   references (each released once). Errors: GA_ERROR_VALUE
+   "n_children must be non-negative", GA_ERROR_OVERFLOW past 2**32
+   children, GA_ERROR_HOST_OUT_OF_MEMORY; out is then untouched. */
+GPUARR_API ga_status ga_random_spawn(ga_generator *g, int n, ga_generator **out);
+
+/* numpy.random.Philox.jumped(jumps): a new generator whose state is g's
+   advanced by jumps * 2**128 (GA_PHILOX4X64: counter words 2 and 3, as
+   NumPy; GA_PHILOX4X32: jumps * 2**64, its counter's upper half), its
+   buffer emptied; g is unchanged. As NumPy's, the new generator's
+   SeedSequence is fresh entropy (its spawn is not reproducible: spawn g
+   instead). NULL on error (a NULL g, no OS entropy, out of memory). */
+GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps);
+
+/* numpy.random.Philox.advance(delta): adds the 256-bit delta (4 words,
+   lowest first) to the counter, modulo 2**256 (GA_PHILOX4X32: modulo
+   2**128 of its 128-bit counter, words 2 and 3 ignored), and empties the
+   buffer. One counter step is one block of four values. */
+GPUARR_API ga_status ga_random_advance(ga_generator *g, const uint64_t delta[4]);
+
+/* numpy.random.Philox.state, read and written. Setting checks the bit
+   generator (GA_ERROR_VALUE "state must be for a Philox PRNG", NumPy's
+   words, naming g's: Philox or Philox4x32), buffer_pos in [0, 4],
+   has_uint32 0 or 1, and for GA_PHILOX4X32 the fields it does not use
+   (0, buffer_pos 4). As NumPy's, the SeedSequence stays g's: spawn
+   seeds children from it whatever the state. */
+GPUARR_API ga_status ga_random_get_state(const ga_generator *g, ga_random_state *state);
+GPUARR_API ga_status ga_random_set_state(ga_generator *g, const ga_random_state *state);
+
+/* The bit generator g draws with (GA_PHILOX4X32 for a NULL g). */
+GPUARR_API ga_bit_generator ga_random_bit_generator(const ga_generator *g);
+
+/* Adds a reference to g and returns it. Thread safe. */
+GPUARR_API ga_generator *ga_generator_retain(ga_generator *g);
+
+/* Drops a reference; the last one frees g. NULL is ignored. Thread safe. */
+GPUARR_API void ga_generator_release(ga_generator *g);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2323,7 +2436,7 @@ GPUARR_API ga_array *ga_from_device_ptr(void *ptr, ga_dtype dtype, int ndim, con
 
 /* >>abi */
 /* ======================================================================== */
-/* 22. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 23. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -2797,6 +2910,13 @@ extern "C" {
 
 #define GA__MAX(a, b) ((a) > (b) ? (a) : (b))
 #define GA__MIN(a, b) ((a) < (b) ? (a) : (b))
+
+/* A helper only some programs call (the tests' references). */
+#if defined(__GNUC__)
+#  define GA__UNUSED __attribute__((unused))
+#else
+#  define GA__UNUSED
+#endif
 
 /* >>types */
 /* ------------------------------------------------------------------------ */
@@ -21389,9 +21509,605 @@ GPUARR_API ga_array *ga_from_device_ptr(void *ptr, ga_dtype dtype, int ndim, con
                                       user_data));
 }
 
+/* >>random */
+/* ------------------------------------------------------------------------ */
+/* 22. Random numbers: bit generators, seeding, generators                  */
+/* ------------------------------------------------------------------------ */
+
+/* --- SeedSequence -------------------------------------------------------- */
+/* NumPy's SeedSequence (numpy/random/bit_generator.pyx, after Melissa
+   O'Neill's seed_seq; MIT) with pool_size 4: entropy words and a spawn key
+   are hashed into a pool of four words, which generate_state stretches. */
+
+#define GA__SEED_POOL 4
+#define GA__SEED_INIT_A 0x43b0d7e5u
+#define GA__SEED_MULT_A 0x931e8875u
+#define GA__SEED_INIT_B 0x8b51f9ddu
+#define GA__SEED_MULT_B 0x58f38dedu
+#define GA__SEED_MIX_L 0xca01f9ddu
+#define GA__SEED_MIX_R 0x4973f715u
+
+/* The entropy words, then the spawn key (one word per index: a child's
+   index is below 2**32), in one allocation. */
+typedef struct ga__seed_seq {
+    uint32_t *words;
+    int n_entropy, n_spawn_key;
+    int64_t n_children_spawned;
+    uint32_t pool[GA__SEED_POOL];
+} ga__seed_seq;
+
+static uint32_t ga__seed_hashmix(uint32_t value, uint32_t *hash_const)
+{
+    value ^= *hash_const;
+    *hash_const *= GA__SEED_MULT_A;
+    value *= *hash_const;
+    return value ^ (value >> 16);
+}
+
+static uint32_t ga__seed_mix(uint32_t x, uint32_t y)
+{
+    uint32_t r = GA__SEED_MIX_L * x - GA__SEED_MIX_R * y;
+    return r ^ (r >> 16);
+}
+
+/* mix_entropy: the assembled entropy (n words) into the pool. */
+static void ga__seed_mix_entropy(uint32_t pool[GA__SEED_POOL], const uint32_t *entropy, int n)
+{
+    uint32_t hc = GA__SEED_INIT_A;
+    for (int i = 0; i < GA__SEED_POOL; i++) pool[i] = ga__seed_hashmix(i < n ? entropy[i] : 0, &hc);
+    for (int src = 0; src < GA__SEED_POOL; src++)
+        for (int dst = 0; dst < GA__SEED_POOL; dst++)
+            if (src != dst) pool[dst] = ga__seed_mix(pool[dst], ga__seed_hashmix(pool[src], &hc));
+    for (int src = GA__SEED_POOL; src < n; src++)
+        for (int dst = 0; dst < GA__SEED_POOL; dst++)
+            pool[dst] = ga__seed_mix(pool[dst], ga__seed_hashmix(entropy[src], &hc));
+}
+
+/* SeedSequence(entropy, spawn_key=key): copies the words and mixes the
+   pool. get_assembled_entropy pads the entropy with zeros to the pool's
+   size when there is a spawn key. */
+static ga_status ga__seed_seq_init(const char *func, ga__seed_seq *s, const uint32_t *entropy, int n_entropy,
+                                   const uint32_t *spawn_key, int n_spawn_key)
+{
+    int padded = n_spawn_key > 0 && n_entropy < GA__SEED_POOL ? GA__SEED_POOL : n_entropy;
+    size_t total = (size_t)padded + (size_t)n_spawn_key;
+    memset(s, 0, sizeof *s);
+    s->words = (uint32_t *)GPUARR_MALLOC(sizeof(uint32_t) * (total ? total : 1));
+    if (!s->words) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    memset(s->words, 0, sizeof(uint32_t) * total);
+    if (n_entropy) memcpy(s->words, entropy, sizeof(uint32_t) * (size_t)n_entropy);
+    if (n_spawn_key) memcpy(s->words + padded, spawn_key, sizeof(uint32_t) * (size_t)n_spawn_key);
+    s->n_entropy = padded;
+    s->n_spawn_key = n_spawn_key;
+    ga__seed_mix_entropy(s->pool, s->words, (int)total);
+    return GA_OK;
+}
+
+static void ga__seed_seq_free(ga__seed_seq *s)
+{
+    GPUARR_FREE(s->words);
+    s->words = NULL;
+}
+
+/* generate_state(n, uint32): n words stretched from the pool. */
+static void ga__seed_generate32(const ga__seed_seq *s, uint32_t *out, int n)
+{
+    uint32_t hc = GA__SEED_INIT_B;
+    for (int i = 0; i < n; i++) {
+        uint32_t v = s->pool[i % GA__SEED_POOL] ^ hc;
+        hc *= GA__SEED_MULT_B;
+        v *= hc;
+        out[i] = v ^ (v >> 16);
+    }
+}
+
+/* generate_state(n, uint64): 2n words, each pair little-endian. */
+static void ga__seed_generate64(const ga__seed_seq *s, uint64_t *out, int n)
+{
+    uint32_t w[8];
+    GPUARR_ASSERT(n <= 4);
+    ga__seed_generate32(s, w, 2 * n);
+    for (int i = 0; i < n; i++) out[i] = (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32;
+}
+
+/* spawn: child `index` has the parent's entropy (unpadded: the child pads
+   again) and spawn key, the key extended by index. */
+static ga_status ga__seed_seq_child(const char *func, const ga__seed_seq *parent, uint32_t index, ga__seed_seq *child)
+{
+    int n = parent->n_spawn_key;
+    uint32_t *key = (uint32_t *)GPUARR_MALLOC(sizeof(uint32_t) * (size_t)(n + 1));
+    if (!key) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (n) memcpy(key, parent->words + parent->n_entropy, sizeof(uint32_t) * (size_t)n);
+    key[n] = index;
+    ga_status st = ga__seed_seq_init(func, child, parent->words, parent->n_entropy, key, n + 1);
+    GPUARR_FREE(key);
+    return st;
+}
+
+/* 128 bits from the OS, as NumPy's SeedSequence() takes randbits(128):
+   the words of that integer (high zero words dropped). */
+static int ga__os_entropy(const char *func, uint32_t words[4])
+{
+    uint32_t raw[4];
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = f ? fread(raw, sizeof raw, 1, f) : 0;
+    if (f) fclose(f);
+    if (got != 1) {
+        ga__error(GA_ERROR_IO, func, "could not read entropy from /dev/urandom: %s", strerror(errno));
+        return -1;
+    }
+    return ga_random_seed_words((uint64_t)raw[3] << 32 | raw[2], (uint64_t)raw[1] << 32 | raw[0], words);
+}
+
+GPUARR_API int ga_random_seed_words(uint64_t hi, uint64_t lo, uint32_t words[4])
+{
+    uint32_t w[4] = {(uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32)};
+    int n = 4;
+    while (n > 1 && w[n - 1] == 0) n--;
+    if (words) memcpy(words, w, sizeof(uint32_t) * (size_t)n);
+    return n;
+}
+
+/* --- Philox -------------------------------------------------------------- */
+/* Salmon, Moraes, Dror and Shaw, "Parallel Random Numbers: As Easy as 1, 2,
+   3" (SC11), as Random123 and NumPy's philox.h compute it: each round
+   multiplies words 0 and 2 by constants, crosses the halves with words 1
+   and 3 and the key; the key grows by Weyl constants between rounds. */
+
+static void ga__mulhilo32(uint32_t a, uint32_t b, uint32_t *hi, uint32_t *lo)
+{
+    uint64_t p = (uint64_t)a * b;
+    *hi = (uint32_t)(p >> 32);
+    *lo = (uint32_t)p;
+}
+
+/* The full 128-bit product from four 32-bit ones (no 128-bit type). */
+static void ga__mulhilo64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    *lo = (mid << 32) | (uint32_t)p00;
+}
+
+/* Philox4x32-10 of one counter block under `key`. */
+static void ga__philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
+{
+    uint32_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k0 = key[0], k1 = key[1];
+    for (int round = 0; round < 10; round++) {
+        uint32_t hi0, lo0, hi1, lo1;
+        ga__mulhilo32(0xD2511F53u, c[0], &hi0, &lo0);
+        ga__mulhilo32(0xCD9E8D57u, c[2], &hi1, &lo1);
+        c[0] = hi1 ^ c[1] ^ k0;
+        c[1] = lo1;
+        c[2] = hi0 ^ c[3] ^ k1;
+        c[3] = lo0;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    memcpy(out, c, sizeof c);
+}
+
+/* Philox4x64-10 of one counter block under `key`. */
+static void ga__philox4x64(const uint64_t ctr[4], const uint64_t key[2], uint64_t out[4])
+{
+    uint64_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k0 = key[0], k1 = key[1];
+    for (int round = 0; round < 10; round++) {
+        uint64_t hi0, lo0, hi1, lo1;
+        ga__mulhilo64(0xD2E7470EE14C6C93ull, c[0], &hi0, &lo0);
+        ga__mulhilo64(0xCA5A826395121157ull, c[2], &hi1, &lo1);
+        c[0] = hi1 ^ c[1] ^ k0;
+        c[1] = lo1;
+        c[2] = hi0 ^ c[3] ^ k1;
+        c[3] = lo0;
+        k0 += 0x9E3779B97F4A7C15ull;
+        k1 += 0xBB67AE8584CAA73Bull;
+    }
+    memcpy(out, c, sizeof c);
+}
+
+/* Adds v to the multi-word number w[0..n-1] at word `at`, carrying up
+   (modulo 2**(64n)). */
+static void ga__words_add(uint64_t *w, int n, int at, uint64_t v)
+{
+    for (int i = at; i < n && v; i++) {
+        w[i] += v;
+        v = w[i] < v; /* the carry */
+    }
+}
+
+/* --- generators ---------------------------------------------------------- */
+
+struct ga_generator {
+    int refcount;
+    pthread_mutex_t lock;  /* over seq and state */
+    ga__seed_seq seq;
+    ga_random_state state;
+};
+
+/* The counter's words: 4 (Philox4x64) or 2 (Philox4x32's 128 bits). */
+static int ga__counter_words(ga_bit_generator kind) { return kind == GA_PHILOX4X64 ? 4 : 2; }
+
+/* NumPy's name of the bit generator (its state's 'bit_generator'). */
+static const char *ga__bit_generator_name(ga_bit_generator kind)
+{
+    return kind == GA_PHILOX4X64 ? "Philox" : "Philox4x32";
+}
+
+/* An empty buffer: NumPy's _reset_state_variables. */
+static void ga__random_reset_buffer(ga_random_state *s)
+{
+    memset(s->buffer, 0, sizeof s->buffer);
+    s->buffer_pos = 4;
+    s->has_uint32 = 0;
+    s->uinteger = 0;
+}
+
+/* The bit generator's first state from its SeedSequence. */
+static void ga__random_seed_state(ga_random_state *s, ga_bit_generator kind, const ga__seed_seq *seq)
+{
+    memset(s, 0, sizeof *s);
+    s->bit_generator = kind;
+    if (kind == GA_PHILOX4X64) {
+        ga__seed_generate64(seq, s->key, 2);
+    } else {
+        uint32_t w[4];
+        ga__seed_generate32(seq, w, 4);
+        s->key[0] = (uint64_t)w[1] << 32 | w[0];
+        s->counter[1] = (uint64_t)w[3] << 32 | w[2];
+    }
+    ga__random_reset_buffer(s);
+}
+
+/* A new generator of `kind` over SeedSequence `seq` (taken over, freed on
+   failure). */
+static ga_generator *ga__generator_new(const char *func, ga_bit_generator kind, ga__seed_seq *seq)
+{
+    ga_generator *g = (ga_generator *)GPUARR_MALLOC(sizeof *g);
+    if (!g) {
+        ga__seed_seq_free(seq);
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(g, 0, sizeof *g);
+    g->refcount = 1;
+    pthread_mutex_init(&g->lock, NULL);
+    g->seq = *seq;
+    ga__random_seed_state(&g->state, kind, seq);
+    return g;
+}
+
+/* A generator seeded by SeedSequence(seed_words) (NULL: the OS's entropy). */
+static ga_generator *ga__generator_seeded(const char *func, ga_bit_generator kind, const uint32_t *seed_words, int n)
+{
+    uint32_t os[4];
+    ga__seed_seq seq;
+    if (!seed_words) {
+        n = ga__os_entropy(func, os);
+        if (n < 0) return NULL;
+        seed_words = os;
+    } else if (n < 0) {
+        ga__error(GA_ERROR_VALUE, func, "n must be non-negative, got %d", n);
+        return NULL;
+    }
+    if (ga__seed_seq_init(func, &seq, seed_words, n, NULL, 0) != GA_OK) return NULL;
+    return ga__generator_new(func, kind, &seq);
+}
+
+GPUARR_API ga_generator *ga_random_default_rng(const uint32_t *seed_words, int n)
+{
+    return ga__generator_seeded("ga_random_default_rng", GA_PHILOX4X32, seed_words, n);
+}
+
+GPUARR_API ga_generator *ga_random_philox(const uint32_t *seed_words, int n)
+{
+    return ga__generator_seeded("ga_random_philox", GA_PHILOX4X64, seed_words, n);
+}
+
+GPUARR_API ga_generator *ga_generator_retain(ga_generator *g)
+{
+    if (g) GA__ATOMIC_ADD(&g->refcount, 1);
+    return g;
+}
+
+GPUARR_API void ga_generator_release(ga_generator *g)
+{
+    if (!g || GA__ATOMIC_ADD(&g->refcount, -1) != 0) return;
+    ga__seed_seq_free(&g->seq);
+    pthread_mutex_destroy(&g->lock);
+    GPUARR_FREE(g);
+}
+
+GPUARR_API ga_bit_generator ga_random_bit_generator(const ga_generator *g)
+{
+    return g ? g->state.bit_generator : GA_PHILOX4X32;
+}
+
+/* The children [first, first + n) of seq, as generators of `kind`. */
+static ga_status ga__spawn_children(const char *func, ga_bit_generator kind, const ga__seed_seq *seq,
+                                    int64_t first, int n, ga_generator **out)
+{
+    for (int i = 0; i < n; i++) {
+        ga__seed_seq child;
+        ga_status st = ga__seed_seq_child(func, seq, (uint32_t)(first + i), &child);
+        out[i] = st == GA_OK ? ga__generator_new(func, kind, &child) : NULL;
+        if (!out[i]) {
+            while (i--) ga_generator_release(out[i]);
+            return ga__t.error;
+        }
+    }
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_random_spawn(ga_generator *g, int n, ga_generator **out)
+{
+    static const char func[] = "ga_random_spawn";
+    if (!g) return ga__null_input(func, "g");
+    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "n_children must be non-negative");
+    if (n > 0 && !out) return ga__null_input(func, "out");
+    pthread_mutex_lock(&g->lock);
+    ga_status st = GA_OK;
+    int64_t first = g->seq.n_children_spawned;
+    if (first + n > (int64_t)UINT32_MAX + 1)
+        st = ga__error(GA_ERROR_OVERFLOW, func, "a SeedSequence spawns at most 2**32 children");
+    ga_generator **made = NULL;
+    if (st == GA_OK && n > 0) {
+        made = (ga_generator **)GPUARR_MALLOC(sizeof *made * (size_t)n);
+        if (!made) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    }
+    if (st == GA_OK && n > 0) st = ga__spawn_children(func, g->state.bit_generator, &g->seq, first, n, made);
+    if (st == GA_OK) {
+        g->seq.n_children_spawned += n;
+        if (n > 0) memcpy(out, made, sizeof *made * (size_t)n);
+    }
+    pthread_mutex_unlock(&g->lock);
+    GPUARR_FREE(made);
+    return st;
+}
+
+/* NumPy's advance: the counter plus delta, the buffer emptied. */
+static void ga__random_advance_state(ga_random_state *s, const uint64_t delta[4])
+{
+    int n = ga__counter_words(s->bit_generator);
+    for (int i = 0; i < n; i++) ga__words_add(s->counter, n, i, delta[i]);
+    ga__random_reset_buffer(s);
+}
+
+GPUARR_API ga_status ga_random_advance(ga_generator *g, const uint64_t delta[4])
+{
+    static const char func[] = "ga_random_advance";
+    if (!g) return ga__null_input(func, "g");
+    if (!delta) return ga__null_input(func, "delta");
+    pthread_mutex_lock(&g->lock);
+    ga__random_advance_state(&g->state, delta);
+    pthread_mutex_unlock(&g->lock);
+    return GA_OK;
+}
+
+GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps)
+{
+    static const char func[] = "ga_random_jumped";
+    if (!g) {
+        ga__null_input(func, "g");
+        return NULL;
+    }
+    ga_generator *j = ga__generator_seeded(func, g->state.bit_generator, NULL, 0);
+    if (!j) return NULL;
+    /* jumps * 2**128 (Philox4x32: jumps * 2**64): jumps at word 2 (1) */
+    uint64_t delta[4] = {0, 0, 0, 0};
+    delta[ga__counter_words(g->state.bit_generator) / 2] = jumps;
+    ga_random_get_state(g, &j->state);
+    ga__random_advance_state(&j->state, delta);
+    return j;
+}
+
+GPUARR_API ga_status ga_random_get_state(const ga_generator *g, ga_random_state *state)
+{
+    static const char func[] = "ga_random_get_state";
+    if (!g) return ga__null_input(func, "g");
+    if (!state) return ga__null_input(func, "state");
+    ga_generator *m = (ga_generator *)g; /* the lock only */
+    pthread_mutex_lock(&m->lock);
+    *state = g->state;
+    pthread_mutex_unlock(&m->lock);
+    return GA_OK;
+}
+
+/* What set_state refuses, or GA_OK. */
+static ga_status ga__random_check_state(const char *func, ga_bit_generator kind, const ga_random_state *s)
+{
+    if (s->bit_generator != kind)
+        return ga__error(GA_ERROR_VALUE, func, "state must be for a %s PRNG", ga__bit_generator_name(kind));
+    if (s->buffer_pos < 0 || s->buffer_pos > 4)
+        return ga__error(GA_ERROR_VALUE, func, "buffer_pos must be in [0, 4], got %d", s->buffer_pos);
+    if (s->has_uint32 != 0 && s->has_uint32 != 1)
+        return ga__error(GA_ERROR_VALUE, func, "has_uint32 must be 0 or 1, got %d", s->has_uint32);
+    if (kind == GA_PHILOX4X32 &&
+        (s->counter[2] || s->counter[3] || s->key[1] || s->buffer[0] || s->buffer[1] || s->buffer[2] ||
+         s->buffer[3] || s->buffer_pos != 4 || s->has_uint32 || s->uinteger))
+        return ga__error(GA_ERROR_VALUE, func,
+                         "Philox4x32 has a 128-bit counter, a 64-bit key and no buffer: counter[2], counter[3], "
+                         "key[1], buffer, has_uint32 and uinteger must be 0 and buffer_pos 4");
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_random_set_state(ga_generator *g, const ga_random_state *state)
+{
+    static const char func[] = "ga_random_set_state";
+    if (!g) return ga__null_input(func, "g");
+    if (!state) return ga__null_input(func, "state");
+    pthread_mutex_lock(&g->lock);
+    ga_status st = ga__random_check_state(func, g->state.bit_generator, state);
+    if (st == GA_OK) g->state = *state;
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* --- host draws ---------------------------------------------------------- */
+/* The bit generators' streams on the host, with g locked: the tests' and
+   the device kernels' reference. */
+
+/* Philox4x64: NumPy's philox_next64 (random_raw) and philox_next32. */
+static uint64_t ga__philox4x64_next64(ga_random_state *s)
+{
+    if (s->buffer_pos < 4) return s->buffer[s->buffer_pos++];
+    ga__words_add(s->counter, 4, 0, 1);
+    ga__philox4x64(s->counter, s->key, s->buffer);
+    s->buffer_pos = 1;
+    return s->buffer[0];
+}
+
+static uint32_t ga__philox4x64_next32(ga_random_state *s)
+{
+    if (s->has_uint32) {
+        s->has_uint32 = 0;
+        return s->uinteger;
+    }
+    uint64_t x = ga__philox4x64_next64(s);
+    s->has_uint32 = 1;
+    s->uinteger = (uint32_t)(x >> 32);
+    return (uint32_t)x;
+}
+
+/* NumPy's buffered draws of w bits (1, 8, 16 or 32) from next_uint32, the
+   low bits first, a fresh 32-bit word when these are used up; the buffer
+   lives for one call, as in NumPy's *_fill functions. */
+typedef struct ga__bit_buffer {
+    uint32_t bits;
+    int left;
+} ga__bit_buffer;
+
+static uint32_t ga__next_bits(ga_random_state *s, ga__bit_buffer *b, int w)
+{
+    if (b->left == 0) {
+        b->bits = ga__philox4x64_next32(s);
+        b->left = 32 / w - 1;
+    } else {
+        b->bits >>= w;
+        b->left--;
+    }
+    return w == 32 ? b->bits : b->bits & ((1u << w) - 1);
+}
+
+/* The generator of a host draw, which must be Philox4x64, locked; NULL
+   (unlocked) after an error. */
+static ga_random_state *ga__draw_begin(const char *func, ga_generator *g, int64_t n, const void *out)
+{
+    if (!g || (n > 0 && !out)) {
+        ga__null_input(func, g ? "out" : "g");
+        return NULL;
+    }
+    if (n < 0) {
+        ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        return NULL;
+    }
+    if (g->state.bit_generator != GA_PHILOX4X64) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "host draws are NumPy's Philox's only");
+        return NULL;
+    }
+    pthread_mutex_lock(&g->lock);
+    return &g->state;
+}
+
+/* Philox(seed).random_raw(n). */
+GA__UNUSED static ga_status ga__random_raw(ga_generator *g, int64_t n, uint64_t *out)
+{
+    ga_random_state *s = ga__draw_begin("ga__random_raw", g, n, out);
+    if (!s) return ga__t.error;
+    for (int64_t i = 0; i < n; i++) out[i] = ga__philox4x64_next64(s);
+    pthread_mutex_unlock(&g->lock);
+    return GA_OK;
+}
+
+/* Generator(Philox(seed)).random(n): next_double, (next_uint64 >> 11) * 2**-53. */
+GA__UNUSED static ga_status ga__random_double(ga_generator *g, int64_t n, double *out)
+{
+    ga_random_state *s = ga__draw_begin("ga__random_double", g, n, out);
+    if (!s) return ga__t.error;
+    for (int64_t i = 0; i < n; i++) out[i] = (double)(ga__philox4x64_next64(s) >> 11) * (1.0 / 9007199254740992.0);
+    pthread_mutex_unlock(&g->lock);
+    return GA_OK;
+}
+
+/* Generator(Philox(seed)).random(n, dtype=np.float32): next_float,
+   (next_uint32 >> 8) * 2**-24. */
+GA__UNUSED static ga_status ga__random_float(ga_generator *g, int64_t n, float *out)
+{
+    ga_random_state *s = ga__draw_begin("ga__random_float", g, n, out);
+    if (!s) return ga__t.error;
+    for (int64_t i = 0; i < n; i++) out[i] = (float)(ga__philox4x64_next32(s) >> 8) * (1.0f / 16777216.0f);
+    pthread_mutex_unlock(&g->lock);
+    return GA_OK;
+}
+
+/* Generator(Philox(seed)).integers(low, low + 2**k, n, dtype): n values of
+   a bool or integer dtype in C order into out. A power-of-two range makes
+   Lemire's method (Generator's, use_masked=False) take no rejections: a
+   value is the top k bits of one draw of w bits, w per NumPy's
+   _bounded_integers: 8 or 16 bits buffered from 32-bit draws (uint8 and
+   int8 four a draw, 16-bit two, low bits first), 32 bits for 32-bit dtypes
+   and 64-bit ones with k <= 32, 64 bits (next_uint64) for k > 32, and
+   bool's bits one at a time (bit 0 first). k = 0 draws nothing. The range
+   must lie inside the dtype (GA_ERROR_VALUE otherwise). */
+GA__UNUSED static ga_status ga__random_integers_pow2(ga_generator *g, ga_dtype dtype, int64_t low, int k, int64_t n,
+                                                    void *out)
+{
+    static const char func[] = "ga__random_integers_pow2";
+    const char kind = ga__dtype_valid(dtype) ? ga__dtype_kinds[dtype] : 0;
+    if (kind != 'b' && kind != 'i' && kind != 'u') return ga__error(GA_ERROR_TYPE, func, "dtype must be bool or integer");
+    const int size = (int)ga__dtype_sizes[dtype], bits = kind == 'b' ? 1 : 8 * size;
+    /* the dtype's values are [lowest, lowest + width] */
+    const int64_t lowest = kind == 'i' ? -(int64_t)(((uint64_t)1 << (bits - 1)) - 1) - 1 : 0;
+    const uint64_t width = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+    if (k < 0 || k > bits) return ga__error(GA_ERROR_VALUE, func, "high is out of bounds for %s", ga__dtype_names[dtype]);
+    const uint64_t span = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1, from = (uint64_t)low - (uint64_t)lowest;
+    if (low < lowest || from > width)
+        return ga__error(GA_ERROR_VALUE, func, "low is out of bounds for %s", ga__dtype_names[dtype]);
+    if (from > width - span)
+        return ga__error(GA_ERROR_VALUE, func, "high is out of bounds for %s", ga__dtype_names[dtype]);
+    ga_random_state *s = ga__draw_begin(func, g, n, out);
+    if (!s) return ga__t.error;
+    const int w = kind == 'b' ? 1 : size < 8 ? 8 * size : k <= 32 ? 32 : 64;
+    ga__bit_buffer buffer = {0, 0};
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t v = k == 0 ? 0 : w == 64 ? ga__philox4x64_next64(s) >> (64 - k) : ga__next_bits(s, &buffer, w) >> (w - k);
+        uint64_t x = (uint64_t)low + v;
+        memcpy((char *)out + (size_t)i * (size_t)size, (const char *)&x, (size_t)size); /* little-endian */
+    }
+    pthread_mutex_unlock(&g->lock);
+    return GA_OK;
+}
+
+/* The default bit generator's stream, the device kernels' contract: n
+   uint32 values, value i the word i % 4 of Philox4x32-10 of the block at
+   counter + i / 4; the counter then moves past the blocks used
+   (ceil(n / 4)). The state's counter is the next block's. */
+GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, uint32_t *out)
+{
+    static const char func[] = "ga__random_uint32_4x32";
+    if (!g || (n > 0 && !out)) return ga__null_input(func, g ? "out" : "g");
+    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+    if (g->state.bit_generator != GA_PHILOX4X32)
+        return ga__error(GA_ERROR_VALUE, func, "the generator is not Philox4x32");
+    pthread_mutex_lock(&g->lock);
+    ga_random_state *s = &g->state;
+    const uint32_t key[2] = {(uint32_t)s->key[0], (uint32_t)(s->key[0] >> 32)};
+    for (int64_t i = 0; i < n; i += 4) {
+        const uint32_t ctr[4] = {(uint32_t)s->counter[0], (uint32_t)(s->counter[0] >> 32), (uint32_t)s->counter[1],
+                                 (uint32_t)(s->counter[1] >> 32)};
+        uint32_t block[4];
+        ga__philox4x32(ctr, key, block);
+        memcpy(out + i, block, sizeof(uint32_t) * (size_t)GA__MIN(4, n - i));
+        ga__words_add(s->counter, 2, 0, 1);
+    }
+    pthread_mutex_unlock(&g->lock);
+    return GA_OK;
+}
+
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 22. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 23. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus
