@@ -2350,12 +2350,14 @@ typedef struct ga_generator ga_generator;
    NumPy's (random_raw takes buffer[buffer_pos] until the buffer is empty,
    then adds 1 to the counter and refills it; next_uint32 hands out the
    low half of a 64-bit draw and keeps the high half in uinteger).
-   GA_PHILOX4X32: the 128-bit counter of the next block to draw in
-   counter[0] (Random123's words 0 and 1) and counter[1] (words 2 and 3;
-   value i of a draw is word i % 4 of the block at counter + i / 4, on the
-   host as on the device), the 64-bit key in key[0]
-   (words 0 and 1); counter[2], counter[3], key[1], the buffer fields and
-   uinteger are 0, buffer_pos 4 (its draws are unbuffered). */
+   GA_PHILOX4X32: the 128-bit counter of the block that holds the next
+   word in counter[0] (Random123's words 0 and 1) and counter[1] (words 2
+   and 3), the next word's place in that block in buffer_pos (0 to 3:
+   value i of a draw is word (buffer_pos + i) % 4 of the block at counter
+   + (buffer_pos + i) / 4, on the host as on the device, so that n values
+   then m are the n + m values of one draw), the 64-bit key in key[0]
+   (words 0 and 1); counter[2], counter[3], key[1], the buffer, has_uint32
+   and uinteger are 0 (the words are computed again, not kept). */
 typedef struct ga_random_state {
     ga_bit_generator bit_generator;
     uint64_t counter[4];
@@ -2399,7 +2401,8 @@ GPUARR_API ga_status ga_random_spawn(ga_generator *g, int n, ga_generator **out)
 /* numpy.random.Philox.jumped(jumps): a new generator whose state is g's
    advanced by jumps * 2**128 (GA_PHILOX4X64: counter words 2 and 3, as
    NumPy; GA_PHILOX4X32: jumps * 2**64, its counter's upper half), its
-   buffer emptied; g is unchanged. As NumPy's, the new generator's
+   buffer emptied (Philox4x32: the next word is its block's first); g is
+   unchanged. As NumPy's, the new generator's
    SeedSequence is fresh entropy (its spawn is not reproducible: spawn g
    instead). NULL on error (a NULL g, no OS entropy, out of memory). */
 GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps);
@@ -2407,14 +2410,15 @@ GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps)
 /* numpy.random.Philox.advance(delta): adds the 256-bit delta (4 words,
    lowest first) to the counter, modulo 2**256 (GA_PHILOX4X32: modulo
    2**128 of its 128-bit counter, words 2 and 3 ignored), and empties the
-   buffer. One counter step is one block of four values. */
+   buffer (Philox4x32: the next word is the new block's first). One
+   counter step is one block of four values. */
 GPUARR_API ga_status ga_random_advance(ga_generator *g, const uint64_t delta[4]);
 
 /* numpy.random.Philox.state, read and written. Setting checks the bit
    generator (GA_ERROR_VALUE "state must be for a Philox PRNG", NumPy's
-   words, naming g's: Philox or Philox4x32), buffer_pos in [0, 4],
-   has_uint32 0 or 1, and for GA_PHILOX4X32 the fields it does not use
-   (0, buffer_pos 4). As NumPy's, the SeedSequence stays g's: spawn
+   words, naming g's: Philox or Philox4x32), buffer_pos in [0, 4] ([0, 3]
+   for GA_PHILOX4X32), has_uint32 0 or 1, and for GA_PHILOX4X32 the fields
+   it does not use (0). As NumPy's, the SeedSequence stays g's: spawn
    seeds children from it whatever the state. */
 GPUARR_API ga_status ga_random_get_state(const ga_generator *g, ga_random_state *state);
 GPUARR_API ga_status ga_random_set_state(ga_generator *g, const ga_random_state *state);
@@ -21735,11 +21739,12 @@ static const char *ga__bit_generator_name(ga_bit_generator kind)
     return kind == GA_PHILOX4X64 ? "Philox" : "Philox4x32";
 }
 
-/* An empty buffer: NumPy's _reset_state_variables. */
+/* An empty buffer: NumPy's _reset_state_variables (Philox4x32: the next
+   word is the counter's block's first). */
 static void ga__random_reset_buffer(ga_random_state *s)
 {
     memset(s->buffer, 0, sizeof s->buffer);
-    s->buffer_pos = 4;
+    s->buffer_pos = s->bit_generator == GA_PHILOX4X64 ? 4 : 0;
     s->has_uint32 = 0;
     s->uinteger = 0;
 }
@@ -21925,10 +21930,11 @@ static ga_status ga__random_check_state(const char *func, ga_bit_generator kind,
         return ga__error(GA_ERROR_VALUE, func, "has_uint32 must be 0 or 1, got %d", s->has_uint32);
     if (kind == GA_PHILOX4X32 &&
         (s->counter[2] || s->counter[3] || s->key[1] || s->buffer[0] || s->buffer[1] || s->buffer[2] ||
-         s->buffer[3] || s->buffer_pos != 4 || s->has_uint32 || s->uinteger))
+         s->buffer[3] || s->buffer_pos > 3 || s->has_uint32 || s->uinteger))
         return ga__error(GA_ERROR_VALUE, func,
                          "Philox4x32 has a 128-bit counter, a 64-bit key and no buffer: counter[2], counter[3], "
-                         "key[1], buffer, has_uint32 and uinteger must be 0 and buffer_pos 4");
+                         "key[1], buffer, has_uint32 and uinteger must be 0 and buffer_pos (the next word's place "
+                         "in its block) in [0, 3]");
     return GA_OK;
 }
 
@@ -22080,9 +22086,11 @@ GA__UNUSED static ga_status ga__random_integers_pow2(ga_generator *g, ga_dtype d
 }
 
 /* The default bit generator's stream, the device kernels' contract: n
-   uint32 values, value i the word i % 4 of Philox4x32-10 of the block at
-   counter + i / 4; the counter then moves past the blocks used
-   (ceil(n / 4)). The state's counter is the next block's. */
+   uint32 values from word p = buffer_pos of the block at the counter on:
+   value i is word (p + i) % 4 of Philox4x32-10 of the block at counter +
+   (p + i) / 4; then the counter moves on by (p + n) / 4 blocks and
+   buffer_pos becomes (p + n) % 4. Draws are therefore split-invariant:
+   n values then m are the n + m values of one draw. */
 GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, uint32_t *out)
 {
     static const char func[] = "ga__random_uint32_4x32";
@@ -22093,13 +22101,13 @@ GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, u
     pthread_mutex_lock(&g->lock);
     ga_random_state *s = &g->state;
     const uint32_t key[2] = {(uint32_t)s->key[0], (uint32_t)(s->key[0] >> 32)};
-    for (int64_t i = 0; i < n; i += 4) {
+    for (int64_t i = 0; i < n;) {
         const uint32_t ctr[4] = {(uint32_t)s->counter[0], (uint32_t)(s->counter[0] >> 32), (uint32_t)s->counter[1],
                                  (uint32_t)(s->counter[1] >> 32)};
         uint32_t block[4];
         ga__philox4x32(ctr, key, block);
-        memcpy(out + i, block, sizeof(uint32_t) * (size_t)GA__MIN(4, n - i));
-        ga__words_add(s->counter, 2, 0, 1);
+        for (; i < n && s->buffer_pos < 4; i++) out[i] = block[s->buffer_pos++];
+        if (s->buffer_pos == 4) s->buffer_pos = 0, ga__words_add(s->counter, 2, 0, 1);
     }
     pthread_mutex_unlock(&g->lock);
     return GA_OK;

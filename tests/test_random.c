@@ -290,13 +290,14 @@ TEST(random_default_rng_seeding)
         CHECK(s.counter[0] == 0 && s.counter[1] == ((uint64_t)c->state[3] << 32 | c->state[2]) && !s.counter[2] &&
                   !s.counter[3],
               "seed case %d: the counter's upper half is generate_state(4)'s words 2 and 3", i);
-        CHECK(s.buffer_pos == 4 && !s.has_uint32, "Philox4x32 keeps no buffer");
+        CHECK(s.buffer_pos == 0 && !s.has_uint32, "Philox4x32 starts at its block's first word, no buffer");
         ga_generator_release(g);
     }
 }
 
-/* The stream's contract: value i is word i % 4 of the block at counter +
-   i / 4, and the counter moves past the blocks used. */
+/* The stream's contract: value i is word (p + i) % 4 of the block at
+   counter + (p + i) / 4, p the state's buffer_pos; the counter and p move
+   past the words used, so that draws are split-invariant. */
 TEST(random_philox4x32_stream)
 {
     const uint32_t seed = 42;
@@ -306,7 +307,8 @@ TEST(random_philox4x32_stream)
     uint32_t v[10], w[3];
     CHECK_OK(ga__random_uint32_4x32(g, 10, v));
     CHECK_OK(ga_random_get_state(g, &s1));
-    CHECK(s1.counter[0] == s0.counter[0] + 3 && s1.counter[1] == s0.counter[1], "10 values use 3 blocks");
+    CHECK(s1.counter[0] == s0.counter[0] + 2 && s1.counter[1] == s0.counter[1] && s1.buffer_pos == 2,
+          "10 values: two whole blocks and two words of the third");
     const uint32_t key[2] = {(uint32_t)s0.key[0], (uint32_t)(s0.key[0] >> 32)};
     for (int b = 0; b < 3; b++) {
         uint32_t ctr[4] = {(uint32_t)(s0.counter[0] + (uint64_t)b), 0, (uint32_t)s0.counter[1],
@@ -315,11 +317,36 @@ TEST(random_philox4x32_stream)
         for (int j = 0; j < 4 && 4 * b + j < 10; j++)
             CHECK(v[4 * b + j] == out[j], "value %d is word %d of block %d", 4 * b + j, j, b);
     }
-    /* advance by -1 (mod 2**128) steps back one block */
+    /* split-invariant: n then m values are the n + m of one draw, for every split of 0..13 */
+    uint32_t whole[13];
+    for (int n = 0; n <= 13; n++) {
+        ga_generator *a = ga_random_default_rng(&seed, 1), *b = ga_random_default_rng(&seed, 1);
+        uint32_t parts[13] = {0};
+        ga_random_state sa, sb;
+        bool ok = ga__random_uint32_4x32(a, 13, whole) == GA_OK && ga__random_uint32_4x32(b, n, parts) == GA_OK &&
+                  ga__random_uint32_4x32(b, 13 - n, parts + n) == GA_OK && ga_random_get_state(a, &sa) == GA_OK &&
+                  ga_random_get_state(b, &sb) == GA_OK;
+        CHECK(ok && memcmp(whole, parts, sizeof whole) == 0 && sa.counter[0] == sb.counter[0] &&
+                  sa.buffer_pos == sb.buffer_pos,
+              "%d values then %d are the 13 of one draw, and leave the same state", n, 13 - n);
+        ga_generator_release(a), ga_generator_release(b);
+    }
+    /* a state read mid-block and set on another generator continues the stream */
+    ga_generator *c = ga_random_default_rng(&seed, 1);
+    ga_random_state mid;
+    uint32_t x[3];
+    CHECK(c && ga_random_get_state(g, &mid) == GA_OK && ga_random_set_state(c, &mid) == GA_OK &&
+              ga__random_uint32_4x32(c, 3, x) == GA_OK,
+          "set a mid-block state: %s", ga_last_error_message());
+    ga_generator_release(c);
+    CHECK_OK(ga__random_uint32_4x32(g, 3, w));
+    CHECK(memcmp(w, x, sizeof w) == 0, "the state's word position carries the stream on");
+    /* 13 words drawn: the counter is 3 blocks on, at word 1; advance by -1
+       (mod 2**128) goes one block back, to its first word */
     const uint64_t back[4] = {UINT64_MAX, UINT64_MAX, 0, 0};
     CHECK_OK(ga_random_advance(g, back));
     CHECK_OK(ga__random_uint32_4x32(g, 3, w));
-    CHECK(memcmp(w, v + 8, sizeof(uint32_t) * 2) == 0, "advance(2**128 - 1) goes one block back");
+    CHECK(memcmp(w, v + 8, sizeof(uint32_t) * 2) == 0, "advance(2**128 - 1) goes one block back, to its first word");
     /* jumped: the counter's upper half plus jumps */
     ga_generator *j = ga_random_jumped(g, 5);
     ga_random_state sj, sg;
@@ -403,8 +430,8 @@ TEST(random_errors)
     CHECK_ERROR(ga_random_set_state(d, &bad) != GA_OK, GA_ERROR_VALUE, "state must be for a Philox4x32 PRNG");
     bad = good, bad.counter[2] = 1;
     CHECK_ERROR(ga_random_set_state(d, &bad) != GA_OK, GA_ERROR_VALUE, "Philox4x32 has a 128-bit counter");
-    bad = good, bad.buffer_pos = 0;
-    CHECK_ERROR(ga_random_set_state(d, &bad) != GA_OK, GA_ERROR_VALUE, "no buffer");
+    bad = good, bad.buffer_pos = 4;
+    CHECK_ERROR(ga_random_set_state(d, &bad) != GA_OK, GA_ERROR_VALUE, "buffer_pos (the next word's place in its block) in [0, 3]");
     ga_random_state after;
     CHECK_OK(ga_random_get_state(d, &after));
     CHECK(same_state(&after, &good), "a refused state changes nothing");
