@@ -10662,7 +10662,9 @@ static ga_status ga__advanced_index_arrays(const char *func, const ga_array *a, 
     p->index_ndim = 0;
     if (!ga__broadcast_shapes(p->narrays, ndims, shapes, &p->index_ndim, p->index_shape, &bad))
         return ga__advanced_broadcast_error(func, p);
-    for (int m = 0; m < p->narrays; m++)
+    int64_t count = 1;
+    for (int d = 0; d < p->index_ndim; d++) count *= p->index_shape[d];
+    for (int m = 0; m < p->narrays && count > 0; m++) /* (an empty broadcast indexes nothing: NumPy checks no bounds) */
         if (p->arrays[m].array->dtype != GA_BOOL) {
             ga_status st = ga__check_indices(func, p->arrays[m].linear, p->lengths[m], p->arrays[m].axis);
             if (st != GA_OK) return st;

@@ -1183,6 +1183,34 @@ DEVICE_TEST(index_error_order)
     ga_clear_error();
 }
 
+/* Index arrays that broadcast to an empty shape index nothing, and NumPy
+   checks no bounds then: c[[9], []] is an empty array, and so is a[mask,
+   [[-2], [-3]]] with an all-False mask (a case the random differential
+   found), for reading and for assignment. */
+DEVICE_TEST(empty_broadcast_checks_no_bounds)
+{
+    ga_array *c = ga_zeros(GA_SHAPE(4, 3), GA_FLOAT32), *a = ga_zeros(GA_SHAPE(3, 1, 1, 5), GA_FLOAT64);
+    int64_t nine = 9, out[2] = {-2, -3};
+    ga_array *i9 = ga_from_host(&nine, 1, (const int64_t[]){1}, GA_INT64), *none = ga_zeros(GA_SHAPE(0), GA_INT64);
+    ga_array *mask = ga_zeros(GA_SHAPE(3, 1), GA_BOOL), *far = ga_from_host(out, 2, (const int64_t[]){2, 1}, GA_INT64);
+    ga_index_item ci[2] = {ga_array_index(i9), ga_array_index(none)}, ai[2] = {ga_array_index(mask), ga_array_index(far)};
+    ga_array *r = ga_index_items(c, 2, ci), *s = ga_index_items(a, 2, ai);
+    CHECK(r && ga_ndim(r) == 1 && ga_size(r) == 0, "c[[9], []]: an empty array (%s)", ga_last_error_message());
+    CHECK(s && ga_ndim(s) == 3 && ga_shape(s)[0] == 2 && ga_shape(s)[1] == 0 && ga_shape(s)[2] == 5,
+          "a[mask, [[-2], [-3]]]: shape (2, 0, 5) (%s)", ga_last_error_message());
+    CHECK_OK(ga_setitem_items_scalar(c, 2, ci, ga_float(1)));
+    CHECK_OK(ga_setitem_items_scalar(a, 2, ai, ga_float(1)));
+    float back[12] = {0};
+    CHECK(ga_to_host(c, back, sizeof back) == GA_OK && back[0] == 0 && back[11] == 0, "nothing assigned");
+    int64_t one = 1;
+    ga_array *i9b = ga_from_host(&nine, 1, &one, GA_INT64);
+    ga_index_item nonempty[2] = {ga_array_index(i9b), ga_at(0)};
+    CHECK_ERROR(ga_index_items(c, 2, nonempty) == NULL, GA_ERROR_INDEX, "index 9 is out of bounds for axis 0 with size 4");
+    ga_release(i9b), ga_release(r), ga_release(s), ga_release(c), ga_release(a), ga_release(i9), ga_release(none);
+    ga_release(mask), ga_release(far);
+    ga_clear_error();
+}
+
 /* NumPy assigns one element a scalar only, but a bool element takes a
    one-element array by its truth. */
 DEVICE_TEST(element_assignment_of_one_element_arrays)
