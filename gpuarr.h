@@ -2519,6 +2519,20 @@ typedef struct ga__linspace_params {
     int32_t unused;
 } ga__linspace_params;
 
+/* A draw of the default bit generator (kernels/random.cu): word j of the
+   draw is word j % 4 of Philox4x32-10 of the block at counter + j / 4
+   (128 bits, words 0 and 1 in counter[0]) under key, j counted from word
+   pos (0-3) of the first block; n values (the bits kernel: bytes) in
+   `groups` groups of four words (16 output bytes). */
+typedef struct ga__random_params {
+    uint32_t key[2];
+    uint64_t counter[2];
+    int64_t n;
+    int64_t groups;
+    int32_t pos;
+    int32_t unused;
+} ga__random_params;
+
 /* The `result` column of the ufunc lists: how a loop of dtype L reads and
    writes. SAME: every operand L. BOOL: output bool. COMPARE: output bool,
    plus exact int64/uint64 loops. ABS: output L's real dtype. DIVIDE:
@@ -5618,7 +5632,7 @@ static inline ga_status ga__temps_fail(ga__temps *t)
    and variant, so the hot path is one load and a NULL test. */
 
 #define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
-    X(REDUCE, reduce) X(LINALG, linalg)
+    X(REDUCE, reduce) X(LINALG, linalg) X(RANDOM, random)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
