@@ -2432,6 +2432,45 @@ GPUARR_API ga_generator *ga_generator_retain(ga_generator *g);
 /* Drops a reference; the last one frees g. NULL is ignored. Thread safe. */
 GPUARR_API void ga_generator_release(ga_generator *g);
 
+/* Draws on the device. Each returns a new C-contiguous array on the
+   current device (released once), drawn on its current stream from g's
+   bit generator, and advances g past the words it used. A NULL g is the
+   current device's global generator (cupy.random's), seeded from the OS at
+   its first use or by ga_random_seed. Only the default bit generator draws
+   on the device so far: a GA_PHILOX4X64 generator (numpy.random.Philox) is
+   GA_ERROR_NOT_IMPLEMENTED. Each value takes a fixed number of 32-bit
+   words, so n values then m are the n + m values of one draw, on any GPU
+   and launch. g is locked while a draw takes its words: threads may share
+   it. A negative dimension is GA_ERROR_VALUE. */
+
+/* numpy.random.Generator.random(size, dtype): floats from the half-open
+   interval [0.0, 1.0); float32 from one word w, (w >> 8) * 2**-24, float64
+   from two (the first the low half of u64), (u64 >> 11) * 2**-53, as
+   NumPy's next_float and next_double. Other dtypes: GA_ERROR_TYPE
+   'Unsupported dtype "int32" for random', NumPy's words. */
+GPUARR_API ga_array *ga_random_random(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype);
+
+/* numpy.random.Generator.standard_normal(size, dtype): samples from a
+   standard Normal distribution (mean 0, stdev 1), float32 or float64 (else
+   GA_ERROR_TYPE 'Unsupported dtype "int32" for standard_normal'). By the
+   inverse of the normal CDF of the open-interval uniform ((w >> 8) + 0.5)
+   * 2**-24 of one word (float32), ((u64 >> 11) + 0.5) * 2**-53 of two
+   (float64), not NumPy's ziggurat: the same distribution, other values. */
+GPUARR_API ga_array *ga_random_standard_normal(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype);
+
+/* numpy.random.Generator.bytes(length): `length` random bytes as a new 1-d
+   uint8 array: the first `length` bytes of ceil(length / 4) 32-bit words,
+   little endian, as NumPy takes them (4 * n bytes are n uint32 words of
+   the stream). */
+GPUARR_API ga_array *ga_random_bytes(ga_generator *g, int64_t length);
+
+/* cupy.random.seed(seed): reseeds the current device's global generator
+   (the one a NULL g draws from) as ga_random_default_rng(seed_words, n)
+   seeds a new one; NULL seed_words: fresh entropy from the OS. Errors as
+   ga_random_default_rng's. Thread safe; a draw in flight on another
+   thread finishes with the old generator. */
+GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2518,6 +2557,20 @@ typedef struct ga__linspace_params {
     int32_t log;       /* 1: value = base ** value (logspace) */
     int32_t unused;
 } ga__linspace_params;
+
+/* A draw of the default bit generator (kernels/random.cu): word j of the
+   draw is word j % 4 of Philox4x32-10 of the block at counter + j / 4
+   (128 bits, words 0 and 1 in counter[0]) under key, j counted from word
+   pos (0-3) of the first block; n values (the bits kernel: bytes) in
+   `groups` groups of four words (16 output bytes). */
+typedef struct ga__random_params {
+    uint32_t key[2];
+    uint64_t counter[2];
+    int64_t n;
+    int64_t groups;
+    int32_t pos;
+    int32_t unused;
+} ga__random_params;
 
 /* The `result` column of the ufunc lists: how a loop of dtype L reads and
    writes. SAME: every operand L. BOOL: output bool. COMPARE: output bool,
@@ -3070,7 +3123,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
+    X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -5618,7 +5671,7 @@ static inline ga_status ga__temps_fail(ga__temps *t)
    and variant, so the hot path is one load and a NULL test. */
 
 #define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
-    X(REDUCE, reduce) X(LINALG, linalg)
+    X(REDUCE, reduce) X(LINALG, linalg) X(RANDOM, random)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -22087,12 +22140,23 @@ GA__UNUSED static ga_status ga__random_integers_pow2(ga_generator *g, ga_dtype d
     return GA_OK;
 }
 
+/* The default bit generator's place after `words` more words of its
+   stream: the counter moves on by (p + words) / 4 blocks and buffer_pos
+   becomes (p + words) % 4, p = buffer_pos. The host reference and the
+   device draws advance by it. */
+static void ga__random_4x32_skip(ga_random_state *s, uint64_t words)
+{
+    const uint64_t to = (uint64_t)s->buffer_pos + words;
+    ga__words_add(s->counter, 2, 0, to / 4);
+    s->buffer_pos = (int)(to % 4);
+}
+
 /* The default bit generator's stream, the device kernels' contract: n
    uint32 values from word p = buffer_pos of the block at the counter on:
    value i is word (p + i) % 4 of Philox4x32-10 of the block at counter +
-   (p + i) / 4; then the counter moves on by (p + n) / 4 blocks and
-   buffer_pos becomes (p + n) % 4. Draws are therefore split-invariant:
-   n values then m are the n + m values of one draw. */
+   (p + i) / 4; then the state moves on by n words (ga__random_4x32_skip).
+   Draws are therefore split-invariant: n values then m are the n + m
+   values of one draw. */
 GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, uint32_t *out)
 {
     static const char func[] = "ga__random_uint32_4x32";
@@ -22103,16 +22167,154 @@ GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, u
     pthread_mutex_lock(&g->lock);
     ga_random_state *s = &g->state;
     const uint32_t key[2] = {(uint32_t)s->key[0], (uint32_t)(s->key[0] >> 32)};
+    uint64_t counter[2] = {s->counter[0], s->counter[1]};
+    int pos = s->buffer_pos;
     for (int64_t i = 0; i < n;) {
-        const uint32_t ctr[4] = {(uint32_t)s->counter[0], (uint32_t)(s->counter[0] >> 32), (uint32_t)s->counter[1],
-                                 (uint32_t)(s->counter[1] >> 32)};
+        const uint32_t ctr[4] = {(uint32_t)counter[0], (uint32_t)(counter[0] >> 32), (uint32_t)counter[1],
+                                 (uint32_t)(counter[1] >> 32)};
         uint32_t block[4];
         ga__philox4x32(ctr, key, block);
-        for (; i < n && s->buffer_pos < 4; i++) out[i] = block[s->buffer_pos++];
-        if (s->buffer_pos == 4) s->buffer_pos = 0, ga__words_add(s->counter, 2, 0, 1);
+        for (; i < n && pos < 4; i++) out[i] = block[pos++];
+        if (pos == 4) pos = 0, ga__words_add(counter, 2, 0, 1);
     }
+    ga__random_4x32_skip(s, (uint64_t)n);
     pthread_mutex_unlock(&g->lock);
     return GA_OK;
+}
+
+/* --- device draws -------------------------------------------------------- */
+
+/* The section's kernels (kernels/random.cu), resolved at first use:
+   [0] float32, [1] float64. */
+static struct {
+    CUkernel bits, random[2], normal[2];
+} ga__random_kernels;
+
+/* The global generators, one a device (cupy.random's), made at first use. */
+static pthread_mutex_t ga__random_lock = PTHREAD_MUTEX_INITIALIZER;
+static ga_generator *ga__random_globals[GA_MAX_DEVICES];
+
+/* A new reference to g, or to the current device's global generator (a
+   NULL g), made from the OS's entropy the first time; NULL on error. */
+static ga_generator *ga__random_acquire(const char *func, ga_generator *g)
+{
+    if (g) return ga_generator_retain(g);
+    pthread_mutex_lock(&ga__random_lock);
+    ga_generator **slot = &ga__random_globals[ga__t.device];
+    if (!*slot) *slot = ga__generator_seeded(func, GA_PHILOX4X32, NULL, 0);
+    g = ga_generator_retain(*slot);
+    pthread_mutex_unlock(&ga__random_lock);
+    return g;
+}
+
+/* The words a draw of `n` values takes: `words_per` a value (0: the bits
+   kernel, n bytes of ceil(n / 4) words), and the 16-byte groups they fill. */
+static uint64_t ga__random_words(int64_t n, int words_per, int64_t *groups)
+{
+    const uint64_t words = words_per ? (uint64_t)n * (uint64_t)words_per : ((uint64_t)n + 3) / 4;
+    *groups = (int64_t)((words + 3) / 4);
+    return words;
+}
+
+/* A new array of `shape` and `dtype` on the current device filled by the
+   random family's kernel `op` (cached in *slot), `words_per` words a value
+   (0: bytes), from g (NULL: the global generator), which moves on by the
+   words used. The launch happens under g's lock, so concurrent draws take
+   disjoint words in the order of their launches. */
+static ga_array *ga__random_draw(const char *func, ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype,
+                                 CUkernel *slot, const char *op, int words_per)
+{
+    if (g && g->state.bit_generator != GA_PHILOX4X32) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
+                  "draws of the Philox (NumPy) bit generator on the device are not implemented yet");
+        return NULL;
+    }
+    ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
+    if (!a || a->size == 0) return a; /* an empty draw takes no words, as NumPy's */
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, slot, op, ga__dtype_names[dtype], NULL, "philox4x32");
+    ga_generator *gen = f ? ga__random_acquire(func, g) : NULL;
+    if (!gen) {
+        ga_release(a);
+        return NULL;
+    }
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    p.n = a->size;
+    const uint64_t words = ga__random_words(p.n, words_per, &p.groups);
+    void *out = (void *)(uintptr_t)a->data;
+    void *args[] = {&out, &p};
+    pthread_mutex_lock(&gen->lock);
+    ga_random_state *s = &gen->state;
+    p.key[0] = (uint32_t)s->key[0];
+    p.key[1] = (uint32_t)(s->key[0] >> 32);
+    p.counter[0] = s->counter[0];
+    p.counter[1] = s->counter[1];
+    p.pos = s->buffer_pos;
+    /* whole warps: 31 groups a warp when the groups straddle blocks */
+    ga_status st = ga__launch(func, f, a->device, (p.groups + 30) / 31 * 32, args);
+    if (st == GA_OK) ga__random_4x32_skip(s, words);
+    pthread_mutex_unlock(&gen->lock);
+    ga_generator_release(gen);
+    if (st != GA_OK) {
+        ga_release(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* The kernel slot of a float32 or float64 draw, or NULL after NumPy's
+   TypeError for another dtype. */
+static CUkernel *ga__random_float_slot(const char *func, CUkernel slots[2], ga_dtype dtype, const char *numpy_name)
+{
+    if (dtype == GA_FLOAT32 || dtype == GA_FLOAT64) return &slots[dtype == GA_FLOAT64];
+    ga__error(GA_ERROR_TYPE, func, "Unsupported dtype \"%s\" for %s",
+              ga__dtype_valid(dtype) ? ga__dtype_names[dtype] : "invalid", numpy_name);
+    return NULL;
+}
+
+GPUARR_API ga_array *ga_random_random(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    static const char func[] = "ga_random_random";
+    CUkernel *slot = ga__random_float_slot(func, ga__random_kernels.random, dtype, "random");
+    if (!slot) return NULL;
+    return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "random", dtype == GA_FLOAT64 ? 2 : 1));
+}
+
+GPUARR_API ga_array *ga_random_standard_normal(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    static const char func[] = "ga_random_standard_normal";
+    CUkernel *slot = ga__random_float_slot(func, ga__random_kernels.normal, dtype, "standard_normal");
+    if (!slot) return NULL;
+    return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "normal", dtype == GA_FLOAT64 ? 2 : 1));
+}
+
+GPUARR_API ga_array *ga_random_bytes(ga_generator *g, int64_t length)
+{
+    return ga__ret(ga__random_draw("ga_random_bytes", g, 1, &length, GA_UINT8, &ga__random_kernels.bits, "bits", 0));
+}
+
+GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n)
+{
+    ga_generator *fresh = ga__generator_seeded("ga_random_seed", GA_PHILOX4X32, seed_words, n);
+    if (!fresh) return ga__t.error;
+    pthread_mutex_lock(&ga__random_lock);
+    ga_generator *old = ga__random_globals[ga__t.device];
+    ga__random_globals[ga__t.device] = fresh;
+    pthread_mutex_unlock(&ga__random_lock);
+    ga_generator_release(old);
+    return GA_OK;
+}
+
+/* Forgets the kernels and drops the global generators. */
+static void ga__random_shutdown(void)
+{
+    memset(&ga__random_kernels, 0, sizeof ga__random_kernels);
+    pthread_mutex_lock(&ga__random_lock);
+    for (int d = 0; d < GA_MAX_DEVICES; d++) {
+        ga_generator_release(ga__random_globals[d]);
+        ga__random_globals[d] = NULL;
+    }
+    pthread_mutex_unlock(&ga__random_lock);
 }
 
 /* >>abi */

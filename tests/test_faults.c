@@ -129,8 +129,9 @@ static ga_status program(bool check_values)
     ga_array *back = dl ? ga_from_dlpack(dl, -1, GA_COPY_IF_NEEDED) : NULL;
     ga_array *wrapped = ga_from_device_ptr(ga_data(b), GA_FLOAT32, 1, &n, NULL, -1, NULL, NULL);
     ga_array *mixed = ga_add(back, ga_index(wrapped, "::2"));
+    ga_array *drawn = ga_random_standard_normal(NULL, 1, &n, GA_FLOAT32); /* the random family */
     ga_status st = GA_OK;
-    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed) {
+    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");

@@ -7,7 +7,11 @@
    integer dtype, advance, jumped, spawn, and the state after each. The
    default bit generator, Philox4x32-10, against Random123's known answers,
    its seeding and its stream's contract. Error paths check NumPy's words.
-   No GPU needed. */
+   These need no GPU. The device tests (DEVICE_TEST, at the end) check the
+   draws of kernels/random.cu against the host's stream of the default bit
+   generator: raw words from every place in a block, random() and
+   standard_normal in float32 and float64, split invariance, the global
+   generator. */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
 #include "harness.h"
@@ -463,4 +467,379 @@ TEST(random_errors)
     CHECK_OK(ga__random_integers_pow2(g, GA_INT64, INT64_MIN, 64, 1, bytes));
     CHECK_OK(ga__random_integers_pow2(g, GA_UINT64, 0, 64, 1, bytes));
     ga_generator_release(g), ga_generator_release(d);
+}
+
+TEST(random_device_draw_errors_before_the_device)
+{
+    const uint32_t seed = 9;
+    const int64_t shape[1] = {4};
+    ga_generator *g = ga_random_default_rng(&seed, 1), *x = ga_random_philox(&seed, 1);
+    CHECK_ERROR(ga_random_random(g, 1, shape, GA_INT32) == NULL, GA_ERROR_TYPE,
+                "ga_random_random: Unsupported dtype \"int32\" for random");
+    CHECK_ERROR(ga_random_random(g, 1, shape, GA_FLOAT16) == NULL, GA_ERROR_TYPE, "Unsupported dtype \"float16\"");
+    CHECK_ERROR(ga_random_standard_normal(g, 1, shape, GA_COMPLEX64) == NULL, GA_ERROR_TYPE,
+                "ga_random_standard_normal: Unsupported dtype \"complex64\" for standard_normal");
+    CHECK_ERROR(ga_random_random(x, 1, shape, GA_FLOAT64) == NULL, GA_ERROR_NOT_IMPLEMENTED,
+                "draws of the Philox (NumPy) bit generator on the device are not implemented yet");
+    CHECK_ERROR(ga_random_bytes(x, 8) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_random_bytes: draws of the Philox");
+    CHECK_ERROR(ga_random_seed(&seed, -1) != GA_OK, GA_ERROR_VALUE, "ga_random_seed: n must be non-negative");
+    CHECK_OK(ga_random_seed(&seed, 1));
+    CHECK_OK(ga_random_seed(NULL, 0));
+    ga_generator_release(g), ga_generator_release(x);
+}
+
+/* ---- device draws ------------------------------------------------------- */
+
+/* The host's stream after `skip` words: n words of the default generator
+   seeded by `seed`. */
+static uint32_t *host_words(uint32_t seed, int skip, int64_t n)
+{
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    uint32_t *w = malloc(sizeof(uint32_t) * (size_t)(n + 4)), first[4];
+    if (!g || !w || ga__random_uint32_4x32(g, skip, first) != GA_OK || ga__random_uint32_4x32(g, n, w) != GA_OK) {
+        free(w);
+        w = NULL;
+    }
+    ga_generator_release(g);
+    return w;
+}
+
+/* A generator seeded by `seed` that has drawn `skip` words on the host. */
+static ga_generator *skipped_rng(uint32_t seed, int skip)
+{
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    uint32_t first[4];
+    if (g && ga__random_uint32_4x32(g, skip, first) != GA_OK) ga_generator_release(g), g = NULL;
+    return g;
+}
+
+/* The state g would have after `words` more words, and g's. */
+static bool state_moved_by(const ga_random_state *before, const ga_generator *g, uint64_t words)
+{
+    ga_random_state want = *before, got;
+    ga__random_4x32_skip(&want, words);
+    return ga_random_get_state(g, &got) == GA_OK && same_state(&want, &got);
+}
+
+/* a downloaded into a new host buffer (NULL on failure). */
+static void *fetch(const ga_array *a)
+{
+    void *h = malloc(ga_nbytes(a) ? ga_nbytes(a) : 1);
+    if (h && !download(a, h)) free(h), h = NULL;
+    return h;
+}
+
+static const int64_t word_counts[] = {0, 1, 3, 4, 5, 1000, (1 << 20) + 3};
+
+DEVICE_TEST(random_device_words_are_the_hosts)
+{
+    for (int c = 0; c < COUNT(word_counts); c++)
+        for (int skip = 0; skip < 4; skip++) {
+            const int64_t n = word_counts[c];
+            const uint32_t seed = 1000u + (uint32_t)skip;
+            uint32_t *want = host_words(seed, skip, n);
+            ga_generator *g = skipped_rng(seed, skip);
+            ga_random_state before;
+            CHECK(want && g && ga_random_get_state(g, &before) == GA_OK, "setup: %s", ga_last_error_message());
+            if (!want || !g) continue;
+            poison_next((size_t)n * 4);
+            ga_array *a = ga_random_bytes(g, 4 * n);
+            CHECK(a && ga_size(a) == 4 * n && ga_dtype_of(a) == GA_UINT8 && ga_ndim(a) == 1, "bytes(%lld): %s",
+                  (long long)(4 * n), ga_last_error_message());
+            uint32_t *got = a ? fetch(a) : NULL;
+            int64_t bad = -1;
+            for (int64_t i = 0; got && i < n && bad < 0; i++)
+                if (got[i] != want[i]) bad = i;
+            CHECK(got && bad < 0, "%lld words from word %d: word %lld is %08x, the host's %08x", (long long)n, skip,
+                  (long long)bad, got && bad >= 0 ? got[bad] : 0, bad >= 0 ? want[bad] : 0);
+            CHECK(state_moved_by(&before, g, (uint64_t)n), "%lld words from word %d move the state by %lld words",
+                  (long long)n, skip, (long long)n);
+            free(got), free(want);
+            ga_release(a);
+            ga_generator_release(g);
+        }
+}
+
+/* bytes(length) keeps the first length bytes of ceil(length / 4) words. */
+DEVICE_TEST(random_device_bytes_take_whole_words)
+{
+    for (int64_t len = 0; len < 40; len++)
+        for (int skip = 0; skip < 4; skip++) {
+            const uint32_t seed = 77;
+            uint32_t *want = host_words(seed, skip, (len + 3) / 4 + 1);
+            ga_generator *g = skipped_rng(seed, skip);
+            ga_random_state before;
+            if (!want || !g || ga_random_get_state(g, &before) != GA_OK) {
+                CHECK(0, "setup: %s", ga_last_error_message());
+                free(want), ga_generator_release(g);
+                continue;
+            }
+            poison_next((size_t)len);
+            ga_array *a = ga_random_bytes(g, len);
+            unsigned char *got = a ? fetch(a) : NULL;
+            CHECK(got && ga_size(a) == len && (len == 0 || memcmp(got, want, (size_t)len) == 0),
+                  "bytes(%lld) from word %d are the words' first bytes", (long long)len, skip);
+            CHECK(state_moved_by(&before, g, (uint64_t)(len + 3) / 4), "bytes(%lld) take %lld words", (long long)len,
+                  (long long)(len + 3) / 4);
+            free(got), free(want);
+            ga_release(a);
+            ga_generator_release(g);
+        }
+}
+
+static const int64_t value_counts[] = {0, 1, 2, 3, 7, 1000, (1 << 18) + 5};
+
+DEVICE_TEST(random_device_random_is_the_hosts_formula)
+{
+    for (int t = 0; t < 2; t++)
+        for (int c = 0; c < COUNT(value_counts); c++)
+            for (int skip = 0; skip < 4; skip++) {
+                const ga_dtype dt = t ? GA_FLOAT64 : GA_FLOAT32;
+                const int64_t n = value_counts[c], words = t ? 2 * n : n;
+                const uint32_t seed = 31u * (uint32_t)c + (uint32_t)skip;
+                uint32_t *w = host_words(seed, skip, words);
+                ga_generator *g = skipped_rng(seed, skip);
+                ga_random_state before;
+                if (!w || !g || ga_random_get_state(g, &before) != GA_OK) {
+                    CHECK(0, "setup: %s", ga_last_error_message());
+                    free(w), ga_generator_release(g);
+                    continue;
+                }
+                const int64_t shape[2] = {n > 1 ? 2 : 1, n > 1 ? n / 2 : n}; /* 2-d when it can */
+                const int ndim = n > 1 && n % 2 == 0 ? 2 : 1;
+                poison_next((size_t)n * (t ? 8 : 4));
+                ga_array *a = ga_random_random(g, ndim, ndim == 2 ? shape : &n, dt);
+                CHECK(a && ga_size(a) == n && ga_dtype_of(a) == dt, "random(%lld, %s): %s", (long long)n,
+                      ga_dtype_name(dt), ga_last_error_message());
+                void *got = a ? fetch(a) : NULL;
+                int64_t bad = -1;
+                for (int64_t i = 0; got && i < n && bad < 0; i++) {
+                    if (t) {
+                        const uint64_t u = (uint64_t)w[2 * i + 1] << 32 | w[2 * i];
+                        const double x = (double)(u >> 11) * (1.0 / 9007199254740992.0);
+                        if (memcmp(&x, (double *)got + i, 8) != 0) bad = i;
+                    } else {
+                        const float x = (float)(w[i] >> 8) * (1.0f / 16777216.0f);
+                        if (memcmp(&x, (float *)got + i, 4) != 0) bad = i;
+                    }
+                }
+                CHECK(got && bad < 0, "random(%lld, %s) from word %d: value %lld differs from the host's",
+                      (long long)n, ga_dtype_name(dt), skip, (long long)bad);
+                CHECK(state_moved_by(&before, g, (uint64_t)words), "random(%lld, %s) takes %lld words", (long long)n,
+                      ga_dtype_name(dt), (long long)words);
+                free(got), free(w);
+                ga_release(a);
+                ga_generator_release(g);
+            }
+}
+
+/* draw(n) then draw(m) is draw(n + m), for every draw and dtype. */
+DEVICE_TEST(random_device_draws_are_split_invariant)
+{
+    static const int64_t splits[][2] = {{1, 6}, {3, 1000}, {5, 77777}, {1000, 3}, {2, 2}, {0, 9}, {33, 0}};
+    for (int kind = 0; kind < 5; kind++)
+        for (int c = 0; c < COUNT(splits); c++) {
+            const uint32_t seed = 4242;
+            const int64_t n = splits[c][0], m = splits[c][1], nm = n + m;
+            const ga_dtype dt = kind == 4 ? GA_UINT8 : kind & 1 ? GA_FLOAT64 : GA_FLOAT32;
+            ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
+            ga_array *parts[2] = {NULL, NULL}, *whole = NULL;
+            for (int k = 0; k < 3; k++) {
+                ga_generator *gen = k < 2 ? g : h;
+                const int64_t len = k == 0 ? n : k == 1 ? m : nm;
+                ga_array *a = kind == 4   ? ga_random_bytes(gen, len)
+                              : kind < 2 ? ga_random_random(gen, 1, &len, dt)
+                                         : ga_random_standard_normal(gen, 1, &len, dt);
+                if (k < 2) parts[k] = a;
+                else whole = a;
+            }
+            const size_t isz = ga_dtype_itemsize(dt);
+            unsigned char *p0 = parts[0] ? fetch(parts[0]) : NULL, *p1 = parts[1] ? fetch(parts[1]) : NULL;
+            unsigned char *all = whole ? fetch(whole) : NULL;
+            CHECK(p0 && p1 && all && memcmp(all, p0, (size_t)n * isz) == 0 &&
+                      memcmp(all + (size_t)n * isz, p1, (size_t)m * isz) == 0,
+                  "draw %d (%s): %lld values then %lld are the %lld of one draw (%s)", kind, ga_dtype_name(dt),
+                  (long long)n, (long long)m, (long long)nm, ga_last_error_message());
+            ga_random_state sg, sh;
+            CHECK(ga_random_get_state(g, &sg) == GA_OK && ga_random_get_state(h, &sh) == GA_OK && same_state(&sg, &sh),
+                  "draw %d: the split draws leave the state of the whole", kind);
+            free(p0), free(p1), free(all);
+            ga_release(parts[0]), ga_release(parts[1]), ga_release(whole);
+            ga_generator_release(g), ga_generator_release(h);
+        }
+}
+
+/* The normal quantile to about 1e-15 for 0 < p < 1: Acklam's rational
+   approximation, then two Halley steps on erfc. */
+static double ref_normcdfinv(double p)
+{
+    static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                                1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                                6.680131188771972e+01,  -1.328068155288572e+01};
+    static const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                                -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+    static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                                3.754408661907416e+00};
+    double x;
+    if (p < 0.02425 || p > 1 - 0.02425) {
+        const double q = sqrt(-2 * log(p < 0.5 ? p : 1 - p));
+        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+        if (p > 0.5) x = -x;
+    } else {
+        const double q = p - 0.5, r = q * q;
+        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    }
+    for (int i = 0; i < 2; i++) {
+        const double e = 0.5 * erfc(-x / 1.4142135623730951) - p;
+        const double u = e * 2.5066282746310002 * exp(x * x / 2);
+        x = x - u / (1 + x * u / 2);
+    }
+    return x;
+}
+
+/* The normal of uniform index k of `bits` bits (24 or 53), as the kernels
+   take it: the mirror of the lower half for the upper. */
+static double ref_normal(uint64_t k, int bits)
+{
+    const uint64_t half = (uint64_t)1 << (bits - 1), top = ((uint64_t)1 << bits) - 1;
+    const double scale = ldexp(1.0, -bits);
+    return k < half ? ref_normcdfinv(((double)k + 0.5) * scale) : -ref_normcdfinv(((double)(top - k) + 0.5) * scale);
+}
+
+static uint64_t normal_index(const uint32_t *w, int64_t i, int f64)
+{
+    return f64 ? ((uint64_t)w[2 * i + 1] << 32 | w[2 * i]) >> 11 : w[i] >> 8;
+}
+
+static const uint32_t *sort_words;
+static int sort_f64;
+static int by_index(const void *x, const void *y)
+{
+    const uint64_t a = normal_index(sort_words, *(const int64_t *)x, sort_f64);
+    const uint64_t b = normal_index(sort_words, *(const int64_t *)y, sort_f64);
+    return a < b ? -1 : a > b;
+}
+
+DEVICE_TEST(random_device_standard_normal_values)
+{
+    for (int t = 0; t < 2; t++)
+        for (int skip = 0; skip < 4; skip++) {
+            const ga_dtype dt = t ? GA_FLOAT64 : GA_FLOAT32;
+            const int64_t n = 4099, words = t ? 2 * n : n;
+            const uint32_t seed = 555u + (uint32_t)skip;
+            uint32_t *w = host_words(seed, skip, words);
+            ga_generator *g = skipped_rng(seed, skip);
+            int64_t *order = malloc(sizeof(int64_t) * (size_t)n);
+            ga_array *a = g ? ga_random_standard_normal(g, 1, &n, dt) : NULL;
+            void *got = a ? fetch(a) : NULL;
+            CHECK(w && g && order && got, "standard_normal(%lld, %s): %s", (long long)n, ga_dtype_name(dt),
+                  ga_last_error_message());
+            if (w && order && got) {
+                int64_t bad = -1, sign_bad = -1, order_bad = -1;
+                double worst = 0;
+                for (int64_t i = 0; i < n; i++) {
+                    const uint64_t k = normal_index(w, i, t);
+                    const double x = t ? ((double *)got)[i] : ((float *)got)[i];
+                    const double want = ref_normal(k, t ? 53 : 24);
+                    const double err = fabs(x - want) / (fabs(want) > 1 ? fabs(want) : 1);
+                    if (err > worst) worst = err;
+                    if (!(err <= (t ? 1e-13 : 4e-6)) && bad < 0) bad = i;
+                    const bool upper = k >= (t ? (uint64_t)1 << 52 : 1u << 23);
+                    if ((upper ? !(x > 0) : !(x < 0)) && sign_bad < 0) sign_bad = i;
+                    order[i] = i;
+                }
+                CHECK(bad < 0, "standard_normal %s from word %d: value %lld is off the quantile of its uniform "
+                      "(largest error %g)", ga_dtype_name(dt), skip, (long long)bad, worst);
+                CHECK(sign_bad < 0, "standard_normal %s: value %lld has the sign of its uniform's half",
+                      ga_dtype_name(dt), (long long)sign_bad);
+                sort_words = w, sort_f64 = t;
+                qsort(order, (size_t)n, sizeof *order, by_index);
+                for (int64_t i = 1; i < n && order_bad < 0; i++) {
+                    const double x0 = t ? ((double *)got)[order[i - 1]] : ((float *)got)[order[i - 1]];
+                    const double x1 = t ? ((double *)got)[order[i]] : ((float *)got)[order[i]];
+                    if (x1 < x0) order_bad = i;
+                }
+                CHECK(order_bad < 0, "standard_normal %s: the values are in the order of their uniforms",
+                      ga_dtype_name(dt));
+            }
+            free(w), free(order), free(got);
+            ga_release(a);
+            ga_generator_release(g);
+        }
+}
+
+DEVICE_TEST(random_device_standard_normal_moments)
+{
+    const int64_t n = (int64_t)1 << 22;
+    for (int t = 0; t < 2; t++) {
+        const ga_dtype dt = t ? GA_FLOAT64 : GA_FLOAT32;
+        ga_generator *g = ga_random_default_rng(NULL, 0);
+        ga_array *a = g ? ga_random_standard_normal(g, 1, &n, dt) : NULL;
+        void *got = a ? fetch(a) : NULL;
+        CHECK(got != NULL, "standard_normal(2**22, %s): %s", ga_dtype_name(dt), ga_last_error_message());
+        if (got) {
+            double sum = 0, sum2 = 0;
+            for (int64_t i = 0; i < n; i++) {
+                const double x = t ? ((double *)got)[i] : ((float *)got)[i];
+                sum += x;
+                sum2 += x * x;
+            }
+            const double mean = sum / (double)n, var = sum2 / (double)n - mean * mean;
+            /* standard errors: 1/sqrt(n) for the mean, sqrt(2/n) for the variance */
+            CHECK(fabs(mean) <= 5 / sqrt((double)n), "standard_normal %s: mean %g of 2**22 values", ga_dtype_name(dt),
+                  mean);
+            CHECK(fabs(var - 1) <= 5 * sqrt(2 / (double)n), "standard_normal %s: variance %g of 2**22 values",
+                  ga_dtype_name(dt), var);
+        }
+        free(got);
+        ga_release(a);
+        ga_generator_release(g);
+    }
+}
+
+/* A NULL generator is the current device's global one; ga_random_seed
+   reseeds it as default_rng seeds a new one. */
+DEVICE_TEST(random_device_global_generator)
+{
+    const uint32_t seed = 2024;
+    const int64_t n = 1001;
+    CHECK_OK(ga_random_seed(&seed, 1));
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *a1 = ga_random_random(NULL, 1, &n, GA_FLOAT64), *a2 = ga_random_standard_normal(NULL, 1, &n, GA_FLOAT32);
+    ga_array *b1 = ga_random_random(g, 1, &n, GA_FLOAT64), *b2 = ga_random_standard_normal(g, 1, &n, GA_FLOAT32);
+    CHECK(a1 && a2 && b1 && b2, "draws from the global generator: %s", ga_last_error_message());
+    CHECK(same_array(a1, b1) && same_array(a2, b2), "ga_random_seed(s) then NULL draws are default_rng(s)'s");
+    ga_release(a1), ga_release(a2), ga_release(b1), ga_release(b2);
+    CHECK_OK(ga_random_seed(NULL, 0));
+    ga_array *c = ga_random_bytes(NULL, 16), *d = ga_random_bytes(NULL, 16);
+    CHECK(c && d && !same_array(c, d), "the global generator moves on between draws");
+    ga_release(c), ga_release(d);
+    ga_generator_release(g);
+}
+
+DEVICE_TEST(random_device_draw_errors)
+{
+    const uint32_t seed = 3;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    const int64_t neg[2] = {3, -1}, empty[2] = {0, 5};
+    CHECK_ERROR(ga_random_random(g, 2, neg, GA_FLOAT32) == NULL, GA_ERROR_VALUE,
+                "ga_random_random: negative dimensions are not allowed");
+    CHECK_ERROR(ga_random_standard_normal(g, 2, neg, GA_FLOAT64) == NULL, GA_ERROR_VALUE,
+                "negative dimensions are not allowed");
+    const int64_t minus = -4;
+    CHECK_ERROR(ga_random_bytes(g, minus) == NULL, GA_ERROR_VALUE, "negative dimensions are not allowed");
+    ga_array *e = ga_random_random(g, 2, empty, GA_FLOAT64);
+    CHECK(e && ga_size(e) == 0 && ga_ndim(e) == 2, "an empty draw: %s", ga_last_error_message());
+    ga_release(e);
+    CHECK(state_moved_by(&before, g, 0), "failed and empty draws take no words");
+    ga_array *z = ga_random_random(g, 0, NULL, GA_FLOAT32); /* 0-d: one value, one word */
+    CHECK(z && ga_ndim(z) == 0 && ga_size(z) == 1, "a 0-d draw: %s", ga_last_error_message());
+    CHECK(state_moved_by(&before, g, 1), "a 0-d float32 draw takes one word");
+    ga_release(z);
+    ga_generator_release(g);
 }
