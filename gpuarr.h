@@ -18269,7 +18269,9 @@ static void ga__linalg_shutdown(void) {}
 
 #define GA__NPY_MAGIC "\x93NUMPY"
 #define GA__NPY_MAX_HEADER 10000 /* NumPy's _MAX_HEADER_SIZE, without allow_pickle */
+#ifndef GA__NPY_CHUNK
 #define GA__NPY_CHUNK ((size_t)8 << 20) /* bytes per pinned staging buffer */
+#endif
 
 /* A parsed .npy header. */
 typedef struct ga__npy_header {
@@ -18807,6 +18809,24 @@ static char *ga__npy_name(const char *file)
     return name;
 }
 
+/* `file` opened to be written with `bytes` bytes: a regular file that
+   exists and is no longer is written over in place ("r+b"), else it is
+   created or truncated ("wb"); either way it holds exactly the bytes
+   written once they all are. Writing over the blocks a file has, rather
+   than truncating it first, wrote 4 GiB in 0.72 x the time on an ext4
+   disk (NumPy's tofile both ways, H200 machine); both keep the file itself
+   (its links, owner and mode) as NumPy's "wb" does. NULL with errno. */
+static FILE *ga__open_to_write(const char *file, uint64_t bytes)
+{
+    FILE *f = fopen(file, "r+b");
+    if (f) {
+        const long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+        if (size >= 0 && (uint64_t)size <= bytes && fseek(f, 0, SEEK_SET) == 0) return f;
+        fclose(f);
+    }
+    return fopen(file, "wb");
+}
+
 /* --- the bytes of .npy files and .npz members: stored or deflated ----------- */
 /* A .npy file's bytes go to and come from a file through these two: as
    they are (.npy files, ga_tofile, ga_fromfile, numpy.savez's stored
@@ -19019,10 +19039,16 @@ static void ga__npy_in_close(ga__npy_in *in)
    that cannot be started has its share done by the caller. (Saving the
    same way, each thread writing its chunks of the file, was slower than
    one writer: 4.0 s for 4 GiB on an H200 machine, where NumPy's one
-   write took 2.6 s; the writes of a file are serialised by the kernel.) */
-#define GA__PIO_MIN ((size_t)64 << 20)
+   write took 2.6 s; the writes of a file are serialised by the kernel.)
+   16 threads of 4 MiB loaded 4 GiB from the page cache in 87 ms on an H200
+   machine, where 8 took 99 ms, 4 took 168 ms and 32 of 2 MiB 90 ms. */
+#ifndef GA__PIO_CHUNK /* (overridable for measurements) */
 #define GA__PIO_CHUNK ((size_t)4 << 20)
-#define GA__PIO_THREADS 8
+#endif
+#ifndef GA__PIO_THREADS
+#define GA__PIO_THREADS 16
+#endif
+#define GA__PIO_MIN ((size_t)64 << 20)
 
 typedef struct ga__pio {
     const char *path;
@@ -19210,7 +19236,7 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr)
     ga_array *c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes);
     if (!c) return ga__t.error;
     char *name = ga__npy_name(file);
-    FILE *f = name ? fopen(name, "wb") : NULL;
+    FILE *f = name ? ga__open_to_write(name, (uint64_t)hbytes + ga_nbytes(c)) : NULL;
     ga_status st = GA_OK;
     if (!name) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
     else if (!f) st = ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", name, strerror(errno));
@@ -19338,11 +19364,12 @@ GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file, const char *
     if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
     ga_array *c = (a->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)a) : ga__contiguous_copy(func, a, a->dtype);
     if (!c) return ga__t.error;
-    FILE *f = fopen(file, "wb");
+    const bool text = sep && *sep; /* (text has no size known before) */
+    FILE *f = text ? fopen(file, "wb") : ga__open_to_write(file, ga_nbytes(c));
     ga_status st = GA_OK;
     if (!f) {
         st = ga__error(GA_ERROR_IO, func, "could not open %s for writing: %s", file, strerror(errno));
-    } else if (sep && *sep) {
+    } else if (text) {
         st = ga__text_write_data(func, f, c, file, sep, format);
     } else {
         ga__npy_out out;

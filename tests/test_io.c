@@ -651,6 +651,21 @@ DEVICE_TEST(save_and_load_round_trip)
     CHECK_OK(ga_save(tmp_path("named"), o));
     ga_array *b = ga_load(tmp_path("named.npy"));
     CHECK(same_array(o, b), "saved as named.npy: %s", ga_last_error_message());
+    /* a file that exists is written over, shorter or longer: it ends where
+       the .npy does (128 bytes of header, 8 of data) */
+    for (int longer = 0; longer < 2; longer++) {
+        FILE *junk = fopen(tmp_path("over.npy"), "wb");
+        for (int i = 0; junk && i < (longer ? 1000 : 50); i++) fputc('x', junk);
+        if (junk) fclose(junk);
+        CHECK_OK(ga_save(tmp_path("over.npy"), o));
+        FILE *g = fopen(tmp_path("over.npy"), "rb");
+        const long size = g && fseek(g, 0, SEEK_END) == 0 ? ftell(g) : -1;
+        if (g) fclose(g);
+        CHECK(size == 136, "saved over a file of %d bytes: %ld bytes, not 136", longer ? 1000 : 50, size);
+        ga_array *c = ga_load(tmp_path("over.npy"));
+        CHECK(c && same_array(o, c), "saved over a file of %d bytes: %s", longer ? 1000 : 50, ga_last_error_message());
+        ga_release(c);
+    }
     ga_release(b), ga_release(o);
     ga_clear_error();
 }
