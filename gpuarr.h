@@ -2464,6 +2464,147 @@ GPUARR_API ga_array *ga_random_standard_normal(ga_generator *g, int ndim, const 
    the stream). */
 GPUARR_API ga_array *ga_random_bytes(ga_generator *g, int64_t length);
 
+/* numpy.random.Generator's distributions that take parameters, for
+   ga_random_call. X(ENUM, name, nparams, then three (parameter name,
+   NumPy's constraint on it), result, sampler): result FLOAT64, INT64, or
+   FLOATING (float32 or float64 by the call's dtype); sampler FIXED (a
+   fixed number of words a value: n values then m are the n + m values of
+   one draw) or ELEMENT (rejection sampling: value i of a draw takes the
+   words of its own counter blocks, see ga_random_call). The constraints
+   are NumPy's (_common.pyx), with its words: NON_NEGATIVE "scale < 0"
+   (NaN passes), POSITIVE "a <= 0" (NaN passes), POSITIVE_NOT_NAN,
+   BOUNDED_0_1 "p < 0, p > 1 or p is NaN", BOUNDED_GT_0_1, BOUNDED_LT_0_1,
+   GT_1, POISSON ("lam value too large", "lam < 0 or lam is NaN"). */
+#define GA_RANDOM_DISTRIBUTION_LIST(X)                                                                   \
+    X(UNIFORM, uniform, 2, low, NONE, high, NONE, _, NONE, FLOAT64, FIXED)                               \
+    X(NORMAL, normal, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                        \
+    X(LOGNORMAL, lognormal, 2, mean, NONE, sigma, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                 \
+    X(STANDARD_EXPONENTIAL, standard_exponential, 0, _, NONE, _, NONE, _, NONE, FLOATING, FIXED)        \
+    X(EXPONENTIAL, exponential, 1, scale, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED)               \
+    X(LAPLACE, laplace, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                      \
+    X(LOGISTIC, logistic, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                    \
+    X(GUMBEL, gumbel, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                        \
+    X(WEIBULL, weibull, 1, a, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED)                            \
+    X(PARETO, pareto, 1, a, POSITIVE, _, NONE, _, NONE, FLOAT64, FIXED)                                  \
+    X(POWER, power, 1, a, POSITIVE, _, NONE, _, NONE, FLOAT64, FIXED)                                    \
+    X(RAYLEIGH, rayleigh, 1, scale, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED)                      \
+    X(STANDARD_CAUCHY, standard_cauchy, 0, _, NONE, _, NONE, _, NONE, FLOAT64, FIXED)                    \
+    X(TRIANGULAR, triangular, 3, left, NONE, mode, NONE, right, NONE, FLOAT64, FIXED)                     \
+    X(GEOMETRIC, geometric, 1, p, BOUNDED_GT_0_1, _, NONE, _, NONE, INT64, FIXED)
+
+/* The distributions, GA_RANDOM_<ENUM>. */
+typedef enum ga_distribution {
+#define GA__DISTRIBUTION_ENUM(E, name, n, p0, c0, p1, c1, p2, c2, result, sampler) GA_RANDOM_##E,
+    GA_RANDOM_DISTRIBUTION_LIST(GA__DISTRIBUTION_ENUM)
+#undef GA__DISTRIBUTION_ENUM
+    GA_NUM_DISTRIBUTIONS
+} ga_distribution;
+
+/* numpy.random.Generator.<name>(params..., size, dtype) with parameters
+   that are C scalars or arrays: params[k] for each of the distribution's
+   parameters in NumPy's order (ga_operand_scalar or ga_operand_array; an
+   array of any real dtype, taken as float64, integers exactly), which
+   broadcast together and against the size as NumPy's do. shape NULL is
+   NumPy's size=None: the parameters' broadcast shape (a 0-d array for
+   scalars); else the parameters must broadcast to (ndim, shape) (NumPy's
+   ValueError otherwise). dtype: GA_FLOAT32 or GA_FLOAT64 for the
+   FLOATING results, GA_DTYPE_INVALID (or the result's dtype) for the
+   others. Each parameter is checked with NumPy's words (GA_ERROR_VALUE
+   "scale < 0", "p <= 0, p > 1 or p is NaN", ...; arrays: "... contains
+   NaNs"), scalars on the host, arrays on the device before the draw (the
+   call waits for that check). The draw itself is as the other draws: a
+   new array on the current device and stream, g moved past the words it
+   took (NULL g: the global generator). FIXED samplers take one word a
+   float32 value and two a float64 or int64 value, transformed by NumPy's
+   formula where NumPy inverts a uniform (uniform, exponential, laplace,
+   logistic, gumbel, weibull, pareto, power, rayleigh, triangular,
+   geometric) and by the inverse CDF where NumPy uses a ziggurat or two
+   normals (normal, lognormal, standard_exponential, standard_cauchy):
+   NumPy's distributions, not its values. */
+GPUARR_API ga_array *ga_random_call(ga_generator *g, ga_distribution dist, const ga_operand *params, int ndim,
+                                    const int64_t *shape, ga_dtype dtype);
+
+/* NumPy's name of a distribution ("normal") and its number of parameters;
+   NULL and -1 for a number that is none. */
+GPUARR_API const char *ga_random_distribution_name(ga_distribution dist);
+GPUARR_API int ga_random_distribution_nparams(ga_distribution dist);
+
+/* The distributions with C scalar parameters: each is ga_random_call with
+   those scalars and (ndim, shape) as the size (a NULL shape: a 0-d array).
+   numpy.random.Generator.uniform(low, high, size): low + (high - low) *
+   random(), float64 (GA_ERROR_OVERFLOW "Range exceeds valid bounds" where
+   high - low is not finite). */
+GPUARR_API ga_array *ga_random_uniform(ga_generator *g, double low, double high, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.normal(loc, scale, size): loc + scale *
+   standard_normal, float64; scale >= 0. */
+GPUARR_API ga_array *ga_random_normal(ga_generator *g, double loc, double scale, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.lognormal(mean, sigma, size): exp(normal(mean,
+   sigma)), float64; sigma >= 0. */
+GPUARR_API ga_array *ga_random_lognormal(ga_generator *g, double mean, double sigma, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.standard_exponential(size, dtype): -log1p(-u) of
+   random()'s u (NumPy's method="inv"), float32 or float64. */
+GPUARR_API ga_array *ga_random_standard_exponential(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype);
+
+/* numpy.random.Generator.exponential(scale, size): scale *
+   standard_exponential, float64; scale >= 0. */
+GPUARR_API ga_array *ga_random_exponential(ga_generator *g, double scale, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.laplace(loc, scale, size), float64; scale >= 0. */
+GPUARR_API ga_array *ga_random_laplace(ga_generator *g, double loc, double scale, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.logistic(loc, scale, size), float64; scale >= 0. */
+GPUARR_API ga_array *ga_random_logistic(ga_generator *g, double loc, double scale, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.gumbel(loc, scale, size), float64; scale >= 0. */
+GPUARR_API ga_array *ga_random_gumbel(ga_generator *g, double loc, double scale, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.weibull(a, size): E ** (1 / a) of a standard
+   exponential E (0 for a = 0), float64; a >= 0. */
+GPUARR_API ga_array *ga_random_weibull(ga_generator *g, double a, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.pareto(a, size): the Lomax (Pareto II)
+   distribution, expm1(E / a), float64; a > 0. */
+GPUARR_API ga_array *ga_random_pareto(ga_generator *g, double a, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.power(a, size): (1 - exp(-E)) ** (1 / a), in
+   [0, 1], float64; a > 0. */
+GPUARR_API ga_array *ga_random_power(ga_generator *g, double a, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.rayleigh(scale, size): scale * sqrt(2 E),
+   float64; scale >= 0. */
+GPUARR_API ga_array *ga_random_rayleigh(ga_generator *g, double scale, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.standard_cauchy(size): tan(pi (u - 1/2)) of the
+   open-interval uniform, float64. */
+GPUARR_API ga_array *ga_random_standard_cauchy(ga_generator *g, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.triangular(left, mode, right, size), float64;
+   left <= mode <= right and left < right ("left > mode", "mode > right",
+   "left == right"). */
+GPUARR_API ga_array *ga_random_triangular(ga_generator *g, double left, double mode, double right, int ndim,
+                                          const int64_t *shape);
+
+/* numpy.random.Generator.geometric(p, size): the number of trials to the
+   first success, int64 (>= 1), by inversion; 0 < p <= 1. */
+GPUARR_API ga_array *ga_random_geometric(ga_generator *g, double p, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.integers(low, high, size, dtype, endpoint):
+   integers from [low, high) ([low, high] with endpoint) of a bool or
+   integer dtype (GA_DTYPE_INVALID: int64). low and high are integer
+   scalars (ga_int, ga_uint: uint64's whole range can be asked for). The
+   range must lie inside the dtype (NumPy's "low is out of bounds for
+   int8", "high is out of bounds for int8") and be non-empty ("low >= high",
+   "low > high" with endpoint). A range of one value takes no words. A
+   range of 2**k values takes k bits of NumPy's Lemire draw, as NumPy does
+   (a fixed number of bits a value: bool 1, 8- and 16-bit dtypes 8 and 16
+   bits of a word, 32-bit dtypes and 64-bit ones with k <= 32 one word,
+   others two); other ranges are GA_ERROR_NOT_IMPLEMENTED so far. */
+GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scalar high, int ndim,
+                                        const int64_t *shape, ga_dtype dtype, bool endpoint);
+
 /* cupy.random.seed(seed): reseeds the current device's global generator
    (the one a NULL g draws from) as ga_random_default_rng(seed_words, n)
    seeds a new one; NULL seed_words: fresh entropy from the OS. Errors as
@@ -2561,16 +2702,53 @@ typedef struct ga__linspace_params {
 /* A draw of the default bit generator (kernels/random.cu): word j of the
    draw is word j % 4 of Philox4x32-10 of the block at counter + j / 4
    (128 bits, words 0 and 1 in counter[0]) under key, j counted from word
-   pos (0-3) of the first block; n values (the bits kernel: bytes) in
-   `groups` groups of four words (16 output bytes). */
+   pos (0-3) of the first block; n values, a fixed number of bits each. */
 typedef struct ga__random_params {
     uint32_t key[2];
     uint64_t counter[2];
     int64_t n;
-    int64_t groups;
     int32_t pos;
+    int32_t op;             /* the distribution (ga_distribution) of the fixed kernels */
+    double value[3];        /* its parameters: value[k], or array[k][i] where array[k] is not NULL */
+    const double *array[3]; /* (C-contiguous float64 of the output's shape) */
+    uint64_t ilow;          /* integers: the low bound, as uint64 */
+    int32_t shift;          /* integers: the value is ilow + (bits >> shift) */
     int32_t unused;
 } ga__random_params;
+
+/* NumPy's constraints on a distribution's parameters (_common.pyx's
+   CONS_*; GA_RANDOM_DISTRIBUTION_LIST names them), and which of them value
+   v violates: 0, or 1 (the bound), 2 (NaN, where NaN has its own message),
+   4 (POISSON's "value too large"). The host checks scalars with it and
+   the kernel ga_random_check_float64 each value of an array: its params'
+   op holds the constraint of parameter k in bits 4k..4k+3 and that of the
+   parameters together in bits 12..15; it or's the violations of parameter
+   k into bits 4k.. of its flag word, and those of the relation into bits
+   12.. . */
+enum {
+    GA__CONS_NONE,
+    GA__CONS_NON_NEGATIVE,
+    GA__CONS_POSITIVE,
+    GA__CONS_POSITIVE_NOT_NAN,
+    GA__CONS_BOUNDED_0_1,
+    GA__CONS_BOUNDED_GT_0_1,
+    GA__CONS_BOUNDED_LT_0_1,
+    GA__CONS_GT_1,
+    GA__CONS_POISSON,
+    GA__CONS_RANGE,     /* (low, high): high - low finite (uniform) */
+    GA__CONS_TRIANGULAR /* (left, mode, right): 1 left > mode, 2 mode > right, 4 left == right */
+};
+#define GA__POISSON_LAM_MAX 9.2233720064847708e18 /* NumPy's: int64 max - sqrt(int64 max) * 10 */
+#define GA__CONS_VIOLATION(cons, v)                                                                   \
+    ((cons) == GA__CONS_NON_NEGATIVE        ? (!isnan(v) && signbit(v) ? 1u : 0u)                     \
+     : (cons) == GA__CONS_POSITIVE          ? (!isnan(v) && (v) <= 0 ? 1u : 0u)                       \
+     : (cons) == GA__CONS_POSITIVE_NOT_NAN  ? (isnan(v) ? 2u : (v) <= 0 ? 1u : 0u)                     \
+     : (cons) == GA__CONS_BOUNDED_0_1       ? ((v) >= 0 && (v) <= 1 ? 0u : 1u)                        \
+     : (cons) == GA__CONS_BOUNDED_GT_0_1    ? ((v) > 0 && (v) <= 1 ? 0u : 1u)                         \
+     : (cons) == GA__CONS_BOUNDED_LT_0_1    ? ((v) >= 0 && (v) < 1 ? 0u : 1u)                         \
+     : (cons) == GA__CONS_GT_1              ? ((v) > 1 ? 0u : 1u)                                     \
+     : (cons) == GA__CONS_POISSON           ? ((v) > GA__POISSON_LAM_MAX ? 4u : (v) >= 0 ? 0u : 1u)   \
+                                            : 0u)
 
 /* The `result` column of the ufunc lists: how a loop of dtype L reads and
    writes. SAME: every operand L. BOOL: output bool. COMPARE: output bool,
@@ -5082,6 +5260,16 @@ static void ga__format_shape(char *out, size_t n, int ndim, const int64_t *shape
     size_t len = (size_t)snprintf(out, n, "(");
     for (int d = 0; d < ndim && len < n; d++)
         len += (size_t)snprintf(out + len, n - len, d ? ",%lld" : "%lld", (long long)shape[d]);
+    if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
+}
+
+/* A shape as Python prints the tuple: "(5, 3)", "(3,)", "()" (NumPy's
+   messages that format a tuple in Python). */
+static void ga__format_tuple(char *out, size_t n, int ndim, const int64_t *shape)
+{
+    size_t len = (size_t)snprintf(out, n, "(");
+    for (int d = 0; d < ndim && len < n; d++)
+        len += (size_t)snprintf(out + len, n - len, d ? ", %lld" : "%lld", (long long)shape[d]);
     if (len < n) snprintf(out + len, n - len, ndim == 1 ? ",)" : ")");
 }
 
@@ -22212,9 +22400,9 @@ GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, u
 /* --- device draws -------------------------------------------------------- */
 
 /* The section's kernels (kernels/random.cu), resolved at first use:
-   [0] float32, [1] float64. */
+   [0] float32, [1] float64 (fixed: [2] int64); integers by output size. */
 static struct {
-    CUkernel bits, random[2], normal[2];
+    CUkernel bits, random[2], normal[2], fixed[3], check, integers[6];
 } ga__random_kernels;
 
 /* The global generators, one a device (cupy.random's), made at first use. */
@@ -22234,55 +22422,59 @@ static ga_generator *ga__random_acquire(const char *func, ga_generator *g)
     return g;
 }
 
-/* The words a draw of `n` values takes: `words_per` a value (0: the bits
-   kernel, n bytes of ceil(n / 4) words), and the 16-byte groups they fill. */
-static uint64_t ga__random_words(int64_t n, int words_per, int64_t *groups)
+/* GA_OK where g (NULL: the global generator) draws on the device. */
+static ga_status ga__random_device_generator(const char *func, const ga_generator *g)
 {
-    const uint64_t words = words_per ? (uint64_t)n * (uint64_t)words_per : ((uint64_t)n + 3) / 4;
-    *groups = (int64_t)((words + 3) / 4);
-    return words;
+    if (g && g->state.bit_generator != GA_PHILOX4X32)
+        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
+                         "draws of the Philox (NumPy) bit generator on the device are not implemented yet");
+    return GA_OK;
 }
 
-/* A new array of `shape` and `dtype` on the current device filled by the
-   random family's kernel `op` (cached in *slot), `words_per` words a value
-   (0: bytes), from g (NULL: the global generator), which moves on by the
-   words used. The launch happens under g's lock, so concurrent draws take
+/* Fills the new C-contiguous `a` with the random family's fill kernel f,
+   `bits` bits of g's stream a value (p's other fields set by the caller),
+   and moves g (NULL: the global generator) past the words used, ceil(n *
+   bits / 32). The launch happens under g's lock, so concurrent draws take
    disjoint words in the order of their launches. */
-static ga_array *ga__random_draw(const char *func, ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype,
-                                 CUkernel *slot, const char *op, int words_per)
+static ga_status ga__random_fill(const char *func, ga_generator *g, CUfunction f, ga_array *a, ga__random_params *p,
+                                 int bits)
 {
-    if (g && g->state.bit_generator != GA_PHILOX4X32) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
-                  "draws of the Philox (NumPy) bit generator on the device are not implemented yet");
-        return NULL;
-    }
-    ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
-    if (!a || a->size == 0) return a; /* an empty draw takes no words, as NumPy's */
-    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, slot, op, ga__dtype_names[dtype], NULL, "philox4x32");
+    if (a->size == 0) return GA_OK; /* an empty draw takes no words, as NumPy's */
     ga_generator *gen = f ? ga__random_acquire(func, g) : NULL;
-    if (!gen) {
-        ga_release(a);
-        return NULL;
-    }
-    ga__random_params p;
-    memset(&p, 0, sizeof p);
-    p.n = a->size;
-    const uint64_t words = ga__random_words(p.n, words_per, &p.groups);
+    if (!gen) return ga__t.error;
+    p->n = a->size;
+    const int64_t per_group = 128 / bits, groups = (p->n + per_group - 1) / per_group;
+    const uint64_t words = ((uint64_t)p->n * (uint64_t)bits + 31) / 32;
     void *out = (void *)(uintptr_t)a->data;
-    void *args[] = {&out, &p};
+    void *args[] = {&out, p};
     pthread_mutex_lock(&gen->lock);
     ga_random_state *s = &gen->state;
-    p.key[0] = (uint32_t)s->key[0];
-    p.key[1] = (uint32_t)(s->key[0] >> 32);
-    p.counter[0] = s->counter[0];
-    p.counter[1] = s->counter[1];
-    p.pos = s->buffer_pos;
+    p->key[0] = (uint32_t)s->key[0];
+    p->key[1] = (uint32_t)(s->key[0] >> 32);
+    p->counter[0] = s->counter[0];
+    p->counter[1] = s->counter[1];
+    p->pos = s->buffer_pos;
     /* whole warps: 31 groups a warp when the groups straddle blocks */
-    ga_status st = ga__launch(func, f, a->device, (p.groups + 30) / 31 * 32, args);
+    ga_status st = ga__launch(func, f, a->device, (groups + 30) / 31 * 32, args);
     if (st == GA_OK) ga__random_4x32_skip(s, words);
     pthread_mutex_unlock(&gen->lock);
     ga_generator_release(gen);
-    if (st != GA_OK) {
+    return st;
+}
+
+/* A new array of `shape` and `dtype` on the current device filled by the
+   random family's kernel `op` (cached in *slot), `bits` bits a value, from
+   g (NULL: the global generator). */
+static ga_array *ga__random_draw(const char *func, ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype,
+                                 CUkernel *slot, const char *op, int bits)
+{
+    if (ga__random_device_generator(func, g) != GA_OK) return NULL;
+    ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
+    if (!a || a->size == 0) return a;
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, slot, op, ga__dtype_names[dtype], NULL, "philox4x32");
+    if (ga__random_fill(func, g, f, a, &p, bits) != GA_OK) {
         ga_release(a);
         return NULL;
     }
@@ -22304,7 +22496,7 @@ GPUARR_API ga_array *ga_random_random(ga_generator *g, int ndim, const int64_t *
     static const char func[] = "ga_random_random";
     CUkernel *slot = ga__random_float_slot(func, ga__random_kernels.random, dtype, "random");
     if (!slot) return NULL;
-    return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "random", dtype == GA_FLOAT64 ? 2 : 1));
+    return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "random", dtype == GA_FLOAT64 ? 64 : 32));
 }
 
 GPUARR_API ga_array *ga_random_standard_normal(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype)
@@ -22312,12 +22504,545 @@ GPUARR_API ga_array *ga_random_standard_normal(ga_generator *g, int ndim, const 
     static const char func[] = "ga_random_standard_normal";
     CUkernel *slot = ga__random_float_slot(func, ga__random_kernels.normal, dtype, "standard_normal");
     if (!slot) return NULL;
-    return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "normal", dtype == GA_FLOAT64 ? 2 : 1));
+    return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "normal", dtype == GA_FLOAT64 ? 64 : 32));
 }
 
 GPUARR_API ga_array *ga_random_bytes(ga_generator *g, int64_t length)
 {
-    return ga__ret(ga__random_draw("ga_random_bytes", g, 1, &length, GA_UINT8, &ga__random_kernels.bits, "bits", 0));
+    return ga__ret(ga__random_draw("ga_random_bytes", g, 1, &length, GA_UINT8, &ga__random_kernels.bits, "bits", 8));
+}
+
+/* --- distributions ---------------------------------------------------------- */
+
+/* A distribution's row of GA_RANDOM_DISTRIBUTION_LIST. */
+typedef struct ga__distribution_info {
+    const char *func;     /* "ga_random_normal" */
+    const char *name;     /* NumPy's, "normal" */
+    int nparams;
+    const char *param[3]; /* NumPy's names */
+    unsigned char cons[3];
+    char result;  /* 'd' float64, 'l' int64, 'f' float32 or float64 by the dtype */
+    char sampler; /* 'x' fixed, 'e' per element */
+} ga__distribution_info;
+
+#define GA__RESULT_FLOAT64 'd'
+#define GA__RESULT_INT64 'l'
+#define GA__RESULT_FLOATING 'f'
+#define GA__SAMPLER_FIXED 'x'
+#define GA__SAMPLER_ELEMENT 'e'
+static const ga__distribution_info ga__distributions[GA_NUM_DISTRIBUTIONS] = {
+#define GA__DISTRIBUTION_INFO(E, name, n, p0, c0, p1, c1, p2, c2, result, sampler)                              \
+    {"ga_random_" #name, #name, n, {#p0, #p1, #p2}, {GA__CONS_##c0, GA__CONS_##c1, GA__CONS_##c2}, \
+     GA__RESULT_##result, GA__SAMPLER_##sampler},
+    GA_RANDOM_DISTRIBUTION_LIST(GA__DISTRIBUTION_INFO)
+#undef GA__DISTRIBUTION_INFO
+};
+
+GPUARR_API const char *ga_random_distribution_name(ga_distribution dist)
+{
+    return (int)dist >= 0 && dist < GA_NUM_DISTRIBUTIONS ? ga__distributions[dist].name : NULL;
+}
+
+GPUARR_API int ga_random_distribution_nparams(ga_distribution dist)
+{
+    return (int)dist >= 0 && dist < GA_NUM_DISTRIBUTIONS ? ga__distributions[dist].nparams : -1;
+}
+
+/* NumPy's ValueError for the violations `bad` of constraint `cons` by the
+   parameter `name` (a scalar: "is NaN"; an array: "contains NaNs"). */
+static ga_status ga__random_constraint_error(const char *func, const char *name, int cons, unsigned bad, bool array)
+{
+    const char *nan = array ? "contains NaNs" : "is NaN";
+    switch (cons) {
+    case GA__CONS_NON_NEGATIVE: return ga__error(GA_ERROR_VALUE, func, "%s < 0", name);
+    case GA__CONS_POSITIVE: return ga__error(GA_ERROR_VALUE, func, "%s <= 0", name);
+    case GA__CONS_POSITIVE_NOT_NAN:
+        return bad & 2 ? ga__error(GA_ERROR_VALUE, func, "%s must not be NaN", name)
+                       : ga__error(GA_ERROR_VALUE, func, "%s <= 0", name);
+    case GA__CONS_BOUNDED_0_1: return ga__error(GA_ERROR_VALUE, func, "%s < 0, %s > 1 or %s %s", name, name, name, nan);
+    case GA__CONS_BOUNDED_GT_0_1:
+        return ga__error(GA_ERROR_VALUE, func, "%s <= 0, %s > 1 or %s %s", name, name, name, nan);
+    case GA__CONS_BOUNDED_LT_0_1:
+        return ga__error(GA_ERROR_VALUE, func, "%s < 0, %s >= 1 or %s %s", name, name, name, nan);
+    case GA__CONS_GT_1: return ga__error(GA_ERROR_VALUE, func, "%s <= 1 or %s %s", name, name, nan);
+    case GA__CONS_POISSON:
+        return bad & 4 ? ga__error(GA_ERROR_VALUE, func, "%s value too large", name)
+                       : ga__error(GA_ERROR_VALUE, func, "%s < 0 or %s %s", name, name, nan);
+    case GA__CONS_RANGE: return ga__error(GA_ERROR_OVERFLOW, func, "Range exceeds valid bounds");
+    default: /* GA__CONS_TRIANGULAR */
+        return ga__error(GA_ERROR_VALUE, func, "%s", bad & 1 ? "left > mode" : bad & 2 ? "mode > right" : "left == right");
+    }
+}
+
+/* The constraint that binds a distribution's parameters together. */
+static int ga__random_relation(ga_distribution d)
+{
+    return d == GA_RANDOM_UNIFORM ? GA__CONS_RANGE : d == GA_RANDOM_TRIANGULAR ? GA__CONS_TRIANGULAR : GA__CONS_NONE;
+}
+
+/* Which of the relation's conditions the scalars v break (bits as the
+   check kernel's). */
+static unsigned ga__random_relation_violation(int rel, const double *v)
+{
+    if (rel == GA__CONS_RANGE) return isfinite(v[1] - v[0]) ? 0u : 1u;
+    if (rel == GA__CONS_TRIANGULAR) return (v[0] > v[1] ? 1u : 0u) | (v[1] > v[2] ? 2u : 0u) | (v[0] == v[2] ? 4u : 0u);
+    return 0;
+}
+
+/* The parameters of one draw: the output's shape, and each parameter a
+   scalar or an array of that shape. */
+typedef struct ga__random_args {
+    int ndim;
+    int64_t shape[GA_MAXDIMS];
+    double value[3];
+    ga_array *array[3]; /* owned: C-contiguous float64 of `shape`, or NULL */
+} ga__random_args;
+
+static void ga__random_args_release(ga__random_args *a)
+{
+    for (int k = 0; k < 3; k++) ga_release(a->array[k]);
+}
+
+/* NumPy's error where the shapes of np.broadcast's arguments do not
+   broadcast: the first argument that meets an earlier one it does not
+   broadcast with. */
+static ga_status ga__random_broadcast_error(const char *func, int n, const int *ndims, const int64_t *const *shapes)
+{
+    int bad = 0, nd = 0;
+    int64_t out[GA_MAXDIMS];
+    for (int j = 1; j < n; j++)
+        for (int i = 0; i < j; i++) {
+            const int pair_nd[2] = {ndims[i], ndims[j]};
+            const int64_t *pair[2] = {shapes[i], shapes[j]};
+            if (ga__broadcast_shapes(2, pair_nd, pair, &nd, out, &bad)) continue;
+            char si[GA_MAXDIMS * 24], sj[GA_MAXDIMS * 24];
+            ga__format_shape(si, sizeof si, ndims[i], shapes[i]);
+            ga__format_shape(sj, sizeof sj, ndims[j], shapes[j]);
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg %d "
+                             "with shape %s and arg %d with shape %s.",
+                             i, si, j, sj);
+        }
+    return ga__broadcast_error(func, n, ndims, shapes);
+}
+
+/* The output's shape: (ndim, shape), which the array parameters must
+   broadcast to, or their broadcast shape where shape is NULL (NumPy's
+   size=None). NumPy's errors, its arguments numbered as np.broadcast's:
+   the size first where there is one, then each parameter (a scalar as
+   0-d). */
+static ga_status ga__random_shape(const char *func, int nparams, const ga_operand *params, int ndim,
+                                  const int64_t *shape, ga__random_args *args)
+{
+    int ndims[4], n = 0, bad = 0;
+    const int64_t *shapes[4];
+    if (shape) {
+        if (ndim < 0 || ndim > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS);
+        for (int d = 0; d < ndim; d++)
+            if (shape[d] < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        ndims[n] = ndim, shapes[n++] = shape;
+    }
+    for (int k = 0; k < nparams; k++) {
+        ndims[n] = params[k].array ? params[k].array->ndim : 0;
+        shapes[n++] = params[k].array ? params[k].array->shape : NULL;
+    }
+    if (!ga__broadcast_shapes(n, ndims, shapes, &args->ndim, args->shape, &bad))
+        return ga__random_broadcast_error(func, n, ndims, shapes);
+    if (shape) {
+        int64_t inputs[GA_MAXDIMS];
+        int inputs_nd = 0;
+        ga__broadcast_shapes(n - 1, ndims + 1, shapes + 1, &inputs_nd, inputs, &bad);
+        if (args->ndim != ndim || memcmp(args->shape, shape, (size_t)ndim * sizeof *shape) != 0) {
+            char want[GA_MAXDIMS * 24], got[GA_MAXDIMS * 24];
+            ga__format_tuple(want, sizeof want, ndim, shape);
+            ga__format_tuple(got, sizeof got, inputs_nd, inputs);
+            return ga__error(GA_ERROR_VALUE, func,
+                             "Output size %s is not compatible with broadcast dimensions of inputs %s.", want, got);
+        }
+    }
+    return GA_OK;
+}
+
+/* Parameter k: a scalar checked here, or an array made C-contiguous
+   float64 of the output's shape (its checks run on the device later). */
+static ga_status ga__random_param(const char *func, const ga__distribution_info *info, int k, const ga_operand *op,
+                                  ga__random_args *args)
+{
+    if (!op->array) {
+        const ga_scalar sc = op->scalar;
+        if (sc.kind == GA_SCALAR_COMPLEX) return ga__error(GA_ERROR_TYPE, func, "can't convert complex to float");
+        const double v = sc.kind == GA_SCALAR_BOOL ? (double)sc.value.b
+                         : sc.kind == GA_SCALAR_INT  ? (double)sc.value.i
+                         : sc.kind == GA_SCALAR_UINT ? (double)sc.value.u
+                                                     : sc.value.f;
+        const unsigned bad = GA__CONS_VIOLATION(info->cons[k], v);
+        if (bad) return ga__random_constraint_error(func, info->param[k], info->cons[k], bad, false);
+        args->value[k] = v;
+        return GA_OK;
+    }
+    const ga_array *x = op->array;
+    if (ga__is_complex(x->dtype))
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
+                         ga__dtype_names[x->dtype]);
+    if (x->device != ga__t.device)
+        return ga__error(GA_ERROR_VALUE, func, "parameter %s is on device %d, the draw on device %d", info->param[k],
+                         x->device, ga__t.device);
+    const bool same_shape = x->ndim == args->ndim && memcmp(x->shape, args->shape, (size_t)x->ndim * sizeof *x->shape) == 0;
+    ga_array *c = x->dtype == GA_FLOAT64 && (x->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)x)
+                                                                          : ga__contiguous_copy(func, x, GA_FLOAT64);
+    if (c && !same_shape) {
+        ga_array *b = ga__broadcast_copy(func, c, args->ndim, args->shape);
+        ga_release(c);
+        c = b;
+    }
+    args->array[k] = c;
+    return c ? GA_OK : ga__t.error;
+}
+
+/* The checks of the array parameters, in one kernel, and NumPy's error
+   for the first violation in parameter order. Waits for the kernel. */
+static ga_status ga__random_check_arrays(const char *func, ga_distribution d, const ga__random_args *args,
+                                         ga__random_params *p)
+{
+    const ga__distribution_info *info = &ga__distributions[d];
+    const int rel = ga__random_relation(d);
+    int op = 0;
+    bool any_array = false;
+    for (int k = 0; k < info->nparams; k++)
+        if (args->array[k]) op |= info->cons[k] << (4 * k), any_array = true;
+    if (rel && any_array) op |= rel << 12;
+    if (op == 0) return GA_OK;
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.check, "check", "float64", NULL, NULL);
+    if (!f) return ga__t.error;
+    const int device = ga__t.device;
+    ga__block *word = ga__device_alloc(func, device, sizeof(uint32_t), false);
+    if (!word) return ga__t.error;
+    CUstream stream = ga__stream_of(device);
+    uint32_t flags = 0;
+    p->op = op;
+    p->n = 1;
+    for (int k = 0; k < args->ndim; k++) p->n *= args->shape[k];
+    void *flag_ptr = (void *)(uintptr_t)word->ptr;
+    void *kargs[] = {&flag_ptr, p};
+    ga_status st = GA_OK;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)word->ptr, 0, sizeof flags, stream);
+    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
+    if (st == GA_OK) st = ga__launch(func, f, device, p->n, kargs);
+    if (st == GA_OK) {
+        r = GA__CU.MemcpyDtoHAsync(&flags, (CUdeviceptr)word->ptr, sizeof flags, stream);
+        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+    }
+    ga__pool_free(ga__g.devices[device].pool, word);
+    p->op = 0;
+    for (int k = 0; st == GA_OK && k < 3; k++)
+        if ((flags >> (4 * k)) & 15)
+            return ga__random_constraint_error(func, info->param[k], info->cons[k], (flags >> (4 * k)) & 15, true);
+    if (st == GA_OK && (flags >> 12)) return ga__random_constraint_error(func, "", rel, flags >> 12, true);
+    return st;
+}
+
+/* The result dtype of a draw of d with the caller's dtype, or
+   GA_DTYPE_INVALID after NumPy's TypeError. */
+static ga_dtype ga__random_result_dtype(const char *func, const ga__distribution_info *info, ga_dtype dtype)
+{
+    const ga_dtype fixed = info->result == GA__RESULT_INT64 ? GA_INT64 : GA_FLOAT64;
+    if (dtype == GA_DTYPE_INVALID) return fixed;
+    if (dtype == fixed || (info->result == GA__RESULT_FLOATING && dtype == GA_FLOAT32)) return dtype;
+    ga__error(GA_ERROR_TYPE, func, "Unsupported dtype \"%s\" for %s", ga__dtype_valid(dtype) ? ga__dtype_names[dtype] : "invalid",
+              info->name);
+    return GA_DTYPE_INVALID;
+}
+
+/* Prepares and draws: parameters, checks, the output, the kernel. */
+static ga_array *ga__random_distribution(ga_generator *g, ga_distribution d, const ga_operand *params, int ndim,
+                                         const int64_t *shape, ga_dtype dtype)
+{
+    if ((int)d < 0 || d >= GA_NUM_DISTRIBUTIONS) {
+        ga__error(GA_ERROR_VALUE, "ga_random_call", "%d is not a distribution", (int)d);
+        return NULL;
+    }
+    const ga__distribution_info *info = &ga__distributions[d];
+    const char *func = info->func;
+    if (info->nparams > 0 && !params) {
+        ga__null_input(func, "params");
+        return NULL;
+    }
+    for (int k = 0; k < info->nparams; k++)
+        if (!params[k].array && (int)params[k].scalar.kind == -1) {
+            ga__null_input(func, info->param[k]);
+            return NULL;
+        }
+    const ga_dtype rdtype = ga__random_result_dtype(func, info, dtype);
+    if (rdtype == GA_DTYPE_INVALID || ga__random_device_generator(func, g) != GA_OK) return NULL;
+    /* the shape and the scalars first: their errors need no device */
+    ga__random_args args;
+    memset(&args, 0, sizeof args);
+    ga_status st = ga__random_shape(func, info->nparams, params, ndim, shape, &args);
+    bool all_scalars = true;
+    for (int k = 0; k < info->nparams; k++) all_scalars = all_scalars && !params[k].array;
+    for (int k = 0; st == GA_OK && k < info->nparams; k++)
+        if (!params[k].array) st = ga__random_param(func, info, k, &params[k], &args);
+    const int rel = ga__random_relation(d);
+    if (st == GA_OK && rel && all_scalars) {
+        const unsigned bad = ga__random_relation_violation(rel, args.value);
+        if (bad) st = ga__random_constraint_error(func, "", rel, bad, false);
+    }
+    if (st == GA_OK) st = ga__bind(func, ga__t.device);
+    for (int k = 0; st == GA_OK && k < info->nparams; k++)
+        if (params[k].array) st = ga__random_param(func, info, k, &params[k], &args);
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    for (int k = 0; k < 3; k++) {
+        p.value[k] = args.value[k];
+        p.array[k] = args.array[k] ? (const double *)(uintptr_t)args.array[k]->data : NULL;
+    }
+    if (st == GA_OK) st = ga__random_check_arrays(func, d, &args, &p);
+    ga_array *a = st == GA_OK ? ga__new_on_current(func, args.ndim, args.shape, rdtype) : NULL;
+    if (a && a->size > 0) {
+        const int slot = rdtype == GA_FLOAT32 ? 0 : rdtype == GA_FLOAT64 ? 1 : 2;
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.fixed[slot], "fixed",
+                                  ga__dtype_names[rdtype], NULL, "philox4x32");
+        p.op = (int32_t)d;
+        if (ga__random_fill(func, g, f, a, &p, rdtype == GA_FLOAT32 ? 32 : 64) != GA_OK) {
+            ga_release(a);
+            a = NULL;
+        }
+    }
+    ga__random_args_release(&args); /* (stream-ordered: the kernel has them) */
+    return a;
+}
+
+GPUARR_API ga_array *ga_random_call(ga_generator *g, ga_distribution dist, const ga_operand *params, int ndim,
+                                    const int64_t *shape, ga_dtype dtype)
+{
+    return ga__ret(ga__random_distribution(g, dist, params, ndim, shape, dtype));
+}
+
+/* ga__random_distribution with the n C scalars v as the parameters. */
+static ga_array *ga__random_scalars(ga_generator *g, ga_distribution d, int n, const double *v, int ndim,
+                                    const int64_t *shape, ga_dtype dtype)
+{
+    ga_operand p[3];
+    for (int k = 0; k < 3; k++) p[k] = ga_operand_scalar(ga_float(k < n ? v[k] : 0.0));
+    return ga__random_distribution(g, d, p, ndim, shape, dtype);
+}
+
+GPUARR_API ga_array *ga_random_uniform(ga_generator *g, double low, double high, int ndim, const int64_t *shape)
+{
+    const double v[2] = {low, high};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_UNIFORM, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_normal(ga_generator *g, double loc, double scale, int ndim, const int64_t *shape)
+{
+    const double v[2] = {loc, scale};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_NORMAL, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_lognormal(ga_generator *g, double mean, double sigma, int ndim, const int64_t *shape)
+{
+    const double v[2] = {mean, sigma};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_LOGNORMAL, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_standard_exponential(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_STANDARD_EXPONENTIAL, 0, NULL, ndim, shape,
+                                      dtype == GA_DTYPE_INVALID ? GA_FLOAT64 : dtype));
+}
+
+GPUARR_API ga_array *ga_random_exponential(ga_generator *g, double scale, int ndim, const int64_t *shape)
+{
+    const double v[1] = {scale};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_EXPONENTIAL, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_laplace(ga_generator *g, double loc, double scale, int ndim, const int64_t *shape)
+{
+    const double v[2] = {loc, scale};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_LAPLACE, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_logistic(ga_generator *g, double loc, double scale, int ndim, const int64_t *shape)
+{
+    const double v[2] = {loc, scale};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_LOGISTIC, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_gumbel(ga_generator *g, double loc, double scale, int ndim, const int64_t *shape)
+{
+    const double v[2] = {loc, scale};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_GUMBEL, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_weibull(ga_generator *g, double a, int ndim, const int64_t *shape)
+{
+    const double v[1] = {a};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_WEIBULL, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_pareto(ga_generator *g, double a, int ndim, const int64_t *shape)
+{
+    const double v[1] = {a};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_PARETO, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_power(ga_generator *g, double a, int ndim, const int64_t *shape)
+{
+    const double v[1] = {a};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_POWER, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_rayleigh(ga_generator *g, double scale, int ndim, const int64_t *shape)
+{
+    const double v[1] = {scale};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_RAYLEIGH, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_standard_cauchy(ga_generator *g, int ndim, const int64_t *shape)
+{
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_STANDARD_CAUCHY, 0, NULL, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_triangular(ga_generator *g, double left, double mode, double right, int ndim,
+                                          const int64_t *shape)
+{
+    const double v[3] = {left, mode, right};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_TRIANGULAR, 3, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_geometric(ga_generator *g, double p, int ndim, const int64_t *shape)
+{
+    const double v[1] = {p};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_GEOMETRIC, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+/* --- integers ---------------------------------------------------------- */
+
+/* An integer bound as hi * 2**64 + lo, hi -1 or 0: every int64 and uint64. */
+typedef struct ga__wide {
+    int hi;
+    uint64_t lo;
+} ga__wide;
+
+static ga__wide ga__wide_make(int hi, uint64_t lo)
+{
+    ga__wide w;
+    w.hi = hi, w.lo = lo;
+    return w;
+}
+
+static int ga__wide_cmp(ga__wide a, ga__wide b)
+{
+    return a.hi != b.hi ? (a.hi < b.hi ? -1 : 1) : a.lo != b.lo ? (a.lo < b.lo ? -1 : 1) : 0;
+}
+
+/* An integer scalar (bool, int, uint) as a wide integer; false for
+   others. */
+static bool ga__wide_of(ga_scalar s, ga__wide *w)
+{
+    switch (s.kind) {
+    case GA_SCALAR_BOOL: *w = ga__wide_make(0, s.value.b ? 1u : 0u); return true;
+    case GA_SCALAR_INT: *w = ga__wide_make(s.value.i < 0 ? -1 : 0, (uint64_t)s.value.i); return true;
+    case GA_SCALAR_UINT: *w = ga__wide_make(0, s.value.u); return true;
+    default: return false;
+    }
+}
+
+/* The bounds of integer or bool dtype t. */
+static void ga__wide_bounds(ga_dtype t, ga__wide *lowest, ga__wide *highest)
+{
+    const int bits = 8 * (int)ga__dtype_sizes[t];
+    if (t == GA_BOOL) {
+        *lowest = ga__wide_make(0, 0), *highest = ga__wide_make(0, 1);
+    } else if (ga__dtype_kinds[t] == 'u') {
+        *lowest = ga__wide_make(0, 0), *highest = ga__wide_make(0, bits == 64 ? UINT64_MAX : (1ull << bits) - 1);
+    } else {
+        const uint64_t top = 1ull << (bits - 1); /* -lowest */
+        *lowest = ga__wide_make(-1, (uint64_t)0 - top), *highest = ga__wide_make(0, top - 1);
+    }
+}
+
+/* The kernel of integers of a 2**k range of dtype t: its slot, its name's
+   dtype and variant, and the bits a value takes. */
+static int ga__integers_kernel(ga_dtype t, int k, const char **name, const char **variant, int *bits)
+{
+    const size_t size = ga__dtype_sizes[t];
+    static const char *const names[6] = {"bool", "uint8", "uint16", "uint32", "uint64", "uint64"};
+    const int slot = t == GA_BOOL ? 0 : size == 1 ? 1 : size == 2 ? 2 : size == 4 ? 3 : k <= 32 ? 4 : 5;
+    static const int slot_bits[6] = {1, 8, 16, 32, 32, 64};
+    *name = names[slot];
+    *variant = slot == 4 ? "philox4x32w32" : "philox4x32";
+    *bits = slot_bits[slot];
+    return slot;
+}
+
+static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scalar low, ga_scalar high, int ndim,
+                                     const int64_t *shape, ga_dtype dtype, bool endpoint)
+{
+    if (dtype == GA_DTYPE_INVALID) dtype = GA_INT64;
+    if (!ga__dtype_valid(dtype) || !(dtype == GA_BOOL || ga__dtype_kinds[dtype] == 'i' || ga__dtype_kinds[dtype] == 'u')) {
+        ga__error(GA_ERROR_TYPE, func, "Unsupported dtype %s for integers", ga__dtype_valid(dtype) ? ga__dtype_names[dtype] : "invalid");
+        return NULL;
+    }
+    ga__wide lo, hi, lowest, highest;
+    if (!ga__wide_of(low, &lo) || !ga__wide_of(high, &hi)) {
+        ga__error(GA_ERROR_TYPE, func, "low and high must be integers");
+        return NULL;
+    }
+    if (!endpoint) { /* the last value is high - 1 */
+        if (hi.lo == 0) hi.hi--;
+        hi.lo--;
+    }
+    ga__wide_bounds(dtype, &lowest, &highest);
+    const char *tn = ga__dtype_names[dtype];
+    ga_status st = GA_OK;
+    if (ga__wide_cmp(lo, lowest) < 0) st = ga__error(GA_ERROR_VALUE, func, "low is out of bounds for %s", tn);
+    else if (ga__wide_cmp(hi, highest) > 0) st = ga__error(GA_ERROR_VALUE, func, "high is out of bounds for %s", tn);
+    else if (ga__wide_cmp(lo, hi) > 0) st = ga__error(GA_ERROR_VALUE, func, endpoint ? "low > high" : "low >= high");
+    if (st != GA_OK || ga__random_device_generator(func, g) != GA_OK) return NULL;
+    const uint64_t rng = hi.lo - lo.lo; /* the values: rng + 1 (mod 2**64) */
+    int k = 0;
+    while (k < 64 && (rng >> k) != 0) k++;
+    if (k < 64 && rng != ((uint64_t)1 << k) - 1) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "integers over a range of %llu values (not a power of two) are not implemented yet",
+                  (unsigned long long)rng + 1);
+        return NULL;
+    }
+    if (k == 64 && rng != UINT64_MAX) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "integers over a range that is not a power of two are not implemented yet");
+        return NULL;
+    }
+    ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
+    if (!a || a->size == 0) return a;
+    if (rng == 0) { /* one value: no words, as NumPy's */
+        ga__value16 v;
+        v.word[0] = lo.lo, v.word[1] = 0;
+        if (ga__fill(func, a, &v) == GA_OK) return a;
+        ga_release(a);
+        return NULL;
+    }
+    const char *name, *variant;
+    int bits;
+    const int slot = ga__integers_kernel(dtype, k, &name, &variant, &bits);
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    p.ilow = lo.lo;
+    p.shift = bits - k;
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.integers[slot], "integers", name, NULL, variant);
+    if (ga__random_fill(func, g, f, a, &p, bits) != GA_OK) {
+        ga_release(a);
+        return NULL;
+    }
+    return a;
+}
+
+GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scalar high, int ndim,
+                                        const int64_t *shape, ga_dtype dtype, bool endpoint)
+{
+    return ga__ret(ga__random_integers("ga_random_integers", g, low, high, ndim, shape, dtype, endpoint));
 }
 
 GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n)

@@ -847,3 +847,277 @@ DEVICE_TEST(random_device_draw_errors)
     ga_release(z);
     ga_generator_release(g);
 }
+
+/* ---- distributions ------------------------------------------------------ */
+
+TEST(random_distribution_errors_before_the_device)
+{
+    const uint32_t seed = 5;
+    const int64_t n4[1] = {4}, n3[1] = {3};
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    CHECK(ga_random_distribution_nparams(GA_RANDOM_TRIANGULAR) == 3 && ga_random_distribution_nparams(GA_NUM_DISTRIBUTIONS) == -1,
+          "the numbers of parameters");
+    CHECK(strcmp(ga_random_distribution_name(GA_RANDOM_STANDARD_CAUCHY), "standard_cauchy") == 0 &&
+              ga_random_distribution_name((ga_distribution)-1) == NULL,
+          "NumPy's names");
+    CHECK_ERROR(ga_random_normal(g, 0, -1, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_normal: scale < 0");
+    CHECK_ERROR(ga_random_normal(g, 0, -0.0, 1, n4) == NULL, GA_ERROR_VALUE, "scale < 0"); /* NumPy's signbit */
+    CHECK_ERROR(ga_random_exponential(g, -2, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_exponential: scale < 0");
+    CHECK_ERROR(ga_random_lognormal(g, 0, -1, 1, n4) == NULL, GA_ERROR_VALUE, "sigma < 0");
+    CHECK_ERROR(ga_random_weibull(g, -1, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_weibull: a < 0");
+    CHECK_ERROR(ga_random_pareto(g, 0, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_pareto: a <= 0");
+    CHECK_ERROR(ga_random_power(g, -1, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_power: a <= 0");
+    CHECK_ERROR(ga_random_geometric(g, 0, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_geometric: p <= 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_geometric(g, NAN, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_geometric(g, 1.5, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_uniform(g, -INFINITY, 0, 1, n4) == NULL, GA_ERROR_OVERFLOW, "ga_random_uniform: Range exceeds valid bounds");
+    CHECK_ERROR(ga_random_uniform(g, -1.5e308, 1.5e308, 1, n4) == NULL, GA_ERROR_OVERFLOW, "Range exceeds valid bounds");
+    CHECK_ERROR(ga_random_triangular(g, 2, 1, 3, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_triangular: left > mode");
+    CHECK_ERROR(ga_random_triangular(g, 0, 4, 3, 1, n4) == NULL, GA_ERROR_VALUE, "mode > right");
+    CHECK_ERROR(ga_random_triangular(g, 1, 1, 1, 1, n4) == NULL, GA_ERROR_VALUE, "left == right");
+    CHECK_ERROR(ga_random_standard_exponential(g, 1, n4, GA_INT32) == NULL, GA_ERROR_TYPE,
+                "ga_random_standard_exponential: Unsupported dtype \"int32\" for standard_exponential");
+    ga_operand two[2] = {ga_operand_scalar(ga_float(0)), ga_operand_scalar(ga_float(1))};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_NORMAL, two, 1, n4, GA_FLOAT32) == NULL, GA_ERROR_TYPE,
+                "Unsupported dtype \"float32\" for normal");
+    CHECK_ERROR(ga_random_call(g, GA_NUM_DISTRIBUTIONS, two, 1, n4, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "is not a distribution");
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_NORMAL, NULL, 1, n4, GA_DTYPE_INVALID) == NULL, GA_ERROR_NULL_INPUT,
+                "ga_random_normal: params is NULL");
+    two[1] = ga_operand_scalar(ga_complex(1, 1));
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_NORMAL, two, 1, n4, GA_DTYPE_INVALID) == NULL, GA_ERROR_TYPE,
+                "can't convert complex to float");
+    const int64_t neg[1] = {-3};
+    CHECK_ERROR(ga_random_normal(g, 0, 1, 1, neg) == NULL, GA_ERROR_VALUE, "negative dimensions are not allowed");
+    /* integers */
+    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(0), 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers: low >= high");
+    CHECK_ERROR(ga_random_integers(g, ga_int(1), ga_int(0), 1, n3, GA_INT8, true) == NULL, GA_ERROR_VALUE, "low > high");
+    CHECK_ERROR(ga_random_integers(g, ga_int(-129), ga_int(0), 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "low is out of bounds for int8");
+    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(257), 1, n3, GA_UINT8, false) == NULL, GA_ERROR_VALUE,
+                "high is out of bounds for uint8");
+    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(256), 1, n3, GA_UINT8, true) == NULL, GA_ERROR_VALUE,
+                "high is out of bounds for uint8");
+    CHECK_ERROR(ga_random_integers(g, ga_int(-1), ga_int(5), 1, n3, GA_UINT64, false) == NULL, GA_ERROR_VALUE,
+                "low is out of bounds for uint64");
+    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_uint(UINT64_MAX), 1, n3, GA_INT64, true) == NULL, GA_ERROR_VALUE,
+                "high is out of bounds for int64");
+    CHECK_ERROR(ga_random_integers(g, ga_float(0.5), ga_int(4), 1, n3, GA_INT64, false) == NULL, GA_ERROR_TYPE,
+                "low and high must be integers");
+    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(4), 1, n3, GA_FLOAT32, false) == NULL, GA_ERROR_TYPE,
+                "Unsupported dtype float32 for integers");
+    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(10), 1, n3, GA_INT64, false) == NULL, GA_ERROR_NOT_IMPLEMENTED,
+                "not a power of two");
+    CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
+    ga_generator_release(g);
+}
+
+/* The uniforms of value i of a fixed draw: [0, 1) and (0, 1) of the
+   value's 32 (float32) or 64 bits of the host's words. */
+static double host_u(const uint32_t *w, int64_t i, int f64, bool open)
+{
+    const uint64_t k = f64 ? ((uint64_t)w[2 * i + 1] << 32 | w[2 * i]) >> 11 : w[i] >> 8;
+    return ((double)k + (open ? 0.5 : 0.0)) * ldexp(1.0, f64 ? -53 : -24);
+}
+
+/* Value i of distribution d with scalar parameters v from the host's words,
+   in double: NumPy's formulas (the kernels' contract). */
+static double host_fixed(ga_distribution d, const double *v, const uint32_t *w, int64_t i, int f64)
+{
+    const double u = host_u(w, i, f64, false), uo = host_u(w, i, f64, true), e = -log(uo);
+    const uint64_t k = f64 ? ((uint64_t)w[2 * i + 1] << 32 | w[2 * i]) >> 11 : w[i] >> 8;
+    const double z = ref_normal(k, f64 ? 53 : 24), a = v[0], b = v[1];
+    switch (d) {
+    case GA_RANDOM_UNIFORM: return a + (b - a) * u;
+    case GA_RANDOM_NORMAL: return a + b * z;
+    case GA_RANDOM_LOGNORMAL: return exp(a + b * z);
+    case GA_RANDOM_STANDARD_EXPONENTIAL: return -log1p(-u);
+    case GA_RANDOM_EXPONENTIAL: return a * -log1p(-u);
+    case GA_RANDOM_LAPLACE: return uo >= 0.5 ? a - b * log(2.0 - uo - uo) : a + b * log(uo + uo);
+    case GA_RANDOM_LOGISTIC: return a + b * log(uo / (1.0 - uo));
+    case GA_RANDOM_GUMBEL: return a - b * log(-log(1.0 - uo));
+    case GA_RANDOM_WEIBULL: return a == 0 ? 0 : pow(e, 1.0 / a);
+    case GA_RANDOM_PARETO: return expm1(e / a);
+    case GA_RANDOM_POWER: return pow(-expm1(-e), 1.0 / a);
+    case GA_RANDOM_RAYLEIGH: return a * sqrt(2.0 * e);
+    case GA_RANDOM_STANDARD_CAUCHY: return tan(3.14159265358979323846 * (uo - 0.5));
+    case GA_RANDOM_TRIANGULAR: {
+        const double right = v[2], base = right - a, left_base = b - a;
+        return u <= left_base / base ? a + sqrt(u * left_base * base) : right - sqrt((1.0 - u) * (right - b) * base);
+    }
+    case GA_RANDOM_GEOMETRIC: return a >= 1 ? 1.0 : ceil(-log(uo) / -log1p(-a));
+    default: return NAN;
+    }
+}
+
+/* Every fixed distribution against the host's formula on the same words,
+   from every place in a block, with its parameters as scalars. */
+DEVICE_TEST(random_device_fixed_distributions_are_the_hosts_formulas)
+{
+    static const struct { ga_distribution d; double v[3]; } cases[] = {
+        {GA_RANDOM_UNIFORM, {-2, 5}},       {GA_RANDOM_NORMAL, {1.5, 3}},    {GA_RANDOM_LOGNORMAL, {0.5, 0.75}},
+        {GA_RANDOM_STANDARD_EXPONENTIAL, {0}}, {GA_RANDOM_EXPONENTIAL, {2.5}}, {GA_RANDOM_LAPLACE, {1, 2}},
+        {GA_RANDOM_LOGISTIC, {-1, 0.5}},    {GA_RANDOM_GUMBEL, {0.5, 2}},    {GA_RANDOM_WEIBULL, {1.7}},
+        {GA_RANDOM_WEIBULL, {0}},           {GA_RANDOM_PARETO, {3}},         {GA_RANDOM_POWER, {0.6}},
+        {GA_RANDOM_RAYLEIGH, {2}},          {GA_RANDOM_STANDARD_CAUCHY, {0}}, {GA_RANDOM_TRIANGULAR, {-1, 0.5, 4}},
+        {GA_RANDOM_TRIANGULAR, {0, 0, 1}},  {GA_RANDOM_GEOMETRIC, {0.3}},     {GA_RANDOM_GEOMETRIC, {1}},
+        {GA_RANDOM_GEOMETRIC, {1e-9}},
+    };
+    const uint32_t seed = 777;
+    const int64_t n = 1003;
+    for (int c = 0; c < COUNT(cases); c++)
+        for (int skip = 0; skip < 4; skip++)
+            for (int f64 = 0; f64 < 2; f64++) {
+                const ga_distribution d = cases[c].d;
+                if (!f64 && d != GA_RANDOM_STANDARD_EXPONENTIAL) continue; /* float32: standard_exponential's dtype */
+                const ga_dtype dt = d == GA_RANDOM_GEOMETRIC ? GA_INT64 : f64 ? GA_FLOAT64 : GA_FLOAT32;
+                uint32_t *w = host_words(seed, skip, 2 * n);
+                ga_generator *g = skipped_rng(seed, skip);
+                ga_random_state before;
+                ga_operand p[3];
+                for (int k = 0; k < 3; k++) p[k] = ga_operand_scalar(ga_float(cases[c].v[k]));
+                CHECK_OK(ga_random_get_state(g, &before));
+                ga_array *a = ga_random_call(g, d, p, 1, &n, d == GA_RANDOM_STANDARD_EXPONENTIAL ? dt : GA_DTYPE_INVALID);
+                CHECK(a && ga_dtype_of(a) == dt, "%s: %s", ga_random_distribution_name(d), ga_last_error_message());
+                void *got = a ? fetch(a) : NULL;
+                int64_t bad = -1;
+                double want = 0, have = 0;
+                for (int64_t i = 0; got && w && i < n && bad < 0; i++) {
+                    want = host_fixed(d, cases[c].v, w, i, f64);
+                    have = dt == GA_INT64 ? (double)((int64_t *)got)[i] : f64 ? ((double *)got)[i] : ((float *)got)[i];
+                    const double tol = dt == GA_INT64 ? 0 : (f64 ? 1e-12 : 2e-6) * fmax(1.0, fabs(want));
+                    if (!(fabs(have - want) <= tol) && !(dt == GA_INT64 && fabs(have - want) <= 1)) bad = i;
+                }
+                CHECK(got && bad < 0, "%s(%g, %g, %g) %s from word %d: value %lld is %.17g, the host's %.17g",
+                      ga_random_distribution_name(d), cases[c].v[0], cases[c].v[1], cases[c].v[2], ga_dtype_name(dt), skip,
+                      (long long)bad, have, want);
+                CHECK(state_moved_by(&before, g, (uint64_t)n * (f64 ? 2 : 1)), "%s takes %d words a value",
+                      ga_random_distribution_name(d), f64 ? 2 : 1);
+                free(got), free(w);
+                ga_release(a);
+                ga_generator_release(g);
+            }
+}
+
+/* Value i's bits of a power-of-two integers draw from the host's words. */
+static uint64_t host_slice(const uint32_t *w, int64_t i, int bits)
+{
+    if (bits == 64) return (uint64_t)w[2 * i + 1] << 32 | w[2 * i];
+    if (bits == 32) return w[i];
+    const int per = 32 / bits;
+    return (w[i / per] >> (bits * (i % per))) & ((1u << bits) - 1);
+}
+
+DEVICE_TEST(random_device_integers_over_powers_of_two)
+{
+    static const struct { ga_dtype t; int64_t low; int k; int bits; } cases[] = {
+        {GA_BOOL, 0, 1, 1},     {GA_UINT8, 0, 8, 8},    {GA_INT8, -128, 8, 8},   {GA_INT8, 3, 2, 8},
+        {GA_INT16, 5, 10, 16},  {GA_UINT16, 0, 16, 16}, {GA_INT32, -7, 31, 32},  {GA_UINT32, 0, 32, 32},
+        {GA_INT64, 0, 20, 32},  {GA_INT64, -(1ll << 40), 41, 64}, {GA_UINT64, 0, 64, 64}, {GA_INT64, 9, 0, 0},
+    };
+    const uint32_t seed = 31337;
+    const int64_t n = 999;
+    for (int c = 0; c < COUNT(cases); c++)
+        for (int skip = 0; skip < 4; skip += 3) {
+            const ga_dtype t = cases[c].t;
+            const int k = cases[c].k, bits = cases[c].bits;
+            uint32_t *w = host_words(seed, skip, 2 * n);
+            ga_generator *g = skipped_rng(seed, skip);
+            ga_random_state before;
+            CHECK_OK(ga_random_get_state(g, &before));
+            const ga_scalar low = ga_int(cases[c].low);
+            const ga_scalar high = k == 64 ? ga_uint(UINT64_MAX) : ga_int(cases[c].low + (int64_t)((1ull << k) - 1));
+            ga_array *a = ga_random_integers(g, low, high, 1, &n, t, true);
+            CHECK(a && ga_dtype_of(a) == t, "integers %s k %d: %s", ga_dtype_name(t), k, ga_last_error_message());
+            unsigned char *got = a ? fetch(a) : NULL;
+            const size_t size = ga_dtype_itemsize(t);
+            int64_t bad = -1;
+            for (int64_t i = 0; got && w && i < n && bad < 0; i++) {
+                const uint64_t want = (uint64_t)cases[c].low + (k == 0 ? 0 : host_slice(w, i, bits) >> (bits - k));
+                uint64_t have = 0;
+                memcpy(&have, got + (size_t)i * size, size);
+                if (have != (size < 8 ? want & ((1ull << (8 * size)) - 1) : want)) bad = i;
+            }
+            CHECK(got && bad < 0, "integers %s over 2**%d from word %d: value %lld differs from the host's", ga_dtype_name(t), k,
+                  skip, (long long)bad);
+            CHECK(state_moved_by(&before, g, ((uint64_t)n * (uint64_t)bits + 31) / 32), "integers %s over 2**%d take %d bits a value",
+                  ga_dtype_name(t), k, bits);
+            free(got), free(w);
+            ga_release(a);
+            ga_generator_release(g);
+        }
+}
+
+/* Array parameters broadcast against each other and the size, with NumPy's
+   errors, checked on the device. */
+DEVICE_TEST(random_device_array_parameters)
+{
+    const uint32_t seed = 99;
+    const int64_t col[2] = {5, 1}, three[1] = {3}, out_shape[2] = {5, 3};
+    ga_array *loc = ga_reshape(ga_arange(0, 5, 1, GA_INT32), 2, col), *scale = ga_arange(1, 4, 1, GA_FLOAT32);
+    ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
+    const ga_operand p[2] = {ga_operand_array(loc), ga_operand_array(scale)};
+    ga_array *a = ga_random_call(g, GA_RANDOM_NORMAL, p, 0, NULL, GA_DTYPE_INVALID); /* size=None: (5, 3) */
+    ga_array *z = ga_random_standard_normal(h, 2, out_shape, GA_FLOAT64);
+    CHECK(a && ga_ndim(a) == 2 && ga_shape(a)[0] == 5 && ga_shape(a)[1] == 3, "normal(loc (5, 1), scale (3,)): %s",
+          ga_last_error_message());
+    double *x = a ? fetch(a) : NULL, *y = z ? fetch(z) : NULL;
+    int bad = -1;
+    for (int i = 0; x && y && i < 15 && bad < 0; i++)
+        if (fabs(x[i] - ((double)(i / 3) + (double)(i % 3 + 1) * y[i])) > 1e-12 * (1 + fabs(x[i]))) bad = i;
+    CHECK(x && y && bad < 0, "normal(loc, scale)[%d] is loc + scale * standard_normal", bad);
+    free(x), free(y);
+    ga_release(a), ga_release(z);
+    /* the size must be the broadcast shape */
+    const int64_t wrong[2] = {2, 3}, bigger[3] = {4, 5, 3};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_NORMAL, p, 2, wrong, GA_DTYPE_INVALID) == NULL, GA_ERROR_SHAPE,
+                "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape (2,3) "
+                "and arg 1 with shape (5,1).");
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_NORMAL, p, 1, three, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "Output size (3,) is not compatible with broadcast dimensions of inputs (5, 3).");
+    ga_array *big = ga_random_call(g, GA_RANDOM_NORMAL, p, 3, bigger, GA_DTYPE_INVALID); /* leading dims of the size */
+    CHECK(big && ga_ndim(big) == 3 && ga_size(big) == 60, "normal(loc (5, 1), scale (3,), size (4, 5, 3)): %s",
+          ga_last_error_message());
+    ga_release(big);
+    /* checks of array parameters, with the arrays' words */
+    const double bad_scale[3] = {1, -1, 2}, nan_scale[3] = {1, NAN, 2}, p0[3] = {0.5, 0, 1};
+    ga_array *s1 = ga_from_host(bad_scale, 1, three, GA_FLOAT64), *s2 = ga_from_host(nan_scale, 1, three, GA_FLOAT64);
+    ga_array *q = ga_from_host(p0, 1, three, GA_FLOAT64);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    const ga_operand bad1[2] = {ga_operand_scalar(ga_float(0)), ga_operand_array(s1)};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_NORMAL, bad1, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_random_normal: scale < 0");
+    const ga_operand bad2[1] = {ga_operand_array(q)};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_GEOMETRIC, bad2, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "p <= 0, p > 1 or p contains NaNs");
+    const ga_operand tri[3] = {ga_operand_array(s1), ga_operand_scalar(ga_float(0)), ga_operand_scalar(ga_float(3))};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_TRIANGULAR, tri, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "left > mode");
+    CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
+    const ga_operand nan_ok[2] = {ga_operand_scalar(ga_float(0)), ga_operand_array(s2)};
+    ga_array *b = ga_random_call(g, GA_RANDOM_NORMAL, nan_ok, 0, NULL, GA_DTYPE_INVALID); /* NaN passes, as NumPy's */
+    double *bv = b ? fetch(b) : NULL;
+    CHECK(bv && !isnan(bv[0]) && isnan(bv[1]) && !isnan(bv[2]), "a NaN scale gives NaN: %s", ga_last_error_message());
+    free(bv);
+    ga_release(b), ga_release(s1), ga_release(s2), ga_release(q), ga_release(loc), ga_release(scale);
+    ga_generator_release(g), ga_generator_release(h);
+}
+
+DEVICE_TEST(random_device_distributions_are_split_invariant)
+{
+    const uint32_t seed = 2024;
+    const int64_t n = 333, m = 1001, nm = n + m;
+    ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
+    ga_array *a = ga_random_exponential(g, 2, 1, &n), *b = ga_random_exponential(g, 2, 1, &m);
+    ga_array *c = ga_random_exponential(h, 2, 1, &nm);
+    double *x = a ? fetch(a) : NULL, *y = b ? fetch(b) : NULL, *all = c ? fetch(c) : NULL;
+    CHECK(x && y && all && memcmp(all, x, (size_t)n * 8) == 0 && memcmp(all + n, y, (size_t)m * 8) == 0,
+          "exponential(n) then exponential(m) is exponential(n + m): %s", ga_last_error_message());
+    free(x), free(y), free(all);
+    ga_release(a), ga_release(b), ga_release(c);
+    ga_generator_release(g), ga_generator_release(h);
+}
