@@ -2605,6 +2605,24 @@ GPUARR_API ga_array *ga_random_geometric(ga_generator *g, double p, int ndim, co
 GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scalar high, int ndim,
                                         const int64_t *shape, ga_dtype dtype, bool endpoint);
 
+/* The legacy module functions (numpy.random.X, cupy.random.X), drawing
+   from the current device's global generator (ga_random_seed reseeds it).
+   numpy.random.rand(d0, d1, ...) and random_sample(size): random()'s
+   floats in [0, 1), float64. */
+GPUARR_API ga_array *ga_random_rand(int ndim, const int64_t *shape);
+GPUARR_API ga_array *ga_random_random_sample(int ndim, const int64_t *shape);
+
+/* numpy.random.randn(d0, d1, ...): standard_normal, float64. */
+GPUARR_API ga_array *ga_random_randn(int ndim, const int64_t *shape);
+
+/* numpy.random.randint(low, high, size, dtype): integers from [low, high)
+   (GA_DTYPE_INVALID: int64), as ga_random_integers without endpoint. */
+GPUARR_API ga_array *ga_random_randint(int64_t low, int64_t high, int ndim, const int64_t *shape, ga_dtype dtype);
+
+/* numpy.random.random_integers(low, high, size): int64 from [low, high],
+   both ends included (NumPy deprecates it for randint(low, high + 1)). */
+GPUARR_API ga_array *ga_random_random_integers(int64_t low, int64_t high, int ndim, const int64_t *shape);
+
 /* cupy.random.seed(seed): reseeds the current device's global generator
    (the one a NULL g draws from) as ga_random_default_rng(seed_words, n)
    seeds a new one; NULL seed_words: fresh entropy from the OS. Errors as
@@ -23043,6 +23061,37 @@ GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scala
                                         const int64_t *shape, ga_dtype dtype, bool endpoint)
 {
     return ga__ret(ga__random_integers("ga_random_integers", g, low, high, ndim, shape, dtype, endpoint));
+}
+
+/* --- the legacy module functions ----------------------------------------- */
+
+GPUARR_API ga_array *ga_random_rand(int ndim, const int64_t *shape)
+{
+    return ga__ret(ga__random_draw("ga_random_rand", NULL, ndim, shape, GA_FLOAT64, &ga__random_kernels.random[1],
+                                   "random", 64));
+}
+
+GPUARR_API ga_array *ga_random_random_sample(int ndim, const int64_t *shape)
+{
+    return ga__ret(ga__random_draw("ga_random_random_sample", NULL, ndim, shape, GA_FLOAT64,
+                                   &ga__random_kernels.random[1], "random", 64));
+}
+
+GPUARR_API ga_array *ga_random_randn(int ndim, const int64_t *shape)
+{
+    return ga__ret(ga__random_draw("ga_random_randn", NULL, ndim, shape, GA_FLOAT64, &ga__random_kernels.normal[1],
+                                   "normal", 64));
+}
+
+GPUARR_API ga_array *ga_random_randint(int64_t low, int64_t high, int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    return ga__ret(ga__random_integers("ga_random_randint", NULL, ga_int(low), ga_int(high), ndim, shape, dtype, false));
+}
+
+GPUARR_API ga_array *ga_random_random_integers(int64_t low, int64_t high, int ndim, const int64_t *shape)
+{
+    return ga__ret(
+        ga__random_integers("ga_random_random_integers", NULL, ga_int(low), ga_int(high), ndim, shape, GA_INT64, true));
 }
 
 GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n)

@@ -911,6 +911,8 @@ TEST(random_distribution_errors_before_the_device)
                 "Unsupported dtype float32 for integers");
     CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(10), 1, n3, GA_INT64, false) == NULL, GA_ERROR_NOT_IMPLEMENTED,
                 "not a power of two");
+    CHECK_ERROR(ga_random_randint(5, 5, 1, n3, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE, "ga_random_randint: low >= high");
+    CHECK_ERROR(ga_random_random_integers(5, 4, 1, n3) == NULL, GA_ERROR_VALUE, "ga_random_random_integers: low > high");
     CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
     ga_generator_release(g);
 }
@@ -1120,4 +1122,29 @@ DEVICE_TEST(random_device_distributions_are_split_invariant)
     free(x), free(y), free(all);
     ga_release(a), ga_release(b), ga_release(c);
     ga_generator_release(g), ga_generator_release(h);
+}
+
+/* The legacy functions draw from the global generator as the Generator
+   methods do from a generator seeded alike. */
+DEVICE_TEST(random_device_legacy_functions)
+{
+    const uint32_t seed = 4711;
+    const int64_t shape[2] = {7, 9};
+    CHECK_OK(ga_random_seed(&seed, 1));
+    ga_array *got[5] = {ga_random_rand(2, shape), ga_random_random_sample(2, shape), ga_random_randn(2, shape),
+                        ga_random_randint(-8, 8, 2, shape, GA_INT16), ga_random_random_integers(3, 10, 2, shape)};
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *want[5] = {ga_random_random(g, 2, shape, GA_FLOAT64), ga_random_random(g, 2, shape, GA_FLOAT64),
+                         ga_random_standard_normal(g, 2, shape, GA_FLOAT64),
+                         ga_random_integers(g, ga_int(-8), ga_int(8), 2, shape, GA_INT16, false),
+                         ga_random_integers(g, ga_int(3), ga_int(10), 2, shape, GA_INT64, true)};
+    static const char *const names[5] = {"rand", "random_sample", "randn", "randint", "random_integers"};
+    for (int k = 0; k < 5; k++) {
+        void *x = got[k] ? fetch(got[k]) : NULL, *y = want[k] ? fetch(want[k]) : NULL;
+        CHECK(x && y && ga_dtype_of(got[k]) == ga_dtype_of(want[k]) && memcmp(x, y, ga_nbytes(got[k])) == 0,
+              "%s draws as the Generator method: %s", names[k], ga_last_error_message());
+        free(x), free(y);
+        ga_release(got[k]), ga_release(want[k]);
+    }
+    ga_generator_release(g);
 }
