@@ -2605,6 +2605,30 @@ GPUARR_API ga_array *ga_random_geometric(ga_generator *g, double p, int ndim, co
 GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scalar high, int ndim,
                                         const int64_t *shape, ga_dtype dtype, bool endpoint);
 
+/* Permutations. Each draws one raw 64-bit key a position (two words) and
+   orders the positions by key, ties by position (a stable sort): every
+   order of n positions is equally likely up to the chance of a tie, below
+   n**2 / 2**65.
+   numpy.random.Generator.permutation(n): a random order of 0..n-1, a new
+   1-d int64 array (empty for n <= 0, as NumPy's arange(n)). */
+GPUARR_API ga_array *ga_random_permutation(ga_generator *g, int64_t n);
+
+/* numpy.random.Generator.permutation(x, axis): a copy of x with its
+   slices along `axis` in a random order (the same order for every
+   position of the other axes). A 0-d x is GA_ERROR_INDEX "x must be an
+   integer or at least 1-dimensional"; a bad axis GA_ERROR_AXIS. */
+GPUARR_API ga_array *ga_random_permutation_array(ga_generator *g, const ga_array *x, int axis);
+
+/* numpy.random.Generator.shuffle(x, axis): ga_random_permutation_array
+   written back into x (which must be writeable). */
+GPUARR_API ga_status ga_random_shuffle(ga_generator *g, ga_array *x, int axis);
+
+/* numpy.random.Generator.permuted(x, axis, out): each slice of x along
+   `axis` shuffled independently (GA_AXIS_NONE: x flattened, shuffled, in
+   x's shape), into out (x's shape; may be x itself) or, where out is NULL,
+   a new array; returns out or the new array. */
+GPUARR_API ga_array *ga_random_permuted(ga_generator *g, const ga_array *x, int axis, ga_array *out);
+
 /* The legacy module functions (numpy.random.X, cupy.random.X), drawing
    from the current device's global generator (ga_random_seed reseeds it).
    numpy.random.rand(d0, d1, ...) and random_sample(size): random()'s
@@ -10348,9 +10372,8 @@ static ga_array *ga__gatherable(const char *func, const ga_array *src, int axis)
     return ga__contiguous_copy(func, src, src->dtype);
 }
 
-GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axis, ga_index_mode mode)
+static ga_array *ga__take(const char *func, const ga_array *a, const ga_array *indices, int axis, ga_index_mode mode)
 {
-    static const char func[] = "ga_take";
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (!indices) { ga__null_input(func, "indices"); return NULL; }
     if ((unsigned)mode > GA_INDEX_CLIP) {
@@ -10386,7 +10409,12 @@ GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axi
     }
     ga_release(idx);
     ga_release(src);
-    return ga__ret(out);
+    return out;
+}
+
+GPUARR_API ga_array *ga_take(const ga_array *a, const ga_array *indices, int axis, ga_index_mode mode)
+{
+    return ga__ret(ga__take("ga_take", a, indices, axis, mode));
 }
 
 /* x broadcast to (ndim, shape) as a new C-contiguous array, or NULL with
@@ -10435,9 +10463,8 @@ static ga_status ga__along_axis_shapes(const char *func, const ga_array *a, cons
     return GA_OK;
 }
 
-GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indices, int axis)
+static ga_array *ga__take_along_axis(const char *func, const ga_array *a, const ga_array *indices, int axis)
 {
-    static const char func[] = "ga_take_along_axis";
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (!indices) { ga__null_input(func, "indices"); return NULL; }
     ga_array *flat = NULL;
@@ -10483,7 +10510,12 @@ done:
     ga_release(idx_full);
     ga_release(src);
     ga_release(flat);
-    return ga__ret(out);
+    return out;
+}
+
+GPUARR_API ga_array *ga_take_along_axis(const ga_array *a, const ga_array *indices, int axis)
+{
+    return ga__ret(ga__take_along_axis("ga_take_along_axis", a, indices, axis));
 }
 
 /* Scatters into `a` through p: directly when a collapses to (outer, axis,
@@ -23061,6 +23093,106 @@ GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scala
                                         const int64_t *shape, ga_dtype dtype, bool endpoint)
 {
     return ga__ret(ga__random_integers("ga_random_integers", g, low, high, ndim, shape, dtype, endpoint));
+}
+
+/* --- permutations --------------------------------------------------------- */
+
+/* n raw 64-bit keys of g (two words each), in the given shape. */
+static ga_array *ga__random_keys(const char *func, ga_generator *g, int ndim, const int64_t *shape)
+{
+    return ga__random_integers(func, g, ga_int(0), ga_uint(UINT64_MAX), ndim, shape, GA_UINT64, true);
+}
+
+/* A random order of 0..n-1: the stable argsort of n keys. */
+static ga_array *ga__random_order(const char *func, ga_generator *g, int64_t n)
+{
+    ga_array *keys = ga__random_keys(func, g, 1, &n);
+    ga_array *order = keys ? ga__sort(func, keys, 0, true) : NULL;
+    ga_release(keys);
+    return order;
+}
+
+GPUARR_API ga_array *ga_random_permutation(ga_generator *g, int64_t n)
+{
+    return ga__ret(ga__random_order("ga_random_permutation", g, n > 0 ? n : 0));
+}
+
+/* x's slices along axis in a random order, a new array. */
+static ga_array *ga__random_permuted_copy(const char *func, ga_generator *g, const ga_array *x, int axis)
+{
+    if (!x) {
+        ga__null_input(func, "x");
+        return NULL;
+    }
+    if (x->ndim == 0) {
+        ga__error(GA_ERROR_INDEX, func, "x must be an integer or at least 1-dimensional");
+        return NULL;
+    }
+    if (ga__normalize_axis(func, "", &axis, x->ndim) != GA_OK) return NULL;
+    if (ga__bind(func, x->device) != GA_OK) return NULL;
+    ga_array *order = ga__random_order(func, g, x->shape[axis]);
+    ga_array *out = order ? ga__take(func, x, order, axis, GA_INDEX_RAISE) : NULL;
+    ga_release(order);
+    return out;
+}
+
+GPUARR_API ga_array *ga_random_permutation_array(ga_generator *g, const ga_array *x, int axis)
+{
+    return ga__ret(ga__random_permuted_copy("ga_random_permutation_array", g, x, axis));
+}
+
+GPUARR_API ga_status ga_random_shuffle(ga_generator *g, ga_array *x, int axis)
+{
+    static const char func[] = "ga_random_shuffle";
+    if (x && !(x->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    ga_array *c = ga__random_permuted_copy(func, g, x, axis);
+    if (!c) return ga__t.error;
+    const ga_status st = ga__copyto(func, x, c, GA_CASTING_NO);
+    ga_release(c);
+    return st;
+}
+
+/* numpy's permuted: keys in x's shape (flattened for GA_AXIS_NONE),
+   argsorted along the axis, x gathered by them, into out or a new array. */
+static ga_array *ga__random_permuted(const char *func, ga_generator *g, const ga_array *x, int axis, ga_array *out)
+{
+    if (!x) {
+        ga__null_input(func, "x");
+        return NULL;
+    }
+    if (out && (out->ndim != x->ndim || memcmp(out->shape, x->shape, (size_t)x->ndim * sizeof *x->shape) != 0)) {
+        ga__error(GA_ERROR_VALUE, func, "out must have the same shape as x");
+        return NULL;
+    }
+    if (out && !(out->flags & GA_WRITEABLE)) {
+        ga__error(GA_ERROR_VALUE, func, "out must be writeable");
+        return NULL;
+    }
+    if (axis != GA_AXIS_NONE && ga__normalize_axis(func, "", &axis, x->ndim) != GA_OK) return NULL;
+    if (ga__bind(func, x->device) != GA_OK) return NULL;
+    ga_array *flat = NULL, *result = NULL;
+    const ga_array *src = x;
+    if (axis == GA_AXIS_NONE) {
+        int64_t size = x->size;
+        src = flat = ga__reshape(func, x, 1, &size);
+        axis = 0;
+    }
+    ga_array *keys = src ? ga__random_keys(func, g, src->ndim, src->shape) : NULL;
+    ga_array *order = keys ? ga__sort(func, keys, axis, true) : NULL;
+    ga_array *shuffled = order ? ga__take_along_axis(func, src, order, axis) : NULL;
+    ga_array *shaped = shuffled && flat ? ga__reshape(func, shuffled, x->ndim, x->shape) : ga_retain(shuffled);
+    if (shaped && out) {
+        if (ga__copyto(func, out, shaped, GA_CASTING_SAME_KIND) == GA_OK) result = ga_retain(out);
+    } else {
+        result = ga_retain(shaped);
+    }
+    ga_release(shaped), ga_release(shuffled), ga_release(order), ga_release(keys), ga_release(flat);
+    return result;
+}
+
+GPUARR_API ga_array *ga_random_permuted(ga_generator *g, const ga_array *x, int axis, ga_array *out)
+{
+    return ga__ret(ga__random_permuted("ga_random_permuted", g, x, axis, out));
 }
 
 /* --- the legacy module functions ----------------------------------------- */

@@ -1148,3 +1148,123 @@ DEVICE_TEST(random_device_legacy_functions)
     }
     ga_generator_release(g);
 }
+
+/* ---- permutations ------------------------------------------------------- */
+
+static const uint32_t *key_words;
+static int by_key(const void *x, const void *y)
+{
+    const int64_t i = *(const int64_t *)x, j = *(const int64_t *)y;
+    const uint64_t a = (uint64_t)key_words[2 * i + 1] << 32 | key_words[2 * i];
+    const uint64_t b = (uint64_t)key_words[2 * j + 1] << 32 | key_words[2 * j];
+    return a != b ? (a < b ? -1 : 1) : (i > j) - (i < j);
+}
+
+/* permutation(n) is the stable order of n keys of two words, the host's. */
+DEVICE_TEST(random_device_permutation_is_the_order_of_the_keys)
+{
+    static const int64_t sizes[] = {0, 1, 2, 5, 1000, 100003};
+    const uint32_t seed = 8080;
+    for (int c = 0; c < COUNT(sizes); c++)
+        for (int skip = 0; skip < 4; skip += 1) {
+            const int64_t n = sizes[c];
+            uint32_t *w = host_words(seed, skip, 2 * n + 2);
+            int64_t *want = malloc(sizeof(int64_t) * (size_t)(n + 1));
+            for (int64_t i = 0; want && i < n; i++) want[i] = i;
+            key_words = w;
+            if (w && want) qsort(want, (size_t)n, sizeof *want, by_key);
+            ga_generator *g = skipped_rng(seed, skip);
+            ga_random_state before;
+            CHECK_OK(ga_random_get_state(g, &before));
+            ga_array *p = ga_random_permutation(g, n);
+            CHECK(p && ga_dtype_of(p) == GA_INT64 && ga_size(p) == n, "permutation(%lld): %s", (long long)n,
+                  ga_last_error_message());
+            int64_t *got = p ? fetch(p) : NULL;
+            CHECK(got && want && memcmp(got, want, sizeof(int64_t) * (size_t)n) == 0,
+                  "permutation(%lld) from word %d is the order of the host's keys", (long long)n, skip);
+            CHECK(state_moved_by(&before, g, 2 * (uint64_t)n), "permutation(%lld) takes two words a position", (long long)n);
+            free(got), free(want), free(w);
+            ga_release(p);
+            ga_generator_release(g);
+        }
+}
+
+/* Each of the 24 orders of 4 positions, over 4800 permutations of one
+   generator: 200 expected, within 5 standard deviations (14.0 each). */
+DEVICE_TEST(random_device_permutations_are_uniform)
+{
+    const uint32_t seed = 55;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    int counts[256] = {0};
+    bool ok = true;
+    for (int t = 0; t < 4800 && ok; t++) {
+        ga_array *p = ga_random_permutation(g, 4);
+        int64_t v[4];
+        ok = p && download(p, v);
+        int code = 0;
+        for (int i = 0; ok && i < 4; i++) {
+            int smaller = 0;
+            for (int j = i + 1; j < 4; j++) smaller += v[j] < v[i];
+            code = code * (4 - i) + smaller;
+        }
+        if (ok) counts[code]++;
+        ga_release(p);
+    }
+    CHECK(ok, "4800 permutations of 4: %s", ga_last_error_message());
+    for (int k = 0; ok && k < 24; k++)
+        CHECK(counts[k] > 200 - 70 && counts[k] < 200 + 70, "order %d of 4 positions came %d times in 4800", k, counts[k]);
+    ga_generator_release(g);
+}
+
+DEVICE_TEST(random_device_shuffles)
+{
+    const uint32_t seed = 12;
+    const int64_t shape[2] = {6, 7};
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *x = ga_reshape(ga_arange_int(0, 42, 1, GA_INT32), 2, shape);
+    /* permutation along axis 1: every row in the same new order of its columns */
+    ga_array *p = ga_random_permutation_array(g, x, -1);
+    int32_t *v = p ? fetch(p) : NULL;
+    bool same = v != NULL, all = v != NULL;
+    for (int r = 0; v && r < 6; r++)
+        for (int c = 0; c < 7; c++) same = same && v[r * 7 + c] - 7 * r == v[c], all = all && v[r * 7 + c] / 7 == r;
+    CHECK(same && all, "permutation(x, axis=-1) moves whole columns: %s", ga_last_error_message());
+    free(v);
+    ga_release(p);
+    /* shuffle of a strided view, in place: the same values, in a new order */
+    ga_array *view = ga_index(x, "::2, 1::3");
+    int32_t before[6], after[6];
+    CHECK(view && download(view, before), "a strided view");
+    CHECK_OK(ga_random_shuffle(g, view, 0));
+    CHECK(download(view, after), "the shuffled view");
+    int rows_kept = 0;
+    for (int r = 0; r < 3; r++)
+        for (int s = 0; s < 3; s++) rows_kept += after[2 * r] == before[2 * s] && after[2 * r + 1] == before[2 * s + 1];
+    CHECK(rows_kept == 3, "shuffle moves whole rows of the view");
+    ga_release(view);
+    /* permuted: each row on its own; axis None: all 42 values */
+    ga_array *q = ga_random_permuted(g, x, 1, NULL), *f = ga_random_permuted(g, x, GA_AXIS_NONE, NULL);
+    int32_t *qv = q ? fetch(q) : NULL, *fv = f ? fetch(f) : NULL;
+    bool rows = qv != NULL, flat = fv != NULL, differ = false;
+    int seen[42] = {0};
+    for (int r = 0; qv && r < 6; r++) {
+        int row_seen[7] = {0};
+        for (int c = 0; c < 7; c++) rows = rows && qv[r * 7 + c] / 7 == r && !row_seen[qv[r * 7 + c] % 7]++;
+        for (int c = 0; r > 0 && c < 7; c++) differ = differ || qv[r * 7 + c] % 7 != qv[c] % 7;
+    }
+    for (int i = 0; fv && i < 42; i++) flat = flat && fv[i] >= 0 && fv[i] < 42 && !seen[fv[i]]++;
+    CHECK(rows && differ, "permuted(x, axis=1) shuffles each row on its own: %s", ga_last_error_message());
+    CHECK(flat && ga_ndim(f) == 2, "permuted(x, axis=None) keeps x's shape and values");
+    free(qv), free(fv);
+    ga_release(q), ga_release(f);
+    /* errors */
+    ga_array *z = ga_index(x, "0, 0"), *ro = ga_broadcast_to(x, 2, shape), *small = ga_zeros(1, shape, GA_INT32);
+    CHECK_ERROR(ga_random_permutation_array(g, z, 0) == NULL, GA_ERROR_INDEX, "x must be an integer or at least 1-dimensional");
+    CHECK_ERROR(ga_random_permutation_array(g, x, 2) == NULL, GA_ERROR_AXIS, "axis 2 is out of bounds");
+    CHECK_ERROR(ga_random_shuffle(g, ro, 0) != GA_OK, GA_ERROR_VALUE, "ga_random_shuffle: assignment destination is read-only");
+    CHECK_ERROR(ga_random_permuted(g, x, 0, small) == NULL, GA_ERROR_VALUE, "out must have the same shape as x");
+    ga_array *e = ga_random_permutation(g, -3);
+    CHECK(e && ga_size(e) == 0, "permutation(-3) is empty, as NumPy's arange(-3)");
+    ga_release(e), ga_release(z), ga_release(ro), ga_release(small), ga_release(x);
+    ga_generator_release(g);
+}
