@@ -285,6 +285,22 @@ else
     echo "FAIL least_squares (status $rc)"; cat "$tmp/out.ls" "$tmp/err.ls" | sed 's/^/    /'; failed=$((failed + 1))
 fi
 
+# The option-price example: the same refusal without a GPU; with one, the
+# Monte Carlo price of 2^22 paths within 5 standard errors of Black-Scholes.
+(cd "$tmp" && "$root/build/examples/option_price" 4194304 7 > out.op 2> err.op)
+rc=$?
+if [ $gpu = no ]; then
+    if [ $rc -eq 1 ] && grep -q '^option_price: cannot use the GPU: ' "$tmp/err.op"; then
+        echo "ok   option_price refuses cleanly without a GPU"; passed=$((passed + 1))
+    else
+        echo "FAIL option_price's refusal: status $rc"; cat "$tmp/out.op" "$tmp/err.op" | sed 's/^/    /'; failed=$((failed + 1))
+    fi
+elif [ $rc -eq 0 ] && awk '/standard errors away/ { gsub(/\(/, "", $3); z = $3 } END { exit !(z != "" && z + 0 < 5) }' "$tmp/out.op"; then
+    echo "ok   option_price agrees with Black-Scholes: $(grep 'standard errors' "$tmp/out.op")"; passed=$((passed + 1))
+else
+    echo "FAIL option_price (status $rc)"; cat "$tmp/out.op" "$tmp/err.op" | sed 's/^/    /'; failed=$((failed + 1))
+fi
+
 # valgrind over the no-GPU paths: each program's refusal (with no driver
 # library, and with the toolkit's stub one, which is opened and closed) must
 # make no invalid access and lose no memory. Its own exit status is checked
@@ -313,6 +329,7 @@ else
     vg_env=
     valgrind_check "gpuarr-info" 0 "^no \(CUDA driver\|GPU\): " build/gpuarr-info
     valgrind_check "bench" 1 "^bench: init: " build/bench
+    valgrind_check "option_price" 1 "cannot use the GPU" build/examples/option_price 1000
 fi
 
 # test_linalg built with GPUARR_LINK_CUDA_LIBRARIES ($LINKED_TESTS, from the
