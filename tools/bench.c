@@ -7,6 +7,7 @@
      build/bench --products  the copy ceiling, the small add, then the products alone
                              (timed from outside for start-up cost)
      build/bench --io        the copy ceiling, then a 4 GiB .npy saved and loaded
+     build/bench --random    the copy ceiling, full's write ceiling, then the random draws
 
    GB/s counts bytes read plus bytes written once (a broadcast operand
    once, not once per use). The device copy row is the ceiling the other
@@ -395,6 +396,64 @@ static void bench_io(void)
     ga_release(a);
 }
 
+/* Random draws (the default generator), a new array each call, against
+   full's write bandwidth in the same run (a generator writes only). */
+static ga_generator *bench_rng;
+typedef struct draw_args {
+    int kind;
+    int64_t n;
+    ga_dtype dtype;
+} draw_args;
+enum { DRAW_RANDOM, DRAW_NORMAL, DRAW_EXPONENTIAL, DRAW_UNIFORM, DRAW_PERMUTATION };
+static void op_draw(void *p)
+{
+    const draw_args *d = (const draw_args *)p;
+    ga_array *a = d->kind == DRAW_RANDOM        ? ga_random_random(bench_rng, 1, &d->n, d->dtype)
+                  : d->kind == DRAW_NORMAL      ? ga_random_standard_normal(bench_rng, 1, &d->n, d->dtype)
+                  : d->kind == DRAW_EXPONENTIAL ? ga_random_standard_exponential(bench_rng, 1, &d->n, d->dtype)
+                  : d->kind == DRAW_UNIFORM     ? ga_random_uniform(bench_rng, -1, 1, 1, &d->n)
+                                                : ga_random_permutation(bench_rng, d->n);
+    ga_release(a);
+}
+
+static void bench_random(bool alone)
+{
+    const uint32_t seed = 1;
+    bench_rng = ga_random_default_rng(&seed, 1);
+    const int64_t n28 = (int64_t)1 << 28;
+    if (!bench_rng) fail("generator");
+    const double full = time_device(op_fill, (void *)&n28), full_gbps = 4.0 * (double)n28 / full * 1e-3;
+    if (alone) row("full", n28, "float32", full, 4.0 * (double)n28, "write ceiling");
+    static const struct { const char *name; draw_args d; } draws[] = {
+        {"random float32", {DRAW_RANDOM, (int64_t)1 << 28, GA_FLOAT32}},
+        {"standard_normal float32", {DRAW_NORMAL, (int64_t)1 << 28, GA_FLOAT32}},
+        {"random float64", {DRAW_RANDOM, (int64_t)1 << 28, GA_FLOAT64}},
+        {"standard_normal float64", {DRAW_NORMAL, (int64_t)1 << 28, GA_FLOAT64}},
+        {"standard_exponential float64", {DRAW_EXPONENTIAL, (int64_t)1 << 28, GA_FLOAT64}},
+        {"uniform(-1, 1) float64", {DRAW_UNIFORM, (int64_t)1 << 28, GA_FLOAT64}},
+    };
+    for (size_t k = 0; k < sizeof draws / sizeof draws[0]; k++) {
+        const double t = time_device(op_draw, (void *)&draws[k].d);
+        const double bytes = (double)draws[k].d.n * (double)ga_dtype_itemsize(draws[k].d.dtype);
+        char note[64];
+        snprintf(note, sizeof note, "%.2f x full's writes, %.0f Gsamples/s", bytes / t * 1e-3 / full_gbps,
+                 (double)draws[k].d.n / t * 1e-3);
+        row(draws[k].name, draws[k].d.n, ga_dtype_name(draws[k].d.dtype), t, bytes, note);
+    }
+    draw_args perm = {DRAW_PERMUTATION, (int64_t)1 << 24, GA_INT64};
+    row("permutation 2^24", perm.n, "int64", time_device(op_draw, &perm), 0, "keys, then a stable argsort");
+    draw_args small = {DRAW_NORMAL, 1000, GA_FLOAT32};
+    row("small standard_normal (1000), new array", 1000, "float32", time_host(op_draw, &small, 20000), 0,
+        "wall time per op");
+    if (alone) {
+        ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
+        ufunc_args sadd = {sa, sa, sc};
+        row("small add into out (1000)", 1000, "float32", time_host(op_add_out, &sadd, 20000), 0, "wall time per op");
+        ga_release(sa), ga_release(sc);
+    }
+    ga_generator_release(bench_rng);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--first") == 0) return first_result();
@@ -415,6 +474,11 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--io") == 0) {
         ga_release(a), ga_release(b), ga_release(w);
         bench_io();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--random") == 0) {
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_random(true);
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--products") == 0) {
@@ -683,6 +747,7 @@ int main(int argc, char **argv)
     ga_release(x);
 
     bench_products();
+    bench_random(false);
 
     /* host costs, wall clock per call */
     enum { CALLS = 100000 };

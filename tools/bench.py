@@ -112,7 +112,27 @@ def cupy_files(cp, np):
     return out
 
 
-def cupy_figures(products_only=False, io_only=False):
+def cupy_random(cp, timed, wall):
+    """The random rows through CuPy's Generator (cupy.random.default_rng)."""
+    rng = cp.random.default_rng(1)
+    n = 1 << 28
+    out = {"full": timed(lambda: cp.full(n, 1.5, cp.float32))}
+    out["random float32"] = timed(lambda: rng.random(n, dtype=cp.float32))
+    out["standard_normal float32"] = timed(lambda: rng.standard_normal(n, dtype=cp.float32))
+    out["random float64"] = timed(lambda: rng.random(n))
+    out["standard_normal float64"] = timed(lambda: rng.standard_normal(n))
+    out["standard_exponential float64"] = timed(lambda: rng.standard_exponential(n))
+    out["uniform(-1, 1) float64"] = timed(lambda: rng.uniform(-1, 1, n))
+    perm = getattr(rng, "permutation", None) or cp.random.permutation
+    out["permutation 2^24"] = timed(lambda: perm(1 << 24))
+    out["small standard_normal (1000), new array"] = wall(lambda: rng.standard_normal(1000, dtype=cp.float32), 20000,
+                                                          warmup=2000)
+    sa, sc = cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
+    out["small add into out (1000)"] = wall(lambda: cp.add(sa, sa, out=sc), 20000, warmup=20000)
+    return out
+
+
+def cupy_figures(products_only=False, io_only=False, random_only=False):
     """The same rows through CuPy, in microseconds; {} without CuPy."""
     try:
         import cupy as cp
@@ -170,6 +190,9 @@ def cupy_figures(products_only=False, io_only=False):
     if io_only:
         del a, b, w
         return cupy_files(cp, np)
+    if random_only:
+        del a, b, w
+        return cupy_random(cp, timed, wall)
     if products_only:
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
@@ -278,6 +301,10 @@ def cupy_figures(products_only=False, io_only=False):
     out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
     out["small add, new array (1000)"] = wall(lambda: sa + sb, 20000, warmup=20000)
     del a, b, w
+    random_rows = cupy_random(cp, timed, wall)
+    for name in ("full", "small add into out (1000)"):  # (rows of their own in the whole run)
+        random_rows.pop(name)
+    out.update(random_rows)
     out.update(cupy_files(cp, np))
     return out
 
@@ -286,13 +313,14 @@ def main():
     bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
     products = "--products" in sys.argv[2:]  # the products' rows alone
     io_only = "--io" in sys.argv[2:]  # the file rows alone
-    flags = ["--products"] if products else ["--io"] if io_only else []
+    random_only = "--random" in sys.argv[2:]  # the random rows alone
+    flags = ["--products"] if products else ["--io"] if io_only else ["--random"] if random_only else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
     header = [l for l in proc.stdout.splitlines() if l.startswith("#")]
     rows = parse(proc.stdout.splitlines())
     ceiling = next((r["gbps"] for r in rows if r["note"] == "ceiling"), 0)
-    cupy = cupy_figures(products, io_only)
-    if not products and not io_only:
+    cupy = cupy_figures(products, io_only, random_only)
+    if not products and not io_only and not random_only:
         first = startup([bench, "--first"])
         rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
                          note="whole process, wall"))
