@@ -2466,35 +2466,54 @@ GPUARR_API ga_array *ga_random_bytes(ga_generator *g, int64_t length);
 
 /* numpy.random.Generator's distributions that take parameters, for
    ga_random_call. X(ENUM, name, nparams, then three (parameter name,
-   NumPy's constraint on it), result, sampler): result FLOAT64, INT64, or
-   FLOATING (float32 or float64 by the call's dtype); sampler FIXED (a
+   NumPy's constraint on it), result, sampler, integer parameters): result
+   FLOAT64, INT64, or FLOATING (float32 or float64 by the call's dtype);
+   sampler FIXED (a
    fixed number of words a value: n values then m are the n + m values of
    one draw) or ELEMENT (rejection sampling: value i of a draw takes the
    words of its own counter blocks, see ga_random_call). The constraints
    are NumPy's (_common.pyx), with its words: NON_NEGATIVE "scale < 0"
    (NaN passes), POSITIVE "a <= 0" (NaN passes), POSITIVE_NOT_NAN,
    BOUNDED_0_1 "p < 0, p > 1 or p is NaN", BOUNDED_GT_0_1, BOUNDED_LT_0_1,
-   GT_1, POISSON ("lam value too large", "lam < 0 or lam is NaN"). */
-#define GA_RANDOM_DISTRIBUTION_LIST(X)                                                                   \
-    X(UNIFORM, uniform, 2, low, NONE, high, NONE, _, NONE, FLOAT64, FIXED)                               \
-    X(NORMAL, normal, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                        \
-    X(LOGNORMAL, lognormal, 2, mean, NONE, sigma, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                 \
-    X(STANDARD_EXPONENTIAL, standard_exponential, 0, _, NONE, _, NONE, _, NONE, FLOATING, FIXED)        \
-    X(EXPONENTIAL, exponential, 1, scale, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED)               \
-    X(LAPLACE, laplace, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                      \
-    X(LOGISTIC, logistic, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                    \
-    X(GUMBEL, gumbel, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED)                        \
-    X(WEIBULL, weibull, 1, a, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED)                            \
-    X(PARETO, pareto, 1, a, POSITIVE, _, NONE, _, NONE, FLOAT64, FIXED)                                  \
-    X(POWER, power, 1, a, POSITIVE, _, NONE, _, NONE, FLOAT64, FIXED)                                    \
-    X(RAYLEIGH, rayleigh, 1, scale, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED)                      \
-    X(STANDARD_CAUCHY, standard_cauchy, 0, _, NONE, _, NONE, _, NONE, FLOAT64, FIXED)                    \
-    X(TRIANGULAR, triangular, 3, left, NONE, mode, NONE, right, NONE, FLOAT64, FIXED)                     \
-    X(GEOMETRIC, geometric, 1, p, BOUNDED_GT_0_1, _, NONE, _, NONE, INT64, FIXED)
+   GT_1, POISSON ("lam value too large", "lam < 0 or lam is NaN"). The
+   last column has bit k set where parameter k is an integer (NumPy's
+   int64: an array of it must have an integer or bool dtype). */
+#define GA_RANDOM_DISTRIBUTION_LIST(X)                                                                                      \
+    X(UNIFORM, uniform, 2, low, NONE, high, NONE, _, NONE, FLOAT64, FIXED, 0)                                               \
+    X(NORMAL, normal, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED, 0)                                        \
+    X(LOGNORMAL, lognormal, 2, mean, NONE, sigma, NON_NEGATIVE, _, NONE, FLOAT64, FIXED, 0)                                 \
+    X(STANDARD_EXPONENTIAL, standard_exponential, 0, _, NONE, _, NONE, _, NONE, FLOATING, FIXED, 0)                         \
+    X(EXPONENTIAL, exponential, 1, scale, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED, 0)                                \
+    X(LAPLACE, laplace, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED, 0)                                      \
+    X(LOGISTIC, logistic, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED, 0)                                    \
+    X(GUMBEL, gumbel, 2, loc, NONE, scale, NON_NEGATIVE, _, NONE, FLOAT64, FIXED, 0)                                        \
+    X(WEIBULL, weibull, 1, a, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED, 0)                                            \
+    X(PARETO, pareto, 1, a, POSITIVE, _, NONE, _, NONE, FLOAT64, FIXED, 0)                                                  \
+    X(POWER, power, 1, a, POSITIVE, _, NONE, _, NONE, FLOAT64, FIXED, 0)                                                    \
+    X(RAYLEIGH, rayleigh, 1, scale, NON_NEGATIVE, _, NONE, _, NONE, FLOAT64, FIXED, 0)                                      \
+    X(STANDARD_CAUCHY, standard_cauchy, 0, _, NONE, _, NONE, _, NONE, FLOAT64, FIXED, 0)                                    \
+    X(TRIANGULAR, triangular, 3, left, NONE, mode, NONE, right, NONE, FLOAT64, FIXED, 0)                                    \
+    X(GEOMETRIC, geometric, 1, p, BOUNDED_GT_0_1, _, NONE, _, NONE, INT64, FIXED, 0)                                        \
+    X(STANDARD_GAMMA, standard_gamma, 1, shape, NON_NEGATIVE, _, NONE, _, NONE, FLOATING, ELEMENT, 0)                       \
+    X(GAMMA, gamma, 2, shape, NON_NEGATIVE, scale, NON_NEGATIVE, _, NONE, FLOAT64, ELEMENT, 0)                              \
+    X(BETA, beta, 2, a, POSITIVE, b, POSITIVE, _, NONE, FLOAT64, ELEMENT, 0)                                                \
+    X(CHISQUARE, chisquare, 1, df, POSITIVE, _, NONE, _, NONE, FLOAT64, ELEMENT, 0)                                         \
+    X(NONCENTRAL_CHISQUARE, noncentral_chisquare, 2, df, POSITIVE, nonc, NON_NEGATIVE, _, NONE, FLOAT64, ELEMENT, 0)        \
+    X(F, f, 2, dfnum, POSITIVE, dfden, POSITIVE, _, NONE, FLOAT64, ELEMENT, 0)                                              \
+    X(NONCENTRAL_F, noncentral_f, 3, dfnum, POSITIVE, dfden, POSITIVE, nonc, NON_NEGATIVE, FLOAT64, ELEMENT, 0)             \
+    X(STANDARD_T, standard_t, 1, df, POSITIVE, _, NONE, _, NONE, FLOAT64, ELEMENT, 0)                                       \
+    X(VONMISES, vonmises, 2, mu, NONE, kappa, NON_NEGATIVE, _, NONE, FLOAT64, ELEMENT, 0)                                   \
+    X(WALD, wald, 2, mean, POSITIVE, scale, POSITIVE, _, NONE, FLOAT64, ELEMENT, 0)                                         \
+    X(POISSON, poisson, 1, lam, POISSON, _, NONE, _, NONE, INT64, ELEMENT, 0)                                               \
+    X(BINOMIAL, binomial, 2, n, NON_NEGATIVE, p, BOUNDED_0_1, _, NONE, INT64, ELEMENT, 1)                                   \
+    X(NEGATIVE_BINOMIAL, negative_binomial, 2, n, POSITIVE_NOT_NAN, p, BOUNDED_GT_0_1, _, NONE, INT64, ELEMENT, 0)          \
+    X(HYPERGEOMETRIC, hypergeometric, 3, ngood, NON_NEGATIVE, nbad, NON_NEGATIVE, nsample, NON_NEGATIVE, INT64, ELEMENT, 7) \
+    X(LOGSERIES, logseries, 1, p, BOUNDED_LT_0_1, _, NONE, _, NONE, INT64, ELEMENT, 0)                                      \
+    X(ZIPF, zipf, 1, a, GT_1, _, NONE, _, NONE, INT64, ELEMENT, 0)                                                          
 
 /* The distributions, GA_RANDOM_<ENUM>. */
 typedef enum ga_distribution {
-#define GA__DISTRIBUTION_ENUM(E, name, n, p0, c0, p1, c1, p2, c2, result, sampler) GA_RANDOM_##E,
+#define GA__DISTRIBUTION_ENUM(E, name, n, p0, c0, p1, c1, p2, c2, result, sampler, ints) GA_RANDOM_##E,
     GA_RANDOM_DISTRIBUTION_LIST(GA__DISTRIBUTION_ENUM)
 #undef GA__DISTRIBUTION_ENUM
     GA_NUM_DISTRIBUTIONS
@@ -2520,7 +2539,13 @@ typedef enum ga_distribution {
    logistic, gumbel, weibull, pareto, power, rayleigh, triangular,
    geometric) and by the inverse CDF where NumPy uses a ziggurat or two
    normals (normal, lognormal, standard_exponential, standard_cauchy):
-   NumPy's distributions, not its values. */
+   NumPy's distributions, not its values. ELEMENT samplers run NumPy's
+   algorithms (rejection: Marsaglia-Tsang gamma, PTRS poisson, BTPE
+   binomial, HRUA hypergeometric, ...; kernels/random_dists.cuh) with value
+   i drawing from its own counter blocks C + i + j * 2**96, j = 0, 1, ...,
+   C the generator's next whole block, so that a value never depends on
+   the launch or on how many words the others took; the generator then
+   moves on by one block a value (its next word the first of a block). */
 GPUARR_API ga_array *ga_random_call(ga_generator *g, ga_distribution dist, const ga_operand *params, int ndim,
                                     const int64_t *shape, ga_dtype dtype);
 
@@ -2591,6 +2616,67 @@ GPUARR_API ga_array *ga_random_triangular(ga_generator *g, double left, double m
    first success, int64 (>= 1), by inversion; 0 < p <= 1. */
 GPUARR_API ga_array *ga_random_geometric(ga_generator *g, double p, int ndim, const int64_t *shape);
 
+/* numpy.random.Generator.standard_gamma(shape, size, dtype): float32 or
+   float64; shape >= 0. */
+GPUARR_API ga_array *ga_random_standard_gamma(ga_generator *g, double shape, int ndim, const int64_t *size,
+                                              ga_dtype dtype);
+
+/* numpy.random.Generator.gamma(shape, scale, size), float64; shape,
+   scale >= 0. */
+GPUARR_API ga_array *ga_random_gamma(ga_generator *g, double shape, double scale, int ndim, const int64_t *size);
+
+/* numpy.random.Generator.beta(a, b, size), float64; a, b > 0. */
+GPUARR_API ga_array *ga_random_beta(ga_generator *g, double a, double b, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.chisquare(df, size), float64; df > 0. */
+GPUARR_API ga_array *ga_random_chisquare(ga_generator *g, double df, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.noncentral_chisquare(df, nonc, size), float64;
+   df > 0, nonc >= 0. */
+GPUARR_API ga_array *ga_random_noncentral_chisquare(ga_generator *g, double df, double nonc, int ndim,
+                                                    const int64_t *shape);
+
+/* numpy.random.Generator.f(dfnum, dfden, size), float64; both > 0. */
+GPUARR_API ga_array *ga_random_f(ga_generator *g, double dfnum, double dfden, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.noncentral_f(dfnum, dfden, nonc, size), float64;
+   dfnum, dfden > 0, nonc >= 0. */
+GPUARR_API ga_array *ga_random_noncentral_f(ga_generator *g, double dfnum, double dfden, double nonc, int ndim,
+                                            const int64_t *shape);
+
+/* numpy.random.Generator.standard_t(df, size), float64; df > 0. */
+GPUARR_API ga_array *ga_random_standard_t(ga_generator *g, double df, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.vonmises(mu, kappa, size): angles in [-pi, pi],
+   float64; kappa >= 0. */
+GPUARR_API ga_array *ga_random_vonmises(ga_generator *g, double mu, double kappa, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.wald(mean, scale, size): the inverse Gaussian,
+   float64; mean, scale > 0. */
+GPUARR_API ga_array *ga_random_wald(ga_generator *g, double mean, double scale, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.poisson(lam, size), int64; 0 <= lam <= NumPy's
+   limit ("lam value too large"). */
+GPUARR_API ga_array *ga_random_poisson(ga_generator *g, double lam, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.binomial(n, p, size), int64; n >= 0, 0 <= p <= 1. */
+GPUARR_API ga_array *ga_random_binomial(ga_generator *g, int64_t n, double p, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.negative_binomial(n, p, size): the failures
+   before n successes, int64; n > 0 (real), 0 < p <= 1. */
+GPUARR_API ga_array *ga_random_negative_binomial(ga_generator *g, double n, double p, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.hypergeometric(ngood, nbad, nsample, size), int64;
+   all >= 0, ngood + nbad >= nsample, ngood and nbad below 10**9. */
+GPUARR_API ga_array *ga_random_hypergeometric(ga_generator *g, int64_t ngood, int64_t nbad, int64_t nsample, int ndim,
+                                              const int64_t *shape);
+
+/* numpy.random.Generator.logseries(p, size), int64 (>= 1); 0 <= p < 1. */
+GPUARR_API ga_array *ga_random_logseries(ga_generator *g, double p, int ndim, const int64_t *shape);
+
+/* numpy.random.Generator.zipf(a, size), int64 (>= 1); a > 1. */
+GPUARR_API ga_array *ga_random_zipf(ga_generator *g, double a, int ndim, const int64_t *shape);
+
 /* numpy.random.Generator.integers(low, high, size, dtype, endpoint):
    integers from [low, high) ([low, high] with endpoint) of a bool or
    integer dtype (GA_DTYPE_INVALID: int64). low and high are integer
@@ -2601,7 +2687,10 @@ GPUARR_API ga_array *ga_random_geometric(ga_generator *g, double p, int ndim, co
    range of 2**k values takes k bits of NumPy's Lemire draw, as NumPy does
    (a fixed number of bits a value: bool 1, 8- and 16-bit dtypes 8 and 16
    bits of a word, 32-bit dtypes and 64-bit ones with k <= 32 one word,
-   others two); other ranges are GA_ERROR_NOT_IMPLEMENTED so far. */
+   others two). Other ranges take Lemire's multiply-and-reject (NumPy's
+   method) with each value drawn from its own counter blocks, as
+   ga_random_call's ELEMENT samplers (one word a try below 2**32 values,
+   two above). */
 GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scalar high, int ndim,
                                         const int64_t *shape, ga_dtype dtype, bool endpoint);
 
@@ -2754,7 +2843,8 @@ typedef struct ga__random_params {
     double value[3];        /* its parameters: value[k], or array[k][i] where array[k] is not NULL */
     const double *array[3]; /* (C-contiguous float64 of the output's shape) */
     uint64_t ilow;          /* integers: the low bound, as uint64 */
-    int32_t shift;          /* integers: the value is ilow + (bits >> shift) */
+    uint64_t irange;        /* integers of other ranges: the values are ilow + 0..irange */
+    int32_t shift;          /* integers of 2**k values: ilow + (bits >> shift) */
     int32_t unused;
 } ga__random_params;
 
@@ -2778,7 +2868,8 @@ enum {
     GA__CONS_GT_1,
     GA__CONS_POISSON,
     GA__CONS_RANGE,     /* (low, high): high - low finite (uniform) */
-    GA__CONS_TRIANGULAR /* (left, mode, right): 1 left > mode, 2 mode > right, 4 left == right */
+    GA__CONS_TRIANGULAR, /* (left, mode, right): 1 left > mode, 2 mode > right, 4 left == right */
+    GA__CONS_HYPERGEOMETRIC /* (ngood, nbad, nsample): 1 ngood + nbad < nsample, 2 ngood or nbad >= 10**9 */
 };
 #define GA__POISSON_LAM_MAX 9.2233720064847708e18 /* NumPy's: int64 max - sqrt(int64 max) * 10 */
 #define GA__CONS_VIOLATION(cons, v)                                                                   \
@@ -22450,9 +22541,10 @@ GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, u
 /* --- device draws -------------------------------------------------------- */
 
 /* The section's kernels (kernels/random.cu), resolved at first use:
-   [0] float32, [1] float64 (fixed: [2] int64); integers by output size. */
+   [0] float32, [1] float64 (fixed, element: [2] int64); integers by
+   output size. */
 static struct {
-    CUkernel bits, random[2], normal[2], fixed[3], check, integers[6];
+    CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4];
 } ga__random_kernels;
 
 /* The global generators, one a device (cupy.random's), made at first use. */
@@ -22507,6 +22599,36 @@ static ga_status ga__random_fill(const char *func, ga_generator *g, CUfunction f
     /* whole warps: 31 groups a warp when the groups straddle blocks */
     ga_status st = ga__launch(func, f, a->device, (groups + 30) / 31 * 32, args);
     if (st == GA_OK) ga__random_4x32_skip(s, words);
+    pthread_mutex_unlock(&gen->lock);
+    ga_generator_release(gen);
+    return st;
+}
+
+/* Fills the new C-contiguous `a` with the random family's per-element
+   kernel f: value i from its own stream, the counter blocks C + i + j *
+   2**96 (kernels/random_philox.cuh), C the generator's next whole block;
+   g (NULL: the global generator) then moves on by a->size blocks, its next
+   word the first of a block. Under g's lock, as ga__random_fill. */
+static ga_status ga__random_elements(const char *func, ga_generator *g, CUfunction f, ga_array *a, ga__random_params *p)
+{
+    if (a->size == 0) return GA_OK;
+    ga_generator *gen = f ? ga__random_acquire(func, g) : NULL;
+    if (!gen) return ga__t.error;
+    p->n = a->size;
+    void *out = (void *)(uintptr_t)a->data;
+    void *args[] = {&out, p};
+    pthread_mutex_lock(&gen->lock);
+    ga_random_state next = gen->state;
+    if (next.buffer_pos) ga__random_4x32_skip(&next, (uint64_t)(4 - next.buffer_pos)); /* to a whole block */
+    p->key[0] = (uint32_t)next.key[0];
+    p->key[1] = (uint32_t)(next.key[0] >> 32);
+    p->counter[0] = next.counter[0];
+    p->counter[1] = next.counter[1];
+    ga_status st = ga__launch(func, f, a->device, p->n, args);
+    if (st == GA_OK) {
+        ga__random_4x32_skip(&next, 4 * (uint64_t)p->n);
+        gen->state = next;
+    }
     pthread_mutex_unlock(&gen->lock);
     ga_generator_release(gen);
     return st;
@@ -22573,6 +22695,7 @@ typedef struct ga__distribution_info {
     unsigned char cons[3];
     char result;  /* 'd' float64, 'l' int64, 'f' float32 or float64 by the dtype */
     char sampler; /* 'x' fixed, 'e' per element */
+    int ints;     /* bit k: parameter k is an integer (int64 in NumPy) */
 } ga__distribution_info;
 
 #define GA__RESULT_FLOAT64 'd'
@@ -22581,9 +22704,9 @@ typedef struct ga__distribution_info {
 #define GA__SAMPLER_FIXED 'x'
 #define GA__SAMPLER_ELEMENT 'e'
 static const ga__distribution_info ga__distributions[GA_NUM_DISTRIBUTIONS] = {
-#define GA__DISTRIBUTION_INFO(E, name, n, p0, c0, p1, c1, p2, c2, result, sampler)                              \
+#define GA__DISTRIBUTION_INFO(E, name, n, p0, c0, p1, c1, p2, c2, result, sampler, ints)                        \
     {"ga_random_" #name, #name, n, {#p0, #p1, #p2}, {GA__CONS_##c0, GA__CONS_##c1, GA__CONS_##c2}, \
-     GA__RESULT_##result, GA__SAMPLER_##sampler},
+     GA__RESULT_##result, GA__SAMPLER_##sampler, ints},
     GA_RANDOM_DISTRIBUTION_LIST(GA__DISTRIBUTION_INFO)
 #undef GA__DISTRIBUTION_INFO
 };
@@ -22619,6 +22742,9 @@ static ga_status ga__random_constraint_error(const char *func, const char *name,
         return bad & 4 ? ga__error(GA_ERROR_VALUE, func, "%s value too large", name)
                        : ga__error(GA_ERROR_VALUE, func, "%s < 0 or %s %s", name, name, nan);
     case GA__CONS_RANGE: return ga__error(GA_ERROR_OVERFLOW, func, "Range exceeds valid bounds");
+    case GA__CONS_HYPERGEOMETRIC:
+        return bad & 1 ? ga__error(GA_ERROR_VALUE, func, "ngood + nbad < nsample")
+                       : ga__error(GA_ERROR_VALUE, func, "both ngood and nbad must be less than 1000000000");
     default: /* GA__CONS_TRIANGULAR */
         return ga__error(GA_ERROR_VALUE, func, "%s", bad & 1 ? "left > mode" : bad & 2 ? "mode > right" : "left == right");
     }
@@ -22627,7 +22753,10 @@ static ga_status ga__random_constraint_error(const char *func, const char *name,
 /* The constraint that binds a distribution's parameters together. */
 static int ga__random_relation(ga_distribution d)
 {
-    return d == GA_RANDOM_UNIFORM ? GA__CONS_RANGE : d == GA_RANDOM_TRIANGULAR ? GA__CONS_TRIANGULAR : GA__CONS_NONE;
+    return d == GA_RANDOM_UNIFORM          ? GA__CONS_RANGE
+           : d == GA_RANDOM_TRIANGULAR     ? GA__CONS_TRIANGULAR
+           : d == GA_RANDOM_HYPERGEOMETRIC ? GA__CONS_HYPERGEOMETRIC
+                                           : GA__CONS_NONE;
 }
 
 /* Which of the relation's conditions the scalars v break (bits as the
@@ -22636,6 +22765,7 @@ static unsigned ga__random_relation_violation(int rel, const double *v)
 {
     if (rel == GA__CONS_RANGE) return isfinite(v[1] - v[0]) ? 0u : 1u;
     if (rel == GA__CONS_TRIANGULAR) return (v[0] > v[1] ? 1u : 0u) | (v[1] > v[2] ? 2u : 0u) | (v[0] == v[2] ? 4u : 0u);
+    if (rel == GA__CONS_HYPERGEOMETRIC) return (v[0] + v[1] < v[2] ? 1u : 0u) | (v[0] >= 1e9 || v[1] >= 1e9 ? 2u : 0u);
     return 0;
 }
 
@@ -22725,12 +22855,19 @@ static ga_status ga__random_param(const char *func, const ga__distribution_info 
                          : sc.kind == GA_SCALAR_INT  ? (double)sc.value.i
                          : sc.kind == GA_SCALAR_UINT ? (double)sc.value.u
                                                      : sc.value.f;
+        if (((info->ints >> k) & 1) && v != floor(v) && !isnan(v))
+            return ga__error(GA_ERROR_TYPE, func,
+                             "Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'");
         const unsigned bad = GA__CONS_VIOLATION(info->cons[k], v);
         if (bad) return ga__random_constraint_error(func, info->param[k], info->cons[k], bad, false);
         args->value[k] = v;
         return GA_OK;
     }
     const ga_array *x = op->array;
+    if (((info->ints >> k) & 1) && (ga__dtype_kinds[x->dtype] == 'f' || ga__dtype_kinds[x->dtype] == 'c'))
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                         ga__dtype_names[x->dtype]);
     if (ga__is_complex(x->dtype))
         return ga__error(GA_ERROR_TYPE, func,
                          "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
@@ -22852,10 +22989,13 @@ static ga_array *ga__random_distribution(ga_generator *g, ga_distribution d, con
     ga_array *a = st == GA_OK ? ga__new_on_current(func, args.ndim, args.shape, rdtype) : NULL;
     if (a && a->size > 0) {
         const int slot = rdtype == GA_FLOAT32 ? 0 : rdtype == GA_FLOAT64 ? 1 : 2;
-        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.fixed[slot], "fixed",
-                                  ga__dtype_names[rdtype], NULL, "philox4x32");
+        const bool fixed = info->sampler == GA__SAMPLER_FIXED;
+        CUkernel *cache = fixed ? &ga__random_kernels.fixed[slot] : &ga__random_kernels.element[slot];
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, cache, fixed ? "fixed" : "element", ga__dtype_names[rdtype],
+                                  NULL, "philox4x32");
         p.op = (int32_t)d;
-        if (ga__random_fill(func, g, f, a, &p, rdtype == GA_FLOAT32 ? 32 : 64) != GA_OK) {
+        if ((fixed ? ga__random_fill(func, g, f, a, &p, rdtype == GA_FLOAT32 ? 32 : 64)
+                   : ga__random_elements(func, g, f, a, &p)) != GA_OK) {
             ga_release(a);
             a = NULL;
         }
@@ -22969,6 +23109,106 @@ GPUARR_API ga_array *ga_random_geometric(ga_generator *g, double p, int ndim, co
     return ga__ret(ga__random_scalars(g, GA_RANDOM_GEOMETRIC, 1, v, ndim, shape, GA_DTYPE_INVALID));
 }
 
+GPUARR_API ga_array *ga_random_standard_gamma(ga_generator *g, double shape, int ndim,
+                                              const int64_t *size, ga_dtype dtype)
+{
+    const double v[1] = {shape};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_STANDARD_GAMMA, 1, v, ndim, size, dtype == GA_DTYPE_INVALID ? GA_FLOAT64 : dtype));
+}
+
+GPUARR_API ga_array *ga_random_gamma(ga_generator *g, double shape, double scale, int ndim, const int64_t *size)
+{
+    const double v[2] = {shape, scale};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_GAMMA, 2, v, ndim, size, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_beta(ga_generator *g, double a, double b, int ndim, const int64_t *shape)
+{
+    const double v[2] = {a, b};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_BETA, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_chisquare(ga_generator *g, double df, int ndim, const int64_t *shape)
+{
+    const double v[1] = {df};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_CHISQUARE, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_noncentral_chisquare(ga_generator *g, double df, double nonc, int ndim,
+                                                    const int64_t *shape)
+{
+    const double v[2] = {df, nonc};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_NONCENTRAL_CHISQUARE, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_f(ga_generator *g, double dfnum, double dfden, int ndim, const int64_t *shape)
+{
+    const double v[2] = {dfnum, dfden};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_F, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_noncentral_f(ga_generator *g, double dfnum, double dfden, double nonc, int ndim,
+                                            const int64_t *shape)
+{
+    const double v[3] = {dfnum, dfden, nonc};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_NONCENTRAL_F, 3, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_standard_t(ga_generator *g, double df, int ndim, const int64_t *shape)
+{
+    const double v[1] = {df};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_STANDARD_T, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_vonmises(ga_generator *g, double mu, double kappa, int ndim, const int64_t *shape)
+{
+    const double v[2] = {mu, kappa};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_VONMISES, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_wald(ga_generator *g, double mean, double scale, int ndim, const int64_t *shape)
+{
+    const double v[2] = {mean, scale};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_WALD, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_poisson(ga_generator *g, double lam, int ndim, const int64_t *shape)
+{
+    const double v[1] = {lam};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_POISSON, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_binomial(ga_generator *g, int64_t n, double p, int ndim, const int64_t *shape)
+{
+    const double v[2] = {(double)n, p};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_BINOMIAL, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_negative_binomial(ga_generator *g, double n, double p, int ndim, const int64_t *shape)
+{
+    const double v[2] = {n, p};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_NEGATIVE_BINOMIAL, 2, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_hypergeometric(ga_generator *g, int64_t ngood, int64_t nbad, int64_t nsample, int ndim,
+                                              const int64_t *shape)
+{
+    const double v[3] = {(double)ngood, (double)nbad, (double)nsample};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_HYPERGEOMETRIC, 3, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_logseries(ga_generator *g, double p, int ndim, const int64_t *shape)
+{
+    const double v[1] = {p};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_LOGSERIES, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
+GPUARR_API ga_array *ga_random_zipf(ga_generator *g, double a, int ndim, const int64_t *shape)
+{
+    const double v[1] = {a};
+    return ga__ret(ga__random_scalars(g, GA_RANDOM_ZIPF, 1, v, ndim, shape, GA_DTYPE_INVALID));
+}
+
 /* --- integers ---------------------------------------------------------- */
 
 /* An integer bound as hi * 2**64 + lo, hi -1 or 0: every int64 and uint64. */
@@ -23056,15 +23296,7 @@ static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scala
     const uint64_t rng = hi.lo - lo.lo; /* the values: rng + 1 (mod 2**64) */
     int k = 0;
     while (k < 64 && (rng >> k) != 0) k++;
-    if (k < 64 && rng != ((uint64_t)1 << k) - 1) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "integers over a range of %llu values (not a power of two) are not implemented yet",
-                  (unsigned long long)rng + 1);
-        return NULL;
-    }
-    if (k == 64 && rng != UINT64_MAX) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "integers over a range that is not a power of two are not implemented yet");
-        return NULL;
-    }
+    const bool pow2 = k == 64 ? rng == UINT64_MAX : rng == ((uint64_t)1 << k) - 1;
     ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
     if (!a || a->size == 0) return a;
     if (rng == 0) { /* one value: no words, as NumPy's */
@@ -23074,15 +23306,26 @@ static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scala
         ga_release(a);
         return NULL;
     }
-    const char *name, *variant;
-    int bits;
-    const int slot = ga__integers_kernel(dtype, k, &name, &variant, &bits);
     ga__random_params p;
     memset(&p, 0, sizeof p);
     p.ilow = lo.lo;
-    p.shift = bits - k;
-    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.integers[slot], "integers", name, NULL, variant);
-    if (ga__random_fill(func, g, f, a, &p, bits) != GA_OK) {
+    if (pow2) {
+        const char *name, *variant;
+        int bits;
+        const int slot = ga__integers_kernel(dtype, k, &name, &variant, &bits);
+        p.shift = bits - k;
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.integers[slot], "integers", name, NULL, variant);
+        st = ga__random_fill(func, g, f, a, &p, bits);
+    } else { /* Lemire's rejection: each value from its own stream */
+        static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
+        const size_t size = ga__dtype_sizes[dtype];
+        const int slot = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+        p.irange = rng;
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.lemire[slot], "lemire", names[slot], NULL,
+                                  "philox4x32");
+        st = ga__random_elements(func, g, f, a, &p);
+    }
+    if (st != GA_OK) {
         ga_release(a);
         return NULL;
     }

@@ -32,6 +32,7 @@
    blocks must be whole warps (the host launches 256 threads a block). */
 
 #include "common.cuh"
+#include "random_dists.cuh"
 
 GA_DEFINE_FATBIN_VERSION
 
@@ -309,3 +310,112 @@ GA_KERNEL GA_KERNEL_NAME3(random, check, float64)(unsigned *flags, ga__random_pa
     if (bad)
         atomicOr(flags, bad);
 }
+
+/* --- distributions of a varying number of words a value ------------------ */
+
+/* Element i's own stream of a draw at p.counter (random_philox.cuh's
+   contract: the blocks p.counter + i + j * 2^96). */
+GA_DEV ga__rstream ga__element_stream(const ga__random_params &p, int64_t i)
+{
+    return ga__rstream((uint64_t)p.key[1] << 32 | p.key[0], p.counter[0], p.counter[1], (uint64_t)i);
+}
+
+/* numpy.random.Generator's distributions by rejection (random_dists.cuh),
+   each value from its element's stream. */
+template <class F> GA_DEV F ga__element_real(const ga__random_params &p, ga__rstream &s, int64_t i)
+{
+    const double a = ga__param(p, 0, i), b = ga__param(p, 1, i), c = ga__param(p, 2, i);
+    switch (p.op) {
+    case GA_RANDOM_STANDARD_GAMMA:
+        if constexpr (sizeof(F) == 4)
+            return ga__random_standard_gamma_f(s, (float)a);
+        else
+            return ga__random_standard_gamma(s, a);
+    case GA_RANDOM_GAMMA: return (F)ga__random_gamma(s, a, b);
+    case GA_RANDOM_BETA: return (F)ga__random_beta(s, a, b);
+    case GA_RANDOM_CHISQUARE: return (F)ga__random_chisquare(s, a);
+    case GA_RANDOM_NONCENTRAL_CHISQUARE: return (F)ga__random_noncentral_chisquare(s, a, b);
+    case GA_RANDOM_F: return (F)ga__random_f(s, a, b);
+    case GA_RANDOM_NONCENTRAL_F: return (F)ga__random_noncentral_f(s, a, b, c);
+    case GA_RANDOM_STANDARD_T: return (F)ga__random_standard_t(s, a);
+    case GA_RANDOM_VONMISES: return (F)ga__random_vonmises(s, a, b);
+    case GA_RANDOM_WALD: return (F)ga__random_wald(s, a, b);
+    default: return (F)NAN;
+    }
+}
+
+GA_DEV int64_t ga__element_integer(const ga__random_params &p, ga__rstream &s, int64_t i)
+{
+    const double a = ga__param(p, 0, i), b = ga__param(p, 1, i), c = ga__param(p, 2, i);
+    switch (p.op) {
+    case GA_RANDOM_POISSON: return ga__random_poisson(s, a);
+    case GA_RANDOM_BINOMIAL: return ga__random_binomial(s, (int64_t)a, b);
+    case GA_RANDOM_NEGATIVE_BINOMIAL: return ga__random_negative_binomial(s, a, b);
+    case GA_RANDOM_HYPERGEOMETRIC: return ga__random_hypergeometric(s, (int64_t)a, (int64_t)b, (int64_t)c);
+    case GA_RANDOM_LOGSERIES: return ga__random_logseries(s, a);
+    case GA_RANDOM_ZIPF: return ga__random_zipf(s, a);
+    default: return -1;
+    }
+}
+
+GA_KERNEL GA_KERNEL_NAME(random, element, float32, philox4x32)(float *out, ga__random_params p)
+{
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        ga__rstream s = ga__element_stream(p, i);
+        out[i] = ga__element_real<float>(p, s, i);
+    }
+}
+GA_KERNEL GA_KERNEL_NAME(random, element, float64, philox4x32)(double *out, ga__random_params p)
+{
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        ga__rstream s = ga__element_stream(p, i);
+        out[i] = ga__element_real<double>(p, s, i);
+    }
+}
+GA_KERNEL GA_KERNEL_NAME(random, element, int64, philox4x32)(int64_t *out, ga__random_params p)
+{
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        ga__rstream s = ga__element_stream(p, i);
+        out[i] = ga__element_integer(p, s, i);
+    }
+}
+
+/* Generator.integers over a range of `range` + 1 values that is not a
+   power of two (p.ilow the low bound, p.irange the range): Lemire's
+   multiply-and-reject (NumPy's default, use_masked=False) on one word a
+   try for ranges below 2^32, two words (the low first) otherwise, each
+   element from its own stream. */
+GA_DEV uint64_t ga__lemire(ga__rstream &s, uint64_t range)
+{
+    if (range < 0xFFFFFFFFull) {
+        const uint32_t values = (uint32_t)range + 1;
+        uint64_t m = (uint64_t)s.next32() * values;
+        if ((uint32_t)m < values) {
+            const uint32_t threshold = (0u - values) % values;
+            for (int tries = 0; (uint32_t)m < threshold && tries < GA__RANDOM_MAX_TRIES; ++tries)
+                m = (uint64_t)s.next32() * values;
+        }
+        return m >> 32;
+    }
+    const uint64_t values = range + 1;
+    uint64_t x = s.next64(), lo = x * values, hi = __umul64hi(x, values);
+    if (lo < values) {
+        const uint64_t threshold = (0ull - values) % values;
+        for (int tries = 0; lo < threshold && tries < GA__RANDOM_MAX_TRIES; ++tries)
+            x = s.next64(), lo = x * values, hi = __umul64hi(x, values);
+    }
+    return hi;
+}
+
+#define GA__RANDOM_LEMIRE(T, NAME)                                                      \
+    GA_KERNEL GA_KERNEL_NAME(random, lemire, NAME, philox4x32)(T * out, ga__random_params p) \
+    {                                                                                   \
+        GA_GRID_STRIDE_LOOP(i, p.n) {                                                   \
+            ga__rstream s = ga__element_stream(p, i);                                   \
+            out[i] = (T)(p.ilow + ga__lemire(s, p.irange));                             \
+        }                                                                               \
+    }
+GA__RANDOM_LEMIRE(uint8_t, uint8)
+GA__RANDOM_LEMIRE(uint16_t, uint16)
+GA__RANDOM_LEMIRE(uint32_t, uint32)
+GA__RANDOM_LEMIRE(uint64_t, uint64)

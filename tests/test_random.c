@@ -909,8 +909,31 @@ TEST(random_distribution_errors_before_the_device)
                 "low and high must be integers");
     CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(4), 1, n3, GA_FLOAT32, false) == NULL, GA_ERROR_TYPE,
                 "Unsupported dtype float32 for integers");
-    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(10), 1, n3, GA_INT64, false) == NULL, GA_ERROR_NOT_IMPLEMENTED,
-                "not a power of two");
+    /* the rejection samplers' parameters */
+    CHECK_ERROR(ga_random_poisson(g, -1, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_poisson: lam < 0 or lam is NaN");
+    CHECK_ERROR(ga_random_poisson(g, NAN, 1, n4) == NULL, GA_ERROR_VALUE, "lam < 0 or lam is NaN");
+    CHECK_ERROR(ga_random_poisson(g, 1e19, 1, n4) == NULL, GA_ERROR_VALUE, "lam value too large");
+    CHECK_ERROR(ga_random_binomial(g, -1, 0.5, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_binomial: n < 0");
+    CHECK_ERROR(ga_random_binomial(g, 5, 1.5, 1, n4) == NULL, GA_ERROR_VALUE, "p < 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_negative_binomial(g, NAN, 0.5, 1, n4) == NULL, GA_ERROR_VALUE, "n must not be NaN");
+    CHECK_ERROR(ga_random_negative_binomial(g, 0, 0.5, 1, n4) == NULL, GA_ERROR_VALUE, "n <= 0");
+    CHECK_ERROR(ga_random_negative_binomial(g, 3, 0, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_hypergeometric(g, 2, 3, 10, 1, n4) == NULL, GA_ERROR_VALUE, "ngood + nbad < nsample");
+    CHECK_ERROR(ga_random_hypergeometric(g, -2, 3, 1, 1, n4) == NULL, GA_ERROR_VALUE, "ngood < 0");
+    CHECK_ERROR(ga_random_hypergeometric(g, 2000000000, 3, 1, 1, n4) == NULL, GA_ERROR_VALUE,
+                "both ngood and nbad must be less than 1000000000");
+    CHECK_ERROR(ga_random_zipf(g, 1, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_zipf: a <= 1 or a is NaN");
+    CHECK_ERROR(ga_random_logseries(g, 1, 1, n4) == NULL, GA_ERROR_VALUE, "p < 0, p >= 1 or p is NaN");
+    CHECK_ERROR(ga_random_beta(g, 0, 1, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_beta: a <= 0");
+    CHECK_ERROR(ga_random_standard_gamma(g, -1, 1, n4, GA_FLOAT32) == NULL, GA_ERROR_VALUE, "shape < 0");
+    CHECK_ERROR(ga_random_standard_gamma(g, 1, 1, n4, GA_FLOAT16) == NULL, GA_ERROR_TYPE,
+                "Unsupported dtype \"float16\" for standard_gamma");
+    CHECK_ERROR(ga_random_wald(g, 1, 0, 1, n4) == NULL, GA_ERROR_VALUE, "scale <= 0");
+    CHECK_ERROR(ga_random_vonmises(g, 0, -1, 1, n4) == NULL, GA_ERROR_VALUE, "kappa < 0");
+    CHECK_ERROR(ga_random_noncentral_f(g, 1, 2, -1, 1, n4) == NULL, GA_ERROR_VALUE, "nonc < 0");
+    const ga_operand half_n[2] = {ga_operand_scalar(ga_float(2.5)), ga_operand_scalar(ga_float(0.5))};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_BINOMIAL, half_n, 1, n4, GA_DTYPE_INVALID) == NULL, GA_ERROR_TYPE,
+                "to dtype('int64') according to the rule 'safe'");
     CHECK_ERROR(ga_random_randint(5, 5, 1, n3, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE, "ga_random_randint: low >= high");
     CHECK_ERROR(ga_random_random_integers(5, 4, 1, n3) == NULL, GA_ERROR_VALUE, "ga_random_random_integers: low > high");
     CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
@@ -1267,4 +1290,101 @@ DEVICE_TEST(random_device_shuffles)
     CHECK(e && ga_size(e) == 0, "permutation(-3) is empty, as NumPy's arange(-3)");
     ga_release(e), ga_release(z), ga_release(ro), ga_release(small), ga_release(x);
     ga_generator_release(g);
+}
+
+/* ---- per-element streams ------------------------------------------------ */
+
+/* Element i's stream of a draw at the 128-bit counter c under key, on the
+   host (random_philox.cuh's contract): block j is Philox4x32-10 of
+   c + i + j * 2**96, its words in order. */
+typedef struct host_stream {
+    uint32_t ctr[4], key[2], w[4];
+    uint32_t block;
+    int left;
+} host_stream;
+
+static host_stream host_stream_at(const ga_random_state *s, uint64_t i)
+{
+    host_stream h;
+    memset(&h, 0, sizeof h);
+    uint64_t c[2] = {s->counter[0], s->counter[1]};
+    if (s->buffer_pos) ga__words_add(c, 2, 0, 1); /* element draws start at a whole block */
+    ga__words_add(c, 2, 0, i);
+    h.ctr[0] = (uint32_t)c[0], h.ctr[1] = (uint32_t)(c[0] >> 32), h.ctr[2] = (uint32_t)c[1], h.ctr[3] = (uint32_t)(c[1] >> 32);
+    h.key[0] = (uint32_t)s->key[0], h.key[1] = (uint32_t)(s->key[0] >> 32);
+    return h;
+}
+
+static uint32_t host_next32(host_stream *h)
+{
+    if (h->left == 0) {
+        const uint32_t ctr[4] = {h->ctr[0], h->ctr[1], h->ctr[2], h->ctr[3] + h->block++};
+        ga__philox4x32(ctr, h->key, h->w);
+        h->left = 4;
+    }
+    return h->w[4 - h->left--];
+}
+
+/* Lemire's multiply-and-reject for 0..range, as the lemire kernels. */
+static uint64_t host_lemire(host_stream *h, uint64_t range)
+{
+    if (range < 0xFFFFFFFFull) {
+        const uint32_t values = (uint32_t)range + 1, threshold = (0u - values) % values;
+        uint64_t m = (uint64_t)host_next32(h) * values;
+        while ((uint32_t)m < threshold) m = (uint64_t)host_next32(h) * values;
+        return m >> 32;
+    }
+    const uint64_t values = range + 1, threshold = (0ull - values) % values;
+    for (;;) {
+        const uint64_t lo32 = host_next32(h), x = (uint64_t)host_next32(h) << 32 | lo32;
+        /* the 128-bit product x * values, in 32-bit pieces */
+        const uint64_t a = x & 0xFFFFFFFFu, b = x >> 32, c = values & 0xFFFFFFFFu, d = values >> 32;
+        const uint64_t ac = a * c, bc = b * c, ad = a * d, bd = b * d;
+        const uint64_t mid = (ac >> 32) + (bc & 0xFFFFFFFFu) + (ad & 0xFFFFFFFFu);
+        const uint64_t lo = x * values, hi = bd + (bc >> 32) + (ad >> 32) + (mid >> 32);
+        if (lo >= threshold) return hi;
+    }
+}
+
+/* integers over ranges that are not powers of two: Lemire's draw from each
+   value's own stream, as the host computes it; the state moves on by one
+   block a value, from the next whole block. */
+DEVICE_TEST(random_device_integers_over_other_ranges)
+{
+    static const struct { ga_dtype t; int64_t low, high; } cases[] = {
+        {GA_INT64, 0, 1000},      {GA_INT8, -100, 100},   {GA_UINT8, 3, 250},  {GA_INT16, -1, 30000},
+        {GA_UINT32, 0, 3000000000ll}, {GA_INT32, -5, 7},  {GA_INT64, -(1ll << 40), 3ll << 40},
+        {GA_UINT64, 1, INT64_MAX},
+    };
+    const uint32_t seed = 6006;
+    const int64_t n = 2049;
+    for (int c = 0; c < COUNT(cases); c++)
+        for (int skip = 0; skip < 4; skip += 2) {
+            const ga_dtype t = cases[c].t;
+            ga_generator *g = skipped_rng(seed, skip);
+            ga_random_state before;
+            CHECK_OK(ga_random_get_state(g, &before));
+            ga_array *a = ga_random_integers(g, ga_int(cases[c].low), ga_int(cases[c].high), 1, &n, t, false);
+            CHECK(a && ga_dtype_of(a) == t, "integers(%lld, %lld) %s: %s", (long long)cases[c].low, (long long)cases[c].high,
+                  ga_dtype_name(t), ga_last_error_message());
+            unsigned char *got = a ? fetch(a) : NULL;
+            const size_t size = ga_dtype_itemsize(t);
+            const uint64_t range = (uint64_t)cases[c].high - (uint64_t)cases[c].low - 1;
+            int64_t bad = -1;
+            for (int64_t i = 0; got && i < n && bad < 0; i++) {
+                host_stream h = host_stream_at(&before, (uint64_t)i);
+                const uint64_t want = (uint64_t)cases[c].low + host_lemire(&h, range);
+                uint64_t have = 0;
+                memcpy(&have, got + (size_t)i * size, size);
+                if (have != (size < 8 ? want & ((1ull << (8 * size)) - 1) : want)) bad = i;
+            }
+            CHECK(got && bad < 0, "integers(%lld, %lld) %s from word %d: value %lld differs from the host's",
+                  (long long)cases[c].low, (long long)cases[c].high, ga_dtype_name(t), skip, (long long)bad);
+            CHECK(state_moved_by(&before, g, (uint64_t)(skip ? 4 - skip : 0) + 4 * (uint64_t)n),
+                  "integers over %llu values take one block a value, from the next whole block",
+                  (unsigned long long)range + 1);
+            free(got);
+            ga_release(a);
+            ga_generator_release(g);
+        }
 }
