@@ -183,6 +183,13 @@ $(BUILD)/tests/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
+# The random kernels' sampling algorithms (kernels/random_*.cuh) compiled
+# for the host and tested there: no GPU, no CUDA headers.
+TESTS += $(BUILD)/tests/test_random_alg
+$(BUILD)/tests/test_random_alg: tests/test_random_alg.cc kernels/random_philox.cuh kernels/random_dists.cuh
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror -I. -o $@ $< -lm
+
 # A fatbin stamped with another version, for the stale-fatbin test.
 $(BUILD)/tests/stale/creation.fatbin: tests/stale_fatbin.cu
 	@mkdir -p $(@D)

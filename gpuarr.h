@@ -2869,7 +2869,8 @@ enum {
     GA__CONS_POISSON,
     GA__CONS_RANGE,     /* (low, high): high - low finite (uniform) */
     GA__CONS_TRIANGULAR, /* (left, mode, right): 1 left > mode, 2 mode > right, 4 left == right */
-    GA__CONS_HYPERGEOMETRIC /* (ngood, nbad, nsample): 1 ngood + nbad < nsample, 2 ngood or nbad >= 10**9 */
+    GA__CONS_HYPERGEOMETRIC,   /* (ngood, nbad, nsample): 1 ngood + nbad < nsample, 2 ngood or nbad >= 10**9 */
+    GA__CONS_NEGATIVE_BINOMIAL /* (n, p): 1 the poisson's lam, (1 - p) / p (n + 10 sqrt(n)), above its limit */
 };
 #define GA__POISSON_LAM_MAX 9.2233720064847708e18 /* NumPy's: int64 max - sqrt(int64 max) * 10 */
 #define GA__CONS_VIOLATION(cons, v)                                                                   \
@@ -22742,6 +22743,8 @@ static ga_status ga__random_constraint_error(const char *func, const char *name,
         return bad & 4 ? ga__error(GA_ERROR_VALUE, func, "%s value too large", name)
                        : ga__error(GA_ERROR_VALUE, func, "%s < 0 or %s %s", name, name, nan);
     case GA__CONS_RANGE: return ga__error(GA_ERROR_OVERFLOW, func, "Range exceeds valid bounds");
+    case GA__CONS_NEGATIVE_BINOMIAL:
+        return ga__error(GA_ERROR_VALUE, func, "n too large or p too small, see Generator.negative_binomial Notes");
     case GA__CONS_HYPERGEOMETRIC:
         return bad & 1 ? ga__error(GA_ERROR_VALUE, func, "ngood + nbad < nsample")
                        : ga__error(GA_ERROR_VALUE, func, "both ngood and nbad must be less than 1000000000");
@@ -22756,6 +22759,7 @@ static int ga__random_relation(ga_distribution d)
     return d == GA_RANDOM_UNIFORM          ? GA__CONS_RANGE
            : d == GA_RANDOM_TRIANGULAR     ? GA__CONS_TRIANGULAR
            : d == GA_RANDOM_HYPERGEOMETRIC ? GA__CONS_HYPERGEOMETRIC
+           : d == GA_RANDOM_NEGATIVE_BINOMIAL ? GA__CONS_NEGATIVE_BINOMIAL
                                            : GA__CONS_NONE;
 }
 
@@ -22766,6 +22770,7 @@ static unsigned ga__random_relation_violation(int rel, const double *v)
     if (rel == GA__CONS_RANGE) return isfinite(v[1] - v[0]) ? 0u : 1u;
     if (rel == GA__CONS_TRIANGULAR) return (v[0] > v[1] ? 1u : 0u) | (v[1] > v[2] ? 2u : 0u) | (v[0] == v[2] ? 4u : 0u);
     if (rel == GA__CONS_HYPERGEOMETRIC) return (v[0] + v[1] < v[2] ? 1u : 0u) | (v[0] >= 1e9 || v[1] >= 1e9 ? 2u : 0u);
+    if (rel == GA__CONS_NEGATIVE_BINOMIAL) return (1 - v[1]) / v[1] * (v[0] + 10 * sqrt(v[0])) > GA__POISSON_LAM_MAX ? 1u : 0u;
     return 0;
 }
 

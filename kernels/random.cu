@@ -1,94 +1,50 @@
 /* kernels/random.cu - family "random": draws of the default bit generator,
-   Philox4x32-10 (gpuarr.h, >>random), into C-contiguous outputs.
+   Philox4x32-10 (gpuarr.h, >>random), into C-contiguous outputs; the
+   sampling algorithms are in random_dists.cuh, the generator and the
+   values of words in random_philox.cuh.
 
-     ga_random_bits_uint8_philox4x32(void *out, ga__random_params p)
-         p.n bytes: the stream's words from word p.pos of the block at
-         p.counter on, little endian (uint32 draws are 4 bytes a value;
-         Generator.bytes keeps the first n bytes of ceil(n / 4) words).
+   Fixed draws: a fixed number of bits a value, in stream order. Word j of
+   a draw is word j % 4 of Philox4x32-10 of the 128-bit counter p.counter
+   + j / 4 under p.key, j counted from word p.pos of the first block; a
+   value of BITS bits takes the next BITS bits (64: two words, the first
+   the low half; 8, 16: slices of a word from its low bits up; 1: bits).
+   Each warp computes 32 consecutive blocks, one a lane, group m being the
+   words pos + 4m .. pos + 4m + 3 (words pos..3 of block m and 0..pos-1 of
+   block m + 1, taken from the neighbouring lane by a shuffle, so with pos
+   > 0 a warp finishes 31 groups a step); blocks must be whole warps.
+     ga_random_bits_uint8_philox4x32         bytes (Generator.bytes)
+     ga_random_random_<f32|f64>_philox4x32   Generator.random: (w >> 8) 2^-24,
+                                             (u64 >> 11) 2^-53
+     ga_random_normal_<f32|f64>_philox4x32   standard_normal: the inverse
+                                             normal CDF of the open uniform,
+                                             the upper half mirrored (exact)
+     ga_random_integers_<t>_philox4x32[w32]  integers over 2^k values: ilow +
+                                             the top k of the value's bits
+     ga_random_fixed_<f32|f64|i64>_philox4x32  the distributions of one
+                                             uniform or normal (p.op)
 
-     ga_random_random_<float32|float64>_philox4x32(void *out, ga__random_params p)
-         Generator.random: float32 value i from word w = (pos + i):
-         (w >> 8) * 2^-24; float64 value i from words (pos + 2i) (the low
-         half) and (pos + 2i + 1): (u64 >> 11) * 2^-53.
+   Element draws: value i from its own counter blocks p.counter + i + j *
+   2^96 (random_philox.cuh's ga__rstream), one thread a value.
+     ga_random_element_<f32|f64|i64>_philox4x32  rejection distributions (p.op)
+     ga_random_lemire_<u8|u16|u32|u64>_philox4x32  integers over other ranges
 
-     ga_random_normal_<float32|float64>_philox4x32(void *out, ga__random_params p)
-         Generator.standard_normal by the inverse of the normal CDF of the
-         open-interval uniform from the same words: float32 (k + 1/2) * 2^-24
-         with k = w >> 8, float64 (k + 1/2) * 2^-53 with k = u64 >> 11. The
-         upper half of the uniforms is taken as the mirror of the lower
-         (k >= 2^23, resp. 2^52: minus the value of 2^24 - 1 - k, resp. 2^53
-         - 1 - k), where (k + 1/2) is exact: k and its mirror give values of
-         opposite sign and equal size, and no uniform rounds to 1.
-
-   Word j of a draw (j = pos + i for one word a value, pos + 2i and pos +
-   2i + 1 for two) is word j % 4 of Philox4x32-10 of the 128-bit counter
-   p.counter + j / 4 under p.key: a value depends on the generator's state
-   and its index only, never on the launch. Each warp computes 32
-   consecutive blocks, one a lane, and writes 16 bytes of output for each:
-   group m is the words pos + 4m .. pos + 4m + 3, words pos..3 of block m
-   and 0..pos-1 of block m + 1, which the lane takes from its neighbour by
-   a shuffle (so with pos > 0 a warp finishes 31 groups a step, and lane 31
-   only computes a block for lane 30). The loops are grid-stride by warps;
-   blocks must be whole warps (the host launches 256 threads a block). */
+   ga_random_check_float64: the parameters' constraints (gpuarr.h's
+   GA__CONS_*), or'ed into a flag word. */
 
 #include "common.cuh"
 #include "random_dists.cuh"
 
 GA_DEFINE_FATBIN_VERSION
 
-/* Philox4x32-10 of one counter block (gpuarr.h's ga__philox4x32). */
-GA_DEV uint4 ga__philox4x32_10(uint4 c, uint32_t k0, uint32_t k1)
-{
-#pragma unroll
-    for (int round = 0; round < 10; ++round) {
-        const uint32_t hi0 = __umulhi(0xD2511F53u, c.x), lo0 = 0xD2511F53u * c.x;
-        const uint32_t hi1 = __umulhi(0xCD9E8D57u, c.z), lo1 = 0xCD9E8D57u * c.z;
-        c = make_uint4(hi1 ^ c.y ^ k0, lo1, hi0 ^ c.w ^ k1, lo0);
-        k0 += 0x9E3779B9u;
-        k1 += 0xBB67AE85u;
-    }
-    return c;
-}
-
-/* Block m of the draw: the counter p.counter + m (128 bits, carried). */
+/* Block m of the draw: Philox4x32-10 (random_philox.cuh) of the counter
+   p.counter + m (128 bits, carried). */
 GA_DEV uint4 ga__random_block(const ga__random_params &p, int64_t m)
 {
     const uint64_t lo = p.counter[0] + (uint64_t)m;
     const uint64_t hi = p.counter[1] + (lo < (uint64_t)m ? 1u : 0u);
-    return ga__philox4x32_10(make_uint4((uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32)),
-                             p.key[0], p.key[1]);
-}
-
-GA_DEV float ga__uniform32(uint32_t w) { return __uint2float_rn(w >> 8) * 5.9604644775390625e-08f; /* 2^-24 */ }
-
-GA_DEV double ga__uniform64(uint64_t u)
-{
-    return __ull2double_rn(u >> 11) * 1.1102230246251565404236316680908203125e-16; /* 2^-53 */
-}
-
-/* The open-interval uniforms (0, 1) of the same bits: (k + 1/2) * 2^-24,
-   resp. 2^-53, exact; never 0 or 1. */
-GA_DEV float ga__open32(uint32_t w) { return (__uint2float_rn(w >> 8) + 0.5f) * 5.9604644775390625e-08f; }
-GA_DEV double ga__open64(uint64_t u)
-{
-    return (__ull2double_rn(u >> 11) + 0.5) * 1.1102230246251565404236316680908203125e-16;
-}
-
-GA_DEV float ga__normal32(uint32_t w)
-{
-    const uint32_t k = w >> 8;
-    if (k < (1u << 23))
-        return normcdfinvf((__uint2float_rn(k) + 0.5f) * 5.9604644775390625e-08f);
-    return -normcdfinvf((__uint2float_rn(0xFFFFFFu - k) + 0.5f) * 5.9604644775390625e-08f);
-}
-
-GA_DEV double ga__normal64(uint64_t u)
-{
-    const uint64_t k = u >> 11;
-    const double scale = 1.1102230246251565404236316680908203125e-16; /* 2^-53 */
-    if (k < (1ull << 52))
-        return normcdfinv((__ull2double_rn(k) + 0.5) * scale);
-    return -normcdfinv((__ull2double_rn((1ull << 53) - 1 - k) + 0.5) * scale);
+    uint32_t w[4] = {(uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32)};
+    ga__philox4x32_10_words(w, p.key[0], p.key[1]);
+    return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
 /* Value e's BITS bits of a group of four words: BITS 64 takes words 2e
@@ -158,10 +114,10 @@ template <int BITS, class T, class Op> GA_DEV void ga__random_fill(T *out, const
 /* --- raw bits, random(), standard_normal() ---------------------------- */
 
 struct ga__op_bits { GA_DEV uint8_t operator()(uint64_t v, int64_t) const { return (uint8_t)v; } };
-struct ga__op_random32 { GA_DEV float operator()(uint64_t v, int64_t) const { return ga__uniform32((uint32_t)v); } };
-struct ga__op_random64 { GA_DEV double operator()(uint64_t v, int64_t) const { return ga__uniform64(v); } };
-struct ga__op_normal32 { GA_DEV float operator()(uint64_t v, int64_t) const { return ga__normal32((uint32_t)v); } };
-struct ga__op_normal64 { GA_DEV double operator()(uint64_t v, int64_t) const { return ga__normal64(v); } };
+struct ga__op_random32 { GA_DEV float operator()(uint64_t v, int64_t) const { return ga__uniform32_bits((uint32_t)v); } };
+struct ga__op_random64 { GA_DEV double operator()(uint64_t v, int64_t) const { return ga__uniform64_bits(v); } };
+struct ga__op_normal32 { GA_DEV float operator()(uint64_t v, int64_t) const { return ga__normal32_bits((uint32_t)v); } };
+struct ga__op_normal64 { GA_DEV double operator()(uint64_t v, int64_t) const { return ga__normal64_bits(v); } };
 
 GA_KERNEL GA_KERNEL_NAME(random, bits, uint8, philox4x32)(uint8_t *out, ga__random_params p)
 {
@@ -218,57 +174,55 @@ GA_DEV double ga__param(const ga__random_params &p, int k, int64_t i)
 }
 
 /* numpy.random.Generator's distributions that take a fixed number of words
-   a value: one uniform (or normal) of BITS bits, transformed by NumPy's
-   formula where it has one inversion, else by the inverse of the CDF
-   (NumPy's loops that redraw a uniform of 0 take the open-interval
-   uniform instead, which is never 0). Computed in double for float64
-   outputs and the int64 of geometric, in float for float32. */
-template <class F> GA_DEV F ga__fixed_value(const ga__random_params &p, uint64_t v, int64_t i)
+   a value: one uniform (or normal) of the value's 64 bits, transformed by
+   NumPy's formula where it has one inversion (random_dists.cuh's
+   ga__inv_*), else by the inverse of the CDF; where NumPy redraws a
+   uniform of 0, the open-interval uniform of the same bits, which is never
+   0. float64 results, and geometric's int64. */
+GA_DEV double ga__fixed_value(const ga__random_params &p, uint64_t v, int64_t i)
 {
-    constexpr bool single = sizeof(F) == 4;
-    const F u = single ? (F)ga__uniform32((uint32_t)v) : (F)ga__uniform64(v);
-    const F uo = single ? (F)ga__open32((uint32_t)v) : (F)ga__open64(v);
-    const F e = -log(uo); /* the standard exponential of the open uniform */
-    const F a = (F)ga__param(p, 0, i), b = (F)ga__param(p, 1, i);
+    const double a = ga__param(p, 0, i), b = ga__param(p, 1, i);
+    const double u = ga__uniform64_bits(v);
     switch (p.op) {
-    case GA_RANDOM_UNIFORM: return a + (b - a) * u;
-    case GA_RANDOM_NORMAL: return a + b * (single ? (F)ga__normal32((uint32_t)v) : (F)ga__normal64(v));
-    case GA_RANDOM_LOGNORMAL: return exp(a + b * (single ? (F)ga__normal32((uint32_t)v) : (F)ga__normal64(v)));
-    case GA_RANDOM_STANDARD_EXPONENTIAL: return -log1p(-u);
-    case GA_RANDOM_EXPONENTIAL: return a * -log1p(-u);
-    case GA_RANDOM_LAPLACE: return uo >= (F)0.5 ? a - b * log((F)2 - uo - uo) : a + b * log(uo + uo);
-    case GA_RANDOM_LOGISTIC: return a + b * log(uo / ((F)1 - uo));
-    case GA_RANDOM_GUMBEL: return a - b * log(-log((F)1 - uo));
-    case GA_RANDOM_WEIBULL: return a == (F)0 ? (F)0 : pow(e, (F)1 / a);
-    case GA_RANDOM_PARETO: return expm1(e / a);
-    case GA_RANDOM_POWER: return pow(-expm1(-e), (F)1 / a);
-    case GA_RANDOM_RAYLEIGH: return a * sqrt((F)2 * e);
-    case GA_RANDOM_STANDARD_CAUCHY: return tan((F)3.14159265358979323846 * (uo - (F)0.5));
-    case GA_RANDOM_TRIANGULAR: {
-        const F mode = b, right = (F)ga__param(p, 2, i);
-        const F base = right - a, left_base = mode - a;
-        if (u <= left_base / base) return a + sqrt(u * left_base * base);
-        return right - sqrt(((F)1 - u) * (right - mode) * base);
-    }
-    default: return (F)NAN;
+    case GA_RANDOM_UNIFORM: return ga__inv_uniform(u, a, b);
+    case GA_RANDOM_NORMAL: return a + b * ga__normal64_bits(v);
+    case GA_RANDOM_LOGNORMAL: return exp(a + b * ga__normal64_bits(v));
+    case GA_RANDOM_STANDARD_EXPONENTIAL: return ga__inv_standard_exponential(u);
+    case GA_RANDOM_EXPONENTIAL: return ga__inv_exponential(u, a);
+    case GA_RANDOM_LAPLACE: return ga__inv_laplace(ga__uniform64_open_bits(v), a, b);
+    case GA_RANDOM_LOGISTIC: return ga__inv_logistic(ga__uniform64_open_bits(v), a, b);
+    case GA_RANDOM_GUMBEL: return ga__inv_gumbel(ga__uniform64_open_bits(v), a, b);
+    case GA_RANDOM_WEIBULL: return ga__inv_weibull(u, a);
+    case GA_RANDOM_PARETO: return ga__inv_pareto(u, a);
+    case GA_RANDOM_POWER: return ga__inv_power(u, a);
+    case GA_RANDOM_RAYLEIGH: return ga__inv_rayleigh(u, a);
+    case GA_RANDOM_STANDARD_CAUCHY: return tan(GA__RANDOM_PI * (ga__uniform64_open_bits(v) - 0.5));
+    case GA_RANDOM_TRIANGULAR: return ga__inv_triangular(u, a, b, ga__param(p, 2, i));
+    default: return NAN;
     }
 }
 
-/* numpy.random.Generator.geometric(p) by inversion: the number of trials
-   to the first success, ceil(E / -log1p(-p)) of a standard exponential E
-   of the open uniform (so never 0); p = 1 is 1, values past 2^63 - 1 are
-   2^63 - 1, as NumPy's. */
+/* standard_exponential in float32: -log1p(-u) of the value's word. */
+GA_DEV float ga__fixed_value32(uint64_t v) { return -log1pf(-ga__uniform32_bits((uint32_t)v)); }
+
+/* numpy.random.Generator.geometric(p) by inversion, for every p (NumPy
+   searches for p >= 1/3; inversion takes a fixed two words): ceil(E /
+   -log1p(-p)) of the standard exponential E of the value's bits (never 0),
+   1 for p = 1, 2^63 - 1 past it. */
 GA_DEV int64_t ga__geometric(const ga__random_params &p, uint64_t v, int64_t i)
 {
     const double q = ga__param(p, 0, i);
     if (q >= 1.0) return 1;
-    const double z = ceil(-log(ga__open64(v)) / -log1p(-q));
-    return z >= 9.223372036854775807e18 ? INT64_MAX : (int64_t)z;
+    const double z = ceil(ga__exponential64_bits(v) / -log1p(-q));
+    return z >= GA__RANDOM_INT64_MAX_DOUBLE ? INT64_MAX : (int64_t)z;
 }
 
-template <class F> struct ga__op_fixed {
+struct ga__op_fixed32 {
+    GA_DEV float operator()(uint64_t v, int64_t) const { return ga__fixed_value32(v); }
+};
+struct ga__op_fixed64 {
     const ga__random_params *p;
-    GA_DEV F operator()(uint64_t v, int64_t i) const { return ga__fixed_value<F>(*p, v, i); }
+    GA_DEV double operator()(uint64_t v, int64_t i) const { return ga__fixed_value(*p, v, i); }
 };
 struct ga__op_geometric {
     const ga__random_params *p;
@@ -277,11 +231,11 @@ struct ga__op_geometric {
 
 GA_KERNEL GA_KERNEL_NAME(random, fixed, float32, philox4x32)(float *out, ga__random_params p)
 {
-    ga__random_fill<32>(out, p, ga__op_fixed<float>{&p});
+    ga__random_fill<32>(out, p, ga__op_fixed32());
 }
 GA_KERNEL GA_KERNEL_NAME(random, fixed, float64, philox4x32)(double *out, ga__random_params p)
 {
-    ga__random_fill<64>(out, p, ga__op_fixed<double>{&p});
+    ga__random_fill<64>(out, p, ga__op_fixed64{&p});
 }
 GA_KERNEL GA_KERNEL_NAME(random, fixed, int64, philox4x32)(int64_t *out, ga__random_params p)
 {
@@ -306,6 +260,10 @@ GA_KERNEL GA_KERNEL_NAME3(random, check, float64)(unsigned *flags, ga__random_pa
             bad |= (isfinite(v[1] - v[0]) ? 0u : 1u) << 12;
         else if (rel == GA__CONS_TRIANGULAR)
             bad |= ((v[0] > v[1] ? 1u : 0u) | (v[1] > v[2] ? 2u : 0u) | (v[0] == v[2] ? 4u : 0u)) << 12;
+        else if (rel == GA__CONS_HYPERGEOMETRIC)
+            bad |= ((v[0] + v[1] < v[2] ? 1u : 0u) | (v[0] >= 1e9 || v[1] >= 1e9 ? 2u : 0u)) << 12;
+        else if (rel == GA__CONS_NEGATIVE_BINOMIAL)
+            bad |= ((1 - v[1]) / v[1] * (v[0] + 10 * sqrt(v[0])) > GA__POISSON_LAM_MAX ? 1u : 0u) << 12;
     }
     if (bad)
         atomicOr(flags, bad);

@@ -918,6 +918,8 @@ TEST(random_distribution_errors_before_the_device)
     CHECK_ERROR(ga_random_negative_binomial(g, NAN, 0.5, 1, n4) == NULL, GA_ERROR_VALUE, "n must not be NaN");
     CHECK_ERROR(ga_random_negative_binomial(g, 0, 0.5, 1, n4) == NULL, GA_ERROR_VALUE, "n <= 0");
     CHECK_ERROR(ga_random_negative_binomial(g, 3, 0, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_negative_binomial(g, 1e10, 1e-9, 1, n4) == NULL, GA_ERROR_VALUE,
+                "n too large or p too small, see Generator.negative_binomial Notes");
     CHECK_ERROR(ga_random_hypergeometric(g, 2, 3, 10, 1, n4) == NULL, GA_ERROR_VALUE, "ngood + nbad < nsample");
     CHECK_ERROR(ga_random_hypergeometric(g, -2, 3, 1, 1, n4) == NULL, GA_ERROR_VALUE, "ngood < 0");
     CHECK_ERROR(ga_random_hypergeometric(g, 2000000000, 3, 1, 1, n4) == NULL, GA_ERROR_VALUE,
@@ -940,40 +942,51 @@ TEST(random_distribution_errors_before_the_device)
     ga_generator_release(g);
 }
 
-/* The uniforms of value i of a fixed draw: [0, 1) and (0, 1) of the
-   value's 32 (float32) or 64 bits of the host's words. */
+/* The uniforms of value i of a fixed draw: [0, 1) and (0, 1) (the latter
+   clamped below 1, where k + 1/2 rounds up to 2**53) of the value's 32
+   (float32) or 64 bits of the host's words. */
 static double host_u(const uint32_t *w, int64_t i, int f64, bool open)
 {
     const uint64_t k = f64 ? ((uint64_t)w[2 * i + 1] << 32 | w[2 * i]) >> 11 : w[i] >> 8;
-    return ((double)k + (open ? 0.5 : 0.0)) * ldexp(1.0, f64 ? -53 : -24);
+    const double u = ((double)k + (open ? 0.5 : 0.0)) * ldexp(1.0, f64 ? -53 : -24);
+    return u < 1 ? u : 1 - ldexp(1.0, f64 ? -53 : -24);
+}
+
+/* -log of the open uniform of value i's 64 bits, its upper half as
+   -log1p of the mirror (exact). */
+static double host_exponential(const uint32_t *w, int64_t i)
+{
+    const uint64_t k = ((uint64_t)w[2 * i + 1] << 32 | w[2 * i]) >> 11;
+    if (k < (1ull << 52)) return -log(((double)k + 0.5) * 0x1p-53);
+    return -log1p(-((double)((1ull << 53) - 1 - k) + 0.5) * 0x1p-53);
 }
 
 /* Value i of distribution d with scalar parameters v from the host's words,
    in double: NumPy's formulas (the kernels' contract). */
 static double host_fixed(ga_distribution d, const double *v, const uint32_t *w, int64_t i, int f64)
 {
-    const double u = host_u(w, i, f64, false), uo = host_u(w, i, f64, true), e = -log(uo);
+    const double u = host_u(w, i, f64, false), uo = host_u(w, i, f64, true), e = -log1p(-u);
     const uint64_t k = f64 ? ((uint64_t)w[2 * i + 1] << 32 | w[2 * i]) >> 11 : w[i] >> 8;
     const double z = ref_normal(k, f64 ? 53 : 24), a = v[0], b = v[1];
     switch (d) {
     case GA_RANDOM_UNIFORM: return a + (b - a) * u;
     case GA_RANDOM_NORMAL: return a + b * z;
     case GA_RANDOM_LOGNORMAL: return exp(a + b * z);
-    case GA_RANDOM_STANDARD_EXPONENTIAL: return -log1p(-u);
-    case GA_RANDOM_EXPONENTIAL: return a * -log1p(-u);
+    case GA_RANDOM_STANDARD_EXPONENTIAL: return e;
+    case GA_RANDOM_EXPONENTIAL: return a * e;
     case GA_RANDOM_LAPLACE: return uo >= 0.5 ? a - b * log(2.0 - uo - uo) : a + b * log(uo + uo);
     case GA_RANDOM_LOGISTIC: return a + b * log(uo / (1.0 - uo));
-    case GA_RANDOM_GUMBEL: return a - b * log(-log(1.0 - uo));
+    case GA_RANDOM_GUMBEL: return a - b * log(-log1p(-uo));
     case GA_RANDOM_WEIBULL: return a == 0 ? 0 : pow(e, 1.0 / a);
     case GA_RANDOM_PARETO: return expm1(e / a);
-    case GA_RANDOM_POWER: return pow(-expm1(-e), 1.0 / a);
+    case GA_RANDOM_POWER: return pow(u, 1.0 / a);
     case GA_RANDOM_RAYLEIGH: return a * sqrt(2.0 * e);
     case GA_RANDOM_STANDARD_CAUCHY: return tan(3.14159265358979323846 * (uo - 0.5));
     case GA_RANDOM_TRIANGULAR: {
         const double right = v[2], base = right - a, left_base = b - a;
         return u <= left_base / base ? a + sqrt(u * left_base * base) : right - sqrt((1.0 - u) * (right - b) * base);
     }
-    case GA_RANDOM_GEOMETRIC: return a >= 1 ? 1.0 : ceil(-log(uo) / -log1p(-a));
+    case GA_RANDOM_GEOMETRIC: return a >= 1 ? 1.0 : ceil(host_exponential(w, i) / -log1p(-a));
     default: return NAN;
     }
 }
