@@ -391,16 +391,19 @@ static inline int ga__st_cmp_i64(const void *a, const void *b)
 }
 
 /* The value among the sorted samples with the largest PMF (where the core
-   of the bins starts); *best gets that PMF. */
+   of the bins starts); 0 in *possible when the PMF of some sample is 0 (or
+   underflows to 0) or NaN. */
 static inline int64_t ga__st_chi2_start(const int64_t *k, size_t n, ga_pmf_fn pmf, const double *params,
-                                        double *best)
+                                        int *possible)
 {
     int64_t start = k[0];
-    *best = -1;
+    double best = 0;
+    *possible = 1;
     for (size_t i = 0; i < n; i++) {
         if (i && k[i] == k[i - 1]) continue;
         double p = pmf(k[i], params);
-        if (p > *best) *best = p, start = k[i];
+        if (!(p > 0)) *possible = 0;
+        if (p > best) best = p, start = k[i];
     }
     return start;
 }
@@ -448,12 +451,13 @@ static inline void ga__st_bins_add(ga__st_bins *b, double e, double o)
 }
 
 /* The chi-square statistic of the sorted k[0..n-1] and its number of bins;
-   INFINITY when the PMF allows none of the samples. */
+   INFINITY when the PMF forbids one of the samples. */
 static inline double ga__st_chi2_stat(const int64_t *k, size_t n, ga_pmf_fn pmf, const double *params, int *bins)
 {
-    double best, dn = (double)n, e = 0, o = 0;
-    int64_t start = ga__st_chi2_start(k, n, pmf, params, &best), lo, hi;
-    if (!(best > 0)) return INFINITY;
+    double dn = (double)n, e = 0, o = 0;
+    int possible;
+    int64_t start = ga__st_chi2_start(k, n, pmf, params, &possible), lo, hi;
+    if (!possible) return INFINITY;
     long double mass = ga__st_chi2_core(start, dn, pmf, params, &lo, &hi);
     ga__st_bins b = {0, 0, 0, 0};
     size_t i = 0, first;
@@ -476,9 +480,10 @@ static inline double ga__st_chi2_stat(const int64_t *k, size_t n, ga_pmf_fn pmf,
    and the statistic and degrees of freedom in *chi2 and *df where not NULL.
    The values around the mode with at least half an expected count each are
    taken in turn into bins of >= 5 expected counts; everything outside them
-   is one more bin, merged into the last when it expects fewer than 5. No
-   bins to compare (fewer than two, or n = 0) gives NAN and df = 0; samples
-   the PMF does not allow at all give p = 0. */
+   is one more bin, merged into the last when it expects fewer than 5. A
+   sample whose PMF is 0 (impossible, or beyond 1e-308) or NaN gives chi2 =
+   INFINITY and p = 0; no bins to compare (fewer than two, or n = 0) gives
+   NAN and df = 0. */
 GA_STATS_API double ga_chi2_pvalue(int64_t *k, size_t n, ga_pmf_fn pmf, const double *params, double *chi2,
                                    int *df)
 {
