@@ -483,7 +483,10 @@ static inline double ga__st_chi2_stat(const int64_t *k, size_t n, ga_pmf_fn pmf,
    is one more bin, merged into the last when it expects fewer than 5. A
    sample whose PMF is 0 (impossible, or beyond 1e-308) or NaN gives chi2 =
    INFINITY and p = 0; no bins to compare (fewer than two, or n = 0) gives
-   NAN and df = 0. */
+   NAN and df = 0. A law too thin for any value to expect half a count
+   (integers over a range wider than 2n) leaves almost everything outside,
+   a test without power: bin such samples first (k / width against the
+   summed PMF) or test k / range with ga_ks_pvalue. */
 GA_STATS_API double ga_chi2_pvalue(int64_t *k, size_t n, ga_pmf_fn pmf, const double *params, double *chi2,
                                    int *df)
 {
