@@ -16,6 +16,7 @@
 #include "gpuarr.h"
 #include "harness.h"
 #include "random_cases.h"
+#include "random_stats.h"
 
 #define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))
 
@@ -1400,4 +1401,151 @@ DEVICE_TEST(random_device_integers_over_other_ranges)
             ga_release(a);
             ga_generator_release(g);
         }
+}
+
+/* ---- statistics of every distribution ----------------------------------- */
+
+/* Each distribution at parameters that reach its algorithms' branches
+   (the rejection samplers' small and large shapes, the inversion and
+   search regimes), 2**20 values of a fixed seed judged on the host
+   (tests/random_stats.h): a Kolmogorov-Smirnov test against the exact CDF
+   or a chi-square test against the exact PMF (p above 1e-6), and the
+   sample mean and variance within 6 standard errors where they are finite.
+   Each case prints its p-value and z-scores. */
+typedef struct stat_case {
+    ga_distribution d;
+    double v[3];
+    ga_dtype dtype; /* GA_DTYPE_INVALID: the distribution's own */
+} stat_case;
+
+static const stat_case stat_cases[] = {
+    {GA_RANDOM_UNIFORM, {-2, 5}, 0},
+    {GA_RANDOM_NORMAL, {1.5, 3}, 0},
+    {GA_RANDOM_LOGNORMAL, {0.5, 0.75}, 0},
+    {GA_RANDOM_STANDARD_EXPONENTIAL, {0}, GA_FLOAT64},
+    {GA_RANDOM_STANDARD_EXPONENTIAL, {0}, GA_FLOAT32},
+    {GA_RANDOM_EXPONENTIAL, {2.5}, 0},
+    {GA_RANDOM_LAPLACE, {1, 2}, 0},
+    {GA_RANDOM_LOGISTIC, {-1, 0.5}, 0},
+    {GA_RANDOM_GUMBEL, {0.5, 2}, 0},
+    {GA_RANDOM_WEIBULL, {1.7}, 0},
+    {GA_RANDOM_WEIBULL, {0.5}, 0},
+    {GA_RANDOM_PARETO, {3}, 0},
+    {GA_RANDOM_POWER, {0.6}, 0},
+    {GA_RANDOM_RAYLEIGH, {2}, 0},
+    {GA_RANDOM_STANDARD_CAUCHY, {0}, 0},
+    {GA_RANDOM_TRIANGULAR, {-1, 0.5, 4}, 0},
+    {GA_RANDOM_TRIANGULAR, {0, 0, 1}, 0},
+    {GA_RANDOM_GEOMETRIC, {0.3}, 0},
+    {GA_RANDOM_GEOMETRIC, {0.9}, 0},
+    {GA_RANDOM_GEOMETRIC, {0.001}, 0},
+    {GA_RANDOM_STANDARD_GAMMA, {2.5}, GA_FLOAT64},
+    {GA_RANDOM_STANDARD_GAMMA, {0.3}, GA_FLOAT64},
+    {GA_RANDOM_STANDARD_GAMMA, {1}, GA_FLOAT64},
+    {GA_RANDOM_STANDARD_GAMMA, {2.5}, GA_FLOAT32},
+    {GA_RANDOM_STANDARD_GAMMA, {0.3}, GA_FLOAT32},
+    {GA_RANDOM_GAMMA, {3, 0.5}, 0},
+    {GA_RANDOM_BETA, {0.5, 0.5}, 0},
+    {GA_RANDOM_BETA, {2, 5}, 0},
+    {GA_RANDOM_CHISQUARE, {3}, 0},
+    {GA_RANDOM_NONCENTRAL_CHISQUARE, {3, 2}, 0},
+    {GA_RANDOM_NONCENTRAL_CHISQUARE, {0.5, 1}, 0},
+    {GA_RANDOM_F, {5, 10}, 0},
+    {GA_RANDOM_NONCENTRAL_F, {5, 10, 2}, 0},
+    {GA_RANDOM_STANDARD_T, {4}, 0},
+    {GA_RANDOM_STANDARD_T, {0.5}, 0},
+    {GA_RANDOM_VONMISES, {1, 4}, 0},
+    {GA_RANDOM_VONMISES, {0, 0.5}, 0},
+    {GA_RANDOM_VONMISES, {-2, 1e-9}, 0},
+    {GA_RANDOM_WALD, {1, 2}, 0},
+    {GA_RANDOM_POISSON, {4}, 0},
+    {GA_RANDOM_POISSON, {0.5}, 0},
+    {GA_RANDOM_POISSON, {30}, 0},
+    {GA_RANDOM_POISSON, {1e5}, 0},
+    {GA_RANDOM_BINOMIAL, {20, 0.3}, 0},
+    {GA_RANDOM_BINOMIAL, {1000, 0.5}, 0},
+    {GA_RANDOM_BINOMIAL, {5, 0.99}, 0},
+    {GA_RANDOM_BINOMIAL, {200, 0.9}, 0},
+    {GA_RANDOM_NEGATIVE_BINOMIAL, {5, 0.4}, 0},
+    {GA_RANDOM_NEGATIVE_BINOMIAL, {0.7, 0.05}, 0},
+    {GA_RANDOM_HYPERGEOMETRIC, {20, 30, 10}, 0},
+    {GA_RANDOM_HYPERGEOMETRIC, {500, 400, 300}, 0},
+    {GA_RANDOM_LOGSERIES, {0.6}, 0},
+    {GA_RANDOM_LOGSERIES, {0.99}, 0},
+    {GA_RANDOM_ZIPF, {2.5}, 0},
+    {GA_RANDOM_ZIPF, {1.5}, 0},
+};
+
+/* Judges n values x (doubles) or k (integers) of case c; false with a
+   message where a test rejects. */
+static bool judge_case(const stat_case *c, double *x, int64_t *k, size_t n, char *line, size_t cap)
+{
+    const char *name = ga_random_distribution_name(c->d);
+    const ga_stats_dist *law = ga_stats_find(name);
+    if (!law) {
+        snprintf(line, cap, "%s: no law in random_stats.h", name);
+        return false;
+    }
+    const double mu = law->mean(c->v), var = law->var(c->v);
+    const ga_moments m = k ? ga_moments_of_i64(k, n) : ga_moments_of(x, n);
+    double p, stat;
+    int df = 0;
+    if (law->cdf) p = ga_ks_pvalue(x, n, law->cdf, c->v, &stat);
+    else p = ga_chi2_pvalue(k, n, law->pmf, c->v, &stat, &df);
+    /* the moments where they exist: the variance's s.e. needs a 4th moment */
+    const bool mean_ok = !isfinite(mu) || !isfinite(var) || fabs(ga_mean_z(&m, mu, var)) < 6;
+    const double vz = isfinite(var) ? ga_var_z(&m, var, NAN) : 0;
+    const bool var_ok = !isfinite(var) || !isfinite(vz) || fabs(vz) < 6;
+    snprintf(line, cap, "%s(%g, %g, %g)%s: %s p = %.3g, mean z = %.2f, var z = %.2f", name, c->v[0], c->v[1], c->v[2],
+             c->dtype == GA_FLOAT32 ? " float32" : "", law->cdf ? "KS" : "chi-square", p,
+             isfinite(var) ? ga_mean_z(&m, mu, var) : 0.0, vz);
+    return p > 1e-6 && mean_ok && var_ok;
+}
+
+DEVICE_TEST(random_device_distributions_pass_their_statistical_tests)
+{
+    const int64_t n = (int64_t)1 << 20;
+    for (int c = 0; c < COUNT(stat_cases); c++) {
+        const stat_case *sc = &stat_cases[c];
+        const uint32_t seed = 1000 + (uint32_t)c;
+        ga_generator *g = ga_random_default_rng(&seed, 1);
+        ga_operand p[3];
+        for (int k = 0; k < 3; k++) p[k] = ga_operand_scalar(ga_float(sc->v[k]));
+        ga_array *a = ga_random_call(g, sc->d, p, 1, &n, sc->dtype ? sc->dtype : GA_DTYPE_INVALID);
+        void *h = a ? fetch(a) : NULL;
+        double *x = NULL;
+        int64_t *k = NULL;
+        if (h && ga_dtype_of(a) == GA_INT64) {
+            k = (int64_t *)h;
+        } else if (h && ga_dtype_of(a) == GA_FLOAT32) {
+            x = malloc(sizeof(double) * (size_t)n);
+            for (int64_t i = 0; x && i < n; i++) x[i] = ((float *)h)[i];
+        } else if (h) {
+            x = (double *)h;
+        }
+        char line[256];
+        const bool ok = (x || k) && judge_case(sc, x, k, (size_t)n, line, sizeof line);
+        CHECK(ok, "%s", (x || k) ? line : ga_last_error_message());
+        if (x || k) printf("    %s\n", line);
+        if (x && x != h) free(x);
+        free(h);
+        ga_release(a);
+        ga_generator_release(g);
+    }
+    /* integers over a range that is not a power of two, through the
+       chi-square test of k / 10 (the PMF summed over bins of 10) */
+    const uint32_t seed = 77;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *a = ga_random_integers(g, ga_int(-500), ga_int(500), 1, &n, GA_INT64, false);
+    int64_t *k = a ? fetch(a) : NULL;
+    for (int64_t i = 0; k && i < n; i++) k[i] = (k[i] + 500) / 10;
+    const double v[2] = {0, 100};
+    double stat;
+    int df;
+    const double pv = k ? ga_chi2_pvalue(k, (size_t)n, ga_integers_pmf, v, &stat, &df) : 0;
+    CHECK(pv > 1e-6, "integers(-500, 500) in bins of 10: chi-square p = %.3g", pv);
+    printf("    integers(-500, 500) in bins of 10: chi-square p = %.3g (df %d)\n", pv, df);
+    free(k);
+    ga_release(a);
+    ga_generator_release(g);
 }
