@@ -2718,6 +2718,29 @@ GPUARR_API ga_status ga_random_shuffle(ga_generator *g, ga_array *x, int axis);
    a new array; returns out or the new array. */
 GPUARR_API ga_array *ga_random_permuted(ga_generator *g, const ga_array *x, int axis, ga_array *out);
 
+/* numpy.random.Generator.choice(a, size, replace, p) with an integer a:
+   int64 indices into 0..a-1 in (ndim, shape) (a NULL shape: NumPy's
+   size=None, a 0-d array). With replacement: integers(0, a), or, with
+   probabilities p (a 1-d array of a values summing to 1), the uniforms of
+   random() looked up in p's normalised cumulative sums (NumPy's method).
+   Without: the first values of a permutation, or, with p, the smallest
+   E_i / p_i of standard exponentials E_i (successive sampling, the law of
+   NumPy's draws without replacement). p is read on the host (the call
+   waits). NumPy's errors: "a must be a positive integer unless no samples
+   are taken", "p must be 1-dimensional", "a and p must have same size",
+   "Probabilities contain NaN", "Probabilities are not non-negative",
+   "Probabilities do not sum to 1. ...", "Cannot take a larger sample than
+   population when replace is False", "Fewer non-zero entries in p than
+   size". */
+GPUARR_API ga_array *ga_random_choice(ga_generator *g, int64_t a, int ndim, const int64_t *shape, bool replace,
+                                      const ga_array *p);
+
+/* numpy.random.Generator.choice(a, size, replace, p, axis) with an array
+   a: a's slices along `axis` at the indices ga_random_choice draws from
+   a.shape[axis] ("a cannot be empty unless no samples are taken"). */
+GPUARR_API ga_array *ga_random_choice_array(ga_generator *g, const ga_array *a, int ndim, const int64_t *shape,
+                                            bool replace, const ga_array *p, int axis);
+
 /* The legacy module functions (numpy.random.X, cupy.random.X), drawing
    from the current device's global generator (ga_random_seed reseeds it).
    numpy.random.rand(d0, d1, ...) and random_sample(size): random()'s
@@ -23441,6 +23464,160 @@ static ga_array *ga__random_permuted(const char *func, ga_generator *g, const ga
 GPUARR_API ga_array *ga_random_permuted(ga_generator *g, const ga_array *x, int axis, ga_array *out)
 {
     return ga__ret(ga__random_permuted("ga_random_permuted", g, x, axis, out));
+}
+
+/* --- choice ---------------------------------------------------------------- */
+
+/* choice's p checked and read: NumPy's checks, its values (n of them) as
+   doubles on the host in *out (free it), *nonzero how many are above 0. */
+static ga_status ga__choice_p(const char *func, const ga_array *p, int64_t n, double **out, int64_t *nonzero)
+{
+    *out = NULL;
+    if (p->ndim != 1) return ga__error(GA_ERROR_VALUE, func, "p must be 1-dimensional");
+    if (p->size != n) return ga__error(GA_ERROR_VALUE, func, "a and p must have same size");
+    if (ga__is_complex(p->dtype))
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
+                         ga__dtype_names[p->dtype]);
+    double *h = ga__host_doubles(func, p);
+    if (!h) return ga__t.error;
+    double sum = 0, carry = 0; /* Kahan's sum, as NumPy's */
+    bool negative = false;
+    *nonzero = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double y = h[i] - carry, t = sum + y;
+        carry = (t - sum) - y, sum = t;
+        negative = negative || h[i] < 0;
+        *nonzero += h[i] > 0;
+    }
+    /* NumPy's tolerance: the square root of p's float eps, at least float64's */
+    const double eps = p->dtype == GA_FLOAT32    ? 0x1p-23
+                       : p->dtype == GA_FLOAT16  ? 0x1p-10
+                       : p->dtype == GA_BFLOAT16 ? 0x1p-7
+                                                 : 0x1p-52;
+    const double atol = sqrt(eps);
+    ga_status st = GA_OK;
+    if (isnan(sum)) st = ga__error(GA_ERROR_VALUE, func, "Probabilities contain NaN");
+    else if (negative) st = ga__error(GA_ERROR_VALUE, func, "Probabilities are not non-negative");
+    else if (fabs(sum - 1.0) > atol)
+        st = ga__error(GA_ERROR_VALUE, func,
+                       "Probabilities do not sum to 1. See Notes section of docstring for more information.");
+    if (st != GA_OK) GPUARR_FREE(h);
+    else *out = h;
+    return st;
+}
+
+/* The first `size` elements of the 1-d order, a view. */
+static ga_array *ga__random_head(const char *func, const ga_array *order, int64_t size)
+{
+    ga__layout l;
+    memset(&l, 0, sizeof l);
+    l.ndim = 1, l.shape[0] = size, l.strides[0] = order->strides[0];
+    return ga__view(func, order, &l, true);
+}
+
+/* With replacement and p: the uniforms of random() (one a value) looked
+   up in the normalised cumulative sums of p (searchsorted, side right). */
+static ga_array *ga__choice_weighted(const char *func, ga_generator *g, double *h, int64_t n, int ndim,
+                                     const int64_t *shape)
+{
+    for (int64_t i = 1; i < n; i++) h[i] += h[i - 1];
+    for (int64_t i = 0; i < n; i++) h[i] /= h[n - 1];
+    ga_array *cdf = ga__from_host(func, h, 1, &n, GA_FLOAT64, true);
+    ga_array *u = cdf ? ga__random_draw(func, g, ndim, shape, GA_FLOAT64, &ga__random_kernels.random[1], "random", 64)
+                      : NULL;
+    ga_array *idx = u ? ga__search(func, cdf, u, GA_FLOAT64, GA__CUB_SEARCH_RIGHT, false) : NULL;
+    ga_release(u), ga_release(cdf);
+    return idx;
+}
+
+/* Without replacement and with p: the `size` smallest keys E_i / p_i
+   (standard exponentials E_i; p_i = 0 never comes first), in key order. */
+static ga_array *ga__choice_weighted_unique(const char *func, ga_generator *g, const double *h, int64_t n, int64_t size)
+{
+    ga_array *p = ga__from_host(func, h, 1, &n, GA_FLOAT64, true);
+    const double v[1] = {0};
+    ga_array *e = p ? ga__random_scalars(g, GA_RANDOM_STANDARD_EXPONENTIAL, 0, v, 1, &n, GA_FLOAT64) : NULL;
+    const ga_operand q[2] = {ga_operand_array(e), ga_operand_array(p)};
+    ga_array *keys[2] = {NULL, NULL};
+    if (e) ga__ufunc(func, GA_UFUNC_DIVIDE, q, keys, NULL);
+    ga_array *order = keys[0] ? ga__sort(func, keys[0], 0, true) : NULL;
+    ga_array *first = order ? ga__random_head(func, order, size) : NULL;
+    ga_release(order), ga_release(keys[0]), ga_release(e), ga_release(p);
+    return first;
+}
+
+/* The indices of choice into 0..n-1, in (ndim, shape) (NULL: 0-d). */
+static ga_array *ga__choice_indices(const char *func, ga_generator *g, int64_t n, int ndim, const int64_t *shape,
+                                    bool replace, const ga_array *p)
+{
+    int64_t size = 1;
+    const int nd = shape ? ndim : 0;
+    ga_status st = GA_OK;
+    if (nd < 0 || nd > GA_MAXDIMS) st = ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS);
+    for (int d = 0; st == GA_OK && d < nd; d++) {
+        if (shape[d] < 0) st = ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        size *= shape[d];
+    }
+    if (st == GA_OK && n <= 0 && size != 0)
+        st = ga__error(GA_ERROR_VALUE, func, "a must be a positive integer unless no samples are taken");
+    if (st == GA_OK && !replace && size > n)
+        st = ga__error(GA_ERROR_VALUE, func, "Cannot take a larger sample than population when replace is False");
+    double *h = NULL;
+    int64_t nonzero = 0;
+    if (st == GA_OK && p) st = ga__choice_p(func, p, n, &h, &nonzero);
+    if (st == GA_OK && h && !replace && nonzero < size) st = ga__error(GA_ERROR_VALUE, func, "Fewer non-zero entries in p than size");
+    if (st != GA_OK) {
+        GPUARR_FREE(h);
+        return NULL;
+    }
+    ga_array *flat = NULL;
+    if (replace && h) flat = ga__choice_weighted(func, g, h, n, 1, &size);
+    else if (replace) flat = ga__random_integers(func, g, ga_int(0), ga_int(n), 1, &size, GA_INT64, false);
+    else if (h) flat = ga__choice_weighted_unique(func, g, h, n, size);
+    else {
+        ga_array *order = ga__random_order(func, g, n);
+        flat = order ? ga__random_head(func, order, size) : NULL;
+        ga_release(order);
+    }
+    GPUARR_FREE(h);
+    ga_array *idx = flat ? ga__reshape(func, flat, nd, shape) : NULL;
+    ga_release(flat);
+    return idx;
+}
+GPUARR_API ga_array *ga_random_choice(ga_generator *g, int64_t a, int ndim, const int64_t *shape, bool replace,
+                                      const ga_array *p)
+{
+    static const char func[] = "ga_random_choice";
+    if (ga__random_device_generator(func, g) != GA_OK || ga__bind(func, ga__t.device) != GA_OK) return NULL;
+    return ga__ret(ga__choice_indices(func, g, a, ndim, shape, replace, p));
+}
+
+GPUARR_API ga_array *ga_random_choice_array(ga_generator *g, const ga_array *a, int ndim, const int64_t *shape,
+                                            bool replace, const ga_array *p, int axis)
+{
+    static const char func[] = "ga_random_choice_array";
+    if (!a) {
+        ga__null_input(func, "a");
+        return NULL;
+    }
+    if (a->ndim == 0) {
+        ga__error(GA_ERROR_VALUE, func, "a must be 1-dimensional or an integer");
+        return NULL;
+    }
+    if (ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK || ga__random_device_generator(func, g) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
+    int64_t size = 1;
+    for (int d = 0; shape && d < ndim && d < GA_MAXDIMS; d++) size *= shape[d];
+    if (a->shape[axis] == 0 && size != 0) {
+        ga__error(GA_ERROR_VALUE, func, "a cannot be empty unless no samples are taken");
+        return NULL;
+    }
+    ga_array *idx = ga__choice_indices(func, g, a->shape[axis], ndim, shape, replace, p);
+    ga_array *out = idx ? ga__take(func, a, idx, axis, GA_INDEX_RAISE) : NULL;
+    ga_release(idx);
+    return ga__ret(out);
 }
 
 /* --- the legacy module functions ----------------------------------------- */

@@ -1549,3 +1549,82 @@ DEVICE_TEST(random_device_distributions_pass_their_statistical_tests)
     ga_release(a);
     ga_generator_release(g);
 }
+
+/* ---- choice --------------------------------------------------------------- */
+
+DEVICE_TEST(random_device_choice)
+{
+    const uint32_t seed = 321;
+    const int64_t shape[2] = {3, 5}, n15 = 15, n7 = 7;
+    /* with replacement: integers(0, a); without: the head of a permutation */
+    ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
+    ga_array *c1 = ga_random_choice(g, 1000, 2, shape, true, NULL), *i1 = ga_random_integers(h, ga_int(0), ga_int(1000), 1, &n15, GA_INT64, false);
+    ga_array *c2 = ga_random_choice(g, 50, 1, &n7, false, NULL), *p2 = ga_random_permutation(h, 50);
+    int64_t *a1 = c1 ? fetch(c1) : NULL, *b1 = i1 ? fetch(i1) : NULL, *a2 = c2 ? fetch(c2) : NULL, *b2 = p2 ? fetch(p2) : NULL;
+    CHECK(a1 && b1 && ga_ndim(c1) == 2 && memcmp(a1, b1, 15 * 8) == 0, "choice(1000, (3, 5)) is integers(0, 1000): %s",
+          ga_last_error_message());
+    CHECK(a2 && b2 && memcmp(a2, b2, 7 * 8) == 0, "choice(50, 7, replace=False) is permutation(50)[:7]: %s",
+          ga_last_error_message());
+    free(a1), free(b1), free(a2), free(b2);
+    ga_release(c1), ga_release(i1), ga_release(c2), ga_release(p2);
+    /* with p: the frequencies of 2**18 draws within 6 standard errors, none of a 0 */
+    const double pv[4] = {0.1, 0, 0.6, 0.3};
+    const int64_t four = 4, many = (int64_t)1 << 18, three = 3;
+    ga_array *p = ga_from_host(pv, 1, &four, GA_FLOAT64);
+    ga_array *w = ga_random_choice(g, 4, 1, &many, true, p);
+    int64_t *k = w ? fetch(w) : NULL;
+    int64_t counts[4] = {0, 0, 0, 0};
+    bool inside = k != NULL;
+    for (int64_t i = 0; k && i < many; i++) inside = inside && k[i] >= 0 && k[i] < 4 && ++counts[k[i]];
+    for (int j = 0; inside && j < 4; j++) {
+        const double e = pv[j] * (double)many, se = sqrt(pv[j] * (1 - pv[j]) * (double)many);
+        CHECK(fabs((double)counts[j] - e) <= 6 * se, "choice with p: index %d came %lld times, %.0f expected", j,
+              (long long)counts[j], e);
+    }
+    CHECK(inside, "choice with p: indices in range: %s", ga_last_error_message());
+    free(k);
+    ga_release(w);
+    /* without replacement, with p: distinct, never the index of p = 0 */
+    for (int t = 0; t < 50; t++) {
+        ga_array *u = ga_random_choice(g, 4, 1, &three, false, p);
+        int64_t v[3] = {-1, -1, -1};
+        CHECK(u && download(u, v) && v[0] != v[1] && v[1] != v[2] && v[0] != v[2] && v[0] != 1 && v[1] != 1 && v[2] != 1,
+              "choice(4, 3, replace=False, p) draws distinct indices of p > 0: %s", ga_last_error_message());
+        ga_release(u);
+    }
+    /* from an array, along an axis */
+    const int64_t rows[2] = {6, 4}, two = 2;
+    ga_array *x = ga_reshape(ga_arange_int(0, 24, 1, GA_INT32), 2, rows);
+    ga_array *r = ga_random_choice_array(g, x, 1, &two, false, NULL, 1);
+    int32_t *rv = r ? fetch(r) : NULL;
+    bool cols = rv != NULL && ga_shape(r)[0] == 6 && ga_shape(r)[1] == 2;
+    for (int i = 0; cols && i < 6; i++) cols = rv[2 * i] - 4 * i == rv[0] && rv[2 * i + 1] - 4 * i == rv[1] && rv[0] != rv[1];
+    CHECK(cols, "choice(x, 2, replace=False, axis=1) takes whole columns: %s", ga_last_error_message());
+    free(rv);
+    ga_release(r);
+    /* errors */
+    const double bad_sum[4] = {0.5, 0.5, 0.5, 0}, bad_neg[4] = {1.5, -0.5, 0, 0}, bad_nan[4] = {NAN, 0, 0, 1};
+    ga_array *ps = ga_from_host(bad_sum, 1, &four, GA_FLOAT64), *pn = ga_from_host(bad_neg, 1, &four, GA_FLOAT64);
+    ga_array *pq = ga_from_host(bad_nan, 1, &four, GA_FLOAT64), *p2d = ga_reshape(p, 2, (const int64_t[]){2, 2});
+    CHECK_ERROR(ga_random_choice(g, 0, 1, &three, true, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_random_choice: a must be a positive integer unless no samples are taken");
+    CHECK_ERROR(ga_random_choice(g, 2, 1, &three, false, NULL) == NULL, GA_ERROR_VALUE,
+                "Cannot take a larger sample than population when replace is False");
+    CHECK_ERROR(ga_random_choice(g, 4, 1, &three, true, ps) == NULL, GA_ERROR_VALUE, "Probabilities do not sum to 1.");
+    CHECK_ERROR(ga_random_choice(g, 4, 1, &three, true, pn) == NULL, GA_ERROR_VALUE, "Probabilities are not non-negative");
+    CHECK_ERROR(ga_random_choice(g, 4, 1, &three, true, pq) == NULL, GA_ERROR_VALUE, "Probabilities contain NaN");
+    CHECK_ERROR(ga_random_choice(g, 4, 1, &three, true, p2d) == NULL, GA_ERROR_VALUE, "p must be 1-dimensional");
+    CHECK_ERROR(ga_random_choice(g, 5, 1, &three, true, p) == NULL, GA_ERROR_VALUE, "a and p must have same size");
+    const int64_t four_draws = 4;
+    CHECK_ERROR(ga_random_choice(g, 4, 1, &four_draws, false, p) == NULL, GA_ERROR_VALUE, "Fewer non-zero entries in p than size");
+    ga_array *e = ga_zeros(1, (const int64_t[]){0}, GA_FLOAT32);
+    CHECK_ERROR(ga_random_choice_array(g, e, 1, &three, true, NULL, 0) == NULL, GA_ERROR_VALUE,
+                "a cannot be empty unless no samples are taken");
+    ga_array *none = ga_random_choice(g, 0, 1, (const int64_t[]){0}, true, NULL);
+    CHECK(none && ga_size(none) == 0, "choice(0, 0) is empty: %s", ga_last_error_message());
+    ga_array *scalar = ga_random_choice(g, 10, 0, NULL, true, NULL);
+    CHECK(scalar && ga_ndim(scalar) == 0, "choice(10) is 0-d: %s", ga_last_error_message());
+    ga_release(none), ga_release(scalar), ga_release(e), ga_release(ps), ga_release(pn), ga_release(pq), ga_release(p2d);
+    ga_release(p), ga_release(x);
+    ga_generator_release(g), ga_generator_release(h);
+}
