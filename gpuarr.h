@@ -2677,6 +2677,24 @@ GPUARR_API ga_array *ga_random_logseries(ga_generator *g, double p, int ndim, co
 /* numpy.random.Generator.zipf(a, size), int64 (>= 1); a > 1. */
 GPUARR_API ga_array *ga_random_zipf(ga_generator *g, double a, int ndim, const int64_t *shape);
 
+/* numpy.random.Generator.multinomial(n, pvals, size): int64 counts of n
+   trials over k = len(pvals) categories, shape (size..., k) (a NULL shape:
+   (k,)); each row from its own counter blocks (conditional binomials, as
+   NumPy). pvals: a 1-d array, read on the host (the call waits), its
+   last entry taken as what the others leave. NumPy's errors: "n < 0",
+   "pvals < 0, pvals > 1 or pvals contains NaNs", "sum(pvals[:-1]) > 1.0",
+   "pvals must have at least 1 dimension and the last dimension of pvals
+   must be greater than 0."; pvals of more dimensions (NumPy broadcasts
+   them) are GA_ERROR_NOT_IMPLEMENTED. */
+GPUARR_API ga_array *ga_random_multinomial(ga_generator *g, int64_t n, const ga_array *pvals, int ndim,
+                                           const int64_t *shape);
+
+/* numpy.random.Generator.dirichlet(alpha, size): float64 rows of k =
+   len(alpha) values summing to 1, shape (size..., k); NumPy's algorithms
+   (normalised gammas; stick breaking by betas when every alpha < 0.1).
+   alpha: a 1-d array, read on the host ("alpha < 0"; NaNs give NaNs). */
+GPUARR_API ga_array *ga_random_dirichlet(ga_generator *g, const ga_array *alpha, int ndim, const int64_t *shape);
+
 /* numpy.random.Generator.integers(low, high, size, dtype, endpoint):
    integers from [low, high) ([low, high] with endpoint) of a bool or
    integer dtype (GA_DTYPE_INVALID: int64). low and high are integer
@@ -22568,7 +22586,7 @@ GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, u
    [0] float32, [1] float64 (fixed, element: [2] int64); integers by
    output size. */
 static struct {
-    CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4];
+    CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4], multinomial, dirichlet;
 } ga__random_kernels;
 
 /* The global generators, one a device (cupy.random's), made at first use. */
@@ -22629,16 +22647,19 @@ static ga_status ga__random_fill(const char *func, ga_generator *g, CUfunction f
 }
 
 /* Fills the new C-contiguous `a` with the random family's per-element
-   kernel f: value i from its own stream, the counter blocks C + i + j *
-   2**96 (kernels/random_philox.cuh), C the generator's next whole block;
-   g (NULL: the global generator) then moves on by a->size blocks, its next
-   word the first of a block. Under g's lock, as ga__random_fill. */
-static ga_status ga__random_elements(const char *func, ga_generator *g, CUfunction f, ga_array *a, ga__random_params *p)
+   kernel f, `streams` streams (a's values, or its rows for multinomial
+   and dirichlet): stream i is the counter blocks C + i + j * 2**96
+   (kernels/random_philox.cuh), C the generator's next whole block; g (NULL:
+   the global generator) then moves on by `streams` blocks, its next word
+   the first of a block. Under g's lock, as ga__random_fill.
+   ga__random_elements: a stream a value. */
+static ga_status ga__random_streams(const char *func, ga_generator *g, CUfunction f, ga_array *a, int64_t streams,
+                                    ga__random_params *p)
 {
-    if (a->size == 0) return GA_OK;
+    if (streams == 0) return GA_OK;
     ga_generator *gen = f ? ga__random_acquire(func, g) : NULL;
     if (!gen) return ga__t.error;
-    p->n = a->size;
+    p->n = streams;
     void *out = (void *)(uintptr_t)a->data;
     void *args[] = {&out, p};
     pthread_mutex_lock(&gen->lock);
@@ -22656,6 +22677,11 @@ static ga_status ga__random_elements(const char *func, ga_generator *g, CUfuncti
     pthread_mutex_unlock(&gen->lock);
     ga_generator_release(gen);
     return st;
+}
+
+static ga_status ga__random_elements(const char *func, ga_generator *g, CUfunction f, ga_array *a, ga__random_params *p)
+{
+    return ga__random_streams(func, g, f, a, a->size, p);
 }
 
 /* A new array of `shape` and `dtype` on the current device filled by the
@@ -23464,6 +23490,99 @@ static ga_array *ga__random_permuted(const char *func, ga_generator *g, const ga
 GPUARR_API ga_array *ga_random_permuted(ga_generator *g, const ga_array *x, int axis, ga_array *out)
 {
     return ga__ret(ga__random_permuted("ga_random_permuted", g, x, axis, out));
+}
+
+/* --- multinomial and dirichlet -------------------------------------------- */
+
+/* A row draw of k values a row: the rows' shape (size..., k) and count,
+   the vector parameter checked on the host and put on the device as
+   C-contiguous float64, then kernel `op` (its slot `cache`), one stream a
+   row. `check` gives the error of a bad parameter vector, or GA_OK. */
+static ga_array *ga__random_rows(const char *func, ga_generator *g, const ga_array *vec, const char *name, int ndim,
+                                 const int64_t *shape, ga_dtype dtype, CUkernel *cache, const char *op, double value,
+                                 ga_status (*check)(const char *func, const double *v, int64_t k))
+{
+    if (!vec) {
+        ga__null_input(func, name);
+        return NULL;
+    }
+    if (vec->ndim == 0 || vec->shape[vec->ndim - 1] == 0) {
+        ga__error(GA_ERROR_VALUE, func, "%s must have at least 1 dimension and the last dimension of %s must be greater than 0.",
+                  name, name);
+        return NULL;
+    }
+    if (vec->ndim != 1) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "%s of more than one dimension are not implemented yet", name);
+        return NULL;
+    }
+    const int nd = shape ? ndim : 0;
+    if (nd < 0 || nd + 1 > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS - 1);
+        return NULL;
+    }
+    int64_t out_shape[GA_MAXDIMS], rows = 1;
+    for (int d = 0; d < nd; d++) out_shape[d] = shape[d], rows *= shape[d] > 0 ? shape[d] : 0;
+    const int64_t k = vec->shape[0];
+    out_shape[nd] = k;
+    if (ga__random_device_generator(func, g) != GA_OK || ga__bind(func, vec->device) != GA_OK) return NULL;
+    double *h = ga__host_doubles(func, vec);
+    if (!h || check(func, h, k) != GA_OK) {
+        GPUARR_FREE(h);
+        return NULL;
+    }
+    GPUARR_FREE(h);
+    ga_array *v = ga__contiguous_copy(func, vec, GA_FLOAT64);
+    ga_array *a = v ? ga__new_on_current(func, nd + 1, out_shape, dtype) : NULL;
+    if (a && a->size > 0) {
+        ga__random_params p;
+        memset(&p, 0, sizeof p);
+        p.array[0] = (const double *)(uintptr_t)v->data;
+        p.value[0] = value;
+        p.irange = (uint64_t)k;
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, cache, op, ga__dtype_names[dtype], NULL, "philox4x32");
+        if (ga__random_streams(func, g, f, a, rows, &p) != GA_OK) {
+            ga_release(a);
+            a = NULL;
+        }
+    }
+    ga_release(v); /* (stream-ordered: the kernel has it) */
+    return a;
+}
+
+static ga_status ga__multinomial_check(const char *func, const double *v, int64_t k)
+{
+    double sum = 0;
+    for (int64_t j = 0; j < k; j++) {
+        if (!(v[j] >= 0 && v[j] <= 1)) return ga__error(GA_ERROR_VALUE, func, "pvals < 0, pvals > 1 or pvals contains NaNs");
+        if (j + 1 < k) sum += v[j];
+    }
+    if (sum > 1.0 + 1e-12) return ga__error(GA_ERROR_VALUE, func, "sum(pvals[:-1]) > 1.0");
+    return GA_OK;
+}
+
+static ga_status ga__dirichlet_check(const char *func, const double *v, int64_t k)
+{
+    for (int64_t j = 0; j < k; j++)
+        if (v[j] < 0) return ga__error(GA_ERROR_VALUE, func, "alpha < 0");
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_random_multinomial(ga_generator *g, int64_t n, const ga_array *pvals, int ndim,
+                                           const int64_t *shape)
+{
+    static const char func[] = "ga_random_multinomial";
+    if (n < 0) {
+        ga__error(GA_ERROR_VALUE, func, "n < 0");
+        return NULL;
+    }
+    return ga__ret(ga__random_rows(func, g, pvals, "pvals", ndim, shape, GA_INT64, &ga__random_kernels.multinomial,
+                                   "multinomial", (double)n, ga__multinomial_check));
+}
+
+GPUARR_API ga_array *ga_random_dirichlet(ga_generator *g, const ga_array *alpha, int ndim, const int64_t *shape)
+{
+    return ga__ret(ga__random_rows("ga_random_dirichlet", g, alpha, "alpha", ndim, shape, GA_FLOAT64,
+                                   &ga__random_kernels.dirichlet, "dirichlet", 0, ga__dirichlet_check));
 }
 
 /* --- choice ---------------------------------------------------------------- */

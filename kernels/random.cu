@@ -27,6 +27,8 @@
    2^96 (random_philox.cuh's ga__rstream), one thread a value.
      ga_random_element_<f32|f64|i64>_philox4x32  rejection distributions (p.op)
      ga_random_lemire_<u8|u16|u32|u64>_philox4x32  integers over other ranges
+     ga_random_multinomial_int64_philox4x32, ga_random_dirichlet_float64_philox4x32
+                                             a stream a row of k values
 
    ga_random_check_float64: the parameters' constraints (gpuarr.h's
    GA__CONS_*), or'ed into a flag word. */
@@ -377,3 +379,24 @@ GA__RANDOM_LEMIRE(uint8_t, uint8)
 GA__RANDOM_LEMIRE(uint16_t, uint16)
 GA__RANDOM_LEMIRE(uint32_t, uint32)
 GA__RANDOM_LEMIRE(uint64_t, uint64)
+
+/* --- multinomial and dirichlet: a stream a row of k values --------------- */
+
+/* Row i of p.n rows of k = p.irange values (p.array[0]: pvals, resp.
+   alpha; p.value[0]: multinomial's n). */
+GA_KERNEL GA_KERNEL_NAME(random, multinomial, int64, philox4x32)(int64_t *out, ga__random_params p)
+{
+    const int64_t k = (int64_t)p.irange;
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        ga__rstream s = ga__element_stream(p, i);
+        ga__random_multinomial(s, (int64_t)p.value[0], p.array[0], k, out + i * k);
+    }
+}
+GA_KERNEL GA_KERNEL_NAME(random, dirichlet, float64, philox4x32)(double *out, ga__random_params p)
+{
+    const int64_t k = (int64_t)p.irange;
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        ga__rstream s = ga__element_stream(p, i);
+        ga__random_dirichlet(s, p.array[0], k, out + i * k);
+    }
+}

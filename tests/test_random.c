@@ -1628,3 +1628,63 @@ DEVICE_TEST(random_device_choice)
     ga_release(p), ga_release(x);
     ga_generator_release(g), ga_generator_release(h);
 }
+
+/* ---- multinomial and dirichlet ---------------------------------------------- */
+
+DEVICE_TEST(random_device_multinomial_and_dirichlet)
+{
+    const uint32_t seed = 4242;
+    const int64_t rows = (int64_t)1 << 16, three = 3;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    const double pv[3] = {0.2, 0.3, 0.5}, alpha[3] = {1, 2, 3}, small_alpha[3] = {0.05, 0.05, 0.08};
+    ga_array *p = ga_from_host(pv, 1, &three, GA_FLOAT64);
+    ga_array *m = ga_random_multinomial(g, 100, p, 1, &rows);
+    int64_t *mv = m ? fetch(m) : NULL;
+    bool sums = mv != NULL && ga_ndim(m) == 2 && ga_shape(m)[1] == 3;
+    int64_t *col = malloc(sizeof(int64_t) * (size_t)rows);
+    for (int64_t i = 0; sums && i < rows; i++) sums = mv[3 * i] + mv[3 * i + 1] + mv[3 * i + 2] == 100 && mv[3 * i] >= 0;
+    CHECK(sums, "multinomial(100, p, 2**16): rows of 3 counts summing to 100: %s", ga_last_error_message());
+    for (int j = 0; sums && col && j < 3; j++) {
+        for (int64_t i = 0; i < rows; i++) col[i] = mv[3 * i + j];
+        const double bp[2] = {100, pv[j]};
+        double stat;
+        int df;
+        const double pval = ga_chi2_pvalue(col, (size_t)rows, ga_binomial_pmf, bp, &stat, &df);
+        CHECK(pval > 1e-6, "multinomial's count %d is binomial(100, %g): chi-square p = %.3g", j, pv[j], pval);
+        printf("    multinomial(100, [0.2, 0.3, 0.5]) count %d: chi-square p = %.3g\n", j, pval);
+    }
+    free(mv);
+    ga_release(m);
+    for (int t = 0; t < 2; t++) {
+        const double *al = t ? small_alpha : alpha;
+        ga_array *av = ga_from_host(al, 1, &three, GA_FLOAT64);
+        ga_array *d = ga_random_dirichlet(g, av, 1, &rows);
+        double *dv = d ? fetch(d) : NULL, *x = malloc(sizeof(double) * (size_t)rows);
+        bool ok = dv != NULL && x != NULL;
+        for (int64_t i = 0; ok && i < rows; i++) ok = fabs(dv[3 * i] + dv[3 * i + 1] + dv[3 * i + 2] - 1) < 1e-12 && dv[3 * i] >= 0;
+        CHECK(ok, "dirichlet(%g, %g, %g): rows summing to 1: %s", al[0], al[1], al[2], ga_last_error_message());
+        for (int64_t i = 0; ok && i < rows; i++) x[i] = dv[3 * i];
+        const double bp[2] = {al[0], al[1] + al[2]};
+        double stat;
+        const double pval = ok ? ga_ks_pvalue(x, (size_t)rows, ga_beta_cdf, bp, &stat) : 0;
+        CHECK(pval > 1e-6, "dirichlet(%g, %g, %g)'s first value is beta(%g, %g): KS p = %.3g", al[0], al[1], al[2], bp[0], bp[1], pval);
+        printf("    dirichlet(%g, %g, %g) first value: KS p = %.3g\n", al[0], al[1], al[2], pval);
+        free(dv), free(x);
+        ga_release(d), ga_release(av);
+    }
+    free(col);
+    /* errors */
+    const double over[3] = {0.6, 0.6, 0}, neg[3] = {0.5, -0.1, 0.6};
+    ga_array *po = ga_from_host(over, 1, &three, GA_FLOAT64), *pn = ga_from_host(neg, 1, &three, GA_FLOAT64);
+    ga_array *empty = ga_zeros(1, (const int64_t[]){0}, GA_FLOAT64);
+    CHECK_ERROR(ga_random_multinomial(g, 5, po, 1, &three) == NULL, GA_ERROR_VALUE, "ga_random_multinomial: sum(pvals[:-1]) > 1.0");
+    CHECK_ERROR(ga_random_multinomial(g, 5, pn, 1, &three) == NULL, GA_ERROR_VALUE, "pvals < 0, pvals > 1 or pvals contains NaNs");
+    CHECK_ERROR(ga_random_multinomial(g, -1, p, 1, &three) == NULL, GA_ERROR_VALUE, "n < 0");
+    CHECK_ERROR(ga_random_multinomial(g, 5, empty, 1, &three) == NULL, GA_ERROR_VALUE,
+                "pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.");
+    CHECK_ERROR(ga_random_dirichlet(g, pn, 1, &three) == NULL, GA_ERROR_VALUE, "ga_random_dirichlet: alpha < 0");
+    ga_array *one = ga_random_multinomial(g, 7, p, 0, NULL);
+    CHECK(one && ga_ndim(one) == 1 && ga_shape(one)[0] == 3, "multinomial without a size: one row: %s", ga_last_error_message());
+    ga_release(one), ga_release(po), ga_release(pn), ga_release(empty), ga_release(p);
+    ga_generator_release(g);
+}
