@@ -1096,7 +1096,7 @@ DEVICE_TEST(random_device_array_parameters)
 {
     const uint32_t seed = 99;
     const int64_t col[2] = {5, 1}, three[1] = {3}, out_shape[2] = {5, 3};
-    ga_array *loc = ga_reshape(ga_arange(0, 5, 1, GA_INT32), 2, col), *scale = ga_arange(1, 4, 1, GA_FLOAT32);
+    ga_array *loc_flat = ga_arange(0, 5, 1, GA_INT32), *loc = ga_reshape(loc_flat, 2, col), *scale = ga_arange(1, 4, 1, GA_FLOAT32);
     ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
     const ga_operand p[2] = {ga_operand_array(loc), ga_operand_array(scale)};
     ga_array *a = ga_random_call(g, GA_RANDOM_NORMAL, p, 0, NULL, GA_DTYPE_INVALID); /* size=None: (5, 3) */
@@ -1142,7 +1142,7 @@ DEVICE_TEST(random_device_array_parameters)
     double *bv = b ? fetch(b) : NULL;
     CHECK(bv && !isnan(bv[0]) && isnan(bv[1]) && !isnan(bv[2]), "a NaN scale gives NaN: %s", ga_last_error_message());
     free(bv);
-    ga_release(b), ga_release(s1), ga_release(s2), ga_release(q), ga_release(loc), ga_release(scale);
+    ga_release(b), ga_release(s1), ga_release(s2), ga_release(q), ga_release(loc), ga_release(loc_flat), ga_release(scale);
     ga_generator_release(g), ga_generator_release(h);
 }
 
@@ -1258,7 +1258,7 @@ DEVICE_TEST(random_device_shuffles)
     const uint32_t seed = 12;
     const int64_t shape[2] = {6, 7};
     ga_generator *g = ga_random_default_rng(&seed, 1);
-    ga_array *x = ga_reshape(ga_arange_int(0, 42, 1, GA_INT32), 2, shape);
+    ga_array *base = ga_arange_int(0, 42, 1, GA_INT32), *x = ga_reshape(base, 2, shape);
     /* permutation along axis 1: every row in the same new order of its columns */
     ga_array *p = ga_random_permutation_array(g, x, -1);
     int32_t *v = p ? fetch(p) : NULL;
@@ -1302,7 +1302,7 @@ DEVICE_TEST(random_device_shuffles)
     CHECK_ERROR(ga_random_permuted(g, x, 0, small) == NULL, GA_ERROR_VALUE, "out must have the same shape as x");
     ga_array *e = ga_random_permutation(g, -3);
     CHECK(e && ga_size(e) == 0, "permutation(-3) is empty, as NumPy's arange(-3)");
-    ga_release(e), ga_release(z), ga_release(ro), ga_release(small), ga_release(x);
+    ga_release(e), ga_release(z), ga_release(ro), ga_release(small), ga_release(x), ga_release(base);
     ga_generator_release(g);
 }
 
@@ -1594,7 +1594,7 @@ DEVICE_TEST(random_device_choice)
     }
     /* from an array, along an axis */
     const int64_t rows[2] = {6, 4}, two = 2;
-    ga_array *x = ga_reshape(ga_arange_int(0, 24, 1, GA_INT32), 2, rows);
+    ga_array *flat = ga_arange_int(0, 24, 1, GA_INT32), *x = ga_reshape(flat, 2, rows);
     ga_array *r = ga_random_choice_array(g, x, 1, &two, false, NULL, 1);
     int32_t *rv = r ? fetch(r) : NULL;
     bool cols = rv != NULL && ga_shape(r)[0] == 6 && ga_shape(r)[1] == 2;
@@ -1625,7 +1625,7 @@ DEVICE_TEST(random_device_choice)
     ga_array *scalar = ga_random_choice(g, 10, 0, NULL, true, NULL);
     CHECK(scalar && ga_ndim(scalar) == 0, "choice(10) is 0-d: %s", ga_last_error_message());
     ga_release(none), ga_release(scalar), ga_release(e), ga_release(ps), ga_release(pn), ga_release(pq), ga_release(p2d);
-    ga_release(p), ga_release(x);
+    ga_release(p), ga_release(x), ga_release(flat);
     ga_generator_release(g), ga_generator_release(h);
 }
 
