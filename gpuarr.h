@@ -2436,9 +2436,11 @@ GPUARR_API void ga_generator_release(ga_generator *g);
    current device (released once), drawn on its current stream from g's
    bit generator, and advances g past the words it used. A NULL g is the
    current device's global generator (cupy.random's), seeded from the OS at
-   its first use or by ga_random_seed. Only the default bit generator draws
-   on the device so far: a GA_PHILOX4X64 generator (numpy.random.Philox) is
-   GA_ERROR_NOT_IMPLEMENTED. Each value takes a fixed number of 32-bit
+   its first use or by ga_random_seed. A GA_PHILOX4X64 generator
+   (numpy.random.Philox) draws NumPy's own values, bit for bit, with
+   ga_random_random and ga_random_integers over ranges of 2**k values
+   (and leaves the state where NumPy's draw would); its other draws are
+   GA_ERROR_NOT_IMPLEMENTED on the device so far. Each value takes a fixed number of 32-bit
    words, so n values then m are the n + m values of one draw, on any GPU
    and launch. g is locked while a draw takes its words: threads may share
    it. A negative dimension is GA_ERROR_VALUE. */
@@ -2888,6 +2890,29 @@ typedef struct ga__random_params {
     int32_t shift;          /* integers of 2**k values: ilow + (bits >> shift) */
     int32_t unused;
 } ga__random_params;
+
+/* A draw of NumPy's Philox (Philox4x64-10) on the device
+   (kernels/random.cu, ga_random_philox64_*): the 64-bit words W_t, t = 0,
+   1, ..., are the buffer's words buffer[pos..3], then the words of the
+   blocks counter + 1, counter + 2, ... (256 bits, carried) in order, as
+   NumPy's next_uint64 hands them out; the 32-bit values are uinteger
+   first where has_uint32, then the low and high halves of each W_t, as
+   its next_uint32. A value takes `bits` bits: 64 one W_t; 32 one 32-bit
+   value; 16, 8, 1 slices of one, from its low bits up (NumPy's buffered
+   draws, the buffer starting empty at each call). */
+typedef struct ga__philox64_params {
+    uint64_t key[2];
+    uint64_t counter[4];
+    uint64_t buffer[4];
+    int64_t n;
+    int32_t pos;
+    int32_t has_uint32;
+    uint32_t uinteger;
+    int32_t bits;
+    uint64_t ilow;  /* integers: ilow + (bits >> shift) */
+    int32_t shift;
+    int32_t unused;
+} ga__philox64_params;
 
 /* NumPy's constraints on a distribution's parameters (_common.pyx's
    CONS_*; GA_RANDOM_DISTRIBUTION_LIST names them), and which of them value
@@ -22587,6 +22612,7 @@ GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, u
    output size. */
 static struct {
     CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4], multinomial, dirichlet;
+    CUkernel philox64_random[2], philox64_integers[4]; /* NumPy's Philox */
 } ga__random_kernels;
 
 /* The global generators, one a device (cupy.random's), made at first use. */
@@ -22684,6 +22710,84 @@ static ga_status ga__random_elements(const char *func, ga_generator *g, CUfuncti
     return ga__random_streams(func, g, f, a, a->size, p);
 }
 
+/* NumPy's Philox state moved on by t next_uint64 calls: through the
+   buffer, then whole blocks (the last one computed into the buffer). */
+static void ga__philox4x64_skip64(ga_random_state *s, uint64_t t)
+{
+    const uint64_t r = (uint64_t)(4 - s->buffer_pos);
+    if (t <= r) {
+        s->buffer_pos += (int)t;
+        return;
+    }
+    const uint64_t blocks = (t - r + 3) / 4;
+    ga__words_add(s->counter, 4, 0, blocks);
+    ga__philox4x64(s->counter, s->key, s->buffer);
+    s->buffer_pos = (int)(t - r - 4 * (blocks - 1));
+}
+
+/* ... by u next_uint32 calls (uinteger first; a word's high half kept:
+   uinteger is the last word's high half even once handed out, as NumPy's
+   state shows it). */
+static void ga__philox4x64_skip32(ga_random_state *s, uint64_t u)
+{
+    if (u && s->has_uint32) s->has_uint32 = 0, u--;
+    ga__philox4x64_skip64(s, u / 2);
+    if (u >= 2) s->uinteger = (uint32_t)(s->buffer[s->buffer_pos - 1] >> 32);
+    if (u % 2) {
+        const uint64_t w = ga__philox4x64_next64(s);
+        s->has_uint32 = 1;
+        s->uinteger = (uint32_t)(w >> 32);
+    }
+}
+
+/* Fills the new C-contiguous `a` with kernel f of NumPy's Philox, `bits`
+   bits a value (p's ilow and shift set by the caller), and moves g on as
+   NumPy's draw of as many values would. Under g's lock. */
+static ga_status ga__philox64_fill(const char *func, ga_generator *g, CUfunction f, ga_array *a, ga__philox64_params *p,
+                                   int bits)
+{
+    if (a->size == 0) return GA_OK;
+    if (!f) return ga__t.error;
+    pthread_mutex_lock(&g->lock);
+    ga_random_state *s = &g->state;
+    memcpy(p->key, s->key, sizeof p->key);
+    memcpy(p->counter, s->counter, sizeof p->counter);
+    memcpy(p->buffer, s->buffer, sizeof p->buffer);
+    p->n = a->size, p->bits = bits, p->pos = s->buffer_pos, p->has_uint32 = bits == 64 ? 0 : s->has_uint32;
+    p->uinteger = s->uinteger;
+    /* the 32-bit values (bits < 64), the 64-bit words and the blocks it takes */
+    const uint64_t n = (uint64_t)a->size, h = (uint64_t)p->has_uint32;
+    const uint64_t u = bits == 64 ? 0 : (n + (uint64_t)(32 / bits) - 1) / (uint64_t)(32 / bits);
+    const uint64_t words = bits == 64 ? n : u > h ? (u - h + 1) / 2 : 0, r = (uint64_t)(4 - p->pos);
+    int64_t blocks = words > r ? (int64_t)((words - r + 3) / 4) : 0;
+    void *out = (void *)(uintptr_t)a->data;
+    void *args[] = {&out, p, &blocks};
+    ga_status st = ga__launch(func, f, a->device, blocks + 1, args);
+    if (st == GA_OK) {
+        if (bits == 64) ga__philox4x64_skip64(s, n);
+        else ga__philox4x64_skip32(s, u);
+    }
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* numpy.random.Generator(Philox).random(size, dtype) on the device. */
+static ga_array *ga__philox64_random(const char *func, ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
+    if (!a || a->size == 0) return a;
+    const int f64 = dtype == GA_FLOAT64;
+    ga__philox64_params p;
+    memset(&p, 0, sizeof p);
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.philox64_random[f64], "random",
+                              ga__dtype_names[dtype], NULL, "philox4x64");
+    if (ga__philox64_fill(func, g, f, a, &p, f64 ? 64 : 32) != GA_OK) {
+        ga_release(a);
+        return NULL;
+    }
+    return a;
+}
+
 /* A new array of `shape` and `dtype` on the current device filled by the
    random family's kernel `op` (cached in *slot), `bits` bits a value, from
    g (NULL: the global generator). */
@@ -22718,6 +22822,7 @@ GPUARR_API ga_array *ga_random_random(ga_generator *g, int ndim, const int64_t *
     static const char func[] = "ga_random_random";
     CUkernel *slot = ga__random_float_slot(func, ga__random_kernels.random, dtype, "random");
     if (!slot) return NULL;
+    if (g && g->state.bit_generator == GA_PHILOX4X64) return ga__ret(ga__philox64_random(func, g, ndim, shape, dtype));
     return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "random", dtype == GA_FLOAT64 ? 64 : 32));
 }
 
@@ -23346,11 +23451,18 @@ static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scala
     if (ga__wide_cmp(lo, lowest) < 0) st = ga__error(GA_ERROR_VALUE, func, "low is out of bounds for %s", tn);
     else if (ga__wide_cmp(hi, highest) > 0) st = ga__error(GA_ERROR_VALUE, func, "high is out of bounds for %s", tn);
     else if (ga__wide_cmp(lo, hi) > 0) st = ga__error(GA_ERROR_VALUE, func, endpoint ? "low > high" : "low >= high");
-    if (st != GA_OK || ga__random_device_generator(func, g) != GA_OK) return NULL;
+    if (st != GA_OK) return NULL;
     const uint64_t rng = hi.lo - lo.lo; /* the values: rng + 1 (mod 2**64) */
     int k = 0;
     while (k < 64 && (rng >> k) != 0) k++;
     const bool pow2 = k == 64 ? rng == UINT64_MAX : rng == ((uint64_t)1 << k) - 1;
+    const bool numpy = g && g->state.bit_generator == GA_PHILOX4X64;
+    if (numpy && !pow2) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
+                  "integers of the Philox (NumPy) bit generator over a range that is not a power of two are not "
+                  "implemented on the device yet");
+        return NULL;
+    }
     ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
     if (!a || a->size == 0) return a;
     if (rng == 0) { /* one value: no words, as NumPy's */
@@ -23363,7 +23475,19 @@ static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scala
     ga__random_params p;
     memset(&p, 0, sizeof p);
     p.ilow = lo.lo;
-    if (pow2) {
+    if (numpy) { /* NumPy's values, bit for bit */
+        const char *name, *variant;
+        int bits;
+        const int slot = ga__integers_kernel(dtype, k, &name, &variant, &bits);
+        static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
+        const int size_slot = slot <= 1 ? 0 : slot == 2 ? 1 : slot == 3 ? 2 : 3;
+        ga__philox64_params q;
+        memset(&q, 0, sizeof q);
+        q.ilow = lo.lo, q.shift = bits - k;
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.philox64_integers[size_slot], "integers",
+                                  names[size_slot], NULL, "philox4x64");
+        st = ga__philox64_fill(func, g, f, a, &q, bits);
+    } else if (pow2) {
         const char *name, *variant;
         int bits;
         const int slot = ga__integers_kernel(dtype, k, &name, &variant, &bits);

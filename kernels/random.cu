@@ -30,6 +30,12 @@
      ga_random_multinomial_int64_philox4x32, ga_random_dirichlet_float64_philox4x32
                                              a stream a row of k values
 
+   NumPy's Philox (Philox4x64-10), NumPy's streams bit for bit:
+     ga_random_<random|integers>_<t>_philox4x64   random() and integers over
+                                             2^k values (gpuarr.h's
+                                             ga__philox64_params), a thread
+                                             a block
+
    ga_random_check_float64: the parameters' constraints (gpuarr.h's
    GA__CONS_*), or'ed into a flag word. */
 
@@ -400,3 +406,95 @@ GA_KERNEL GA_KERNEL_NAME(random, dirichlet, float64, philox4x32)(double *out, ga
         ga__random_dirichlet(s, p.array[0], k, out + i * k);
     }
 }
+
+/* --- NumPy's Philox (Philox4x64-10) -------------------------------------- */
+
+/* Philox4x64-10 of the counter block c under key (k0, k1): gpuarr.h's
+   ga__philox4x64, NumPy's philox4x64_R. */
+GA_DEV void ga__philox4x64_10(uint64_t c[4], uint64_t k0, uint64_t k1)
+{
+#pragma unroll
+    for (int round = 0; round < 10; ++round) {
+        const uint64_t hi0 = __umul64hi(0xD2E7470EE14C6C93ull, c[0]), lo0 = 0xD2E7470EE14C6C93ull * c[0];
+        const uint64_t hi1 = __umul64hi(0xCA5A826395121157ull, c[2]), lo1 = 0xCA5A826395121157ull * c[2];
+        const uint64_t x0 = hi1 ^ c[1] ^ k0, x2 = hi0 ^ c[3] ^ k1;
+        c[0] = x0, c[1] = lo1, c[2] = x2, c[3] = lo0;
+        k0 += 0x9E3779B97F4A7C15ull;
+        k1 += 0xBB67AE8584CAA73Bull;
+    }
+}
+
+/* The value of `bits` bits v, as op wants it. */
+template <class T, int OP> GA_DEV T ga__philox64_value(const ga__philox64_params &p, uint64_t v)
+{
+    if constexpr (OP == 1)
+        return sizeof(T) == 8 ? (T)ga__uniform64_bits(v) : (T)ga__uniform32_bits((uint32_t)v);
+    else
+        return (T)(p.ilow + (p.shift >= 64 ? 0 : v >> p.shift));
+}
+
+/* The values that 32-bit value s of the draw holds (1, 2, 4 or 32 of
+   them, by p.bits). */
+template <class T, int OP> GA_DEV void ga__philox64_emit32(T *out, const ga__philox64_params &p, int64_t s, uint32_t u)
+{
+    const int per = 32 / p.bits;
+    for (int e = 0; e < per; ++e) {
+        const int64_t i = s * per + e;
+        if (i >= p.n)
+            return;
+        const uint64_t v = p.bits == 32 ? u : (u >> (e * p.bits)) & ((1u << p.bits) - 1);
+        out[i] = ga__philox64_value<T, OP>(p, v);
+    }
+}
+
+/* The values of 64-bit word t of the draw. */
+template <class T, int OP> GA_DEV void ga__philox64_emit64(T *out, const ga__philox64_params &p, int64_t t, uint64_t w)
+{
+    if (p.bits == 64) {
+        if (t < p.n)
+            out[t] = ga__philox64_value<T, OP>(p, w);
+        return;
+    }
+    const int64_t s = p.has_uint32 + 2 * t; /* its low half's place among the 32-bit values */
+    ga__philox64_emit32<T, OP>(out, p, s, (uint32_t)w);
+    ga__philox64_emit32<T, OP>(out, p, s + 1, (uint32_t)(w >> 32));
+}
+
+/* Thread q = 0 takes what the state holds (the buffer's words, uinteger),
+   thread q > 0 block counter + q (its four words); grid-stride over the
+   blocks the draw needs. */
+template <class T, int OP> GA_DEV void ga__philox64_fill(T *out, const ga__philox64_params &p, int64_t blocks)
+{
+    const int64_t r = 4 - p.pos; /* buffered words */
+    GA_GRID_STRIDE_LOOP(q, blocks + 1) {
+        if (q == 0) {
+            if (p.has_uint32 && p.bits != 64)
+                ga__philox64_emit32<T, OP>(out, p, 0, p.uinteger);
+            for (int t = 0; t < r; ++t) { /* (selects: no local copy of p) */
+                const int k = p.pos + t;
+                const uint64_t w = k == 0 ? p.buffer[0] : k == 1 ? p.buffer[1] : k == 2 ? p.buffer[2] : p.buffer[3];
+                ga__philox64_emit64<T, OP>(out, p, t, w);
+            }
+            continue;
+        }
+        uint64_t c[4] = {p.counter[0] + (uint64_t)q, p.counter[1], p.counter[2], p.counter[3]};
+        if (c[0] < (uint64_t)q && !++c[1] && !++c[2]) /* the carry */
+            ++c[3];
+        ga__philox4x64_10(c, p.key[0], p.key[1]);
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+            ga__philox64_emit64<T, OP>(out, p, r + 4 * (q - 1) + w, c[w]);
+    }
+}
+
+#define GA__PHILOX64_KERNEL(OPNAME, T, NAME, OP)                                                    \
+    GA_KERNEL GA_KERNEL_NAME(random, OPNAME, NAME, philox4x64)(T * out, ga__philox64_params p, int64_t blocks) \
+    {                                                                                               \
+        ga__philox64_fill<T, OP>(out, p, blocks);                                                   \
+    }
+GA__PHILOX64_KERNEL(random, float, float32, 1)
+GA__PHILOX64_KERNEL(random, double, float64, 1)
+GA__PHILOX64_KERNEL(integers, uint8_t, uint8, 0)
+GA__PHILOX64_KERNEL(integers, uint16_t, uint16, 0)
+GA__PHILOX64_KERNEL(integers, uint32_t, uint32, 0)
+GA__PHILOX64_KERNEL(integers, uint64_t, uint64, 0)

@@ -480,13 +480,38 @@ TEST(random_device_draw_errors_before_the_device)
     CHECK_ERROR(ga_random_random(g, 1, shape, GA_FLOAT16) == NULL, GA_ERROR_TYPE, "Unsupported dtype \"float16\"");
     CHECK_ERROR(ga_random_standard_normal(g, 1, shape, GA_COMPLEX64) == NULL, GA_ERROR_TYPE,
                 "ga_random_standard_normal: Unsupported dtype \"complex64\" for standard_normal");
-    CHECK_ERROR(ga_random_random(x, 1, shape, GA_FLOAT64) == NULL, GA_ERROR_NOT_IMPLEMENTED,
+    CHECK_ERROR(ga_random_standard_normal(x, 1, shape, GA_FLOAT64) == NULL, GA_ERROR_NOT_IMPLEMENTED,
                 "draws of the Philox (NumPy) bit generator on the device are not implemented yet");
+    CHECK_ERROR(ga_random_integers(x, ga_int(0), ga_int(10), 1, shape, GA_INT64, false) == NULL, GA_ERROR_NOT_IMPLEMENTED,
+                "over a range that is not a power of two are not implemented on the device yet");
     CHECK_ERROR(ga_random_bytes(x, 8) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_random_bytes: draws of the Philox");
     CHECK_ERROR(ga_random_seed(&seed, -1) != GA_OK, GA_ERROR_VALUE, "ga_random_seed: n must be non-negative");
     CHECK_OK(ga_random_seed(&seed, 1));
     CHECK_OK(ga_random_seed(NULL, 0));
     ga_generator_release(g), ga_generator_release(x);
+}
+
+/* The device draws of NumPy's Philox move the state by whole counts of
+   next_uint64 or next_uint32 calls at once: the same state as the calls. */
+TEST(random_philox_skips_are_numpys_calls)
+{
+    const uint32_t seed = 99;
+    for (int pre = 0; pre < 11; pre++)
+        for (uint64_t t = 0; t < 23; t++)
+            for (int bits = 32; bits <= 64; bits += 32) {
+                ga_generator *a = ga_random_philox(&seed, 1), *b = ga_random_philox(&seed, 1);
+                for (int i = 0; i < pre; i++) /* every buffer place, a kept half or not */
+                    ga__philox4x64_next32(&a->state), ga__philox4x64_next32(&b->state);
+                for (uint64_t i = 0; i < t; i++) {
+                    if (bits == 64) ga__philox4x64_next64(&a->state);
+                    else ga__philox4x64_next32(&a->state);
+                }
+                if (bits == 64) ga__philox4x64_skip64(&b->state, t);
+                else ga__philox4x64_skip32(&b->state, t);
+                CHECK(same_state(&a->state, &b->state), "%d then a skip of %llu %d-bit values is as many calls", pre,
+                      (unsigned long long)t, bits);
+                ga_generator_release(a), ga_generator_release(b);
+            }
 }
 
 /* ---- device draws ------------------------------------------------------- */
@@ -1687,4 +1712,65 @@ DEVICE_TEST(random_device_multinomial_and_dirichlet)
     CHECK(one && ga_ndim(one) == 1 && ga_shape(one)[0] == 3, "multinomial without a size: one row: %s", ga_last_error_message());
     ga_release(one), ga_release(po), ga_release(pn), ga_release(empty), ga_release(p);
     ga_generator_release(g);
+}
+
+/* ---- NumPy's Philox on the device --------------------------------------- */
+
+/* A Philox(seed) generator that has drawn `pre64` next_uint64 and then
+   `pre32` next_uint32 values on the host (every buffer place, with and
+   without a kept high half). */
+static ga_generator *numpy_rng_after(uint32_t seed, int pre64, int pre32)
+{
+    ga_generator *g = ga_random_philox(&seed, 1);
+    uint64_t w[8];
+    float f[8];
+    if (g && ((pre64 && ga__random_raw(g, pre64, w) != GA_OK) || (pre32 && ga__random_float(g, pre32, f) != GA_OK)))
+        ga_generator_release(g), g = NULL;
+    return g;
+}
+
+/* random() in float64 and float32 and integers over 2**k values of every
+   dtype: the device's values and the state after them are the host's
+   (NumPy's, bit for bit: the host draws are checked against NumPy). */
+DEVICE_TEST(random_device_numpy_philox_is_numpys)
+{
+    static const int64_t sizes[] = {1, 3, 7, 1000, 65537};
+    static const struct { ga_dtype t; int64_t low; int k; } ints[] = {
+        {GA_BOOL, 0, 1}, {GA_UINT8, 0, 8}, {GA_INT8, -4, 3}, {GA_INT16, 7, 12}, {GA_UINT32, 0, 32},
+        {GA_INT64, -9, 20}, {GA_UINT64, 0, 64}, {GA_INT64, 1, 40},
+    };
+    const uint32_t seed = 1234;
+    for (int pre64 = 0; pre64 < 5; pre64++)
+        for (int pre32 = 0; pre32 < 2; pre32++)
+            for (int c = 0; c < COUNT(sizes); c++)
+                for (int kind = 0; kind < 2 + COUNT(ints); kind++) {
+                    const int64_t n = sizes[c];
+                    ga_generator *d = numpy_rng_after(seed, pre64, pre32), *h = numpy_rng_after(seed, pre64, pre32);
+                    const ga_dtype t = kind == 0 ? GA_FLOAT64 : kind == 1 ? GA_FLOAT32 : ints[kind - 2].t;
+                    const size_t size = ga_dtype_itemsize(t);
+                    void *want = malloc(size * (size_t)n);
+                    ga_array *a = NULL;
+                    ga_status hs = GA_ERROR_HOST_OUT_OF_MEMORY;
+                    if (kind < 2) {
+                        a = ga_random_random(d, 1, &n, t);
+                        if (want) hs = kind == 0 ? ga__random_double(h, n, (double *)want) : ga__random_float(h, n, (float *)want);
+                    } else {
+                        const int k = ints[kind - 2].k;
+                        const ga_scalar low = ga_int(ints[kind - 2].low);
+                        const ga_scalar high = k == 64 ? ga_uint(UINT64_MAX) : ga_int(ints[kind - 2].low + (int64_t)((1ull << k) - 1));
+                        a = ga_random_integers(d, low, high, 1, &n, t, true);
+                        if (want) hs = ga__random_integers_pow2(h, t, ints[kind - 2].low, k, n, want);
+                    }
+                    void *got = a ? fetch(a) : NULL;
+                    ga_random_state sd, sh;
+                    CHECK(got && hs == GA_OK && memcmp(got, want, size * (size_t)n) == 0,
+                          "Philox %s (%lld values after %d words and %d halves): the host's values: %s", ga_dtype_name(t),
+                          (long long)n, pre64, pre32, ga_last_error_message());
+                    CHECK(ga_random_get_state(d, &sd) == GA_OK && ga_random_get_state(h, &sh) == GA_OK && same_state(&sd, &sh),
+                          "Philox %s (%lld values after %d words and %d halves): the host's state after", ga_dtype_name(t),
+                          (long long)n, pre64, pre32);
+                    free(got), free(want);
+                    ga_release(a);
+                    ga_generator_release(d), ga_generator_release(h);
+                }
 }
