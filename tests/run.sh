@@ -3,7 +3,8 @@
 #   the section marks of gpuarr.h (tools/check_marks.sh), compile checks of
 #   gpuarr.h (C11 with gcc and clang, C++ with g++ and clang++, warnings as
 #   errors; with gcc and g++ also built with -fsanitize=address,undefined and
-#   run), each test program given as an argument, the same programs' host
+#   run) and of tests/random_stats.h alone, each test program given as an
+#   argument, the same programs' host
 #   tests built with the sanitizers ($ASAN_TESTS, from the Makefile), the
 #   examples and tools (the quickstart's refusal without a GPU; valgrind over
 #   the no-GPU paths), a program built through pkg-config against `make
@@ -104,6 +105,19 @@ for cxx in g++ clang++; do
         check "$cxx C++17 plain include, then GPUARR_IMPLEMENTATION and include again" $cxx -std=c++17 -Wall -Wextra -Werror -I. -I"$CUDA_INC" -o "$tmp/stbxx" "$tmp/stb.cpp" $CUB_LIBS -ldl -lpthread
     else
         echo "skip $cxx (not installed)"; skipped=$((skipped + 2))
+    fi
+done
+
+# tests/random_stats.h, the toolkit that judges the random draws, on its own
+# (it needs the C library only): C11 and C++17, warnings as errors, run.
+printf '#include "random_stats.h"\n#include "random_stats.h"\nint main(void) { return ga_stats_find("normal") ? 0 : 1; }\n' \
+    > "$tmp/stats.c"
+for cc in "gcc -std=c11" "clang -std=c11" "g++ -std=c++17 -x c++" "clang++ -std=c++17 -x c++"; do
+    if command -v "${cc%% *}" > /dev/null; then
+        check "$cc tests/random_stats.h alone" sh -c '$1 $2 -Itests -o "$3" "$4" -lm && "$3"' sh "$cc" "$W" \
+            "$tmp/stats" "$tmp/stats.c"
+    else
+        echo "skip $cc tests/random_stats.h (${cc%% *} not installed)"; skipped=$((skipped + 1))
     fi
 done
 
