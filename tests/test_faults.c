@@ -130,8 +130,18 @@ static ga_status program(bool check_values)
     ga_array *wrapped = ga_from_device_ptr(ga_data(b), GA_FLOAT32, 1, &n, NULL, -1, NULL, NULL);
     ga_array *mixed = ga_add(back, ga_index(wrapped, "::2"));
     ga_array *drawn = ga_random_standard_normal(NULL, 1, &n, GA_FLOAT32); /* the random family */
+    /* the distributions: array parameters (copied and checked), rejection
+       samplers, Lemire's integers, permutations and weighted choice */
+    const ga_operand loc_scale[2] = {ga_operand_array(ga_index(a, ":1000")), ga_operand_scalar(ga_float(2))};
+    ga_array *normal = ga_random_call(NULL, GA_RANDOM_NORMAL, loc_scale, 0, NULL, GA_DTYPE_INVALID);
+    ga_array *gamma = ga_random_gamma(NULL, 2.5, 1, 1, &n);
+    ga_array *dice = ga_random_integers(NULL, ga_int(1), ga_int(7), 1, &n, GA_INT8, false);
+    ga_array *perm = ga_random_permutation(NULL, 100000);
+    const int64_t four = 4, draws = 1000;
+    ga_array *picked = ga_random_choice(NULL, 4, 1, &draws, true, ga_multiply_scalar(ga_ones(1, &four, GA_FLOAT64), ga_float(0.25)));
+    const bool drew = normal && gamma && dice && perm && picked;
     ga_status st = GA_OK;
-    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn) {
+    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
