@@ -1565,8 +1565,8 @@ DEVICE_TEST(random_device_distributions_pass_their_statistical_tests)
     int64_t *k = a ? fetch(a) : NULL;
     for (int64_t i = 0; k && i < n; i++) k[i] = (k[i] + 500) / 10;
     const double v[2] = {0, 100};
-    double stat;
-    int df;
+    double stat = 0;
+    int df = 0;
     const double pv = k ? ga_chi2_pvalue(k, (size_t)n, ga_integers_pmf, v, &stat, &df) : 0;
     CHECK(pv > 1e-6, "integers(-500, 500) in bins of 10: chi-square p = %.3g", pv);
     printf("    integers(-500, 500) in bins of 10: chi-square p = %.3g (df %d)\n", pv, df);
@@ -1672,8 +1672,8 @@ DEVICE_TEST(random_device_multinomial_and_dirichlet)
     for (int j = 0; sums && col && j < 3; j++) {
         for (int64_t i = 0; i < rows; i++) col[i] = mv[3 * i + j];
         const double bp[2] = {100, pv[j]};
-        double stat;
-        int df;
+        double stat = 0;
+        int df = 0;
         const double pval = ga_chi2_pvalue(col, (size_t)rows, ga_binomial_pmf, bp, &stat, &df);
         CHECK(pval > 1e-6, "multinomial's count %d is binomial(100, %g): chi-square p = %.3g", j, pv[j], pval);
         printf("    multinomial(100, [0.2, 0.3, 0.5]) count %d: chi-square p = %.3g\n", j, pval);
@@ -1690,7 +1690,7 @@ DEVICE_TEST(random_device_multinomial_and_dirichlet)
         CHECK(ok, "dirichlet(%g, %g, %g): rows summing to 1: %s", al[0], al[1], al[2], ga_last_error_message());
         for (int64_t i = 0; ok && i < rows; i++) x[i] = dv[3 * i];
         const double bp[2] = {al[0], al[1] + al[2]};
-        double stat;
+        double stat = 0;
         const double pval = ok ? ga_ks_pvalue(x, (size_t)rows, ga_beta_cdf, bp, &stat) : 0;
         CHECK(pval > 1e-6, "dirichlet(%g, %g, %g)'s first value is beta(%g, %g): KS p = %.3g", al[0], al[1], al[2], bp[0], bp[1], pval);
         printf("    dirichlet(%g, %g, %g) first value: KS p = %.3g\n", al[0], al[1], al[2], pval);
