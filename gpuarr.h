@@ -19205,10 +19205,11 @@ static char *ga__npy_name(const char *file)
     return name;
 }
 
-/* `file` opened to be written with `bytes` bytes: a regular file that
-   exists and is no longer is written over in place ("r+b"), else it is
+/* `file` opened to be written with `bytes` bytes: a file that exists, can
+   be sought and is no longer is written over in place ("r+b"), else it is
    created or truncated ("wb"); either way it holds exactly the bytes
-   written once they all are. Writing over the blocks a file has, rather
+   written once they all are (a write that fails part way leaves the old
+   file's tail after the new bytes, where "wb" would leave it cut short). Writing over the blocks a file has, rather
    than truncating it first, wrote 4 GiB in 0.72 x the time on an ext4
    disk (NumPy's tofile both ways, H200 machine); both keep the file itself
    (its links, owner and mode) as NumPy's "wb" does. NULL with errno. */
