@@ -7477,17 +7477,17 @@ static ga_array *ga__from_host(const char *func, const void *data, int ndim, con
         ga_release(a);
         return NULL;
     }
-    return ga__ret(a);
+    return a;
 }
 
 GPUARR_API ga_array *ga_from_host(const void *data, int ndim, const int64_t *shape, ga_dtype dtype)
 {
-    return ga__from_host("ga_from_host", data, ndim, shape, dtype, true);
+    return ga__ret(ga__from_host("ga_from_host", data, ndim, shape, dtype, true));
 }
 
 GPUARR_API ga_array *ga_from_host_async(const void *data, int ndim, const int64_t *shape, ga_dtype dtype)
 {
-    return ga__from_host("ga_from_host_async", data, ndim, shape, dtype, false);
+    return ga__ret(ga__from_host("ga_from_host_async", data, ndim, shape, dtype, false));
 }
 
 static ga_status ga__to_host(const char *func, const ga_array *a, void *dst, size_t dst_bytes, bool wait)
@@ -23816,7 +23816,8 @@ static ga_array *ga__choice_indices(const char *func, ga_generator *g, int64_t n
         return NULL;
     }
     ga_array *flat = NULL;
-    if (replace && h) flat = ga__choice_weighted(func, g, h, n, 1, &size);
+    if (size == 0) flat = ga__new_on_current(func, 1, &size, GA_INT64); /* no draws, whatever n */
+    else if (replace && h) flat = ga__choice_weighted(func, g, h, n, 1, &size);
     else if (replace) flat = ga__random_integers(func, g, ga_int(0), ga_int(n), 1, &size, GA_INT64, false);
     else if (h) flat = ga__choice_weighted_unique(func, g, h, n, size);
     else {

@@ -1304,20 +1304,27 @@ DEVICE_TEST(random_device_shuffles)
         for (int s = 0; s < 3; s++) rows_kept += after[2 * r] == before[2 * s] && after[2 * r + 1] == before[2 * s + 1];
     CHECK(rows_kept == 3, "shuffle moves whole rows of the view");
     ga_release(view);
-    /* permuted: each row on its own; axis None: all 42 values */
+    /* permuted: each row on its own (the shuffle above moved values between
+       x's rows 0, 2 and 4: each row of q holds x's row as it is now); axis
+       None: all 42 values once */
     ga_array *q = ga_random_permuted(g, x, 1, NULL), *f = ga_random_permuted(g, x, GA_AXIS_NONE, NULL);
-    int32_t *qv = q ? fetch(q) : NULL, *fv = f ? fetch(f) : NULL;
-    bool rows = qv != NULL, flat = fv != NULL, differ = false;
-    int seen[42] = {0};
-    for (int r = 0; qv && r < 6; r++) {
-        int row_seen[7] = {0};
-        for (int c = 0; c < 7; c++) rows = rows && qv[r * 7 + c] / 7 == r && !row_seen[qv[r * 7 + c] % 7]++;
-        for (int c = 0; r > 0 && c < 7; c++) differ = differ || qv[r * 7 + c] % 7 != qv[c] % 7;
+    int32_t *xv = fetch(x), *qv = q ? fetch(q) : NULL, *fv = f ? fetch(f) : NULL;
+    bool rows = qv != NULL && xv != NULL, flat = fv != NULL, differ = false;
+    int seen[42] = {0}, row_of[42], column_of[42];
+    for (int i = 0; xv && i < 42; i++) row_of[xv[i]] = i / 7, column_of[xv[i]] = i % 7;
+    for (int r = 0; rows && r < 6; r++) {
+        int row_seen[42] = {0};
+        for (int c = 0; c < 7; c++) {
+            const int v = qv[r * 7 + c];
+            rows = rows && v >= 0 && v < 42 && row_of[v] == r && !row_seen[v]++;
+        }
+        /* the same order of positions in every row is a sign of one shared key */
+        for (int c = 0; rows && r > 0 && c < 7; c++) differ = differ || column_of[qv[r * 7 + c]] != column_of[qv[c]];
     }
     for (int i = 0; fv && i < 42; i++) flat = flat && fv[i] >= 0 && fv[i] < 42 && !seen[fv[i]]++;
     CHECK(rows && differ, "permuted(x, axis=1) shuffles each row on its own: %s", ga_last_error_message());
     CHECK(flat && ga_ndim(f) == 2, "permuted(x, axis=None) keeps x's shape and values");
-    free(qv), free(fv);
+    free(xv), free(qv), free(fv);
     ga_release(q), ga_release(f);
     /* errors */
     ga_array *z = ga_index(x, "0, 0"), *ro = ga_broadcast_to(x, 2, shape), *small = ga_zeros(1, shape, GA_INT32);
@@ -1392,7 +1399,7 @@ DEVICE_TEST(random_device_integers_over_other_ranges)
 {
     static const struct { ga_dtype t; int64_t low, high; } cases[] = {
         {GA_INT64, 0, 1000},      {GA_INT8, -100, 100},   {GA_UINT8, 3, 250},  {GA_INT16, -1, 30000},
-        {GA_UINT32, 0, 3000000000ll}, {GA_INT32, -5, 7},  {GA_INT64, -(1ll << 40), 3ll << 40},
+        {GA_UINT32, 0, 3000000000ll}, {GA_INT32, -5, 7},  {GA_INT64, -(1ll << 40), (3ll << 40) + 3},
         {GA_UINT64, 1, INT64_MAX},
     };
     const uint32_t seed = 6006;
