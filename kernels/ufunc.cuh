@@ -124,6 +124,32 @@ template <class F> GA_DEV F ga_hypot(F x, F y)
     return m * sqrt((F)1 + r * r);
 }
 
+/* log1p of a complex number, accurate where 1 + z is near the unit circle.
+   NumPy computes log(hypot(x + 1, y)) + atan2(y, x + 1) i, whose real part
+   cancels there (log1p(1e-18 + 1e-18j) has real part 0, not 1e-18): an
+   error of one ulp of 1, not of the result. Where hypot(x + 1, y) is in
+   (1/2, 2) the real part is log1p(2x + x^2 + y^2) / 2 instead, the sum in
+   double with each square split exactly by fma (|x|, |y| < 3 there, so
+   nothing overflows); elsewhere, and for infinite and NaN parts, NumPy's
+   formula. complex64 computes in double too, rounding once. */
+GA_DEV double ga_twice_plus_squares(double x, double y)
+{
+    const double px = x * x, ex = fma(x, x, -px), py = y * y, ey = fma(y, y, -py);
+    const double s1 = 2 * x + px, v1 = s1 - 2 * x, e1 = (2 * x - (s1 - v1)) + (px - v1); /* two-sum */
+    const double s2 = s1 + py, v2 = s2 - s1, e2 = (s1 - (s2 - v2)) + (py - v2);
+    return s2 + (e1 + e2 + ex + ey);
+}
+
+template <class C> GA_DEV C ga_clog1p(C a)
+{
+    typedef ga_real_t<C> F;
+    const double x = a.re, y = a.im;
+    const F xp1 = a.re + (F)1; /* NumPy's x + 1, in the loop's precision */
+    const double l = ga_hypot((double)xp1, y);
+    const double re = l > 0.5 && l < 2.0 ? 0.5 * log1p(ga_twice_plus_squares(x, y)) : log(l);
+    return ga_cplx<C>((F)re, (F)atan2(y, (double)xp1));
+}
+
 /* ======================================================================== */
 /* 3. The operations                                                         */
 /* ======================================================================== */
@@ -397,10 +423,11 @@ GA__MATH_OP(tanh, tanh(a), ga_unstd<C>(thrust::tanh(z)))
 GA__MATH_OP(arcsinh, asinh(a), ga_unstd<C>(thrust::asinh(z)))
 GA__MATH_OP(arccosh, acosh(a), ga_unstd<C>(thrust::acosh(z)))
 GA__MATH_OP(arctanh, atanh(a), ga_unstd<C>(thrust::atanh(z)))
-/* NumPy's expm1 and log1p of complex numbers. */
+/* NumPy's expm1 of complex numbers; log1p's (ga_clog1p) without its
+   cancellation. */
 GA__MATH_OP(expm1, expm1(a),
             ga_cplx<C>(expm1(a.re) * cos(a.im) - 2 * sin(a.im / 2) * sin(a.im / 2), exp(a.re) * sin(a.im)))
-GA__MATH_OP(log1p, log1p(a), ga_cplx<C>(log(ga_hypot(a.re + 1, a.im)), atan2(a.im, a.re + 1)))
+GA__MATH_OP(log1p, log1p(a), ga_clog1p(a))
 #undef GA__MATH_OP
 
 GA_OP_BEGIN(cbrt, 1, 1, ga_sig_same)

@@ -3058,6 +3058,40 @@ DEVICE_TEST(ufunc_complex_power_and_multiply_special_values)
     }
 }
 
+/* log1p of complex numbers near 0 and near the circle |1 + z| = 1, where
+   NumPy's log(hypot(x + 1, y)) loses the real part (log1p(1e-18 + 1e-18j)
+   is 1e-18 + 1e-18j; NumPy says 0 + 1e-18j): each part within a few eps
+   of the exact value (the real part computed in long double from 2x + x^2
+   + y^2, exact enough for these inputs), and NumPy's values away from it. */
+DEVICE_TEST(ufunc_complex_log1p_is_accurate_near_zero)
+{
+    static const double z[][2] = {{1e-18, 1e-18}, {1e-3, 2e-3}, {-3e-4, 5e-5}, {2.5e-8, -1e-9},
+                                  {0.3, -0.4},    {1e300, 1e300}, {-1, 0},    {-0.5, 1e-10}};
+    const int64_t n = (int64_t)(sizeof z / sizeof z[0]);
+    for (int w = 0; w < 2; w++) {
+        const ga_dtype t = w ? GA_COMPLEX128 : GA_COMPLEX64;
+        double in[16], got[16];
+        float inf_[16], gotf[16];
+        for (int k = 0; k < 2 * n; k++) in[k] = w ? z[k / 2][k % 2] : (double)(float)z[k / 2][k % 2], inf_[k] = (float)in[k];
+        ga_array *a = w ? ga_from_host(in, 1, &n, t) : ga_from_host(inf_, 1, &n, t);
+        ga_array *r = ga_log1p(a);
+        bool ok = r && (w ? ga_to_host(r, got, sizeof got) : ga_to_host(r, gotf, sizeof gotf)) == GA_OK;
+        CHECK(ok, "log1p(%s): %s", dname(t), ga_last_error_message());
+        const double eps = w ? 4e-16 : 2e-7;
+        for (int k = 0; ok && k < n; k++) {
+            const long double x = in[2 * k], y = in[2 * k + 1];
+            const long double big = hypotl(x + 1, y);
+            const double re = (double)(big > 0.5L && big < 2.0L ? 0.5L * log1pl(2 * x + x * x + y * y) : logl(big));
+            const double im = (double)atan2l(y, (long double)(w ? in[2 * k] + 1 : (double)(inf_[2 * k] + 1.0f)));
+            const double gr = w ? got[2 * k] : gotf[2 * k], gi = w ? got[2 * k + 1] : gotf[2 * k + 1];
+            CHECK((isinf(re) ? gr == re : fabs(gr - re) <= eps * fabs(re)) && fabs(gi - im) <= eps * fabs(im) + 1e-300,
+                  "log1p(%s(%g, %g)) = (%.17g, %.17g), expected (%.17g, %.17g)", dname(t), in[2 * k], in[2 * k + 1], gr, gi,
+                  re, im);
+        }
+        ga_release(r), ga_release(a);
+    }
+}
+
 /* NumPy's rules met by the random differential run: logical_and / _or /
    _xor take a weak float or complex scalar's truth (5e-324 is true though
    it is 0 in float16); ldexp's weak int exponent must fit NumPy's int32
