@@ -1251,6 +1251,47 @@ DEVICE_TEST(random_device_permutation_is_the_order_of_the_keys)
         }
 }
 
+/* Spawned and jumped generators are independent: the Pearson correlation
+   of 2^20 uniforms between every pair of nine streams (a parent, its seven
+   children, and the parent jumped once) and between each stream and itself
+   one value later is within 5 / sqrt(n) of 0 (a chance failure about once
+   in a million runs per pair). */
+DEVICE_TEST(random_device_spawned_streams_are_uncorrelated)
+{
+    enum { STREAMS = 9 };
+    const uint32_t seed = 2026;
+    const int64_t n = 1 << 20;
+    ga_generator *parent = ga_random_default_rng(&seed, 1), *gens[STREAMS] = {NULL};
+    gens[0] = parent;
+    CHECK_OK(ga_random_spawn(parent, STREAMS - 2, gens + 1));
+    gens[STREAMS - 1] = ga_random_jumped(parent, 1);
+    double *x[STREAMS] = {NULL};
+    bool ok = gens[STREAMS - 1] != NULL;
+    for (int k = 0; ok && k < STREAMS; k++) {
+        ga_array *a = ga_random_random(gens[k], 1, &n, GA_FLOAT64);
+        x[k] = a ? (double *)fetch(a) : NULL;
+        ok = x[k] != NULL;
+        ga_release(a);
+    }
+    CHECK(ok, "2^20 uniforms from each of %d generators: %s", STREAMS, ga_last_error_message());
+    const double bound = 5 / sqrt((double)n);
+    for (int a = 0; ok && a < STREAMS; a++)
+        for (int b = a; b < STREAMS; b++) {
+            const int lag = a == b; /* a stream against itself one value on */
+            double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+            const int64_t m = n - lag;
+            for (int64_t i = 0; i < m; i++) {
+                const double u = x[a][i] - 0.5, v = x[b][i + lag] - 0.5;
+                sa += u, sb += v, saa += u * u, sbb += v * v, sab += u * v;
+            }
+            const double cov = sab / m - (sa / m) * (sb / m);
+            const double r = cov / sqrt((saa / m - (sa / m) * (sa / m)) * (sbb / m - (sb / m) * (sb / m)));
+            CHECK(fabs(r) <= bound, "streams %d and %d%s: correlation %.5f (bound %.5f)", a, b, lag ? " one value on" : "",
+                  r, bound);
+        }
+    for (int k = 0; k < STREAMS; k++) free(x[k]), ga_generator_release(gens[k]);
+}
+
 /* Each of the 24 orders of 4 positions, over 4800 permutations of one
    generator: 200 expected, within 5 standard deviations (14.0 each). */
 DEVICE_TEST(random_device_permutations_are_uniform)
