@@ -144,6 +144,16 @@ Random data is fresh each run; the seed is printed when something fails and
 --seed reproduces it (each check draws from its own stream, seeded by the run
 seed and the check's name, so `-k NAME --seed N` reproduces one check).
 
+Random numbers (group generator): ga_random_philox(seed) against
+numpy.random.Generator(Philox(seed)) bit for bit (random() in float64 and
+float32 in pieces of several sizes, integers over every power-of-two range
+of every integer dtype and bool, endpoint or not, for several seeds);
+every distribution's result shape and dtype against NumPy's (scalar and
+broadcast array parameters, size None, 0-d, empty and n-d, sizes the
+parameters do not broadcast to), and NumPy's error words for each
+parameter made bad in turn (negative, zero, one, NaN, infinite, huge, as a
+scalar and inside an array) and for the relations between parameters.
+
 Random differential testing (group random, last): for a bounded time,
 random cases of six categories (ufunc, reduce, scan, index, sort, unique)
 over random shapes (0-d, empty, odd sizes, up to 5 dims), every dtype but
@@ -4836,6 +4846,219 @@ def run_io_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# Random numbers (group "generator"): NumPy's Philox bit for bit, and every
+# distribution's shapes, dtypes and errors against NumPy's Generator
+# --------------------------------------------------------------------------
+
+_GENP = _c.c_void_p  # ga_generator *
+GENERATOR_PROTOTYPES = {
+    "ga_random_philox": (_GENP, [_c.POINTER(_c.c_uint32), _c.c_int]),
+    "ga_random_default_rng": (_GENP, [_c.POINTER(_c.c_uint32), _c.c_int]),
+    "ga_generator_release": (None, [_GENP]),
+    "ga_random_random": (_ARR, [_GENP, _c.c_int, _I64P, _DT]),
+    "ga_random_integers": (_ARR, [_GENP, GaScalar, GaScalar, _c.c_int, _I64P, _DT, _c.c_bool]),
+    "ga_random_call": (_ARR, [_GENP, _c.c_int, _c.POINTER(GaOperand), _c.c_int, _I64P, _DT]),
+    "ga_random_distribution_name": (_c.c_char_p, [_c.c_int]),
+    "ga_random_distribution_nparams": (_c.c_int, [_c.c_int]),
+}
+
+# Valid parameters of each distribution, in NumPy's order.
+GENERATOR_VALID = {
+    "uniform": (0.0, 1.0), "normal": (0.0, 1.0), "lognormal": (0.0, 1.0), "standard_exponential": (),
+    "exponential": (1.0,), "laplace": (0.0, 1.0), "logistic": (0.0, 1.0), "gumbel": (0.0, 1.0), "weibull": (1.5,),
+    "pareto": (3.0,), "power": (2.0,), "rayleigh": (1.0,), "standard_cauchy": (), "triangular": (0.0, 1.0, 2.0),
+    "geometric": (0.3,), "standard_gamma": (2.5,), "gamma": (2.0, 1.0), "beta": (2.0, 3.0), "chisquare": (3.0,),
+    "noncentral_chisquare": (3.0, 1.0), "f": (3.0, 5.0), "noncentral_f": (3.0, 5.0, 1.0), "standard_t": (4.0,),
+    "vonmises": (0.0, 1.0), "wald": (1.0, 2.0), "poisson": (4.0,), "binomial": (20, 0.3),
+    "negative_binomial": (5.0, 0.4), "hypergeometric": (10, 20, 5), "logseries": (0.5,), "zipf": (2.0,),
+}
+GENERATOR_INT_PARAMS = {("binomial", 0), ("hypergeometric", 0), ("hypergeometric", 1), ("hypergeometric", 2)}
+GENERATOR_BAD_FLOATS = (-1.0, -0.0, 0.0, 1.0, 1.5, float("nan"), float("inf"), 1e20)
+GENERATOR_BAD_INTS = (-1, 0, 10**10)
+# (name, params): the relations between parameters NumPy checks
+GENERATOR_RELATIONS = (("uniform", (-1e308, 1e308)), ("triangular", (1.0, 0.5, 2.0)), ("triangular", (0.0, 3.0, 2.0)),
+                       ("triangular", (1.0, 1.0, 1.0)), ("hypergeometric", (3, 4, 8)),
+                       ("hypergeometric", (10**9, 1, 5)), ("negative_binomial", (1e18, 1e-18)))
+
+
+def seed_words(seed):
+    """NumPy's SeedSequence words of an int seed or a sequence of 32-bit ints."""
+    if isinstance(seed, int):
+        words = []
+        while True:
+            words.append(seed & 0xFFFFFFFF)
+            seed >>= 32
+            if not seed:
+                return words
+    return [int(s) for s in seed]
+
+
+def new_generator(t, seed, philox):
+    w = seed_words(seed)
+    g = (t.lib.ga_random_philox if philox else t.lib.ga_random_default_rng)((_c.c_uint32 * len(w))(*w), len(w))
+    if not g:
+        t.env.fail_call("ga_random_philox" if philox else "ga_random_default_rng")
+    return g
+
+
+def generator_operand(t, v):
+    """A ga_operand of Python scalar v, or of NumPy array v (uploaded)."""
+    if isinstance(v, np.ndarray):
+        return GaOperand(to_device(t, v), GaScalar())
+    return GaOperand(None, ga_scalar(v))
+
+
+def generator_call(t, g, name, params, size):
+    """ga_random_call of distribution `name` (size None: NULL)."""
+    d = t.env.distributions[name]
+    ops = (GaOperand * max(1, len(params)))(*[generator_operand(t, v) for v in params])
+    if size is None:
+        return t.lib.ga_random_call(g, d, ops, 0, None, -1)
+    return t.lib.ga_random_call(g, d, ops, len(size), i64s(size), -1)
+
+
+def check_generator_philox_random(t, seed, dt):
+    """Generator(Philox(seed)).random in pieces: the same bits as NumPy's."""
+    rng = np.random.Generator(np.random.Philox(seed))
+    g = new_generator(t, seed, True)
+    try:
+        for n in (1, 7, 1000, 0, 65537, 3):
+            want = rng.random(n, dtype=np.dtype(dt))
+            p = t.own(t.lib.ga_random_random(g, 1, i64s([n]), GA[dt]), "ga_random_random")
+            got = to_numpy(t, p)
+            t.expect(got.dtype == want.dtype and np.array_equal(got.view(np.uint8), want.view(np.uint8)),
+                     f"Philox({seed}).random({n}, {dt}): {np.count_nonzero(got != want)} values differ")
+    finally:
+        t.lib.ga_generator_release(g)
+
+
+def check_generator_philox_integers(t, seed, dt):
+    """integers over ranges of 2^k values, every k, endpoint or not: NumPy's
+    values in pieces; a range of another size: not implemented yet."""
+    rng = np.random.Generator(np.random.Philox(seed))
+    g = new_generator(t, seed, True)
+    bits = 1 if dt == "bool" else np.iinfo(dt).bits
+    signed = dt != "bool" and np.iinfo(dt).min < 0
+    try:
+        for k in range(bits + 1):
+            low = -(1 << (k - 1)) if signed and k else (3 if k < bits and dt != "bool" else 0)
+            for endpoint in (False, True):
+                high = low + (1 << k) - (1 if endpoint else 0)
+                if high >= 2**64 or (dt == "bool" and high > (1 if endpoint else 2)):
+                    continue
+                want = rng.integers(low, high, 1001, dtype=dt, endpoint=endpoint)
+                p = t.own(t.lib.ga_random_integers(g, ga_scalar(low), ga_scalar(high), 1, i64s([1001]), GA[dt],
+                                                   endpoint), "ga_random_integers")
+                got = to_numpy(t, p)
+                t.expect(np.array_equal(got, want), f"Philox({seed}).integers({low}, {high}, {dt}, endpoint={endpoint}): "
+                                                    f"{np.count_nonzero(got != want)} of 1001 values differ")
+        if dt != "bool":
+            p = t.lib.ga_random_integers(g, ga_scalar(0), ga_scalar(3), 1, i64s([4]), GA[dt], False)
+            if p:
+                t.own(p)
+            t.expect(not p and t.env.last_error()[0] == t.env.status["GA_ERROR_NOT_IMPLEMENTED"],
+                     f"Philox integers(0, 3, {dt}): expected GA_ERROR_NOT_IMPLEMENTED (not a power of two)")
+            t.lib.ga_clear_error()
+    finally:
+        t.lib.ga_generator_release(g)
+
+
+def check_generator_shapes(t, name):
+    """The result's shape and dtype: NumPy's, for scalar and broadcast array
+    parameters, size None, 0-d, empty and n-d sizes, and NumPy's error where
+    they do not broadcast to the size."""
+    rng = np.random.default_rng(7)
+    g = new_generator(t, 7, False)
+    valid = GENERATOR_VALID[name]
+    shapes = [(3, 1), (4,), (2, 1, 1)][:len(valid)]
+    arrays = tuple(np.full(s, v, np.int64 if (name, k) in GENERATOR_INT_PARAMS else np.float64)
+                   for k, (s, v) in enumerate(zip(shapes, valid)))
+    try:
+        for params, size in ((valid, None), (valid, ()), (valid, (3, 4)), (valid, (0, 5)), (arrays, None),
+                             (arrays, (2, 3, 4)), (arrays, (5,)), (arrays, (2, 3, 0))):
+            label = f"{name}({', '.join(f'array{a.shape}' if isinstance(a, np.ndarray) else repr(a) for a in params)}, size={size})"
+            try:
+                with quiet():
+                    want = np.asarray(getattr(rng, name)(*params, size=size))
+            except Exception as e:
+                t.lib.ga_clear_error()
+                status = "GA_ERROR_SHAPE" if str(e).startswith("shape mismatch") else "GA_ERROR_VALUE"
+                expect_error(t, label, generator_call(t, g, name, params, size), status, f"ga_random_{name}: {e}")
+                t.lib.ga_clear_error()
+                continue
+            p = generator_call(t, g, name, params, size)
+            if not t.expect(p, f"{label}: {t.env.last_error()[1]}; NumPy gives shape {want.shape}"):
+                t.lib.ga_clear_error()
+                continue
+            t.own(p)
+            got = (shape_of(t, p), DTYPE_NAMES[t.lib.ga_dtype_of(p)])
+            t.expect(got == (want.shape, want.dtype.name), f"{label}: shape {got[0]} {got[1]}, NumPy {want.shape} "
+                                                           f"{want.dtype.name}")
+    finally:
+        t.lib.ga_generator_release(g)
+
+
+def check_generator_errors(t, name):
+    """Each parameter bad in turn (a scalar, then inside an array), and the
+    relations between them: NumPy's error words where NumPy raises, a
+    result where it does not."""
+    rng = np.random.default_rng(11)
+    g = new_generator(t, 11, False)
+    valid = GENERATOR_VALID[name]
+    cases = []
+    for k in range(len(valid)):
+        bad = GENERATOR_BAD_INTS if (name, k) in GENERATOR_INT_PARAMS else GENERATOR_BAD_FLOATS
+        for v in bad:
+            cases.append(tuple(v if j == k else valid[j] for j in range(len(valid))))
+            kind = np.int64 if isinstance(v, int) else np.float64
+            cases.append(tuple(np.array([valid[j], v], kind) if j == k else valid[j] for j in range(len(valid))))
+    cases += [p for n, p in GENERATOR_RELATIONS if n == name]
+    try:
+        for params in cases:
+            size = None if any(isinstance(a, np.ndarray) for a in params) else (3,)
+            label = f"{name}({', '.join(repr(a.tolist()) if isinstance(a, np.ndarray) else repr(a) for a in params)})"
+            try:
+                with quiet():
+                    getattr(rng, name)(*params, size=size)
+                want = None
+            except Exception as e:
+                want = e
+            t.lib.ga_clear_error()
+            p = generator_call(t, g, name, params, size)
+            if want is None:
+                if t.expect(p, f"{label}: {t.env.last_error()[1]}; NumPy draws"):
+                    t.own(p)
+                t.lib.ga_clear_error()
+                continue
+            status = {"ValueError": "GA_ERROR_VALUE", "OverflowError": "GA_ERROR_OVERFLOW",
+                      "TypeError": "GA_ERROR_TYPE"}.get(type(want).__name__, type(want).__name__)
+            expect_error(t, label, p, status, f"ga_random_{name}: {want}")
+            t.lib.ga_clear_error()
+    finally:
+        t.lib.ga_generator_release(g)
+
+
+def run_generator_checks(runner, env):
+    env.distributions = {}
+    if hasattr(env.lib, "ga_random_distribution_name"):
+        d = 0
+        while True:
+            n = env.lib.ga_random_distribution_name(d)
+            if not n:
+                break
+            env.distributions[n.decode()] = d
+            d += 1
+    for seed in (0, 42, 2**64 + 5, [1, 2, 3]):
+        for dt in ("float64", "float32"):
+            runner.run(f"generator/philox-random/{seed}/{dt}", check_generator_philox_random, seed, dt, device=True)
+    for dt in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"):
+        runner.run(f"generator/philox-integers/{dt}", check_generator_philox_integers, 12345, dt, device=True)
+    for name in GENERATOR_VALID:
+        runner.run(f"generator/shapes/{name}", check_generator_shapes, name, device=True)
+        runner.run(f"generator/errors/{name}", check_generator_errors, name, device=True)
+
+
+# --------------------------------------------------------------------------
 # Random differential testing (group "random"): random cases against NumPy
 # --------------------------------------------------------------------------
 # The module docstring says what it draws and how to replay a case. Case N
@@ -6208,6 +6431,7 @@ def run_all(runner, env):
     run_index_checks(runner, env)
     run_linalg_checks(runner, env)
     run_io_checks(runner, env)
+    run_generator_checks(runner, env)
 
 
 def main(argv=None):
@@ -6224,7 +6448,8 @@ def main(argv=None):
     try:
         lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES, **SETS_PROTOTYPES,
                                               **ORDER_PROTOTYPES,
-                                              **INDEX_PROTOTYPES, **LINALG_PROTOTYPES, **IO_PROTOTYPES})
+                                              **INDEX_PROTOTYPES, **LINALG_PROTOTYPES, **IO_PROTOTYPES,
+                                              **GENERATOR_PROTOTYPES})
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")
