@@ -1480,11 +1480,13 @@ GPUARR_API ga_array *ga_cov(const ga_array *m, const ga_array *y, bool rowvar, b
    each part clipped to [-1, 1]. */
 GPUARR_API ga_array *ga_corrcoef(const ga_array *x, const ga_array *y, bool rowvar, ga_dtype dtype);
 
-/* NumPy's RuntimeWarnings of the reductions, as bits. */
+/* NumPy's RuntimeWarnings, as bits: the reductions' (ga_reduce_warnings)
+   and the random draws' (ga_random_warnings). */
 enum {
     GA_WARNING_EMPTY_SLICE = 1, /* "Mean of empty slice" (mean, nanmean) */
     GA_WARNING_DOF = 2,         /* "Degrees of freedom <= 0 for slice" (var, std, nan forms, cov) */
-    GA_WARNING_ALL_NAN = 4      /* "All-NaN slice encountered" (nanmin, nanmax) */
+    GA_WARNING_ALL_NAN = 4,     /* "All-NaN slice encountered" (nanmin, nanmax) */
+    GA_WARNING_NOT_PSD = 8      /* "covariance is not symmetric positive-semidefinite." (multivariate_normal) */
 };
 
 /* The warnings the reductions on the current device raised since the last
@@ -2760,6 +2762,43 @@ GPUARR_API ga_array *ga_random_choice(ga_generator *g, int64_t a, int ndim, cons
    a.shape[axis] ("a cannot be empty unless no samples are taken"). */
 GPUARR_API ga_array *ga_random_choice_array(ga_generator *g, const ga_array *a, int ndim, const int64_t *shape,
                                             bool replace, const ga_array *p, int axis);
+
+/* numpy.random.Generator.multivariate_normal's method: how cov is
+   factored (numpy.linalg's svd, eigh or cholesky). */
+typedef enum ga_mvn_method { GA_MVN_SVD = 0, GA_MVN_EIGH = 1, GA_MVN_CHOLESKY = 2 } ga_mvn_method;
+
+/* Its check_valid, for a cov that is not symmetric positive-semidefinite:
+   warn (draw, and record GA_WARNING_NOT_PSD for ga_random_warnings),
+   raise (GA_ERROR_VALUE), or ignore. */
+typedef enum ga_check_valid {
+    GA_CHECK_VALID_WARN = 0,
+    GA_CHECK_VALID_RAISE = 1,
+    GA_CHECK_VALID_IGNORE = 2
+} ga_check_valid;
+
+/* numpy.random.Generator.multivariate_normal(mean, cov, size, check_valid,
+   tol, method): a new float64 array of shape (size..., N) (a NULL shape:
+   (N,)), mean + z @ A^T with z standard_normal((size..., N)) of g's stream
+   and A A^T = cov: svd u * sqrt(s), eigh u * sqrt(|s|), cholesky L, each
+   as NumPy's, computed on the device. mean (N,) and cov (N, N), any real
+   dtypes (taken as float64), on the current device. The check (not for
+   cholesky, whose factoring fails instead): svd allclose(vh^T s vh, cov,
+   rtol=tol, atol=tol), eigh no s < -tol (the host reads N x N or N
+   values; the call waits). As NumPy's, z is drawn before cov is factored:
+   a failed factoring or check has still moved g. Errors in NumPy's words:
+   "mean must be 1 dimensional", "cov must be 2 dimensional and square",
+   "mean and cov must have same length", "mean and cov must not be
+   complex" (GA_ERROR_TYPE), "covariance is not symmetric positive-
+   semidefinite." (raise), "method must be one of ...", "check_valid must
+   equal ..." (checked before the draw), linalg's GA_ERROR_LINALG. */
+GPUARR_API ga_array *ga_random_multivariate_normal(ga_generator *g, const ga_array *mean, const ga_array *cov, int ndim,
+                                                   const int64_t *shape, ga_check_valid check_valid, double tol,
+                                                   ga_mvn_method method);
+
+/* The warnings (GA_WARNING_* bits: GA_WARNING_NOT_PSD) the calling
+   thread's random draws raised since its last call, then forgets them
+   (NumPy's RuntimeWarnings; ga_reduce_warnings has the reductions'). */
+GPUARR_API int ga_random_warnings(void);
 
 /* The legacy module functions (numpy.random.X, cupy.random.X), drawing
    from the current device's global generator (ga_random_seed reseeds it).
@@ -17494,10 +17533,9 @@ static ga_array *ga__solver_copy(const char *func, const ga_array *a, ga_dtype d
     return ga__contiguous_copy(func, a, dt);
 }
 
-GPUARR_API ga_array *ga_linalg_cholesky(const ga_array *a, bool upper)
+/* cholesky(a, upper) as an unscoped new array, errors naming func. */
+static ga_array *ga__cholesky(const char *func, const ga_array *a, bool upper)
 {
-    static const char func[] = "ga_linalg_cholesky";
-    if (!a) { ga__null_input(func, "a"); return NULL; }
     ga_dtype dt = GA_DTYPE_INVALID;
     if (ga__linalg_square(func, a) != GA_OK || ga__linalg_dtype(func, a, &dt) != GA_OK) return NULL;
     ga_array *r = ga__solver_copy(func, a, dt);
@@ -17515,7 +17553,14 @@ GPUARR_API ga_array *ga_linalg_cholesky(const ga_array *a, bool upper)
         ga_release(t), ga_release(l);
         l = u;
     }
-    return ga__ret(l);
+    return l;
+}
+
+GPUARR_API ga_array *ga_linalg_cholesky(const ga_array *a, bool upper)
+{
+    static const char func[] = "ga_linalg_cholesky";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    return ga__ret(ga__cholesky(func, a, upper));
 }
 
 /* LU factors every matrix of the C-contiguous n x n stack r in place (of
@@ -23863,6 +23908,182 @@ GPUARR_API ga_array *ga_random_choice_array(ga_generator *g, const ga_array *a, 
     ga_array *out = idx ? ga__take(func, a, idx, axis, GA_INDEX_RAISE) : NULL;
     ga_release(idx);
     return ga__ret(out);
+}
+
+/* --- multivariate_normal ----------------------------------------------------- */
+
+/* ga_random_warnings' GA_WARNING_* bits: the calling thread's. */
+static GA__TLS int ga__random_warning_bits;
+
+#ifndef GPUARR_NO_LINALG
+/* multivariate_normal's arguments, on the host, in NumPy's order (method,
+   complex inputs, shapes), then the size (into out_shape: size + (N,),
+   *out_ndim dims), check_valid and the devices. */
+static ga_status ga__mvn_args(const char *func, const ga_generator *g, const ga_array *mean, const ga_array *cov, int ndim,
+                              const int64_t *shape, ga_check_valid check_valid, ga_mvn_method method, int64_t *out_shape,
+                              int *out_ndim)
+{
+    if (!mean) return ga__null_input(func, "mean");
+    if (!cov) return ga__null_input(func, "cov");
+    if (method != GA_MVN_SVD && method != GA_MVN_EIGH && method != GA_MVN_CHOLESKY)
+        return ga__error(GA_ERROR_VALUE, func, "method must be one of {'eigh', 'svd', 'cholesky'}");
+    if (ga__is_complex(mean->dtype) || ga__is_complex(cov->dtype))
+        return ga__error(GA_ERROR_TYPE, func, "mean and cov must not be complex");
+    if (mean->ndim != 1) return ga__error(GA_ERROR_VALUE, func, "mean must be 1 dimensional");
+    if (cov->ndim != 2 || cov->shape[0] != cov->shape[1])
+        return ga__error(GA_ERROR_VALUE, func, "cov must be 2 dimensional and square");
+    if (mean->shape[0] != cov->shape[0]) return ga__error(GA_ERROR_VALUE, func, "mean and cov must have same length");
+    const int nd = shape ? ndim : 0;
+    if (nd < 0 || nd + 1 > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS - 1);
+    for (int d = 0; d < nd; d++) {
+        if (shape[d] < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        out_shape[d] = shape[d];
+    }
+    out_shape[nd] = mean->shape[0];
+    *out_ndim = nd + 1;
+    /* NumPy never looks at check_valid for cholesky */
+    if (method != GA_MVN_CHOLESKY && check_valid != GA_CHECK_VALID_WARN && check_valid != GA_CHECK_VALID_RAISE &&
+        check_valid != GA_CHECK_VALID_IGNORE)
+        return ga__error(GA_ERROR_VALUE, func, "check_valid must equal 'warn', 'raise', or 'ignore'");
+    if (mean->device != cov->device)
+        return ga__error(GA_ERROR_DEVICE, func, "mean is on device %d, cov on device %d", mean->device, cov->device);
+    if (cov->device != ga__t.device)
+        return ga__error(GA_ERROR_DEVICE, func, "cov is on device %d, the current device is %d", cov->device, ga__t.device);
+    return ga__random_device_generator(func, g);
+}
+
+/* numpy.isclose(a, b, rtol=tol, atol=tol).all() of n values: finite pairs
+   within tol + tol |b|, the others equal. */
+static bool ga__mvn_allclose(const double *a, const double *b, int64_t n, double tol)
+{
+    for (int64_t i = 0; i < n; i++) {
+        const bool finite = isfinite(a[i]) && isfinite(b[i]);
+        if (finite ? !(fabs(a[i] - b[i]) <= tol + tol * fabs(b[i])) : a[i] != b[i]) return false;
+    }
+    return true;
+}
+
+/* The svd's check: allclose(vh^T * s @ vh, c), the product on the device,
+   it and c read back. */
+static ga_status ga__mvn_svd_psd(const char *func, const ga_array *c, const ga_array *s, const ga_array *vh, double tol,
+                                 bool *psd)
+{
+    ga__temps t = {{NULL}, 0};
+    ga_array *vt = ga__temp(&t, ga__matrix_transposed(func, vh));
+    ga_array *vs = vt ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(vt), ga_operand_array(s))) : NULL;
+    ga_array *r = vs ? ga__temp(&t, ga__matmul_new(func, vs, vh)) : NULL;
+    double *hr = r ? ga__host_doubles(func, r) : NULL;
+    double *hc = hr ? ga__host_doubles(func, c) : NULL;
+    ga__temps_release(&t);
+    if (hc) *psd = ga__mvn_allclose(hr, hc, c->size, tol);
+    GPUARR_FREE(hr), GPUARR_FREE(hc);
+    return hc ? GA_OK : ga__t.error;
+}
+
+/* The eigh's check: no eigenvalue below -tol (NaNs pass, as NumPy's). */
+static ga_status ga__mvn_eigh_psd(const char *func, const ga_array *s, double tol, bool *psd)
+{
+    double *h = ga__host_doubles(func, s);
+    if (!h) return ga__t.error;
+    for (int64_t i = 0; i < s->size; i++)
+        if (h[i] < -tol) *psd = false;
+    GPUARR_FREE(h);
+    return GA_OK;
+}
+
+/* sqrt(s)[:, None] * u^T (|s| where `absolute`: eigh's): A^T of NumPy's
+   factor A = u * sqrt(s), so that z @ A^T is a row of z per sample. */
+static ga_array *ga__mvn_scaled_rows(const char *func, const ga_array *s, const ga_array *u, bool absolute)
+{
+    ga__temps t = {{NULL}, 0};
+    const int64_t col[2] = {s->shape[0], 1};
+    const ga_operand none = ga_operand_array(NULL);
+    ga_array *mag = absolute ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ABSOLUTE, ga_operand_array(s), none)) : NULL;
+    ga_array *root = !absolute || mag ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(mag ? mag : s), none))
+                                      : NULL;
+    ga_array *rc = root ? ga__temp(&t, ga__reshape(func, root, 2, col)) : NULL;
+    ga_array *ut = rc ? ga__temp(&t, ga__matrix_transposed(func, u)) : NULL;
+    ga_array *f = ut ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(rc), ga_operand_array(ut)) : NULL;
+    ga__temps_release(&t);
+    return f;
+}
+
+/* The float64 N x N matrix F with x = mean + z @ F (F = A^T), by NumPy's
+   method, and (check_valid not ignore, method not cholesky) NumPy's check
+   of c into *psd. */
+static ga_array *ga__mvn_factor(const char *func, const ga_array *c, ga_check_valid check_valid, double tol,
+                                ga_mvn_method method, bool *psd)
+{
+    *psd = true;
+    if (method == GA_MVN_CHOLESKY) return ga__cholesky(func, c, true); /* L^T */
+    ga_array *u = NULL, *s = NULL, *vh = NULL;
+    ga_status st = method == GA_MVN_SVD ? ga__svd(func, c, true, true, &u, &s, &vh) : ga__eigh(func, c, 'L', &s, &u);
+    if (st == GA_OK && check_valid != GA_CHECK_VALID_IGNORE)
+        st = method == GA_MVN_SVD ? ga__mvn_svd_psd(func, c, s, vh, tol, psd) : ga__mvn_eigh_psd(func, s, tol, psd);
+    ga_array *f = st == GA_OK ? ga__mvn_scaled_rows(func, s, u, method == GA_MVN_EIGH) : NULL;
+    ga_release(u), ga_release(s), ga_release(vh);
+    return f;
+}
+
+/* mean + z @ F for the standard normals z of out_shape (..., N), drawn
+   first (as NumPy: a failure after the draw has still moved g). */
+static ga_array *ga__mvn_draw(const char *func, ga_generator *g, const ga_array *mean, const ga_array *cov, int nd,
+                              const int64_t *out_shape, ga_check_valid check_valid, double tol, ga_mvn_method method)
+{
+    const int64_t n = cov->shape[0];
+    ga_array *z = ga__random_draw(func, g, nd, out_shape, GA_FLOAT64, &ga__random_kernels.normal[1], "normal", 64);
+    if (!z || n == 0) return z; /* N = 0: nothing to factor, nothing to add */
+    ga__temps t = {{NULL}, 0};
+    ga_array *c = ga__temp(&t, ga__contiguous_copy(func, cov, GA_FLOAT64));
+    bool psd = true;
+    ga_array *f = c ? ga__temp(&t, ga__mvn_factor(func, c, check_valid, tol, method, &psd)) : NULL;
+    if (f && !psd && check_valid == GA_CHECK_VALID_RAISE) {
+        ga__error(GA_ERROR_VALUE, func, "covariance is not symmetric positive-semidefinite.");
+        f = NULL;
+    } else if (f && !psd) {
+        ga__random_warning_bits |= GA_WARNING_NOT_PSD;
+    }
+    ga_array *out = NULL;
+    if (f && z->size == 0) { /* no samples: the factor and its check still ran, as NumPy's */
+        out = z;
+        z = NULL;
+    } else if (f) {
+        const int64_t flat[2] = {z->size / n, n};
+        ga_array *z2 = ga__temp(&t, ga__reshape(func, z, 2, flat));
+        ga_array *zf = z2 ? ga__temp(&t, ga__matmul_new(func, z2, f)) : NULL;
+        ga_array *x = zf ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(mean), ga_operand_array(zf))) : NULL;
+        out = x ? ga__reshape(func, x, nd, out_shape) : NULL;
+    }
+    ga_release(z);
+    ga__temps_release(&t);
+    return out;
+}
+#endif /* GPUARR_NO_LINALG */
+
+GPUARR_API ga_array *ga_random_multivariate_normal(ga_generator *g, const ga_array *mean, const ga_array *cov, int ndim,
+                                                   const int64_t *shape, ga_check_valid check_valid, double tol,
+                                                   ga_mvn_method method)
+{
+    static const char func[] = "ga_random_multivariate_normal";
+#ifndef GPUARR_NO_LINALG
+    int64_t out_shape[GA_MAXDIMS];
+    int nd = 0;
+    if (ga__mvn_args(func, g, mean, cov, ndim, shape, check_valid, method, out_shape, &nd) != GA_OK ||
+        ga__bind(func, cov->device) != GA_OK)
+        return NULL;
+    return ga__ret(ga__mvn_draw(func, g, mean, cov, nd, out_shape, check_valid, tol, method));
+#else
+    (void)g, (void)mean, (void)cov, (void)ndim, (void)shape, (void)check_valid, (void)tol, (void)method;
+    ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "needs linear algebra, left out by GPUARR_NO_LINALG");
+    return NULL;
+#endif
+}
+
+GPUARR_API int ga_random_warnings(void)
+{
+    const int bits = ga__random_warning_bits;
+    ga__random_warning_bits = 0;
+    return bits;
 }
 
 /* --- the legacy module functions ----------------------------------------- */

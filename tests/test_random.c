@@ -11,7 +11,9 @@
    draws of kernels/random.cu against the host's stream of the default bit
    generator: raw words from every place in a block, random() and
    standard_normal in float32 and float64, split invariance, the global
-   generator. */
+   generator. multivariate_normal (at the very end): its argument errors on
+   the host; on the device its moments, singular and non-PSD covs, sizes,
+   and mean + z @ A^T of standard_normal's z. */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
 #include "harness.h"
@@ -1821,4 +1823,284 @@ DEVICE_TEST(random_device_numpy_philox_is_numpys)
                     ga_release(a);
                     ga_generator_release(d), ga_generator_release(h);
                 }
+}
+
+/* ---- multivariate_normal ------------------------------------------------ */
+
+/* An array's header with no data (device 0): enough for the argument
+   checks, which come before the device. */
+static ga_array mvn_shell(ga_dtype dt, int ndim, int64_t d0, int64_t d1)
+{
+    ga_array a;
+    memset(&a, 0, sizeof a);
+    a.refcount = 1, a.dtype = dt, a.ndim = ndim, a.shape[0] = d0, a.shape[1] = d1;
+    a.size = ndim == 0 ? 1 : ndim == 1 ? d0 : d0 * d1;
+    return a;
+}
+
+TEST(random_multivariate_normal_argument_errors)
+{
+    static const char f[] = "ga_random_multivariate_normal: ";
+    const uint32_t seed = 6;
+    ga_generator *g = ga_random_default_rng(&seed, 1), *np = ga_random_philox(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    ga_array m3 = mvn_shell(GA_FLOAT64, 1, 3, 0), c3 = mvn_shell(GA_FLOAT64, 2, 3, 3), m2 = mvn_shell(GA_FLOAT32, 1, 2, 0);
+    ga_array mc = mvn_shell(GA_COMPLEX128, 1, 3, 0), cc = mvn_shell(GA_COMPLEX64, 2, 3, 3), m0 = mvn_shell(GA_FLOAT64, 0, 0, 0);
+    ga_array mm = mvn_shell(GA_FLOAT64, 2, 1, 3), c1 = mvn_shell(GA_FLOAT64, 1, 3, 0), c23 = mvn_shell(GA_FLOAT64, 2, 2, 3);
+    const int64_t n4 = 4, neg[2] = {2, -1}, big[GA_MAXDIMS] = {1};
+    const ga_check_valid W = GA_CHECK_VALID_WARN;
+#define MVN(gen, m, c, nd, sh, cv, meth) ga_random_multivariate_normal(gen, m, c, nd, sh, cv, 1e-8, meth)
+    CHECK_ERROR(MVN(g, NULL, &c3, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_NULL_INPUT, "mean");
+    CHECK_ERROR(MVN(g, &m3, NULL, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_NULL_INPUT, "cov");
+    CHECK_ERROR(MVN(g, &mc, &c3, 1, &n4, W, (ga_mvn_method)3) == NULL, GA_ERROR_VALUE,
+                "ga_random_multivariate_normal: method must be one of {'eigh', 'svd', 'cholesky'}");
+    CHECK_ERROR(MVN(g, &mc, &c3, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_TYPE, "mean and cov must not be complex");
+    CHECK_ERROR(MVN(g, &m3, &cc, 1, &n4, W, GA_MVN_EIGH) == NULL, GA_ERROR_TYPE, "mean and cov must not be complex");
+    CHECK_ERROR(MVN(g, &m0, &c3, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_VALUE, "mean must be 1 dimensional");
+    CHECK_ERROR(MVN(g, &mm, &c3, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_VALUE, "mean must be 1 dimensional");
+    CHECK_ERROR(MVN(g, &m3, &c1, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_VALUE, "cov must be 2 dimensional and square");
+    CHECK_ERROR(MVN(g, &m3, &c23, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_VALUE, "cov must be 2 dimensional and square");
+    CHECK_ERROR(MVN(g, &m2, &c3, 1, &n4, W, GA_MVN_CHOLESKY) == NULL, GA_ERROR_VALUE, "mean and cov must have same length");
+    CHECK_ERROR(MVN(g, &m3, &c3, 2, neg, W, GA_MVN_SVD) == NULL, GA_ERROR_VALUE, "negative dimensions are not allowed");
+    CHECK_ERROR(MVN(g, &m3, &c3, GA_MAXDIMS, big, W, GA_MVN_SVD) == NULL, GA_ERROR_VALUE, "size must have 0 to 31 dimensions");
+    CHECK_ERROR(MVN(g, &m3, &c3, -1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_VALUE, "size must have 0 to 31 dimensions");
+    CHECK_ERROR(MVN(g, &m3, &c3, 1, &n4, (ga_check_valid)7, GA_MVN_SVD) == NULL, GA_ERROR_VALUE,
+                "check_valid must equal 'warn', 'raise', or 'ignore'");
+    CHECK_ERROR(MVN(g, &m3, &c3, 1, &n4, (ga_check_valid)-1, GA_MVN_EIGH) == NULL, GA_ERROR_VALUE,
+                "check_valid must equal 'warn', 'raise', or 'ignore'");
+    m3.device = 1;
+    CHECK_ERROR(MVN(g, &m3, &c3, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_DEVICE, "mean is on device 1, cov on device 0");
+    /* NumPy never looks at check_valid for cholesky: the next check speaks */
+    CHECK_ERROR(MVN(g, &m3, &c3, 1, &n4, (ga_check_valid)7, GA_MVN_CHOLESKY) == NULL, GA_ERROR_DEVICE,
+                "mean is on device 1, cov on device 0");
+    c3.device = 1;
+    CHECK_ERROR(MVN(g, &m3, &c3, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_DEVICE, "cov is on device 1, the current device is 0");
+    m3.device = 0, c3.device = 0;
+    CHECK_ERROR(MVN(np, &m3, &c3, 1, &n4, W, GA_MVN_SVD) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy) bit generator");
+    /* the function's name leads each message */
+    CHECK_ERROR(MVN(g, &m2, &c3, 0, NULL, W, GA_MVN_SVD) == NULL, GA_ERROR_VALUE, f);
+#undef MVN
+    CHECK(state_moved_by(&before, g, 0), "failed argument checks take no words");
+    CHECK(ga_random_warnings() == 0 && ga_random_warnings() == 0, "no warnings recorded by failed calls");
+    CHECK(GA_WARNING_NOT_PSD != GA_WARNING_EMPTY_SLICE && GA_WARNING_NOT_PSD != GA_WARNING_DOF &&
+              GA_WARNING_NOT_PSD != GA_WARNING_ALL_NAN,
+          "GA_WARNING_NOT_PSD is a bit of its own");
+    ga_generator_release(g), ga_generator_release(np);
+}
+
+static const char *const mvn_method_names[3] = {"svd", "eigh", "cholesky"};
+
+/* x (n rows of k) against mean mu and covariance c: each sample mean within
+   5 standard errors sqrt(c_jj / n), each sample covariance about the true
+   mean, (1/n) sum (x_j - mu_j)(x_k - mu_k), within 5 of its standard errors
+   sqrt((c_jj c_kk + c_jk**2) / n) (the variance of a product of centred
+   normals). */
+static void check_mvn_moments(const double *x, int64_t n, int k, const double *mu, const double *c, const char *what)
+{
+    for (int j = 0; j < k; j++) {
+        double s = 0;
+        for (int64_t i = 0; i < n; i++) s += x[i * k + j];
+        const double m = s / (double)n, se = sqrt(c[j * k + j] / (double)n);
+        CHECK(fabs(m - mu[j]) <= 5 * se, "%s: sample mean %d is %.6g, want %.6g (standard error %.3g)", what, j, m, mu[j], se);
+        for (int l = 0; l <= j; l++) {
+            double p = 0;
+            for (int64_t i = 0; i < n; i++) p += (x[i * k + j] - mu[j]) * (x[i * k + l] - mu[l]);
+            const double cv = p / (double)n, want = c[j * k + l];
+            const double se2 = sqrt((c[j * k + j] * c[l * k + l] + want * want) / (double)n);
+            CHECK(fabs(cv - want) <= 5 * se2, "%s: sample cov[%d][%d] is %.6g, want %.6g (standard error %.3g)", what, j, l,
+                  cv, want, se2);
+        }
+    }
+}
+
+DEVICE_TEST(random_device_multivariate_normal_moments)
+{
+    const int64_t n = 200000, three = 3, sq3[2] = {3, 3}, one = 1, sq1[2] = {1, 1};
+    const double mu3[3] = {1, -2, 0.5}, c33[9] = {4, 1.2, -0.8, 1.2, 2, 0.5, -0.8, 0.5, 1};
+    const float mu1f[1] = {3}, c11f[1] = {2.5f};
+    const double mu1[1] = {3}, c11[1] = {2.5};
+    const uint32_t seed = 777;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *m3 = ga_from_host(mu3, 1, &three, GA_FLOAT64), *c3 = ga_from_host(c33, 2, sq3, GA_FLOAT64);
+    ga_array *m1 = ga_from_host(mu1f, 1, &one, GA_FLOAT32), *c1 = ga_from_host(c11f, 2, sq1, GA_FLOAT32);
+    for (int meth = 0; meth < 3; meth++)
+        for (int k = 1; k <= 3; k += 2) {
+            char what[96];
+            snprintf(what, sizeof what, "multivariate_normal(%s, N=%d%s)", mvn_method_names[meth], k, k == 1 ? ", float32" : "");
+            ga_array *x = ga_random_multivariate_normal(g, k == 3 ? m3 : m1, k == 3 ? c3 : c1, 1, &n, GA_CHECK_VALID_RAISE,
+                                                        1e-8, (ga_mvn_method)meth);
+            const bool shaped = x && ga_dtype_of(x) == GA_FLOAT64 && ga_ndim(x) == 2 && ga_shape(x)[0] == n && ga_shape(x)[1] == k;
+            double *h = shaped ? fetch(x) : NULL;
+            CHECK(h != NULL, "%s: a float64 (%lld, %d) array: %s", what, (long long)n, k, ga_last_error_message());
+            if (h) check_mvn_moments(h, n, k, k == 3 ? mu3 : mu1, k == 3 ? c33 : c11, what);
+            free(h);
+            ga_release(x);
+        }
+    CHECK(ga_random_warnings() == 0, "a positive-definite cov records no warning");
+    ga_release(m3), ga_release(c3), ga_release(m1), ga_release(c1);
+    ga_generator_release(g);
+}
+
+/* A rank-1 cov v v^T: svd and eigh draw mu + t v (t normal with variance
+   1), cholesky fails as NumPy's (LinAlgError). */
+DEVICE_TEST(random_device_multivariate_normal_singular_cov)
+{
+    const int64_t n = 100000, three = 3, sq3[2] = {3, 3};
+    const double v[3] = {1, 2, -1}, mu[3] = {0.5, 1, -3};
+    double c[9];
+    for (int i = 0; i < 9; i++) c[i] = v[i / 3] * v[i % 3];
+    const uint32_t seed = 91;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *m = ga_from_host(mu, 1, &three, GA_FLOAT64), *cv = ga_from_host(c, 2, sq3, GA_FLOAT64);
+    for (int meth = 0; meth < 2; meth++) {
+        ga_array *x = ga_random_multivariate_normal(g, m, cv, 1, &n, GA_CHECK_VALID_RAISE, 1e-8, (ga_mvn_method)meth);
+        double *h = x ? fetch(x) : NULL;
+        CHECK(h != NULL, "multivariate_normal(%s) of a rank-1 cov: %s", mvn_method_names[meth], ga_last_error_message());
+        bool on_line = h != NULL;
+        for (int64_t i = 0; on_line && i < n; i++) {
+            const double t = h[3 * i] - mu[0];
+            /* the zero singular values come out near eps * 6: their square roots, ~1e-7, leave the line that far */
+            on_line = fabs(h[3 * i + 1] - mu[1] - 2 * t) <= 1e-5 * (1 + fabs(t)) && fabs(h[3 * i + 2] - mu[2] + t) <= 1e-5 * (1 + fabs(t));
+        }
+        CHECK(on_line, "multivariate_normal(%s) of v v^T: every sample is mean + t v", mvn_method_names[meth]);
+        if (h) check_mvn_moments(h, n, 3, mu, c, mvn_method_names[meth]);
+        free(h);
+        ga_release(x);
+    }
+    CHECK(ga_random_warnings() == 0, "a singular positive-semidefinite cov is no warning");
+    CHECK_ERROR(ga_random_multivariate_normal(g, m, cv, 1, &n, GA_CHECK_VALID_WARN, 1e-8, GA_MVN_CHOLESKY) == NULL,
+                GA_ERROR_LINALG, "Matrix is not positive definite");
+    ga_release(m), ga_release(cv);
+    ga_generator_release(g);
+}
+
+/* A cov with a negative eigenvalue, and a non-symmetric one: raise fails
+   (after the draw, as NumPy's), warn draws and records GA_WARNING_NOT_PSD
+   once, ignore draws silently; cholesky fails in the factoring. */
+DEVICE_TEST(random_device_multivariate_normal_not_psd)
+{
+    const int64_t two = 2, sq2[2] = {2, 2}, five = 5, none[2] = {0, 4};
+    const double mu[2] = {0, 0}, bad[4] = {1, 2, 2, 1}, skew[4] = {1, 0.5, 0, 1};
+    const uint32_t seed = 12;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *m = ga_from_host(mu, 1, &two, GA_FLOAT64);
+    ga_array *covs[2] = {ga_from_host(bad, 2, sq2, GA_FLOAT64), ga_from_host(skew, 2, sq2, GA_FLOAT64)};
+    for (int ci = 0; ci < 2; ci++)
+        for (int meth = 0; meth < 2; meth++) {
+            if (ci == 1 && meth == 1) continue; /* eigh reads one triangle: the skew cov is symmetric to it */
+            const char *name = mvn_method_names[meth];
+            ga_random_state before;
+            CHECK_OK(ga_random_get_state(g, &before));
+            CHECK_ERROR(ga_random_multivariate_normal(g, m, covs[ci], 1, &five, GA_CHECK_VALID_RAISE, 1e-8, (ga_mvn_method)meth) == NULL,
+                        GA_ERROR_VALUE, "ga_random_multivariate_normal: covariance is not symmetric positive-semidefinite.");
+            CHECK(state_moved_by(&before, g, 20), "%s: the raise came after the draw of 10 normals (20 words), as NumPy's", name);
+            CHECK(ga_random_warnings() == 0, "%s: raise records no warning", name);
+            ga_array *x = ga_random_multivariate_normal(g, m, covs[ci], 1, &five, GA_CHECK_VALID_WARN, 1e-8, (ga_mvn_method)meth);
+            CHECK(x && ga_shape(x)[0] == 5 && ga_shape(x)[1] == 2, "%s: warn draws: %s", name, ga_last_error_message());
+            const int w1 = ga_random_warnings(), w2 = ga_random_warnings();
+            CHECK(w1 == GA_WARNING_NOT_PSD && w2 == 0, "%s cov %d: warn records GA_WARNING_NOT_PSD once (got %d, then %d)", name, ci, w1, w2);
+            ga_release(x);
+            x = ga_random_multivariate_normal(g, m, covs[ci], 1, &five, GA_CHECK_VALID_IGNORE, 1e-8, (ga_mvn_method)meth);
+            CHECK(x != NULL && ga_random_warnings() == 0, "%s: ignore draws silently: %s", name, ga_last_error_message());
+            ga_release(x);
+            /* no samples: the factor and its check still run, as NumPy's */
+            CHECK_ERROR(ga_random_multivariate_normal(g, m, covs[ci], 2, none, GA_CHECK_VALID_RAISE, 1e-8, (ga_mvn_method)meth) == NULL,
+                        GA_ERROR_VALUE, "covariance is not symmetric positive-semidefinite.");
+        }
+    /* a tolerance that takes the skew in: allclose within tol + tol |cov| */
+    ga_array *x = ga_random_multivariate_normal(g, m, covs[1], 1, &five, GA_CHECK_VALID_RAISE, 10, GA_MVN_SVD);
+    CHECK(x != NULL, "svd with tol 10 takes the skew cov: %s", ga_last_error_message());
+    ga_release(x);
+    CHECK_ERROR(ga_random_multivariate_normal(g, m, covs[0], 1, &five, GA_CHECK_VALID_RAISE, 1e-8, GA_MVN_CHOLESKY) == NULL,
+                GA_ERROR_LINALG, "Matrix is not positive definite");
+    ga_release(m), ga_release(covs[0]), ga_release(covs[1]);
+    ga_generator_release(g);
+}
+
+DEVICE_TEST(random_device_multivariate_normal_sizes)
+{
+    const int64_t three = 3, sq3[2] = {3, 3}, zero = 0, sq0[2] = {0, 0}, empty[2] = {0, 4}, five = 5;
+    const double mu[3] = {1, 2, 3}, c[9] = {1, 0, 0, 0, 2, 0, 0, 0, 3};
+    const uint32_t seed = 5150;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *m = ga_from_host(mu, 1, &three, GA_FLOAT64), *cv = ga_from_host(c, 2, sq3, GA_FLOAT64);
+    for (int meth = 0; meth < 3; meth++) {
+        const ga_mvn_method mt = (ga_mvn_method)meth;
+        ga_random_state before;
+        CHECK_OK(ga_random_get_state(g, &before));
+        ga_array *a = ga_random_multivariate_normal(g, m, cv, 0, NULL, GA_CHECK_VALID_WARN, 1e-8, mt);
+        CHECK(a && ga_ndim(a) == 1 && ga_shape(a)[0] == 3 && ga_dtype_of(a) == GA_FLOAT64, "%s: size None: shape (3,): %s",
+              mvn_method_names[meth], ga_last_error_message());
+        CHECK(state_moved_by(&before, g, 6), "%s: size None: three normals, six words", mvn_method_names[meth]);
+        ga_array *b = ga_random_multivariate_normal(g, m, cv, 0, &five, GA_CHECK_VALID_WARN, 1e-8, mt);
+        CHECK(b && ga_ndim(b) == 1 && ga_shape(b)[0] == 3, "%s: a 0-d size: shape (3,): %s", mvn_method_names[meth],
+              ga_last_error_message());
+        CHECK_OK(ga_random_get_state(g, &before));
+        ga_array *e = ga_random_multivariate_normal(g, m, cv, 2, empty, GA_CHECK_VALID_WARN, 1e-8, mt);
+        CHECK(e && ga_ndim(e) == 3 && ga_shape(e)[0] == 0 && ga_shape(e)[1] == 4 && ga_shape(e)[2] == 3 && ga_size(e) == 0,
+              "%s: size (0, 4): an empty (0, 4, 3) array: %s", mvn_method_names[meth], ga_last_error_message());
+        CHECK(state_moved_by(&before, g, 0), "%s: an empty draw takes no words", mvn_method_names[meth]);
+        ga_release(a), ga_release(b), ga_release(e);
+    }
+    ga_array *m0 = ga_zeros(1, &zero, GA_FLOAT64), *c0 = ga_zeros(2, sq0, GA_FLOAT64);
+    ga_array *x0 = ga_random_multivariate_normal(g, m0, c0, 1, &five, GA_CHECK_VALID_RAISE, 1e-8, GA_MVN_SVD);
+    CHECK(x0 && ga_ndim(x0) == 2 && ga_shape(x0)[0] == 5 && ga_shape(x0)[1] == 0, "N = 0: a (5, 0) array: %s",
+          ga_last_error_message());
+    ga_release(x0), ga_release(m0), ga_release(c0), ga_release(m), ga_release(cv);
+    ga_generator_release(g);
+}
+
+/* x - mean is z @ A^T with z the standard normals a copy of the generator
+   draws (the same words), A NumPy's factor of the linalg functions' own
+   results: svd u * sqrt(s), eigh u * sqrt(|s|), cholesky L. */
+DEVICE_TEST(random_device_multivariate_normal_is_z_at_the_factor)
+{
+    const int64_t rows = 1000, three = 3, sq3[2] = {3, 3}, zs[2] = {rows, 3};
+    const double mu[3] = {-1, 0.25, 4}, c[9] = {2, 0.3, 0.1, 0.3, 1, -0.2, 0.1, -0.2, 0.5};
+    const uint32_t seed = 8080;
+    ga_array *m = ga_from_host(mu, 1, &three, GA_FLOAT64), *cv = ga_from_host(c, 2, sq3, GA_FLOAT64);
+    for (int meth = 0; meth < 3; meth++) {
+        ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
+        ga_array *pre = ga_random_bytes(g, 5), *pre2 = ga_random_bytes(h, 5); /* start mid-block */
+        ga_array *x = ga_random_multivariate_normal(g, m, cv, 1, &rows, GA_CHECK_VALID_RAISE, 1e-8, (ga_mvn_method)meth);
+        ga_array *z = ga_random_standard_normal(h, 2, zs, GA_FLOAT64);
+        ga_array *u = NULL, *s = NULL, *vh = NULL;
+        double a[9] = {0}; /* NumPy's factor A, row-major */
+        bool got_a = false;
+        if (meth == 0 && ga_linalg_svd(cv, true, &u, &s, &vh) == GA_OK) {
+            double *hu = fetch(u), *hs = fetch(s);
+            for (int i = 0; hu && hs && i < 9; i++) a[i] = hu[i] * sqrt(hs[i % 3]);
+            got_a = hu && hs;
+            free(hu), free(hs);
+        } else if (meth == 1 && ga_linalg_eigh(cv, 'L', &s, &u) == GA_OK) {
+            double *hu = fetch(u), *hs = fetch(s);
+            for (int i = 0; hu && hs && i < 9; i++) a[i] = hu[i] * sqrt(fabs(hs[i % 3]));
+            got_a = hu && hs;
+            free(hu), free(hs);
+        } else if (meth == 2 && (u = ga_linalg_cholesky(cv, false)) != NULL) {
+            double *hl = fetch(u);
+            for (int i = 0; hl && i < 9; i++) a[i] = hl[i];
+            got_a = hl != NULL;
+            free(hl);
+        }
+        double *hx = x ? fetch(x) : NULL, *hz = z ? fetch(z) : NULL;
+        CHECK(hx && hz && got_a, "%s: x, z and the factor: %s", mvn_method_names[meth], ga_last_error_message());
+        double worst = 0;
+        for (int64_t i = 0; hx && hz && got_a && i < rows; i++)
+            for (int j = 0; j < 3; j++) {
+                double want = mu[j];
+                for (int k = 0; k < 3; k++) want += hz[3 * i + k] * a[3 * j + k]; /* (z @ A^T)[i][j] */
+                worst = fmax(worst, fabs(hx[3 * i + j] - want) / (1 + fabs(want)));
+            }
+        CHECK(worst <= 1e-12, "%s: x = mean + z @ A^T of standard_normal's z (worst relative difference %.3g)",
+              mvn_method_names[meth], worst);
+        ga_random_state sg, sh;
+        CHECK(ga_random_get_state(g, &sg) == GA_OK && ga_random_get_state(h, &sh) == GA_OK && same_state(&sg, &sh),
+              "%s: the generator moved as standard_normal((1000, 3)) moves it", mvn_method_names[meth]);
+        free(hx), free(hz);
+        ga_release(u), ga_release(s), ga_release(vh), ga_release(x), ga_release(z), ga_release(pre), ga_release(pre2);
+        ga_generator_release(g), ga_generator_release(h);
+    }
+    ga_release(m), ga_release(cv);
 }
