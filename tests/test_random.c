@@ -919,6 +919,10 @@ TEST(random_distribution_errors_before_the_device)
     CHECK_ERROR(ga_random_normal(g, 0, 1, 1, neg) == NULL, GA_ERROR_VALUE, "negative dimensions are not allowed");
     /* integers */
     CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(0), 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers: high <= 0"); /* NumPy's words where low is 0 */
+    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(-1), 1, n3, GA_INT8, true) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers: high < 0");
+    CHECK_ERROR(ga_random_integers(g, ga_int(2), ga_int(2), 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
                 "ga_random_integers: low >= high");
     CHECK_ERROR(ga_random_integers(g, ga_int(1), ga_int(0), 1, n3, GA_INT8, true) == NULL, GA_ERROR_VALUE, "low > high");
     CHECK_ERROR(ga_random_integers(g, ga_int(-129), ga_int(0), 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
