@@ -311,7 +311,7 @@ GA_KERNEL GA_KERNEL_NAME3(random, check, bounds)(unsigned *flags, ga__random_bou
                 last.hi -= 1;
             last.lo -= 1;
         }
-        const bool low_out = ga__wide_less(low, lowest) || (b.flags & GA__BOUNDS_WIDE && ga__wide_less(highest, low));
+        const bool low_out = ga__wide_less(low, lowest) || ((b.flags & GA__BOUNDS_WIDE) && ga__wide_less(highest, low));
         bad |= (low_out ? GA__BOUNDS_LOW_OUT : 0u) |
                (ga__wide_less(highest, last) ? GA__BOUNDS_HIGH_OUT : 0u) |
                (ga__wide_less(last, low) ? GA__BOUNDS_EMPTY : 0u) | (low.lo != 0 ? GA__BOUNDS_LOW_NONZERO : 0u);
