@@ -1495,7 +1495,7 @@ static const bounds_case bounds_cases[] = {
     {"uint8 low scalar, high array, endpoint", GA_UINT8, true, GA_INT64, GA_UINT8, -1, 1, {0}, {5},
      {0}, {1, 2, 3, 255, 200}, -1, {0}, 1, {5}},
     {"int32 broadcast (3,1) by (4,)", GA_INT32, false, GA_INT32, GA_INT64, 2, 1, {3, 1}, {4},
-     {U64(-2147483647 - 1), U64(-7), 1000}, {5, 2147483647, 1001, 123456789}, -1, {0}, 2, {3, 4}},
+     {U64(-2147483647 - 1), U64(-7), 1000}, {2000, 2147483647, 1001, 123456789}, -1, {0}, 2, {3, 4}},
     {"int16 from uint32 and int8 bounds, size (2,3)", GA_INT16, false, GA_INT8, GA_UINT32, 1, 0, {3}, {0},
      {U64(-128), 0, 127}, {32767}, 2, {2, 3}, 2, {2, 3}},
     {"int64 near 2**63, endpoint", GA_INT64, true, GA_INT64, GA_INT64, 1, 1, {6}, {6},
