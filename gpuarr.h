@@ -2454,6 +2454,14 @@ GPUARR_API void ga_generator_release(ga_generator *g);
    'Unsupported dtype "int32" for random', NumPy's words. */
 GPUARR_API ga_array *ga_random_random(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype);
 
+/* Generator.random(out=out): fills out (float32 or float64, writeable,
+   C- or F-contiguous: its memory in order) with the values a new array of
+   out's size would get, as NumPy's. NumPy's errors: GA_ERROR_VALUE
+   "Supplied output array must be contiguous, writable, aligned, and in
+   machine byte-order.", GA_ERROR_TYPE "Supplied output array has the wrong
+   type. Expected float64, got int32". */
+GPUARR_API ga_status ga_random_random_out(ga_generator *g, ga_array *out);
+
 /* numpy.random.Generator.standard_normal(size, dtype): samples from a
    standard Normal distribution (mean 0, stdev 1), float32 or float64 (else
    GA_ERROR_TYPE 'Unsupported dtype "int32" for standard_normal'). By the
@@ -2461,6 +2469,10 @@ GPUARR_API ga_array *ga_random_random(ga_generator *g, int ndim, const int64_t *
    * 2**-24 of one word (float32), ((u64 >> 11) + 0.5) * 2**-53 of two
    (float64), not NumPy's ziggurat: the same distribution, other values. */
 GPUARR_API ga_array *ga_random_standard_normal(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype);
+
+/* Generator.standard_normal(out=out): ga_random_random_out's contract
+   with standard_normal's values. */
+GPUARR_API ga_status ga_random_standard_normal_out(ga_generator *g, ga_array *out);
 
 /* numpy.random.Generator.bytes(length): `length` random bytes as a new 1-d
    uint8 array: the first `length` bytes of ceil(length / 4) 32-bit words,
@@ -2577,6 +2589,10 @@ GPUARR_API ga_array *ga_random_lognormal(ga_generator *g, double mean, double si
    random()'s u (NumPy's method="inv"), float32 or float64. */
 GPUARR_API ga_array *ga_random_standard_exponential(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype);
 
+/* Generator.standard_exponential(out=out): ga_random_random_out's
+   contract with standard_exponential's values. */
+GPUARR_API ga_status ga_random_standard_exponential_out(ga_generator *g, ga_array *out);
+
 /* numpy.random.Generator.exponential(scale, size): scale *
    standard_exponential, float64; scale >= 0. */
 GPUARR_API ga_array *ga_random_exponential(ga_generator *g, double scale, int ndim, const int64_t *shape);
@@ -2624,6 +2640,11 @@ GPUARR_API ga_array *ga_random_geometric(ga_generator *g, double p, int ndim, co
    float64; shape >= 0. */
 GPUARR_API ga_array *ga_random_standard_gamma(ga_generator *g, double shape, int ndim, const int64_t *size,
                                               ga_dtype dtype);
+
+/* Generator.standard_gamma(shape, out=out): ga_random_random_out's
+   contract, but out must be C-contiguous (NumPy's "Supplied output array
+   must be C-contiguous, ..."); out is checked before shape ("shape < 0"). */
+GPUARR_API ga_status ga_random_standard_gamma_out(ga_generator *g, double shape, ga_array *out);
 
 /* numpy.random.Generator.gamma(shape, scale, size), float64; shape,
    scale >= 0. */
@@ -2715,6 +2736,22 @@ GPUARR_API ga_array *ga_random_dirichlet(ga_generator *g, const ga_array *alpha,
    two above). */
 GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scalar high, int ndim,
                                         const int64_t *shape, ga_dtype dtype, bool endpoint);
+
+/* Generator.integers(low, high, size, dtype, endpoint) with array bounds:
+   low and high integer scalars or arrays of a bool or integer dtype (exact
+   to 64 bits; float arrays GA_ERROR_TYPE "low and high must be integers",
+   where NumPy truncates them). shape NULL is NumPy's size=None (their
+   broadcast shape), else they must broadcast to it (ga_random_call's
+   errors). Two scalars: ga_random_integers. Element i draws Lemire's value
+   over its own range from its own counter blocks (a range of 2**64 values
+   the raw 64-bit word), the generator moving on by a block a value. The
+   arrays are checked on the device first (the call waits) with NumPy's
+   words: "low is out of bounds for int8", "high is out of bounds for int8",
+   "low >= high" ("low > high" with endpoint; "high <= 0", "high < 0" where
+   low is all 0). A size with no elements gives an empty array, unchecked,
+   as NumPy's. A new array (released once). */
+GPUARR_API ga_array *ga_random_integers_array(ga_generator *g, ga_operand low, ga_operand high, int ndim,
+                                              const int64_t *shape, ga_dtype dtype, bool endpoint);
 
 /* Permutations. Each draws one raw 64-bit key a position (two words) and
    orders the positions by key, ties by position (a stable sort): every
@@ -2929,6 +2966,35 @@ typedef struct ga__random_params {
     int32_t shift;          /* integers of 2**k values: ilow + (bits >> shift) */
     int32_t unused;
 } ga__random_params;
+
+/* The bounds of integers with array bounds (kernels/random.cu: the check
+   ga_random_check_bounds and the draws ga_random_bounded_<t>_philox4x32):
+   element i's low is low[i] (C-contiguous 64-bit words of the output's
+   shape) or, where low is NULL, low_value; high likewise. flags: bit 0
+   low's words are int64 (else uint64), bit 1 high's, bit 2 endpoint (high
+   is in the range), bit 3 the dtype is signed, bit 4 it has 64 bits;
+   lowest and highest are the dtype's (lowest as int64 where signed). n:
+   the elements. */
+typedef struct ga__random_bounds {
+    const uint64_t *low, *high;
+    uint64_t low_value, high_value;
+    uint64_t lowest, highest;
+    int64_t n;
+    int32_t flags;
+    int32_t unused;
+} ga__random_bounds;
+#define GA__BOUNDS_LOW_SIGNED 1
+#define GA__BOUNDS_HIGH_SIGNED 2
+#define GA__BOUNDS_ENDPOINT 4
+#define GA__BOUNDS_DTYPE_SIGNED 8
+#define GA__BOUNDS_WIDE 16 /* a 64-bit dtype: a low above it is "low is out of bounds", as NumPy's */
+/* The check's flags: low below the dtype, the last value (high, less 1
+   without endpoint) above it, the last value below low, and low not 0
+   somewhere (NumPy's "high <= 0" where low is all 0). */
+#define GA__BOUNDS_LOW_OUT 1u
+#define GA__BOUNDS_HIGH_OUT 2u
+#define GA__BOUNDS_EMPTY 4u
+#define GA__BOUNDS_LOW_NONZERO 8u
 
 /* A draw of NumPy's Philox (Philox4x64-10) on the device
    (kernels/random.cu, ga_random_philox64_*): the 64-bit words W_t, t = 0,
@@ -22658,6 +22724,7 @@ GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, u
    output size. */
 static struct {
     CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4], multinomial, dirichlet;
+    CUkernel check_bounds, bounded[4]; /* integers with array bounds */
     CUkernel philox64_random[2], philox64_integers[4]; /* NumPy's Philox */
 } ga__random_kernels;
 
@@ -22723,17 +22790,18 @@ static ga_status ga__random_fill(const char *func, ga_generator *g, CUfunction f
    and dirichlet): stream i is the counter blocks C + i + j * 2**96
    (kernels/random_philox.cuh), C the generator's next whole block; g (NULL:
    the global generator) then moves on by `streams` blocks, its next word
-   the first of a block. Under g's lock, as ga__random_fill.
+   the first of a block. Under g's lock, as ga__random_fill. `extra`: the
+   kernel's third parameter, or NULL where it has two.
    ga__random_elements: a stream a value. */
 static ga_status ga__random_streams(const char *func, ga_generator *g, CUfunction f, ga_array *a, int64_t streams,
-                                    ga__random_params *p)
+                                    ga__random_params *p, void *extra)
 {
     if (streams == 0) return GA_OK;
     ga_generator *gen = f ? ga__random_acquire(func, g) : NULL;
     if (!gen) return ga__t.error;
     p->n = streams;
     void *out = (void *)(uintptr_t)a->data;
-    void *args[] = {&out, p};
+    void *args[] = {&out, p, extra}; /* (the driver reads as many as the kernel takes) */
     pthread_mutex_lock(&gen->lock);
     ga_random_state next = gen->state;
     if (next.buffer_pos) ga__random_4x32_skip(&next, (uint64_t)(4 - next.buffer_pos)); /* to a whole block */
@@ -22753,7 +22821,7 @@ static ga_status ga__random_streams(const char *func, ga_generator *g, CUfunctio
 
 static ga_status ga__random_elements(const char *func, ga_generator *g, CUfunction f, ga_array *a, ga__random_params *p)
 {
-    return ga__random_streams(func, g, f, a, a->size, p);
+    return ga__random_streams(func, g, f, a, a->size, p, NULL);
 }
 
 /* NumPy's Philox state moved on by t next_uint64 calls: through the
@@ -22817,40 +22885,74 @@ static ga_status ga__philox64_fill(const char *func, ga_generator *g, CUfunction
     return st;
 }
 
+/* numpy.random.Generator(Philox).random(out=a) on the device: fills the
+   contiguous float32 or float64 `a` in memory order. */
+static ga_status ga__philox64_random_into(const char *func, ga_generator *g, ga_array *a)
+{
+    if (a->size == 0) return GA_OK;
+    const int f64 = a->dtype == GA_FLOAT64;
+    ga__philox64_params p;
+    memset(&p, 0, sizeof p);
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.philox64_random[f64], "random",
+                              ga__dtype_names[a->dtype], NULL, "philox4x64");
+    return ga__philox64_fill(func, g, f, a, &p, f64 ? 64 : 32);
+}
+
 /* numpy.random.Generator(Philox).random(size, dtype) on the device. */
 static ga_array *ga__philox64_random(const char *func, ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype)
 {
     ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
-    if (!a || a->size == 0) return a;
-    const int f64 = dtype == GA_FLOAT64;
-    ga__philox64_params p;
-    memset(&p, 0, sizeof p);
-    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.philox64_random[f64], "random",
-                              ga__dtype_names[dtype], NULL, "philox4x64");
-    if (ga__philox64_fill(func, g, f, a, &p, f64 ? 64 : 32) != GA_OK) {
+    if (a && ga__philox64_random_into(func, g, a) != GA_OK) {
         ga_release(a);
         return NULL;
     }
     return a;
 }
 
-/* A new array of `shape` and `dtype` on the current device filled by the
-   random family's kernel `op` (cached in *slot), `bits` bits a value, from
-   g (NULL: the global generator). */
+/* Fills the contiguous `a` (its memory in order) with the random family's
+   kernel `op` for a's dtype (cached in *slot), `bits` bits a value, from g
+   (NULL: the global generator). */
+static ga_status ga__random_draw_into(const char *func, ga_generator *g, ga_array *a, CUkernel *slot, const char *op,
+                                      int bits)
+{
+    if (a->size == 0) return GA_OK;
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, slot, op, ga__dtype_names[a->dtype], NULL, "philox4x32");
+    return ga__random_fill(func, g, f, a, &p, bits);
+}
+
+/* A new array of `shape` and `dtype` on the current device filled by
+   ga__random_draw_into. */
 static ga_array *ga__random_draw(const char *func, ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype,
                                  CUkernel *slot, const char *op, int bits)
 {
     if (ga__random_device_generator(func, g) != GA_OK) return NULL;
     ga_array *a = ga__new_on_current(func, ndim, shape, dtype);
-    if (!a || a->size == 0) return a;
-    ga__random_params p;
-    memset(&p, 0, sizeof p);
-    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, slot, op, ga__dtype_names[dtype], NULL, "philox4x32");
-    if (ga__random_fill(func, g, f, a, &p, bits) != GA_OK) {
+    if (a && ga__random_draw_into(func, g, a, slot, op, bits) != GA_OK) {
         ga_release(a);
         return NULL;
     }
     return a;
+}
+
+/* NumPy's check_output of an out= array: C-contiguous (or F- where c_only
+   is false), writeable, aligned, float32 or float64 (the dtype of the
+   draw), on the current device (bound there). */
+static ga_status ga__random_check_out(const char *func, const ga_array *out, bool c_only)
+{
+    if (!out) return ga__null_input(func, "out");
+    const bool contiguous = (out->flags & GA_C_CONTIGUOUS) || (!c_only && (out->flags & GA_F_CONTIGUOUS));
+    if (!contiguous || !(out->flags & GA_WRITEABLE) || (uint64_t)out->data % ga__dtype_sizes[out->dtype] != 0)
+        return ga__error(GA_ERROR_VALUE, func,
+                         "Supplied output array must be %scontiguous, writable, aligned, and in machine byte-order.",
+                         c_only ? "C-" : "");
+    if (out->dtype != GA_FLOAT32 && out->dtype != GA_FLOAT64)
+        return ga__error(GA_ERROR_TYPE, func, "Supplied output array has the wrong type. Expected float64, got %s",
+                         ga__dtype_names[out->dtype]);
+    if (out->device != ga__t.device)
+        return ga__error(GA_ERROR_VALUE, func, "out is on device %d, the draw on device %d", out->device, ga__t.device);
+    return ga__bind(func, out->device);
 }
 
 /* The kernel slot of a float32 or float64 draw, or NULL after NumPy's
@@ -22872,12 +22974,32 @@ GPUARR_API ga_array *ga_random_random(ga_generator *g, int ndim, const int64_t *
     return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "random", dtype == GA_FLOAT64 ? 64 : 32));
 }
 
+GPUARR_API ga_status ga_random_random_out(ga_generator *g, ga_array *out)
+{
+    static const char func[] = "ga_random_random_out";
+    ga_status st = ga__random_check_out(func, out, false);
+    if (st != GA_OK) return st;
+    const int f64 = out->dtype == GA_FLOAT64;
+    if (g && g->state.bit_generator == GA_PHILOX4X64) return ga__philox64_random_into(func, g, out);
+    return ga__random_draw_into(func, g, out, &ga__random_kernels.random[f64], "random", f64 ? 64 : 32);
+}
+
 GPUARR_API ga_array *ga_random_standard_normal(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype)
 {
     static const char func[] = "ga_random_standard_normal";
     CUkernel *slot = ga__random_float_slot(func, ga__random_kernels.normal, dtype, "standard_normal");
     if (!slot) return NULL;
     return ga__ret(ga__random_draw(func, g, ndim, shape, dtype, slot, "normal", dtype == GA_FLOAT64 ? 64 : 32));
+}
+
+GPUARR_API ga_status ga_random_standard_normal_out(ga_generator *g, ga_array *out)
+{
+    static const char func[] = "ga_random_standard_normal_out";
+    ga_status st = ga__random_check_out(func, out, false);
+    if (st == GA_OK) st = ga__random_device_generator(func, g);
+    if (st != GA_OK) return st;
+    const int f64 = out->dtype == GA_FLOAT64;
+    return ga__random_draw_into(func, g, out, &ga__random_kernels.normal[f64], "normal", f64 ? 64 : 32);
 }
 
 GPUARR_API ga_array *ga_random_bytes(ga_generator *g, int64_t length)
@@ -23092,6 +23214,32 @@ static ga_status ga__random_param(const char *func, const ga__distribution_info 
     return c ? GA_OK : ga__t.error;
 }
 
+/* Runs the check kernel f over `work` items on the current device (its
+   parameters: a zeroed flag word, then *params) and reads the flags the
+   kernel or'ed into the word. Waits for the kernel. */
+static ga_status ga__random_check_flags(const char *func, CUfunction f, int64_t work, void *params, uint32_t *flags)
+{
+    if (!f) return ga__t.error;
+    const int device = ga__t.device;
+    ga__block *word = ga__device_alloc(func, device, sizeof(uint32_t), false);
+    if (!word) return ga__t.error;
+    CUstream stream = ga__stream_of(device);
+    void *flag_ptr = (void *)(uintptr_t)word->ptr;
+    void *kargs[] = {&flag_ptr, params};
+    ga_status st = GA_OK;
+    *flags = 0;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)word->ptr, 0, sizeof *flags, stream);
+    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
+    if (st == GA_OK) st = ga__launch(func, f, device, work, kargs);
+    if (st == GA_OK) {
+        r = GA__CU.MemcpyDtoHAsync(flags, (CUdeviceptr)word->ptr, sizeof *flags, stream);
+        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+    }
+    ga__pool_free(ga__g.devices[device].pool, word);
+    return st;
+}
+
 /* The checks of the array parameters, in one kernel, and NumPy's error
    for the first violation in parameter order. Waits for the kernel. */
 static ga_status ga__random_check_arrays(const char *func, ga_distribution d, const ga__random_args *args,
@@ -23106,27 +23254,11 @@ static ga_status ga__random_check_arrays(const char *func, ga_distribution d, co
     if (rel && any_array) op |= rel << 12;
     if (op == 0) return GA_OK;
     CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.check, "check", "float64", NULL, NULL);
-    if (!f) return ga__t.error;
-    const int device = ga__t.device;
-    ga__block *word = ga__device_alloc(func, device, sizeof(uint32_t), false);
-    if (!word) return ga__t.error;
-    CUstream stream = ga__stream_of(device);
     uint32_t flags = 0;
     p->op = op;
     p->n = 1;
     for (int k = 0; k < args->ndim; k++) p->n *= args->shape[k];
-    void *flag_ptr = (void *)(uintptr_t)word->ptr;
-    void *kargs[] = {&flag_ptr, p};
-    ga_status st = GA_OK;
-    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)word->ptr, 0, sizeof flags, stream);
-    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
-    if (st == GA_OK) st = ga__launch(func, f, device, p->n, kargs);
-    if (st == GA_OK) {
-        r = GA__CU.MemcpyDtoHAsync(&flags, (CUdeviceptr)word->ptr, sizeof flags, stream);
-        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
-        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
-    }
-    ga__pool_free(ga__g.devices[device].pool, word);
+    ga_status st = ga__random_check_flags(func, f, p->n, p, &flags);
     p->op = 0;
     for (int k = 0; st == GA_OK && k < 3; k++)
         if ((flags >> (4 * k)) & 15)
@@ -23147,16 +23279,19 @@ static ga_dtype ga__random_result_dtype(const char *func, const ga__distribution
     return GA_DTYPE_INVALID;
 }
 
-/* Prepares and draws: parameters, checks, the output, the kernel. */
-static ga_array *ga__random_distribution(ga_generator *g, ga_distribution d, const ga_operand *params, int ndim,
-                                         const int64_t *shape, ga_dtype dtype)
+/* Prepares and draws: parameters, checks, the output, the kernel. The
+   output is `out` where it is not NULL (checked by ga__random_check_out;
+   (ndim, shape) and dtype its own; the result is a new reference to it),
+   errors then naming `out_func`. */
+static ga_array *ga__random_distribution_out(ga_generator *g, ga_distribution d, const ga_operand *params, int ndim,
+                                             const int64_t *shape, ga_dtype dtype, ga_array *out, const char *out_func)
 {
     if ((int)d < 0 || d >= GA_NUM_DISTRIBUTIONS) {
         ga__error(GA_ERROR_VALUE, "ga_random_call", "%d is not a distribution", (int)d);
         return NULL;
     }
     const ga__distribution_info *info = &ga__distributions[d];
-    const char *func = info->func;
+    const char *func = out ? out_func : info->func;
     if (info->nparams > 0 && !params) {
         ga__null_input(func, "params");
         return NULL;
@@ -23191,7 +23326,7 @@ static ga_array *ga__random_distribution(ga_generator *g, ga_distribution d, con
         p.array[k] = args.array[k] ? (const double *)(uintptr_t)args.array[k]->data : NULL;
     }
     if (st == GA_OK) st = ga__random_check_arrays(func, d, &args, &p);
-    ga_array *a = st == GA_OK ? ga__new_on_current(func, args.ndim, args.shape, rdtype) : NULL;
+    ga_array *a = st != GA_OK ? NULL : out ? ga_retain(out) : ga__new_on_current(func, args.ndim, args.shape, rdtype);
     if (a && a->size > 0) {
         const int slot = rdtype == GA_FLOAT32 ? 0 : rdtype == GA_FLOAT64 ? 1 : 2;
         const bool fixed = info->sampler == GA__SAMPLER_FIXED;
@@ -23207,6 +23342,25 @@ static ga_array *ga__random_distribution(ga_generator *g, ga_distribution d, con
     }
     ga__random_args_release(&args); /* (stream-ordered: the kernel has them) */
     return a;
+}
+
+static ga_array *ga__random_distribution(ga_generator *g, ga_distribution d, const ga_operand *params, int ndim,
+                                         const int64_t *shape, ga_dtype dtype)
+{
+    return ga__random_distribution_out(g, d, params, ndim, shape, dtype, NULL, NULL);
+}
+
+/* Draws d with the n (0 or 1) scalar parameters v into out, after NumPy's
+   checks of out. */
+static ga_status ga__random_into(const char *func, ga_generator *g, ga_distribution d, int n, double v, ga_array *out,
+                                 bool c_only)
+{
+    ga_status st = ga__random_check_out(func, out, c_only);
+    if (st != GA_OK) return st;
+    const ga_operand p[1] = {ga_operand_scalar(ga_float(v))};
+    ga_array *a = ga__random_distribution_out(g, d, n ? p : NULL, out->ndim, out->shape, out->dtype, out, func);
+    ga_release(a);
+    return a ? GA_OK : ga__t.error;
 }
 
 GPUARR_API ga_array *ga_random_call(ga_generator *g, ga_distribution dist, const ga_operand *params, int ndim,
@@ -23246,6 +23400,11 @@ GPUARR_API ga_array *ga_random_standard_exponential(ga_generator *g, int ndim, c
 {
     return ga__ret(ga__random_scalars(g, GA_RANDOM_STANDARD_EXPONENTIAL, 0, NULL, ndim, shape,
                                       dtype == GA_DTYPE_INVALID ? GA_FLOAT64 : dtype));
+}
+
+GPUARR_API ga_status ga_random_standard_exponential_out(ga_generator *g, ga_array *out)
+{
+    return ga__random_into("ga_random_standard_exponential_out", g, GA_RANDOM_STANDARD_EXPONENTIAL, 0, 0.0, out, false);
 }
 
 GPUARR_API ga_array *ga_random_exponential(ga_generator *g, double scale, int ndim, const int64_t *shape)
@@ -23319,6 +23478,11 @@ GPUARR_API ga_array *ga_random_standard_gamma(ga_generator *g, double shape, int
 {
     const double v[1] = {shape};
     return ga__ret(ga__random_scalars(g, GA_RANDOM_STANDARD_GAMMA, 1, v, ndim, size, dtype == GA_DTYPE_INVALID ? GA_FLOAT64 : dtype));
+}
+
+GPUARR_API ga_status ga_random_standard_gamma_out(ga_generator *g, double shape, ga_array *out)
+{
+    return ga__random_into("ga_random_standard_gamma_out", g, GA_RANDOM_STANDARD_GAMMA, 1, shape, out, true);
 }
 
 GPUARR_API ga_array *ga_random_gamma(ga_generator *g, double shape, double scale, int ndim, const int64_t *size)
@@ -23474,14 +23638,31 @@ static int ga__integers_kernel(ga_dtype t, int k, const char **name, const char 
     return slot;
 }
 
+/* integers' dtype: GA_DTYPE_INVALID is int64; GA_DTYPE_INVALID after
+   NumPy's TypeError where it is not bool or an integer. */
+static ga_dtype ga__random_integers_dtype(const char *func, ga_dtype dtype)
+{
+    if (dtype == GA_DTYPE_INVALID) return GA_INT64;
+    if (ga__dtype_valid(dtype) && (dtype == GA_BOOL || ga__dtype_kinds[dtype] == 'i' || ga__dtype_kinds[dtype] == 'u'))
+        return dtype;
+    ga__error(GA_ERROR_TYPE, func, "Unsupported dtype %s for integers", ga__dtype_valid(dtype) ? ga__dtype_names[dtype] : "invalid");
+    return GA_DTYPE_INVALID;
+}
+
+/* NumPy's format_bounds_error for an empty range: "high <= 0" ("high <
+   0" with endpoint) where low is all 0, else "low >= high" ("low >
+   high"). */
+static ga_status ga__random_empty_range_error(const char *func, bool endpoint, bool low_nonzero)
+{
+    if (!low_nonzero) return ga__error(GA_ERROR_VALUE, func, endpoint ? "high < 0" : "high <= 0");
+    return ga__error(GA_ERROR_VALUE, func, endpoint ? "low > high" : "low >= high");
+}
+
 static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scalar low, ga_scalar high, int ndim,
                                      const int64_t *shape, ga_dtype dtype, bool endpoint)
 {
-    if (dtype == GA_DTYPE_INVALID) dtype = GA_INT64;
-    if (!ga__dtype_valid(dtype) || !(dtype == GA_BOOL || ga__dtype_kinds[dtype] == 'i' || ga__dtype_kinds[dtype] == 'u')) {
-        ga__error(GA_ERROR_TYPE, func, "Unsupported dtype %s for integers", ga__dtype_valid(dtype) ? ga__dtype_names[dtype] : "invalid");
-        return NULL;
-    }
+    dtype = ga__random_integers_dtype(func, dtype);
+    if (dtype == GA_DTYPE_INVALID) return NULL;
     ga__wide lo, hi, lowest, highest;
     if (!ga__wide_of(low, &lo) || !ga__wide_of(high, &hi)) {
         ga__error(GA_ERROR_TYPE, func, "low and high must be integers");
@@ -23496,7 +23677,7 @@ static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scala
     ga_status st = GA_OK;
     if (ga__wide_cmp(lo, lowest) < 0) st = ga__error(GA_ERROR_VALUE, func, "low is out of bounds for %s", tn);
     else if (ga__wide_cmp(hi, highest) > 0) st = ga__error(GA_ERROR_VALUE, func, "high is out of bounds for %s", tn);
-    else if (ga__wide_cmp(lo, hi) > 0) st = ga__error(GA_ERROR_VALUE, func, endpoint ? "low > high" : "low >= high");
+    else if (ga__wide_cmp(lo, hi) > 0) st = ga__random_empty_range_error(func, endpoint, lo.lo != 0);
     if (st != GA_OK) return NULL;
     const uint64_t rng = hi.lo - lo.lo; /* the values: rng + 1 (mod 2**64) */
     int k = 0;
@@ -23560,6 +23741,145 @@ GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scala
                                         const int64_t *shape, ga_dtype dtype, bool endpoint)
 {
     return ga__ret(ga__random_integers("ga_random_integers", g, low, high, ndim, shape, dtype, endpoint));
+}
+
+/* --- integers with array bounds ------------------------------------------- */
+
+/* A bound of integers_array: NULL input, or NumPy's TypeError where it is
+   not a bool or integer scalar or array. */
+static ga_status ga__random_bound_type(const char *func, const ga_operand *op, const char *name)
+{
+    if (!op->array && (int)op->scalar.kind == -1) return ga__null_input(func, name);
+    ga__wide w;
+    const char kind = op->array ? ga__dtype_kinds[op->array->dtype] : 0;
+    const bool integer = op->array ? op->array->dtype == GA_BOOL || kind == 'i' || kind == 'u' : ga__wide_of(op->scalar, &w);
+    return integer ? GA_OK : ga__error(GA_ERROR_TYPE, func, "low and high must be integers");
+}
+
+/* One bound into b: a scalar's word, or an array made C-contiguous int64
+   (uint64 for uint64 arrays) of the output's shape, owned by *owned. */
+static ga_status ga__random_bound(const char *func, const ga_operand *op, const ga__random_args *args, int which,
+                                  ga__random_bounds *b, ga_array **owned)
+{
+    const int32_t signed_flag = which ? GA__BOUNDS_HIGH_SIGNED : GA__BOUNDS_LOW_SIGNED;
+    if (!op->array) {
+        ga__wide w = ga__wide_make(0, 0);
+        ga__wide_of(op->scalar, &w); /* (an integer: ga__random_bound_type) */
+        if (w.hi < 0) b->flags |= signed_flag;
+        *(which ? &b->high_value : &b->low_value) = w.lo;
+        return GA_OK;
+    }
+    const ga_array *x = op->array;
+    if (x->device != ga__t.device)
+        return ga__error(GA_ERROR_VALUE, func, "%s is on device %d, the draw on device %d", which ? "high" : "low",
+                         x->device, ga__t.device);
+    const ga_dtype t = x->dtype == GA_UINT64 ? GA_UINT64 : GA_INT64;
+    if (t == GA_INT64) b->flags |= signed_flag;
+    const bool same_shape = x->ndim == args->ndim && memcmp(x->shape, args->shape, (size_t)x->ndim * sizeof *x->shape) == 0;
+    ga_array *c = x->dtype == t && (x->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)x) : ga__contiguous_copy(func, x, t);
+    if (c && !same_shape) {
+        ga_array *w = ga__broadcast_copy(func, c, args->ndim, args->shape);
+        ga_release(c);
+        c = w;
+    }
+    *owned = c;
+    if (c) *(which ? &b->high : &b->low) = (const uint64_t *)(uintptr_t)c->data;
+    return c ? GA_OK : ga__t.error;
+}
+
+/* The dtype's bounds and the flags of b; a scalar low is checked here
+   (NumPy's first check: a scalar's error needs no device). */
+static ga_status ga__random_bounds_init(const char *func, ga_dtype dtype, bool endpoint, const ga_operand *low,
+                                        ga__random_bounds *b)
+{
+    ga__wide lowest, highest, lo;
+    ga__wide_bounds(dtype, &lowest, &highest);
+    b->lowest = lowest.lo, b->highest = highest.lo;
+    b->flags = (endpoint ? GA__BOUNDS_ENDPOINT : 0) | (lowest.hi < 0 ? GA__BOUNDS_DTYPE_SIGNED : 0) |
+               (ga__dtype_sizes[dtype] == 8 ? GA__BOUNDS_WIDE : 0);
+    if (low->array || !ga__wide_of(low->scalar, &lo)) return GA_OK;
+    const bool wide = ga__dtype_sizes[dtype] == 8;
+    if (ga__wide_cmp(lo, lowest) < 0 || (wide && ga__wide_cmp(lo, highest) > 0))
+        return ga__error(GA_ERROR_VALUE, func, "low is out of bounds for %s", ga__dtype_names[dtype]);
+    return GA_OK;
+}
+
+/* The device check of the bounds b (n elements) and NumPy's error for what
+   it finds, in NumPy's order. Waits for the kernel. */
+static ga_status ga__random_check_bounds(const char *func, ga_dtype dtype, ga__random_bounds *b)
+{
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.check_bounds, "check", "bounds", NULL, NULL);
+    uint32_t flags = 0;
+    ga_status st = ga__random_check_flags(func, f, b->n, b, &flags);
+    if (st != GA_OK) return st;
+    if (flags & GA__BOUNDS_LOW_OUT) return ga__error(GA_ERROR_VALUE, func, "low is out of bounds for %s", ga__dtype_names[dtype]);
+    if (flags & GA__BOUNDS_HIGH_OUT)
+        return ga__error(GA_ERROR_VALUE, func, "high is out of bounds for %s", ga__dtype_names[dtype]);
+    if (flags & GA__BOUNDS_EMPTY)
+        return ga__random_empty_range_error(func, (b->flags & GA__BOUNDS_ENDPOINT) != 0, (flags & GA__BOUNDS_LOW_NONZERO) != 0);
+    return GA_OK;
+}
+
+/* Draws the checked bounds b into the new `a`: a stream a value. */
+static ga_status ga__random_bounded(const char *func, ga_generator *g, ga_array *a, ga__random_bounds *b)
+{
+    static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
+    const size_t size = ga__dtype_sizes[a->dtype];
+    const int slot = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.bounded[slot], "bounded", names[slot], NULL,
+                              "philox4x32");
+    return ga__random_streams(func, g, f, a, a->size, &p, b);
+}
+
+/* True where (ndim, shape) has no elements and no negative dimension. */
+static bool ga__random_empty_size(int ndim, const int64_t *shape)
+{
+    bool empty = false;
+    for (int d = 0; d < ndim && d < GA_MAXDIMS; d++) {
+        if (shape[d] < 0) return false;
+        empty = empty || shape[d] == 0;
+    }
+    return empty && ndim <= GA_MAXDIMS;
+}
+
+static ga_array *ga__random_integers_array(const char *func, ga_generator *g, ga_operand low, ga_operand high, int ndim,
+                                           const int64_t *shape, ga_dtype dtype, bool endpoint)
+{
+    dtype = ga__random_integers_dtype(func, dtype);
+    if (dtype == GA_DTYPE_INVALID || ga__random_bound_type(func, &low, "low") != GA_OK ||
+        ga__random_bound_type(func, &high, "high") != GA_OK)
+        return NULL;
+    if (!low.array && !high.array) return ga__random_integers(func, g, low.scalar, high.scalar, shape ? ndim : 0, shape, dtype, endpoint);
+    if (ga__random_device_generator(func, g) != GA_OK) return NULL;
+    if (shape && ga__random_empty_size(ndim, shape)) return ga__new_on_current(func, ndim, shape, dtype); /* unchecked, as NumPy's */
+    ga__random_args args;
+    memset(&args, 0, sizeof args);
+    const ga_operand params[2] = {low, high};
+    ga__random_bounds b;
+    memset(&b, 0, sizeof b);
+    ga_array *owned[2] = {NULL, NULL};
+    ga_status st = ga__random_shape(func, 2, params, ndim, shape, &args);
+    if (st == GA_OK) st = ga__random_bounds_init(func, dtype, endpoint, &low, &b);
+    if (st == GA_OK) st = ga__bind(func, ga__t.device);
+    b.n = 1;
+    for (int d = 0; d < args.ndim; d++) b.n *= args.shape[d];
+    for (int k = 0; st == GA_OK && b.n > 0 && k < 2; k++) st = ga__random_bound(func, &params[k], &args, k, &b, &owned[k]);
+    if (st == GA_OK && b.n > 0) st = ga__random_check_bounds(func, dtype, &b);
+    ga_array *a = st == GA_OK ? ga__new_on_current(func, args.ndim, args.shape, dtype) : NULL;
+    if (a && a->size > 0 && ga__random_bounded(func, g, a, &b) != GA_OK) {
+        ga_release(a);
+        a = NULL;
+    }
+    ga_release(owned[0]), ga_release(owned[1]); /* (stream-ordered: the kernel has them) */
+    return a;
+}
+
+GPUARR_API ga_array *ga_random_integers_array(ga_generator *g, ga_operand low, ga_operand high, int ndim,
+                                              const int64_t *shape, ga_dtype dtype, bool endpoint)
+{
+    return ga__ret(ga__random_integers_array("ga_random_integers_array", g, low, high, ndim, shape, dtype, endpoint));
 }
 
 /* --- permutations --------------------------------------------------------- */
@@ -23710,7 +24030,7 @@ static ga_array *ga__random_rows(const char *func, ga_generator *g, const ga_arr
         p.value[0] = value;
         p.irange = (uint64_t)k;
         CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, cache, op, ga__dtype_names[dtype], NULL, "philox4x32");
-        if (ga__random_streams(func, g, f, a, rows, &p) != GA_OK) {
+        if (ga__random_streams(func, g, f, a, rows, &p, NULL) != GA_OK) {
             ga_release(a);
             a = NULL;
         }

@@ -27,6 +27,8 @@
    2^96 (random_philox.cuh's ga__rstream), one thread a value.
      ga_random_element_<f32|f64|i64>_philox4x32  rejection distributions (p.op)
      ga_random_lemire_<u8|u16|u32|u64>_philox4x32  integers over other ranges
+     ga_random_bounded_<u8|u16|u32|u64>_philox4x32  integers with array bounds
+                                             (ga__random_bounds): a range each
      ga_random_multinomial_int64_philox4x32, ga_random_dirichlet_float64_philox4x32
                                              a stream a row of k values
 
@@ -37,7 +39,8 @@
                                              a block
 
    ga_random_check_float64: the parameters' constraints (gpuarr.h's
-   GA__CONS_*), or'ed into a flag word. */
+   GA__CONS_*), or'ed into a flag word; ga_random_check_bounds: integers'
+   array bounds (GA__BOUNDS_*). */
 
 #include "common.cuh"
 #include "random_dists.cuh"
@@ -277,6 +280,46 @@ GA_KERNEL GA_KERNEL_NAME3(random, check, float64)(unsigned *flags, ga__random_pa
         atomicOr(flags, bad);
 }
 
+/* A bound of integers with array bounds as a wide integer hi * 2^64 + lo
+   (hi -1 or 0): element i of `words` (or `value`), signed or not. */
+struct ga__wide_bound {
+    int hi;
+    uint64_t lo;
+};
+GA_DEV ga__wide_bound ga__bound_at(const uint64_t *words, uint64_t value, bool is_signed, int64_t i)
+{
+    const uint64_t v = words ? words[i] : value;
+    return ga__wide_bound{is_signed && (int64_t)v < 0 ? -1 : 0, v};
+}
+GA_DEV bool ga__wide_less(ga__wide_bound a, ga__wide_bound b)
+{
+    return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo;
+}
+
+/* The checks of integers' array bounds (gpuarr.h's GA__BOUNDS_*): for each
+   element, low and the last value (high, less 1 without endpoint) against
+   the dtype's bounds and each other, or'ed into *flags. */
+GA_KERNEL GA_KERNEL_NAME3(random, check, bounds)(unsigned *flags, ga__random_bounds b)
+{
+    unsigned bad = 0;
+    const ga__wide_bound lowest{b.flags & GA__BOUNDS_DTYPE_SIGNED ? -1 : 0, b.lowest}, highest{0, b.highest};
+    GA_GRID_STRIDE_LOOP(i, b.n) {
+        const ga__wide_bound low = ga__bound_at(b.low, b.low_value, b.flags & GA__BOUNDS_LOW_SIGNED, i);
+        ga__wide_bound last = ga__bound_at(b.high, b.high_value, b.flags & GA__BOUNDS_HIGH_SIGNED, i);
+        if (!(b.flags & GA__BOUNDS_ENDPOINT)) {
+            if (last.lo == 0)
+                last.hi -= 1;
+            last.lo -= 1;
+        }
+        const bool low_out = ga__wide_less(low, lowest) || ((b.flags & GA__BOUNDS_WIDE) && ga__wide_less(highest, low));
+        bad |= (low_out ? GA__BOUNDS_LOW_OUT : 0u) |
+               (ga__wide_less(highest, last) ? GA__BOUNDS_HIGH_OUT : 0u) |
+               (ga__wide_less(last, low) ? GA__BOUNDS_EMPTY : 0u) | (low.lo != 0 ? GA__BOUNDS_LOW_NONZERO : 0u);
+    }
+    if (bad)
+        atomicOr(flags, bad);
+}
+
 /* --- distributions of a varying number of words a value ------------------ */
 
 /* Element i's own stream of a draw at p.counter (random_philox.cuh's
@@ -385,6 +428,30 @@ GA__RANDOM_LEMIRE(uint8_t, uint8)
 GA__RANDOM_LEMIRE(uint16_t, uint16)
 GA__RANDOM_LEMIRE(uint32_t, uint32)
 GA__RANDOM_LEMIRE(uint64_t, uint64)
+
+/* Generator.integers with array bounds (gpuarr.h's ga__random_bounds, the
+   bounds already checked): element i draws ga__lemire over its own range
+   (high - low, less 1 without endpoint) from its own stream; a range of
+   2^64 values is the stream's raw 64-bit word. */
+GA_DEV uint64_t ga__bounded_value(const ga__random_params &p, const ga__random_bounds &b, int64_t i)
+{
+    const uint64_t low = b.low ? b.low[i] : b.low_value, high = b.high ? b.high[i] : b.high_value;
+    const uint64_t range = high - low - (b.flags & GA__BOUNDS_ENDPOINT ? 0u : 1u);
+    ga__rstream s = ga__element_stream(p, i);
+    return low + (range == ~0ull ? s.next64() : ga__lemire(s, range));
+}
+
+#define GA__RANDOM_BOUNDED(T, NAME)                                                                         \
+    GA_KERNEL GA_KERNEL_NAME(random, bounded, NAME, philox4x32)(T * out, ga__random_params p, ga__random_bounds b) \
+    {                                                                                                       \
+        GA_GRID_STRIDE_LOOP(i, p.n) {                                                                       \
+            out[i] = (T)ga__bounded_value(p, b, i);                                                         \
+        }                                                                                                   \
+    }
+GA__RANDOM_BOUNDED(uint8_t, uint8)
+GA__RANDOM_BOUNDED(uint16_t, uint16)
+GA__RANDOM_BOUNDED(uint32_t, uint32)
+GA__RANDOM_BOUNDED(uint64_t, uint64)
 
 /* --- multinomial and dirichlet: a stream a row of k values --------------- */
 

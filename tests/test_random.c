@@ -921,6 +921,10 @@ TEST(random_distribution_errors_before_the_device)
     CHECK_ERROR(ga_random_normal(g, 0, 1, 1, neg) == NULL, GA_ERROR_VALUE, "negative dimensions are not allowed");
     /* integers */
     CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(0), 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers: high <= 0"); /* NumPy's words where low is 0 */
+    CHECK_ERROR(ga_random_integers(g, ga_int(0), ga_int(-1), 1, n3, GA_INT8, true) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers: high < 0");
+    CHECK_ERROR(ga_random_integers(g, ga_int(2), ga_int(2), 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
                 "ga_random_integers: low >= high");
     CHECK_ERROR(ga_random_integers(g, ga_int(1), ga_int(0), 1, n3, GA_INT8, true) == NULL, GA_ERROR_VALUE, "low > high");
     CHECK_ERROR(ga_random_integers(g, ga_int(-129), ga_int(0), 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
@@ -1476,6 +1480,362 @@ DEVICE_TEST(random_device_integers_over_other_ranges)
             ga_release(a);
             ga_generator_release(g);
         }
+}
+
+/* ---- integers with array bounds ----------------------------------------- */
+
+TEST(random_integers_array_errors_before_the_device)
+{
+    const uint32_t seed = 12;
+    const int64_t n3[1] = {3};
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    const ga_operand zero = ga_operand_scalar(ga_int(0)), five = ga_operand_scalar(ga_int(5));
+    CHECK_ERROR(ga_random_integers_array(g, zero, five, 1, n3, GA_FLOAT32, false) == NULL, GA_ERROR_TYPE,
+                "ga_random_integers_array: Unsupported dtype float32 for integers");
+    CHECK_ERROR(ga_random_integers_array(g, ga_operand_array(NULL), five, 1, n3, GA_INT64, false) == NULL,
+                GA_ERROR_NULL_INPUT, "ga_random_integers_array: low is NULL");
+    CHECK_ERROR(ga_random_integers_array(g, zero, ga_operand_array(NULL), 1, n3, GA_INT64, false) == NULL,
+                GA_ERROR_NULL_INPUT, "ga_random_integers_array: high is NULL");
+    CHECK_ERROR(ga_random_integers_array(g, ga_operand_scalar(ga_float(0.5)), five, 1, n3, GA_INT64, false) == NULL,
+                GA_ERROR_TYPE, "ga_random_integers_array: low and high must be integers");
+    /* two scalars are ga_random_integers, its errors named by this function */
+    CHECK_ERROR(ga_random_integers_array(g, zero, zero, 1, n3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers_array: high <= 0");
+    CHECK_ERROR(ga_random_integers_array(g, five, zero, 1, n3, GA_INT8, true) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers_array: low > high");
+    CHECK_ERROR(ga_random_integers_array(g, ga_operand_scalar(ga_int(-129)), five, 1, n3, GA_INT8, false) == NULL,
+                GA_ERROR_VALUE, "ga_random_integers_array: low is out of bounds for int8");
+    CHECK_ERROR(ga_random_integers_array(g, zero, ga_operand_scalar(ga_int(257)), 0, NULL, GA_UINT8, false) == NULL,
+                GA_ERROR_VALUE, "high is out of bounds for uint8");
+    CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
+    ga_generator_release(g);
+}
+
+/* A case of integers_array: each bound a scalar (nd -1; its dtype int64
+   for ga_int, uint64 for ga_uint) or an array of dtype lt / ht and shape
+   (nd, shape), its values (as 64-bit words) in C order; the draw's size
+   (size_nd -1: None) and the result's shape. */
+typedef struct bounds_case {
+    const char *what;
+    ga_dtype t;
+    bool endpoint;
+    ga_dtype lt, ht;
+    int lnd, hnd;
+    int64_t lshape[2], hshape[2];
+    uint64_t low[6], high[6];
+    int size_nd;
+    int64_t size[2];
+    int nd;
+    int64_t shape[2];
+} bounds_case;
+
+#define U64(x) ((uint64_t)(x))
+static const bounds_case bounds_cases[] = {
+    {"int8 low array, high scalar", GA_INT8, false, GA_INT8, GA_INT64, 1, -1, {5}, {0},
+     {U64(-128), U64(-5), 0, 100, 127}, {128}, -1, {0}, 1, {5}},
+    {"uint8 low scalar, high array, endpoint", GA_UINT8, true, GA_INT64, GA_UINT8, -1, 1, {0}, {5},
+     {0}, {1, 2, 3, 255, 200}, -1, {0}, 1, {5}},
+    {"int32 broadcast (3,1) by (4,)", GA_INT32, false, GA_INT32, GA_INT64, 2, 1, {3, 1}, {4},
+     {U64(-2147483647 - 1), U64(-7), 1000}, {2000, 2147483647, 1001, 123456789}, -1, {0}, 2, {3, 4}},
+    {"int16 from uint32 and int8 bounds, size (2,3)", GA_INT16, false, GA_INT8, GA_UINT32, 1, 0, {3}, {0},
+     {U64(-128), 0, 127}, {32767}, 2, {2, 3}, 2, {2, 3}},
+    {"int64 near 2**63, endpoint", GA_INT64, true, GA_INT64, GA_INT64, 1, 1, {6}, {6},
+     {U64(INT64_MIN), U64(-1), 0, U64(INT64_MIN), 5, U64(INT64_MIN) + 1},
+     {U64(INT64_MAX), U64(INT64_MAX), U64(INT64_MAX), 0, 6, U64(INT64_MAX)}, -1, {0}, 1, {6}},
+    {"uint64 near 2**64, endpoint", GA_UINT64, true, GA_UINT64, GA_UINT64, 1, 1, {6}, {6},
+     {0, 1, 0, U64(1) << 63, 5, 0},
+     {UINT64_MAX, UINT64_MAX, U64(1) << 63, UINT64_MAX, (U64(1) << 63) + 3, (U64(1) << 32) - 1}, -1, {0}, 1, {6}},
+    {"uint64 near 2**64", GA_UINT64, false, GA_UINT64, GA_UINT64, 1, 1, {5}, {5},
+     {0, 1, 0, U64(1) << 63, 7}, {UINT64_MAX, UINT64_MAX, U64(1) << 63, UINT64_MAX, U64(1) << 32}, -1, {0}, 1, {5}},
+    {"uint64 from a uint scalar high", GA_UINT64, false, GA_INT64, GA_UINT64, 1, -1, {3}, {0},
+     {0, 3, U64(INT64_MAX)}, {UINT64_MAX}, -1, {0}, 1, {3}},
+    {"bool from bool arrays, endpoint", GA_BOOL, true, GA_BOOL, GA_BOOL, 1, 1, {4}, {4}, {0, 0, 1, 0}, {1, 0, 1, 1},
+     -1, {0}, 1, {4}},
+};
+
+/* Flat index into a bound of shape (nd, shape) of output element i of
+   shape (out_nd, out): broadcasting's. */
+static int64_t bound_index(int nd, const int64_t *shape, int out_nd, const int64_t *out, int64_t i)
+{
+    int64_t index = 0, stride = 1;
+    for (int d = out_nd - 1, k = nd - 1; d >= 0; d--, k--) {
+        const int64_t coord = i % out[d];
+        i /= out[d];
+        if (k < 0) continue;
+        if (shape[k] != 1) index += coord * stride;
+        stride *= shape[k];
+    }
+    return index;
+}
+
+/* A bound of a case: a scalar, or its values uploaded in its dtype. */
+static ga_operand bound_operand(ga_dtype t, int nd, const int64_t *shape, const uint64_t *v, ga_array **made)
+{
+    *made = NULL;
+    if (nd < 0) return ga_operand_scalar(t == GA_UINT64 ? ga_uint(v[0]) : ga_int((int64_t)v[0]));
+    int64_t n = 1;
+    for (int d = 0; d < nd; d++) n *= shape[d];
+    const size_t size = ga_dtype_itemsize(t);
+    unsigned char bytes[6 * 8];
+    for (int64_t i = 0; i < n; i++) memcpy(bytes + (size_t)i * size, &v[i], size); /* little-endian */
+    *made = ga_from_host(bytes, nd, shape, t);
+    return ga_operand_array(*made);
+}
+
+static void check_bounds_case(const bounds_case *c, int skip)
+{
+    ga_generator *g = skipped_rng(7007, skip);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    ga_array *la, *ha;
+    const ga_operand lo = bound_operand(c->lt, c->lnd, c->lshape, c->low, &la);
+    const ga_operand hi = bound_operand(c->ht, c->hnd, c->hshape, c->high, &ha);
+    ga_array *a = ga_random_integers_array(g, lo, hi, c->size_nd < 0 ? 0 : c->size_nd, c->size_nd < 0 ? NULL : c->size,
+                                           c->t, c->endpoint);
+    bool shaped = a && ga_dtype_of(a) == c->t && ga_ndim(a) == c->nd;
+    int64_t n = 1;
+    for (int d = 0; d < c->nd; d++) n *= c->shape[d], shaped = shaped && ga_shape(a)[d] == c->shape[d];
+    CHECK(shaped, "integers_array %s: the result's dtype and shape: %s", c->what, ga_last_error_message());
+    unsigned char *got = shaped ? fetch(a) : NULL;
+    const size_t size = ga_dtype_itemsize(c->t);
+    int64_t bad = -1;
+    uint64_t want = 0, have = 0;
+    for (int64_t i = 0; got && i < n && bad < 0; i++) {
+        const uint64_t l = c->low[c->lnd < 0 ? 0 : bound_index(c->lnd, c->lshape, c->nd, c->shape, i)];
+        const uint64_t h = c->high[c->hnd < 0 ? 0 : bound_index(c->hnd, c->hshape, c->nd, c->shape, i)];
+        const uint64_t range = h - l - (c->endpoint ? 0 : 1);
+        host_stream s = host_stream_at(&before, (uint64_t)i);
+        uint64_t v;
+        if (range == UINT64_MAX) { /* 2**64 values: the raw word, the low half first */
+            const uint64_t w0 = host_next32(&s);
+            v = (uint64_t)host_next32(&s) << 32 | w0;
+        } else {
+            v = host_lemire(&s, range);
+        }
+        want = l + v, have = 0;
+        if (size < 8) want &= (1ull << (8 * size)) - 1;
+        memcpy(&have, got + (size_t)i * size, size);
+        if (have != want || (v > range && range != UINT64_MAX)) bad = i;
+    }
+    CHECK(got && bad < 0, "integers_array %s from word %d: value %lld is %llu, the host's %llu", c->what, skip,
+          (long long)bad, (unsigned long long)have, (unsigned long long)want);
+    CHECK(state_moved_by(&before, g, (uint64_t)(skip ? 4 - skip : 0) + 4 * (uint64_t)n),
+          "integers_array %s takes one block a value, from the next whole block", c->what);
+    free(got);
+    ga_release(a), ga_release(la), ga_release(ha);
+    ga_generator_release(g);
+}
+
+/* Every value against the host's Lemire draw over its own range from its
+   own stream: 8- to 64-bit dtypes, ranges of 2**63 and 2**64 values (the
+   raw word), broadcasting, a size, scalars and arrays mixed, endpoint. */
+DEVICE_TEST(random_device_integers_array_values)
+{
+    for (int c = 0; c < COUNT(bounds_cases); c++)
+        for (int skip = 0; skip < 4; skip += 3) check_bounds_case(&bounds_cases[c], skip);
+}
+
+/* NumPy's checks of array bounds, in NumPy's order, and empty draws. */
+DEVICE_TEST(random_device_integers_array_errors)
+{
+    const uint32_t seed = 21;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    const int64_t two[1] = {2}, three[1] = {3};
+    const int16_t l_out[2] = {-200, 1}, l_big[2] = {200, 1}, h_out[2] = {5, 200}, l_ok[2] = {3, 1}, zeros[2] = {0, 0};
+    const int16_t h_zero[2] = {0, -1}, h_128[2] = {1, 128};
+    const int64_t l_neg[2] = {-1, 1};
+    const uint64_t big[1] = {1ull << 63}, big_plus[1] = {(1ull << 63) + 1};
+    const double lf[2] = {0, 1};
+    ga_array *a_out = ga_from_host(l_out, 1, two, GA_INT16), *a_big = ga_from_host(l_big, 1, two, GA_INT16);
+    ga_array *a_hout = ga_from_host(h_out, 1, two, GA_INT16), *a_ok = ga_from_host(l_ok, 1, two, GA_INT16);
+    ga_array *a_zero = ga_from_host(zeros, 1, two, GA_INT16), *a_hzero = ga_from_host(h_zero, 1, two, GA_INT16);
+    ga_array *a_128 = ga_from_host(h_128, 1, two, GA_INT16), *a_neg = ga_from_host(l_neg, 1, two, GA_INT64);
+    const int64_t one[1] = {1};
+    ga_array *a_u63 = ga_from_host(big, 1, one, GA_UINT64);
+    ga_array *a_u63p = ga_from_host(big_plus, 1, one, GA_UINT64), *a_f = ga_from_host(lf, 1, two, GA_FLOAT64);
+    ga_array *a_three = ga_zeros(1, three, GA_INT8);
+    const ga_operand s0 = ga_operand_scalar(ga_int(0)), s3 = ga_operand_scalar(ga_int(3)), s2 = ga_operand_scalar(ga_int(2));
+    const ga_operand s500 = ga_operand_scalar(ga_int(500)), smax = ga_operand_scalar(ga_uint(UINT64_MAX));
+#define INTS(lo, hi, t, e) ga_random_integers_array(g, lo, hi, 0, NULL, t, e)
+    CHECK_ERROR(INTS(ga_operand_array(a_out), s3, GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers_array: low is out of bounds for int8");
+    CHECK_ERROR(INTS(ga_operand_array(a_out), s500, GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "low is out of bounds for int8"); /* low's check first */
+    CHECK_ERROR(INTS(s0, ga_operand_array(a_hout), GA_INT8, false) == NULL, GA_ERROR_VALUE, "high is out of bounds for int8");
+    CHECK_ERROR(INTS(ga_operand_array(a_ok), ga_operand_array(a_hout), GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "high is out of bounds for int8"); /* before low >= high */
+    CHECK_ERROR(INTS(s0, ga_operand_array(a_128), GA_INT8, true) == NULL, GA_ERROR_VALUE, "high is out of bounds for int8");
+    CHECK_ERROR(INTS(ga_operand_array(a_ok), s3, GA_INT8, false) == NULL, GA_ERROR_VALUE, "ga_random_integers_array: low >= high");
+    CHECK_ERROR(INTS(ga_operand_array(a_ok), s2, GA_INT8, true) == NULL, GA_ERROR_VALUE, "ga_random_integers_array: low > high");
+    CHECK_ERROR(INTS(ga_operand_array(a_big), ga_operand_array(a_128), GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "low >= high"); /* a low above int8 in a small dtype: NumPy's comparison */
+    CHECK_ERROR(INTS(ga_operand_array(a_zero), ga_operand_array(a_hzero), GA_INT8, false) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers_array: high <= 0");
+    CHECK_ERROR(INTS(ga_operand_array(a_zero), ga_operand_array(a_hzero), GA_INT8, true) == NULL, GA_ERROR_VALUE,
+                "ga_random_integers_array: high < 0");
+    CHECK_ERROR(INTS(ga_operand_array(a_neg), s3, GA_UINT64, false) == NULL, GA_ERROR_VALUE, "low is out of bounds for uint64");
+    CHECK_ERROR(INTS(ga_operand_array(a_u63), smax, GA_INT64, false) == NULL, GA_ERROR_VALUE, "low is out of bounds for int64");
+    CHECK_ERROR(INTS(s0, ga_operand_array(a_u63p), GA_INT64, false) == NULL, GA_ERROR_VALUE, "high is out of bounds for int64");
+    CHECK_ERROR(INTS(ga_operand_array(a_f), s3, GA_INT64, false) == NULL, GA_ERROR_TYPE,
+                "ga_random_integers_array: low and high must be integers");
+    CHECK_ERROR(INTS(ga_operand_array(a_ok), ga_operand_array(a_three), GA_INT8, false) == NULL, GA_ERROR_SHAPE,
+                "shape mismatch: objects cannot be broadcast to a single shape");
+    CHECK_ERROR(ga_random_integers_array(g, ga_operand_array(a_ok), s3, 1, three, GA_INT64, false) == NULL, GA_ERROR_SHAPE,
+                "shape mismatch");
+    const uint32_t nseed = 4;
+    ga_generator *numpy = ga_random_philox(&nseed, 1);
+    CHECK_ERROR(ga_random_integers_array(numpy, s0, ga_operand_array(a_128), 0, NULL, GA_INT16, false) == NULL,
+                GA_ERROR_NOT_IMPLEMENTED, "draws of the Philox (NumPy) bit generator on the device are not implemented yet");
+    ga_generator_release(numpy);
+#undef INTS
+    CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
+    /* empty draws: a size without elements is not checked (NumPy's), empty
+       bounds give an empty broadcast shape; neither takes words */
+    const int64_t none[1] = {0}, rows0[2] = {0, 2};
+    ga_array *e1 = ga_random_integers_array(g, ga_operand_array(a_out), s3, 1, none, GA_INT8, false);
+    CHECK(e1 && ga_size(e1) == 0 && ga_ndim(e1) == 1 && ga_dtype_of(e1) == GA_INT8, "integers_array(size=0): %s",
+          ga_last_error_message());
+    ga_array *z = ga_zeros(2, rows0, GA_INT32);
+    ga_array *e2 = ga_random_integers_array(g, ga_operand_array(z), s3, 0, NULL, GA_INT64, false);
+    CHECK(e2 && ga_size(e2) == 0 && ga_ndim(e2) == 2 && ga_shape(e2)[0] == 0 && ga_shape(e2)[1] == 2,
+          "integers_array of (0, 2) bounds: %s", ga_last_error_message());
+    CHECK(state_moved_by(&before, g, 0), "empty draws take no words");
+    ga_release(e1), ga_release(e2), ga_release(z);
+    ga_release(a_out), ga_release(a_big), ga_release(a_hout), ga_release(a_ok), ga_release(a_zero), ga_release(a_hzero);
+    ga_release(a_128), ga_release(a_neg), ga_release(a_u63), ga_release(a_u63p), ga_release(a_f), ga_release(a_three);
+    ga_generator_release(g);
+}
+
+/* ---- out= ------------------------------------------------------------------ */
+
+/* out= draws: out's memory gets what a new array of its size would get from
+   the same state, and the state moves on as far. */
+typedef enum out_draw { OUT_RANDOM, OUT_NORMAL, OUT_EXPONENTIAL, OUT_GAMMA } out_draw;
+static const char *const out_draw_names[4] = {"random", "standard_normal", "standard_exponential", "standard_gamma"};
+
+static ga_array *draw_new(out_draw d, ga_generator *g, int64_t n, ga_dtype t)
+{
+    switch (d) {
+    case OUT_RANDOM: return ga_random_random(g, 1, &n, t);
+    case OUT_NORMAL: return ga_random_standard_normal(g, 1, &n, t);
+    case OUT_EXPONENTIAL: return ga_random_standard_exponential(g, 1, &n, t);
+    default: return ga_random_standard_gamma(g, 2.5, 1, &n, t);
+    }
+}
+
+static ga_status draw_out(out_draw d, ga_generator *g, ga_array *out)
+{
+    switch (d) {
+    case OUT_RANDOM: return ga_random_random_out(g, out);
+    case OUT_NORMAL: return ga_random_standard_normal_out(g, out);
+    case OUT_EXPONENTIAL: return ga_random_standard_exponential_out(g, out);
+    default: return ga_random_standard_gamma_out(g, 2.5, out);
+    }
+}
+
+/* g's state copied into a new generator (ga_random_get_state / set_state). */
+static ga_generator *state_copy(const ga_generator *g)
+{
+    const uint32_t other = 1;
+    ga_random_state s;
+    ga_generator *h = ga_random_bit_generator(g) == GA_PHILOX4X64 ? ga_random_philox(&other, 1) : ga_random_default_rng(&other, 1);
+    if (!h || ga_random_get_state(g, &s) != GA_OK || ga_random_set_state(h, &s) != GA_OK) ga_generator_release(h), h = NULL;
+    return h;
+}
+
+/* out (its memory, `base` where out is a view of it) against the new-array
+   draw of a copy of g's state; then the states. */
+static void check_out(out_draw d, ga_generator *g, ga_array *out, const ga_array *base, const char *what)
+{
+    ga_generator *h = state_copy(g);
+    const ga_dtype t = ga_dtype_of(out);
+    ga_array *want = h ? draw_new(d, h, ga_size(out), t) : NULL;
+    CHECK_OK(draw_out(d, g, out));
+    void *x = want ? fetch(want) : NULL, *y = fetch(base);
+    CHECK(x && y && memcmp(x, y, ga_nbytes(want)) == 0, "%s(out=%s %s) is the new array's draw: %s", out_draw_names[d],
+          ga_dtype_name(t), what, ga_last_error_message());
+    ga_random_state sg, sh;
+    CHECK(h && ga_random_get_state(g, &sg) == GA_OK && ga_random_get_state(h, &sh) == GA_OK && same_state(&sg, &sh),
+          "%s(out=%s %s) moves the state as the new array's draw", out_draw_names[d], ga_dtype_name(t), what);
+    free(x), free(y);
+    ga_release(want);
+    ga_generator_release(h);
+}
+
+DEVICE_TEST(random_device_out_is_the_new_arrays_draw)
+{
+    const uint32_t seed = 31;
+    const int64_t shape[2] = {37, 41};
+    const int t_axes[2] = {1, 0};
+    for (int d = 0; d < 4; d++)
+        for (int f64 = 0; f64 < 2; f64++) {
+            const ga_dtype t = f64 ? GA_FLOAT64 : GA_FLOAT32;
+            ga_generator *g = skipped_rng(seed, d + f64); /* from several places in a block */
+            ga_array *out = ga_empty(2, shape, t);
+            check_out((out_draw)d, g, out, out, "C-contiguous");
+            if (d != OUT_GAMMA) { /* NumPy fills an F-contiguous out in memory order */
+                ga_array *ft = ga_transpose(out, t_axes);
+                check_out((out_draw)d, g, ft, out, "F-contiguous");
+                ga_release(ft);
+            }
+            ga_release(out);
+            ga_generator_release(g);
+        }
+    /* NumPy's Philox: random(out=) is NumPy's values, as random() */
+    ga_generator *numpy = ga_random_philox(&seed, 1);
+    const int64_t n = 1001;
+    for (int f64 = 0; f64 < 2; f64++) {
+        ga_array *out = ga_empty(1, &n, f64 ? GA_FLOAT64 : GA_FLOAT32);
+        check_out(OUT_RANDOM, numpy, out, out, "NumPy's Philox");
+        ga_release(out);
+    }
+    ga_generator_release(numpy);
+}
+
+/* NumPy's check_output errors, before anything is drawn. */
+DEVICE_TEST(random_device_out_errors)
+{
+    const uint32_t seed = 32;
+    const int64_t shape[2] = {4, 6};
+    const int t_axes[2] = {1, 0};
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    ga_array *x = ga_zeros(2, shape, GA_FLOAT64), *ints = ga_zeros(2, shape, GA_INT32), *halves = ga_zeros(2, shape, GA_FLOAT16);
+    ga_array *strided = ga_index(x, ":, ::2"), *ro = ga_broadcast_to(x, 2, shape), *ft = ga_transpose(x, t_axes);
+    for (int d = 0; d < 4; d++) {
+        CHECK_ERROR(draw_out((out_draw)d, g, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "out is NULL");
+        CHECK_ERROR(draw_out((out_draw)d, g, strided) != GA_OK, GA_ERROR_VALUE,
+                    d == OUT_GAMMA ? "Supplied output array must be C-contiguous, writable, aligned, and in machine byte-order."
+                                   : "Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
+        CHECK_ERROR(draw_out((out_draw)d, g, ro) != GA_OK, GA_ERROR_VALUE, "contiguous, writable, aligned");
+        CHECK_ERROR(draw_out((out_draw)d, g, ints) != GA_OK, GA_ERROR_TYPE,
+                    "Supplied output array has the wrong type. Expected float64, got int32");
+        CHECK_ERROR(draw_out((out_draw)d, g, halves) != GA_OK, GA_ERROR_TYPE, "Expected float64, got float16");
+    }
+    CHECK_ERROR(ga_random_random_out(g, ints) != GA_OK, GA_ERROR_TYPE, "ga_random_random_out: Supplied output array");
+    CHECK_ERROR(ga_random_standard_gamma_out(g, 1.0, ft) != GA_OK, GA_ERROR_VALUE,
+                "ga_random_standard_gamma_out: Supplied output array must be C-contiguous");
+    CHECK_ERROR(ga_random_standard_gamma_out(g, -1.0, ft) != GA_OK, GA_ERROR_VALUE, "must be C-contiguous"); /* out first */
+    CHECK_ERROR(ga_random_standard_gamma_out(g, -1.0, x) != GA_OK, GA_ERROR_VALUE, "ga_random_standard_gamma_out: shape < 0");
+    const uint32_t nseed = 3;
+    ga_generator *numpy = ga_random_philox(&nseed, 1);
+    CHECK_ERROR(ga_random_standard_normal_out(numpy, x) != GA_OK, GA_ERROR_NOT_IMPLEMENTED,
+                "ga_random_standard_normal_out: draws of the Philox (NumPy) bit generator");
+    CHECK_ERROR(ga_random_standard_exponential_out(numpy, x) != GA_OK, GA_ERROR_NOT_IMPLEMENTED, "draws of the Philox");
+    ga_generator_release(numpy);
+    CHECK(state_moved_by(&before, g, 0), "refused outs take no words");
+    /* an empty out takes no words */
+    const int64_t none[2] = {0, 3};
+    ga_array *e = ga_empty(2, none, GA_FLOAT32);
+    for (int d = 0; d < 4; d++) CHECK_OK(draw_out((out_draw)d, g, e));
+    CHECK(state_moved_by(&before, g, 0), "an empty out takes no words");
+    ga_release(e), ga_release(x), ga_release(ints), ga_release(halves), ga_release(strided), ga_release(ro), ga_release(ft);
+    ga_generator_release(g);
 }
 
 /* ---- statistics of every distribution ----------------------------------- */
