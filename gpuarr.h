@@ -2573,8 +2573,9 @@ GPUARR_API int ga_random_distribution_nparams(ga_distribution dist);
 /* The distributions with C scalar parameters: each is ga_random_call with
    those scalars and (ndim, shape) as the size (a NULL shape: a 0-d array).
    numpy.random.Generator.uniform(low, high, size): low + (high - low) *
-   random(), float64 (GA_ERROR_OVERFLOW "Range exceeds valid bounds" where
-   high - low is not finite). */
+   random(), float64 (GA_ERROR_OVERFLOW "high - low range exceeds valid
+   bounds" where high - low is not finite, GA_ERROR_VALUE "high - low < 0"
+   where it is negative, -0.0 included, as NumPy 2's). */
 GPUARR_API ga_array *ga_random_uniform(ga_generator *g, double low, double high, int ndim, const int64_t *shape);
 
 /* numpy.random.Generator.normal(loc, scale, size): loc + scale *
@@ -3038,12 +3039,13 @@ enum {
     GA__CONS_BOUNDED_LT_0_1,
     GA__CONS_GT_1,
     GA__CONS_POISSON,
-    GA__CONS_RANGE,     /* (low, high): high - low finite (uniform) */
+    GA__CONS_RANGE,     /* (low, high): 1 high - low not finite, 2 high - low < 0 (its sign bit; uniform) */
     GA__CONS_TRIANGULAR, /* (left, mode, right): 1 left > mode, 2 mode > right, 4 left == right */
     GA__CONS_HYPERGEOMETRIC,   /* (ngood, nbad, nsample): 1 ngood + nbad < nsample, 2 ngood or nbad >= 10**9 */
     GA__CONS_NEGATIVE_BINOMIAL /* (n, p): 1 the poisson's lam, (1 - p) / p (n + 10 sqrt(n)), above its limit */
 };
 #define GA__POISSON_LAM_MAX 9.2233720064847708e18 /* NumPy's: int64 max - sqrt(int64 max) * 10 */
+#define GA__RANGE_VIOLATION(d) (!isfinite(d) ? 1u : signbit(d) ? 2u : 0u) /* d = high - low */
 #define GA__CONS_VIOLATION(cons, v)                                                                   \
     ((cons) == GA__CONS_NON_NEGATIVE        ? (!isnan(v) && signbit(v) ? 1u : 0u)                     \
      : (cons) == GA__CONS_POSITIVE          ? (!isnan(v) && (v) <= 0 ? 1u : 0u)                       \
@@ -23064,7 +23066,9 @@ static ga_status ga__random_constraint_error(const char *func, const char *name,
     case GA__CONS_POISSON:
         return bad & 4 ? ga__error(GA_ERROR_VALUE, func, "%s value too large", name)
                        : ga__error(GA_ERROR_VALUE, func, "%s < 0 or %s %s", name, name, nan);
-    case GA__CONS_RANGE: return ga__error(GA_ERROR_OVERFLOW, func, "Range exceeds valid bounds");
+    case GA__CONS_RANGE:
+        if (bad & 2 && !(bad & 1)) return ga__error(GA_ERROR_VALUE, func, "high - low < 0");
+        return ga__error(GA_ERROR_OVERFLOW, func, array ? "Range exceeds valid bounds" : "high - low range exceeds valid bounds");
     case GA__CONS_NEGATIVE_BINOMIAL:
         return ga__error(GA_ERROR_VALUE, func, "n too large or p too small, see Generator.negative_binomial Notes");
     case GA__CONS_HYPERGEOMETRIC:
@@ -23089,7 +23093,7 @@ static int ga__random_relation(ga_distribution d)
    check kernel's). */
 static unsigned ga__random_relation_violation(int rel, const double *v)
 {
-    if (rel == GA__CONS_RANGE) return isfinite(v[1] - v[0]) ? 0u : 1u;
+    if (rel == GA__CONS_RANGE) return GA__RANGE_VIOLATION(v[1] - v[0]);
     if (rel == GA__CONS_TRIANGULAR) return (v[0] > v[1] ? 1u : 0u) | (v[1] > v[2] ? 2u : 0u) | (v[0] == v[2] ? 4u : 0u);
     if (rel == GA__CONS_HYPERGEOMETRIC) return (v[0] + v[1] < v[2] ? 1u : 0u) | (v[0] >= 1e9 || v[1] >= 1e9 ? 2u : 0u);
     if (rel == GA__CONS_NEGATIVE_BINOMIAL) return (1 - v[1]) / v[1] * (v[0] + 10 * sqrt(v[0])) > GA__POISSON_LAM_MAX ? 1u : 0u;

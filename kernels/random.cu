@@ -268,7 +268,7 @@ GA_KERNEL GA_KERNEL_NAME3(random, check, float64)(unsigned *flags, ga__random_pa
             bad |= GA__CONS_VIOLATION((p.op >> (4 * k)) & 15, v[k]) << (4 * k);
         const int rel = (p.op >> 12) & 15;
         if (rel == GA__CONS_RANGE)
-            bad |= (isfinite(v[1] - v[0]) ? 0u : 1u) << 12;
+            bad |= GA__RANGE_VIOLATION(v[1] - v[0]) << 12;
         else if (rel == GA__CONS_TRIANGULAR)
             bad |= ((v[0] > v[1] ? 1u : 0u) | (v[1] > v[2] ? 2u : 0u) | (v[0] == v[2] ? 4u : 0u)) << 12;
         else if (rel == GA__CONS_HYPERGEOMETRIC)

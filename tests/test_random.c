@@ -900,8 +900,12 @@ TEST(random_distribution_errors_before_the_device)
     CHECK_ERROR(ga_random_geometric(g, 0, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_geometric: p <= 0, p > 1 or p is NaN");
     CHECK_ERROR(ga_random_geometric(g, NAN, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
     CHECK_ERROR(ga_random_geometric(g, 1.5, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
-    CHECK_ERROR(ga_random_uniform(g, -INFINITY, 0, 1, n4) == NULL, GA_ERROR_OVERFLOW, "ga_random_uniform: Range exceeds valid bounds");
-    CHECK_ERROR(ga_random_uniform(g, -1.5e308, 1.5e308, 1, n4) == NULL, GA_ERROR_OVERFLOW, "Range exceeds valid bounds");
+    CHECK_ERROR(ga_random_uniform(g, -INFINITY, 0, 1, n4) == NULL, GA_ERROR_OVERFLOW,
+                "ga_random_uniform: high - low range exceeds valid bounds");
+    CHECK_ERROR(ga_random_uniform(g, -1.5e308, 1.5e308, 1, n4) == NULL, GA_ERROR_OVERFLOW, "high - low range exceeds valid bounds");
+    CHECK_ERROR(ga_random_uniform(g, 0, NAN, 1, n4) == NULL, GA_ERROR_OVERFLOW, "high - low range exceeds valid bounds");
+    CHECK_ERROR(ga_random_uniform(g, 1, 0, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_uniform: high - low < 0");
+    CHECK_ERROR(ga_random_uniform(g, 0.0, -0.0, 1, n4) == NULL, GA_ERROR_VALUE, "high - low < 0"); /* NumPy's signbit */
     CHECK_ERROR(ga_random_triangular(g, 2, 1, 3, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_triangular: left > mode");
     CHECK_ERROR(ga_random_triangular(g, 0, 4, 3, 1, n4) == NULL, GA_ERROR_VALUE, "mode > right");
     CHECK_ERROR(ga_random_triangular(g, 1, 1, 1, 1, n4) == NULL, GA_ERROR_VALUE, "left == right");
