@@ -23159,17 +23159,12 @@ static ga_status ga__random_shape(const char *func, int nparams, const ga_operan
     }
     if (!ga__broadcast_shapes(n, ndims, shapes, &args->ndim, args->shape, &bad))
         return ga__random_broadcast_error(func, n, ndims, shapes);
-    if (shape) {
-        int64_t inputs[GA_MAXDIMS];
-        int inputs_nd = 0;
-        ga__broadcast_shapes(n - 1, ndims + 1, shapes + 1, &inputs_nd, inputs, &bad);
-        if (args->ndim != ndim || memcmp(args->shape, shape, (size_t)ndim * sizeof *shape) != 0) {
-            char want[GA_MAXDIMS * 24], got[GA_MAXDIMS * 24];
-            ga__format_tuple(want, sizeof want, ndim, shape);
-            ga__format_tuple(got, sizeof got, inputs_nd, inputs);
-            return ga__error(GA_ERROR_VALUE, func,
-                             "Output size %s is not compatible with broadcast dimensions of inputs %s.", want, got);
-        }
+    if (shape && (args->ndim != ndim || memcmp(args->shape, shape, (size_t)ndim * sizeof *shape) != 0)) {
+        char want[GA_MAXDIMS * 24], got[GA_MAXDIMS * 24]; /* NumPy names the broadcast of size and parameters */
+        ga__format_tuple(want, sizeof want, ndim, shape);
+        ga__format_tuple(got, sizeof got, args->ndim, args->shape);
+        return ga__error(GA_ERROR_VALUE, func, "Output size %s is not compatible with broadcast dimensions of inputs %s.",
+                         want, got);
     }
     return GA_OK;
 }
