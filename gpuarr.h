@@ -2721,6 +2721,25 @@ GPUARR_API ga_array *ga_random_multinomial(ga_generator *g, int64_t n, const ga_
    alpha: a 1-d array, read on the host ("alpha < 0"; NaNs give NaNs). */
 GPUARR_API ga_array *ga_random_dirichlet(ga_generator *g, const ga_array *alpha, int ndim, const int64_t *shape);
 
+/* multivariate_hypergeometric's method=: NumPy's default is MARGINALS. */
+typedef enum ga_mvhg_method { GA_MVHG_MARGINALS = 0, GA_MVHG_COUNT = 1 } ga_mvhg_method;
+
+/* numpy.random.Generator.multivariate_hypergeometric(colors, nsample, size,
+   method): int64 counts of each of k = ncolors colors among nsample items
+   drawn without replacement from colors[j] items of color j, shape
+   (size..., k) (a NULL shape: (k,)), each row from its own counter blocks.
+   colors are host int64s (NumPy's int64 colors; nothing waits on the
+   device). MARGINALS: NumPy's hypergeometric a color; COUNT: NumPy's draws
+   item by item, in O(k) memory a row where NumPy's takes sum(colors) (its
+   distribution and words, not its values). GA_ERROR_VALUE with NumPy's
+   words: 'method must be "count" or "marginals".', "nsample must be
+   nonnegative.", colors below 0, sum(colors) past 2**63 - 1, 10**9 and
+   up for MARGINALS, past (2**63 - 1) // 8 for COUNT, "nsample >
+   sum(colors)". */
+GPUARR_API ga_array *ga_random_multivariate_hypergeometric(ga_generator *g, const int64_t *colors, int64_t ncolors,
+                                                           int64_t nsample, int ndim, const int64_t *shape,
+                                                           ga_mvhg_method method);
+
 /* numpy.random.Generator.integers(low, high, size, dtype, endpoint):
    integers from [low, high) ([low, high] with endpoint) of a bool or
    integer dtype (GA_DTYPE_INVALID: int64). low and high are integer
@@ -22727,6 +22746,7 @@ GA__UNUSED static ga_status ga__random_uint32_4x32(ga_generator *g, int64_t n, u
 static struct {
     CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4], multinomial, dirichlet;
     CUkernel check_bounds, bounded[4]; /* integers with array bounds */
+    CUkernel mvhg[2]; /* multivariate_hypergeometric: [GA_MVHG_MARGINALS], [GA_MVHG_COUNT] */
     CUkernel philox64_random[2], philox64_integers[4]; /* NumPy's Philox */
 } ga__random_kernels;
 
@@ -24072,6 +24092,84 @@ GPUARR_API ga_array *ga_random_dirichlet(ga_generator *g, const ga_array *alpha,
 {
     return ga__ret(ga__random_rows("ga_random_dirichlet", g, alpha, "alpha", ndim, shape, GA_FLOAT64,
                                    &ga__random_kernels.dirichlet, "dirichlet", 0, ga__dirichlet_check));
+}
+
+/* --- multivariate_hypergeometric -------------------------------------------- */
+
+/* NumPy's checks of multivariate_hypergeometric's arguments, in its order
+   (_generator.pyx); the colors' sum in *total. */
+static ga_status ga__mvhg_check(const char *func, const int64_t *colors, int64_t ncolors, int64_t nsample,
+                                ga_mvhg_method method, int64_t *total)
+{
+    *total = 0;
+    if (method != GA_MVHG_MARGINALS && method != GA_MVHG_COUNT)
+        return ga__error(GA_ERROR_VALUE, func, "method must be \"count\" or \"marginals\".");
+    if (nsample < 0) return ga__error(GA_ERROR_VALUE, func, "nsample must be nonnegative.");
+    if (ncolors < 0) return ga__error(GA_ERROR_VALUE, func, "ncolors must be non-negative");
+    if (ncolors > 0 && !colors) return ga__null_input(func, "colors");
+    for (int64_t j = 0; j < ncolors; j++)
+        if (colors[j] < 0)
+            return ga__error(GA_ERROR_VALUE, func,
+                             "colors must be a one-dimensional sequence of nonnegative integers not exceeding %lld.",
+                             (long long)INT64_MAX);
+    for (int64_t j = 0; j < ncolors; j++) {
+        if (colors[j] > INT64_MAX - *total)
+            return ga__error(GA_ERROR_VALUE, func,
+                             "sum(colors) must not exceed the maximum value of a 64 bit signed integer (%lld)",
+                             (long long)INT64_MAX);
+        *total += colors[j];
+    }
+    if (method == GA_MVHG_MARGINALS && *total >= 1000000000)
+        return ga__error(GA_ERROR_VALUE, func, "When method is \"marginals\", sum(colors) must be less than 1000000000.");
+    if (method == GA_MVHG_COUNT && *total > INT64_MAX / 8) /* NumPy's bound on its array of size_t */
+        return ga__error(GA_ERROR_VALUE, func, "When method is 'count', sum(colors) must not exceed %lld",
+                         (long long)(INT64_MAX / 8));
+    if (nsample > *total) return ga__error(GA_ERROR_VALUE, func, "nsample > sum(colors)");
+    return GA_OK;
+}
+
+/* The rows (size..., k) drawn by the method's kernel, one stream a row,
+   the colors uploaded as int64 (an empty result draws nothing). */
+static ga_array *ga__random_mvhg(const char *func, ga_generator *g, const int64_t *colors, int64_t k, int64_t nsample,
+                                 int ndim, const int64_t *shape, ga_mvhg_method method)
+{
+    const int nd = shape ? ndim : 0;
+    if (nd < 0 || nd + 1 > GA_MAXDIMS) {
+        ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS - 1);
+        return NULL;
+    }
+    int64_t out_shape[GA_MAXDIMS];
+    for (int d = 0; d < nd; d++) out_shape[d] = shape[d];
+    out_shape[nd] = k;
+    if (ga__random_device_generator(func, g) != GA_OK) return NULL;
+    ga_array *a = ga__new_on_current(func, nd + 1, out_shape, GA_INT64);
+    if (!a || a->size == 0) return a;
+    ga_array *c = ga__from_host(func, colors, 1, &k, GA_INT64, true);
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    p.array[0] = c ? (const double *)(uintptr_t)c->data : NULL; /* the kernels read int64s there */
+    p.ilow = (uint64_t)nsample;
+    p.irange = (uint64_t)k;
+    static const char *const ops[2] = {"mvhg_marginals", "mvhg_count"};
+    CUfunction f = c ? ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.mvhg[method], ops[method], "int64", NULL,
+                                  "philox4x32")
+                     : NULL;
+    if (ga__random_streams(func, g, f, a, a->size / k, &p, NULL) != GA_OK) {
+        ga_release(a);
+        a = NULL;
+    }
+    ga_release(c); /* (stream-ordered: the kernel has it) */
+    return a;
+}
+
+GPUARR_API ga_array *ga_random_multivariate_hypergeometric(ga_generator *g, const int64_t *colors, int64_t ncolors,
+                                                           int64_t nsample, int ndim, const int64_t *shape,
+                                                           ga_mvhg_method method)
+{
+    static const char func[] = "ga_random_multivariate_hypergeometric";
+    int64_t total;
+    if (ga__mvhg_check(func, colors, ncolors, nsample, method, &total) != GA_OK) return NULL;
+    return ga__ret(ga__random_mvhg(func, g, colors, ncolors, nsample, ndim, shape, method));
 }
 
 /* --- choice ---------------------------------------------------------------- */

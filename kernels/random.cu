@@ -29,7 +29,8 @@
      ga_random_lemire_<u8|u16|u32|u64>_philox4x32  integers over other ranges
      ga_random_bounded_<u8|u16|u32|u64>_philox4x32  integers with array bounds
                                              (ga__random_bounds): a range each
-     ga_random_multinomial_int64_philox4x32, ga_random_dirichlet_float64_philox4x32
+     ga_random_multinomial_int64_philox4x32, ga_random_dirichlet_float64_philox4x32,
+     ga_random_mvhg_<marginals|count>_int64_philox4x32
                                              a stream a row of k values
 
    NumPy's Philox (Philox4x64-10), NumPy's streams bit for bit:
@@ -471,6 +472,38 @@ GA_KERNEL GA_KERNEL_NAME(random, dirichlet, float64, philox4x32)(double *out, ga
     GA_GRID_STRIDE_LOOP(i, p.n) {
         ga__rstream s = ga__element_stream(p, i);
         ga__random_dirichlet(s, p.array[0], k, out + i * k);
+    }
+}
+
+/* multivariate_hypergeometric: row i of p.n rows of k = p.irange counts,
+   colors the int64 array at p.array[0] (the pointer field is reused: the
+   colors are int64, up to 2^60, not doubles), nsample p.ilow. Each thread
+   sums the colors itself (k values, as the row's own loop). */
+GA_DEV int64_t ga__mvhg_total(const int64_t *colors, int64_t k)
+{
+    int64_t total = 0;
+    for (int64_t j = 0; j < k; ++j)
+        total += colors[j];
+    return total;
+}
+GA_KERNEL GA_KERNEL_NAME(random, mvhg_marginals, int64, philox4x32)(int64_t *out, ga__random_params p)
+{
+    const int64_t k = (int64_t)p.irange, nsample = (int64_t)p.ilow;
+    const int64_t *colors = (const int64_t *)p.array[0];
+    const int64_t total = ga__mvhg_total(colors, k);
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        ga__rstream s = ga__element_stream(p, i);
+        ga__random_mvhg_marginals(s, colors, k, total, nsample, out + i * k);
+    }
+}
+GA_KERNEL GA_KERNEL_NAME(random, mvhg_count, int64, philox4x32)(int64_t *out, ga__random_params p)
+{
+    const int64_t k = (int64_t)p.irange, nsample = (int64_t)p.ilow;
+    const int64_t *colors = (const int64_t *)p.array[0];
+    const int64_t total = ga__mvhg_total(colors, k);
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        ga__rstream s = ga__element_stream(p, i);
+        ga__random_mvhg_count(s, colors, k, total, nsample, out + i * k);
     }
 }
 

@@ -13,7 +13,7 @@
      4. discrete: poisson, binomial, negative_binomial, geometric,
         hypergeometric, logseries, zipf
      5. noncentral_chisquare, noncentral_f (gammas and a poisson)
-     6. multivariate: multinomial, dirichlet
+     6. multivariate: multinomial, dirichlet, multivariate_hypergeometric
 
    The stream. The functions of sections 2 to 6 take `S &s`, any type with
    the methods of ga__rstream (random_philox.cuh): next32(), next64(),
@@ -893,6 +893,118 @@ template <class S> GA_HD void ga__random_dirichlet(S &s, const double *alpha, in
     const double inv = 1.0 / acc;
     for (int64_t j = 0; j < k; ++j)
         out[j] *= inv;
+}
+
+/* multivariate_hypergeometric(colors, nsample, method='marginals') into
+   out[0..k-1] (k >= 1 colors of sum `total`), NumPy's
+   random_multivariate_hypergeometric_marginals: for nsample > total / 2
+   the complement, total - nsample, is drawn and out = colors - that draw;
+   color j < k - 1 gets hypergeometric(colors[j], the colors after j, what
+   is left to draw), the last what is left. out[j] = -1 marks a capped
+   hypergeometric. Valid: colors >= 0 with total = sum(colors) below 10**9
+   ('When method is "marginals", sum(colors) must be less than
+   1000000000.'), 0 <= nsample <= total ("nsample > sum(colors)"). */
+template <class S>
+GA_HD void ga__random_mvhg_marginals(S &s, const int64_t *colors, int64_t k, int64_t total, int64_t nsample,
+                                     int64_t *out)
+{
+    for (int64_t j = 0; j < k; ++j)
+        out[j] = 0;
+    if (total == 0 || nsample == 0)
+        return;
+    const bool more_than_half = nsample > total / 2;
+    int64_t left = more_than_half ? total - nsample : nsample, remaining = total;
+    for (int64_t j = 0; left > 0 && j + 1 < k; ++j) {
+        remaining -= colors[j];
+        out[j] = ga__random_hypergeometric(s, colors[j], remaining, left);
+        if (out[j] < 0)
+            return;
+        left -= out[j];
+    }
+    if (left > 0)
+        out[k - 1] = left;
+    if (more_than_half)
+        for (int64_t j = 0; j < k; ++j)
+            out[j] = colors[j] - out[j];
+}
+
+/* The lowest set bit of i > 0 (a Fenwick tree's step). */
+GA_HD inline int64_t ga__fenwick_step(int64_t i) { return i & -i; }
+
+/* tree[0..k-1] from values to their Fenwick tree (node i = 1..k at tree[i -
+   1] holds the sum of values i - step(i) + 1 .. i), and back. */
+GA_HD inline void ga__fenwick_build(int64_t *tree, int64_t k)
+{
+    for (int64_t i = 1; i <= k; ++i)
+        if (i + ga__fenwick_step(i) <= k)
+            tree[i + ga__fenwick_step(i) - 1] += tree[i - 1];
+}
+GA_HD inline void ga__fenwick_unbuild(int64_t *tree, int64_t k)
+{
+    for (int64_t i = k; i >= 1; --i)
+        if (i + ga__fenwick_step(i) <= k)
+            tree[i + ga__fenwick_step(i) - 1] -= tree[i - 1];
+}
+
+/* The value (0-based) that item r of the tree's items falls in (the least
+   j with values 0..j summing past r, r below their sum; `top` the highest
+   power of two <= k), and that value less one item. */
+GA_HD inline int64_t ga__fenwick_take(int64_t *tree, int64_t k, int64_t top, int64_t r)
+{
+    int64_t pos = 0;
+    for (int64_t step = top; step > 0; step >>= 1)
+        if (pos + step <= k && tree[pos + step - 1] <= r) {
+            pos += step;
+            r -= tree[pos - 1];
+        }
+    for (int64_t i = pos + 1; i <= k; i += ga__fenwick_step(i))
+        --tree[i - 1];
+    return pos;
+}
+
+/* multivariate_hypergeometric(colors, nsample, method='count') into
+   out[0..k-1] (k >= 1 colors of sum `total`): NumPy's
+   random_multivariate_hypergeometric_count draws the sample (or, for
+   nsample > total / 2, its complement) item by item, a partial
+   Fisher-Yates shuffle of an array of total items, item t being item t +
+   random_interval(total - t - 1) of the array. Here draw t takes the same
+   random_interval(total - t - 1) and picks that item among the items not
+   yet drawn ordered by color, found in a Fenwick tree of the colors'
+   remaining counts kept in out[] itself: the same words and the same
+   distribution (each draw uniform over the items left) in O(k + m log k)
+   time, m = min(nsample, total - nsample), and no O(total) array; not
+   NumPy's values (its array's order depends on the earlier swaps, and on
+   the earlier rows). A capped interval marks the row with -1s. Valid:
+   colors >= 0, total = sum(colors) <= (2**63 - 1) // 8 ("When method is
+   'count', sum(colors) must not exceed 1152921504606846975"), 0 <= nsample
+   <= total ("nsample > sum(colors)"). */
+template <class S>
+GA_HD void ga__random_mvhg_count(S &s, const int64_t *colors, int64_t k, int64_t total, int64_t nsample,
+                                 int64_t *out)
+{
+    const bool none = total == 0 || nsample == 0, more_than_half = nsample > total / 2;
+    const int64_t m = none ? 0 : more_than_half ? total - nsample : nsample;
+    for (int64_t j = 0; j < k; ++j)
+        out[j] = none ? 0 : colors[j];
+    if (m == 0) /* nothing, or everything, drawn */
+        return;
+    ga__fenwick_build(out, k);
+    int64_t top = 1;
+    while (top <= k / 2)
+        top <<= 1;
+    for (int64_t t = 0; t < m; ++t) {
+        const int64_t r = ga__random_interval(s, (uint64_t)(total - t - 1));
+        if (r < 0) {
+            for (int64_t j = 0; j < k; ++j)
+                out[j] = -1;
+            return;
+        }
+        ga__fenwick_take(out, k, top, r);
+    }
+    ga__fenwick_unbuild(out, k); /* the counts not drawn */
+    if (!more_than_half)
+        for (int64_t j = 0; j < k; ++j)
+            out[j] = colors[j] - out[j];
 }
 
 #endif /* GA_KERNELS_RANDOM_DISTS_CUH */

@@ -2128,6 +2128,175 @@ DEVICE_TEST(random_device_multinomial_and_dirichlet)
     ga_generator_release(g);
 }
 
+/* ---- multivariate_hypergeometric ------------------------------------------ */
+
+#define MVHG_MAX_ERROR "colors must be a one-dimensional sequence of nonnegative integers not exceeding 9223372036854775807."
+
+TEST(random_multivariate_hypergeometric_errors)
+{
+    const uint32_t seed = 17;
+    const int64_t three = 3, colors[3] = {5, 0, 7}, neg[3] = {5, -1, 7}, over[3] = {INT64_MAX, 1, -1};
+    const int64_t wide[2] = {INT64_MAX, 1}, big[2] = {999999999, 1}, count_max[1] = {INT64_MAX / 8};
+    const int64_t count_big[2] = {INT64_MAX / 8, 1}, marg_max[1] = {999999999}, dims[GA_MAXDIMS] = {0};
+    ga_generator *g = ga_random_default_rng(&seed, 1), *x = ga_random_philox(&seed, 1);
+    const ga_mvhg_method M = GA_MVHG_MARGINALS, C = GA_MVHG_COUNT;
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, colors, 3, 4, 1, &three, (ga_mvhg_method)2) == NULL,
+                GA_ERROR_VALUE, "ga_random_multivariate_hypergeometric: method must be \"count\" or \"marginals\".");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, neg, 3, -1, 1, &three, (ga_mvhg_method)-1) == NULL,
+                GA_ERROR_VALUE, "method must be \"count\" or \"marginals\"."); /* the method first, as NumPy */
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, neg, 3, -1, 1, &three, M) == NULL, GA_ERROR_VALUE,
+                "ga_random_multivariate_hypergeometric: nsample must be nonnegative.");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, neg, 3, 2, 1, &three, C) == NULL, GA_ERROR_VALUE, MVHG_MAX_ERROR);
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, over, 3, 2, 1, &three, C) == NULL, GA_ERROR_VALUE,
+                MVHG_MAX_ERROR); /* a negative color before the overflowing sum */
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, wide, 2, 2, 1, &three, C) == NULL, GA_ERROR_VALUE,
+                "sum(colors) must not exceed the maximum value of a 64 bit signed integer (9223372036854775807)");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, big, 2, 2, 1, &three, M) == NULL, GA_ERROR_VALUE,
+                "When method is \"marginals\", sum(colors) must be less than 1000000000.");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, count_big, 2, 2, 1, &three, C) == NULL, GA_ERROR_VALUE,
+                "When method is 'count', sum(colors) must not exceed 1152921504606846975");
+    /* the largest sums pass: the next check speaks */
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, marg_max, 1, 1000000000, 1, &three, M) == NULL, GA_ERROR_VALUE,
+                "ga_random_multivariate_hypergeometric: nsample > sum(colors)");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, count_max, 1, INT64_MAX / 8 + 1, 1, &three, C) == NULL,
+                GA_ERROR_VALUE, "nsample > sum(colors)");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, big, 2, 1000000001, 1, &three, C) == NULL, GA_ERROR_VALUE,
+                "nsample > sum(colors)");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, colors, 3, 13, 0, NULL, M) == NULL, GA_ERROR_VALUE,
+                "nsample > sum(colors)");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, NULL, 0, 1, 0, NULL, M) == NULL, GA_ERROR_VALUE,
+                "nsample > sum(colors)"); /* no colors: a sum of 0 */
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, NULL, 3, 1, 0, NULL, M) == NULL, GA_ERROR_NULL_INPUT,
+                "ga_random_multivariate_hypergeometric: colors is NULL");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, colors, -1, 1, 0, NULL, M) == NULL, GA_ERROR_VALUE,
+                "ncolors must be non-negative");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, colors, 3, 4, GA_MAXDIMS, dims, C) == NULL, GA_ERROR_VALUE,
+                "size must have 0 to");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(g, colors, 3, 4, -1, dims, C) == NULL, GA_ERROR_VALUE,
+                "size must have 0 to");
+    CHECK_ERROR(ga_random_multivariate_hypergeometric(x, colors, 3, 4, 1, &three, M) == NULL, GA_ERROR_NOT_IMPLEMENTED,
+                "draws of the Philox (NumPy) bit generator on the device are not implemented yet");
+    ga_generator_release(g), ga_generator_release(x);
+}
+
+/* One method's rows of `colors`: shape, row sums, bounds; each count's
+   chi-square against hypergeometric(colors[j], total - colors[j], nsample)
+   and its mean and variance against the exact ones (6 standard errors);
+   the first and last counts together against hypergeometric(c0 + ck,
+   ...), whose variance holds their exact covariance. */
+static void check_mvhg_rows(ga_mvhg_method method, const int64_t *colors, int64_t k, int64_t nsample, uint32_t seed)
+{
+    const int64_t rows = 100000;
+    const char *name = method == GA_MVHG_COUNT ? "count" : "marginals";
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    ga_array *a = ga_random_multivariate_hypergeometric(g, colors, k, nsample, 1, &rows, method);
+    int64_t *v = a ? fetch(a) : NULL, *col = malloc(sizeof(int64_t) * (size_t)rows), total = 0;
+    for (int64_t j = 0; j < k; j++) total += colors[j];
+    bool ok = v && col && ga_ndim(a) == 2 && ga_shape(a)[0] == rows && ga_shape(a)[1] == k;
+    CHECK(ok, "multivariate_hypergeometric(%s, %lld): shape (%lld, %lld): %s", name, (long long)nsample, (long long)rows,
+          (long long)k, ga_last_error_message());
+    CHECK(state_moved_by(&before, g, 4 * (uint64_t)rows), "%s: the generator moves on by a block a row", name);
+    for (int64_t i = 0; ok && i < rows; i++) {
+        int64_t sum = 0;
+        for (int64_t j = 0; j < k; j++) sum += v[i * k + j], ok = ok && v[i * k + j] >= 0 && v[i * k + j] <= colors[j];
+        ok = ok && sum == nsample;
+        CHECK(ok, "%s(%lld) row %lld: counts within the colors summing to nsample", name, (long long)nsample, (long long)i);
+    }
+    for (int64_t j = 0; ok && j <= k; j++) { /* j = k: the first and last together */
+        const int64_t first = j < k ? j : 0, last = j < k ? j : k - 1;
+        for (int64_t i = 0; i < rows; i++) col[i] = v[i * k + first] + (first != last ? v[i * k + last] : 0);
+        const double good = (double)(colors[first] + (first != last ? colors[last] : 0));
+        const double hp[3] = {good, (double)total - good, (double)nsample};
+        const double mu = ga_hypergeometric_mean(hp), var = ga_hypergeometric_var(hp);
+        const ga_moments m = ga_moments_of_i64(col, (size_t)rows);
+        if (var == 0) {
+            CHECK(m.mean == mu && m.var == 0, "%s(%lld) count %lld: always %g", name, (long long)nsample, (long long)j, mu);
+            continue;
+        }
+        const double mz = ga_mean_z(&m, mu, var), vz = ga_var_z(&m, var, NAN);
+        double stat = 0;
+        int df = 0;
+        const double pval = ga_chi2_pvalue(col, (size_t)rows, ga_hypergeometric_pmf, hp, &stat, &df);
+        CHECK(pval > 1e-6 && fabs(mz) < 6 && fabs(vz) < 6,
+              "%s(%lld) count %lld%s: chi-square p = %.3g, mean z = %.2f, var z = %.2f", name, (long long)nsample,
+              (long long)first, first != last ? "+last" : "", pval, mz, vz);
+        printf("    multivariate_hypergeometric(%s, %lld) count %lld%s: chi-square p = %.3g, mean z = %.2f, var z = %.2f\n",
+               name, (long long)nsample, (long long)first, first != last ? "+last" : "", pval, mz, vz);
+    }
+    free(v), free(col);
+    ga_release(a);
+    ga_generator_release(g);
+}
+
+DEVICE_TEST(random_device_multivariate_hypergeometric)
+{
+    const int64_t colors[5] = {20, 30, 0, 50, 100}, large[3] = {1000000, 2000000, 500};
+    for (int m = 0; m < 2; m++) {
+        const ga_mvhg_method method = m ? GA_MVHG_COUNT : GA_MVHG_MARGINALS;
+        check_mvhg_rows(method, colors, 5, 7, 500 + m);   /* item by item (marginals: hypergeometric's count) */
+        check_mvhg_rows(method, colors, 5, 60, 510 + m);  /* HRUA */
+        check_mvhg_rows(method, colors, 5, 170, 520 + m); /* the complement */
+        check_mvhg_rows(method, large, 3, m ? 300 : 1500000, 530 + m);
+    }
+}
+
+DEVICE_TEST(random_device_multivariate_hypergeometric_edges)
+{
+    const uint32_t seed = 606, other = 607;
+    const int64_t colors[4] = {3, 0, 9, 4}, single[1] = {9}, rows = 1000, shape2[2] = {10, 100}, empty = 0;
+    for (int m = 0; m < 2; m++) {
+        const ga_mvhg_method method = m ? GA_MVHG_COUNT : GA_MVHG_MARGINALS;
+        const char *name = m ? "count" : "marginals";
+        ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
+        ga_generator *o = ga_random_default_rng(&other, 1);
+        /* the same seed, the same rows; another seed, others */
+        ga_array *a = ga_random_multivariate_hypergeometric(g, colors, 4, 8, 2, shape2, method);
+        ga_array *b = ga_random_multivariate_hypergeometric(h, colors, 4, 8, 2, shape2, method);
+        ga_array *c = ga_random_multivariate_hypergeometric(o, colors, 4, 8, 2, shape2, method);
+        int64_t *av = a ? fetch(a) : NULL, *bv = b ? fetch(b) : NULL, *cv = c ? fetch(c) : NULL;
+        CHECK(av && bv && cv && ga_ndim(a) == 3 && ga_shape(a)[2] == 4 && memcmp(av, bv, 4000 * 8) == 0 &&
+                  memcmp(av, cv, 4000 * 8) != 0,
+              "%s: the same seed gives the same rows, another seed others: %s", name, ga_last_error_message());
+        free(av), free(bv), free(cv);
+        ga_release(a), ga_release(b), ga_release(c);
+        /* nsample 0: zeros; nsample = sum(colors): colors; one color: nsample */
+        const int64_t cases[3] = {0, 16, 5};
+        for (int t = 0; t < 3; t++) {
+            const int64_t *cl = t == 2 ? single : colors, k = t == 2 ? 1 : 4;
+            ga_array *r = ga_random_multivariate_hypergeometric(g, cl, k, cases[t], 1, &rows, method);
+            int64_t *rv = r ? fetch(r) : NULL;
+            bool ok = rv != NULL;
+            for (int64_t i = 0; ok && i < rows * k; i++) ok = rv[i] == (t == 0 ? 0 : t == 1 ? cl[i % k] : 5);
+            CHECK(ok, "%s: nsample %lld of %lld colors: every row %s: %s", name, (long long)cases[t], (long long)k,
+                  t == 0 ? "zeros" : t == 1 ? "the colors" : "[5]", ga_last_error_message());
+            free(rv);
+            ga_release(r);
+        }
+        /* no size: one row of k; size (): the same; an empty size; no colors */
+        ga_array *one = ga_random_multivariate_hypergeometric(g, colors, 4, 8, 0, NULL, method);
+        ga_array *unit = ga_random_multivariate_hypergeometric(g, colors, 4, 8, 0, &rows, method);
+        ga_array *none = ga_random_multivariate_hypergeometric(g, colors, 4, 8, 1, &empty, method);
+        ga_array *blank = ga_random_multivariate_hypergeometric(g, NULL, 0, 0, 1, &rows, method);
+        int64_t ov[4] = {-1, -1, -1, -1};
+        CHECK(one && ga_ndim(one) == 1 && ga_shape(one)[0] == 4 && download(one, ov) && ov[0] + ov[1] + ov[2] + ov[3] == 8 &&
+                  ov[1] == 0,
+              "%s without a size: one row of 4 summing to 8: %s", name, ga_last_error_message());
+        CHECK(unit && ga_ndim(unit) == 1 && ga_shape(unit)[0] == 4, "%s with size (): shape (4,): %s", name,
+              ga_last_error_message());
+        CHECK(none && ga_ndim(none) == 2 && ga_shape(none)[0] == 0 && ga_shape(none)[1] == 4 && ga_size(none) == 0,
+              "%s with size (0,): shape (0, 4): %s", name, ga_last_error_message());
+        CHECK(blank && ga_ndim(blank) == 2 && ga_shape(blank)[0] == rows && ga_shape(blank)[1] == 0,
+              "%s with no colors: shape (1000, 0): %s", name, ga_last_error_message());
+        const int64_t negative = -2;
+        CHECK_ERROR(ga_random_multivariate_hypergeometric(g, colors, 4, 8, 1, &negative, method) == NULL, GA_ERROR_VALUE,
+                    "negative dimensions are not allowed");
+        ga_release(one), ga_release(unit), ga_release(none), ga_release(blank);
+        ga_generator_release(g), ga_generator_release(h), ga_generator_release(o);
+    }
+}
+
 /* ---- NumPy's Philox on the device --------------------------------------- */
 
 /* A Philox(seed) generator that has drawn `pre64` next_uint64 and then

@@ -637,6 +637,134 @@ TEST(multivariate_sums)
     }
 }
 
+/* multivariate_hypergeometric, both methods, N rows a parameter set: each
+   count is hypergeometric(colors[j], total - colors[j], nsample), and the
+   first and last counts together hypergeometric(c0 + ck, total - c0 - ck,
+   nsample), whose variance holds their exact covariance; each checked as
+   a case of its own (mean and variance within 5 standard errors). */
+TEST(mvhg_moments)
+{
+    struct mvhg_set {
+        std::vector<int64_t> colors;
+        int64_t nsample;
+        bool count; /* small enough a sample for method='count' on the host */
+    };
+    const std::vector<mvhg_set> sets = {{{5, 10, 15}, 12, true},
+                                        {{20, 30, 50, 100}, 60, true},
+                                        {{20, 30, 50, 100}, 170, true},
+                                        {{0, 7, 3}, 4, true},
+                                        {{1000000, 2000000, 500}, 1500000, false},
+                                        {{1000000, 2000000, 500}, 100, true},
+                                        {{1000000, 2000000, 500}, 3000400, true},
+                                        {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 30, true}};
+    uint64_t index = 3000;
+    for (int method = 0; method < 2; method++) {
+        for (const mvhg_set &set : sets) {
+            if (method == 1 && !set.count)
+                continue;
+            const int k = (int)set.colors.size();
+            const int64_t n = set.nsample;
+            int64_t total = 0;
+            for (int64_t c : set.colors)
+                total += c;
+            std::vector<int64_t> rows((size_t)N * k);
+            for (int i = 0; i < N; i++) {
+                ga__rstream s(KEY, LO, HI + index, (uint64_t)i);
+                if (method)
+                    ga__random_mvhg_count(s, set.colors.data(), k, total, n, &rows[(size_t)i * k]);
+                else
+                    ga__random_mvhg_marginals(s, set.colors.data(), k, total, n, &rows[(size_t)i * k]);
+            }
+            index++;
+            for (int j = 0; j <= k; j++) { /* j = k: the first and last together */
+                const int first = j < k ? j : 0, last = j < k ? j : k - 1;
+                const int64_t good = set.colors[first] + (first != last ? set.colors[last] : 0);
+                const double N_ = (double)total, pg = (double)good / N_;
+                std::vector<double> x(N);
+                for (int i = 0; i < N; i++)
+                    x[i] = (double)(rows[(size_t)i * k + first] + (first != last ? rows[(size_t)i * k + last] : 0));
+                const dist_case c = {fmt("multivariate_hypergeometric(%d colors from %lld, %lld, %s)[%d%s]", k,
+                                         (long long)set.colors[0], (long long)n, method ? "count" : "marginals",
+                                         first, first != last ? "+last" : ""),
+                                     nullptr, n * pg, n * pg * (1 - pg) * (N_ - n) / (N_ - 1), 0,
+                                     (double)(good < n ? good : n), true, "", nullptr};
+                check_case(c, x);
+            }
+        }
+    }
+}
+
+/* multivariate_hypergeometric's rows: nsample in all, each count within
+   its color, for both methods, every nsample from 0 to the total. */
+TEST(mvhg_sums_and_bounds)
+{
+    const int64_t colors[] = {3, 0, 11, 1, 25, 7};
+    const int64_t k = COUNT(colors), total = 47;
+    for (uint64_t i = 0; i < 20000; i++) {
+        ga__rstream s(KEY, LO, HI, i);
+        const int64_t n = (int64_t)(i % (total + 1));
+        for (int method = 0; method < 2; method++) {
+            int64_t out[COUNT(colors)], sum = 0;
+            bool inside = true;
+            if (method)
+                ga__random_mvhg_count(s, colors, k, total, n, out);
+            else
+                ga__random_mvhg_marginals(s, colors, k, total, n, out);
+            for (int64_t j = 0; j < k; j++)
+                sum += out[j], inside = inside && out[j] >= 0 && out[j] <= colors[j];
+            CHECK(sum == n && inside, "%s %llu (nsample %lld): %lld %lld %lld %lld %lld %lld",
+                  method ? "count" : "marginals", (unsigned long long)i, (long long)n, (long long)out[0],
+                  (long long)out[1], (long long)out[2], (long long)out[3], (long long)out[4], (long long)out[5]);
+        }
+    }
+}
+
+/* The Fenwick tree of method='count' picks the item a linear scan of the
+   remaining counts picks, and gives the counts back; the method takes
+   NumPy's words (one random_interval(total - t - 1) a draw) and, for one
+   item, NumPy's item (item r of the array of colors in order). */
+TEST(mvhg_count_is_numpys_draw)
+{
+    std::vector<int64_t> left = {4, 0, 9, 1, 0, 0, 13, 2, 6, 0, 5}, tree = left;
+    const int64_t k = (int64_t)left.size();
+    int64_t items = 0, top = 1;
+    for (int64_t c : left)
+        items += c;
+    while (top <= k / 2)
+        top <<= 1;
+    ga__fenwick_build(tree.data(), k);
+    ga__rstream s(KEY, LO, HI, 11);
+    for (; items > 0; items--) {
+        const int64_t r = ga__random_interval(s, (uint64_t)(items - 1));
+        int64_t scan = 0, below = left[0];
+        while (below <= r)
+            below += left[++scan];
+        const int64_t got = ga__fenwick_take(tree.data(), k, top, r);
+        CHECK(got == scan, "item %lld of %lld: the tree's color %lld, the scan's %lld", (long long)r, (long long)items,
+              (long long)got, (long long)scan);
+        left[scan]--;
+        std::vector<int64_t> back = tree;
+        ga__fenwick_unbuild(back.data(), k);
+        CHECK(back == left, "the tree gives the counts back after %lld items", (long long)items);
+    }
+    const int64_t colors[] = {5, 0, 8, 3}, total = 16;
+    for (uint64_t i = 0; i < 2000; i++) {
+        const int64_t n = (int64_t)(i % 17), m = n > total / 2 ? total - n : n;
+        ga__rstream a(KEY, LO, HI, i), b(KEY, LO, HI, i);
+        int64_t out[4];
+        ga__random_mvhg_count(a, colors, 4, total, n, out);
+        int64_t first = -1;
+        for (int64_t t = 0; t < m; t++) {
+            const int64_t r = ga__random_interval(b, (uint64_t)(total - t - 1));
+            if (t == 0)
+                first = r < 5 ? 0 : r < 13 ? 2 : 3;
+        }
+        CHECK(a.next32() == b.next32(), "count with nsample %lld takes %lld intervals", (long long)n, (long long)m);
+        if (n == 1)
+            CHECK(out[first] == 1, "count of one item: NumPy's color %lld", (long long)first);
+    }
+}
+
 TEST(edge_cases)
 {
     ga__rstream s(KEY, LO, HI, 0);
@@ -680,6 +808,27 @@ TEST(edge_cases)
     const double pz[] = {0.5, 0.5, 0.0};
     ga__random_multinomial(s, 1000, pz, 3, m);
     CHECK(m[2] == 0 && m[0] + m[1] == 1000, "multinomial's last category of probability 0");
+    const int64_t colors[] = {4, 0, 6}, single[] = {9}, none[] = {0, 0};
+    int64_t h[3];
+    for (int method = 0; method < 2; method++) {
+        auto mvhg = [&](const int64_t *c, int64_t k, int64_t total, int64_t n) {
+            if (method)
+                ga__random_mvhg_count(s, c, k, total, n, h);
+            else
+                ga__random_mvhg_marginals(s, c, k, total, n, h);
+        };
+        const char *name = method ? "count" : "marginals";
+        mvhg(colors, 3, 10, 0);
+        CHECK(h[0] == 0 && h[1] == 0 && h[2] == 0, "%s: nsample 0 is zeros", name);
+        mvhg(colors, 3, 10, 10);
+        CHECK(h[0] == 4 && h[1] == 0 && h[2] == 6, "%s: nsample = sum(colors) is colors", name);
+        mvhg(single, 1, 9, 5);
+        CHECK(h[0] == 5, "%s: one color gets the whole sample", name);
+        mvhg(none, 2, 0, 0);
+        CHECK(h[0] == 0 && h[1] == 0, "%s: colors of 0 are zeros", name);
+        mvhg(colors, 3, 10, 7);
+        CHECK(h[1] == 0 && h[0] + h[2] == 7 && h[0] >= 1, "%s: a color of 0 is never drawn", name);
+    }
 }
 
 /* Parameters outside the valid domain end: the capped loops give NaN or -1. */
