@@ -486,25 +486,26 @@ GA_DEV int64_t ga__mvhg_total(const int64_t *colors, int64_t k)
         total += colors[j];
     return total;
 }
-GA_KERNEL GA_KERNEL_NAME(random, mvhg_marginals, int64, philox4x32)(int64_t *out, ga__random_params p)
+template <bool COUNT> GA_DEV void ga__mvhg_rows(int64_t *out, const ga__random_params &p)
 {
     const int64_t k = (int64_t)p.irange, nsample = (int64_t)p.ilow;
     const int64_t *colors = (const int64_t *)p.array[0];
     const int64_t total = ga__mvhg_total(colors, k);
     GA_GRID_STRIDE_LOOP(i, p.n) {
         ga__rstream s = ga__element_stream(p, i);
-        ga__random_mvhg_marginals(s, colors, k, total, nsample, out + i * k);
+        if constexpr (COUNT)
+            ga__random_mvhg_count(s, colors, k, total, nsample, out + i * k);
+        else
+            ga__random_mvhg_marginals(s, colors, k, total, nsample, out + i * k);
     }
+}
+GA_KERNEL GA_KERNEL_NAME(random, mvhg_marginals, int64, philox4x32)(int64_t *out, ga__random_params p)
+{
+    ga__mvhg_rows<false>(out, p);
 }
 GA_KERNEL GA_KERNEL_NAME(random, mvhg_count, int64, philox4x32)(int64_t *out, ga__random_params p)
 {
-    const int64_t k = (int64_t)p.irange, nsample = (int64_t)p.ilow;
-    const int64_t *colors = (const int64_t *)p.array[0];
-    const int64_t total = ga__mvhg_total(colors, k);
-    GA_GRID_STRIDE_LOOP(i, p.n) {
-        ga__rstream s = ga__element_stream(p, i);
-        ga__random_mvhg_count(s, colors, k, total, nsample, out + i * k);
-    }
+    ga__mvhg_rows<true>(out, p);
 }
 
 /* --- NumPy's Philox (Philox4x64-10) -------------------------------------- */
