@@ -404,7 +404,8 @@ typedef struct draw_args {
     int64_t n;
     ga_dtype dtype;
 } draw_args;
-enum { DRAW_RANDOM, DRAW_NORMAL, DRAW_EXPONENTIAL, DRAW_UNIFORM, DRAW_PERMUTATION };
+enum { DRAW_RANDOM, DRAW_NORMAL, DRAW_EXPONENTIAL, DRAW_UNIFORM, DRAW_INTEGERS, DRAW_GAMMA, DRAW_BINOMIAL, DRAW_POISSON,
+       DRAW_PERMUTATION, DRAW_CHOICE };
 static void op_draw(void *p)
 {
     const draw_args *d = (const draw_args *)p;
@@ -412,6 +413,11 @@ static void op_draw(void *p)
                   : d->kind == DRAW_NORMAL      ? ga_random_standard_normal(bench_rng, 1, &d->n, d->dtype)
                   : d->kind == DRAW_EXPONENTIAL ? ga_random_standard_exponential(bench_rng, 1, &d->n, d->dtype)
                   : d->kind == DRAW_UNIFORM     ? ga_random_uniform(bench_rng, -1, 1, 1, &d->n)
+                  : d->kind == DRAW_INTEGERS    ? ga_random_integers(bench_rng, ga_int(0), ga_int(1000), 1, &d->n, d->dtype, false)
+                  : d->kind == DRAW_GAMMA       ? ga_random_standard_gamma(bench_rng, 2.5, 1, &d->n, d->dtype)
+                  : d->kind == DRAW_BINOMIAL    ? ga_random_binomial(bench_rng, 20, 0.3, 1, &d->n)
+                  : d->kind == DRAW_POISSON     ? ga_random_poisson(bench_rng, 4.0, 1, &d->n)
+                  : d->kind == DRAW_CHOICE      ? ga_random_choice(bench_rng, 10000000, 1, &d->n, false, NULL)
                                                 : ga_random_permutation(bench_rng, d->n);
     ga_release(a);
 }
@@ -431,6 +437,10 @@ static void bench_random(bool alone)
         {"standard_normal float64", {DRAW_NORMAL, (int64_t)1 << 28, GA_FLOAT64}},
         {"standard_exponential float64", {DRAW_EXPONENTIAL, (int64_t)1 << 28, GA_FLOAT64}},
         {"uniform(-1, 1) float64", {DRAW_UNIFORM, (int64_t)1 << 28, GA_FLOAT64}},
+        {"integers [0, 1000) int64", {DRAW_INTEGERS, (int64_t)1 << 28, GA_INT64}},
+        {"standard_gamma(2.5) float64", {DRAW_GAMMA, (int64_t)1 << 26, GA_FLOAT64}},
+        {"binomial(20, 0.3)", {DRAW_BINOMIAL, (int64_t)1 << 26, GA_INT64}},
+        {"poisson(4.0)", {DRAW_POISSON, (int64_t)1 << 26, GA_INT64}},
     };
     for (size_t k = 0; k < sizeof draws / sizeof draws[0]; k++) {
         const double t = time_device(op_draw, (void *)&draws[k].d);
@@ -442,6 +452,9 @@ static void bench_random(bool alone)
     }
     draw_args perm = {DRAW_PERMUTATION, (int64_t)1 << 24, GA_INT64};
     row("permutation 2^24", perm.n, "int64", time_device(op_draw, &perm), 0, "keys, then a stable argsort");
+    draw_args pick = {DRAW_CHOICE, 1000000, GA_INT64};
+    row("choice 10^6 of 10^7, no replacement", pick.n, "int64", time_device(op_draw, &pick), 0,
+        "the first 10^6 of a permutation");
     draw_args small = {DRAW_NORMAL, 1000, GA_FLOAT32};
     row("small standard_normal (1000), new array", 1000, "float32", time_host(op_draw, &small, 20000), 0,
         "wall time per op");

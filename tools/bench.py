@@ -123,8 +123,15 @@ def cupy_random(cp, timed, wall):
     out["standard_normal float64"] = timed(lambda: rng.standard_normal(n))
     out["standard_exponential float64"] = timed(lambda: rng.standard_exponential(n))
     out["uniform(-1, 1) float64"] = timed(lambda: rng.uniform(-1, 1, n))
+    out["integers [0, 1000) int64"] = timed(lambda: rng.integers(0, 1000, n, dtype=cp.int64))
+    m = 1 << 26
+    out["standard_gamma(2.5) float64"] = timed(lambda: rng.standard_gamma(2.5, m))
+    out["binomial(20, 0.3)"] = timed(lambda: rng.binomial(20, 0.3, m))
+    out["poisson(4.0)"] = timed(lambda: rng.poisson(4.0, m))
     perm = getattr(rng, "permutation", None) or cp.random.permutation
     out["permutation 2^24"] = timed(lambda: perm(1 << 24))
+    choice = getattr(rng, "choice", None) or cp.random.choice  # (CuPy's Generator has none: RandomState's)
+    out["choice 10^6 of 10^7, no replacement"] = timed(lambda: choice(10 ** 7, 10 ** 6, replace=False))
     out["small standard_normal (1000), new array"] = wall(lambda: rng.standard_normal(1000, dtype=cp.float32), 20000,
                                                           warmup=2000)
     sa, sc = cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
