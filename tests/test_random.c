@@ -11,7 +11,10 @@
    draws of kernels/random.cu against the host's stream of the default bit
    generator: raw words from every place in a block, random() and
    standard_normal in float32 and float64, split invariance, the global
-   generator. multivariate_normal (at the very end): its argument errors on
+   generator. multinomial of n-d pvals and array n (after
+   multivariate_hypergeometric): its argument and shape errors on the host;
+   on the device its shapes, rows, means and the 1-d values kept.
+   multivariate_normal (at the very end): its argument errors on
    the host; on the device its moments, singular and non-PSD covs, sizes,
    and mean + z @ A^T of standard_normal's z. */
 #define GPUARR_IMPLEMENTATION
