@@ -2704,21 +2704,38 @@ GPUARR_API ga_array *ga_random_logseries(ga_generator *g, double p, int ndim, co
 GPUARR_API ga_array *ga_random_zipf(ga_generator *g, double a, int ndim, const int64_t *shape);
 
 /* numpy.random.Generator.multinomial(n, pvals, size): int64 counts of n
-   trials over k = len(pvals) categories, shape (size..., k) (a NULL shape:
-   (k,)); each row from its own counter blocks (conditional binomials, as
-   NumPy). pvals: a 1-d array, read on the host (the call waits), its
-   last entry taken as what the others leave. NumPy's errors: "n < 0",
-   "pvals < 0, pvals > 1 or pvals contains NaNs", "sum(pvals[:-1]) > 1.0",
-   "pvals must have at least 1 dimension and the last dimension of pvals
-   must be greater than 0."; pvals of more dimensions (NumPy broadcasts
-   them) are GA_ERROR_NOT_IMPLEMENTED. */
+   trials over k = pvals.shape[-1] categories, each row from its own counter
+   blocks (conditional binomials, as NumPy), the last category what the
+   others leave. ga_random_multinomial_array with the scalar n: a 1-d pvals
+   gives shape (size..., k) ((k,) for a NULL shape); an n-d pvals gives a
+   row per pvals[..., :] (ga_random_multinomial_array's shapes). */
 GPUARR_API ga_array *ga_random_multinomial(ga_generator *g, int64_t n, const ga_array *pvals, int ndim,
                                            const int64_t *shape);
+
+/* Generator.multinomial(n, pvals, size) with n an int scalar or an integer
+   array (bool, int8..int64, uint8..uint32: NumPy's safe casts to int64; a
+   float scalar truncated, as NumPy's int(n)). With an n array or an n-d
+   pvals each row has its own n and pvals row: NumPy's b = broadcast(n,
+   pvals[..., 0]), shape b + (k,) for a NULL shape, else size + (k,) where
+   b broadcasts to size. pvals and n are read on the host (the call waits)
+   and checked with NumPy's words in its order: "pvals < 0, pvals > 1 or
+   pvals contains NaNs", "sum(pvals[:-1]) > 1.0" ("sum(pvals[...,:-1]) >
+   1.0" for n-d pvals), "n < 0" (GA_ERROR_VALUE); "pvals must have at least
+   1 dimension and the last dimension of pvals must be greater than 0.";
+   NumPy's TypeError of a cast that is not safe; GA_ERROR_SHAPE "shape
+   mismatch: ..." and GA_ERROR_VALUE "Output size (5, 1) is not compatible
+   with broadcast dimensions of inputs (5, 3)." (these shape errors come
+   before the value errors, where NumPy's come after). A new array. */
+GPUARR_API ga_array *ga_random_multinomial_array(ga_generator *g, ga_operand n, const ga_array *pvals, int ndim,
+                                                 const int64_t *shape);
 
 /* numpy.random.Generator.dirichlet(alpha, size): float64 rows of k =
    len(alpha) values summing to 1, shape (size..., k); NumPy's algorithms
    (normalised gammas; stick breaking by betas when every alpha < 0.1).
-   alpha: a 1-d array, read on the host ("alpha < 0"; NaNs give NaNs). */
+   alpha: a 1-d array, as NumPy 2's (an n-d alpha is its GA_ERROR_VALUE
+   "object too deep for desired array", a 0-d one GA_ERROR_TYPE "len() of
+   unsized object"), read on the host ("alpha < 0"; NaNs give NaNs); an
+   empty alpha gives an empty array. */
 GPUARR_API ga_array *ga_random_dirichlet(ga_generator *g, const ga_array *alpha, int ndim, const int64_t *shape);
 
 /* multivariate_hypergeometric's method=: NumPy's default is MARGINALS. */
@@ -24003,95 +24020,300 @@ GPUARR_API ga_array *ga_random_permuted(ga_generator *g, const ga_array *x, int 
 
 /* --- multinomial and dirichlet -------------------------------------------- */
 
-/* A row draw of k values a row: the rows' shape (size..., k) and count,
-   the vector parameter checked on the host and put on the device as
-   C-contiguous float64, then kernel `op` (its slot `cache`), one stream a
-   row. `check` gives the error of a bad parameter vector, or GA_OK. */
-static ga_array *ga__random_rows(const char *func, ga_generator *g, const ga_array *vec, const char *name, int ndim,
-                                 const int64_t *shape, ga_dtype dtype, CUkernel *cache, const char *op, double value,
-                                 ga_status (*check)(const char *func, const double *v, int64_t k))
+/* A row draw's output: nd dimensions of rows (shape[0..nd-1], rows of them)
+   and k values a row (shape[nd]); per_row where multinomial's pvals and n
+   are given a row each (NumPy's vector path). */
+typedef struct ga__random_rows {
+    int nd;
+    int64_t shape[GA_MAXDIMS];
+    int64_t rows, k;
+    bool per_row;
+} ga__random_rows;
+
+/* The rows of a size (a NULL shape: none, one row): NumPy's errors on a bad
+   size. */
+static ga_status ga__random_rows_size(const char *func, int ndim, const int64_t *shape, ga__random_rows *r)
 {
-    if (!vec) {
-        ga__null_input(func, name);
-        return NULL;
+    r->nd = shape ? ndim : 0;
+    if (r->nd < 0 || r->nd + 1 > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS - 1);
+    r->rows = 1;
+    for (int d = 0; d < r->nd; d++) {
+        if (shape[d] < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        r->shape[d] = shape[d], r->rows *= shape[d];
     }
-    if (vec->ndim == 0 || vec->shape[vec->ndim - 1] == 0) {
-        ga__error(GA_ERROR_VALUE, func, "%s must have at least 1 dimension and the last dimension of %s must be greater than 0.",
-                  name, name);
-        return NULL;
+    return GA_OK;
+}
+
+/* A new array of r's shape and `dtype` drawn by kernel `op` (its slot
+   `cache`), one stream a row, p's parameters set by the caller (p->irange
+   here: k). */
+static ga_array *ga__random_rows_draw(const char *func, ga_generator *g, const ga__random_rows *r, ga_dtype dtype,
+                                      CUkernel *cache, const char *op, ga__random_params *p)
+{
+    ga_array *a = ga__new_on_current(func, r->nd + 1, r->shape, dtype);
+    if (!a || a->size == 0) return a;
+    p->irange = (uint64_t)r->k;
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, cache, op, ga__dtype_names[dtype], NULL, "philox4x32");
+    if (ga__random_streams(func, g, f, a, r->rows, p, NULL) != GA_OK) {
+        ga_release(a);
+        a = NULL;
     }
-    if (vec->ndim != 1) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "%s of more than one dimension are not implemented yet", name);
-        return NULL;
-    }
-    const int nd = shape ? ndim : 0;
-    if (nd < 0 || nd + 1 > GA_MAXDIMS) {
-        ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS - 1);
-        return NULL;
-    }
-    int64_t out_shape[GA_MAXDIMS], rows = 1;
-    for (int d = 0; d < nd; d++) out_shape[d] = shape[d], rows *= shape[d] > 0 ? shape[d] : 0;
-    const int64_t k = vec->shape[0];
-    out_shape[nd] = k;
-    if (ga__random_device_generator(func, g) != GA_OK || ga__bind(func, vec->device) != GA_OK) return NULL;
-    double *h = ga__host_doubles(func, vec);
-    if (!h || check(func, h, k) != GA_OK) {
-        GPUARR_FREE(h);
-        return NULL;
-    }
-    GPUARR_FREE(h);
-    ga_array *v = ga__contiguous_copy(func, vec, GA_FLOAT64);
-    ga_array *a = v ? ga__new_on_current(func, nd + 1, out_shape, dtype) : NULL;
-    if (a && a->size > 0) {
-        ga__random_params p;
-        memset(&p, 0, sizeof p);
-        p.array[0] = (const double *)(uintptr_t)v->data;
-        p.value[0] = value;
-        p.irange = (uint64_t)k;
-        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, cache, op, ga__dtype_names[dtype], NULL, "philox4x32");
-        if (ga__random_streams(func, g, f, a, rows, &p, NULL) != GA_OK) {
-            ga_release(a);
-            a = NULL;
-        }
-    }
-    ga_release(v); /* (stream-ordered: the kernel has it) */
     return a;
 }
 
-static ga_status ga__multinomial_check(const char *func, const double *v, int64_t k)
+/* NumPy's TypeError where `a` does not cast safely to `to` (its words for a
+   0-d array: "scalar"). */
+static ga_status ga__random_cast_error(const char *func, const ga_array *a, const char *to)
 {
-    double sum = 0;
-    for (int64_t j = 0; j < k; j++) {
-        if (!(v[j] >= 0 && v[j] <= 1)) return ga__error(GA_ERROR_VALUE, func, "pvals < 0, pvals > 1 or pvals contains NaNs");
-        if (j + 1 < k) sum += v[j];
+    return ga__error(GA_ERROR_TYPE, func, "Cannot cast %s from dtype('%s') to dtype('%s') according to the rule 'safe'",
+                     a->ndim ? "array data" : "scalar", ga__dtype_names[a->dtype], to);
+}
+
+/* multinomial's n: NULL input, an integer array that casts safely to int64
+   (bool, int8..int64, uint8..uint32), or a scalar taken as NumPy's int(n)
+   into *value (floats truncated; NaN, infinities and values past int64 are
+   Python's errors). */
+static ga_status ga__multinomial_n(const char *func, const ga_operand *n, int64_t *value)
+{
+    *value = 0;
+    if (n->array) {
+        const char kind = ga__dtype_kinds[n->array->dtype];
+        const bool safe = n->array->dtype == GA_BOOL || kind == 'i' || (kind == 'u' && n->array->dtype != GA_UINT64);
+        return safe ? GA_OK : ga__random_cast_error(func, n->array, "int64");
     }
-    if (sum > 1.0 + 1e-12) return ga__error(GA_ERROR_VALUE, func, "sum(pvals[:-1]) > 1.0");
+    const ga_scalar s = n->scalar;
+    switch ((int)s.kind) {
+    case GA_SCALAR_BOOL: *value = s.value.b; return GA_OK;
+    case GA_SCALAR_INT: *value = s.value.i; return GA_OK;
+    case GA_SCALAR_UINT:
+        if (s.value.u > (uint64_t)INT64_MAX) return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
+        *value = (int64_t)s.value.u;
+        return GA_OK;
+    case GA_SCALAR_FLOAT: {
+        const double t = trunc(s.value.f);
+        if (isnan(t)) return ga__error(GA_ERROR_VALUE, func, "cannot convert float NaN to integer");
+        if (isinf(t)) return ga__error(GA_ERROR_OVERFLOW, func, "cannot convert float infinity to integer");
+        if (t < -9223372036854775808.0 || t >= 9223372036854775808.0)
+            return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
+        *value = (int64_t)t;
+        return GA_OK;
+    }
+    case GA_SCALAR_COMPLEX:
+        return ga__error(GA_ERROR_TYPE, func, "int() argument must be a string, a bytes-like object or a real number, not 'complex'");
+    default: return ga__null_input(func, "n");
+    }
+}
+
+/* multinomial's pvals before its values: NULL input, NumPy's cast error of
+   a complex pvals, at least 1 dimension and a last one above 0. */
+static ga_status ga__multinomial_pvals(const char *func, const ga_array *pvals)
+{
+    if (!pvals) return ga__null_input(func, "pvals");
+    if (ga__dtype_kinds[pvals->dtype] == 'c') return ga__random_cast_error(func, pvals, "float64");
+    if (pvals->ndim == 0 || pvals->shape[pvals->ndim - 1] == 0)
+        return ga__error(GA_ERROR_VALUE, func,
+                         "pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.");
     return GA_OK;
 }
 
-static ga_status ga__dirichlet_check(const char *func, const double *v, int64_t k)
+/* multinomial's rows: NumPy's vector path (an n array of 1 or more
+   dimensions, or pvals of 2 or more) broadcasts n, pvals[..., 0] and the
+   size (np.broadcast's args 0, 1, 2: NumPy's words where they do not
+   broadcast, and where the size is not their broadcast); else the size's
+   rows of the one pvals. */
+static ga_status ga__multinomial_rows(const char *func, const ga_array *n, const ga_array *pvals, int ndim,
+                                      const int64_t *shape, ga__random_rows *r)
 {
-    for (int64_t j = 0; j < k; j++)
-        if (v[j] < 0) return ga__error(GA_ERROR_VALUE, func, "alpha < 0");
+    const ga_status st = ga__random_rows_size(func, ndim, shape, r);
+    if (st != GA_OK) return st;
+    r->k = pvals->shape[pvals->ndim - 1];
+    r->per_row = (n && n->ndim > 0) || pvals->ndim > 1;
+    if (r->per_row) {
+        int ndims[3] = {n ? n->ndim : 0, pvals->ndim - 1, r->nd}, count = shape ? 3 : 2, bnd = 0, bad = 0;
+        const int64_t *shapes[3] = {n ? n->shape : NULL, pvals->shape, shape};
+        int64_t b[GA_MAXDIMS];
+        if (!ga__broadcast_shapes(count, ndims, shapes, &bnd, b, &bad))
+            return ga__random_broadcast_error(func, count, ndims, shapes);
+        if (shape && (bnd != r->nd || memcmp(b, shape, (size_t)bnd * sizeof *b) != 0)) {
+            char want[GA_MAXDIMS * 24], got[GA_MAXDIMS * 24];
+            ga__format_tuple(want, sizeof want, r->nd, shape);
+            ga__format_tuple(got, sizeof got, bnd, b);
+            return ga__error(GA_ERROR_VALUE, func, "Output size %s is not compatible with broadcast dimensions of inputs %s.",
+                             want, got);
+        }
+        if (bnd + 1 > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS - 1);
+        r->nd = bnd, r->rows = 1;
+        for (int d = 0; d < bnd; d++) r->shape[d] = b[d], r->rows *= b[d];
+    }
+    r->shape[r->nd] = r->k;
     return GA_OK;
+}
+
+/* NumPy's kahan_sum of v[0..n-1] (0 for none). */
+static double ga__kahan_sum(const double *v, int64_t n)
+{
+    if (n <= 0) return 0.0;
+    double sum = v[0], c = 0.0;
+    for (int64_t i = 1; i < n; i++) {
+        const double y = v[i] - c, t = sum + y;
+        c = (t - sum) - y;
+        sum = t;
+    }
+    return sum;
+}
+
+/* NumPy's checks of pvals' values v (size values, rows of k): each in [0,
+   1], then each row's Kahan sum of all but its last within 1 + 1e-12 (its
+   longer words for float16 and float32 pvals whose sum is below 1.0001). */
+static ga_status ga__multinomial_check(const char *func, const ga_array *pvals, const double *v)
+{
+    const int64_t size = pvals->size, k = pvals->shape[pvals->ndim - 1];
+    double total = 0;
+    for (int64_t i = 0; i < size; i++) {
+        if (!(v[i] >= 0 && v[i] <= 1)) return ga__error(GA_ERROR_VALUE, func, "pvals < 0, pvals > 1 or pvals contains NaNs");
+        total += v[i];
+    }
+    const char *slice = pvals->ndim == 1 ? "[:-1]" : "[...,:-1]";
+    for (int64_t off = 0; off < size; off += k) {
+        if (ga__kahan_sum(v + off, k - 1) <= 1.0 + 1e-12) continue;
+        if ((pvals->dtype == GA_FLOAT16 || pvals->dtype == GA_FLOAT32) && total < 1.0001)
+            return ga__error(GA_ERROR_VALUE, func,
+                             "sum(pvals%s.astype(np.float64)) > 1.0. The pvals array is cast to 64-bit floating point prior "
+                             "to checking the sum. Precision changes when casting may cause problems even if the sum of "
+                             "the original pvals is valid.",
+                             slice);
+        return ga__error(GA_ERROR_VALUE, func, "sum(pvals%s) > 1.0", slice);
+    }
+    return GA_OK;
+}
+
+/* n's values as a new C-contiguous int64 array (*out), read on the host:
+   NumPy's "n < 0"; a 0-d n's value into *value. */
+static ga_status ga__multinomial_n_values(const char *func, const ga_array *n, ga_array **out, int64_t *value)
+{
+    *out = ga__contiguous_copy(func, n, GA_INT64);
+    int64_t *h = *out ? (int64_t *)GPUARR_MALLOC(sizeof(int64_t) * (size_t)(n->size ? n->size : 1)) : NULL;
+    ga_status st = !*out ? ga__t.error : !h ? ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory") : GA_OK;
+    if (st == GA_OK && n->size) st = ga__to_host(func, *out, h, sizeof(int64_t) * (size_t)n->size, true);
+    for (int64_t i = 0; st == GA_OK && i < n->size; i++)
+        if (h[i] < 0) st = ga__error(GA_ERROR_VALUE, func, "n < 0");
+    if (st == GA_OK && n->ndim == 0) *value = h[0];
+    GPUARR_FREE(h);
+    return st;
+}
+
+/* A parameter x broadcast to r's rows (with their k values where `row`:
+   pvals; else one value a row: n), as a new C-contiguous array; x itself
+   (a new reference) where it has that shape already. */
+static ga_array *ga__random_rows_param(const char *func, ga_array *x, const ga__random_rows *r, bool row)
+{
+    const int nd = r->nd + (row ? 1 : 0);
+    if (x->ndim == nd && memcmp(x->shape, r->shape, (size_t)nd * sizeof *x->shape) == 0) return ga_retain(x);
+    return ga__broadcast_copy(func, x, nd, r->shape);
+}
+
+/* multinomial's draw once the arguments are checked: pvals (and an n array)
+   on the device a row each in the vector path, else the one pvals row (a
+   row stride of 0) and the scalar n; the kernel's p.array[0] the pvals
+   rows, p.ilow their stride, p.array[1] the int64 n a row (NULL: n in
+   p.value[0]). */
+static ga_array *ga__multinomial_draw(const char *func, ga_generator *g, const ga__random_rows *r, ga_array *pv,
+                                      ga_array *n64, int64_t n)
+{
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    ga_array *rows_p = NULL, *rows_n = NULL, *a = NULL;
+    if (r->per_row && r->rows > 0) {
+        rows_p = ga__random_rows_param(func, pv, r, true);
+        rows_n = rows_p && n64 && n64->ndim > 0 ? ga__random_rows_param(func, n64, r, false) : NULL;
+        if (!rows_p || (n64 && n64->ndim > 0 && !rows_n)) goto done;
+        p.ilow = (uint64_t)r->k;
+    }
+    p.array[0] = (const double *)(uintptr_t)(rows_p ? rows_p : pv)->data;
+    p.array[1] = rows_n ? (const double *)(uintptr_t)rows_n->data : NULL; /* (int64 values) */
+    p.value[0] = (double)n;
+    a = ga__random_rows_draw(func, g, r, GA_INT64, &ga__random_kernels.multinomial, "multinomial", &p);
+done:
+    ga_release(rows_p), ga_release(rows_n); /* (stream-ordered: the kernel has them) */
+    return a;
+}
+
+static ga_array *ga__random_multinomial(const char *func, ga_generator *g, ga_operand n, const ga_array *pvals, int ndim,
+                                        const int64_t *shape)
+{
+    int64_t nv = 0;
+    ga__random_rows r;
+    if (ga__multinomial_n(func, &n, &nv) != GA_OK || ga__multinomial_pvals(func, pvals) != GA_OK ||
+        ga__multinomial_rows(func, n.array, pvals, ndim, shape, &r) != GA_OK || ga__random_device_generator(func, g) != GA_OK)
+        return NULL;
+    if (n.array && n.array->device != pvals->device) {
+        ga__error(GA_ERROR_DEVICE, func, "n is on device %d, pvals on device %d", n.array->device, pvals->device);
+        return NULL;
+    }
+    if (ga__bind(func, pvals->device) != GA_OK) return NULL;
+    double *h = ga__host_doubles(func, pvals);
+    ga_status st = h ? ga__multinomial_check(func, pvals, h) : ga__t.error;
+    GPUARR_FREE(h);
+    ga_array *n64 = NULL, *pv = NULL, *a = NULL;
+    if (st == GA_OK && n.array) st = ga__multinomial_n_values(func, n.array, &n64, &nv);
+    else if (st == GA_OK && nv < 0) st = ga__error(GA_ERROR_VALUE, func, "n < 0");
+    if (st == GA_OK) pv = ga__contiguous_copy(func, pvals, GA_FLOAT64);
+    if (pv) a = ga__multinomial_draw(func, g, &r, pv, n64, nv);
+    ga_release(pv), ga_release(n64); /* (stream-ordered) */
+    return a;
 }
 
 GPUARR_API ga_array *ga_random_multinomial(ga_generator *g, int64_t n, const ga_array *pvals, int ndim,
                                            const int64_t *shape)
 {
-    static const char func[] = "ga_random_multinomial";
-    if (n < 0) {
-        ga__error(GA_ERROR_VALUE, func, "n < 0");
+    return ga__ret(ga__random_multinomial("ga_random_multinomial", g, ga_operand_scalar(ga_int(n)), pvals, ndim, shape));
+}
+
+GPUARR_API ga_array *ga_random_multinomial_array(ga_generator *g, ga_operand n, const ga_array *pvals, int ndim,
+                                                 const int64_t *shape)
+{
+    return ga__ret(ga__random_multinomial("ga_random_multinomial_array", g, n, pvals, ndim, shape));
+}
+
+/* dirichlet's alpha before its values, in NumPy's order: len() of a 0-d
+   alpha, PyArray_FROMANY's 1-d rule, its safe cast to float64. */
+static ga_status ga__dirichlet_alpha(const char *func, const ga_array *alpha)
+{
+    if (!alpha) return ga__null_input(func, "alpha");
+    if (alpha->ndim == 0) return ga__error(GA_ERROR_TYPE, func, "len() of unsized object");
+    if (alpha->ndim != 1) return ga__error(GA_ERROR_VALUE, func, "object too deep for desired array");
+    if (ga__dtype_kinds[alpha->dtype] == 'c') return ga__random_cast_error(func, alpha, "float64");
+    return GA_OK;
+}
+
+static ga_array *ga__random_dirichlet(const char *func, ga_generator *g, const ga_array *alpha, int ndim,
+                                      const int64_t *shape)
+{
+    ga__random_rows r;
+    if (ga__dirichlet_alpha(func, alpha) != GA_OK || ga__random_rows_size(func, ndim, shape, &r) != GA_OK ||
+        ga__random_device_generator(func, g) != GA_OK || ga__bind(func, alpha->device) != GA_OK)
         return NULL;
+    r.k = alpha->shape[0], r.shape[r.nd] = r.k, r.per_row = false;
+    if (r.rows == 0 || r.k == 0) return ga__new_on_current(func, r.nd + 1, r.shape, GA_FLOAT64); /* (NumPy's zeros) */
+    double *h = ga__host_doubles(func, alpha);
+    ga_status st = h ? GA_OK : ga__t.error;
+    for (int64_t j = 0; st == GA_OK && j < r.k; j++)
+        if (h[j] < 0) st = ga__error(GA_ERROR_VALUE, func, "alpha < 0");
+    GPUARR_FREE(h);
+    ga_array *v = st == GA_OK ? ga__contiguous_copy(func, alpha, GA_FLOAT64) : NULL, *a = NULL;
+    if (v) {
+        ga__random_params p;
+        memset(&p, 0, sizeof p);
+        p.array[0] = (const double *)(uintptr_t)v->data;
+        a = ga__random_rows_draw(func, g, &r, GA_FLOAT64, &ga__random_kernels.dirichlet, "dirichlet", &p);
     }
-    return ga__ret(ga__random_rows(func, g, pvals, "pvals", ndim, shape, GA_INT64, &ga__random_kernels.multinomial,
-                                   "multinomial", (double)n, ga__multinomial_check));
+    ga_release(v); /* (stream-ordered: the kernel has it) */
+    return a;
 }
 
 GPUARR_API ga_array *ga_random_dirichlet(ga_generator *g, const ga_array *alpha, int ndim, const int64_t *shape)
 {
-    return ga__ret(ga__random_rows("ga_random_dirichlet", g, alpha, "alpha", ndim, shape, GA_FLOAT64,
-                                   &ga__random_kernels.dirichlet, "dirichlet", 0, ga__dirichlet_check));
+    return ga__ret(ga__random_dirichlet("ga_random_dirichlet", g, alpha, ndim, shape));
 }
 
 /* --- multivariate_hypergeometric -------------------------------------------- */

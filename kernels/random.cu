@@ -456,14 +456,19 @@ GA__RANDOM_BOUNDED(uint64_t, uint64)
 
 /* --- multinomial and dirichlet: a stream a row of k values --------------- */
 
-/* Row i of p.n rows of k = p.irange values (p.array[0]: pvals, resp.
-   alpha; p.value[0]: multinomial's n). */
+/* Row i of p.n rows of k = p.irange values. multinomial: row i's pvals at
+   p.array[0] + i * p.ilow (p.ilow 0: one pvals for every row, k: a row
+   each), its n the int64 p.array[1][i] where p.array[1] is not NULL (the
+   pointer field reused: int64 values, not doubles), else p.value[0].
+   dirichlet: alpha at p.array[0]. */
 GA_KERNEL GA_KERNEL_NAME(random, multinomial, int64, philox4x32)(int64_t *out, ga__random_params p)
 {
-    const int64_t k = (int64_t)p.irange;
+    const int64_t k = (int64_t)p.irange, stride = (int64_t)p.ilow;
+    const int64_t *ns = (const int64_t *)p.array[1];
     GA_GRID_STRIDE_LOOP(i, p.n) {
         ga__rstream s = ga__element_stream(p, i);
-        ga__random_multinomial(s, (int64_t)p.value[0], p.array[0], k, out + i * k);
+        const int64_t n = ns ? ns[i] : (int64_t)p.value[0];
+        ga__random_multinomial(s, n, p.array[0] + i * stride, k, out + i * k);
     }
 }
 GA_KERNEL GA_KERNEL_NAME(random, dirichlet, float64, philox4x32)(double *out, ga__random_params p)

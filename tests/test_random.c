@@ -11,7 +11,10 @@
    draws of kernels/random.cu against the host's stream of the default bit
    generator: raw words from every place in a block, random() and
    standard_normal in float32 and float64, split invariance, the global
-   generator. multivariate_normal (at the very end): its argument errors on
+   generator. multinomial of n-d pvals and array n (after
+   multivariate_hypergeometric): its argument and shape errors on the host;
+   on the device its shapes, rows, means and the 1-d values kept.
+   multivariate_normal (at the very end): its argument errors on
    the host; on the device its moments, singular and non-PSD covs, sizes,
    and mean + z @ A^T of standard_normal's z. */
 #define GPUARR_IMPLEMENTATION
@@ -2295,6 +2298,350 @@ DEVICE_TEST(random_device_multivariate_hypergeometric_edges)
         ga_release(one), ga_release(unit), ga_release(none), ga_release(blank);
         ga_generator_release(g), ga_generator_release(h), ga_generator_release(o);
     }
+}
+
+/* ---- multinomial of n-d pvals and array n --------------------------------- */
+
+/* An array's header with no data (device 0, up to 3 dimensions): enough
+   for the argument and shape checks, which come before the device. */
+static ga_array rows_shell(ga_dtype dt, int ndim, int64_t d0, int64_t d1, int64_t d2)
+{
+    ga_array a;
+    memset(&a, 0, sizeof a);
+    a.refcount = 1, a.dtype = dt, a.ndim = ndim, a.shape[0] = d0, a.shape[1] = d1, a.shape[2] = d2;
+    a.size = 1;
+    for (int d = 0; d < ndim; d++) a.size *= a.shape[d];
+    return a;
+}
+
+/* Every argument and shape error NumPy 2.4's multinomial and dirichlet
+   give before reading a value (each message as NumPy's, checked by hand
+   against numpy 2.4.6), in NumPy's order; a failed call takes no words. */
+TEST(random_multinomial_nd_errors_before_the_device)
+{
+    const uint32_t seed = 31;
+    ga_generator *g = ga_random_default_rng(&seed, 1), *np = ga_random_philox(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    ga_array p34 = rows_shell(GA_FLOAT64, 2, 3, 4, 0), p4 = rows_shell(GA_FLOAT64, 1, 4, 0, 0);
+    ga_array p0 = rows_shell(GA_FLOAT64, 0, 0, 0, 0), p20 = rows_shell(GA_FLOAT64, 2, 2, 0, 0);
+    ga_array pc = rows_shell(GA_COMPLEX128, 2, 2, 2, 0), pc0 = rows_shell(GA_COMPLEX128, 0, 0, 0, 0);
+    ga_array p32 = rows_shell(GA_FLOAT32, 2, 3, 2, 0), n21 = rows_shell(GA_INT64, 2, 2, 1, 0);
+    ga_array n2 = rows_shell(GA_INT32, 1, 2, 0, 0), n1 = rows_shell(GA_UINT8, 1, 1, 0, 0);
+    ga_array nf = rows_shell(GA_FLOAT64, 1, 2, 0, 0), nf0 = rows_shell(GA_FLOAT64, 0, 0, 0, 0);
+    ga_array nu = rows_shell(GA_UINT64, 1, 2, 0, 0), nb = rows_shell(GA_BOOL, 1, 3, 0, 0);
+    const int64_t s53[2] = {5, 3}, s51[2] = {5, 1}, s2[1] = {2}, s7[1] = {7}, s423[3] = {4, 2, 3}, s23[2] = {2, 3};
+    const int64_t neg[2] = {5, -3}, big[GA_MAXDIMS] = {1};
+    const ga_operand ten = ga_operand_scalar(ga_int(10));
+#define MN ga_random_multinomial_array
+    /* n: NumPy's int64 cast (safe for arrays, int() for scalars) comes first */
+    CHECK_ERROR(MN(g, ga_operand_array(&nf), &p0, 0, NULL) == NULL, GA_ERROR_TYPE,
+                "ga_random_multinomial_array: Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+    CHECK_ERROR(MN(g, ga_operand_array(&nf0), &p34, 0, NULL) == NULL, GA_ERROR_TYPE,
+                "Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'");
+    CHECK_ERROR(MN(g, ga_operand_array(&nu), &p34, 0, NULL) == NULL, GA_ERROR_TYPE,
+                "Cannot cast array data from dtype('uint64') to dtype('int64') according to the rule 'safe'");
+    CHECK_ERROR(MN(g, ga_operand_scalar(ga_complex(1, 1)), &p34, 0, NULL) == NULL, GA_ERROR_TYPE,
+                "int() argument must be a string, a bytes-like object or a real number, not 'complex'");
+    CHECK_ERROR(MN(g, ga_operand_scalar(ga_float(NAN)), &p34, 0, NULL) == NULL, GA_ERROR_VALUE,
+                "cannot convert float NaN to integer");
+    CHECK_ERROR(MN(g, ga_operand_scalar(ga_float(-INFINITY)), &p34, 0, NULL) == NULL, GA_ERROR_OVERFLOW,
+                "cannot convert float infinity to integer");
+    CHECK_ERROR(MN(g, ga_operand_scalar(ga_float(9.3e18)), &p34, 0, NULL) == NULL, GA_ERROR_OVERFLOW,
+                "Python int too large to convert to C long");
+    CHECK_ERROR(MN(g, ga_operand_scalar(ga_uint(UINT64_MAX)), &p34, 0, NULL) == NULL, GA_ERROR_OVERFLOW,
+                "Python int too large to convert to C long");
+    CHECK_ERROR(MN(g, ga_operand_array(NULL), &p34, 0, NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_random_multinomial_array: n is NULL");
+    /* pvals: NULL, its float64 cast, then its dimensions */
+    CHECK_ERROR(MN(g, ten, NULL, 0, NULL) == NULL, GA_ERROR_NULL_INPUT, "pvals is NULL");
+    CHECK_ERROR(MN(g, ten, &pc, 0, NULL) == NULL, GA_ERROR_TYPE,
+                "Cannot cast array data from dtype('complex128') to dtype('float64') according to the rule 'safe'");
+    CHECK_ERROR(MN(g, ten, &pc0, 0, NULL) == NULL, GA_ERROR_TYPE,
+                "Cannot cast scalar from dtype('complex128') to dtype('float64') according to the rule 'safe'");
+    CHECK_ERROR(MN(g, ten, &p0, 0, NULL) == NULL, GA_ERROR_VALUE,
+                "pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.");
+    CHECK_ERROR(ga_random_multinomial(g, 10, &p20, 1, s2) == NULL, GA_ERROR_VALUE,
+                "ga_random_multinomial: pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.");
+    /* the vector path's shapes: np.broadcast(n, pvals[..., 0], size) and the size */
+    CHECK_ERROR(ga_random_multinomial(g, 10, &p34, 2, s51) == NULL, GA_ERROR_VALUE,
+                "ga_random_multinomial: Output size (5, 1) is not compatible with broadcast dimensions of inputs (5, 3).");
+    CHECK_ERROR(ga_random_multinomial(g, 10, &p34, 1, s2) == NULL, GA_ERROR_SHAPE,
+                "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 1 with shape (3,) "
+                "and arg 2 with shape (2,).");
+    CHECK_ERROR(ga_random_multinomial(g, 10, &p34, 0, s2) == NULL, GA_ERROR_VALUE,
+                "Output size () is not compatible with broadcast dimensions of inputs (3,).");
+    CHECK_ERROR(MN(g, ga_operand_array(&n2), &p34, 0, NULL) == NULL, GA_ERROR_SHAPE,
+                "Mismatch is between arg 0 with shape (2,) and arg 1 with shape (3,).");
+    CHECK_ERROR(MN(g, ga_operand_array(&n1), &p32, 1, s7) == NULL, GA_ERROR_SHAPE,
+                "Mismatch is between arg 1 with shape (3,) and arg 2 with shape (7,).");
+    CHECK_ERROR(ga_random_multinomial(g, 10, &p34, 2, neg) == NULL, GA_ERROR_VALUE, "negative dimensions are not allowed");
+    CHECK_ERROR(ga_random_multinomial(g, 10, &p4, GA_MAXDIMS, big) == NULL, GA_ERROR_VALUE, "size must have 0 to 31 dimensions");
+    CHECK_ERROR(ga_random_multinomial(g, 10, &p4, -1, s2) == NULL, GA_ERROR_VALUE, "size must have 0 to 31 dimensions");
+    /* shapes that pass meet the generator's check: NumPy's Philox draws on the host only */
+    CHECK_ERROR(ga_random_multinomial(np, 10, &p34, 2, s53) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy) bit generator");
+    CHECK_ERROR(MN(np, ga_operand_array(&n21), &p34, 0, NULL) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy)");
+    CHECK_ERROR(MN(np, ga_operand_array(&n21), &p34, 3, s423) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy)");
+    CHECK_ERROR(MN(np, ga_operand_array(&n21), &p34, 2, s23) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy)");
+    CHECK_ERROR(MN(np, ga_operand_array(&nb), &p4, 2, s53) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy)");
+    CHECK_ERROR(MN(np, ga_operand_array(&n2), &p4, 0, NULL) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy)");
+    CHECK_ERROR(MN(np, ga_operand_scalar(ga_float(2.9)), &p4, 1, s7) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy)");
+    n2.device = 1;
+    CHECK_ERROR(MN(g, ga_operand_array(&n2), &p4, 0, NULL) == NULL, GA_ERROR_DEVICE, "n is on device 1, pvals on device 0");
+#undef MN
+    /* dirichlet: NumPy 2's alpha is 1-d (len(alpha), then PyArray_FROMANY's 1-d rule, then its cast) */
+    ga_array a0 = rows_shell(GA_FLOAT64, 0, 0, 0, 0), a2 = rows_shell(GA_FLOAT64, 2, 2, 3, 0);
+    ga_array ac = rows_shell(GA_COMPLEX64, 1, 3, 0, 0), a3 = rows_shell(GA_FLOAT64, 1, 3, 0, 0);
+    CHECK_ERROR(ga_random_dirichlet(g, NULL, 0, NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_random_dirichlet: alpha is NULL");
+    CHECK_ERROR(ga_random_dirichlet(g, &a0, 0, NULL) == NULL, GA_ERROR_TYPE, "ga_random_dirichlet: len() of unsized object");
+    CHECK_ERROR(ga_random_dirichlet(g, &a2, 1, s2) == NULL, GA_ERROR_VALUE, "ga_random_dirichlet: object too deep for desired array");
+    CHECK_ERROR(ga_random_dirichlet(g, &ac, 1, s2) == NULL, GA_ERROR_TYPE,
+                "Cannot cast array data from dtype('complex64') to dtype('float64') according to the rule 'safe'");
+    CHECK_ERROR(ga_random_dirichlet(g, &a3, 2, neg) == NULL, GA_ERROR_VALUE, "negative dimensions are not allowed");
+    CHECK_ERROR(ga_random_dirichlet(g, &a3, GA_MAXDIMS, big) == NULL, GA_ERROR_VALUE, "size must have 0 to 31 dimensions");
+    CHECK_ERROR(ga_random_dirichlet(np, &a3, 1, s2) == NULL, GA_ERROR_NOT_IMPLEMENTED, "Philox (NumPy) bit generator");
+    CHECK(state_moved_by(&before, g, 0), "failed multinomial and dirichlet calls take no words");
+    ga_generator_release(g), ga_generator_release(np);
+}
+
+/* a (rows of k int64 counts): row i within its pvals row pv[i % np] (a
+   category of probability 0 never drawn, NumPy's last one excepted) and
+   summing to ns[i / n_every]. */
+static bool multinomial_rows_ok(const int64_t *a, int64_t rows, int64_t k, const double *pv, int64_t np, const int64_t *ns,
+                                int64_t n_every)
+{
+    for (int64_t i = 0; i < rows; i++) {
+        const double *p = pv + (i % np) * k;
+        int64_t sum = 0;
+        for (int64_t j = 0; j < k; j++) {
+            if (a[i * k + j] < 0 || (p[j] == 0 && j + 1 < k && a[i * k + j] != 0)) return false;
+            sum += a[i * k + j];
+        }
+        if (sum != ns[i / n_every]) return false;
+    }
+    return true;
+}
+
+/* pvals (3, 4) with size (5, 3) and with no size: shape (5, 3, 4) and (3,
+   4), row i of the last axis drawing from pvals row i (their zeros in
+   other places), summing to n; the generator moves on by a block a row. */
+DEVICE_TEST(random_device_multinomial_nd_pvals)
+{
+    const uint32_t seed = 71;
+    const int64_t p34[2] = {3, 4}, s53[2] = {5, 3}, n = 25;
+    const double pv[12] = {0.5, 0.5, 0, 0, 0, 0.25, 0.75, 0, 0, 0, 0.3, 0.7};
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *p = ga_from_host(pv, 2, p34, GA_FLOAT64);
+    for (int t = 0; t < 2; t++) {
+        ga_random_state before;
+        CHECK_OK(ga_random_get_state(g, &before));
+        ga_array *a = t ? ga_random_multinomial(g, n, p, 0, NULL) : ga_random_multinomial(g, n, p, 2, s53);
+        const int64_t rows = t ? 3 : 15;
+        int64_t *v = a ? fetch(a) : NULL;
+        const bool shaped = a && (t ? ga_ndim(a) == 2 && ga_shape(a)[0] == 3 && ga_shape(a)[1] == 4
+                                    : ga_ndim(a) == 3 && ga_shape(a)[0] == 5 && ga_shape(a)[1] == 3 && ga_shape(a)[2] == 4);
+        CHECK(shaped && v, "multinomial(25, pvals (3, 4), size %s): shape %s: %s", t ? "None" : "(5, 3)",
+              t ? "(3, 4)" : "(5, 3, 4)", ga_last_error_message());
+        CHECK(shaped && v && multinomial_rows_ok(v, rows, 4, pv, 3, &n, rows), "%s: each row from its pvals row, summing to 25",
+              t ? "no size" : "size (5, 3)");
+        CHECK(state_moved_by(&before, g, 4 * (uint64_t)rows), "a block a row (%lld rows)", (long long)rows);
+        free(v);
+        ga_release(a);
+    }
+    /* the same through the array API with a scalar and a 0-d n */
+    const int64_t n0 = 25;
+    ga_array *nz = ga_from_host(&n0, 0, NULL, GA_INT64);
+    ga_array *b = ga_random_multinomial_array(g, ga_operand_array(nz), p, 2, s53);
+    int64_t *bv = b ? fetch(b) : NULL;
+    CHECK(bv && ga_ndim(b) == 3 && multinomial_rows_ok(bv, 15, 4, pv, 3, &n, 15), "a 0-d n: rows summing to 25: %s",
+          ga_last_error_message());
+    free(bv);
+    ga_release(b), ga_release(nz), ga_release(p);
+    ga_generator_release(g);
+}
+
+/* n (2, 1) with pvals (3, 4): shape (2, 3, 4), row (i, j) summing to n[i]
+   from pvals row j; with size (4, 2, 3): (4, 2, 3, 4). */
+DEVICE_TEST(random_device_multinomial_array_n)
+{
+    const uint32_t seed = 72;
+    const int64_t n21[2] = {2, 1}, p34[2] = {3, 4}, s423[3] = {4, 2, 3}, nv[2] = {10, 1000}, nrep[8] = {10, 1000, 10, 1000, 10, 1000, 10, 1000};
+    const double pv[12] = {0.1, 0.2, 0.3, 0.4, 0, 0.5, 0, 0.5, 1, 0, 0, 0};
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *n = ga_from_host(nv, 2, n21, GA_INT64), *p = ga_from_host(pv, 2, p34, GA_FLOAT64);
+    ga_array *n16 = n ? ga_astype(n, GA_INT16) : NULL; /* (int16: cast safely) */
+    ga_array *a = ga_random_multinomial_array(g, ga_operand_array(n), p, 0, NULL);
+    int64_t *av = a ? fetch(a) : NULL;
+    CHECK(av && ga_ndim(a) == 3 && ga_shape(a)[0] == 2 && ga_shape(a)[1] == 3 && ga_shape(a)[2] == 4 &&
+              multinomial_rows_ok(av, 6, 4, pv, 3, nv, 3),
+          "n (2, 1), pvals (3, 4): shape (2, 3, 4), rows summing to n[i]: %s", ga_last_error_message());
+    CHECK(av && av[8] == 10 && av[20] == 1000, "pvals row [1, 0, 0, 0]: all n in the first category");
+    ga_array *b = ga_random_multinomial_array(g, ga_operand_array(n), p, 3, s423);
+    int64_t *bv = b ? fetch(b) : NULL;
+    CHECK(bv && ga_ndim(b) == 4 && ga_shape(b)[0] == 4 && ga_shape(b)[3] == 4 && multinomial_rows_ok(bv, 24, 4, pv, 3, nrep, 3),
+          "n (2, 1), pvals (3, 4), size (4, 2, 3): shape (4, 2, 3, 4): %s", ga_last_error_message());
+    ga_array *c = n16 ? ga_random_multinomial_array(g, ga_operand_array(n16), p, 0, NULL) : NULL;
+    int64_t *cv = c ? fetch(c) : NULL;
+    CHECK(cv && multinomial_rows_ok(cv, 6, 4, pv, 3, nv, 3), "an int16 n: rows summing to n[i]: %s", ga_last_error_message());
+    /* an n array with a 1-d pvals: shape n.shape + (k,) */
+    const int64_t four = 4;
+    ga_array *p4 = ga_from_host(pv, 1, &four, GA_FLOAT64);
+    ga_array *d = ga_random_multinomial_array(g, ga_operand_array(n), p4, 0, NULL);
+    int64_t *dv = d ? fetch(d) : NULL;
+    CHECK(dv && ga_ndim(d) == 3 && ga_shape(d)[0] == 2 && ga_shape(d)[1] == 1 && ga_shape(d)[2] == 4 &&
+              multinomial_rows_ok(dv, 2, 4, pv, 1, nv, 1),
+          "n (2, 1) with pvals (4,): shape (2, 1, 4), rows summing to n[i]: %s", ga_last_error_message());
+    /* a float scalar n is NumPy's int(n) */
+    ga_array *e = ga_random_multinomial_array(g, ga_operand_scalar(ga_float(7.9)), p, 0, NULL);
+    int64_t *ev = e ? fetch(e) : NULL;
+    const int64_t seven = 7;
+    CHECK(ev && multinomial_rows_ok(ev, 3, 4, pv, 3, &seven, 3), "n = 7.9: rows summing to 7: %s", ga_last_error_message());
+    free(av), free(bv), free(cv), free(dv), free(ev);
+    ga_release(a), ga_release(b), ga_release(c), ga_release(d), ga_release(e);
+    ga_release(n), ga_release(n16), ga_release(p), ga_release(p4);
+    ga_generator_release(g);
+}
+
+/* 20000 rows of n (20000, 1), n_i = 5 + i % 50, with pvals (2, 4): for each
+   pvals row and category j, sum_i X_ij within 5 standard errors of sum_i
+   n_i p_j (variance sum_i n_i p_j (1 - p_j)). */
+DEVICE_TEST(random_device_multinomial_nd_means)
+{
+    const uint32_t seed = 73;
+    enum { R = 20000, K = 4 };
+    const int64_t nshape[2] = {R, 1}, p24[2] = {2, K};
+    const double pv[2 * K] = {0.1, 0.2, 0.3, 0.4, 0.05, 0.6, 0.35, 0};
+    int64_t *nv = malloc(sizeof(int64_t) * R), ntotal = 0;
+    for (int64_t i = 0; i < R; i++) nv[i] = 5 + i % 50, ntotal += nv[i];
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_array *n = ga_from_host(nv, 2, nshape, GA_INT64), *p = ga_from_host(pv, 2, p24, GA_FLOAT64);
+    ga_array *a = ga_random_multinomial_array(g, ga_operand_array(n), p, 0, NULL);
+    int64_t *v = a ? fetch(a) : NULL;
+    const bool ok = v && ga_ndim(a) == 3 && ga_shape(a)[0] == R && ga_shape(a)[1] == 2 && ga_shape(a)[2] == K;
+    CHECK(ok, "n (20000, 1), pvals (2, 4): shape (20000, 2, 4): %s", ga_last_error_message());
+    for (int r = 0; ok && r < 2; r++)
+        for (int j = 0; j < K; j++) {
+            double sum = 0;
+            bool sums = true;
+            for (int64_t i = 0; i < R; i++) {
+                const int64_t *row = v + (i * 2 + r) * K;
+                sum += (double)row[j];
+                sums = sums && row[0] + row[1] + row[2] + row[3] == nv[i];
+            }
+            const double want = (double)ntotal * pv[r * K + j], se = sqrt((double)ntotal * pv[r * K + j] * (1 - pv[r * K + j]));
+            CHECK(sums, "pvals row %d: every row sums to its n", r);
+            CHECK(se > 0 ? fabs(sum - want) < 5 * se : sum == want, "pvals row %d category %d: %.0f counts, want %.0f (standard error %.1f)",
+                  r, j, sum, want, se);
+            printf("    multinomial(n (20000, 1), pvals row %d) category %d: z = %.2f\n", r, j, se > 0 ? (sum - want) / se : 0.0);
+        }
+    free(v), free(nv);
+    ga_release(a), ga_release(n), ga_release(p);
+    ga_generator_release(g);
+}
+
+/* A 1-d pvals with a scalar n draws as before (ga_random_multinomial of a
+   fresh generator of the same seed); the same pvals tiled to a row each,
+   and an n array of that n, draw the same values (each row its stream);
+   another seed draws others. */
+DEVICE_TEST(random_device_multinomial_1d_values_kept)
+{
+    const uint32_t seed = 74, other = 75;
+    enum { R = 1000, K = 5 };
+    const int64_t rows = R, k = K, rk[2] = {R, K};
+    const double pv[K] = {0.1, 0.15, 0.2, 0.25, 0.3};
+    double *tiled = malloc(sizeof(double) * R * K);
+    int64_t *ns = malloc(sizeof(int64_t) * R);
+    for (int64_t i = 0; i < R * K; i++) tiled[i] = pv[i % K];
+    for (int64_t i = 0; i < R; i++) ns[i] = 40;
+    ga_array *p = ga_from_host(pv, 1, &k, GA_FLOAT64), *pt = ga_from_host(tiled, 2, rk, GA_FLOAT64);
+    ga_array *n = ga_from_host(ns, 1, &rows, GA_INT64);
+    ga_array *r[5] = {NULL};
+    for (int t = 0; t < 5; t++) {
+        const uint32_t s = t == 4 ? other : seed;
+        ga_generator *g = ga_random_default_rng(&s, 1);
+        r[t] = t == 0 ? ga_random_multinomial(g, 40, p, 1, &rows)
+             : t == 1 ? ga_random_multinomial_array(g, ga_operand_scalar(ga_int(40)), p, 1, &rows)
+             : t == 2 ? ga_random_multinomial(g, 40, pt, 0, NULL)
+             : t == 3 ? ga_random_multinomial_array(g, ga_operand_array(n), p, 0, NULL)
+                      : ga_random_multinomial(g, 40, p, 1, &rows);
+        ga_generator_release(g);
+    }
+    int64_t *v[5] = {NULL};
+    for (int t = 0; t < 5; t++) v[t] = r[t] && ga_size(r[t]) == R * K ? fetch(r[t]) : NULL;
+    const size_t bytes = sizeof(int64_t) * R * K;
+    CHECK(v[0] && multinomial_rows_ok(v[0], R, K, pv, 1, ns, 1), "multinomial(40, pvals (5,), 1000): rows summing to 40: %s",
+          ga_last_error_message());
+    CHECK(v[0] && v[1] && memcmp(v[0], v[1], bytes) == 0, "the array API with a scalar n: the same values");
+    CHECK(v[0] && v[2] && memcmp(v[0], v[2], bytes) == 0, "pvals tiled to (1000, 5): the same values, row by row");
+    CHECK(v[0] && v[3] && memcmp(v[0], v[3], bytes) == 0, "an n array of 40s: the same values, row by row");
+    CHECK(v[0] && v[4] && memcmp(v[0], v[4], bytes) != 0, "another seed: other values");
+    for (int t = 0; t < 5; t++) free(v[t]), ga_release(r[t]);
+    free(tiled), free(ns);
+    ga_release(p), ga_release(pt), ga_release(n);
+}
+
+/* Empty sizes and parameters: no words taken, NumPy's shapes; the errors of
+   values, read on the host, in NumPy's order. */
+DEVICE_TEST(random_device_multinomial_nd_edges)
+{
+    const uint32_t seed = 76;
+    const int64_t p34[2] = {3, 4}, s03[2] = {0, 3}, p04[2] = {0, 4}, zero = 0, two = 2, p23[2] = {2, 3}, k3 = 3;
+    const double pv[12] = {0.25, 0.25, 0.25, 0.25, 0.5, 0.5, 0, 0, 0, 0, 0, 1};
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_random_state before;
+    CHECK_OK(ga_random_get_state(g, &before));
+    ga_array *p = ga_from_host(pv, 2, p34, GA_FLOAT64), *pe = ga_zeros(2, p04, GA_FLOAT64);
+    ga_array *ne = ga_zeros(1, &zero, GA_INT64), *p1 = p ? ga_reshape(p, 1, (const int64_t[]){12}) : NULL;
+    const int64_t four = 4;
+    ga_array *p4 = ga_from_host(pv, 1, &four, GA_FLOAT64);
+    ga_array *a = ga_random_multinomial(g, 5, p, 2, s03);
+    ga_array *b = ga_random_multinomial(g, 5, pe, 0, NULL);
+    ga_array *c = ga_random_multinomial_array(g, ga_operand_array(ne), p4, 0, NULL);
+    ga_array *d = ga_random_multinomial(g, 5, p4, 1, &zero);
+    ga_array *e = ga_random_multinomial_array(g, ga_operand_array(ne), p, 0, NULL); /* (0,) against (3,) */
+    CHECK(a && ga_ndim(a) == 3 && ga_shape(a)[0] == 0 && ga_shape(a)[1] == 3 && ga_shape(a)[2] == 4,
+          "pvals (3, 4), size (0, 3): shape (0, 3, 4): %s", ga_last_error_message());
+    CHECK(b && ga_ndim(b) == 2 && ga_shape(b)[0] == 0 && ga_shape(b)[1] == 4, "pvals (0, 4): shape (0, 4): %s", ga_last_error_message());
+    CHECK(c && ga_ndim(c) == 2 && ga_shape(c)[0] == 0 && ga_shape(c)[1] == 4, "n (0,), pvals (4,): shape (0, 4): %s",
+          ga_last_error_message());
+    CHECK(d && ga_ndim(d) == 2 && ga_shape(d)[0] == 0 && ga_shape(d)[1] == 4, "size (0,): shape (0, 4): %s", ga_last_error_message());
+    CHECK(e == NULL && ga_last_error() == GA_ERROR_SHAPE, "n (0,) with pvals (3, 4): a shape mismatch");
+    ga_clear_error();
+    CHECK(state_moved_by(&before, g, 0), "empty draws take no words");
+    ga_release(a), ga_release(b), ga_release(c), ga_release(d), ga_release(e);
+    /* values: bounds over all of pvals first, then each row's sum, then n */
+    const double over[6] = {0.5, 0.6, 0, 0.2, 0.3, 0.5}, nan_[6] = {0.2, 0.3, 0.5, 0.2, NAN, 0.5}, f32[3] = {0.7, 0.30001, 0};
+    const double fine[6] = {0.2, 0.3, 0.5, 0.5, 0.5, 0};
+    const int64_t nneg[2] = {3, -1};
+    ga_array *po = ga_from_host(over, 2, p23, GA_FLOAT64), *pn = ga_from_host(nan_, 2, p23, GA_FLOAT64);
+    ga_array *pf = ga_from_host(f32, 1, &k3, GA_FLOAT64), *pf32 = pf ? ga_astype(pf, GA_FLOAT32) : NULL;
+    ga_array *pf2 = pf32 ? ga_reshape(pf32, 2, (const int64_t[]){1, 3}) : NULL, *nn = ga_from_host(nneg, 1, &two, GA_INT64);
+    ga_array *pok = ga_from_host(fine, 2, p23, GA_FLOAT64);
+    CHECK_ERROR(ga_random_multinomial(g, 5, po, 0, NULL) == NULL, GA_ERROR_VALUE, "ga_random_multinomial: sum(pvals[...,:-1]) > 1.0");
+    CHECK_ERROR(ga_random_multinomial(g, 5, pn, 0, NULL) == NULL, GA_ERROR_VALUE, "pvals < 0, pvals > 1 or pvals contains NaNs");
+    CHECK_ERROR(ga_random_multinomial_array(g, ga_operand_array(nn), pn, 0, NULL) == NULL, GA_ERROR_VALUE,
+                "pvals < 0, pvals > 1 or pvals contains NaNs"); /* pvals before n */
+    CHECK_ERROR(ga_random_multinomial_array(g, ga_operand_array(nn), po, 0, NULL) == NULL, GA_ERROR_VALUE, "sum(pvals[...,:-1]) > 1.0");
+    CHECK_ERROR(ga_random_multinomial_array(g, ga_operand_array(nn), p1, 0, NULL) == NULL, GA_ERROR_VALUE, "sum(pvals[:-1]) > 1.0");
+    CHECK_ERROR(ga_random_multinomial_array(g, ga_operand_array(nn), pok, 0, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_random_multinomial_array: n < 0");
+    CHECK_ERROR(ga_random_multinomial(g, -1, p, 0, NULL) == NULL, GA_ERROR_VALUE, "ga_random_multinomial: n < 0");
+    CHECK_ERROR(ga_random_multinomial_array(g, ga_operand_scalar(ga_float(-1.5)), p, 0, NULL) == NULL, GA_ERROR_VALUE, "n < 0");
+    CHECK_ERROR(ga_random_multinomial(g, 5, pf32, 0, NULL) == NULL, GA_ERROR_VALUE,
+                "sum(pvals[:-1].astype(np.float64)) > 1.0. The pvals array is cast to 64-bit floating point prior to checking "
+                "the sum. Precision changes when casting may cause problems even if the sum of the original pvals is valid.");
+    CHECK_ERROR(ga_random_multinomial(g, 5, pf2, 0, NULL) == NULL, GA_ERROR_VALUE, "sum(pvals[...,:-1].astype(np.float64)) > 1.0.");
+    CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
+    /* dirichlet: an empty alpha gives empty rows */
+    ga_array *ae = ga_zeros(1, &zero, GA_FLOAT64);
+    ga_array *f = ga_random_dirichlet(g, ae, 2, p23), *h = ga_random_dirichlet(g, ae, 0, NULL);
+    CHECK(f && ga_ndim(f) == 3 && ga_shape(f)[0] == 2 && ga_shape(f)[1] == 3 && ga_shape(f)[2] == 0 && h && ga_ndim(h) == 1 &&
+              ga_shape(h)[0] == 0,
+          "dirichlet([]): shapes (2, 3, 0) and (0,): %s", ga_last_error_message());
+    CHECK(state_moved_by(&before, g, 0), "dirichlet([]) takes no words");
+    ga_release(f), ga_release(h), ga_release(ae);
+    ga_release(po), ga_release(pn), ga_release(pf), ga_release(pf32), ga_release(pf2), ga_release(nn), ga_release(pok);
+    ga_release(p), ga_release(pe), ga_release(ne), ga_release(p1), ga_release(p4);
+    ga_generator_release(g);
 }
 
 /* ---- NumPy's Philox on the device --------------------------------------- */
