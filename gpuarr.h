@@ -24403,18 +24403,13 @@ static ga_status ga__choice_p(const char *func, const ga_array *p, int64_t n, do
     *out = NULL;
     if (p->ndim != 1) return ga__error(GA_ERROR_VALUE, func, "p must be 1-dimensional");
     if (p->size != n) return ga__error(GA_ERROR_VALUE, func, "a and p must have same size");
-    if (ga__is_complex(p->dtype))
-        return ga__error(GA_ERROR_TYPE, func,
-                         "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
-                         ga__dtype_names[p->dtype]);
+    if (ga__is_complex(p->dtype)) return ga__random_cast_error(func, p, "float64");
     double *h = ga__host_doubles(func, p);
     if (!h) return ga__t.error;
-    double sum = 0, carry = 0; /* Kahan's sum, as NumPy's */
+    const double sum = ga__kahan_sum(h, n); /* as NumPy's */
     bool negative = false;
     *nonzero = 0;
     for (int64_t i = 0; i < n; i++) {
-        const double y = h[i] - carry, t = sum + y;
-        carry = (t - sum) - y, sum = t;
         negative = negative || h[i] < 0;
         *nonzero += h[i] > 0;
     }
