@@ -131,107 +131,76 @@ GA_HD inline double ga__inv_triangular(double u, double left, double mode, doubl
 /* 2. The gamma family                                                       */
 /* ======================================================================== */
 
+/* The draws of precision F from a stream (uniform, normal, exponential):
+   the float64 forms take two words a value, the float32 ones one. */
+template <class F> struct ga__draws;
+template <> struct ga__draws<double> {
+    template <class S> GA_HD static double uniform(S &s) { return s.uniform64(); }
+    template <class S> GA_HD static double normal(S &s) { return s.normal64(); }
+    template <class S> GA_HD static double exponential(S &s) { return s.exponential64(); }
+};
+template <> struct ga__draws<float> {
+    template <class S> GA_HD static float uniform(S &s) { return s.uniform32(); }
+    template <class S> GA_HD static float normal(S &s) { return s.normal32(); }
+    template <class S> GA_HD static float exponential(S &s) { return s.exponential32(); }
+};
+
 /* Marsaglia and Tsang, "A simple method for generating gamma variables",
    ACM TOMS 26 (2000) 363-372: d (1 + c X)^3 for a normal X, squeezed, then
-   tested in logs. shape >= 1 (shape = 1 is taken by the exponential). */
-template <class S> GA_HD double ga__standard_gamma_mt(S &s, double shape)
+   tested in logs. shape >= 1 (shape = 1 is taken by the exponential). In
+   F throughout (standard_gamma(dtype=float32) computes in float). */
+template <class F, class S> GA_HD F ga__standard_gamma_mt(S &s, F shape)
 {
-    const double b = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * b);
+    const F b = shape - F(1) / F(3), c = F(1) / sqrt(F(9) * b);
     for (int tries = 0; tries < GA__RANDOM_MAX_TRIES; ++tries) {
-        const double x = s.normal64();
-        double v = 1.0 + c * x;
-        if (v <= 0.0)
+        const F x = ga__draws<F>::normal(s);
+        F v = F(1) + c * x;
+        if (v <= F(0))
             continue;
         v = v * v * v;
-        const double u = s.uniform64();
-        if (u < 1.0 - 0.0331 * (x * x) * (x * x))
+        const F u = ga__draws<F>::uniform(s);
+        if (u < F(1) - F(0.0331) * (x * x) * (x * x))
             return b * v;
-        if (log(u) < 0.5 * x * x + b * (1.0 - v + log(v)))
+        if (log(u) < F(0.5) * x * x + b * (F(1) - v + log(v)))
             return b * v;
     }
-    return (double)NAN;
+    return F(NAN);
 }
 
 /* shape < 1, NumPy's rejection from the mixture of U^(1/shape) (U <= 1 -
    shape) and a transformed exponential, against an exponential (after
    Devroye, Non-Uniform Random Variate Generation, 1986, IX.6). */
-template <class S> GA_HD double ga__standard_gamma_small(S &s, double shape)
+template <class F, class S> GA_HD F ga__standard_gamma_small(S &s, F shape)
 {
     for (int tries = 0; tries < GA__RANDOM_MAX_TRIES; ++tries) {
-        const double u = s.uniform64(), v = s.exponential64();
-        if (u <= 1.0 - shape) {
-            const double x = pow(u, 1.0 / shape);
+        const F u = ga__draws<F>::uniform(s), v = ga__draws<F>::exponential(s);
+        if (u <= F(1) - shape) {
+            const F x = pow(u, F(1) / shape);
             if (x <= v)
                 return x;
         } else {
-            const double y = -log((1.0 - u) / shape);
-            const double x = pow(1.0 - shape + shape * y, 1.0 / shape);
+            const F y = -log((F(1) - u) / shape);
+            const F x = pow(F(1) - shape + shape * y, F(1) / shape);
             if (x <= v + y)
                 return x;
         }
     }
-    return (double)NAN;
+    return F(NAN);
 }
 
-/* standard_gamma(shape): 0 for shape 0, an exponential for 1, below 1
+/* standard_gamma(shape) in F: 0 for shape 0, an exponential for 1, below 1
    ga__standard_gamma_small, above Marsaglia-Tsang; NaN for NaN. Valid:
    shape >= 0 ("shape < 0"). */
-template <class S> GA_HD double ga__random_standard_gamma(S &s, double shape)
+template <class F, class S> GA_HD F ga__standard_gamma(S &s, F shape)
 {
-    if (shape == 1.0)
-        return s.exponential64();
-    if (shape == 0.0)
-        return 0.0;
-    return shape < 1.0 ? ga__standard_gamma_small(s, shape) : ga__standard_gamma_mt(s, shape);
+    if (shape == F(1))
+        return ga__draws<F>::exponential(s);
+    if (shape == F(0))
+        return F(0);
+    return shape < F(1) ? ga__standard_gamma_small<F>(s, shape) : ga__standard_gamma_mt<F>(s, shape);
 }
-
-/* The float32 forms (standard_gamma(dtype=float32)): the same algorithms
-   in float, from uniform32, normal32 and exponential32. */
-template <class S> GA_HD float ga__standard_gamma_mt_f(S &s, float shape)
-{
-    const float b = shape - 1.0f / 3.0f, c = 1.0f / sqrtf(9.0f * b);
-    for (int tries = 0; tries < GA__RANDOM_MAX_TRIES; ++tries) {
-        const float x = s.normal32();
-        float v = 1.0f + c * x;
-        if (v <= 0.0f)
-            continue;
-        v = v * v * v;
-        const float u = s.uniform32();
-        if (u < 1.0f - 0.0331f * (x * x) * (x * x))
-            return b * v;
-        if (logf(u) < 0.5f * x * x + b * (1.0f - v + logf(v)))
-            return b * v;
-    }
-    return NAN;
-}
-
-template <class S> GA_HD float ga__standard_gamma_small_f(S &s, float shape)
-{
-    for (int tries = 0; tries < GA__RANDOM_MAX_TRIES; ++tries) {
-        const float u = s.uniform32(), v = s.exponential32();
-        if (u <= 1.0f - shape) {
-            const float x = powf(u, 1.0f / shape);
-            if (x <= v)
-                return x;
-        } else {
-            const float y = -logf((1.0f - u) / shape);
-            const float x = powf(1.0f - shape + shape * y, 1.0f / shape);
-            if (x <= v + y)
-                return x;
-        }
-    }
-    return NAN;
-}
-
-/* standard_gamma(shape, dtype=float32). Valid as the double form. */
-template <class S> GA_HD float ga__random_standard_gamma_f(S &s, float shape)
-{
-    if (shape == 1.0f)
-        return s.exponential32();
-    if (shape == 0.0f)
-        return 0.0f;
-    return shape < 1.0f ? ga__standard_gamma_small_f(s, shape) : ga__standard_gamma_mt_f(s, shape);
-}
+template <class S> GA_HD double ga__random_standard_gamma(S &s, double shape) { return ga__standard_gamma<double>(s, shape); }
+template <class S> GA_HD float ga__random_standard_gamma_f(S &s, float shape) { return ga__standard_gamma<float>(s, shape); }
 
 /* gamma(shape, scale): scale standard_gamma(shape). Valid: shape >= 0
    ("shape < 0"), scale >= 0 ("scale < 0"). */
