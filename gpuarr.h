@@ -2545,7 +2545,7 @@ typedef enum ga_distribution {
    ValueError otherwise). dtype: GA_FLOAT32 or GA_FLOAT64 for the
    FLOATING results, GA_DTYPE_INVALID (or the result's dtype) for the
    others. Each parameter is checked with NumPy's words (GA_ERROR_VALUE
-   "scale < 0", "p <= 0, p > 1 or p is NaN", ...; arrays: "... contains
+   "scale < 0", "p < 0, p > 1 or p is NaN", ...; arrays: "... contains
    NaNs"), scalars on the host, arrays on the device before the draw (the
    call waits for that check). The draw itself is as the other draws: a
    new array on the current device and stream, g moved past the words it
@@ -3090,7 +3090,7 @@ enum {
      : (cons) == GA__CONS_BOUNDED_GT_0_1    ? ((v) > 0 && (v) <= 1 ? 0u : 1u)                         \
      : (cons) == GA__CONS_BOUNDED_LT_0_1    ? ((v) >= 0 && (v) < 1 ? 0u : 1u)                         \
      : (cons) == GA__CONS_GT_1              ? ((v) > 1 ? 0u : 1u)                                     \
-     : (cons) == GA__CONS_POISSON           ? ((v) > GA__POISSON_LAM_MAX ? 4u : (v) >= 0 ? 0u : 1u)   \
+     : (cons) == GA__CONS_POISSON           ? (isnan(v) ? 5u : (v) > GA__POISSON_LAM_MAX ? 4u : (v) >= 0 ? 0u : 1u) \
                                             : 0u)
 
 /* The `result` column of the ufunc lists: how a loop of dtype L reads and
@@ -5701,6 +5701,36 @@ static ga_status ga__broadcast_error(const char *func, int n, const int *ndims, 
         len = strlen(text);
     }
     return ga__error(GA_ERROR_SHAPE, func, "operands could not be broadcast together with shapes %s", text);
+}
+
+/* np.broadcast's message for arguments that do not broadcast: the
+   dimensions left to right (right-aligned to the longest shape), each
+   argument in order; the mismatch is between the argument that first set
+   the dimension to something other than 1 and the first that disagrees. */
+static ga_status ga__broadcast_mismatch_error(const char *func, int n, const int *ndims, const int64_t *const *shapes)
+{
+    int nd = 0;
+    for (int j = 0; j < n; j++) nd = ndims[j] > nd ? ndims[j] : nd;
+    for (int i = 0; i < nd; i++) {
+        int64_t dim = 1;
+        int from = 0;
+        for (int j = 0; j < n; j++) {
+            const int k = i + ndims[j] - nd;
+            if (k < 0 || shapes[j][k] == 1) continue;
+            if (dim == 1) {
+                dim = shapes[j][k], from = j;
+            } else if (shapes[j][k] != dim) {
+                char a[GA_MAXDIMS * 24], b[GA_MAXDIMS * 24];
+                ga__format_tuple(a, sizeof a, ndims[from], shapes[from]);
+                ga__format_tuple(b, sizeof b, ndims[j], shapes[j]);
+                return ga__error(GA_ERROR_SHAPE, func,
+                                 "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
+                                 "arg %d with shape %s and arg %d with shape %s.",
+                                 from, a, j, b);
+            }
+        }
+    }
+    return ga__broadcast_error(func, n, ndims, shapes);
 }
 
 /* a's byte strides broadcast to `ndim` dims (aligned at the last dim; 0
@@ -9199,25 +9229,7 @@ GPUARR_API ga_status ga_broadcast_arrays(int n, const ga_array *const *in, ga_ar
         ndims[i] = in[i]->ndim;
         shapes[i] = in[i]->shape;
     }
-    if (!ga__broadcast_shapes(n, ndims, shapes, &nd, shape, &bad)) {
-        int first = 0;
-        for (int i = 0; i < bad; i++) { /* NumPy names the first input the bad one disagrees with */
-            int tmp_nd, tmp_bad;
-            int64_t tmp[GA_MAXDIMS];
-            const int64_t *pair[2] = {shapes[i], shapes[bad]};
-            int pnd[2] = {ndims[i], ndims[bad]};
-            if (!ga__broadcast_shapes(2, pnd, pair, &tmp_nd, tmp, &tmp_bad)) {
-                first = i;
-                break;
-            }
-        }
-        char a[200], b[200];
-        ga__format_shape(a, sizeof a, ndims[first], shapes[first]);
-        ga__format_shape(b, sizeof b, ndims[bad], shapes[bad]);
-        return ga__error(GA_ERROR_SHAPE, func,
-                         "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg %d with shape %s and arg %d with shape %s.",
-                         first, a, bad, b);
-    }
+    if (!ga__broadcast_shapes(n, ndims, shapes, &nd, shape, &bad)) return ga__broadcast_mismatch_error(func, n, ndims, shapes);
     for (int i = 0; i < n; i++) {
         out[i] = ga__broadcast_view(func, in[i], nd, shape);
         if (!out[i]) {
@@ -23084,7 +23096,9 @@ GPUARR_API int ga_random_distribution_nparams(ga_distribution dist)
 }
 
 /* NumPy's ValueError for the violations `bad` of constraint `cons` by the
-   parameter `name` (a scalar: "is NaN"; an array: "contains NaNs"). */
+   parameter `name` (a scalar: "is NaN"; an array: "contains NaNs"; both
+   "contains NaNs" for p in (0, 1]). Poisson's lam: a scalar is checked
+   for < 0 or NaN (bit 1) first, an array for too large or NaN (bit 4). */
 static ga_status ga__random_constraint_error(const char *func, const char *name, int cons, unsigned bad, bool array)
 {
     const char *nan = array ? "contains NaNs" : "is NaN";
@@ -23096,13 +23110,13 @@ static ga_status ga__random_constraint_error(const char *func, const char *name,
                        : ga__error(GA_ERROR_VALUE, func, "%s <= 0", name);
     case GA__CONS_BOUNDED_0_1: return ga__error(GA_ERROR_VALUE, func, "%s < 0, %s > 1 or %s %s", name, name, name, nan);
     case GA__CONS_BOUNDED_GT_0_1:
-        return ga__error(GA_ERROR_VALUE, func, "%s <= 0, %s > 1 or %s %s", name, name, name, nan);
+        return ga__error(GA_ERROR_VALUE, func, "%s <= 0, %s > 1 or %s contains NaNs", name, name, name);
     case GA__CONS_BOUNDED_LT_0_1:
         return ga__error(GA_ERROR_VALUE, func, "%s < 0, %s >= 1 or %s %s", name, name, name, nan);
     case GA__CONS_GT_1: return ga__error(GA_ERROR_VALUE, func, "%s <= 1 or %s %s", name, name, nan);
     case GA__CONS_POISSON:
-        return bad & 4 ? ga__error(GA_ERROR_VALUE, func, "%s value too large", name)
-                       : ga__error(GA_ERROR_VALUE, func, "%s < 0 or %s %s", name, name, nan);
+        return (array ? bad & 4 : !(bad & 1)) ? ga__error(GA_ERROR_VALUE, func, "%s value too large", name)
+                                               : ga__error(GA_ERROR_VALUE, func, "%s < 0 or %s %s", name, name, nan);
     case GA__CONS_RANGE:
         if (bad & 2 && !(bad & 1)) return ga__error(GA_ERROR_VALUE, func, "high - low < 0");
         return ga__error(GA_ERROR_OVERFLOW, func, array ? "Range exceeds valid bounds" : "high - low range exceeds valid bounds");
@@ -23144,6 +23158,7 @@ typedef struct ga__random_args {
     int64_t shape[GA_MAXDIMS];
     double value[3];
     ga_array *array[3]; /* owned: C-contiguous float64 of `shape`, or NULL */
+    unsigned bad;       /* a scalar's violations beside array parameters (4 bits a parameter) */
 } ga__random_args;
 
 static void ga__random_args_release(ga__random_args *a)
@@ -23151,51 +23166,53 @@ static void ga__random_args_release(ga__random_args *a)
     for (int k = 0; k < 3; k++) ga_release(a->array[k]);
 }
 
-/* NumPy's error where the shapes of np.broadcast's arguments do not
-   broadcast: the first argument that meets an earlier one it does not
-   broadcast with. */
-static ga_status ga__random_broadcast_error(const char *func, int n, const int *ndims, const int64_t *const *shapes)
+/* How NumPy lines up a distribution's parameters for np.broadcast and its
+   checks: binomial takes p before n (ga__random_param_at); uniform
+   broadcasts low with the range high - low (np.subtract(high, low) first,
+   its ufunc error where they do not broadcast). */
+enum { GA__ARGS_P_FIRST = 1, GA__ARGS_RANGE = 2 };
+
+static int ga__random_args_order(ga_distribution d)
 {
-    int bad = 0, nd = 0;
-    int64_t out[GA_MAXDIMS];
-    for (int j = 1; j < n; j++)
-        for (int i = 0; i < j; i++) {
-            const int pair_nd[2] = {ndims[i], ndims[j]};
-            const int64_t *pair[2] = {shapes[i], shapes[j]};
-            if (ga__broadcast_shapes(2, pair_nd, pair, &nd, out, &bad)) continue;
-            char si[GA_MAXDIMS * 24], sj[GA_MAXDIMS * 24];
-            ga__format_shape(si, sizeof si, ndims[i], shapes[i]);
-            ga__format_shape(sj, sizeof sj, ndims[j], shapes[j]);
-            return ga__error(GA_ERROR_SHAPE, func,
-                             "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg %d "
-                             "with shape %s and arg %d with shape %s.",
-                             i, si, j, sj);
-        }
-    return ga__broadcast_error(func, n, ndims, shapes);
+    return d == GA_RANDOM_BINOMIAL ? GA__ARGS_P_FIRST : d == GA_RANDOM_UNIFORM ? GA__ARGS_RANGE : 0;
+}
+
+/* The parameter NumPy takes i-th. */
+static int ga__random_param_at(int order, int i)
+{
+    return order & GA__ARGS_P_FIRST && i < 2 ? 1 - i : i;
 }
 
 /* The output's shape: (ndim, shape), which the array parameters must
    broadcast to, or their broadcast shape where shape is NULL (NumPy's
    size=None). NumPy's errors, its arguments numbered as np.broadcast's:
    the size first where there is one, then each parameter (a scalar as
-   0-d). */
-static ga_status ga__random_shape(const char *func, int nparams, const ga_operand *params, int ndim,
+   0-d) in the `order` of ga__random_args_order. */
+static ga_status ga__random_shape(const char *func, int nparams, const ga_operand *params, int order, int ndim,
                                   const int64_t *shape, ga__random_args *args)
 {
-    int ndims[4], n = 0, bad = 0;
+    int ndims[4], n = 0, bad = 0, range_nd = 0;
     const int64_t *shapes[4];
+    int64_t range[GA_MAXDIMS];
     if (shape) {
         if (ndim < 0 || ndim > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "size must have 0 to %d dimensions", GA_MAXDIMS);
         for (int d = 0; d < ndim; d++)
             if (shape[d] < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
         ndims[n] = ndim, shapes[n++] = shape;
     }
-    for (int k = 0; k < nparams; k++) {
-        ndims[n] = params[k].array ? params[k].array->ndim : 0;
-        shapes[n++] = params[k].array ? params[k].array->shape : NULL;
+    for (int i = 0; i < nparams; i++) {
+        const ga_array *a = params[ga__random_param_at(order, i)].array;
+        ndims[n] = a ? a->ndim : 0;
+        shapes[n++] = a ? a->shape : NULL;
+    }
+    if (order & GA__ARGS_RANGE && (params[0].array || params[1].array)) { /* (..., low, high) -> (..., low, high - low) */
+        const int hl_nd[2] = {ndims[n - 1], ndims[n - 2]};
+        const int64_t *hl[2] = {shapes[n - 1], shapes[n - 2]};
+        if (!ga__broadcast_shapes(2, hl_nd, hl, &range_nd, range, &bad)) return ga__broadcast_error(func, 2, hl_nd, hl);
+        ndims[n - 1] = range_nd, shapes[n - 1] = range;
     }
     if (!ga__broadcast_shapes(n, ndims, shapes, &args->ndim, args->shape, &bad))
-        return ga__random_broadcast_error(func, n, ndims, shapes);
+        return ga__broadcast_mismatch_error(func, n, ndims, shapes);
     if (shape && (args->ndim != ndim || memcmp(args->shape, shape, (size_t)ndim * sizeof *shape) != 0)) {
         char want[GA_MAXDIMS * 24], got[GA_MAXDIMS * 24]; /* NumPy names the broadcast of size and parameters */
         ga__format_tuple(want, sizeof want, ndim, shape);
@@ -23207,9 +23224,11 @@ static ga_status ga__random_shape(const char *func, int nparams, const ga_operan
 }
 
 /* Parameter k: a scalar checked here, or an array made C-contiguous
-   float64 of the output's shape (its checks run on the device later). */
+   float64 of the output's shape (its checks run on the device later).
+   Beside array parameters a scalar's violations wait in args->bad: NumPy
+   then checks every parameter as an array, in order. */
 static ga_status ga__random_param(const char *func, const ga__distribution_info *info, int k, const ga_operand *op,
-                                  ga__random_args *args)
+                                  bool all_scalars, ga__random_args *args)
 {
     if (!op->array) {
         const ga_scalar sc = op->scalar;
@@ -23222,7 +23241,8 @@ static ga_status ga__random_param(const char *func, const ga__distribution_info 
             return ga__error(GA_ERROR_TYPE, func,
                              "Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'");
         const unsigned bad = GA__CONS_VIOLATION(info->cons[k], v);
-        if (bad) return ga__random_constraint_error(func, info->param[k], info->cons[k], bad, false);
+        if (bad && all_scalars) return ga__random_constraint_error(func, info->param[k], info->cons[k], bad, false);
+        args->bad |= bad << (4 * k);
         args->value[k] = v;
         return GA_OK;
     }
@@ -23277,7 +23297,8 @@ static ga_status ga__random_check_flags(const char *func, CUfunction f, int64_t 
 }
 
 /* The checks of the array parameters, in one kernel, and NumPy's error
-   for the first violation in parameter order. Waits for the kernel. */
+   for the first violation (a scalar's included) in NumPy's parameter
+   order. Waits for the kernel. */
 static ga_status ga__random_check_arrays(const char *func, ga_distribution d, const ga__random_args *args,
                                          ga__random_params *p)
 {
@@ -23288,17 +23309,22 @@ static ga_status ga__random_check_arrays(const char *func, ga_distribution d, co
     for (int k = 0; k < info->nparams; k++)
         if (args->array[k]) op |= info->cons[k] << (4 * k), any_array = true;
     if (rel && any_array) op |= rel << 12;
-    if (op == 0) return GA_OK;
-    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.check, "check", "float64", NULL, NULL);
-    uint32_t flags = 0;
-    p->op = op;
-    p->n = 1;
-    for (int k = 0; k < args->ndim; k++) p->n *= args->shape[k];
-    ga_status st = ga__random_check_flags(func, f, p->n, p, &flags);
-    p->op = 0;
-    for (int k = 0; st == GA_OK && k < 3; k++)
+    uint32_t flags = args->bad;
+    ga_status st = GA_OK;
+    if (op != 0 && flags == 0) {
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.check, "check", "float64", NULL, NULL);
+        p->op = op;
+        p->n = 1;
+        for (int k = 0; k < args->ndim; k++) p->n *= args->shape[k];
+        st = ga__random_check_flags(func, f, p->n, p, &flags);
+        p->op = 0;
+    }
+    const int order = ga__random_args_order(d);
+    for (int i = 0; st == GA_OK && i < info->nparams; i++) {
+        const int k = ga__random_param_at(order, i);
         if ((flags >> (4 * k)) & 15)
             return ga__random_constraint_error(func, info->param[k], info->cons[k], (flags >> (4 * k)) & 15, true);
+    }
     if (st == GA_OK && (flags >> 12)) return ga__random_constraint_error(func, "", rel, flags >> 12, true);
     return st;
 }
@@ -23342,11 +23368,14 @@ static ga_array *ga__random_distribution_out(ga_generator *g, ga_distribution d,
     /* the shape and the scalars first: their errors need no device */
     ga__random_args args;
     memset(&args, 0, sizeof args);
-    ga_status st = ga__random_shape(func, info->nparams, params, ndim, shape, &args);
+    const int order = ga__random_args_order(d);
+    ga_status st = ga__random_shape(func, info->nparams, params, order, ndim, shape, &args);
     bool all_scalars = true;
     for (int k = 0; k < info->nparams; k++) all_scalars = all_scalars && !params[k].array;
-    for (int k = 0; st == GA_OK && k < info->nparams; k++)
-        if (!params[k].array) st = ga__random_param(func, info, k, &params[k], &args);
+    for (int i = 0; st == GA_OK && i < info->nparams; i++) {
+        const int k = ga__random_param_at(order, i);
+        if (!params[k].array) st = ga__random_param(func, info, k, &params[k], all_scalars, &args);
+    }
     const int rel = ga__random_relation(d);
     if (st == GA_OK && rel && all_scalars) {
         const unsigned bad = ga__random_relation_violation(rel, args.value);
@@ -23354,7 +23383,7 @@ static ga_array *ga__random_distribution_out(ga_generator *g, ga_distribution d,
     }
     if (st == GA_OK) st = ga__bind(func, ga__t.device);
     for (int k = 0; st == GA_OK && k < info->nparams; k++)
-        if (params[k].array) st = ga__random_param(func, info, k, &params[k], &args);
+        if (params[k].array) st = ga__random_param(func, info, k, &params[k], all_scalars, &args);
     ga__random_params p;
     memset(&p, 0, sizeof p);
     for (int k = 0; k < 3; k++) {
@@ -23896,7 +23925,7 @@ static ga_array *ga__random_integers_array(const char *func, ga_generator *g, ga
     ga__random_bounds b;
     memset(&b, 0, sizeof b);
     ga_array *owned[2] = {NULL, NULL};
-    ga_status st = ga__random_shape(func, 2, params, ndim, shape, &args);
+    ga_status st = ga__random_shape(func, 2, params, 0, ndim, shape, &args);
     if (st == GA_OK) st = ga__random_bounds_init(func, dtype, endpoint, &low, &b);
     if (st == GA_OK) st = ga__bind(func, ga__t.device);
     b.n = 1;
@@ -24133,7 +24162,7 @@ static ga_status ga__multinomial_rows(const char *func, const ga_array *n, const
         const int64_t *shapes[3] = {n ? n->shape : NULL, pvals->shape, shape};
         int64_t b[GA_MAXDIMS];
         if (!ga__broadcast_shapes(count, ndims, shapes, &bnd, b, &bad))
-            return ga__random_broadcast_error(func, count, ndims, shapes);
+            return ga__broadcast_mismatch_error(func, count, ndims, shapes);
         if (shape && (bnd != r->nd || memcmp(b, shape, (size_t)bnd * sizeof *b) != 0)) {
             char want[GA_MAXDIMS * 24], got[GA_MAXDIMS * 24];
             ga__format_tuple(want, sizeof want, r->nd, shape);

@@ -900,9 +900,9 @@ TEST(random_distribution_errors_before_the_device)
     CHECK_ERROR(ga_random_weibull(g, -1, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_weibull: a < 0");
     CHECK_ERROR(ga_random_pareto(g, 0, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_pareto: a <= 0");
     CHECK_ERROR(ga_random_power(g, -1, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_power: a <= 0");
-    CHECK_ERROR(ga_random_geometric(g, 0, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_geometric: p <= 0, p > 1 or p is NaN");
-    CHECK_ERROR(ga_random_geometric(g, NAN, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
-    CHECK_ERROR(ga_random_geometric(g, 1.5, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_geometric(g, 0, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_geometric: p <= 0, p > 1 or p contains NaNs");
+    CHECK_ERROR(ga_random_geometric(g, NAN, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p contains NaNs");
+    CHECK_ERROR(ga_random_geometric(g, 1.5, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p contains NaNs");
     CHECK_ERROR(ga_random_uniform(g, -INFINITY, 0, 1, n4) == NULL, GA_ERROR_OVERFLOW,
                 "ga_random_uniform: high - low range exceeds valid bounds");
     CHECK_ERROR(ga_random_uniform(g, -1.5e308, 1.5e308, 1, n4) == NULL, GA_ERROR_OVERFLOW, "high - low range exceeds valid bounds");
@@ -954,9 +954,10 @@ TEST(random_distribution_errors_before_the_device)
     CHECK_ERROR(ga_random_poisson(g, 1e19, 1, n4) == NULL, GA_ERROR_VALUE, "lam value too large");
     CHECK_ERROR(ga_random_binomial(g, -1, 0.5, 1, n4) == NULL, GA_ERROR_VALUE, "ga_random_binomial: n < 0");
     CHECK_ERROR(ga_random_binomial(g, 5, 1.5, 1, n4) == NULL, GA_ERROR_VALUE, "p < 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_binomial(g, -1, 1.5, 1, n4) == NULL, GA_ERROR_VALUE, "p < 0, p > 1 or p is NaN"); /* p first */
     CHECK_ERROR(ga_random_negative_binomial(g, NAN, 0.5, 1, n4) == NULL, GA_ERROR_VALUE, "n must not be NaN");
     CHECK_ERROR(ga_random_negative_binomial(g, 0, 0.5, 1, n4) == NULL, GA_ERROR_VALUE, "n <= 0");
-    CHECK_ERROR(ga_random_negative_binomial(g, 3, 0, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p is NaN");
+    CHECK_ERROR(ga_random_negative_binomial(g, 3, 0, 1, n4) == NULL, GA_ERROR_VALUE, "p <= 0, p > 1 or p contains NaNs");
     CHECK_ERROR(ga_random_negative_binomial(g, 1e10, 1e-9, 1, n4) == NULL, GA_ERROR_VALUE,
                 "n too large or p too small, see Generator.negative_binomial Notes");
     CHECK_ERROR(ga_random_hypergeometric(g, 2, 3, 10, 1, n4) == NULL, GA_ERROR_VALUE, "ngood + nbad < nsample");
@@ -1151,8 +1152,8 @@ DEVICE_TEST(random_device_array_parameters)
     /* the size must be the broadcast shape */
     const int64_t wrong[2] = {2, 3}, bigger[3] = {4, 5, 3};
     CHECK_ERROR(ga_random_call(g, GA_RANDOM_NORMAL, p, 2, wrong, GA_DTYPE_INVALID) == NULL, GA_ERROR_SHAPE,
-                "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape (2,3) "
-                "and arg 1 with shape (5,1).");
+                "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape (2, 3) "
+                "and arg 1 with shape (5, 1).");
     CHECK_ERROR(ga_random_call(g, GA_RANDOM_NORMAL, p, 1, three, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
                 "Output size (3,) is not compatible with broadcast dimensions of inputs (5, 3).");
     ga_array *big = ga_random_call(g, GA_RANDOM_NORMAL, p, 3, bigger, GA_DTYPE_INVALID); /* leading dims of the size */
@@ -1174,6 +1175,31 @@ DEVICE_TEST(random_device_array_parameters)
     const ga_operand tri[3] = {ga_operand_array(s1), ga_operand_scalar(ga_float(0)), ga_operand_scalar(ga_float(3))};
     CHECK_ERROR(ga_random_call(g, GA_RANDOM_TRIANGULAR, tri, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
                 "left > mode");
+    /* NumPy's order: binomial takes p before n; uniform broadcasts low with
+       high - low; beside an array a scalar is checked as an array, in order */
+    const double lam[2] = {4, NAN};
+    const int64_t two = 2, four = 4, five = 5, c31[2] = {3, 1};
+    ga_array *lams = ga_from_host(lam, 1, &two, GA_FLOAT64), *n31 = ga_zeros(2, c31, GA_FLOAT64);
+    ga_array *p4 = ga_full(1, &four, ga_float(0.5), GA_FLOAT64), *ns = ga_full(1, three, ga_float(-1), GA_FLOAT64);
+    const ga_operand pois[1] = {ga_operand_array(lams)};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_POISSON, pois, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_random_poisson: lam value too large"); /* an array's NaN fails lam <= max first */
+    const ga_operand bin[2] = {ga_operand_array(n31), ga_operand_array(p4)};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_BINOMIAL, bin, 1, &five, GA_DTYPE_INVALID) == NULL, GA_ERROR_SHAPE,
+                "Mismatch is between arg 0 with shape (5,) and arg 1 with shape (4,).");
+    const ga_operand uni[2] = {ga_operand_array(n31), ga_operand_array(p4)};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_UNIFORM, uni, 1, &five, GA_DTYPE_INVALID) == NULL, GA_ERROR_SHAPE,
+                "Mismatch is between arg 0 with shape (5,) and arg 2 with shape (3, 4).");
+    const ga_operand uni_bad[2] = {ga_operand_array(q), ga_operand_array(p4)};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_UNIFORM, uni_bad, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_SHAPE,
+                "operands could not be broadcast together with shapes (4,) (3,)");
+    const ga_operand bin_nan[2] = {ga_operand_array(ns), ga_operand_scalar(ga_float(NAN))};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_BINOMIAL, bin_nan, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_random_binomial: p < 0, p > 1 or p contains NaNs");
+    const ga_operand bin_n[2] = {ga_operand_array(ns), ga_operand_scalar(ga_float(0.5))};
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_BINOMIAL, bin_n, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_random_binomial: n < 0");
+    ga_release(lams), ga_release(n31), ga_release(p4), ga_release(ns);
     CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
     const ga_operand nan_ok[2] = {ga_operand_scalar(ga_float(0)), ga_operand_array(s2)};
     ga_array *b = ga_random_call(g, GA_RANDOM_NORMAL, nan_ok, 0, NULL, GA_DTYPE_INVALID); /* NaN passes, as NumPy's */
