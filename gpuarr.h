@@ -2773,10 +2773,17 @@ GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scala
 GPUARR_API ga_array *ga_random_integers_array(ga_generator *g, ga_operand low, ga_operand high, int ndim,
                                               const int64_t *shape, ga_dtype dtype, bool endpoint);
 
-/* Permutations. Each draws one raw 64-bit key a position (two words) and
-   orders the positions by key, ties by position (a stable sort): every
-   order of n positions is equally likely up to the chance of a tie, below
-   n**2 / 2**65.
+/* Permutations. permutation, permutation(x), shuffle and choice without
+   replacement and p order n positions by iid keys, each run of tied keys
+   in a uniformly random order, so every order is exactly equally likely:
+   with the default bit generator and n < 2**32, one uint32 key a position
+   (integers' fixed draw: n words), sorted stably, then each run of equal
+   keys shuffled (Fisher-Yates, Lemire's draws) from the element stream of
+   its first sorted position, the generator moving on by n blocks from its
+   next whole block (as element draws do; about n**2 / 2**33 tied pairs).
+   Otherwise, and in permuted, one raw 64-bit key a position (two words),
+   ties by position (a stable sort): uniform up to the chance of a tie,
+   below n**2 / 2**65.
    numpy.random.Generator.permutation(n): a random order of 0..n-1, a new
    1-d int64 array (empty for n <= 0, as NumPy's arange(n)). */
 GPUARR_API ga_array *ga_random_permutation(ga_generator *g, int64_t n);
@@ -22747,6 +22754,7 @@ static struct {
     CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4], multinomial, dirichlet;
     CUkernel check_bounds, bounded[4]; /* integers with array bounds */
     CUkernel mvhg[2]; /* multivariate_hypergeometric: [GA_MVHG_MARGINALS], [GA_MVHG_COUNT] */
+    CUkernel ties; /* permutations: the shuffles of tied 32-bit keys */
     CUkernel philox64_random[2], philox64_integers[4]; /* NumPy's Philox */
 } ga__random_kernels;
 
@@ -23909,9 +23917,56 @@ static ga_array *ga__random_keys(const char *func, ga_generator *g, int ndim, co
     return ga__random_integers(func, g, ga_int(0), ga_uint(UINT64_MAX), ndim, shape, GA_UINT64, true);
 }
 
-/* A random order of 0..n-1: the stable argsort of n keys. */
+/* The tie kernel over the n = order's size sorted uint32 keys and their
+   stable indices (device addresses): order gets the indices as int64, each
+   run of equal keys shuffled from its first position's element stream
+   (kernels/random.cu's ga_random_ties_int64_philox4x32); g moves on by n
+   blocks from its next whole block, as element draws do. */
+static ga_status ga__random_shuffle_ties(const char *func, ga_generator *g, ga_array *order, uint64_t keys, uint64_t vals)
+{
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    p.array[0] = (const double *)(uintptr_t)keys; /* (uint32 words: the pointer fields reused) */
+    p.array[1] = (const double *)(uintptr_t)vals;
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.ties, "ties", "int64", NULL, "philox4x32");
+    return ga__random_streams(func, g, f, order, order->size, &p, NULL);
+}
+
+/* A random order of 0..n-1, n < 2**32, from the default bit generator: n
+   uint32 keys (integers' fixed draw: n words), their stable argsort (CUB,
+   4-byte keys with uint32 indices), then each run of equal keys shuffled
+   uniformly (ga__random_shuffle_ties: n blocks). iid keys in a uniformly
+   random order within ties give every order the same chance. */
+static ga_array *ga__random_order32(const char *func, ga_generator *g, int64_t n)
+{
+    ga_array *keys = ga__random_integers(func, g, ga_int(0), ga_uint(UINT32_MAX), 1, &n, GA_UINT32, true);
+    ga_array *order = keys ? ga__new_on_current(func, 1, &n, GA_INT64) : NULL;
+    if (!order || n == 0) {
+        ga_release(keys);
+        return order;
+    }
+    ga__scratch s = {keys->device, 0, {NULL}};
+    const size_t bytes = (size_t)n * 4;
+    uint64_t k = keys->data, alt = ga__scratch_alloc(func, &s, bytes);
+    uint64_t vals = alt ? ga__scratch_alloc(func, &s, bytes) : 0, valt = vals ? ga__scratch_alloc(func, &s, bytes) : 0;
+    ga_status st = valt ? GA_OK : ga__t.error;
+    if (st == GA_OK) st = ga__sort_keys(func, keys->device, 4, n, &k, alt, &vals, valt);
+    if (st == GA_OK) st = ga__random_shuffle_ties(func, g, order, k, vals);
+    ga__scratch_free(&s); /* (stream-ordered: the kernels have them) */
+    ga_release(keys);
+    if (st != GA_OK) {
+        ga_release(order);
+        return NULL;
+    }
+    return order;
+}
+
+/* A random order of 0..n-1: through 32-bit keys (ga__random_order32) where
+   uint32 indices hold n and g is the default bit generator, else the
+   stable argsort of n 64-bit keys (two words each). */
 static ga_array *ga__random_order(const char *func, ga_generator *g, int64_t n)
 {
+    if (n < ((int64_t)1 << 32) && (!g || g->state.bit_generator == GA_PHILOX4X32)) return ga__random_order32(func, g, n);
     ga_array *keys = ga__random_keys(func, g, 1, &n);
     ga_array *order = keys ? ga__sort(func, keys, 0, true) : NULL;
     ga_release(keys);
