@@ -36,6 +36,9 @@
                                              widened, each run of tied keys
                                              shuffled from its first
                                              position's stream
+     ga_random_first_draws_uint32            choice without replacement: the
+                                             first occurrences among sorted
+                                             draws, flagged in draw order
 
    NumPy's Philox (Philox4x64-10), NumPy's streams bit for bit:
      ga_random_<random|integers>_<t>_philox4x64   random() and integers over
@@ -548,6 +551,23 @@ GA_KERNEL GA_KERNEL_NAME(random, ties, int64, philox4x32)(int64_t *out, ga__rand
         }
         for (int64_t j = 0; j < len; ++j)
             out[i + j] = run[j];
+    }
+}
+
+/* choice without replacement by sequential sampling (gpuarr.h's
+   ga__choice_sequential): p.array[0] holds the p.n draws sorted (uint32),
+   p.array[1] their positions in draw order, stably (uint32), p.array[2]
+   gets the draws back in draw order (uint32; not p.array[0]), and
+   flags[position] is 1 where the draw is its value's first occurrence
+   (the first of its run of equal values), else 0. */
+GA_KERNEL GA_KERNEL_NAME3(random, first_draws, uint32)(uint8_t *flags, ga__random_params p)
+{
+    const uint32_t *sorted = (const uint32_t *)(uintptr_t)p.array[0], *pos = (const uint32_t *)(uintptr_t)p.array[1];
+    uint32_t *drawn = (uint32_t *)(uintptr_t)p.array[2];
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        const uint32_t v = sorted[i], at = pos[i];
+        drawn[at] = v;
+        flags[at] = i == 0 || sorted[i - 1] != v ? 1 : 0;
     }
 }
 

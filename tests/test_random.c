@@ -2092,15 +2092,15 @@ DEVICE_TEST(random_device_distributions_pass_their_statistical_tests)
 DEVICE_TEST(random_device_choice)
 {
     const uint32_t seed = 321;
-    const int64_t shape[2] = {3, 5}, n15 = 15, n7 = 7;
-    /* with replacement: integers(0, a); without: the head of a permutation */
+    const int64_t shape[2] = {3, 5}, n15 = 15, n7 = 13;
+    /* with replacement: integers(0, a); without, above a / 4: the head of a permutation */
     ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
     ga_array *c1 = ga_random_choice(g, 1000, 2, shape, true, NULL), *i1 = ga_random_integers(h, ga_int(0), ga_int(1000), 1, &n15, GA_INT64, false);
     ga_array *c2 = ga_random_choice(g, 50, 1, &n7, false, NULL), *p2 = ga_random_permutation(h, 50);
     int64_t *a1 = c1 ? fetch(c1) : NULL, *b1 = i1 ? fetch(i1) : NULL, *a2 = c2 ? fetch(c2) : NULL, *b2 = p2 ? fetch(p2) : NULL;
     CHECK(a1 && b1 && ga_ndim(c1) == 2 && memcmp(a1, b1, 15 * 8) == 0, "choice(1000, (3, 5)) is integers(0, 1000): %s",
           ga_last_error_message());
-    CHECK(a2 && b2 && memcmp(a2, b2, 7 * 8) == 0, "choice(50, 7, replace=False) is permutation(50)[:7]: %s",
+    CHECK(a2 && b2 && memcmp(a2, b2, 13 * 8) == 0, "choice(50, 13, replace=False) is permutation(50)[:13]: %s",
           ga_last_error_message());
     free(a1), free(b1), free(a2), free(b2);
     ga_release(c1), ga_release(i1), ga_release(c2), ga_release(p2);
@@ -2164,6 +2164,115 @@ DEVICE_TEST(random_device_choice)
     ga_release(none), ga_release(scalar), ga_release(e), ga_release(ps), ga_release(pn), ga_release(pq), ga_release(p2d);
     ga_release(p), ga_release(x), ga_release(flat);
     ga_generator_release(g), ga_generator_release(h);
+}
+
+/* The draws of sequential sampling hold k distinct values with all but a
+   negligible chance: m >= k, below 2**32, and the expected distinct values
+   n (1 - e**(-m/n)) at least k and eight standard deviations (sqrt(k**2 /
+   2n), the duplicates' about). */
+TEST(random_choice_draws_margin)
+{
+    static const int64_t cases[][2] = {{4, 1}, {1000, 250}, {1001, 7}, {10000000, 1000000}, {10000000, 2500000},
+                                       {(int64_t)1 << 31, 1}, {4294967295ll, 1073741823ll}, {100, 25}};
+    for (int c = 0; c < COUNT(cases); c++) {
+        const int64_t n = cases[c][0], k = cases[c][1], m = ga__choice_draws(n, k);
+        const double dn = (double)n, distinct = dn * -expm1(-(double)m / dn), sd = sqrt((double)k * (double)k / (2 * dn));
+        CHECK(m >= k && m <= (int64_t)UINT32_MAX && distinct >= (double)k + 8 * sd,
+              "choice(%lld, %lld): %lld draws, %.1f distinct expected", (long long)n, (long long)k, (long long)m, distinct);
+    }
+}
+
+/* choice(n, k, replace=False) by sequential sampling on the host, n not a
+   power of two: m = ga__choice_draws(n, k) values of integers(0, n), value
+   i Lemire's draw from its own stream at state s, their first k distinct
+   values in draw order (*distinct: how many there were). */
+static int64_t *host_sequential(const ga_random_state *s, int64_t n, int64_t k, int64_t *distinct)
+{
+    const int64_t m = ga__choice_draws(n, k);
+    uint8_t *seen = calloc((size_t)n, 1);
+    int64_t *out = malloc(sizeof(int64_t) * (size_t)(k + 1));
+    *distinct = 0;
+    for (int64_t i = 0; seen && out && i < m; i++) {
+        host_stream h = host_stream_at(s, (uint64_t)i);
+        const int64_t v = (int64_t)host_lemire(&h, (uint64_t)(n - 1));
+        if (seen[v]) continue;
+        seen[v] = 1;
+        if (*distinct < k) out[*distinct] = v;
+        ++*distinct;
+    }
+    if (!seen) free(out), out = NULL;
+    free(seen);
+    return out;
+}
+
+/* choice without replacement for k <= n / 4: the host's sequential
+   sampling exactly (the state moving on by a block a draw), distinct values
+   in range, the same seed's same sample, the first value uniform
+   (chi-square), and the edges k = 0 and k = n. */
+DEVICE_TEST(random_device_choice_sequential)
+{
+    static const int64_t cases[][2] = {{1000, 250}, {1001, 7}, {10000000, 1000000}, {3, 0}};
+    const uint32_t seed = 99;
+    for (int c = 0; c < COUNT(cases); c++)
+        for (int skip = 0; skip < 4; skip += 3) {
+            const int64_t n = cases[c][0], k = cases[c][1];
+            ga_generator *g = skipped_rng(seed, skip), *h = skipped_rng(seed, skip);
+            ga_random_state before, got_state;
+            CHECK_OK(ga_random_get_state(g, &before));
+            int64_t distinct = 0, *want = k ? host_sequential(&before, n, k, &distinct) : NULL;
+            ga_random_state want_state = before;
+            if (k && want_state.buffer_pos) ga__random_4x32_skip(&want_state, (uint64_t)(4 - want_state.buffer_pos));
+            if (k) ga__random_4x32_skip(&want_state, 4 * (uint64_t)ga__choice_draws(n, k));
+            ga_array *a = ga_random_choice(g, n, 1, &k, false, NULL), *b = ga_random_choice(h, n, 1, &k, false, NULL);
+            int64_t *got = a ? fetch(a) : NULL, *again = b ? fetch(b) : NULL;
+            CHECK(got && again && ga_size(a) == k && ga_dtype_of(a) == GA_INT64, "choice(%lld, %lld, replace=False): %s",
+                  (long long)n, (long long)k, ga_last_error_message());
+            if (k && distinct >= k)
+                CHECK(got && want && memcmp(got, want, sizeof(int64_t) * (size_t)k) == 0,
+                      "choice(%lld, %lld, replace=False) from word %d is the host's sequential sample", (long long)n,
+                      (long long)k, skip);
+            CHECK(ga_random_get_state(g, &got_state) == GA_OK && same_state(&want_state, &got_state),
+                  "choice(%lld, %lld, replace=False) takes a block a draw", (long long)n, (long long)k);
+            CHECK(got && again && memcmp(got, again, sizeof(int64_t) * (size_t)k) == 0, "the same seed, the same sample");
+            uint8_t *seen = calloc((size_t)n, 1);
+            bool ok = seen && got;
+            for (int64_t i = 0; ok && i < k; i++) ok = got[i] >= 0 && got[i] < n && !seen[got[i]]++;
+            CHECK(ok, "choice(%lld, %lld, replace=False): distinct values in range", (long long)n, (long long)k);
+            free(seen), free(got), free(again), free(want);
+            ga_release(a), ga_release(b);
+            ga_generator_release(g), ga_generator_release(h);
+        }
+    /* k = n: a permutation */
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    const int64_t all = 1000;
+    ga_array *p = ga_random_choice(g, all, 1, &all, false, NULL);
+    int64_t *v = p ? fetch(p) : NULL;
+    uint8_t seen[1000] = {0};
+    bool ok = v != NULL;
+    for (int64_t i = 0; ok && i < all; i++) ok = v[i] >= 0 && v[i] < all && !seen[v[i]]++;
+    CHECK(ok, "choice(1000, 1000, replace=False) is a permutation: %s", ga_last_error_message());
+    free(v);
+    ga_release(p);
+    /* the first value of choice(50, 3) over 5000 draws: uniform on 0..49 */
+    const int64_t draws = 5000, three = 3;
+    int64_t *first = malloc(sizeof(int64_t) * (size_t)draws);
+    ok = first != NULL;
+    for (int64_t t = 0; ok && t < draws; t++) {
+        ga_array *c = ga_random_choice(g, 50, 1, &three, false, NULL);
+        int64_t x[3];
+        ok = c && download(c, x) && x[0] != x[1] && x[0] != x[2] && x[1] != x[2];
+        if (ok) first[t] = x[0];
+        ga_release(c);
+    }
+    CHECK(ok, "5000 choices of 3 of 50: %s", ga_last_error_message());
+    const double params[2] = {0, 50};
+    double stat = 0;
+    int df = 0;
+    const double pv = ok ? ga_chi2_pvalue(first, (size_t)draws, ga_integers_pmf, params, &stat, &df) : 0;
+    CHECK(pv > 1e-6, "the first value of choice(50, 3, replace=False): chi-square p = %.3g", pv);
+    printf("    the first value of choice(50, 3, replace=False): chi-square p = %.3g (df %d)\n", pv, df);
+    free(first);
+    ga_generator_release(g);
 }
 
 /* ---- multinomial and dirichlet ---------------------------------------------- */
