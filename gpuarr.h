@@ -2790,10 +2790,17 @@ GPUARR_API ga_array *ga_random_integers(ga_generator *g, ga_scalar low, ga_scala
 GPUARR_API ga_array *ga_random_integers_array(ga_generator *g, ga_operand low, ga_operand high, int ndim,
                                               const int64_t *shape, ga_dtype dtype, bool endpoint);
 
-/* Permutations. Each draws one raw 64-bit key a position (two words) and
-   orders the positions by key, ties by position (a stable sort): every
-   order of n positions is equally likely up to the chance of a tie, below
-   n**2 / 2**65.
+/* Permutations. permutation, permutation(x), shuffle and choice without
+   replacement and p order n positions by iid keys, each run of tied keys
+   in a uniformly random order, so every order is exactly equally likely:
+   with the default bit generator and n < 2**32, one uint32 key a position
+   (integers' fixed draw: n words), sorted stably, then each run of equal
+   keys shuffled (Fisher-Yates, Lemire's draws) from the element stream of
+   its first sorted position, the generator moving on by n blocks from its
+   next whole block (as element draws do; about n**2 / 2**33 tied pairs).
+   Otherwise, and in permuted, one raw 64-bit key a position (two words),
+   ties by position (a stable sort): uniform up to the chance of a tie,
+   below n**2 / 2**65.
    numpy.random.Generator.permutation(n): a random order of 0..n-1, a new
    1-d int64 array (empty for n <= 0, as NumPy's arange(n)). */
 GPUARR_API ga_array *ga_random_permutation(ga_generator *g, int64_t n);
@@ -2819,7 +2826,11 @@ GPUARR_API ga_array *ga_random_permuted(ga_generator *g, const ga_array *x, int 
    size=None, a 0-d array). With replacement: integers(0, a), or, with
    probabilities p (a 1-d array of a values summing to 1), the uniforms of
    random() looked up in p's normalised cumulative sums (NumPy's method).
-   Without: the first values of a permutation, or, with p, the smallest
+   Without: for size <= a / 4 (a < 2**32, the default bit generator) the
+   first `size` distinct values of iid integers(0, a), in draw order
+   (sequential sampling: ga__choice_draws(a, size) values, or twice as many
+   again where too few are distinct), else the first values of a
+   permutation; with p, the smallest
    E_i / p_i of standard exponentials E_i (successive sampling, the law of
    NumPy's draws without replacement). p is read on the host (the call
    waits). NumPy's errors: "a must be a positive integer unless no samples
@@ -22776,6 +22787,7 @@ static struct {
     CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4], multinomial, dirichlet;
     CUkernel check_bounds, bounded[4]; /* integers with array bounds */
     CUkernel mvhg[2]; /* multivariate_hypergeometric: [GA_MVHG_MARGINALS], [GA_MVHG_COUNT] */
+    CUkernel ties, first_draws; /* permutations: the shuffles of tied 32-bit keys; choice's first occurrences */
     CUkernel philox64_random[2], philox64_integers[4]; /* NumPy's Philox */
 } ga__random_kernels;
 
@@ -23955,9 +23967,56 @@ static ga_array *ga__random_keys(const char *func, ga_generator *g, int ndim, co
     return ga__random_integers(func, g, ga_int(0), ga_uint(UINT64_MAX), ndim, shape, GA_UINT64, true);
 }
 
-/* A random order of 0..n-1: the stable argsort of n keys. */
+/* The tie kernel over the n = order's size sorted uint32 keys and their
+   stable indices (device addresses): order gets the indices as int64, each
+   run of equal keys shuffled from its first position's element stream
+   (kernels/random.cu's ga_random_ties_int64_philox4x32); g moves on by n
+   blocks from its next whole block, as element draws do. */
+static ga_status ga__random_shuffle_ties(const char *func, ga_generator *g, ga_array *order, uint64_t keys, uint64_t vals)
+{
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    p.array[0] = (const double *)(uintptr_t)keys; /* (uint32 words: the pointer fields reused) */
+    p.array[1] = (const double *)(uintptr_t)vals;
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.ties, "ties", "int64", NULL, "philox4x32");
+    return ga__random_streams(func, g, f, order, order->size, &p, NULL);
+}
+
+/* A random order of 0..n-1, n < 2**32, from the default bit generator: n
+   uint32 keys (integers' fixed draw: n words), their stable argsort (CUB,
+   4-byte keys with uint32 indices), then each run of equal keys shuffled
+   uniformly (ga__random_shuffle_ties: n blocks). iid keys in a uniformly
+   random order within ties give every order the same chance. */
+static ga_array *ga__random_order32(const char *func, ga_generator *g, int64_t n)
+{
+    ga_array *keys = ga__random_integers(func, g, ga_int(0), ga_uint(UINT32_MAX), 1, &n, GA_UINT32, true);
+    ga_array *order = keys ? ga__new_on_current(func, 1, &n, GA_INT64) : NULL;
+    if (!order || n == 0) {
+        ga_release(keys);
+        return order;
+    }
+    ga__scratch s = {keys->device, 0, {NULL}};
+    const size_t bytes = (size_t)n * 4;
+    uint64_t k = keys->data, alt = ga__scratch_alloc(func, &s, bytes);
+    uint64_t vals = alt ? ga__scratch_alloc(func, &s, bytes) : 0, valt = vals ? ga__scratch_alloc(func, &s, bytes) : 0;
+    ga_status st = valt ? GA_OK : ga__t.error;
+    if (st == GA_OK) st = ga__sort_keys(func, keys->device, 4, n, &k, alt, &vals, valt);
+    if (st == GA_OK) st = ga__random_shuffle_ties(func, g, order, k, vals);
+    ga__scratch_free(&s); /* (stream-ordered: the kernels have them) */
+    ga_release(keys);
+    if (st != GA_OK) {
+        ga_release(order);
+        return NULL;
+    }
+    return order;
+}
+
+/* A random order of 0..n-1: through 32-bit keys (ga__random_order32) where
+   uint32 indices hold n and g is the default bit generator, else the
+   stable argsort of n 64-bit keys (two words each). */
 static ga_array *ga__random_order(const char *func, ga_generator *g, int64_t n)
 {
+    if (n < ((int64_t)1 << 32) && (!g || g->state.bit_generator == GA_PHILOX4X32)) return ga__random_order32(func, g, n);
     ga_array *keys = ga__random_keys(func, g, 1, &n);
     ga_array *order = keys ? ga__sort(func, keys, 0, true) : NULL;
     ga_release(keys);
@@ -24499,6 +24558,74 @@ static ga_array *ga__choice_weighted_unique(const char *func, ga_generator *g, c
     return first;
 }
 
+/* The draws of sequential sampling of k of n: m with n (1 - e**(-m/n)),
+   the expected distinct values among m draws, k + 8 sqrt(k**2 / 2n) + 16
+   (eight standard deviations of the duplicates and more), below 2**32. */
+static int64_t ga__choice_draws(int64_t n, int64_t k)
+{
+    const double dn = (double)n, want = (double)k + 8 * sqrt((double)k * (double)k / (2 * dn)) + 16;
+    const double m = want < dn ? ceil(-dn * log1p(-want / dn)) : 4 * dn;
+    return m < (double)UINT32_MAX ? (int64_t)m : (int64_t)UINT32_MAX;
+}
+
+/* The distinct values among m draws of integers(0, n) (uint32, n < 2**32),
+   each at its first occurrence, in draw order: a new uint32 array. The
+   draws sorted with their positions (stably: a value's first occurrence
+   comes first), its first occurrences flagged in draw order
+   (ga_random_first_draws_uint32), then compacted. */
+static ga_array *ga__choice_first_draws(const char *func, ga_generator *g, int64_t n, int64_t m)
+{
+    ga_array *v = ga__random_integers(func, g, ga_int(0), ga_int(n), 1, &m, GA_UINT32, false);
+    if (!v) return NULL;
+    ga__scratch s = {v->device, 0, {NULL}};
+    const size_t bytes = (size_t)m * 4;
+    uint64_t k = v->data, alt = ga__scratch_alloc(func, &s, bytes);
+    uint64_t pos = alt ? ga__scratch_alloc(func, &s, bytes) : 0, post = pos ? ga__scratch_alloc(func, &s, bytes) : 0;
+    uint64_t flags = post ? ga__scratch_alloc(func, &s, (size_t)m) : 0;
+    ga_status st = flags ? GA_OK : ga__t.error;
+    if (st == GA_OK) st = ga__sort_keys(func, v->device, 4, m, &k, alt, &pos, post);
+    const uint64_t drawn = k == v->data ? alt : v->data; /* (not the sorted draws) */
+    if (st == GA_OK) {
+        ga__random_params p;
+        memset(&p, 0, sizeof p);
+        p.n = m;
+        p.array[0] = (const double *)(uintptr_t)k, p.array[1] = (const double *)(uintptr_t)pos;
+        p.array[2] = (const double *)(uintptr_t)drawn; /* (uint32 words: the pointer fields reused) */
+        void *out = (void *)(uintptr_t)flags;
+        void *args[] = {&out, &p};
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.first_draws, "first_draws", "uint32",
+                                  NULL, NULL);
+        st = ga__launch(func, f, v->device, m, args);
+    }
+    ga_array *kept = st == GA_OK ? ga__select_flagged(func, v->device, drawn, 4, flags, m, 1, false, GA_UINT32) : NULL;
+    ga__scratch_free(&s);
+    ga_release(v);
+    return kept;
+}
+
+/* choice(n, k, replace=False) without p, 0 < k <= n / 4, n < 2**32, the
+   default bit generator: sequential sampling by rejection, the first k
+   distinct values of iid integers(0, n) in draw order (exactly a uniform
+   ordered sample without replacement). m = ga__choice_draws(n, k) draws
+   (integers' words or blocks for m values); where they hold fewer than k
+   distinct values (all but never), they are dropped and 2m fresh ones
+   drawn: which values come first does not depend on when they come, so
+   the sample stays uniform. */
+static ga_array *ga__choice_sequential(const char *func, ga_generator *g, int64_t n, int64_t k)
+{
+    for (int64_t m = ga__choice_draws(n, k);; m = m < (int64_t)UINT32_MAX / 2 ? 2 * m : (int64_t)UINT32_MAX) {
+        ga_array *kept = ga__choice_first_draws(func, g, n, m);
+        if (!kept) return NULL;
+        if (kept->size >= k) {
+            ga_array *head = ga__random_head(func, kept, k);
+            ga_array *out = head ? ga__contiguous_copy(func, head, GA_INT64) : NULL;
+            ga_release(head), ga_release(kept);
+            return out;
+        }
+        ga_release(kept);
+    }
+}
+
 /* The indices of choice into 0..n-1, in (ndim, shape) (NULL: 0-d). */
 static ga_array *ga__choice_indices(const char *func, ga_generator *g, int64_t n, int ndim, const int64_t *shape,
                                     bool replace, const ga_array *p)
@@ -24528,6 +24655,8 @@ static ga_array *ga__choice_indices(const char *func, ga_generator *g, int64_t n
     else if (replace && h) flat = ga__choice_weighted(func, g, h, n, 1, &size);
     else if (replace) flat = ga__random_integers(func, g, ga_int(0), ga_int(n), 1, &size, GA_INT64, false);
     else if (h) flat = ga__choice_weighted_unique(func, g, h, n, size);
+    else if (size <= n / 4 && n < ((int64_t)1 << 32) && (!g || g->state.bit_generator == GA_PHILOX4X32))
+        flat = ga__choice_sequential(func, g, n, size);
     else {
         ga_array *order = ga__random_order(func, g, n);
         flat = order ? ga__random_head(func, order, size) : NULL;

@@ -32,6 +32,13 @@
      ga_random_multinomial_int64_philox4x32, ga_random_dirichlet_float64_philox4x32,
      ga_random_mvhg_<marginals|count>_int64_philox4x32
                                              a stream a row of k values
+     ga_random_ties_int64_philox4x32         permutations: the sorted indices
+                                             widened, each run of tied keys
+                                             shuffled from its first
+                                             position's stream
+     ga_random_first_draws_uint32            choice without replacement: the
+                                             first occurrences among sorted
+                                             draws, flagged in draw order
 
    NumPy's Philox (Philox4x64-10), NumPy's streams bit for bit:
      ga_random_<random|integers>_<t>_philox4x64   random() and integers over
@@ -511,6 +518,62 @@ GA_KERNEL GA_KERNEL_NAME(random, mvhg_marginals, int64, philox4x32)(int64_t *out
 GA_KERNEL GA_KERNEL_NAME(random, mvhg_count, int64, philox4x32)(int64_t *out, ga__random_params p)
 {
     ga__mvhg_rows<true>(out, p);
+}
+
+/* --- permutations: the shuffles of tied keys ---------------------------- */
+
+/* The last step of permutation(n) through 32-bit keys (gpuarr.h's
+   ga__random_order32): p.array[0] holds the n = p.n keys sorted (uint32),
+   p.array[1] their indices in the stable order (uint32; the pointer fields
+   are reused, as mvhg's colors). out[i] is the index at sorted position i,
+   as int64, except that the indices of each run of equal keys s..s+L-1 (L
+   >= 2) are first shuffled in place by Fisher-Yates from the stream of
+   element s (ga__element_stream): for j = L-1 down to 1, t = ga__lemire(s,
+   j) (uniform in 0..j) and indices j and t of the run swap. The thread of
+   a run's first position does the whole run; the others skip. */
+GA_KERNEL GA_KERNEL_NAME(random, ties, int64, philox4x32)(int64_t *out, ga__random_params p)
+{
+    const uint32_t *keys = (const uint32_t *)(uintptr_t)p.array[0];
+    uint32_t *idx = (uint32_t *)(uintptr_t)p.array[1];
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        const uint32_t k = keys[i];
+        if (i > 0 && keys[i - 1] == k)
+            continue; /* written by its run's first thread */
+        int64_t len = 1;
+        while (i + len < p.n && keys[i + len] == k)
+            ++len;
+        if (len == 1) {
+            out[i] = idx[i];
+            continue;
+        }
+        ga__rstream s = ga__element_stream(p, i);
+        uint32_t *run = idx + i;
+        for (int64_t j = len - 1; j > 0; --j) {
+            const int64_t t = (int64_t)ga__lemire(s, (uint64_t)j);
+            const uint32_t v = run[j];
+            run[j] = run[t];
+            run[t] = v;
+        }
+        for (int64_t j = 0; j < len; ++j)
+            out[i + j] = run[j];
+    }
+}
+
+/* choice without replacement by sequential sampling (gpuarr.h's
+   ga__choice_sequential): p.array[0] holds the p.n draws sorted (uint32),
+   p.array[1] their positions in draw order, stably (uint32), p.array[2]
+   gets the draws back in draw order (uint32; not p.array[0]), and
+   flags[position] is 1 where the draw is its value's first occurrence
+   (the first of its run of equal values), else 0. */
+GA_KERNEL GA_KERNEL_NAME3(random, first_draws, uint32)(uint8_t *flags, ga__random_params p)
+{
+    const uint32_t *sorted = (const uint32_t *)(uintptr_t)p.array[0], *pos = (const uint32_t *)(uintptr_t)p.array[1];
+    uint32_t *drawn = (uint32_t *)(uintptr_t)p.array[2];
+    GA_GRID_STRIDE_LOOP(i, p.n) {
+        const uint32_t v = sorted[i], at = pos[i];
+        drawn[at] = v;
+        flags[at] = i == 0 || sorted[i - 1] != v ? 1 : 0;
+    }
 }
 
 /* --- NumPy's Philox (Philox4x64-10) -------------------------------------- */

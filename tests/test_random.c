@@ -1250,44 +1250,196 @@ DEVICE_TEST(random_device_legacy_functions)
     ga_generator_release(g);
 }
 
+/* ---- per-element streams ------------------------------------------------ */
+
+/* Element i's stream of a draw at the 128-bit counter c under key, on the
+   host (random_philox.cuh's contract): block j is Philox4x32-10 of
+   c + i + j * 2**96, its words in order. */
+typedef struct host_stream {
+    uint32_t ctr[4], key[2], w[4];
+    uint32_t block;
+    int left;
+} host_stream;
+
+static host_stream host_stream_at(const ga_random_state *s, uint64_t i)
+{
+    host_stream h;
+    memset(&h, 0, sizeof h);
+    uint64_t c[2] = {s->counter[0], s->counter[1]};
+    if (s->buffer_pos) ga__words_add(c, 2, 0, 1); /* element draws start at a whole block */
+    ga__words_add(c, 2, 0, i);
+    h.ctr[0] = (uint32_t)c[0], h.ctr[1] = (uint32_t)(c[0] >> 32), h.ctr[2] = (uint32_t)c[1], h.ctr[3] = (uint32_t)(c[1] >> 32);
+    h.key[0] = (uint32_t)s->key[0], h.key[1] = (uint32_t)(s->key[0] >> 32);
+    return h;
+}
+
+static uint32_t host_next32(host_stream *h)
+{
+    if (h->left == 0) {
+        const uint32_t ctr[4] = {h->ctr[0], h->ctr[1], h->ctr[2], h->ctr[3] + h->block++};
+        ga__philox4x32(ctr, h->key, h->w);
+        h->left = 4;
+    }
+    return h->w[4 - h->left--];
+}
+
+/* Lemire's multiply-and-reject for 0..range, as the lemire kernels. */
+static uint64_t host_lemire(host_stream *h, uint64_t range)
+{
+    if (range < 0xFFFFFFFFull) {
+        const uint32_t values = (uint32_t)range + 1, threshold = (0u - values) % values;
+        uint64_t m = (uint64_t)host_next32(h) * values;
+        while ((uint32_t)m < threshold) m = (uint64_t)host_next32(h) * values;
+        return m >> 32;
+    }
+    const uint64_t values = range + 1, threshold = (0ull - values) % values;
+    for (;;) {
+        const uint64_t lo32 = host_next32(h), x = (uint64_t)host_next32(h) << 32 | lo32;
+        /* the 128-bit product x * values, in 32-bit pieces */
+        const uint64_t a = x & 0xFFFFFFFFu, b = x >> 32, c = values & 0xFFFFFFFFu, d = values >> 32;
+        const uint64_t ac = a * c, bc = b * c, ad = a * d, bd = b * d;
+        const uint64_t mid = (ac >> 32) + (bc & 0xFFFFFFFFu) + (ad & 0xFFFFFFFFu);
+        const uint64_t lo = x * values, hi = bd + (bc >> 32) + (ad >> 32) + (mid >> 32);
+        if (lo >= threshold) return hi;
+    }
+}
+
 /* ---- permutations ------------------------------------------------------- */
 
 static const uint32_t *key_words;
 static int by_key(const void *x, const void *y)
 {
     const int64_t i = *(const int64_t *)x, j = *(const int64_t *)y;
-    const uint64_t a = (uint64_t)key_words[2 * i + 1] << 32 | key_words[2 * i];
-    const uint64_t b = (uint64_t)key_words[2 * j + 1] << 32 | key_words[2 * j];
+    const uint32_t a = key_words[i], b = key_words[j];
     return a != b ? (a < b ? -1 : 1) : (i > j) - (i < j);
 }
 
-/* permutation(n) is the stable order of n keys of two words, the host's. */
+/* permutation(n) on the host: the stable order of the n uint32 keys w,
+   each run of equal keys then shuffled by Fisher-Yates (for j = L-1 down
+   to 1, swap j and Lemire's draw over 0..j) from the element stream of its
+   first position, the streams at `after_keys` (the state the keys leave);
+   the runs of ties counted in *runs. NULL on failure. */
+static int64_t *host_permutation(const uint32_t *w, int64_t n, const ga_random_state *after_keys, int64_t *runs)
+{
+    int64_t *v = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    *runs = 0;
+    if (!v || !w) {
+        free(v);
+        return NULL;
+    }
+    for (int64_t i = 0; i < n; i++) v[i] = i;
+    key_words = w;
+    qsort(v, (size_t)n, sizeof *v, by_key);
+    for (int64_t s = 0, len = 1; s < n; s += len) {
+        for (len = 1; s + len < n && w[v[s + len]] == w[v[s]]; len++) {}
+        if (len == 1) continue;
+        (*runs)++;
+        host_stream h = host_stream_at(after_keys, (uint64_t)s);
+        for (int64_t j = len - 1; j > 0; j--) {
+            const int64_t t = (int64_t)host_lemire(&h, (uint64_t)j), x = v[s + j];
+            v[s + j] = v[s + t], v[s + t] = x;
+        }
+    }
+    return v;
+}
+
+/* The state after permutation(n) (n > 0) from `before`: n words of keys,
+   then n blocks of tie streams from the next whole block. */
+static ga_random_state permutation_state(const ga_random_state *before, int64_t n, ga_random_state *after_keys)
+{
+    ga_random_state s = *before;
+    ga__random_4x32_skip(&s, (uint64_t)n);
+    *after_keys = s;
+    if (s.buffer_pos) ga__random_4x32_skip(&s, (uint64_t)(4 - s.buffer_pos));
+    ga__random_4x32_skip(&s, 4 * (uint64_t)n);
+    return s;
+}
+
+/* permutation(n) is the stable order of n uint32 keys (one word each) with
+   each run of ties shuffled from its first position's stream, the host's;
+   2^20 keys hold about 128 tied pairs, which must be there and match. */
 DEVICE_TEST(random_device_permutation_is_the_order_of_the_keys)
 {
-    static const int64_t sizes[] = {0, 1, 2, 5, 1000, 100003};
+    static const int64_t sizes[] = {0, 1, 2, 5, 1000, 100003, 1 << 20};
     const uint32_t seed = 8080;
     for (int c = 0; c < COUNT(sizes); c++)
         for (int skip = 0; skip < 4; skip += 1) {
             const int64_t n = sizes[c];
-            uint32_t *w = host_words(seed, skip, 2 * n + 2);
-            int64_t *want = malloc(sizeof(int64_t) * (size_t)(n + 1));
-            for (int64_t i = 0; want && i < n; i++) want[i] = i;
-            key_words = w;
-            if (w && want) qsort(want, (size_t)n, sizeof *want, by_key);
             ga_generator *g = skipped_rng(seed, skip);
-            ga_random_state before;
+            ga_random_state before, after_keys, want_state, got_state;
             CHECK_OK(ga_random_get_state(g, &before));
+            want_state = n ? permutation_state(&before, n, &after_keys) : before;
+            uint32_t *w = host_words(seed, skip, n);
+            int64_t runs = 0, *want = host_permutation(w, n, &after_keys, &runs);
             ga_array *p = ga_random_permutation(g, n);
             CHECK(p && ga_dtype_of(p) == GA_INT64 && ga_size(p) == n, "permutation(%lld): %s", (long long)n,
                   ga_last_error_message());
             int64_t *got = p ? fetch(p) : NULL;
             CHECK(got && want && memcmp(got, want, sizeof(int64_t) * (size_t)n) == 0,
-                  "permutation(%lld) from word %d is the order of the host's keys", (long long)n, skip);
-            CHECK(state_moved_by(&before, g, 2 * (uint64_t)n), "permutation(%lld) takes two words a position", (long long)n);
+                  "permutation(%lld) from word %d is the order of the host's keys, ties shuffled as the host's (%lld runs)",
+                  (long long)n, skip, (long long)runs);
+            if (n == 1 << 20)
+                CHECK(runs >= 64 && runs <= 256, "2^20 keys from word %d: %lld runs of ties (about 128)", skip, (long long)runs);
+            CHECK(ga_random_get_state(g, &got_state) == GA_OK && same_state(&want_state, &got_state),
+                  "permutation(%lld) takes a word, then a block, a position", (long long)n);
             free(got), free(want), free(w);
             ga_release(p);
             ga_generator_release(g);
         }
+}
+
+/* The ties' shuffle, on the host: the emulation above puts each run's
+   indices in every order equally often (a run of 3 tied keys, each of its
+   6 orders over 6000 streams: 1000 expected, within 6 standard deviations
+   of 28.9). */
+TEST(random_permutation_tie_shuffle_is_uniform)
+{
+    const uint32_t seed = 31;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    ga_random_state s;
+    CHECK_OK(ga_random_get_state(g, &s));
+    const uint32_t w[3] = {7, 7, 7};
+    int counts[6] = {0};
+    bool ok = true;
+    for (int t = 0; t < 6000 && ok; t++) {
+        int64_t runs = 0, *v = host_permutation(w, 3, &s, &runs);
+        ok = v && runs == 1;
+        if (ok) counts[v[0] * 2 + (v[1] > v[2])]++;
+        free(v);
+        ga__random_4x32_skip(&s, 4 * 3); /* new streams */
+    }
+    CHECK(ok, "runs of 3 ties");
+    for (int k = 0; ok && k < 6; k++) CHECK(abs(counts[k] - 1000) < 174, "order %d of 3 tied keys came %d times in 6000", k, counts[k]);
+    ga_generator_release(g);
+}
+
+/* The position of element 0 over 8000 permutations of 16: uniform
+   (chi-square). */
+DEVICE_TEST(random_device_permutation_first_element_is_uniform)
+{
+    const uint32_t seed = 4242;
+    const int64_t n = 16, draws = 8000;
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    int64_t *where = malloc(sizeof(int64_t) * (size_t)draws);
+    bool ok = where != NULL;
+    for (int64_t t = 0; ok && t < draws; t++) {
+        ga_array *p = ga_random_permutation(g, n);
+        int64_t v[16];
+        ok = p && download(p, v);
+        where[t] = -1; /* (no 0: an impossible value, chi-square infinite) */
+        for (int64_t i = 0; ok && i < n; i++)
+            if (v[i] == 0) where[t] = i;
+        ga_release(p);
+    }
+    CHECK(ok, "8000 permutations of 16: %s", ga_last_error_message());
+    const double params[2] = {0, 16};
+    double stat = 0;
+    int df = 0;
+    const double pv = ok ? ga_chi2_pvalue(where, (size_t)draws, ga_integers_pmf, params, &stat, &df) : 0;
+    CHECK(pv > 1e-6, "the position of 0 in permutation(16): chi-square p = %.3g", pv);
+    printf("    the position of 0 in permutation(16): chi-square p = %.3g (df %d)\n", pv, df);
+    free(where);
+    ga_generator_release(g);
 }
 
 /* Spawned and jumped generators are independent: the Pearson correlation
@@ -1416,60 +1568,6 @@ DEVICE_TEST(random_device_shuffles)
     CHECK(e && ga_size(e) == 0, "permutation(-3) is empty, as NumPy's arange(-3)");
     ga_release(e), ga_release(z), ga_release(ro), ga_release(small), ga_release(x), ga_release(base);
     ga_generator_release(g);
-}
-
-/* ---- per-element streams ------------------------------------------------ */
-
-/* Element i's stream of a draw at the 128-bit counter c under key, on the
-   host (random_philox.cuh's contract): block j is Philox4x32-10 of
-   c + i + j * 2**96, its words in order. */
-typedef struct host_stream {
-    uint32_t ctr[4], key[2], w[4];
-    uint32_t block;
-    int left;
-} host_stream;
-
-static host_stream host_stream_at(const ga_random_state *s, uint64_t i)
-{
-    host_stream h;
-    memset(&h, 0, sizeof h);
-    uint64_t c[2] = {s->counter[0], s->counter[1]};
-    if (s->buffer_pos) ga__words_add(c, 2, 0, 1); /* element draws start at a whole block */
-    ga__words_add(c, 2, 0, i);
-    h.ctr[0] = (uint32_t)c[0], h.ctr[1] = (uint32_t)(c[0] >> 32), h.ctr[2] = (uint32_t)c[1], h.ctr[3] = (uint32_t)(c[1] >> 32);
-    h.key[0] = (uint32_t)s->key[0], h.key[1] = (uint32_t)(s->key[0] >> 32);
-    return h;
-}
-
-static uint32_t host_next32(host_stream *h)
-{
-    if (h->left == 0) {
-        const uint32_t ctr[4] = {h->ctr[0], h->ctr[1], h->ctr[2], h->ctr[3] + h->block++};
-        ga__philox4x32(ctr, h->key, h->w);
-        h->left = 4;
-    }
-    return h->w[4 - h->left--];
-}
-
-/* Lemire's multiply-and-reject for 0..range, as the lemire kernels. */
-static uint64_t host_lemire(host_stream *h, uint64_t range)
-{
-    if (range < 0xFFFFFFFFull) {
-        const uint32_t values = (uint32_t)range + 1, threshold = (0u - values) % values;
-        uint64_t m = (uint64_t)host_next32(h) * values;
-        while ((uint32_t)m < threshold) m = (uint64_t)host_next32(h) * values;
-        return m >> 32;
-    }
-    const uint64_t values = range + 1, threshold = (0ull - values) % values;
-    for (;;) {
-        const uint64_t lo32 = host_next32(h), x = (uint64_t)host_next32(h) << 32 | lo32;
-        /* the 128-bit product x * values, in 32-bit pieces */
-        const uint64_t a = x & 0xFFFFFFFFu, b = x >> 32, c = values & 0xFFFFFFFFu, d = values >> 32;
-        const uint64_t ac = a * c, bc = b * c, ad = a * d, bd = b * d;
-        const uint64_t mid = (ac >> 32) + (bc & 0xFFFFFFFFu) + (ad & 0xFFFFFFFFu);
-        const uint64_t lo = x * values, hi = bd + (bc >> 32) + (ad >> 32) + (mid >> 32);
-        if (lo >= threshold) return hi;
-    }
 }
 
 /* integers over ranges that are not powers of two: Lemire's draw from each
@@ -2023,15 +2121,15 @@ DEVICE_TEST(random_device_distributions_pass_their_statistical_tests)
 DEVICE_TEST(random_device_choice)
 {
     const uint32_t seed = 321;
-    const int64_t shape[2] = {3, 5}, n15 = 15, n7 = 7;
-    /* with replacement: integers(0, a); without: the head of a permutation */
+    const int64_t shape[2] = {3, 5}, n15 = 15, n7 = 13;
+    /* with replacement: integers(0, a); without, above a / 4: the head of a permutation */
     ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
     ga_array *c1 = ga_random_choice(g, 1000, 2, shape, true, NULL), *i1 = ga_random_integers(h, ga_int(0), ga_int(1000), 1, &n15, GA_INT64, false);
     ga_array *c2 = ga_random_choice(g, 50, 1, &n7, false, NULL), *p2 = ga_random_permutation(h, 50);
     int64_t *a1 = c1 ? fetch(c1) : NULL, *b1 = i1 ? fetch(i1) : NULL, *a2 = c2 ? fetch(c2) : NULL, *b2 = p2 ? fetch(p2) : NULL;
     CHECK(a1 && b1 && ga_ndim(c1) == 2 && memcmp(a1, b1, 15 * 8) == 0, "choice(1000, (3, 5)) is integers(0, 1000): %s",
           ga_last_error_message());
-    CHECK(a2 && b2 && memcmp(a2, b2, 7 * 8) == 0, "choice(50, 7, replace=False) is permutation(50)[:7]: %s",
+    CHECK(a2 && b2 && memcmp(a2, b2, 13 * 8) == 0, "choice(50, 13, replace=False) is permutation(50)[:13]: %s",
           ga_last_error_message());
     free(a1), free(b1), free(a2), free(b2);
     ga_release(c1), ga_release(i1), ga_release(c2), ga_release(p2);
@@ -2095,6 +2193,115 @@ DEVICE_TEST(random_device_choice)
     ga_release(none), ga_release(scalar), ga_release(e), ga_release(ps), ga_release(pn), ga_release(pq), ga_release(p2d);
     ga_release(p), ga_release(x), ga_release(flat);
     ga_generator_release(g), ga_generator_release(h);
+}
+
+/* The draws of sequential sampling hold k distinct values with all but a
+   negligible chance: m >= k, below 2**32, and the expected distinct values
+   n (1 - e**(-m/n)) at least k and eight standard deviations (sqrt(k**2 /
+   2n), the duplicates' about). */
+TEST(random_choice_draws_margin)
+{
+    static const int64_t cases[][2] = {{4, 1}, {1000, 250}, {1001, 7}, {10000000, 1000000}, {10000000, 2500000},
+                                       {(int64_t)1 << 31, 1}, {4294967295ll, 1073741823ll}, {100, 25}};
+    for (int c = 0; c < COUNT(cases); c++) {
+        const int64_t n = cases[c][0], k = cases[c][1], m = ga__choice_draws(n, k);
+        const double dn = (double)n, distinct = dn * -expm1(-(double)m / dn), sd = sqrt((double)k * (double)k / (2 * dn));
+        CHECK(m >= k && m <= (int64_t)UINT32_MAX && distinct >= (double)k + 8 * sd,
+              "choice(%lld, %lld): %lld draws, %.1f distinct expected", (long long)n, (long long)k, (long long)m, distinct);
+    }
+}
+
+/* choice(n, k, replace=False) by sequential sampling on the host, n not a
+   power of two: m = ga__choice_draws(n, k) values of integers(0, n), value
+   i Lemire's draw from its own stream at state s, their first k distinct
+   values in draw order (*distinct: how many there were). */
+static int64_t *host_sequential(const ga_random_state *s, int64_t n, int64_t k, int64_t *distinct)
+{
+    const int64_t m = ga__choice_draws(n, k);
+    uint8_t *seen = calloc((size_t)n, 1);
+    int64_t *out = malloc(sizeof(int64_t) * (size_t)(k + 1));
+    *distinct = 0;
+    for (int64_t i = 0; seen && out && i < m; i++) {
+        host_stream h = host_stream_at(s, (uint64_t)i);
+        const int64_t v = (int64_t)host_lemire(&h, (uint64_t)(n - 1));
+        if (seen[v]) continue;
+        seen[v] = 1;
+        if (*distinct < k) out[*distinct] = v;
+        ++*distinct;
+    }
+    if (!seen) free(out), out = NULL;
+    free(seen);
+    return out;
+}
+
+/* choice without replacement for k <= n / 4: the host's sequential
+   sampling exactly (the state moving on by a block a draw), distinct values
+   in range, the same seed's same sample, the first value uniform
+   (chi-square), and the edges k = 0 and k = n. */
+DEVICE_TEST(random_device_choice_sequential)
+{
+    static const int64_t cases[][2] = {{1000, 250}, {1001, 7}, {10000000, 1000000}, {3, 0}};
+    const uint32_t seed = 99;
+    for (int c = 0; c < COUNT(cases); c++)
+        for (int skip = 0; skip < 4; skip += 3) {
+            const int64_t n = cases[c][0], k = cases[c][1];
+            ga_generator *g = skipped_rng(seed, skip), *h = skipped_rng(seed, skip);
+            ga_random_state before, got_state;
+            CHECK_OK(ga_random_get_state(g, &before));
+            int64_t distinct = 0, *want = k ? host_sequential(&before, n, k, &distinct) : NULL;
+            ga_random_state want_state = before;
+            if (k && want_state.buffer_pos) ga__random_4x32_skip(&want_state, (uint64_t)(4 - want_state.buffer_pos));
+            if (k) ga__random_4x32_skip(&want_state, 4 * (uint64_t)ga__choice_draws(n, k));
+            ga_array *a = ga_random_choice(g, n, 1, &k, false, NULL), *b = ga_random_choice(h, n, 1, &k, false, NULL);
+            int64_t *got = a ? fetch(a) : NULL, *again = b ? fetch(b) : NULL;
+            CHECK(got && again && ga_size(a) == k && ga_dtype_of(a) == GA_INT64, "choice(%lld, %lld, replace=False): %s",
+                  (long long)n, (long long)k, ga_last_error_message());
+            if (k && distinct >= k)
+                CHECK(got && want && memcmp(got, want, sizeof(int64_t) * (size_t)k) == 0,
+                      "choice(%lld, %lld, replace=False) from word %d is the host's sequential sample", (long long)n,
+                      (long long)k, skip);
+            CHECK(ga_random_get_state(g, &got_state) == GA_OK && same_state(&want_state, &got_state),
+                  "choice(%lld, %lld, replace=False) takes a block a draw", (long long)n, (long long)k);
+            CHECK(got && again && memcmp(got, again, sizeof(int64_t) * (size_t)k) == 0, "the same seed, the same sample");
+            uint8_t *seen = calloc((size_t)n, 1);
+            bool ok = seen && got;
+            for (int64_t i = 0; ok && i < k; i++) ok = got[i] >= 0 && got[i] < n && !seen[got[i]]++;
+            CHECK(ok, "choice(%lld, %lld, replace=False): distinct values in range", (long long)n, (long long)k);
+            free(seen), free(got), free(again), free(want);
+            ga_release(a), ga_release(b);
+            ga_generator_release(g), ga_generator_release(h);
+        }
+    /* k = n: a permutation */
+    ga_generator *g = ga_random_default_rng(&seed, 1);
+    const int64_t all = 1000;
+    ga_array *p = ga_random_choice(g, all, 1, &all, false, NULL);
+    int64_t *v = p ? fetch(p) : NULL;
+    uint8_t seen[1000] = {0};
+    bool ok = v != NULL;
+    for (int64_t i = 0; ok && i < all; i++) ok = v[i] >= 0 && v[i] < all && !seen[v[i]]++;
+    CHECK(ok, "choice(1000, 1000, replace=False) is a permutation: %s", ga_last_error_message());
+    free(v);
+    ga_release(p);
+    /* the first value of choice(50, 3) over 5000 draws: uniform on 0..49 */
+    const int64_t draws = 5000, three = 3;
+    int64_t *first = malloc(sizeof(int64_t) * (size_t)draws);
+    ok = first != NULL;
+    for (int64_t t = 0; ok && t < draws; t++) {
+        ga_array *c = ga_random_choice(g, 50, 1, &three, false, NULL);
+        int64_t x[3];
+        ok = c && download(c, x) && x[0] != x[1] && x[0] != x[2] && x[1] != x[2];
+        if (ok) first[t] = x[0];
+        ga_release(c);
+    }
+    CHECK(ok, "5000 choices of 3 of 50: %s", ga_last_error_message());
+    const double params[2] = {0, 50};
+    double stat = 0;
+    int df = 0;
+    const double pv = ok ? ga_chi2_pvalue(first, (size_t)draws, ga_integers_pmf, params, &stat, &df) : 0;
+    CHECK(pv > 1e-6, "the first value of choice(50, 3, replace=False): chi-square p = %.3g", pv);
+    printf("    the first value of choice(50, 3, replace=False): chi-square p = %.3g (df %d)\n", pv, df);
+    free(first);
+    ga_generator_release(g);
 }
 
 /* ---- multinomial and dirichlet ---------------------------------------------- */

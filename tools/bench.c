@@ -451,10 +451,10 @@ static void bench_random(bool alone)
         row(draws[k].name, draws[k].d.n, ga_dtype_name(draws[k].d.dtype), t, bytes, note);
     }
     draw_args perm = {DRAW_PERMUTATION, (int64_t)1 << 24, GA_INT64};
-    row("permutation 2^24", perm.n, "int64", time_device(op_draw, &perm), 0, "keys, then a stable argsort");
+    row("permutation 2^24", perm.n, "int64", time_device(op_draw, &perm), 0, "uint32 keys, a stable argsort, ties shuffled");
     draw_args pick = {DRAW_CHOICE, 1000000, GA_INT64};
     row("choice 10^6 of 10^7, no replacement", pick.n, "int64", time_device(op_draw, &pick), 0,
-        "the first 10^6 of a permutation");
+        "the first 10^6 distinct of iid draws");
     draw_args small = {DRAW_NORMAL, 1000, GA_FLOAT32};
     row("small standard_normal (1000), new array", 1000, "float32", time_host(op_draw, &small, 20000), 0,
         "wall time per op");
