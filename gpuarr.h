@@ -8314,30 +8314,34 @@ static ga_status ga__ufunc_check(const char *func, ga_ufunc u, const ga_operand 
     return st;
 }
 
-/* A Python int bound of clip (k = 1 the lower, 2 the upper): NumPy's
-   np.clip drops a bound at or beyond the end of an integer `a`'s range on
-   its own side (a lower one at or below its minimum, an upper one at or
-   above its maximum); here it becomes the loop dtype's own end, which
-   clips nothing. Other bounds (of a bool or inexact `a` too) go to the
-   conversion, which refuses those out of the loop's range (OverflowError). */
-static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype a, ga_dtype loop, int k)
+/* np.clip's step before its ufunc (NumPy's _methods._clip): with an
+   integer `a`, a Python int bound at or beyond the end of a's range on its
+   own side (a lower one at or below its minimum, an upper one at or above
+   its maximum) is dropped, and clip is maximum(a, lo), minimum(a, hi) or
+   positive(a), with those ufuncs' rules (a complex maximum propagates a
+   NaN part that clip's own loop would not). The ufunc to call on `kept`
+   (a, then the bound kept), or GA_UFUNC_CLIP where nothing is dropped. */
+static ga_ufunc ga__clip_dropped(const ga_operand *in, ga_operand *kept)
 {
-    char kind = ga__dtype_kinds[a];
-    if ((kind != 'i' && kind != 'u') || (s.kind != GA_SCALAR_INT && s.kind != GA_SCALAR_UINT)) return s;
-    unsigned nbits = 8u * (unsigned)ga__dtype_sizes[a];
-    uint64_t umax = nbits == 64 ? UINT64_MAX : (1ull << nbits) - 1;
-    int64_t imax = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
-    int64_t lowest = kind == 'u' ? 0 : -imax - 1;
-    bool neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
-    bool drop = k == 1 ? s.kind == GA_SCALAR_INT && s.value.i <= lowest
-                       : !neg && s.value.u >= (kind == 'u' ? umax : (uint64_t)imax);
-    if (!drop) return s;
-    char lk = ga__dtype_kinds[loop];
-    if (lk == 'f' || lk == 'c') return ga_float(k == 1 ? -INFINITY : INFINITY);
-    unsigned lbits = 8u * (unsigned)ga__dtype_sizes[loop];
-    int64_t lmax = lbits == 64 ? INT64_MAX : (int64_t)((1ull << (lbits - 1)) - 1);
-    if (lk == 'u') return k == 1 ? ga_int(0) : ga_uint(lbits == 64 ? UINT64_MAX : (1ull << lbits) - 1);
-    return k == 1 ? ga_int(-lmax - 1) : ga_int(lmax);
+    const ga_array *a = in[0].array;
+    const char kind = a ? ga__dtype_kinds[a->dtype] : 0;
+    if (kind != 'i' && kind != 'u') return GA_UFUNC_CLIP;
+    const unsigned nbits = 8u * (unsigned)ga__dtype_sizes[a->dtype];
+    const uint64_t umax = nbits == 64 ? UINT64_MAX : (1ull << nbits) - 1;
+    const int64_t imax = nbits == 64 ? INT64_MAX : (int64_t)((1ull << (nbits - 1)) - 1);
+    const int64_t lowest = kind == 'u' ? 0 : -imax - 1;
+    bool drop[3] = {false, false, false};
+    for (int k = 1; k < 3; k++) {
+        const ga_scalar s = in[k].scalar;
+        if (in[k].array || (s.kind != GA_SCALAR_INT && s.kind != GA_SCALAR_UINT)) continue;
+        const bool neg = s.kind == GA_SCALAR_INT && s.value.i < 0;
+        drop[k] = k == 1 ? s.kind == GA_SCALAR_INT && s.value.i <= lowest
+                         : !neg && s.value.u >= (kind == 'u' ? umax : (uint64_t)imax);
+    }
+    if (!drop[1] && !drop[2]) return GA_UFUNC_CLIP;
+    kept[0] = in[0];
+    kept[1] = drop[1] ? in[2] : in[1];
+    return drop[1] && drop[2] ? GA_UFUNC_POSITIVE : drop[1] ? GA_UFUNC_MINIMUM : GA_UFUNC_MAXIMUM;
 }
 
 /* The hook for weak scalars: input k of ufunc `u`, the weak scalar `s`,
@@ -8350,9 +8354,7 @@ static ga_scalar ga__clip_bound(ga_scalar s, ga_dtype a, ga_dtype loop, int k)
      C long);
    - ldexp: an int exponent goes through NumPy's int32 loop ("Python
      integer 2147483648 out of bounds for int32"), but of a bool x through
-     its int64 one;
-   - clip: a bound beyond an integer a's range on its own side clips
-     nothing (ga__clip_bound).
+     its int64 one.
    `dtypes`: the inputs' dtypes. */
 static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__loop *loop, int k, ga_scalar s,
                                        const ga_dtype *dtypes, ga__value16 *value, int *constant)
@@ -8364,7 +8366,6 @@ static ga_status ga__ufunc_weak_scalar(const char *func, ga_ufunc u, const ga__l
     bool logical = u == GA_UFUNC_LOGICAL_AND || u == GA_UFUNC_LOGICAL_OR || u == GA_UFUNC_LOGICAL_XOR;
     if (logical && s.kind == GA_SCALAR_UINT) /* NumPy converts it through a C long */
         return ga__error(GA_ERROR_OVERFLOW, func, "Python int too large to convert to C long");
-    if (u == GA_UFUNC_CLIP && dtypes[0] != GA_DTYPE_INVALID) s = ga__clip_bound(s, dtypes[0], loop->in[k], k);
     if (logical && s.kind == GA_SCALAR_INT)
         s = ga_int(s.value.i != 0); /* only its truth counts (NumPy takes any int64 here) */
     if (logical && s.kind == GA_SCALAR_FLOAT) s = ga_float(s.value.f != 0); /* NaN is true */
@@ -8588,6 +8589,9 @@ static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *ou
    on success), launch and write-back. */
 static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, ga_array **out, const double *param)
 {
+    ga_operand kept[2];
+    const ga_ufunc v = u == GA_UFUNC_CLIP ? ga__clip_dropped(in, kept) : u;
+    if (v != u) return ga__ufunc(func, v, kept, out, param);
     ga__ufunc_plan p;
     memset(&p, 0, sizeof p);
     p.info = &ga__ufuncs[u];

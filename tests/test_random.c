@@ -1179,8 +1179,8 @@ DEVICE_TEST(random_device_array_parameters)
        high - low; beside an array a scalar is checked as an array, in order */
     const double lam[2] = {4, NAN};
     const int64_t two = 2, four = 4, five = 5, c31[2] = {3, 1};
-    ga_array *lams = ga_from_host(lam, 1, &two, GA_FLOAT64), *n31 = ga_zeros(2, c31, GA_FLOAT64);
-    ga_array *p4 = ga_full(1, &four, ga_float(0.5), GA_FLOAT64), *ns = ga_full(1, three, ga_float(-1), GA_FLOAT64);
+    ga_array *lams = ga_from_host(lam, 1, &two, GA_FLOAT64), *n31 = ga_zeros(2, c31, GA_INT64);
+    ga_array *p4 = ga_full(1, &four, ga_float(0.5), GA_FLOAT64), *ns = ga_full(1, three, ga_int(-1), GA_INT64);
     const ga_operand pois[1] = {ga_operand_array(lams)};
     CHECK_ERROR(ga_random_call(g, GA_RANDOM_POISSON, pois, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
                 "ga_random_poisson: lam value too large"); /* an array's NaN fails lam <= max first */

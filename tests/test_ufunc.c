@@ -1822,6 +1822,29 @@ DEVICE_TEST(ufunc_clip)
     r = ga_clip_scalar(a, ga_int(0), ga_int(3));
     CHECK(r && ga_dtype_of(r) == GA_FLOAT32, "weak int bounds keep float32");
     ga_release(r), ga_release(a), ga_release(lo), ga_release(hi);
+    /* np.clip drops a Python int bound beyond an integer a's range: clip is
+       then maximum(a, lo), whose complex form keeps lo = inf+1j above the
+       uint64 values and takes a NaN part of lo, where clip's loop would
+       compare with the bound */
+    const uint64_t uv[3] = {1, 2, 3};
+    const double zv[6] = {INFINITY, 1, 1, NAN, 0, 0}; /* inf+1j, 1+nanj, 0 */
+    ga_array *ua = ga_from_host(uv, 1, (const int64_t[]){3}, GA_UINT64);
+    ga_array *zlo = ga_from_host(zv, 1, (const int64_t[]){3}, GA_COMPLEX128);
+    ga_operand in[3] = {ga_operand_array(ua), ga_operand_array(zlo), ga_operand_scalar(ga_uint(UINT64_MAX))};
+    ga_array *outs[1] = {NULL};
+    double zg[6] = {0};
+    CHECK(ga_ufunc_call(GA_UFUNC_CLIP, in, outs) == GA_OK && ga_to_host(outs[0], zg, sizeof zg) == GA_OK &&
+              zg[0] == INFINITY && zg[1] == 1 && zg[2] == 1 && isnan(zg[3]) && zg[4] == 3 && zg[5] == 0,
+          "clip(uint64, complex lo, 2**64 - 1) is maximum(a, lo): %g%+gj %g%+gj %g%+gj", zg[0], zg[1], zg[2], zg[3],
+          zg[4], zg[5]);
+    ga_release(outs[0]);
+    in[1] = ga_operand_scalar(ga_int(0)), in[2] = ga_operand_scalar(ga_uint(UINT64_MAX));
+    outs[0] = NULL;
+    uint64_t ug[3] = {0};
+    CHECK(ga_ufunc_call(GA_UFUNC_CLIP, in, outs) == GA_OK && ga_dtype_of(outs[0]) == GA_UINT64 &&
+              ga_to_host(outs[0], ug, sizeof ug) == GA_OK && ug[0] == 1 && ug[2] == 3,
+          "clip(uint64, 0, 2**64 - 1) is positive(a)");
+    ga_release(outs[0]), ga_release(ua), ga_release(zlo);
 }
 
 /* ======================================================================== */
