@@ -23325,9 +23325,9 @@ static ga_status ga__random_check_arrays(const char *func, ga_distribution d, co
     for (int k = 0; k < info->nparams; k++)
         if (args->array[k]) op |= info->cons[k] << (4 * k), any_array = true;
     if (rel && any_array) op |= rel << 12;
-    uint32_t flags = args->bad;
+    uint32_t flags = 0;
     ga_status st = GA_OK;
-    if (op != 0 && flags == 0) {
+    if (op != 0) {
         CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.check, "check", "float64", NULL, NULL);
         p->op = op;
         p->n = 1;
@@ -23335,6 +23335,7 @@ static ga_status ga__random_check_arrays(const char *func, ga_distribution d, co
         st = ga__random_check_flags(func, f, p->n, p, &flags);
         p->op = 0;
     }
+    flags |= args->bad; /* an array before a bad scalar is reported first */
     const int order = ga__random_args_order(d);
     for (int i = 0; st == GA_OK && i < info->nparams; i++) {
         const int k = ga__random_param_at(order, i);

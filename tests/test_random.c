@@ -1199,6 +1199,9 @@ DEVICE_TEST(random_device_array_parameters)
     const ga_operand bin_n[2] = {ga_operand_array(ns), ga_operand_scalar(ga_float(0.5))};
     CHECK_ERROR(ga_random_call(g, GA_RANDOM_BINOMIAL, bin_n, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
                 "ga_random_binomial: n < 0");
+    const ga_operand nb[2] = {ga_operand_array(q), ga_operand_scalar(ga_float(2))}; /* q holds a 0: n <= 0 */
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_NEGATIVE_BINOMIAL, nb, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_random_negative_binomial: n <= 0"); /* the array n before the bad scalar p */
     ga_release(lams), ga_release(n31), ga_release(p4), ga_release(ns);
     CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
     const ga_operand nan_ok[2] = {ga_operand_scalar(ga_float(0)), ga_operand_array(s2)};
