@@ -9244,7 +9244,8 @@ GPUARR_API ga_status ga_broadcast_arrays(int n, const ga_array *const *in, ga_ar
         ndims[i] = in[i]->ndim;
         shapes[i] = in[i]->shape;
     }
-    if (!ga__broadcast_shapes(n, ndims, shapes, &nd, shape, &bad)) return ga__broadcast_mismatch_error(func, n, ndims, shapes);
+    if (!ga__broadcast_shapes(n, ndims, shapes, &nd, shape, &bad))
+        return ga__broadcast_mismatch_error(func, n, ndims, shapes);
     for (int i = 0; i < n; i++) {
         out[i] = ga__broadcast_view(func, in[i], nd, shape);
         if (!out[i]) {
