@@ -23732,6 +23732,17 @@ static ga_dtype ga__random_integers_dtype(const char *func, ga_dtype dtype)
     return GA_DTYPE_INVALID;
 }
 
+/* The kernel of Lemire's and the bounded integers for `dtype`'s size: its
+   slot (0-3) and the unsigned dtype of that size it is named by. */
+static int ga__random_uint_slot(ga_dtype dtype, const char **name)
+{
+    static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
+    const size_t size = ga__dtype_sizes[dtype];
+    const int slot = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+    *name = names[slot];
+    return slot;
+}
+
 /* NumPy's format_bounds_error for an empty range: "high <= 0" ("high <
    0" with endpoint) where low is all 0, else "low >= high" ("low >
    high"). */
@@ -23805,11 +23816,10 @@ static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scala
         CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.integers[slot], "integers", name, NULL, variant);
         st = ga__random_fill(func, g, f, a, &p, bits);
     } else { /* Lemire's rejection: each value from its own stream */
-        static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
-        const size_t size = ga__dtype_sizes[dtype];
-        const int slot = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+        const char *name;
+        const int slot = ga__random_uint_slot(dtype, &name);
         p.irange = rng;
-        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.lemire[slot], "lemire", names[slot], NULL,
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.lemire[slot], "lemire", name, NULL,
                                   "philox4x32");
         st = ga__random_elements(func, g, f, a, &p);
     }
@@ -23906,12 +23916,11 @@ static ga_status ga__random_check_bounds(const char *func, ga_dtype dtype, ga__r
 /* Draws the checked bounds b into the new `a`: a stream a value. */
 static ga_status ga__random_bounded(const char *func, ga_generator *g, ga_array *a, ga__random_bounds *b)
 {
-    static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
-    const size_t size = ga__dtype_sizes[a->dtype];
-    const int slot = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+    const char *name;
+    const int slot = ga__random_uint_slot(a->dtype, &name);
     ga__random_params p;
     memset(&p, 0, sizeof p);
-    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.bounded[slot], "bounded", names[slot], NULL,
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.bounded[slot], "bounded", name, NULL,
                               "philox4x32");
     return ga__random_streams(func, g, f, a, a->size, &p, b);
 }
