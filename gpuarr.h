@@ -9244,7 +9244,8 @@ GPUARR_API ga_status ga_broadcast_arrays(int n, const ga_array *const *in, ga_ar
         ndims[i] = in[i]->ndim;
         shapes[i] = in[i]->shape;
     }
-    if (!ga__broadcast_shapes(n, ndims, shapes, &nd, shape, &bad)) return ga__broadcast_mismatch_error(func, n, ndims, shapes);
+    if (!ga__broadcast_shapes(n, ndims, shapes, &nd, shape, &bad))
+        return ga__broadcast_mismatch_error(func, n, ndims, shapes);
     for (int i = 0; i < n; i++) {
         out[i] = ga__broadcast_view(func, in[i], nd, shape);
         if (!out[i]) {
@@ -23369,9 +23370,9 @@ static ga_status ga__random_check_arrays(const char *func, ga_distribution d, co
     for (int k = 0; k < info->nparams; k++)
         if (args->array[k]) op |= info->cons[k] << (4 * k), any_array = true;
     if (rel && any_array) op |= rel << 12;
-    uint32_t flags = args->bad;
+    uint32_t flags = 0;
     ga_status st = GA_OK;
-    if (op != 0 && flags == 0) {
+    if (op != 0) {
         CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.check, "check", "float64", NULL, NULL);
         p->op = op;
         p->n = 1;
@@ -23379,6 +23380,7 @@ static ga_status ga__random_check_arrays(const char *func, ga_distribution d, co
         st = ga__random_check_flags(func, f, p->n, p, &flags);
         p->op = 0;
     }
+    flags |= args->bad; /* an array before a bad scalar is reported first */
     const int order = ga__random_args_order(d);
     for (int i = 0; st == GA_OK && i < info->nparams; i++) {
         const int k = ga__random_param_at(order, i);

@@ -1199,6 +1199,9 @@ DEVICE_TEST(random_device_array_parameters)
     const ga_operand bin_n[2] = {ga_operand_array(ns), ga_operand_scalar(ga_float(0.5))};
     CHECK_ERROR(ga_random_call(g, GA_RANDOM_BINOMIAL, bin_n, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
                 "ga_random_binomial: n < 0");
+    const ga_operand nb[2] = {ga_operand_array(q), ga_operand_scalar(ga_float(2))}; /* q holds a 0: n <= 0 */
+    CHECK_ERROR(ga_random_call(g, GA_RANDOM_NEGATIVE_BINOMIAL, nb, 0, NULL, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_random_negative_binomial: n <= 0"); /* the array n before the bad scalar p */
     ga_release(lams), ga_release(n31), ga_release(p4), ga_release(ns);
     CHECK(state_moved_by(&before, g, 0), "failed draws take no words");
     const ga_operand nan_ok[2] = {ga_operand_scalar(ga_float(0)), ga_operand_array(s2)};
@@ -1413,6 +1416,18 @@ TEST(random_permutation_tie_shuffle_is_uniform)
     ga_generator_release(g);
 }
 
+
+/* The chi-square test that the n values v (sorted in place; NULL: the
+   draw failed) are uniform over 0..k-1, printed and checked as `what`. */
+static void check_uniform_values(int64_t *v, int64_t n, int64_t k, const char *what)
+{
+    const double params[2] = {0, (double)k};
+    double stat = 0;
+    int df = 0;
+    const double pv = v ? ga_chi2_pvalue(v, (size_t)n, ga_integers_pmf, params, &stat, &df) : 0;
+    CHECK(pv > 1e-6, "%s: chi-square p = %.3g", what, pv);
+    printf("    %s: chi-square p = %.3g (df %d)\n", what, pv, df);
+}
 /* The position of element 0 over 8000 permutations of 16: uniform
    (chi-square). */
 DEVICE_TEST(random_device_permutation_first_element_is_uniform)
@@ -1432,12 +1447,7 @@ DEVICE_TEST(random_device_permutation_first_element_is_uniform)
         ga_release(p);
     }
     CHECK(ok, "8000 permutations of 16: %s", ga_last_error_message());
-    const double params[2] = {0, 16};
-    double stat = 0;
-    int df = 0;
-    const double pv = ok ? ga_chi2_pvalue(where, (size_t)draws, ga_integers_pmf, params, &stat, &df) : 0;
-    CHECK(pv > 1e-6, "the position of 0 in permutation(16): chi-square p = %.3g", pv);
-    printf("    the position of 0 in permutation(16): chi-square p = %.3g (df %d)\n", pv, df);
+    check_uniform_values(ok ? where : NULL, draws, 16, "the position of 0 in permutation(16)");
     free(where);
     ga_generator_release(g);
 }
@@ -2105,12 +2115,7 @@ DEVICE_TEST(random_device_distributions_pass_their_statistical_tests)
     ga_array *a = ga_random_integers(g, ga_int(-500), ga_int(500), 1, &n, GA_INT64, false);
     int64_t *k = a ? fetch(a) : NULL;
     for (int64_t i = 0; k && i < n; i++) k[i] = (k[i] + 500) / 10;
-    const double v[2] = {0, 100};
-    double stat = 0;
-    int df = 0;
-    const double pv = k ? ga_chi2_pvalue(k, (size_t)n, ga_integers_pmf, v, &stat, &df) : 0;
-    CHECK(pv > 1e-6, "integers(-500, 500) in bins of 10: chi-square p = %.3g", pv);
-    printf("    integers(-500, 500) in bins of 10: chi-square p = %.3g (df %d)\n", pv, df);
+    check_uniform_values(k, n, 100, "integers(-500, 500) in bins of 10");
     free(k);
     ga_release(a);
     ga_generator_release(g);
@@ -2294,12 +2299,7 @@ DEVICE_TEST(random_device_choice_sequential)
         ga_release(c);
     }
     CHECK(ok, "5000 choices of 3 of 50: %s", ga_last_error_message());
-    const double params[2] = {0, 50};
-    double stat = 0;
-    int df = 0;
-    const double pv = ok ? ga_chi2_pvalue(first, (size_t)draws, ga_integers_pmf, params, &stat, &df) : 0;
-    CHECK(pv > 1e-6, "the first value of choice(50, 3, replace=False): chi-square p = %.3g", pv);
-    printf("    the first value of choice(50, 3, replace=False): chi-square p = %.3g (df %d)\n", pv, df);
+    check_uniform_values(ok ? first : NULL, draws, 50, "the first value of choice(50, 3, replace=False)");
     free(first);
     ga_generator_release(g);
 }
