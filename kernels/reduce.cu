@@ -275,7 +275,10 @@ template <class V, bool Complex = ga_num<V>::is_complex> struct ga_op_prod {
    2 and n - 1 (t2, t1; n: the row's length, known to the first pass, which
    sees each element's index), and notes a head element that is not finite
    (then NumPy's result is NaN in both parts). The result is ((head * t2) *
-   t1), NumPy's values for infinities and NaN too. */
+   t1), NumPy's values for infinities and NaN too. Not for finite elements
+   whose product overflows in the head: a zero multiplied there before the
+   overflow gives 0, after it NaN, and the head's order is not NumPy's (nor
+   is CuPy's, a tree throughout). */
 enum { GA_CPROD_T2 = 1, GA_CPROD_T1 = 2, GA_CPROD_NONFINITE = 4, GA_CPROD_HEAD = 8 /* head has elements */ };
 template <class Z> struct ga_cprod_state {
     Z head, t2, t1;
