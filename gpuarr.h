@@ -12581,7 +12581,48 @@ static ga_status ga__reduce_done(ga__temps *t, ga_status st)
     return st;
 }
 
-/* sum, prod, nansum, nanprod: where= substitutes the identity; elements the
+static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool arg);
+
+/* Complex prod with where= (NumPy's masked reduction multiplies only the
+   selected elements, in order, from 1): where(mask, a, 1) with each row's
+   selected elements moved, in their order, behind its 1s (a stable
+   argsort of the mask along the reduced axes, moved last and flattened in
+   C order, then back). Multiplying 1 into a finite product changes
+   nothing, and the last two factors are then the selected ones, whose
+   order decides which parts of an infinite product are NaN
+   (kernels/reduce.cu's ga_op_prod reads a row in that C order). */
+static ga_array *ga__reduce_masked_ordered(const char *func, const ga_array *a, const ga_array *mask, const bool *red)
+{
+    int perm[GA_MAXDIMS], inverse[GA_MAXDIMS], nd = a->ndim, kept = 0, np = 0;
+    int64_t rows_shape[GA_MAXDIMS + 1], n = 1;
+    for (int d = 0; d < nd; d++)
+        if (!red[d]) rows_shape[kept] = a->shape[d], perm[np++] = d, kept++;
+    for (int d = 0; d < nd; d++)
+        if (red[d]) perm[np++] = d, n *= a->shape[d];
+    for (int d = 0; d < nd; d++) inverse[perm[d]] = d;
+    rows_shape[kept] = n;
+    int64_t moved_shape[GA_MAXDIMS];
+    for (int d = 0; d < nd; d++) moved_shape[d] = a->shape[perm[d]];
+    ga__temps t = {{NULL}, 0};
+    ga_array *z = ga__temp(&t, ga__reduce_masked_scalar(func, a, mask, ga_int(1)));
+    ga_array *m = z ? ga__temp(&t, ga__broadcast_view(func, mask, nd, a->shape)) : NULL;
+    /* the rows: (kept..., n), C-contiguous copies */
+    ga_array *zt = m ? ga__temp(&t, ga__transpose(func, z, perm)) : NULL;
+    ga_array *mt = zt ? ga__temp(&t, ga__transpose(func, m, perm)) : NULL;
+    ga_array *zc = mt ? ga__temp(&t, ga__contiguous_copy(func, zt, z->dtype)) : NULL;
+    ga_array *mc = zc ? ga__temp(&t, ga__contiguous_copy(func, mt, GA_BOOL)) : NULL;
+    ga_array *zr = mc ? ga__temp(&t, ga__reshape(func, zc, kept + 1, rows_shape)) : NULL;
+    ga_array *mr = zr ? ga__temp(&t, ga__reshape(func, mc, kept + 1, rows_shape)) : NULL;
+    ga_array *order = mr ? ga__temp(&t, ga__sort(func, mr, -1, true)) : NULL;
+    ga_array *sorted = order ? ga__temp(&t, ga__take_along_axis(func, zr, order, -1)) : NULL;
+    ga_array *back = sorted ? ga__temp(&t, ga__reshape(func, sorted, nd, moved_shape)) : NULL;
+    ga_array *r = back ? ga__transpose(func, back, inverse) : NULL;
+    ga__temps_release(&t);
+    return r;
+}
+
+/* sum, prod, nansum, nanprod: where= substitutes the identity
+   (complex prod: ga__reduce_masked_ordered); elements the
    loads cannot read as the accumulator's value type are converted first. */
 static ga_status ga__reduce_sum_prod(const ga__rcall *c)
 {
@@ -12589,7 +12630,10 @@ static ga_status ga__reduce_sum_prod(const ga__rcall *c)
     const ga_dtype acc = c->dtype;
     ga__temps t = {{NULL}, 0};
     const ga_array *src = c->a;
-    if (c->where && !(src = ga__temp(&t, ga__reduce_masked_scalar(c->func, c->a, c->where, ga_int(prod ? 1 : 0)))))
+    const bool ordered = prod && ga__is_complex(acc) && c->a->size > 0;
+    if (c->where && !(src = ga__temp(&t, ordered ? ga__reduce_masked_ordered(c->func, c->a, c->where, c->red)
+                                                 : ga__reduce_masked_scalar(c->func, c->a, c->where,
+                                                                            ga_int(prod ? 1 : 0)))))
         return ga__temps_fail(&t);
     ga__rjob j;
     ga__rjob_init(&j, c);
@@ -23748,6 +23792,17 @@ static ga_dtype ga__random_integers_dtype(const char *func, ga_dtype dtype)
     return GA_DTYPE_INVALID;
 }
 
+/* The kernel of Lemire's and the bounded integers for `dtype`'s size: its
+   slot (0-3) and the unsigned dtype of that size it is named by. */
+static int ga__random_uint_slot(ga_dtype dtype, const char **name)
+{
+    static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
+    const size_t size = ga__dtype_sizes[dtype];
+    const int slot = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+    *name = names[slot];
+    return slot;
+}
+
 /* NumPy's format_bounds_error for an empty range: "high <= 0" ("high <
    0" with endpoint) where low is all 0, else "low >= high" ("low >
    high"). */
@@ -23821,11 +23876,10 @@ static ga_array *ga__random_integers(const char *func, ga_generator *g, ga_scala
         CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.integers[slot], "integers", name, NULL, variant);
         st = ga__random_fill(func, g, f, a, &p, bits);
     } else { /* Lemire's rejection: each value from its own stream */
-        static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
-        const size_t size = ga__dtype_sizes[dtype];
-        const int slot = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+        const char *name;
+        const int slot = ga__random_uint_slot(dtype, &name);
         p.irange = rng;
-        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.lemire[slot], "lemire", names[slot], NULL,
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.lemire[slot], "lemire", name, NULL,
                                   "philox4x32");
         st = ga__random_elements(func, g, f, a, &p);
     }
@@ -23922,12 +23976,11 @@ static ga_status ga__random_check_bounds(const char *func, ga_dtype dtype, ga__r
 /* Draws the checked bounds b into the new `a`: a stream a value. */
 static ga_status ga__random_bounded(const char *func, ga_generator *g, ga_array *a, ga__random_bounds *b)
 {
-    static const char *const names[4] = {"uint8", "uint16", "uint32", "uint64"};
-    const size_t size = ga__dtype_sizes[a->dtype];
-    const int slot = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+    const char *name;
+    const int slot = ga__random_uint_slot(a->dtype, &name);
     ga__random_params p;
     memset(&p, 0, sizeof p);
-    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.bounded[slot], "bounded", names[slot], NULL,
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.bounded[slot], "bounded", name, NULL,
                               "philox4x32");
     return ga__random_streams(func, g, f, a, a->size, &p, b);
 }

@@ -1493,6 +1493,83 @@ DEVICE_TEST(reduce_complex_prod_special_values)
     }
 }
 
+/* prod and nanprod of complex numbers with where=: NumPy multiplies the
+   selected elements only, in order, from 1, so which parts of an infinite
+   product are NaN depends on the selected elements last (a masked element
+   multiplied as 1 + 0j after inf + 0j would make its real part NaN:
+   prod([2, inf, x], where=[T, T, F]) is inf+nanj). Rows of (R, n) along
+   axis 1, along axis 0 of the transpose, and both axes, against the
+   sequential product of the selected elements in C order; dtype=complex64
+   of float32 elements too. */
+DEVICE_TEST(reduce_complex_prod_where)
+{
+    const int64_t R = 7, lengths[] = {1, 2, 3, 5, 33, 700};
+    const double specials[][2] = {{INFINITY, 0}, {0, INFINITY}, {-INFINITY, 1}, {NAN, 0}, {2, 0}, {-1, 0}, {0, 1}};
+    const int nspecial = (int)(sizeof specials / sizeof specials[0]);
+    for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
+        const int64_t n = lengths[li], shape[2] = {R, n}, size = R * n;
+        double *z = (double *)malloc((size_t)size * 2 * sizeof(double)), *sel = (double *)malloc((size_t)size * 2 * sizeof(double));
+        bool *m = (bool *)malloc((size_t)size);
+        for (int trial = 0; trial < 6; trial++) {
+            for (int64_t k = 0; k < size; k++) { /* unit values, specials at a quarter, a random mask */
+                const double *v = specials[rnd() % (uint64_t)nspecial];
+                const bool special = rnd() % 4 == 0;
+                z[2 * k] = special ? v[0] : rnd() % 2 ? 1 : -1, z[2 * k + 1] = special ? v[1] : 0;
+                m[k] = rnd() % 3 != 0;
+            }
+            ga_array *a = ga_from_host(z, 2, shape, GA_COMPLEX128), *w = ga_from_host(m, 2, shape, GA_BOOL);
+            for (int form = 0; form < 4; form++) {
+                /* 0 prod along axis 1, 1 nanprod along axis 1, 2 prod along both, 3 along axis 0 of the transpose */
+                const bool nan_one = form == 1;
+                ga_array *x = form == 3 ? ga_transpose(a, NULL) : ga_retain(a), *wx = form == 3 ? ga_transpose(w, NULL) : ga_retain(w);
+                const int ax = form == 3 ? 0 : 1;
+                ga_reduce_options opt = {wx, NULL, 0};
+                ga_array *r = NULL;
+                ga_status st = ga_reduce(nan_one ? GA_REDUCE_NANPROD : GA_REDUCE_PROD, x, form == 2 ? 0 : 1,
+                                         form == 2 ? NULL : &ax, GA_DTYPE_INVALID, &r, false, &opt); /* 0, NULL: all */
+                const int64_t nout = form == 2 ? 1 : R;
+                double *got = st == GA_OK ? (double *)malloc((size_t)nout * 16) : NULL;
+                if (!got || ga_to_host(r, got, (size_t)nout * 16) != GA_OK) {
+                    FAIL("complex prod with where= (form %d, n %lld): %s", form, (long long)n, ga_last_error_message());
+                } else {
+                    for (int64_t i = 0; i < nout; i++) {
+                        int64_t ns = 0;
+                        const int64_t lo = form == 2 ? 0 : i * n, hi = form == 2 ? size : (i + 1) * n;
+                        for (int64_t k = lo; k < hi; k++)
+                            if (m[k]) sel[2 * ns] = z[2 * k], sel[2 * ns + 1] = z[2 * k + 1], ns++;
+                        double want_r, want_i;
+                        seq_cprod(true, sel, ns, nan_one, &want_r, &want_i);
+                        if (!same_special(got[2 * i], want_r, 1e-12) || !same_special(got[2 * i + 1], want_i, 1e-12)) {
+                            FAIL("%s of complex128[%lld, %lld] where=, form %d, row %lld: (%g, %g), NumPy (%g, %g)",
+                                 nan_one ? "nanprod" : "prod", (long long)R, (long long)n, form, (long long)i, got[2 * i],
+                                 got[2 * i + 1], want_r, want_i);
+                            break;
+                        }
+                    }
+                }
+                free(got);
+                ga_clear_error();
+                ga_release(r), ga_release(x), ga_release(wx);
+            }
+            /* float32 elements with dtype=complex64: [2, inf, x] where [T, T, F] is inf+nanj */
+            if (trial == 0 && n == 3) {
+                const float f[3] = {2, INFINITY, 5};
+                const bool fm[3] = {true, true, false};
+                const int64_t three = 3;
+                ga_array *fa = ga_from_host(f, 1, &three, GA_FLOAT32), *fw = ga_from_host(fm, 1, &three, GA_BOOL), *r = NULL;
+                ga_reduce_options opt = {fw, NULL, 0};
+                float g[2] = {0, 0};
+                CHECK(ga_reduce(GA_REDUCE_PROD, fa, GA_ALL_AXES, GA_COMPLEX64, &r, false, &opt) == GA_OK &&
+                          ga_to_host(r, g, sizeof g) == GA_OK && g[0] == INFINITY && isnan(g[1]),
+                      "prod([2, inf, 5], where=[T, T, F], dtype=complex64) is inf+nanj: (%g, %g)", g[0], g[1]);
+                ga_release(r), ga_release(fa), ga_release(fw);
+            }
+            ga_release(a), ga_release(w);
+        }
+        free(z), free(sel), free(m);
+    }
+}
+
 /* axis=() (naxes 0, axes not NULL: GA_NO_AXES) reduces nothing, as NumPy's:
    reductions and statistics give each element alone in their dtype;
    argmin / argmax refuse it; squeeze squeezes nothing, expand_dims adds
