@@ -22837,6 +22837,7 @@ static struct {
     CUkernel check_bounds, bounded[4]; /* integers with array bounds */
     CUkernel mvhg[2]; /* multivariate_hypergeometric: [GA_MVHG_MARGINALS], [GA_MVHG_COUNT] */
     CUkernel ties, first_draws; /* permutations: the shuffles of tied 32-bit keys; choice's first occurrences */
+    CUkernel poisson, binomial, binomial_inversion, standard_gamma[2]; /* element draws, a sampler each */
     CUkernel philox64_random[2], philox64_integers[4]; /* NumPy's Philox */
 } ga__random_kernels;
 
@@ -23403,6 +23404,21 @@ static ga_dtype ga__random_result_dtype(const char *func, const ga__distribution
     return GA_DTYPE_INVALID;
 }
 
+/* The element kernel of a draw of d (slot: 0 float32, 1 float64, 2
+   int64): one of a single sampler where there is one (fewer registers),
+   binomial's inversion alone where scalar n and p take it (min(p, 1 - p) n
+   <= 30, as ga__random_binomial decides), else the kernel of them all. */
+static CUkernel *ga__random_element_kernel(ga_distribution d, const ga__random_args *args, int slot, const char **op)
+{
+    const double q = args->value[1] <= 0.5 ? args->value[1] : 1 - args->value[1];
+    if (d == GA_RANDOM_POISSON) return *op = "poisson", &ga__random_kernels.poisson;
+    if (d == GA_RANDOM_BINOMIAL && !args->array[0] && !args->array[1] && q * args->value[0] <= 30.0)
+        return *op = "binomial_inversion", &ga__random_kernels.binomial_inversion;
+    if (d == GA_RANDOM_BINOMIAL) return *op = "binomial", &ga__random_kernels.binomial;
+    if (d == GA_RANDOM_STANDARD_GAMMA) return *op = "standard_gamma", &ga__random_kernels.standard_gamma[slot];
+    return *op = "element", &ga__random_kernels.element[slot];
+}
+
 /* Prepares and draws: parameters, checks, the output, the kernel. The
    output is `out` where it is not NULL (checked by ga__random_check_out;
    (ndim, shape) and dtype its own; the result is a new reference to it),
@@ -23457,9 +23473,9 @@ static ga_array *ga__random_distribution_out(ga_generator *g, ga_distribution d,
     if (a && a->size > 0) {
         const int slot = rdtype == GA_FLOAT32 ? 0 : rdtype == GA_FLOAT64 ? 1 : 2;
         const bool fixed = info->sampler == GA__SAMPLER_FIXED;
-        CUkernel *cache = fixed ? &ga__random_kernels.fixed[slot] : &ga__random_kernels.element[slot];
-        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, cache, fixed ? "fixed" : "element", ga__dtype_names[rdtype],
-                                  NULL, "philox4x32");
+        const char *op = "fixed";
+        CUkernel *cache = fixed ? &ga__random_kernels.fixed[slot] : ga__random_element_kernel(d, &args, slot, &op);
+        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, cache, op, ga__dtype_names[rdtype], NULL, "philox4x32");
         p.op = (int32_t)d;
         if ((fixed ? ga__random_fill(func, g, f, a, &p, rdtype == GA_FLOAT32 ? 32 : 64)
                    : ga__random_elements(func, g, f, a, &p)) != GA_OK) {

@@ -568,14 +568,21 @@ template <class S> GA_HD int64_t ga__binomial_btpe(S &s, int64_t n, double p)
    30, else BTPE; for p > 1/2 n minus the draw for 1 - p (NumPy's
    symmetry). Valid: n >= 0 ("n < 0"), 0 <= p <= 1 ("p < 0, p > 1 or p is
    NaN"). */
-template <class S> GA_HD int64_t ga__random_binomial(S &s, int64_t n, double p)
+template <bool BTPE, class S> GA_HD int64_t ga__binomial_of(S &s, int64_t n, double p)
 {
     if (n == 0 || p == 0.0)
         return 0;
     const bool flip = p > 0.5;
     const double pp = flip ? 1.0 - p : p;
-    const int64_t x = pp * n <= 30.0 ? ga__binomial_inversion(s, n, pp) : ga__binomial_btpe(s, n, pp);
+    const int64_t x = !BTPE || pp * n <= 30.0 ? ga__binomial_inversion(s, n, pp) : ga__binomial_btpe(s, n, pp);
     return flip && x >= 0 ? n - x : x;
+}
+template <class S> GA_HD int64_t ga__random_binomial(S &s, int64_t n, double p) { return ga__binomial_of<true>(s, n, p); }
+/* binomial where the caller knows min(p, 1 - p) n <= 30: the inversion
+   alone (the same values; a kernel without BTPE's registers). */
+template <class S> GA_HD int64_t ga__random_binomial_small(S &s, int64_t n, double p)
+{
+    return ga__binomial_of<false>(s, n, p);
 }
 
 /* negative_binomial(n, p): poisson(gamma(n, (1 - p) / p)); 0 for p = 1.

@@ -154,6 +154,27 @@ TEST(stream_values_are_the_values_of_its_words)
     }
 }
 
+/* binomial's inversion alone (the kernel the host picks for scalar n and p
+   with min(p, 1 - p) n <= 30) draws the values binomial draws. */
+TEST(binomial_small_is_binomial)
+{
+    const int64_t ns[] = {0, 1, 7, 20, 60, 1000};
+    const double ps[] = {0.0, 0.01, 0.3, 0.5, 0.7, 0.97, 1.0};
+    int compared = 0;
+    for (int64_t n : ns)
+        for (double p : ps) {
+            const double q = p <= 0.5 ? p : 1 - p;
+            if (q * (double)n > 30.0) continue;
+            for (uint64_t i = 0; i < 200; i++, compared++) {
+                ga__rstream a(KEY, LO, HI, i), b(KEY, LO, HI, i);
+                const int64_t x = ga__random_binomial(a, n, p), y = ga__random_binomial_small(b, n, p);
+                CHECK(x == y, "binomial(%lld, %g) of element %llu: %lld, by inversion alone %lld", (long long)n, p,
+                      (unsigned long long)i, (long long)x, (long long)y);
+            }
+        }
+    CHECK(compared > 5000, "%d draws compared", compared);
+}
+
 /* ---- values of words -------------------------------------------------- */
 
 TEST(open_uniforms_stay_inside)
