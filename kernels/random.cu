@@ -223,8 +223,9 @@ GA_DEV double ga__fixed_value(const ga__random_params &p, uint64_t v, int64_t i)
     }
 }
 
-/* standard_exponential in float32: -log1p(-u) of the value's word. */
-GA_DEV float ga__fixed_value32(uint64_t v) { return -log1pf(-ga__uniform32_bits((uint32_t)v)); }
+/* standard_exponential in float32: -log1p(-u) of the value's word, as
+   -log(1 - u) (1 - u is exact: u is a multiple of 2^-24). */
+GA_DEV float ga__fixed_value32(uint64_t v) { return -logf(1.0f - ga__uniform32_bits((uint32_t)v)); }
 
 /* numpy.random.Generator.geometric(p) by inversion, for every p (NumPy
    searches for p >= 1/3; inversion takes a fixed two words): ceil(E /

@@ -63,8 +63,10 @@
    again. NumPy's standard exponential E (a ziggurat there) is the
    inversion -log1p(-u) here, NumPy's standard_exponential(method='inv'). */
 
-/* standard_exponential: -log1p(-u). */
-GA_HD inline double ga__inv_standard_exponential(double u) { return -log1p(-u); }
+/* standard_exponential: -log1p(-u), as -log(1 - u): u is a multiple of
+   2^-53, so 1 - u is exact, and log is the cheaper (standard_exponential
+   float64 took a quarter less time). */
+GA_HD inline double ga__inv_standard_exponential(double u) { return -log(1.0 - u); }
 
 /* exponential(scale): scale E. Valid: scale >= 0 ("scale < 0"). */
 GA_HD inline double ga__inv_exponential(double u, double scale) { return scale * ga__inv_standard_exponential(u); }
