@@ -22836,7 +22836,8 @@ static struct {
     CUkernel bits, random[2], normal[2], fixed[3], element[3], check, integers[6], lemire[4], multinomial, dirichlet;
     CUkernel check_bounds, bounded[4]; /* integers with array bounds */
     CUkernel mvhg[2]; /* multivariate_hypergeometric: [GA_MVHG_MARGINALS], [GA_MVHG_COUNT] */
-    CUkernel ties, first_draws; /* permutations: the shuffles of tied 32-bit keys; choice's first occurrences */
+    CUkernel ties, first_draws, first_claim, first_slots; /* permutations: the shuffles of tied 32-bit keys;
+                                                            choice's first occurrences */
     CUkernel poisson, binomial, binomial_inversion, standard_gamma[2]; /* element draws, a sampler each */
     CUkernel philox64_random[2], philox64_integers[4]; /* NumPy's Philox */
 } ga__random_kernels;
@@ -24643,35 +24644,70 @@ static int64_t ga__choice_draws(int64_t n, int64_t k)
     return m < (double)UINT32_MAX ? (int64_t)m : (int64_t)UINT32_MAX;
 }
 
+/* One launch of a choice kernel of the random family over the m draws
+   (p.array as the kernel reads them), out its first parameter. */
+static ga_status ga__choice_launch(const char *func, int device, CUkernel *slot, const char *op, uint64_t out,
+                                   int64_t m, const uint64_t arrays[3])
+{
+    ga__random_params p;
+    memset(&p, 0, sizeof p);
+    p.n = m;
+    for (int k = 0; k < 3; k++) p.array[k] = (const double *)(uintptr_t)arrays[k]; /* (uint32 words) */
+    void *o = (void *)(uintptr_t)out;
+    void *args[] = {&o, &p};
+    CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, slot, op, "uint32", NULL, NULL);
+    return ga__launch(func, f, device, m, args);
+}
+
+/* The first occurrences among the m draws at `drawn` (uint32 values below
+   n), flagged in draw order (flags: m bytes), for n <= 32 m: each value's
+   slot (n uint32, all ones) takes the least position that drew it
+   (ga_random_first_claim_uint32), and a draw is first where it holds its
+   slot (ga_random_first_slots_uint32): a memset of 4n bytes and two passes
+   over the draws in place of a sort. */
+static ga_status ga__first_draws_by_slots(const char *func, ga__scratch *s, int64_t n, int64_t m, uint64_t drawn,
+                                          uint64_t flags)
+{
+    const uint64_t slots = ga__scratch_alloc(func, s, (size_t)n * 4);
+    if (!slots) return ga__t.error;
+    GA__CHECK_CU(func, GA__CU.MemsetD8Async((CUdeviceptr)slots, 0xFF, (size_t)n * 4, ga__stream_of(s->device)),
+                 "cuMemsetD8Async");
+    const uint64_t arrays[3] = {slots, 0, drawn};
+    ga_status st = ga__choice_launch(func, s->device, &ga__random_kernels.first_claim, "first_claim", slots, m, arrays);
+    if (st == GA_OK)
+        st = ga__choice_launch(func, s->device, &ga__random_kernels.first_slots, "first_slots", flags, m, arrays);
+    return st;
+}
+
+/* The same by sorting the draws with their positions (stably: a value's
+   first occurrence comes first) and flagging the first of each run
+   (ga_random_first_draws_uint32), which writes the draws back in draw
+   order into the buffer the sort left free: *drawn names it after. */
+static ga_status ga__first_draws_by_sort(const char *func, ga__scratch *s, int64_t m, uint64_t *drawn, uint64_t flags)
+{
+    const size_t bytes = (size_t)m * 4;
+    uint64_t k = *drawn, alt = ga__scratch_alloc(func, s, bytes);
+    uint64_t pos = alt ? ga__scratch_alloc(func, s, bytes) : 0, post = pos ? ga__scratch_alloc(func, s, bytes) : 0;
+    ga_status st = post ? GA_OK : ga__t.error;
+    if (st == GA_OK) st = ga__sort_keys(func, s->device, 4, m, &k, alt, &pos, post);
+    if (st != GA_OK) return st;
+    *drawn = k == *drawn ? alt : *drawn; /* (not the sorted draws) */
+    const uint64_t arrays[3] = {k, pos, *drawn};
+    return ga__choice_launch(func, s->device, &ga__random_kernels.first_draws, "first_draws", flags, m, arrays);
+}
+
 /* The distinct values among m draws of integers(0, n) (uint32, n < 2**32),
-   each at its first occurrence, in draw order: a new uint32 array. The
-   draws sorted with their positions (stably: a value's first occurrence
-   comes first), its first occurrences flagged in draw order
-   (ga_random_first_draws_uint32), then compacted. */
+   each at its first occurrence, in draw order: a new uint32 array (the
+   draws' first occurrences flagged, then compacted). */
 static ga_array *ga__choice_first_draws(const char *func, ga_generator *g, int64_t n, int64_t m)
 {
     ga_array *v = ga__random_integers(func, g, ga_int(0), ga_int(n), 1, &m, GA_UINT32, false);
     if (!v) return NULL;
     ga__scratch s = {v->device, 0, {NULL}};
-    const size_t bytes = (size_t)m * 4;
-    uint64_t k = v->data, alt = ga__scratch_alloc(func, &s, bytes);
-    uint64_t pos = alt ? ga__scratch_alloc(func, &s, bytes) : 0, post = pos ? ga__scratch_alloc(func, &s, bytes) : 0;
-    uint64_t flags = post ? ga__scratch_alloc(func, &s, (size_t)m) : 0;
-    ga_status st = flags ? GA_OK : ga__t.error;
-    if (st == GA_OK) st = ga__sort_keys(func, v->device, 4, m, &k, alt, &pos, post);
-    const uint64_t drawn = k == v->data ? alt : v->data; /* (not the sorted draws) */
-    if (st == GA_OK) {
-        ga__random_params p;
-        memset(&p, 0, sizeof p);
-        p.n = m;
-        p.array[0] = (const double *)(uintptr_t)k, p.array[1] = (const double *)(uintptr_t)pos;
-        p.array[2] = (const double *)(uintptr_t)drawn; /* (uint32 words: the pointer fields reused) */
-        void *out = (void *)(uintptr_t)flags;
-        void *args[] = {&out, &p};
-        CUfunction f = ga__kernel(func, GA__FAMILY_RANDOM, &ga__random_kernels.first_draws, "first_draws", "uint32",
-                                  NULL, NULL);
-        st = ga__launch(func, f, v->device, m, args);
-    }
+    uint64_t drawn = v->data, flags = ga__scratch_alloc(func, &s, (size_t)m);
+    ga_status st = !flags                       ? ga__t.error
+                   : n <= 32 * m                ? ga__first_draws_by_slots(func, &s, n, m, drawn, flags)
+                                                : ga__first_draws_by_sort(func, &s, m, &drawn, flags);
     ga_array *kept = st == GA_OK ? ga__select_flagged(func, v->device, drawn, 4, flags, m, 1, false, GA_UINT32) : NULL;
     ga__scratch_free(&s);
     ga_release(v);

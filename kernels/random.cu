@@ -41,6 +41,11 @@
      ga_random_first_draws_uint32            choice without replacement: the
                                              first occurrences among sorted
                                              draws, flagged in draw order
+     ga_random_first_claim_uint32,           or, for a population of at most
+     ga_random_first_slots_uint32            32 x the draws, each value's
+                                             slot claimed by its first draw
+                                             (atomicMin), then the draws
+                                             holding their slots flagged
 
    NumPy's Philox (Philox4x64-10), NumPy's streams bit for bit:
      ga_random_<random|integers>_<t>_philox4x64   random() and integers over
@@ -621,6 +626,23 @@ GA_KERNEL GA_KERNEL_NAME3(random, first_draws, uint32)(uint8_t *flags, ga__rando
         drawn[at] = v;
         flags[at] = i == 0 || sorted[i - 1] != v ? 1 : 0;
     }
+}
+
+/* choice without replacement, a population n of at most 32 x the m draws:
+   slots (n uint32, all ones before) get the least position that drew
+   their value (p.array[2]: the draws, uint32; p.n = m < 2^32). */
+GA_KERNEL GA_KERNEL_NAME3(random, first_claim, uint32)(uint32_t *slots, ga__random_params p)
+{
+    const uint32_t *drawn = (const uint32_t *)(uintptr_t)p.array[2];
+    GA_GRID_STRIDE_LOOP(i, p.n) atomicMin(&slots[drawn[i]], (uint32_t)i);
+}
+
+/* flags[i] is 1 where draw i holds its value's slot (p.array[0]): the
+   value's first occurrence; the same flags as ga_random_first_draws. */
+GA_KERNEL GA_KERNEL_NAME3(random, first_slots, uint32)(uint8_t *flags, ga__random_params p)
+{
+    const uint32_t *slots = (const uint32_t *)(uintptr_t)p.array[0], *drawn = (const uint32_t *)(uintptr_t)p.array[2];
+    GA_GRID_STRIDE_LOOP(i, p.n) flags[i] = slots[drawn[i]] == (uint32_t)i ? 1 : 0;
 }
 
 /* --- NumPy's Philox (Philox4x64-10) -------------------------------------- */
