@@ -2244,10 +2244,10 @@ static int64_t *host_sequential(const ga_random_state *s, int64_t n, int64_t k, 
    in range, the same seed's same sample, the first value uniform
    (chi-square), and the edges k = 0 and k = n. Populations of at most 32 x
    the draws find first occurrences by slots, larger ones by sorting: 1001
-   and 2^20 take the sort. */
+   and 2^20 + 1 take the sort. */
 DEVICE_TEST(random_device_choice_sequential)
 {
-    static const int64_t cases[][2] = {{1000, 250}, {1001, 7}, {10000000, 1000000}, {3, 0}, {1 << 20, 3000}};
+    static const int64_t cases[][2] = {{1000, 250}, {1001, 7}, {10000000, 1000000}, {3, 0}, {(1 << 20) + 1, 3000}};
     const uint32_t seed = 99;
     for (int c = 0; c < COUNT(cases); c++)
         for (int skip = 0; skip < 4; skip += 3) {
