@@ -8507,7 +8507,9 @@ static double ga__round_to_real(double x, ga_dtype d)
    - isclose: the format NumPy computes atol + rtol |b| in, b's dtype; for
      a Python scalar b, NumPy computes that tolerance and b's finiteness in
      Python floats (double), the tolerance then cast to the loop's dtype by
-     the comparison: param {finite, tolerance, equal_nan, format + 8};
+     the comparison: param {finite, tolerance, equal_nan, format + 8}; plus
+     16 x the loop's format where it is float16 or bfloat16, which the
+     kernel computes in float32 and NumPy's a - b is rounded to;
    - float32 and float64 power: 1 in param[1] where the exponent is one
      value for every element (a scalar, or an array of zero strides), which
      NumPy's loop takes as sqrt when it is 0.5 (so power(-inf, 0.5) is nan
@@ -8515,8 +8517,9 @@ static double ga__round_to_real(double x, ga_dtype d)
 static void ga__ufunc_params(ga_ufunc u, const double *param, const ga__ufunc_plan *p, double pp[4])
 {
     for (int i = 0; i < 4; i++) pp[i] = param ? param[i] : 0;
+    const int loop16 = ga__isclose_format(p->loop.in[0]), diff = loop16 == 2 || loop16 == 3 ? 16 * loop16 : 0;
     if (u == GA_UFUNC_ISCLOSE && p->ins[1]) {
-        pp[3] = ga__isclose_format(p->ins[1]->dtype);
+        pp[3] = ga__isclose_format(p->ins[1]->dtype) + diff;
     } else if (u == GA_UFUNC_ISCLOSE) {
         ga_scalar b = p->scalars[1];
         double re = b.kind == GA_SCALAR_COMPLEX ? b.value.c.re
@@ -8528,7 +8531,7 @@ static void ga__ufunc_params(ga_ufunc u, const double *param, const ga__ufunc_pl
         pp[1] = pp[1] + pp[0] * hypot(re, im);
         pp[1] = ga__round_to_real(pp[1], p->loop.in[0]);
         pp[0] = isfinite(re) && isfinite(im) ? 1 : 0;
-        pp[3] = ga__isclose_format(p->loop.in[0]) + 8;
+        pp[3] = ga__isclose_format(p->loop.in[0]) + 8 + diff;
     } else if (u == GA_UFUNC_POWER && (p->loop.index == GA_FLOAT32 || p->loop.index == GA_FLOAT64)) {
         bool one_value = true;
         for (int d = 0; d < p->ndim && p->ins[1]; d++) one_value = one_value && p->strides[1][d] == 0;

@@ -904,25 +904,32 @@ GA_OP_END
    computes atol + rtol |b| in, b's: 0 or 1 the loop's, 2 float16, 3
    bfloat16, 4 float32; each step rounded to it). A Python scalar b (format
    + 8): NumPy's tolerance and b's finiteness are the host's, from the
-   scalar as written (param: finite, tolerance, equal_nan, format + 8). */
+   scalar as written (param: finite, tolerance, equal_nan, format + 8). A
+   float16 or bfloat16 loop (+ 16 x its format, 2 or 3) computes in float32
+   with a - b rounded to the loop's format, as NumPy subtracts (exact in
+   double, so rounded once). */
 struct ga_op_isclose {
     static constexpr int nin = 2, nout = 1;
     static constexpr bool widen16 = true;
     template <class L> using sig = ga_sig_bool<L>;
     double rtol, atol;
     bool equal_nan, scalar_b;
-    int format;
+    int format, loop16;
     GA_DEV explicit ga_op_isclose(const double *p)
-        : rtol(p[0]), atol(p[1]), equal_nan(p[2] != 0), scalar_b(p[3] >= 8), format((int)p[3] % 8) {}
-    template <class F> GA_DEV F rounded(F x) const
+        : rtol(p[0]), atol(p[1]), equal_nan(p[2] != 0), scalar_b(((int)p[3] & 8) != 0), format((int)p[3] % 8),
+          loop16((int)p[3] >> 4)
     {
-        switch (format) {
+    }
+    template <class F> static GA_DEV F rounded_to(int f, F x)
+    {
+        switch (f) {
         case 2: return (F)__half2float(ga__fconv<__half>(x));
         case 3: return (F)__bfloat162float(ga__fconv<__nv_bfloat16>(x));
         case 4: return (F)(float)x;
         default: return x;
         }
     }
+    template <class F> GA_DEV F rounded(F x) const { return rounded_to(format, x); }
     template <class F> GA_DEV F tolerance(F magnitude_b) const
     {
         if (scalar_b) return (F)atol;
@@ -940,7 +947,8 @@ struct ga_op_isclose {
             const bool close = d <= tolerance(mb) && b_finite(b.re, b.im);
             return close || (a.re == b.re && a.im == b.im) || (equal_nan && ga_cnan(a) && ga_cnan(b));
         } else {
-            const bool close = fabs(a - b) <= tolerance(fabs(b)) && b_finite(b, (C)0);
+            const C d = loop16 ? rounded_to(loop16, (C)((double)a - (double)b)) : a - b;
+            const bool close = fabs(d) <= tolerance(fabs(b)) && b_finite(b, (C)0);
             return close || a == b || (equal_nan && a != a && b != b);
         }
     }

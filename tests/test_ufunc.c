@@ -3240,6 +3240,26 @@ DEVICE_TEST(ufunc_numpy_loop_quirks)
           "isclose(x, inf): only equal elements (none here)");
     ga_release(out[0]);
 
+    /* a float16 loop subtracts in float16 (NumPy's a - b rounded to it):
+       100 - (-1.0009765625) is 101 there, within atol 101, though not
+       exactly (float64: not close); an int8 a takes the float16 loop too */
+    const double hv[2] = {100.0, -1.0009765625};
+    const int8_t a8v = 100;
+    const int64_t one = 1;
+    ga_array *hd[2] = {ga_from_host(&hv[0], 1, &one, GA_FLOAT64), ga_from_host(&hv[1], 1, &one, GA_FLOAT64)};
+    ga_array *h16[2] = {hd[0] ? ga_astype(hd[0], GA_FLOAT16) : NULL, hd[1] ? ga_astype(hd[1], GA_FLOAT16) : NULL};
+    ga_array *a8 = ga_from_host(&a8v, 0, NULL, GA_INT8);
+    ga_array *near[3] = {ga_isclose(h16[0], h16[1], 0, 101, false), ga_isclose(a8, h16[1], 0, 101, false),
+                         ga_isclose(hd[0], hd[1], 0, 101, false)};
+    bool nb[3] = {false, false, true};
+    for (int k = 0; k < 3; k++)
+        CHECK(near[k] && ga_to_host(near[k], &nb[k], 1) == GA_OK && nb[k] == (k < 2),
+              "isclose(%s 100, %s -1.0009765625, rtol=0, atol=101): %d, NumPy %s: %s",
+              k == 0 ? "float16" : k == 1 ? "int8" : "float64", k < 2 ? "float16" : "float64", nb[k],
+              k < 2 ? "True" : "False", ga_last_error_message());
+    for (int k = 0; k < 3; k++) ga_release(near[k]);
+    ga_release(a8), ga_release(h16[0]), ga_release(h16[1]), ga_release(hd[0]), ga_release(hd[1]);
+
     /* np.clip drops a Python int bound beyond an integer a's range, but of
        a bool a the bound goes to the loop (OverflowError) */
     bool bv[2] = {true, false};
