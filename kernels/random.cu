@@ -386,26 +386,26 @@ template <int D = -1> GA_DEV int64_t ga__element_integer(const ga__random_params
     }
 }
 
-GA_KERNEL GA_KERNEL_NAME(random, element, float32, philox4x32)(float *out, ga__random_params p)
+/* out[i] = value(element i's stream, i) for i < p.n: the element kernels. */
+template <class T, class F> GA_DEV void ga__random_each(T *out, const ga__random_params &p, F value)
 {
     GA_GRID_STRIDE_LOOP(i, p.n) {
         ga__rstream s = ga__element_stream(p, i);
-        out[i] = ga__element_real<float>(p, s, i);
+        out[i] = value(s, i);
     }
+}
+
+GA_KERNEL GA_KERNEL_NAME(random, element, float32, philox4x32)(float *out, ga__random_params p)
+{
+    ga__random_each(out, p, [&](ga__rstream &s, int64_t i) { return ga__element_real<float>(p, s, i); });
 }
 GA_KERNEL GA_KERNEL_NAME(random, element, float64, philox4x32)(double *out, ga__random_params p)
 {
-    GA_GRID_STRIDE_LOOP(i, p.n) {
-        ga__rstream s = ga__element_stream(p, i);
-        out[i] = ga__element_real<double>(p, s, i);
-    }
+    ga__random_each(out, p, [&](ga__rstream &s, int64_t i) { return ga__element_real<double>(p, s, i); });
 }
 GA_KERNEL GA_KERNEL_NAME(random, element, int64, philox4x32)(int64_t *out, ga__random_params p)
 {
-    GA_GRID_STRIDE_LOOP(i, p.n) {
-        ga__rstream s = ga__element_stream(p, i);
-        out[i] = ga__element_integer(p, s, i);
-    }
+    ga__random_each(out, p, [&](ga__rstream &s, int64_t i) { return ga__element_integer(p, s, i); });
 }
 
 /* The element draws of the most used rejection samplers, a kernel each
@@ -415,38 +415,31 @@ GA_KERNEL GA_KERNEL_NAME(random, element, int64, philox4x32)(int64_t *out, ga__r
    the host's choice), standard_gamma. */
 GA_KERNEL GA_KERNEL_NAME(random, poisson, int64, philox4x32)(int64_t *out, ga__random_params p)
 {
-    GA_GRID_STRIDE_LOOP(i, p.n) {
-        ga__rstream s = ga__element_stream(p, i);
-        out[i] = ga__element_integer<GA_RANDOM_POISSON>(p, s, i);
-    }
+    ga__random_each(out, p,
+                    [&](ga__rstream &s, int64_t i) { return ga__element_integer<GA_RANDOM_POISSON>(p, s, i); });
 }
 GA_KERNEL GA_KERNEL_NAME(random, binomial, int64, philox4x32)(int64_t *out, ga__random_params p)
 {
-    GA_GRID_STRIDE_LOOP(i, p.n) {
-        ga__rstream s = ga__element_stream(p, i);
-        out[i] = ga__element_integer<GA_RANDOM_BINOMIAL>(p, s, i);
-    }
+    ga__random_each(out, p,
+                    [&](ga__rstream &s, int64_t i) { return ga__element_integer<GA_RANDOM_BINOMIAL>(p, s, i); });
 }
 GA_KERNEL GA_KERNEL_NAME(random, binomial_inversion, int64, philox4x32)(int64_t *out, ga__random_params p)
 {
-    GA_GRID_STRIDE_LOOP(i, p.n) {
-        ga__rstream s = ga__element_stream(p, i);
-        out[i] = ga__random_binomial_small(s, (int64_t)p.value[0], p.value[1]);
-    }
+    ga__random_each(out, p, [&](ga__rstream &s, int64_t) {
+        return ga__random_binomial_small(s, (int64_t)p.value[0], p.value[1]);
+    });
 }
 GA_KERNEL GA_KERNEL_NAME(random, standard_gamma, float32, philox4x32)(float *out, ga__random_params p)
 {
-    GA_GRID_STRIDE_LOOP(i, p.n) {
-        ga__rstream s = ga__element_stream(p, i);
-        out[i] = ga__element_real<float, GA_RANDOM_STANDARD_GAMMA>(p, s, i);
-    }
+    ga__random_each(out, p, [&](ga__rstream &s, int64_t i) {
+        return ga__element_real<float, GA_RANDOM_STANDARD_GAMMA>(p, s, i);
+    });
 }
 GA_KERNEL GA_KERNEL_NAME(random, standard_gamma, float64, philox4x32)(double *out, ga__random_params p)
 {
-    GA_GRID_STRIDE_LOOP(i, p.n) {
-        ga__rstream s = ga__element_stream(p, i);
-        out[i] = ga__element_real<double, GA_RANDOM_STANDARD_GAMMA>(p, s, i);
-    }
+    ga__random_each(out, p, [&](ga__rstream &s, int64_t i) {
+        return ga__element_real<double, GA_RANDOM_STANDARD_GAMMA>(p, s, i);
+    });
 }
 
 /* Generator.integers over a range of `range` + 1 values that is not a
