@@ -8517,10 +8517,12 @@ static double ga__round_to_real(double x, ga_dtype d)
 static void ga__ufunc_params(ga_ufunc u, const double *param, const ga__ufunc_plan *p, double pp[4])
 {
     for (int i = 0; i < 4; i++) pp[i] = param ? param[i] : 0;
-    const int loop16 = ga__isclose_format(p->loop.in[0]), diff = loop16 == 2 || loop16 == 3 ? 16 * loop16 : 0;
-    if (u == GA_UFUNC_ISCLOSE && p->ins[1]) {
-        pp[3] = ga__isclose_format(p->ins[1]->dtype) + diff;
-    } else if (u == GA_UFUNC_ISCLOSE) {
+    if (u == GA_UFUNC_ISCLOSE) {
+        const int loop = ga__isclose_format(p->loop.in[0]), diff = loop == 2 || loop == 3 ? 16 * loop : 0;
+        if (p->ins[1]) {
+            pp[3] = ga__isclose_format(p->ins[1]->dtype) + diff;
+            return;
+        }
         ga_scalar b = p->scalars[1];
         double re = b.kind == GA_SCALAR_COMPLEX ? b.value.c.re
                     : b.kind == GA_SCALAR_FLOAT  ? b.value.f
@@ -8531,7 +8533,7 @@ static void ga__ufunc_params(ga_ufunc u, const double *param, const ga__ufunc_pl
         pp[1] = pp[1] + pp[0] * hypot(re, im);
         pp[1] = ga__round_to_real(pp[1], p->loop.in[0]);
         pp[0] = isfinite(re) && isfinite(im) ? 1 : 0;
-        pp[3] = ga__isclose_format(p->loop.in[0]) + 8 + diff;
+        pp[3] = loop + 8 + diff;
     } else if (u == GA_UFUNC_POWER && (p->loop.index == GA_FLOAT32 || p->loop.index == GA_FLOAT64)) {
         bool one_value = true;
         for (int d = 0; d < p->ndim && p->ins[1]; d++) one_value = one_value && p->strides[1][d] == 0;
