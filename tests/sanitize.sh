@@ -5,7 +5,8 @@
 #              failed API calls, and leaks (--leak-check full);
 #   racecheck  the programs whose kernels share memory between threads or
 #   synccheck  step warps together: reductions and scans, the block sorts,
-#              transposes and the select (compaction) paths;
+#              transposes, the select (compaction) paths, the small
+#              solvers' warps (linalg) and the random family's block steps;
 #   initcheck  the creation and transfer tests: reads of memory never written.
 # (default: all four). The runs go in parallel, SANITIZE_JOBS at a time
 # (default: the number of cores), each within SANITIZE_TIMEOUT seconds
@@ -55,8 +56,8 @@ for tool in $TOOLS; do
     *) echo "sanitize: unknown tool $tool (memcheck, racecheck, synccheck, initcheck)"; exit 1 ;;
     esac
 done
-SHARED="test_reduce test_sort test_order_stats test_sets test_manipulation test_index"
-LONG="test_reduce test_sort test_order_stats test_sets test_index test_ufunc"
+SHARED="test_reduce test_sort test_order_stats test_sets test_manipulation test_index test_linalg test_random"
+LONG="test_reduce test_sort test_order_stats test_sets test_index test_ufunc test_linalg test_random"
 SHARDS=${SANITIZE_SHARDS:-4}
 mkdir -p "$LOGS"
 rm -f "$LOGS"/*.log

@@ -94,6 +94,26 @@ static void faults_off(void)
 
 enum { N = 3000000 }; /* 12 MB float32 arrays: a pool chunk each */
 
+static int cmp_int64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether the int64 values of a are distinct and in [0, bound). */
+static bool distinct_below(const ga_array *a, int64_t bound)
+{
+    const int64_t n = ga_size(a);
+    if (n <= 0 || n > bound) return false;
+    int64_t *v = malloc((size_t)n * sizeof *v);
+    bool ok = v && ga_dtype_of(a) == GA_INT64 && ga_to_host(a, v, (size_t)n * sizeof *v) == GA_OK;
+    for (int64_t i = 0; ok && i < n; i++) ok = v[i] >= 0 && v[i] < bound;
+    if (ok) qsort(v, (size_t)n, sizeof *v, cmp_int64);
+    for (int64_t i = 1; ok && i < n; i++) ok = v[i] != v[i - 1];
+    free(v);
+    return ok;
+}
+
 /* Runs the program inside a scope. GA_OK and every value checked, or the
    first error (the chain carries it through the NULL results). */
 static ga_status program(bool check_values)
@@ -139,7 +159,12 @@ static ga_status program(bool check_values)
     ga_array *perm = ga_random_permutation(NULL, 100000);
     const int64_t four = 4, draws = 1000;
     ga_array *picked = ga_random_choice(NULL, 4, 1, &draws, true, ga_multiply_scalar(ga_ones(1, &four, GA_FLOAT64), ga_float(0.25)));
-    const bool drew = normal && gamma && dice && perm && picked;
+    /* without replacement: the first occurrences found by slots (250 of
+       1000) and by a sort (3000 of 2^20 + 1) */
+    const int64_t quarter = 250, some = 3000;
+    ga_array *dealt = ga_random_choice(NULL, 1000, 1, &quarter, false, NULL);
+    ga_array *drafted = ga_random_choice(NULL, ((int64_t)1 << 20) + 1, 1, &some, false, NULL);
+    const bool drew = normal && gamma && dice && perm && picked && dealt && drafted;
     ga_status st = GA_OK;
     if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew) {
         st = ga_last_error();
@@ -182,6 +207,8 @@ static ga_status program(bool check_values)
             CHECK(hb[0] == 100 && hb[1] == 100, "100 x 100 matmul %g %g", hb[0], hb[1]);
             CHECK(mx[0] == 1.0f && mx[1] == 3.0f, "DLPack and wrapped memory %g %g", mx[0], mx[1]);
             CHECK(fabsf(hp[0] - 1) < 1e-5f && fabsf(hp[1]) < 1e-5f && fabsf(hp[255] - 1) < 1e-5f, "A inv(A) %g %g", hp[0], hp[1]);
+            CHECK(distinct_below(dealt, 1000) && distinct_below(drafted, ((int64_t)1 << 20) + 1),
+                  "choice without replacement: repeated or out-of-range values");
         }
     }
     ga_scope_end();

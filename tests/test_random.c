@@ -1429,11 +1429,11 @@ static void check_uniform_values(int64_t *v, int64_t n, int64_t k, const char *w
     printf("    %s: chi-square p = %.3g (df %d)\n", what, pv, df);
 }
 /* The position of element 0 over 8000 permutations of 16: uniform
-   (chi-square). */
+   (chi-square). 800 under GPUARR_TEST_SMALL (a sort a permutation). */
 DEVICE_TEST(random_device_permutation_first_element_is_uniform)
 {
     const uint32_t seed = 4242;
-    const int64_t n = 16, draws = 8000;
+    const int64_t n = 16, draws = test_size(8000, 800); /* (a sort a draw: slow under racecheck) */
     ga_generator *g = ga_random_default_rng(&seed, 1);
     int64_t *where = malloc(sizeof(int64_t) * (size_t)draws);
     bool ok = where != NULL;
@@ -1446,7 +1446,7 @@ DEVICE_TEST(random_device_permutation_first_element_is_uniform)
             if (v[i] == 0) where[t] = i;
         ga_release(p);
     }
-    CHECK(ok, "8000 permutations of 16: %s", ga_last_error_message());
+    CHECK(ok, "%lld permutations of 16: %s", (long long)draws, ga_last_error_message());
     check_uniform_values(ok ? where : NULL, draws, 16, "the position of 0 in permutation(16)");
     free(where);
     ga_generator_release(g);
@@ -1494,14 +1494,17 @@ DEVICE_TEST(random_device_spawned_streams_are_uncorrelated)
 }
 
 /* Each of the 24 orders of 4 positions, over 4800 permutations of one
-   generator: 200 expected, within 5 standard deviations (14.0 each). */
+   generator: 200 expected, within 5 standard deviations (14.0 each); 480
+   under GPUARR_TEST_SMALL. */
 DEVICE_TEST(random_device_permutations_are_uniform)
 {
     const uint32_t seed = 55;
     ga_generator *g = ga_random_default_rng(&seed, 1);
     int counts[256] = {0};
     bool ok = true;
-    for (int t = 0; t < 4800 && ok; t++) {
+    /* each of the 24 orders draws/24 times, within 5 standard deviations */
+    const int draws = (int)test_size(4800, 480), mean = draws / 24, tol = (int)(5 * sqrt(mean));
+    for (int t = 0; t < draws && ok; t++) {
         ga_array *p = ga_random_permutation(g, 4);
         int64_t v[4];
         ok = p && download(p, v);
@@ -1514,9 +1517,9 @@ DEVICE_TEST(random_device_permutations_are_uniform)
         if (ok) counts[code]++;
         ga_release(p);
     }
-    CHECK(ok, "4800 permutations of 4: %s", ga_last_error_message());
+    CHECK(ok, "%d permutations of 4: %s", draws, ga_last_error_message());
     for (int k = 0; ok && k < 24; k++)
-        CHECK(counts[k] > 200 - 70 && counts[k] < 200 + 70, "order %d of 4 positions came %d times in 4800", k, counts[k]);
+        CHECK(counts[k] > mean - tol && counts[k] < mean + tol, "order %d of 4 positions came %d times in %d", k, counts[k], draws);
     ga_generator_release(g);
 }
 
