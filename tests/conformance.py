@@ -4527,13 +4527,13 @@ def check_linalg_solvers(t, ga):
                          f"qr {mode} ({m_}, {n_}): shapes {qq.shape} {rr.shape}, NumPy {wq.shape} {wr.shape}")
                 if mode != "raw" and qq.shape == wq.shape:
                     t.expect(np.allclose(qq @ rr, g, atol=rtol * 100 * n_ + 1e-5), f"qr {mode} ({m_}, {n_}): q r is not a")
-        # lstsq of a tall a (full rank and rank-deficient), b 1-d and 2-d
+        # lstsq of a tall a (full rank and rank-deficient; m >= 2n takes the QR path), b 1-d and 2-d
         if batch == 1:
-            for deficient in (False, True):
-                g = product_operand(t, ga, (n + 3, n)) + (2 * np.eye(n + 3, n) if n else 0)
+            for deficient, rows in itertools.product((False, True), (n + 3, 3 * n + 1)):
+                g = product_operand(t, ga, (rows, n)) + (2 * np.eye(rows, n) if n else 0)
                 if deficient and n > 1:
                     g[:, -1] = g[:, 0]
-                for bshape in ((n + 3,), (n + 3, 2)):
+                for bshape in ((rows,), (rows, 2)):
                     rhs = product_operand(t, ga, bshape)
                     px, pres, prk, ps = (ctypes.c_void_p() for _ in range(4))
                     if not t.expect(lib.ga_linalg_lstsq(to_device(t, g.astype(t.env.np_dtype(ga))), to_device(t, rhs), float("nan"),
