@@ -1149,6 +1149,67 @@ DEVICE_TEST(lstsq_of_a_line)
     ga_clear_error();
 }
 
+/* lstsq of tall matrices (m >= 2n: through a = QR and the svd of R), 50 x 6
+   float64 of a fixed pseudo-random fill: a^T (a x - b) = 0, the rank, the
+   residual |a x - b|^2 (full rank) or none (rank 5: the last column the sum
+   of the first two; the minimum-norm x has no part along the null vector
+   (1, 1, 0, 0, 0, -1)). */
+DEVICE_TEST(lstsq_of_tall_matrices)
+{
+    enum { M = 50, N = 6 };
+    double h[M][N], x0[N] = {1, -2, 0.5, 3, -1, 2}, y[M];
+    uint64_t state = 12345;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            h[i][j] = (double)(state >> 11) / 9007199254740992.0 - 0.5;
+        }
+    for (int deficient = 0; deficient < 2; deficient++) {
+        if (deficient)
+            for (int i = 0; i < M; i++) h[i][N - 1] = h[i][0] + h[i][1];
+        /* b = a x0 plus a wave that no column fits: checked through the
+           normal equations */
+        for (int i = 0; i < M; i++) {
+            y[i] = 0;
+            for (int j = 0; j < N; j++) y[i] += h[i][j] * x0[j];
+            y[i] += 0.01 * sin(3.0 * i);
+        }
+        ga_array *a = ga_from_host(h, 2, (const int64_t[]){M, N}, GA_FLOAT64), *b = ga_from_host(y, 1, (const int64_t[]){M}, GA_FLOAT64);
+        ga_array *x = NULL, *res = NULL, *rank = NULL, *s = NULL;
+        CHECK_OK(ga_linalg_lstsq(a, b, NAN, &x, &res, &rank, &s));
+        double hx[N] = {0}, hs[N] = {0}, hr = -1;
+        int64_t k = 0;
+        const bool got = x && s && rank && res && download(x, hx) && download(s, hs) && download(rank, &k);
+        CHECK(got, "lstsq %s: %s", deficient ? "rank 5" : "full rank", ga_last_error_message());
+        if (got) {
+            /* the normal equations: a^T (a x - b) = 0 */
+            double worst = 0, rr = 0;
+            for (int j = 0; j < N; j++) {
+                double g = 0;
+                for (int i = 0; i < M; i++) {
+                    double ri = -y[i];
+                    for (int c = 0; c < N; c++) ri += h[i][c] * hx[c];
+                    g += h[i][j] * ri;
+                    if (j == 0) rr += ri * ri;
+                }
+                worst = fmax(worst, fabs(g));
+            }
+            CHECK(worst < 1e-12, "lstsq %s: a^T (a x - b) up to %g", deficient ? "rank 5" : "full rank", worst);
+            CHECK(k == (deficient ? 5 : 6), "lstsq rank %lld", (long long)k);
+            CHECK(hs[0] >= hs[N - 1] && (deficient ? hs[N - 1] < 1e-13 * hs[0] : hs[N - 1] > 1e-3), "lstsq s %g .. %g", hs[0], hs[N - 1]);
+            if (deficient) {
+                const double along = hx[0] + hx[1] - hx[N - 1];
+                CHECK(fabs(along) < 1e-12, "lstsq rank 5: x along the null vector %g (the minimum norm has 0)", along);
+                CHECK(ga_shape(res)[0] == 0, "lstsq rank 5: residuals of shape (%lld,), NumPy's (0,)", (long long)ga_shape(res)[0]);
+            } else {
+                CHECK(ga_shape(res)[0] == 1 && download(res, &hr) && fabs(hr - rr) < 1e-12 * (1 + rr), "lstsq residual %.17g, |a x - b|^2 %.17g", hr, rr);
+            }
+        }
+        ga_release(x), ga_release(res), ga_release(rank), ga_release(s), ga_release(a), ga_release(b);
+    }
+    ga_clear_error();
+}
+
 /* eig of diag(2, 3) is real (2, 3); of the rotation [[0, -1], [1, 0]]
    complex (i, -i), with a v = v w. */
 DEVICE_TEST(eig_real_and_complex)
