@@ -25442,11 +25442,53 @@ static ga_status ga__fft_exec(const char *func, ga__fft_plan *p, int device, uin
     return r == CUFFT_SUCCESS ? GA_OK : ga__cufft_error(func, r, "cufftExec");
 }
 
+/* Runs step s (plan key k) `count` times, on in + i in_step and out + i
+   out_step bytes. */
+static ga_status ga__fft_exec_key(const char *func, int device, const ga__fft_key *k, uint64_t in, uint64_t out,
+                                  int64_t count, int64_t in_step, int64_t out_step, int direction)
+{
+    ga__fft_plan *p = ga__fft_plan_acquire(func, device, k);
+    if (!p) return ga__t.error;
+    ga_status st = ga__fft_exec(func, p, device, in, out, count, in_step, out_step, direction);
+    ga__fft_plan_release(p);
+    return st;
+}
+
+/* The real side of an r2c or c2r step whose sequences' blocks (outer
+   dims) start at odd elements: cuFFT wants every pointer aligned to its
+   complex type, so the real data goes through a buffer whose blocks are
+   one element longer (rows of `row` + 1 elements): copied there before an
+   r2c, copied out after a c2r. */
+static ga_status ga__fft_padded_real(const char *func, const ga__fft_key *k, const ga_array *x, ga_array *y,
+                                     int64_t outer, int64_t row, int direction)
+{
+    const bool r2c = k->type == CUFFT_R2C || k->type == CUFFT_D2Z;
+    const ga_array *real = r2c ? x : y;
+    const int64_t sz = (int64_t)ga__dtype_sizes[real->dtype];
+    const int64_t other = r2c ? (int64_t)ga__dtype_sizes[y->dtype] * (y->size / outer)
+                              : (int64_t)ga__dtype_sizes[x->dtype] * (x->size / outer);
+    ga__block *b = ga__device_alloc(func, x->device, (size_t)(outer * (row + 1) * sz), false);
+    if (!b) return ga__t.error;
+    const int64_t shape[2] = {outer, row}, dense[2] = {row * sz, sz}, padded[2] = {(row + 1) * sz, sz};
+    ga_status st = GA_OK;
+    if (r2c) st = ga__copy_cast(func, x->device, x->dtype, b->ptr, padded, x->dtype, x->data, dense, 2, shape);
+    if (st == GA_OK)
+        st = ga__fft_exec_key(func, x->device, k, r2c ? b->ptr : x->data, r2c ? y->data : b->ptr, outer,
+                              r2c ? (row + 1) * sz : other, r2c ? other : (row + 1) * sz, direction);
+    if (st == GA_OK && !r2c) st = ga__copy_cast(func, y->device, y->dtype, y->data, dense, y->dtype, b->ptr, padded, 2, shape);
+    ga__pool_free(ga__g.devices[x->device].pool, b);
+    return st;
+}
+
 /* Step s on x (C-contiguous, of the step's input dtype and length along
    the axis), into y (C-contiguous, the output's; may be x for an in-place
-   c2c): the sequences along the axis are cuFFT's batch where the axis is
-   the last (or the dims after it are few), else the dims after it are
-   (stride `inner`), and the remaining dims a loop of executions. */
+   c2c). The sequences along the axis are cuFFT's batch: over the dims
+   before the axis (distance li * inner) where the axis is the last or
+   those dims are the more numerous, looping over the dims after it;
+   else over the dims after it (stride inner, distance 1), looping over
+   the blocks of the dims before it. r2c and c2r take the second (a
+   loop's pointers stay aligned to the complex type), through
+   ga__fft_padded_real where a block has an odd number of real elements. */
 static ga_status ga__fft_step_run(const char *func, const ga__fft_step *s, const ga_array *x, ga_array *y,
                                   int direction)
 {
@@ -25461,21 +25503,17 @@ static ga_status ga__fft_step_run(const char *func, const ga__fft_step *s, const
     memset(&k, 0, sizeof k);
     k.type = ga__fft_type(s->kind, c);
     k.n = s->n;
-    int64_t count, in_step, out_step;
-    if (inner == 1 || outer > inner) { /* batch over the dims before the axis, loop over those after */
+    if (inner == 1 || (s->kind == GA__FFT_C2C && outer > inner)) { /* batch before the axis, loop after it */
         k.batch = outer;
         k.istride = inner, k.idist = li * inner, k.ostride = inner, k.odist = lo * inner;
-        count = inner, in_step = isz, out_step = osz;
-    } else { /* batch over the dims after the axis, loop over those before */
-        k.batch = inner;
-        k.istride = inner, k.idist = 1, k.ostride = inner, k.odist = 1;
-        count = outer, in_step = li * inner * isz, out_step = lo * inner * osz;
+        return ga__fft_exec_key(func, x->device, &k, x->data, y->data, inner, isz, osz, direction);
     }
-    ga__fft_plan *p = ga__fft_plan_acquire(func, x->device, &k);
-    if (!p) return ga__t.error;
-    ga_status st = ga__fft_exec(func, p, x->device, x->data, y->data, count, in_step, out_step, direction);
-    ga__fft_plan_release(p);
-    return st;
+    k.batch = inner; /* batch after the axis, loop before it */
+    k.istride = inner, k.idist = 1, k.ostride = inner, k.odist = 1;
+    const int64_t align = (int64_t)ga__dtype_sizes[c];
+    if (outer > 1 && ((li * inner * isz) % align || (lo * inner * osz) % align))
+        return ga__fft_padded_real(func, &k, x, y, outer, s->kind == GA__FFT_R2C ? li * inner : lo * inner, direction);
+    return ga__fft_exec_key(func, x->device, &k, x->data, y->data, outer, li * inner * isz, lo * inner * osz, direction);
 }
 
 /* A new C-contiguous array of `dtype` and `shape` holding a's elements
@@ -25520,7 +25558,8 @@ static ga_array *ga__fft_first_input(const char *func, const ga_array *a, int ns
                                      ga_dtype dtype, bool writable)
 {
     int64_t shape[GA_MAXDIMS];
-    bool seen[GA_MAXDIMS] = {false}, same = a->dtype == dtype && (a->flags & GA_C_CONTIGUOUS);
+    /* (cuFFT wants its pointers aligned to the complex type: 16 bytes serve both) */
+    bool seen[GA_MAXDIMS] = {false}, same = a->dtype == dtype && (a->flags & GA_C_CONTIGUOUS) && a->data % 16 == 0;
     memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
     for (int i = 0; i < nsteps; i++) {
         if (seen[steps[i].axis]) continue;
