@@ -632,6 +632,68 @@ DEVICE_TEST(fft_empty_batches_and_padding_of_nothing)
     ga_clear_error();
 }
 
+/* The sum of |elements|^2 of r (downloaded), in long double. */
+static long double energy(const ga_array *r)
+{
+    ga_dtype t = ga_dtype_of(r);
+    unsigned char *m = malloc(ga_nbytes(r) ? ga_nbytes(r) : 1);
+    long double sum = 0;
+    if (download(r, m))
+        for (int64_t i = 0; i < ga_size(r); i++) {
+            elem e = load(t, m + (size_t)i * isz(t));
+            long double re = value_of(t, e), im = is_complex(t) ? (long double)e.im : 0;
+            sum += re * re + im * im;
+        }
+    free(m);
+    return sum;
+}
+
+/* Parseval's identity on large sizes: sum |x|^2 = sum |X|^2 / n (for rfft
+   the inner frequencies count twice), along the last axis and along the
+   first. */
+DEVICE_TEST(fft_parseval_large)
+{
+    static const int64_t sizes[] = {1 << 20, 3 * 5 * 7 * 11 * 13 * 17, 1000003};
+    for (int i = 0; i < 3; i++)
+        for (int single = 0; single < 2; single++) {
+            const int64_t n = test_length(sizes[i]);
+            ga_dtype c = single ? GA_COMPLEX64 : GA_COMPLEX128, r = single ? GA_FLOAT32 : GA_FLOAT64;
+            host x = host_random(c, 1, &n), y = host_random(r, 1, &n);
+            ga_array *a = upload(&x, c, L_CONTIGUOUS), *b = upload(&y, r, L_CONTIGUOUS);
+            long double ex = 0, ey = 0;
+            for (int64_t k = 0; k < n; k++) ex += x.re[k] * x.re[k] + x.im[k] * x.im[k], ey += y.re[k] * y.re[k];
+            const long double tol = (single ? 1e-4L : 1e-11L) * (4 + log2l((long double)n));
+            ga_array *f = ga_fft_fft(a, GA_NONE, 0, GA_FFT_NORM_ORTHO);
+            long double ef = f ? energy(f) : -1;
+            CHECK(fabsl(ef - ex) <= tol * ex, "fft of %lld %s: energy %Lg, expected %Lg", (long long)n, dname(c), ef, ex);
+            ga_array *h = ga_fft_rfft(b, GA_NONE, 0, GA_FFT_NORM_ORTHO);
+            long double eh = 0;
+            if (h) { /* the inner frequencies twice: 2 sum - |X_0|^2 - (n even: |X_n/2|^2) */
+                char ix[64];
+                snprintf(ix, sizeof ix, n % 2 ? "0:1" : "0::%lld", (long long)(n / 2));
+                ga_array *ends = ga_index(h, ix);
+                eh = 2 * energy(h) - (ends ? energy(ends) : 0);
+                ga_release(ends);
+            }
+            CHECK(fabsl(eh - ey) <= tol * ey, "rfft of %lld %s: energy %Lg, expected %Lg", (long long)n, dname(r), eh, ey);
+            /* along the first axis of a (n / 8, 8) view */
+            int64_t shape2[2] = {n / 8, 8};
+            char ix[64];
+            snprintf(ix, sizeof ix, ":%lld", (long long)(n / 8 * 8));
+            ga_array *head = ga_index(a, ix), *a2 = head ? ga_reshape(head, 2, shape2) : NULL;
+            ga_release(head);
+            ga_array *f2 = a2 ? ga_fft_fft(a2, GA_NONE, 0, GA_FFT_NORM_ORTHO) : NULL;
+            long double e2 = 0;
+            for (int64_t k = 0; k < n / 8 * 8; k++) e2 += x.re[k] * x.re[k] + x.im[k] * x.im[k];
+            long double ef2 = f2 ? energy(f2) : -1;
+            CHECK(fabsl(ef2 - e2) <= tol * e2, "fft along axis 0 of (%lld, 8) %s: energy %Lg, expected %Lg",
+                  (long long)(n / 8), dname(c), ef2, e2);
+            ga_release(f2), ga_release(a2), ga_release(f), ga_release(h), ga_release(a), ga_release(b);
+            host_free(&x), host_free(&y);
+            ga_clear_error();
+        }
+}
+
 /* ---- errors -------------------------------------------------------------------- */
 
 DEVICE_TEST(fft_errors_in_numpy_words)
