@@ -2951,7 +2951,8 @@ GPUARR_API ga_array *ga_fft_ifft(const ga_array *a, int64_t n, int axis, ga_fft_
    real input (a complex a is GA_ERROR_TYPE, as NumPy 2 refuses it).
    numpy.fft.irfft: the real inverse of such a half spectrum, n output
    points (GA_NONE: 2 (m - 1) for an axis of m), the input padded or cut
-   to n // 2 + 1. */
+   to n // 2 + 1; the imaginary parts of its first element and (n even)
+   of element n // 2 are ignored, as NumPy ignores them. */
 GPUARR_API ga_array *ga_fft_rfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
 GPUARR_API ga_array *ga_fft_irfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
 
@@ -25543,6 +25544,32 @@ static ga_array *ga__fft_resized(const char *func, const ga_array *a, const int6
     return x;
 }
 
+/* Zeroes the imaginary parts a c2r step must ignore, in x (ours): those of
+   the first element along the axis and, for an even n, of element n / 2,
+   as NumPy (pocketfft) and CuPy do; cuFFT may read them otherwise. One
+   copy from a zero with strides 0. */
+static ga_status ga__fft_hermitian_ends(const char *func, ga_array *x, const ga__fft_step *s)
+{
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < s->axis; d++) outer *= x->shape[d];
+    for (int d = s->axis + 1; d < x->ndim; d++) inner *= x->shape[d];
+    if (outer * inner == 0) return GA_OK;
+    const ga_dtype part = x->dtype == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+    const int64_t csz = (int64_t)ga__dtype_sizes[x->dtype], m = x->shape[s->axis];
+    ga__block *zero = ga__device_alloc(func, x->device, 16, false);
+    if (!zero) return ga__t.error;
+    ga_status st = GA_OK;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)zero->ptr, 0, 16, ga__stream_of(x->device));
+    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
+    const int64_t shape[3] = {outer, s->n % 2 == 0 && s->n / 2 > 0 ? 2 : 1, inner};
+    const int64_t out_strides[3] = {m * inner * csz, (s->n / 2) * inner * csz, csz}, in_strides[3] = {0, 0, 0};
+    if (st == GA_OK)
+        st = ga__copy_cast(func, x->device, part, x->data + (uint64_t)(csz / 2), out_strides, part, zero->ptr, in_strides,
+                           3, shape);
+    ga__pool_free(ga__g.devices[x->device].pool, zero);
+    return st;
+}
+
 /* Applies the in-place unary or scalar ufunc u (conjugate, multiply by f). */
 static ga_status ga__fft_in_place(const char *func, ga_array *x, ga_ufunc u, double f)
 {
@@ -25632,6 +25659,7 @@ static ga_array *ga__fft_run(const char *func, const ga_array *a, int nsteps, co
             x = r;
             if (!x) { st = ga__t.error; break; }
         }
+        if (s->kind == GA__FFT_C2R && (st = ga__fft_hermitian_ends(func, x, s)) != GA_OK) break;
         ga_array *y = NULL;
         if (s->kind == GA__FFT_C2C && x != a) {
             y = ga_retain(x); /* in place in our own copy */
