@@ -2925,10 +2925,12 @@ GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n);
    double (complex128, float64). Any axis is transformed where it lies
    (cuFFT's strided batches), never transposed into a copy; an input that
    is not C-contiguous in the working dtype, or that n or s pads or cuts,
-   is copied once (the copy zero-pads). Plans are cached per device (see
-   ga_fft_plan_cache_info); their work areas come from the pool on the
-   current stream at each call. Left out with GPUARR_NO_FFT. NumPy's
-   out= is not taken. */
+   is copied once (the copy zero-pads), and the inverse real transforms,
+   which cuFFT lets overwrite their input, always read a copy. The norm's
+   scaling is one pass over the result (none for a factor of 1). Plans
+   are cached per device (ga_fft_plan_cache_get_info); their work areas
+   come from the pool on the current stream at each call. Left out with
+   GPUARR_NO_FFT. NumPy's out= is not taken yet. */
 
 /* numpy.fft's `norm`: which direction is scaled, by 1/n (ortho: both by
    1/sqrt(n)). Another value is GA_ERROR_VALUE ("Invalid norm value 7;
@@ -25286,8 +25288,9 @@ static int ga__fft_evict_locked(ga__fft_cache *c, int keep, ga__fft_plan **out)
     return n;
 }
 
-/* Lists plan p in its device's cache (ga__fft_lock held), evicting beyond
-   the limit into out[]; false where the cache keeps nothing. */
+/* Lists plan p in its device's cache (ga__fft_lock held) unless the cache
+   keeps nothing; returns how many plans it evicted into out[] (at most
+   one: the cache held no more than its limit before). */
 static int ga__fft_cache_insert_locked(ga__fft_plan *p, ga__fft_plan **out)
 {
     ga__fft_cache *c = &ga__fft_caches[p->device];
