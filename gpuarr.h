@@ -34,7 +34,8 @@
     20. Files and printing                                        >>io
     21. Interop: DLPack, memory allocated elsewhere               >>interop
     22. Random numbers: bit generators, seeding, generators       >>random
-    23. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    23. Discrete Fourier transforms (numpy.fft)                   >>fft
+    24. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -564,16 +565,18 @@ GPUARR_API int ga_cub_version(void);
 /* ======================================================================== */
 /* 11. CUDA libraries: loading, handles, streams                             */
 /* ======================================================================== */
-/* The NVIDIA libraries behind linear algebra (cuBLAS, cuSOLVER; cuSPARSE,
-   cuFFT and NCCL as their sections land), and zlib for compressed .npz
-   archives (>>io), are opened at their first use with dlopen by soname
-   (libcublas.so.13, libcusolver.so.12, libz.so.1), each entry point
+/* The NVIDIA libraries behind linear algebra (cuBLAS, cuSOLVER) and the
+   FFTs (cuFFT; cuSPARSE and NCCL as their sections land), and zlib for
+   compressed .npz archives (>>io), are opened at their first use with
+   dlopen by soname (libcublas.so.13, libcusolver.so.12, libcufft.so.12,
+   libz.so.1), each entry point
    resolved once: a program that never calls them never loads them, starts
    as fast, and links with nothing new (-ldl -lpthread -lm). An environment
    variable per library names another file: GPUARR_CUBLAS_LIBRARY,
-   GPUARR_CUSOLVER_LIBRARY, GPUARR_ZLIB_LIBRARY. Compiled with
-   GPUARR_LINK_CUDA_LIBRARIES, the implementation takes the same entry
-   points from the link instead (-lcusolver -lcublas -lcublasLt -lz, or the
+   GPUARR_CUSOLVER_LIBRARY, GPUARR_CUFFT_LIBRARY, GPUARR_ZLIB_LIBRARY.
+   Compiled with GPUARR_LINK_CUDA_LIBRARIES, the implementation takes the
+   same entry points from the link instead (-lcusolver -lcublas -lcublasLt
+   -lcufft -lz, or the
    toolkit's static archives for one self-contained binary; see the
    README), and needs zlib.h. Handles are made per device and thread at
    first use and bound to the thread's current stream at every call; their
@@ -582,7 +585,7 @@ GPUARR_API int ga_cub_version(void);
    ("ga_matmul: libcublas.so.13 could not be loaded: ...",
    "ga_savez_compressed: libz.so.1 could not be loaded: ..."). */
 
-/* Loads the library `name` ("cublas", "cusolver", "zlib") if it is not
+/* Loads the library `name` ("cublas", "cusolver", "cufft", "zlib") if it is not
    loaded yet: GA_OK, or GA_ERROR_LIBRARY with the reason (GA_ERROR_VALUE
    for a name gpuarr does not use). Needs no GPU. Thread safe. */
 GPUARR_API ga_status ga_cuda_library_load(const char *name);
@@ -2910,6 +2913,124 @@ GPUARR_API ga_array *ga_random_random_integers(int64_t low, int64_t high, int nd
    thread finishes with the old generator. */
 GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n);
 
+/* >>fft */
+/* ======================================================================== */
+/* 23. Discrete Fourier transforms (numpy.fft)                              */
+/* ======================================================================== */
+/* numpy.fft over cuFFT (libcufft.so.12, opened at first use as >>libs
+   describes; GPUARR_CUFFT_LIBRARY names another file), on the current
+   stream of the input's device. Result dtypes as NumPy 2: float32,
+   float16, bfloat16 and complex64 are transformed in single precision
+   (complex64, or float32 for the real results), every other dtype in
+   double (complex128, float64). Any axis is transformed where it lies
+   (cuFFT's strided batches), never transposed into a copy; an input that
+   is not C-contiguous in the working dtype, or that n or s pads or cuts,
+   is copied once (the copy zero-pads), and the inverse real transforms,
+   which cuFFT lets overwrite their input, always read a copy. The norm's
+   scaling is one pass over the result (none for a factor of 1). Plans
+   are cached per device (ga_fft_plan_cache_get_info); their work areas
+   come from the pool on the current stream at each call. Left out with
+   GPUARR_NO_FFT. NumPy's out= is not taken yet. */
+
+/* numpy.fft's `norm`: which direction is scaled, by 1/n (ortho: both by
+   1/sqrt(n)). Another value is GA_ERROR_VALUE ("Invalid norm value 7;
+   should be "backward", "ortho" or "forward"."). */
+typedef enum ga_fft_norm {
+    GA_FFT_NORM_BACKWARD = 0, /* NumPy's default: the inverse transforms scale by 1/n */
+    GA_FFT_NORM_ORTHO = 1,
+    GA_FFT_NORM_FORWARD = 2
+} ga_fft_norm;
+
+/* numpy.fft.fft(a, n, axis, norm) and ifft: the 1-d (inverse) DFT along
+   `axis` (negative counts from the end; out of range: GA_ERROR_AXIS), of
+   length n: the axis zero-padded or cut to n first; n GA_NONE: the axis's
+   length. n < 1 is GA_ERROR_VALUE ("Invalid number of FFT data points
+   (0) specified."). A new complex array. */
+GPUARR_API ga_array *ga_fft_fft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_ifft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+
+/* numpy.fft.rfft: the n // 2 + 1 non-negative frequencies of the DFT of a
+   real input (a complex a is GA_ERROR_TYPE, as NumPy 2 refuses it).
+   numpy.fft.irfft: the real inverse of such a half spectrum, n output
+   points (GA_NONE: 2 (m - 1) for an axis of m), the input padded or cut
+   to n // 2 + 1; the imaginary parts of its first element and (n even)
+   of element n // 2 are ignored, as NumPy ignores them. */
+GPUARR_API ga_array *ga_fft_rfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_irfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+
+/* numpy.fft.hfft: the real spectrum of a signal with Hermitian symmetry
+   given by its first half (irfft of conj(a) under the other norm; n
+   GA_NONE: 2 (m - 1)). numpy.fft.ihfft: its inverse (conj of rfft under
+   the other norm), real input only. */
+GPUARR_API ga_array *ga_fft_hfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_ihfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+
+/* numpy.fft.fftn(a, s, axes, norm), ifftn, rfftn and irfftn: the
+   transforms over several axes (NumPy's order: fftn and ifftn the last
+   axis first; rfftn rfft over axes[-1], then fft over the others; irfftn
+   ifft over all but the last, then irfft over it). s (ns lengths, -1 or
+   GA_NONE: the axis's own; irfftn's last: 2 (m - 1)) and axes (naxes;
+   repeats allowed as NumPy's) may each be NULL: axes NULL is the last ns
+   axes when s is given, else every axis; s NULL is the axes' lengths.
+   Errors: "Shape and axes have different lengths.", an axis out of range,
+   a length below 1. With no axes at all, fftn and ifftn return a copy of
+   a, as NumPy returns a unchanged. */
+GPUARR_API ga_array *ga_fft_fftn(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                 ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_ifftn(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                  ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_rfftn(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                  ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_irfftn(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                   ga_fft_norm norm);
+
+/* numpy.fft.fft2, ifft2, rfft2, irfft2: the n-d forms with NumPy's
+   default axes (-2, -1) where axes is NULL. */
+GPUARR_API ga_array *ga_fft_fft2(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                 ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_ifft2(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                  ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_rfft2(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                  ga_fft_norm norm);
+GPUARR_API ga_array *ga_fft_irfft2(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                   ga_fft_norm norm);
+
+/* numpy.fft.fftfreq(n, d): the sample frequencies [0, 1, ..., (n - 1) // 2,
+   -(n // 2), ..., -1] / (n d); rfftfreq: [0, 1, ..., n // 2] / (n d).
+   Computed in float64 as NumPy, then converted to `dtype` (a float dtype;
+   NumPy's default is GA_FLOAT64), on the current device. n or d 0: "float
+   division by zero"; n < 0: "negative dimensions are not allowed". */
+GPUARR_API ga_array *ga_fft_fftfreq(int64_t n, double d, ga_dtype dtype);
+GPUARR_API ga_array *ga_fft_rfftfreq(int64_t n, double d, ga_dtype dtype);
+
+/* numpy.fft.fftshift(x, axes): the zero frequency moved to the middle,
+   a roll by shape[ax] // 2 along each of the naxes axes (NULL: every
+   axis); ifftshift undoes it (a roll by -(shape[ax] // 2)). A copy. */
+GPUARR_API ga_array *ga_fft_fftshift(const ga_array *x, int naxes, const int *axes);
+GPUARR_API ga_array *ga_fft_ifftshift(const ga_array *x, int naxes, const int *axes);
+
+/* The plan cache of the current device, as cupy.fft.config.get_plan_cache():
+   plans are kept per (device, length, layout, dtype, direction), the
+   least recently used dropped beyond `max_size` (16 by default; 0 keeps
+   none). A plan is used by one call at a time; calls on other threads or
+   streams make their own meanwhile. Thread safe. */
+typedef struct ga_fft_plan_cache_info {
+    int size;          /* plans cached now */
+    int max_size;      /* the limit */
+    size_t work_bytes; /* the work areas the cached plans ask of the pool at each call */
+    uint64_t hits;     /* calls that found their plan cached */
+    uint64_t misses;   /* calls that made one */
+} ga_fft_plan_cache_info;
+GPUARR_API ga_status ga_fft_plan_cache_get_info(ga_fft_plan_cache_info *info);
+
+/* Sets the current device's max_size (>= 0), dropping the least recently
+   used plans beyond it. */
+GPUARR_API ga_status ga_fft_plan_cache_set_size(int max_size);
+
+/* Drops the current device's cached plans (those in use go when their call
+   ends) and zeroes its hits and misses. */
+GPUARR_API ga_status ga_fft_plan_cache_clear(void);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2918,7 +3039,7 @@ GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n);
 
 /* >>abi */
 /* ======================================================================== */
-/* 23. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 24. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -3453,6 +3574,9 @@ int ga__cub_version(void);
 #    pragma clang diagnostic pop
 #  endif
 #endif
+#ifndef GPUARR_NO_FFT
+#  include <cufft.h>
+#endif
 /* zlib from the link too (its declarations, to check gpuarr's own against:
    >>libs), unless GPUARR_ZLIB_DLOPEN keeps it opened at run time */
 #if defined(GPUARR_LINK_CUDA_LIBRARIES) && !defined(GPUARR_ZLIB_DLOPEN)
@@ -3655,7 +3779,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
+    X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -6556,7 +6680,13 @@ static void ga__launch_shutdown(void)
    library, but opened the same way: a program that never reads or writes
    a compressed archive never loads it, and links with nothing new). */
 #define GA__LIBRARY_IO(X) X(ZLIB, zlib, "libz.so.1", "GPUARR_ZLIB_LIBRARY", GA__ZLIB_API, "from zlib 1.2, or newer")
-#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X) GA__LIBRARY_IO(X)
+/* cuFFT, for numpy.fft (>>fft) */
+#ifndef GPUARR_NO_FFT
+#define GA__LIBRARY_FFT(X) X(CUFFT, cufft, "libcufft.so.12", "GPUARR_CUFFT_LIBRARY", GA__CUFFT_API, "from CUDA 12, or newer")
+#else
+#define GA__LIBRARY_FFT(X)
+#endif
+#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X) GA__LIBRARY_IO(X) GA__LIBRARY_FFT(X)
 
 #ifndef GPUARR_NO_LINALG
 #define GA__CUBLAS_API(X)                                                                                         \
@@ -6663,6 +6793,33 @@ typedef struct ga__cusolver_api {
 #undef GA__API_FIELD
 static ga__cublas_api ga__cublas;
 static ga__cusolver_api ga__cusolver;
+#endif
+
+#ifndef GPUARR_NO_FFT
+/* cuFFT's plans (made without their own work areas) and transforms */
+#define GA__CUFFT_API(X)                                                                                         \
+    X(cufftResult, cufftCreate, (cufftHandle *))                                                                 \
+    X(cufftResult, cufftDestroy, (cufftHandle))                                                                  \
+    X(cufftResult, cufftSetAutoAllocation, (cufftHandle, int))                                                   \
+    X(cufftResult, cufftMakePlanMany64,                                                                          \
+      (cufftHandle, int, long long int *, long long int *, long long int, long long int, long long int *,         \
+       long long int, long long int, cufftType, long long int, size_t *))                                        \
+    X(cufftResult, cufftSetStream, (cufftHandle, cudaStream_t))                                                  \
+    X(cufftResult, cufftSetWorkArea, (cufftHandle, void *))                                                      \
+    X(cufftResult, cufftExecC2C, (cufftHandle, cufftComplex *, cufftComplex *, int))                             \
+    X(cufftResult, cufftExecZ2Z, (cufftHandle, cufftDoubleComplex *, cufftDoubleComplex *, int))                 \
+    X(cufftResult, cufftExecR2C, (cufftHandle, cufftReal *, cufftComplex *))                                     \
+    X(cufftResult, cufftExecD2Z, (cufftHandle, cufftDoubleReal *, cufftDoubleComplex *))                         \
+    X(cufftResult, cufftExecC2R, (cufftHandle, cufftComplex *, cufftReal *))                                     \
+    X(cufftResult, cufftExecZ2D, (cufftHandle, cufftDoubleComplex *, cufftDoubleReal *))                         \
+    X(cufftResult, cufftGetVersion, (int *))
+
+#define GA__API_FIELD(ret, name, params) ret(*name) params;
+typedef struct ga__cufft_api {
+    GA__CUFFT_API(GA__API_FIELD)
+} ga__cufft_api;
+#undef GA__API_FIELD
+static ga__cufft_api ga__cufft;
 #endif
 
 /* zlib's z_stream, declared here: the dlopen mode needs no zlib.h (a user
@@ -6781,17 +6938,22 @@ typedef struct ga__cuda_library {
 #define GA__ENTRY_POINT_OF_CUBLAS(ret, name, params) {#name, offsetof(ga__cublas_api, name)},
 #define GA__ENTRY_POINT_OF_CUSOLVER(ret, name, params) {#name, offsetof(ga__cusolver_api, name)},
 #define GA__ENTRY_POINT_OF_ZLIB(ret, name, params) {#name, offsetof(ga__zlib_api, name)},
+#define GA__ENTRY_POINT_OF_CUFFT(ret, name, params) {#name, offsetof(ga__cufft_api, name)},
 /* (zlib is linked with the CUDA libraries unless GPUARR_ZLIB_DLOPEN) */
 #ifdef GPUARR_LINK_CUDA_LIBRARIES
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params) ga__cublas.name = name;
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params) ga__cusolver.name = name;
+#define GA__LINK_ENTRY_POINT_OF_CUFFT(ret, name, params) ga__cufft.name = name;
 #define GA__LINKED_CUBLAS true
 #define GA__LINKED_CUSOLVER true
+#define GA__LINKED_CUFFT true
 #else
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params)
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params)
+#define GA__LINK_ENTRY_POINT_OF_CUFFT(ret, name, params)
 #define GA__LINKED_CUBLAS false
 #define GA__LINKED_CUSOLVER false
+#define GA__LINKED_CUFFT false
 #endif
 #if GA__LINK_ZLIB
 #define GA__LINK_ENTRY_POINT_OF_ZLIB(ret, name, params) ga__zlib.name = name;
@@ -25084,9 +25246,788 @@ static void ga__random_shutdown(void)
     pthread_mutex_unlock(&ga__random_lock);
 }
 
+/* >>fft */
+/* ------------------------------------------------------------------------ */
+/* 23. Discrete Fourier transforms over cuFFT                               */
+/* ------------------------------------------------------------------------ */
+#ifndef GPUARR_NO_FFT
+
+/* --- plans and their cache ----------------------------------------------- */
+/* A plan is one 1-d transform of length n over `batch` sequences, element
+   j of sequence b at b * idist + j * istride (elements of the input's
+   type), written at b * odist + j * ostride. */
+typedef struct ga__fft_key {
+    int type; /* cufftType */
+    int pad;
+    long long n, batch, istride, idist, ostride, odist;
+} ga__fft_key;
+
+typedef struct ga__fft_plan {
+    ga__fft_key key;
+    int device;
+    cufftHandle handle;
+    size_t work_bytes;
+    bool busy;   /* a call is using it */
+    bool cached; /* listed in the cache (else dropped when its call ends) */
+    uint64_t last_use;
+} ga__fft_plan;
+
+typedef struct ga__fft_cache {
+    ga__fft_plan **plans;
+    int count, capacity, max_size;
+    bool max_size_set; /* else 16, CuPy's default */
+    uint64_t hits, misses, clock;
+} ga__fft_cache;
+
+static pthread_mutex_t ga__fft_lock = PTHREAD_MUTEX_INITIALIZER;
+static ga__fft_cache ga__fft_caches[GA_MAX_DEVICES];
+
+#define GA__FFT_DEFAULT_CACHE_SIZE 16
+
+static int ga__fft_max_size(const ga__fft_cache *c) { return c->max_size_set ? c->max_size : GA__FFT_DEFAULT_CACHE_SIZE; }
+
+/* A cuFFT failure; cuFFT has no text for its status codes. */
+static ga_status ga__cufft_error(const char *func, cufftResult r, const char *what)
+{
+    if (r == CUFFT_ALLOC_FAILED) return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
+    return ga__error(GA_ERROR_CUDA, func, "%s failed: cufftResult %d", what, (int)r);
+}
+
+static void ga__fft_plan_destroy(ga__fft_plan *p)
+{
+    if (!p) return;
+    ga__cufft.cufftDestroy(p->handle);
+    GPUARR_FREE(p);
+}
+
+/* Takes plans out of cache c (ga__fft_lock held) beyond `keep`, the least
+   recently used first, skipping those in use (they go when their call
+   ends); returns them in out[] (to destroy once the lock is dropped). */
+static int ga__fft_evict_locked(ga__fft_cache *c, int keep, ga__fft_plan **out)
+{
+    int n = 0;
+    while (c->count > keep) {
+        int victim = -1;
+        for (int i = 0; i < c->count; i++)
+            if (!c->plans[i]->busy && (victim < 0 || c->plans[i]->last_use < c->plans[victim]->last_use)) victim = i;
+        if (victim < 0) break;
+        out[n++] = c->plans[victim];
+        c->plans[victim] = c->plans[--c->count];
+    }
+    for (int i = 0; i < c->count && c->count > keep; i++)
+        if (c->plans[i]->busy) { /* dropped when its call ends */
+            c->plans[i]->cached = false;
+            c->plans[i] = c->plans[--c->count];
+            i--;
+        }
+    return n;
+}
+
+/* Lists plan p in its device's cache (ga__fft_lock held) unless the cache
+   keeps nothing; returns how many plans it evicted into out[] (at most
+   one: the cache held no more than its limit before). */
+static int ga__fft_cache_insert_locked(ga__fft_plan *p, ga__fft_plan **out)
+{
+    ga__fft_cache *c = &ga__fft_caches[p->device];
+    int max = ga__fft_max_size(c);
+    if (max <= 0) return 0;
+    if (c->count == c->capacity) {
+        int cap = c->capacity ? c->capacity * 2 : 16;
+        ga__fft_plan **m = (ga__fft_plan **)GPUARR_MALLOC(sizeof *m * (size_t)cap);
+        if (!m) return 0; /* not cached: dropped after its call */
+        if (c->count) memcpy(m, c->plans, sizeof *m * (size_t)c->count);
+        GPUARR_FREE(c->plans);
+        c->plans = m;
+        c->capacity = cap;
+    }
+    c->plans[c->count++] = p;
+    p->cached = true;
+    return ga__fft_evict_locked(c, max, out);
+}
+
+/* A new plan for key k on `device` (bound), its work area left to us. */
+static ga__fft_plan *ga__fft_plan_make(const char *func, int device, const ga__fft_key *k)
+{
+    ga__fft_plan *p = (ga__fft_plan *)GPUARR_MALLOC(sizeof *p);
+    if (!p) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(p, 0, sizeof *p);
+    p->key = *k;
+    p->device = device;
+    cufftResult r = ga__cufft.cufftCreate(&p->handle);
+    if (r != CUFFT_SUCCESS) {
+        GPUARR_FREE(p);
+        ga__cufft_error(func, r, "cufftCreate");
+        return NULL;
+    }
+    long long n = k->n, inembed = k->n, onembed = k->n;
+    r = ga__cufft.cufftSetAutoAllocation(p->handle, 0);
+    if (r == CUFFT_SUCCESS)
+        r = ga__cufft.cufftMakePlanMany64(p->handle, 1, &n, &inembed, k->istride, k->idist, &onembed, k->ostride,
+                                          k->odist, (cufftType)k->type, k->batch, &p->work_bytes);
+    if (r != CUFFT_SUCCESS) {
+        ga__fft_plan_destroy(p);
+        ga__cufft_error(func, r, "cufftMakePlanMany64");
+        return NULL;
+    }
+    return p;
+}
+
+/* A plan for key k on `device` (bound), for this call alone: a cached one
+   not in use, or a new one (cached when the cache keeps plans). */
+static ga__fft_plan *ga__fft_plan_acquire(const char *func, int device, const ga__fft_key *k)
+{
+    if (ga__library_open(func, GA__LIB_CUFFT) != GA_OK) return NULL;
+    ga__fft_cache *c = &ga__fft_caches[device];
+    pthread_mutex_lock(&ga__fft_lock);
+    for (int i = 0; i < c->count; i++) {
+        ga__fft_plan *p = c->plans[i];
+        if (!p->busy && memcmp(&p->key, k, sizeof *k) == 0) {
+            p->busy = true;
+            p->last_use = ++c->clock;
+            c->hits++;
+            pthread_mutex_unlock(&ga__fft_lock);
+            return p;
+        }
+    }
+    c->misses++;
+    pthread_mutex_unlock(&ga__fft_lock);
+    ga__fft_plan *p = ga__fft_plan_make(func, device, k);
+    if (!p) return NULL;
+    ga__fft_plan *evicted[GA__FFT_DEFAULT_CACHE_SIZE + 1];
+    pthread_mutex_lock(&ga__fft_lock);
+    p->busy = true;
+    p->last_use = ++c->clock;
+    int n = ga__fft_cache_insert_locked(p, evicted);
+    pthread_mutex_unlock(&ga__fft_lock);
+    for (int i = 0; i < n; i++) ga__fft_plan_destroy(evicted[i]);
+    return p;
+}
+
+/* Ends a call's use of plan p. */
+static void ga__fft_plan_release(ga__fft_plan *p)
+{
+    pthread_mutex_lock(&ga__fft_lock);
+    p->busy = false;
+    bool drop = !p->cached;
+    pthread_mutex_unlock(&ga__fft_lock);
+    if (drop) ga__fft_plan_destroy(p);
+}
+
+/* --- one transform along one axis ----------------------------------------- */
+typedef enum ga__fft_kind { GA__FFT_C2C, GA__FFT_R2C, GA__FFT_C2R } ga__fft_kind;
+
+/* A step of a transform: kind over `axis`, n points (c2r: n outputs). */
+typedef struct ga__fft_step {
+    int axis;
+    int64_t n;
+    ga__fft_kind kind;
+} ga__fft_step;
+
+/* The length a step reads along its axis. */
+static int64_t ga__fft_in_length(const ga__fft_step *s) { return s->kind == GA__FFT_C2R ? s->n / 2 + 1 : s->n; }
+static int64_t ga__fft_out_length(const ga__fft_step *s) { return s->kind == GA__FFT_R2C ? s->n / 2 + 1 : s->n; }
+
+/* The working dtypes: single precision for 16- and 32-bit floats and
+   complex64, double for the rest (NumPy 2). */
+static bool ga__fft_single(ga_dtype t)
+{
+    return t == GA_FLOAT16 || t == GA_BFLOAT16 || t == GA_FLOAT32 || t == GA_COMPLEX64;
+}
+static ga_dtype ga__fft_complex_of(ga_dtype t) { return ga__fft_single(t) ? GA_COMPLEX64 : GA_COMPLEX128; }
+static ga_dtype ga__fft_real_of(ga_dtype t) { return ga__fft_single(t) ? GA_FLOAT32 : GA_FLOAT64; }
+
+/* cufftType of a step in the precision of complex dtype c. */
+static int ga__fft_type(ga__fft_kind kind, ga_dtype c)
+{
+    bool s = c == GA_COMPLEX64;
+    switch (kind) {
+    case GA__FFT_R2C: return s ? CUFFT_R2C : CUFFT_D2Z;
+    case GA__FFT_C2R: return s ? CUFFT_C2R : CUFFT_Z2D;
+    default: return s ? CUFFT_C2C : CUFFT_Z2Z;
+    }
+}
+
+/* Runs plan p `count` times on the current stream of `device`, the
+   pointers advancing by in_step and out_step bytes, with a work area from
+   the pool on that stream. */
+static ga_status ga__fft_exec(const char *func, ga__fft_plan *p, int device, uint64_t in, uint64_t out, int64_t count,
+                              int64_t in_step, int64_t out_step, int direction)
+{
+    cufftResult r = ga__cufft.cufftSetStream(p->handle, (cudaStream_t)ga__stream_of(device));
+    if (r != CUFFT_SUCCESS) return ga__cufft_error(func, r, "cufftSetStream");
+    ga__block *work = NULL;
+    if (p->work_bytes) {
+        work = ga__device_alloc(func, device, p->work_bytes, false);
+        if (!work) return ga__t.error;
+        r = ga__cufft.cufftSetWorkArea(p->handle, (void *)(uintptr_t)work->ptr);
+    }
+    for (int64_t i = 0; i < count && r == CUFFT_SUCCESS; i++) {
+        void *x = (void *)(uintptr_t)(in + (uint64_t)(i * in_step)), *y = (void *)(uintptr_t)(out + (uint64_t)(i * out_step));
+        switch (p->key.type) {
+        case CUFFT_C2C: r = ga__cufft.cufftExecC2C(p->handle, (cufftComplex *)x, (cufftComplex *)y, direction); break;
+        case CUFFT_Z2Z:
+            r = ga__cufft.cufftExecZ2Z(p->handle, (cufftDoubleComplex *)x, (cufftDoubleComplex *)y, direction);
+            break;
+        case CUFFT_R2C: r = ga__cufft.cufftExecR2C(p->handle, (cufftReal *)x, (cufftComplex *)y); break;
+        case CUFFT_D2Z: r = ga__cufft.cufftExecD2Z(p->handle, (cufftDoubleReal *)x, (cufftDoubleComplex *)y); break;
+        case CUFFT_C2R: r = ga__cufft.cufftExecC2R(p->handle, (cufftComplex *)x, (cufftReal *)y); break;
+        default: r = ga__cufft.cufftExecZ2D(p->handle, (cufftDoubleComplex *)x, (cufftDoubleReal *)y); break;
+        }
+    }
+    if (work) ga__pool_free(ga__g.devices[device].pool, work);
+    return r == CUFFT_SUCCESS ? GA_OK : ga__cufft_error(func, r, "cufftExec");
+}
+
+/* Runs step s (plan key k) `count` times, on in + i in_step and out + i
+   out_step bytes. */
+static ga_status ga__fft_exec_key(const char *func, int device, const ga__fft_key *k, uint64_t in, uint64_t out,
+                                  int64_t count, int64_t in_step, int64_t out_step, int direction)
+{
+    ga__fft_plan *p = ga__fft_plan_acquire(func, device, k);
+    if (!p) return ga__t.error;
+    ga_status st = ga__fft_exec(func, p, device, in, out, count, in_step, out_step, direction);
+    ga__fft_plan_release(p);
+    return st;
+}
+
+/* The real side of an r2c or c2r step whose sequences' blocks (outer
+   dims) start at odd elements: cuFFT wants every pointer aligned to its
+   complex type, so the real data goes through a buffer whose blocks are
+   one element longer (rows of `row` + 1 elements): copied there before an
+   r2c, copied out after a c2r. */
+static ga_status ga__fft_padded_real(const char *func, const ga__fft_key *k, const ga_array *x, ga_array *y,
+                                     int64_t outer, int64_t row, int direction)
+{
+    const bool r2c = k->type == CUFFT_R2C || k->type == CUFFT_D2Z;
+    const ga_array *real = r2c ? x : y;
+    const int64_t sz = (int64_t)ga__dtype_sizes[real->dtype];
+    const int64_t other = r2c ? (int64_t)ga__dtype_sizes[y->dtype] * (y->size / outer)
+                              : (int64_t)ga__dtype_sizes[x->dtype] * (x->size / outer);
+    ga__block *b = ga__device_alloc(func, x->device, (size_t)(outer * (row + 1) * sz), false);
+    if (!b) return ga__t.error;
+    const int64_t shape[2] = {outer, row}, dense[2] = {row * sz, sz}, padded[2] = {(row + 1) * sz, sz};
+    ga_status st = GA_OK;
+    if (r2c) st = ga__copy_cast(func, x->device, x->dtype, b->ptr, padded, x->dtype, x->data, dense, 2, shape);
+    if (st == GA_OK)
+        st = ga__fft_exec_key(func, x->device, k, r2c ? b->ptr : x->data, r2c ? y->data : b->ptr, outer,
+                              r2c ? (row + 1) * sz : other, r2c ? other : (row + 1) * sz, direction);
+    if (st == GA_OK && !r2c) st = ga__copy_cast(func, y->device, y->dtype, y->data, dense, y->dtype, b->ptr, padded, 2, shape);
+    ga__pool_free(ga__g.devices[x->device].pool, b);
+    return st;
+}
+
+/* Step s on x (C-contiguous, of the step's input dtype and length along
+   the axis), into y (C-contiguous, the output's; may be x for an in-place
+   c2c). The sequences along the axis are cuFFT's batch: over the dims
+   before the axis (distance li * inner) where the axis is the last or
+   those dims are the more numerous, looping over the dims after it;
+   else over the dims after it (stride inner, distance 1), looping over
+   the blocks of the dims before it. r2c and c2r take the second (a
+   loop's pointers stay aligned to the complex type), through
+   ga__fft_padded_real where a block has an odd number of real elements. */
+static ga_status ga__fft_step_run(const char *func, const ga__fft_step *s, const ga_array *x, ga_array *y,
+                                  int direction)
+{
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < s->axis; d++) outer *= x->shape[d];
+    for (int d = s->axis + 1; d < x->ndim; d++) inner *= x->shape[d];
+    if (outer * inner == 0) return GA_OK;
+    const int64_t li = x->shape[s->axis], lo = y->shape[s->axis];
+    const int64_t isz = (int64_t)ga__dtype_sizes[x->dtype], osz = (int64_t)ga__dtype_sizes[y->dtype];
+    ga_dtype c = x->dtype == GA_COMPLEX64 || x->dtype == GA_FLOAT32 ? GA_COMPLEX64 : GA_COMPLEX128;
+    ga__fft_key k;
+    memset(&k, 0, sizeof k);
+    k.type = ga__fft_type(s->kind, c);
+    k.n = s->n;
+    if (inner == 1 || (s->kind == GA__FFT_C2C && outer > inner)) { /* batch before the axis, loop after it */
+        k.batch = outer;
+        k.istride = inner, k.idist = li * inner, k.ostride = inner, k.odist = lo * inner;
+        return ga__fft_exec_key(func, x->device, &k, x->data, y->data, inner, isz, osz, direction);
+    }
+    k.batch = inner; /* batch after the axis, loop before it */
+    k.istride = inner, k.idist = 1, k.ostride = inner, k.odist = 1;
+    const int64_t align = (int64_t)ga__dtype_sizes[c];
+    if (outer > 1 && ((li * inner * isz) % align || (lo * inner * osz) % align))
+        return ga__fft_padded_real(func, &k, x, y, outer, s->kind == GA__FFT_R2C ? li * inner : lo * inner, direction);
+    return ga__fft_exec_key(func, x->device, &k, x->data, y->data, outer, li * inner * isz, lo * inner * osz, direction);
+}
+
+/* A new C-contiguous array of `dtype` and `shape` holding a's elements
+   where both have them, zeros where shape is longer (one copy). */
+static ga_array *ga__fft_resized(const char *func, const ga_array *a, const int64_t *shape, ga_dtype dtype)
+{
+    ga_array *x = ga__array_new(func, a->device, a->ndim, shape, dtype);
+    if (!x) return NULL;
+    int64_t common[GA_MAXDIMS];
+    bool grows = false;
+    for (int d = 0; d < a->ndim; d++) {
+        common[d] = GA__MIN(a->shape[d], shape[d]);
+        grows = grows || shape[d] > a->shape[d];
+    }
+    ga_status st = GA_OK;
+    if (grows && x->size) {
+        CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)x->data, 0, (size_t)x->size * ga__dtype_sizes[dtype],
+                                          ga__stream_of(a->device));
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
+    }
+    if (st == GA_OK)
+        st = ga__copy_cast(func, a->device, dtype, x->data, x->strides, a->dtype, a->data, a->strides, a->ndim, common);
+    if (st != GA_OK) {
+        ga_release(x);
+        return NULL;
+    }
+    return x;
+}
+
+/* Zeroes the imaginary parts a c2r step must ignore, in x (ours): those of
+   the first element along the axis and, for an even n, of element n / 2,
+   as NumPy (pocketfft) and CuPy do; cuFFT may read them otherwise. One
+   copy from a zero with strides 0. */
+static ga_status ga__fft_hermitian_ends(const char *func, ga_array *x, const ga__fft_step *s)
+{
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < s->axis; d++) outer *= x->shape[d];
+    for (int d = s->axis + 1; d < x->ndim; d++) inner *= x->shape[d];
+    if (outer * inner == 0) return GA_OK;
+    const ga_dtype part = x->dtype == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+    const int64_t csz = (int64_t)ga__dtype_sizes[x->dtype], m = x->shape[s->axis];
+    ga__block *zero = ga__device_alloc(func, x->device, 16, false);
+    if (!zero) return ga__t.error;
+    ga_status st = GA_OK;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)zero->ptr, 0, 16, ga__stream_of(x->device));
+    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
+    const int64_t shape[3] = {outer, s->n % 2 == 0 && s->n / 2 > 0 ? 2 : 1, inner};
+    const int64_t out_strides[3] = {m * inner * csz, (s->n / 2) * inner * csz, csz}, in_strides[3] = {0, 0, 0};
+    if (st == GA_OK)
+        st = ga__copy_cast(func, x->device, part, x->data + (uint64_t)(csz / 2), out_strides, part, zero->ptr, in_strides,
+                           3, shape);
+    ga__pool_free(ga__g.devices[x->device].pool, zero);
+    return st;
+}
+
+/* Applies the in-place unary or scalar ufunc u (conjugate, multiply by f). */
+static ga_status ga__fft_in_place(const char *func, ga_array *x, ga_ufunc u, double f)
+{
+    ga_operand in[2] = {ga_operand_array(x), ga_operand_scalar(ga_float(f))};
+    ga_array *out[1] = {x};
+    return ga__ufunc(func, u, in, out, NULL);
+}
+
+/* The input of the first step: a itself (C-contiguous in the working dtype
+   and of the lengths the steps read first), or one copy that makes it so;
+   `writable` asks for a copy always (c2r overwrites its input). */
+static ga_array *ga__fft_first_input(const char *func, const ga_array *a, int nsteps, const ga__fft_step *steps,
+                                     ga_dtype dtype, bool writable)
+{
+    int64_t shape[GA_MAXDIMS];
+    /* (cuFFT wants its pointers aligned to the complex type: 16 bytes serve both) */
+    bool seen[GA_MAXDIMS] = {false}, same = a->dtype == dtype && (a->flags & GA_C_CONTIGUOUS) && a->data % 16 == 0;
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    for (int i = 0; i < nsteps; i++) {
+        if (seen[steps[i].axis]) continue;
+        seen[steps[i].axis] = true;
+        shape[steps[i].axis] = ga__fft_in_length(&steps[i]);
+        same = same && shape[steps[i].axis] == a->shape[steps[i].axis];
+    }
+    if (same && !writable) return ga_retain((ga_array *)a);
+    return ga__fft_resized(func, a, shape, dtype);
+}
+
+/* The factor of `norm` for a transform of `points` points in `direction`
+   (-1 forward, 1 inverse). */
+static double ga__fft_scale(ga_fft_norm norm, double points, int direction)
+{
+    if (norm == GA_FFT_NORM_ORTHO) return 1 / sqrt(points);
+    if ((norm == GA_FFT_NORM_BACKWARD) == (direction > 0)) return 1 / points;
+    return 1;
+}
+
+static ga_status ga__fft_check_norm(const char *func, ga_fft_norm norm)
+{
+    if (norm == GA_FFT_NORM_BACKWARD || norm == GA_FFT_NORM_ORTHO || norm == GA_FFT_NORM_FORWARD) return GA_OK;
+    return ga__error(GA_ERROR_VALUE, func, "Invalid norm value %d; should be \"backward\", \"ortho\" or \"forward\".",
+                     (int)norm);
+}
+
+static ga_status ga__fft_check_points(const char *func, int64_t n)
+{
+    if (n >= 1) return GA_OK;
+    return ga__error(GA_ERROR_VALUE, func, "Invalid number of FFT data points (%lld) specified.", (long long)n);
+}
+
+/* Options of a whole transform besides its steps. */
+typedef struct ga__fft_run_opts {
+    int direction;    /* -1 forward (scaled as forward by norm), 1 inverse */
+    ga_fft_norm norm;
+    bool conj_in;     /* hfft: conjugate the input first */
+    bool conj_out;    /* ihfft: conjugate the result */
+} ga__fft_run_opts;
+
+/* Runs the steps in order on a (axes normalised, lengths checked), then
+   scales by the norm once: a new array. Each step writes a new array (an
+   in-place c2c reuses its own), so a is read once and never written. */
+static ga_array *ga__fft_run(const char *func, const ga_array *a, int nsteps, const ga__fft_step *steps,
+                             const ga__fft_run_opts *o)
+{
+    if (nsteps > 0 && steps[0].kind == GA__FFT_R2C && ga_dtype_kind(a->dtype) == 'c') {
+        ga__error(GA_ERROR_TYPE, func, "a real transform of a complex input (dtype('%s')) is not supported",
+                  ga__dtype_names[a->dtype]);
+        return NULL;
+    }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    const ga_dtype cdt = ga__fft_complex_of(a->dtype), rdt = ga__fft_real_of(a->dtype);
+    const ga_dtype first = nsteps > 0 && steps[0].kind == GA__FFT_R2C ? rdt : nsteps > 0 ? cdt : a->dtype;
+    const bool writable = o->conj_in || (nsteps > 0 && steps[0].kind == GA__FFT_C2R);
+    ga_array *x = ga__fft_first_input(func, a, nsteps, steps, first, writable);
+    ga_status st = x ? GA_OK : ga__t.error;
+    if (st == GA_OK && o->conj_in) st = ga__fft_in_place(func, x, GA_UFUNC_CONJUGATE, 0);
+    double points = 1;
+    for (int i = 0; i < nsteps && st == GA_OK; i++) {
+        const ga__fft_step *s = &steps[i];
+        points *= (double)s->n;
+        if (x->shape[s->axis] != ga__fft_in_length(s)) { /* a repeated axis of another length */
+            int64_t shape[GA_MAXDIMS];
+            memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+            shape[s->axis] = ga__fft_in_length(s);
+            ga_array *r = ga__fft_resized(func, x, shape, x->dtype);
+            ga_release(x);
+            x = r;
+            if (!x) { st = ga__t.error; break; }
+        }
+        if (s->kind == GA__FFT_C2R && (st = ga__fft_hermitian_ends(func, x, s)) != GA_OK) break;
+        ga_array *y = NULL;
+        if (s->kind == GA__FFT_C2C && x != a) {
+            y = ga_retain(x); /* in place in our own copy */
+        } else {
+            int64_t shape[GA_MAXDIMS];
+            memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+            shape[s->axis] = ga__fft_out_length(s);
+            y = ga__array_new(func, a->device, x->ndim, shape, s->kind == GA__FFT_C2R ? rdt : cdt);
+        }
+        st = y ? ga__fft_step_run(func, s, x, y, s->kind == GA__FFT_C2C ? o->direction : 0) : ga__t.error;
+        ga_release(x);
+        x = y;
+    }
+    double f = ga__fft_scale(o->norm, points, o->direction);
+    if (st == GA_OK && x == a) { /* no steps: a copy */
+        ga_release(x);
+        x = ga__contiguous_copy(func, a, a->dtype);
+        st = x ? GA_OK : ga__t.error;
+    }
+    if (st == GA_OK && nsteps > 0 && f != 1) st = ga__fft_in_place(func, x, GA_UFUNC_MULTIPLY, f);
+    if (st == GA_OK && o->conj_out) st = ga__fft_in_place(func, x, GA_UFUNC_CONJUGATE, 0);
+    if (st != GA_OK) {
+        ga_release(x);
+        return NULL;
+    }
+    return x;
+}
+
+/* --- the 1-d transforms ---------------------------------------------------- */
+
+/* numpy.fft's 1-d functions: kind over `axis` with n points (GA_NONE: the
+   axis's length, or 2 (m - 1) for the c2r ones). */
+static ga_array *ga__fft_1d(const char *func, const ga_array *a, int64_t n, int axis, ga_fft_norm norm,
+                            ga__fft_kind kind, int direction, bool hermitian)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__fft_check_norm(func, norm) != GA_OK || ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
+    if (n == GA_NONE) n = kind == GA__FFT_C2R ? (a->shape[axis] - 1) * 2 : a->shape[axis];
+    if (ga__fft_check_points(func, n) != GA_OK) return NULL;
+    ga__fft_step s = {axis, n, kind};
+    ga__fft_run_opts o = {direction, norm, false, false};
+    if (hermitian) { /* hfft and ihfft: the other norm, the input or the result conjugated */
+        o.norm = norm == GA_FFT_NORM_BACKWARD ? GA_FFT_NORM_FORWARD
+                 : norm == GA_FFT_NORM_FORWARD ? GA_FFT_NORM_BACKWARD : norm;
+        o.conj_in = kind == GA__FFT_C2R;
+        o.conj_out = kind == GA__FFT_R2C;
+    }
+    return ga__ret(ga__fft_run(func, a, 1, &s, &o));
+}
+
+GPUARR_API ga_array *ga_fft_fft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
+{
+    return ga__fft_1d("ga_fft_fft", a, n, axis, norm, GA__FFT_C2C, CUFFT_FORWARD, false);
+}
+
+GPUARR_API ga_array *ga_fft_ifft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
+{
+    return ga__fft_1d("ga_fft_ifft", a, n, axis, norm, GA__FFT_C2C, CUFFT_INVERSE, false);
+}
+
+GPUARR_API ga_array *ga_fft_rfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
+{
+    return ga__fft_1d("ga_fft_rfft", a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, false);
+}
+
+GPUARR_API ga_array *ga_fft_irfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
+{
+    return ga__fft_1d("ga_fft_irfft", a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, false);
+}
+
+GPUARR_API ga_array *ga_fft_hfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
+{
+    return ga__fft_1d("ga_fft_hfft", a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, true);
+}
+
+GPUARR_API ga_array *ga_fft_ihfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
+{
+    return ga__fft_1d("ga_fft_ihfft", a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, true);
+}
+
+/* --- the n-d transforms ---------------------------------------------------- */
+
+/* The most axes an n-d transform takes (repeats included). */
+#define GA__FFT_MAX_AXES (2 * GA_MAXDIMS)
+
+/* NumPy's _cook_nd_args: the axes (normalised) and their lengths from s
+   and axes, either NULL; `two`: fft2's default axes (-2, -1); `invreal`:
+   the last length defaults to 2 (m - 1). */
+static ga_status ga__fft_cook(const char *func, const ga_array *a, int ns, const int64_t *s, int naxes,
+                              const int *axes, bool two, bool invreal, int *count, int *ax, int64_t *len)
+{
+    if ((s && (ns < 0 || ns > GA__FFT_MAX_AXES)) || (axes && (naxes < 0 || naxes > GA__FFT_MAX_AXES)))
+        return ga__error(GA_ERROR_VALUE, func, "between 0 and %d axes and lengths", GA__FFT_MAX_AXES);
+    if (axes) {
+        *count = naxes;
+        for (int i = 0; i < naxes; i++) ax[i] = axes[i];
+    } else {
+        *count = two ? 2 : s ? ns : a->ndim;
+        for (int i = 0; i < *count; i++) ax[i] = i - *count;
+    }
+    if (s && ns != *count) return ga__error(GA_ERROR_VALUE, func, "Shape and axes have different lengths.");
+    for (int i = 0; i < *count; i++)
+        if (ga__normalize_axis(func, "", &ax[i], a->ndim) != GA_OK) return ga__t.error;
+    for (int i = 0; i < *count; i++) {
+        len[i] = s && s[i] != -1 && s[i] != GA_NONE ? s[i] : a->shape[ax[i]];
+        if (!s && invreal && i == *count - 1) len[i] = (a->shape[ax[i]] - 1) * 2;
+        if (ga__fft_check_points(func, len[i]) != GA_OK) return ga__t.error;
+    }
+    return GA_OK;
+}
+
+typedef enum ga__fft_nd_kind { GA__FFT_ND_C2C, GA__FFT_ND_R2C, GA__FFT_ND_C2R } ga__fft_nd_kind;
+
+/* fftn, ifftn, rfftn, irfftn (and the 2-d forms, `two`): the steps in
+   NumPy's order, run once. */
+static ga_array *ga__fft_nd(const char *func, const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                            ga_fft_norm norm, ga__fft_nd_kind kind, int direction, bool two)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    int count = 0, ax[GA__FFT_MAX_AXES];
+    int64_t len[GA__FFT_MAX_AXES];
+    if (ga__fft_check_norm(func, norm) != GA_OK ||
+        ga__fft_cook(func, a, ns, s, naxes, axes, two, kind == GA__FFT_ND_C2R, &count, ax, len) != GA_OK)
+        return NULL;
+    if (count == 0 && kind != GA__FFT_ND_C2C) {
+        ga__error(GA_ERROR_VALUE, func, "a real transform needs at least one axis");
+        return NULL;
+    }
+    ga__fft_step steps[GA__FFT_MAX_AXES];
+    const int last = count - 1;
+    for (int i = 0; i < count; i++) {
+        int at = kind == GA__FFT_ND_C2R ? i : last - i;
+        steps[i].axis = ax[at];
+        steps[i].n = len[at];
+        steps[i].kind = GA__FFT_C2C;
+    }
+    if (kind == GA__FFT_ND_R2C) steps[0].kind = GA__FFT_R2C;
+    if (kind == GA__FFT_ND_C2R) steps[last].kind = GA__FFT_C2R;
+    ga__fft_run_opts o = {direction, norm, false, false};
+    return ga__ret(ga__fft_run(func, a, count, steps, &o));
+}
+
+#define GA__FFT_ND_API(name, kind, direction, two)                                                            \
+    GPUARR_API ga_array *ga_fft_##name(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes, \
+                                       ga_fft_norm norm)                                                    \
+    {                                                                                                        \
+        return ga__fft_nd("ga_fft_" #name, a, ns, s, naxes, axes, norm, kind, direction, two);              \
+    }
+GA__FFT_ND_API(fftn, GA__FFT_ND_C2C, CUFFT_FORWARD, false)
+GA__FFT_ND_API(ifftn, GA__FFT_ND_C2C, CUFFT_INVERSE, false)
+GA__FFT_ND_API(rfftn, GA__FFT_ND_R2C, CUFFT_FORWARD, false)
+GA__FFT_ND_API(irfftn, GA__FFT_ND_C2R, CUFFT_INVERSE, false)
+GA__FFT_ND_API(fft2, GA__FFT_ND_C2C, CUFFT_FORWARD, true)
+GA__FFT_ND_API(ifft2, GA__FFT_ND_C2C, CUFFT_INVERSE, true)
+GA__FFT_ND_API(rfft2, GA__FFT_ND_R2C, CUFFT_FORWARD, true)
+GA__FFT_ND_API(irfft2, GA__FFT_ND_C2R, CUFFT_INVERSE, true)
+#undef GA__FFT_ND_API
+
+/* --- frequencies and shifts ------------------------------------------------- */
+
+/* k * (1 / (n d)) for the int64 k in `ks` (consumed), as NumPy's
+   `results * val`, converted to `dtype`. */
+static ga_array *ga__fft_freq_scaled(const char *func, ga_array *ks, int64_t n, double d, ga_dtype dtype)
+{
+    ga_array *r = NULL;
+    ga_operand in[2] = {ga_operand_array(ks), ga_operand_scalar(ga_float(1.0 / ((double)n * d)))};
+    ga_status st = ks ? ga__ufunc(func, GA_UFUNC_MULTIPLY, in, &r, NULL) : ga__t.error;
+    ga_release(ks);
+    if (st == GA_OK && dtype != GA_FLOAT64) {
+        ga_array *c = ga__contiguous_copy(func, r, dtype);
+        ga_release(r);
+        r = c;
+    }
+    return r;
+}
+
+static ga_status ga__fft_check_freq(const char *func, int64_t n, double d, ga_dtype dtype)
+{
+    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+    if (n == 0 || d == 0) return ga__error(GA_ERROR_VALUE, func, "float division by zero");
+    if (ga_dtype_kind(dtype) != 'f' && ga_dtype_kind(dtype) != 'c')
+        return ga__error(GA_ERROR_TYPE, func, "the frequencies' dtype must be a float or complex dtype, not %s",
+                         ga__dtype_valid(dtype) ? ga__dtype_names[dtype] : "an invalid one");
+    return ga__bind(func, ga__t.device);
+}
+
+GPUARR_API ga_array *ga_fft_fftfreq(int64_t n, double d, ga_dtype dtype)
+{
+    static const char func[] = "ga_fft_fftfreq";
+    if (ga__fft_check_freq(func, n, d, dtype) != GA_OK) return NULL;
+    /* [0 .. (n - 1) // 2, -(n // 2) .. -1]: arange(-(n // 2), (n - 1) // 2 + 1) rolled by -(n // 2) */
+    ga_array *k = ga__arange_int(func, -(n / 2), (n - 1) / 2 + 1, 1, GA_INT64);
+    ga_array *rolled = k ? ga__roll(func, k, -(n / 2), 0) : NULL;
+    ga_release(k);
+    return ga__ret(rolled ? ga__fft_freq_scaled(func, rolled, n, d, dtype) : NULL);
+}
+
+GPUARR_API ga_array *ga_fft_rfftfreq(int64_t n, double d, ga_dtype dtype)
+{
+    static const char func[] = "ga_fft_rfftfreq";
+    if (ga__fft_check_freq(func, n, d, dtype) != GA_OK) return NULL;
+    ga_array *k = ga__arange_int(func, 0, n / 2 + 1, 1, GA_INT64);
+    return ga__ret(k ? ga__fft_freq_scaled(func, k, n, d, dtype) : NULL);
+}
+
+/* numpy.fft.fftshift (sign -1: ifftshift): one roll per axis. */
+static ga_array *ga__fft_shift(const char *func, const ga_array *x, int naxes, const int *axes, int sign)
+{
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    int count = axes ? naxes : x->ndim, ax[GA__FFT_MAX_AXES];
+    if (count < 0 || count > GA__FFT_MAX_AXES) {
+        ga__error(GA_ERROR_VALUE, func, "between 0 and %d axes", GA__FFT_MAX_AXES);
+        return NULL;
+    }
+    for (int i = 0; i < count; i++) {
+        ax[i] = axes ? axes[i] : i;
+        if (ga__normalize_axis(func, "", &ax[i], x->ndim) != GA_OK) return NULL;
+    }
+    ga_array *r = count == 0 ? ga__contiguous_copy(func, x, x->dtype) : NULL;
+    for (int i = 0; i < count; i++) {
+        ga_array *next = ga__roll(func, r ? r : x, sign < 0 ? -(x->shape[ax[i]] / 2) : x->shape[ax[i]] / 2, ax[i]);
+        ga_release(r);
+        r = next;
+        if (!r) return NULL;
+    }
+    return ga__ret(r);
+}
+
+GPUARR_API ga_array *ga_fft_fftshift(const ga_array *x, int naxes, const int *axes)
+{
+    return ga__fft_shift("ga_fft_fftshift", x, naxes, axes, 1);
+}
+
+GPUARR_API ga_array *ga_fft_ifftshift(const ga_array *x, int naxes, const int *axes)
+{
+    return ga__fft_shift("ga_fft_ifftshift", x, naxes, axes, -1);
+}
+
+/* --- the plan cache's statistics and limit ------------------------------- */
+
+/* Takes every plan of cache c beyond `keep` out of it (ga__fft_lock held)
+   into a new list (*out, *n), to destroy once the lock is dropped. */
+static ga_status ga__fft_trim_locked(const char *func, ga__fft_cache *c, int keep, ga__fft_plan ***out, int *n)
+{
+    *n = 0;
+    *out = NULL;
+    if (c->count <= keep) return GA_OK;
+    *out = (ga__fft_plan **)GPUARR_MALLOC(sizeof **out * (size_t)c->count);
+    if (!*out) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    *n = ga__fft_evict_locked(c, keep, *out);
+    return GA_OK;
+}
+
+static void ga__fft_destroy_list(int device, ga__fft_plan **plans, int n)
+{
+    if (n && ga__bind("ga_fft_plan_cache", device) == GA_OK)
+        for (int i = 0; i < n; i++) ga__fft_plan_destroy(plans[i]);
+    GPUARR_FREE(plans);
+}
+
+GPUARR_API ga_status ga_fft_plan_cache_get_info(ga_fft_plan_cache_info *info)
+{
+    if (!info) return ga__null_input("ga_fft_plan_cache_get_info", "info");
+    ga__fft_cache *c = &ga__fft_caches[ga__t.device];
+    memset(info, 0, sizeof *info);
+    pthread_mutex_lock(&ga__fft_lock);
+    info->size = c->count;
+    info->max_size = ga__fft_max_size(c);
+    for (int i = 0; i < c->count; i++) info->work_bytes += c->plans[i]->work_bytes;
+    info->hits = c->hits;
+    info->misses = c->misses;
+    pthread_mutex_unlock(&ga__fft_lock);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_fft_plan_cache_set_size(int max_size)
+{
+    static const char func[] = "ga_fft_plan_cache_set_size";
+    if (max_size < 0) return ga__error(GA_ERROR_VALUE, func, "max_size must be >= 0, not %d", max_size);
+    const int device = ga__t.device;
+    ga__fft_cache *c = &ga__fft_caches[device];
+    ga__fft_plan **dropped;
+    int n;
+    pthread_mutex_lock(&ga__fft_lock);
+    ga_status st = ga__fft_trim_locked(func, c, max_size, &dropped, &n);
+    if (st == GA_OK) {
+        c->max_size = max_size;
+        c->max_size_set = true;
+    }
+    pthread_mutex_unlock(&ga__fft_lock);
+    ga__fft_destroy_list(device, dropped, n);
+    return st;
+}
+
+GPUARR_API ga_status ga_fft_plan_cache_clear(void)
+{
+    const int device = ga__t.device;
+    ga__fft_cache *c = &ga__fft_caches[device];
+    ga__fft_plan **dropped;
+    int n;
+    pthread_mutex_lock(&ga__fft_lock);
+    ga_status st = ga__fft_trim_locked("ga_fft_plan_cache_clear", c, 0, &dropped, &n);
+    if (st == GA_OK) c->hits = c->misses = 0;
+    pthread_mutex_unlock(&ga__fft_lock);
+    ga__fft_destroy_list(device, dropped, n);
+    return st;
+}
+
+/* Destroys every cached plan (each with its device's context current) and
+   forgets the limits and statistics. */
+static void ga__fft_shutdown(void)
+{
+    pthread_mutex_lock(&ga__fft_lock);
+    for (int d = 0; d < GA_MAX_DEVICES; d++) {
+        ga__fft_cache *c = &ga__fft_caches[d];
+        if (c->count && ga__g.devices && d < ga__g.device_count && ga__g.devices[d].context &&
+            GA__CU.CtxSetCurrent(ga__g.devices[d].context) == CUDA_SUCCESS)
+            for (int i = 0; i < c->count; i++) ga__fft_plan_destroy(c->plans[i]);
+        GPUARR_FREE(c->plans);
+        memset(c, 0, sizeof *c);
+    }
+    pthread_mutex_unlock(&ga__fft_lock);
+}
+#else
+static void ga__fft_shutdown(void) {}
+#endif
+
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 23. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 24. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus
