@@ -4728,6 +4728,192 @@ def run_linalg_checks(runner, env):
 
 
 # --------------------------------------------------------------------------
+# Device checks: numpy.fft (group fft), NumPy's transforms of the same values
+# --------------------------------------------------------------------------
+
+FFT_PROTOTYPES = {
+    **{f"ga_fft_{f}": (_ARR, [_ARR, _c.c_int64, _c.c_int, _c.c_int])
+       for f in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
+    **{f"ga_fft_{f}": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int64), _c.c_int, _c.POINTER(_c.c_int), _c.c_int])
+       for f in ("fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2", "rfft2", "irfft2")},
+    "ga_fft_fftfreq": (_ARR, [_c.c_int64, _c.c_double, _c.c_int]),
+    "ga_fft_rfftfreq": (_ARR, [_c.c_int64, _c.c_double, _c.c_int]),
+    "ga_fft_fftshift": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
+    "ga_fft_ifftshift": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
+}
+FFT_NORMS = ("backward", "ortho", "forward")  # GA_FFT_NORM_BACKWARD, _ORTHO, _FORWARD
+FFT_DTYPES = ("bool", "int32", "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+GA_NONE_INT = -(1 << 63)  # GA_NONE
+
+
+def fft_input(t, ga, shape):
+    """Uniform values in [-1, 1) (complex: both parts) in dtype ga."""
+    dt = t.env.np_dtype(ga)
+    if kind_of(ga) == "b":
+        return t.rng.integers(0, 2, shape).astype(dt)
+    if kind_of(ga) in "iu":
+        return t.rng.integers(-50, 51, shape).astype(dt)
+    v = t.rng.uniform(-1, 1, shape)
+    if kind_of(ga) == "c":
+        v = v + 1j * t.rng.uniform(-1, 1, shape)
+    return np.asarray(v).astype(dt)
+
+
+def fft_numpy_input(t, ga, x):
+    """What NumPy transforms for our input x: bfloat16 (which NumPy's fft
+    refuses) as float32, the same values."""
+    return x.astype(np.float32) if ga == BF16 else x
+
+
+def fft_matches(t, label, p, want):
+    """Device result p equals NumPy's `want`: dtype, shape, and values within
+    the precision's tolerance relative to the largest magnitude."""
+    got = to_numpy(t, p)
+    want = np.asarray(want)
+    if not t.expect(got.dtype == want.dtype and got.shape == want.shape,
+                    f"{label}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}"):
+        return
+    if want.size == 0:
+        return
+    single = want.dtype in (np.float32, np.complex64)
+    scale = max(1.0, float(np.max(np.abs(want.astype(np.complex128)))))
+    err = float(np.max(np.abs(got.astype(np.complex128) - want.astype(np.complex128)))) / scale
+    tol = (2e-6 if single else 1e-13) * max(1.0, np.log2(max(2, want.size)))
+    t.expect(err <= tol, f"{label}: largest difference {err:.3g} of the largest magnitude (tolerance {tol:.3g})")
+
+
+def fft_int_ptr(values):
+    return (_c.c_int * len(values))(*values) if values is not None else None
+
+
+def check_fft_1d(t, ga):
+    """fft, ifft, rfft, irfft, hfft, ihfft along each axis of (7,), (4, 9) and
+    (3, 5, 6) inputs, n None / shorter / longer, every norm."""
+    lib = t.lib
+    real = kind_of(ga) != "c"
+    for shape in ((7,), (4, 9), (3, 5, 6), (16,), (1,)):
+        x = fft_input(t, ga, shape)
+        d = to_device(t, x)
+        xn = fft_numpy_input(t, ga, x)
+        for axis in range(-len(shape), len(shape)):
+            m = shape[axis]
+            for n in (None, max(1, m - 2), m + 3):
+                for k, norm in enumerate(FFT_NORMS):
+                    for name in ("fft", "ifft", "irfft", "hfft") + (("rfft", "ihfft") if real else ()):
+                        if name in ("irfft", "hfft") and n is None and m == 1:
+                            continue  # NumPy: 2 (m - 1) = 0 points, an error (checked in fft/errors)
+                        label = f"{name}{shape} axis {axis} n {n} norm {norm}"
+                        p = getattr(lib, f"ga_fft_{name}")(d, GA_NONE_INT if n is None else n, axis, k)
+                        if not p:
+                            t.fail(f"{label}: {t.env.last_error()[1]}")
+                            continue
+                        t.own(p)
+                        fft_matches(t, label, p, getattr(np.fft, name)(xn, n=n, axis=axis, norm=norm))
+
+
+def check_fft_nd(t, ga):
+    """The n-d forms: default axes, given axes (negative, out of order,
+    repeated), s shorter and longer, every norm."""
+    lib = t.lib
+    real = kind_of(ga) != "c"
+    x = fft_input(t, ga, (4, 6, 5))
+    d = to_device(t, x)
+    xn = fft_numpy_input(t, ga, x)
+    cases = ((None, None), (None, (0, 2)), (None, (-1, 0)), ((3, 8), (1, 2)), ((5,), None), ((2, 7, 3), None),
+             (None, (1, 1)), ((6, 4), (2, 0)))
+    names = ("fftn", "ifftn", "irfftn") + (("rfftn",) if real else ())
+    for s_, axes in cases:
+        for k, norm in enumerate(FFT_NORMS):
+            for name in names:
+                if name in ("irfftn", "rfftn") and axes is not None and len(set(axes)) != len(axes):
+                    continue  # (the real forms' last axis repeated: NumPy's result is its own corner case)
+                label = f"{name} s {s_} axes {axes} norm {norm}"
+                s_arr = (_c.c_int64 * len(s_))(*s_) if s_ is not None else None
+                p = getattr(lib, f"ga_fft_{name}")(d, len(s_) if s_ is not None else 0, s_arr,
+                                                     len(axes) if axes is not None else 0, fft_int_ptr(axes), k)
+                if not p:
+                    t.fail(f"{label}: {t.env.last_error()[1]}")
+                    continue
+                t.own(p)
+                fft_matches(t, label, p, getattr(np.fft, name)(xn, s=s_, axes=axes, norm=norm))
+    for name in ("fft2", "ifft2", "irfft2") + (("rfft2",) if real else ()):
+        p = t.own(getattr(lib, f"ga_fft_{name}")(d, 0, None, 0, None, 0), f"ga_fft_{name}")
+        fft_matches(t, f"{name} default axes", p, getattr(np.fft, name)(xn))
+
+
+def check_fft_views(t, ga):
+    """Strided, reversed, transposed and broadcast inputs, along each axis."""
+    x = fft_input(t, ga, (BASE_N,))
+    dbase = to_device(t, x)
+    for label, shape, strides, offset in VIEWS:
+        if not shape or 0 in shape:
+            continue
+        hv = fft_numpy_input(t, ga, host_view(x, shape, strides, offset))
+        dv = device_view(t, dbase, x.itemsize, shape, strides, offset)
+        for axis in range(len(shape)):
+            p = t.own(t.lib.ga_fft_fft(dv, GA_NONE_INT, axis, 0), "ga_fft_fft")
+            fft_matches(t, f"fft of {label}, axis {axis}", p, np.fft.fft(hv, axis=axis))
+            if kind_of(ga) != "c":
+                p = t.own(t.lib.ga_fft_rfft(dv, GA_NONE_INT, axis, 1), "ga_fft_rfft")
+                fft_matches(t, f"rfft of {label}, axis {axis}", p, np.fft.rfft(hv, axis=axis, norm="ortho"))
+
+
+def check_fft_freq_shift(t):
+    lib = t.lib
+    for n in range(1, 10):
+        for d in (1.0, 0.1, 2.5):
+            fft_matches(t, f"fftfreq({n}, {d})", t.own(lib.ga_fft_fftfreq(n, d, GA["float64"]), "ga_fft_fftfreq"),
+                        np.fft.fftfreq(n, d))
+            fft_matches(t, f"rfftfreq({n}, {d})", t.own(lib.ga_fft_rfftfreq(n, d, GA["float64"]), "ga_fft_rfftfreq"),
+                        np.fft.rfftfreq(n, d))
+    for shape in ((7,), (4, 5), (3, 6, 5)):
+        x = t.rng.integers(-100, 100, shape).astype(np.int32)
+        d = to_device(t, x)
+        for axes in [None] + [(a,) for a in range(-len(shape), len(shape))] + ([(0, -1)] if len(shape) > 1 else []):
+            for name in ("fftshift", "ifftshift"):
+                p = t.own(getattr(lib, f"ga_fft_{name}")(d, len(axes) if axes else 0, fft_int_ptr(axes)),
+                          f"ga_fft_{name}")
+                got, want = to_numpy(t, p), getattr(np.fft, name)(x, axes=axes)
+                t.expect(got.dtype == want.dtype and np.array_equal(got, want), f"{name}{shape} axes {axes}")
+
+
+def check_fft_errors(t):
+    lib = t.lib
+    x = np.ones((4, 4))
+    d = to_device(t, x)
+    for label, call, numpy_call, status in (
+            ("fft n=0", lambda: lib.ga_fft_fft(d, 0, -1, 0), lambda: np.fft.fft(x, n=0), "GA_ERROR_VALUE"),
+            ("irfft of 1 point", lambda: lib.ga_fft_irfft(to_device(t, np.ones(1)), GA_NONE_INT, -1, 0),
+             lambda: np.fft.irfft(np.ones(1)), "GA_ERROR_VALUE"),
+            ("fft norm 7", lambda: lib.ga_fft_fft(d, GA_NONE_INT, -1, 7), lambda: np.fft.fft(x, norm="7"),
+             "GA_ERROR_VALUE"),
+            ("fftn s and axes", lambda: lib.ga_fft_fftn(d, 2, (_c.c_int64 * 2)(2, 2), 1, fft_int_ptr((0,)), 0),
+             lambda: np.fft.fftn(x, s=(2, 2), axes=(0,)), "GA_ERROR_VALUE")):
+        try:
+            numpy_call()
+            t.fail(f"{label}: NumPy did not raise")
+            continue
+        except ValueError as e:
+            fn = "ga_fft_" + label.split()[0]
+            expect_error(t, label, call(), status, f"{fn}: {e}")
+    expect_error(t, "fft axis 2 of a 2-d array", lib.ga_fft_fft(d, GA_NONE_INT, 2, 0), "GA_ERROR_AXIS",
+                 "axis 2 is out of bounds for array of dimension 2", exact=False)
+    expect_error(t, "rfft of complex", lib.ga_fft_rfft(to_device(t, np.ones(4, np.complex64)), GA_NONE_INT, -1, 0),
+                 "GA_ERROR_TYPE", "ga_fft_rfft", exact=False)
+
+
+def run_fft_checks(runner, env):
+    run = runner.run
+    for name in FFT_DTYPES:
+        g = GA[name]
+        run(f"fft/1d/{name}", check_fft_1d, g, device=True, needs=(g,))
+        run(f"fft/nd/{name}", check_fft_nd, g, device=True, needs=(g,))
+        run(f"fft/views/{name}", check_fft_views, g, device=True, needs=(g,))
+    run("fft/freq-shift", check_fft_freq_shift, device=True)
+    run("fft/errors", check_fft_errors, device=True)
+
+
+# --------------------------------------------------------------------------
 # Device checks: files (groups npy, npz, npz-compressed), NumPy's own
 # writer and reader on the other side
 # --------------------------------------------------------------------------
@@ -6431,6 +6617,7 @@ def run_all(runner, env):
     run_index_checks(runner, env)
     run_linalg_checks(runner, env)
     run_io_checks(runner, env)
+    run_fft_checks(runner, env)
     run_generator_checks(runner, env)
 
 
@@ -6449,7 +6636,7 @@ def main(argv=None):
         lib = load_library(args.library, {**ufunc_prototypes(ufuncs or []), **REDUCE_PROTOTYPES, **SETS_PROTOTYPES,
                                               **ORDER_PROTOTYPES,
                                               **INDEX_PROTOTYPES, **LINALG_PROTOTYPES, **IO_PROTOTYPES,
-                                              **GENERATOR_PROTOTYPES})
+                                              **FFT_PROTOTYPES, **GENERATOR_PROTOTYPES})
     except (OSError, AttributeError) as e:  # no library, or a function missing from it
         print(f"FAIL load: {args.library}: {e}")
         print("0 passed, 1 failed, 0 skipped")
