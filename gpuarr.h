@@ -2934,7 +2934,7 @@ GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n);
 
 /* numpy.fft's `norm`: which direction is scaled, by 1/n (ortho: both by
    1/sqrt(n)). Another value is GA_ERROR_VALUE ("Invalid norm value 7;
-   should be "backward", "ortho" or "forward"."). */
+   should be "backward","ortho" or "forward"."). */
 typedef enum ga_fft_norm {
     GA_FFT_NORM_BACKWARD = 0, /* NumPy's default: the inverse transforms scale by 1/n */
     GA_FFT_NORM_ORTHO = 1,
@@ -25648,7 +25648,7 @@ static double ga__fft_scale(ga_fft_norm norm, double points, int direction)
 static ga_status ga__fft_check_norm(const char *func, ga_fft_norm norm)
 {
     if (norm == GA_FFT_NORM_BACKWARD || norm == GA_FFT_NORM_ORTHO || norm == GA_FFT_NORM_FORWARD) return GA_OK;
-    return ga__error(GA_ERROR_VALUE, func, "Invalid norm value %d; should be \"backward\", \"ortho\" or \"forward\".",
+    return ga__error(GA_ERROR_VALUE, func, "Invalid norm value %d; should be \"backward\",\"ortho\" or \"forward\".",
                      (int)norm);
 }
 

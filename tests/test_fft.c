@@ -742,7 +742,7 @@ DEVICE_TEST(fft_errors_in_numpy_words)
                 "ga_fft_fft: axis 2 is out of bounds for array of dimension 2");
     CHECK_ERROR(!ga_fft_rfft(a, GA_NONE, -3, GA_FFT_NORM_BACKWARD), GA_ERROR_AXIS, "axis -3 is out of bounds for array of dimension 2");
     CHECK_ERROR(!ga_fft_fft(a, GA_NONE, -1, (ga_fft_norm)7), GA_ERROR_VALUE,
-                "ga_fft_fft: Invalid norm value 7; should be \"backward\", \"ortho\" or \"forward\".");
+                "ga_fft_fft: Invalid norm value 7; should be \"backward\",\"ortho\" or \"forward\".");
     CHECK_ERROR(!ga_fft_fftn(a, 1, (const int64_t[]){4}, -1, NULL, (ga_fft_norm)-1), GA_ERROR_VALUE, "Invalid norm value -1");
     CHECK_ERROR(!ga_fft_rfft(c, GA_NONE, -1, GA_FFT_NORM_BACKWARD), GA_ERROR_TYPE, "ga_fft_rfft: ");
     CHECK_ERROR(!ga_fft_ihfft(c, GA_NONE, -1, GA_FFT_NORM_BACKWARD), GA_ERROR_TYPE, "ga_fft_ihfft: ");
