@@ -8,6 +8,7 @@
                              (timed from outside for start-up cost)
      build/bench --io        the copy ceiling, then a 4 GiB .npy saved and loaded
      build/bench --random    the copy ceiling, full's write ceiling, then the random draws
+     build/bench --fft       the copy ceiling, the small add, then the FFT rows
 
    GB/s counts bytes read plus bytes written once (a broadcast operand
    once, not once per use). The device copy row is the ceiling the other
@@ -314,6 +315,47 @@ static void bench_solvers(void)
     ga_release(rhs);
 }
 
+/* The FFT rows (cuFFT): a new result each call. `bench --fft` runs these
+   rows alone, after the copy ceiling and the small add's host cost. */
+typedef struct fft_args {
+    int kind; /* 0 fft, 1 rfft, 2 fft2 */
+    const ga_array *a;
+    int axis;
+} fft_args;
+static void op_fft(void *p)
+{
+    const fft_args *f = (const fft_args *)p;
+    if (f->kind == 0) ga_release(ga_fft_fft(f->a, GA_NONE, f->axis, GA_FFT_NORM_BACKWARD));
+    else if (f->kind == 1) ga_release(ga_fft_rfft(f->a, GA_NONE, f->axis, GA_FFT_NORM_BACKWARD));
+    else ga_release(ga_fft_fft2(f->a, 0, NULL, 0, NULL, GA_FFT_NORM_BACKWARD));
+}
+static void fft_row(const char *name, int kind, const ga_array *a, int axis, double out_itemsize)
+{
+    fft_args f = {kind, a, axis};
+    const double n = (double)ga_size(a);
+    const double bytes = n * (double)ga_dtype_itemsize(ga_dtype_of(a)) + (kind == 1 ? n / 2 : n) * out_itemsize;
+    row(name, ga_size(a), ga_dtype_name(ga_dtype_of(a)), time_device(op_fft, &f), bytes, "new result, read + written once");
+}
+static void bench_fft(void)
+{
+    const int64_t n24 = (int64_t)1 << 24, sq[2] = {4096, 4096}, batch[2] = {4096, 1024};
+    ga_array *z = bench_values(1, &n24, GA_COMPLEX64);
+    ga_array *r32 = bench_values(1, &n24, GA_FLOAT32), *r64 = bench_values(1, &n24, GA_FLOAT64);
+    ga_array *z2 = bench_values(2, sq, GA_COMPLEX64);
+    ga_array *zb = bench_values(2, batch, GA_COMPLEX64);
+    ga_array *small = bench_values(1, (const int64_t[]){1024}, GA_FLOAT32);
+    if (!z || !r32 || !r64 || !z2 || !zb || !small) fail("fft inputs");
+    fft_row("fft complex64 2^24", 0, z, -1, 8);
+    fft_row("rfft float32 2^24", 1, r32, -1, 8);
+    fft_row("rfft float64 2^24", 1, r64, -1, 16);
+    fft_row("fft2 complex64 4096^2", 2, z2, -1, 8);
+    fft_row("fft (4096,1024) complex64, last axis", 0, zb, -1, 8);
+    fft_row("fft (4096,1024) complex64, axis 0", 0, zb, 0, 8);
+    fft_args f = {1, small, -1};
+    row("small rfft (1024), new array", 1024, "float32", time_host(op_fft, &f, 20000), 0, "wall time per op");
+    ga_release(z), ga_release(r32), ga_release(r64), ga_release(z2), ga_release(zb), ga_release(small);
+}
+
 /* The products (cuBLAS): GEMMs, a batch of small ones, a dot of two
    vectors, and the host cost of a small matmul beside a small add's.
    `bench --products` runs these rows alone, after the copy ceiling. */
@@ -492,6 +534,14 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--random") == 0) {
         ga_release(a), ga_release(b), ga_release(w);
         bench_random(true);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--fft") == 0) {
+        ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
+        ufunc_args sadd = {sa, sa, sc};
+        row("small add into out (1000)", 1000, "float32", time_host(op_add_out, &sadd, 20000), 0, "wall time per op");
+        ga_release(sa), ga_release(sc), ga_release(a), ga_release(b), ga_release(w);
+        bench_fft();
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--products") == 0) {
@@ -760,6 +810,7 @@ int main(int argc, char **argv)
     ga_release(x);
 
     bench_products();
+    bench_fft();
     bench_random(false);
 
     /* host costs, wall clock per call */

@@ -139,7 +139,29 @@ def cupy_random(cp, timed, wall):
     return out
 
 
-def cupy_figures(products_only=False, io_only=False, random_only=False):
+def cupy_fft(cp, timed, wall):
+    """The FFT rows through cupy.fft (cuFFT), a new result each call."""
+    def values(shape, dt):
+        n = 1
+        for d in shape:
+            n *= d
+        return cp.sin(cp.arange(n, dtype=cp.float64)).reshape(shape).astype(dt)
+
+    z, r32, r64 = values((1 << 24,), cp.complex64), values((1 << 24,), cp.float32), values((1 << 24,), cp.float64)
+    z2, zb, small = values((4096, 4096), cp.complex64), values((4096, 1024), cp.complex64), values((1024,), cp.float32)
+    out = {"fft complex64 2^24": timed(lambda: cp.fft.fft(z)),
+           "rfft float32 2^24": timed(lambda: cp.fft.rfft(r32)),
+           "rfft float64 2^24": timed(lambda: cp.fft.rfft(r64)),
+           "fft2 complex64 4096^2": timed(lambda: cp.fft.fft2(z2)),
+           "fft (4096,1024) complex64, last axis": timed(lambda: cp.fft.fft(zb, axis=-1)),
+           "fft (4096,1024) complex64, axis 0": timed(lambda: cp.fft.fft(zb, axis=0)),
+           "small rfft (1024), new array": wall(lambda: cp.fft.rfft(small), 20000, warmup=2000)}
+    sa, sc = cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
+    out["small add into out (1000)"] = wall(lambda: cp.add(sa, sa, out=sc), 20000, warmup=20000)
+    return out
+
+
+def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only=False):
     """The same rows through CuPy, in microseconds; {} without CuPy."""
     try:
         import cupy as cp
@@ -200,6 +222,9 @@ def cupy_figures(products_only=False, io_only=False, random_only=False):
     if random_only:
         del a, b, w
         return cupy_random(cp, timed, wall)
+    if fft_only:
+        del a, b, w
+        return cupy_fft(cp, timed, wall)
     if products_only:
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
@@ -312,6 +337,9 @@ def cupy_figures(products_only=False, io_only=False, random_only=False):
     for name in ("full", "small add into out (1000)"):  # (rows of their own in the whole run)
         random_rows.pop(name)
     out.update(random_rows)
+    fft_rows = cupy_fft(cp, timed, wall)
+    fft_rows.pop("small add into out (1000)")
+    out.update(fft_rows)
     out.update(cupy_files(cp, np))
     return out
 
@@ -321,13 +349,15 @@ def main():
     products = "--products" in sys.argv[2:]  # the products' rows alone
     io_only = "--io" in sys.argv[2:]  # the file rows alone
     random_only = "--random" in sys.argv[2:]  # the random rows alone
-    flags = ["--products"] if products else ["--io"] if io_only else ["--random"] if random_only else []
+    fft_only = "--fft" in sys.argv[2:]  # the FFT rows alone
+    flags = ["--products"] if products else ["--io"] if io_only else ["--random"] if random_only else \
+        ["--fft"] if fft_only else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
     header = [l for l in proc.stdout.splitlines() if l.startswith("#")]
     rows = parse(proc.stdout.splitlines())
     ceiling = next((r["gbps"] for r in rows if r["note"] == "ceiling"), 0)
-    cupy = cupy_figures(products, io_only, random_only)
-    if not products and not io_only and not random_only:
+    cupy = cupy_figures(products, io_only, random_only, fft_only)
+    if not products and not io_only and not random_only and not fft_only:
         first = startup([bench, "--first"])
         rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
                          note="whole process, wall"))
