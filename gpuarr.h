@@ -18705,9 +18705,9 @@ static ga_array *ga__colmajor_view(const char *func, const ga_array *x, int64_t 
     return ga__view(func, x, &l, false);
 }
 
-/* ga_linalg_qr's work, its results not registered in the caller's scope. */
-static ga_status ga__qr(const char *func, const ga_array *a, ga_qr_mode mode, ga_array **q, ga_array **r)
+GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array **q, ga_array **r)
 {
+    static const char func[] = "ga_linalg_qr";
     if (!a) return ga__null_input(func, "a");
     if (!r || (mode != GA_QR_R && !q)) return ga__null_input(func, !r ? "r" : "q");
     if ((int)mode < 0 || mode > GA_QR_RAW) return ga__error(GA_ERROR_VALUE, func, "Unrecognized mode '%d'", (int)mode);
@@ -18813,43 +18813,9 @@ static ga_status ga__qr(const char *func, const ga_array *a, ga_qr_mode mode, ga
         ga_release(rr), ga_release(qq);
         return ga__t.error ? ga__t.error : GA_ERROR_STATE;
     }
-    if (q) *q = qq;
-    else ga_release(qq);
-    *r = rr;
+    if (q) *q = ga__ret(qq);
+    *r = ga__ret(rr);
     return GA_OK;
-}
-
-GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array **q, ga_array **r)
-{
-    const ga_status st = ga__qr("ga_linalg_qr", a, mode, q, r);
-    if (st == GA_OK) {
-        if (q) *q = ga__ret(*q);
-        *r = ga__ret(*r);
-    }
-    return st;
-}
-
-/* The thin svd of the m x n matrix a: u (m, k), s (k,), vh (k, n), k =
-   min(m, n). Where a is tall (m >= 2n) through a = QR and the svd of the
-   n x n R, R = u_R s vh, so that a = (Q u_R) s vh: the same factors for
-   a fraction of the svd of a itself. */
-static ga_status ga__thin_svd(const char *func, const ga_array *a, ga_array **u, ga_array **s, ga_array **vh)
-{
-    const int64_t m = a->shape[0], n = a->shape[1];
-    if (n == 0 || m < 2 * n) return ga__svd(func, a, false, true, u, s, vh);
-    ga_array *q = NULL, *r = NULL, *ur = NULL;
-    ga_status st = ga__qr(func, a, GA_QR_REDUCED, &q, &r);
-    if (st == GA_OK) st = ga__svd(func, r, false, true, &ur, s, vh);
-    if (st == GA_OK) {
-        *u = ga__matmul_new(func, q, ur);
-        if (!*u) {
-            st = ga__t.error;
-            ga_release(*s), ga_release(*vh);
-            *s = *vh = NULL;
-        }
-    }
-    ga_release(q), ga_release(r), ga_release(ur);
-    return st;
 }
 
 GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, double rcond, ga_array **x, ga_array **residuals,
@@ -18869,13 +18835,12 @@ GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, doubl
     if (ga__linalg_dtype(func, a, &da) != GA_OK || ga__linalg_dtype(func, b, &dbt) != GA_OK) return ga__t.error;
     if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
     const ga_dtype dt = ga_promote_types(da, dbt);
-    /* x = vh^H diag(s+) u^H b, s+ = 1/s above rcond max(s), else 0 (NumPy's gelsd's minimum-norm answer);
-       the svd of a tall a through its QR */
+    /* x = vh^H diag(s+) u^H b, s+ = 1/s above rcond max(s), else 0 (NumPy's gelsd's minimum-norm answer) */
     ga__temps t = {{NULL}, 0};
     ga_array *ac = ga__temp(&t, ga__contiguous_copy(func, a, dt));
     ga_array *b2 = ac ? ga__temp(&t, b->ndim == 1 ? ga__unit_dim(func, b, 1) : ga_retain((ga_array *)b)) : NULL;
     ga_array *u = NULL, *sv = NULL, *vh = NULL;
-    if (!b2 || ga__thin_svd(func, ac, &u, &sv, &vh) != GA_OK) return ga__temps_fail(&t);
+    if (!b2 || ga__svd(func, ac, false, true, &u, &sv, &vh) != GA_OK) return ga__temps_fail(&t);
     ga__temp(&t, u), ga__temp(&t, vh);
     const int last = -1;
     const double f = isnan(rcond) ? (double)GA__MAX(m, n) * ga__linalg_eps(sv->dtype) : rcond;
