@@ -10,6 +10,7 @@
 #include "gpuarr.h"
 #include "harness.h"
 #include "ref.h"
+#include "host_array.h"
 
 #include <math.h>
 
@@ -92,82 +93,6 @@ TEST(cuda_library_loads_every_entry_point)
 }
 
 /* ---- host data and the reference ------------------------------------------- */
-
-/* A host array: C order, elements as long double pairs. */
-typedef struct host {
-    int ndim;
-    int64_t shape[8], size;
-    long double *re, *im;
-} host;
-
-static host host_random(ga_dtype t, int ndim, const int64_t *shape)
-{
-    host h = {ndim, {0}, 1, NULL, NULL};
-    for (int d = 0; d < ndim; d++) h.shape[d] = shape[d], h.size *= shape[d];
-    h.re = calloc((size_t)(h.size ? h.size : 1), sizeof(long double));
-    h.im = calloc((size_t)(h.size ? h.size : 1), sizeof(long double));
-    for (int64_t i = 0; i < h.size; i++) {
-        /* values exact in every dtype: small multiples of 1/8 */
-        h.re[i] = round_to(t, (long double)((int)(rnd() % 33) - 16) / 8);
-        h.im[i] = is_complex(t) ? round_to(t, (long double)((int)(rnd() % 33) - 16) / 8) : 0;
-    }
-    return h;
-}
-
-static void host_free(host *h)
-{
-    free(h->re);
-    free(h->im);
-}
-
-/* The host array as stored elements of dtype t (C order). */
-static void *host_bytes(const host *h, ga_dtype t)
-{
-    unsigned char *m = malloc((size_t)(h->size ? h->size : 1) * isz(t));
-    for (int64_t i = 0; i < h->size; i++) store(t, h->re[i], h->im[i], m + (size_t)i * isz(t));
-    return m;
-}
-
-/* The layouts an operand is given in. */
-enum { L_CONTIGUOUS, L_TRANSPOSED, L_REVERSED, L_STRIDED, NUM_LAYOUTS };
-static const char *const layout_names[] = {"contiguous", "transposed", "reversed", "strided"};
-
-/* h on the device as dtype t in layout `layout`, holding h's values. */
-static ga_array *upload(const host *h, ga_dtype t, int layout)
-{
-    void *m = host_bytes(h, t);
-    ga_array *r = NULL;
-    if (layout == L_TRANSPOSED && h->ndim >= 2) {
-        r = upload_transposed(m, h->ndim, h->shape, t);
-    } else if (layout == L_REVERSED && h->ndim >= 1) {
-        /* the elements stored backwards, read through a view with every
-           stride negative */
-        const size_t s = isz(t);
-        unsigned char *rev = malloc((size_t)(h->size ? h->size : 1) * s);
-        for (int64_t i = 0; i < h->size; i++) memcpy(rev + (size_t)(h->size - 1 - i) * s, (unsigned char *)m + (size_t)i * s, s);
-        ga_array *base = ga_from_host(rev, h->ndim, h->shape, t);
-        free(rev);
-        r = base ? ga_flip(base, 0, NULL) : NULL;
-        ga_release(base);
-    } else if (layout == L_STRIDED && h->ndim >= 1) {
-        /* every other element of a last dim twice as long */
-        int64_t shape2[8];
-        memcpy(shape2, h->shape, sizeof shape2);
-        shape2[h->ndim - 1] *= 2;
-        int64_t n2 = h->size * 2;
-        const size_t s = isz(t);
-        unsigned char *wide = calloc((size_t)(n2 ? n2 : 1), s);
-        for (int64_t i = 0; i < h->size; i++) memcpy(wide + (size_t)(2 * i) * s, (unsigned char *)m + (size_t)i * s, s);
-        ga_array *base = ga_from_host(wide, h->ndim, shape2, t);
-        free(wide);
-        r = base ? ga_index(base, "..., ::2") : NULL;
-        ga_release(base);
-    } else {
-        r = ga_from_host(m, h->ndim, h->shape, t);
-    }
-    free(m);
-    return r;
-}
 
 /* numpy.matmul of a and b on the host (1-d promoted, batch broadcast), into
    *r (allocated), in long double; *abs_sum gets each result's sum of
