@@ -218,6 +218,16 @@ static double time_host(op_fn op, void *arg, int calls)
     return median(samples, 9);
 }
 
+/* The small add's host cost, the yardstick of the other host rows of a
+   run of some rows alone. */
+static void small_add_row(void)
+{
+    ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
+    ufunc_args sadd = {sa, sa, sc};
+    row("small add into out (1000)", 1000, "float32", time_host(op_add_out, &sadd, 20000), 0, "wall time per op");
+    ga_release(sa), ga_release(sc);
+}
+
 /* A linalg function of one or two arrays, a new result each call (the
    two-result ones release both). */
 typedef struct linalg_args {
@@ -500,12 +510,7 @@ static void bench_random(bool alone)
     draw_args small = {DRAW_NORMAL, 1000, GA_FLOAT32};
     row("small standard_normal (1000), new array", 1000, "float32", time_host(op_draw, &small, 20000), 0,
         "wall time per op");
-    if (alone) {
-        ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
-        ufunc_args sadd = {sa, sa, sc};
-        row("small add into out (1000)", 1000, "float32", time_host(op_add_out, &sadd, 20000), 0, "wall time per op");
-        ga_release(sa), ga_release(sc);
-    }
+    if (alone) small_add_row();
     ga_generator_release(bench_rng);
 }
 
@@ -537,18 +542,14 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--fft") == 0) {
-        ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
-        ufunc_args sadd = {sa, sa, sc};
-        row("small add into out (1000)", 1000, "float32", time_host(op_add_out, &sadd, 20000), 0, "wall time per op");
-        ga_release(sa), ga_release(sc), ga_release(a), ga_release(b), ga_release(w);
+        small_add_row();
+        ga_release(a), ga_release(b), ga_release(w);
         bench_fft();
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--products") == 0) {
-        ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
-        ufunc_args sadd = {sa, sa, sc};
-        row("small add into out (1000)", 1000, "float32", time_host(op_add_out, &sadd, 20000), 0, "wall time per op");
-        ga_release(sa), ga_release(sc), ga_release(a), ga_release(b), ga_release(w);
+        small_add_row();
+        ga_release(a), ga_release(b), ga_release(w);
         bench_products();
         return 0;
     }
