@@ -1429,11 +1429,11 @@ static void check_uniform_values(int64_t *v, int64_t n, int64_t k, const char *w
     printf("    %s: chi-square p = %.3g (df %d)\n", what, pv, df);
 }
 /* The position of element 0 over 8000 permutations of 16: uniform
-   (chi-square). 800 under GPUARR_TEST_SMALL (a sort a permutation). */
+   (chi-square). 160 under GPUARR_TEST_SMALL (a sort a permutation). */
 DEVICE_TEST(random_device_permutation_first_element_is_uniform)
 {
     const uint32_t seed = 4242;
-    const int64_t n = 16, draws = test_size(8000, 800); /* (a sort a draw: slow under racecheck) */
+    const int64_t n = 16, draws = test_size(8000, 160); /* (a sort a draw: slow under racecheck) */
     ga_generator *g = ga_random_default_rng(&seed, 1);
     int64_t *where = malloc(sizeof(int64_t) * (size_t)draws);
     bool ok = where != NULL;
@@ -1494,7 +1494,7 @@ DEVICE_TEST(random_device_spawned_streams_are_uncorrelated)
 }
 
 /* Each of the 24 orders of 4 positions, over 4800 permutations of one
-   generator: 200 expected, within 5 standard deviations (14.0 each); 480
+   generator: 200 expected, within 5 standard deviations (14.0 each); 240
    under GPUARR_TEST_SMALL. */
 DEVICE_TEST(random_device_permutations_are_uniform)
 {
@@ -1503,7 +1503,7 @@ DEVICE_TEST(random_device_permutations_are_uniform)
     int counts[256] = {0};
     bool ok = true;
     /* each of the 24 orders draws/24 times, within 5 standard deviations */
-    const int draws = (int)test_size(4800, 480), mean = draws / 24, tol = (int)(5 * sqrt(mean));
+    const int draws = (int)test_size(4800, 240), mean = draws / 24, tol = (int)(5 * sqrt(mean));
     for (int t = 0; t < draws && ok; t++) {
         ga_array *p = ga_random_permutation(g, 4);
         int64_t v[4];
