@@ -2921,8 +2921,9 @@ GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n);
    describes; GPUARR_CUFFT_LIBRARY names another file), on the current
    stream of the input's device. Result dtypes as NumPy 2: float32,
    float16, bfloat16 and complex64 are transformed in single precision
-   (complex64, or float32 for the real results; irfft and hfft of a
-   float16 input give float16, rounded once, as NumPy 2's do), every other
+   (complex64, or float32 for the real results; irfft, hfft and a
+   one-axis irfftn of a float16 input give float16, rounded once, as NumPy
+   2's do), every other
    dtype in double (complex128, float64). Any axis is transformed where it lies
    (cuFFT's strided batches), never transposed into a copy; an input that
    is not C-contiguous in the working dtype, or that n or s pads or cuts,
@@ -25685,8 +25686,9 @@ static ga_array *ga__fft_run(const char *func, const ga_array *a, int nsteps, co
     }
     if (st == GA_OK && nsteps > 0 && f != 1) st = ga__fft_in_place(func, x, GA_UFUNC_MULTIPLY, f);
     if (st == GA_OK && o->conj_out) st = ga__fft_in_place(func, x, GA_UFUNC_CONJUGATE, 0);
-    if (st == GA_OK && nsteps > 0 && steps[nsteps - 1].kind == GA__FFT_C2R && a->dtype == GA_FLOAT16) {
-        /* NumPy 2's real result of a float16 input is float16: computed in float32, rounded once */
+    if (st == GA_OK && nsteps == 1 && steps[0].kind == GA__FFT_C2R && a->dtype == GA_FLOAT16) {
+        /* NumPy 2's irfft of a float16 input is float16 (computed in float32, rounded once); over
+           several axes its complex steps come first and make it complex64, so the result float32 */
         ga_array *h = ga__contiguous_copy(func, x, GA_FLOAT16);
         ga_release(x);
         return h;

@@ -400,7 +400,8 @@ static host ref_nd(int f, const host *x, ga_dtype t, int ns, const int64_t *s, i
     for (int i = 0; i < count; i++) *points *= (long double)len[i];
     *factor = norm_factor(norm, *points, sign);
     ref_scale(&y, *factor, false);
-    *dt = c2r ? c2r_of(t) : complex_of(t);
+    /* float16 stays float16 through one inverse real transform, not after complex steps (NumPy 2) */
+    *dt = c2r ? (count == 1 ? c2r_of(t) : real_of(t)) : complex_of(t);
     return y;
 }
 
