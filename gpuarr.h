@@ -2945,7 +2945,10 @@ GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n);
    to dtype('float64') with casting rule 'same_kind'", the ufunc named as
    NumPy's: fft, ifft, rfft_n_even, rfft_n_odd, irfft). Any strides: a
    C-contiguous out of the working dtype is written by cuFFT directly,
-   another through a temporary copied (and cast) into it. out may be the
+   another through a temporary copied (and cast) into it. A complex128 or
+   float64 out makes the transform run in double, as NumPy's pocketfft
+   ufunc then takes its double loop (fft of float32 into complex128 is
+   fft of float64). out may be the
    input (in place, as NumPy's out=a) or overlap it: the input is read
    first. (NumPy 2's hfft drops its out; ga_fft_hfft_out fills it, and the
    n-d forms take any out of the result's shape, where NumPy's pass it to
@@ -25840,7 +25843,10 @@ static ga_array *ga__fft_run(const char *func, const ga_array *a, int nsteps, co
     }
     if (dest && ga__fft_check_out(func, a, nsteps, steps, o->direction, dest) != GA_OK) return NULL;
     if (ga__bind(func, a->device) != GA_OK) return NULL;
-    const ga_dtype cdt = ga__fft_complex_of(a->dtype), rdt = ga__fft_real_of(a->dtype);
+    /* a double out makes NumPy's ufunc take its double loop: single-precision inputs transformed in double */
+    const bool wide = dest && (dest->dtype == GA_COMPLEX128 || dest->dtype == GA_FLOAT64);
+    const ga_dtype cdt = wide ? GA_COMPLEX128 : ga__fft_complex_of(a->dtype);
+    const ga_dtype rdt = wide ? GA_FLOAT64 : ga__fft_real_of(a->dtype);
     const ga_dtype first = nsteps > 0 && steps[0].kind == GA__FFT_R2C ? rdt : nsteps > 0 ? cdt : a->dtype;
     const ga_dtype last = nsteps > 0 && steps[nsteps - 1].kind == GA__FFT_C2R ? rdt : cdt;
     const bool writable = o->conj_in || (nsteps > 0 && steps[0].kind == GA__FFT_C2R) ||

@@ -1246,3 +1246,46 @@ DEVICE_TEST(fft_one_plan_two_streams)
     ga_stream_destroy(s2);
     host_free(&refa), host_free(&refb), host_free(&x), host_free(&y);
 }
+
+/* A cuFFT that cannot be loaded (a missing file, a library without its
+   entry points): each transform fails with GA_ERROR_LIBRARY naming itself
+   and the file, the pool's bytes in use back where they were (the copy
+   made before the plan is given back), and with cuFFT back the same
+   calls work. */
+DEVICE_TEST(fft_without_cufft_fails_cleanly)
+{
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+    return; /* linked: nothing is opened, GPUARR_CUFFT_LIBRARY is not read */
+#endif
+    static const char *const files[2] = {"/nonexistent/libcufft.so.12", "libm.so.6"};
+    static const char *const words[2] = {"/nonexistent/libcufft.so.12 could not be loaded", "libm.so.6 has no cufftCreate"};
+    char *saved = getenv("GPUARR_CUFFT_LIBRARY") ? strdup(getenv("GPUARR_CUFFT_LIBRARY")) : NULL;
+    int64_t shape[2] = {4, 6};
+    for (int i = 0; i < 2; i++) {
+        setenv("GPUARR_CUFFT_LIBRARY", files[i], 1);
+        ga_shutdown(); /* forgets the loaded cuFFT */
+        ga_array *a = ga_ones(2, shape, GA_FLOAT32), *out = ga_zeros(2, shape, GA_COMPLEX64);
+        ga_memory_stats s0, s1;
+        CHECK_OK(ga_device_synchronize());
+        CHECK_OK(ga_memory_get_stats(0, &s0));
+        char text[160];
+        snprintf(text, sizeof text, "ga_fft_fft: %s", words[i]);
+        CHECK_ERROR(ga_fft_fft(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD) == NULL, GA_ERROR_LIBRARY, text);
+        snprintf(text, sizeof text, "ga_fft_irfftn: %s", words[i]);
+        CHECK_ERROR(ga_fft_irfftn(out, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD) == NULL, GA_ERROR_LIBRARY, text);
+        snprintf(text, sizeof text, "ga_fft_fft2_out: %s", words[i]);
+        CHECK_ERROR(ga_fft_fft2_out(a, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD, out) != GA_OK, GA_ERROR_LIBRARY, text);
+        CHECK_OK(ga_device_synchronize());
+        CHECK_OK(ga_memory_get_stats(0, &s1));
+        CHECK(s1.used_bytes == s0.used_bytes, "%s: the pool holds %zu bytes in use (%zu before)", files[i], s1.used_bytes,
+              s0.used_bytes);
+        ga_release(a), ga_release(out);
+    }
+    if (saved) setenv("GPUARR_CUFFT_LIBRARY", saved, 1);
+    else unsetenv("GPUARR_CUFFT_LIBRARY");
+    free(saved);
+    ga_shutdown();
+    fft_checked(12, "fft of 12 with cuFFT back");
+    ga_fft_plan_cache_info i = cache_info();
+    CHECK(i.size == 1 && i.misses == 1, "with cuFFT back: size %d misses %llu", i.size, (unsigned long long)i.misses);
+}
