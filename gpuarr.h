@@ -2931,8 +2931,29 @@ GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n);
    which cuFFT lets overwrite their input, always read a copy. The norm's
    scaling is one pass over the result (none for a factor of 1). Plans
    are cached per device (ga_fft_plan_cache_get_info); their work areas
-   come from the pool on the current stream at each call. Left out with
-   GPUARR_NO_FFT. NumPy's out= is not taken yet. */
+   come from the pool on the current stream at each call. Runs of axes
+   that are adjacent dims (fft2 and fftn of the last two or three, rfftn's
+   real axis with the ones before it) go through one cuFFT plan of rank 2
+   or 3, other axes one plan each. Left out with GPUARR_NO_FFT.
+
+   Each transform X has NumPy 2's out= as ga_fft_X_out(..., ga_array *out)
+   (status return; nothing is written on error): out must be writeable, on
+   the input's device, of the result's shape (NumPy's "output array has
+   wrong shape." where its ndim or a transformed axis differs, the
+   gufunc's "non-broadcastable output operand ..." for another dim,
+   GA_ERROR_SHAPE), and of a dtype the result's casts to under same_kind
+   (GA_ERROR_TYPE "Cannot cast ufunc 'fft' output from dtype('complex128')
+   to dtype('float64') with casting rule 'same_kind'", the ufunc named as
+   NumPy's: fft, ifft, rfft_n_even, rfft_n_odd, irfft). Any strides: a
+   C-contiguous out of the working dtype is written by cuFFT directly,
+   another through a temporary copied (and cast) into it. A complex128 or
+   float64 out makes the transform run in double, as NumPy's pocketfft
+   ufunc then takes its double loop (fft of float32 into complex128 is
+   fft of float64). out may be the
+   input (in place, as NumPy's out=a) or overlap it: the input is read
+   first. (NumPy 2's hfft drops its out; ga_fft_hfft_out fills it, and the
+   n-d forms take any out of the result's shape, where NumPy's pass it to
+   each 1-d step and fail where s changes an axis they transform later.) */
 
 /* numpy.fft's `norm`: which direction is scaled, by 1/n (ortho: both by
    1/sqrt(n)). Another value is GA_ERROR_VALUE ("Invalid norm value 7;
@@ -2949,7 +2970,9 @@ typedef enum ga_fft_norm {
    length. n < 1 is GA_ERROR_VALUE ("Invalid number of FFT data points
    (0) specified."). A new complex array. */
 GPUARR_API ga_array *ga_fft_fft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_fft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_ifft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_ifft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out);
 
 /* numpy.fft.rfft: the n // 2 + 1 non-negative frequencies of the DFT of a
    real input (a complex a is GA_ERROR_TYPE, as NumPy 2 refuses it).
@@ -2958,14 +2981,18 @@ GPUARR_API ga_array *ga_fft_ifft(const ga_array *a, int64_t n, int axis, ga_fft_
    to n // 2 + 1; the imaginary parts of its first element and (n even)
    of element n // 2 are ignored, as NumPy ignores them. */
 GPUARR_API ga_array *ga_fft_rfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_rfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_irfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_irfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out);
 
 /* numpy.fft.hfft: the real spectrum of a signal with Hermitian symmetry
    given by its first half (irfft of conj(a) under the other norm; n
    GA_NONE: 2 (m - 1)). numpy.fft.ihfft: its inverse (conj of rfft under
    the other norm), real input only. */
 GPUARR_API ga_array *ga_fft_hfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_hfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_ihfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_ihfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out);
 
 /* numpy.fft.fftn(a, s, axes, norm), ifftn, rfftn and irfftn: the
    transforms over several axes (NumPy's order: fftn and ifftn the last
@@ -2979,23 +3006,39 @@ GPUARR_API ga_array *ga_fft_ihfft(const ga_array *a, int64_t n, int axis, ga_fft
    a, as NumPy returns a unchanged. */
 GPUARR_API ga_array *ga_fft_fftn(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
                                  ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_fftn_out(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                     ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_ifftn(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
                                   ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_ifftn_out(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                      ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_rfftn(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
                                   ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_rfftn_out(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                      ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_irfftn(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
                                    ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_irfftn_out(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                       ga_fft_norm norm, ga_array *out);
 
 /* numpy.fft.fft2, ifft2, rfft2, irfft2: the n-d forms with NumPy's
    default axes (-2, -1) where axes is NULL. */
 GPUARR_API ga_array *ga_fft_fft2(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
                                  ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_fft2_out(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                     ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_ifft2(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
                                   ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_ifft2_out(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                      ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_rfft2(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
                                   ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_rfft2_out(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                      ga_fft_norm norm, ga_array *out);
 GPUARR_API ga_array *ga_fft_irfft2(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
                                    ga_fft_norm norm);
+GPUARR_API ga_status ga_fft_irfft2_out(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                                       ga_fft_norm norm, ga_array *out);
 
 /* numpy.fft.fftfreq(n, d): the sample frequencies [0, 1, ..., (n - 1) // 2,
    -(n // 2), ..., -1] / (n d); rfftfreq: [0, 1, ..., n // 2] / (n d).
@@ -25220,13 +25263,17 @@ static void ga__random_shutdown(void)
 #ifndef GPUARR_NO_FFT
 
 /* --- plans and their cache ----------------------------------------------- */
-/* A plan is one 1-d transform of length n over `batch` sequences, element
-   j of sequence b at b * idist + j * istride (elements of the input's
-   type), written at b * odist + j * ostride. */
+/* A plan is one transform of rank 1 to 3 over `batch` sequences (arrays
+   of rank dims): element (j0, .., j{rank-1}) of sequence b at b * idist +
+   (j0 * m1 + j1) * m2 + .. times istride (elements of the input's type;
+   m the input's dims: n, the last n / 2 + 1 for a c2r), written at b *
+   odist + the same over the output's dims times ostride. The key is
+   zeroed before it is filled (it is compared with memcmp). */
 typedef struct ga__fft_key {
     int type; /* cufftType */
-    int pad;
-    long long n, batch, istride, idist, ostride, odist;
+    int rank;
+    long long n[3]; /* the lengths, outermost first */
+    long long batch, istride, idist, ostride, odist;
 } ga__fft_key;
 
 typedef struct ga__fft_plan {
@@ -25329,10 +25376,15 @@ static ga__fft_plan *ga__fft_plan_make(const char *func, int device, const ga__f
         ga__cufft_error(func, r, "cufftCreate");
         return NULL;
     }
-    long long n = k->n, inembed = k->n, onembed = k->n;
+    long long n[3], inembed[3], onembed[3];
+    for (int i = 0; i < k->rank; i++) n[i] = inembed[i] = onembed[i] = k->n[i];
+    if (k->rank > 1) { /* (the outermost dim of an embedding is not read: a 1-d plan's stay n) */
+        if (k->type == CUFFT_R2C || k->type == CUFFT_D2Z) onembed[k->rank - 1] = n[k->rank - 1] / 2 + 1;
+        if (k->type == CUFFT_C2R || k->type == CUFFT_Z2D) inembed[k->rank - 1] = n[k->rank - 1] / 2 + 1;
+    }
     r = ga__cufft.cufftSetAutoAllocation(p->handle, 0);
     if (r == CUFFT_SUCCESS)
-        r = ga__cufft.cufftMakePlanMany64(p->handle, 1, &n, &inembed, k->istride, k->idist, &onembed, k->ostride,
+        r = ga__cufft.cufftMakePlanMany64(p->handle, k->rank, n, inembed, k->istride, k->idist, onembed, k->ostride,
                                           k->odist, (cufftType)k->type, k->batch, &p->work_bytes);
     if (r != CUFFT_SUCCESS) {
         ga__fft_plan_destroy(p);
@@ -25508,7 +25560,8 @@ static ga_status ga__fft_step_run(const char *func, const ga__fft_step *s, const
     ga__fft_key k;
     memset(&k, 0, sizeof k);
     k.type = ga__fft_type(s->kind, c);
-    k.n = s->n;
+    k.rank = 1;
+    k.n[0] = s->n;
     if (inner == 1 || (s->kind == GA__FFT_C2C && outer > inner)) { /* batch before the axis, loop after it */
         k.batch = outer;
         k.istride = inner, k.idist = li * inner, k.ostride = inner, k.odist = lo * inner;
@@ -25519,6 +25572,71 @@ static ga_status ga__fft_step_run(const char *func, const ga__fft_step *s, const
     const int64_t align = (int64_t)ga__dtype_sizes[c];
     if (outer > 1 && ((li * inner * isz) % align || (lo * inner * osz) % align))
         return ga__fft_padded_real(func, &k, x, y, outer, s->kind == GA__FFT_R2C ? li * inner : lo * inner, direction);
+    return ga__fft_exec_key(func, x->device, &k, x->data, y->data, outer, li * inner * isz, lo * inner * osz, direction);
+}
+
+/* How many of the steps from steps[i] on one cuFFT plan of rank 2 or 3
+   does at once (1: none): c2c steps, or an r2c over x's last dim followed
+   by c2c steps (rfftn's order, cuFFT's multi-dimensional r2c), whose axes
+   are distinct, fill the dims [*d0, *d0 + r) in any order (a multi-
+   dimensional c2c is separable) and are read whole (x's length along each
+   is the step's n). c2r steps stay apart: NumPy's irfftn ignores the
+   imaginary ends after the inverse c2c steps, which cuFFT's n-d c2r does
+   not promise. */
+static int ga__fft_group(const ga_array *x, int nsteps, const ga__fft_step *steps, int i, int *d0)
+{
+    for (int r = GA__MIN(3, nsteps - i); r >= 2; r--) {
+        bool seen[GA_MAXDIMS] = {false}, ok = true;
+        int lo = x->ndim, hi = -1;
+        for (int j = 0; j < r && ok; j++) {
+            const ga__fft_step *s = &steps[i + j];
+            ok = (s->kind == GA__FFT_C2C || (j == 0 && s->kind == GA__FFT_R2C && s->axis == x->ndim - 1)) &&
+                 !seen[s->axis] && x->shape[s->axis] == s->n;
+            seen[s->axis] = true;
+            lo = GA__MIN(lo, s->axis);
+            hi = GA__MAX(hi, s->axis);
+        }
+        if (ok && hi - lo + 1 == r) {
+            *d0 = lo;
+            return r;
+        }
+    }
+    return 1;
+}
+
+/* Steps s[0..r) (a group of ga__fft_group over the dims [d0, d0 + r)) as
+   one rank-r plan, on x (C-contiguous, the steps' input) into y (C-
+   contiguous, the output's; may be x for c2c). As ga__fft_step_run: the
+   sequences are batched over the dims before the group (loop over those
+   after it) where the group ends the array or the dims before it are the
+   more numerous, else over the dims after it (stride inner, distance 1),
+   looping over the blocks before it. (An r2c group ends the array: one
+   execution, no pointer moved off the complex type's alignment.) */
+static ga_status ga__fft_group_run(const char *func, int r, const ga__fft_step *s, int d0, const ga_array *x,
+                                   ga_array *y, int direction)
+{
+    int64_t outer = 1, inner = 1, li = 1, lo = 1;
+    for (int d = 0; d < d0; d++) outer *= x->shape[d];
+    for (int d = d0 + r; d < x->ndim; d++) inner *= x->shape[d];
+    if (outer * inner == 0) return GA_OK;
+    const int64_t isz = (int64_t)ga__dtype_sizes[x->dtype], osz = (int64_t)ga__dtype_sizes[y->dtype];
+    ga_dtype c = x->dtype == GA_COMPLEX64 || x->dtype == GA_FLOAT32 ? GA_COMPLEX64 : GA_COMPLEX128;
+    ga__fft_key k;
+    memset(&k, 0, sizeof k);
+    k.type = ga__fft_type(s[0].kind, c);
+    k.rank = r;
+    for (int j = 0; j < r; j++) {
+        k.n[s[j].axis - d0] = s[j].n;
+        li *= x->shape[s[j].axis];
+        lo *= y->shape[s[j].axis];
+    }
+    if (inner == 1 || outer > inner) {
+        k.batch = outer;
+        k.istride = inner, k.idist = li * inner, k.ostride = inner, k.odist = lo * inner;
+        return ga__fft_exec_key(func, x->device, &k, x->data, y->data, inner, isz, osz, direction);
+    }
+    k.batch = inner;
+    k.istride = inner, k.idist = 1, k.ostride = inner, k.odist = 1;
     return ga__fft_exec_key(func, x->device, &k, x->data, y->data, outer, li * inner * isz, lo * inner * osz, direction);
 }
 
@@ -25633,69 +25751,170 @@ typedef struct ga__fft_run_opts {
     bool conj_out;    /* ihfft: conjugate the result */
 } ga__fft_run_opts;
 
+/* The result of the steps on a: its shape (a's, each step's axis at its
+   output length) and dtype (a's with no steps; real after a c2r, float16
+   for a float16 input through one c2r as NumPy 2's (over several axes its
+   complex steps come first and make the input complex64); complex
+   otherwise). */
+static ga_dtype ga__fft_result(const ga_array *a, int nsteps, const ga__fft_step *steps, int64_t *shape)
+{
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    for (int i = 0; i < nsteps; i++) shape[steps[i].axis] = ga__fft_out_length(&steps[i]);
+    if (nsteps == 0) return a->dtype;
+    if (steps[nsteps - 1].kind != GA__FFT_C2R) return ga__fft_complex_of(a->dtype);
+    return a->dtype == GA_FLOAT16 && nsteps == 1 ? GA_FLOAT16 : ga__fft_real_of(a->dtype);
+}
+
+/* NumPy 2's checks of an fft's out=: writeable ("output array is
+   read-only"), on a's device, of the result's shape (its ndim or a
+   transformed axis differing: NumPy's "output array has wrong shape.";
+   another dim: the gufunc's broadcast error), the result's dtype casting
+   to out's under same_kind, in the words of the pocketfft ufunc that
+   would write it (fft, ifft, rfft_n_even, rfft_n_odd, irfft). */
+static ga_status ga__fft_check_out(const char *func, const ga_array *a, int nsteps, const ga__fft_step *steps,
+                                   int direction, const ga_array *out)
+{
+    if (!(out->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+    if (out->device != a->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the output is on device %d, the input on device %d", out->device,
+                         a->device);
+    int64_t shape[GA_MAXDIMS];
+    const ga_dtype dt = ga__fft_result(a, nsteps, steps, shape);
+    bool axis_ok = out->ndim == a->ndim, other_ok = true;
+    for (int d = 0; axis_ok && d < a->ndim; d++) {
+        bool transformed = false;
+        for (int i = 0; i < nsteps; i++) transformed = transformed || steps[i].axis == d;
+        if (out->shape[d] != shape[d]) {
+            if (transformed) axis_ok = false;
+            else other_ok = false;
+        }
+    }
+    if (!axis_ok) return ga__error(GA_ERROR_VALUE, func, "output array has wrong shape.");
+    if (!other_ok) {
+        char so[256], sw[256];
+        ga__format_shape(so, sizeof so, out->ndim, out->shape);
+        ga__format_shape(sw, sizeof sw, a->ndim, shape);
+        return ga__error(GA_ERROR_SHAPE, func,
+                         "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", so, sw);
+    }
+    if (!ga_can_cast(dt, out->dtype, GA_CASTING_SAME_KIND)) {
+        const char *ufunc = direction < 0 ? "fft" : "ifft";
+        if (nsteps > 0 && steps[0].kind == GA__FFT_R2C) ufunc = steps[0].n % 2 ? "rfft_n_odd" : "rfft_n_even";
+        if (nsteps > 0 && steps[nsteps - 1].kind == GA__FFT_C2R) ufunc = "irfft";
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule 'same_kind'",
+                         ufunc, ga__dtype_names[dt], ga__dtype_names[out->dtype]);
+    }
+    return GA_OK;
+}
+
+/* Whether a and b share bytes; whether they are the same view. */
+static bool ga__fft_overlap(const ga_array *a, const ga_array *b)
+{
+    if (a->buffer != b->buffer || a->size == 0 || b->size == 0) return false;
+    uint64_t alo, ahi, blo, bhi;
+    ga__extent(a, &alo, &ahi);
+    ga__extent(b, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+static bool ga__fft_same_view(const ga_array *a, const ga_array *b)
+{
+    if (a->data != b->data || a->dtype != b->dtype || a->ndim != b->ndim) return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d] || (a->shape[d] > 1 && a->strides[d] != b->strides[d])) return false;
+    return true;
+}
+
 /* Runs the steps in order on a (axes normalised, lengths checked), then
-   scales by the norm once: a new array. Each step writes a new array (an
-   in-place c2c reuses its own), so a is read once and never written. */
+   scales by the norm once. A step reads the previous one's array and
+   writes a new one (a c2c in place in our own), so a is read once and
+   never written; runs of steps that ga__fft_group finds are one plan.
+   dest NULL: the result is a new array. Else (out=, checked with
+   ga__fft_check_out) the result goes into dest and the call returns a
+   reference to it: the last step writes dest itself where cuFFT can (C-
+   contiguous, the step's dtype, aligned), else a temporary copied (and
+   cast) into it. A dest that overlaps a makes a read through a copy
+   first, unless it is a itself and a is read where it lies (an in-place
+   c2c, as NumPy's out=a). */
 static ga_array *ga__fft_run(const char *func, const ga_array *a, int nsteps, const ga__fft_step *steps,
-                             const ga__fft_run_opts *o)
+                             const ga__fft_run_opts *o, ga_array *dest)
 {
     if (nsteps > 0 && steps[0].kind == GA__FFT_R2C && ga_dtype_kind(a->dtype) == 'c') {
         ga__error(GA_ERROR_TYPE, func, "a real transform of a complex input (dtype('%s')) is not supported",
                   ga__dtype_names[a->dtype]);
         return NULL;
     }
+    if (dest && ga__fft_check_out(func, a, nsteps, steps, o->direction, dest) != GA_OK) return NULL;
     if (ga__bind(func, a->device) != GA_OK) return NULL;
-    const ga_dtype cdt = ga__fft_complex_of(a->dtype), rdt = ga__fft_real_of(a->dtype);
+    /* a double out makes NumPy's ufunc take its double loop: single-precision inputs transformed in double */
+    const bool wide = dest && (dest->dtype == GA_COMPLEX128 || dest->dtype == GA_FLOAT64);
+    const ga_dtype cdt = wide ? GA_COMPLEX128 : ga__fft_complex_of(a->dtype);
+    const ga_dtype rdt = wide ? GA_FLOAT64 : ga__fft_real_of(a->dtype);
     const ga_dtype first = nsteps > 0 && steps[0].kind == GA__FFT_R2C ? rdt : nsteps > 0 ? cdt : a->dtype;
-    const bool writable = o->conj_in || (nsteps > 0 && steps[0].kind == GA__FFT_C2R);
+    const ga_dtype last = nsteps > 0 && steps[nsteps - 1].kind == GA__FFT_C2R ? rdt : cdt;
+    const bool writable = o->conj_in || (nsteps > 0 && steps[0].kind == GA__FFT_C2R) ||
+                          (dest && ga__fft_overlap(a, dest) && !ga__fft_same_view(a, dest));
+    const bool direct = dest && nsteps > 0 && dest->dtype == last && (dest->flags & GA_C_CONTIGUOUS) &&
+                        dest->data % 16 == 0;
     ga_array *x = ga__fft_first_input(func, a, nsteps, steps, first, writable);
     ga_status st = x ? GA_OK : ga__t.error;
     if (st == GA_OK && o->conj_in) st = ga__fft_in_place(func, x, GA_UFUNC_CONJUGATE, 0);
     double points = 1;
-    for (int i = 0; i < nsteps && st == GA_OK; i++) {
+    for (int i = 0, r = 1; i < nsteps && st == GA_OK; i += r) {
         const ga__fft_step *s = &steps[i];
-        points *= (double)s->n;
-        if (x->shape[s->axis] != ga__fft_in_length(s)) { /* a repeated axis of another length */
+        int d0 = 0;
+        r = ga__fft_group(x, nsteps, steps, i, &d0);
+        if (r == 1 && x->shape[s->axis] != ga__fft_in_length(s)) { /* a repeated axis of another length */
             int64_t shape[GA_MAXDIMS];
             memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
             shape[s->axis] = ga__fft_in_length(s);
-            ga_array *r = ga__fft_resized(func, x, shape, x->dtype);
+            ga_array *c = ga__fft_resized(func, x, shape, x->dtype);
             ga_release(x);
-            x = r;
+            x = c;
             if (!x) { st = ga__t.error; break; }
         }
         if (s->kind == GA__FFT_C2R && (st = ga__fft_hermitian_ends(func, x, s)) != GA_OK) break;
-        ga_array *y = NULL;
-        if (s->kind == GA__FFT_C2C && x != a) {
-            y = ga_retain(x); /* in place in our own copy */
-        } else {
-            int64_t shape[GA_MAXDIMS];
-            memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
-            shape[s->axis] = ga__fft_out_length(s);
-            y = ga__array_new(func, a->device, x->ndim, shape, s->kind == GA__FFT_C2R ? rdt : cdt);
+        int64_t shape[GA_MAXDIMS];
+        memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+        for (int j = 0; j < r; j++) {
+            points *= (double)steps[i + j].n;
+            shape[steps[i + j].axis] = ga__fft_out_length(&steps[i + j]);
         }
-        st = y ? ga__fft_step_run(func, s, x, y, s->kind == GA__FFT_C2C ? o->direction : 0) : ga__t.error;
+        ga_array *y = NULL;
+        if (direct && i + r == nsteps) y = ga_retain(dest); /* the last step writes out= */
+        else if (s->kind == GA__FFT_C2C && x != a) y = ga_retain(x); /* in place in our own copy */
+        else y = ga__array_new(func, a->device, x->ndim, shape, s->kind == GA__FFT_C2R ? rdt : cdt);
+        const int direction = s->kind == GA__FFT_C2C ? o->direction : 0;
+        if (!y) st = ga__t.error;
+        else if (r == 1) st = ga__fft_step_run(func, s, x, y, direction);
+        else st = ga__fft_group_run(func, r, s, d0, x, y, direction);
         ga_release(x);
         x = y;
     }
     double f = ga__fft_scale(o->norm, points, o->direction);
-    if (st == GA_OK && x == a) { /* no steps: a copy */
+    if (st == GA_OK && x == a && !dest) { /* no steps: a copy */
         ga_release(x);
         x = ga__contiguous_copy(func, a, a->dtype);
         st = x ? GA_OK : ga__t.error;
     }
     if (st == GA_OK && nsteps > 0 && f != 1) st = ga__fft_in_place(func, x, GA_UFUNC_MULTIPLY, f);
     if (st == GA_OK && o->conj_out) st = ga__fft_in_place(func, x, GA_UFUNC_CONJUGATE, 0);
-    if (st == GA_OK && nsteps == 1 && steps[0].kind == GA__FFT_C2R && a->dtype == GA_FLOAT16) {
-        /* NumPy 2's irfft of a float16 input is float16 (computed in float32, rounded once); over
-           several axes its complex steps come first and make it complex64, so the result float32 */
-        ga_array *h = ga__contiguous_copy(func, x, GA_FLOAT16);
-        ga_release(x);
-        return h;
-    }
+    if (st == GA_OK && dest && x != dest) /* out= that cuFFT could not write: copied (and cast) there */
+        st = ga__copy_cast(func, a->device, dest->dtype, dest->data, dest->strides, x->dtype, x->data, x->strides,
+                           dest->ndim, dest->shape);
     if (st != GA_OK) {
         ga_release(x);
         return NULL;
+    }
+    if (dest && x != dest) {
+        ga_release(x);
+        return ga_retain(dest);
+    }
+    if (!dest && x->dtype == GA_FLOAT32 && a->dtype == GA_FLOAT16 && nsteps == 1 && steps[0].kind == GA__FFT_C2R) {
+        /* NumPy 2's irfft of a float16 input is float16 (ga__fft_result): computed in float32, rounded once */
+        ga_array *h = ga__contiguous_copy(func, x, GA_FLOAT16);
+        ga_release(x);
+        return h;
     }
     return x;
 }
@@ -25705,7 +25924,7 @@ static ga_array *ga__fft_run(const char *func, const ga_array *a, int nsteps, co
 /* numpy.fft's 1-d functions: kind over `axis` with n points (GA_NONE: the
    axis's length, or 2 (m - 1) for the c2r ones). */
 static ga_array *ga__fft_1d(const char *func, const ga_array *a, int64_t n, int axis, ga_fft_norm norm,
-                            ga__fft_kind kind, int direction, bool hermitian)
+                            ga__fft_kind kind, int direction, bool hermitian, ga_array *out)
 {
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (ga__fft_check_norm(func, norm) != GA_OK || ga__normalize_axis(func, "", &axis, a->ndim) != GA_OK) return NULL;
@@ -25719,37 +25938,87 @@ static ga_array *ga__fft_1d(const char *func, const ga_array *a, int64_t n, int 
         o.conj_in = kind == GA__FFT_C2R;
         o.conj_out = kind == GA__FFT_R2C;
     }
-    return ga__ret(ga__fft_run(func, a, 1, &s, &o));
+    return ga__fft_run(func, a, 1, &s, &o, out);
+}
+
+/* The status of an out= call whose reference to out came back (or not). */
+static ga_status ga__fft_out_status(ga_array *r)
+{
+    if (!r) return ga__t.error;
+    ga_release(r);
+    return GA_OK;
 }
 
 GPUARR_API ga_array *ga_fft_fft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
 {
-    return ga__fft_1d("ga_fft_fft", a, n, axis, norm, GA__FFT_C2C, CUFFT_FORWARD, false);
+    return ga__ret(ga__fft_1d("ga_fft_fft", a, n, axis, norm, GA__FFT_C2C, CUFFT_FORWARD, false, NULL));
+}
+
+GPUARR_API ga_status ga_fft_fft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
+{
+    static const char func[] = "ga_fft_fft_out";
+    if (a && !out) return ga__null_input(func, "out");
+    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2C, CUFFT_FORWARD, false, out));
 }
 
 GPUARR_API ga_array *ga_fft_ifft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
 {
-    return ga__fft_1d("ga_fft_ifft", a, n, axis, norm, GA__FFT_C2C, CUFFT_INVERSE, false);
+    return ga__ret(ga__fft_1d("ga_fft_ifft", a, n, axis, norm, GA__FFT_C2C, CUFFT_INVERSE, false, NULL));
+}
+
+GPUARR_API ga_status ga_fft_ifft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
+{
+    static const char func[] = "ga_fft_ifft_out";
+    if (a && !out) return ga__null_input(func, "out");
+    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2C, CUFFT_INVERSE, false, out));
 }
 
 GPUARR_API ga_array *ga_fft_rfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
 {
-    return ga__fft_1d("ga_fft_rfft", a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, false);
+    return ga__ret(ga__fft_1d("ga_fft_rfft", a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, false, NULL));
+}
+
+GPUARR_API ga_status ga_fft_rfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
+{
+    static const char func[] = "ga_fft_rfft_out";
+    if (a && !out) return ga__null_input(func, "out");
+    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, false, out));
 }
 
 GPUARR_API ga_array *ga_fft_irfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
 {
-    return ga__fft_1d("ga_fft_irfft", a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, false);
+    return ga__ret(ga__fft_1d("ga_fft_irfft", a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, false, NULL));
+}
+
+GPUARR_API ga_status ga_fft_irfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
+{
+    static const char func[] = "ga_fft_irfft_out";
+    if (a && !out) return ga__null_input(func, "out");
+    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, false, out));
 }
 
 GPUARR_API ga_array *ga_fft_hfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
 {
-    return ga__fft_1d("ga_fft_hfft", a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, true);
+    return ga__ret(ga__fft_1d("ga_fft_hfft", a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, true, NULL));
+}
+
+GPUARR_API ga_status ga_fft_hfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
+{
+    static const char func[] = "ga_fft_hfft_out";
+    if (a && !out) return ga__null_input(func, "out");
+    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, true, out));
 }
 
 GPUARR_API ga_array *ga_fft_ihfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
 {
-    return ga__fft_1d("ga_fft_ihfft", a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, true);
+    return ga__ret(ga__fft_1d("ga_fft_ihfft", a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, true, NULL));
+}
+
+GPUARR_API ga_status ga_fft_ihfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
+{
+    static const char func[] = "ga_fft_ihfft_out";
+    if (a && !out) return ga__null_input(func, "out");
+    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, true, out));
 }
 
 /* --- the n-d transforms ---------------------------------------------------- */
@@ -25788,7 +26057,7 @@ typedef enum ga__fft_nd_kind { GA__FFT_ND_C2C, GA__FFT_ND_R2C, GA__FFT_ND_C2R } 
 /* fftn, ifftn, rfftn, irfftn (and the 2-d forms, `two`): the steps in
    NumPy's order, run once. */
 static ga_array *ga__fft_nd(const char *func, const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
-                            ga_fft_norm norm, ga__fft_nd_kind kind, int direction, bool two)
+                            ga_fft_norm norm, ga__fft_nd_kind kind, int direction, bool two, ga_array *out)
 {
     if (!a) { ga__null_input(func, "a"); return NULL; }
     int count = 0, ax[GA__FFT_MAX_AXES];
@@ -25811,14 +26080,21 @@ static ga_array *ga__fft_nd(const char *func, const ga_array *a, int ns, const i
     if (kind == GA__FFT_ND_R2C) steps[0].kind = GA__FFT_R2C;
     if (kind == GA__FFT_ND_C2R) steps[last].kind = GA__FFT_C2R;
     ga__fft_run_opts o = {direction, norm, false, false};
-    return ga__ret(ga__fft_run(func, a, count, steps, &o));
+    return ga__fft_run(func, a, count, steps, &o, out);
 }
 
 #define GA__FFT_ND_API(name, kind, direction, two)                                                            \
     GPUARR_API ga_array *ga_fft_##name(const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes, \
                                        ga_fft_norm norm)                                                    \
     {                                                                                                        \
-        return ga__fft_nd("ga_fft_" #name, a, ns, s, naxes, axes, norm, kind, direction, two);              \
+        return ga__ret(ga__fft_nd("ga_fft_" #name, a, ns, s, naxes, axes, norm, kind, direction, two, NULL)); \
+    }                                                                                                        \
+    GPUARR_API ga_status ga_fft_##name##_out(const ga_array *a, int ns, const int64_t *s, int naxes,           \
+                                             const int *axes, ga_fft_norm norm, ga_array *out)               \
+    {                                                                                                        \
+        if (a && !out) return ga__null_input("ga_fft_" #name "_out", "out");                                 \
+        return ga__fft_out_status(                                                                           \
+            ga__fft_nd("ga_fft_" #name "_out", a, ns, s, naxes, axes, norm, kind, direction, two, out));     \
     }
 GA__FFT_ND_API(fftn, GA__FFT_ND_C2C, CUFFT_FORWARD, false)
 GA__FFT_ND_API(ifftn, GA__FFT_ND_C2C, CUFFT_INVERSE, false)

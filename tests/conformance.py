@@ -4740,6 +4740,11 @@ FFT_PROTOTYPES = {
     "ga_fft_rfftfreq": (_ARR, [_c.c_int64, _c.c_double, _c.c_int]),
     "ga_fft_fftshift": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
     "ga_fft_ifftshift": (_ARR, [_ARR, _c.c_int, _c.POINTER(_c.c_int)]),
+    **{f"ga_fft_{f}_out": (_ST, [_ARR, _c.c_int64, _c.c_int, _c.c_int, _ARR])
+       for f in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
+    **{f"ga_fft_{f}_out": (_ST, [_ARR, _c.c_int, _c.POINTER(_c.c_int64), _c.c_int, _c.POINTER(_c.c_int), _c.c_int,
+                                 _ARR])
+       for f in ("fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2", "rfft2", "irfft2")},
 }
 FFT_NORMS = ("backward", "ortho", "forward")  # GA_FFT_NORM_BACKWARD, _ORTHO, _FORWARD
 FFT_DTYPES = ("bool", "int32", "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
@@ -4905,6 +4910,90 @@ def check_fft_errors(t):
                  "GA_ERROR_TYPE", "ga_fft_rfft", exact=False)
 
 
+def fft_out_arrays(t, shape, dtype):
+    """Device out= arrays of `shape` and `dtype`, full of NaN: C order, and
+    every other element of a last dim twice as long."""
+    dense = to_device(t, np.full(shape, np.nan, dtype))
+    wide = to_device(t, np.full(shape[:-1] + (2 * shape[-1],), np.nan, dtype))
+    isz = np.dtype(dtype).itemsize
+    strides = tuple(int(np.prod(shape[d + 1:])) * 2 for d in range(len(shape) - 1)) + (2,)
+    return (("C order", dense), ("strided", device_view(t, wide, isz, shape, strides, 0)))
+
+
+def fft_out_dtypes(want):
+    """The result's dtype, and one it casts to under same_kind."""
+    other = {np.complex128: np.complex64, np.complex64: np.complex128, np.float64: np.complex128,
+             np.float32: np.float64}[want.dtype.type]
+    return (want.dtype, np.dtype(other))
+
+
+def check_fft_out(t, ga):
+    """out= for every transform, against NumPy's out= of the same dtype
+    (hfft, whose out NumPy 2 drops: its result cast), C order and strided;
+    in place; the errors in NumPy's words."""
+    lib = t.lib
+    real = kind_of(ga) != "c"
+    x = fft_input(t, ga, (4, 6))
+    d = to_device(t, x)
+    for axis in (0, -1):
+        for n in (None, 5, 9):
+            for name in ("fft", "ifft", "irfft", "hfft") + (("rfft", "ihfft") if real else ()):
+                want0 = getattr(np.fft, name)(x, n=n, axis=axis, norm="ortho")
+                for dt in fft_out_dtypes(want0):
+                    if name == "hfft":  # (a double out: the double loop, as the others')
+                        wide = x
+                        if dt in (np.float64, np.complex128):
+                            wide = x.astype(np.complex128 if kind_of(ga) == "c" else np.float64)
+                        want = np.fft.hfft(wide, n=n, axis=axis, norm="ortho").astype(dt)
+                    else:
+                        want = getattr(np.fft, name)(x, n=n, axis=axis, norm="ortho", out=np.empty(want0.shape, dt))
+                    for layout, o in fft_out_arrays(t, want0.shape, dt):
+                        label = f"{name}_out axis {axis} n {n} into {dt} {layout}"
+                        st = getattr(lib, f"ga_fft_{name}_out")(d, GA_NONE_INT if n is None else n, axis, 1, o)
+                        if st != 0:
+                            t.fail(f"{label}: {t.env.last_error()[1]}")
+                            continue
+                        fft_matches(t, label, o, want)
+    for s_, axes in ((None, None), ((3, 8), (0, 1)), (None, (1, 0))):
+        for name in ("fftn", "ifftn", "irfftn", "fft2", "irfft2") + (("rfftn", "rfft2") if real else ()):
+            want = getattr(np.fft, name)(x, s=s_, axes=axes)
+            s_arr = (_c.c_int64 * len(s_))(*s_) if s_ is not None else None
+            for layout, o in fft_out_arrays(t, want.shape, want.dtype):
+                label = f"{name}_out s {s_} axes {axes} {layout}"
+                st = getattr(lib, f"ga_fft_{name}_out")(d, len(s_) if s_ else 0, s_arr, len(axes) if axes else 0,
+                                                          fft_int_ptr(axes), 0, o)
+                if st != 0:
+                    t.fail(f"{label}: {t.env.last_error()[1]}")
+                    continue
+                fft_matches(t, label, o, want)
+    if not real:  # in place, as NumPy's out=a
+        for axis in (0, 1):
+            c = x.copy()
+            dc = to_device(t, c)
+            np.fft.fft(c, axis=axis, out=c)
+            st = lib.ga_fft_fft_out(dc, GA_NONE_INT, axis, 0, dc)
+            if t.expect(st == 0, f"fft_out in place axis {axis}: {t.env.last_error()[1]}"):
+                fft_matches(t, f"fft_out in place axis {axis}", dc, c)
+    # errors: NumPy's words (UFuncTypeError is a TypeError)
+    ok_out = np.zeros((4, 6), np.complex128)
+    for label, call, numpy_call, status in (
+            ("fft_out wrong axis length", lambda o: lib.ga_fft_fft_out(d, 7, -1, 0, o),
+             lambda o: np.fft.fft(x, n=7, out=o), "GA_ERROR_VALUE"),
+            ("ifft_out wrong ndim", lambda o: lib.ga_fft_ifft_out(d, GA_NONE_INT, -1, 0, to_device(t, ok_out[0])),
+             lambda o: np.fft.ifft(x, out=o[0]), "GA_ERROR_VALUE"),
+            ("fft_out float64", lambda o: lib.ga_fft_fft_out(d, GA_NONE_INT, -1, 0, to_device(t, o.real.copy())),
+             lambda o: np.fft.fft(x, out=o.real.copy()), "GA_ERROR_TYPE"),
+            ("irfft_out int64", lambda o: lib.ga_fft_irfft_out(d, 10, -1, 0, to_device(t, np.zeros((4, 10), np.int64))),
+             lambda o: np.fft.irfft(x, n=10, out=np.zeros((4, 10), np.int64)), "GA_ERROR_TYPE")):
+        try:
+            numpy_call(ok_out)
+            t.fail(f"{label}: NumPy did not raise")
+            continue
+        except (ValueError, TypeError) as e:
+            fn = "ga_fft_" + label.split()[0]
+            expect_error(t, label, call(to_device(t, ok_out)), status, f"{fn}: {e}")
+
+
 def run_fft_checks(runner, env):
     run = runner.run
     for name in FFT_DTYPES:
@@ -4912,6 +5001,8 @@ def run_fft_checks(runner, env):
         run(f"fft/1d/{name}", check_fft_1d, g, device=True, needs=(g,))
         run(f"fft/nd/{name}", check_fft_nd, g, device=True, needs=(g,))
         run(f"fft/views/{name}", check_fft_views, g, device=True, needs=(g,))
+        if name in ("float32", "float64", "complex64", "complex128"):
+            run(f"fft/out/{name}", check_fft_out, g, device=True, needs=(g,))
     run("fft/freq-shift", check_fft_freq_shift, device=True)
     run("fft/errors", check_fft_errors, device=True)
 

@@ -1,8 +1,10 @@
 /* Fault injection (device tests). A representative program (creation,
    ufuncs, casts, reductions, indexing, masks, sort, scans, sets, linear
    algebra: products (cuBLAS's and the linalg family's kernel),
-   batched and single solvers; a DLPack round trip and wrapped memory)
-   runs with
+   batched and single solvers; a DLPack round trip and wrapped memory;
+   random draws; FFTs over cuFFT: a plan made and used again, an r2c
+   along an axis that is not the last with a padded n and its c2r, a
+   rank-2 fftn) runs with
    - every device allocation failing in turn: an allocator hook set with
      ga_memory_set_allocator fails its k-th call, alone (the pool's retry
      must cope) or with every later one (the failure must surface);
@@ -11,8 +13,10 @@
    - each kernel family's fatbin missing, truncated or stale.
    Each failure must be a clear error naming a ga_ function, leave nothing
    behind (the pool's used bytes and the live host blocks back to where
-   they were) and leave the library working: the same program then runs
-   and gives the right values. */
+   they were, the FFT plan cache with no plan left in use) and leave the
+   library working: the same program then runs and gives the right values.
+   The plan cache is emptied between runs (as the bytes are counted), so
+   that each run makes its plans again. */
 #define _POSIX_C_SOURCE 200809L
 #undef GPUARR_KERNEL_DIR /* found through ./build/kernels, so the test can hide it */
 #include <stdlib.h>
@@ -165,8 +169,17 @@ static ga_status program(bool check_values)
     ga_array *dealt = ga_random_choice(NULL, 1000, 1, &quarter, false, NULL);
     ga_array *drafted = ga_random_choice(NULL, ((int64_t)1 << 20) + 1, 1, &some, false, NULL);
     const bool drew = normal && gamma && dice && perm && picked && dealt && drafted;
+    /* FFTs: block[i, j] = 512 i + j; fft then ifft (a plan made, then found
+       in the cache), rfft along axis 0 padded to 10 rows and irfft back
+       (the rows past 8 zero), fftn over both axes (one rank-2 plan) */
+    const int64_t grid[2] = {8, 512};
+    ga_array *block = ga_reshape(ga_index(a, ":4096"), 2, grid), *cblock = ga_astype(block, GA_COMPLEX64);
+    ga_array *signal = ga_fft_ifft(ga_fft_fft(cblock, GA_NONE, -1, GA_FFT_NORM_BACKWARD), GA_NONE, -1, GA_FFT_NORM_BACKWARD);
+    ga_array *padded = ga_fft_irfft(ga_fft_rfft(block, 10, 0, GA_FFT_NORM_ORTHO), 10, 0, GA_FFT_NORM_ORTHO);
+    ga_array *plane = ga_fft_fftn(cblock, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD);
+    const bool transformed = signal && padded && plane;
     ga_status st = GA_OK;
-    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew) {
+    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew || !transformed) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
@@ -179,7 +192,7 @@ static ga_status program(bool check_values)
         ga_array *tail = ga_index(running, "-1:");
         float hx[32], hi[40], hw[32], hp[256];
         int32_t hip[6];
-        float hb[2], mx[2];
+        float hb[2], mx[2], sg[4], pd[3], pl[4];
         bool ok = ga_to_host(ga_index(mixed, ":2"), mx, sizeof mx) == GA_OK && ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
                   ga_to_host(iprod, hip, sizeof hip) == GA_OK && ga_to_host(ga_index(bprod, "-1, -2:"), hb, sizeof hb) == GA_OK &&
                   ga_to_host(w, hw, sizeof hw) == GA_OK && ga_to_host(prod, hp, sizeof hp) == GA_OK &&
@@ -187,7 +200,10 @@ static ga_status program(bool check_values)
                   ga_to_host(ga_index(strided, ":2"), s, sizeof s) == GA_OK &&
                   ga_to_host(taken, k, sizeof k) == GA_OK && ga_to_host(masked, m, sizeof m) == GA_OK &&
                   ga_to_host(ga_index(sorted, ":3"), so, sizeof so) == GA_OK &&
-                  ga_to_host(tail, cs, sizeof cs) == GA_OK && ga_to_host(root, rt, sizeof rt) == GA_OK;
+                  ga_to_host(tail, cs, sizeof cs) == GA_OK && ga_to_host(root, rt, sizeof rt) == GA_OK &&
+                  ga_to_host(ga_index(signal, "1:8:6, 2"), sg, sizeof sg) == GA_OK &&
+                  ga_to_host(ga_index(padded, "7:, 511"), pd, sizeof pd) == GA_OK &&
+                  ga_to_host(ga_index(plane, ":2, 0"), pl, sizeof pl) == GA_OK;
         if (!ok) {
             st = ga_last_error();
         } else {
@@ -209,6 +225,13 @@ static ga_status program(bool check_values)
             CHECK(fabsf(hp[0] - 1) < 1e-5f && fabsf(hp[1]) < 1e-5f && fabsf(hp[255] - 1) < 1e-5f, "A inv(A) %g %g", hp[0], hp[1]);
             CHECK(distinct_below(dealt, 1000) && distinct_below(drafted, ((int64_t)1 << 20) + 1),
                   "choice without replacement: repeated or out-of-range values");
+            CHECK(fabsf(sg[0] - 514) < 0.05f && fabsf(sg[1]) < 0.05f && fabsf(sg[2] - 3586) < 0.05f && fabsf(sg[3]) < 0.05f,
+                  "ifft(fft(x)) %g%+gi %g%+gi", sg[0], sg[1], sg[2], sg[3]);
+            CHECK(fabsf(pd[0] - 4095) < 0.05f && fabsf(pd[1]) < 0.05f && fabsf(pd[2]) < 0.05f,
+                  "irfft(rfft(x, 10, axis 0)) %g %g %g", pd[0], pd[1], pd[2]);
+            /* the sum of 512 i + j, and at (1, 0) 512^2 sum_i i w^i = 512^2 8 / (w - 1) = 2^20 (-1 + (1 + sqrt 2) i), w = exp(-2 pi i / 8) */
+            CHECK(fabsf(pl[0] - 8386560) < 50 && fabsf(pl[1]) < 50 && fabsf(pl[2] + 1048576) < 50 &&
+                  fabsf(pl[3] - 2531485.2f) < 50, "fftn %g%+gi %g%+gi", pl[0], pl[1], pl[2], pl[3]);
         }
     }
     ga_scope_end();
@@ -216,15 +239,31 @@ static ga_status program(bool check_values)
 }
 
 /* The pool's bytes in use, its cached chunks given back first (so that
-   their block nodes do not count as host blocks in use either). */
+   their block nodes do not count as host blocks in use either), and the
+   FFT plan cache emptied (its plans are host blocks; the next run makes
+   them again). */
 static size_t used_bytes(void)
 {
     ga_memory_stats s;
-    if (ga_device_synchronize() != GA_OK || ga_memory_free_all_blocks(0) != GA_OK ||
+    if (ga_device_synchronize() != GA_OK || ga_fft_plan_cache_clear() != GA_OK || ga_memory_free_all_blocks(0) != GA_OK ||
         ga_memory_get_stats(0, &s) != GA_OK)
         return (size_t)-1;
     return s.used_bytes;
 }
+
+/* The FFT plan cache after a run: within its limit, every plan listed
+   as cached and none left in use (a failed call released its plan; a
+   failed plan creation listed nothing). */
+static bool plan_cache_consistent(void)
+{
+    ga__fft_cache *c = &ga__fft_caches[0];
+    bool ok = c->count >= 0 && c->count <= ga__fft_max_size(c) && c->count <= c->capacity;
+    for (int i = 0; ok && i < c->count; i++) ok = c->plans[i] && !c->plans[i]->busy && c->plans[i]->cached;
+    return ok;
+}
+
+/* The runs whose failure surfaced in an FFT function. */
+static int fft_failures;
 
 /* After a run with a fault: it failed with an error that names a function
    and says out of memory (device or host), or it coped and its values were
@@ -234,7 +273,9 @@ static void check_after_fault(const char *what, long k, ga_status st, ga_status 
     const char *msg = ga_last_error_message();
     if (st != GA_OK)
         CHECK(st == want && strncmp(msg, "ga_", 3) == 0, "%s %ld: %s, \"%s\"", what, k, ga_status_string(st), msg);
+    if (st != GA_OK && strncmp(msg, "ga_fft_", 7) == 0) fft_failures++;
     ga_clear_error();
+    CHECK(plan_cache_consistent(), "%s %ld: the FFT plan cache holds a plan in use or beyond its limit", what, k);
     size_t used = used_bytes();
     CHECK(used == used0, "%s %ld: the pool holds %zu bytes in use (%zu before)", what, k, used, used0);
     CHECK(blocks_in_use() == live0, "%s %ld: %ld host blocks in use (%ld before)", what, k, blocks_in_use(), live0);
@@ -252,7 +293,12 @@ DEVICE_TEST(every_device_allocation_fails_cleanly)
     size_t used0 = used_bytes();
     long live0 = blocks_in_use(), before = dev_calls;
     CHECK_OK(program(true));
+    ga_fft_plan_cache_info info;
+    CHECK_OK(ga_fft_plan_cache_get_info(&info));
+    CHECK(info.misses >= 3 && info.hits >= 1, "the program's FFTs: %llu plans made, %llu found",
+          (unsigned long long)info.misses, (unsigned long long)info.hits);
     long calls = dev_calls - before;
+    fft_failures = 0;
     CHECK(calls >= 10, "the program makes %ld device allocations", calls);
     int surfaced = 0, recovered = 0;
     for (long k = 0; k < calls; k++) {
@@ -273,8 +319,9 @@ DEVICE_TEST(every_device_allocation_fails_cleanly)
         CHECK_OK(program(true)); /* and the library still works */
     }
     CHECK(surfaced > 0, "no failure surfaced");
+    CHECK(fft_failures > 0, "no failure surfaced in an FFT");
     printf("    %ld device allocations: %d runs recovered from one failure, %d of %ld runs failing from the k-th on "
-           "reported it\n", calls, recovered, surfaced, calls);
+           "reported it (%d in an FFT)\n", calls, recovered, surfaced, calls, fft_failures);
     CHECK_OK(ga_memory_free_all_blocks(0));
     CHECK_OK(ga_memory_set_allocator(0, NULL));
 }
@@ -286,6 +333,7 @@ DEVICE_TEST(every_host_allocation_fails_cleanly)
     long live0 = blocks_in_use(), before = host_calls;
     CHECK_OK(program(true));
     long calls = host_calls - before;
+    fft_failures = 0;
     CHECK(calls >= 10, "the program makes %ld host allocations", calls);
     int surfaced = 0;
     for (long k = 0; k < calls; k++) {
@@ -298,8 +346,9 @@ DEVICE_TEST(every_host_allocation_fails_cleanly)
         CHECK_OK(program(true));
     }
     CHECK(surfaced > 0, "no failure surfaced");
-    printf("    %ld host allocations: %d of %ld runs failing from the k-th on reported it, the others coped\n",
-           calls, surfaced, calls);
+    CHECK(fft_failures > 0, "no failure surfaced in an FFT");
+    printf("    %ld host allocations: %d of %ld runs failing from the k-th on reported it (%d in an FFT), the others "
+           "coped\n", calls, surfaced, calls, fft_failures);
 }
 
 /* ---- kernel families that cannot be loaded ---------------------------------- */

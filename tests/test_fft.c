@@ -490,6 +490,383 @@ DEVICE_TEST(fft_nd_no_axes_is_a_copy)
     host_free(&x);
 }
 
+/* ---- several axes: one plan of rank 2 or 3 ----------------------------------------- */
+
+/* check_nd on a fresh plan cache, then the plans it made: `plans` (one
+   per run of adjacent axes, one per other axis; the three norms share
+   them). */
+static void check_nd_plans(int f, ga_dtype t, int ndim, const int64_t *shape, int layout, const nd_case *c, int plans)
+{
+    CHECK_OK(ga_fft_plan_cache_clear());
+    check_nd(f, t, ndim, shape, layout, c);
+    ga_fft_plan_cache_info i;
+    CHECK_OK(ga_fft_plan_cache_get_info(&i));
+    CHECK(i.misses == (uint64_t)plans && i.size == plans, "%s of %s %s (case with %d axes): %llu plans made, %d cached, expected %d",
+          names_nd[f], dname(t), layout_names[layout], c->naxes, (unsigned long long)i.misses, i.size, plans);
+}
+
+/* Runs of adjacent axes (the trailing ones, or inside the array with
+   dims after them) go through one cuFFT plan each, against the host's
+   axis-by-axis DFT in NumPy's order; the other cases keep one plan per
+   axis. */
+DEVICE_TEST(fft_nd_adjacent_axes_one_plan)
+{
+    static const nd_case every = {-1, {0}, -1, {0}}, first_two = {-1, {0}, 2, {0, 1}}, last_two = {-1, {0}, 2, {1, 2}},
+                         apart = {-1, {0}, 2, {0, 2}}, cut_pad = {2, {3, 8}, 2, {1, 2}}, twice = {-1, {0}, 2, {2, 2}},
+                         swapped_two = {-1, {0}, 2, {2, 1}}, last_three = {-1, {0}, 3, {1, 2, 3}},
+                         first_two_inside = {-1, {0}, 2, {1, 2}};
+    static const int64_t s3[3] = {4, 5, 6}, wide[3] = {3, 4, 50}, tall[3] = {40, 3, 4}, s4[4] = {2, 3, 4, 5},
+                         odd[3] = {3, 97, 31}, mid[4] = {10, 3, 4, 2};
+    for (int single = 0; single < 2; single++) {
+        const ga_dtype c = single ? GA_COMPLEX64 : GA_COMPLEX128, r = single ? GA_FLOAT32 : GA_FLOAT64;
+        for (int layout = 0; layout < NUM_LAYOUTS; layout++) {
+            check_nd_plans(N_FFTN, c, 3, s3, layout, &every, 1);          /* rank 3, no batch */
+            check_nd_plans(N_IFFTN, c, 3, s3, layout, &every, 1);
+            check_nd_plans(N_FFT2, c, 3, s3, layout, &every, 1);          /* rank 2, batched before */
+            check_nd_plans(N_FFTN, c, 3, wide, layout, &first_two, 1);    /* rank 2 over dims with 50 after */
+            check_nd_plans(N_IFFTN, c, 3, tall, layout, &last_two, 1);    /* a batch of 40 before */
+            check_nd_plans(N_FFTN, c, 3, tall, layout, &first_two, 1);    /* 4 after, 1 before */
+            check_nd_plans(N_FFTN, c, 4, mid, layout, &first_two_inside, 1); /* 10 before, 2 after */
+            check_nd_plans(N_FFTN, c, 3, s3, layout, &swapped_two, 1);    /* the order of the axes given */
+            check_nd_plans(N_FFTN, c, 4, s4, layout, &every, 2);          /* the last three, then the first */
+            check_nd_plans(N_IFFTN, c, 4, s4, layout, &last_three, 1);
+            check_nd_plans(N_FFTN, c, 3, s3, layout, &cut_pad, 1);        /* s cuts one axis and pads the other */
+            check_nd_plans(N_FFTN, c, 3, s3, layout, &apart, 2);          /* not adjacent: one plan each */
+            check_nd_plans(N_FFTN, c, 3, s3, layout, &twice, 1);          /* a repeated axis: twice the same plan */
+            check_nd_plans(N_RFFTN, r, 3, s3, layout, &every, 1);         /* r2c of rank 3 */
+            check_nd_plans(N_RFFT2, r, 3, s3, layout, &every, 1);         /* r2c of rank 2, batched */
+            check_nd_plans(N_RFFTN, r, 3, s3, layout, &cut_pad, 1);       /* the real axis padded to 8 */
+            check_nd_plans(N_RFFTN, r, 3, s3, layout, &apart, 2);
+            check_nd_plans(N_RFFTN, r, 3, wide, layout, &first_two, 2);   /* the real axis is not the last dim */
+            check_nd_plans(N_IRFFTN, c, 3, s3, layout, &every, 2);        /* a c2c of rank 2 (dims after it), then c2r */
+            check_nd_plans(N_IRFFT2, c, 3, s3, layout, &every, 2);        /* c2r stays 1-d */
+        }
+        check_nd_plans(N_FFT2, c, 3, odd, L_CONTIGUOUS, &every, 1);      /* prime lengths */
+        check_nd_plans(N_RFFT2, r, 3, odd, L_STRIDED, &every, 1);
+    }
+    CHECK_OK(ga_fft_plan_cache_clear());
+}
+
+/* ---- out= ----------------------------------------------------------------------- */
+
+enum { O_CONTIGUOUS, O_STRIDED, O_TRANSPOSED, O_REVERSED, O_MISALIGNED, NUM_OUT_LAYOUTS };
+static const char *const out_layout_names[] = {"contiguous", "strided", "transposed", "reversed", "misaligned"};
+
+/* An out= array of `shape` and `dtype` in `layout`, full of NaN (or 77):
+   C-contiguous; every other element of a last dim twice as long (*base:
+   the whole, to see that the others stay); F-contiguous; every stride
+   negative; C-contiguous one element past the pool's alignment. */
+static ga_array *make_out(int layout, ga_dtype dtype, int ndim, const int64_t *shape, ga_array **base)
+{
+    const ga_scalar fill = ga_dtype_kind(dtype) == 'f' || ga_dtype_kind(dtype) == 'c' ? ga_float(NAN) : ga_int(77);
+    int64_t s[8], size = 1;
+    for (int d = 0; d < ndim; d++) s[d] = shape[d], size *= shape[d];
+    ga_array *b = NULL, *v = NULL;
+    if (layout == O_STRIDED) {
+        s[ndim - 1] *= 2;
+        b = ga_full(ndim, s, fill, dtype);
+        v = b ? ga_index(b, "..., ::2") : NULL;
+    } else if (layout == O_TRANSPOSED) {
+        for (int d = 0; d < ndim; d++) s[d] = shape[ndim - 1 - d];
+        b = ga_full(ndim, s, fill, dtype);
+        v = b ? ga_transpose(b, NULL) : NULL;
+    } else if (layout == O_REVERSED) {
+        b = ga_full(ndim, s, fill, dtype);
+        v = b ? ga_flip(b, 0, NULL) : NULL;
+    } else if (layout == O_MISALIGNED) {
+        int64_t n = size + 1;
+        b = ga_full(1, &n, fill, dtype);
+        ga_array *tail = b ? ga_index(b, "1:") : NULL;
+        v = tail ? ga_reshape(tail, ndim, shape) : NULL;
+        ga_release(tail);
+    } else {
+        v = ga_full(ndim, s, fill, dtype);
+    }
+    if (base) *base = b;
+    else ga_release(b);
+    return v;
+}
+
+/* got and want hold the same values within tol of want's largest
+   magnitude (both read as complex128). */
+static void check_close(const ga_array *got, const ga_array *want, double tol, const char *what)
+{
+    if (!got || !want) {
+        CHECK(false, "%s: %s", what, ga_last_error_message());
+        ga_clear_error();
+        return;
+    }
+    bool shape_ok = ga_ndim(got) == ga_ndim(want);
+    for (int d = 0; shape_ok && d < ga_ndim(got); d++) shape_ok = ga_shape(got)[d] == ga_shape(want)[d];
+    CHECK(shape_ok, "%s: wrong shape", what);
+    if (!shape_ok) return;
+    const int64_t n = ga_size(got);
+    ga_array *g = ga_astype(got, GA_COMPLEX128), *w = ga_astype(want, GA_COMPLEX128);
+    double *hg = malloc((size_t)(n ? 2 * n : 1) * sizeof(double)), *hw = malloc((size_t)(n ? 2 * n : 1) * sizeof(double));
+    if (g && w && download(g, hg) && download(w, hw)) {
+        double big = 1, worst = 0;
+        int64_t at = 0;
+        for (int64_t i = 0; i < 2 * n; i++) big = fmax(big, fabs(hw[i]));
+        for (int64_t i = 0; i < 2 * n; i++) {
+            double e = fabs(hg[i] - hw[i]);
+            if (!(e <= worst)) worst = e, at = i;
+        }
+        CHECK(worst <= tol * big, "%s: element %lld (%s part) is %g, expected %g", what, (long long)(at / 2),
+              at % 2 ? "imaginary" : "real", hg[at], hw[at]);
+    }
+    free(hg), free(hw);
+    ga_release(g), ga_release(w);
+}
+
+/* Whether every element of the strided out's base that out does not
+   cover (the odd ones of its last dim) is still NaN. */
+static bool gaps_untouched(ga_array *base)
+{
+    ga_array *gaps = ga_index(base, "..., 1::2"), *nan = gaps ? ga_isnan(gaps) : NULL;
+    ga_array *all = nan ? ga_all(nan, 0, NULL, false) : NULL;
+    bool v = false;
+    bool ok = all && ga_to_host(all, &v, sizeof v) == GA_OK && v;
+    ga_release(gaps), ga_release(nan), ga_release(all);
+    return ok;
+}
+
+static ga_status call_1d_out(int f, const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
+{
+    switch (f) {
+    case F_FFT: return ga_fft_fft_out(a, n, axis, norm, out);
+    case F_IFFT: return ga_fft_ifft_out(a, n, axis, norm, out);
+    case F_RFFT: return ga_fft_rfft_out(a, n, axis, norm, out);
+    case F_IRFFT: return ga_fft_irfft_out(a, n, axis, norm, out);
+    case F_HFFT: return ga_fft_hfft_out(a, n, axis, norm, out);
+    default: return ga_fft_ihfft_out(a, n, axis, norm, out);
+    }
+}
+
+static ga_status call_nd_out(int f, const ga_array *a, int ns, const int64_t *s, int naxes, const int *axes,
+                             ga_fft_norm norm, ga_array *out)
+{
+    switch (f) {
+    case N_FFTN: return ga_fft_fftn_out(a, ns, s, naxes, axes, norm, out);
+    case N_IFFTN: return ga_fft_ifftn_out(a, ns, s, naxes, axes, norm, out);
+    case N_RFFTN: return ga_fft_rfftn_out(a, ns, s, naxes, axes, norm, out);
+    case N_IRFFTN: return ga_fft_irfftn_out(a, ns, s, naxes, axes, norm, out);
+    case N_FFT2: return ga_fft_fft2_out(a, ns, s, naxes, axes, norm, out);
+    case N_IFFT2: return ga_fft_ifft2_out(a, ns, s, naxes, axes, norm, out);
+    case N_RFFT2: return ga_fft_rfft2_out(a, ns, s, naxes, axes, norm, out);
+    default: return ga_fft_irfft2_out(a, ns, s, naxes, axes, norm, out);
+    }
+}
+
+/* The dtypes an out= of a result of dtype dt is tried in: dt, and one it
+   casts to under same_kind (complex128 -> complex64, a real result into a
+   complex out, float32 -> float16). */
+static int out_dtypes(ga_dtype dt, ga_dtype *to)
+{
+    to[0] = dt;
+    to[1] = dt == GA_COMPLEX128 ? GA_COMPLEX64 : dt == GA_COMPLEX64 ? GA_COMPLEX128 : dt == GA_FLOAT64 ? GA_COMPLEX128 : GA_FLOAT16;
+    return 2;
+}
+
+/* The tolerance between an out= of dtype `to` and the new result: cast
+   to a single-precision or float16 out, a rounding of it. */
+static double out_tolerance(ga_dtype dt, ga_dtype to)
+{
+    if (to == GA_FLOAT16 || dt == GA_FLOAT16) return 2e-3;
+    return to == GA_COMPLEX64 || to == GA_FLOAT32 || single_of(dt) ? 1e-6 : 1e-14;
+}
+
+/* Every 1-d function with out= in every out layout, the result's dtype
+   and another, equal to the same call's new result (the same plan: cast
+   to out's dtype where it differs); the strided out's gaps untouched. */
+DEVICE_TEST(fft_out_1d_every_layout_and_dtype)
+{
+    static const int64_t shape[2] = {4, 9};
+    static const int64_t ns[] = {GA_NONE, 12, 5};
+    for (int f = 0; f < NUM_1D; f++)
+        for (int single = 0; single < 2; single++)
+            for (int in_layout = 0; in_layout < 2; in_layout++) {
+                const bool real_in = f == F_RFFT || f == F_IHFFT;
+                ga_dtype t = real_in ? (single ? GA_FLOAT32 : GA_FLOAT64) : (single ? GA_COMPLEX64 : GA_COMPLEX128);
+                host x = host_random(t, 2, shape);
+                ga_array *a = upload(&x, t, in_layout ? L_STRIDED : L_CONTIGUOUS);
+                for (int axis = -1; axis <= 0; axis++)
+                    for (int k = 0; k < 3; k++) {
+                        const ga_fft_norm norm = norms[(f + k) % 3];
+                        ga_array *r = call_1d(f, a, ns[k], axis, norm);
+                        CHECK(r != NULL, "%s: %s", names_1d[f], ga_last_error_message());
+                        if (!r) { ga_clear_error(); continue; }
+                        ga_dtype to[2];
+                        int nto = out_dtypes(ga_dtype_of(r), to);
+                        for (int ti = 0; ti < nto; ti++)
+                            for (int ol = 0; ol < NUM_OUT_LAYOUTS; ol++) {
+                                char what[200];
+                                snprintf(what, sizeof what, "%s_out of %s %s, axis %d, n %lld, into %s %s", names_1d[f],
+                                         dname(t), in_layout ? "strided" : "contiguous", axis,
+                                         ns[k] == GA_NONE ? -1LL : (long long)ns[k], dname(to[ti]), out_layout_names[ol]);
+                                ga_array *base = NULL, *out = make_out(ol, to[ti], ga_ndim(r), ga_shape(r), &base);
+                                ga_status st = out ? call_1d_out(f, a, ns[k], axis, norm, out) : ga_last_error();
+                                CHECK(st == GA_OK, "%s: %s", what, ga_last_error_message());
+                                if (st == GA_OK) check_close(out, r, out_tolerance(ga_dtype_of(r), to[ti]), what);
+                                if (st == GA_OK && ol == O_STRIDED) CHECK(gaps_untouched(base), "%s: wrote between out's elements", what);
+                                ga_clear_error();
+                                ga_release(out), ga_release(base);
+                            }
+                        ga_release(r);
+                    }
+                ga_release(a);
+                host_free(&x);
+            }
+}
+
+/* The n-d forms with out= (adjacent axes, apart, s cutting and padding;
+   float16 and int inputs), against their new results. */
+DEVICE_TEST(fft_out_nd_every_layout)
+{
+    static const int64_t shape[3] = {3, 4, 6};
+    static const nd_case cases[] = {{-1, {0}, -1, {0}}, {-1, {0}, 2, {0, 2}}, {2, {5, 4}, 2, {1, 2}}, {2, {2, 9}, -1, {0}}};
+    static const ga_dtype types[] = {GA_COMPLEX128, GA_COMPLEX64, GA_FLOAT16, GA_INT32};
+    for (int f = 0; f < NUM_ND; f++)
+        for (int ti = 0; ti < 4; ti++) {
+            const ga_dtype t = types[ti];
+            const bool real_only = f % 4 == N_RFFTN;
+            if (real_only && is_complex(t)) continue;
+            host x = host_random(t, 3, shape);
+            ga_array *a = upload(&x, t, ti % NUM_LAYOUTS);
+            for (int ci = 0; ci < 4; ci++) {
+                const nd_case *c = &cases[ci];
+                const int64_t *s = c->ns >= 0 ? c->s : NULL;
+                const int *axes = c->naxes >= 0 ? c->axes : NULL;
+                const ga_fft_norm norm = norms[(f + ci) % 3];
+                ga_array *r = call_nd(f, a, c->ns, s, c->naxes, axes, norm);
+                CHECK(r != NULL, "%s case %d: %s", names_nd[f], ci, ga_last_error_message());
+                if (!r) { ga_clear_error(); continue; }
+                for (int ol = 0; ol < NUM_OUT_LAYOUTS; ol++) {
+                    char what[160];
+                    snprintf(what, sizeof what, "%s_out of %s, case %d, into %s", names_nd[f], dname(t), ci, out_layout_names[ol]);
+                    ga_array *out = make_out(ol, ga_dtype_of(r), ga_ndim(r), ga_shape(r), NULL);
+                    ga_status st = out ? call_nd_out(f, a, c->ns, s, c->naxes, axes, norm, out) : ga_last_error();
+                    CHECK(st == GA_OK, "%s: %s", what, ga_last_error_message());
+                    if (st == GA_OK) check_close(out, r, out_tolerance(ga_dtype_of(r), ga_dtype_of(r)), what);
+                    ga_clear_error();
+                    ga_release(out);
+                }
+                ga_release(r);
+            }
+            ga_release(a);
+            host_free(&x);
+        }
+}
+
+/* out= the input: in place (a c2c along either axis, n the axis's
+   length; fftn and ifft2 over every axis; a view in place; the hermitian
+   forms' conjugations), and out= overlapping the input otherwise (its
+   reverse; shifted by two): the input read before out is written, as
+   NumPy's. */
+DEVICE_TEST(fft_out_in_place_and_overlapping)
+{
+    static const int64_t shape[2] = {5, 8};
+    for (int single = 0; single < 2; single++) {
+        const ga_dtype c = single ? GA_COMPLEX64 : GA_COMPLEX128;
+        const double tol = single ? 1e-6 : 1e-14;
+        host x = host_random(c, 2, shape);
+        for (int layout = 0; layout < NUM_LAYOUTS; layout++)
+            for (int op = 0; op < 5; op++) {
+                ga_array *a = upload(&x, c, layout), *want = NULL;
+                ga_status st = GA_ERROR_VALUE;
+                const char *name = "";
+                switch (op) {
+                case 0: name = "fft axis -1", want = ga_fft_fft(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD), st = ga_fft_fft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, a); break;
+                case 1: name = "ifft axis 0", want = ga_fft_ifft(a, 5, 0, GA_FFT_NORM_ORTHO), st = ga_fft_ifft_out(a, 5, 0, GA_FFT_NORM_ORTHO, a); break;
+                case 2: name = "fftn", want = ga_fft_fftn(a, -1, NULL, -1, NULL, GA_FFT_NORM_FORWARD), st = ga_fft_fftn_out(a, -1, NULL, -1, NULL, GA_FFT_NORM_FORWARD, a); break;
+                case 3: name = "ifft2", want = ga_fft_ifft2(a, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD), st = ga_fft_ifft2_out(a, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD, a); break;
+                default: name = "fftn over (0, 0)", want = ga_fft_fftn(a, -1, NULL, 2, (const int[]){0, 0}, GA_FFT_NORM_BACKWARD),
+                         st = ga_fft_fftn_out(a, -1, NULL, 2, (const int[]){0, 0}, GA_FFT_NORM_BACKWARD, a); break;
+                }
+                char what[120];
+                snprintf(what, sizeof what, "%s in place, %s %s", name, dname(c), layout_names[layout]);
+                CHECK(st == GA_OK, "%s: %s", what, ga_last_error_message());
+                if (st == GA_OK) check_close(a, want, tol, what);
+                ga_clear_error();
+                ga_release(a), ga_release(want);
+            }
+        /* a view of a bigger array in place: rows 1..3, every column */
+        ga_array *whole = upload(&x, c, L_CONTIGUOUS), *rows = ga_index(whole, "1:4");
+        ga_array *row0 = ga_index(whole, "0"), *before = ga_copy(row0);
+        ga_array *want = ga_fft_fft(rows, GA_NONE, -1, GA_FFT_NORM_BACKWARD);
+        CHECK_OK(ga_fft_fft_out(rows, GA_NONE, -1, GA_FFT_NORM_BACKWARD, rows));
+        check_close(rows, want, tol, "fft in place in rows 1..3");
+        CHECK(same_array(row0, before), "fft in place in rows 1..3 wrote row 0");
+        ga_release(row0), ga_release(before), ga_release(want), ga_release(rows), ga_release(whole);
+        /* out= the input reversed: read whole before written */
+        ga_array *a = upload(&x, c, L_CONTIGUOUS), *rev = ga_flip(a, 0, NULL);
+        want = ga_fft_fft(a, GA_NONE, 0, GA_FFT_NORM_BACKWARD);
+        ga_array *want_rev = ga_flip(want, 0, NULL);
+        CHECK_OK(ga_fft_fft_out(a, GA_NONE, 0, GA_FFT_NORM_BACKWARD, rev));
+        check_close(a, want_rev, tol, "fft into its own reverse");
+        ga_release(want_rev), ga_release(want), ga_release(rev), ga_release(a);
+        /* out= the input shifted by two columns, n padded */
+        a = upload(&x, c, L_CONTIGUOUS);
+        ga_array *left = ga_index(a, ":, :6"), *right = ga_index(a, ":, 2:");
+        want = ga_fft_fft(left, 6, -1, GA_FFT_NORM_ORTHO);
+        CHECK_OK(ga_fft_fft_out(left, 6, -1, GA_FFT_NORM_ORTHO, right));
+        check_close(right, want, tol, "fft into its input shifted by two");
+        ga_release(want), ga_release(left), ga_release(right), ga_release(a);
+        host_free(&x);
+    }
+}
+
+/* out='s errors in NumPy's words; nothing written. */
+DEVICE_TEST(fft_out_errors_in_numpy_words)
+{
+    int64_t shape[2] = {3, 4};
+    ga_array *a = ga_ones(2, shape, GA_FLOAT64), *c = ga_ones(2, shape, GA_COMPLEX128);
+    ga_array *wrong_axis = ga_full(2, (const int64_t[]){3, 5}, ga_int(7), GA_COMPLEX128);
+    ga_array *wrong_ndim = ga_full(1, (const int64_t[]){4}, ga_int(7), GA_COMPLEX128);
+    ga_array *wrong_other = ga_full(2, (const int64_t[]){2, 4}, ga_int(7), GA_COMPLEX128);
+    ga_array *real_out = ga_full(2, shape, ga_int(7), GA_FLOAT64), *int_out = ga_full(2, (const int64_t[]){3, 3}, ga_int(7), GA_INT32);
+    ga_array *int64_out = ga_full(2, (const int64_t[]){3, 6}, ga_int(7), GA_INT64);
+    ga_array *seven = ga_full(2, shape, ga_int(7), GA_COMPLEX128), *read_only = ga_broadcast_to(seven, 2, shape);
+    CHECK_ERROR(ga_fft_fft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, wrong_axis) != GA_OK, GA_ERROR_VALUE,
+                "ga_fft_fft_out: output array has wrong shape.");
+    CHECK_ERROR(ga_fft_ifft_out(a, GA_NONE, 0, GA_FFT_NORM_BACKWARD, wrong_ndim) != GA_OK, GA_ERROR_VALUE,
+                "ga_fft_ifft_out: output array has wrong shape.");
+    CHECK_ERROR(ga_fft_fft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, wrong_other) != GA_OK, GA_ERROR_SHAPE,
+                "ga_fft_fft_out: non-broadcastable output operand with shape (2,4) doesn't match the broadcast shape (3,4)");
+    CHECK_ERROR(ga_fft_fft_out(a, 5, -1, GA_FFT_NORM_BACKWARD, seven) != GA_OK, GA_ERROR_VALUE, "output array has wrong shape.");
+    CHECK_ERROR(ga_fft_fft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, real_out) != GA_OK, GA_ERROR_TYPE,
+                "ga_fft_fft_out: Cannot cast ufunc 'fft' output from dtype('complex128') to dtype('float64') with casting rule 'same_kind'");
+    CHECK_ERROR(ga_fft_ifft_out(c, GA_NONE, -1, GA_FFT_NORM_BACKWARD, real_out) != GA_OK, GA_ERROR_TYPE,
+                "Cannot cast ufunc 'ifft' output from dtype('complex128') to dtype('float64')");
+    CHECK_ERROR(ga_fft_rfft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, int_out) != GA_OK, GA_ERROR_TYPE,
+                "ga_fft_rfft_out: Cannot cast ufunc 'rfft_n_even' output from dtype('complex128') to dtype('int32') with casting rule 'same_kind'");
+    CHECK_ERROR(ga_fft_ihfft_out(a, 5, -1, GA_FFT_NORM_BACKWARD, int_out) != GA_OK, GA_ERROR_TYPE, "Cannot cast ufunc 'rfft_n_odd' output");
+    CHECK_ERROR(ga_fft_irfft_out(c, GA_NONE, -1, GA_FFT_NORM_BACKWARD, int64_out) != GA_OK, GA_ERROR_TYPE,
+                "ga_fft_irfft_out: Cannot cast ufunc 'irfft' output from dtype('float64') to dtype('int64') with casting rule 'same_kind'");
+    CHECK_ERROR(ga_fft_fft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, read_only) != GA_OK, GA_ERROR_VALUE,
+                "ga_fft_fft_out: output array is read-only");
+    CHECK_ERROR(ga_fft_fft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "ga_fft_fft_out: out is NULL");
+    CHECK_ERROR(ga_fft_fft_out(NULL, GA_NONE, -1, GA_FFT_NORM_BACKWARD, seven) != GA_OK, GA_ERROR_NULL_INPUT, "ga_fft_fft_out: a is NULL");
+    CHECK_ERROR(ga_fft_fft_out(a, 0, -1, GA_FFT_NORM_BACKWARD, seven) != GA_OK, GA_ERROR_VALUE, "Invalid number of FFT data points (0)");
+    CHECK_ERROR(ga_fft_rfft_out(c, GA_NONE, -1, GA_FFT_NORM_BACKWARD, seven) != GA_OK, GA_ERROR_TYPE, "ga_fft_rfft_out: ");
+    /* the n-d forms: out of a's shape when s changes it; of the result's shape with another dtype */
+    CHECK_ERROR(ga_fft_fft2_out(a, 2, (const int64_t[]){2, 4}, -1, NULL, GA_FFT_NORM_BACKWARD, seven) != GA_OK, GA_ERROR_VALUE,
+                "ga_fft_fft2_out: output array has wrong shape.");
+    CHECK_ERROR(ga_fft_rfftn_out(a, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD, seven) != GA_OK, GA_ERROR_VALUE,
+                "ga_fft_rfftn_out: output array has wrong shape.");
+    CHECK_ERROR(ga_fft_irfftn_out(c, 2, (const int64_t[]){3, 6}, 2, (const int[]){0, 1}, GA_FFT_NORM_BACKWARD, int64_out) != GA_OK,
+                GA_ERROR_TYPE, "ga_fft_irfftn_out: Cannot cast ufunc 'irfft' output from dtype('float64') to dtype('int64')");
+    CHECK_ERROR(ga_fft_ifftn_out(c, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD, real_out) != GA_OK, GA_ERROR_TYPE,
+                "ga_fft_ifftn_out: Cannot cast ufunc 'ifft' output from dtype('complex128') to dtype('float64')");
+    /* nothing written */
+    ga_array *sevens = ga_full(2, shape, ga_int(7), GA_COMPLEX128);
+    CHECK(same_array(seven, sevens), "a failed out= call wrote its out");
+    ga_array *r7 = ga_full(2, shape, ga_int(7), GA_FLOAT64);
+    CHECK(same_array(real_out, r7), "a failed out= call wrote its out (float64)");
+    ga_release(r7), ga_release(sevens);
+    ga_release(a), ga_release(c), ga_release(wrong_axis), ga_release(wrong_ndim), ga_release(wrong_other);
+    ga_release(real_out), ga_release(int_out), ga_release(int64_out), ga_release(seven), ga_release(read_only);
+}
+
 /* ---- round trips and empty batches --------------------------------------------- */
 
 static long double max_diff(const ga_array *r, const host *x)
@@ -869,4 +1246,47 @@ DEVICE_TEST(fft_one_plan_two_streams)
     ga_stream_destroy(s1);
     ga_stream_destroy(s2);
     host_free(&refa), host_free(&refb), host_free(&x), host_free(&y);
+}
+
+/* A cuFFT that cannot be loaded (a missing file, a library without its
+   entry points): each transform fails with GA_ERROR_LIBRARY naming itself
+   and the file, the pool's bytes in use back where they were (the copy
+   made before the plan is given back), and with cuFFT back the same
+   calls work. */
+DEVICE_TEST(fft_without_cufft_fails_cleanly)
+{
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+    return; /* linked: nothing is opened, GPUARR_CUFFT_LIBRARY is not read */
+#endif
+    static const char *const files[2] = {"/nonexistent/libcufft.so.12", "libm.so.6"};
+    static const char *const words[2] = {"/nonexistent/libcufft.so.12 could not be loaded", "libm.so.6 has no cufftCreate"};
+    char *saved = getenv("GPUARR_CUFFT_LIBRARY") ? strdup(getenv("GPUARR_CUFFT_LIBRARY")) : NULL;
+    int64_t shape[2] = {4, 6};
+    for (int i = 0; i < 2; i++) {
+        setenv("GPUARR_CUFFT_LIBRARY", files[i], 1);
+        ga_shutdown(); /* forgets the loaded cuFFT */
+        ga_array *a = ga_ones(2, shape, GA_FLOAT32), *out = ga_zeros(2, shape, GA_COMPLEX64);
+        ga_memory_stats s0, s1;
+        CHECK_OK(ga_device_synchronize());
+        CHECK_OK(ga_memory_get_stats(0, &s0));
+        char text[160];
+        snprintf(text, sizeof text, "ga_fft_fft: %s", words[i]);
+        CHECK_ERROR(ga_fft_fft(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD) == NULL, GA_ERROR_LIBRARY, text);
+        snprintf(text, sizeof text, "ga_fft_irfftn: %s", words[i]);
+        CHECK_ERROR(ga_fft_irfftn(out, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD) == NULL, GA_ERROR_LIBRARY, text);
+        snprintf(text, sizeof text, "ga_fft_fft2_out: %s", words[i]);
+        CHECK_ERROR(ga_fft_fft2_out(a, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD, out) != GA_OK, GA_ERROR_LIBRARY, text);
+        CHECK_OK(ga_device_synchronize());
+        CHECK_OK(ga_memory_get_stats(0, &s1));
+        CHECK(s1.used_bytes == s0.used_bytes, "%s: the pool holds %zu bytes in use (%zu before)", files[i], s1.used_bytes,
+              s0.used_bytes);
+        ga_release(a), ga_release(out);
+    }
+    if (saved) setenv("GPUARR_CUFFT_LIBRARY", saved, 1);
+    else unsetenv("GPUARR_CUFFT_LIBRARY");
+    free(saved);
+    ga_shutdown();
+    fft_checked(12, "fft of 12 with cuFFT back");
+    ga_fft_plan_cache_info i = cache_info();
+    CHECK(i.size == 1 && i.misses == 1, "with cuFFT back: size %d misses %llu", i.size, (unsigned long long)i.misses);
 }
