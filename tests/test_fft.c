@@ -1252,12 +1252,19 @@ DEVICE_TEST(fft_one_plan_two_streams)
    entry points): each transform fails with GA_ERROR_LIBRARY naming itself
    and the file, the pool's bytes in use back where they were (the copy
    made before the plan is given back), and with cuFFT back the same
-   calls work. */
+   calls work. A loaded library stays loaded (ga_shutdown forgets only a
+   failed one), so the test runs alone in a new process of this program
+   when an earlier test has loaded cuFFT. */
 DEVICE_TEST(fft_without_cufft_fails_cleanly)
 {
 #ifdef GPUARR_LINK_CUDA_LIBRARIES
     return; /* linked: nothing is opened, GPUARR_CUFFT_LIBRARY is not read */
 #endif
+    if (ga__cuda_libraries[GA__LIB_CUFFT].state > 0) {
+        int rc = system("/proc/self/exe fft_without_cufft_fails_cleanly");
+        CHECK(rc == 0, "the test alone in a new process (cuFFT not loaded there) failed: status %d", rc);
+        return;
+    }
     static const char *const files[2] = {"/nonexistent/libcufft.so.12", "libm.so.6"};
     static const char *const words[2] = {"/nonexistent/libcufft.so.12 could not be loaded", "libm.so.6 has no cufftCreate"};
     char *saved = getenv("GPUARR_CUFFT_LIBRARY") ? strdup(getenv("GPUARR_CUFFT_LIBRARY")) : NULL;
