@@ -3195,6 +3195,42 @@ GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s);
 GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b);
 GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a);
 
+/* A @ B of two sparse matrices (SpGEMM, cusparseSpGEMM): a CSR matrix
+   (int32 indices; not marked canonical). dtype promote_types of theirs,
+   one of float32, float64, complex64, complex128 (bool and integer
+   products are GA_ERROR_TYPE: not supported yet). Errors: "dimension
+   mismatch", operands whose nnz or dimensions need int64 indices. */
+GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_sparse *b);
+
+/* Elementwise with a scalar, on the stored values (the structure shared;
+   SciPy's A * v, A / v, A.power(v), -A): the result's dtype is NumPy's for
+   data and the weak scalar v, and must be one of scipy.sparse's. A
+   multiplication by 0 keeps the entries as explicit zeros, as SciPy's.
+   power of 0 is GA_ERROR_VALUE ("zero power is not supported as it would
+   densify the matrix."); negative of bool is NumPy's refusal. */
+GPUARR_API ga_sparse *ga_sparse_multiply_scalar(const ga_sparse *s, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_divide_scalar(const ga_sparse *s, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_power_scalar(const ga_sparse *s, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_negative(const ga_sparse *s);
+
+/* A + B and A - B of two matrices of one shape (else GA_ERROR_SHAPE,
+   "inconsistent shapes"): the dtype promote_types of theirs (bool - bool
+   is NumPy's refusal), the format A's when it is CSR or CSC (B converted
+   to it), else CSR, in canonical format; entries that come out zero are
+   dropped, as SciPy's. A merge of each row of the two (canonical copies
+   where they are not). */
+GPUARR_API ga_sparse *ga_sparse_add(const ga_sparse *a, const ga_sparse *b);
+GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b);
+
+/* A.sum(axis) of a csr_matrix: axis GA_AXIS_NONE a 0-d array, 0 the
+   column sums as (1, n), 1 the row sums as (m, 1) (np.matrix's shapes,
+   as scipy.sparse's matrices give them). dtype NumPy's for sums: int64
+   for bool and signed integers, uint64 for unsigned ones, else the
+   matrix's. Along the compressed axis (rows of CSR, columns of CSC) a
+   warp per row sums its values; across it a product with ones. Another
+   axis is GA_ERROR_AXIS. */
+GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis);
+
 #ifdef __cplusplus
 }
 #endif
@@ -7053,7 +7089,7 @@ static ga__cufft_api ga__cufft;
 
 #ifndef GPUARR_NO_SPARSE
 /* cuSPARSE's handles and its generic API: the descriptors of sparse and
-   dense operands, SpMV, SpMM and the CSR <-> CSC conversion */
+   dense operands, SpMV, SpMM, SpGEMM and the CSR <-> CSC conversion */
 #define GA__CUSPARSE_API(X)                                                                                       \
     X(cusparseStatus_t, cusparseCreate, (cusparseHandle_t *))                                                     \
     X(cusparseStatus_t, cusparseDestroy, (cusparseHandle_t))                                                      \
@@ -7095,7 +7131,26 @@ static ga__cufft_api ga__cufft;
        cusparseAction_t, cusparseIndexBase_t, cusparseCsr2CscAlg_t, size_t *))                                    \
     X(cusparseStatus_t, cusparseCsr2cscEx2,                                                                       \
       (cusparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, cudaDataType, \
-       cusparseAction_t, cusparseIndexBase_t, cusparseCsr2CscAlg_t, void *))
+       cusparseAction_t, cusparseIndexBase_t, cusparseCsr2CscAlg_t, void *))                                      \
+    X(cusparseStatus_t, cusparseCreateCsr,                                                                        \
+      (cusparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, cusparseIndexType_t,             \
+       cusparseIndexType_t, cusparseIndexBase_t, cudaDataType))                                                   \
+    X(cusparseStatus_t, cusparseCsrSetPointers, (cusparseSpMatDescr_t, void *, void *, void *))                    \
+    X(cusparseStatus_t, cusparseSpMatGetSize, (cusparseConstSpMatDescr_t, int64_t *, int64_t *, int64_t *))        \
+    X(cusparseStatus_t, cusparseSpGEMM_createDescr, (cusparseSpGEMMDescr_t *))                                    \
+    X(cusparseStatus_t, cusparseSpGEMM_destroyDescr, (cusparseSpGEMMDescr_t))                                     \
+    X(cusparseStatus_t, cusparseSpGEMM_workEstimation,                                                            \
+      (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
+       cusparseConstSpMatDescr_t, const void *, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,          \
+       cusparseSpGEMMDescr_t, size_t *, void *))                                                                  \
+    X(cusparseStatus_t, cusparseSpGEMM_compute,                                                                   \
+      (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
+       cusparseConstSpMatDescr_t, const void *, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,          \
+       cusparseSpGEMMDescr_t, size_t *, void *))                                                                  \
+    X(cusparseStatus_t, cusparseSpGEMM_copy,                                                                      \
+      (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
+       cusparseConstSpMatDescr_t, const void *, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,          \
+       cusparseSpGEMMDescr_t))
 
 #define GA__API_FIELD(ret, name, params) ret(*name) params;
 typedef struct ga__cusparse_api {
@@ -26354,6 +26409,7 @@ static struct {
     CUkernel check_compressed[2], check_coo[2], expand[2], diag[2];
     CUkernel keys[2][2], indptr[4][2], runs[2][2];
     CUkernel gather[GA_NUM_DTYPES], toarray[GA_NUM_DTYPES][2], spmm[GA_NUM_DTYPES][2];
+    CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2];
 } ga__sparse_kernels;
 
 static const char *const ga__sparse_key_names[4] = {"uint32", "uint64", "int32", "int64"};
@@ -26465,8 +26521,8 @@ static void ga__sparse_take_over(ga_sparse *s, ga_sparse *r)
 
 /* --- device helpers -------------------------------------------------------- */
 
-/* `bytes` of scratch memory from the pool on the current stream of
-   `device`, or NULL with the error (none asked: a valid NULL, *ok true). */
+/* `bytes` (at least 1) of scratch memory from the pool on the current
+   stream of `device`, or NULL with the error. */
 static ga__block *ga__sparse_scratch(const char *func, int device, size_t bytes)
 {
     return ga__device_alloc(func, device, bytes ? bytes : 1, false);
@@ -26524,9 +26580,8 @@ static ga_status ga__sparse_check_run(const char *func, int device, bool coo, co
     if (!f) return ga__t.error;
     ga__block *res = ga__sparse_scratch(func, device, sizeof *out);
     if (!res) return ga__t.error;
-    memset(out, 0, sizeof *out);
-    CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)res->ptr, out, sizeof *out, ga__stream_of(device));
-    ga_status st = r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, "cuMemcpyHtoDAsync");
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)res->ptr, 0, sizeof *out, ga__stream_of(device));
+    ga_status st = r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, "cuMemsetD8Async");
     void *pa = ga__sparse_ptr(a), *pb = ga__sparse_ptr(b), *pr = (void *)(uintptr_t)res->ptr;
     if (coo) {
         void *args[] = {&pa, &pb, &d0, &d1, &nnz, &pr};
@@ -26594,10 +26649,12 @@ static ga_sparse *ga__sparse_assemble(const char *func, ga_sparse_format format,
                                       bool canonical, const ga_array *data, ga_array *a, ga_array *b, int64_t nnz)
 {
     ga_dtype it = ga__sparse_index_for(nnz, shape[0], shape[1]);
-    ga_array *d = ga__sparse_head(func, (ga_array *)data, nnz);
+    ga_array *hd = ga__sparse_head(func, (ga_array *)data, nnz);
+    ga_array *d = hd ? ga__sparse_vector_of(func, hd, data->dtype) : NULL;
     ga_array *ha = d ? ga__sparse_head(func, a, format == GA_SPARSE_COO ? a->shape[0] : nnz) : NULL;
     ga_array *x = ha ? ga__sparse_vector_of(func, ha, it) : NULL;
     ga_array *y = x ? ga__sparse_vector_of(func, b, it) : NULL;
+    ga_release(hd);
     ga_release(ha);
     if (!y) {
         ga_release(d);
@@ -27055,10 +27112,18 @@ static ga_sparse *ga__sparse_swap(const char *func, const ga_sparse *s)
                                 s->canonical, &o);
 }
 
-/* COO s in compressed `format` (duplicates summed: canonical). */
+static ga_array *ga__sparse_indptr_of(const char *func, const ga_array *majors, int64_t major);
+
+/* COO s in compressed `format` (duplicates summed: canonical). Canonical s
+   to CSR needs no sort: indptr from its sorted rows, data and columns
+   shared. */
 static ga_sparse *ga__sparse_coo_compress(const char *func, const ga_sparse *s, ga_sparse_format format)
 {
     const bool csr = format == GA_SPARSE_CSR;
+    if (csr && s->canonical) {
+        ga_array *indptr = ga__sparse_indptr_of(func, s->row, s->shape[0]);
+        return indptr ? ga__sparse_new(func, format, s->shape, true, ga_retain(s->data), ga_retain(s->col), indptr) : NULL;
+    }
     ga__sparse_sorted o;
     if (ga__sparse_sort(func, s->data, csr ? s->row : s->col, csr ? s->col : s->row, s->shape[csr ? 0 : 1],
                         s->shape[csr ? 1 : 0], true, false, s->index_dtype, &o) != GA_OK)
@@ -27753,20 +27818,29 @@ static ga_status ga__sparse_product_operand(const char *func, const ga_sparse *a
     return p->data ? GA_OK : ga__t.error;
 }
 
-/* The result of a product: y (m) or (m, k), F-ordered when x is F- and not
-   C-contiguous (cuSPARSE reads and writes one order). */
-static ga_array *ga__sparse_product_result(const char *func, const ga__sparse_product *p, const ga_array *x)
+/* A new array of `shape`, zeroed when `zero` (else written whole by the
+   product). */
+static ga_array *ga__sparse_new_dense(const char *func, int device, int ndim, const int64_t *shape, ga_dtype dt,
+                                      bool zero)
 {
-    if (x->ndim == 1) return ga__full_on(func, x->device, 1, &p->m, ga_int(0), p->dtype);
+    return zero ? ga__full_on(func, device, ndim, shape, ga_int(0), dt) : ga__array_new(func, device, ndim, shape, dt);
+}
+
+/* The result of a product: y (m) or (m, k), F-ordered when x is F- and not
+   C-contiguous (cuSPARSE reads and writes one order); zeroed when `zero`
+   (an empty product). */
+static ga_array *ga__sparse_product_result(const char *func, const ga__sparse_product *p, const ga_array *x, bool zero)
+{
+    if (x->ndim == 1) return ga__sparse_new_dense(func, x->device, 1, &p->m, p->dtype, zero);
     if ((x->flags & GA_F_CONTIGUOUS) && !(x->flags & GA_C_CONTIGUOUS)) {
         const int64_t shape[2] = {p->k, p->m};
-        ga_array *yt = ga__full_on(func, x->device, 2, shape, ga_int(0), p->dtype);
+        ga_array *yt = ga__sparse_new_dense(func, x->device, 2, shape, p->dtype, zero);
         ga_array *y = yt ? ga__transpose(func, yt, NULL) : NULL;
         ga_release(yt);
         return y;
     }
     const int64_t shape[2] = {p->m, p->k};
-    return ga__full_on(func, x->device, 2, shape, ga_int(0), p->dtype);
+    return ga__sparse_new_dense(func, x->device, 2, shape, p->dtype, zero);
 }
 
 /* x in the product's dtype, C- or F-contiguous (x itself when it is). */
@@ -27802,8 +27876,13 @@ static ga_array *ga__sparse_matmul(const char *func, const ga_sparse *a, const g
     const bool empty = p.m == 0 || p.k == 0 || a->nnz == 0;
     ga_array *xd = empty ? NULL : ga__temp(&t, ga__sparse_dense_operand(func, x, p.dtype));
     if (!empty && !xd) st = ga__t.error;
-    if (st == GA_OK && !empty) st = ga__sparse_product_operand(func, a, &p, &t, &owned);
-    if (st == GA_OK) y = ga__sparse_product_result(func, &p, xd ? xd : x);
+    /* (values in the product's dtype first: duplicates that COO -> CSR sums are summed in it) */
+    ga_sparse *aw = empty ? NULL
+                    : a->dtype == p.dtype ? ga_sparse_retain((ga_sparse *)a)
+                                          : ga__sparse_with_data(func, a, ga__sparse_vector_of(func, a->data, p.dtype));
+    if (st == GA_OK && !empty && !aw) st = ga__t.error;
+    if (st == GA_OK && !empty) st = ga__sparse_product_operand(func, aw, &p, &t, &owned);
+    if (st == GA_OK) y = ga__sparse_product_result(func, &p, xd ? xd : x, empty);
     if (st == GA_OK && !y) st = ga__t.error;
     if (st == GA_OK && !empty) {
         if (ga__sparse_cuda_type(p.dtype) < 0) st = ga__sparse_spmm_kernel(func, &p, xd, y);
@@ -27811,6 +27890,7 @@ static ga_array *ga__sparse_matmul(const char *func, const ga_sparse *a, const g
         else st = ga__sparse_spmm_cusparse(func, &p, xd, y);
     }
     ga_sparse_release(owned);
+    ga_sparse_release(aw);
     ga__temps_release(&t);
     if (st != GA_OK) { ga_release(y); return NULL; }
     return y;
@@ -27843,6 +27923,385 @@ GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a)
     ga_release(bt);
     ga_sparse_release(at);
     return ga__ret(y);
+}
+
+/* --- elementwise with scalars --------------------------------------------------- */
+
+/* s with ufunc u applied to its values (and the weak scalar *v). */
+static ga_sparse *ga__sparse_data_op(const char *func, const ga_sparse *s, ga_ufunc u, const ga_scalar *v)
+{
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    ga_operand in[2] = {ga_operand_array(s->data), ga_operand_scalar(v ? *v : ga_int(0))};
+    ga_array *out[2] = {NULL, NULL};
+    if (ga__ufunc(func, u, in, out, NULL) != GA_OK) return NULL;
+    if (ga__sparse_dtype_check(func, out[0]->dtype) != GA_OK) {
+        ga_release(out[0]);
+        return NULL;
+    }
+    return ga__sparse_ret(ga__sparse_with_data(func, s, out[0]));
+}
+
+GPUARR_API ga_sparse *ga_sparse_multiply_scalar(const ga_sparse *s, ga_scalar v)
+{
+    return ga__sparse_data_op("ga_sparse_multiply_scalar", s, GA_UFUNC_MULTIPLY, &v);
+}
+
+GPUARR_API ga_sparse *ga_sparse_divide_scalar(const ga_sparse *s, ga_scalar v)
+{
+    return ga__sparse_data_op("ga_sparse_divide_scalar", s, GA_UFUNC_DIVIDE, &v);
+}
+
+GPUARR_API ga_sparse *ga_sparse_power_scalar(const ga_sparse *s, ga_scalar v)
+{
+    static const char func[] = "ga_sparse_power_scalar";
+    bool zero = (v.kind == GA_SCALAR_INT && v.value.i == 0) || (v.kind == GA_SCALAR_FLOAT && v.value.f == 0) ||
+                (v.kind == GA_SCALAR_COMPLEX && v.value.c.re == 0 && v.value.c.im == 0);
+    if (zero) {
+        ga__error(GA_ERROR_VALUE, func, "zero power is not supported as it would densify the matrix.");
+        return NULL;
+    }
+    return ga__sparse_data_op(func, s, GA_UFUNC_POWER, &v);
+}
+
+GPUARR_API ga_sparse *ga_sparse_negative(const ga_sparse *s)
+{
+    return ga__sparse_data_op("ga_sparse_negative", s, GA_UFUNC_NEGATIVE, NULL);
+}
+
+/* --- A + B, A - B ------------------------------------------------------------------ */
+
+/* x in compressed `format`, canonical, values as dtype, indices as `it`
+   (a new matrix, or x itself retained). */
+static ga_sparse *ga__sparse_operand(const char *func, const ga_sparse *x, ga_sparse_format format, ga_dtype dt,
+                                     ga_dtype it)
+{
+    ga_sparse *c = ga__sparse_asformat(func, x, format);
+    if (c && !c->canonical) {
+        ga_sparse *d = ga__sparse_sorted_copy(func, c, true);
+        ga_sparse_release(c);
+        c = d;
+    }
+    if (!c || (c->dtype == dt && c->index_dtype == it)) return c;
+    ga_array *d = ga__sparse_vector_of(func, c->data, dt);
+    ga_array *i = d ? ga__sparse_vector_of(func, c->indices, it) : NULL;
+    ga_array *p = i ? ga__sparse_vector_of(func, c->indptr, it) : NULL;
+    ga_sparse *r = NULL;
+    if (p) r = ga__sparse_new(func, format, c->shape, true, d, i, p);
+    else ga_release(d), ga_release(i);
+    ga_sparse_release(c);
+    return r;
+}
+
+/* One pass of the merge kernel over the rows of canonical a and b. */
+static ga_status ga__sparse_merge_pass(const char *func, const ga_sparse *a, const ga_sparse *b, int32_t pass,
+                                       ga_array *counts, const ga_array *offsets, ga_array *od, ga_array *oi,
+                                       int32_t negate)
+{
+    const int ix = ga__sparse_ix(a->index_dtype);
+    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.merge[a->dtype][ix], "merge",
+                              ga__dtype_names[a->dtype], ga__dtype_names[a->index_dtype], NULL);
+    void *pc = counts ? ga__sparse_ptr(counts) : NULL, *po = offsets ? ga__sparse_ptr(offsets) : NULL;
+    void *pd = od ? ga__sparse_ptr(od) : NULL, *pi = oi ? ga__sparse_ptr(oi) : NULL;
+    void *ad = ga__sparse_ptr(a->data), *ap = ga__sparse_ptr(a->indptr), *ai = ga__sparse_ptr(a->indices);
+    void *bd = ga__sparse_ptr(b->data), *bp = ga__sparse_ptr(b->indptr), *bi = ga__sparse_ptr(b->indices);
+    int64_t major = ga__sparse_major(a);
+    void *args[] = {&pass, &pc, &po, &pd, &pi, &ad, &ap, &ai, &bd, &bp, &bi, &major, &negate};
+    return ga__launch(func, f, a->device, major, args);
+}
+
+/* counts (int64, major + 1, counts[0] = 0) scanned in place into offsets;
+   the total (waited for) in *total. */
+static ga_status ga__sparse_scan_counts(const char *func, ga_array *counts, int64_t *total)
+{
+    const int device = counts->device;
+    const int64_t n = counts->size;
+    CUstream stream = ga__stream_of(device);
+    void *p = ga__sparse_ptr(counts);
+    size_t bytes = 0;
+    int e = ga__cub_scan(NULL, &bytes, p, p, (int)GA_INT64, GA__CUB_SCAN_SUM, n, n, stream);
+    if (e) return ga__cub_failed(func, e, "cub scan (temp storage query)");
+    ga__block *temp = ga__sparse_scratch(func, device, bytes);
+    if (!temp) return ga__t.error;
+    e = ga__cub_scan((void *)(uintptr_t)temp->ptr, &bytes, p, p, (int)GA_INT64, GA__CUB_SCAN_SUM, n, n, stream);
+    ga__sparse_free(device, temp);
+    if (e) return ga__cub_failed(func, e, "cub scan");
+    return ga__sparse_read(func, device, total, counts->data + (uint64_t)(n - 1) * 8, 8);
+}
+
+/* a + b (negate: a - b) of canonical compressed matrices of one format,
+   dtype and index dtype. */
+static ga_sparse *ga__sparse_merge(const char *func, const ga_sparse *a, const ga_sparse *b, bool negate)
+{
+    const int64_t major = ga__sparse_major(a), len = major + 1;
+    ga_array *counts = ga__full_on(func, a->device, 1, &len, ga_int(0), GA_INT64);
+    int64_t total = 0;
+    ga_status st = counts ? ga__sparse_merge_pass(func, a, b, 0, counts, NULL, NULL, NULL, negate) : ga__t.error;
+    if (st == GA_OK) st = ga__sparse_scan_counts(func, counts, &total);
+    ga_array *od = st == GA_OK ? ga__sparse_vector(func, a->device, total, a->dtype) : NULL;
+    ga_array *oi = od ? ga__sparse_vector(func, a->device, total, a->index_dtype) : NULL;
+    if (st == GA_OK && !oi) st = ga__t.error;
+    if (st == GA_OK && total > 0) st = ga__sparse_merge_pass(func, a, b, 1, NULL, counts, od, oi, negate);
+    ga_array *op = st == GA_OK ? ga__sparse_vector_of(func, counts, a->index_dtype) : NULL;
+    ga_release(counts);
+    if (!op) {
+        ga_release(od), ga_release(oi);
+        return NULL;
+    }
+    return ga__sparse_new(func, a->format, a->shape, true, od, oi, op);
+}
+
+static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_sparse *b, bool negate)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (a->shape[0] != b->shape[0] || a->shape[1] != b->shape[1]) {
+        ga__error(GA_ERROR_SHAPE, func, "inconsistent shapes");
+        return NULL;
+    }
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (negate && dt == GA_BOOL) {
+        ga__error(GA_ERROR_TYPE, func,
+                  "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or "
+                  "the logical_xor function instead.");
+        return NULL;
+    }
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    const ga_sparse_format format = a->format == GA_SPARSE_COO ? GA_SPARSE_CSR : a->format;
+    const ga_dtype it = ga__sparse_index_for(a->nnz + b->nnz, a->shape[0], a->shape[1]) == GA_INT64 ||
+                                a->index_dtype == GA_INT64 || b->index_dtype == GA_INT64
+                            ? GA_INT64
+                            : GA_INT32;
+    ga_sparse *x = ga__sparse_operand(func, a, format, dt, it);
+    ga_sparse *y = x ? ga__sparse_operand(func, b, format, dt, it) : NULL;
+    ga_sparse *r = y ? ga__sparse_merge(func, x, y, negate) : NULL;
+    ga_sparse_release(x);
+    ga_sparse_release(y);
+    return r;
+}
+
+GPUARR_API ga_sparse *ga_sparse_add(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_add", a, b, false));
+}
+
+GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_subtract", a, b, true));
+}
+
+/* --- sums ------------------------------------------------------------------------ */
+
+/* NumPy's dtype of a sum of t. */
+static ga_dtype ga__sparse_sum_dtype(ga_dtype t)
+{
+    char k = ga_dtype_kind(t);
+    return k == 'u' ? GA_UINT64 : k == 'b' || k == 'i' ? GA_INT64 : t;
+}
+
+/* The sums of each major row of compressed s, as a vector of dtype dt. */
+static ga_array *ga__sparse_segsum(const char *func, const ga_sparse *s, ga_dtype dt)
+{
+    const int64_t major = ga__sparse_major(s);
+    const int ix = ga__sparse_ix(s->index_dtype);
+    ga_array *d = ga__sparse_vector_of(func, s->data, dt);
+    ga_array *out = d ? ga__sparse_vector(func, s->device, major, dt) : NULL;
+    CUfunction f = out ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.segsum[dt][ix], "segsum",
+                                    ga__dtype_names[dt], ga__dtype_names[s->index_dtype], NULL)
+                       : NULL;
+    void *po = out ? ga__sparse_ptr(out) : NULL, *pd = d ? ga__sparse_ptr(d) : NULL, *pp = ga__sparse_ptr(s->indptr);
+    int64_t mj = major;
+    void *args[] = {&po, &pd, &pp, &mj};
+    ga_status st = f ? ga__launch(func, f, s->device, GA__MAX(major, 1) * 32, args) : ga__t.error;
+    ga_release(d);
+    if (st != GA_OK) { ga_release(out); return NULL; }
+    return out;
+}
+
+/* The sums along `axis` (0 or 1) as a vector. */
+static ga_array *ga__sparse_axis_sum(const char *func, const ga_sparse *s, int axis, ga_dtype dt)
+{
+    const bool along_major = (s->format == GA_SPARSE_CSR && axis == 1) || (s->format == GA_SPARSE_CSC && axis == 0);
+    if (along_major) return ga__sparse_segsum(func, s, dt);
+    const int64_t len = s->shape[axis == 1 ? 1 : 0];
+    ga_sparse *w = s->dtype == dt ? ga_sparse_retain((ga_sparse *)s)
+                                  : ga__sparse_with_data(func, s, ga__sparse_vector_of(func, s->data, dt));
+    ga_array *ones = w ? ga__full_on(func, s->device, 1, &len, ga_int(1), dt) : NULL;
+    if (!ones) { ga_sparse_release(w); return NULL; }
+    s = w; /* (values in the sum's dtype first: duplicates that COO -> CSR sums are summed in it) */
+    ga_array *r;
+    if (axis == 1) {
+        r = ga__sparse_matmul(func, s, ones);
+    } else { /* ones @ A = A^T @ ones */
+        const int64_t shape[2] = {s->shape[1], s->shape[0]};
+        ga_sparse *t = s->format == GA_SPARSE_COO
+                           ? ga__sparse_new(func, GA_SPARSE_COO, shape, false, ga_retain(s->data), ga_retain(s->col),
+                                            ga_retain(s->row))
+                           : ga__sparse_new(func, s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR, shape,
+                                            s->canonical, ga_retain(s->data), ga_retain(s->indices), ga_retain(s->indptr));
+        r = t ? ga__sparse_matmul(func, t, ones) : NULL;
+        ga_sparse_release(t);
+    }
+    ga_release(ones);
+    ga_sparse_release(w);
+    if (r && r->dtype != dt) { /* (the product's promotion is the sum's dtype already) */
+        ga_array *c = ga__contiguous_copy(func, r, dt);
+        ga_release(r);
+        r = c;
+    }
+    return r;
+}
+
+GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis)
+{
+    static const char func[] = "ga_sparse_sum";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (axis != GA_AXIS_NONE && (axis < -2 || axis > 1)) {
+        ga__error(GA_ERROR_AXIS, func, "axis %d is out of bounds for array of dimension 2", axis);
+        return NULL;
+    }
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    const ga_dtype dt = ga__sparse_sum_dtype(s->dtype);
+    if (axis == GA_AXIS_NONE) {
+        ga_array *out = NULL;
+        ga_reduce_options o = {NULL, NULL, 0};
+        if (ga__reduce(func, GA_REDUCE_SUM, s->data, 0, NULL, dt, &out, false, &o) != GA_OK) return NULL;
+        return ga__ret(out);
+    }
+    if (axis < 0) axis += 2;
+    ga_array *v = ga__sparse_axis_sum(func, s, axis, dt);
+    const int64_t shape[2] = {axis == 1 ? s->shape[0] : 1, axis == 1 ? 1 : s->shape[1]};
+    ga_array *r = v ? ga__reshape(func, v, 2, shape) : NULL;
+    ga_release(v);
+    return ga__ret(r);
+}
+
+/* --- A @ B, both sparse (SpGEMM) --------------------------------------------------- */
+
+/* The state of one SpGEMM: descriptors, buffers, C's arrays. */
+typedef struct ga__spgemm_state {
+    cusparseConstSpMatDescr_t a, b;
+    cusparseSpMatDescr_t c;
+    cusparseSpGEMMDescr_t d;
+    ga__block *buf1, *buf2;
+    ga_array *indptr, *indices, *data;
+} ga__spgemm_state;
+
+static void ga__spgemm_free(int device, ga__spgemm_state *g, bool keep_result)
+{
+    if (g->d) ga__cusparse.cusparseSpGEMM_destroyDescr(g->d);
+    if (g->c) ga__cusparse.cusparseDestroySpMat(g->c);
+    if (g->b) ga__cusparse.cusparseDestroySpMat(g->b);
+    if (g->a) ga__cusparse.cusparseDestroySpMat(g->a);
+    ga__sparse_free(device, g->buf1);
+    ga__sparse_free(device, g->buf2);
+    if (!keep_result) ga_release(g->indptr), ga_release(g->indices), ga_release(g->data);
+}
+
+/* cuSPARSE's steps: work estimation and compute (each asking its buffer's
+   size first), then C's size, its arrays, the copy. */
+static ga_status ga__spgemm_run(const char *func, cusparseHandle_t h, ga__spgemm_state *g, const ga_sparse *x, ga_dtype dt)
+{
+    const int device = x->device;
+    const cudaDataType vt = (cudaDataType)ga__sparse_cuda_type(dt);
+    const bool single = dt == GA_FLOAT32 || dt == GA_COMPLEX64;
+    double one[2] = {1, 0}, zero[2] = {0, 0};
+    float onef[2] = {1, 0}, zerof[2] = {0, 0};
+    const void *alpha = single ? (const void *)onef : (const void *)one, *beta = single ? (const void *)zerof : (const void *)zero;
+    const cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const cusparseSpGEMMAlg_t alg = CUSPARSE_SPGEMM_DEFAULT;
+    size_t b1 = 0, b2 = 0;
+    cusparseStatus_t r = ga__cusparse.cusparseSpGEMM_workEstimation(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d,
+                                                                   &b1, NULL);
+    if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseSpGEMM_workEstimation");
+    if (!(g->buf1 = ga__sparse_scratch(func, device, b1))) return ga__t.error;
+    r = ga__cusparse.cusparseSpGEMM_workEstimation(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d, &b1,
+                                                   (void *)(uintptr_t)g->buf1->ptr);
+    if (r == CUSPARSE_STATUS_SUCCESS)
+        r = ga__cusparse.cusparseSpGEMM_compute(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d, &b2, NULL);
+    if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseSpGEMM_compute (buffer size)");
+    if (!(g->buf2 = ga__sparse_scratch(func, device, b2))) return ga__t.error;
+    r = ga__cusparse.cusparseSpGEMM_compute(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d, &b2,
+                                            (void *)(uintptr_t)g->buf2->ptr);
+    if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseSpGEMM_compute");
+    int64_t rows = 0, cols = 0, nnz = 0;
+    r = ga__cusparse.cusparseSpMatGetSize((cusparseConstSpMatDescr_t)g->c, &rows, &cols, &nnz);
+    if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseSpMatGetSize");
+    g->indices = ga__sparse_vector(func, device, nnz, GA_INT32);
+    g->data = g->indices ? ga__sparse_vector(func, device, nnz, dt) : NULL;
+    if (!g->data) return ga__t.error;
+    r = ga__cusparse.cusparseCsrSetPointers(g->c, ga__sparse_ptr(g->indptr), ga__sparse_ptr(g->indices), ga__sparse_ptr(g->data));
+    if (r == CUSPARSE_STATUS_SUCCESS)
+        r = ga__cusparse.cusparseSpGEMM_copy(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d);
+    return r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseSpGEMM_copy");
+}
+
+/* x @ y of canonical CSR operands with int32 indices and values of dt. */
+static ga_sparse *ga__sparse_spgemm(const char *func, const ga_sparse *x, const ga_sparse *y, ga_dtype dt)
+{
+    const int64_t shape[2] = {x->shape[0], y->shape[1]}, len = shape[0] + 1;
+    ga__spgemm_state g;
+    memset(&g, 0, sizeof g);
+    if (x->nnz == 0 || y->nnz == 0) { /* nothing to multiply */
+        g.indptr = ga__full_on(func, x->device, 1, &len, ga_int(0), GA_INT32);
+        g.indices = g.indptr ? ga__sparse_vector(func, x->device, 0, GA_INT32) : NULL;
+        g.data = g.indices ? ga__sparse_vector(func, x->device, 0, dt) : NULL;
+        return ga__sparse_new(func, GA_SPARSE_CSR, shape, true, g.data, g.indices, g.indptr);
+    }
+    cusparseHandle_t h = ga__cusparse_bound(func, x->device);
+    if (!h) return NULL;
+    const cudaDataType vt = (cudaDataType)ga__sparse_cuda_type(dt);
+    g.indptr = ga__sparse_vector(func, x->device, len, GA_INT32);
+    ga_status st = g.indptr ? GA_OK : ga__t.error;
+    cusparseStatus_t r = CUSPARSE_STATUS_SUCCESS;
+    if (st == GA_OK) r = ga__sparse_describe(&g.a, x, x->data, vt);
+    if (st == GA_OK && r == CUSPARSE_STATUS_SUCCESS) r = ga__sparse_describe(&g.b, y, y->data, vt);
+    if (st == GA_OK && r == CUSPARSE_STATUS_SUCCESS)
+        r = ga__cusparse.cusparseCreateCsr(&g.c, shape[0], shape[1], 0, ga__sparse_ptr(g.indptr), NULL, NULL,
+                                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
+    if (st == GA_OK && r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseSpGEMM_createDescr(&g.d);
+    if (st == GA_OK && r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseCreate (descriptors)");
+    if (st == GA_OK) st = ga__spgemm_run(func, h, &g, x, dt);
+    ga__spgemm_free(x->device, &g, st == GA_OK);
+    if (st != GA_OK) return NULL;
+    return ga__sparse_new(func, GA_SPARSE_CSR, shape, false, g.data, g.indices, g.indptr);
+}
+
+GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_sparse *b)
+{
+    static const char func[] = "ga_sparse_matmul_sparse";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (a->shape[1] != b->shape[0]) {
+        ga__error(GA_ERROR_SHAPE, func, "dimension mismatch");
+        return NULL;
+    }
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (ga__sparse_cuda_type(dt) < 0) {
+        ga__error(GA_ERROR_TYPE, func, "sparse @ sparse of %s is not supported yet (float32, float64, complex64, complex128)",
+                  dt == GA_DTYPE_INVALID ? "these dtypes" : ga__dtype_names[dt]);
+        return NULL;
+    }
+    const int64_t most = GA__MAX(GA__MAX(a->shape[0], a->shape[1]), b->shape[1]);
+    if (most > INT32_MAX || a->nnz > INT32_MAX || b->nnz > INT32_MAX) {
+        ga__error(GA_ERROR_VALUE, func, "sparse @ sparse takes int32 indices: the operands are too large");
+        return NULL;
+    }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_sparse *x = ga__sparse_operand(func, a, GA_SPARSE_CSR, dt, GA_INT32);
+    ga_sparse *y = x ? ga__sparse_operand(func, b, GA_SPARSE_CSR, dt, GA_INT32) : NULL;
+    ga_sparse *r = y ? ga__sparse_spgemm(func, x, y, dt) : NULL;
+    ga_sparse_release(x);
+    ga_sparse_release(y);
+    return ga__sparse_ret(r);
 }
 
 /* Forgets the section's kernels (their family is unloaded after). */

@@ -42,7 +42,18 @@
          strides xr, xc, yr, yc), for the dtypes cuSPARSE has no type for
          (bool and integers: NumPy's wrap-around sums; bool: or of and).
      ga_sparse_diag_<I>(I *rows, I *cols, int64_t n, int64_t r0, int64_t c0)
-         rows[i] = r0 + i, cols[i] = c0 + i: a diagonal's entries. */
+         rows[i] = r0 + i, cols[i] = c0 + i: a diagonal's entries.
+     ga_sparse_segsum_<S>_<I>(S *out, const S *data, const I *indptr, int64_t major)
+         out[r] = the sum of row r's values (a warp per row, lanes across
+         it, then a tree: deterministic), for the sum dtypes S (int64,
+         uint64, float32, float64, complex64, complex128).
+     ga_sparse_merge_<T>_<I>(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data,
+                             I *out_idx, const T *ad, const I *ap, const I *ai, const T *bd, const I *bp,
+                             const I *bi, int64_t major, int32_t negate)
+         A + B (negate: A - B) of two canonical compressed matrices, a
+         thread per row merging its two sorted rows; results that are zero
+         are dropped (SciPy's binop). Pass 0 stores each row's count at
+         counts[r + 1]; pass 1 writes row r's entries from offsets[r]. */
 
 #include "common.cuh"
 
@@ -68,6 +79,8 @@ template <class T> GA_DEV T ga__sp_zero()
         T r;
         r.v = 0;
         return r;
+    } else if constexpr (ga_num<T>::is_complex) {
+        return ga_cplx<T>(0, 0);
     } else {
         return (T)0;
     }
@@ -229,6 +242,75 @@ GA_DEV void ga__spmm(T *y, const T *data, const I *indptr, const I *indices, con
     }
 }
 
+/* v from lane ^ o of the warp. */
+template <class T> GA_DEV T ga__sp_shfl(T v, int o)
+{
+    if constexpr (ga_num<T>::is_complex) {
+        v.re = __shfl_xor_sync(0xffffffffu, v.re, o);
+        v.im = __shfl_xor_sync(0xffffffffu, v.im, o);
+        return v;
+    } else {
+        return __shfl_xor_sync(0xffffffffu, v, o);
+    }
+}
+
+template <class T, class I> GA_DEV void ga__segsum(T *out, const T *data, const I *indptr, int64_t major)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t warp = ga_thread_index() / 32, warps = ga_thread_count() / 32;
+    for (int64_t r = warp; r < major; r += warps) {
+        T s = ga__sp_zero<T>();
+        for (int64_t j = (int64_t)indptr[r] + lane; j < (int64_t)indptr[r + 1]; j += 32) s = ga__sp_add(s, ga_load<T>(data + j));
+        for (int o = 16; o > 0; o >>= 1) s = ga__sp_add(s, ga__sp_shfl(s, o));
+        if (lane == 0) ga_store<T>(out + r, s);
+    }
+}
+
+template <class T> GA_DEV bool ga__sp_nonzero(T v)
+{
+    if constexpr (ga_num<T>::is_complex) return v.re != 0 || v.im != 0;
+    else if constexpr (ga_num<T>::is_bool) return v.v != 0;
+    else return v != (T)0;
+}
+
+template <class T> GA_DEV T ga__sp_neg(T v)
+{
+    if constexpr (ga_num<T>::is_complex) return ga_cplx<T>(-v.re, -v.im);
+    else if constexpr (ga_num<T>::is_bool) return v;
+    else if constexpr (ga_num<T>::is_integer) return ga_wsub((T)0, v);
+    else return -v;
+}
+
+template <class T, class I>
+GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data, I *out_idx, const T *ad,
+                      const I *ap, const I *ai, const T *bd, const I *bp, const I *bi, int64_t major, int32_t negate)
+{
+    GA_GRID_STRIDE_LOOP(r, major)
+    {
+        int64_t i = ap[r], ie = ap[r + 1], j = bp[r], je = bp[r + 1], w = pass ? offsets[r] : 0, n = 0;
+        while (i < ie || j < je) {
+            const int64_t ca = i < ie ? (int64_t)ai[i] : INT64_MAX, cb = j < je ? (int64_t)bi[j] : INT64_MAX;
+            T v;
+            int64_t c;
+            if (ca < cb) v = ga_load<T>(ad + i++), c = ca;
+            else {
+                T b = ga_load<T>(bd + j++);
+                if (negate) b = ga__sp_neg(b);
+                if (ca == cb) v = ga__sp_add(ga_load<T>(ad + i++), b);
+                else v = b;
+                c = cb;
+            }
+            if (!ga__sp_nonzero(v)) continue;
+            if (pass) {
+                ga_store<T>(out_data + w + n, v);
+                out_idx[w + n] = (I)c;
+            }
+            n++;
+        }
+        if (!pass) counts[r + 1] = n;
+    }
+}
+
 template <class I> GA_DEV void ga__diag(I *rows, I *cols, int64_t n, int64_t r0, int64_t c0)
 {
     GA_GRID_STRIDE_LOOP(i, n)
@@ -340,3 +422,30 @@ GA__SPARSE_SPMM(uint8)
 GA__SPARSE_SPMM(uint16)
 GA__SPARSE_SPMM(uint32)
 GA__SPARSE_SPMM(uint64)
+
+/* --- row sums and sums of matrices ------------------------------------------ */
+#define GA__SPARSE_SEGSUM_I(T, I)                                                                                     \
+    GA_KERNEL GA_KERNEL_NAME(sparse, segsum, T, I)(ga_t_##T * out, const ga_t_##T *data, const ga_t_##I *indptr,     \
+                                                  int64_t major)                                                     \
+    {                                                                                                                 \
+        ga__segsum<ga_t_##T, ga_t_##I>(out, data, indptr, major);                                                     \
+    }
+#define GA__SPARSE_SEGSUM(T) GA__SPARSE_SEGSUM_I(T, int32) GA__SPARSE_SEGSUM_I(T, int64)
+GA__SPARSE_SEGSUM(int64)
+GA__SPARSE_SEGSUM(uint64)
+GA__SPARSE_SEGSUM(float32)
+GA__SPARSE_SEGSUM(float64)
+GA__SPARSE_SEGSUM(complex64)
+GA__SPARSE_SEGSUM(complex128)
+
+#define GA__SPARSE_MERGE_I(T, I)                                                                                      \
+    GA_KERNEL GA_KERNEL_NAME(sparse, merge, T, I)(int32_t pass, int64_t *counts, const int64_t *offsets,             \
+                                                 ga_t_##T *out_data, ga_t_##I *out_idx, const ga_t_##T *ad,           \
+                                                 const ga_t_##I *ap, const ga_t_##I *ai, const ga_t_##T *bd,          \
+                                                 const ga_t_##I *bp, const ga_t_##I *bi, int64_t major,               \
+                                                 int32_t negate)                                                      \
+    {                                                                                                                 \
+        ga__merge<ga_t_##T, ga_t_##I>(pass, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, major, negate); \
+    }
+#define GA__SPARSE_MERGE(T) GA__SPARSE_MERGE_I(T, int32) GA__SPARSE_MERGE_I(T, int64)
+GA__SPARSE_DTYPES(GA__SPARSE_MERGE)
