@@ -3231,6 +3231,17 @@ GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b)
    axis is GA_ERROR_AXIS. */
 GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis);
 
+/* scipy.sparse.linalg.cg(A, b, x0, rtol=rtol, atol=atol, maxiter=maxiter):
+   conjugate gradients for Hermitian positive definite A (n x n) and b
+   (n,), as SciPy's: stops when ||r|| < max(atol, rtol ||b||); x0 NULL
+   starts from zeros; maxiter < 0 is SciPy's default, 10 n. *info (may be
+   NULL) gets 0 on convergence, else the iterations made. The dtype is
+   promote_types of A's and b's (float64 for bool and integers); each
+   iteration waits for its dot products. No preconditioner or callback
+   yet. Errors: a non-square A, b of another length. */
+GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                         double atol, int64_t maxiter, int64_t *info);
+
 #ifdef __cplusplus
 }
 #endif
@@ -27745,7 +27756,8 @@ static ga_status ga__sparse_spmm_cusparse(const char *func, const ga__sparse_pro
     cusparseOrder_t ox, oy;
     int64_t lx, ly;
     ga__sparse_dense_layout(x, &ox, &lx);
-    ga__sparse_dense_layout(y, &oy, &ly);
+    oy = ox; /* y was made in x's order (ga__sparse_product_result) */
+    ly = GA__MAX(oy == CUSPARSE_ORDER_ROW ? y->shape[1] : y->shape[0], 1);
     const cusparseOperation_t op = p->transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
     cusparseStatus_t r = ga__sparse_describe(&a, p->csr, p->data, vt);
     if (r == CUSPARSE_STATUS_SUCCESS)
@@ -27756,14 +27768,20 @@ static ga_status ga__sparse_spmm_cusparse(const char *func, const ga__sparse_pro
     size_t bytes = 0;
     ga__block *buf = NULL;
     const cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    /* row-major operands of A itself: CSR_ALG2 (row-major, deterministic),
+       else the default, which is also the fallback */
+    cusparseSpMMAlg_t alg = ox == CUSPARSE_ORDER_ROW && op == nt ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
     if (st == GA_OK) {
-        r = ga__cusparse.cusparseSpMM_bufferSize(h, op, nt, alpha, a, dx, beta, dy, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+        r = ga__cusparse.cusparseSpMM_bufferSize(h, op, nt, alpha, a, dx, beta, dy, vt, alg, &bytes);
+        if (r != CUSPARSE_STATUS_SUCCESS && alg != CUSPARSE_SPMM_ALG_DEFAULT) {
+            alg = CUSPARSE_SPMM_ALG_DEFAULT;
+            r = ga__cusparse.cusparseSpMM_bufferSize(h, op, nt, alpha, a, dx, beta, dy, vt, alg, &bytes);
+        }
         st = r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseSpMM_bufferSize");
     }
     if (st == GA_OK && !(buf = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
     if (st == GA_OK) {
-        r = ga__cusparse.cusparseSpMM(h, op, nt, alpha, a, dx, beta, dy, vt, CUSPARSE_SPMM_ALG_DEFAULT,
-                                      (void *)(uintptr_t)buf->ptr);
+        r = ga__cusparse.cusparseSpMM(h, op, nt, alpha, a, dx, beta, dy, vt, alg, (void *)(uintptr_t)buf->ptr);
         if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpMM");
     }
     ga__sparse_free(device, buf);
@@ -28302,6 +28320,152 @@ GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_spars
     ga_sparse_release(x);
     ga_sparse_release(y);
     return ga__sparse_ret(r);
+}
+
+/* --- scipy.sparse.linalg.cg ------------------------------------------------------ */
+
+/* A scalar of a vector's dtype: v[0] + v[1] i (real dtypes: v[0]). */
+static ga_scalar ga__cg_scalar(ga_dtype dt, const double v[2])
+{
+    return ga_dtype_kind(dt) == 'c' ? ga_complex(v[0], v[1]) : ga_float(v[0]);
+}
+
+/* <x, y> = sum(conj(x) y) of two vectors of dtype dt, waited for. */
+static ga_status ga__cg_dot(const char *func, const ga_array *x, const ga_array *y, double out[2])
+{
+    const bool cplx = ga_dtype_kind(x->dtype) == 'c';
+    ga_array *o[2] = {NULL, NULL}, *c[2] = {NULL, NULL}, *sum = NULL;
+    ga_operand cin[1] = {ga_operand_array(x)};
+    ga_status st = cplx ? ga__ufunc(func, GA_UFUNC_CONJUGATE, cin, c, NULL) : GA_OK;
+    ga_operand in[2] = {ga_operand_array(cplx ? c[0] : x), ga_operand_array(y)};
+    if (st == GA_OK) st = ga__ufunc(func, GA_UFUNC_MULTIPLY, in, o, NULL);
+    ga_reduce_options opt = {NULL, NULL, 0};
+    if (st == GA_OK) st = ga__reduce(func, GA_REDUCE_SUM, o[0], 0, NULL, GA_DTYPE_INVALID, &sum, false, &opt);
+    unsigned char buf[16] = {0};
+    if (st == GA_OK) st = ga__to_host(func, sum, buf, sizeof buf, true);
+    out[0] = out[1] = 0;
+    if (st == GA_OK) {
+        if (x->dtype == GA_FLOAT32 || x->dtype == GA_COMPLEX64) {
+            float f[2] = {0, 0};
+            memcpy(f, buf, cplx ? 8 : 4);
+            out[0] = f[0], out[1] = f[1];
+        } else {
+            memcpy(out, buf, cplx ? 16 : 8);
+        }
+    }
+    ga_release(c[0]), ga_release(o[0]), ga_release(sum);
+    return st;
+}
+
+/* y += f x (f: f[0] + f[1] i). */
+static ga_status ga__cg_axpy(const char *func, ga_array *y, const double f[2], const ga_array *x)
+{
+    ga_operand in[2] = {ga_operand_array(x), ga_operand_scalar(ga__cg_scalar(x->dtype, f))};
+    ga_array *t[2] = {NULL, NULL};
+    ga_status st = ga__ufunc(func, GA_UFUNC_MULTIPLY, in, t, NULL);
+    ga_operand add[2] = {ga_operand_array(y), ga_operand_array(t[0])};
+    ga_array *out[2] = {y, NULL};
+    if (st == GA_OK) st = ga__ufunc(func, GA_UFUNC_ADD, add, out, NULL);
+    ga_release(t[0]);
+    return st;
+}
+
+/* p = z + f p, in place. */
+static ga_status ga__cg_direction(const char *func, ga_array *p, const double f[2], const ga_array *z)
+{
+    ga_operand in[2] = {ga_operand_array(p), ga_operand_scalar(ga__cg_scalar(p->dtype, f))};
+    ga_array *out[2] = {p, NULL};
+    ga_status st = ga__ufunc(func, GA_UFUNC_MULTIPLY, in, out, NULL);
+    ga_operand add[2] = {ga_operand_array(p), ga_operand_array(z)};
+    if (st == GA_OK) st = ga__ufunc(func, GA_UFUNC_ADD, add, out, NULL);
+    return st;
+}
+
+/* cg's iterations from x with residual r (both replaced in place). */
+static ga_status ga__cg_iterate(const char *func, const ga_sparse *a, ga_array *x, ga_array *r, double tol,
+                                int64_t maxiter, int64_t *iterations)
+{
+    ga_array *p = NULL;
+    double rho_prev = 0;
+    ga_status st = GA_OK;
+    *iterations = maxiter;
+    for (int64_t it = 0; it < maxiter && st == GA_OK; it++) {
+        double rr[2];
+        if ((st = ga__cg_dot(func, r, r, rr)) != GA_OK) break;
+        if (sqrt(rr[0]) < tol) {
+            *iterations = 0;
+            break;
+        }
+        const double rho = rr[0]; /* <r, r>, real */
+        if (it == 0) {
+            p = ga__contiguous_copy(func, r, r->dtype);
+            if (!p) { st = ga__t.error; break; }
+        } else {
+            const double beta[2] = {rho / rho_prev, 0};
+            if ((st = ga__cg_direction(func, p, beta, r)) != GA_OK) break;
+        }
+        ga_array *q = ga__sparse_matmul(func, a, p);
+        double pq[2] = {0, 0};
+        st = q ? ga__cg_dot(func, p, q, pq) : ga__t.error;
+        const double den = pq[0] * pq[0] + pq[1] * pq[1];
+        const double alpha[2] = {rho * pq[0] / den, -rho * pq[1] / den}, minus[2] = {-alpha[0], -alpha[1]};
+        if (st == GA_OK) st = ga__cg_axpy(func, x, alpha, p);
+        if (st == GA_OK) st = ga__cg_axpy(func, r, minus, q);
+        ga_release(q);
+        rho_prev = rho;
+    }
+    ga_release(p);
+    return st;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                         double atol, int64_t maxiter, int64_t *info)
+{
+    static const char func[] = "ga_sparse_linalg_cg";
+    if (!a) { ga__null_input(func, "A"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    const int64_t n = a->shape[0];
+    if (a->shape[1] != n) {
+        ga__error(GA_ERROR_VALUE, func, "expected square matrix, but got shape=(%lld, %lld)", (long long)a->shape[0],
+                  (long long)a->shape[1]);
+        return NULL;
+    }
+    if (b->ndim != 1 || b->shape[0] != n || (x0 && (x0->ndim != 1 || x0->shape[0] != n))) {
+        ga__error(GA_ERROR_SHAPE, func, "shapes of A (%lld, %lld) and b (or x0) are incompatible", (long long)n, (long long)n);
+        return NULL;
+    }
+    ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (dt != GA_DTYPE_INVALID && ga_dtype_kind(dt) != 'f' && ga_dtype_kind(dt) != 'c') dt = GA_FLOAT64;
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    /* A as CSR of dt, once */
+    ga_sparse *w = a->dtype == dt ? ga_sparse_retain((ga_sparse *)a)
+                                  : ga__sparse_with_data(func, a, ga__sparse_vector_of(func, a->data, dt));
+    ga_sparse *c = w ? ga__sparse_asformat(func, w, GA_SPARSE_CSR) : NULL;
+    ga_sparse_release(w);
+    ga_array *r = c ? ga__contiguous_copy(func, b, dt) : NULL;
+    ga_array *x = r ? x0 ? ga__contiguous_copy(func, x0, dt) : ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
+    double bb[2] = {0, 0};
+    ga_status st = x ? ga__cg_dot(func, r, r, bb) : ga__t.error;
+    int64_t iterations = 0;
+    if (st == GA_OK && x0) { /* r = b - A x0 */
+        ga_array *ax = ga__sparse_matmul(func, c, x);
+        const double minus[2] = {-1, 0};
+        st = ax ? ga__cg_axpy(func, r, minus, ax) : ga__t.error;
+        ga_release(ax);
+    }
+    if (st == GA_OK && bb[0] == 0) { /* b == 0: x = 0, as SciPy returns b */
+        ga_release(x);
+        x = ga__full_on(func, a->device, 1, &n, ga_int(0), dt);
+        if (!x) st = ga__t.error;
+    } else if (st == GA_OK) {
+        const double tol = GA__MAX(atol, rtol * sqrt(bb[0]));
+        st = ga__cg_iterate(func, c, x, r, tol, maxiter < 0 ? 10 * n : maxiter, &iterations);
+    }
+    ga_release(r);
+    ga_sparse_release(c);
+    if (st != GA_OK) { ga_release(x); return NULL; }
+    if (info) *info = iterations;
+    return ga__ret(x);
 }
 
 /* Forgets the section's kernels (their family is unloaded after). */

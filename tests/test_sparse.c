@@ -958,3 +958,66 @@ DEVICE_TEST(sparse_times_sparse)
     CHECK_ERROR(ga_sparse_matmul_sparse(i8, i8) == NULL, GA_ERROR_TYPE, "not supported yet");
     ga_sparse_release(x), ga_sparse_release(z), ga_sparse_release(e), ga_sparse_release(i8);
 }
+
+/* ---- scipy.sparse.linalg.cg --------------------------------------------------------------- */
+
+/* ||A x - b|| / ||b|| on the host, A the 1-d Poisson matrix tridiag(-1, 2 + shift, -1). */
+static double poisson_residual(const ga_array *x, const double *b, int64_t n, double shift, ga_dtype dt)
+{
+    unsigned char *m = malloc((size_t)n * isz(dt));
+    double num = 0, den = 0;
+    if (ga_to_host(x, m, (size_t)n * isz(dt)) != GA_OK) { free(m); return INFINITY; }
+    for (int64_t i = 0; i < n; i++) {
+        long double ax = (2 + shift) * value_at(dt, m, i);
+        if (i > 0) ax -= value_at(dt, m, i - 1);
+        if (i + 1 < n) ax -= value_at(dt, m, i + 1);
+        num += (double)((ax - b[i]) * (ax - b[i]));
+        den += b[i] * b[i];
+    }
+    free(m);
+    return sqrt(num / den);
+}
+
+DEVICE_TEST(cg_converges_on_poisson)
+{
+    const int64_t n = test_size(2000, 300);
+    const ga_dtype ds[] = {GA_FLOAT64, GA_FLOAT32, GA_COMPLEX128};
+    for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
+        const ga_dtype dt = ds[k];
+        const double shift = 0.01, rtol = dt == GA_FLOAT32 ? 1e-4 : 1e-8;
+        ga_array *d0 = ga_full(GA_SHAPE(n), ga_float(2 + shift), dt), *d1 = ga_full(GA_SHAPE(n - 1), ga_float(-1), dt);
+        const ga_array *dg[3] = {d1, d0, d1};
+        const int64_t off[3] = {-1, 0, 1};
+        ga_sparse *a = ga_sparse_diags(3, dg, off, NULL, formats[k % 3], GA_DTYPE_INVALID);
+        double *b = malloc(sizeof(double) * (size_t)n);
+        for (int64_t i = 0; i < n; i++) b[i] = rnd_unit() - 0.5;
+        ga_array *bd = ga_from_host(b, GA_SHAPE(n), GA_FLOAT64), *bt = ga_astype(bd, dt);
+        int64_t info = -1;
+        size_t before = used_bytes();
+        ga_array *x = ga_sparse_linalg_cg(a, bt, NULL, rtol, 0, -1, &info);
+        char what[60];
+        snprintf(what, sizeof what, "cg %s (%s)", dname(dt), format_names[k % 3]);
+        CHECK(x != NULL && info == 0, "%s: info %lld: %s", what, (long long)info, ga_last_error_message());
+        if (x) {
+            double res = poisson_residual(x, b, n, shift, dt);
+            CHECK(res <= rtol * 1.5, "%s: relative residual %g, asked %g", what, res, rtol);
+        }
+        /* from x0 = x: converged at once */
+        ga_array *x2 = x ? ga_sparse_linalg_cg(a, bt, x, rtol, 0, -1, &info) : NULL;
+        CHECK(x2 && info == 0, "%s from its own solution", what);
+        /* too few iterations: info = maxiter */
+        ga_array *x3 = ga_sparse_linalg_cg(a, bt, NULL, 1e-14, 0, 3, &info);
+        CHECK(x3 && info == 3, "%s: 3 iterations: info %lld", what, (long long)info);
+        ga_release(x), ga_release(x2), ga_release(x3);
+        CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+        ga_release(d0), ga_release(d1), ga_release(bd), ga_release(bt);
+        ga_sparse_release(a);
+        free(b);
+        ga_clear_error();
+    }
+    ga_sparse *r = ga_sparse_eye(3, 4, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    ga_array *b = ga_ones(GA_SHAPE(3), GA_FLOAT64);
+    CHECK_ERROR(ga_sparse_linalg_cg(r, b, NULL, 1e-5, 0, -1, NULL) == NULL, GA_ERROR_VALUE, "expected square matrix");
+    ga_release(b);
+    ga_sparse_release(r);
+}
