@@ -1021,3 +1021,82 @@ DEVICE_TEST(cg_converges_on_poisson)
     ga_release(b);
     ga_sparse_release(r);
 }
+
+/* ---- wide shapes: 64-bit sort keys, several blocks ----------------------------------------- */
+
+/* (row, col, value) for qsort by row, then column. */
+typedef struct entry {
+    int64_t row, col;
+    double v;
+} entry;
+static int entry_cmp(const void *a, const void *b)
+{
+    const entry *x = (const entry *)a, *y = (const entry *)b;
+    return x->row != y->row ? (x->row < y->row ? -1 : 1) : x->col != y->col ? (x->col < y->col ? -1 : 1) : 0;
+}
+
+/* A 100000 x 100000 float64 COO matrix with duplicates (its keys need 64
+   bits) to canonical CSR and CSC, checked entry by entry against a host
+   sort and sum; and A @ x against the host's product. */
+DEVICE_TEST(wide_shapes_sort_with_64_bit_keys)
+{
+    const int64_t m = 100000, n = 100000, nnz = test_size(300000, 30000);
+    entry *e = malloc(sizeof(entry) * (size_t)nnz);
+    int64_t *row = malloc(8 * (size_t)nnz), *col = malloc(8 * (size_t)nnz);
+    long double *re = malloc(sizeof(long double) * (size_t)nnz), *im = calloc((size_t)nnz, sizeof(long double));
+    for (int64_t j = 0; j < nnz; j++) {
+        if (j > 0 && rnd() % 5 == 0) row[j] = row[j - 1], col[j] = col[j - 1]; /* duplicates */
+        else row[j] = (int64_t)(rnd() % (uint64_t)m), col[j] = (int64_t)(rnd() % (uint64_t)n);
+        re[j] = (long double)((int64_t)(rnd() % 7) - 3);
+        e[j].row = row[j], e[j].col = col[j], e[j].v = (double)re[j];
+    }
+    qsort(e, (size_t)nnz, sizeof *e, entry_cmp);
+    int64_t u = 0; /* summed in place */
+    for (int64_t j = 0; j < nnz; j++) {
+        if (u > 0 && e[u - 1].row == e[j].row && e[u - 1].col == e[j].col) e[u - 1].v += e[j].v;
+        else e[u++] = e[j];
+    }
+    const int64_t shape[2] = {m, n};
+    ga_array *d = upload_values(re, im, nnz, GA_FLOAT64), *r = upload_index(row, nnz, GA_INT32), *c = upload_index(col, nnz, GA_INT32);
+    ga_sparse *coo = ga_sparse_coo_matrix(d, r, c, shape);
+    ga_sparse *csr = ga_sparse_tocsr(coo), *csc = csr ? ga_sparse_tocsc(csr) : NULL, *back = csc ? ga_sparse_tocsr(csc) : NULL;
+    CHECK(csr && csc && back, "conversions: %s", ga_last_error_message());
+    ga_sparse *each[2] = {csr, back};
+    for (int k = 0; k < 2 && csr && back; k++) {
+        const char *what = k ? "COO -> CSR -> CSC -> CSR" : "COO -> CSR";
+        CHECK(ga_sparse_nnz(each[k]) == u && ga_sparse_has_canonical_format(each[k]), "%s: nnz %lld, expected %lld", what,
+              (long long)ga_sparse_nnz(each[k]), (long long)u);
+        if (ga_sparse_nnz(each[k]) != u) continue;
+        int32_t *ptr = malloc(4 * (size_t)(m + 1)), *idx = malloc(4 * (size_t)u);
+        double *val = malloc(8 * (size_t)u);
+        ga_array *a1 = ga_sparse_indptr(each[k]), *a2 = ga_sparse_indices(each[k]), *a3 = ga_sparse_data(each[k]);
+        if (download(a1, ptr) && download(a2, idx) && download(a3, val)) {
+            int bad = 0;
+            for (int64_t i = 0, j = 0; i < m && bad < 3; i++)
+                for (; j < ptr[i + 1] && bad < 3; j++)
+                    if (e[j].row != i || e[j].col != idx[j] || e[j].v != val[j]) {
+                        CHECK(false, "%s: entry %lld is (%lld, %d, %g), expected (%lld, %lld, %g)", what, (long long)j,
+                              (long long)i, idx[j], val[j], (long long)e[j].row, (long long)e[j].col, e[j].v);
+                        bad++;
+                    }
+        }
+        ga_release(a1), ga_release(a2), ga_release(a3);
+        free(ptr), free(idx), free(val);
+    }
+    /* y = A x on the host and on the device (from COO, CSR and CSC) */
+    double *x = malloc(8 * (size_t)n);
+    long double *yr = calloc((size_t)m, sizeof(long double)), *yi = calloc((size_t)m, sizeof(long double));
+    for (int64_t i = 0; i < n; i++) x[i] = rnd_unit() - 0.5;
+    for (int64_t j = 0; j < nnz; j++) yr[row[j]] += re[j] * x[col[j]];
+    ga_array *xd = ga_from_host(x, GA_SHAPE(n), GA_FLOAT64);
+    ga_sparse *ops[3] = {coo, csr, csc};
+    for (int k = 0; k < 3; k++) {
+        ga_array *y = ops[k] ? ga_sparse_matmul(ops[k], xd) : NULL;
+        check_dense(y, yr, yi, m, GA_FLOAT64, 1e-12L, format_names[(k + 2) % 3]);
+        ga_release(y);
+    }
+    ga_release(xd);
+    ga_sparse_release(coo), ga_sparse_release(csr), ga_sparse_release(csc), ga_sparse_release(back);
+    ga_release(d), ga_release(r), ga_release(c);
+    free(e), free(row), free(col), free(re), free(im), free(x), free(yr), free(yi);
+}
