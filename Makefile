@@ -224,19 +224,29 @@ CUDA_LIB_DIR := $(CUDA_HOME)/lib64
 have_zlib_h := $(shell printf '\043include <zlib.h>\n' | $(CC) -E -x c - > /dev/null 2>&1 && echo yes)
 LINK_ZLIB_FLAGS := $(if $(have_zlib_h),,-DGPUARR_ZLIB_DLOPEN)
 LINK_ZLIB_LIBS := $(if $(have_zlib_h),-lz)
-LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt -lcufft $(LINK_ZLIB_LIBS)
+LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt -lcufft -lcusparse $(LINK_ZLIB_LIBS)
 # (cuSOLVER's static archive needs its LAPACK part and cuSPARSE's where the
-# toolkit splits them out. cuFFT stays shared: CUDA 13's libcufft_static.a
+# toolkit splits them out; cuSPARSE's archive needs nvJitLink's since CUDA 12,
+# and nvJitLink's the PTX compiler's: each added where the toolkit has it, an
+# archive adding nothing a program does not use. cuFFT stays shared: CUDA 13's libcufft_static.a
 # holds relocatable device code (its callbacks) that only nvcc's device link
 # resolves, and the archive without callbacks is gone.)
 LINK_STATIC_LIBS := -L$(CUDA_LIB_DIR) -lcusolver_static \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusolver_lapack_static.a),-lcusolver_lapack_static) \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),-lcusparse_static) -lcublas_static -lcublasLt_static -lculibos \
+    $(if $(wildcard $(CUDA_LIB_DIR)/libnvJitLink_static.a),-lnvJitLink_static) \
+    $(if $(wildcard $(CUDA_LIB_DIR)/libnvptxcompiler_static.a),-lnvptxcompiler_static) \
     -Wl,-rpath,$(CUDA_LIB_DIR) -lcufft $(LINK_ZLIB_LIBS)
-LINKED_TESTS := $(BUILD)/tests/linked/test_linalg $(BUILD)/tests/linked/test_io $(BUILD)/tests/linked/test_fft
+LINKED_TESTS := $(BUILD)/tests/linked/test_linalg $(BUILD)/tests/linked/test_io $(BUILD)/tests/linked/test_fft $(BUILD)/tests/linked/test_sparse
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcusolver_static.a),)
   LINKED_TESTS += $(BUILD)/tests/static/test_linalg
+endif
+endif
+# (test_sparse's static link: cuSPARSE's archive, where the toolkit has it)
+ifneq ($(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),)
+ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
+  LINKED_TESTS += $(BUILD)/tests/static/test_sparse
 endif
 endif
 $(BUILD)/tests/linked/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)

@@ -35,7 +35,8 @@
     21. Interop: DLPack, memory allocated elsewhere               >>interop
     22. Random numbers: bit generators, seeding, generators       >>random
     23. Discrete Fourier transforms (numpy.fft)                   >>fft
-    24. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    24. Sparse matrices (scipy.sparse)                            >>sparse
+    25. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -97,7 +98,8 @@
 /* Sections over another NVIDIA library (cuBLAS, cuSOLVER, cuSPARSE, cuFFT,
    NCCL: opened with dlopen at first use, or linked with
    GPUARR_LINK_CUDA_LIBRARIES) each get a switch that leaves the section out
-   of the implementation, named for it: GPUARR_NO_LINALG, GPUARR_NO_FFT, ...
+   of the implementation, named for it: GPUARR_NO_LINALG, GPUARR_NO_FFT,
+   GPUARR_NO_SPARSE, ...
    The first lands with linear algebra (>>linalg). zlib (compressed .npz
    archives, >>io) is opened and linked the same way, and has no switch:
    it is loaded only by the calls that deflate or inflate. */
@@ -565,18 +567,19 @@ GPUARR_API int ga_cub_version(void);
 /* ======================================================================== */
 /* 11. CUDA libraries: loading, handles, streams                             */
 /* ======================================================================== */
-/* The NVIDIA libraries behind linear algebra (cuBLAS, cuSOLVER) and the
-   FFTs (cuFFT; cuSPARSE and NCCL as their sections land), and zlib for
-   compressed .npz archives (>>io), are opened at their first use with
-   dlopen by soname (libcublas.so.13, libcusolver.so.12, libcufft.so.12,
-   libz.so.1), each entry point
+/* The NVIDIA libraries behind linear algebra (cuBLAS, cuSOLVER), the
+   FFTs (cuFFT) and sparse matrices (cuSPARSE; NCCL as its section lands),
+   and zlib for compressed .npz archives (>>io), are opened at their first
+   use with dlopen by soname (libcublas.so.13, libcusolver.so.12,
+   libcufft.so.12, libcusparse.so.12, libz.so.1), each entry point
    resolved once: a program that never calls them never loads them, starts
    as fast, and links with nothing new (-ldl -lpthread -lm). An environment
    variable per library names another file: GPUARR_CUBLAS_LIBRARY,
-   GPUARR_CUSOLVER_LIBRARY, GPUARR_CUFFT_LIBRARY, GPUARR_ZLIB_LIBRARY.
+   GPUARR_CUSOLVER_LIBRARY, GPUARR_CUFFT_LIBRARY, GPUARR_CUSPARSE_LIBRARY,
+   GPUARR_ZLIB_LIBRARY.
    Compiled with GPUARR_LINK_CUDA_LIBRARIES, the implementation takes the
    same entry points from the link instead (-lcusolver -lcublas -lcublasLt
-   -lcufft -lz, or the
+   -lcufft -lcusparse -lz, or the
    toolkit's static archives for one self-contained binary; see the
    README), and needs zlib.h. Handles are made per device and thread at
    first use and bound to the thread's current stream at every call; their
@@ -585,7 +588,7 @@ GPUARR_API int ga_cub_version(void);
    ("ga_matmul: libcublas.so.13 could not be loaded: ...",
    "ga_savez_compressed: libz.so.1 could not be loaded: ..."). */
 
-/* Loads the library `name` ("cublas", "cusolver", "cufft", "zlib") if it is not
+/* Loads the library `name` ("cublas", "cusolver", "cufft", "cusparse", "zlib") if it is not
    loaded yet: GA_OK, or GA_ERROR_LIBRARY with the reason (GA_ERROR_VALUE
    for a name gpuarr does not use). Needs no GPU. Thread safe. */
 GPUARR_API ga_status ga_cuda_library_load(const char *name);
@@ -3076,6 +3079,213 @@ GPUARR_API ga_status ga_fft_plan_cache_set_size(int max_size);
    ends) and zeroes its hits and misses. */
 GPUARR_API ga_status ga_fft_plan_cache_clear(void);
 
+/* >>sparse */
+/* ======================================================================== */
+/* 24. Sparse matrices (scipy.sparse)                                       */
+/* ======================================================================== */
+/* scipy.sparse's CSR, CSC and COO matrices over cuSPARSE (libcusparse.so.12,
+   opened at first use as >>libs describes; GPUARR_CUSPARSE_LIBRARY names
+   another file) and kernels of our own (the "sparse" family), on the
+   current stream of the matrix's device. A matrix is 2-d; its dtype is one
+   of scipy.sparse's (bool, the integers, float32, float64, complex64,
+   complex128: float16 and bfloat16 are GA_ERROR_TYPE, as SciPy refuses
+   them); its index arrays are int32, or int64 where nnz or a dimension
+   does not fit int32. The structure given to a constructor is checked on
+   the device (one wait for the result), and refused in SciPy's words.
+   Left out with GPUARR_NO_SPARSE.
+
+   Ownership: every function returning a ga_sparse * returns a new
+   reference (ga_sparse_release it once; scopes release it as they release
+   arrays), or NULL with the error recorded. A matrix made from arrays
+   keeps references to them when they are 1-d, C-contiguous and of the
+   right dtype (SciPy's copy=False), and copies them otherwise; gpuarr's
+   own functions never write into a matrix's arrays, so matrices share
+   them freely (transpose, tocoo, astype to the same dtype). */
+
+typedef struct ga_sparse ga_sparse;
+
+typedef enum ga_sparse_format {
+    GA_SPARSE_CSR = 0, /* compressed sparse rows: indptr (rows + 1), indices (columns), data */
+    GA_SPARSE_CSC = 1, /* compressed sparse columns: indptr (cols + 1), indices (rows), data */
+    GA_SPARSE_COO = 2  /* coordinates: row, col, data */
+} ga_sparse_format;
+
+/* scipy.sparse.csr_matrix((data, indices, indptr), shape) and csc_matrix:
+   a matrix over the given 1-d arrays (indices and indptr of any integer
+   dtype). shape NULL infers it as SciPy does: (len(indptr) - 1,
+   max(indices) + 1) for CSR, transposed for CSC. Errors in SciPy's words:
+   "index pointer size (4) should be (5)", "index pointer should start with
+   0", "indices and data should have the same size", "Last value of index
+   pointer should be less than the size of index and data arrays", "column
+   index values must be < 7", "column index values must be >= 0", "index
+   pointer values must form a non-decreasing sequence" (GA_ERROR_VALUE).
+   indptr[-1] below len(indices) keeps the first indptr[-1] entries, as
+   SciPy's prune. */
+GPUARR_API ga_sparse *ga_sparse_csr_matrix(const ga_array *data, const ga_array *indices, const ga_array *indptr,
+                                           const int64_t *shape);
+GPUARR_API ga_sparse *ga_sparse_csc_matrix(const ga_array *data, const ga_array *indices, const ga_array *indptr,
+                                           const int64_t *shape);
+
+/* scipy.sparse.coo_matrix((data, (row, col)), shape): duplicates are kept
+   (summed by the conversions and products). shape NULL: (max(row) + 1,
+   max(col) + 1). Errors: "row, column, and data array must all be the
+   same length", "row index exceeds matrix dimensions", "column index
+   exceeds matrix dimensions", "negative row index found", "negative column
+   index found". */
+GPUARR_API ga_sparse *ga_sparse_coo_matrix(const ga_array *data, const ga_array *row, const ga_array *col,
+                                           const int64_t *shape);
+
+/* csr_matrix(a), csc_matrix(a), coo_matrix(a) of a dense 2-d array: its
+   nonzero elements (NaN counts as nonzero), in canonical format. */
+GPUARR_API ga_sparse *ga_sparse_csr_matrix_from_dense(const ga_array *a);
+GPUARR_API ga_sparse *ga_sparse_csc_matrix_from_dense(const ga_array *a);
+GPUARR_API ga_sparse *ga_sparse_coo_matrix_from_dense(const ga_array *a);
+
+/* scipy.sparse.eye(m, n, k, dtype, format): ones on the k-th diagonal of
+   an m x n matrix (n GA_NONE: m; k > 0 above the main diagonal) on the
+   current device. scipy.sparse.identity(n, dtype, format): eye(n, n, 0).
+   Negative dimensions are GA_ERROR_VALUE. */
+GPUARR_API ga_sparse *ga_sparse_eye(int64_t m, int64_t n, int64_t k, ga_dtype dtype, ga_sparse_format format);
+GPUARR_API ga_sparse *ga_sparse_identity(int64_t n, ga_dtype dtype, ga_sparse_format format);
+
+/* scipy.sparse.diags(diagonals, offsets, shape, format, dtype): the
+   `count` 1-d arrays on the diagonals `offsets` (distinct). Diagonal j
+   fills min(m + o, n - o, len) places of offset o (a longer array is cut;
+   one of length 1 is repeated). shape NULL: the square matrix of
+   len(diagonals[0]) + |offsets[0]|. dtype GA_DTYPE_INVALID: the arrays'
+   promoted dtype. Explicit zeros are dropped (as SciPy's dia -> csr).
+   Errors: "Offset 5 (index 0) out of bounds", "Diagonal length (index 1:
+   3 at offset -1) does not agree with array size (4, 4).", repeated
+   offsets. */
+GPUARR_API ga_sparse *ga_sparse_diags(int count, const ga_array *const *diagonals, const int64_t *offsets,
+                                      const int64_t *shape, ga_sparse_format format, ga_dtype dtype);
+
+/* Reference counting, as ga_retain / ga_release (thread safe; NULL is
+   ignored); ga_sparse_keep moves a matrix out of the current scope, as
+   ga_keep. */
+GPUARR_API ga_sparse *ga_sparse_retain(ga_sparse *s);
+GPUARR_API void ga_sparse_release(ga_sparse *s);
+GPUARR_API ga_sparse *ga_sparse_keep(ga_sparse *s);
+
+/* Attributes (-1, NULL or GA_DTYPE_INVALID for NULL): the format, the
+   shape (two values, valid while s lives), nnz (stored entries, explicit
+   zeros and duplicates included), the dtype, the index dtype (GA_INT32 or
+   GA_INT64), the device, and whether the matrix is known to be in
+   canonical format (sorted indices, no duplicates; COO: sorted by row,
+   then column), SciPy's has_canonical_format. */
+GPUARR_API ga_sparse_format ga_sparse_format_of(const ga_sparse *s);
+GPUARR_API const int64_t *ga_sparse_shape(const ga_sparse *s);
+GPUARR_API int64_t ga_sparse_nnz(const ga_sparse *s);
+GPUARR_API ga_dtype ga_sparse_dtype_of(const ga_sparse *s);
+GPUARR_API ga_dtype ga_sparse_index_dtype(const ga_sparse *s);
+GPUARR_API int ga_sparse_device_of(const ga_sparse *s);
+GPUARR_API bool ga_sparse_has_canonical_format(const ga_sparse *s);
+
+/* The arrays of a matrix (new references to them: writing into them
+   writes into the matrix, as in SciPy): data (nnz); indices and indptr
+   (CSR, CSC); row and col (COO). Another format's attribute is
+   GA_ERROR_VALUE ("'coo_matrix' object has no attribute 'indptr'"). */
+GPUARR_API ga_array *ga_sparse_data(const ga_sparse *s);
+GPUARR_API ga_array *ga_sparse_indices(const ga_sparse *s);
+GPUARR_API ga_array *ga_sparse_indptr(const ga_sparse *s);
+GPUARR_API ga_array *ga_sparse_row(const ga_sparse *s);
+GPUARR_API ga_array *ga_sparse_col(const ga_sparse *s);
+
+/* tocsr, tocsc, tocoo: the matrix in another format (the same one: a new
+   reference to s). COO -> CSR / CSC sums duplicates and sorts (canonical,
+   as SciPy's); CSR <-> CSC keeps duplicates, sorts the indices
+   (cusparseCsr2cscEx2 where the indices are int32); CSR / CSC -> COO
+   shares data and indices. */
+GPUARR_API ga_sparse *ga_sparse_tocsr(const ga_sparse *s);
+GPUARR_API ga_sparse *ga_sparse_tocsc(const ga_sparse *s);
+GPUARR_API ga_sparse *ga_sparse_tocoo(const ga_sparse *s);
+GPUARR_API ga_sparse *ga_sparse_asformat(const ga_sparse *s, ga_sparse_format format);
+
+/* toarray: the dense C-contiguous 2-d array (duplicates summed). */
+GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s);
+
+/* astype (the same structure, data cast as ga_astype casts; dtypes as
+   above), copy (every array copied), conj (complex data conjugated; a
+   copy for the others, as SciPy's conj(copy=True)). */
+GPUARR_API ga_sparse *ga_sparse_astype(const ga_sparse *s, ga_dtype dtype);
+GPUARR_API ga_sparse *ga_sparse_copy(const ga_sparse *s);
+GPUARR_API ga_sparse *ga_sparse_conj(const ga_sparse *s);
+
+/* transpose: CSR <-> CSC over the same arrays (free), COO with row and col
+   swapped. */
+GPUARR_API ga_sparse *ga_sparse_transpose(const ga_sparse *s);
+
+/* In place, as SciPy's methods: sum_duplicates (sorts and sums equal
+   coordinates: canonical format), sort_indices (CSR / CSC: sorts each
+   row's (column's) indices, duplicates kept; COO: as sum_duplicates, as
+   SciPy has no COO sort_indices), eliminate_zeros (drops stored zeros).
+   The matrix's arrays are replaced, never written into: arrays taken
+   from it before keep their values. Not thread safe on one matrix. */
+GPUARR_API ga_status ga_sparse_sum_duplicates(ga_sparse *s);
+GPUARR_API ga_status ga_sparse_sort_indices(ga_sparse *s);
+GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s);
+
+/* count_nonzero: the number of nonzero values once duplicates are summed
+   (waits for the result); -1 on failure. */
+GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s);
+
+/* A @ b, sparse times dense (scipy's A @ b): b 1-d of length n (SpMV, a
+   1-d result of m) or 2-d (n, k) (SpMM, C- or F-ordered; the result (m, k)
+   in b's order). ga_sparse_rmatmul(b, A) is b @ A for dense b (k, m) or
+   (m,), through A's free transpose. dtype: promote_types of the two
+   (SciPy's upcast); float32, float64, complex64 and complex128 through
+   cusparseSpMV / cusparseSpMM, bool and integers by our kernel. Errors:
+   "dimension mismatch" (GA_ERROR_SHAPE), a b of other than 1 or 2 dims. */
+GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b);
+GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a);
+
+/* A @ B of two sparse matrices (SpGEMM, cusparseSpGEMM): a CSR matrix
+   (int32 indices; not marked canonical). dtype promote_types of theirs,
+   one of float32, float64, complex64, complex128 (bool and integer
+   products are GA_ERROR_TYPE: not supported yet). Errors: "dimension
+   mismatch", operands whose nnz or dimensions need int64 indices. */
+GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_sparse *b);
+
+/* Elementwise with a scalar, on the stored values (the structure shared;
+   SciPy's A * v, A / v, A.power(v), -A): the result's dtype is NumPy's for
+   data and the weak scalar v, and must be one of scipy.sparse's. A
+   multiplication by 0 keeps the entries as explicit zeros, as SciPy's.
+   power of 0 is GA_ERROR_VALUE ("zero power is not supported as it would
+   densify the matrix."); negative of bool is NumPy's refusal. */
+GPUARR_API ga_sparse *ga_sparse_multiply_scalar(const ga_sparse *s, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_divide_scalar(const ga_sparse *s, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_power_scalar(const ga_sparse *s, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_negative(const ga_sparse *s);
+
+/* A + B and A - B of two matrices of one shape (else GA_ERROR_SHAPE,
+   "inconsistent shapes"): the dtype promote_types of theirs (bool - bool
+   is NumPy's refusal), the format A's when it is CSR or CSC (B converted
+   to it), else CSR, in canonical format; entries that come out zero are
+   dropped, as SciPy's. A merge of each row of the two (canonical copies
+   where they are not). */
+GPUARR_API ga_sparse *ga_sparse_add(const ga_sparse *a, const ga_sparse *b);
+GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b);
+
+/* A.sum(axis) of a csr_matrix: axis GA_AXIS_NONE a 0-d array, 0 the
+   column sums as (1, n), 1 the row sums as (m, 1) (np.matrix's shapes,
+   as scipy.sparse's matrices give them). dtype NumPy's for sums: int64
+   for bool and signed integers, uint64 for unsigned ones, else the
+   matrix's. Along the compressed axis (rows of CSR, columns of CSC) a
+   warp per row sums its values; across it a product with ones. Another
+   axis is GA_ERROR_AXIS. */
+GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis);
+
+/* scipy.sparse.linalg.cg(A, b, x0, rtol=rtol, atol=atol, maxiter=maxiter):
+   conjugate gradients for Hermitian positive definite A (n x n) and b
+   (n,), as SciPy's: stops when ||r|| < max(atol, rtol ||b||); x0 NULL
+   starts from zeros; maxiter < 0 is SciPy's default, 10 n. *info (may be
+   NULL) gets 0 on convergence, else the iterations made. The dtype is
+   promote_types of A's and b's (float64 for bool and integers); each
+   iteration waits for its dot products. No preconditioner or callback
+   yet. Errors: a non-square A, b of another length. */
+GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                         double atol, int64_t maxiter, int64_t *info);
+
 #ifdef __cplusplus
 }
 #endif
@@ -3084,7 +3294,7 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
 
 /* >>abi */
 /* ======================================================================== */
-/* 24. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 25. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -3441,6 +3651,27 @@ typedef struct ga__gram_args {
     int64_t nv, nobs, chunk, nchunks;
 } ga__gram_args;
 
+/* The structure check of a sparse matrix (kernels/sparse.cu,
+   ga_sparse_check_*): the kernels or GA__SPARSE_* bits into flags and keep
+   the largest index + 1 seen (COO: rows in ends[0], columns in ends[1];
+   CSR / CSC: the minor indices in ends[1]); last is indptr[major]. The
+   host zeroes it before the launch. */
+typedef struct ga__sparse_check {
+    uint32_t flags;
+    uint32_t unused;
+    int64_t last;
+    uint64_t ends[2];
+} ga__sparse_check;
+enum {
+    GA__SPARSE_BAD_START = 1,     /* indptr[0] != 0 */
+    GA__SPARSE_BAD_ORDER = 2,     /* indptr decreases somewhere */
+    GA__SPARSE_NEGATIVE = 4,      /* a (COO: row) index below 0 */
+    GA__SPARSE_LARGE = 8,         /* a (COO: row) index >= its dimension */
+    GA__SPARSE_NEGATIVE_COL = 16, /* COO: a column index below 0 */
+    GA__SPARSE_LARGE_COL = 32,    /* COO: a column index >= the columns */
+    GA__SPARSE_UNSORTED = 64      /* CSR / CSC: a row's (column's) indices not strictly increasing */
+};
+
 /* --- CUB glue (kernels/cub/, built into build/libgpuarr_cub.a) ---------- */
 /* extern "C" functions over CUB's device-wide algorithms, linked into every
    program with the static CUDA runtime (-lcudart_static -lstdc++ -lrt). They
@@ -3622,6 +3853,21 @@ int ga__cub_version(void);
 #ifndef GPUARR_NO_FFT
 #  include <cufft.h>
 #endif
+#ifndef GPUARR_NO_SPARSE
+/* (cusparse.h declares its legacy API deprecated, and includes CUDA's
+   half-precision headers) */
+#  if defined(__GNUC__)
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#  endif
+#  if defined(__clang__)
+#    pragma clang diagnostic ignored "-Wgnu-zero-variadic-macro-arguments"
+#  endif
+#  include <cusparse.h>
+#  if defined(__GNUC__)
+#    pragma GCC diagnostic pop
+#  endif
+#endif
 /* zlib from the link too (its declarations, to check gpuarr's own against:
    >>libs), unless GPUARR_ZLIB_DLOPEN keeps it opened at run time */
 #if defined(GPUARR_LINK_CUDA_LIBRARIES) && !defined(GPUARR_ZLIB_DLOPEN)
@@ -3798,7 +4044,8 @@ static pthread_mutex_t ga__lock = PTHREAD_MUTEX_INITIALIZER;
 #define GA__CU ga__g.cu
 
 typedef struct ga__scope_entry {
-    ga_array *array;
+    ga_array *array;   /* an array, */
+    ga_sparse *sparse; /* or a sparse matrix (>>sparse) */
     bool kept;
 } ga__scope_entry;
 
@@ -3824,7 +4071,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
+    X(sparse) X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -6173,17 +6420,16 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
     return a;
 }
 
-/* Registers a new array with the thread's open scope, if any. */
-static ga_array *ga__ret(ga_array *a)
+/* Lists array a or sparse matrix s in the thread's open scope: false (the
+   error recorded) when out of host memory. */
+static bool ga__scope_push(ga_array *a, ga_sparse *s)
 {
-    if (!a || ga__t.scope_depth == 0) return a;
     if (ga__t.scope_count == ga__t.scope_capacity) {
         int cap = ga__t.scope_capacity ? ga__t.scope_capacity * 2 : 64;
         ga__scope_entry *e = (ga__scope_entry *)GPUARR_MALLOC(sizeof *e * (size_t)cap);
         if (!e) {
             ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, "ga_scope", "out of host memory");
-            ga_release(a);
-            return NULL;
+            return false;
         }
         if (ga__t.scope_count) memcpy(e, ga__t.scope_entries, sizeof *e * (size_t)ga__t.scope_count);
         GPUARR_FREE(ga__t.scope_entries);
@@ -6191,10 +6437,36 @@ static ga_array *ga__ret(ga_array *a)
         ga__t.scope_capacity = cap;
     }
     ga__t.scope_entries[ga__t.scope_count].array = a;
+    ga__t.scope_entries[ga__t.scope_count].sparse = s;
     ga__t.scope_entries[ga__t.scope_count].kept = false;
     ga__t.scope_count++;
+    return true;
+}
+
+/* Registers a new array with the thread's open scope, if any. */
+static ga_array *ga__ret(ga_array *a)
+{
+    if (!a || ga__t.scope_depth == 0) return a;
+    if (!ga__scope_push(a, NULL)) {
+        ga_release(a);
+        return NULL;
+    }
     return a;
 }
+
+/* Marks the newest entry of the current scope holding a (or s) kept. */
+static void ga__scope_keep(ga_array *a, ga_sparse *s)
+{
+    if (ga__t.scope_depth == 0) return;
+    int start = ga__t.scope_starts[ga__t.scope_depth - 1];
+    for (int i = ga__t.scope_count - 1; i >= start; i--)
+        if (ga__t.scope_entries[i].array == a && ga__t.scope_entries[i].sparse == s && !ga__t.scope_entries[i].kept) {
+            ga__t.scope_entries[i].kept = true;
+            break;
+        }
+}
+
+static void ga__sparse_scope_release(ga_sparse *s); /* (>>sparse) */
 
 /* Checks that a non-empty layout of a's dtype, element 0 at byte `offset`
    from a's first element, lies inside a's buffer. */
@@ -6340,8 +6612,10 @@ GPUARR_API void ga_scope_end(void)
         ga__scope_entry e = ga__t.scope_entries[i];
         if (!e.kept) {
             ga_release(e.array);
+            if (e.sparse) ga__sparse_scope_release(e.sparse);
         } else if (ga__t.scope_depth > 0) { /* it now belongs to the enclosing scope */
             ga__t.scope_entries[kept].array = e.array;
+            ga__t.scope_entries[kept].sparse = e.sparse;
             ga__t.scope_entries[kept].kept = false;
             kept++;
         }
@@ -6356,13 +6630,7 @@ GPUARR_API void ga_scope_end(void)
 
 GPUARR_API ga_array *ga_keep(ga_array *a)
 {
-    if (!a || ga__t.scope_depth == 0) return a;
-    int start = ga__t.scope_starts[ga__t.scope_depth - 1];
-    for (int i = ga__t.scope_count - 1; i >= start; i--)
-        if (ga__t.scope_entries[i].array == a && !ga__t.scope_entries[i].kept) {
-            ga__t.scope_entries[i].kept = true;
-            break;
-        }
+    if (a) ga__scope_keep(a, NULL);
     return a;
 }
 
@@ -6412,7 +6680,7 @@ static inline ga_status ga__temps_fail(ga__temps *t)
    and variant, so the hot path is one load and a NULL test. */
 
 #define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
-    X(REDUCE, reduce) X(LINALG, linalg) X(RANDOM, random)
+    X(REDUCE, reduce) X(LINALG, linalg) X(RANDOM, random) X(SPARSE, sparse)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -6731,7 +6999,14 @@ static void ga__launch_shutdown(void)
 #else
 #define GA__LIBRARY_FFT(X)
 #endif
-#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X) GA__LIBRARY_IO(X) GA__LIBRARY_FFT(X)
+/* cuSPARSE, for scipy.sparse (>>sparse) */
+#ifndef GPUARR_NO_SPARSE
+#define GA__LIBRARY_SPARSE(X) \
+    X(CUSPARSE, cusparse, "libcusparse.so.12", "GPUARR_CUSPARSE_LIBRARY", GA__CUSPARSE_API, "from CUDA 12, or newer")
+#else
+#define GA__LIBRARY_SPARSE(X)
+#endif
+#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X) GA__LIBRARY_IO(X) GA__LIBRARY_FFT(X) GA__LIBRARY_SPARSE(X)
 
 #ifndef GPUARR_NO_LINALG
 #define GA__CUBLAS_API(X)                                                                                         \
@@ -6867,6 +7142,79 @@ typedef struct ga__cufft_api {
 static ga__cufft_api ga__cufft;
 #endif
 
+#ifndef GPUARR_NO_SPARSE
+/* cuSPARSE's handles and its generic API: the descriptors of sparse and
+   dense operands, SpMV, SpMM, SpGEMM and the CSR <-> CSC conversion */
+#define GA__CUSPARSE_API(X)                                                                                       \
+    X(cusparseStatus_t, cusparseCreate, (cusparseHandle_t *))                                                     \
+    X(cusparseStatus_t, cusparseDestroy, (cusparseHandle_t))                                                      \
+    X(cusparseStatus_t, cusparseSetStream, (cusparseHandle_t, cudaStream_t))                                      \
+    X(const char *, cusparseGetErrorString, (cusparseStatus_t))                                                   \
+    X(cusparseStatus_t, cusparseGetProperty, (libraryPropertyType, int *))                                        \
+    X(cusparseStatus_t, cusparseCreateConstCsr,                                                                   \
+      (cusparseConstSpMatDescr_t *, int64_t, int64_t, int64_t, const void *, const void *, const void *,           \
+       cusparseIndexType_t, cusparseIndexType_t, cusparseIndexBase_t, cudaDataType))                              \
+    X(cusparseStatus_t, cusparseCreateConstCsc,                                                                   \
+      (cusparseConstSpMatDescr_t *, int64_t, int64_t, int64_t, const void *, const void *, const void *,           \
+       cusparseIndexType_t, cusparseIndexType_t, cusparseIndexBase_t, cudaDataType))                              \
+    X(cusparseStatus_t, cusparseCreateConstCoo,                                                                   \
+      (cusparseConstSpMatDescr_t *, int64_t, int64_t, int64_t, const void *, const void *, const void *,           \
+       cusparseIndexType_t, cusparseIndexBase_t, cudaDataType))                                                   \
+    X(cusparseStatus_t, cusparseDestroySpMat, (cusparseConstSpMatDescr_t))                                        \
+    X(cusparseStatus_t, cusparseCreateConstDnVec, (cusparseConstDnVecDescr_t *, int64_t, const void *, cudaDataType)) \
+    X(cusparseStatus_t, cusparseCreateDnVec, (cusparseDnVecDescr_t *, int64_t, void *, cudaDataType))             \
+    X(cusparseStatus_t, cusparseDestroyDnVec, (cusparseConstDnVecDescr_t))                                        \
+    X(cusparseStatus_t, cusparseCreateConstDnMat,                                                                 \
+      (cusparseConstDnMatDescr_t *, int64_t, int64_t, int64_t, const void *, cudaDataType, cusparseOrder_t))       \
+    X(cusparseStatus_t, cusparseCreateDnMat,                                                                      \
+      (cusparseDnMatDescr_t *, int64_t, int64_t, int64_t, void *, cudaDataType, cusparseOrder_t))                 \
+    X(cusparseStatus_t, cusparseDestroyDnMat, (cusparseConstDnMatDescr_t))                                        \
+    X(cusparseStatus_t, cusparseSpMV_bufferSize,                                                                  \
+      (cusparseHandle_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,  \
+       const void *, cusparseDnVecDescr_t, cudaDataType, cusparseSpMVAlg_t, size_t *))                            \
+    X(cusparseStatus_t, cusparseSpMV,                                                                             \
+      (cusparseHandle_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,  \
+       const void *, cusparseDnVecDescr_t, cudaDataType, cusparseSpMVAlg_t, void *))                              \
+    X(cusparseStatus_t, cusparseSpMM_bufferSize,                                                                  \
+      (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
+       cusparseConstDnMatDescr_t, const void *, cusparseDnMatDescr_t, cudaDataType, cusparseSpMMAlg_t, size_t *)) \
+    X(cusparseStatus_t, cusparseSpMM,                                                                             \
+      (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
+       cusparseConstDnMatDescr_t, const void *, cusparseDnMatDescr_t, cudaDataType, cusparseSpMMAlg_t, void *))   \
+    X(cusparseStatus_t, cusparseCsr2cscEx2_bufferSize,                                                            \
+      (cusparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, cudaDataType, \
+       cusparseAction_t, cusparseIndexBase_t, cusparseCsr2CscAlg_t, size_t *))                                    \
+    X(cusparseStatus_t, cusparseCsr2cscEx2,                                                                       \
+      (cusparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, cudaDataType, \
+       cusparseAction_t, cusparseIndexBase_t, cusparseCsr2CscAlg_t, void *))                                      \
+    X(cusparseStatus_t, cusparseCreateCsr,                                                                        \
+      (cusparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, cusparseIndexType_t,             \
+       cusparseIndexType_t, cusparseIndexBase_t, cudaDataType))                                                   \
+    X(cusparseStatus_t, cusparseCsrSetPointers, (cusparseSpMatDescr_t, void *, void *, void *))                    \
+    X(cusparseStatus_t, cusparseSpMatGetSize, (cusparseConstSpMatDescr_t, int64_t *, int64_t *, int64_t *))        \
+    X(cusparseStatus_t, cusparseSpGEMM_createDescr, (cusparseSpGEMMDescr_t *))                                    \
+    X(cusparseStatus_t, cusparseSpGEMM_destroyDescr, (cusparseSpGEMMDescr_t))                                     \
+    X(cusparseStatus_t, cusparseSpGEMM_workEstimation,                                                            \
+      (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
+       cusparseConstSpMatDescr_t, const void *, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,          \
+       cusparseSpGEMMDescr_t, size_t *, void *))                                                                  \
+    X(cusparseStatus_t, cusparseSpGEMM_compute,                                                                   \
+      (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
+       cusparseConstSpMatDescr_t, const void *, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,          \
+       cusparseSpGEMMDescr_t, size_t *, void *))                                                                  \
+    X(cusparseStatus_t, cusparseSpGEMM_copy,                                                                      \
+      (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
+       cusparseConstSpMatDescr_t, const void *, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,          \
+       cusparseSpGEMMDescr_t))
+
+#define GA__API_FIELD(ret, name, params) ret(*name) params;
+typedef struct ga__cusparse_api {
+    GA__CUSPARSE_API(GA__API_FIELD)
+} ga__cusparse_api;
+#undef GA__API_FIELD
+static ga__cusparse_api ga__cusparse;
+#endif
+
 /* zlib's z_stream, declared here: the dlopen mode needs no zlib.h (a user
    may not have it). Its layout has been zlib's ABI since 1.0, which the
    soname's 1 promises (zlib-ng's compatible build keeps it too), and
@@ -6984,21 +7332,26 @@ typedef struct ga__cuda_library {
 #define GA__ENTRY_POINT_OF_CUSOLVER(ret, name, params) {#name, offsetof(ga__cusolver_api, name)},
 #define GA__ENTRY_POINT_OF_ZLIB(ret, name, params) {#name, offsetof(ga__zlib_api, name)},
 #define GA__ENTRY_POINT_OF_CUFFT(ret, name, params) {#name, offsetof(ga__cufft_api, name)},
+#define GA__ENTRY_POINT_OF_CUSPARSE(ret, name, params) {#name, offsetof(ga__cusparse_api, name)},
 /* (zlib is linked with the CUDA libraries unless GPUARR_ZLIB_DLOPEN) */
 #ifdef GPUARR_LINK_CUDA_LIBRARIES
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params) ga__cublas.name = name;
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params) ga__cusolver.name = name;
 #define GA__LINK_ENTRY_POINT_OF_CUFFT(ret, name, params) ga__cufft.name = name;
+#define GA__LINK_ENTRY_POINT_OF_CUSPARSE(ret, name, params) ga__cusparse.name = name;
 #define GA__LINKED_CUBLAS true
 #define GA__LINKED_CUSOLVER true
 #define GA__LINKED_CUFFT true
+#define GA__LINKED_CUSPARSE true
 #else
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params)
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params)
 #define GA__LINK_ENTRY_POINT_OF_CUFFT(ret, name, params)
+#define GA__LINK_ENTRY_POINT_OF_CUSPARSE(ret, name, params)
 #define GA__LINKED_CUBLAS false
 #define GA__LINKED_CUSOLVER false
 #define GA__LINKED_CUFFT false
+#define GA__LINKED_CUSPARSE false
 #endif
 #if GA__LINK_ZLIB
 #define GA__LINK_ENTRY_POINT_OF_ZLIB(ret, name, params) ga__zlib.name = name;
@@ -7070,7 +7423,7 @@ GPUARR_API ga_status ga_cuda_library_load(const char *name)
 }
 
 /* The handles (of the sections over a library that are compiled in). */
-#ifndef GPUARR_NO_LINALG
+#if !defined(GPUARR_NO_LINALG) || !defined(GPUARR_NO_SPARSE)
 
 /* --- handles ------------------------------------------------------------- */
 /* A thread's handle of a library on a device is made at its first use and
@@ -7174,7 +7527,6 @@ static cublasHandle_t ga__cublas_bound(const char *func, int device, ga__block *
     }
     return h;
 }
-#endif
 
 /* A thread's cuSOLVER handle on a device, with the parameters of its
    generic (64-bit) calls. */
@@ -7203,6 +7555,32 @@ static ga__cusolver_handle *ga__cusolver_bound(const char *func, int device)
     }
     return c;
 }
+#endif
+
+#ifndef GPUARR_NO_SPARSE
+/* A cuSPARSE failure, with cuSPARSE's own words for it. */
+static ga_status ga__cusparse_error(const char *func, cusparseStatus_t r, const char *what)
+{
+    if (r == CUSPARSE_STATUS_ALLOC_FAILED || r == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES)
+        return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
+    return ga__error(GA_ERROR_CUDA, func, "%s failed: %s (%d)", what, ga__cusparse.cusparseGetErrorString(r), (int)r);
+}
+
+/* The calling thread's cuSPARSE handle on `device` (bound), bound to the
+   current stream. Its calls take their buffers from the pool on that
+   stream (ga__cusparse_buffer). */
+static cusparseHandle_t ga__cusparse_bound(const char *func, int device)
+{
+    cusparseHandle_t h = (cusparseHandle_t)ga__library_handle_of(func, GA__LIB_CUSPARSE, device);
+    if (!h) return NULL;
+    cusparseStatus_t r = ga__cusparse.cusparseSetStream(h, (cudaStream_t)ga__stream_of(device));
+    if (r != CUSPARSE_STATUS_SUCCESS) {
+        ga__cusparse_error(func, r, "cusparseSetStream");
+        return NULL;
+    }
+    return h;
+}
+#endif
 
 static ga_status ga__library_handle_create(const char *func, int id, void **h)
 {
@@ -7231,6 +7609,15 @@ static ga_status ga__library_handle_create(const char *func, int id, void **h)
         return GA_OK;
     }
 #endif
+#ifndef GPUARR_NO_SPARSE
+    case GA__LIB_CUSPARSE: {
+        cusparseHandle_t c = NULL;
+        cusparseStatus_t r = ga__cusparse.cusparseCreate(&c);
+        if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseCreate");
+        *h = c;
+        return GA_OK;
+    }
+#endif
     default:
         return ga__error(GA_ERROR_STATE, func, "no handle for library %d", id);
     }
@@ -7250,6 +7637,11 @@ static void ga__library_handle_destroy(int id, void *h)
         GPUARR_FREE(c);
         break;
     }
+#endif
+#ifndef GPUARR_NO_SPARSE
+    case GA__LIB_CUSPARSE:
+        ga__cusparse.cusparseDestroy((cusparseHandle_t)h);
+        break;
 #endif
     default:
         (void)h;
@@ -26275,9 +26667,2095 @@ static void ga__fft_shutdown(void)
 static void ga__fft_shutdown(void) {}
 #endif
 
+/* >>sparse */
+/* ------------------------------------------------------------------------ */
+/* 24. Sparse matrices over cuSPARSE and the sparse kernels                 */
+/* ------------------------------------------------------------------------ */
+#ifndef GPUARR_NO_SPARSE
+
+/* A matrix: CSR and CSC hold data, indices, indptr; COO data, row, col.
+   Every array is 1-d, C-contiguous, on `device`: data of `dtype`, the
+   index arrays of index_dtype. */
+struct ga_sparse {
+    int refcount;
+    ga_sparse_format format;
+    ga_dtype dtype, index_dtype;
+    int device;
+    int64_t shape[2];
+    int64_t nnz;
+    bool canonical; /* sorted indices (COO: by row, then column), no duplicates */
+    ga_array *data, *indices, *indptr, *row, *col;
+};
+
+/* The narrowest index dtype the section picks, in bits (tests set 64 to
+   run the int64 paths on small matrices). */
+static int ga__sparse_index_bits = 32;
+
+/* The section's kernels (kernels/sparse.cu), resolved at first use; [ix]
+   is the index dtype (0 int32, 1 int64), [kx] the key (0 uint32, 1 uint64,
+   2 int32, 3 int64). */
+static struct {
+    CUkernel check_compressed[2], check_coo[2], expand[2], diag[2];
+    CUkernel keys[2][2], indptr[4][2], runs[2][2];
+    CUkernel gather[GA_NUM_DTYPES], toarray[GA_NUM_DTYPES][2], spmm[GA_NUM_DTYPES][2];
+    CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2];
+} ga__sparse_kernels;
+
+static const char *const ga__sparse_key_names[4] = {"uint32", "uint64", "int32", "int64"};
+static const char *const ga__sparse_format_names[3] = {"csr_matrix", "csc_matrix", "coo_matrix"};
+
+static int ga__sparse_ix(ga_dtype index) { return index == GA_INT64 ? 1 : 0; }
+static void *ga__sparse_ptr(const ga_array *a) { return (void *)(uintptr_t)a->data; }
+
+/* Whether dtype t is one of scipy.sparse's, else GA_ERROR_TYPE. */
+static ga_status ga__sparse_dtype_check(const char *func, ga_dtype t)
+{
+    if (!ga__dtype_valid(t)) return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)t);
+    if (t == GA_FLOAT16 || t == GA_BFLOAT16)
+        return ga__error(GA_ERROR_TYPE, func,
+                         "scipy.sparse does not support dtype %s. The only supported types are: bool, int8, uint8, "
+                         "int16, uint16, int32, uint32, int64, uint64, float32, float64, complex64, complex128.",
+                         ga__dtype_names[t]);
+    return GA_OK;
+}
+
+/* The index dtype of a matrix of nnz entries and shape (m, n). */
+static ga_dtype ga__sparse_index_for(int64_t nnz, int64_t m, int64_t n)
+{
+    return ga__sparse_index_bits > 32 || nnz > INT32_MAX || m > INT32_MAX || n > INT32_MAX ? GA_INT64 : GA_INT32;
+}
+
+/* A new matrix over the given arrays, whose references it takes (and gives
+   back on failure). Not tracked by scopes: public functions return through
+   ga__sparse_ret. */
+static ga_sparse *ga__sparse_new(const char *func, ga_sparse_format format, const int64_t shape[2], bool canonical,
+                                 ga_array *data, ga_array *a, ga_array *b)
+{
+    ga_sparse *s = data && a && b ? (ga_sparse *)GPUARR_MALLOC(sizeof *s) : NULL;
+    if (!s) {
+        if (data && a && b) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        ga_release(data);
+        ga_release(a);
+        ga_release(b);
+        return NULL;
+    }
+    memset(s, 0, sizeof *s);
+    s->refcount = 1;
+    s->format = format;
+    s->dtype = data->dtype;
+    s->index_dtype = a->dtype;
+    s->device = data->device;
+    s->shape[0] = shape[0];
+    s->shape[1] = shape[1];
+    s->nnz = data->size;
+    s->canonical = canonical;
+    s->data = data;
+    if (format == GA_SPARSE_COO) s->row = a, s->col = b;
+    else s->indices = a, s->indptr = b;
+    return s;
+}
+
+/* The length of the compressed axis (rows of CSR, columns of CSC). */
+static int64_t ga__sparse_major(const ga_sparse *s) { return s->shape[s->format == GA_SPARSE_CSC ? 1 : 0]; }
+static int64_t ga__sparse_minor(const ga_sparse *s) { return s->shape[s->format == GA_SPARSE_CSC ? 0 : 1]; }
+
+/* A new matrix of s's format and shape over other arrays (new references). */
+static ga_sparse *ga__sparse_like(const char *func, const ga_sparse *s, bool canonical, ga_array *data, ga_array *a,
+                                  ga_array *b)
+{
+    return ga__sparse_new(func, s->format, s->shape, canonical, data, a, b);
+}
+
+/* s's two index arrays (CSR / CSC: indices, indptr; COO: row, col). */
+static ga_array *ga__sparse_first(const ga_sparse *s) { return s->format == GA_SPARSE_COO ? s->row : s->indices; }
+static ga_array *ga__sparse_second(const ga_sparse *s) { return s->format == GA_SPARSE_COO ? s->col : s->indptr; }
+
+/* Registers a new matrix with the thread's open scope, as ga__ret. */
+static ga_sparse *ga__sparse_ret(ga_sparse *s)
+{
+    if (!s || ga__t.scope_depth == 0) return s;
+    if (!ga__scope_push(NULL, s)) {
+        ga_sparse_release(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Called by ga_scope_end for the matrices of a closing scope. */
+static void ga__sparse_scope_release(ga_sparse *s) { ga_sparse_release(s); }
+
+/* A fresh, shallow copy of s: the same arrays (new references). */
+static ga_sparse *ga__sparse_shallow(const char *func, const ga_sparse *s)
+{
+    ga_sparse *r = ga__sparse_like(func, s, s->canonical, ga_retain(s->data), ga_retain(ga__sparse_first(s)),
+                                   ga_retain(ga__sparse_second(s)));
+    if (r) r->index_dtype = s->index_dtype;
+    return r;
+}
+
+/* Replaces s's arrays (and canonical flag) with those of r, which is freed. */
+static void ga__sparse_take_over(ga_sparse *s, ga_sparse *r)
+{
+    ga_release(s->data);
+    ga_release(s->indices);
+    ga_release(s->indptr);
+    ga_release(s->row);
+    ga_release(s->col);
+    s->data = r->data, s->indices = r->indices, s->indptr = r->indptr, s->row = r->row, s->col = r->col;
+    s->index_dtype = r->index_dtype;
+    s->nnz = r->nnz;
+    s->canonical = r->canonical;
+    GPUARR_FREE(r);
+}
+
+/* --- device helpers -------------------------------------------------------- */
+
+/* `bytes` (at least 1) of scratch memory from the pool on the current
+   stream of `device`, or NULL with the error. */
+static ga__block *ga__sparse_scratch(const char *func, int device, size_t bytes)
+{
+    return ga__device_alloc(func, device, bytes ? bytes : 1, false);
+}
+
+static void ga__sparse_free(int device, ga__block *b)
+{
+    if (b) ga__pool_free(ga__g.devices[device].pool, b);
+}
+
+/* Copies `bytes` from device address src to host dst and waits for them. */
+static ga_status ga__sparse_read(const char *func, int device, void *dst, uint64_t src, size_t bytes)
+{
+    CUstream stream = ga__stream_of(device);
+    CUresult r = GA__CU.MemcpyDtoHAsync(dst, (CUdeviceptr)src, bytes, stream);
+    if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
+    return r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+}
+
+/* A new 1-d array of n elements of dtype on `device`. */
+static ga_array *ga__sparse_vector(const char *func, int device, int64_t n, ga_dtype dtype)
+{
+    return ga__array_new(func, device, 1, &n, dtype);
+}
+
+/* x as a 1-d C-contiguous array of `dtype` (x itself, retained, or a copy). */
+static ga_array *ga__sparse_vector_of(const char *func, const ga_array *x, ga_dtype dtype)
+{
+    if (x->dtype == dtype && (x->flags & GA_C_CONTIGUOUS)) return ga_retain((ga_array *)x);
+    return ga__contiguous_copy(func, x, dtype);
+}
+
+/* The first n elements of 1-d C-contiguous x (x itself when it has n). */
+static ga_array *ga__sparse_head(const char *func, ga_array *x, int64_t n)
+{
+    if (x->shape[0] == n) return ga_retain(x);
+    ga__layout l;
+    l.ndim = 1;
+    l.shape[0] = n;
+    l.strides[0] = x->strides[0];
+    l.offset = 0;
+    return ga__view(func, x, &l, true);
+}
+
+/* The check of a compressed structure or of COO's index arrays
+   (ga_sparse_check_compressed / _coo), its result on the host. */
+static ga_status ga__sparse_check_run(const char *func, int device, bool coo, const ga_array *a, const ga_array *b,
+                                      int64_t d0, int64_t d1, int64_t nnz, ga__sparse_check *out)
+{
+    const int ix = ga__sparse_ix(a->dtype);
+    const char *name = ga__dtype_names[a->dtype];
+    CUfunction f = coo ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.check_coo[ix], "check_coo", name, NULL, NULL)
+                       : ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.check_compressed[ix], "check_compressed",
+                                    name, NULL, NULL);
+    if (!f) return ga__t.error;
+    ga__block *res = ga__sparse_scratch(func, device, sizeof *out);
+    if (!res) return ga__t.error;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)res->ptr, 0, sizeof *out, ga__stream_of(device));
+    ga_status st = r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, "cuMemsetD8Async");
+    void *pa = ga__sparse_ptr(a), *pb = ga__sparse_ptr(b), *pr = (void *)(uintptr_t)res->ptr;
+    if (coo) {
+        void *args[] = {&pa, &pb, &d0, &d1, &nnz, &pr};
+        if (st == GA_OK) st = ga__launch(func, f, device, nnz, args);
+    } else { /* a warp per row (at least one, for indptr[0]) */
+        void *args[] = {&pb, &pa, &d0, &d1, &nnz, &pr};
+        if (st == GA_OK) st = ga__launch(func, f, device, GA__MAX(d0, 1) * 32, args);
+    }
+    if (st == GA_OK) st = ga__sparse_read(func, device, out, res->ptr, sizeof *out);
+    ga__sparse_free(device, res);
+    return st;
+}
+
+/* --- construction from arrays ---------------------------------------------- */
+
+/* Checks that x (named `what`) is a 1-d array on `device`, of an integer
+   dtype when `index`. */
+static ga_status ga__sparse_input(const char *func, const ga_array *x, const char *what, int device, bool index,
+                                  const char *ndim_message)
+{
+    if (!x) return ga__null_input(func, what);
+    if (x->ndim != 1) return ga__error(GA_ERROR_VALUE, func, "%s", ndim_message);
+    if (x->device != device)
+        return ga__error(GA_ERROR_DEVICE, func, "%s is on device %d, data on device %d", what, x->device, device);
+    char kind = ga_dtype_kind(x->dtype);
+    if (index && kind != 'i' && kind != 'u')
+        return ga__error(GA_ERROR_TYPE, func, "%s must be of an integer dtype, not %s", what, ga__dtype_names[x->dtype]);
+    return GA_OK;
+}
+
+/* Index arrays a and b in the dtype their check reads: both int32 or both
+   int64 as given, else int64 copies (new references in *ca, *cb). */
+static ga_status ga__sparse_check_inputs(const char *func, const ga_array *a, const ga_array *b, ga_array **ca,
+                                         ga_array **cb)
+{
+    ga_dtype t = a->dtype == b->dtype && (a->dtype == GA_INT32 || a->dtype == GA_INT64) ? a->dtype : GA_INT64;
+    *ca = ga__sparse_vector_of(func, a, t);
+    *cb = *ca ? ga__sparse_vector_of(func, b, t) : NULL;
+    if (*cb) return GA_OK;
+    ga_release(*ca);
+    *ca = NULL;
+    return ga__t.error;
+}
+
+/* The compressed structure's errors, in SciPy's words and order. */
+static ga_status ga__sparse_compressed_errors(const char *func, ga_sparse_format format, const ga__sparse_check *c,
+                                              int64_t nnz, int64_t minor)
+{
+    const char *minor_name = format == GA_SPARSE_CSR ? "column" : "row";
+    if (c->flags & GA__SPARSE_BAD_START) return ga__error(GA_ERROR_VALUE, func, "index pointer should start with 0");
+    if (c->last > nnz)
+        return ga__error(GA_ERROR_VALUE, func,
+                         "Last value of index pointer should be less than the size of index and data arrays");
+    if (c->flags & GA__SPARSE_LARGE)
+        return ga__error(GA_ERROR_VALUE, func, "%s index values must be < %lld", minor_name, (long long)minor);
+    if (c->flags & GA__SPARSE_NEGATIVE) return ga__error(GA_ERROR_VALUE, func, "%s index values must be >= 0", minor_name);
+    if ((c->flags & GA__SPARSE_BAD_ORDER) || c->last < 0)
+        return ga__error(GA_ERROR_VALUE, func, "index pointer values must form a non-decreasing sequence");
+    return GA_OK;
+}
+
+/* The arrays of a checked structure, pruned to `nnz` entries and in the
+   matrix's index dtype `it` (new references, or NULL). */
+static ga_sparse *ga__sparse_assemble(const char *func, ga_sparse_format format, const int64_t shape[2],
+                                      bool canonical, const ga_array *data, ga_array *a, ga_array *b, int64_t nnz)
+{
+    ga_dtype it = ga__sparse_index_for(nnz, shape[0], shape[1]);
+    ga_array *hd = ga__sparse_head(func, (ga_array *)data, nnz);
+    ga_array *d = hd ? ga__sparse_vector_of(func, hd, data->dtype) : NULL;
+    ga_array *ha = d ? ga__sparse_head(func, a, format == GA_SPARSE_COO ? a->shape[0] : nnz) : NULL;
+    ga_array *x = ha ? ga__sparse_vector_of(func, ha, it) : NULL;
+    ga_array *y = x ? ga__sparse_vector_of(func, b, it) : NULL;
+    ga_release(hd);
+    ga_release(ha);
+    if (!y) {
+        ga_release(d);
+        ga_release(x);
+        return NULL;
+    }
+    return ga__sparse_new(func, format, shape, canonical, d, x, y);
+}
+
+/* csr_matrix / csc_matrix((data, indices, indptr), shape). */
+static ga_sparse *ga__sparse_compressed(const char *func, ga_sparse_format format, const ga_array *data,
+                                        const ga_array *indices, const ga_array *indptr, const int64_t *shape)
+{
+    static const char ndim[] = "data, indices, and indptr should be 1-D";
+    if (!data) { ga__null_input(func, "data"); return NULL; }
+    if (ga__sparse_input(func, data, "data", data->device, false, ndim) != GA_OK ||
+        ga__sparse_input(func, indices, "indices", data->device, true, ndim) != GA_OK ||
+        ga__sparse_input(func, indptr, "indptr", data->device, true, ndim) != GA_OK ||
+        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__bind(func, data->device) != GA_OK)
+        return NULL;
+    const int mj = format == GA_SPARSE_CSC ? 1 : 0;
+    if (shape && (shape[0] < 0 || shape[1] < 0)) {
+        ga__error(GA_ERROR_VALUE, func, "'shape' elements cannot be negative");
+        return NULL;
+    }
+    const int64_t major = shape ? shape[mj] : indptr->shape[0] - 1, minor = shape ? shape[1 - mj] : -1;
+    if (indptr->shape[0] != major + 1 || major < 0) {
+        ga__error(GA_ERROR_VALUE, func, "index pointer size (%lld) should be (%lld)", (long long)indptr->shape[0],
+                  (long long)(major < 0 ? 1 : major + 1));
+        return NULL;
+    }
+    if (indices->shape[0] != data->shape[0]) {
+        ga__error(GA_ERROR_VALUE, func, "indices and data should have the same size");
+        return NULL;
+    }
+    ga_array *ci, *cp;
+    if (ga__sparse_check_inputs(func, indices, indptr, &ci, &cp) != GA_OK) return NULL;
+    ga__sparse_check c;
+    ga_status st = ga__sparse_check_run(func, data->device, false, ci, cp, major, minor, ci->shape[0], &c);
+    if (st == GA_OK) st = ga__sparse_compressed_errors(func, format, &c, ci->shape[0], minor);
+    ga_sparse *s = NULL;
+    if (st == GA_OK) {
+        int64_t sh[2];
+        sh[mj] = major;
+        sh[1 - mj] = shape ? minor : (int64_t)c.ends[1];
+        s = ga__sparse_assemble(func, format, sh, !(c.flags & GA__SPARSE_UNSORTED), data, ci, cp, c.last);
+    }
+    ga_release(ci);
+    ga_release(cp);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_csr_matrix(const ga_array *data, const ga_array *indices, const ga_array *indptr,
+                                           const int64_t *shape)
+{
+    return ga__sparse_ret(ga__sparse_compressed("ga_sparse_csr_matrix", GA_SPARSE_CSR, data, indices, indptr, shape));
+}
+
+GPUARR_API ga_sparse *ga_sparse_csc_matrix(const ga_array *data, const ga_array *indices, const ga_array *indptr,
+                                           const int64_t *shape)
+{
+    return ga__sparse_ret(ga__sparse_compressed("ga_sparse_csc_matrix", GA_SPARSE_CSC, data, indices, indptr, shape));
+}
+
+/* COO's errors, in SciPy's words and order. */
+static ga_status ga__sparse_coo_errors(const char *func, const ga__sparse_check *c)
+{
+    if (c->flags & GA__SPARSE_LARGE) return ga__error(GA_ERROR_VALUE, func, "row index exceeds matrix dimensions");
+    if (c->flags & GA__SPARSE_LARGE_COL) return ga__error(GA_ERROR_VALUE, func, "column index exceeds matrix dimensions");
+    if (c->flags & GA__SPARSE_NEGATIVE) return ga__error(GA_ERROR_VALUE, func, "negative row index found");
+    if (c->flags & GA__SPARSE_NEGATIVE_COL) return ga__error(GA_ERROR_VALUE, func, "negative column index found");
+    return GA_OK;
+}
+
+GPUARR_API ga_sparse *ga_sparse_coo_matrix(const ga_array *data, const ga_array *row, const ga_array *col,
+                                           const int64_t *shape)
+{
+    static const char func[] = "ga_sparse_coo_matrix";
+    static const char ndim[] = "row, column, and data arrays must be 1-D";
+    if (!data) { ga__null_input(func, "data"); return NULL; }
+    if (ga__sparse_input(func, data, "data", data->device, false, ndim) != GA_OK ||
+        ga__sparse_input(func, row, "row", data->device, true, ndim) != GA_OK ||
+        ga__sparse_input(func, col, "col", data->device, true, ndim) != GA_OK ||
+        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__bind(func, data->device) != GA_OK)
+        return NULL;
+    if (shape && (shape[0] < 0 || shape[1] < 0)) {
+        ga__error(GA_ERROR_VALUE, func, "'shape' elements cannot be negative");
+        return NULL;
+    }
+    const int64_t n = data->shape[0];
+    if (row->shape[0] != n || col->shape[0] != n) {
+        ga__error(GA_ERROR_VALUE, func, "row, column, and data array must all be the same length");
+        return NULL;
+    }
+    ga_array *cr, *cc;
+    if (ga__sparse_check_inputs(func, row, col, &cr, &cc) != GA_OK) return NULL;
+    ga__sparse_check c;
+    ga_status st = ga__sparse_check_run(func, data->device, true, cr, cc, shape ? shape[0] : -1, shape ? shape[1] : -1,
+                                        n, &c);
+    if (st == GA_OK) st = ga__sparse_coo_errors(func, &c);
+    ga_sparse *s = NULL;
+    if (st == GA_OK) {
+        int64_t sh[2] = {shape ? shape[0] : (int64_t)c.ends[0], shape ? shape[1] : (int64_t)c.ends[1]};
+        s = ga__sparse_assemble(func, GA_SPARSE_COO, sh, false, data, cr, cc, n);
+    }
+    ga_release(cr);
+    ga_release(cc);
+    return ga__sparse_ret(s);
+}
+
+/* --- attributes and references ---------------------------------------------- */
+
+GPUARR_API ga_sparse *ga_sparse_retain(ga_sparse *s)
+{
+    if (s) GA__ATOMIC_ADD(&s->refcount, 1);
+    return s;
+}
+
+GPUARR_API void ga_sparse_release(ga_sparse *s)
+{
+    if (!s || GA__ATOMIC_ADD(&s->refcount, -1) != 0) return;
+    ga_release(s->data);
+    ga_release(s->indices);
+    ga_release(s->indptr);
+    ga_release(s->row);
+    ga_release(s->col);
+    GPUARR_FREE(s);
+}
+
+GPUARR_API ga_sparse *ga_sparse_keep(ga_sparse *s)
+{
+    if (s) ga__scope_keep(NULL, s);
+    return s;
+}
+
+GPUARR_API ga_sparse_format ga_sparse_format_of(const ga_sparse *s) { return s ? s->format : (ga_sparse_format)-1; }
+GPUARR_API const int64_t *ga_sparse_shape(const ga_sparse *s) { return s ? s->shape : NULL; }
+GPUARR_API int64_t ga_sparse_nnz(const ga_sparse *s) { return s ? s->nnz : -1; }
+GPUARR_API ga_dtype ga_sparse_dtype_of(const ga_sparse *s) { return s ? s->dtype : GA_DTYPE_INVALID; }
+GPUARR_API ga_dtype ga_sparse_index_dtype(const ga_sparse *s) { return s ? s->index_dtype : GA_DTYPE_INVALID; }
+GPUARR_API int ga_sparse_device_of(const ga_sparse *s) { return s ? s->device : -1; }
+GPUARR_API bool ga_sparse_has_canonical_format(const ga_sparse *s) { return s && s->canonical; }
+
+/* The attribute `name` of s (a new reference), or SciPy's AttributeError. */
+static ga_array *ga__sparse_attribute(const char *func, const ga_sparse *s, ga_array *a, const char *name)
+{
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (!a) {
+        ga__error(GA_ERROR_VALUE, func, "'%s' object has no attribute '%s'", ga__sparse_format_names[s->format], name);
+        return NULL;
+    }
+    return ga__ret(ga_retain(a));
+}
+
+GPUARR_API ga_array *ga_sparse_data(const ga_sparse *s)
+{
+    return ga__sparse_attribute("ga_sparse_data", s, s ? s->data : NULL, "data");
+}
+GPUARR_API ga_array *ga_sparse_indices(const ga_sparse *s)
+{
+    return ga__sparse_attribute("ga_sparse_indices", s, s ? s->indices : NULL, "indices");
+}
+GPUARR_API ga_array *ga_sparse_indptr(const ga_sparse *s)
+{
+    return ga__sparse_attribute("ga_sparse_indptr", s, s ? s->indptr : NULL, "indptr");
+}
+GPUARR_API ga_array *ga_sparse_row(const ga_sparse *s)
+{
+    return ga__sparse_attribute("ga_sparse_row", s, s ? s->row : NULL, "row");
+}
+GPUARR_API ga_array *ga_sparse_col(const ga_sparse *s)
+{
+    return ga__sparse_attribute("ga_sparse_col", s, s ? s->col : NULL, "col");
+}
+
+/* --- sorting entries: the conversions' core --------------------------------- */
+
+/* The entries sorted by (major, minor), as compressed arrays (indptr over
+   `major` + 1) or as COO (major_of), in index dtype `it`. */
+typedef struct ga__sparse_sorted {
+    ga_array *data, *minor_of, *indptr, *major_of;
+    bool summed; /* duplicates summed: canonical */
+} ga__sparse_sorted;
+
+static void ga__sparse_sorted_release(ga__sparse_sorted *o)
+{
+    ga_release(o->data);
+    ga_release(o->minor_of);
+    ga_release(o->indptr);
+    ga_release(o->major_of);
+    memset(o, 0, sizeof *o);
+}
+
+/* The scratch of a sort: keys and their alternate buffer, the permutation
+   and its alternate, the run starts, the count of runs, unique keys, CUB's
+   temporary storage. */
+typedef struct ga__sparse_sort_state {
+    int device, kx, ix; /* key (0 uint32, 1 uint64), input index dtype */
+    int64_t n, runs;
+    size_t key_bytes;
+    ga__block *keys[2], *perm[2], *starts, *count, *unique, *temp;
+    int selector;
+} ga__sparse_sort_state;
+
+static void ga__sparse_sort_state_free(ga__sparse_sort_state *t)
+{
+    ga__block *b[] = {t->keys[0], t->keys[1], t->perm[0], t->perm[1], t->starts, t->count, t->unique, t->temp};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) ga__sparse_free(t->device, b[i]);
+}
+
+/* CUB's temporary storage of `bytes` (t->temp, grown as needed). */
+static ga_status ga__sparse_temp(const char *func, ga__sparse_sort_state *t, size_t bytes)
+{
+    if (t->temp && t->temp->size >= bytes) return GA_OK;
+    ga__sparse_free(t->device, t->temp);
+    t->temp = ga__sparse_scratch(func, t->device, bytes);
+    return t->temp ? GA_OK : ga__t.error;
+}
+
+/* keys[j] = major[j] * minor_dim + minor[j], sorted with their permutation. */
+static ga_status ga__sparse_sort_keys(const char *func, ga__sparse_sort_state *t, const ga_array *major,
+                                      const ga_array *minor, uint64_t minor_dim)
+{
+    const int64_t n = t->n;
+    for (int i = 0; i < 2; i++) {
+        t->keys[i] = ga__sparse_scratch(func, t->device, (size_t)n * t->key_bytes);
+        t->perm[i] = t->keys[i] ? ga__sparse_scratch(func, t->device, (size_t)n * 4) : NULL;
+        if (!t->perm[i]) return ga__t.error;
+    }
+    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.keys[t->ix][t->kx], "keys",
+                              ga__dtype_names[major->dtype], ga__sparse_key_names[t->kx], NULL);
+    void *pk = (void *)(uintptr_t)t->keys[0]->ptr, *pa = ga__sparse_ptr(major), *pb = ga__sparse_ptr(minor);
+    int64_t nn = n;
+    void *args[] = {&pk, &pa, &pb, &nn, &minor_dim};
+    if (ga__launch(func, f, t->device, n, args) != GA_OK) return ga__t.error;
+    CUstream stream = ga__stream_of(t->device);
+    void *k0 = (void *)(uintptr_t)t->keys[0]->ptr, *k1 = (void *)(uintptr_t)t->keys[1]->ptr;
+    void *v0 = (void *)(uintptr_t)t->perm[0]->ptr, *v1 = (void *)(uintptr_t)t->perm[1]->ptr;
+    size_t bytes = 0;
+    int e = ga__cub_sort(NULL, &bytes, k0, k1, v0, v1, (int)t->key_bytes, n, 0, &t->selector, stream);
+    if (e) return ga__cub_failed(func, e, "cub sort (temp storage query)");
+    if (ga__sparse_temp(func, t, bytes) != GA_OK) return ga__t.error;
+    e = ga__cub_sort((void *)(uintptr_t)t->temp->ptr, &bytes, k0, k1, v0, v1, (int)t->key_bytes, n, 0, &t->selector,
+                     stream);
+    return e ? ga__cub_failed(func, e, "cub sort") : GA_OK;
+}
+
+/* The runs of equal sorted keys: their starts, count (waited for) and
+   unique keys (t->unique); with no duplicates t->starts stays NULL. */
+static ga_status ga__sparse_find_runs(const char *func, ga__sparse_sort_state *t)
+{
+    const uint64_t keys = t->keys[t->selector]->ptr;
+    CUstream stream = ga__stream_of(t->device);
+    t->starts = ga__sparse_scratch(func, t->device, (size_t)t->n * 8);
+    t->count = t->starts ? ga__sparse_scratch(func, t->device, 8) : NULL;
+    if (!t->count) return ga__t.error;
+    int64_t *starts = (int64_t *)(uintptr_t)t->starts->ptr, *count = (int64_t *)(uintptr_t)t->count->ptr;
+    const ga_dtype kt = t->kx ? GA_UINT64 : GA_UINT32;
+    size_t bytes = 0;
+    int e = ga__cub_run_starts(NULL, &bytes, (const void *)(uintptr_t)keys, (int)kt, 1, t->n, starts, count, stream);
+    if (e) return ga__cub_failed(func, e, "cub run starts (temp storage query)");
+    if (ga__sparse_temp(func, t, bytes) != GA_OK) return ga__t.error;
+    e = ga__cub_run_starts((void *)(uintptr_t)t->temp->ptr, &bytes, (const void *)(uintptr_t)keys, (int)kt, 1, t->n,
+                           starts, count, stream);
+    if (e) return ga__cub_failed(func, e, "cub run starts");
+    if (ga__sparse_read(func, t->device, &t->runs, t->count->ptr, sizeof t->runs) != GA_OK) return ga__t.error;
+    if (t->runs == t->n) { /* no duplicates: the sorted keys are the unique ones */
+        ga__sparse_free(t->device, t->starts);
+        t->starts = NULL;
+        return GA_OK;
+    }
+    t->unique = ga__sparse_scratch(func, t->device, (size_t)t->runs * t->key_bytes);
+    if (!t->unique) return ga__t.error;
+    e = ga__cub_runs((const void *)(uintptr_t)keys, (int)t->key_bytes, starts, t->runs, t->n, NULL,
+                     (void *)(uintptr_t)t->unique->ptr, NULL, NULL, stream);
+    return e ? ga__cub_failed(func, e, "cub runs") : GA_OK;
+}
+
+/* The outputs of a sort: values gathered (runs summed), minor (and major)
+   indices from the unique keys, indptr from them. */
+static ga_status ga__sparse_sort_outputs(const char *func, ga__sparse_sort_state *t, const ga_array *data,
+                                         int64_t major_dim, uint64_t minor_dim, bool coo, ga_dtype it,
+                                         ga__sparse_sorted *o)
+{
+    const int64_t runs = t->runs, n = t->n;
+    const int ox = ga__sparse_ix(it);
+    o->data = ga__sparse_vector(func, t->device, runs, data->dtype);
+    o->minor_of = o->data ? ga__sparse_vector(func, t->device, runs, it) : NULL;
+    o->major_of = o->minor_of && coo ? ga__sparse_vector(func, t->device, runs, it) : NULL;
+    o->indptr = o->minor_of && !coo ? ga__sparse_vector(func, t->device, major_dim + 1, it) : NULL;
+    if (!o->major_of && !o->indptr) return ga__t.error;
+    const char *kn = ga__sparse_key_names[t->kx], *in = ga__dtype_names[it];
+    CUfunction g = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.gather[data->dtype], "gather",
+                              ga__dtype_names[data->dtype], NULL, NULL);
+    CUfunction r = g ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.runs[t->kx][ox], "runs", kn, in, NULL) : NULL;
+    CUfunction p = r && !coo ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.indptr[t->kx][ox], "indptr", kn, in, NULL)
+                             : NULL;
+    if (!r || (!coo && !p)) return ga__t.error;
+    void *od = ga__sparse_ptr(o->data), *id = ga__sparse_ptr(data), *perm = (void *)(uintptr_t)t->perm[t->selector]->ptr;
+    void *starts = t->starts ? (void *)(uintptr_t)t->starts->ptr : NULL;
+    void *uk = (void *)(uintptr_t)(t->unique ? t->unique : t->keys[t->selector])->ptr, *none = NULL;
+    void *om = ga__sparse_ptr(o->minor_of), *oj = o->major_of ? ga__sparse_ptr(o->major_of) : NULL;
+    int64_t rr = runs, nn = n, md = major_dim;
+    void *gargs[] = {&od, &id, &perm, &starts, &rr, &nn};
+    void *rargs[] = {&om, &oj, &uk, &none, &rr, &minor_dim};
+    if (ga__launch(func, g, t->device, runs, gargs) != GA_OK || ga__launch(func, r, t->device, runs, rargs) != GA_OK)
+        return ga__t.error;
+    if (coo) return GA_OK;
+    void *op = ga__sparse_ptr(o->indptr);
+    void *pargs[] = {&op, &uk, &rr, &md, &minor_dim};
+    return ga__launch(func, p, t->device, major_dim + 1, pargs);
+}
+
+/* The n entries (major[j], minor[j], data[j]) of a major_dim x minor_dim
+   matrix (in the result's terms) sorted by major, then minor, stably;
+   `sum`: equal coordinates summed. As compressed arrays, or as COO when
+   `coo`, in index dtype `it`. */
+static ga_status ga__sparse_sort(const char *func, const ga_array *data, const ga_array *major, const ga_array *minor,
+                                 int64_t major_dim, int64_t minor_dim, bool sum, bool coo, ga_dtype it,
+                                 ga__sparse_sorted *o)
+{
+    memset(o, 0, sizeof *o);
+    const int device = data->device;
+    const int64_t n = data->size;
+    if ((uint64_t)n > UINT32_MAX)
+        return ga__error(GA_ERROR_VALUE, func, "sorting %lld entries: at most 2**32 - 1 are supported", (long long)n);
+    const uint64_t mj = (uint64_t)GA__MAX(major_dim, 1), mn = (uint64_t)GA__MAX(minor_dim, 1);
+    if (mj > UINT64_MAX / mn) return ga__error(GA_ERROR_VALUE, func, "the shape is too large to sort its entries");
+    ga__sparse_sort_state t;
+    memset(&t, 0, sizeof t);
+    t.device = device;
+    t.n = t.runs = n;
+    t.kx = mj * mn <= (uint64_t)UINT32_MAX + 1 ? 0 : 1;
+    t.key_bytes = t.kx ? 8 : 4;
+    t.ix = ga__sparse_ix(major->dtype);
+    ga_status st = n ? ga__sparse_sort_keys(func, &t, major, minor, (uint64_t)minor_dim) : GA_OK;
+    if (st == GA_OK && n && sum) st = ga__sparse_find_runs(func, &t);
+    if (st == GA_OK && n) st = ga__sparse_sort_outputs(func, &t, data, major_dim, (uint64_t)minor_dim, coo, it, o);
+    if (st == GA_OK && !n) { /* nothing to sort */
+        int64_t zero = 0, len = major_dim + 1;
+        o->data = ga__sparse_vector(func, device, 0, data->dtype);
+        o->minor_of = ga__sparse_vector(func, device, 0, it);
+        if (coo) o->major_of = ga__sparse_vector(func, device, 0, it);
+        else o->indptr = ga__full_on(func, device, 1, &len, ga_int(zero), it);
+        if (!o->data || !o->minor_of || (!o->major_of && !o->indptr)) st = ga__t.error;
+    }
+    ga__sparse_sort_state_free(&t);
+    o->summed = sum;
+    if (st != GA_OK) ga__sparse_sorted_release(o);
+    return st;
+}
+
+/* A matrix from sorted entries (their references taken). */
+static ga_sparse *ga__sparse_of_sorted(const char *func, ga_sparse_format format, const int64_t shape[2],
+                                       bool canonical, ga__sparse_sorted *o)
+{
+    ga_sparse *s = format == GA_SPARSE_COO ? ga__sparse_new(func, format, shape, canonical, o->data, o->major_of, o->minor_of)
+                                           : ga__sparse_new(func, format, shape, canonical, o->data, o->minor_of, o->indptr);
+    memset(o, 0, sizeof *o);
+    return s;
+}
+
+/* --- conversions ---------------------------------------------------------------- */
+
+/* The major index of each entry of compressed s (its row for CSR). */
+static ga_array *ga__sparse_expand(const char *func, const ga_sparse *s)
+{
+    const int ix = ga__sparse_ix(s->index_dtype);
+    ga_array *m = ga__sparse_vector(func, s->device, s->nnz, s->index_dtype);
+    if (!m || s->nnz == 0) return m;
+    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.expand[ix], "expand",
+                              ga__dtype_names[s->index_dtype], NULL, NULL);
+    void *pm = ga__sparse_ptr(m), *pp = ga__sparse_ptr(s->indptr);
+    int64_t major = ga__sparse_major(s), nnz = s->nnz;
+    void *args[] = {&pm, &pp, &major, &nnz};
+    if (ga__launch(func, f, s->device, nnz, args) != GA_OK) {
+        ga_release(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* Compressed s as COO (data and indices shared). */
+static ga_sparse *ga__sparse_compressed_to_coo(const char *func, const ga_sparse *s)
+{
+    ga_array *m = ga__sparse_expand(func, s);
+    if (!m) return NULL;
+    bool csr = s->format == GA_SPARSE_CSR;
+    ga_array *row = csr ? m : ga_retain(s->indices), *col = csr ? ga_retain(s->indices) : m;
+    ga_sparse *r = ga__sparse_new(func, GA_SPARSE_COO, s->shape, csr && s->canonical, ga_retain(s->data), row, col);
+    return r;
+}
+
+/* cuSPARSE's value type that moves items of `size` bytes (the CSR <-> CSC
+   conversion only moves them), or -1. */
+static int ga__sparse_move_type(size_t size)
+{
+    return size == 4 ? (int)CUDA_R_32F : size == 8 ? (int)CUDA_R_64F : size == 16 ? (int)CUDA_C_64F : -1;
+}
+
+/* Compressed s in the other compressed format through cusparseCsr2cscEx2
+   (int32 indices, items of 4, 8 or 16 bytes, nnz > 0). */
+static ga_sparse *ga__sparse_swap_cusparse(const char *func, const ga_sparse *s)
+{
+    const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s), nnz = s->nnz;
+    const ga_sparse_format to = s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR;
+    ga_array *data = ga__sparse_vector(func, s->device, nnz, s->dtype);
+    ga_array *idx = data ? ga__sparse_vector(func, s->device, nnz, GA_INT32) : NULL;
+    ga_array *ptr = idx ? ga__sparse_vector(func, s->device, minor + 1, GA_INT32) : NULL;
+    cusparseHandle_t h = ptr ? ga__cusparse_bound(func, s->device) : NULL;
+    ga_status st = h ? GA_OK : ga__t.error;
+    const cudaDataType vt = (cudaDataType)ga__sparse_move_type(ga__dtype_sizes[s->dtype]);
+    size_t bytes = 0;
+    cusparseStatus_t r = CUSPARSE_STATUS_SUCCESS;
+    if (st == GA_OK)
+        r = ga__cusparse.cusparseCsr2cscEx2_bufferSize(
+            h, (int)major, (int)minor, (int)nnz, ga__sparse_ptr(s->data), (const int *)ga__sparse_ptr(s->indptr),
+            (const int *)ga__sparse_ptr(s->indices), ga__sparse_ptr(data), (int *)ga__sparse_ptr(ptr),
+            (int *)ga__sparse_ptr(idx), vt, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
+            &bytes);
+    if (st == GA_OK && r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseCsr2cscEx2_bufferSize");
+    ga__block *buf = st == GA_OK ? ga__sparse_scratch(func, s->device, bytes) : NULL;
+    if (st == GA_OK && !buf) st = ga__t.error;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseCsr2cscEx2(h, (int)major, (int)minor, (int)nnz, ga__sparse_ptr(s->data),
+                                            (const int *)ga__sparse_ptr(s->indptr), (const int *)ga__sparse_ptr(s->indices),
+                                            ga__sparse_ptr(data), (int *)ga__sparse_ptr(ptr), (int *)ga__sparse_ptr(idx), vt,
+                                            CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
+                                            (void *)(uintptr_t)buf->ptr);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseCsr2cscEx2");
+    }
+    ga__sparse_free(s->device, buf);
+    if (st != GA_OK) {
+        ga_release(data), ga_release(idx), ga_release(ptr);
+        return NULL;
+    }
+    return ga__sparse_new(func, to, s->shape, s->canonical, data, idx, ptr);
+}
+
+/* Compressed s in the other compressed format (duplicates kept, indices
+   sorted): cuSPARSE where it can, else a sort of the entries by (minor,
+   major). */
+static ga_sparse *ga__sparse_swap(const char *func, const ga_sparse *s)
+{
+    const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s);
+    if (s->index_dtype == GA_INT32 && s->nnz > 0 && ga__sparse_move_type(ga__dtype_sizes[s->dtype]) >= 0)
+        return ga__sparse_swap_cusparse(func, s);
+    ga_array *m = ga__sparse_expand(func, s);
+    if (!m) return NULL;
+    ga__sparse_sorted o;
+    ga_status st = ga__sparse_sort(func, s->data, s->indices, m, minor, major, false, false, s->index_dtype, &o);
+    ga_release(m);
+    if (st != GA_OK) return NULL;
+    return ga__sparse_of_sorted(func, s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR, s->shape,
+                                s->canonical, &o);
+}
+
+static ga_array *ga__sparse_indptr_of(const char *func, const ga_array *majors, int64_t major);
+
+/* COO s in compressed `format` (duplicates summed: canonical). Canonical s
+   to CSR needs no sort: indptr from its sorted rows, data and columns
+   shared. */
+static ga_sparse *ga__sparse_coo_compress(const char *func, const ga_sparse *s, ga_sparse_format format)
+{
+    const bool csr = format == GA_SPARSE_CSR;
+    if (csr && s->canonical) {
+        ga_array *indptr = ga__sparse_indptr_of(func, s->row, s->shape[0]);
+        return indptr ? ga__sparse_new(func, format, s->shape, true, ga_retain(s->data), ga_retain(s->col), indptr) : NULL;
+    }
+    ga__sparse_sorted o;
+    if (ga__sparse_sort(func, s->data, csr ? s->row : s->col, csr ? s->col : s->row, s->shape[csr ? 0 : 1],
+                        s->shape[csr ? 1 : 0], true, false, s->index_dtype, &o) != GA_OK)
+        return NULL;
+    return ga__sparse_of_sorted(func, format, s->shape, true, &o);
+}
+
+/* s in `format` (not tracked by scopes; s itself, retained, when it is in it). */
+static ga_sparse *ga__sparse_asformat(const char *func, const ga_sparse *s, ga_sparse_format format)
+{
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    if (s->format == format) return ga_sparse_retain((ga_sparse *)s);
+    if (format == GA_SPARSE_COO) return ga__sparse_compressed_to_coo(func, s);
+    if (s->format == GA_SPARSE_COO) return ga__sparse_coo_compress(func, s, format);
+    return ga__sparse_swap(func, s);
+}
+
+GPUARR_API ga_sparse *ga_sparse_asformat(const ga_sparse *s, ga_sparse_format format)
+{
+    static const char func[] = "ga_sparse_asformat";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if ((int)format < 0 || (int)format > 2) {
+        ga__error(GA_ERROR_VALUE, func, "Format %d is unknown.", (int)format);
+        return NULL;
+    }
+    return ga__sparse_ret(ga__sparse_asformat(func, s, format));
+}
+
+GPUARR_API ga_sparse *ga_sparse_tocsr(const ga_sparse *s)
+{
+    if (!s) { ga__null_input("ga_sparse_tocsr", "s"); return NULL; }
+    return ga__sparse_ret(ga__sparse_asformat("ga_sparse_tocsr", s, GA_SPARSE_CSR));
+}
+
+GPUARR_API ga_sparse *ga_sparse_tocsc(const ga_sparse *s)
+{
+    if (!s) { ga__null_input("ga_sparse_tocsc", "s"); return NULL; }
+    return ga__sparse_ret(ga__sparse_asformat("ga_sparse_tocsc", s, GA_SPARSE_CSC));
+}
+
+GPUARR_API ga_sparse *ga_sparse_tocoo(const ga_sparse *s)
+{
+    if (!s) { ga__null_input("ga_sparse_tocoo", "s"); return NULL; }
+    return ga__sparse_ret(ga__sparse_asformat("ga_sparse_tocoo", s, GA_SPARSE_COO));
+}
+
+/* Compressed s written into the zeroed C-contiguous dense `out`. */
+static ga_status ga__sparse_scatter(const char *func, const ga_sparse *s, ga_array *out)
+{
+    const int ix = ga__sparse_ix(s->index_dtype);
+    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.toarray[s->dtype][ix], "toarray",
+                              ga__dtype_names[s->dtype], ga__dtype_names[s->index_dtype], NULL);
+    const bool csr = s->format == GA_SPARSE_CSR;
+    int64_t major = ga__sparse_major(s), nnz = s->nnz, sj = csr ? s->shape[1] : 1, sn = csr ? 1 : s->shape[1];
+    int32_t accumulate = s->canonical ? 0 : 1;
+    void *po = ga__sparse_ptr(out), *pd = ga__sparse_ptr(s->data), *pp = ga__sparse_ptr(s->indptr);
+    void *pi = ga__sparse_ptr(s->indices);
+    void *args[] = {&po, &pd, &pp, &pi, &major, &nnz, &sj, &sn, &accumulate};
+    return ga__launch(func, f, s->device, accumulate ? major : nnz, args);
+}
+
+GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s)
+{
+    static const char func[] = "ga_sparse_toarray";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    ga_sparse *c = ga__sparse_asformat(func, s, s->format == GA_SPARSE_COO ? GA_SPARSE_CSR : s->format);
+    ga_array *out = c ? ga__full_on(func, s->device, 2, s->shape, ga_int(0), s->dtype) : NULL;
+    if (out && c->nnz > 0 && ga__sparse_scatter(func, c, out) != GA_OK) {
+        ga_release(out);
+        out = NULL;
+    }
+    ga_sparse_release(c);
+    return ga__ret(out);
+}
+
+/* --- construction from dense arrays, eye, diags ---------------------------- */
+
+/* The entries at sorted flat positions `pos` (int64, n) of a rows x cols
+   matrix, in `format`: major = pos / cols, minor = pos % cols (the runs
+   kernel over the positions as uint64 keys), indptr from them. */
+static ga_sparse *ga__sparse_of_positions(const char *func, ga_sparse_format format, const int64_t shape[2],
+                                          ga_array *data, const ga_array *pos, int64_t rows, int64_t cols)
+{
+    const int64_t n = pos->shape[0];
+    const int device = pos->device;
+    ga_dtype it = ga__sparse_index_for(n, shape[0], shape[1]);
+    const int ox = ga__sparse_ix(it);
+    const bool coo = format == GA_SPARSE_COO;
+    ga_array *minor = ga__sparse_vector(func, device, n, it);
+    ga_array *second = minor ? coo ? ga__sparse_vector(func, device, n, it) : ga__sparse_vector(func, device, rows + 1, it)
+                             : NULL;
+    CUfunction r = second ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.runs[1][ox], "runs", "uint64",
+                                       ga__dtype_names[it], NULL)
+                          : NULL;
+    CUfunction p = r && !coo ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.indptr[1][ox], "indptr", "uint64",
+                                          ga__dtype_names[it], NULL)
+                             : NULL;
+    ga_status st = r && (coo || p) ? GA_OK : ga__t.error;
+    uint64_t divisor = (uint64_t)GA__MAX(cols, 1);
+    void *pm = minor ? ga__sparse_ptr(minor) : NULL, *pj = coo && second ? ga__sparse_ptr(second) : NULL;
+    void *pk = ga__sparse_ptr(pos), *none = NULL;
+    int64_t nn = n, major = rows;
+    void *rargs[] = {&pm, &pj, &pk, &none, &nn, &divisor};
+    if (st == GA_OK && n) st = ga__launch(func, r, device, n, rargs);
+    if (st == GA_OK && !coo) {
+        void *pp = ga__sparse_ptr(second);
+        void *pargs[] = {&pp, &pk, &nn, &major, &divisor};
+        st = ga__launch(func, p, device, rows + 1, pargs);
+    }
+    if (st != GA_OK) {
+        ga_release(data), ga_release(minor), ga_release(second);
+        return NULL;
+    }
+    return coo ? ga__sparse_new(func, format, shape, true, data, second, minor)
+               : ga__sparse_new(func, format, shape, true, data, minor, second);
+}
+
+/* csr_matrix(a) and the others: a's nonzero elements (CSC: those of a.T). */
+static ga_sparse *ga__sparse_from_dense(const char *func, const ga_array *a, ga_sparse_format format)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (a->ndim < 1 || a->ndim > 2) {
+        ga__error(GA_ERROR_VALUE, func, "expected dimension <= 2 array or matrix");
+        return NULL;
+    }
+    if (ga__sparse_dtype_check(func, a->dtype) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    const int64_t shape[2] = {a->ndim == 2 ? a->shape[0] : 1, a->ndim == 2 ? a->shape[1] : a->shape[0]};
+    const bool csc = format == GA_SPARSE_CSC;
+    const int64_t rows = shape[csc ? 1 : 0], cols = shape[csc ? 0 : 1];
+    ga__temps t = {{NULL}, 0};
+    ga_array *m = ga__temp(&t, ga__reshape(func, a, 2, shape));
+    if (m && csc) m = ga__temp(&t, ga__transpose(func, m, NULL));
+    if (m && !(m->flags & GA_C_CONTIGUOUS)) m = ga__temp(&t, ga__contiguous_copy(func, m, m->dtype));
+    int64_t size = rows * cols;
+    ga_array *flat = m ? ga__temp(&t, ga__reshape(func, m, 1, &size)) : NULL;
+    ga_array *pos = flat ? ga__temp(&t, ga__nonzero_positions(func, flat, false)) : NULL;
+    if (pos && pos->ndim != 1) pos = ga__temp(&t, ga__reshape(func, pos, 1, &pos->size));
+    ga_array *data = pos ? ga__take(func, flat, pos, 0, GA_INDEX_WRAP) : NULL;
+    ga_sparse *s = data ? ga__sparse_of_positions(func, format, shape, data, pos, rows, cols) : NULL;
+    ga__temps_release(&t);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_csr_matrix_from_dense(const ga_array *a)
+{
+    return ga__sparse_ret(ga__sparse_from_dense("ga_sparse_csr_matrix_from_dense", a, GA_SPARSE_CSR));
+}
+GPUARR_API ga_sparse *ga_sparse_csc_matrix_from_dense(const ga_array *a)
+{
+    return ga__sparse_ret(ga__sparse_from_dense("ga_sparse_csc_matrix_from_dense", a, GA_SPARSE_CSC));
+}
+GPUARR_API ga_sparse *ga_sparse_coo_matrix_from_dense(const ga_array *a)
+{
+    return ga__sparse_ret(ga__sparse_from_dense("ga_sparse_coo_matrix_from_dense", a, GA_SPARSE_COO));
+}
+
+/* The places of diagonal `offset` of an m x n matrix: how many (< 0: none
+   fit, SciPy's out of bounds) and the first one's row and column. */
+static int64_t ga__sparse_diag_length(int64_t m, int64_t n, int64_t offset, int64_t *r0, int64_t *c0)
+{
+    *r0 = offset < 0 ? -offset : 0;
+    *c0 = offset > 0 ? offset : 0;
+    int64_t len = GA__MIN(m + offset, n - offset);
+    return GA__MIN(len, GA__MIN(m, n));
+}
+
+/* Writes the row and column indices of `len` places from (r0, c0) at
+   element `at` of row and col. */
+static ga_status ga__sparse_diag_fill(const char *func, ga_array *row, ga_array *col, int64_t at, int64_t len,
+                                      int64_t r0, int64_t c0)
+{
+    if (len <= 0) return GA_OK;
+    const int ix = ga__sparse_ix(row->dtype);
+    const size_t isz = ga__dtype_sizes[row->dtype];
+    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.diag[ix], "diag", ga__dtype_names[row->dtype],
+                              NULL, NULL);
+    void *pr = (void *)(uintptr_t)(row->data + (uint64_t)at * isz), *pc = (void *)(uintptr_t)(col->data + (uint64_t)at * isz);
+    void *args[] = {&pr, &pc, &len, &r0, &c0};
+    return ga__launch(func, f, row->device, len, args);
+}
+
+/* The format argument of eye and diags. */
+static ga_status ga__sparse_format_check(const char *func, ga_sparse_format format)
+{
+    if ((int)format < 0 || (int)format > 2) return ga__error(GA_ERROR_VALUE, func, "Format %d is unknown.", (int)format);
+    return GA_OK;
+}
+
+/* eye(m, n, k): its one diagonal's entries are sorted both by row and by
+   column, so every format is made directly. */
+static ga_sparse *ga__sparse_eye(const char *func, int64_t m, int64_t n, int64_t k, ga_dtype dtype,
+                                 ga_sparse_format format)
+{
+    if (n == GA_NONE) n = m;
+    if (m < 0 || n < 0) {
+        ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+        return NULL;
+    }
+    if (ga__sparse_dtype_check(func, dtype) != GA_OK || ga__sparse_format_check(func, format) != GA_OK) return NULL;
+    const int device = ga__t.device;
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    int64_t r0, c0, len = GA__MAX(ga__sparse_diag_length(m, n, k, &r0, &c0), 0);
+    const int64_t shape[2] = {m, n};
+    ga_dtype it = ga__sparse_index_for(len, m, n);
+    ga_array *data = ga__full_on(func, device, 1, &len, ga_int(1), dtype);
+    ga_array *row = data ? ga__sparse_vector(func, device, len, it) : NULL;
+    ga_array *col = row ? ga__sparse_vector(func, device, len, it) : NULL;
+    if (!col || ga__sparse_diag_fill(func, row, col, 0, len, r0, c0) != GA_OK) {
+        ga_release(data), ga_release(row), ga_release(col);
+        return NULL;
+    }
+    ga_sparse *coo = ga__sparse_new(func, GA_SPARSE_COO, shape, true, data, row, col);
+    if (!coo || format == GA_SPARSE_COO) return coo;
+    ga__sparse_sorted o; /* (sorted already: a sort of sorted keys) */
+    ga_sparse *s = NULL;
+    if (ga__sparse_sort(func, coo->data, format == GA_SPARSE_CSR ? coo->row : coo->col,
+                        format == GA_SPARSE_CSR ? coo->col : coo->row, format == GA_SPARSE_CSR ? m : n,
+                        format == GA_SPARSE_CSR ? n : m, false, false, it, &o) == GA_OK)
+        s = ga__sparse_of_sorted(func, format, shape, true, &o);
+    ga_sparse_release(coo);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_eye(int64_t m, int64_t n, int64_t k, ga_dtype dtype, ga_sparse_format format)
+{
+    return ga__sparse_ret(ga__sparse_eye("ga_sparse_eye", m, n, k, dtype, format));
+}
+
+GPUARR_API ga_sparse *ga_sparse_identity(int64_t n, ga_dtype dtype, ga_sparse_format format)
+{
+    return ga__sparse_ret(ga__sparse_eye("ga_sparse_identity", n, n, 0, dtype, format));
+}
+
+/* diags' arguments: the shape, the dtype, each diagonal's length. */
+static ga_status ga__sparse_diags_check(const char *func, int count, const ga_array *const *diagonals,
+                                        const int64_t *offsets, const int64_t *shape, int64_t sh[2], ga_dtype *dtype,
+                                        int64_t *lens)
+{
+    if (count < 1) return ga__error(GA_ERROR_VALUE, func, "Different number of diagonals and offsets.");
+    if (!diagonals) return ga__null_input(func, "diagonals");
+    if (!offsets) return ga__null_input(func, "offsets");
+    ga_dtype dt = GA_DTYPE_INVALID;
+    for (int j = 0; j < count; j++) {
+        if (!diagonals[j]) return ga__null_input(func, "diagonals[j]");
+        if (diagonals[j]->ndim != 1) return ga__error(GA_ERROR_VALUE, func, "Each diagonal must be 1-D");
+        if (diagonals[j]->device != diagonals[0]->device)
+            return ga__error(GA_ERROR_DEVICE, func, "the diagonals are on different devices");
+        dt = j ? ga_promote_types(dt, diagonals[j]->dtype) : diagonals[j]->dtype;
+        for (int i = 0; i < j; i++)
+            if (offsets[i] == offsets[j]) return ga__error(GA_ERROR_VALUE, func, "offset array contains duplicate values");
+    }
+    if (*dtype == GA_DTYPE_INVALID) *dtype = dt;
+    if (ga__sparse_dtype_check(func, *dtype) != GA_OK) return ga__t.error;
+    if (shape) sh[0] = shape[0], sh[1] = shape[1];
+    else sh[0] = sh[1] = diagonals[0]->shape[0] + (offsets[0] < 0 ? -offsets[0] : offsets[0]);
+    if (sh[0] < 0 || sh[1] < 0) return ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed");
+    for (int j = 0; j < count; j++) {
+        int64_t r0, c0;
+        lens[j] = ga__sparse_diag_length(sh[0], sh[1], offsets[j], &r0, &c0);
+        if (lens[j] < 0)
+            return ga__error(GA_ERROR_VALUE, func, "Offset %lld (index %d) out of bounds", (long long)offsets[j], j);
+        int64_t have = diagonals[j]->shape[0];
+        if (have < lens[j] && have != 1)
+            return ga__error(GA_ERROR_VALUE, func,
+                             "Diagonal length (index %d: %lld at offset %lld) does not agree with array size (%lld, %lld).",
+                             j, (long long)have, (long long)offsets[j], (long long)sh[0], (long long)sh[1]);
+    }
+    return GA_OK;
+}
+
+static ga_sparse *ga__sparse_diags(const char *func, int count, const ga_array *const *diagonals, const int64_t *offsets,
+                                   const int64_t *shape, ga_sparse_format format, ga_dtype dtype)
+{
+    int64_t sh[2] = {0, 0}, total = 0;
+    int64_t *lens = count > 0 ? (int64_t *)GPUARR_MALLOC(sizeof *lens * (size_t)count) : NULL;
+    if (count > 0 && !lens) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); return NULL; }
+    ga_status st = ga__sparse_format_check(func, format);
+    if (st == GA_OK) st = ga__sparse_diags_check(func, count, diagonals, offsets, shape, sh, &dtype, lens);
+    const int device = st == GA_OK ? diagonals[0]->device : 0;
+    if (st == GA_OK) st = ga__bind(func, device);
+    for (int j = 0; st == GA_OK && j < count; j++) total += lens[j];
+    ga_dtype it = ga__sparse_index_for(total, sh[0], sh[1]);
+    ga_array *data = st == GA_OK ? ga__sparse_vector(func, device, total, dtype) : NULL;
+    ga_array *row = data ? ga__sparse_vector(func, device, total, it) : NULL;
+    ga_array *col = row ? ga__sparse_vector(func, device, total, it) : NULL;
+    if (st == GA_OK && !col) st = ga__t.error;
+    int64_t at64 = 0;
+    for (int j = 0; st == GA_OK && j < count; at64 += lens[j], j++) {
+        int64_t r0, c0, len = ga__sparse_diag_length(sh[0], sh[1], offsets[j], &r0, &c0);
+        const ga_array *d = diagonals[j];
+        const int64_t os[1] = {(int64_t)ga__dtype_sizes[dtype]}, is[1] = {d->shape[0] == 1 ? 0 : d->strides[0]};
+        st = ga__sparse_diag_fill(func, row, col, at64, len, r0, c0);
+        if (st == GA_OK && len > 0)
+            st = ga__copy_cast(func, device, dtype, data->data + (uint64_t)(at64 * os[0]), os, d->dtype, d->data, is, 1, &len);
+    }
+    GPUARR_FREE(lens);
+    ga_sparse *coo = st == GA_OK ? ga__sparse_new(func, GA_SPARSE_COO, sh, false, data, row, col) : NULL;
+    if (st != GA_OK) ga_release(data), ga_release(row), ga_release(col);
+    ga_sparse *s = coo ? format == GA_SPARSE_COO ? ga_sparse_retain(coo) : ga__sparse_coo_compress(func, coo, format) : NULL;
+    ga_sparse_release(coo);
+    if (s && format == GA_SPARSE_COO && ga_sparse_sum_duplicates(s) != GA_OK) { ga_sparse_release(s); s = NULL; }
+    if (s && ga_sparse_eliminate_zeros(s) != GA_OK) { ga_sparse_release(s); s = NULL; }
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_diags(int count, const ga_array *const *diagonals, const int64_t *offsets,
+                                      const int64_t *shape, ga_sparse_format format, ga_dtype dtype)
+{
+    return ga__sparse_ret(ga__sparse_diags("ga_sparse_diags", count, diagonals, offsets, shape, format, dtype));
+}
+
+/* --- astype, copy, conj, transpose ------------------------------------------ */
+
+/* s with its data replaced by `data` (its reference taken), indices shared. */
+static ga_sparse *ga__sparse_with_data(const char *func, const ga_sparse *s, ga_array *data)
+{
+    if (!data) return NULL;
+    ga_sparse *r = ga__sparse_like(func, s, s->canonical, data, ga_retain(ga__sparse_first(s)),
+                                   ga_retain(ga__sparse_second(s)));
+    if (r) r->index_dtype = s->index_dtype;
+    return r;
+}
+
+GPUARR_API ga_sparse *ga_sparse_astype(const ga_sparse *s, ga_dtype dtype)
+{
+    static const char func[] = "ga_sparse_astype";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__sparse_dtype_check(func, dtype) != GA_OK) return NULL;
+    return ga__sparse_ret(ga__sparse_with_data(func, s, ga__contiguous_copy(func, s->data, dtype)));
+}
+
+GPUARR_API ga_sparse *ga_sparse_copy(const ga_sparse *s)
+{
+    static const char func[] = "ga_sparse_copy";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    ga_array *a = ga__sparse_first(s), *b = ga__sparse_second(s);
+    ga_array *d = ga__contiguous_copy(func, s->data, s->dtype);
+    ga_array *x = d ? ga__contiguous_copy(func, a, a->dtype) : NULL;
+    ga_array *y = x ? ga__contiguous_copy(func, b, b->dtype) : NULL;
+    if (!y) { ga_release(d), ga_release(x); return NULL; }
+    return ga__sparse_ret(ga__sparse_like(func, s, s->canonical, d, x, y));
+}
+
+GPUARR_API ga_sparse *ga_sparse_conj(const ga_sparse *s)
+{
+    static const char func[] = "ga_sparse_conj";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga_dtype_kind(s->dtype) != 'c')
+        return ga__sparse_ret(ga__sparse_with_data(func, s, ga__contiguous_copy(func, s->data, s->dtype)));
+    ga_operand in[1] = {ga_operand_array(s->data)};
+    ga_array *out[2] = {NULL, NULL};
+    if (ga__ufunc(func, GA_UFUNC_CONJUGATE, in, out, NULL) != GA_OK) return NULL;
+    return ga__sparse_ret(ga__sparse_with_data(func, s, out[0]));
+}
+
+GPUARR_API ga_sparse *ga_sparse_transpose(const ga_sparse *s)
+{
+    static const char func[] = "ga_sparse_transpose";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    const int64_t shape[2] = {s->shape[1], s->shape[0]};
+    ga_sparse *r;
+    if (s->format == GA_SPARSE_COO)
+        r = ga__sparse_new(func, GA_SPARSE_COO, shape, false, ga_retain(s->data), ga_retain(s->col), ga_retain(s->row));
+    else
+        r = ga__sparse_new(func, s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR, shape, s->canonical,
+                           ga_retain(s->data), ga_retain(s->indices), ga_retain(s->indptr));
+    return ga__sparse_ret(r);
+}
+
+/* --- in place: sum_duplicates, sort_indices, eliminate_zeros ----------------- */
+
+/* s's entries sorted (summed when `sum`) into a new matrix of s's format. */
+static ga_sparse *ga__sparse_sorted_copy(const char *func, const ga_sparse *s, bool sum)
+{
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    ga__sparse_sorted o;
+    if (s->format == GA_SPARSE_COO) {
+        if (ga__sparse_sort(func, s->data, s->row, s->col, s->shape[0], s->shape[1], true, true, s->index_dtype, &o) != GA_OK)
+            return NULL;
+        return ga__sparse_of_sorted(func, GA_SPARSE_COO, s->shape, true, &o);
+    }
+    ga_array *m = ga__sparse_expand(func, s);
+    if (!m) return NULL;
+    ga_status st = ga__sparse_sort(func, s->data, m, s->indices, ga__sparse_major(s), ga__sparse_minor(s), sum, false,
+                                   s->index_dtype, &o);
+    ga_release(m);
+    return st == GA_OK ? ga__sparse_of_sorted(func, s->format, s->shape, sum, &o) : NULL;
+}
+
+static ga_status ga__sparse_resort(const char *func, ga_sparse *s, bool sum)
+{
+    if (!s) return ga__null_input(func, "s");
+    if (s->canonical) return GA_OK;
+    ga_sparse *r = ga__sparse_sorted_copy(func, s, sum);
+    if (!r) return ga__t.error;
+    ga__sparse_take_over(s, r);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_sparse_sum_duplicates(ga_sparse *s) { return ga__sparse_resort("ga_sparse_sum_duplicates", s, true); }
+GPUARR_API ga_status ga_sparse_sort_indices(ga_sparse *s) { return ga__sparse_resort("ga_sparse_sort_indices", s, false); }
+
+/* The nonzero count of s's stored values (waited for). */
+static ga_status ga__sparse_count_values(const char *func, const ga_sparse *s, ga_array **flags, int64_t *count)
+{
+    *flags = ga__truth_flags(func, s->data);
+    ga__block *c = *flags ? ga__sparse_scratch(func, s->device, 8) : NULL, *temp = NULL;
+    if (!c) return ga__t.error;
+    CUstream stream = ga__stream_of(s->device);
+    size_t bytes = 0;
+    int e = ga__cub_count_flags(NULL, &bytes, ga__sparse_ptr(*flags), s->nnz, NULL, stream);
+    ga_status st = e ? ga__cub_failed(func, e, "cub count (temp storage query)") : GA_OK;
+    if (st == GA_OK && !(temp = ga__sparse_scratch(func, s->device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        e = ga__cub_count_flags((void *)(uintptr_t)temp->ptr, &bytes, ga__sparse_ptr(*flags), s->nnz,
+                                (int64_t *)(uintptr_t)c->ptr, stream);
+        st = e ? ga__cub_failed(func, e, "cub count") : ga__sparse_read(func, s->device, count, c->ptr, 8);
+    }
+    ga__sparse_free(s->device, temp);
+    ga__sparse_free(s->device, c);
+    return st;
+}
+
+/* The k items of x (item size isz) whose flags are set, as a new array. */
+static ga_array *ga__sparse_select(const char *func, const ga_array *x, const ga_array *flags, int64_t k)
+{
+    ga_array *out = ga__sparse_vector(func, x->device, k, x->dtype);
+    ga__block *c = out ? ga__sparse_scratch(func, x->device, 8) : NULL, *temp = NULL;
+    if (!c) { ga_release(out); return NULL; }
+    CUstream stream = ga__stream_of(x->device);
+    const int isz = (int)ga__dtype_sizes[x->dtype];
+    size_t bytes = 0;
+    int e = ga__cub_select_flagged(NULL, &bytes, ga__sparse_ptr(x), ga__sparse_ptr(flags), NULL, NULL, isz, x->size, stream);
+    ga_status st = e ? ga__cub_failed(func, e, "cub select (temp storage query)") : GA_OK;
+    if (st == GA_OK && !(temp = ga__sparse_scratch(func, x->device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        e = ga__cub_select_flagged((void *)(uintptr_t)temp->ptr, &bytes, ga__sparse_ptr(x), ga__sparse_ptr(flags),
+                                   ga__sparse_ptr(out), (int64_t *)(uintptr_t)c->ptr, isz, x->size, stream);
+        if (e) st = ga__cub_failed(func, e, "cub select");
+    }
+    ga__sparse_free(x->device, temp);
+    ga__sparse_free(x->device, c);
+    if (st != GA_OK) { ga_release(out); return NULL; }
+    return out;
+}
+
+/* indptr of `major` + 1 from the sorted major index of each entry. */
+static ga_array *ga__sparse_indptr_of(const char *func, const ga_array *majors, int64_t major)
+{
+    const int ix = ga__sparse_ix(majors->dtype);
+    ga_array *p = ga__sparse_vector(func, majors->device, major + 1, majors->dtype);
+    CUfunction f = p ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.indptr[2 + ix][ix], "indptr",
+                                  ga__dtype_names[majors->dtype], ga__dtype_names[majors->dtype], NULL)
+                     : NULL;
+    void *pp = p ? ga__sparse_ptr(p) : NULL, *pm = ga__sparse_ptr(majors);
+    int64_t n = majors->size, mj = major;
+    uint64_t one = 1;
+    void *args[] = {&pp, &pm, &n, &mj, &one};
+    if (!f || ga__launch(func, f, majors->device, major + 1, args) != GA_OK) { ga_release(p); return NULL; }
+    return p;
+}
+
+/* The entries of s whose flags are set (k of them), in a new matrix. */
+static ga_sparse *ga__sparse_keep_flagged(const char *func, const ga_sparse *s, const ga_array *flags, int64_t k)
+{
+    ga__temps t = {{NULL}, 0};
+    ga_array *d = ga__temp(&t, ga__sparse_select(func, s->data, flags, k));
+    ga_array *a = d ? ga__temp(&t, ga__sparse_select(func, ga__sparse_first(s), flags, k)) : NULL;
+    ga_array *b = NULL;
+    if (a && s->format == GA_SPARSE_COO) b = ga__temp(&t, ga__sparse_select(func, s->col, flags, k));
+    else if (a) {
+        ga_array *m = ga__temp(&t, ga__sparse_expand(func, s));
+        ga_array *km = m ? ga__temp(&t, ga__sparse_select(func, m, flags, k)) : NULL;
+        b = km ? ga__temp(&t, ga__sparse_indptr_of(func, km, ga__sparse_major(s))) : NULL;
+    }
+    ga_sparse *r = b ? ga__sparse_like(func, s, s->canonical, ga_retain(d), ga_retain(a), ga_retain(b)) : NULL;
+    if (r) r->index_dtype = s->index_dtype;
+    ga__temps_release(&t);
+    return r;
+}
+
+GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s)
+{
+    static const char func[] = "ga_sparse_eliminate_zeros";
+    if (!s) return ga__null_input(func, "s");
+    if (s->nnz == 0) return GA_OK;
+    if (ga__bind(func, s->device) != GA_OK) return ga__t.error;
+    ga_array *flags = NULL;
+    int64_t k = 0;
+    ga_status st = ga__sparse_count_values(func, s, &flags, &k);
+    if (st == GA_OK && k < s->nnz) {
+        ga_sparse *r = ga__sparse_keep_flagged(func, s, flags, k);
+        if (r) ga__sparse_take_over(s, r);
+        else st = ga__t.error;
+    }
+    ga_release(flags);
+    return st;
+}
+
+GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
+{
+    static const char func[] = "ga_sparse_count_nonzero";
+    if (!s) { ga__null_input(func, "s"); return -1; }
+    if (s->nnz == 0) return 0;
+    ga_sparse *c = s->canonical ? ga_sparse_retain((ga_sparse *)s) : ga__sparse_sorted_copy(func, s, true);
+    ga_array *flags = NULL;
+    int64_t k = -1;
+    if (c && c->nnz > 0 && ga__sparse_count_values(func, c, &flags, &k) != GA_OK) k = -1;
+    if (c && c->nnz == 0) k = 0;
+    ga_release(flags);
+    ga_sparse_release(c);
+    return k;
+}
+
+/* --- products ------------------------------------------------------------------ */
+
+/* cuSPARSE's type of a dtype it computes in, or -1. */
+static int ga__sparse_cuda_type(ga_dtype t)
+{
+    switch (t) {
+    case GA_FLOAT32: return (int)CUDA_R_32F;
+    case GA_FLOAT64: return (int)CUDA_R_64F;
+    case GA_COMPLEX64: return (int)CUDA_C_32F;
+    case GA_COMPLEX128: return (int)CUDA_C_64F;
+    default: return -1;
+    }
+}
+
+/* One operand of a product: the CSR matrix (A, or A^T read transposed),
+   its data in the product's dtype, and the dense sides. */
+typedef struct ga__sparse_product {
+    const ga_sparse *csr; /* CSR: A itself, or the CSR of A^T (A CSC) */
+    ga_array *data;       /* csr's data in dtype */
+    bool transpose;       /* op(csr) = csr^T */
+    ga_dtype dtype;
+    int64_t m, n, k;      /* y (m, k) = A (m, n) x (n, k) */
+} ga__sparse_product;
+
+/* The descriptor of CSR matrix c (rows x cols) with values `data`. */
+static cusparseStatus_t ga__sparse_describe(cusparseConstSpMatDescr_t *d, const ga_sparse *c, const ga_array *data,
+                                            cudaDataType vt)
+{
+    const cusparseIndexType_t it = c->index_dtype == GA_INT64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+    const int64_t rows = ga__sparse_major(c), cols = ga__sparse_minor(c);
+    return ga__cusparse.cusparseCreateConstCsr(d, rows, cols, c->nnz, ga__sparse_ptr(c->indptr), ga__sparse_ptr(c->indices),
+                                               ga__sparse_ptr(data), it, it, CUSPARSE_INDEX_BASE_ZERO, vt);
+}
+
+/* alpha = 1 and beta = 0 in the compute type. */
+static void ga__sparse_scalars(ga_dtype t, double one[2], double zero[2], float onef[2], float zerof[2])
+{
+    one[0] = 1, one[1] = 0, zero[0] = zero[1] = 0;
+    onef[0] = 1, onef[1] = 0, zerof[0] = zerof[1] = 0;
+    (void)t;
+}
+
+/* y = op(A) x through cusparseSpMV (x, y C-contiguous vectors). */
+static ga_status ga__sparse_spmv(const char *func, const ga__sparse_product *p, const ga_array *x, ga_array *y)
+{
+    const int device = x->device;
+    const cudaDataType vt = (cudaDataType)ga__sparse_cuda_type(p->dtype);
+    const bool single = p->dtype == GA_FLOAT32 || p->dtype == GA_COMPLEX64;
+    double one[2], zero[2];
+    float onef[2], zerof[2];
+    ga__sparse_scalars(p->dtype, one, zero, onef, zerof);
+    const void *alpha = single ? (const void *)onef : (const void *)one, *beta = single ? (const void *)zerof : (const void *)zero;
+    cusparseHandle_t h = ga__cusparse_bound(func, device);
+    if (!h) return ga__t.error;
+    cusparseConstSpMatDescr_t a = NULL;
+    cusparseConstDnVecDescr_t dx = NULL;
+    cusparseDnVecDescr_t dy = NULL;
+    const cusparseOperation_t op = p->transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+    cusparseStatus_t r = ga__sparse_describe(&a, p->csr, p->data, vt);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseCreateConstDnVec(&dx, x->size, ga__sparse_ptr(x), vt);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseCreateDnVec(&dy, y->size, ga__sparse_ptr(y), vt);
+    ga_status st = r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseCreate (descriptors)");
+    size_t bytes = 0;
+    ga__block *buf = NULL;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseSpMV_bufferSize(h, op, alpha, a, dx, beta, dy, vt, CUSPARSE_SPMV_ALG_DEFAULT, &bytes);
+        st = r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseSpMV_bufferSize");
+    }
+    if (st == GA_OK && !(buf = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseSpMV(h, op, alpha, a, dx, beta, dy, vt, CUSPARSE_SPMV_ALG_DEFAULT, (void *)(uintptr_t)buf->ptr);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpMV");
+    }
+    ga__sparse_free(device, buf);
+    if (dy) ga__cusparse.cusparseDestroyDnVec(dy);
+    if (dx) ga__cusparse.cusparseDestroyDnVec(dx);
+    if (a) ga__cusparse.cusparseDestroySpMat(a);
+    return st;
+}
+
+/* The layout of a 2-d C- or F-contiguous dense matrix for cuSPARSE. */
+static void ga__sparse_dense_layout(const ga_array *x, cusparseOrder_t *order, int64_t *ld)
+{
+    const bool c = (x->flags & GA_C_CONTIGUOUS) != 0;
+    *order = c ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+    *ld = GA__MAX(c ? x->shape[1] : x->shape[0], 1);
+}
+
+/* Y = op(A) X through cusparseSpMM (X and Y 2-d, each C- or F-contiguous,
+   in the same order). */
+static ga_status ga__sparse_spmm_cusparse(const char *func, const ga__sparse_product *p, const ga_array *x, ga_array *y)
+{
+    const int device = x->device;
+    const cudaDataType vt = (cudaDataType)ga__sparse_cuda_type(p->dtype);
+    const bool single = p->dtype == GA_FLOAT32 || p->dtype == GA_COMPLEX64;
+    double one[2], zero[2];
+    float onef[2], zerof[2];
+    ga__sparse_scalars(p->dtype, one, zero, onef, zerof);
+    const void *alpha = single ? (const void *)onef : (const void *)one, *beta = single ? (const void *)zerof : (const void *)zero;
+    cusparseHandle_t h = ga__cusparse_bound(func, device);
+    if (!h) return ga__t.error;
+    cusparseConstSpMatDescr_t a = NULL;
+    cusparseConstDnMatDescr_t dx = NULL;
+    cusparseDnMatDescr_t dy = NULL;
+    cusparseOrder_t ox, oy;
+    int64_t lx, ly;
+    ga__sparse_dense_layout(x, &ox, &lx);
+    oy = ox; /* y was made in x's order (ga__sparse_product_result) */
+    ly = GA__MAX(oy == CUSPARSE_ORDER_ROW ? y->shape[1] : y->shape[0], 1);
+    const cusparseOperation_t op = p->transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+    cusparseStatus_t r = ga__sparse_describe(&a, p->csr, p->data, vt);
+    if (r == CUSPARSE_STATUS_SUCCESS)
+        r = ga__cusparse.cusparseCreateConstDnMat(&dx, x->shape[0], x->shape[1], lx, ga__sparse_ptr(x), vt, ox);
+    if (r == CUSPARSE_STATUS_SUCCESS)
+        r = ga__cusparse.cusparseCreateDnMat(&dy, y->shape[0], y->shape[1], ly, ga__sparse_ptr(y), vt, oy);
+    ga_status st = r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseCreate (descriptors)");
+    size_t bytes = 0;
+    ga__block *buf = NULL;
+    const cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    /* row-major operands of A itself: CSR_ALG2 (row-major, deterministic),
+       else the default, which is also the fallback */
+    cusparseSpMMAlg_t alg = ox == CUSPARSE_ORDER_ROW && op == nt ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseSpMM_bufferSize(h, op, nt, alpha, a, dx, beta, dy, vt, alg, &bytes);
+        if (r != CUSPARSE_STATUS_SUCCESS && alg != CUSPARSE_SPMM_ALG_DEFAULT) {
+            alg = CUSPARSE_SPMM_ALG_DEFAULT;
+            r = ga__cusparse.cusparseSpMM_bufferSize(h, op, nt, alpha, a, dx, beta, dy, vt, alg, &bytes);
+        }
+        st = r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseSpMM_bufferSize");
+    }
+    if (st == GA_OK && !(buf = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseSpMM(h, op, nt, alpha, a, dx, beta, dy, vt, alg, (void *)(uintptr_t)buf->ptr);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpMM");
+    }
+    ga__sparse_free(device, buf);
+    if (dy) ga__cusparse.cusparseDestroyDnMat(dy);
+    if (dx) ga__cusparse.cusparseDestroyDnMat(dx);
+    if (a) ga__cusparse.cusparseDestroySpMat(a);
+    return st;
+}
+
+/* y = A x by our kernel (bool and integers; A CSR, not transposed): x and y
+   of any element strides. */
+static ga_status ga__sparse_spmm_kernel(const char *func, const ga__sparse_product *p, const ga_array *x, ga_array *y)
+{
+    const ga_sparse *c = p->csr;
+    const int ix = ga__sparse_ix(c->index_dtype);
+    const int64_t isz = (int64_t)ga__dtype_sizes[p->dtype];
+    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.spmm[p->dtype][ix], "spmm",
+                              ga__dtype_names[p->dtype], ga__dtype_names[c->index_dtype], NULL);
+    const bool vec = x->ndim == 1;
+    int64_t rows = p->m, k = p->k, xr = x->strides[0] / isz, xc = vec ? 0 : x->strides[1] / isz;
+    int64_t yr = y->strides[0] / isz, yc = vec ? 0 : y->strides[1] / isz;
+    void *py = ga__sparse_ptr(y), *pd = ga__sparse_ptr(p->data), *pp = ga__sparse_ptr(c->indptr);
+    void *pi = ga__sparse_ptr(c->indices), *px = ga__sparse_ptr(x);
+    void *args[] = {&py, &pd, &pp, &pi, &px, &rows, &k, &xr, &xc, &yr, &yc};
+    return ga__launch(func, f, x->device, rows * k, args);
+}
+
+/* The product's CSR operand: A CSR as it is, A CSC as the CSR of A^T read
+   transposed (cuSPARSE's types only), else A converted to CSR. */
+static ga_status ga__sparse_product_operand(const char *func, const ga_sparse *a, ga__sparse_product *p, ga__temps *t,
+                                            ga_sparse **owned)
+{
+    *owned = NULL;
+    const bool library = ga__sparse_cuda_type(p->dtype) >= 0;
+    if (a->format == GA_SPARSE_CSR || (a->format == GA_SPARSE_CSC && library)) {
+        p->csr = a;
+        p->transpose = a->format == GA_SPARSE_CSC;
+        if (p->transpose) { /* the same arrays, read as the CSR of A^T */
+            *owned = ga__sparse_shallow(func, a);
+            if (!*owned) return ga__t.error;
+            (*owned)->format = GA_SPARSE_CSR;
+            (*owned)->shape[0] = a->shape[1], (*owned)->shape[1] = a->shape[0];
+            p->csr = *owned;
+        }
+    } else {
+        *owned = ga__sparse_asformat(func, a, GA_SPARSE_CSR);
+        if (!*owned) return ga__t.error;
+        p->csr = *owned;
+        p->transpose = false;
+    }
+    p->data = ga__temp(t, ga__sparse_vector_of(func, p->csr->data, p->dtype));
+    return p->data ? GA_OK : ga__t.error;
+}
+
+/* A new array of `shape`, zeroed when `zero` (else written whole by the
+   product). */
+static ga_array *ga__sparse_new_dense(const char *func, int device, int ndim, const int64_t *shape, ga_dtype dt,
+                                      bool zero)
+{
+    return zero ? ga__full_on(func, device, ndim, shape, ga_int(0), dt) : ga__array_new(func, device, ndim, shape, dt);
+}
+
+/* The result of a product: y (m) or (m, k), F-ordered when x is F- and not
+   C-contiguous (cuSPARSE reads and writes one order); zeroed when `zero`
+   (an empty product). */
+static ga_array *ga__sparse_product_result(const char *func, const ga__sparse_product *p, const ga_array *x, bool zero)
+{
+    if (x->ndim == 1) return ga__sparse_new_dense(func, x->device, 1, &p->m, p->dtype, zero);
+    if ((x->flags & GA_F_CONTIGUOUS) && !(x->flags & GA_C_CONTIGUOUS)) {
+        const int64_t shape[2] = {p->k, p->m};
+        ga_array *yt = ga__sparse_new_dense(func, x->device, 2, shape, p->dtype, zero);
+        ga_array *y = yt ? ga__transpose(func, yt, NULL) : NULL;
+        ga_release(yt);
+        return y;
+    }
+    const int64_t shape[2] = {p->m, p->k};
+    return ga__sparse_new_dense(func, x->device, 2, shape, p->dtype, zero);
+}
+
+/* x in the product's dtype, C- or F-contiguous (x itself when it is). */
+static ga_array *ga__sparse_dense_operand(const char *func, const ga_array *x, ga_dtype dt)
+{
+    if (x->dtype == dt && (x->flags & (GA_C_CONTIGUOUS | GA_F_CONTIGUOUS)) && x->data % 16 == 0)
+        return ga_retain((ga_array *)x);
+    return ga__contiguous_copy(func, x, dt);
+}
+
+/* A @ x. */
+static ga_array *ga__sparse_matmul(const char *func, const ga_sparse *a, const ga_array *x)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!x) { ga__null_input(func, "b"); return NULL; }
+    if ((x->ndim != 1 && x->ndim != 2) || x->shape[0] != a->shape[1]) {
+        ga__error(GA_ERROR_SHAPE, func, "dimension mismatch");
+        return NULL;
+    }
+    if (x->device != a->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, x->device);
+        return NULL;
+    }
+    ga__sparse_product p;
+    memset(&p, 0, sizeof p);
+    p.dtype = ga_promote_types(a->dtype, x->dtype);
+    if (ga__sparse_dtype_check(func, p.dtype) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    p.m = a->shape[0], p.n = a->shape[1], p.k = x->ndim == 2 ? x->shape[1] : 1;
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *owned = NULL;
+    ga_array *y = NULL;
+    ga_status st = GA_OK;
+    const bool empty = p.m == 0 || p.k == 0 || a->nnz == 0;
+    ga_array *xd = empty ? NULL : ga__temp(&t, ga__sparse_dense_operand(func, x, p.dtype));
+    if (!empty && !xd) st = ga__t.error;
+    /* (values in the product's dtype first: duplicates that COO -> CSR sums are summed in it) */
+    ga_sparse *aw = empty ? NULL
+                    : a->dtype == p.dtype ? ga_sparse_retain((ga_sparse *)a)
+                                          : ga__sparse_with_data(func, a, ga__sparse_vector_of(func, a->data, p.dtype));
+    if (st == GA_OK && !empty && !aw) st = ga__t.error;
+    if (st == GA_OK && !empty) st = ga__sparse_product_operand(func, aw, &p, &t, &owned);
+    if (st == GA_OK) y = ga__sparse_product_result(func, &p, xd ? xd : x, empty);
+    if (st == GA_OK && !y) st = ga__t.error;
+    if (st == GA_OK && !empty) {
+        if (ga__sparse_cuda_type(p.dtype) < 0) st = ga__sparse_spmm_kernel(func, &p, xd, y);
+        else if (x->ndim == 1) st = ga__sparse_spmv(func, &p, xd, y);
+        else st = ga__sparse_spmm_cusparse(func, &p, xd, y);
+    }
+    ga_sparse_release(owned);
+    ga_sparse_release(aw);
+    ga__temps_release(&t);
+    if (st != GA_OK) { ga_release(y); return NULL; }
+    return y;
+}
+
+GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b)
+{
+    return ga__ret(ga__sparse_matmul("ga_sparse_matmul", a, b));
+}
+
+GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a)
+{
+    static const char func[] = "ga_sparse_rmatmul";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (b->ndim != 1 && b->ndim != 2) {
+        ga__error(GA_ERROR_SHAPE, func, "dimension mismatch");
+        return NULL;
+    }
+    /* b @ A = (A^T @ b^T)^T, A^T free */
+    const int64_t shape[2] = {a->shape[1], a->shape[0]};
+    ga_sparse *at = a->format == GA_SPARSE_COO
+                        ? ga__sparse_new(func, GA_SPARSE_COO, shape, false, ga_retain(a->data), ga_retain(a->col), ga_retain(a->row))
+                        : ga__sparse_new(func, a->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR, shape, a->canonical,
+                                         ga_retain(a->data), ga_retain(a->indices), ga_retain(a->indptr));
+    ga_array *bt = at ? b->ndim == 2 ? ga__transpose(func, b, NULL) : ga_retain((ga_array *)b) : NULL;
+    ga_array *yt = bt ? ga__sparse_matmul(func, at, bt) : NULL;
+    ga_array *y = yt ? b->ndim == 2 ? ga__transpose(func, yt, NULL) : ga_retain(yt) : NULL;
+    ga_release(yt);
+    ga_release(bt);
+    ga_sparse_release(at);
+    return ga__ret(y);
+}
+
+/* --- elementwise with scalars --------------------------------------------------- */
+
+/* s with ufunc u applied to its values (and the weak scalar *v). */
+static ga_sparse *ga__sparse_data_op(const char *func, const ga_sparse *s, ga_ufunc u, const ga_scalar *v)
+{
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    ga_operand in[2] = {ga_operand_array(s->data), ga_operand_scalar(v ? *v : ga_int(0))};
+    ga_array *out[2] = {NULL, NULL};
+    if (ga__ufunc(func, u, in, out, NULL) != GA_OK) return NULL;
+    if (ga__sparse_dtype_check(func, out[0]->dtype) != GA_OK) {
+        ga_release(out[0]);
+        return NULL;
+    }
+    return ga__sparse_ret(ga__sparse_with_data(func, s, out[0]));
+}
+
+GPUARR_API ga_sparse *ga_sparse_multiply_scalar(const ga_sparse *s, ga_scalar v)
+{
+    return ga__sparse_data_op("ga_sparse_multiply_scalar", s, GA_UFUNC_MULTIPLY, &v);
+}
+
+GPUARR_API ga_sparse *ga_sparse_divide_scalar(const ga_sparse *s, ga_scalar v)
+{
+    return ga__sparse_data_op("ga_sparse_divide_scalar", s, GA_UFUNC_DIVIDE, &v);
+}
+
+GPUARR_API ga_sparse *ga_sparse_power_scalar(const ga_sparse *s, ga_scalar v)
+{
+    static const char func[] = "ga_sparse_power_scalar";
+    bool zero = (v.kind == GA_SCALAR_INT && v.value.i == 0) || (v.kind == GA_SCALAR_FLOAT && v.value.f == 0) ||
+                (v.kind == GA_SCALAR_COMPLEX && v.value.c.re == 0 && v.value.c.im == 0);
+    if (zero) {
+        ga__error(GA_ERROR_VALUE, func, "zero power is not supported as it would densify the matrix.");
+        return NULL;
+    }
+    return ga__sparse_data_op(func, s, GA_UFUNC_POWER, &v);
+}
+
+GPUARR_API ga_sparse *ga_sparse_negative(const ga_sparse *s)
+{
+    return ga__sparse_data_op("ga_sparse_negative", s, GA_UFUNC_NEGATIVE, NULL);
+}
+
+/* --- A + B, A - B ------------------------------------------------------------------ */
+
+/* x in compressed `format`, canonical, values as dtype, indices as `it`
+   (a new matrix, or x itself retained). */
+static ga_sparse *ga__sparse_operand(const char *func, const ga_sparse *x, ga_sparse_format format, ga_dtype dt,
+                                     ga_dtype it)
+{
+    ga_sparse *c = ga__sparse_asformat(func, x, format);
+    if (c && !c->canonical) {
+        ga_sparse *d = ga__sparse_sorted_copy(func, c, true);
+        ga_sparse_release(c);
+        c = d;
+    }
+    if (!c || (c->dtype == dt && c->index_dtype == it)) return c;
+    ga_array *d = ga__sparse_vector_of(func, c->data, dt);
+    ga_array *i = d ? ga__sparse_vector_of(func, c->indices, it) : NULL;
+    ga_array *p = i ? ga__sparse_vector_of(func, c->indptr, it) : NULL;
+    ga_sparse *r = NULL;
+    if (p) r = ga__sparse_new(func, format, c->shape, true, d, i, p);
+    else ga_release(d), ga_release(i);
+    ga_sparse_release(c);
+    return r;
+}
+
+/* One pass of the merge kernel over the rows of canonical a and b. */
+static ga_status ga__sparse_merge_pass(const char *func, const ga_sparse *a, const ga_sparse *b, int32_t pass,
+                                       ga_array *counts, const ga_array *offsets, ga_array *od, ga_array *oi,
+                                       int32_t negate)
+{
+    const int ix = ga__sparse_ix(a->index_dtype);
+    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.merge[a->dtype][ix], "merge",
+                              ga__dtype_names[a->dtype], ga__dtype_names[a->index_dtype], NULL);
+    void *pc = counts ? ga__sparse_ptr(counts) : NULL, *po = offsets ? ga__sparse_ptr(offsets) : NULL;
+    void *pd = od ? ga__sparse_ptr(od) : NULL, *pi = oi ? ga__sparse_ptr(oi) : NULL;
+    void *ad = ga__sparse_ptr(a->data), *ap = ga__sparse_ptr(a->indptr), *ai = ga__sparse_ptr(a->indices);
+    void *bd = ga__sparse_ptr(b->data), *bp = ga__sparse_ptr(b->indptr), *bi = ga__sparse_ptr(b->indices);
+    int64_t major = ga__sparse_major(a);
+    void *args[] = {&pass, &pc, &po, &pd, &pi, &ad, &ap, &ai, &bd, &bp, &bi, &major, &negate};
+    return ga__launch(func, f, a->device, major, args);
+}
+
+/* counts (int64, major + 1, counts[0] = 0) scanned in place into offsets;
+   the total (waited for) in *total. */
+static ga_status ga__sparse_scan_counts(const char *func, ga_array *counts, int64_t *total)
+{
+    const int device = counts->device;
+    const int64_t n = counts->size;
+    CUstream stream = ga__stream_of(device);
+    void *p = ga__sparse_ptr(counts);
+    size_t bytes = 0;
+    int e = ga__cub_scan(NULL, &bytes, p, p, (int)GA_INT64, GA__CUB_SCAN_SUM, n, n, stream);
+    if (e) return ga__cub_failed(func, e, "cub scan (temp storage query)");
+    ga__block *temp = ga__sparse_scratch(func, device, bytes);
+    if (!temp) return ga__t.error;
+    e = ga__cub_scan((void *)(uintptr_t)temp->ptr, &bytes, p, p, (int)GA_INT64, GA__CUB_SCAN_SUM, n, n, stream);
+    ga__sparse_free(device, temp);
+    if (e) return ga__cub_failed(func, e, "cub scan");
+    return ga__sparse_read(func, device, total, counts->data + (uint64_t)(n - 1) * 8, 8);
+}
+
+/* a + b (negate: a - b) of canonical compressed matrices of one format,
+   dtype and index dtype. */
+static ga_sparse *ga__sparse_merge(const char *func, const ga_sparse *a, const ga_sparse *b, bool negate)
+{
+    const int64_t major = ga__sparse_major(a), len = major + 1;
+    ga_array *counts = ga__full_on(func, a->device, 1, &len, ga_int(0), GA_INT64);
+    int64_t total = 0;
+    ga_status st = counts ? ga__sparse_merge_pass(func, a, b, 0, counts, NULL, NULL, NULL, negate) : ga__t.error;
+    if (st == GA_OK) st = ga__sparse_scan_counts(func, counts, &total);
+    ga_array *od = st == GA_OK ? ga__sparse_vector(func, a->device, total, a->dtype) : NULL;
+    ga_array *oi = od ? ga__sparse_vector(func, a->device, total, a->index_dtype) : NULL;
+    if (st == GA_OK && !oi) st = ga__t.error;
+    if (st == GA_OK && total > 0) st = ga__sparse_merge_pass(func, a, b, 1, NULL, counts, od, oi, negate);
+    ga_array *op = st == GA_OK ? ga__sparse_vector_of(func, counts, a->index_dtype) : NULL;
+    ga_release(counts);
+    if (!op) {
+        ga_release(od), ga_release(oi);
+        return NULL;
+    }
+    return ga__sparse_new(func, a->format, a->shape, true, od, oi, op);
+}
+
+static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_sparse *b, bool negate)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (a->shape[0] != b->shape[0] || a->shape[1] != b->shape[1]) {
+        ga__error(GA_ERROR_SHAPE, func, "inconsistent shapes");
+        return NULL;
+    }
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (negate && dt == GA_BOOL) {
+        ga__error(GA_ERROR_TYPE, func,
+                  "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or "
+                  "the logical_xor function instead.");
+        return NULL;
+    }
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    const ga_sparse_format format = a->format == GA_SPARSE_COO ? GA_SPARSE_CSR : a->format;
+    const ga_dtype it = ga__sparse_index_for(a->nnz + b->nnz, a->shape[0], a->shape[1]) == GA_INT64 ||
+                                a->index_dtype == GA_INT64 || b->index_dtype == GA_INT64
+                            ? GA_INT64
+                            : GA_INT32;
+    ga_sparse *x = ga__sparse_operand(func, a, format, dt, it);
+    ga_sparse *y = x ? ga__sparse_operand(func, b, format, dt, it) : NULL;
+    ga_sparse *r = y ? ga__sparse_merge(func, x, y, negate) : NULL;
+    ga_sparse_release(x);
+    ga_sparse_release(y);
+    return r;
+}
+
+GPUARR_API ga_sparse *ga_sparse_add(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_add", a, b, false));
+}
+
+GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_subtract", a, b, true));
+}
+
+/* --- sums ------------------------------------------------------------------------ */
+
+/* NumPy's dtype of a sum of t. */
+static ga_dtype ga__sparse_sum_dtype(ga_dtype t)
+{
+    char k = ga_dtype_kind(t);
+    return k == 'u' ? GA_UINT64 : k == 'b' || k == 'i' ? GA_INT64 : t;
+}
+
+/* The sums of each major row of compressed s, as a vector of dtype dt. */
+static ga_array *ga__sparse_segsum(const char *func, const ga_sparse *s, ga_dtype dt)
+{
+    const int64_t major = ga__sparse_major(s);
+    const int ix = ga__sparse_ix(s->index_dtype);
+    ga_array *d = ga__sparse_vector_of(func, s->data, dt);
+    ga_array *out = d ? ga__sparse_vector(func, s->device, major, dt) : NULL;
+    CUfunction f = out ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.segsum[dt][ix], "segsum",
+                                    ga__dtype_names[dt], ga__dtype_names[s->index_dtype], NULL)
+                       : NULL;
+    void *po = out ? ga__sparse_ptr(out) : NULL, *pd = d ? ga__sparse_ptr(d) : NULL, *pp = ga__sparse_ptr(s->indptr);
+    int64_t mj = major;
+    void *args[] = {&po, &pd, &pp, &mj};
+    ga_status st = f ? ga__launch(func, f, s->device, GA__MAX(major, 1) * 32, args) : ga__t.error;
+    ga_release(d);
+    if (st != GA_OK) { ga_release(out); return NULL; }
+    return out;
+}
+
+/* The sums along `axis` (0 or 1) as a vector. */
+static ga_array *ga__sparse_axis_sum(const char *func, const ga_sparse *s, int axis, ga_dtype dt)
+{
+    const bool along_major = (s->format == GA_SPARSE_CSR && axis == 1) || (s->format == GA_SPARSE_CSC && axis == 0);
+    if (along_major) return ga__sparse_segsum(func, s, dt);
+    const int64_t len = s->shape[axis == 1 ? 1 : 0];
+    ga_sparse *w = s->dtype == dt ? ga_sparse_retain((ga_sparse *)s)
+                                  : ga__sparse_with_data(func, s, ga__sparse_vector_of(func, s->data, dt));
+    ga_array *ones = w ? ga__full_on(func, s->device, 1, &len, ga_int(1), dt) : NULL;
+    if (!ones) { ga_sparse_release(w); return NULL; }
+    s = w; /* (values in the sum's dtype first: duplicates that COO -> CSR sums are summed in it) */
+    ga_array *r;
+    if (axis == 1) {
+        r = ga__sparse_matmul(func, s, ones);
+    } else { /* ones @ A = A^T @ ones */
+        const int64_t shape[2] = {s->shape[1], s->shape[0]};
+        ga_sparse *t = s->format == GA_SPARSE_COO
+                           ? ga__sparse_new(func, GA_SPARSE_COO, shape, false, ga_retain(s->data), ga_retain(s->col),
+                                            ga_retain(s->row))
+                           : ga__sparse_new(func, s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR, shape,
+                                            s->canonical, ga_retain(s->data), ga_retain(s->indices), ga_retain(s->indptr));
+        r = t ? ga__sparse_matmul(func, t, ones) : NULL;
+        ga_sparse_release(t);
+    }
+    ga_release(ones);
+    ga_sparse_release(w);
+    if (r && r->dtype != dt) { /* (the product's promotion is the sum's dtype already) */
+        ga_array *c = ga__contiguous_copy(func, r, dt);
+        ga_release(r);
+        r = c;
+    }
+    return r;
+}
+
+GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis)
+{
+    static const char func[] = "ga_sparse_sum";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (axis != GA_AXIS_NONE && (axis < -2 || axis > 1)) {
+        ga__error(GA_ERROR_AXIS, func, "axis %d is out of bounds for array of dimension 2", axis);
+        return NULL;
+    }
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    const ga_dtype dt = ga__sparse_sum_dtype(s->dtype);
+    if (axis == GA_AXIS_NONE) {
+        ga_array *out = NULL;
+        ga_reduce_options o = {NULL, NULL, 0};
+        if (ga__reduce(func, GA_REDUCE_SUM, s->data, 0, NULL, dt, &out, false, &o) != GA_OK) return NULL;
+        return ga__ret(out);
+    }
+    if (axis < 0) axis += 2;
+    ga_array *v = ga__sparse_axis_sum(func, s, axis, dt);
+    const int64_t shape[2] = {axis == 1 ? s->shape[0] : 1, axis == 1 ? 1 : s->shape[1]};
+    ga_array *r = v ? ga__reshape(func, v, 2, shape) : NULL;
+    ga_release(v);
+    return ga__ret(r);
+}
+
+/* --- A @ B, both sparse (SpGEMM) --------------------------------------------------- */
+
+/* The state of one SpGEMM: descriptors, buffers, C's arrays. */
+typedef struct ga__spgemm_state {
+    cusparseConstSpMatDescr_t a, b;
+    cusparseSpMatDescr_t c;
+    cusparseSpGEMMDescr_t d;
+    ga__block *buf1, *buf2;
+    ga_array *indptr, *indices, *data;
+} ga__spgemm_state;
+
+static void ga__spgemm_free(int device, ga__spgemm_state *g, bool keep_result)
+{
+    if (g->d) ga__cusparse.cusparseSpGEMM_destroyDescr(g->d);
+    if (g->c) ga__cusparse.cusparseDestroySpMat(g->c);
+    if (g->b) ga__cusparse.cusparseDestroySpMat(g->b);
+    if (g->a) ga__cusparse.cusparseDestroySpMat(g->a);
+    ga__sparse_free(device, g->buf1);
+    ga__sparse_free(device, g->buf2);
+    if (!keep_result) ga_release(g->indptr), ga_release(g->indices), ga_release(g->data);
+}
+
+/* cuSPARSE's steps: work estimation and compute (each asking its buffer's
+   size first), then C's size, its arrays, the copy. */
+static ga_status ga__spgemm_run(const char *func, cusparseHandle_t h, ga__spgemm_state *g, const ga_sparse *x, ga_dtype dt)
+{
+    const int device = x->device;
+    const cudaDataType vt = (cudaDataType)ga__sparse_cuda_type(dt);
+    const bool single = dt == GA_FLOAT32 || dt == GA_COMPLEX64;
+    double one[2] = {1, 0}, zero[2] = {0, 0};
+    float onef[2] = {1, 0}, zerof[2] = {0, 0};
+    const void *alpha = single ? (const void *)onef : (const void *)one, *beta = single ? (const void *)zerof : (const void *)zero;
+    const cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const cusparseSpGEMMAlg_t alg = CUSPARSE_SPGEMM_DEFAULT;
+    size_t b1 = 0, b2 = 0;
+    cusparseStatus_t r = ga__cusparse.cusparseSpGEMM_workEstimation(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d,
+                                                                   &b1, NULL);
+    if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseSpGEMM_workEstimation");
+    if (!(g->buf1 = ga__sparse_scratch(func, device, b1))) return ga__t.error;
+    r = ga__cusparse.cusparseSpGEMM_workEstimation(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d, &b1,
+                                                   (void *)(uintptr_t)g->buf1->ptr);
+    if (r == CUSPARSE_STATUS_SUCCESS)
+        r = ga__cusparse.cusparseSpGEMM_compute(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d, &b2, NULL);
+    if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseSpGEMM_compute (buffer size)");
+    if (!(g->buf2 = ga__sparse_scratch(func, device, b2))) return ga__t.error;
+    r = ga__cusparse.cusparseSpGEMM_compute(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d, &b2,
+                                            (void *)(uintptr_t)g->buf2->ptr);
+    if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseSpGEMM_compute");
+    int64_t rows = 0, cols = 0, nnz = 0;
+    r = ga__cusparse.cusparseSpMatGetSize((cusparseConstSpMatDescr_t)g->c, &rows, &cols, &nnz);
+    if (r != CUSPARSE_STATUS_SUCCESS) return ga__cusparse_error(func, r, "cusparseSpMatGetSize");
+    g->indices = ga__sparse_vector(func, device, nnz, GA_INT32);
+    g->data = g->indices ? ga__sparse_vector(func, device, nnz, dt) : NULL;
+    if (!g->data) return ga__t.error;
+    r = ga__cusparse.cusparseCsrSetPointers(g->c, ga__sparse_ptr(g->indptr), ga__sparse_ptr(g->indices), ga__sparse_ptr(g->data));
+    if (r == CUSPARSE_STATUS_SUCCESS)
+        r = ga__cusparse.cusparseSpGEMM_copy(h, nt, nt, alpha, g->a, g->b, beta, g->c, vt, alg, g->d);
+    return r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseSpGEMM_copy");
+}
+
+/* x @ y of canonical CSR operands with int32 indices and values of dt. */
+static ga_sparse *ga__sparse_spgemm(const char *func, const ga_sparse *x, const ga_sparse *y, ga_dtype dt)
+{
+    const int64_t shape[2] = {x->shape[0], y->shape[1]}, len = shape[0] + 1;
+    ga__spgemm_state g;
+    memset(&g, 0, sizeof g);
+    if (x->nnz == 0 || y->nnz == 0) { /* nothing to multiply */
+        g.indptr = ga__full_on(func, x->device, 1, &len, ga_int(0), GA_INT32);
+        g.indices = g.indptr ? ga__sparse_vector(func, x->device, 0, GA_INT32) : NULL;
+        g.data = g.indices ? ga__sparse_vector(func, x->device, 0, dt) : NULL;
+        return ga__sparse_new(func, GA_SPARSE_CSR, shape, true, g.data, g.indices, g.indptr);
+    }
+    cusparseHandle_t h = ga__cusparse_bound(func, x->device);
+    if (!h) return NULL;
+    const cudaDataType vt = (cudaDataType)ga__sparse_cuda_type(dt);
+    g.indptr = ga__sparse_vector(func, x->device, len, GA_INT32);
+    ga_status st = g.indptr ? GA_OK : ga__t.error;
+    cusparseStatus_t r = CUSPARSE_STATUS_SUCCESS;
+    if (st == GA_OK) r = ga__sparse_describe(&g.a, x, x->data, vt);
+    if (st == GA_OK && r == CUSPARSE_STATUS_SUCCESS) r = ga__sparse_describe(&g.b, y, y->data, vt);
+    if (st == GA_OK && r == CUSPARSE_STATUS_SUCCESS)
+        r = ga__cusparse.cusparseCreateCsr(&g.c, shape[0], shape[1], 0, ga__sparse_ptr(g.indptr), NULL, NULL,
+                                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
+    if (st == GA_OK && r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseSpGEMM_createDescr(&g.d);
+    if (st == GA_OK && r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseCreate (descriptors)");
+    if (st == GA_OK) st = ga__spgemm_run(func, h, &g, x, dt);
+    ga__spgemm_free(x->device, &g, st == GA_OK);
+    if (st != GA_OK) return NULL;
+    return ga__sparse_new(func, GA_SPARSE_CSR, shape, false, g.data, g.indices, g.indptr);
+}
+
+GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_sparse *b)
+{
+    static const char func[] = "ga_sparse_matmul_sparse";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (a->shape[1] != b->shape[0]) {
+        ga__error(GA_ERROR_SHAPE, func, "dimension mismatch");
+        return NULL;
+    }
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (ga__sparse_cuda_type(dt) < 0) {
+        ga__error(GA_ERROR_TYPE, func, "sparse @ sparse of %s is not supported yet (float32, float64, complex64, complex128)",
+                  dt == GA_DTYPE_INVALID ? "these dtypes" : ga__dtype_names[dt]);
+        return NULL;
+    }
+    const int64_t most = GA__MAX(GA__MAX(a->shape[0], a->shape[1]), b->shape[1]);
+    if (most > INT32_MAX || a->nnz > INT32_MAX || b->nnz > INT32_MAX) {
+        ga__error(GA_ERROR_VALUE, func, "sparse @ sparse takes int32 indices: the operands are too large");
+        return NULL;
+    }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    ga_sparse *x = ga__sparse_operand(func, a, GA_SPARSE_CSR, dt, GA_INT32);
+    ga_sparse *y = x ? ga__sparse_operand(func, b, GA_SPARSE_CSR, dt, GA_INT32) : NULL;
+    ga_sparse *r = y ? ga__sparse_spgemm(func, x, y, dt) : NULL;
+    ga_sparse_release(x);
+    ga_sparse_release(y);
+    return ga__sparse_ret(r);
+}
+
+/* --- scipy.sparse.linalg.cg ------------------------------------------------------ */
+
+/* A scalar of a vector's dtype: v[0] + v[1] i (real dtypes: v[0]). */
+static ga_scalar ga__cg_scalar(ga_dtype dt, const double v[2])
+{
+    return ga_dtype_kind(dt) == 'c' ? ga_complex(v[0], v[1]) : ga_float(v[0]);
+}
+
+/* <x, y> = sum(conj(x) y) of two vectors of dtype dt, waited for. */
+static ga_status ga__cg_dot(const char *func, const ga_array *x, const ga_array *y, double out[2])
+{
+    const bool cplx = ga_dtype_kind(x->dtype) == 'c';
+    ga_array *o[2] = {NULL, NULL}, *c[2] = {NULL, NULL}, *sum = NULL;
+    ga_operand cin[1] = {ga_operand_array(x)};
+    ga_status st = cplx ? ga__ufunc(func, GA_UFUNC_CONJUGATE, cin, c, NULL) : GA_OK;
+    ga_operand in[2] = {ga_operand_array(cplx ? c[0] : x), ga_operand_array(y)};
+    if (st == GA_OK) st = ga__ufunc(func, GA_UFUNC_MULTIPLY, in, o, NULL);
+    ga_reduce_options opt = {NULL, NULL, 0};
+    if (st == GA_OK) st = ga__reduce(func, GA_REDUCE_SUM, o[0], 0, NULL, GA_DTYPE_INVALID, &sum, false, &opt);
+    unsigned char buf[16] = {0};
+    if (st == GA_OK) st = ga__to_host(func, sum, buf, sizeof buf, true);
+    out[0] = out[1] = 0;
+    if (st == GA_OK) {
+        if (x->dtype == GA_FLOAT32 || x->dtype == GA_COMPLEX64) {
+            float f[2] = {0, 0};
+            memcpy(f, buf, cplx ? 8 : 4);
+            out[0] = f[0], out[1] = f[1];
+        } else {
+            memcpy(out, buf, cplx ? 16 : 8);
+        }
+    }
+    ga_release(c[0]), ga_release(o[0]), ga_release(sum);
+    return st;
+}
+
+/* y += f x (f: f[0] + f[1] i). */
+static ga_status ga__cg_axpy(const char *func, ga_array *y, const double f[2], const ga_array *x)
+{
+    ga_operand in[2] = {ga_operand_array(x), ga_operand_scalar(ga__cg_scalar(x->dtype, f))};
+    ga_array *t[2] = {NULL, NULL};
+    ga_status st = ga__ufunc(func, GA_UFUNC_MULTIPLY, in, t, NULL);
+    ga_operand add[2] = {ga_operand_array(y), ga_operand_array(t[0])};
+    ga_array *out[2] = {y, NULL};
+    if (st == GA_OK) st = ga__ufunc(func, GA_UFUNC_ADD, add, out, NULL);
+    ga_release(t[0]);
+    return st;
+}
+
+/* p = z + f p, in place. */
+static ga_status ga__cg_direction(const char *func, ga_array *p, const double f[2], const ga_array *z)
+{
+    ga_operand in[2] = {ga_operand_array(p), ga_operand_scalar(ga__cg_scalar(p->dtype, f))};
+    ga_array *out[2] = {p, NULL};
+    ga_status st = ga__ufunc(func, GA_UFUNC_MULTIPLY, in, out, NULL);
+    ga_operand add[2] = {ga_operand_array(p), ga_operand_array(z)};
+    if (st == GA_OK) st = ga__ufunc(func, GA_UFUNC_ADD, add, out, NULL);
+    return st;
+}
+
+/* cg's iterations from x with residual r (both replaced in place). */
+static ga_status ga__cg_iterate(const char *func, const ga_sparse *a, ga_array *x, ga_array *r, double tol,
+                                int64_t maxiter, int64_t *iterations)
+{
+    ga_array *p = NULL;
+    double rho_prev = 0;
+    ga_status st = GA_OK;
+    *iterations = maxiter;
+    for (int64_t it = 0; it < maxiter && st == GA_OK; it++) {
+        double rr[2];
+        if ((st = ga__cg_dot(func, r, r, rr)) != GA_OK) break;
+        if (sqrt(rr[0]) < tol) {
+            *iterations = 0;
+            break;
+        }
+        const double rho = rr[0]; /* <r, r>, real */
+        if (it == 0) {
+            p = ga__contiguous_copy(func, r, r->dtype);
+            if (!p) { st = ga__t.error; break; }
+        } else {
+            const double beta[2] = {rho / rho_prev, 0};
+            if ((st = ga__cg_direction(func, p, beta, r)) != GA_OK) break;
+        }
+        ga_array *q = ga__sparse_matmul(func, a, p);
+        double pq[2] = {0, 0};
+        st = q ? ga__cg_dot(func, p, q, pq) : ga__t.error;
+        const double den = pq[0] * pq[0] + pq[1] * pq[1];
+        const double alpha[2] = {rho * pq[0] / den, -rho * pq[1] / den}, minus[2] = {-alpha[0], -alpha[1]};
+        if (st == GA_OK) st = ga__cg_axpy(func, x, alpha, p);
+        if (st == GA_OK) st = ga__cg_axpy(func, r, minus, q);
+        ga_release(q);
+        rho_prev = rho;
+    }
+    ga_release(p);
+    return st;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                         double atol, int64_t maxiter, int64_t *info)
+{
+    static const char func[] = "ga_sparse_linalg_cg";
+    if (!a) { ga__null_input(func, "A"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    const int64_t n = a->shape[0];
+    if (a->shape[1] != n) {
+        ga__error(GA_ERROR_VALUE, func, "expected square matrix, but got shape=(%lld, %lld)", (long long)a->shape[0],
+                  (long long)a->shape[1]);
+        return NULL;
+    }
+    if (b->ndim != 1 || b->shape[0] != n || (x0 && (x0->ndim != 1 || x0->shape[0] != n))) {
+        ga__error(GA_ERROR_SHAPE, func, "shapes of A (%lld, %lld) and b (or x0) are incompatible", (long long)n, (long long)n);
+        return NULL;
+    }
+    ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (dt != GA_DTYPE_INVALID && ga_dtype_kind(dt) != 'f' && ga_dtype_kind(dt) != 'c') dt = GA_FLOAT64;
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    /* A as CSR of dt, once */
+    ga_sparse *w = a->dtype == dt ? ga_sparse_retain((ga_sparse *)a)
+                                  : ga__sparse_with_data(func, a, ga__sparse_vector_of(func, a->data, dt));
+    ga_sparse *c = w ? ga__sparse_asformat(func, w, GA_SPARSE_CSR) : NULL;
+    ga_sparse_release(w);
+    ga_array *r = c ? ga__contiguous_copy(func, b, dt) : NULL;
+    ga_array *x = r ? x0 ? ga__contiguous_copy(func, x0, dt) : ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
+    double bb[2] = {0, 0};
+    ga_status st = x ? ga__cg_dot(func, r, r, bb) : ga__t.error;
+    int64_t iterations = 0;
+    if (st == GA_OK && x0) { /* r = b - A x0 */
+        ga_array *ax = ga__sparse_matmul(func, c, x);
+        const double minus[2] = {-1, 0};
+        st = ax ? ga__cg_axpy(func, r, minus, ax) : ga__t.error;
+        ga_release(ax);
+    }
+    if (st == GA_OK && bb[0] == 0) { /* b == 0: x = 0, as SciPy returns b */
+        ga_release(x);
+        x = ga__full_on(func, a->device, 1, &n, ga_int(0), dt);
+        if (!x) st = ga__t.error;
+    } else if (st == GA_OK) {
+        const double tol = GA__MAX(atol, rtol * sqrt(bb[0]));
+        st = ga__cg_iterate(func, c, x, r, tol, maxiter < 0 ? 10 * n : maxiter, &iterations);
+    }
+    ga_release(r);
+    ga_sparse_release(c);
+    if (st != GA_OK) { ga_release(x); return NULL; }
+    if (info) *info = iterations;
+    return ga__ret(x);
+}
+
+/* Forgets the section's kernels (their family is unloaded after). */
+static void ga__sparse_shutdown(void) { memset(&ga__sparse_kernels, 0, sizeof ga__sparse_kernels); }
+#else
+static void ga__sparse_scope_release(ga_sparse *s) { (void)s; }
+static void ga__sparse_shutdown(void) {}
+#endif
+
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 24. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 25. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus

@@ -315,6 +315,23 @@ else
     echo "FAIL option_price (status $rc)"; cat "$tmp/out.op" "$tmp/err.op" | sed 's/^/    /'; failed=$((failed + 1))
 fi
 
+# The Poisson example: the same refusal without a GPU; with one, cg on the
+# 127 x 127 grid converges and u at the centre is within 1e-3 of the
+# continuous problem's 0.073671.
+(cd "$tmp" && "$root/build/examples/poisson_cg" 127 > out.pc 2> err.pc)
+rc=$?
+if [ $gpu = no ]; then
+    if [ $rc -eq 1 ] && grep -q '^poisson_cg: cannot use the GPU: ' "$tmp/err.pc"; then
+        echo "ok   poisson_cg refuses cleanly without a GPU"; passed=$((passed + 1))
+    else
+        echo "FAIL poisson_cg's refusal: status $rc"; cat "$tmp/out.pc" "$tmp/err.pc" | sed 's/^/    /'; failed=$((failed + 1))
+    fi
+elif [ $rc -eq 0 ] && awk '/u\(1\/2, 1\/2\) =/ { u = $4 } END { d = u - 0.073671; exit !(u != "" && d * d < 1e-6) }' "$tmp/out.pc"; then
+    echo "ok   poisson_cg: $(grep 'u(1/2' "$tmp/out.pc" | sed 's/^ *//')"; passed=$((passed + 1))
+else
+    echo "FAIL poisson_cg (status $rc)"; cat "$tmp/out.pc" "$tmp/err.pc" | sed 's/^/    /'; failed=$((failed + 1))
+fi
+
 # valgrind over the no-GPU paths: each program's refusal (with no driver
 # library, and with the toolkit's stub one, which is opened and closed) must
 # make no invalid access and lose no memory. Its own exit status is checked

@@ -9,6 +9,7 @@
      build/bench --io        the copy ceiling, then a 4 GiB .npy saved and loaded
      build/bench --random    the copy ceiling, full's write ceiling, then the random draws
      build/bench --fft       the copy ceiling, the small add, then the FFT rows
+     build/bench --sparse    the copy ceiling, then the sparse rows
 
    GB/s counts bytes read plus bytes written once (a broadcast operand
    once, not once per use). The device copy row is the ceiling the other
@@ -346,6 +347,79 @@ static void fft_row(const char *name, int kind, const ga_array *a, int axis, dou
     const double bytes = n * (double)ga_dtype_itemsize(ga_dtype_of(a)) + (kind == 1 ? n / 2 : n) * out_itemsize;
     row(name, ga_size(a), ga_dtype_name(ga_dtype_of(a)), time_device(op_fft, &f), bytes, "new result, read + written once");
 }
+/* The sparse rows (cuSPARSE and the sparse kernels): a 4M x 4M CSR float32
+   matrix with 8 random columns a row (32M entries, canonical), products
+   with a vector and with an (n, 8) C-ordered matrix, conversions, the row
+   sums, and the sum of two 256k x 256k matrices of 16 entries a row. A new
+   result each call. `bench --sparse` runs these alone. */
+typedef struct sparse_args {
+    const ga_sparse *a, *b;
+    const ga_array *x;
+    int kind; /* 0 matmul, 1 tocsc, 2 tocsr, 3 sum axis 1, 4 add, 5 sparse @ sparse */
+} sparse_args;
+static void op_sparse(void *p)
+{
+    const sparse_args *s = (const sparse_args *)p;
+    switch (s->kind) {
+    case 0: ga_release(ga_sparse_matmul(s->a, s->x)); break;
+    case 1: ga_sparse_release(ga_sparse_tocsc(s->a)); break;
+    case 2: ga_sparse_release(ga_sparse_tocsr(s->a)); break;
+    case 3: ga_release(ga_sparse_sum(s->a, 1)); break;
+    case 4: ga_sparse_release(ga_sparse_add(s->a, s->b)); break;
+    default: ga_sparse_release(ga_sparse_matmul_sparse(s->a, s->b)); break;
+    }
+}
+
+/* A canonical n x n CSR float32 matrix of about k random columns a row. */
+static ga_sparse *random_csr(ga_generator *g, int64_t n, int64_t k)
+{
+    int64_t nnz = n * k;
+    ga_array *cols = ga_random_integers(g, ga_int(0), ga_int(n), 1, &nnz, GA_INT32, false);
+    ga_array *data = ga_random_random(g, 1, &nnz, GA_FLOAT32);
+    ga_array *indptr = ga_arange_int(0, nnz + 1, k, GA_INT32);
+    ga_sparse *a = ga_sparse_csr_matrix(data, cols, indptr, (const int64_t[]){n, n});
+    if (!a || ga_sparse_sum_duplicates(a) != GA_OK) fail("random CSR matrix");
+    ga_release(cols), ga_release(data), ga_release(indptr);
+    return a;
+}
+
+static void bench_sparse(void)
+{
+    const int64_t n = 1 << 22, k = 8;
+    ga_generator *g = ga_random_default_rng((const uint32_t[]){1}, 1);
+    ga_sparse *a = random_csr(g, n, k);
+    const int64_t nnz = ga_sparse_nnz(a);
+    /* a COO of the same columns with rows i // 8: not canonical */
+    ga_array *rows = ga_floor_divide_scalar(ga_arange_int(0, nnz, 1, GA_INT32), ga_int(k));
+    ga_array *x = ga_random_random(g, 1, &n, GA_FLOAT32), *x8 = ga_random_random(g, 2, (const int64_t[]){n, 8}, GA_FLOAT32);
+    ga_sparse *coo = ga_sparse_tocoo(a);
+    ga_array *cols = ga_sparse_col(coo), *data = ga_sparse_data(coo);
+    ga_sparse *raw_coo = rows && cols && data ? ga_sparse_coo_matrix(data, rows, cols, (const int64_t[]){n, n}) : NULL;
+    ga_sparse *b = random_csr(g, 1 << 18, 16), *b2 = random_csr(g, 1 << 18, 16);
+    if (!x || !x8 || !coo || !raw_coo || !b || !b2) fail("sparse inputs");
+    /* bytes: values, indices, indptr and x read, y written */
+    const double mat = (double)nnz * 8 + (double)(n + 1) * 4;
+    sparse_args s = {a, NULL, x, 0};
+    row("SpMV CSR float32 4M^2, 32M nnz", nnz, "float32", time_device(op_sparse, &s), mat + 8.0 * (double)n, "new result");
+    s.x = x8;
+    row("SpMM CSR float32 4M^2 x (4M,8)", nnz, "float32", time_device(op_sparse, &s), mat + 64.0 * (double)n, "new result");
+    s.kind = 1;
+    row("CSR -> CSC, 32M nnz", nnz, "float32", time_device(op_sparse, &s), 2 * mat, "new result");
+    s.a = coo, s.kind = 2;
+    row("COO -> CSR, 32M nnz (canonical)", nnz, "float32", time_device(op_sparse, &s), 0, "new result");
+    s.a = raw_coo;
+    row("COO -> CSR, 32M nnz (sum duplicates)", nnz, "float32", time_device(op_sparse, &s), 0, "new result");
+    s.a = a, s.kind = 3;
+    row("sum axis 1, 32M nnz", nnz, "float32", time_device(op_sparse, &s), (double)nnz * 4 + (double)n * 8, "new result");
+    sparse_args p = {b, b2, NULL, 4};
+    row("CSR + CSR 256k^2, 4M nnz each", ga_sparse_nnz(b), "float32", time_device(op_sparse, &p), 0, "new result");
+    sparse_args q = {b, b, NULL, 5};
+    row("SpGEMM 256k^2, 16 a row, squared", ga_sparse_nnz(b), "float32", time_device(op_sparse, &q), 0, "new result");
+    ga_sparse_release(a), ga_sparse_release(coo), ga_sparse_release(raw_coo), ga_sparse_release(b), ga_sparse_release(b2);
+    ga_release(x), ga_release(x8), ga_release(rows), ga_release(cols), ga_release(data);
+    ga_generator_release(g);
+}
+
 static void bench_fft(void)
 {
     const int64_t n24 = (int64_t)1 << 24, sq[2] = {4096, 4096}, batch[2] = {4096, 1024};
@@ -539,6 +613,11 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--random") == 0) {
         ga_release(a), ga_release(b), ga_release(w);
         bench_random(true);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--sparse") == 0) {
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_sparse();
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--fft") == 0) {
@@ -812,6 +891,7 @@ int main(int argc, char **argv)
 
     bench_products();
     bench_fft();
+    bench_sparse();
     bench_random(false);
 
     /* host costs, wall clock per call */

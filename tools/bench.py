@@ -161,7 +161,37 @@ def cupy_fft(cp, timed, wall):
     return out
 
 
-def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only=False):
+def cupy_sparse(cp, timed):
+    """The sparse rows through cupyx.scipy.sparse (cuSPARSE), a new result each call."""
+    import cupyx.scipy.sparse as sp
+    rng = cp.random.default_rng(1)
+
+    def random_csr(n, k):
+        nnz = n * k
+        cols = rng.integers(0, n, nnz, dtype=cp.int32)
+        data = rng.random(nnz, dtype=cp.float32)
+        a = sp.csr_matrix((data, cols, cp.arange(0, nnz + 1, k, dtype=cp.int32)), shape=(n, n))
+        a.sum_duplicates()
+        return a
+
+    n = 1 << 22
+    a = random_csr(n, 8)
+    x, x8 = rng.random(n, dtype=cp.float32), rng.random((n, 8), dtype=cp.float32)
+    coo = a.tocoo()
+    rows = cp.arange(coo.nnz, dtype=cp.int32) // 8  # the same columns with rows i // 8: not canonical
+    raw_coo = sp.coo_matrix((coo.data, (rows, coo.col)), shape=(n, n))
+    b, b2 = random_csr(1 << 18, 16), random_csr(1 << 18, 16)
+    return {"SpMV CSR float32 4M^2, 32M nnz": timed(lambda: a @ x),
+            "SpMM CSR float32 4M^2 x (4M,8)": timed(lambda: a @ x8),
+            "CSR -> CSC, 32M nnz": timed(lambda: a.tocsc()),
+            "COO -> CSR, 32M nnz (canonical)": timed(lambda: coo.tocsr()),
+            "COO -> CSR, 32M nnz (sum duplicates)": timed(lambda: raw_coo.tocsr()),
+            "sum axis 1, 32M nnz": timed(lambda: a.sum(axis=1)),
+            "CSR + CSR 256k^2, 4M nnz each": timed(lambda: b + b2),
+            "SpGEMM 256k^2, 16 a row, squared": timed(lambda: b @ b)}
+
+
+def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only=False, sparse_only=False):
     """The same rows through CuPy, in microseconds; {} without CuPy."""
     try:
         import cupy as cp
@@ -225,6 +255,9 @@ def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only
     if fft_only:
         del a, b, w
         return cupy_fft(cp, timed, wall)
+    if sparse_only:
+        del a, b, w
+        return cupy_sparse(cp, timed)
     if products_only:
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
@@ -340,6 +373,7 @@ def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only
     fft_rows = cupy_fft(cp, timed, wall)
     fft_rows.pop("small add into out (1000)")
     out.update(fft_rows)
+    out.update(cupy_sparse(cp, timed))
     out.update(cupy_files(cp, np))
     return out
 
@@ -350,14 +384,15 @@ def main():
     io_only = "--io" in sys.argv[2:]  # the file rows alone
     random_only = "--random" in sys.argv[2:]  # the random rows alone
     fft_only = "--fft" in sys.argv[2:]  # the FFT rows alone
+    sparse_only = "--sparse" in sys.argv[2:]  # the sparse rows alone
     flags = ["--products"] if products else ["--io"] if io_only else ["--random"] if random_only else \
-        ["--fft"] if fft_only else []
+        ["--fft"] if fft_only else ["--sparse"] if sparse_only else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
     header = [l for l in proc.stdout.splitlines() if l.startswith("#")]
     rows = parse(proc.stdout.splitlines())
     ceiling = next((r["gbps"] for r in rows if r["note"] == "ceiling"), 0)
-    cupy = cupy_figures(products, io_only, random_only, fft_only)
-    if not products and not io_only and not random_only and not fft_only:
+    cupy = cupy_figures(products, io_only, random_only, fft_only, sparse_only)
+    if not products and not io_only and not random_only and not fft_only and not sparse_only:
         first = startup([bench, "--first"])
         rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
                          note="whole process, wall"))

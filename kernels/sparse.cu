@@ -1,0 +1,451 @@
+/* kernels/sparse.cu - family "sparse": the structure of sparse matrices
+   (gpuarr.h, >>sparse). I is an index dtype (int32, int64), T a value
+   dtype of scipy.sparse (every dtype but float16 and bfloat16), K a sort
+   key (uint32, uint64, or an index dtype). Grid-stride loops throughout:
+   any launch shape is correct.
+
+     ga_sparse_check_compressed_<I>(const I *indptr, const I *indices, int64_t major, int64_t minor,
+                                    int64_t nnz, ga__sparse_check *out)
+         The structure of a CSR (CSC) matrix: indptr[0] == 0, indptr never
+         decreasing, every index in [0, minor), each row's indices strictly
+         increasing (else GA__SPARSE_UNSORTED, not an error: the matrix is
+         not canonical); out->last = indptr[major]. A warp per row (lanes
+         across its entries); a row whose pointers leave [0, nnz] is not
+         read. minor < 0: no upper bound (the shape is being inferred).
+     ga_sparse_check_coo_<I>(const I *row, const I *col, int64_t rows, int64_t cols, int64_t nnz,
+                             ga__sparse_check *out)
+         The same for COO's index arrays (rows or cols < 0: no bound).
+     ga_sparse_expand_<I>(I *major_of, const I *indptr, int64_t major, int64_t nnz)
+         The row (CSC: column) of each entry j: the last r with indptr[r] <= j.
+     ga_sparse_keys_<I>_<K>(K *keys, const I *major, const I *minor, int64_t nnz, uint64_t minor_dim)
+         keys[j] = major[j] * minor_dim + minor[j]: sorting them orders the
+         entries by row, then column.
+     ga_sparse_indptr_<K>_<I>(I *indptr, const K *sorted, int64_t n, int64_t major, uint64_t divisor)
+         indptr[i] = the number of sorted keys below i * divisor, for i in [0, major].
+     ga_sparse_runs_<K>_<I>(I *minor, I *major, const K *keys, const int64_t *starts, int64_t runs,
+                            uint64_t divisor)
+         For run r (starting at starts[r]; starts NULL: r itself): minor[r] =
+         its key % divisor and, where major is not NULL, major[r] = key / divisor.
+     ga_sparse_gather_<T>(T *out, const T *in, const uint32_t *perm, const int64_t *starts,
+                          int64_t runs, int64_t n)
+         out[r] = the sum, in sorted order, of in[perm[p]] over the p of run
+         r (runs starting at starts[r], the last ending at n; starts NULL:
+         run r is p = r alone). bool sums as logical or; integers wrap.
+     ga_sparse_toarray_<T>_<I>(T *out, const T *data, const I *indptr, const I *indices, int64_t major,
+                               int64_t nnz, int64_t s_major, int64_t s_minor, int32_t accumulate)
+         Writes the entries into the zeroed dense `out` (element strides
+         s_major, s_minor): a thread per entry (accumulate 0: no duplicates),
+         or a thread per row adding its entries in order (accumulate 1).
+     ga_sparse_spmm_<T>_<I>(T *y, const T *data, const I *indptr, const I *indices, const T *x,
+                            int64_t rows, int64_t k, int64_t xr, int64_t xc, int64_t yr, int64_t yc)
+         y[r, c] = sum over row r's entries j of data[j] x[indices[j], c] (element
+         strides xr, xc, yr, yc), for the dtypes cuSPARSE has no type for
+         (bool and integers: NumPy's wrap-around sums; bool: or of and).
+     ga_sparse_diag_<I>(I *rows, I *cols, int64_t n, int64_t r0, int64_t c0)
+         rows[i] = r0 + i, cols[i] = c0 + i: a diagonal's entries.
+     ga_sparse_segsum_<S>_<I>(S *out, const S *data, const I *indptr, int64_t major)
+         out[r] = the sum of row r's values (a warp per row, lanes across
+         it, then a tree: deterministic), for the sum dtypes S (int64,
+         uint64, float32, float64, complex64, complex128).
+     ga_sparse_merge_<T>_<I>(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data,
+                             I *out_idx, const T *ad, const I *ap, const I *ai, const T *bd, const I *bp,
+                             const I *bi, int64_t major, int32_t negate)
+         A + B (negate: A - B) of two canonical compressed matrices, a
+         thread per row merging its two sorted rows; results that are zero
+         are dropped (SciPy's binop). Pass 0 stores each row's count at
+         counts[r + 1]; pass 1 writes row r's entries from offsets[r]. */
+
+#include "common.cuh"
+
+GA_DEFINE_FATBIN_VERSION
+
+namespace {
+
+/* a + b in T's arithmetic, bool as or. */
+template <class T> GA_DEV T ga__sp_add(T a, T b)
+{
+    if constexpr (ga_num<T>::is_bool) {
+        T r;
+        r.v = (a.v || b.v) ? 1 : 0;
+        return r;
+    } else {
+        return ga_value_add(a, b);
+    }
+}
+
+template <class T> GA_DEV T ga__sp_zero()
+{
+    if constexpr (ga_num<T>::is_bool) {
+        T r;
+        r.v = 0;
+        return r;
+    } else if constexpr (ga_num<T>::is_complex) {
+        return ga_cplx<T>(0, 0);
+    } else {
+        return (T)0;
+    }
+}
+
+/* The largest r in [0, n) with p[r] <= v (p non-decreasing, p[0] <= v). */
+template <class P> GA_DEV int64_t ga__sp_upper(const P *p, int64_t n, int64_t v)
+{
+    int64_t lo = 0, hi = n; /* answer in [lo, hi) */
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)p[mid] <= v) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+template <class I>
+GA_DEV void ga__check_compressed(const I *indptr, const I *indices, int64_t major, int64_t minor, int64_t nnz,
+                                 ga__sparse_check *out)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t warp = ga_thread_index() / 32, warps = ga_thread_count() / 32;
+    const int64_t rows = major > 0 ? major : 1;
+    for (int64_t r = warp; r < rows; r += warps) {
+        uint32_t flags = 0;
+        uint64_t end = 0;
+        if (r == 0 && lane == 0) {
+            if (indptr[0] != 0) flags |= GA__SPARSE_BAD_START;
+            out->last = (int64_t)indptr[major];
+        }
+        if (r < major) {
+            const int64_t a = (int64_t)indptr[r], b = (int64_t)indptr[r + 1];
+            if (lane == 0 && a > b) flags |= GA__SPARSE_BAD_ORDER;
+            if (a >= 0 && a <= b && b <= nnz)
+                for (int64_t j = a + lane; j < b; j += 32) {
+                    const int64_t v = (int64_t)indices[j];
+                    if (v < 0) flags |= GA__SPARSE_NEGATIVE;
+                    else if (minor >= 0 && v >= minor) flags |= GA__SPARSE_LARGE;
+                    else if ((uint64_t)v + 1 > end) end = (uint64_t)v + 1;
+                    if (j > a && (int64_t)indices[j - 1] >= v) flags |= GA__SPARSE_UNSORTED;
+                }
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            flags |= __shfl_xor_sync(0xffffffffu, flags, o);
+            const uint64_t e = __shfl_xor_sync(0xffffffffu, (unsigned long long)end, o);
+            end = e > end ? e : end;
+        }
+        if (lane == 0) {
+            if (flags) atomicOr(&out->flags, flags);
+            if (end) atomicMax((unsigned long long *)&out->ends[1], (unsigned long long)end);
+        }
+    }
+}
+
+template <class I>
+GA_DEV void ga__check_coo(const I *row, const I *col, int64_t rows, int64_t cols, int64_t nnz, ga__sparse_check *out)
+{
+    uint32_t flags = 0;
+    uint64_t end[2] = {0, 0};
+    GA_GRID_STRIDE_LOOP(j, nnz)
+    {
+        const int64_t v[2] = {(int64_t)row[j], (int64_t)col[j]}, dim[2] = {rows, cols};
+        for (int k = 0; k < 2; k++) {
+            if (v[k] < 0) flags |= k ? GA__SPARSE_NEGATIVE_COL : GA__SPARSE_NEGATIVE;
+            else if (dim[k] >= 0 && v[k] >= dim[k]) flags |= k ? GA__SPARSE_LARGE_COL : GA__SPARSE_LARGE;
+            else if ((uint64_t)v[k] + 1 > end[k]) end[k] = (uint64_t)v[k] + 1;
+        }
+    }
+    if (flags) atomicOr(&out->flags, flags);
+    for (int k = 0; k < 2; k++)
+        if (end[k]) atomicMax((unsigned long long *)&out->ends[k], (unsigned long long)end[k]);
+}
+
+template <class I> GA_DEV void ga__expand(I *major_of, const I *indptr, int64_t major, int64_t nnz)
+{
+    GA_GRID_STRIDE_LOOP(j, nnz) major_of[j] = (I)ga__sp_upper(indptr, major, j);
+}
+
+template <class I, class K>
+GA_DEV void ga__keys(K *keys, const I *major, const I *minor, int64_t nnz, uint64_t minor_dim)
+{
+    GA_GRID_STRIDE_LOOP(j, nnz) keys[j] = (K)((uint64_t)major[j] * minor_dim + (uint64_t)minor[j]);
+}
+
+template <class K, class I> GA_DEV void ga__indptr(I *indptr, const K *sorted, int64_t n, int64_t major, uint64_t divisor)
+{
+    GA_GRID_STRIDE_LOOP(i, major + 1)
+    {
+        const uint64_t bound = (uint64_t)i * divisor;
+        int64_t lo = 0, hi = n; /* the first key >= bound */
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if ((uint64_t)sorted[mid] < bound) lo = mid + 1;
+            else hi = mid;
+        }
+        indptr[i] = (I)lo;
+    }
+}
+
+template <class K, class I>
+GA_DEV void ga__runs(I *minor, I *major, const K *keys, const int64_t *starts, int64_t runs, uint64_t divisor)
+{
+    GA_GRID_STRIDE_LOOP(r, runs)
+    {
+        const uint64_t key = (uint64_t)keys[starts ? starts[r] : r];
+        minor[r] = (I)(key % divisor);
+        if (major) major[r] = (I)(key / divisor);
+    }
+}
+
+template <class T>
+GA_DEV void ga__gather(T *out, const T *in, const uint32_t *perm, const int64_t *starts, int64_t runs, int64_t n)
+{
+    GA_GRID_STRIDE_LOOP(r, runs)
+    {
+        const int64_t b = starts ? starts[r] : r, e = starts ? (r + 1 < runs ? starts[r + 1] : n) : r + 1;
+        T s = ga_load<T>(in + perm[b]);
+        for (int64_t p = b + 1; p < e; p++) s = ga__sp_add(s, ga_load<T>(in + perm[p]));
+        ga_store<T>(out + r, s);
+    }
+}
+
+template <class T, class I>
+GA_DEV void ga__toarray(T *out, const T *data, const I *indptr, const I *indices, int64_t major, int64_t nnz,
+                        int64_t s_major, int64_t s_minor, int32_t accumulate)
+{
+    if (!accumulate) {
+        GA_GRID_STRIDE_LOOP(j, nnz)
+        {
+            const int64_t r = ga__sp_upper(indptr, major, j);
+            ga_store<T>(out + r * s_major + (int64_t)indices[j] * s_minor, ga_load<T>(data + j));
+        }
+        return;
+    }
+    GA_GRID_STRIDE_LOOP(r, major)
+    {
+        for (int64_t j = indptr[r]; j < (int64_t)indptr[r + 1]; j++) {
+            T *o = out + r * s_major + (int64_t)indices[j] * s_minor;
+            ga_store<T>(o, ga__sp_add(ga_load<T>(o), ga_load<T>(data + j)));
+        }
+    }
+}
+
+template <class T, class I>
+GA_DEV void ga__spmm(T *y, const T *data, const I *indptr, const I *indices, const T *x, int64_t rows, int64_t k,
+                     int64_t xr, int64_t xc, int64_t yr, int64_t yc)
+{
+    GA_GRID_STRIDE_LOOP(e, rows * k)
+    {
+        const int64_t r = e / k, c = e - r * k;
+        T s = ga__sp_zero<T>();
+        for (int64_t j = indptr[r]; j < (int64_t)indptr[r + 1]; j++) {
+            const T a = data[j], b = x[(int64_t)indices[j] * xr + c * xc];
+            if constexpr (ga_num<T>::is_bool) s.v = (s.v || (a.v && b.v)) ? 1 : 0;
+            else s = ga_value_add(s, ga_value_mul(a, b));
+        }
+        y[r * yr + c * yc] = s;
+    }
+}
+
+/* v from lane ^ o of the warp. */
+template <class T> GA_DEV T ga__sp_shfl(T v, int o)
+{
+    if constexpr (ga_num<T>::is_complex) {
+        v.re = __shfl_xor_sync(0xffffffffu, v.re, o);
+        v.im = __shfl_xor_sync(0xffffffffu, v.im, o);
+        return v;
+    } else {
+        return __shfl_xor_sync(0xffffffffu, v, o);
+    }
+}
+
+template <class T, class I> GA_DEV void ga__segsum(T *out, const T *data, const I *indptr, int64_t major)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t warp = ga_thread_index() / 32, warps = ga_thread_count() / 32;
+    for (int64_t r = warp; r < major; r += warps) {
+        T s = ga__sp_zero<T>();
+        for (int64_t j = (int64_t)indptr[r] + lane; j < (int64_t)indptr[r + 1]; j += 32) s = ga__sp_add(s, ga_load<T>(data + j));
+        for (int o = 16; o > 0; o >>= 1) s = ga__sp_add(s, ga__sp_shfl(s, o));
+        if (lane == 0) ga_store<T>(out + r, s);
+    }
+}
+
+template <class T> GA_DEV bool ga__sp_nonzero(T v)
+{
+    if constexpr (ga_num<T>::is_complex) return v.re != 0 || v.im != 0;
+    else if constexpr (ga_num<T>::is_bool) return v.v != 0;
+    else return v != (T)0;
+}
+
+template <class T> GA_DEV T ga__sp_neg(T v)
+{
+    if constexpr (ga_num<T>::is_complex) return ga_cplx<T>(-v.re, -v.im);
+    else if constexpr (ga_num<T>::is_bool) return v;
+    else if constexpr (ga_num<T>::is_integer) return ga_wsub((T)0, v);
+    else return -v;
+}
+
+template <class T, class I>
+GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data, I *out_idx, const T *ad,
+                      const I *ap, const I *ai, const T *bd, const I *bp, const I *bi, int64_t major, int32_t negate)
+{
+    GA_GRID_STRIDE_LOOP(r, major)
+    {
+        int64_t i = ap[r], ie = ap[r + 1], j = bp[r], je = bp[r + 1], w = pass ? offsets[r] : 0, n = 0;
+        while (i < ie || j < je) {
+            const int64_t ca = i < ie ? (int64_t)ai[i] : INT64_MAX, cb = j < je ? (int64_t)bi[j] : INT64_MAX;
+            T v;
+            int64_t c;
+            if (ca < cb) v = ga_load<T>(ad + i++), c = ca;
+            else {
+                T b = ga_load<T>(bd + j++);
+                if (negate) b = ga__sp_neg(b);
+                if (ca == cb) v = ga__sp_add(ga_load<T>(ad + i++), b);
+                else v = b;
+                c = cb;
+            }
+            if (!ga__sp_nonzero(v)) continue;
+            if (pass) {
+                ga_store<T>(out_data + w + n, v);
+                out_idx[w + n] = (I)c;
+            }
+            n++;
+        }
+        if (!pass) counts[r + 1] = n;
+    }
+}
+
+template <class I> GA_DEV void ga__diag(I *rows, I *cols, int64_t n, int64_t r0, int64_t c0)
+{
+    GA_GRID_STRIDE_LOOP(i, n)
+    {
+        rows[i] = (I)(r0 + i);
+        cols[i] = (I)(c0 + i);
+    }
+}
+
+} // namespace
+
+/* --- by index dtype ------------------------------------------------------- */
+#define GA__SPARSE_INDEX_KERNELS(I)                                                                                   \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, check_compressed, I)(const ga_t_##I *indptr, const ga_t_##I *indices,          \
+                                                          int64_t major, int64_t minor, int64_t nnz,                 \
+                                                          ga__sparse_check *out)                                     \
+    {                                                                                                                 \
+        ga__check_compressed<ga_t_##I>(indptr, indices, major, minor, nnz, out);                                      \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, check_coo, I)(const ga_t_##I *row, const ga_t_##I *col, int64_t rows,          \
+                                                   int64_t cols, int64_t nnz, ga__sparse_check *out)                  \
+    {                                                                                                                 \
+        ga__check_coo<ga_t_##I>(row, col, rows, cols, nnz, out);                                                      \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, expand, I)(ga_t_##I * major_of, const ga_t_##I *indptr, int64_t major,         \
+                                                int64_t nnz)                                                         \
+    {                                                                                                                 \
+        ga__expand<ga_t_##I>(major_of, indptr, major, nnz);                                                           \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, diag, I)(ga_t_##I * rows, ga_t_##I * cols, int64_t n, int64_t r0, int64_t c0) \
+    {                                                                                                                 \
+        ga__diag<ga_t_##I>(rows, cols, n, r0, c0);                                                                    \
+    }
+
+GA__SPARSE_INDEX_KERNELS(int32)
+GA__SPARSE_INDEX_KERNELS(int64)
+
+/* --- by index dtype and key ------------------------------------------------ */
+#define GA__SPARSE_KEY_KERNELS(I, K)                                                                                  \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, keys, GA_DTYPES2(I, K))(ga_t_##K * keys, const ga_t_##I *major,            \
+                                                                 const ga_t_##I *minor, int64_t nnz,                 \
+                                                                 uint64_t minor_dim)                                 \
+    {                                                                                                                 \
+        ga__keys<ga_t_##I, ga_t_##K>(keys, major, minor, nnz, minor_dim);                                            \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, indptr, GA_DTYPES2(K, I))(ga_t_##I * indptr, const ga_t_##K *sorted,       \
+                                                                   int64_t n, int64_t major, uint64_t divisor)       \
+    {                                                                                                                 \
+        ga__indptr<ga_t_##K, ga_t_##I>(indptr, sorted, n, major, divisor);                                           \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, runs, GA_DTYPES2(K, I))(ga_t_##I * minor, ga_t_##I * major,                \
+                                                                 const ga_t_##K *keys, const int64_t *starts,        \
+                                                                 int64_t runs, uint64_t divisor)                     \
+    {                                                                                                                 \
+        ga__runs<ga_t_##K, ga_t_##I>(minor, major, keys, starts, runs, divisor);                                     \
+    }
+
+GA__SPARSE_KEY_KERNELS(int32, uint32)
+GA__SPARSE_KEY_KERNELS(int32, uint64)
+GA__SPARSE_KEY_KERNELS(int64, uint32)
+GA__SPARSE_KEY_KERNELS(int64, uint64)
+/* (sorted majors as keys: eliminate_zeros's indptr) */
+#define GA__SPARSE_INDPTR_OF_INDEX(I)                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, indptr, GA_DTYPES2(I, I))(ga_t_##I * indptr, const ga_t_##I *sorted,       \
+                                                                   int64_t n, int64_t major, uint64_t divisor)       \
+    {                                                                                                                 \
+        ga__indptr<ga_t_##I, ga_t_##I>(indptr, sorted, n, major, divisor);                                           \
+    }
+GA__SPARSE_INDPTR_OF_INDEX(int32)
+GA__SPARSE_INDPTR_OF_INDEX(int64)
+
+/* --- by value dtype (and index dtype) -------------------------------------- */
+#define GA__SPARSE_VALUE_KERNELS_I(T, I)                                                                              \
+    GA_KERNEL GA_KERNEL_NAME(sparse, toarray, T, I)(ga_t_##T * out, const ga_t_##T *data, const ga_t_##I *indptr,    \
+                                                   const ga_t_##I *indices, int64_t major, int64_t nnz,              \
+                                                   int64_t s_major, int64_t s_minor, int32_t accumulate)             \
+    {                                                                                                                 \
+        ga__toarray<ga_t_##T, ga_t_##I>(out, data, indptr, indices, major, nnz, s_major, s_minor, accumulate);      \
+    }
+#define GA__SPARSE_VALUE_KERNELS(T)                                                                                   \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, gather, T)(ga_t_##T * out, const ga_t_##T *in, const uint32_t *perm,           \
+                                                const int64_t *starts, int64_t runs, int64_t n)                      \
+    {                                                                                                                 \
+        ga__gather<ga_t_##T>(out, in, perm, starts, runs, n);                                                         \
+    }                                                                                                                 \
+    GA__SPARSE_VALUE_KERNELS_I(T, int32) GA__SPARSE_VALUE_KERNELS_I(T, int64)
+
+/* the dtypes of scipy.sparse: every dtype but float16 and bfloat16 */
+#define GA__SPARSE_DTYPES(X)                                                                                          \
+    X(bool) X(int8) X(int16) X(int32) X(int64) X(uint8) X(uint16) X(uint32) X(uint64) X(float32) X(float64)           \
+    X(complex64) X(complex128)
+GA__SPARSE_DTYPES(GA__SPARSE_VALUE_KERNELS)
+
+/* --- products of the dtypes cuSPARSE has no type for ------------------------ */
+#define GA__SPARSE_SPMM_I(T, I)                                                                                       \
+    GA_KERNEL GA_KERNEL_NAME(sparse, spmm, T, I)(ga_t_##T * y, const ga_t_##T *data, const ga_t_##I *indptr,         \
+                                                const ga_t_##I *indices, const ga_t_##T *x, int64_t rows, int64_t k,  \
+                                                int64_t xr, int64_t xc, int64_t yr, int64_t yc)                      \
+    {                                                                                                                 \
+        ga__spmm<ga_t_##T, ga_t_##I>(y, data, indptr, indices, x, rows, k, xr, xc, yr, yc);                          \
+    }
+#define GA__SPARSE_SPMM(T) GA__SPARSE_SPMM_I(T, int32) GA__SPARSE_SPMM_I(T, int64)
+GA__SPARSE_SPMM(bool)
+GA__SPARSE_SPMM(int8)
+GA__SPARSE_SPMM(int16)
+GA__SPARSE_SPMM(int32)
+GA__SPARSE_SPMM(int64)
+GA__SPARSE_SPMM(uint8)
+GA__SPARSE_SPMM(uint16)
+GA__SPARSE_SPMM(uint32)
+GA__SPARSE_SPMM(uint64)
+
+/* --- row sums and sums of matrices ------------------------------------------ */
+#define GA__SPARSE_SEGSUM_I(T, I)                                                                                     \
+    GA_KERNEL GA_KERNEL_NAME(sparse, segsum, T, I)(ga_t_##T * out, const ga_t_##T *data, const ga_t_##I *indptr,     \
+                                                  int64_t major)                                                     \
+    {                                                                                                                 \
+        ga__segsum<ga_t_##T, ga_t_##I>(out, data, indptr, major);                                                     \
+    }
+#define GA__SPARSE_SEGSUM(T) GA__SPARSE_SEGSUM_I(T, int32) GA__SPARSE_SEGSUM_I(T, int64)
+GA__SPARSE_SEGSUM(int64)
+GA__SPARSE_SEGSUM(uint64)
+GA__SPARSE_SEGSUM(float32)
+GA__SPARSE_SEGSUM(float64)
+GA__SPARSE_SEGSUM(complex64)
+GA__SPARSE_SEGSUM(complex128)
+
+#define GA__SPARSE_MERGE_I(T, I)                                                                                      \
+    GA_KERNEL GA_KERNEL_NAME(sparse, merge, T, I)(int32_t pass, int64_t *counts, const int64_t *offsets,             \
+                                                 ga_t_##T *out_data, ga_t_##I *out_idx, const ga_t_##T *ad,           \
+                                                 const ga_t_##I *ap, const ga_t_##I *ai, const ga_t_##T *bd,          \
+                                                 const ga_t_##I *bp, const ga_t_##I *bi, int64_t major,               \
+                                                 int32_t negate)                                                      \
+    {                                                                                                                 \
+        ga__merge<ga_t_##T, ga_t_##I>(pass, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, major, negate); \
+    }
+#define GA__SPARSE_MERGE(T) GA__SPARSE_MERGE_I(T, int32) GA__SPARSE_MERGE_I(T, int64)
+GA__SPARSE_DTYPES(GA__SPARSE_MERGE)

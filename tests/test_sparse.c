@@ -1,0 +1,1102 @@
+/* Tests of the sparse matrices (gpuarr.h, >>sparse): loading cuSPARSE and
+   the argument checks that need no GPU (host tests); on the GPU, against
+   dense references computed on the host: CSR, CSC and COO of every dtype
+   of scipy.sparse, built from arrays (sorted, unsorted, with duplicates,
+   empty rows, empty and non-square matrices) and from dense arrays, eye,
+   identity and diags; every conversion, toarray, astype, copy, conj,
+   transpose, sum_duplicates, sort_indices, eliminate_zeros,
+   count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
+   dense @ sparse with SciPy's dtype promotion; the int64 index paths;
+   malformed structures refused in SciPy's words with nothing leaked;
+   scopes; a missing cuSPARSE named in the error. */
+#define _POSIX_C_SOURCE 200809L /* setenv, strdup */
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include "harness.h"
+#include "ref.h"
+
+#include <math.h>
+
+static const ga_dtype sparse_dtypes[] = {GA_BOOL,    GA_INT8,    GA_INT16,   GA_INT32,     GA_INT64,
+                                         GA_UINT8,   GA_UINT16,  GA_UINT32,  GA_UINT64,    GA_FLOAT32,
+                                         GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+#define NDTYPES ((int)(sizeof sparse_dtypes / sizeof sparse_dtypes[0]))
+static const ga_sparse_format formats[] = {GA_SPARSE_CSR, GA_SPARSE_CSC, GA_SPARSE_COO};
+static const char *const format_names[] = {"csr", "csc", "coo"};
+
+/* The current device's pool: bytes handed out. */
+static size_t used_bytes(void)
+{
+    ga_memory_stats st;
+    return ga_memory_get_stats(ga_device_get(), &st) == GA_OK ? st.used_bytes : 0;
+}
+
+/* ---- loading cuSPARSE and the host-side checks ------------------------------- */
+
+TEST(cusparse_loading_errors_name_the_file)
+{
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+    CHECK(ga_cuda_library_load("cusparse") == GA_OK, "linked: %s", ga_last_error_message());
+    return;
+#endif
+    char *saved = getenv("GPUARR_CUSPARSE_LIBRARY") ? strdup(getenv("GPUARR_CUSPARSE_LIBRARY")) : NULL;
+    setenv("GPUARR_CUSPARSE_LIBRARY", "/nonexistent/libcusparse.so.12", 1);
+    ga_shutdown();
+    CHECK_ERROR(ga_cuda_library_load("cusparse") != GA_OK, GA_ERROR_LIBRARY,
+                "ga_cuda_library_load: /nonexistent/libcusparse.so.12 could not be loaded: ");
+    ga_shutdown();
+    setenv("GPUARR_CUSPARSE_LIBRARY", "libm.so.6", 1);
+    CHECK_ERROR(ga_cuda_library_load("cusparse") != GA_OK, GA_ERROR_LIBRARY,
+                "ga_cuda_library_load: libm.so.6 has no cusparseCreate");
+    ga_shutdown();
+    if (saved) setenv("GPUARR_CUSPARSE_LIBRARY", saved, 1);
+    else unsetenv("GPUARR_CUSPARSE_LIBRARY");
+    free(saved);
+}
+
+/* (before any test loads cuSPARSE: a loaded library stays loaded until
+   the process ends) */
+DEVICE_TEST(missing_cusparse_is_an_error_naming_the_file)
+{
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+    return;
+#endif
+    char *saved = getenv("GPUARR_CUSPARSE_LIBRARY") ? strdup(getenv("GPUARR_CUSPARSE_LIBRARY")) : NULL;
+    setenv("GPUARR_CUSPARSE_LIBRARY", "/nonexistent/libcusparse.so.12", 1);
+    ga_shutdown();
+    ga_sparse *s = ga_sparse_eye(3, 3, 0, GA_FLOAT32, GA_SPARSE_CSR);
+    ga_array *x = ga_ones(GA_SHAPE(3), GA_FLOAT32);
+    CHECK(s && x, "eye and ones need no cuSPARSE: %s", ga_last_error_message());
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_matmul(s, x) == NULL, GA_ERROR_LIBRARY,
+                "ga_sparse_matmul: /nonexistent/libcusparse.so.12 could not be loaded");
+    CHECK(used_bytes() == before, "nothing left in use after the failure");
+    ga_release(x);
+    ga_sparse_release(s);
+    ga_shutdown();
+    if (saved) setenv("GPUARR_CUSPARSE_LIBRARY", saved, 1);
+    else unsetenv("GPUARR_CUSPARSE_LIBRARY");
+    free(saved);
+    ga_init();
+}
+
+TEST(cusparse_loads_every_entry_point)
+{
+    char path[512];
+    const char *home = getenv("CUDA_HOME");
+    snprintf(path, sizeof path, "%s/lib64/libcusparse.so.12", home && *home ? home : "/usr/local/cuda");
+    char *saved = getenv("GPUARR_CUSPARSE_LIBRARY") ? strdup(getenv("GPUARR_CUSPARSE_LIBRARY")) : NULL;
+#ifndef GPUARR_LINK_CUDA_LIBRARIES
+    setenv("GPUARR_CUSPARSE_LIBRARY", path, 1);
+    ga_shutdown();
+#endif
+    CHECK(ga_cuda_library_load("cusparse") == GA_OK, "loading %s: %s", path, ga_last_error_message());
+    for (const ga__entry_point *e = ga__cusparse_entry_points; e->name; e++) {
+        void *fn = NULL;
+        memcpy(&fn, (const char *)&ga__cusparse + e->offset, sizeof fn);
+        CHECK(fn != NULL, "%s was not resolved", e->name);
+    }
+    if (saved) setenv("GPUARR_CUSPARSE_LIBRARY", saved, 1);
+    else unsetenv("GPUARR_CUSPARSE_LIBRARY");
+    free(saved);
+    ga_clear_error();
+}
+
+TEST(arguments_refused_before_the_device)
+{
+    CHECK_ERROR(ga_sparse_eye(-1, 3, 0, GA_FLOAT32, GA_SPARSE_CSR) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_eye: negative dimensions are not allowed");
+    CHECK_ERROR(ga_sparse_identity(3, GA_FLOAT16, GA_SPARSE_CSR) == NULL, GA_ERROR_TYPE,
+                "ga_sparse_identity: scipy.sparse does not support dtype float16");
+    CHECK_ERROR(ga_sparse_eye(3, 3, 0, GA_BFLOAT16, GA_SPARSE_COO) == NULL, GA_ERROR_TYPE, "does not support dtype bfloat16");
+    CHECK_ERROR(ga_sparse_eye(3, 3, 0, GA_FLOAT32, (ga_sparse_format)7) == NULL, GA_ERROR_VALUE, "Format 7 is unknown.");
+    CHECK_ERROR(ga_sparse_csr_matrix(NULL, NULL, NULL, NULL) == NULL, GA_ERROR_NULL_INPUT,
+                "ga_sparse_csr_matrix: data is NULL");
+    CHECK_ERROR(ga_sparse_coo_matrix(NULL, NULL, NULL, NULL) == NULL, GA_ERROR_NULL_INPUT, "data is NULL");
+    CHECK_ERROR(ga_sparse_diags(0, NULL, NULL, NULL, GA_SPARSE_CSR, GA_FLOAT32) == NULL, GA_ERROR_VALUE,
+                "Different number of diagonals and offsets.");
+    CHECK_ERROR(ga_sparse_tocsr(NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_tocsr: s is NULL");
+    CHECK_ERROR(ga_sparse_matmul(NULL, NULL) == NULL, GA_ERROR_NULL_INPUT, "a is NULL");
+    CHECK_ERROR(ga_sparse_sum_duplicates(NULL) != GA_OK, GA_ERROR_NULL_INPUT, "s is NULL");
+    CHECK(ga_sparse_nnz(NULL) == -1 && ga_sparse_shape(NULL) == NULL && ga_sparse_dtype_of(NULL) == GA_DTYPE_INVALID &&
+              !ga_sparse_has_canonical_format(NULL) && ga_sparse_count_nonzero(NULL) == -1,
+          "attributes of NULL");
+    ga_clear_error();
+    ga_sparse_release(NULL);
+    CHECK(ga_sparse_retain(NULL) == NULL && ga_sparse_keep(NULL) == NULL, "retain / keep of NULL");
+}
+
+/* ---- host references ---------------------------------------------------------------- */
+
+/* A matrix on the host as COO triplets (in the order given), values exact
+   in every dtype: small integers (complex: two of them). */
+typedef struct triplets {
+    int64_t m, n, nnz;
+    int64_t *row, *col;
+    long double *re, *im;
+} triplets;
+
+static triplets trip_new(int64_t m, int64_t n, int64_t nnz)
+{
+    triplets t = {m, n, nnz, calloc((size_t)nnz + 1, 8), calloc((size_t)nnz + 1, 8),
+                  calloc((size_t)nnz + 1, sizeof(long double)), calloc((size_t)nnz + 1, sizeof(long double))};
+    return t;
+}
+
+static void trip_free(triplets *t)
+{
+    free(t->row), free(t->col), free(t->re), free(t->im);
+}
+
+/* The value of a random entry for dtype t: integers in [-3, 3] (unsigned
+   [0, 3], bool 0 or 1), some zeros. */
+static void draw_value(ga_dtype t, long double *re, long double *im)
+{
+    int64_t lo = t == GA_BOOL ? 0 : ga_dtype_kind(t) == 'u' ? 0 : -3, hi = t == GA_BOOL ? 1 : 3;
+    *re = (long double)(lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)));
+    *im = is_complex(t) ? (long double)((int64_t)(rnd() % 7) - 3) : 0;
+}
+
+/* A random m x n matrix of about nnz entries: `dups` gives some duplicate
+   coordinates; sorted by (row, col) unless `shuffled`. */
+static triplets trip_random(ga_dtype t, int64_t m, int64_t n, int64_t nnz, bool dups, bool shuffled)
+{
+    if (m == 0 || n == 0) nnz = 0;
+    triplets r = trip_new(m, n, nnz);
+    for (int64_t j = 0; j < nnz; j++) {
+        if (dups && j > 0 && rnd() % 4 == 0) {
+            int64_t k = (int64_t)(rnd() % (uint64_t)j);
+            r.row[j] = r.row[k], r.col[j] = r.col[k];
+        } else {
+            r.row[j] = (int64_t)(rnd() % (uint64_t)m);
+            r.col[j] = (int64_t)(rnd() % (uint64_t)n);
+        }
+        draw_value(t, &r.re[j], &r.im[j]);
+    }
+    if (!shuffled || !dups) { /* sort by (row, col) (insertion: the sizes are small) */
+        for (int64_t i = 1; i < nnz; i++)
+            for (int64_t j = i; j > 0 && (r.row[j - 1] > r.row[j] || (r.row[j - 1] == r.row[j] && r.col[j - 1] > r.col[j])); j--) {
+                int64_t a = r.row[j], b = r.col[j];
+                long double c = r.re[j], d = r.im[j];
+                r.row[j] = r.row[j - 1], r.col[j] = r.col[j - 1], r.re[j] = r.re[j - 1], r.im[j] = r.im[j - 1];
+                r.row[j - 1] = a, r.col[j - 1] = b, r.re[j - 1] = c, r.im[j - 1] = d;
+            }
+    }
+    if (!dups && nnz > 1) { /* drop repeated coordinates */
+        int64_t w = 1;
+        for (int64_t j = 1; j < nnz; j++)
+            if (r.row[j] != r.row[w - 1] || r.col[j] != r.col[w - 1])
+                r.row[w] = r.row[j], r.col[w] = r.col[j], r.re[w] = r.re[j], r.im[w] = r.im[j], w++;
+        r.nnz = w;
+        if (shuffled)
+            for (int64_t j = w - 1; j > 0; j--) {
+                int64_t k = (int64_t)(rnd() % (uint64_t)(j + 1));
+                int64_t a = r.row[j], b = r.col[j];
+                long double c = r.re[j], d = r.im[j];
+                r.row[j] = r.row[k], r.col[j] = r.col[k], r.re[j] = r.re[k], r.im[j] = r.im[k];
+                r.row[k] = a, r.col[k] = b, r.re[k] = c, r.im[k] = d;
+            }
+    }
+    return r;
+}
+
+/* The dense m x n reference (duplicates summed; bool: or). */
+static void trip_dense(const triplets *t, ga_dtype dt, long double *re, long double *im)
+{
+    for (int64_t i = 0; i < t->m * t->n; i++) re[i] = im[i] = 0;
+    for (int64_t j = 0; j < t->nnz; j++) {
+        int64_t at = t->row[j] * t->n + t->col[j];
+        if (dt == GA_BOOL) re[at] = (re[at] != 0 || t->re[j] != 0) ? 1 : 0;
+        else re[at] += t->re[j], im[at] += t->im[j];
+    }
+}
+
+/* A 1-d device array of n int64 values as dtype it. */
+static ga_array *upload_index(const int64_t *v, int64_t n, ga_dtype it)
+{
+    void *buf = malloc((size_t)(n ? n : 1) * 8);
+    for (int64_t j = 0; j < n; j++) {
+        if (it == GA_INT32) ((int32_t *)buf)[j] = (int32_t)v[j];
+        else memcpy((char *)buf + j * 8, &v[j], 8);
+    }
+    ga_array *a = ga_from_host(buf, 1, &n, it);
+    free(buf);
+    return a;
+}
+
+static ga_array *upload_values(const long double *re, const long double *im, int64_t n, ga_dtype t)
+{
+    unsigned char *buf = malloc((size_t)(n ? n : 1) * isz(t));
+    for (int64_t j = 0; j < n; j++) store(t, re[j], im[j], buf + (size_t)j * isz(t));
+    ga_array *a = ga_from_host(buf, 1, &n, t);
+    free(buf);
+    return a;
+}
+
+/* The triplets (sorted by row then column when the format is compressed,
+   or as given for COO) as a matrix of `format` (CSC from the triplets of
+   the transpose). */
+static ga_sparse *make_sparse(const triplets *t, ga_dtype dt, ga_sparse_format f, ga_dtype it)
+{
+    const int64_t shape[2] = {t->m, t->n};
+    ga_array *data = upload_values(t->re, t->im, t->nnz, dt);
+    if (f == GA_SPARSE_COO) {
+        ga_array *row = upload_index(t->row, t->nnz, it), *col = upload_index(t->col, t->nnz, it);
+        ga_sparse *s = ga_sparse_coo_matrix(data, row, col, shape);
+        ga_release(data), ga_release(row), ga_release(col);
+        return s;
+    }
+    /* compressed: counting sort by the major index, the order within kept */
+    const bool csr = f == GA_SPARSE_CSR;
+    const int64_t major = csr ? t->m : t->n;
+    int64_t *ptr = calloc((size_t)major + 2, 8), *idx = malloc((size_t)t->nnz * 8 + 8), *perm = malloc((size_t)t->nnz * 8 + 8);
+    for (int64_t j = 0; j < t->nnz; j++) ptr[(csr ? t->row[j] : t->col[j]) + 1]++;
+    for (int64_t i = 0; i < major; i++) ptr[i + 1] += ptr[i];
+    int64_t *fill = calloc((size_t)major + 1, 8);
+    for (int64_t j = 0; j < t->nnz; j++) {
+        int64_t r = csr ? t->row[j] : t->col[j], p = ptr[r] + fill[r]++;
+        idx[p] = csr ? t->col[j] : t->row[j];
+        perm[p] = j;
+    }
+    long double *re = malloc(sizeof(long double) * ((size_t)t->nnz + 1)), *im = malloc(sizeof(long double) * ((size_t)t->nnz + 1));
+    for (int64_t p = 0; p < t->nnz; p++) re[p] = t->re[perm[p]], im[p] = t->im[perm[p]];
+    ga_release(data);
+    data = upload_values(re, im, t->nnz, dt);
+    ga_array *indices = upload_index(idx, t->nnz, it), *indptr = upload_index(ptr, major + 1, it);
+    ga_sparse *s = csr ? ga_sparse_csr_matrix(data, indices, indptr, shape) : ga_sparse_csc_matrix(data, indices, indptr, shape);
+    ga_release(data), ga_release(indices), ga_release(indptr);
+    free(ptr), free(idx), free(perm), free(fill), free(re), free(im);
+    return s;
+}
+
+/* Compares a device 2-d (or 1-d) array with the reference (bool: truth). */
+static void check_dense(const ga_array *a, const long double *re, const long double *im, int64_t size, ga_dtype dt,
+                        long double tol, const char *what)
+{
+    if (!a) {
+        CHECK(false, "%s: failed: %s", what, ga_last_error_message());
+        ga_clear_error();
+        return;
+    }
+    CHECK(ga_dtype_of(a) == dt, "%s: dtype %s, expected %s", what, dname(ga_dtype_of(a)), dname(dt));
+    CHECK(ga_size(a) == size, "%s: size %lld, expected %lld", what, (long long)ga_size(a), (long long)size);
+    if (ga_dtype_of(a) != dt || ga_size(a) != size) return;
+    unsigned char *m = malloc(ga_nbytes(a) ? ga_nbytes(a) : 1);
+    ga_array *c = ga_ascontiguousarray(a);
+    if (c && download(c, m)) {
+        int bad = 0;
+        for (int64_t i = 0; i < size && bad < 3; i++) {
+            elem e = load(dt, m + (size_t)i * isz(dt));
+            long double gr = value_of(dt, e), gi = is_complex(dt) ? e.im : 0;
+            long double wr = re[i], wi = is_complex(dt) ? im[i] : 0;
+            if (dt == GA_BOOL) wr = wr != 0;
+            else if (is_exact(dt)) { /* wrap-around of the reference */
+                uint64_t w = wrap(dt, (uint64_t)(int64_t)wr);
+                wr = is_signed(dt) ? (long double)(int64_t)w : (long double)w;
+            }
+            if (!(fabsl(gr - wr) + fabsl(gi - wi) <= tol)) {
+                CHECK(false, "%s: element %lld is (%Lg, %Lg), expected (%Lg, %Lg)", what, (long long)i, gr, gi, wr, wi);
+                bad++;
+            }
+        }
+    }
+    ga_release(c);
+    free(m);
+}
+
+/* s as a dense array against the triplets' reference. */
+static void check_sparse(const ga_sparse *s, const triplets *t, ga_dtype dt, const char *what)
+{
+    if (!s) {
+        CHECK(false, "%s: failed: %s", what, ga_last_error_message());
+        ga_clear_error();
+        return;
+    }
+    CHECK(ga_sparse_shape(s)[0] == t->m && ga_sparse_shape(s)[1] == t->n, "%s: shape (%lld, %lld)", what,
+          (long long)ga_sparse_shape(s)[0], (long long)ga_sparse_shape(s)[1]);
+    long double *re = malloc(sizeof(long double) * (size_t)(t->m * t->n + 1)), *im = malloc(sizeof(long double) * (size_t)(t->m * t->n + 1));
+    trip_dense(t, dt, re, im);
+    ga_array *d = ga_sparse_toarray(s);
+    check_dense(d, re, im, t->m * t->n, dt, 0, what);
+    ga_release(d);
+    free(re), free(im);
+}
+
+/* The first n elements of 1-d x (a view). */
+static ga_array *head_of(const ga_array *x, int64_t n)
+{
+    return ga_as_strided(x, 1, &n, ga_strides(x), 0);
+}
+
+/* ---- construction, conversions, toarray ---------------------------------------------- */
+
+/* Every format from every format, each against the reference. */
+static void check_conversions(const ga_sparse *s, const triplets *t, ga_dtype dt, const char *what)
+{
+    char w[256];
+    for (int g = 0; g < 3; g++) {
+        ga_sparse *c = ga_sparse_asformat(s, formats[g]);
+        snprintf(w, sizeof w, "%s -> %s", what, format_names[g]);
+        check_sparse(c, t, dt, w);
+        if (c) CHECK(ga_sparse_format_of(c) == formats[g], "%s: format %d", w, (int)ga_sparse_format_of(c));
+        if (c && ga_sparse_format_of(s) == GA_SPARSE_COO && formats[g] != GA_SPARSE_COO)
+            CHECK(ga_sparse_has_canonical_format(c), "%s: COO -> compressed is canonical", w);
+        ga_sparse_release(c);
+    }
+}
+
+static void run_formats(ga_dtype it, int64_t m, int64_t n, int64_t nnz, bool dups, bool shuffled, const char *label)
+{
+    for (int k = 0; k < NDTYPES; k++) {
+        const ga_dtype dt = sparse_dtypes[k];
+        for (int f = 0; f < 3; f++) {
+            if (!test_sample(k * 3 + f, 3)) continue;
+            triplets t = trip_random(dt, m, n, nnz, dups, shuffled);
+            char what[160];
+            snprintf(what, sizeof what, "%s %s %s (%lld x %lld, %lld entries, %s indices)", label, format_names[f], dname(dt),
+                     (long long)m, (long long)n, (long long)t.nnz, dname(it));
+            size_t before = used_bytes();
+            ga_sparse *s = make_sparse(&t, dt, formats[f], it);
+            check_sparse(s, &t, dt, what);
+            if (s) {
+                CHECK(ga_sparse_nnz(s) == t.nnz, "%s: nnz %lld", what, (long long)ga_sparse_nnz(s));
+                CHECK(ga_sparse_dtype_of(s) == dt, "%s: dtype", what);
+                CHECK(ga_sparse_index_dtype(s) == (ga__sparse_index_bits > 32 ? GA_INT64 : GA_INT32), "%s: index dtype %s",
+                      what, dname(ga_sparse_index_dtype(s)));
+                if (formats[f] != GA_SPARSE_COO && !dups && !shuffled)
+                    CHECK(ga_sparse_has_canonical_format(s), "%s: sorted, unique: canonical", what);
+                check_conversions(s, &t, dt, what);
+            }
+            ga_sparse_release(s);
+            CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+            trip_free(&t);
+        }
+    }
+}
+
+DEVICE_TEST(every_format_and_dtype_against_dense)
+{
+    run_formats(GA_INT32, 37, 53, test_size(400, 120), false, false, "sorted");
+    run_formats(GA_INT32, 64, 9, test_size(300, 80), false, true, "unsorted");
+    run_formats(GA_INT32, 23, 31, test_size(300, 80), true, true, "duplicates");
+}
+
+DEVICE_TEST(empty_rows_empty_and_non_square_matrices)
+{
+    const int64_t shapes[][3] = {{0, 0, 0}, {0, 7, 0}, {7, 0, 0}, {5, 8, 0}, {1, 1, 1}, {200, 3, 5}, {3, 200, 5}, {1000, 1000, 7}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        run_formats(GA_INT32, shapes[i][0], shapes[i][1], shapes[i][2], i % 2 == 1, false, "sparse");
+}
+
+DEVICE_TEST(int64_indices)
+{
+    ga__sparse_index_bits = 64;
+    run_formats(GA_INT64, 41, 29, test_size(300, 80), false, false, "sorted");
+    run_formats(GA_INT64, 17, 33, test_size(300, 80), true, true, "duplicates");
+    run_formats(GA_INT64, 0, 4, 0, false, false, "empty");
+    ga__sparse_index_bits = 32;
+}
+
+DEVICE_TEST(indices_of_other_integer_dtypes_and_inferred_shapes)
+{
+    triplets t = trip_random(GA_FLOAT32, 6, 9, 20, false, false);
+    /* CSR with int16 indices and uint8 indptr, shape inferred */
+    int64_t *ptr = calloc(8, 8);
+    for (int64_t j = 0; j < t.nnz; j++) ptr[t.row[j] + 1]++;
+    for (int i = 0; i < 6; i++) ptr[i + 1] += ptr[i];
+    ga_array *data = upload_values(t.re, t.im, t.nnz, GA_FLOAT32), *idx = upload_index(t.col, t.nnz, GA_INT64);
+    ga_array *p = upload_index(ptr, 7, GA_INT64);
+    ga_array *idx16 = ga_astype(idx, GA_INT16), *p8 = ga_astype(p, GA_UINT8);
+    ga_sparse *s = ga_sparse_csr_matrix(data, idx16, p8, NULL);
+    int64_t maxcol = 0;
+    for (int64_t j = 0; j < t.nnz; j++) maxcol = t.col[j] + 1 > maxcol ? t.col[j] + 1 : maxcol;
+    CHECK(s && ga_sparse_shape(s)[0] == 6 && ga_sparse_shape(s)[1] == maxcol, "inferred shape");
+    CHECK(s && ga_sparse_index_dtype(s) == GA_INT32, "int32 indices");
+    t.n = maxcol;
+    if (s) check_sparse(s, &t, GA_FLOAT32, "int16 / uint8 index arrays");
+    ga_sparse_release(s);
+    ga_release(data), ga_release(idx), ga_release(p), ga_release(idx16), ga_release(p8);
+    free(ptr);
+    trip_free(&t);
+}
+
+DEVICE_TEST(from_dense)
+{
+    const int64_t shapes[][2] = {{0, 0}, {1, 7}, {13, 17}, {64, 3}};
+    for (int k = 0; k < NDTYPES; k++) {
+        const ga_dtype dt = sparse_dtypes[k];
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            const int64_t m = shapes[i][0], n = shapes[i][1];
+            long double *re = calloc((size_t)(m * n + 1), sizeof(long double)), *im = calloc((size_t)(m * n + 1), sizeof(long double));
+            int64_t nz = 0;
+            for (int64_t e = 0; e < m * n; e++) {
+                if (rnd() % 3 == 0) draw_value(dt, &re[e], &im[e]);
+                nz += re[e] != 0 || im[e] != 0;
+            }
+            int64_t shape[2] = {m, n};
+            unsigned char *buf = malloc((size_t)(m * n + 1) * isz(dt));
+            for (int64_t e = 0; e < m * n; e++) store(dt, re[e], im[e], buf + (size_t)e * isz(dt));
+            ga_array *a = ga_from_host(buf, 2, shape, dt);
+            ga_sparse *s[3] = {ga_sparse_csr_matrix_from_dense(a), ga_sparse_csc_matrix_from_dense(a),
+                               ga_sparse_coo_matrix_from_dense(a)};
+            for (int f = 0; f < 3; f++) {
+                char what[120];
+                snprintf(what, sizeof what, "%s from dense %s (%lld, %lld)", format_names[f], dname(dt), (long long)m,
+                         (long long)n);
+                CHECK(s[f] != NULL, "%s: %s", what, ga_last_error_message());
+                if (!s[f]) continue;
+                CHECK(ga_sparse_nnz(s[f]) == nz, "%s: nnz %lld, expected %lld", what, (long long)ga_sparse_nnz(s[f]),
+                      (long long)nz);
+                CHECK(ga_sparse_has_canonical_format(s[f]), "%s: canonical", what);
+                CHECK(ga_sparse_count_nonzero(s[f]) == nz, "%s: count_nonzero", what);
+                ga_array *d = ga_sparse_toarray(s[f]);
+                check_dense(d, re, im, m * n, dt, 0, what);
+                ga_release(d);
+                ga_sparse_release(s[f]);
+            }
+            ga_clear_error();
+            ga_release(a);
+            free(buf), free(re), free(im);
+        }
+    }
+}
+
+DEVICE_TEST(eye_identity_diags)
+{
+    const int64_t cases[][3] = {{4, 4, 0}, {3, 5, 1}, {5, 3, -2}, {4, 4, 4}, {0, 3, 0}, {6, 2, -5}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int f = 0; f < 3; f++) {
+            const int64_t m = cases[i][0], n = cases[i][1], k = cases[i][2];
+            ga_sparse *s = ga_sparse_eye(m, n, k, GA_FLOAT64, formats[f]);
+            long double *re = calloc((size_t)(m * n + 1), sizeof(long double)), *im = calloc((size_t)(m * n + 1), sizeof(long double));
+            for (int64_t r = 0; r < m; r++)
+                if (r + k >= 0 && r + k < n) re[r * n + r + k] = 1;
+            char what[100];
+            snprintf(what, sizeof what, "eye(%lld, %lld, %lld) %s", (long long)m, (long long)n, (long long)k, format_names[f]);
+            CHECK(s != NULL, "%s: %s", what, ga_last_error_message());
+            ga_array *d = s ? ga_sparse_toarray(s) : NULL;
+            if (s) check_dense(d, re, im, m * n, GA_FLOAT64, 0, what);
+            ga_release(d);
+            ga_sparse_release(s);
+            free(re), free(im);
+            ga_clear_error();
+        }
+    ga_sparse *id = ga_sparse_identity(5, GA_INT8, GA_SPARSE_CSR);
+    CHECK(id && ga_sparse_nnz(id) == 5 && ga_sparse_dtype_of(id) == GA_INT8, "identity(5, int8)");
+    ga_sparse_release(id);
+    /* diags([[1, 2, 3, 4], [5, 6, 7], [0, 9]], [0, -1, 2]) of a 4 x 4 matrix: the zero dropped */
+    const double d0[4] = {1, 2, 3, 4}, d1[3] = {5, 6, 7}, d2[3] = {0, 9, 100};
+    ga_array *diag[3] = {ga_from_host(d0, GA_SHAPE(4), GA_FLOAT64), ga_from_host(d1, GA_SHAPE(3), GA_FLOAT64),
+                         ga_from_host(d2, GA_SHAPE(3), GA_FLOAT64)};
+    const int64_t offsets[3] = {0, -1, 2};
+    for (int f = 0; f < 3; f++) {
+        ga_sparse *s = ga_sparse_diags(3, (const ga_array *const *)diag, offsets, NULL, formats[f], GA_DTYPE_INVALID);
+        long double re[16] = {0}, im[16] = {0};
+        for (int i = 0; i < 4; i++) re[i * 4 + i] = d0[i];
+        for (int i = 0; i < 3; i++) re[(i + 1) * 4 + i] = d1[i];
+        re[0 * 4 + 2] = 0, re[1 * 4 + 3] = 9;
+        CHECK(s != NULL, "diags %s: %s", format_names[f], ga_last_error_message());
+        if (s) CHECK(ga_sparse_nnz(s) == 8, "diags %s: nnz %lld (the zero dropped)", format_names[f], (long long)ga_sparse_nnz(s));
+        ga_array *d = s ? ga_sparse_toarray(s) : NULL;
+        if (s) check_dense(d, re, im, 16, GA_FLOAT64, 0, "diags");
+        ga_release(d);
+        ga_sparse_release(s);
+        ga_clear_error();
+    }
+    const int64_t bad[1] = {5}, shape[2] = {4, 4};
+    CHECK_ERROR(ga_sparse_diags(1, (const ga_array *const *)diag, bad, shape, GA_SPARSE_CSR, GA_DTYPE_INVALID) == NULL,
+                GA_ERROR_VALUE, "Offset 5 (index 0) out of bounds");
+    const int64_t off2[2] = {0, 1};
+    ga_array *two[2] = {diag[1], diag[1]};
+    CHECK_ERROR(ga_sparse_diags(2, (const ga_array *const *)two, off2, shape, GA_SPARSE_CSR, GA_DTYPE_INVALID) == NULL,
+                GA_ERROR_VALUE, "Diagonal length (index 0: 3 at offset 0) does not agree with array size (4, 4).");
+    const int64_t same[2] = {1, 1};
+    CHECK_ERROR(ga_sparse_diags(2, (const ga_array *const *)two, same, shape, GA_SPARSE_CSR, GA_DTYPE_INVALID) == NULL,
+                GA_ERROR_VALUE, "duplicate");
+    for (int i = 0; i < 3; i++) ga_release(diag[i]);
+}
+
+/* ---- methods ---------------------------------------------------------------------------- */
+
+DEVICE_TEST(duplicates_sorting_zeros_and_counts)
+{
+    for (int k = 0; k < NDTYPES; k++) {
+        const ga_dtype dt = sparse_dtypes[k];
+        for (int f = 0; f < 3; f++) {
+            triplets t = trip_random(dt, 19, 23, 150, true, true);
+            char what[100];
+            snprintf(what, sizeof what, "%s %s with duplicates", format_names[f], dname(dt));
+            ga_sparse *s = make_sparse(&t, dt, formats[f], GA_INT32);
+            CHECK(s != NULL, "%s: %s", what, ga_last_error_message());
+            if (!s) { trip_free(&t); ga_clear_error(); continue; }
+            /* the reference's nonzero count after summing */
+            long double *re = malloc(sizeof(long double) * 19 * 23), *im = malloc(sizeof(long double) * 19 * 23);
+            trip_dense(&t, dt, re, im);
+            int64_t nz = 0, coords = 0;
+            for (int i = 0; i < 19 * 23; i++) {
+                long double r = re[i];
+                if (is_exact(dt) && dt != GA_BOOL) {
+                    uint64_t w = wrap(dt, (uint64_t)(int64_t)r);
+                    r = (long double)w;
+                }
+                nz += r != 0 || im[i] != 0;
+            }
+            for (int64_t j = 0; j < t.nnz; j++) {
+                bool seen = false;
+                for (int64_t i = 0; i < j && !seen; i++) seen = t.row[i] == t.row[j] && t.col[i] == t.col[j];
+                coords += !seen;
+            }
+            CHECK(ga_sparse_count_nonzero(s) == nz, "%s: count_nonzero %lld, expected %lld", what,
+                  (long long)ga_sparse_count_nonzero(s), (long long)nz);
+            ga_array *before = ga_sparse_data(s);
+            ga_sparse *c = ga_sparse_copy(s);
+            CHECK_OK(ga_sparse_sort_indices(s));
+            check_sparse(s, &t, dt, what);
+            CHECK_OK(ga_sparse_sum_duplicates(s));
+            CHECK(ga_sparse_has_canonical_format(s) && ga_sparse_nnz(s) == coords, "%s: summed: nnz %lld, expected %lld", what,
+                  (long long)ga_sparse_nnz(s), (long long)coords);
+            check_sparse(s, &t, dt, what);
+            CHECK(before && ga_size(before) == t.nnz, "%s: the data taken before keeps its length", what);
+            CHECK_OK(ga_sparse_eliminate_zeros(s));
+            CHECK(ga_sparse_nnz(s) == nz, "%s: eliminate_zeros: nnz %lld, expected %lld", what, (long long)ga_sparse_nnz(s),
+                  (long long)nz);
+            check_sparse(s, &t, dt, what);
+            check_sparse(c, &t, dt, "the copy");
+            /* transpose, conj, astype */
+            ga_sparse *tr = ga_sparse_transpose(s), *cj = ga_sparse_conj(s), *as = ga_sparse_astype(s, GA_COMPLEX128);
+            triplets tt = t;
+            tt.m = t.n, tt.n = t.m, tt.row = t.col, tt.col = t.row;
+            check_sparse(tr, &tt, dt, "transpose");
+            for (int64_t j = 0; j < t.nnz; j++) t.im[j] = -t.im[j];
+            check_sparse(cj, &t, dt, "conj");
+            for (int64_t j = 0; j < t.nnz; j++) t.im[j] = -t.im[j];
+            if (dt != GA_BOOL) check_sparse(as, &t, GA_COMPLEX128, "astype complex128");
+            ga_sparse_release(tr), ga_sparse_release(cj), ga_sparse_release(as), ga_sparse_release(c);
+            ga_release(before);
+            ga_sparse_release(s);
+            free(re), free(im);
+            trip_free(&t);
+        }
+    }
+}
+
+/* ---- products --------------------------------------------------------------------------- */
+
+/* y = A x on the host (x dense n x k C order), in long double. */
+static void ref_product(const triplets *t, ga_dtype dt, const long double *xr, const long double *xi, int64_t k,
+                        long double *yr, long double *yi)
+{
+    for (int64_t i = 0; i < t->m * k; i++) yr[i] = yi[i] = 0;
+    for (int64_t j = 0; j < t->nnz; j++)
+        for (int64_t c = 0; c < k; c++) {
+            long double ar = t->re[j], ai = t->im[j], br = xr[t->col[j] * k + c], bi = xi[t->col[j] * k + c];
+            long double *pr = &yr[t->row[j] * k + c], *pi = &yi[t->row[j] * k + c];
+            if (dt == GA_BOOL) *pr = (*pr != 0 || (ar != 0 && br != 0)) ? 1 : 0;
+            else *pr += ar * br - ai * bi, *pi += ar * bi + ai * br;
+        }
+}
+
+/* A @ x for x of shape (n) (k 0) or (n, k), C- or F-ordered (`fortran`). */
+static void check_product(ga_dtype da, ga_dtype dx, ga_dtype it, ga_sparse_format f, int64_t m, int64_t n, int64_t k,
+                          bool fortran, bool right)
+{
+    const int64_t kk = k ? k : 1;
+    triplets t = trip_random(da, m, n, m * n / 5 + 1, true, true);
+    ga_sparse *s = make_sparse(&t, da, f, it);
+    long double *xr = calloc((size_t)(n * kk + 1), sizeof(long double)), *xi = calloc((size_t)(n * kk + 1), sizeof(long double));
+    long double *yr = calloc((size_t)(m * kk + 1), sizeof(long double)), *yi = calloc((size_t)(m * kk + 1), sizeof(long double));
+    for (int64_t i = 0; i < n * kk; i++) draw_value(dx, &xr[i], &xi[i]);
+    const ga_dtype dt = ga_promote_types(da, dx);
+    ref_product(&t, dt, xr, xi, kk, yr, yi);
+    ga_array *x;
+    if (k == 0) x = upload_values(xr, xi, n, dx);
+    else {
+        unsigned char *buf = malloc((size_t)(n * kk) * isz(dx) + 1);
+        for (int64_t i = 0; i < n * kk; i++) store(dx, xr[i], xi[i], buf + (size_t)i * isz(dx));
+        const int64_t shape[2] = {n, k};
+        x = fortran ? upload_transposed(buf, 2, shape, dx) : ga_from_host(buf, 2, shape, dx);
+        free(buf);
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%s %s @ %s%s (%lld x %lld, k %lld, %s)", format_names[f], dname(da), dname(dx),
+             fortran ? " F-ordered" : "", (long long)m, (long long)n, (long long)k, dname(it));
+    ga_array *y = NULL;
+    if (!right) {
+        y = ga_sparse_matmul(s, x);
+    } else { /* x^T @ A^T = (A x)^T: check through the transpose */
+        ga_sparse *st = ga_sparse_transpose(s);
+        ga_array *xt = k ? ga_transpose(x, NULL) : ga_retain(x);
+        ga_array *yt = ga_sparse_rmatmul(xt, st);
+        y = yt && k ? ga_transpose(yt, NULL) : ga_retain(yt);
+        ga_release(yt), ga_release(xt);
+        ga_sparse_release(st);
+        strcat(what, " (rmatmul)");
+    }
+    const long double eps = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-5L : is_inexact(dt) ? 1e-12L : 0;
+    check_dense(y, yr, yi, m * kk, dt, eps * 16 * (long double)n, what);
+    if (y) CHECK(ga_ndim(y) == (k ? 2 : 1), "%s: ndim %d", what, ga_ndim(y));
+    ga_release(y), ga_release(x);
+    ga_sparse_release(s);
+    free(xr), free(xi), free(yr), free(yi);
+    trip_free(&t);
+    ga_clear_error();
+}
+
+DEVICE_TEST(products_every_dtype_and_format)
+{
+    for (int a = 0; a < NDTYPES; a++)
+        for (int f = 0; f < 3; f++) {
+            if (!test_sample(a * 3 + f, 2)) continue;
+            const ga_dtype da = sparse_dtypes[a];
+            check_product(da, da, GA_INT32, formats[f], 37, 29, 0, false, false);
+            check_product(da, da, GA_INT32, formats[f], 37, 29, 5, false, false);
+            check_product(da, da, GA_INT32, formats[f], 21, 40, 3, true, false);
+            check_product(da, da, GA_INT32, formats[f], 21, 40, 3, false, true);
+            check_product(da, da, GA_INT32, formats[f], 13, 8, 0, false, true);
+        }
+}
+
+DEVICE_TEST(products_promote_as_scipy)
+{
+    const ga_dtype pairs[][2] = {{GA_FLOAT32, GA_FLOAT64}, {GA_INT64, GA_FLOAT32}, {GA_BOOL, GA_INT8},
+                                 {GA_INT32, GA_COMPLEX64}, {GA_FLOAT64, GA_BOOL}, {GA_UINT8, GA_INT16}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        for (int f = 0; f < 3; f++) {
+            check_product(pairs[i][0], pairs[i][1], GA_INT32, formats[f], 17, 19, 0, false, false);
+            check_product(pairs[i][0], pairs[i][1], GA_INT32, formats[f], 17, 19, 4, false, false);
+        }
+}
+
+DEVICE_TEST(products_int64_indices_and_empty)
+{
+    ga__sparse_index_bits = 64;
+    const ga_dtype ds[] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128, GA_INT32, GA_BOOL};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++)
+        for (int f = 0; f < 3; f++) {
+            check_product(ds[i], ds[i], GA_INT64, formats[f], 33, 27, 0, false, false);
+            check_product(ds[i], ds[i], GA_INT64, formats[f], 33, 27, 6, i % 2 == 0, false);
+        }
+    ga__sparse_index_bits = 32;
+    for (int f = 0; f < 3; f++) {
+        check_product(GA_FLOAT32, GA_FLOAT32, GA_INT32, formats[f], 0, 5, 3, false, false);
+        check_product(GA_FLOAT32, GA_FLOAT32, GA_INT32, formats[f], 6, 0, 3, false, false);
+        check_product(GA_FLOAT64, GA_FLOAT64, GA_INT32, formats[f], 6, 4, 0, false, false);
+    }
+}
+
+DEVICE_TEST(products_dimension_mismatch)
+{
+    ga_sparse *s = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR);
+    ga_array *x = ga_zeros(GA_SHAPE(3), GA_FLOAT32), *x3 = ga_zeros(GA_SHAPE(4, 1, 1), GA_FLOAT32);
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_matmul(s, x) == NULL, GA_ERROR_SHAPE, "ga_sparse_matmul: dimension mismatch");
+    CHECK_ERROR(ga_sparse_matmul(s, x3) == NULL, GA_ERROR_SHAPE, "dimension mismatch");
+    ga_array *y = ga_zeros(GA_SHAPE(2, 4), GA_FLOAT32);
+    CHECK_ERROR(ga_sparse_rmatmul(y, s) == NULL, GA_ERROR_SHAPE, "ga_sparse_rmatmul: dimension mismatch");
+    ga_array *h = ga_zeros(GA_SHAPE(4), GA_FLOAT16);
+    CHECK_ERROR(ga_sparse_matmul(s, h) == NULL, GA_ERROR_TYPE, "does not support dtype float16");
+    ga_release(y), ga_release(h);
+    CHECK(used_bytes() == before, "nothing left in use after the refusals");
+    ga_release(x), ga_release(x3);
+    ga_sparse_release(s);
+}
+
+/* ---- malformed structures ----------------------------------------------------------------- */
+
+/* csr_matrix of the given host arrays must fail with `text`. */
+static void refuse_csr(const int64_t *ptr, int64_t np, const int64_t *idx, int64_t ni, int64_t nd, const int64_t *shape,
+                       bool csc, const char *text)
+{
+    long double re[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, im[16] = {0};
+    ga_array *d = upload_values(re, im, nd, GA_FLOAT32), *i = upload_index(idx, ni, GA_INT32), *p = upload_index(ptr, np, GA_INT64);
+    size_t before = used_bytes();
+    ga_sparse *s = csc ? ga_sparse_csc_matrix(d, i, p, shape) : ga_sparse_csr_matrix(d, i, p, shape);
+    CHECK_ERROR(s == NULL, GA_ERROR_VALUE, text);
+    ga_sparse_release(s);
+    CHECK(used_bytes() == before, "\"%s\": %zu bytes left in use", text, used_bytes() - before);
+    ga_release(d), ga_release(i), ga_release(p);
+}
+
+DEVICE_TEST(malformed_structures_refused)
+{
+    const int64_t shape[2] = {3, 4};
+    const int64_t ok_ptr[4] = {0, 1, 3, 4}, idx[4] = {0, 1, 3, 2};
+    refuse_csr(ok_ptr, 3, idx, 4, 4, shape, false, "ga_sparse_csr_matrix: index pointer size (3) should be (4)");
+    const int64_t ptr_start[4] = {1, 1, 3, 4};
+    refuse_csr(ptr_start, 4, idx, 4, 4, shape, false, "index pointer should start with 0");
+    refuse_csr(ok_ptr, 4, idx, 4, 3, shape, false, "indices and data should have the same size");
+    const int64_t ptr_last[4] = {0, 1, 3, 5};
+    refuse_csr(ptr_last, 4, idx, 4, 4, shape, false,
+               "Last value of index pointer should be less than the size of index and data arrays");
+    const int64_t idx_big[4] = {0, 1, 4, 2};
+    refuse_csr(ok_ptr, 4, idx_big, 4, 4, shape, false, "column index values must be < 4");
+    const int64_t cshape[2] = {4, 3};
+    refuse_csr(ok_ptr, 4, idx_big, 4, 4, cshape, true, "ga_sparse_csc_matrix: row index values must be < 4");
+    const int64_t idx_neg[4] = {0, -1, 3, 2};
+    refuse_csr(ok_ptr, 4, idx_neg, 4, 4, shape, false, "column index values must be >= 0");
+    const int64_t ptr_down[4] = {0, 3, 1, 4};
+    refuse_csr(ptr_down, 4, idx, 4, 4, shape, false, "index pointer values must form a non-decreasing sequence");
+    /* indptr[-1] below nnz: the first indptr[-1] entries (SciPy's prune) */
+    const int64_t ptr_short[4] = {0, 1, 2, 2};
+    long double re[4] = {1, 2, 3, 4}, im[4] = {0};
+    ga_array *d = upload_values(re, im, 4, GA_FLOAT64), *i = upload_index(idx, 4, GA_INT32), *p = upload_index(ptr_short, 4, GA_INT32);
+    ga_sparse *s = ga_sparse_csr_matrix(d, i, p, shape);
+    CHECK(s && ga_sparse_nnz(s) == 2, "pruned to indptr[-1] entries");
+    ga_sparse_release(s);
+    /* COO */
+    const int64_t row[3] = {0, 2, 1}, col[3] = {1, 3, 0}, row_big[3] = {0, 3, 1}, col_big[3] = {1, 4, 0};
+    const int64_t row_neg[3] = {0, -2, 1}, col_neg[3] = {1, -3, 0};
+    struct { const int64_t *r, *c; const char *text; } coo[] = {
+        {row_big, col, "ga_sparse_coo_matrix: row index exceeds matrix dimensions"},
+        {row, col_big, "column index exceeds matrix dimensions"},
+        {row_neg, col, "negative row index found"},
+        {row, col_neg, "negative column index found"}};
+    for (size_t k = 0; k < sizeof coo / sizeof coo[0]; k++) {
+        ga_array *r = upload_index(coo[k].r, 3, GA_INT64), *c = upload_index(coo[k].c, 3, GA_INT64), *dd = head_of(d, 3);
+        size_t before = used_bytes();
+        CHECK_ERROR(ga_sparse_coo_matrix(dd, r, c, shape) == NULL, GA_ERROR_VALUE, coo[k].text);
+        CHECK(used_bytes() == before, "COO \"%s\": bytes left in use", coo[k].text);
+        ga_release(r), ga_release(c), ga_release(dd);
+    }
+    ga_array *r = upload_index(row, 3, GA_INT32), *c = upload_index(col, 2, GA_INT32), *dd = head_of(d, 3);
+    CHECK_ERROR(ga_sparse_coo_matrix(dd, r, c, shape) == NULL, GA_ERROR_VALUE,
+                "row, column, and data array must all be the same length");
+    ga_array *fl = ga_zeros(GA_SHAPE(3), GA_FLOAT32);
+    CHECK_ERROR(ga_sparse_coo_matrix(dd, r, fl, shape) == NULL, GA_ERROR_TYPE, "col must be of an integer dtype");
+    ga_array *m2 = ga_zeros(GA_SHAPE(3, 1), GA_INT32);
+    CHECK_ERROR(ga_sparse_coo_matrix(dd, m2, r, shape) == NULL, GA_ERROR_VALUE, "row, column, and data arrays must be 1-D");
+    ga_array *h = ga_zeros(GA_SHAPE(3), GA_FLOAT16);
+    CHECK_ERROR(ga_sparse_coo_matrix(h, r, r, shape) == NULL, GA_ERROR_TYPE, "scipy.sparse does not support dtype float16");
+    ga_release(r), ga_release(c), ga_release(dd), ga_release(fl), ga_release(m2), ga_release(h);
+    ga_release(d), ga_release(i), ga_release(p);
+}
+
+/* ---- attributes, scopes, the missing library ---------------------------------------------- */
+
+DEVICE_TEST(attributes_and_scopes)
+{
+    ga_sparse *s = ga_sparse_eye(4, 6, 1, GA_FLOAT32, GA_SPARSE_CSR);
+    CHECK(s != NULL, "eye: %s", ga_last_error_message());
+    if (!s) return;
+    ga_array *ind = ga_sparse_indices(s), *ptr = ga_sparse_indptr(s), *dat = ga_sparse_data(s);
+    CHECK(ind && ptr && dat && ga_size(ind) == 4 && ga_size(ptr) == 5 && ga_size(dat) == 4, "CSR attributes");
+    CHECK_ERROR(ga_sparse_row(s) == NULL, GA_ERROR_VALUE, "'csr_matrix' object has no attribute 'row'");
+    ga_sparse *coo = ga_sparse_tocoo(s);
+    CHECK_ERROR(coo && ga_sparse_indptr(coo) == NULL, GA_ERROR_VALUE, "'coo_matrix' object has no attribute 'indptr'");
+    ga_release(ind), ga_release(ptr), ga_release(dat);
+    ga_sparse_release(coo);
+    size_t before = used_bytes();
+    ga_scope_begin();
+    ga_sparse *a = ga_sparse_tocsc(s), *b = ga_sparse_keep(ga_sparse_copy(s));
+    ga_array *d = ga_sparse_toarray(ga_sparse_tocoo(ga_sparse_transpose(a)));
+    CHECK(a && b && d, "chained calls in a scope: %s", ga_last_error_message());
+    ga_scope_end();
+    CHECK(b && ga_sparse_nnz(b) == 4, "the kept matrix lives on");
+    ga_sparse_release(b);
+    CHECK(used_bytes() == before, "the scope released what it made: %zu bytes left", used_bytes() - before);
+    ga_sparse_release(s);
+}
+
+/* ---- arithmetic and sums ------------------------------------------------------------------- */
+
+DEVICE_TEST(scalar_operations)
+{
+    for (int k = 0; k < NDTYPES; k++) {
+        const ga_dtype dt = sparse_dtypes[k];
+        triplets t = trip_random(dt, 11, 14, 60, true, true);
+        ga_sparse *s = make_sparse(&t, dt, formats[k % 3], GA_INT32);
+        ga_sparse *m = ga_sparse_multiply_scalar(s, ga_int(2));
+        for (int64_t j = 0; j < t.nnz; j++) t.re[j] *= dt == GA_BOOL ? 1 : 2, t.im[j] *= 2;
+        /* bool * 2: int64 (NumPy's weak int with bool) */
+        const ga_dtype mt = dt == GA_BOOL ? GA_INT64 : dt;
+        if (dt == GA_BOOL)
+            for (int64_t j = 0; j < t.nnz; j++) t.re[j] = t.re[j] != 0 ? 2 : 0;
+        char what[80];
+        snprintf(what, sizeof what, "%s %s * 2", format_names[k % 3], dname(dt));
+        if (dt != GA_BOOL) check_sparse(m, &t, mt, what);
+        else CHECK(m && ga_sparse_dtype_of(m) == GA_INT64, "%s: dtype", what);
+        ga_sparse *q = ga_sparse_divide_scalar(m, ga_int(2));
+        CHECK(q && ga_sparse_dtype_of(q) == (is_complex(dt) ? dt : dt == GA_FLOAT32 ? GA_FLOAT32 : GA_FLOAT64),
+              "%s / 2: dtype %s", what, q ? dname(ga_sparse_dtype_of(q)) : "-");
+        ga_sparse *n = ga_sparse_negative(s);
+        if (dt == GA_BOOL) CHECK_ERROR(n == NULL, GA_ERROR_TYPE, "boolean negative");
+        else CHECK(n != NULL, "%s: negative: %s", what, ga_last_error_message());
+        CHECK_ERROR(ga_sparse_power_scalar(s, ga_int(0)) == NULL, GA_ERROR_VALUE, "zero power is not supported");
+        ga_sparse_release(m), ga_sparse_release(q), ga_sparse_release(n), ga_sparse_release(s);
+        trip_free(&t);
+        ga_clear_error();
+    }
+}
+
+DEVICE_TEST(add_and_subtract)
+{
+    for (int k = 0; k < NDTYPES; k++) {
+        const ga_dtype dt = sparse_dtypes[k];
+        for (int f = 0; f < 3; f++) {
+            if (!test_sample(k * 3 + f, 2)) continue;
+            const int64_t m = 17, n = 26;
+            triplets a = trip_random(dt, m, n, 90, true, true), b = trip_random(dt, m, n, 70, f == 0, false);
+            ga_sparse *sa = make_sparse(&a, dt, formats[f], GA_INT32), *sb = make_sparse(&b, dt, formats[(f + 1) % 3], GA_INT32);
+            /* the reference: the two dense matrices */
+            long double *ar = malloc(sizeof(long double) * m * n), *ai = malloc(sizeof(long double) * m * n);
+            long double *br = malloc(sizeof(long double) * m * n), *bi = malloc(sizeof(long double) * m * n);
+            trip_dense(&a, dt, ar, ai);
+            trip_dense(&b, dt, br, bi);
+            for (int neg = 0; neg < 2; neg++) {
+                if (neg && dt == GA_BOOL) {
+                    CHECK_ERROR(ga_sparse_subtract(sa, sb) == NULL, GA_ERROR_TYPE, "numpy boolean subtract");
+                    continue;
+                }
+                ga_sparse *r = neg ? ga_sparse_subtract(sa, sb) : ga_sparse_add(sa, sb);
+                long double *rr = malloc(sizeof(long double) * m * n), *ri = malloc(sizeof(long double) * m * n);
+                int64_t nz = 0;
+                for (int i = 0; i < m * n; i++) {
+                    if (dt == GA_BOOL) rr[i] = ar[i] != 0 || br[i] != 0, ri[i] = 0;
+                    else rr[i] = neg ? ar[i] - br[i] : ar[i] + br[i], ri[i] = neg ? ai[i] - bi[i] : ai[i] + bi[i];
+                    long double w = rr[i];
+                    if (is_exact(dt) && dt != GA_BOOL) w = (long double)wrap(dt, (uint64_t)(int64_t)w);
+                    nz += w != 0 || ri[i] != 0;
+                }
+                char what[100];
+                snprintf(what, sizeof what, "%s %s %s %s", format_names[f], dname(dt), neg ? "-" : "+",
+                         format_names[(f + 1) % 3]);
+                CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+                if (r) {
+                    CHECK(ga_sparse_has_canonical_format(r) && ga_sparse_nnz(r) == nz, "%s: nnz %lld, expected %lld (zeros dropped)",
+                          what, (long long)ga_sparse_nnz(r), (long long)nz);
+                    CHECK(ga_sparse_format_of(r) == (formats[f] == GA_SPARSE_CSC ? GA_SPARSE_CSC : GA_SPARSE_CSR), "%s: format", what);
+                    ga_array *d = ga_sparse_toarray(r);
+                    check_dense(d, rr, ri, m * n, dt, 0, what);
+                    ga_release(d);
+                }
+                ga_sparse_release(r);
+                free(rr), free(ri);
+                ga_clear_error();
+            }
+            free(ar), free(ai), free(br), free(bi);
+            ga_sparse_release(sa), ga_sparse_release(sb);
+            trip_free(&a), trip_free(&b);
+        }
+    }
+    ga_sparse *x = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR), *y = ga_sparse_eye(4, 3, 0, GA_FLOAT32, GA_SPARSE_CSR);
+    CHECK_ERROR(ga_sparse_add(x, y) == NULL, GA_ERROR_SHAPE, "ga_sparse_add: inconsistent shapes");
+    ga_sparse_release(x), ga_sparse_release(y);
+}
+
+DEVICE_TEST(sums)
+{
+    for (int k = 0; k < NDTYPES; k++) {
+        const ga_dtype dt = sparse_dtypes[k];
+        const ga_dtype st = ga_dtype_kind(dt) == 'u' ? GA_UINT64 : ga_dtype_kind(dt) == 'b' || ga_dtype_kind(dt) == 'i' ? GA_INT64 : dt;
+        for (int f = 0; f < 3; f++) {
+            const int64_t m = 21, n = 13;
+            triplets t = trip_random(dt, m, n, 120, true, true);
+            ga_sparse *s = make_sparse(&t, dt, formats[f], GA_INT32);
+            long double re[21 * 13], im[21 * 13], rows_r[21] = {0}, rows_i[21] = {0}, cols_r[13] = {0}, cols_i[13] = {0};
+            long double all_r = 0, all_i = 0;
+            for (int64_t j = 0; j < t.nnz; j++) { /* sums of the stored values: bool counts */
+                rows_r[t.row[j]] += t.re[j], rows_i[t.row[j]] += t.im[j];
+                cols_r[t.col[j]] += t.re[j], cols_i[t.col[j]] += t.im[j];
+                all_r += t.re[j], all_i += t.im[j];
+            }
+            (void)re, (void)im;
+            char what[80];
+            snprintf(what, sizeof what, "%s %s sum", format_names[f], dname(dt));
+            ga_array *a = ga_sparse_sum(s, GA_AXIS_NONE), *r = ga_sparse_sum(s, 1), *c = ga_sparse_sum(s, 0);
+            check_dense(a, &all_r, &all_i, 1, st, 1e-3L, what);
+            check_dense(r, rows_r, rows_i, m, st, 1e-3L, what);
+            check_dense(c, cols_r, cols_i, n, st, 1e-3L, what);
+            CHECK(r && ga_ndim(r) == 2 && ga_shape(r)[0] == m && ga_shape(r)[1] == 1, "%s: axis 1 is (m, 1)", what);
+            CHECK(c && ga_ndim(c) == 2 && ga_shape(c)[0] == 1 && ga_shape(c)[1] == n, "%s: axis 0 is (1, n)", what);
+            ga_release(a), ga_release(r), ga_release(c);
+            ga_sparse_release(s);
+            trip_free(&t);
+            ga_clear_error();
+        }
+    }
+}
+
+DEVICE_TEST(sparse_times_sparse)
+{
+    const ga_dtype ds[] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+    for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++)
+        for (int f = 0; f < 3; f++) {
+            const ga_dtype dt = ds[k];
+            const int64_t m = 19, n = 23, p = 15;
+            triplets a = trip_random(dt, m, n, 80, true, true), b = trip_random(dt, n, p, 70, f == 1, false);
+            ga_sparse *sa = make_sparse(&a, dt, formats[f], GA_INT32), *sb = make_sparse(&b, dt, formats[(f + 2) % 3], GA_INT32);
+            long double *ar = malloc(sizeof(long double) * m * n), *ai = malloc(sizeof(long double) * m * n);
+            long double *br = malloc(sizeof(long double) * n * p), *bi = malloc(sizeof(long double) * n * p);
+            long double *cr = calloc((size_t)(m * p), sizeof(long double)), *ci = calloc((size_t)(m * p), sizeof(long double));
+            trip_dense(&a, dt, ar, ai);
+            trip_dense(&b, dt, br, bi);
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t t = 0; t < n; t++)
+                    for (int64_t j = 0; j < p; j++) {
+                        cr[i * p + j] += ar[i * n + t] * br[t * p + j] - ai[i * n + t] * bi[t * p + j];
+                        ci[i * p + j] += ar[i * n + t] * bi[t * p + j] + ai[i * n + t] * br[t * p + j];
+                    }
+            char what[100];
+            snprintf(what, sizeof what, "%s %s @ %s", format_names[f], dname(dt), format_names[(f + 2) % 3]);
+            ga_sparse *c = ga_sparse_matmul_sparse(sa, sb);
+            CHECK(c != NULL, "%s: %s", what, ga_last_error_message());
+            ga_array *d = c ? ga_sparse_toarray(c) : NULL;
+            if (c) check_dense(d, cr, ci, m * p, dt, 1e-3L, what);
+            ga_release(d);
+            ga_sparse_release(c), ga_sparse_release(sa), ga_sparse_release(sb);
+            free(ar), free(ai), free(br), free(bi), free(cr), free(ci);
+            trip_free(&a), trip_free(&b);
+            ga_clear_error();
+        }
+    ga_sparse *x = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR), *z = ga_sparse_eye(4, 4, 9, GA_FLOAT64, GA_SPARSE_CSC);
+    ga_sparse *e = ga_sparse_matmul_sparse(x, z);
+    CHECK(e && ga_sparse_nnz(e) == 0 && ga_sparse_shape(e)[0] == 3 && ga_sparse_shape(e)[1] == 4 &&
+              ga_sparse_dtype_of(e) == GA_FLOAT64,
+          "an empty operand: an empty (3, 4) float64 result: %s", ga_last_error_message());
+    CHECK_ERROR(ga_sparse_matmul_sparse(x, x) == NULL, GA_ERROR_SHAPE, "ga_sparse_matmul_sparse: dimension mismatch");
+    ga_sparse *i8 = ga_sparse_identity(4, GA_INT8, GA_SPARSE_CSR);
+    CHECK_ERROR(ga_sparse_matmul_sparse(i8, i8) == NULL, GA_ERROR_TYPE, "not supported yet");
+    ga_sparse_release(x), ga_sparse_release(z), ga_sparse_release(e), ga_sparse_release(i8);
+}
+
+/* ---- scipy.sparse.linalg.cg --------------------------------------------------------------- */
+
+/* ||A x - b|| / ||b|| on the host, A the 1-d Poisson matrix tridiag(-1, 2 + shift, -1). */
+static double poisson_residual(const ga_array *x, const double *b, int64_t n, double shift, ga_dtype dt)
+{
+    unsigned char *m = malloc((size_t)n * isz(dt));
+    double num = 0, den = 0;
+    if (ga_to_host(x, m, (size_t)n * isz(dt)) != GA_OK) { free(m); return INFINITY; }
+    for (int64_t i = 0; i < n; i++) {
+        long double ax = (2 + shift) * value_at(dt, m, i);
+        if (i > 0) ax -= value_at(dt, m, i - 1);
+        if (i + 1 < n) ax -= value_at(dt, m, i + 1);
+        num += (double)((ax - b[i]) * (ax - b[i]));
+        den += b[i] * b[i];
+    }
+    free(m);
+    return sqrt(num / den);
+}
+
+DEVICE_TEST(cg_converges_on_poisson)
+{
+    const int64_t n = test_size(2000, 300);
+    const ga_dtype ds[] = {GA_FLOAT64, GA_FLOAT32, GA_COMPLEX128};
+    for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
+        const ga_dtype dt = ds[k];
+        const double shift = 0.01, rtol = dt == GA_FLOAT32 ? 1e-4 : 1e-8;
+        ga_array *d0 = ga_full(GA_SHAPE(n), ga_float(2 + shift), dt), *d1 = ga_full(GA_SHAPE(n - 1), ga_float(-1), dt);
+        const ga_array *dg[3] = {d1, d0, d1};
+        const int64_t off[3] = {-1, 0, 1};
+        ga_sparse *a = ga_sparse_diags(3, dg, off, NULL, formats[k % 3], GA_DTYPE_INVALID);
+        double *b = malloc(sizeof(double) * (size_t)n);
+        for (int64_t i = 0; i < n; i++) b[i] = rnd_unit() - 0.5;
+        ga_array *bd = ga_from_host(b, GA_SHAPE(n), GA_FLOAT64), *bt = ga_astype(bd, dt);
+        int64_t info = -1;
+        size_t before = used_bytes();
+        ga_array *x = ga_sparse_linalg_cg(a, bt, NULL, rtol, 0, -1, &info);
+        char what[60];
+        snprintf(what, sizeof what, "cg %s (%s)", dname(dt), format_names[k % 3]);
+        CHECK(x != NULL && info == 0, "%s: info %lld: %s", what, (long long)info, ga_last_error_message());
+        if (x) {
+            double res = poisson_residual(x, b, n, shift, dt);
+            CHECK(res <= rtol * 1.5, "%s: relative residual %g, asked %g", what, res, rtol);
+        }
+        /* from x0 = x: converged at once */
+        ga_array *x2 = x ? ga_sparse_linalg_cg(a, bt, x, rtol, 0, -1, &info) : NULL;
+        CHECK(x2 && info == 0, "%s from its own solution", what);
+        /* too few iterations: info = maxiter */
+        ga_array *x3 = ga_sparse_linalg_cg(a, bt, NULL, 1e-14, 0, 3, &info);
+        CHECK(x3 && info == 3, "%s: 3 iterations: info %lld", what, (long long)info);
+        ga_release(x), ga_release(x2), ga_release(x3);
+        CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+        ga_release(d0), ga_release(d1), ga_release(bd), ga_release(bt);
+        ga_sparse_release(a);
+        free(b);
+        ga_clear_error();
+    }
+    ga_sparse *r = ga_sparse_eye(3, 4, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    ga_array *b = ga_ones(GA_SHAPE(3), GA_FLOAT64);
+    CHECK_ERROR(ga_sparse_linalg_cg(r, b, NULL, 1e-5, 0, -1, NULL) == NULL, GA_ERROR_VALUE, "expected square matrix");
+    ga_release(b);
+    ga_sparse_release(r);
+}
+
+/* ---- wide shapes: 64-bit sort keys, several blocks ----------------------------------------- */
+
+/* (row, col, value) for qsort by row, then column. */
+typedef struct entry {
+    int64_t row, col;
+    double v;
+} entry;
+static int entry_cmp(const void *a, const void *b)
+{
+    const entry *x = (const entry *)a, *y = (const entry *)b;
+    return x->row != y->row ? (x->row < y->row ? -1 : 1) : x->col != y->col ? (x->col < y->col ? -1 : 1) : 0;
+}
+
+/* A 100000 x 100000 float64 COO matrix with duplicates (its keys need 64
+   bits) to canonical CSR and CSC, checked entry by entry against a host
+   sort and sum; and A @ x against the host's product. */
+DEVICE_TEST(wide_shapes_sort_with_64_bit_keys)
+{
+    const int64_t m = 100000, n = 100000, nnz = test_size(300000, 30000);
+    entry *e = malloc(sizeof(entry) * (size_t)nnz);
+    int64_t *row = malloc(8 * (size_t)nnz), *col = malloc(8 * (size_t)nnz);
+    long double *re = malloc(sizeof(long double) * (size_t)nnz), *im = calloc((size_t)nnz, sizeof(long double));
+    for (int64_t j = 0; j < nnz; j++) {
+        if (j > 0 && rnd() % 5 == 0) row[j] = row[j - 1], col[j] = col[j - 1]; /* duplicates */
+        else row[j] = (int64_t)(rnd() % (uint64_t)m), col[j] = (int64_t)(rnd() % (uint64_t)n);
+        re[j] = (long double)((int64_t)(rnd() % 7) - 3);
+        e[j].row = row[j], e[j].col = col[j], e[j].v = (double)re[j];
+    }
+    qsort(e, (size_t)nnz, sizeof *e, entry_cmp);
+    int64_t u = 0; /* summed in place */
+    for (int64_t j = 0; j < nnz; j++) {
+        if (u > 0 && e[u - 1].row == e[j].row && e[u - 1].col == e[j].col) e[u - 1].v += e[j].v;
+        else e[u++] = e[j];
+    }
+    const int64_t shape[2] = {m, n};
+    ga_array *d = upload_values(re, im, nnz, GA_FLOAT64), *r = upload_index(row, nnz, GA_INT32), *c = upload_index(col, nnz, GA_INT32);
+    ga_sparse *coo = ga_sparse_coo_matrix(d, r, c, shape);
+    ga_sparse *csr = ga_sparse_tocsr(coo), *csc = csr ? ga_sparse_tocsc(csr) : NULL, *back = csc ? ga_sparse_tocsr(csc) : NULL;
+    CHECK(csr && csc && back, "conversions: %s", ga_last_error_message());
+    ga_sparse *each[2] = {csr, back};
+    for (int k = 0; k < 2 && csr && back; k++) {
+        const char *what = k ? "COO -> CSR -> CSC -> CSR" : "COO -> CSR";
+        CHECK(ga_sparse_nnz(each[k]) == u && ga_sparse_has_canonical_format(each[k]), "%s: nnz %lld, expected %lld", what,
+              (long long)ga_sparse_nnz(each[k]), (long long)u);
+        if (ga_sparse_nnz(each[k]) != u) continue;
+        int32_t *ptr = malloc(4 * (size_t)(m + 1)), *idx = malloc(4 * (size_t)u);
+        double *val = malloc(8 * (size_t)u);
+        ga_array *a1 = ga_sparse_indptr(each[k]), *a2 = ga_sparse_indices(each[k]), *a3 = ga_sparse_data(each[k]);
+        if (download(a1, ptr) && download(a2, idx) && download(a3, val)) {
+            int bad = 0;
+            for (int64_t i = 0, j = 0; i < m && bad < 3; i++)
+                for (; j < ptr[i + 1] && bad < 3; j++)
+                    if (e[j].row != i || e[j].col != idx[j] || e[j].v != val[j]) {
+                        CHECK(false, "%s: entry %lld is (%lld, %d, %g), expected (%lld, %lld, %g)", what, (long long)j,
+                              (long long)i, idx[j], val[j], (long long)e[j].row, (long long)e[j].col, e[j].v);
+                        bad++;
+                    }
+        }
+        ga_release(a1), ga_release(a2), ga_release(a3);
+        free(ptr), free(idx), free(val);
+    }
+    /* y = A x on the host and on the device (from COO, CSR and CSC) */
+    double *x = malloc(8 * (size_t)n);
+    long double *yr = calloc((size_t)m, sizeof(long double)), *yi = calloc((size_t)m, sizeof(long double));
+    for (int64_t i = 0; i < n; i++) x[i] = rnd_unit() - 0.5;
+    for (int64_t j = 0; j < nnz; j++) yr[row[j]] += re[j] * x[col[j]];
+    ga_array *xd = ga_from_host(x, GA_SHAPE(n), GA_FLOAT64);
+    ga_sparse *ops[3] = {coo, csr, csc};
+    for (int k = 0; k < 3; k++) {
+        ga_array *y = ops[k] ? ga_sparse_matmul(ops[k], xd) : NULL;
+        check_dense(y, yr, yi, m, GA_FLOAT64, 1e-12L, format_names[(k + 2) % 3]);
+        ga_release(y);
+    }
+    ga_release(xd);
+    ga_sparse_release(coo), ga_sparse_release(csr), ga_sparse_release(csc), ga_sparse_release(back);
+    ga_release(d), ga_release(r), ga_release(c);
+    free(e), free(row), free(col), free(re), free(im), free(x), free(yr), free(yi);
+}
