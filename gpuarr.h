@@ -18011,6 +18011,10 @@ static ga_status ga__solver_scratch_get(const char *func, ga__solver_scratch *s,
     if (s->info && pivots) s->ipiv = ga__device_alloc(func, s->device, (size_t)(pivots * count * s->pivot_size), false);
     if (s->info && (!pivots || s->ipiv) && work) s->work = ga__device_alloc(func, s->device, work, false);
     s->work_bytes = work;
+    if (host) { /* (freed after a wait for the device: not while capturing) */
+        ga_status refused = ga__refuse_during_capture(func, ga__stream_of(s->device), "needs host workspace");
+        if (refused != GA_OK) return refused;
+    }
     if (host) s->host = GPUARR_MALLOC(host);
     s->host_bytes = host;
     if (!s->info || (pivots && !s->ipiv) || (work && !s->work)) return ga__t.error;

@@ -1,0 +1,373 @@
+/* CUDA graphs (>>graph): chains of gpuarr calls captured once and replayed,
+   compared with the same calls run directly; the pool under capture; the
+   refusal of the calls that read from the device; the error paths. */
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include "harness.h"
+
+/* A step to capture: makes its result from the inputs. */
+typedef ga_array *(*step_fn)(ga_array *const *in, void *user);
+
+/* n random values of `dtype` in [-2, 2) (float64 or float32) on the device. */
+static ga_array *random_array(int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    for (int64_t i = 0; i < n; i++) v[i] = 4.0 * rnd_unit() - 2.0;
+    ga_array *a = ga_from_host(v, ndim, shape, GA_FLOAT64);
+    free(v);
+    if (a && dtype != GA_FLOAT64) {
+        ga_array *b = ga_astype(a, dtype);
+        ga_release(a);
+        a = b;
+    }
+    return a;
+}
+
+/* New random contents for `a`, in place (same dtype and shape). */
+static void refill(ga_array *a)
+{
+    ga_array *b = random_array(ga_ndim(a), ga_shape(a), ga_dtype_of(a));
+    size_t n = ga_nbytes(a);
+    void *h = malloc(n ? n : 1);
+    CHECK(b && ga_to_host(b, h, n) == GA_OK && ga_copy_from_host(a, h, n) == GA_OK, "refill: %s",
+          ga_last_error_message());
+    free(h);
+    ga_release(b);
+}
+
+/* Runs `step` once directly (the warm-up: kernels, libraries and plans are
+   loaded then), captures it on `s`, replays the graph `replays` times and
+   checks the captured result against a direct run after each of `rounds`
+   refills of the inputs. */
+static void capture_and_compare(const char *what, step_fn step, void *user, ga_array *const *in, int nin,
+                                int rounds, int replays)
+{
+    ga_stream *s = ga_stream_create(true);
+    CHECK(s != NULL, "%s: ga_stream_create: %s", what, ga_last_error_message());
+    if (!s) return;
+    ga_stream_set_current(s);
+    ga_release(step(in, user));
+    CHECK_OK(ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL));
+    CHECK(ga_stream_is_capturing(s) == 1, "%s: the stream is being captured", what);
+    ga_array *y = step(in, user);
+    CHECK(y != NULL, "%s: the step failed during the capture: %s", what, ga_last_error_message());
+    ga_graph *g = ga_graph_capture_end(s);
+    CHECK(g != NULL, "%s: ga_graph_capture_end: %s", what, ga_last_error_message());
+    CHECK(ga_stream_is_capturing(s) == 0, "%s: the capture ended", what);
+    CHECK(ga_stream_get_current() == s, "%s: the current stream is restored", what);
+    for (int round = 0; g && y && round < rounds; round++) {
+        if (round) {
+            for (int i = 0; i < nin; i++) refill(in[i]);
+        }
+        for (int r = 0; r < replays; r++) CHECK_OK(ga_graph_launch(g, s));
+        ga_array *want = step(in, user);
+        CHECK(want && same_array(y, want), "%s: round %d: the replayed result differs from a direct run", what, round);
+        ga_release(want);
+    }
+    ga_release(y);
+    ga_graph_release(g);
+    CHECK_OK(ga_stream_synchronize(s));
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(s);
+    ga_clear_error();
+}
+
+static ga_array *ufunc_chain(ga_array *const *in, void *user)
+{
+    (void)user;
+    ga_scope_begin();
+    ga_array *t = ga_multiply_scalar(ga_sin(in[0]), ga_float(2.0));
+    t = ga_add(ga_exp(ga_multiply(t, in[1])), ga_square(in[0]));
+    t = ga_where(ga_greater(in[0], in[1]), t, ga_negative(t));
+    ga_array *r = ga_keep(ga_astype(t, GA_FLOAT64));
+    ga_scope_end();
+    return r;
+}
+
+DEVICE_TEST(graph_ufunc_chain_replays)
+{
+    int64_t shape[2] = {37, 29};
+    ga_array *in[2] = {random_array(2, shape, GA_FLOAT32), random_array(2, shape, GA_FLOAT32)};
+    capture_and_compare("ufunc chain", ufunc_chain, NULL, in, 2, 3, 50);
+    ga_release(in[0]);
+    ga_release(in[1]);
+}
+
+static ga_array *reductions(ga_array *const *in, void *user)
+{
+    (void)user;
+    int ax0 = 0, ax1 = 1;
+    ga_scope_begin();
+    ga_array *a = ga_sum(in[0], 1, &ax0, false), *b = ga_mean(in[0], 1, &ax1, false);
+    ga_array *m = ga_max(in[0], 0, NULL, false); /* 0-d */
+    ga_array *r = ga_keep(ga_add(ga_add(ga_sum(a, 0, NULL, false), ga_sum(b, 0, NULL, false)), m));
+    ga_scope_end();
+    return r;
+}
+
+DEVICE_TEST(graph_reductions)
+{
+    int64_t shape[2] = {300, 257};
+    ga_array *in[1] = {random_array(2, shape, GA_FLOAT64)};
+    capture_and_compare("reductions", reductions, NULL, in, 1, 3, 10);
+    ga_release(in[0]);
+}
+
+static ga_array *indexing(ga_array *const *in, void *user)
+{
+    (void)user;
+    ga_scope_begin();
+    ga_array *idx = ga_astype(ga_multiply_scalar(in[1], ga_float(40.0)), GA_INT64); /* out of range too */
+    ga_array *c = ga_take(in[0], idx, 0, GA_INDEX_CLIP), *w = ga_take(in[0], idx, 0, GA_INDEX_WRAP);
+    ga_array *v = ga_index(in[0], "3:60:2");
+    ga_array *r = ga_keep(ga_add(ga_add(c, w), ga_sum(v, 0, NULL, false)));
+    ga_scope_end();
+    return r;
+}
+
+DEVICE_TEST(graph_indexing)
+{
+    int64_t n = 100, m = 64;
+    ga_array *in[2] = {random_array(1, &n, GA_FLOAT32), random_array(1, &m, GA_FLOAT32)};
+    capture_and_compare("indexing", indexing, NULL, in, 2, 3, 10);
+    ga_release(in[0]);
+    ga_release(in[1]);
+}
+
+static ga_array *sorting(ga_array *const *in, void *user)
+{
+    (void)user;
+    ga_scope_begin();
+    ga_array *s = ga_sort(in[0], -1), *i = ga_argsort(in[0], 0);
+    ga_array *c = ga_cumsum(in[0], 1, GA_DTYPE_INVALID);
+    ga_array *r = ga_keep(ga_add(ga_add(s, ga_astype(i, GA_FLOAT64)), c));
+    ga_scope_end();
+    return r;
+}
+
+DEVICE_TEST(graph_sorts_and_scans)
+{
+    int64_t shape[2] = {33, 1000};
+    ga_array *in[1] = {random_array(2, shape, GA_FLOAT64)};
+    capture_and_compare("sorts", sorting, NULL, in, 1, 3, 10);
+    ga_release(in[0]);
+}
+
+static ga_array *linalg(ga_array *const *in, void *user)
+{
+    (void)user;
+    ga_scope_begin();
+    ga_array *p = ga_matmul(in[0], in[1]);
+    ga_array *x = ga_linalg_solve(in[0], p); /* info not read: GA_LINALG_IGNORE */
+    ga_array *r = ga_keep(ga_add(p, x));
+    ga_scope_end();
+    return r;
+}
+
+DEVICE_TEST(graph_linalg)
+{
+    int64_t shape[2] = {48, 48};
+    ga_array *in[2] = {random_array(2, shape, GA_FLOAT64), random_array(2, shape, GA_FLOAT64)};
+    ga_linalg_err before = ga_linalg_seterr(GA_LINALG_IGNORE);
+    capture_and_compare("linalg", linalg, NULL, in, 2, 2, 5);
+    ga_linalg_seterr(before);
+    ga_release(in[0]);
+    ga_release(in[1]);
+}
+
+DEVICE_TEST(graph_random_replays_its_draw)
+{
+    int64_t shape[1] = {4099};
+    uint32_t seed[1] = {1234};
+    ga_stream *s = ga_stream_create(true);
+    ga_stream_set_current(s);
+    ga_generator *warm = ga_random_default_rng(seed, 1), *g1 = ga_random_default_rng(seed, 1),
+                 *g2 = ga_random_default_rng(seed, 1);
+    ga_release(ga_random_normal(warm, 1.0, 2.0, 1, shape));
+    ga_release(ga_random_uniform(warm, -1.0, 1.0, 1, shape));
+    CHECK_OK(ga_graph_capture_begin(s, GA_CAPTURE_THREAD_LOCAL));
+    ga_array *a = ga_random_normal(g1, 1.0, 2.0, 1, shape);
+    ga_array *b = ga_random_uniform(g1, -1.0, 1.0, 1, shape);
+    ga_array *y = ga_add(a, b);
+    ga_graph *g = ga_graph_capture_end(s);
+    CHECK(g && y, "capture: %s", ga_last_error_message());
+    ga_array *wa = ga_random_normal(g2, 1.0, 2.0, 1, shape), *wb = ga_random_uniform(g2, -1.0, 1.0, 1, shape);
+    ga_array *want = ga_add(wa, wb);
+    for (int i = 0; i < 3 && g; i++) {
+        CHECK_OK(ga_graph_launch(g, s));
+        CHECK(same_array(y, want), "launch %d: the graph draws what an uncaptured generator of the seed draws first", i);
+    }
+    ga_release(a), ga_release(b), ga_release(y), ga_release(wa), ga_release(wb), ga_release(want);
+    ga_graph_release(g);
+    ga_generator_release(warm), ga_generator_release(g1), ga_generator_release(g2);
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(s);
+}
+
+/* The inputs' new contents come in by a captured copy from page-locked
+   memory: change the host buffer, launch, read the result. */
+DEVICE_TEST(graph_feeds_itself_from_pinned_memory)
+{
+    enum { N = 1000 };
+    int64_t n = N;
+    float *host = ga_pinned_alloc(N * sizeof(float)), out[N];
+    ga_stream *s = ga_stream_create(true);
+    ga_stream_set_current(s);
+    ga_array *x = ga_zeros(1, &n, GA_FLOAT32);
+    ga_release(ga_multiply_scalar(x, ga_float(3.0)));
+    CHECK_OK(ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL));
+    CHECK_OK(ga_copy_from_host_async(x, host, N * sizeof(float)));
+    ga_array *y = ga_multiply_scalar(x, ga_float(3.0));
+    ga_graph *g = ga_graph_capture_end(s);
+    CHECK(g && y, "capture: %s", ga_last_error_message());
+    for (int round = 0; round < 5 && g; round++) {
+        for (int i = 0; i < N; i++) host[i] = (float)(i * (round + 1));
+        CHECK_OK(ga_graph_launch(g, s));
+        CHECK_OK(ga_to_host(y, out, sizeof out));
+        int bad = 0;
+        for (int i = 0; i < N; i++) bad += out[i] != 3.0f * (float)(i * (round + 1));
+        CHECK(bad == 0, "round %d: %d wrong elements", round, bad);
+    }
+    ga_release(x), ga_release(y);
+    ga_graph_release(g);
+    ga_pinned_free(host);
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(s);
+}
+
+DEVICE_TEST(graph_two_graphs_on_two_streams)
+{
+    int64_t n = 5000;
+    ga_array *x = random_array(1, &n, GA_FLOAT32);
+    ga_stream *s[2] = {ga_stream_create(true), ga_stream_create(true)};
+    ga_array *y[2] = {NULL, NULL};
+    ga_graph *g[2] = {NULL, NULL};
+    ga_scope_begin();
+    ga_sqrt(ga_absolute(ga_add_scalar(x, ga_float(1.0))));
+    ga_scope_end();
+    ga_device_synchronize();
+    for (int k = 0; k < 2; k++) {
+        CHECK_OK(ga_graph_capture_begin(s[k], GA_CAPTURE_RELAXED));
+        ga_scope_begin();
+        y[k] = ga_keep(ga_sqrt(ga_absolute(ga_add_scalar(x, ga_float(k + 1.0)))));
+        ga_scope_end();
+        g[k] = ga_graph_capture_end(s[k]);
+        CHECK(g[k] && y[k], "capture %d: %s", k, ga_last_error_message());
+    }
+    for (int r = 0; r < 20; r++)
+        for (int k = 0; k < 2; k++) CHECK_OK(ga_graph_launch(g[k], s[k]));
+    for (int k = 0; k < 2; k++) {
+        CHECK_OK(ga_stream_synchronize(s[k]));
+        ga_scope_begin();
+        ga_array *want = ga_sqrt(ga_absolute(ga_add_scalar(x, ga_float(k + 1.0))));
+        CHECK(want && same_array(y[k], want), "graph %d on stream %d", k, k);
+        ga_scope_end();
+        ga_graph_release(g[k]);
+        ga_release(y[k]);
+        ga_stream_destroy(s[k]);
+    }
+    ga_release(x);
+}
+
+DEVICE_TEST(graph_pool_statistics_come_back)
+{
+    int64_t n = 1 << 16;
+    ga_stream *s = ga_stream_create(true);
+    ga_stream_set_current(s);
+    ga_array *x = random_array(1, &n, GA_FLOAT32);
+    ga_array *in[2] = {x, x};
+    ga_release(ufunc_chain(in, NULL));
+    ga_memory_stats before, during, after;
+    CHECK_OK(ga_memory_get_stats(ga_device_get(), &before));
+    CHECK_OK(ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL));
+    ga_array *y = ufunc_chain(in, NULL);
+    ga_graph *g = ga_graph_capture_end(s);
+    CHECK(g && y, "capture: %s", ga_last_error_message());
+    ga_release(y); /* the graph still writes it: the pool keeps it */
+    CHECK_OK(ga_memory_get_stats(ga_device_get(), &during));
+    CHECK(during.used_bytes > before.used_bytes && during.graph_bytes >= (size_t)n * 8,
+          "the graph's memory stays in use (used %zu -> %zu, graph %zu)", before.used_bytes, during.used_bytes,
+          during.graph_bytes);
+    for (int i = 0; i < 10; i++) CHECK_OK(ga_graph_launch(g, s));
+    ga_graph_release(g);
+    CHECK_OK(ga_memory_get_stats(ga_device_get(), &after));
+    CHECK(after.used_bytes == before.used_bytes && after.graph_bytes == 0,
+          "used bytes back where they were after the release (%zu, %zu)", before.used_bytes, after.used_bytes);
+    CHECK_OK(ga_stream_synchronize(s));
+    ga_release(x);
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(s);
+}
+
+DEVICE_TEST(graph_refuses_what_reads_the_device)
+{
+    int64_t n = 256;
+    ga_stream *s = ga_stream_create(true);
+    ga_stream_set_current(s);
+    ga_array *x = random_array(1, &n, GA_FLOAT32);
+    ga_array *eye = ga_eye(4, 4, 0, GA_FLOAT64);
+    ga_release(ga_linalg_inv(eye)); /* warm-up of the solver */
+    ga_array *idx = ga_arange(0, 10, 1, GA_INT64);
+    ga_array *ok0 = ga_add(x, x);
+    ga_release(ok0);
+    float h[256];
+    bool close = false;
+    CHECK_OK(ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL));
+    ga_array *a = ga_add(x, x); /* before the refusals */
+    CHECK_ERROR(ga_to_host(x, h, sizeof h) != GA_OK, GA_ERROR_STREAM_CAPTURE,
+                "ga_to_host: cannot run while stream capture is active: it copies to host memory");
+    CHECK_ERROR(ga_to_host_async(x, h, sizeof h) != GA_OK, GA_ERROR_STREAM_CAPTURE, "pageable host memory");
+    CHECK_ERROR(ga_from_host(h, 1, &n, GA_FLOAT32) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_from_host: cannot run");
+    CHECK_ERROR(ga_flatnonzero(x) == NULL, GA_ERROR_STREAM_CAPTURE,
+                "ga_flatnonzero: cannot run while stream capture is active: it reads the result size from the device");
+    CHECK_ERROR(ga_unique(x, NULL, NULL, NULL, false) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_unique: cannot run");
+    CHECK_ERROR(ga_take(x, idx, 0, GA_INDEX_RAISE) == NULL, GA_ERROR_STREAM_CAPTURE, "bounds");
+    CHECK_ERROR(ga_allclose(x, x, 1e-5, 1e-8, false, &close) != GA_OK, GA_ERROR_STREAM_CAPTURE, "ga_allclose");
+    CHECK_ERROR(ga_linalg_inv(eye) == NULL, GA_ERROR_STREAM_CAPTURE, "info");
+    CHECK_ERROR(ga_stream_synchronize(s) != GA_OK, GA_ERROR_STREAM_CAPTURE, "ga_stream_synchronize");
+    CHECK_ERROR(ga_device_synchronize() != GA_OK, GA_ERROR_STREAM_CAPTURE, "ga_device_synchronize");
+    CHECK_ERROR(ga_memory_free_all_blocks(ga_device_get()) != GA_OK, GA_ERROR_STREAM_CAPTURE, "frees device memory");
+    CHECK(ga_stream_is_capturing(s) == 1, "the capture goes on after the refusals");
+    ga_array *b = ga_multiply(a, x); /* and still records */
+    ga_graph *g = ga_graph_capture_end(s);
+    CHECK(g != NULL && b != NULL, "the capture is still valid: %s", ga_last_error_message());
+    CHECK(ga_graph_node_count(g) >= 2, "nodes: %lld", (long long)ga_graph_node_count(g));
+    CHECK_OK(ga_graph_launch(g, s));
+    ga_scope_begin();
+    ga_array *want = ga_multiply(ga_add(x, x), x);
+    CHECK(want && b && same_array(b, want), "the graph computes (x + x) * x");
+    ga_scope_end();
+    ga_release(a), ga_release(b), ga_release(x), ga_release(idx), ga_release(eye);
+    ga_graph_release(g);
+    ga_clear_error();
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(s);
+}
+
+DEVICE_TEST(graph_error_paths)
+{
+    CHECK_ERROR(ga_graph_capture_end(NULL) == NULL, GA_ERROR_STATE, "not capturing");
+    CHECK_ERROR(ga_graph_launch(NULL, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "graph is NULL");
+    ga_graph_release(NULL);
+    ga_stream_set_current(NULL);
+    CHECK_ERROR(ga_graph_capture_begin(NULL, GA_CAPTURE_GLOBAL) != GA_OK, GA_ERROR_VALUE, "legacy default stream");
+    ga_stream *s = ga_stream_create(true), *t = ga_stream_create(true);
+    CHECK_ERROR(ga_graph_capture_begin(s, (ga_capture_mode)7) != GA_OK, GA_ERROR_VALUE, "invalid capture mode");
+    CHECK_OK(ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL));
+    CHECK_ERROR(ga_graph_capture_begin(t, GA_CAPTURE_GLOBAL) != GA_OK, GA_ERROR_STATE, "capturing a stream already");
+    CHECK_ERROR(ga_graph_capture_end(t) == NULL, GA_ERROR_STATE, "another stream");
+    ga_graph *g = ga_graph_capture_end(s); /* an empty graph */
+    CHECK(g != NULL, "an empty capture makes a graph: %s", ga_last_error_message());
+    CHECK(ga_graph_node_count(g) == 0, "no nodes");
+    CHECK_OK(ga_graph_upload(g, s));
+    CHECK_OK(ga_graph_launch(g, s));
+    CHECK_OK(ga_graph_launch(g, NULL)); /* the current stream (the default one) */
+    ga_graph_release(g);
+    CHECK_ERROR(ga_graph_launch(g, s) != GA_OK, GA_ERROR_STATE, "ga_graph_launch: the graph was released");
+    CHECK_ERROR(ga_graph_node_count(g) == -1, GA_ERROR_STATE, "released");
+    CHECK_OK(ga_stream_synchronize(s));
+    ga_stream_destroy(s);
+    ga_stream_destroy(t);
+}
