@@ -3135,6 +3135,64 @@ GPUARR_API int64_t ga_graph_node_count(const ga_graph *graph);
 /* 1 if `stream` (NULL: current) is being captured, 0 if not, -1 on error. */
 GPUARR_API int ga_stream_is_capturing(ga_stream *stream);
 
+/* --- profiling ----------------------------------------------------------- */
+
+/* cupyx.profiler.benchmark: the times of `n_repeat` calls of fn(user_data)
+   (after `n_warmup` unmeasured ones), each on the host (CPU: the call's own
+   time) and on the device (GPU: between timing events recorded on the
+   current stream before and after it, waited for after each repeat), in
+   seconds. Stops early once the repeats have taken `max_duration` seconds
+   (<= 0: no limit), or at the first call that returns nonzero (returned).
+   result->cpu_times and gpu_times hold result->n_repeat values each; free
+   them with ga_benchmark_free. */
+typedef struct ga_benchmark_result {
+    int n_repeat;       /* the repeats measured */
+    int device;         /* the device timed (the current one) */
+    double *cpu_times;  /* seconds */
+    double *gpu_times;  /* seconds */
+} ga_benchmark_result;
+
+GPUARR_API ga_status ga_benchmark(ga_status (*fn)(void *user_data), void *user_data, int n_repeat, int n_warmup,
+                                  double max_duration, ga_benchmark_result *result);
+GPUARR_API void ga_benchmark_free(ga_benchmark_result *result);
+
+/* The result as cupyx.profiler.benchmark prints it, into `buf` (the length
+   it needs, as snprintf's):
+   "name                :    CPU:    5.412 us   +/-  0.301 (min:    5.101 / max:    9.020) us     GPU-0:    9.216 us   +/-  0.512 (min: ...) us" */
+GPUARR_API int ga_benchmark_format(const char *name, const ga_benchmark_result *result, char *buf, size_t size);
+/* ... and that line printed on standard output. */
+GPUARR_API void ga_benchmark_print(const char *name, const ga_benchmark_result *result);
+
+/* NVTX ranges (cupyx.profiler.time_range), shown by Nsight Systems: push
+   opens a range named `name` on the calling thread, in colour `argb`
+   (0xAARRGGBB; 0: the tool's default), pop closes the innermost one. Through
+   NVTX's header-only API: nothing is linked, and without a profiler
+   attached a range costs a branch. Compiled out with GPUARR_NO_NVTX. */
+GPUARR_API void ga_profile_range_push(const char *name, uint32_t argb);
+GPUARR_API void ga_profile_range_pop(void);
+
+/* A range around a block, as `with time_range(name):`
+       GA_PROFILE_RANGE("step", 0xFF00A000) { ... }
+   (leaving the block by return, goto or break skips the pop). */
+#define GA_PROFILE_RANGE(name, argb)                                                       \
+    for (int ga__range_once = (ga_profile_range_push((name), (argb)), 0); !ga__range_once; \
+         ga__range_once = (ga_profile_range_pop(), 1))
+
+/* With the environment variable GPUARR_NVTX set (to anything but "" or "0")
+   when gpuarr starts, every gpuarr call that touches the GPU opens a range
+   named for itself (ga_add, ga_matmul, ...), so that the timeline shows
+   which call enqueued which kernels. A call that returns an array closes its
+   range as it returns; others, at the next gpuarr call of the thread (or a
+   ga_profile_range_push / _pop). Off, it costs one branch per call.
+   ga_profile_calls switches it at run time, for the calling process. */
+GPUARR_API void ga_profile_calls(bool on);
+
+/* cudaProfilerStart / cudaProfilerStop (cuProfilerStart/Stop of the current
+   device's context): the span a profiler started with capture range
+   cudaProfilerApi (nsys --capture-range=cudaProfilerApi) records. */
+GPUARR_API ga_status ga_profiler_start(void);
+GPUARR_API ga_status ga_profiler_stop(void);
+
 #ifdef __cplusplus
 }
 #endif
@@ -3666,6 +3724,18 @@ int ga__cub_version(void);
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cudaProfilerTypedefs.h>
+#ifndef GPUARR_NO_NVTX
+/* (NVTX's injection loader converts dlsym's object pointer to a function
+   pointer, which ISO C does not define and -Wpedantic reports) */
+#  if defined(__GNUC__)
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wpedantic"
+#  endif
+#  include <nvtx3/nvToolsExt.h>
+#  if defined(__GNUC__)
+#    pragma GCC diagnostic pop
+#  endif
+#endif
 #ifndef GPUARR_NO_LINALG
 /* (CUDA's half-precision headers, which cublas_api.h includes, use a GNU
    macro extension that clang's C++ -Wpedantic reports) */
@@ -3700,6 +3770,7 @@ int ga__cub_version(void);
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* >>config */
 /* ------------------------------------------------------------------------ */
@@ -3866,6 +3937,11 @@ typedef struct ga__global {
 
 static ga__global ga__g;
 static pthread_mutex_t ga__lock = PTHREAD_MUTEX_INITIALIZER;
+/* NVTX ranges around gpuarr's calls (GPUARR_NVTX, ga_profile_calls; >>graph):
+   read by every ga__bind, hence a plain global of its own. */
+static int ga__profile_calls_on;
+static void ga__profile_call(const char *func);
+static void ga__profile_call_end(void);
 
 #define GA__CU ga__g.cu
 
@@ -3886,6 +3962,7 @@ typedef struct ga__thread {
     ga__scope_entry *scope_entries;          /* arrays made inside open scopes */
     int scope_count, scope_capacity;
     int scope_starts[64], scope_depth;
+    const char *call_range;                  /* the open NVTX range of a gpuarr call (>>graph) */
     struct {                                 /* the stream capture this thread began (>>graph) */
         bool active;
         int device, slot;                    /* slot: the capture's reservation in the pool */
@@ -4062,6 +4139,8 @@ static ga_status ga__init_locked(void)
                                "cuInit failed: %s (%d)", text, (int)r);
     }
     GA__CU.DriverGetVersion(&ga__g.driver_version);
+    const char *nvtx = getenv("GPUARR_NVTX");
+    if (nvtx && *nvtx && strcmp(nvtx, "0") != 0) GA__ATOMIC_STORE(&ga__profile_calls_on, 1);
     int count = 0;
     if (GA__CU.DeviceGetCount(&count) != CUDA_SUCCESS || count <= 0)
         return ga__init_failed(GA_ERROR_NO_DEVICE, "no CUDA-capable device is present");
@@ -4128,6 +4207,7 @@ GPUARR_API void ga_shutdown(void)
    through here; it costs one driver query when the context is current. */
 static ga_status ga__bind(const char *func, int device)
 {
+    if (ga__profile_calls_on) ga__profile_call(func);
     if (!GA__ATOMIC_LOAD(&ga__g.initialized)) {
         ga_status st = ga_init();
         if (st != GA_OK) return ga__error(st, func, "%s", ga__g.init_message);
@@ -6473,6 +6553,7 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
 /* Registers a new array with the thread's open scope, if any. */
 static ga_array *ga__ret(ga_array *a)
 {
+    if (ga__profile_calls_on) ga__profile_call_end();
     if (!a || ga__t.scope_depth == 0) return a;
     if (ga__t.scope_count == ga__t.scope_capacity) {
         int cap = ga__t.scope_capacity ? ga__t.scope_capacity * 2 : 64;
@@ -26600,6 +26681,177 @@ GPUARR_API int ga_stream_is_capturing(ga_stream *stream)
         return -1;
     }
     return status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* --- profiling ----------------------------------------------------------- */
+
+static double ga__seconds(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+GPUARR_API void ga_benchmark_free(ga_benchmark_result *result)
+{
+    if (!result) return;
+    GPUARR_FREE(result->cpu_times);
+    GPUARR_FREE(result->gpu_times);
+    memset(result, 0, sizeof *result);
+}
+
+GPUARR_API ga_status ga_benchmark(ga_status (*fn)(void *user_data), void *user_data, int n_repeat, int n_warmup,
+                                  double max_duration, ga_benchmark_result *result)
+{
+    static const char func[] = "ga_benchmark";
+    if (!result) return ga__null_input(func, "result");
+    memset(result, 0, sizeof *result);
+    if (!fn) return ga__null_input(func, "fn");
+    if (n_repeat < 1 || n_warmup < 0)
+        return ga__error(GA_ERROR_VALUE, func, "n_repeat must be positive and n_warmup not negative (%d, %d)", n_repeat,
+                         n_warmup);
+    const int device = ga__t.device;
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    result->device = device;
+    result->cpu_times = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)n_repeat);
+    result->gpu_times = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)n_repeat);
+    ga_event *start = ga_event_create(true), *end = ga_event_create(true);
+    if (!result->cpu_times || !result->gpu_times) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    else if (!start || !end) st = ga__t.error;
+    for (int i = 0; st == GA_OK && i < n_warmup; i++) st = fn(user_data);
+    if (st == GA_OK) st = ga_stream_synchronize(NULL);
+    const double begin = ga__seconds();
+    for (int i = 0; st == GA_OK && i < n_repeat; i++) {
+        st = ga_event_record(start, NULL);
+        const double t0 = ga__seconds();
+        if (st == GA_OK) st = fn(user_data);
+        const double t1 = ga__seconds();
+        if (st == GA_OK) st = ga_event_record(end, NULL);
+        if (st == GA_OK) st = ga_event_synchronize(end);
+        float ms = 0;
+        if (st == GA_OK) st = ga_event_elapsed_ms(start, end, &ms);
+        if (st != GA_OK) break;
+        result->cpu_times[i] = t1 - t0;
+        result->gpu_times[i] = 1e-3 * (double)ms;
+        result->n_repeat = i + 1;
+        if (max_duration > 0 && ga__seconds() - begin >= max_duration) break;
+    }
+    ga_event_destroy(start);
+    ga_event_destroy(end);
+    if (st != GA_OK) ga_benchmark_free(result);
+    return st;
+}
+
+/* cupyx.profiler._time's _to_str_per_item: "    CPU:    5.412 us   +/-
+   0.301 (min:    5.101 / max:    9.020) us". */
+static void ga__benchmark_item(char *buf, size_t size, const char *what, const double *t, int n)
+{
+    double mean = 0, var = 0, lo = n ? t[0] : 0, hi = n ? t[0] : 0;
+    for (int i = 0; i < n; i++) {
+        mean += t[i];
+        lo = GA__MIN(lo, t[i]);
+        hi = GA__MAX(hi, t[i]);
+    }
+    mean = n ? mean / n : 0;
+    for (int i = 0; i < n; i++) var += (t[i] - mean) * (t[i] - mean);
+    var = n ? var / n : 0; /* (numpy.std: the population's) */
+    if (n > 1)
+        snprintf(buf, size, "    %s: %9.3f us   +/- %6.3f (min: %9.3f / max: %9.3f) us", what, 1e6 * mean,
+                 1e6 * sqrt(var), 1e6 * lo, 1e6 * hi);
+    else
+        snprintf(buf, size, "    %s: %9.3f us", what, 1e6 * mean);
+}
+
+GPUARR_API int ga_benchmark_format(const char *name, const ga_benchmark_result *result, char *buf, size_t size)
+{
+    if (!result) return -1;
+    char gpu[32], cpu_text[160], gpu_text[160];
+    snprintf(gpu, sizeof gpu, "GPU-%d", result->device);
+    ga__benchmark_item(cpu_text, sizeof cpu_text, "CPU", result->cpu_times, result->n_repeat);
+    ga__benchmark_item(gpu_text, sizeof gpu_text, gpu, result->gpu_times, result->n_repeat);
+    return snprintf(buf, buf ? size : 0, "%-20s:%s %s", name ? name : "", cpu_text, gpu_text);
+}
+
+GPUARR_API void ga_benchmark_print(const char *name, const ga_benchmark_result *result)
+{
+    char line[512];
+    if (ga_benchmark_format(name, result, line, sizeof line) >= 0) printf("%s\n", line);
+}
+
+#ifndef GPUARR_NO_NVTX
+static void ga__nvtx_push(const char *name, uint32_t argb)
+{
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = name ? name : "";
+    if (argb) {
+        a.colorType = NVTX_COLOR_ARGB;
+        a.color = argb;
+    }
+    nvtxRangePushEx(&a);
+}
+static void ga__nvtx_pop(void) { nvtxRangePop(); }
+#else
+static void ga__nvtx_push(const char *name, uint32_t argb) { (void)name, (void)argb; }
+static void ga__nvtx_pop(void) {}
+#endif
+
+/* The range of the gpuarr call `func` (its first ga__bind opens it; a
+   nested ga__bind of the same call finds it open; another call closes it
+   first). */
+static void ga__profile_call(const char *func)
+{
+    if (ga__t.call_range == func) return;
+    if (ga__t.call_range) ga__nvtx_pop();
+    ga__nvtx_push(func, 0);
+    ga__t.call_range = func;
+}
+
+static void ga__profile_call_end(void)
+{
+    if (!ga__t.call_range) return;
+    ga__nvtx_pop();
+    ga__t.call_range = NULL;
+}
+
+GPUARR_API void ga_profile_range_push(const char *name, uint32_t argb)
+{
+    ga__profile_call_end();
+    ga__nvtx_push(name, argb);
+}
+
+GPUARR_API void ga_profile_range_pop(void)
+{
+    ga__profile_call_end();
+    ga__nvtx_pop();
+}
+
+GPUARR_API void ga_profile_calls(bool on)
+{
+    GA__ATOMIC_STORE(&ga__profile_calls_on, on ? 1 : 0);
+    if (!on) ga__profile_call_end();
+}
+
+GPUARR_API ga_status ga_profiler_start(void)
+{
+    static const char func[] = "ga_profiler_start";
+    ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.ProfilerStart(), "cuProfilerStart");
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_profiler_stop(void)
+{
+    static const char func[] = "ga_profiler_stop";
+    ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.ProfilerStop(), "cuProfilerStop");
+    return GA_OK;
 }
 
 /* Frees the spare graph objects (live graphs are the user's: their driver

@@ -371,3 +371,58 @@ DEVICE_TEST(graph_error_paths)
     ga_stream_destroy(s);
     ga_stream_destroy(t);
 }
+
+/* ---- profiling ---------------------------------------------------------- */
+
+TEST(benchmark_prints_as_cupyx_profiler)
+{
+    double cpu[3] = {5e-6, 6e-6, 7e-6}, gpu[3] = {10e-6, 10e-6, 13e-6};
+    ga_benchmark_result r = {3, 0, cpu, gpu};
+    char line[512];
+    int n = ga_benchmark_format("add", &r, line, sizeof line);
+    const char *want = "add                 :    CPU:     6.000 us   +/-  0.816 (min:     5.000 / max:     7.000) us"
+                       "     GPU-0:    11.000 us   +/-  1.414 (min:    10.000 / max:    13.000) us";
+    CHECK(n == (int)strlen(want) && strcmp(line, want) == 0, "got\n      \"%s\"\n    want\n      \"%s\"", line, want);
+    CHECK(ga_benchmark_format("add", &r, NULL, 0) == n, "the length without a buffer");
+    char small[16];
+    CHECK(ga_benchmark_format("add", &r, small, sizeof small) == n && strlen(small) == 15, "truncated like snprintf");
+    r.n_repeat = 1;
+    ga_benchmark_format("one", &r, line, sizeof line);
+    CHECK(strcmp(line, "one                 :    CPU:     5.000 us     GPU-0:    10.000 us") == 0, "one repeat: \"%s\"", line);
+}
+
+TEST(profile_ranges_without_a_profiler)
+{
+    ga_profile_range_push("outer", 0xFF00FF00u);
+    GA_PROFILE_RANGE("inner", 0) { ga_profile_calls(true); }
+    ga_profile_calls(false);
+    ga_profile_range_pop();
+    CHECK(ga_last_error() == GA_OK, "ranges need no GPU and report nothing");
+}
+
+static int bench_calls;
+static ga_status count_call(void *user)
+{
+    (void)user;
+    bench_calls++;
+    return GA_OK;
+}
+
+DEVICE_TEST(benchmark_times_each_repeat)
+{
+    ga_benchmark_result r;
+    bench_calls = 0;
+    CHECK_OK(ga_benchmark(count_call, NULL, 20, 3, 0, &r));
+    CHECK(r.n_repeat == 20 && bench_calls == 23, "20 repeats after 3 warm-ups (%d, %d calls)", r.n_repeat, bench_calls);
+    for (int i = 0; i < r.n_repeat; i++)
+        CHECK(r.cpu_times[i] >= 0 && r.gpu_times[i] >= 0 && r.cpu_times[i] < 1, "repeat %d: %g %g", i, r.cpu_times[i],
+              r.gpu_times[i]);
+    ga_benchmark_print("nothing", &r);
+    ga_benchmark_free(&r);
+    CHECK_OK(ga_benchmark(count_call, NULL, 1000000, 0, 0.01, &r));
+    CHECK(r.n_repeat >= 1 && r.n_repeat < 1000000, "max_duration stops it (%d repeats)", r.n_repeat);
+    ga_benchmark_free(&r);
+    CHECK_ERROR(ga_benchmark(count_call, NULL, 0, 0, 0, &r) != GA_OK, GA_ERROR_VALUE, "n_repeat");
+    CHECK_OK(ga_profiler_start());
+    CHECK_OK(ga_profiler_stop());
+}
