@@ -3193,6 +3193,59 @@ GPUARR_API void ga_profile_calls(bool on);
 GPUARR_API ga_status ga_profiler_start(void);
 GPUARR_API ga_status ga_profiler_stop(void);
 
+/* --- memory hooks -------------------------------------------------------- */
+/* cupy.cuda.MemoryHook: functions called before and after every allocation
+   and free of the device pools and the pinned pool (the pool's blocks, as
+   gpuarr's calls and ga_memory_alloc / ga_pinned_alloc take and give them
+   back; chunks the pool takes from the allocator show in
+   ga_memory_get_stats). Installed process-wide, called on the thread that
+   allocates or frees, outside the pool's lock; a hook must not allocate
+   from a pool nor install or remove hooks. With none installed they cost a
+   branch per allocation and free. */
+
+typedef enum ga_memory_hook_event {
+    GA_MEMORY_BEFORE_ALLOC, /* bytes asked; ptr NULL */
+    GA_MEMORY_AFTER_ALLOC,  /* ptr and block_bytes (ptr NULL: it failed) */
+    GA_MEMORY_BEFORE_FREE,  /* ptr and block_bytes */
+    GA_MEMORY_AFTER_FREE
+} ga_memory_hook_event;
+
+typedef struct ga_memory_hook_info {
+    ga_memory_hook_event event;
+    bool pinned;               /* the pinned host pool (device -1) */
+    int device;
+    size_t bytes;              /* asked for (0 for frees) */
+    size_t block_bytes;        /* the block's size (512-byte multiple); 0 before an allocation */
+    void *ptr;                 /* the block's address */
+    struct CUstream_st *stream;/* the stream the block is ordered on (NULL: the default one) */
+    const char *function;      /* the gpuarr function allocating ("ga_add"); NULL for frees */
+} ga_memory_hook_info;
+
+typedef void (*ga_memory_hook_fn)(const ga_memory_hook_info *info, void *user);
+
+/* Installs `fn` (called with `user`) and returns its id (> 0), or -1:
+   GA_ERROR_VALUE for a NULL fn or when 16 hooks are installed. */
+GPUARR_API int ga_memory_hook_add(ga_memory_hook_fn fn, void *user);
+/* Removes the hook `id`; GA_ERROR_VALUE if none has it. */
+GPUARR_API ga_status ga_memory_hook_remove(int id);
+
+/* Built-in hook (cupy.cuda.memory_hooks.DebugPrintHook): prints each
+   allocation and free, once done, as a line of JSON on `user` (a FILE *;
+   NULL: standard output):
+   {"hook":"alloc","device":0,"bytes":4000,"block_bytes":4096,"ptr":"0x7f2a1c000000","stream":"0x0","function":"ga_add"} */
+GPUARR_API void ga_memory_hook_debug_print(const ga_memory_hook_info *info, void *user);
+
+/* Built-in hook (cupy.cuda.memory_hooks.LineProfileHook): with `user` a
+   profile from ga_memory_profile_create, counts the allocations and bytes
+   of each gpuarr function (the one the user called, or the internal step
+   that allocated, by name). ga_memory_profile_print writes the table to
+   `file` (a FILE *; NULL: standard output), the largest first. Thread safe. */
+typedef struct ga_memory_profile ga_memory_profile;
+GPUARR_API ga_memory_profile *ga_memory_profile_create(void);
+GPUARR_API void ga_memory_hook_profile(const ga_memory_hook_info *info, void *user);
+GPUARR_API void ga_memory_profile_print(const ga_memory_profile *profile, void *file);
+GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
+
 #ifdef __cplusplus
 }
 #endif
@@ -4622,6 +4675,42 @@ GPUARR_API ga_status ga_event_elapsed_ms(const ga_event *start, const ga_event *
      from, and the slot is free for the next capture.
    Reservation blocks are not merged (each keeps its `home`). */
 
+/* The memory hooks (declared with the profiling tools, >>graph): a fixed
+   table written under its lock; `count` is read without it on every
+   allocation and free, and the table is copied under it to call them. */
+#define GA__MAX_MEMORY_HOOKS 16
+static struct {
+    pthread_mutex_t lock;
+    int count, next_id;
+    struct { int id; ga_memory_hook_fn fn; void *user; } hooks[GA__MAX_MEMORY_HOOKS];
+} ga__memory_hooks = {PTHREAD_MUTEX_INITIALIZER, 0, 0, {{0, NULL, NULL}}};
+
+/* Calls the installed hooks with an event (only when some are: the callers
+   test ga__memory_hooks.count first). */
+static void ga__memory_hooks_call(ga_memory_hook_event event, int device, size_t bytes, size_t block_bytes,
+                                  uint64_t ptr, uintptr_t stream, const char *function)
+{
+    struct { ga_memory_hook_fn fn; void *user; } copy[GA__MAX_MEMORY_HOOKS];
+    int n = 0;
+    pthread_mutex_lock(&ga__memory_hooks.lock);
+    for (int i = 0; i < ga__memory_hooks.count; i++) {
+        copy[n].fn = ga__memory_hooks.hooks[i].fn;
+        copy[n++].user = ga__memory_hooks.hooks[i].user;
+    }
+    pthread_mutex_unlock(&ga__memory_hooks.lock);
+    ga_memory_hook_info info;
+    info.event = event;
+    info.pinned = device < 0;
+    info.device = device;
+    info.bytes = bytes;
+    info.block_bytes = block_bytes;
+    info.ptr = (void *)(uintptr_t)ptr;
+    info.stream = stream == (uintptr_t)-1 ? NULL : (struct CUstream_st *)stream;
+    info.function = function;
+    for (int i = 0; i < n; i++) copy[i].fn(&info, copy[i].user);
+}
+#define GA__MEMORY_HOOKED() (GA__ATOMIC_LOAD(&ga__memory_hooks.count) != 0)
+
 #define GA__POOL_ROUND 512u
 #define GA__POOL_BINS 256
 #define GA__POOL_HOST_STREAM ((uintptr_t)-1) /* "stream" of host (pinned) requests */
@@ -5132,6 +5221,19 @@ static void ga__pool_free_locked(ga__pool *p, ga__block *b, int slot)
 static void ga__pool_free(ga__pool *p, ga__block *b)
 {
     GPUARR_ASSERT(!b->free);
+    if (GA__MEMORY_HOOKED()) {
+        const uint64_t ptr = b->ptr;
+        const size_t size = b->size;
+        pthread_mutex_lock(&p->lock);
+        const uintptr_t stream = p->slots[b->slot].stream;
+        pthread_mutex_unlock(&p->lock);
+        ga__memory_hooks_call(GA_MEMORY_BEFORE_FREE, p->device, 0, size, ptr, stream, NULL);
+        pthread_mutex_lock(&p->lock);
+        ga__pool_free_locked(p, b, b->slot);
+        pthread_mutex_unlock(&p->lock);
+        ga__memory_hooks_call(GA_MEMORY_AFTER_FREE, p->device, 0, size, ptr, stream, NULL);
+        return;
+    }
     pthread_mutex_lock(&p->lock);
     ga__pool_free_locked(p, b, b->slot);
     pthread_mutex_unlock(&p->lock);
@@ -5144,6 +5246,12 @@ static bool ga__pool_free_ptr(ga__pool *p, uint64_t ptr, uintptr_t stream, int d
 {
     pthread_mutex_lock(&p->lock);
     ga__block *b = ga__table_take(p, ptr);
+    const size_t size = b ? b->size : 0;
+    if (b && GA__MEMORY_HOOKED()) { /* (out of the table: no one else frees it meanwhile) */
+        pthread_mutex_unlock(&p->lock);
+        ga__memory_hooks_call(GA_MEMORY_BEFORE_FREE, p->device, 0, size, ptr, stream, NULL);
+        pthread_mutex_lock(&p->lock);
+    }
     if (b) {
         int slot = b->slot;
         if (stream != GA__POOL_HOST_STREAM) {
@@ -5153,6 +5261,8 @@ static bool ga__pool_free_ptr(ga__pool *p, uint64_t ptr, uintptr_t stream, int d
         ga__pool_free_locked(p, b, slot);
     }
     pthread_mutex_unlock(&p->lock);
+    if (b && GA__MEMORY_HOOKED())
+        ga__memory_hooks_call(GA_MEMORY_AFTER_FREE, p->device, 0, size, ptr, stream, NULL);
     return b != NULL;
 }
 
@@ -5437,7 +5547,12 @@ static ga__block *ga__device_alloc(const char *func, int device, size_t bytes, b
 {
     ga__pool *p = ga__device_pool(func, device);
     if (!p) return NULL;
-    ga__block *b = ga__pool_alloc(p, bytes, (uintptr_t)ga__stream_of(device), device, track);
+    const uintptr_t stream = (uintptr_t)ga__stream_of(device);
+    const bool hooked = GA__MEMORY_HOOKED();
+    if (hooked) ga__memory_hooks_call(GA_MEMORY_BEFORE_ALLOC, device, bytes, 0, 0, stream, func);
+    ga__block *b = ga__pool_alloc(p, bytes, stream, device, track);
+    if (hooked)
+        ga__memory_hooks_call(GA_MEMORY_AFTER_ALLOC, device, bytes, b ? b->size : 0, b ? b->ptr : 0, stream, func);
     if (!b) {
         ga_memory_stats st = ga__pool_stats(p);
         char want[32], held[32], limit[48] = "";
@@ -5598,7 +5713,12 @@ GPUARR_API void *ga_pinned_alloc(size_t bytes)
     if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
     ga__pool *p = ga__get_pinned_pool(func);
     if (!p) return NULL;
+    const bool hooked = GA__MEMORY_HOOKED();
+    if (hooked) ga__memory_hooks_call(GA_MEMORY_BEFORE_ALLOC, -1, bytes, 0, 0, GA__POOL_HOST_STREAM, func);
     ga__block *b = ga__pool_alloc(p, bytes, GA__POOL_HOST_STREAM, -1, true);
+    if (hooked)
+        ga__memory_hooks_call(GA_MEMORY_AFTER_ALLOC, -1, bytes, b ? b->size : 0, b ? b->ptr : 0, GA__POOL_HOST_STREAM,
+                              func);
     if (!b) {
         char want[32];
         ga__format_bytes(want, sizeof want, bytes);
@@ -26852,6 +26972,155 @@ GPUARR_API ga_status ga_profiler_stop(void)
     if (st != GA_OK) return st;
     GA__CHECK_CU(func, GA__CU.ProfilerStop(), "cuProfilerStop");
     return GA_OK;
+}
+
+/* --- memory hooks (their table and calls: >>memory) ----------------------- */
+
+GPUARR_API int ga_memory_hook_add(ga_memory_hook_fn fn, void *user)
+{
+    static const char func[] = "ga_memory_hook_add";
+    if (!fn) {
+        ga__null_input(func, "fn");
+        return -1;
+    }
+    pthread_mutex_lock(&ga__memory_hooks.lock);
+    int id = -1, n = ga__memory_hooks.count;
+    if (n < GA__MAX_MEMORY_HOOKS) {
+        id = ++ga__memory_hooks.next_id;
+        ga__memory_hooks.hooks[n].id = id;
+        ga__memory_hooks.hooks[n].fn = fn;
+        ga__memory_hooks.hooks[n].user = user;
+        GA__ATOMIC_STORE(&ga__memory_hooks.count, n + 1);
+    }
+    pthread_mutex_unlock(&ga__memory_hooks.lock);
+    if (id < 0) ga__error(GA_ERROR_VALUE, func, "%d hooks are installed already", GA__MAX_MEMORY_HOOKS);
+    return id;
+}
+
+GPUARR_API ga_status ga_memory_hook_remove(int id)
+{
+    pthread_mutex_lock(&ga__memory_hooks.lock);
+    int n = ga__memory_hooks.count, found = 0;
+    for (int i = 0; i < n; i++) {
+        if (found) ga__memory_hooks.hooks[i - 1] = ga__memory_hooks.hooks[i];
+        else if (ga__memory_hooks.hooks[i].id == id) found = 1;
+    }
+    if (found) GA__ATOMIC_STORE(&ga__memory_hooks.count, n - 1);
+    pthread_mutex_unlock(&ga__memory_hooks.lock);
+    if (!found) return ga__error(GA_ERROR_VALUE, "ga_memory_hook_remove", "no hook has id %d", id);
+    return GA_OK;
+}
+
+GPUARR_API void ga_memory_hook_debug_print(const ga_memory_hook_info *info, void *user)
+{
+    if (!info || info->event == GA_MEMORY_BEFORE_ALLOC || info->event == GA_MEMORY_BEFORE_FREE) return;
+    FILE *f = user ? (FILE *)user : stdout;
+    const bool alloc = info->event == GA_MEMORY_AFTER_ALLOC;
+    fprintf(f, "{\"hook\":\"%s\",\"device\":%d,\"bytes\":%zu,\"block_bytes\":%zu,\"ptr\":\"0x%llx\",\"stream\":\"0x%llx\"",
+            alloc ? (info->pinned ? "pinned_alloc" : "alloc") : (info->pinned ? "pinned_free" : "free"), info->device,
+            info->bytes, info->block_bytes, (unsigned long long)(uintptr_t)info->ptr,
+            (unsigned long long)(uintptr_t)info->stream);
+    if (info->function) fprintf(f, ",\"function\":\"%s\"", info->function);
+    fprintf(f, "}\n");
+}
+
+typedef struct ga__memory_profile_row {
+    const char *function;
+    uint64_t allocs;
+    uint64_t bytes, block_bytes;
+} ga__memory_profile_row;
+
+struct ga_memory_profile {
+    pthread_mutex_t lock;
+    int count, capacity;
+    ga__memory_profile_row *rows;
+};
+
+GPUARR_API ga_memory_profile *ga_memory_profile_create(void)
+{
+    ga_memory_profile *p = (ga_memory_profile *)GPUARR_MALLOC(sizeof *p);
+    if (!p) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, "ga_memory_profile_create", "out of host memory");
+        return NULL;
+    }
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->lock, NULL);
+    return p;
+}
+
+GPUARR_API void ga_memory_hook_profile(const ga_memory_hook_info *info, void *user)
+{
+    ga_memory_profile *p = (ga_memory_profile *)user;
+    if (!p || !info || info->event != GA_MEMORY_AFTER_ALLOC || !info->ptr) return;
+    const char *name = info->function ? info->function : (info->pinned ? "(pinned)" : "(unknown)");
+    pthread_mutex_lock(&p->lock);
+    int i = 0;
+    while (i < p->count && p->rows[i].function != name && strcmp(p->rows[i].function, name) != 0) i++;
+    if (i == p->count && p->count == p->capacity) {
+        int cap = p->capacity ? 2 * p->capacity : 32;
+        ga__memory_profile_row *rows = (ga__memory_profile_row *)GPUARR_MALLOC(sizeof *rows * (size_t)cap);
+        if (rows && p->count) memcpy(rows, p->rows, sizeof *rows * (size_t)p->count);
+        if (rows) {
+            GPUARR_FREE(p->rows);
+            p->rows = rows;
+            p->capacity = cap;
+        }
+    }
+    if (i < p->capacity) {
+        if (i == p->count) {
+            memset(&p->rows[i], 0, sizeof p->rows[i]);
+            p->rows[i].function = name; /* (gpuarr's names are static strings) */
+            p->count++;
+        }
+        p->rows[i].allocs++;
+        p->rows[i].bytes += info->bytes;
+        p->rows[i].block_bytes += info->block_bytes;
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+static int ga__memory_profile_order(const void *a, const void *b)
+{
+    const ga__memory_profile_row *x = (const ga__memory_profile_row *)a, *y = (const ga__memory_profile_row *)b;
+    if (x->block_bytes != y->block_bytes) return x->block_bytes < y->block_bytes ? 1 : -1;
+    return strcmp(x->function, y->function);
+}
+
+GPUARR_API void ga_memory_profile_print(const ga_memory_profile *profile, void *file)
+{
+    if (!profile) return;
+    FILE *f = file ? (FILE *)file : stdout;
+    ga_memory_profile *p = (ga_memory_profile *)profile;
+    pthread_mutex_lock(&p->lock);
+    int n = p->count;
+    ga__memory_profile_row *rows = n ? (ga__memory_profile_row *)GPUARR_MALLOC(sizeof *rows * (size_t)n) : NULL;
+    if (rows) memcpy(rows, p->rows, sizeof *rows * (size_t)n);
+    pthread_mutex_unlock(&p->lock);
+    if (n && !rows) return;
+    qsort(rows, (size_t)n, sizeof *rows, ga__memory_profile_order);
+    ga__memory_profile_row total = {"total", 0, 0, 0};
+    fprintf(f, "%-32s %12s %16s %16s\n", "function", "allocations", "bytes asked", "bytes of blocks");
+    for (int i = 0; i <= n; i++) {
+        const ga__memory_profile_row *r = i < n ? &rows[i] : &total;
+        char asked[32], blocks[32];
+        ga__format_bytes(asked, sizeof asked, (size_t)r->bytes);
+        ga__format_bytes(blocks, sizeof blocks, (size_t)r->block_bytes);
+        fprintf(f, "%-32s %12llu %16s %16s\n", r->function, (unsigned long long)r->allocs, asked, blocks);
+        if (i < n) {
+            total.allocs += r->allocs;
+            total.bytes += r->bytes;
+            total.block_bytes += r->block_bytes;
+        }
+    }
+    GPUARR_FREE(rows);
+}
+
+GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile)
+{
+    if (!profile) return;
+    pthread_mutex_destroy(&profile->lock);
+    GPUARR_FREE(profile->rows);
+    GPUARR_FREE(profile);
 }
 
 /* Frees the spare graph objects (live graphs are the user's: their driver

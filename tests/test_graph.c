@@ -426,3 +426,93 @@ DEVICE_TEST(benchmark_times_each_repeat)
     CHECK_OK(ga_profiler_start());
     CHECK_OK(ga_profiler_stop());
 }
+
+/* ---- memory hooks ------------------------------------------------------- */
+
+typedef struct hook_log {
+    int events[4];
+    size_t freed;
+} hook_log;
+
+static void log_hook(const ga_memory_hook_info *info, void *user)
+{
+    hook_log *l = user;
+    l->events[info->event]++;
+    if (info->event == GA_MEMORY_AFTER_FREE) l->freed += info->block_bytes;
+}
+
+TEST(memory_hooks_install_and_remove)
+{
+    hook_log log;
+    memset(&log, 0, sizeof log);
+    int id = ga_memory_hook_add(log_hook, &log);
+    CHECK(id > 0, "an id: %d", id);
+    CHECK_ERROR(ga_memory_hook_add(NULL, NULL) == -1, GA_ERROR_NULL_INPUT, "fn is NULL");
+    int ids[16], n = 0;
+    while (n < 16 && (ids[n] = ga_memory_hook_add(log_hook, &log)) > 0) n++;
+    CHECK(n == 15, "16 hooks at most (%d more)", n);
+    CHECK(ga_last_error() == GA_ERROR_VALUE, "the 17th is refused");
+    ga_clear_error();
+    for (int i = 0; i < n; i++) CHECK_OK(ga_memory_hook_remove(ids[i]));
+    CHECK_ERROR(ga_memory_hook_remove(ids[0]) != GA_OK, GA_ERROR_VALUE, "no hook has id");
+    CHECK_OK(ga_memory_hook_remove(id));
+    CHECK(ga__memory_hooks.count == 0, "none left");
+}
+
+TEST(memory_hook_debug_print_format)
+{
+    ga_memory_hook_info info = {GA_MEMORY_AFTER_ALLOC, false, 0, 4000, 4096, (void *)(uintptr_t)0x7f0000000200ull, NULL,
+                                "ga_add"};
+    FILE *f = tmpfile();
+    char line[256] = "";
+    ga_memory_hook_debug_print(&info, f);
+    info.event = GA_MEMORY_BEFORE_FREE; /* (not printed) */
+    ga_memory_hook_debug_print(&info, f);
+    info.event = GA_MEMORY_AFTER_FREE;
+    info.bytes = 0;
+    info.function = NULL;
+    info.pinned = true;
+    info.device = -1;
+    ga_memory_hook_debug_print(&info, f);
+    rewind(f);
+    CHECK(fgets(line, sizeof line, f) &&
+              strcmp(line, "{\"hook\":\"alloc\",\"device\":0,\"bytes\":4000,\"block_bytes\":4096,\"ptr\":\"0x7f0000000200\","
+                           "\"stream\":\"0x0\",\"function\":\"ga_add\"}\n") == 0,
+          "alloc line: %s", line);
+    CHECK(fgets(line, sizeof line, f) &&
+              strcmp(line, "{\"hook\":\"pinned_free\",\"device\":-1,\"bytes\":0,\"block_bytes\":4096,\"ptr\":\"0x7f0000000200\","
+                           "\"stream\":\"0x0\"}\n") == 0,
+          "free line: %s", line);
+    CHECK(!fgets(line, sizeof line, f), "two lines only");
+    fclose(f);
+}
+
+DEVICE_TEST(memory_hooks_see_the_pool)
+{
+    int64_t n = 1000;
+    ga_array *x = ga_zeros(1, &n, GA_FLOAT32);
+    hook_log log;
+    memset(&log, 0, sizeof log);
+    ga_memory_profile *prof = ga_memory_profile_create();
+    int id = ga_memory_hook_add(log_hook, &log), pid = ga_memory_hook_add(ga_memory_hook_profile, prof);
+    ga_array *y = ga_add(x, x);
+    ga_release(y);
+    void *raw = ga_memory_alloc(100);
+    ga_memory_free(raw);
+    CHECK(log.events[GA_MEMORY_BEFORE_ALLOC] == 2 && log.events[GA_MEMORY_AFTER_ALLOC] == 2,
+          "two allocations (%d, %d)", log.events[0], log.events[1]);
+    CHECK(log.events[GA_MEMORY_BEFORE_FREE] == 2 && log.events[GA_MEMORY_AFTER_FREE] == 2 && log.freed == 4096 + 512,
+          "two frees (%d, %d, %zu bytes)", log.events[2], log.events[3], log.freed);
+    ga_memory_hook_remove(id);
+    ga_memory_hook_remove(pid);
+    FILE *f = tmpfile();
+    ga_memory_profile_print(prof, f);
+    rewind(f);
+    char text[2048] = "";
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = 0;
+    fclose(f);
+    CHECK(strstr(text, "ga_add") && strstr(text, "ga_memory_alloc") && strstr(text, "total"), "the table:\n%s", text);
+    ga_memory_profile_destroy(prof);
+    ga_release(x);
+}
