@@ -418,6 +418,24 @@ TEST(profile_ranges_without_a_profiler)
     CHECK(ga_last_error() == GA_OK, "ranges need no GPU and report nothing");
 }
 
+TEST(profile_call_ranges_open_and_close)
+{
+    ga_profile_calls(true);
+    ga_device_synchronize(); /* a status: its range stays open until the next call */
+    CHECK(ga__t.call_range && strcmp(ga__t.call_range, "ga_device_synchronize") == 0, "open: %s",
+          ga__t.call_range ? ga__t.call_range : "none");
+    ga_release(ga_zeros(1, (const int64_t[]){4}, GA_FLOAT32)); /* an array: closed as it returns */
+    CHECK(ga__t.call_range == NULL, "closed: %s", ga__t.call_range ? ga__t.call_range : "none");
+    ga_device_synchronize();
+    ga_profile_range_push("user", 0);
+    CHECK(ga__t.call_range == NULL, "a user range closes the call's first");
+    ga_profile_range_pop();
+    ga_profile_calls(false);
+    ga_device_synchronize();
+    CHECK(ga__t.call_range == NULL, "off: no range");
+    ga_clear_error();
+}
+
 static int bench_calls;
 static ga_status count_call(void *user)
 {
@@ -503,6 +521,38 @@ TEST(memory_hook_debug_print_format)
           "free line: %s", line);
     CHECK(!fgets(line, sizeof line, f), "two lines only");
     fclose(f);
+}
+
+/* The pool's frees call the hooks (a pool over host memory: no GPU). */
+static int host_chunk_alloc(void *ctx, size_t bytes, uint64_t *ptr)
+{
+    (void)ctx;
+    void *m = malloc(bytes);
+    *ptr = (uint64_t)(uintptr_t)m;
+    return m == NULL;
+}
+static void host_chunk_free(void *ctx, uint64_t ptr, size_t bytes) { (void)ctx, (void)bytes; free((void *)(uintptr_t)ptr); }
+static int host_record(void *ctx, void **event, uintptr_t stream, int device) { (void)ctx, (void)event, (void)stream, (void)device; return 1; }
+static int host_done(void *ctx, void *event) { (void)ctx, (void)event; return 1; }
+static void host_wait(void *ctx, void *event) { (void)ctx, (void)event; }
+static void host_destroy(void *ctx, void *event) { (void)ctx, (void)event; }
+
+TEST(memory_hooks_see_the_frees_of_a_pool)
+{
+    static const ga__pool_ops ops = {host_chunk_alloc, host_chunk_free, host_record, host_done, host_wait, host_destroy};
+    ga__pool p;
+    ga__pool_init(&p, &ops, NULL, 3);
+    hook_log log;
+    memset(&log, 0, sizeof log);
+    ga__block *a = ga__pool_alloc(&p, 1000, 7, 3, false);
+    ga__block *b = ga__pool_alloc(&p, 100, 7, 3, true);
+    int id = ga_memory_hook_add(log_hook, &log);
+    ga__pool_free(&p, a);
+    CHECK(ga__pool_free_ptr(&p, b->ptr, 7, 3), "the tracked block is found");
+    ga_memory_hook_remove(id);
+    CHECK(log.events[GA_MEMORY_BEFORE_FREE] == 2 && log.events[GA_MEMORY_AFTER_FREE] == 2 && log.freed == 1024 + 512,
+          "two frees seen (%d, %d, %zu bytes)", log.events[2], log.events[3], log.freed);
+    ga__pool_destroy(&p);
 }
 
 DEVICE_TEST(memory_hooks_see_the_pool)
