@@ -3080,14 +3080,18 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
    captured), nonzero, argwhere, flatnonzero, compress, boolean-mask
    indexing, unique and the sizes of set operations, fancy indexing with
    bounds checks (mode raise), integer power (its negative-exponent check),
-   nanargmin / nanargmax (all-NaN check), allclose / array_equal, the
+   nanargmin / nanargmax (all-NaN check), allclose, the
    linalg solvers and factorisations that check `info` (under
    ga_linalg_seterr(GA_LINALG_IGNORE) they are capturable), random calls
    that check their parameters on the device, copies between devices, file
    I/O and printing, ga_stream_synchronize of the capturing stream and
    ga_device_synchronize. A first call of a kernel family, a CUDA library,
    a handle or an FFT plan loads or makes it, which may not be capturable:
-   run the step once before capturing it (as above). */
+   run the step once before capturing it (as above). Not checked: the last
+   release of an array over another's memory (ga_from_dlpack,
+   ga_from_device_ptr) waits for the stream, which invalidates a capture;
+   gpuarr calls must be made on the capturing stream (work forked to other
+   streams through events is the caller's own). */
 
 typedef struct ga_graph ga_graph; /* an instantiated CUDA graph (opaque) */
 
@@ -3107,8 +3111,8 @@ typedef enum ga_capture_mode {
    GA_ERROR_STATE if this thread is capturing already. */
 GPUARR_API ga_status ga_graph_capture_begin(ga_stream *stream, ga_capture_mode mode);
 
-/* Ends the capture of `stream` (NULL: current), restores the current stream
-   and instantiates the graph: a new graph to launch any number of times and
+/* Ends the capture of `stream` (NULL: the one this thread is capturing),
+   restores the current stream and instantiates the graph: a new graph to launch any number of times and
    release once, or NULL (GA_ERROR_STATE without a capture begun by this
    thread on that stream; GA_ERROR_CUDA when the capture was invalidated by
    a call outside gpuarr). */
