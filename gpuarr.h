@@ -4264,7 +4264,7 @@ GPUARR_API void ga_shutdown(void)
    through here; it costs one driver query when the context is current. */
 static ga_status ga__bind(const char *func, int device)
 {
-    if (ga__profile_calls_on) ga__profile_call(func);
+    if (ga__profile_calls_on && func[2] != ' ') ga__profile_call(func); /* ("ga (pool)": internal, no range) */
     if (!GA__ATOMIC_LOAD(&ga__g.initialized)) {
         ga_status st = ga_init();
         if (st != GA_OK) return ga__error(st, func, "%s", ga__g.init_message);
