@@ -36,7 +36,8 @@
     22. Random numbers: bit generators, seeding, generators       >>random
     23. Discrete Fourier transforms (numpy.fft)                   >>fft
     24. Sparse matrices (scipy.sparse)                            >>sparse
-    25. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    25. Graphs, profiling and memory hooks                        >>graph
+    26. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -170,7 +171,8 @@ typedef enum ga_dtype {
     X(GA_ERROR_NOT_IMPLEMENTED, "not implemented")                           \
     X(GA_ERROR_LIBRARY, "a CUDA library or zlib could not be loaded")       \
     X(GA_ERROR_LINALG, "a linear algebra error (numpy.linalg.LinAlgError)")  \
-    X(GA_ERROR_IO, "a file could not be read or written (OSError)")
+    X(GA_ERROR_IO, "a file could not be read or written (OSError)")          \
+    X(GA_ERROR_STREAM_CAPTURE, "not permitted while a stream is being captured into a graph")
 
 typedef enum ga_status {
 #define GA__STATUS_ENUM(E, text) E,
@@ -392,6 +394,8 @@ typedef struct ga_memory_stats {
     size_t chunks;          /* allocations made from the allocator, still held */
     size_t peak_used_bytes; /* highest used_bytes so far */
     size_t limit_bytes;     /* 0: no limit */
+    size_t graph_bytes;     /* freed, but kept for CUDA graphs that may still use them
+                               (counted in used_bytes; >>graph) */
 } ga_memory_stats;
 
 /* A device allocator for the pool: `alloc` stores a device address of at
@@ -3285,6 +3289,218 @@ GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis);
    yet. Errors: a non-square A, b of another length. */
 GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
                                          double atol, int64_t maxiter, int64_t *info);
+/* >>graph */
+/* ======================================================================== */
+/* 25. Graphs, profiling and memory hooks                                    */
+/* ======================================================================== */
+/* CUDA graphs (cupy.cuda.Stream.begin_capture / end_capture, Graph.launch):
+   the work gpuarr calls enqueue on a stream between ga_graph_capture_begin
+   and ga_graph_capture_end is recorded instead of run, instantiated once,
+   and replayed by ga_graph_launch at a fraction of the calls' host cost.
+
+       ga_stream *s = ga_stream_create(true);
+       ga_stream_set_current(s);
+       ga_release(step(x));                     // once uncaptured: loads kernels, plans, handles
+       ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL);
+       ga_array *y = step(x);                   // recorded: y's memory is fixed now
+       ga_graph *g = ga_graph_capture_end(s);
+       for (int i = 0; i < 1000; i++) {
+           ga_copy_from_host_async(x, pinned_input, bytes);   // new contents in place
+           ga_graph_launch(g, s);               // y holds step(x) again
+       }
+       ga_graph_release(g);
+       ga_release(y);
+
+   What is captured: kernels, copies between device arrays, cuBLAS/cuSOLVER/
+   cuFFT calls, and the pool's allocations and frees. The addresses a graph
+   uses are those of its capture: arrays made during the capture (outputs
+   and temporaries) keep their memory for as long as the graph lives, even
+   once released (the pool holds it for the graph and counts it in
+   used_bytes and graph_bytes until ga_graph_release). Arrays made before
+   the capture that the graph reads or writes (its inputs) must stay alive
+   while the graph is launched: change their contents in place to feed it.
+   Random numbers: a captured draw replays the same numbers at every launch
+   (the generator's counter is read at capture time).
+
+   Not capturable: the functions that must read from the device or wait for
+   it before they return. During a capture they fail with
+   GA_ERROR_STREAM_CAPTURE ("ga_nonzero: cannot run while stream capture is
+   active: it reads the result size from the device") before enqueuing
+   anything that would invalidate the capture, which goes on: ga_to_host and
+   ga_copy_from_host / ga_from_host (waiting copies), the async copies with
+   pageable host memory (page-locked memory from ga_pinned_alloc is
+   captured), nonzero, argwhere, flatnonzero, compress, boolean-mask
+   indexing, unique and the sizes of set operations, fancy indexing with
+   bounds checks (mode raise), integer power (its negative-exponent check),
+   nanargmin / nanargmax (all-NaN check), allclose, the
+   linalg solvers and factorisations that check `info` (under
+   ga_linalg_seterr(GA_LINALG_IGNORE) they are capturable), random calls
+   that check their parameters on the device, copies between devices, file
+   I/O and printing, ga_stream_synchronize of the capturing stream and
+   ga_device_synchronize. A first call of a kernel family, a CUDA library,
+   a handle or an FFT plan loads or makes it, which may not be capturable:
+   run the step once before capturing it (as above). Not checked: the last
+   release of an array over another's memory (ga_from_dlpack,
+   ga_from_device_ptr) waits for the stream, which invalidates a capture;
+   gpuarr calls must be made on the capturing stream (work forked to other
+   streams through events is the caller's own). */
+
+typedef struct ga_graph ga_graph; /* an instantiated CUDA graph (opaque) */
+
+/* cudaStreamCaptureMode: which other calls a capture forbids meanwhile
+   (GLOBAL: unsafe calls of any thread capturing in global mode; THREAD_LOCAL:
+   of this thread; RELAXED: none). */
+typedef enum ga_capture_mode {
+    GA_CAPTURE_GLOBAL = 0,
+    GA_CAPTURE_THREAD_LOCAL = 1,
+    GA_CAPTURE_RELAXED = 2
+} ga_capture_mode;
+
+/* Begins capturing `stream` (NULL: the current stream, which must not be
+   the legacy default stream: capture a stream of ga_stream_create) and
+   makes it the thread's current stream on its device until
+   ga_graph_capture_end. One capture per thread at a time.
+   GA_ERROR_STATE if this thread is capturing already. */
+GPUARR_API ga_status ga_graph_capture_begin(ga_stream *stream, ga_capture_mode mode);
+
+/* Ends the capture of `stream` (NULL: the one this thread is capturing),
+   restores the current stream and instantiates the graph: a new graph to launch any number of times and
+   release once, or NULL (GA_ERROR_STATE without a capture begun by this
+   thread on that stream; GA_ERROR_CUDA when the capture was invalidated by
+   a call outside gpuarr). */
+GPUARR_API ga_graph *ga_graph_capture_end(ga_stream *stream);
+
+/* Launches `graph` on `stream` (NULL: the current stream of the graph's
+   device), ordered after the work queued there and after its own earlier
+   launches. Returns without waiting. A graph is launched by one thread at
+   a time. */
+GPUARR_API ga_status ga_graph_launch(ga_graph *graph, ga_stream *stream);
+
+/* Uploads `graph` to the device on `stream` ahead of its first launch
+   (cudaGraphUpload), so that launch costs what the later ones do. */
+GPUARR_API ga_status ga_graph_upload(ga_graph *graph, ga_stream *stream);
+
+/* Releases `graph` (NULL is ignored); a launch still running finishes. The
+   memory the pool kept for it becomes free, ordered after its last launch. */
+GPUARR_API void ga_graph_release(ga_graph *graph);
+
+/* The number of nodes in `graph` (kernels, copies, memsets, ...), -1 for
+   NULL. */
+GPUARR_API int64_t ga_graph_node_count(const ga_graph *graph);
+
+/* 1 if `stream` (NULL: current) is being captured, 0 if not, -1 on error. */
+GPUARR_API int ga_stream_is_capturing(ga_stream *stream);
+
+/* --- profiling ----------------------------------------------------------- */
+
+/* cupyx.profiler.benchmark: the times of `n_repeat` calls of fn(user_data)
+   (after `n_warmup` unmeasured ones), each on the host (CPU: the call's own
+   time) and on the device (GPU: between timing events recorded on the
+   current stream before and after it, waited for after each repeat), in
+   seconds. Stops early once the repeats have taken `max_duration` seconds
+   (<= 0: no limit), or at the first call that returns nonzero (returned).
+   result->cpu_times and gpu_times hold result->n_repeat values each; free
+   them with ga_benchmark_free. */
+typedef struct ga_benchmark_result {
+    int n_repeat;       /* the repeats measured */
+    int device;         /* the device timed (the current one) */
+    double *cpu_times;  /* seconds */
+    double *gpu_times;  /* seconds */
+} ga_benchmark_result;
+
+GPUARR_API ga_status ga_benchmark(ga_status (*fn)(void *user_data), void *user_data, int n_repeat, int n_warmup,
+                                  double max_duration, ga_benchmark_result *result);
+GPUARR_API void ga_benchmark_free(ga_benchmark_result *result);
+
+/* The result as cupyx.profiler.benchmark prints it, into `buf` (the length
+   it needs, as snprintf's):
+   "name                :    CPU:    5.412 us   +/-  0.301 (min:    5.101 / max:    9.020) us     GPU-0:    9.216 us   +/-  0.512 (min: ...) us" */
+GPUARR_API int ga_benchmark_format(const char *name, const ga_benchmark_result *result, char *buf, size_t size);
+/* ... and that line printed on standard output. */
+GPUARR_API void ga_benchmark_print(const char *name, const ga_benchmark_result *result);
+
+/* NVTX ranges (cupyx.profiler.time_range), shown by Nsight Systems: push
+   opens a range named `name` on the calling thread, in colour `argb`
+   (0xAARRGGBB; 0: the tool's default), pop closes the innermost one. Through
+   NVTX's header-only API: nothing is linked, and without a profiler
+   attached a range costs a branch. Compiled out with GPUARR_NO_NVTX. */
+GPUARR_API void ga_profile_range_push(const char *name, uint32_t argb);
+GPUARR_API void ga_profile_range_pop(void);
+
+/* A range around a block, as `with time_range(name):`
+       GA_PROFILE_RANGE("step", 0xFF00A000) { ... }
+   (leaving the block by return, goto or break skips the pop). */
+#define GA_PROFILE_RANGE(name, argb)                                                       \
+    for (int ga__range_once = (ga_profile_range_push((name), (argb)), 0); !ga__range_once; \
+         ga__range_once = (ga_profile_range_pop(), 1))
+
+/* With the environment variable GPUARR_NVTX set (to anything but "" or "0")
+   when gpuarr starts, every gpuarr call that touches the GPU opens a range
+   named for itself (ga_add, ga_matmul, ...), so that the timeline shows
+   which call enqueued which kernels. A call that returns an array closes its
+   range as it returns; others, at the next gpuarr call of the thread (or a
+   ga_profile_range_push / _pop). Off, it costs one branch per call.
+   ga_profile_calls switches it at run time, for the calling process. */
+GPUARR_API void ga_profile_calls(bool on);
+
+/* cudaProfilerStart / cudaProfilerStop (cuProfilerStart/Stop of the current
+   device's context): the span a profiler started with capture range
+   cudaProfilerApi (nsys --capture-range=cudaProfilerApi) records. */
+GPUARR_API ga_status ga_profiler_start(void);
+GPUARR_API ga_status ga_profiler_stop(void);
+
+/* --- memory hooks -------------------------------------------------------- */
+/* cupy.cuda.MemoryHook: functions called before and after every allocation
+   and free of the device pools and the pinned pool (the pool's blocks, as
+   gpuarr's calls and ga_memory_alloc / ga_pinned_alloc take and give them
+   back; chunks the pool takes from the allocator show in
+   ga_memory_get_stats). Installed process-wide, called on the thread that
+   allocates or frees, outside the pool's lock; a hook must not allocate
+   from a pool nor install or remove hooks. With none installed they cost a
+   branch per allocation and free. */
+
+typedef enum ga_memory_hook_event {
+    GA_MEMORY_BEFORE_ALLOC, /* bytes asked; ptr NULL */
+    GA_MEMORY_AFTER_ALLOC,  /* ptr and block_bytes (ptr NULL: it failed) */
+    GA_MEMORY_BEFORE_FREE,  /* ptr and block_bytes */
+    GA_MEMORY_AFTER_FREE
+} ga_memory_hook_event;
+
+typedef struct ga_memory_hook_info {
+    ga_memory_hook_event event;
+    bool pinned;               /* the pinned host pool (device -1) */
+    int device;
+    size_t bytes;              /* asked for (0 for frees) */
+    size_t block_bytes;        /* the block's size (512-byte multiple); 0 before an allocation */
+    void *ptr;                 /* the block's address */
+    struct CUstream_st *stream;/* the stream the block is ordered on (NULL: the default one) */
+    const char *function;      /* the gpuarr function allocating ("ga_add"); NULL for frees */
+} ga_memory_hook_info;
+
+typedef void (*ga_memory_hook_fn)(const ga_memory_hook_info *info, void *user);
+
+/* Installs `fn` (called with `user`) and returns its id (> 0), or -1:
+   GA_ERROR_VALUE for a NULL fn or when 16 hooks are installed. */
+GPUARR_API int ga_memory_hook_add(ga_memory_hook_fn fn, void *user);
+/* Removes the hook `id`; GA_ERROR_VALUE if none has it. */
+GPUARR_API ga_status ga_memory_hook_remove(int id);
+
+/* Built-in hook (cupy.cuda.memory_hooks.DebugPrintHook): prints each
+   allocation and free, once done, as a line of JSON on `user` (a FILE *;
+   NULL: standard output):
+   {"hook":"alloc","device":0,"bytes":4000,"block_bytes":4096,"ptr":"0x7f2a1c000000","stream":"0x0","function":"ga_add"} */
+GPUARR_API void ga_memory_hook_debug_print(const ga_memory_hook_info *info, void *user);
+
+/* Built-in hook (cupy.cuda.memory_hooks.LineProfileHook): with `user` a
+   profile from ga_memory_profile_create, counts the allocations and bytes
+   of each gpuarr function (the one the user called, or the internal step
+   that allocated, by name). ga_memory_profile_print writes the table to
+   `file` (a FILE *; NULL: standard output), the largest first. Thread safe. */
+typedef struct ga_memory_profile ga_memory_profile;
+GPUARR_API ga_memory_profile *ga_memory_profile_create(void);
+GPUARR_API void ga_memory_hook_profile(const ga_memory_hook_info *info, void *user);
+GPUARR_API void ga_memory_profile_print(const ga_memory_profile *profile, void *file);
+GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
 
 #ifdef __cplusplus
 }
@@ -3294,7 +3510,7 @@ GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, 
 
 /* >>abi */
 /* ======================================================================== */
-/* 25. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 26. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -3837,6 +4053,19 @@ int ga__cub_version(void);
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <cudaProfilerTypedefs.h>
+#ifndef GPUARR_NO_NVTX
+/* (NVTX's injection loader converts dlsym's object pointer to a function
+   pointer, which ISO C does not define and -Wpedantic reports) */
+#  if defined(__GNUC__)
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wpedantic"
+#  endif
+#  include <nvtx3/nvToolsExt.h>
+#  if defined(__GNUC__)
+#    pragma GCC diagnostic pop
+#  endif
+#endif
 #ifndef GPUARR_NO_LINALG
 /* (CUDA's half-precision headers, which cublas_api.h includes, use a GNU
    macro extension that clang's C++ -Wpedantic reports) */
@@ -3886,6 +4115,7 @@ int ga__cub_version(void);
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* >>config */
 /* ------------------------------------------------------------------------ */
@@ -4006,7 +4236,19 @@ struct ga_array {
     X(LibraryUnload, 12000)           \
     X(LibraryGetKernel, 12000)        \
     X(LibraryGetGlobal, 12000)        \
-    X(LaunchKernel, 4000)            
+    X(LaunchKernel, 4000)             \
+    X(StreamBeginCapture, 10010)      \
+    X(StreamEndCapture, 10000)        \
+    X(StreamIsCapturing, 10000)       \
+    X(ThreadExchangeStreamCaptureMode, 10010) \
+    X(GraphInstantiateWithFlags, 11040) \
+    X(GraphLaunch, 10000)             \
+    X(GraphUpload, 11010)             \
+    X(GraphGetNodes, 10000)           \
+    X(GraphExecDestroy, 10000)        \
+    X(GraphDestroy, 10000)            \
+    X(ProfilerStart, 4000)            \
+    X(ProfilerStop, 4000)
 
 typedef struct ga__driver {
 #define GA__DRIVER_FIELD(name, version) PFN_cu##name##_v##version name;
@@ -4040,6 +4282,11 @@ typedef struct ga__global {
 
 static ga__global ga__g;
 static pthread_mutex_t ga__lock = PTHREAD_MUTEX_INITIALIZER;
+/* NVTX ranges around gpuarr's calls (GPUARR_NVTX, ga_profile_calls; >>graph):
+   read by every ga__bind, hence a plain global of its own. */
+static int ga__profile_calls_on;
+static void ga__profile_call(const char *func);
+static void ga__profile_call_end(void);
 
 #define GA__CU ga__g.cu
 
@@ -4061,6 +4308,14 @@ typedef struct ga__thread {
     ga__scope_entry *scope_entries;          /* arrays made inside open scopes */
     int scope_count, scope_capacity;
     int scope_starts[64], scope_depth;
+    const char *call_range;                  /* the open NVTX range of a gpuarr call (>>graph) */
+    struct {                                 /* the stream capture this thread began (>>graph) */
+        bool active;
+        int device, slot;                    /* slot: the capture's reservation in the pool */
+        struct ga__pool *pool;
+        CUstream stream;
+        ga_stream *previous;                 /* the current stream before the capture */
+    } capture;
 } ga__thread;
 
 static GA__TLS ga__thread ga__t;
@@ -4071,7 +4326,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(sparse) X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
+    X(graph) X(sparse) X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -4230,6 +4485,8 @@ static ga_status ga__init_locked(void)
                                "cuInit failed: %s (%d)", text, (int)r);
     }
     GA__CU.DriverGetVersion(&ga__g.driver_version);
+    const char *nvtx = getenv("GPUARR_NVTX");
+    if (nvtx && *nvtx && strcmp(nvtx, "0") != 0) GA__ATOMIC_STORE(&ga__profile_calls_on, 1);
     int count = 0;
     if (GA__CU.DeviceGetCount(&count) != CUDA_SUCCESS || count <= 0)
         return ga__init_failed(GA_ERROR_NO_DEVICE, "no CUDA-capable device is present");
@@ -4296,6 +4553,7 @@ GPUARR_API void ga_shutdown(void)
    through here; it costs one driver query when the context is current. */
 static ga_status ga__bind(const char *func, int device)
 {
+    if (ga__profile_calls_on && func[2] != ' ') ga__profile_call(func); /* ("ga (pool)": internal, no range) */
     if (!GA__ATOMIC_LOAD(&ga__g.initialized)) {
         ga_status st = ga_init();
         if (st != GA_OK) return ga__error(st, func, "%s", ga__g.init_message);
@@ -4386,10 +4644,14 @@ GPUARR_API ga_status ga_device_pop(void)
     return GA_OK;
 }
 
+static ga_status ga__refuse_during_capture(const char *func, CUstream stream, const char *why); /* >>stream */
+
 GPUARR_API ga_status ga_device_synchronize(void)
 {
     static const char func[] = "ga_device_synchronize";
     ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    st = ga__refuse_during_capture(func, ga__t.capture.active ? ga__t.capture.stream : NULL, "waits for the device");
     if (st != GA_OK) return st;
     GA__CHECK_CU(func, GA__CU.CtxSynchronize(), "cuCtxSynchronize");
     return GA_OK;
@@ -4532,10 +4794,35 @@ static inline int ga__stream_device_or_current(const ga_stream *stream)
     return stream ? stream->device : ga__t.device;
 }
 
+/* Whether `stream` is being captured into a graph (>>graph), by gpuarr or
+   by anyone, or is the legacy default stream while a blocking stream is
+   (waiting for it would then invalidate that capture). One driver query. */
+static bool ga__stream_capturing(CUstream stream)
+{
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    CUresult r = GA__CU.StreamIsCapturing(stream, &status);
+    return r == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT || (r == CUDA_SUCCESS && status != CU_STREAM_CAPTURE_STATUS_NONE);
+}
+
+/* The one check of every function that must read from the device or wait
+   for it (a result size, an info word, a copy to host memory): during a
+   capture of `stream` it fails with GA_ERROR_STREAM_CAPTURE naming `func`
+   and `why` ("reads the result size from the device"), before anything is
+   enqueued that would invalidate the capture, which stays usable. The
+   context of the stream's device is current. Costs one driver query, on
+   paths that are about to wait anyway. */
+static ga_status ga__refuse_during_capture(const char *func, CUstream stream, const char *why)
+{
+    if (!ga__stream_capturing(stream)) return GA_OK;
+    return ga__error(GA_ERROR_STREAM_CAPTURE, func, "cannot run while stream capture is active: it %s", why);
+}
+
 GPUARR_API ga_status ga_stream_synchronize(ga_stream *stream)
 {
     static const char func[] = "ga_stream_synchronize";
     ga_status st = ga__bind(func, ga__stream_device_or_current(stream));
+    if (st != GA_OK) return st;
+    st = ga__refuse_during_capture(func, ga__resolve_stream(stream), "waits for the stream");
     if (st != GA_OK) return st;
     GA__CHECK_CU(func, GA__CU.StreamSynchronize(ga__resolve_stream(stream)), "cuStreamSynchronize");
     return GA_OK;
@@ -4655,7 +4942,67 @@ GPUARR_API ga_status ga_event_elapsed_ms(const ga_event *start, const ga_event *
    address order (prev/next) are merged with it when both are free and belong
    to the same stream slot. Free blocks sit in size bins (4 per power of two
    of the 512-byte unit), so the first bin holding a large enough block holds
-   the best fit. Slot 0 is for blocks safe on any stream. */
+   the best fit. Slot 0 is for blocks safe on any stream.
+
+   Under stream capture (>>graph) the addresses a call allocates are baked
+   into the graph, which writes them again at every launch, long after the
+   call returned; so a block the capture touches must not be handed to
+   anyone else while the graph lives. Each capture gets a reservation, a
+   slot of its own (is_capture) that no stream lookup finds:
+   - an allocation on the capturing stream takes a block from the
+     reservation (one the capture freed earlier: reusing it is ordered by
+     the capture itself), else from slot 0 (safe on any stream), else from
+     a new chunk; never from the stream's own slot (its blocks may still be
+     in use by work queued before the capture, and the graph may be launched
+     on another stream), and it never waits, queries or records an event:
+     nothing on the way synchronises, so nothing invalidates the capture;
+   - a free during the capture, by the capturing thread or of a block of
+     the capturing stream, and any later free of a block allocated during
+     the capture (a graph's output array released after the capture), goes
+     into the reservation: those bytes stay counted as used;
+   - the capturing stream's own slot is left alone meanwhile: no other
+     thread records an event on a stream being captured;
+   - when the graph is released, the reservation's blocks are freed on the
+     stream of the graph's last launch (so the usual event rule covers the
+     launch still running), or, never launched, on the streams they came
+     from, and the slot is free for the next capture.
+   Reservation blocks are not merged (each keeps its `home`). */
+
+/* The memory hooks (declared with the profiling tools, >>graph): a fixed
+   table written under its lock; `count` is read without it on every
+   allocation and free, and the table is copied under it to call them. */
+#define GA__MAX_MEMORY_HOOKS 16
+static struct {
+    pthread_mutex_t lock;
+    int count, next_id;
+    struct { int id; ga_memory_hook_fn fn; void *user; } hooks[GA__MAX_MEMORY_HOOKS];
+} ga__memory_hooks = {PTHREAD_MUTEX_INITIALIZER, 0, 0, {{0, NULL, NULL}}};
+
+/* Calls the installed hooks with an event (only when some are: the callers
+   test ga__memory_hooks.count first). */
+static void ga__memory_hooks_call(ga_memory_hook_event event, int device, size_t bytes, size_t block_bytes,
+                                  uint64_t ptr, uintptr_t stream, const char *function)
+{
+    struct { ga_memory_hook_fn fn; void *user; } copy[GA__MAX_MEMORY_HOOKS];
+    int n = 0;
+    pthread_mutex_lock(&ga__memory_hooks.lock);
+    for (int i = 0; i < ga__memory_hooks.count; i++) {
+        copy[n].fn = ga__memory_hooks.hooks[i].fn;
+        copy[n++].user = ga__memory_hooks.hooks[i].user;
+    }
+    pthread_mutex_unlock(&ga__memory_hooks.lock);
+    ga_memory_hook_info info;
+    info.event = event;
+    info.pinned = device < 0;
+    info.device = device;
+    info.bytes = bytes;
+    info.block_bytes = block_bytes;
+    info.ptr = (void *)(uintptr_t)ptr;
+    info.stream = stream == (uintptr_t)-1 ? NULL : (struct CUstream_st *)stream;
+    info.function = function;
+    for (int i = 0; i < n; i++) copy[i].fn(&info, copy[i].user);
+}
+#define GA__MEMORY_HOOKED() (GA__ATOMIC_LOAD(&ga__memory_hooks.count) != 0)
 
 #define GA__POOL_ROUND 512u
 #define GA__POOL_BINS 256
@@ -4680,6 +5027,9 @@ struct ga__block {
     ga__block *bin_prev, *bin_next;  /* free-bin links (or the node free list) */
     uint64_t free_seq;               /* slot's sequence number at the free */
     int slot;                        /* stream slot (allocated: the allocating stream) */
+    int cslot;                       /* allocated during a capture: its reservation slot */
+    uint32_t cgen;                   /* ... and that slot's generation then */
+    int home;                        /* in a reservation: the slot to free it on, if never launched */
     bool free;
 };
 
@@ -4687,6 +5037,11 @@ typedef struct ga__pool_slot {
     uintptr_t stream;
     int device;
     bool retired;                    /* its stream is gone: frees go to slot 0 */
+    bool is_capture;                 /* a capture's reservation (never found by stream) */
+    bool in_use;                     /* (reservation) held by a capture or its graph */
+    bool active;                     /* (reservation) the capture is still going on */
+    bool capturing;                  /* (stream slot) its stream is being captured */
+    uint32_t cgen;                   /* (reservation) bumped at each release */
     void *event;                     /* recorded to learn when frees are safe */
     bool event_pending;
     uint64_t event_seq;              /* frees up to this seq precede the event */
@@ -4706,6 +5061,7 @@ struct ga__pool {
     ga__block *spare_nodes;          /* recycled block nodes */
     ga__block **table;               /* open addressing: ptr -> allocated block */
     size_t table_capacity, table_count;
+    int ncaptures;                   /* captures going on (reservations active) */
     ga_memory_stats stats;
 };
 
@@ -4841,15 +5197,9 @@ static void ga__pool_init(ga__pool *p, const ga__pool_ops *ops, void *ctx, int d
     p->device = device;
 }
 
-static int ga__pool_slot_of(ga__pool *p, uintptr_t stream, int device)
+/* A new, zeroed slot at the end (slot 0 made first); its index or -1. */
+static int ga__pool_slot_append(ga__pool *p)
 {
-    if (p->nslots > 0 && p->slots[p->last_slot].stream == stream && p->last_slot != 0)
-        return p->last_slot;
-    for (int i = 1; i < p->nslots; i++)
-        if (p->slots[i].stream == stream) {
-            p->slots[i].retired = false;
-            return p->last_slot = i;
-        }
     if (p->nslots == p->slot_capacity) {
         int cap = p->slot_capacity ? p->slot_capacity * 2 : 8;
         ga__pool_slot *s = (ga__pool_slot *)GPUARR_MALLOC(sizeof *s * (size_t)cap);
@@ -4863,11 +5213,24 @@ static int ga__pool_slot_of(ga__pool *p, uintptr_t stream, int device)
         memset(&p->slots[0], 0, sizeof p->slots[0]);
         p->nslots = 1;
     }
-    ga__pool_slot *s = &p->slots[p->nslots];
-    memset(s, 0, sizeof *s);
-    s->stream = stream;
-    s->device = device;
-    return p->last_slot = p->nslots++;
+    memset(&p->slots[p->nslots], 0, sizeof p->slots[0]);
+    return p->nslots++;
+}
+
+static int ga__pool_slot_of(ga__pool *p, uintptr_t stream, int device)
+{
+    if (p->nslots > 0 && p->slots[p->last_slot].stream == stream && p->last_slot != 0)
+        return p->last_slot; /* (never a reservation: last_slot is set below only) */
+    for (int i = 1; i < p->nslots; i++)
+        if (p->slots[i].stream == stream && !p->slots[i].is_capture) {
+            p->slots[i].retired = false;
+            return p->last_slot = i;
+        }
+    int i = ga__pool_slot_append(p);
+    if (i < 0) return -1;
+    p->slots[i].stream = stream;
+    p->slots[i].device = device;
+    return p->last_slot = i;
 }
 
 /* Marks `b` free in slot `slot`, merging it with free neighbours of the
@@ -4879,6 +5242,10 @@ static void ga__pool_put_free(ga__pool *p, ga__block *b, int slot)
     b->free = true;
     b->slot = slot;
     b->free_seq = ++s->seq;
+    if (s->is_capture) { /* reservations keep their blocks whole (each has its home) */
+        ga__bin_insert(s, b);
+        return;
+    }
     ga__block *n = b->next;
     if (n && n->free && (n->slot == slot || n->slot == 0)) {
         ga__bin_remove(&p->slots[n->slot], n);
@@ -4924,7 +5291,7 @@ static void ga__pool_reclaim(ga__pool *p, int requester)
 {
     for (int i = 1; i < p->nslots; i++) {
         ga__pool_slot *s = &p->slots[i];
-        if (i == requester || s->nfree == 0) continue;
+        if (i == requester || s->nfree == 0 || s->is_capture || s->capturing) continue;
         if (s->event_pending && p->ops->event_done(p->ctx, s->event)) {
             s->event_pending = false;
             ga__pool_release_slot(p, i, s->event_seq);
@@ -4937,12 +5304,13 @@ static void ga__pool_reclaim(ga__pool *p, int requester)
     }
 }
 
-/* Waits for every stream holding free blocks and moves them all to slot 0. */
+/* Waits for every stream holding free blocks and moves them all to slot 0
+   (but for reservations, and streams being captured: never an event there). */
 static void ga__pool_reclaim_all(ga__pool *p)
 {
     for (int i = 1; i < p->nslots; i++) {
         ga__pool_slot *s = &p->slots[i];
-        if (s->nfree == 0) continue;
+        if (s->nfree == 0 || s->is_capture || s->capturing) continue;
         if (p->ops->event_record(p->ctx, &s->event, s->stream, s->device) == 0)
             p->ops->event_wait(p->ctx, s->event);
         s->event_pending = false;
@@ -5009,45 +5377,77 @@ static ga__block *ga__pool_new_chunk(ga__pool *p, size_t size)
     return b;
 }
 
+/* The reservation of the capture going on on `stream`, or 0. */
+static int ga__pool_capture_of_stream(const ga__pool *p, uintptr_t stream)
+{
+    for (int i = 1; i < p->nslots; i++)
+        if (p->slots[i].is_capture && p->slots[i].active && p->slots[i].stream == stream) return i;
+    return 0;
+}
+
+/* A block for capture `c`: from its reservation, slot 0 or a new chunk;
+   nothing waits and no event is touched. *from: where it came from. */
+static ga__block *ga__pool_take_for_capture(ga__pool *p, size_t size, int c, int *from)
+{
+    ga__block *b = NULL;
+    if (p->slots[c].nfree && (b = ga__bin_best_fit(&p->slots[c], size)) != NULL) *from = c;
+    else if (p->slots[0].nfree && (b = ga__bin_best_fit(&p->slots[0], size)) != NULL) *from = 0;
+    if (b) {
+        ga__bin_remove(&p->slots[*from], b);
+        return b;
+    }
+    *from = 0;
+    return ga__pool_new_chunk(p, size);
+}
+
 /* A block of at least `bytes` for work on `stream`, or NULL when out of
    memory (or the limit is reached). `track`: enter it in the address table
-   for ga__pool_free_ptr. */
+   for ga__pool_free_ptr. During a capture of `stream`, the block belongs
+   to the capture's graph (see above). */
 static ga__block *ga__pool_alloc(ga__pool *p, size_t bytes, uintptr_t stream, int device,
                                  bool track)
 {
     size_t size = bytes ? (bytes + GA__POOL_ROUND - 1) / GA__POOL_ROUND * GA__POOL_ROUND : GA__POOL_ROUND;
     if (size < bytes) return NULL; /* overflow */
     ga__block *b = NULL;
-    int slot, from;
+    int slot, from, capture = 0;
     pthread_mutex_lock(&p->lock);
     slot = from = ga__pool_slot_of(p, stream, device);
     if (slot < 0) goto done;
-    if (p->slots[slot].nfree) b = ga__bin_best_fit(&p->slots[slot], size);
-    if (!b && p->slots[0].nfree) {
-        b = ga__bin_best_fit(&p->slots[0], size);
-        from = 0;
-    }
-    if (!b && p->nslots > 2) {
-        ga__pool_reclaim(p, slot);
-        if (p->slots[0].nfree) b = ga__bin_best_fit(&p->slots[0], size);
-        from = 0;
-    }
-    if (b) {
-        ga__bin_remove(&p->slots[from], b);
+    if (p->ncaptures) capture = ga__pool_capture_of_stream(p, stream);
+    if (capture) {
+        b = ga__pool_take_for_capture(p, size, capture, &from);
+        if (!b) goto done;
+        if (from != capture) b->home = slot;
     } else {
-        b = ga__pool_new_chunk(p, size);
-        if (!b) { /* out of memory: wait for every stream, give cached chunks back, retry */
-            ga__pool_reclaim_all(p);
-            ga__pool_release_chunks(p);
+        if (p->slots[slot].nfree) b = ga__bin_best_fit(&p->slots[slot], size);
+        if (!b && p->slots[0].nfree) {
             b = ga__bin_best_fit(&p->slots[0], size);
-            if (b) {
-                ga__bin_remove(&p->slots[0], b);
-            } else {
-                b = ga__pool_new_chunk(p, size);
-                if (!b) goto done;
-            }
+            from = 0;
         }
-        from = 0;
+        if (!b && p->nslots > 2) {
+            ga__pool_reclaim(p, slot);
+            if (p->slots[0].nfree) b = ga__bin_best_fit(&p->slots[0], size);
+            from = 0;
+        }
+        if (b) {
+            ga__bin_remove(&p->slots[from], b);
+        } else {
+            b = ga__pool_new_chunk(p, size);
+            if (!b && !p->ncaptures) { /* out of memory: wait for every stream, give cached chunks back, retry
+                                          (not while a capture goes on: freeing chunks synchronises) */
+                ga__pool_reclaim_all(p);
+                ga__pool_release_chunks(p);
+                b = ga__bin_best_fit(&p->slots[0], size);
+                if (b) {
+                    ga__bin_remove(&p->slots[0], b);
+                } else {
+                    b = ga__pool_new_chunk(p, size);
+                }
+            }
+            if (!b) goto done;
+            from = 0;
+        }
     }
     if (b->size - size >= GA__POOL_ROUND) { /* split: the rest stays free where it was */
         ga__block *rest = ga__node_new(p);
@@ -5061,26 +5461,50 @@ static ga__block *ga__pool_alloc(ga__pool *p, size_t bytes, uintptr_t stream, in
             b->size = size;
             rest->free = true;
             rest->slot = from;
+            rest->home = b->home;
             rest->free_seq = b->free_seq;
             ga__bin_insert(&p->slots[from], rest);
         }
     }
     if (track && !ga__table_insert(p, b)) {
-        ga__pool_put_free(p, b, slot);
+        ga__pool_put_free(p, b, capture ? from : slot);
         b = NULL;
         goto done;
     }
     b->free = false;
     b->slot = slot;
-    p->stats.used_bytes += b->size;
-    if (p->stats.used_bytes > p->stats.peak_used_bytes) p->stats.peak_used_bytes = p->stats.used_bytes;
+    b->cslot = capture;
+    b->cgen = capture ? p->slots[capture].cgen : 0;
+    if (!capture || from != capture) { /* (a reservation's bytes are counted as used already) */
+        p->stats.used_bytes += b->size;
+        if (p->stats.used_bytes > p->stats.peak_used_bytes) p->stats.peak_used_bytes = p->stats.used_bytes;
+    }
 done:
     pthread_mutex_unlock(&p->lock);
     return b;
 }
 
+/* The reservation a free of `b` goes to, or 0: the live graph's that
+   allocated it, else the capture of the freeing thread on this pool, else
+   the capture of the block's stream. */
+static int ga__pool_capture_of_free(const ga__pool *p, const ga__block *b)
+{
+    if (b->cslot && p->slots[b->cslot].in_use && p->slots[b->cslot].cgen == b->cgen) return b->cslot;
+    if (!p->ncaptures) return 0;
+    if (ga__t.capture.active && ga__t.capture.pool == p && p->slots[ga__t.capture.slot].active)
+        return ga__t.capture.slot;
+    if (p->slots[b->slot].capturing) return ga__pool_capture_of_stream(p, p->slots[b->slot].stream);
+    return 0;
+}
+
 static void ga__pool_free_locked(ga__pool *p, ga__block *b, int slot)
 {
+    int capture = (b->cslot || p->ncaptures) ? ga__pool_capture_of_free(p, b) : 0;
+    if (capture) { /* kept for the graph: still counted as used */
+        if (b->cslot != capture) b->home = p->slots[b->slot].retired ? 0 : b->slot;
+        ga__pool_put_free(p, b, capture);
+        return;
+    }
     p->stats.used_bytes -= b->size;
     ga__pool_put_free(p, b, p->slots[slot].retired ? 0 : slot);
 }
@@ -5090,6 +5514,19 @@ static void ga__pool_free_locked(ga__pool *p, ga__block *b, int slot)
 static void ga__pool_free(ga__pool *p, ga__block *b)
 {
     GPUARR_ASSERT(!b->free);
+    if (GA__MEMORY_HOOKED()) {
+        const uint64_t ptr = b->ptr;
+        const size_t size = b->size;
+        pthread_mutex_lock(&p->lock);
+        const uintptr_t stream = p->slots[b->slot].stream;
+        pthread_mutex_unlock(&p->lock);
+        ga__memory_hooks_call(GA_MEMORY_BEFORE_FREE, p->device, 0, size, ptr, stream, NULL);
+        pthread_mutex_lock(&p->lock);
+        ga__pool_free_locked(p, b, b->slot);
+        pthread_mutex_unlock(&p->lock);
+        ga__memory_hooks_call(GA_MEMORY_AFTER_FREE, p->device, 0, size, ptr, stream, NULL);
+        return;
+    }
     pthread_mutex_lock(&p->lock);
     ga__pool_free_locked(p, b, b->slot);
     pthread_mutex_unlock(&p->lock);
@@ -5102,6 +5539,12 @@ static bool ga__pool_free_ptr(ga__pool *p, uint64_t ptr, uintptr_t stream, int d
 {
     pthread_mutex_lock(&p->lock);
     ga__block *b = ga__table_take(p, ptr);
+    const size_t size = b ? b->size : 0;
+    if (b && GA__MEMORY_HOOKED()) { /* (out of the table: no one else frees it meanwhile) */
+        pthread_mutex_unlock(&p->lock);
+        ga__memory_hooks_call(GA_MEMORY_BEFORE_FREE, p->device, 0, size, ptr, stream, NULL);
+        pthread_mutex_lock(&p->lock);
+    }
     if (b) {
         int slot = b->slot;
         if (stream != GA__POOL_HOST_STREAM) {
@@ -5111,6 +5554,8 @@ static bool ga__pool_free_ptr(ga__pool *p, uint64_t ptr, uintptr_t stream, int d
         ga__pool_free_locked(p, b, slot);
     }
     pthread_mutex_unlock(&p->lock);
+    if (b && GA__MEMORY_HOOKED())
+        ga__memory_hooks_call(GA_MEMORY_AFTER_FREE, p->device, 0, size, ptr, stream, NULL);
     return b != NULL;
 }
 
@@ -5122,7 +5567,7 @@ static void ga__pool_retire_stream(ga__pool *p, uintptr_t stream)
     pthread_mutex_lock(&p->lock);
     for (int i = 1; i < p->nslots; i++) {
         ga__pool_slot *s = &p->slots[i];
-        if (s->stream != stream) continue;
+        if (s->stream != stream || s->is_capture) continue;
         if (s->event) {
             p->ops->event_destroy(p->ctx, s->event);
             s->event = NULL;
@@ -5132,6 +5577,72 @@ static void ga__pool_retire_stream(ga__pool *p, uintptr_t stream)
         s->retired = true;
         if (p->last_slot == i) p->last_slot = 0; /* revived only through the full lookup */
     }
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* --- captures (>>graph) --------------------------------------------------- */
+
+/* A reservation for a capture of `stream` beginning now: its slot, or -1
+   (out of host memory). */
+static int ga__pool_capture_begin(ga__pool *p, uintptr_t stream, int device)
+{
+    pthread_mutex_lock(&p->lock);
+    int normal = ga__pool_slot_of(p, stream, device), c = -1;
+    for (int i = 1; normal >= 0 && i < p->nslots && c < 0; i++)
+        if (p->slots[i].is_capture && !p->slots[i].in_use) c = i;
+    if (normal >= 0 && c < 0 && (c = ga__pool_slot_append(p)) >= 0) p->slots[c].is_capture = true;
+    if (c >= 0) {
+        ga__pool_slot *s = &p->slots[c];
+        s->in_use = s->active = true;
+        s->stream = stream;
+        s->device = device;
+        p->slots[normal].capturing = true;
+        p->ncaptures++;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return c;
+}
+
+static void ga__pool_capture_end_locked(ga__pool *p, int c)
+{
+    ga__pool_slot *s = &p->slots[c];
+    if (!s->active) return;
+    s->active = false;
+    p->ncaptures--;
+    for (int i = 1; i < p->nslots; i++)
+        if (!p->slots[i].is_capture && p->slots[i].stream == s->stream) p->slots[i].capturing = false;
+}
+
+/* The capture has ended: no more allocations from its reservation (frees
+   of its blocks still go there while its graph lives). */
+static void ga__pool_capture_end(ga__pool *p, int c)
+{
+    pthread_mutex_lock(&p->lock);
+    ga__pool_capture_end_locked(p, c);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* The graph of capture `c` is gone: its reserved blocks are freed on
+   `stream` (its last launch) when `launched`, else each on its home slot;
+   blocks of the capture still in use become ordinary ones. */
+static void ga__pool_capture_release(ga__pool *p, int c, uintptr_t stream, int device, bool launched)
+{
+    pthread_mutex_lock(&p->lock);
+    ga__pool_capture_end_locked(p, c);
+    int target = launched ? ga__pool_slot_of(p, stream, device) : -1; /* (before taking s: may move slots) */
+    ga__pool_slot *s = &p->slots[c];
+    for (unsigned bin = 0; bin < GA__POOL_BINS && s->nfree; bin++) {
+        while (s->bins[bin]) {
+            ga__block *b = s->bins[bin];
+            ga__bin_remove(s, b);
+            p->stats.used_bytes -= b->size;
+            int t = target >= 0 ? target : b->home;
+            if (t < 0 || t >= p->nslots || p->slots[t].is_capture || p->slots[t].retired) t = 0;
+            ga__pool_put_free(p, b, t);
+        }
+    }
+    s->cgen++;
+    s->in_use = false;
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -5149,7 +5660,16 @@ static ga_memory_stats ga__pool_stats(ga__pool *p)
     ga_memory_stats st = p->stats;
     st.free_bytes = st.held_bytes - st.used_bytes;
     st.free_blocks = 0;
-    for (int i = 0; i < p->nslots; i++) st.free_blocks += p->slots[i].nfree;
+    st.graph_bytes = 0;
+    for (int i = 0; i < p->nslots; i++) {
+        const ga__pool_slot *s = &p->slots[i];
+        if (!s->is_capture) {
+            st.free_blocks += s->nfree;
+            continue;
+        }
+        for (unsigned bin = 0; bin < GA__POOL_BINS && s->nfree; bin++)
+            for (const ga__block *b = s->bins[bin]; b; b = b->bin_next) st.graph_bytes += b->size;
+    }
     pthread_mutex_unlock(&p->lock);
     return st;
 }
@@ -5190,10 +5710,17 @@ static int ga__device_chunk_alloc(void *ctx, size_t bytes, uint64_t *ptr)
     /* A request beyond the device's free memory fails here rather than in
        cuMemAlloc: the pool then trims its cache and asks again, and no
        driver call fails on the way (memory checkers report each that does). */
+    /* During a capture (any thread's, >>graph) this thread's mode is relaxed
+       for these two calls: they do not synchronise, and the global mode
+       would otherwise refuse them and invalidate the capture. */
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    GA__CU.ThreadExchangeStreamCaptureMode(&mode);
     size_t free_bytes = 0, total_bytes = 0;
-    if (GA__CU.MemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS && bytes > free_bytes) return 1;
     CUdeviceptr p = 0;
-    if (GA__CU.MemAlloc(&p, bytes) != CUDA_SUCCESS) return 1;
+    int failed = (GA__CU.MemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS && bytes > free_bytes) ||
+                 GA__CU.MemAlloc(&p, bytes) != CUDA_SUCCESS;
+    GA__CU.ThreadExchangeStreamCaptureMode(&mode);
+    if (failed) return 1;
     *ptr = (uint64_t)p;
     return 0;
 }
@@ -5313,7 +5840,12 @@ static ga__block *ga__device_alloc(const char *func, int device, size_t bytes, b
 {
     ga__pool *p = ga__device_pool(func, device);
     if (!p) return NULL;
-    ga__block *b = ga__pool_alloc(p, bytes, (uintptr_t)ga__stream_of(device), device, track);
+    const uintptr_t stream = (uintptr_t)ga__stream_of(device);
+    const bool hooked = GA__MEMORY_HOOKED();
+    if (hooked) ga__memory_hooks_call(GA_MEMORY_BEFORE_ALLOC, device, bytes, 0, 0, stream, func);
+    ga__block *b = ga__pool_alloc(p, bytes, stream, device, track);
+    if (hooked)
+        ga__memory_hooks_call(GA_MEMORY_AFTER_ALLOC, device, bytes, b ? b->size : 0, b ? b->ptr : 0, stream, func);
     if (!b) {
         ga_memory_stats st = ga__pool_stats(p);
         char want[32], held[32], limit[48] = "";
@@ -5388,6 +5920,9 @@ GPUARR_API ga_status ga_memory_free_all_blocks(int device)
     if (st != GA_OK) return st;
     ga__pool *p = ga__device_pool(func, device);
     if (!p) return ga_last_error();
+    if (GA__ATOMIC_LOAD(&p->ncaptures)) /* (cuMemFree synchronises) */
+        return ga__error(GA_ERROR_STREAM_CAPTURE, func,
+                         "cannot run while stream capture is active on device %d: it frees device memory", device);
     ga__pool_free_all_blocks(p);
     return GA_OK;
 }
@@ -5471,7 +6006,12 @@ GPUARR_API void *ga_pinned_alloc(size_t bytes)
     if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
     ga__pool *p = ga__get_pinned_pool(func);
     if (!p) return NULL;
+    const bool hooked = GA__MEMORY_HOOKED();
+    if (hooked) ga__memory_hooks_call(GA_MEMORY_BEFORE_ALLOC, -1, bytes, 0, 0, GA__POOL_HOST_STREAM, func);
     ga__block *b = ga__pool_alloc(p, bytes, GA__POOL_HOST_STREAM, -1, true);
+    if (hooked)
+        ga__memory_hooks_call(GA_MEMORY_AFTER_ALLOC, -1, bytes, b ? b->size : 0, b ? b->ptr : 0, GA__POOL_HOST_STREAM,
+                              func);
     if (!b) {
         char want[32];
         ga__format_bytes(want, sizeof want, bytes);
@@ -5486,7 +6026,10 @@ GPUARR_API void ga_pinned_free(void *ptr)
     ga__pool *p = GA__ATOMIC_LOAD(&ga__pinned_pool);
     if (!ptr) return;
     int device = ga__t.device;
-    if (!p || !ga__pool_free_ptr(p, (uint64_t)(uintptr_t)ptr, (uintptr_t)ga__stream_of(device), device))
+    uintptr_t stream = (uintptr_t)ga__stream_of(device);
+    if (ga__t.capture.active && (CUstream)stream == ga__t.capture.stream)
+        stream = GA__POOL_HOST_STREAM; /* no event on a stream being captured: as if last used where it was made */
+    if (!p || !ga__pool_free_ptr(p, (uint64_t)(uintptr_t)ptr, stream, device))
         ga__error(GA_ERROR_VALUE, "ga_pinned_free", "%p was not allocated by ga_pinned_alloc", ptr);
 }
 
@@ -6446,6 +6989,7 @@ static bool ga__scope_push(ga_array *a, ga_sparse *s)
 /* Registers a new array with the thread's open scope, if any. */
 static ga_array *ga__ret(ga_array *a)
 {
+    if (ga__profile_calls_on) ga__profile_call_end();
     if (!a || ga__t.scope_depth == 0) return a;
     if (!ga__scope_push(a, NULL)) {
         ga_release(a);
@@ -8240,6 +8784,9 @@ static ga_status ga__upload(const char *func, ga_array *a, const void *src, bool
     size_t nbytes = ga_nbytes(a);
     if (nbytes == 0) return GA_OK;
     CUstream stream = ga__stream_of(a->device);
+    if (ga__stream_capturing(stream) && (wait || !ga__host_is_pinned(src)))
+        return ga__refuse_during_capture(func, stream, "copies from host memory (only the _async forms from "
+                                                       "page-locked memory, ga_pinned_alloc, are captured)");
     GA__CHECK_CU(func, GA__CU.MemcpyHtoDAsync((CUdeviceptr)a->data, src, nbytes, stream), "cuMemcpyHtoDAsync");
     if (wait && ga__host_is_pinned(src))
         GA__CHECK_CU(func, GA__CU.StreamSynchronize(stream), "cuStreamSynchronize");
@@ -8284,6 +8831,11 @@ static ga_status ga__to_host(const char *func, const ga_array *a, void *dst, siz
     if (!dst) return ga__null_input(func, "dst");
     ga_status st = ga__bind(func, a->device);
     if (st != GA_OK) return st;
+    if (ga__stream_capturing(ga__stream_of(a->device)) && (wait || !ga__host_is_pinned(dst)))
+        return ga__refuse_during_capture(func, ga__stream_of(a->device),
+                                         wait ? "copies to host memory and waits for the copy"
+                                              : "copies to pageable host memory (only page-locked memory, "
+                                                "ga_pinned_alloc, is captured)");
     ga_array *tmp = NULL;
     if (!(a->flags & GA_C_CONTIGUOUS)) {
         tmp = ga__contiguous_copy(func, a, a->dtype);
@@ -8353,6 +8905,7 @@ static ga_array *ga__to_device(const char *func, const ga_array *a, int device)
     }
     /* the source must be complete before the other device's stream reads it */
     ga_status st = ga__bind(func, a->device);
+    if (st == GA_OK) st = ga__refuse_during_capture(func, ga__stream_of(a->device), "waits for the source device");
     if (st == GA_OK && GA__CU.StreamSynchronize(ga__stream_of(a->device)) != CUDA_SUCCESS)
         st = ga__error(GA_ERROR_CUDA, func, "cuStreamSynchronize failed");
     ga_array *out = NULL;
@@ -9146,9 +9699,11 @@ static void ga__ufunc_params(ga_ufunc u, const double *param, const ga__ufunc_pl
 static ga_status ga__ufunc_launch_flagged(const char *func, ga_ufunc u, const double *param, ga__ufunc_plan *p)
 {
     int32_t flag = 0;
+    CUstream stream = ga__stream_of(p->device);
+    ga_status refused = ga__refuse_during_capture(func, stream, "checks for negative integer exponents on the device");
+    if (refused != GA_OK) return refused;
     ga__block *word = ga__device_alloc(func, p->device, sizeof flag, false);
     if (!word) return ga__t.error;
-    CUstream stream = ga__stream_of(p->device);
     double pp[4];
     memcpy(pp, param, sizeof pp);
     uint64_t address = word->ptr;
@@ -9393,6 +9948,10 @@ GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rt
     static const char func[] = "ga_allclose";
     if (!result) return ga__null_input(func, "result");
     if (!a || !b) return ga__null_input(func, a ? "b" : "a");
+    ga_status refused = ga__bind(func, a->device);
+    if (refused == GA_OK)
+        refused = ga__refuse_during_capture(func, ga__stream_of(a->device), "reads its result from the device");
+    if (refused != GA_OK) return refused;
     ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};
     double param[4] = {rtol, atol, equal_nan ? 1.0 : 0.0, 0};
     ga_array *out[2] = {NULL, NULL};
@@ -11180,6 +11739,8 @@ static ga_status ga__read_scalar(const char *func, const ga_array *x, ga_dtype a
 static ga_status ga__check_indices(const char *func, const ga_array *idx, int64_t limit, int axis)
 {
     if (idx->size == 0) return GA_OK;
+    ga_status refused = ga__refuse_during_capture(func, ga__stream_of(idx->device), "checks the indices' bounds on the device");
+    if (refused != GA_OK) return refused;
     ga__block *flag = ga__device_alloc(func, idx->device, 8, false);
     if (!flag) return ga__t.error;
     CUstream stream = ga__stream_of(idx->device);
@@ -11572,6 +12133,7 @@ static ga_array *ga__select_flagged(const char *func, int device, uint64_t in, i
                                     int64_t n, int rows, bool matrix, ga_dtype dtype)
 {
     CUstream stream = ga__stream_of(device);
+    if (ga__refuse_during_capture(func, stream, "reads the result size from the device") != GA_OK) return NULL;
     const void *inp = (const void *)(uintptr_t)in, *fp = (const void *)(uintptr_t)flags;
     size_t count_bytes = 0, select_bytes = 0;
     int64_t count = 0;
@@ -12563,6 +13125,7 @@ GPUARR_API int ga_reduce_warnings(void)
     if (!word) return 0;
     unsigned int bits = 0;
     CUstream stream = ga__stream_of(device);
+    if (ga__refuse_during_capture(func, stream, "reads the warning word from the device") != GA_OK) return 0;
     if (GA__CU.MemcpyDtoHAsync(&bits, (CUdeviceptr)word, sizeof bits, stream) != CUDA_SUCCESS ||
         GA__CU.StreamSynchronize(stream) != CUDA_SUCCESS ||
         GA__CU.MemsetD8Async((CUdeviceptr)word, 0, sizeof bits, stream) != CUDA_SUCCESS) {
@@ -13317,6 +13880,8 @@ static ga_status ga__reduce_arg(const ga__rcall *c)
     if (!c->skip_nan) return ga__reduce_run(&j);
     uint32_t found = 0;
     CUstream stream = ga__stream_of(a->device);
+    ga_status refused = ga__refuse_during_capture(func, stream, "checks for all-NaN slices on the device");
+    if (refused != GA_OK) return refused;
     ga__block *flag = ga__device_alloc(func, a->device, sizeof found, false);
     if (!flag) return ga__t.error;
     j.flag = flag->ptr;
@@ -15202,6 +15767,8 @@ static ga_array *ga__as_int64(const char *func, const ga_array *x)
 static ga_status ga__read_count(const char *func, int device, uint64_t ptr, int64_t *value)
 {
     CUstream stream = ga__stream_of(device);
+    ga_status refused = ga__refuse_during_capture(func, stream, "reads the result size from the device");
+    if (refused != GA_OK) return refused;
     if (GA__CU.MemcpyDtoHAsync(value, (CUdeviceptr)ptr, 8, stream) != CUDA_SUCCESS ||
         GA__CU.StreamSynchronize(stream) != CUDA_SUCCESS)
         return ga__error(GA_ERROR_CUDA, func, "reading a count back failed");
@@ -18083,6 +18650,10 @@ static ga_status ga__solver_scratch_get(const char *func, ga__solver_scratch *s,
     if (s->info && pivots) s->ipiv = ga__device_alloc(func, s->device, (size_t)(pivots * count * s->pivot_size), false);
     if (s->info && (!pivots || s->ipiv) && work) s->work = ga__device_alloc(func, s->device, work, false);
     s->work_bytes = work;
+    if (host) { /* (freed after a wait for the device: not while capturing) */
+        ga_status refused = ga__refuse_during_capture(func, ga__stream_of(s->device), "needs host workspace");
+        if (refused != GA_OK) return refused;
+    }
     if (host) s->host = GPUARR_MALLOC(host);
     s->host_bytes = host;
     if (!s->info || (pivots && !s->ipiv) || (work && !s->work)) return ga__t.error;
@@ -18120,6 +18691,10 @@ GPUARR_API ga_linalg_err ga_linalg_geterr(void) { return ga__linalg_err; }
 static ga_status ga__solver_check(const char *func, const ga__solver_scratch *s, int64_t count, const char *what)
 {
     if (count == 0 || ga__linalg_err == GA_LINALG_IGNORE) return GA_OK;
+    ga_status refused = ga__refuse_during_capture(func, ga__stream_of(s->device),
+                                                  "reads the factorisation's info from the device "
+                                                  "(under ga_linalg_seterr(GA_LINALG_IGNORE) it does not)");
+    if (refused != GA_OK) return refused;
     int *h = (int *)GPUARR_MALLOC((size_t)count * sizeof(int));
     if (!h) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
     CUstream stream = ga__stream_of(s->device);
@@ -20416,6 +20991,8 @@ static ga_status ga__npy_write_data(const char *func, ga__npy_out *out, const ga
 {
     const size_t total = ga_nbytes(c), chunk = GA__MIN(total, GA__NPY_CHUNK);
     if (total == 0) return GA_OK;
+    ga_status refused = ga__refuse_during_capture(func, ga__stream_of(c->device), "reads the array from the device");
+    if (refused != GA_OK) return refused;
     unsigned char *buf = (unsigned char *)ga_pinned_alloc(chunk);
     if (!buf) return ga__t.error;
     CUstream stream = ga__stream_of(c->device);
@@ -20507,6 +21084,8 @@ static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a
 {
     const size_t total = ga_nbytes(a), isz = ga__dtype_sizes[a->dtype], chunk = GA__MIN(total, GA__NPY_CHUNK / isz * isz);
     if (total == 0) return GA_OK;
+    ga_status refused = ga__refuse_during_capture(func, ga__stream_of(a->device), "copies from host memory and waits for the copy");
+    if (refused != GA_OK) return refused;
     long pos = -1; /* (a stream that cannot tell its position, such as a pipe, is read here) */
     if (!in->inflating && !in->member && total >= GA__PIO_MIN && (uint64_t)total <= in->left && (pos = ftell(in->f)) >= 0)
         return ga__npy_read_parallel(func, in, a, h, pos);
@@ -22022,6 +22601,8 @@ static ga_status ga__text_write_data(const char *func, FILE *out, const ga_array
                                      const char *format)
 {
     if (c->size == 0) return GA_OK; /* (NumPy reads no format then) */
+    ga_status refused = ga__refuse_during_capture(func, ga__stream_of(c->device), "reads the array from the device");
+    if (refused != GA_OK) return refused;
     ga__pyfmt fmt;
     ga_status st = ga__pyfmt_compile(func, format, c->dtype, &fmt);
     const size_t isz = ga__dtype_sizes[c->dtype], total = ga_nbytes(c), chunk = GA__MIN(total, GA__NPY_CHUNK / isz * isz);
@@ -22346,6 +22927,8 @@ static ga_array *ga__text_gather(const char *func, ga_array *const *full, int nf
 {
     const int64_t n = (int64_t)nfull * per + tail;
     const size_t run = (size_t)per * ga__dtype_sizes[dtype];
+    if (ga__refuse_during_capture(func, ga__stream_of(ga__t.device), "copies from host memory and waits for the copy") != GA_OK)
+        return NULL;
     ga_array *a = ga__new_on_current(func, 1, &n, dtype);
     if (!a) return NULL;
     CUstream stream = ga__stream_of(a->device);
@@ -23944,6 +24527,8 @@ static ga_status ga__random_check_flags(const char *func, CUfunction f, int64_t 
 {
     if (!f) return ga__t.error;
     const int device = ga__t.device;
+    ga_status refused = ga__refuse_during_capture(func, ga__stream_of(device), "checks its parameters on the device");
+    if (refused != GA_OK) return refused;
     ga__block *word = ga__device_alloc(func, device, sizeof(uint32_t), false);
     if (!word) return ga__t.error;
     CUstream stream = ga__stream_of(device);
@@ -28752,10 +29337,562 @@ static void ga__sparse_shutdown(void) { memset(&ga__sparse_kernels, 0, sizeof ga
 static void ga__sparse_scope_release(ga_sparse *s) { (void)s; }
 static void ga__sparse_shutdown(void) {}
 #endif
+/* >>graph */
+/* ------------------------------------------------------------------------ */
+/* 25. Graphs, profiling and memory hooks                                    */
+/* ------------------------------------------------------------------------ */
+
+/* --- graphs -------------------------------------------------------------- */
+/* A capture begun by ga_graph_capture_begin opens a reservation in the
+   device's pool (>>memory: what the capture allocates and frees is kept
+   there for the graph), makes the stream current and records the capture
+   in the thread's state (ga__t.capture); ga_graph_capture_end closes the
+   reservation to allocations and instantiates the graph, which owns the
+   reservation until ga_graph_release frees it on the stream of its last
+   launch. Released graph objects are kept (their handles dead) for the next
+   graphs, so that a handle used after its release is reported, not
+   dereferenced freed. */
+
+#define GA__GRAPH_LIVE 0x47524150u /* "GRAP" */
+
+struct ga_graph {
+    uint32_t magic;      /* GA__GRAPH_LIVE while it lives */
+    int device;
+    int slot;            /* its reservation in the pool */
+    ga__pool *pool;
+    CUgraph graph;
+    CUgraphExec exec;
+    CUstream last;       /* the stream of its last launch */
+    bool launched;
+    ga_graph *next_spare;
+};
+
+static ga_graph *ga__graph_spares;
+
+static ga_graph *ga__graph_new(void)
+{
+    pthread_mutex_lock(&ga__lock);
+    ga_graph *g = ga__graph_spares;
+    if (g) ga__graph_spares = g->next_spare;
+    pthread_mutex_unlock(&ga__lock);
+    if (!g) g = (ga_graph *)GPUARR_MALLOC(sizeof *g);
+    if (g) memset(g, 0, sizeof *g);
+    return g;
+}
+
+static void ga__graph_spare(ga_graph *g)
+{
+    g->magic = 0;
+    pthread_mutex_lock(&ga__lock);
+    g->next_spare = ga__graph_spares;
+    ga__graph_spares = g;
+    pthread_mutex_unlock(&ga__lock);
+}
+
+/* A live graph, or NULL with the error naming `func`. */
+static ga_graph *ga__graph_check(const char *func, ga_graph *g)
+{
+    if (!g) {
+        ga__null_input(func, "graph");
+        return NULL;
+    }
+    if (g->magic != GA__GRAPH_LIVE) {
+        ga__error(GA_ERROR_STATE, func, "the graph was released");
+        return NULL;
+    }
+    return g;
+}
+
+GPUARR_API ga_status ga_graph_capture_begin(ga_stream *stream, ga_capture_mode mode)
+{
+    static const char func[] = "ga_graph_capture_begin";
+    if (ga__t.capture.active)
+        return ga__error(GA_ERROR_STATE, func, "this thread is capturing a stream already (ga_graph_capture_end ends it)");
+    if ((int)mode < GA_CAPTURE_GLOBAL || (int)mode > GA_CAPTURE_RELAXED)
+        return ga__error(GA_ERROR_VALUE, func, "invalid capture mode %d", (int)mode);
+    const int device = ga__stream_device_or_current(stream);
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    CUstream h = stream ? stream->handle : ga__stream_of(device);
+    if (!h || h == CU_STREAM_LEGACY)
+        return ga__error(GA_ERROR_VALUE, func,
+                         "the legacy default stream cannot be captured; capture a stream made by ga_stream_create");
+    ga__pool *p = ga__device_pool(func, device);
+    if (!p) return ga__t.error;
+    int slot = ga__pool_capture_begin(p, (uintptr_t)h, device);
+    if (slot < 0) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    CUresult r = GA__CU.StreamBeginCapture(h, (CUstreamCaptureMode)mode);
+    if (r != CUDA_SUCCESS) {
+        ga__pool_capture_release(p, slot, 0, device, false);
+        return ga__cuda_error(func, r, "cuStreamBeginCapture");
+    }
+    ga__t.capture.active = true;
+    ga__t.capture.device = device;
+    ga__t.capture.slot = slot;
+    ga__t.capture.pool = p;
+    ga__t.capture.stream = h;
+    ga__t.capture.previous = ga__t.stream[device];
+    if (stream) ga__t.stream[device] = stream;
+    return GA_OK;
+}
+
+GPUARR_API ga_graph *ga_graph_capture_end(ga_stream *stream)
+{
+    static const char func[] = "ga_graph_capture_end";
+    if (!ga__t.capture.active) {
+        ga__error(GA_ERROR_STATE, func, "this thread is not capturing a stream (ga_graph_capture_begin begins a capture)");
+        return NULL;
+    }
+    if (stream && stream->handle != ga__t.capture.stream) {
+        ga__error(GA_ERROR_STATE, func, "this thread is capturing another stream");
+        return NULL;
+    }
+    const int device = ga__t.capture.device, slot = ga__t.capture.slot;
+    ga__pool *p = ga__t.capture.pool;
+    CUstream h = ga__t.capture.stream;
+    ga__t.stream[device] = ga__t.capture.previous;
+    memset(&ga__t.capture, 0, sizeof ga__t.capture);
+    ga__pool_capture_end(p, slot);
+    CUgraph graph = NULL;
+    CUresult r = ga__bind(func, device) == GA_OK ? GA__CU.StreamEndCapture(h, &graph) : CUDA_ERROR_INVALID_CONTEXT;
+    ga_graph *g = NULL;
+    if (r != CUDA_SUCCESS || !graph) {
+        ga__cuda_error(func, r, "cuStreamEndCapture (a call that cannot be captured ran during the capture)");
+    } else if (!(g = ga__graph_new())) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    } else if ((r = GA__CU.GraphInstantiateWithFlags(&g->exec, graph, 0)) != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuGraphInstantiateWithFlags");
+        ga__graph_spare(g);
+        g = NULL;
+    }
+    if (!g) {
+        if (graph) GA__CU.GraphDestroy(graph);
+        ga__pool_capture_release(p, slot, 0, device, false);
+        return NULL;
+    }
+    g->magic = GA__GRAPH_LIVE;
+    g->device = device;
+    g->slot = slot;
+    g->pool = p;
+    g->graph = graph;
+    g->last = h;
+    return g;
+}
+
+/* The stream a graph call means: `stream`, or the current one of the
+   graph's device; GA_ERROR_DEVICE for a stream of another device. */
+static ga_status ga__graph_stream(const char *func, const ga_graph *g, const ga_stream *stream, CUstream *h)
+{
+    if (stream && stream->device != g->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the stream is on device %d, the graph on device %d", stream->device,
+                         g->device);
+    ga_status st = ga__bind(func, g->device);
+    if (st != GA_OK) return st;
+    *h = stream ? stream->handle : ga__stream_of(g->device);
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_graph_launch(ga_graph *graph, ga_stream *stream)
+{
+    static const char func[] = "ga_graph_launch";
+    ga_graph *g = ga__graph_check(func, graph);
+    if (!g) return ga__t.error;
+    CUstream h = NULL;
+    ga_status st = ga__graph_stream(func, g, stream, &h);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.GraphLaunch(g->exec, h), "cuGraphLaunch");
+    g->last = h;
+    g->launched = true;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_graph_upload(ga_graph *graph, ga_stream *stream)
+{
+    static const char func[] = "ga_graph_upload";
+    ga_graph *g = ga__graph_check(func, graph);
+    if (!g) return ga__t.error;
+    CUstream h = NULL;
+    ga_status st = ga__graph_stream(func, g, stream, &h);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.GraphUpload(g->exec, h), "cuGraphUpload");
+    return GA_OK;
+}
+
+GPUARR_API void ga_graph_release(ga_graph *graph)
+{
+    static const char func[] = "ga_graph_release";
+    if (!graph) return;
+    ga_graph *g = ga__graph_check(func, graph);
+    if (!g) return;
+    if (ga__bind(func, g->device) == GA_OK) {
+        GA__CU.GraphExecDestroy(g->exec); /* a launch in flight completes first */
+        GA__CU.GraphDestroy(g->graph);
+    }
+    ga__pool_capture_release(g->pool, g->slot, (uintptr_t)g->last, g->device, g->launched);
+    ga__graph_spare(g);
+}
+
+GPUARR_API int64_t ga_graph_node_count(const ga_graph *graph)
+{
+    static const char func[] = "ga_graph_node_count";
+    ga_graph *g = ga__graph_check(func, (ga_graph *)graph);
+    if (!g || ga__bind(func, g->device) != GA_OK) return -1;
+    size_t n = 0;
+    CUresult r = GA__CU.GraphGetNodes(g->graph, NULL, &n);
+    if (r != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuGraphGetNodes");
+        return -1;
+    }
+    return (int64_t)n;
+}
+
+GPUARR_API int ga_stream_is_capturing(ga_stream *stream)
+{
+    static const char func[] = "ga_stream_is_capturing";
+    if (ga__bind(func, ga__stream_device_or_current(stream)) != GA_OK) return -1;
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    CUresult r = GA__CU.StreamIsCapturing(ga__resolve_stream(stream), &status);
+    if (r != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuStreamIsCapturing");
+        return -1;
+    }
+    return status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* --- profiling ----------------------------------------------------------- */
+
+static double ga__seconds(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+GPUARR_API void ga_benchmark_free(ga_benchmark_result *result)
+{
+    if (!result) return;
+    GPUARR_FREE(result->cpu_times);
+    GPUARR_FREE(result->gpu_times);
+    memset(result, 0, sizeof *result);
+}
+
+GPUARR_API ga_status ga_benchmark(ga_status (*fn)(void *user_data), void *user_data, int n_repeat, int n_warmup,
+                                  double max_duration, ga_benchmark_result *result)
+{
+    static const char func[] = "ga_benchmark";
+    if (!result) return ga__null_input(func, "result");
+    memset(result, 0, sizeof *result);
+    if (!fn) return ga__null_input(func, "fn");
+    if (n_repeat < 1 || n_warmup < 0)
+        return ga__error(GA_ERROR_VALUE, func, "n_repeat must be positive and n_warmup not negative (%d, %d)", n_repeat,
+                         n_warmup);
+    const int device = ga__t.device;
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    result->device = device;
+    result->cpu_times = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)n_repeat);
+    result->gpu_times = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)n_repeat);
+    ga_event *start = ga_event_create(true), *end = ga_event_create(true);
+    if (!result->cpu_times || !result->gpu_times) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    else if (!start || !end) st = ga__t.error;
+    for (int i = 0; st == GA_OK && i < n_warmup; i++) st = fn(user_data);
+    if (st == GA_OK) st = ga_stream_synchronize(NULL);
+    const double begin = ga__seconds();
+    for (int i = 0; st == GA_OK && i < n_repeat; i++) {
+        st = ga_event_record(start, NULL);
+        const double t0 = ga__seconds();
+        if (st == GA_OK) st = fn(user_data);
+        const double t1 = ga__seconds();
+        if (st == GA_OK) st = ga_event_record(end, NULL);
+        if (st == GA_OK) st = ga_event_synchronize(end);
+        float ms = 0;
+        if (st == GA_OK) st = ga_event_elapsed_ms(start, end, &ms);
+        if (st != GA_OK) break;
+        result->cpu_times[i] = t1 - t0;
+        result->gpu_times[i] = 1e-3 * (double)ms;
+        result->n_repeat = i + 1;
+        if (max_duration > 0 && ga__seconds() - begin >= max_duration) break;
+    }
+    ga_event_destroy(start);
+    ga_event_destroy(end);
+    if (st != GA_OK) ga_benchmark_free(result);
+    return st;
+}
+
+/* cupyx.profiler._time's _to_str_per_item: "    CPU:    5.412 us   +/-
+   0.301 (min:    5.101 / max:    9.020) us". */
+static void ga__benchmark_item(char *buf, size_t size, const char *what, const double *t, int n)
+{
+    double mean = 0, var = 0, lo = n ? t[0] : 0, hi = n ? t[0] : 0;
+    for (int i = 0; i < n; i++) {
+        mean += t[i];
+        lo = GA__MIN(lo, t[i]);
+        hi = GA__MAX(hi, t[i]);
+    }
+    mean = n ? mean / n : 0;
+    for (int i = 0; i < n; i++) var += (t[i] - mean) * (t[i] - mean);
+    var = n ? var / n : 0; /* (numpy.std: the population's) */
+    if (n > 1)
+        snprintf(buf, size, "    %s: %9.3f us   +/- %6.3f (min: %9.3f / max: %9.3f) us", what, 1e6 * mean,
+                 1e6 * sqrt(var), 1e6 * lo, 1e6 * hi);
+    else
+        snprintf(buf, size, "    %s: %9.3f us", what, 1e6 * mean);
+}
+
+GPUARR_API int ga_benchmark_format(const char *name, const ga_benchmark_result *result, char *buf, size_t size)
+{
+    if (!result) return -1;
+    char gpu[32], cpu_text[160], gpu_text[160];
+    snprintf(gpu, sizeof gpu, "GPU-%d", result->device);
+    ga__benchmark_item(cpu_text, sizeof cpu_text, "CPU", result->cpu_times, result->n_repeat);
+    ga__benchmark_item(gpu_text, sizeof gpu_text, gpu, result->gpu_times, result->n_repeat);
+    return snprintf(buf, buf ? size : 0, "%-20s:%s %s", name ? name : "", cpu_text, gpu_text);
+}
+
+GPUARR_API void ga_benchmark_print(const char *name, const ga_benchmark_result *result)
+{
+    char line[512];
+    if (ga_benchmark_format(name, result, line, sizeof line) >= 0) printf("%s\n", line);
+}
+
+#ifndef GPUARR_NO_NVTX
+static void ga__nvtx_push(const char *name, uint32_t argb)
+{
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = name ? name : "";
+    if (argb) {
+        a.colorType = NVTX_COLOR_ARGB;
+        a.color = argb;
+    }
+    nvtxRangePushEx(&a);
+}
+static void ga__nvtx_pop(void) { nvtxRangePop(); }
+#else
+static void ga__nvtx_push(const char *name, uint32_t argb) { (void)name, (void)argb; }
+static void ga__nvtx_pop(void) {}
+#endif
+
+/* The range of the gpuarr call `func` (its first ga__bind opens it; a
+   nested ga__bind of the same call finds it open; another call closes it
+   first). */
+static void ga__profile_call(const char *func)
+{
+    if (ga__t.call_range == func) return;
+    if (ga__t.call_range) ga__nvtx_pop();
+    ga__nvtx_push(func, 0);
+    ga__t.call_range = func;
+}
+
+static void ga__profile_call_end(void)
+{
+    if (!ga__t.call_range) return;
+    ga__nvtx_pop();
+    ga__t.call_range = NULL;
+}
+
+GPUARR_API void ga_profile_range_push(const char *name, uint32_t argb)
+{
+    ga__profile_call_end();
+    ga__nvtx_push(name, argb);
+}
+
+GPUARR_API void ga_profile_range_pop(void)
+{
+    ga__profile_call_end();
+    ga__nvtx_pop();
+}
+
+GPUARR_API void ga_profile_calls(bool on)
+{
+    GA__ATOMIC_STORE(&ga__profile_calls_on, on ? 1 : 0);
+    if (!on) ga__profile_call_end();
+}
+
+GPUARR_API ga_status ga_profiler_start(void)
+{
+    static const char func[] = "ga_profiler_start";
+    ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.ProfilerStart(), "cuProfilerStart");
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_profiler_stop(void)
+{
+    static const char func[] = "ga_profiler_stop";
+    ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.ProfilerStop(), "cuProfilerStop");
+    return GA_OK;
+}
+
+/* --- memory hooks (their table and calls: >>memory) ----------------------- */
+
+GPUARR_API int ga_memory_hook_add(ga_memory_hook_fn fn, void *user)
+{
+    static const char func[] = "ga_memory_hook_add";
+    if (!fn) {
+        ga__null_input(func, "fn");
+        return -1;
+    }
+    pthread_mutex_lock(&ga__memory_hooks.lock);
+    int id = -1, n = ga__memory_hooks.count;
+    if (n < GA__MAX_MEMORY_HOOKS) {
+        id = ++ga__memory_hooks.next_id;
+        ga__memory_hooks.hooks[n].id = id;
+        ga__memory_hooks.hooks[n].fn = fn;
+        ga__memory_hooks.hooks[n].user = user;
+        GA__ATOMIC_STORE(&ga__memory_hooks.count, n + 1);
+    }
+    pthread_mutex_unlock(&ga__memory_hooks.lock);
+    if (id < 0) ga__error(GA_ERROR_VALUE, func, "%d hooks are installed already", GA__MAX_MEMORY_HOOKS);
+    return id;
+}
+
+GPUARR_API ga_status ga_memory_hook_remove(int id)
+{
+    pthread_mutex_lock(&ga__memory_hooks.lock);
+    int n = ga__memory_hooks.count, found = 0;
+    for (int i = 0; i < n; i++) {
+        if (found) ga__memory_hooks.hooks[i - 1] = ga__memory_hooks.hooks[i];
+        else if (ga__memory_hooks.hooks[i].id == id) found = 1;
+    }
+    if (found) GA__ATOMIC_STORE(&ga__memory_hooks.count, n - 1);
+    pthread_mutex_unlock(&ga__memory_hooks.lock);
+    if (!found) return ga__error(GA_ERROR_VALUE, "ga_memory_hook_remove", "no hook has id %d", id);
+    return GA_OK;
+}
+
+GPUARR_API void ga_memory_hook_debug_print(const ga_memory_hook_info *info, void *user)
+{
+    if (!info || info->event == GA_MEMORY_BEFORE_ALLOC || info->event == GA_MEMORY_BEFORE_FREE) return;
+    FILE *f = user ? (FILE *)user : stdout;
+    const bool alloc = info->event == GA_MEMORY_AFTER_ALLOC;
+    fprintf(f, "{\"hook\":\"%s\",\"device\":%d,\"bytes\":%zu,\"block_bytes\":%zu,\"ptr\":\"0x%llx\",\"stream\":\"0x%llx\"",
+            alloc ? (info->pinned ? "pinned_alloc" : "alloc") : (info->pinned ? "pinned_free" : "free"), info->device,
+            info->bytes, info->block_bytes, (unsigned long long)(uintptr_t)info->ptr,
+            (unsigned long long)(uintptr_t)info->stream);
+    if (info->function) fprintf(f, ",\"function\":\"%s\"", info->function);
+    fprintf(f, "}\n");
+}
+
+typedef struct ga__memory_profile_row {
+    const char *function;
+    uint64_t allocs;
+    uint64_t bytes, block_bytes;
+} ga__memory_profile_row;
+
+struct ga_memory_profile {
+    pthread_mutex_t lock;
+    int count, capacity;
+    ga__memory_profile_row *rows;
+};
+
+GPUARR_API ga_memory_profile *ga_memory_profile_create(void)
+{
+    ga_memory_profile *p = (ga_memory_profile *)GPUARR_MALLOC(sizeof *p);
+    if (!p) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, "ga_memory_profile_create", "out of host memory");
+        return NULL;
+    }
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->lock, NULL);
+    return p;
+}
+
+GPUARR_API void ga_memory_hook_profile(const ga_memory_hook_info *info, void *user)
+{
+    ga_memory_profile *p = (ga_memory_profile *)user;
+    if (!p || !info || info->event != GA_MEMORY_AFTER_ALLOC || !info->ptr) return;
+    const char *name = info->function ? info->function : (info->pinned ? "(pinned)" : "(unknown)");
+    pthread_mutex_lock(&p->lock);
+    int i = 0;
+    while (i < p->count && p->rows[i].function != name && strcmp(p->rows[i].function, name) != 0) i++;
+    if (i == p->count && p->count == p->capacity) {
+        int cap = p->capacity ? 2 * p->capacity : 32;
+        ga__memory_profile_row *rows = (ga__memory_profile_row *)GPUARR_MALLOC(sizeof *rows * (size_t)cap);
+        if (rows && p->count) memcpy(rows, p->rows, sizeof *rows * (size_t)p->count);
+        if (rows) {
+            GPUARR_FREE(p->rows);
+            p->rows = rows;
+            p->capacity = cap;
+        }
+    }
+    if (i < p->capacity) {
+        if (i == p->count) {
+            memset(&p->rows[i], 0, sizeof p->rows[i]);
+            p->rows[i].function = name; /* (gpuarr's names are static strings) */
+            p->count++;
+        }
+        p->rows[i].allocs++;
+        p->rows[i].bytes += info->bytes;
+        p->rows[i].block_bytes += info->block_bytes;
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+static int ga__memory_profile_order(const void *a, const void *b)
+{
+    const ga__memory_profile_row *x = (const ga__memory_profile_row *)a, *y = (const ga__memory_profile_row *)b;
+    if (x->block_bytes != y->block_bytes) return x->block_bytes < y->block_bytes ? 1 : -1;
+    return strcmp(x->function, y->function);
+}
+
+GPUARR_API void ga_memory_profile_print(const ga_memory_profile *profile, void *file)
+{
+    if (!profile) return;
+    FILE *f = file ? (FILE *)file : stdout;
+    ga_memory_profile *p = (ga_memory_profile *)profile;
+    pthread_mutex_lock(&p->lock);
+    int n = p->count;
+    ga__memory_profile_row *rows = n ? (ga__memory_profile_row *)GPUARR_MALLOC(sizeof *rows * (size_t)n) : NULL;
+    if (rows) memcpy(rows, p->rows, sizeof *rows * (size_t)n);
+    pthread_mutex_unlock(&p->lock);
+    if (n && !rows) return;
+    qsort(rows, (size_t)n, sizeof *rows, ga__memory_profile_order);
+    ga__memory_profile_row total = {"total", 0, 0, 0};
+    fprintf(f, "%-32s %12s %16s %16s\n", "function", "allocations", "bytes asked", "bytes of blocks");
+    for (int i = 0; i <= n; i++) {
+        const ga__memory_profile_row *r = i < n ? &rows[i] : &total;
+        char asked[32], blocks[32];
+        ga__format_bytes(asked, sizeof asked, (size_t)r->bytes);
+        ga__format_bytes(blocks, sizeof blocks, (size_t)r->block_bytes);
+        fprintf(f, "%-32s %12llu %16s %16s\n", r->function, (unsigned long long)r->allocs, asked, blocks);
+        if (i < n) {
+            total.allocs += r->allocs;
+            total.bytes += r->bytes;
+            total.block_bytes += r->block_bytes;
+        }
+    }
+    GPUARR_FREE(rows);
+}
+
+GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile)
+{
+    if (!profile) return;
+    pthread_mutex_destroy(&profile->lock);
+    GPUARR_FREE(profile->rows);
+    GPUARR_FREE(profile);
+}
+
+/* Frees the spare graph objects (live graphs are the user's: their driver
+   objects go with the context). */
+static void ga__graph_shutdown(void)
+{
+    while (ga__graph_spares) {
+        ga_graph *g = ga__graph_spares;
+        ga__graph_spares = g->next_spare;
+        GPUARR_FREE(g);
+    }
+}
 
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 25. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 26. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus

@@ -416,6 +416,104 @@ TEST(pool_best_fit)
     ga__pool_destroy(&p);
 }
 
+/* A capture of stream 1 (>>graph), as ga_graph_capture_begin makes it on
+   the capturing thread: the pool's reservation, and the thread's record. */
+static int fake_capture_begin(ga__pool *p, uintptr_t stream)
+{
+    int slot = ga__pool_capture_begin(p, stream, 0);
+    memset(&ga__t.capture, 0, sizeof ga__t.capture);
+    ga__t.capture.active = slot > 0;
+    ga__t.capture.pool = p;
+    ga__t.capture.slot = slot;
+    return slot;
+}
+static void fake_capture_end(ga__pool *p, int slot)
+{
+    memset(&ga__t.capture, 0, sizeof ga__t.capture);
+    ga__pool_capture_end(p, slot);
+}
+
+TEST(pool_capture_keeps_what_the_graph_uses)
+{
+    fake_gpu g;
+    ga__pool p;
+    fake_pool(&p, &g, 64 * MiB);
+    g.submitted[1] = 3; /* stream 1 has work in flight before the capture */
+    ga__block *input = ga__pool_alloc(&p, 4096, 1, 0, false);
+    ga__block *old = ga__pool_alloc(&p, 8192, 1, 0, false);
+    ga__block *pad = ga__pool_alloc(&p, 512, 1, 0, false); /* keeps old's hole apart from the tail */
+    uint64_t old_ptr = old->ptr;
+    ga__pool_free(&p, old);
+    ga_memory_stats before = ga__pool_stats(&p);
+    int c = fake_capture_begin(&p, 1);
+    CHECK(c > 0 && p.ncaptures == 1, "a reservation (slot %d)", c);
+    ga__block *t = ga__pool_alloc(&p, 8192, 1, 0, false);
+    CHECK(t && t->ptr != old_ptr, "the capture does not take a block of its stream's slot (work before it may use it)");
+    uint64_t t_ptr = t->ptr;
+    ga__pool_free(&p, t);
+    ga_memory_stats mid = ga__pool_stats(&p);
+    CHECK(mid.used_bytes == before.used_bytes + 8192 && mid.graph_bytes == 8192,
+          "a temporary freed during the capture stays reserved (used %zu, graph %zu)", mid.used_bytes, mid.graph_bytes);
+    ga__block *t2 = ga__pool_alloc(&p, 8192, 1, 0, false);
+    CHECK(t2 && t2->ptr == t_ptr, "the capture reuses its own freed temporary");
+    ga__block *out = ga__pool_alloc(&p, 512, 1, 0, false);
+    ga__pool_free(&p, input); /* an input released during the capture */
+    ga__block *other = ga__pool_alloc(&p, 8192, 2, 0, false); /* another stream, meanwhile */
+    CHECK(other && other->ptr != t_ptr && other->ptr != input->ptr, "another stream gets none of the graph's blocks");
+    CHECK(g.records == 0, "no event was recorded during the capture (%d)", g.records);
+    fake_capture_end(&p, c);
+    CHECK(p.ncaptures == 0, "the capture ended");
+    ga__pool_free(&p, t2);  /* released after the capture: the graph still writes it */
+    ga__pool_free(&p, out);
+    ga__block *again = ga__pool_alloc(&p, 8192, 1, 0, false);
+    CHECK(again && again->ptr != t_ptr, "a block the graph uses is not reused before the graph is released");
+    ga__pool_free(&p, again);
+    ga_memory_stats held = ga__pool_stats(&p);
+    CHECK(held.graph_bytes == 8192 + 4096 + 512, "the graph holds its temporaries, input and output (%zu)", held.graph_bytes);
+    ga__pool_free(&p, other);
+    ga__pool_capture_release(&p, c, 3, 0, true); /* last launched on stream 3 */
+    ga_memory_stats after = ga__pool_stats(&p);
+    CHECK(after.used_bytes == 512 && after.graph_bytes == 0, "only pad is in use after the release (used %zu)", after.used_bytes);
+    ga__block *s3 = ga__pool_alloc(&p, 8192, 3, 0, false);
+    CHECK(s3 && s3->ptr == t_ptr, "the graph's blocks are free at once on the stream of its last launch");
+    ga__pool_free(&p, s3);
+    int c2 = fake_capture_begin(&p, 1);
+    CHECK(c2 == c, "the next capture reuses the reservation's slot (%d, %d)", c2, c);
+    ga__block *x = ga__pool_alloc(&p, 512, 1, 0, false);
+    fake_capture_end(&p, c2);
+    ga__pool_capture_release(&p, c2, 0, 0, false); /* never launched */
+    ga__pool_free(&p, x); /* allocated by a released graph: an ordinary free now */
+    ga__pool_free(&p, pad);
+    CHECK(ga__pool_stats(&p).used_bytes == 0, "all free");
+    ga__pool_destroy(&p);
+}
+
+TEST(pool_capture_never_records_on_the_captured_stream)
+{
+    fake_gpu g;
+    ga__pool p;
+    fake_pool(&p, &g, 64 * MiB);
+    g.submitted[1] = 1;
+    g.submitted[2] = 1;
+    ga__block *a = ga__pool_alloc(&p, 3 * MiB, 1, 0, false);
+    ga__block *b = ga__pool_alloc(&p, 3 * MiB, 2, 0, false);
+    ga__pool_free(&p, a);
+    ga__pool_free(&p, b);
+    int c = fake_capture_begin(&p, 1);
+    memset(&ga__t.capture, 0, sizeof ga__t.capture); /* another thread allocates on stream 3 */
+    ga__block *d = ga__pool_alloc(&p, 3 * MiB, 3, 0, false); /* reclaims: an event on stream 2, none on 1 */
+    bool on1 = false;
+    for (int i = 0; i < g.nevents; i++) on1 |= g.events[i].stream == 1;
+    CHECK(g.records == 1 && !on1, "events recorded: %d, one on the captured stream: %d", g.records, on1);
+    ga__pool_free_all_blocks(&p); /* waits for stream 2, never for stream 1 */
+    on1 = false;
+    for (int i = 0; i < g.nevents; i++) on1 |= g.events[i].stream == 1;
+    CHECK(!on1, "free_all_blocks recorded nothing on the captured stream");
+    ga__pool_capture_release(&p, c, 0, 0, false);
+    ga__pool_free(&p, d);
+    ga__pool_destroy(&p);
+}
+
 TEST(pool_reuses_across_streams_only_after_an_event)
 {
     fake_gpu g;

@@ -10,6 +10,7 @@
      build/bench --random    the copy ceiling, full's write ceiling, then the random draws
      build/bench --fft       the copy ceiling, the small add, then the FFT rows
      build/bench --sparse    the copy ceiling, then the sparse rows
+     build/bench --graph     the copy ceiling, the small add, then CUDA graphs and memory hooks
 
    GB/s counts bytes read plus bytes written once (a broadcast operand
    once, not once per use). The device copy row is the ceiling the other
@@ -588,6 +589,97 @@ static void bench_random(bool alone)
     ga_generator_release(bench_rng);
 }
 
+/* --- CUDA graphs and memory hooks (gpuarr.h >>graph) ---------------------- */
+
+typedef struct chain_args { const ga_array *a, *b; ga_array *out; } chain_args;
+
+/* 20 small ops of a step, as a user writes them: new arrays (released at
+   the scope's end), the last one copied into out. */
+static void op_chain(void *p)
+{
+    chain_args *c = (chain_args *)p;
+    ga_scope_begin();
+    ga_array *t = ga_add(c->a, c->b);                 /* 1 */
+    t = ga_multiply(t, c->a);                         /* 2 */
+    t = ga_sin(t);                                    /* 3 */
+    t = ga_exp(t);                                    /* 4 */
+    t = ga_add_scalar(t, ga_float(1.0));              /* 5 */
+    t = ga_sqrt(t);                                   /* 6 */
+    t = ga_subtract(t, c->b);                         /* 7 */
+    t = ga_absolute(t);                               /* 8 */
+    t = ga_maximum(t, c->a);                          /* 9 */
+    t = ga_multiply_scalar(t, ga_float(0.5));         /* 10 */
+    t = ga_cos(t);                                    /* 11 */
+    t = ga_square(t);                                 /* 12 */
+    t = ga_add(t, c->b);                              /* 13 */
+    t = ga_tanh(t);                                   /* 14 */
+    t = ga_negative(t);                               /* 15 */
+    t = ga_where(ga_greater(t, c->a), t, c->b);       /* 16, 17 */
+    ga_array *s = ga_sum(t, 0, NULL, false);          /* 18 */
+    t = ga_add(t, s);                                 /* 19 */
+    ga_copyto(c->out, t, GA_CASTING_SAME_KIND);       /* 20 */
+    ga_scope_end();
+}
+
+typedef struct graph_args { ga_graph *graph; ga_stream *stream; } graph_args;
+static void op_launch(void *p) { graph_args *g = (graph_args *)p; ga_graph_launch(g->graph, g->stream); }
+static void op_add_100(void *p)
+{
+    ufunc_args *u = (ufunc_args *)p;
+    for (int i = 0; i < 100; i++) ga_add_out(u->a, u->b, u->out);
+}
+static void noop_hook(const ga_memory_hook_info *info, void *user) { (void)info, (void)user; }
+
+/* The graph rows: 100 small adds captured once and replayed (wall time per
+   add), the chain of 20 ops called and replayed, and the small add's host
+   cost with a memory hook installed. On a stream of its own (the legacy
+   default stream cannot be captured). */
+static void bench_graph(bool alone)
+{
+    const int64_t small = 1000;
+    ga_stream *s = ga_stream_create(true);
+    if (!s) fail("stream");
+    ga_stream_set_current(s);
+    ga_array *sa = ga_ones(1, &small, GA_FLOAT32), *sb = ga_ones(1, &small, GA_FLOAT32);
+    ga_array *sc = ga_empty(1, &small, GA_FLOAT32);
+    if (!sa || !sb || !sc) fail("small operands");
+    ufunc_args sadd = {sa, sb, sc};
+    row("100 small adds, called (1000)", small, "float32", time_host(op_add_100, &sadd, 200) / 100, 0,
+        "wall time per add, into out");
+    op_add_100(&sadd);
+    if (ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL) != GA_OK) fail("capture");
+    op_add_100(&sadd);
+    graph_args g = {ga_graph_capture_end(s), s};
+    if (!g.graph) fail("capture end");
+    ga_graph_upload(g.graph, s);
+    row("100 small adds, graph replay (1000)", small, "float32", time_host(op_launch, &g, 2000) / 100, 0,
+        "wall time per add: launches of one captured graph");
+    ga_graph_release(g.graph);
+
+    chain_args chain = {sa, sb, sc};
+    double direct = time_host(op_chain, &chain, 2000);
+    row("chain of 20 small ops, called", small, "float32", direct, 0, "wall time per chain, new arrays");
+    if (ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL) != GA_OK) fail("capture");
+    op_chain(&chain);
+    g.graph = ga_graph_capture_end(s);
+    if (!g.graph) fail("capture end");
+    ga_graph_upload(g.graph, s);
+    double replay = time_host(op_launch, &g, 2000);
+    char note[96];
+    snprintf(note, sizeof note, "wall time per chain: %.1fx faster than called", direct / replay);
+    row("chain of 20 small ops, graph replay", small, "float32", replay, 0, note);
+    ga_graph_release(g.graph);
+
+    if (alone) row("small add, new array (1000)", small, "float32", time_host(op_add_new, &sadd, 20000), 0, "wall time per op");
+    int id = ga_memory_hook_add(noop_hook, NULL);
+    row("small add, new array, memory hook (1000)", small, "float32", time_host(op_add_new, &sadd, 20000), 0,
+        "wall time per op, an empty hook installed");
+    ga_memory_hook_remove(id);
+    ga_release(sa), ga_release(sb), ga_release(sc);
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--first") == 0) return first_result();
@@ -624,6 +716,12 @@ int main(int argc, char **argv)
         small_add_row();
         ga_release(a), ga_release(b), ga_release(w);
         bench_fft();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--graph") == 0) {
+        small_add_row();
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_graph(true);
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--products") == 0) {
@@ -939,6 +1037,7 @@ int main(int argc, char **argv)
     ga_release(sc);
     ga_release(out);
     ga_release(in);
+    bench_graph(false);
     bench_io();
     return 0;
 }

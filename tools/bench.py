@@ -191,7 +191,62 @@ def cupy_sparse(cp, timed):
             "SpGEMM 256k^2, 16 a row, squared": timed(lambda: b @ b)}
 
 
-def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only=False, sparse_only=False):
+def cupy_graph(cp, wall):
+    """The graph rows through cupy.cuda.Graph, and the small add under a
+    memory hook (a CuPy that cannot capture the chain's allocations gives no
+    figure for that row)."""
+    out = {}
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
+
+        def adds():
+            for _ in range(100):
+                cp.add(sa, sb, out=sc)
+
+        def chain():
+            t = cp.add(sa, sb)
+            t = cp.multiply(t, sa)
+            t = cp.exp(cp.sin(t))
+            t = cp.sqrt(t + 1.0)
+            t = cp.maximum(cp.absolute(t - sb), sa)
+            t = cp.square(cp.cos(t * 0.5))
+            t = -cp.tanh(t + sb)
+            t = cp.where(t > sa, t, sb)
+            t = t + t.sum()
+            cp.copyto(sc, t, casting="same_kind")
+
+        out["100 small adds, called (1000)"] = wall(adds, 200, warmup=200) / 100
+        adds()
+        s.begin_capture()
+        adds()
+        g = s.end_capture()
+        g.upload(s)
+        out["100 small adds, graph replay (1000)"] = wall(lambda: g.launch(s), 2000, warmup=200) / 100
+        out["chain of 20 small ops, called"] = wall(chain, 2000, warmup=200)
+        try:
+            chain()
+            s.begin_capture()
+            chain()
+            g2 = s.end_capture()
+            out["chain of 20 small ops, graph replay"] = wall(lambda: g2.launch(s), 2000, warmup=200)
+        except Exception:
+            try:
+                s.end_capture()
+            except Exception:
+                pass
+        out["small add, new array (1000)"] = wall(lambda: sa + sb, 20000, warmup=20000)
+
+        class Noop(cp.cuda.MemoryHook):
+            name = "noop"
+
+        with Noop():
+            out["small add, new array, memory hook (1000)"] = wall(lambda: sa + sb, 20000, warmup=20000)
+    return out
+
+
+def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only=False, sparse_only=False,
+                 graph_only=False):
     """The same rows through CuPy, in microseconds; {} without CuPy."""
     try:
         import cupy as cp
@@ -258,6 +313,12 @@ def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only
     if sparse_only:
         del a, b, w
         return cupy_sparse(cp, timed)
+    if graph_only:
+        del a, b, w
+        sa, sc = cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
+        out["small add into out (1000)"] = wall(lambda: cp.add(sa, sa, out=sc), 20000, warmup=20000)
+        out.update(cupy_graph(cp, wall))
+        return out
     if products_only:
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
@@ -374,6 +435,9 @@ def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only
     fft_rows.pop("small add into out (1000)")
     out.update(fft_rows)
     out.update(cupy_sparse(cp, timed))
+    graph_rows = cupy_graph(cp, wall)
+    graph_rows.pop("small add, new array (1000)")  # (a row of its own in the whole run)
+    out.update(graph_rows)
     out.update(cupy_files(cp, np))
     return out
 
@@ -385,14 +449,15 @@ def main():
     random_only = "--random" in sys.argv[2:]  # the random rows alone
     fft_only = "--fft" in sys.argv[2:]  # the FFT rows alone
     sparse_only = "--sparse" in sys.argv[2:]  # the sparse rows alone
+    graph_only = "--graph" in sys.argv[2:]  # the graph and hook rows alone
     flags = ["--products"] if products else ["--io"] if io_only else ["--random"] if random_only else \
-        ["--fft"] if fft_only else ["--sparse"] if sparse_only else []
+        ["--fft"] if fft_only else ["--sparse"] if sparse_only else ["--graph"] if graph_only else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
     header = [l for l in proc.stdout.splitlines() if l.startswith("#")]
     rows = parse(proc.stdout.splitlines())
     ceiling = next((r["gbps"] for r in rows if r["note"] == "ceiling"), 0)
-    cupy = cupy_figures(products, io_only, random_only, fft_only, sparse_only)
-    if not products and not io_only and not random_only and not fft_only and not sparse_only:
+    cupy = cupy_figures(products, io_only, random_only, fft_only, sparse_only, graph_only)
+    if not products and not io_only and not random_only and not fft_only and not sparse_only and not graph_only:
         first = startup([bench, "--first"])
         rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
                          note="whole process, wall"))

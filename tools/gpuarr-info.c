@@ -1,6 +1,6 @@
 /* gpuarr-info: what gpuarr sees on this machine: its version, the CUDA
    driver, each device, the kernel fatbins it would load (and the GPU
-   architectures inside each), and the memory pool.
+   architectures inside each), the memory pools and the FFT plan cache.
 
        make info && ./build/gpuarr-info
 
@@ -143,7 +143,17 @@ static int check_device(void)
                s.free_blocks, s.free_blocks == 1 ? "" : "s");
         if (s.limit_bytes) printf("  limit %.1f MiB (GPUARR_MEMORY_LIMIT)\n", mib(s.limit_bytes));
         else printf("  no limit (set one with GPUARR_MEMORY_LIMIT)\n");
+        printf("  %zu bytes kept for CUDA graphs\n", s.graph_bytes);
     }
+    if (ga_pinned_get_stats(&s) == GA_OK)
+        printf("pinned host pool: used %zu bytes (peak %zu), held %zu bytes in %zu chunk%s\n", s.used_bytes,
+               s.peak_used_bytes, s.held_bytes, s.chunks, s.chunks == 1 ? "" : "s");
+    ga_fft_plan_cache_info fft;
+    if (ga_fft_plan_cache_get_info(&fft) == GA_OK)
+        printf("FFT plan cache of device 0: %d of %d plans, %zu bytes of work areas, %llu hits, %llu misses\n",
+               fft.size, fft.max_size, fft.work_bytes, (unsigned long long)fft.hits, (unsigned long long)fft.misses);
+    const char *nvtx = getenv("GPUARR_NVTX");
+    printf("NVTX ranges around gpuarr's calls: %s (GPUARR_NVTX)\n", nvtx && *nvtx && strcmp(nvtx, "0") ? "on" : "off");
     ga_release(b);
     ga_release(a);
     return ok ? 0 : 1;
