@@ -27407,10 +27407,14 @@ static void ga__sparse_free(int device, ga__block *b)
     if (b) ga__pool_free(ga__g.devices[device].pool, b);
 }
 
-/* Copies `bytes` from device address src to host dst and waits for them. */
+/* Copies `bytes` from device address src to host dst and waits for them;
+   refused during a capture of the stream (>>graph: the capture stays
+   usable, and holds the kernels the call enqueued before its read). */
 static ga_status ga__sparse_read(const char *func, int device, void *dst, uint64_t src, size_t bytes)
 {
     CUstream stream = ga__stream_of(device);
+    ga_status st = ga__refuse_during_capture(func, stream, "reads a size or a structure check from the device");
+    if (st != GA_OK) return st;
     CUresult r = GA__CU.MemcpyDtoHAsync(dst, (CUdeviceptr)src, bytes, stream);
     if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
     return r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
