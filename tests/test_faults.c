@@ -178,8 +178,13 @@ static ga_status program(bool check_values)
     ga_array *padded = ga_fft_irfft(ga_fft_rfft(block, 10, 0, GA_FFT_NORM_ORTHO), 10, 0, GA_FFT_NORM_ORTHO);
     ga_array *plane = ga_fft_fftn(cblock, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD);
     const bool transformed = signal && padded && plane;
+    /* sparse: B's CSR from the dense array (its structure counted on the
+       device), B 1 through cuSPARSE's SpMV (80 each), its CSC back to dense */
+    ga_sparse *sb = ga_sparse_csr_matrix_from_dense(big);
+    ga_array *sx = ga_sparse_matmul(sb, ga_ones(1, (int64_t[]){40}, GA_FLOAT32));
+    ga_array *sd = ga_sparse_toarray(ga_sparse_tocsc(sb));
     ga_status st = GA_OK;
-    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew || !transformed) {
+    if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
@@ -192,8 +197,9 @@ static ga_status program(bool check_values)
         ga_array *tail = ga_index(running, "-1:");
         float hx[32], hi[40], hw[32], hp[256];
         int32_t hip[6];
-        float hb[2], mx[2], sg[4], pd[3], pl[4];
-        bool ok = ga_to_host(ga_index(mixed, ":2"), mx, sizeof mx) == GA_OK && ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
+        float hb[2], mx[2], sg[4], pd[3], pl[4], hsx[40], hsd[2];
+        bool ok = ga_to_host(sx, hsx, sizeof hsx) == GA_OK && ga_to_host(ga_index(sd, "0, :2"), hsd, sizeof hsd) == GA_OK &&
+                  ga_to_host(ga_index(mixed, ":2"), mx, sizeof mx) == GA_OK && ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
                   ga_to_host(iprod, hip, sizeof hip) == GA_OK && ga_to_host(ga_index(bprod, "-1, -2:"), hb, sizeof hb) == GA_OK &&
                   ga_to_host(w, hw, sizeof hw) == GA_OK && ga_to_host(prod, hp, sizeof hp) == GA_OK &&
                   ga_to_host(total, &t, sizeof t) == GA_OK && ga_to_host(rows, r, sizeof r) == GA_OK &&
@@ -230,6 +236,8 @@ static ga_status program(bool check_values)
             CHECK(fabsf(pd[0] - 4095) < 0.05f && fabsf(pd[1]) < 0.05f && fabsf(pd[2]) < 0.05f,
                   "irfft(rfft(x, 10, axis 0)) %g %g %g", pd[0], pd[1], pd[2]);
             /* the sum of 512 i + j, and at (1, 0) 512^2 sum_i i w^i = 512^2 8 / (w - 1) = 2^20 (-1 + (1 + sqrt 2) i), w = exp(-2 pi i / 8) */
+            CHECK(hsx[0] == 80 && hsx[39] == 80 && hsd[0] == 41 && hsd[1] == 1, "sparse B 1 %g %g, B[0, :2] %g %g", hsx[0], hsx[39],
+                  hsd[0], hsd[1]);
             CHECK(fabsf(pl[0] - 8386560) < 50 && fabsf(pl[1]) < 50 && fabsf(pl[2] + 1048576) < 50 &&
                   fabsf(pl[3] - 2531485.2f) < 50, "fftn %g%+gi %g%+gi", pl[0], pl[1], pl[2], pl[3]);
         }
