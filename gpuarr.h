@@ -26272,12 +26272,17 @@ static ga_module *ga__module_new(const char *func, const void *image, size_t siz
     CUresult r = GA__CU.LibraryLoadData(&m->lib, image, NULL, NULL, 0, NULL, NULL, 0);
     GPUARR_FREE(text);
     ga_status st = GA_OK;
-    if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_SOURCE || r == CUDA_ERROR_INVALID_PTX ||
-        r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-        st = ga__error(GA_ERROR_KERNELS_STALE, func,
-                       "%s is not a fatbin, cubin or PTX this driver loads (%d); rebuild it with gpuarr.mk", where, (int)r);
-    else if (r != CUDA_SUCCESS)
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
         st = ga__cuda_error(func, r, "cuLibraryLoadData");
+    } else if (r == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+        st = ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no code for this GPU; rebuild it with "
+                       "`make GPUARR_ARCHS=sm_XX` for its compute capability", where);
+    } else if (r != CUDA_SUCCESS) {
+        const char *name = "?";
+        if (GA__CU.GetErrorName) GA__CU.GetErrorName(r, &name);
+        st = ga__error(GA_ERROR_KERNELS_STALE, func,
+                       "%s is not a fatbin, cubin or PTX this driver loads (%s); rebuild it with gpuarr.mk", where, name);
+    }
     if (st == GA_OK) {
         st = ga__check_image_version(func, "module", m->lib, m->where, "make", &m->stamped);
         if (st != GA_OK) GA__CU.LibraryUnload(m->lib);
