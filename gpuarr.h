@@ -35,7 +35,7 @@
     21. Interop: DLPack, memory allocated elsewhere               >>interop
     22. Random numbers: bit generators, seeding, generators       >>random
     23. Discrete Fourier transforms (numpy.fft)                   >>fft
-    24. User kernels: elementwise, raw launches, modules          >>kernel
+    24. User kernels: elementwise, reductions, raw, modules       >>kernel
     25. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
@@ -3036,9 +3036,11 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
 
 /* >>kernel */
 /* ======================================================================== */
-/* 24. User kernels: elementwise, raw launches, modules                      */
+/* 24. User kernels: elementwise, reductions, raw launches, modules          */
 /* ======================================================================== */
-/* CuPy's ElementwiseKernel and RawKernel / RawModule, compiled offline.
+/* CuPy's ElementwiseKernel, ReductionKernel and RawKernel / RawModule, and
+   fusion (several elementwise steps, at most one final reduction, in one
+   kernel), compiled offline.
    A user writes kernels in a .cu file of their own project, against
    gpuarr's kernel headers, and builds it once with gpuarr's build rule
    (gpuarr.mk: `include $(GPUARR_HOME)/gpuarr.mk`, then
@@ -3054,8 +3056,15 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
    lists GA_LOOPS_FLOAT, _ALL, _REAL, _INT, ... or the user's own in their
    form), typed inputs and outputs (T or a dtype's name: float32 alpha,
    bool mask), and the body, with `i` (the flat C-order index) and `n`
-   (the size) in scope, as CuPy's. Raw kernels are any extern "C"
-   __global__ functions; a ga_view parameter receives an array.
+   (the size) in scope, as CuPy's. Reductions, as ReductionKernel's
+   arguments:
+     GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64,
+                  (double)(x - y) * (double)(x - y), a + b, z = (T)a, 0)
+   inputs, the output, the accumulator's type, map, reduce (of a and b),
+   post-map (from a) and identity; a fused function is such a body: its
+   elementwise steps in the map, its one reduction after. Raw kernels are
+   any extern "C" __global__ functions; a ga_view parameter receives an
+   array.
 
    How it is recorded: the header instantiates, for each dtype of the
    list, the two loops of gpuarr's own ufuncs (kernels/ufunc.cuh's
@@ -3064,7 +3073,11 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
    ga_user_sig_<name> ("(T x, T y)", "(T &z)", the dtype list), beside
    the module's version stamp ga_fatbin_version. The host reads and parses
    the signature once, when the kernel is looked up
-   (ga_module_elementwise), and resolves its loops at their first use.
+   (ga_module_elementwise), and resolves its loops at their first use. A
+   reduction is instantiated over gpuarr's own reduction kernels
+   (kernels/reduce.cuh: the inner and outer layouts, a first pass and the
+   combine passes of its partial states) as ga_user_<name>_<dtype>_inner,
+   _outer, _combine_inner and _combine_outer, its signature beside them.
 
    How it is called: ga_elementwise_call goes through gpuarr's ufunc
    dispatcher (>>ufunc), so a user kernel gets what ga_add gets:
@@ -3081,6 +3094,15 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
    kernel's is CuPy's "Wrong number of arguments for squared_diff".
    Limits: 1 to 3 inputs, 1 or 2 outputs, 4 operands in all (the ufunc
    loops'), one placeholder (T).
+
+   A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
+   own reduction planner (>>reduce): any axes, keepdims, out=, the kept
+   axes in the input's memory order, deterministic (the combining order
+   depends on the shape and the alignment only). Its inputs (1 to 3
+   arrays) are broadcast together; several inputs are read at the same
+   element offsets, so inputs laid out otherwise than one another are
+   first copied to C order (one pass each). An empty reduction is the
+   identity through the post-map.
 
    Modules: a fatbin built by the rule (its version stamp checked: a stale
    one is GA_ERROR_KERNELS_STALE, "rebuild it"), or a cubin or PTX built
@@ -3099,9 +3121,9 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
    call as the sticky error it is (the context is lost), with the advice
    to run the program under compute-sanitizer.
 
-   Left for later: reduction kernels (CuPy's ReductionKernel) and fusion
-   of elementwise steps with a final reduction, several placeholders,
-   CuPy's `raw` parameters. */
+   Left for later: several placeholders, CuPy's `raw` parameters and the
+   element index in reductions, scalar inputs to reductions, 16-byte
+   vector loads for reductions of several inputs. */
 
 /* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
    element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
@@ -3118,6 +3140,7 @@ typedef struct ga_view {
 
 typedef struct ga_module ga_module;          /* a loaded module */
 typedef struct ga_elementwise_kernel ga_elementwise_kernel; /* an elementwise kernel of a module */
+typedef struct ga_reduction_kernel ga_reduction_kernel; /* a reduction kernel of a module */
 typedef struct ga_raw_kernel ga_raw_kernel;  /* a raw kernel of a module */
 
 /* Loads a module from a file: a fatbin made by gpuarr.mk (version
@@ -3155,6 +3178,25 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
 
 /* The same for one output: the new array, or NULL. */
 GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, const ga_operand *in);
+
+/* The reduction kernel `name` of module m (GA_REDUCTION), its signature
+   read and checked: a handle owned by the module, or NULL
+   (GA_ERROR_KERNELS_MISSING). */
+GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *name);
+GPUARR_API const char *ga_reduction_kernel_name(const ga_reduction_kernel *k);
+GPUARR_API int ga_reduction_kernel_nin(const ga_reduction_kernel *k);
+
+/* Calls reduction kernel k, as CuPy's kernel(*in, axis=, keepdims=,
+   out=): nin input arrays, broadcast together, reduced over `axes`
+   (naxes 0 and axes NULL: all; naxes 0, axes not NULL: none) into *out
+   (given: its shape checked as NumPy's out= of a reduction; NULL: made
+   here, a new reference, the kept axes in the input's memory order). Types
+   as ga_elementwise_call's. Deterministic, planned and run as gpuarr's own
+   reductions (>>reduce). Errors: as ga_elementwise_call's, axes out of
+   range or repeated, an input that is not an array, out= sharing memory
+   with an input. */
+GPUARR_API ga_status ga_reduction_kernel_call(const ga_reduction_kernel *k, int nin, const ga_operand *in, int naxes,
+                                              const int *axes, bool keepdims, ga_array **out);
 
 /* The raw kernel `name` (an extern "C" __global__ function) of module m:
    a handle owned by the module, or NULL (GA_ERROR_KERNELS_MISSING). */
@@ -3523,8 +3565,10 @@ enum {
     GA__RF_ROWS = 64,    /* inner: one kept dim and one reduced dim, a row per work item */
     GA__RF_TILES = 128,  /* inner, with ROWS and group 1: rows of at most 64 contiguous bytes,
                             one after the other from a 16-byte aligned start */
-    GA__RF_PACKED = 256  /* the packed kernels: as TILES, rows of 2 or 4 values read as stored
+    GA__RF_PACKED = 256, /* the packed kernels: as TILES, rows of 2 or 4 values read as stored
                             that fill 16-byte vectors, GA__RPACKED_LOADS vectors per thread */
+    GA__RF_PLAIN = 512   /* a user's reduction of several inputs (kernels/gpuarr_user.cuh): no TILES,
+                            its loads find inputs 1 and 2 by the element's place in input 0 */
 };
 #define GA__RPACKED_LOADS 4 /* of 1, 2 and 4 the fastest: 7.1, 6.7, 6.3 us for (1e6, 2) float32 on an H100 */
 /* ga__reduce_args.finalize: what the final pass stores. */
@@ -12220,7 +12264,17 @@ typedef struct ga__rjob {
     ga__value16 initial;            /* of dtype initial_dtype */
     ga_dtype initial_dtype;
     uint64_t flag;                  /* 0: the device's warning word */
+    const struct ga_reduction_kernel *user; /* a user's reduction (>>kernel), else NULL: its kernels come
+                                               from its module, the first pass's and the combine passes' */
+    ga_dtype user_loop;             /* its loop (the dtype T is bound to) */
+    size_t user_state;              /* the bytes of its state (its accumulator) */
+    const ga_array *more[2];        /* its inputs 1 and 2, laid out as `a` (the same element strides) */
 } ga__rjob;
+
+/* A user reduction's kernel of loop `loop` (>>kernel): the first pass or
+   a combine pass, GA__RINNER or GA__ROUTER. */
+static CUfunction ga__reduction_kernel_of(const char *func, const struct ga_reduction_kernel *k, int loop,
+                                          bool combine, int layout);
 
 /* The partial state's size and the combine pass's kernel of an op. */
 static size_t ga__rstate_size(int op, ga_dtype value)
@@ -12492,7 +12546,8 @@ static void ga__reduce_plan_inner(const ga__rdims *L, ga__rpass *P, size_t in_si
     }
     const int64_t row_bytes = K > INT64_MAX / (int64_t)in_size ? INT64_MAX : K * (int64_t)in_size;
     if (rows) P->flags |= GA__RF_ROWS;
-    if (rows && first && P->group == 1 && row_bytes <= 64 && L->red_in[0] == (int64_t)in_size &&
+    if (rows && first && !(P->flags & GA__RF_PLAIN) && P->group == 1 && row_bytes <= 64 &&
+        L->red_in[0] == (int64_t)in_size &&
         L->kept_in[0] == row_bytes && aligned)
         P->flags |= GA__RF_TILES;
     P->chunk = K > 0 ? K : 1;
@@ -12583,7 +12638,8 @@ static void ga__reduce_plan(const ga__rjob *j, const ga__rdims *dims, int64_t sm
     const ga_array *a = j->a;
     ga__rdims L = *dims;
     int op = j->op, flags = j->flags;
-    int in = op == GA__ROP_COUNT || op == GA__ROP_LOGIC ? GA__RIN_ANY : ga__rin_for(j->value, a->dtype);
+    /* (a user's reduction: ANY, never read as stored by gpuarr's own paths) */
+    int in = op == GA__ROP_COUNT || op == GA__ROP_LOGIC || j->user ? GA__RIN_ANY : ga__rin_for(j->value, a->dtype);
     ga_dtype in_dtype = a->dtype;
     size_t in_size = ga__dtype_sizes[a->dtype];
     bool aligned = (a->data + (uint64_t)L.in_offset) % 16 == 0;
@@ -12591,10 +12647,10 @@ static void ga__reduce_plan(const ga__rjob *j, const ga__rdims *dims, int64_t sm
     int64_t rmin = L.red_ndim > 0 ? L.red_in[L.red_ndim - 1] : 0;
     if (rmin < 0) rmin = -rmin; /* argmin / argmax keep a negative stride */
     plan->layout = L.red_ndim > 0 && L.kept_ndim > 0 && L.kept_in[L.kept_ndim - 1] < rmin ? GA__ROUTER : GA__RINNER;
-    plan->state = ga__rstate_size(op, j->value);
-    int cop, cin, cflags;
-    ga_dtype cdtype;
-    ga__rcombine_of(op, flags, j->value, &cop, &cin, &cflags, &cdtype);
+    plan->state = j->user ? j->user_state : ga__rstate_size(op, j->value);
+    int cop = op, cin = GA__RIN_ANY, cflags = flags;
+    ga_dtype cdtype = j->value;
+    if (!j->user) ga__rcombine_of(op, flags, j->value, &cop, &cin, &cflags, &cdtype);
     for (int p = 0; p < GA__RMAX_PASSES; p++) {
         ga__rpass *P = &plan->pass[p];
         P->op = op, P->in = in, P->flags = flags, P->in_dtype = in_dtype, P->length = L.length;
@@ -12676,6 +12732,15 @@ static ga_status ga__reduce_run(const ga__rjob *j)
     ga__reduce_plan(j, &L, ga__g.devices[device].multiprocessor_count, &plan);
     ga__reduce_args A;
     ga__reduce_args_init(j, &L, &A);
+    /* a user's inputs 1 and 2 (as center and count): their first element
+       read, laid out as input 0's */
+    for (int k = 0; k < 2 && j->user; k++)
+        if (j->more[k]) {
+            const uint64_t p = j->more[k]->data + (uint64_t)(L.in_offset / (int64_t)ga__dtype_sizes[j->a->dtype] *
+                                                             (int64_t)ga__dtype_sizes[j->more[k]->dtype]);
+            if (k == 0) A.center = p;
+            else A.count = p;
+        }
     uint64_t flag = j->flag;
     ga__block *parts = NULL; /* the partial states the pass reads */
     ga_status st = GA_OK;
@@ -12696,8 +12761,9 @@ static ga_status ga__reduce_run(const ga__rjob *j)
             A.part_row = plan.layout == GA__RINNER ? P->nchunks : 1;
             A.part_chunk = plan.layout == GA__RINNER ? 1 : L.rows;
         }
-        CUfunction f = ga__reduce_kernel(func, P->op, P->in, P->layout);
-        if (f && A.final_pass) {
+        CUfunction f = j->user ? ga__reduction_kernel_of(func, j->user, j->user_loop, p > 0, P->layout)
+                               : ga__reduce_kernel(func, P->op, P->in, P->layout);
+        if (f && A.final_pass && !j->user) {
             if (!flag) flag = ga__reduce_warning_word(func, device); /* the fatbin is loaded now */
             A.flag = flag;
         }
@@ -26216,6 +26282,13 @@ struct ga_elementwise_kernel {
     struct ga_elementwise_kernel *next;
 };
 
+struct ga_reduction_kernel {
+    ga_elementwise_kernel sig;           /* the signature: name, operand types (output first), dtypes */
+    int acc;                             /* the accumulator's dtype, or -1: T */
+    CUkernel kernels[GA_NUM_DTYPES][2][2]; /* [dtype][first pass, combine][GA__RINNER, GA__ROUTER] */
+    struct ga_reduction_kernel *next;
+};
+
 struct ga_raw_kernel {
     CUkernel kernel;
     struct ga_module *module;
@@ -26229,6 +26302,7 @@ struct ga_module {
     bool stamped;                  /* built against gpuarr's headers (its version checked) */
     pthread_mutex_t lock;          /* the handle lists */
     ga_elementwise_kernel *elementwise;
+    struct ga_reduction_kernel *reduction;
     ga_raw_kernel *raw;
     struct ga_module *prev, *next; /* the live modules (ga__lock) */
 };
@@ -26349,6 +26423,11 @@ static void ga__module_free_handles(ga_module *m)
         m->elementwise = k->next;
         GPUARR_FREE(k);
     }
+    while (m->reduction) {
+        struct ga_reduction_kernel *k = m->reduction;
+        m->reduction = k->next;
+        GPUARR_FREE(k);
+    }
     while (m->raw) {
         ga_raw_kernel *k = m->raw;
         m->raw = k->next;
@@ -26446,37 +26525,50 @@ static int ga__user_params(const char *func, ga_elementwise_kernel *k, const cha
     return count;
 }
 
-/* Parses signature `sig` ("gpuarr elementwise 1;name;(ins);(outs);dtype,...,;")
-   into k. */
-static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, char *sig)
+/* Parses signature `sig` into k: an elementwise kernel's
+   ("gpuarr elementwise 1;name;(ins);(outs);dtype,...,;") with `acc` NULL,
+   else a reduction's ("gpuarr reduction 1;name;(ins);(out);reduce_type;
+   dtype,...,;"), its accumulator's type into *acc (a dtype, or -1: T). */
+static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, char *sig, int *acc)
 {
-    char *field[6];
+    char *field[7];
     int n = 0;
-    for (char *p = sig; n < 6;) {
+    for (char *p = sig; n < 7;) {
         field[n++] = p;
         char *e = strchr(p, ';');
         if (!e) break;
         *e = 0;
         p = e + 1;
     }
-    if (n < 5 || strcmp(field[0], "gpuarr elementwise 1") != 0 || strcmp(field[1], k->name) != 0)
+    if (n < (acc ? 6 : 5) || strcmp(field[0], acc ? "gpuarr reduction 1" : "gpuarr elementwise 1") != 0 ||
+        strcmp(field[1], k->name) != 0)
         return ga__error(GA_ERROR_KERNELS_STALE, func, "kernel '%s': a signature of another form; rebuild the module",
                          k->name);
+    if (acc) {
+        char *t = field[4];
+        while (isspace((unsigned char)*t)) t++;
+        for (char *e = t + strlen(t); e > t && isspace((unsigned char)e[-1]); e--) e[-1] = 0;
+        *acc = ga__user_type(t);
+        if (*acc == -2)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': reduce_type '%s' is not T or a dtype's name", k->name,
+                             t);
+    }
     /* outputs first (operands are numbered outputs, then inputs), then the inputs after them */
     int nout = ga__user_params(func, k, field[3], 0);
     if (nout < 0) return ga__t.error;
     int nin = ga__user_params(func, k, field[2], nout);
     if (nin < 0) return ga__t.error;
-    if (nin < 1 || nin > 3 || nout < 1 || nout > 2)
-        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs (1 to 3, 1 or 2)", k->name, nin,
-                         nout);
+    if (nin < 1 || nin > 3 || nout < 1 || nout > (acc ? 1 : 2))
+        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs (1 to 3, %s)", k->name, nin,
+                         nout, acc ? "1" : "1 or 2");
+    if (acc && *acc == -1) k->uses_t = true;
     k->info.name = k->name;
     k->info.nin = nin;
     k->info.nout = nout;
     k->info.result = GA__RESULT_SAME;
     k->info.family = GA__FAMILY_ARITH; /* unused: the loops come from the module */
     k->info.user = k;
-    for (char *p = field[4]; *p;) {
+    for (char *p = field[acc ? 5 : 4]; *p;) {
         char *e = strchr(p, ',');
         if (e) *e = 0;
         ga_dtype d = ga_dtype_from_name(p);
@@ -26489,6 +26581,36 @@ static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, 
     return GA_OK;
 }
 
+/* Reads the signature of kernel `name` of module m (checked: a module
+   loaded, a valid name) into sig; GA_ERROR_KERNELS_MISSING naming `what`
+   where it has none. */
+static ga_status ga__user_read_signature(const char *func, const ga_module *m, const char *name, const char *what,
+                                         char *sig, size_t size)
+{
+    if (!m->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+    if (!ga__user_name_ok(name))
+        return ga__error(GA_ERROR_VALUE, func, "'%s' is not a kernel name (a C identifier of at most %d characters)",
+                         name, GA__USER_NAME_MAX - 25);
+    ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    char symbol[GA__USER_NAME_MAX + 16];
+    snprintf(symbol, sizeof symbol, "ga_user_sig_%s", name);
+    CUdeviceptr ptr = 0;
+    size_t bytes = 0;
+    CUresult r = GA__CU.LibraryGetGlobal(&ptr, &bytes, m->lib, symbol);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no %s kernel '%s'%s", m->where, what, name,
+                         m->stamped ? "" : " (it was not built with gpuarr_user.cuh)");
+    if (r == CUDA_SUCCESS && (bytes < 2 || bytes > size)) r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS) r = GA__CU.MemcpyDtoH(sig, ptr, bytes);
+    if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "reading the kernel's signature");
+    sig[bytes - 1] = 0;
+    if (strncmp(sig, "gpuarr ", 7) == 0 && strncmp(sig + 7, what, strlen(what)) != 0)
+        return ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no %s kernel '%s' (it is %.*s kernel)", m->where,
+                         what, name, (int)strcspn(sig + 7, " ;"), sig + 7);
+    return GA_OK;
+}
+
 GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name)
 {
     static const char func[] = "ga_module_elementwise";
@@ -26496,38 +26618,13 @@ GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char
         ga__null_input(func, m ? "name" : "m");
         return NULL;
     }
-    if (!m->lib) {
-        ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
-        return NULL;
-    }
-    if (!ga__user_name_ok(name)) {
-        ga__error(GA_ERROR_VALUE, func, "'%s' is not a kernel name (a C identifier of at most %d characters)", name,
-                  GA__USER_NAME_MAX - 25);
-        return NULL;
-    }
     pthread_mutex_lock(&m->lock);
     ga_elementwise_kernel *k = m->elementwise;
     while (k && strcmp(k->name, name) != 0) k = k->next;
     pthread_mutex_unlock(&m->lock);
     if (k) return k;
-    if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
-    char symbol[GA__USER_NAME_MAX + 16], sig[4096];
-    snprintf(symbol, sizeof symbol, "ga_user_sig_%s", name);
-    CUdeviceptr ptr = 0;
-    size_t bytes = 0;
-    CUresult r = GA__CU.LibraryGetGlobal(&ptr, &bytes, m->lib, symbol);
-    if (r == CUDA_ERROR_NOT_FOUND) {
-        ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no elementwise kernel '%s'%s", m->where, name,
-                  m->stamped ? "" : " (it was not built with gpuarr_user.cuh)");
-        return NULL;
-    }
-    if (r == CUDA_SUCCESS && (bytes < 2 || bytes > sizeof sig)) r = CUDA_ERROR_INVALID_VALUE;
-    if (r == CUDA_SUCCESS) r = GA__CU.MemcpyDtoH(sig, ptr, bytes);
-    if (r != CUDA_SUCCESS) {
-        ga__cuda_error(func, r, "reading the kernel's signature");
-        return NULL;
-    }
-    sig[bytes - 1] = 0;
+    char sig[4096];
+    if (ga__user_read_signature(func, m, name, "elementwise", sig, sizeof sig) != GA_OK) return NULL;
     k = (ga_elementwise_kernel *)GPUARR_MALLOC(sizeof *k);
     if (!k) {
         ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
@@ -26536,7 +26633,7 @@ GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char
     memset(k, 0, sizeof *k);
     snprintf(k->name, sizeof k->name, "%s", name);
     k->module = m;
-    if (ga__user_signature(func, k, sig) != GA_OK) {
+    if (ga__user_signature(func, k, sig, NULL) != GA_OK) {
         GPUARR_FREE(k);
         return NULL;
     }
@@ -26697,6 +26794,185 @@ GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, con
     ga_array *out[2] = {NULL, NULL};
     if (ga__elementwise(func, k, in, out) != GA_OK) return NULL;
     return ga__ret(out[0]);
+}
+
+/* --- reduction kernels ------------------------------------------------------ */
+
+GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *name)
+{
+    static const char func[] = "ga_module_reduction";
+    if (!m || !name) {
+        ga__null_input(func, m ? "name" : "m");
+        return NULL;
+    }
+    pthread_mutex_lock(&m->lock);
+    ga_reduction_kernel *k = m->reduction;
+    while (k && strcmp(k->sig.name, name) != 0) k = k->next;
+    pthread_mutex_unlock(&m->lock);
+    if (k) return k;
+    char sig[4096];
+    if (ga__user_read_signature(func, m, name, "reduction", sig, sizeof sig) != GA_OK) return NULL;
+    k = (ga_reduction_kernel *)GPUARR_MALLOC(sizeof *k);
+    if (!k) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(k, 0, sizeof *k);
+    snprintf(k->sig.name, sizeof k->sig.name, "%s", name);
+    k->sig.module = m;
+    if (ga__user_signature(func, &k->sig, sig, &k->acc) != GA_OK) {
+        GPUARR_FREE(k);
+        return NULL;
+    }
+    k->sig.info.user = NULL; /* not the ufunc dispatcher's */
+    pthread_mutex_lock(&m->lock);
+    ga_reduction_kernel *other = m->reduction;
+    while (other && strcmp(other->sig.name, name) != 0) other = other->next;
+    if (!other) {
+        k->next = m->reduction;
+        m->reduction = k;
+    }
+    pthread_mutex_unlock(&m->lock);
+    if (other) GPUARR_FREE(k);
+    return other ? other : k;
+}
+
+GPUARR_API const char *ga_reduction_kernel_name(const ga_reduction_kernel *k) { return k ? k->sig.name : NULL; }
+GPUARR_API int ga_reduction_kernel_nin(const ga_reduction_kernel *k) { return k ? k->sig.info.nin : -1; }
+
+static CUfunction ga__reduction_kernel_of(const char *func, const struct ga_reduction_kernel *k, int loop,
+                                          bool combine, int layout)
+{
+    const int l = layout == GA__ROUTER ? 1 : 0;
+    CUkernel *slot = (CUkernel *)&k->kernels[loop][combine][l];
+    CUkernel f = GA__ATOMIC_LOAD(slot);
+    if (f) return (CUfunction)f;
+    char symbol[GA__USER_NAME_MAX + 48];
+    snprintf(symbol, sizeof symbol, "ga_user_%s_%s_%s%s", k->sig.name, ga__dtype_names[loop],
+             combine ? "combine_" : "", l ? "outer" : "inner");
+    const ga_module *m = k->sig.module;
+    CUresult r = m->lib ? GA__CU.LibraryGetKernel(&f, m->lib, symbol) : CUDA_ERROR_NOT_INITIALIZED;
+    if (r != CUDA_SUCCESS) {
+        ga__error(GA_ERROR_KERNELS_MISSING, func, "kernel %s is missing from module %s (%d); rebuild it", symbol,
+                  m->where, (int)r);
+        return NULL;
+    }
+    GA__ATOMIC_STORE(slot, f);
+    return (CUfunction)f;
+}
+
+/* The inputs as the reduction reads them (views of the broadcast shape,
+   or copies), each laid out as input 0 when there are several: into v[],
+   whose new references go to t. */
+static ga_status ga__reduction_inputs(const char *func, const ga_reduction_kernel *k, const ga_operand *in,
+                                      ga__temps *t, const ga_array **v)
+{
+    const int nin = k->sig.info.nin;
+    int ndims[3], ndim = 0, bad = 0;
+    const int64_t *shapes[3];
+    int64_t shape[GA_MAXDIMS];
+    for (int j = 0; j < nin; j++) {
+        ndims[j] = in[j].array->ndim;
+        shapes[j] = in[j].array->shape;
+    }
+    if (!ga__broadcast_shapes(nin, ndims, shapes, &ndim, shape, &bad)) return ga__broadcast_error(func, nin, ndims, shapes);
+    if (nin == 1) {
+        v[0] = in[0].array;
+        return GA_OK;
+    }
+    bool alike = true;
+    for (int j = 0; j < nin; j++) {
+        ga_array *b = ga__temp(t, ga__broadcast_view(func, in[j].array, ndim, shape));
+        if (!b) return ga__t.error;
+        v[j] = b;
+        for (int d = 0; d < ndim && j > 0; d++)
+            alike = alike && v[j]->strides[d] / (int64_t)ga__dtype_sizes[v[j]->dtype] ==
+                                 v[0]->strides[d] / (int64_t)ga__dtype_sizes[v[0]->dtype];
+    }
+    for (int j = 0; j < nin && !alike; j++) { /* laid out otherwise: C-ordered copies of every one */
+        ga_array *c = ga__temp(t, ga__contiguous_copy(func, v[j], v[j]->dtype));
+        if (!c) return ga__t.error;
+        v[j] = c;
+    }
+    return GA_OK;
+}
+
+/* A user reduction into *out (given, or made here). */
+static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, const ga_operand *in, int naxes,
+                               const int *axes, bool keepdims, ga_array **out)
+{
+    const int nin = k->sig.info.nin;
+    for (int j = 0; j < nin; j++) {
+        char what[24];
+        snprintf(what, sizeof what, "input %d", j);
+        if (!in[j].array && (int)in[j].scalar.kind == -1) return ga__null_input(func, what);
+        if (!in[j].array)
+            return ga__error(GA_ERROR_TYPE, func, "%s: input %d of a reduction kernel must be an array", k->sig.name, j);
+        if (in[j].array->device != in[0].array->device)
+            return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)",
+                             in[0].array->device, in[j].array->device);
+    }
+    ga__loop loop;
+    ga_status st = ga__user_types(func, &k->sig, in, out, &loop);
+    if (st != GA_OK) return st;
+    const ga_dtype acc = k->acc >= 0 ? (ga_dtype)k->acc : (ga_dtype)loop.index;
+    ga__temps t = {{NULL}, 0};
+    const ga_array *v[3] = {NULL, NULL, NULL};
+    bool red[GA_MAXDIMS];
+    st = ga__reduction_inputs(func, k, in, &t, v);
+    if (st == GA_OK) st = ga__reduce_axes(func, v[0], naxes, axes, red);
+    if (st == GA_OK && *out) {
+        st = ga__reduce_check_out(func, k->sig.name, false, v[0], red, keepdims, *out);
+        for (int j = 0; j < nin && st == GA_OK; j++)
+            if ((*out)->buffer == in[j].array->buffer)
+                st = ga__error(GA_ERROR_VALUE, func, "out shares memory with input %d", j);
+    }
+    if (st == GA_OK) st = ga__bind(func, v[0]->device);
+    ga_array *made = NULL;
+    if (st == GA_OK && !*out) {
+        made = ga__reduce_new(func, v[0], red, keepdims, loop.out[0]);
+        if (!made) st = ga__t.error;
+    }
+    if (st == GA_OK) {
+        ga__rjob j;
+        memset(&j, 0, sizeof j);
+        j.func = func;
+        j.a = v[0];
+        j.red = red;
+        j.out = made ? made : *out;
+        j.op = GA__ROP_SUM; /* (unread: the kernels are the user's) */
+        j.flags = nin > 1 ? GA__RF_PLAIN : 0;
+        j.fin = GA__FIN_NONE;
+        j.value = (ga_dtype)loop.index;
+        j.user = k;
+        j.user_loop = (ga_dtype)loop.index;
+        j.user_state = ga__dtype_sizes[acc];
+        j.more[0] = v[1];
+        j.more[1] = v[2];
+        st = ga__reduce_run(&j);
+    }
+    ga__temps_release(&t);
+    if (st != GA_OK) {
+        ga_release(made);
+        return st;
+    }
+    if (made) *out = made;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_reduction_kernel_call(const ga_reduction_kernel *k, int nin, const ga_operand *in, int naxes,
+                                              const int *axes, bool keepdims, ga_array **out)
+{
+    static const char func[] = "ga_reduction_kernel_call";
+    if (!k) return ga__null_input(func, "k");
+    if (nin != k->sig.info.nin) return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->sig.name);
+    if (!in) return ga__null_input(func, "in");
+    if (!out) return ga__null_input(func, "out");
+    if (!k->sig.module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+    const bool had = *out != NULL;
+    ga_status st = ga__reduction(func, k, in, naxes, axes, keepdims, out);
+    if (st == GA_OK && !had) ga__ret(*out);
+    return st;
 }
 
 /* --- raw kernels ------------------------------------------------------------- */

@@ -25,16 +25,31 @@
       limits of gpuarr's ufunc loops, which these kernels are: the same
       contiguous vector loop and strided loop).
 
-   2. Raw kernels (CuPy's RawKernel): any extern "C" __global__ function.
+   2. Reductions (CuPy's ReductionKernel), and fusion: elementwise steps
+      with one final reduction, in one kernel:
+
+        GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64,
+                     (double)(x - y) * (double)(x - y), a + b, z = (T)a, 0)
+
+      name, dtypes, 1 to 3 inputs, one output (a reference), the
+      accumulator's type (T or a dtype's name), the map expression (of the
+      inputs), the reduce expression (of `a` and `b`), the post-map
+      statement (assigns the output from the result `a`), the identity. An
+      expression with a comma is parenthesised: (a > b ? a : b) needs
+      none, (max(a, b)) does. The kernels are gpuarr's own reduction
+      kernels (reduce.cuh) over this op, planned by gpuarr's host planner.
+
+   3. Raw kernels (CuPy's RawKernel): any extern "C" __global__ function.
       A gpuarr array passed with ga_arg_view arrives as a ga_view (data,
       size, ndim, dtype, shape, strides in bytes: CuPy's CArray); read it
       with ga_view_at<T>(v, i) (flat C-order index) or ga_view_item<T>(v,
       idx) (an index per dim). ga_arg_pointer passes the data pointer.
 
    The module carries gpuarr's version stamp (ga_fatbin_version) and, per
-   elementwise kernel, its signature (a string ga_user_sig_<name> the host
+   elementwise or reduction kernel, its signature (a string ga_user_sig_<name> the host
    parses once when the kernel is looked up); its kernels are
-   ga_user_<name>_<dtype>_contig and ga_user_<name>_<dtype>_strided. */
+   ga_user_<name>_<dtype>_contig and _strided (elementwise), _inner,
+   _outer, _combine_inner and _combine_outer (reductions). */
 
 #ifndef GA_KERNELS_GPUARR_USER_CUH
 #define GA_KERNELS_GPUARR_USER_CUH
@@ -50,6 +65,7 @@
 #define GA_COSTLY_COMPLEX 0
 #endif
 #include "ufunc.cuh"
+#include "reduce.cuh"
 #include <type_traits>
 
 GA_DEFINE_FATBIN_VERSION
@@ -70,6 +86,7 @@ template <> struct storage_of<thrust::complex<double>> { typedef ga_complex128_t
 
 /* a loaded input (storage, or C++ bool: the loops' ga_arg) as its value */
 template <class X> GA_DEV X to_value(X x) { return x; }
+GA_DEV bool to_value(ga_bool_t b) { return b.v != 0; }
 GA_DEV thrust::complex<float> to_value(ga_complex64_t z) { return thrust::complex<float>(z.re, z.im); }
 GA_DEV thrust::complex<double> to_value(ga_complex128_t z) { return thrust::complex<double>(z.re, z.im); }
 
@@ -239,6 +256,168 @@ typedef thrust::complex<double> complex128;
     extern "C" __device__ const char ga_user_sig_##name[] =                                               \
         "gpuarr elementwise 1;" #name ";" #ins ";" #outs ";" loops(GA__USER_LOOP_NAME, ~) ";";            \
     loops(GA__USER_KERNELS, name)
+
+/* ======================================================================== */
+/* GA_REDUCTION                                                              */
+/* ======================================================================== */
+namespace ga_user {
+/* the inputs of one element, as stored */
+template <class T0, class T1, class T2> struct tuple3 {
+    T0 x0;
+    T1 x1;
+    T2 x2;
+};
+
+/* The loads of a reduction's first pass (kernels/reduce.cuh's load
+   policies): input 0 at the address the kernel computes, inputs 1 and 2
+   at the same element of args.center and args.count (the host lays every
+   input out alike: the same element strides). One input: 16-byte vectors
+   too. */
+template <int NIN, class T0, class T1, class T2> struct loads {
+    typedef tuple3<T0, T1, T2> V;
+    typedef T0 stored;
+    static constexpr bool vector = NIN == 1;
+    static GA_DEV V load(const char *p, const ga__reduce_args &a)
+    {
+        V v;
+        v.x0 = ga_load<T0>(p);
+        if constexpr (NIN > 1) {
+            const int64_t e = (int64_t)(p - (const char *)a.in) / (int64_t)sizeof(T0);
+            v.x1 = ga_load<T1>((const char *)a.center + e * (int64_t)sizeof(T1));
+            if constexpr (NIN > 2) v.x2 = ga_load<T2>((const char *)a.count + e * (int64_t)sizeof(T2));
+        }
+        return v;
+    }
+    static GA_DEV V convert(T0 x, const ga__reduce_args &)
+    {
+        V v;
+        v.x0 = x;
+        return v;
+    }
+};
+
+/* The loads of the combine passes: partial states as stored. */
+template <class S> struct state_loads {
+    typedef S V;
+    typedef S stored;
+    static constexpr bool vector = false;
+    static GA_DEV V load(const char *p, const ga__reduce_args &) { return ga_load<S>(p); }
+    static GA_DEV V convert(S x, const ga__reduce_args &) { return x; }
+};
+} /* namespace ga_user */
+
+/* The op of reduction `name` for loop storage type L: kernels/reduce.cuh's
+   interface (S the state, R the result, identity, accumulate, combine,
+   result); the state is the accumulator's storage type. */
+#define GA__USER_ROP(name)                                                                                \
+    template <class L> struct ga_user_rop_##name {                                                        \
+        typedef typename ga_user::value_of<L>::type TV;                                                   \
+        typedef decltype(ga_user_bodies::ga_user_rins_##name<TV>) In;                                     \
+        typedef decltype(ga_user_bodies::ga_user_routs_##name<TV>) Out;                                   \
+        static constexpr int nin = ga_user::params<In>::count;                                            \
+        static_assert(nin >= 1 && nin <= 3 && ga_user::params<Out>::count == 1,                           \
+                      "GA_REDUCTION " #name ": 1 to 3 inputs, one output");                               \
+        static_assert(ga_user::all_refs<Out>::value, "GA_REDUCTION " #name ": the output is a reference: (T &y)"); \
+        typedef ga_user_bodies::ga_user_racc_##name<TV> ACC;                                              \
+        typedef typename ga_user::storage_of<ACC>::type S;                                                \
+        typedef typename ga_user::params<Out>::template value<0> V0;                                      \
+        typedef typename ga_user::storage_of<V0>::type R;                                                 \
+        typedef ga_user::loads<nin, typename ga_user::storage_at<In, 0, L>::type,                         \
+                               typename ga_user::storage_at<In, 1, L>::type,                              \
+                               typename ga_user::storage_at<In, 2, L>::type> Loads;                       \
+        static constexpr bool warns_all_nan = false;                                                      \
+        GA_DEV ga_user_rop_##name() {}                                                                    \
+        GA_DEV explicit ga_user_rop_##name(const ga__reduce_args &) {}                                    \
+        GA_DEV S identity() const { return ga_user::to_storage(ga_user_bodies::ga_user_ridentity_##name<TV>()); } \
+        GA_DEV S empty() const { return identity(); }                                                     \
+        GA_DEV S combine(S a, S b) const                                                                  \
+        {                                                                                                  \
+            return ga_user::to_storage(                                                                    \
+                ga_user_bodies::ga_user_reduce_##name<TV>(ga_user::to_value(a), ga_user::to_value(b)));    \
+        }                                                                                                  \
+        GA_DEV void accumulate(S &s, const typename Loads::V &x, int64_t) const                           \
+        {                                                                                                  \
+            ACC m;                                                                                         \
+            if constexpr (nin == 1) m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0));  \
+            else if constexpr (nin == 2)                                                                   \
+                m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0), ga_user::to_value(x.x1)); \
+            else                                                                                           \
+                m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0), ga_user::to_value(x.x1), \
+                                                            ga_user::to_value(x.x2));                      \
+            s = ga_user::to_storage(ga_user_bodies::ga_user_reduce_##name<TV>(ga_user::to_value(s), m));  \
+        }                                                                                                  \
+        GA_DEV R result(S s) const                                                                        \
+        {                                                                                                  \
+            V0 y{};                                                                                        \
+            ga_user_bodies::ga_user_rpost_##name<TV>(ga_user::to_value(s), y);                            \
+            return ga_user::to_storage(y);                                                                 \
+        }                                                                                                  \
+    };
+
+/* The four kernels of loop `loop` of reduction `name`: the first pass and
+   the combine passes, each with the inner and the outer layout. */
+#define GA__USER_RKERNELS(name, loop, LOOP)                                                               \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+        ga_user_##name##_##loop##_inner(const __grid_constant__ ga__reduce_args a)                        \
+    {                                                                                                      \
+        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        ga_reduce_inner<Op, typename Op::Loads>(a);                                                       \
+    }                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+        ga_user_##name##_##loop##_outer(const __grid_constant__ ga__reduce_args a)                        \
+    {                                                                                                      \
+        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        ga_reduce_outer<Op, typename Op::Loads>(a);                                                       \
+    }                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+        ga_user_##name##_##loop##_combine_inner(const __grid_constant__ ga__reduce_args a)                \
+    {                                                                                                      \
+        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        ga_reduce_inner<ga_op_states<Op>, ga_user::state_loads<typename Op::S>>(a);                       \
+    }                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+        ga_user_##name##_##loop##_combine_outer(const __grid_constant__ ga__reduce_args a)                \
+    {                                                                                                      \
+        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        ga_reduce_outer<ga_op_states<Op>, ga_user::state_loads<typename Op::S>>(a);                       \
+    }
+
+/* GA_REDUCTION(name, loops, (inputs), (output), reduce_type, map_expr,
+   reduce_expr, post_map_expr, identity): CuPy's ReductionKernel. map_expr
+   (of the inputs) gives each element's value as reduce_type (T or a
+   dtype's name: the accumulator); reduce_expr combines two of them, `a`
+   and `b`; post_map_expr assigns the output from the result `a`;
+   identity is the empty reduction's value. An expression holding a comma
+   is parenthesised: (max(a, b)). Deterministic: the order in which
+   values are combined depends on the shape and the alignment only. */
+#define GA_REDUCTION(name, loops, ins, outs, reduce_type, map_expr, reduce_expr, post_map_expr, identity_expr) \
+    namespace ga_user_bodies {                                                                            \
+    using namespace ga_user_types;                                                                        \
+    template <class T> __device__ void ga_user_rins_##name ins;                                           \
+    template <class T> __device__ void ga_user_routs_##name outs;                                         \
+    template <class T> using ga_user_racc_##name = reduce_type;                                           \
+    template <class T> GA_DEV ga_user_racc_##name<T> ga_user_rmap_##name(GA__USER_STRIP ins)              \
+    {                                                                                                     \
+        return (ga_user_racc_##name<T>)(map_expr);                                                        \
+    }                                                                                                     \
+    template <class T>                                                                                    \
+    GA_DEV ga_user_racc_##name<T> ga_user_reduce_##name(ga_user_racc_##name<T> a, ga_user_racc_##name<T> b) \
+    {                                                                                                     \
+        return (ga_user_racc_##name<T>)(reduce_expr);                                                     \
+    }                                                                                                     \
+    template <class T> GA_DEV void ga_user_rpost_##name(ga_user_racc_##name<T> a, GA__USER_STRIP outs)    \
+    {                                                                                                     \
+        post_map_expr;                                                                                    \
+    }                                                                                                     \
+    template <class T> GA_DEV ga_user_racc_##name<T> ga_user_ridentity_##name()                           \
+    {                                                                                                     \
+        return (ga_user_racc_##name<T>)(identity_expr);                                                   \
+    }                                                                                                     \
+    }                                                                                                     \
+    GA__USER_ROP(name)                                                                                    \
+    extern "C" __device__ const char ga_user_sig_##name[] = "gpuarr reduction 1;" #name ";" #ins ";" #outs \
+                                                            ";" #reduce_type ";" loops(GA__USER_LOOP_NAME, ~) ";"; \
+    loops(GA__USER_RKERNELS, name)
 
 /* ======================================================================== */
 /* Raw kernels: gpuarr arrays as views                                       */

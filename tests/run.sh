@@ -301,7 +301,8 @@ fi
 
 # The user-kernel project (examples/user_kernels/, built by its own Makefile
 # through gpuarr.mk, its module embedded): the same refusal without a GPU;
-# with one, its fused softplus, normalise-and-clip and raw-kernel L2 norm
+# with one, its fused softplus, normalise-and-clip, reduction-kernel row
+# norms, fused sum((x - y)**2) and raw-kernel L2 norm
 # match gpuarr's built-ins.
 (cd "$tmp" && "$root/build/examples/user_kernels/user_kernels" > out.uk 2> err.uk)
 rc=$?
@@ -311,7 +312,7 @@ if [ $gpu = no ]; then
     else
         echo "FAIL user_kernels's refusal: status $rc"; cat "$tmp/out.uk" "$tmp/err.uk" | sed 's/^/    /'; failed=$((failed + 1))
     fi
-elif [ $rc -eq 0 ] && grep -q '^all three match' "$tmp/out.uk"; then
+elif [ $rc -eq 0 ] && grep -q '^all five match' "$tmp/out.uk"; then
     echo "ok   user_kernels: $(tr '\n' ' ' < "$tmp/out.uk")"; passed=$((passed + 1))
 else
     echo "FAIL user_kernels (status $rc)"; cat "$tmp/out.uk" "$tmp/err.uk" | sed 's/^/    /'; failed=$((failed + 1))

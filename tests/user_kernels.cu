@@ -41,3 +41,20 @@ extern "C" __global__ void add_one_2d(ga_view x, ga_view y)
 
 /* writes through the pointer it is given: a fault for NULL */
 extern "C" __global__ void write_to(int *p) { *p = 1; }
+
+/* Reductions (CuPy's ReductionKernel): map, reduce, post-map, identity,
+   the accumulator's type. */
+#define SIGNED_LOOPS(Y, A) Y(A, int8, INT8) Y(A, int16, INT16) Y(A, int32, INT32) Y(A, int64, INT64)
+/* sum((x - y)**2), fused: the difference in T, its square summed in float64 */
+GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64, (double)(x - y) * (double)(x - y), a + b,
+             z = (T)a, 0)
+/* the L2 norm of real and complex values, as float64 */
+GA_REDUCTION(l2norm, GA_LOOPS_INEXACT, (T x), (float64 &y), float64, thrust::norm(thrust::complex<double>(x)), a + b,
+             y = sqrt(a), 0)
+/* max |x| in T (a comma in an expression: parenthesised) */
+GA_REDUCTION(maxabs, SIGNED_LOOPS, (T x), (T &y), T, (x < 0 ? (T)-x : x), (a > b ? a : b), y = a, 0)
+/* any(x != 0) over every dtype */
+GA_REDUCTION(any_nonzero, GA_LOOPS_ALL, (T x), (bool &y), bool, x != T(0), a || b, y = a, false)
+/* three inputs: sum(x * y + z) */
+GA_REDUCTION(dot_plus, GA_LOOPS_FLOAT, (T x, T y, T z), (float64 &r), float64, (double)x * (double)y + (double)z,
+             a + b, r = a, 0)

@@ -15,6 +15,15 @@ GA_ELEMENTWISE(normalize_clip, REAL_LOOPS, (T x, T mean, T inv_std), (T &y),
                const T v = (x - mean) * inv_std;
                y = v < (T)-3 ? (T)-3 : v > (T)3 ? (T)3 : v;)
 
+/* A reduction: the L2 norm of the rows (or of anything: the caller picks
+   the axes), the squares summed in float64, the root taken once */
+GA_REDUCTION(l2norm, REAL_LOOPS, (T x), (T &y), float64, (double)x * (double)x, a + b, y = (T)sqrt(a), 0)
+
+/* A fused reduction: sum((x - y)**2) in one pass over x and y (gpuarr's
+   built-ins take three: subtract, square, sum) */
+GA_REDUCTION(sumsq_diff, REAL_LOOPS, (T x, T y), (float64 &s), float64, (double)(x - y) * (double)(x - y), a + b,
+             s = a, 0)
+
 /* A raw kernel: the sum of squares of x (a view: any strides) in blocks of
    256 threads, block b summing elements b, b + gridDim.x * 256, ... in a
    fixed order (thread t takes b * 256 + t, then every grid's worth), the

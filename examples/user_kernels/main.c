@@ -1,7 +1,8 @@
 /* examples/user_kernels/main.c - calling a project's own kernels, compiled
    offline by gpuarr's build rule and embedded in this program: a fused
-   softplus, a normalise-and-clip with scalar parameters, and an L2 norm
-   by a raw kernel, each checked against gpuarr's built-in functions.
+   softplus, a normalise-and-clip with scalar parameters, a row-wise L2
+   norm by a reduction kernel, sum((x - y)**2) fused into one pass, and an
+   L2 norm by a raw kernel, each checked against gpuarr's built-ins.
    Build and run:  make -C examples/user_kernels && examples/user_kernels/build/user_kernels */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
@@ -32,8 +33,10 @@ int main(void)
     ga_module *m = ga_module_load_data(user_kernels_image, (size_t)(user_kernels_image_end - user_kernels_image));
     ga_elementwise_kernel *softplus = m ? ga_module_elementwise(m, "softplus") : NULL;
     ga_elementwise_kernel *normalize = m ? ga_module_elementwise(m, "normalize_clip") : NULL;
+    ga_reduction_kernel *l2norm = m ? ga_module_reduction(m, "l2norm") : NULL;
+    ga_reduction_kernel *sumsq_diff = m ? ga_module_reduction(m, "sumsq_diff") : NULL;
     ga_raw_kernel *sumsq = m ? ga_module_raw_kernel(m, "sumsq_partials") : NULL;
-    if (!softplus || !normalize || !sumsq) {
+    if (!softplus || !normalize || !l2norm || !sumsq_diff || !sumsq) {
         fprintf(stderr, "user_kernels: %s\n", ga_last_error_message());
         return 1;
     }
@@ -58,7 +61,26 @@ int main(void)
     printf("normalize_clip: max |fused - clip((x - 0.25) * 2, -3, 3)| = %.3g\n", e2);
     ok &= e2 >= 0 && e2 < 1e-6;
 
-    /* 3. the L2 norm of every other element (a strided view) by the raw kernel */
+    /* 3. the L2 norm of each row of x as (1024, n / 1024), by the reduction kernel */
+    const int64_t rows2[2] = {1024, n / 1024};
+    ga_array *x2 = ga_reshape(x, 2, rows2), *norms = NULL;
+    ga_reduction_kernel_call(l2norm, 1, (ga_operand[]){ga_operand_array(x2)}, 1, (const int[]){1}, false, &norms);
+    double e3 = max_abs_diff(norms, ga_linalg_vector_norm(x2, 2, 1, (const int[]){1}, false));
+    printf("l2norm of 1024 rows: max |kernel - ga_linalg_vector_norm| = %.3g\n", e3);
+    ok &= e3 >= 0 && e3 < 1e-4;
+
+    /* 4. sum((x - y)**2) in one pass against subtract, square and sum */
+    ga_array *y2 = ga_random_standard_normal(g, 1, &n, GA_FLOAT32), *ssd = NULL;
+    ga_reduction_kernel_call(sumsq_diff, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y2)}, 0, NULL, false,
+                             &ssd);
+    double fused = -1, three = -1;
+    if (ssd) ga_to_host(ssd, &fused, sizeof fused);
+    ga_array *s3 = ga_astype(ga_sum(ga_square(ga_subtract(x, y2)), 0, NULL, false), GA_FLOAT64);
+    if (s3) ga_to_host(s3, &three, sizeof three);
+    printf("sum((x - y)**2): fused %.9g, three calls %.9g\n", fused, three);
+    ok &= fused >= 0 && fabs(fused - three) <= 1e-4 * three; /* the three calls sum float32 squares in float32 */
+
+    /* 5. the L2 norm of every other element (a strided view) by the raw kernel */
     ga_array *every_other = ga_as_strided(x, 1, (const int64_t[]){n / 2}, (const int64_t[]){8}, 0);
     const int64_t blocks = 264;
     ga_array *partials = ga_empty(1, &blocks, GA_FLOAT64);
@@ -79,6 +101,6 @@ int main(void)
     ga_generator_release(g);
     ga_module_release(m);
     ga_shutdown();
-    printf("%s\n", ok ? "all three match gpuarr's built-ins" : "MISMATCH");
+    printf("%s\n", ok ? "all five match gpuarr's built-ins" : "MISMATCH");
     return ok ? 0 : 1;
 }
