@@ -9,6 +9,7 @@
 #   make examples                         build/examples/*
 #   make shared                           build/libgpuarr.so (bindings, conformance)
 #   make bench                            tools/bench beside CuPy when present
+#                                         (BENCH_ARGS=--kernels: the user kernels' rows)
 #   make sanitize [SANITIZE_TOOLS=...]    the device tests under compute-sanitizer
 #   make info                             build/gpuarr-info
 #   make install [PREFIX=/usr/local] [DESTDIR=]   header, kernels, archive, gpuarr.pc
@@ -179,9 +180,13 @@ $(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
-$(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB) | fatbins
+$(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB) | fatbins $(BUILD)/bench_kernels.fatbin
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -O3 $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
+# the user kernels of `build/bench --kernels`, built by gpuarr.mk's rule
+$(BUILD)/bench_kernels.fatbin: tools/bench_kernels.cu $(GPUARR_USER_DEPS) $(BUILD)/kernels/archs
+	$(gpuarr_fatbin)
 
 bench: $(BUILD)/bench
 	python3 tools/bench.py $(BUILD)/bench $(BENCH_ARGS)
