@@ -26606,8 +26606,8 @@ static ga_status ga__user_read_signature(const char *func, const ga_module *m, c
     if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "reading the kernel's signature");
     sig[bytes - 1] = 0;
     if (strncmp(sig, "gpuarr ", 7) == 0 && strncmp(sig + 7, what, strlen(what)) != 0)
-        return ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no %s kernel '%s' (it is %.*s kernel)", m->where,
-                         what, name, (int)strcspn(sig + 7, " ;"), sig + 7);
+        return ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no %s kernel '%s' (it is a kernel of kind %.*s)",
+                         m->where, what, name, (int)strcspn(sig + 7, " ;"), sig + 7);
     return GA_OK;
 }
 

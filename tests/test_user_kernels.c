@@ -559,7 +559,7 @@ DEVICE_TEST(reduction_empty_0d_out_and_errors)
     CHECK_ERROR(reduce1(k, i32, 0, NULL, false) == NULL, GA_ERROR_TYPE, "l2norm was not built for T = int32");
     if (provoke_api_errors())
         CHECK_ERROR(ga_module_reduction(module(), "squared_diff") == NULL, GA_ERROR_KERNELS_MISSING,
-                    "has no reduction kernel 'squared_diff' (it is elementwise kernel)");
+                    "has no reduction kernel 'squared_diff' (it is a kernel of kind elementwise)");
     ga_release(e), ga_release(r), ga_release(r2), ga_release(z), ga_release(rz), ga_release(x), ga_release(o);
     ga_release(ref), ga_release(wrong), ga_release(o32), ga_release(i32);
 }
