@@ -9,6 +9,7 @@
 #   make examples                         build/examples/*
 #   make shared                           build/libgpuarr.so (bindings, conformance)
 #   make bench                            tools/bench beside CuPy when present
+#                                         (BENCH_ARGS=--kernels: the user kernels' rows)
 #   make sanitize [SANITIZE_TOOLS=...]    the device tests under compute-sanitizer
 #   make info                             build/gpuarr-info
 #   make install [PREFIX=/usr/local] [DESTDIR=]   header, kernels, archive, gpuarr.pc
@@ -64,7 +65,9 @@ KERNEL_DIR := $(abspath $(BUILD)/kernels)
 # The kernels use nothing newer than compute_80 (compute_75 for sm_75), so
 # each SASS is compiled from one of those two PTX versions: the front end
 # runs twice instead of once per arch. The PTX of the newest one is embedded
-# too, for the driver to compile on future GPUs.
+# too, for the driver to compile on future GPUs. gpuarr.mk (the build rule
+# of users' kernels, >>kernel) computes that: gpuarr's own kernels and a
+# user's are built for the same archs alike.
 # FATBIN_COMPRESS: fatbinary's default compression, of every image (without
 # -compress-all it left most fatbins uncompressed: math.fatbin 38.5 MB, not
 # 5.4). The code is the same; `size` mode made the fatbins and the CUB
@@ -74,11 +77,9 @@ FATBIN_COMPRESS := --compress-mode=default -Xfatbin -compress-all
 comma := ,
 empty :=
 space := $(empty) $(empty)
-virtual_of = $(if $(filter sm_75,$(1)),compute_75,compute_80)
-virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call virtual_of,$(a))))
-sass_for = $(subst $(space),$(comma),$(strip $(foreach a,$(GPUARR_ARCHS),$(if $(filter $(1),$(call virtual_of,$(a))),$(a)))))
-ptx_arch := $(call virtual_of,$(lastword $(GPUARR_ARCHS)))
-GENCODE := $(foreach v,$(virtuals),-gencode arch=$(v),code=[$(call sass_for,$(v))$(if $(filter $(v),$(ptx_arch)),$(comma)$(v))])
+GPUARR_HOME := .
+include gpuarr.mk
+GENCODE := $(GPUARR_GENCODE)
 NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 $(FATBIN_COMPRESS) -Xptxas -warn-spills
 
 # The CUB glue (kernels/cub/*.cu -> build/cub/*.o -> build/libgpuarr_cub.a;
@@ -165,14 +166,27 @@ $(BUILD)/examples/%: examples/%.c gpuarr.h $(CUB_LIB) | fatbins
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
+# The user-kernel project (examples/user_kernels/): built by its own
+# Makefile, which includes gpuarr.mk as a user's would.
+USER_EXAMPLE := $(BUILD)/examples/user_kernels/user_kernels
+EXAMPLES += $(USER_EXAMPLE)
+$(USER_EXAMPLE): examples/user_kernels/main.c examples/user_kernels/kernels.cu examples/user_kernels/Makefile \
+    gpuarr.mk gpuarr.h $(wildcard kernels/*.cuh) $(CUB_LIB) | fatbins
+	$(MAKE) --no-print-directory -C examples/user_kernels GPUARR_HOME=$(CURDIR) OUT=$(abspath $(@D)) \
+	    GPUARR_ARCHS='$(GPUARR_ARCHS)' CC='$(CC)'
+
 info: $(BUILD)/gpuarr-info
 $(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
-$(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB) | fatbins
+$(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB) | fatbins $(BUILD)/bench_kernels.fatbin
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -O3 $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
+# the user kernels of `build/bench --kernels`, built by gpuarr.mk's rule
+$(BUILD)/bench_kernels.fatbin: tools/bench_kernels.cu $(GPUARR_USER_DEPS) $(BUILD)/kernels/archs
+	$(gpuarr_fatbin)
 
 bench: $(BUILD)/bench
 	python3 tools/bench.py $(BUILD)/bench $(BENCH_ARGS)
@@ -189,6 +203,15 @@ TESTS += $(BUILD)/tests/test_random_alg
 $(BUILD)/tests/test_random_alg: tests/test_random_alg.cc kernels/random_philox.cuh kernels/random_dists.cuh
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror -I. -o $@ $< -lm
+
+# The user kernels' test module, built by gpuarr.mk's rule as a user's
+# project builds its own; and a module without gpuarr's headers, as PTX.
+USER_TEST_MODULES := $(BUILD)/tests/user_kernels.fatbin $(BUILD)/tests/user_raw.ptx
+$(BUILD)/tests/user_kernels.fatbin: tests/user_kernels.cu $(GPUARR_USER_DEPS) $(BUILD)/kernels/archs
+	$(gpuarr_fatbin)
+$(BUILD)/tests/user_raw.ptx: tests/user_raw.cu
+	@mkdir -p $(@D)
+	$(NVCC) --ptx -arch=$(gpuarr_ptx_arch) -o $@ $<
 
 # A fatbin stamped with another version, for the stale-fatbin test.
 $(BUILD)/tests/stale/creation.fatbin: tests/stale_fatbin.cu
@@ -265,11 +288,11 @@ PROGRAMS := $(EXAMPLES) $(BUILD)/gpuarr-info $(BUILD)/bench $(BUILD)/libgpuarr.s
 # `make test` installs into build/test-prefix (with `make install`) and
 # tests/run.sh builds programs against it through pkg-config.
 TEST_PREFIX := $(abspath $(BUILD))/test-prefix
-test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(LINKED_TESTS) $(BUILD)/tests/stale/creation.fatbin
+test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(LINKED_TESTS) $(BUILD)/tests/stale/creation.fatbin $(USER_TEST_MODULES)
 	@rm -rf $(TEST_PREFIX)
 	@$(MAKE) --no-print-directory install PREFIX=$(TEST_PREFIX) GPUARR_ARCHS='$(GPUARR_ARCHS)' \
 	    > $(BUILD)/test-install.log 2>&1 || { cat $(BUILD)/test-install.log; exit 1; }
-	@TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' LINKED_TESTS='$(LINKED_TESTS)' LINKED_ZLIB='$(if $(have_zlib_h),yes,no)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
+	@GPUARR_ARCHS='$(GPUARR_ARCHS)' TEST_PREFIX='$(TEST_PREFIX)' ASAN_TESTS='$(ASAN_TESTS)' LINKED_TESTS='$(LINKED_TESTS)' LINKED_ZLIB='$(if $(have_zlib_h),yes,no)' SAN_CC='$(SAN_CC)' SAN_CXX='$(SAN_CXX)' \
 	    SANFLAGS='$(SANFLAGS)' sh tests/run.sh $(TESTS)
 
 # --- sanitize: the device tests under compute-sanitizer (GPU machines) -------
@@ -277,7 +300,7 @@ test: fatbins $(TESTS) $(PROGRAMS) $(ASAN_TESTS) $(LINKED_TESTS) $(BUILD)/tests/
 # tests/sanitize.sh for which programs each checks.
 SANITIZE_TOOLS ?= memcheck racecheck synccheck initcheck
 .PHONY: sanitize
-sanitize: fatbins $(TESTS) $(BUILD)/tests/stale/creation.fatbin $(BUILD)/libgpuarr.so
+sanitize: fatbins $(TESTS) $(BUILD)/tests/stale/creation.fatbin $(USER_TEST_MODULES) $(BUILD)/libgpuarr.so
 	@sh tests/sanitize.sh $(SANITIZE_TOOLS)
 
 # --- install -------------------------------------------------------------------
@@ -289,13 +312,20 @@ sanitize: fatbins $(TESTS) $(BUILD)/tests/stale/creation.fatbin $(BUILD)/libgpua
 # PREFIX/lib/gpuarr/kernels/<family>.fatbin, the kernels; PREFIX/lib/gpuarr/
 #   gpuarr_fatbins.o, the same linked into a program (GPUARR_EMBED_FATBINS);
 # PREFIX/lib/libgpuarr_cub.a, the CUB glue;
-# PREFIX/lib/pkgconfig/gpuarr.pc (from tools/gpuarr.pc.in).
+# PREFIX/lib/pkgconfig/gpuarr.pc (from tools/gpuarr.pc.in);
+# for users' kernels (>>kernel): PREFIX/share/gpuarr/gpuarr.mk, the build
+#   rule, pointed at PREFIX/include/gpuarr/kernels/*.cuh, the kernel headers,
+#   which include PREFIX/include/gpuarr/gpuarr.h, a copy of the header.
 # DESTDIR is prepended to each path, for packaging; the files name PREFIX.
 PREFIX ?= /usr/local
 DESTDIR ?=
 includedir := $(PREFIX)/include
 libdir := $(PREFIX)/lib
 kerneldir := $(libdir)/gpuarr/kernels
+datadir := $(PREFIX)/share
+# what a user's kernels are compiled against (gpuarr.mk): the kernel
+# headers, and gpuarr.h beside them (they include "../gpuarr.h")
+KERNEL_HEADERS := $(wildcard kernels/*.cuh)
 VERSION := $(shell sed -n 's/^\#define GPUARR_VERSION_STRING "\(.*\)"$$/\1/p' gpuarr.h)
 
 install: fatbins tools/gpuarr.pc.in
@@ -306,6 +336,11 @@ install: fatbins tools/gpuarr.pc.in
 	install -m 644 $(FATBINS) '$(DESTDIR)$(kerneldir)'
 	install -m 644 $(BUILD)/gpuarr_fatbins.o '$(DESTDIR)$(libdir)/gpuarr/gpuarr_fatbins.o'
 	install -m 644 $(CUB_LIB) '$(DESTDIR)$(libdir)/libgpuarr_cub.a'
+	install -d '$(DESTDIR)$(includedir)/gpuarr/kernels' '$(DESTDIR)$(datadir)/gpuarr'
+	install -m 644 gpuarr.h '$(DESTDIR)$(includedir)/gpuarr/gpuarr.h'
+	install -m 644 $(KERNEL_HEADERS) '$(DESTDIR)$(includedir)/gpuarr/kernels'
+	{ printf '# Written by gpuarr'"'"'s `make install`: the installed kernel headers.\nGPUARR_KERNEL_INCLUDE ?= %s\n' \
+	    '$(includedir)/gpuarr/kernels'; cat gpuarr.mk; } > '$(DESTDIR)$(datadir)/gpuarr/gpuarr.mk'
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CUDA_HOME@|$(CUDA_HOME)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    tools/gpuarr.pc.in > '$(DESTDIR)$(libdir)/pkgconfig/gpuarr.pc'
 	@echo 'gpuarr: installed in $(DESTDIR)$(PREFIX); build with: cc app.c $$(pkg-config --cflags --libs gpuarr)' \
@@ -315,7 +350,10 @@ uninstall:
 	rm -f '$(DESTDIR)$(includedir)/gpuarr.h' '$(DESTDIR)$(includedir)/gpuarr/kernel_dir.h' \
 	    $(FAMILIES:%='$(DESTDIR)$(kerneldir)/%.fatbin') '$(DESTDIR)$(libdir)/gpuarr/gpuarr_fatbins.o' \
 	    '$(DESTDIR)$(libdir)/libgpuarr_cub.a' '$(DESTDIR)$(libdir)/pkgconfig/gpuarr.pc'
-	-rmdir '$(DESTDIR)$(kerneldir)' '$(DESTDIR)$(libdir)/gpuarr' '$(DESTDIR)$(includedir)/gpuarr' 2> /dev/null
+	rm -f '$(DESTDIR)$(includedir)/gpuarr/gpuarr.h' $(KERNEL_HEADERS:kernels/%='$(DESTDIR)$(includedir)/gpuarr/kernels/%') \
+	    '$(DESTDIR)$(datadir)/gpuarr/gpuarr.mk'
+	-rmdir '$(DESTDIR)$(kerneldir)' '$(DESTDIR)$(libdir)/gpuarr' '$(DESTDIR)$(includedir)/gpuarr/kernels' \
+	    '$(DESTDIR)$(includedir)/gpuarr' '$(DESTDIR)$(datadir)/gpuarr' 2> /dev/null
 
 clean:
 	rm -rf $(BUILD)

@@ -37,7 +37,8 @@
     23. Discrete Fourier transforms (numpy.fft)                   >>fft
     24. Sparse matrices (scipy.sparse)                            >>sparse
     25. Graphs, profiling and memory hooks                        >>graph
-    26. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    26. User kernels: elementwise, reductions, raw, modules       >>kernel
+    27. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -3502,6 +3503,219 @@ GPUARR_API void ga_memory_hook_profile(const ga_memory_hook_info *info, void *us
 GPUARR_API void ga_memory_profile_print(const ga_memory_profile *profile, void *file);
 GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
 
+/* >>kernel */
+/* ======================================================================== */
+/* 26. User kernels: elementwise, reductions, raw launches, modules          */
+/* ======================================================================== */
+/* CuPy's ElementwiseKernel, ReductionKernel and RawKernel / RawModule, and
+   fusion (several elementwise steps, at most one final reduction, in one
+   kernel), compiled offline.
+   A user writes kernels in a .cu file of their own project, against
+   gpuarr's kernel headers, and builds it once with gpuarr's build rule
+   (gpuarr.mk: `include $(GPUARR_HOME)/gpuarr.mk`, then
+   $(call gpuarr_fatbin,name.cu) makes name.fatbin for GPUARR_ARCHS); the
+   program loads that module and calls its kernels with no run-time
+   compilation and no string work per call.
+
+   What the .cu holds (kernels/gpuarr_user.cuh, included first, documents
+   it in full):
+     GA_ELEMENTWISE(squared_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z),
+                    z = (x - y) * (x - y);)
+   a name, the dtypes the placeholder T is instantiated over (gpuarr's
+   lists GA_LOOPS_FLOAT, _ALL, _REAL, _INT, ... or the user's own in their
+   form), typed inputs and outputs (T or a dtype's name: float32 alpha,
+   bool mask), and the body, with `i` (the flat C-order index) and `n`
+   (the size) in scope, as CuPy's. Reductions, as ReductionKernel's
+   arguments:
+     GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64,
+                  (double)(x - y) * (double)(x - y), a + b, z = (T)a, 0)
+   inputs, the output, the accumulator's type, map, reduce (of a and b),
+   post-map (from a) and identity; a fused function is such a body: its
+   elementwise steps in the map, its one reduction after. Raw kernels are
+   any extern "C" __global__ functions; a ga_view parameter receives an
+   array.
+
+   How it is recorded: the header instantiates, for each dtype of the
+   list, the two loops of gpuarr's own ufuncs (kernels/ufunc.cuh's
+   contiguous vector loop and strided loop) as ga_user_<name>_<dtype>_
+   contig / _strided, and stores the kernel's signature as a string,
+   ga_user_sig_<name> ("(T x, T y)", "(T &z)", the dtype list), beside
+   the module's version stamp ga_fatbin_version. The host reads and parses
+   the signature once, when the kernel is looked up
+   (ga_module_elementwise), and resolves its loops at their first use. A
+   reduction is instantiated over gpuarr's own reduction kernels
+   (kernels/reduce.cuh: the inner and outer layouts, a first pass and the
+   combine passes of its partial states) as ga_user_<name>_<dtype>_inner,
+   _outer, _combine_inner and _combine_outer, its signature beside them.
+
+   How it is called: ga_elementwise_call goes through gpuarr's ufunc
+   dispatcher (>>ufunc), so a user kernel gets what ga_add gets:
+   broadcasting, any strides (negative and zero ones too), 0-d and empty
+   arrays, outputs made in the inputs' memory order from the pool or given
+   (out=, checked for shape, device, writeability and overlap), weak C
+   scalars as inputs, the current stream, the 16-byte vector loop for
+   contiguous operands. Types follow CuPy's ElementwiseKernel: T is bound
+   by the first array argument of type T (outputs first), every other
+   array of type T must have that dtype and every array of a named dtype
+   that dtype ("Type is mismatched. y float64 float32 T", GA_ERROR_TYPE);
+   scalars are converted to their parameter's dtype (an int that does not
+   fit is GA_ERROR_OVERFLOW). A count of arguments that is not the
+   kernel's is CuPy's "Wrong number of arguments for squared_diff".
+   Limits: 1 to 3 inputs, 1 or 2 outputs, 4 operands in all (the ufunc
+   loops'), one placeholder (T).
+
+   A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
+   own reduction planner (>>reduce): any axes, keepdims, out=, the kept
+   axes in the input's memory order, deterministic (the combining order
+   depends on the shape and the alignment only). Its inputs (1 to 3
+   arrays) are broadcast together; several inputs are read at the same
+   element offsets, so inputs laid out otherwise than one another are
+   first copied to C order (one pass each). An empty reduction is the
+   identity through the post-map.
+
+   Modules: a fatbin built by the rule (its version stamp checked: a stale
+   one is GA_ERROR_KERNELS_STALE, "rebuild it"), or a cubin or PTX built
+   elsewhere (PTX is compiled by the driver's JIT, not by gpuarr; such a
+   module has no stamp and no signatures, so it gives raw functions only).
+   From a file or from memory (an image embedded in the program, as
+   GPUARR_EMBED_FATBINS embeds gpuarr's own). A module is loaded into
+   every device lazily by the driver; handles it gives are valid until
+   ga_module_release.
+
+   Raw launches: ga_launch(f, grid, block, shared bytes, args), on the
+   current stream of the current device; an argument is an array's view
+   (ga_view, the counterpart of CuPy's CArray) or data pointer, or a
+   scalar. A launch configuration the device refuses is GA_ERROR_CUDA
+   naming it; a fault inside a kernel surfaces at the next synchronising
+   call as the sticky error it is (the context is lost), with the advice
+   to run the program under compute-sanitizer.
+
+   Left for later: several placeholders, CuPy's `raw` parameters and the
+   element index in reductions, scalar inputs to reductions, 16-byte
+   vector loads for reductions of several inputs. */
+
+/* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
+   element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
+   strides[d]) bytes; kernels/gpuarr_user.cuh's ga_view_at<T>(v, i) and
+   ga_view_item<T>(v, idx) compute it. */
+typedef struct ga_view {
+    void *data;                  /* element 0 (the array's offset applied) */
+    int64_t size;                /* elements */
+    int32_t ndim;
+    int32_t dtype;               /* ga_dtype */
+    int64_t shape[GA_MAXDIMS];
+    int64_t strides[GA_MAXDIMS]; /* bytes */
+} ga_view;
+
+typedef struct ga_module ga_module;          /* a loaded module */
+typedef struct ga_elementwise_kernel ga_elementwise_kernel; /* an elementwise kernel of a module */
+typedef struct ga_reduction_kernel ga_reduction_kernel; /* a reduction kernel of a module */
+typedef struct ga_raw_kernel ga_raw_kernel;  /* a raw kernel of a module */
+
+/* Loads a module from a file: a fatbin made by gpuarr.mk (version
+   checked), or a cubin or PTX file. NULL on failure (GA_ERROR_IO for a
+   file that cannot be read, GA_ERROR_KERNELS_STALE for a stale or invalid
+   image, GA_ERROR_KERNELS_MISSING for one without code for this GPU).
+   Release with ga_module_release. Thread safe. */
+GPUARR_API ga_module *ga_module_load(const char *path);
+
+/* The same from `size` bytes in memory (an embedded image; PTX: the text,
+   its terminating NUL counted or not). The bytes are copied. */
+GPUARR_API ga_module *ga_module_load_data(const void *image, size_t size);
+
+/* Unloads a module; its kernels' handles become invalid. NULL is a no-op.
+   Work already enqueued finishes first (the driver waits for it). */
+GPUARR_API void ga_module_release(ga_module *m);
+
+/* The elementwise kernel `name` of module m (GA_ELEMENTWISE), its
+   signature read and checked: a handle owned by the module, or NULL
+   (GA_ERROR_KERNELS_MISSING: "module has no elementwise kernel 'name'"). */
+GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name);
+
+/* The kernel's name, its numbers of inputs and outputs. */
+GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k);
+GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k);
+GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k);
+
+/* Calls elementwise kernel k, as CuPy's kernel(*in, *out): nin inputs
+   (arrays or weak C scalars), nout outputs, each given (out=) or NULL,
+   made here and stored in out[k] (a new reference). Types, broadcasting
+   and errors as the section's comment says. Enqueued on the current
+   stream of the inputs' device. */
+GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin, const ga_operand *in, int nout,
+                                         ga_array **out);
+
+/* The same for one output: the new array, or NULL. */
+GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, const ga_operand *in);
+
+/* The reduction kernel `name` of module m (GA_REDUCTION), its signature
+   read and checked: a handle owned by the module, or NULL
+   (GA_ERROR_KERNELS_MISSING). */
+GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *name);
+GPUARR_API const char *ga_reduction_kernel_name(const ga_reduction_kernel *k);
+GPUARR_API int ga_reduction_kernel_nin(const ga_reduction_kernel *k);
+
+/* Calls reduction kernel k, as CuPy's kernel(*in, axis=, keepdims=,
+   out=): nin input arrays, broadcast together, reduced over `axes`
+   (naxes 0 and axes NULL: all; naxes 0, axes not NULL: none) into *out
+   (given: its shape checked as NumPy's out= of a reduction; NULL: made
+   here, a new reference, the kept axes in the input's memory order). Types
+   as ga_elementwise_call's. Deterministic, planned and run as gpuarr's own
+   reductions (>>reduce). Errors: as ga_elementwise_call's, axes out of
+   range or repeated, an input that is not an array, out= sharing memory
+   with an input. */
+GPUARR_API ga_status ga_reduction_kernel_call(const ga_reduction_kernel *k, int nin, const ga_operand *in, int naxes,
+                                              const int *axes, bool keepdims, ga_array **out);
+
+/* The raw kernel `name` (an extern "C" __global__ function) of module m:
+   a handle owned by the module, or NULL (GA_ERROR_KERNELS_MISSING). */
+GPUARR_API ga_raw_kernel *ga_module_raw_kernel(ga_module *m, const char *name);
+
+/* A raw kernel's argument. */
+typedef enum ga_launch_arg_kind {
+    GA_ARG_VIEW,    /* array: its ga_view */
+    GA_ARG_POINTER, /* array: its data pointer (element 0) */
+    GA_ARG_INT32,
+    GA_ARG_INT64,
+    GA_ARG_UINT32,
+    GA_ARG_UINT64,
+    GA_ARG_FLOAT32,
+    GA_ARG_FLOAT64,
+    GA_ARG_BYTES    /* `bytes` bytes at `p`: a struct passed by value */
+} ga_launch_arg_kind;
+typedef struct ga_launch_arg {
+    ga_launch_arg_kind kind;
+    const ga_array *array; /* VIEW, POINTER */
+    union {
+        int32_t i32;
+        int64_t i64;
+        uint32_t u32;
+        uint64_t u64;
+        float f32;
+        double f64;
+        const void *p;
+    } value;
+    size_t bytes; /* BYTES */
+} ga_launch_arg;
+static inline ga_launch_arg ga_arg_view(const ga_array *a) { ga_launch_arg r = {GA_ARG_VIEW, a, {0}, 0}; return r; }
+static inline ga_launch_arg ga_arg_pointer(const ga_array *a) { ga_launch_arg r = {GA_ARG_POINTER, a, {0}, 0}; return r; }
+static inline ga_launch_arg ga_arg_int32(int32_t v) { ga_launch_arg r = {GA_ARG_INT32, NULL, {0}, 0}; r.value.i32 = v; return r; }
+static inline ga_launch_arg ga_arg_int64(int64_t v) { ga_launch_arg r = {GA_ARG_INT64, NULL, {0}, 0}; r.value.i64 = v; return r; }
+static inline ga_launch_arg ga_arg_uint32(uint32_t v) { ga_launch_arg r = {GA_ARG_UINT32, NULL, {0}, 0}; r.value.u32 = v; return r; }
+static inline ga_launch_arg ga_arg_uint64(uint64_t v) { ga_launch_arg r = {GA_ARG_UINT64, NULL, {0}, 0}; r.value.u64 = v; return r; }
+static inline ga_launch_arg ga_arg_float32(float v) { ga_launch_arg r = {GA_ARG_FLOAT32, NULL, {0}, 0}; r.value.f32 = v; return r; }
+static inline ga_launch_arg ga_arg_float64(double v) { ga_launch_arg r = {GA_ARG_FLOAT64, NULL, {0}, 0}; r.value.f64 = v; return r; }
+static inline ga_launch_arg ga_arg_bytes(const void *p, size_t bytes) { ga_launch_arg r = {GA_ARG_BYTES, NULL, {0}, 0}; r.value.p = p; r.bytes = bytes; return r; }
+
+/* Launches raw kernel f with grid[3] blocks of block[3] threads and
+   shared_bytes of dynamic shared memory on the current stream of the
+   current device (CuPy's kernel(grid, block, args, shared_mem=)); arrays
+   must be on that device. Returns without waiting. Errors: NULL
+   arguments, an array on another device, a configuration the device
+   refuses (GA_ERROR_CUDA, naming cuLaunchKernel's reason). */
+GPUARR_API ga_status ga_launch(const ga_raw_kernel *f, const unsigned grid[3], const unsigned block[3],
+                               size_t shared_bytes, int nargs, const ga_launch_arg *args);
+
 #ifdef __cplusplus
 }
 #endif
@@ -3510,7 +3724,7 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
 
 /* >>abi */
 /* ======================================================================== */
-/* 26. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 27. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -3820,8 +4034,10 @@ enum {
     GA__RF_ROWS = 64,    /* inner: one kept dim and one reduced dim, a row per work item */
     GA__RF_TILES = 128,  /* inner, with ROWS and group 1: rows of at most 64 contiguous bytes,
                             one after the other from a 16-byte aligned start */
-    GA__RF_PACKED = 256  /* the packed kernels: as TILES, rows of 2 or 4 values read as stored
+    GA__RF_PACKED = 256, /* the packed kernels: as TILES, rows of 2 or 4 values read as stored
                             that fill 16-byte vectors, GA__RPACKED_LOADS vectors per thread */
+    GA__RF_PLAIN = 512   /* a user's reduction of several inputs (kernels/gpuarr_user.cuh): no TILES,
+                            its loads find inputs 1 and 2 by the element's place in input 0 */
 };
 #define GA__RPACKED_LOADS 4 /* of 1, 2 and 4 the fastest: 7.1, 6.7, 6.3 us for (1e6, 2) float32 on an H100 */
 /* ga__reduce_args.finalize: what the final pass stores. */
@@ -4326,7 +4542,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(graph) X(sparse) X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
+    X(kernel) X(graph) X(sparse) X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -4373,6 +4589,14 @@ static ga_status ga__cuda_error(const char *func, CUresult r, const char *what)
     if (GA__CU.GetErrorString) GA__CU.GetErrorString(r, &text);
     if (r == CUDA_ERROR_OUT_OF_MEMORY)
         return ga__error(GA_ERROR_OUT_OF_MEMORY, func, "%s: out of memory", what);
+    /* the sticky errors: a kernel faulted, the context is lost */
+    if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
+        r == CUDA_ERROR_MISALIGNED_ADDRESS || r == CUDA_ERROR_INVALID_ADDRESS_SPACE || r == CUDA_ERROR_INVALID_PC ||
+        r == CUDA_ERROR_HARDWARE_STACK_ERROR || r == CUDA_ERROR_ASSERT || r == CUDA_ERROR_LAUNCH_TIMEOUT)
+        return ga__error(GA_ERROR_CUDA, func,
+                         "%s failed: %s (%s): a kernel enqueued earlier faulted; the error is sticky, the device's "
+                         "context is lost until the process ends; run the program under compute-sanitizer to find "
+                         "the kernel and the access", what, text, name);
     return ga__error(GA_ERROR_CUDA, func, "%s failed: %s (%s)", what, text, name);
 }
 
@@ -7296,8 +7520,12 @@ GPUARR_API bool ga_kernel_family_locate(int family, char *path, size_t size)
 #endif
 }
 
-static ga_status ga__check_fatbin_version(const char *func, ga__family fam, CUlibrary lib,
-                                          const char *where)
+/* The version stamp of a loaded image: `what` and `where` name it in the
+   messages ("kernel fatbin 'arith'", its path), `rebuild` is the command
+   that rebuilds it. With `stamped` non-NULL an image without a stamp is
+   accepted (a user's module built elsewhere: *stamped = false). */
+static ga_status ga__check_image_version(const char *func, const char *what, CUlibrary lib, const char *where,
+                                         const char *rebuild, bool *stamped)
 {
     CUdeviceptr ptr = 0;
     size_t bytes = 0;
@@ -7309,16 +7537,17 @@ static ga_status ga__check_fatbin_version(const char *func, ga__family fam, CUli
         GA__CU.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->handle);
         GA__CU.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->handle);
         return ga__error(GA_ERROR_KERNELS_MISSING, func,
-                         "kernel fatbin '%s' (%s) has no code for this GPU (sm_%d%d); rebuild it with `make fatbins GPUARR_ARCHS=sm_%d%d`",
-                         ga__family_names[fam], where, major, minor, major, minor);
+                         "%s (%s) has no code for this GPU (sm_%d%d); rebuild it with `%s GPUARR_ARCHS=sm_%d%d`",
+                         what, where, major, minor, rebuild, major, minor);
     }
+    if (stamped) *stamped = r != CUDA_ERROR_NOT_FOUND;
+    if (stamped && r == CUDA_ERROR_NOT_FOUND) return GA_OK;
     if (r == CUDA_SUCCESS && bytes == sizeof version)
         r = GA__CU.MemcpyDtoH(&version, ptr, sizeof version);
     if (r != CUDA_SUCCESS || version != GPUARR_VERSION_NUMBER)
-        return ga__error(GA_ERROR_KERNELS_STALE, func,
-                         "kernel fatbin '%s' (%s) was built for gpuarr %u.%u.%u, this is %s; rebuild with `make fatbins`",
-                         ga__family_names[fam], where, version / 10000, version / 100 % 100,
-                         version % 100, GPUARR_VERSION_STRING);
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "%s (%s) was built for gpuarr %u.%u.%u, this is %s; rebuild with `%s`",
+                         what, where, version / 10000, version / 100 % 100, version % 100, GPUARR_VERSION_STRING,
+                         rebuild);
     return GA_OK;
 }
 
@@ -7384,7 +7613,9 @@ static ga_status ga__load_family_locked(const char *func, ga__family fam)
         return ga__error(GA_ERROR_KERNELS_STALE, func, "%s is not a valid fatbin; rebuild with `make fatbins`", where);
     if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "cuLibraryLoadData");
 #endif
-    ga_status st = ga__check_fatbin_version(func, fam, lib, where);
+    char what[64];
+    snprintf(what, sizeof what, "kernel fatbin '%s'", name);
+    ga_status st = ga__check_image_version(func, what, lib, where, "make fatbins", NULL);
     if (st != GA_OK) {
         GA__CU.LibraryUnload(lib);
         return st;
@@ -8971,15 +9202,21 @@ typedef struct ga__ufunc_info {
     uint32_t loops; /* bit d: a loop of dtype d */
     int result;
     ga__family family;
+    const struct ga_elementwise_kernel *user; /* a user kernel's (>>kernel): its loops come from its module
+                                                 and read the C-order index; NULL for gpuarr's own */
 } ga__ufunc_info;
+
+/* A user kernel's loop `loop` (a dtype), variant GA__UFUNC_CONTIG or
+   _STRIDED, from its module (>>kernel). */
+static CUfunction ga__elementwise_loop(const char *func, const struct ga_elementwise_kernel *k, int loop, int variant);
 
 #define GA__LOOP_BIT(A, name, E) | (1u << GA_##E)
 #define GA__UFUNC_INFO_1(E, name, loops, result, family) \
-    {#name, 1, 1, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family},
+    {#name, 1, 1, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family, NULL},
 #define GA__UFUNC_INFO_2(E, name, loops, result, family) \
-    {#name, 2, 1, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family},
+    {#name, 2, 1, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family, NULL},
 #define GA__UFUNC_INFO_N(E, name, nin, nout, loops, result, family) \
-    {#name, nin, nout, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family},
+    {#name, nin, nout, 0 GA_LOOPS_##loops(GA__LOOP_BIT, ~), GA__RESULT_##result, GA__FAMILY_OF_##family, NULL},
 static const ga__ufunc_info ga__ufuncs[GA_NUM_UFUNCS] = {
     GA_UFUNC_UNARY_LIST(GA__UFUNC_INFO_1)
     GA_UFUNC_BINARY_LIST(GA__UFUNC_INFO_2)
@@ -9241,20 +9478,24 @@ static ga_dtype ga__ufunc_companion(ga_dtype d)
 /* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
    output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
    scalars already converted into `scalar_values`). */
-static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *loop, int ndim, const int64_t *shape,
+static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, const ga__loop *loop, int ndim,
+                                  const int64_t *shape,
                                   ga_array *const *outs, const ga_array *const *ins,
                                   int64_t (*in_strides)[GA_MAXDIMS], const ga__value16 *scalar_values,
                                   const double *param, int device)
 {
-    const ga__ufunc_info *info = &ga__ufuncs[u];
     const int nin = info->nin, nout = info->nout, nops = nin + nout;
     ga__ufunc_args args;
     memset(&args, 0, sizeof args);
     /* dims in the first output's memory order (largest stride first), so
-       that transposed operands collapse as well as C-ordered ones */
+       that transposed operands collapse as well as C-ordered ones; in C
+       order for a user kernel, whose loops count the C-order index */
     int64_t sh[GA_MAXDIMS], st[GA__UFUNC_MAXOPS][GA_MAXDIMS], size = 1;
     int order[GA_MAXDIMS];
-    ga__order_by_stride(ndim, outs[0]->strides, order);
+    if (info->user)
+        for (int d = 0; d < ndim; d++) order[d] = d;
+    else
+        ga__order_by_stride(ndim, outs[0]->strides, order);
     for (int d = 0; d < ndim; d++) {
         sh[d] = shape[order[d]];
         size *= shape[d];
@@ -9312,8 +9553,9 @@ static ga_status ga__ufunc_launch(const char *func, ga_ufunc u, const ga__loop *
     const char *loop_name = loop->index == GA__LOOP_INT64_UINT64   ? "int64_uint64"
                             : loop->index == GA__LOOP_UINT64_INT64 ? "uint64_int64"
                                                                    : ga__dtype_names[loop->index];
-    CUfunction f = ga__kernel(func, info->family, &ga__ufunc_kernels.loops[u][loop->index][variant], info->name,
-                              loop_name, NULL, variants[variant]);
+    CUfunction f = info->user ? ga__elementwise_loop(func, info->user, loop->index, variant)
+                              : ga__kernel(func, info->family, &ga__ufunc_kernels.loops[info - ga__ufuncs][loop->index][variant],
+                                           info->name, loop_name, NULL, variants[variant]);
     if (variant == GA__UFUNC_CONTIG) {
         void *kargs[] = {&args};
         if (args.rows == 1) { /* a thread per group (ufunc.cuh): 32 bytes of the widest dtype, 16 of 1 or 2 bytes */
@@ -9696,7 +9938,7 @@ static void ga__ufunc_params(ga_ufunc u, const double *param, const ga__ufunc_pl
 /* The loop of integer power with a flag word for negative exponents (the
    bits of its device address in param[0]), then the flag read back: an
    error if it was set. */
-static ga_status ga__ufunc_launch_flagged(const char *func, ga_ufunc u, const double *param, ga__ufunc_plan *p)
+static ga_status ga__ufunc_launch_flagged(const char *func, const double *param, ga__ufunc_plan *p)
 {
     int32_t flag = 0;
     CUstream stream = ga__stream_of(p->device);
@@ -9712,7 +9954,7 @@ static ga_status ga__ufunc_launch_flagged(const char *func, ga_ufunc u, const do
     CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)word->ptr, 0, sizeof flag, stream);
     if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
     if (st == GA_OK)
-        st = ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins, p->strides, p->values, pp,
+        st = ga__ufunc_launch(func, p->info, &p->loop, p->ndim, p->shape, p->targets, p->ins, p->strides, p->values, pp,
                               p->device);
     if (st == GA_OK) {
         r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)word->ptr, sizeof flag, stream);
@@ -9733,8 +9975,8 @@ static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *ou
     double pp[4];
     ga__ufunc_params(u, param, p, pp);
     ga_status st = p->constant >= 0 ? ga__ufunc_fill_constant(func, p)
-                   : p->power_flag  ? ga__ufunc_launch_flagged(func, u, pp, p)
-                                    : ga__ufunc_launch(func, u, &p->loop, p->ndim, p->shape, p->targets, p->ins,
+                   : p->power_flag  ? ga__ufunc_launch_flagged(func, pp, p)
+                                    : ga__ufunc_launch(func, p->info, &p->loop, p->ndim, p->shape, p->targets, p->ins,
                                                        p->strides, p->values, pp, p->device);
     for (int k = 0; k < p->info->nout && st == GA_OK; k++)
         if (out[k] && p->targets[k] != out[k])
@@ -13019,7 +13261,17 @@ typedef struct ga__rjob {
     ga__value16 initial;            /* of dtype initial_dtype */
     ga_dtype initial_dtype;
     uint64_t flag;                  /* 0: the device's warning word */
+    const struct ga_reduction_kernel *user; /* a user's reduction (>>kernel), else NULL: its kernels come
+                                               from its module, the first pass's and the combine passes' */
+    ga_dtype user_loop;             /* its loop (the dtype T is bound to) */
+    size_t user_state;              /* the bytes of its state (its accumulator) */
+    const ga_array *more[2];        /* its inputs 1 and 2, laid out as `a` (the same element strides) */
 } ga__rjob;
+
+/* A user reduction's kernel of loop `loop` (>>kernel): the first pass or
+   a combine pass, GA__RINNER or GA__ROUTER. */
+static CUfunction ga__reduction_kernel_of(const char *func, const struct ga_reduction_kernel *k, int loop,
+                                          bool combine, int layout);
 
 /* The partial state's size and the combine pass's kernel of an op. */
 static size_t ga__rstate_size(int op, ga_dtype value)
@@ -13292,7 +13544,8 @@ static void ga__reduce_plan_inner(const ga__rdims *L, ga__rpass *P, size_t in_si
     }
     const int64_t row_bytes = K > INT64_MAX / (int64_t)in_size ? INT64_MAX : K * (int64_t)in_size;
     if (rows) P->flags |= GA__RF_ROWS;
-    if (rows && first && P->group == 1 && row_bytes <= 64 && L->red_in[0] == (int64_t)in_size &&
+    if (rows && first && !(P->flags & GA__RF_PLAIN) && P->group == 1 && row_bytes <= 64 &&
+        L->red_in[0] == (int64_t)in_size &&
         L->kept_in[0] == row_bytes && aligned)
         P->flags |= GA__RF_TILES;
     P->chunk = K > 0 ? K : 1;
@@ -13383,7 +13636,8 @@ static void ga__reduce_plan(const ga__rjob *j, const ga__rdims *dims, int64_t sm
     const ga_array *a = j->a;
     ga__rdims L = *dims;
     int op = j->op, flags = j->flags;
-    int in = op == GA__ROP_COUNT || op == GA__ROP_LOGIC ? GA__RIN_ANY : ga__rin_for(j->value, a->dtype);
+    /* (a user's reduction: ANY, never read as stored by gpuarr's own paths) */
+    int in = op == GA__ROP_COUNT || op == GA__ROP_LOGIC || j->user ? GA__RIN_ANY : ga__rin_for(j->value, a->dtype);
     ga_dtype in_dtype = a->dtype;
     size_t in_size = ga__dtype_sizes[a->dtype];
     bool aligned = (a->data + (uint64_t)L.in_offset) % 16 == 0;
@@ -13391,10 +13645,10 @@ static void ga__reduce_plan(const ga__rjob *j, const ga__rdims *dims, int64_t sm
     int64_t rmin = L.red_ndim > 0 ? L.red_in[L.red_ndim - 1] : 0;
     if (rmin < 0) rmin = -rmin; /* argmin / argmax keep a negative stride */
     plan->layout = L.red_ndim > 0 && L.kept_ndim > 0 && L.kept_in[L.kept_ndim - 1] < rmin ? GA__ROUTER : GA__RINNER;
-    plan->state = ga__rstate_size(op, j->value);
-    int cop, cin, cflags;
-    ga_dtype cdtype;
-    ga__rcombine_of(op, flags, j->value, &cop, &cin, &cflags, &cdtype);
+    plan->state = j->user ? j->user_state : ga__rstate_size(op, j->value);
+    int cop = op, cin = GA__RIN_ANY, cflags = flags;
+    ga_dtype cdtype = j->value;
+    if (!j->user) ga__rcombine_of(op, flags, j->value, &cop, &cin, &cflags, &cdtype);
     for (int p = 0; p < GA__RMAX_PASSES; p++) {
         ga__rpass *P = &plan->pass[p];
         P->op = op, P->in = in, P->flags = flags, P->in_dtype = in_dtype, P->length = L.length;
@@ -13476,6 +13730,15 @@ static ga_status ga__reduce_run(const ga__rjob *j)
     ga__reduce_plan(j, &L, ga__g.devices[device].multiprocessor_count, &plan);
     ga__reduce_args A;
     ga__reduce_args_init(j, &L, &A);
+    /* a user's inputs 1 and 2 (as center and count): their first element
+       read, laid out as input 0's */
+    for (int k = 0; k < 2 && j->user; k++)
+        if (j->more[k]) {
+            const uint64_t p = j->more[k]->data + (uint64_t)(L.in_offset / (int64_t)ga__dtype_sizes[j->a->dtype] *
+                                                             (int64_t)ga__dtype_sizes[j->more[k]->dtype]);
+            if (k == 0) A.center = p;
+            else A.count = p;
+        }
     uint64_t flag = j->flag;
     ga__block *parts = NULL; /* the partial states the pass reads */
     ga_status st = GA_OK;
@@ -13496,8 +13759,9 @@ static ga_status ga__reduce_run(const ga__rjob *j)
             A.part_row = plan.layout == GA__RINNER ? P->nchunks : 1;
             A.part_chunk = plan.layout == GA__RINNER ? 1 : L.rows;
         }
-        CUfunction f = ga__reduce_kernel(func, P->op, P->in, P->layout);
-        if (f && A.final_pass) {
+        CUfunction f = j->user ? ga__reduction_kernel_of(func, j->user, j->user_loop, p > 0, P->layout)
+                               : ga__reduce_kernel(func, P->op, P->in, P->layout);
+        if (f && A.final_pass && !j->user) {
             if (!flag) flag = ga__reduce_warning_word(func, device); /* the fatbin is loaded now */
             A.flag = flag;
         }
@@ -29896,9 +30160,879 @@ static void ga__graph_shutdown(void)
     }
 }
 
+/* >>kernel */
+/* ------------------------------------------------------------------------ */
+/* 26. User kernels: modules, elementwise kernels, raw launches              */
+/* ------------------------------------------------------------------------ */
+
+#define GA__USER_NAME_MAX 64
+#define GA__USER_MAX_ARGS 64
+
+struct ga_elementwise_kernel {
+    ga__ufunc_info info;                   /* what the ufunc dispatcher reads: name, nin, nout, loops */
+    struct ga_module *module;
+    char name[GA__USER_NAME_MAX];
+    int types[GA__UFUNC_MAXOPS];           /* operand k (outputs first, then inputs): a dtype, or -1: T */
+    char params[GA__UFUNC_MAXOPS][GA__USER_NAME_MAX]; /* their names, for the messages */
+    bool uses_t;
+    CUkernel loops[GA_NUM_DTYPES][2];      /* [dtype][GA__UFUNC_CONTIG, _STRIDED], resolved at first use */
+    struct ga_elementwise_kernel *next;
+};
+
+struct ga_reduction_kernel {
+    ga_elementwise_kernel sig;           /* the signature: name, operand types (output first), dtypes */
+    int acc;                             /* the accumulator's dtype, or -1: T */
+    CUkernel kernels[GA_NUM_DTYPES][2][2]; /* [dtype][first pass, combine][GA__RINNER, GA__ROUTER] */
+    struct ga_reduction_kernel *next;
+};
+
+struct ga_raw_kernel {
+    CUkernel kernel;
+    struct ga_module *module;
+    char name[GA__USER_NAME_MAX];
+    struct ga_raw_kernel *next;
+};
+
+struct ga_module {
+    CUlibrary lib;                 /* NULL once ga_shutdown has unloaded it */
+    char where[256];               /* the path, or "memory" */
+    bool stamped;                  /* built against gpuarr's headers (its version checked) */
+    pthread_mutex_t lock;          /* the handle lists */
+    ga_elementwise_kernel *elementwise;
+    struct ga_reduction_kernel *reduction;
+    ga_raw_kernel *raw;
+    struct ga_module *prev, *next; /* the live modules (ga__lock) */
+};
+
+static ga_module *ga__modules; /* the live modules, unloaded by ga_shutdown */
+
+/* --- loading ---------------------------------------------------------------- */
+
+/* A module from `size` bytes at `image` (a fatbin, a cubin, or PTX text). */
+static ga_module *ga__module_new(const char *func, const void *image, size_t size, const char *where)
+{
+    if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
+    const unsigned char *b = (const unsigned char *)image;
+    uint32_t magic = 0;
+    if (size >= 4) memcpy(&magic, b, 4);
+    const bool fatbin = magic == 0xBA55ED50u, elf = size >= 4 && memcmp(b, "\177ELF", 4) == 0;
+    if (fatbin && !ga__fatbin_whole(image, size)) {
+        ga__error(GA_ERROR_KERNELS_STALE, func, "%s is not a whole fatbin; rebuild it", where);
+        return NULL;
+    }
+    /* PTX is text the driver reads up to its NUL: a copy with one */
+    char *text = NULL;
+    if (!fatbin && !elf) {
+        text = (char *)GPUARR_MALLOC(size + 1);
+        if (!text) {
+            ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            return NULL;
+        }
+        memcpy(text, image, size);
+        text[size] = 0;
+        image = text;
+    }
+    ga_module *m = (ga_module *)GPUARR_MALLOC(sizeof *m);
+    if (!m) {
+        GPUARR_FREE(text);
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(m, 0, sizeof *m);
+    snprintf(m->where, sizeof m->where, "%s", where);
+    CUresult r = GA__CU.LibraryLoadData(&m->lib, image, NULL, NULL, 0, NULL, NULL, 0);
+    GPUARR_FREE(text);
+    ga_status st = GA_OK;
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+        st = ga__cuda_error(func, r, "cuLibraryLoadData");
+    } else if (r == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+        st = ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no code for this GPU; rebuild it with "
+                       "`make GPUARR_ARCHS=sm_XX` for its compute capability", where);
+    } else if (r != CUDA_SUCCESS) {
+        const char *name = "?";
+        if (GA__CU.GetErrorName) GA__CU.GetErrorName(r, &name);
+        st = ga__error(GA_ERROR_KERNELS_STALE, func,
+                       "%s is not a fatbin, cubin or PTX this driver loads (%s); rebuild it with gpuarr.mk", where, name);
+    }
+    if (st == GA_OK) {
+        st = ga__check_image_version(func, "module", m->lib, m->where, "make", &m->stamped);
+        if (st != GA_OK) GA__CU.LibraryUnload(m->lib);
+    }
+    if (st != GA_OK) {
+        GPUARR_FREE(m);
+        return NULL;
+    }
+    pthread_mutex_init(&m->lock, NULL);
+    pthread_mutex_lock(&ga__lock);
+    m->next = ga__modules;
+    if (ga__modules) ga__modules->prev = m;
+    ga__modules = m;
+    pthread_mutex_unlock(&ga__lock);
+    return m;
+}
+
+GPUARR_API ga_module *ga_module_load(const char *path)
+{
+    static const char func[] = "ga_module_load";
+    if (!path) {
+        ga__null_input(func, "path");
+        return NULL;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ga__error(GA_ERROR_IO, func, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    void *image = size > 0 ? GPUARR_MALLOC((size_t)size) : NULL;
+    size_t got = image && fseek(f, 0, SEEK_SET) == 0 ? fread(image, 1, (size_t)size, f) : 0;
+    fclose(f);
+    if (!image || got != (size_t)size) {
+        GPUARR_FREE(image);
+        if (size > 0 && !image) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        else ga__error(GA_ERROR_IO, func, "%s: could not read it (%s)", path, size == 0 ? "empty" : "read error");
+        return NULL;
+    }
+    ga_module *m = ga__module_new(func, image, (size_t)size, path);
+    GPUARR_FREE(image);
+    return m;
+}
+
+GPUARR_API ga_module *ga_module_load_data(const void *image, size_t size)
+{
+    static const char func[] = "ga_module_load_data";
+    if (!image) {
+        ga__null_input(func, "image");
+        return NULL;
+    }
+    if (size == 0) {
+        ga__error(GA_ERROR_VALUE, func, "the image is empty");
+        return NULL;
+    }
+    return ga__module_new(func, image, size, "memory");
+}
+
+static void ga__module_free_handles(ga_module *m)
+{
+    while (m->elementwise) {
+        ga_elementwise_kernel *k = m->elementwise;
+        m->elementwise = k->next;
+        GPUARR_FREE(k);
+    }
+    while (m->reduction) {
+        struct ga_reduction_kernel *k = m->reduction;
+        m->reduction = k->next;
+        GPUARR_FREE(k);
+    }
+    while (m->raw) {
+        ga_raw_kernel *k = m->raw;
+        m->raw = k->next;
+        GPUARR_FREE(k);
+    }
+}
+
+GPUARR_API void ga_module_release(ga_module *m)
+{
+    if (!m) return;
+    pthread_mutex_lock(&ga__lock);
+    if (m->lib) { /* else ga_shutdown unloaded it and took it off the list */
+        if (m->prev) m->prev->next = m->next;
+        else ga__modules = m->next;
+        if (m->next) m->next->prev = m->prev;
+        GA__CU.LibraryUnload(m->lib);
+    }
+    pthread_mutex_unlock(&ga__lock);
+    ga__module_free_handles(m);
+    pthread_mutex_destroy(&m->lock);
+    GPUARR_FREE(m);
+}
+
+static bool ga__user_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= GA__USER_NAME_MAX - 24 || isdigit((unsigned char)name[0])) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_') return false;
+    return true;
+}
+
+/* --- elementwise kernels: the signature ------------------------------------ */
+
+/* The dtype of a parameter's type as written in the signature: a dtype's
+   name, or one of the C names the header's types stand for; -1 for the
+   placeholder T; -2 for anything else. */
+static int ga__user_type(const char *t)
+{
+    static const struct { const char *c; ga_dtype d; } c_names[] = {
+        {"float", GA_FLOAT32}, {"double", GA_FLOAT64}, {"int8_t", GA_INT8}, {"int16_t", GA_INT16},
+        {"int32_t", GA_INT32}, {"int64_t", GA_INT64}, {"uint8_t", GA_UINT8}, {"uint16_t", GA_UINT16},
+        {"uint32_t", GA_UINT32}, {"uint64_t", GA_UINT64}, {"__half", GA_FLOAT16}, {"__nv_bfloat16", GA_BFLOAT16}};
+    if (strcmp(t, "T") == 0) return -1;
+    for (int d = 0; d < GA_NUM_DTYPES; d++)
+        if (strcmp(t, ga__dtype_names[d]) == 0) return d;
+    for (size_t i = 0; i < sizeof c_names / sizeof c_names[0]; i++)
+        if (strcmp(t, c_names[i].c) == 0) return c_names[i].d;
+    return -2;
+}
+
+/* Parses a parameter list "(T x, float32 &y)" into k->types[first..] and
+   k->params[first..]; the count, or -1 (an error recorded). */
+static int ga__user_params(const char *func, ga_elementwise_kernel *k, const char *list, int first)
+{
+    size_t len = strlen(list);
+    if (len < 2 || list[0] != '(' || list[len - 1] != ')')
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "kernel '%s': a malformed signature; rebuild the module", k->name),
+               -1;
+    int count = 0;
+    const char *p = list + 1, *end = list + len - 1;
+    while (p < end) {
+        const char *q = p;
+        while (q < end && *q != ',') q++;
+        /* the words of one parameter: its type's words, then its name */
+        char words[4][GA__USER_NAME_MAX];
+        int nw = 0;
+        for (const char *w = p; w < q;) {
+            while (w < q && (isspace((unsigned char)*w) || *w == '&')) w++;
+            const char *e = w;
+            while (e < q && !isspace((unsigned char)*e) && *e != '&') e++;
+            if (e > w) {
+                if (nw == 4 || e - w >= GA__USER_NAME_MAX)
+                    return ga__error(GA_ERROR_VALUE, func, "kernel '%s': parameter '%.*s' is not `type name`", k->name,
+                                     (int)(q - p), p), -1;
+                memcpy(words[nw], w, (size_t)(e - w));
+                words[nw++][e - w] = 0;
+            }
+            w = e;
+        }
+        int t0 = nw > 0 && strcmp(words[0], "const") == 0 ? 1 : 0;
+        int type = nw - t0 == 2 ? ga__user_type(words[t0]) : -2;
+        if (type == -2 || first + count >= GA__UFUNC_MAXOPS)
+            return ga__error(GA_ERROR_VALUE, func,
+                             first + count >= GA__UFUNC_MAXOPS ? "kernel '%s': more than %d operands"
+                                                               : "kernel '%s': parameter '%.*s' is not `T name` or `dtype name`",
+                             k->name, first + count >= GA__UFUNC_MAXOPS ? GA__UFUNC_MAXOPS : (int)(q - p),
+                             first + count >= GA__UFUNC_MAXOPS ? "" : p), -1;
+        k->types[first + count] = type;
+        snprintf(k->params[first + count], sizeof k->params[0], "%s", words[nw - 1]);
+        if (type == -1) k->uses_t = true;
+        count++;
+        p = q + 1;
+    }
+    return count;
+}
+
+/* Parses signature `sig` into k: an elementwise kernel's
+   ("gpuarr elementwise 1;name;(ins);(outs);dtype,...,;") with `acc` NULL,
+   else a reduction's ("gpuarr reduction 1;name;(ins);(out);reduce_type;
+   dtype,...,;"), its accumulator's type into *acc (a dtype, or -1: T). */
+static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, char *sig, int *acc)
+{
+    char *field[7];
+    int n = 0;
+    for (char *p = sig; n < 7;) {
+        field[n++] = p;
+        char *e = strchr(p, ';');
+        if (!e) break;
+        *e = 0;
+        p = e + 1;
+    }
+    if (n < (acc ? 6 : 5) || strcmp(field[0], acc ? "gpuarr reduction 1" : "gpuarr elementwise 1") != 0 ||
+        strcmp(field[1], k->name) != 0)
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "kernel '%s': a signature of another form; rebuild the module",
+                         k->name);
+    if (acc) {
+        char *t = field[4];
+        while (isspace((unsigned char)*t)) t++;
+        for (char *e = t + strlen(t); e > t && isspace((unsigned char)e[-1]); e--) e[-1] = 0;
+        *acc = ga__user_type(t);
+        if (*acc == -2)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': reduce_type '%s' is not T or a dtype's name", k->name,
+                             t);
+    }
+    /* outputs first (operands are numbered outputs, then inputs), then the inputs after them */
+    int nout = ga__user_params(func, k, field[3], 0);
+    if (nout < 0) return ga__t.error;
+    int nin = ga__user_params(func, k, field[2], nout);
+    if (nin < 0) return ga__t.error;
+    if (nin < 1 || nin > 3 || nout < 1 || nout > (acc ? 1 : 2))
+        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs (1 to 3, %s)", k->name, nin,
+                         nout, acc ? "1" : "1 or 2");
+    if (acc && *acc == -1) k->uses_t = true;
+    k->info.name = k->name;
+    k->info.nin = nin;
+    k->info.nout = nout;
+    k->info.result = GA__RESULT_SAME;
+    k->info.family = GA__FAMILY_ARITH; /* unused: the loops come from the module */
+    k->info.user = k;
+    for (char *p = field[acc ? 5 : 4]; *p;) {
+        char *e = strchr(p, ',');
+        if (e) *e = 0;
+        ga_dtype d = ga_dtype_from_name(p);
+        if (d != GA_DTYPE_INVALID) k->info.loops |= 1u << d;
+        if (!e) break;
+        p = e + 1;
+    }
+    if (!k->info.loops)
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "kernel '%s' lists no dtypes; rebuild the module", k->name);
+    return GA_OK;
+}
+
+/* Reads the signature of kernel `name` of module m (checked: a module
+   loaded, a valid name) into sig; GA_ERROR_KERNELS_MISSING naming `what`
+   where it has none. */
+static ga_status ga__user_read_signature(const char *func, const ga_module *m, const char *name, const char *what,
+                                         char *sig, size_t size)
+{
+    if (!m->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+    if (!ga__user_name_ok(name))
+        return ga__error(GA_ERROR_VALUE, func, "'%s' is not a kernel name (a C identifier of at most %d characters)",
+                         name, GA__USER_NAME_MAX - 25);
+    ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    char symbol[GA__USER_NAME_MAX + 16];
+    snprintf(symbol, sizeof symbol, "ga_user_sig_%s", name);
+    CUdeviceptr ptr = 0;
+    size_t bytes = 0;
+    CUresult r = GA__CU.LibraryGetGlobal(&ptr, &bytes, m->lib, symbol);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no %s kernel '%s'%s", m->where, what, name,
+                         m->stamped ? "" : " (it was not built with gpuarr_user.cuh)");
+    if (r == CUDA_SUCCESS && (bytes < 2 || bytes > size)) r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS) r = GA__CU.MemcpyDtoH(sig, ptr, bytes);
+    if (r != CUDA_SUCCESS) return ga__cuda_error(func, r, "reading the kernel's signature");
+    sig[bytes - 1] = 0;
+    if (strncmp(sig, "gpuarr ", 7) == 0 && strncmp(sig + 7, what, strlen(what)) != 0)
+        return ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no %s kernel '%s' (it is a kernel of kind %.*s)",
+                         m->where, what, name, (int)strcspn(sig + 7, " ;"), sig + 7);
+    return GA_OK;
+}
+
+GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name)
+{
+    static const char func[] = "ga_module_elementwise";
+    if (!m || !name) {
+        ga__null_input(func, m ? "name" : "m");
+        return NULL;
+    }
+    pthread_mutex_lock(&m->lock);
+    ga_elementwise_kernel *k = m->elementwise;
+    while (k && strcmp(k->name, name) != 0) k = k->next;
+    pthread_mutex_unlock(&m->lock);
+    if (k) return k;
+    char sig[4096];
+    if (ga__user_read_signature(func, m, name, "elementwise", sig, sizeof sig) != GA_OK) return NULL;
+    k = (ga_elementwise_kernel *)GPUARR_MALLOC(sizeof *k);
+    if (!k) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->module = m;
+    if (ga__user_signature(func, k, sig, NULL) != GA_OK) {
+        GPUARR_FREE(k);
+        return NULL;
+    }
+    pthread_mutex_lock(&m->lock);
+    ga_elementwise_kernel *other = m->elementwise; /* another thread's, looked up meanwhile */
+    while (other && strcmp(other->name, name) != 0) other = other->next;
+    if (!other) {
+        k->next = m->elementwise;
+        m->elementwise = k;
+    }
+    pthread_mutex_unlock(&m->lock);
+    if (other) GPUARR_FREE(k);
+    return other ? other : k;
+}
+
+GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k) { return k ? k->name : NULL; }
+GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k) { return k ? k->info.nin : -1; }
+GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->info.nout : -1; }
+
+static CUfunction ga__elementwise_loop(const char *func, const struct ga_elementwise_kernel *k, int loop, int variant)
+{
+    CUkernel *slot = (CUkernel *)&k->loops[loop][variant];
+    CUkernel f = GA__ATOMIC_LOAD(slot);
+    if (f) return (CUfunction)f;
+    char symbol[GA__USER_NAME_MAX + 48];
+    snprintf(symbol, sizeof symbol, "ga_user_%s_%s_%s", k->name, ga__dtype_names[loop],
+             variant == GA__UFUNC_CONTIG ? "contig" : "strided");
+    CUresult r = k->module->lib ? GA__CU.LibraryGetKernel(&f, k->module->lib, symbol) : CUDA_ERROR_NOT_INITIALIZED;
+    if (r != CUDA_SUCCESS) {
+        ga__error(GA_ERROR_KERNELS_MISSING, func, "kernel %s is missing from module %s (%d); rebuild it", symbol,
+                  k->module->where, (int)r);
+        return NULL;
+    }
+    GA__ATOMIC_STORE(slot, f);
+    return (CUfunction)f;
+}
+
+/* --- elementwise kernels: the call ---------------------------------------- */
+
+/* Binds operand j (declared type `type`, named `param`) of dtype d: CuPy's
+   _decide_params_type. */
+static ga_status ga__user_bind(const char *func, const ga_elementwise_kernel *k, int j, ga_dtype d, ga_dtype *t)
+{
+    const int type = k->types[j];
+    if (type >= 0 && d != (ga_dtype)type)
+        return ga__error(GA_ERROR_TYPE, func, "Type is mismatched. %s %s %s", k->params[j], ga__dtype_names[d],
+                         ga__dtype_names[type]);
+    if (type < 0 && *t == GA_DTYPE_INVALID) *t = d;
+    else if (type < 0 && d != *t)
+        return ga__error(GA_ERROR_TYPE, func, "Type is mismatched. %s %s %s T", k->params[j], ga__dtype_names[d],
+                         ga__dtype_names[*t]);
+    return GA_OK;
+}
+
+/* The loop of the call: T bound by the array arguments (outputs first, as
+   CuPy's), each operand's dtype, T among the kernel's dtypes. */
+static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                ga_array *const *out, ga__loop *loop)
+{
+    const int nin = k->info.nin, nout = k->info.nout;
+    ga_dtype t = GA_DTYPE_INVALID;
+    for (int j = 0; j < nout; j++)
+        if (out[j] && ga__user_bind(func, k, j, out[j]->dtype, &t) != GA_OK) return ga__t.error;
+    for (int j = 0; j < nin; j++)
+        if (in[j].array && ga__user_bind(func, k, nout + j, in[j].array->dtype, &t) != GA_OK) return ga__t.error;
+    if (k->uses_t && t == GA_DTYPE_INVALID)
+        return ga__error(GA_ERROR_TYPE, func, "%s: cannot determine T: no array argument has type T", k->name);
+    if (t != GA_DTYPE_INVALID && !(k->info.loops & (1u << t))) {
+        char list[256];
+        size_t len = 0;
+        list[0] = 0;
+        for (int d = 0; d < GA_NUM_DTYPES && len < sizeof list; d++)
+            if (k->info.loops & (1u << d)) len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", ga__dtype_names[d]);
+        return ga__error(GA_ERROR_TYPE, func, "%s was not built for T = %s (built for %s)", k->name, ga__dtype_names[t],
+                         list);
+    }
+    if (t == GA_DTYPE_INVALID) /* no placeholder: the first dtype built */
+        for (int d = GA_NUM_DTYPES - 1; d >= 0; d--)
+            if (k->info.loops & (1u << d)) t = (ga_dtype)d;
+    loop->index = (int)t;
+    for (int j = 0; j < nout; j++) loop->out[j] = k->types[j] >= 0 ? (ga_dtype)k->types[j] : t;
+    for (int j = 0; j < nin; j++) loop->in[j] = k->types[nout + j] >= 0 ? (ga_dtype)k->types[nout + j] : t;
+    return GA_OK;
+}
+
+/* The ufunc dispatcher's steps (>>ufunc, ga__ufunc) for a user kernel. */
+static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *k, const ga_operand *in, ga_array **out)
+{
+    ga__ufunc_plan p;
+    memset(&p, 0, sizeof p);
+    p.info = &k->info;
+    p.constant = -1;
+    ga_status st = ga__ufunc_check_inputs(func, in, &p);
+    if (st == GA_OK) st = ga__user_types(func, k, in, out, &p.loop);
+    if (st == GA_OK) st = ga__ufunc_check_shape(func, in, out, &p);
+    for (int j = 0; j < k->info.nin && st == GA_OK; j++)
+        if (!in[j].array) st = ga__scalar_to_element(func, in[j].scalar, p.loop.in[j], &p.values[j]);
+    if (st == GA_OK) st = ga__bind(func, p.device);
+    if (st != GA_OK) return st;
+    st = ga__ufunc_outputs(func, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_inputs(func, in, out, &p);
+    if (st == GA_OK) {
+        /* the loops' `n`: the bits of the size in param[0] */
+        double pp[4] = {0, 0, 0, 0};
+        int64_t n = 1;
+        for (int d = 0; d < p.ndim; d++) n *= p.shape[d];
+        memcpy(&pp[0], &n, sizeof n);
+        st = ga__ufunc_launch(func, p.info, &p.loop, p.ndim, p.shape, p.targets, p.ins, p.strides, p.values, pp,
+                              p.device);
+    }
+    ga__temps_release(&p.temps);
+    if (st != GA_OK) {
+        ga_release(p.made[0]);
+        ga_release(p.made[1]);
+        return st;
+    }
+    for (int j = 0; j < k->info.nout; j++)
+        if (p.made[j]) out[j] = p.made[j];
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin, const ga_operand *in, int nout,
+                                         ga_array **out)
+{
+    static const char func[] = "ga_elementwise_call";
+    if (!k) return ga__null_input(func, "k");
+    if (nin != k->info.nin || nout != k->info.nout)
+        return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
+    if (!in) return ga__null_input(func, "in");
+    if (!out) return ga__null_input(func, "out");
+    if (!k->module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+    bool had[2] = {out[0] != NULL, nout > 1 && out[1] != NULL};
+    ga_status st = ga__elementwise(func, k, in, out);
+    for (int j = 0; j < nout && st == GA_OK; j++)
+        if (!had[j]) ga__ret(out[j]);
+    return st;
+}
+
+GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, const ga_operand *in)
+{
+    static const char func[] = "ga_elementwise";
+    if (!k) {
+        ga__null_input(func, "k");
+        return NULL;
+    }
+    if (nin != k->info.nin || k->info.nout != 1) {
+        ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
+        return NULL;
+    }
+    if (!in) {
+        ga__null_input(func, "in");
+        return NULL;
+    }
+    if (!k->module->lib) {
+        ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+        return NULL;
+    }
+    ga_array *out[2] = {NULL, NULL};
+    if (ga__elementwise(func, k, in, out) != GA_OK) return NULL;
+    return ga__ret(out[0]);
+}
+
+/* --- reduction kernels ------------------------------------------------------ */
+
+GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *name)
+{
+    static const char func[] = "ga_module_reduction";
+    if (!m || !name) {
+        ga__null_input(func, m ? "name" : "m");
+        return NULL;
+    }
+    pthread_mutex_lock(&m->lock);
+    ga_reduction_kernel *k = m->reduction;
+    while (k && strcmp(k->sig.name, name) != 0) k = k->next;
+    pthread_mutex_unlock(&m->lock);
+    if (k) return k;
+    char sig[4096];
+    if (ga__user_read_signature(func, m, name, "reduction", sig, sizeof sig) != GA_OK) return NULL;
+    k = (ga_reduction_kernel *)GPUARR_MALLOC(sizeof *k);
+    if (!k) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(k, 0, sizeof *k);
+    snprintf(k->sig.name, sizeof k->sig.name, "%s", name);
+    k->sig.module = m;
+    if (ga__user_signature(func, &k->sig, sig, &k->acc) != GA_OK) {
+        GPUARR_FREE(k);
+        return NULL;
+    }
+    k->sig.info.user = NULL; /* not the ufunc dispatcher's */
+    pthread_mutex_lock(&m->lock);
+    ga_reduction_kernel *other = m->reduction;
+    while (other && strcmp(other->sig.name, name) != 0) other = other->next;
+    if (!other) {
+        k->next = m->reduction;
+        m->reduction = k;
+    }
+    pthread_mutex_unlock(&m->lock);
+    if (other) GPUARR_FREE(k);
+    return other ? other : k;
+}
+
+GPUARR_API const char *ga_reduction_kernel_name(const ga_reduction_kernel *k) { return k ? k->sig.name : NULL; }
+GPUARR_API int ga_reduction_kernel_nin(const ga_reduction_kernel *k) { return k ? k->sig.info.nin : -1; }
+
+static CUfunction ga__reduction_kernel_of(const char *func, const struct ga_reduction_kernel *k, int loop,
+                                          bool combine, int layout)
+{
+    const int l = layout == GA__ROUTER ? 1 : 0;
+    CUkernel *slot = (CUkernel *)&k->kernels[loop][combine][l];
+    CUkernel f = GA__ATOMIC_LOAD(slot);
+    if (f) return (CUfunction)f;
+    char symbol[GA__USER_NAME_MAX + 48];
+    snprintf(symbol, sizeof symbol, "ga_user_%s_%s_%s%s", k->sig.name, ga__dtype_names[loop],
+             combine ? "combine_" : "", l ? "outer" : "inner");
+    const ga_module *m = k->sig.module;
+    CUresult r = m->lib ? GA__CU.LibraryGetKernel(&f, m->lib, symbol) : CUDA_ERROR_NOT_INITIALIZED;
+    if (r != CUDA_SUCCESS) {
+        ga__error(GA_ERROR_KERNELS_MISSING, func, "kernel %s is missing from module %s (%d); rebuild it", symbol,
+                  m->where, (int)r);
+        return NULL;
+    }
+    GA__ATOMIC_STORE(slot, f);
+    return (CUfunction)f;
+}
+
+/* The inputs as the reduction reads them (views of the broadcast shape,
+   or copies), each laid out as input 0 when there are several: into v[],
+   whose new references go to t. */
+static ga_status ga__reduction_inputs(const char *func, const ga_reduction_kernel *k, const ga_operand *in,
+                                      ga__temps *t, const ga_array **v)
+{
+    const int nin = k->sig.info.nin;
+    int ndims[3], ndim = 0, bad = 0;
+    const int64_t *shapes[3];
+    int64_t shape[GA_MAXDIMS];
+    for (int j = 0; j < nin; j++) {
+        ndims[j] = in[j].array->ndim;
+        shapes[j] = in[j].array->shape;
+    }
+    if (!ga__broadcast_shapes(nin, ndims, shapes, &ndim, shape, &bad)) return ga__broadcast_error(func, nin, ndims, shapes);
+    if (nin == 1) {
+        v[0] = in[0].array;
+        return GA_OK;
+    }
+    bool alike = true;
+    for (int j = 0; j < nin; j++) {
+        ga_array *b = ga__temp(t, ga__broadcast_view(func, in[j].array, ndim, shape));
+        if (!b) return ga__t.error;
+        v[j] = b;
+        for (int d = 0; d < ndim && j > 0; d++)
+            alike = alike && v[j]->strides[d] / (int64_t)ga__dtype_sizes[v[j]->dtype] ==
+                                 v[0]->strides[d] / (int64_t)ga__dtype_sizes[v[0]->dtype];
+    }
+    for (int j = 0; j < nin && !alike; j++) { /* laid out otherwise: C-ordered copies of every one */
+        ga_array *c = ga__temp(t, ga__contiguous_copy(func, v[j], v[j]->dtype));
+        if (!c) return ga__t.error;
+        v[j] = c;
+    }
+    return GA_OK;
+}
+
+/* A user reduction into *out (given, or made here). */
+static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, const ga_operand *in, int naxes,
+                               const int *axes, bool keepdims, ga_array **out)
+{
+    const int nin = k->sig.info.nin;
+    for (int j = 0; j < nin; j++) {
+        char what[24];
+        snprintf(what, sizeof what, "input %d", j);
+        if (!in[j].array && (int)in[j].scalar.kind == -1) return ga__null_input(func, what);
+        if (!in[j].array)
+            return ga__error(GA_ERROR_TYPE, func, "%s: input %d of a reduction kernel must be an array", k->sig.name, j);
+        if (in[j].array->device != in[0].array->device)
+            return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)",
+                             in[0].array->device, in[j].array->device);
+    }
+    ga__loop loop;
+    ga_status st = ga__user_types(func, &k->sig, in, out, &loop);
+    if (st != GA_OK) return st;
+    const ga_dtype acc = k->acc >= 0 ? (ga_dtype)k->acc : (ga_dtype)loop.index;
+    ga__temps t = {{NULL}, 0};
+    const ga_array *v[3] = {NULL, NULL, NULL};
+    bool red[GA_MAXDIMS];
+    st = ga__reduction_inputs(func, k, in, &t, v);
+    if (st == GA_OK) st = ga__reduce_axes(func, v[0], naxes, axes, red);
+    if (st == GA_OK && *out) {
+        st = ga__reduce_check_out(func, k->sig.name, false, v[0], red, keepdims, *out);
+        for (int j = 0; j < nin && st == GA_OK; j++)
+            if ((*out)->buffer == in[j].array->buffer)
+                st = ga__error(GA_ERROR_VALUE, func, "out shares memory with input %d", j);
+    }
+    if (st == GA_OK) st = ga__bind(func, v[0]->device);
+    ga_array *made = NULL;
+    if (st == GA_OK && !*out) {
+        made = ga__reduce_new(func, v[0], red, keepdims, loop.out[0]);
+        if (!made) st = ga__t.error;
+    }
+    if (st == GA_OK) {
+        ga__rjob j;
+        memset(&j, 0, sizeof j);
+        j.func = func;
+        j.a = v[0];
+        j.red = red;
+        j.out = made ? made : *out;
+        j.op = GA__ROP_SUM; /* (unread: the kernels are the user's) */
+        j.flags = nin > 1 ? GA__RF_PLAIN : 0;
+        j.fin = GA__FIN_NONE;
+        j.value = (ga_dtype)loop.index;
+        j.user = k;
+        j.user_loop = (ga_dtype)loop.index;
+        j.user_state = ga__dtype_sizes[acc];
+        j.more[0] = v[1];
+        j.more[1] = v[2];
+        st = ga__reduce_run(&j);
+    }
+    ga__temps_release(&t);
+    if (st != GA_OK) {
+        ga_release(made);
+        return st;
+    }
+    if (made) *out = made;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_reduction_kernel_call(const ga_reduction_kernel *k, int nin, const ga_operand *in, int naxes,
+                                              const int *axes, bool keepdims, ga_array **out)
+{
+    static const char func[] = "ga_reduction_kernel_call";
+    if (!k) return ga__null_input(func, "k");
+    if (nin != k->sig.info.nin) return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->sig.name);
+    if (!in) return ga__null_input(func, "in");
+    if (!out) return ga__null_input(func, "out");
+    if (!k->sig.module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+    const bool had = *out != NULL;
+    ga_status st = ga__reduction(func, k, in, naxes, axes, keepdims, out);
+    if (st == GA_OK && !had) ga__ret(*out);
+    return st;
+}
+
+/* --- raw kernels ------------------------------------------------------------- */
+
+GPUARR_API ga_raw_kernel *ga_module_raw_kernel(ga_module *m, const char *name)
+{
+    static const char func[] = "ga_module_raw_kernel";
+    if (!m || !name) {
+        ga__null_input(func, m ? "name" : "m");
+        return NULL;
+    }
+    if (!m->lib) {
+        ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+        return NULL;
+    }
+    if (strlen(name) >= GA__USER_NAME_MAX) {
+        ga__error(GA_ERROR_VALUE, func, "kernel name '%.40s...' is too long (at most %d characters)", name,
+                  GA__USER_NAME_MAX - 1);
+        return NULL;
+    }
+    pthread_mutex_lock(&m->lock);
+    ga_raw_kernel *k = m->raw;
+    while (k && strcmp(k->name, name) != 0) k = k->next;
+    pthread_mutex_unlock(&m->lock);
+    if (k) return k;
+    CUkernel f = NULL;
+    CUresult r = GA__CU.LibraryGetKernel(&f, m->lib, name);
+    if (r == CUDA_ERROR_NOT_FOUND) {
+        ga__error(GA_ERROR_KERNELS_MISSING, func, "module %s has no kernel '%s' (an extern \"C\" __global__ function)",
+                  m->where, name);
+        return NULL;
+    }
+    if (r != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuLibraryGetKernel");
+        return NULL;
+    }
+    k = (ga_raw_kernel *)GPUARR_MALLOC(sizeof *k);
+    if (!k) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(k, 0, sizeof *k);
+    k->kernel = f;
+    k->module = m;
+    snprintf(k->name, sizeof k->name, "%s", name);
+    pthread_mutex_lock(&m->lock);
+    k->next = m->raw;
+    m->raw = k;
+    pthread_mutex_unlock(&m->lock);
+    return k;
+}
+
+/* An array as a raw kernel sees it. */
+static void ga__view_of(const ga_array *a, ga_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->data = (void *)(uintptr_t)a->data;
+    v->size = a->size;
+    v->ndim = a->ndim;
+    v->dtype = (int32_t)a->dtype;
+    for (int d = 0; d < a->ndim; d++) {
+        v->shape[d] = a->shape[d];
+        v->strides[d] = a->strides[d];
+    }
+}
+
+/* The storage of one launch's arguments. */
+typedef union ga__launch_value {
+    int32_t i32;
+    int64_t i64;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+    void *ptr;
+} ga__launch_value;
+
+static ga_status ga__launch_args(const char *func, int nargs, const ga_launch_arg *args, ga__launch_value *values,
+                                 ga_view *views, void **params)
+{
+    int nviews = 0;
+    for (int i = 0; i < nargs; i++) {
+        const ga_launch_arg *a = &args[i];
+        if (a->kind == GA_ARG_VIEW || a->kind == GA_ARG_POINTER) {
+            if (!a->array) {
+                char what[24];
+                snprintf(what, sizeof what, "argument %d", i);
+                return ga__null_input(func, what);
+            }
+            if (a->array->device != ga__t.device)
+                return ga__error(GA_ERROR_DEVICE, func, "argument %d is on device %d, the current device is %d", i,
+                                 a->array->device, ga__t.device);
+        }
+        switch (a->kind) {
+        case GA_ARG_VIEW: ga__view_of(a->array, &views[nviews]); params[i] = &views[nviews++]; break;
+        case GA_ARG_POINTER: values[i].ptr = (void *)(uintptr_t)a->array->data; params[i] = &values[i]; break;
+        case GA_ARG_INT32: values[i].i32 = a->value.i32; params[i] = &values[i]; break;
+        case GA_ARG_INT64: values[i].i64 = a->value.i64; params[i] = &values[i]; break;
+        case GA_ARG_UINT32: values[i].u32 = a->value.u32; params[i] = &values[i]; break;
+        case GA_ARG_UINT64: values[i].u64 = a->value.u64; params[i] = &values[i]; break;
+        case GA_ARG_FLOAT32: values[i].f32 = a->value.f32; params[i] = &values[i]; break;
+        case GA_ARG_FLOAT64: values[i].f64 = a->value.f64; params[i] = &values[i]; break;
+        case GA_ARG_BYTES:
+            if (!a->value.p || a->bytes == 0) return ga__error(GA_ERROR_VALUE, func, "argument %d: no bytes", i);
+            params[i] = (void *)a->value.p;
+            break;
+        default: return ga__error(GA_ERROR_VALUE, func, "argument %d: invalid kind %d", i, (int)a->kind);
+        }
+    }
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_launch(const ga_raw_kernel *f, const unsigned grid[3], const unsigned block[3],
+                               size_t shared_bytes, int nargs, const ga_launch_arg *args)
+{
+    static const char func[] = "ga_launch";
+    if (!f) return ga__null_input(func, "f");
+    if (!grid || !block) return ga__null_input(func, grid ? "block" : "grid");
+    if (nargs < 0 || nargs > GA__USER_MAX_ARGS)
+        return ga__error(GA_ERROR_VALUE, func, "nargs must be 0 to %d, not %d", GA__USER_MAX_ARGS, nargs);
+    if (nargs > 0 && !args) return ga__null_input(func, "args");
+    if (!f->module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+    for (int d = 0; d < 3; d++)
+        if (grid[d] == 0 || block[d] == 0)
+            return ga__error(GA_ERROR_VALUE, func, "grid (%u, %u, %u) and block (%u, %u, %u) must be at least 1 each",
+                             grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+    ga_status st = ga__bind(func, ga__t.device);
+    if (st != GA_OK) return st;
+    int nviews = 0;
+    for (int i = 0; i < nargs; i++) nviews += args[i].kind == GA_ARG_VIEW;
+    ga_view *views = nviews ? (ga_view *)GPUARR_MALLOC(sizeof *views * (size_t)nviews) : NULL;
+    if (nviews && !views) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    ga__launch_value values[GA__USER_MAX_ARGS];
+    void *params[GA__USER_MAX_ARGS + 1];
+    st = ga__launch_args(func, nargs, args, values, views, params);
+    if (st == GA_OK) {
+        CUresult r = GA__CU.LaunchKernel((CUfunction)f->kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                         (unsigned)shared_bytes, ga__stream_of(ga__t.device), nargs ? params : NULL, NULL);
+        if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES || shared_bytes > UINT_MAX)
+            st = ga__error(GA_ERROR_CUDA, func,
+                           "the device refused to launch %s with grid (%u, %u, %u), block (%u, %u, %u) and %zu bytes "
+                           "of shared memory (%d: too many threads, registers or bytes of shared memory)",
+                           f->name, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, (int)r);
+        else if (r != CUDA_SUCCESS)
+            st = ga__cuda_error(func, r, "cuLaunchKernel");
+    }
+    GPUARR_FREE(views);
+    return st;
+}
+
+/* Unloads every live module (their handles stay, for ga_module_release to free). */
+static void ga__kernel_shutdown(void)
+{
+    for (ga_module *m = ga__modules; m; m = m->next) {
+        GA__CU.LibraryUnload(m->lib);
+        m->lib = NULL;
+    }
+    ga__modules = NULL;
+}
+
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 26. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 27. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus

@@ -1043,26 +1043,38 @@ template <class Op, class T> GA_DEV auto ga_arg(T x)
 /* Element k of operand `p` (an input of storage type T). */
 template <class T> GA_DEV T ga_elem(const void *p, int64_t k) { return ga_load<T>((const char *)p + k * (int64_t)sizeof(T)); }
 
-/* Applies op to one element: inputs v0..v2 (storage types), outputs to o0, o1. */
+/* Ops that read the element's index (user kernels: kernels/gpuarr_user.cuh)
+   say `static constexpr bool indexed = true` and are called op(i, args...),
+   i the element's flat C-order index over the broadcast shape (the host
+   keeps the dims in C order for them); the others op(args...). */
+template <class Op, class = void> struct ga_op_indexed { static constexpr bool value = false; };
+template <class Op> struct ga_op_indexed<Op, decltype((void)Op::indexed)> { static constexpr bool value = Op::indexed; };
+template <class Op, class... X> GA_DEV decltype(auto) ga_invoke(const Op &op, int64_t i, X &&...x)
+{
+    if constexpr (ga_op_indexed<Op>::value) return op(i, static_cast<X &&>(x)...);
+    else return (void)i, op(static_cast<X &&>(x)...);
+}
+
+/* Applies op to one element i: inputs v0..v2 (storage types), outputs to o0, o1. */
 template <class Op, class S>
 GA_DEV void ga_apply(const Op &op, typename S::in0 v0, typename S::in1 v1, typename S::in2 v2,
-                     typename S::out0 &o0, typename S::out1 &o1)
+                     typename S::out0 &o0, typename S::out1 &o1, int64_t i = 0)
 {
     if constexpr (Op::nout == 2) {
         typename ga_compute<typename S::out0>::type r0;
         typename ga_compute<typename S::out1>::type r1;
-        if constexpr (Op::nin == 1) op(ga_arg<Op>(v0), r0, r1);
-        else op(ga_arg<Op>(v0), ga_arg<Op>(v1), r0, r1);
+        if constexpr (Op::nin == 1) ga_invoke(op, i, ga_arg<Op>(v0), r0, r1);
+        else ga_invoke(op, i, ga_arg<Op>(v0), ga_arg<Op>(v1), r0, r1);
         o0 = ga_to<typename S::out0>(r0);
         o1 = ga_to<typename S::out1>(r1);
     } else if constexpr (Op::nin == 1) {
-        o0 = ga_to<typename S::out0>(op(ga_arg<Op>(v0)));
+        o0 = ga_to<typename S::out0>(ga_invoke(op, i, ga_arg<Op>(v0)));
     } else if constexpr (Op::nin == 2) {
-        o0 = ga_to<typename S::out0>(op(ga_arg<Op>(v0), ga_arg<Op>(v1)));
+        o0 = ga_to<typename S::out0>(ga_invoke(op, i, ga_arg<Op>(v0), ga_arg<Op>(v1)));
     } else {
-        o0 = ga_to<typename S::out0>(op(ga_arg<Op>(v0), ga_arg<Op>(v1), ga_arg<Op>(v2)));
+        o0 = ga_to<typename S::out0>(ga_invoke(op, i, ga_arg<Op>(v0), ga_arg<Op>(v1), ga_arg<Op>(v2)));
     }
-    (void)v1, (void)v2, (void)o1;
+    (void)v1, (void)v2, (void)o1, (void)i;
 }
 
 /* ga_apply of a costly loop, not inlined: its kernels (contiguous and
@@ -1076,17 +1088,17 @@ __device__ __noinline__ ga_results<S> ga_apply_outlined(const Op op, typename S:
     ga_apply<Op, S>(op, v0, v1, v2, r.o0, r.o1);
     return r;
 }
-/* ga_apply, outlined when the loop is costly. */
+/* ga_apply, outlined when the loop is costly (never for an indexed op). */
 template <class Op, class S, bool Costly>
 GA_DEV void ga_apply_as(const Op &op, typename S::in0 v0, typename S::in1 v1, typename S::in2 v2,
-                        typename S::out0 &o0, typename S::out1 &o1)
+                        typename S::out0 &o0, typename S::out1 &o1, int64_t i = 0)
 {
-    if constexpr (Costly) {
+    if constexpr (Costly && !ga_op_indexed<Op>::value) {
         const ga_results<S> r = ga_apply_outlined<Op, S>(op, v0, v1, v2);
         o0 = r.o0;
         o1 = r.o1;
     } else {
-        ga_apply<Op, S>(op, v0, v1, v2, o0, o1);
+        ga_apply<Op, S>(op, v0, v1, v2, o0, o1, i);
     }
 }
 
@@ -1299,7 +1311,8 @@ template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(
                 }
 #pragma unroll
                 for (int j = 0; j < K; ++j)
-                    ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j]);
+                    ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j],
+                                    row * n + g * K + j);
                 VO0 w0;
                 memcpy(&w0, o0, sizeof w0);
                 ((VO0 *)out0)[g] = w0;
@@ -1317,7 +1330,7 @@ template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(
             O1 o1;
             ga_apply_as<Op, S, costly>(op, load0 ? ga_cast<I0>(ga_elem<X0>(in0, i)) : s0,
                                        load1 ? ga_cast<I1>(ga_elem<X1>(in1, i)) : s1,
-                                       load2 ? ga_elem<I2>(in2, i) : s2, o0, o1);
+                                       load2 ? ga_elem<I2>(in2, i) : s2, o0, o1, row * n + i);
             ga_store<O0>((char *)out0 + i * (int64_t)sizeof(O0), o0);
             if (nout > 1) ga_store<O1>((char *)out1 + i * (int64_t)sizeof(O1), o1);
         }
@@ -1428,7 +1441,7 @@ GA_DEV void ga_ufunc_strided_body(const Op &op, const ga__ufunc_args &a, const g
             else if (!(mask & 4)) v2 = ga_load<I2>(p2);
         }
     };
-    auto compute = [&](const int64_t *off, I0 v0, I1 v1, I2 v2, const uint64_t (&bits)[3]) {
+    auto compute = [&](const int64_t *off, I0 v0, I1 v1, I2 v2, const uint64_t (&bits)[3], int64_t i) {
         if (conv0) v0 = ga_from_bits<I0>(bits[0], a.dtype[nout]);
         if constexpr (nin > 1)
             if (conv1) v1 = ga_from_bits<I1>(bits[1], a.dtype[nout + 1]);
@@ -1436,7 +1449,7 @@ GA_DEV void ga_ufunc_strided_body(const Op &op, const ga__ufunc_args &a, const g
             if (conv2) v2 = ga_from_bits<I2>(bits[2], a.dtype[nout + 2]);
         O0 r0;
         O1 r1;
-        ga_apply_as<Op, S, costly>(op, v0, v1, v2, r0, r1);
+        ga_apply_as<Op, S, costly>(op, v0, v1, v2, r0, r1, i);
         ga_store<O0>((char *)a.ptr[0] + off[0], r0);
         if constexpr (nout > 1) ga_store<O1>((char *)a.ptr[1] + off[1], r1);
     };
@@ -1466,7 +1479,7 @@ GA_DEV void ga_ufunc_strided_body(const Op &op, const ga__ufunc_args &a, const g
         }
 #pragma unroll
         for (int u = 0; u < U; ++u)
-            if (u == 0 || i0 + u * nt < n) compute(off[u], v0[u], v1[u], v2[u], bits[u]);
+            if (u == 0 || i0 + u * nt < n) compute(off[u], v0[u], v1[u], v2[u], bits[u], i0 + u * nt);
     }
 }
 

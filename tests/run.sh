@@ -299,6 +299,25 @@ else
     echo "FAIL least_squares (status $rc)"; cat "$tmp/out.ls" "$tmp/err.ls" | sed 's/^/    /'; failed=$((failed + 1))
 fi
 
+# The user-kernel project (examples/user_kernels/, built by its own Makefile
+# through gpuarr.mk, its module embedded): the same refusal without a GPU;
+# with one, its fused softplus, normalise-and-clip, reduction-kernel row
+# norms, fused sum((x - y)**2) and raw-kernel L2 norm
+# match gpuarr's built-ins.
+(cd "$tmp" && "$root/build/examples/user_kernels/user_kernels" > out.uk 2> err.uk)
+rc=$?
+if [ $gpu = no ]; then
+    if [ $rc -eq 1 ] && grep -q '^user_kernels: cannot use the GPU: ' "$tmp/err.uk"; then
+        echo "ok   user_kernels refuses cleanly without a GPU"; passed=$((passed + 1))
+    else
+        echo "FAIL user_kernels's refusal: status $rc"; cat "$tmp/out.uk" "$tmp/err.uk" | sed 's/^/    /'; failed=$((failed + 1))
+    fi
+elif [ $rc -eq 0 ] && grep -q '^all five match' "$tmp/out.uk"; then
+    echo "ok   user_kernels: $(tr '\n' ' ' < "$tmp/out.uk")"; passed=$((passed + 1))
+else
+    echo "FAIL user_kernels (status $rc)"; cat "$tmp/out.uk" "$tmp/err.uk" | sed 's/^/    /'; failed=$((failed + 1))
+fi
+
 # The option-price example: the same refusal without a GPU; with one, the
 # Monte Carlo price of 2^22 paths within 5 standard errors of Black-Scholes.
 (cd "$tmp" && "$root/build/examples/option_price" 4194304 7 > out.op 2> err.op)
@@ -408,7 +427,7 @@ echo "== make install, pkg-config"
 if [ -z "${TEST_PREFIX:-}" ] || [ ! -f "$TEST_PREFIX/lib/pkgconfig/gpuarr.pc" ]; then
     echo "FAIL no installed tree (TEST_PREFIX=${TEST_PREFIX:-}: run through make test)"; failed=$((failed + 1))
 elif ! command -v pkg-config > /dev/null; then
-    echo "skip building against the installed tree (pkg-config not installed)"; skipped=$((skipped + 3))
+    echo "skip building against the installed tree (pkg-config not installed)"; skipped=$((skipped + 4))
 else
     export PKG_CONFIG_PATH="$TEST_PREFIX/lib/pkgconfig"
     mkdir -p "$tmp/app"
@@ -426,6 +445,16 @@ else
         sh -c 'cd "$1/app" && cc -std=c11 -O0 -DGPUARR_EMBED_FATBINS -o info_embedded gpuarr-info.c \
                    $(pkg-config --variable=embedded gpuarr) $(pkg-config --cflags --libs gpuarr) &&
                ./info_embedded > out && grep -q "(embedded)" out && ! grep -q "not found" out || { cat out; false; }' sh "$tmp"
+    # the user-kernel example as a project elsewhere: the installed build
+    # rule (pkg-config's `mk`) compiles and embeds its kernels
+    cp examples/user_kernels/kernels.cu examples/user_kernels/main.c "$tmp/app/"
+    printf 'include $(MK)\nuser_kernels: main.c k_image.o\n\t$(CC) -std=c11 -O0 -o $@ main.c k_image.o $(PC)\nk_image.o: k.fatbin\n\t$(call gpuarr_embed,user_kernels_image)\nk.fatbin: kernels.cu $(GPUARR_USER_DEPS)\n\t$(gpuarr_fatbin)\n' \
+        > "$tmp/app/Makefile.user"
+    check "user kernels built by the installed gpuarr.mk, embedded, linked with pkg-config, run: the same refusal or a full run" \
+        sh -c 'cd "$1/app" && make -s -f Makefile.user MK="$(pkg-config --variable=mk gpuarr)" PC="$(pkg-config --cflags --libs gpuarr)" \
+                   ${GPUARR_ARCHS:+GPUARR_ARCHS="$GPUARR_ARCHS"} > make.out 2>&1 || { cat make.out; false; } &&
+               { ./user_kernels > out 2> err; rc=$?; [ $rc -eq 0 ] ||
+                 { [ $rc -eq 1 ] && grep -q "^user_kernels: cannot use the GPU: " err; } || { cat out err; false; }; }' sh "$tmp"
 fi
 
 # The Python scripts that load build/libgpuarr.so with ctypes (they need

@@ -5,7 +5,8 @@
 #              failed API calls, and leaks (--leak-check full);
 #   racecheck  the programs whose kernels share memory between threads or
 #   synccheck  step warps together: reductions and scans, the block sorts,
-#              transposes, the select (compaction) paths, the small
+#              transposes, the select (compaction) paths, users' reduction
+#              kernels (test_user_kernels), the small
 #              solvers' warps (linalg), the random family's block steps
 #              and the sparse family's warp shuffles (checks, row sums);
 #   initcheck  the creation and transfer tests: reads of memory never written.
@@ -57,7 +58,7 @@ for tool in $TOOLS; do
     *) echo "sanitize: unknown tool $tool (memcheck, racecheck, synccheck, initcheck)"; exit 1 ;;
     esac
 done
-SHARED="test_reduce test_sort test_order_stats test_sets test_manipulation test_index test_linalg test_random test_sparse"
+SHARED="test_reduce test_sort test_order_stats test_sets test_manipulation test_index test_linalg test_random test_sparse test_user_kernels"
 LONG="test_reduce test_sort test_order_stats test_sets test_index test_ufunc test_linalg test_random"
 SHARDS=${SANITIZE_SHARDS:-4}
 mkdir -p "$LOGS"

@@ -11,6 +11,9 @@
      build/bench --fft       the copy ceiling, the small add, then the FFT rows
      build/bench --sparse    the copy ceiling, then the sparse rows
      build/bench --graph     the copy ceiling, the small add, then CUDA graphs and memory hooks
+     build/bench --kernels   the copy ceiling, the small add, then user kernels
+                             (build/bench_kernels.fatbin, or GPUARR_BENCH_MODULE)
+                             beside the built-in calls they replace
 
    GB/s counts bytes read plus bytes written once (a broadcast operand
    once, not once per use). The device copy row is the ceiling the other
@@ -228,6 +231,77 @@ static void small_add_row(void)
     ufunc_args sadd = {sa, sa, sc};
     row("small add into out (1000)", 1000, "float32", time_host(op_add_out, &sadd, 20000), 0, "wall time per op");
     ga_release(sa), ga_release(sc);
+}
+
+/* --- user kernels (>>kernel) ----------------------------------------------- */
+
+typedef struct user_args {
+    const ga_elementwise_kernel *ew;
+    const ga_reduction_kernel *red;
+    const ga_array *a, *b;
+    ga_array *out;
+} user_args;
+static void op_user_ew_out(void *p)
+{
+    user_args *u = (user_args *)p;
+    ga_array *out[1] = {u->out};
+    ga_operand in[2] = {ga_operand_array(u->a), ga_operand_array(u->b)};
+    ga_elementwise_call(u->ew, ga_elementwise_nin(u->ew), in, 1, out);
+}
+static void op_user_red(void *p)
+{
+    user_args *u = (user_args *)p;
+    ga_array *out = NULL;
+    ga_operand in[2] = {ga_operand_array(u->a), ga_operand_array(u->b)};
+    ga_reduction_kernel_call(u->red, 2, in, 0, NULL, false, &out);
+    ga_release(out);
+}
+static void op_softplus_two_calls(void *p)
+{
+    user_args *u = (user_args *)p;
+    ga_array *e = ga_exp(u->a);
+    ga_log1p_out(e, u->out);
+    ga_release(e);
+}
+static void op_sumsq_three_calls(void *p)
+{
+    user_args *u = (user_args *)p;
+    ga_array *d = ga_subtract(u->a, u->b), *q = ga_square(d), *s = ga_sum(q, 0, NULL, false);
+    ga_release(d), ga_release(q), ga_release(s);
+}
+
+static void bench_user_kernels(void)
+{
+    const char *path = getenv("GPUARR_BENCH_MODULE");
+    ga_module *m = ga_module_load(path && *path ? path : "build/bench_kernels.fatbin");
+    ga_elementwise_kernel *add = m ? ga_module_elementwise(m, "add") : NULL;
+    ga_elementwise_kernel *softplus = m ? ga_module_elementwise(m, "softplus") : NULL;
+    ga_reduction_kernel *ssd = m ? ga_module_reduction(m, "sumsq_diff") : NULL;
+    if (!add || !softplus || !ssd) fail("the bench module (make build/bench_kernels.fatbin)");
+    const int64_t n28 = (int64_t)1 << 28;
+    const double n = (double)n28;
+    ga_array *a = ga_full(1, &n28, ga_float(0.5), GA_FLOAT32), *b = ga_full(1, &n28, ga_float(1.5), GA_FLOAT32);
+    ga_array *c = ga_empty(1, &n28, GA_FLOAT32);
+    if (!a || !b || !c) fail("user kernel operands");
+    ufunc_args f32 = {a, b, c};
+    row("add float32 (out=)", n28, "float32", time_device(op_add_out, &f32), 12.0 * n, "built-in");
+    user_args ua = {add, NULL, a, b, c};
+    row("user add float32 (out=)", n28, "float32", time_device(op_user_ew_out, &ua), 12.0 * n, "GA_ELEMENTWISE");
+    user_args sp = {softplus, NULL, a, NULL, c};
+    row("softplus float32 fused (out=)", n28, "float32", time_device(op_user_ew_out, &sp), 8.0 * n, "GA_ELEMENTWISE");
+    row("softplus float32, exp then log1p", n28, "float32", time_device(op_softplus_two_calls, &sp), 8.0 * n,
+        "two built-in calls");
+    user_args rs = {NULL, ssd, a, b, NULL};
+    row("sum((x-y)**2) float32 fused", n28, "float32", time_device(op_user_red, &rs), 8.0 * n, "GA_REDUCTION");
+    row("sum((x-y)**2) float32, three calls", n28, "float32", time_device(op_sumsq_three_calls, &rs), 8.0 * n,
+        "subtract, square, sum");
+    ga_release(a), ga_release(b), ga_release(c);
+    ga_array *sa = ga_ones(1, (const int64_t[]){1000}, GA_FLOAT32), *sc = ga_empty(1, (const int64_t[]){1000}, GA_FLOAT32);
+    user_args small = {add, NULL, sa, sa, sc};
+    row("small user add into out (1000)", 1000, "float32", time_host(op_user_ew_out, &small, 20000), 0,
+        "wall time per op");
+    ga_release(sa), ga_release(sc);
+    ga_module_release(m);
 }
 
 /* A linalg function of one or two arrays, a new result each call (the
@@ -710,6 +784,12 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--sparse") == 0) {
         ga_release(a), ga_release(b), ga_release(w);
         bench_sparse();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--kernels") == 0) {
+        small_add_row();
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_user_kernels();
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--fft") == 0) {

@@ -245,8 +245,37 @@ def cupy_graph(cp, wall):
     return out
 
 
-def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only=False, sparse_only=False,
-                 graph_only=False):
+def cupy_kernels(cp, timed, wall):
+    """The user kernels' rows through CuPy's ElementwiseKernel, ReductionKernel
+    and cupy.fuse, and CuPy's first-call compile time of a new kernel (a body
+    it has never compiled: its run-time compilation, which gpuarr does not
+    have; measured once, wall clock)."""
+    n = 1 << 28
+    a, b, c = cp.full(n, 0.5, cp.float32), cp.full(n, 1.5, cp.float32), cp.empty(n, cp.float32)
+    add = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "bench_add")
+    softplus = cp.ElementwiseKernel("T x", "T y", "y = log1p(exp(x))", "bench_softplus")
+    ssd = cp.ReductionKernel("T x, T y", "T s", "(x - y) * (x - y)", "a + b", "s = a", "0", "bench_ssd")
+    fused = cp.fuse(lambda x, y: cp.sum((x - y) ** 2))
+    out = {"add float32 (out=)": timed(lambda: cp.add(a, b, out=c)),
+           "user add float32 (out=)": timed(lambda: add(a, b, c)),
+           "softplus float32 fused (out=)": timed(lambda: softplus(a, c)),
+           "softplus float32, exp then log1p": timed(lambda: cp.log1p(cp.exp(a), out=c)),
+           "sum((x-y)**2) float32 fused": timed(lambda: ssd(a, b)),
+           "sum((x-y)**2) float32, three calls": timed(lambda: cp.sum(cp.square(cp.subtract(a, b))))}
+    out["sum((x-y)**2) float32 fused, cupy.fuse"] = timed(lambda: fused(a, b))
+    sa, sc = cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
+    out["small add into out (1000)"] = wall(lambda: cp.add(sa, sa, out=sc), 20000, warmup=20000)
+    out["small user add into out (1000)"] = wall(lambda: add(sa, sa, sc), 20000, warmup=20000)
+    k = cp.ElementwiseKernel("T x", "T y", f"y = x * {time.time_ns() % 1000003}.0f + 1", "bench_first_call")
+    cp.cuda.Device().synchronize()
+    t0 = time.perf_counter()
+    k(sa, sc)
+    cp.cuda.Device().synchronize()
+    out["CuPy first call of a new kernel"] = (time.perf_counter() - t0) * 1e6
+    return out
+
+
+def cupy_figures(mode=None):
     """The same rows through CuPy, in microseconds; {} without CuPy."""
     try:
         import cupy as cp
@@ -301,25 +330,28 @@ def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only
     b = cp.empty(n, cp.float32)
     w = cp.empty(n, cp.float64)
     out = {}
-    if io_only:
+    if mode == "io":
         del a, b, w
         return cupy_files(cp, np)
-    if random_only:
+    if mode == "random":
         del a, b, w
         return cupy_random(cp, timed, wall)
-    if fft_only:
+    if mode == "fft":
         del a, b, w
         return cupy_fft(cp, timed, wall)
-    if sparse_only:
+    if mode == "sparse":
         del a, b, w
         return cupy_sparse(cp, timed)
-    if graph_only:
+    if mode == "graph":
         del a, b, w
         sa, sc = cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sa, out=sc), 20000, warmup=20000)
         out.update(cupy_graph(cp, wall))
         return out
-    if products_only:
+    if mode == "kernels":
+        del a, b, w
+        return cupy_kernels(cp, timed, wall)
+    if mode == "products":
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
         cupy_products(cp, timed, wall, out)
@@ -444,20 +476,18 @@ def cupy_figures(products_only=False, io_only=False, random_only=False, fft_only
 
 def main():
     bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
-    products = "--products" in sys.argv[2:]  # the products' rows alone
-    io_only = "--io" in sys.argv[2:]  # the file rows alone
-    random_only = "--random" in sys.argv[2:]  # the random rows alone
-    fft_only = "--fft" in sys.argv[2:]  # the FFT rows alone
-    sparse_only = "--sparse" in sys.argv[2:]  # the sparse rows alone
-    graph_only = "--graph" in sys.argv[2:]  # the graph and hook rows alone
-    flags = ["--products"] if products else ["--io"] if io_only else ["--random"] if random_only else \
-        ["--fft"] if fft_only else ["--sparse"] if sparse_only else ["--graph"] if graph_only else []
+    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels")  # one group of rows alone
+    mode = next((f[2:] for f in sys.argv[2:] if f[2:] in modes and f.startswith("--")), None)
+    flags = [f"--{mode}"] if mode else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
     header = [l for l in proc.stdout.splitlines() if l.startswith("#")]
     rows = parse(proc.stdout.splitlines())
     ceiling = next((r["gbps"] for r in rows if r["note"] == "ceiling"), 0)
-    cupy = cupy_figures(products, io_only, random_only, fft_only, sparse_only, graph_only)
-    if not products and not io_only and not random_only and not fft_only and not sparse_only and not graph_only:
+    cupy = cupy_figures(mode)
+    if mode == "kernels" and cupy:  # CuPy's own rows, which gpuarr has no counterpart of
+        for name in ("sum((x-y)**2) float32 fused, cupy.fuse", "CuPy first call of a new kernel"):
+            rows.append(dict(name=name, n=0, dtype="float32", us=cupy[name], gbps=0, note="CuPy only: its column"))
+    if mode is None:
         first = startup([bench, "--first"])
         rows.append(dict(name="process start to first result", n=1000, dtype="float32", us=first * 1e6, gbps=0,
                          note="whole process, wall"))

@@ -1,0 +1,447 @@
+/* kernels/gpuarr_user.cuh - user kernels, compiled offline: include it in
+   your own .cu file and build that file with gpuarr's build rule
+   (gpuarr.mk) into <name>.fatbin; load it with ga_module_load and call its
+   kernels from C (gpuarr.h, section >>kernel, has the whole story).
+
+   1. Elementwise kernels (CuPy's ElementwiseKernel), one line each:
+
+        GA_ELEMENTWISE(squared_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z),
+                       z = (x - y) * (x - y);)
+
+      name; the dtypes the placeholder T is instantiated over (one of
+      gpuarr's lists GA_LOOPS_ALL, _NUMERIC, _REAL, _INT, _FLOAT, _INEXACT,
+      ... or your own list in their form: #define MY(Y, A) Y(A, float32,
+      FLOAT32) Y(A, float64, FLOAT64)); the inputs; the outputs, written
+      as references (they are assigned); the body, C++ statements. A
+      parameter's type is the placeholder T or a dtype's name (bool, int8
+      ... uint64, float16, bfloat16, float32, float64, complex64,
+      complex128; or float, double, int32_t, ...), which in the body is the
+      value type: bool for bool, __half and __nv_bfloat16 for the 16-bit
+      floats (their arithmetic rounds each step, as NumPy's and CuPy's),
+      thrust::complex<float / double> for the complex dtypes, the C type
+      otherwise. `i` (the element's flat C-order index over the broadcast
+      shape, int64_t) and `n` (the number of elements) are in scope, as in
+      CuPy. 1 to 3 inputs, 1 or 2 outputs, at most 4 operands in all (the
+      limits of gpuarr's ufunc loops, which these kernels are: the same
+      contiguous vector loop and strided loop).
+
+   2. Reductions (CuPy's ReductionKernel), and fusion: elementwise steps
+      with one final reduction, in one kernel:
+
+        GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64,
+                     (double)(x - y) * (double)(x - y), a + b, z = (T)a, 0)
+
+      name, dtypes, 1 to 3 inputs, one output (a reference), the
+      accumulator's type (T or a dtype's name), the map expression (of the
+      inputs), the reduce expression (of `a` and `b`), the post-map
+      statement (assigns the output from the result `a`), the identity. An
+      expression with a comma is parenthesised: (a > b ? a : b) needs
+      none, (max(a, b)) does. The kernels are gpuarr's own reduction
+      kernels (reduce.cuh) over this op, planned by gpuarr's host planner.
+
+   3. Raw kernels (CuPy's RawKernel): any extern "C" __global__ function.
+      A gpuarr array passed with ga_arg_view arrives as a ga_view (data,
+      size, ndim, dtype, shape, strides in bytes: CuPy's CArray); read it
+      with ga_view_at<T>(v, i) (flat C-order index) or ga_view_item<T>(v,
+      idx) (an index per dim). ga_arg_pointer passes the data pointer.
+
+   The module carries gpuarr's version stamp (ga_fatbin_version) and, per
+   elementwise or reduction kernel, its signature (a string ga_user_sig_<name> the host
+   parses once when the kernel is looked up); its kernels are
+   ga_user_<name>_<dtype>_contig and _strided (elementwise), _inner,
+   _outer, _combine_inner and _combine_outer (reductions). */
+
+#ifndef GA_KERNELS_GPUARR_USER_CUH
+#define GA_KERNELS_GPUARR_USER_CUH
+
+/* the ufunc loops' tuning (kernels/arith.cu's: cheap bodies) */
+#ifndef GA_CONTIG_UNROLL
+#define GA_CONTIG_UNROLL 4
+#endif
+#ifndef GA_STRIDED_UNROLL
+#define GA_STRIDED_UNROLL 4
+#endif
+#ifndef GA_COSTLY_COMPLEX
+#define GA_COSTLY_COMPLEX 0
+#endif
+#include "ufunc.cuh"
+#include "reduce.cuh"
+#include <type_traits>
+
+GA_DEFINE_FATBIN_VERSION
+
+/* ======================================================================== */
+/* Value types: what a body sees of each storage type, and back             */
+/* ======================================================================== */
+namespace ga_user {
+template <class S> struct value_of { typedef S type; };
+template <> struct value_of<ga_bool_t> { typedef bool type; };
+template <> struct value_of<ga_complex64_t> { typedef thrust::complex<float> type; };
+template <> struct value_of<ga_complex128_t> { typedef thrust::complex<double> type; };
+
+template <class V> struct storage_of { typedef V type; };
+template <> struct storage_of<bool> { typedef ga_bool_t type; };
+template <> struct storage_of<thrust::complex<float>> { typedef ga_complex64_t type; };
+template <> struct storage_of<thrust::complex<double>> { typedef ga_complex128_t type; };
+
+/* a loaded input (storage, or C++ bool: the loops' ga_arg) as its value */
+template <class X> GA_DEV X to_value(X x) { return x; }
+GA_DEV bool to_value(ga_bool_t b) { return b.v != 0; }
+GA_DEV thrust::complex<float> to_value(ga_complex64_t z) { return thrust::complex<float>(z.re, z.im); }
+GA_DEV thrust::complex<double> to_value(ga_complex128_t z) { return thrust::complex<double>(z.re, z.im); }
+
+/* a value as its storage type */
+template <class V> GA_DEV typename storage_of<V>::type to_storage(V v)
+{
+    typedef typename storage_of<V>::type S;
+    if constexpr (std::is_same<V, bool>::value) {
+        S s;
+        s.v = (uint8_t)v;
+        return s;
+    } else if constexpr (std::is_same<S, ga_complex64_t>::value || std::is_same<S, ga_complex128_t>::value) {
+        S s;
+        s.re = v.real();
+        s.im = v.imag();
+        return s;
+    } else {
+        return v;
+    }
+}
+
+/* The parameter types of a declaration `void(A...)`: count and the k-th
+   (void past the end). */
+template <int k, class... A> struct nth { typedef void type; };
+template <class A0, class... A> struct nth<0, A0, A...> { typedef A0 type; };
+template <int k, class A0, class... A> struct nth<k, A0, A...> { typedef typename nth<k - 1, A...>::type type; };
+template <class F> struct params;
+template <class... A> struct params<void(A...)> {
+    static constexpr int count = sizeof...(A);
+    template <int k> using value = std::remove_cv_t<std::remove_reference_t<typename nth<k, A...>::type>>;
+};
+/* whether every parameter of F is a reference to a non-const value (outputs) */
+template <class F> struct all_refs;
+template <class... A> struct all_refs<void(A...)> {
+    static constexpr bool value =
+        (true && ... && (std::is_lvalue_reference<A>::value && !std::is_const<std::remove_reference_t<A>>::value));
+};
+/* the storage type of parameter k of F, or Pad past the end */
+template <class F, int k, class Pad> struct storage_at {
+    typedef typename params<F>::template value<k> V;
+    typedef std::conditional_t<std::is_void<V>::value, Pad, typename storage_of<std::conditional_t<std::is_void<V>::value, int, V>>::type> type;
+};
+
+/* The ufunc signature (kernels/ufunc.cuh's sig<L>) of inputs In and
+   outputs Out (declarations void(A...)) for loop storage type L. */
+template <class In, class Out, class L> struct sig {
+    typedef typename storage_at<In, 0, L>::type in0;
+    typedef typename storage_at<In, 1, L>::type in1;
+    typedef typename storage_at<In, 2, L>::type in2;
+    typedef typename storage_at<Out, 0, L>::type out0;
+    typedef typename storage_at<Out, 1, L>::type out1;
+};
+
+/* The loops' compute type of an output (ga_compute) from its value. */
+template <class V> GA_DEV auto to_compute(V v) { return ga_up(to_storage(v)); }
+} /* namespace ga_user */
+
+/* The dtypes' names as types, for signatures: each is its value type. */
+namespace ga_user_types {
+typedef int8_t int8;
+typedef int16_t int16;
+typedef int32_t int32;
+typedef int64_t int64;
+typedef uint8_t uint8;
+typedef uint16_t uint16;
+typedef uint32_t uint32;
+typedef uint64_t uint64;
+typedef __half float16;
+typedef __nv_bfloat16 bfloat16;
+typedef float float32;
+typedef double float64;
+typedef thrust::complex<float> complex64;
+typedef thrust::complex<double> complex128;
+} /* namespace ga_user_types */
+
+/* ======================================================================== */
+/* GA_ELEMENTWISE                                                            */
+/* ======================================================================== */
+#define GA__USER_STRIP(...) __VA_ARGS__
+#define GA__USER_LOOP_NAME(A, name, E) #name ","
+
+/* The op of kernel `name` for loop storage type L: kernels/ufunc.cuh's
+   interface (nin, nout, sig, widen16), indexed (called op(i, args...)),
+   n from the loop's param[0] (its bits, set by the host). */
+#define GA__USER_OP(name)                                                                                 \
+    template <class L> struct ga_user_op_##name {                                                         \
+        typedef typename ga_user::value_of<L>::type TV;                                                   \
+        typedef decltype(ga_user_bodies::ga_user_ins_##name<TV>) In;                                      \
+        typedef decltype(ga_user_bodies::ga_user_outs_##name<TV>) Out;                                    \
+        static constexpr int nin = ga_user::params<In>::count, nout = ga_user::params<Out>::count;      \
+        static_assert(nin >= 1 && nin <= 3 && nout >= 1 && nout <= 2 && nin + nout <= 4,                   \
+                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs, 1 or 2 outputs, at most 4 operands");      \
+        static_assert(ga_user::all_refs<Out>::value,                                                       \
+                      "GA_ELEMENTWISE " #name ": outputs are written through references: (T &z)");         \
+        static constexpr bool widen16 = false, indexed = true;                                            \
+        template <class L2> using sig = ga_user::sig<In, Out, L>;                                         \
+        typedef typename ga_user::params<Out>::template value<0> V0;                                      \
+        typedef std::conditional_t<(nout > 1), typename ga_user::params<Out>::template value<1>, int> V1;  \
+        int64_t n;                                                                                         \
+        GA_DEV explicit ga_user_op_##name(const double *p) { memcpy(&n, p, sizeof n); }                   \
+        template <class A0> GA_DEV auto operator()(int64_t i, A0 a0) const                                \
+        {                                                                                                  \
+            V0 o0{};                                                                                       \
+            ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), o0);                     \
+            return ga_user::to_storage(o0);                                                                \
+        }                                                                                                  \
+        template <class A0, class A1> GA_DEV auto operator()(int64_t i, A0 a0, A1 a1) const               \
+        {                                                                                                  \
+            V0 o0{};                                                                                       \
+            ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), o0); \
+            return ga_user::to_storage(o0);                                                                \
+        }                                                                                                  \
+        template <class A0, class A1, class A2> GA_DEV auto operator()(int64_t i, A0 &&a0, A1 &&a1, A2 &&a2) const \
+        {                                                                                                  \
+            if constexpr (nout == 2) { /* one input, two outputs */                                       \
+                V0 o0{};                                                                                   \
+                V1 o1{};                                                                                   \
+                ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), o0, o1);             \
+                a1 = ga_user::to_compute(o0);                                                              \
+                a2 = ga_user::to_compute(o1);                                                              \
+            } else {                                                                                       \
+                V0 o0{};                                                                                   \
+                ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), \
+                                                        ga_user::to_value(a2), o0);                        \
+                return ga_user::to_storage(o0);                                                            \
+            }                                                                                              \
+        }                                                                                                  \
+        template <class A0, class A1, class R0, class R1>                                                  \
+        GA_DEV void operator()(int64_t i, A0 a0, A1 a1, R0 &r0, R1 &r1) const                              \
+        {                                                                                                  \
+            V0 o0{};                                                                                       \
+            V1 o1{};                                                                                       \
+            ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), o0, o1); \
+            r0 = ga_user::to_compute(o0);                                                                  \
+            r1 = ga_user::to_compute(o1);                                                                  \
+        }                                                                                                  \
+    };
+
+/* The two kernels of loop `loop` (a dtype name) of kernel `name`. */
+#define GA__USER_KERNELS(name, loop, LOOP)                                                                \
+    extern "C" __global__ void ga_user_##name##_##loop##_contig(const __grid_constant__ ga__ufunc_args a) \
+    {                                                                                                      \
+        typedef ga_user_op_##name<ga_t_##loop> Op;                                                        \
+        typedef typename Op::template sig<ga_t_##loop> S;                                                 \
+        ga_ufunc_contig_as<Op, ga_t_##loop, typename S::in0, typename S::in1>(a);                         \
+    }                                                                                                      \
+    extern "C" __global__ void ga_user_##name##_##loop##_strided(const __grid_constant__ ga__ufunc_args a, \
+                                                                 const __grid_constant__ ga__ufunc_layout l) \
+    {                                                                                                      \
+        ga_ufunc_strided<ga_user_op_##name<ga_t_##loop>, ga_t_##loop>(a, l);                              \
+    }
+
+/* GA_ELEMENTWISE(name, loops, (inputs), (outputs), body...): see above. */
+#define GA_ELEMENTWISE(name, loops, ins, outs, ...)                                                       \
+    namespace ga_user_bodies {                                                                            \
+    using namespace ga_user_types;                                                                        \
+    template <class T> __device__ void ga_user_ins_##name ins;                                            \
+    template <class T> __device__ void ga_user_outs_##name outs;                                          \
+    template <class T>                                                                                    \
+    GA_DEV void ga_user_body_##name(int64_t i, int64_t n, GA__USER_STRIP ins, GA__USER_STRIP outs)        \
+    {                                                                                                     \
+        (void)i, (void)n;                                                                                 \
+        __VA_ARGS__                                                                                       \
+    }                                                                                                     \
+    }                                                                                                     \
+    GA__USER_OP(name)                                                                                     \
+    extern "C" __device__ const char ga_user_sig_##name[] =                                               \
+        "gpuarr elementwise 1;" #name ";" #ins ";" #outs ";" loops(GA__USER_LOOP_NAME, ~) ";";            \
+    loops(GA__USER_KERNELS, name)
+
+/* ======================================================================== */
+/* GA_REDUCTION                                                              */
+/* ======================================================================== */
+namespace ga_user {
+/* the inputs of one element, as stored */
+template <class T0, class T1, class T2> struct tuple3 {
+    T0 x0;
+    T1 x1;
+    T2 x2;
+};
+
+/* The loads of a reduction's first pass (kernels/reduce.cuh's load
+   policies): input 0 at the address the kernel computes, inputs 1 and 2
+   at the same element of args.center and args.count (the host lays every
+   input out alike: the same element strides). One input: 16-byte vectors
+   too. */
+template <int NIN, class T0, class T1, class T2> struct loads {
+    typedef tuple3<T0, T1, T2> V;
+    typedef T0 stored;
+    static constexpr bool vector = NIN == 1;
+    static GA_DEV V load(const char *p, const ga__reduce_args &a)
+    {
+        V v;
+        v.x0 = ga_load<T0>(p);
+        if constexpr (NIN > 1) {
+            const int64_t e = (int64_t)(p - (const char *)a.in) / (int64_t)sizeof(T0);
+            v.x1 = ga_load<T1>((const char *)a.center + e * (int64_t)sizeof(T1));
+            if constexpr (NIN > 2) v.x2 = ga_load<T2>((const char *)a.count + e * (int64_t)sizeof(T2));
+        }
+        return v;
+    }
+    static GA_DEV V convert(T0 x, const ga__reduce_args &)
+    {
+        V v;
+        v.x0 = x;
+        return v;
+    }
+};
+
+/* The loads of the combine passes: partial states as stored. */
+template <class S> struct state_loads {
+    typedef S V;
+    typedef S stored;
+    static constexpr bool vector = false;
+    static GA_DEV V load(const char *p, const ga__reduce_args &) { return ga_load<S>(p); }
+    static GA_DEV V convert(S x, const ga__reduce_args &) { return x; }
+};
+} /* namespace ga_user */
+
+/* The op of reduction `name` for loop storage type L: kernels/reduce.cuh's
+   interface (S the state, R the result, identity, accumulate, combine,
+   result); the state is the accumulator's storage type. */
+#define GA__USER_ROP(name)                                                                                \
+    template <class L> struct ga_user_rop_##name {                                                        \
+        typedef typename ga_user::value_of<L>::type TV;                                                   \
+        typedef decltype(ga_user_bodies::ga_user_rins_##name<TV>) In;                                     \
+        typedef decltype(ga_user_bodies::ga_user_routs_##name<TV>) Out;                                   \
+        static constexpr int nin = ga_user::params<In>::count;                                            \
+        static_assert(nin >= 1 && nin <= 3 && ga_user::params<Out>::count == 1,                           \
+                      "GA_REDUCTION " #name ": 1 to 3 inputs, one output");                               \
+        static_assert(ga_user::all_refs<Out>::value, "GA_REDUCTION " #name ": the output is a reference: (T &y)"); \
+        typedef ga_user_bodies::ga_user_racc_##name<TV> ACC;                                              \
+        typedef typename ga_user::storage_of<ACC>::type S;                                                \
+        typedef typename ga_user::params<Out>::template value<0> V0;                                      \
+        typedef typename ga_user::storage_of<V0>::type R;                                                 \
+        typedef ga_user::loads<nin, typename ga_user::storage_at<In, 0, L>::type,                         \
+                               typename ga_user::storage_at<In, 1, L>::type,                              \
+                               typename ga_user::storage_at<In, 2, L>::type> Loads;                       \
+        static constexpr bool warns_all_nan = false;                                                      \
+        GA_DEV ga_user_rop_##name() {}                                                                    \
+        GA_DEV explicit ga_user_rop_##name(const ga__reduce_args &) {}                                    \
+        GA_DEV S identity() const { return ga_user::to_storage(ga_user_bodies::ga_user_ridentity_##name<TV>()); } \
+        GA_DEV S empty() const { return identity(); }                                                     \
+        GA_DEV S combine(S a, S b) const                                                                  \
+        {                                                                                                  \
+            return ga_user::to_storage(                                                                    \
+                ga_user_bodies::ga_user_reduce_##name<TV>(ga_user::to_value(a), ga_user::to_value(b)));    \
+        }                                                                                                  \
+        GA_DEV void accumulate(S &s, const typename Loads::V &x, int64_t) const                           \
+        {                                                                                                  \
+            ACC m;                                                                                         \
+            if constexpr (nin == 1) m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0));  \
+            else if constexpr (nin == 2)                                                                   \
+                m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0), ga_user::to_value(x.x1)); \
+            else                                                                                           \
+                m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0), ga_user::to_value(x.x1), \
+                                                            ga_user::to_value(x.x2));                      \
+            s = ga_user::to_storage(ga_user_bodies::ga_user_reduce_##name<TV>(ga_user::to_value(s), m));  \
+        }                                                                                                  \
+        GA_DEV R result(S s) const                                                                        \
+        {                                                                                                  \
+            V0 y{};                                                                                        \
+            ga_user_bodies::ga_user_rpost_##name<TV>(ga_user::to_value(s), y);                            \
+            return ga_user::to_storage(y);                                                                 \
+        }                                                                                                  \
+    };
+
+/* The four kernels of loop `loop` of reduction `name`: the first pass and
+   the combine passes, each with the inner and the outer layout. */
+#define GA__USER_RKERNELS(name, loop, LOOP)                                                               \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+        ga_user_##name##_##loop##_inner(const __grid_constant__ ga__reduce_args a)                        \
+    {                                                                                                      \
+        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        ga_reduce_inner<Op, typename Op::Loads>(a);                                                       \
+    }                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+        ga_user_##name##_##loop##_outer(const __grid_constant__ ga__reduce_args a)                        \
+    {                                                                                                      \
+        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        ga_reduce_outer<Op, typename Op::Loads>(a);                                                       \
+    }                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+        ga_user_##name##_##loop##_combine_inner(const __grid_constant__ ga__reduce_args a)                \
+    {                                                                                                      \
+        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        ga_reduce_inner<ga_op_states<Op>, ga_user::state_loads<typename Op::S>>(a);                       \
+    }                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
+        ga_user_##name##_##loop##_combine_outer(const __grid_constant__ ga__reduce_args a)                \
+    {                                                                                                      \
+        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        ga_reduce_outer<ga_op_states<Op>, ga_user::state_loads<typename Op::S>>(a);                       \
+    }
+
+/* GA_REDUCTION(name, loops, (inputs), (output), reduce_type, map_expr,
+   reduce_expr, post_map_expr, identity): CuPy's ReductionKernel. map_expr
+   (of the inputs) gives each element's value as reduce_type (T or a
+   dtype's name: the accumulator); reduce_expr combines two of them, `a`
+   and `b`; post_map_expr assigns the output from the result `a`;
+   identity is the empty reduction's value. An expression holding a comma
+   is parenthesised: (max(a, b)). Deterministic: the order in which
+   values are combined depends on the shape and the alignment only. */
+#define GA_REDUCTION(name, loops, ins, outs, reduce_type, map_expr, reduce_expr, post_map_expr, identity_expr) \
+    namespace ga_user_bodies {                                                                            \
+    using namespace ga_user_types;                                                                        \
+    template <class T> __device__ void ga_user_rins_##name ins;                                           \
+    template <class T> __device__ void ga_user_routs_##name outs;                                         \
+    template <class T> using ga_user_racc_##name = reduce_type;                                           \
+    template <class T> GA_DEV ga_user_racc_##name<T> ga_user_rmap_##name(GA__USER_STRIP ins)              \
+    {                                                                                                     \
+        return (ga_user_racc_##name<T>)(map_expr);                                                        \
+    }                                                                                                     \
+    template <class T>                                                                                    \
+    GA_DEV ga_user_racc_##name<T> ga_user_reduce_##name(ga_user_racc_##name<T> a, ga_user_racc_##name<T> b) \
+    {                                                                                                     \
+        return (ga_user_racc_##name<T>)(reduce_expr);                                                     \
+    }                                                                                                     \
+    template <class T> GA_DEV void ga_user_rpost_##name(ga_user_racc_##name<T> a, GA__USER_STRIP outs)    \
+    {                                                                                                     \
+        post_map_expr;                                                                                    \
+    }                                                                                                     \
+    template <class T> GA_DEV ga_user_racc_##name<T> ga_user_ridentity_##name()                           \
+    {                                                                                                     \
+        return (ga_user_racc_##name<T>)(identity_expr);                                                   \
+    }                                                                                                     \
+    }                                                                                                     \
+    GA__USER_ROP(name)                                                                                    \
+    extern "C" __device__ const char ga_user_sig_##name[] = "gpuarr reduction 1;" #name ";" #ins ";" #outs \
+                                                            ";" #reduce_type ";" loops(GA__USER_LOOP_NAME, ~) ";"; \
+    loops(GA__USER_RKERNELS, name)
+
+/* ======================================================================== */
+/* Raw kernels: gpuarr arrays as views                                       */
+/* ======================================================================== */
+
+/* The element at flat C-order index i of view v (T: its storage type). */
+template <class T> GA_DEV T &ga_view_at(const ga_view &v, int64_t i)
+{
+    int64_t off = 0;
+    for (int d = v.ndim - 1; d > 0; --d) {
+        const int64_t s = v.shape[d], q = i / s;
+        off += (i - q * s) * v.strides[d];
+        i = q;
+    }
+    if (v.ndim > 0) off += i * v.strides[0];
+    return *(T *)((char *)v.data + off);
+}
+
+/* The element at index idx[0..ndim-1] of view v. */
+template <class T> GA_DEV T &ga_view_item(const ga_view &v, const int64_t *idx)
+{
+    int64_t off = 0;
+    for (int d = 0; d < v.ndim; ++d) off += idx[d] * v.strides[d];
+    return *(T *)((char *)v.data + off);
+}
+
+#endif /* GA_KERNELS_GPUARR_USER_CUH */

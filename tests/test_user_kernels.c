@@ -1,0 +1,655 @@
+/* User kernels (gpuarr.h, >>kernel): modules, elementwise kernels through
+   the ufunc dispatcher, raw launches. The kernels are tests/user_kernels.cu,
+   built by gpuarr.mk's rule into build/tests/user_kernels.fatbin (the
+   environment variable GPUARR_TEST_USER_MODULE names another), and
+   tests/user_raw.cu, built without gpuarr's headers into
+   build/tests/user_raw.ptx. Elementwise results are checked against
+   gpuarr's built-in ufuncs (bit for bit where both round once) or a host
+   reference; outputs are poisoned first. A kernel's fault is provoked in a
+   child process (the context is lost after it). */
+#define _POSIX_C_SOURCE 200809L
+#define GPUARR_IMPLEMENTATION
+#include "gpuarr.h"
+#include "harness.h"
+#include <math.h>
+#include <unistd.h>
+
+static const char *module_path(void)
+{
+    const char *p = getenv("GPUARR_TEST_USER_MODULE");
+    return p && *p ? p : "build/tests/user_kernels.fatbin";
+}
+
+static ga_module *test_module;
+
+/* The test module, loaded once (released at the end of the last test). */
+static ga_module *module(void)
+{
+    if (!test_module) test_module = ga_module_load(module_path());
+    CHECK(test_module != NULL, "ga_module_load(%s): %s", module_path(), ga_last_error_message());
+    return test_module;
+}
+
+static ga_elementwise_kernel *kernel(const char *name)
+{
+    ga_module *m = module();
+    ga_elementwise_kernel *k = m ? ga_module_elementwise(m, name) : NULL;
+    CHECK(k != NULL, "ga_module_elementwise(%s): %s", name, ga_last_error_message());
+    return k;
+}
+
+/* n random values in [-2, 2) as `t` (a C-contiguous array of `shape`). */
+static ga_array *random_array(int ndim, const int64_t *shape, ga_dtype t)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    double *h = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) h[i] = rnd_unit() * 4 - 2;
+    ga_array *f = ga_from_host(h, ndim, shape, GA_FLOAT64);
+    free(h);
+    ga_array *a = f ? ga_astype(f, t) : NULL;
+    ga_release(f);
+    return a;
+}
+
+/* a's values as float64 on the host (malloc'd), or NULL. */
+static double *host_f64(const ga_array *a)
+{
+    const int64_t size = ga_size(a);
+    if (size < 0 || size > ((int64_t)1 << 40)) return NULL;
+    ga_array *f = ga_astype(a, GA_FLOAT64);
+    const size_t n = (size_t)size;
+    double *h = malloc(sizeof(double) * (n ? n : 1));
+    if (!f || !download(f, h)) {
+        free(h);
+        h = NULL;
+    }
+    ga_release(f);
+    return h;
+}
+
+/* Whether a and b hold the same values: bit for bit (rel 0: same dtype
+   too), else |a - b| <= rel (|a| + 1) everywhere, computed on the device. */
+static bool close_arrays(const ga_array *a, const ga_array *b, double rel)
+{
+    if (rel == 0) return same_array(a, b);
+    if (!a || !b || ga_size(a) != ga_size(b)) return false;
+    ga_array *d = ga_subtract(a, b), *ad = ga_absolute(d), *m = ga_absolute(a);
+    double *x = ad ? host_f64(ad) : NULL, *y = m ? host_f64(m) : NULL;
+    bool ok = x && y;
+    for (int64_t i = 0; ok && i < ga_size(a); i++) ok = x[i] <= rel * (y[i] + 1);
+    free(x), free(y);
+    ga_release(d), ga_release(ad), ga_release(m);
+    return ok;
+}
+
+/* The checks that make a driver call fail on purpose (a name not in a
+   module, a refused launch, an image the driver rejects): left out under
+   GPUARR_TEST_SMALL, which tests/sanitize.sh sets, since compute-sanitizer
+   reports every failed API call. */
+static bool provoke_api_errors(void) { return !test_small(); }
+
+static const ga_dtype float_dtypes[4] = {GA_FLOAT16, GA_BFLOAT16, GA_FLOAT32, GA_FLOAT64};
+
+/* ---- host tests -------------------------------------------------------------- */
+
+TEST(signature_parsing)
+{
+    ga_elementwise_kernel k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.name, sizeof k.name, "axpy");
+    char sig[] = "gpuarr elementwise 1;axpy;(T x, const float64 y);(T &z, bool & flag);float32,float64,;";
+    CHECK_OK(ga__user_signature("test", &k, sig, NULL));
+    CHECK(k.info.nin == 2 && k.info.nout == 2, "nin %d nout %d", k.info.nin, k.info.nout);
+    /* operands: outputs first, then inputs */
+    CHECK(k.types[0] == -1 && k.types[1] == GA_BOOL && k.types[2] == -1 && k.types[3] == GA_FLOAT64,
+          "types %d %d %d %d", k.types[0], k.types[1], k.types[2], k.types[3]);
+    CHECK(strcmp(k.params[0], "z") == 0 && strcmp(k.params[1], "flag") == 0 && strcmp(k.params[2], "x") == 0 &&
+              strcmp(k.params[3], "y") == 0,
+          "names %s %s %s %s", k.params[0], k.params[1], k.params[2], k.params[3]);
+    CHECK(k.info.loops == ((1u << GA_FLOAT32) | (1u << GA_FLOAT64)), "loops %x", k.info.loops);
+    CHECK(k.uses_t && k.info.user == &k, "uses T, the info's user");
+    ga_clear_error();
+}
+
+TEST(signature_refusals)
+{
+    static const char *const bad[] = {
+        "gpuarr elementwise 2;f;(T x);(T &y);float32,;",        /* another form */
+        "gpuarr elementwise 1;g;(T x);(T &y);float32,;",        /* another name */
+        "gpuarr elementwise 1;f;(T x, T y, T z, T w);(T &y);float32,;", /* 5 operands */
+        "gpuarr elementwise 1;f;(U x);(T &y);float32,;",        /* not T nor a dtype */
+        "gpuarr elementwise 1;f;(T x);(T &y);;",                /* no dtypes */
+        "gpuarr elementwise 1;f;T x;(T &y);float32,;",          /* no parentheses */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ga_elementwise_kernel k;
+        memset(&k, 0, sizeof k);
+        snprintf(k.name, sizeof k.name, "f");
+        char sig[128];
+        snprintf(sig, sizeof sig, "%s", bad[i]);
+        CHECK(ga__user_signature("test", &k, sig, NULL) != GA_OK, "accepted %s", bad[i]);
+        ga_clear_error();
+    }
+}
+
+TEST(launch_args_and_null_handles)
+{
+    ga_launch_arg a = ga_arg_float32(2.5f), b = ga_arg_int64(-7), c = ga_arg_view(NULL);
+    CHECK(a.kind == GA_ARG_FLOAT32 && a.value.f32 == 2.5f, "float32 arg");
+    CHECK(b.kind == GA_ARG_INT64 && b.value.i64 == -7, "int64 arg");
+    CHECK(c.kind == GA_ARG_VIEW && c.array == NULL, "view arg");
+    ga_array *out[1] = {NULL};
+    CHECK_ERROR(ga_elementwise_call(NULL, 1, NULL, 1, out) != GA_OK, GA_ERROR_NULL_INPUT, "k is NULL");
+    CHECK_ERROR(ga_module_elementwise(NULL, "f") == NULL, GA_ERROR_NULL_INPUT, "m is NULL");
+    CHECK_ERROR(ga_module_raw_kernel(NULL, "f") == NULL, GA_ERROR_NULL_INPUT, "m is NULL");
+    CHECK_ERROR(ga_module_load(NULL) == NULL, GA_ERROR_NULL_INPUT, "path is NULL");
+    CHECK_ERROR(ga_module_load("build/tests/no/such.fatbin") == NULL, GA_ERROR_IO, "no/such.fatbin");
+    const unsigned one[3] = {1, 1, 1};
+    CHECK_ERROR(ga_launch(NULL, one, one, 0, 0, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "f is NULL");
+    ga_module_release(NULL);
+}
+
+/* ---- modules -------------------------------------------------------------------- */
+
+DEVICE_TEST(module_from_memory_and_lookups)
+{
+    FILE *f = fopen(module_path(), "rb");
+    CHECK(f != NULL, "cannot open %s", module_path());
+    if (!f) return;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *image = malloc((size_t)size);
+    CHECK(fread(image, 1, (size_t)size, f) == (size_t)size, "read %s", module_path());
+    fclose(f);
+    ga_module *m = ga_module_load_data(image, (size_t)size);
+    free(image);
+    CHECK(m != NULL, "ga_module_load_data: %s", ga_last_error_message());
+    if (!m) return;
+    ga_elementwise_kernel *k = ga_module_elementwise(m, "squared_diff");
+    CHECK(k && ga_module_elementwise(m, "squared_diff") == k, "one handle per name");
+    CHECK(k && ga_elementwise_nin(k) == 2 && ga_elementwise_nout(k) == 1 &&
+              strcmp(ga_elementwise_name(k), "squared_diff") == 0, "name and counts");
+    CHECK_ERROR(ga_module_elementwise(m, "bad name") == NULL, GA_ERROR_VALUE, "is not a kernel name");
+    if (provoke_api_errors()) {
+        CHECK_ERROR(ga_module_elementwise(m, "nope") == NULL, GA_ERROR_KERNELS_MISSING, "no elementwise kernel 'nope'");
+        CHECK_ERROR(ga_module_raw_kernel(m, "nope") == NULL, GA_ERROR_KERNELS_MISSING, "has no kernel 'nope'");
+    }
+    CHECK(ga_module_raw_kernel(m, "scale") != NULL, "raw kernel scale: %s", ga_last_error_message());
+    ga_module_release(m);
+}
+
+DEVICE_TEST(module_stale_and_invalid)
+{
+    if (!provoke_api_errors()) return;
+    /* a fatbin stamped with another version (tests/stale_fatbin.cu) */
+    CHECK_ERROR(ga_module_load("build/tests/stale/creation.fatbin") == NULL, GA_ERROR_KERNELS_STALE,
+                "was built for gpuarr");
+    static const char junk[] = "this is neither a fatbin nor a cubin nor PTX";
+    /* refused at the load, or (lazy loading) at the stamp's lookup: stale either way */
+    CHECK_ERROR(ga_module_load_data(junk, sizeof junk) == NULL, GA_ERROR_KERNELS_STALE, "memory");
+    unsigned char truncated[32] = {0x50, 0xED, 0x55, 0xBA, 1, 0, 16, 0, 0xff, 0xff};
+    CHECK_ERROR(ga_module_load_data(truncated, sizeof truncated) == NULL, GA_ERROR_KERNELS_STALE, "not a whole fatbin");
+}
+
+DEVICE_TEST(module_from_ptx_built_elsewhere)
+{
+    if (!provoke_api_errors()) return; /* the stamp's lookup fails on purpose */
+    ga_module *m = ga_module_load("build/tests/user_raw.ptx");
+    CHECK(m != NULL, "ga_module_load(user_raw.ptx): %s", ga_last_error_message());
+    if (!m) return;
+    if (provoke_api_errors())
+        CHECK_ERROR(ga_module_elementwise(m, "iota32") == NULL, GA_ERROR_KERNELS_MISSING,
+                    "not built with gpuarr_user.cuh");
+    ga_raw_kernel *k = ga_module_raw_kernel(m, "iota32");
+    ga_array *p = ga_empty(1, (int64_t[]){1000}, GA_INT32);
+    const unsigned grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    ga_launch_arg args[2] = {ga_arg_pointer(p), ga_arg_int32(1000)};
+    CHECK_OK(ga_launch(k, grid, block, 0, 2, args));
+    int32_t h[1000];
+    if (p && download(p, h))
+        for (int i = 0; i < 1000; i++) CHECK(h[i] == i, "iota32[%d] = %d", i, h[i]);
+    ga_release(p);
+    ga_module_release(m);
+}
+
+/* ---- elementwise kernels ------------------------------------------------------- */
+
+DEVICE_TEST(elementwise_every_float_dtype_against_builtins)
+{
+    ga_elementwise_kernel *k = kernel("squared_diff");
+    if (!k) return;
+    const int64_t shape[2] = {37, 1031}; /* odd: vector groups and tails */
+    for (int i = 0; i < 4; i++) {
+        ga_dtype t = float_dtypes[i];
+        ga_array *x = random_array(2, shape, t), *y = random_array(2, shape, t);
+        poison_next((size_t)(shape[0] * shape[1]) * ga_dtype_itemsize(t));
+        ga_array *z = ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y)});
+        ga_array *d = ga_subtract(x, y), *ref = ga_square(d);
+        CHECK(z && ga_dtype_of(z) == t, "%s: %s", ga_dtype_name(t), ga_last_error_message());
+        /* float32 and float64 round as the built-ins do; the 16-bit
+           formats round each step in their own format (CuPy's float16) */
+        CHECK(close_arrays(z, ref, t == GA_FLOAT32 || t == GA_FLOAT64 ? 0 : t == GA_FLOAT16 ? 2e-3 : 1.6e-2),
+              "squared_diff %s differs from square(subtract)", ga_dtype_name(t));
+        ga_release(x), ga_release(y), ga_release(z), ga_release(d), ga_release(ref);
+    }
+}
+
+DEVICE_TEST(elementwise_broadcasting_and_views)
+{
+    ga_elementwise_kernel *k = kernel("squared_diff");
+    if (!k) return;
+    ga_array *x = random_array(3, (int64_t[]){3, 1, 5}, GA_FLOAT64);
+    ga_array *yb = random_array(2, (int64_t[]){6, 4}, GA_FLOAT64);
+    ga_array *yt = ga_transpose(yb, NULL); /* (4, 6): strided */
+    ga_array *y = ga_flip(yt, 1, (int[]){1}); /* negative strides */
+    ga_array *ys = y ? ga_as_strided(y, 2, (int64_t[]){4, 5}, ga_strides(y), 0) : NULL; /* (4, 5) of it */
+    ga_array *z = ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(ys)});
+    ga_array *d = ga_subtract(x, ys), *ref = ga_square(d);
+    CHECK(z && ga_ndim(z) == 3 && ga_shape(z)[0] == 3 && ga_shape(z)[1] == 4 && ga_shape(z)[2] == 5,
+          "broadcast shape: %s", ga_last_error_message());
+    CHECK(close_arrays(z, ref, 0), "broadcast, transposed and flipped operands");
+    /* out= a transposed view (F order) */
+    ga_array *ob = ga_empty(3, (int64_t[]){5, 4, 3}, GA_FLOAT64);
+    ga_array *o = ga_transpose(ob, NULL);
+    ga_array *outs[1] = {o};
+    CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(ys)}, 1, outs));
+    CHECK(outs[0] == o && close_arrays(o, ref, 0), "out= a transposed view");
+    /* shapes that do not broadcast */
+    ga_array *bad = random_array(1, (int64_t[]){7}, GA_FLOAT64);
+    CHECK_ERROR(ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(bad)}) == NULL,
+                GA_ERROR_SHAPE, "could not be broadcast together");
+    /* an out= of another shape */
+    ga_array *small = ga_empty(1, (int64_t[]){5}, GA_FLOAT64);
+    outs[0] = small;
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(ys)}, 1, outs) != GA_OK,
+                GA_ERROR_SHAPE, "non-broadcastable output");
+    ga_release(x), ga_release(yb), ga_release(yt), ga_release(y), ga_release(ys), ga_release(z), ga_release(d);
+    ga_release(ref), ga_release(ob), ga_release(o), ga_release(bad), ga_release(small);
+}
+
+DEVICE_TEST(elementwise_0d_and_empty)
+{
+    ga_elementwise_kernel *k = kernel("squared_diff");
+    if (!k) return;
+    double three = 3, one = 1, got = 0;
+    ga_array *x = ga_from_host(&three, 0, NULL, GA_FLOAT64), *y = ga_from_host(&one, 0, NULL, GA_FLOAT64);
+    ga_array *z = ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y)});
+    CHECK(z && ga_ndim(z) == 0 && download(z, &got) && got == 4, "0-d: %g (%s)", got, ga_last_error_message());
+    ga_array *e = ga_empty(2, (int64_t[]){0, 3}, GA_FLOAT32);
+    ga_array *ez = ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(e), ga_operand_scalar(ga_float(1))});
+    CHECK(ez && ga_ndim(ez) == 2 && ga_size(ez) == 0 && ga_shape(ez)[1] == 3, "empty: %s", ga_last_error_message());
+    ga_release(x), ga_release(y), ga_release(z), ga_release(e), ga_release(ez);
+}
+
+DEVICE_TEST(elementwise_scalars_three_inputs_complex)
+{
+    ga_elementwise_kernel *k = kernel("axpy");
+    if (!k) return;
+    const ga_dtype dts[4] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+    for (int i = 0; i < 4; i++) {
+        ga_array *x = random_array(1, (int64_t[]){4099}, dts[i]), *y = random_array(1, (int64_t[]){4099}, dts[i]);
+        ga_array *a = random_array(1, (int64_t[]){4099}, dts[i]);
+        /* all arrays: the contiguous loop; a scalar a: the strided one */
+        ga_array *z1 = ga_elementwise(k, 3, (ga_operand[]){ga_operand_array(x), ga_operand_array(y), ga_operand_array(a)});
+        ga_array *ax = ga_multiply(a, x), *r1 = ga_add(ax, y);
+        CHECK(close_arrays(z1, r1, 1e-6), "axpy %s, arrays", ga_dtype_name(dts[i]));
+        ga_array *z2 = ga_elementwise(k, 3, (ga_operand[]){ga_operand_array(x), ga_operand_array(y),
+                                                          ga_operand_scalar(ga_float(2.5))});
+        ga_array *two = ga_full(0, NULL, ga_float(2.5), dts[i]), *bx = ga_multiply(two, x), *r2 = ga_add(bx, y);
+        CHECK(z2 && ga_dtype_of(z2) == dts[i] && close_arrays(z2, r2, 1e-6), "axpy %s, a weak scalar: %s",
+              ga_dtype_name(dts[i]), ga_last_error_message());
+        ga_release(x), ga_release(y), ga_release(a), ga_release(z1), ga_release(ax), ga_release(r1);
+        ga_release(z2), ga_release(two), ga_release(bx), ga_release(r2);
+    }
+    /* complex -> float64 through a user's own dtype list */
+    ga_elementwise_kernel *mag = kernel("magnitude");
+    ga_array *c = random_array(1, (int64_t[]){1000}, GA_COMPLEX128);
+    ga_array *m = mag ? ga_elementwise(mag, 1, (ga_operand[]){ga_operand_array(c)}) : NULL;
+    ga_array *ref = ga_absolute(c);
+    CHECK(m && ga_dtype_of(m) == GA_FLOAT64 && close_arrays(m, ref, 1e-15), "magnitude: %s", ga_last_error_message());
+    ga_release(c), ga_release(m), ga_release(ref);
+}
+
+DEVICE_TEST(elementwise_index_and_every_dtype)
+{
+    ga_elementwise_kernel *k = kernel("index_of");
+    if (!k) return;
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        /* a (3, 4) view that is F-ordered in memory: i still counts in C order */
+        ga_array *base = random_array(2, (int64_t[]){4, 3}, (ga_dtype)t);
+        ga_array *x = ga_transpose(base, NULL);
+        ga_array *outs[2] = {NULL, NULL};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 2, outs));
+        int64_t h[12];
+        if (outs[0] && download(outs[0], h))
+            for (int i = 0; i < 12; i++) CHECK(h[i] == i * 1000 + 12, "%s: k[%d] = %lld", ga_dtype_name((ga_dtype)t), i, (long long)h[i]);
+        ga_array *xc = ga_ascontiguousarray(x);
+        CHECK(outs[1] && close_arrays(outs[1], xc, 0), "%s: y == x", ga_dtype_name((ga_dtype)t));
+        ga_release(base), ga_release(x), ga_release(xc), ga_release(outs[0]), ga_release(outs[1]);
+    }
+}
+
+DEVICE_TEST(elementwise_named_dtypes_two_outputs)
+{
+    ga_elementwise_kernel *big = kernel("is_big"), *dm = kernel("divmod2"), *halve = kernel("halve");
+    if (!big || !dm || !halve) return;
+    ga_array *x = ga_arange_int(-5, 5, 1, GA_INT16);
+    ga_array *b = ga_elementwise(big, 2, (ga_operand[]){ga_operand_array(x), ga_operand_scalar(ga_float(1.5))});
+    uint8_t hb[10];
+    CHECK(b && ga_dtype_of(b) == GA_BOOL && download(b, hb), "is_big: %s", ga_last_error_message());
+    for (int i = 0; b && i < 10; i++) CHECK(hb[i] == (i - 5 > 1.5), "is_big[%d]", i);
+    /* a float64 array for `float64 limit` is taken as it is; a float32 one is not */
+    ga_array *lim32 = ga_full(0, NULL, ga_float(1.5), GA_FLOAT32);
+    CHECK_ERROR(ga_elementwise(big, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(lim32)}) == NULL,
+                GA_ERROR_TYPE, "Type is mismatched. limit float32 float64");
+    /* two outputs */
+    ga_array *a = ga_arange_int(1, 101, 1, GA_INT32);
+    ga_array *outs[2] = {NULL, NULL};
+    CHECK_OK(ga_elementwise_call(dm, 2, (ga_operand[]){ga_operand_array(a), ga_operand_scalar(ga_int(7))}, 2, outs));
+    int32_t q[100], r[100];
+    if (outs[0] && outs[1] && download(outs[0], q) && download(outs[1], r))
+        for (int i = 0; i < 100; i++) CHECK(q[i] == (i + 1) / 7 && r[i] == (i + 1) % 7, "divmod2[%d]", i);
+    /* a weak int that does not fit T */
+    ga_array *a8 = ga_arange_int(1, 10, 1, GA_INT8);
+    ga_array *o2[2] = {NULL, NULL};
+    CHECK_ERROR(ga_elementwise_call(dm, 2, (ga_operand[]){ga_operand_array(a8), ga_operand_scalar(ga_int(300))}, 2, o2)
+                    != GA_OK,
+                GA_ERROR_OVERFLOW, "300");
+    /* no placeholder: float32 only */
+    ga_array *f = ga_arange(0, 8, 1, GA_FLOAT32), *h = ga_elementwise(halve, 1, (ga_operand[]){ga_operand_array(f)});
+    float hf[8];
+    CHECK(h && download(h, hf) && hf[3] == 1.5f, "halve: %s", ga_last_error_message());
+    ga_array *f64 = ga_arange(0, 8, 1, GA_FLOAT64);
+    CHECK_ERROR(ga_elementwise(halve, 1, (ga_operand[]){ga_operand_array(f64)}) == NULL, GA_ERROR_TYPE,
+                "Type is mismatched. x float64 float32");
+    ga_release(x), ga_release(b), ga_release(lim32), ga_release(a), ga_release(outs[0]), ga_release(outs[1]);
+    ga_release(a8), ga_release(f), ga_release(h), ga_release(f64);
+}
+
+DEVICE_TEST(elementwise_errors)
+{
+    ga_elementwise_kernel *k = kernel("squared_diff");
+    if (!k) return;
+    ga_array *x = ga_arange(0, 10, 1, GA_FLOAT32), *y64 = ga_arange(0, 10, 1, GA_FLOAT64);
+    ga_array *i32 = ga_arange_int(0, 10, 1, GA_INT32);
+    ga_array *out[1] = {NULL};
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, out) != GA_OK, GA_ERROR_TYPE,
+                "Wrong number of arguments for squared_diff");
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(x)}, 2, out) != GA_OK,
+                GA_ERROR_TYPE, "Wrong number of arguments for squared_diff");
+    CHECK_ERROR(ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y64)}) == NULL,
+                GA_ERROR_TYPE, "Type is mismatched. y float64 float32 T");
+    CHECK_ERROR(ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(i32), ga_operand_array(i32)}) == NULL,
+                GA_ERROR_TYPE, "squared_diff was not built for T = int32 (built for float16, bfloat16, float32, float64)");
+    CHECK_ERROR(ga_elementwise(k, 2, (ga_operand[]){ga_operand_scalar(ga_float(1)), ga_operand_scalar(ga_float(2))})
+                    == NULL,
+                GA_ERROR_VALUE, "needs at least one array input");
+    /* out= binds T first, as CuPy's */
+    out[0] = y64;
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(x)}, 1, out) != GA_OK,
+                GA_ERROR_TYPE, "Type is mismatched. x float32 float64 T");
+    /* NULL inputs keep the first error */
+    CHECK_ERROR(ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(NULL), ga_operand_array(x)}) == NULL,
+                GA_ERROR_NULL_INPUT, "input 0");
+    ga_release(x), ga_release(y64), ga_release(i32);
+}
+
+/* ---- reduction kernels ---------------------------------------------------------- */
+
+static ga_reduction_kernel *reduction(const char *name)
+{
+    ga_module *m = module();
+    ga_reduction_kernel *k = m ? ga_module_reduction(m, name) : NULL;
+    CHECK(k != NULL, "ga_module_reduction(%s): %s", name, ga_last_error_message());
+    return k;
+}
+
+/* k over one input, a new result, or NULL. */
+static ga_array *reduce1(const ga_reduction_kernel *k, const ga_array *x, int naxes, const int *axes, bool keepdims)
+{
+    ga_array *out = NULL;
+    if (ga_reduction_kernel_call(k, 1, (ga_operand[]){ga_operand_array(x)}, naxes, axes, keepdims, &out) != GA_OK)
+        return NULL;
+    return out;
+}
+
+DEVICE_TEST(reduction_axis_sets_keepdims_views)
+{
+    ga_reduction_kernel *k = reduction("l2norm");
+    if (!k) return;
+    static const int sets[][3] = {{0}, {1}, {2}, {0, 2}, {-1, 0}, {0, 1, 2}};
+    static const int nsets[] = {1, 1, 1, 2, 2, 3};
+    const ga_dtype dts[3] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64};
+    for (int t = 0; t < 3; t++) {
+        /* (5, 6, 7) as the transpose of a (7, 6, 5) array, then flipped on axis 1 */
+        ga_array *base = random_array(3, (int64_t[]){7, 6, 5}, dts[t]);
+        ga_array *tr = ga_transpose(base, NULL), *x = ga_flip(tr, 1, (int[]){1});
+        for (int s = 0; s < 6; s++)
+            for (int keep = 0; keep < 2; keep++) {
+                ga_array *r = reduce1(k, x, nsets[s], sets[s], keep);
+                ga_array *ref = ga_linalg_vector_norm(x, 2, nsets[s], sets[s], keep);
+                CHECK(r && ga_dtype_of(r) == GA_FLOAT64 && ref && ga_ndim(r) == ga_ndim(ref),
+                      "l2norm %s set %d keepdims %d: %s", ga_dtype_name(dts[t]), s, keep, ga_last_error_message());
+                CHECK(close_arrays(r, ref, 1e-5), "l2norm %s set %d keepdims %d", ga_dtype_name(dts[t]), s, keep);
+                ga_release(r), ga_release(ref);
+            }
+        /* every axis (naxes 0, axes NULL), and none (naxes 0, axes not NULL) */
+        ga_array *all = reduce1(k, x, 0, NULL, false), *ref = ga_linalg_vector_norm(x, 2, 0, NULL, false);
+        CHECK(all && ga_ndim(all) == 0 && close_arrays(all, ref, 1e-5), "l2norm of all: %s", ga_last_error_message());
+        ga_array *none = reduce1(k, x, 0, (int[]){0}, false), *ab = ga_absolute(x);
+        CHECK(none && ga_ndim(none) == 3 && close_arrays(none, ab, 1e-6), "l2norm over no axis: |x|");
+        ga_release(base), ga_release(tr), ga_release(x), ga_release(all), ga_release(ref), ga_release(none), ga_release(ab);
+    }
+}
+
+DEVICE_TEST(reduction_fused_two_and_three_inputs)
+{
+    ga_reduction_kernel *k = reduction("sumsq_diff"), *k3 = reduction("dot_plus");
+    if (!k || !k3) return;
+    for (int i = 0; i < 4; i++) {
+        const ga_dtype t = float_dtypes[i];
+        ga_array *x = random_array(2, (int64_t[]){33, 517}, t), *y = random_array(2, (int64_t[]){33, 517}, t);
+        ga_array *yrow = random_array(1, (int64_t[]){517}, t);
+        for (int ax = -1; ax < 2; ax++) { /* -1: every axis */
+            const int axes[1] = {ax};
+            const int n = ax < 0 ? 0 : 1;
+            /* laid out alike, then broadcast (copied to C order first) */
+            for (int b = 0; b < 2; b++) {
+                const ga_array *yy = b ? yrow : y;
+                ga_array *out = NULL;
+                CHECK_OK(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(yy)}, n,
+                                                  n ? axes : NULL, false, &out));
+                ga_array *d = ga_subtract(x, yy), *d64 = ga_astype(d, GA_FLOAT64), *sq = ga_square(d64);
+                ga_array *s = ga_sum(sq, n, n ? axes : NULL, false), *ref = ga_astype(s, t);
+                const double tol = t == GA_FLOAT64 ? 1e-12 : t == GA_FLOAT32 ? 1e-6 : t == GA_FLOAT16 ? 1e-3 : 8e-3;
+                CHECK(out && ga_dtype_of(out) == t && close_arrays(out, ref, tol), "sumsq_diff %s axis %d broadcast %d: %s",
+                      ga_dtype_name(t), ax, b, ga_last_error_message());
+                ga_release(out), ga_release(d), ga_release(d64), ga_release(sq), ga_release(s), ga_release(ref);
+            }
+        }
+        /* three inputs, all axes: sum(x * y + z) */
+        ga_array *z = random_array(2, (int64_t[]){33, 517}, t), *r = NULL;
+        CHECK_OK(ga_reduction_kernel_call(k3, 3, (ga_operand[]){ga_operand_array(x), ga_operand_array(y), ga_operand_array(z)},
+                                          0, NULL, false, &r));
+        ga_array *x64 = ga_astype(x, GA_FLOAT64), *y64 = ga_astype(y, GA_FLOAT64), *z64 = ga_astype(z, GA_FLOAT64);
+        ga_array *p = ga_multiply(x64, y64), *q = ga_add(p, z64), *ref = ga_sum(q, 0, NULL, false);
+        CHECK(close_arrays(r, ref, 1e-12), "dot_plus %s", ga_dtype_name(t));
+        ga_release(x), ga_release(y), ga_release(yrow), ga_release(z), ga_release(r), ga_release(x64), ga_release(y64);
+        ga_release(z64), ga_release(p), ga_release(q), ga_release(ref);
+    }
+}
+
+DEVICE_TEST(reduction_every_dtype_multipass_deterministic)
+{
+    ga_reduction_kernel *any = reduction("any_nonzero"), *mx = reduction("maxabs"), *k = reduction("l2norm");
+    if (!any || !mx || !k) return;
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        ga_array *x = random_array(2, (int64_t[]){40, 300}, (ga_dtype)t);
+        for (int ax = 0; ax < 2; ax++) {
+            ga_array *r = reduce1(any, x, 1, (int[]){ax}, false), *ref = ga_any(x, 1, (int[]){ax}, false);
+            CHECK(r && close_arrays(r, ref, 0), "any_nonzero %s axis %d: %s", ga_dtype_name((ga_dtype)t), ax,
+                  ga_last_error_message());
+            ga_release(r), ga_release(ref);
+        }
+        ga_release(x);
+    }
+    const ga_dtype ints[4] = {GA_INT8, GA_INT16, GA_INT32, GA_INT64};
+    for (int i = 0; i < 4; i++) {
+        ga_array *x = random_array(2, (int64_t[]){64, 129}, ints[i]);
+        ga_array *r = reduce1(mx, x, 1, (int[]){0}, true), *ab = ga_absolute(x), *ref = ga_max(ab, 1, (int[]){0}, true);
+        CHECK(r && close_arrays(r, ref, 0), "maxabs %s: %s", ga_dtype_name(ints[i]), ga_last_error_message());
+        ga_release(x), ga_release(r), ga_release(ab), ga_release(ref);
+    }
+    /* long rows and a long column: split into chunks, combined by the combine kernels; the same bits twice */
+    const int64_t n = test_length(1 << 22);
+    ga_array *x = random_array(1, (int64_t[]){n}, GA_FLOAT32);
+    ga_array *a = reduce1(k, x, 0, NULL, false), *b = reduce1(k, x, 0, NULL, false);
+    ga_array *ref = ga_linalg_vector_norm(x, 2, 0, NULL, false);
+    CHECK(a && b && close_arrays(a, b, 0) && close_arrays(a, ref, 1e-5), "l2norm of %lld: %s", (long long)n,
+          ga_last_error_message());
+    ga_array *col = ga_reshape(x, 2, (int64_t[]){n / 4, 4});
+    ga_array *c = reduce1(k, col, 1, (int[]){0}, false), *cref = ga_linalg_vector_norm(col, 2, 1, (int[]){0}, false);
+    CHECK(c && close_arrays(c, cref, 1e-5), "l2norm over a long axis 0: %s", ga_last_error_message());
+    ga_release(x), ga_release(a), ga_release(b), ga_release(ref), ga_release(col), ga_release(c), ga_release(cref);
+}
+
+DEVICE_TEST(reduction_empty_0d_out_and_errors)
+{
+    ga_reduction_kernel *k = reduction("l2norm"), *k2 = reduction("sumsq_diff");
+    if (!k || !k2) return;
+    /* empty: the identity through the post-map */
+    ga_array *e = ga_empty(2, (int64_t[]){0, 3}, GA_FLOAT32);
+    ga_array *r = reduce1(k, e, 1, (int[]){0}, false);
+    double h[3] = {1, 1, 1};
+    CHECK(r && ga_ndim(r) == 1 && ga_shape(r)[0] == 3 && download(r, h) && h[0] == 0 && h[2] == 0,
+          "empty reduction: %s", ga_last_error_message());
+    ga_array *r2 = reduce1(k, e, 1, (int[]){1}, false);
+    CHECK(r2 && ga_size(r2) == 0, "reduction to an empty result: %s", ga_last_error_message());
+    /* 0-d */
+    double three = -3, got = 0;
+    ga_array *z = ga_from_host(&three, 0, NULL, GA_FLOAT64), *rz = reduce1(k, z, 0, NULL, false);
+    CHECK(rz && ga_ndim(rz) == 0 && download(rz, &got) && got == 3, "0-d: %g", got);
+    /* out= */
+    ga_array *x = random_array(2, (int64_t[]){6, 10}, GA_FLOAT64), *o = ga_empty(1, (int64_t[]){10}, GA_FLOAT64);
+    ga_array *given = o;
+    CHECK_OK(ga_reduction_kernel_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, (int[]){0}, false, &given));
+    ga_array *ref = ga_linalg_vector_norm(x, 2, 1, (int[]){0}, false);
+    CHECK(given == o && close_arrays(o, ref, 1e-12), "out=");
+    ga_array *wrong = ga_empty(1, (int64_t[]){6}, GA_FLOAT64);
+    given = wrong;
+    CHECK_ERROR(ga_reduction_kernel_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, (int[]){0}, false, &given) != GA_OK,
+                GA_ERROR_SHAPE, "");
+    ga_array *o32 = ga_empty(1, (int64_t[]){10}, GA_FLOAT32);
+    given = o32;
+    CHECK_ERROR(ga_reduction_kernel_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, (int[]){0}, false, &given) != GA_OK,
+                GA_ERROR_TYPE, "Type is mismatched. y float32 float64");
+    /* errors */
+    ga_array *none = NULL;
+    CHECK_ERROR(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(x)}, 0, NULL, false,
+                                         &none) != GA_OK,
+                GA_ERROR_TYPE, "Wrong number of arguments for l2norm");
+    CHECK_ERROR(ga_reduction_kernel_call(k2, 2, (ga_operand[]){ga_operand_array(x), ga_operand_scalar(ga_float(1))}, 0,
+                                         NULL, false, &none) != GA_OK,
+                GA_ERROR_TYPE, "must be an array");
+    CHECK_ERROR(reduce1(k, x, 2, (int[]){0, 0}, false) == NULL, GA_ERROR_VALUE, "duplicate value in 'axis'");
+    CHECK_ERROR(reduce1(k, x, 1, (int[]){2}, false) == NULL, GA_ERROR_AXIS, "out of bounds");
+    ga_array *i32 = ga_arange_int(0, 5, 1, GA_INT32);
+    CHECK_ERROR(reduce1(k, i32, 0, NULL, false) == NULL, GA_ERROR_TYPE, "l2norm was not built for T = int32");
+    if (provoke_api_errors())
+        CHECK_ERROR(ga_module_reduction(module(), "squared_diff") == NULL, GA_ERROR_KERNELS_MISSING,
+                    "has no reduction kernel 'squared_diff' (it is a kernel of kind elementwise)");
+    ga_release(e), ga_release(r), ga_release(r2), ga_release(z), ga_release(rz), ga_release(x), ga_release(o);
+    ga_release(ref), ga_release(wrong), ga_release(o32), ga_release(i32);
+}
+
+/* ---- raw kernels ------------------------------------------------------------ */
+
+DEVICE_TEST(raw_views_pointers_scalars)
+{
+    ga_module *m = module();
+    ga_raw_kernel *scale = m ? ga_module_raw_kernel(m, "scale") : NULL;
+    ga_raw_kernel *fill = m ? ga_module_raw_kernel(m, "fill_index") : NULL;
+    ga_raw_kernel *add1 = m ? ga_module_raw_kernel(m, "add_one_2d") : NULL;
+    CHECK(scale && fill && add1, "raw kernels: %s", ga_last_error_message());
+    if (!scale || !fill || !add1) return;
+    /* a flipped, strided view scaled in place: only its elements change */
+    ga_array *base = ga_arange(0, 20, 1, GA_FLOAT32);
+    ga_array *v = ga_as_strided(base, 1, (int64_t[]){5}, (int64_t[]){-12}, 18 * 4); /* 18, 15, 12, 9, 6 */
+    const unsigned grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
+    ga_launch_arg args[2] = {ga_arg_view(v), ga_arg_float32(-1.0f)};
+    CHECK_OK(ga_launch(scale, grid, block, 0, 2, args));
+    float h[20];
+    if (download(base, h))
+        for (int i = 0; i < 20; i++)
+            CHECK(h[i] == (i % 3 == 0 && i >= 6 && i <= 18 ? -(float)i : (float)i), "scale: base[%d] = %g", i, h[i]);
+    /* a pointer and int64 scalars */
+    ga_array *p = ga_empty(1, (int64_t[]){300}, GA_INT64);
+    ga_launch_arg fargs[3] = {ga_arg_pointer(p), ga_arg_int64(300), ga_arg_int64(-50)};
+    CHECK_OK(ga_launch(fill, (unsigned[]){3, 1, 1}, (unsigned[]){128, 1, 1}, 0, 3, fargs));
+    int64_t hp[300];
+    if (download(p, hp))
+        for (int i = 0; i < 300; i++) CHECK(hp[i] == i - 50, "fill_index[%d]", i);
+    /* 2-d views of any strides: a transposed input into a flipped output */
+    ga_array *xb = ga_arange(0, 12, 1, GA_FLOAT64), *x2 = ga_reshape(xb, 2, (int64_t[]){4, 3});
+    ga_array *xt = ga_transpose(x2, NULL); /* (3, 4) */
+    ga_array *yb = ga_zeros(2, (int64_t[]){3, 4}, GA_FLOAT64), *y = ga_flip(yb, 1, (int[]){1});
+    ga_launch_arg aargs[2] = {ga_arg_view(xt), ga_arg_view(y)};
+    CHECK_OK(ga_launch(add1, (unsigned[]){1, 3, 1}, (unsigned[]){32, 1, 1}, 0, 2, aargs));
+    double hy[12];
+    if (download(yb, hy)) /* yb[i][3 - j] = xt[i][j] + 1 = x2[j][i] + 1 = 3 j + i + 1 */
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 4; j++)
+                CHECK(hy[i * 4 + (3 - j)] == 3 * j + i + 1, "add_one_2d[%d][%d] = %g", i, j, hy[i * 4 + 3 - j]);
+    /* refused configurations and bad arguments */
+    if (provoke_api_errors()) {
+        CHECK_ERROR(ga_launch(scale, grid, (unsigned[]){4096, 1, 1}, 0, 2, args) != GA_OK, GA_ERROR_CUDA,
+                    "the device refused to launch scale");
+        CHECK_ERROR(ga_launch(scale, grid, block, (size_t)1 << 30, 2, args) != GA_OK, GA_ERROR_CUDA,
+                    "the device refused to launch scale");
+    }
+    CHECK_ERROR(ga_launch(scale, (unsigned[]){0, 1, 1}, block, 0, 2, args) != GA_OK, GA_ERROR_VALUE,
+                "must be at least 1");
+    ga_launch_arg nullarg[2] = {ga_arg_view(NULL), ga_arg_float32(1)};
+    CHECK_ERROR(ga_launch(scale, grid, block, 0, 2, nullarg) != GA_OK, GA_ERROR_NULL_INPUT, "argument 0");
+    CHECK_OK(ga_device_synchronize());
+    ga_release(base), ga_release(v), ga_release(p), ga_release(xb), ga_release(x2), ga_release(xt);
+    ga_release(yb), ga_release(y);
+}
+
+/* The child's side of raw_fault_is_sticky: a raw kernel writes through
+   NULL, then a synchronising call reports it. Runs before main. */
+__attribute__((constructor)) static void fault_child(void)
+{
+    if (!test_env_flag("GPUARR_TEST_USER_FAULT_CHILD")) return;
+    ga_module *m = ga_module_load(module_path());
+    ga_raw_kernel *k = m ? ga_module_raw_kernel(m, "write_to") : NULL;
+    ga_launch_arg arg = ga_arg_uint64(0);
+    int code = 3;
+    if (k && ga_launch(k, (unsigned[]){1, 1, 1}, (unsigned[]){1, 1, 1}, 0, 1, &arg) == GA_OK) {
+        ga_status st = ga_device_synchronize();
+        printf("%s\n", ga_last_error_message());
+        code = st == GA_ERROR_CUDA && strstr(ga_last_error_message(), "compute-sanitizer") ? 0 : 1;
+    }
+    fflush(stdout);
+    _exit(code);
+}
+
+DEVICE_TEST(raw_fault_is_sticky)
+{
+    if (!provoke_api_errors()) return;
+    char cmd[512], self[400];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return;
+    self[n] = 0;
+    snprintf(cmd, sizeof cmd, "GPUARR_TEST_USER_FAULT_CHILD=1 '%s' > /dev/null 2>&1", self);
+    int rc = system(cmd);
+    CHECK(rc == 0, "the child's fault was not reported as a sticky error with the advice (status %d)", rc);
+}
+
+DEVICE_TEST(zz_release_the_module)
+{
+    ga_module_release(test_module);
+    test_module = NULL;
+}

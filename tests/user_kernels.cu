@@ -1,0 +1,60 @@
+/* tests/user_kernels.cu - the user kernels of tests/test_user_kernels.c,
+   built by gpuarr.mk's rule (the Makefile's build/tests/user_kernels.fatbin)
+   as a user's project builds its own. */
+#include "gpuarr_user.cuh"
+
+/* the complex dtypes alone: a user's own list, in the form of gpuarr's */
+#define COMPLEX_LOOPS(Y, A) Y(A, complex64, COMPLEX64) Y(A, complex128, COMPLEX128)
+
+GA_ELEMENTWISE(squared_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), z = (x - y) * (x - y);)
+GA_ELEMENTWISE(axpy, GA_LOOPS_INEXACT, (T x, T y, T a), (T &z), z = a * x + y;)
+/* i and n; every dtype's values through unchanged */
+GA_ELEMENTWISE(index_of, GA_LOOPS_ALL, (T x), (int64 &k, T &y), k = i * 1000 + n; y = x;)
+GA_ELEMENTWISE(is_big, GA_LOOPS_REAL, (T x, float64 limit), (bool &b), b = (double)x > limit;)
+GA_ELEMENTWISE(divmod2, GA_LOOPS_INT, (T a, T b), (T &q, T &r), q = a / b; r = a % b;)
+GA_ELEMENTWISE(magnitude, COMPLEX_LOOPS, (T z), (float64 &m), m = thrust::abs(z);)
+/* no placeholder: one dtype */
+#define F32_LOOP(Y, A) Y(A, float32, FLOAT32)
+GA_ELEMENTWISE(halve, F32_LOOP, (float32 x), (float32 &y), y = x * 0.5f;)
+
+/* Raw kernels. */
+extern "C" __global__ void scale(ga_view x, float a)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < x.size; i += (int64_t)gridDim.x * blockDim.x)
+        ga_view_at<float>(x, i) *= a;
+}
+
+extern "C" __global__ void fill_index(int64_t *p, int64_t n, int64_t start)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        p[i] = start + i;
+}
+
+/* y[i, j] = x[i, j] + 1 through ga_view_item (any strides), one thread per element */
+extern "C" __global__ void add_one_2d(ga_view x, ga_view y)
+{
+    const int64_t i = blockIdx.y, j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (j >= x.shape[1]) return;
+    const int64_t idx[2] = {i, j};
+    ga_view_item<double>(y, idx) = ga_view_item<double>(x, idx) + 1;
+}
+
+/* writes through the pointer it is given: a fault for NULL */
+extern "C" __global__ void write_to(int *p) { *p = 1; }
+
+/* Reductions (CuPy's ReductionKernel): map, reduce, post-map, identity,
+   the accumulator's type. */
+#define SIGNED_LOOPS(Y, A) Y(A, int8, INT8) Y(A, int16, INT16) Y(A, int32, INT32) Y(A, int64, INT64)
+/* sum((x - y)**2), fused: the difference in T, its square summed in float64 */
+GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64, (double)(x - y) * (double)(x - y), a + b,
+             z = (T)a, 0)
+/* the L2 norm of real and complex values, as float64 */
+GA_REDUCTION(l2norm, GA_LOOPS_INEXACT, (T x), (float64 &y), float64, thrust::norm(thrust::complex<double>(x)), a + b,
+             y = sqrt(a), 0)
+/* max |x| in T (a comma in an expression: parenthesised) */
+GA_REDUCTION(maxabs, SIGNED_LOOPS, (T x), (T &y), T, (x < 0 ? (T)-x : x), (a > b ? a : b), y = a, 0)
+/* any(x != 0) over every dtype */
+GA_REDUCTION(any_nonzero, GA_LOOPS_ALL, (T x), (bool &y), bool, x != T(0), a || b, y = a, false)
+/* three inputs: sum(x * y + z) */
+GA_REDUCTION(dot_plus, GA_LOOPS_FLOAT, (T x, T y, T z), (float64 &r), float64, (double)x * (double)y + (double)z,
+             a + b, r = a, 0)
