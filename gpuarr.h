@@ -5991,7 +5991,8 @@ static const ga__pool_ops ga__device_pool_ops = {
 /* Parses GPUARR_MEMORY_LIMIT: bytes with an optional K/M/G/T suffix (powers
    of 1024, optionally followed by "B" or "iB"), or a percentage of `total`;
    trailing spaces allowed. 0 (no limit) when unset or malformed: no number,
-   NaN, a negative number, other text. A limit beyond SIZE_MAX is SIZE_MAX
+   NaN (before or after the scaling: an infinite percentage of nothing), a
+   negative number, other text. A limit beyond SIZE_MAX is SIZE_MAX
    (a double beyond size_t must not be converted: that is undefined). */
 static size_t ga__parse_memory_limit(const char *text, size_t total)
 {
@@ -6001,7 +6002,7 @@ static size_t ga__parse_memory_limit(const char *text, size_t total)
     if (end == text || !(v >= 0)) return 0; /* !(v >= 0): NaN too */
     double scale = 1.0;
     switch (*end) {
-    case '%': v = v / 100.0 * (double)total; end++; break;
+    case '%': v = v / 100.0 * (double)total; end++; break; /* "inf%" of 0 bytes: NaN, refused below */
     case 'k': case 'K': scale = 1024.0; break;
     case 'm': case 'M': scale = 1024.0 * 1024.0; break;
     case 'g': case 'G': scale = 1024.0 * 1024.0 * 1024.0; break;
@@ -6015,7 +6016,7 @@ static size_t ga__parse_memory_limit(const char *text, size_t total)
         else if (end[0] == 'B') end++;
     }
     while (*end == ' ') end++;
-    if (*end) return 0;
+    if (*end || !(v >= 0)) return 0;
     if (v >= (double)SIZE_MAX) return SIZE_MAX; /* (double)SIZE_MAX is 2^64: beyond every size_t */
     return (size_t)v;
 }
