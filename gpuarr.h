@@ -3333,7 +3333,11 @@ GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, 
    captured), nonzero, argwhere, flatnonzero, compress, boolean-mask
    indexing, unique and the sizes of set operations, fancy indexing with
    bounds checks (mode raise), integer power (its negative-exponent check),
-   nanargmin / nanargmax (all-NaN check), allclose, the
+   nanargmin / nanargmax (all-NaN check), allclose, sort and argsort
+   along an axis of up to 128 elements or more than a block's row (CUB's
+   segmented sort waits for the stream; rows of 129 to a block's length and
+   whole 1-d sorts are captured), the sparse functions that read a size or
+   a structure check from the device, the
    linalg solvers and factorisations that check `info` (under
    ga_linalg_seterr(GA_LINALG_IGNORE) they are capturable), random calls
    that check their parameters on the device, copies between devices, file
@@ -15474,6 +15478,11 @@ static ga_array *ga__sort(const char *func, const ga_array *a, int axis, bool ar
     /* rows that fit a block: one kernel; one whole sort of values: keys as
        stored; else CUB's device-wide sorts of orderable keys */
     bool rows = length > 128 && length <= GA__CUB_SORT_ROWS_MAX;
+    /* CUB's segmented sort (several rows of up to 128 keys, or beyond a
+       block) reads its segment groups' sizes on the host, waiting for the
+       stream: refused during a capture, before anything is enqueued */
+    if (st == GA_OK && !rows && length < n)
+        st = ga__refuse_during_capture(func, stream, "sorts rows through CUB's segmented sort, which waits for the stream");
     if (st == GA_OK && rows) st = ga__sort_rows(func, view, outv, dt, length, arg, &s, stream);
     if (st == GA_OK && !rows && !arg && length == n) {
         st = ga__sort_values(func, view, outv, dt, &s, stream);
@@ -30766,8 +30775,8 @@ static ga_status ga__reduction_inputs(const char *func, const ga_reduction_kerne
                                       ga__temps *t, const ga_array **v)
 {
     const int nin = k->sig.info.nin;
-    int ndims[3], ndim = 0, bad = 0;
-    const int64_t *shapes[3];
+    int ndims[3] = {0, 0, 0}, ndim = 0, bad = 0;
+    const int64_t *shapes[3] = {NULL, NULL, NULL};
     int64_t shape[GA_MAXDIMS];
     for (int j = 0; j < nin; j++) {
         ndims[j] = in[j].array->ndim;

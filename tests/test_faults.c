@@ -180,9 +180,10 @@ static ga_status program(bool check_values)
     const bool transformed = signal && padded && plane;
     /* sparse: B's CSR from the dense array (its structure counted on the
        device), B 1 through cuSPARSE's SpMV (80 each), its CSC back to dense */
-    ga_sparse *sb = ga_sparse_csr_matrix_from_dense(big);
-    ga_array *sx = ga_sparse_matmul(sb, ga_ones(1, (int64_t[]){40}, GA_FLOAT32));
-    ga_array *sd = ga_sparse_toarray(ga_sparse_tocsc(sb));
+    /* (only after the FFTs went through: a failure of theirs stays the one reported, as the walks count them) */
+    ga_sparse *sb = transformed ? ga_sparse_csr_matrix_from_dense(big) : NULL;
+    ga_array *sx = sb ? ga_sparse_matmul(sb, ga_ones(1, (int64_t[]){40}, GA_FLOAT32)) : NULL;
+    ga_array *sd = sb ? ga_sparse_toarray(ga_sparse_tocsc(sb)) : NULL;
     ga_status st = GA_OK;
     if (!total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
         st = ga_last_error();

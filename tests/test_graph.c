@@ -158,7 +158,7 @@ static ga_array *sorting(ga_array *const *in, void *user)
 {
     (void)user;
     ga_scope_begin();
-    ga_array *s = ga_sort(in[0], -1), *i = ga_argsort(in[0], 0);
+    ga_array *s = ga_sort(in[0], -1), *i = ga_argsort(in[0], -1); /* rows of 1000: one block each */
     ga_array *c = ga_cumsum(in[0], 1, GA_DTYPE_INVALID);
     ga_array *r = ga_keep(ga_add(ga_add(s, ga_astype(i, GA_FLOAT64)), c));
     ga_scope_end();
@@ -328,6 +328,7 @@ DEVICE_TEST(graph_refuses_what_reads_the_device)
     ga_array *eye = ga_eye(4, 4, 0, GA_FLOAT64);
     ga_release(ga_linalg_inv(eye)); /* warm-up of the solver */
     ga_array *idx = ga_arange(0, 10, 1, GA_INT64);
+    ga_array *square = ga_reshape(x, 2, (int64_t[]){16, 16}); /* columns of 16: CUB's segmented sort */
     ga_array *ok0 = ga_add(x, x);
     ga_release(ok0);
     float h[256];
@@ -344,6 +345,9 @@ DEVICE_TEST(graph_refuses_what_reads_the_device)
     CHECK_ERROR(ga_take(x, idx, 0, GA_INDEX_RAISE) == NULL, GA_ERROR_STREAM_CAPTURE, "bounds");
     CHECK_ERROR(ga_allclose(x, x, 1e-5, 1e-8, false, &close) != GA_OK, GA_ERROR_STREAM_CAPTURE, "ga_allclose");
     CHECK_ERROR(ga_linalg_inv(eye) == NULL, GA_ERROR_STREAM_CAPTURE, "info");
+    CHECK_ERROR(ga_sort(square, 0) == NULL, GA_ERROR_STREAM_CAPTURE,
+                "ga_sort: cannot run while stream capture is active: it sorts rows through CUB's segmented sort");
+    CHECK_ERROR(ga_argsort(square, 0) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_argsort: cannot run");
     CHECK_ERROR(ga_stream_synchronize(s) != GA_OK, GA_ERROR_STREAM_CAPTURE, "ga_stream_synchronize");
     CHECK_ERROR(ga_device_synchronize() != GA_OK, GA_ERROR_STREAM_CAPTURE, "ga_device_synchronize");
     CHECK_ERROR(ga_memory_free_all_blocks(ga_device_get()) != GA_OK, GA_ERROR_STREAM_CAPTURE, "frees device memory");
@@ -357,7 +361,7 @@ DEVICE_TEST(graph_refuses_what_reads_the_device)
     ga_array *want = ga_multiply(ga_add(x, x), x);
     CHECK(want && b && same_array(b, want), "the graph computes (x + x) * x");
     ga_scope_end();
-    ga_release(a), ga_release(b), ga_release(x), ga_release(idx), ga_release(eye);
+    ga_release(a), ga_release(b), ga_release(x), ga_release(idx), ga_release(eye), ga_release(square);
     ga_graph_release(g);
     ga_clear_error();
     ga_stream_set_current(NULL);
