@@ -282,90 +282,61 @@ else
     fi
 fi
 
-# The least-squares example: the same refusal without a GPU; with one, the
-# fit of 1 + 2 x - 3 x^2 (noise 0.01) from 1000 points within 0.05.
-(cd "$tmp" && "$root/build/examples/least_squares" 1000 2 > out.ls 2> err.ls)
-rc=$?
-if [ $gpu = no ]; then
-    if [ $rc -eq 1 ] && grep -q '^least_squares: cannot use the GPU: ' "$tmp/err.ls"; then
-        echo "ok   least_squares refuses cleanly without a GPU"; passed=$((passed + 1))
+# run_example PATH WHAT PROGRAM ARGS...: runs build/examples/PATH with ARGS
+# away from ./build (it finds the kernels through GPUARR_KERNEL_DIR). Without
+# a GPU it must refuse as the quickstart does (status 1, "NAME: cannot use
+# the GPU: " on stderr); with one, exit 0 and pass `check_NAME OUT`, a
+# function below that reads its stdout (OUT) and prints what the ok line
+# shows. WHAT names the check in that line.
+run_example() {
+    path=$1 what=$2; shift 2
+    name=$(basename "$path")
+    (cd "$tmp" && "$root/build/examples/$path" "$@" > "out.$name" 2> "err.$name")
+    rc=$?
+    if [ $gpu = no ]; then
+        if [ $rc -eq 1 ] && grep -q "^$name: cannot use the GPU: " "$tmp/err.$name"; then
+            echo "ok   $name refuses cleanly without a GPU"; passed=$((passed + 1))
+        else
+            echo "FAIL $name's refusal: status $rc"; cat "$tmp/out.$name" "$tmp/err.$name" | sed 's/^/    /'
+            failed=$((failed + 1))
+        fi
+    elif [ $rc -eq 0 ] && shown=$("check_$name" "$tmp/out.$name"); then
+        echo "ok   $name $what: $shown"; passed=$((passed + 1))
     else
-        echo "FAIL least_squares's refusal: status $rc"; cat "$tmp/out.ls" "$tmp/err.ls" | sed 's/^/    /'; failed=$((failed + 1))
+        echo "FAIL $name (status $rc)"; cat "$tmp/out.$name" "$tmp/err.$name" | sed 's/^/    /'; failed=$((failed + 1))
     fi
-elif [ $rc -eq 0 ] && awk '/^  y =/ { c0 = $3; c1 = $5; c2 = $7 }
-        END { d = (c0 - 1)^2 + (c1 - 2)^2 + (c2 + 3)^2; exit !(c0 != "" && d < 0.0025) }' "$tmp/out.ls"; then
-    echo "ok   least_squares fits 1 + 2 x - 3 x^2: $(grep '^  y =' "$tmp/out.ls")"; passed=$((passed + 1))
-else
-    echo "FAIL least_squares (status $rc)"; cat "$tmp/out.ls" "$tmp/err.ls" | sed 's/^/    /'; failed=$((failed + 1))
-fi
+}
 
+# The fit of 1 + 2 x - 3 x^2 (noise 0.01) from 1000 points, within 0.05.
+check_least_squares() {
+    awk '/^  y =/ { c0 = $3; c1 = $5; c2 = $7 }
+        END { d = (c0 - 1)^2 + (c1 - 2)^2 + (c2 + 3)^2; exit !(c0 != "" && d < 0.0025) }' "$1" && grep '^  y =' "$1"
+}
 # The user-kernel project (examples/user_kernels/, built by its own Makefile
-# through gpuarr.mk, its module embedded): the same refusal without a GPU;
-# with one, its fused softplus, normalise-and-clip, reduction-kernel row
-# norms, fused sum((x - y)**2) and raw-kernel L2 norm
-# match gpuarr's built-ins.
-(cd "$tmp" && "$root/build/examples/user_kernels/user_kernels" > out.uk 2> err.uk)
-rc=$?
-if [ $gpu = no ]; then
-    if [ $rc -eq 1 ] && grep -q '^user_kernels: cannot use the GPU: ' "$tmp/err.uk"; then
-        echo "ok   user_kernels refuses cleanly without a GPU"; passed=$((passed + 1))
-    else
-        echo "FAIL user_kernels's refusal: status $rc"; cat "$tmp/out.uk" "$tmp/err.uk" | sed 's/^/    /'; failed=$((failed + 1))
-    fi
-elif [ $rc -eq 0 ] && grep -q '^all five match' "$tmp/out.uk"; then
-    echo "ok   user_kernels: $(tr '\n' ' ' < "$tmp/out.uk")"; passed=$((passed + 1))
-else
-    echo "FAIL user_kernels (status $rc)"; cat "$tmp/out.uk" "$tmp/err.uk" | sed 's/^/    /'; failed=$((failed + 1))
-fi
-
-# The option-price example: the same refusal without a GPU; with one, the
-# Monte Carlo price of 2^22 paths within 5 standard errors of Black-Scholes.
-(cd "$tmp" && "$root/build/examples/option_price" 4194304 7 > out.op 2> err.op)
-rc=$?
-if [ $gpu = no ]; then
-    if [ $rc -eq 1 ] && grep -q '^option_price: cannot use the GPU: ' "$tmp/err.op"; then
-        echo "ok   option_price refuses cleanly without a GPU"; passed=$((passed + 1))
-    else
-        echo "FAIL option_price's refusal: status $rc"; cat "$tmp/out.op" "$tmp/err.op" | sed 's/^/    /'; failed=$((failed + 1))
-    fi
-elif [ $rc -eq 0 ] && awk '/standard errors away/ { gsub(/\(/, "", $3); z = $3 } END { exit !(z != "" && z + 0 < 5) }' "$tmp/out.op"; then
-    echo "ok   option_price agrees with Black-Scholes: $(grep 'standard errors' "$tmp/out.op")"; passed=$((passed + 1))
-else
-    echo "FAIL option_price (status $rc)"; cat "$tmp/out.op" "$tmp/err.op" | sed 's/^/    /'; failed=$((failed + 1))
-fi
-
-# The Poisson example: the same refusal without a GPU; with one, cg on the
-# 127 x 127 grid converges and u at the centre is within 1e-3 of the
+# through gpuarr.mk, its module embedded): its fused softplus,
+# normalise-and-clip, reduction-kernel row norms, fused sum((x - y)**2) and
+# raw-kernel L2 norm match gpuarr's built-ins.
+check_user_kernels() { grep -q '^all five match' "$1" && tr '\n' ' ' < "$1"; }
+# The Monte Carlo price of 2^22 paths within 5 standard errors of Black-Scholes.
+check_option_price() {
+    awk '/standard errors away/ { gsub(/\(/, "", $3); z = $3 } END { exit !(z != "" && z + 0 < 5) }' "$1" &&
+        grep 'standard errors' "$1"
+}
+# cg on the 127 x 127 grid converges, u at the centre within 1e-3 of the
 # continuous problem's 0.073671.
-(cd "$tmp" && "$root/build/examples/poisson_cg" 127 > out.pc 2> err.pc)
-rc=$?
-if [ $gpu = no ]; then
-    if [ $rc -eq 1 ] && grep -q '^poisson_cg: cannot use the GPU: ' "$tmp/err.pc"; then
-        echo "ok   poisson_cg refuses cleanly without a GPU"; passed=$((passed + 1))
-    else
-        echo "FAIL poisson_cg's refusal: status $rc"; cat "$tmp/out.pc" "$tmp/err.pc" | sed 's/^/    /'; failed=$((failed + 1))
-    fi
-elif [ $rc -eq 0 ] && awk '/u\(1\/2, 1\/2\) =/ { u = $4 } END { d = u - 0.073671; exit !(u != "" && d * d < 1e-6) }' "$tmp/out.pc"; then
-    echo "ok   poisson_cg: $(grep 'u(1/2' "$tmp/out.pc" | sed 's/^ *//')"; passed=$((passed + 1))
-else
-    echo "FAIL poisson_cg (status $rc)"; cat "$tmp/out.pc" "$tmp/err.pc" | sed 's/^/    /'; failed=$((failed + 1))
-fi
-# The heat_graph example: the same refusal without a GPU; with one, 1000
-# steps replayed from one captured graph give the bits of 1000 steps called
-# directly (heat_graph's own status 0 says so: difference 0, heat conserved).
-(cd "$tmp" && "$root/build/examples/heat_graph" 4096 1000 > out.hg 2> err.hg)
-rc=$?
-if [ $gpu = no ]; then
-    if [ $rc -eq 1 ] && grep -q '^heat_graph: cannot use the GPU: ' "$tmp/err.hg"; then
-        echo "ok   heat_graph refuses cleanly without a GPU"; passed=$((passed + 1))
-    else
-        echo "FAIL heat_graph's refusal: status $rc"; cat "$tmp/out.hg" "$tmp/err.hg" | sed 's/^/    /'; failed=$((failed + 1))
-    fi
-elif [ $rc -eq 0 ] && grep -q 'max difference 0$' "$tmp/out.hg"; then
-    echo "ok   heat_graph's replays match direct steps: $(grep 'step, graph launch' "$tmp/out.hg")"; passed=$((passed + 1))
-else
-    echo "FAIL heat_graph (status $rc)"; cat "$tmp/out.hg" "$tmp/err.hg" | sed 's/^/    /'; failed=$((failed + 1))
-fi
+check_poisson_cg() {
+    awk '/u\(1\/2, 1\/2\) =/ { u = $4 } END { d = u - 0.073671; exit !(u != "" && d * d < 1e-6) }' "$1" &&
+        grep 'u(1/2' "$1" | sed 's/^ *//'
+}
+# 1000 steps replayed from one captured graph give the bits of 1000 steps
+# called directly (difference 0, the heat conserved).
+check_heat_graph() { grep -q 'max difference 0$' "$1" && grep 'step, graph launch' "$1"; }
+
+run_example least_squares "fits 1 + 2 x - 3 x^2" 1000 2
+run_example user_kernels/user_kernels "match the built-ins"
+run_example option_price "agrees with Black-Scholes" 4194304 7
+run_example poisson_cg "converges" 127
+run_example heat_graph "replays match direct steps" 4096 1000
 
 # valgrind over the no-GPU paths: each program's refusal (with no driver
 # library, and with the toolkit's stub one, which is opened and closed) must
