@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "ref.h"
 #include "host_array.h"
+#include "cuda_library.h"
 #include <errno.h>
 #include <unistd.h> /* readlink */
 
@@ -48,24 +49,7 @@ TEST(cufft_loading_errors_name_the_file)
 
 TEST(cufft_loads_every_entry_point)
 {
-    char path[512];
-    const char *home = getenv("CUDA_HOME");
-    snprintf(path, sizeof path, "%s/lib64/libcufft.so.12", home && *home ? home : "/usr/local/cuda");
-    char *saved = getenv("GPUARR_CUFFT_LIBRARY") ? strdup(getenv("GPUARR_CUFFT_LIBRARY")) : NULL;
-#ifndef GPUARR_LINK_CUDA_LIBRARIES
-    setenv("GPUARR_CUFFT_LIBRARY", path, 1);
-    ga_shutdown();
-#endif
-    CHECK(ga_cuda_library_load("cufft") == GA_OK, "loading %s: %s", path, ga_last_error_message());
-    for (const ga__entry_point *e = ga__cufft_entry_points; e->name; e++) {
-        void *fn = NULL;
-        memcpy(&fn, (const char *)&ga__cufft + e->offset, sizeof fn);
-        CHECK(fn != NULL, "%s was not resolved", e->name);
-    }
-    if (saved) setenv("GPUARR_CUFFT_LIBRARY", saved, 1);
-    else unsetenv("GPUARR_CUFFT_LIBRARY");
-    free(saved);
-    ga_clear_error();
+    check_every_entry_point("cufft", "GPUARR_CUFFT_LIBRARY", "libcufft.so.12", ga__cufft_entry_points, &ga__cufft);
 }
 
 /* ---- host arrays and the reference DFT -------------------------------------- */

@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "ref.h"
 #include "host_array.h"
+#include "cuda_library.h"
 
 #include <math.h>
 
@@ -18,13 +19,6 @@ static const ga_dtype float_dtypes[] = {GA_FLOAT16, GA_BFLOAT16, GA_FLOAT32, GA_
 #define N_FLOAT_DTYPES (int)(sizeof float_dtypes / sizeof float_dtypes[0])
 
 /* ---- loading the libraries (host) ---------------------------------------- */
-
-/* The file of cuBLAS in the toolkit, for GPUARR_CUBLAS_LIBRARY. */
-static void toolkit_cublas(char *path, size_t n)
-{
-    const char *home = getenv("CUDA_HOME");
-    snprintf(path, n, "%s/lib64/libcublas.so.13", home && *home ? home : "/usr/local/cuda");
-}
 
 TEST(cuda_library_loading_errors_name_the_file)
 {
@@ -56,40 +50,9 @@ TEST(cuda_library_loading_errors_name_the_file)
 
 TEST(cuda_library_loads_every_entry_point)
 {
-#ifdef GPUARR_LINK_CUDA_LIBRARIES
-    ga_cuda_library_load("cublas");
-    ga_cuda_library_load("cusolver");
-#endif
-    char path[512];
-    toolkit_cublas(path, sizeof path);
-    char *saved = getenv("GPUARR_CUBLAS_LIBRARY") ? strdup(getenv("GPUARR_CUBLAS_LIBRARY")) : NULL;
-    setenv("GPUARR_CUBLAS_LIBRARY", path, 1);
-    ga_shutdown();
-    CHECK(ga_cuda_library_load("cublas") == GA_OK, "loading %s: %s", path, ga_last_error_message());
-    for (const ga__entry_point *e = ga__cublas_entry_points; e->name; e++) {
-        void *fn = NULL;
-        memcpy(&fn, (const char *)&ga__cublas + e->offset, sizeof fn);
-        CHECK(fn != NULL, "%s was not resolved", e->name);
-    }
-    CHECK(ga_cuda_library_load("cublas") == GA_OK, "a second load: %s", ga_last_error_message());
-    if (saved) setenv("GPUARR_CUBLAS_LIBRARY", saved, 1);
-    else unsetenv("GPUARR_CUBLAS_LIBRARY");
-    free(saved);
-    /* cuSOLVER, from the toolkit */
-    const char *home = getenv("CUDA_HOME");
-    snprintf(path, sizeof path, "%s/lib64/libcusolver.so.12", home && *home ? home : "/usr/local/cuda");
-    saved = getenv("GPUARR_CUSOLVER_LIBRARY") ? strdup(getenv("GPUARR_CUSOLVER_LIBRARY")) : NULL;
-    setenv("GPUARR_CUSOLVER_LIBRARY", path, 1);
-    CHECK(ga_cuda_library_load("cusolver") == GA_OK, "loading %s: %s", path, ga_last_error_message());
-    for (const ga__entry_point *e = ga__cusolver_entry_points; e->name; e++) {
-        void *fn = NULL;
-        memcpy(&fn, (const char *)&ga__cusolver + e->offset, sizeof fn);
-        CHECK(fn != NULL, "%s was not resolved", e->name);
-    }
-    if (saved) setenv("GPUARR_CUSOLVER_LIBRARY", saved, 1);
-    else unsetenv("GPUARR_CUSOLVER_LIBRARY");
-    free(saved);
-    ga_clear_error();
+    check_every_entry_point("cublas", "GPUARR_CUBLAS_LIBRARY", "libcublas.so.13", ga__cublas_entry_points, &ga__cublas);
+    check_every_entry_point("cusolver", "GPUARR_CUSOLVER_LIBRARY", "libcusolver.so.12", ga__cusolver_entry_points,
+                            &ga__cusolver);
 }
 
 /* ---- host data and the reference ------------------------------------------- */

@@ -13,6 +13,7 @@
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
 #include "harness.h"
+#include "cuda_library.h"
 #include "ref.h"
 
 #include <math.h>
@@ -82,24 +83,8 @@ DEVICE_TEST(missing_cusparse_is_an_error_naming_the_file)
 
 TEST(cusparse_loads_every_entry_point)
 {
-    char path[512];
-    const char *home = getenv("CUDA_HOME");
-    snprintf(path, sizeof path, "%s/lib64/libcusparse.so.12", home && *home ? home : "/usr/local/cuda");
-    char *saved = getenv("GPUARR_CUSPARSE_LIBRARY") ? strdup(getenv("GPUARR_CUSPARSE_LIBRARY")) : NULL;
-#ifndef GPUARR_LINK_CUDA_LIBRARIES
-    setenv("GPUARR_CUSPARSE_LIBRARY", path, 1);
-    ga_shutdown();
-#endif
-    CHECK(ga_cuda_library_load("cusparse") == GA_OK, "loading %s: %s", path, ga_last_error_message());
-    for (const ga__entry_point *e = ga__cusparse_entry_points; e->name; e++) {
-        void *fn = NULL;
-        memcpy(&fn, (const char *)&ga__cusparse + e->offset, sizeof fn);
-        CHECK(fn != NULL, "%s was not resolved", e->name);
-    }
-    if (saved) setenv("GPUARR_CUSPARSE_LIBRARY", saved, 1);
-    else unsetenv("GPUARR_CUSPARSE_LIBRARY");
-    free(saved);
-    ga_clear_error();
+    check_every_entry_point("cusparse", "GPUARR_CUSPARSE_LIBRARY", "libcusparse.so.12", ga__cusparse_entry_points,
+                            &ga__cusparse);
 }
 
 TEST(arguments_refused_before_the_device)
