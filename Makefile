@@ -161,7 +161,6 @@ $(BUILD)/libgpuarr.so: tools/gpuarr.c gpuarr.h $(CUB_LIB) | fatbins
 
 # --- programs -----------------------------------------------------------------
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
-examples: $(EXAMPLES)
 $(BUILD)/examples/%: examples/%.c gpuarr.h $(CUB_LIB) | fatbins
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
@@ -174,6 +173,9 @@ $(USER_EXAMPLE): examples/user_kernels/main.c examples/user_kernels/kernels.cu e
     gpuarr.mk gpuarr.h $(wildcard kernels/*.cuh) $(CUB_LIB) | fatbins
 	$(MAKE) --no-print-directory -C examples/user_kernels GPUARR_HOME=$(CURDIR) OUT=$(abspath $(@D)) \
 	    GPUARR_ARCHS='$(GPUARR_ARCHS)' CC='$(CC)'
+# (after the user-kernel project joins the list: a rule's prerequisites are
+# expanded where the rule is read)
+examples: $(EXAMPLES)
 
 info: $(BUILD)/gpuarr-info
 $(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h $(CUB_LIB)

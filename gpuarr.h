@@ -27052,8 +27052,13 @@ static ga_status ga__fft_check_out(const char *func, const ga_array *a, int nste
         const char *ufunc = direction < 0 ? "fft" : "ifft";
         if (nsteps > 0 && steps[0].kind == GA__FFT_R2C) ufunc = steps[0].n % 2 ? "rfft_n_odd" : "rfft_n_even";
         if (nsteps > 0 && steps[nsteps - 1].kind == GA__FFT_C2R) ufunc = "irfft";
-        /* NumPy's resolver, finding no loop for such an out, names its double one whatever a's precision */
-        const ga_dtype named = ga_dtype_kind(dt) == 'c' ? GA_COMPLEX128 : GA_FLOAT64;
+        /* The loop NumPy's resolver names: its single one for a complex64
+           input of an inverse transform (ifft, and irfft, which hfft calls),
+           its double one otherwise, whatever a's precision. */
+        const bool inverse = direction > 0 || (nsteps > 0 && steps[nsteps - 1].kind == GA__FFT_C2R);
+        const ga_dtype named = a->dtype == GA_COMPLEX64 && inverse ? dt
+                               : ga_dtype_kind(dt) == 'c'          ? GA_COMPLEX128
+                                                                   : GA_FLOAT64;
         return ga__error(GA_ERROR_TYPE, func,
                          "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule 'same_kind'",
                          ufunc, ga__dtype_names[named], ga__dtype_names[out->dtype]);

@@ -828,6 +828,18 @@ DEVICE_TEST(fft_out_errors_in_numpy_words)
     CHECK_ERROR(ga_fft_ihfft_out(a, 5, -1, GA_FFT_NORM_BACKWARD, int_out) != GA_OK, GA_ERROR_TYPE, "Cannot cast ufunc 'rfft_n_odd' output");
     CHECK_ERROR(ga_fft_irfft_out(c, GA_NONE, -1, GA_FFT_NORM_BACKWARD, int64_out) != GA_OK, GA_ERROR_TYPE,
                 "ga_fft_irfft_out: Cannot cast ufunc 'irfft' output from dtype('float64') to dtype('int64') with casting rule 'same_kind'");
+    /* a complex64 input: NumPy names its single loop for the inverse transforms, its double one for fft */
+    ga_array *c64 = ga_ones(2, shape, GA_COMPLEX64), *f32_out = ga_full(2, shape, ga_int(7), GA_FLOAT32);
+    CHECK_ERROR(ga_fft_ifft_out(c64, GA_NONE, -1, GA_FFT_NORM_BACKWARD, f32_out) != GA_OK, GA_ERROR_TYPE,
+                "ga_fft_ifft_out: Cannot cast ufunc 'ifft' output from dtype('complex64') to dtype('float32')");
+    CHECK_ERROR(ga_fft_fft_out(c64, GA_NONE, -1, GA_FFT_NORM_BACKWARD, f32_out) != GA_OK, GA_ERROR_TYPE,
+                "ga_fft_fft_out: Cannot cast ufunc 'fft' output from dtype('complex128') to dtype('float32')");
+    CHECK_ERROR(ga_fft_irfft_out(c64, GA_NONE, -1, GA_FFT_NORM_BACKWARD, int64_out) != GA_OK, GA_ERROR_TYPE,
+                "ga_fft_irfft_out: Cannot cast ufunc 'irfft' output from dtype('float32') to dtype('int64')");
+    CHECK_ERROR(ga_fft_hfft_out(c64, GA_NONE, -1, GA_FFT_NORM_BACKWARD, int64_out) != GA_OK, GA_ERROR_TYPE,
+                "ga_fft_hfft_out: Cannot cast ufunc 'irfft' output from dtype('float32') to dtype('int64')");
+    ga_release(c64);
+    ga_release(f32_out);
     CHECK_ERROR(ga_fft_fft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, read_only) != GA_OK, GA_ERROR_VALUE,
                 "ga_fft_fft_out: output array is read-only");
     CHECK_ERROR(ga_fft_fft_out(a, GA_NONE, -1, GA_FFT_NORM_BACKWARD, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "ga_fft_fft_out: out is NULL");
