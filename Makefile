@@ -175,6 +175,18 @@ $(USER_EXAMPLE): examples/user_kernels/main.c examples/user_kernels/kernels.cu e
 	$(MAKE) --no-print-directory -C examples/user_kernels GPUARR_HOME=$(CURDIR) OUT=$(abspath $(@D)) \
 	    GPUARR_ARCHS='$(GPUARR_ARCHS)' CC='$(CC)'
 
+# The MPI example (examples/mpi/: NCCL's unique id sent by MPI_Bcast, one
+# process per GPU; run with `mpirun -np 2`), built where mpicc is found
+# (Debian's libopenmpi-dev; CI installs it).
+MPICC ?= mpicc
+have_mpicc := $(shell command -v $(MPICC) 2> /dev/null)
+ifneq ($(have_mpicc),)
+  EXAMPLES += $(BUILD)/examples/mpi/nccl_mpi
+endif
+$(BUILD)/examples/mpi/%: examples/mpi/%.c gpuarr.h $(CUB_LIB) | fatbins
+	@mkdir -p $(@D)
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
 info: $(BUILD)/gpuarr-info
 $(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
@@ -247,20 +259,22 @@ CUDA_LIB_DIR := $(CUDA_HOME)/lib64
 have_zlib_h := $(shell printf '\043include <zlib.h>\n' | $(CC) -E -x c - > /dev/null 2>&1 && echo yes)
 LINK_ZLIB_FLAGS := $(if $(have_zlib_h),,-DGPUARR_ZLIB_DLOPEN)
 LINK_ZLIB_LIBS := $(if $(have_zlib_h),-lz)
-LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt -lcufft -lcusparse $(LINK_ZLIB_LIBS)
+LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt -lcufft -lcusparse -lnccl $(LINK_ZLIB_LIBS)
 # (cuSOLVER's static archive needs its LAPACK part and cuSPARSE's where the
 # toolkit splits them out; cuSPARSE's archive needs nvJitLink's since CUDA 12,
 # and nvJitLink's the PTX compiler's: each added where the toolkit has it, an
 # archive adding nothing a program does not use. cuFFT stays shared: CUDA 13's libcufft_static.a
 # holds relocatable device code (its callbacks) that only nvcc's device link
-# resolves, and the archive without callbacks is gone.)
+# resolves, and the archive without callbacks is gone. NCCL stays shared
+# too: the toolkit ships libnccl.so.2 only.)
 LINK_STATIC_LIBS := -L$(CUDA_LIB_DIR) -lcusolver_static \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusolver_lapack_static.a),-lcusolver_lapack_static) \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),-lcusparse_static) -lcublas_static -lcublasLt_static -lculibos \
     $(if $(wildcard $(CUDA_LIB_DIR)/libnvJitLink_static.a),-lnvJitLink_static) \
     $(if $(wildcard $(CUDA_LIB_DIR)/libnvptxcompiler_static.a),-lnvptxcompiler_static) \
-    -Wl,-rpath,$(CUDA_LIB_DIR) -lcufft $(LINK_ZLIB_LIBS)
-LINKED_TESTS := $(BUILD)/tests/linked/test_linalg $(BUILD)/tests/linked/test_io $(BUILD)/tests/linked/test_fft $(BUILD)/tests/linked/test_sparse
+    -Wl,-rpath,$(CUDA_LIB_DIR) -lcufft -lnccl $(LINK_ZLIB_LIBS)
+LINKED_TESTS := $(BUILD)/tests/linked/test_linalg $(BUILD)/tests/linked/test_io $(BUILD)/tests/linked/test_fft $(BUILD)/tests/linked/test_sparse \
+    $(BUILD)/tests/linked/test_nccl
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcusolver_static.a),)
   LINKED_TESTS += $(BUILD)/tests/static/test_linalg

@@ -328,6 +328,12 @@ check_poisson_cg() {
     awk '/u\(1\/2, 1\/2\) =/ { u = $4 } END { d = u - 0.073671; exit !(u != "" && d * d < 1e-6) }' "$1" &&
         grep 'u(1/2' "$1" | sed 's/^ *//'
 }
+# Every GPU's all_reduced total of 2^26 + 5 elements equals the host's sum.
+check_nccl_sum() {
+    awk '/GPUs? match the host/ { ok = ($1 == $3 && $1 > 0) } END { exit !ok }' "$1" && tr '\n' ' ' < "$1"
+}
+# One rank's all_reduce (its own array) read back unchanged.
+check_nccl_mpi() { grep -q '^all_reduce over 1 ranks matches the host' "$1" && grep '^rank' "$1"; }
 # 1000 steps replayed from one captured graph give the bits of 1000 steps
 # called directly (difference 0, the heat conserved).
 check_heat_graph() { grep -q 'max difference 0$' "$1" && grep 'step, graph launch' "$1"; }
@@ -337,6 +343,26 @@ run_example user_kernels/user_kernels "match the built-ins"
 run_example option_price "agrees with Black-Scholes" 4194304 7
 run_example poisson_cg "converges" 127
 run_example heat_graph "replays match direct steps" 4096 1000
+# NCCL's examples (NVLink multicast off: NCCL_NVLS_ENABLE=0, which they set
+# themselves when it is unset).
+run_example nccl_sum "matches the host on every GPU" 67108869
+if [ -x build/examples/mpi/nccl_mpi ]; then
+    # alone (MPI's singleton start, one rank); with two GPUs or more, also
+    # under mpirun with two ranks
+    run_example mpi/nccl_mpi "all_reduce of one rank" 1000003
+    ngpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
+    if [ $gpu = yes ] && [ "$ngpus" -ge 2 ] && command -v mpirun > /dev/null 2>&1; then
+        (cd "$tmp" && NCCL_NVLS_ENABLE=0 mpirun --allow-run-as-root --oversubscribe -np 2 -x NCCL_NVLS_ENABLE \
+            "$root/build/examples/mpi/nccl_mpi" 1000003 > out.mpirun 2> err.mpirun)
+        rc=$?
+        if [ $rc -eq 0 ] && grep -q '^all_reduce over 2 ranks matches the host' "$tmp/out.mpirun"; then
+            echo "ok   nccl_mpi under mpirun -np 2: $(grep '^all_reduce' "$tmp/out.mpirun")"; passed=$((passed + 1))
+        else
+            echo "FAIL nccl_mpi under mpirun -np 2 (status $rc)"; cat "$tmp/out.mpirun" "$tmp/err.mpirun" | sed 's/^/    /' | tail -n 20
+            failed=$((failed + 1))
+        fi
+    fi
+fi
 
 # valgrind over the no-GPU paths: each program's refusal (with no driver
 # library, and with the toolkit's stub one, which is opened and closed) must
