@@ -31284,6 +31284,7 @@ static GA__TLS struct {
     int depth;
     ga_array **pending;
     int count, capacity;
+    ncclComm_t no_color; /* where a split of no color has NCCL write its NULL */
 } ga__nccl_t;
 
 static const char *const ga__nccl_op_names[] = {"sum", "prod", "max", "min", "avg"};
@@ -31318,6 +31319,9 @@ static ga_status ga__nccl_usable(const char *func, const ga_nccl_comm *comm)
 {
     if (!comm) return ga__null_input(func, "comm");
     if (comm->aborted) return ga__error(GA_ERROR_STATE, func, "the communicator was aborted");
+    if (!comm->handle) /* (a split whose group has not ended, or failed there) */
+        return ga__error(GA_ERROR_STATE, func, "the communicator is not made yet (its group has not ended) or its "
+                                               "making failed");
     return ga__library_open(func, GA__LIB_NCCL);
 }
 
@@ -31526,14 +31530,16 @@ GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id
     if (ga__bind(func, device) != GA_OK) return NULL; /* NCCL takes the current context's device */
     ncclUniqueId u;
     memcpy(u.internal, id.internal, sizeof u.internal);
-    ncclComm_t h = NULL;
-    ncclResult_t r = ga__nccl.ncclCommInitRank(&h, nranks, u, rank);
+    /* (NCCL's handle goes into the wrapper: inside a group it is ready at the group's end) */
+    ga_nccl_comm *c = ga__nccl_comm_new(func, NULL, device, rank, nranks);
+    if (!c) return NULL;
+    ncclResult_t r = ga__nccl.ncclCommInitRank(&c->handle, nranks, u, rank);
     if (r != ncclSuccess) {
-        ga__nccl_error(func, r, "ncclCommInitRank", h);
+        ga__nccl_error(func, r, "ncclCommInitRank", NULL);
+        if (c->handle) ga__nccl.ncclCommAbort(c->handle);
+        GPUARR_FREE(c);
         return NULL;
     }
-    ga_nccl_comm *c = ga__nccl_comm_new(func, h, device, rank, nranks);
-    if (!c) ga__nccl.ncclCommDestroy(h);
     return c;
 }
 
@@ -31559,6 +31565,8 @@ GPUARR_API ga_status ga_nccl_comm_init_all(int ndev, const int *devices, ga_nccl
 {
     static const char func[] = "ga_nccl_comm_init_all";
     if (!comms) return ga__null_input(func, "comms");
+    if (ga__nccl_t.depth > 0) /* (NCCL would fill its handles at the group's end) */
+        return ga__error(GA_ERROR_STATE, func, "not within a group (ga_nccl_group_start): it is a group of its own");
     if (ndev < 1 || ndev > GA_MAX_DEVICES)
         return ga__error(GA_ERROR_VALUE, func, "ndev must be within [1, %d], not %d", GA_MAX_DEVICES, ndev);
     for (int i = 0; i < ndev; i++) comms[i] = NULL;
@@ -31597,16 +31605,18 @@ GPUARR_API ga_status ga_nccl_comm_split(ga_nccl_comm *comm, int color, int key, 
         return ga__error(GA_ERROR_VALUE, func, "color must be >= 0 or GA_NCCL_SPLIT_NOCOLOR, not %d", color);
     cudaStream_t stream;
     if ((st = ga__nccl_bind(func, comm, &stream)) != GA_OK) return st;
-    ncclComm_t h = NULL;
-    GA__CHECK_NCCL(func, ga__nccl.ncclCommSplit(comm->handle, color == GA_NCCL_SPLIT_NOCOLOR ? NCCL_SPLIT_NOCOLOR : color,
-                                                key, &h, NULL),
-                   "ncclCommSplit", comm->handle);
-    if (!h) return GA_OK;
-    *out = ga__nccl_comm_new(func, h, comm->device, -1, -1);
-    if (!*out) {
-        ga__nccl.ncclCommAbort(h); /* (inside a group its initialisation is still pending) */
-        return GA_ERROR_HOST_OUT_OF_MEMORY;
+    /* NCCL writes the new handle when the split completes: at the end of the
+       group it is in, so into memory that outlives this call (the wrapper's;
+       for no color, the thread's) */
+    ga_nccl_comm *c = NULL;
+    if (color != GA_NCCL_SPLIT_NOCOLOR && !(c = ga__nccl_comm_new(func, NULL, comm->device, -1, -1))) return ga__t.error;
+    ncclResult_t r = ga__nccl.ncclCommSplit(comm->handle, color == GA_NCCL_SPLIT_NOCOLOR ? NCCL_SPLIT_NOCOLOR : color,
+                                            key, c ? &c->handle : &ga__nccl_t.no_color, NULL);
+    if (r != ncclSuccess) {
+        GPUARR_FREE(c); /* (NCCL freed what it made) */
+        return ga__nccl_error(func, r, "ncclCommSplit", comm->handle);
     }
+    *out = c;
     return GA_OK;
 }
 
@@ -31615,7 +31625,7 @@ GPUARR_API ga_status ga_nccl_comm_destroy(ga_nccl_comm *comm)
     static const char func[] = "ga_nccl_comm_destroy";
     if (!comm) return GA_OK;
     ga_status st = GA_OK;
-    if (!comm->aborted) {
+    if (!comm->aborted && comm->handle) {
         st = ga__library_open(func, GA__LIB_NCCL);
         if (st == GA_OK) st = ga__bind(func, comm->device);
         if (st == GA_OK) {
