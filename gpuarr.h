@@ -3730,9 +3730,10 @@ GPUARR_API ga_status ga_launch(const ga_raw_kernel *f, const unsigned grid[3], c
 /* 27. Multi-GPU: NCCL communicators and collectives                         */
 /* ======================================================================== */
 /* CuPy's cupy.cuda.nccl over NCCL (libnccl.so.2, opened at first use as
-   >>libs describes; GPUARR_NCCL_LIBRARY names another file;
-   GPUARR_LINK_CUDA_LIBRARIES takes it from the link, -lnccl). NCCL 2.18 or
-   newer. Left out with GPUARR_NO_NCCL.
+   >>libs describes, through gpuarr's own declarations of its types: no
+   nccl.h is needed; GPUARR_NCCL_LIBRARY names another file;
+   GPUARR_LINK_CUDA_LIBRARIES takes it from the link, -lnccl, and needs
+   nccl.h). NCCL 2.18 or newer. Left out with GPUARR_NO_NCCL.
 
    A communicator joins `nranks` ranks, each a GPU: one process per GPU
    (ga_nccl_get_unique_id on one rank, its 128 bytes sent to the others by
@@ -4488,7 +4489,13 @@ int ga__cub_version(void);
 #  endif
 #endif
 #ifndef GPUARR_NO_NCCL
-#  include <nccl.h>
+/* NCCL is opened at run time with gpuarr's own declarations of its types
+   (>>libs): nccl.h, which NCCL's own package installs (not the toolkit's),
+   is needed only to take NCCL from the link, where they are checked
+   against it. */
+#  ifdef GPUARR_LINK_CUDA_LIBRARIES
+#    include <nccl.h>
+#  endif
 #  include <sched.h> /* sched_yield, between polls of ga_nccl_comm_wait */
 #endif
 /* zlib from the link too (its declarations, to check gpuarr's own against:
@@ -8177,34 +8184,92 @@ static ga__cusparse_api ga__cusparse;
 #endif
 
 #ifndef GPUARR_NO_NCCL
+/* NCCL's types and constants as gpuarr uses them, declared here (as
+   zlib's): NCCL's ABI since 2.0 (its enums are ints; a communicator an
+   opaque pointer; a unique id 128 bytes). With GPUARR_LINK_CUDA_LIBRARIES
+   they are nccl.h's, and the constants are checked against it. */
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+typedef ncclComm_t ga__nccl_comm_t;
+typedef ncclUniqueId ga__nccl_id;
+typedef ncclResult_t ga__nccl_result;
+typedef ncclDataType_t ga__nccl_type_t;
+typedef ncclRedOp_t ga__nccl_redop;
+typedef ncclConfig_t ga__nccl_config;
+#else
+typedef struct ncclComm *ga__nccl_comm_t;
+typedef struct ga__nccl_id {
+    char internal[128];
+} ga__nccl_id;
+typedef int ga__nccl_result;
+typedef int ga__nccl_type_t;
+typedef int ga__nccl_redop;
+typedef struct ga__nccl_config ga__nccl_config; /* (passed as NULL only) */
+#endif
+#define GA__NCCL_SUCCESS ((ga__nccl_result)0)
+#define GA__NCCL_UNHANDLED_CUDA_ERROR ((ga__nccl_result)1)
+#define GA__NCCL_SYSTEM_ERROR ((ga__nccl_result)2)
+#define GA__NCCL_INTERNAL_ERROR ((ga__nccl_result)3)
+#define GA__NCCL_INVALID_ARGUMENT ((ga__nccl_result)4)
+#define GA__NCCL_INVALID_USAGE ((ga__nccl_result)5)
+#define GA__NCCL_REMOTE_ERROR ((ga__nccl_result)6)
+#define GA__NCCL_IN_PROGRESS ((ga__nccl_result)7)
+#define GA__NCCL_INT8 ((ga__nccl_type_t)0)
+#define GA__NCCL_UINT8 ((ga__nccl_type_t)1)
+#define GA__NCCL_INT32 ((ga__nccl_type_t)2)
+#define GA__NCCL_UINT32 ((ga__nccl_type_t)3)
+#define GA__NCCL_INT64 ((ga__nccl_type_t)4)
+#define GA__NCCL_UINT64 ((ga__nccl_type_t)5)
+#define GA__NCCL_FLOAT16 ((ga__nccl_type_t)6)
+#define GA__NCCL_FLOAT32 ((ga__nccl_type_t)7)
+#define GA__NCCL_FLOAT64 ((ga__nccl_type_t)8)
+#define GA__NCCL_BFLOAT16 ((ga__nccl_type_t)9)
+#define GA__NCCL_SUM ((ga__nccl_redop)0) /* then prod, max, min, avg: 1 to 4, as ga_nccl_op */
+#define GA__NCCL_SPLIT_NOCOLOR (-1)
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+#ifdef __cplusplus
+#define GA__NCCL_STATIC_ASSERT(cond, what) static_assert(cond, what)
+#else
+#define GA__NCCL_STATIC_ASSERT(cond, what) _Static_assert(cond, what)
+#endif
+GA__NCCL_STATIC_ASSERT(ncclSuccess == 0 && ncclUnhandledCudaError == 1 && ncclSystemError == 2 &&
+                           ncclInternalError == 3 && ncclInvalidArgument == 4 && ncclInvalidUsage == 5 &&
+                           ncclRemoteError == 6 && ncclInProgress == 7 && ncclInt8 == 0 && ncclUint8 == 1 &&
+                           ncclInt32 == 2 && ncclUint32 == 3 && ncclInt64 == 4 && ncclUint64 == 5 &&
+                           ncclFloat16 == 6 && ncclFloat32 == 7 && ncclFloat64 == 8 && ncclBfloat16 == 9 &&
+                           ncclSum == 0 && ncclProd == 1 && ncclMax == 2 && ncclMin == 3 && ncclAvg == 4 &&
+                           NCCL_SPLIT_NOCOLOR == -1 && sizeof(ncclUniqueId) == 128,
+                       "gpuarr.h's NCCL constants differ from nccl.h's");
+#undef GA__NCCL_STATIC_ASSERT
+#endif
+
 /* NCCL's communicators, their errors and the collectives (ncclAlltoAll is
    new in 2.28: all_to_all is a group of sends and receives instead) */
 #define GA__NCCL_API(X)                                                                                           \
-    X(ncclResult_t, ncclGetVersion, (int *))                                                                      \
-    X(ncclResult_t, ncclGetUniqueId, (ncclUniqueId *))                                                            \
-    X(ncclResult_t, ncclCommInitRank, (ncclComm_t *, int, ncclUniqueId, int))                                     \
-    X(ncclResult_t, ncclCommInitAll, (ncclComm_t *, int, const int *))                                            \
-    X(ncclResult_t, ncclCommSplit, (ncclComm_t, int, int, ncclComm_t *, ncclConfig_t *))                          \
-    X(ncclResult_t, ncclCommDestroy, (ncclComm_t))                                                                \
-    X(ncclResult_t, ncclCommAbort, (ncclComm_t))                                                                  \
-    X(ncclResult_t, ncclCommGetAsyncError, (ncclComm_t, ncclResult_t *))                                          \
-    X(ncclResult_t, ncclCommCount, (const ncclComm_t, int *))                                                     \
-    X(ncclResult_t, ncclCommCuDevice, (const ncclComm_t, int *))                                                  \
-    X(ncclResult_t, ncclCommUserRank, (const ncclComm_t, int *))                                                  \
-    X(const char *, ncclGetErrorString, (ncclResult_t))                                                           \
-    X(const char *, ncclGetLastError, (ncclComm_t))                                                               \
-    X(ncclResult_t, ncclAllReduce,                                                                                \
-      (const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t))                     \
-    X(ncclResult_t, ncclReduce,                                                                                   \
-      (const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, cudaStream_t))                \
-    X(ncclResult_t, ncclBroadcast, (const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))  \
-    X(ncclResult_t, ncclAllGather, (const void *, void *, size_t, ncclDataType_t, ncclComm_t, cudaStream_t))       \
-    X(ncclResult_t, ncclReduceScatter,                                                                            \
-      (const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t))                     \
-    X(ncclResult_t, ncclSend, (const void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))              \
-    X(ncclResult_t, ncclRecv, (void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))                    \
-    X(ncclResult_t, ncclGroupStart, (void))                                                                       \
-    X(ncclResult_t, ncclGroupEnd, (void))
+    X(ga__nccl_result, ncclGetVersion, (int *))                                                                   \
+    X(ga__nccl_result, ncclGetUniqueId, (ga__nccl_id *))                                                          \
+    X(ga__nccl_result, ncclCommInitRank, (ga__nccl_comm_t *, int, ga__nccl_id, int))                              \
+    X(ga__nccl_result, ncclCommInitAll, (ga__nccl_comm_t *, int, const int *))                                    \
+    X(ga__nccl_result, ncclCommSplit, (ga__nccl_comm_t, int, int, ga__nccl_comm_t *, ga__nccl_config *))          \
+    X(ga__nccl_result, ncclCommDestroy, (ga__nccl_comm_t))                                                        \
+    X(ga__nccl_result, ncclCommAbort, (ga__nccl_comm_t))                                                          \
+    X(ga__nccl_result, ncclCommGetAsyncError, (ga__nccl_comm_t, ga__nccl_result *))                               \
+    X(ga__nccl_result, ncclCommCount, (const ga__nccl_comm_t, int *))                                             \
+    X(ga__nccl_result, ncclCommCuDevice, (const ga__nccl_comm_t, int *))                                          \
+    X(ga__nccl_result, ncclCommUserRank, (const ga__nccl_comm_t, int *))                                          \
+    X(const char *, ncclGetErrorString, (ga__nccl_result))                                                        \
+    X(const char *, ncclGetLastError, (ga__nccl_comm_t))                                                          \
+    X(ga__nccl_result, ncclAllReduce,                                                                             \
+      (const void *, void *, size_t, ga__nccl_type_t, ga__nccl_redop, ga__nccl_comm_t, CUstream))                 \
+    X(ga__nccl_result, ncclReduce,                                                                                \
+      (const void *, void *, size_t, ga__nccl_type_t, ga__nccl_redop, int, ga__nccl_comm_t, CUstream))            \
+    X(ga__nccl_result, ncclBroadcast, (const void *, void *, size_t, ga__nccl_type_t, int, ga__nccl_comm_t, CUstream)) \
+    X(ga__nccl_result, ncclAllGather, (const void *, void *, size_t, ga__nccl_type_t, ga__nccl_comm_t, CUstream)) \
+    X(ga__nccl_result, ncclReduceScatter,                                                                         \
+      (const void *, void *, size_t, ga__nccl_type_t, ga__nccl_redop, ga__nccl_comm_t, CUstream))                 \
+    X(ga__nccl_result, ncclSend, (const void *, size_t, ga__nccl_type_t, int, ga__nccl_comm_t, CUstream))         \
+    X(ga__nccl_result, ncclRecv, (void *, size_t, ga__nccl_type_t, int, ga__nccl_comm_t, CUstream))               \
+    X(ga__nccl_result, ncclGroupStart, (void))                                                                    \
+    X(ga__nccl_result, ncclGroupEnd, (void))
 
 #define GA__API_FIELD(ret, name, params) ret(*name) params;
 typedef struct ga__nccl_api {
@@ -31271,7 +31336,7 @@ static void ga__kernel_shutdown(void)
 #ifndef GPUARR_NO_NCCL
 
 struct ga_nccl_comm {
-    ncclComm_t handle;
+    ga__nccl_comm_t handle;
     int device;     /* the GPU of this rank */
     int rank, size; /* -1 until known (a split's, until its group ends) */
     bool aborted;   /* ncclCommAbort freed the handle */
@@ -31284,21 +31349,21 @@ static GA__TLS struct {
     int depth;
     ga_array **pending;
     int count, capacity;
-    ncclComm_t no_color; /* where a split of no color has NCCL write its NULL */
+    ga__nccl_comm_t no_color; /* where a split of no color has NCCL write its NULL */
 } ga__nccl_t;
 
 static const char *const ga__nccl_op_names[] = {"sum", "prod", "max", "min", "avg"};
 
 /* An NCCL failure, mapped into gpuarr's table, with NCCL's text and, where
    it has one, its last message (of `comm`, or the thread's). */
-static ga_status ga__nccl_error(const char *func, ncclResult_t r, const char *what, ncclComm_t comm)
+static ga_status ga__nccl_error(const char *func, ga__nccl_result r, const char *what, ga__nccl_comm_t comm)
 {
     ga_status st = GA_ERROR_NCCL;
     switch (r) {
-    case ncclUnhandledCudaError: st = GA_ERROR_CUDA; break;
-    case ncclInvalidArgument: st = GA_ERROR_VALUE; break;
-    case ncclInvalidUsage: st = GA_ERROR_STATE; break;
-    case ncclRemoteError: st = GA_ERROR_NCCL_REMOTE; break;
+    case GA__NCCL_UNHANDLED_CUDA_ERROR: st = GA_ERROR_CUDA; break;
+    case GA__NCCL_INVALID_ARGUMENT: st = GA_ERROR_VALUE; break;
+    case GA__NCCL_INVALID_USAGE: st = GA_ERROR_STATE; break;
+    case GA__NCCL_REMOTE_ERROR: st = GA_ERROR_NCCL_REMOTE; break;
     default: break;
     }
     const char *text = ga__nccl.ncclGetErrorString(r), *last = ga__nccl.ncclGetLastError(comm);
@@ -31309,8 +31374,8 @@ static ga_status ga__nccl_error(const char *func, ncclResult_t r, const char *wh
 
 #define GA__CHECK_NCCL(func, call, what, comm)                     \
     do {                                                           \
-        ncclResult_t ga__nr = (call);                              \
-        if (ga__nr != ncclSuccess)                                 \
+        ga__nccl_result ga__nr = (call);                              \
+        if (ga__nr != GA__NCCL_SUCCESS)                                 \
             return ga__nccl_error((func), ga__nr, (what), (comm)); \
     } while (0)
 
@@ -31325,7 +31390,7 @@ static ga_status ga__nccl_usable(const char *func, const ga_nccl_comm *comm)
     return ga__library_open(func, GA__LIB_NCCL);
 }
 
-static ga_nccl_comm *ga__nccl_comm_new(const char *func, ncclComm_t handle, int device, int rank, int size)
+static ga_nccl_comm *ga__nccl_comm_new(const char *func, ga__nccl_comm_t handle, int device, int rank, int size)
 {
     ga_nccl_comm *c = (ga_nccl_comm *)GPUARR_MALLOC(sizeof *c);
     if (!c) {
@@ -31379,29 +31444,29 @@ static void ga__nccl_release_pending(void)
 /* How an array of `dtype` travels through a reduction `op`: NCCL's type and
    the number of its elements per array element; GA_ERROR_TYPE where NCCL
    has no such reduction. */
-static ga_status ga__nccl_reduce_type(const char *func, ga_dtype dtype, ga_nccl_op op, ncclDataType_t *type,
+static ga_status ga__nccl_reduce_type(const char *func, ga_dtype dtype, ga_nccl_op op, ga__nccl_type_t *type,
                                       int *per_element)
 {
     *per_element = 1;
-    *type = ncclInt8;
+    *type = GA__NCCL_INT8;
     switch (dtype) {
-    case GA_INT8: *type = ncclInt8; return GA_OK;
-    case GA_UINT8: *type = ncclUint8; return GA_OK;
-    case GA_INT32: *type = ncclInt32; return GA_OK;
-    case GA_UINT32: *type = ncclUint32; return GA_OK;
-    case GA_INT64: *type = ncclInt64; return GA_OK;
-    case GA_UINT64: *type = ncclUint64; return GA_OK;
-    case GA_FLOAT16: *type = ncclFloat16; return GA_OK;
-    case GA_BFLOAT16: *type = ncclBfloat16; return GA_OK;
-    case GA_FLOAT32: *type = ncclFloat32; return GA_OK;
-    case GA_FLOAT64: *type = ncclFloat64; return GA_OK;
+    case GA_INT8: *type = GA__NCCL_INT8; return GA_OK;
+    case GA_UINT8: *type = GA__NCCL_UINT8; return GA_OK;
+    case GA_INT32: *type = GA__NCCL_INT32; return GA_OK;
+    case GA_UINT32: *type = GA__NCCL_UINT32; return GA_OK;
+    case GA_INT64: *type = GA__NCCL_INT64; return GA_OK;
+    case GA_UINT64: *type = GA__NCCL_UINT64; return GA_OK;
+    case GA_FLOAT16: *type = GA__NCCL_FLOAT16; return GA_OK;
+    case GA_BFLOAT16: *type = GA__NCCL_BFLOAT16; return GA_OK;
+    case GA_FLOAT32: *type = GA__NCCL_FLOAT32; return GA_OK;
+    case GA_FLOAT64: *type = GA__NCCL_FLOAT64; return GA_OK;
     case GA_BOOL:
-        *type = ncclUint8;
+        *type = GA__NCCL_UINT8;
         if (op == GA_NCCL_MAX || op == GA_NCCL_MIN) return GA_OK;
         break;
     case GA_COMPLEX64:
     case GA_COMPLEX128:
-        *type = dtype == GA_COMPLEX64 ? ncclFloat32 : ncclFloat64;
+        *type = dtype == GA_COMPLEX64 ? GA__NCCL_FLOAT32 : GA__NCCL_FLOAT64;
         *per_element = 2;
         if (op == GA_NCCL_SUM || op == GA_NCCL_AVG) return GA_OK;
         break;
@@ -31477,10 +31542,10 @@ static bool ga__nccl_overlap(const ga_array *a, const ga_array *b)
 }
 
 /* Binds the communicator's device; its current stream. */
-static ga_status ga__nccl_bind(const char *func, const ga_nccl_comm *comm, cudaStream_t *stream)
+static ga_status ga__nccl_bind(const char *func, const ga_nccl_comm *comm, CUstream *stream)
 {
     ga_status st = ga__bind(func, comm->device);
-    *stream = st == GA_OK ? (cudaStream_t)ga__stream_of(comm->device) : NULL;
+    *stream = st == GA_OK ? (CUstream)ga__stream_of(comm->device) : NULL;
     return st;
 }
 
@@ -31500,7 +31565,7 @@ GPUARR_API int ga_nccl_version(void)
 {
     int v = -1;
     if (ga__library_open("ga_nccl_version", GA__LIB_NCCL) != GA_OK) return -1;
-    if (ga__nccl.ncclGetVersion(&v) != ncclSuccess) return -1;
+    if (ga__nccl.ncclGetVersion(&v) != GA__NCCL_SUCCESS) return -1;
     return v;
 }
 
@@ -31510,7 +31575,7 @@ GPUARR_API ga_status ga_nccl_get_unique_id(ga_nccl_unique_id *id)
     if (!id) return ga__null_input(func, "id");
     ga_status st = ga__library_open(func, GA__LIB_NCCL);
     if (st != GA_OK) return st;
-    ncclUniqueId u;
+    ga__nccl_id u;
     memset(&u, 0, sizeof u);
     GA__CHECK_NCCL(func, ga__nccl.ncclGetUniqueId(&u), "ncclGetUniqueId", NULL);
     memcpy(id->internal, u.internal, sizeof id->internal);
@@ -31528,13 +31593,13 @@ GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id
     if (ga__library_open(func, GA__LIB_NCCL) != GA_OK) return NULL;
     const int device = ga__t.device;
     if (ga__bind(func, device) != GA_OK) return NULL; /* NCCL takes the current context's device */
-    ncclUniqueId u;
+    ga__nccl_id u;
     memcpy(u.internal, id.internal, sizeof u.internal);
     /* (NCCL's handle goes into the wrapper: inside a group it is ready at the group's end) */
     ga_nccl_comm *c = ga__nccl_comm_new(func, NULL, device, rank, nranks);
     if (!c) return NULL;
-    ncclResult_t r = ga__nccl.ncclCommInitRank(&c->handle, nranks, u, rank);
-    if (r != ncclSuccess) {
+    ga__nccl_result r = ga__nccl.ncclCommInitRank(&c->handle, nranks, u, rank);
+    if (r != GA__NCCL_SUCCESS) {
         ga__nccl_error(func, r, "ncclCommInitRank", NULL);
         if (c->handle) ga__nccl.ncclCommAbort(c->handle);
         GPUARR_FREE(c);
@@ -31575,10 +31640,10 @@ GPUARR_API ga_status ga_nccl_comm_init_all(int ndev, const int *devices, ga_nccl
     for (int i = 0; st == GA_OK && i < ndev; i++) st = ga__bind(func, devs[i]); /* (retains each primary context) */
     if (st == GA_OK) st = ga__library_open(func, GA__LIB_NCCL);
     if (st != GA_OK) return st;
-    ncclComm_t h[GA_MAX_DEVICES] = {NULL};
-    ncclResult_t r = ga__nccl.ncclCommInitAll(h, ndev, devs);
+    ga__nccl_comm_t h[GA_MAX_DEVICES] = {NULL};
+    ga__nccl_result r = ga__nccl.ncclCommInitAll(h, ndev, devs);
     st = ga__bind(func, ga__t.device); /* NCCL set other devices current */
-    if (r != ncclSuccess) return ga__nccl_error(func, r, "ncclCommInitAll", NULL);
+    if (r != GA__NCCL_SUCCESS) return ga__nccl_error(func, r, "ncclCommInitAll", NULL);
     for (int i = 0; st == GA_OK && i < ndev; i++) {
         comms[i] = ga__nccl_comm_new(func, h[i], devs[i], i, ndev);
         if (!comms[i]) st = GA_ERROR_HOST_OUT_OF_MEMORY;
@@ -31603,16 +31668,16 @@ GPUARR_API ga_status ga_nccl_comm_split(ga_nccl_comm *comm, int color, int key, 
     if (st != GA_OK) return st;
     if (color < 0 && color != GA_NCCL_SPLIT_NOCOLOR)
         return ga__error(GA_ERROR_VALUE, func, "color must be >= 0 or GA_NCCL_SPLIT_NOCOLOR, not %d", color);
-    cudaStream_t stream;
+    CUstream stream;
     if ((st = ga__nccl_bind(func, comm, &stream)) != GA_OK) return st;
     /* NCCL writes the new handle when the split completes: at the end of the
        group it is in, so into memory that outlives this call (the wrapper's;
        for no color, the thread's) */
     ga_nccl_comm *c = NULL;
     if (color != GA_NCCL_SPLIT_NOCOLOR && !(c = ga__nccl_comm_new(func, NULL, comm->device, -1, -1))) return ga__t.error;
-    ncclResult_t r = ga__nccl.ncclCommSplit(comm->handle, color == GA_NCCL_SPLIT_NOCOLOR ? NCCL_SPLIT_NOCOLOR : color,
+    ga__nccl_result r = ga__nccl.ncclCommSplit(comm->handle, color == GA_NCCL_SPLIT_NOCOLOR ? GA__NCCL_SPLIT_NOCOLOR : color,
                                             key, c ? &c->handle : &ga__nccl_t.no_color, NULL);
-    if (r != ncclSuccess) {
+    if (r != GA__NCCL_SUCCESS) {
         GPUARR_FREE(c); /* (NCCL freed what it made) */
         return ga__nccl_error(func, r, "ncclCommSplit", comm->handle);
     }
@@ -31629,8 +31694,8 @@ GPUARR_API ga_status ga_nccl_comm_destroy(ga_nccl_comm *comm)
         st = ga__library_open(func, GA__LIB_NCCL);
         if (st == GA_OK) st = ga__bind(func, comm->device);
         if (st == GA_OK) {
-            ncclResult_t r = ga__nccl.ncclCommDestroy(comm->handle);
-            if (r != ncclSuccess) st = ga__nccl_error(func, r, "ncclCommDestroy", NULL);
+            ga__nccl_result r = ga__nccl.ncclCommDestroy(comm->handle);
+            if (r != GA__NCCL_SUCCESS) st = ga__nccl_error(func, r, "ncclCommDestroy", NULL);
         }
     }
     GPUARR_FREE(comm);
@@ -31656,8 +31721,8 @@ GPUARR_API int ga_nccl_comm_rank(ga_nccl_comm *comm)
         return -1;
     }
     if (comm->rank < 0 && ga__nccl_usable(func, comm) == GA_OK) {
-        ncclResult_t r = ga__nccl.ncclCommUserRank(comm->handle, &comm->rank);
-        if (r != ncclSuccess) {
+        ga__nccl_result r = ga__nccl.ncclCommUserRank(comm->handle, &comm->rank);
+        if (r != GA__NCCL_SUCCESS) {
             comm->rank = -1;
             ga__nccl_error(func, r, "ncclCommUserRank", comm->handle);
         }
@@ -31686,9 +31751,9 @@ GPUARR_API int ga_nccl_comm_device(ga_nccl_comm *comm)
 /* The communicator's asynchronous error as a gpuarr error (GA_OK: none). */
 static ga_status ga__nccl_async_error(const char *func, ga_nccl_comm *comm)
 {
-    ncclResult_t async = ncclSuccess;
+    ga__nccl_result async = GA__NCCL_SUCCESS;
     GA__CHECK_NCCL(func, ga__nccl.ncclCommGetAsyncError(comm->handle, &async), "ncclCommGetAsyncError", comm->handle);
-    if (async == ncclSuccess || async == ncclInProgress) return GA_OK;
+    if (async == GA__NCCL_SUCCESS || async == GA__NCCL_IN_PROGRESS) return GA_OK;
     return ga__nccl_error(func, async, "an operation of the communicator (asynchronous error)", comm->handle);
 }
 
@@ -31711,7 +31776,7 @@ GPUARR_API ga_status ga_nccl_comm_wait(ga_nccl_comm *comm, double timeout_second
 {
     static const char func[] = "ga_nccl_comm_wait";
     ga_status st = ga__nccl_usable(func, comm);
-    cudaStream_t stream = NULL;
+    CUstream stream = NULL;
     if (st == GA_OK) st = ga__nccl_bind(func, comm, &stream);
     if (st != GA_OK) return st;
     const double start = ga__seconds();
@@ -31746,10 +31811,10 @@ GPUARR_API ga_status ga_nccl_group_end(void)
 {
     static const char func[] = "ga_nccl_group_end";
     if (ga__nccl_t.depth == 0) return ga__error(GA_ERROR_STATE, func, "no group is open (ga_nccl_group_start)");
-    ncclResult_t r = ga__nccl.ncclGroupEnd();
+    ga__nccl_result r = ga__nccl.ncclGroupEnd();
     if (--ga__nccl_t.depth == 0) ga__nccl_release_pending();
     ga__bind(func, ga__t.device); /* (a group over several devices may leave another current) */
-    if (r != ncclSuccess) return ga__nccl_error(func, r, "ncclGroupEnd", NULL);
+    if (r != GA__NCCL_SUCCESS) return ga__nccl_error(func, r, "ncclGroupEnd", NULL);
     return GA_OK;
 }
 
@@ -31758,11 +31823,11 @@ GPUARR_API ga_status ga_nccl_group_end(void)
 /* One collective's arguments: NCCL's stream, type, count and op, send's
    data (or its contiguous copy's), the communicator's rank and size. */
 typedef struct ga__nccl_call {
-    cudaStream_t stream;
+    CUstream stream;
     const void *send;
     size_t count; /* per rank, in elements of type */
-    ncclDataType_t type;
-    ncclRedOp_t op;
+    ga__nccl_type_t type;
+    ga__nccl_redop op;
     ga_array *copy; /* send's contiguous copy, if one was made */
     int rank, size;
 } ga__nccl_call;
@@ -31772,13 +31837,13 @@ typedef struct ga__nccl_call {
 static ga_status ga__nccl_begin(const char *func, ga_nccl_comm *comm, ga__nccl_call *c)
 {
     memset(c, 0, sizeof *c);
-    c->type = ncclInt8;
-    c->op = ncclSum;
+    c->type = GA__NCCL_INT8;
+    c->op = GA__NCCL_SUM;
     ga_status st = ga__nccl_usable(func, comm);
     if (st == GA_OK) st = ga__nccl_size(func, comm, &c->size);
     if (st == GA_OK && (c->rank = ga_nccl_comm_rank(comm)) < 0) st = ga__t.error;
     if (st == GA_OK) st = ga__bind(func, comm->device);
-    if (st == GA_OK) c->stream = (cudaStream_t)ga__stream_of(comm->device);
+    if (st == GA_OK) c->stream = (CUstream)ga__stream_of(comm->device);
     return st;
 }
 
@@ -31786,7 +31851,7 @@ static ga_status ga__nccl_begin(const char *func, ga_nccl_comm *comm, ga__nccl_c
 static ga_status ga__nccl_type(const char *func, const ga_array *a, int op, ga__nccl_call *c)
 {
     if (op < 0) {
-        c->type = ncclInt8;
+        c->type = GA__NCCL_INT8;
         c->count = (size_t)a->size * ga__dtype_sizes[a->dtype];
         return GA_OK;
     }
@@ -31794,7 +31859,7 @@ static ga_status ga__nccl_type(const char *func, const ga_array *a, int op, ga__
     int per = 1;
     if (st == GA_OK) st = ga__nccl_reduce_type(func, a->dtype, (ga_nccl_op)op, &c->type, &per);
     c->count = (size_t)a->size * (size_t)per;
-    c->op = (ncclRedOp_t)op; /* (GA_NCCL_SUM .. GA_NCCL_AVG are ncclSum .. ncclAvg) */
+    c->op = (ga__nccl_redop)op; /* (GA_NCCL_SUM .. GA_NCCL_AVG are NCCL's ncclSum .. ncclAvg) */
     return st;
 }
 
@@ -31826,9 +31891,9 @@ static ga_status ga__nccl_send_data(const char *func, const ga_nccl_comm *comm, 
 
 /* Ends a collective: NCCL's result; the copy kept until the group ends or
    released (its use is enqueued: the pool is stream-ordered). */
-static ga_status ga__nccl_end(const char *func, ga__nccl_call *c, ncclResult_t r, const char *what, ncclComm_t h)
+static ga_status ga__nccl_end(const char *func, ga__nccl_call *c, ga__nccl_result r, const char *what, ga__nccl_comm_t h)
 {
-    ga_status st = r == ncclSuccess ? GA_OK : ga__nccl_error(func, r, what, h);
+    ga_status st = r == GA__NCCL_SUCCESS ? GA_OK : ga__nccl_error(func, r, what, h);
     if (!ga__nccl_keep(func, c->copy) && st == GA_OK) st = GA_ERROR_HOST_OUT_OF_MEMORY;
     c->copy = NULL;
     return st;
@@ -31848,7 +31913,7 @@ GPUARR_API ga_status ga_nccl_all_reduce(ga_nccl_comm *comm, const ga_array *send
     if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, 0);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     if (st != GA_OK || c.count == 0) return st;
-    ncclResult_t r = ga__nccl.ncclAllReduce(c.send, GA__NCCL_PTR(recv), c.count, c.type, c.op, comm->handle, c.stream);
+    ga__nccl_result r = ga__nccl.ncclAllReduce(c.send, GA__NCCL_PTR(recv), c.count, c.type, c.op, comm->handle, c.stream);
     return ga__nccl_end(func, &c, r, "ncclAllReduce", comm->handle);
 }
 
@@ -31867,7 +31932,7 @@ GPUARR_API ga_status ga_nccl_reduce(ga_nccl_comm *comm, const ga_array *send, ga
     if (is_root && st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, 0);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     if (st != GA_OK || c.count == 0) return st;
-    ncclResult_t r = ga__nccl.ncclReduce(c.send, is_root ? GA__NCCL_PTR(recv) : NULL, c.count, c.type, c.op, root,
+    ga__nccl_result r = ga__nccl.ncclReduce(c.send, is_root ? GA__NCCL_PTR(recv) : NULL, c.count, c.type, c.op, root,
                                          comm->handle, c.stream);
     return ga__nccl_end(func, &c, r, "ncclReduce", comm->handle);
 }
@@ -31897,7 +31962,7 @@ GPUARR_API ga_status ga_nccl_broadcast(ga_nccl_comm *comm, const ga_array *send,
         if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     }
     if (st != GA_OK || c.count == 0) return st;
-    ncclResult_t r = ga__nccl.ncclBroadcast(is_root ? c.send : NULL, GA__NCCL_PTR(recv), c.count, c.type, root,
+    ga__nccl_result r = ga__nccl.ncclBroadcast(is_root ? c.send : NULL, GA__NCCL_PTR(recv), c.count, c.type, root,
                                             comm->handle, c.stream);
     return ga__nccl_end(func, &c, r, "ncclBroadcast", comm->handle);
 }
@@ -31917,7 +31982,7 @@ GPUARR_API ga_status ga_nccl_all_gather(ga_nccl_comm *comm, const ga_array *send
     if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, (int64_t)c.count * c.rank);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     if (st != GA_OK || c.count == 0) return st;
-    ncclResult_t r = ga__nccl.ncclAllGather(c.send, GA__NCCL_PTR(recv), c.count, c.type, comm->handle, c.stream);
+    ga__nccl_result r = ga__nccl.ncclAllGather(c.send, GA__NCCL_PTR(recv), c.count, c.type, comm->handle, c.stream);
     return ga__nccl_end(func, &c, r, "ncclAllGather", comm->handle);
 }
 
@@ -31951,7 +32016,7 @@ GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *
         st = ga__nccl_check_overlap(func, send, recv, true, -(int64_t)ga_nbytes(recv) * c.rank);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     if (st != GA_OK || c.count == 0) return st;
-    ncclResult_t r =
+    ga__nccl_result r =
         ga__nccl.ncclReduceScatter(c.send, GA__NCCL_PTR(recv), c.count, c.type, c.op, comm->handle, c.stream);
     return ga__nccl_end(func, &c, r, "ncclReduceScatter", comm->handle);
 }
@@ -31974,15 +32039,15 @@ GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     if (st != GA_OK || c.count == 0) return st;
     const size_t block = c.count / (size_t)c.size; /* bytes to each rank */
-    ncclResult_t r = ga__nccl.ncclGroupStart();
-    for (int peer = 0; r == ncclSuccess && peer < c.size; peer++) {
-        r = ga__nccl.ncclSend((const char *)c.send + block * (size_t)peer, block, ncclInt8, peer, comm->handle, c.stream);
-        if (r == ncclSuccess)
-            r = ga__nccl.ncclRecv((char *)GA__NCCL_PTR(recv) + block * (size_t)peer, block, ncclInt8, peer, comm->handle,
+    ga__nccl_result r = ga__nccl.ncclGroupStart();
+    for (int peer = 0; r == GA__NCCL_SUCCESS && peer < c.size; peer++) {
+        r = ga__nccl.ncclSend((const char *)c.send + block * (size_t)peer, block, GA__NCCL_INT8, peer, comm->handle, c.stream);
+        if (r == GA__NCCL_SUCCESS)
+            r = ga__nccl.ncclRecv((char *)GA__NCCL_PTR(recv) + block * (size_t)peer, block, GA__NCCL_INT8, peer, comm->handle,
                                   c.stream);
     }
-    ncclResult_t end = ga__nccl.ncclGroupEnd(); /* (closed whatever happened) */
-    return ga__nccl_end(func, &c, r != ncclSuccess ? r : end, r != ncclSuccess ? "ncclSend/ncclRecv" : "ncclGroupEnd",
+    ga__nccl_result end = ga__nccl.ncclGroupEnd(); /* (closed whatever happened) */
+    return ga__nccl_end(func, &c, r != GA__NCCL_SUCCESS ? r : end, r != GA__NCCL_SUCCESS ? "ncclSend/ncclRecv" : "ncclGroupEnd",
                         comm->handle);
 }
 
@@ -31996,7 +32061,7 @@ GPUARR_API ga_status ga_nccl_send(ga_nccl_comm *comm, const ga_array *a, int pee
     if (st == GA_OK) st = ga__nccl_type(func, a, -1, &c);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, a, &c);
     if (st != GA_OK || c.count == 0) return st;
-    ncclResult_t r = ga__nccl.ncclSend(c.send, c.count, c.type, peer, comm->handle, c.stream);
+    ga__nccl_result r = ga__nccl.ncclSend(c.send, c.count, c.type, peer, comm->handle, c.stream);
     return ga__nccl_end(func, &c, r, "ncclSend", comm->handle);
 }
 
@@ -32010,7 +32075,7 @@ GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer)
     if (st == GA_OK) st = ga__nccl_type(func, a, -1, &c);
     if (st == GA_OK) st = ga__nccl_check_out(func, comm, a, "a", a->dtype, -1, a->ndim, a->shape);
     if (st != GA_OK || c.count == 0) return st;
-    ncclResult_t r = ga__nccl.ncclRecv(GA__NCCL_PTR(a), c.count, c.type, peer, comm->handle, c.stream);
+    ga__nccl_result r = ga__nccl.ncclRecv(GA__NCCL_PTR(a), c.count, c.type, peer, comm->handle, c.stream);
     return ga__nccl_end(func, &c, r, "ncclRecv", comm->handle);
 }
 

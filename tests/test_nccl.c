@@ -67,15 +67,39 @@ TEST(nccl_loads_every_entry_point)
     CHECK(v >= 21800, "NCCL's version %d (2.18 or newer is needed)", v);
 }
 
-/* gpuarr's unique id and ops are NCCL's. */
+/* gpuarr's unique id, ops and its own declarations of NCCL's constants
+   (the dlopen mode needs no nccl.h) are NCCL's, where nccl.h is here. */
+#if defined(__has_include)
+#if __has_include(<nccl.h>)
+#include <nccl.h>
+#define HAVE_NCCL_H 1
+#endif
+#endif
 TEST(nccl_types_match_ncclh)
 {
-    CHECK(sizeof(ga_nccl_unique_id) == sizeof(ncclUniqueId) && GA_NCCL_UNIQUE_ID_BYTES == NCCL_UNIQUE_ID_BYTES,
+#ifdef HAVE_NCCL_H
+    CHECK(sizeof(ga_nccl_unique_id) == sizeof(ncclUniqueId) && GA_NCCL_UNIQUE_ID_BYTES == NCCL_UNIQUE_ID_BYTES &&
+              sizeof(ga__nccl_id) == sizeof(ncclUniqueId),
           "unique id of %zu bytes, NCCL's %zu", sizeof(ga_nccl_unique_id), sizeof(ncclUniqueId));
     CHECK((int)GA_NCCL_SUM == ncclSum && (int)GA_NCCL_PROD == ncclProd && (int)GA_NCCL_MAX == ncclMax &&
-              (int)GA_NCCL_MIN == ncclMin && (int)GA_NCCL_AVG == ncclAvg,
+              (int)GA_NCCL_MIN == ncclMin && (int)GA_NCCL_AVG == ncclAvg && (int)GA__NCCL_SUM == ncclSum,
           "ga_nccl_op's values are ncclRedOp_t's");
-    CHECK(GA_NCCL_SPLIT_NOCOLOR == NCCL_SPLIT_NOCOLOR, "NOCOLOR");
+    CHECK(GA_NCCL_SPLIT_NOCOLOR == NCCL_SPLIT_NOCOLOR && GA__NCCL_SPLIT_NOCOLOR == NCCL_SPLIT_NOCOLOR, "NOCOLOR");
+    CHECK((int)GA__NCCL_SUCCESS == ncclSuccess && (int)GA__NCCL_UNHANDLED_CUDA_ERROR == ncclUnhandledCudaError &&
+              (int)GA__NCCL_SYSTEM_ERROR == ncclSystemError && (int)GA__NCCL_INTERNAL_ERROR == ncclInternalError &&
+              (int)GA__NCCL_INVALID_ARGUMENT == ncclInvalidArgument &&
+              (int)GA__NCCL_INVALID_USAGE == ncclInvalidUsage && (int)GA__NCCL_REMOTE_ERROR == ncclRemoteError &&
+              (int)GA__NCCL_IN_PROGRESS == ncclInProgress,
+          "ncclResult_t's values");
+    CHECK((int)GA__NCCL_INT8 == ncclInt8 && (int)GA__NCCL_UINT8 == ncclUint8 && (int)GA__NCCL_INT32 == ncclInt32 &&
+              (int)GA__NCCL_UINT32 == ncclUint32 && (int)GA__NCCL_INT64 == ncclInt64 &&
+              (int)GA__NCCL_UINT64 == ncclUint64 && (int)GA__NCCL_FLOAT16 == ncclFloat16 &&
+              (int)GA__NCCL_FLOAT32 == ncclFloat32 && (int)GA__NCCL_FLOAT64 == ncclFloat64 &&
+              (int)GA__NCCL_BFLOAT16 == ncclBfloat16,
+          "ncclDataType_t's values");
+#else
+    CHECK(sizeof(ga_nccl_unique_id) == 128 && sizeof(ga__nccl_id) == 128, "unique ids of 128 bytes");
+#endif
 }
 
 /* NCCL's results in gpuarr's table, with NCCL's words. */
@@ -85,10 +109,10 @@ TEST(nccl_results_map_into_the_error_table)
         CHECK(0, "NCCL: %s", ga_last_error_message());
         return;
     }
-    static const struct { ncclResult_t r; ga_status st; } map[] = {
-        {ncclUnhandledCudaError, GA_ERROR_CUDA}, {ncclSystemError, GA_ERROR_NCCL},
-        {ncclInternalError, GA_ERROR_NCCL},      {ncclInvalidArgument, GA_ERROR_VALUE},
-        {ncclInvalidUsage, GA_ERROR_STATE},      {ncclRemoteError, GA_ERROR_NCCL_REMOTE}};
+    static const struct { ga__nccl_result r; ga_status st; } map[] = {
+        {GA__NCCL_UNHANDLED_CUDA_ERROR, GA_ERROR_CUDA}, {GA__NCCL_SYSTEM_ERROR, GA_ERROR_NCCL},
+        {GA__NCCL_INTERNAL_ERROR, GA_ERROR_NCCL},       {GA__NCCL_INVALID_ARGUMENT, GA_ERROR_VALUE},
+        {GA__NCCL_INVALID_USAGE, GA_ERROR_STATE},       {GA__NCCL_REMOTE_ERROR, GA_ERROR_NCCL_REMOTE}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         char text[96];
         snprintf(text, sizeof text, "ga_x: ncclFoo failed: %s (ncclResult_t %d)", ga__nccl.ncclGetErrorString(map[i].r),

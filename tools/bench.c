@@ -519,8 +519,8 @@ static void op_all_reduce(void *p)
     if (a->raw) {
         ga__nccl.ncclGroupStart();
         for (int i = 0; i < a->ndev; i++)
-            ga__nccl.ncclAllReduce(ga_data(a->x[i]), ga_data(a->y[i]), (size_t)ga_size(a->x[i]), ncclFloat32, ncclSum,
-                                   a->comms[i]->handle, (cudaStream_t)ga__stream_of(i));
+            ga__nccl.ncclAllReduce(ga_data(a->x[i]), ga_data(a->y[i]), (size_t)ga_size(a->x[i]), GA__NCCL_FLOAT32,
+                                   GA__NCCL_SUM, a->comms[i]->handle, ga__stream_of(i));
         ga__nccl.ncclGroupEnd();
         return;
     }
