@@ -3813,14 +3813,16 @@ GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id
 /* One communicator of ndev ranks driven by this process and thread
    (NcclCommunicator.initAll): comms[i] is rank i, on devices[i] (NULL: on
    devices 0 .. ndev-1). Errors (nothing made): ndev < 1, a device that does
-   not exist or is listed twice. */
+   not exist or is listed twice, a call within a group (GA_ERROR_STATE: it is
+   a group of its own). */
 GPUARR_API ga_status ga_nccl_comm_init_all(int ndev, const int *devices, ga_nccl_comm **comms);
 
 /* ncclCommSplit: every rank of `comm` calls it (one thread driving several:
    within a group); the ranks of one color (>= 0) form a new communicator,
    ranked by key (ties by their rank in comm), stored in *out; a rank of
-   color GA_NCCL_SPLIT_NOCOLOR gets *out = NULL and GA_OK. The new one's
-   rank and size are known once the group ends. */
+   color GA_NCCL_SPLIT_NOCOLOR gets *out = NULL and GA_OK. Within a group
+   the new communicator is made at the group's end (until then it refuses
+   every call but destroy, GA_ERROR_STATE). */
 GPUARR_API ga_status ga_nccl_comm_split(ga_nccl_comm *comm, int color, int key, ga_nccl_comm **out);
 
 /* Destroys a communicator once its queued work is done (every rank calls
@@ -31601,8 +31603,7 @@ GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id
     ga__nccl_result r = ga__nccl.ncclCommInitRank(&c->handle, nranks, u, rank);
     if (r != GA__NCCL_SUCCESS) {
         ga__nccl_error(func, r, "ncclCommInitRank", NULL);
-        if (c->handle) ga__nccl.ncclCommAbort(c->handle);
-        GPUARR_FREE(c);
+        GPUARR_FREE(c); /* (what NCCL made, if anything, is NCCL's to free) */
         return NULL;
     }
     return c;
@@ -31813,7 +31814,8 @@ GPUARR_API ga_status ga_nccl_group_end(void)
     if (ga__nccl_t.depth == 0) return ga__error(GA_ERROR_STATE, func, "no group is open (ga_nccl_group_start)");
     ga__nccl_result r = ga__nccl.ncclGroupEnd();
     if (--ga__nccl_t.depth == 0) ga__nccl_release_pending();
-    ga__bind(func, ga__t.device); /* (a group over several devices may leave another current) */
+    if (GA__ATOMIC_LOAD(&ga__g.initialized))
+        ga__bind(func, ga__t.device); /* (a group over several devices may leave another current) */
     if (r != GA__NCCL_SUCCESS) return ga__nccl_error(func, r, "ncclGroupEnd", NULL);
     return GA_OK;
 }
