@@ -92,11 +92,12 @@ for cc in gcc clang; do
         check "$cc C11 implementation -O3" $cc -std=c11 $W -O3 -I. -I"$CUDA_INC" -o "$tmp/a3" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 declarations only (no cuda.h)" $cc -std=c11 $W -I. -c -o "$tmp/d.o" "$tmp/decl.c"
         check "$cc C11 implementation without linear algebra (GPUARR_NO_LINALG)" $cc -std=c11 $W -DGPUARR_NO_LINALG -I. -I"$CUDA_INC" -c -o "$tmp/n.o" "$tmp/impl.c"
+        check "$cc C11 implementation without NCCL (GPUARR_NO_NCCL)" $cc -std=c11 $W -DGPUARR_NO_NCCL -I. -I"$CUDA_INC" -c -o "$tmp/nn.o" "$tmp/impl.c"
         check "$cc C11 static implementation" $cc -std=c11 $W -DGPUARR_STATIC -Wno-unused-function -I. -I"$CUDA_INC" -o "$tmp/s" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 plain include, then GPUARR_IMPLEMENTATION and include again" $cc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/stb" "$tmp/stb.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 plain include hides the Kernel ABI (ga__copy_layout, ga__cub_version: expected failures)" abi_hidden $cc
     else
-        echo "skip $cc (not installed)"; skipped=$((skipped + 7))
+        echo "skip $cc (not installed)"; skipped=$((skipped + 8))
     fi
 done
 for cxx in g++ clang++; do
