@@ -177,6 +177,18 @@ $(USER_EXAMPLE): examples/user_kernels/main.c examples/user_kernels/kernels.cu e
 # expanded where the rule is read)
 examples: $(EXAMPLES)
 
+# The MPI example (examples/mpi/: NCCL's unique id sent by MPI_Bcast, one
+# process per GPU; run with `mpirun -np 2`), built where mpicc is found
+# (Debian's libopenmpi-dev; CI installs it).
+MPICC ?= mpicc
+have_mpicc := $(shell command -v $(MPICC) 2> /dev/null)
+ifneq ($(have_mpicc),)
+  EXAMPLES += $(BUILD)/examples/mpi/nccl_mpi
+endif
+$(BUILD)/examples/mpi/%: examples/mpi/%.c gpuarr.h $(CUB_LIB) | fatbins
+	@mkdir -p $(@D)
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
 info: $(BUILD)/gpuarr-info
 $(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
@@ -249,20 +261,31 @@ CUDA_LIB_DIR := $(CUDA_HOME)/lib64
 have_zlib_h := $(shell printf '\043include <zlib.h>\n' | $(CC) -E -x c - > /dev/null 2>&1 && echo yes)
 LINK_ZLIB_FLAGS := $(if $(have_zlib_h),,-DGPUARR_ZLIB_DLOPEN)
 LINK_ZLIB_LIBS := $(if $(have_zlib_h),-lz)
-LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt -lcufft -lcusparse $(LINK_ZLIB_LIBS)
+# NCCL from the link needs nccl.h and libnccl.so (NCCL's own package, not
+# the toolkit's; in its lib64/ or lib/): where they are missing, the linked
+# programs leave the NCCL section out (GPUARR_NO_NCCL), and test_nccl is not
+# built linked. The dlopen build needs neither.
+have_nccl_h := $(shell printf '\043include <nccl.h>\n' | $(CC) -I$(CUDA_HOME)/include -E -x c - > /dev/null 2>&1 && echo yes)
+NCCL_LIB_DIR := $(patsubst %/,%,$(firstword $(dir $(wildcard $(CUDA_LIB_DIR)/libnccl.so $(CUDA_HOME)/lib/libnccl.so))))
+have_nccl := $(if $(have_nccl_h),$(NCCL_LIB_DIR))
+LINK_NCCL_FLAGS := $(if $(have_nccl),,-DGPUARR_NO_NCCL)
+LINK_NCCL_LIBS := $(if $(have_nccl),-L$(NCCL_LIB_DIR) -Wl$(comma)-rpath$(comma)$(NCCL_LIB_DIR) -lnccl)
+LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcublas -lcublasLt -lcufft -lcusparse $(LINK_NCCL_LIBS) $(LINK_ZLIB_LIBS)
 # (cuSOLVER's static archive needs its LAPACK part and cuSPARSE's where the
 # toolkit splits them out; cuSPARSE's archive needs nvJitLink's since CUDA 12,
 # and nvJitLink's the PTX compiler's: each added where the toolkit has it, an
 # archive adding nothing a program does not use. cuFFT stays shared: CUDA 13's libcufft_static.a
 # holds relocatable device code (its callbacks) that only nvcc's device link
-# resolves, and the archive without callbacks is gone.)
+# resolves, and the archive without callbacks is gone. NCCL stays shared
+# too: the toolkit ships libnccl.so.2 only.)
 LINK_STATIC_LIBS := -L$(CUDA_LIB_DIR) -lcusolver_static \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusolver_lapack_static.a),-lcusolver_lapack_static) \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),-lcusparse_static) -lcublas_static -lcublasLt_static -lculibos \
     $(if $(wildcard $(CUDA_LIB_DIR)/libnvJitLink_static.a),-lnvJitLink_static) \
     $(if $(wildcard $(CUDA_LIB_DIR)/libnvptxcompiler_static.a),-lnvptxcompiler_static) \
-    -Wl,-rpath,$(CUDA_LIB_DIR) -lcufft $(LINK_ZLIB_LIBS)
-LINKED_TESTS := $(BUILD)/tests/linked/test_linalg $(BUILD)/tests/linked/test_io $(BUILD)/tests/linked/test_fft $(BUILD)/tests/linked/test_sparse
+    -Wl,-rpath,$(CUDA_LIB_DIR) -lcufft $(LINK_NCCL_LIBS) $(LINK_ZLIB_LIBS)
+LINKED_TESTS := $(BUILD)/tests/linked/test_linalg $(BUILD)/tests/linked/test_io $(BUILD)/tests/linked/test_fft $(BUILD)/tests/linked/test_sparse \
+    $(if $(have_nccl),$(BUILD)/tests/linked/test_nccl)
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcusolver_static.a),)
   LINKED_TESTS += $(BUILD)/tests/static/test_linalg
@@ -276,12 +299,12 @@ endif
 endif
 $(BUILD)/tests/linked/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES $(LINK_ZLIB_FLAGS) -o $@ $< $(CUB_LIB) \
-	    $(LINK_SHARED_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES $(LINK_ZLIB_FLAGS) $(LINK_NCCL_FLAGS) -o $@ $< \
+	    $(CUB_LIB) $(LINK_SHARED_LIBS) $(LDLIBS)
 $(BUILD)/tests/static/%: tests/%.c tests/harness.h gpuarr.h $(wildcard tests/*.h) $(CUB_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES $(LINK_ZLIB_FLAGS) -o $@ $< $(CUB_LIB) \
-	    $(LINK_STATIC_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -DGPUARR_LINK_CUDA_LIBRARIES $(LINK_ZLIB_FLAGS) $(LINK_NCCL_FLAGS) -o $@ $< \
+	    $(CUB_LIB) $(LINK_STATIC_LIBS) $(LDLIBS)
 
 # Every program `make` and `make shared` / `make bench` build: built by `make
 # test` too, so that none stops compiling unseen.

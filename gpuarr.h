@@ -38,7 +38,8 @@
     24. Sparse matrices (scipy.sparse)                            >>sparse
     25. Graphs, profiling and memory hooks                        >>graph
     26. User kernels: elementwise, reductions, raw, modules       >>kernel
-    27. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    27. Multi-GPU: NCCL communicators and collectives             >>nccl
+    28. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -101,7 +102,7 @@
    NCCL: opened with dlopen at first use, or linked with
    GPUARR_LINK_CUDA_LIBRARIES) each get a switch that leaves the section out
    of the implementation, named for it: GPUARR_NO_LINALG, GPUARR_NO_FFT,
-   GPUARR_NO_SPARSE, ...
+   GPUARR_NO_SPARSE, GPUARR_NO_NCCL.
    The first lands with linear algebra (>>linalg). zlib (compressed .npz
    archives, >>io) is opened and linked the same way, and has no switch:
    it is loaded only by the calls that deflate or inflate. */
@@ -173,7 +174,10 @@ typedef enum ga_dtype {
     X(GA_ERROR_LIBRARY, "a CUDA library or zlib could not be loaded")       \
     X(GA_ERROR_LINALG, "a linear algebra error (numpy.linalg.LinAlgError)")  \
     X(GA_ERROR_IO, "a file could not be read or written (OSError)")          \
-    X(GA_ERROR_STREAM_CAPTURE, "not permitted while a stream is being captured into a graph")
+    X(GA_ERROR_STREAM_CAPTURE, "not permitted while a stream is being captured into a graph") \
+    X(GA_ERROR_NCCL, "an NCCL call failed (a system or internal error)")     \
+    X(GA_ERROR_NCCL_REMOTE, "a peer of an NCCL communicator failed or was lost") \
+    X(GA_ERROR_TIMEOUT, "the operation did not end in the time given")
 
 typedef enum ga_status {
 #define GA__STATUS_ENUM(E, text) E,
@@ -573,18 +577,19 @@ GPUARR_API int ga_cub_version(void);
 /* 11. CUDA libraries: loading, handles, streams                             */
 /* ======================================================================== */
 /* The NVIDIA libraries behind linear algebra (cuBLAS, cuSOLVER), the
-   FFTs (cuFFT) and sparse matrices (cuSPARSE; NCCL as its section lands),
-   and zlib for compressed .npz archives (>>io), are opened at their first
-   use with dlopen by soname (libcublas.so.13, libcusolver.so.12,
-   libcufft.so.12, libcusparse.so.12, libz.so.1), each entry point
+   FFTs (cuFFT), sparse matrices (cuSPARSE) and the collectives over
+   several GPUs (NCCL), and zlib for compressed .npz archives (>>io), are
+   opened at their first use with dlopen by soname (libcublas.so.13,
+   libcusolver.so.12, libcufft.so.12, libcusparse.so.12, libnccl.so.2,
+   libz.so.1), each entry point
    resolved once: a program that never calls them never loads them, starts
    as fast, and links with nothing new (-ldl -lpthread -lm). An environment
    variable per library names another file: GPUARR_CUBLAS_LIBRARY,
    GPUARR_CUSOLVER_LIBRARY, GPUARR_CUFFT_LIBRARY, GPUARR_CUSPARSE_LIBRARY,
-   GPUARR_ZLIB_LIBRARY.
+   GPUARR_NCCL_LIBRARY, GPUARR_ZLIB_LIBRARY.
    Compiled with GPUARR_LINK_CUDA_LIBRARIES, the implementation takes the
    same entry points from the link instead (-lcusolver -lcublas -lcublasLt
-   -lcufft -lcusparse -lz, or the
+   -lcufft -lcusparse -lnccl -lz, or the
    toolkit's static archives for one self-contained binary; see the
    README), and needs zlib.h. Handles are made per device and thread at
    first use and bound to the thread's current stream at every call; their
@@ -593,7 +598,7 @@ GPUARR_API int ga_cub_version(void);
    ("ga_matmul: libcublas.so.13 could not be loaded: ...",
    "ga_savez_compressed: libz.so.1 could not be loaded: ..."). */
 
-/* Loads the library `name` ("cublas", "cusolver", "cufft", "cusparse", "zlib") if it is not
+/* Loads the library `name` ("cublas", "cusolver", "cufft", "cusparse", "nccl", "zlib") if it is not
    loaded yet: GA_OK, or GA_ERROR_LIBRARY with the reason (GA_ERROR_VALUE
    for a name gpuarr does not use). Needs no GPU. Thread safe. */
 GPUARR_API ga_status ga_cuda_library_load(const char *name);
@@ -3720,6 +3725,174 @@ static inline ga_launch_arg ga_arg_bytes(const void *p, size_t bytes) { ga_launc
 GPUARR_API ga_status ga_launch(const ga_raw_kernel *f, const unsigned grid[3], const unsigned block[3],
                                size_t shared_bytes, int nargs, const ga_launch_arg *args);
 
+/* >>nccl */
+/* ======================================================================== */
+/* 27. Multi-GPU: NCCL communicators and collectives                         */
+/* ======================================================================== */
+/* CuPy's cupy.cuda.nccl over NCCL (libnccl.so.2, opened at first use as
+   >>libs describes, through gpuarr's own declarations of its types: no
+   nccl.h is needed; GPUARR_NCCL_LIBRARY names another file;
+   GPUARR_LINK_CUDA_LIBRARIES takes it from the link, -lnccl, and needs
+   nccl.h). NCCL 2.18 or newer. Left out with GPUARR_NO_NCCL.
+
+   A communicator joins `nranks` ranks, each a GPU: one process per GPU
+   (ga_nccl_get_unique_id on one rank, its 128 bytes sent to the others by
+   any means, MPI_Bcast, a file, a socket; then ga_nccl_comm_init_rank on
+   each), or one process driving several (ga_nccl_comm_init_all). Every rank
+   calls each collective with the same arguments, in the same order; from
+   one thread driving several communicators, the calls of one collective go
+   between ga_nccl_group_start and ga_nccl_group_end.
+
+   Collectives enqueue on the calling thread's current stream of the
+   communicator's device and return without waiting, as every gpuarr call;
+   the arrays must be on that device (GA_ERROR_DEVICE otherwise). Outputs
+   are given, as NCCL's, C-contiguous, writeable, of the input's dtype and of
+   the shape the collective makes (NumPy's words when they are not); an
+   input of any layout (a non-contiguous one is copied once, on the same
+   stream). recv == send is the in-place form (for all_gather, send the view
+   recv[rank]; for reduce_scatter, recv the view send[rank]: NCCL sees the
+   same addresses); other overlaps are refused.
+
+   Dtypes: reductions (all_reduce, reduce, reduce_scatter) take the ten
+   dtypes NCCL has (int8, uint8, int32, uint32, int64, uint64, float16,
+   bfloat16, float32, float64) with every op; bool with max and min (as
+   uint8: or and and); complex64 and complex128 with sum and avg (as pairs
+   of floats). Anything else (int16 sums, complex max, bool sum, ...) is
+   GA_ERROR_TYPE naming the function, the op and the dtype. Data movement
+   (broadcast, all_gather, all_to_all, send, recv) takes every dtype, as
+   bytes.
+
+   Errors: an NCCL failure is mapped into gpuarr's table (invalid argument:
+   GA_ERROR_VALUE; invalid usage: GA_ERROR_STATE; a CUDA failure:
+   GA_ERROR_CUDA; a peer's failure: GA_ERROR_NCCL_REMOTE; system and
+   internal errors: GA_ERROR_NCCL) with NCCL's text and its last error
+   message. A collective whose peer died does not fail when it is enqueued:
+   ga_nccl_comm_wait waits with a timeout and aborts the communicator, so a
+   dead peer gives an error, not a hang.
+
+   Leave NVLink multicast (NVLS) off where NCCL cannot use it:
+   NCCL_NVLS_ENABLE=0 in the environment (the tests and examples set it
+   when it is unset). */
+
+/* The bytes of ncclUniqueId: what the ranks of a communicator share. */
+#define GA_NCCL_UNIQUE_ID_BYTES 128
+typedef struct ga_nccl_unique_id {
+    char internal[GA_NCCL_UNIQUE_ID_BYTES];
+} ga_nccl_unique_id;
+
+typedef struct ga_nccl_comm ga_nccl_comm; /* a communicator (opaque) */
+
+/* The reduction ops (ncclRedOp_t): avg is the sum divided by the number of
+   ranks (integers: truncated, as NCCL's). */
+typedef enum ga_nccl_op {
+    GA_NCCL_SUM,
+    GA_NCCL_PROD,
+    GA_NCCL_MAX,
+    GA_NCCL_MIN,
+    GA_NCCL_AVG
+} ga_nccl_op;
+
+/* ga_nccl_comm_split's color of a rank that joins no new communicator. */
+#define GA_NCCL_SPLIT_NOCOLOR (-1)
+
+/* NCCL's version (NCCL_VERSION_CODE of the library: 22809 for 2.28.9), or
+   -1 with the error when it cannot be loaded. Needs no GPU. */
+GPUARR_API int ga_nccl_version(void);
+
+/* A new unique id (cupy.cuda.nccl.get_unique_id), made on one rank and sent
+   to the others. Errors: GA_ERROR_LIBRARY without NCCL, GA_ERROR_NCCL. */
+GPUARR_API ga_status ga_nccl_get_unique_id(ga_nccl_unique_id *id);
+
+/* This process's rank `rank` (0 <= rank < nranks) of the communicator
+   named by `id`, on the calling thread's current device
+   (cupy.cuda.nccl.NcclCommunicator(nranks, id, rank)): blocks until every
+   rank has joined. Destroy with ga_nccl_comm_destroy. NULL on failure
+   (GA_ERROR_VALUE for nranks < 1 or a rank out of range). */
+GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id, int rank);
+
+/* One communicator of ndev ranks driven by this process and thread
+   (NcclCommunicator.initAll): comms[i] is rank i, on devices[i] (NULL: on
+   devices 0 .. ndev-1). Errors (nothing made): ndev < 1, a device that does
+   not exist or is listed twice, a call within a group (GA_ERROR_STATE: it is
+   a group of its own). */
+GPUARR_API ga_status ga_nccl_comm_init_all(int ndev, const int *devices, ga_nccl_comm **comms);
+
+/* ncclCommSplit: every rank of `comm` calls it (one thread driving several:
+   within a group); the ranks of one color (>= 0) form a new communicator,
+   ranked by key (ties by their rank in comm), stored in *out; a rank of
+   color GA_NCCL_SPLIT_NOCOLOR gets *out = NULL and GA_OK. Within a group
+   the new communicator is made at the group's end (until then it refuses
+   every call but destroy, GA_ERROR_STATE). */
+GPUARR_API ga_status ga_nccl_comm_split(ga_nccl_comm *comm, int color, int key, ga_nccl_comm **out);
+
+/* Destroys a communicator once its queued work is done (every rank calls
+   it; NULL is a no-op) and frees the handle, also after an abort. */
+GPUARR_API ga_status ga_nccl_comm_destroy(ga_nccl_comm *comm);
+
+/* Aborts a communicator: its pending operations stop, its resources go;
+   the handle stays, refusing every call but the queries and
+   ga_nccl_comm_destroy (which frees it). For a peer that died or hangs. */
+GPUARR_API ga_status ga_nccl_comm_abort(ga_nccl_comm *comm);
+
+/* The communicator's rank, number of ranks and device (-1 for NULL, or on
+   an error). */
+GPUARR_API int ga_nccl_comm_rank(ga_nccl_comm *comm);
+GPUARR_API int ga_nccl_comm_size(ga_nccl_comm *comm);
+GPUARR_API int ga_nccl_comm_device(ga_nccl_comm *comm);
+
+/* ncclCommGetAsyncError: GA_OK, or the communicator's asynchronous error
+   (a peer's failure, a network error) as a gpuarr error with NCCL's words;
+   an aborted communicator is GA_ERROR_STATE. */
+GPUARR_API ga_status ga_nccl_comm_get_async_error(ga_nccl_comm *comm);
+
+/* Waits up to `timeout_seconds` for the work queued so far on the current
+   stream of the communicator's device, polling the stream and the
+   communicator's asynchronous error. An asynchronous error, or no end in
+   time (GA_ERROR_TIMEOUT), aborts the communicator and is returned: a dead
+   peer gives an error, not a hang. timeout_seconds < 0 waits for ever. */
+GPUARR_API ga_status ga_nccl_comm_wait(ga_nccl_comm *comm, double timeout_seconds);
+
+/* ncclGroupStart / ncclGroupEnd: the collectives between them (of one
+   thread, on several communicators) start together at the end; groups
+   nest. Copies made for non-contiguous inputs inside a group are kept
+   until the outermost end. */
+GPUARR_API ga_status ga_nccl_group_start(void);
+GPUARR_API ga_status ga_nccl_group_end(void);
+
+/* recv = op over the ranks of send (ncclAllReduce): recv has send's shape
+   and dtype; recv == send in place. */
+GPUARR_API ga_status ga_nccl_all_reduce(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, ga_nccl_op op);
+
+/* The same into rank `root` only (ncclReduce): recv (send's shape and
+   dtype) is written on the root and may be NULL elsewhere. */
+GPUARR_API ga_status ga_nccl_reduce(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, ga_nccl_op op,
+                                    int root);
+
+/* recv = the root's send on every rank (ncclBroadcast): send (recv's shape
+   and dtype) is read on the root only and may be NULL elsewhere; send ==
+   recv in place. */
+GPUARR_API ga_status ga_nccl_broadcast(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, int root);
+
+/* recv[r] = rank r's send (ncclAllGather): recv has shape (nranks,
+   *send.shape). */
+GPUARR_API ga_status ga_nccl_all_gather(ga_nccl_comm *comm, const ga_array *send, ga_array *recv);
+
+/* recv = op over the ranks of send[rank] (ncclReduceScatter): send has
+   shape (nranks, *recv.shape). */
+GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *send, ga_array *recv,
+                                            ga_nccl_op op);
+
+/* recv[r] = rank r's send[rank] (all-to-all, a group of sends and
+   receives): send and recv have one shape (nranks, ...); not in place. */
+GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv);
+
+/* Point to point (ncclSend / ncclRecv): a's bytes to rank `peer`, which
+   receives them into an array of a's shape and dtype. A send and its
+   receive must be in flight together: in one group, or from different
+   threads or processes. */
+GPUARR_API ga_status ga_nccl_send(ga_nccl_comm *comm, const ga_array *a, int peer);
+GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer);
+
 #ifdef __cplusplus
 }
 #endif
@@ -3728,7 +3901,7 @@ GPUARR_API ga_status ga_launch(const ga_raw_kernel *f, const unsigned grid[3], c
 
 /* >>abi */
 /* ======================================================================== */
-/* 27. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 28. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -4317,6 +4490,16 @@ int ga__cub_version(void);
 #    pragma GCC diagnostic pop
 #  endif
 #endif
+#ifndef GPUARR_NO_NCCL
+/* NCCL is opened at run time with gpuarr's own declarations of its types
+   (>>libs): nccl.h, which NCCL's own package installs (not the toolkit's),
+   is needed only to take NCCL from the link, where they are checked
+   against it. */
+#  ifdef GPUARR_LINK_CUDA_LIBRARIES
+#    include <nccl.h>
+#  endif
+#  include <sched.h> /* sched_yield, between polls of ga_nccl_comm_wait */
+#endif
 /* zlib from the link too (its declarations, to check gpuarr's own against:
    >>libs), unless GPUARR_ZLIB_DLOPEN keeps it opened at run time */
 #if defined(GPUARR_LINK_CUDA_LIBRARIES) && !defined(GPUARR_ZLIB_DLOPEN)
@@ -4546,7 +4729,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(kernel) X(graph) X(sparse) X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
+    X(nccl) X(kernel) X(graph) X(sparse) X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -7786,7 +7969,14 @@ static void ga__launch_shutdown(void)
 #else
 #define GA__LIBRARY_SPARSE(X)
 #endif
-#define GA__LIBRARY_LIST(X) GA__LIBRARY_LINALG(X) GA__LIBRARY_IO(X) GA__LIBRARY_FFT(X) GA__LIBRARY_SPARSE(X)
+/* NCCL, for the collectives over several GPUs (>>nccl) */
+#ifndef GPUARR_NO_NCCL
+#define GA__LIBRARY_NCCL(X) X(NCCL, nccl, "libnccl.so.2", "GPUARR_NCCL_LIBRARY", GA__NCCL_API, "from NCCL 2.18, or newer")
+#else
+#define GA__LIBRARY_NCCL(X)
+#endif
+#define GA__LIBRARY_LIST(X) \
+    GA__LIBRARY_LINALG(X) GA__LIBRARY_IO(X) GA__LIBRARY_FFT(X) GA__LIBRARY_SPARSE(X) GA__LIBRARY_NCCL(X)
 
 #ifndef GPUARR_NO_LINALG
 #define GA__CUBLAS_API(X)                                                                                         \
@@ -7995,6 +8185,102 @@ typedef struct ga__cusparse_api {
 static ga__cusparse_api ga__cusparse;
 #endif
 
+#ifndef GPUARR_NO_NCCL
+/* NCCL's types and constants as gpuarr uses them, declared here (as
+   zlib's): NCCL's ABI since 2.0 (its enums are ints; a communicator an
+   opaque pointer; a unique id 128 bytes). With GPUARR_LINK_CUDA_LIBRARIES
+   they are nccl.h's, and the constants are checked against it. */
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+typedef ncclComm_t ga__nccl_comm_t;
+typedef ncclUniqueId ga__nccl_id;
+typedef ncclResult_t ga__nccl_result;
+typedef ncclDataType_t ga__nccl_type_t;
+typedef ncclRedOp_t ga__nccl_redop;
+typedef ncclConfig_t ga__nccl_config;
+#else
+typedef struct ncclComm *ga__nccl_comm_t;
+typedef struct ga__nccl_id {
+    char internal[128];
+} ga__nccl_id;
+typedef int ga__nccl_result;
+typedef int ga__nccl_type_t;
+typedef int ga__nccl_redop;
+typedef struct ga__nccl_config ga__nccl_config; /* (passed as NULL only) */
+#endif
+#define GA__NCCL_SUCCESS ((ga__nccl_result)0)
+#define GA__NCCL_UNHANDLED_CUDA_ERROR ((ga__nccl_result)1)
+#define GA__NCCL_SYSTEM_ERROR ((ga__nccl_result)2)
+#define GA__NCCL_INTERNAL_ERROR ((ga__nccl_result)3)
+#define GA__NCCL_INVALID_ARGUMENT ((ga__nccl_result)4)
+#define GA__NCCL_INVALID_USAGE ((ga__nccl_result)5)
+#define GA__NCCL_REMOTE_ERROR ((ga__nccl_result)6)
+#define GA__NCCL_IN_PROGRESS ((ga__nccl_result)7)
+#define GA__NCCL_INT8 ((ga__nccl_type_t)0)
+#define GA__NCCL_UINT8 ((ga__nccl_type_t)1)
+#define GA__NCCL_INT32 ((ga__nccl_type_t)2)
+#define GA__NCCL_UINT32 ((ga__nccl_type_t)3)
+#define GA__NCCL_INT64 ((ga__nccl_type_t)4)
+#define GA__NCCL_UINT64 ((ga__nccl_type_t)5)
+#define GA__NCCL_FLOAT16 ((ga__nccl_type_t)6)
+#define GA__NCCL_FLOAT32 ((ga__nccl_type_t)7)
+#define GA__NCCL_FLOAT64 ((ga__nccl_type_t)8)
+#define GA__NCCL_BFLOAT16 ((ga__nccl_type_t)9)
+#define GA__NCCL_SUM ((ga__nccl_redop)0) /* then prod, max, min, avg: 1 to 4, as ga_nccl_op */
+#define GA__NCCL_SPLIT_NOCOLOR (-1)
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+#ifdef __cplusplus
+#define GA__NCCL_STATIC_ASSERT(cond, what) static_assert(cond, what)
+#else
+#define GA__NCCL_STATIC_ASSERT(cond, what) _Static_assert(cond, what)
+#endif
+GA__NCCL_STATIC_ASSERT(ncclSuccess == 0 && ncclUnhandledCudaError == 1 && ncclSystemError == 2 &&
+                           ncclInternalError == 3 && ncclInvalidArgument == 4 && ncclInvalidUsage == 5 &&
+                           ncclRemoteError == 6 && ncclInProgress == 7 && ncclInt8 == 0 && ncclUint8 == 1 &&
+                           ncclInt32 == 2 && ncclUint32 == 3 && ncclInt64 == 4 && ncclUint64 == 5 &&
+                           ncclFloat16 == 6 && ncclFloat32 == 7 && ncclFloat64 == 8 && ncclBfloat16 == 9 &&
+                           ncclSum == 0 && ncclProd == 1 && ncclMax == 2 && ncclMin == 3 && ncclAvg == 4 &&
+                           NCCL_SPLIT_NOCOLOR == -1 && sizeof(ncclUniqueId) == 128,
+                       "gpuarr.h's NCCL constants differ from nccl.h's");
+#undef GA__NCCL_STATIC_ASSERT
+#endif
+
+/* NCCL's communicators, their errors and the collectives (ncclAlltoAll is
+   new in 2.28: all_to_all is a group of sends and receives instead) */
+#define GA__NCCL_API(X)                                                                                           \
+    X(ga__nccl_result, ncclGetVersion, (int *))                                                                   \
+    X(ga__nccl_result, ncclGetUniqueId, (ga__nccl_id *))                                                          \
+    X(ga__nccl_result, ncclCommInitRank, (ga__nccl_comm_t *, int, ga__nccl_id, int))                              \
+    X(ga__nccl_result, ncclCommInitAll, (ga__nccl_comm_t *, int, const int *))                                    \
+    X(ga__nccl_result, ncclCommSplit, (ga__nccl_comm_t, int, int, ga__nccl_comm_t *, ga__nccl_config *))          \
+    X(ga__nccl_result, ncclCommDestroy, (ga__nccl_comm_t))                                                        \
+    X(ga__nccl_result, ncclCommAbort, (ga__nccl_comm_t))                                                          \
+    X(ga__nccl_result, ncclCommGetAsyncError, (ga__nccl_comm_t, ga__nccl_result *))                               \
+    X(ga__nccl_result, ncclCommCount, (const ga__nccl_comm_t, int *))                                             \
+    X(ga__nccl_result, ncclCommCuDevice, (const ga__nccl_comm_t, int *))                                          \
+    X(ga__nccl_result, ncclCommUserRank, (const ga__nccl_comm_t, int *))                                          \
+    X(const char *, ncclGetErrorString, (ga__nccl_result))                                                        \
+    X(const char *, ncclGetLastError, (ga__nccl_comm_t))                                                          \
+    X(ga__nccl_result, ncclAllReduce,                                                                             \
+      (const void *, void *, size_t, ga__nccl_type_t, ga__nccl_redop, ga__nccl_comm_t, CUstream))                 \
+    X(ga__nccl_result, ncclReduce,                                                                                \
+      (const void *, void *, size_t, ga__nccl_type_t, ga__nccl_redop, int, ga__nccl_comm_t, CUstream))            \
+    X(ga__nccl_result, ncclBroadcast, (const void *, void *, size_t, ga__nccl_type_t, int, ga__nccl_comm_t, CUstream)) \
+    X(ga__nccl_result, ncclAllGather, (const void *, void *, size_t, ga__nccl_type_t, ga__nccl_comm_t, CUstream)) \
+    X(ga__nccl_result, ncclReduceScatter,                                                                         \
+      (const void *, void *, size_t, ga__nccl_type_t, ga__nccl_redop, ga__nccl_comm_t, CUstream))                 \
+    X(ga__nccl_result, ncclSend, (const void *, size_t, ga__nccl_type_t, int, ga__nccl_comm_t, CUstream))         \
+    X(ga__nccl_result, ncclRecv, (void *, size_t, ga__nccl_type_t, int, ga__nccl_comm_t, CUstream))               \
+    X(ga__nccl_result, ncclGroupStart, (void))                                                                    \
+    X(ga__nccl_result, ncclGroupEnd, (void))
+
+#define GA__API_FIELD(ret, name, params) ret(*name) params;
+typedef struct ga__nccl_api {
+    GA__NCCL_API(GA__API_FIELD)
+} ga__nccl_api;
+#undef GA__API_FIELD
+static ga__nccl_api ga__nccl;
+#endif
+
 /* zlib's z_stream, declared here: the dlopen mode needs no zlib.h (a user
    may not have it). Its layout has been zlib's ABI since 1.0, which the
    soname's 1 promises (zlib-ng's compatible build keeps it too), and
@@ -8113,25 +8399,30 @@ typedef struct ga__cuda_library {
 #define GA__ENTRY_POINT_OF_ZLIB(ret, name, params) {#name, offsetof(ga__zlib_api, name)},
 #define GA__ENTRY_POINT_OF_CUFFT(ret, name, params) {#name, offsetof(ga__cufft_api, name)},
 #define GA__ENTRY_POINT_OF_CUSPARSE(ret, name, params) {#name, offsetof(ga__cusparse_api, name)},
+#define GA__ENTRY_POINT_OF_NCCL(ret, name, params) {#name, offsetof(ga__nccl_api, name)},
 /* (zlib is linked with the CUDA libraries unless GPUARR_ZLIB_DLOPEN) */
 #ifdef GPUARR_LINK_CUDA_LIBRARIES
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params) ga__cublas.name = name;
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params) ga__cusolver.name = name;
 #define GA__LINK_ENTRY_POINT_OF_CUFFT(ret, name, params) ga__cufft.name = name;
 #define GA__LINK_ENTRY_POINT_OF_CUSPARSE(ret, name, params) ga__cusparse.name = name;
+#define GA__LINK_ENTRY_POINT_OF_NCCL(ret, name, params) ga__nccl.name = name;
 #define GA__LINKED_CUBLAS true
 #define GA__LINKED_CUSOLVER true
 #define GA__LINKED_CUFFT true
 #define GA__LINKED_CUSPARSE true
+#define GA__LINKED_NCCL true
 #else
 #define GA__LINK_ENTRY_POINT_OF_CUBLAS(ret, name, params)
 #define GA__LINK_ENTRY_POINT_OF_CUSOLVER(ret, name, params)
 #define GA__LINK_ENTRY_POINT_OF_CUFFT(ret, name, params)
 #define GA__LINK_ENTRY_POINT_OF_CUSPARSE(ret, name, params)
+#define GA__LINK_ENTRY_POINT_OF_NCCL(ret, name, params)
 #define GA__LINKED_CUBLAS false
 #define GA__LINKED_CUSOLVER false
 #define GA__LINKED_CUFFT false
 #define GA__LINKED_CUSPARSE false
+#define GA__LINKED_NCCL false
 #endif
 #if GA__LINK_ZLIB
 #define GA__LINK_ENTRY_POINT_OF_ZLIB(ret, name, params) ga__zlib.name = name;
@@ -31045,9 +31336,774 @@ static void ga__kernel_shutdown(void)
     ga__modules = NULL;
 }
 
+/* >>nccl */
+/* ------------------------------------------------------------------------ */
+/* 27. Multi-GPU: NCCL communicators and collectives                         */
+/* ------------------------------------------------------------------------ */
+#ifndef GPUARR_NO_NCCL
+
+struct ga_nccl_comm {
+    ga__nccl_comm_t handle;
+    int device;     /* the GPU of this rank */
+    int rank, size; /* -1 until known (a split's, until its group ends) */
+    bool aborted;   /* ncclCommAbort freed the handle */
+};
+
+/* The calling thread's open groups, and the copies of non-contiguous inputs
+   made inside them: NCCL enqueues a group's work at its end, so these go
+   back to the pool (stream-ordered) only then. */
+static GA__TLS struct {
+    int depth;
+    ga_array **pending;
+    int count, capacity;
+    ga__nccl_comm_t no_color; /* where a split of no color has NCCL write its NULL */
+} ga__nccl_t;
+
+static const char *const ga__nccl_op_names[] = {"sum", "prod", "max", "min", "avg"};
+
+/* An NCCL failure, mapped into gpuarr's table, with NCCL's text and, where
+   it has one, its last message (of `comm`, or the thread's). */
+static ga_status ga__nccl_error(const char *func, ga__nccl_result r, const char *what, ga__nccl_comm_t comm)
+{
+    ga_status st = GA_ERROR_NCCL;
+    switch (r) {
+    case GA__NCCL_UNHANDLED_CUDA_ERROR: st = GA_ERROR_CUDA; break;
+    case GA__NCCL_INVALID_ARGUMENT: st = GA_ERROR_VALUE; break;
+    case GA__NCCL_INVALID_USAGE: st = GA_ERROR_STATE; break;
+    case GA__NCCL_REMOTE_ERROR: st = GA_ERROR_NCCL_REMOTE; break;
+    default: break;
+    }
+    const char *text = ga__nccl.ncclGetErrorString(r), *last = ga__nccl.ncclGetLastError(comm);
+    if (last && *last)
+        return ga__error(st, func, "%s failed: %s (ncclResult_t %d): %s", what, text ? text : "?", (int)r, last);
+    return ga__error(st, func, "%s failed: %s (ncclResult_t %d)", what, text ? text : "?", (int)r);
+}
+
+#define GA__CHECK_NCCL(func, call, what, comm)                     \
+    do {                                                           \
+        ga__nccl_result ga__nr = (call);                              \
+        if (ga__nr != GA__NCCL_SUCCESS)                                 \
+            return ga__nccl_error((func), ga__nr, (what), (comm)); \
+    } while (0)
+
+/* Checks a communicator handle: not NULL, not aborted; NCCL loaded. */
+static ga_status ga__nccl_usable(const char *func, const ga_nccl_comm *comm)
+{
+    if (!comm) return ga__null_input(func, "comm");
+    if (comm->aborted) return ga__error(GA_ERROR_STATE, func, "the communicator was aborted");
+    if (!comm->handle) /* (a split whose group has not ended, or failed there) */
+        return ga__error(GA_ERROR_STATE, func, "the communicator is not made yet (its group has not ended) or its "
+                                               "making failed");
+    return ga__library_open(func, GA__LIB_NCCL);
+}
+
+static ga_nccl_comm *ga__nccl_comm_new(const char *func, ga__nccl_comm_t handle, int device, int rank, int size)
+{
+    ga_nccl_comm *c = (ga_nccl_comm *)GPUARR_MALLOC(sizeof *c);
+    if (!c) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    c->handle = handle;
+    c->device = device;
+    c->rank = rank;
+    c->size = size;
+    c->aborted = false;
+    return c;
+}
+
+/* Keeps temporary `a` until the outermost group ends (released at once
+   outside a group: its use is enqueued); false (a released, the error
+   recorded) when out of host memory. */
+static bool ga__nccl_keep(const char *func, ga_array *a)
+{
+    if (!a || ga__nccl_t.depth == 0) {
+        ga_release(a);
+        return true;
+    }
+    if (ga__nccl_t.count == ga__nccl_t.capacity) {
+        int cap = ga__nccl_t.capacity ? ga__nccl_t.capacity * 2 : 16;
+        ga_array **m = (ga_array **)GPUARR_MALLOC(sizeof *m * (size_t)cap);
+        if (!m) {
+            ga_release(a); /* (stream-ordered: only a later kernel of this stream could reuse it) */
+            ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            return false;
+        }
+        if (ga__nccl_t.count) memcpy(m, ga__nccl_t.pending, sizeof *m * (size_t)ga__nccl_t.count);
+        GPUARR_FREE(ga__nccl_t.pending);
+        ga__nccl_t.pending = m;
+        ga__nccl_t.capacity = cap;
+    }
+    ga__nccl_t.pending[ga__nccl_t.count++] = a;
+    return true;
+}
+
+static void ga__nccl_release_pending(void)
+{
+    for (int i = 0; i < ga__nccl_t.count; i++) ga_release(ga__nccl_t.pending[i]);
+    GPUARR_FREE(ga__nccl_t.pending);
+    ga__nccl_t.pending = NULL;
+    ga__nccl_t.count = ga__nccl_t.capacity = 0;
+}
+
+/* --- arguments ------------------------------------------------------------ */
+
+/* How an array of `dtype` travels through a reduction `op`: NCCL's type and
+   the number of its elements per array element; GA_ERROR_TYPE where NCCL
+   has no such reduction. */
+static ga_status ga__nccl_reduce_type(const char *func, ga_dtype dtype, ga_nccl_op op, ga__nccl_type_t *type,
+                                      int *per_element)
+{
+    *per_element = 1;
+    *type = GA__NCCL_INT8;
+    switch (dtype) {
+    case GA_INT8: *type = GA__NCCL_INT8; return GA_OK;
+    case GA_UINT8: *type = GA__NCCL_UINT8; return GA_OK;
+    case GA_INT32: *type = GA__NCCL_INT32; return GA_OK;
+    case GA_UINT32: *type = GA__NCCL_UINT32; return GA_OK;
+    case GA_INT64: *type = GA__NCCL_INT64; return GA_OK;
+    case GA_UINT64: *type = GA__NCCL_UINT64; return GA_OK;
+    case GA_FLOAT16: *type = GA__NCCL_FLOAT16; return GA_OK;
+    case GA_BFLOAT16: *type = GA__NCCL_BFLOAT16; return GA_OK;
+    case GA_FLOAT32: *type = GA__NCCL_FLOAT32; return GA_OK;
+    case GA_FLOAT64: *type = GA__NCCL_FLOAT64; return GA_OK;
+    case GA_BOOL:
+        *type = GA__NCCL_UINT8;
+        if (op == GA_NCCL_MAX || op == GA_NCCL_MIN) return GA_OK;
+        break;
+    case GA_COMPLEX64:
+    case GA_COMPLEX128:
+        *type = dtype == GA_COMPLEX64 ? GA__NCCL_FLOAT32 : GA__NCCL_FLOAT64;
+        *per_element = 2;
+        if (op == GA_NCCL_SUM || op == GA_NCCL_AVG) return GA_OK;
+        break;
+    default:
+        break;
+    }
+    return ga__error(GA_ERROR_TYPE, func,
+                     "op '%s' is not supported for dtype %s (NCCL reduces int8, uint8, int32, uint32, int64, uint64, "
+                     "float16, bfloat16, float32 and float64; bool with max and min; complex with sum and avg)",
+                     ga__nccl_op_names[op], ga__dtype_names[dtype]);
+}
+
+static ga_status ga__nccl_check_op(const char *func, ga_nccl_op op)
+{
+    if ((int)op < GA_NCCL_SUM || (int)op > GA_NCCL_AVG)
+        return ga__error(GA_ERROR_VALUE, func, "invalid op %d", (int)op);
+    return GA_OK;
+}
+
+static ga_status ga__nccl_check_root(const char *func, const char *what, int root, int size)
+{
+    if (root < 0 || root >= size)
+        return ga__error(GA_ERROR_VALUE, func, "%s %d is out of range for a communicator of %d rank%s", what, root,
+                         size, size == 1 ? "" : "s");
+    return GA_OK;
+}
+
+/* Checks that array `a` (named `what`) is on the communicator's device. */
+static ga_status ga__nccl_on_device(const char *func, const ga_nccl_comm *comm, const ga_array *a, const char *what)
+{
+    if (a->device != comm->device)
+        return ga__error(GA_ERROR_DEVICE, func, "%s is on device %d, the communicator on device %d", what, a->device,
+                         comm->device);
+    return GA_OK;
+}
+
+/* Checks output `recv`: on the communicator's device, writeable,
+   C-contiguous, of `dtype` and of shape (lead, *shape) (lead < 0: shape). */
+static ga_status ga__nccl_check_out(const char *func, const ga_nccl_comm *comm, const ga_array *recv,
+                                    const char *what, ga_dtype dtype, int64_t lead, int ndim, const int64_t *shape)
+{
+    ga_status st = ga__nccl_on_device(func, comm, recv, what);
+    if (st != GA_OK) return st;
+    if (!(recv->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array %s is read-only", what);
+    if (recv->dtype != dtype)
+        return ga__error(GA_ERROR_TYPE, func, "%s has dtype %s, expected %s (the input's)", what,
+                         ga__dtype_names[recv->dtype], ga__dtype_names[dtype]);
+    int64_t want[GA_MAXDIMS];
+    int nd = 0;
+    if (lead >= 0) want[nd++] = lead;
+    for (int d = 0; d < ndim && nd < GA_MAXDIMS; d++) want[nd++] = shape[d];
+    bool same = recv->ndim == nd;
+    for (int d = 0; same && d < nd; d++) same = recv->shape[d] == want[d];
+    if (!same) {
+        char got[GA_MAXDIMS * 24], wanted[GA_MAXDIMS * 24];
+        ga__format_tuple(got, sizeof got, recv->ndim, recv->shape);
+        ga__format_tuple(wanted, sizeof wanted, nd, want);
+        return ga__error(GA_ERROR_SHAPE, func, "%s has shape %s, expected %s", what, got, wanted);
+    }
+    if (!(recv->flags & GA_C_CONTIGUOUS))
+        return ga__error(GA_ERROR_VALUE, func, "Supplied output array %s must be C-contiguous", what);
+    return GA_OK;
+}
+
+/* Whether a and b share bytes. */
+static bool ga__nccl_overlap(const ga_array *a, const ga_array *b)
+{
+    if (a->buffer != b->buffer || a->size == 0 || b->size == 0) return false;
+    uint64_t alo, ahi, blo, bhi;
+    ga__extent(a, &alo, &ahi);
+    ga__extent(b, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+
+/* Binds the communicator's device; its current stream. */
+static ga_status ga__nccl_bind(const char *func, const ga_nccl_comm *comm, CUstream *stream)
+{
+    ga_status st = ga__bind(func, comm->device);
+    *stream = st == GA_OK ? (CUstream)ga__stream_of(comm->device) : NULL;
+    return st;
+}
+
+/* The communicator's size, asked of NCCL once (a split's is known only
+   after its group). */
+static ga_status ga__nccl_size(const char *func, ga_nccl_comm *comm, int *size)
+{
+    if (comm->size < 0) GA__CHECK_NCCL(func, ga__nccl.ncclCommCount(comm->handle, &comm->size), "ncclCommCount",
+                                       comm->handle);
+    *size = comm->size;
+    return GA_OK;
+}
+
+/* --- communicators -------------------------------------------------------- */
+
+GPUARR_API int ga_nccl_version(void)
+{
+    int v = -1;
+    if (ga__library_open("ga_nccl_version", GA__LIB_NCCL) != GA_OK) return -1;
+    if (ga__nccl.ncclGetVersion(&v) != GA__NCCL_SUCCESS) return -1;
+    return v;
+}
+
+GPUARR_API ga_status ga_nccl_get_unique_id(ga_nccl_unique_id *id)
+{
+    static const char func[] = "ga_nccl_get_unique_id";
+    if (!id) return ga__null_input(func, "id");
+    ga_status st = ga__library_open(func, GA__LIB_NCCL);
+    if (st != GA_OK) return st;
+    ga__nccl_id u;
+    memset(&u, 0, sizeof u);
+    GA__CHECK_NCCL(func, ga__nccl.ncclGetUniqueId(&u), "ncclGetUniqueId", NULL);
+    memcpy(id->internal, u.internal, sizeof id->internal);
+    return GA_OK;
+}
+
+GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id, int rank)
+{
+    static const char func[] = "ga_nccl_comm_init_rank";
+    if (nranks < 1) {
+        ga__error(GA_ERROR_VALUE, func, "nranks must be at least 1, not %d", nranks);
+        return NULL;
+    }
+    if (ga__nccl_check_root(func, "rank", rank, nranks) != GA_OK) return NULL;
+    if (ga__library_open(func, GA__LIB_NCCL) != GA_OK) return NULL;
+    const int device = ga__t.device;
+    if (ga__bind(func, device) != GA_OK) return NULL; /* NCCL takes the current context's device */
+    ga__nccl_id u;
+    memcpy(u.internal, id.internal, sizeof u.internal);
+    /* (NCCL's handle goes into the wrapper: inside a group it is ready at the group's end) */
+    ga_nccl_comm *c = ga__nccl_comm_new(func, NULL, device, rank, nranks);
+    if (!c) return NULL;
+    ga__nccl_result r = ga__nccl.ncclCommInitRank(&c->handle, nranks, u, rank);
+    if (r != GA__NCCL_SUCCESS) {
+        ga__nccl_error(func, r, "ncclCommInitRank", NULL);
+        GPUARR_FREE(c); /* (what NCCL made, if anything, is NCCL's to free) */
+        return NULL;
+    }
+    return c;
+}
+
+/* Checks ncclCommInitAll's device list (each exists, none twice) into devs. */
+static ga_status ga__nccl_device_list(const char *func, int ndev, const int *devices, int *devs)
+{
+    ga_status st = ga_init();
+    if (st != GA_OK) return ga__error(st, func, "%s", ga__g.init_message);
+    if (ndev > ga__g.device_count && !devices)
+        return ga__error(GA_ERROR_DEVICE, func, "%d devices asked for, %d present", ndev, ga__g.device_count);
+    for (int i = 0; i < ndev; i++) {
+        devs[i] = devices ? devices[i] : i;
+        if (devs[i] < 0 || devs[i] >= ga__g.device_count)
+            return ga__error(GA_ERROR_DEVICE, func, "device %d does not exist (%d device%s)", devs[i],
+                             ga__g.device_count, ga__g.device_count == 1 ? "" : "s");
+        for (int j = 0; j < i; j++)
+            if (devs[j] == devs[i]) return ga__error(GA_ERROR_VALUE, func, "device %d is listed twice", devs[i]);
+    }
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_nccl_comm_init_all(int ndev, const int *devices, ga_nccl_comm **comms)
+{
+    static const char func[] = "ga_nccl_comm_init_all";
+    if (!comms) return ga__null_input(func, "comms");
+    if (ga__nccl_t.depth > 0) /* (NCCL would fill its handles at the group's end) */
+        return ga__error(GA_ERROR_STATE, func, "not within a group (ga_nccl_group_start): it is a group of its own");
+    if (ndev < 1 || ndev > GA_MAX_DEVICES)
+        return ga__error(GA_ERROR_VALUE, func, "ndev must be within [1, %d], not %d", GA_MAX_DEVICES, ndev);
+    for (int i = 0; i < ndev; i++) comms[i] = NULL;
+    int devs[GA_MAX_DEVICES];
+    ga_status st = ga__nccl_device_list(func, ndev, devices, devs);
+    for (int i = 0; st == GA_OK && i < ndev; i++) st = ga__bind(func, devs[i]); /* (retains each primary context) */
+    if (st == GA_OK) st = ga__library_open(func, GA__LIB_NCCL);
+    if (st != GA_OK) return st;
+    ga__nccl_comm_t h[GA_MAX_DEVICES] = {NULL};
+    ga__nccl_result r = ga__nccl.ncclCommInitAll(h, ndev, devs);
+    st = ga__bind(func, ga__t.device); /* NCCL set other devices current */
+    if (r != GA__NCCL_SUCCESS) return ga__nccl_error(func, r, "ncclCommInitAll", NULL);
+    for (int i = 0; st == GA_OK && i < ndev; i++) {
+        comms[i] = ga__nccl_comm_new(func, h[i], devs[i], i, ndev);
+        if (!comms[i]) st = GA_ERROR_HOST_OUT_OF_MEMORY;
+    }
+    if (st != GA_OK) {
+        for (int i = 0; i < ndev; i++) {
+            if (ga__bind(func, devs[i]) == GA_OK) ga__nccl.ncclCommDestroy(h[i]);
+            GPUARR_FREE(comms[i]);
+            comms[i] = NULL;
+        }
+        ga__bind(func, ga__t.device);
+    }
+    return st;
+}
+
+GPUARR_API ga_status ga_nccl_comm_split(ga_nccl_comm *comm, int color, int key, ga_nccl_comm **out)
+{
+    static const char func[] = "ga_nccl_comm_split";
+    if (!out) return ga__null_input(func, "out");
+    *out = NULL;
+    ga_status st = ga__nccl_usable(func, comm);
+    if (st != GA_OK) return st;
+    if (color < 0 && color != GA_NCCL_SPLIT_NOCOLOR)
+        return ga__error(GA_ERROR_VALUE, func, "color must be >= 0 or GA_NCCL_SPLIT_NOCOLOR, not %d", color);
+    CUstream stream;
+    if ((st = ga__nccl_bind(func, comm, &stream)) != GA_OK) return st;
+    /* NCCL writes the new handle when the split completes: at the end of the
+       group it is in, so into memory that outlives this call (the wrapper's;
+       for no color, the thread's) */
+    ga_nccl_comm *c = NULL;
+    if (color != GA_NCCL_SPLIT_NOCOLOR && !(c = ga__nccl_comm_new(func, NULL, comm->device, -1, -1))) return ga__t.error;
+    ga__nccl_result r = ga__nccl.ncclCommSplit(comm->handle, color == GA_NCCL_SPLIT_NOCOLOR ? GA__NCCL_SPLIT_NOCOLOR : color,
+                                            key, c ? &c->handle : &ga__nccl_t.no_color, NULL);
+    if (r != GA__NCCL_SUCCESS) {
+        GPUARR_FREE(c); /* (NCCL freed what it made) */
+        return ga__nccl_error(func, r, "ncclCommSplit", comm->handle);
+    }
+    *out = c;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_nccl_comm_destroy(ga_nccl_comm *comm)
+{
+    static const char func[] = "ga_nccl_comm_destroy";
+    if (!comm) return GA_OK;
+    ga_status st = GA_OK;
+    if (!comm->aborted && comm->handle) {
+        st = ga__library_open(func, GA__LIB_NCCL);
+        if (st == GA_OK) st = ga__bind(func, comm->device);
+        if (st == GA_OK) {
+            ga__nccl_result r = ga__nccl.ncclCommDestroy(comm->handle);
+            if (r != GA__NCCL_SUCCESS) st = ga__nccl_error(func, r, "ncclCommDestroy", NULL);
+        }
+    }
+    GPUARR_FREE(comm);
+    return st;
+}
+
+GPUARR_API ga_status ga_nccl_comm_abort(ga_nccl_comm *comm)
+{
+    static const char func[] = "ga_nccl_comm_abort";
+    ga_status st = ga__nccl_usable(func, comm);
+    if (st != GA_OK) return st;
+    if ((st = ga__bind(func, comm->device)) != GA_OK) return st;
+    comm->aborted = true; /* (a failed abort leaves nothing usable either) */
+    GA__CHECK_NCCL(func, ga__nccl.ncclCommAbort(comm->handle), "ncclCommAbort", NULL);
+    return GA_OK;
+}
+
+GPUARR_API int ga_nccl_comm_rank(ga_nccl_comm *comm)
+{
+    static const char func[] = "ga_nccl_comm_rank";
+    if (!comm) {
+        ga__null_input(func, "comm");
+        return -1;
+    }
+    if (comm->rank < 0 && ga__nccl_usable(func, comm) == GA_OK) {
+        ga__nccl_result r = ga__nccl.ncclCommUserRank(comm->handle, &comm->rank);
+        if (r != GA__NCCL_SUCCESS) {
+            comm->rank = -1;
+            ga__nccl_error(func, r, "ncclCommUserRank", comm->handle);
+        }
+    }
+    return comm->rank;
+}
+
+GPUARR_API int ga_nccl_comm_size(ga_nccl_comm *comm)
+{
+    static const char func[] = "ga_nccl_comm_size";
+    int size = -1;
+    if (ga__nccl_usable(func, comm) != GA_OK) return comm ? comm->size : -1;
+    if (ga__nccl_size(func, comm, &size) != GA_OK) comm->size = size = -1;
+    return size;
+}
+
+GPUARR_API int ga_nccl_comm_device(ga_nccl_comm *comm)
+{
+    if (!comm) {
+        ga__null_input("ga_nccl_comm_device", "comm");
+        return -1;
+    }
+    return comm->device;
+}
+
+/* The communicator's asynchronous error as a gpuarr error (GA_OK: none). */
+static ga_status ga__nccl_async_error(const char *func, ga_nccl_comm *comm)
+{
+    ga__nccl_result async = GA__NCCL_SUCCESS;
+    GA__CHECK_NCCL(func, ga__nccl.ncclCommGetAsyncError(comm->handle, &async), "ncclCommGetAsyncError", comm->handle);
+    if (async == GA__NCCL_SUCCESS || async == GA__NCCL_IN_PROGRESS) return GA_OK;
+    return ga__nccl_error(func, async, "an operation of the communicator (asynchronous error)", comm->handle);
+}
+
+GPUARR_API ga_status ga_nccl_comm_get_async_error(ga_nccl_comm *comm)
+{
+    static const char func[] = "ga_nccl_comm_get_async_error";
+    ga_status st = ga__nccl_usable(func, comm);
+    return st != GA_OK ? st : ga__nccl_async_error(func, comm);
+}
+
+/* Aborts `comm` after error `st` (which stays the error reported). */
+static ga_status ga__nccl_abort_after(ga_nccl_comm *comm, ga_status st)
+{
+    comm->aborted = true;
+    ga__nccl.ncclCommAbort(comm->handle);
+    return st;
+}
+
+GPUARR_API ga_status ga_nccl_comm_wait(ga_nccl_comm *comm, double timeout_seconds)
+{
+    static const char func[] = "ga_nccl_comm_wait";
+    ga_status st = ga__nccl_usable(func, comm);
+    CUstream stream = NULL;
+    if (st == GA_OK) st = ga__nccl_bind(func, comm, &stream);
+    if (st != GA_OK) return st;
+    const double start = ga__seconds();
+    for (unsigned polls = 0;; polls++) {
+        CUresult r = GA__CU.StreamQuery((CUstream)stream);
+        if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) return ga__cuda_error(func, r, "cuStreamQuery");
+        st = ga__nccl_async_error(func, comm);
+        if (st != GA_OK) return ga__nccl_abort_after(comm, st);
+        if (r == CUDA_SUCCESS) return GA_OK;
+        if (timeout_seconds >= 0 && ga__seconds() - start > timeout_seconds) {
+            ga__error(GA_ERROR_TIMEOUT, func,
+                      "the communicator's work on the current stream of device %d did not end within %g s (a peer "
+                      "may have died): the communicator was aborted",
+                      comm->device, timeout_seconds);
+            return ga__nccl_abort_after(comm, GA_ERROR_TIMEOUT);
+        }
+        if (polls > 64) sched_yield();
+    }
+}
+
+GPUARR_API ga_status ga_nccl_group_start(void)
+{
+    static const char func[] = "ga_nccl_group_start";
+    ga_status st = ga__library_open(func, GA__LIB_NCCL);
+    if (st != GA_OK) return st;
+    GA__CHECK_NCCL(func, ga__nccl.ncclGroupStart(), "ncclGroupStart", NULL);
+    ga__nccl_t.depth++;
+    return GA_OK;
+}
+
+GPUARR_API ga_status ga_nccl_group_end(void)
+{
+    static const char func[] = "ga_nccl_group_end";
+    if (ga__nccl_t.depth == 0) return ga__error(GA_ERROR_STATE, func, "no group is open (ga_nccl_group_start)");
+    ga__nccl_result r = ga__nccl.ncclGroupEnd();
+    if (--ga__nccl_t.depth == 0) ga__nccl_release_pending();
+    if (GA__ATOMIC_LOAD(&ga__g.initialized))
+        ga__bind(func, ga__t.device); /* (a group over several devices may leave another current) */
+    if (r != GA__NCCL_SUCCESS) return ga__nccl_error(func, r, "ncclGroupEnd", NULL);
+    return GA_OK;
+}
+
+/* --- collectives ----------------------------------------------------------- */
+
+/* One collective's arguments: NCCL's stream, type, count and op, send's
+   data (or its contiguous copy's), the communicator's rank and size. */
+typedef struct ga__nccl_call {
+    CUstream stream;
+    const void *send;
+    size_t count; /* per rank, in elements of type */
+    ga__nccl_type_t type;
+    ga__nccl_redop op;
+    ga_array *copy; /* send's contiguous copy, if one was made */
+    int rank, size;
+} ga__nccl_call;
+
+/* What every collective starts with: the communicator usable (NCCL
+   loaded), its rank and size, its device bound. */
+static ga_status ga__nccl_begin(const char *func, ga_nccl_comm *comm, ga__nccl_call *c)
+{
+    memset(c, 0, sizeof *c);
+    c->type = GA__NCCL_INT8;
+    c->op = GA__NCCL_SUM;
+    ga_status st = ga__nccl_usable(func, comm);
+    if (st == GA_OK) st = ga__nccl_size(func, comm, &c->size);
+    if (st == GA_OK && (c->rank = ga_nccl_comm_rank(comm)) < 0) st = ga__t.error;
+    if (st == GA_OK) st = ga__bind(func, comm->device);
+    if (st == GA_OK) c->stream = (CUstream)ga__stream_of(comm->device);
+    return st;
+}
+
+/* NCCL's type and count for `a` under reduction `op`, or (op < 0) as bytes. */
+static ga_status ga__nccl_type(const char *func, const ga_array *a, int op, ga__nccl_call *c)
+{
+    if (op < 0) {
+        c->type = GA__NCCL_INT8;
+        c->count = (size_t)a->size * ga__dtype_sizes[a->dtype];
+        return GA_OK;
+    }
+    ga_status st = ga__nccl_check_op(func, (ga_nccl_op)op);
+    int per = 1;
+    if (st == GA_OK) st = ga__nccl_reduce_type(func, a->dtype, (ga_nccl_op)op, &c->type, &per);
+    c->count = (size_t)a->size * (size_t)per;
+    c->op = (ga__nccl_redop)op; /* (GA_NCCL_SUM .. GA_NCCL_AVG are NCCL's ncclSum .. ncclAvg) */
+    return st;
+}
+
+/* Refuses send and recv sharing bytes, but where send sits at recv's data
+   + `delta` bytes (in_place: the in-place form of the collective), send
+   C-contiguous. */
+static ga_status ga__nccl_check_overlap(const char *func, const ga_array *send, const ga_array *recv, bool in_place,
+                                        int64_t delta)
+{
+    if (!ga__nccl_overlap(send, recv)) return GA_OK;
+    if (in_place && send->flags & GA_C_CONTIGUOUS && send->data == recv->data + (uint64_t)delta) return GA_OK;
+    return ga__error(GA_ERROR_VALUE, func, "send and recv share memory%s", in_place ? " other than in place" : "");
+}
+
+/* send's data as NCCL reads it (on the communicator's device): its own, or
+   a C-contiguous copy made on the current stream (kept in c->copy). */
+static ga_status ga__nccl_send_data(const char *func, const ga_nccl_comm *comm, const ga_array *send,
+                                    ga__nccl_call *c)
+{
+    ga_status st = ga__nccl_on_device(func, comm, send, "send");
+    if (st != GA_OK) return st;
+    c->send = (const void *)(uintptr_t)send->data;
+    if (send->flags & GA_C_CONTIGUOUS || send->size == 0) return GA_OK;
+    c->copy = ga__contiguous_copy(func, send, send->dtype);
+    if (!c->copy) return ga__t.error;
+    c->send = (const void *)(uintptr_t)c->copy->data;
+    return GA_OK;
+}
+
+/* Ends a collective: NCCL's result; the copy kept until the group ends or
+   released (its use is enqueued: the pool is stream-ordered). */
+static ga_status ga__nccl_end(const char *func, ga__nccl_call *c, ga__nccl_result r, const char *what, ga__nccl_comm_t h)
+{
+    ga_status st = r == GA__NCCL_SUCCESS ? GA_OK : ga__nccl_error(func, r, what, h);
+    if (!ga__nccl_keep(func, c->copy) && st == GA_OK) st = GA_ERROR_HOST_OUT_OF_MEMORY;
+    c->copy = NULL;
+    return st;
+}
+
+#define GA__NCCL_PTR(a) ((void *)(uintptr_t)(a)->data)
+
+GPUARR_API ga_status ga_nccl_all_reduce(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, ga_nccl_op op)
+{
+    static const char func[] = "ga_nccl_all_reduce";
+    if (!send) return ga__null_input(func, "send");
+    if (!recv) return ga__null_input(func, "recv");
+    ga__nccl_call c;
+    ga_status st = ga__nccl_begin(func, comm, &c);
+    if (st == GA_OK) st = ga__nccl_type(func, send, (int)op, &c);
+    if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, -1, send->ndim, send->shape);
+    if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, 0);
+    if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
+    if (st != GA_OK || c.count == 0) return st;
+    ga__nccl_result r = ga__nccl.ncclAllReduce(c.send, GA__NCCL_PTR(recv), c.count, c.type, c.op, comm->handle, c.stream);
+    return ga__nccl_end(func, &c, r, "ncclAllReduce", comm->handle);
+}
+
+GPUARR_API ga_status ga_nccl_reduce(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, ga_nccl_op op, int root)
+{
+    static const char func[] = "ga_nccl_reduce";
+    if (!send) return ga__null_input(func, "send");
+    ga__nccl_call c;
+    ga_status st = ga__nccl_begin(func, comm, &c);
+    if (st == GA_OK) st = ga__nccl_check_root(func, "root", root, c.size);
+    const bool is_root = st == GA_OK && c.rank == root;
+    if (is_root && !recv) st = ga__null_input(func, "recv (on the root)");
+    if (st == GA_OK) st = ga__nccl_type(func, send, (int)op, &c);
+    if (is_root && st == GA_OK)
+        st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, -1, send->ndim, send->shape);
+    if (is_root && st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, 0);
+    if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
+    if (st != GA_OK || c.count == 0) return st;
+    ga__nccl_result r = ga__nccl.ncclReduce(c.send, is_root ? GA__NCCL_PTR(recv) : NULL, c.count, c.type, c.op, root,
+                                         comm->handle, c.stream);
+    return ga__nccl_end(func, &c, r, "ncclReduce", comm->handle);
+}
+
+GPUARR_API ga_status ga_nccl_broadcast(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, int root)
+{
+    static const char func[] = "ga_nccl_broadcast";
+    if (!recv) return ga__null_input(func, "recv");
+    ga__nccl_call c;
+    ga_status st = ga__nccl_begin(func, comm, &c);
+    if (st == GA_OK) st = ga__nccl_check_root(func, "root", root, c.size);
+    const bool is_root = st == GA_OK && c.rank == root;
+    if (is_root && !send) st = ga__null_input(func, "send (on the root)");
+    if (st == GA_OK) st = ga__nccl_type(func, recv, -1, &c);
+    if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", recv->dtype, -1, recv->ndim, recv->shape);
+    if (is_root && st == GA_OK) {
+        bool same = send->dtype == recv->dtype && send->ndim == recv->ndim;
+        for (int d = 0; same && d < recv->ndim; d++) same = send->shape[d] == recv->shape[d];
+        if (!same) {
+            char a[GA_MAXDIMS * 24], b[GA_MAXDIMS * 24];
+            ga__format_tuple(a, sizeof a, send->ndim, send->shape);
+            ga__format_tuple(b, sizeof b, recv->ndim, recv->shape);
+            st = ga__error(GA_ERROR_SHAPE, func, "send (shape %s, dtype %s) does not match recv (shape %s, dtype %s)",
+                           a, ga__dtype_names[send->dtype], b, ga__dtype_names[recv->dtype]);
+        }
+        if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, 0);
+        if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
+    }
+    if (st != GA_OK || c.count == 0) return st;
+    ga__nccl_result r = ga__nccl.ncclBroadcast(is_root ? c.send : NULL, GA__NCCL_PTR(recv), c.count, c.type, root,
+                                            comm->handle, c.stream);
+    return ga__nccl_end(func, &c, r, "ncclBroadcast", comm->handle);
+}
+
+GPUARR_API ga_status ga_nccl_all_gather(ga_nccl_comm *comm, const ga_array *send, ga_array *recv)
+{
+    static const char func[] = "ga_nccl_all_gather";
+    if (!send) return ga__null_input(func, "send");
+    if (!recv) return ga__null_input(func, "recv");
+    ga__nccl_call c;
+    ga_status st = ga__nccl_begin(func, comm, &c);
+    if (st == GA_OK && send->ndim >= GA_MAXDIMS)
+        st = ga__error(GA_ERROR_VALUE, func, "send has %d dims: the result would have more than %d", send->ndim,
+                       GA_MAXDIMS);
+    if (st == GA_OK) st = ga__nccl_type(func, send, -1, &c);
+    if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, c.size, send->ndim, send->shape);
+    if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, (int64_t)c.count * c.rank);
+    if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
+    if (st != GA_OK || c.count == 0) return st;
+    ga__nccl_result r = ga__nccl.ncclAllGather(c.send, GA__NCCL_PTR(recv), c.count, c.type, comm->handle, c.stream);
+    return ga__nccl_end(func, &c, r, "ncclAllGather", comm->handle);
+}
+
+/* Checks that send has shape (size, *recv.shape) (reduce_scatter's input). */
+static ga_status ga__nccl_check_scattered(const char *func, const ga_array *send, const ga_array *recv, int size)
+{
+    bool same = send->ndim == recv->ndim + 1 && send->shape[0] == size;
+    for (int d = 0; same && d < recv->ndim; d++) same = send->shape[d + 1] == recv->shape[d];
+    if (same) return GA_OK;
+    int64_t want[GA_MAXDIMS + 1];
+    want[0] = size;
+    for (int d = 0; d < recv->ndim; d++) want[d + 1] = recv->shape[d];
+    char a[GA_MAXDIMS * 24], b[(GA_MAXDIMS + 1) * 24];
+    ga__format_tuple(a, sizeof a, send->ndim, send->shape);
+    ga__format_tuple(b, sizeof b, recv->ndim + 1, want);
+    return ga__error(GA_ERROR_SHAPE, func, "send has shape %s, expected %s (the ranks times recv's shape)", a, b);
+}
+
+GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *send, ga_array *recv,
+                                            ga_nccl_op op)
+{
+    static const char func[] = "ga_nccl_reduce_scatter";
+    if (!send) return ga__null_input(func, "send");
+    if (!recv) return ga__null_input(func, "recv");
+    ga__nccl_call c;
+    ga_status st = ga__nccl_begin(func, comm, &c);
+    if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, -1, recv->ndim, recv->shape);
+    if (st == GA_OK) st = ga__nccl_type(func, recv, (int)op, &c);
+    if (st == GA_OK) st = ga__nccl_check_scattered(func, send, recv, c.size);
+    if (st == GA_OK)
+        st = ga__nccl_check_overlap(func, send, recv, true, -(int64_t)ga_nbytes(recv) * c.rank);
+    if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
+    if (st != GA_OK || c.count == 0) return st;
+    ga__nccl_result r =
+        ga__nccl.ncclReduceScatter(c.send, GA__NCCL_PTR(recv), c.count, c.type, c.op, comm->handle, c.stream);
+    return ga__nccl_end(func, &c, r, "ncclReduceScatter", comm->handle);
+}
+
+GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv)
+{
+    static const char func[] = "ga_nccl_all_to_all";
+    if (!send) return ga__null_input(func, "send");
+    if (!recv) return ga__null_input(func, "recv");
+    ga__nccl_call c;
+    ga_status st = ga__nccl_begin(func, comm, &c);
+    if (st == GA_OK && (send->ndim == 0 || send->shape[0] != c.size)) {
+        char a[GA_MAXDIMS * 24];
+        ga__format_tuple(a, sizeof a, send->ndim, send->shape);
+        st = ga__error(GA_ERROR_SHAPE, func, "send has shape %s: its first axis must be the %d ranks", a, c.size);
+    }
+    if (st == GA_OK) st = ga__nccl_type(func, send, -1, &c);
+    if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, -1, send->ndim, send->shape);
+    if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, false, 0);
+    if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
+    if (st != GA_OK || c.count == 0) return st;
+    const size_t block = c.count / (size_t)c.size; /* bytes to each rank */
+    ga__nccl_result r = ga__nccl.ncclGroupStart();
+    for (int peer = 0; r == GA__NCCL_SUCCESS && peer < c.size; peer++) {
+        r = ga__nccl.ncclSend((const char *)c.send + block * (size_t)peer, block, GA__NCCL_INT8, peer, comm->handle, c.stream);
+        if (r == GA__NCCL_SUCCESS)
+            r = ga__nccl.ncclRecv((char *)GA__NCCL_PTR(recv) + block * (size_t)peer, block, GA__NCCL_INT8, peer, comm->handle,
+                                  c.stream);
+    }
+    ga__nccl_result end = ga__nccl.ncclGroupEnd(); /* (closed whatever happened) */
+    return ga__nccl_end(func, &c, r != GA__NCCL_SUCCESS ? r : end, r != GA__NCCL_SUCCESS ? "ncclSend/ncclRecv" : "ncclGroupEnd",
+                        comm->handle);
+}
+
+GPUARR_API ga_status ga_nccl_send(ga_nccl_comm *comm, const ga_array *a, int peer)
+{
+    static const char func[] = "ga_nccl_send";
+    if (!a) return ga__null_input(func, "a");
+    ga__nccl_call c;
+    ga_status st = ga__nccl_begin(func, comm, &c);
+    if (st == GA_OK) st = ga__nccl_check_root(func, "peer", peer, c.size);
+    if (st == GA_OK) st = ga__nccl_type(func, a, -1, &c);
+    if (st == GA_OK) st = ga__nccl_send_data(func, comm, a, &c);
+    if (st != GA_OK || c.count == 0) return st;
+    ga__nccl_result r = ga__nccl.ncclSend(c.send, c.count, c.type, peer, comm->handle, c.stream);
+    return ga__nccl_end(func, &c, r, "ncclSend", comm->handle);
+}
+
+GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer)
+{
+    static const char func[] = "ga_nccl_recv";
+    if (!a) return ga__null_input(func, "a");
+    ga__nccl_call c;
+    ga_status st = ga__nccl_begin(func, comm, &c);
+    if (st == GA_OK) st = ga__nccl_check_root(func, "peer", peer, c.size);
+    if (st == GA_OK) st = ga__nccl_type(func, a, -1, &c);
+    if (st == GA_OK) st = ga__nccl_check_out(func, comm, a, "a", a->dtype, -1, a->ndim, a->shape);
+    if (st != GA_OK || c.count == 0) return st;
+    ga__nccl_result r = ga__nccl.ncclRecv(GA__NCCL_PTR(a), c.count, c.type, peer, comm->handle, c.stream);
+    return ga__nccl_end(func, &c, r, "ncclRecv", comm->handle);
+}
+
+#undef GA__NCCL_PTR
+#undef GA__CHECK_NCCL
+
+/* The calling thread's copies kept for an open group go back to the pool;
+   communicators are the user's, as streams are (destroy them first). */
+static void ga__nccl_shutdown(void)
+{
+    ga__nccl_release_pending();
+    ga__nccl_t.depth = 0;
+}
+
+#else
+static void ga__nccl_shutdown(void) {}
+#endif
+
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 27. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 28. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /* cuda_library.h - for the test programs of the sections over a CUDA
-   library (linalg, fft, sparse): that every entry point of a library is
+   library (linalg, fft, sparse, nccl): that every entry point of a library is
    resolved when it is loaded from the toolkit. Include after harness.h,
    with GPUARR_IMPLEMENTATION (it reads the loader's tables). */
 #ifndef GPUARR_TEST_CUDA_LIBRARY_H
@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* access */
 
 /* Loads library `name` from the toolkit's lib64/`soname` (named in the
    environment variable `env`; with GPUARR_LINK_CUDA_LIBRARIES, from the
@@ -18,6 +19,8 @@ static void check_every_entry_point(const char *name, const char *env, const cha
     char path[512];
     const char *home = getenv("CUDA_HOME");
     snprintf(path, sizeof path, "%s/lib64/%s", home && *home ? home : "/usr/local/cuda", soname);
+    if (access(path, R_OK) != 0) /* (NCCL is in the toolkit's lib/ where it is not in lib64/) */
+        snprintf(path, sizeof path, "%s/lib/%s", home && *home ? home : "/usr/local/cuda", soname);
     char *saved = getenv(env) ? strdup(getenv(env)) : NULL;
 #ifndef GPUARR_LINK_CUDA_LIBRARIES
     setenv(env, path, 1);

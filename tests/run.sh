@@ -92,11 +92,12 @@ for cc in gcc clang; do
         check "$cc C11 implementation -O3" $cc -std=c11 $W -O3 -I. -I"$CUDA_INC" -o "$tmp/a3" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 declarations only (no cuda.h)" $cc -std=c11 $W -I. -c -o "$tmp/d.o" "$tmp/decl.c"
         check "$cc C11 implementation without linear algebra (GPUARR_NO_LINALG)" $cc -std=c11 $W -DGPUARR_NO_LINALG -I. -I"$CUDA_INC" -c -o "$tmp/n.o" "$tmp/impl.c"
+        check "$cc C11 implementation without NCCL (GPUARR_NO_NCCL)" $cc -std=c11 $W -DGPUARR_NO_NCCL -I. -I"$CUDA_INC" -c -o "$tmp/nn.o" "$tmp/impl.c"
         check "$cc C11 static implementation" $cc -std=c11 $W -DGPUARR_STATIC -Wno-unused-function -I. -I"$CUDA_INC" -o "$tmp/s" "$tmp/impl.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 plain include, then GPUARR_IMPLEMENTATION and include again" $cc -std=c11 $W -I. -I"$CUDA_INC" -o "$tmp/stb" "$tmp/stb.c" $CUB_LIBS -ldl -lpthread -lm
         check "$cc C11 plain include hides the Kernel ABI (ga__copy_layout, ga__cub_version: expected failures)" abi_hidden $cc
     else
-        echo "skip $cc (not installed)"; skipped=$((skipped + 7))
+        echo "skip $cc (not installed)"; skipped=$((skipped + 8))
     fi
 done
 for cxx in g++ clang++; do
@@ -328,6 +329,12 @@ check_poisson_cg() {
     awk '/u\(1\/2, 1\/2\) =/ { u = $4 } END { d = u - 0.073671; exit !(u != "" && d * d < 1e-6) }' "$1" &&
         grep 'u(1/2' "$1" | sed 's/^ *//'
 }
+# Every GPU's all_reduced total of 2^26 + 5 elements equals the host's sum.
+check_nccl_sum() {
+    awk '/GPUs? match the host/ { ok = ($1 == $3 && $1 > 0) } END { exit !ok }' "$1" && tr '\n' ' ' < "$1"
+}
+# One rank's all_reduce (its own array) read back unchanged.
+check_nccl_mpi() { grep -q '^all_reduce over 1 ranks matches the host' "$1" && grep '^rank' "$1"; }
 # 1000 steps replayed from one captured graph give the bits of 1000 steps
 # called directly (difference 0, the heat conserved).
 check_heat_graph() { grep -q 'max difference 0$' "$1" && grep 'step, graph launch' "$1"; }
@@ -337,6 +344,26 @@ run_example user_kernels/user_kernels "match the built-ins"
 run_example option_price "agrees with Black-Scholes" 4194304 7
 run_example poisson_cg "converges" 127
 run_example heat_graph "replays match direct steps" 4096 1000
+# NCCL's examples (NVLink multicast off: NCCL_NVLS_ENABLE=0, which they set
+# themselves when it is unset).
+run_example nccl_sum "matches the host on every GPU" 67108869
+if [ -x build/examples/mpi/nccl_mpi ]; then
+    # alone (MPI's singleton start, one rank); with two GPUs or more, also
+    # under mpirun with two ranks
+    run_example mpi/nccl_mpi "all_reduce of one rank" 1000003
+    ngpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
+    if [ $gpu = yes ] && [ "$ngpus" -ge 2 ] && command -v mpirun > /dev/null 2>&1; then
+        (cd "$tmp" && NCCL_NVLS_ENABLE=0 mpirun --allow-run-as-root --oversubscribe -np 2 -x NCCL_NVLS_ENABLE \
+            "$root/build/examples/mpi/nccl_mpi" 1000003 > out.mpirun 2> err.mpirun)
+        rc=$?
+        if [ $rc -eq 0 ] && grep -q '^all_reduce over 2 ranks matches the host' "$tmp/out.mpirun"; then
+            echo "ok   nccl_mpi under mpirun -np 2: $(grep '^all_reduce' "$tmp/out.mpirun")"; passed=$((passed + 1))
+        else
+            echo "FAIL nccl_mpi under mpirun -np 2 (status $rc)"; cat "$tmp/out.mpirun" "$tmp/err.mpirun" | sed 's/^/    /' | tail -n 20
+            failed=$((failed + 1))
+        fi
+    fi
+fi
 
 # valgrind over the no-GPU paths: each program's refusal (with no driver
 # library, and with the toolkit's stub one, which is opened and closed) must

@@ -10,6 +10,9 @@
      build/bench --random    the copy ceiling, full's write ceiling, then the random draws
      build/bench --fft       the copy ceiling, the small add, then the FFT rows
      build/bench --sparse    the copy ceiling, then the sparse rows
+     build/bench --nccl      the copy ceiling, then all_reduce over every GPU
+                             (gpuarr beside ncclAllReduce) and the peer copy
+                             (ga_to_device beside cuMemcpyPeerAsync)
      build/bench --graph     the copy ceiling, the small add, then CUDA graphs and memory hooks
      build/bench --kernels   the copy ceiling, the small add, then user kernels
                              (build/bench_kernels.fatbin, or GPUARR_BENCH_MODULE)
@@ -19,6 +22,7 @@
    once, not once per use). The device copy row is the ceiling the other
    memory-bound rows are compared with. Host rows (note "host time" or
    "wall time") have no GB/s: they are wall-clock microseconds per call. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
 #include <stdio.h>
@@ -495,6 +499,128 @@ static void bench_sparse(void)
     ga_generator_release(g);
 }
 
+/* The NCCL rows (`bench --nccl`): an all_reduce (sum) of 1 GiB float32,
+   out of place, over every GPU from this thread, through gpuarr and through
+   a plain ncclAllReduce loop of NCCL's own entry points in the same run,
+   as bus bandwidth (NCCL's busbw: 2 (n - 1) / n bytes over the time; the
+   time the slowest GPU's, between events on each GPU's stream); and a
+   1 GiB peer copy, ga_to_device beside cuMemcpyPeerAsync on the same
+   stream. NVLink multicast off (NCCL_NVLS_ENABLE=0 unless set). */
+typedef struct nccl_args {
+    int ndev;
+    ga_nccl_comm **comms;
+    ga_array **x, **y;
+    bool raw;
+} nccl_args;
+
+static void op_all_reduce(void *p)
+{
+    const nccl_args *a = (const nccl_args *)p;
+    if (a->raw) {
+        ga__nccl.ncclGroupStart();
+        for (int i = 0; i < a->ndev; i++)
+            ga__nccl.ncclAllReduce(ga_data(a->x[i]), ga_data(a->y[i]), (size_t)ga_size(a->x[i]), GA__NCCL_FLOAT32,
+                                   GA__NCCL_SUM, a->comms[i]->handle, ga__stream_of(i));
+        ga__nccl.ncclGroupEnd();
+        return;
+    }
+    ga_nccl_group_start();
+    for (int i = 0; i < a->ndev; i++) ga_nccl_all_reduce(a->comms[i], a->x[i], a->y[i], GA_NCCL_SUM);
+    ga_nccl_group_end();
+}
+
+/* Times op(arg) across ndev GPUs: events on each GPU's current stream
+   around each call, the slowest GPU's time; the median of REPS after
+   WARMUP, in microseconds. */
+static double time_devices(op_fn op, void *arg, int ndev)
+{
+    ga_event *start[GA_MAX_DEVICES], *stop[GA_MAX_DEVICES];
+    for (int i = 0; i < ndev; i++) {
+        ga_device_set(i);
+        start[i] = ga_event_create(true), stop[i] = ga_event_create(true);
+    }
+    double t[REPS];
+    for (int k = 0; k < WARMUP; k++) op(arg);
+    for (int k = 0; k < REPS; k++) {
+        for (int i = 0; i < ndev; i++) ga_device_set(i), ga_event_record(start[i], NULL);
+        op(arg);
+        for (int i = 0; i < ndev; i++) ga_device_set(i), ga_event_record(stop[i], NULL);
+        t[k] = 0;
+        for (int i = 0; i < ndev; i++) {
+            float ms = 0;
+            ga_event_synchronize(stop[i]);
+            ga_event_elapsed_ms(start[i], stop[i], &ms);
+            t[k] = ms * 1e3 > t[k] ? ms * 1e3 : t[k];
+        }
+    }
+    for (int i = 0; i < ndev; i++) ga_event_destroy(start[i]), ga_event_destroy(stop[i]);
+    ga_device_set(0);
+    if (ga_last_error() != GA_OK) fail("timing across devices");
+    return median(t, REPS);
+}
+
+typedef struct peer_args { const ga_array *src; uint64_t dst; bool raw; } peer_args;
+static void op_peer(void *p)
+{
+    const peer_args *a = (const peer_args *)p;
+    if (a->raw)
+        GA__CU.MemcpyPeerAsync((CUdeviceptr)a->dst, ga__g.devices[1].context, (CUdeviceptr)(uintptr_t)ga_data(a->src),
+                               ga__g.devices[0].context, ga_nbytes(a->src), ga__stream_of(1));
+    else
+        ga_release(ga_to_device(a->src, 1));
+}
+
+static void bench_nccl(void)
+{
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
+    int ndev = ga_device_count();
+    if (ndev > GA_MAX_DEVICES) ndev = GA_MAX_DEVICES;
+    const int64_t n = (int64_t)1 << 28; /* 1 GiB of float32 */
+    ga_nccl_comm *comms[GA_MAX_DEVICES];
+    ga_array *x[GA_MAX_DEVICES], *y[GA_MAX_DEVICES];
+    if (ga_nccl_comm_init_all(ndev, NULL, comms) != GA_OK) fail("ga_nccl_comm_init_all");
+    for (int i = 0; i < ndev; i++) {
+        ga_device_set(i);
+        x[i] = ga_ones(1, &n, GA_FLOAT32), y[i] = ga_empty(1, &n, GA_FLOAT32);
+        if (!x[i] || !y[i]) fail("all_reduce inputs");
+    }
+    ga_device_set(0);
+    printf("# NCCL %d, %d GPU%s, NCCL_NVLS_ENABLE=%s\n", ga_nccl_version(), ndev, ndev == 1 ? "" : "s",
+           getenv("NCCL_NVLS_ENABLE"));
+    const double bus = 2.0 * (ndev - 1) / ndev * 4.0 * (double)n; /* bytes, busbw's */
+    nccl_args raw = {ndev, comms, x, y, true}, ours = {ndev, comms, x, y, false};
+    const double t_raw = time_devices(op_all_reduce, &raw, ndev), t_ours = time_devices(op_all_reduce, &ours, ndev);
+    char name[64], note[96];
+    snprintf(name, sizeof name, "all_reduce 1 GiB, %d GPUs, NCCL", ndev);
+    row(name, n, "float32", t_raw, bus, "ncclAllReduce loop: bus bandwidth");
+    snprintf(name, sizeof name, "all_reduce 1 GiB, %d GPUs", ndev);
+    snprintf(note, sizeof note, "ga_nccl_all_reduce: bus bandwidth, %.3f x NCCL's", t_raw / t_ours);
+    row(name, n, "float32", t_ours, bus, note);
+    for (int i = 0; i < ndev; i++) {
+        ga_release(x[i]), ga_release(y[i]);
+        ga_nccl_comm_destroy(comms[i]);
+    }
+    if (ndev < 2) {
+        printf("# one GPU: no peer copy\n");
+        return;
+    }
+    ga_device_set(1);
+    ga_array *dst = ga_empty(1, &n, GA_FLOAT32);
+    ga_device_set(0);
+    ga_array *src = ga_ones(1, &n, GA_FLOAT32);
+    if (!src || !dst) fail("peer copy buffers");
+    ga_device_synchronize();
+    ga_device_set(1); /* both timed on device 1's stream, where ga_to_device copies */
+    peer_args pr = {src, (uint64_t)(uintptr_t)ga_data(dst), true}, po = {src, 0, false};
+    const double p_raw = time_device(op_peer, &pr), p_ours = time_device(op_peer, &po);
+    row("peer copy 1 GiB, cuMemcpyPeerAsync", n, "float32", p_raw, 4.0 * (double)n, "device 0 -> 1, read once");
+    snprintf(note, sizeof note, "ga_to_device 0 -> 1 (a new array): %.3f x cuMemcpyPeerAsync", p_raw / p_ours);
+    row("peer copy 1 GiB, ga_to_device", n, "float32", p_ours, 4.0 * (double)n, note);
+    ga_release(dst);
+    ga_device_set(0);
+    ga_release(src);
+}
+
 static void bench_fft(void)
 {
     const int64_t n24 = (int64_t)1 << 24, sq[2] = {4096, 4096}, batch[2] = {4096, 1024};
@@ -790,6 +916,11 @@ int main(int argc, char **argv)
         small_add_row();
         ga_release(a), ga_release(b), ga_release(w);
         bench_user_kernels();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--nccl") == 0) {
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_nccl();
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--fft") == 0) {

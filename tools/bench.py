@@ -332,6 +332,9 @@ def cupy_figures(mode=None):
     b = cp.empty(n, cp.float32)
     w = cp.empty(n, cp.float64)
     out = {}
+    if mode == "nccl":  # (compared with NCCL's own loop in the same run, not CuPy)
+        del a, b, w
+        return {}
     if mode == "io":
         del a, b, w
         return cupy_files(cp, np)
@@ -478,7 +481,7 @@ def cupy_figures(mode=None):
 
 def main():
     bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
-    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels")  # one group of rows alone
+    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels", "nccl")  # one group of rows alone
     mode = next((f[2:] for f in sys.argv[2:] if f[2:] in modes and f.startswith("--")), None)
     flags = [f"--{mode}"] if mode else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
@@ -507,7 +510,7 @@ def main():
         cstr = f"{c:.3f}" if c else ""
         gb = f"{r['gbps']:.0f}" if r["gbps"] else ""
         print(f"{r['name']:34} {r['n']:>10} {r['dtype']:8} {r['us']:>11.3f} {gb:>8} {frac:>7} {cstr:>10} {ratio:>8}  {r['note']}")
-    if not cupy:
+    if not cupy and mode != "nccl":
         print("(CuPy is not importable here: no comparison column)")
 
 
