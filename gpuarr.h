@@ -31349,7 +31349,7 @@ static ga_status ga__darray_wait(const char *func, int waiter, int device)
         r = GA__CU.StreamWaitEvent(ga__stream_of(waiter), ev, 0);
         if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuStreamWaitEvent");
     }
-    GA__CU.EventDestroy(ev); /* released once the wait is done */
+    if (ga__bind(func, device) == GA_OK) GA__CU.EventDestroy(ev); /* released once the wait is done */
     return st;
 }
 
@@ -31423,7 +31423,7 @@ static ga_array *ga__darray_reshard_one(const char *func, const ga_darray *d, co
     }
     ga_array *out = NULL;
     if (st == GA_OK && ga__darray_enter(func, dev) == GA_OK) {
-        int64_t shape[GA_MAXDIMS];
+        int64_t shape[GA_MAXDIMS] = {0};
         memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
         shape[r->axis] = r->offsets[j + 1] - r->offsets[j];
         if (k == 0) out = ga__array_new(func, dev, r->ndim, shape, r->dtype);
@@ -31479,7 +31479,7 @@ static ga_darray *ga__darray_from_arrays(const char *func, int n, const ga_array
         return NULL;
     }
     if (ga__normalize_axis(func, "", &axis, a0->ndim) != GA_OK) return NULL;
-    int64_t shape[GA_MAXDIMS], length = 0;
+    int64_t shape[GA_MAXDIMS] = {0}, length = 0;
     memcpy(shape, a0->shape, sizeof(int64_t) * (size_t)a0->ndim);
     for (int i = 0; i < n; i++) {
         const ga_array *a = arrays[i];
@@ -31559,7 +31559,7 @@ static ga_array *ga__darray_upload(const char *func, const ga_darray *d, int i, 
 {
     const size_t itemsize = ga__dtype_sizes[d->dtype];
     const int64_t start = d->offsets[i], len = d->offsets[i + 1] - start;
-    int64_t shape[GA_MAXDIMS], size = 0;
+    int64_t shape[GA_MAXDIMS] = {0}, size = 0;
     memcpy(shape, d->shape, sizeof(int64_t) * (size_t)d->ndim);
     shape[d->axis] = len;
     ga__shape_size(d->ndim, shape, (int64_t)itemsize, &size);
@@ -31765,8 +31765,8 @@ typedef struct ga__darray_plan {
    without broadcasting the split axis; the darrays' lengths along it. */
 static ga_status ga__darray_ufunc_inputs(const char *func, const ga_darray_operand *in, ga__darray_plan *p)
 {
-    int ndims[3], n = 0, bad = 0;
-    const int64_t *shapes[3];
+    int ndims[3] = {0, 0, 0}, n = 0, bad = 0;
+    const int64_t *shapes[3] = {NULL, NULL, NULL};
     for (int k = 0; k < p->nin; k++) {
         char what[24];
         snprintf(what, sizeof what, "input %d", k);
@@ -32003,7 +32003,7 @@ static ga_status ga__darray_axes(const char *func, const ga_darray *d, int naxes
 static ga_darray *ga__darray_reduce(const char *func, ga_reduction r, const ga_darray *d, int naxes, const int *axes,
                                     const bool *red, bool keepdims)
 {
-    int64_t shape[GA_MAXDIMS];
+    int64_t shape[GA_MAXDIMS] = {0};
     int ndim = 0, axis = d->axis;
     for (int i = 0; i < d->ndim; i++) {
         if (!red[i]) shape[ndim++] = d->shape[i];
@@ -32032,7 +32032,7 @@ static ga_darray *ga__darray_reduce(const char *func, ga_reduction r, const ga_d
 GPUARR_API ga_darray *ga_darray_reduce(ga_reduction r, const ga_darray *d, int naxes, const int *axes, bool keepdims)
 {
     static const char func[] = "ga_darray_reduce";
-    bool red[GA_MAXDIMS];
+    bool red[GA_MAXDIMS] = {false};
     if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) {
         ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
         return NULL;
@@ -32110,8 +32110,8 @@ static ga_array *ga__darray_reduce_split(const char *func, ga_reduction r, const
         return NULL;
     }
     const ga_dtype acc = ga__darray_partial_dtype(r, d->dtype);
-    int ax[GA_MAXDIMS], nax = 0, ndim = 0;
-    int64_t shape[GA_MAXDIMS], count = 1;
+    int ax[GA_MAXDIMS] = {0}, nax = 0, ndim = 0;
+    int64_t shape[GA_MAXDIMS] = {0}, count = 1;
     for (int i = 0; i < d->ndim; i++) {
         if (red[i]) ax[nax++] = i, count *= d->shape[i];
         else shape[ndim++] = d->shape[i];
@@ -32148,7 +32148,7 @@ GPUARR_API ga_array *ga_darray_reduce_gather(ga_reduction r, const ga_darray *d,
                                              bool keepdims)
 {
     static const char func[] = "ga_darray_reduce_gather";
-    bool red[GA_MAXDIMS];
+    bool red[GA_MAXDIMS] = {false};
     if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) {
         ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
         return NULL;
@@ -32196,7 +32196,7 @@ GPUARR_API ga_darray *ga_darray_matmul(const ga_darray *a, const ga_array *b)
         ga_array *r = st == GA_OK ? ga__matmul_new(func, a->shards[i], p.ops[i].array) : NULL;
         if (st == GA_OK && !r) st = ga__t.error;
         if (st == GA_OK && !out) {
-            int64_t shape[GA_MAXDIMS];
+            int64_t shape[GA_MAXDIMS] = {0};
             memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
             shape[a->axis] = a->shape[a->axis];
             out = ga__darray_alloc(func, r->dtype, r->ndim, shape, a->axis, a->nshards);
