@@ -31282,6 +31282,19 @@ static ga_darray *ga__darray_alloc(const char *func, ga_dtype dtype, int ndim, c
     return d;
 }
 
+/* A new darray split as `like` (its shard count, offsets and devices)
+   along `axis`, of the given dtype and shape, its shards to fill;
+   unscoped. */
+static ga_darray *ga__darray_like(const char *func, const ga_darray *like, ga_dtype dtype, int ndim,
+                                  const int64_t *shape, int axis)
+{
+    ga_darray *d = ga__darray_alloc(func, dtype, ndim, shape, axis, like->nshards);
+    if (!d) return NULL;
+    memcpy(d->offsets, like->offsets, sizeof(int64_t) * (size_t)(like->nshards + 1));
+    memcpy(d->devices, like->devices, sizeof(int) * (size_t)like->nshards);
+    return d;
+}
+
 /* numpy.array_split's offsets of n pieces of `length`: n + 1 values. */
 static void ga__darray_split_offsets(int64_t length, int n, int64_t *offsets)
 {
@@ -31923,10 +31936,8 @@ static ga_status ga__darray_ufunc_run(const char *func, ga_darray *const *out, g
     const ga_darray *lead = p->lead;
     for (int k = 0; k < p->nout; k++) {
         if (out[k]) continue;
-        made[k] = ga__darray_alloc(func, GA_DTYPE_INVALID, p->ndim, p->shape, p->axis, lead->nshards);
+        made[k] = ga__darray_like(func, lead, GA_DTYPE_INVALID, p->ndim, p->shape, p->axis);
         if (!made[k]) return ga__t.error;
-        memcpy(made[k]->offsets, lead->offsets, sizeof(int64_t) * (size_t)(lead->nshards + 1));
-        memcpy(made[k]->devices, lead->devices, sizeof(int) * (size_t)lead->nshards);
     }
     const int saved = ga__t.device;
     ga_status st = GA_OK;
@@ -32010,10 +32021,8 @@ static ga_darray *ga__darray_reduce(const char *func, ga_reduction r, const ga_d
         else if (keepdims) shape[ndim++] = 1;
         else if (i < d->axis) axis--;
     }
-    ga_darray *out = ga__darray_alloc(func, GA_DTYPE_INVALID, ndim, shape, axis, d->nshards);
+    ga_darray *out = ga__darray_like(func, d, GA_DTYPE_INVALID, ndim, shape, axis);
     if (!out) return NULL;
-    memcpy(out->offsets, d->offsets, sizeof(int64_t) * (size_t)(d->nshards + 1));
-    memcpy(out->devices, d->devices, sizeof(int) * (size_t)d->nshards);
     const int saved = ga__t.device;
     bool ok = true;
     for (int i = 0; i < d->nshards && ok; i++) {
@@ -32195,17 +32204,11 @@ GPUARR_API ga_darray *ga_darray_matmul(const ga_darray *a, const ga_array *b)
         st = ga__darray_enter(func, a->devices[i]);
         ga_array *r = st == GA_OK ? ga__matmul_new(func, a->shards[i], p.ops[i].array) : NULL;
         if (st == GA_OK && !r) st = ga__t.error;
-        if (st == GA_OK && !out) {
+        if (st == GA_OK && !out) { /* the result's shape: shard 0's, with the whole split axis */
             int64_t shape[GA_MAXDIMS] = {0};
             memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
             shape[a->axis] = a->shape[a->axis];
-            out = ga__darray_alloc(func, r->dtype, r->ndim, shape, a->axis, a->nshards);
-            if (out) {
-                memcpy(out->offsets, a->offsets, sizeof(int64_t) * (size_t)(a->nshards + 1));
-                memcpy(out->devices, a->devices, sizeof(int) * (size_t)a->nshards);
-            } else {
-                st = ga__t.error;
-            }
+            if (!(out = ga__darray_like(func, a, r->dtype, r->ndim, shape, a->axis))) st = ga__t.error;
         }
         if (out) out->shards[i] = r;
         else ga_release(r);
