@@ -31458,6 +31458,7 @@ static ga_darray *ga__darray_reshard(const char *func, const ga_darray *d, int a
         ga_darray_release(r);
         return NULL;
     }
+    memset(parts, 0, sizeof(ga_array *) * (size_t)d->nshards);
     if (offsets) memcpy(r->offsets, offsets, sizeof(int64_t) * (size_t)(n + 1));
     else ga__darray_split_offsets(d->shape[axis], n, r->offsets);
     memcpy(r->devices, devices, sizeof(int) * (size_t)n);
@@ -31587,6 +31588,7 @@ static ga_array *ga__darray_upload(const char *func, const ga_darray *d, int i, 
             ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
             return NULL;
         }
+        memset(packed, 0, (size_t)size * itemsize); /* (every byte is written next; a newer gcc cannot tell) */
         ga__darray_pack(true, packed, (unsigned char *)(uintptr_t)data, d->ndim, d->shape, d->axis, start, len,
                         itemsize);
         src = packed;
@@ -31899,6 +31901,7 @@ static ga_status ga__darray_plan_alloc(const char *func, ga__darray_plan *p)
     p->ops = (ga_operand *)GPUARR_MALLOC(sizeof(ga_operand) * n);
     p->held = (ga_array **)GPUARR_MALLOC(sizeof(ga_array *) * n);
     if (!p->ops || !p->held) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    memset(p->ops, 0, sizeof(ga_operand) * n);
     memset(p->held, 0, sizeof(ga_array *) * n);
     return GA_OK;
 }
@@ -32130,6 +32133,7 @@ static ga_array *ga__darray_reduce_split(const char *func, ga_reduction r, const
         ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
         return NULL;
     }
+    memset(parts, 0, sizeof(ga_array *) * (size_t)d->nshards);
     const int saved = ga__t.device;
     int k = 0;
     ga__temps t = {{NULL}, 0};

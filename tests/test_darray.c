@@ -25,7 +25,7 @@ TEST(shard_sizes_as_array_split)
     const int64_t lengths[] = {0, 1, 2, 5, 7, 12, 100, 1001};
     for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
         for (int n = 1; n <= 9; n++) {
-            int64_t sizes[9], total = 0;
+            int64_t sizes[9] = {0}, total = 0;
             CHECK_OK(ga_darray_shard_sizes(lengths[l], n, sizes));
             /* numpy.array_split: extras pieces of each + 1, then each */
             const int64_t each = lengths[l] / n, extras = lengths[l] % n;
@@ -37,7 +37,7 @@ TEST(shard_sizes_as_array_split)
             CHECK(total == lengths[l], "length %lld in %d pieces adds up to %lld", (long long)lengths[l], n,
                   (long long)total);
         }
-    int64_t sizes[2];
+    int64_t sizes[2] = {0};
     CHECK_ERROR(ga_darray_shard_sizes(5, 0, sizes) != GA_OK, GA_ERROR_VALUE, "number sections must be larger than 0.");
     CHECK_ERROR(ga_darray_shard_sizes(-1, 2, sizes) != GA_OK, GA_ERROR_VALUE, "must not be negative");
     CHECK_ERROR(ga_darray_shard_sizes(5, 2, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "sizes is NULL");
@@ -134,7 +134,7 @@ static void *random_data(ga_dtype t, int64_t n)
 /* Whether d's shards are numpy.array_split's over `devs` along `axis`. */
 static bool split_as_expected(const ga_darray *d, int axis, int n, const int *devs)
 {
-    int64_t sizes[8], offset = 0;
+    int64_t sizes[8] = {0}, offset = 0;
     if (!d || ga_darray_axis(d) != axis || ga_darray_nshards(d) != n) return false;
     ga_darray_shard_sizes(ga_darray_shape(d)[axis], n, sizes);
     for (int i = 0; i < n; i++) {
@@ -185,7 +185,7 @@ DEVICE_TEST(round_trip_every_axis_and_device_list)
                 for (int l = 0; l < NLISTS; l++) {
                     const ga_dtype t = types[ti];
                     const int nd = ndims[s], ax = axis < 0 ? axis + nd : axis;
-                    int devs[8];
+                    int devs[8] = {0};
                     const int n = device_list(l, devs);
                     const int64_t size = prod(nd, shapes[s]);
                     const size_t nbytes = (size_t)size * isz(t);
@@ -225,9 +225,9 @@ DEVICE_TEST(from_arrays_of_any_lengths_and_views)
 {
     const int last = ga_device_count() - 1;
     const int64_t lens[3] = {2, 0, 5};
-    float host[7 * 3];
+    float host[7 * 3] = {0};
     for (int i = 0; i < 21; i++) host[i] = (float)(rnd() % 1000);
-    ga_array *a[3];
+    ga_array *a[3] = {NULL, NULL, NULL};
     for (int i = 0, row = 0; i < 3; row += (int)lens[i], i++) {
         ga_device_push(i == 2 ? last : 0);
         a[i] = ga_from_host(host + row * 3, 2, (const int64_t[]){lens[i], 3}, GA_FLOAT32);
@@ -239,10 +239,10 @@ DEVICE_TEST(from_arrays_of_any_lengths_and_views)
           "shards of lengths 2, 0, 5: %s", ga_last_error_message());
     /* a transposed (non-contiguous) array split, along either axis */
     ga_array *m = ga_from_host(host, 2, (const int64_t[]){7, 3}, GA_FLOAT32), *mt = ga_transpose(m, NULL);
-    float want[21];
+    float want[21] = {0};
     for (int i = 0; i < 7; i++)
         for (int j = 0; j < 3; j++) want[j * 7 + i] = host[i * 3 + j];
-    int devs[8];
+    int devs[8] = {0};
     for (int axis = 0; axis < 2; axis++) {
         const int n = device_list(2, devs);
         ga_darray *e = ga_darray_split(mt, axis, n, devs);
@@ -360,7 +360,7 @@ static bool array_holds(const ga_array *a, ga_dtype t, int64_t size, const long 
 /* a (dtype t, split along `axis` over list l) against b in every form. */
 static void check_binary_forms(ga_dtype t, int nd, const int64_t *shape, int axis, int l)
 {
-    int devs[8], devs2[8];
+    int devs[8] = {0}, devs2[8] = {0};
     const int n = device_list(l, devs), n2 = device_list((l + 1) % NLISTS, devs2);
     const int64_t size = prod(nd, shape);
     void *x = random_data(t, size), *y = random_data(t, size);
@@ -469,7 +469,7 @@ DEVICE_TEST(ufunc_forms_against_the_host)
 
 DEVICE_TEST(unary_ufuncs_and_dtypes)
 {
-    int devs[8];
+    int devs[8] = {0};
     const int n = device_list(2, devs);
     const int64_t shape[2] = {9, 4};
     for (int ti = 0; ti < 2; ti++) {
@@ -479,7 +479,7 @@ DEVICE_TEST(unary_ufuncs_and_dtypes)
         ga_darray_operand in[1] = {ga_darray_operand_split(a)};
         ga_darray *out[2] = {NULL, NULL};
         CHECK_OK(ga_darray_ufunc(GA_UFUNC_EXP, in, out));
-        long double want[36];
+        long double want[36] = {0};
         for (int i = 0; i < 36; i++) want[i] = expl(value_at(t, x, i));
         CHECK(holds_values(out[0], t, 36, want, ti ? 1e-15 : 1e-6), "%s exp", dname(t));
         ga_darray_release(out[0]);
@@ -494,14 +494,14 @@ DEVICE_TEST(unary_ufuncs_and_dtypes)
         ga_darray_release(a);
         free(x);
     }
-    int8_t i8[10];
+    int8_t i8[10] = {0};
     for (int i = 0; i < 10; i++) i8[i] = (int8_t)(i * 25 - 120);
     ga_darray *b = ga_darray_from_host(i8, 1, (const int64_t[]){10}, GA_INT8, 0, n, devs);
     ga_darray *out[2] = {NULL, NULL};
     CHECK_OK(ga_darray_ufunc(GA_UFUNC_ADD, (ga_darray_operand[]){ga_darray_operand_split(b),
                                                                   ga_darray_operand_scalar(ga_int(100))},
                              out));
-    long double want[10];
+    long double want[10] = {0};
     for (int i = 0; i < 10; i++) want[i] = (int8_t)(uint8_t)(i8[i] + 100);
     CHECK(holds_values(out[0], GA_INT8, 10, want, 0), "int8 + 100 wraps as int8");
     ga_darray_release(out[0]);
@@ -517,7 +517,7 @@ DEVICE_TEST(unary_ufuncs_and_dtypes)
 
 DEVICE_TEST(ufunc_errors)
 {
-    int devs[8];
+    int devs[8] = {0};
     const int n = device_list(1, devs);
     float x[24] = {0};
     ga_darray *a = ga_darray_from_host(x, 2, (const int64_t[]){6, 4}, GA_FLOAT32, 0, n, devs);
@@ -601,8 +601,8 @@ static void check_reduction(ga_reduction r, ga_dtype t, const void *x, const ga_
 {
     const int nd = ga_darray_ndim(d), axis = ga_darray_axis(d);
     const int64_t *shape = ga_darray_shape(d);
-    int axes[4], naxes = 0, rnd_ = 0;
-    int64_t rshape[4], nwant = 1;
+    int axes[4] = {0}, naxes = 0, rnd_ = 0;
+    int64_t rshape[4] = {0}, nwant = 1;
     for (int k = 0; k < nd; k++) {
         if (mask >> k & 1) {
             axes[naxes++] = k - ((k & 1) ? nd : 0); /* some negative */
@@ -663,7 +663,7 @@ DEVICE_TEST(reductions_over_every_combination_of_axes)
             for (int axis = 0; axis < nds[s]; axis++)
                 for (int l = 1; l < NLISTS; l += 2) {
                     const ga_dtype t = types[ti];
-                    int devs[8];
+                    int devs[8] = {0};
                     const int n = device_list(l, devs);
                     void *x = random_data(t, prod(nds[s], shp[s]));
                     ga_darray *d = ga_darray_from_host(x, nds[s], shp[s], t, axis, n, devs);
@@ -684,7 +684,7 @@ DEVICE_TEST(reductions_over_every_combination_of_axes)
 
 DEVICE_TEST(reductions_of_empty_shards_and_slices)
 {
-    int devs[8];
+    int devs[8] = {0};
     const int n = device_list(3, devs);
     double x[6] = {3, -1, 4, 1, -5, 9};
     /* 2 rows over 7 shards: five empty shards take no part */
@@ -736,7 +736,7 @@ DEVICE_TEST(reshard_round_trips)
         for (int a = 0; a < 3; a++)
             for (int b = -3; b < 3; b++)
                 for (int l = 0; l < NLISTS; l++) {
-                    int devs[8], devs2[8];
+                    int devs[8] = {0}, devs2[8] = {0};
                     const int n = device_list(l, devs), n2 = device_list((l + 3) % NLISTS, devs2);
                     ga_darray *d = ga_darray_from_host(x, 3, shape, t, a, n, devs);
                     ga_darray *e = ga_darray_reshard(d, b, n2, devs2);
@@ -763,7 +763,7 @@ DEVICE_TEST(matmul_by_a_replicated_matrix)
                 for (int bd = 1; bd <= 2; bd++) {
                     const ga_dtype t = ti ? GA_FLOAT64 : GA_FLOAT32;
                     const int64_t m = ms[mi], k = 9, nn = 6;
-                    int devs[8];
+                    int devs[8] = {0};
                     const int n = device_list(l, devs);
                     void *a = random_data(t, m * k), *b = random_data(t, k * nn);
                     ga_darray *d = ga_darray_from_host(a, 2, (const int64_t[]){m, k}, t, 0, n, devs);
@@ -790,7 +790,7 @@ DEVICE_TEST(matmul_by_a_replicated_matrix)
                     ga_darray_release(p), ga_darray_release(d);
                 }
     /* errors */
-    int devs[8];
+    int devs[8] = {0};
     const int n = device_list(1, devs);
     float z[12] = {0};
     ga_darray *d = ga_darray_from_host(z, 2, (const int64_t[]){3, 4}, GA_FLOAT32, 1, n, devs);
@@ -808,9 +808,9 @@ DEVICE_TEST(matmul_by_a_replicated_matrix)
 
 DEVICE_TEST(scopes_and_leaks)
 {
-    int devs[8];
+    int devs[8] = {0};
     const int n = device_list(2, devs);
-    float x[40];
+    float x[40] = {0};
     for (int i = 0; i < 40; i++) x[i] = (float)i;
     const size_t before = used_all();
     ga_scope_begin();
@@ -820,7 +820,7 @@ DEVICE_TEST(scopes_and_leaks)
     ga_array *sh = ga_darray_shard(a, 0);
     (void)s, (void)sh;
     ga_scope_end();
-    float want[40];
+    float want[40] = {0};
     for (int i = 0; i < 40; i++) want[i] = 2.0f * (float)i;
     CHECK(holds(kept, want, sizeof want), "the kept darray outlives its scope");
     ga_darray_release(kept);
