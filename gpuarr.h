@@ -39,7 +39,8 @@
     25. Graphs, profiling and memory hooks                        >>graph
     26. User kernels: elementwise, reductions, raw, modules       >>kernel
     27. Multi-GPU: NCCL communicators and collectives             >>nccl
-    28. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
+    28. Arrays over several devices (cupyx.distributed.array)     >>darray
+    29. Kernel ABI (internal: for the kernels and the CUB glue)   >>abi
    IMPLEMENTATION (same order, same marks), after `#ifdef GPUARR_IMPLEMENTATION`.
    Each section of the implementation keeps its state first, then its
    helpers and functions, then its shutdown hook (GA__SHUTDOWN_LIST).
@@ -3892,6 +3893,185 @@ GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send
    threads or processes. */
 GPUARR_API ga_status ga_nccl_send(ga_nccl_comm *comm, const ga_array *a, int peer);
 GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer);
+/* >>darray */
+/* ======================================================================== */
+/* 28. Arrays over several devices (cupyx.distributed.array)                 */
+/* ======================================================================== */
+/* A ga_darray is one array of a global shape and dtype split along one axis
+   (its split axis) over a list of devices: shard i is a ga_array on
+   devices[i] holding the elements whose index along the split axis lies in
+   [offset(i), offset(i + 1)). The makers from a host buffer, from one array
+   and ga_darray_reshard size the shards as numpy.array_split does (the
+   first length % n shards one longer, empty shards when there are more
+   shards than elements); the same device may appear several times in the
+   list. A darray is opaque and reference counted as ga_array is (a new
+   reference from every maker; ga_darray_release it once; scopes release
+   it as they release arrays, ga_darray_keep moves it out of one).
+   Data moves between devices by peer copies (ga_to_device's): a copy
+   waits for its source's stream on the host, and the source device's
+   stream then waits for the copy (an event), so the source may be released
+   at once. Elementwise work and the reductions that keep the split axis
+   run on each shard's device, on the calling thread's current stream of
+   that device, without waiting: a loop over the shards from one thread
+   runs them in parallel. The calling thread's current device is restored
+   after every call. Errors name the function (GA_ERROR_DEVICE for a device
+   out of range, GA_ERROR_AXIS for an axis, GA_ERROR_SHAPE for splits or
+   shapes that do not agree); a NULL darray or array input keeps the first
+   error, as everywhere. */
+
+typedef struct ga_darray ga_darray; /* an array split over devices (opaque) */
+
+/* The lengths numpy.array_split gives `n` pieces of `length` elements:
+   sizes[i] = length / n + (i < length % n). Errors: length < 0, n < 1
+   (GA_ERROR_VALUE), sizes NULL. Needs no GPU. */
+GPUARR_API ga_status ga_darray_shard_sizes(int64_t length, int n, int64_t *sizes);
+
+/* A darray of the C-ordered host data (size * itemsize bytes) of shape
+   (ndim, shape) (ndim >= 1), split along `axis` (negative counts from the
+   end) over the `ndev` devices listed. Returns once `data` may be reused.
+   Errors: ndev < 1, a device out of range, a bad axis, the shape errors of
+   ga_from_host. */
+GPUARR_API ga_darray *ga_darray_from_host(const void *data, int ndim, const int64_t *shape, ga_dtype dtype,
+                                          int axis, int ndev, const int *devices);
+
+/* A darray of the n arrays given, in order, as its shards (the darray takes
+   a reference to each, no copy: writes through one show in the other),
+   split along `axis`: each shard's device is its array's, the shard
+   lengths along the axis are the arrays'. The arrays must agree in ndim
+   (>= 1), dtype and shape except along `axis`. */
+GPUARR_API ga_darray *ga_darray_from_arrays(int n, const ga_array *const *arrays, int axis);
+
+/* `a` split along `axis` over the `ndev` devices listed, copied (peer
+   copies from a's device). */
+GPUARR_API ga_darray *ga_darray_split(const ga_array *a, int axis, int ndev, const int *devices);
+
+/* Attributes; each returns -1/NULL for a NULL darray or a shard index out
+   of range. The shape is ga_darray_ndim(d) values, valid while d lives;
+   ga_darray_axis is the split axis (0 <= axis < ndim). */
+GPUARR_API int ga_darray_ndim(const ga_darray *d);
+GPUARR_API const int64_t *ga_darray_shape(const ga_darray *d);
+GPUARR_API int64_t ga_darray_size(const ga_darray *d);
+GPUARR_API ga_dtype ga_darray_dtype(const ga_darray *d);
+GPUARR_API int ga_darray_axis(const ga_darray *d);
+GPUARR_API int ga_darray_nshards(const ga_darray *d);
+/* Shard i's device, and its first index along the split axis (i ==
+   nshards gives the axis' length). */
+GPUARR_API int ga_darray_shard_device(const ga_darray *d, int i);
+GPUARR_API int64_t ga_darray_shard_offset(const ga_darray *d, int i);
+
+/* Shard i, a new reference to the array the darray holds (writes through it
+   write the darray). NULL (GA_ERROR_INDEX) for i out of range. */
+GPUARR_API ga_array *ga_darray_shard(const ga_darray *d, int i);
+
+/* Copies the whole array in C order into `dst` (dst_bytes >= size *
+   itemsize, else GA_ERROR_VALUE) and waits for it. */
+GPUARR_API ga_status ga_darray_to_host(const ga_darray *d, void *dst, size_t dst_bytes);
+
+/* The whole array, C-contiguous, on `device` (the shards copied there and
+   joined). */
+GPUARR_API ga_array *ga_darray_gather(const ga_darray *d, int device);
+
+/* The same values split along `axis` over the `ndev` devices listed (shard
+   lengths as numpy.array_split's), through peer copies; a new darray, d
+   unchanged. */
+GPUARR_API ga_darray *ga_darray_reshard(const ga_darray *d, int axis, int ndev, const int *devices);
+
+/* Adds a reference and returns d; drops one (the last frees the darray and
+   its references to the shards; NULL is ignored). Thread safe. */
+GPUARR_API ga_darray *ga_darray_retain(ga_darray *d);
+GPUARR_API void ga_darray_release(ga_darray *d);
+
+/* Moves d out of the current scope (see ga_scope_begin), as ga_keep. */
+GPUARR_API ga_darray *ga_darray_keep(ga_darray *d);
+
+/* One input of ga_darray_ufunc: a darray (split), an array on one device
+   (replicated: it broadcasts against the darrays as NumPy's operands do,
+   and is copied to each device that needs it, only the part each shard
+   needs where it varies along the split axis), or a weak C scalar. */
+typedef enum ga_darray_operand_kind {
+    GA_DARRAY_OPERAND_SPLIT,
+    GA_DARRAY_OPERAND_REPLICATED,
+    GA_DARRAY_OPERAND_SCALAR
+} ga_darray_operand_kind;
+
+typedef struct ga_darray_operand {
+    ga_darray_operand_kind kind;
+    const ga_darray *darray; /* GA_DARRAY_OPERAND_SPLIT */
+    const ga_array *array;   /* GA_DARRAY_OPERAND_REPLICATED */
+    ga_scalar scalar;        /* GA_DARRAY_OPERAND_SCALAR */
+} ga_darray_operand;
+
+static inline ga_darray_operand ga_darray_operand_split(const ga_darray *d)
+{
+    ga_darray_operand o;
+    o.kind = GA_DARRAY_OPERAND_SPLIT, o.darray = d, o.array = NULL, o.scalar = ga_int(0);
+    return o;
+}
+static inline ga_darray_operand ga_darray_operand_replicated(const ga_array *a)
+{
+    ga_darray_operand o;
+    o.kind = GA_DARRAY_OPERAND_REPLICATED, o.darray = NULL, o.array = a, o.scalar = ga_int(0);
+    return o;
+}
+static inline ga_darray_operand ga_darray_operand_scalar(ga_scalar s)
+{
+    ga_darray_operand o;
+    o.kind = GA_DARRAY_OPERAND_SCALAR, o.darray = NULL, o.array = NULL, o.scalar = s;
+    return o;
+}
+
+/* ufunc `u` (any of ga_ufunc_call's) on its nin inputs, shard by shard:
+   each shard's ga_ufunc_call runs on its device's current stream, and
+   none waits (but integer power by a signed exponent array, which checks
+   for negative exponents shard by shard, as ga_power does). At least one
+   input is a darray; the first darray input sets the split, and the other
+   darrays are re-sharded to it first when their split differs (they must
+   have its length along the split axis). The split axis may not be
+   broadcast (GA_ERROR_SHAPE). For each of the nout outputs, out[k] is a
+   darray to write (NumPy's out=: the result's shape and the first
+   darray's split) or NULL, in which case a new darray is stored there
+   (release it). NumPy's dtypes and errors, as ga_ufunc_call; a failure
+   the shards cannot share (out of memory on one device) may leave the
+   shards of a given out[k] before it written. */
+GPUARR_API ga_status ga_darray_ufunc(ga_ufunc u, const ga_darray_operand *in, ga_darray **out);
+
+/* numpy.add, subtract, multiply and divide of two darrays, as
+   ga_darray_ufunc (new darray, split as a). */
+GPUARR_API ga_darray *ga_darray_add(const ga_darray *a, const ga_darray *b);
+GPUARR_API ga_darray *ga_darray_subtract(const ga_darray *a, const ga_darray *b);
+GPUARR_API ga_darray *ga_darray_multiply(const ga_darray *a, const ga_darray *b);
+GPUARR_API ga_darray *ga_darray_divide(const ga_darray *a, const ga_darray *b);
+
+/* Reduction `r` (ga_reduce's, NumPy's default dtype) over axes that leave
+   the split axis, shard by shard, without waiting: a darray split along
+   the same axis (counted anew without the removed axes unless keepdims),
+   with d's shard lengths and devices. Axes as ga_reduce's (GA_AXES,
+   GA_NO_AXES); axes that include the split axis (GA_ALL_AXES does) are
+   GA_ERROR_AXIS: use ga_darray_reduce_gather. */
+GPUARR_API ga_darray *ga_darray_reduce(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                       bool keepdims);
+
+/* Reduction `r` over any axes, as one ga_array on d's first device
+   (ga_darray_shard_device(d, 0)), with NumPy's result (dtype, shape,
+   keepdims) for the whole array. Over the split axis, each shard is
+   reduced on its device, the partial results are copied to the first
+   device and combined there: sum, prod, min, max, mean (each shard's sum,
+   divided by the whole count), all, any, count_nonzero, nansum, nanprod,
+   nanmin and nanmax (others: GA_ERROR_NOT_IMPLEMENTED); float16 and
+   bfloat16 partial sums and products are kept in float32. Empty shards
+   take no part (min over an empty split axis fails as NumPy's). Over
+   other axes: ga_darray_reduce, then ga_darray_gather. */
+GPUARR_API ga_array *ga_darray_reduce_gather(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                             bool keepdims);
+
+/* numpy.matmul of `a`, split along any axis but its last (the rows of a
+   matrix, or a batch axis), by `b` (1-d or 2-d, on any device; copied once
+   to each device of a's list but its own): a darray split as a (b 1-d:
+   a's last axis dropped), each shard's product on its device. Errors: as
+   ga_matmul's; a split along the contracted axis, b of more than 2 dims
+   (GA_ERROR_SHAPE). Needs linear algebra (GPUARR_NO_LINALG:
+   GA_ERROR_NOT_IMPLEMENTED). */
+GPUARR_API ga_darray *ga_darray_matmul(const ga_darray *a, const ga_array *b);
 
 #ifdef __cplusplus
 }
@@ -3901,7 +4081,7 @@ GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer);
 
 /* >>abi */
 /* ======================================================================== */
-/* 28. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
+/* 29. Kernel ABI (internal: shared with the kernels and the CUB glue)      */
 /* ======================================================================== */
 /* Compiled only with GPUARR_IMPLEMENTATION or GPUARR_KERNEL_ABI (which the
    kernels and the CUB glue define): a program's own files do not see it.
@@ -4695,7 +4875,8 @@ static void ga__profile_call_end(void);
 
 typedef struct ga__scope_entry {
     ga_array *array;   /* an array, */
-    ga_sparse *sparse; /* or a sparse matrix (>>sparse) */
+    ga_sparse *sparse; /* or a sparse matrix (>>sparse), */
+    ga_darray *darray; /* or an array over several devices (>>darray) */
     bool kept;
 } ga__scope_entry;
 
@@ -7375,9 +7556,9 @@ static ga_array *ga__array_new(const char *func, int device, int ndim, const int
     return a;
 }
 
-/* Lists array a or sparse matrix s in the thread's open scope: false (the
-   error recorded) when out of host memory. */
-static bool ga__scope_push(ga_array *a, ga_sparse *s)
+/* Lists array a, sparse matrix s or darray d in the thread's open scope:
+   false (the error recorded) when out of host memory. */
+static bool ga__scope_push(ga_array *a, ga_sparse *s, ga_darray *d)
 {
     if (ga__t.scope_count == ga__t.scope_capacity) {
         int cap = ga__t.scope_capacity ? ga__t.scope_capacity * 2 : 64;
@@ -7393,6 +7574,7 @@ static bool ga__scope_push(ga_array *a, ga_sparse *s)
     }
     ga__t.scope_entries[ga__t.scope_count].array = a;
     ga__t.scope_entries[ga__t.scope_count].sparse = s;
+    ga__t.scope_entries[ga__t.scope_count].darray = d;
     ga__t.scope_entries[ga__t.scope_count].kept = false;
     ga__t.scope_count++;
     return true;
@@ -7403,20 +7585,21 @@ static ga_array *ga__ret(ga_array *a)
 {
     if (ga__profile_calls_on) ga__profile_call_end();
     if (!a || ga__t.scope_depth == 0) return a;
-    if (!ga__scope_push(a, NULL)) {
+    if (!ga__scope_push(a, NULL, NULL)) {
         ga_release(a);
         return NULL;
     }
     return a;
 }
 
-/* Marks the newest entry of the current scope holding a (or s) kept. */
-static void ga__scope_keep(ga_array *a, ga_sparse *s)
+/* Marks the newest entry of the current scope holding a (or s, or d) kept. */
+static void ga__scope_keep(ga_array *a, ga_sparse *s, ga_darray *d)
 {
     if (ga__t.scope_depth == 0) return;
     int start = ga__t.scope_starts[ga__t.scope_depth - 1];
     for (int i = ga__t.scope_count - 1; i >= start; i--)
-        if (ga__t.scope_entries[i].array == a && ga__t.scope_entries[i].sparse == s && !ga__t.scope_entries[i].kept) {
+        if (ga__t.scope_entries[i].array == a && ga__t.scope_entries[i].sparse == s &&
+            ga__t.scope_entries[i].darray == d && !ga__t.scope_entries[i].kept) {
             ga__t.scope_entries[i].kept = true;
             break;
         }
@@ -7569,9 +7752,11 @@ GPUARR_API void ga_scope_end(void)
         if (!e.kept) {
             ga_release(e.array);
             if (e.sparse) ga__sparse_scope_release(e.sparse);
+            ga_darray_release(e.darray);
         } else if (ga__t.scope_depth > 0) { /* it now belongs to the enclosing scope */
             ga__t.scope_entries[kept].array = e.array;
             ga__t.scope_entries[kept].sparse = e.sparse;
+            ga__t.scope_entries[kept].darray = e.darray;
             ga__t.scope_entries[kept].kept = false;
             kept++;
         }
@@ -7586,7 +7771,7 @@ GPUARR_API void ga_scope_end(void)
 
 GPUARR_API ga_array *ga_keep(ga_array *a)
 {
-    if (a) ga__scope_keep(a, NULL);
+    if (a) ga__scope_keep(a, NULL, NULL);
     return a;
 }
 
@@ -10312,13 +10497,10 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     return GA_OK;
 }
 
-GPUARR_API ga_status ga_ufunc_call(ga_ufunc u, const ga_operand *in, ga_array **out)
+/* ga_ufunc_call for `func` (u, in and out checked): the new outputs are
+   not tracked by scopes. */
+static ga_status ga__ufunc_call(const char *func, ga_ufunc u, const ga_operand *in, ga_array **out)
 {
-    static const char func[] = "ga_ufunc_call";
-    if (u < 0 || u >= GA_NUM_UFUNCS) return ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u);
-    if (!in) return ga__null_input(func, "in");
-    if (!out) return ga__null_input(func, "out");
-    bool had[2] = {out[0] != NULL, ga__ufuncs[u].nout > 1 && out[1] != NULL};
     double param[4] = {0, 0, 0, 0};
     switch (u) {
     case GA_UFUNC_ISCLOSE: param[0] = 1e-5, param[1] = 1e-8; break;
@@ -10333,7 +10515,17 @@ GPUARR_API ga_status ga_ufunc_call(ga_ufunc u, const ga_operand *in, ga_array **
     }
     default: break;
     }
-    ga_status st = ga__ufunc(func, u, in, out, param);
+    return ga__ufunc(func, u, in, out, param);
+}
+
+GPUARR_API ga_status ga_ufunc_call(ga_ufunc u, const ga_operand *in, ga_array **out)
+{
+    static const char func[] = "ga_ufunc_call";
+    if (u < 0 || u >= GA_NUM_UFUNCS) return ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u);
+    if (!in) return ga__null_input(func, "in");
+    if (!out) return ga__null_input(func, "out");
+    bool had[2] = {out[0] != NULL, ga__ufuncs[u].nout > 1 && out[1] != NULL};
+    ga_status st = ga__ufunc_call(func, u, in, out);
     for (int k = 0; k < ga__ufuncs[u].nout && st == GA_OK; k++)
         if (!had[k]) ga__ret(out[k]);
     return st;
@@ -27931,7 +28123,7 @@ static ga_array *ga__sparse_second(const ga_sparse *s) { return s->format == GA_
 static ga_sparse *ga__sparse_ret(ga_sparse *s)
 {
     if (!s || ga__t.scope_depth == 0) return s;
-    if (!ga__scope_push(NULL, s)) {
+    if (!ga__scope_push(NULL, s, NULL)) {
         ga_sparse_release(s);
         return NULL;
     }
@@ -28236,7 +28428,7 @@ GPUARR_API void ga_sparse_release(ga_sparse *s)
 
 GPUARR_API ga_sparse *ga_sparse_keep(ga_sparse *s)
 {
-    if (s) ga__scope_keep(NULL, s);
+    if (s) ga__scope_keep(NULL, s, NULL);
     return s;
 }
 
@@ -32100,10 +32292,1003 @@ static void ga__nccl_shutdown(void)
 #else
 static void ga__nccl_shutdown(void) {}
 #endif
+/* >>darray */
+/* ------------------------------------------------------------------------ */
+/* 28. Arrays over several devices: shards, peer copies, per-shard calls     */
+/* ------------------------------------------------------------------------ */
+/* A darray is one host block: the header, then its shard pointers, offsets
+   and devices. Every call goes shard by shard from the calling thread,
+   making each shard's device the thread's current one for its step (and
+   restoring the caller's at the end); the per-shard steps are the
+   sections' own unscoped helpers (ga__ufunc_call, ga__reduce_tmp,
+   ga__matmul_new, ga__to_device), which enqueue on that device's current
+   stream and return. What crosses devices goes through
+   ga__darray_copy_to. */
+
+struct ga_darray {
+    int refcount;
+    ga_dtype dtype;
+    int ndim;
+    int axis;          /* the split axis, 0 <= axis < ndim */
+    int nshards;
+    int64_t shape[GA_MAXDIMS];
+    ga_array **shards; /* nshards, a reference each (NULL only while being made) */
+    int64_t *offsets;  /* nshards + 1: shard i is [offsets[i], offsets[i + 1]) along the axis */
+    int *devices;      /* nshards: shard i's device */
+};
+
+/* A new darray of n empty shard slots (offsets and devices to fill);
+   unscoped. */
+static ga_darray *ga__darray_alloc(const char *func, ga_dtype dtype, int ndim, const int64_t *shape, int axis, int n)
+{
+    const size_t bytes = sizeof(ga_darray) + (sizeof(ga_array *) + sizeof(int64_t) + sizeof(int)) * (size_t)n +
+                         sizeof(int64_t);
+    ga_darray *d = (ga_darray *)GPUARR_MALLOC(bytes);
+    if (!d) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(d, 0, bytes);
+    d->refcount = 1;
+    d->dtype = dtype;
+    d->ndim = ndim;
+    d->axis = axis;
+    d->nshards = n;
+    for (int i = 0; i < ndim; i++) d->shape[i] = shape[i];
+    d->shards = (ga_array **)(void *)(d + 1);
+    d->offsets = (int64_t *)(void *)(d->shards + n);
+    d->devices = (int *)(void *)(d->offsets + n + 1);
+    return d;
+}
+
+/* A new darray split as `like` (its shard count, offsets and devices)
+   along `axis`, of the given dtype and shape, its shards to fill;
+   unscoped. */
+static ga_darray *ga__darray_like(const char *func, const ga_darray *like, ga_dtype dtype, int ndim,
+                                  const int64_t *shape, int axis)
+{
+    ga_darray *d = ga__darray_alloc(func, dtype, ndim, shape, axis, like->nshards);
+    if (!d) return NULL;
+    memcpy(d->offsets, like->offsets, sizeof(int64_t) * (size_t)(like->nshards + 1));
+    memcpy(d->devices, like->devices, sizeof(int) * (size_t)like->nshards);
+    return d;
+}
+
+/* numpy.array_split's offsets of n pieces of `length`: n + 1 values. */
+static void ga__darray_split_offsets(int64_t length, int n, int64_t *offsets)
+{
+    offsets[0] = 0;
+    for (int i = 0; i < n; i++) offsets[i + 1] = offsets[i] + length / n + (i < length % n ? 1 : 0);
+}
+
+/* Registers a new darray with the thread's open scope, as ga__ret. */
+static ga_darray *ga__darray_ret(ga_darray *d)
+{
+    if (ga__profile_calls_on) ga__profile_call_end();
+    if (!d || ga__t.scope_depth == 0) return d;
+    if (!ga__scope_push(NULL, NULL, d)) {
+        ga_darray_release(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* Makes `device` the thread's current one (bound); the caller saved the
+   previous one and restores it with ga__darray_leave. */
+static ga_status ga__darray_enter(const char *func, int device)
+{
+    ga_status st = ga__bind(func, device);
+    if (st == GA_OK) ga__t.device = device;
+    return st;
+}
+static void ga__darray_leave(int saved) { ga__t.device = saved; }
+
+/* The device list of a call: at least one, each one that exists. */
+static ga_status ga__darray_check_devices(const char *func, int n, const int *devices)
+{
+    if (n < 1) return ga__error(GA_ERROR_VALUE, func, "the number of devices must be at least 1, not %d", n);
+    if (!devices) return ga__null_input(func, "devices");
+    for (int i = 0; i < n; i++) {
+        ga_status st = ga__bind(func, devices[i]);
+        if (st != GA_OK) return st;
+    }
+    return GA_OK;
+}
+
+/* The view of `a` restricted to [start, start + len) along `axis`;
+   unscoped. */
+static ga_array *ga__darray_slab(const char *func, const ga_array *a, int axis, int64_t start, int64_t len)
+{
+    ga__layout l;
+    ga__layout_of(a, &l);
+    l.shape[axis] = len;
+    l.offset = len > 0 && a->size > 0 ? start * a->strides[axis] : 0;
+    return ga__view(func, a, &l, true);
+}
+
+/* Makes `waiter`'s current stream wait for the work queued so far on
+   `device`'s (an event; nothing waits on the host). */
+static ga_status ga__darray_wait(const char *func, int waiter, int device)
+{
+    CUevent ev = NULL;
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.EventCreate(&ev, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    CUresult r = GA__CU.EventRecord(ev, ga__stream_of(device));
+    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuEventRecord");
+    if (st == GA_OK) st = ga__bind(func, waiter);
+    if (st == GA_OK) {
+        r = GA__CU.StreamWaitEvent(ga__stream_of(waiter), ev, 0);
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuStreamWaitEvent");
+    }
+    if (ga__bind(func, device) == GA_OK) GA__CU.EventDestroy(ev); /* released once the wait is done */
+    return st;
+}
+
+/* A C-contiguous copy of `a` on `device`; unscoped. Across devices, a's
+   device's stream then waits for the copy, so that its memory (a's, or
+   the contiguous temporary made here) is not reused before the copy has
+   read it. */
+static ga_array *ga__darray_copy_to(const char *func, const ga_array *a, int device)
+{
+    if (a->device == device) return ga__contiguous_copy(func, a, a->dtype);
+    ga_array *src = (a->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)a) : ga__contiguous_copy(func, a, a->dtype);
+    if (!src) return NULL;
+    ga_array *out = ga__to_device(func, src, device);
+    if (out && ga__darray_wait(func, src->device, device) != GA_OK) {
+        ga_release(out);
+        out = NULL;
+    }
+    ga_release(src);
+    return out;
+}
+
+/* Whether e is split as the result of a call led by `lead`: along e_axis,
+   over the same devices and offsets. */
+static bool ga__darray_same_split(const ga_darray *lead, const ga_darray *e, int e_axis)
+{
+    if (e->axis != e_axis || e->nshards != lead->nshards) return false;
+    for (int i = 0; i < lead->nshards; i++)
+        if (e->devices[i] != lead->devices[i] || e->offsets[i + 1] != lead->offsets[i + 1]) return false;
+    return true;
+}
+
+/* d's values split along `axis` over n devices, with the given offsets
+   (NULL: numpy.array_split's); unscoped. New shard j is joined from the
+   parts of the old shards it covers, each copied to its device. */
+static ga_darray *ga__darray_reshard(const char *func, const ga_darray *d, int axis, int n, const int *devices,
+                                     const int64_t *offsets);
+
+/* The parts of d's shards that new shard j of `r` covers, as views, in
+   order (parts[0..*k)); empty parts are left out. */
+static ga_status ga__darray_parts(const char *func, const ga_darray *d, const ga_darray *r, int j, ga_array **parts,
+                                  int *k)
+{
+    const int axis = r->axis;
+    const int64_t lo = r->offsets[j], hi = r->offsets[j + 1];
+    for (int i = 0; i < d->nshards; i++) {
+        const int64_t cover = axis == d->axis ? d->offsets[i] : 0;
+        const int64_t a = GA__MAX(lo, cover), b = GA__MIN(hi, cover + d->shards[i]->shape[axis]);
+        if (b <= a || d->shards[i]->size == 0) continue;
+        if (!(parts[*k] = ga__darray_slab(func, d->shards[i], axis, a - cover, b - a))) return ga__t.error;
+        (*k)++;
+    }
+    return GA_OK;
+}
+
+/* New shard j of `r` (made by ga__darray_reshard) from d's shards: its one
+   part copied to its device, or its parts there (copied from other
+   devices, read in place on its own) joined along d's axis, or a new
+   empty array when it has none. */
+static ga_array *ga__darray_reshard_one(const char *func, const ga_darray *d, const ga_darray *r, int j,
+                                        ga_array **parts)
+{
+    const int dev = r->devices[j];
+    int k = 0;
+    ga_status st = ga__darray_parts(func, d, r, j, parts, &k);
+    for (int i = 0; i < k && k > 1 && st == GA_OK; i++) {
+        if (parts[i]->device == dev) continue;
+        ga_array *c = ga__darray_copy_to(func, parts[i], dev);
+        ga_release(parts[i]);
+        parts[i] = c;
+        if (!c) st = ga__t.error;
+    }
+    ga_array *out = NULL;
+    if (st == GA_OK && ga__darray_enter(func, dev) == GA_OK) {
+        int64_t shape[GA_MAXDIMS] = {0};
+        memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
+        shape[r->axis] = r->offsets[j + 1] - r->offsets[j];
+        if (k == 0) out = ga__array_new(func, dev, r->ndim, shape, r->dtype);
+        else if (k == 1) out = ga__darray_copy_to(func, parts[0], dev);
+        else out = ga__concatenate(func, k, (const ga_array *const *)parts, d->axis);
+    }
+    while (k > 0) ga_release(parts[--k]);
+    return out;
+}
+
+static ga_darray *ga__darray_reshard(const char *func, const ga_darray *d, int axis, int n, const int *devices,
+                                     const int64_t *offsets)
+{
+    ga_darray *r = ga__darray_alloc(func, d->dtype, d->ndim, d->shape, axis, n);
+    ga_array **parts = (ga_array **)GPUARR_MALLOC(sizeof(ga_array *) * (size_t)d->nshards);
+    if (!r || !parts) {
+        if (r && !parts) ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        GPUARR_FREE(parts);
+        ga_darray_release(r);
+        return NULL;
+    }
+    memset(parts, 0, sizeof(ga_array *) * (size_t)d->nshards);
+    if (offsets) memcpy(r->offsets, offsets, sizeof(int64_t) * (size_t)(n + 1));
+    else ga__darray_split_offsets(d->shape[axis], n, r->offsets);
+    memcpy(r->devices, devices, sizeof(int) * (size_t)n);
+    const int saved = ga__t.device;
+    bool ok = true;
+    for (int j = 0; j < n && ok; j++) {
+        r->shards[j] = ga__darray_reshard_one(func, d, r, j, parts);
+        ok = r->shards[j] != NULL;
+    }
+    ga__darray_leave(saved);
+    GPUARR_FREE(parts);
+    if (!ok) {
+        ga_darray_release(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* A darray of the arrays as shards (new references); unscoped. */
+static ga_darray *ga__darray_from_arrays(const char *func, int n, const ga_array *const *arrays, int axis)
+{
+    if (n < 1) {
+        ga__error(GA_ERROR_VALUE, func, "need at least one array, not %d", n);
+        return NULL;
+    }
+    if (!arrays) { ga__null_input(func, "arrays"); return NULL; }
+    for (int i = 0; i < n; i++)
+        if (!arrays[i]) { ga__null_input(func, "an input array"); return NULL; }
+    const ga_array *a0 = arrays[0];
+    if (a0->ndim == 0) {
+        ga__error(GA_ERROR_VALUE, func, "a darray needs at least one dimension to split, the arrays are 0-d");
+        return NULL;
+    }
+    if (ga__normalize_axis(func, "", &axis, a0->ndim) != GA_OK) return NULL;
+    int64_t shape[GA_MAXDIMS] = {0}, length = 0;
+    memcpy(shape, a0->shape, sizeof(int64_t) * (size_t)a0->ndim);
+    for (int i = 0; i < n; i++) {
+        const ga_array *a = arrays[i];
+        bool same = a->ndim == a0->ndim;
+        for (int d = 0; same && d < a0->ndim; d++) same = d == axis || a->shape[d] == a0->shape[d];
+        if (!same) {
+            char s0[200], s1[200];
+            ga__format_shape(s0, sizeof s0, a0->ndim, a0->shape);
+            ga__format_shape(s1, sizeof s1, a->ndim, a->shape);
+            ga__error(GA_ERROR_SHAPE, func, "array %d has shape %s, array 0 %s: the shapes must agree except along axis %d",
+                      i, s1, s0, axis);
+            return NULL;
+        }
+        if (a->dtype != a0->dtype) {
+            ga__error(GA_ERROR_TYPE, func, "array %d is %s, array 0 %s", i, ga__dtype_names[a->dtype],
+                      ga__dtype_names[a0->dtype]);
+            return NULL;
+        }
+        length += a->shape[axis];
+    }
+    shape[axis] = length;
+    int64_t size = 0;
+    if (!ga__shape_size(a0->ndim, shape, (int64_t)ga__dtype_sizes[a0->dtype], &size)) {
+        ga__too_big(func);
+        return NULL;
+    }
+    ga_darray *d = ga__darray_alloc(func, a0->dtype, a0->ndim, shape, axis, n);
+    if (!d) return NULL;
+    for (int i = 0; i < n; i++) {
+        d->shards[i] = ga_retain((ga_array *)arrays[i]);
+        d->devices[i] = arrays[i]->device;
+        d->offsets[i + 1] = d->offsets[i] + arrays[i]->shape[axis];
+    }
+    return d;
+}
+
+/* The checks of a new split: ndim >= 1, the axis, the device list. */
+static ga_status ga__darray_check_split(const char *func, int ndim, int *axis, int n, const int *devices)
+{
+    if (ndim == 0) return ga__error(GA_ERROR_VALUE, func, "a darray needs at least one dimension to split");
+    ga_status st = ga__normalize_axis(func, "", axis, ndim);
+    return st == GA_OK ? ga__darray_check_devices(func, n, devices) : st;
+}
+
+/* Copies the block [start, start + len) along `axis` of the C-ordered host
+   array (ndim, shape) between `host` and `packed` (that block alone, C
+   order), in the direction `to_packed` says. */
+static void ga__darray_pack(bool to_packed, unsigned char *packed, unsigned char *host, int ndim,
+                            const int64_t *shape, int axis, int64_t start, int64_t len, size_t itemsize)
+{
+    size_t outer = 1, inner = itemsize;
+    for (int d = 0; d < axis; d++) outer *= (size_t)shape[d];
+    for (int d = axis + 1; d < ndim; d++) inner *= (size_t)shape[d];
+    const size_t row = (size_t)len * inner, stride = (size_t)shape[axis] * inner, skip = (size_t)start * inner;
+    if (row == 0) return;
+    for (size_t o = 0; o < outer; o++) {
+        if (to_packed) memcpy(packed + o * row, host + o * stride + skip, row);
+        else memcpy(host + o * stride + skip, packed + o * row, row);
+    }
+}
+
+/* Whether the block [start, ...) along `axis` is one run of the C-ordered
+   host array (every dim before the axis 1), at byte `*skip`. */
+static bool ga__darray_block_is_run(int ndim, const int64_t *shape, int axis, int64_t start, size_t itemsize,
+                                    size_t *skip)
+{
+    size_t inner = itemsize;
+    for (int d = axis + 1; d < ndim; d++) inner *= (size_t)shape[d];
+    *skip = (size_t)start * inner;
+    for (int d = 0; d < axis; d++)
+        if (shape[d] != 1) return false;
+    return true;
+}
+
+/* Shard i of ga_darray_from_host, uploaded on d's device i. */
+static ga_array *ga__darray_upload(const char *func, const ga_darray *d, int i, const void *data)
+{
+    const size_t itemsize = ga__dtype_sizes[d->dtype];
+    const int64_t start = d->offsets[i], len = d->offsets[i + 1] - start;
+    int64_t shape[GA_MAXDIMS] = {0}, size = 0;
+    memcpy(shape, d->shape, sizeof(int64_t) * (size_t)d->ndim);
+    shape[d->axis] = len;
+    ga__shape_size(d->ndim, shape, (int64_t)itemsize, &size);
+    size_t skip = 0;
+    unsigned char *packed = NULL;
+    const unsigned char *src = (const unsigned char *)data;
+    if (size > 0 && ga__darray_block_is_run(d->ndim, d->shape, d->axis, start, itemsize, &skip)) {
+        src += skip;
+    } else if (size > 0) {
+        packed = (unsigned char *)GPUARR_MALLOC((size_t)size * itemsize);
+        if (!packed) {
+            ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+            return NULL;
+        }
+        memset(packed, 0, (size_t)size * itemsize); /* (every byte is written next; a newer gcc cannot tell) */
+        ga__darray_pack(true, packed, (unsigned char *)(uintptr_t)data, d->ndim, d->shape, d->axis, start, len,
+                        itemsize);
+        src = packed;
+    }
+    ga_array *a = ga__darray_enter(func, d->devices[i]) == GA_OK
+                      ? ga__from_host(func, size > 0 ? src : NULL, d->ndim, shape, d->dtype, true)
+                      : NULL;
+    GPUARR_FREE(packed);
+    return a;
+}
+
+GPUARR_API ga_status ga_darray_shard_sizes(int64_t length, int n, int64_t *sizes)
+{
+    static const char func[] = "ga_darray_shard_sizes";
+    if (length < 0) return ga__error(GA_ERROR_VALUE, func, "the length must not be negative, not %lld", (long long)length);
+    if (n < 1) return ga__error(GA_ERROR_VALUE, func, "number sections must be larger than 0.");
+    if (!sizes) return ga__null_input(func, "sizes");
+    for (int i = 0; i < n; i++) sizes[i] = length / n + (i < length % n ? 1 : 0);
+    return GA_OK;
+}
+
+GPUARR_API ga_darray *ga_darray_from_host(const void *data, int ndim, const int64_t *shape, ga_dtype dtype,
+                                          int axis, int ndev, const int *devices)
+{
+    static const char func[] = "ga_darray_from_host";
+    int64_t size = 0;
+    if (!ga__dtype_valid(dtype)) {
+        ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    if (ga__check_shape(func, ndim, shape, (int64_t)ga__dtype_sizes[dtype], &size) != GA_OK) return NULL;
+    if (size > 0 && !data) { ga__null_input(func, "data"); return NULL; }
+    if (ga__darray_check_split(func, ndim, &axis, ndev, devices) != GA_OK) return NULL;
+    ga_darray *d = ga__darray_alloc(func, dtype, ndim, shape, axis, ndev);
+    if (!d) return NULL;
+    ga__darray_split_offsets(shape[axis], ndev, d->offsets);
+    memcpy(d->devices, devices, sizeof(int) * (size_t)ndev);
+    const int saved = ga__t.device;
+    bool ok = true;
+    for (int i = 0; i < ndev && ok; i++) ok = (d->shards[i] = ga__darray_upload(func, d, i, data)) != NULL;
+    ga__darray_leave(saved);
+    if (!ok) {
+        ga_darray_release(d);
+        return NULL;
+    }
+    return ga__darray_ret(d);
+}
+
+GPUARR_API ga_darray *ga_darray_from_arrays(int n, const ga_array *const *arrays, int axis)
+{
+    return ga__darray_ret(ga__darray_from_arrays("ga_darray_from_arrays", n, arrays, axis));
+}
+
+GPUARR_API ga_darray *ga_darray_split(const ga_array *a, int axis, int ndev, const int *devices)
+{
+    static const char func[] = "ga_darray_split";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__darray_check_split(func, a->ndim, &axis, ndev, devices) != GA_OK) return NULL;
+    ga_darray *whole = ga__darray_from_arrays(func, 1, &a, axis);
+    ga_darray *d = whole ? ga__darray_reshard(func, whole, axis, ndev, devices, NULL) : NULL;
+    ga_darray_release(whole);
+    return ga__darray_ret(d);
+}
+
+GPUARR_API int ga_darray_ndim(const ga_darray *d) { return d ? d->ndim : -1; }
+GPUARR_API const int64_t *ga_darray_shape(const ga_darray *d) { return d ? d->shape : NULL; }
+GPUARR_API int64_t ga_darray_size(const ga_darray *d)
+{
+    if (!d) return -1;
+    int64_t n = 1;
+    for (int i = 0; i < d->ndim; i++) n *= d->shape[i];
+    return n;
+}
+GPUARR_API ga_dtype ga_darray_dtype(const ga_darray *d) { return d ? d->dtype : GA_DTYPE_INVALID; }
+GPUARR_API int ga_darray_axis(const ga_darray *d) { return d ? d->axis : -1; }
+GPUARR_API int ga_darray_nshards(const ga_darray *d) { return d ? d->nshards : -1; }
+GPUARR_API int ga_darray_shard_device(const ga_darray *d, int i)
+{
+    return d && i >= 0 && i < d->nshards ? d->devices[i] : -1;
+}
+GPUARR_API int64_t ga_darray_shard_offset(const ga_darray *d, int i)
+{
+    return d && i >= 0 && i <= d->nshards ? d->offsets[i] : -1;
+}
+
+GPUARR_API ga_array *ga_darray_shard(const ga_darray *d, int i)
+{
+    static const char func[] = "ga_darray_shard";
+    if (!d) { ga__null_input(func, "d"); return NULL; }
+    if (i < 0 || i >= d->nshards) {
+        ga__error(GA_ERROR_INDEX, func, "shard %d is out of range for a darray of %d shards", i, d->nshards);
+        return NULL;
+    }
+    return ga__ret(ga_retain(d->shards[i]));
+}
+
+GPUARR_API ga_status ga_darray_to_host(const ga_darray *d, void *dst, size_t dst_bytes)
+{
+    static const char func[] = "ga_darray_to_host";
+    if (!d) return ga__null_input(func, "d");
+    const size_t itemsize = ga__dtype_sizes[d->dtype], nbytes = (size_t)ga_darray_size(d) * itemsize;
+    if (dst_bytes < nbytes)
+        return ga__error(GA_ERROR_VALUE, func, "the destination holds %zu bytes; the array needs %zu", dst_bytes,
+                         nbytes);
+    if (nbytes == 0) return GA_OK;
+    if (!dst) return ga__null_input(func, "dst");
+    ga_status st = GA_OK;
+    for (int i = 0; i < d->nshards && st == GA_OK; i++) {
+        const ga_array *s = d->shards[i];
+        const size_t bytes = ga_nbytes(s);
+        size_t skip = 0;
+        if (bytes == 0) continue;
+        if (ga__darray_block_is_run(d->ndim, d->shape, d->axis, d->offsets[i], itemsize, &skip)) {
+            st = ga__to_host(func, s, (unsigned char *)dst + skip, bytes, true);
+            continue;
+        }
+        unsigned char *packed = (unsigned char *)GPUARR_MALLOC(bytes);
+        if (!packed) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        st = ga__to_host(func, s, packed, bytes, true);
+        if (st == GA_OK)
+            ga__darray_pack(false, packed, (unsigned char *)dst, d->ndim, d->shape, d->axis, d->offsets[i],
+                            s->shape[d->axis], itemsize);
+        GPUARR_FREE(packed);
+    }
+    return st;
+}
+
+/* The whole of d on `device`; unscoped. */
+static ga_array *ga__darray_gather(const char *func, const ga_darray *d, int device)
+{
+    if (ga__bind(func, device) != GA_OK) return NULL;
+    ga_darray *one = ga__darray_reshard(func, d, d->axis, 1, &device, NULL);
+    ga_array *a = one ? ga_retain(one->shards[0]) : NULL;
+    ga_darray_release(one);
+    return a;
+}
+
+GPUARR_API ga_array *ga_darray_gather(const ga_darray *d, int device)
+{
+    static const char func[] = "ga_darray_gather";
+    if (!d) { ga__null_input(func, "d"); return NULL; }
+    return ga__ret(ga__darray_gather(func, d, device));
+}
+
+GPUARR_API ga_darray *ga_darray_reshard(const ga_darray *d, int axis, int ndev, const int *devices)
+{
+    static const char func[] = "ga_darray_reshard";
+    if (!d) { ga__null_input(func, "d"); return NULL; }
+    if (ga__darray_check_split(func, d->ndim, &axis, ndev, devices) != GA_OK) return NULL;
+    return ga__darray_ret(ga__darray_reshard(func, d, axis, ndev, devices, NULL));
+}
+
+GPUARR_API ga_darray *ga_darray_retain(ga_darray *d)
+{
+    if (d) GA__ATOMIC_ADD(&d->refcount, 1);
+    return d;
+}
+
+GPUARR_API void ga_darray_release(ga_darray *d)
+{
+    if (!d || GA__ATOMIC_ADD(&d->refcount, -1) != 0) return;
+    for (int i = 0; i < d->nshards; i++) ga_release(d->shards[i]);
+    GPUARR_FREE(d);
+}
+
+GPUARR_API ga_darray *ga_darray_keep(ga_darray *d)
+{
+    if (d) ga__scope_keep(NULL, NULL, d);
+    return d;
+}
+
+/* --- elementwise ---------------------------------------------------------- */
+
+/* What ga_darray_ufunc works from: the result's shape and split, the darray
+   inputs aligned to the first one's split, and each shard's operands. */
+typedef struct ga__darray_plan {
+    ga_ufunc u;
+    int nin, nout;
+    const ga_darray *lead;     /* the first darray input: its split is the result's */
+    int ndim, axis;            /* the result's ndim and split axis */
+    int64_t shape[GA_MAXDIMS]; /* the result's shape */
+    const ga_darray *split[3]; /* the darray inputs, split as lead (NULL: not a darray) */
+    ga_darray *resharded[3];   /* the inputs re-sharded here */
+    ga_operand *ops;           /* shard i's operands: ops[i * nin + k] */
+    ga_array **held;           /* the arrays made for them (held[i * nin + k], or NULL) */
+} ga__darray_plan;
+
+/* The inputs: valid operands, a darray among them, shapes that broadcast
+   without broadcasting the split axis; the darrays' lengths along it. */
+static ga_status ga__darray_ufunc_inputs(const char *func, const ga_darray_operand *in, ga__darray_plan *p)
+{
+    int ndims[3] = {0, 0, 0}, n = 0, bad = 0;
+    const int64_t *shapes[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < p->nin; k++) {
+        char what[24];
+        snprintf(what, sizeof what, "input %d", k);
+        if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) {
+            if (!in[k].darray) return ga__null_input(func, what);
+            if (!p->lead) p->lead = in[k].darray;
+            ndims[n] = in[k].darray->ndim, shapes[n++] = in[k].darray->shape;
+        } else if (in[k].kind == GA_DARRAY_OPERAND_REPLICATED) {
+            if (!in[k].array) return ga__null_input(func, what);
+            ndims[n] = in[k].array->ndim, shapes[n++] = in[k].array->shape;
+        } else if (in[k].kind != GA_DARRAY_OPERAND_SCALAR) {
+            return ga__error(GA_ERROR_VALUE, func, "input %d: invalid operand kind %d", k, (int)in[k].kind);
+        }
+    }
+    if (!p->lead) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one darray input", ga_ufunc_name(p->u));
+    if (!ga__broadcast_shapes(n, ndims, shapes, &p->ndim, p->shape, &bad)) return ga__broadcast_error(func, n, ndims, shapes);
+    p->axis = p->lead->axis + (p->ndim - p->lead->ndim);
+    const int64_t length = p->lead->shape[p->lead->axis];
+    if (p->shape[p->axis] != length)
+        return ga__error(GA_ERROR_SHAPE, func, "the split axis (length %lld) cannot be broadcast to %lld",
+                         (long long)length, (long long)p->shape[p->axis]);
+    for (int k = 0; k < p->nin; k++) {
+        const ga_darray *e = in[k].kind == GA_DARRAY_OPERAND_SPLIT ? in[k].darray : NULL;
+        const int ea = e ? p->axis - (p->ndim - e->ndim) : 0;
+        if (e && (ea < 0 || e->shape[ea] != length))
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "input %d has length %lld along the split axis, the first darray input %lld", k,
+                             ea < 0 ? 1ll : (long long)e->shape[ea], (long long)length);
+    }
+    return GA_OK;
+}
+
+/* The given outputs: the result's shape and split. */
+static ga_status ga__darray_ufunc_outputs(const char *func, ga_darray *const *out, const ga__darray_plan *p)
+{
+    for (int k = 0; k < p->nout; k++) {
+        const ga_darray *o = out[k];
+        if (!o) continue;
+        bool same = o->ndim == p->ndim;
+        for (int d = 0; same && d < p->ndim; d++) same = o->shape[d] == p->shape[d];
+        if (!same) {
+            char a[200], b[200];
+            ga__format_shape(a, sizeof a, o->ndim, o->shape);
+            ga__format_shape(b, sizeof b, p->ndim, p->shape);
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a,
+                             b);
+        }
+        if (!ga__darray_same_split(p->lead, o, p->axis))
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "output %d is not split as the first darray input (axis %d, the same devices and shard "
+                             "lengths)", k, p->axis);
+    }
+    return GA_OK;
+}
+
+/* The darray inputs split as the first one: as they are, or re-sharded. */
+static ga_status ga__darray_ufunc_align(const char *func, const ga_darray_operand *in, ga__darray_plan *p)
+{
+    const ga_darray *lead = p->lead;
+    for (int k = 0; k < p->nin; k++) {
+        const ga_darray *e = in[k].kind == GA_DARRAY_OPERAND_SPLIT ? in[k].darray : NULL;
+        if (!e) continue;
+        const int ea = p->axis - (p->ndim - e->ndim);
+        if (ga__darray_same_split(lead, e, ea)) {
+            p->split[k] = e;
+            continue;
+        }
+        p->resharded[k] = ga__darray_reshard(func, e, ea, lead->nshards, lead->devices, lead->offsets);
+        if (!p->resharded[k]) return ga__t.error;
+        p->split[k] = p->resharded[k];
+    }
+    return GA_OK;
+}
+
+/* Replicated input `a` for shard i: the part of it the shard meets (a view
+   along the split axis where a varies along it), on the shard's device;
+   copied there once per device (shards on one device share a copy of an a
+   that does not vary, and a's own device reads a in place). */
+static ga_status ga__darray_replica(const char *func, ga__darray_plan *p, int k, int i, const ga_array *a,
+                                    bool varies)
+{
+    const ga_darray *lead = p->lead;
+    const int dev = lead->devices[i], ra = p->axis - (p->ndim - a->ndim), slot = i * p->nin + k;
+    if (varies) {
+        ga_array *v = ga__darray_slab(func, a, ra, lead->offsets[i], lead->offsets[i + 1] - lead->offsets[i]);
+        if (v && v->device != dev) {
+            ga_array *c = ga__darray_copy_to(func, v, dev);
+            ga_release(v);
+            v = c;
+        }
+        if (!v) return ga__t.error;
+        p->held[slot] = v;
+        p->ops[slot] = ga_operand_array(v);
+        return GA_OK;
+    }
+    if (a->device == dev) {
+        p->ops[slot] = ga_operand_array(a);
+        return GA_OK;
+    }
+    for (int j = 0; j < i; j++)
+        if (lead->devices[j] == dev) {
+            p->held[slot] = ga_retain(p->held[j * p->nin + k]);
+            p->ops[slot] = ga_operand_array(p->held[slot]);
+            return GA_OK;
+        }
+    p->held[slot] = ga__darray_copy_to(func, a, dev);
+    if (!p->held[slot]) return ga__t.error;
+    p->ops[slot] = ga_operand_array(p->held[slot]);
+    return GA_OK;
+}
+
+/* Room for every shard's operands. */
+static ga_status ga__darray_plan_alloc(const char *func, ga__darray_plan *p)
+{
+    const size_t n = (size_t)p->lead->nshards * (size_t)p->nin;
+    p->ops = (ga_operand *)GPUARR_MALLOC(sizeof(ga_operand) * n);
+    p->held = (ga_array **)GPUARR_MALLOC(sizeof(ga_array *) * n);
+    if (!p->ops || !p->held) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    memset(p->ops, 0, sizeof(ga_operand) * n);
+    memset(p->held, 0, sizeof(ga_array *) * n);
+    return GA_OK;
+}
+
+/* Every shard's operands, the replicated ones copied before any shard's
+   work is queued. */
+static ga_status ga__darray_ufunc_operands(const char *func, const ga_darray_operand *in, ga__darray_plan *p)
+{
+    ga_status st = ga__darray_plan_alloc(func, p);
+    for (int i = 0; i < p->lead->nshards && st == GA_OK; i++)
+        for (int k = 0; k < p->nin && st == GA_OK; k++) {
+            const int slot = i * p->nin + k;
+            const ga_array *a = in[k].array;
+            const int ra = a ? p->axis - (p->ndim - a->ndim) : -1;
+            if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) p->ops[slot] = ga_operand_array(p->split[k]->shards[i]);
+            else if (in[k].kind == GA_DARRAY_OPERAND_SCALAR) p->ops[slot] = ga_operand_scalar(in[k].scalar);
+            else st = ga__darray_replica(func, p, k, i, a, ra >= 0 && a->shape[ra] != 1);
+        }
+    return st;
+}
+
+static void ga__darray_plan_release(ga__darray_plan *p)
+{
+    const int n = p->lead && p->held ? p->lead->nshards * p->nin : 0;
+    for (int i = 0; i < n; i++) ga_release(p->held[i]);
+    GPUARR_FREE(p->held);
+    GPUARR_FREE(p->ops);
+    for (int k = 0; k < 3; k++) ga_darray_release(p->resharded[k]);
+}
+
+/* The loop over the shards: each shard's ufunc on its device's current
+   stream, queued without waiting. New outputs are stored in made[k]. */
+static ga_status ga__darray_ufunc_run(const char *func, ga_darray *const *out, ga__darray_plan *p, ga_darray **made)
+{
+    const ga_darray *lead = p->lead;
+    for (int k = 0; k < p->nout; k++) {
+        if (out[k]) continue;
+        made[k] = ga__darray_like(func, lead, GA_DTYPE_INVALID, p->ndim, p->shape, p->axis);
+        if (!made[k]) return ga__t.error;
+    }
+    const int saved = ga__t.device;
+    ga_status st = GA_OK;
+    for (int i = 0; i < lead->nshards && st == GA_OK; i++) {
+        ga_array *o[2] = {out[0] ? out[0]->shards[i] : NULL, p->nout > 1 && out[1] ? out[1]->shards[i] : NULL};
+        st = ga__darray_enter(func, lead->devices[i]);
+        if (st == GA_OK) st = ga__ufunc_call(func, p->u, &p->ops[(size_t)i * (size_t)p->nin], o);
+        for (int k = 0; k < p->nout && st == GA_OK; k++)
+            if (made[k]) made[k]->shards[i] = o[k];
+    }
+    ga__darray_leave(saved);
+    for (int k = 0; k < p->nout && st == GA_OK; k++)
+        if (made[k]) made[k]->dtype = made[k]->shards[0]->dtype;
+    return st;
+}
+
+GPUARR_API ga_status ga_darray_ufunc(ga_ufunc u, const ga_darray_operand *in, ga_darray **out)
+{
+    static const char func[] = "ga_darray_ufunc";
+    if ((int)u < 0 || u >= GA_NUM_UFUNCS) return ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u);
+    if (!in) return ga__null_input(func, "in");
+    if (!out) return ga__null_input(func, "out");
+    ga__darray_plan p;
+    memset(&p, 0, sizeof p);
+    p.u = u;
+    p.nin = ga_ufunc_nin(u);
+    p.nout = ga_ufunc_nout(u);
+    ga_darray *made[2] = {NULL, NULL};
+    ga_status st = ga__darray_ufunc_inputs(func, in, &p);
+    if (st == GA_OK) st = ga__darray_ufunc_outputs(func, out, &p);
+    if (st == GA_OK) st = ga__darray_ufunc_align(func, in, &p);
+    if (st == GA_OK) st = ga__darray_ufunc_operands(func, in, &p);
+    if (st == GA_OK) st = ga__darray_ufunc_run(func, out, &p, made);
+    ga__darray_plan_release(&p);
+    for (int k = 0; k < 2; k++) {
+        if (st != GA_OK) ga_darray_release(made[k]);
+        else if (made[k]) out[k] = ga__darray_ret(made[k]);
+    }
+    return st;
+}
+
+/* A binary ufunc of two darrays into a new darray. */
+static ga_darray *ga__darray_binary(ga_ufunc u, const ga_darray *a, const ga_darray *b)
+{
+    ga_darray_operand in[2] = {ga_darray_operand_split(a), ga_darray_operand_split(b)};
+    ga_darray *out[2] = {NULL, NULL};
+    return ga_darray_ufunc(u, in, out) == GA_OK ? out[0] : NULL;
+}
+
+GPUARR_API ga_darray *ga_darray_add(const ga_darray *a, const ga_darray *b) { return ga__darray_binary(GA_UFUNC_ADD, a, b); }
+GPUARR_API ga_darray *ga_darray_subtract(const ga_darray *a, const ga_darray *b)
+{
+    return ga__darray_binary(GA_UFUNC_SUBTRACT, a, b);
+}
+GPUARR_API ga_darray *ga_darray_multiply(const ga_darray *a, const ga_darray *b)
+{
+    return ga__darray_binary(GA_UFUNC_MULTIPLY, a, b);
+}
+GPUARR_API ga_darray *ga_darray_divide(const ga_darray *a, const ga_darray *b)
+{
+    return ga__darray_binary(GA_UFUNC_DIVIDE, a, b);
+}
+
+/* --- reductions ----------------------------------------------------------- */
+
+/* red[d] for the axes of d, with ga_reduce's rules and errors. */
+static ga_status ga__darray_axes(const char *func, const ga_darray *d, int naxes, const int *axes, bool *red)
+{
+    return ga__reduce_axes(func, d->shards[0], naxes, axes, red);
+}
+
+/* Reduction r of every shard over the axes (the split axis not among
+   them): a darray split as d; unscoped. */
+static ga_darray *ga__darray_reduce(const char *func, ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                    const bool *red, bool keepdims)
+{
+    int64_t shape[GA_MAXDIMS] = {0};
+    int ndim = 0, axis = d->axis;
+    for (int i = 0; i < d->ndim; i++) {
+        if (!red[i]) shape[ndim++] = d->shape[i];
+        else if (keepdims) shape[ndim++] = 1;
+        else if (i < d->axis) axis--;
+    }
+    ga_darray *out = ga__darray_like(func, d, GA_DTYPE_INVALID, ndim, shape, axis);
+    if (!out) return NULL;
+    const int saved = ga__t.device;
+    bool ok = true;
+    for (int i = 0; i < d->nshards && ok; i++) {
+        ok = ga__darray_enter(func, d->devices[i]) == GA_OK;
+        if (ok) ok = (out->shards[i] = ga__reduce_tmp(func, r, d->shards[i], naxes, axes, GA_DTYPE_INVALID, keepdims)) != NULL;
+    }
+    ga__darray_leave(saved);
+    if (!ok) {
+        ga_darray_release(out);
+        return NULL;
+    }
+    out->dtype = out->shards[0]->dtype;
+    return out;
+}
+
+GPUARR_API ga_darray *ga_darray_reduce(ga_reduction r, const ga_darray *d, int naxes, const int *axes, bool keepdims)
+{
+    static const char func[] = "ga_darray_reduce";
+    bool red[GA_MAXDIMS] = {false};
+    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) {
+        ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+        return NULL;
+    }
+    if (!d) { ga__null_input(func, "d"); return NULL; }
+    if (ga__darray_axes(func, d, naxes, axes, red) != GA_OK) return NULL;
+    if (red[d->axis]) {
+        ga__error(GA_ERROR_AXIS, func, "the axes include the split axis %d; ga_darray_reduce_gather reduces over it",
+                  d->axis);
+        return NULL;
+    }
+    return ga__darray_ret(ga__darray_reduce(func, r, d, naxes, axes, red, keepdims));
+}
+
+/* How partial results of r over the split axis combine: the reduction of
+   the partials, or GA_NUM_REDUCTIONS where they do not. */
+static ga_reduction ga__darray_combine(ga_reduction r)
+{
+    switch (r) {
+    case GA_REDUCE_SUM: case GA_REDUCE_MEAN: case GA_REDUCE_COUNT_NONZERO: case GA_REDUCE_NANSUM: return GA_REDUCE_SUM;
+    case GA_REDUCE_PROD: case GA_REDUCE_NANPROD: return GA_REDUCE_PROD;
+    case GA_REDUCE_MIN: case GA_REDUCE_MAX: case GA_REDUCE_ALL: case GA_REDUCE_ANY: case GA_REDUCE_NANMIN:
+    case GA_REDUCE_NANMAX: return r;
+    default: return GA_NUM_REDUCTIONS;
+    }
+}
+
+/* The dtype the partial results of r over d's dtype are kept in
+   (GA_DTYPE_INVALID: the reduction's own): float32 for the sums and
+   products of float16 and bfloat16, float64 for the means of integers. */
+static ga_dtype ga__darray_partial_dtype(ga_reduction r, ga_dtype t)
+{
+    const bool sum = r == GA_REDUCE_SUM || r == GA_REDUCE_PROD || r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD ||
+                     r == GA_REDUCE_MEAN;
+    if (sum && (t == GA_FLOAT16 || t == GA_BFLOAT16)) return GA_FLOAT32;
+    if (r == GA_REDUCE_MEAN && !ga__is_inexact(t)) return GA_FLOAT64;
+    return GA_DTYPE_INVALID;
+}
+
+/* The partial results of r over the reduced axes (kept as 1) of the
+   shards that have elements (or of shard 0 if none has), on d's first
+   device: parts[0..*k). */
+static ga_status ga__darray_partials(const char *func, ga_reduction partial, const ga_darray *d, int nax,
+                                     const int *ax, ga_dtype dtype, ga_array **parts, int *k)
+{
+    const int first = d->devices[0];
+    bool any = false;
+    for (int i = 0; i < d->nshards; i++) any = any || d->shards[i]->size > 0;
+    for (int i = 0; i < d->nshards; i++) {
+        if (any ? d->shards[i]->size == 0 : i > 0) continue;
+        ga_status st = ga__darray_enter(func, d->devices[i]);
+        if (st != GA_OK) return st;
+        ga_array *p = ga__reduce_tmp(func, partial, d->shards[i], nax, ax, dtype, true);
+        if (p && p->device != first) {
+            ga_array *c = ga__darray_copy_to(func, p, first);
+            ga_release(p);
+            p = c;
+        }
+        if (!p) return ga__t.error;
+        parts[(*k)++] = p;
+    }
+    return GA_OK;
+}
+
+/* r over axes that include the split axis, on d's first device; unscoped.
+   The partials, joined along the split axis, are reduced there. */
+static ga_array *ga__darray_reduce_split(const char *func, ga_reduction r, const ga_darray *d, const bool *red,
+                                         bool keepdims)
+{
+    const ga_reduction combine = ga__darray_combine(r);
+    if (combine == GA_NUM_REDUCTIONS) {
+        ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
+                  "%s over the split axis is not implemented (sum, prod, min, max, mean, all, any, count_nonzero, "
+                  "nansum, nanprod, nanmin, nanmax are)", ga__reduction_names[r]);
+        return NULL;
+    }
+    const ga_dtype acc = ga__darray_partial_dtype(r, d->dtype);
+    int ax[GA_MAXDIMS] = {0}, nax = 0, ndim = 0;
+    int64_t shape[GA_MAXDIMS] = {0}, count = 1;
+    for (int i = 0; i < d->ndim; i++) {
+        if (red[i]) ax[nax++] = i, count *= d->shape[i];
+        else shape[ndim++] = d->shape[i];
+    }
+    ga_array **parts = (ga_array **)GPUARR_MALLOC(sizeof(ga_array *) * (size_t)d->nshards);
+    if (!parts) {
+        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        return NULL;
+    }
+    memset(parts, 0, sizeof(ga_array *) * (size_t)d->nshards);
+    const int saved = ga__t.device;
+    int k = 0;
+    ga__temps t = {{NULL}, 0};
+    ga_status st = ga__darray_partials(func, r == GA_REDUCE_MEAN ? GA_REDUCE_SUM : r, d, nax, ax, acc, parts, &k);
+    if (st == GA_OK) st = ga__darray_enter(func, d->devices[0]);
+    ga_array *x = NULL;
+    if (st == GA_OK) x = ga__temp(&t, k == 1 ? ga_retain(parts[0]) : ga__concatenate(func, k, (const ga_array *const *)parts, d->axis));
+    if (x) x = ga__temp(&t, ga__reduce_tmp(func, combine, x, 1, &d->axis, GA_DTYPE_INVALID, true));
+    if (x && r == GA_REDUCE_MEAN) {
+        ga_operand in[2] = {ga_operand_array(x), ga_operand_scalar(ga_float((double)count))};
+        ga_array *o[2] = {NULL, NULL};
+        x = ga__ufunc_call(func, GA_UFUNC_DIVIDE, in, o) == GA_OK ? ga__temp(&t, o[0]) : NULL;
+    }
+    if (x && (d->dtype == GA_FLOAT16 || d->dtype == GA_BFLOAT16) && acc != GA_DTYPE_INVALID)
+        x = ga__temp(&t, ga__contiguous_copy(func, x, d->dtype));
+    ga_array *out = x && keepdims ? ga_retain(x) : x ? ga__reshape(func, x, ndim, shape) : NULL;
+    ga__temps_release(&t);
+    while (k > 0) ga_release(parts[--k]);
+    GPUARR_FREE(parts);
+    ga__darray_leave(saved);
+    return out;
+}
+
+GPUARR_API ga_array *ga_darray_reduce_gather(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                             bool keepdims)
+{
+    static const char func[] = "ga_darray_reduce_gather";
+    bool red[GA_MAXDIMS] = {false};
+    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) {
+        ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+        return NULL;
+    }
+    if (!d) { ga__null_input(func, "d"); return NULL; }
+    if (ga__darray_axes(func, d, naxes, axes, red) != GA_OK) return NULL;
+    if (red[d->axis]) return ga__ret(ga__darray_reduce_split(func, r, d, red, keepdims));
+    ga_darray *s = ga__darray_reduce(func, r, d, naxes, axes, red, keepdims);
+    ga_array *out = s ? ga__darray_gather(func, s, d->devices[0]) : NULL;
+    ga_darray_release(s);
+    return ga__ret(out);
+}
+
+/* --- products ------------------------------------------------------------- */
+
+GPUARR_API ga_darray *ga_darray_matmul(const ga_darray *a, const ga_array *b)
+{
+    static const char func[] = "ga_darray_matmul";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (a->axis == a->ndim - 1) {
+        ga__error(GA_ERROR_SHAPE, func,
+                  "a is split along its last axis (%d), which the product contracts; reshard it along another",
+                  a->axis);
+        return NULL;
+    }
+    if (b->ndim > 2) {
+        ga__error(GA_ERROR_SHAPE, func, "b has %d dimensions; a replicated b has 1 or 2", b->ndim);
+        return NULL;
+    }
+#ifdef GPUARR_NO_LINALG
+    ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "needs linear algebra, left out by GPUARR_NO_LINALG");
+    return NULL;
+#else
+    ga__darray_plan p; /* b's copies, as those of a replicated ufunc input that does not vary along the axis */
+    memset(&p, 0, sizeof p);
+    p.nin = 1;
+    p.lead = a;
+    ga_darray *out = NULL;
+    ga_status st = ga__darray_plan_alloc(func, &p);
+    for (int i = 0; i < a->nshards && st == GA_OK; i++) st = ga__darray_replica(func, &p, 0, i, b, false);
+    const int saved = ga__t.device;
+    for (int i = 0; i < a->nshards && st == GA_OK; i++) {
+        st = ga__darray_enter(func, a->devices[i]);
+        ga_array *r = st == GA_OK ? ga__matmul_new(func, a->shards[i], p.ops[i].array) : NULL;
+        if (st == GA_OK && !r) st = ga__t.error;
+        if (st == GA_OK && !out) { /* the result's shape: shard 0's, with the whole split axis */
+            int64_t shape[GA_MAXDIMS] = {0};
+            memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
+            shape[a->axis] = a->shape[a->axis];
+            if (!(out = ga__darray_like(func, a, r->dtype, r->ndim, shape, a->axis))) st = ga__t.error;
+        }
+        if (out) out->shards[i] = r;
+        else ga_release(r);
+    }
+    ga__darray_leave(saved);
+    ga__darray_plan_release(&p);
+    if (st != GA_OK) {
+        ga_darray_release(out);
+        return NULL;
+    }
+    return ga__darray_ret(out);
+#endif
+}
 
 /* >>abi */
 /* ------------------------------------------------------------------------ */
-/* 28. Kernel ABI: implemented by the kernels and the CUB glue              */
+/* 29. Kernel ABI: implemented by the kernels and the CUB glue              */
 /* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus

@@ -14,6 +14,8 @@
                              (gpuarr beside ncclAllReduce) and the peer copy
                              (ga_to_device beside cuMemcpyPeerAsync)
      build/bench --graph     the copy ceiling, the small add, then CUDA graphs and memory hooks
+     build/bench --darray    the copy ceiling, then an add split over every GPU
+                             beside the one-GPU add of the same size
      build/bench --kernels   the copy ceiling, the small add, then user kernels
                              (build/bench_kernels.fatbin, or GPUARR_BENCH_MODULE)
                              beside the built-in calls they replace
@@ -880,6 +882,115 @@ static void bench_graph(bool alone)
     ga_stream_destroy(s);
 }
 
+/* op(arg) timed across devices 0 .. n-1: each device's current stream waits
+   for a start event recorded on device 0's, device 0's waits for each
+   device's end, and the span is measured on device 0. The median of REPS
+   runs after WARMUP, in microseconds. */
+static double time_devices(op_fn op, void *arg, int n)
+{
+    ga_event *start = NULL, *stop = NULL, *done[GA_MAX_DEVICES] = {NULL};
+    ga_device_push(0);
+    start = ga_event_create(true), stop = ga_event_create(true);
+    ga_device_pop();
+    for (int d = 1; d < n; d++) {
+        ga_device_push(d);
+        done[d] = ga_event_create(false);
+        ga_device_pop();
+    }
+    double t[REPS];
+    for (int i = 0; i < WARMUP; i++) op(arg);
+    for (int i = 0; i < REPS; i++) {
+        ga_device_push(0);
+        ga_event_record(start, NULL);
+        ga_device_pop();
+        for (int d = 1; d < n; d++) {
+            ga_device_push(d);
+            ga_stream_wait_event(NULL, start);
+            ga_device_pop();
+        }
+        op(arg);
+        for (int d = 1; d < n; d++) {
+            ga_device_push(d);
+            ga_event_record(done[d], NULL);
+            ga_device_pop();
+            ga_device_push(0);
+            ga_stream_wait_event(NULL, done[d]);
+            ga_device_pop();
+        }
+        ga_device_push(0);
+        ga_event_record(stop, NULL);
+        ga_event_synchronize(stop);
+        float ms = 0;
+        ga_event_elapsed_ms(start, stop, &ms);
+        ga_device_pop();
+        t[i] = ms * 1e3;
+    }
+    ga_event_destroy(start), ga_event_destroy(stop);
+    for (int d = 1; d < n; d++) ga_event_destroy(done[d]);
+    if (ga_last_error() != GA_OK) fail("timing across devices");
+    return median(t, REPS);
+}
+
+typedef struct darray_args { ga_darray *a, *b, *out; } darray_args;
+static void op_darray_add_out(void *p)
+{
+    darray_args *d = (darray_args *)p;
+    ga_darray_operand in[2] = {ga_darray_operand_split(d->a), ga_darray_operand_split(d->b)};
+    ga_darray *out[2] = {d->out, NULL};
+    ga_darray_ufunc(GA_UFUNC_ADD, in, out);
+}
+static void op_darray_add_new(void *p) { darray_args *d = (darray_args *)p; ga_darray_release(ga_darray_add(d->a, d->b)); }
+
+/* A darray of 2 x 2^28 float32 of `value`, one shard per listed device,
+   made on the devices themselves. */
+static ga_darray *bench_darray(int n, const int *devs, int64_t per, double value)
+{
+    ga_array *shards[GA_MAX_DEVICES] = {NULL};
+    for (int i = 0; i < n; i++) {
+        ga_device_push(devs[i]);
+        shards[i] = ga_full(1, &per, ga_float(value), GA_FLOAT32);
+        ga_device_pop();
+    }
+    ga_darray *d = ga_darray_from_arrays(n, (const ga_array *const *)shards, 0);
+    for (int i = 0; i < n; i++) ga_release(shards[i]);
+    if (!d) fail("darray");
+    return d;
+}
+
+/* The darray rows: 2 x 2^28 float32 added, split over every GPU (over
+   device 0 twice with one GPU), into out and into a new darray, beside
+   the one-GPU add of the same 2^29 elements; the note gives the one-GPU
+   time over the split one (the bar: 1.9 with two GPUs). */
+static void bench_darray_rows(void)
+{
+    const int count = ga_device_count(), n = count > 1 ? count : 2;
+    const int64_t total = (int64_t)1 << 29, per = total / n;
+    int devs[GA_MAX_DEVICES];
+    for (int i = 0; i < n; i++) devs[i] = count > 1 ? i : 0;
+    ga_array *a = ga_full(1, &total, ga_float(1.5), GA_FLOAT32), *b = ga_full(1, &total, ga_float(2.5), GA_FLOAT32);
+    ga_array *c = ga_empty(1, &total, GA_FLOAT32);
+    if (!a || !b || !c) fail("one-GPU operands");
+    ufunc_args u = {a, b, c};
+    const double bytes = 3.0 * 4.0 * (double)total, one = time_device(op_add_out, &u);
+    row("add 2^29, one GPU, into out", total, "float32", one, bytes, "the split rows' reference");
+    ga_release(a), ga_release(b), ga_release(c);
+    darray_args d = {bench_darray(n, devs, per, 1.5), bench_darray(n, devs, per, 2.5), bench_darray(n, devs, per, 0)};
+    char name[64], note[96];
+    const double split = time_devices(op_darray_add_out, &d, count);
+    snprintf(name, sizeof name, "darray add 2^29, %d GPU%s, into out", count, count > 1 ? "s" : "");
+    snprintf(note, sizeof note, "%.2fx the one-GPU add (%d shards)", one / split, n);
+    row(name, total, "float32", split, bytes, note);
+    const double fresh = time_devices(op_darray_add_new, &d, count);
+    snprintf(name, sizeof name, "darray add 2^29, %d GPU%s, new", count, count > 1 ? "s" : "");
+    snprintf(note, sizeof note, "%.2fx the one-GPU add, new darray", one / fresh);
+    row(name, total, "float32", fresh, bytes, note);
+    float check = 0;
+    ga_array *last = ga_darray_shard(d.out, n - 1), *e = last ? ga_index(last, "-1") : NULL;
+    if (!e || ga_to_host(e, &check, sizeof check) != GA_OK || check != 4.0f) fail("darray add result");
+    ga_release(e), ga_release(last);
+    ga_darray_release(d.a), ga_darray_release(d.b), ga_darray_release(d.out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--first") == 0) return first_result();
@@ -910,6 +1021,11 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--sparse") == 0) {
         ga_release(a), ga_release(b), ga_release(w);
         bench_sparse();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--darray") == 0) {
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_darray_rows();
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--kernels") == 0) {

@@ -356,6 +356,8 @@ def cupy_figures(mode=None):
     if mode == "kernels":
         del a, b, w
         return cupy_kernels(cp, timed, wall)
+    if mode == "darray":  # compared with gpuarr's own one-GPU add, in its note
+        return {}
     if mode == "products":
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
@@ -481,7 +483,7 @@ def cupy_figures(mode=None):
 
 def main():
     bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
-    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels", "nccl")  # one group of rows alone
+    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels", "nccl", "darray")  # one group of rows alone
     mode = next((f[2:] for f in sys.argv[2:] if f[2:] in modes and f.startswith("--")), None)
     flags = [f"--{mode}"] if mode else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
@@ -510,7 +512,9 @@ def main():
         cstr = f"{c:.3f}" if c else ""
         gb = f"{r['gbps']:.0f}" if r["gbps"] else ""
         print(f"{r['name']:34} {r['n']:>10} {r['dtype']:8} {r['us']:>11.3f} {gb:>8} {frac:>7} {cstr:>10} {ratio:>8}  {r['note']}")
-    if not cupy and mode != "nccl":
+    if mode == "darray":
+        print("(the split add is compared with gpuarr's one-GPU add of the same size, in its note)")
+    elif not cupy and mode != "nccl":
         print("(CuPy is not importable here: no comparison column)")
 
 
