@@ -3234,6 +3234,52 @@ GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s);
    (waits for the result); -1 on failure. */
 GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s);
 
+/* scipy.sparse.random(m, n, density, format, dtype, random_state): an
+   m x n matrix of k = round(density m n) entries at distinct places drawn
+   as SciPy draws them, g.choice(m n, k, replace=False) read as
+   column-major positions (row = p % m, column = p / m), with values
+   uniform in [0, 1) (SciPy's default data_rvs: complex re + im i from two
+   draws, integers g.integers(iinfo.min, iinfo.max), bool the uniforms
+   cast). g NULL is the current device's global generator (>>random);
+   dtype GA_DTYPE_INVALID is float64; GA_SPARSE_COO is SciPy's default
+   format. The same generator state gives the same matrix. Errors:
+   "density expected to be 0 <= density <= 1", negative dimensions. */
+GPUARR_API ga_sparse *ga_sparse_random(int64_t m, int64_t n, double density, ga_sparse_format format, ga_dtype dtype,
+                                       ga_generator *g);
+
+/* scipy.sparse.kron(A, B, format): the Kronecker product, (mA mB) x (nA
+   nB), entry (iA mB + iB, jA nB + jB) = A[iA, jA] B[iB, jB] for every
+   pair of stored entries (duplicates and explicit zeros kept, as SciPy's
+   COO path); dtype the promoted one of A's and B's (NumPy's for their
+   product). GA_SPARSE_COO is SciPy's format=None but for its BSR answer
+   where B is dense (gpuarr has no BSR). Errors: a result whose
+   dimensions overflow int64. */
+GPUARR_API ga_sparse *ga_sparse_kron(const ga_sparse *a, const ga_sparse *b, ga_sparse_format format);
+
+/* scipy.sparse.hstack(blocks, format, dtype), vstack and block_diag(mats,
+   format, dtype): the `n` matrices side by side (equal row counts), one
+   above the other (equal column counts) or on the diagonal of a block
+   matrix, the rest zero; dtype GA_DTYPE_INVALID is the promoted one of
+   theirs; stored entries kept (explicit zeros included, duplicates
+   summed where the format is CSR or CSC). GA_SPARSE_COO is SciPy's
+   format=None (SciPy also answers CSR for a vstack of CSR matrices and CSC
+   for an hstack of CSC ones). Errors in SciPy's words: "blocks[0,:] has
+   incompatible row dimensions. Got blocks[0,1].shape[0] == 2, expected
+   3.", "blocks[:,0] has incompatible column dimensions. Got
+   blocks[1,0].shape[1] == 4, expected 5."; n < 1 is GA_ERROR_VALUE
+   "blocks must not be empty"; matrices on different devices. */
+GPUARR_API ga_sparse *ga_sparse_hstack(int n, const ga_sparse *const *blocks, ga_sparse_format format, ga_dtype dtype);
+GPUARR_API ga_sparse *ga_sparse_vstack(int n, const ga_sparse *const *blocks, ga_sparse_format format, ga_dtype dtype);
+GPUARR_API ga_sparse *ga_sparse_block_diag(int n, const ga_sparse *const *mats, ga_sparse_format format, ga_dtype dtype);
+
+/* scipy.sparse.tril(A, k, format) and triu(A, k, format): the stored
+   entries of A on and below (tril: column - row <= k) or on and above
+   (triu: column - row >= k) the k-th diagonal (k > 0 above the main one,
+   as SciPy's), duplicates and explicit zeros kept; GA_SPARSE_COO is
+   SciPy's format=None. */
+GPUARR_API ga_sparse *ga_sparse_tril(const ga_sparse *a, int64_t k, ga_sparse_format format);
+GPUARR_API ga_sparse *ga_sparse_triu(const ga_sparse *a, int64_t k, ga_sparse_format format);
+
 /* A @ b, sparse times dense (scipy's A @ b): b 1-d of length n (SpMV, a
    1-d result of m) or 2-d (n, k) (SpMM, C- or F-ordered; the result (m, k)
    in b's order). ga_sparse_rmatmul(b, A) is b @ A for dense b (k, m) or
@@ -28680,25 +28726,31 @@ static ga_status ga__sparse_resort(const char *func, ga_sparse *s, bool sum)
 GPUARR_API ga_status ga_sparse_sum_duplicates(ga_sparse *s) { return ga__sparse_resort("ga_sparse_sum_duplicates", s, true); }
 GPUARR_API ga_status ga_sparse_sort_indices(ga_sparse *s) { return ga__sparse_resort("ga_sparse_sort_indices", s, false); }
 
+/* The number of set bool flags (n of them, contiguous), waited for. */
+static ga_status ga__sparse_count_flags(const char *func, int device, const ga_array *flags, int64_t *count)
+{
+    ga__block *c = ga__sparse_scratch(func, device, 8), *temp = NULL;
+    if (!c) return ga__t.error;
+    CUstream stream = ga__stream_of(device);
+    size_t bytes = 0;
+    int e = ga__cub_count_flags(NULL, &bytes, ga__sparse_ptr(flags), flags->size, NULL, stream);
+    ga_status st = e ? ga__cub_failed(func, e, "cub count (temp storage query)") : GA_OK;
+    if (st == GA_OK && !(temp = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        e = ga__cub_count_flags((void *)(uintptr_t)temp->ptr, &bytes, ga__sparse_ptr(flags), flags->size,
+                                (int64_t *)(uintptr_t)c->ptr, stream);
+        st = e ? ga__cub_failed(func, e, "cub count") : ga__sparse_read(func, device, count, c->ptr, 8);
+    }
+    ga__sparse_free(device, temp);
+    ga__sparse_free(device, c);
+    return st;
+}
+
 /* The nonzero count of s's stored values (waited for). */
 static ga_status ga__sparse_count_values(const char *func, const ga_sparse *s, ga_array **flags, int64_t *count)
 {
     *flags = ga__truth_flags(func, s->data);
-    ga__block *c = *flags ? ga__sparse_scratch(func, s->device, 8) : NULL, *temp = NULL;
-    if (!c) return ga__t.error;
-    CUstream stream = ga__stream_of(s->device);
-    size_t bytes = 0;
-    int e = ga__cub_count_flags(NULL, &bytes, ga__sparse_ptr(*flags), s->nnz, NULL, stream);
-    ga_status st = e ? ga__cub_failed(func, e, "cub count (temp storage query)") : GA_OK;
-    if (st == GA_OK && !(temp = ga__sparse_scratch(func, s->device, bytes))) st = ga__t.error;
-    if (st == GA_OK) {
-        e = ga__cub_count_flags((void *)(uintptr_t)temp->ptr, &bytes, ga__sparse_ptr(*flags), s->nnz,
-                                (int64_t *)(uintptr_t)c->ptr, stream);
-        st = e ? ga__cub_failed(func, e, "cub count") : ga__sparse_read(func, s->device, count, c->ptr, 8);
-    }
-    ga__sparse_free(s->device, temp);
-    ga__sparse_free(s->device, c);
-    return st;
+    return *flags ? ga__sparse_count_flags(func, s->device, *flags, count) : ga__t.error;
 }
 
 /* The k items of x (item size isz) whose flags are set, as a new array. */
@@ -28790,6 +28842,296 @@ GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
     ga_release(flags);
     ga_sparse_release(c);
     return k;
+}
+
+/* --- random, kron, hstack, vstack, block_diag, tril, triu ---------------------- */
+
+/* x (op) y of arrays and weak scalars: a new array, or NULL. */
+static ga_array *ga__sparse_ufunc2(const char *func, ga_ufunc u, ga_operand x, ga_operand y)
+{
+    ga_operand in[2] = {x, y};
+    ga_array *out[2] = {NULL, NULL};
+    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
+}
+
+/* idx as int64, times `times`, plus `by` (a new array or a new reference). */
+static ga_array *ga__sparse_affine(const char *func, const ga_array *idx, int64_t times, int64_t by)
+{
+    ga_array *x = ga__sparse_vector_of(func, idx, GA_INT64);
+    if (x && times != 1) {
+        ga_array *y = ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(x), ga_operand_scalar(ga_int(times)));
+        ga_release(x);
+        x = y;
+    }
+    if (x && by != 0) {
+        ga_array *y = ga__sparse_ufunc2(func, GA_UFUNC_ADD, ga_operand_array(x), ga_operand_scalar(ga_int(by)));
+        ga_release(x);
+        x = y;
+    }
+    return x;
+}
+
+/* x[i] (op) y[j] for every pair, flattened with i major (a new 1-d array). */
+static ga_array *ga__sparse_outer(const char *func, ga_ufunc u, const ga_array *x, const ga_array *y)
+{
+    const int64_t sx[2] = {x->size, 1}, sy[2] = {1, y->size}, n = x->size * y->size;
+    ga_array *a = ga__reshape(func, x, 2, sx), *b = a ? ga__reshape(func, y, 2, sy) : NULL;
+    ga_array *o = b ? ga__sparse_ufunc2(func, u, ga_operand_array(a), ga_operand_array(b)) : NULL;
+    ga_array *r = o ? ga__reshape(func, o, 1, &n) : NULL;
+    ga_release(a), ga_release(b), ga_release(o);
+    return r;
+}
+
+/* coo_matrix((data, (row, col)), shape).asformat(format) of 1-d arrays
+   already checked (row and col of any integer dtype, in range). */
+static ga_sparse *ga__sparse_coo_as(const char *func, const int64_t shape[2], const ga_array *data, ga_array *row,
+                                    ga_array *col, ga_sparse_format format)
+{
+    ga_sparse *coo = ga__sparse_assemble(func, GA_SPARSE_COO, shape, false, data, row, col, data->size);
+    ga_sparse *s = coo ? ga__sparse_asformat(func, coo, format) : NULL;
+    ga_sparse_release(coo);
+    return s;
+}
+
+/* random's k values of dtype dt, drawn as SciPy's default data_rvs. */
+static ga_array *ga__sparse_random_values(const char *func, ga_generator *g, int64_t k, ga_dtype dt)
+{
+    const char kind = ga_dtype_kind(dt);
+    if (kind == 'i' || kind == 'u') { /* integers(iinfo.min, iinfo.max) */
+        const int bits = 8 * (int)ga__dtype_sizes[dt];
+        const ga_scalar lo = kind == 'i' ? ga_int(bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : ga_int(0);
+        const ga_scalar hi = kind == 'i' ? ga_int(bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1)
+                                         : ga_uint(bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1);
+        return ga__random_integers(func, g, lo, hi, 1, &k, dt, false);
+    }
+    const double range[2] = {0, 1};
+    ga_array *u = ga__random_scalars(g, GA_RANDOM_UNIFORM, 2, range, 1, &k, GA_DTYPE_INVALID);
+    if (u && kind == 'c') { /* uniform() + uniform() * 1j */
+        ga_array *v = ga__random_scalars(g, GA_RANDOM_UNIFORM, 2, range, 1, &k, GA_DTYPE_INVALID);
+        ga_array *vi = v ? ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(v), ga_operand_scalar(ga_complex(0, 1)))
+                         : NULL;
+        ga_array *c = vi ? ga__sparse_ufunc2(func, GA_UFUNC_ADD, ga_operand_array(u), ga_operand_array(vi)) : NULL;
+        ga_release(u), ga_release(v), ga_release(vi);
+        u = c;
+    }
+    ga_array *r = u ? ga__sparse_vector_of(func, u, dt) : NULL;
+    ga_release(u);
+    return r;
+}
+
+static ga_sparse *ga__sparse_random(const char *func, int64_t m, int64_t n, double density, ga_sparse_format format,
+                                    ga_dtype dtype, ga_generator *g)
+{
+    if (dtype == GA_DTYPE_INVALID) dtype = GA_FLOAT64;
+    if (m < 0 || n < 0) { ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed"); return NULL; }
+    if (!(density >= 0 && density <= 1)) {
+        ga__error(GA_ERROR_VALUE, func, "density expected to be 0 <= density <= 1");
+        return NULL;
+    }
+    if (n > 0 && m > INT64_MAX / n) {
+        ga__error(GA_ERROR_VALUE, func,
+                  "Trying to generate a random sparse matrix such as the product of dimensions is greater than %lld - "
+                  "this is not supported on this machine",
+                  (long long)INT64_MAX);
+        return NULL;
+    }
+    if (ga__sparse_dtype_check(func, dtype) != GA_OK || ga__sparse_format_check(func, format) != GA_OK ||
+        ga__random_device_generator(func, g) != GA_OK || ga__bind(func, ga__t.device) != GA_OK)
+        return NULL;
+    const int64_t mn = m * n, shape[2] = {m, n}, div = GA__MAX(m, 1);
+    int64_t k = (int64_t)nearbyint(density * (double)m * (double)n); /* Python's round(density * m * n) */
+    k = GA__MIN(GA__MAX(k, 0), mn);
+    ga__temps t = {{NULL}, 0};
+    /* positions first, then values, as SciPy draws them */
+    ga_array *pos = ga__temp(&t, ga__choice_indices(func, g, mn, 1, &k, false, NULL));
+    ga_array *col = pos ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_FLOOR_DIVIDE, ga_operand_array(pos),
+                                                         ga_operand_scalar(ga_int(div))))
+                        : NULL;
+    ga_array *cm = col ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(col),
+                                                        ga_operand_scalar(ga_int(div))))
+                       : NULL;
+    ga_array *row = cm ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_SUBTRACT, ga_operand_array(pos), ga_operand_array(cm)))
+                       : NULL;
+    ga_array *vals = row ? ga__temp(&t, ga__sparse_random_values(func, g, k, dtype)) : NULL;
+    ga_sparse *s = vals ? ga__sparse_coo_as(func, shape, vals, row, col, format) : NULL;
+    ga__temps_release(&t);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_random(int64_t m, int64_t n, double density, ga_sparse_format format, ga_dtype dtype,
+                                       ga_generator *g)
+{
+    return ga__sparse_ret(ga__sparse_random("ga_sparse_random", m, n, density, format, dtype, g));
+}
+
+static ga_sparse *ga__sparse_kron(const char *func, const ga_sparse *a, const ga_sparse *b, ga_sparse_format format)
+{
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    if (ga__sparse_format_check(func, format) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    const int64_t *sa = a->shape, *sb = b->shape;
+    if ((sb[0] > 0 && sa[0] > INT64_MAX / sb[0]) || (sb[1] > 0 && sa[1] > INT64_MAX / sb[1])) {
+        ga__error(GA_ERROR_VALUE, func, "the dimensions of the product overflow int64");
+        return NULL;
+    }
+    const int64_t shape[2] = {sa[0] * sb[0], sa[1] * sb[1]};
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *ca = ga__sparse_asformat(func, a, GA_SPARSE_COO), *cb = ca ? ga__sparse_asformat(func, b, GA_SPARSE_COO) : NULL;
+    /* (iA mB, jA nB) of A's entries against (iB, jB) of B's */
+    ga_array *ra = cb ? ga__temp(&t, ga__sparse_affine(func, ca->row, sb[0], 0)) : NULL;
+    ga_array *ja = ra ? ga__temp(&t, ga__sparse_affine(func, ca->col, sb[1], 0)) : NULL;
+    ga_array *rb = ja ? ga__temp(&t, ga__sparse_affine(func, cb->row, 1, 0)) : NULL;
+    ga_array *jb = rb ? ga__temp(&t, ga__sparse_affine(func, cb->col, 1, 0)) : NULL;
+    ga_array *row = jb ? ga__temp(&t, ga__sparse_outer(func, GA_UFUNC_ADD, ra, rb)) : NULL;
+    ga_array *col = row ? ga__temp(&t, ga__sparse_outer(func, GA_UFUNC_ADD, ja, jb)) : NULL;
+    ga_array *data = col ? ga__temp(&t, ga__sparse_outer(func, GA_UFUNC_MULTIPLY, ca->data, cb->data)) : NULL;
+    ga_sparse *s = data ? ga__sparse_coo_as(func, shape, data, row, col, format) : NULL;
+    ga__temps_release(&t);
+    ga_sparse_release(ca);
+    ga_sparse_release(cb);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_kron(const ga_sparse *a, const ga_sparse *b, ga_sparse_format format)
+{
+    static const char func[] = "ga_sparse_kron";
+    if (!a) { ga__null_input(func, "A"); return NULL; }
+    if (!b) { ga__null_input(func, "B"); return NULL; }
+    return ga__sparse_ret(ga__sparse_kron(func, a, b, format));
+}
+
+/* The blocks of a stack: n >= 1 of them, none NULL, on one device; *dt
+   resolved (GA_DTYPE_INVALID: theirs promoted). */
+static ga_status ga__sparse_blocks_check(const char *func, int n, const ga_sparse *const *blocks, ga_sparse_format format,
+                                         ga_dtype *dt)
+{
+    if (n < 1) return ga__error(GA_ERROR_VALUE, func, "blocks must not be empty");
+    if (!blocks) return ga__null_input(func, "blocks");
+    ga_dtype t = GA_DTYPE_INVALID;
+    for (int i = 0; i < n; i++) {
+        if (!blocks[i]) return ga__null_input(func, "blocks[i]");
+        if (blocks[i]->device != blocks[0]->device)
+            return ga__error(GA_ERROR_DEVICE, func, "blocks[%d] is on device %d, blocks[0] on device %d", i,
+                             blocks[i]->device, blocks[0]->device);
+        t = i ? ga_promote_types(t, blocks[i]->dtype) : blocks[i]->dtype;
+    }
+    if (*dt == GA_DTYPE_INVALID) *dt = t;
+    if (ga__sparse_dtype_check(func, *dt) != GA_OK || ga__sparse_format_check(func, format) != GA_OK) return ga__t.error;
+    return ga__bind(func, blocks[0]->device);
+}
+
+/* The n blocks with block i's (0, 0) at (r0[i], c0[i]) of a matrix of
+   `shape` and dtype dt, in `format`. */
+static ga_sparse *ga__sparse_place(const char *func, int n, const ga_sparse *const *blocks, const int64_t *r0,
+                                   const int64_t *c0, const int64_t shape[2], ga_dtype dt, ga_sparse_format format)
+{
+    ga_array **parts = (ga_array **)GPUARR_MALLOC(sizeof *parts * 3 * (size_t)n);
+    if (!parts) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); return NULL; }
+    memset(parts, 0, sizeof *parts * 3 * (size_t)n);
+    ga_status st = GA_OK;
+    for (int i = 0; i < n && st == GA_OK; i++) { /* parts: the data, then the rows, then the columns */
+        ga_sparse *c = ga__sparse_asformat(func, blocks[i], GA_SPARSE_COO);
+        parts[i] = c ? ga__sparse_vector_of(func, c->data, dt) : NULL;
+        parts[n + i] = parts[i] ? ga__sparse_affine(func, c->row, 1, r0[i]) : NULL;
+        parts[2 * n + i] = parts[n + i] ? ga__sparse_affine(func, c->col, 1, c0[i]) : NULL;
+        ga_sparse_release(c);
+        if (!parts[2 * n + i]) st = ga__t.error;
+    }
+    ga_array *data = st == GA_OK ? ga__concatenate(func, n, (const ga_array *const *)parts, 0) : NULL;
+    ga_array *row = data ? ga__concatenate(func, n, (const ga_array *const *)parts + n, 0) : NULL;
+    ga_array *col = row ? ga__concatenate(func, n, (const ga_array *const *)parts + 2 * n, 0) : NULL;
+    ga_sparse *s = col ? ga__sparse_coo_as(func, shape, data, row, col, format) : NULL;
+    for (int i = 0; i < 3 * n; i++) ga_release(parts[i]);
+    GPUARR_FREE(parts);
+    ga_release(data), ga_release(row), ga_release(col);
+    return s;
+}
+
+/* hstack (0), vstack (1) and block_diag (2): the blocks' places, with
+   bmat's checks (a block of length 0 along the shared axis fits any). */
+static ga_sparse *ga__sparse_stack(const char *func, int n, const ga_sparse *const *blocks, int kind,
+                                   ga_sparse_format format, ga_dtype dt)
+{
+    if (ga__sparse_blocks_check(func, n, blocks, format, &dt) != GA_OK) return NULL;
+    int64_t *r0 = (int64_t *)GPUARR_MALLOC(sizeof *r0 * 2 * (size_t)n), *c0 = r0 ? r0 + n : NULL;
+    if (!r0) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); return NULL; }
+    int64_t rows = 0, cols = 0;
+    ga_status st = GA_OK;
+    for (int i = 0; i < n && st == GA_OK; i++) {
+        const int64_t *sh = blocks[i]->shape;
+        r0[i] = kind == 0 ? 0 : rows;
+        c0[i] = kind == 1 ? 0 : cols;
+        if (kind == 0 && rows != 0 && sh[0] != 0 && sh[0] != rows)
+            st = ga__error(GA_ERROR_VALUE, func,
+                           "blocks[0,:] has incompatible row dimensions. Got blocks[0,%d].shape[0] == %lld, expected %lld.",
+                           i, (long long)sh[0], (long long)rows);
+        else if (kind == 1 && cols != 0 && sh[1] != 0 && sh[1] != cols)
+            st = ga__error(GA_ERROR_VALUE, func,
+                           "blocks[:,0] has incompatible column dimensions. Got blocks[%d,0].shape[1] == %lld, expected "
+                           "%lld.",
+                           i, (long long)sh[1], (long long)cols);
+        rows = kind == 0 ? GA__MAX(rows, sh[0]) : rows + sh[0];
+        cols = kind == 1 ? GA__MAX(cols, sh[1]) : cols + sh[1];
+    }
+    const int64_t shape[2] = {rows, cols};
+    ga_sparse *s = st == GA_OK ? ga__sparse_place(func, n, blocks, r0, c0, shape, dt, format) : NULL;
+    GPUARR_FREE(r0);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_hstack(int n, const ga_sparse *const *blocks, ga_sparse_format format, ga_dtype dtype)
+{
+    return ga__sparse_ret(ga__sparse_stack("ga_sparse_hstack", n, blocks, 0, format, dtype));
+}
+
+GPUARR_API ga_sparse *ga_sparse_vstack(int n, const ga_sparse *const *blocks, ga_sparse_format format, ga_dtype dtype)
+{
+    return ga__sparse_ret(ga__sparse_stack("ga_sparse_vstack", n, blocks, 1, format, dtype));
+}
+
+GPUARR_API ga_sparse *ga_sparse_block_diag(int n, const ga_sparse *const *mats, ga_sparse_format format, ga_dtype dtype)
+{
+    return ga__sparse_ret(ga__sparse_stack("ga_sparse_block_diag", n, mats, 2, format, dtype));
+}
+
+/* tril (upper false) and triu: the entries with column - row <= k (>= k). */
+static ga_sparse *ga__sparse_triangle(const char *func, const ga_sparse *a, int64_t k, bool upper,
+                                      ga_sparse_format format)
+{
+    if (!a) { ga__null_input(func, "A"); return NULL; }
+    if (ga__sparse_format_check(func, format) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    if (a->nnz == 0) return ga__sparse_asformat(func, a, format);
+    ga__temps t = {{NULL}, 0};
+    const bool coo = a->format == GA_SPARSE_COO, csr = a->format == GA_SPARSE_CSR;
+    ga_array *major = coo ? NULL : ga__temp(&t, ga__sparse_expand(func, a));
+    const ga_array *row = coo ? a->row : csr ? major : a->indices, *col = coo ? a->col : csr ? a->indices : major;
+    ga_array *r64 = row ? ga__temp(&t, ga__sparse_vector_of(func, row, GA_INT64)) : NULL;
+    ga_array *c64 = r64 && col ? ga__temp(&t, ga__sparse_vector_of(func, col, GA_INT64)) : NULL;
+    ga_array *d = c64 ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_SUBTRACT, ga_operand_array(c64), ga_operand_array(r64)))
+                      : NULL;
+    ga_array *flags = d ? ga__temp(&t, ga__sparse_ufunc2(func, upper ? GA_UFUNC_GREATER_EQUAL : GA_UFUNC_LESS_EQUAL,
+                                                         ga_operand_array(d), ga_operand_scalar(ga_int(k))))
+                        : NULL;
+    int64_t count = 0;
+    ga_sparse *kept = NULL;
+    if (flags && ga__sparse_count_flags(func, a->device, flags, &count) == GA_OK)
+        kept = count == a->nnz ? ga_sparse_retain((ga_sparse *)a) : ga__sparse_keep_flagged(func, a, flags, count);
+    ga_sparse *s = kept ? ga__sparse_asformat(func, kept, format) : NULL;
+    ga_sparse_release(kept);
+    ga__temps_release(&t);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_tril(const ga_sparse *a, int64_t k, ga_sparse_format format)
+{
+    return ga__sparse_ret(ga__sparse_triangle("ga_sparse_tril", a, k, false, format));
+}
+
+GPUARR_API ga_sparse *ga_sparse_triu(const ga_sparse *a, int64_t k, ga_sparse_format format)
+{
+    return ga__sparse_ret(ga__sparse_triangle("ga_sparse_triu", a, k, true, format));
 }
 
 /* --- products ------------------------------------------------------------------ */

@@ -3,7 +3,8 @@
    dense references computed on the host: CSR, CSC and COO of every dtype
    of scipy.sparse, built from arrays (sorted, unsorted, with duplicates,
    empty rows, empty and non-square matrices) and from dense arrays, eye,
-   identity and diags; every conversion, toarray, astype, copy, conj,
+   identity, diags, random (against the generator's own draws), kron,
+   hstack, vstack, block_diag, tril and triu; every conversion, toarray, astype, copy, conj,
    transpose, sum_duplicates, sort_indices, eliminate_zeros,
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
@@ -1088,4 +1089,338 @@ DEVICE_TEST(wide_shapes_sort_with_64_bit_keys)
     ga_sparse_release(coo), ga_sparse_release(csr), ga_sparse_release(csc), ga_sparse_release(back);
     ga_release(d), ga_release(r), ga_release(c);
     free(e), free(row), free(col), free(re), free(im), free(x), free(yr), free(yi);
+}
+
+/* ---- random, kron, hstack, vstack, block_diag, tril, triu ------------------------------- */
+
+TEST(construction_arguments_refused_before_the_device)
+{
+    CHECK_ERROR(ga_sparse_random(3, 4, 1.5, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_random: density expected to be 0 <= density <= 1");
+    CHECK_ERROR(ga_sparse_random(3, 4, -0.1, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "density expected to be 0 <= density <= 1");
+    CHECK_ERROR(ga_sparse_random(3, 4, NAN, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "density expected to be 0 <= density <= 1");
+    CHECK_ERROR(ga_sparse_random(-3, 4, 0.5, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_random: negative dimensions are not allowed");
+    CHECK_ERROR(ga_sparse_random(3, 4, 0.5, GA_SPARSE_COO, GA_FLOAT16, NULL) == NULL, GA_ERROR_TYPE,
+                "ga_sparse_random: scipy.sparse does not support dtype float16");
+    CHECK_ERROR(ga_sparse_random(3, 4, 0.5, (ga_sparse_format)5, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_random: Format 5 is unknown.");
+    CHECK_ERROR(ga_sparse_random(INT64_MAX / 2, 4, 0.5, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "the product of dimensions is greater than 9223372036854775807");
+    CHECK_ERROR(ga_sparse_kron(NULL, NULL, GA_SPARSE_COO) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_kron: A is NULL");
+    CHECK_ERROR(ga_sparse_hstack(0, NULL, GA_SPARSE_COO, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_hstack: blocks must not be empty");
+    const ga_sparse *none[2] = {NULL, NULL};
+    CHECK_ERROR(ga_sparse_vstack(2, none, GA_SPARSE_COO, GA_DTYPE_INVALID) == NULL, GA_ERROR_NULL_INPUT,
+                "ga_sparse_vstack: blocks[i] is NULL");
+    CHECK_ERROR(ga_sparse_block_diag(1, NULL, GA_SPARSE_COO, GA_DTYPE_INVALID) == NULL, GA_ERROR_NULL_INPUT,
+                "ga_sparse_block_diag: blocks is NULL");
+    CHECK_ERROR(ga_sparse_tril(NULL, 0, GA_SPARSE_COO) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_tril: A is NULL");
+    CHECK_ERROR(ga_sparse_triu(NULL, 0, GA_SPARSE_COO) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_triu: A is NULL");
+}
+
+/* random(m, n, density, format, dtype, g) against the draws it is made of,
+   taken from a generator of the same seed: g.choice(m n, k, replace=False)
+   as column-major positions, then the values (SciPy's data_rvs). */
+static void check_random(int64_t m, int64_t n, double density, ga_sparse_format f, ga_dtype dt, uint32_t seed)
+{
+    char what[160];
+    snprintf(what, sizeof what, "random(%lld, %lld, %g, %s, %s)", (long long)m, (long long)n, density, format_names[f],
+             dname(dt));
+    size_t before = used_bytes();
+    ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
+    ga_sparse *s = ga_sparse_random(m, n, density, f, dt, g);
+    int64_t k = (int64_t)nearbyint(density * (double)m * (double)n);
+    if (!s) {
+        CHECK(false, "%s: %s", what, ga_last_error_message());
+        ga_clear_error();
+        ga_generator_release(g), ga_generator_release(h);
+        return;
+    }
+    CHECK(ga_sparse_format_of(s) == f && ga_sparse_dtype_of(s) == dt && ga_sparse_nnz(s) == k &&
+              ga_sparse_shape(s)[0] == m && ga_sparse_shape(s)[1] == n,
+          "%s: format %d, dtype %s, nnz %lld (expected %lld)", what, (int)ga_sparse_format_of(s), dname(ga_sparse_dtype_of(s)),
+          (long long)ga_sparse_nnz(s), (long long)k);
+    /* the reference draws */
+    ga_array *pos = ga_random_choice(h, m * n, 1, &k, false, NULL), *u = NULL, *v = NULL;
+    const int bits = width(dt);
+    if (is_integer(dt))
+        u = ga_random_integers(h, is_signed(dt) ? ga_int(bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : ga_int(0),
+                               is_signed(dt) ? ga_int(bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1)
+                                             : ga_uint(bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1),
+                               1, &k, dt, false);
+    else u = ga_random_uniform(h, 0, 1, 1, &k);
+    if (is_complex(dt)) v = ga_random_uniform(h, 0, 1, 1, &k);
+    int64_t *p = malloc(8 * (size_t)(k + 1));
+    unsigned char *vals = malloc(8 * (size_t)(k + 1)), *ims = calloc((size_t)(k + 1), 8);
+    unsigned char *want = calloc((size_t)(m * n + 1), isz(dt)), *got = malloc((size_t)(m * n + 1) * isz(dt));
+    ga_array *d = ga_sparse_toarray(s);
+    if (pos && u && (!is_complex(dt) || v) && d && download(pos, p) && download(u, vals) && (!v || download(v, ims)) &&
+        download(d, got)) {
+        for (int64_t j = 0; j < k; j++) {
+            const int64_t r = p[j] % m, c = p[j] / m;
+            unsigned char *at = want + (size_t)(r * n + c) * isz(dt);
+            if (is_integer(dt)) memcpy(at, vals + (size_t)j * isz(dt), isz(dt));
+            else {
+                double re, im = 0;
+                memcpy(&re, vals + 8 * j, 8);
+                if (v) memcpy(&im, ims + 8 * j, 8);
+                store(dt, re, im, at);
+                if (!is_complex(dt)) CHECK(re >= 0 && re < 1, "%s: value %g outside [0, 1)", what, re);
+            }
+        }
+        CHECK(memcmp(want, got, (size_t)(m * n) * isz(dt)) == 0, "%s: the matrix differs from its draws", what);
+    } else {
+        CHECK(false, "%s: reference draws: %s", what, ga_last_error_message());
+        ga_clear_error();
+    }
+    /* the generator moved past the same draws: the next values agree */
+    ga_array *a1 = ga_random_random(g, GA_SHAPE(3), GA_FLOAT64), *a2 = ga_random_random(h, GA_SHAPE(3), GA_FLOAT64);
+    CHECK(a1 && a2 && same_array(a1, a2), "%s: the generator left where the draws end", what);
+    ga_release(a1), ga_release(a2), ga_release(pos), ga_release(u), ga_release(v), ga_release(d);
+    free(p), free(vals), free(ims), free(want), free(got);
+    ga_sparse_release(s);
+    ga_generator_release(g), ga_generator_release(h);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+}
+
+DEVICE_TEST(random_matrices_are_their_draws)
+{
+    const int64_t shapes[][2] = {{0, 0}, {0, 5}, {7, 0}, {1, 1}, {13, 17}, {40, 3}, {3, 101}};
+    const double densities[] = {0, 0.1, 0.37, 1};
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            for (size_t d = 0; d < sizeof densities / sizeof densities[0]; d++, i++)
+                if (test_sample(i, 4))
+                    check_random(shapes[s][0], shapes[s][1], densities[d], formats[i % 3], sparse_dtypes[k], 17u + (uint32_t)i);
+    /* a large sparse one: the permutation path and the sequential one */
+    check_random(1000, 999, 0.3, GA_SPARSE_CSR, GA_FLOAT32, 5);
+    check_random(1000, 999, 0.01, GA_SPARSE_CSC, GA_COMPLEX128, 6);
+    /* the same seed gives the same matrix; NULL draws from the global generator */
+    uint32_t seed = 99;
+    ga_generator *g1 = ga_random_default_rng(&seed, 1), *g2 = ga_random_default_rng(&seed, 1);
+    ga_sparse *a = ga_sparse_random(50, 60, 0.2, GA_SPARSE_CSR, GA_FLOAT64, g1);
+    ga_sparse *b = ga_sparse_random(50, 60, 0.2, GA_SPARSE_CSR, GA_FLOAT64, g2);
+    ga_sparse *c = ga_sparse_random(50, 60, 0.2, GA_SPARSE_CSR, GA_DTYPE_INVALID, NULL);
+    ga_array *da = a ? ga_sparse_toarray(a) : NULL, *db = b ? ga_sparse_toarray(b) : NULL;
+    CHECK(da && db && same_array(da, db), "the same seed, the same matrix");
+    CHECK(c && ga_sparse_dtype_of(c) == GA_FLOAT64 && ga_sparse_nnz(c) == 600 && ga_sparse_has_canonical_format(c),
+          "the global generator: float64, 600 entries, canonical CSR");
+    ga_release(da), ga_release(db);
+    ga_sparse_release(a), ga_sparse_release(b), ga_sparse_release(c);
+    ga_generator_release(g1), ga_generator_release(g2);
+    uint32_t words[1] = {3};
+    ga_generator *p64 = ga_random_philox(words, 1);
+    CHECK_ERROR(ga_sparse_random(3, 3, 0.5, GA_SPARSE_COO, GA_FLOAT64, p64) == NULL, GA_ERROR_NOT_IMPLEMENTED,
+                "ga_sparse_random: draws of the Philox (NumPy) bit generator");
+    ga_generator_release(p64);
+}
+
+/* The product dtype's reference of a * b (bool: and). */
+static void mul_values(ga_dtype dt, long double ar, long double ai, long double br, long double bi, long double *re,
+                       long double *im)
+{
+    if (dt == GA_BOOL) *re = (ar != 0) && (br != 0), *im = 0;
+    else *re = ar * br - ai * bi, *im = ar * bi + ai * br;
+}
+
+static void check_kron(ga_dtype da, ga_dtype db, ga_sparse_format fa, ga_sparse_format fb, ga_sparse_format fr,
+                       const int64_t sa[2], const int64_t sb[2])
+{
+    triplets a = trip_random(da, sa[0], sa[1], 2 * (sa[0] + sa[1]), true, true);
+    triplets b = trip_random(db, sb[0], sb[1], 2 * (sb[0] + sb[1]), true, true);
+    const ga_dtype dt = ga_promote_types(da, db);
+    triplets r = trip_new(sa[0] * sb[0], sa[1] * sb[1], a.nnz * b.nnz);
+    for (int64_t i = 0; i < a.nnz; i++)
+        for (int64_t j = 0; j < b.nnz; j++) {
+            const int64_t e = i * b.nnz + j;
+            r.row[e] = a.row[i] * sb[0] + b.row[j];
+            r.col[e] = a.col[i] * sb[1] + b.col[j];
+            mul_values(dt, a.re[i], a.im[i], b.re[j], b.im[j], &r.re[e], &r.im[e]);
+        }
+    char what[200];
+    snprintf(what, sizeof what, "kron(%s %s (%lld, %lld), %s %s (%lld, %lld)) as %s", format_names[fa], dname(da),
+             (long long)sa[0], (long long)sa[1], format_names[fb], dname(db), (long long)sb[0], (long long)sb[1],
+             format_names[fr]);
+    size_t before = used_bytes();
+    ga_sparse *x = make_sparse(&a, da, fa, GA_INT32), *y = make_sparse(&b, db, fb, GA_INT32);
+    ga_sparse *k = x && y ? ga_sparse_kron(x, y, fr) : NULL;
+    check_sparse(k, &r, dt, what);
+    if (k) {
+        CHECK(ga_sparse_format_of(k) == fr && ga_sparse_dtype_of(k) == dt, "%s: format and dtype", what);
+        if (fr == GA_SPARSE_COO) CHECK(ga_sparse_nnz(k) == r.nnz, "%s: nnz %lld, expected %lld (every pair kept)", what,
+                                       (long long)ga_sparse_nnz(k), (long long)r.nnz);
+    }
+    ga_sparse_release(k), ga_sparse_release(x), ga_sparse_release(y);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    trip_free(&a), trip_free(&b), trip_free(&r);
+}
+
+DEVICE_TEST(kron_every_dtype_and_format)
+{
+    const int64_t s1[2] = {5, 7}, s2[2] = {3, 2}, s0[2] = {0, 4}, s11[2] = {1, 1};
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++)
+            if (test_sample(k * 3 + f, 3))
+                check_kron(sparse_dtypes[k], sparse_dtypes[k], formats[f], formats[(f + 1) % 3], formats[(k + f) % 3], s1, s2);
+    const ga_dtype pairs[][2] = {{GA_BOOL, GA_FLOAT32}, {GA_INT8, GA_UINT8}, {GA_FLOAT32, GA_COMPLEX128},
+                                 {GA_UINT64, GA_INT64}, {GA_BOOL, GA_BOOL}, {GA_INT16, GA_COMPLEX64}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        check_kron(pairs[i][0], pairs[i][1], formats[i % 3], formats[(i + 2) % 3], formats[(i + 1) % 3], s2, s1);
+    check_kron(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSR, GA_SPARSE_COO, GA_SPARSE_CSR, s0, s1);
+    check_kron(GA_FLOAT64, GA_INT32, GA_SPARSE_COO, GA_SPARSE_CSC, GA_SPARSE_COO, s1, s0);
+    check_kron(GA_COMPLEX64, GA_COMPLEX64, GA_SPARSE_CSC, GA_SPARSE_CSR, GA_SPARSE_CSC, s11, s1);
+    ga__sparse_index_bits = 64;
+    check_kron(GA_FLOAT32, GA_INT64, GA_SPARSE_CSR, GA_SPARSE_CSC, GA_SPARSE_CSR, s1, s2);
+    ga__sparse_index_bits = 32;
+    /* a product of 3000 x 3000 blocks: 9e6 rows, row and column indices past 2**16 */
+    ga_sparse *e = ga_sparse_eye(3000, 3000, 1, GA_FLOAT32, GA_SPARSE_CSR), *k = e ? ga_sparse_kron(e, e, GA_SPARSE_CSR) : NULL;
+    CHECK(k && ga_sparse_shape(k)[0] == 9000000 && ga_sparse_nnz(k) == 2999 * 2999, "kron of two eyes: %s",
+          ga_last_error_message());
+    if (k) { /* rows 0 and 1 hold one entry each; row 0's at (0 * 3000 + 1) * 3000 + 1 */
+        ga_array *ip = ga_sparse_indptr(k), *ix = ga_sparse_indices(k);
+        int32_t p[3] = {0, 0, 0}, c = -1;
+        ga_array *hp = ip ? head_of(ip, 3) : NULL;
+        if (hp && download(hp, p)) CHECK(p[0] == 0 && p[1] == 1 && p[2] == 2, "indptr starts 0, 1, 2");
+        ga_array *hx = ix ? head_of(ix, 1) : NULL;
+        if (hx && download(hx, &c)) CHECK(c == 3001, "the first entry at column 3001, got %d", c);
+        ga_release(ip), ga_release(ix), ga_release(hp), ga_release(hx);
+    }
+    ga_sparse_release(e), ga_sparse_release(k);
+    ga_clear_error();
+}
+
+/* hstack (0), vstack (1), block_diag (2) of three blocks. */
+static void check_stack(int kind, const ga_dtype *dts, const int64_t (*shapes)[2], ga_sparse_format fr, ga_dtype dtype)
+{
+    static const char *const names[] = {"hstack", "vstack", "block_diag"};
+    triplets t[3];
+    ga_sparse *b[3];
+    int64_t rows = 0, cols = 0, total = 0;
+    for (int i = 0; i < 3; i++) {
+        t[i] = trip_random(dts[i], shapes[i][0], shapes[i][1], shapes[i][0] * shapes[i][1] / 2 + 1, i != 1, i == 2);
+        b[i] = make_sparse(&t[i], dts[i], formats[i], GA_INT32);
+        total += t[i].nnz;
+    }
+    for (int i = 0; i < 3; i++) {
+        rows = kind == 0 ? (shapes[i][0] ? shapes[i][0] : rows) : rows + shapes[i][0];
+        cols = kind == 1 ? (shapes[i][1] ? shapes[i][1] : cols) : cols + shapes[i][1];
+    }
+    const ga_dtype dt = dtype != GA_DTYPE_INVALID ? dtype : ga_promote_types(ga_promote_types(dts[0], dts[1]), dts[2]);
+    triplets r = trip_new(rows, cols, total);
+    int64_t r0 = 0, c0 = 0, e = 0;
+    for (int i = 0; i < 3; i++) {
+        for (int64_t j = 0; j < t[i].nnz; j++, e++) {
+            r.row[e] = t[i].row[j] + (kind == 0 ? 0 : r0);
+            r.col[e] = t[i].col[j] + (kind == 1 ? 0 : c0);
+            r.re[e] = dt == GA_BOOL ? t[i].re[j] != 0 || t[i].im[j] != 0 : t[i].re[j];
+            r.im[e] = is_complex(dt) ? t[i].im[j] : 0;
+        }
+        r0 += shapes[i][0], c0 += shapes[i][1];
+    }
+    char what[200];
+    snprintf(what, sizeof what, "%s of %s (%lld, %lld), %s, %s as %s %s", names[kind], dname(dts[0]), (long long)shapes[0][0],
+             (long long)shapes[0][1], dname(dts[1]), dname(dts[2]), format_names[fr], dname(dt));
+    size_t before = used_bytes();
+    const ga_sparse *const blocks[3] = {b[0], b[1], b[2]};
+    ga_sparse *s = kind == 0 ? ga_sparse_hstack(3, blocks, fr, dtype)
+                 : kind == 1 ? ga_sparse_vstack(3, blocks, fr, dtype)
+                             : ga_sparse_block_diag(3, blocks, fr, dtype);
+    check_sparse(s, &r, dt, what);
+    if (s) {
+        CHECK(ga_sparse_format_of(s) == fr && ga_sparse_dtype_of(s) == dt, "%s: format and dtype", what);
+        if (fr == GA_SPARSE_COO) CHECK(ga_sparse_nnz(s) == total, "%s: nnz %lld, expected %lld", what,
+                                       (long long)ga_sparse_nnz(s), (long long)total);
+        else CHECK(ga_sparse_has_canonical_format(s), "%s: canonical", what);
+    }
+    ga_sparse_release(s);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    for (int i = 0; i < 3; i++) ga_sparse_release(b[i]), trip_free(&t[i]);
+    trip_free(&r);
+}
+
+DEVICE_TEST(hstack_vstack_block_diag)
+{
+    const int64_t hs[3][2] = {{6, 3}, {6, 1}, {6, 9}}, vs[3][2] = {{2, 7}, {5, 7}, {1, 7}}, ds[3][2] = {{3, 4}, {1, 1}, {5, 2}};
+    const int64_t he[3][2] = {{0, 3}, {4, 0}, {4, 2}}, ve[3][2] = {{0, 0}, {3, 5}, {2, 5}}, de[3][2] = {{0, 0}, {0, 3}, {2, 0}};
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int kind = 0; kind < 3; kind++, i++) {
+            if (!test_sample(i, 3)) continue;
+            const ga_dtype d = sparse_dtypes[k], same[3] = {d, d, d};
+            check_stack(kind, same, kind == 0 ? hs : kind == 1 ? vs : ds, formats[i % 3], GA_DTYPE_INVALID);
+        }
+    const ga_dtype mixed[][3] = {{GA_BOOL, GA_INT8, GA_UINT8}, {GA_FLOAT32, GA_INT64, GA_BOOL}, {GA_COMPLEX64, GA_FLOAT64, GA_INT16}};
+    for (int kind = 0; kind < 3; kind++)
+        for (int m = 0; m < 3; m++) {
+            check_stack(kind, mixed[m], kind == 0 ? hs : kind == 1 ? vs : ds, formats[(kind + m) % 3], GA_DTYPE_INVALID);
+            check_stack(kind, mixed[m], kind == 0 ? he : kind == 1 ? ve : de, formats[(kind + m + 1) % 3], GA_DTYPE_INVALID);
+        }
+    const ga_dtype ints[3] = {GA_INT8, GA_INT16, GA_INT32};
+    check_stack(0, ints, hs, GA_SPARSE_CSR, GA_FLOAT32); /* dtype given */
+    check_stack(2, ints, ds, GA_SPARSE_COO, GA_UINT8);   /* (negative values wrap) */
+    /* SciPy's errors */
+    ga_sparse *a = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR), *b = ga_sparse_eye(2, 5, 0, GA_FLOAT32, GA_SPARSE_COO);
+    const ga_sparse *ab[2] = {a, b};
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_hstack(2, ab, GA_SPARSE_COO, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_hstack: blocks[0,:] has incompatible row dimensions. Got blocks[0,1].shape[0] == 2, expected 3.");
+    CHECK_ERROR(ga_sparse_vstack(2, ab, GA_SPARSE_CSR, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_vstack: blocks[:,0] has incompatible column dimensions. Got blocks[1,0].shape[1] == 5, expected 4.");
+    CHECK_ERROR(ga_sparse_block_diag(2, ab, GA_SPARSE_CSR, GA_FLOAT16) == NULL, GA_ERROR_TYPE, "does not support dtype float16");
+    ga_sparse *d = ga_sparse_block_diag(2, ab, GA_SPARSE_CSC, GA_DTYPE_INVALID);
+    CHECK(d && ga_sparse_shape(d)[0] == 5 && ga_sparse_shape(d)[1] == 9 && ga_sparse_nnz(d) == 5, "block_diag of two eyes");
+    ga_sparse_release(d);
+    CHECK(used_bytes() == before, "nothing left in use by the refusals");
+    ga_sparse_release(a), ga_sparse_release(b);
+}
+
+static void check_triangle(ga_dtype dt, ga_sparse_format f, ga_sparse_format fr, int64_t m, int64_t n, int64_t k,
+                           bool upper, bool dups)
+{
+    triplets t = trip_random(dt, m, n, m * n / 3 + 2, dups, dups);
+    triplets r = trip_new(m, n, t.nnz);
+    int64_t e = 0;
+    for (int64_t j = 0; j < t.nnz; j++)
+        if (upper ? t.col[j] - t.row[j] >= k : t.col[j] - t.row[j] <= k)
+            r.row[e] = t.row[j], r.col[e] = t.col[j], r.re[e] = t.re[j], r.im[e] = t.im[j], e++;
+    r.nnz = e;
+    char what[160];
+    snprintf(what, sizeof what, "%s(%s %s (%lld, %lld)%s, k=%lld) as %s", upper ? "triu" : "tril", format_names[f], dname(dt),
+             (long long)m, (long long)n, dups ? " with duplicates" : "", (long long)k, format_names[fr]);
+    size_t before = used_bytes();
+    ga_sparse *s = make_sparse(&t, dt, f, GA_INT32);
+    ga_sparse *x = s ? upper ? ga_sparse_triu(s, k, fr) : ga_sparse_tril(s, k, fr) : NULL;
+    check_sparse(x, &r, dt, what);
+    if (x) {
+        CHECK(ga_sparse_format_of(x) == fr && ga_sparse_dtype_of(x) == dt, "%s: format and dtype", what);
+        if (fr == f) CHECK(ga_sparse_nnz(x) == e, "%s: nnz %lld, expected %lld (stored entries kept)", what,
+                           (long long)ga_sparse_nnz(x), (long long)e);
+    }
+    ga_sparse_release(x), ga_sparse_release(s);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    trip_free(&t), trip_free(&r);
+}
+
+DEVICE_TEST(tril_triu)
+{
+    const int64_t ks[] = {-3, -1, 0, 1, 2, 40, -40};
+    int i = 0;
+    for (int d = 0; d < NDTYPES; d++)
+        for (int f = 0; f < 3; f++)
+            for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++, i++)
+                if (test_sample(i, 5)) {
+                    check_triangle(sparse_dtypes[d], formats[f], formats[(f + k) % 3], 11, 8, ks[k], false, i % 2 == 0);
+                    check_triangle(sparse_dtypes[d], formats[f], formats[(f + k + 1) % 3], 6, 13, ks[k], true, i % 2 == 1);
+                }
+    check_triangle(GA_FLOAT64, GA_SPARSE_CSR, GA_SPARSE_CSR, 0, 0, 0, false, false);
+    check_triangle(GA_FLOAT32, GA_SPARSE_COO, GA_SPARSE_CSC, 0, 5, 1, true, false);
+    check_triangle(GA_INT32, GA_SPARSE_CSC, GA_SPARSE_COO, 300, 200, -7, true, true);
+    ga__sparse_index_bits = 64;
+    check_triangle(GA_COMPLEX128, GA_SPARSE_CSR, GA_SPARSE_CSR, 40, 30, 2, false, true);
+    check_triangle(GA_UINT16, GA_SPARSE_CSC, GA_SPARSE_COO, 30, 40, -2, true, false);
+    ga__sparse_index_bits = 32;
 }
