@@ -3317,6 +3317,55 @@ GPUARR_API ga_sparse *ga_sparse_negative(const ga_sparse *s);
 GPUARR_API ga_sparse *ga_sparse_add(const ga_sparse *a, const ga_sparse *b);
 GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b);
 
+/* A.multiply(B), maximum(B), minimum(B) of two matrices of one shape
+   (else GA_ERROR_SHAPE "inconsistent shapes"): elementwise, a value not
+   stored being 0, by the merge of A + B (the same dtype, format and
+   canonical result; zeros dropped). maximum and minimum are SciPy's
+   std::max / std::min (a NaN in A wins over B, one in B loses to A;
+   complex ordered by real part, then imaginary). */
+GPUARR_API ga_sparse *ga_sparse_multiply(const ga_sparse *a, const ga_sparse *b);
+GPUARR_API ga_sparse *ga_sparse_maximum(const ga_sparse *a, const ga_sparse *b);
+GPUARR_API ga_sparse *ga_sparse_minimum(const ga_sparse *a, const ga_sparse *b);
+
+/* A.multiply(b) of a dense b (2-d, or 1-d as a row: np.atleast_2d) that
+   broadcasts with A as NumPy's shapes do: a COO matrix of the broadcast
+   shape with A's stored entries (repeated where A has length 1 along an
+   axis b is longer on), each times b at its place, explicit zeros kept
+   (SciPy's result; SciPy gives a dense array for a 1 x 1 A, gpuarr a
+   sparse one). dtype promote_types of A's and b's. Errors: "inconsistent
+   shapes" (GA_ERROR_SHAPE), a b of more than 2 dimensions, a result dtype
+   scipy.sparse lacks. */
+GPUARR_API ga_sparse *ga_sparse_multiply_dense(const ga_sparse *a, const ga_array *b);
+
+/* A.maximum(v), A.minimum(v) of a scalar: the stored values (duplicates
+   summed first) against v, the structure kept (CSR for COO), dtype NumPy's
+   for the data and the weak scalar v. A v that would make the result dense
+   (maximum: v > 0, minimum: v < 0; complex ordered as above) is
+   GA_ERROR_VALUE with SciPy's warning, "Taking maximum (minimum) with > 0
+   (< 0) number results to a dense matrix." */
+GPUARR_API ga_sparse *ga_sparse_maximum_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_minimum_scalar(const ga_sparse *a, ga_scalar v);
+
+/* A == v, A != v, A < v, A <= v, A > v, A >= v: a bool matrix, canonical,
+   of A's format (CSR for COO), holding the stored values (duplicates summed
+   first) for which the comparison holds, as SciPy's _scalar_binopt. The
+   comparisons whose result would be dense (those true at 0, and != NaN)
+   are GA_ERROR_VALUE with SciPy's warning as the message: "Comparing a
+   sparse matrix with 0 using == is inefficient, try using != instead.",
+   "Comparing a sparse matrix with nan using != is inefficient",
+   "Comparing a sparse matrix with a nonzero scalar using != is
+   inefficient, try using == instead.", "Comparing a sparse matrix with a
+   scalar greater than zero using < is inefficient, try using >= instead."
+   (and <= / > / >= alike); <= and >= with 0 are GA_ERROR_NOT_IMPLEMENTED
+   " >= and <= don't work with 0.". == NaN is the empty bool matrix. A
+   complex v in <, <=, >, >= is GA_ERROR_TYPE, as Python refuses 0 < v. */
+GPUARR_API ga_sparse *ga_sparse_equal_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_not_equal_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_less_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_less_equal_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_greater_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_greater_equal_scalar(const ga_sparse *a, ga_scalar v);
+
 /* A.sum(axis) of a csr_matrix: axis GA_AXIS_NONE a 0-d array, 0 the
    column sums as (1, n), 1 the row sums as (m, 1) (np.matrix's shapes,
    as scipy.sparse's matrices give them). dtype NumPy's for sums: int64
@@ -29498,8 +29547,7 @@ static ga_sparse *ga__sparse_operand(const char *func, const ga_sparse *x, ga_sp
 
 /* One pass of the merge kernel over the rows of canonical a and b. */
 static ga_status ga__sparse_merge_pass(const char *func, const ga_sparse *a, const ga_sparse *b, int32_t pass,
-                                       ga_array *counts, const ga_array *offsets, ga_array *od, ga_array *oi,
-                                       int32_t negate)
+                                       ga_array *counts, const ga_array *offsets, ga_array *od, ga_array *oi, int32_t op)
 {
     const int ix = ga__sparse_ix(a->index_dtype);
     CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.merge[a->dtype][ix], "merge",
@@ -29509,7 +29557,7 @@ static ga_status ga__sparse_merge_pass(const char *func, const ga_sparse *a, con
     void *ad = ga__sparse_ptr(a->data), *ap = ga__sparse_ptr(a->indptr), *ai = ga__sparse_ptr(a->indices);
     void *bd = ga__sparse_ptr(b->data), *bp = ga__sparse_ptr(b->indptr), *bi = ga__sparse_ptr(b->indices);
     int64_t major = ga__sparse_major(a);
-    void *args[] = {&pass, &pc, &po, &pd, &pi, &ad, &ap, &ai, &bd, &bp, &bi, &major, &negate};
+    void *args[] = {&pass, &pc, &po, &pd, &pi, &ad, &ap, &ai, &bd, &bp, &bi, &major, &op};
     return ga__launch(func, f, a->device, major, args);
 }
 
@@ -29532,29 +29580,32 @@ static ga_status ga__sparse_scan_counts(const char *func, ga_array *counts, int6
     return ga__sparse_read(func, device, total, counts->data + (uint64_t)(n - 1) * 8, 8);
 }
 
-/* a + b (negate: a - b) of canonical compressed matrices of one format,
-   dtype and index dtype. */
-static ga_sparse *ga__sparse_merge(const char *func, const ga_sparse *a, const ga_sparse *b, bool negate)
+/* The merge kernel's operations. */
+enum { GA__SPARSE_ADD = 0, GA__SPARSE_SUBTRACT = 1, GA__SPARSE_MULTIPLY = 2, GA__SPARSE_MAXIMUM = 3, GA__SPARSE_MINIMUM = 4 };
+
+/* op(a, b) (GA__SPARSE_ADD ...) of canonical compressed matrices of one
+   format, dtype and index dtype. */
+static ga_sparse *ga__sparse_merge(const char *func, const ga_sparse *a, const ga_sparse *b, int32_t op)
 {
     const int64_t major = ga__sparse_major(a), len = major + 1;
     ga_array *counts = ga__full_on(func, a->device, 1, &len, ga_int(0), GA_INT64);
     int64_t total = 0;
-    ga_status st = counts ? ga__sparse_merge_pass(func, a, b, 0, counts, NULL, NULL, NULL, negate) : ga__t.error;
+    ga_status st = counts ? ga__sparse_merge_pass(func, a, b, 0, counts, NULL, NULL, NULL, op) : ga__t.error;
     if (st == GA_OK) st = ga__sparse_scan_counts(func, counts, &total);
     ga_array *od = st == GA_OK ? ga__sparse_vector(func, a->device, total, a->dtype) : NULL;
     ga_array *oi = od ? ga__sparse_vector(func, a->device, total, a->index_dtype) : NULL;
     if (st == GA_OK && !oi) st = ga__t.error;
-    if (st == GA_OK && total > 0) st = ga__sparse_merge_pass(func, a, b, 1, NULL, counts, od, oi, negate);
-    ga_array *op = st == GA_OK ? ga__sparse_vector_of(func, counts, a->index_dtype) : NULL;
+    if (st == GA_OK && total > 0) st = ga__sparse_merge_pass(func, a, b, 1, NULL, counts, od, oi, op);
+    ga_array *ptr = st == GA_OK ? ga__sparse_vector_of(func, counts, a->index_dtype) : NULL;
     ga_release(counts);
-    if (!op) {
+    if (!ptr) {
         ga_release(od), ga_release(oi);
         return NULL;
     }
-    return ga__sparse_new(func, a->format, a->shape, true, od, oi, op);
+    return ga__sparse_new(func, a->format, a->shape, true, od, oi, ptr);
 }
 
-static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_sparse *b, bool negate)
+static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_sparse *b, int32_t op)
 {
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (!b) { ga__null_input(func, "b"); return NULL; }
@@ -29567,7 +29618,7 @@ static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_
         return NULL;
     }
     const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
-    if (negate && dt == GA_BOOL) {
+    if (op == GA__SPARSE_SUBTRACT && dt == GA_BOOL) {
         ga__error(GA_ERROR_TYPE, func,
                   "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or "
                   "the logical_xor function instead.");
@@ -29581,7 +29632,7 @@ static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_
                             : GA_INT32;
     ga_sparse *x = ga__sparse_operand(func, a, format, dt, it);
     ga_sparse *y = x ? ga__sparse_operand(func, b, format, dt, it) : NULL;
-    ga_sparse *r = y ? ga__sparse_merge(func, x, y, negate) : NULL;
+    ga_sparse *r = y ? ga__sparse_merge(func, x, y, op) : NULL;
     ga_sparse_release(x);
     ga_sparse_release(y);
     return r;
@@ -29589,12 +29640,229 @@ static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_
 
 GPUARR_API ga_sparse *ga_sparse_add(const ga_sparse *a, const ga_sparse *b)
 {
-    return ga__sparse_ret(ga__sparse_add("ga_sparse_add", a, b, false));
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_add", a, b, GA__SPARSE_ADD));
 }
 
 GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b)
 {
-    return ga__sparse_ret(ga__sparse_add("ga_sparse_subtract", a, b, true));
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_subtract", a, b, GA__SPARSE_SUBTRACT));
+}
+
+/* --- multiply, maximum, minimum, comparisons ------------------------------------- */
+
+GPUARR_API ga_sparse *ga_sparse_multiply(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_multiply", a, b, GA__SPARSE_MULTIPLY));
+}
+
+GPUARR_API ga_sparse *ga_sparse_maximum(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_maximum", a, b, GA__SPARSE_MAXIMUM));
+}
+
+GPUARR_API ga_sparse *ga_sparse_minimum(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_minimum", a, b, GA__SPARSE_MINIMUM));
+}
+
+/* A bool COO matrix of ones, rows x cols. */
+static ga_sparse *ga__sparse_ones(const char *func, int device, int64_t rows, int64_t cols)
+{
+    const int64_t shape[2] = {rows, cols};
+    ga_array *d = ga__full_on(func, device, 2, shape, ga_bool(true), GA_BOOL);
+    ga_sparse *s = d ? ga__sparse_from_dense(func, d, GA_SPARSE_COO) : NULL;
+    ga_release(d);
+    return s;
+}
+
+/* The broadcast shape of A (m, n) and dense b as 2-d (bs), or "inconsistent
+   shapes". */
+static ga_status ga__sparse_broadcast(const char *func, const int64_t a[2], const int64_t bs[2], int64_t out[2])
+{
+    for (int d = 0; d < 2; d++) {
+        if (a[d] == bs[d] || bs[d] == 1) out[d] = a[d];
+        else if (a[d] == 1) out[d] = bs[d];
+        else return ga__error(GA_ERROR_SHAPE, func, "inconsistent shapes");
+    }
+    return GA_OK;
+}
+
+/* b's values at the places of x's entries, b read as 2-d bs broadcast to
+   x's shape (a new 1-d array of x->nnz). */
+static ga_array *ga__sparse_gather_dense(const char *func, const ga_sparse *x, const ga_array *b, const int64_t bs[2])
+{
+    if (x->nnz == 0) return ga__sparse_vector(func, x->device, 0, b->dtype);
+    const int64_t size = b->size;
+    ga__temps t = {{NULL}, 0};
+    ga_array *c = ga__temp(&t, ga__contiguous_copy(func, b, b->dtype));
+    ga_array *flat = c ? ga__temp(&t, ga__reshape(func, c, 1, &size)) : NULL;
+    ga_array *r = flat ? ga__temp(&t, ga__sparse_affine(func, x->row, bs[0] == 1 ? 0 : bs[1], 0)) : NULL;
+    ga_array *k = r ? ga__temp(&t, ga__sparse_affine(func, x->col, bs[1] == 1 ? 0 : 1, 0)) : NULL;
+    ga_array *at = k ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_ADD, ga_operand_array(r), ga_operand_array(k))) : NULL;
+    ga_array *v = at ? ga__take(func, flat, at, 0, GA_INDEX_WRAP) : NULL;
+    ga__temps_release(&t);
+    return v;
+}
+
+static ga_sparse *ga__sparse_multiply_dense(const char *func, const ga_sparse *a, const ga_array *b)
+{
+    if (b->ndim > 2) {
+        ga__error(GA_ERROR_SHAPE, func, "inconsistent shapes: a dense operand of %d dimensions", b->ndim);
+        return NULL;
+    }
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    const int64_t bs[2] = {b->ndim == 2 ? b->shape[0] : 1, b->ndim == 2 ? b->shape[1] : b->ndim == 1 ? b->shape[0] : 1};
+    int64_t rs[2];
+    const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (ga__sparse_broadcast(func, a->shape, bs, rs) != GA_OK || ga__sparse_dtype_check(func, dt) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
+    ga_sparse *x = NULL;
+    if (rs[0] == a->shape[0] && rs[1] == a->shape[1]) x = ga__sparse_asformat(func, a, GA_SPARSE_COO);
+    else { /* A repeated along its axes of length 1: kron(ones, A) */
+        ga_sparse *ones = ga__sparse_ones(func, a->device, rs[0] / GA__MAX(a->shape[0], 1), rs[1] / GA__MAX(a->shape[1], 1));
+        x = ones ? ga__sparse_kron(func, ones, a, GA_SPARSE_COO) : NULL;
+        ga_sparse_release(ones);
+    }
+    ga_array *v = x ? ga__sparse_gather_dense(func, x, b, bs) : NULL;
+    ga_array *d = v ? ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(x->data), ga_operand_array(v)) : NULL;
+    ga_sparse *r = d ? ga__sparse_new(func, GA_SPARSE_COO, rs, x->canonical, d, ga_retain(x->row), ga_retain(x->col)) : NULL;
+    ga_release(v);
+    ga_sparse_release(x);
+    return r;
+}
+
+GPUARR_API ga_sparse *ga_sparse_multiply_dense(const ga_sparse *a, const ga_array *b)
+{
+    static const char func[] = "ga_sparse_multiply_dense";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    return ga__sparse_ret(ga__sparse_multiply_dense(func, a, b));
+}
+
+/* The sign of scalar v against 0: -1, 0 or 1 (complex: by the real part,
+   then the imaginary one), 2 for NaN. */
+static int ga__sparse_scalar_sign(ga_scalar v)
+{
+    double re = 0, im = 0;
+    switch (v.kind) {
+    case GA_SCALAR_BOOL: return v.value.b ? 1 : 0;
+    case GA_SCALAR_INT: return v.value.i > 0 ? 1 : v.value.i < 0 ? -1 : 0;
+    case GA_SCALAR_UINT: return v.value.u > 0 ? 1 : 0;
+    case GA_SCALAR_FLOAT: re = v.value.f; break;
+    default: re = v.value.c.re, im = v.value.c.im; break;
+    }
+    if (re != re || im != im) return 2;
+    if (re != 0) return re > 0 ? 1 : -1;
+    return im > 0 ? 1 : im < 0 ? -1 : 0;
+}
+
+/* ufunc u of the canonical stored values of a (CSR for COO) and v: a new
+   matrix of a's structure, or NULL. */
+static ga_sparse *ga__sparse_canonical_op(const char *func, const ga_sparse *a, ga_ufunc u, ga_scalar v)
+{
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    const ga_sparse_format format = a->format == GA_SPARSE_COO ? GA_SPARSE_CSR : a->format;
+    ga_sparse *c = ga__sparse_operand(func, a, format, a->dtype, a->index_dtype);
+    ga_array *d = c ? ga__sparse_ufunc2(func, u, ga_operand_array(c->data), ga_operand_scalar(v)) : NULL;
+    ga_sparse *r = NULL;
+    if (d && ga__sparse_dtype_check(func, d->dtype) == GA_OK) r = ga__sparse_with_data(func, c, d); /* (takes d) */
+    else ga_release(d);
+    ga_sparse_release(c);
+    return r;
+}
+
+static ga_sparse *ga__sparse_extreme_scalar(const char *func, const ga_sparse *a, ga_scalar v, bool maximum)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__sparse_scalar_sign(v) == (maximum ? 1 : -1)) {
+        ga__error(GA_ERROR_VALUE, func, "Taking maximum (minimum) with > 0 (< 0) number results to a dense matrix.");
+        return NULL;
+    }
+    return ga__sparse_canonical_op(func, a, maximum ? GA_UFUNC_MAXIMUM : GA_UFUNC_MINIMUM, v);
+}
+
+GPUARR_API ga_sparse *ga_sparse_maximum_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_ret(ga__sparse_extreme_scalar("ga_sparse_maximum_scalar", a, v, true));
+}
+
+GPUARR_API ga_sparse *ga_sparse_minimum_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_ret(ga__sparse_extreme_scalar("ga_sparse_minimum_scalar", a, v, false));
+}
+
+/* SciPy's refusal of comparison u with v where the result would be dense
+   (its SparseEfficiencyWarning, or NotImplementedError), else GA_OK. */
+static ga_status ga__sparse_compare_refusal(const char *func, ga_ufunc u, ga_scalar v)
+{
+    const int sign = ga__sparse_scalar_sign(v);
+    const bool inequality = u != GA_UFUNC_EQUAL && u != GA_UFUNC_NOT_EQUAL;
+    static const char ineff[] = "Comparing a sparse matrix with a scalar %s than zero using %s is inefficient, try using %s "
+                                "instead.";
+    if (inequality && v.kind == GA_SCALAR_COMPLEX && v.value.c.im != 0)
+        return ga__error(GA_ERROR_TYPE, func, "'%s' not supported between instances of 'int' and 'complex'",
+                         u == GA_UFUNC_LESS ? "<" : u == GA_UFUNC_LESS_EQUAL ? "<=" : u == GA_UFUNC_GREATER ? ">" : ">=");
+    if ((u == GA_UFUNC_LESS_EQUAL || u == GA_UFUNC_GREATER_EQUAL) && sign == 0)
+        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, " >= and <= don't work with 0.");
+    switch (u) {
+    case GA_UFUNC_EQUAL:
+        if (sign == 0)
+            return ga__error(GA_ERROR_VALUE, func, "Comparing a sparse matrix with 0 using == is inefficient, try using != instead.");
+        return GA_OK;
+    case GA_UFUNC_NOT_EQUAL:
+        if (sign == 2) return ga__error(GA_ERROR_VALUE, func, "Comparing a sparse matrix with nan using != is inefficient");
+        if (sign != 0)
+            return ga__error(GA_ERROR_VALUE, func,
+                             "Comparing a sparse matrix with a nonzero scalar using != is inefficient, try using == instead.");
+        return GA_OK;
+    case GA_UFUNC_LESS: return sign == 1 ? ga__error(GA_ERROR_VALUE, func, ineff, "greater", "<", ">=") : GA_OK;
+    case GA_UFUNC_LESS_EQUAL: return sign == 1 ? ga__error(GA_ERROR_VALUE, func, ineff, "greater", "<=", ">") : GA_OK;
+    case GA_UFUNC_GREATER: return sign == -1 ? ga__error(GA_ERROR_VALUE, func, ineff, "less", ">", "<=") : GA_OK;
+    default: return sign == -1 ? ga__error(GA_ERROR_VALUE, func, ineff, "less", ">=", "<") : GA_OK;
+    }
+}
+
+/* A (u) v as SciPy's _scalar_binopt: the canonical values compared, the
+   false ones dropped. */
+static ga_sparse *ga__sparse_compare_scalar(const char *func, const ga_sparse *a, ga_ufunc u, ga_scalar v)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__sparse_compare_refusal(func, u, v) != GA_OK) return NULL;
+    ga_sparse *r = ga__sparse_canonical_op(func, a, u, v);
+    if (r && ga_sparse_eliminate_zeros(r) != GA_OK) {
+        ga_sparse_release(r);
+        return NULL;
+    }
+    return ga__sparse_ret(r);
+}
+
+GPUARR_API ga_sparse *ga_sparse_equal_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_equal_scalar", a, GA_UFUNC_EQUAL, v);
+}
+GPUARR_API ga_sparse *ga_sparse_not_equal_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_not_equal_scalar", a, GA_UFUNC_NOT_EQUAL, v);
+}
+GPUARR_API ga_sparse *ga_sparse_less_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_less_scalar", a, GA_UFUNC_LESS, v);
+}
+GPUARR_API ga_sparse *ga_sparse_less_equal_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_less_equal_scalar", a, GA_UFUNC_LESS_EQUAL, v);
+}
+GPUARR_API ga_sparse *ga_sparse_greater_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_greater_scalar", a, GA_UFUNC_GREATER, v);
+}
+GPUARR_API ga_sparse *ga_sparse_greater_equal_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_greater_equal_scalar", a, GA_UFUNC_GREATER_EQUAL, v);
 }
 
 /* --- sums ------------------------------------------------------------------------ */

@@ -49,11 +49,14 @@
          uint64, float32, float64, complex64, complex128).
      ga_sparse_merge_<T>_<I>(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data,
                              I *out_idx, const T *ad, const I *ap, const I *ai, const T *bd, const I *bp,
-                             const I *bi, int64_t major, int32_t negate)
-         A + B (negate: A - B) of two canonical compressed matrices, a
-         thread per row merging its two sorted rows; results that are zero
-         are dropped (SciPy's binop). Pass 0 stores each row's count at
-         counts[r + 1]; pass 1 writes row r's entries from offsets[r]. */
+                             const I *bi, int64_t major, int32_t op)
+         op(A, B) of two canonical compressed matrices, a thread per row
+         merging its two sorted rows: op 0 A + B, 1 A - B, 2 A * B, 3
+         maximum, 4 minimum (std::max and std::min, as SciPy's sparsetools:
+         complex ordered by real part, then imaginary), a value missing
+         from one matrix being 0 there; results that are zero are dropped
+         (SciPy's binop). Pass 0 stores each row's count at counts[r + 1];
+         pass 1 writes row r's entries from offsets[r]. */
 
 #include "common.cuh"
 
@@ -281,10 +284,33 @@ template <class T> GA_DEV T ga__sp_neg(T v)
     else return -v;
 }
 
+/* a < b: complex by real part, then imaginary; bool as 0 < 1. */
+template <class T> GA_DEV bool ga__sp_less(T a, T b)
+{
+    if constexpr (ga_num<T>::is_complex) return a.re < b.re || (a.re == b.re && a.im < b.im);
+    else if constexpr (ga_num<T>::is_bool) return a.v < b.v;
+    else return a < b;
+}
+
+/* The merge's ops 2 (a * b; bool: and), 3 (std::max) and 4 (std::min). */
+template <class T> GA_DEV T ga__sp_binop(int32_t op, T a, T b)
+{
+    if (op == 3) return ga__sp_less(a, b) ? b : a;
+    if (op == 4) return ga__sp_less(b, a) ? b : a;
+    if constexpr (ga_num<T>::is_bool) {
+        T r;
+        r.v = (a.v && b.v) ? 1 : 0;
+        return r;
+    } else {
+        return ga_value_mul(a, b);
+    }
+}
+
 template <class T, class I>
 GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data, I *out_idx, const T *ad,
-                      const I *ap, const I *ai, const T *bd, const I *bp, const I *bi, int64_t major, int32_t negate)
+                      const I *ap, const I *ai, const T *bd, const I *bp, const I *bi, int64_t major, int32_t op)
 {
+    const int32_t negate = op == 1;
     GA_GRID_STRIDE_LOOP(r, major)
     {
         int64_t i = ap[r], ie = ap[r + 1], j = bp[r], je = bp[r + 1], w = pass ? offsets[r] : 0, n = 0;
@@ -292,7 +318,13 @@ GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *
             const int64_t ca = i < ie ? (int64_t)ai[i] : INT64_MAX, cb = j < je ? (int64_t)bi[j] : INT64_MAX;
             T v;
             int64_t c;
-            if (ca < cb) v = ga_load<T>(ad + i++), c = ca;
+            if (op >= 2) { /* op(a, b), either 0 where missing */
+                const bool has_a = ca <= cb, has_b = cb <= ca;
+                const T x = has_a ? ga_load<T>(ad + i++) : ga__sp_zero<T>();
+                const T y = has_b ? ga_load<T>(bd + j++) : ga__sp_zero<T>();
+                v = ga__sp_binop(op, x, y);
+                c = has_a ? ca : cb;
+            } else if (ca < cb) v = ga_load<T>(ad + i++), c = ca;
             else {
                 T b = ga_load<T>(bd + j++);
                 if (negate) b = ga__sp_neg(b);
@@ -443,9 +475,9 @@ GA__SPARSE_SEGSUM(complex128)
                                                  ga_t_##T *out_data, ga_t_##I *out_idx, const ga_t_##T *ad,           \
                                                  const ga_t_##I *ap, const ga_t_##I *ai, const ga_t_##T *bd,          \
                                                  const ga_t_##I *bp, const ga_t_##I *bi, int64_t major,               \
-                                                 int32_t negate)                                                      \
+                                                 int32_t op)                                                          \
     {                                                                                                                 \
-        ga__merge<ga_t_##T, ga_t_##I>(pass, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, major, negate); \
+        ga__merge<ga_t_##T, ga_t_##I>(pass, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, major, op);   \
     }
 #define GA__SPARSE_MERGE(T) GA__SPARSE_MERGE_I(T, int32) GA__SPARSE_MERGE_I(T, int64)
 GA__SPARSE_DTYPES(GA__SPARSE_MERGE)

@@ -1424,3 +1424,308 @@ DEVICE_TEST(tril_triu)
     check_triangle(GA_UINT16, GA_SPARSE_CSC, GA_SPARSE_COO, 30, 40, -2, true, false);
     ga__sparse_index_bits = 32;
 }
+
+/* ---- multiply, maximum, minimum, comparisons --------------------------------------------- */
+
+/* v as a value of dtype dt (integers wrap, bool is truth). */
+static long double in_dtype(ga_dtype dt, long double v)
+{
+    if (dt == GA_BOOL) return v != 0;
+    if (!is_exact(dt)) return v;
+    uint64_t w = wrap(dt, (uint64_t)(int64_t)v);
+    return is_signed(dt) ? (long double)(int64_t)w : (long double)w;
+}
+
+/* a < b as SciPy's sparsetools order them (complex: real, then imaginary). */
+static bool sp_less(long double ar, long double ai, long double br, long double bi)
+{
+    return ar < br || (ar == br && ai < bi);
+}
+
+/* The dense m x n reference of t in dt (values in dt) and where t stores an entry. */
+static void trip_dense_stored(const triplets *t, ga_dtype dt, long double *re, long double *im, bool *stored)
+{
+    trip_dense(t, dt, re, im);
+    for (int64_t i = 0; i < t->m * t->n; i++) re[i] = in_dtype(dt, re[i]), stored[i] = false;
+    for (int64_t j = 0; j < t->nnz; j++) stored[t->row[j] * t->n + t->col[j]] = true;
+}
+
+static void check_merge_op(ga_dtype dt, ga_sparse_format fa, ga_sparse_format fb, int op, int64_t m, int64_t n)
+{
+    static const char *const names[] = {"multiply", "maximum", "minimum"};
+    triplets a = trip_random(dt, m, n, m * n / 3 + 1, true, true), b = trip_random(dt, m, n, m * n / 3 + 1, fb != GA_SPARSE_COO, false);
+    const int64_t size = m * n;
+    long double *ar = malloc(sizeof(long double) * (size_t)(size + 1)), *ai = malloc(sizeof(long double) * (size_t)(size + 1));
+    long double *br = malloc(sizeof(long double) * (size_t)(size + 1)), *bi = malloc(sizeof(long double) * (size_t)(size + 1));
+    long double *rr = malloc(sizeof(long double) * (size_t)(size + 1)), *ri = malloc(sizeof(long double) * (size_t)(size + 1));
+    bool *sa = malloc((size_t)size + 1), *sb = malloc((size_t)size + 1);
+    trip_dense_stored(&a, dt, ar, ai, sa);
+    trip_dense_stored(&b, dt, br, bi, sb);
+    int64_t nz = 0;
+    for (int64_t i = 0; i < size; i++) {
+        if (op == 0) {
+            if (dt == GA_BOOL) rr[i] = ar[i] != 0 && br[i] != 0, ri[i] = 0;
+            else rr[i] = in_dtype(dt, ar[i] * br[i] - ai[i] * bi[i]), ri[i] = ar[i] * bi[i] + ai[i] * br[i];
+        } else {
+            const bool take_b = op == 1 ? sp_less(ar[i], ai[i], br[i], bi[i]) : sp_less(br[i], bi[i], ar[i], ai[i]);
+            rr[i] = take_b ? br[i] : ar[i], ri[i] = take_b ? bi[i] : ai[i];
+        }
+        nz += (rr[i] != 0 || ri[i] != 0) && (sa[i] || sb[i]);
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%s(%s %s, %s) (%lld x %lld)", names[op], format_names[fa], dname(dt), format_names[fb],
+             (long long)m, (long long)n);
+    size_t before = used_bytes();
+    ga_sparse *x = make_sparse(&a, dt, fa, GA_INT32), *y = make_sparse(&b, dt, fb, GA_INT32);
+    ga_sparse *r = op == 0 ? ga_sparse_multiply(x, y) : op == 1 ? ga_sparse_maximum(x, y) : ga_sparse_minimum(x, y);
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        CHECK(ga_sparse_has_canonical_format(r) && ga_sparse_nnz(r) == nz, "%s: nnz %lld, expected %lld (zeros dropped)", what,
+              (long long)ga_sparse_nnz(r), (long long)nz);
+        CHECK(ga_sparse_format_of(r) == (fa == GA_SPARSE_CSC ? GA_SPARSE_CSC : GA_SPARSE_CSR), "%s: format", what);
+        ga_array *d = ga_sparse_toarray(r);
+        check_dense(d, rr, ri, size, dt, 0, what);
+        ga_release(d);
+    }
+    ga_sparse_release(r), ga_sparse_release(x), ga_sparse_release(y);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(br), free(bi), free(rr), free(ri), free(sa), free(sb);
+    trip_free(&a), trip_free(&b);
+}
+
+DEVICE_TEST(elementwise_multiply_maximum_minimum)
+{
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++)
+            for (int op = 0; op < 3; op++, i++)
+                if (test_sample(i, 3)) {
+                    check_merge_op(sparse_dtypes[k], formats[f], formats[(f + op + 1) % 3], op, 19, 23);
+                    check_merge_op(sparse_dtypes[k], formats[(f + 2) % 3], formats[f], op, 1, 40);
+                }
+    check_merge_op(GA_FLOAT64, GA_SPARSE_CSR, GA_SPARSE_COO, 0, 0, 0);
+    check_merge_op(GA_INT16, GA_SPARSE_CSC, GA_SPARSE_CSR, 1, 7, 0);
+    /* NaN: std::max / std::min keep the first operand unless the second is larger */
+    const double av[2] = {NAN, 1}, bv[2] = {1, NAN};
+    const int32_t idx[2] = {0, 1}, ptr[3] = {0, 1, 2};
+    ga_array *ad = ga_from_host(av, GA_SHAPE(2), GA_FLOAT64), *bd = ga_from_host(bv, GA_SHAPE(2), GA_FLOAT64);
+    ga_array *ix = ga_from_host(idx, GA_SHAPE(2), GA_INT32), *pt = ga_from_host(ptr, GA_SHAPE(3), GA_INT32);
+    ga_sparse *a = ga_sparse_csr_matrix(ad, ix, pt, NULL), *b = ga_sparse_csr_matrix(bd, ix, pt, NULL);
+    ga_sparse *mx = ga_sparse_maximum(a, b), *mn = ga_sparse_minimum(a, b);
+    ga_array *dx = mx ? ga_sparse_toarray(mx) : NULL, *dn = mn ? ga_sparse_toarray(mn) : NULL;
+    double gx[4] = {0, 0, 0, 0}, gn[4] = {0, 0, 0, 0};
+    if (dx && dn && download(dx, gx) && download(dn, gn))
+        CHECK(isnan(gx[0]) && gx[3] == 1 && isnan(gn[0]) && gn[3] == 1, "maximum / minimum with NaN: %g %g, %g %g", gx[0],
+              gx[3], gn[0], gn[3]);
+    else CHECK(false, "NaN operands: %s", ga_last_error_message());
+    ga_sparse *c = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR), *e = ga_sparse_eye(4, 3, 0, GA_FLOAT32, GA_SPARSE_CSR);
+    CHECK_ERROR(ga_sparse_multiply(c, e) == NULL, GA_ERROR_SHAPE, "ga_sparse_multiply: inconsistent shapes");
+    CHECK_ERROR(ga_sparse_maximum(c, NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_maximum: b is NULL");
+    ga_release(ad), ga_release(bd), ga_release(ix), ga_release(pt), ga_release(dx), ga_release(dn);
+    ga_sparse_release(a), ga_sparse_release(b), ga_sparse_release(mx), ga_sparse_release(mn), ga_sparse_release(c),
+        ga_sparse_release(e);
+}
+
+/* A (m, n) times a dense b of shape bs (bnd dims) broadcast as NumPy's. */
+static void check_multiply_dense(ga_dtype da, ga_dtype db, ga_sparse_format f, int64_t m, int64_t n, int bnd,
+                                 const int64_t *bs)
+{
+    const int64_t b0 = bnd == 2 ? bs[0] : 1, b1 = bnd == 2 ? bs[1] : bnd == 1 ? bs[0] : 1;
+    const int64_t rm = m == 1 ? b0 : m, rn = n == 1 ? b1 : n, bsize = b0 * b1;
+    triplets a = trip_random(da, m, n, m * n / 2 + 1, true, true);
+    const ga_dtype dt = ga_promote_types(da, db);
+    long double *ar = malloc(sizeof(long double) * (size_t)(m * n + 1)), *ai = malloc(sizeof(long double) * (size_t)(m * n + 1));
+    long double *vr = malloc(sizeof(long double) * (size_t)(bsize + 1)), *vi = malloc(sizeof(long double) * (size_t)(bsize + 1));
+    long double *rr = malloc(sizeof(long double) * (size_t)(rm * rn + 1)), *ri = malloc(sizeof(long double) * (size_t)(rm * rn + 1));
+    bool *st = malloc((size_t)(m * n + 1));
+    trip_dense_stored(&a, da, ar, ai, st);
+    for (int64_t i = 0; i < bsize; i++) draw_value(db, &vr[i], &vi[i]);
+    for (int64_t i = 0; i < rm; i++)
+        for (int64_t j = 0; j < rn; j++) {
+            const int64_t p = (m == 1 ? 0 : i) * n + (n == 1 ? 0 : j), q = (b0 == 1 ? 0 : i) * b1 + (b1 == 1 ? 0 : j);
+            if (dt == GA_BOOL) rr[i * rn + j] = ar[p] != 0 && vr[q] != 0, ri[i * rn + j] = 0;
+            else rr[i * rn + j] = ar[p] * vr[q] - ai[p] * vi[q], ri[i * rn + j] = ar[p] * vi[q] + ai[p] * vr[q];
+        }
+    char what[160];
+    snprintf(what, sizeof what, "%s %s (%lld, %lld) * dense %s of %d dims (%lld, %lld)", format_names[f], dname(da), (long long)m,
+             (long long)n, dname(db), bnd, (long long)b0, (long long)b1);
+    size_t before = used_bytes();
+    ga_sparse *x = make_sparse(&a, da, f, GA_INT32);
+    ga_array *flat = upload_values(vr, vi, bsize, db);
+    const int64_t scalar_shape[1] = {1};
+    ga_array *b = flat ? ga_reshape(flat, bnd, bnd ? bs : scalar_shape) : NULL;
+    ga_sparse *r = x && b ? ga_sparse_multiply_dense(x, b) : NULL;
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        CHECK(ga_sparse_format_of(r) == GA_SPARSE_COO && ga_sparse_dtype_of(r) == dt, "%s: COO of %s", what, dname(dt));
+        CHECK(ga_sparse_shape(r)[0] == rm && ga_sparse_shape(r)[1] == rn, "%s: shape (%lld, %lld)", what,
+              (long long)ga_sparse_shape(r)[0], (long long)ga_sparse_shape(r)[1]);
+        CHECK(ga_sparse_nnz(r) == a.nnz * (rm / (m ? m : 1)) * (rn / (n ? n : 1)) || m == 0 || n == 0,
+              "%s: nnz %lld (A's entries, repeated)", what, (long long)ga_sparse_nnz(r));
+        ga_array *d = ga_sparse_toarray(r);
+        check_dense(d, rr, ri, rm * rn, dt, 0, what);
+        ga_release(d);
+    }
+    ga_sparse_release(r), ga_sparse_release(x);
+    ga_release(flat), ga_release(b);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(vr), free(vi), free(rr), free(ri), free(st);
+    trip_free(&a);
+}
+
+DEVICE_TEST(multiply_by_dense_broadcasts)
+{
+    const int64_t same[2] = {9, 14}, row[2] = {1, 14}, col[2] = {9, 1}, one[2] = {1, 1}, vec[1] = {14};
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++, i++)
+            if (test_sample(i, 3)) {
+                const ga_dtype d = sparse_dtypes[k];
+                check_multiply_dense(d, d, formats[f], 9, 14, 2, same);
+                check_multiply_dense(d, d, formats[f], 9, 14, 2, row);
+                check_multiply_dense(d, d, formats[f], 9, 14, 2, col);
+                check_multiply_dense(d, d, formats[f], 9, 14, 1, vec);
+                check_multiply_dense(d, d, formats[f], 9, 14, 0, NULL);
+            }
+    const int64_t wide[2] = {6, 14}, tall[2] = {9, 5}, cols6[2] = {6, 1}, rows5[2] = {1, 5}, block[2] = {4, 3};
+    check_multiply_dense(GA_FLOAT32, GA_FLOAT64, GA_SPARSE_CSR, 1, 14, 2, wide);  /* a sparse row repeated */
+    check_multiply_dense(GA_INT8, GA_UINT8, GA_SPARSE_COO, 1, 14, 2, cols6);      /* (1, 14) * (6, 1) */
+    check_multiply_dense(GA_COMPLEX64, GA_INT16, GA_SPARSE_CSC, 9, 1, 2, tall);   /* a sparse column repeated */
+    check_multiply_dense(GA_BOOL, GA_BOOL, GA_SPARSE_CSR, 9, 1, 2, rows5);        /* (9, 1) * (1, 5) */
+    check_multiply_dense(GA_FLOAT64, GA_COMPLEX128, GA_SPARSE_COO, 1, 1, 2, block); /* 1 x 1 (SciPy: dense) */
+    check_multiply_dense(GA_INT64, GA_FLOAT32, GA_SPARSE_CSR, 9, 14, 2, one);
+    check_multiply_dense(GA_FLOAT32, GA_FLOAT32, GA_SPARSE_CSR, 0, 14, 2, row);
+    ga_sparse *a = ga_sparse_eye(3, 4, 0, GA_INT8, GA_SPARSE_CSR);
+    ga_array *b = ga_ones(GA_SHAPE(3, 5), GA_FLOAT32), *c = ga_ones(GA_SHAPE(2, 3, 4), GA_FLOAT32), *h = ga_ones(GA_SHAPE(4), GA_FLOAT16);
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_multiply_dense(a, b) == NULL, GA_ERROR_SHAPE, "ga_sparse_multiply_dense: inconsistent shapes");
+    CHECK_ERROR(ga_sparse_multiply_dense(a, c) == NULL, GA_ERROR_SHAPE, "inconsistent shapes");
+    CHECK_ERROR(ga_sparse_multiply_dense(a, h) == NULL, GA_ERROR_TYPE, "does not support dtype float16");
+    CHECK(used_bytes() == before, "nothing left in use by the refusals");
+    ga_release(b), ga_release(c), ga_release(h);
+    ga_sparse_release(a);
+}
+
+/* The ops with a scalar: 0 maximum, 1 minimum, then the comparisons ==,
+   !=, <, <=, >, >=. */
+static void check_scalar_op(ga_dtype dt, ga_sparse_format f, int op, ga_scalar v)
+{
+    static const char *const names[] = {"maximum", "minimum", "==", "!=", "<", "<=", ">", ">="};
+    const int64_t m = 12, n = 17, size = m * n;
+    triplets a = trip_random(dt, m, n, 90, true, true);
+    long double *ar = malloc(sizeof(long double) * (size_t)size), *ai = malloc(sizeof(long double) * (size_t)size);
+    long double *rr = malloc(sizeof(long double) * (size_t)size), *ri = malloc(sizeof(long double) * (size_t)size);
+    bool *st = malloc((size_t)size);
+    trip_dense_stored(&a, dt, ar, ai, st);
+    const long double vr = v.kind == GA_SCALAR_INT ? (long double)v.value.i : v.kind == GA_SCALAR_FLOAT ? v.value.f : v.value.c.re;
+    const long double vi = v.kind == GA_SCALAR_COMPLEX ? v.value.c.im : 0;
+    const ga_dtype rt = op >= 2 ? GA_BOOL : ga_result_type(1, &dt, 1, &v);
+    int64_t nz = 0;
+    for (int64_t i = 0; i < size; i++) {
+        const long double x = ar[i], y = ai[i];
+        bool t = false;
+        rr[i] = ri[i] = 0;
+        switch (op) {
+        case 0: case 1: {
+            const bool take_v = op == 0 ? sp_less(x, y, vr, vi) || vr != vr : sp_less(vr, vi, x, y) || vr != vr;
+            if (st[i]) rr[i] = take_v ? vr : x, ri[i] = take_v ? vi : y;
+            nz += st[i];
+            continue;
+        }
+        case 2: t = x == vr && y == vi; break;
+        case 3: t = x != vr || y != vi; break;
+        case 4: t = sp_less(x, y, vr, vi); break;
+        case 5: t = sp_less(x, y, vr, vi) || (x == vr && y == vi); break;
+        case 6: t = sp_less(vr, vi, x, y); break;
+        default: t = sp_less(vr, vi, x, y) || (x == vr && y == vi); break;
+        }
+        t = t && st[i];
+        rr[i] = t, nz += t;
+    }
+    char what[120];
+    snprintf(what, sizeof what, "%s %s %s %Lg%+Lgj", format_names[f], dname(dt), names[op], vr, vi);
+    size_t before = used_bytes();
+    ga_sparse *s = make_sparse(&a, dt, f, GA_INT32);
+    ga_sparse *(*const fns[])(const ga_sparse *, ga_scalar) = {ga_sparse_maximum_scalar, ga_sparse_minimum_scalar,
+                                                               ga_sparse_equal_scalar,   ga_sparse_not_equal_scalar,
+                                                               ga_sparse_less_scalar,    ga_sparse_less_equal_scalar,
+                                                               ga_sparse_greater_scalar, ga_sparse_greater_equal_scalar};
+    ga_sparse *r = s ? fns[op](s, v) : NULL;
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        CHECK(ga_sparse_format_of(r) == (f == GA_SPARSE_CSC ? GA_SPARSE_CSC : GA_SPARSE_CSR) && ga_sparse_dtype_of(r) == rt &&
+                  ga_sparse_has_canonical_format(r),
+              "%s: canonical, format, dtype %s (expected %s)", what, dname(ga_sparse_dtype_of(r)), dname(rt));
+        CHECK(ga_sparse_nnz(r) == nz, "%s: nnz %lld, expected %lld", what, (long long)ga_sparse_nnz(r), (long long)nz);
+        ga_array *d = ga_sparse_toarray(r);
+        check_dense(d, rr, ri, size, rt, 0, what);
+        ga_release(d);
+    }
+    ga_sparse_release(r), ga_sparse_release(s);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(rr), free(ri), free(st);
+    trip_free(&a);
+}
+
+DEVICE_TEST(maximum_minimum_and_comparisons_with_scalars)
+{
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++) {
+        const ga_dtype d = sparse_dtypes[k];
+        const bool neg_ok = is_signed(d) || is_inexact(d); /* (NumPy refuses -1 as an unsigned value) */
+        for (int f = 0; f < 3; f++, i++) {
+            if (!test_sample(i, 2)) continue;
+            check_scalar_op(d, formats[f], 0, neg_ok ? ga_int(-2) : ga_int(0));
+            check_scalar_op(d, formats[f], 1, d == GA_BOOL ? ga_int(0) : ga_int(2));
+            check_scalar_op(d, formats[f], 2, ga_int(2));
+            check_scalar_op(d, formats[f], 2, ga_int(1));
+            check_scalar_op(d, formats[f], 3, ga_int(0));
+            check_scalar_op(d, formats[f], 6, ga_int(1));
+            check_scalar_op(d, formats[f], 7, ga_int(2));
+            if (neg_ok) {
+                check_scalar_op(d, formats[f], 4, ga_int(-1));
+                check_scalar_op(d, formats[f], 5, ga_int(-2));
+                check_scalar_op(d, formats[f], 7, ga_int(3));
+            }
+            if (is_inexact(d)) {
+                check_scalar_op(d, formats[f], 2, ga_float(NAN)); /* the empty matrix */
+                check_scalar_op(d, formats[f], 4, ga_float(NAN));
+                check_scalar_op(d, formats[f], 0, ga_float(-1.5));
+            }
+            if (is_complex(d)) {
+                check_scalar_op(d, formats[f], 2, ga_complex(1, -2));
+                check_scalar_op(d, formats[f], 0, ga_complex(0, -1)); /* below 0 in SciPy's order */
+            }
+        }
+    }
+    ga_sparse *s = ga_sparse_eye(4, 4, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_maximum_scalar(s, ga_int(1)) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_maximum_scalar: Taking maximum (minimum) with > 0 (< 0) number results to a dense matrix.");
+    CHECK_ERROR(ga_sparse_minimum_scalar(s, ga_float(-0.5)) == NULL, GA_ERROR_VALUE,
+                "Taking maximum (minimum) with > 0 (< 0) number results to a dense matrix.");
+    CHECK_ERROR(ga_sparse_maximum_scalar(s, ga_complex(0, 1)) == NULL, GA_ERROR_VALUE, "results to a dense matrix");
+    CHECK_ERROR(ga_sparse_equal_scalar(s, ga_int(0)) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_equal_scalar: Comparing a sparse matrix with 0 using == is inefficient, try using != instead.");
+    CHECK_ERROR(ga_sparse_not_equal_scalar(s, ga_float(NAN)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with nan using != is inefficient");
+    CHECK_ERROR(ga_sparse_not_equal_scalar(s, ga_int(3)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a nonzero scalar using != is inefficient, try using == instead.");
+    CHECK_ERROR(ga_sparse_less_scalar(s, ga_int(3)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a scalar greater than zero using < is inefficient, try using >= instead.");
+    CHECK_ERROR(ga_sparse_less_equal_scalar(s, ga_int(3)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a scalar greater than zero using <= is inefficient, try using > instead.");
+    CHECK_ERROR(ga_sparse_greater_scalar(s, ga_int(-3)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a scalar less than zero using > is inefficient, try using <= instead.");
+    CHECK_ERROR(ga_sparse_greater_equal_scalar(s, ga_float(-0.1)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a scalar less than zero using >= is inefficient, try using < instead.");
+    CHECK_ERROR(ga_sparse_less_equal_scalar(s, ga_int(0)) == NULL, GA_ERROR_NOT_IMPLEMENTED, " >= and <= don't work with 0.");
+    CHECK_ERROR(ga_sparse_greater_equal_scalar(s, ga_float(0)) == NULL, GA_ERROR_NOT_IMPLEMENTED, " >= and <= don't work with 0.");
+    CHECK_ERROR(ga_sparse_less_scalar(s, ga_complex(-1, 1)) == NULL, GA_ERROR_TYPE,
+                "'<' not supported between instances of 'int' and 'complex'");
+    CHECK(used_bytes() == before, "nothing left in use by the refusals");
+    ga_sparse_release(s);
+}
