@@ -3375,6 +3375,47 @@ GPUARR_API ga_sparse *ga_sparse_greater_equal_scalar(const ga_sparse *a, ga_scal
    axis is GA_ERROR_AXIS. */
 GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis);
 
+/* A.mean(axis): the sum (over None, 0 or 1, np.matrix's shapes as
+   ga_sparse_sum's) of the values each divided by the number of places
+   (implicit zeros count): float64 for bool and integers (converted before
+   the sum), else the matrix's dtype, as SciPy's (up to the rounding of
+   its float64 divisor). An axis of length 0 is GA_ERROR_VALUE "float
+   division by zero" (SciPy's ZeroDivisionError); over None an empty
+   matrix gives 0. */
+GPUARR_API ga_array *ga_sparse_mean(const ga_sparse *s, int axis);
+
+/* A.max(axis), A.min(axis): the largest (smallest) element, implicit zeros
+   counting, NaN propagating as np.maximum's (SciPy's _minmax_mixin; complex
+   ordered by real part, then imaginary): axis GA_AXIS_NONE a 0-d array, 0
+   a (1, n) and 1 an (m, 1) dense array of the matrix's dtype (SciPy gives
+   a COO matrix for an axis: ga_sparse_coo_matrix_from_dense of the result
+   is it). A warp a line of the canonical CSR (axis 1, None) or CSC (axis
+   0). Errors: "zero-size array to reduction operation" (GA_ERROR_VALUE)
+   over an empty axis; a bad axis GA_ERROR_AXIS. */
+GPUARR_API ga_array *ga_sparse_max(const ga_sparse *s, int axis);
+GPUARR_API ga_array *ga_sparse_min(const ga_sparse *s, int axis);
+
+/* A.argmax(axis), A.argmin(axis): int64 places of the first largest
+   (smallest) element, implicit zeros counting, by SciPy's rules (a stored
+   extreme strictly above (below) 0, or a line without implicit zeros: its
+   place; else the first implicit zero, or the extreme's place where it is
+   0 and comes first; a NaN extreme is taken as SciPy takes it, which
+   answers the first implicit zero where there is one): None the flat
+   (row-major) place as a 0-d array, 0 a (1, n) array of rows, 1 an (m, 1)
+   array of columns. None reduces the matrix in one warp (slow beyond a few
+   million entries). Errors: "Cannot apply the operation to an empty
+   matrix." (None), "Cannot apply the operation along a zero-sized
+   dimension." (GA_ERROR_VALUE). */
+GPUARR_API ga_array *ga_sparse_argmax(const ga_sparse *s, int axis);
+GPUARR_API ga_array *ga_sparse_argmin(const ga_sparse *s, int axis);
+
+/* A.diagonal(k): the k-th diagonal (k > 0 above the main one) as a dense
+   1-d array of A's dtype, duplicates summed, of length min(m + min(k, 0),
+   n - max(k, 0)); empty when k <= -m or k >= n, as SciPy's. A.trace(k):
+   its sum, a 0-d array of NumPy's sum dtype (ga_sparse_sum's). */
+GPUARR_API ga_array *ga_sparse_diagonal(const ga_sparse *s, int64_t k);
+GPUARR_API ga_array *ga_sparse_trace(const ga_sparse *s, int64_t k);
+
 /* scipy.sparse.linalg.cg(A, b, x0, rtol=rtol, atol=atol, maxiter=maxiter):
    conjugate gradients for Hermitian positive definite A (n x n) and b
    (n,), as SciPy's: stops when ||r|| < max(atol, rtol ||b||); x0 NULL
@@ -27654,7 +27695,7 @@ static struct {
     CUkernel check_compressed[2], check_coo[2], expand[2], diag[2];
     CUkernel keys[2][2], indptr[4][2], runs[2][2];
     CUkernel gather[GA_NUM_DTYPES], toarray[GA_NUM_DTYPES][2], spmm[GA_NUM_DTYPES][2];
-    CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2];
+    CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2], extreme[GA_NUM_DTYPES][2];
 } ga__sparse_kernels;
 
 static const char *const ga__sparse_key_names[4] = {"uint32", "uint64", "int32", "int64"};
@@ -28434,10 +28475,9 @@ static ga_status ga__sparse_scatter(const char *func, const ga_sparse *s, ga_arr
     return ga__launch(func, f, s->device, accumulate ? major : nnz, args);
 }
 
-GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s)
+/* s as a dense array (not tracked by scopes). */
+static ga_array *ga__sparse_toarray(const char *func, const ga_sparse *s)
 {
-    static const char func[] = "ga_sparse_toarray";
-    if (!s) { ga__null_input(func, "s"); return NULL; }
     ga_sparse *c = ga__sparse_asformat(func, s, s->format == GA_SPARSE_COO ? GA_SPARSE_CSR : s->format);
     ga_array *out = c ? ga__full_on(func, s->device, 2, s->shape, ga_int(0), s->dtype) : NULL;
     if (out && c->nnz > 0 && ga__sparse_scatter(func, c, out) != GA_OK) {
@@ -28445,7 +28485,14 @@ GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s)
         out = NULL;
     }
     ga_sparse_release(c);
-    return ga__ret(out);
+    return out;
+}
+
+GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s)
+{
+    static const char func[] = "ga_sparse_toarray";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    return ga__ret(ga__sparse_toarray(func, s));
 }
 
 /* --- construction from dense arrays, eye, diags ---------------------------- */
@@ -29927,29 +29974,241 @@ static ga_array *ga__sparse_axis_sum(const char *func, const ga_sparse *s, int a
     return r;
 }
 
-GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis)
+/* The axis argument of the reductions: GA_AXIS_NONE, or 0 or 1 (-2 and -1
+   counted from the end), else GA_ERROR_AXIS (-1 returned). */
+static int ga__sparse_axis(const char *func, int axis)
 {
-    static const char func[] = "ga_sparse_sum";
-    if (!s) { ga__null_input(func, "s"); return NULL; }
-    if (axis != GA_AXIS_NONE && (axis < -2 || axis > 1)) {
+    if (axis == GA_AXIS_NONE) return axis;
+    if (axis < -2 || axis > 1) {
         ga__error(GA_ERROR_AXIS, func, "axis %d is out of bounds for array of dimension 2", axis);
-        return NULL;
+        return -1;
     }
+    return axis < 0 ? axis + 2 : axis;
+}
+
+/* v (the values along `axis`: one a column for 0, one a row for 1) in
+   np.matrix's shape, (1, n) or (m, 1); GA_AXIS_NONE: 0-d. v's reference
+   is taken. */
+static ga_array *ga__sparse_reduced_shape(const char *func, const ga_sparse *s, ga_array *v, int axis)
+{
+    const int64_t shape[2] = {axis == 1 ? s->shape[0] : 1, axis == 1 ? 1 : s->shape[1]};
+    ga_array *r = v ? ga__reshape(func, v, axis == GA_AXIS_NONE ? 0 : 2, shape) : NULL;
+    ga_release(v);
+    return r;
+}
+
+/* s.sum(axis), axis checked (not tracked by scopes). */
+static ga_array *ga__sparse_sum(const char *func, const ga_sparse *s, int axis)
+{
     if (ga__bind(func, s->device) != GA_OK) return NULL;
     const ga_dtype dt = ga__sparse_sum_dtype(s->dtype);
     if (axis == GA_AXIS_NONE) {
         ga_array *out = NULL;
         ga_reduce_options o = {NULL, NULL, 0};
         if (ga__reduce(func, GA_REDUCE_SUM, s->data, 0, NULL, dt, &out, false, &o) != GA_OK) return NULL;
-        return ga__ret(out);
+        return out;
     }
-    if (axis < 0) axis += 2;
-    ga_array *v = ga__sparse_axis_sum(func, s, axis, dt);
-    const int64_t shape[2] = {axis == 1 ? s->shape[0] : 1, axis == 1 ? 1 : s->shape[1]};
-    ga_array *r = v ? ga__reshape(func, v, 2, shape) : NULL;
-    ga_release(v);
-    return ga__ret(r);
+    return ga__sparse_reduced_shape(func, s, ga__sparse_axis_sum(func, s, axis, dt), axis);
 }
+
+GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis)
+{
+    static const char func[] = "ga_sparse_sum";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if ((axis = ga__sparse_axis(func, axis)) == -1) return NULL;
+    return ga__ret(ga__sparse_sum(func, s, axis));
+}
+/* --- mean, max, min, argmax, argmin, diagonal, trace ------------------------------- */
+
+static ga_array *ga__sparse_mean(const char *func, const ga_sparse *s, int axis)
+{
+    const char kind = ga_dtype_kind(s->dtype);
+    const ga_dtype inter = kind == 'b' || kind == 'i' || kind == 'u' ? GA_FLOAT64 : s->dtype;
+    const int64_t count = axis == GA_AXIS_NONE ? s->shape[0] * s->shape[1] : s->shape[axis == 0 ? 0 : 1];
+    if (axis != GA_AXIS_NONE && count == 0) {
+        ga__error(GA_ERROR_VALUE, func, "float division by zero");
+        return NULL;
+    }
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    /* None: data / (m n); an axis: data * (1 / count), as SciPy's */
+    ga_array *d = ga__sparse_vector_of(func, s->data, inter);
+    ga_array *q = !d ? NULL
+                  : axis == GA_AXIS_NONE
+                      ? ga__sparse_ufunc2(func, GA_UFUNC_DIVIDE, ga_operand_array(d), ga_operand_scalar(ga_float((double)count)))
+                      : ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(d),
+                                          ga_operand_scalar(ga_float(1.0 / (double)count)));
+    ga_release(d);
+    ga_sparse *w = ga__sparse_with_data(func, s, q); /* (takes q) */
+    ga_array *r = w ? ga__sparse_sum(func, w, axis) : NULL;
+    ga_sparse_release(w);
+    return r;
+}
+
+GPUARR_API ga_array *ga_sparse_mean(const ga_sparse *s, int axis)
+{
+    static const char func[] = "ga_sparse_mean";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if ((axis = ga__sparse_axis(func, axis)) == -1) return NULL;
+    return ga__ret(ga__sparse_mean(func, s, axis));
+}
+
+/* The extreme kernel (op 0 max, 1 min, 2 argmax, 3 argmin) over `lines`
+   lines of `length` places: data, indptr and indices of one index dtype
+   (indices unread for ops 0 and 1); values of data's dtype or int64. */
+static ga_array *ga__sparse_extreme_run(const char *func, const ga_array *data, const ga_array *indptr,
+                                        const ga_array *indices, int64_t lines, int64_t length, int32_t op)
+{
+    const int device = data->device, ix = ga__sparse_ix(indptr->dtype);
+    ga_array *out = ga__sparse_vector(func, device, lines, op < 2 ? data->dtype : GA_INT64);
+    CUfunction f = out ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.extreme[data->dtype][ix], "extreme",
+                                    ga__dtype_names[data->dtype], ga__dtype_names[indptr->dtype], NULL)
+                       : NULL;
+    void *pv = op < 2 && out ? ga__sparse_ptr(out) : NULL, *pi = op >= 2 && out ? ga__sparse_ptr(out) : NULL;
+    void *pd = ga__sparse_ptr(data), *pp = ga__sparse_ptr(indptr), *px = indices ? ga__sparse_ptr(indices) : NULL;
+    int64_t nl = lines, len = length;
+    int32_t o = op;
+    void *args[] = {&pv, &pi, &pd, &pp, &px, &nl, &len, &o};
+    if (!f || ga__launch(func, f, device, GA__MAX(lines, 1) * 32, args) != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The indptr [0, n] of one line (int64). */
+static ga_array *ga__sparse_one_line(const char *func, int device, int64_t n)
+{
+    const int64_t two = 2;
+    ga_array *p = ga__full_on(func, device, 1, &two, ga_int(n), GA_INT64);
+    if (!p) return NULL;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)p->data, 0, 8, ga__stream_of(device));
+    if (r != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuMemsetD8Async");
+        ga_release(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* The extreme of each line of s along axis (0: each column, 1: each row). */
+static ga_array *ga__sparse_extreme_axis(const char *func, const ga_sparse *s, int axis, int32_t op)
+{
+    ga_sparse *c = ga__sparse_operand(func, s, axis == 1 ? GA_SPARSE_CSR : GA_SPARSE_CSC, s->dtype, s->index_dtype);
+    ga_array *r = c ? ga__sparse_extreme_run(func, c->data, c->indptr, c->indices, s->shape[axis == 1 ? 0 : 1],
+                                             s->shape[axis == 1 ? 1 : 0], op)
+                    : NULL;
+    ga_sparse_release(c);
+    return r;
+}
+
+/* argmax / argmin over the whole matrix: its canonical CSR as one line of
+   m n places, each entry at row n + column. */
+static ga_array *ga__sparse_arg_all(const char *func, const ga_sparse *s, int32_t op)
+{
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *c = ga__sparse_operand(func, s, GA_SPARSE_CSR, s->dtype, s->index_dtype);
+    ga_array *rows = c ? ga__temp(&t, ga__sparse_expand(func, c)) : NULL;
+    ga_array *r = rows ? ga__temp(&t, ga__sparse_affine(func, rows, s->shape[1], 0)) : NULL;
+    ga_array *k = r ? ga__temp(&t, ga__sparse_affine(func, c->indices, 1, 0)) : NULL;
+    ga_array *pos = k ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_ADD, ga_operand_array(r), ga_operand_array(k))) : NULL;
+    ga_array *d = pos ? ga__temp(&t, ga__sparse_vector_of(func, c->data, c->dtype)) : NULL;
+    ga_array *p = d ? ga__temp(&t, ga__sparse_one_line(func, s->device, c->nnz)) : NULL;
+    ga_array *out = p ? ga__sparse_extreme_run(func, d, p, pos, 1, s->shape[0] * s->shape[1], op) : NULL;
+    ga__temps_release(&t);
+    ga_sparse_release(c);
+    return out;
+}
+
+/* max (0), min (1), argmax (2), argmin (3) over axis (checked). */
+static ga_array *ga__sparse_extreme(const char *func, const ga_sparse *s, int axis, int32_t op)
+{
+    const bool empty = axis == GA_AXIS_NONE ? s->shape[0] == 0 || s->shape[1] == 0 : s->shape[axis] == 0;
+    if (empty) {
+        ga__error(GA_ERROR_VALUE, func, "%s",
+                  op < 2                   ? "zero-size array to reduction operation"
+                  : axis == GA_AXIS_NONE ? "Cannot apply the operation to an empty matrix."
+                                         : "Cannot apply the operation along a zero-sized dimension.");
+        return NULL;
+    }
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    ga_array *v = NULL;
+    if (axis != GA_AXIS_NONE) v = ga__sparse_extreme_axis(func, s, axis, op);
+    else if (op >= 2) v = ga__sparse_arg_all(func, s, op);
+    else { /* each row's extreme, then theirs (a full line: no implicit zero) */
+        ga_array *rows = ga__sparse_extreme_axis(func, s, 1, op);
+        ga_array *p = rows ? ga__sparse_one_line(func, s->device, rows->size) : NULL;
+        v = p ? ga__sparse_extreme_run(func, rows, p, NULL, 1, rows->size, op) : NULL;
+        ga_release(rows), ga_release(p);
+    }
+    return ga__sparse_reduced_shape(func, s, v, axis);
+}
+
+static ga_array *ga__sparse_extreme_api(const char *func, const ga_sparse *s, int axis, int32_t op)
+{
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if ((axis = ga__sparse_axis(func, axis)) == -1) return NULL;
+    return ga__ret(ga__sparse_extreme(func, s, axis, op));
+}
+
+GPUARR_API ga_array *ga_sparse_max(const ga_sparse *s, int axis) { return ga__sparse_extreme_api("ga_sparse_max", s, axis, 0); }
+GPUARR_API ga_array *ga_sparse_min(const ga_sparse *s, int axis) { return ga__sparse_extreme_api("ga_sparse_min", s, axis, 1); }
+GPUARR_API ga_array *ga_sparse_argmax(const ga_sparse *s, int axis)
+{
+    return ga__sparse_extreme_api("ga_sparse_argmax", s, axis, 2);
+}
+GPUARR_API ga_array *ga_sparse_argmin(const ga_sparse *s, int axis)
+{
+    return ga__sparse_extreme_api("ga_sparse_argmin", s, axis, 3);
+}
+
+/* The k-th diagonal of s, dense (not tracked by scopes): its entries
+   (col - row == k) as a 1 x len COO matrix, made dense. */
+static ga_array *ga__sparse_diagonal(const char *func, const ga_sparse *s, int64_t k)
+{
+    const int64_t m = s->shape[0], n = s->shape[1];
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    if (k <= -m || k >= n) return ga__sparse_vector(func, s->device, 0, s->dtype);
+    const int64_t len = GA__MIN(m + GA__MIN(k, 0), n - GA__MAX(k, 0)), r0 = GA__MAX(-k, 0), shape[2] = {1, len};
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *c = ga__sparse_asformat(func, s, GA_SPARSE_COO), *kept = NULL, *thin = NULL;
+    ga_array *r64 = c ? ga__temp(&t, ga__sparse_vector_of(func, c->row, GA_INT64)) : NULL;
+    ga_array *c64 = r64 ? ga__temp(&t, ga__sparse_vector_of(func, c->col, GA_INT64)) : NULL;
+    ga_array *d = c64 ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_SUBTRACT, ga_operand_array(c64), ga_operand_array(r64)))
+                      : NULL;
+    ga_array *flags = d ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_EQUAL, ga_operand_array(d), ga_operand_scalar(ga_int(k))))
+                        : NULL;
+    int64_t count = 0;
+    if (flags && ga__sparse_count_flags(func, s->device, flags, &count) == GA_OK)
+        kept = ga__sparse_keep_flagged(func, c, flags, count);
+    ga_array *at = kept ? ga__temp(&t, ga__sparse_affine(func, kept->row, 1, -r0)) : NULL;
+    ga_array *zeros = at ? ga__temp(&t, ga__full_on(func, s->device, 1, &count, ga_int(0), GA_INT64)) : NULL;
+    if (zeros) thin = ga__sparse_coo_as(func, shape, kept->data, zeros, at, GA_SPARSE_COO);
+    ga_array *dense = thin ? ga__sparse_toarray(func, thin) : NULL;
+    ga_array *out = dense ? ga__reshape(func, dense, 1, &len) : NULL;
+    ga_release(dense);
+    ga_sparse_release(thin), ga_sparse_release(kept), ga_sparse_release(c);
+    ga__temps_release(&t);
+    return out;
+}
+
+GPUARR_API ga_array *ga_sparse_diagonal(const ga_sparse *s, int64_t k)
+{
+    static const char func[] = "ga_sparse_diagonal";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    return ga__ret(ga__sparse_diagonal(func, s, k));
+}
+
+GPUARR_API ga_array *ga_sparse_trace(const ga_sparse *s, int64_t k)
+{
+    static const char func[] = "ga_sparse_trace";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    ga_array *d = ga__sparse_diagonal(func, s, k), *out = NULL;
+    ga_reduce_options o = {NULL, NULL, 0};
+    if (d && ga__reduce(func, GA_REDUCE_SUM, d, 0, NULL, ga__sparse_sum_dtype(s->dtype), &out, false, &o) != GA_OK) out = NULL;
+    ga_release(d);
+    return ga__ret(out);
+}
+
 
 /* --- A @ B, both sparse (SpGEMM) --------------------------------------------------- */
 

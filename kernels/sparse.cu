@@ -56,7 +56,18 @@
          complex ordered by real part, then imaginary), a value missing
          from one matrix being 0 there; results that are zero are dropped
          (SciPy's binop). Pass 0 stores each row's count at counts[r + 1];
-         pass 1 writes row r's entries from offsets[r]. */
+         pass 1 writes row r's entries from offsets[r].
+     ga_sparse_extreme_<T>_<I>(T *value, int64_t *index, const T *data, const I *indptr,
+                               const I *indices, int64_t major, int64_t length, int32_t op)
+         For each line r (a warp a line) of a canonical compressed matrix
+         whose lines hold `length` places, SciPy's _minmax_mixin: op 0 max,
+         1 min (value[r]: the extreme stored value as NumPy's maximum /
+         minimum reduce it, NaN winning, then against 0 where the line has
+         an implicit zero), 2 argmax, 3 argmin (index[r]: the first stored
+         extreme's index when it is strictly above (below) 0 or the line is
+         full, else the first implicit zero's place, or the smaller of that
+         and the extreme's index where the extreme is 0; 0 for an empty
+         line). indices is read only for ops 2 and 3. */
 
 #include "common.cuh"
 
@@ -343,6 +354,75 @@ GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *
     }
 }
 
+/* v from lane ^ o, for every sparse dtype. */
+template <class T> GA_DEV T ga__sp_shfl_any(T v, int o)
+{
+    if constexpr (ga_num<T>::is_bool) {
+        v.v = (decltype(v.v))__shfl_xor_sync(0xffffffffu, (int)v.v, o);
+        return v;
+    } else if constexpr (ga_num<T>::is_complex) {
+        return ga__sp_shfl(v, o);
+    } else if constexpr (sizeof(T) < 4) {
+        return (T)__shfl_xor_sync(0xffffffffu, (int)v, o);
+    } else {
+        return __shfl_xor_sync(0xffffffffu, v, o);
+    }
+}
+
+template <class T> GA_DEV bool ga__sp_is_zero(T v) { return !ga__sp_nonzero(v); }
+
+/* Whether v replaces best in the reduction of op (even: max, odd: min):
+   NaN beats everything but an earlier NaN (NumPy's maximum and argmax). */
+template <class T> GA_DEV bool ga__sp_beats(int32_t op, T v, T best)
+{
+    if (ga_value_isnan(best)) return false;
+    if (ga_value_isnan(v)) return true;
+    return (op & 1) ? ga__sp_less(v, best) : ga__sp_less(best, v);
+}
+
+template <class T, class I>
+GA_DEV void ga__extreme(T *out_value, int64_t *out_index, const T *data, const I *indptr, const I *indices,
+                        int64_t major, int64_t length, int32_t op)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t warp = ga_thread_index() / 32, warps = ga_thread_count() / 32;
+    const T zero = ga__sp_zero<T>();
+    for (int64_t r = warp; r < major; r += warps) {
+        const int64_t p = (int64_t)indptr[r], q = (int64_t)indptr[r + 1], count = q - p;
+        int have = 0;
+        T best = zero;
+        int64_t at = INT64_MAX, missing = count; /* the first k with indices[p + k] != k */
+        for (int64_t j = p + lane; j < q; j += 32) {
+            const T v = ga_load<T>(data + j);
+            if (!have || ga__sp_beats(op, v, best)) best = v, at = j - p, have = 1;
+            if (op >= 2 && (int64_t)indices[j] != j - p && j - p < missing) missing = j - p;
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            const int h2 = __shfl_xor_sync(0xffffffffu, have, o);
+            const T b2 = ga__sp_shfl_any(best, o);
+            const int64_t a2 = __shfl_xor_sync(0xffffffffu, at, o), m2 = __shfl_xor_sync(0xffffffffu, missing, o);
+            if (h2 && (!have || ga__sp_beats(op, b2, best) || (!ga__sp_beats(op, best, b2) && a2 < at)))
+                best = b2, at = a2, have = 1;
+            missing = m2 < missing ? m2 : missing;
+        }
+        if (lane != 0) continue;
+        if (op < 2) {
+            T v = have ? best : zero;
+            if (count < length && ga__sp_beats(op, zero, v)) v = zero;
+            ga_store<T>(out_value + r, v);
+            continue;
+        }
+        int64_t idx = 0;
+        if (have) {
+            const bool strict = (op & 1) ? ga__sp_less(best, zero) : ga__sp_less(zero, best);
+            const int64_t where = (int64_t)indices[p + at];
+            if (strict || count == length) idx = where;
+            else idx = ga__sp_is_zero(best) && where < missing ? where : missing;
+        }
+        out_index[r] = idx;
+    }
+}
+
 template <class I> GA_DEV void ga__diag(I *rows, I *cols, int64_t n, int64_t r0, int64_t c0)
 {
     GA_GRID_STRIDE_LOOP(i, n)
@@ -481,3 +561,13 @@ GA__SPARSE_SEGSUM(complex128)
     }
 #define GA__SPARSE_MERGE(T) GA__SPARSE_MERGE_I(T, int32) GA__SPARSE_MERGE_I(T, int64)
 GA__SPARSE_DTYPES(GA__SPARSE_MERGE)
+
+#define GA__SPARSE_EXTREME_I(T, I)                                                                                    \
+    GA_KERNEL GA_KERNEL_NAME(sparse, extreme, T, I)(ga_t_##T * value, int64_t *index, const ga_t_##T *data,          \
+                                                   const ga_t_##I *indptr, const ga_t_##I *indices, int64_t major,    \
+                                                   int64_t length, int32_t op)                                        \
+    {                                                                                                                 \
+        ga__extreme<ga_t_##T, ga_t_##I>(value, index, data, indptr, indices, major, length, op);                     \
+    }
+#define GA__SPARSE_EXTREME(T) GA__SPARSE_EXTREME_I(T, int32) GA__SPARSE_EXTREME_I(T, int64)
+GA__SPARSE_DTYPES(GA__SPARSE_EXTREME)

@@ -1729,3 +1729,154 @@ DEVICE_TEST(maximum_minimum_and_comparisons_with_scalars)
     CHECK(used_bytes() == before, "nothing left in use by the refusals");
     ga_sparse_release(s);
 }
+
+/* ---- mean, max, min, argmax, argmin, diagonal, trace -------------------------------------- */
+
+/* The first place of the largest (max) or smallest element of the `count`
+   dense values at re/im + k * step (complex: by real part, then imaginary). */
+static int64_t dense_arg(const long double *re, const long double *im, int64_t start, int64_t step, int64_t count, bool max)
+{
+    int64_t best = 0;
+    for (int64_t k = 1; k < count; k++) {
+        const int64_t a = start + k * step, b = start + best * step;
+        if (max ? sp_less(re[b], im[b], re[a], im[a]) : sp_less(re[a], im[a], re[b], im[b])) best = k;
+    }
+    return best;
+}
+
+static void check_reductions(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, int64_t nnz, bool dups)
+{
+    triplets t = trip_random(dt, m, n, nnz, dups, dups);
+    const int64_t size = m * n;
+    long double *re = malloc(sizeof(long double) * (size_t)(size + 1)), *im = malloc(sizeof(long double) * (size_t)(size + 1));
+    bool *st = malloc((size_t)size + 1);
+    trip_dense_stored(&t, dt, re, im, st);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s (%lld x %lld, %lld entries%s)", format_names[f], dname(dt), (long long)m, (long long)n,
+             (long long)t.nnz, dups ? ", duplicates" : "");
+    size_t before = used_bytes();
+    ga_sparse *s = make_sparse(&t, dt, f, GA_INT32);
+    const int axes[3] = {GA_AXIS_NONE, 0, 1};
+    const bool integral = is_exact(dt);
+    const ga_dtype mean_dt = integral ? GA_FLOAT64 : dt;
+    const long double tol = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-5L : 1e-12L;
+    for (int a = 0; a < 3 && s; a++) {
+        const int axis = axes[a];
+        /* lines: None one of m n places, 0 n columns of m, 1 m rows of n */
+        const int64_t lines = axis == GA_AXIS_NONE ? 1 : axis == 0 ? n : m, len = axis == GA_AXIS_NONE ? size : axis == 0 ? m : n;
+        const int64_t step = axis == 0 ? n : 1;
+        long double *vr = calloc((size_t)lines + 1, sizeof(long double)), *vi = calloc((size_t)lines + 1, sizeof(long double));
+        long double *xr = calloc((size_t)lines + 1, sizeof(long double)), *xi = calloc((size_t)lines + 1, sizeof(long double));
+        long double *nr = calloc((size_t)lines + 1, sizeof(long double)), *ni = calloc((size_t)lines + 1, sizeof(long double));
+        long double *ax = calloc((size_t)lines + 1, sizeof(long double)), *an = calloc((size_t)lines + 1, sizeof(long double));
+        for (int64_t j = 0; j < t.nnz && len > 0; j++) { /* mean: each stored value as float64 (bool: 1), duplicates too */
+            const int64_t l = axis == GA_AXIS_NONE ? 0 : axis == 0 ? t.col[j] : t.row[j];
+            vr[l] += (dt == GA_BOOL ? t.re[j] != 0 : in_dtype(dt, t.re[j])) / (long double)len;
+            vi[l] += t.im[j] / (long double)len;
+        }
+        for (int64_t l = 0; l < lines; l++) {
+            const int64_t start = axis == 0 ? l : l * len;
+            if (len == 0) continue;
+            const int64_t i = dense_arg(re, im, start, step, len, true), j = dense_arg(re, im, start, step, len, false);
+            ax[l] = (long double)i, an[l] = (long double)j;
+            xr[l] = re[start + i * step], xi[l] = im[start + i * step];
+            nr[l] = re[start + j * step], ni[l] = im[start + j * step];
+        }
+        char w[220];
+        const char *an_ = axis == GA_AXIS_NONE ? "None" : axis == 0 ? "0" : "1";
+        if (len > 0 || axis == GA_AXIS_NONE) {
+            snprintf(w, sizeof w, "%s: mean(axis=%s)", what, an_);
+            ga_array *r = ga_sparse_mean(s, axis);
+            check_dense(r, vr, vi, lines, mean_dt, tol, w);
+            if (r) CHECK(ga_ndim(r) == (axis == GA_AXIS_NONE ? 0 : 2), "%s: ndim %d", w, ga_ndim(r));
+            ga_release(r);
+        } else {
+            CHECK_ERROR(ga_sparse_mean(s, axis) == NULL, GA_ERROR_VALUE, "ga_sparse_mean: float division by zero");
+        }
+        if (len > 0) {
+            ga_array *r[4] = {ga_sparse_max(s, axis), ga_sparse_min(s, axis), ga_sparse_argmax(s, axis), ga_sparse_argmin(s, axis)};
+            const char *names[4] = {"max", "min", "argmax", "argmin"};
+            for (int o = 0; o < 4; o++) {
+                snprintf(w, sizeof w, "%s: %s(axis=%s)", what, names[o], an_);
+                if (o == 0) check_dense(r[o], xr, xi, lines, dt, 0, w);
+                else if (o == 1) check_dense(r[o], nr, ni, lines, dt, 0, w);
+                else check_dense(r[o], o == 2 ? ax : an, vi, lines, GA_INT64, 0, w);
+                if (r[o] && axis != GA_AXIS_NONE)
+                    CHECK(ga_ndim(r[o]) == 2 && ga_shape(r[o])[axis] == 1, "%s: np.matrix's shape", w);
+                ga_release(r[o]);
+            }
+        } else {
+            CHECK_ERROR(ga_sparse_max(s, axis) == NULL, GA_ERROR_VALUE, "ga_sparse_max: zero-size array to reduction operation");
+            CHECK_ERROR(ga_sparse_argmin(s, axis) == NULL, GA_ERROR_VALUE,
+                        axis == GA_AXIS_NONE ? "ga_sparse_argmin: Cannot apply the operation to an empty matrix."
+                                             : "Cannot apply the operation along a zero-sized dimension.");
+        }
+        free(vr), free(vi), free(xr), free(xi), free(nr), free(ni), free(ax), free(an);
+    }
+    /* diagonals and traces */
+    const int64_t ks[] = {0, 1, -1, 3, -4, n - 1, -(m - 1), n, -m};
+    for (size_t q = 0; q < sizeof ks / sizeof ks[0] && s; q++) {
+        const int64_t k = ks[q], len = k <= -m || k >= n ? 0 : (m + (k < 0 ? k : 0) < n - (k > 0 ? k : 0) ? m + (k < 0 ? k : 0) : n - (k > 0 ? k : 0));
+        long double *dr = calloc((size_t)len + 1, sizeof(long double)), *di = calloc((size_t)len + 1, sizeof(long double));
+        long double tr[1] = {0}, ti[1] = {0};
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t r = i + (k < 0 ? -k : 0), c = r + k;
+            dr[i] = re[r * n + c], di[i] = im[r * n + c];
+            tr[0] += dt == GA_BOOL ? dr[i] != 0 : dr[i], ti[0] += di[i];
+        }
+        char w[200];
+        snprintf(w, sizeof w, "%s: diagonal(%lld)", what, (long long)k);
+        ga_array *d = ga_sparse_diagonal(s, k), *tc = ga_sparse_trace(s, k);
+        check_dense(d, dr, di, len, dt, 0, w);
+        snprintf(w, sizeof w, "%s: trace(%lld)", what, (long long)k);
+        const ga_dtype sum_dt = dt == GA_BOOL || is_signed(dt) ? GA_INT64 : ga_dtype_kind(dt) == 'u' ? GA_UINT64 : dt;
+        check_dense(tc, tr, ti, 1, sum_dt, 0, w);
+        if (tc) CHECK(ga_ndim(tc) == 0, "%s: 0-d", w);
+        ga_release(d), ga_release(tc);
+        free(dr), free(di);
+    }
+    ga_sparse_release(s);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(re), free(im), free(st);
+    trip_free(&t);
+}
+
+DEVICE_TEST(mean_max_min_argmax_argmin_diagonal_trace)
+{
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++, i++)
+            if (test_sample(i, 3)) {
+                check_reductions(sparse_dtypes[k], formats[f], 13, 9, 50, i % 2 == 0);  /* some full lines */
+                check_reductions(sparse_dtypes[k], formats[f], 7, 29, 30, i % 2 == 1);
+                check_reductions(sparse_dtypes[k], formats[(f + 1) % 3], 4, 4, 40, true); /* nearly full */
+            }
+    check_reductions(GA_FLOAT64, GA_SPARSE_CSR, 1, 1, 1, false);
+    check_reductions(GA_FLOAT32, GA_SPARSE_CSC, 0, 5, 0, false);
+    check_reductions(GA_INT32, GA_SPARSE_COO, 6, 0, 0, false);
+    check_reductions(GA_COMPLEX128, GA_SPARSE_CSR, 300, 200, 900, true);
+    ga__sparse_index_bits = 64;
+    check_reductions(GA_INT16, GA_SPARSE_CSC, 31, 17, 100, true);
+    ga__sparse_index_bits = 32;
+    /* NaN, as SciPy takes it: the extreme, answered by the first implicit zero where the line has one */
+    const double v[4] = {5, NAN, NAN, 5};
+    const int32_t idx[4] = {0, 1, 0, 1}, ptr[3] = {0, 2, 4};
+    ga_array *d = ga_from_host(v, GA_SHAPE(4), GA_FLOAT64), *x = ga_from_host(idx, GA_SHAPE(4), GA_INT32);
+    ga_array *p = ga_from_host(ptr, GA_SHAPE(3), GA_INT32);
+    const int64_t wide[2] = {2, 3}, full[2] = {2, 2};
+    ga_sparse *sw = ga_sparse_csr_matrix(d, x, p, wide), *sf = ga_sparse_csr_matrix(d, x, p, full);
+    ga_array *mw = sw ? ga_sparse_max(sw, 1) : NULL, *aw = sw ? ga_sparse_argmax(sw, 1) : NULL, *af = sf ? ga_sparse_argmax(sf, 1) : NULL;
+    ga_array *an = sf ? ga_sparse_argmin(sf, GA_AXIS_NONE) : NULL;
+    double gm[2] = {0, 0};
+    int64_t gw[2] = {-1, -1}, gf[2] = {-1, -1}, gn = -1;
+    if (mw && aw && af && an && download(mw, gm) && download(aw, gw) && download(af, gf) && download(an, &gn))
+        CHECK(isnan(gm[0]) && isnan(gm[1]) && gw[0] == 2 && gw[1] == 2 && gf[0] == 1 && gf[1] == 0 && gn == 1,
+              "NaN: max %g %g, argmax (2 x 3) %lld %lld, argmax (2 x 2) %lld %lld, argmin %lld", gm[0], gm[1], (long long)gw[0],
+              (long long)gw[1], (long long)gf[0], (long long)gf[1], (long long)gn);
+    else CHECK(false, "NaN rows: %s", ga_last_error_message());
+    CHECK_ERROR(ga_sparse_max(sw, 2) == NULL, GA_ERROR_AXIS, "ga_sparse_max: axis 2 is out of bounds for array of dimension 2");
+    CHECK_ERROR(ga_sparse_mean(NULL, 0) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_mean: s is NULL");
+    ga_release(d), ga_release(x), ga_release(p), ga_release(mw), ga_release(aw), ga_release(af), ga_release(an);
+    ga_sparse_release(sw), ga_sparse_release(sf);
+}
