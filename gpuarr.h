@@ -3426,6 +3426,24 @@ GPUARR_API ga_array *ga_sparse_trace(const ga_sparse *s, int64_t k);
    yet. Errors: a non-square A, b of another length. */
 GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
                                          double atol, int64_t maxiter, int64_t *info);
+
+/* scipy.sparse.linalg.norm(x, ord) (axis None), duplicates summed first: a
+   0-d array. GA_NORM_FRO sqrt(sum |x|^2) (NumPy's norm of the values:
+   float64 for bool and integers, else x's real dtype); GA_NORM_1 /
+   GA_NORM_MINUS_1 the largest / smallest column sum of |x|, GA_NORM_INF /
+   GA_NORM_MINUS_INF of the row sums (NumPy's sum dtypes: int64 for bool
+   and integers). GA_NORM_2, GA_NORM_MINUS_2 and GA_NORM_NUC are
+   GA_ERROR_NOT_IMPLEMENTED (SciPy's NotImplementedError for 'nuc'). */
+GPUARR_API ga_array *ga_sparse_linalg_norm(const ga_sparse *x, ga_norm_ord ord);
+
+/* scipy.sparse.linalg.norm(x, ord, axis) for axis 0 (each column) or 1
+   (each row; -2 and -1 count from the end): a 1-d dense array of vector
+   norms, as SciPy computes them: ord INFINITY abs(x).max(axis), -INFINITY
+   abs(x).min(axis) (implicit zeros counting), 0 (x != 0).sum(axis), 1
+   abs(x).sum(axis), 2 sqrt(abs(x).power(2).sum(axis)), any other p
+   power(abs(x).power(p).sum(axis), 1 / p). A NaN ord is GA_ERROR_VALUE
+   "Invalid norm order for vectors.". */
+GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, int axis);
 /* >>graph */
 /* ======================================================================== */
 /* 25. Graphs, profiling and memory hooks                                    */
@@ -10155,6 +10173,15 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     for (int k = 0; k < p.info->nout; k++)
         if (p.made[k]) out[k] = p.made[k];
     return GA_OK;
+}
+
+/* ufunc u of a (and b) as an unscoped temporary (>>linalg's and >>sparse's
+   steps). */
+static ga_array *ga__linalg_ufunc(const char *func, ga_ufunc u, ga_operand a, ga_operand b)
+{
+    ga_operand in[2] = {a, b};
+    ga_array *out[2] = {NULL, NULL};
+    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
 }
 
 GPUARR_API ga_status ga_ufunc_call(ga_ufunc u, const ga_operand *in, ga_array **out)
@@ -17743,14 +17770,6 @@ GPUARR_API ga_status ga_matmul_out(const ga_array *a, const ga_array *b, ga_arra
     if (ga__matmul_plan(func, a, b, out, &p) != GA_OK || ga__product_check_out(func, "matmul", &p, out) != GA_OK)
         return ga__t.error;
     return ga__product_run(func, &p, out, NULL);
-}
-
-/* ufunc u of a (and b) as an unscoped temporary. */
-static ga_array *ga__linalg_ufunc(const char *func, ga_ufunc u, ga_operand a, ga_operand b)
-{
-    ga_operand in[2] = {a, b};
-    ga_array *out[2] = {NULL, NULL};
-    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
 }
 
 /* where(c, x, y) (x and y arrays or scalars), unscoped. */
@@ -28942,25 +28961,17 @@ GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
 
 /* --- random, kron, hstack, vstack, block_diag, tril, triu ---------------------- */
 
-/* x (op) y of arrays and weak scalars: a new array, or NULL. */
-static ga_array *ga__sparse_ufunc2(const char *func, ga_ufunc u, ga_operand x, ga_operand y)
-{
-    ga_operand in[2] = {x, y};
-    ga_array *out[2] = {NULL, NULL};
-    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
-}
-
 /* idx as int64, times `times`, plus `by` (a new array or a new reference). */
 static ga_array *ga__sparse_affine(const char *func, const ga_array *idx, int64_t times, int64_t by)
 {
     ga_array *x = ga__sparse_vector_of(func, idx, GA_INT64);
     if (x && times != 1) {
-        ga_array *y = ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(x), ga_operand_scalar(ga_int(times)));
+        ga_array *y = ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(x), ga_operand_scalar(ga_int(times)));
         ga_release(x);
         x = y;
     }
     if (x && by != 0) {
-        ga_array *y = ga__sparse_ufunc2(func, GA_UFUNC_ADD, ga_operand_array(x), ga_operand_scalar(ga_int(by)));
+        ga_array *y = ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(x), ga_operand_scalar(ga_int(by)));
         ga_release(x);
         x = y;
     }
@@ -28972,7 +28983,7 @@ static ga_array *ga__sparse_outer(const char *func, ga_ufunc u, const ga_array *
 {
     const int64_t sx[2] = {x->size, 1}, sy[2] = {1, y->size}, n = x->size * y->size;
     ga_array *a = ga__reshape(func, x, 2, sx), *b = a ? ga__reshape(func, y, 2, sy) : NULL;
-    ga_array *o = b ? ga__sparse_ufunc2(func, u, ga_operand_array(a), ga_operand_array(b)) : NULL;
+    ga_array *o = b ? ga__linalg_ufunc(func, u, ga_operand_array(a), ga_operand_array(b)) : NULL;
     ga_array *r = o ? ga__reshape(func, o, 1, &n) : NULL;
     ga_release(a), ga_release(b), ga_release(o);
     return r;
@@ -29004,9 +29015,9 @@ static ga_array *ga__sparse_random_values(const char *func, ga_generator *g, int
     ga_array *u = ga__random_scalars(g, GA_RANDOM_UNIFORM, 2, range, 1, &k, GA_DTYPE_INVALID);
     if (u && kind == 'c') { /* uniform() + uniform() * 1j */
         ga_array *v = ga__random_scalars(g, GA_RANDOM_UNIFORM, 2, range, 1, &k, GA_DTYPE_INVALID);
-        ga_array *vi = v ? ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(v), ga_operand_scalar(ga_complex(0, 1)))
+        ga_array *vi = v ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(v), ga_operand_scalar(ga_complex(0, 1)))
                          : NULL;
-        ga_array *c = vi ? ga__sparse_ufunc2(func, GA_UFUNC_ADD, ga_operand_array(u), ga_operand_array(vi)) : NULL;
+        ga_array *c = vi ? ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(u), ga_operand_array(vi)) : NULL;
         ga_release(u), ga_release(v), ga_release(vi);
         u = c;
     }
@@ -29040,13 +29051,13 @@ static ga_sparse *ga__sparse_random(const char *func, int64_t m, int64_t n, doub
     ga__temps t = {{NULL}, 0};
     /* positions first, then values, as SciPy draws them */
     ga_array *pos = ga__temp(&t, ga__choice_indices(func, g, mn, 1, &k, false, NULL));
-    ga_array *col = pos ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_FLOOR_DIVIDE, ga_operand_array(pos),
+    ga_array *col = pos ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_FLOOR_DIVIDE, ga_operand_array(pos),
                                                          ga_operand_scalar(ga_int(div))))
                         : NULL;
-    ga_array *cm = col ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(col),
+    ga_array *cm = col ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(col),
                                                         ga_operand_scalar(ga_int(div))))
                        : NULL;
-    ga_array *row = cm ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_SUBTRACT, ga_operand_array(pos), ga_operand_array(cm)))
+    ga_array *row = cm ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SUBTRACT, ga_operand_array(pos), ga_operand_array(cm)))
                        : NULL;
     ga_array *vals = row ? ga__temp(&t, ga__sparse_random_values(func, g, k, dtype)) : NULL;
     ga_sparse *s = vals ? ga__sparse_coo_as(func, shape, vals, row, col, format) : NULL;
@@ -29205,9 +29216,9 @@ static ga_sparse *ga__sparse_triangle(const char *func, const ga_sparse *a, int6
     const ga_array *row = coo ? a->row : csr ? major : a->indices, *col = coo ? a->col : csr ? a->indices : major;
     ga_array *r64 = row ? ga__temp(&t, ga__sparse_vector_of(func, row, GA_INT64)) : NULL;
     ga_array *c64 = r64 && col ? ga__temp(&t, ga__sparse_vector_of(func, col, GA_INT64)) : NULL;
-    ga_array *d = c64 ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_SUBTRACT, ga_operand_array(c64), ga_operand_array(r64)))
+    ga_array *d = c64 ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SUBTRACT, ga_operand_array(c64), ga_operand_array(r64)))
                       : NULL;
-    ga_array *flags = d ? ga__temp(&t, ga__sparse_ufunc2(func, upper ? GA_UFUNC_GREATER_EQUAL : GA_UFUNC_LESS_EQUAL,
+    ga_array *flags = d ? ga__temp(&t, ga__linalg_ufunc(func, upper ? GA_UFUNC_GREATER_EQUAL : GA_UFUNC_LESS_EQUAL,
                                                          ga_operand_array(d), ga_operand_scalar(ga_int(k))))
                         : NULL;
     int64_t count = 0;
@@ -29745,7 +29756,7 @@ static ga_array *ga__sparse_gather_dense(const char *func, const ga_sparse *x, c
     ga_array *flat = c ? ga__temp(&t, ga__reshape(func, c, 1, &size)) : NULL;
     ga_array *r = flat ? ga__temp(&t, ga__sparse_affine(func, x->row, bs[0] == 1 ? 0 : bs[1], 0)) : NULL;
     ga_array *k = r ? ga__temp(&t, ga__sparse_affine(func, x->col, bs[1] == 1 ? 0 : 1, 0)) : NULL;
-    ga_array *at = k ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_ADD, ga_operand_array(r), ga_operand_array(k))) : NULL;
+    ga_array *at = k ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(r), ga_operand_array(k))) : NULL;
     ga_array *v = at ? ga__take(func, flat, at, 0, GA_INDEX_WRAP) : NULL;
     ga__temps_release(&t);
     return v;
@@ -29775,7 +29786,7 @@ static ga_sparse *ga__sparse_multiply_dense(const char *func, const ga_sparse *a
         ga_sparse_release(ones);
     }
     ga_array *v = x ? ga__sparse_gather_dense(func, x, b, bs) : NULL;
-    ga_array *d = v ? ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(x->data), ga_operand_array(v)) : NULL;
+    ga_array *d = v ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(x->data), ga_operand_array(v)) : NULL;
     ga_sparse *r = d ? ga__sparse_new(func, GA_SPARSE_COO, rs, x->canonical, d, ga_retain(x->row), ga_retain(x->col)) : NULL;
     ga_release(v);
     ga_sparse_release(x);
@@ -29814,7 +29825,7 @@ static ga_sparse *ga__sparse_canonical_op(const char *func, const ga_sparse *a, 
     if (ga__bind(func, a->device) != GA_OK) return NULL;
     const ga_sparse_format format = a->format == GA_SPARSE_COO ? GA_SPARSE_CSR : a->format;
     ga_sparse *c = ga__sparse_operand(func, a, format, a->dtype, a->index_dtype);
-    ga_array *d = c ? ga__sparse_ufunc2(func, u, ga_operand_array(c->data), ga_operand_scalar(v)) : NULL;
+    ga_array *d = c ? ga__linalg_ufunc(func, u, ga_operand_array(c->data), ga_operand_scalar(v)) : NULL;
     ga_sparse *r = NULL;
     if (d && ga__sparse_dtype_check(func, d->dtype) == GA_OK) r = ga__sparse_with_data(func, c, d); /* (takes d) */
     else ga_release(d);
@@ -30034,8 +30045,8 @@ static ga_array *ga__sparse_mean(const char *func, const ga_sparse *s, int axis)
     ga_array *d = ga__sparse_vector_of(func, s->data, inter);
     ga_array *q = !d ? NULL
                   : axis == GA_AXIS_NONE
-                      ? ga__sparse_ufunc2(func, GA_UFUNC_DIVIDE, ga_operand_array(d), ga_operand_scalar(ga_float((double)count)))
-                      : ga__sparse_ufunc2(func, GA_UFUNC_MULTIPLY, ga_operand_array(d),
+                      ? ga__linalg_ufunc(func, GA_UFUNC_DIVIDE, ga_operand_array(d), ga_operand_scalar(ga_float((double)count)))
+                      : ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(d),
                                           ga_operand_scalar(ga_float(1.0 / (double)count)));
     ga_release(d);
     ga_sparse *w = ga__sparse_with_data(func, s, q); /* (takes q) */
@@ -30110,7 +30121,7 @@ static ga_array *ga__sparse_arg_all(const char *func, const ga_sparse *s, int32_
     ga_array *rows = c ? ga__temp(&t, ga__sparse_expand(func, c)) : NULL;
     ga_array *r = rows ? ga__temp(&t, ga__sparse_affine(func, rows, s->shape[1], 0)) : NULL;
     ga_array *k = r ? ga__temp(&t, ga__sparse_affine(func, c->indices, 1, 0)) : NULL;
-    ga_array *pos = k ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_ADD, ga_operand_array(r), ga_operand_array(k))) : NULL;
+    ga_array *pos = k ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(r), ga_operand_array(k))) : NULL;
     ga_array *d = pos ? ga__temp(&t, ga__sparse_vector_of(func, c->data, c->dtype)) : NULL;
     ga_array *p = d ? ga__temp(&t, ga__sparse_one_line(func, s->device, c->nnz)) : NULL;
     ga_array *out = p ? ga__sparse_extreme_run(func, d, p, pos, 1, s->shape[0] * s->shape[1], op) : NULL;
@@ -30173,9 +30184,9 @@ static ga_array *ga__sparse_diagonal(const char *func, const ga_sparse *s, int64
     ga_sparse *c = ga__sparse_asformat(func, s, GA_SPARSE_COO), *kept = NULL, *thin = NULL;
     ga_array *r64 = c ? ga__temp(&t, ga__sparse_vector_of(func, c->row, GA_INT64)) : NULL;
     ga_array *c64 = r64 ? ga__temp(&t, ga__sparse_vector_of(func, c->col, GA_INT64)) : NULL;
-    ga_array *d = c64 ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_SUBTRACT, ga_operand_array(c64), ga_operand_array(r64)))
+    ga_array *d = c64 ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SUBTRACT, ga_operand_array(c64), ga_operand_array(r64)))
                       : NULL;
-    ga_array *flags = d ? ga__temp(&t, ga__sparse_ufunc2(func, GA_UFUNC_EQUAL, ga_operand_array(d), ga_operand_scalar(ga_int(k))))
+    ga_array *flags = d ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_EQUAL, ga_operand_array(d), ga_operand_scalar(ga_int(k))))
                         : NULL;
     int64_t count = 0;
     if (flags && ga__sparse_count_flags(func, s->device, flags, &count) == GA_OK)
@@ -30478,6 +30489,114 @@ GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, 
     if (st != GA_OK) { ga_release(x); return NULL; }
     if (info) *info = iterations;
     return ga__ret(x);
+}
+
+/* --- scipy.sparse.linalg.norm ------------------------------------------------------ */
+
+/* abs(s): the canonical CSR with its values' magnitudes (SciPy's __abs__
+   sums duplicates first), unscoped. */
+static ga_sparse *ga__sparse_abs(const char *func, const ga_sparse *s)
+{
+    ga_sparse *c = ga__sparse_operand(func, s, GA_SPARSE_CSR, s->dtype, s->index_dtype);
+    ga_operand in[1] = {ga_operand_array(c ? c->data : NULL)};
+    ga_array *out[2] = {NULL, NULL};
+    ga_sparse *r = c && ga__ufunc(func, GA_UFUNC_ABSOLUTE, in, out, NULL) == GA_OK ? ga__sparse_with_data(func, c, out[0]) : NULL;
+    ga_sparse_release(c);
+    return r;
+}
+
+/* s with ufunc u applied to its values and the weak scalar v (unscoped). */
+static ga_sparse *ga__sparse_values_op(const char *func, const ga_sparse *s, ga_ufunc u, ga_scalar v)
+{
+    return s ? ga__sparse_with_data(func, s, ga__linalg_ufunc(func, u, ga_operand_array(s->data), ga_operand_scalar(v)))
+             : NULL;
+}
+
+static ga_array *ga__sparse_matrix_norm(const char *func, const ga_sparse *s, ga_norm_ord ord)
+{
+    if (ord == GA_NORM_FRO) {
+        ga_sparse *c = ga__sparse_operand(func, s, GA_SPARSE_CSR, s->dtype, s->index_dtype);
+        /* sqrt(sum |v|^2), in float64 for bool and integers */
+        const char kind = c ? ga_dtype_kind(c->dtype) : 0;
+        ga_array *v = c ? kind == 'f' || kind == 'c' ? ga_retain(c->data) : ga__contiguous_copy(func, c->data, GA_FLOAT64) : NULL;
+        ga_array *a = v ? ga__linalg_ufunc(func, GA_UFUNC_ABSOLUTE, ga_operand_array(v), ga_operand_array(NULL)) : NULL;
+        ga_array *q = a ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(a), ga_operand_array(a)) : NULL, *sum = NULL;
+        ga_reduce_options o = {NULL, NULL, 0};
+        if (q && ga__reduce(func, GA_REDUCE_SUM, q, 0, NULL, q->dtype, &sum, false, &o) != GA_OK) sum = NULL;
+        ga_array *r = sum ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(sum), ga_operand_array(NULL)) : NULL;
+        ga_release(v), ga_release(a), ga_release(q), ga_release(sum);
+        ga_sparse_release(c);
+        return r;
+    }
+    if (ord != GA_NORM_1 && ord != GA_NORM_MINUS_1 && ord != GA_NORM_INF && ord != GA_NORM_MINUS_INF) {
+        ga__error((int)ord < 0 || (int)ord > (int)GA_NORM_MINUS_INF ? GA_ERROR_VALUE : GA_ERROR_NOT_IMPLEMENTED, func,
+                  "Invalid norm order %d for matrices, or one not implemented for sparse matrices yet (2, -2, 'nuc')",
+                  (int)ord);
+        return NULL;
+    }
+    const bool columns = ord == GA_NORM_1 || ord == GA_NORM_MINUS_1, largest = ord == GA_NORM_1 || ord == GA_NORM_INF;
+    ga_sparse *a = ga__sparse_abs(func, s);
+    ga_array *sums = a ? ga__sparse_sum(func, a, columns ? 0 : 1) : NULL;
+    ga_sparse_release(a);
+    ga_array *r = NULL;
+    if (sums && ga__reduce(func, largest ? GA_REDUCE_MAX : GA_REDUCE_MIN, sums, 0, NULL, GA_DTYPE_INVALID, &r, false, NULL) != GA_OK)
+        r = NULL;
+    ga_release(sums);
+    return r;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_norm(const ga_sparse *x, ga_norm_ord ord)
+{
+    static const char func[] = "ga_sparse_linalg_norm";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    if (ga__bind(func, x->device) != GA_OK) return NULL;
+    return ga__ret(ga__sparse_matrix_norm(func, x, ord));
+}
+
+/* The vector norms of s along axis (0 or 1), as np.matrix's (1, n) or (m, 1). */
+static ga_array *ga__sparse_vector_norms(const char *func, const ga_sparse *s, double ord, int axis)
+{
+    if (isinf(ord)) {
+        ga_sparse *a = ga__sparse_abs(func, s);
+        ga_array *m = a ? ga__sparse_extreme(func, a, axis, ord > 0 ? 0 : 1) : NULL;
+        ga_sparse_release(a);
+        return m;
+    }
+    ga_sparse *t = NULL;
+    if (ord == 0) t = ga__sparse_canonical_op(func, s, GA_UFUNC_NOT_EQUAL, ga_int(0));
+    else {
+        ga_sparse *a = ga__sparse_abs(func, s);
+        t = ord == 1 ? ga_sparse_retain(a) : ga__sparse_values_op(func, a, GA_UFUNC_POWER, ord == 2 ? ga_int(2) : ga_float(ord));
+        ga_sparse_release(a);
+    }
+    ga_array *m = t ? ga__sparse_sum(func, t, axis) : NULL, *r = m;
+    ga_sparse_release(t);
+    if (m && ord != 0 && ord != 1) { /* the root: sqrt, or power 1 / p */
+        r = ord == 2 ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(m), ga_operand_array(NULL))
+                     : ga__linalg_ufunc(func, GA_UFUNC_POWER, ga_operand_array(m), ga_operand_scalar(ga_float(1 / ord)));
+        ga_release(m);
+    }
+    return r;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, int axis)
+{
+    static const char func[] = "ga_sparse_linalg_norm_axis";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    if (isnan(ord)) {
+        ga__error(GA_ERROR_VALUE, func, "Invalid norm order for vectors.");
+        return NULL;
+    }
+    if (axis == GA_AXIS_NONE || (axis = ga__sparse_axis(func, axis)) == -1) {
+        if (axis == GA_AXIS_NONE) ga__error(GA_ERROR_AXIS, func, "axis must be 0 or 1 (ga_sparse_linalg_norm: None)");
+        return NULL;
+    }
+    if (ga__bind(func, x->device) != GA_OK) return NULL;
+    ga_array *m = ga__sparse_vector_norms(func, x, ord, axis);
+    const int64_t size = m ? m->size : 0;
+    ga_array *r = m ? ga__reshape(func, m, 1, &size) : NULL;
+    ga_release(m);
+    return ga__ret(r);
 }
 
 /* Forgets the section's kernels (their family is unloaded after). */

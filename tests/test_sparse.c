@@ -1880,3 +1880,106 @@ DEVICE_TEST(mean_max_min_argmax_argmin_diagonal_trace)
     ga_release(d), ga_release(x), ga_release(p), ga_release(mw), ga_release(aw), ga_release(af), ga_release(an);
     ga_sparse_release(sw), ga_sparse_release(sf);
 }
+
+/* ---- scipy.sparse.linalg.norm ---------------------------------------------------------------- */
+
+static ga_dtype real_dtype(ga_dtype t) { return t == GA_COMPLEX64 ? GA_FLOAT32 : t == GA_COMPLEX128 ? GA_FLOAT64 : t; }
+static ga_dtype sum_dtype(ga_dtype t)
+{
+    return t == GA_BOOL || is_signed(t) ? GA_INT64 : ga_dtype_kind(t) == 'u' ? GA_UINT64 : t;
+}
+
+static void check_norms(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, int64_t nnz)
+{
+    triplets t = trip_random(dt, m, n, nnz, true, true);
+    const int64_t size = m * n;
+    long double *re = malloc(sizeof(long double) * (size_t)(size + 1)), *im = malloc(sizeof(long double) * (size_t)(size + 1));
+    long double *mag = malloc(sizeof(long double) * (size_t)(size + 1));
+    bool *st = malloc((size_t)size + 1);
+    trip_dense_stored(&t, dt, re, im, st);
+    for (int64_t i = 0; i < size; i++) mag[i] = sqrtl(re[i] * re[i] + im[i] * im[i]);
+    char what[120];
+    snprintf(what, sizeof what, "norm of %s %s (%lld x %lld)", format_names[f], dname(dt), (long long)m, (long long)n);
+    size_t before = used_bytes();
+    ga_sparse *s = make_sparse(&t, dt, f, GA_INT32);
+    const ga_dtype adt = real_dtype(dt), root_dt = is_exact(dt) ? GA_FLOAT64 : adt;
+    const long double tol = adt == GA_FLOAT32 ? 1e-4L : 1e-10L;
+    /* the matrix norms */
+    long double fro = 0, col_max = 0, col_min = 0, row_max = 0, row_min = 0;
+    for (int64_t i = 0; i < size; i++) fro += mag[i] * mag[i];
+    fro = sqrtl(fro);
+    for (int64_t c = 0; c < n; c++) {
+        long double sum = 0;
+        for (int64_t r = 0; r < m; r++) sum += mag[r * n + c];
+        col_max = c == 0 || sum > col_max ? sum : col_max, col_min = c == 0 || sum < col_min ? sum : col_min;
+    }
+    for (int64_t r = 0; r < m; r++) {
+        long double sum = 0;
+        for (int64_t c = 0; c < n; c++) sum += mag[r * n + c];
+        row_max = r == 0 || sum > row_max ? sum : row_max, row_min = r == 0 || sum < row_min ? sum : row_min;
+    }
+    const ga_norm_ord ords[5] = {GA_NORM_FRO, GA_NORM_1, GA_NORM_MINUS_1, GA_NORM_INF, GA_NORM_MINUS_INF};
+    const long double want[5] = {fro, col_max, col_min, row_max, row_min};
+    for (int o = 0; o < 5 && s; o++) {
+        if (o > 0 && (o < 3 ? n : m) == 0) continue;
+        char w[160];
+        snprintf(w, sizeof w, "%s, ord %d", what, (int)ords[o]);
+        ga_array *r = ga_sparse_linalg_norm(s, ords[o]);
+        long double zero[1] = {0};
+        check_dense(r, &want[o], zero, 1, o == 0 ? root_dt : sum_dtype(adt), tol, w);
+        if (r) CHECK(ga_ndim(r) == 0, "%s: 0-d", w);
+        ga_release(r);
+    }
+    /* the vector norms along each axis */
+    const double vords[7] = {INFINITY, -INFINITY, 0, 1, 2, 3, 0.5};
+    for (int axis = 0; axis < 2 && s; axis++)
+        for (int o = 0; o < 7; o++) {
+            const int64_t lines = axis == 0 ? n : m, len = axis == 0 ? m : n;
+            if (isinf(vords[o]) && len == 0) continue;
+            long double *v = calloc((size_t)lines + 1, sizeof(long double)), *z = calloc((size_t)lines + 1, sizeof(long double));
+            for (int64_t l = 0; l < lines; l++) {
+                long double acc = 0, ext = 0;
+                for (int64_t k = 0; k < len; k++) {
+                    const long double x = mag[axis == 0 ? k * n + l : l * n + k];
+                    if (isinf(vords[o])) ext = k == 0 || (vords[o] > 0 ? x > ext : x < ext) ? x : ext;
+                    else if (vords[o] == 0) acc += x != 0;
+                    else acc += powl(x, (long double)vords[o]);
+                }
+                v[l] = isinf(vords[o]) ? ext : vords[o] == 0 || vords[o] == 1 ? acc : powl(acc, 1 / (long double)vords[o]);
+            }
+            const ga_dtype want_dt = isinf(vords[o]) ? adt : vords[o] == 0 ? GA_INT64 : vords[o] == 1 ? sum_dtype(adt) : root_dt;
+            char w[160];
+            snprintf(w, sizeof w, "%s, ord %g, axis %d", what, vords[o], axis);
+            ga_array *r = ga_sparse_linalg_norm_axis(s, vords[o], axis - 2 * (o % 2)); /* (-2 and -1 too) */
+            check_dense(r, v, z, lines, want_dt, tol, w);
+            if (r) CHECK(ga_ndim(r) == 1, "%s: 1-d", w);
+            ga_release(r);
+            free(v), free(z);
+        }
+    ga_sparse_release(s);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(re), free(im), free(mag), free(st);
+    trip_free(&t);
+}
+
+DEVICE_TEST(linalg_norm)
+{
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++, i++)
+            if (test_sample(i, 3)) {
+                check_norms(sparse_dtypes[k], formats[f], 9, 13, 45);
+                check_norms(sparse_dtypes[k], formats[(f + 1) % 3], 3, 3, 12); /* full lines */
+            }
+    check_norms(GA_FLOAT64, GA_SPARSE_CSR, 0, 5, 0);
+    check_norms(GA_COMPLEX64, GA_SPARSE_COO, 200, 150, 700);
+    ga_sparse *s = ga_sparse_eye(3, 3, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    CHECK_ERROR(ga_sparse_linalg_norm(s, GA_NORM_NUC) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_sparse_linalg_norm: ");
+    CHECK_ERROR(ga_sparse_linalg_norm(s, GA_NORM_2) == NULL, GA_ERROR_NOT_IMPLEMENTED, "not implemented for sparse matrices");
+    CHECK_ERROR(ga_sparse_linalg_norm_axis(s, NAN, 0) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_linalg_norm_axis: Invalid norm order for vectors.");
+    CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, 3) == NULL, GA_ERROR_AXIS, "axis 3 is out of bounds");
+    CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, GA_AXIS_NONE) == NULL, GA_ERROR_AXIS, "axis must be 0 or 1");
+    ga_sparse_release(s);
+}
