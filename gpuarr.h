@@ -3427,6 +3427,20 @@ GPUARR_API ga_array *ga_sparse_trace(const ga_sparse *s, int64_t k);
 GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
                                          double atol, int64_t maxiter, int64_t *info);
 
+/* scipy.sparse.linalg.spsolve_triangular(A, b, lower, unit_diagonal): x
+   with A x = b for triangular A (n x n; its canonical CSR, through
+   cusparseSpSV; the other triangle's entries are not read, as cuSPARSE's
+   fill mode reads none) and b (n,) or (n, k) (column by column: the
+   result (n, k) F-ordered). unit_diagonal: the diagonal is taken as ones
+   and not read. dtype promote_types(promote_types(A, float32), b), as
+   SciPy's. Errors in SciPy's words: "A must be a square matrix but its
+   shape is (3, 4).", "b must have 1 or 2 dims but its shape is (...).",
+   "The size of the dimensions of A and b do not match" (GA_ERROR_VALUE),
+   GA_ERROR_LINALG "A is singular: zero entry on diagonal." (checked on
+   the device: the call waits). */
+GPUARR_API ga_array *ga_sparse_linalg_spsolve_triangular(const ga_sparse *a, const ga_array *b, bool lower,
+                                                          bool unit_diagonal);
+
 /* scipy.sparse.linalg.norm(x, ord) (axis None), duplicates summed first: a
    0-d array. GA_NORM_FRO sqrt(sum |x|^2) (NumPy's norm of the values:
    float64 for bool and integers, else x's real dtype); GA_NORM_1 /
@@ -8139,7 +8153,19 @@ static ga__cufft_api ga__cufft;
     X(cusparseStatus_t, cusparseSpGEMM_copy,                                                                      \
       (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
        cusparseConstSpMatDescr_t, const void *, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,          \
-       cusparseSpGEMMDescr_t))
+       cusparseSpGEMMDescr_t))                                                                                   \
+    X(cusparseStatus_t, cusparseSpMatSetAttribute, (cusparseSpMatDescr_t, cusparseSpMatAttribute_t, void *, size_t)) \
+    X(cusparseStatus_t, cusparseSpSV_createDescr, (cusparseSpSVDescr_t *))                                        \
+    X(cusparseStatus_t, cusparseSpSV_destroyDescr, (cusparseSpSVDescr_t))                                         \
+    X(cusparseStatus_t, cusparseSpSV_bufferSize,                                                                  \
+      (cusparseHandle_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,  \
+       cusparseDnVecDescr_t, cudaDataType, cusparseSpSVAlg_t, cusparseSpSVDescr_t, size_t *))                     \
+    X(cusparseStatus_t, cusparseSpSV_analysis,                                                                    \
+      (cusparseHandle_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,  \
+       cusparseDnVecDescr_t, cudaDataType, cusparseSpSVAlg_t, cusparseSpSVDescr_t, void *))                       \
+    X(cusparseStatus_t, cusparseSpSV_solve,                                                                       \
+      (cusparseHandle_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,  \
+       cusparseDnVecDescr_t, cudaDataType, cusparseSpSVAlg_t, cusparseSpSVDescr_t))
 
 #define GA__API_FIELD(ret, name, params) ret(*name) params;
 typedef struct ga__cusparse_api {
@@ -30488,6 +30514,157 @@ GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, 
     ga_sparse_release(c);
     if (st != GA_OK) { ga_release(x); return NULL; }
     if (info) *info = iterations;
+    return ga__ret(x);
+}
+
+/* --- scipy.sparse.linalg.spsolve_triangular ----------------------------------------- */
+
+/* The state of one triangular solve. */
+typedef struct ga__spsv_state {
+    cusparseSpMatDescr_t a;
+    cusparseConstDnVecDescr_t x;
+    cusparseDnVecDescr_t y;
+    cusparseSpSVDescr_t d;
+    ga__block *buf;
+} ga__spsv_state;
+
+static void ga__spsv_free(int device, ga__spsv_state *g)
+{
+    if (g->d) ga__cusparse.cusparseSpSV_destroyDescr(g->d);
+    if (g->y) ga__cusparse.cusparseDestroyDnVec(g->y);
+    if (g->x) ga__cusparse.cusparseDestroyDnVec(g->x);
+    if (g->a) ga__cusparse.cusparseDestroySpMat(g->a);
+    ga__sparse_free(device, g->buf);
+}
+
+/* Vector descriptors of column j of bt and xt (k x n, C-contiguous). */
+static cusparseStatus_t ga__spsv_columns(ga__spsv_state *g, const ga_array *bt, ga_array *xt, int64_t j, cudaDataType vt)
+{
+    const int64_t n = bt->shape[1];
+    const uint64_t at = (uint64_t)(j * n) * ga__dtype_sizes[bt->dtype];
+    if (g->y) ga__cusparse.cusparseDestroyDnVec(g->y);
+    if (g->x) ga__cusparse.cusparseDestroyDnVec(g->x);
+    g->x = NULL, g->y = NULL;
+    cusparseStatus_t r = ga__cusparse.cusparseCreateConstDnVec(&g->x, n, (const void *)(uintptr_t)(bt->data + at), vt);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseCreateDnVec(&g->y, n, (void *)(uintptr_t)(xt->data + at), vt);
+    return r;
+}
+
+/* xt[j] = A^-1 bt[j] for each row j of bt (k x n) by cusparseSpSV, one
+   analysis for all; c canonical CSR of bt's dtype. */
+static ga_status ga__spsv_run(const char *func, const ga_sparse *c, bool lower, bool unit, const ga_array *bt, ga_array *xt)
+{
+    const int device = c->device;
+    const cudaDataType vt = (cudaDataType)ga__sparse_cuda_type(bt->dtype);
+    const bool single = bt->dtype == GA_FLOAT32 || bt->dtype == GA_COMPLEX64;
+    const double one[2] = {1, 0};
+    const float onef[2] = {1, 0};
+    const void *alpha = single ? (const void *)onef : (const void *)one;
+    const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const cusparseIndexType_t it = c->index_dtype == GA_INT64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+    cusparseHandle_t h = ga__cusparse_bound(func, device);
+    if (!h) return ga__t.error;
+    ga__spsv_state g;
+    memset(&g, 0, sizeof g);
+    cusparseFillMode_t fill = lower ? CUSPARSE_FILL_MODE_LOWER : CUSPARSE_FILL_MODE_UPPER;
+    cusparseDiagType_t diag = unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
+    cusparseStatus_t r = ga__cusparse.cusparseCreateCsr(&g.a, c->shape[0], c->shape[1], c->nnz, ga__sparse_ptr(c->indptr),
+                                                        ga__sparse_ptr(c->indices), ga__sparse_ptr(c->data), it, it,
+                                                        CUSPARSE_INDEX_BASE_ZERO, vt);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseSpMatSetAttribute(g.a, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseSpMatSetAttribute(g.a, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof diag);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__spsv_columns(&g, bt, xt, 0, vt);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseSpSV_createDescr(&g.d);
+    ga_status st = r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseCreate (descriptors)");
+    size_t bytes = 0;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseSpSV_bufferSize(h, op, alpha, g.a, g.x, g.y, vt, CUSPARSE_SPSV_ALG_DEFAULT, g.d, &bytes);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpSV_bufferSize");
+    }
+    if (st == GA_OK && !(g.buf = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseSpSV_analysis(h, op, alpha, g.a, g.x, g.y, vt, CUSPARSE_SPSV_ALG_DEFAULT, g.d,
+                                               (void *)(uintptr_t)g.buf->ptr);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpSV_analysis");
+    }
+    for (int64_t j = 0; st == GA_OK && j < bt->shape[0]; j++) {
+        r = j ? ga__spsv_columns(&g, bt, xt, j, vt) : CUSPARSE_STATUS_SUCCESS;
+        if (r == CUSPARSE_STATUS_SUCCESS)
+            r = ga__cusparse.cusparseSpSV_solve(h, op, alpha, g.a, g.x, g.y, vt, CUSPARSE_SPSV_ALG_DEFAULT, g.d);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpSV_solve");
+    }
+    ga__spsv_free(device, &g);
+    return st;
+}
+
+/* SciPy's refusal of a zero on the diagonal of canonical c (waits). */
+static ga_status ga__spsv_singular(const char *func, const ga_sparse *c)
+{
+    ga_array *d = ga__sparse_diagonal(func, c, 0);
+    ga_array *z = d ? ga__linalg_ufunc(func, GA_UFUNC_EQUAL, ga_operand_array(d), ga_operand_scalar(ga_int(0))) : NULL;
+    int64_t zeros = 0;
+    ga_status st = z ? ga__sparse_count_flags(func, c->device, z, &zeros) : ga__t.error;
+    ga_release(d), ga_release(z);
+    if (st == GA_OK && zeros > 0) st = ga__error(GA_ERROR_LINALG, func, "A is singular: zero entry on diagonal.");
+    return st;
+}
+
+/* spsolve_triangular's checks of the shapes, in SciPy's words. */
+static ga_status ga__spsv_check(const char *func, const ga_sparse *a, const ga_array *b)
+{
+    if (a->shape[0] != a->shape[1])
+        return ga__error(GA_ERROR_VALUE, func, "A must be a square matrix but its shape is (%lld, %lld).",
+                         (long long)a->shape[0], (long long)a->shape[1]);
+    if (b->ndim != 1 && b->ndim != 2) {
+        char sh[GA_MAXDIMS * 22 + 4];
+        ga__format_tuple(sh, sizeof sh, b->ndim, b->shape);
+        return ga__error(GA_ERROR_VALUE, func, "b must have 1 or 2 dims but its shape is %s.", sh);
+    }
+    if (b->shape[0] != a->shape[0])
+        return ga__error(GA_ERROR_VALUE, func,
+                         "The size of the dimensions of A and b do not match: A.shape[0] is %lld, b.shape[0] is %lld",
+                         (long long)a->shape[0], (long long)b->shape[0]);
+    if (a->device != b->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_spsolve_triangular(const ga_sparse *a, const ga_array *b, bool lower,
+                                                          bool unit_diagonal)
+{
+    static const char func[] = "ga_sparse_linalg_spsolve_triangular";
+    if (!a) { ga__null_input(func, "A"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (ga__spsv_check(func, a, b) != GA_OK) return NULL;
+    const ga_dtype dt = ga_promote_types(ga_promote_types(a->dtype, GA_FLOAT32), b->dtype);
+    if (ga__sparse_cuda_type(dt) < 0) {
+        ga__error(GA_ERROR_TYPE, func, "spsolve_triangular of %s is not supported",
+                  dt == GA_DTYPE_INVALID ? "these dtypes" : ga__dtype_names[dt]);
+        return NULL;
+    }
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    const int64_t n = a->shape[0], k = b->ndim == 2 ? b->shape[1] : 1, tshape[2] = {k, n};
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *c = ga__sparse_operand(func, a, GA_SPARSE_CSR, dt, a->index_dtype);
+    ga_status st = c ? unit_diagonal || n == 0 ? GA_OK : ga__spsv_singular(func, c) : ga__t.error;
+    /* b's columns as the rows of a C-contiguous (k, n) */
+    const int64_t bshape[2] = {n, k};
+    ga_array *b2 = st == GA_OK ? ga__temp(&t, ga__reshape(func, b, 2, bshape)) : NULL;
+    ga_array *bv = b2 ? ga__temp(&t, ga__transpose(func, b2, NULL)) : NULL;
+    ga_array *bt = bv ? ga__temp(&t, ga__contiguous_copy(func, bv, dt)) : NULL;
+    ga_array *xt = bt ? ga__array_new(func, a->device, 2, tshape, dt) : NULL;
+    if (st == GA_OK && !xt) st = ga__t.error;
+    if (st == GA_OK && n > 0 && k > 0 && c->nnz == 0) { /* (unit diagonal, nothing else: x = b) */
+        ga_release(xt);
+        xt = ga_retain(bt);
+    } else if (st == GA_OK && n > 0 && k > 0) {
+        st = ga__spsv_run(func, c, lower, unit_diagonal, bt, xt);
+    }
+    ga_array *x = NULL;
+    if (st == GA_OK) x = b->ndim == 1 ? ga__reshape(func, xt, 1, &n) : ga__transpose(func, xt, NULL);
+    ga_release(xt);
+    ga__temps_release(&t);
+    ga_sparse_release(c);
     return ga__ret(x);
 }
 

@@ -4,7 +4,10 @@
    of scipy.sparse, built from arrays (sorted, unsorted, with duplicates,
    empty rows, empty and non-square matrices) and from dense arrays, eye,
    identity, diags, random (against the generator's own draws), kron,
-   hstack, vstack, block_diag, tril and triu; every conversion, toarray, astype, copy, conj,
+   hstack, vstack, block_diag, tril and triu; elementwise multiply,
+   maximum, minimum (sparse, dense, scalar) and the comparisons with
+   scalars; mean, max, min, argmax, argmin, diagonal, trace, linalg.norm,
+   spsolve_triangular; every conversion, toarray, astype, copy, conj,
    transpose, sum_duplicates, sort_indices, eliminate_zeros,
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
@@ -1982,4 +1985,114 @@ DEVICE_TEST(linalg_norm)
     CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, 3) == NULL, GA_ERROR_AXIS, "axis 3 is out of bounds");
     CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, GA_AXIS_NONE) == NULL, GA_ERROR_AXIS, "axis must be 0 or 1");
     ga_sparse_release(s);
+}
+
+/* ---- scipy.sparse.linalg.spsolve_triangular ------------------------------------------------ */
+
+/* A triangular n x n system (the other triangle holding entries too, which
+   the solve ignores) against forward or back substitution on the host. */
+static void check_spsolve(ga_dtype da, ga_dtype db, ga_sparse_format f, int64_t n, int64_t k, bool lower, bool unit,
+                          bool dups)
+{
+    const int64_t per = 4; /* off-diagonal entries a row, about */
+    triplets t = trip_new(n, n, n * (per + 2));
+    int64_t e = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t deg = (int64_t)(rnd() % (uint64_t)(per + 1));
+        for (int64_t q = 0; q < deg && n > 1; q++) {
+            t.row[e] = i, t.col[e] = (int64_t)(rnd() % (uint64_t)n);
+            if (t.col[e] == i) continue;
+            t.re[e] = da == GA_BOOL || ga_dtype_kind(da) == 'u' ? (long double)(rnd() % 2)
+                                                              : (long double)((int64_t)(rnd() % 3) - 1) / (is_exact(da) ? 1 : 2);
+            t.im[e] = is_complex(da) ? (long double)((int64_t)(rnd() % 3) - 1) / 4 : 0;
+            e++;
+        }
+        t.row[e] = t.col[e] = i; /* the diagonal: 1 to 3 (unit: anything, even 0) */
+        t.re[e] = unit ? (long double)(rnd() % 3) : (long double)(1 + rnd() % 3);
+        t.im[e] = 0;
+        if (da == GA_BOOL) t.re[e] = unit ? (long double)(rnd() % 2) : 1;
+        e++;
+        if (dups && !unit && rnd() % 3 == 0) t.row[e] = t.col[e] = i, t.re[e] = da == GA_BOOL ? 1 : 1, t.im[e] = 0, e++;
+    }
+    t.nnz = e;
+    /* the dense matrix (duplicates summed as the dtype does) and b */
+    long double *ar = malloc(sizeof(long double) * (size_t)(n * n + 1)), *ai = malloc(sizeof(long double) * (size_t)(n * n + 1));
+    bool *st = malloc((size_t)(n * n + 1));
+    trip_dense_stored(&t, da, ar, ai, st);
+    long double *br = malloc(sizeof(long double) * (size_t)(n * k + 1)), *bi = malloc(sizeof(long double) * (size_t)(n * k + 1));
+    long double *xr = malloc(sizeof(long double) * (size_t)(n * k + 1)), *xi = malloc(sizeof(long double) * (size_t)(n * k + 1));
+    for (int64_t i = 0; i < n * k; i++) draw_value(db, &br[i], &bi[i]);
+    for (int64_t c = 0; c < k; c++) /* substitution, b (n, k) C-ordered */
+        for (int64_t s = 0; s < n; s++) {
+            const int64_t i = lower ? s : n - 1 - s;
+            long double sr = br[i * k + c], si = bi[i * k + c];
+            for (int64_t j = 0; j < n; j++) {
+                if (lower ? j >= i : j <= i) continue;
+                sr -= ar[i * n + j] * xr[j * k + c] - ai[i * n + j] * xi[j * k + c];
+                si -= ar[i * n + j] * xi[j * k + c] + ai[i * n + j] * xr[j * k + c];
+            }
+            const long double dr = unit ? 1 : ar[i * n + i], di = unit ? 0 : ai[i * n + i], den = dr * dr + di * di;
+            xr[i * k + c] = (sr * dr + si * di) / den, xi[i * k + c] = (si * dr - sr * di) / den;
+        }
+    const ga_dtype dt = ga_promote_types(ga_promote_types(da, GA_FLOAT32), db);
+    char what[200];
+    snprintf(what, sizeof what, "spsolve_triangular(%s %s %lld x %lld, b %s (%lld, %lld), lower=%d, unit=%d%s)", format_names[f],
+             dname(da), (long long)n, (long long)n, dname(db), (long long)n, (long long)k, lower, unit, dups ? ", duplicates" : "");
+    size_t before = used_bytes();
+    ga_sparse *a = make_sparse(&t, da, f, GA_INT32);
+    ga_array *flat = upload_values(br, bi, n * k, db);
+    const int64_t bshape[2] = {n, k};
+    ga_array *b = flat ? ga_reshape(flat, k == 1 && n % 2 ? 1 : 2, bshape) : NULL; /* (n,) or (n, k) */
+    ga_array *x = a && b ? ga_sparse_linalg_spsolve_triangular(a, b, lower, unit) : NULL;
+    long double scale = 1;
+    for (int64_t i = 0; i < n * k; i++) scale = fmaxl(scale, fabsl(xr[i]) + fabsl(xi[i]));
+    check_dense(x, xr, xi, n * k, dt, (dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-4L : 1e-10L) * scale, what);
+    if (x) CHECK(ga_ndim(x) == ga_ndim(b), "%s: ndim %d", what, ga_ndim(x));
+    ga_release(x), ga_release(b), ga_release(flat);
+    ga_sparse_release(a);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(st), free(br), free(bi), free(xr), free(xi);
+    trip_free(&t);
+}
+
+DEVICE_TEST(spsolve_triangular)
+{
+    const ga_dtype pairs[][2] = {{GA_FLOAT64, GA_FLOAT64}, {GA_FLOAT32, GA_FLOAT32}, {GA_COMPLEX128, GA_COMPLEX128},
+                                 {GA_COMPLEX64, GA_FLOAT32}, {GA_FLOAT32, GA_INT64}, {GA_INT16, GA_FLOAT32},
+                                 {GA_BOOL, GA_FLOAT64},      {GA_FLOAT64, GA_COMPLEX64}, {GA_UINT8, GA_INT8}};
+    int i = 0;
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+        for (int f = 0; f < 3; f++)
+            for (int lower = 0; lower < 2; lower++, i++) {
+                if (!test_sample(i, 2)) continue;
+                check_spsolve(pairs[p][0], pairs[p][1], formats[f], 37, 1, lower, false, i % 3 == 0);
+                check_spsolve(pairs[p][0], pairs[p][1], formats[f], 20, 3, lower, i % 2 == 0, false);
+            }
+    check_spsolve(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSR, 1, 1, true, false, false);
+    check_spsolve(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSR, 0, 1, true, false, false);
+    check_spsolve(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSC, 5, 0, false, false, false);
+    check_spsolve(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSR, 700, 2, true, false, true);
+    ga__sparse_index_bits = 64;
+    check_spsolve(GA_FLOAT64, GA_FLOAT32, GA_SPARSE_CSR, 50, 2, false, false, false);
+    ga__sparse_index_bits = 32;
+    ga_sparse *e = ga_sparse_eye(4, 4, 1, GA_FLOAT64, GA_SPARSE_CSR), *sq = ga_sparse_eye(3, 4, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    ga_array *b4 = ga_ones(GA_SHAPE(4), GA_FLOAT64), *b3 = ga_ones(GA_SHAPE(3), GA_FLOAT64), *bd = ga_ones(GA_SHAPE(4, 1, 1), GA_FLOAT64);
+    /* lower, unit diagonal: the superdiagonal is not read, x = b */
+    ga_array *xu = e ? ga_sparse_linalg_spsolve_triangular(e, b4, true, true) : NULL;
+    double got[4] = {0, 0, 0, 0};
+    if (xu && download(xu, got)) CHECK(got[0] == 1 && got[1] == 1 && got[2] == 1 && got[3] == 1, "the other triangle ignored");
+    else CHECK(false, "the other triangle ignored: %s", ga_last_error_message());
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_linalg_spsolve_triangular(e, b4, false, false) == NULL, GA_ERROR_LINALG,
+                "ga_sparse_linalg_spsolve_triangular: A is singular: zero entry on diagonal.");
+    CHECK_ERROR(ga_sparse_linalg_spsolve_triangular(sq, b3, true, false) == NULL, GA_ERROR_VALUE,
+                "A must be a square matrix but its shape is (3, 4).");
+    CHECK_ERROR(ga_sparse_linalg_spsolve_triangular(e, bd, true, false) == NULL, GA_ERROR_VALUE,
+                "b must have 1 or 2 dims but its shape is (4, 1, 1).");
+    CHECK_ERROR(ga_sparse_linalg_spsolve_triangular(e, b3, true, false) == NULL, GA_ERROR_VALUE,
+                "The size of the dimensions of A and b do not match");
+    CHECK(used_bytes() == before, "nothing left in use by the refusals");
+    ga_release(xu), ga_release(b4), ga_release(b3), ga_release(bd);
+    ga_sparse_release(e), ga_sparse_release(sq);
 }
