@@ -3422,10 +3422,42 @@ GPUARR_API ga_array *ga_sparse_trace(const ga_sparse *s, int64_t k);
    starts from zeros; maxiter < 0 is SciPy's default, 10 n. *info (may be
    NULL) gets 0 on convergence, else the iterations made. The dtype is
    promote_types of A's and b's (float64 for bool and integers); each
-   iteration waits for its dot products. No preconditioner or callback
-   yet. Errors: a non-square A, b of another length. */
+   iteration waits for its dot products. M and callback:
+   ga_sparse_linalg_cg_options. Errors: a non-square A, b of another
+   length. */
 GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
                                          double atol, int64_t maxiter, int64_t *info);
+
+/* A linear operator as a C callback (scipy.sparse.linalg.LinearOperator's
+   matvec): y = Op x for a 1-d x, returned as a new array (released by the
+   solver), or NULL with the error recorded (the solver fails with it). */
+typedef ga_array *(*ga_sparse_matvec_fn)(const ga_array *x, void *user);
+
+/* A solver's per-iteration callback (SciPy's callback(xk)): xk is the
+   current iterate, valid during the call only. */
+typedef void (*ga_sparse_callback_fn)(const ga_array *xk, void *user);
+
+/* The optional arguments of the iterative solvers (zeroed: none). M: the
+   preconditioner, an approximation of A's inverse applied as M @ r (a
+   sparse matrix, n x n), or, where M is NULL, M_matvec(r, M_user);
+   callback(xk, callback_user) after each iteration. */
+typedef struct ga_sparse_solver_options {
+    const ga_sparse *M;
+    ga_sparse_matvec_fn M_matvec;
+    void *M_user;
+    ga_sparse_callback_fn callback;
+    void *callback_user;
+} ga_sparse_solver_options;
+
+/* scipy.sparse.linalg.cg(A, b, x0, rtol=, atol=, maxiter=, M=, callback=):
+   ga_sparse_linalg_cg with the options above (NULL: none), SciPy's
+   preconditioned iteration (z = M r, rho = <r, z>, complex throughout).
+   Errors as cg's; an M of another shape ("shapes of A and M are
+   incompatible", GA_ERROR_SHAPE), an M_matvec result that is not a vector
+   of n (GA_ERROR_SHAPE). */
+GPUARR_API ga_array *ga_sparse_linalg_cg_options(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                                 double atol, int64_t maxiter, const ga_sparse_solver_options *options,
+                                                 int64_t *info);
 
 /* scipy.sparse.linalg.spsolve_triangular(A, b, lower, unit_diagonal): x
    with A x = b for triangular A (n x n; its canonical CSR, through
@@ -30430,13 +30462,53 @@ static ga_status ga__cg_direction(const char *func, ga_array *p, const double f[
     return st;
 }
 
-/* cg's iterations from x with residual r (both replaced in place). */
-static ga_status ga__cg_iterate(const char *func, const ga_sparse *a, ga_array *x, ga_array *r, double tol,
-                                int64_t maxiter, int64_t *iterations)
+/* a / b of complex values (a[0] + a[1] i). */
+static void ga__cg_div(const double a[2], const double b[2], double out[2])
+{
+    const double den = b[0] * b[0] + b[1] * b[1];
+    out[0] = (a[0] * b[0] + a[1] * b[1]) / den;
+    out[1] = (a[1] * b[0] - a[0] * b[1]) / den;
+}
+
+/* The preconditioner of one solve: M as a CSR matrix of the solve's dtype
+   (owned), or a callback, or neither (z = r). */
+typedef struct ga__cg_precond {
+    ga_sparse *m;
+    ga_sparse_matvec_fn fn;
+    void *user;
+} ga__cg_precond;
+
+/* z = M r: a new vector of r's dtype (r itself, retained, without M). */
+static ga_array *ga__cg_apply(const char *func, const ga__cg_precond *pc, ga_array *r)
+{
+    if (pc->m) return ga__sparse_matmul(func, pc->m, r);
+    if (!pc->fn) return ga_retain(r);
+    ga_array *z = pc->fn(r, pc->user);
+    if (!z) {
+        if (ga__t.error == GA_OK) ga__error(GA_ERROR_VALUE, func, "M_matvec returned NULL");
+        return NULL;
+    }
+    if (z->ndim != 1 || z->shape[0] != r->shape[0]) {
+        ga__error(GA_ERROR_SHAPE, func, "M_matvec returned an array of %d dims (length %lld), expected (%lld,)", z->ndim,
+                  (long long)(z->ndim ? z->shape[0] : 1), (long long)r->shape[0]);
+        ga_release(z);
+        return NULL;
+    }
+    ga_array *c = ga__sparse_vector_of(func, z, r->dtype);
+    ga_release(z);
+    return c;
+}
+
+/* cg's iterations from x with residual r (both replaced in place), as
+   SciPy's: z = M r, rho = <r, z>, p = z + (rho / rho_prev) p, alpha =
+   rho / <p, A p>; callback after each. */
+static ga_status ga__cg_iterate(const char *func, const ga_sparse *a, const ga__cg_precond *pc, ga_array *x, ga_array *r,
+                                double tol, int64_t maxiter, const ga_sparse_solver_options *o, int64_t *iterations)
 {
     ga_array *p = NULL;
-    double rho_prev = 0;
+    double rho_prev[2] = {0, 0};
     ga_status st = GA_OK;
+    const bool pre = pc->m || pc->fn;
     *iterations = maxiter;
     for (int64_t it = 0; it < maxiter && st == GA_OK; it++) {
         double rr[2];
@@ -30445,56 +30517,89 @@ static ga_status ga__cg_iterate(const char *func, const ga_sparse *a, ga_array *
             *iterations = 0;
             break;
         }
-        const double rho = rr[0]; /* <r, r>, real */
-        if (it == 0) {
-            p = ga__contiguous_copy(func, r, r->dtype);
-            if (!p) { st = ga__t.error; break; }
-        } else {
-            const double beta[2] = {rho / rho_prev, 0};
-            if ((st = ga__cg_direction(func, p, beta, r)) != GA_OK) break;
+        ga_array *z = ga__cg_apply(func, pc, r);
+        double rho[2] = {rr[0], 0}; /* <r, z>: <r, r> without M */
+        st = z ? pre ? ga__cg_dot(func, r, z, rho) : GA_OK : ga__t.error;
+        if (st == GA_OK && it == 0) {
+            p = ga__contiguous_copy(func, z, z->dtype);
+            if (!p) st = ga__t.error;
+        } else if (st == GA_OK) {
+            double beta[2];
+            ga__cg_div(rho, rho_prev, beta);
+            st = ga__cg_direction(func, p, beta, z);
         }
+        ga_release(z);
+        if (st != GA_OK) break;
         ga_array *q = ga__sparse_matmul(func, a, p);
-        double pq[2] = {0, 0};
+        double pq[2] = {0, 0}, alpha[2] = {0, 0};
         st = q ? ga__cg_dot(func, p, q, pq) : ga__t.error;
-        const double den = pq[0] * pq[0] + pq[1] * pq[1];
-        const double alpha[2] = {rho * pq[0] / den, -rho * pq[1] / den}, minus[2] = {-alpha[0], -alpha[1]};
+        ga__cg_div(rho, pq, alpha);
+        const double minus[2] = {-alpha[0], -alpha[1]};
         if (st == GA_OK) st = ga__cg_axpy(func, x, alpha, p);
         if (st == GA_OK) st = ga__cg_axpy(func, r, minus, q);
         ga_release(q);
-        rho_prev = rho;
+        rho_prev[0] = rho[0], rho_prev[1] = rho[1];
+        if (st == GA_OK && o && o->callback) o->callback(x, o->callback_user);
     }
     ga_release(p);
     return st;
 }
 
-GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
-                                         double atol, int64_t maxiter, int64_t *info)
+/* a as a CSR matrix of dtype dt (a itself, retained, where it is one). */
+static ga_sparse *ga__cg_operator(const char *func, const ga_sparse *a, ga_dtype dt)
 {
-    static const char func[] = "ga_sparse_linalg_cg";
-    if (!a) { ga__null_input(func, "A"); return NULL; }
-    if (!b) { ga__null_input(func, "b"); return NULL; }
-    const int64_t n = a->shape[0];
-    if (a->shape[1] != n) {
-        ga__error(GA_ERROR_VALUE, func, "expected square matrix, but got shape=(%lld, %lld)", (long long)a->shape[0],
-                  (long long)a->shape[1]);
-        return NULL;
-    }
-    if (b->ndim != 1 || b->shape[0] != n || (x0 && (x0->ndim != 1 || x0->shape[0] != n))) {
-        ga__error(GA_ERROR_SHAPE, func, "shapes of A (%lld, %lld) and b (or x0) are incompatible", (long long)n, (long long)n);
-        return NULL;
-    }
-    ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
-    if (dt != GA_DTYPE_INVALID && ga_dtype_kind(dt) != 'f' && ga_dtype_kind(dt) != 'c') dt = GA_FLOAT64;
-    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
-    /* A as CSR of dt, once */
     ga_sparse *w = a->dtype == dt ? ga_sparse_retain((ga_sparse *)a)
                                   : ga__sparse_with_data(func, a, ga__sparse_vector_of(func, a->data, dt));
     ga_sparse *c = w ? ga__sparse_asformat(func, w, GA_SPARSE_CSR) : NULL;
     ga_sparse_release(w);
-    ga_array *r = c ? ga__contiguous_copy(func, b, dt) : NULL;
+    return c;
+}
+
+/* cg's checks of A, b, x0 and M: the solve's dtype, or GA_DTYPE_INVALID. */
+static ga_dtype ga__cg_check(const char *func, const ga_sparse *a, const ga_array *b, const ga_array *x0,
+                             const ga_sparse_solver_options *o)
+{
+    if (!a) { ga__null_input(func, "A"); return GA_DTYPE_INVALID; }
+    if (!b) { ga__null_input(func, "b"); return GA_DTYPE_INVALID; }
+    const int64_t n = a->shape[0];
+    if (a->shape[1] != n) {
+        ga__error(GA_ERROR_VALUE, func, "expected square matrix, but got shape=(%lld, %lld)", (long long)a->shape[0],
+                  (long long)a->shape[1]);
+        return GA_DTYPE_INVALID;
+    }
+    if (b->ndim != 1 || b->shape[0] != n || (x0 && (x0->ndim != 1 || x0->shape[0] != n))) {
+        ga__error(GA_ERROR_SHAPE, func, "shapes of A (%lld, %lld) and b (or x0) are incompatible", (long long)n, (long long)n);
+        return GA_DTYPE_INVALID;
+    }
+    if (o && o->M && (o->M->shape[0] != n || o->M->shape[1] != n)) {
+        ga__error(GA_ERROR_SHAPE, func, "shapes of A (%lld, %lld) and M (%lld, %lld) are incompatible", (long long)n,
+                  (long long)n, (long long)o->M->shape[0], (long long)o->M->shape[1]);
+        return GA_DTYPE_INVALID;
+    }
+    if (o && o->M && o->M->device != a->device) {
+        ga__error(GA_ERROR_DEVICE, func, "M is on device %d, A on device %d", o->M->device, a->device);
+        return GA_DTYPE_INVALID;
+    }
+    ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (dt != GA_DTYPE_INVALID && ga_dtype_kind(dt) != 'f' && ga_dtype_kind(dt) != 'c') dt = GA_FLOAT64;
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return GA_DTYPE_INVALID;
+    return dt;
+}
+
+static ga_array *ga__sparse_cg(const char *func, const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                               double atol, int64_t maxiter, const ga_sparse_solver_options *o, int64_t *info)
+{
+    const ga_dtype dt = ga__cg_check(func, a, b, x0, o);
+    if (dt == GA_DTYPE_INVALID) return NULL;
+    const int64_t n = a->shape[0];
+    ga__cg_precond pc = {NULL, o ? o->M_matvec : NULL, o ? o->M_user : NULL};
+    ga_sparse *c = ga__cg_operator(func, a, dt); /* A (and M) as CSR of dt, once */
+    ga_status st = c ? GA_OK : ga__t.error;
+    if (st == GA_OK && o && o->M && !(pc.m = ga__cg_operator(func, o->M, dt))) st = ga__t.error;
+    ga_array *r = st == GA_OK ? ga__contiguous_copy(func, b, dt) : NULL;
     ga_array *x = r ? x0 ? ga__contiguous_copy(func, x0, dt) : ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
     double bb[2] = {0, 0};
-    ga_status st = x ? ga__cg_dot(func, r, r, bb) : ga__t.error;
+    st = x ? ga__cg_dot(func, r, r, bb) : ga__t.error;
     int64_t iterations = 0;
     if (st == GA_OK && x0) { /* r = b - A x0 */
         ga_array *ax = ga__sparse_matmul(func, c, x);
@@ -30508,13 +30613,27 @@ GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, 
         if (!x) st = ga__t.error;
     } else if (st == GA_OK) {
         const double tol = GA__MAX(atol, rtol * sqrt(bb[0]));
-        st = ga__cg_iterate(func, c, x, r, tol, maxiter < 0 ? 10 * n : maxiter, &iterations);
+        st = ga__cg_iterate(func, c, &pc, x, r, tol, maxiter < 0 ? 10 * n : maxiter, o, &iterations);
     }
     ga_release(r);
     ga_sparse_release(c);
+    ga_sparse_release(pc.m);
     if (st != GA_OK) { ga_release(x); return NULL; }
     if (info) *info = iterations;
     return ga__ret(x);
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                         double atol, int64_t maxiter, int64_t *info)
+{
+    return ga__sparse_cg("ga_sparse_linalg_cg", a, b, x0, rtol, atol, maxiter, NULL, info);
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_cg_options(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                                 double atol, int64_t maxiter, const ga_sparse_solver_options *options,
+                                                 int64_t *info)
+{
+    return ga__sparse_cg("ga_sparse_linalg_cg_options", a, b, x0, rtol, atol, maxiter, options, info);
 }
 
 /* --- scipy.sparse.linalg.spsolve_triangular ----------------------------------------- */

@@ -7,7 +7,7 @@
    hstack, vstack, block_diag, tril and triu; elementwise multiply,
    maximum, minimum (sparse, dense, scalar) and the comparisons with
    scalars; mean, max, min, argmax, argmin, diagonal, trace, linalg.norm,
-   spsolve_triangular; every conversion, toarray, astype, copy, conj,
+   spsolve_triangular, cg's preconditioner and callback; every conversion, toarray, astype, copy, conj,
    transpose, sum_duplicates, sort_indices, eliminate_zeros,
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
@@ -2095,4 +2095,111 @@ DEVICE_TEST(spsolve_triangular)
     CHECK(used_bytes() == before, "nothing left in use by the refusals");
     ga_release(xu), ga_release(b4), ga_release(b3), ga_release(bd);
     ga_sparse_release(e), ga_sparse_release(sq);
+}
+
+/* ---- cg's preconditioner and callback ---------------------------------------------------------- */
+
+typedef struct cg_counts {
+    int calls;
+    int64_t n;
+    const ga_array *inverse_diagonal;
+    bool bad_shape;
+} cg_counts;
+
+static void count_iterations(const ga_array *xk, void *user)
+{
+    cg_counts *c = (cg_counts *)user;
+    if (xk && ga_ndim(xk) == 1 && ga_shape(xk)[0] == c->n) c->calls++;
+}
+
+/* Jacobi as a callback: z = r / diag(A) (or a wrong shape). */
+static ga_array *jacobi(const ga_array *r, void *user)
+{
+    cg_counts *c = (cg_counts *)user;
+    if (c->bad_shape) return ga_ones(GA_SHAPE(c->n + 1), GA_FLOAT64);
+    return ga_multiply(r, c->inverse_diagonal);
+}
+
+DEVICE_TEST(cg_preconditioner_and_callback)
+{
+    const int64_t n = test_size(3000, 400);
+    const ga_dtype ds[] = {GA_FLOAT64, GA_COMPLEX128, GA_FLOAT32};
+    for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
+        const ga_dtype dt = ds[k];
+        /* A = D + a 1-d Laplacian, D from 1 to 1000: badly scaled, so Jacobi helps */
+        double *dv = malloc(8 * (size_t)n), *inv = malloc(8 * (size_t)n), *b = malloc(8 * (size_t)n);
+        for (int64_t i = 0; i < n; i++) {
+            dv[i] = 2 + pow(10, 3 * rnd_unit());
+            inv[i] = 1 / dv[i];
+            b[i] = rnd_unit() - 0.5;
+        }
+        ga_array *d0h = ga_from_host(dv, GA_SHAPE(n), GA_FLOAT64), *d0 = ga_astype(d0h, dt);
+        ga_array *d1 = ga_full(GA_SHAPE(n - 1), ga_float(-1), dt);
+        const ga_array *dg[3] = {d1, d0, d1};
+        const int64_t off[3] = {-1, 0, 1};
+        ga_sparse *a = ga_sparse_diags(3, dg, off, NULL, formats[k % 3], GA_DTYPE_INVALID);
+        const ga_array *invd[1] = {NULL};
+        ga_array *ih = ga_from_host(inv, GA_SHAPE(n), GA_FLOAT64), *id = ga_astype(ih, dt);
+        invd[0] = id;
+        const int64_t zero[1] = {0};
+        ga_sparse *m = ga_sparse_diags(1, invd, zero, NULL, GA_SPARSE_CSR, GA_DTYPE_INVALID);
+        ga_array *bh = ga_from_host(b, GA_SHAPE(n), GA_FLOAT64), *bt = ga_astype(bh, dt);
+        const double rtol = dt == GA_FLOAT32 ? 1e-4 : 1e-9;
+        char what[80];
+        snprintf(what, sizeof what, "preconditioned cg %s (%s)", dname(dt), format_names[k % 3]);
+        size_t before = used_bytes();
+        cg_counts plain = {0, n, id, false}, with_m = {0, n, id, false}, with_fn = {0, n, id, false};
+        int64_t info0 = -1, info1 = -1, info2 = -1;
+        ga_sparse_solver_options o0 = {NULL, NULL, NULL, count_iterations, &plain};
+        ga_sparse_solver_options o1 = {m, NULL, NULL, count_iterations, &with_m};
+        ga_sparse_solver_options o2 = {NULL, jacobi, &with_fn, count_iterations, &with_fn};
+        ga_array *x0 = ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &o0, &info0);
+        ga_array *x1 = ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &o1, &info1);
+        ga_array *x2 = ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &o2, &info2);
+        CHECK(x0 && x1 && x2 && info0 == 0 && info1 == 0 && info2 == 0, "%s: converged (%lld %lld %lld): %s", what,
+              (long long)info0, (long long)info1, (long long)info2, ga_last_error_message());
+        /* the residual on the host, each solution */
+        ga_array *xs[3] = {x0, x1, x2};
+        for (int s = 0; s < 3; s++) {
+            if (!xs[s]) continue;
+            unsigned char *mem = malloc((size_t)n * isz(dt));
+            double num = 0, den = 0;
+            if (download(xs[s], mem)) {
+                for (int64_t i = 0; i < n; i++) {
+                    long double ax = dv[i] * value_at(dt, mem, i);
+                    if (i > 0) ax -= value_at(dt, mem, i - 1);
+                    if (i + 1 < n) ax -= value_at(dt, mem, i + 1);
+                    num += (double)((ax - b[i]) * (ax - b[i]));
+                    den += b[i] * b[i];
+                }
+                CHECK(sqrt(num / den) <= rtol * 2, "%s: solution %d: relative residual %g, asked %g", what, s, sqrt(num / den), rtol);
+            }
+            free(mem);
+        }
+        CHECK(plain.calls > 0 && with_m.calls > 0 && abs(with_m.calls - with_fn.calls) <= 1, "%s: callbacks %d, %d, %d", what, plain.calls,
+              with_m.calls, with_fn.calls);
+        CHECK(with_m.calls < plain.calls, "%s: Jacobi takes %d iterations, none %d", what, with_m.calls, plain.calls);
+        /* maxiter: the callback once an iteration, info the count */
+        cg_counts three = {0, n, id, false};
+        ga_sparse_solver_options o3 = {m, NULL, NULL, count_iterations, &three};
+        int64_t info3 = -1;
+        ga_array *x3 = ga_sparse_linalg_cg_options(a, bt, NULL, 1e-15, 0, 3, &o3, &info3);
+        CHECK(x3 && info3 == 3 && three.calls == 3, "%s: 3 iterations: info %lld, %d callbacks", what, (long long)info3, three.calls);
+        ga_release(x0), ga_release(x1), ga_release(x2), ga_release(x3);
+        /* M_matvec of the wrong shape, M of the wrong shape */
+        cg_counts bad = {0, n, id, true};
+        ga_sparse_solver_options ob = {NULL, jacobi, &bad, NULL, NULL};
+        CHECK_ERROR(ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &ob, NULL) == NULL, GA_ERROR_SHAPE,
+                    "ga_sparse_linalg_cg_options: M_matvec returned an array of 1 dims");
+        ga_sparse *m2 = ga_sparse_eye(n + 1, n + 1, 0, dt, GA_SPARSE_CSR);
+        ga_sparse_solver_options om = {m2, NULL, NULL, NULL, NULL};
+        CHECK_ERROR(ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &om, NULL) == NULL, GA_ERROR_SHAPE,
+                    "and M");
+        ga_sparse_release(m2);
+        CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+        ga_release(d0h), ga_release(d0), ga_release(d1), ga_release(ih), ga_release(id), ga_release(bh), ga_release(bt);
+        ga_sparse_release(a), ga_sparse_release(m);
+        free(dv), free(inv), free(b);
+        ga_clear_error();
+    }
 }
