@@ -3097,7 +3097,12 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
    them); its index arrays are int32, or int64 where nnz or a dimension
    does not fit int32. The structure given to a constructor is checked on
    the device (one wait for the result), and refused in SciPy's words.
-   Left out with GPUARR_NO_SPARSE.
+   A call that must read from the device (a structure check, the size of
+   a result, a sum of duplicates, a dot product) is refused during a
+   capture of the current stream (>>graph) at its entry, with
+   GA_ERROR_STREAM_CAPTURE, before it enqueues anything; products with
+   CSR and CSC matrices, conversions that need no sum and the elementwise
+   operations with scalars are captured. Left out with GPUARR_NO_SPARSE.
 
    Ownership: every function returning a ga_sparse * returns a new
    reference (ga_sparse_release it once; scopes release it as they release
@@ -27898,7 +27903,9 @@ static void ga__sparse_free(int device, ga__block *b)
 
 /* Copies `bytes` from device address src to host dst and waits for them;
    refused during a capture of the stream (>>graph: the capture stays
-   usable, and holds the kernels the call enqueued before its read). */
+   usable). Public calls that read refuse at their entry first
+   (ga__sparse_entry), so that a refused call enqueues nothing; this check
+   is the net behind them. */
 static ga_status ga__sparse_read(const char *func, int device, void *dst, uint64_t src, size_t bytes)
 {
     CUstream stream = ga__stream_of(device);
@@ -27907,6 +27914,24 @@ static ga_status ga__sparse_read(const char *func, int device, void *dst, uint64
     CUresult r = GA__CU.MemcpyDtoHAsync(dst, (CUdeviceptr)src, bytes, stream);
     if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
     return r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+}
+
+/* The entry check of a public call that reads from the device (`reads`):
+   refused at once during a capture of the current stream of `device`,
+   before anything is enqueued, so that the capture holds nothing of it
+   (>>graph). ga__sparse_read's own check stays, as a net. */
+static ga_status ga__sparse_entry(const char *func, int device, bool reads)
+{
+    if (!reads) return GA_OK;
+    if (ga__bind(func, device) != GA_OK) return ga__t.error;
+    return ga__refuse_during_capture(func, ga__stream_of(device), "reads a size or a structure check from the device");
+}
+
+/* Whether making s canonical (or converting it to compressed `format`)
+   reads from the device: a sort that sums duplicates counts its runs. */
+static bool ga__sparse_sort_reads(const ga_sparse *s, ga_sparse_format format)
+{
+    return !s->canonical && s->nnz > 0 && (s->format == GA_SPARSE_COO || format == s->format);
 }
 
 /* A new 1-d array of n elements of dtype on `device`. */
@@ -28040,7 +28065,7 @@ static ga_sparse *ga__sparse_compressed(const char *func, ga_sparse_format forma
     if (ga__sparse_input(func, data, "data", data->device, false, ndim) != GA_OK ||
         ga__sparse_input(func, indices, "indices", data->device, true, ndim) != GA_OK ||
         ga__sparse_input(func, indptr, "indptr", data->device, true, ndim) != GA_OK ||
-        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__bind(func, data->device) != GA_OK)
+        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__sparse_entry(func, data->device, true) != GA_OK)
         return NULL;
     const int mj = format == GA_SPARSE_CSC ? 1 : 0;
     if (shape && (shape[0] < 0 || shape[1] < 0)) {
@@ -28105,7 +28130,7 @@ GPUARR_API ga_sparse *ga_sparse_coo_matrix(const ga_array *data, const ga_array 
     if (ga__sparse_input(func, data, "data", data->device, false, ndim) != GA_OK ||
         ga__sparse_input(func, row, "row", data->device, true, ndim) != GA_OK ||
         ga__sparse_input(func, col, "col", data->device, true, ndim) != GA_OK ||
-        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__bind(func, data->device) != GA_OK)
+        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__sparse_entry(func, data->device, true) != GA_OK)
         return NULL;
     if (shape && (shape[0] < 0 || shape[1] < 0)) {
         ga__error(GA_ERROR_VALUE, func, "'shape' elements cannot be negative");
@@ -28516,18 +28541,24 @@ GPUARR_API ga_sparse *ga_sparse_asformat(const ga_sparse *s, ga_sparse_format fo
         ga__error(GA_ERROR_VALUE, func, "Format %d is unknown.", (int)format);
         return NULL;
     }
+    const bool reads = s->format == GA_SPARSE_COO && format != GA_SPARSE_COO && ga__sparse_sort_reads(s, format);
+    if (ga__sparse_entry(func, s->device, reads) != GA_OK) return NULL;
     return ga__sparse_ret(ga__sparse_asformat(func, s, format));
 }
 
 GPUARR_API ga_sparse *ga_sparse_tocsr(const ga_sparse *s)
 {
     if (!s) { ga__null_input("ga_sparse_tocsr", "s"); return NULL; }
+    if (ga__sparse_entry("ga_sparse_tocsr", s->device, s->format == GA_SPARSE_COO && ga__sparse_sort_reads(s, GA_SPARSE_CSR)) != GA_OK)
+        return NULL;
     return ga__sparse_ret(ga__sparse_asformat("ga_sparse_tocsr", s, GA_SPARSE_CSR));
 }
 
 GPUARR_API ga_sparse *ga_sparse_tocsc(const ga_sparse *s)
 {
     if (!s) { ga__null_input("ga_sparse_tocsc", "s"); return NULL; }
+    if (ga__sparse_entry("ga_sparse_tocsc", s->device, s->format == GA_SPARSE_COO && ga__sparse_sort_reads(s, GA_SPARSE_CSC)) != GA_OK)
+        return NULL;
     return ga__sparse_ret(ga__sparse_asformat("ga_sparse_tocsc", s, GA_SPARSE_CSC));
 }
 
@@ -28569,6 +28600,8 @@ GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s)
 {
     static const char func[] = "ga_sparse_toarray";
     if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__sparse_entry(func, s->device, s->format == GA_SPARSE_COO && ga__sparse_sort_reads(s, GA_SPARSE_CSR)) != GA_OK)
+        return NULL;
     return ga__ret(ga__sparse_toarray(func, s));
 }
 
@@ -28622,7 +28655,7 @@ static ga_sparse *ga__sparse_from_dense(const char *func, const ga_array *a, ga_
         ga__error(GA_ERROR_VALUE, func, "expected dimension <= 2 array or matrix");
         return NULL;
     }
-    if (ga__sparse_dtype_check(func, a->dtype) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    if (ga__sparse_dtype_check(func, a->dtype) != GA_OK || ga__sparse_entry(func, a->device, true) != GA_OK) return NULL;
     const int64_t shape[2] = {a->ndim == 2 ? a->shape[0] : 1, a->ndim == 2 ? a->shape[1] : a->shape[0]};
     const bool csc = format == GA_SPARSE_CSC;
     const int64_t rows = shape[csc ? 1 : 0], cols = shape[csc ? 0 : 1];
@@ -28776,7 +28809,7 @@ static ga_sparse *ga__sparse_diags(const char *func, int count, const ga_array *
     ga_status st = ga__sparse_format_check(func, format);
     if (st == GA_OK) st = ga__sparse_diags_check(func, count, diagonals, offsets, shape, sh, &dtype, lens);
     const int device = st == GA_OK ? diagonals[0]->device : 0;
-    if (st == GA_OK) st = ga__bind(func, device);
+    if (st == GA_OK) st = ga__sparse_entry(func, device, true);
     for (int j = 0; st == GA_OK && j < count; j++) total += lens[j];
     ga_dtype it = ga__sparse_index_for(total, sh[0], sh[1]);
     ga_array *data = st == GA_OK ? ga__sparse_vector(func, device, total, dtype) : NULL;
@@ -28890,6 +28923,7 @@ static ga_status ga__sparse_resort(const char *func, ga_sparse *s, bool sum)
 {
     if (!s) return ga__null_input(func, "s");
     if (s->canonical) return GA_OK;
+    if (ga__sparse_entry(func, s->device, (sum || s->format == GA_SPARSE_COO) && s->nnz > 0) != GA_OK) return ga__t.error;
     ga_sparse *r = ga__sparse_sorted_copy(func, s, sum);
     if (!r) return ga__t.error;
     ga__sparse_take_over(s, r);
@@ -28989,7 +29023,7 @@ GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s)
     static const char func[] = "ga_sparse_eliminate_zeros";
     if (!s) return ga__null_input(func, "s");
     if (s->nnz == 0) return GA_OK;
-    if (ga__bind(func, s->device) != GA_OK) return ga__t.error;
+    if (ga__sparse_entry(func, s->device, true) != GA_OK) return ga__t.error;
     ga_array *flags = NULL;
     int64_t k = 0;
     ga_status st = ga__sparse_count_values(func, s, &flags, &k);
@@ -29007,6 +29041,7 @@ GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
     static const char func[] = "ga_sparse_count_nonzero";
     if (!s) { ga__null_input(func, "s"); return -1; }
     if (s->nnz == 0) return 0;
+    if (ga__sparse_entry(func, s->device, true) != GA_OK) return -1;
     ga_sparse *c = s->canonical ? ga_sparse_retain((ga_sparse *)s) : ga__sparse_sorted_copy(func, s, true);
     ga_array *flags = NULL;
     int64_t k = -1;
@@ -29101,7 +29136,7 @@ static ga_sparse *ga__sparse_random(const char *func, int64_t m, int64_t n, doub
         return NULL;
     }
     if (ga__sparse_dtype_check(func, dtype) != GA_OK || ga__sparse_format_check(func, format) != GA_OK ||
-        ga__random_device_generator(func, g) != GA_OK || ga__bind(func, ga__t.device) != GA_OK)
+        ga__random_device_generator(func, g) != GA_OK || ga__sparse_entry(func, ga__t.device, true) != GA_OK)
         return NULL;
     const int64_t mn = m * n, shape[2] = {m, n}, div = GA__MAX(m, 1);
     int64_t k = (int64_t)nearbyint(density * (double)m * (double)n); /* Python's round(density * m * n) */
@@ -29135,7 +29170,9 @@ static ga_sparse *ga__sparse_kron(const char *func, const ga_sparse *a, const ga
         ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
         return NULL;
     }
-    if (ga__sparse_format_check(func, format) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    if (ga__sparse_format_check(func, format) != GA_OK || ga__sparse_entry(func, a->device, format != GA_SPARSE_COO) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
     const int64_t *sa = a->shape, *sb = b->shape;
     if ((sb[0] > 0 && sa[0] > INT64_MAX / sb[0]) || (sb[1] > 0 && sa[1] > INT64_MAX / sb[1])) {
         ga__error(GA_ERROR_VALUE, func, "the dimensions of the product overflow int64");
@@ -29184,6 +29221,7 @@ static ga_status ga__sparse_blocks_check(const char *func, int n, const ga_spars
     }
     if (*dt == GA_DTYPE_INVALID) *dt = t;
     if (ga__sparse_dtype_check(func, *dt) != GA_OK || ga__sparse_format_check(func, format) != GA_OK) return ga__t.error;
+    if (ga__sparse_entry(func, blocks[0]->device, format != GA_SPARSE_COO) != GA_OK) return ga__t.error;
     return ga__bind(func, blocks[0]->device);
 }
 
@@ -29266,7 +29304,10 @@ static ga_sparse *ga__sparse_triangle(const char *func, const ga_sparse *a, int6
                                       ga_sparse_format format)
 {
     if (!a) { ga__null_input(func, "A"); return NULL; }
-    if (ga__sparse_format_check(func, format) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    const bool reads = a->nnz > 0 || (a->format == GA_SPARSE_COO && format != GA_SPARSE_COO && ga__sparse_sort_reads(a, format));
+    if (ga__sparse_format_check(func, format) != GA_OK || ga__sparse_entry(func, a->device, reads) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
     if (a->nnz == 0) return ga__sparse_asformat(func, a, format);
     ga__temps t = {{NULL}, 0};
     const bool coo = a->format == GA_SPARSE_COO, csr = a->format == GA_SPARSE_CSR;
@@ -29566,7 +29607,10 @@ static ga_array *ga__sparse_matmul(const char *func, const ga_sparse *a, const g
 
 GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b)
 {
-    return ga__ret(ga__sparse_matmul("ga_sparse_matmul", a, b));
+    static const char func[] = "ga_sparse_matmul";
+    if (a && b && ga__sparse_entry(func, a->device, a->format == GA_SPARSE_COO && ga__sparse_sort_reads(a, GA_SPARSE_CSR)) != GA_OK)
+        return NULL;
+    return ga__ret(ga__sparse_matmul(func, a, b));
 }
 
 GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a)
@@ -29578,6 +29622,8 @@ GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a)
         ga__error(GA_ERROR_SHAPE, func, "dimension mismatch");
         return NULL;
     }
+    /* (a COO A^T is not known canonical: its conversion sums and counts) */
+    if (ga__sparse_entry(func, a->device, a->format == GA_SPARSE_COO && a->nnz > 0) != GA_OK) return NULL;
     /* b @ A = (A^T @ b^T)^T, A^T free */
     const int64_t shape[2] = {a->shape[1], a->shape[0]};
     ga_sparse *at = a->format == GA_SPARSE_COO
@@ -29740,7 +29786,7 @@ static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_
                   "the logical_xor function instead.");
         return NULL;
     }
-    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__sparse_entry(func, a->device, true) != GA_OK) return NULL;
     const ga_sparse_format format = a->format == GA_SPARSE_COO ? GA_SPARSE_CSR : a->format;
     const ga_dtype it = ga__sparse_index_for(a->nnz + b->nnz, a->shape[0], a->shape[1]) == GA_INT64 ||
                                 a->index_dtype == GA_INT64 || b->index_dtype == GA_INT64
@@ -29834,6 +29880,7 @@ static ga_sparse *ga__sparse_multiply_dense(const char *func, const ga_sparse *a
     int64_t rs[2];
     const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
     if (ga__sparse_broadcast(func, a->shape, bs, rs) != GA_OK || ga__sparse_dtype_check(func, dt) != GA_OK ||
+        ga__sparse_entry(func, a->device, rs[0] != a->shape[0] || rs[1] != a->shape[1]) != GA_OK ||
         ga__bind(func, a->device) != GA_OK)
         return NULL;
     ga_sparse *x = NULL;
@@ -29898,6 +29945,7 @@ static ga_sparse *ga__sparse_extreme_scalar(const char *func, const ga_sparse *a
         ga__error(GA_ERROR_VALUE, func, "Taking maximum (minimum) with > 0 (< 0) number results to a dense matrix.");
         return NULL;
     }
+    if (ga__sparse_entry(func, a->device, ga__sparse_sort_reads(a, a->format)) != GA_OK) return NULL;
     return ga__sparse_canonical_op(func, a, maximum ? GA_UFUNC_MAXIMUM : GA_UFUNC_MINIMUM, v);
 }
 
@@ -29947,7 +29995,7 @@ static ga_status ga__sparse_compare_refusal(const char *func, ga_ufunc u, ga_sca
 static ga_sparse *ga__sparse_compare_scalar(const char *func, const ga_sparse *a, ga_ufunc u, ga_scalar v)
 {
     if (!a) { ga__null_input(func, "a"); return NULL; }
-    if (ga__sparse_compare_refusal(func, u, v) != GA_OK) return NULL;
+    if (ga__sparse_compare_refusal(func, u, v) != GA_OK || ga__sparse_entry(func, a->device, a->nnz > 0) != GA_OK) return NULL;
     ga_sparse *r = ga__sparse_canonical_op(func, a, u, v);
     if (r && ga_sparse_eliminate_zeros(r) != GA_OK) {
         ga_sparse_release(r);
@@ -30066,6 +30114,14 @@ static ga_array *ga__sparse_reduced_shape(const char *func, const ga_sparse *s, 
     return r;
 }
 
+/* Whether s.sum(axis) reads from the device: a COO matrix's axis sums go
+   through its CSR (of its transpose for axis 0, never known canonical). */
+static bool ga__sparse_sum_reads(const ga_sparse *s, int axis)
+{
+    if (axis == GA_AXIS_NONE || s->format != GA_SPARSE_COO) return false;
+    return axis == 0 ? s->nnz > 0 : ga__sparse_sort_reads(s, GA_SPARSE_CSR);
+}
+
 /* s.sum(axis), axis checked (not tracked by scopes). */
 static ga_array *ga__sparse_sum(const char *func, const ga_sparse *s, int axis)
 {
@@ -30084,7 +30140,8 @@ GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis)
 {
     static const char func[] = "ga_sparse_sum";
     if (!s) { ga__null_input(func, "s"); return NULL; }
-    if ((axis = ga__sparse_axis(func, axis)) == -1) return NULL;
+    if ((axis = ga__sparse_axis(func, axis)) == -1 || ga__sparse_entry(func, s->device, ga__sparse_sum_reads(s, axis)) != GA_OK)
+        return NULL;
     return ga__ret(ga__sparse_sum(func, s, axis));
 }
 /* --- mean, max, min, argmax, argmin, diagonal, trace ------------------------------- */
@@ -30117,7 +30174,8 @@ GPUARR_API ga_array *ga_sparse_mean(const ga_sparse *s, int axis)
 {
     static const char func[] = "ga_sparse_mean";
     if (!s) { ga__null_input(func, "s"); return NULL; }
-    if ((axis = ga__sparse_axis(func, axis)) == -1) return NULL;
+    if ((axis = ga__sparse_axis(func, axis)) == -1 || ga__sparse_entry(func, s->device, ga__sparse_sum_reads(s, axis)) != GA_OK)
+        return NULL;
     return ga__ret(ga__sparse_mean(func, s, axis));
 }
 
@@ -30215,7 +30273,9 @@ static ga_array *ga__sparse_extreme(const char *func, const ga_sparse *s, int ax
 static ga_array *ga__sparse_extreme_api(const char *func, const ga_sparse *s, int axis, int32_t op)
 {
     if (!s) { ga__null_input(func, "s"); return NULL; }
-    if ((axis = ga__sparse_axis(func, axis)) == -1) return NULL;
+    if ((axis = ga__sparse_axis(func, axis)) == -1 ||
+        ga__sparse_entry(func, s->device, ga__sparse_sort_reads(s, s->format)) != GA_OK)
+        return NULL;
     return ga__ret(ga__sparse_extreme(func, s, axis, op));
 }
 
@@ -30264,6 +30324,7 @@ GPUARR_API ga_array *ga_sparse_diagonal(const ga_sparse *s, int64_t k)
 {
     static const char func[] = "ga_sparse_diagonal";
     if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__sparse_entry(func, s->device, k > -s->shape[0] && k < s->shape[1]) != GA_OK) return NULL;
     return ga__ret(ga__sparse_diagonal(func, s, k));
 }
 
@@ -30271,6 +30332,7 @@ GPUARR_API ga_array *ga_sparse_trace(const ga_sparse *s, int64_t k)
 {
     static const char func[] = "ga_sparse_trace";
     if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__sparse_entry(func, s->device, k > -s->shape[0] && k < s->shape[1]) != GA_OK) return NULL;
     ga_array *d = ga__sparse_diagonal(func, s, k), *out = NULL;
     ga_reduce_options o = {NULL, NULL, 0};
     if (d && ga__reduce(func, GA_REDUCE_SUM, d, 0, NULL, ga__sparse_sum_dtype(s->dtype), &out, false, &o) != GA_OK) out = NULL;
@@ -30394,7 +30456,7 @@ GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_spars
         ga__error(GA_ERROR_VALUE, func, "sparse @ sparse takes int32 indices: the operands are too large");
         return NULL;
     }
-    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    if (ga__sparse_entry(func, a->device, true) != GA_OK) return NULL; /* (C's size, read by cuSPARSE) */
     ga_sparse *x = ga__sparse_operand(func, a, GA_SPARSE_CSR, dt, GA_INT32);
     ga_sparse *y = x ? ga__sparse_operand(func, b, GA_SPARSE_CSR, dt, GA_INT32) : NULL;
     ga_sparse *r = y ? ga__sparse_spgemm(func, x, y, dt) : NULL;
@@ -30582,7 +30644,7 @@ static ga_dtype ga__cg_check(const char *func, const ga_sparse *a, const ga_arra
     }
     ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
     if (dt != GA_DTYPE_INVALID && ga_dtype_kind(dt) != 'f' && ga_dtype_kind(dt) != 'c') dt = GA_FLOAT64;
-    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return GA_DTYPE_INVALID;
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__sparse_entry(func, a->device, true) != GA_OK) return GA_DTYPE_INVALID;
     return dt;
 }
 
@@ -30761,7 +30823,9 @@ GPUARR_API ga_array *ga_sparse_linalg_spsolve_triangular(const ga_sparse *a, con
                   dt == GA_DTYPE_INVALID ? "these dtypes" : ga__dtype_names[dt]);
         return NULL;
     }
-    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    if (ga__sparse_entry(func, a->device, !unit_diagonal || ga__sparse_sort_reads(a, a->format)) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
     const int64_t n = a->shape[0], k = b->ndim == 2 ? b->shape[1] : 1, tshape[2] = {k, n};
     ga__temps t = {{NULL}, 0};
     ga_sparse *c = ga__sparse_operand(func, a, GA_SPARSE_CSR, dt, a->index_dtype);
@@ -30845,7 +30909,8 @@ GPUARR_API ga_array *ga_sparse_linalg_norm(const ga_sparse *x, ga_norm_ord ord)
 {
     static const char func[] = "ga_sparse_linalg_norm";
     if (!x) { ga__null_input(func, "x"); return NULL; }
-    if (ga__bind(func, x->device) != GA_OK) return NULL;
+    if (ga__sparse_entry(func, x->device, ga__sparse_sort_reads(x, x->format)) != GA_OK || ga__bind(func, x->device) != GA_OK)
+        return NULL;
     return ga__ret(ga__sparse_matrix_norm(func, x, ord));
 }
 
@@ -30887,7 +30952,8 @@ GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, 
         if (axis == GA_AXIS_NONE) ga__error(GA_ERROR_AXIS, func, "axis must be 0 or 1 (ga_sparse_linalg_norm: None)");
         return NULL;
     }
-    if (ga__bind(func, x->device) != GA_OK) return NULL;
+    if (ga__sparse_entry(func, x->device, ga__sparse_sort_reads(x, x->format)) != GA_OK || ga__bind(func, x->device) != GA_OK)
+        return NULL;
     ga_array *m = ga__sparse_vector_norms(func, x, ord, axis);
     const int64_t size = m ? m->size : 0;
     ga_array *r = m ? ga__reshape(func, m, 1, &size) : NULL;

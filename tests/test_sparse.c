@@ -2203,3 +2203,56 @@ DEVICE_TEST(cg_preconditioner_and_callback)
         ga_clear_error();
     }
 }
+
+/* ---- stream capture: refused at the entry, nothing enqueued --------------------------------- */
+
+DEVICE_TEST(capture_refuses_reads_at_the_entry)
+{
+    ga_stream *st = ga_stream_create(true);
+    ga_stream_set_current(st);
+    triplets t = trip_random(GA_FLOAT64, 30, 20, 80, true, true);
+    ga_sparse *coo = make_sparse(&t, GA_FLOAT64, GA_SPARSE_COO, GA_INT32); /* duplicates: not canonical */
+    ga_sparse *csr = coo ? ga_sparse_tocsr(coo) : NULL;
+    ga_array *x = ga_ones(GA_SHAPE(20), GA_FLOAT64);
+    const ga_sparse *two[2] = {csr, csr};
+    CHECK(coo && csr && x, "setup: %s", ga_last_error_message());
+    ga_release(ga_sparse_matmul(csr, x)); /* warm-up: cuSPARSE's handle, the kernels */
+    ga_release(ga_sparse_max(csr, 1));
+    CHECK_OK(ga_graph_capture_begin(st, GA_CAPTURE_GLOBAL));
+    /* each refused before it enqueues anything */
+    CHECK_ERROR(ga_sparse_add(csr, csr) == NULL, GA_ERROR_STREAM_CAPTURE,
+                "ga_sparse_add: cannot run while stream capture is active: it reads a size or a structure check");
+    CHECK_ERROR(ga_sparse_tocsr(coo) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_tocsr: cannot run");
+    CHECK_ERROR(ga_sparse_matmul(coo, x) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_matmul: cannot run");
+    CHECK_ERROR(ga_sparse_count_nonzero(csr) == -1, GA_ERROR_STREAM_CAPTURE, "ga_sparse_count_nonzero: cannot run");
+    CHECK_ERROR(ga_sparse_tril(csr, 0, GA_SPARSE_CSR) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_tril: cannot run");
+    CHECK_ERROR(ga_sparse_vstack(2, two, GA_SPARSE_CSR, GA_DTYPE_INVALID) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_vstack");
+    CHECK_ERROR(ga_sparse_greater_scalar(csr, ga_float(0.5)) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_greater_scalar");
+    CHECK_ERROR(ga_sparse_diagonal(csr, 0) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_diagonal");
+    CHECK_ERROR(ga_sparse_max(coo, 1) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_max");
+    CHECK_ERROR(ga_sparse_linalg_cg(csr, x, NULL, 1e-5, 0, -1, NULL) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_linalg_cg");
+    ga_graph *empty = ga_graph_capture_end(st);
+    CHECK(empty && ga_graph_node_count(empty) == 0, "the refused calls enqueued nothing: %lld nodes",
+          (long long)(empty ? ga_graph_node_count(empty) : -1));
+    ga_graph_release(empty);
+    /* what needs no read is captured: A @ x of the canonical CSR, a scalar product, max of the canonical CSR */
+    CHECK_OK(ga_graph_capture_begin(st, GA_CAPTURE_GLOBAL));
+    ga_array *y = ga_sparse_matmul(csr, x);
+    ga_sparse *h = ga_sparse_multiply_scalar(csr, ga_float(0.5));
+    ga_array *m = ga_sparse_max(csr, 1);
+    ga_graph *g = ga_graph_capture_end(st);
+    CHECK(g && y && h && m && ga_graph_node_count(g) >= 3, "captured: %s", ga_last_error_message());
+    if (g) CHECK_OK(ga_graph_launch(g, st));
+    ga_array *want = ga_sparse_matmul(csr, x), *want_m = ga_sparse_max(csr, 1);
+    CHECK(y && want && same_array(y, want), "the graph's A @ x");
+    CHECK(m && want_m && same_array(m, want_m), "the graph's max(axis=1)");
+    ga_release(y), ga_release(want), ga_release(m), ga_release(want_m);
+    ga_sparse_release(h);
+    ga_graph_release(g);
+    ga_release(x);
+    ga_sparse_release(coo), ga_sparse_release(csr);
+    trip_free(&t);
+    ga_clear_error();
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(st);
+}
