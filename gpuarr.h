@@ -3296,10 +3296,13 @@ GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b);
 GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a);
 
 /* A @ B of two sparse matrices (SpGEMM, cusparseSpGEMM): a CSR matrix
-   (int32 indices; not marked canonical). dtype promote_types of theirs,
-   one of float32, float64, complex64, complex128 (bool and integer
-   products are GA_ERROR_TYPE: not supported yet). Errors: "dimension
-   mismatch", operands whose nnz or dimensions need int64 indices. */
+   (int32 indices; not marked canonical). dtype promote_types of theirs:
+   float32, float64, complex64, complex128, or bool and the integers of
+   up to 16 bits where A has fewer than 2**21 columns (computed in float64,
+   exact there, then cast back: integer sums wrap as NumPy's); 32- and
+   64-bit integer products are GA_ERROR_TYPE (not supported yet). Errors:
+   "dimension mismatch", operands whose nnz or dimensions need int64
+   indices. */
 GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_sparse *b);
 
 /* Elementwise with a scalar, on the stored values (the structure shared;
@@ -30446,8 +30449,14 @@ GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_spars
         return NULL;
     }
     const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
-    if (ga__sparse_cuda_type(dt) < 0) {
-        ga__error(GA_ERROR_TYPE, func, "sparse @ sparse of %s is not supported yet (float32, float64, complex64, complex128)",
+    /* bool and integers of up to 16 bits through float64, exact: each
+       product below 2**32, fewer than 2**21 of them a sum */
+    const bool narrow = (dt == GA_BOOL || dt == GA_INT8 || dt == GA_UINT8 || dt == GA_INT16 || dt == GA_UINT16) &&
+                        a->shape[1] < ((int64_t)1 << 21);
+    if (ga__sparse_cuda_type(dt) < 0 && !narrow) {
+        ga__error(GA_ERROR_TYPE, func,
+                  "sparse @ sparse of %s is not supported yet (float32, float64, complex64, complex128; bool and integers "
+                  "of up to 16 bits with fewer than 2**21 columns in A)",
                   dt == GA_DTYPE_INVALID ? "these dtypes" : ga__dtype_names[dt]);
         return NULL;
     }
@@ -30457,11 +30466,20 @@ GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_spars
         return NULL;
     }
     if (ga__sparse_entry(func, a->device, true) != GA_OK) return NULL; /* (C's size, read by cuSPARSE) */
-    ga_sparse *x = ga__sparse_operand(func, a, GA_SPARSE_CSR, dt, GA_INT32);
-    ga_sparse *y = x ? ga__sparse_operand(func, b, GA_SPARSE_CSR, dt, GA_INT32) : NULL;
-    ga_sparse *r = y ? ga__sparse_spgemm(func, x, y, dt) : NULL;
+    const ga_dtype ct = narrow ? GA_FLOAT64 : dt; /* the product's dtype in cuSPARSE */
+    ga_sparse *x = ga__sparse_operand(func, a, GA_SPARSE_CSR, ct, GA_INT32);
+    ga_sparse *y = x ? ga__sparse_operand(func, b, GA_SPARSE_CSR, ct, GA_INT32) : NULL;
+    ga_sparse *r = y ? ga__sparse_spgemm(func, x, y, ct) : NULL;
     ga_sparse_release(x);
     ga_sparse_release(y);
+    if (r && narrow) { /* the exact float64 sums back as dt: through int64 (wrapping as NumPy's sums), bool directly */
+        ga_array *i64 = dt == GA_BOOL ? ga_retain(r->data) : ga__contiguous_copy(func, r->data, GA_INT64);
+        ga_array *d = i64 ? ga__contiguous_copy(func, i64, dt) : NULL;
+        ga_sparse *w = ga__sparse_with_data(func, r, d); /* (takes d) */
+        ga_release(i64);
+        ga_sparse_release(r);
+        r = w;
+    }
     return ga__sparse_ret(r);
 }
 
