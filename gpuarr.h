@@ -27930,11 +27930,13 @@ static ga_status ga__sparse_entry(const char *func, int device, bool reads)
     return ga__refuse_during_capture(func, ga__stream_of(device), "reads a size or a structure check from the device");
 }
 
-/* Whether making s canonical (or converting it to compressed `format`)
-   reads from the device: a sort that sums duplicates counts its runs. */
+/* Whether making s canonical in `format` (ga__sparse_operand; a COO s
+   converted by ga__sparse_asformat) reads from the device: a sort that
+   sums duplicates counts its runs. COO -> CSC always sorts so. */
 static bool ga__sparse_sort_reads(const ga_sparse *s, ga_sparse_format format)
 {
-    return !s->canonical && s->nnz > 0 && (s->format == GA_SPARSE_COO || format == s->format);
+    if (s->nnz == 0) return false;
+    return (s->format == GA_SPARSE_COO && format == GA_SPARSE_CSC) || !s->canonical;
 }
 
 /* A new 1-d array of n elements of dtype on `device`. */
@@ -30277,7 +30279,7 @@ static ga_array *ga__sparse_extreme_api(const char *func, const ga_sparse *s, in
 {
     if (!s) { ga__null_input(func, "s"); return NULL; }
     if ((axis = ga__sparse_axis(func, axis)) == -1 ||
-        ga__sparse_entry(func, s->device, ga__sparse_sort_reads(s, s->format)) != GA_OK)
+        ga__sparse_entry(func, s->device, ga__sparse_sort_reads(s, axis == 0 ? GA_SPARSE_CSC : GA_SPARSE_CSR)) != GA_OK)
         return NULL;
     return ga__ret(ga__sparse_extreme(func, s, axis, op));
 }
