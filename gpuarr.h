@@ -3467,6 +3467,20 @@ GPUARR_API ga_array *ga_sparse_linalg_cg_options(const ga_sparse *a, const ga_ar
                                                  double atol, int64_t maxiter, const ga_sparse_solver_options *options,
                                                  int64_t *info);
 
+/* scipy.sparse.linalg.gmres(A, b, x0, rtol=, atol=, restart=, maxiter=,
+   M=, callback=, callback_type='x'): restarted GMRES as SciPy's (modified
+   Gram-Schmidt, Givens rotations as LAPACK's lartg, the inner tolerance
+   control of gh-8400), for any square A (n x n) and b (n,). restart <= 0
+   is SciPy's 20 (at most n); maxiter < 0 its 10 n (restart cycles, as
+   SciPy counts them); the stop: ||b - A x|| <= max(atol, rtol ||b||).
+   options: M (left preconditioner) as cg's; callback(xk) after each
+   restart cycle (SciPy's callback_type='x'). *info: 0 on convergence,
+   else maxiter. The small least-squares problem is solved on the host,
+   each inner step waiting for its dot products. Errors as cg's. */
+GPUARR_API ga_array *ga_sparse_linalg_gmres(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                            double atol, int64_t restart, int64_t maxiter,
+                                            const ga_sparse_solver_options *options, int64_t *info);
+
 /* scipy.sparse.linalg.spsolve_triangular(A, b, lower, unit_diagonal): x
    with A x = b for triangular A (n x n; its canonical CSR, through
    cusparseSpSV; the other triangle's entries are not read, as cuSPARSE's
@@ -30716,6 +30730,257 @@ GPUARR_API ga_array *ga_sparse_linalg_cg_options(const ga_sparse *a, const ga_ar
                                                  int64_t *info)
 {
     return ga__sparse_cg("ga_sparse_linalg_cg_options", a, b, x0, rtol, atol, maxiter, options, info);
+}
+
+/* --- scipy.sparse.linalg.gmres -------------------------------------------------------- */
+
+/* Complex values of the host side: z[0] + z[1] i. */
+static void ga__gm_mul(const double a[2], const double b[2], double out[2])
+{
+    const double re = a[0] * b[0] - a[1] * b[1], im = a[0] * b[1] + a[1] * b[0];
+    out[0] = re, out[1] = im;
+}
+static double ga__gm_abs(const double a[2]) { return hypot(a[0], a[1]); }
+
+/* LAPACK's lartg: c (real), s, r with [c s; -conj(s) c] [f; g] = [r; 0]. */
+static void ga__gm_lartg(const double f[2], const double g[2], double *c, double s[2], double r[2])
+{
+    const double af = ga__gm_abs(f), ag = ga__gm_abs(g);
+    if (ag == 0) {
+        *c = 1, s[0] = s[1] = 0, r[0] = f[0], r[1] = f[1];
+    } else if (af == 0) {
+        *c = 0, s[0] = g[0] / ag, s[1] = -g[1] / ag, r[0] = ag, r[1] = 0;
+    } else {
+        const double d = hypot(af, ag), sf[2] = {f[0] / af, f[1] / af}, cg[2] = {g[0], -g[1]};
+        *c = af / d;
+        ga__gm_mul(sf, cg, s), s[0] /= d, s[1] /= d;
+        r[0] = sf[0] * d, r[1] = sf[1] * d;
+    }
+}
+
+/* ||x||, waited for. */
+static ga_status ga__gm_norm(const char *func, const ga_array *x, double *out)
+{
+    double d[2] = {0, 0};
+    ga_status st = ga__cg_dot(func, x, x, d);
+    *out = sqrt(d[0]);
+    return st;
+}
+
+/* x *= f, in place. */
+static ga_status ga__gm_scale(const char *func, ga_array *x, const double f[2])
+{
+    ga_operand in[2] = {ga_operand_array(x), ga_operand_scalar(ga__cg_scalar(x->dtype, f))};
+    ga_array *out[2] = {x, NULL};
+    return ga__ufunc(func, GA_UFUNC_MULTIPLY, in, out, NULL);
+}
+
+/* r = b - A x (a new vector). */
+static ga_array *ga__gm_residual(const char *func, const ga_sparse *a, const ga_array *b, const ga_array *x)
+{
+    ga_array *r = ga__contiguous_copy(func, b, b->dtype), *ax = r ? ga__sparse_matmul(func, a, x) : NULL;
+    const double minus[2] = {-1, 0};
+    if (!ax || ga__cg_axpy(func, r, minus, ax) != GA_OK) { ga_release(r), ga_release(ax); return NULL; }
+    ga_release(ax);
+    return r;
+}
+
+/* The state of one gmres: the Krylov basis v (restart + 1 vectors), the
+   Hessenberg columns h[col][k] (k <= col + 1), the rotations, the RHS S. */
+typedef struct ga__gmres {
+    int64_t restart;
+    ga_array **v;
+    double (*h)[2], (*givens)[3], (*S)[2]; /* h: restart x (restart + 1); givens: c, s */
+} ga__gmres;
+
+static void ga__gmres_free(ga__gmres *g)
+{
+    for (int64_t i = 0; g->v && i <= g->restart; i++) ga_release(g->v[i]);
+    GPUARR_FREE(g->v), GPUARR_FREE(g->h), GPUARR_FREE(g->givens), GPUARR_FREE(g->S);
+}
+
+#define GA__GM_H(g, col, k) ((g)->h[(col) * ((g)->restart + 1) + (k)])
+
+/* One Arnoldi step of column col: v[col + 1], h's column rotated; the new
+   residual estimate in *presid, *breakdown where the space is exhausted. */
+static ga_status ga__gmres_step(const char *func, ga__gmres *g, const ga_sparse *a, const ga__cg_precond *pc, int64_t col,
+                                double eps, double *presid, bool *breakdown)
+{
+    ga_array *av = ga__sparse_matmul(func, a, g->v[col]), *w = av ? ga__cg_apply(func, pc, av) : NULL;
+    ga_release(av);
+    if (!w) return ga__t.error;
+    if (pc->fn && !pc->m) { /* (M_matvec's array is the caller's: a copy to write into) */
+        ga_array *c = ga__contiguous_copy(func, w, w->dtype);
+        ga_release(w);
+        if (!(w = c)) return ga__t.error;
+    }
+    double h0 = 0, h1 = 0;
+    ga_status st = ga__gm_norm(func, w, &h0);
+    for (int64_t k = 0; st == GA_OK && k <= col; k++) { /* modified Gram-Schmidt */
+        double t[2];
+        st = ga__cg_dot(func, g->v[k], w, t);
+        GA__GM_H(g, col, k)[0] = t[0], GA__GM_H(g, col, k)[1] = t[1];
+        const double minus[2] = {-t[0], -t[1]};
+        if (st == GA_OK) st = ga__cg_axpy(func, w, minus, g->v[k]);
+    }
+    if (st == GA_OK) st = ga__gm_norm(func, w, &h1);
+    if (st != GA_OK) { ga_release(w); return st; }
+    GA__GM_H(g, col, col + 1)[0] = h1, GA__GM_H(g, col, col + 1)[1] = 0;
+    *breakdown = h1 <= eps * h0;
+    if (*breakdown) GA__GM_H(g, col, col + 1)[0] = 0;
+    else {
+        const double inv[2] = {1 / h1, 0};
+        st = ga__gm_scale(func, w, inv);
+    }
+    ga_release(g->v[col + 1]);
+    g->v[col + 1] = w;
+    for (int64_t k = 0; k < col; k++) { /* the past rotations */
+        const double c = g->givens[k][0], s[2] = {g->givens[k][1], g->givens[k][2]}, sc[2] = {-s[0], s[1]};
+        double n0[2] = {GA__GM_H(g, col, k)[0], GA__GM_H(g, col, k)[1]}, n1[2] = {GA__GM_H(g, col, k + 1)[0], GA__GM_H(g, col, k + 1)[1]};
+        double t0[2], t1[2];
+        ga__gm_mul(s, n1, t0), ga__gm_mul(sc, n0, t1); /* s n1, -conj(s) n0 */
+        GA__GM_H(g, col, k)[0] = c * n0[0] + t0[0], GA__GM_H(g, col, k)[1] = c * n0[1] + t0[1];
+        GA__GM_H(g, col, k + 1)[0] = t1[0] + c * n1[0], GA__GM_H(g, col, k + 1)[1] = t1[1] + c * n1[1];
+    }
+    double c, s[2], r[2];
+    ga__gm_lartg(GA__GM_H(g, col, col), GA__GM_H(g, col, col + 1), &c, s, r);
+    g->givens[col][0] = c, g->givens[col][1] = s[0], g->givens[col][2] = s[1];
+    GA__GM_H(g, col, col)[0] = r[0], GA__GM_H(g, col, col)[1] = r[1];
+    GA__GM_H(g, col, col + 1)[0] = GA__GM_H(g, col, col + 1)[1] = 0;
+    const double msc[2] = {-s[0], s[1]}; /* -conj(s) */
+    double tmp[2];
+    ga__gm_mul(msc, g->S[col], tmp);
+    g->S[col][0] *= c, g->S[col][1] *= c;
+    g->S[col + 1][0] = tmp[0], g->S[col + 1][1] = tmp[1];
+    *presid = ga__gm_abs(tmp);
+    return st;
+}
+
+/* x += y @ v[:col + 1], y the solution of the triangular h(col, col)
+   system (SciPy's pseudo-solve of singular cases). */
+static ga_status ga__gmres_update(const char *func, ga__gmres *g, int64_t col, ga_array *x)
+{
+    if (GA__GM_H(g, col, col)[0] == 0 && GA__GM_H(g, col, col)[1] == 0) g->S[col][0] = g->S[col][1] = 0;
+    double (*y)[2] = (double (*)[2])GPUARR_MALLOC(sizeof *y * (size_t)(col + 1));
+    if (!y) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    for (int64_t k = 0; k <= col; k++) y[k][0] = g->S[k][0], y[k][1] = g->S[k][1];
+    for (int64_t k = col; k >= 0; k--) {
+        if (y[k][0] == 0 && y[k][1] == 0) continue;
+        double q[2];
+        ga__cg_div(y[k], GA__GM_H(g, k, k), q);
+        y[k][0] = q[0], y[k][1] = q[1];
+        for (int64_t i = 0; i < k; i++) {
+            double t[2];
+            ga__gm_mul(q, GA__GM_H(g, k, i), t);
+            y[i][0] -= t[0], y[i][1] -= t[1];
+        }
+    }
+    ga_status st = GA_OK;
+    for (int64_t k = 0; k <= col && st == GA_OK; k++) st = ga__cg_axpy(func, x, y[k], g->v[k]);
+    GPUARR_FREE(y);
+    return st;
+}
+
+/* One restart cycle from x: the Arnoldi steps until the inner tolerance,
+   then x updated; *presid and *breakdown as the last step left them. */
+static ga_status ga__gmres_cycle(const char *func, ga__gmres *g, const ga_sparse *a, const ga__cg_precond *pc,
+                                 const ga_array *r, ga_array *x, double ptol, double eps, double *presid, bool *breakdown)
+{
+    ga_array *z = ga__cg_apply(func, pc, (ga_array *)r);
+    ga_array *v0 = z ? ga__contiguous_copy(func, z, z->dtype) : NULL;
+    ga_release(z);
+    if (!v0) return ga__t.error;
+    double tmp = 0;
+    ga_status st = ga__gm_norm(func, v0, &tmp);
+    const double inv[2] = {1 / tmp, 0};
+    if (st == GA_OK) st = ga__gm_scale(func, v0, inv);
+    ga_release(g->v[0]);
+    g->v[0] = v0;
+    memset(g->S, 0, sizeof *g->S * (size_t)(g->restart + 1));
+    g->S[0][0] = tmp;
+    int64_t col = 0;
+    for (; st == GA_OK && col < g->restart; col++) {
+        st = ga__gmres_step(func, g, a, pc, col, eps, presid, breakdown);
+        if (st != GA_OK || *presid <= ptol || *breakdown) break;
+    }
+    if (col == g->restart) col--;
+    return st == GA_OK ? ga__gmres_update(func, g, col, x) : st;
+}
+
+static ga_status ga__gmres_iterate(const char *func, const ga_sparse *a, const ga__cg_precond *pc, const ga_array *b,
+                                   ga_array *x, double atol, double bnrm2, int64_t maxiter, ga__gmres *g,
+                                   const ga_sparse_solver_options *o, int64_t *info)
+{
+    const double eps = x->dtype == GA_FLOAT32 || x->dtype == GA_COMPLEX64 ? 0x1p-23 : 0x1p-52;
+    double mb = 0, rnorm = 0, presid = 0, ptol_max = 1;
+    ga_array *mbv = ga__cg_apply(func, pc, (ga_array *)b);
+    ga_status st = mbv ? ga__gm_norm(func, mbv, &mb) : ga__t.error;
+    ga_release(mbv);
+    double ptol = mb * GA__MIN(ptol_max, atol / bnrm2);
+    ga_array *r = st == GA_OK ? ga__gm_residual(func, a, b, x) : NULL;
+    if (st == GA_OK && !r) st = ga__t.error;
+    if (st == GA_OK) st = ga__gm_norm(func, r, &rnorm);
+    *info = maxiter;
+    if (st == GA_OK && rnorm < atol) *info = 0;
+    for (int64_t it = 0; st == GA_OK && *info != 0 && it < maxiter; it++) {
+        bool breakdown = false;
+        st = ga__gmres_cycle(func, g, a, pc, r, x, ptol, eps, &presid, &breakdown);
+        ga_release(r);
+        r = st == GA_OK ? ga__gm_residual(func, a, b, x) : NULL;
+        if (st == GA_OK && !r) st = ga__t.error;
+        if (st == GA_OK) st = ga__gm_norm(func, r, &rnorm);
+        if (st != GA_OK) break;
+        if (o && o->callback) o->callback(x, o->callback_user);
+        if (rnorm <= atol || breakdown) break;
+        ptol_max = presid <= ptol ? GA__MAX(eps, 0.25 * ptol_max) : GA__MIN(1.0, 1.5 * ptol_max);
+        ptol = presid * GA__MIN(ptol_max, atol / rnorm);
+    }
+    if (st == GA_OK) *info = rnorm <= atol ? 0 : maxiter;
+    ga_release(r);
+    return st;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_gmres(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                            double atol, int64_t restart, int64_t maxiter,
+                                            const ga_sparse_solver_options *options, int64_t *info)
+{
+    static const char func[] = "ga_sparse_linalg_gmres";
+    const ga_dtype dt = ga__cg_check(func, a, b, x0, options);
+    if (dt == GA_DTYPE_INVALID) return NULL;
+    const int64_t n = a->shape[0];
+    ga__gmres g;
+    memset(&g, 0, sizeof g);
+    g.restart = GA__MAX(GA__MIN(restart <= 0 ? 20 : restart, n), 1);
+    g.v = (ga_array **)GPUARR_MALLOC(sizeof *g.v * (size_t)(g.restart + 1));
+    g.h = (double (*)[2])GPUARR_MALLOC(sizeof *g.h * (size_t)(g.restart * (g.restart + 1)));
+    g.givens = (double (*)[3])GPUARR_MALLOC(sizeof *g.givens * (size_t)g.restart);
+    g.S = (double (*)[2])GPUARR_MALLOC(sizeof *g.S * (size_t)(g.restart + 1));
+    ga_status st = g.v && g.h && g.givens && g.S ? GA_OK : ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (g.v) memset(g.v, 0, sizeof *g.v * (size_t)(g.restart + 1));
+    if (g.h) memset(g.h, 0, sizeof *g.h * (size_t)(g.restart * (g.restart + 1)));
+    ga__cg_precond pc = {NULL, options ? options->M_matvec : NULL, options ? options->M_user : NULL};
+    ga_sparse *c = st == GA_OK ? ga__cg_operator(func, a, dt) : NULL;
+    if (st == GA_OK && !c) st = ga__t.error;
+    if (st == GA_OK && options && options->M && !(pc.m = ga__cg_operator(func, options->M, dt))) st = ga__t.error;
+    ga_array *bd = st == GA_OK ? ga__contiguous_copy(func, b, dt) : NULL;
+    ga_array *x = bd ? x0 ? ga__contiguous_copy(func, x0, dt) : ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
+    double bnrm2 = 0;
+    int64_t iterations = 0;
+    st = x ? ga__gm_norm(func, bd, &bnrm2) : ga__t.error;
+    if (st == GA_OK && bnrm2 == 0) { /* b == 0: x = b, as SciPy returns it */
+        ga_release(x);
+        x = ga_retain(bd);
+    } else if (st == GA_OK) {
+        st = ga__gmres_iterate(func, c, &pc, bd, x, GA__MAX(atol, rtol * bnrm2), bnrm2, maxiter < 0 ? 10 * n : maxiter, &g,
+                               options, &iterations);
+    }
+    ga__gmres_free(&g);
+    ga_release(bd);
+    ga_sparse_release(c);
+    ga_sparse_release(pc.m);
+    if (st != GA_OK) { ga_release(x); return NULL; }
+    if (info) *info = iterations;
+    return ga__ret(x);
 }
 
 /* --- scipy.sparse.linalg.spsolve_triangular ----------------------------------------- */

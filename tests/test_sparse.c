@@ -7,7 +7,8 @@
    hstack, vstack, block_diag, tril and triu; elementwise multiply,
    maximum, minimum (sparse, dense, scalar) and the comparisons with
    scalars; mean, max, min, argmax, argmin, diagonal, trace, linalg.norm,
-   spsolve_triangular, cg's preconditioner and callback; every conversion, toarray, astype, copy, conj,
+   spsolve_triangular, cg's preconditioner and callback, gmres; capture
+   refusals at the entry; every conversion, toarray, astype, copy, conj,
    transpose, sum_duplicates, sort_indices, eliminate_zeros,
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
@@ -2271,4 +2272,96 @@ DEVICE_TEST(capture_refuses_reads_at_the_entry)
     ga_clear_error();
     ga_stream_set_current(NULL);
     ga_stream_destroy(st);
+}
+
+/* ---- scipy.sparse.linalg.gmres ------------------------------------------------------------------ */
+
+/* A nonsymmetric n x n system: diag d, sub-diagonal -1 - e, super-diagonal
+   -1 + e, and a diagonal at offset 7 of 0.3 (complex: 0.3i); b random. */
+static void check_gmres(ga_dtype dt, ga_sparse_format f, int64_t n, int64_t restart, bool jacobi)
+{
+    double *d = malloc(8 * (size_t)n), *b = malloc(8 * (size_t)n);
+    for (int64_t i = 0; i < n; i++) d[i] = 3 + (jacobi ? pow(10, 2 * rnd_unit()) : rnd_unit()), b[i] = rnd_unit() - 0.5;
+    const double e = 0.4;
+    const bool cplx = is_complex(dt);
+    ga_array *dh = ga_from_host(d, GA_SHAPE(n), GA_FLOAT64), *d0 = ga_astype(dh, dt);
+    ga_array *dl = ga_full(GA_SHAPE(n - 1), ga_float(-1 - e), dt), *du = ga_full(GA_SHAPE(n - 1), ga_float(-1 + e), dt);
+    ga_array *d7 = ga_full(GA_SHAPE(n - 7), cplx ? ga_complex(0, 0.3) : ga_float(0.3), dt);
+    const ga_array *dg[4] = {dl, d0, du, d7};
+    const int64_t off[4] = {-1, 0, 1, 7};
+    ga_sparse *a = ga_sparse_diags(4, dg, off, NULL, f, GA_DTYPE_INVALID);
+    ga_array *bh = ga_from_host(b, GA_SHAPE(n), GA_FLOAT64), *bt = ga_astype(bh, dt);
+    double *inv = malloc(8 * (size_t)n);
+    for (int64_t i = 0; i < n; i++) inv[i] = 1 / d[i];
+    ga_array *ih = ga_from_host(inv, GA_SHAPE(n), GA_FLOAT64), *id = ga_astype(ih, dt);
+    const ga_array *md[1] = {id};
+    const int64_t zero[1] = {0};
+    ga_sparse *m = ga_sparse_diags(1, md, zero, NULL, GA_SPARSE_CSR, GA_DTYPE_INVALID);
+    const double rtol = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-4 : 1e-9;
+    cg_counts cycles = {0, n, NULL, false};
+    ga_sparse_solver_options o = {jacobi ? m : NULL, NULL, NULL, count_iterations, &cycles};
+    char what[120];
+    snprintf(what, sizeof what, "gmres %s (%s, n %lld, restart %lld%s)", dname(dt), format_names[f], (long long)n,
+             (long long)restart, jacobi ? ", Jacobi" : "");
+    size_t before = used_bytes();
+    int64_t info = -1;
+    ga_array *x = a && bt ? ga_sparse_linalg_gmres(a, bt, NULL, rtol, 0, restart, -1, &o, &info) : NULL;
+    CHECK(x && info == 0, "%s: info %lld: %s", what, (long long)info, ga_last_error_message());
+    if (x) { /* ||A x - b|| / ||b|| on the host */
+        unsigned char *mem = malloc((size_t)n * isz(dt));
+        if (download(x, mem)) {
+            long double num = 0, den = 0;
+            for (int64_t i = 0; i < n; i++) {
+                const elem xi = load(dt, mem + (size_t)i * isz(dt));
+                long double re = d[i] * value_of(dt, xi), im = cplx ? d[i] * xi.im : 0;
+                if (i > 0) { const elem p = load(dt, mem + (size_t)(i - 1) * isz(dt)); re += (-1 - e) * value_of(dt, p), im += cplx ? (-1 - e) * p.im : 0; }
+                if (i + 1 < n) { const elem q = load(dt, mem + (size_t)(i + 1) * isz(dt)); re += (-1 + e) * value_of(dt, q), im += cplx ? (-1 + e) * q.im : 0; }
+                if (i + 7 < n) {
+                    const elem q = load(dt, mem + (size_t)(i + 7) * isz(dt));
+                    if (cplx) re -= 0.3L * q.im, im += 0.3L * value_of(dt, q);
+                    else re += 0.3L * value_of(dt, q);
+                }
+                num += (re - b[i]) * (re - b[i]) + im * im, den += (long double)b[i] * b[i];
+            }
+            CHECK(sqrtl(num / den) <= rtol * 1.05, "%s: relative residual %Lg, asked %g", what, sqrtl(num / den), rtol);
+        }
+        free(mem);
+        CHECK(cycles.calls >= 1, "%s: callback after each restart cycle: %d", what, cycles.calls);
+    }
+    /* one cycle of a small restart is not enough: info = maxiter */
+    int64_t info1 = -1;
+    ga_array *x1 = ga_sparse_linalg_gmres(a, bt, NULL, 1e-14, 0, 2, 1, NULL, &info1);
+    CHECK(x1 && info1 == 1, "%s: one cycle of 2: info %lld", what, (long long)info1);
+    /* from the solution: converged at once */
+    int64_t info2 = -1;
+    ga_array *x2 = x ? ga_sparse_linalg_gmres(a, bt, x, rtol * 10, 0, restart, -1, NULL, &info2) : NULL;
+    CHECK(!x || (x2 && info2 == 0), "%s: from its solution: info %lld", what, (long long)info2);
+    ga_release(x), ga_release(x1), ga_release(x2);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    ga_release(dh), ga_release(d0), ga_release(dl), ga_release(du), ga_release(d7), ga_release(bh), ga_release(bt), ga_release(ih),
+        ga_release(id);
+    ga_sparse_release(a), ga_sparse_release(m);
+    free(d), free(b), free(inv);
+    ga_clear_error();
+}
+
+DEVICE_TEST(gmres_converges_on_nonsymmetric)
+{
+    check_gmres(GA_FLOAT64, GA_SPARSE_CSR, test_size(1500, 300), 0, false);
+    check_gmres(GA_FLOAT64, GA_SPARSE_CSC, 200, 5, false);
+    check_gmres(GA_COMPLEX128, GA_SPARSE_COO, 300, 30, false);
+    check_gmres(GA_FLOAT32, GA_SPARSE_CSR, 300, 0, false);
+    check_gmres(GA_COMPLEX64, GA_SPARSE_CSR, 150, 10, false);
+    check_gmres(GA_FLOAT64, GA_SPARSE_CSR, 400, 20, true);
+    check_gmres(GA_FLOAT64, GA_SPARSE_CSR, 9, 50, false); /* restart above n: n */
+    /* b = 0: x = 0 at once; errors as cg's */
+    ga_sparse *e = ga_sparse_eye(5, 5, 0, GA_FLOAT64, GA_SPARSE_CSR), *r = ga_sparse_eye(3, 5, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    ga_array *z = ga_zeros(GA_SHAPE(5), GA_FLOAT64);
+    int64_t info = -1;
+    ga_array *x = ga_sparse_linalg_gmres(e, z, NULL, 1e-5, 0, 0, -1, NULL, &info);
+    CHECK(x && info == 0 && same_array(x, z), "gmres of b = 0");
+    CHECK_ERROR(ga_sparse_linalg_gmres(r, z, NULL, 1e-5, 0, 0, -1, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_linalg_gmres: expected square matrix");
+    ga_release(x), ga_release(z);
+    ga_sparse_release(e), ga_sparse_release(r);
 }
