@@ -10778,7 +10778,7 @@ GPUARR_API ga_array *ga_expand_dims(const ga_array *a, int naxes, const int *axe
 
 static ga_array *ga__transpose(const char *func, const ga_array *a, const int *axes)
 {
-    int perm[GA_MAXDIMS];
+    int perm[GA_MAXDIMS] = {0}; /* (a newer gcc's maybe-uninitialized, inlined) */
     if (!axes) {
         for (int d = 0; d < a->ndim; d++) perm[d] = a->ndim - 1 - d;
     } else if (ga__normalize_axes(func, "repeated axis in transpose", a->ndim, axes, a->ndim, perm) != GA_OK) {
@@ -29277,8 +29277,10 @@ static ga_sparse *ga__sparse_stack(const char *func, int n, const ga_sparse *con
                                    ga_sparse_format format, ga_dtype dt)
 {
     if (ga__sparse_blocks_check(func, n, blocks, format, &dt) != GA_OK) return NULL;
-    int64_t *r0 = (int64_t *)GPUARR_MALLOC(sizeof *r0 * 2 * (size_t)n), *c0 = r0 ? r0 + n : NULL;
+    const size_t places = 2 * (size_t)GA__MAX(n, 1);
+    int64_t *r0 = (int64_t *)GPUARR_MALLOC(sizeof *r0 * places), *c0 = r0 ? r0 + n : NULL;
     if (!r0) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); return NULL; }
+    memset(r0, 0, sizeof *r0 * places);
     int64_t rows = 0, cols = 0;
     ga_status st = GA_OK;
     for (int i = 0; i < n && st == GA_OK; i++) {
