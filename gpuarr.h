@@ -3481,6 +3481,19 @@ GPUARR_API ga_array *ga_sparse_linalg_gmres(const ga_sparse *a, const ga_array *
                                             double atol, int64_t restart, int64_t maxiter,
                                             const ga_sparse_solver_options *options, int64_t *info);
 
+/* scipy.sparse.linalg.minres(A, b, x0, shift=, rtol=, maxiter=, M=,
+   callback=): MINRES as SciPy's (Paige and Saunders' Lanczos with
+   rotations, its stopping tests on ||r|| / (||A|| ||x||) and ||A r|| /
+   (||A|| ||r||), its condition and stagnation stops) for Hermitian A - shift
+   I (n x n) and b (n,); M a Hermitian positive definite preconditioner
+   (cg's options; callback(xk) after each iteration). maxiter < 0 is
+   SciPy's 5 n. *info: maxiter where the iterations ran out, else 0.
+   Errors as cg's, and SciPy's GA_ERROR_VALUE "indefinite preconditioner",
+   "non-symmetric matrix". */
+GPUARR_API ga_array *ga_sparse_linalg_minres(const ga_sparse *a, const ga_array *b, const ga_array *x0, double shift,
+                                             double rtol, int64_t maxiter, const ga_sparse_solver_options *options,
+                                             int64_t *info);
+
 /* scipy.sparse.linalg.spsolve_triangular(A, b, lower, unit_diagonal): x
    with A x = b for triangular A (n x n; its canonical CSR, through
    cusparseSpSV; the other triangle's entries are not read, as cuSPARSE's
@@ -30983,6 +30996,162 @@ GPUARR_API ga_array *ga_sparse_linalg_gmres(const ga_sparse *a, const ga_array *
     if (st != GA_OK) { ga_release(x); return NULL; }
     if (info) *info = iterations;
     return ga__ret(x);
+}
+
+/* --- scipy.sparse.linalg.minres ------------------------------------------------------- */
+
+/* The vectors and scalars of one minres (SciPy's names). */
+typedef struct ga__minres {
+    ga_array *x, *r1, *r2, *y, *w, *w1, *w2;
+    double beta1, oldb, beta, dbar, epsln, phibar, rhs1, rhs2, tnorm2, gmax, gmin, cs, sn;
+} ga__minres;
+
+static void ga__minres_free(ga__minres *m)
+{
+    ga_release(m->r1), ga_release(m->r2), ga_release(m->y), ga_release(m->w), ga_release(m->w1), ga_release(m->w2);
+}
+
+/* <x, y>'s real part (Hermitian systems: real), waited for. */
+static ga_status ga__minres_inner(const char *func, const ga_array *x, const ga_array *y, double *out)
+{
+    double d[2] = {0, 0};
+    ga_status st = ga__cg_dot(func, x, y, d);
+    *out = d[0];
+    return st;
+}
+
+/* A copy of x times f. */
+static ga_array *ga__minres_scaled(const char *func, const ga_array *x, double f)
+{
+    ga_array *c = ga__contiguous_copy(func, x, x->dtype);
+    const double ff[2] = {f, 0};
+    if (c && ga__gm_scale(func, c, ff) != GA_OK) { ga_release(c); return NULL; }
+    return c;
+}
+
+/* One Lanczos step of iteration itn: v, the new y, alfa and beta; r1, r2
+   moved on. */
+static ga_status ga__minres_lanczos(const char *func, ga__minres *m, const ga_sparse *a, const ga__cg_precond *pc,
+                                    double shift, int64_t itn, ga_array **v, double *alfa)
+{
+    *v = ga__minres_scaled(func, m->y, 1.0 / m->beta);
+    ga_array *y = *v ? ga__sparse_matmul(func, a, *v) : NULL;
+    if (!y) return ga__t.error;
+    const double mshift[2] = {-shift, 0}, mr1[2] = {-m->beta / m->oldb, 0};
+    ga_status st = shift != 0 ? ga__cg_axpy(func, y, mshift, *v) : GA_OK;
+    if (st == GA_OK && itn >= 2) st = ga__cg_axpy(func, y, mr1, m->r1);
+    if (st == GA_OK) st = ga__minres_inner(func, *v, y, alfa);
+    const double mr2[2] = {-*alfa / m->beta, 0};
+    if (st == GA_OK) st = ga__cg_axpy(func, y, mr2, m->r2);
+    ga_release(m->r1);
+    m->r1 = m->r2, m->r2 = y; /* r1 = r2, r2 = y */
+    ga_release(m->y);
+    m->y = st == GA_OK ? ga__cg_apply(func, pc, m->r2) : NULL;
+    if (st == GA_OK && !m->y) st = ga__t.error;
+    m->oldb = m->beta;
+    if (st == GA_OK) st = ga__minres_inner(func, m->r2, m->y, &m->beta);
+    if (st == GA_OK && m->beta < 0) st = ga__error(GA_ERROR_VALUE, func, "non-symmetric matrix");
+    m->beta = sqrt(GA__MAX(m->beta, 0));
+    return st;
+}
+
+/* minres's iterations (SciPy's loop); *istop as SciPy's. */
+static ga_status ga__minres_iterate(const char *func, ga__minres *m, const ga_sparse *a, const ga__cg_precond *pc,
+                                    double shift, double rtol, int64_t maxiter, double eps, const ga_sparse_solver_options *o,
+                                    int *istop)
+{
+    ga_status st = GA_OK;
+    *istop = 0;
+    for (int64_t itn = 1; itn <= maxiter && st == GA_OK; itn++) {
+        ga_array *v = NULL;
+        double alfa = 0;
+        st = ga__minres_lanczos(func, m, a, pc, shift, itn, &v, &alfa);
+        if (st != GA_OK) { ga_release(v); break; }
+        m->tnorm2 += alfa * alfa + m->oldb * m->oldb + m->beta * m->beta;
+        if (itn == 1 && m->beta / m->beta1 <= 10 * eps) *istop = -1;
+        const double oldeps = m->epsln, delta = m->cs * m->dbar + m->sn * alfa, gbar = m->sn * m->dbar - m->cs * alfa;
+        m->epsln = m->sn * m->beta, m->dbar = -m->cs * m->beta;
+        const double root = hypot(gbar, m->dbar), gamma = GA__MAX(hypot(gbar, m->beta), eps);
+        m->cs = gbar / gamma, m->sn = m->beta / gamma;
+        const double phi = m->cs * m->phibar;
+        m->phibar = m->sn * m->phibar;
+        /* w = (v - oldeps w1 - delta w2) / gamma; x += phi w */
+        ga_release(m->w1);
+        m->w1 = m->w2, m->w2 = m->w;
+        const double a1[2] = {-oldeps, 0}, a2[2] = {-delta, 0}, inv[2] = {1 / gamma, 0}, ph[2] = {phi, 0};
+        m->w = v;
+        st = ga__cg_axpy(func, m->w, a1, m->w1);
+        if (st == GA_OK) st = ga__cg_axpy(func, m->w, a2, m->w2);
+        if (st == GA_OK) st = ga__gm_scale(func, m->w, inv);
+        if (st == GA_OK) st = ga__cg_axpy(func, m->x, ph, m->w);
+        m->gmax = GA__MAX(m->gmax, gamma), m->gmin = GA__MIN(m->gmin, gamma);
+        const double z = m->rhs1 / gamma;
+        m->rhs1 = m->rhs2 - delta * z, m->rhs2 = -m->epsln * z;
+        double ynorm = 0;
+        if (st == GA_OK) st = ga__gm_norm(func, m->x, &ynorm);
+        if (st != GA_OK) break;
+        const double anorm = sqrt(m->tnorm2), epsx = anorm * ynorm * eps, rnorm = m->phibar;
+        const double test1 = ynorm == 0 || anorm == 0 ? INFINITY : rnorm / (anorm * ynorm);
+        const double test2 = anorm == 0 ? INFINITY : root / anorm, acond = m->gmax / m->gmin;
+        if (*istop == 0) {
+            if (1 + test2 <= 1) *istop = 2;
+            if (1 + test1 <= 1) *istop = 1;
+            if (itn >= maxiter) *istop = 6;
+            if (acond >= 0.1 / eps) *istop = 4;
+            if (epsx >= m->beta1) *istop = 3;
+            if (test2 <= rtol) *istop = 2;
+            if (test1 <= rtol) *istop = 1;
+        }
+        if (o && o->callback) o->callback(m->x, o->callback_user);
+        if (*istop != 0) break;
+    }
+    return st;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_minres(const ga_sparse *a, const ga_array *b, const ga_array *x0, double shift,
+                                             double rtol, int64_t maxiter, const ga_sparse_solver_options *options,
+                                             int64_t *info)
+{
+    static const char func[] = "ga_sparse_linalg_minres";
+    const ga_dtype dt = ga__cg_check(func, a, b, x0, options);
+    if (dt == GA_DTYPE_INVALID) return NULL;
+    const int64_t n = a->shape[0];
+    const double eps = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 0x1p-23 : 0x1p-52;
+    const double big = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+    ga__minres m;
+    memset(&m, 0, sizeof m);
+    ga__cg_precond pc = {NULL, options ? options->M_matvec : NULL, options ? options->M_user : NULL};
+    ga_sparse *c = ga__cg_operator(func, a, dt);
+    ga_status st = c ? GA_OK : ga__t.error;
+    if (st == GA_OK && options && options->M && !(pc.m = ga__cg_operator(func, options->M, dt))) st = ga__t.error;
+    ga_array *bd = st == GA_OK ? ga__contiguous_copy(func, b, dt) : NULL;
+    m.x = bd ? x0 ? ga__contiguous_copy(func, x0, dt) : ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
+    m.r1 = m.x ? x0 ? ga__gm_residual(func, c, bd, m.x) : ga_retain(bd) : NULL;
+    m.y = m.r1 ? ga__cg_apply(func, &pc, m.r1) : NULL;
+    double bnorm = 0;
+    int istop = 0;
+    st = m.y ? ga__minres_inner(func, m.r1, m.y, &m.beta1) : ga__t.error;
+    if (st == GA_OK && m.beta1 < 0) st = ga__error(GA_ERROR_VALUE, func, "indefinite preconditioner");
+    if (st == GA_OK) st = ga__gm_norm(func, bd, &bnorm);
+    if (st == GA_OK && m.beta1 != 0 && bnorm == 0) { /* x = b, as SciPy's */
+        ga_release(m.x);
+        m.x = ga_retain(bd);
+    } else if (st == GA_OK && m.beta1 != 0) {
+        m.beta1 = sqrt(m.beta1);
+        m.beta = m.phibar = m.rhs1 = m.beta1, m.gmin = big, m.cs = -1;
+        m.r2 = ga_retain(m.r1);
+        m.w = ga__full_on(func, a->device, 1, &n, ga_int(0), dt);
+        m.w2 = m.w ? ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
+        st = m.w2 ? ga__minres_iterate(func, &m, c, &pc, shift, rtol, maxiter < 0 ? 5 * n : maxiter, eps, options, &istop)
+                  : ga__t.error;
+    }
+    ga__minres_free(&m);
+    ga_release(bd);
+    ga_sparse_release(c);
+    ga_sparse_release(pc.m);
+    if (st != GA_OK) { ga_release(m.x); return NULL; }
+    if (info) *info = istop == 6 ? (maxiter < 0 ? 5 * n : maxiter) : 0;
+    return ga__ret(m.x);
 }
 
 /* --- scipy.sparse.linalg.spsolve_triangular ----------------------------------------- */

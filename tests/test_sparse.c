@@ -7,7 +7,7 @@
    hstack, vstack, block_diag, tril and triu; elementwise multiply,
    maximum, minimum (sparse, dense, scalar) and the comparisons with
    scalars; mean, max, min, argmax, argmin, diagonal, trace, linalg.norm,
-   spsolve_triangular, cg's preconditioner and callback, gmres; capture
+   spsolve_triangular, cg's preconditioner and callback, gmres, minres; capture
    refusals at the entry; every conversion, toarray, astype, copy, conj,
    transpose, sum_duplicates, sort_indices, eliminate_zeros,
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
@@ -2364,4 +2364,114 @@ DEVICE_TEST(gmres_converges_on_nonsymmetric)
                 "ga_sparse_linalg_gmres: expected square matrix");
     ga_release(x), ga_release(z);
     ga_sparse_release(e), ga_sparse_release(r);
+}
+
+/* ---- scipy.sparse.linalg.minres ----------------------------------------------------------------- */
+
+/* A Hermitian, indefinite, diagonally dominant tridiagonal system: diag
+   +-(3 to 4), super-diagonal -1 + 0.5i (real: -1), sub-diagonal its
+   conjugate; (A - shift I) x = b checked on the host: the residual against
+   SciPy's test ||r|| <= rtol ||A|| ||x||, and real x against the Thomas
+   algorithm's solution. */
+static void check_minres(ga_dtype dt, ga_sparse_format f, int64_t n, double shift, bool jacobi)
+{
+    const bool cplx = is_complex(dt);
+    double *d = malloc(8 * (size_t)n), *b = malloc(8 * (size_t)n), *inv = malloc(8 * (size_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        d[i] = (rnd() % 2 ? 1 : -1) * (3 + rnd_unit()) * (jacobi ? pow(10, 2 * rnd_unit()) : 1);
+        inv[i] = 1 / fabs(d[i] - shift);
+        b[i] = rnd_unit() - 0.5;
+    }
+    const double oi = cplx ? 0.5 : 0;
+    ga_array *dh = ga_from_host(d, GA_SHAPE(n), GA_FLOAT64), *d0 = ga_astype(dh, dt);
+    ga_array *du = ga_full(GA_SHAPE(n - 1), cplx ? ga_complex(-1, oi) : ga_float(-1), dt);
+    ga_array *dl = ga_full(GA_SHAPE(n - 1), cplx ? ga_complex(-1, -oi) : ga_float(-1), dt);
+    const ga_array *dg[3] = {dl, d0, du};
+    const int64_t off[3] = {-1, 0, 1}, zero[1] = {0};
+    ga_sparse *a = ga_sparse_diags(3, dg, off, NULL, f, GA_DTYPE_INVALID);
+    ga_array *ih = ga_from_host(inv, GA_SHAPE(n), GA_FLOAT64), *id = ga_astype(ih, dt);
+    const ga_array *md[1] = {id};
+    ga_sparse *m = ga_sparse_diags(1, md, zero, NULL, GA_SPARSE_CSR, GA_DTYPE_INVALID); /* positive definite */
+    ga_array *bh = ga_from_host(b, GA_SHAPE(n), GA_FLOAT64), *bt = ga_astype(bh, dt);
+    const double rtol = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-5 : 1e-11;
+    cg_counts its = {0, n, NULL, false};
+    ga_sparse_solver_options o = {jacobi ? m : NULL, NULL, NULL, count_iterations, &its};
+    char what[120];
+    snprintf(what, sizeof what, "minres %s (%s, n %lld, shift %g%s)", dname(dt), format_names[f], (long long)n, shift,
+             jacobi ? ", Jacobi" : "");
+    size_t before = used_bytes();
+    int64_t info = -1;
+    ga_array *x = ga_sparse_linalg_minres(a, bt, NULL, shift, rtol, -1, &o, &info);
+    CHECK(x && info == 0 && its.calls > 0, "%s: info %lld, %d callbacks: %s", what, (long long)info, its.calls,
+          ga_last_error_message());
+    unsigned char *mem = malloc((size_t)n * isz(dt));
+    if (x && download(x, mem)) {
+        long double rr = 0, xx = 0, af = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const elem xi = load(dt, mem + (size_t)i * isz(dt));
+            long double re = (d[i] - shift) * value_of(dt, xi), im = cplx ? (d[i] - shift) * xi.im : 0;
+            if (i > 0) { /* sub-diagonal (-1 - oi i) x[i-1] */
+                const elem p = load(dt, mem + (size_t)(i - 1) * isz(dt));
+                const long double pr = value_of(dt, p), pi = cplx ? p.im : 0;
+                re += -pr + oi * pi, im += -pi - oi * pr;
+            }
+            if (i + 1 < n) { /* super-diagonal (-1 + oi i) x[i+1] */
+                const elem q = load(dt, mem + (size_t)(i + 1) * isz(dt));
+                const long double qr = value_of(dt, q), qi = cplx ? q.im : 0;
+                re += -qr - oi * qi, im += -qi + oi * qr;
+            }
+            rr += (re - b[i]) * (re - b[i]) + im * im;
+            xx += value_of(dt, xi) * value_of(dt, xi) + (cplx ? xi.im * xi.im : 0);
+            af += (d[i] - shift) * (d[i] - shift) + 2 * (1 + oi * oi);
+        }
+        CHECK(sqrtl(rr) <= 10 * rtol * sqrtl(af) * sqrtl(xx), "%s: ||r|| %Lg, ||A|| ||x|| %Lg", what, sqrtl(rr), sqrtl(af * xx));
+        if (!cplx && dt == GA_FLOAT64) { /* the Thomas algorithm */
+            double *cp = malloc(8 * (size_t)n), *dp = malloc(8 * (size_t)n);
+            for (int64_t i = 0; i < n; i++) {
+                const double den = (d[i] - shift) - (i ? -1 * cp[i - 1] : 0);
+                cp[i] = -1 / den;
+                dp[i] = (b[i] - (i ? -1 * dp[i - 1] : 0)) / den;
+            }
+            long double err = 0, ref = 0;
+            for (int64_t i = n - 1; i >= 0; i--) {
+                if (i < n - 1) dp[i] -= cp[i] * dp[i + 1];
+                const long double xi = value_of(dt, load(dt, mem + (size_t)i * 8));
+                err += (xi - dp[i]) * (xi - dp[i]), ref += (long double)dp[i] * dp[i];
+            }
+            CHECK(sqrtl(err / ref) <= 1e-8, "%s: relative error %Lg against the Thomas algorithm", what, sqrtl(err / ref));
+            free(cp), free(dp);
+        }
+    }
+    free(mem);
+    int64_t info3 = -1;
+    ga_array *x3 = ga_sparse_linalg_minres(a, bt, NULL, shift, 1e-15, 3, NULL, &info3);
+    CHECK(x3 && info3 == 3, "%s: 3 iterations: info %lld", what, (long long)info3);
+    ga_release(x), ga_release(x3);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    ga_release(dh), ga_release(d0), ga_release(du), ga_release(dl), ga_release(ih), ga_release(id), ga_release(bh), ga_release(bt);
+    ga_sparse_release(a), ga_sparse_release(m);
+    free(d), free(b), free(inv);
+    ga_clear_error();
+}
+
+DEVICE_TEST(minres_on_hermitian_indefinite)
+{
+    check_minres(GA_FLOAT64, GA_SPARSE_CSR, test_size(2000, 300), 0, false);
+    check_minres(GA_FLOAT64, GA_SPARSE_CSC, 500, 0.5, false);
+    check_minres(GA_FLOAT64, GA_SPARSE_COO, 400, 0, true);
+    check_minres(GA_COMPLEX128, GA_SPARSE_CSR, 300, 0, false);
+    check_minres(GA_FLOAT32, GA_SPARSE_CSR, 300, 0, false);
+    /* b = 0: x = 0 (beta1 = 0) */
+    ga_sparse *e = ga_sparse_eye(4, 4, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    ga_array *z = ga_zeros(GA_SHAPE(4), GA_FLOAT64), *ones = ga_ones(GA_SHAPE(4), GA_FLOAT64);
+    int64_t info = -1;
+    ga_array *x = ga_sparse_linalg_minres(e, z, NULL, 0, 1e-5, -1, NULL, &info);
+    CHECK(x && info == 0 && same_array(x, z), "minres of b = 0");
+    /* an indefinite preconditioner: SciPy's refusal */
+    ga_sparse *neg = ga_sparse_multiply_scalar(e, ga_float(-1));
+    ga_sparse_solver_options o = {neg, NULL, NULL, NULL, NULL};
+    CHECK_ERROR(ga_sparse_linalg_minres(e, ones, NULL, 0, 1e-5, -1, &o, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_linalg_minres: indefinite preconditioner");
+    ga_release(x), ga_release(z), ga_release(ones);
+    ga_sparse_release(e), ga_sparse_release(neg);
 }
