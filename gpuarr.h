@@ -3103,7 +3103,12 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void);
    them); its index arrays are int32, or int64 where nnz or a dimension
    does not fit int32. The structure given to a constructor is checked on
    the device (one wait for the result), and refused in SciPy's words.
-   Left out with GPUARR_NO_SPARSE.
+   A call that must read from the device (a structure check, the size of
+   a result, a sum of duplicates, a dot product) is refused during a
+   capture of the current stream (>>graph) at its entry, with
+   GA_ERROR_STREAM_CAPTURE, before it enqueues anything; products with
+   CSR and CSC matrices, conversions that need no sum and the elementwise
+   operations with scalars are captured. Left out with GPUARR_NO_SPARSE.
 
    Ownership: every function returning a ga_sparse * returns a new
    reference (ga_sparse_release it once; scopes release it as they release
@@ -3240,6 +3245,52 @@ GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s);
    (waits for the result); -1 on failure. */
 GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s);
 
+/* scipy.sparse.random(m, n, density, format, dtype, random_state): an
+   m x n matrix of k = round(density m n) entries at distinct places drawn
+   as SciPy draws them, g.choice(m n, k, replace=False) read as
+   column-major positions (row = p % m, column = p / m), with values
+   uniform in [0, 1) (SciPy's default data_rvs: complex re + im i from two
+   draws, integers g.integers(iinfo.min, iinfo.max), bool the uniforms
+   cast). g NULL is the current device's global generator (>>random);
+   dtype GA_DTYPE_INVALID is float64; GA_SPARSE_COO is SciPy's default
+   format. The same generator state gives the same matrix. Errors:
+   "density expected to be 0 <= density <= 1", negative dimensions. */
+GPUARR_API ga_sparse *ga_sparse_random(int64_t m, int64_t n, double density, ga_sparse_format format, ga_dtype dtype,
+                                       ga_generator *g);
+
+/* scipy.sparse.kron(A, B, format): the Kronecker product, (mA mB) x (nA
+   nB), entry (iA mB + iB, jA nB + jB) = A[iA, jA] B[iB, jB] for every
+   pair of stored entries (duplicates and explicit zeros kept, as SciPy's
+   COO path); dtype the promoted one of A's and B's (NumPy's for their
+   product). GA_SPARSE_COO is SciPy's format=None but for its BSR answer
+   where B is dense (gpuarr has no BSR). Errors: a result whose
+   dimensions overflow int64. */
+GPUARR_API ga_sparse *ga_sparse_kron(const ga_sparse *a, const ga_sparse *b, ga_sparse_format format);
+
+/* scipy.sparse.hstack(blocks, format, dtype), vstack and block_diag(mats,
+   format, dtype): the `n` matrices side by side (equal row counts), one
+   above the other (equal column counts) or on the diagonal of a block
+   matrix, the rest zero; dtype GA_DTYPE_INVALID is the promoted one of
+   theirs; stored entries kept (explicit zeros included, duplicates
+   summed where the format is CSR or CSC). GA_SPARSE_COO is SciPy's
+   format=None (SciPy also answers CSR for a vstack of CSR matrices and CSC
+   for an hstack of CSC ones). Errors in SciPy's words: "blocks[0,:] has
+   incompatible row dimensions. Got blocks[0,1].shape[0] == 2, expected
+   3.", "blocks[:,0] has incompatible column dimensions. Got
+   blocks[1,0].shape[1] == 4, expected 5."; n < 1 is GA_ERROR_VALUE
+   "blocks must not be empty"; matrices on different devices. */
+GPUARR_API ga_sparse *ga_sparse_hstack(int n, const ga_sparse *const *blocks, ga_sparse_format format, ga_dtype dtype);
+GPUARR_API ga_sparse *ga_sparse_vstack(int n, const ga_sparse *const *blocks, ga_sparse_format format, ga_dtype dtype);
+GPUARR_API ga_sparse *ga_sparse_block_diag(int n, const ga_sparse *const *mats, ga_sparse_format format, ga_dtype dtype);
+
+/* scipy.sparse.tril(A, k, format) and triu(A, k, format): the stored
+   entries of A on and below (tril: column - row <= k) or on and above
+   (triu: column - row >= k) the k-th diagonal (k > 0 above the main one,
+   as SciPy's), duplicates and explicit zeros kept; GA_SPARSE_COO is
+   SciPy's format=None. */
+GPUARR_API ga_sparse *ga_sparse_tril(const ga_sparse *a, int64_t k, ga_sparse_format format);
+GPUARR_API ga_sparse *ga_sparse_triu(const ga_sparse *a, int64_t k, ga_sparse_format format);
+
 /* A @ b, sparse times dense (scipy's A @ b): b 1-d of length n (SpMV, a
    1-d result of m) or 2-d (n, k) (SpMM, C- or F-ordered; the result (m, k)
    in b's order). ga_sparse_rmatmul(b, A) is b @ A for dense b (k, m) or
@@ -3251,10 +3302,13 @@ GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b);
 GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a);
 
 /* A @ B of two sparse matrices (SpGEMM, cusparseSpGEMM): a CSR matrix
-   (int32 indices; not marked canonical). dtype promote_types of theirs,
-   one of float32, float64, complex64, complex128 (bool and integer
-   products are GA_ERROR_TYPE: not supported yet). Errors: "dimension
-   mismatch", operands whose nnz or dimensions need int64 indices. */
+   (int32 indices; not marked canonical). dtype promote_types of theirs:
+   float32, float64, complex64, complex128, or bool and the integers of
+   up to 16 bits where A has fewer than 2**21 columns (computed in float64,
+   exact there, then cast back: integer sums wrap as NumPy's); 32- and
+   64-bit integer products are GA_ERROR_TYPE (not supported yet). Errors:
+   "dimension mismatch", operands whose nnz or dimensions need int64
+   indices. */
 GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_sparse *b);
 
 /* Elementwise with a scalar, on the stored values (the structure shared;
@@ -3277,6 +3331,55 @@ GPUARR_API ga_sparse *ga_sparse_negative(const ga_sparse *s);
 GPUARR_API ga_sparse *ga_sparse_add(const ga_sparse *a, const ga_sparse *b);
 GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b);
 
+/* A.multiply(B), maximum(B), minimum(B) of two matrices of one shape
+   (else GA_ERROR_SHAPE "inconsistent shapes"): elementwise, a value not
+   stored being 0, by the merge of A + B (the same dtype, format and
+   canonical result; zeros dropped). maximum and minimum are SciPy's
+   std::max / std::min (a NaN in A wins over B, one in B loses to A;
+   complex ordered by real part, then imaginary). */
+GPUARR_API ga_sparse *ga_sparse_multiply(const ga_sparse *a, const ga_sparse *b);
+GPUARR_API ga_sparse *ga_sparse_maximum(const ga_sparse *a, const ga_sparse *b);
+GPUARR_API ga_sparse *ga_sparse_minimum(const ga_sparse *a, const ga_sparse *b);
+
+/* A.multiply(b) of a dense b (2-d, or 1-d as a row: np.atleast_2d) that
+   broadcasts with A as NumPy's shapes do: a COO matrix of the broadcast
+   shape with A's stored entries (repeated where A has length 1 along an
+   axis b is longer on), each times b at its place, explicit zeros kept
+   (SciPy's result; SciPy gives a dense array for a 1 x 1 A, gpuarr a
+   sparse one). dtype promote_types of A's and b's. Errors: "inconsistent
+   shapes" (GA_ERROR_SHAPE), a b of more than 2 dimensions, a result dtype
+   scipy.sparse lacks. */
+GPUARR_API ga_sparse *ga_sparse_multiply_dense(const ga_sparse *a, const ga_array *b);
+
+/* A.maximum(v), A.minimum(v) of a scalar: the stored values (duplicates
+   summed first) against v, the structure kept (CSR for COO), dtype NumPy's
+   for the data and the weak scalar v. A v that would make the result dense
+   (maximum: v > 0, minimum: v < 0; complex ordered as above) is
+   GA_ERROR_VALUE with SciPy's warning, "Taking maximum (minimum) with > 0
+   (< 0) number results to a dense matrix." */
+GPUARR_API ga_sparse *ga_sparse_maximum_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_minimum_scalar(const ga_sparse *a, ga_scalar v);
+
+/* A == v, A != v, A < v, A <= v, A > v, A >= v: a bool matrix, canonical,
+   of A's format (CSR for COO), holding the stored values (duplicates summed
+   first) for which the comparison holds, as SciPy's _scalar_binopt. The
+   comparisons whose result would be dense (those true at 0, and != NaN)
+   are GA_ERROR_VALUE with SciPy's warning as the message: "Comparing a
+   sparse matrix with 0 using == is inefficient, try using != instead.",
+   "Comparing a sparse matrix with nan using != is inefficient",
+   "Comparing a sparse matrix with a nonzero scalar using != is
+   inefficient, try using == instead.", "Comparing a sparse matrix with a
+   scalar greater than zero using < is inefficient, try using >= instead."
+   (and <= / > / >= alike); <= and >= with 0 are GA_ERROR_NOT_IMPLEMENTED
+   " >= and <= don't work with 0.". == NaN is the empty bool matrix. A
+   complex v in <, <=, >, >= is GA_ERROR_TYPE, as Python refuses 0 < v. */
+GPUARR_API ga_sparse *ga_sparse_equal_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_not_equal_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_less_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_less_equal_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_greater_scalar(const ga_sparse *a, ga_scalar v);
+GPUARR_API ga_sparse *ga_sparse_greater_equal_scalar(const ga_sparse *a, ga_scalar v);
+
 /* A.sum(axis) of a csr_matrix: axis GA_AXIS_NONE a 0-d array, 0 the
    column sums as (1, n), 1 the row sums as (m, 1) (np.matrix's shapes,
    as scipy.sparse's matrices give them). dtype NumPy's for sums: int64
@@ -3286,16 +3389,148 @@ GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b)
    axis is GA_ERROR_AXIS. */
 GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis);
 
+/* A.mean(axis): the sum (over None, 0 or 1, np.matrix's shapes as
+   ga_sparse_sum's) of the values each divided by the number of places
+   (implicit zeros count): float64 for bool and integers (converted before
+   the sum), else the matrix's dtype, as SciPy's (up to the rounding of
+   its float64 divisor). An axis of length 0 is GA_ERROR_VALUE "float
+   division by zero" (SciPy's ZeroDivisionError); over None an empty
+   matrix gives 0. */
+GPUARR_API ga_array *ga_sparse_mean(const ga_sparse *s, int axis);
+
+/* A.max(axis), A.min(axis): the largest (smallest) element, implicit zeros
+   counting, NaN propagating as np.maximum's (SciPy's _minmax_mixin; complex
+   ordered by real part, then imaginary): axis GA_AXIS_NONE a 0-d array, 0
+   a (1, n) and 1 an (m, 1) dense array of the matrix's dtype (SciPy gives
+   a COO matrix for an axis: ga_sparse_coo_matrix_from_dense of the result
+   is it). A warp a line of the canonical CSR (axis 1, None) or CSC (axis
+   0). Errors: "zero-size array to reduction operation" (GA_ERROR_VALUE)
+   over an empty axis; a bad axis GA_ERROR_AXIS. */
+GPUARR_API ga_array *ga_sparse_max(const ga_sparse *s, int axis);
+GPUARR_API ga_array *ga_sparse_min(const ga_sparse *s, int axis);
+
+/* A.argmax(axis), A.argmin(axis): int64 places of the first largest
+   (smallest) element, implicit zeros counting, by SciPy's rules (a stored
+   extreme strictly above (below) 0, or a line without implicit zeros: its
+   place; else the first implicit zero, or the extreme's place where it is
+   0 and comes first; a NaN extreme is taken as SciPy takes it, which
+   answers the first implicit zero where there is one): None the flat
+   (row-major) place as a 0-d array, 0 a (1, n) array of rows, 1 an (m, 1)
+   array of columns. None reduces the matrix in one warp (slow beyond a few
+   million entries). Errors: "Cannot apply the operation to an empty
+   matrix." (None), "Cannot apply the operation along a zero-sized
+   dimension." (GA_ERROR_VALUE). */
+GPUARR_API ga_array *ga_sparse_argmax(const ga_sparse *s, int axis);
+GPUARR_API ga_array *ga_sparse_argmin(const ga_sparse *s, int axis);
+
+/* A.diagonal(k): the k-th diagonal (k > 0 above the main one) as a dense
+   1-d array of A's dtype, duplicates summed, of length min(m + min(k, 0),
+   n - max(k, 0)); empty when k <= -m or k >= n, as SciPy's. A.trace(k):
+   its sum, a 0-d array of NumPy's sum dtype (ga_sparse_sum's). */
+GPUARR_API ga_array *ga_sparse_diagonal(const ga_sparse *s, int64_t k);
+GPUARR_API ga_array *ga_sparse_trace(const ga_sparse *s, int64_t k);
+
 /* scipy.sparse.linalg.cg(A, b, x0, rtol=rtol, atol=atol, maxiter=maxiter):
    conjugate gradients for Hermitian positive definite A (n x n) and b
    (n,), as SciPy's: stops when ||r|| < max(atol, rtol ||b||); x0 NULL
    starts from zeros; maxiter < 0 is SciPy's default, 10 n. *info (may be
    NULL) gets 0 on convergence, else the iterations made. The dtype is
    promote_types of A's and b's (float64 for bool and integers); each
-   iteration waits for its dot products. No preconditioner or callback
-   yet. Errors: a non-square A, b of another length. */
+   iteration waits for its dot products. M and callback:
+   ga_sparse_linalg_cg_options. Errors: a non-square A, b of another
+   length. */
 GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
                                          double atol, int64_t maxiter, int64_t *info);
+
+/* A linear operator as a C callback (scipy.sparse.linalg.LinearOperator's
+   matvec): y = Op x for a 1-d x, returned as a new array (released by the
+   solver), or NULL with the error recorded (the solver fails with it). */
+typedef ga_array *(*ga_sparse_matvec_fn)(const ga_array *x, void *user);
+
+/* A solver's per-iteration callback (SciPy's callback(xk)): xk is the
+   current iterate, valid during the call only. */
+typedef void (*ga_sparse_callback_fn)(const ga_array *xk, void *user);
+
+/* The optional arguments of the iterative solvers (zeroed: none). M: the
+   preconditioner, an approximation of A's inverse applied as M @ r (a
+   sparse matrix, n x n), or, where M is NULL, M_matvec(r, M_user);
+   callback(xk, callback_user) after each iteration. */
+typedef struct ga_sparse_solver_options {
+    const ga_sparse *M;
+    ga_sparse_matvec_fn M_matvec;
+    void *M_user;
+    ga_sparse_callback_fn callback;
+    void *callback_user;
+} ga_sparse_solver_options;
+
+/* scipy.sparse.linalg.cg(A, b, x0, rtol=, atol=, maxiter=, M=, callback=):
+   ga_sparse_linalg_cg with the options above (NULL: none), SciPy's
+   preconditioned iteration (z = M r, rho = <r, z>, complex throughout).
+   Errors as cg's; an M of another shape ("shapes of A and M are
+   incompatible", GA_ERROR_SHAPE), an M_matvec result that is not a vector
+   of n (GA_ERROR_SHAPE). */
+GPUARR_API ga_array *ga_sparse_linalg_cg_options(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                                 double atol, int64_t maxiter, const ga_sparse_solver_options *options,
+                                                 int64_t *info);
+
+/* scipy.sparse.linalg.gmres(A, b, x0, rtol=, atol=, restart=, maxiter=,
+   M=, callback=, callback_type='x'): restarted GMRES as SciPy's (modified
+   Gram-Schmidt, Givens rotations as LAPACK's lartg, the inner tolerance
+   control of gh-8400), for any square A (n x n) and b (n,). restart <= 0
+   is SciPy's 20 (at most n); maxiter < 0 its 10 n (restart cycles, as
+   SciPy counts them); the stop: ||b - A x|| <= max(atol, rtol ||b||).
+   options: M (left preconditioner) as cg's; callback(xk) after each
+   restart cycle (SciPy's callback_type='x'). *info: 0 on convergence,
+   else maxiter. The small least-squares problem is solved on the host,
+   each inner step waiting for its dot products. Errors as cg's. */
+GPUARR_API ga_array *ga_sparse_linalg_gmres(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                            double atol, int64_t restart, int64_t maxiter,
+                                            const ga_sparse_solver_options *options, int64_t *info);
+
+/* scipy.sparse.linalg.minres(A, b, x0, shift=, rtol=, maxiter=, M=,
+   callback=): MINRES as SciPy's (Paige and Saunders' Lanczos with
+   rotations, its stopping tests on ||r|| / (||A|| ||x||) and ||A r|| /
+   (||A|| ||r||), its condition and stagnation stops) for Hermitian A - shift
+   I (n x n) and b (n,); M a Hermitian positive definite preconditioner
+   (cg's options; callback(xk) after each iteration). maxiter < 0 is
+   SciPy's 5 n. *info: maxiter where the iterations ran out, else 0.
+   Errors as cg's, and SciPy's GA_ERROR_VALUE "indefinite preconditioner",
+   "non-symmetric matrix". */
+GPUARR_API ga_array *ga_sparse_linalg_minres(const ga_sparse *a, const ga_array *b, const ga_array *x0, double shift,
+                                             double rtol, int64_t maxiter, const ga_sparse_solver_options *options,
+                                             int64_t *info);
+
+/* scipy.sparse.linalg.spsolve_triangular(A, b, lower, unit_diagonal): x
+   with A x = b for triangular A (n x n; its canonical CSR, through
+   cusparseSpSV; the other triangle's entries are not read, as cuSPARSE's
+   fill mode reads none) and b (n,) or (n, k) (column by column: the
+   result (n, k) F-ordered). unit_diagonal: the diagonal is taken as ones
+   and not read. dtype promote_types(promote_types(A, float32), b), as
+   SciPy's. Errors in SciPy's words: "A must be a square matrix but its
+   shape is (3, 4).", "b must have 1 or 2 dims but its shape is (...).",
+   "The size of the dimensions of A and b do not match" (GA_ERROR_VALUE),
+   GA_ERROR_LINALG "A is singular: zero entry on diagonal." (checked on
+   the device: the call waits). */
+GPUARR_API ga_array *ga_sparse_linalg_spsolve_triangular(const ga_sparse *a, const ga_array *b, bool lower,
+                                                          bool unit_diagonal);
+
+/* scipy.sparse.linalg.norm(x, ord) (axis None), duplicates summed first: a
+   0-d array. GA_NORM_FRO sqrt(sum |x|^2) (NumPy's norm of the values:
+   float64 for bool and integers, else x's real dtype); GA_NORM_1 /
+   GA_NORM_MINUS_1 the largest / smallest column sum of |x|, GA_NORM_INF /
+   GA_NORM_MINUS_INF of the row sums (NumPy's sum dtypes: int64 for bool
+   and integers). GA_NORM_2, GA_NORM_MINUS_2 and GA_NORM_NUC are
+   GA_ERROR_NOT_IMPLEMENTED (SciPy's NotImplementedError for 'nuc'). */
+GPUARR_API ga_array *ga_sparse_linalg_norm(const ga_sparse *x, ga_norm_ord ord);
+
+/* scipy.sparse.linalg.norm(x, ord, axis) for axis 0 (each column) or 1
+   (each row; -2 and -1 count from the end): a 1-d dense array of vector
+   norms, as SciPy computes them: ord INFINITY abs(x).max(axis), -INFINITY
+   abs(x).min(axis) (implicit zeros counting), 0 (x != 0).sum(axis), 1
+   abs(x).sum(axis), 2 sqrt(abs(x).power(2).sum(axis)), any other p
+   power(abs(x).power(p).sum(axis), 1 / p). A NaN ord is GA_ERROR_VALUE
+   "Invalid norm order for vectors.". */
+GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, int axis);
 /* >>graph */
 /* ======================================================================== */
 /* 25. Graphs, profiling and memory hooks                                    */
@@ -8360,7 +8595,19 @@ static ga__cufft_api ga__cufft;
     X(cusparseStatus_t, cusparseSpGEMM_copy,                                                                      \
       (cusparseHandle_t, cusparseOperation_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t,        \
        cusparseConstSpMatDescr_t, const void *, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,          \
-       cusparseSpGEMMDescr_t))
+       cusparseSpGEMMDescr_t))                                                                                   \
+    X(cusparseStatus_t, cusparseSpMatSetAttribute, (cusparseSpMatDescr_t, cusparseSpMatAttribute_t, void *, size_t)) \
+    X(cusparseStatus_t, cusparseSpSV_createDescr, (cusparseSpSVDescr_t *))                                        \
+    X(cusparseStatus_t, cusparseSpSV_destroyDescr, (cusparseSpSVDescr_t))                                         \
+    X(cusparseStatus_t, cusparseSpSV_bufferSize,                                                                  \
+      (cusparseHandle_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,  \
+       cusparseDnVecDescr_t, cudaDataType, cusparseSpSVAlg_t, cusparseSpSVDescr_t, size_t *))                     \
+    X(cusparseStatus_t, cusparseSpSV_analysis,                                                                    \
+      (cusparseHandle_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,  \
+       cusparseDnVecDescr_t, cudaDataType, cusparseSpSVAlg_t, cusparseSpSVDescr_t, void *))                       \
+    X(cusparseStatus_t, cusparseSpSV_solve,                                                                       \
+      (cusparseHandle_t, cusparseOperation_t, const void *, cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,  \
+       cusparseDnVecDescr_t, cudaDataType, cusparseSpSVAlg_t, cusparseSpSVDescr_t))
 
 #define GA__API_FIELD(ret, name, params) ret(*name) params;
 typedef struct ga__cusparse_api {
@@ -10497,6 +10744,15 @@ static ga_status ga__ufunc(const char *func, ga_ufunc u, const ga_operand *in, g
     return GA_OK;
 }
 
+/* ufunc u of a (and b) as an unscoped temporary (>>linalg's and >>sparse's
+   steps). */
+static ga_array *ga__linalg_ufunc(const char *func, ga_ufunc u, ga_operand a, ga_operand b)
+{
+    ga_operand in[2] = {a, b};
+    ga_array *out[2] = {NULL, NULL};
+    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
+}
+
 /* ga_ufunc_call for `func` (u, in and out checked): the new outputs are
    not tracked by scopes. */
 static ga_status ga__ufunc_call(const char *func, ga_ufunc u, const ga_operand *in, ga_array **out)
@@ -11018,7 +11274,7 @@ GPUARR_API ga_array *ga_expand_dims(const ga_array *a, int naxes, const int *axe
 
 static ga_array *ga__transpose(const char *func, const ga_array *a, const int *axes)
 {
-    int perm[GA_MAXDIMS];
+    int perm[GA_MAXDIMS] = {0}; /* (a newer gcc's maybe-uninitialized, inlined) */
     if (!axes) {
         for (int d = 0; d < a->ndim; d++) perm[d] = a->ndim - 1 - d;
     } else if (ga__normalize_axes(func, "repeated axis in transpose", a->ndim, axes, a->ndim, perm) != GA_OK) {
@@ -18090,14 +18346,6 @@ GPUARR_API ga_status ga_matmul_out(const ga_array *a, const ga_array *b, ga_arra
     if (ga__matmul_plan(func, a, b, out, &p) != GA_OK || ga__product_check_out(func, "matmul", &p, out) != GA_OK)
         return ga__t.error;
     return ga__product_run(func, &p, out, NULL);
-}
-
-/* ufunc u of a (and b) as an unscoped temporary. */
-static ga_array *ga__linalg_ufunc(const char *func, ga_ufunc u, ga_operand a, ga_operand b)
-{
-    ga_operand in[2] = {a, b};
-    ga_array *out[2] = {NULL, NULL};
-    return ga__ufunc(func, u, in, out, NULL) == GA_OK ? out[0] : NULL;
 }
 
 /* where(c, x, y) (x and y arrays or scalars), unscoped. */
@@ -28047,7 +28295,7 @@ static struct {
     CUkernel check_compressed[2], check_coo[2], expand[2], diag[2];
     CUkernel keys[2][2], indptr[4][2], runs[2][2];
     CUkernel gather[GA_NUM_DTYPES], toarray[GA_NUM_DTYPES][2], spmm[GA_NUM_DTYPES][2];
-    CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2];
+    CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2], extreme[GA_NUM_DTYPES][2];
 } ga__sparse_kernels;
 
 static const char *const ga__sparse_key_names[4] = {"uint32", "uint64", "int32", "int64"};
@@ -28173,7 +28421,9 @@ static void ga__sparse_free(int device, ga__block *b)
 
 /* Copies `bytes` from device address src to host dst and waits for them;
    refused during a capture of the stream (>>graph: the capture stays
-   usable, and holds the kernels the call enqueued before its read). */
+   usable). Public calls that read refuse at their entry first
+   (ga__sparse_entry), so that a refused call enqueues nothing; this check
+   is the net behind them. */
 static ga_status ga__sparse_read(const char *func, int device, void *dst, uint64_t src, size_t bytes)
 {
     CUstream stream = ga__stream_of(device);
@@ -28182,6 +28432,26 @@ static ga_status ga__sparse_read(const char *func, int device, void *dst, uint64
     CUresult r = GA__CU.MemcpyDtoHAsync(dst, (CUdeviceptr)src, bytes, stream);
     if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
     return r == CUDA_SUCCESS ? GA_OK : ga__cuda_error(func, r, "cuMemcpyDtoHAsync");
+}
+
+/* The entry check of a public call that reads from the device (`reads`):
+   refused at once during a capture of the current stream of `device`,
+   before anything is enqueued, so that the capture holds nothing of it
+   (>>graph). ga__sparse_read's own check stays, as a net. */
+static ga_status ga__sparse_entry(const char *func, int device, bool reads)
+{
+    if (!reads) return GA_OK;
+    if (ga__bind(func, device) != GA_OK) return ga__t.error;
+    return ga__refuse_during_capture(func, ga__stream_of(device), "reads a size or a structure check from the device");
+}
+
+/* Whether making s canonical in `format` (ga__sparse_operand; a COO s
+   converted by ga__sparse_asformat) reads from the device: a sort that
+   sums duplicates counts its runs. COO -> CSC always sorts so. */
+static bool ga__sparse_sort_reads(const ga_sparse *s, ga_sparse_format format)
+{
+    if (s->nnz == 0) return false;
+    return (s->format == GA_SPARSE_COO && format == GA_SPARSE_CSC) || !s->canonical;
 }
 
 /* A new 1-d array of n elements of dtype on `device`. */
@@ -28315,7 +28585,7 @@ static ga_sparse *ga__sparse_compressed(const char *func, ga_sparse_format forma
     if (ga__sparse_input(func, data, "data", data->device, false, ndim) != GA_OK ||
         ga__sparse_input(func, indices, "indices", data->device, true, ndim) != GA_OK ||
         ga__sparse_input(func, indptr, "indptr", data->device, true, ndim) != GA_OK ||
-        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__bind(func, data->device) != GA_OK)
+        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__sparse_entry(func, data->device, true) != GA_OK)
         return NULL;
     const int mj = format == GA_SPARSE_CSC ? 1 : 0;
     if (shape && (shape[0] < 0 || shape[1] < 0)) {
@@ -28380,7 +28650,7 @@ GPUARR_API ga_sparse *ga_sparse_coo_matrix(const ga_array *data, const ga_array 
     if (ga__sparse_input(func, data, "data", data->device, false, ndim) != GA_OK ||
         ga__sparse_input(func, row, "row", data->device, true, ndim) != GA_OK ||
         ga__sparse_input(func, col, "col", data->device, true, ndim) != GA_OK ||
-        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__bind(func, data->device) != GA_OK)
+        ga__sparse_dtype_check(func, data->dtype) != GA_OK || ga__sparse_entry(func, data->device, true) != GA_OK)
         return NULL;
     if (shape && (shape[0] < 0 || shape[1] < 0)) {
         ga__error(GA_ERROR_VALUE, func, "'shape' elements cannot be negative");
@@ -28791,18 +29061,24 @@ GPUARR_API ga_sparse *ga_sparse_asformat(const ga_sparse *s, ga_sparse_format fo
         ga__error(GA_ERROR_VALUE, func, "Format %d is unknown.", (int)format);
         return NULL;
     }
+    const bool reads = s->format == GA_SPARSE_COO && format != GA_SPARSE_COO && ga__sparse_sort_reads(s, format);
+    if (ga__sparse_entry(func, s->device, reads) != GA_OK) return NULL;
     return ga__sparse_ret(ga__sparse_asformat(func, s, format));
 }
 
 GPUARR_API ga_sparse *ga_sparse_tocsr(const ga_sparse *s)
 {
     if (!s) { ga__null_input("ga_sparse_tocsr", "s"); return NULL; }
+    if (ga__sparse_entry("ga_sparse_tocsr", s->device, s->format == GA_SPARSE_COO && ga__sparse_sort_reads(s, GA_SPARSE_CSR)) != GA_OK)
+        return NULL;
     return ga__sparse_ret(ga__sparse_asformat("ga_sparse_tocsr", s, GA_SPARSE_CSR));
 }
 
 GPUARR_API ga_sparse *ga_sparse_tocsc(const ga_sparse *s)
 {
     if (!s) { ga__null_input("ga_sparse_tocsc", "s"); return NULL; }
+    if (ga__sparse_entry("ga_sparse_tocsc", s->device, s->format == GA_SPARSE_COO && ga__sparse_sort_reads(s, GA_SPARSE_CSC)) != GA_OK)
+        return NULL;
     return ga__sparse_ret(ga__sparse_asformat("ga_sparse_tocsc", s, GA_SPARSE_CSC));
 }
 
@@ -28827,10 +29103,9 @@ static ga_status ga__sparse_scatter(const char *func, const ga_sparse *s, ga_arr
     return ga__launch(func, f, s->device, accumulate ? major : nnz, args);
 }
 
-GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s)
+/* s as a dense array (not tracked by scopes). */
+static ga_array *ga__sparse_toarray(const char *func, const ga_sparse *s)
 {
-    static const char func[] = "ga_sparse_toarray";
-    if (!s) { ga__null_input(func, "s"); return NULL; }
     ga_sparse *c = ga__sparse_asformat(func, s, s->format == GA_SPARSE_COO ? GA_SPARSE_CSR : s->format);
     ga_array *out = c ? ga__full_on(func, s->device, 2, s->shape, ga_int(0), s->dtype) : NULL;
     if (out && c->nnz > 0 && ga__sparse_scatter(func, c, out) != GA_OK) {
@@ -28838,7 +29113,16 @@ GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s)
         out = NULL;
     }
     ga_sparse_release(c);
-    return ga__ret(out);
+    return out;
+}
+
+GPUARR_API ga_array *ga_sparse_toarray(const ga_sparse *s)
+{
+    static const char func[] = "ga_sparse_toarray";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__sparse_entry(func, s->device, s->format == GA_SPARSE_COO && ga__sparse_sort_reads(s, GA_SPARSE_CSR)) != GA_OK)
+        return NULL;
+    return ga__ret(ga__sparse_toarray(func, s));
 }
 
 /* --- construction from dense arrays, eye, diags ---------------------------- */
@@ -28891,7 +29175,7 @@ static ga_sparse *ga__sparse_from_dense(const char *func, const ga_array *a, ga_
         ga__error(GA_ERROR_VALUE, func, "expected dimension <= 2 array or matrix");
         return NULL;
     }
-    if (ga__sparse_dtype_check(func, a->dtype) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    if (ga__sparse_dtype_check(func, a->dtype) != GA_OK || ga__sparse_entry(func, a->device, true) != GA_OK) return NULL;
     const int64_t shape[2] = {a->ndim == 2 ? a->shape[0] : 1, a->ndim == 2 ? a->shape[1] : a->shape[0]};
     const bool csc = format == GA_SPARSE_CSC;
     const int64_t rows = shape[csc ? 1 : 0], cols = shape[csc ? 0 : 1];
@@ -29045,7 +29329,7 @@ static ga_sparse *ga__sparse_diags(const char *func, int count, const ga_array *
     ga_status st = ga__sparse_format_check(func, format);
     if (st == GA_OK) st = ga__sparse_diags_check(func, count, diagonals, offsets, shape, sh, &dtype, lens);
     const int device = st == GA_OK ? diagonals[0]->device : 0;
-    if (st == GA_OK) st = ga__bind(func, device);
+    if (st == GA_OK) st = ga__sparse_entry(func, device, true);
     for (int j = 0; st == GA_OK && j < count; j++) total += lens[j];
     ga_dtype it = ga__sparse_index_for(total, sh[0], sh[1]);
     ga_array *data = st == GA_OK ? ga__sparse_vector(func, device, total, dtype) : NULL;
@@ -29159,6 +29443,7 @@ static ga_status ga__sparse_resort(const char *func, ga_sparse *s, bool sum)
 {
     if (!s) return ga__null_input(func, "s");
     if (s->canonical) return GA_OK;
+    if (ga__sparse_entry(func, s->device, (sum || s->format == GA_SPARSE_COO) && s->nnz > 0) != GA_OK) return ga__t.error;
     ga_sparse *r = ga__sparse_sorted_copy(func, s, sum);
     if (!r) return ga__t.error;
     ga__sparse_take_over(s, r);
@@ -29168,25 +29453,31 @@ static ga_status ga__sparse_resort(const char *func, ga_sparse *s, bool sum)
 GPUARR_API ga_status ga_sparse_sum_duplicates(ga_sparse *s) { return ga__sparse_resort("ga_sparse_sum_duplicates", s, true); }
 GPUARR_API ga_status ga_sparse_sort_indices(ga_sparse *s) { return ga__sparse_resort("ga_sparse_sort_indices", s, false); }
 
+/* The number of set bool flags (n of them, contiguous), waited for. */
+static ga_status ga__sparse_count_flags(const char *func, int device, const ga_array *flags, int64_t *count)
+{
+    ga__block *c = ga__sparse_scratch(func, device, 8), *temp = NULL;
+    if (!c) return ga__t.error;
+    CUstream stream = ga__stream_of(device);
+    size_t bytes = 0;
+    int e = ga__cub_count_flags(NULL, &bytes, ga__sparse_ptr(flags), flags->size, NULL, stream);
+    ga_status st = e ? ga__cub_failed(func, e, "cub count (temp storage query)") : GA_OK;
+    if (st == GA_OK && !(temp = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        e = ga__cub_count_flags((void *)(uintptr_t)temp->ptr, &bytes, ga__sparse_ptr(flags), flags->size,
+                                (int64_t *)(uintptr_t)c->ptr, stream);
+        st = e ? ga__cub_failed(func, e, "cub count") : ga__sparse_read(func, device, count, c->ptr, 8);
+    }
+    ga__sparse_free(device, temp);
+    ga__sparse_free(device, c);
+    return st;
+}
+
 /* The nonzero count of s's stored values (waited for). */
 static ga_status ga__sparse_count_values(const char *func, const ga_sparse *s, ga_array **flags, int64_t *count)
 {
     *flags = ga__truth_flags(func, s->data);
-    ga__block *c = *flags ? ga__sparse_scratch(func, s->device, 8) : NULL, *temp = NULL;
-    if (!c) return ga__t.error;
-    CUstream stream = ga__stream_of(s->device);
-    size_t bytes = 0;
-    int e = ga__cub_count_flags(NULL, &bytes, ga__sparse_ptr(*flags), s->nnz, NULL, stream);
-    ga_status st = e ? ga__cub_failed(func, e, "cub count (temp storage query)") : GA_OK;
-    if (st == GA_OK && !(temp = ga__sparse_scratch(func, s->device, bytes))) st = ga__t.error;
-    if (st == GA_OK) {
-        e = ga__cub_count_flags((void *)(uintptr_t)temp->ptr, &bytes, ga__sparse_ptr(*flags), s->nnz,
-                                (int64_t *)(uintptr_t)c->ptr, stream);
-        st = e ? ga__cub_failed(func, e, "cub count") : ga__sparse_read(func, s->device, count, c->ptr, 8);
-    }
-    ga__sparse_free(s->device, temp);
-    ga__sparse_free(s->device, c);
-    return st;
+    return *flags ? ga__sparse_count_flags(func, s->device, *flags, count) : ga__t.error;
 }
 
 /* The k items of x (item size isz) whose flags are set, as a new array. */
@@ -29252,7 +29543,7 @@ GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s)
     static const char func[] = "ga_sparse_eliminate_zeros";
     if (!s) return ga__null_input(func, "s");
     if (s->nnz == 0) return GA_OK;
-    if (ga__bind(func, s->device) != GA_OK) return ga__t.error;
+    if (ga__sparse_entry(func, s->device, true) != GA_OK) return ga__t.error;
     ga_array *flags = NULL;
     int64_t k = 0;
     ga_status st = ga__sparse_count_values(func, s, &flags, &k);
@@ -29270,6 +29561,7 @@ GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
     static const char func[] = "ga_sparse_count_nonzero";
     if (!s) { ga__null_input(func, "s"); return -1; }
     if (s->nnz == 0) return 0;
+    if (ga__sparse_entry(func, s->device, true) != GA_OK) return -1;
     ga_sparse *c = s->canonical ? ga_sparse_retain((ga_sparse *)s) : ga__sparse_sorted_copy(func, s, true);
     ga_array *flags = NULL;
     int64_t k = -1;
@@ -29278,6 +29570,296 @@ GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
     ga_release(flags);
     ga_sparse_release(c);
     return k;
+}
+
+/* --- random, kron, hstack, vstack, block_diag, tril, triu ---------------------- */
+
+/* idx as int64, times `times`, plus `by` (a new array or a new reference). */
+static ga_array *ga__sparse_affine(const char *func, const ga_array *idx, int64_t times, int64_t by)
+{
+    ga_array *x = ga__sparse_vector_of(func, idx, GA_INT64);
+    if (x && times != 1) {
+        ga_array *y = ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(x), ga_operand_scalar(ga_int(times)));
+        ga_release(x);
+        x = y;
+    }
+    if (x && by != 0) {
+        ga_array *y = ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(x), ga_operand_scalar(ga_int(by)));
+        ga_release(x);
+        x = y;
+    }
+    return x;
+}
+
+/* x[i] (op) y[j] for every pair, flattened with i major (a new 1-d array). */
+static ga_array *ga__sparse_outer(const char *func, ga_ufunc u, const ga_array *x, const ga_array *y)
+{
+    const int64_t sx[2] = {x->size, 1}, sy[2] = {1, y->size}, n = x->size * y->size;
+    ga_array *a = ga__reshape(func, x, 2, sx), *b = a ? ga__reshape(func, y, 2, sy) : NULL;
+    ga_array *o = b ? ga__linalg_ufunc(func, u, ga_operand_array(a), ga_operand_array(b)) : NULL;
+    ga_array *r = o ? ga__reshape(func, o, 1, &n) : NULL;
+    ga_release(a), ga_release(b), ga_release(o);
+    return r;
+}
+
+/* coo_matrix((data, (row, col)), shape).asformat(format) of 1-d arrays
+   already checked (row and col of any integer dtype, in range). */
+static ga_sparse *ga__sparse_coo_as(const char *func, const int64_t shape[2], const ga_array *data, ga_array *row,
+                                    ga_array *col, ga_sparse_format format)
+{
+    ga_sparse *coo = ga__sparse_assemble(func, GA_SPARSE_COO, shape, false, data, row, col, data->size);
+    ga_sparse *s = coo ? ga__sparse_asformat(func, coo, format) : NULL;
+    ga_sparse_release(coo);
+    return s;
+}
+
+/* random's k values of dtype dt, drawn as SciPy's default data_rvs. */
+static ga_array *ga__sparse_random_values(const char *func, ga_generator *g, int64_t k, ga_dtype dt)
+{
+    const char kind = ga_dtype_kind(dt);
+    if (kind == 'i' || kind == 'u') { /* integers(iinfo.min, iinfo.max) */
+        const int bits = 8 * (int)ga__dtype_sizes[dt];
+        const ga_scalar lo = kind == 'i' ? ga_int(bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : ga_int(0);
+        const ga_scalar hi = kind == 'i' ? ga_int(bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1)
+                                         : ga_uint(bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1);
+        return ga__random_integers(func, g, lo, hi, 1, &k, dt, false);
+    }
+    const double range[2] = {0, 1};
+    ga_array *u = ga__random_scalars(g, GA_RANDOM_UNIFORM, 2, range, 1, &k, GA_DTYPE_INVALID);
+    if (u && kind == 'c') { /* uniform() + uniform() * 1j */
+        ga_array *v = ga__random_scalars(g, GA_RANDOM_UNIFORM, 2, range, 1, &k, GA_DTYPE_INVALID);
+        ga_array *vi = v ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(v), ga_operand_scalar(ga_complex(0, 1)))
+                         : NULL;
+        ga_array *c = vi ? ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(u), ga_operand_array(vi)) : NULL;
+        ga_release(u), ga_release(v), ga_release(vi);
+        u = c;
+    }
+    ga_array *r = u ? ga__sparse_vector_of(func, u, dt) : NULL;
+    ga_release(u);
+    return r;
+}
+
+static ga_sparse *ga__sparse_random(const char *func, int64_t m, int64_t n, double density, ga_sparse_format format,
+                                    ga_dtype dtype, ga_generator *g)
+{
+    if (dtype == GA_DTYPE_INVALID) dtype = GA_FLOAT64;
+    if (m < 0 || n < 0) { ga__error(GA_ERROR_VALUE, func, "negative dimensions are not allowed"); return NULL; }
+    if (!(density >= 0 && density <= 1)) {
+        ga__error(GA_ERROR_VALUE, func, "density expected to be 0 <= density <= 1");
+        return NULL;
+    }
+    if (n > 0 && m > INT64_MAX / n) {
+        ga__error(GA_ERROR_VALUE, func,
+                  "Trying to generate a random sparse matrix such as the product of dimensions is greater than %lld - "
+                  "this is not supported on this machine",
+                  (long long)INT64_MAX);
+        return NULL;
+    }
+    if (ga__sparse_dtype_check(func, dtype) != GA_OK || ga__sparse_format_check(func, format) != GA_OK ||
+        ga__random_device_generator(func, g) != GA_OK || ga__sparse_entry(func, ga__t.device, true) != GA_OK)
+        return NULL;
+    const int64_t mn = m * n, shape[2] = {m, n}, div = GA__MAX(m, 1);
+    int64_t k = (int64_t)nearbyint(density * (double)m * (double)n); /* Python's round(density * m * n) */
+    k = GA__MIN(GA__MAX(k, 0), mn);
+    ga__temps t = {{NULL}, 0};
+    /* positions first, then values, as SciPy draws them */
+    ga_array *pos = ga__temp(&t, ga__choice_indices(func, g, mn, 1, &k, false, NULL));
+    ga_array *col = pos ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_FLOOR_DIVIDE, ga_operand_array(pos),
+                                                         ga_operand_scalar(ga_int(div))))
+                        : NULL;
+    ga_array *cm = col ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(col),
+                                                        ga_operand_scalar(ga_int(div))))
+                       : NULL;
+    ga_array *row = cm ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SUBTRACT, ga_operand_array(pos), ga_operand_array(cm)))
+                       : NULL;
+    ga_array *vals = row ? ga__temp(&t, ga__sparse_random_values(func, g, k, dtype)) : NULL;
+    ga_sparse *s = vals ? ga__sparse_coo_as(func, shape, vals, row, col, format) : NULL;
+    ga__temps_release(&t);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_random(int64_t m, int64_t n, double density, ga_sparse_format format, ga_dtype dtype,
+                                       ga_generator *g)
+{
+    return ga__sparse_ret(ga__sparse_random("ga_sparse_random", m, n, density, format, dtype, g));
+}
+
+static ga_sparse *ga__sparse_kron(const char *func, const ga_sparse *a, const ga_sparse *b, ga_sparse_format format)
+{
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    if (ga__sparse_format_check(func, format) != GA_OK || ga__sparse_entry(func, a->device, format != GA_SPARSE_COO) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
+    const int64_t *sa = a->shape, *sb = b->shape;
+    if ((sb[0] > 0 && sa[0] > INT64_MAX / sb[0]) || (sb[1] > 0 && sa[1] > INT64_MAX / sb[1])) {
+        ga__error(GA_ERROR_VALUE, func, "the dimensions of the product overflow int64");
+        return NULL;
+    }
+    const int64_t shape[2] = {sa[0] * sb[0], sa[1] * sb[1]};
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *ca = ga__sparse_asformat(func, a, GA_SPARSE_COO), *cb = ca ? ga__sparse_asformat(func, b, GA_SPARSE_COO) : NULL;
+    /* (iA mB, jA nB) of A's entries against (iB, jB) of B's */
+    ga_array *ra = cb ? ga__temp(&t, ga__sparse_affine(func, ca->row, sb[0], 0)) : NULL;
+    ga_array *ja = ra ? ga__temp(&t, ga__sparse_affine(func, ca->col, sb[1], 0)) : NULL;
+    ga_array *rb = ja ? ga__temp(&t, ga__sparse_affine(func, cb->row, 1, 0)) : NULL;
+    ga_array *jb = rb ? ga__temp(&t, ga__sparse_affine(func, cb->col, 1, 0)) : NULL;
+    ga_array *row = jb ? ga__temp(&t, ga__sparse_outer(func, GA_UFUNC_ADD, ra, rb)) : NULL;
+    ga_array *col = row ? ga__temp(&t, ga__sparse_outer(func, GA_UFUNC_ADD, ja, jb)) : NULL;
+    ga_array *data = col ? ga__temp(&t, ga__sparse_outer(func, GA_UFUNC_MULTIPLY, ca->data, cb->data)) : NULL;
+    ga_sparse *s = data ? ga__sparse_coo_as(func, shape, data, row, col, format) : NULL;
+    ga__temps_release(&t);
+    ga_sparse_release(ca);
+    ga_sparse_release(cb);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_kron(const ga_sparse *a, const ga_sparse *b, ga_sparse_format format)
+{
+    static const char func[] = "ga_sparse_kron";
+    if (!a) { ga__null_input(func, "A"); return NULL; }
+    if (!b) { ga__null_input(func, "B"); return NULL; }
+    return ga__sparse_ret(ga__sparse_kron(func, a, b, format));
+}
+
+/* The blocks of a stack: n >= 1 of them, none NULL, on one device; *dt
+   resolved (GA_DTYPE_INVALID: theirs promoted). */
+static ga_status ga__sparse_blocks_check(const char *func, int n, const ga_sparse *const *blocks, ga_sparse_format format,
+                                         ga_dtype *dt)
+{
+    if (n < 1) return ga__error(GA_ERROR_VALUE, func, "blocks must not be empty");
+    if (!blocks) return ga__null_input(func, "blocks");
+    ga_dtype t = GA_DTYPE_INVALID;
+    for (int i = 0; i < n; i++) {
+        if (!blocks[i]) return ga__null_input(func, "blocks[i]");
+        if (blocks[i]->device != blocks[0]->device)
+            return ga__error(GA_ERROR_DEVICE, func, "blocks[%d] is on device %d, blocks[0] on device %d", i,
+                             blocks[i]->device, blocks[0]->device);
+        t = i ? ga_promote_types(t, blocks[i]->dtype) : blocks[i]->dtype;
+    }
+    if (*dt == GA_DTYPE_INVALID) *dt = t;
+    if (ga__sparse_dtype_check(func, *dt) != GA_OK || ga__sparse_format_check(func, format) != GA_OK) return ga__t.error;
+    if (ga__sparse_entry(func, blocks[0]->device, format != GA_SPARSE_COO) != GA_OK) return ga__t.error;
+    return ga__bind(func, blocks[0]->device);
+}
+
+/* The n blocks with block i's (0, 0) at (r0[i], c0[i]) of a matrix of
+   `shape` and dtype dt, in `format`. */
+static ga_sparse *ga__sparse_place(const char *func, int n, const ga_sparse *const *blocks, const int64_t *r0,
+                                   const int64_t *c0, const int64_t shape[2], ga_dtype dt, ga_sparse_format format)
+{
+    ga_array **parts = (ga_array **)GPUARR_MALLOC(sizeof *parts * 3 * (size_t)n);
+    if (!parts) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); return NULL; }
+    memset(parts, 0, sizeof *parts * 3 * (size_t)n);
+    ga_status st = GA_OK;
+    for (int i = 0; i < n && st == GA_OK; i++) { /* parts: the data, then the rows, then the columns */
+        ga_sparse *c = ga__sparse_asformat(func, blocks[i], GA_SPARSE_COO);
+        parts[i] = c ? ga__sparse_vector_of(func, c->data, dt) : NULL;
+        parts[n + i] = parts[i] ? ga__sparse_affine(func, c->row, 1, r0[i]) : NULL;
+        parts[2 * n + i] = parts[n + i] ? ga__sparse_affine(func, c->col, 1, c0[i]) : NULL;
+        ga_sparse_release(c);
+        if (!parts[2 * n + i]) st = ga__t.error;
+    }
+    ga_array *data = st == GA_OK ? ga__concatenate(func, n, (const ga_array *const *)parts, 0) : NULL;
+    ga_array *row = data ? ga__concatenate(func, n, (const ga_array *const *)parts + n, 0) : NULL;
+    ga_array *col = row ? ga__concatenate(func, n, (const ga_array *const *)parts + 2 * n, 0) : NULL;
+    ga_sparse *s = col ? ga__sparse_coo_as(func, shape, data, row, col, format) : NULL;
+    for (int i = 0; i < 3 * n; i++) ga_release(parts[i]);
+    GPUARR_FREE(parts);
+    ga_release(data), ga_release(row), ga_release(col);
+    return s;
+}
+
+/* hstack (0), vstack (1) and block_diag (2): the blocks' places, with
+   bmat's checks (a block of length 0 along the shared axis fits any). */
+static ga_sparse *ga__sparse_stack(const char *func, int n, const ga_sparse *const *blocks, int kind,
+                                   ga_sparse_format format, ga_dtype dt)
+{
+    if (ga__sparse_blocks_check(func, n, blocks, format, &dt) != GA_OK) return NULL;
+    const size_t places = 2 * (size_t)GA__MAX(n, 1);
+    int64_t *r0 = (int64_t *)GPUARR_MALLOC(sizeof *r0 * places), *c0 = r0 ? r0 + n : NULL;
+    if (!r0) { ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"); return NULL; }
+    memset(r0, 0, sizeof *r0 * places);
+    int64_t rows = 0, cols = 0;
+    ga_status st = GA_OK;
+    for (int i = 0; i < n && st == GA_OK; i++) {
+        const int64_t *sh = blocks[i]->shape;
+        r0[i] = kind == 0 ? 0 : rows;
+        c0[i] = kind == 1 ? 0 : cols;
+        if (kind == 0 && rows != 0 && sh[0] != 0 && sh[0] != rows)
+            st = ga__error(GA_ERROR_VALUE, func,
+                           "blocks[0,:] has incompatible row dimensions. Got blocks[0,%d].shape[0] == %lld, expected %lld.",
+                           i, (long long)sh[0], (long long)rows);
+        else if (kind == 1 && cols != 0 && sh[1] != 0 && sh[1] != cols)
+            st = ga__error(GA_ERROR_VALUE, func,
+                           "blocks[:,0] has incompatible column dimensions. Got blocks[%d,0].shape[1] == %lld, expected "
+                           "%lld.",
+                           i, (long long)sh[1], (long long)cols);
+        rows = kind == 0 ? GA__MAX(rows, sh[0]) : rows + sh[0];
+        cols = kind == 1 ? GA__MAX(cols, sh[1]) : cols + sh[1];
+    }
+    const int64_t shape[2] = {rows, cols};
+    ga_sparse *s = st == GA_OK ? ga__sparse_place(func, n, blocks, r0, c0, shape, dt, format) : NULL;
+    GPUARR_FREE(r0);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_hstack(int n, const ga_sparse *const *blocks, ga_sparse_format format, ga_dtype dtype)
+{
+    return ga__sparse_ret(ga__sparse_stack("ga_sparse_hstack", n, blocks, 0, format, dtype));
+}
+
+GPUARR_API ga_sparse *ga_sparse_vstack(int n, const ga_sparse *const *blocks, ga_sparse_format format, ga_dtype dtype)
+{
+    return ga__sparse_ret(ga__sparse_stack("ga_sparse_vstack", n, blocks, 1, format, dtype));
+}
+
+GPUARR_API ga_sparse *ga_sparse_block_diag(int n, const ga_sparse *const *mats, ga_sparse_format format, ga_dtype dtype)
+{
+    return ga__sparse_ret(ga__sparse_stack("ga_sparse_block_diag", n, mats, 2, format, dtype));
+}
+
+/* tril (upper false) and triu: the entries with column - row <= k (>= k). */
+static ga_sparse *ga__sparse_triangle(const char *func, const ga_sparse *a, int64_t k, bool upper,
+                                      ga_sparse_format format)
+{
+    if (!a) { ga__null_input(func, "A"); return NULL; }
+    const bool reads = a->nnz > 0 || (a->format == GA_SPARSE_COO && format != GA_SPARSE_COO && ga__sparse_sort_reads(a, format));
+    if (ga__sparse_format_check(func, format) != GA_OK || ga__sparse_entry(func, a->device, reads) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
+    if (a->nnz == 0) return ga__sparse_asformat(func, a, format);
+    ga__temps t = {{NULL}, 0};
+    const bool coo = a->format == GA_SPARSE_COO, csr = a->format == GA_SPARSE_CSR;
+    ga_array *major = coo ? NULL : ga__temp(&t, ga__sparse_expand(func, a));
+    const ga_array *row = coo ? a->row : csr ? major : a->indices, *col = coo ? a->col : csr ? a->indices : major;
+    ga_array *r64 = row ? ga__temp(&t, ga__sparse_vector_of(func, row, GA_INT64)) : NULL;
+    ga_array *c64 = r64 && col ? ga__temp(&t, ga__sparse_vector_of(func, col, GA_INT64)) : NULL;
+    ga_array *d = c64 ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SUBTRACT, ga_operand_array(c64), ga_operand_array(r64)))
+                      : NULL;
+    ga_array *flags = d ? ga__temp(&t, ga__linalg_ufunc(func, upper ? GA_UFUNC_GREATER_EQUAL : GA_UFUNC_LESS_EQUAL,
+                                                         ga_operand_array(d), ga_operand_scalar(ga_int(k))))
+                        : NULL;
+    int64_t count = 0;
+    ga_sparse *kept = NULL;
+    if (flags && ga__sparse_count_flags(func, a->device, flags, &count) == GA_OK)
+        kept = count == a->nnz ? ga_sparse_retain((ga_sparse *)a) : ga__sparse_keep_flagged(func, a, flags, count);
+    ga_sparse *s = kept ? ga__sparse_asformat(func, kept, format) : NULL;
+    ga_sparse_release(kept);
+    ga__temps_release(&t);
+    return s;
+}
+
+GPUARR_API ga_sparse *ga_sparse_tril(const ga_sparse *a, int64_t k, ga_sparse_format format)
+{
+    return ga__sparse_ret(ga__sparse_triangle("ga_sparse_tril", a, k, false, format));
+}
+
+GPUARR_API ga_sparse *ga_sparse_triu(const ga_sparse *a, int64_t k, ga_sparse_format format)
+{
+    return ga__sparse_ret(ga__sparse_triangle("ga_sparse_triu", a, k, true, format));
 }
 
 /* --- products ------------------------------------------------------------------ */
@@ -29547,7 +30129,10 @@ static ga_array *ga__sparse_matmul(const char *func, const ga_sparse *a, const g
 
 GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b)
 {
-    return ga__ret(ga__sparse_matmul("ga_sparse_matmul", a, b));
+    static const char func[] = "ga_sparse_matmul";
+    if (a && b && ga__sparse_entry(func, a->device, a->format == GA_SPARSE_COO && ga__sparse_sort_reads(a, GA_SPARSE_CSR)) != GA_OK)
+        return NULL;
+    return ga__ret(ga__sparse_matmul(func, a, b));
 }
 
 GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a)
@@ -29559,6 +30144,8 @@ GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a)
         ga__error(GA_ERROR_SHAPE, func, "dimension mismatch");
         return NULL;
     }
+    /* (a COO A^T is not known canonical: its conversion sums and counts) */
+    if (ga__sparse_entry(func, a->device, a->format == GA_SPARSE_COO && a->nnz > 0) != GA_OK) return NULL;
     /* b @ A = (A^T @ b^T)^T, A^T free */
     const int64_t shape[2] = {a->shape[1], a->shape[0]};
     ga_sparse *at = a->format == GA_SPARSE_COO
@@ -29644,8 +30231,7 @@ static ga_sparse *ga__sparse_operand(const char *func, const ga_sparse *x, ga_sp
 
 /* One pass of the merge kernel over the rows of canonical a and b. */
 static ga_status ga__sparse_merge_pass(const char *func, const ga_sparse *a, const ga_sparse *b, int32_t pass,
-                                       ga_array *counts, const ga_array *offsets, ga_array *od, ga_array *oi,
-                                       int32_t negate)
+                                       ga_array *counts, const ga_array *offsets, ga_array *od, ga_array *oi, int32_t op)
 {
     const int ix = ga__sparse_ix(a->index_dtype);
     CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.merge[a->dtype][ix], "merge",
@@ -29655,7 +30241,7 @@ static ga_status ga__sparse_merge_pass(const char *func, const ga_sparse *a, con
     void *ad = ga__sparse_ptr(a->data), *ap = ga__sparse_ptr(a->indptr), *ai = ga__sparse_ptr(a->indices);
     void *bd = ga__sparse_ptr(b->data), *bp = ga__sparse_ptr(b->indptr), *bi = ga__sparse_ptr(b->indices);
     int64_t major = ga__sparse_major(a);
-    void *args[] = {&pass, &pc, &po, &pd, &pi, &ad, &ap, &ai, &bd, &bp, &bi, &major, &negate};
+    void *args[] = {&pass, &pc, &po, &pd, &pi, &ad, &ap, &ai, &bd, &bp, &bi, &major, &op};
     return ga__launch(func, f, a->device, major, args);
 }
 
@@ -29678,29 +30264,32 @@ static ga_status ga__sparse_scan_counts(const char *func, ga_array *counts, int6
     return ga__sparse_read(func, device, total, counts->data + (uint64_t)(n - 1) * 8, 8);
 }
 
-/* a + b (negate: a - b) of canonical compressed matrices of one format,
-   dtype and index dtype. */
-static ga_sparse *ga__sparse_merge(const char *func, const ga_sparse *a, const ga_sparse *b, bool negate)
+/* The merge kernel's operations. */
+enum { GA__SPARSE_ADD = 0, GA__SPARSE_SUBTRACT = 1, GA__SPARSE_MULTIPLY = 2, GA__SPARSE_MAXIMUM = 3, GA__SPARSE_MINIMUM = 4 };
+
+/* op(a, b) (GA__SPARSE_ADD ...) of canonical compressed matrices of one
+   format, dtype and index dtype. */
+static ga_sparse *ga__sparse_merge(const char *func, const ga_sparse *a, const ga_sparse *b, int32_t op)
 {
     const int64_t major = ga__sparse_major(a), len = major + 1;
     ga_array *counts = ga__full_on(func, a->device, 1, &len, ga_int(0), GA_INT64);
     int64_t total = 0;
-    ga_status st = counts ? ga__sparse_merge_pass(func, a, b, 0, counts, NULL, NULL, NULL, negate) : ga__t.error;
+    ga_status st = counts ? ga__sparse_merge_pass(func, a, b, 0, counts, NULL, NULL, NULL, op) : ga__t.error;
     if (st == GA_OK) st = ga__sparse_scan_counts(func, counts, &total);
     ga_array *od = st == GA_OK ? ga__sparse_vector(func, a->device, total, a->dtype) : NULL;
     ga_array *oi = od ? ga__sparse_vector(func, a->device, total, a->index_dtype) : NULL;
     if (st == GA_OK && !oi) st = ga__t.error;
-    if (st == GA_OK && total > 0) st = ga__sparse_merge_pass(func, a, b, 1, NULL, counts, od, oi, negate);
-    ga_array *op = st == GA_OK ? ga__sparse_vector_of(func, counts, a->index_dtype) : NULL;
+    if (st == GA_OK && total > 0) st = ga__sparse_merge_pass(func, a, b, 1, NULL, counts, od, oi, op);
+    ga_array *ptr = st == GA_OK ? ga__sparse_vector_of(func, counts, a->index_dtype) : NULL;
     ga_release(counts);
-    if (!op) {
+    if (!ptr) {
         ga_release(od), ga_release(oi);
         return NULL;
     }
-    return ga__sparse_new(func, a->format, a->shape, true, od, oi, op);
+    return ga__sparse_new(func, a->format, a->shape, true, od, oi, ptr);
 }
 
-static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_sparse *b, bool negate)
+static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_sparse *b, int32_t op)
 {
     if (!a) { ga__null_input(func, "a"); return NULL; }
     if (!b) { ga__null_input(func, "b"); return NULL; }
@@ -29713,13 +30302,13 @@ static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_
         return NULL;
     }
     const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
-    if (negate && dt == GA_BOOL) {
+    if (op == GA__SPARSE_SUBTRACT && dt == GA_BOOL) {
         ga__error(GA_ERROR_TYPE, func,
                   "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or "
                   "the logical_xor function instead.");
         return NULL;
     }
-    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__sparse_entry(func, a->device, true) != GA_OK) return NULL;
     const ga_sparse_format format = a->format == GA_SPARSE_COO ? GA_SPARSE_CSR : a->format;
     const ga_dtype it = ga__sparse_index_for(a->nnz + b->nnz, a->shape[0], a->shape[1]) == GA_INT64 ||
                                 a->index_dtype == GA_INT64 || b->index_dtype == GA_INT64
@@ -29727,7 +30316,7 @@ static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_
                             : GA_INT32;
     ga_sparse *x = ga__sparse_operand(func, a, format, dt, it);
     ga_sparse *y = x ? ga__sparse_operand(func, b, format, dt, it) : NULL;
-    ga_sparse *r = y ? ga__sparse_merge(func, x, y, negate) : NULL;
+    ga_sparse *r = y ? ga__sparse_merge(func, x, y, op) : NULL;
     ga_sparse_release(x);
     ga_sparse_release(y);
     return r;
@@ -29735,12 +30324,231 @@ static ga_sparse *ga__sparse_add(const char *func, const ga_sparse *a, const ga_
 
 GPUARR_API ga_sparse *ga_sparse_add(const ga_sparse *a, const ga_sparse *b)
 {
-    return ga__sparse_ret(ga__sparse_add("ga_sparse_add", a, b, false));
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_add", a, b, GA__SPARSE_ADD));
 }
 
 GPUARR_API ga_sparse *ga_sparse_subtract(const ga_sparse *a, const ga_sparse *b)
 {
-    return ga__sparse_ret(ga__sparse_add("ga_sparse_subtract", a, b, true));
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_subtract", a, b, GA__SPARSE_SUBTRACT));
+}
+
+/* --- multiply, maximum, minimum, comparisons ------------------------------------- */
+
+GPUARR_API ga_sparse *ga_sparse_multiply(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_multiply", a, b, GA__SPARSE_MULTIPLY));
+}
+
+GPUARR_API ga_sparse *ga_sparse_maximum(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_maximum", a, b, GA__SPARSE_MAXIMUM));
+}
+
+GPUARR_API ga_sparse *ga_sparse_minimum(const ga_sparse *a, const ga_sparse *b)
+{
+    return ga__sparse_ret(ga__sparse_add("ga_sparse_minimum", a, b, GA__SPARSE_MINIMUM));
+}
+
+/* A bool COO matrix of ones, rows x cols. */
+static ga_sparse *ga__sparse_ones(const char *func, int device, int64_t rows, int64_t cols)
+{
+    const int64_t shape[2] = {rows, cols};
+    ga_array *d = ga__full_on(func, device, 2, shape, ga_bool(true), GA_BOOL);
+    ga_sparse *s = d ? ga__sparse_from_dense(func, d, GA_SPARSE_COO) : NULL;
+    ga_release(d);
+    return s;
+}
+
+/* The broadcast shape of A (m, n) and dense b as 2-d (bs), or "inconsistent
+   shapes". */
+static ga_status ga__sparse_broadcast(const char *func, const int64_t a[2], const int64_t bs[2], int64_t out[2])
+{
+    for (int d = 0; d < 2; d++) {
+        if (a[d] == bs[d] || bs[d] == 1) out[d] = a[d];
+        else if (a[d] == 1) out[d] = bs[d];
+        else return ga__error(GA_ERROR_SHAPE, func, "inconsistent shapes");
+    }
+    return GA_OK;
+}
+
+/* b's values at the places of x's entries, b read as 2-d bs broadcast to
+   x's shape (a new 1-d array of x->nnz). */
+static ga_array *ga__sparse_gather_dense(const char *func, const ga_sparse *x, const ga_array *b, const int64_t bs[2])
+{
+    if (x->nnz == 0) return ga__sparse_vector(func, x->device, 0, b->dtype);
+    const int64_t size = b->size;
+    ga__temps t = {{NULL}, 0};
+    ga_array *c = ga__temp(&t, ga__contiguous_copy(func, b, b->dtype));
+    ga_array *flat = c ? ga__temp(&t, ga__reshape(func, c, 1, &size)) : NULL;
+    ga_array *r = flat ? ga__temp(&t, ga__sparse_affine(func, x->row, bs[0] == 1 ? 0 : bs[1], 0)) : NULL;
+    ga_array *k = r ? ga__temp(&t, ga__sparse_affine(func, x->col, bs[1] == 1 ? 0 : 1, 0)) : NULL;
+    ga_array *at = k ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(r), ga_operand_array(k))) : NULL;
+    ga_array *v = at ? ga__take(func, flat, at, 0, GA_INDEX_WRAP) : NULL;
+    ga__temps_release(&t);
+    return v;
+}
+
+static ga_sparse *ga__sparse_multiply_dense(const char *func, const ga_sparse *a, const ga_array *b)
+{
+    if (b->ndim > 2) {
+        ga__error(GA_ERROR_SHAPE, func, "inconsistent shapes: a dense operand of %d dimensions", b->ndim);
+        return NULL;
+    }
+    if (a->device != b->device) {
+        ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+        return NULL;
+    }
+    const int64_t bs[2] = {b->ndim == 2 ? b->shape[0] : 1, b->ndim == 2 ? b->shape[1] : b->ndim == 1 ? b->shape[0] : 1};
+    int64_t rs[2];
+    const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (ga__sparse_broadcast(func, a->shape, bs, rs) != GA_OK || ga__sparse_dtype_check(func, dt) != GA_OK ||
+        ga__sparse_entry(func, a->device, rs[0] != a->shape[0] || rs[1] != a->shape[1]) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
+    ga_sparse *x = NULL;
+    if (rs[0] == a->shape[0] && rs[1] == a->shape[1]) x = ga__sparse_asformat(func, a, GA_SPARSE_COO);
+    else { /* A repeated along its axes of length 1: kron(ones, A) */
+        ga_sparse *ones = ga__sparse_ones(func, a->device, rs[0] / GA__MAX(a->shape[0], 1), rs[1] / GA__MAX(a->shape[1], 1));
+        x = ones ? ga__sparse_kron(func, ones, a, GA_SPARSE_COO) : NULL;
+        ga_sparse_release(ones);
+    }
+    ga_array *v = x ? ga__sparse_gather_dense(func, x, b, bs) : NULL;
+    ga_array *d = v ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(x->data), ga_operand_array(v)) : NULL;
+    ga_sparse *r = d ? ga__sparse_new(func, GA_SPARSE_COO, rs, x->canonical, d, ga_retain(x->row), ga_retain(x->col)) : NULL;
+    ga_release(v);
+    ga_sparse_release(x);
+    return r;
+}
+
+GPUARR_API ga_sparse *ga_sparse_multiply_dense(const ga_sparse *a, const ga_array *b)
+{
+    static const char func[] = "ga_sparse_multiply_dense";
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    return ga__sparse_ret(ga__sparse_multiply_dense(func, a, b));
+}
+
+/* The sign of scalar v against 0: -1, 0 or 1 (complex: by the real part,
+   then the imaginary one), 2 for NaN. */
+static int ga__sparse_scalar_sign(ga_scalar v)
+{
+    double re = 0, im = 0;
+    switch (v.kind) {
+    case GA_SCALAR_BOOL: return v.value.b ? 1 : 0;
+    case GA_SCALAR_INT: return v.value.i > 0 ? 1 : v.value.i < 0 ? -1 : 0;
+    case GA_SCALAR_UINT: return v.value.u > 0 ? 1 : 0;
+    case GA_SCALAR_FLOAT: re = v.value.f; break;
+    default: re = v.value.c.re, im = v.value.c.im; break;
+    }
+    if (re != re || im != im) return 2;
+    if (re != 0) return re > 0 ? 1 : -1;
+    return im > 0 ? 1 : im < 0 ? -1 : 0;
+}
+
+/* ufunc u of the canonical stored values of a (CSR for COO) and v: a new
+   matrix of a's structure, or NULL. */
+static ga_sparse *ga__sparse_canonical_op(const char *func, const ga_sparse *a, ga_ufunc u, ga_scalar v)
+{
+    if (ga__bind(func, a->device) != GA_OK) return NULL;
+    const ga_sparse_format format = a->format == GA_SPARSE_COO ? GA_SPARSE_CSR : a->format;
+    ga_sparse *c = ga__sparse_operand(func, a, format, a->dtype, a->index_dtype);
+    ga_array *d = c ? ga__linalg_ufunc(func, u, ga_operand_array(c->data), ga_operand_scalar(v)) : NULL;
+    ga_sparse *r = NULL;
+    if (d && ga__sparse_dtype_check(func, d->dtype) == GA_OK) r = ga__sparse_with_data(func, c, d); /* (takes d) */
+    else ga_release(d);
+    ga_sparse_release(c);
+    return r;
+}
+
+static ga_sparse *ga__sparse_extreme_scalar(const char *func, const ga_sparse *a, ga_scalar v, bool maximum)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__sparse_scalar_sign(v) == (maximum ? 1 : -1)) {
+        ga__error(GA_ERROR_VALUE, func, "Taking maximum (minimum) with > 0 (< 0) number results to a dense matrix.");
+        return NULL;
+    }
+    if (ga__sparse_entry(func, a->device, ga__sparse_sort_reads(a, a->format)) != GA_OK) return NULL;
+    return ga__sparse_canonical_op(func, a, maximum ? GA_UFUNC_MAXIMUM : GA_UFUNC_MINIMUM, v);
+}
+
+GPUARR_API ga_sparse *ga_sparse_maximum_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_ret(ga__sparse_extreme_scalar("ga_sparse_maximum_scalar", a, v, true));
+}
+
+GPUARR_API ga_sparse *ga_sparse_minimum_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_ret(ga__sparse_extreme_scalar("ga_sparse_minimum_scalar", a, v, false));
+}
+
+/* SciPy's refusal of comparison u with v where the result would be dense
+   (its SparseEfficiencyWarning, or NotImplementedError), else GA_OK. */
+static ga_status ga__sparse_compare_refusal(const char *func, ga_ufunc u, ga_scalar v)
+{
+    const int sign = ga__sparse_scalar_sign(v);
+    const bool inequality = u != GA_UFUNC_EQUAL && u != GA_UFUNC_NOT_EQUAL;
+    static const char ineff[] = "Comparing a sparse matrix with a scalar %s than zero using %s is inefficient, try using %s "
+                                "instead.";
+    if (inequality && v.kind == GA_SCALAR_COMPLEX && v.value.c.im != 0)
+        return ga__error(GA_ERROR_TYPE, func, "'%s' not supported between instances of 'int' and 'complex'",
+                         u == GA_UFUNC_LESS ? "<" : u == GA_UFUNC_LESS_EQUAL ? "<=" : u == GA_UFUNC_GREATER ? ">" : ">=");
+    if ((u == GA_UFUNC_LESS_EQUAL || u == GA_UFUNC_GREATER_EQUAL) && sign == 0)
+        return ga__error(GA_ERROR_NOT_IMPLEMENTED, func, " >= and <= don't work with 0.");
+    switch (u) {
+    case GA_UFUNC_EQUAL:
+        if (sign == 0)
+            return ga__error(GA_ERROR_VALUE, func, "Comparing a sparse matrix with 0 using == is inefficient, try using != instead.");
+        return GA_OK;
+    case GA_UFUNC_NOT_EQUAL:
+        if (sign == 2) return ga__error(GA_ERROR_VALUE, func, "Comparing a sparse matrix with nan using != is inefficient");
+        if (sign != 0)
+            return ga__error(GA_ERROR_VALUE, func,
+                             "Comparing a sparse matrix with a nonzero scalar using != is inefficient, try using == instead.");
+        return GA_OK;
+    case GA_UFUNC_LESS: return sign == 1 ? ga__error(GA_ERROR_VALUE, func, ineff, "greater", "<", ">=") : GA_OK;
+    case GA_UFUNC_LESS_EQUAL: return sign == 1 ? ga__error(GA_ERROR_VALUE, func, ineff, "greater", "<=", ">") : GA_OK;
+    case GA_UFUNC_GREATER: return sign == -1 ? ga__error(GA_ERROR_VALUE, func, ineff, "less", ">", "<=") : GA_OK;
+    default: return sign == -1 ? ga__error(GA_ERROR_VALUE, func, ineff, "less", ">=", "<") : GA_OK;
+    }
+}
+
+/* A (u) v as SciPy's _scalar_binopt: the canonical values compared, the
+   false ones dropped. */
+static ga_sparse *ga__sparse_compare_scalar(const char *func, const ga_sparse *a, ga_ufunc u, ga_scalar v)
+{
+    if (!a) { ga__null_input(func, "a"); return NULL; }
+    if (ga__sparse_compare_refusal(func, u, v) != GA_OK || ga__sparse_entry(func, a->device, a->nnz > 0) != GA_OK) return NULL;
+    ga_sparse *r = ga__sparse_canonical_op(func, a, u, v);
+    if (r && ga_sparse_eliminate_zeros(r) != GA_OK) {
+        ga_sparse_release(r);
+        return NULL;
+    }
+    return ga__sparse_ret(r);
+}
+
+GPUARR_API ga_sparse *ga_sparse_equal_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_equal_scalar", a, GA_UFUNC_EQUAL, v);
+}
+GPUARR_API ga_sparse *ga_sparse_not_equal_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_not_equal_scalar", a, GA_UFUNC_NOT_EQUAL, v);
+}
+GPUARR_API ga_sparse *ga_sparse_less_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_less_scalar", a, GA_UFUNC_LESS, v);
+}
+GPUARR_API ga_sparse *ga_sparse_less_equal_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_less_equal_scalar", a, GA_UFUNC_LESS_EQUAL, v);
+}
+GPUARR_API ga_sparse *ga_sparse_greater_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_greater_scalar", a, GA_UFUNC_GREATER, v);
+}
+GPUARR_API ga_sparse *ga_sparse_greater_equal_scalar(const ga_sparse *a, ga_scalar v)
+{
+    return ga__sparse_compare_scalar("ga_sparse_greater_equal_scalar", a, GA_UFUNC_GREATER_EQUAL, v);
 }
 
 /* --- sums ------------------------------------------------------------------------ */
@@ -29805,29 +30613,255 @@ static ga_array *ga__sparse_axis_sum(const char *func, const ga_sparse *s, int a
     return r;
 }
 
-GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis)
+/* The axis argument of the reductions: GA_AXIS_NONE, or 0 or 1 (-2 and -1
+   counted from the end), else GA_ERROR_AXIS (-1 returned). */
+static int ga__sparse_axis(const char *func, int axis)
 {
-    static const char func[] = "ga_sparse_sum";
-    if (!s) { ga__null_input(func, "s"); return NULL; }
-    if (axis != GA_AXIS_NONE && (axis < -2 || axis > 1)) {
+    if (axis == GA_AXIS_NONE) return axis;
+    if (axis < -2 || axis > 1) {
         ga__error(GA_ERROR_AXIS, func, "axis %d is out of bounds for array of dimension 2", axis);
-        return NULL;
+        return -1;
     }
+    return axis < 0 ? axis + 2 : axis;
+}
+
+/* v (the values along `axis`: one a column for 0, one a row for 1) in
+   np.matrix's shape, (1, n) or (m, 1); GA_AXIS_NONE: 0-d. v's reference
+   is taken. */
+static ga_array *ga__sparse_reduced_shape(const char *func, const ga_sparse *s, ga_array *v, int axis)
+{
+    const int64_t shape[2] = {axis == 1 ? s->shape[0] : 1, axis == 1 ? 1 : s->shape[1]};
+    ga_array *r = v ? ga__reshape(func, v, axis == GA_AXIS_NONE ? 0 : 2, shape) : NULL;
+    ga_release(v);
+    return r;
+}
+
+/* Whether s.sum(axis) reads from the device: a COO matrix's axis sums go
+   through its CSR (of its transpose for axis 0, never known canonical). */
+static bool ga__sparse_sum_reads(const ga_sparse *s, int axis)
+{
+    if (axis == GA_AXIS_NONE || s->format != GA_SPARSE_COO) return false;
+    return axis == 0 ? s->nnz > 0 : ga__sparse_sort_reads(s, GA_SPARSE_CSR);
+}
+
+/* s.sum(axis), axis checked (not tracked by scopes). */
+static ga_array *ga__sparse_sum(const char *func, const ga_sparse *s, int axis)
+{
     if (ga__bind(func, s->device) != GA_OK) return NULL;
     const ga_dtype dt = ga__sparse_sum_dtype(s->dtype);
     if (axis == GA_AXIS_NONE) {
         ga_array *out = NULL;
         ga_reduce_options o = {NULL, NULL, 0};
         if (ga__reduce(func, GA_REDUCE_SUM, s->data, 0, NULL, dt, &out, false, &o) != GA_OK) return NULL;
-        return ga__ret(out);
+        return out;
     }
-    if (axis < 0) axis += 2;
-    ga_array *v = ga__sparse_axis_sum(func, s, axis, dt);
-    const int64_t shape[2] = {axis == 1 ? s->shape[0] : 1, axis == 1 ? 1 : s->shape[1]};
-    ga_array *r = v ? ga__reshape(func, v, 2, shape) : NULL;
-    ga_release(v);
-    return ga__ret(r);
+    return ga__sparse_reduced_shape(func, s, ga__sparse_axis_sum(func, s, axis, dt), axis);
 }
+
+GPUARR_API ga_array *ga_sparse_sum(const ga_sparse *s, int axis)
+{
+    static const char func[] = "ga_sparse_sum";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if ((axis = ga__sparse_axis(func, axis)) == -1 || ga__sparse_entry(func, s->device, ga__sparse_sum_reads(s, axis)) != GA_OK)
+        return NULL;
+    return ga__ret(ga__sparse_sum(func, s, axis));
+}
+/* --- mean, max, min, argmax, argmin, diagonal, trace ------------------------------- */
+
+static ga_array *ga__sparse_mean(const char *func, const ga_sparse *s, int axis)
+{
+    const char kind = ga_dtype_kind(s->dtype);
+    const ga_dtype inter = kind == 'b' || kind == 'i' || kind == 'u' ? GA_FLOAT64 : s->dtype;
+    const int64_t count = axis == GA_AXIS_NONE ? s->shape[0] * s->shape[1] : s->shape[axis == 0 ? 0 : 1];
+    if (axis != GA_AXIS_NONE && count == 0) {
+        ga__error(GA_ERROR_VALUE, func, "float division by zero");
+        return NULL;
+    }
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    /* None: data / (m n); an axis: data * (1 / count), as SciPy's */
+    ga_array *d = ga__sparse_vector_of(func, s->data, inter);
+    ga_array *q = !d ? NULL
+                  : axis == GA_AXIS_NONE
+                      ? ga__linalg_ufunc(func, GA_UFUNC_DIVIDE, ga_operand_array(d), ga_operand_scalar(ga_float((double)count)))
+                      : ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(d),
+                                          ga_operand_scalar(ga_float(1.0 / (double)count)));
+    ga_release(d);
+    ga_sparse *w = ga__sparse_with_data(func, s, q); /* (takes q) */
+    ga_array *r = w ? ga__sparse_sum(func, w, axis) : NULL;
+    ga_sparse_release(w);
+    return r;
+}
+
+GPUARR_API ga_array *ga_sparse_mean(const ga_sparse *s, int axis)
+{
+    static const char func[] = "ga_sparse_mean";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if ((axis = ga__sparse_axis(func, axis)) == -1 || ga__sparse_entry(func, s->device, ga__sparse_sum_reads(s, axis)) != GA_OK)
+        return NULL;
+    return ga__ret(ga__sparse_mean(func, s, axis));
+}
+
+/* The extreme kernel (op 0 max, 1 min, 2 argmax, 3 argmin) over `lines`
+   lines of `length` places: data, indptr and indices of one index dtype
+   (indices unread for ops 0 and 1); values of data's dtype or int64. */
+static ga_array *ga__sparse_extreme_run(const char *func, const ga_array *data, const ga_array *indptr,
+                                        const ga_array *indices, int64_t lines, int64_t length, int32_t op)
+{
+    const int device = data->device, ix = ga__sparse_ix(indptr->dtype);
+    ga_array *out = ga__sparse_vector(func, device, lines, op < 2 ? data->dtype : GA_INT64);
+    CUfunction f = out ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.extreme[data->dtype][ix], "extreme",
+                                    ga__dtype_names[data->dtype], ga__dtype_names[indptr->dtype], NULL)
+                       : NULL;
+    void *pv = op < 2 && out ? ga__sparse_ptr(out) : NULL, *pi = op >= 2 && out ? ga__sparse_ptr(out) : NULL;
+    void *pd = ga__sparse_ptr(data), *pp = ga__sparse_ptr(indptr), *px = indices ? ga__sparse_ptr(indices) : NULL;
+    int64_t nl = lines, len = length;
+    int32_t o = op;
+    void *args[] = {&pv, &pi, &pd, &pp, &px, &nl, &len, &o};
+    if (!f || ga__launch(func, f, device, GA__MAX(lines, 1) * 32, args) != GA_OK) {
+        ga_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The indptr [0, n] of one line (int64). */
+static ga_array *ga__sparse_one_line(const char *func, int device, int64_t n)
+{
+    const int64_t two = 2;
+    ga_array *p = ga__full_on(func, device, 1, &two, ga_int(n), GA_INT64);
+    if (!p) return NULL;
+    CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)p->data, 0, 8, ga__stream_of(device));
+    if (r != CUDA_SUCCESS) {
+        ga__cuda_error(func, r, "cuMemsetD8Async");
+        ga_release(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* The extreme of each line of s along axis (0: each column, 1: each row). */
+static ga_array *ga__sparse_extreme_axis(const char *func, const ga_sparse *s, int axis, int32_t op)
+{
+    ga_sparse *c = ga__sparse_operand(func, s, axis == 1 ? GA_SPARSE_CSR : GA_SPARSE_CSC, s->dtype, s->index_dtype);
+    ga_array *r = c ? ga__sparse_extreme_run(func, c->data, c->indptr, c->indices, s->shape[axis == 1 ? 0 : 1],
+                                             s->shape[axis == 1 ? 1 : 0], op)
+                    : NULL;
+    ga_sparse_release(c);
+    return r;
+}
+
+/* argmax / argmin over the whole matrix: its canonical CSR as one line of
+   m n places, each entry at row n + column. */
+static ga_array *ga__sparse_arg_all(const char *func, const ga_sparse *s, int32_t op)
+{
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *c = ga__sparse_operand(func, s, GA_SPARSE_CSR, s->dtype, s->index_dtype);
+    ga_array *rows = c ? ga__temp(&t, ga__sparse_expand(func, c)) : NULL;
+    ga_array *r = rows ? ga__temp(&t, ga__sparse_affine(func, rows, s->shape[1], 0)) : NULL;
+    ga_array *k = r ? ga__temp(&t, ga__sparse_affine(func, c->indices, 1, 0)) : NULL;
+    ga_array *pos = k ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_ADD, ga_operand_array(r), ga_operand_array(k))) : NULL;
+    ga_array *d = pos ? ga__temp(&t, ga__sparse_vector_of(func, c->data, c->dtype)) : NULL;
+    ga_array *p = d ? ga__temp(&t, ga__sparse_one_line(func, s->device, c->nnz)) : NULL;
+    ga_array *out = p ? ga__sparse_extreme_run(func, d, p, pos, 1, s->shape[0] * s->shape[1], op) : NULL;
+    ga__temps_release(&t);
+    ga_sparse_release(c);
+    return out;
+}
+
+/* max (0), min (1), argmax (2), argmin (3) over axis (checked). */
+static ga_array *ga__sparse_extreme(const char *func, const ga_sparse *s, int axis, int32_t op)
+{
+    const bool empty = axis == GA_AXIS_NONE ? s->shape[0] == 0 || s->shape[1] == 0 : s->shape[axis] == 0;
+    if (empty) {
+        ga__error(GA_ERROR_VALUE, func, "%s",
+                  op < 2                   ? "zero-size array to reduction operation"
+                  : axis == GA_AXIS_NONE ? "Cannot apply the operation to an empty matrix."
+                                         : "Cannot apply the operation along a zero-sized dimension.");
+        return NULL;
+    }
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    ga_array *v = NULL;
+    if (axis != GA_AXIS_NONE) v = ga__sparse_extreme_axis(func, s, axis, op);
+    else if (op >= 2) v = ga__sparse_arg_all(func, s, op);
+    else { /* each row's extreme, then theirs (a full line: no implicit zero) */
+        ga_array *rows = ga__sparse_extreme_axis(func, s, 1, op);
+        ga_array *p = rows ? ga__sparse_one_line(func, s->device, rows->size) : NULL;
+        v = p ? ga__sparse_extreme_run(func, rows, p, NULL, 1, rows->size, op) : NULL;
+        ga_release(rows), ga_release(p);
+    }
+    return ga__sparse_reduced_shape(func, s, v, axis);
+}
+
+static ga_array *ga__sparse_extreme_api(const char *func, const ga_sparse *s, int axis, int32_t op)
+{
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if ((axis = ga__sparse_axis(func, axis)) == -1 ||
+        ga__sparse_entry(func, s->device, ga__sparse_sort_reads(s, axis == 0 ? GA_SPARSE_CSC : GA_SPARSE_CSR)) != GA_OK)
+        return NULL;
+    return ga__ret(ga__sparse_extreme(func, s, axis, op));
+}
+
+GPUARR_API ga_array *ga_sparse_max(const ga_sparse *s, int axis) { return ga__sparse_extreme_api("ga_sparse_max", s, axis, 0); }
+GPUARR_API ga_array *ga_sparse_min(const ga_sparse *s, int axis) { return ga__sparse_extreme_api("ga_sparse_min", s, axis, 1); }
+GPUARR_API ga_array *ga_sparse_argmax(const ga_sparse *s, int axis)
+{
+    return ga__sparse_extreme_api("ga_sparse_argmax", s, axis, 2);
+}
+GPUARR_API ga_array *ga_sparse_argmin(const ga_sparse *s, int axis)
+{
+    return ga__sparse_extreme_api("ga_sparse_argmin", s, axis, 3);
+}
+
+/* The k-th diagonal of s, dense (not tracked by scopes): its entries
+   (col - row == k) as a 1 x len COO matrix, made dense. */
+static ga_array *ga__sparse_diagonal(const char *func, const ga_sparse *s, int64_t k)
+{
+    const int64_t m = s->shape[0], n = s->shape[1];
+    if (ga__bind(func, s->device) != GA_OK) return NULL;
+    if (k <= -m || k >= n) return ga__sparse_vector(func, s->device, 0, s->dtype);
+    const int64_t len = GA__MIN(m + GA__MIN(k, 0), n - GA__MAX(k, 0)), r0 = GA__MAX(-k, 0), shape[2] = {1, len};
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *c = ga__sparse_asformat(func, s, GA_SPARSE_COO), *kept = NULL, *thin = NULL;
+    ga_array *r64 = c ? ga__temp(&t, ga__sparse_vector_of(func, c->row, GA_INT64)) : NULL;
+    ga_array *c64 = r64 ? ga__temp(&t, ga__sparse_vector_of(func, c->col, GA_INT64)) : NULL;
+    ga_array *d = c64 ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_SUBTRACT, ga_operand_array(c64), ga_operand_array(r64)))
+                      : NULL;
+    ga_array *flags = d ? ga__temp(&t, ga__linalg_ufunc(func, GA_UFUNC_EQUAL, ga_operand_array(d), ga_operand_scalar(ga_int(k))))
+                        : NULL;
+    int64_t count = 0;
+    if (flags && ga__sparse_count_flags(func, s->device, flags, &count) == GA_OK)
+        kept = ga__sparse_keep_flagged(func, c, flags, count);
+    ga_array *at = kept ? ga__temp(&t, ga__sparse_affine(func, kept->row, 1, -r0)) : NULL;
+    ga_array *zeros = at ? ga__temp(&t, ga__full_on(func, s->device, 1, &count, ga_int(0), GA_INT64)) : NULL;
+    if (zeros) thin = ga__sparse_coo_as(func, shape, kept->data, zeros, at, GA_SPARSE_COO);
+    ga_array *dense = thin ? ga__sparse_toarray(func, thin) : NULL;
+    ga_array *out = dense ? ga__reshape(func, dense, 1, &len) : NULL;
+    ga_release(dense);
+    ga_sparse_release(thin), ga_sparse_release(kept), ga_sparse_release(c);
+    ga__temps_release(&t);
+    return out;
+}
+
+GPUARR_API ga_array *ga_sparse_diagonal(const ga_sparse *s, int64_t k)
+{
+    static const char func[] = "ga_sparse_diagonal";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__sparse_entry(func, s->device, k > -s->shape[0] && k < s->shape[1]) != GA_OK) return NULL;
+    return ga__ret(ga__sparse_diagonal(func, s, k));
+}
+
+GPUARR_API ga_array *ga_sparse_trace(const ga_sparse *s, int64_t k)
+{
+    static const char func[] = "ga_sparse_trace";
+    if (!s) { ga__null_input(func, "s"); return NULL; }
+    if (ga__sparse_entry(func, s->device, k > -s->shape[0] && k < s->shape[1]) != GA_OK) return NULL;
+    ga_array *d = ga__sparse_diagonal(func, s, k), *out = NULL;
+    ga_reduce_options o = {NULL, NULL, 0};
+    if (d && ga__reduce(func, GA_REDUCE_SUM, d, 0, NULL, ga__sparse_sum_dtype(s->dtype), &out, false, &o) != GA_OK) out = NULL;
+    ga_release(d);
+    return ga__ret(out);
+}
+
 
 /* --- A @ B, both sparse (SpGEMM) --------------------------------------------------- */
 
@@ -29934,8 +30968,14 @@ GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_spars
         return NULL;
     }
     const ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
-    if (ga__sparse_cuda_type(dt) < 0) {
-        ga__error(GA_ERROR_TYPE, func, "sparse @ sparse of %s is not supported yet (float32, float64, complex64, complex128)",
+    /* bool and integers of up to 16 bits through float64, exact: each
+       product below 2**32, fewer than 2**21 of them a sum */
+    const bool narrow = (dt == GA_BOOL || dt == GA_INT8 || dt == GA_UINT8 || dt == GA_INT16 || dt == GA_UINT16) &&
+                        a->shape[1] < ((int64_t)1 << 21);
+    if (ga__sparse_cuda_type(dt) < 0 && !narrow) {
+        ga__error(GA_ERROR_TYPE, func,
+                  "sparse @ sparse of %s is not supported yet (float32, float64, complex64, complex128; bool and integers "
+                  "of up to 16 bits with fewer than 2**21 columns in A)",
                   dt == GA_DTYPE_INVALID ? "these dtypes" : ga__dtype_names[dt]);
         return NULL;
     }
@@ -29944,12 +30984,21 @@ GPUARR_API ga_sparse *ga_sparse_matmul_sparse(const ga_sparse *a, const ga_spars
         ga__error(GA_ERROR_VALUE, func, "sparse @ sparse takes int32 indices: the operands are too large");
         return NULL;
     }
-    if (ga__bind(func, a->device) != GA_OK) return NULL;
-    ga_sparse *x = ga__sparse_operand(func, a, GA_SPARSE_CSR, dt, GA_INT32);
-    ga_sparse *y = x ? ga__sparse_operand(func, b, GA_SPARSE_CSR, dt, GA_INT32) : NULL;
-    ga_sparse *r = y ? ga__sparse_spgemm(func, x, y, dt) : NULL;
+    if (ga__sparse_entry(func, a->device, true) != GA_OK) return NULL; /* (C's size, read by cuSPARSE) */
+    const ga_dtype ct = narrow ? GA_FLOAT64 : dt; /* the product's dtype in cuSPARSE */
+    ga_sparse *x = ga__sparse_operand(func, a, GA_SPARSE_CSR, ct, GA_INT32);
+    ga_sparse *y = x ? ga__sparse_operand(func, b, GA_SPARSE_CSR, ct, GA_INT32) : NULL;
+    ga_sparse *r = y ? ga__sparse_spgemm(func, x, y, ct) : NULL;
     ga_sparse_release(x);
     ga_sparse_release(y);
+    if (r && narrow) { /* the exact float64 sums back as dt: through int64 (wrapping as NumPy's sums), bool directly */
+        ga_array *i64 = dt == GA_BOOL ? ga_retain(r->data) : ga__contiguous_copy(func, r->data, GA_INT64);
+        ga_array *d = i64 ? ga__contiguous_copy(func, i64, dt) : NULL;
+        ga_sparse *w = ga__sparse_with_data(func, r, d); /* (takes d) */
+        ga_release(i64);
+        ga_sparse_release(r);
+        r = w;
+    }
     return ga__sparse_ret(r);
 }
 
@@ -30012,13 +31061,53 @@ static ga_status ga__cg_direction(const char *func, ga_array *p, const double f[
     return st;
 }
 
-/* cg's iterations from x with residual r (both replaced in place). */
-static ga_status ga__cg_iterate(const char *func, const ga_sparse *a, ga_array *x, ga_array *r, double tol,
-                                int64_t maxiter, int64_t *iterations)
+/* a / b of complex values (a[0] + a[1] i). */
+static void ga__cg_div(const double a[2], const double b[2], double out[2])
+{
+    const double den = b[0] * b[0] + b[1] * b[1];
+    out[0] = (a[0] * b[0] + a[1] * b[1]) / den;
+    out[1] = (a[1] * b[0] - a[0] * b[1]) / den;
+}
+
+/* The preconditioner of one solve: M as a CSR matrix of the solve's dtype
+   (owned), or a callback, or neither (z = r). */
+typedef struct ga__cg_precond {
+    ga_sparse *m;
+    ga_sparse_matvec_fn fn;
+    void *user;
+} ga__cg_precond;
+
+/* z = M r: a new vector of r's dtype (r itself, retained, without M). */
+static ga_array *ga__cg_apply(const char *func, const ga__cg_precond *pc, ga_array *r)
+{
+    if (pc->m) return ga__sparse_matmul(func, pc->m, r);
+    if (!pc->fn) return ga_retain(r);
+    ga_array *z = pc->fn(r, pc->user);
+    if (!z) {
+        if (ga__t.error == GA_OK) ga__error(GA_ERROR_VALUE, func, "M_matvec returned NULL");
+        return NULL;
+    }
+    if (z->ndim != 1 || z->shape[0] != r->shape[0]) {
+        ga__error(GA_ERROR_SHAPE, func, "M_matvec returned an array of %d dims (length %lld), expected (%lld,)", z->ndim,
+                  (long long)(z->ndim ? z->shape[0] : 1), (long long)r->shape[0]);
+        ga_release(z);
+        return NULL;
+    }
+    ga_array *c = ga__sparse_vector_of(func, z, r->dtype);
+    ga_release(z);
+    return c;
+}
+
+/* cg's iterations from x with residual r (both replaced in place), as
+   SciPy's: z = M r, rho = <r, z>, p = z + (rho / rho_prev) p, alpha =
+   rho / <p, A p>; callback after each. */
+static ga_status ga__cg_iterate(const char *func, const ga_sparse *a, const ga__cg_precond *pc, ga_array *x, ga_array *r,
+                                double tol, int64_t maxiter, const ga_sparse_solver_options *o, int64_t *iterations)
 {
     ga_array *p = NULL;
-    double rho_prev = 0;
+    double rho_prev[2] = {0, 0};
     ga_status st = GA_OK;
+    const bool pre = pc->m || pc->fn;
     *iterations = maxiter;
     for (int64_t it = 0; it < maxiter && st == GA_OK; it++) {
         double rr[2];
@@ -30027,56 +31116,89 @@ static ga_status ga__cg_iterate(const char *func, const ga_sparse *a, ga_array *
             *iterations = 0;
             break;
         }
-        const double rho = rr[0]; /* <r, r>, real */
-        if (it == 0) {
-            p = ga__contiguous_copy(func, r, r->dtype);
-            if (!p) { st = ga__t.error; break; }
-        } else {
-            const double beta[2] = {rho / rho_prev, 0};
-            if ((st = ga__cg_direction(func, p, beta, r)) != GA_OK) break;
+        ga_array *z = ga__cg_apply(func, pc, r);
+        double rho[2] = {rr[0], 0}; /* <r, z>: <r, r> without M */
+        st = z ? pre ? ga__cg_dot(func, r, z, rho) : GA_OK : ga__t.error;
+        if (st == GA_OK && it == 0) {
+            p = ga__contiguous_copy(func, z, z->dtype);
+            if (!p) st = ga__t.error;
+        } else if (st == GA_OK) {
+            double beta[2];
+            ga__cg_div(rho, rho_prev, beta);
+            st = ga__cg_direction(func, p, beta, z);
         }
+        ga_release(z);
+        if (st != GA_OK) break;
         ga_array *q = ga__sparse_matmul(func, a, p);
-        double pq[2] = {0, 0};
+        double pq[2] = {0, 0}, alpha[2] = {0, 0};
         st = q ? ga__cg_dot(func, p, q, pq) : ga__t.error;
-        const double den = pq[0] * pq[0] + pq[1] * pq[1];
-        const double alpha[2] = {rho * pq[0] / den, -rho * pq[1] / den}, minus[2] = {-alpha[0], -alpha[1]};
+        ga__cg_div(rho, pq, alpha);
+        const double minus[2] = {-alpha[0], -alpha[1]};
         if (st == GA_OK) st = ga__cg_axpy(func, x, alpha, p);
         if (st == GA_OK) st = ga__cg_axpy(func, r, minus, q);
         ga_release(q);
-        rho_prev = rho;
+        rho_prev[0] = rho[0], rho_prev[1] = rho[1];
+        if (st == GA_OK && o && o->callback) o->callback(x, o->callback_user);
     }
     ga_release(p);
     return st;
 }
 
-GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
-                                         double atol, int64_t maxiter, int64_t *info)
+/* a as a CSR matrix of dtype dt (a itself, retained, where it is one). */
+static ga_sparse *ga__cg_operator(const char *func, const ga_sparse *a, ga_dtype dt)
 {
-    static const char func[] = "ga_sparse_linalg_cg";
-    if (!a) { ga__null_input(func, "A"); return NULL; }
-    if (!b) { ga__null_input(func, "b"); return NULL; }
-    const int64_t n = a->shape[0];
-    if (a->shape[1] != n) {
-        ga__error(GA_ERROR_VALUE, func, "expected square matrix, but got shape=(%lld, %lld)", (long long)a->shape[0],
-                  (long long)a->shape[1]);
-        return NULL;
-    }
-    if (b->ndim != 1 || b->shape[0] != n || (x0 && (x0->ndim != 1 || x0->shape[0] != n))) {
-        ga__error(GA_ERROR_SHAPE, func, "shapes of A (%lld, %lld) and b (or x0) are incompatible", (long long)n, (long long)n);
-        return NULL;
-    }
-    ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
-    if (dt != GA_DTYPE_INVALID && ga_dtype_kind(dt) != 'f' && ga_dtype_kind(dt) != 'c') dt = GA_FLOAT64;
-    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return NULL;
-    /* A as CSR of dt, once */
     ga_sparse *w = a->dtype == dt ? ga_sparse_retain((ga_sparse *)a)
                                   : ga__sparse_with_data(func, a, ga__sparse_vector_of(func, a->data, dt));
     ga_sparse *c = w ? ga__sparse_asformat(func, w, GA_SPARSE_CSR) : NULL;
     ga_sparse_release(w);
-    ga_array *r = c ? ga__contiguous_copy(func, b, dt) : NULL;
+    return c;
+}
+
+/* cg's checks of A, b, x0 and M: the solve's dtype, or GA_DTYPE_INVALID. */
+static ga_dtype ga__cg_check(const char *func, const ga_sparse *a, const ga_array *b, const ga_array *x0,
+                             const ga_sparse_solver_options *o)
+{
+    if (!a) { ga__null_input(func, "A"); return GA_DTYPE_INVALID; }
+    if (!b) { ga__null_input(func, "b"); return GA_DTYPE_INVALID; }
+    const int64_t n = a->shape[0];
+    if (a->shape[1] != n) {
+        ga__error(GA_ERROR_VALUE, func, "expected square matrix, but got shape=(%lld, %lld)", (long long)a->shape[0],
+                  (long long)a->shape[1]);
+        return GA_DTYPE_INVALID;
+    }
+    if (b->ndim != 1 || b->shape[0] != n || (x0 && (x0->ndim != 1 || x0->shape[0] != n))) {
+        ga__error(GA_ERROR_SHAPE, func, "shapes of A (%lld, %lld) and b (or x0) are incompatible", (long long)n, (long long)n);
+        return GA_DTYPE_INVALID;
+    }
+    if (o && o->M && (o->M->shape[0] != n || o->M->shape[1] != n)) {
+        ga__error(GA_ERROR_SHAPE, func, "shapes of A (%lld, %lld) and M (%lld, %lld) are incompatible", (long long)n,
+                  (long long)n, (long long)o->M->shape[0], (long long)o->M->shape[1]);
+        return GA_DTYPE_INVALID;
+    }
+    if (o && o->M && o->M->device != a->device) {
+        ga__error(GA_ERROR_DEVICE, func, "M is on device %d, A on device %d", o->M->device, a->device);
+        return GA_DTYPE_INVALID;
+    }
+    ga_dtype dt = ga_promote_types(a->dtype, b->dtype);
+    if (dt != GA_DTYPE_INVALID && ga_dtype_kind(dt) != 'f' && ga_dtype_kind(dt) != 'c') dt = GA_FLOAT64;
+    if (ga__sparse_dtype_check(func, dt) != GA_OK || ga__sparse_entry(func, a->device, true) != GA_OK) return GA_DTYPE_INVALID;
+    return dt;
+}
+
+static ga_array *ga__sparse_cg(const char *func, const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                               double atol, int64_t maxiter, const ga_sparse_solver_options *o, int64_t *info)
+{
+    const ga_dtype dt = ga__cg_check(func, a, b, x0, o);
+    if (dt == GA_DTYPE_INVALID) return NULL;
+    const int64_t n = a->shape[0];
+    ga__cg_precond pc = {NULL, o ? o->M_matvec : NULL, o ? o->M_user : NULL};
+    ga_sparse *c = ga__cg_operator(func, a, dt); /* A (and M) as CSR of dt, once */
+    ga_status st = c ? GA_OK : ga__t.error;
+    if (st == GA_OK && o && o->M && !(pc.m = ga__cg_operator(func, o->M, dt))) st = ga__t.error;
+    ga_array *r = st == GA_OK ? ga__contiguous_copy(func, b, dt) : NULL;
     ga_array *x = r ? x0 ? ga__contiguous_copy(func, x0, dt) : ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
     double bb[2] = {0, 0};
-    ga_status st = x ? ga__cg_dot(func, r, r, bb) : ga__t.error;
+    st = x ? ga__cg_dot(func, r, r, bb) : ga__t.error;
     int64_t iterations = 0;
     if (st == GA_OK && x0) { /* r = b - A x0 */
         ga_array *ax = ga__sparse_matmul(func, c, x);
@@ -30090,13 +31212,697 @@ GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, 
         if (!x) st = ga__t.error;
     } else if (st == GA_OK) {
         const double tol = GA__MAX(atol, rtol * sqrt(bb[0]));
-        st = ga__cg_iterate(func, c, x, r, tol, maxiter < 0 ? 10 * n : maxiter, &iterations);
+        st = ga__cg_iterate(func, c, &pc, x, r, tol, maxiter < 0 ? 10 * n : maxiter, o, &iterations);
     }
     ga_release(r);
     ga_sparse_release(c);
+    ga_sparse_release(pc.m);
     if (st != GA_OK) { ga_release(x); return NULL; }
     if (info) *info = iterations;
     return ga__ret(x);
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_cg(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                         double atol, int64_t maxiter, int64_t *info)
+{
+    return ga__sparse_cg("ga_sparse_linalg_cg", a, b, x0, rtol, atol, maxiter, NULL, info);
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_cg_options(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                                 double atol, int64_t maxiter, const ga_sparse_solver_options *options,
+                                                 int64_t *info)
+{
+    return ga__sparse_cg("ga_sparse_linalg_cg_options", a, b, x0, rtol, atol, maxiter, options, info);
+}
+
+/* --- scipy.sparse.linalg.gmres -------------------------------------------------------- */
+
+/* Complex values of the host side: z[0] + z[1] i. */
+static void ga__gm_mul(const double a[2], const double b[2], double out[2])
+{
+    const double re = a[0] * b[0] - a[1] * b[1], im = a[0] * b[1] + a[1] * b[0];
+    out[0] = re, out[1] = im;
+}
+static double ga__gm_abs(const double a[2]) { return hypot(a[0], a[1]); }
+
+/* LAPACK's lartg: c (real), s, r with [c s; -conj(s) c] [f; g] = [r; 0]. */
+static void ga__gm_lartg(const double f[2], const double g[2], double *c, double s[2], double r[2])
+{
+    const double af = ga__gm_abs(f), ag = ga__gm_abs(g);
+    if (ag == 0) {
+        *c = 1, s[0] = s[1] = 0, r[0] = f[0], r[1] = f[1];
+    } else if (af == 0) {
+        *c = 0, s[0] = g[0] / ag, s[1] = -g[1] / ag, r[0] = ag, r[1] = 0;
+    } else {
+        const double d = hypot(af, ag), sf[2] = {f[0] / af, f[1] / af}, cg[2] = {g[0], -g[1]};
+        *c = af / d;
+        ga__gm_mul(sf, cg, s), s[0] /= d, s[1] /= d;
+        r[0] = sf[0] * d, r[1] = sf[1] * d;
+    }
+}
+
+/* ||x||, waited for. */
+static ga_status ga__gm_norm(const char *func, const ga_array *x, double *out)
+{
+    double d[2] = {0, 0};
+    ga_status st = ga__cg_dot(func, x, x, d);
+    *out = sqrt(d[0]);
+    return st;
+}
+
+/* x *= f, in place. */
+static ga_status ga__gm_scale(const char *func, ga_array *x, const double f[2])
+{
+    ga_operand in[2] = {ga_operand_array(x), ga_operand_scalar(ga__cg_scalar(x->dtype, f))};
+    ga_array *out[2] = {x, NULL};
+    return ga__ufunc(func, GA_UFUNC_MULTIPLY, in, out, NULL);
+}
+
+/* r = b - A x (a new vector). */
+static ga_array *ga__gm_residual(const char *func, const ga_sparse *a, const ga_array *b, const ga_array *x)
+{
+    ga_array *r = ga__contiguous_copy(func, b, b->dtype), *ax = r ? ga__sparse_matmul(func, a, x) : NULL;
+    const double minus[2] = {-1, 0};
+    if (!ax || ga__cg_axpy(func, r, minus, ax) != GA_OK) { ga_release(r), ga_release(ax); return NULL; }
+    ga_release(ax);
+    return r;
+}
+
+/* The state of one gmres: the Krylov basis v (restart + 1 vectors), the
+   Hessenberg columns h[col][k] (k <= col + 1), the rotations, the RHS S. */
+typedef struct ga__gmres {
+    int64_t restart;
+    ga_array **v;
+    double (*h)[2], (*givens)[3], (*S)[2]; /* h: restart x (restart + 1); givens: c, s */
+} ga__gmres;
+
+static void ga__gmres_free(ga__gmres *g)
+{
+    for (int64_t i = 0; g->v && i <= g->restart; i++) ga_release(g->v[i]);
+    GPUARR_FREE(g->v), GPUARR_FREE(g->h), GPUARR_FREE(g->givens), GPUARR_FREE(g->S);
+}
+
+#define GA__GM_H(g, col, k) ((g)->h[(col) * ((g)->restart + 1) + (k)])
+
+/* One Arnoldi step of column col: v[col + 1], h's column rotated; the new
+   residual estimate in *presid, *breakdown where the space is exhausted. */
+static ga_status ga__gmres_step(const char *func, ga__gmres *g, const ga_sparse *a, const ga__cg_precond *pc, int64_t col,
+                                double eps, double *presid, bool *breakdown)
+{
+    ga_array *av = ga__sparse_matmul(func, a, g->v[col]), *w = av ? ga__cg_apply(func, pc, av) : NULL;
+    ga_release(av);
+    if (!w) return ga__t.error;
+    if (pc->fn && !pc->m) { /* (M_matvec's array is the caller's: a copy to write into) */
+        ga_array *c = ga__contiguous_copy(func, w, w->dtype);
+        ga_release(w);
+        if (!(w = c)) return ga__t.error;
+    }
+    double h0 = 0, h1 = 0;
+    ga_status st = ga__gm_norm(func, w, &h0);
+    for (int64_t k = 0; st == GA_OK && k <= col; k++) { /* modified Gram-Schmidt */
+        double t[2];
+        st = ga__cg_dot(func, g->v[k], w, t);
+        GA__GM_H(g, col, k)[0] = t[0], GA__GM_H(g, col, k)[1] = t[1];
+        const double minus[2] = {-t[0], -t[1]};
+        if (st == GA_OK) st = ga__cg_axpy(func, w, minus, g->v[k]);
+    }
+    if (st == GA_OK) st = ga__gm_norm(func, w, &h1);
+    if (st != GA_OK) { ga_release(w); return st; }
+    GA__GM_H(g, col, col + 1)[0] = h1, GA__GM_H(g, col, col + 1)[1] = 0;
+    *breakdown = h1 <= eps * h0;
+    if (*breakdown) GA__GM_H(g, col, col + 1)[0] = 0;
+    else {
+        const double inv[2] = {1 / h1, 0};
+        st = ga__gm_scale(func, w, inv);
+    }
+    ga_release(g->v[col + 1]);
+    g->v[col + 1] = w;
+    for (int64_t k = 0; k < col; k++) { /* the past rotations */
+        const double c = g->givens[k][0], s[2] = {g->givens[k][1], g->givens[k][2]}, sc[2] = {-s[0], s[1]};
+        double n0[2] = {GA__GM_H(g, col, k)[0], GA__GM_H(g, col, k)[1]}, n1[2] = {GA__GM_H(g, col, k + 1)[0], GA__GM_H(g, col, k + 1)[1]};
+        double t0[2], t1[2];
+        ga__gm_mul(s, n1, t0), ga__gm_mul(sc, n0, t1); /* s n1, -conj(s) n0 */
+        GA__GM_H(g, col, k)[0] = c * n0[0] + t0[0], GA__GM_H(g, col, k)[1] = c * n0[1] + t0[1];
+        GA__GM_H(g, col, k + 1)[0] = t1[0] + c * n1[0], GA__GM_H(g, col, k + 1)[1] = t1[1] + c * n1[1];
+    }
+    double c, s[2], r[2];
+    ga__gm_lartg(GA__GM_H(g, col, col), GA__GM_H(g, col, col + 1), &c, s, r);
+    g->givens[col][0] = c, g->givens[col][1] = s[0], g->givens[col][2] = s[1];
+    GA__GM_H(g, col, col)[0] = r[0], GA__GM_H(g, col, col)[1] = r[1];
+    GA__GM_H(g, col, col + 1)[0] = GA__GM_H(g, col, col + 1)[1] = 0;
+    const double msc[2] = {-s[0], s[1]}; /* -conj(s) */
+    double tmp[2];
+    ga__gm_mul(msc, g->S[col], tmp);
+    g->S[col][0] *= c, g->S[col][1] *= c;
+    g->S[col + 1][0] = tmp[0], g->S[col + 1][1] = tmp[1];
+    *presid = ga__gm_abs(tmp);
+    return st;
+}
+
+/* x += y @ v[:col + 1], y the solution of the triangular h(col, col)
+   system (SciPy's pseudo-solve of singular cases). */
+static ga_status ga__gmres_update(const char *func, ga__gmres *g, int64_t col, ga_array *x)
+{
+    if (GA__GM_H(g, col, col)[0] == 0 && GA__GM_H(g, col, col)[1] == 0) g->S[col][0] = g->S[col][1] = 0;
+    double (*y)[2] = (double (*)[2])GPUARR_MALLOC(sizeof *y * (size_t)(col + 1));
+    if (!y) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    for (int64_t k = 0; k <= col; k++) y[k][0] = g->S[k][0], y[k][1] = g->S[k][1];
+    for (int64_t k = col; k >= 0; k--) {
+        if (y[k][0] == 0 && y[k][1] == 0) continue;
+        double q[2];
+        ga__cg_div(y[k], GA__GM_H(g, k, k), q);
+        y[k][0] = q[0], y[k][1] = q[1];
+        for (int64_t i = 0; i < k; i++) {
+            double t[2];
+            ga__gm_mul(q, GA__GM_H(g, k, i), t);
+            y[i][0] -= t[0], y[i][1] -= t[1];
+        }
+    }
+    ga_status st = GA_OK;
+    for (int64_t k = 0; k <= col && st == GA_OK; k++) st = ga__cg_axpy(func, x, y[k], g->v[k]);
+    GPUARR_FREE(y);
+    return st;
+}
+
+/* One restart cycle from x: the Arnoldi steps until the inner tolerance,
+   then x updated; *presid and *breakdown as the last step left them. */
+static ga_status ga__gmres_cycle(const char *func, ga__gmres *g, const ga_sparse *a, const ga__cg_precond *pc,
+                                 const ga_array *r, ga_array *x, double ptol, double eps, double *presid, bool *breakdown)
+{
+    ga_array *z = ga__cg_apply(func, pc, (ga_array *)r);
+    ga_array *v0 = z ? ga__contiguous_copy(func, z, z->dtype) : NULL;
+    ga_release(z);
+    if (!v0) return ga__t.error;
+    double tmp = 0;
+    ga_status st = ga__gm_norm(func, v0, &tmp);
+    const double inv[2] = {1 / tmp, 0};
+    if (st == GA_OK) st = ga__gm_scale(func, v0, inv);
+    ga_release(g->v[0]);
+    g->v[0] = v0;
+    memset(g->S, 0, sizeof *g->S * (size_t)(g->restart + 1));
+    g->S[0][0] = tmp;
+    int64_t col = 0;
+    for (; st == GA_OK && col < g->restart; col++) {
+        st = ga__gmres_step(func, g, a, pc, col, eps, presid, breakdown);
+        if (st != GA_OK || *presid <= ptol || *breakdown) break;
+    }
+    if (col == g->restart) col--;
+    return st == GA_OK ? ga__gmres_update(func, g, col, x) : st;
+}
+
+static ga_status ga__gmres_iterate(const char *func, const ga_sparse *a, const ga__cg_precond *pc, const ga_array *b,
+                                   ga_array *x, double atol, double bnrm2, int64_t maxiter, ga__gmres *g,
+                                   const ga_sparse_solver_options *o, int64_t *info)
+{
+    const double eps = x->dtype == GA_FLOAT32 || x->dtype == GA_COMPLEX64 ? 0x1p-23 : 0x1p-52;
+    double mb = 0, rnorm = 0, presid = 0, ptol_max = 1;
+    ga_array *mbv = ga__cg_apply(func, pc, (ga_array *)b);
+    ga_status st = mbv ? ga__gm_norm(func, mbv, &mb) : ga__t.error;
+    ga_release(mbv);
+    double ptol = mb * GA__MIN(ptol_max, atol / bnrm2);
+    ga_array *r = st == GA_OK ? ga__gm_residual(func, a, b, x) : NULL;
+    if (st == GA_OK && !r) st = ga__t.error;
+    if (st == GA_OK) st = ga__gm_norm(func, r, &rnorm);
+    *info = maxiter;
+    if (st == GA_OK && rnorm < atol) *info = 0;
+    for (int64_t it = 0; st == GA_OK && *info != 0 && it < maxiter; it++) {
+        bool breakdown = false;
+        st = ga__gmres_cycle(func, g, a, pc, r, x, ptol, eps, &presid, &breakdown);
+        ga_release(r);
+        r = st == GA_OK ? ga__gm_residual(func, a, b, x) : NULL;
+        if (st == GA_OK && !r) st = ga__t.error;
+        if (st == GA_OK) st = ga__gm_norm(func, r, &rnorm);
+        if (st != GA_OK) break;
+        if (o && o->callback) o->callback(x, o->callback_user);
+        if (rnorm <= atol || breakdown) break;
+        ptol_max = presid <= ptol ? GA__MAX(eps, 0.25 * ptol_max) : GA__MIN(1.0, 1.5 * ptol_max);
+        ptol = presid * GA__MIN(ptol_max, atol / rnorm);
+    }
+    if (st == GA_OK) *info = rnorm <= atol ? 0 : maxiter;
+    ga_release(r);
+    return st;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_gmres(const ga_sparse *a, const ga_array *b, const ga_array *x0, double rtol,
+                                            double atol, int64_t restart, int64_t maxiter,
+                                            const ga_sparse_solver_options *options, int64_t *info)
+{
+    static const char func[] = "ga_sparse_linalg_gmres";
+    const ga_dtype dt = ga__cg_check(func, a, b, x0, options);
+    if (dt == GA_DTYPE_INVALID) return NULL;
+    const int64_t n = a->shape[0];
+    ga__gmres g;
+    memset(&g, 0, sizeof g);
+    g.restart = GA__MAX(GA__MIN(restart <= 0 ? 20 : restart, n), 1);
+    g.v = (ga_array **)GPUARR_MALLOC(sizeof *g.v * (size_t)(g.restart + 1));
+    g.h = (double (*)[2])GPUARR_MALLOC(sizeof *g.h * (size_t)(g.restart * (g.restart + 1)));
+    g.givens = (double (*)[3])GPUARR_MALLOC(sizeof *g.givens * (size_t)g.restart);
+    g.S = (double (*)[2])GPUARR_MALLOC(sizeof *g.S * (size_t)(g.restart + 1));
+    ga_status st = g.v && g.h && g.givens && g.S ? GA_OK : ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (g.v) memset(g.v, 0, sizeof *g.v * (size_t)(g.restart + 1));
+    if (g.h) memset(g.h, 0, sizeof *g.h * (size_t)(g.restart * (g.restart + 1)));
+    ga__cg_precond pc = {NULL, options ? options->M_matvec : NULL, options ? options->M_user : NULL};
+    ga_sparse *c = st == GA_OK ? ga__cg_operator(func, a, dt) : NULL;
+    if (st == GA_OK && !c) st = ga__t.error;
+    if (st == GA_OK && options && options->M && !(pc.m = ga__cg_operator(func, options->M, dt))) st = ga__t.error;
+    ga_array *bd = st == GA_OK ? ga__contiguous_copy(func, b, dt) : NULL;
+    ga_array *x = bd ? x0 ? ga__contiguous_copy(func, x0, dt) : ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
+    double bnrm2 = 0;
+    int64_t iterations = 0;
+    st = x ? ga__gm_norm(func, bd, &bnrm2) : ga__t.error;
+    if (st == GA_OK && bnrm2 == 0) { /* b == 0: x = b, as SciPy returns it */
+        ga_release(x);
+        x = ga_retain(bd);
+    } else if (st == GA_OK) {
+        st = ga__gmres_iterate(func, c, &pc, bd, x, GA__MAX(atol, rtol * bnrm2), bnrm2, maxiter < 0 ? 10 * n : maxiter, &g,
+                               options, &iterations);
+    }
+    ga__gmres_free(&g);
+    ga_release(bd);
+    ga_sparse_release(c);
+    ga_sparse_release(pc.m);
+    if (st != GA_OK) { ga_release(x); return NULL; }
+    if (info) *info = iterations;
+    return ga__ret(x);
+}
+
+/* --- scipy.sparse.linalg.minres ------------------------------------------------------- */
+
+/* The vectors and scalars of one minres (SciPy's names). */
+typedef struct ga__minres {
+    ga_array *x, *r1, *r2, *y, *w, *w1, *w2;
+    double beta1, oldb, beta, dbar, epsln, phibar, rhs1, rhs2, tnorm2, gmax, gmin, cs, sn;
+} ga__minres;
+
+static void ga__minres_free(ga__minres *m)
+{
+    ga_release(m->r1), ga_release(m->r2), ga_release(m->y), ga_release(m->w), ga_release(m->w1), ga_release(m->w2);
+}
+
+/* <x, y>'s real part (Hermitian systems: real), waited for. */
+static ga_status ga__minres_inner(const char *func, const ga_array *x, const ga_array *y, double *out)
+{
+    double d[2] = {0, 0};
+    ga_status st = ga__cg_dot(func, x, y, d);
+    *out = d[0];
+    return st;
+}
+
+/* A copy of x times f. */
+static ga_array *ga__minres_scaled(const char *func, const ga_array *x, double f)
+{
+    ga_array *c = ga__contiguous_copy(func, x, x->dtype);
+    const double ff[2] = {f, 0};
+    if (c && ga__gm_scale(func, c, ff) != GA_OK) { ga_release(c); return NULL; }
+    return c;
+}
+
+/* One Lanczos step of iteration itn: v, the new y, alfa and beta; r1, r2
+   moved on. */
+static ga_status ga__minres_lanczos(const char *func, ga__minres *m, const ga_sparse *a, const ga__cg_precond *pc,
+                                    double shift, int64_t itn, ga_array **v, double *alfa)
+{
+    *v = ga__minres_scaled(func, m->y, 1.0 / m->beta);
+    ga_array *y = *v ? ga__sparse_matmul(func, a, *v) : NULL;
+    if (!y) return ga__t.error;
+    const double mshift[2] = {-shift, 0}, mr1[2] = {-m->beta / m->oldb, 0};
+    ga_status st = shift != 0 ? ga__cg_axpy(func, y, mshift, *v) : GA_OK;
+    if (st == GA_OK && itn >= 2) st = ga__cg_axpy(func, y, mr1, m->r1);
+    if (st == GA_OK) st = ga__minres_inner(func, *v, y, alfa);
+    const double mr2[2] = {-*alfa / m->beta, 0};
+    if (st == GA_OK) st = ga__cg_axpy(func, y, mr2, m->r2);
+    ga_release(m->r1);
+    m->r1 = m->r2, m->r2 = y; /* r1 = r2, r2 = y */
+    ga_release(m->y);
+    m->y = st == GA_OK ? ga__cg_apply(func, pc, m->r2) : NULL;
+    if (st == GA_OK && !m->y) st = ga__t.error;
+    m->oldb = m->beta;
+    if (st == GA_OK) st = ga__minres_inner(func, m->r2, m->y, &m->beta);
+    if (st == GA_OK && m->beta < 0) st = ga__error(GA_ERROR_VALUE, func, "non-symmetric matrix");
+    m->beta = sqrt(GA__MAX(m->beta, 0));
+    return st;
+}
+
+/* minres's iterations (SciPy's loop); *istop as SciPy's. */
+static ga_status ga__minres_iterate(const char *func, ga__minres *m, const ga_sparse *a, const ga__cg_precond *pc,
+                                    double shift, double rtol, int64_t maxiter, double eps, const ga_sparse_solver_options *o,
+                                    int *istop)
+{
+    ga_status st = GA_OK;
+    *istop = 0;
+    for (int64_t itn = 1; itn <= maxiter && st == GA_OK; itn++) {
+        ga_array *v = NULL;
+        double alfa = 0;
+        st = ga__minres_lanczos(func, m, a, pc, shift, itn, &v, &alfa);
+        if (st != GA_OK) { ga_release(v); break; }
+        m->tnorm2 += alfa * alfa + m->oldb * m->oldb + m->beta * m->beta;
+        if (itn == 1 && m->beta / m->beta1 <= 10 * eps) *istop = -1;
+        const double oldeps = m->epsln, delta = m->cs * m->dbar + m->sn * alfa, gbar = m->sn * m->dbar - m->cs * alfa;
+        m->epsln = m->sn * m->beta, m->dbar = -m->cs * m->beta;
+        const double root = hypot(gbar, m->dbar), gamma = GA__MAX(hypot(gbar, m->beta), eps);
+        m->cs = gbar / gamma, m->sn = m->beta / gamma;
+        const double phi = m->cs * m->phibar;
+        m->phibar = m->sn * m->phibar;
+        /* w = (v - oldeps w1 - delta w2) / gamma; x += phi w */
+        ga_release(m->w1);
+        m->w1 = m->w2, m->w2 = m->w;
+        const double a1[2] = {-oldeps, 0}, a2[2] = {-delta, 0}, inv[2] = {1 / gamma, 0}, ph[2] = {phi, 0};
+        m->w = v;
+        st = ga__cg_axpy(func, m->w, a1, m->w1);
+        if (st == GA_OK) st = ga__cg_axpy(func, m->w, a2, m->w2);
+        if (st == GA_OK) st = ga__gm_scale(func, m->w, inv);
+        if (st == GA_OK) st = ga__cg_axpy(func, m->x, ph, m->w);
+        m->gmax = GA__MAX(m->gmax, gamma), m->gmin = GA__MIN(m->gmin, gamma);
+        const double z = m->rhs1 / gamma;
+        m->rhs1 = m->rhs2 - delta * z, m->rhs2 = -m->epsln * z;
+        double ynorm = 0;
+        if (st == GA_OK) st = ga__gm_norm(func, m->x, &ynorm);
+        if (st != GA_OK) break;
+        const double anorm = sqrt(m->tnorm2), epsx = anorm * ynorm * eps, rnorm = m->phibar;
+        const double test1 = ynorm == 0 || anorm == 0 ? INFINITY : rnorm / (anorm * ynorm);
+        const double test2 = anorm == 0 ? INFINITY : root / anorm, acond = m->gmax / m->gmin;
+        if (*istop == 0) {
+            if (1 + test2 <= 1) *istop = 2;
+            if (1 + test1 <= 1) *istop = 1;
+            if (itn >= maxiter) *istop = 6;
+            if (acond >= 0.1 / eps) *istop = 4;
+            if (epsx >= m->beta1) *istop = 3;
+            if (test2 <= rtol) *istop = 2;
+            if (test1 <= rtol) *istop = 1;
+        }
+        if (o && o->callback) o->callback(m->x, o->callback_user);
+        if (*istop != 0) break;
+    }
+    return st;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_minres(const ga_sparse *a, const ga_array *b, const ga_array *x0, double shift,
+                                             double rtol, int64_t maxiter, const ga_sparse_solver_options *options,
+                                             int64_t *info)
+{
+    static const char func[] = "ga_sparse_linalg_minres";
+    const ga_dtype dt = ga__cg_check(func, a, b, x0, options);
+    if (dt == GA_DTYPE_INVALID) return NULL;
+    const int64_t n = a->shape[0];
+    const double eps = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 0x1p-23 : 0x1p-52;
+    const double big = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+    ga__minres m;
+    memset(&m, 0, sizeof m);
+    ga__cg_precond pc = {NULL, options ? options->M_matvec : NULL, options ? options->M_user : NULL};
+    ga_sparse *c = ga__cg_operator(func, a, dt);
+    ga_status st = c ? GA_OK : ga__t.error;
+    if (st == GA_OK && options && options->M && !(pc.m = ga__cg_operator(func, options->M, dt))) st = ga__t.error;
+    ga_array *bd = st == GA_OK ? ga__contiguous_copy(func, b, dt) : NULL;
+    m.x = bd ? x0 ? ga__contiguous_copy(func, x0, dt) : ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
+    m.r1 = m.x ? x0 ? ga__gm_residual(func, c, bd, m.x) : ga_retain(bd) : NULL;
+    m.y = m.r1 ? ga__cg_apply(func, &pc, m.r1) : NULL;
+    double bnorm = 0;
+    int istop = 0;
+    st = m.y ? ga__minres_inner(func, m.r1, m.y, &m.beta1) : ga__t.error;
+    if (st == GA_OK && m.beta1 < 0) st = ga__error(GA_ERROR_VALUE, func, "indefinite preconditioner");
+    if (st == GA_OK) st = ga__gm_norm(func, bd, &bnorm);
+    if (st == GA_OK && m.beta1 != 0 && bnorm == 0) { /* x = b, as SciPy's */
+        ga_release(m.x);
+        m.x = ga_retain(bd);
+    } else if (st == GA_OK && m.beta1 != 0) {
+        m.beta1 = sqrt(m.beta1);
+        m.beta = m.phibar = m.rhs1 = m.beta1, m.gmin = big, m.cs = -1;
+        m.r2 = ga_retain(m.r1);
+        m.w = ga__full_on(func, a->device, 1, &n, ga_int(0), dt);
+        m.w2 = m.w ? ga__full_on(func, a->device, 1, &n, ga_int(0), dt) : NULL;
+        st = m.w2 ? ga__minres_iterate(func, &m, c, &pc, shift, rtol, maxiter < 0 ? 5 * n : maxiter, eps, options, &istop)
+                  : ga__t.error;
+    }
+    ga__minres_free(&m);
+    ga_release(bd);
+    ga_sparse_release(c);
+    ga_sparse_release(pc.m);
+    if (st != GA_OK) { ga_release(m.x); return NULL; }
+    if (info) *info = istop == 6 ? (maxiter < 0 ? 5 * n : maxiter) : 0;
+    return ga__ret(m.x);
+}
+
+/* --- scipy.sparse.linalg.spsolve_triangular ----------------------------------------- */
+
+/* The state of one triangular solve. */
+typedef struct ga__spsv_state {
+    cusparseSpMatDescr_t a;
+    cusparseConstDnVecDescr_t x;
+    cusparseDnVecDescr_t y;
+    cusparseSpSVDescr_t d;
+    ga__block *buf;
+} ga__spsv_state;
+
+static void ga__spsv_free(int device, ga__spsv_state *g)
+{
+    if (g->d) ga__cusparse.cusparseSpSV_destroyDescr(g->d);
+    if (g->y) ga__cusparse.cusparseDestroyDnVec(g->y);
+    if (g->x) ga__cusparse.cusparseDestroyDnVec(g->x);
+    if (g->a) ga__cusparse.cusparseDestroySpMat(g->a);
+    ga__sparse_free(device, g->buf);
+}
+
+/* Vector descriptors of column j of bt and xt (k x n, C-contiguous). */
+static cusparseStatus_t ga__spsv_columns(ga__spsv_state *g, const ga_array *bt, ga_array *xt, int64_t j, cudaDataType vt)
+{
+    const int64_t n = bt->shape[1];
+    const uint64_t at = (uint64_t)(j * n) * ga__dtype_sizes[bt->dtype];
+    if (g->y) ga__cusparse.cusparseDestroyDnVec(g->y);
+    if (g->x) ga__cusparse.cusparseDestroyDnVec(g->x);
+    g->x = NULL, g->y = NULL;
+    cusparseStatus_t r = ga__cusparse.cusparseCreateConstDnVec(&g->x, n, (const void *)(uintptr_t)(bt->data + at), vt);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseCreateDnVec(&g->y, n, (void *)(uintptr_t)(xt->data + at), vt);
+    return r;
+}
+
+/* xt[j] = A^-1 bt[j] for each row j of bt (k x n) by cusparseSpSV, one
+   analysis for all; c canonical CSR of bt's dtype. */
+static ga_status ga__spsv_run(const char *func, const ga_sparse *c, bool lower, bool unit, const ga_array *bt, ga_array *xt)
+{
+    const int device = c->device;
+    const cudaDataType vt = (cudaDataType)ga__sparse_cuda_type(bt->dtype);
+    const bool single = bt->dtype == GA_FLOAT32 || bt->dtype == GA_COMPLEX64;
+    const double one[2] = {1, 0};
+    const float onef[2] = {1, 0};
+    const void *alpha = single ? (const void *)onef : (const void *)one;
+    const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const cusparseIndexType_t it = c->index_dtype == GA_INT64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+    cusparseHandle_t h = ga__cusparse_bound(func, device);
+    if (!h) return ga__t.error;
+    ga__spsv_state g;
+    memset(&g, 0, sizeof g);
+    cusparseFillMode_t fill = lower ? CUSPARSE_FILL_MODE_LOWER : CUSPARSE_FILL_MODE_UPPER;
+    cusparseDiagType_t diag = unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
+    cusparseStatus_t r = ga__cusparse.cusparseCreateCsr(&g.a, c->shape[0], c->shape[1], c->nnz, ga__sparse_ptr(c->indptr),
+                                                        ga__sparse_ptr(c->indices), ga__sparse_ptr(c->data), it, it,
+                                                        CUSPARSE_INDEX_BASE_ZERO, vt);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseSpMatSetAttribute(g.a, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseSpMatSetAttribute(g.a, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof diag);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__spsv_columns(&g, bt, xt, 0, vt);
+    if (r == CUSPARSE_STATUS_SUCCESS) r = ga__cusparse.cusparseSpSV_createDescr(&g.d);
+    ga_status st = r == CUSPARSE_STATUS_SUCCESS ? GA_OK : ga__cusparse_error(func, r, "cusparseCreate (descriptors)");
+    size_t bytes = 0;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseSpSV_bufferSize(h, op, alpha, g.a, g.x, g.y, vt, CUSPARSE_SPSV_ALG_DEFAULT, g.d, &bytes);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpSV_bufferSize");
+    }
+    if (st == GA_OK && !(g.buf = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        r = ga__cusparse.cusparseSpSV_analysis(h, op, alpha, g.a, g.x, g.y, vt, CUSPARSE_SPSV_ALG_DEFAULT, g.d,
+                                               (void *)(uintptr_t)g.buf->ptr);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpSV_analysis");
+    }
+    for (int64_t j = 0; st == GA_OK && j < bt->shape[0]; j++) {
+        r = j ? ga__spsv_columns(&g, bt, xt, j, vt) : CUSPARSE_STATUS_SUCCESS;
+        if (r == CUSPARSE_STATUS_SUCCESS)
+            r = ga__cusparse.cusparseSpSV_solve(h, op, alpha, g.a, g.x, g.y, vt, CUSPARSE_SPSV_ALG_DEFAULT, g.d);
+        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseSpSV_solve");
+    }
+    ga__spsv_free(device, &g);
+    return st;
+}
+
+/* SciPy's refusal of a zero on the diagonal of canonical c (waits). */
+static ga_status ga__spsv_singular(const char *func, const ga_sparse *c)
+{
+    ga_array *d = ga__sparse_diagonal(func, c, 0);
+    ga_array *z = d ? ga__linalg_ufunc(func, GA_UFUNC_EQUAL, ga_operand_array(d), ga_operand_scalar(ga_int(0))) : NULL;
+    int64_t zeros = 0;
+    ga_status st = z ? ga__sparse_count_flags(func, c->device, z, &zeros) : ga__t.error;
+    ga_release(d), ga_release(z);
+    if (st == GA_OK && zeros > 0) st = ga__error(GA_ERROR_LINALG, func, "A is singular: zero entry on diagonal.");
+    return st;
+}
+
+/* spsolve_triangular's checks of the shapes, in SciPy's words. */
+static ga_status ga__spsv_check(const char *func, const ga_sparse *a, const ga_array *b)
+{
+    if (a->shape[0] != a->shape[1])
+        return ga__error(GA_ERROR_VALUE, func, "A must be a square matrix but its shape is (%lld, %lld).",
+                         (long long)a->shape[0], (long long)a->shape[1]);
+    if (b->ndim != 1 && b->ndim != 2) {
+        char sh[GA_MAXDIMS * 22 + 4];
+        ga__format_tuple(sh, sizeof sh, b->ndim, b->shape);
+        return ga__error(GA_ERROR_VALUE, func, "b must have 1 or 2 dims but its shape is %s.", sh);
+    }
+    if (b->shape[0] != a->shape[0])
+        return ga__error(GA_ERROR_VALUE, func,
+                         "The size of the dimensions of A and b do not match: A.shape[0] is %lld, b.shape[0] is %lld",
+                         (long long)a->shape[0], (long long)b->shape[0]);
+    if (a->device != b->device)
+        return ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", a->device, b->device);
+    return GA_OK;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_spsolve_triangular(const ga_sparse *a, const ga_array *b, bool lower,
+                                                          bool unit_diagonal)
+{
+    static const char func[] = "ga_sparse_linalg_spsolve_triangular";
+    if (!a) { ga__null_input(func, "A"); return NULL; }
+    if (!b) { ga__null_input(func, "b"); return NULL; }
+    if (ga__spsv_check(func, a, b) != GA_OK) return NULL;
+    const ga_dtype dt = ga_promote_types(ga_promote_types(a->dtype, GA_FLOAT32), b->dtype);
+    if (ga__sparse_cuda_type(dt) < 0) {
+        ga__error(GA_ERROR_TYPE, func, "spsolve_triangular of %s is not supported",
+                  dt == GA_DTYPE_INVALID ? "these dtypes" : ga__dtype_names[dt]);
+        return NULL;
+    }
+    if (ga__sparse_entry(func, a->device, !unit_diagonal || ga__sparse_sort_reads(a, a->format)) != GA_OK ||
+        ga__bind(func, a->device) != GA_OK)
+        return NULL;
+    const int64_t n = a->shape[0], k = b->ndim == 2 ? b->shape[1] : 1, tshape[2] = {k, n};
+    ga__temps t = {{NULL}, 0};
+    ga_sparse *c = ga__sparse_operand(func, a, GA_SPARSE_CSR, dt, a->index_dtype);
+    ga_status st = c ? unit_diagonal || n == 0 ? GA_OK : ga__spsv_singular(func, c) : ga__t.error;
+    /* b's columns as the rows of a C-contiguous (k, n) */
+    const int64_t bshape[2] = {n, k};
+    ga_array *b2 = st == GA_OK ? ga__temp(&t, ga__reshape(func, b, 2, bshape)) : NULL;
+    ga_array *bv = b2 ? ga__temp(&t, ga__transpose(func, b2, NULL)) : NULL;
+    ga_array *bt = bv ? ga__temp(&t, ga__contiguous_copy(func, bv, dt)) : NULL;
+    ga_array *xt = bt ? ga__array_new(func, a->device, 2, tshape, dt) : NULL;
+    if (st == GA_OK && !xt) st = ga__t.error;
+    if (st == GA_OK && n > 0 && k > 0 && c->nnz == 0) { /* (unit diagonal, nothing else: x = b) */
+        ga_release(xt);
+        xt = ga_retain(bt);
+    } else if (st == GA_OK && n > 0 && k > 0) {
+        st = ga__spsv_run(func, c, lower, unit_diagonal, bt, xt);
+    }
+    ga_array *x = NULL;
+    if (st == GA_OK) x = b->ndim == 1 ? ga__reshape(func, xt, 1, &n) : ga__transpose(func, xt, NULL);
+    ga_release(xt);
+    ga__temps_release(&t);
+    ga_sparse_release(c);
+    return ga__ret(x);
+}
+
+/* --- scipy.sparse.linalg.norm ------------------------------------------------------ */
+
+/* abs(s): the canonical CSR with its values' magnitudes (SciPy's __abs__
+   sums duplicates first), unscoped. */
+static ga_sparse *ga__sparse_abs(const char *func, const ga_sparse *s)
+{
+    ga_sparse *c = ga__sparse_operand(func, s, GA_SPARSE_CSR, s->dtype, s->index_dtype);
+    ga_operand in[1] = {ga_operand_array(c ? c->data : NULL)};
+    ga_array *out[2] = {NULL, NULL};
+    ga_sparse *r = c && ga__ufunc(func, GA_UFUNC_ABSOLUTE, in, out, NULL) == GA_OK ? ga__sparse_with_data(func, c, out[0]) : NULL;
+    ga_sparse_release(c);
+    return r;
+}
+
+/* s with ufunc u applied to its values and the weak scalar v (unscoped). */
+static ga_sparse *ga__sparse_values_op(const char *func, const ga_sparse *s, ga_ufunc u, ga_scalar v)
+{
+    return s ? ga__sparse_with_data(func, s, ga__linalg_ufunc(func, u, ga_operand_array(s->data), ga_operand_scalar(v)))
+             : NULL;
+}
+
+static ga_array *ga__sparse_matrix_norm(const char *func, const ga_sparse *s, ga_norm_ord ord)
+{
+    if (ord == GA_NORM_FRO) {
+        ga_sparse *c = ga__sparse_operand(func, s, GA_SPARSE_CSR, s->dtype, s->index_dtype);
+        /* sqrt(sum |v|^2), in float64 for bool and integers */
+        const char kind = c ? ga_dtype_kind(c->dtype) : 0;
+        ga_array *v = c ? kind == 'f' || kind == 'c' ? ga_retain(c->data) : ga__contiguous_copy(func, c->data, GA_FLOAT64) : NULL;
+        ga_array *a = v ? ga__linalg_ufunc(func, GA_UFUNC_ABSOLUTE, ga_operand_array(v), ga_operand_array(NULL)) : NULL;
+        ga_array *q = a ? ga__linalg_ufunc(func, GA_UFUNC_MULTIPLY, ga_operand_array(a), ga_operand_array(a)) : NULL, *sum = NULL;
+        ga_reduce_options o = {NULL, NULL, 0};
+        if (q && ga__reduce(func, GA_REDUCE_SUM, q, 0, NULL, q->dtype, &sum, false, &o) != GA_OK) sum = NULL;
+        ga_array *r = sum ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(sum), ga_operand_array(NULL)) : NULL;
+        ga_release(v), ga_release(a), ga_release(q), ga_release(sum);
+        ga_sparse_release(c);
+        return r;
+    }
+    if (ord != GA_NORM_1 && ord != GA_NORM_MINUS_1 && ord != GA_NORM_INF && ord != GA_NORM_MINUS_INF) {
+        ga__error((int)ord < 0 || (int)ord > (int)GA_NORM_MINUS_INF ? GA_ERROR_VALUE : GA_ERROR_NOT_IMPLEMENTED, func,
+                  "Invalid norm order %d for matrices, or one not implemented for sparse matrices yet (2, -2, 'nuc')",
+                  (int)ord);
+        return NULL;
+    }
+    const bool columns = ord == GA_NORM_1 || ord == GA_NORM_MINUS_1, largest = ord == GA_NORM_1 || ord == GA_NORM_INF;
+    ga_sparse *a = ga__sparse_abs(func, s);
+    ga_array *sums = a ? ga__sparse_sum(func, a, columns ? 0 : 1) : NULL;
+    ga_sparse_release(a);
+    ga_array *r = NULL;
+    if (sums && ga__reduce(func, largest ? GA_REDUCE_MAX : GA_REDUCE_MIN, sums, 0, NULL, GA_DTYPE_INVALID, &r, false, NULL) != GA_OK)
+        r = NULL;
+    ga_release(sums);
+    return r;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_norm(const ga_sparse *x, ga_norm_ord ord)
+{
+    static const char func[] = "ga_sparse_linalg_norm";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    if (ga__sparse_entry(func, x->device, ga__sparse_sort_reads(x, x->format)) != GA_OK || ga__bind(func, x->device) != GA_OK)
+        return NULL;
+    return ga__ret(ga__sparse_matrix_norm(func, x, ord));
+}
+
+/* The vector norms of s along axis (0 or 1), as np.matrix's (1, n) or (m, 1). */
+static ga_array *ga__sparse_vector_norms(const char *func, const ga_sparse *s, double ord, int axis)
+{
+    if (isinf(ord)) {
+        ga_sparse *a = ga__sparse_abs(func, s);
+        ga_array *m = a ? ga__sparse_extreme(func, a, axis, ord > 0 ? 0 : 1) : NULL;
+        ga_sparse_release(a);
+        return m;
+    }
+    ga_sparse *t = NULL;
+    if (ord == 0) t = ga__sparse_canonical_op(func, s, GA_UFUNC_NOT_EQUAL, ga_int(0));
+    else {
+        ga_sparse *a = ga__sparse_abs(func, s);
+        t = ord == 1 ? ga_sparse_retain(a) : ga__sparse_values_op(func, a, GA_UFUNC_POWER, ord == 2 ? ga_int(2) : ga_float(ord));
+        ga_sparse_release(a);
+    }
+    ga_array *m = t ? ga__sparse_sum(func, t, axis) : NULL, *r = m;
+    ga_sparse_release(t);
+    if (m && ord != 0 && ord != 1) { /* the root: sqrt, or power 1 / p */
+        r = ord == 2 ? ga__linalg_ufunc(func, GA_UFUNC_SQRT, ga_operand_array(m), ga_operand_array(NULL))
+                     : ga__linalg_ufunc(func, GA_UFUNC_POWER, ga_operand_array(m), ga_operand_scalar(ga_float(1 / ord)));
+        ga_release(m);
+    }
+    return r;
+}
+
+GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, int axis)
+{
+    static const char func[] = "ga_sparse_linalg_norm_axis";
+    if (!x) { ga__null_input(func, "x"); return NULL; }
+    if (isnan(ord)) {
+        ga__error(GA_ERROR_VALUE, func, "Invalid norm order for vectors.");
+        return NULL;
+    }
+    if (axis == GA_AXIS_NONE || (axis = ga__sparse_axis(func, axis)) == -1) {
+        if (axis == GA_AXIS_NONE) ga__error(GA_ERROR_AXIS, func, "axis must be 0 or 1 (ga_sparse_linalg_norm: None)");
+        return NULL;
+    }
+    if (ga__sparse_entry(func, x->device, ga__sparse_sort_reads(x, x->format)) != GA_OK || ga__bind(func, x->device) != GA_OK)
+        return NULL;
+    ga_array *m = ga__sparse_vector_norms(func, x, ord, axis);
+    const int64_t size = m ? m->size : 0;
+    ga_array *r = m ? ga__reshape(func, m, 1, &size) : NULL;
+    ga_release(m);
+    return ga__ret(r);
 }
 
 /* Forgets the section's kernels (their family is unloaded after). */

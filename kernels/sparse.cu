@@ -49,11 +49,25 @@
          uint64, float32, float64, complex64, complex128).
      ga_sparse_merge_<T>_<I>(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data,
                              I *out_idx, const T *ad, const I *ap, const I *ai, const T *bd, const I *bp,
-                             const I *bi, int64_t major, int32_t negate)
-         A + B (negate: A - B) of two canonical compressed matrices, a
-         thread per row merging its two sorted rows; results that are zero
-         are dropped (SciPy's binop). Pass 0 stores each row's count at
-         counts[r + 1]; pass 1 writes row r's entries from offsets[r]. */
+                             const I *bi, int64_t major, int32_t op)
+         op(A, B) of two canonical compressed matrices, a thread per row
+         merging its two sorted rows: op 0 A + B, 1 A - B, 2 A * B, 3
+         maximum, 4 minimum (std::max and std::min, as SciPy's sparsetools:
+         complex ordered by real part, then imaginary), a value missing
+         from one matrix being 0 there; results that are zero are dropped
+         (SciPy's binop). Pass 0 stores each row's count at counts[r + 1];
+         pass 1 writes row r's entries from offsets[r].
+     ga_sparse_extreme_<T>_<I>(T *value, int64_t *index, const T *data, const I *indptr,
+                               const I *indices, int64_t major, int64_t length, int32_t op)
+         For each line r (a warp a line) of a canonical compressed matrix
+         whose lines hold `length` places, SciPy's _minmax_mixin: op 0 max,
+         1 min (value[r]: the extreme stored value as NumPy's maximum /
+         minimum reduce it, NaN winning, then against 0 where the line has
+         an implicit zero), 2 argmax, 3 argmin (index[r]: the first stored
+         extreme's index when it is strictly above (below) 0 or the line is
+         full, else the first implicit zero's place, or the smaller of that
+         and the extreme's index where the extreme is 0; 0 for an empty
+         line). indices is read only for ops 2 and 3. */
 
 #include "common.cuh"
 
@@ -281,10 +295,33 @@ template <class T> GA_DEV T ga__sp_neg(T v)
     else return -v;
 }
 
+/* a < b: complex by real part, then imaginary; bool as 0 < 1. */
+template <class T> GA_DEV bool ga__sp_less(T a, T b)
+{
+    if constexpr (ga_num<T>::is_complex) return a.re < b.re || (a.re == b.re && a.im < b.im);
+    else if constexpr (ga_num<T>::is_bool) return a.v < b.v;
+    else return a < b;
+}
+
+/* The merge's ops 2 (a * b; bool: and), 3 (std::max) and 4 (std::min). */
+template <class T> GA_DEV T ga__sp_binop(int32_t op, T a, T b)
+{
+    if (op == 3) return ga__sp_less(a, b) ? b : a;
+    if (op == 4) return ga__sp_less(b, a) ? b : a;
+    if constexpr (ga_num<T>::is_bool) {
+        T r;
+        r.v = (a.v && b.v) ? 1 : 0;
+        return r;
+    } else {
+        return ga_value_mul(a, b);
+    }
+}
+
 template <class T, class I>
 GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data, I *out_idx, const T *ad,
-                      const I *ap, const I *ai, const T *bd, const I *bp, const I *bi, int64_t major, int32_t negate)
+                      const I *ap, const I *ai, const T *bd, const I *bp, const I *bi, int64_t major, int32_t op)
 {
+    const int32_t negate = op == 1;
     GA_GRID_STRIDE_LOOP(r, major)
     {
         int64_t i = ap[r], ie = ap[r + 1], j = bp[r], je = bp[r + 1], w = pass ? offsets[r] : 0, n = 0;
@@ -292,7 +329,13 @@ GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *
             const int64_t ca = i < ie ? (int64_t)ai[i] : INT64_MAX, cb = j < je ? (int64_t)bi[j] : INT64_MAX;
             T v;
             int64_t c;
-            if (ca < cb) v = ga_load<T>(ad + i++), c = ca;
+            if (op >= 2) { /* op(a, b), either 0 where missing */
+                const bool has_a = ca <= cb, has_b = cb <= ca;
+                const T x = has_a ? ga_load<T>(ad + i++) : ga__sp_zero<T>();
+                const T y = has_b ? ga_load<T>(bd + j++) : ga__sp_zero<T>();
+                v = ga__sp_binop(op, x, y);
+                c = has_a ? ca : cb;
+            } else if (ca < cb) v = ga_load<T>(ad + i++), c = ca;
             else {
                 T b = ga_load<T>(bd + j++);
                 if (negate) b = ga__sp_neg(b);
@@ -308,6 +351,75 @@ GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *
             n++;
         }
         if (!pass) counts[r + 1] = n;
+    }
+}
+
+/* v from lane ^ o, for every sparse dtype. */
+template <class T> GA_DEV T ga__sp_shfl_any(T v, int o)
+{
+    if constexpr (ga_num<T>::is_bool) {
+        v.v = (decltype(v.v))__shfl_xor_sync(0xffffffffu, (int)v.v, o);
+        return v;
+    } else if constexpr (ga_num<T>::is_complex) {
+        return ga__sp_shfl(v, o);
+    } else if constexpr (sizeof(T) < 4) {
+        return (T)__shfl_xor_sync(0xffffffffu, (int)v, o);
+    } else {
+        return __shfl_xor_sync(0xffffffffu, v, o);
+    }
+}
+
+template <class T> GA_DEV bool ga__sp_is_zero(T v) { return !ga__sp_nonzero(v); }
+
+/* Whether v replaces best in the reduction of op (even: max, odd: min):
+   NaN beats everything but an earlier NaN (NumPy's maximum and argmax). */
+template <class T> GA_DEV bool ga__sp_beats(int32_t op, T v, T best)
+{
+    if (ga_value_isnan(best)) return false;
+    if (ga_value_isnan(v)) return true;
+    return (op & 1) ? ga__sp_less(v, best) : ga__sp_less(best, v);
+}
+
+template <class T, class I>
+GA_DEV void ga__extreme(T *out_value, int64_t *out_index, const T *data, const I *indptr, const I *indices,
+                        int64_t major, int64_t length, int32_t op)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t warp = ga_thread_index() / 32, warps = ga_thread_count() / 32;
+    const T zero = ga__sp_zero<T>();
+    for (int64_t r = warp; r < major; r += warps) {
+        const int64_t p = (int64_t)indptr[r], q = (int64_t)indptr[r + 1], count = q - p;
+        int have = 0;
+        T best = zero;
+        int64_t at = INT64_MAX, missing = count; /* the first k with indices[p + k] != k */
+        for (int64_t j = p + lane; j < q; j += 32) {
+            const T v = ga_load<T>(data + j);
+            if (!have || ga__sp_beats(op, v, best)) best = v, at = j - p, have = 1;
+            if (op >= 2 && (int64_t)indices[j] != j - p && j - p < missing) missing = j - p;
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            const int h2 = __shfl_xor_sync(0xffffffffu, have, o);
+            const T b2 = ga__sp_shfl_any(best, o);
+            const int64_t a2 = __shfl_xor_sync(0xffffffffu, at, o), m2 = __shfl_xor_sync(0xffffffffu, missing, o);
+            if (h2 && (!have || ga__sp_beats(op, b2, best) || (!ga__sp_beats(op, best, b2) && a2 < at)))
+                best = b2, at = a2, have = 1;
+            missing = m2 < missing ? m2 : missing;
+        }
+        if (lane != 0) continue;
+        if (op < 2) {
+            T v = have ? best : zero;
+            if (count < length && ga__sp_beats(op, zero, v)) v = zero;
+            ga_store<T>(out_value + r, v);
+            continue;
+        }
+        int64_t idx = 0;
+        if (have) {
+            const bool strict = (op & 1) ? ga__sp_less(best, zero) : ga__sp_less(zero, best);
+            const int64_t where = (int64_t)indices[p + at];
+            if (strict || count == length) idx = where;
+            else idx = ga__sp_is_zero(best) && where < missing ? where : missing;
+        }
+        out_index[r] = idx;
     }
 }
 
@@ -443,9 +555,19 @@ GA__SPARSE_SEGSUM(complex128)
                                                  ga_t_##T *out_data, ga_t_##I *out_idx, const ga_t_##T *ad,           \
                                                  const ga_t_##I *ap, const ga_t_##I *ai, const ga_t_##T *bd,          \
                                                  const ga_t_##I *bp, const ga_t_##I *bi, int64_t major,               \
-                                                 int32_t negate)                                                      \
+                                                 int32_t op)                                                          \
     {                                                                                                                 \
-        ga__merge<ga_t_##T, ga_t_##I>(pass, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, major, negate); \
+        ga__merge<ga_t_##T, ga_t_##I>(pass, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, major, op);   \
     }
 #define GA__SPARSE_MERGE(T) GA__SPARSE_MERGE_I(T, int32) GA__SPARSE_MERGE_I(T, int64)
 GA__SPARSE_DTYPES(GA__SPARSE_MERGE)
+
+#define GA__SPARSE_EXTREME_I(T, I)                                                                                    \
+    GA_KERNEL GA_KERNEL_NAME(sparse, extreme, T, I)(ga_t_##T * value, int64_t *index, const ga_t_##T *data,          \
+                                                   const ga_t_##I *indptr, const ga_t_##I *indices, int64_t major,    \
+                                                   int64_t length, int32_t op)                                        \
+    {                                                                                                                 \
+        ga__extreme<ga_t_##T, ga_t_##I>(value, index, data, indptr, indices, major, length, op);                     \
+    }
+#define GA__SPARSE_EXTREME(T) GA__SPARSE_EXTREME_I(T, int32) GA__SPARSE_EXTREME_I(T, int64)
+GA__SPARSE_DTYPES(GA__SPARSE_EXTREME)

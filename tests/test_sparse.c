@@ -3,7 +3,12 @@
    dense references computed on the host: CSR, CSC and COO of every dtype
    of scipy.sparse, built from arrays (sorted, unsorted, with duplicates,
    empty rows, empty and non-square matrices) and from dense arrays, eye,
-   identity and diags; every conversion, toarray, astype, copy, conj,
+   identity, diags, random (against the generator's own draws), kron,
+   hstack, vstack, block_diag, tril and triu; elementwise multiply,
+   maximum, minimum (sparse, dense, scalar) and the comparisons with
+   scalars; mean, max, min, argmax, argmin, diagonal, trace, linalg.norm,
+   spsolve_triangular, cg's preconditioner and callback, gmres, minres; capture
+   refusals at the entry; every conversion, toarray, astype, copy, conj,
    transpose, sum_duplicates, sort_indices, eliminate_zeros,
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
@@ -907,7 +912,7 @@ DEVICE_TEST(sums)
 
 DEVICE_TEST(sparse_times_sparse)
 {
-    const ga_dtype ds[] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+    const ga_dtype ds[] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128, GA_BOOL, GA_INT8, GA_UINT8, GA_INT16, GA_UINT16};
     for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++)
         for (int f = 0; f < 3; f++) {
             const ga_dtype dt = ds[k];
@@ -930,7 +935,7 @@ DEVICE_TEST(sparse_times_sparse)
             ga_sparse *c = ga_sparse_matmul_sparse(sa, sb);
             CHECK(c != NULL, "%s: %s", what, ga_last_error_message());
             ga_array *d = c ? ga_sparse_toarray(c) : NULL;
-            if (c) check_dense(d, cr, ci, m * p, dt, 1e-3L, what);
+            if (c) check_dense(d, cr, ci, m * p, dt, is_exact(dt) ? 0 : 1e-3L, what);
             ga_release(d);
             ga_sparse_release(c), ga_sparse_release(sa), ga_sparse_release(sb);
             free(ar), free(ai), free(br), free(bi), free(cr), free(ci);
@@ -938,13 +943,29 @@ DEVICE_TEST(sparse_times_sparse)
             ga_clear_error();
         }
     ga_sparse *x = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR), *z = ga_sparse_eye(4, 4, 9, GA_FLOAT64, GA_SPARSE_CSC);
+    ga_sparse *u8 = ga_sparse_eye(4, 4, 1, GA_UINT8, GA_SPARSE_CSR), *s8 = ga_sparse_eye(4, 4, -1, GA_INT8, GA_SPARSE_CSC);
+    ga_sparse *mixed = u8 && s8 ? ga_sparse_matmul_sparse(u8, s8) : NULL;
+    CHECK(mixed && ga_sparse_dtype_of(mixed) == GA_INT16, "uint8 @ int8: int16, %s", ga_last_error_message());
+    ga_sparse_release(u8), ga_sparse_release(s8), ga_sparse_release(mixed);
     ga_sparse *e = ga_sparse_matmul_sparse(x, z);
     CHECK(e && ga_sparse_nnz(e) == 0 && ga_sparse_shape(e)[0] == 3 && ga_sparse_shape(e)[1] == 4 &&
               ga_sparse_dtype_of(e) == GA_FLOAT64,
           "an empty operand: an empty (3, 4) float64 result: %s", ga_last_error_message());
     CHECK_ERROR(ga_sparse_matmul_sparse(x, x) == NULL, GA_ERROR_SHAPE, "ga_sparse_matmul_sparse: dimension mismatch");
-    ga_sparse *i8 = ga_sparse_identity(4, GA_INT8, GA_SPARSE_CSR);
-    CHECK_ERROR(ga_sparse_matmul_sparse(i8, i8) == NULL, GA_ERROR_TYPE, "not supported yet");
+    ga_sparse *i8 = ga_sparse_identity(4, GA_INT32, GA_SPARSE_CSR);
+    CHECK_ERROR(ga_sparse_matmul_sparse(i8, i8) == NULL, GA_ERROR_TYPE, "sparse @ sparse of int32 is not supported yet");
+    /* int16 sums that wrap, as NumPy's: 300 * 300 = 90000 -> 90000 - 65536 */
+    const int16_t v300[1] = {300};
+    const int32_t zero_idx[1] = {0}, ptr01[2] = {0, 1};
+    ga_array *dv = ga_from_host(v300, GA_SHAPE(1), GA_INT16), *di = ga_from_host(zero_idx, GA_SHAPE(1), GA_INT32);
+    ga_array *dp = ga_from_host(ptr01, GA_SHAPE(2), GA_INT32);
+    ga_sparse *w16 = ga_sparse_csr_matrix(dv, di, dp, NULL), *w2 = w16 ? ga_sparse_matmul_sparse(w16, w16) : NULL;
+    ga_array *wd = w2 ? ga_sparse_toarray(w2) : NULL;
+    int16_t got = 0;
+    if (wd && download(wd, &got)) CHECK(got == (int16_t)(90000 - 65536), "int16 300 * 300 = %d", got);
+    else CHECK(false, "int16 product: %s", ga_last_error_message());
+    ga_release(dv), ga_release(di), ga_release(dp), ga_release(wd);
+    ga_sparse_release(w16), ga_sparse_release(w2);
     ga_sparse_release(x), ga_sparse_release(z), ga_sparse_release(e), ga_sparse_release(i8);
 }
 
@@ -1088,4 +1109,1369 @@ DEVICE_TEST(wide_shapes_sort_with_64_bit_keys)
     ga_sparse_release(coo), ga_sparse_release(csr), ga_sparse_release(csc), ga_sparse_release(back);
     ga_release(d), ga_release(r), ga_release(c);
     free(e), free(row), free(col), free(re), free(im), free(x), free(yr), free(yi);
+}
+
+/* ---- random, kron, hstack, vstack, block_diag, tril, triu ------------------------------- */
+
+TEST(construction_arguments_refused_before_the_device)
+{
+    CHECK_ERROR(ga_sparse_random(3, 4, 1.5, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_random: density expected to be 0 <= density <= 1");
+    CHECK_ERROR(ga_sparse_random(3, 4, -0.1, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "density expected to be 0 <= density <= 1");
+    CHECK_ERROR(ga_sparse_random(3, 4, NAN, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "density expected to be 0 <= density <= 1");
+    CHECK_ERROR(ga_sparse_random(-3, 4, 0.5, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_random: negative dimensions are not allowed");
+    CHECK_ERROR(ga_sparse_random(3, 4, 0.5, GA_SPARSE_COO, GA_FLOAT16, NULL) == NULL, GA_ERROR_TYPE,
+                "ga_sparse_random: scipy.sparse does not support dtype float16");
+    CHECK_ERROR(ga_sparse_random(3, 4, 0.5, (ga_sparse_format)5, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_random: Format 5 is unknown.");
+    CHECK_ERROR(ga_sparse_random(INT64_MAX / 2, 4, 0.5, GA_SPARSE_COO, GA_FLOAT64, NULL) == NULL, GA_ERROR_VALUE,
+                "the product of dimensions is greater than 9223372036854775807");
+    CHECK_ERROR(ga_sparse_kron(NULL, NULL, GA_SPARSE_COO) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_kron: A is NULL");
+    CHECK_ERROR(ga_sparse_hstack(0, NULL, GA_SPARSE_COO, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_hstack: blocks must not be empty");
+    const ga_sparse *none[2] = {NULL, NULL};
+    CHECK_ERROR(ga_sparse_vstack(2, none, GA_SPARSE_COO, GA_DTYPE_INVALID) == NULL, GA_ERROR_NULL_INPUT,
+                "ga_sparse_vstack: blocks[i] is NULL");
+    CHECK_ERROR(ga_sparse_block_diag(1, NULL, GA_SPARSE_COO, GA_DTYPE_INVALID) == NULL, GA_ERROR_NULL_INPUT,
+                "ga_sparse_block_diag: blocks is NULL");
+    CHECK_ERROR(ga_sparse_tril(NULL, 0, GA_SPARSE_COO) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_tril: A is NULL");
+    CHECK_ERROR(ga_sparse_triu(NULL, 0, GA_SPARSE_COO) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_triu: A is NULL");
+}
+
+/* random(m, n, density, format, dtype, g) against the draws it is made of,
+   taken from a generator of the same seed: g.choice(m n, k, replace=False)
+   as column-major positions, then the values (SciPy's data_rvs). */
+static void check_random(int64_t m, int64_t n, double density, ga_sparse_format f, ga_dtype dt, uint32_t seed)
+{
+    char what[160];
+    snprintf(what, sizeof what, "random(%lld, %lld, %g, %s, %s)", (long long)m, (long long)n, density, format_names[f],
+             dname(dt));
+    size_t before = used_bytes();
+    ga_generator *g = ga_random_default_rng(&seed, 1), *h = ga_random_default_rng(&seed, 1);
+    ga_sparse *s = ga_sparse_random(m, n, density, f, dt, g);
+    int64_t k = (int64_t)nearbyint(density * (double)m * (double)n);
+    if (!s) {
+        CHECK(false, "%s: %s", what, ga_last_error_message());
+        ga_clear_error();
+        ga_generator_release(g), ga_generator_release(h);
+        return;
+    }
+    CHECK(ga_sparse_format_of(s) == f && ga_sparse_dtype_of(s) == dt && ga_sparse_nnz(s) == k &&
+              ga_sparse_shape(s)[0] == m && ga_sparse_shape(s)[1] == n,
+          "%s: format %d, dtype %s, nnz %lld (expected %lld)", what, (int)ga_sparse_format_of(s), dname(ga_sparse_dtype_of(s)),
+          (long long)ga_sparse_nnz(s), (long long)k);
+    /* the reference draws */
+    ga_array *pos = ga_random_choice(h, m * n, 1, &k, false, NULL), *u = NULL, *v = NULL;
+    const int bits = width(dt);
+    if (is_integer(dt))
+        u = ga_random_integers(h, is_signed(dt) ? ga_int(bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : ga_int(0),
+                               is_signed(dt) ? ga_int(bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1)
+                                             : ga_uint(bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1),
+                               1, &k, dt, false);
+    else u = ga_random_uniform(h, 0, 1, 1, &k);
+    if (is_complex(dt)) v = ga_random_uniform(h, 0, 1, 1, &k);
+    int64_t *p = malloc(8 * (size_t)(k + 1));
+    unsigned char *vals = malloc(8 * (size_t)(k + 1)), *ims = calloc((size_t)(k + 1), 8);
+    unsigned char *want = calloc((size_t)(m * n + 1), isz(dt)), *got = malloc((size_t)(m * n + 1) * isz(dt));
+    ga_array *d = ga_sparse_toarray(s);
+    if (pos && u && (!is_complex(dt) || v) && d && download(pos, p) && download(u, vals) && (!v || download(v, ims)) &&
+        download(d, got)) {
+        for (int64_t j = 0; j < k; j++) {
+            const int64_t r = p[j] % m, c = p[j] / m;
+            unsigned char *at = want + (size_t)(r * n + c) * isz(dt);
+            if (is_integer(dt)) memcpy(at, vals + (size_t)j * isz(dt), isz(dt));
+            else {
+                double re, im = 0;
+                memcpy(&re, vals + 8 * j, 8);
+                if (v) memcpy(&im, ims + 8 * j, 8);
+                store(dt, re, im, at);
+                if (!is_complex(dt)) CHECK(re >= 0 && re < 1, "%s: value %g outside [0, 1)", what, re);
+            }
+        }
+        CHECK(memcmp(want, got, (size_t)(m * n) * isz(dt)) == 0, "%s: the matrix differs from its draws", what);
+    } else {
+        CHECK(false, "%s: reference draws: %s", what, ga_last_error_message());
+        ga_clear_error();
+    }
+    /* the generator moved past the same draws: the next values agree */
+    ga_array *a1 = ga_random_random(g, GA_SHAPE(3), GA_FLOAT64), *a2 = ga_random_random(h, GA_SHAPE(3), GA_FLOAT64);
+    CHECK(a1 && a2 && same_array(a1, a2), "%s: the generator left where the draws end", what);
+    ga_release(a1), ga_release(a2), ga_release(pos), ga_release(u), ga_release(v), ga_release(d);
+    free(p), free(vals), free(ims), free(want), free(got);
+    ga_sparse_release(s);
+    ga_generator_release(g), ga_generator_release(h);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+}
+
+DEVICE_TEST(random_matrices_are_their_draws)
+{
+    const int64_t shapes[][2] = {{0, 0}, {0, 5}, {7, 0}, {1, 1}, {13, 17}, {40, 3}, {3, 101}};
+    const double densities[] = {0, 0.1, 0.37, 1};
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            for (size_t d = 0; d < sizeof densities / sizeof densities[0]; d++, i++)
+                if (test_sample(i, 4))
+                    check_random(shapes[s][0], shapes[s][1], densities[d], formats[i % 3], sparse_dtypes[k], 17u + (uint32_t)i);
+    /* a large sparse one: the permutation path and the sequential one */
+    check_random(1000, 999, 0.3, GA_SPARSE_CSR, GA_FLOAT32, 5);
+    check_random(1000, 999, 0.01, GA_SPARSE_CSC, GA_COMPLEX128, 6);
+    /* the same seed gives the same matrix; NULL draws from the global generator */
+    uint32_t seed = 99;
+    ga_generator *g1 = ga_random_default_rng(&seed, 1), *g2 = ga_random_default_rng(&seed, 1);
+    ga_sparse *a = ga_sparse_random(50, 60, 0.2, GA_SPARSE_CSR, GA_FLOAT64, g1);
+    ga_sparse *b = ga_sparse_random(50, 60, 0.2, GA_SPARSE_CSR, GA_FLOAT64, g2);
+    ga_sparse *c = ga_sparse_random(50, 60, 0.2, GA_SPARSE_CSR, GA_DTYPE_INVALID, NULL);
+    ga_array *da = a ? ga_sparse_toarray(a) : NULL, *db = b ? ga_sparse_toarray(b) : NULL;
+    CHECK(da && db && same_array(da, db), "the same seed, the same matrix");
+    CHECK(c && ga_sparse_dtype_of(c) == GA_FLOAT64 && ga_sparse_nnz(c) == 600 && ga_sparse_has_canonical_format(c),
+          "the global generator: float64, 600 entries, canonical CSR");
+    ga_release(da), ga_release(db);
+    ga_sparse_release(a), ga_sparse_release(b), ga_sparse_release(c);
+    ga_generator_release(g1), ga_generator_release(g2);
+    uint32_t words[1] = {3};
+    ga_generator *p64 = ga_random_philox(words, 1);
+    CHECK_ERROR(ga_sparse_random(3, 3, 0.5, GA_SPARSE_COO, GA_FLOAT64, p64) == NULL, GA_ERROR_NOT_IMPLEMENTED,
+                "ga_sparse_random: draws of the Philox (NumPy) bit generator");
+    ga_generator_release(p64);
+}
+
+/* The product dtype's reference of a * b (bool: and). */
+static void mul_values(ga_dtype dt, long double ar, long double ai, long double br, long double bi, long double *re,
+                       long double *im)
+{
+    if (dt == GA_BOOL) *re = (ar != 0) && (br != 0), *im = 0;
+    else *re = ar * br - ai * bi, *im = ar * bi + ai * br;
+}
+
+static void check_kron(ga_dtype da, ga_dtype db, ga_sparse_format fa, ga_sparse_format fb, ga_sparse_format fr,
+                       const int64_t sa[2], const int64_t sb[2])
+{
+    triplets a = trip_random(da, sa[0], sa[1], 2 * (sa[0] + sa[1]), true, true);
+    triplets b = trip_random(db, sb[0], sb[1], 2 * (sb[0] + sb[1]), true, true);
+    const ga_dtype dt = ga_promote_types(da, db);
+    triplets r = trip_new(sa[0] * sb[0], sa[1] * sb[1], a.nnz * b.nnz);
+    for (int64_t i = 0; i < a.nnz; i++)
+        for (int64_t j = 0; j < b.nnz; j++) {
+            const int64_t e = i * b.nnz + j;
+            r.row[e] = a.row[i] * sb[0] + b.row[j];
+            r.col[e] = a.col[i] * sb[1] + b.col[j];
+            mul_values(dt, a.re[i], a.im[i], b.re[j], b.im[j], &r.re[e], &r.im[e]);
+        }
+    char what[200];
+    snprintf(what, sizeof what, "kron(%s %s (%lld, %lld), %s %s (%lld, %lld)) as %s", format_names[fa], dname(da),
+             (long long)sa[0], (long long)sa[1], format_names[fb], dname(db), (long long)sb[0], (long long)sb[1],
+             format_names[fr]);
+    size_t before = used_bytes();
+    ga_sparse *x = make_sparse(&a, da, fa, GA_INT32), *y = make_sparse(&b, db, fb, GA_INT32);
+    ga_sparse *k = x && y ? ga_sparse_kron(x, y, fr) : NULL;
+    check_sparse(k, &r, dt, what);
+    if (k) {
+        CHECK(ga_sparse_format_of(k) == fr && ga_sparse_dtype_of(k) == dt, "%s: format and dtype", what);
+        if (fr == GA_SPARSE_COO) CHECK(ga_sparse_nnz(k) == r.nnz, "%s: nnz %lld, expected %lld (every pair kept)", what,
+                                       (long long)ga_sparse_nnz(k), (long long)r.nnz);
+    }
+    ga_sparse_release(k), ga_sparse_release(x), ga_sparse_release(y);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    trip_free(&a), trip_free(&b), trip_free(&r);
+}
+
+DEVICE_TEST(kron_every_dtype_and_format)
+{
+    const int64_t s1[2] = {5, 7}, s2[2] = {3, 2}, s0[2] = {0, 4}, s11[2] = {1, 1};
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++)
+            if (test_sample(k * 3 + f, 3))
+                check_kron(sparse_dtypes[k], sparse_dtypes[k], formats[f], formats[(f + 1) % 3], formats[(k + f) % 3], s1, s2);
+    const ga_dtype pairs[][2] = {{GA_BOOL, GA_FLOAT32}, {GA_INT8, GA_UINT8}, {GA_FLOAT32, GA_COMPLEX128},
+                                 {GA_UINT64, GA_INT64}, {GA_BOOL, GA_BOOL}, {GA_INT16, GA_COMPLEX64}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        check_kron(pairs[i][0], pairs[i][1], formats[i % 3], formats[(i + 2) % 3], formats[(i + 1) % 3], s2, s1);
+    check_kron(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSR, GA_SPARSE_COO, GA_SPARSE_CSR, s0, s1);
+    check_kron(GA_FLOAT64, GA_INT32, GA_SPARSE_COO, GA_SPARSE_CSC, GA_SPARSE_COO, s1, s0);
+    check_kron(GA_COMPLEX64, GA_COMPLEX64, GA_SPARSE_CSC, GA_SPARSE_CSR, GA_SPARSE_CSC, s11, s1);
+    ga__sparse_index_bits = 64;
+    check_kron(GA_FLOAT32, GA_INT64, GA_SPARSE_CSR, GA_SPARSE_CSC, GA_SPARSE_CSR, s1, s2);
+    ga__sparse_index_bits = 32;
+    /* a product of 3000 x 3000 blocks: 9e6 rows, row and column indices past 2**16 */
+    ga_sparse *e = ga_sparse_eye(3000, 3000, 1, GA_FLOAT32, GA_SPARSE_CSR), *k = e ? ga_sparse_kron(e, e, GA_SPARSE_CSR) : NULL;
+    CHECK(k && ga_sparse_shape(k)[0] == 9000000 && ga_sparse_nnz(k) == 2999 * 2999, "kron of two eyes: %s",
+          ga_last_error_message());
+    if (k) { /* rows 0 and 1 hold one entry each; row 0's at (0 * 3000 + 1) * 3000 + 1 */
+        ga_array *ip = ga_sparse_indptr(k), *ix = ga_sparse_indices(k);
+        int32_t p[3] = {0, 0, 0}, c = -1;
+        ga_array *hp = ip ? head_of(ip, 3) : NULL;
+        if (hp && download(hp, p)) CHECK(p[0] == 0 && p[1] == 1 && p[2] == 2, "indptr starts 0, 1, 2");
+        ga_array *hx = ix ? head_of(ix, 1) : NULL;
+        if (hx && download(hx, &c)) CHECK(c == 3001, "the first entry at column 3001, got %d", c);
+        ga_release(ip), ga_release(ix), ga_release(hp), ga_release(hx);
+    }
+    ga_sparse_release(e), ga_sparse_release(k);
+    ga_clear_error();
+}
+
+/* hstack (0), vstack (1), block_diag (2) of three blocks. */
+static void check_stack(int kind, const ga_dtype *dts, const int64_t (*shapes)[2], ga_sparse_format fr, ga_dtype dtype)
+{
+    static const char *const names[] = {"hstack", "vstack", "block_diag"};
+    triplets t[3];
+    ga_sparse *b[3];
+    int64_t rows = 0, cols = 0, total = 0;
+    for (int i = 0; i < 3; i++) {
+        t[i] = trip_random(dts[i], shapes[i][0], shapes[i][1], shapes[i][0] * shapes[i][1] / 2 + 1, i != 1, i == 2);
+        b[i] = make_sparse(&t[i], dts[i], formats[i], GA_INT32);
+        total += t[i].nnz;
+    }
+    for (int i = 0; i < 3; i++) {
+        rows = kind == 0 ? (shapes[i][0] ? shapes[i][0] : rows) : rows + shapes[i][0];
+        cols = kind == 1 ? (shapes[i][1] ? shapes[i][1] : cols) : cols + shapes[i][1];
+    }
+    const ga_dtype dt = dtype != GA_DTYPE_INVALID ? dtype : ga_promote_types(ga_promote_types(dts[0], dts[1]), dts[2]);
+    triplets r = trip_new(rows, cols, total);
+    int64_t r0 = 0, c0 = 0, e = 0;
+    for (int i = 0; i < 3; i++) {
+        for (int64_t j = 0; j < t[i].nnz; j++, e++) {
+            r.row[e] = t[i].row[j] + (kind == 0 ? 0 : r0);
+            r.col[e] = t[i].col[j] + (kind == 1 ? 0 : c0);
+            r.re[e] = dt == GA_BOOL ? t[i].re[j] != 0 || t[i].im[j] != 0 : t[i].re[j];
+            r.im[e] = is_complex(dt) ? t[i].im[j] : 0;
+        }
+        r0 += shapes[i][0], c0 += shapes[i][1];
+    }
+    char what[200];
+    snprintf(what, sizeof what, "%s of %s (%lld, %lld), %s, %s as %s %s", names[kind], dname(dts[0]), (long long)shapes[0][0],
+             (long long)shapes[0][1], dname(dts[1]), dname(dts[2]), format_names[fr], dname(dt));
+    size_t before = used_bytes();
+    const ga_sparse *const blocks[3] = {b[0], b[1], b[2]};
+    ga_sparse *s = kind == 0 ? ga_sparse_hstack(3, blocks, fr, dtype)
+                 : kind == 1 ? ga_sparse_vstack(3, blocks, fr, dtype)
+                             : ga_sparse_block_diag(3, blocks, fr, dtype);
+    check_sparse(s, &r, dt, what);
+    if (s) {
+        CHECK(ga_sparse_format_of(s) == fr && ga_sparse_dtype_of(s) == dt, "%s: format and dtype", what);
+        if (fr == GA_SPARSE_COO) CHECK(ga_sparse_nnz(s) == total, "%s: nnz %lld, expected %lld", what,
+                                       (long long)ga_sparse_nnz(s), (long long)total);
+        else CHECK(ga_sparse_has_canonical_format(s), "%s: canonical", what);
+    }
+    ga_sparse_release(s);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    for (int i = 0; i < 3; i++) ga_sparse_release(b[i]), trip_free(&t[i]);
+    trip_free(&r);
+}
+
+DEVICE_TEST(hstack_vstack_block_diag)
+{
+    const int64_t hs[3][2] = {{6, 3}, {6, 1}, {6, 9}}, vs[3][2] = {{2, 7}, {5, 7}, {1, 7}}, ds[3][2] = {{3, 4}, {1, 1}, {5, 2}};
+    const int64_t he[3][2] = {{0, 3}, {4, 0}, {4, 2}}, ve[3][2] = {{0, 0}, {3, 5}, {2, 5}}, de[3][2] = {{0, 0}, {0, 3}, {2, 0}};
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int kind = 0; kind < 3; kind++, i++) {
+            if (!test_sample(i, 3)) continue;
+            const ga_dtype d = sparse_dtypes[k], same[3] = {d, d, d};
+            check_stack(kind, same, kind == 0 ? hs : kind == 1 ? vs : ds, formats[i % 3], GA_DTYPE_INVALID);
+        }
+    const ga_dtype mixed[][3] = {{GA_BOOL, GA_INT8, GA_UINT8}, {GA_FLOAT32, GA_INT64, GA_BOOL}, {GA_COMPLEX64, GA_FLOAT64, GA_INT16}};
+    for (int kind = 0; kind < 3; kind++)
+        for (int m = 0; m < 3; m++) {
+            check_stack(kind, mixed[m], kind == 0 ? hs : kind == 1 ? vs : ds, formats[(kind + m) % 3], GA_DTYPE_INVALID);
+            check_stack(kind, mixed[m], kind == 0 ? he : kind == 1 ? ve : de, formats[(kind + m + 1) % 3], GA_DTYPE_INVALID);
+        }
+    const ga_dtype ints[3] = {GA_INT8, GA_INT16, GA_INT32};
+    check_stack(0, ints, hs, GA_SPARSE_CSR, GA_FLOAT32); /* dtype given */
+    check_stack(2, ints, ds, GA_SPARSE_COO, GA_UINT8);   /* (negative values wrap) */
+    /* SciPy's errors */
+    ga_sparse *a = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR), *b = ga_sparse_eye(2, 5, 0, GA_FLOAT32, GA_SPARSE_COO);
+    const ga_sparse *ab[2] = {a, b};
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_hstack(2, ab, GA_SPARSE_COO, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_hstack: blocks[0,:] has incompatible row dimensions. Got blocks[0,1].shape[0] == 2, expected 3.");
+    CHECK_ERROR(ga_sparse_vstack(2, ab, GA_SPARSE_CSR, GA_DTYPE_INVALID) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_vstack: blocks[:,0] has incompatible column dimensions. Got blocks[1,0].shape[1] == 5, expected 4.");
+    CHECK_ERROR(ga_sparse_block_diag(2, ab, GA_SPARSE_CSR, GA_FLOAT16) == NULL, GA_ERROR_TYPE, "does not support dtype float16");
+    ga_sparse *d = ga_sparse_block_diag(2, ab, GA_SPARSE_CSC, GA_DTYPE_INVALID);
+    CHECK(d && ga_sparse_shape(d)[0] == 5 && ga_sparse_shape(d)[1] == 9 && ga_sparse_nnz(d) == 5, "block_diag of two eyes");
+    ga_sparse_release(d);
+    CHECK(used_bytes() == before, "nothing left in use by the refusals");
+    ga_sparse_release(a), ga_sparse_release(b);
+}
+
+static void check_triangle(ga_dtype dt, ga_sparse_format f, ga_sparse_format fr, int64_t m, int64_t n, int64_t k,
+                           bool upper, bool dups)
+{
+    triplets t = trip_random(dt, m, n, m * n / 3 + 2, dups, dups);
+    triplets r = trip_new(m, n, t.nnz);
+    int64_t e = 0;
+    for (int64_t j = 0; j < t.nnz; j++)
+        if (upper ? t.col[j] - t.row[j] >= k : t.col[j] - t.row[j] <= k)
+            r.row[e] = t.row[j], r.col[e] = t.col[j], r.re[e] = t.re[j], r.im[e] = t.im[j], e++;
+    r.nnz = e;
+    char what[160];
+    snprintf(what, sizeof what, "%s(%s %s (%lld, %lld)%s, k=%lld) as %s", upper ? "triu" : "tril", format_names[f], dname(dt),
+             (long long)m, (long long)n, dups ? " with duplicates" : "", (long long)k, format_names[fr]);
+    size_t before = used_bytes();
+    ga_sparse *s = make_sparse(&t, dt, f, GA_INT32);
+    ga_sparse *x = s ? upper ? ga_sparse_triu(s, k, fr) : ga_sparse_tril(s, k, fr) : NULL;
+    check_sparse(x, &r, dt, what);
+    if (x) {
+        CHECK(ga_sparse_format_of(x) == fr && ga_sparse_dtype_of(x) == dt, "%s: format and dtype", what);
+        if (fr == f) CHECK(ga_sparse_nnz(x) == e, "%s: nnz %lld, expected %lld (stored entries kept)", what,
+                           (long long)ga_sparse_nnz(x), (long long)e);
+    }
+    ga_sparse_release(x), ga_sparse_release(s);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    trip_free(&t), trip_free(&r);
+}
+
+DEVICE_TEST(tril_triu)
+{
+    const int64_t ks[] = {-3, -1, 0, 1, 2, 40, -40};
+    int i = 0;
+    for (int d = 0; d < NDTYPES; d++)
+        for (int f = 0; f < 3; f++)
+            for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++, i++)
+                if (test_sample(i, 5)) {
+                    check_triangle(sparse_dtypes[d], formats[f], formats[(f + k) % 3], 11, 8, ks[k], false, i % 2 == 0);
+                    check_triangle(sparse_dtypes[d], formats[f], formats[(f + k + 1) % 3], 6, 13, ks[k], true, i % 2 == 1);
+                }
+    check_triangle(GA_FLOAT64, GA_SPARSE_CSR, GA_SPARSE_CSR, 0, 0, 0, false, false);
+    check_triangle(GA_FLOAT32, GA_SPARSE_COO, GA_SPARSE_CSC, 0, 5, 1, true, false);
+    check_triangle(GA_INT32, GA_SPARSE_CSC, GA_SPARSE_COO, 300, 200, -7, true, true);
+    ga__sparse_index_bits = 64;
+    check_triangle(GA_COMPLEX128, GA_SPARSE_CSR, GA_SPARSE_CSR, 40, 30, 2, false, true);
+    check_triangle(GA_UINT16, GA_SPARSE_CSC, GA_SPARSE_COO, 30, 40, -2, true, false);
+    ga__sparse_index_bits = 32;
+}
+
+/* ---- multiply, maximum, minimum, comparisons --------------------------------------------- */
+
+/* v as a value of dtype dt (integers wrap, bool is truth). */
+static long double in_dtype(ga_dtype dt, long double v)
+{
+    if (dt == GA_BOOL) return v != 0;
+    if (!is_exact(dt)) return v;
+    uint64_t w = wrap(dt, (uint64_t)(int64_t)v);
+    return is_signed(dt) ? (long double)(int64_t)w : (long double)w;
+}
+
+/* a < b as SciPy's sparsetools order them (complex: real, then imaginary). */
+static bool sp_less(long double ar, long double ai, long double br, long double bi)
+{
+    return ar < br || (ar == br && ai < bi);
+}
+
+/* The dense m x n reference of t in dt (values in dt) and where t stores an entry. */
+static void trip_dense_stored(const triplets *t, ga_dtype dt, long double *re, long double *im, bool *stored)
+{
+    trip_dense(t, dt, re, im);
+    for (int64_t i = 0; i < t->m * t->n; i++) re[i] = in_dtype(dt, re[i]), stored[i] = false;
+    for (int64_t j = 0; j < t->nnz; j++) stored[t->row[j] * t->n + t->col[j]] = true;
+}
+
+static void check_merge_op(ga_dtype dt, ga_sparse_format fa, ga_sparse_format fb, int op, int64_t m, int64_t n)
+{
+    static const char *const names[] = {"multiply", "maximum", "minimum"};
+    triplets a = trip_random(dt, m, n, m * n / 3 + 1, true, true), b = trip_random(dt, m, n, m * n / 3 + 1, fb != GA_SPARSE_COO, false);
+    const int64_t size = m * n;
+    long double *ar = malloc(sizeof(long double) * (size_t)(size + 1)), *ai = malloc(sizeof(long double) * (size_t)(size + 1));
+    long double *br = malloc(sizeof(long double) * (size_t)(size + 1)), *bi = malloc(sizeof(long double) * (size_t)(size + 1));
+    long double *rr = malloc(sizeof(long double) * (size_t)(size + 1)), *ri = malloc(sizeof(long double) * (size_t)(size + 1));
+    bool *sa = malloc((size_t)size + 1), *sb = malloc((size_t)size + 1);
+    trip_dense_stored(&a, dt, ar, ai, sa);
+    trip_dense_stored(&b, dt, br, bi, sb);
+    int64_t nz = 0;
+    for (int64_t i = 0; i < size; i++) {
+        if (op == 0) {
+            if (dt == GA_BOOL) rr[i] = ar[i] != 0 && br[i] != 0, ri[i] = 0;
+            else rr[i] = in_dtype(dt, ar[i] * br[i] - ai[i] * bi[i]), ri[i] = ar[i] * bi[i] + ai[i] * br[i];
+        } else {
+            const bool take_b = op == 1 ? sp_less(ar[i], ai[i], br[i], bi[i]) : sp_less(br[i], bi[i], ar[i], ai[i]);
+            rr[i] = take_b ? br[i] : ar[i], ri[i] = take_b ? bi[i] : ai[i];
+        }
+        nz += (rr[i] != 0 || ri[i] != 0) && (sa[i] || sb[i]);
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%s(%s %s, %s) (%lld x %lld)", names[op], format_names[fa], dname(dt), format_names[fb],
+             (long long)m, (long long)n);
+    size_t before = used_bytes();
+    ga_sparse *x = make_sparse(&a, dt, fa, GA_INT32), *y = make_sparse(&b, dt, fb, GA_INT32);
+    ga_sparse *r = op == 0 ? ga_sparse_multiply(x, y) : op == 1 ? ga_sparse_maximum(x, y) : ga_sparse_minimum(x, y);
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        CHECK(ga_sparse_has_canonical_format(r) && ga_sparse_nnz(r) == nz, "%s: nnz %lld, expected %lld (zeros dropped)", what,
+              (long long)ga_sparse_nnz(r), (long long)nz);
+        CHECK(ga_sparse_format_of(r) == (fa == GA_SPARSE_CSC ? GA_SPARSE_CSC : GA_SPARSE_CSR), "%s: format", what);
+        ga_array *d = ga_sparse_toarray(r);
+        check_dense(d, rr, ri, size, dt, 0, what);
+        ga_release(d);
+    }
+    ga_sparse_release(r), ga_sparse_release(x), ga_sparse_release(y);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(br), free(bi), free(rr), free(ri), free(sa), free(sb);
+    trip_free(&a), trip_free(&b);
+}
+
+DEVICE_TEST(elementwise_multiply_maximum_minimum)
+{
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++)
+            for (int op = 0; op < 3; op++, i++)
+                if (test_sample(i, 3)) {
+                    check_merge_op(sparse_dtypes[k], formats[f], formats[(f + op + 1) % 3], op, 19, 23);
+                    check_merge_op(sparse_dtypes[k], formats[(f + 2) % 3], formats[f], op, 1, 40);
+                }
+    check_merge_op(GA_FLOAT64, GA_SPARSE_CSR, GA_SPARSE_COO, 0, 0, 0);
+    check_merge_op(GA_INT16, GA_SPARSE_CSC, GA_SPARSE_CSR, 1, 7, 0);
+    /* NaN: std::max / std::min keep the first operand unless the second is larger */
+    const double av[2] = {NAN, 1}, bv[2] = {1, NAN};
+    const int32_t idx[2] = {0, 1}, ptr[3] = {0, 1, 2};
+    ga_array *ad = ga_from_host(av, GA_SHAPE(2), GA_FLOAT64), *bd = ga_from_host(bv, GA_SHAPE(2), GA_FLOAT64);
+    ga_array *ix = ga_from_host(idx, GA_SHAPE(2), GA_INT32), *pt = ga_from_host(ptr, GA_SHAPE(3), GA_INT32);
+    ga_sparse *a = ga_sparse_csr_matrix(ad, ix, pt, NULL), *b = ga_sparse_csr_matrix(bd, ix, pt, NULL);
+    ga_sparse *mx = ga_sparse_maximum(a, b), *mn = ga_sparse_minimum(a, b);
+    ga_array *dx = mx ? ga_sparse_toarray(mx) : NULL, *dn = mn ? ga_sparse_toarray(mn) : NULL;
+    double gx[4] = {0, 0, 0, 0}, gn[4] = {0, 0, 0, 0};
+    if (dx && dn && download(dx, gx) && download(dn, gn))
+        CHECK(isnan(gx[0]) && gx[3] == 1 && isnan(gn[0]) && gn[3] == 1, "maximum / minimum with NaN: %g %g, %g %g", gx[0],
+              gx[3], gn[0], gn[3]);
+    else CHECK(false, "NaN operands: %s", ga_last_error_message());
+    ga_sparse *c = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR), *e = ga_sparse_eye(4, 3, 0, GA_FLOAT32, GA_SPARSE_CSR);
+    CHECK_ERROR(ga_sparse_multiply(c, e) == NULL, GA_ERROR_SHAPE, "ga_sparse_multiply: inconsistent shapes");
+    CHECK_ERROR(ga_sparse_maximum(c, NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_maximum: b is NULL");
+    ga_release(ad), ga_release(bd), ga_release(ix), ga_release(pt), ga_release(dx), ga_release(dn);
+    ga_sparse_release(a), ga_sparse_release(b), ga_sparse_release(mx), ga_sparse_release(mn), ga_sparse_release(c),
+        ga_sparse_release(e);
+}
+
+/* A (m, n) times a dense b of shape bs (bnd dims) broadcast as NumPy's. */
+static void check_multiply_dense(ga_dtype da, ga_dtype db, ga_sparse_format f, int64_t m, int64_t n, int bnd,
+                                 const int64_t *bs)
+{
+    const int64_t b0 = bnd == 2 ? bs[0] : 1, b1 = bnd == 2 ? bs[1] : bnd == 1 ? bs[0] : 1;
+    const int64_t rm = m == 1 ? b0 : m, rn = n == 1 ? b1 : n, bsize = b0 * b1;
+    triplets a = trip_random(da, m, n, m * n / 2 + 1, true, true);
+    const ga_dtype dt = ga_promote_types(da, db);
+    long double *ar = malloc(sizeof(long double) * (size_t)(m * n + 1)), *ai = malloc(sizeof(long double) * (size_t)(m * n + 1));
+    long double *vr = malloc(sizeof(long double) * (size_t)(bsize + 1)), *vi = malloc(sizeof(long double) * (size_t)(bsize + 1));
+    long double *rr = malloc(sizeof(long double) * (size_t)(rm * rn + 1)), *ri = malloc(sizeof(long double) * (size_t)(rm * rn + 1));
+    bool *st = malloc((size_t)(m * n + 1));
+    trip_dense_stored(&a, da, ar, ai, st);
+    for (int64_t i = 0; i < bsize; i++) draw_value(db, &vr[i], &vi[i]);
+    for (int64_t i = 0; i < rm; i++)
+        for (int64_t j = 0; j < rn; j++) {
+            const int64_t p = (m == 1 ? 0 : i) * n + (n == 1 ? 0 : j), q = (b0 == 1 ? 0 : i) * b1 + (b1 == 1 ? 0 : j);
+            if (dt == GA_BOOL) rr[i * rn + j] = ar[p] != 0 && vr[q] != 0, ri[i * rn + j] = 0;
+            else rr[i * rn + j] = ar[p] * vr[q] - ai[p] * vi[q], ri[i * rn + j] = ar[p] * vi[q] + ai[p] * vr[q];
+        }
+    char what[160];
+    snprintf(what, sizeof what, "%s %s (%lld, %lld) * dense %s of %d dims (%lld, %lld)", format_names[f], dname(da), (long long)m,
+             (long long)n, dname(db), bnd, (long long)b0, (long long)b1);
+    size_t before = used_bytes();
+    ga_sparse *x = make_sparse(&a, da, f, GA_INT32);
+    ga_array *flat = upload_values(vr, vi, bsize, db);
+    const int64_t scalar_shape[1] = {1};
+    ga_array *b = flat ? ga_reshape(flat, bnd, bnd ? bs : scalar_shape) : NULL;
+    ga_sparse *r = x && b ? ga_sparse_multiply_dense(x, b) : NULL;
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        CHECK(ga_sparse_format_of(r) == GA_SPARSE_COO && ga_sparse_dtype_of(r) == dt, "%s: COO of %s", what, dname(dt));
+        CHECK(ga_sparse_shape(r)[0] == rm && ga_sparse_shape(r)[1] == rn, "%s: shape (%lld, %lld)", what,
+              (long long)ga_sparse_shape(r)[0], (long long)ga_sparse_shape(r)[1]);
+        CHECK(ga_sparse_nnz(r) == a.nnz * (rm / (m ? m : 1)) * (rn / (n ? n : 1)) || m == 0 || n == 0,
+              "%s: nnz %lld (A's entries, repeated)", what, (long long)ga_sparse_nnz(r));
+        ga_array *d = ga_sparse_toarray(r);
+        check_dense(d, rr, ri, rm * rn, dt, 0, what);
+        ga_release(d);
+    }
+    ga_sparse_release(r), ga_sparse_release(x);
+    ga_release(flat), ga_release(b);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(vr), free(vi), free(rr), free(ri), free(st);
+    trip_free(&a);
+}
+
+DEVICE_TEST(multiply_by_dense_broadcasts)
+{
+    const int64_t same[2] = {9, 14}, row[2] = {1, 14}, col[2] = {9, 1}, one[2] = {1, 1}, vec[1] = {14};
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++, i++)
+            if (test_sample(i, 3)) {
+                const ga_dtype d = sparse_dtypes[k];
+                check_multiply_dense(d, d, formats[f], 9, 14, 2, same);
+                check_multiply_dense(d, d, formats[f], 9, 14, 2, row);
+                check_multiply_dense(d, d, formats[f], 9, 14, 2, col);
+                check_multiply_dense(d, d, formats[f], 9, 14, 1, vec);
+                check_multiply_dense(d, d, formats[f], 9, 14, 0, NULL);
+            }
+    const int64_t wide[2] = {6, 14}, tall[2] = {9, 5}, cols6[2] = {6, 1}, rows5[2] = {1, 5}, block[2] = {4, 3};
+    check_multiply_dense(GA_FLOAT32, GA_FLOAT64, GA_SPARSE_CSR, 1, 14, 2, wide);  /* a sparse row repeated */
+    check_multiply_dense(GA_INT8, GA_UINT8, GA_SPARSE_COO, 1, 14, 2, cols6);      /* (1, 14) * (6, 1) */
+    check_multiply_dense(GA_COMPLEX64, GA_INT16, GA_SPARSE_CSC, 9, 1, 2, tall);   /* a sparse column repeated */
+    check_multiply_dense(GA_BOOL, GA_BOOL, GA_SPARSE_CSR, 9, 1, 2, rows5);        /* (9, 1) * (1, 5) */
+    check_multiply_dense(GA_FLOAT64, GA_COMPLEX128, GA_SPARSE_COO, 1, 1, 2, block); /* 1 x 1 (SciPy: dense) */
+    check_multiply_dense(GA_INT64, GA_FLOAT32, GA_SPARSE_CSR, 9, 14, 2, one);
+    check_multiply_dense(GA_FLOAT32, GA_FLOAT32, GA_SPARSE_CSR, 0, 14, 2, row);
+    ga_sparse *a = ga_sparse_eye(3, 4, 0, GA_INT8, GA_SPARSE_CSR);
+    ga_array *b = ga_ones(GA_SHAPE(3, 5), GA_FLOAT32), *c = ga_ones(GA_SHAPE(2, 3, 4), GA_FLOAT32), *h = ga_ones(GA_SHAPE(4), GA_FLOAT16);
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_multiply_dense(a, b) == NULL, GA_ERROR_SHAPE, "ga_sparse_multiply_dense: inconsistent shapes");
+    CHECK_ERROR(ga_sparse_multiply_dense(a, c) == NULL, GA_ERROR_SHAPE, "inconsistent shapes");
+    CHECK_ERROR(ga_sparse_multiply_dense(a, h) == NULL, GA_ERROR_TYPE, "does not support dtype float16");
+    CHECK(used_bytes() == before, "nothing left in use by the refusals");
+    ga_release(b), ga_release(c), ga_release(h);
+    ga_sparse_release(a);
+}
+
+/* The ops with a scalar: 0 maximum, 1 minimum, then the comparisons ==,
+   !=, <, <=, >, >=. */
+static void check_scalar_op(ga_dtype dt, ga_sparse_format f, int op, ga_scalar v)
+{
+    static const char *const names[] = {"maximum", "minimum", "==", "!=", "<", "<=", ">", ">="};
+    const int64_t m = 12, n = 17, size = m * n;
+    triplets a = trip_random(dt, m, n, 90, true, true);
+    long double *ar = malloc(sizeof(long double) * (size_t)size), *ai = malloc(sizeof(long double) * (size_t)size);
+    long double *rr = malloc(sizeof(long double) * (size_t)size), *ri = malloc(sizeof(long double) * (size_t)size);
+    bool *st = malloc((size_t)size);
+    trip_dense_stored(&a, dt, ar, ai, st);
+    const long double vr = v.kind == GA_SCALAR_INT ? (long double)v.value.i : v.kind == GA_SCALAR_FLOAT ? v.value.f : v.value.c.re;
+    const long double vi = v.kind == GA_SCALAR_COMPLEX ? v.value.c.im : 0;
+    const ga_dtype rt = op >= 2 ? GA_BOOL : ga_result_type(1, &dt, 1, &v);
+    int64_t nz = 0;
+    for (int64_t i = 0; i < size; i++) {
+        const long double x = ar[i], y = ai[i];
+        bool t = false;
+        rr[i] = ri[i] = 0;
+        switch (op) {
+        case 0: case 1: {
+            const bool take_v = op == 0 ? sp_less(x, y, vr, vi) || vr != vr : sp_less(vr, vi, x, y) || vr != vr;
+            if (st[i]) rr[i] = take_v ? vr : x, ri[i] = take_v ? vi : y;
+            nz += st[i];
+            continue;
+        }
+        case 2: t = x == vr && y == vi; break;
+        case 3: t = x != vr || y != vi; break;
+        case 4: t = sp_less(x, y, vr, vi); break;
+        case 5: t = sp_less(x, y, vr, vi) || (x == vr && y == vi); break;
+        case 6: t = sp_less(vr, vi, x, y); break;
+        default: t = sp_less(vr, vi, x, y) || (x == vr && y == vi); break;
+        }
+        t = t && st[i];
+        rr[i] = t, nz += t;
+    }
+    char what[120];
+    snprintf(what, sizeof what, "%s %s %s %Lg%+Lgj", format_names[f], dname(dt), names[op], vr, vi);
+    size_t before = used_bytes();
+    ga_sparse *s = make_sparse(&a, dt, f, GA_INT32);
+    ga_sparse *(*const fns[])(const ga_sparse *, ga_scalar) = {ga_sparse_maximum_scalar, ga_sparse_minimum_scalar,
+                                                               ga_sparse_equal_scalar,   ga_sparse_not_equal_scalar,
+                                                               ga_sparse_less_scalar,    ga_sparse_less_equal_scalar,
+                                                               ga_sparse_greater_scalar, ga_sparse_greater_equal_scalar};
+    ga_sparse *r = s ? fns[op](s, v) : NULL;
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        CHECK(ga_sparse_format_of(r) == (f == GA_SPARSE_CSC ? GA_SPARSE_CSC : GA_SPARSE_CSR) && ga_sparse_dtype_of(r) == rt &&
+                  ga_sparse_has_canonical_format(r),
+              "%s: canonical, format, dtype %s (expected %s)", what, dname(ga_sparse_dtype_of(r)), dname(rt));
+        CHECK(ga_sparse_nnz(r) == nz, "%s: nnz %lld, expected %lld", what, (long long)ga_sparse_nnz(r), (long long)nz);
+        ga_array *d = ga_sparse_toarray(r);
+        check_dense(d, rr, ri, size, rt, 0, what);
+        ga_release(d);
+    }
+    ga_sparse_release(r), ga_sparse_release(s);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(rr), free(ri), free(st);
+    trip_free(&a);
+}
+
+DEVICE_TEST(maximum_minimum_and_comparisons_with_scalars)
+{
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++) {
+        const ga_dtype d = sparse_dtypes[k];
+        const bool neg_ok = is_signed(d) || is_inexact(d); /* (NumPy refuses -1 as an unsigned value) */
+        for (int f = 0; f < 3; f++, i++) {
+            if (!test_sample(i, 2)) continue;
+            check_scalar_op(d, formats[f], 0, neg_ok ? ga_int(-2) : ga_int(0));
+            check_scalar_op(d, formats[f], 1, d == GA_BOOL ? ga_int(0) : ga_int(2));
+            check_scalar_op(d, formats[f], 2, ga_int(2));
+            check_scalar_op(d, formats[f], 2, ga_int(1));
+            check_scalar_op(d, formats[f], 3, ga_int(0));
+            check_scalar_op(d, formats[f], 6, ga_int(1));
+            check_scalar_op(d, formats[f], 7, ga_int(2));
+            if (neg_ok) {
+                check_scalar_op(d, formats[f], 4, ga_int(-1));
+                check_scalar_op(d, formats[f], 5, ga_int(-2));
+                check_scalar_op(d, formats[f], 7, ga_int(3));
+            }
+            if (is_inexact(d)) {
+                check_scalar_op(d, formats[f], 2, ga_float(NAN)); /* the empty matrix */
+                check_scalar_op(d, formats[f], 4, ga_float(NAN));
+                check_scalar_op(d, formats[f], 0, ga_float(-1.5));
+            }
+            if (is_complex(d)) {
+                check_scalar_op(d, formats[f], 2, ga_complex(1, -2));
+                check_scalar_op(d, formats[f], 0, ga_complex(0, -1)); /* below 0 in SciPy's order */
+            }
+        }
+    }
+    ga_sparse *s = ga_sparse_eye(4, 4, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_maximum_scalar(s, ga_int(1)) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_maximum_scalar: Taking maximum (minimum) with > 0 (< 0) number results to a dense matrix.");
+    CHECK_ERROR(ga_sparse_minimum_scalar(s, ga_float(-0.5)) == NULL, GA_ERROR_VALUE,
+                "Taking maximum (minimum) with > 0 (< 0) number results to a dense matrix.");
+    CHECK_ERROR(ga_sparse_maximum_scalar(s, ga_complex(0, 1)) == NULL, GA_ERROR_VALUE, "results to a dense matrix");
+    CHECK_ERROR(ga_sparse_equal_scalar(s, ga_int(0)) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_equal_scalar: Comparing a sparse matrix with 0 using == is inefficient, try using != instead.");
+    CHECK_ERROR(ga_sparse_not_equal_scalar(s, ga_float(NAN)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with nan using != is inefficient");
+    CHECK_ERROR(ga_sparse_not_equal_scalar(s, ga_int(3)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a nonzero scalar using != is inefficient, try using == instead.");
+    CHECK_ERROR(ga_sparse_less_scalar(s, ga_int(3)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a scalar greater than zero using < is inefficient, try using >= instead.");
+    CHECK_ERROR(ga_sparse_less_equal_scalar(s, ga_int(3)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a scalar greater than zero using <= is inefficient, try using > instead.");
+    CHECK_ERROR(ga_sparse_greater_scalar(s, ga_int(-3)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a scalar less than zero using > is inefficient, try using <= instead.");
+    CHECK_ERROR(ga_sparse_greater_equal_scalar(s, ga_float(-0.1)) == NULL, GA_ERROR_VALUE,
+                "Comparing a sparse matrix with a scalar less than zero using >= is inefficient, try using < instead.");
+    CHECK_ERROR(ga_sparse_less_equal_scalar(s, ga_int(0)) == NULL, GA_ERROR_NOT_IMPLEMENTED, " >= and <= don't work with 0.");
+    CHECK_ERROR(ga_sparse_greater_equal_scalar(s, ga_float(0)) == NULL, GA_ERROR_NOT_IMPLEMENTED, " >= and <= don't work with 0.");
+    CHECK_ERROR(ga_sparse_less_scalar(s, ga_complex(-1, 1)) == NULL, GA_ERROR_TYPE,
+                "'<' not supported between instances of 'int' and 'complex'");
+    CHECK(used_bytes() == before, "nothing left in use by the refusals");
+    ga_sparse_release(s);
+}
+
+/* ---- mean, max, min, argmax, argmin, diagonal, trace -------------------------------------- */
+
+/* The first place of the largest (max) or smallest element of the `count`
+   dense values at re/im + k * step (complex: by real part, then imaginary). */
+static int64_t dense_arg(const long double *re, const long double *im, int64_t start, int64_t step, int64_t count, bool max)
+{
+    int64_t best = 0;
+    for (int64_t k = 1; k < count; k++) {
+        const int64_t a = start + k * step, b = start + best * step;
+        if (max ? sp_less(re[b], im[b], re[a], im[a]) : sp_less(re[a], im[a], re[b], im[b])) best = k;
+    }
+    return best;
+}
+
+static void check_reductions(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, int64_t nnz, bool dups)
+{
+    triplets t = trip_random(dt, m, n, nnz, dups, dups);
+    const int64_t size = m * n;
+    long double *re = malloc(sizeof(long double) * (size_t)(size + 1)), *im = malloc(sizeof(long double) * (size_t)(size + 1));
+    bool *st = malloc((size_t)size + 1);
+    trip_dense_stored(&t, dt, re, im, st);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s (%lld x %lld, %lld entries%s)", format_names[f], dname(dt), (long long)m, (long long)n,
+             (long long)t.nnz, dups ? ", duplicates" : "");
+    size_t before = used_bytes();
+    ga_sparse *s = make_sparse(&t, dt, f, GA_INT32);
+    const int axes[3] = {GA_AXIS_NONE, 0, 1};
+    const bool integral = is_exact(dt);
+    const ga_dtype mean_dt = integral ? GA_FLOAT64 : dt;
+    const long double tol = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-5L : 1e-12L;
+    for (int a = 0; a < 3 && s; a++) {
+        const int axis = axes[a];
+        /* lines: None one of m n places, 0 n columns of m, 1 m rows of n */
+        const int64_t lines = axis == GA_AXIS_NONE ? 1 : axis == 0 ? n : m, len = axis == GA_AXIS_NONE ? size : axis == 0 ? m : n;
+        const int64_t step = axis == 0 ? n : 1;
+        long double *vr = calloc((size_t)lines + 1, sizeof(long double)), *vi = calloc((size_t)lines + 1, sizeof(long double));
+        long double *xr = calloc((size_t)lines + 1, sizeof(long double)), *xi = calloc((size_t)lines + 1, sizeof(long double));
+        long double *nr = calloc((size_t)lines + 1, sizeof(long double)), *ni = calloc((size_t)lines + 1, sizeof(long double));
+        long double *ax = calloc((size_t)lines + 1, sizeof(long double)), *an = calloc((size_t)lines + 1, sizeof(long double));
+        for (int64_t j = 0; j < t.nnz && len > 0; j++) { /* mean: each stored value as float64 (bool: 1), duplicates too */
+            const int64_t l = axis == GA_AXIS_NONE ? 0 : axis == 0 ? t.col[j] : t.row[j];
+            vr[l] += (dt == GA_BOOL ? t.re[j] != 0 : in_dtype(dt, t.re[j])) / (long double)len;
+            vi[l] += t.im[j] / (long double)len;
+        }
+        for (int64_t l = 0; l < lines; l++) {
+            const int64_t start = axis == 0 ? l : l * len;
+            if (len == 0) continue;
+            const int64_t i = dense_arg(re, im, start, step, len, true), j = dense_arg(re, im, start, step, len, false);
+            ax[l] = (long double)i, an[l] = (long double)j;
+            xr[l] = re[start + i * step], xi[l] = im[start + i * step];
+            nr[l] = re[start + j * step], ni[l] = im[start + j * step];
+        }
+        char w[220];
+        const char *an_ = axis == GA_AXIS_NONE ? "None" : axis == 0 ? "0" : "1";
+        if (len > 0 || axis == GA_AXIS_NONE) {
+            snprintf(w, sizeof w, "%s: mean(axis=%s)", what, an_);
+            ga_array *r = ga_sparse_mean(s, axis);
+            check_dense(r, vr, vi, lines, mean_dt, tol, w);
+            if (r) CHECK(ga_ndim(r) == (axis == GA_AXIS_NONE ? 0 : 2), "%s: ndim %d", w, ga_ndim(r));
+            ga_release(r);
+        } else {
+            CHECK_ERROR(ga_sparse_mean(s, axis) == NULL, GA_ERROR_VALUE, "ga_sparse_mean: float division by zero");
+        }
+        if (len > 0) {
+            ga_array *r[4] = {ga_sparse_max(s, axis), ga_sparse_min(s, axis), ga_sparse_argmax(s, axis), ga_sparse_argmin(s, axis)};
+            const char *names[4] = {"max", "min", "argmax", "argmin"};
+            for (int o = 0; o < 4; o++) {
+                snprintf(w, sizeof w, "%s: %s(axis=%s)", what, names[o], an_);
+                if (o == 0) check_dense(r[o], xr, xi, lines, dt, 0, w);
+                else if (o == 1) check_dense(r[o], nr, ni, lines, dt, 0, w);
+                else check_dense(r[o], o == 2 ? ax : an, vi, lines, GA_INT64, 0, w);
+                if (r[o] && axis != GA_AXIS_NONE)
+                    CHECK(ga_ndim(r[o]) == 2 && ga_shape(r[o])[axis] == 1, "%s: np.matrix's shape", w);
+                ga_release(r[o]);
+            }
+        } else {
+            CHECK_ERROR(ga_sparse_max(s, axis) == NULL, GA_ERROR_VALUE, "ga_sparse_max: zero-size array to reduction operation");
+            CHECK_ERROR(ga_sparse_argmin(s, axis) == NULL, GA_ERROR_VALUE,
+                        axis == GA_AXIS_NONE ? "ga_sparse_argmin: Cannot apply the operation to an empty matrix."
+                                             : "Cannot apply the operation along a zero-sized dimension.");
+        }
+        free(vr), free(vi), free(xr), free(xi), free(nr), free(ni), free(ax), free(an);
+    }
+    /* diagonals and traces */
+    const int64_t ks[] = {0, 1, -1, 3, -4, n - 1, -(m - 1), n, -m};
+    for (size_t q = 0; q < sizeof ks / sizeof ks[0] && s; q++) {
+        const int64_t k = ks[q], len = k <= -m || k >= n ? 0 : (m + (k < 0 ? k : 0) < n - (k > 0 ? k : 0) ? m + (k < 0 ? k : 0) : n - (k > 0 ? k : 0));
+        long double *dr = calloc((size_t)len + 1, sizeof(long double)), *di = calloc((size_t)len + 1, sizeof(long double));
+        long double tr[1] = {0}, ti[1] = {0};
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t r = i + (k < 0 ? -k : 0), c = r + k;
+            dr[i] = re[r * n + c], di[i] = im[r * n + c];
+            tr[0] += dt == GA_BOOL ? dr[i] != 0 : dr[i], ti[0] += di[i];
+        }
+        char w[200];
+        snprintf(w, sizeof w, "%s: diagonal(%lld)", what, (long long)k);
+        ga_array *d = ga_sparse_diagonal(s, k), *tc = ga_sparse_trace(s, k);
+        check_dense(d, dr, di, len, dt, 0, w);
+        snprintf(w, sizeof w, "%s: trace(%lld)", what, (long long)k);
+        const ga_dtype sum_dt = dt == GA_BOOL || is_signed(dt) ? GA_INT64 : ga_dtype_kind(dt) == 'u' ? GA_UINT64 : dt;
+        check_dense(tc, tr, ti, 1, sum_dt, 0, w);
+        if (tc) CHECK(ga_ndim(tc) == 0, "%s: 0-d", w);
+        ga_release(d), ga_release(tc);
+        free(dr), free(di);
+    }
+    ga_sparse_release(s);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(re), free(im), free(st);
+    trip_free(&t);
+}
+
+DEVICE_TEST(mean_max_min_argmax_argmin_diagonal_trace)
+{
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++, i++)
+            if (test_sample(i, 3)) {
+                check_reductions(sparse_dtypes[k], formats[f], 13, 9, 50, i % 2 == 0);  /* some full lines */
+                check_reductions(sparse_dtypes[k], formats[f], 7, 29, 30, i % 2 == 1);
+                check_reductions(sparse_dtypes[k], formats[(f + 1) % 3], 4, 4, 40, true); /* nearly full */
+            }
+    check_reductions(GA_FLOAT64, GA_SPARSE_CSR, 1, 1, 1, false);
+    check_reductions(GA_FLOAT32, GA_SPARSE_CSC, 0, 5, 0, false);
+    check_reductions(GA_INT32, GA_SPARSE_COO, 6, 0, 0, false);
+    check_reductions(GA_COMPLEX128, GA_SPARSE_CSR, 300, 200, 900, true);
+    ga__sparse_index_bits = 64;
+    check_reductions(GA_INT16, GA_SPARSE_CSC, 31, 17, 100, true);
+    ga__sparse_index_bits = 32;
+    /* NaN, as SciPy takes it: the extreme, answered by the first implicit zero where the line has one */
+    const double v[4] = {5, NAN, NAN, 5};
+    const int32_t idx[4] = {0, 1, 0, 1}, ptr[3] = {0, 2, 4};
+    ga_array *d = ga_from_host(v, GA_SHAPE(4), GA_FLOAT64), *x = ga_from_host(idx, GA_SHAPE(4), GA_INT32);
+    ga_array *p = ga_from_host(ptr, GA_SHAPE(3), GA_INT32);
+    const int64_t wide[2] = {2, 3}, full[2] = {2, 2};
+    ga_sparse *sw = ga_sparse_csr_matrix(d, x, p, wide), *sf = ga_sparse_csr_matrix(d, x, p, full);
+    ga_array *mw = sw ? ga_sparse_max(sw, 1) : NULL, *aw = sw ? ga_sparse_argmax(sw, 1) : NULL, *af = sf ? ga_sparse_argmax(sf, 1) : NULL;
+    ga_array *an = sf ? ga_sparse_argmin(sf, GA_AXIS_NONE) : NULL;
+    double gm[2] = {0, 0};
+    int64_t gw[2] = {-1, -1}, gf[2] = {-1, -1}, gn = -1;
+    if (mw && aw && af && an && download(mw, gm) && download(aw, gw) && download(af, gf) && download(an, &gn))
+        CHECK(isnan(gm[0]) && isnan(gm[1]) && gw[0] == 2 && gw[1] == 2 && gf[0] == 1 && gf[1] == 0 && gn == 1,
+              "NaN: max %g %g, argmax (2 x 3) %lld %lld, argmax (2 x 2) %lld %lld, argmin %lld", gm[0], gm[1], (long long)gw[0],
+              (long long)gw[1], (long long)gf[0], (long long)gf[1], (long long)gn);
+    else CHECK(false, "NaN rows: %s", ga_last_error_message());
+    CHECK_ERROR(ga_sparse_max(sw, 2) == NULL, GA_ERROR_AXIS, "ga_sparse_max: axis 2 is out of bounds for array of dimension 2");
+    CHECK_ERROR(ga_sparse_mean(NULL, 0) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_mean: s is NULL");
+    ga_release(d), ga_release(x), ga_release(p), ga_release(mw), ga_release(aw), ga_release(af), ga_release(an);
+    ga_sparse_release(sw), ga_sparse_release(sf);
+}
+
+/* ---- scipy.sparse.linalg.norm ---------------------------------------------------------------- */
+
+static ga_dtype real_dtype(ga_dtype t) { return t == GA_COMPLEX64 ? GA_FLOAT32 : t == GA_COMPLEX128 ? GA_FLOAT64 : t; }
+static ga_dtype sum_dtype(ga_dtype t)
+{
+    return t == GA_BOOL || is_signed(t) ? GA_INT64 : ga_dtype_kind(t) == 'u' ? GA_UINT64 : t;
+}
+
+static void check_norms(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, int64_t nnz)
+{
+    triplets t = trip_random(dt, m, n, nnz, true, true);
+    const int64_t size = m * n;
+    long double *re = malloc(sizeof(long double) * (size_t)(size + 1)), *im = malloc(sizeof(long double) * (size_t)(size + 1));
+    long double *mag = malloc(sizeof(long double) * (size_t)(size + 1));
+    bool *st = malloc((size_t)size + 1);
+    trip_dense_stored(&t, dt, re, im, st);
+    for (int64_t i = 0; i < size; i++) mag[i] = sqrtl(re[i] * re[i] + im[i] * im[i]);
+    char what[120];
+    snprintf(what, sizeof what, "norm of %s %s (%lld x %lld)", format_names[f], dname(dt), (long long)m, (long long)n);
+    size_t before = used_bytes();
+    ga_sparse *s = make_sparse(&t, dt, f, GA_INT32);
+    const ga_dtype adt = real_dtype(dt), root_dt = is_exact(dt) ? GA_FLOAT64 : adt;
+    const long double tol = adt == GA_FLOAT32 ? 1e-4L : 1e-10L;
+    /* the matrix norms */
+    long double fro = 0, col_max = 0, col_min = 0, row_max = 0, row_min = 0;
+    for (int64_t i = 0; i < size; i++) fro += mag[i] * mag[i];
+    fro = sqrtl(fro);
+    for (int64_t c = 0; c < n; c++) {
+        long double sum = 0;
+        for (int64_t r = 0; r < m; r++) sum += mag[r * n + c];
+        col_max = c == 0 || sum > col_max ? sum : col_max, col_min = c == 0 || sum < col_min ? sum : col_min;
+    }
+    for (int64_t r = 0; r < m; r++) {
+        long double sum = 0;
+        for (int64_t c = 0; c < n; c++) sum += mag[r * n + c];
+        row_max = r == 0 || sum > row_max ? sum : row_max, row_min = r == 0 || sum < row_min ? sum : row_min;
+    }
+    const ga_norm_ord ords[5] = {GA_NORM_FRO, GA_NORM_1, GA_NORM_MINUS_1, GA_NORM_INF, GA_NORM_MINUS_INF};
+    const long double want[5] = {fro, col_max, col_min, row_max, row_min};
+    for (int o = 0; o < 5 && s; o++) {
+        if (o > 0 && (o < 3 ? n : m) == 0) continue;
+        char w[160];
+        snprintf(w, sizeof w, "%s, ord %d", what, (int)ords[o]);
+        ga_array *r = ga_sparse_linalg_norm(s, ords[o]);
+        long double zero[1] = {0};
+        check_dense(r, &want[o], zero, 1, o == 0 ? root_dt : sum_dtype(adt), tol, w);
+        if (r) CHECK(ga_ndim(r) == 0, "%s: 0-d", w);
+        ga_release(r);
+    }
+    /* the vector norms along each axis */
+    const double vords[7] = {INFINITY, -INFINITY, 0, 1, 2, 3, 0.5};
+    for (int axis = 0; axis < 2 && s; axis++)
+        for (int o = 0; o < 7; o++) {
+            const int64_t lines = axis == 0 ? n : m, len = axis == 0 ? m : n;
+            if (isinf(vords[o]) && len == 0) continue;
+            long double *v = calloc((size_t)lines + 1, sizeof(long double)), *z = calloc((size_t)lines + 1, sizeof(long double));
+            for (int64_t l = 0; l < lines; l++) {
+                long double acc = 0, ext = 0;
+                for (int64_t k = 0; k < len; k++) {
+                    const long double x = mag[axis == 0 ? k * n + l : l * n + k];
+                    if (isinf(vords[o])) ext = k == 0 || (vords[o] > 0 ? x > ext : x < ext) ? x : ext;
+                    else if (vords[o] == 0) acc += x != 0;
+                    else acc += powl(x, (long double)vords[o]);
+                }
+                v[l] = isinf(vords[o]) ? ext : vords[o] == 0 || vords[o] == 1 ? acc : powl(acc, 1 / (long double)vords[o]);
+            }
+            const ga_dtype want_dt = isinf(vords[o]) ? adt : vords[o] == 0 ? GA_INT64 : vords[o] == 1 ? sum_dtype(adt) : root_dt;
+            char w[160];
+            snprintf(w, sizeof w, "%s, ord %g, axis %d", what, vords[o], axis);
+            ga_array *r = ga_sparse_linalg_norm_axis(s, vords[o], axis - 2 * (o % 2)); /* (-2 and -1 too) */
+            check_dense(r, v, z, lines, want_dt, tol, w);
+            if (r) CHECK(ga_ndim(r) == 1, "%s: 1-d", w);
+            ga_release(r);
+            free(v), free(z);
+        }
+    ga_sparse_release(s);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(re), free(im), free(mag), free(st);
+    trip_free(&t);
+}
+
+DEVICE_TEST(linalg_norm)
+{
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int f = 0; f < 3; f++, i++)
+            if (test_sample(i, 3)) {
+                check_norms(sparse_dtypes[k], formats[f], 9, 13, 45);
+                check_norms(sparse_dtypes[k], formats[(f + 1) % 3], 3, 3, 12); /* full lines */
+            }
+    check_norms(GA_FLOAT64, GA_SPARSE_CSR, 0, 5, 0);
+    check_norms(GA_COMPLEX64, GA_SPARSE_COO, 200, 150, 700);
+    ga_sparse *s = ga_sparse_eye(3, 3, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    CHECK_ERROR(ga_sparse_linalg_norm(s, GA_NORM_NUC) == NULL, GA_ERROR_NOT_IMPLEMENTED, "ga_sparse_linalg_norm: ");
+    CHECK_ERROR(ga_sparse_linalg_norm(s, GA_NORM_2) == NULL, GA_ERROR_NOT_IMPLEMENTED, "not implemented for sparse matrices");
+    CHECK_ERROR(ga_sparse_linalg_norm_axis(s, NAN, 0) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_linalg_norm_axis: Invalid norm order for vectors.");
+    CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, 3) == NULL, GA_ERROR_AXIS, "axis 3 is out of bounds");
+    CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, GA_AXIS_NONE) == NULL, GA_ERROR_AXIS, "axis must be 0 or 1");
+    ga_sparse_release(s);
+}
+
+/* ---- scipy.sparse.linalg.spsolve_triangular ------------------------------------------------ */
+
+/* A triangular n x n system (the other triangle holding entries too, which
+   the solve ignores) against forward or back substitution on the host. */
+static void check_spsolve(ga_dtype da, ga_dtype db, ga_sparse_format f, int64_t n, int64_t k, bool lower, bool unit,
+                          bool dups)
+{
+    const int64_t per = 4; /* off-diagonal entries a row, about */
+    triplets t = trip_new(n, n, n * (per + 2));
+    int64_t e = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t deg = (int64_t)(rnd() % (uint64_t)(per + 1));
+        for (int64_t q = 0; q < deg && n > 1; q++) {
+            t.row[e] = i, t.col[e] = (int64_t)(rnd() % (uint64_t)n);
+            if (t.col[e] == i) continue;
+            t.re[e] = da == GA_BOOL || ga_dtype_kind(da) == 'u' ? (long double)(rnd() % 2)
+                                                              : (long double)((int64_t)(rnd() % 3) - 1) / (is_exact(da) ? 1 : 2);
+            t.im[e] = is_complex(da) ? (long double)((int64_t)(rnd() % 3) - 1) / 4 : 0;
+            e++;
+        }
+        t.row[e] = t.col[e] = i; /* the diagonal: 1 to 3 (unit: anything, even 0) */
+        t.re[e] = unit ? (long double)(rnd() % 3) : (long double)(1 + rnd() % 3);
+        t.im[e] = 0;
+        if (da == GA_BOOL) t.re[e] = unit ? (long double)(rnd() % 2) : 1;
+        e++;
+        if (dups && !unit && rnd() % 3 == 0) t.row[e] = t.col[e] = i, t.re[e] = da == GA_BOOL ? 1 : 1, t.im[e] = 0, e++;
+    }
+    t.nnz = e;
+    /* the dense matrix (duplicates summed as the dtype does) and b */
+    long double *ar = malloc(sizeof(long double) * (size_t)(n * n + 1)), *ai = malloc(sizeof(long double) * (size_t)(n * n + 1));
+    bool *st = malloc((size_t)(n * n + 1));
+    trip_dense_stored(&t, da, ar, ai, st);
+    long double *br = malloc(sizeof(long double) * (size_t)(n * k + 1)), *bi = malloc(sizeof(long double) * (size_t)(n * k + 1));
+    long double *xr = malloc(sizeof(long double) * (size_t)(n * k + 1)), *xi = malloc(sizeof(long double) * (size_t)(n * k + 1));
+    for (int64_t i = 0; i < n * k; i++) draw_value(db, &br[i], &bi[i]);
+    for (int64_t c = 0; c < k; c++) /* substitution, b (n, k) C-ordered */
+        for (int64_t s = 0; s < n; s++) {
+            const int64_t i = lower ? s : n - 1 - s;
+            long double sr = br[i * k + c], si = bi[i * k + c];
+            for (int64_t j = 0; j < n; j++) {
+                if (lower ? j >= i : j <= i) continue;
+                sr -= ar[i * n + j] * xr[j * k + c] - ai[i * n + j] * xi[j * k + c];
+                si -= ar[i * n + j] * xi[j * k + c] + ai[i * n + j] * xr[j * k + c];
+            }
+            const long double dr = unit ? 1 : ar[i * n + i], di = unit ? 0 : ai[i * n + i], den = dr * dr + di * di;
+            xr[i * k + c] = (sr * dr + si * di) / den, xi[i * k + c] = (si * dr - sr * di) / den;
+        }
+    const ga_dtype dt = ga_promote_types(ga_promote_types(da, GA_FLOAT32), db);
+    char what[200];
+    snprintf(what, sizeof what, "spsolve_triangular(%s %s %lld x %lld, b %s (%lld, %lld), lower=%d, unit=%d%s)", format_names[f],
+             dname(da), (long long)n, (long long)n, dname(db), (long long)n, (long long)k, lower, unit, dups ? ", duplicates" : "");
+    size_t before = used_bytes();
+    ga_sparse *a = make_sparse(&t, da, f, GA_INT32);
+    ga_array *flat = upload_values(br, bi, n * k, db);
+    const int64_t bshape[2] = {n, k};
+    ga_array *b = flat ? ga_reshape(flat, k == 1 && n % 2 ? 1 : 2, bshape) : NULL; /* (n,) or (n, k) */
+    ga_array *x = a && b ? ga_sparse_linalg_spsolve_triangular(a, b, lower, unit) : NULL;
+    long double scale = 1;
+    for (int64_t i = 0; i < n * k; i++) scale = fmaxl(scale, fabsl(xr[i]) + fabsl(xi[i]));
+    check_dense(x, xr, xi, n * k, dt, (dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-4L : 1e-10L) * scale, what);
+    if (x) CHECK(ga_ndim(x) == ga_ndim(b), "%s: ndim %d", what, ga_ndim(x));
+    ga_release(x), ga_release(b), ga_release(flat);
+    ga_sparse_release(a);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(st), free(br), free(bi), free(xr), free(xi);
+    trip_free(&t);
+}
+
+DEVICE_TEST(spsolve_triangular)
+{
+    const ga_dtype pairs[][2] = {{GA_FLOAT64, GA_FLOAT64}, {GA_FLOAT32, GA_FLOAT32}, {GA_COMPLEX128, GA_COMPLEX128},
+                                 {GA_COMPLEX64, GA_FLOAT32}, {GA_FLOAT32, GA_INT64}, {GA_INT16, GA_FLOAT32},
+                                 {GA_BOOL, GA_FLOAT64},      {GA_FLOAT64, GA_COMPLEX64}, {GA_UINT8, GA_INT8}};
+    int i = 0;
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+        for (int f = 0; f < 3; f++)
+            for (int lower = 0; lower < 2; lower++, i++) {
+                if (!test_sample(i, 2)) continue;
+                check_spsolve(pairs[p][0], pairs[p][1], formats[f], 37, 1, lower, false, i % 3 == 0);
+                check_spsolve(pairs[p][0], pairs[p][1], formats[f], 20, 3, lower, i % 2 == 0, false);
+            }
+    check_spsolve(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSR, 1, 1, true, false, false);
+    check_spsolve(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSR, 0, 1, true, false, false);
+    check_spsolve(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSC, 5, 0, false, false, false);
+    check_spsolve(GA_FLOAT64, GA_FLOAT64, GA_SPARSE_CSR, 700, 2, true, false, true);
+    ga__sparse_index_bits = 64;
+    check_spsolve(GA_FLOAT64, GA_FLOAT32, GA_SPARSE_CSR, 50, 2, false, false, false);
+    ga__sparse_index_bits = 32;
+    ga_sparse *e = ga_sparse_eye(4, 4, 1, GA_FLOAT64, GA_SPARSE_CSR), *sq = ga_sparse_eye(3, 4, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    ga_array *b4 = ga_ones(GA_SHAPE(4), GA_FLOAT64), *b3 = ga_ones(GA_SHAPE(3), GA_FLOAT64), *bd = ga_ones(GA_SHAPE(4, 1, 1), GA_FLOAT64);
+    /* lower, unit diagonal: the superdiagonal is not read, x = b */
+    ga_array *xu = e ? ga_sparse_linalg_spsolve_triangular(e, b4, true, true) : NULL;
+    double got[4] = {0, 0, 0, 0};
+    if (xu && download(xu, got)) CHECK(got[0] == 1 && got[1] == 1 && got[2] == 1 && got[3] == 1, "the other triangle ignored");
+    else CHECK(false, "the other triangle ignored: %s", ga_last_error_message());
+    size_t before = used_bytes();
+    CHECK_ERROR(ga_sparse_linalg_spsolve_triangular(e, b4, false, false) == NULL, GA_ERROR_LINALG,
+                "ga_sparse_linalg_spsolve_triangular: A is singular: zero entry on diagonal.");
+    CHECK_ERROR(ga_sparse_linalg_spsolve_triangular(sq, b3, true, false) == NULL, GA_ERROR_VALUE,
+                "A must be a square matrix but its shape is (3, 4).");
+    CHECK_ERROR(ga_sparse_linalg_spsolve_triangular(e, bd, true, false) == NULL, GA_ERROR_VALUE,
+                "b must have 1 or 2 dims but its shape is (4, 1, 1).");
+    CHECK_ERROR(ga_sparse_linalg_spsolve_triangular(e, b3, true, false) == NULL, GA_ERROR_VALUE,
+                "The size of the dimensions of A and b do not match");
+    CHECK(used_bytes() == before, "nothing left in use by the refusals");
+    ga_release(xu), ga_release(b4), ga_release(b3), ga_release(bd);
+    ga_sparse_release(e), ga_sparse_release(sq);
+}
+
+/* ---- cg's preconditioner and callback ---------------------------------------------------------- */
+
+typedef struct cg_counts {
+    int calls;
+    int64_t n;
+    const ga_array *inverse_diagonal;
+    bool bad_shape;
+} cg_counts;
+
+static void count_iterations(const ga_array *xk, void *user)
+{
+    cg_counts *c = (cg_counts *)user;
+    if (xk && ga_ndim(xk) == 1 && ga_shape(xk)[0] == c->n) c->calls++;
+}
+
+/* Jacobi as a callback: z = r / diag(A) (or a wrong shape). */
+static ga_array *jacobi(const ga_array *r, void *user)
+{
+    cg_counts *c = (cg_counts *)user;
+    if (c->bad_shape) return ga_ones(GA_SHAPE(c->n + 1), GA_FLOAT64);
+    return ga_multiply(r, c->inverse_diagonal);
+}
+
+DEVICE_TEST(cg_preconditioner_and_callback)
+{
+    const int64_t n = test_size(3000, 400);
+    const ga_dtype ds[] = {GA_FLOAT64, GA_COMPLEX128, GA_FLOAT32};
+    for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
+        const ga_dtype dt = ds[k];
+        /* A = D + a 1-d Laplacian, D from 1 to 1000: badly scaled, so Jacobi helps */
+        double *dv = malloc(8 * (size_t)n), *inv = malloc(8 * (size_t)n), *b = malloc(8 * (size_t)n);
+        for (int64_t i = 0; i < n; i++) {
+            dv[i] = 2 + pow(10, 3 * rnd_unit());
+            inv[i] = 1 / dv[i];
+            b[i] = rnd_unit() - 0.5;
+        }
+        ga_array *d0h = ga_from_host(dv, GA_SHAPE(n), GA_FLOAT64), *d0 = ga_astype(d0h, dt);
+        ga_array *d1 = ga_full(GA_SHAPE(n - 1), ga_float(-1), dt);
+        const ga_array *dg[3] = {d1, d0, d1};
+        const int64_t off[3] = {-1, 0, 1};
+        ga_sparse *a = ga_sparse_diags(3, dg, off, NULL, formats[k % 3], GA_DTYPE_INVALID);
+        const ga_array *invd[1] = {NULL};
+        ga_array *ih = ga_from_host(inv, GA_SHAPE(n), GA_FLOAT64), *id = ga_astype(ih, dt);
+        invd[0] = id;
+        const int64_t zero[1] = {0};
+        ga_sparse *m = ga_sparse_diags(1, invd, zero, NULL, GA_SPARSE_CSR, GA_DTYPE_INVALID);
+        ga_array *bh = ga_from_host(b, GA_SHAPE(n), GA_FLOAT64), *bt = ga_astype(bh, dt);
+        const double rtol = dt == GA_FLOAT32 ? 1e-4 : 1e-9;
+        char what[80];
+        snprintf(what, sizeof what, "preconditioned cg %s (%s)", dname(dt), format_names[k % 3]);
+        size_t before = used_bytes();
+        cg_counts plain = {0, n, id, false}, with_m = {0, n, id, false}, with_fn = {0, n, id, false};
+        int64_t info0 = -1, info1 = -1, info2 = -1;
+        ga_sparse_solver_options o0 = {NULL, NULL, NULL, count_iterations, &plain};
+        ga_sparse_solver_options o1 = {m, NULL, NULL, count_iterations, &with_m};
+        ga_sparse_solver_options o2 = {NULL, jacobi, &with_fn, count_iterations, &with_fn};
+        ga_array *x0 = ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &o0, &info0);
+        ga_array *x1 = ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &o1, &info1);
+        ga_array *x2 = ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &o2, &info2);
+        CHECK(x0 && x1 && x2 && info0 == 0 && info1 == 0 && info2 == 0, "%s: converged (%lld %lld %lld): %s", what,
+              (long long)info0, (long long)info1, (long long)info2, ga_last_error_message());
+        /* the residual on the host, each solution */
+        ga_array *xs[3] = {x0, x1, x2};
+        for (int s = 0; s < 3; s++) {
+            if (!xs[s]) continue;
+            unsigned char *mem = malloc((size_t)n * isz(dt));
+            double num = 0, den = 0;
+            if (download(xs[s], mem)) {
+                for (int64_t i = 0; i < n; i++) {
+                    long double ax = dv[i] * value_at(dt, mem, i);
+                    if (i > 0) ax -= value_at(dt, mem, i - 1);
+                    if (i + 1 < n) ax -= value_at(dt, mem, i + 1);
+                    num += (double)((ax - b[i]) * (ax - b[i]));
+                    den += b[i] * b[i];
+                }
+                CHECK(sqrt(num / den) <= rtol * 2, "%s: solution %d: relative residual %g, asked %g", what, s, sqrt(num / den), rtol);
+            }
+            free(mem);
+        }
+        CHECK(plain.calls > 0 && with_m.calls > 0 && abs(with_m.calls - with_fn.calls) <= 1, "%s: callbacks %d, %d, %d", what, plain.calls,
+              with_m.calls, with_fn.calls);
+        CHECK(with_m.calls < plain.calls, "%s: Jacobi takes %d iterations, none %d", what, with_m.calls, plain.calls);
+        /* maxiter: the callback once an iteration, info the count */
+        cg_counts three = {0, n, id, false};
+        ga_sparse_solver_options o3 = {m, NULL, NULL, count_iterations, &three};
+        int64_t info3 = -1;
+        ga_array *x3 = ga_sparse_linalg_cg_options(a, bt, NULL, 1e-15, 0, 3, &o3, &info3);
+        CHECK(x3 && info3 == 3 && three.calls == 3, "%s: 3 iterations: info %lld, %d callbacks", what, (long long)info3, three.calls);
+        ga_release(x0), ga_release(x1), ga_release(x2), ga_release(x3);
+        /* M_matvec of the wrong shape, M of the wrong shape */
+        cg_counts bad = {0, n, id, true};
+        ga_sparse_solver_options ob = {NULL, jacobi, &bad, NULL, NULL};
+        CHECK_ERROR(ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &ob, NULL) == NULL, GA_ERROR_SHAPE,
+                    "ga_sparse_linalg_cg_options: M_matvec returned an array of 1 dims");
+        ga_sparse *m2 = ga_sparse_eye(n + 1, n + 1, 0, dt, GA_SPARSE_CSR);
+        ga_sparse_solver_options om = {m2, NULL, NULL, NULL, NULL};
+        CHECK_ERROR(ga_sparse_linalg_cg_options(a, bt, NULL, rtol, 0, -1, &om, NULL) == NULL, GA_ERROR_SHAPE,
+                    "and M");
+        ga_sparse_release(m2);
+        CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+        ga_release(d0h), ga_release(d0), ga_release(d1), ga_release(ih), ga_release(id), ga_release(bh), ga_release(bt);
+        ga_sparse_release(a), ga_sparse_release(m);
+        free(dv), free(inv), free(b);
+        ga_clear_error();
+    }
+}
+
+/* ---- stream capture: refused at the entry, nothing enqueued --------------------------------- */
+
+DEVICE_TEST(capture_refuses_reads_at_the_entry)
+{
+    ga_stream *st = ga_stream_create(true);
+    ga_stream_set_current(st);
+    triplets t = trip_random(GA_FLOAT64, 30, 20, 80, true, true);
+    ga_sparse *coo = make_sparse(&t, GA_FLOAT64, GA_SPARSE_COO, GA_INT32); /* duplicates: not canonical */
+    ga_sparse *csr = coo ? ga_sparse_tocsr(coo) : NULL;
+    ga_array *x = ga_ones(GA_SHAPE(20), GA_FLOAT64);
+    const ga_sparse *two[2] = {csr, csr};
+    CHECK(coo && csr && x, "setup: %s", ga_last_error_message());
+    ga_release(ga_sparse_matmul(csr, x)); /* warm-up: cuSPARSE's handle, the kernels */
+    ga_release(ga_sparse_max(csr, 1));
+    CHECK_OK(ga_graph_capture_begin(st, GA_CAPTURE_GLOBAL));
+    /* each refused before it enqueues anything */
+    CHECK_ERROR(ga_sparse_add(csr, csr) == NULL, GA_ERROR_STREAM_CAPTURE,
+                "ga_sparse_add: cannot run while stream capture is active: it reads a size or a structure check");
+    CHECK_ERROR(ga_sparse_tocsr(coo) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_tocsr: cannot run");
+    CHECK_ERROR(ga_sparse_matmul(coo, x) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_matmul: cannot run");
+    CHECK_ERROR(ga_sparse_count_nonzero(csr) == -1, GA_ERROR_STREAM_CAPTURE, "ga_sparse_count_nonzero: cannot run");
+    CHECK_ERROR(ga_sparse_tril(csr, 0, GA_SPARSE_CSR) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_tril: cannot run");
+    CHECK_ERROR(ga_sparse_vstack(2, two, GA_SPARSE_CSR, GA_DTYPE_INVALID) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_vstack");
+    CHECK_ERROR(ga_sparse_greater_scalar(csr, ga_float(0.5)) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_greater_scalar");
+    CHECK_ERROR(ga_sparse_diagonal(csr, 0) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_diagonal");
+    CHECK_ERROR(ga_sparse_max(coo, 1) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_max");
+    CHECK_ERROR(ga_sparse_linalg_cg(csr, x, NULL, 1e-5, 0, -1, NULL) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_linalg_cg");
+    ga_graph *empty = ga_graph_capture_end(st);
+    CHECK(empty && ga_graph_node_count(empty) == 0, "the refused calls enqueued nothing: %lld nodes",
+          (long long)(empty ? ga_graph_node_count(empty) : -1));
+    ga_graph_release(empty);
+    /* what needs no read is captured: A @ x of the canonical CSR, a scalar product, max of the canonical CSR */
+    CHECK_OK(ga_graph_capture_begin(st, GA_CAPTURE_GLOBAL));
+    ga_array *y = ga_sparse_matmul(csr, x);
+    ga_sparse *h = ga_sparse_multiply_scalar(csr, ga_float(0.5));
+    ga_array *m = ga_sparse_max(csr, 1);
+    ga_graph *g = ga_graph_capture_end(st);
+    CHECK(g && y && h && m && ga_graph_node_count(g) >= 3, "captured: %s", ga_last_error_message());
+    if (g) CHECK_OK(ga_graph_launch(g, st));
+    ga_array *want = ga_sparse_matmul(csr, x), *want_m = ga_sparse_max(csr, 1);
+    CHECK(y && want && same_array(y, want), "the graph's A @ x");
+    CHECK(m && want_m && same_array(m, want_m), "the graph's max(axis=1)");
+    ga_release(y), ga_release(want), ga_release(m), ga_release(want_m);
+    ga_sparse_release(h);
+    ga_graph_release(g);
+    ga_release(x);
+    ga_sparse_release(coo), ga_sparse_release(csr);
+    trip_free(&t);
+    ga_clear_error();
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(st);
+}
+
+/* ---- scipy.sparse.linalg.gmres ------------------------------------------------------------------ */
+
+/* A nonsymmetric n x n system: diag d, sub-diagonal -1 - e, super-diagonal
+   -1 + e, and a diagonal at offset 7 of 0.3 (complex: 0.3i); b random. */
+static void check_gmres(ga_dtype dt, ga_sparse_format f, int64_t n, int64_t restart, bool jacobi)
+{
+    double *d = malloc(8 * (size_t)n), *b = malloc(8 * (size_t)n);
+    for (int64_t i = 0; i < n; i++) d[i] = 3 + (jacobi ? pow(10, 2 * rnd_unit()) : rnd_unit()), b[i] = rnd_unit() - 0.5;
+    const double e = 0.4;
+    const bool cplx = is_complex(dt);
+    ga_array *dh = ga_from_host(d, GA_SHAPE(n), GA_FLOAT64), *d0 = ga_astype(dh, dt);
+    ga_array *dl = ga_full(GA_SHAPE(n - 1), ga_float(-1 - e), dt), *du = ga_full(GA_SHAPE(n - 1), ga_float(-1 + e), dt);
+    ga_array *d7 = ga_full(GA_SHAPE(n - 7), cplx ? ga_complex(0, 0.3) : ga_float(0.3), dt);
+    const ga_array *dg[4] = {dl, d0, du, d7};
+    const int64_t off[4] = {-1, 0, 1, 7};
+    ga_sparse *a = ga_sparse_diags(4, dg, off, NULL, f, GA_DTYPE_INVALID);
+    ga_array *bh = ga_from_host(b, GA_SHAPE(n), GA_FLOAT64), *bt = ga_astype(bh, dt);
+    double *inv = malloc(8 * (size_t)n);
+    for (int64_t i = 0; i < n; i++) inv[i] = 1 / d[i];
+    ga_array *ih = ga_from_host(inv, GA_SHAPE(n), GA_FLOAT64), *id = ga_astype(ih, dt);
+    const ga_array *md[1] = {id};
+    const int64_t zero[1] = {0};
+    ga_sparse *m = ga_sparse_diags(1, md, zero, NULL, GA_SPARSE_CSR, GA_DTYPE_INVALID);
+    const double rtol = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-4 : 1e-9;
+    cg_counts cycles = {0, n, NULL, false};
+    ga_sparse_solver_options o = {jacobi ? m : NULL, NULL, NULL, count_iterations, &cycles};
+    char what[120];
+    snprintf(what, sizeof what, "gmres %s (%s, n %lld, restart %lld%s)", dname(dt), format_names[f], (long long)n,
+             (long long)restart, jacobi ? ", Jacobi" : "");
+    size_t before = used_bytes();
+    int64_t info = -1;
+    ga_array *x = a && bt ? ga_sparse_linalg_gmres(a, bt, NULL, rtol, 0, restart, -1, &o, &info) : NULL;
+    CHECK(x && info == 0, "%s: info %lld: %s", what, (long long)info, ga_last_error_message());
+    if (x) { /* ||A x - b|| / ||b|| on the host */
+        unsigned char *mem = malloc((size_t)n * isz(dt));
+        if (download(x, mem)) {
+            long double num = 0, den = 0;
+            for (int64_t i = 0; i < n; i++) {
+                const elem xi = load(dt, mem + (size_t)i * isz(dt));
+                long double re = d[i] * value_of(dt, xi), im = cplx ? d[i] * xi.im : 0;
+                if (i > 0) { const elem p = load(dt, mem + (size_t)(i - 1) * isz(dt)); re += (-1 - e) * value_of(dt, p), im += cplx ? (-1 - e) * p.im : 0; }
+                if (i + 1 < n) { const elem q = load(dt, mem + (size_t)(i + 1) * isz(dt)); re += (-1 + e) * value_of(dt, q), im += cplx ? (-1 + e) * q.im : 0; }
+                if (i + 7 < n) {
+                    const elem q = load(dt, mem + (size_t)(i + 7) * isz(dt));
+                    if (cplx) re -= 0.3L * q.im, im += 0.3L * value_of(dt, q);
+                    else re += 0.3L * value_of(dt, q);
+                }
+                num += (re - b[i]) * (re - b[i]) + im * im, den += (long double)b[i] * b[i];
+            }
+            CHECK(sqrtl(num / den) <= rtol * 1.05, "%s: relative residual %Lg, asked %g", what, sqrtl(num / den), rtol);
+        }
+        free(mem);
+        CHECK(cycles.calls >= 1, "%s: callback after each restart cycle: %d", what, cycles.calls);
+    }
+    /* one cycle of a small restart is not enough: info = maxiter */
+    int64_t info1 = -1;
+    ga_array *x1 = ga_sparse_linalg_gmres(a, bt, NULL, 1e-14, 0, 2, 1, NULL, &info1);
+    CHECK(x1 && info1 == 1, "%s: one cycle of 2: info %lld", what, (long long)info1);
+    /* from the solution: converged at once */
+    int64_t info2 = -1;
+    ga_array *x2 = x ? ga_sparse_linalg_gmres(a, bt, x, rtol * 10, 0, restart, -1, NULL, &info2) : NULL;
+    CHECK(!x || (x2 && info2 == 0), "%s: from its solution: info %lld", what, (long long)info2);
+    ga_release(x), ga_release(x1), ga_release(x2);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    ga_release(dh), ga_release(d0), ga_release(dl), ga_release(du), ga_release(d7), ga_release(bh), ga_release(bt), ga_release(ih),
+        ga_release(id);
+    ga_sparse_release(a), ga_sparse_release(m);
+    free(d), free(b), free(inv);
+    ga_clear_error();
+}
+
+DEVICE_TEST(gmres_converges_on_nonsymmetric)
+{
+    check_gmres(GA_FLOAT64, GA_SPARSE_CSR, test_size(1500, 300), 0, false);
+    check_gmres(GA_FLOAT64, GA_SPARSE_CSC, 200, 5, false);
+    check_gmres(GA_COMPLEX128, GA_SPARSE_COO, 300, 30, false);
+    check_gmres(GA_FLOAT32, GA_SPARSE_CSR, 300, 0, false);
+    check_gmres(GA_COMPLEX64, GA_SPARSE_CSR, 150, 10, false);
+    check_gmres(GA_FLOAT64, GA_SPARSE_CSR, 400, 20, true);
+    check_gmres(GA_FLOAT64, GA_SPARSE_CSR, 9, 50, false); /* restart above n: n */
+    /* b = 0: x = 0 at once; errors as cg's */
+    ga_sparse *e = ga_sparse_eye(5, 5, 0, GA_FLOAT64, GA_SPARSE_CSR), *r = ga_sparse_eye(3, 5, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    ga_array *z = ga_zeros(GA_SHAPE(5), GA_FLOAT64);
+    int64_t info = -1;
+    ga_array *x = ga_sparse_linalg_gmres(e, z, NULL, 1e-5, 0, 0, -1, NULL, &info);
+    CHECK(x && info == 0 && same_array(x, z), "gmres of b = 0");
+    CHECK_ERROR(ga_sparse_linalg_gmres(r, z, NULL, 1e-5, 0, 0, -1, NULL, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_linalg_gmres: expected square matrix");
+    ga_release(x), ga_release(z);
+    ga_sparse_release(e), ga_sparse_release(r);
+}
+
+/* ---- scipy.sparse.linalg.minres ----------------------------------------------------------------- */
+
+/* A Hermitian, indefinite, diagonally dominant tridiagonal system: diag
+   +-(3 to 4), super-diagonal -1 + 0.5i (real: -1), sub-diagonal its
+   conjugate; (A - shift I) x = b checked on the host: the residual against
+   SciPy's test ||r|| <= rtol ||A|| ||x||, and real x against the Thomas
+   algorithm's solution. */
+static void check_minres(ga_dtype dt, ga_sparse_format f, int64_t n, double shift, bool jacobi)
+{
+    const bool cplx = is_complex(dt);
+    double *d = malloc(8 * (size_t)n), *b = malloc(8 * (size_t)n), *inv = malloc(8 * (size_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        d[i] = (rnd() % 2 ? 1 : -1) * (3 + rnd_unit()) * (jacobi ? pow(10, 2 * rnd_unit()) : 1);
+        inv[i] = 1 / fabs(d[i] - shift);
+        b[i] = rnd_unit() - 0.5;
+    }
+    const double oi = cplx ? 0.5 : 0;
+    ga_array *dh = ga_from_host(d, GA_SHAPE(n), GA_FLOAT64), *d0 = ga_astype(dh, dt);
+    ga_array *du = ga_full(GA_SHAPE(n - 1), cplx ? ga_complex(-1, oi) : ga_float(-1), dt);
+    ga_array *dl = ga_full(GA_SHAPE(n - 1), cplx ? ga_complex(-1, -oi) : ga_float(-1), dt);
+    const ga_array *dg[3] = {dl, d0, du};
+    const int64_t off[3] = {-1, 0, 1}, zero[1] = {0};
+    ga_sparse *a = ga_sparse_diags(3, dg, off, NULL, f, GA_DTYPE_INVALID);
+    ga_array *ih = ga_from_host(inv, GA_SHAPE(n), GA_FLOAT64), *id = ga_astype(ih, dt);
+    const ga_array *md[1] = {id};
+    ga_sparse *m = ga_sparse_diags(1, md, zero, NULL, GA_SPARSE_CSR, GA_DTYPE_INVALID); /* positive definite */
+    ga_array *bh = ga_from_host(b, GA_SHAPE(n), GA_FLOAT64), *bt = ga_astype(bh, dt);
+    const double rtol = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-5 : 1e-11;
+    cg_counts its = {0, n, NULL, false};
+    ga_sparse_solver_options o = {jacobi ? m : NULL, NULL, NULL, count_iterations, &its};
+    char what[120];
+    snprintf(what, sizeof what, "minres %s (%s, n %lld, shift %g%s)", dname(dt), format_names[f], (long long)n, shift,
+             jacobi ? ", Jacobi" : "");
+    size_t before = used_bytes();
+    int64_t info = -1;
+    ga_array *x = ga_sparse_linalg_minres(a, bt, NULL, shift, rtol, -1, &o, &info);
+    CHECK(x && info == 0 && its.calls > 0, "%s: info %lld, %d callbacks: %s", what, (long long)info, its.calls,
+          ga_last_error_message());
+    unsigned char *mem = malloc((size_t)n * isz(dt));
+    if (x && download(x, mem)) {
+        long double rr = 0, xx = 0, af = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const elem xi = load(dt, mem + (size_t)i * isz(dt));
+            long double re = (d[i] - shift) * value_of(dt, xi), im = cplx ? (d[i] - shift) * xi.im : 0;
+            if (i > 0) { /* sub-diagonal (-1 - oi i) x[i-1] */
+                const elem p = load(dt, mem + (size_t)(i - 1) * isz(dt));
+                const long double pr = value_of(dt, p), pi = cplx ? p.im : 0;
+                re += -pr + oi * pi, im += -pi - oi * pr;
+            }
+            if (i + 1 < n) { /* super-diagonal (-1 + oi i) x[i+1] */
+                const elem q = load(dt, mem + (size_t)(i + 1) * isz(dt));
+                const long double qr = value_of(dt, q), qi = cplx ? q.im : 0;
+                re += -qr - oi * qi, im += -qi + oi * qr;
+            }
+            rr += (re - b[i]) * (re - b[i]) + im * im;
+            xx += value_of(dt, xi) * value_of(dt, xi) + (cplx ? xi.im * xi.im : 0);
+            af += (d[i] - shift) * (d[i] - shift) + 2 * (1 + oi * oi);
+        }
+        CHECK(sqrtl(rr) <= 10 * rtol * sqrtl(af) * sqrtl(xx), "%s: ||r|| %Lg, ||A|| ||x|| %Lg", what, sqrtl(rr), sqrtl(af * xx));
+        if (!cplx && dt == GA_FLOAT64) { /* the Thomas algorithm */
+            double *cp = malloc(8 * (size_t)n), *dp = malloc(8 * (size_t)n);
+            for (int64_t i = 0; i < n; i++) {
+                const double den = (d[i] - shift) - (i ? -1 * cp[i - 1] : 0);
+                cp[i] = -1 / den;
+                dp[i] = (b[i] - (i ? -1 * dp[i - 1] : 0)) / den;
+            }
+            long double err = 0, ref = 0;
+            for (int64_t i = n - 1; i >= 0; i--) {
+                if (i < n - 1) dp[i] -= cp[i] * dp[i + 1];
+                const long double xi = value_of(dt, load(dt, mem + (size_t)i * 8));
+                err += (xi - dp[i]) * (xi - dp[i]), ref += (long double)dp[i] * dp[i];
+            }
+            CHECK(sqrtl(err / ref) <= 1e-8, "%s: relative error %Lg against the Thomas algorithm", what, sqrtl(err / ref));
+            free(cp), free(dp);
+        }
+    }
+    free(mem);
+    int64_t info3 = -1;
+    ga_array *x3 = ga_sparse_linalg_minres(a, bt, NULL, shift, 1e-15, 3, NULL, &info3);
+    CHECK(x3 && info3 == 3, "%s: 3 iterations: info %lld", what, (long long)info3);
+    ga_release(x), ga_release(x3);
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    ga_release(dh), ga_release(d0), ga_release(du), ga_release(dl), ga_release(ih), ga_release(id), ga_release(bh), ga_release(bt);
+    ga_sparse_release(a), ga_sparse_release(m);
+    free(d), free(b), free(inv);
+    ga_clear_error();
+}
+
+DEVICE_TEST(minres_on_hermitian_indefinite)
+{
+    check_minres(GA_FLOAT64, GA_SPARSE_CSR, test_size(2000, 300), 0, false);
+    check_minres(GA_FLOAT64, GA_SPARSE_CSC, 500, 0.5, false);
+    check_minres(GA_FLOAT64, GA_SPARSE_COO, 400, 0, true);
+    check_minres(GA_COMPLEX128, GA_SPARSE_CSR, 300, 0, false);
+    check_minres(GA_FLOAT32, GA_SPARSE_CSR, 300, 0, false);
+    /* b = 0: x = 0 (beta1 = 0) */
+    ga_sparse *e = ga_sparse_eye(4, 4, 0, GA_FLOAT64, GA_SPARSE_CSR);
+    ga_array *z = ga_zeros(GA_SHAPE(4), GA_FLOAT64), *ones = ga_ones(GA_SHAPE(4), GA_FLOAT64);
+    int64_t info = -1;
+    ga_array *x = ga_sparse_linalg_minres(e, z, NULL, 0, 1e-5, -1, NULL, &info);
+    CHECK(x && info == 0 && same_array(x, z), "minres of b = 0");
+    /* an indefinite preconditioner: SciPy's refusal */
+    ga_sparse *neg = ga_sparse_multiply_scalar(e, ga_float(-1));
+    ga_sparse_solver_options o = {neg, NULL, NULL, NULL, NULL};
+    CHECK_ERROR(ga_sparse_linalg_minres(e, ones, NULL, 0, 1e-5, -1, &o, NULL) == NULL, GA_ERROR_VALUE,
+                "ga_sparse_linalg_minres: indefinite preconditioner");
+    ga_release(x), ga_release(z), ga_release(ones);
+    ga_sparse_release(e), ga_sparse_release(neg);
 }
