@@ -3529,15 +3529,28 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    lists GA_LOOPS_FLOAT, _ALL, _REAL, _INT, ... or the user's own in their
    form), typed inputs and outputs (T or a dtype's name: float32 alpha,
    bool mask), and the body, with `i` (the flat C-order index) and `n`
-   (the size) in scope, as CuPy's. Reductions, as ReductionKernel's
-   arguments:
+   (the size) in scope, as CuPy's. Several placeholders, over the tuples
+   of dtypes the user names (one dtype per placeholder: the combinations
+   the kernel means, not a cross product of lists, which would build
+   hundreds of kernels no caller uses):
+     #define SCALE_PAIRS(Y, A) Y(A, float32, int32) Y(A, float64, int64)
+     GA_ELEMENTWISE_TYPES(scale_by, (T, U), SCALE_PAIRS, (T x, U k),
+                          (T &y), y = x * (T)k;)
+   Reductions, as ReductionKernel's arguments:
      GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64,
                   (double)(x - y) * (double)(x - y), a + b, z = (T)a, 0)
    inputs, the output, the accumulator's type, map, reduce (of a and b),
    post-map (from a) and identity; a fused function is such a body: its
-   elementwise steps in the map, its one reduction after. Raw kernels are
-   any extern "C" __global__ functions; a ga_view parameter receives an
-   array.
+   elementwise steps in the map, its one reduction after. The map may read
+   `i` (the element's flat C-order index in the input broadcast to the
+   inputs' shape, before any axis is reduced: CuPy's docs give `i` no
+   meaning in a reduction, and CuPy's own _in_ind.get() counts over its
+   reordered axes; this is the index an elementwise kernel's `i` would be
+   over the same inputs), `n` (the input's size) and `_in_ind` (both, in
+   CuPy's spelling: _in_ind.get(), _in_ind.size()). GA_REDUCTION_TYPES
+   takes several placeholders as GA_ELEMENTWISE_TYPES does. Raw kernels
+   are any extern "C" __global__ functions; a ga_view parameter receives
+   an array.
 
    How it is recorded: the header instantiates, for each dtype of the
    list, the two loops of gpuarr's own ufuncs (kernels/ufunc.cuh's
@@ -3558,23 +3571,32 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    arrays, outputs made in the inputs' memory order from the pool or given
    (out=, checked for shape, device, writeability and overlap), weak C
    scalars as inputs, the current stream, the 16-byte vector loop for
-   contiguous operands. Types follow CuPy's ElementwiseKernel: T is bound
-   by the first array argument of type T (outputs first), every other
-   array of type T must have that dtype and every array of a named dtype
-   that dtype ("Type is mismatched. y float64 float32 T", GA_ERROR_TYPE);
-   scalars are converted to their parameter's dtype (an int that does not
-   fit is GA_ERROR_OVERFLOW). A count of arguments that is not the
-   kernel's is CuPy's "Wrong number of arguments for squared_diff".
-   Limits: 1 to 3 inputs, 1 or 2 outputs, 4 operands in all (the ufunc
-   loops'), one placeholder (T).
+   contiguous operands. Types follow CuPy's ElementwiseKernel: each
+   placeholder is bound by the first array argument of its type (outputs
+   first; a scalar binds none), every other array of that placeholder must
+   have that dtype and every array of a named dtype that dtype ("Type is
+   mismatched. y float64 float32 T", "Type is mismatched. k int32 int64
+   U", GA_ERROR_TYPE); a placeholder that some parameter has and no array
+   binds is "cannot determine U"; the loop is the first tuple of the
+   kernel's list that holds the bound dtypes, and none is "scale_by was
+   not built for T = float32, U = int64 (built for ...)". Scalars are
+   converted to their parameter's dtype (an int that does not fit is
+   GA_ERROR_OVERFLOW). A count of arguments that is not the kernel's is
+   CuPy's "Wrong number of arguments for squared_diff". Limits: 1 to 3
+   inputs, 1 or 2 outputs, 4 operands in all (the ufunc loops'), 1 to 4
+   placeholders, 64 tuples of dtypes.
 
    A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
    own reduction planner (>>reduce): any axes, keepdims, out=, the kept
    axes in the input's memory order, deterministic (the combining order
-   depends on the shape and the alignment only). Its inputs (1 to 3
-   arrays) are broadcast together; several inputs are read at the same
-   element offsets, so inputs laid out otherwise than one another are
-   first copied to C order (one pass each). An empty reduction is the
+   depends on the shape and the alignment only). Its inputs (1 to 3: input
+   0 an array, the others arrays or weak C scalars, converted to their
+   parameters' dtypes as an elementwise kernel's) are broadcast together;
+   types are bound as an elementwise kernel's. Several array inputs are
+   read at the same element offsets, so arrays laid out otherwise than one
+   another are first copied to C order (one pass each); a map that reads
+   the element index has every array input in C order (copied where it is
+   not) and reads one element at a time. An empty reduction is the
    identity through the post-map.
 
    Modules: a fatbin built by the rule (its version stamp checked: a stale
@@ -3594,9 +3616,9 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    call as the sticky error it is (the context is lost), with the advice
    to run the program under compute-sanitizer.
 
-   Left for later: several placeholders, CuPy's `raw` parameters and the
-   element index in reductions, scalar inputs to reductions, 16-byte
-   vector loads for reductions of several inputs. */
+   Left for later: CuPy's `raw` parameters (a whole array given to an
+   elementwise body, indexed freely), more than 4 operands, 16-byte vector
+   loads for reductions of several inputs or that read the index. */
 
 /* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
    element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
@@ -3631,9 +3653,11 @@ GPUARR_API ga_module *ga_module_load_data(const void *image, size_t size);
    Work already enqueued finishes first (the driver waits for it). */
 GPUARR_API void ga_module_release(ga_module *m);
 
-/* The elementwise kernel `name` of module m (GA_ELEMENTWISE), its
-   signature read and checked: a handle owned by the module, or NULL
-   (GA_ERROR_KERNELS_MISSING: "module has no elementwise kernel 'name'"). */
+/* The elementwise kernel `name` of module m (GA_ELEMENTWISE or
+   GA_ELEMENTWISE_TYPES), its signature read and checked: a handle owned by
+   the module, or NULL (GA_ERROR_KERNELS_MISSING: "module has no
+   elementwise kernel 'name'"; GA_ERROR_KERNELS_STALE for a signature of
+   an older form: rebuild the module). */
 GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name);
 
 /* The kernel's name, its numbers of inputs and outputs. */
@@ -3652,21 +3676,22 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
 /* The same for one output: the new array, or NULL. */
 GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, const ga_operand *in);
 
-/* The reduction kernel `name` of module m (GA_REDUCTION), its signature
-   read and checked: a handle owned by the module, or NULL
-   (GA_ERROR_KERNELS_MISSING). */
+/* The reduction kernel `name` of module m (GA_REDUCTION or
+   GA_REDUCTION_TYPES), its signature read and checked: a handle owned by
+   the module, or NULL (GA_ERROR_KERNELS_MISSING). */
 GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *name);
 GPUARR_API const char *ga_reduction_kernel_name(const ga_reduction_kernel *k);
 GPUARR_API int ga_reduction_kernel_nin(const ga_reduction_kernel *k);
 
 /* Calls reduction kernel k, as CuPy's kernel(*in, axis=, keepdims=,
-   out=): nin input arrays, broadcast together, reduced over `axes`
+   out=): nin inputs (input 0 an array, the others arrays or weak C
+   scalars), broadcast together, reduced over `axes`
    (naxes 0 and axes NULL: all; naxes 0, axes not NULL: none) into *out
    (given: its shape checked as NumPy's out= of a reduction; NULL: made
    here, a new reference, the kept axes in the input's memory order). Types
    as ga_elementwise_call's. Deterministic, planned and run as gpuarr's own
    reductions (>>reduce). Errors: as ga_elementwise_call's, axes out of
-   range or repeated, an input that is not an array, out= sharing memory
+   range or repeated, an input 0 that is not an array, out= sharing memory
    with an input. */
 GPUARR_API ga_status ga_reduction_kernel_call(const ga_reduction_kernel *k, int nin, const ga_operand *in, int naxes,
                                               const int *axes, bool keepdims, ga_array **out);

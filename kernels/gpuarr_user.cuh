@@ -25,6 +25,22 @@
       limits of gpuarr's ufunc loops, which these kernels are: the same
       contiguous vector loop and strided loop).
 
+      Several placeholders (CuPy's `(T x, U k) -> (T y)`, 1 to 4 of any
+      names), over the tuples of dtypes a list names, one dtype per
+      placeholder in their order:
+
+        #define SCALE_PAIRS(Y, A) Y(A, float32, int32) Y(A, float64, int64)
+        GA_ELEMENTWISE_TYPES(scale_by, (T, U), SCALE_PAIRS, (T x, U k),
+                             (T &y), y = x * (T)k;)
+
+      Each tuple is two kernels; a kernel is built for at most 64 tuples.
+      The list names the tuples rather than a list per placeholder taken
+      as a cross product: the combinations a kernel means are usually few
+      (an index dtype with each float, a mask with each value dtype), and a
+      cross product of gpuarr's lists (15 x 15 dtypes: 450 kernels) would
+      be the module's whole build time for combinations no caller uses. A
+      call takes the first tuple that holds the dtypes the arrays bind.
+
    2. Reductions (CuPy's ReductionKernel), and fusion: elementwise steps
       with one final reduction, in one kernel:
 
@@ -38,6 +54,17 @@
       expression with a comma is parenthesised: (a > b ? a : b) needs
       none, (max(a, b)) does. The kernels are gpuarr's own reduction
       kernels (reduce.cuh) over this op, planned by gpuarr's host planner.
+      Inputs 1 and 2 may be given weak C scalars (a threshold, a weight),
+      converted to their parameters' dtypes. In the map expression, `i` is
+      the element's flat C-order index in the input (broadcast to the
+      inputs' shape, before any axis is reduced), `n` the input's size,
+      `_in_ind` both in CuPy's spelling (_in_ind.get(), _in_ind.size()).
+      A map that reads `i` or `_in_ind` (the header tries the expression
+      with them as a type no expression can use; the host reads its text)
+      has its inputs copied to C order first where they are not, and
+      loads one element at a time (no 16-byte vectors). Several
+      placeholders: GA_REDUCTION_TYPES(name, (T, W), tuples, ...), as
+      GA_ELEMENTWISE_TYPES.
 
    3. Raw kernels (CuPy's RawKernel): any extern "C" __global__ function.
       A gpuarr array passed with ga_arg_view arrives as a ga_view (data,
@@ -46,10 +73,13 @@
       idx) (an index per dim). ga_arg_pointer passes the data pointer.
 
    The module carries gpuarr's version stamp (ga_fatbin_version) and, per
-   elementwise or reduction kernel, its signature (a string ga_user_sig_<name> the host
-   parses once when the kernel is looked up); its kernels are
-   ga_user_<name>_<dtype>_contig and _strided (elementwise), _inner,
-   _outer, _combine_inner and _combine_outer (reductions). */
+   elementwise or reduction kernel, its signature (a string
+   ga_user_sig_<name>: the placeholders, the parameters, the tuples, a
+   reduction's accumulator type and map expression, which the host parses
+   once when the kernel is looked up); its kernels are
+   ga_user_<name>_<dtype>[_<dtype>...]_contig and _strided (elementwise),
+   _inner, _outer, _combine_inner and _combine_outer (reductions), a dtype
+   per placeholder. */
 
 #ifndef GA_KERNELS_GPUARR_USER_CUH
 #define GA_KERNELS_GPUARR_USER_CUH
