@@ -3536,6 +3536,10 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
      #define SCALE_PAIRS(Y, A) Y(A, float32, int32) Y(A, float64, int64)
      GA_ELEMENTWISE_TYPES(scale_by, (T, U), SCALE_PAIRS, (T x, U k),
                           (T &y), y = x * (T)k;)
+   CuPy's raw inputs (`raw T x`, written raw<T> x) give the body the whole
+   array, not broadcast, to index freely:
+     GA_ELEMENTWISE(reverse, GA_LOOPS_ALL, (raw<T> x), (T &y),
+                    y = x[n - 1 - i];)
    Reductions, as ReductionKernel's arguments:
      GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64,
                   (double)(x - y) * (double)(x - y), a + b, z = (T)a, 0)
@@ -3582,9 +3586,18 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    not built for T = float32, U = int64 (built for ...)". Scalars are
    converted to their parameter's dtype (an int that does not fit is
    GA_ERROR_OVERFLOW). A count of arguments that is not the kernel's is
-   CuPy's "Wrong number of arguments for squared_diff". Limits: 1 to 3
-   inputs, 1 or 2 outputs, 4 operands in all (the ufunc loops'), 1 to 4
-   placeholders, 64 tuples of dtypes.
+   CuPy's "Wrong number of arguments for squared_diff". Raw inputs are
+   arrays (a scalar is "raw argument x must be an array"), bind their
+   placeholders as any array, take no part in the broadcast shape, and
+   reach the loop as its kernels' last parameter (ga__user_raws: their
+   views, as ga_launch's ga_arg_view gives them); the loop's size is the
+   broadcast shape of the other arrays and the given outputs, and where no
+   input of the loop is an array (all raw, or raw and scalars) the outputs
+   must be given: "Loop size is Undecided" (CuPy's words, GA_ERROR_VALUE).
+   Where every input is raw, the loop reads one zero scalar the body never
+   sees. Limits: 1 to 3 inputs besides up to 3 raw ones, 1 or 2 outputs
+   (not raw), 4 operands in all (the ufunc loops'), 1 to 4 placeholders,
+   64 tuples of dtypes.
 
    A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
    own reduction planner (>>reduce): any axes, keepdims, out=, the kept
@@ -3616,9 +3629,10 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    call as the sticky error it is (the context is lost), with the advice
    to run the program under compute-sanitizer.
 
-   Left for later: CuPy's `raw` parameters (a whole array given to an
-   elementwise body, indexed freely), more than 4 operands, 16-byte vector
-   loads for reductions of several inputs or that read the index. */
+   Left for later: raw outputs (CuPy's `raw T z` among the outputs, with
+   its size= argument), raw parameters of reductions, more than 4
+   operands, 16-byte vector loads for reductions of several inputs or that
+   read the index. */
 
 /* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
    element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
@@ -3660,13 +3674,14 @@ GPUARR_API void ga_module_release(ga_module *m);
    an older form: rebuild the module). */
 GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name);
 
-/* The kernel's name, its numbers of inputs and outputs. */
+/* The kernel's name, its numbers of inputs (raw ones too) and outputs. */
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k);
 
 /* Calls elementwise kernel k, as CuPy's kernel(*in, *out): nin inputs
-   (arrays or weak C scalars), nout outputs, each given (out=) or NULL,
+   (arrays or weak C scalars; arrays for raw parameters), nout outputs,
+   each given (out=) or NULL,
    made here and stored in out[k] (a new reference). Types, broadcasting
    and errors as the section's comment says. Enqueued on the current
    stream of the inputs' device. */
@@ -3990,6 +4005,13 @@ typedef struct ga__ufunc_layout {
     int64_t shape[GA_MAXDIMS];
     int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
 } ga__ufunc_layout;
+
+/* A user elementwise kernel's `raw` parameters (>>kernel): the whole
+   arrays, its kernels' last parameter (kernels/gpuarr_user.cuh). */
+#define GA__USER_MAX_RAW 3
+typedef struct ga__user_raws {
+    ga_view v[GA__USER_MAX_RAW];
+} ga__user_raws;
 
 /* Reductions (kernels/reduce.cu): the kernels are
    ga_reduce_<op>_<in>_<layout>, one for each operator, input kind and
@@ -9510,12 +9532,14 @@ static ga_dtype ga__ufunc_companion(ga_dtype d)
 
 /* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
    output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
-   scalars already converted into `scalar_values`). */
+   scalars already converted into `scalar_values`). `raws`: a user
+   kernel's raw arrays (>>kernel), its kernels' last parameter; NULL for
+   gpuarr's own. */
 static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, const ga__loop *loop, int ndim,
                                   const int64_t *shape,
                                   ga_array *const *outs, const ga_array *const *ins,
                                   int64_t (*in_strides)[GA_MAXDIMS], const ga__value16 *scalar_values,
-                                  const double *param, int device)
+                                  const double *param, int device, const ga__user_raws *raws)
 {
     const int nin = info->nin, nout = info->nout, nops = nin + nout;
     ga__ufunc_args args;
@@ -9591,7 +9615,7 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
                               : ga__kernel(func, info->family, &ga__ufunc_kernels.loops[info - ga__ufuncs][loop->index][variant],
                                            info->name, loop_name, NULL, variants[variant]);
     if (variant == GA__UFUNC_CONTIG) {
-        void *kargs[] = {&args};
+        void *kargs[] = {&args, (void *)raws}; /* (the launch reads the kernel's parameters only) */
         if (args.rows == 1) { /* a thread per group (ufunc.cuh): 32 bytes of the widest dtype, 16 of 1 or 2 bytes */
             size_t widest = 1;
             for (int k = 0; k < nin; k++) widest = GA__MAX(widest, ga__dtype_sizes[loop->in[k]]);
@@ -9617,7 +9641,7 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
     }
     for (int k = nops; k < GA__UFUNC_MAXOPS; k++)
         for (int d = 0; d < nd; d++) layout.strides[k][d] = 0;
-    void *kargs[] = {&args, &layout};
+    void *kargs[] = {&args, &layout, (void *)raws};
     return ga__launch(func, f, device, size, kargs);
 }
 
@@ -9989,7 +10013,7 @@ static ga_status ga__ufunc_launch_flagged(const char *func, const double *param,
     if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
     if (st == GA_OK)
         st = ga__ufunc_launch(func, p->info, &p->loop, p->ndim, p->shape, p->targets, p->ins, p->strides, p->values, pp,
-                              p->device);
+                              p->device, NULL);
     if (st == GA_OK) {
         r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)word->ptr, sizeof flag, stream);
         if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
@@ -10011,7 +10035,7 @@ static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *ou
     ga_status st = p->constant >= 0 ? ga__ufunc_fill_constant(func, p)
                    : p->power_flag  ? ga__ufunc_launch_flagged(func, pp, p)
                                     : ga__ufunc_launch(func, p->info, &p->loop, p->ndim, p->shape, p->targets, p->ins,
-                                                       p->strides, p->values, pp, p->device);
+                                                       p->strides, p->values, pp, p->device, NULL);
     for (int k = 0; k < p->info->nout && st == GA_OK; k++)
         if (out[k] && p->targets[k] != out[k])
             st = ga__copy_cast(func, p->device, out[k]->dtype, out[k]->data, out[k]->strides, p->targets[k]->dtype,
@@ -30216,14 +30240,19 @@ static void ga__graph_shutdown(void)
 #define GA__USER_MAX_PH 4      /* placeholders of a kernel (the header's GA__USER_CLASSES) */
 #define GA__USER_MAX_TUPLES 64 /* tuples of dtypes a kernel is built for */
 #define GA__USER_BAD_TYPE (-100)
+#define GA__USER_MAX_PARAMS 8  /* parameters of a kernel: its outputs, then its inputs (raw ones too) */
 
 struct ga_elementwise_kernel {
     ga__ufunc_info info;                   /* what the ufunc dispatcher reads: name, nin, nout, loops */
     struct ga_module *module;
     char name[GA__USER_NAME_MAX];
-    int types[GA__UFUNC_MAXOPS];           /* operand k (outputs first, then inputs): a dtype, or -1 - p:
+    int nin;                               /* inputs as declared (raw ones too; info.nin: the loop's, the
+                                              others, or 1 where all are raw: a zero scalar) */
+    int nraw;
+    int types[GA__USER_MAX_PARAMS];        /* parameter k (outputs first, then inputs): a dtype, or -1 - p:
                                               placeholder p */
-    char params[GA__UFUNC_MAXOPS][GA__USER_NAME_MAX]; /* their names, for the messages */
+    bool raw[GA__USER_MAX_PARAMS];         /* CuPy's `raw T x` (written raw<T> x): the whole array */
+    char params[GA__USER_MAX_PARAMS][GA__USER_NAME_MAX]; /* their names, for the messages */
     int nph;                               /* placeholders: T, or (T, U, ...) */
     char ph[GA__USER_MAX_PH][GA__USER_NAME_MAX];
     uint32_t used;                         /* bit p: placeholder p is the type of an operand (or the
@@ -30454,13 +30483,28 @@ static int ga__user_params(const char *func, ga_elementwise_kernel *k, const cha
     while (p < end) {
         const char *q = p;
         while (q < end && *q != ',') q++;
-        /* the words of one parameter: its type's words, then its name */
+        /* the words of one parameter: its type's words, then its name
+           (raw< T > as raw<T>) */
+        char text[256];
+        size_t tn = 0;
+        int depth = 0; /* within <...> */
+        for (const char *c = p; c < q && tn + 1 < sizeof text; c++) {
+            if (isspace((unsigned char)*c)) {
+                const char *nx = c;
+                while (nx < q && isspace((unsigned char)*nx)) nx++;
+                if (depth > 0 || (nx < q && *nx == '<')) continue;
+            }
+            depth += *c == '<' ? 1 : *c == '>' ? -1 : 0;
+            text[tn++] = *c;
+        }
+        text[tn] = 0;
         char words[4][GA__USER_NAME_MAX];
         int nw = 0;
-        for (const char *w = p; w < q;) {
-            while (w < q && (isspace((unsigned char)*w) || *w == '&')) w++;
+        const char *const tq = text + tn;
+        for (const char *w = text; w < tq;) {
+            while (w < tq && (isspace((unsigned char)*w) || *w == '&')) w++;
             const char *e = w;
-            while (e < q && !isspace((unsigned char)*e) && *e != '&') e++;
+            while (e < tq && !isspace((unsigned char)*e) && *e != '&') e++;
             if (e > w) {
                 if (nw == 4 || e - w >= GA__USER_NAME_MAX)
                     return ga__error(GA_ERROR_VALUE, func, "kernel '%s': parameter '%.*s' is not `type name`", k->name,
@@ -30471,12 +30515,21 @@ static int ga__user_params(const char *func, ga_elementwise_kernel *k, const cha
             w = e;
         }
         int t0 = nw > 0 && strcmp(words[0], "const") == 0 ? 1 : 0;
-        int type = nw - t0 == 2 ? ga__user_type(k, words[t0]) : GA__USER_BAD_TYPE;
-        if (first + count >= GA__UFUNC_MAXOPS)
-            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': more than %d operands", k->name, GA__UFUNC_MAXOPS), -1;
+        char *t = nw - t0 == 2 ? words[t0] : NULL;
+        const size_t tl = t ? strlen(t) : 0;
+        const bool raw = tl > 5 && strncmp(t, "raw<", 4) == 0 && t[tl - 1] == '>';
+        if (raw) { /* raw<T>: T */
+            t[tl - 1] = 0;
+            t = ga__user_trim(t + 4);
+        }
+        int type = t ? ga__user_type(k, t) : GA__USER_BAD_TYPE;
+        if (first + count >= GA__USER_MAX_PARAMS)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': more than %d parameters", k->name,
+                             GA__USER_MAX_PARAMS), -1;
         if (type == GA__USER_BAD_TYPE)
-            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': parameter '%.*s' is not `placeholder name` or "
-                             "`dtype name`", k->name, (int)(q - p), p), -1;
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': parameter '%.*s' is not `placeholder name`, "
+                             "`dtype name` or `raw<type> name`", k->name, (int)(q - p), p), -1;
+        k->raw[first + count] = raw;
         k->types[first + count] = type;
         snprintf(k->params[first + count], sizeof k->params[0], "%s", words[nw - 1]);
         if (type < 0) k->used |= 1u << (-1 - type);
@@ -30599,11 +30652,21 @@ static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, 
     if (nout < 0) return ga__t.error;
     int nin = ga__user_params(func, k, field[3], nout);
     if (nin < 0) return ga__t.error;
-    if (nin < 1 || nin > 3 || nout < 1 || nout > (r ? 1 : 2))
-        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs (1 to 3, %s)", k->name, nin,
-                         nout, r ? "1" : "1 or 2");
+    for (int j = 0; j < nout + nin; j++) {
+        if (k->raw[j] && (j < nout || r))
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': only an elementwise kernel's "
+                             "inputs may be raw", k->name, k->params[j]);
+        k->nraw += k->raw[j];
+    }
+    const int loop_nin = nin - k->nraw > 0 ? nin - k->nraw : 1; /* all raw: a zero scalar */
+    if (nin < 1 || loop_nin > 3 || k->nraw > GA__USER_MAX_RAW || nout < 1 || nout > (r ? 1 : 2) ||
+        loop_nin + nout > GA__UFUNC_MAXOPS)
+        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs (%d raw) and %d outputs (1 to 3 inputs and at "
+                         "most %d raw ones, %s outputs, %d operands in all, raw inputs aside)", k->name, nin, k->nraw,
+                         nout, GA__USER_MAX_RAW, r ? "1" : "1 or 2", GA__UFUNC_MAXOPS);
+    k->nin = nin;
     k->info.name = k->name;
-    k->info.nin = nin;
+    k->info.nin = loop_nin;
     k->info.nout = nout;
     k->info.result = GA__RESULT_SAME;
     k->info.family = GA__FAMILY_ARITH; /* unused: the loops come from the module */
@@ -30680,7 +30743,7 @@ GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char
 }
 
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k) { return k ? k->name : NULL; }
-GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k) { return k ? k->info.nin : -1; }
+GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k) { return k ? k->nin : -1; }
 GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->info.nout : -1; }
 
 /* The symbol of kernel k's loop for its tuple `loop`:
@@ -30764,7 +30827,7 @@ static ga_status ga__user_no_tuple(const char *func, const ga_elementwise_kernel
 static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
                                 ga_array *const *out, ga__loop *loop)
 {
-    const int nin = k->info.nin, nout = k->info.nout;
+    const int nin = k->nin, nout = k->info.nout;
     ga_dtype bound[GA__USER_MAX_PH];
     for (int p = 0; p < GA__USER_MAX_PH; p++) bound[p] = GA_DTYPE_INVALID;
     for (int j = 0; j < nout; j++)
@@ -30783,30 +30846,102 @@ static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k
     }
     if (t == k->ntuples) return ga__user_no_tuple(func, k, bound);
     loop->index = t;
+    int li = 0; /* the loop's inputs: those that are not raw, or the zero scalar of the first placeholder */
     for (int j = 0; j < nout + nin; j++) {
         const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
         if (j < nout) loop->out[j] = d;
-        else loop->in[j - nout] = d;
+        else if (!k->raw[j]) loop->in[li++] = d;
     }
+    if (li == 0) loop->in[0] = (ga_dtype)k->tuples[t][0];
     return GA_OK;
 }
 
-/* The ufunc dispatcher's steps (>>ufunc, ga__ufunc) for a user kernel. */
+static void ga__view_of(const ga_array *a, ga_view *v); /* (below, with the raw launches) */
+
+/* A user kernel's inputs split: the loop's (those that are not raw, or
+   one zero scalar where all are) into loop_in, the raw arrays' views into
+   raws; NULL inputs and raw scalars refused; *device: the raw arrays'
+   (one), or -1. */
+static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                ga_operand *loop_in, ga__user_raws *raws, int *device)
+{
+    int li = 0, r = 0;
+    for (int j = 0; j < k->nin; j++) {
+        const int param = k->info.nout + j;
+        const ga_array *a = in[j].array;
+        if (!a && (int)in[j].scalar.kind == -1) {
+            char what[24];
+            snprintf(what, sizeof what, "input %d", j);
+            return ga__null_input(func, what);
+        }
+        if (!k->raw[param]) {
+            loop_in[li++] = in[j];
+            continue;
+        }
+        if (!a)
+            return ga__error(GA_ERROR_TYPE, func, "%s: raw argument %s must be an array, not a scalar", k->name,
+                             k->params[param]);
+        if (*device >= 0 && a->device != *device)
+            return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", *device,
+                             a->device);
+        *device = a->device;
+        ga__view_of(a, &raws->v[r++]);
+    }
+    if (li == 0) loop_in[0] = ga_operand_scalar(ga_int(0));
+    return GA_OK;
+}
+
+/* The ufunc dispatcher's check of the inputs (ga__ufunc_check_inputs) for
+   the loop's inputs of a user kernel, whose raw arrays are on raw_device
+   (or none: -1). Where no input of the loop is an array (all raw, or raw
+   and scalars), the loop's size is that of the given outputs, and with
+   none given it is CuPy's "Loop size is Undecided". */
+static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_kernel *k, const ga_operand *loop_in,
+                                       ga_array *const *out, int raw_device, ga__ufunc_plan *p)
+{
+    bool arrays = false;
+    for (int j = 0; j < k->info.nin; j++) arrays = arrays || loop_in[j].array;
+    if (arrays || k->nraw == 0) {
+        ga_status st = ga__ufunc_check_inputs(func, loop_in, p);
+        if (st == GA_OK && raw_device >= 0 && raw_device != p->device)
+            st = ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", p->device,
+                           raw_device);
+        return st;
+    }
+    if (!out[0] && !(k->info.nout > 1 && out[1])) return ga__error(GA_ERROR_VALUE, func, "Loop size is Undecided");
+    for (int j = 0; j < k->info.nin; j++) {
+        p->dtypes[j] = GA_DTYPE_INVALID;
+        p->scalars[j] = loop_in[j].scalar;
+        if (p->scalars[j].kind < GA_SCALAR_BOOL || p->scalars[j].kind > GA_SCALAR_COMPLEX)
+            return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", j, (int)p->scalars[j].kind);
+    }
+    p->device = raw_device; /* the outputs' are checked against it */
+    return GA_OK;
+}
+
+/* The ufunc dispatcher's steps (>>ufunc, ga__ufunc) for a user kernel: its
+   loop's inputs as the ufunc's, its raw arrays as the loop's last
+   parameter. */
 static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *k, const ga_operand *in, ga_array **out)
 {
     ga__ufunc_plan p;
     memset(&p, 0, sizeof p);
     p.info = &k->info;
     p.constant = -1;
-    ga_status st = ga__ufunc_check_inputs(func, in, &p);
+    ga_operand loop_in[3];
+    ga__user_raws raws;
+    memset(&raws, 0, sizeof raws);
+    int raw_device = -1;
+    ga_status st = ga__user_split(func, k, in, loop_in, &raws, &raw_device);
+    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, out, raw_device, &p);
     if (st == GA_OK) st = ga__user_types(func, k, in, out, &p.loop);
-    if (st == GA_OK) st = ga__ufunc_check_shape(func, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, out, &p);
     for (int j = 0; j < k->info.nin && st == GA_OK; j++)
-        if (!in[j].array) st = ga__scalar_to_element(func, in[j].scalar, p.loop.in[j], &p.values[j]);
+        if (!loop_in[j].array) st = ga__scalar_to_element(func, loop_in[j].scalar, p.loop.in[j], &p.values[j]);
     if (st == GA_OK) st = ga__bind(func, p.device);
     if (st != GA_OK) return st;
-    st = ga__ufunc_outputs(func, in, out, &p);
-    if (st == GA_OK) st = ga__ufunc_inputs(func, in, out, &p);
+    st = ga__ufunc_outputs(func, loop_in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, out, &p);
     if (st == GA_OK) {
         /* the loops' `n`: the bits of the size in param[0] */
         double pp[4] = {0, 0, 0, 0};
@@ -30814,7 +30949,7 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
         for (int d = 0; d < p.ndim; d++) n *= p.shape[d];
         memcpy(&pp[0], &n, sizeof n);
         st = ga__ufunc_launch(func, p.info, &p.loop, p.ndim, p.shape, p.targets, p.ins, p.strides, p.values, pp,
-                              p.device);
+                              p.device, &raws);
     }
     ga__temps_release(&p.temps);
     if (st != GA_OK) {
@@ -30832,7 +30967,7 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
 {
     static const char func[] = "ga_elementwise_call";
     if (!k) return ga__null_input(func, "k");
-    if (nin != k->info.nin || nout != k->info.nout)
+    if (nin != k->nin || nout != k->info.nout)
         return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
     if (!in) return ga__null_input(func, "in");
     if (!out) return ga__null_input(func, "out");
@@ -30851,7 +30986,7 @@ GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, con
         ga__null_input(func, "k");
         return NULL;
     }
-    if (nin != k->info.nin || k->info.nout != 1) {
+    if (nin != k->nin || k->info.nout != 1) {
         ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
         return NULL;
     }

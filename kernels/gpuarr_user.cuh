@@ -41,6 +41,21 @@
       be the module's whole build time for combinations no caller uses. A
       call takes the first tuple that holds the dtypes the arrays bind.
 
+      Raw inputs (CuPy's `raw T x`, written raw<T> x: C++ has no such
+      declarator): the whole array, not broadcast and not part of the
+      loop's shape, given to the body as a view it indexes freely: x[k]
+      (flat C-order index over x's own shape), x(i0, i1, ...) (an index per
+      dim), x.size(), x.ndim(), x.shape(d). E.g.
+
+        GA_ELEMENTWISE(reverse, GA_LOOPS_ALL, (raw<T> x), (T &y),
+                       y = x[n - 1 - i];)
+
+      A raw array binds its placeholder as any array; a scalar is refused.
+      Up to 3 raw inputs, besides the loop's operands. The loop's size is
+      the broadcast shape of the other arrays and the given outputs; where
+      there is none (every input raw or a scalar) the outputs must be given
+      (CuPy's "Loop size is Undecided"). Outputs are not raw.
+
    2. Reductions (CuPy's ReductionKernel), and fusion: elementwise steps
       with one final reduction, in one kernel:
 
@@ -97,6 +112,7 @@
 #include "ufunc.cuh"
 #include "reduce.cuh"
 #include <type_traits>
+#include <utility>
 
 GA_DEFINE_FATBIN_VERSION
 
@@ -170,6 +186,90 @@ template <class In, class Out, class L> struct sig {
     typedef typename storage_at<Out, 1, L>::type out1;
 };
 
+/* A `raw` parameter (CuPy's `raw T x`: written raw<T> x): the whole array,
+   not broadcast, indexed freely by the body. x[k] is the element at flat
+   C-order index k of x's own shape, x(i0, i1, ...) the element at that
+   index per dim; x.size(), x.ndim(), x.shape(d). Elements are of value
+   type V, as stored (complex as thrust::complex, bool as bool). */
+template <class V> struct raw_view {
+    const ga_view *v;
+    GA_DEV V &operator[](int64_t k) const
+    {
+        int64_t off = 0;
+        for (int d = v->ndim - 1; d > 0; --d) {
+            const int64_t s = v->shape[d], q = k / s;
+            off += (k - q * s) * v->strides[d];
+            k = q;
+        }
+        if (v->ndim > 0) off += k * v->strides[0];
+        return *(V *)((char *)v->data + off);
+    }
+    template <class... I> GA_DEV V &operator()(I... idx) const
+    {
+        const int64_t ix[] = {(int64_t)idx...};
+        int64_t off = 0;
+        for (int d = 0; d < (int)sizeof...(I); d++) off += ix[d] * v->strides[d];
+        return *(V *)((char *)v->data + off);
+    }
+    GA_DEV int64_t size() const { return v->size; }
+    GA_DEV int ndim() const { return v->ndim; }
+    GA_DEV int64_t shape(int d) const { return v->shape[d]; }
+};
+template <class X> struct is_raw { static constexpr bool value = false; };
+template <class V> struct is_raw<raw_view<V>> { static constexpr bool value = true; };
+
+/* Which parameters of F = void(A...) are raw, and the place of parameter
+   k among the raw ones or among the others (the loop's operands). */
+template <class F> struct raw_map;
+template <class... A> struct raw_map<void(A...)> {
+    __host__ __device__ static constexpr bool flag(int k)
+    {
+        constexpr bool f[] = {is_raw<std::remove_cv_t<std::remove_reference_t<A>>>::value..., false};
+        return f[k];
+    }
+    __host__ __device__ static constexpr int before(int k, bool raw)
+    {
+        int c = 0;
+        for (int j = 0; j < k; j++) c += flag(j) == raw;
+        return c;
+    }
+    static constexpr int nraw = before((int)sizeof...(A), true);
+};
+
+/* The loop's inputs of F = void(A...): the parameters that are not raw,
+   or, where all are, one of type D (a placeholder the host fills with a
+   zero scalar and the body never sees). */
+template <class F, class D, class Acc = void()> struct loop_params;
+template <class D, class... Acc> struct loop_params<void(), D, void(Acc...)> {
+    typedef std::conditional_t<sizeof...(Acc) == 0, void(D), void(Acc...)> type;
+};
+template <class A0, class... A, class D, class... Acc> struct loop_params<void(A0, A...), D, void(Acc...)> {
+    typedef typename loop_params<void(A...), D,
+                                 std::conditional_t<is_raw<std::remove_cv_t<std::remove_reference_t<A0>>>::value,
+                                                    void(Acc...), void(Acc..., A0)>>::type type;
+};
+
+/* The loop's input values of one element. */
+template <class A0, class A1, class A2> struct pack3 {
+    A0 a0;
+    A1 a1;
+    A2 a2;
+    template <int j> GA_DEV auto get() const
+    {
+        if constexpr (j == 0) return a0;
+        else if constexpr (j == 1) return a1;
+        else return a2;
+    }
+};
+
+/* Argument k of a body of inputs F: a raw view, or the loop's value. */
+template <class F, int K, class P> GA_DEV auto arg_at(const P &vals, const ga__user_raws *raws)
+{
+    typedef typename params<F>::template value<K> V;
+    if constexpr (raw_map<F>::flag(K)) return V{&raws->v[raw_map<F>::before(K, true)]};
+    else return to_value(vals.template get<raw_map<F>::before(K, false)>());
+}
+
 /* The loops' compute type of an output (ga_compute) from its value. */
 template <class V> GA_DEV auto to_compute(V v) { return ga_up(to_storage(v)); }
 } /* namespace ga_user */
@@ -190,6 +290,7 @@ typedef float float32;
 typedef double float64;
 typedef thrust::complex<float> complex64;
 typedef thrust::complex<double> complex128;
+template <class V> using raw = ga_user::raw_view<V>; /* CuPy's `raw T x`: raw<T> x */
 } /* namespace ga_user_types */
 
 /* ======================================================================== */
@@ -230,27 +331,44 @@ typedef thrust::complex<double> complex128;
         typedef typename ga_user::nth<0, L...>::type L0;                                                  \
         typedef decltype(ga_user_bodies::ga_user_ins_##name<typename ga_user::value_of<L>::type...>) In;  \
         typedef decltype(ga_user_bodies::ga_user_outs_##name<typename ga_user::value_of<L>::type...>) Out; \
-        static constexpr int nin = ga_user::params<In>::count, nout = ga_user::params<Out>::count;      \
-        static_assert(nin >= 1 && nin <= 3 && nout >= 1 && nout <= 2 && nin + nout <= 4,                   \
-                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs, 1 or 2 outputs, at most 4 operands");      \
-        static_assert(ga_user::all_refs<Out>::value,                                                       \
+        typedef typename ga_user::loop_params<In, typename ga_user::value_of<L0>::type>::type LoopIn;     \
+        static constexpr int nin = ga_user::params<LoopIn>::count, nout = ga_user::params<Out>::count;  \
+        static_assert(ga_user::params<In>::count >= 1 && ga_user::raw_map<In>::nraw <= GA__USER_MAX_RAW &&  \
+                          nin <= 3 && nout >= 1 && nout <= 2 && nin + nout <= 4,                          \
+                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs (raw ones aside), 1 or 2 outputs, at most 4 " \
+                      "operands (raw ones aside), at most 3 raw inputs");                                 \
+        static_assert(ga_user::all_refs<Out>::value && ga_user::raw_map<Out>::nraw == 0,                   \
                       "GA_ELEMENTWISE " #name ": outputs are written through references: (T &z)");         \
         static constexpr bool widen16 = false, indexed = true;                                            \
-        template <class L2> using sig = ga_user::sig<In, Out, L0>;                                        \
+        template <class L2> using sig = ga_user::sig<LoopIn, Out, L0>;                                    \
         typedef typename ga_user::params<Out>::template value<0> V0;                                      \
         typedef std::conditional_t<(nout > 1), typename ga_user::params<Out>::template value<1>, int> V1;  \
         int64_t n;                                                                                         \
-        GA_DEV explicit ga_user_op_##name(const double *p) { memcpy(&n, p, sizeof n); }                   \
+        const ga__user_raws *raws;                                                                        \
+        GA_DEV explicit ga_user_op_##name(const double *p, const ga__user_raws *r = nullptr) : raws(r)    \
+        {                                                                                                  \
+            memcpy(&n, p, sizeof n);                                                                       \
+        }                                                                                                  \
+        template <int... K, class P, class... O>                                                           \
+        GA_DEV void call(std::integer_sequence<int, K...>, int64_t i, const P &vals, O &...outs) const    \
+        {                                                                                                  \
+            ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(                   \
+                i, n, ga_user::arg_at<In, K>(vals, raws)..., outs...);                                     \
+        }                                                                                                  \
+        template <class P, class... O> GA_DEV void body(int64_t i, const P &vals, O &...outs) const       \
+        {                                                                                                  \
+            call(std::make_integer_sequence<int, ga_user::params<In>::count>(), i, vals, outs...);        \
+        }                                                                                                  \
         template <class A0> GA_DEV auto operator()(int64_t i, A0 a0) const                                \
         {                                                                                                  \
             V0 o0{};                                                                                       \
-            ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(i, n, ga_user::to_value(a0), o0);                     \
+            body(i, ga_user::pack3<A0, int, int>{a0, 0, 0}, o0);                                           \
             return ga_user::to_storage(o0);                                                                \
         }                                                                                                  \
         template <class A0, class A1> GA_DEV auto operator()(int64_t i, A0 a0, A1 a1) const               \
         {                                                                                                  \
             V0 o0{};                                                                                       \
-            ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), o0); \
+            body(i, ga_user::pack3<A0, A1, int>{a0, a1, 0}, o0);                                           \
             return ga_user::to_storage(o0);                                                                \
         }                                                                                                  \
         template <class A0, class A1, class A2> GA_DEV auto operator()(int64_t i, A0 &&a0, A1 &&a1, A2 &&a2) const \
@@ -258,13 +376,16 @@ typedef thrust::complex<double> complex128;
             if constexpr (nout == 2) { /* one input, two outputs */                                       \
                 V0 o0{};                                                                                   \
                 V1 o1{};                                                                                   \
-                ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(i, n, ga_user::to_value(a0), o0, o1);             \
+                body(i, ga_user::pack3<std::remove_cv_t<std::remove_reference_t<A0>>, int, int>{a0, 0, 0}, o0, o1); \
                 a1 = ga_user::to_compute(o0);                                                              \
                 a2 = ga_user::to_compute(o1);                                                              \
             } else {                                                                                       \
                 V0 o0{};                                                                                   \
-                ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), \
-                                                        ga_user::to_value(a2), o0);                        \
+                body(i,                                                                                    \
+                     ga_user::pack3<std::remove_cv_t<std::remove_reference_t<A0>>,                        \
+                                    std::remove_cv_t<std::remove_reference_t<A1>>,                        \
+                                    std::remove_cv_t<std::remove_reference_t<A2>>>{a0, a1, a2},           \
+                     o0);                                                                                  \
                 return ga_user::to_storage(o0);                                                            \
             }                                                                                              \
         }                                                                                                  \
@@ -273,7 +394,7 @@ typedef thrust::complex<double> complex128;
         {                                                                                                  \
             V0 o0{};                                                                                       \
             V1 o1{};                                                                                       \
-            ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), o0, o1); \
+            body(i, ga_user::pack3<A0, A1, int>{a0, a1, 0}, o0, o1);                                       \
             r0 = ga_user::to_compute(o0);                                                                  \
             r1 = ga_user::to_compute(o1);                                                                  \
         }                                                                                                  \
@@ -282,18 +403,20 @@ typedef thrust::complex<double> complex128;
 /* The two kernels of kernel `name` for one tuple of dtype names (one per
    placeholder): ga_user_<name>_<dtype>[_<dtype>...]_contig and _strided. */
 #define GA__USER_TKERNELS(name, ...)                                                                      \
-    extern "C" __global__ void GA__USER_SYM(name, contig, __VA_ARGS__)(const __grid_constant__ ga__ufunc_args a) \
+    extern "C" __global__ void GA__USER_SYM(name, contig, __VA_ARGS__)(const __grid_constant__ ga__ufunc_args a, \
+                                                                       const __grid_constant__ ga__user_raws r) \
     {                                                                                                      \
         typedef ga_user_op_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                      \
         typedef typename Op::L0 L0;                                                                       \
         typedef typename Op::template sig<L0> S;                                                          \
-        ga_ufunc_contig_as<Op, L0, typename S::in0, typename S::in1>(a);                                  \
+        ga_ufunc_contig_with<Op, L0, typename S::in0, typename S::in1>(Op(a.param, &r), a);               \
     }                                                                                                      \
     extern "C" __global__ void GA__USER_SYM(name, strided, __VA_ARGS__)(const __grid_constant__ ga__ufunc_args a, \
-                                                                        const __grid_constant__ ga__ufunc_layout l) \
+                                                                        const __grid_constant__ ga__ufunc_layout l, \
+                                                                        const __grid_constant__ ga__user_raws r) \
     {                                                                                                      \
         typedef ga_user_op_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                      \
-        ga_ufunc_strided<Op, typename Op::L0>(a, l);                                                      \
+        ga_ufunc_strided_body<Op, typename Op::template sig<typename Op::L0>>(Op(a.param, &r), a, l);    \
     }
 /* A one-placeholder list's entry Y(A, dtype, DTYPE) as a tuple of one. */
 #define GA__USER_KERNELS1(name, loop, LOOP) GA__USER_TKERNELS(name, loop)

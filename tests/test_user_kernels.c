@@ -140,6 +140,49 @@ TEST(signature_several_placeholders)
     ga_clear_error();
 }
 
+TEST(signature_raw_parameters)
+{
+    ga_elementwise_kernel k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.name, sizeof k.name, "stencil");
+    char sig[] = "gpuarr elementwise 2;stencil;(T);(T w, raw< T > x, raw<int64> idx);(T &y);float32|;";
+    CHECK_OK(ga__user_signature("test", &k, sig, NULL));
+    CHECK(k.nin == 3 && k.nraw == 2 && k.info.nin == 1 && k.info.nout == 1, "nin %d nraw %d loop nin %d", k.nin,
+          k.nraw, k.info.nin);
+    CHECK(!k.raw[0] && !k.raw[1] && k.raw[2] && k.raw[3] && k.types[2] == -1 && k.types[3] == GA_INT64 &&
+              strcmp(k.params[2], "x") == 0 && strcmp(k.params[3], "idx") == 0,
+          "raw flags, types and names");
+    /* all raw: the loop has one input, a zero scalar */
+    ga_elementwise_kernel r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.name, sizeof r.name, "reverse");
+    char rsig[] = "gpuarr elementwise 2;reverse;(T);(raw<T> x);(T &y);float32|;";
+    CHECK_OK(ga__user_signature("test", &r, rsig, NULL));
+    CHECK(r.nin == 1 && r.nraw == 1 && r.info.nin == 1, "reverse: nin %d nraw %d", r.nin, r.nraw);
+    ga_clear_error();
+    static const char *const bad[] = {
+        "gpuarr elementwise 2;f;(T);(T x);(raw<T> y);float32|;",                         /* a raw output */
+        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d);(T &y);float32|;", /* 4 raw */
+        "gpuarr elementwise 2;f;(T);(raw<U> a);(T &y);float32|;",                        /* raw of no type */
+        "gpuarr elementwise 2;f;(T);(raw<> a);(T &y);float32|;",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ga_elementwise_kernel b;
+        memset(&b, 0, sizeof b);
+        snprintf(b.name, sizeof b.name, "f");
+        char text[128];
+        snprintf(text, sizeof text, "%s", bad[i]);
+        CHECK(ga__user_signature("test", &b, text, NULL) != GA_OK, "accepted %s", bad[i]);
+        ga_clear_error();
+    }
+    ga_reduction_kernel rk;
+    memset(&rk, 0, sizeof rk);
+    snprintf(rk.sig.name, sizeof rk.sig.name, "f");
+    char rksig[] = "gpuarr reduction 2;f;(T);(raw<T> x);(T &y);T;float32|;x[0]";
+    CHECK_ERROR(ga__user_signature("test", &rk.sig, rksig, &rk) != GA_OK, GA_ERROR_VALUE,
+                "raw parameter 'x': only an elementwise kernel's inputs may be raw");
+}
+
 TEST(map_expression_reads_index)
 {
     static const struct { const char *e; bool reads; } cases[] = {
@@ -888,6 +931,86 @@ DEVICE_TEST(reduction_element_index)
     CHECK(re && download(re, &got) && got == 0, "index_weighted of nothing: %g", got);
     free(hx);
     ga_release(x), ga_release(out), ga_release(z), ga_release(rz), ga_release(e), ga_release(re);
+}
+
+/* ---- raw parameters ------------------------------------------------------------ */
+
+DEVICE_TEST(raw_parameter_reverse_every_dtype)
+{
+    ga_elementwise_kernel *k = kernel("reverse");
+    if (!k) return;
+    CHECK(ga_elementwise_nin(k) == 1 && ga_elementwise_nout(k) == 1, "reverse: 1 input, 1 output");
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        /* x a flipped view: y[i] = x[n - 1 - i] = base[i]; 2-d, (7, 143): the flat index over x's own shape */
+        ga_array *base = random_array(2, (int64_t[]){7, 143}, (ga_dtype)t), *x = ga_flip(base, 0, NULL);
+        ga_array *y = ga_empty(2, (int64_t[]){7, 143}, (ga_dtype)t), *outs[1] = {y};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, outs));
+        CHECK(close_arrays(y, base, 0), "reverse %s", ga_dtype_name((ga_dtype)t));
+        /* the output shape is the loop's; x's own shape may differ: a flat y of x's size */
+        ga_array *flat = ga_empty(1, (int64_t[]){7 * 143}, (ga_dtype)t), *fo[1] = {flat};
+        ga_array *bflat = ga_reshape(base, 1, (int64_t[]){7 * 143});
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, fo));
+        CHECK(close_arrays(flat, bflat, 0), "reverse %s into a flat y", ga_dtype_name((ga_dtype)t));
+        ga_release(base), ga_release(x), ga_release(y), ga_release(flat), ga_release(bflat);
+    }
+    ga_array *x = random_array(1, (int64_t[]){100}, GA_FLOAT64), *none[1] = {NULL};
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, none) != GA_OK, GA_ERROR_VALUE,
+                "Loop size is Undecided");
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_scalar(ga_float(1))}, 1, none) != GA_OK,
+                GA_ERROR_TYPE, "reverse: raw argument x must be an array, not a scalar");
+    ga_array *y32 = ga_empty(1, (int64_t[]){100}, GA_FLOAT32), *o32[1] = {y32};
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, o32) != GA_OK, GA_ERROR_TYPE,
+                "Type is mismatched. x float64 float32 T");
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(NULL)}, 1, o32) != GA_OK,
+                GA_ERROR_NULL_INPUT, "input 0");
+    ga_release(x), ga_release(y32);
+}
+
+DEVICE_TEST(raw_parameter_stencil_and_gather)
+{
+    ga_elementwise_kernel *st = kernel("stencil3"), *tk = kernel("take_2d");
+    if (!st || !tk) return;
+    const int64_t m = 1001;
+    for (int t = 2; t < 4; t++) { /* float32, float64 */
+        const ga_dtype dt = float_dtypes[t];
+        ga_array *w = random_array(1, (int64_t[]){m}, dt), *xb = random_array(1, (int64_t[]){m}, dt);
+        ga_array *x = ga_flip(xb, 0, NULL);
+        double *hw = host_f64(w), *hx = host_f64(x), *want = malloc(sizeof(double) * (size_t)m);
+        for (int64_t i = 0; hw && hx && i < m; i++)
+            want[i] = hw[i] * (hx[i > 0 ? i - 1 : 0] + hx[i] + hx[i + 1 < m ? i + 1 : m - 1]);
+        ga_array *y = ga_elementwise(st, 2, (ga_operand[]){ga_operand_array(w), ga_operand_array(x)});
+        CHECK(y && ga_dtype_of(y) == dt && holds(y, want, m, 1e-6), "stencil3 %s: %s", ga_dtype_name(dt),
+              ga_last_error_message());
+        /* a weak scalar weight: the loop's size from the given output */
+        ga_array *y2 = ga_empty(1, (int64_t[]){m}, dt), *o2[1] = {y2};
+        CHECK_OK(ga_elementwise_call(st, 2, (ga_operand[]){ga_operand_scalar(ga_float(2)), ga_operand_array(x)}, 1, o2));
+        for (int64_t i = 0; hx && i < m; i++) want[i] = 2 * (hx[i > 0 ? i - 1 : 0] + hx[i] + hx[i + 1 < m ? i + 1 : m - 1]);
+        CHECK(holds(y2, want, m, 1e-6), "stencil3 %s, a scalar weight", ga_dtype_name(dt));
+        free(hw), free(hx), free(want);
+        ga_release(w), ga_release(xb), ga_release(x), ga_release(y), ga_release(y2);
+    }
+    /* take_2d: a transposed (7, 5) table, rows (4, 1) and columns (1, 3) broadcast to (4, 3) */
+    static const ga_dtype pairs[2][2] = {{GA_FLOAT64, GA_INT64}, {GA_FLOAT32, GA_INT32}};
+    for (int c = 0; c < 2; c++) {
+        ga_array *tb = random_array(2, (int64_t[]){5, 7}, pairs[c][0]), *table = ga_transpose(tb, NULL);
+        const int64_t rows[4] = {6, 0, 3, 3}, cols[3] = {4, 0, 2};
+        ga_array *r64 = ga_from_host(rows, 2, (int64_t[]){4, 1}, GA_INT64), *c64 = ga_from_host(cols, 2, (int64_t[]){1, 3}, GA_INT64);
+        ga_array *r = ga_astype(r64, pairs[c][1]), *cc = ga_astype(c64, pairs[c][1]);
+        ga_array *y = ga_elementwise(tk, 3, (ga_operand[]){ga_operand_array(r), ga_operand_array(cc), ga_operand_array(table)});
+        double *ht = host_f64(table), want[12];
+        for (int i = 0; ht && i < 4; i++)
+            for (int j = 0; j < 3; j++) want[i * 3 + j] = ht[rows[i] * 5 + cols[j]];
+        CHECK(y && ga_ndim(y) == 2 && ga_shape(y)[0] == 4 && ga_shape(y)[1] == 3 && ga_dtype_of(y) == pairs[c][0] &&
+                  holds(y, want, 12, 0),
+              "take_2d (%s, %s): %s", ga_dtype_name(pairs[c][0]), ga_dtype_name(pairs[c][1]), ga_last_error_message());
+        free(ht);
+        ga_release(tb), ga_release(table), ga_release(r64), ga_release(c64), ga_release(r), ga_release(cc), ga_release(y);
+    }
+    ga_array *t64 = random_array(2, (int64_t[]){3, 3}, GA_FLOAT64), *i32 = ga_zeros(1, (int64_t[]){2}, GA_INT32);
+    CHECK_ERROR(ga_elementwise(tk, 3, (ga_operand[]){ga_operand_array(i32), ga_operand_array(i32), ga_operand_array(t64)})
+                    == NULL,
+                GA_ERROR_TYPE, "take_2d was not built for T = float64, I = int32 (built for (float64, int64), (float32, int32))");
+    ga_release(t64), ga_release(i32);
 }
 
 /* ---- raw kernels ------------------------------------------------------------ */

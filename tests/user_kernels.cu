@@ -84,3 +84,13 @@ GA_REDUCTION(index_dot, GA_LOOPS_FLOAT, (T x, T y), (float64 &s), float64, (doub
              a + b, s = a, 0)
 GA_REDUCTION(second_half, GA_LOOPS_REAL, (T x), (float64 &s), float64,
              (_in_ind.get() >= _in_ind.size() / 2 ? (double)x : 0.0), a + b, s = a, 0)
+
+/* CuPy's raw parameters (`raw T x`, written raw<T> x): the whole array,
+   not broadcast, indexed freely by the body. */
+GA_ELEMENTWISE(reverse, GA_LOOPS_ALL, (raw<T> x), (T &y), y = x[n - 1 - i];)
+/* a 3-point stencil of x around the index of each weight, clamped at the ends */
+GA_ELEMENTWISE(stencil3, GA_LOOPS_FLOAT, (T w, raw<T> x), (T &y), const int64_t m = x.size();
+               y = w * (x[i > 0 ? i - 1 : 0] + x[i] + x[i + 1 < m ? i + 1 : m - 1]);)
+/* a gather from a 2-d table by index arrays that broadcast: y = table[row, col] */
+#define TAKE_PAIRS(Y, A) Y(A, float64, int64) Y(A, float32, int32)
+GA_ELEMENTWISE_TYPES(take_2d, (T, I), TAKE_PAIRS, (I row, I col, raw<T> table), (T &y), y = table(row, col);)
