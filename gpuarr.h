@@ -30929,6 +30929,7 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
     p.info = &k->info;
     p.constant = -1;
     ga_operand loop_in[3];
+    memset(loop_in, 0, sizeof loop_in);
     ga__user_raws raws;
     memset(&raws, 0, sizeof raws);
     int raw_device = -1;

@@ -23,7 +23,7 @@
       shape, int64_t) and `n` (the number of elements) are in scope, as in
       CuPy. 1 to 3 inputs, 1 or 2 outputs, at most 4 operands in all (the
       limits of gpuarr's ufunc loops, which these kernels are: the same
-      contiguous vector loop and strided loop).
+      contiguous vector loop and strided loop), raw inputs (below) aside.
 
       Several placeholders (CuPy's `(T x, U k) -> (T y)`, 1 to 4 of any
       names), over the tuples of dtypes a list names, one dtype per
