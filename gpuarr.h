@@ -3770,15 +3770,32 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    lists GA_LOOPS_FLOAT, _ALL, _REAL, _INT, ... or the user's own in their
    form), typed inputs and outputs (T or a dtype's name: float32 alpha,
    bool mask), and the body, with `i` (the flat C-order index) and `n`
-   (the size) in scope, as CuPy's. Reductions, as ReductionKernel's
-   arguments:
+   (the size) in scope, as CuPy's. Several placeholders, over the tuples
+   of dtypes the user names (one dtype per placeholder: the combinations
+   the kernel means, not a cross product of lists, which would build
+   hundreds of kernels no caller uses):
+     #define SCALE_PAIRS(Y, A) Y(A, float32, int32) Y(A, float64, int64)
+     GA_ELEMENTWISE_TYPES(scale_by, (T, U), SCALE_PAIRS, (T x, U k),
+                          (T &y), y = x * (T)k;)
+   CuPy's raw inputs (`raw T x`, written raw<T> x) give the body the whole
+   array, not broadcast, to index freely:
+     GA_ELEMENTWISE(reverse, GA_LOOPS_ALL, (raw<T> x), (T &y),
+                    y = x[n - 1 - i];)
+   Reductions, as ReductionKernel's arguments:
      GA_REDUCTION(sumsq_diff, GA_LOOPS_FLOAT, (T x, T y), (T &z), float64,
                   (double)(x - y) * (double)(x - y), a + b, z = (T)a, 0)
    inputs, the output, the accumulator's type, map, reduce (of a and b),
    post-map (from a) and identity; a fused function is such a body: its
-   elementwise steps in the map, its one reduction after. Raw kernels are
-   any extern "C" __global__ functions; a ga_view parameter receives an
-   array.
+   elementwise steps in the map, its one reduction after. The map may read
+   `i` (the element's flat C-order index in the input broadcast to the
+   inputs' shape, before any axis is reduced: CuPy's docs give `i` no
+   meaning in a reduction, and CuPy's own _in_ind.get() counts over its
+   reordered axes; this is the index an elementwise kernel's `i` would be
+   over the same inputs), `n` (the input's size) and `_in_ind` (both, in
+   CuPy's spelling: _in_ind.get(), _in_ind.size()). GA_REDUCTION_TYPES
+   takes several placeholders as GA_ELEMENTWISE_TYPES does. Raw kernels
+   are any extern "C" __global__ functions; a ga_view parameter receives
+   an array.
 
    How it is recorded: the header instantiates, for each dtype of the
    list, the two loops of gpuarr's own ufuncs (kernels/ufunc.cuh's
@@ -3799,23 +3816,41 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    arrays, outputs made in the inputs' memory order from the pool or given
    (out=, checked for shape, device, writeability and overlap), weak C
    scalars as inputs, the current stream, the 16-byte vector loop for
-   contiguous operands. Types follow CuPy's ElementwiseKernel: T is bound
-   by the first array argument of type T (outputs first), every other
-   array of type T must have that dtype and every array of a named dtype
-   that dtype ("Type is mismatched. y float64 float32 T", GA_ERROR_TYPE);
-   scalars are converted to their parameter's dtype (an int that does not
-   fit is GA_ERROR_OVERFLOW). A count of arguments that is not the
-   kernel's is CuPy's "Wrong number of arguments for squared_diff".
-   Limits: 1 to 3 inputs, 1 or 2 outputs, 4 operands in all (the ufunc
-   loops'), one placeholder (T).
+   contiguous operands. Types follow CuPy's ElementwiseKernel: each
+   placeholder is bound by the first array argument of its type (outputs
+   first; a scalar binds none), every other array of that placeholder must
+   have that dtype and every array of a named dtype that dtype ("Type is
+   mismatched. y float64 float32 T", "Type is mismatched. k int32 int64
+   U", GA_ERROR_TYPE); a placeholder that some parameter has and no array
+   binds is "cannot determine U"; the loop is the first tuple of the
+   kernel's list that holds the bound dtypes, and none is "scale_by was
+   not built for T = float32, U = int64 (built for ...)". Scalars are
+   converted to their parameter's dtype (an int that does not fit is
+   GA_ERROR_OVERFLOW). A count of arguments that is not the kernel's is
+   CuPy's "Wrong number of arguments for squared_diff". Raw inputs are
+   arrays (a scalar is "raw argument x must be an array"), bind their
+   placeholders as any array, take no part in the broadcast shape, and
+   reach the loop as its kernels' last parameter (ga__user_raws: their
+   views, as ga_launch's ga_arg_view gives them); the loop's size is the
+   broadcast shape of the other arrays and the given outputs, and where no
+   input of the loop is an array (all raw, or raw and scalars) the outputs
+   must be given: "Loop size is Undecided" (CuPy's words, GA_ERROR_VALUE).
+   Where every input is raw, the loop reads one zero scalar the body never
+   sees. Limits: 1 to 3 inputs besides up to 3 raw ones, 1 or 2 outputs
+   (not raw), 4 operands in all (the ufunc loops'), 1 to 4 placeholders,
+   64 tuples of dtypes.
 
    A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
    own reduction planner (>>reduce): any axes, keepdims, out=, the kept
    axes in the input's memory order, deterministic (the combining order
-   depends on the shape and the alignment only). Its inputs (1 to 3
-   arrays) are broadcast together; several inputs are read at the same
-   element offsets, so inputs laid out otherwise than one another are
-   first copied to C order (one pass each). An empty reduction is the
+   depends on the shape and the alignment only). Its inputs (1 to 3: input
+   0 an array, the others arrays or weak C scalars, converted to their
+   parameters' dtypes as an elementwise kernel's) are broadcast together;
+   types are bound as an elementwise kernel's. Several array inputs are
+   read at the same element offsets, so arrays laid out otherwise than one
+   another are first copied to C order (one pass each); a map that reads
+   the element index has every array input in C order (copied where it is
+   not) and reads one element at a time. An empty reduction is the
    identity through the post-map.
 
    Modules: a fatbin built by the rule (its version stamp checked: a stale
@@ -3835,9 +3870,10 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    call as the sticky error it is (the context is lost), with the advice
    to run the program under compute-sanitizer.
 
-   Left for later: several placeholders, CuPy's `raw` parameters and the
-   element index in reductions, scalar inputs to reductions, 16-byte
-   vector loads for reductions of several inputs. */
+   Left for later: raw outputs (CuPy's `raw T z` among the outputs, with
+   its size= argument), raw parameters of reductions, more than 4
+   operands, 16-byte vector loads for reductions of several inputs or that
+   read the index. */
 
 /* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
    element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
@@ -3872,18 +3908,21 @@ GPUARR_API ga_module *ga_module_load_data(const void *image, size_t size);
    Work already enqueued finishes first (the driver waits for it). */
 GPUARR_API void ga_module_release(ga_module *m);
 
-/* The elementwise kernel `name` of module m (GA_ELEMENTWISE), its
-   signature read and checked: a handle owned by the module, or NULL
-   (GA_ERROR_KERNELS_MISSING: "module has no elementwise kernel 'name'"). */
+/* The elementwise kernel `name` of module m (GA_ELEMENTWISE or
+   GA_ELEMENTWISE_TYPES), its signature read and checked: a handle owned by
+   the module, or NULL (GA_ERROR_KERNELS_MISSING: "module has no
+   elementwise kernel 'name'"; GA_ERROR_KERNELS_STALE for a signature of
+   an older form: rebuild the module). */
 GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name);
 
-/* The kernel's name, its numbers of inputs and outputs. */
+/* The kernel's name, its numbers of inputs (raw ones too) and outputs. */
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k);
 
 /* Calls elementwise kernel k, as CuPy's kernel(*in, *out): nin inputs
-   (arrays or weak C scalars), nout outputs, each given (out=) or NULL,
+   (arrays or weak C scalars; arrays for raw parameters), nout outputs,
+   each given (out=) or NULL,
    made here and stored in out[k] (a new reference). Types, broadcasting
    and errors as the section's comment says. Enqueued on the current
    stream of the inputs' device. */
@@ -3893,21 +3932,22 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
 /* The same for one output: the new array, or NULL. */
 GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, const ga_operand *in);
 
-/* The reduction kernel `name` of module m (GA_REDUCTION), its signature
-   read and checked: a handle owned by the module, or NULL
-   (GA_ERROR_KERNELS_MISSING). */
+/* The reduction kernel `name` of module m (GA_REDUCTION or
+   GA_REDUCTION_TYPES), its signature read and checked: a handle owned by
+   the module, or NULL (GA_ERROR_KERNELS_MISSING). */
 GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *name);
 GPUARR_API const char *ga_reduction_kernel_name(const ga_reduction_kernel *k);
 GPUARR_API int ga_reduction_kernel_nin(const ga_reduction_kernel *k);
 
 /* Calls reduction kernel k, as CuPy's kernel(*in, axis=, keepdims=,
-   out=): nin input arrays, broadcast together, reduced over `axes`
+   out=): nin inputs (input 0 an array, the others arrays or weak C
+   scalars), broadcast together, reduced over `axes`
    (naxes 0 and axes NULL: all; naxes 0, axes not NULL: none) into *out
    (given: its shape checked as NumPy's out= of a reduction; NULL: made
    here, a new reference, the kept axes in the input's memory order). Types
    as ga_elementwise_call's. Deterministic, planned and run as gpuarr's own
    reductions (>>reduce). Errors: as ga_elementwise_call's, axes out of
-   range or repeated, an input that is not an array, out= sharing memory
+   range or repeated, an input 0 that is not an array, out= sharing memory
    with an input. */
 GPUARR_API ga_status ga_reduction_kernel_call(const ga_reduction_kernel *k, int nin, const ga_operand *in, int naxes,
                                               const int *axes, bool keepdims, ga_array **out);
@@ -4554,6 +4594,13 @@ typedef struct ga__ufunc_layout {
     int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
 } ga__ufunc_layout;
 
+/* A user elementwise kernel's `raw` parameters (>>kernel): the whole
+   arrays, its kernels' last parameter (kernels/gpuarr_user.cuh). */
+#define GA__USER_MAX_RAW 3
+typedef struct ga__user_raws {
+    ga_view v[GA__USER_MAX_RAW];
+} ga__user_raws;
+
 /* Reductions (kernels/reduce.cu): the kernels are
    ga_reduce_<op>_<in>_<layout>, one for each operator, input kind and
    layout these lists name; the host's enums (GA__ROP_*, GA__RIN_*), names
@@ -4664,6 +4711,9 @@ typedef struct ga__reduce_args {
     int32_t kept_ndim, red_ndim;
     int64_t kept_shape[GA_MAXDIMS], kept_in[GA_MAXDIMS], kept_out[GA_MAXDIMS], kept_aux[GA_MAXDIMS];
     int64_t red_shape[GA_MAXDIMS], red_in[GA_MAXDIMS];
+    ga__value16 user_scalar[2]; /* a user's reduction (>>kernel): inputs 1 and 2 when weak scalars (center,
+                                   count 0), in their parameters' dtypes */
+    int64_t user_size;          /* a user's reduction: the input's size (`n` of its map expression) */
 } ga__reduce_args;
 
 /* cov's Gram matrix: partial sums out[(i * nv + j) * nchunks + c] of
@@ -10205,12 +10255,14 @@ static ga_dtype ga__ufunc_companion(ga_dtype d)
 
 /* Launches the loop over `ndim`/`shape` for outputs `outs` (of the loop's
    output dtypes) and inputs `ins` (arrays, with broadcast `in_strides`, or
-   scalars already converted into `scalar_values`). */
+   scalars already converted into `scalar_values`). `raws`: a user
+   kernel's raw arrays (>>kernel), its kernels' last parameter; NULL for
+   gpuarr's own. */
 static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, const ga__loop *loop, int ndim,
                                   const int64_t *shape,
                                   ga_array *const *outs, const ga_array *const *ins,
                                   int64_t (*in_strides)[GA_MAXDIMS], const ga__value16 *scalar_values,
-                                  const double *param, int device)
+                                  const double *param, int device, const ga__user_raws *raws)
 {
     const int nin = info->nin, nout = info->nout, nops = nin + nout;
     ga__ufunc_args args;
@@ -10255,7 +10307,7 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
     int companions = 0; /* inputs of the loop dtype's companion (the kernels' ga_companion) */
     for (int k = 0; k < nin; k++)
         if (ins[k] && ins[k]->dtype != loop->in[k]) {
-            if (nin == 2 && nout == 1 && loop->in[k] == loop->index &&
+            if (!info->user && nin == 2 && nout == 1 && loop->in[k] == loop->index &&
                 ins[k]->dtype == ga__ufunc_companion((ga_dtype)loop->index))
                 companions++;
             else
@@ -10275,17 +10327,18 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
         args.rows = sh[0];
     }
     if (nin == 3 && args.scalar_mask) contig_ok = false; /* the contiguous loop takes scalars for 1 or 2 inputs */
-    if (loop->index >= GA_NUM_DTYPES) contig_ok = false;  /* int64 against uint64: strided only */
+    if (!info->user && loop->index >= GA_NUM_DTYPES) contig_ok = false; /* int64 against uint64: strided only */
     static const char *const variants[2] = {"contig", "strided"};
     int variant = contig_ok ? GA__UFUNC_CONTIG : GA__UFUNC_STRIDED;
-    const char *loop_name = loop->index == GA__LOOP_INT64_UINT64   ? "int64_uint64"
+    const char *loop_name = info->user                             ? NULL /* a user kernel's: its tuple */
+                            : loop->index == GA__LOOP_INT64_UINT64 ? "int64_uint64"
                             : loop->index == GA__LOOP_UINT64_INT64 ? "uint64_int64"
                                                                    : ga__dtype_names[loop->index];
     CUfunction f = info->user ? ga__elementwise_loop(func, info->user, loop->index, variant)
                               : ga__kernel(func, info->family, &ga__ufunc_kernels.loops[info - ga__ufuncs][loop->index][variant],
                                            info->name, loop_name, NULL, variants[variant]);
     if (variant == GA__UFUNC_CONTIG) {
-        void *kargs[] = {&args};
+        void *kargs[] = {&args, (void *)raws}; /* (the launch reads the kernel's parameters only) */
         if (args.rows == 1) { /* a thread per group (ufunc.cuh): 32 bytes of the widest dtype, 16 of 1 or 2 bytes */
             size_t widest = 1;
             for (int k = 0; k < nin; k++) widest = GA__MAX(widest, ga__dtype_sizes[loop->in[k]]);
@@ -10311,7 +10364,7 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
     }
     for (int k = nops; k < GA__UFUNC_MAXOPS; k++)
         for (int d = 0; d < nd; d++) layout.strides[k][d] = 0;
-    void *kargs[] = {&args, &layout};
+    void *kargs[] = {&args, &layout, (void *)raws};
     return ga__launch(func, f, device, size, kargs);
 }
 
@@ -10683,7 +10736,7 @@ static ga_status ga__ufunc_launch_flagged(const char *func, const double *param,
     if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
     if (st == GA_OK)
         st = ga__ufunc_launch(func, p->info, &p->loop, p->ndim, p->shape, p->targets, p->ins, p->strides, p->values, pp,
-                              p->device);
+                              p->device, NULL);
     if (st == GA_OK) {
         r = GA__CU.MemcpyDtoHAsync(&flag, (CUdeviceptr)word->ptr, sizeof flag, stream);
         if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(stream);
@@ -10705,7 +10758,7 @@ static ga_status ga__ufunc_run(const char *func, ga_ufunc u, ga_array *const *ou
     ga_status st = p->constant >= 0 ? ga__ufunc_fill_constant(func, p)
                    : p->power_flag  ? ga__ufunc_launch_flagged(func, pp, p)
                                     : ga__ufunc_launch(func, p->info, &p->loop, p->ndim, p->shape, p->targets, p->ins,
-                                                       p->strides, p->values, pp, p->device);
+                                                       p->strides, p->values, pp, p->device, NULL);
     for (int k = 0; k < p->info->nout && st == GA_OK; k++)
         if (out[k] && p->targets[k] != out[k])
             st = ga__copy_cast(func, p->device, out[k]->dtype, out[k]->data, out[k]->strides, p->targets[k]->dtype,
@@ -14007,9 +14060,11 @@ typedef struct ga__rjob {
     uint64_t flag;                  /* 0: the device's warning word */
     const struct ga_reduction_kernel *user; /* a user's reduction (>>kernel), else NULL: its kernels come
                                                from its module, the first pass's and the combine passes' */
-    ga_dtype user_loop;             /* its loop (the dtype T is bound to) */
+    int user_loop;                  /* its loop (the index of the placeholders' dtypes in its list) */
     size_t user_state;              /* the bytes of its state (its accumulator) */
-    const ga_array *more[2];        /* its inputs 1 and 2, laid out as `a` (the same element strides) */
+    const ga_array *more[2];        /* its inputs 1 and 2, laid out as `a` (the same element strides), or
+                                       NULL: a weak scalar, user_scalar[k] */
+    ga__value16 user_scalar[2];
 } ga__rjob;
 
 /* A user reduction's kernel of loop `loop` (>>kernel): the first pass or
@@ -14475,7 +14530,12 @@ static ga_status ga__reduce_run(const ga__rjob *j)
     ga__reduce_args A;
     ga__reduce_args_init(j, &L, &A);
     /* a user's inputs 1 and 2 (as center and count): their first element
-       read, laid out as input 0's */
+       read, laid out as input 0's; or weak scalars */
+    if (j->user) {
+        A.user_scalar[0] = j->user_scalar[0];
+        A.user_scalar[1] = j->user_scalar[1];
+        A.user_size = j->a->size;
+    }
     for (int k = 0; k < 2 && j->user; k++)
         if (j->more[k]) {
             const uint64_t p = j->more[k]->data + (uint64_t)(L.in_offset / (int64_t)ga__dtype_sizes[j->a->dtype] *
@@ -32471,22 +32531,37 @@ static void ga__graph_shutdown(void)
 
 #define GA__USER_NAME_MAX 64
 #define GA__USER_MAX_ARGS 64
+#define GA__USER_MAX_PH 4      /* placeholders of a kernel (the header's GA__USER_CLASSES) */
+#define GA__USER_MAX_TUPLES 64 /* tuples of dtypes a kernel is built for */
+#define GA__USER_BAD_TYPE (-100)
+#define GA__USER_MAX_PARAMS 8  /* parameters of a kernel: its outputs, then its inputs (raw ones too) */
 
 struct ga_elementwise_kernel {
     ga__ufunc_info info;                   /* what the ufunc dispatcher reads: name, nin, nout, loops */
     struct ga_module *module;
     char name[GA__USER_NAME_MAX];
-    int types[GA__UFUNC_MAXOPS];           /* operand k (outputs first, then inputs): a dtype, or -1: T */
-    char params[GA__UFUNC_MAXOPS][GA__USER_NAME_MAX]; /* their names, for the messages */
-    bool uses_t;
-    CUkernel loops[GA_NUM_DTYPES][2];      /* [dtype][GA__UFUNC_CONTIG, _STRIDED], resolved at first use */
+    int nin;                               /* inputs as declared (raw ones too; info.nin: the loop's, the
+                                              others, or 1 where all are raw: a zero scalar) */
+    int nraw;
+    int types[GA__USER_MAX_PARAMS];        /* parameter k (outputs first, then inputs): a dtype, or -1 - p:
+                                              placeholder p */
+    bool raw[GA__USER_MAX_PARAMS];         /* CuPy's `raw T x` (written raw<T> x): the whole array */
+    char params[GA__USER_MAX_PARAMS][GA__USER_NAME_MAX]; /* their names, for the messages */
+    int nph;                               /* placeholders: T, or (T, U, ...) */
+    char ph[GA__USER_MAX_PH][GA__USER_NAME_MAX];
+    uint32_t used;                         /* bit p: placeholder p is the type of an operand (or the
+                                              accumulator): it must be bound */
+    int ntuples;                           /* the dtypes of the placeholders the module has loops for */
+    int8_t tuples[GA__USER_MAX_TUPLES][GA__USER_MAX_PH];
+    CUkernel loops[GA__USER_MAX_TUPLES][2]; /* [tuple][GA__UFUNC_CONTIG, _STRIDED], resolved at first use */
     struct ga_elementwise_kernel *next;
 };
 
 struct ga_reduction_kernel {
     ga_elementwise_kernel sig;           /* the signature: name, operand types (output first), dtypes */
-    int acc;                             /* the accumulator's dtype, or -1: T */
-    CUkernel kernels[GA_NUM_DTYPES][2][2]; /* [dtype][first pass, combine][GA__RINNER, GA__ROUTER] */
+    int acc;                             /* the accumulator's dtype, or -1 - p: placeholder p */
+    bool indexed;                        /* the map expression reads `i` or `_in_ind`: inputs in C order */
+    CUkernel kernels[GA__USER_MAX_TUPLES][2][2]; /* [tuple][first pass, combine][GA__RINNER, GA__ROUTER] */
     struct ga_reduction_kernel *next;
 };
 
@@ -32664,20 +32739,29 @@ static bool ga__user_name_ok(const char *name)
 /* --- elementwise kernels: the signature ------------------------------------ */
 
 /* The dtype of a parameter's type as written in the signature: a dtype's
-   name, or one of the C names the header's types stand for; -1 for the
-   placeholder T; -2 for anything else. */
-static int ga__user_type(const char *t)
+   name, or one of the C names the header's types stand for; -1 - p for
+   placeholder p of k; GA__USER_BAD_TYPE for anything else. */
+static int ga__user_type(const ga_elementwise_kernel *k, const char *t)
 {
     static const struct { const char *c; ga_dtype d; } c_names[] = {
         {"float", GA_FLOAT32}, {"double", GA_FLOAT64}, {"int8_t", GA_INT8}, {"int16_t", GA_INT16},
         {"int32_t", GA_INT32}, {"int64_t", GA_INT64}, {"uint8_t", GA_UINT8}, {"uint16_t", GA_UINT16},
         {"uint32_t", GA_UINT32}, {"uint64_t", GA_UINT64}, {"__half", GA_FLOAT16}, {"__nv_bfloat16", GA_BFLOAT16}};
-    if (strcmp(t, "T") == 0) return -1;
+    for (int p = 0; p < k->nph; p++)
+        if (strcmp(t, k->ph[p]) == 0) return -1 - p;
     for (int d = 0; d < GA_NUM_DTYPES; d++)
         if (strcmp(t, ga__dtype_names[d]) == 0) return d;
     for (size_t i = 0; i < sizeof c_names / sizeof c_names[0]; i++)
         if (strcmp(t, c_names[i].c) == 0) return c_names[i].d;
-    return -2;
+    return GA__USER_BAD_TYPE;
+}
+
+/* `s` without its leading and trailing white space (in place). */
+static char *ga__user_trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    for (char *e = s + strlen(s); e > s && isspace((unsigned char)e[-1]); e--) e[-1] = 0;
+    return s;
 }
 
 /* Parses a parameter list "(T x, float32 &y)" into k->types[first..] and
@@ -32693,13 +32777,28 @@ static int ga__user_params(const char *func, ga_elementwise_kernel *k, const cha
     while (p < end) {
         const char *q = p;
         while (q < end && *q != ',') q++;
-        /* the words of one parameter: its type's words, then its name */
+        /* the words of one parameter: its type's words, then its name
+           (raw< T > as raw<T>) */
+        char text[256];
+        size_t tn = 0;
+        int depth = 0; /* within <...> */
+        for (const char *c = p; c < q && tn + 1 < sizeof text; c++) {
+            if (isspace((unsigned char)*c)) {
+                const char *nx = c;
+                while (nx < q && isspace((unsigned char)*nx)) nx++;
+                if (depth > 0 || (nx < q && *nx == '<')) continue;
+            }
+            depth += *c == '<' ? 1 : *c == '>' ? -1 : 0;
+            text[tn++] = *c;
+        }
+        text[tn] = 0;
         char words[4][GA__USER_NAME_MAX];
         int nw = 0;
-        for (const char *w = p; w < q;) {
-            while (w < q && (isspace((unsigned char)*w) || *w == '&')) w++;
+        const char *const tq = text + tn;
+        for (const char *w = text; w < tq;) {
+            while (w < tq && (isspace((unsigned char)*w) || *w == '&')) w++;
             const char *e = w;
-            while (e < q && !isspace((unsigned char)*e) && *e != '&') e++;
+            while (e < tq && !isspace((unsigned char)*e) && *e != '&') e++;
             if (e > w) {
                 if (nw == 4 || e - w >= GA__USER_NAME_MAX)
                     return ga__error(GA_ERROR_VALUE, func, "kernel '%s': parameter '%.*s' is not `type name`", k->name,
@@ -32710,76 +32809,163 @@ static int ga__user_params(const char *func, ga_elementwise_kernel *k, const cha
             w = e;
         }
         int t0 = nw > 0 && strcmp(words[0], "const") == 0 ? 1 : 0;
-        int type = nw - t0 == 2 ? ga__user_type(words[t0]) : -2;
-        if (type == -2 || first + count >= GA__UFUNC_MAXOPS)
-            return ga__error(GA_ERROR_VALUE, func,
-                             first + count >= GA__UFUNC_MAXOPS ? "kernel '%s': more than %d operands"
-                                                               : "kernel '%s': parameter '%.*s' is not `T name` or `dtype name`",
-                             k->name, first + count >= GA__UFUNC_MAXOPS ? GA__UFUNC_MAXOPS : (int)(q - p),
-                             first + count >= GA__UFUNC_MAXOPS ? "" : p), -1;
+        char *t = nw - t0 == 2 ? words[t0] : NULL;
+        const size_t tl = t ? strlen(t) : 0;
+        const bool raw = tl > 5 && strncmp(t, "raw<", 4) == 0 && t[tl - 1] == '>';
+        if (raw) { /* raw<T>: T */
+            t[tl - 1] = 0;
+            t = ga__user_trim(t + 4);
+        }
+        int type = t ? ga__user_type(k, t) : GA__USER_BAD_TYPE;
+        if (first + count >= GA__USER_MAX_PARAMS)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': more than %d parameters", k->name,
+                             GA__USER_MAX_PARAMS), -1;
+        if (type == GA__USER_BAD_TYPE)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': parameter '%.*s' is not `placeholder name`, "
+                             "`dtype name` or `raw<type> name`", k->name, (int)(q - p), p), -1;
+        k->raw[first + count] = raw;
         k->types[first + count] = type;
         snprintf(k->params[first + count], sizeof k->params[0], "%s", words[nw - 1]);
-        if (type == -1) k->uses_t = true;
+        if (type < 0) k->used |= 1u << (-1 - type);
         count++;
         p = q + 1;
     }
     return count;
 }
 
-/* Parses signature `sig` into k: an elementwise kernel's
-   ("gpuarr elementwise 1;name;(ins);(outs);dtype,...,;") with `acc` NULL,
-   else a reduction's ("gpuarr reduction 1;name;(ins);(out);reduce_type;
-   dtype,...,;"), its accumulator's type into *acc (a dtype, or -1: T). */
-static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, char *sig, int *acc)
+/* Parses the placeholders "(T, U)" into k->ph, k->nph. */
+static ga_status ga__user_placeholders(const char *func, ga_elementwise_kernel *k, char *list)
 {
-    char *field[7];
+    size_t len = strlen(list);
+    if (len < 3 || list[0] != '(' || list[len - 1] != ')')
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "kernel '%s': malformed placeholders; rebuild the module",
+                         k->name);
+    list[len - 1] = 0;
+    for (char *p = list + 1; p;) {
+        char *e = strchr(p, ',');
+        if (e) *e = 0;
+        const char *w = ga__user_trim(p);
+        if (k->nph == GA__USER_MAX_PH || !*w || strlen(w) >= GA__USER_NAME_MAX)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': 1 to %d placeholders, each a name", k->name,
+                             GA__USER_MAX_PH);
+        snprintf(k->ph[k->nph++], sizeof k->ph[0], "%s", w);
+        p = e ? e + 1 : NULL;
+    }
+    return GA_OK;
+}
+
+/* Parses the tuples "float32, int32|float64, int64|" (one dtype per
+   placeholder) into k->tuples, k->ntuples. */
+static ga_status ga__user_tuples(const char *func, ga_elementwise_kernel *k, char *list)
+{
+    for (char *p = list; *p;) {
+        char *e = strchr(p, '|');
+        if (e) *e = 0;
+        if (k->ntuples == GA__USER_MAX_TUPLES)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s' is built for more than %d tuples of dtypes", k->name,
+                             GA__USER_MAX_TUPLES);
+        int n = 0;
+        for (char *q = p; q;) {
+            char *c = strchr(q, ',');
+            if (c) *c = 0;
+            ga_dtype d = ga_dtype_from_name(ga__user_trim(q));
+            if (d == GA_DTYPE_INVALID || n == k->nph)
+                return ga__error(GA_ERROR_VALUE, func, "kernel '%s': its dtype list has an entry that is not %d "
+                                 "dtype name%s (one per placeholder)", k->name, k->nph, k->nph > 1 ? "s" : "");
+            k->tuples[k->ntuples][n++] = (int8_t)d;
+            q = c ? c + 1 : NULL;
+        }
+        if (n != k->nph)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': its dtype list has an entry of %d dtypes, not %d (one "
+                             "per placeholder)", k->name, n, k->nph);
+        k->info.loops |= 1u << k->tuples[k->ntuples][0];
+        k->ntuples++;
+        if (!e) break;
+        p = e + 1;
+    }
+    if (k->ntuples == 0)
+        return ga__error(GA_ERROR_KERNELS_STALE, func, "kernel '%s' lists no dtypes; rebuild the module", k->name);
+    return GA_OK;
+}
+
+/* Whether C expression `e` reads identifier `i` or `_in_ind` (not as a
+   member: .i, ->i). */
+static bool ga__user_reads_index(const char *e)
+{
+    for (const char *p = e; *p;) {
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *q = p;
+            while (isalnum((unsigned char)*q) || *q == '_') q++;
+            const size_t n = (size_t)(q - p);
+            const char *b = p;
+            while (b > e && isspace((unsigned char)b[-1])) b--;
+            const bool member = b > e && (b[-1] == '.' || (b[-1] == '>' && b - 1 > e && b[-2] == '-'));
+            if (!member && ((n == 1 && *p == 'i') || (n == 7 && strncmp(p, "_in_ind", 7) == 0))) return true;
+            p = q;
+        } else if (isdigit((unsigned char)*p)) {
+            while (isalnum((unsigned char)*p) || *p == '.' || *p == '_') p++; /* a number: 1e5, 0x1fu */
+        } else {
+            p++;
+        }
+    }
+    return false;
+}
+
+/* Parses signature `sig` into k: an elementwise kernel's ("gpuarr
+   elementwise 2;name;(placeholders);(ins);(outs);tuples;") with `r` NULL,
+   else a reduction's ("gpuarr reduction 2;name;(placeholders);(ins);
+   (out);reduce_type;tuples;map_expr") into r's accumulator and `indexed`
+   too. Tuples are "dtype[, dtype...]|...". */
+static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, char *sig, ga_reduction_kernel *r)
+{
+    char *field[8] = {NULL};
     int n = 0;
-    for (char *p = sig; n < 7;) {
+    for (char *p = sig; n < 8;) {
         field[n++] = p;
-        char *e = strchr(p, ';');
+        char *e = n < 8 ? strchr(p, ';') : NULL; /* the map expression (last) may hold any character */
         if (!e) break;
         *e = 0;
         p = e + 1;
     }
-    if (n < (acc ? 6 : 5) || strcmp(field[0], acc ? "gpuarr reduction 1" : "gpuarr elementwise 1") != 0 ||
+    if (n < (r ? 8 : 6) || strcmp(field[0], r ? "gpuarr reduction 2" : "gpuarr elementwise 2") != 0 ||
         strcmp(field[1], k->name) != 0)
         return ga__error(GA_ERROR_KERNELS_STALE, func, "kernel '%s': a signature of another form; rebuild the module",
                          k->name);
-    if (acc) {
-        char *t = field[4];
-        while (isspace((unsigned char)*t)) t++;
-        for (char *e = t + strlen(t); e > t && isspace((unsigned char)e[-1]); e--) e[-1] = 0;
-        *acc = ga__user_type(t);
-        if (*acc == -2)
-            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': reduce_type '%s' is not T or a dtype's name", k->name,
-                             t);
+    if (ga__user_placeholders(func, k, field[2]) != GA_OK) return ga__t.error;
+    if (r) {
+        const char *t = ga__user_trim(field[5]);
+        r->acc = ga__user_type(k, t);
+        if (r->acc == GA__USER_BAD_TYPE)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': reduce_type '%s' is not a placeholder or a dtype's name",
+                             k->name, t);
+        if (r->acc < 0) k->used |= 1u << (-1 - r->acc);
+        r->indexed = ga__user_reads_index(field[7]);
     }
     /* outputs first (operands are numbered outputs, then inputs), then the inputs after them */
-    int nout = ga__user_params(func, k, field[3], 0);
+    int nout = ga__user_params(func, k, field[4], 0);
     if (nout < 0) return ga__t.error;
-    int nin = ga__user_params(func, k, field[2], nout);
+    int nin = ga__user_params(func, k, field[3], nout);
     if (nin < 0) return ga__t.error;
-    if (nin < 1 || nin > 3 || nout < 1 || nout > (acc ? 1 : 2))
-        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs (1 to 3, %s)", k->name, nin,
-                         nout, acc ? "1" : "1 or 2");
-    if (acc && *acc == -1) k->uses_t = true;
+    for (int j = 0; j < nout + nin; j++) {
+        if (k->raw[j] && (j < nout || r))
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': only an elementwise kernel's "
+                             "inputs may be raw", k->name, k->params[j]);
+        k->nraw += k->raw[j];
+    }
+    const int loop_nin = nin - k->nraw > 0 ? nin - k->nraw : 1; /* all raw: a zero scalar */
+    if (nin < 1 || loop_nin > 3 || k->nraw > GA__USER_MAX_RAW || nout < 1 || nout > (r ? 1 : 2) ||
+        loop_nin + nout > GA__UFUNC_MAXOPS)
+        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs (%d raw) and %d outputs (1 to 3 inputs and at "
+                         "most %d raw ones, %s outputs, %d operands in all, raw inputs aside)", k->name, nin, k->nraw,
+                         nout, GA__USER_MAX_RAW, r ? "1" : "1 or 2", GA__UFUNC_MAXOPS);
+    k->nin = nin;
     k->info.name = k->name;
-    k->info.nin = nin;
+    k->info.nin = loop_nin;
     k->info.nout = nout;
     k->info.result = GA__RESULT_SAME;
     k->info.family = GA__FAMILY_ARITH; /* unused: the loops come from the module */
     k->info.user = k;
-    for (char *p = field[acc ? 5 : 4]; *p;) {
-        char *e = strchr(p, ',');
-        if (e) *e = 0;
-        ga_dtype d = ga_dtype_from_name(p);
-        if (d != GA_DTYPE_INVALID) k->info.loops |= 1u << d;
-        if (!e) break;
-        p = e + 1;
-    }
-    if (!k->info.loops)
-        return ga__error(GA_ERROR_KERNELS_STALE, func, "kernel '%s' lists no dtypes; rebuild the module", k->name);
-    return GA_OK;
+    return ga__user_tuples(func, k, field[r ? 6 : 5]);
 }
 
 /* Reads the signature of kernel `name` of module m (checked: a module
@@ -32851,17 +33037,26 @@ GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char
 }
 
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k) { return k ? k->name : NULL; }
-GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k) { return k ? k->info.nin : -1; }
+GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k) { return k ? k->nin : -1; }
 GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->info.nout : -1; }
+
+/* The symbol of kernel k's loop for its tuple `loop`:
+   ga_user_<name>_<dtype>[_<dtype>...]_<variant>. */
+static void ga__user_symbol(const ga_elementwise_kernel *k, int loop, const char *variant, char *symbol, size_t size)
+{
+    size_t len = (size_t)snprintf(symbol, size, "ga_user_%s", k->name);
+    for (int p = 0; p < k->nph && len < size; p++)
+        len += (size_t)snprintf(symbol + len, size - len, "_%s", ga__dtype_names[k->tuples[loop][p]]);
+    if (len < size) snprintf(symbol + len, size - len, "_%s", variant);
+}
 
 static CUfunction ga__elementwise_loop(const char *func, const struct ga_elementwise_kernel *k, int loop, int variant)
 {
     CUkernel *slot = (CUkernel *)&k->loops[loop][variant];
     CUkernel f = GA__ATOMIC_LOAD(slot);
     if (f) return (CUfunction)f;
-    char symbol[GA__USER_NAME_MAX + 48];
-    snprintf(symbol, sizeof symbol, "ga_user_%s_%s_%s", k->name, ga__dtype_names[loop],
-             variant == GA__UFUNC_CONTIG ? "contig" : "strided");
+    char symbol[GA__USER_NAME_MAX + 128];
+    ga__user_symbol(k, loop, variant == GA__UFUNC_CONTIG ? "contig" : "strided", symbol, sizeof symbol);
     CUresult r = k->module->lib ? GA__CU.LibraryGetKernel(&f, k->module->lib, symbol) : CUDA_ERROR_NOT_INITIALIZED;
     if (r != CUDA_SUCCESS) {
         ga__error(GA_ERROR_KERNELS_MISSING, func, "kernel %s is missing from module %s (%d); rebuild it", symbol,
@@ -32874,68 +33069,174 @@ static CUfunction ga__elementwise_loop(const char *func, const struct ga_element
 
 /* --- elementwise kernels: the call ---------------------------------------- */
 
-/* Binds operand j (declared type `type`, named `param`) of dtype d: CuPy's
-   _decide_params_type. */
-static ga_status ga__user_bind(const char *func, const ga_elementwise_kernel *k, int j, ga_dtype d, ga_dtype *t)
+/* Binds operand j of k, an array of dtype d, into bound[] (the
+   placeholders' dtypes so far): CuPy's _decide_params_type. */
+static ga_status ga__user_bind(const char *func, const ga_elementwise_kernel *k, int j, ga_dtype d, ga_dtype *bound)
 {
     const int type = k->types[j];
     if (type >= 0 && d != (ga_dtype)type)
         return ga__error(GA_ERROR_TYPE, func, "Type is mismatched. %s %s %s", k->params[j], ga__dtype_names[d],
                          ga__dtype_names[type]);
-    if (type < 0 && *t == GA_DTYPE_INVALID) *t = d;
-    else if (type < 0 && d != *t)
-        return ga__error(GA_ERROR_TYPE, func, "Type is mismatched. %s %s %s T", k->params[j], ga__dtype_names[d],
-                         ga__dtype_names[*t]);
+    if (type >= 0) return GA_OK;
+    const int p = -1 - type;
+    if (bound[p] == GA_DTYPE_INVALID) bound[p] = d;
+    else if (d != bound[p])
+        return ga__error(GA_ERROR_TYPE, func, "Type is mismatched. %s %s %s %s", k->params[j], ga__dtype_names[d],
+                         ga__dtype_names[bound[p]], k->ph[p]);
     return GA_OK;
 }
 
-/* The loop of the call: T bound by the array arguments (outputs first, as
-   CuPy's), each operand's dtype, T among the kernel's dtypes. */
+/* "T = float32, U = int64" (bound[p], or "any" where unbound) into buf. */
+static void ga__user_tuple_text(const ga_elementwise_kernel *k, const ga_dtype *bound, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int p = 0; p < k->nph && len < size; p++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s = %s", p ? ", " : "", k->ph[p],
+                                bound[p] == GA_DTYPE_INVALID ? "any" : ga__dtype_names[bound[p]]);
+}
+
+/* The error of no tuple of k for the placeholders' dtypes `bound`. */
+static ga_status ga__user_no_tuple(const char *func, const ga_elementwise_kernel *k, const ga_dtype *bound)
+{
+    char want[160], list[512];
+    ga__user_tuple_text(k, bound, want, sizeof want);
+    size_t len = 0;
+    list[0] = 0;
+    for (int t = 0; t < k->ntuples && len < sizeof list; t++) {
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", t ? ", " : "", k->nph > 1 ? "(" : "");
+        for (int p = 0; p < k->nph && len < sizeof list; p++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", p ? ", " : "",
+                                    ga__dtype_names[k->tuples[t][p]]);
+        if (k->nph > 1 && len < sizeof list) len += (size_t)snprintf(list + len, sizeof list - len, ")");
+    }
+    return ga__error(GA_ERROR_TYPE, func, "%s was not built for %s (built for %s)", k->name, want, list);
+}
+
+/* The loop of the call: each placeholder bound by the first array
+   argument of its type (outputs first, as CuPy's), every operand's dtype,
+   the first of the kernel's tuples that holds the bound dtypes (a
+   placeholder no operand has, as that of a kernel without placeholders:
+   any). */
 static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
                                 ga_array *const *out, ga__loop *loop)
 {
-    const int nin = k->info.nin, nout = k->info.nout;
-    ga_dtype t = GA_DTYPE_INVALID;
+    const int nin = k->nin, nout = k->info.nout;
+    ga_dtype bound[GA__USER_MAX_PH];
+    for (int p = 0; p < GA__USER_MAX_PH; p++) bound[p] = GA_DTYPE_INVALID;
     for (int j = 0; j < nout; j++)
-        if (out[j] && ga__user_bind(func, k, j, out[j]->dtype, &t) != GA_OK) return ga__t.error;
+        if (out[j] && ga__user_bind(func, k, j, out[j]->dtype, bound) != GA_OK) return ga__t.error;
     for (int j = 0; j < nin; j++)
-        if (in[j].array && ga__user_bind(func, k, nout + j, in[j].array->dtype, &t) != GA_OK) return ga__t.error;
-    if (k->uses_t && t == GA_DTYPE_INVALID)
-        return ga__error(GA_ERROR_TYPE, func, "%s: cannot determine T: no array argument has type T", k->name);
-    if (t != GA_DTYPE_INVALID && !(k->info.loops & (1u << t))) {
-        char list[256];
-        size_t len = 0;
-        list[0] = 0;
-        for (int d = 0; d < GA_NUM_DTYPES && len < sizeof list; d++)
-            if (k->info.loops & (1u << d)) len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", ga__dtype_names[d]);
-        return ga__error(GA_ERROR_TYPE, func, "%s was not built for T = %s (built for %s)", k->name, ga__dtype_names[t],
-                         list);
+        if (in[j].array && ga__user_bind(func, k, nout + j, in[j].array->dtype, bound) != GA_OK) return ga__t.error;
+    for (int p = 0; p < k->nph; p++)
+        if ((k->used >> p & 1) && bound[p] == GA_DTYPE_INVALID)
+            return ga__error(GA_ERROR_TYPE, func, "%s: cannot determine %s: no array argument has type %s", k->name,
+                             k->ph[p], k->ph[p]);
+    int t = 0;
+    for (; t < k->ntuples; t++) {
+        int p = 0;
+        while (p < k->nph && (bound[p] == GA_DTYPE_INVALID || bound[p] == (ga_dtype)k->tuples[t][p])) p++;
+        if (p == k->nph) break;
     }
-    if (t == GA_DTYPE_INVALID) /* no placeholder: the first dtype built */
-        for (int d = GA_NUM_DTYPES - 1; d >= 0; d--)
-            if (k->info.loops & (1u << d)) t = (ga_dtype)d;
-    loop->index = (int)t;
-    for (int j = 0; j < nout; j++) loop->out[j] = k->types[j] >= 0 ? (ga_dtype)k->types[j] : t;
-    for (int j = 0; j < nin; j++) loop->in[j] = k->types[nout + j] >= 0 ? (ga_dtype)k->types[nout + j] : t;
+    if (t == k->ntuples) return ga__user_no_tuple(func, k, bound);
+    loop->index = t;
+    int li = 0; /* the loop's inputs: those that are not raw, or the zero scalar of the first placeholder */
+    for (int j = 0; j < nout + nin; j++) {
+        const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
+        if (j < nout) loop->out[j] = d;
+        else if (!k->raw[j]) loop->in[li++] = d;
+    }
+    if (li == 0) loop->in[0] = (ga_dtype)k->tuples[t][0];
     return GA_OK;
 }
 
-/* The ufunc dispatcher's steps (>>ufunc, ga__ufunc) for a user kernel. */
+static void ga__view_of(const ga_array *a, ga_view *v); /* (below, with the raw launches) */
+
+/* A user kernel's inputs split: the loop's (those that are not raw, or
+   one zero scalar where all are) into loop_in, the raw arrays' views into
+   raws; NULL inputs and raw scalars refused; *device: the raw arrays'
+   (one), or -1. */
+static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                ga_operand *loop_in, ga__user_raws *raws, int *device)
+{
+    int li = 0, r = 0;
+    for (int j = 0; j < k->nin; j++) {
+        const int param = k->info.nout + j;
+        const ga_array *a = in[j].array;
+        if (!a && (int)in[j].scalar.kind == -1) {
+            char what[24];
+            snprintf(what, sizeof what, "input %d", j);
+            return ga__null_input(func, what);
+        }
+        if (!k->raw[param]) {
+            loop_in[li++] = in[j];
+            continue;
+        }
+        if (!a)
+            return ga__error(GA_ERROR_TYPE, func, "%s: raw argument %s must be an array, not a scalar", k->name,
+                             k->params[param]);
+        if (*device >= 0 && a->device != *device)
+            return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", *device,
+                             a->device);
+        *device = a->device;
+        ga__view_of(a, &raws->v[r++]);
+    }
+    if (li == 0) loop_in[0] = ga_operand_scalar(ga_int(0));
+    return GA_OK;
+}
+
+/* The ufunc dispatcher's check of the inputs (ga__ufunc_check_inputs) for
+   the loop's inputs of a user kernel, whose raw arrays are on raw_device
+   (or none: -1). Where no input of the loop is an array (all raw, or raw
+   and scalars), the loop's size is that of the given outputs, and with
+   none given it is CuPy's "Loop size is Undecided". */
+static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_kernel *k, const ga_operand *loop_in,
+                                       ga_array *const *out, int raw_device, ga__ufunc_plan *p)
+{
+    bool arrays = false;
+    for (int j = 0; j < k->info.nin; j++) arrays = arrays || loop_in[j].array;
+    if (arrays || k->nraw == 0) {
+        ga_status st = ga__ufunc_check_inputs(func, loop_in, p);
+        if (st == GA_OK && raw_device >= 0 && raw_device != p->device)
+            st = ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", p->device,
+                           raw_device);
+        return st;
+    }
+    if (!out[0] && !(k->info.nout > 1 && out[1])) return ga__error(GA_ERROR_VALUE, func, "Loop size is Undecided");
+    for (int j = 0; j < k->info.nin; j++) {
+        p->dtypes[j] = GA_DTYPE_INVALID;
+        p->scalars[j] = loop_in[j].scalar;
+        if (p->scalars[j].kind < GA_SCALAR_BOOL || p->scalars[j].kind > GA_SCALAR_COMPLEX)
+            return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", j, (int)p->scalars[j].kind);
+    }
+    p->device = raw_device; /* the outputs' are checked against it */
+    return GA_OK;
+}
+
+/* The ufunc dispatcher's steps (>>ufunc, ga__ufunc) for a user kernel: its
+   loop's inputs as the ufunc's, its raw arrays as the loop's last
+   parameter. */
 static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *k, const ga_operand *in, ga_array **out)
 {
     ga__ufunc_plan p;
     memset(&p, 0, sizeof p);
     p.info = &k->info;
     p.constant = -1;
-    ga_status st = ga__ufunc_check_inputs(func, in, &p);
+    ga_operand loop_in[3];
+    memset(loop_in, 0, sizeof loop_in);
+    ga__user_raws raws;
+    memset(&raws, 0, sizeof raws);
+    int raw_device = -1;
+    ga_status st = ga__user_split(func, k, in, loop_in, &raws, &raw_device);
+    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, out, raw_device, &p);
     if (st == GA_OK) st = ga__user_types(func, k, in, out, &p.loop);
-    if (st == GA_OK) st = ga__ufunc_check_shape(func, in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, out, &p);
     for (int j = 0; j < k->info.nin && st == GA_OK; j++)
-        if (!in[j].array) st = ga__scalar_to_element(func, in[j].scalar, p.loop.in[j], &p.values[j]);
+        if (!loop_in[j].array) st = ga__scalar_to_element(func, loop_in[j].scalar, p.loop.in[j], &p.values[j]);
     if (st == GA_OK) st = ga__bind(func, p.device);
     if (st != GA_OK) return st;
-    st = ga__ufunc_outputs(func, in, out, &p);
-    if (st == GA_OK) st = ga__ufunc_inputs(func, in, out, &p);
+    st = ga__ufunc_outputs(func, loop_in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, out, &p);
     if (st == GA_OK) {
         /* the loops' `n`: the bits of the size in param[0] */
         double pp[4] = {0, 0, 0, 0};
@@ -32943,7 +33244,7 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
         for (int d = 0; d < p.ndim; d++) n *= p.shape[d];
         memcpy(&pp[0], &n, sizeof n);
         st = ga__ufunc_launch(func, p.info, &p.loop, p.ndim, p.shape, p.targets, p.ins, p.strides, p.values, pp,
-                              p.device);
+                              p.device, &raws);
     }
     ga__temps_release(&p.temps);
     if (st != GA_OK) {
@@ -32961,7 +33262,7 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
 {
     static const char func[] = "ga_elementwise_call";
     if (!k) return ga__null_input(func, "k");
-    if (nin != k->info.nin || nout != k->info.nout)
+    if (nin != k->nin || nout != k->info.nout)
         return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
     if (!in) return ga__null_input(func, "in");
     if (!out) return ga__null_input(func, "out");
@@ -32980,7 +33281,7 @@ GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, con
         ga__null_input(func, "k");
         return NULL;
     }
-    if (nin != k->info.nin || k->info.nout != 1) {
+    if (nin != k->nin || k->info.nout != 1) {
         ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
         return NULL;
     }
@@ -33021,7 +33322,7 @@ GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *na
     memset(k, 0, sizeof *k);
     snprintf(k->sig.name, sizeof k->sig.name, "%s", name);
     k->sig.module = m;
-    if (ga__user_signature(func, &k->sig, sig, &k->acc) != GA_OK) {
+    if (ga__user_signature(func, &k->sig, sig, k) != GA_OK) {
         GPUARR_FREE(k);
         return NULL;
     }
@@ -33048,9 +33349,9 @@ static CUfunction ga__reduction_kernel_of(const char *func, const struct ga_redu
     CUkernel *slot = (CUkernel *)&k->kernels[loop][combine][l];
     CUkernel f = GA__ATOMIC_LOAD(slot);
     if (f) return (CUfunction)f;
-    char symbol[GA__USER_NAME_MAX + 48];
-    snprintf(symbol, sizeof symbol, "ga_user_%s_%s_%s%s", k->sig.name, ga__dtype_names[loop],
-             combine ? "combine_" : "", l ? "outer" : "inner");
+    char symbol[GA__USER_NAME_MAX + 128];
+    ga__user_symbol(&k->sig, loop, combine ? (l ? "combine_outer" : "combine_inner") : (l ? "outer" : "inner"), symbol,
+                    sizeof symbol);
     const ga_module *m = k->sig.module;
     CUresult r = m->lib ? GA__CU.LibraryGetKernel(&f, m->lib, symbol) : CUDA_ERROR_NOT_INITIALIZED;
     if (r != CUDA_SUCCESS) {
@@ -33062,39 +33363,68 @@ static CUfunction ga__reduction_kernel_of(const char *func, const struct ga_redu
     return (CUfunction)f;
 }
 
-/* The inputs as the reduction reads them (views of the broadcast shape,
-   or copies), each laid out as input 0 when there are several: into v[],
-   whose new references go to t. */
+/* The array inputs as the reduction reads them (views of the broadcast
+   shape, or copies), each laid out as input 0 when there are several, all
+   C-ordered when the map reads the element's index: into v[] (NULL for a
+   weak scalar), whose new references go to t. */
 static ga_status ga__reduction_inputs(const char *func, const ga_reduction_kernel *k, const ga_operand *in,
                                       ga__temps *t, const ga_array **v)
 {
     const int nin = k->sig.info.nin;
-    int ndims[3] = {0, 0, 0}, ndim = 0, bad = 0;
+    int ndims[3] = {0, 0, 0}, ndim = 0, bad = 0, narrays = 0;
     const int64_t *shapes[3] = {NULL, NULL, NULL};
     int64_t shape[GA_MAXDIMS];
-    for (int j = 0; j < nin; j++) {
-        ndims[j] = in[j].array->ndim;
-        shapes[j] = in[j].array->shape;
-    }
-    if (!ga__broadcast_shapes(nin, ndims, shapes, &ndim, shape, &bad)) return ga__broadcast_error(func, nin, ndims, shapes);
-    if (nin == 1) {
+    for (int j = 0; j < nin; j++)
+        if (in[j].array) {
+            ndims[narrays] = in[j].array->ndim;
+            shapes[narrays++] = in[j].array->shape;
+        }
+    if (!ga__broadcast_shapes(narrays, ndims, shapes, &ndim, shape, &bad))
+        return ga__broadcast_error(func, narrays, ndims, shapes);
+    if (narrays == 1 && (!k->indexed || (in[0].array->flags & GA_C_CONTIGUOUS))) {
         v[0] = in[0].array;
         return GA_OK;
     }
     bool alike = true;
     for (int j = 0; j < nin; j++) {
-        ga_array *b = ga__temp(t, ga__broadcast_view(func, in[j].array, ndim, shape));
+        if (!in[j].array) continue;
+        ga_array *b = narrays == 1 ? (ga_array *)in[j].array : ga__temp(t, ga__broadcast_view(func, in[j].array, ndim, shape));
         if (!b) return ga__t.error;
         v[j] = b;
+        alike = alike && (!k->indexed || (b->flags & GA_C_CONTIGUOUS));
         for (int d = 0; d < ndim && j > 0; d++)
             alike = alike && v[j]->strides[d] / (int64_t)ga__dtype_sizes[v[j]->dtype] ==
                                  v[0]->strides[d] / (int64_t)ga__dtype_sizes[v[0]->dtype];
     }
     for (int j = 0; j < nin && !alike; j++) { /* laid out otherwise: C-ordered copies of every one */
+        if (!v[j] || (v[j]->flags & GA_C_CONTIGUOUS)) continue;
         ga_array *c = ga__temp(t, ga__contiguous_copy(func, v[j], v[j]->dtype));
         if (!c) return ga__t.error;
         v[j] = c;
     }
+    return GA_OK;
+}
+
+/* The inputs of a user reduction: input 0 an array, the others arrays or
+   weak scalars (converted to their parameters' dtypes into values[]),
+   the arrays on one device. */
+static ga_status ga__reduction_check_inputs(const char *func, const ga_reduction_kernel *k, const ga_operand *in,
+                                            const ga__loop *loop, ga__value16 *values)
+{
+    const int nin = k->sig.info.nin;
+    for (int j = 0; j < nin; j++) {
+        char what[24];
+        snprintf(what, sizeof what, "input %d", j);
+        if (!in[j].array && (int)in[j].scalar.kind == -1) return ga__null_input(func, what);
+        if (!in[j].array && j == 0)
+            return ga__error(GA_ERROR_TYPE, func, "%s: input 0 of a reduction kernel must be an array", k->sig.name);
+        if (in[j].array && in[j].array->device != in[0].array->device)
+            return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)",
+                             in[0].array->device, in[j].array->device);
+    }
+    for (int j = 1; j < nin; j++)
+        if (!in[j].array && ga__scalar_to_element(func, in[j].scalar, loop->in[j], &values[j - 1]) != GA_OK)
+            return ga__t.error;
     return GA_OK;
 }
 
@@ -33103,20 +33433,16 @@ static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, c
                                const int *axes, bool keepdims, ga_array **out)
 {
     const int nin = k->sig.info.nin;
-    for (int j = 0; j < nin; j++) {
-        char what[24];
-        snprintf(what, sizeof what, "input %d", j);
-        if (!in[j].array && (int)in[j].scalar.kind == -1) return ga__null_input(func, what);
-        if (!in[j].array)
-            return ga__error(GA_ERROR_TYPE, func, "%s: input %d of a reduction kernel must be an array", k->sig.name, j);
-        if (in[j].array->device != in[0].array->device)
-            return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)",
-                             in[0].array->device, in[j].array->device);
-    }
+    if (!in[0].array && (int)in[0].scalar.kind == -1) return ga__null_input(func, "input 0");
+    if (!in[0].array)
+        return ga__error(GA_ERROR_TYPE, func, "%s: input 0 of a reduction kernel must be an array", k->sig.name);
     ga__loop loop;
     ga_status st = ga__user_types(func, &k->sig, in, out, &loop);
+    ga__value16 values[2];
+    memset(values, 0, sizeof values);
+    if (st == GA_OK) st = ga__reduction_check_inputs(func, k, in, &loop, values);
     if (st != GA_OK) return st;
-    const ga_dtype acc = k->acc >= 0 ? (ga_dtype)k->acc : (ga_dtype)loop.index;
+    const ga_dtype acc = k->acc >= 0 ? (ga_dtype)k->acc : (ga_dtype)k->sig.tuples[loop.index][-1 - k->acc];
     ga__temps t = {{NULL}, 0};
     const ga_array *v[3] = {NULL, NULL, NULL};
     bool red[GA_MAXDIMS];
@@ -33125,7 +33451,7 @@ static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, c
     if (st == GA_OK && *out) {
         st = ga__reduce_check_out(func, k->sig.name, false, v[0], red, keepdims, *out);
         for (int j = 0; j < nin && st == GA_OK; j++)
-            if ((*out)->buffer == in[j].array->buffer)
+            if (in[j].array && (*out)->buffer == in[j].array->buffer)
                 st = ga__error(GA_ERROR_VALUE, func, "out shares memory with input %d", j);
     }
     if (st == GA_OK) st = ga__bind(func, v[0]->device);
@@ -33142,14 +33468,16 @@ static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, c
         j.red = red;
         j.out = made ? made : *out;
         j.op = GA__ROP_SUM; /* (unread: the kernels are the user's) */
-        j.flags = nin > 1 ? GA__RF_PLAIN : 0;
+        j.flags = nin > 1 || k->indexed ? GA__RF_PLAIN : 0;
         j.fin = GA__FIN_NONE;
-        j.value = (ga_dtype)loop.index;
+        j.value = loop.in[0];
         j.user = k;
-        j.user_loop = (ga_dtype)loop.index;
+        j.user_loop = loop.index;
         j.user_state = ga__dtype_sizes[acc];
         j.more[0] = v[1];
         j.more[1] = v[2];
+        j.user_scalar[0] = values[0];
+        j.user_scalar[1] = values[1];
         st = ga__reduce_run(&j);
     }
     ga__temps_release(&t);

@@ -23,7 +23,38 @@
       shape, int64_t) and `n` (the number of elements) are in scope, as in
       CuPy. 1 to 3 inputs, 1 or 2 outputs, at most 4 operands in all (the
       limits of gpuarr's ufunc loops, which these kernels are: the same
-      contiguous vector loop and strided loop).
+      contiguous vector loop and strided loop), raw inputs (below) aside.
+
+      Several placeholders (CuPy's `(T x, U k) -> (T y)`, 1 to 4 of any
+      names), over the tuples of dtypes a list names, one dtype per
+      placeholder in their order:
+
+        #define SCALE_PAIRS(Y, A) Y(A, float32, int32) Y(A, float64, int64)
+        GA_ELEMENTWISE_TYPES(scale_by, (T, U), SCALE_PAIRS, (T x, U k),
+                             (T &y), y = x * (T)k;)
+
+      Each tuple is two kernels; a kernel is built for at most 64 tuples.
+      The list names the tuples rather than a list per placeholder taken
+      as a cross product: the combinations a kernel means are usually few
+      (an index dtype with each float, a mask with each value dtype), and a
+      cross product of gpuarr's lists (15 x 15 dtypes: 450 kernels) would
+      be the module's whole build time for combinations no caller uses. A
+      call takes the first tuple that holds the dtypes the arrays bind.
+
+      Raw inputs (CuPy's `raw T x`, written raw<T> x: C++ has no such
+      declarator): the whole array, not broadcast and not part of the
+      loop's shape, given to the body as a view it indexes freely: x[k]
+      (flat C-order index over x's own shape), x(i0, i1, ...) (an index per
+      dim), x.size(), x.ndim(), x.shape(d). E.g.
+
+        GA_ELEMENTWISE(reverse, GA_LOOPS_ALL, (raw<T> x), (T &y),
+                       y = x[n - 1 - i];)
+
+      A raw array binds its placeholder as any array; a scalar is refused.
+      Up to 3 raw inputs, besides the loop's operands. The loop's size is
+      the broadcast shape of the other arrays and the given outputs; where
+      there is none (every input raw or a scalar) the outputs must be given
+      (CuPy's "Loop size is Undecided"). Outputs are not raw.
 
    2. Reductions (CuPy's ReductionKernel), and fusion: elementwise steps
       with one final reduction, in one kernel:
@@ -38,6 +69,17 @@
       expression with a comma is parenthesised: (a > b ? a : b) needs
       none, (max(a, b)) does. The kernels are gpuarr's own reduction
       kernels (reduce.cuh) over this op, planned by gpuarr's host planner.
+      Inputs 1 and 2 may be given weak C scalars (a threshold, a weight),
+      converted to their parameters' dtypes. In the map expression, `i` is
+      the element's flat C-order index in the input (broadcast to the
+      inputs' shape, before any axis is reduced), `n` the input's size,
+      `_in_ind` both in CuPy's spelling (_in_ind.get(), _in_ind.size()).
+      A map that reads `i` or `_in_ind` (the header tries the expression
+      with them as a type no expression can use; the host reads its text)
+      has its inputs copied to C order first where they are not, and
+      loads one element at a time (no 16-byte vectors). Several
+      placeholders: GA_REDUCTION_TYPES(name, (T, W), tuples, ...), as
+      GA_ELEMENTWISE_TYPES.
 
    3. Raw kernels (CuPy's RawKernel): any extern "C" __global__ function.
       A gpuarr array passed with ga_arg_view arrives as a ga_view (data,
@@ -46,10 +88,13 @@
       idx) (an index per dim). ga_arg_pointer passes the data pointer.
 
    The module carries gpuarr's version stamp (ga_fatbin_version) and, per
-   elementwise or reduction kernel, its signature (a string ga_user_sig_<name> the host
-   parses once when the kernel is looked up); its kernels are
-   ga_user_<name>_<dtype>_contig and _strided (elementwise), _inner,
-   _outer, _combine_inner and _combine_outer (reductions). */
+   elementwise or reduction kernel, its signature (a string
+   ga_user_sig_<name>: the placeholders, the parameters, the tuples, a
+   reduction's accumulator type and map expression, which the host parses
+   once when the kernel is looked up); its kernels are
+   ga_user_<name>_<dtype>[_<dtype>...]_contig and _strided (elementwise),
+   _inner, _outer, _combine_inner and _combine_outer (reductions), a dtype
+   per placeholder. */
 
 #ifndef GA_KERNELS_GPUARR_USER_CUH
 #define GA_KERNELS_GPUARR_USER_CUH
@@ -67,6 +112,7 @@
 #include "ufunc.cuh"
 #include "reduce.cuh"
 #include <type_traits>
+#include <utility>
 
 GA_DEFINE_FATBIN_VERSION
 
@@ -140,6 +186,90 @@ template <class In, class Out, class L> struct sig {
     typedef typename storage_at<Out, 1, L>::type out1;
 };
 
+/* A `raw` parameter (CuPy's `raw T x`: written raw<T> x): the whole array,
+   not broadcast, indexed freely by the body. x[k] is the element at flat
+   C-order index k of x's own shape, x(i0, i1, ...) the element at that
+   index per dim; x.size(), x.ndim(), x.shape(d). Elements are of value
+   type V, as stored (complex as thrust::complex, bool as bool). */
+template <class V> struct raw_view {
+    const ga_view *v;
+    GA_DEV V &operator[](int64_t k) const
+    {
+        int64_t off = 0;
+        for (int d = v->ndim - 1; d > 0; --d) {
+            const int64_t s = v->shape[d], q = k / s;
+            off += (k - q * s) * v->strides[d];
+            k = q;
+        }
+        if (v->ndim > 0) off += k * v->strides[0];
+        return *(V *)((char *)v->data + off);
+    }
+    template <class... I> GA_DEV V &operator()(I... idx) const
+    {
+        const int64_t ix[] = {(int64_t)idx...};
+        int64_t off = 0;
+        for (int d = 0; d < (int)sizeof...(I); d++) off += ix[d] * v->strides[d];
+        return *(V *)((char *)v->data + off);
+    }
+    GA_DEV int64_t size() const { return v->size; }
+    GA_DEV int ndim() const { return v->ndim; }
+    GA_DEV int64_t shape(int d) const { return v->shape[d]; }
+};
+template <class X> struct is_raw { static constexpr bool value = false; };
+template <class V> struct is_raw<raw_view<V>> { static constexpr bool value = true; };
+
+/* Which parameters of F = void(A...) are raw, and the place of parameter
+   k among the raw ones or among the others (the loop's operands). */
+template <class F> struct raw_map;
+template <class... A> struct raw_map<void(A...)> {
+    __host__ __device__ static constexpr bool flag(int k)
+    {
+        constexpr bool f[] = {is_raw<std::remove_cv_t<std::remove_reference_t<A>>>::value..., false};
+        return f[k];
+    }
+    __host__ __device__ static constexpr int before(int k, bool raw)
+    {
+        int c = 0;
+        for (int j = 0; j < k; j++) c += flag(j) == raw;
+        return c;
+    }
+    static constexpr int nraw = before((int)sizeof...(A), true);
+};
+
+/* The loop's inputs of F = void(A...): the parameters that are not raw,
+   or, where all are, one of type D (a placeholder the host fills with a
+   zero scalar and the body never sees). */
+template <class F, class D, class Acc = void()> struct loop_params;
+template <class D, class... Acc> struct loop_params<void(), D, void(Acc...)> {
+    typedef std::conditional_t<sizeof...(Acc) == 0, void(D), void(Acc...)> type;
+};
+template <class A0, class... A, class D, class... Acc> struct loop_params<void(A0, A...), D, void(Acc...)> {
+    typedef typename loop_params<void(A...), D,
+                                 std::conditional_t<is_raw<std::remove_cv_t<std::remove_reference_t<A0>>>::value,
+                                                    void(Acc...), void(Acc..., A0)>>::type type;
+};
+
+/* The loop's input values of one element. */
+template <class A0, class A1, class A2> struct pack3 {
+    A0 a0;
+    A1 a1;
+    A2 a2;
+    template <int j> GA_DEV auto get() const
+    {
+        if constexpr (j == 0) return a0;
+        else if constexpr (j == 1) return a1;
+        else return a2;
+    }
+};
+
+/* Argument k of a body of inputs F: a raw view, or the loop's value. */
+template <class F, int K, class P> GA_DEV auto arg_at(const P &vals, const ga__user_raws *raws)
+{
+    typedef typename params<F>::template value<K> V;
+    if constexpr (raw_map<F>::flag(K)) return V{&raws->v[raw_map<F>::before(K, true)]};
+    else return to_value(vals.template get<raw_map<F>::before(K, false)>());
+}
+
 /* The loops' compute type of an output (ga_compute) from its value. */
 template <class V> GA_DEV auto to_compute(V v) { return ga_up(to_storage(v)); }
 } /* namespace ga_user */
@@ -160,43 +290,85 @@ typedef float float32;
 typedef double float64;
 typedef thrust::complex<float> complex64;
 typedef thrust::complex<double> complex128;
+template <class V> using raw = ga_user::raw_view<V>; /* CuPy's `raw T x`: raw<T> x */
 } /* namespace ga_user_types */
 
 /* ======================================================================== */
 /* GA_ELEMENTWISE                                                            */
 /* ======================================================================== */
 #define GA__USER_STRIP(...) __VA_ARGS__
-#define GA__USER_LOOP_NAME(A, name, E) #name ","
+#define GA__USER_LOOP_NAME(A, name, E) #name "|"
+#define GA__USER_TUPLE_NAME(A, ...) #__VA_ARGS__ "|"
+/* Lists of 1 to 4 items: their count; `class a, class b`; the storage
+   types ga_t_a, ga_t_b; the symbol ga_user_<name>_a_b_<variant>. */
+#define GA__USER_CAT(a, b) GA__USER_CAT_(a, b)
+#define GA__USER_CAT_(a, b) a##b
+#define GA__USER_NARGS(...) GA__USER_NARGS_(__VA_ARGS__, 4, 3, 2, 1, 0)
+#define GA__USER_NARGS_(a, b, c, d, N, ...) N
+#define GA__USER_CLASSES(...) GA__USER_CAT(GA__USER_CLASSES_, GA__USER_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define GA__USER_CLASSES_1(a) class a
+#define GA__USER_CLASSES_2(a, b) class a, class b
+#define GA__USER_CLASSES_3(a, b, c) class a, class b, class c
+#define GA__USER_CLASSES_4(a, b, c, d) class a, class b, class c, class d
+#define GA__USER_STORAGE(...) GA__USER_CAT(GA__USER_STORAGE_, GA__USER_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define GA__USER_STORAGE_1(a) ga_t_##a
+#define GA__USER_STORAGE_2(a, b) ga_t_##a, ga_t_##b
+#define GA__USER_STORAGE_3(a, b, c) ga_t_##a, ga_t_##b, ga_t_##c
+#define GA__USER_STORAGE_4(a, b, c, d) ga_t_##a, ga_t_##b, ga_t_##c, ga_t_##d
+#define GA__USER_SYM(name, v, ...) GA__USER_CAT(GA__USER_SYM_, GA__USER_NARGS(__VA_ARGS__))(name, v, __VA_ARGS__)
+#define GA__USER_SYM_1(name, v, a) ga_user_##name##_##a##_##v
+#define GA__USER_SYM_2(name, v, a, b) ga_user_##name##_##a##_##b##_##v
+#define GA__USER_SYM_3(name, v, a, b, c) ga_user_##name##_##a##_##b##_##c##_##v
+#define GA__USER_SYM_4(name, v, a, b, c, d) ga_user_##name##_##a##_##b##_##c##_##d##_##v
 
-/* The op of kernel `name` for loop storage type L: kernels/ufunc.cuh's
+/* The op of kernel `name` for the storage types L... of its placeholders
+   (one type per placeholder, in their order): kernels/ufunc.cuh's
    interface (nin, nout, sig, widen16), indexed (called op(i, args...)),
-   n from the loop's param[0] (its bits, set by the host). */
+   n from the loop's param[0] (its bits, set by the host). L0, the first
+   placeholder's type, is the loops' L (their padding type). */
 #define GA__USER_OP(name)                                                                                 \
-    template <class L> struct ga_user_op_##name {                                                         \
-        typedef typename ga_user::value_of<L>::type TV;                                                   \
-        typedef decltype(ga_user_bodies::ga_user_ins_##name<TV>) In;                                      \
-        typedef decltype(ga_user_bodies::ga_user_outs_##name<TV>) Out;                                    \
-        static constexpr int nin = ga_user::params<In>::count, nout = ga_user::params<Out>::count;      \
-        static_assert(nin >= 1 && nin <= 3 && nout >= 1 && nout <= 2 && nin + nout <= 4,                   \
-                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs, 1 or 2 outputs, at most 4 operands");      \
-        static_assert(ga_user::all_refs<Out>::value,                                                       \
+    template <class... L> struct ga_user_op_##name {                                                      \
+        typedef typename ga_user::nth<0, L...>::type L0;                                                  \
+        typedef decltype(ga_user_bodies::ga_user_ins_##name<typename ga_user::value_of<L>::type...>) In;  \
+        typedef decltype(ga_user_bodies::ga_user_outs_##name<typename ga_user::value_of<L>::type...>) Out; \
+        typedef typename ga_user::loop_params<In, typename ga_user::value_of<L0>::type>::type LoopIn;     \
+        static constexpr int nin = ga_user::params<LoopIn>::count, nout = ga_user::params<Out>::count;  \
+        static_assert(ga_user::params<In>::count >= 1 && ga_user::raw_map<In>::nraw <= GA__USER_MAX_RAW &&  \
+                          nin <= 3 && nout >= 1 && nout <= 2 && nin + nout <= 4,                          \
+                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs (raw ones aside), 1 or 2 outputs, at most 4 " \
+                      "operands (raw ones aside), at most 3 raw inputs");                                 \
+        static_assert(ga_user::all_refs<Out>::value && ga_user::raw_map<Out>::nraw == 0,                   \
                       "GA_ELEMENTWISE " #name ": outputs are written through references: (T &z)");         \
         static constexpr bool widen16 = false, indexed = true;                                            \
-        template <class L2> using sig = ga_user::sig<In, Out, L>;                                         \
+        template <class L2> using sig = ga_user::sig<LoopIn, Out, L0>;                                    \
         typedef typename ga_user::params<Out>::template value<0> V0;                                      \
         typedef std::conditional_t<(nout > 1), typename ga_user::params<Out>::template value<1>, int> V1;  \
         int64_t n;                                                                                         \
-        GA_DEV explicit ga_user_op_##name(const double *p) { memcpy(&n, p, sizeof n); }                   \
+        const ga__user_raws *raws;                                                                        \
+        GA_DEV explicit ga_user_op_##name(const double *p, const ga__user_raws *r = nullptr) : raws(r)    \
+        {                                                                                                  \
+            memcpy(&n, p, sizeof n);                                                                       \
+        }                                                                                                  \
+        template <int... K, class P, class... O>                                                           \
+        GA_DEV void call(std::integer_sequence<int, K...>, int64_t i, const P &vals, O &...outs) const    \
+        {                                                                                                  \
+            ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(                   \
+                i, n, ga_user::arg_at<In, K>(vals, raws)..., outs...);                                     \
+        }                                                                                                  \
+        template <class P, class... O> GA_DEV void body(int64_t i, const P &vals, O &...outs) const       \
+        {                                                                                                  \
+            call(std::make_integer_sequence<int, ga_user::params<In>::count>(), i, vals, outs...);        \
+        }                                                                                                  \
         template <class A0> GA_DEV auto operator()(int64_t i, A0 a0) const                                \
         {                                                                                                  \
             V0 o0{};                                                                                       \
-            ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), o0);                     \
+            body(i, ga_user::pack3<A0, int, int>{a0, 0, 0}, o0);                                           \
             return ga_user::to_storage(o0);                                                                \
         }                                                                                                  \
         template <class A0, class A1> GA_DEV auto operator()(int64_t i, A0 a0, A1 a1) const               \
         {                                                                                                  \
             V0 o0{};                                                                                       \
-            ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), o0); \
+            body(i, ga_user::pack3<A0, A1, int>{a0, a1, 0}, o0);                                           \
             return ga_user::to_storage(o0);                                                                \
         }                                                                                                  \
         template <class A0, class A1, class A2> GA_DEV auto operator()(int64_t i, A0 &&a0, A1 &&a1, A2 &&a2) const \
@@ -204,13 +376,16 @@ typedef thrust::complex<double> complex128;
             if constexpr (nout == 2) { /* one input, two outputs */                                       \
                 V0 o0{};                                                                                   \
                 V1 o1{};                                                                                   \
-                ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), o0, o1);             \
+                body(i, ga_user::pack3<std::remove_cv_t<std::remove_reference_t<A0>>, int, int>{a0, 0, 0}, o0, o1); \
                 a1 = ga_user::to_compute(o0);                                                              \
                 a2 = ga_user::to_compute(o1);                                                              \
             } else {                                                                                       \
                 V0 o0{};                                                                                   \
-                ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), \
-                                                        ga_user::to_value(a2), o0);                        \
+                body(i,                                                                                    \
+                     ga_user::pack3<std::remove_cv_t<std::remove_reference_t<A0>>,                        \
+                                    std::remove_cv_t<std::remove_reference_t<A1>>,                        \
+                                    std::remove_cv_t<std::remove_reference_t<A2>>>{a0, a1, a2},           \
+                     o0);                                                                                  \
                 return ga_user::to_storage(o0);                                                            \
             }                                                                                              \
         }                                                                                                  \
@@ -219,33 +394,42 @@ typedef thrust::complex<double> complex128;
         {                                                                                                  \
             V0 o0{};                                                                                       \
             V1 o1{};                                                                                       \
-            ga_user_bodies::ga_user_body_##name<TV>(i, n, ga_user::to_value(a0), ga_user::to_value(a1), o0, o1); \
+            body(i, ga_user::pack3<A0, A1, int>{a0, a1, 0}, o0, o1);                                       \
             r0 = ga_user::to_compute(o0);                                                                  \
             r1 = ga_user::to_compute(o1);                                                                  \
         }                                                                                                  \
     };
 
-/* The two kernels of loop `loop` (a dtype name) of kernel `name`. */
-#define GA__USER_KERNELS(name, loop, LOOP)                                                                \
-    extern "C" __global__ void ga_user_##name##_##loop##_contig(const __grid_constant__ ga__ufunc_args a) \
+/* The two kernels of kernel `name` for one tuple of dtype names (one per
+   placeholder): ga_user_<name>_<dtype>[_<dtype>...]_contig and _strided. */
+#define GA__USER_TKERNELS(name, ...)                                                                      \
+    extern "C" __global__ void GA__USER_SYM(name, contig, __VA_ARGS__)(const __grid_constant__ ga__ufunc_args a, \
+                                                                       const __grid_constant__ ga__user_raws r) \
     {                                                                                                      \
-        typedef ga_user_op_##name<ga_t_##loop> Op;                                                        \
-        typedef typename Op::template sig<ga_t_##loop> S;                                                 \
-        ga_ufunc_contig_as<Op, ga_t_##loop, typename S::in0, typename S::in1>(a);                         \
+        typedef ga_user_op_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                      \
+        typedef typename Op::L0 L0;                                                                       \
+        typedef typename Op::template sig<L0> S;                                                          \
+        ga_ufunc_contig_with<Op, L0, typename S::in0, typename S::in1>(Op(a.param, &r), a);               \
     }                                                                                                      \
-    extern "C" __global__ void ga_user_##name##_##loop##_strided(const __grid_constant__ ga__ufunc_args a, \
-                                                                 const __grid_constant__ ga__ufunc_layout l) \
+    extern "C" __global__ void GA__USER_SYM(name, strided, __VA_ARGS__)(const __grid_constant__ ga__ufunc_args a, \
+                                                                        const __grid_constant__ ga__ufunc_layout l, \
+                                                                        const __grid_constant__ ga__user_raws r) \
     {                                                                                                      \
-        ga_ufunc_strided<ga_user_op_##name<ga_t_##loop>, ga_t_##loop>(a, l);                              \
+        typedef ga_user_op_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                      \
+        ga_ufunc_strided_body<Op, typename Op::template sig<typename Op::L0>>(Op(a.param, &r), a, l);    \
     }
+/* A one-placeholder list's entry Y(A, dtype, DTYPE) as a tuple of one. */
+#define GA__USER_KERNELS1(name, loop, LOOP) GA__USER_TKERNELS(name, loop)
 
-/* GA_ELEMENTWISE(name, loops, (inputs), (outputs), body...): see above. */
-#define GA_ELEMENTWISE(name, loops, ins, outs, ...)                                                       \
+/* The body and the signature of elementwise kernel `name`, placeholders
+   `phs` ((T) or (T, U, ...)), instantiated by tuples(Y_KERNELS, name),
+   listed by tuples(Y_NAME, ~). */
+#define GA__USER_ELEMENTWISE(name, phs, tuples, Y_NAME, Y_KERNELS, ins, outs, ...)                        \
     namespace ga_user_bodies {                                                                            \
     using namespace ga_user_types;                                                                        \
-    template <class T> __device__ void ga_user_ins_##name ins;                                            \
-    template <class T> __device__ void ga_user_outs_##name outs;                                          \
-    template <class T>                                                                                    \
+    template <GA__USER_CLASSES phs> __device__ void ga_user_ins_##name ins;                               \
+    template <GA__USER_CLASSES phs> __device__ void ga_user_outs_##name outs;                             \
+    template <GA__USER_CLASSES phs>                                                                       \
     GA_DEV void ga_user_body_##name(int64_t i, int64_t n, GA__USER_STRIP ins, GA__USER_STRIP outs)        \
     {                                                                                                     \
         (void)i, (void)n;                                                                                 \
@@ -254,37 +438,68 @@ typedef thrust::complex<double> complex128;
     }                                                                                                     \
     GA__USER_OP(name)                                                                                     \
     extern "C" __device__ const char ga_user_sig_##name[] =                                               \
-        "gpuarr elementwise 1;" #name ";" #ins ";" #outs ";" loops(GA__USER_LOOP_NAME, ~) ";";            \
-    loops(GA__USER_KERNELS, name)
+        "gpuarr elementwise 2;" #name ";" #phs ";" #ins ";" #outs ";" tuples(Y_NAME, ~) ";";               \
+    tuples(Y_KERNELS, name)
+
+/* GA_ELEMENTWISE(name, loops, (inputs), (outputs), body...): see above. */
+#define GA_ELEMENTWISE(name, loops, ins, outs, ...)                                                       \
+    GA__USER_ELEMENTWISE(name, (T), loops, GA__USER_LOOP_NAME, GA__USER_KERNELS1, ins, outs, __VA_ARGS__)
+
+/* GA_ELEMENTWISE_TYPES(name, (T, U), tuples, (inputs), (outputs), body...):
+   several placeholders (1 to 4), instantiated for the tuples of dtypes
+   the list names: #define PAIRS(Y, A) Y(A, float32, int32) Y(A, float64,
+   int64). See above. */
+#define GA_ELEMENTWISE_TYPES(name, phs, tuples, ins, outs, ...)                                           \
+    GA__USER_ELEMENTWISE(name, phs, tuples, GA__USER_TUPLE_NAME, GA__USER_TKERNELS, ins, outs, __VA_ARGS__)
 
 /* ======================================================================== */
 /* GA_REDUCTION                                                              */
 /* ======================================================================== */
 namespace ga_user {
-/* the inputs of one element, as stored */
+/* The inputs of one element, as stored, and its flat C-order index. */
 template <class T0, class T1, class T2> struct tuple3 {
     T0 x0;
     T1 x1;
     T2 x2;
+    int64_t i;
 };
+
+/* `_in_ind` in a map expression, as CuPy's: get() the element's index,
+   size() the input's. */
+struct in_ind {
+    int64_t i, n;
+    GA_DEV int64_t get() const { return i; }
+    GA_DEV int64_t size() const { return n; }
+};
+/* What `i` and `_in_ind` are when the header asks whether a map
+   expression reads them: nothing an expression can use. */
+struct no_index {};
 
 /* The loads of a reduction's first pass (kernels/reduce.cuh's load
    policies): input 0 at the address the kernel computes, inputs 1 and 2
    at the same element of args.center and args.count (the host lays every
-   input out alike: the same element strides). One input: 16-byte vectors
-   too. */
-template <int NIN, class T0, class T1, class T2> struct loads {
+   input out alike: the same element strides), or, where that is 0, the
+   weak scalar args.user_scalar[k - 1]. IDX: the map reads the element's
+   index, the element's place in input 0 (which the host makes C-ordered).
+   One input and no index: 16-byte vectors too. */
+template <int NIN, bool IDX, class T0, class T1, class T2> struct loads {
     typedef tuple3<T0, T1, T2> V;
     typedef T0 stored;
-    static constexpr bool vector = NIN == 1;
+    static constexpr bool vector = NIN == 1 && !IDX;
     static GA_DEV V load(const char *p, const ga__reduce_args &a)
     {
         V v;
         v.x0 = ga_load<T0>(p);
-        if constexpr (NIN > 1) {
+        v.i = -1;
+        if constexpr (NIN > 1 || IDX) {
             const int64_t e = (int64_t)(p - (const char *)a.in) / (int64_t)sizeof(T0);
-            v.x1 = ga_load<T1>((const char *)a.center + e * (int64_t)sizeof(T1));
-            if constexpr (NIN > 2) v.x2 = ga_load<T2>((const char *)a.count + e * (int64_t)sizeof(T2));
+            if constexpr (IDX) v.i = e;
+            if constexpr (NIN > 1)
+                v.x1 = a.center ? ga_load<T1>((const char *)a.center + e * (int64_t)sizeof(T1))
+                                : ga_scalar_arg<T1>(a.user_scalar[0]);
+            if constexpr (NIN > 2)
+                v.x2 = a.count ? ga_load<T2>((const char *)a.count + e * (int64_t)sizeof(T2))
+                               : ga_scalar_arg<T2>(a.user_scalar[1]);
         }
         return v;
     }
@@ -292,6 +507,7 @@ template <int NIN, class T0, class T1, class T2> struct loads {
     {
         V v;
         v.x0 = x;
+        v.i = -1;
         return v;
     }
 };
@@ -306,81 +522,145 @@ template <class S> struct state_loads {
 };
 } /* namespace ga_user */
 
-/* The op of reduction `name` for loop storage type L: kernels/reduce.cuh's
-   interface (S the state, R the result, identity, accumulate, combine,
-   result); the state is the accumulator's storage type. */
+/* The op of reduction `name` for the storage types L... of its
+   placeholders: kernels/reduce.cuh's interface (S the state, R the
+   result, identity, accumulate, combine, result); the state is the
+   accumulator's storage type. `indexed`: the map expression reads `i` or
+   `_in_ind` (it does not compile with them as ga_user::no_index). */
 #define GA__USER_ROP(name)                                                                                \
-    template <class L> struct ga_user_rop_##name {                                                        \
-        typedef typename ga_user::value_of<L>::type TV;                                                   \
-        typedef decltype(ga_user_bodies::ga_user_rins_##name<TV>) In;                                     \
-        typedef decltype(ga_user_bodies::ga_user_routs_##name<TV>) Out;                                   \
+    template <class... L> struct ga_user_rop_##name {                                                     \
+        typedef typename ga_user::nth<0, L...>::type L0;                                                  \
+        typedef decltype(ga_user_bodies::ga_user_rins_##name<typename ga_user::value_of<L>::type...>) In; \
+        typedef decltype(ga_user_bodies::ga_user_routs_##name<typename ga_user::value_of<L>::type...>) Out; \
         static constexpr int nin = ga_user::params<In>::count;                                            \
         static_assert(nin >= 1 && nin <= 3 && ga_user::params<Out>::count == 1,                           \
                       "GA_REDUCTION " #name ": 1 to 3 inputs, one output");                               \
         static_assert(ga_user::all_refs<Out>::value, "GA_REDUCTION " #name ": the output is a reference: (T &y)"); \
-        typedef ga_user_bodies::ga_user_racc_##name<TV> ACC;                                              \
+        template <class... A>                                                                              \
+        static auto probe(void (*)(A...), int)                                                            \
+            -> decltype(ga_user_bodies::ga_user_rprobe_##name<typename ga_user::value_of<L>::type...,      \
+                                                              ga_user::no_index>(                          \
+                            ga_user::no_index(), (int64_t)0, ga_user::no_index(), std::declval<A>()...),   \
+                        std::false_type());                                                                \
+        static std::true_type probe(...);                                                                  \
+        static constexpr bool indexed = decltype(probe((In *)nullptr, 0))::value;                          \
+        typedef ga_user_bodies::ga_user_racc_##name<typename ga_user::value_of<L>::type...> ACC;         \
         typedef typename ga_user::storage_of<ACC>::type S;                                                \
         typedef typename ga_user::params<Out>::template value<0> V0;                                      \
         typedef typename ga_user::storage_of<V0>::type R;                                                 \
-        typedef ga_user::loads<nin, typename ga_user::storage_at<In, 0, L>::type,                         \
-                               typename ga_user::storage_at<In, 1, L>::type,                              \
-                               typename ga_user::storage_at<In, 2, L>::type> Loads;                       \
+        typedef ga_user::loads<nin, indexed, typename ga_user::storage_at<In, 0, L0>::type,               \
+                               typename ga_user::storage_at<In, 1, L0>::type,                             \
+                               typename ga_user::storage_at<In, 2, L0>::type> Loads;                      \
         static constexpr bool warns_all_nan = false;                                                      \
+        int64_t n = 0;                                                                                    \
         GA_DEV ga_user_rop_##name() {}                                                                    \
-        GA_DEV explicit ga_user_rop_##name(const ga__reduce_args &) {}                                    \
-        GA_DEV S identity() const { return ga_user::to_storage(ga_user_bodies::ga_user_ridentity_##name<TV>()); } \
+        GA_DEV explicit ga_user_rop_##name(const ga__reduce_args &a) : n(a.user_size) {}                  \
+        GA_DEV S identity() const                                                                         \
+        {                                                                                                  \
+            return ga_user::to_storage(ga_user_bodies::ga_user_ridentity_##name<typename ga_user::value_of<L>::type...>()); \
+        }                                                                                                  \
         GA_DEV S empty() const { return identity(); }                                                     \
         GA_DEV S combine(S a, S b) const                                                                  \
         {                                                                                                  \
-            return ga_user::to_storage(                                                                    \
-                ga_user_bodies::ga_user_reduce_##name<TV>(ga_user::to_value(a), ga_user::to_value(b)));    \
+            return ga_user::to_storage(ga_user_bodies::ga_user_reduce_##name<typename ga_user::value_of<L>::type...>( \
+                ga_user::to_value(a), ga_user::to_value(b)));                                              \
         }                                                                                                  \
         GA_DEV void accumulate(S &s, const typename Loads::V &x, int64_t) const                           \
         {                                                                                                  \
+            const ga_user::in_ind ind = {x.i, n};                                                          \
             ACC m;                                                                                         \
-            if constexpr (nin == 1) m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0));  \
+            if constexpr (nin == 1)                                                                        \
+                m = ga_user_bodies::ga_user_rmap_##name<typename ga_user::value_of<L>::type...>(            \
+                    x.i, n, ind, ga_user::to_value(x.x0));                                                 \
             else if constexpr (nin == 2)                                                                   \
-                m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0), ga_user::to_value(x.x1)); \
+                m = ga_user_bodies::ga_user_rmap_##name<typename ga_user::value_of<L>::type...>(            \
+                    x.i, n, ind, ga_user::to_value(x.x0), ga_user::to_value(x.x1));                        \
             else                                                                                           \
-                m = ga_user_bodies::ga_user_rmap_##name<TV>(ga_user::to_value(x.x0), ga_user::to_value(x.x1), \
-                                                            ga_user::to_value(x.x2));                      \
-            s = ga_user::to_storage(ga_user_bodies::ga_user_reduce_##name<TV>(ga_user::to_value(s), m));  \
+                m = ga_user_bodies::ga_user_rmap_##name<typename ga_user::value_of<L>::type...>(            \
+                    x.i, n, ind, ga_user::to_value(x.x0), ga_user::to_value(x.x1), ga_user::to_value(x.x2)); \
+            s = ga_user::to_storage(ga_user_bodies::ga_user_reduce_##name<typename ga_user::value_of<L>::type...>( \
+                ga_user::to_value(s), m));                                                                 \
         }                                                                                                  \
         GA_DEV R result(S s) const                                                                        \
         {                                                                                                  \
             V0 y{};                                                                                        \
-            ga_user_bodies::ga_user_rpost_##name<TV>(ga_user::to_value(s), y);                            \
+            ga_user_bodies::ga_user_rpost_##name<typename ga_user::value_of<L>::type...>(ga_user::to_value(s), y); \
             return ga_user::to_storage(y);                                                                 \
         }                                                                                                  \
     };
 
-/* The four kernels of loop `loop` of reduction `name`: the first pass and
-   the combine passes, each with the inner and the outer layout. */
-#define GA__USER_RKERNELS(name, loop, LOOP)                                                               \
+/* The four kernels of reduction `name` for one tuple of dtype names: the
+   first pass and the combine passes, each with the inner and the outer
+   layout. */
+#define GA__USER_RTKERNELS(name, ...)                                                                     \
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
-        ga_user_##name##_##loop##_inner(const __grid_constant__ ga__reduce_args a)                        \
+        GA__USER_SYM(name, inner, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)                 \
     {                                                                                                      \
-        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        typedef ga_user_rop_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                     \
         ga_reduce_inner<Op, typename Op::Loads>(a);                                                       \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
-        ga_user_##name##_##loop##_outer(const __grid_constant__ ga__reduce_args a)                        \
+        GA__USER_SYM(name, outer, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)                 \
     {                                                                                                      \
-        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        typedef ga_user_rop_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                     \
         ga_reduce_outer<Op, typename Op::Loads>(a);                                                       \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
-        ga_user_##name##_##loop##_combine_inner(const __grid_constant__ ga__reduce_args a)                \
+        GA__USER_SYM(name, combine_inner, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)         \
     {                                                                                                      \
-        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        typedef ga_user_rop_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                     \
         ga_reduce_inner<ga_op_states<Op>, ga_user::state_loads<typename Op::S>>(a);                       \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
-        ga_user_##name##_##loop##_combine_outer(const __grid_constant__ ga__reduce_args a)                \
+        GA__USER_SYM(name, combine_outer, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)         \
     {                                                                                                      \
-        typedef ga_user_rop_##name<ga_t_##loop> Op;                                                       \
+        typedef ga_user_rop_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                     \
         ga_reduce_outer<ga_op_states<Op>, ga_user::state_loads<typename Op::S>>(a);                       \
     }
+#define GA__USER_RKERNELS1(name, loop, LOOP) GA__USER_RTKERNELS(name, loop)
+
+/* The bodies and the signature of reduction `name` (see GA_REDUCTION):
+   placeholders `phs`, instantiated by tuples(Y_KERNELS, name), listed by
+   tuples(Y_NAME, ~). The map is declared twice: to be called (i, n and
+   _in_ind in scope), and as a probe whose `i` and `_in_ind` no expression
+   can use. */
+#define GA__USER_REDUCTION(name, phs, tuples, Y_NAME, Y_KERNELS, ins, outs, reduce_type, map_expr, reduce_expr, \
+                           post_map_expr, identity_expr)                                                  \
+    namespace ga_user_bodies {                                                                            \
+    using namespace ga_user_types;                                                                        \
+    template <GA__USER_CLASSES phs> __device__ void ga_user_rins_##name ins;                              \
+    template <GA__USER_CLASSES phs> __device__ void ga_user_routs_##name outs;                            \
+    template <GA__USER_CLASSES phs> using ga_user_racc_##name = reduce_type;                              \
+    template <GA__USER_CLASSES phs>                                                                       \
+    GA_DEV ga_user_racc_##name<GA__USER_STRIP phs> ga_user_rmap_##name(int64_t i, int64_t n, ga_user::in_ind _in_ind, \
+                                                                       GA__USER_STRIP ins)                \
+    {                                                                                                     \
+        (void)i, (void)n, (void)_in_ind;                                                                  \
+        return (ga_user_racc_##name<GA__USER_STRIP phs>)(map_expr);                                       \
+    }                                                                                                     \
+    template <GA__USER_CLASSES phs, class GA_I> /* GA_I: ga_user::no_index (a dependent type) */        \
+    GA_DEV auto ga_user_rprobe_##name(GA_I i, int64_t n, GA_I _in_ind, GA__USER_STRIP ins)                \
+        -> decltype((ga_user_racc_##name<GA__USER_STRIP phs>)(map_expr));                                 \
+    template <GA__USER_CLASSES phs>                                                                       \
+    GA_DEV ga_user_racc_##name<GA__USER_STRIP phs> ga_user_reduce_##name(ga_user_racc_##name<GA__USER_STRIP phs> a, \
+                                                                         ga_user_racc_##name<GA__USER_STRIP phs> b) \
+    {                                                                                                     \
+        return (ga_user_racc_##name<GA__USER_STRIP phs>)(reduce_expr);                                    \
+    }                                                                                                     \
+    template <GA__USER_CLASSES phs>                                                                       \
+    GA_DEV void ga_user_rpost_##name(ga_user_racc_##name<GA__USER_STRIP phs> a, GA__USER_STRIP outs)      \
+    {                                                                                                     \
+        post_map_expr;                                                                                    \
+    }                                                                                                     \
+    template <GA__USER_CLASSES phs> GA_DEV ga_user_racc_##name<GA__USER_STRIP phs> ga_user_ridentity_##name() \
+    {                                                                                                     \
+        return (ga_user_racc_##name<GA__USER_STRIP phs>)(identity_expr);                                  \
+    }                                                                                                     \
+    }                                                                                                     \
+    GA__USER_ROP(name)                                                                                    \
+    extern "C" __device__ const char ga_user_sig_##name[] = "gpuarr reduction 2;" #name ";" #phs ";" #ins ";" #outs \
+                                                            ";" #reduce_type ";" tuples(Y_NAME, ~) ";" #map_expr; \
+    tuples(Y_KERNELS, name)
 
 /* GA_REDUCTION(name, loops, (inputs), (output), reduce_type, map_expr,
    reduce_expr, post_map_expr, identity): CuPy's ReductionKernel. map_expr
@@ -389,35 +669,22 @@ template <class S> struct state_loads {
    and `b`; post_map_expr assigns the output from the result `a`;
    identity is the empty reduction's value. An expression holding a comma
    is parenthesised: (max(a, b)). Deterministic: the order in which
-   values are combined depends on the shape and the alignment only. */
+   values are combined depends on the shape and the alignment only. In
+   map_expr, `i` is the element's flat C-order index in the (broadcast)
+   input, `n` the input's size, `_in_ind` CuPy's spelling of both
+   (_in_ind.get(), _in_ind.size()). */
 #define GA_REDUCTION(name, loops, ins, outs, reduce_type, map_expr, reduce_expr, post_map_expr, identity_expr) \
-    namespace ga_user_bodies {                                                                            \
-    using namespace ga_user_types;                                                                        \
-    template <class T> __device__ void ga_user_rins_##name ins;                                           \
-    template <class T> __device__ void ga_user_routs_##name outs;                                         \
-    template <class T> using ga_user_racc_##name = reduce_type;                                           \
-    template <class T> GA_DEV ga_user_racc_##name<T> ga_user_rmap_##name(GA__USER_STRIP ins)              \
-    {                                                                                                     \
-        return (ga_user_racc_##name<T>)(map_expr);                                                        \
-    }                                                                                                     \
-    template <class T>                                                                                    \
-    GA_DEV ga_user_racc_##name<T> ga_user_reduce_##name(ga_user_racc_##name<T> a, ga_user_racc_##name<T> b) \
-    {                                                                                                     \
-        return (ga_user_racc_##name<T>)(reduce_expr);                                                     \
-    }                                                                                                     \
-    template <class T> GA_DEV void ga_user_rpost_##name(ga_user_racc_##name<T> a, GA__USER_STRIP outs)    \
-    {                                                                                                     \
-        post_map_expr;                                                                                    \
-    }                                                                                                     \
-    template <class T> GA_DEV ga_user_racc_##name<T> ga_user_ridentity_##name()                           \
-    {                                                                                                     \
-        return (ga_user_racc_##name<T>)(identity_expr);                                                   \
-    }                                                                                                     \
-    }                                                                                                     \
-    GA__USER_ROP(name)                                                                                    \
-    extern "C" __device__ const char ga_user_sig_##name[] = "gpuarr reduction 1;" #name ";" #ins ";" #outs \
-                                                            ";" #reduce_type ";" loops(GA__USER_LOOP_NAME, ~) ";"; \
-    loops(GA__USER_RKERNELS, name)
+    GA__USER_REDUCTION(name, (T), loops, GA__USER_LOOP_NAME, GA__USER_RKERNELS1, ins, outs, reduce_type, map_expr, \
+                       reduce_expr, post_map_expr, identity_expr)
+
+/* GA_REDUCTION_TYPES(name, (T, U), tuples, (inputs), (output),
+   reduce_type, map_expr, reduce_expr, post_map_expr, identity): several
+   placeholders, over the tuples of dtypes the list names (as
+   GA_ELEMENTWISE_TYPES's). */
+#define GA_REDUCTION_TYPES(name, phs, tuples, ins, outs, reduce_type, map_expr, reduce_expr, post_map_expr,   \
+                           identity_expr)                                                                 \
+    GA__USER_REDUCTION(name, phs, tuples, GA__USER_TUPLE_NAME, GA__USER_RTKERNELS, ins, outs, reduce_type,   \
+                       map_expr, reduce_expr, post_map_expr, identity_expr)
 
 /* ======================================================================== */
 /* Raw kernels: gpuarr arrays as views                                       */

@@ -1232,7 +1232,7 @@ GA_DEV uint64_t ga_udiv(uint64_t a, uint64_t b)
    time, as vectors. Scalar inputs (bits of args.scalar_mask) are kernel
    parameters. Inputs 0 and 1 are stored as X0 and X1: their loop types,
    or a narrower dtype converted in registers (see ga_companion). */
-template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(const ga__ufunc_args &a)
+template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_with(const Op &op, const ga__ufunc_args &a)
 {
     typedef typename Op::template sig<L> S;
     typedef typename S::in0 I0;
@@ -1259,7 +1259,6 @@ template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(
        elements of float16 at once took up to 66 registers). Costly loops
        take an element at a time. */
     constexpr int K = costly ? 1 : (W >= 4 ? 32 : 16) / W;
-    const Op op(a.param);
     const int64_t n = (int64_t)ga_udiv((uint64_t)a.size, (uint64_t)a.rows); /* per row */
     const int64_t t0 = ga_thread_index(), nt = ga_thread_count();
     const int mask = a.scalar_mask;
@@ -1335,6 +1334,13 @@ template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(
             if (nout > 1) ga_store<O1>((char *)out1 + i * (int64_t)sizeof(O1), o1);
         }
     }
+}
+
+/* The same with the op made from the loop's parameters (a user kernel
+   makes its own: ga_ufunc_contig_with, kernels/gpuarr_user.cuh). */
+template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(const ga__ufunc_args &a)
+{
+    ga_ufunc_contig_with<Op, L, X0, X1>(Op(a.param), a);
 }
 
 /* The companion of a loop dtype: the narrower dtype whose mixtures with it

@@ -98,7 +98,7 @@ TEST(signature_parsing)
     ga_elementwise_kernel k;
     memset(&k, 0, sizeof k);
     snprintf(k.name, sizeof k.name, "axpy");
-    char sig[] = "gpuarr elementwise 1;axpy;(T x, const float64 y);(T &z, bool & flag);float32,float64,;";
+    char sig[] = "gpuarr elementwise 2;axpy;(T);(T x, const float64 y);(T &z, bool & flag);float32|float64|;";
     CHECK_OK(ga__user_signature("test", &k, sig, NULL));
     CHECK(k.info.nin == 2 && k.info.nout == 2, "nin %d nout %d", k.info.nin, k.info.nout);
     /* operands: outputs first, then inputs */
@@ -107,20 +107,108 @@ TEST(signature_parsing)
     CHECK(strcmp(k.params[0], "z") == 0 && strcmp(k.params[1], "flag") == 0 && strcmp(k.params[2], "x") == 0 &&
               strcmp(k.params[3], "y") == 0,
           "names %s %s %s %s", k.params[0], k.params[1], k.params[2], k.params[3]);
-    CHECK(k.info.loops == ((1u << GA_FLOAT32) | (1u << GA_FLOAT64)), "loops %x", k.info.loops);
-    CHECK(k.uses_t && k.info.user == &k, "uses T, the info's user");
+    CHECK(k.nph == 1 && strcmp(k.ph[0], "T") == 0 && k.ntuples == 2 && k.tuples[0][0] == GA_FLOAT32 &&
+              k.tuples[1][0] == GA_FLOAT64, "placeholders %d, tuples %d", k.nph, k.ntuples);
+    CHECK(k.used == 1 && k.info.user == &k, "uses T, the info's user");
+    char symbol[160];
+    ga__user_symbol(&k, 1, "strided", symbol, sizeof symbol);
+    CHECK(strcmp(symbol, "ga_user_axpy_float64_strided") == 0, "symbol %s", symbol);
     ga_clear_error();
+}
+
+TEST(signature_several_placeholders)
+{
+    ga_elementwise_kernel k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.name, sizeof k.name, "scale_by");
+    char sig[] = "gpuarr elementwise 2;scale_by;(T, Idx);(T x, Idx k, float32 c);(T &y);float32, int32|float64, int64|;";
+    CHECK_OK(ga__user_signature("test", &k, sig, NULL));
+    CHECK(k.nph == 2 && strcmp(k.ph[1], "Idx") == 0 && k.used == 3, "placeholders %d used %x", k.nph, k.used);
+    CHECK(k.types[0] == -1 && k.types[1] == -1 && k.types[2] == -2 && k.types[3] == GA_FLOAT32, "types %d %d %d %d",
+          k.types[0], k.types[1], k.types[2], k.types[3]);
+    CHECK(k.ntuples == 2 && k.tuples[1][0] == GA_FLOAT64 && k.tuples[1][1] == GA_INT64, "tuples");
+    char symbol[160];
+    ga__user_symbol(&k, 0, "contig", symbol, sizeof symbol);
+    CHECK(strcmp(symbol, "ga_user_scale_by_float32_int32_contig") == 0, "symbol %s", symbol);
+    /* a reduction: the accumulator may be a placeholder; the map's text says whether it reads the index */
+    ga_reduction_kernel r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.sig.name, sizeof r.sig.name, "wsum");
+    char rsig[] = "gpuarr reduction 2;wsum;(T, W);(T x, W w);(T &y);W;float32, float64|;(double)x * w; // i";
+    CHECK_OK(ga__user_signature("test", &r.sig, rsig, &r));
+    CHECK(r.acc == -2 && r.sig.used == 3 && r.indexed, "acc %d used %x indexed %d", r.acc, r.sig.used, r.indexed);
+    ga_clear_error();
+}
+
+TEST(signature_raw_parameters)
+{
+    ga_elementwise_kernel k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.name, sizeof k.name, "stencil");
+    char sig[] = "gpuarr elementwise 2;stencil;(T);(T w, raw< T > x, raw<int64> idx);(T &y);float32|;";
+    CHECK_OK(ga__user_signature("test", &k, sig, NULL));
+    CHECK(k.nin == 3 && k.nraw == 2 && k.info.nin == 1 && k.info.nout == 1, "nin %d nraw %d loop nin %d", k.nin,
+          k.nraw, k.info.nin);
+    CHECK(!k.raw[0] && !k.raw[1] && k.raw[2] && k.raw[3] && k.types[2] == -1 && k.types[3] == GA_INT64 &&
+              strcmp(k.params[2], "x") == 0 && strcmp(k.params[3], "idx") == 0,
+          "raw flags, types and names");
+    /* all raw: the loop has one input, a zero scalar */
+    ga_elementwise_kernel r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.name, sizeof r.name, "reverse");
+    char rsig[] = "gpuarr elementwise 2;reverse;(T);(raw<T> x);(T &y);float32|;";
+    CHECK_OK(ga__user_signature("test", &r, rsig, NULL));
+    CHECK(r.nin == 1 && r.nraw == 1 && r.info.nin == 1, "reverse: nin %d nraw %d", r.nin, r.nraw);
+    ga_clear_error();
+    static const char *const bad[] = {
+        "gpuarr elementwise 2;f;(T);(T x);(raw<T> y);float32|;",                         /* a raw output */
+        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d);(T &y);float32|;", /* 4 raw */
+        "gpuarr elementwise 2;f;(T);(raw<U> a);(T &y);float32|;",                        /* raw of no type */
+        "gpuarr elementwise 2;f;(T);(raw<> a);(T &y);float32|;",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ga_elementwise_kernel b;
+        memset(&b, 0, sizeof b);
+        snprintf(b.name, sizeof b.name, "f");
+        char text[128];
+        snprintf(text, sizeof text, "%s", bad[i]);
+        CHECK(ga__user_signature("test", &b, text, NULL) != GA_OK, "accepted %s", bad[i]);
+        ga_clear_error();
+    }
+    ga_reduction_kernel rk;
+    memset(&rk, 0, sizeof rk);
+    snprintf(rk.sig.name, sizeof rk.sig.name, "f");
+    char rksig[] = "gpuarr reduction 2;f;(T);(raw<T> x);(T &y);T;float32|;x[0]";
+    CHECK_ERROR(ga__user_signature("test", &rk.sig, rksig, &rk) != GA_OK, GA_ERROR_VALUE,
+                "raw parameter 'x': only an elementwise kernel's inputs may be raw");
+}
+
+TEST(map_expression_reads_index)
+{
+    static const struct { const char *e; bool reads; } cases[] = {
+        {"(double)i * (double)x", true}, {"x[i]", true}, {"_in_ind.get() > 3 ? x : 0", true},
+        {"(double)x * x", false}, {"v.i + w->i + w -> i", false}, {"idx + ii + i2 + x_i", false},
+        {"1e5 * x + 0x1fu", false}, {"x*(i)", true}, {"sin(x) + n", false}, {"", false},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        CHECK(ga__user_reads_index(cases[c].e) == cases[c].reads, "'%s' reads the index: %d", cases[c].e,
+              !cases[c].reads);
 }
 
 TEST(signature_refusals)
 {
     static const char *const bad[] = {
-        "gpuarr elementwise 2;f;(T x);(T &y);float32,;",        /* another form */
-        "gpuarr elementwise 1;g;(T x);(T &y);float32,;",        /* another name */
-        "gpuarr elementwise 1;f;(T x, T y, T z, T w);(T &y);float32,;", /* 5 operands */
-        "gpuarr elementwise 1;f;(U x);(T &y);float32,;",        /* not T nor a dtype */
-        "gpuarr elementwise 1;f;(T x);(T &y);;",                /* no dtypes */
-        "gpuarr elementwise 1;f;T x;(T &y);float32,;",          /* no parentheses */
+        "gpuarr elementwise 1;f;(T x);(T &y);float32,;",                  /* an older form */
+        "gpuarr elementwise 2;g;(T);(T x);(T &y);float32|;",              /* another name */
+        "gpuarr elementwise 2;f;(T);(T x, T y, T z, T w);(T &y);float32|;", /* 5 operands */
+        "gpuarr elementwise 2;f;(T);(U x);(T &y);float32|;",              /* not a placeholder nor a dtype */
+        "gpuarr elementwise 2;f;(T);(T x);(T &y);;",                      /* no dtypes */
+        "gpuarr elementwise 2;f;(T);T x;(T &y);float32|;",                /* no parentheses */
+        "gpuarr elementwise 2;f;(T, U);(T x, U y);(T &z);float32|;",      /* a tuple too short */
+        "gpuarr elementwise 2;f;(T);(T x);(T &z);float32, int8|;",        /* a tuple too long */
+        "gpuarr elementwise 2;f;(T);(T x);(T &z);float32|int7|;",         /* not a dtype */
+        "gpuarr elementwise 2;f;(A, B, C, D, E);(A x);(A &z);float32|;",  /* 5 placeholders */
+        "gpuarr elementwise 2;f;();(T x);(T &z);float32|;",               /* none */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ga_elementwise_kernel k;
@@ -131,6 +219,22 @@ TEST(signature_refusals)
         CHECK(ga__user_signature("test", &k, sig, NULL) != GA_OK, "accepted %s", bad[i]);
         ga_clear_error();
     }
+    /* more tuples than a kernel holds */
+    ga_elementwise_kernel k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.name, sizeof k.name, "f");
+    char sig[2048];
+    size_t len = (size_t)snprintf(sig, sizeof sig, "gpuarr elementwise 2;f;(T);(T x);(T &z);");
+    for (int t = 0; t <= GA__USER_MAX_TUPLES; t++) len += (size_t)snprintf(sig + len, sizeof sig - len, "float32|");
+    snprintf(sig + len, sizeof sig - len, ";");
+    CHECK_ERROR(ga__user_signature("test", &k, sig, NULL) != GA_OK, GA_ERROR_VALUE, "more than 64 tuples");
+    /* a reduction's accumulator of no known type */
+    ga_reduction_kernel r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.sig.name, sizeof r.sig.name, "f");
+    char rsig[] = "gpuarr reduction 2;f;(T);(T x);(T &y);V;float32|;x";
+    CHECK_ERROR(ga__user_signature("test", &r.sig, rsig, &r) != GA_OK, GA_ERROR_VALUE,
+                "reduce_type 'V' is not a placeholder or a dtype's name");
 }
 
 TEST(launch_args_and_null_handles)
@@ -550,9 +654,12 @@ DEVICE_TEST(reduction_empty_0d_out_and_errors)
     CHECK_ERROR(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(x)}, 0, NULL, false,
                                          &none) != GA_OK,
                 GA_ERROR_TYPE, "Wrong number of arguments for l2norm");
-    CHECK_ERROR(ga_reduction_kernel_call(k2, 2, (ga_operand[]){ga_operand_array(x), ga_operand_scalar(ga_float(1))}, 0,
+    CHECK_ERROR(ga_reduction_kernel_call(k2, 2, (ga_operand[]){ga_operand_scalar(ga_float(1)), ga_operand_array(x)}, 0,
                                          NULL, false, &none) != GA_OK,
-                GA_ERROR_TYPE, "must be an array");
+                GA_ERROR_TYPE, "sumsq_diff: input 0 of a reduction kernel must be an array");
+    CHECK_ERROR(ga_reduction_kernel_call(k2, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(NULL)}, 0, NULL,
+                                         false, &none) != GA_OK,
+                GA_ERROR_NULL_INPUT, "input 1");
     CHECK_ERROR(reduce1(k, x, 2, (int[]){0, 0}, false) == NULL, GA_ERROR_VALUE, "duplicate value in 'axis'");
     CHECK_ERROR(reduce1(k, x, 1, (int[]){2}, false) == NULL, GA_ERROR_AXIS, "out of bounds");
     ga_array *i32 = ga_arange_int(0, 5, 1, GA_INT32);
@@ -562,6 +669,350 @@ DEVICE_TEST(reduction_empty_0d_out_and_errors)
                     "has no reduction kernel 'squared_diff' (it is a kernel of kind elementwise)");
     ga_release(e), ga_release(r), ga_release(r2), ga_release(z), ga_release(rz), ga_release(x), ga_release(o);
     ga_release(ref), ga_release(wrong), ga_release(o32), ga_release(i32);
+}
+
+/* ---- several placeholders ------------------------------------------------------ */
+
+DEVICE_TEST(elementwise_several_placeholders)
+{
+    ga_elementwise_kernel *k = kernel("scale_by");
+    if (!k) return;
+    /* (T, U) = (float32, int32): a flipped x, the first tuple */
+    ga_array *xb = random_array(1, (int64_t[]){2003}, GA_FLOAT32), *x = ga_flip(xb, 0, NULL);
+    ga_array *i32 = ga_arange_int(-1000, 1003, 1, GA_INT32);
+    ga_array *outs[2] = {NULL, NULL};
+    CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(i32)}, 2, outs));
+    ga_array *f = ga_astype(i32, GA_FLOAT32), *ref = ga_multiply(x, f), *ref2 = ga_add(i32, i32);
+    CHECK(outs[0] && ga_dtype_of(outs[0]) == GA_FLOAT32 && close_arrays(outs[0], ref, 0), "scale_by float32, int32");
+    CHECK(outs[1] && ga_dtype_of(outs[1]) == GA_INT32 && close_arrays(outs[1], ref2, 0), "k2 int32");
+    ga_release(outs[0]), ga_release(outs[1]), ga_release(f), ga_release(ref), ga_release(ref2);
+    /* (float64, int8): the third tuple, not the second */
+    ga_array *x64 = random_array(2, (int64_t[]){7, 17}, GA_FLOAT64), *i8 = ga_arange_int(-60, 59, 1, GA_INT8);
+    ga_array *i8r = ga_reshape(i8, 2, (int64_t[]){7, 17});
+    outs[0] = outs[1] = NULL;
+    CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x64), ga_operand_array(i8r)}, 2, outs));
+    f = ga_astype(i8r, GA_FLOAT64), ref = ga_multiply(x64, f), ref2 = ga_add(i8r, i8r);
+    CHECK(outs[0] && ga_dtype_of(outs[0]) == GA_FLOAT64 && close_arrays(outs[0], ref, 0), "scale_by float64, int8: %s",
+          ga_last_error_message());
+    CHECK(outs[1] && ga_dtype_of(outs[1]) == GA_INT8 && close_arrays(outs[1], ref2, 0), "k2 int8");
+    ga_release(outs[0]), ga_release(outs[1]), ga_release(f), ga_release(ref), ga_release(ref2);
+    /* U bound by a given output: k may then be a weak scalar */
+    ga_array *k2 = ga_empty(1, (int64_t[]){2003}, GA_INT32);
+    outs[0] = NULL, outs[1] = k2;
+    CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_scalar(ga_int(-3))}, 2, outs));
+    ga_array *three = ga_full(0, NULL, ga_float(-3), GA_FLOAT32);
+    ref = ga_multiply(x, three);
+    int32_t hk[2003];
+    CHECK(outs[0] && close_arrays(outs[0], ref, 0), "a weak scalar k: %s", ga_last_error_message());
+    if (download(k2, hk))
+        for (int i = 0; i < 2003; i++) CHECK(hk[i] == -6, "k2[%d] = %d", i, hk[i]);
+    ga_release(outs[0]), ga_release(ref), ga_release(three);
+    /* CuPy's errors, naming the placeholder */
+    ga_array *i64 = ga_arange_int(0, 2003, 1, GA_INT64), *none[2] = {NULL, NULL};
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(i64)}, 2, none) != GA_OK,
+                GA_ERROR_TYPE, "scale_by was not built for T = float32, U = int64 (built for (float32, int32), "
+                "(float64, int64), (float64, int8))");
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_scalar(ga_int(2))}, 2, none)
+                    != GA_OK,
+                GA_ERROR_TYPE, "scale_by: cannot determine U: no array argument has type U");
+    ga_array *y64 = ga_empty(1, (int64_t[]){2003}, GA_FLOAT64), *wrong[2] = {y64, NULL};
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(i32)}, 2, wrong) != GA_OK,
+                GA_ERROR_TYPE, "Type is mismatched. x float32 float64 T");
+    ga_array *k64 = ga_empty(1, (int64_t[]){2003}, GA_INT64), *wrong2[2] = {NULL, k64};
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(i32)}, 2, wrong2) != GA_OK,
+                GA_ERROR_TYPE, "Type is mismatched. k int32 int64 U");
+    ga_release(xb), ga_release(x), ga_release(i32), ga_release(x64), ga_release(i8), ga_release(i8r), ga_release(k2);
+    ga_release(i64), ga_release(y64), ga_release(k64);
+}
+
+DEVICE_TEST(elementwise_placeholder_mask_and_scalar)
+{
+    ga_elementwise_kernel *k = kernel("select");
+    if (!k) return;
+    const int64_t shape[2] = {9, 301};
+    const int64_t n = shape[0] * shape[1];
+    ga_array *a = random_array(2, shape, GA_FLOAT32), *a64 = random_array(2, shape, GA_FLOAT64);
+    ga_array *r = random_array(2, shape, GA_FLOAT64), *zero = ga_zeros(0, NULL, GA_FLOAT64);
+    ga_array *m = ga_greater(r, zero), *mi = ga_astype(m, GA_INT32); /* bool, int32 masks */
+    uint8_t *hm = malloc((size_t)n);
+    double *ha = host_f64(a), *ha64 = host_f64(a64);
+    bool ok = download(m, hm) && ha && ha64;
+    /* (float32, bool), (float64, bool) and (float32, int32); b a weak scalar */
+    for (int c = 0; c < 3 && ok; c++) {
+        const ga_array *mask = c == 2 ? mi : m, *aa = c == 1 ? a64 : a;
+        ga_array *y = ga_elementwise(k, 3, (ga_operand[]){ga_operand_array(mask), ga_operand_array(aa),
+                                                         ga_operand_scalar(ga_float(0.25))});
+        double *hy = y ? host_f64(y) : NULL;
+        CHECK(hy && ga_dtype_of(y) == ga_dtype_of(aa), "select case %d: %s", c, ga_last_error_message());
+        for (int64_t i = 0; hy && i < n; i++) {
+            const double want = hm[i] ? (c == 1 ? ha64 : ha)[i] : 0.25;
+            if (hy[i] != want) {
+                CHECK(false, "select case %d [%lld] = %g, not %g", c, (long long)i, hy[i], want);
+                break;
+            }
+        }
+        free(hy);
+        ga_release(y);
+    }
+    CHECK_ERROR(ga_elementwise(k, 3, (ga_operand[]){ga_operand_array(m), ga_operand_array(a), ga_operand_array(a64)})
+                    == NULL,
+                GA_ERROR_TYPE, "Type is mismatched. b float64 float32 T");
+    CHECK_ERROR(ga_elementwise(k, 3, (ga_operand[]){ga_operand_array(r), ga_operand_array(a), ga_operand_array(a)})
+                    == NULL,
+                GA_ERROR_TYPE, "select was not built for T = float32, M = float64");
+    free(hm), free(ha), free(ha64);
+    ga_release(a), ga_release(a64), ga_release(r), ga_release(zero), ga_release(m), ga_release(mi);
+}
+
+/* sum over the axes of a (rows, cols) array given as C-order values v, of
+   f(i, v[i]) (i the flat index): axis 0, 1, or -1 (every one). */
+static void host_reduce2d(const double *v, int64_t rows, int64_t cols, int axis, double (*f)(int64_t, int64_t, double),
+                          double *out)
+{
+    const int64_t n = rows * cols, nout = axis == 0 ? cols : axis == 1 ? rows : 1;
+    for (int64_t o = 0; o < nout; o++) out[o] = 0;
+    for (int64_t i = 0; i < n; i++) out[axis == 0 ? i % cols : axis == 1 ? i / cols : 0] += f(i, n, v[i]);
+}
+
+/* Whether result r (float64) holds want[0..count-1] within rel. */
+static bool holds(const ga_array *r, const double *want, int64_t count, double rel)
+{
+    double *h = r && ga_size(r) == count ? host_f64(r) : NULL;
+    bool ok = h != NULL;
+    for (int64_t i = 0; ok && i < count; i++) ok = fabs(h[i] - want[i]) <= rel * (fabs(want[i]) + 1);
+    free(h);
+    return ok;
+}
+
+DEVICE_TEST(reduction_several_placeholders)
+{
+    ga_reduction_kernel *k = reduction("weighted_sum");
+    if (!k) return;
+    static const ga_dtype pairs[3][2] = {{GA_FLOAT32, GA_FLOAT32}, {GA_FLOAT64, GA_FLOAT32}, {GA_FLOAT32, GA_INT16}};
+    for (int c = 0; c < 3; c++) {
+        /* x (5, 77) transposed from (77, 5); w a row broadcast against it */
+        ga_array *xb = random_array(2, (int64_t[]){77, 5}, pairs[c][0]), *x = ga_transpose(xb, NULL);
+        ga_array *w = pairs[c][1] == GA_INT16 ? ga_arange_int(-38, 39, 1, GA_INT16)
+                                              : random_array(1, (int64_t[]){77}, pairs[c][1]);
+        for (int ax = -1; ax < 2; ax++) {
+            const int axes[1] = {ax};
+            ga_array *out = NULL;
+            CHECK_OK(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(w)},
+                                              ax < 0 ? 0 : 1, ax < 0 ? NULL : axes, false, &out));
+            ga_array *x64 = ga_astype(x, GA_FLOAT64), *w64 = ga_astype(w, GA_FLOAT64), *p = ga_multiply(x64, w64);
+            ga_array *s = ga_sum(p, ax < 0 ? 0 : 1, ax < 0 ? NULL : axes, false), *ref = ga_astype(s, pairs[c][0]);
+            CHECK(out && ga_dtype_of(out) == pairs[c][0] && close_arrays(out, ref, pairs[c][0] == GA_FLOAT64 ? 1e-12 : 1e-6),
+                  "weighted_sum (%s, %s) axis %d: %s", ga_dtype_name(pairs[c][0]), ga_dtype_name(pairs[c][1]), ax,
+                  ga_last_error_message());
+            ga_release(out), ga_release(x64), ga_release(w64), ga_release(p), ga_release(s), ga_release(ref);
+        }
+        ga_release(xb), ga_release(x), ga_release(w);
+    }
+    ga_array *x = random_array(1, (int64_t[]){10}, GA_FLOAT64), *w = random_array(1, (int64_t[]){10}, GA_FLOAT64);
+    ga_array *none = NULL;
+    CHECK_ERROR(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(w)}, 0, NULL, false,
+                                         &none) != GA_OK,
+                GA_ERROR_TYPE, "weighted_sum was not built for T = float64, W = float64");
+    ga_release(x), ga_release(w);
+}
+
+static double above_one(int64_t i, int64_t n, double x) { return (void)i, (void)n, x > 1 ? 1 : 0; }
+
+DEVICE_TEST(reduction_scalar_inputs)
+{
+    ga_reduction_kernel *k = reduction("count_above"), *ax = reduction("axpy_sum");
+    if (!k || !ax) return;
+    const ga_dtype dts[4] = {GA_INT8, GA_INT64, GA_FLOAT16, GA_FLOAT64};
+    for (int t = 0; t < 4; t++) {
+        /* values in [-2, 2): integers -2 .. 1 or 2; a limit of 1 (a weak int, converted to float64) */
+        ga_array *xb = random_array(2, (int64_t[]){41, 13}, dts[t]), *x = ga_transpose(xb, NULL); /* (13, 41) */
+        double *hx = host_f64(x);
+        for (int a = -1; a < 2 && hx; a++) {
+            ga_array *out = NULL;
+            CHECK_OK(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_scalar(ga_int(1))},
+                                              a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &out));
+            double want[41];
+            host_reduce2d(hx, 13, 41, a, above_one, want);
+            CHECK(out && ga_dtype_of(out) == GA_INT64 && holds(out, want, a == 0 ? 41 : a == 1 ? 13 : 1, 0),
+                  "count_above %s axis %d: %s", ga_dtype_name(dts[t]), a, ga_last_error_message());
+            ga_release(out);
+        }
+        free(hx);
+        ga_release(xb), ga_release(x);
+    }
+    /* a scalar as input 1, as input 2, as both; the arrays broadcast */
+    ga_array *x = random_array(2, (int64_t[]){6, 1001}, GA_FLOAT32), *y = random_array(1, (int64_t[]){1001}, GA_FLOAT32);
+    double *hx = host_f64(x), *hy = host_f64(y);
+    for (int c = 0; c < 3 && hx && hy; c++) {
+        const ga_operand alpha = c == 1 ? ga_operand_array(y) : ga_operand_scalar(ga_float(-1.5));
+        const ga_operand off = c == 0 ? ga_operand_array(y) : ga_operand_scalar(ga_float(0.5));
+        ga_array *out = NULL;
+        CHECK_OK(ga_reduction_kernel_call(ax, 3, (ga_operand[]){ga_operand_array(x), alpha, off}, 1, (int[]){1}, true,
+                                          &out));
+        double want[6] = {0};
+        for (int r = 0; r < 6; r++)
+            for (int j = 0; j < 1001; j++) {
+                const double al = c == 1 ? hy[j] : -1.5, o = c == 0 ? hy[j] : 0.5;
+                want[r] += al * hx[r * 1001 + j] + o;
+            }
+        CHECK(out && ga_ndim(out) == 2 && ga_shape(out)[1] == 1 && holds(out, want, 6, 1e-12),
+              "axpy_sum case %d: %s", c, ga_last_error_message());
+        ga_release(out);
+    }
+    ga_array *none = NULL;
+    CHECK_ERROR(ga_reduction_kernel_call(ax, 3, (ga_operand[]){ga_operand_scalar(ga_float(1)), ga_operand_array(x),
+                                                               ga_operand_array(y)}, 0, NULL, false, &none) != GA_OK,
+                GA_ERROR_TYPE, "axpy_sum: input 0 of a reduction kernel must be an array");
+    ga_array *x64 = ga_astype(x, GA_FLOAT64);
+    CHECK_ERROR(ga_reduction_kernel_call(ax, 3, (ga_operand[]){ga_operand_array(x), ga_operand_scalar(ga_float(1)),
+                                                               ga_operand_array(x64)}, 0, NULL, false, &none) != GA_OK,
+                GA_ERROR_TYPE, "Type is mismatched. y float64 float32 T");
+    free(hx), free(hy);
+    ga_release(x), ga_release(y), ga_release(x64);
+}
+
+static double index_times(int64_t i, int64_t n, double x) { return (void)n, (double)i * x; }
+static double second_half(int64_t i, int64_t n, double x) { return i >= n / 2 ? x : 0; }
+
+DEVICE_TEST(reduction_element_index)
+{
+    ga_reduction_kernel *iw = reduction("index_weighted"), *id = reduction("index_dot"), *sh = reduction("second_half");
+    ga_reduction_kernel *l2 = reduction("l2norm");
+    if (!iw || !id || !sh || !l2) return;
+    CHECK(iw->indexed && id->indexed && sh->indexed && !l2->indexed, "which maps read the index");
+    for (int t = 0; t < 4; t++) {
+        const ga_dtype dt = float_dtypes[t];
+        /* (9, 37): transposed from (37, 9) and flipped: i still counts in C order over (9, 37) */
+        ga_array *xb = random_array(2, (int64_t[]){37, 9}, dt), *xt = ga_transpose(xb, NULL);
+        ga_array *x = ga_flip(xt, 1, (int[]){1});
+        double *hx = host_f64(x);
+        for (int a = -1; a < 2 && hx; a++) {
+            double want[37];
+            const int64_t count = a == 0 ? 37 : a == 1 ? 9 : 1;
+            ga_array *out = NULL;
+            CHECK_OK(ga_reduction_kernel_call(iw, 1, (ga_operand[]){ga_operand_array(x)}, a < 0 ? 0 : 1,
+                                              a < 0 ? NULL : (int[]){a}, false, &out));
+            host_reduce2d(hx, 9, 37, a, index_times, want);
+            CHECK(holds(out, want, count, 1e-10), "index_weighted %s axis %d: %s", ga_dtype_name(dt), a,
+                  ga_last_error_message());
+            ga_release(out);
+            out = NULL;
+            CHECK_OK(ga_reduction_kernel_call(sh, 1, (ga_operand[]){ga_operand_array(x)}, a < 0 ? 0 : 1,
+                                              a < 0 ? NULL : (int[]){a}, false, &out));
+            host_reduce2d(hx, 9, 37, a, second_half, want);
+            CHECK(holds(out, want, count, 1e-10), "second_half %s axis %d: %s", ga_dtype_name(dt), a,
+                  ga_last_error_message());
+            ga_release(out);
+        }
+        /* two inputs, one broadcast: i and n over the broadcast shape (9, 37) */
+        ga_array *y = random_array(1, (int64_t[]){37}, dt), *out = NULL;
+        double *hy = host_f64(y);
+        CHECK_OK(ga_reduction_kernel_call(id, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y)}, 1, (int[]){0},
+                                          false, &out));
+        double want[37] = {0};
+        for (int64_t i = 0; hx && hy && i < 9 * 37; i++) want[i % 37] += (double)(9 * 37 - i) * hx[i] * hy[i % 37];
+        CHECK(holds(out, want, 37, 1e-10), "index_dot %s: %s", ga_dtype_name(dt), ga_last_error_message());
+        free(hx), free(hy);
+        ga_release(xb), ga_release(xt), ga_release(x), ga_release(y), ga_release(out);
+    }
+    /* long: chunks combined by the combine passes; 0-d; empty */
+    const int64_t n = test_length(1 << 21);
+    ga_array *x = random_array(1, (int64_t[]){n}, GA_FLOAT64), *out = NULL;
+    double *hx = host_f64(x), want = 0;
+    for (int64_t i = 0; hx && i < n; i++) want += (double)i * hx[i];
+    CHECK_OK(ga_reduction_kernel_call(iw, 1, (ga_operand[]){ga_operand_array(x)}, 0, NULL, false, &out));
+    CHECK(holds(out, &want, 1, 1e-9), "index_weighted of %lld: %s", (long long)n, ga_last_error_message());
+    double two = 2, got = -1;
+    ga_array *z = ga_from_host(&two, 0, NULL, GA_FLOAT64), *rz = NULL;
+    CHECK_OK(ga_reduction_kernel_call(sh, 1, (ga_operand[]){ga_operand_array(z)}, 0, NULL, false, &rz));
+    CHECK(rz && download(rz, &got) && got == 2, "second_half of a 0-d 2: %g", got); /* i 0 >= n / 2 = 0 */
+    ga_array *e = ga_empty(1, (int64_t[]){0}, GA_FLOAT32), *re = NULL;
+    CHECK_OK(ga_reduction_kernel_call(iw, 1, (ga_operand[]){ga_operand_array(e)}, 0, NULL, false, &re));
+    CHECK(re && download(re, &got) && got == 0, "index_weighted of nothing: %g", got);
+    free(hx);
+    ga_release(x), ga_release(out), ga_release(z), ga_release(rz), ga_release(e), ga_release(re);
+}
+
+/* ---- raw parameters ------------------------------------------------------------ */
+
+DEVICE_TEST(raw_parameter_reverse_every_dtype)
+{
+    ga_elementwise_kernel *k = kernel("reverse");
+    if (!k) return;
+    CHECK(ga_elementwise_nin(k) == 1 && ga_elementwise_nout(k) == 1, "reverse: 1 input, 1 output");
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        /* x a flipped view: y[i] = x[n - 1 - i] = base[i]; 2-d, (7, 143): the flat index over x's own shape */
+        ga_array *base = random_array(2, (int64_t[]){7, 143}, (ga_dtype)t), *x = ga_flip(base, 0, NULL);
+        ga_array *y = ga_empty(2, (int64_t[]){7, 143}, (ga_dtype)t), *outs[1] = {y};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, outs));
+        CHECK(close_arrays(y, base, 0), "reverse %s", ga_dtype_name((ga_dtype)t));
+        /* the output shape is the loop's; x's own shape may differ: a flat y of x's size */
+        ga_array *flat = ga_empty(1, (int64_t[]){7 * 143}, (ga_dtype)t), *fo[1] = {flat};
+        ga_array *bflat = ga_reshape(base, 1, (int64_t[]){7 * 143});
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, fo));
+        CHECK(close_arrays(flat, bflat, 0), "reverse %s into a flat y", ga_dtype_name((ga_dtype)t));
+        ga_release(base), ga_release(x), ga_release(y), ga_release(flat), ga_release(bflat);
+    }
+    ga_array *x = random_array(1, (int64_t[]){100}, GA_FLOAT64), *none[1] = {NULL};
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, none) != GA_OK, GA_ERROR_VALUE,
+                "Loop size is Undecided");
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_scalar(ga_float(1))}, 1, none) != GA_OK,
+                GA_ERROR_TYPE, "reverse: raw argument x must be an array, not a scalar");
+    ga_array *y32 = ga_empty(1, (int64_t[]){100}, GA_FLOAT32), *o32[1] = {y32};
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 1, o32) != GA_OK, GA_ERROR_TYPE,
+                "Type is mismatched. x float64 float32 T");
+    CHECK_ERROR(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(NULL)}, 1, o32) != GA_OK,
+                GA_ERROR_NULL_INPUT, "input 0");
+    ga_release(x), ga_release(y32);
+}
+
+DEVICE_TEST(raw_parameter_stencil_and_gather)
+{
+    ga_elementwise_kernel *st = kernel("stencil3"), *tk = kernel("take_2d");
+    if (!st || !tk) return;
+    const int64_t m = 1001;
+    for (int t = 2; t < 4; t++) { /* float32, float64 */
+        const ga_dtype dt = float_dtypes[t];
+        ga_array *w = random_array(1, (int64_t[]){m}, dt), *xb = random_array(1, (int64_t[]){m}, dt);
+        ga_array *x = ga_flip(xb, 0, NULL);
+        double *hw = host_f64(w), *hx = host_f64(x), *want = malloc(sizeof(double) * (size_t)m);
+        for (int64_t i = 0; hw && hx && i < m; i++)
+            want[i] = hw[i] * (hx[i > 0 ? i - 1 : 0] + hx[i] + hx[i + 1 < m ? i + 1 : m - 1]);
+        ga_array *y = ga_elementwise(st, 2, (ga_operand[]){ga_operand_array(w), ga_operand_array(x)});
+        /* float32: three roundings of sums up to 6 and one of the product, against float64 */
+        const double tol = dt == GA_FLOAT32 ? 4e-6 : 1e-12;
+        CHECK(y && ga_dtype_of(y) == dt && holds(y, want, m, tol), "stencil3 %s: %s", ga_dtype_name(dt),
+              ga_last_error_message());
+        /* a weak scalar weight: the loop's size from the given output */
+        ga_array *y2 = ga_empty(1, (int64_t[]){m}, dt), *o2[1] = {y2};
+        CHECK_OK(ga_elementwise_call(st, 2, (ga_operand[]){ga_operand_scalar(ga_float(2)), ga_operand_array(x)}, 1, o2));
+        for (int64_t i = 0; hx && i < m; i++) want[i] = 2 * (hx[i > 0 ? i - 1 : 0] + hx[i] + hx[i + 1 < m ? i + 1 : m - 1]);
+        CHECK(holds(y2, want, m, tol), "stencil3 %s, a scalar weight", ga_dtype_name(dt));
+        free(hw), free(hx), free(want);
+        ga_release(w), ga_release(xb), ga_release(x), ga_release(y), ga_release(y2);
+    }
+    /* take_2d: a transposed (7, 5) table, rows (4, 1) and columns (1, 3) broadcast to (4, 3) */
+    static const ga_dtype pairs[2][2] = {{GA_FLOAT64, GA_INT64}, {GA_FLOAT32, GA_INT32}};
+    for (int c = 0; c < 2; c++) {
+        ga_array *tb = random_array(2, (int64_t[]){5, 7}, pairs[c][0]), *table = ga_transpose(tb, NULL);
+        const int64_t rows[4] = {6, 0, 3, 3}, cols[3] = {4, 0, 2};
+        ga_array *r64 = ga_from_host(rows, 2, (int64_t[]){4, 1}, GA_INT64), *c64 = ga_from_host(cols, 2, (int64_t[]){1, 3}, GA_INT64);
+        ga_array *r = ga_astype(r64, pairs[c][1]), *cc = ga_astype(c64, pairs[c][1]);
+        ga_array *y = ga_elementwise(tk, 3, (ga_operand[]){ga_operand_array(r), ga_operand_array(cc), ga_operand_array(table)});
+        double *ht = host_f64(table), want[12];
+        for (int i = 0; ht && i < 4; i++)
+            for (int j = 0; j < 3; j++) want[i * 3 + j] = ht[rows[i] * 5 + cols[j]];
+        CHECK(y && ga_ndim(y) == 2 && ga_shape(y)[0] == 4 && ga_shape(y)[1] == 3 && ga_dtype_of(y) == pairs[c][0] &&
+                  holds(y, want, 12, 0),
+              "take_2d (%s, %s): %s", ga_dtype_name(pairs[c][0]), ga_dtype_name(pairs[c][1]), ga_last_error_message());
+        free(ht);
+        ga_release(tb), ga_release(table), ga_release(r64), ga_release(c64), ga_release(r), ga_release(cc), ga_release(y);
+    }
+    ga_array *t64 = random_array(2, (int64_t[]){3, 3}, GA_FLOAT64), *i32 = ga_zeros(1, (int64_t[]){2}, GA_INT32);
+    CHECK_ERROR(ga_elementwise(tk, 3, (ga_operand[]){ga_operand_array(i32), ga_operand_array(i32), ga_operand_array(t64)})
+                    == NULL,
+                GA_ERROR_TYPE, "take_2d was not built for T = float64, I = int32 (built for (float64, int64), (float32, int32))");
+    ga_release(t64), ga_release(i32);
 }
 
 /* ---- raw kernels ------------------------------------------------------------ */

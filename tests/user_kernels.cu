@@ -58,3 +58,39 @@ GA_REDUCTION(any_nonzero, GA_LOOPS_ALL, (T x), (bool &y), bool, x != T(0), a || 
 /* three inputs: sum(x * y + z) */
 GA_REDUCTION(dot_plus, GA_LOOPS_FLOAT, (T x, T y, T z), (float64 &r), float64, (double)x * (double)y + (double)z,
              a + b, r = a, 0)
+
+/* Several placeholders (CuPy's `(T x, U k) -> (T y)`), over the tuples of
+   dtypes a list names: each placeholder bound by its first array. */
+#define SCALE_PAIRS(Y, A) Y(A, float32, int32) Y(A, float64, int64) Y(A, float64, int8)
+GA_ELEMENTWISE_TYPES(scale_by, (T, U), SCALE_PAIRS, (T x, U k), (T &y, U &k2), y = x * (T)k; k2 = k + k;)
+/* a mask of its own dtype M; b may be a weak scalar (it does not bind T) */
+#define SELECT_PAIRS(Y, A) Y(A, float32, bool) Y(A, float64, bool) Y(A, float32, int32)
+GA_ELEMENTWISE_TYPES(select, (T, M), SELECT_PAIRS, (M m, T a, T b), (T &y), y = m ? a : b;)
+/* a reduction of two placeholders: sum(x * w), x and w of their own dtypes */
+#define WSUM_PAIRS(Y, A) Y(A, float32, float32) Y(A, float64, float32) Y(A, float32, int16)
+GA_REDUCTION_TYPES(weighted_sum, (T, W), WSUM_PAIRS, (T x, W w), (T &y), float64, (double)x * (double)w, a + b,
+                   y = (T)a, 0)
+
+/* Weak scalars as inputs of reductions: a threshold, a factor and an offset. */
+GA_REDUCTION(count_above, GA_LOOPS_REAL, (T x, float64 limit), (int64 &c), int64, (double)x > limit ? 1 : 0, a + b,
+             c = a, 0)
+GA_REDUCTION(axpy_sum, GA_LOOPS_FLOAT, (T x, T alpha, T y), (float64 &s), float64,
+             (double)alpha * (double)x + (double)y, a + b, s = a, 0)
+
+/* The element index in a map: i (the flat C-order index in the broadcast
+   input), n (its size), and CuPy's _in_ind. */
+GA_REDUCTION(index_weighted, GA_LOOPS_FLOAT, (T x), (float64 &s), float64, (double)i * (double)x, a + b, s = a, 0)
+GA_REDUCTION(index_dot, GA_LOOPS_FLOAT, (T x, T y), (float64 &s), float64, (double)(n - i) * (double)x * (double)y,
+             a + b, s = a, 0)
+GA_REDUCTION(second_half, GA_LOOPS_REAL, (T x), (float64 &s), float64,
+             (_in_ind.get() >= _in_ind.size() / 2 ? (double)x : 0.0), a + b, s = a, 0)
+
+/* CuPy's raw parameters (`raw T x`, written raw<T> x): the whole array,
+   not broadcast, indexed freely by the body. */
+GA_ELEMENTWISE(reverse, GA_LOOPS_ALL, (raw<T> x), (T &y), y = x[n - 1 - i];)
+/* a 3-point stencil of x around the index of each weight, clamped at the ends */
+GA_ELEMENTWISE(stencil3, GA_LOOPS_FLOAT, (T w, raw<T> x), (T &y), const int64_t m = x.size();
+               y = w * (x[i > 0 ? i - 1 : 0] + x[i] + x[i + 1 < m ? i + 1 : m - 1]);)
+/* a gather from a 2-d table by index arrays that broadcast: y = table[row, col] */
+#define TAKE_PAIRS(Y, A) Y(A, float64, int64) Y(A, float32, int32)
+GA_ELEMENTWISE_TYPES(take_2d, (T, I), TAKE_PAIRS, (I row, I col, raw<T> table), (T &y), y = table(row, col);)
