@@ -173,9 +173,6 @@ $(USER_EXAMPLE): examples/user_kernels/main.c examples/user_kernels/kernels.cu e
     gpuarr.mk gpuarr.h $(wildcard kernels/*.cuh) $(CUB_LIB) | fatbins
 	$(MAKE) --no-print-directory -C examples/user_kernels GPUARR_HOME=$(CURDIR) OUT=$(abspath $(@D)) \
 	    GPUARR_ARCHS='$(GPUARR_ARCHS)' CC='$(CC)'
-# (after the user-kernel project joins the list: a rule's prerequisites are
-# expanded where the rule is read)
-examples: $(EXAMPLES)
 
 # The MPI example (examples/mpi/: NCCL's unique id sent by MPI_Bcast, one
 # process per GPU; run with `mpirun -np 2`), built where mpicc is found
@@ -188,6 +185,10 @@ endif
 $(BUILD)/examples/mpi/%: examples/mpi/%.c gpuarr.h $(CUB_LIB) | fatbins
 	@mkdir -p $(@D)
 	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+
+# (after the user-kernel project and the MPI example join the list: a
+# rule's prerequisites are expanded where the rule is read)
+examples: $(EXAMPLES)
 
 info: $(BUILD)/gpuarr-info
 $(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h $(CUB_LIB)

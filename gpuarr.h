@@ -30089,18 +30089,33 @@ static ga_status ga__sparse_product_operand(const char *func, const ga_sparse *a
 {
     *owned = NULL;
     const bool library = ga__sparse_cuda_type(p->dtype) >= 0;
+    /* cuSPARSE refuses a CSR of more stored entries than places (duplicates
+       beyond m n): such a matrix's duplicates are summed first */
+    ga_sparse *summed = NULL;
+    const int64_t m = a->shape[0], n = a->shape[1];
+    if (a->format != GA_SPARSE_COO && !a->canonical && a->nnz > 0 && m > 0 && n > 0 &&
+        (a->nnz / m > n || (a->nnz / m == n && a->nnz % m > 0))) {
+        if (!(summed = ga__sparse_sorted_copy(func, a, true))) return ga__t.error;
+        a = summed;
+    }
     if (a->format == GA_SPARSE_CSR || (a->format == GA_SPARSE_CSC && library)) {
         p->csr = a;
         p->transpose = a->format == GA_SPARSE_CSC;
         if (p->transpose) { /* the same arrays, read as the CSR of A^T */
             *owned = ga__sparse_shallow(func, a);
+            if (*owned) {
+                (*owned)->format = GA_SPARSE_CSR;
+                (*owned)->shape[0] = n, (*owned)->shape[1] = m;
+            }
+            ga_sparse_release(summed);
             if (!*owned) return ga__t.error;
-            (*owned)->format = GA_SPARSE_CSR;
-            (*owned)->shape[0] = a->shape[1], (*owned)->shape[1] = a->shape[0];
             p->csr = *owned;
+        } else {
+            *owned = summed;
         }
     } else {
         *owned = ga__sparse_asformat(func, a, GA_SPARSE_CSR);
+        ga_sparse_release(summed);
         if (!*owned) return ga__t.error;
         p->csr = *owned;
         p->transpose = false;

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h> /* access */
 
-/* Loads library `name` from the toolkit's lib64/`soname` (named in the
+/* Loads library `name` from the toolkit's lib64/`soname` (or lib/, or the
+   loader's search path where the toolkit has neither; named in the
    environment variable `env`; with GPUARR_LINK_CUDA_LIBRARIES, from the
    link), checks each of `points` in `table` resolved and that a second load
    is a no-op, and leaves `env` as it was. */
@@ -21,6 +22,8 @@ static void check_every_entry_point(const char *name, const char *env, const cha
     snprintf(path, sizeof path, "%s/lib64/%s", home && *home ? home : "/usr/local/cuda", soname);
     if (access(path, R_OK) != 0) /* (NCCL is in the toolkit's lib/ where it is not in lib64/) */
         snprintf(path, sizeof path, "%s/lib/%s", home && *home ? home : "/usr/local/cuda", soname);
+    if (access(path, R_OK) != 0) /* (nor there, where NCCL is a system package: the loader's search path) */
+        snprintf(path, sizeof path, "%s", soname);
     char *saved = getenv(env) ? strdup(getenv(env)) : NULL;
 #ifndef GPUARR_LINK_CUDA_LIBRARIES
     setenv(env, path, 1);

@@ -284,7 +284,8 @@ static void check_dense(const ga_array *a, const long double *re, const long dou
                 uint64_t w = wrap(dt, (uint64_t)(int64_t)wr);
                 wr = is_signed(dt) ? (long double)(int64_t)w : (long double)w;
             }
-            if (!(fabsl(gr - wr) + fabsl(gi - wi) <= tol)) {
+            const bool both_nan = isnan(gr) && isnan(wr); /* (SciPy's sqrt of a wrapped negative sum) */
+            if (!both_nan && !(fabsl(gr - wr) + fabsl(gi - wi) <= tol)) {
                 CHECK(false, "%s: element %lld is (%Lg, %Lg), expected (%Lg, %Lg)", what, (long long)i, gr, gi, wr, wi);
                 bad++;
             }
@@ -1909,6 +1910,19 @@ static ga_dtype sum_dtype(ga_dtype t)
     return t == GA_BOOL || is_signed(t) ? GA_INT64 : ga_dtype_kind(t) == 'u' ? GA_UINT64 : t;
 }
 
+/* SciPy's abs(x).power(2) of an integer dtype: the square wraps in that
+   dtype (its vector 2-norm along an axis sums those). */
+static long double dtype_square(long double x, ga_dtype dt)
+{
+    const char kind = ga_dtype_kind(dt);
+    if (kind != 'i' && kind != 'u') return x * x;
+    const int bits = (int)ga_dtype_itemsize(dt) * 8;
+    uint64_t sq = (uint64_t)(int64_t)x * (uint64_t)(int64_t)x;
+    if (bits < 64) sq &= ((uint64_t)1 << bits) - 1;
+    if (kind == 'i' && bits < 64 && sq >= (uint64_t)1 << (bits - 1)) return (long double)sq - ldexpl(1, bits);
+    return kind == 'i' ? (long double)(int64_t)sq : (long double)sq;
+}
+
 static void check_norms(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, int64_t nnz)
 {
     triplets t = trip_random(dt, m, n, nnz, true, true);
@@ -1963,6 +1977,7 @@ static void check_norms(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, i
                     const long double x = mag[axis == 0 ? k * n + l : l * n + k];
                     if (isinf(vords[o])) ext = k == 0 || (vords[o] > 0 ? x > ext : x < ext) ? x : ext;
                     else if (vords[o] == 0) acc += x != 0;
+                    else if (vords[o] == 2) acc += dtype_square(x, dt);
                     else acc += powl(x, (long double)vords[o]);
                 }
                 v[l] = isinf(vords[o]) ? ext : vords[o] == 0 || vords[o] == 1 ? acc : powl(acc, 1 / (long double)vords[o]);
@@ -2247,7 +2262,6 @@ DEVICE_TEST(capture_refuses_reads_at_the_entry)
     CHECK_ERROR(ga_sparse_greater_scalar(csr, ga_float(0.5)) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_greater_scalar");
     CHECK_ERROR(ga_sparse_diagonal(csr, 0) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_diagonal");
     CHECK_ERROR(ga_sparse_max(coo, 1) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_max");
-    CHECK_ERROR(ga_sparse_linalg_cg(csr, x, NULL, 1e-5, 0, -1, NULL) == NULL, GA_ERROR_STREAM_CAPTURE, "ga_sparse_linalg_cg");
     ga_graph *empty = ga_graph_capture_end(st);
     CHECK(empty && ga_graph_node_count(empty) == 0, "the refused calls enqueued nothing: %lld nodes",
           (long long)(empty ? ga_graph_node_count(empty) : -1));

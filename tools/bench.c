@@ -886,7 +886,7 @@ static void bench_graph(bool alone)
    for a start event recorded on device 0's, device 0's waits for each
    device's end, and the span is measured on device 0. The median of REPS
    runs after WARMUP, in microseconds. */
-static double time_devices(op_fn op, void *arg, int n)
+static double time_span_devices(op_fn op, void *arg, int n)
 {
     ga_event *start = NULL, *stop = NULL, *done[GA_MAX_DEVICES] = {NULL};
     ga_device_push(0);
@@ -976,11 +976,11 @@ static void bench_darray_rows(void)
     ga_release(a), ga_release(b), ga_release(c);
     darray_args d = {bench_darray(n, devs, per, 1.5), bench_darray(n, devs, per, 2.5), bench_darray(n, devs, per, 0)};
     char name[64], note[96];
-    const double split = time_devices(op_darray_add_out, &d, count);
+    const double split = time_span_devices(op_darray_add_out, &d, count);
     snprintf(name, sizeof name, "darray add 2^29, %d GPU%s, into out", count, count > 1 ? "s" : "");
     snprintf(note, sizeof note, "%.2fx the one-GPU add (%d shards)", one / split, n);
     row(name, total, "float32", split, bytes, note);
-    const double fresh = time_devices(op_darray_add_new, &d, count);
+    const double fresh = time_span_devices(op_darray_add_new, &d, count);
     snprintf(name, sizeof name, "darray add 2^29, %d GPU%s, new", count, count > 1 ? "s" : "");
     snprintf(note, sizeof note, "%.2fx the one-GPU add, new darray", one / fresh);
     row(name, total, "float32", fresh, bytes, note);
