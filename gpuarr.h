@@ -9901,22 +9901,38 @@ GPUARR_API ga_status ga_copy_from_host_async(ga_array *dst, const void *src, siz
     return ga__copy_from_host("ga_copy_from_host_async", dst, src, src_bytes, false);
 }
 
-/* A C-contiguous copy of `a` on `device`; not tracked by scopes. */
+/* Makes `waiter`'s current stream wait for the work queued so far on
+   `device`'s (an event; nothing waits on the host). */
+static ga_status ga__device_wait(const char *func, int waiter, int device)
+{
+    CUevent ev = NULL;
+    ga_status st = ga__bind(func, device);
+    if (st != GA_OK) return st;
+    GA__CHECK_CU(func, GA__CU.EventCreate(&ev, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    CUresult r = GA__CU.EventRecord(ev, ga__stream_of(device));
+    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuEventRecord");
+    if (st == GA_OK) st = ga__bind(func, waiter);
+    if (st == GA_OK) {
+        r = GA__CU.StreamWaitEvent(ga__stream_of(waiter), ev, 0);
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuStreamWaitEvent");
+    }
+    if (ga__bind(func, device) == GA_OK) GA__CU.EventDestroy(ev); /* released once the wait is done */
+    return st;
+}
+
+/* A C-contiguous copy of `a` on `device`; not tracked by scopes. Across
+   devices nothing waits on the host: `device`'s stream waits for a's
+   device's before the peer copy, and a's device's stream waits for the
+   copy after it, so that the source's memory (a's, or the contiguous
+   temporary made here) is not reused before the copy has read it. */
 static ga_array *ga__to_device(const char *func, const ga_array *a, int device)
 {
     if (device == a->device) return ga__contiguous_copy(func, a, a->dtype);
-    ga_array *src = (ga_array *)a;
-    if (!(a->flags & GA_C_CONTIGUOUS)) {
-        src = ga__contiguous_copy(func, a, a->dtype);
-        if (!src) return NULL;
-    } else {
-        ga_retain(src);
-    }
-    /* the source must be complete before the other device's stream reads it */
+    ga_array *src = (a->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)a) : ga__contiguous_copy(func, a, a->dtype);
+    if (!src) return NULL;
     ga_status st = ga__bind(func, a->device);
     if (st == GA_OK) st = ga__refuse_during_capture(func, ga__stream_of(a->device), "waits for the source device");
-    if (st == GA_OK && GA__CU.StreamSynchronize(ga__stream_of(a->device)) != CUDA_SUCCESS)
-        st = ga__error(GA_ERROR_CUDA, func, "cuStreamSynchronize failed");
+    if (st == GA_OK) st = ga__device_wait(func, device, a->device);
     ga_array *out = NULL;
     if (st == GA_OK && ga__bind(func, device) == GA_OK)
         out = ga__array_new(func, device, a->ndim, a->shape, a->dtype);
@@ -9924,8 +9940,8 @@ static ga_array *ga__to_device(const char *func, const ga_array *a, int device)
         CUresult r = GA__CU.MemcpyPeerAsync((CUdeviceptr)out->data, ga__g.devices[device].context,
                                             (CUdeviceptr)src->data, ga__g.devices[a->device].context,
                                             ga_nbytes(out), ga__stream_of(device));
-        if (r != CUDA_SUCCESS) {
-            ga__cuda_error(func, r, "cuMemcpyPeerAsync");
+        if (r != CUDA_SUCCESS) ga__cuda_error(func, r, "cuMemcpyPeerAsync");
+        if (r != CUDA_SUCCESS || ga__device_wait(func, a->device, device) != GA_OK) {
             ga_release(out);
             out = NULL;
         }
@@ -34451,8 +34467,8 @@ static void ga__nccl_shutdown(void) {}
    restoring the caller's at the end); the per-shard steps are the
    sections' own unscoped helpers (ga__ufunc_call, ga__reduce_tmp,
    ga__matmul_new, ga__to_device), which enqueue on that device's current
-   stream and return. What crosses devices goes through
-   ga__darray_copy_to. */
+   stream and return. What crosses devices goes through ga__to_device,
+   whose streams wait for each other with events. */
 
 struct ga_darray {
     int refcount;
@@ -34555,43 +34571,6 @@ static ga_array *ga__darray_slab(const char *func, const ga_array *a, int axis, 
     return ga__view(func, a, &l, true);
 }
 
-/* Makes `waiter`'s current stream wait for the work queued so far on
-   `device`'s (an event; nothing waits on the host). */
-static ga_status ga__darray_wait(const char *func, int waiter, int device)
-{
-    CUevent ev = NULL;
-    ga_status st = ga__bind(func, device);
-    if (st != GA_OK) return st;
-    GA__CHECK_CU(func, GA__CU.EventCreate(&ev, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-    CUresult r = GA__CU.EventRecord(ev, ga__stream_of(device));
-    if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuEventRecord");
-    if (st == GA_OK) st = ga__bind(func, waiter);
-    if (st == GA_OK) {
-        r = GA__CU.StreamWaitEvent(ga__stream_of(waiter), ev, 0);
-        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuStreamWaitEvent");
-    }
-    if (ga__bind(func, device) == GA_OK) GA__CU.EventDestroy(ev); /* released once the wait is done */
-    return st;
-}
-
-/* A C-contiguous copy of `a` on `device`; unscoped. Across devices, a's
-   device's stream then waits for the copy, so that its memory (a's, or
-   the contiguous temporary made here) is not reused before the copy has
-   read it. */
-static ga_array *ga__darray_copy_to(const char *func, const ga_array *a, int device)
-{
-    if (a->device == device) return ga__contiguous_copy(func, a, a->dtype);
-    ga_array *src = (a->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)a) : ga__contiguous_copy(func, a, a->dtype);
-    if (!src) return NULL;
-    ga_array *out = ga__to_device(func, src, device);
-    if (out && ga__darray_wait(func, src->device, device) != GA_OK) {
-        ga_release(out);
-        out = NULL;
-    }
-    ga_release(src);
-    return out;
-}
-
 /* Whether e is split as the result of a call led by `lead`: along e_axis,
    over the same devices and offsets. */
 static bool ga__darray_same_split(const ga_darray *lead, const ga_darray *e, int e_axis)
@@ -34637,7 +34616,7 @@ static ga_array *ga__darray_reshard_one(const char *func, const ga_darray *d, co
     ga_status st = ga__darray_parts(func, d, r, j, parts, &k);
     for (int i = 0; i < k && k > 1 && st == GA_OK; i++) {
         if (parts[i]->device == dev) continue;
-        ga_array *c = ga__darray_copy_to(func, parts[i], dev);
+        ga_array *c = ga__to_device(func, parts[i], dev);
         ga_release(parts[i]);
         parts[i] = c;
         if (!c) st = ga__t.error;
@@ -34648,7 +34627,7 @@ static ga_array *ga__darray_reshard_one(const char *func, const ga_darray *d, co
         memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
         shape[r->axis] = r->offsets[j + 1] - r->offsets[j];
         if (k == 0) out = ga__array_new(func, dev, r->ndim, shape, r->dtype);
-        else if (k == 1) out = ga__darray_copy_to(func, parts[0], dev);
+        else if (k == 1) out = ga__to_device(func, parts[0], dev);
         else out = ga__concatenate(func, k, (const ga_array *const *)parts, d->axis);
     }
     while (k > 0) ga_release(parts[--k]);
@@ -35077,7 +35056,7 @@ static ga_status ga__darray_replica(const char *func, ga__darray_plan *p, int k,
     if (varies) {
         ga_array *v = ga__darray_slab(func, a, ra, lead->offsets[i], lead->offsets[i + 1] - lead->offsets[i]);
         if (v && v->device != dev) {
-            ga_array *c = ga__darray_copy_to(func, v, dev);
+            ga_array *c = ga__to_device(func, v, dev);
             ga_release(v);
             v = c;
         }
@@ -35096,7 +35075,7 @@ static ga_status ga__darray_replica(const char *func, ga__darray_plan *p, int k,
             p->ops[slot] = ga_operand_array(p->held[slot]);
             return GA_OK;
         }
-    p->held[slot] = ga__darray_copy_to(func, a, dev);
+    p->held[slot] = ga__to_device(func, a, dev);
     if (!p->held[slot]) return ga__t.error;
     p->ops[slot] = ga_operand_array(p->held[slot]);
     return GA_OK;
@@ -35307,7 +35286,7 @@ static ga_status ga__darray_partials(const char *func, ga_reduction partial, con
         if (st != GA_OK) return st;
         ga_array *p = ga__reduce_tmp(func, partial, d->shards[i], nax, ax, dtype, true);
         if (p && p->device != first) {
-            ga_array *c = ga__darray_copy_to(func, p, first);
+            ga_array *c = ga__to_device(func, p, first);
             ga_release(p);
             p = c;
         }
