@@ -4584,7 +4584,9 @@ typedef struct ga__ufunc_args {
     int32_t scalar_mask;
     int32_t dtype[GA__UFUNC_MAXOPS];     /* each input's dtype; the strided loop converts one other
                                             than the loop's (a safe cast) as it loads it */
-    int32_t unused;
+    int32_t lean;                        /* contiguous loop: 1 when rows is 1, no input is a scalar,
+                                            every input is of its loop dtype and every operand aligned
+                                            to 16 bytes (the loop then reads only ptr and size) */
 } ga__ufunc_args;
 
 typedef struct ga__ufunc_layout {
@@ -10350,6 +10352,13 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
                             : loop->index == GA__LOOP_INT64_UINT64 ? "int64_uint64"
                             : loop->index == GA__LOOP_UINT64_INT64 ? "uint64_int64"
                                                                    : ga__dtype_names[loop->index];
+    /* the common case, decided here once rather than by every thread: the
+       kernel's lean loop (ufunc.cuh, ga_ufunc_contig_lean) */
+    if (variant == GA__UFUNC_CONTIG && args.rows == 1 && !args.scalar_mask && !companions) {
+        uint64_t addresses = 0;
+        for (int k = 0; k < nops; k++) addresses |= args.ptr[k];
+        args.lean = (addresses & 15) == 0;
+    }
     CUfunction f = info->user ? ga__elementwise_loop(func, info->user, loop->index, variant)
                               : ga__kernel(func, info->family, &ga__ufunc_kernels.loops[info - ga__ufuncs][loop->index][variant],
                                            info->name, loop_name, NULL, variants[variant]);

@@ -1225,14 +1225,157 @@ GA_DEV uint64_t ga_udiv(uint64_t a, uint64_t b)
 
 /* 4b. Contiguous loop ------------------------------------------------------ */
 
+/* The vector type of K elements of T (ga_vec_of). */
+template <class T, int K> using ga_vec_k = typename ga_vec_of<K * (int)sizeof(T)>::type;
+
+/* The elements per group of the contiguous loop of Op's loop L. A group is
+   32 bytes of the widest operand (two 16-byte vectors), 16 bytes when its
+   elements are of 1 or 2 bytes, and one vector of as many elements of each
+   other operand: a companion input (ga_companion) moves as a whole 16-byte
+   vector of its own. The host launches a thread per group (gpuarr.h,
+   ga__ufunc_launch), so each thread loads one group and stores it.
+   Measured on an H200, 2^28 elements, against a cudaMemcpy: a 16-byte group
+   per thread gave 0.91 x copy for add float32 and float64, a 32-byte one
+   1.03 for float32 + float64; groups unrolled U at a time (U loads in
+   flight) cost registers, and occupancy, for loads that a thread per group
+   never makes (and 16 elements of float16 at once took up to 66
+   registers). Costly loops take an element at a time. */
+template <class Op, class L> struct ga_contig_group_size {
+    typedef typename Op::template sig<L> S;
+    static constexpr int W01 = ga_max_size<typename S::in0, typename S::out0>::value;
+    static constexpr int W2 = ga_max_size<typename S::in1, typename S::out1>::value;
+    static constexpr int W12 = W2 > (int)sizeof(typename S::in2) ? W2 : (int)sizeof(typename S::in2);
+    static constexpr int W = W01 > W12 ? W01 : W12; /* the widest operand */
+    static constexpr int value = ga_costly<Op, L>::value ? 1 : (W >= 4 ? 32 : 16) / W;
+};
+
+/* Group g (K elements, as vectors) of the contiguous operands: input k
+   loaded where load<k> (stored as X0, X1 for inputs 0 and 1), else the
+   scalar s<k>; `first` is the flat index of its first element. */
+template <class Op, class S, class X0, class X1, int K>
+GA_DEV void ga_contig_group(const Op &op, void *out0, void *out1, const void *in0, const void *in1, const void *in2,
+                            int64_t g, bool load0, bool load1, bool load2, typename S::in0 s0, typename S::in1 s1,
+                            typename S::in2 s2, int64_t first)
+{
+    typedef typename S::in0 I0;
+    typedef typename S::in1 I1;
+    typedef typename S::in2 I2;
+    typedef typename S::out0 O0;
+    typedef typename S::out1 O1;
+    constexpr int nin = Op::nin, nout = Op::nout;
+    typedef ga_vec_k<X0, K> V0;
+    typedef ga_vec_k<X1, K> V1;
+    typedef ga_vec_k<I2, K> V2;
+    typedef ga_vec_k<O0, K> VO0;
+    typedef ga_vec_k<O1, K> VO1;
+    V0 r0{}; /* zeroed: left undefined where an input is a scalar,
+                the float64 loop took 54 registers, not 40 */
+    V1 r1{};
+    V2 r2{};
+    if (load0) r0 = ((const V0 *)in0)[g];
+    if (load1) r1 = ((const V1 *)in1)[g];
+    if (load2) r2 = ((const V2 *)in2)[g];
+    X0 x0[K];
+    X1 x1[K];
+    I0 e0[K];
+    I1 e1[K];
+    I2 e2[K];
+    O0 o0[K];
+    O1 o1[K];
+    memcpy(x0, &r0, sizeof x0);
+    if (nin > 1) memcpy(x1, &r1, sizeof x1);
+    if (nin > 2) memcpy(e2, &r2, sizeof e2);
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        e0[j] = ga_cast<I0>(x0[j]);
+        if (nin > 1) e1[j] = ga_cast<I1>(x1[j]);
+    }
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+        ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j], first + j);
+    VO0 w0;
+    memcpy(&w0, o0, sizeof w0);
+    ((VO0 *)out0)[g] = w0;
+    if (nout > 1) {
+        VO1 w1;
+        memcpy(&w1, o1, sizeof w1);
+        ((VO1 *)out1)[g] = w1;
+    }
+}
+
+/* Element i of the contiguous operands, as ga_contig_group; `index` is its
+   flat index. */
+template <class Op, class S, class X0, class X1, bool Costly>
+GA_DEV void ga_contig_element(const Op &op, void *out0, void *out1, const void *in0, const void *in1, const void *in2,
+                              int64_t i, bool load0, bool load1, bool load2, typename S::in0 s0, typename S::in1 s1,
+                              typename S::in2 s2, int64_t index)
+{
+    typedef typename S::in0 I0;
+    typedef typename S::in1 I1;
+    typedef typename S::in2 I2;
+    typedef typename S::out0 O0;
+    typedef typename S::out1 O1;
+    O0 o0;
+    O1 o1;
+    ga_apply_as<Op, S, Costly>(
+        op, load0 ? ga_cast<I0>(ga_elem<X0>(in0, i)) : s0, load1 ? ga_cast<I1>(ga_elem<X1>(in1, i)) : s1,
+        load2 ? ga_elem<I2>(in2, i) : s2, o0, o1, index);
+    ga_store<O0>((char *)out0 + i * (int64_t)sizeof(O0), o0);
+    if (Op::nout > 1) ga_store<O1>((char *)out1 + i * (int64_t)sizeof(O1), o1);
+}
+
+/* The lean contiguous loop: what the host found for most calls
+   (args.lean, gpuarr.h's ga__ufunc_launch): one row of args.size
+   elements, no scalar input, every input of its loop type, every operand
+   aligned to 16 bytes (so to each of its vectors). It reads nothing else of
+   the arguments: the general loop's row division, alignment tests, scalars
+   and companion choice cost a small call more instructions than its
+   elements (a graph node of add float32 over 1000 elements measured
+   1.56 us against 0.92 for a bare kernel on an H200). Vectors of K
+   elements, then the last size % K elements one by one. The loops are
+   not unrolled: a thread per group runs them once, and an unrolled
+   grid-stride loop begins with a 64-bit division for its trip count. */
+template <class Op, class L> GA_DEV void ga_ufunc_contig_lean(const Op &op, const ga__ufunc_args &a)
+{
+    typedef typename Op::template sig<L> S;
+    typedef typename S::in0 I0;
+    typedef typename S::in1 I1;
+    typedef typename S::in2 I2;
+    constexpr int nin = Op::nin, nout = Op::nout, K = ga_contig_group_size<Op, L>::value;
+    void *const out0 = (void *)a.ptr[0];
+    void *const out1 = nout > 1 ? (void *)a.ptr[1] : nullptr;
+    const void *const in0 = (const void *)a.ptr[nout];
+    const void *const in1 = nin > 1 ? (const void *)a.ptr[nout + 1] : nullptr;
+    const void *const in2 = nin > 2 ? (const void *)a.ptr[nout + 2] : nullptr;
+    const I0 s0{};
+    const I1 s1{};
+    const I2 s2{};
+    const int64_t n = a.size, t0 = ga_thread_index(), nt = ga_thread_count();
+    const int64_t groups = K > 1 ? (int64_t)((uint64_t)n / K) : 0;
+    if (K > 1) {
+#pragma unroll 1
+        for (int64_t g = t0; g < groups; g += nt)
+            ga_contig_group<Op, S, I0, I1, K>(op, out0, out1, in0, in1, in2, g, true, nin > 1, nin > 2, s0, s1, s2,
+                                              g * K);
+    }
+#pragma unroll 1
+    for (int64_t i = groups * K + t0; i < n; i += nt)
+        ga_contig_element<Op, S, I0, I1, ga_costly<Op, L>::value>(op, out0, out1, in0, in1, in2, i, true, nin > 1,
+                                                                  nin > 2, s0, s1, s2, i);
+}
+
 /* Contiguous loop: `rows` rows of size / rows elements, each row
    contiguous in every operand (row r of operand k at ptr[k] + r *
    row_step[k]; a broadcast row has row_step 0). Rows are spread over
    blockIdx.y; along a row, a thread moves one group of K elements at a
-   time, as vectors. Scalar inputs (bits of args.scalar_mask) are kernel
-   parameters. Inputs 0 and 1 are stored as X0 and X1: their loop types,
-   or a narrower dtype converted in registers (see ga_companion). */
-template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_with(const Op &op, const ga__ufunc_args &a)
+   time, as vectors (ga_contig_group_size). Scalar inputs (bits of
+   args.scalar_mask) are kernel parameters. Inputs 0 and 1 are stored as X0
+   and X1: their loop types, or a narrower dtype converted in registers (see
+   ga_companion). Where the host set args.lean (and X0, X1 are the loop
+   types), the lean loop above, unless the caller has tested it (Lean
+   false). */
+template <class Op, class L, class X0, class X1, bool Lean = true>
+GA_DEV void ga_ufunc_contig_with(const Op &op, const ga__ufunc_args &a)
 {
     typedef typename Op::template sig<L> S;
     typedef typename S::in0 I0;
@@ -1240,25 +1383,9 @@ template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_wit
     typedef typename S::in2 I2;
     typedef typename S::out0 O0;
     typedef typename S::out1 O1;
-    constexpr int nin = Op::nin, nout = Op::nout;
-    constexpr int W01 = ga_max_size<I0, O0>::value;
-    constexpr int W2 = ga_max_size<I1, O1>::value;
-    constexpr int W12 = W2 > (int)sizeof(I2) ? W2 : (int)sizeof(I2);
-    constexpr int W = W01 > W12 ? W01 : W12; /* the widest operand */
-    constexpr bool costly = ga_costly<Op, L>::value;
-    /* A group is 32 bytes of the widest operand (two 16-byte vectors), 16
-       bytes when its elements are of 1 or 2 bytes, and one vector of as
-       many elements of each other operand: a companion input (ga_companion)
-       moves as a whole 16-byte vector of its own. The host launches a
-       thread per group (gpuarr.h, ga__ufunc_launch), so each thread loads
-       one group and stores it. Measured on an H200, 2^28 elements, against
-       a cudaMemcpy: a 16-byte group per thread gave 0.91 x copy for add
-       float32 and float64, a 32-byte one 1.03 for float32 + float64; groups
-       unrolled U at a time (U loads in flight) cost registers, and
-       occupancy, for loads that a thread per group never makes (and 16
-       elements of float16 at once took up to 66 registers). Costly loops
-       take an element at a time. */
-    constexpr int K = costly ? 1 : (W >= 4 ? 32 : 16) / W;
+    constexpr int nin = Op::nin, nout = Op::nout, K = ga_contig_group_size<Op, L>::value;
+    if constexpr (Lean && ga__same<X0, I0>::value && ga__same<X1, I1>::value)
+        if (a.lean) return ga_ufunc_contig_lean<Op, L>(op, a);
     const int64_t n = (int64_t)ga_udiv((uint64_t)a.size, (uint64_t)a.rows); /* per row */
     const int64_t t0 = ga_thread_index(), nt = ga_thread_count();
     const int mask = a.scalar_mask;
@@ -1272,75 +1399,31 @@ template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_wit
         const void *in0 = (const void *)(a.ptr[nout] + row * a.row_step[nout]);
         const void *in1 = nin > 1 ? (const void *)(a.ptr[nout + 1] + row * a.row_step[nout + 1]) : nullptr;
         const void *in2 = nin > 2 ? (const void *)(a.ptr[nout + 2] + row * a.row_step[nout + 2]) : nullptr;
-        typedef typename ga_vec_of<K * sizeof(X0)>::type V0;
-        typedef typename ga_vec_of<K * sizeof(X1)>::type V1;
-        typedef typename ga_vec_of<K * sizeof(I2)>::type V2;
-        typedef typename ga_vec_of<K * sizeof(O0)>::type VO0;
-        typedef typename ga_vec_of<K * sizeof(O1)>::type VO1;
-        const bool aligned = (uintptr_t)out0 % alignof(VO0) == 0 &&
-                             (nout < 2 || (uintptr_t)out1 % alignof(VO1) == 0) &&
-                             (!load0 || (uintptr_t)in0 % alignof(V0) == 0) &&
-                             (!load1 || (uintptr_t)in1 % alignof(V1) == 0) &&
-                             (!load2 || (uintptr_t)in2 % alignof(V2) == 0);
+        const bool aligned = (uintptr_t)out0 % alignof(ga_vec_k<O0, K>) == 0 &&
+                             (nout < 2 || (uintptr_t)out1 % alignof(ga_vec_k<O1, K>) == 0) &&
+                             (!load0 || (uintptr_t)in0 % alignof(ga_vec_k<X0, K>) == 0) &&
+                             (!load1 || (uintptr_t)in1 % alignof(ga_vec_k<X1, K>) == 0) &&
+                             (!load2 || (uintptr_t)in2 % alignof(ga_vec_k<I2, K>) == 0);
         int64_t done = 0;
         if (K > 1 && aligned) {
             const int64_t groups = n / K;
-            for (int64_t g = t0; g < groups; g += nt) {
-                V0 r0{}; /* zeroed: left undefined where an input is a scalar,
-                            the float64 loop took 54 registers, not 40 */
-                V1 r1{};
-                V2 r2{};
-                if (load0) r0 = ((const V0 *)in0)[g];
-                if (load1) r1 = ((const V1 *)in1)[g];
-                if (load2) r2 = ((const V2 *)in2)[g];
-                X0 x0[K];
-                X1 x1[K];
-                I0 e0[K];
-                I1 e1[K];
-                I2 e2[K];
-                O0 o0[K];
-                O1 o1[K];
-                memcpy(x0, &r0, sizeof x0);
-                if (nin > 1) memcpy(x1, &r1, sizeof x1);
-                if (nin > 2) memcpy(e2, &r2, sizeof e2);
-#pragma unroll
-                for (int j = 0; j < K; ++j) {
-                    e0[j] = ga_cast<I0>(x0[j]);
-                    if (nin > 1) e1[j] = ga_cast<I1>(x1[j]);
-                }
-#pragma unroll
-                for (int j = 0; j < K; ++j)
-                    ga_apply<Op, S>(op, load0 ? e0[j] : s0, load1 ? e1[j] : s1, load2 ? e2[j] : s2, o0[j], o1[j],
-                                    row * n + g * K + j);
-                VO0 w0;
-                memcpy(&w0, o0, sizeof w0);
-                ((VO0 *)out0)[g] = w0;
-                if (nout > 1) {
-                    VO1 w1;
-                    memcpy(&w1, o1, sizeof w1);
-                    ((VO1 *)out1)[g] = w1;
-                }
-            }
+            for (int64_t g = t0; g < groups; g += nt)
+                ga_contig_group<Op, S, X0, X1, K>(op, out0, out1, in0, in1, in2, g, load0, load1, load2, s0, s1, s2,
+                                                  row * n + g * K);
             done = groups * K;
         }
 #pragma unroll 1
-        for (int64_t i = done + t0; i < n; i += nt) {
-            O0 o0;
-            O1 o1;
-            ga_apply_as<Op, S, costly>(op, load0 ? ga_cast<I0>(ga_elem<X0>(in0, i)) : s0,
-                                       load1 ? ga_cast<I1>(ga_elem<X1>(in1, i)) : s1,
-                                       load2 ? ga_elem<I2>(in2, i) : s2, o0, o1, row * n + i);
-            ga_store<O0>((char *)out0 + i * (int64_t)sizeof(O0), o0);
-            if (nout > 1) ga_store<O1>((char *)out1 + i * (int64_t)sizeof(O1), o1);
-        }
+        for (int64_t i = done + t0; i < n; i += nt)
+            ga_contig_element<Op, S, X0, X1, ga_costly<Op, L>::value>(op, out0, out1, in0, in1, in2, i, load0, load1,
+                                                                      load2, s0, s1, s2, row * n + i);
     }
 }
 
-/* The same with the op made from the loop's parameters (a user kernel
-   makes its own: ga_ufunc_contig_with, kernels/gpuarr_user.cuh). */
+/* The general loop with the op made from the loop's parameters (a user
+   kernel makes its own: ga_ufunc_contig_with, kernels/gpuarr_user.cuh). */
 template <class Op, class L, class X0, class X1> GA_DEV void ga_ufunc_contig_as(const ga__ufunc_args &a)
 {
-    ga_ufunc_contig_with<Op, L, X0, X1>(Op(a.param), a);
+    ga_ufunc_contig_with<Op, L, X0, X1, false>(Op(a.param), a);
 }
 
 /* The companion of a loop dtype: the narrower dtype whose mixtures with it
@@ -1361,6 +1444,7 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a
     typedef typename S::in0 I0;
     typedef typename S::in1 I1;
     typedef typename ga_companion<L>::type C;
+    if (a.lean) return ga_ufunc_contig_lean<Op, L>(Op(a.param), a);
     if constexpr (!ga__same<C, void>::value && Op::nin == 2 && Op::nout == 1) {
         constexpr int c = ga_dtype_number<C>::value;
         if constexpr (ga__same<I0, L>::value)

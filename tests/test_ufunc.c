@@ -1030,7 +1030,9 @@ enum view {
     ROW,            /* the last axis only: broadcast by the ufunc */
     COLUMN,         /* (rows, 1): broadcast by the ufunc */
     ZERO_D,         /* a 0-d array */
-    SCALAR          /* a weak C scalar */
+    SCALAR,         /* a weak C scalar */
+    OFFSET1         /* a contiguous view one element into its base (1-d): not aligned to 16 bytes
+                       unless its elements are */
 };
 
 /* How the ufunc is called. */
@@ -1125,8 +1127,8 @@ static ga_scalar weak_scalar(ga_dtype t, const void *p)
     return ga_float((double)e.re);
 }
 
-/* A 1-d view with `step` (3 or -1) showing the n values: a base one longer
-   than needed, the other elements random, sliced with ga_index. */
+/* A 1-d view with `step` (1, 3 or -1) showing the n values: a base one
+   longer than needed, the other elements random, sliced with ga_index. */
 static ga_array *strided_view(ga_dtype t, const unsigned char *values, int64_t n, int step)
 {
     int64_t stride = step < 0 ? -step : step, m = (n - 1) * stride + 2;
@@ -1193,6 +1195,7 @@ static bool make_operand(operand *op, ga_dtype t, int domain, bool complex_speci
         return true;
     case STEP3: op->array = strided_view(t, op->values, n, 3); break;
     case REVERSED: op->array = strided_view(t, op->values, n, -1); break;
+    case OFFSET1: op->array = strided_view(t, op->values, n, 1); break;
     case TRANSPOSED: op->array = transposed_view(t, op->values, shape[0], shape[1]); break;
     case BROADCAST_VIEW: {
         ga_array *row = ga_from_host(op->values, 1, &shape[1], t);
@@ -1388,6 +1391,57 @@ static void check_ufunc(ga_ufunc u)
 GA_UFUNC_UNARY_LIST(GENERIC_TEST)
 GA_UFUNC_BINARY_LIST(GENERIC_TEST)
 #undef GENERIC_TEST
+
+/* The two sides of the contiguous loop, which the host chooses
+   (ga__ufunc_launch's args.lean): the lean loop when every operand is
+   contiguous in one row, aligned to 16 bytes and of its loop's dtype and no
+   input is a scalar; the general loop for an operand one element into its
+   base (an input, or the output in place), a weak scalar, rows. Sizes
+   around every group size (2 to 16 elements: the vectors and the last
+   size % K elements) and past a million (many blocks), for a cheap and a
+   costly op of each arity and a comparison (bool output). */
+DEVICE_TEST(ufunc_contiguous_lean_and_general_loops)
+{
+    static const ga_ufunc ufuncs[] = {GA_UFUNC_ADD,      GA_UFUNC_LESS, GA_UFUNC_POWER, GA_UFUNC_NEGATIVE,
+                                      GA_UFUNC_EXP,      GA_UFUNC_SQRT, GA_UFUNC_ARCTAN2};
+    static const int64_t sizes[] = {0, 1, 3, 4, 5, 15, 16, 17, 1023, 1025, (1 << 20) + 3};
+    static const layout unary[] = {
+        {"contiguous", NEW, 1, {0}, {CONTIG}},
+        {"offset by one element", NEW, 1, {0}, {OFFSET1}},
+        {"in place, offset by one element", IN_PLACE_A, 1, {0}, {OFFSET1}},
+    };
+    static const layout binary[] = {
+        {"contiguous", NEW, 1, {0}, {CONTIG, CONTIG}},
+        {"in place, contiguous", IN_PLACE_A, 1, {0}, {CONTIG, CONTIG}},
+        {"the first input offset by one element", NEW, 1, {0}, {OFFSET1, CONTIG}},
+        {"the second input offset by one element", NEW, 1, {0}, {CONTIG, OFFSET1}},
+        {"both inputs offset by one element", NEW, 1, {0}, {OFFSET1, OFFSET1}},
+        {"in place, offset by one element", IN_PLACE_A, 1, {0}, {OFFSET1, CONTIG}},
+        {"_scalar", NEW, 1, {0}, {CONTIG, SCALAR}},
+        {"_rscalar", NEW, 1, {0}, {SCALAR, CONTIG}},
+    };
+    for (size_t i = 0; i < sizeof ufuncs / sizeof ufuncs[0]; i++) {
+        const ga_ufunc u = ufuncs[i];
+        const bool one = rows[u].nin == 1;
+        const layout *layouts = one ? unary : binary;
+        const size_t count = one ? sizeof unary / sizeof unary[0] : sizeof binary / sizeof binary[0];
+        for (int t = 0; t < GA_NUM_DTYPES; t++) {
+            if (!has_loop(u, (ga_dtype)t) || !has_reference(&specs[u], (ga_dtype)t)) continue;
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                /* past a million: three loops, in the first layouts (the contiguous one and an offset one,
+                   for a binary ufunc the scalar one: the others' sizes cover their groups) */
+                const bool big = sizes[s] > 4096;
+                if (big && t != GA_FLOAT32 && t != GA_FLOAT64 && t != GA_INT8) continue;
+                for (size_t k = 0; k < count; k++) {
+                    if (big && (one ? k > 1 : k != 0 && k != 2 && k != 6)) continue;
+                    layout L = layouts[k];
+                    L.shape[0] = sizes[s];
+                    run_layout(u, (ga_dtype)t, &L);
+                }
+            }
+        }
+    }
+}
 
 /* ======================================================================== */
 /* Host tests: names, arities, loop resolution, references                   */
@@ -1650,6 +1704,21 @@ static void check_pair(ga_ufunc u, const spec outputs[2])
 }
 
 DEVICE_TEST(ufunc_divmod) { check_pair(GA_UFUNC_DIVMOD, divmod_outputs); }
+DEVICE_TEST(ufunc_pair_offset_views)
+{
+    /* the contiguous loop with two outputs, its lean loop (aligned) and its
+       general one (an input one element into its base) */
+    static const int64_t sizes[] = {3, 5, 1023, 1025};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const layout L[2] = {{"contiguous", NEW, 1, {sizes[i]}, {CONTIG, CONTIG}},
+                             {"offset by one element", NEW, 1, {sizes[i]}, {OFFSET1, OFFSET1}}};
+        for (int t = 0; t < GA_NUM_DTYPES; t++)
+            for (int k = 0; k < 2; k++) {
+                if (has_loop(GA_UFUNC_DIVMOD, (ga_dtype)t)) run_pair(GA_UFUNC_DIVMOD, divmod_outputs, (ga_dtype)t, &L[k]);
+                if (has_loop(GA_UFUNC_FREXP, (ga_dtype)t)) run_pair(GA_UFUNC_FREXP, frexp_outputs, (ga_dtype)t, &L[k]);
+            }
+    }
+}
 DEVICE_TEST(ufunc_modf) { check_pair(GA_UFUNC_MODF, modf_outputs); }
 DEVICE_TEST(ufunc_frexp) { check_pair(GA_UFUNC_FREXP, frexp_outputs); }
 
@@ -1721,6 +1790,9 @@ DEVICE_TEST(ufunc_where)
         run_where(GA_BOOL, (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){STEP3, REVERSED, CONTIG}, 1, vec);
         run_where(GA_BOOL, (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){COLUMN, ROW, ZERO_D}, 2, mat);
         run_where(GA_BOOL, (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){CONTIG, CONTIG, SCALAR}, 1, vec);
+        /* the contiguous loop's general side: inputs one element into their bases */
+        run_where(GA_BOOL, (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){OFFSET1, CONTIG, CONTIG}, 1, vec);
+        run_where(GA_BOOL, (ga_dtype)t, (ga_dtype)t, (ga_dtype)t, (const int[]){CONTIG, OFFSET1, OFFSET1}, 1, vec);
     }
     /* the common dtype of x and y; weak scalars take the array's */
     run_where(GA_BOOL, GA_INT8, GA_UINT8, GA_INT16, (const int[]){CONTIG, CONTIG, CONTIG}, 1, vec);
