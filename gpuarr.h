@@ -3683,9 +3683,12 @@ GPUARR_API void ga_profile_range_pop(void);
 /* With the environment variable GPUARR_NVTX set (to anything but "" or "0")
    when gpuarr starts, every gpuarr call that touches the GPU opens a range
    named for itself (ga_add, ga_matmul, ...), so that the timeline shows
-   which call enqueued which kernels. A call that returns an array closes its
-   range as it returns; others, at the next gpuarr call of the thread (or a
-   ga_profile_range_push / _pop). Off, it costs one branch per call.
+   which call enqueued which kernels. A call closes its range as it
+   returns, failed or not: every call that returns an array, the ufuncs'
+   (ga_X_out, ga_ufunc_call, ga_divmod, ga_allclose, ...) and this
+   section's; another that returns a status closes it at the latest at the
+   thread's next gpuarr call (or a ga_profile_range_push / _pop). Off, it
+   costs a branch at the start and at the end of a call.
    ga_profile_calls switches it at run time, for the calling process. */
 GPUARR_API void ga_profile_calls(bool on);
 
@@ -5157,6 +5160,7 @@ static pthread_mutex_t ga__lock = PTHREAD_MUTEX_INITIALIZER;
 static int ga__profile_calls_on;
 static void ga__profile_call(const char *func);
 static void ga__profile_call_end(void);
+static ga_status ga__done(ga_status st);
 
 #define GA__CU ga__g.cu
 
@@ -10862,21 +10866,24 @@ GPUARR_API ga_status ga_ufunc_call(ga_ufunc u, const ga_operand *in, ga_array **
     ga_status st = ga__ufunc_call(func, u, in, out);
     for (int k = 0; k < ga__ufuncs[u].nout && st == GA_OK; k++)
         if (!had[k]) ga__ret(out[k]);
-    return st;
+    return ga__done(st);
 }
 
 /* The named forms: new result or out=, arrays or weak scalars. */
 static ga_array *ga__ufunc_new(const char *func, ga_ufunc u, const ga_operand *in, const double *param)
 {
     ga_array *out[2] = {NULL, NULL};
-    if (ga__ufunc(func, u, in, out, param) != GA_OK) return NULL;
+    if (ga__ufunc(func, u, in, out, param) != GA_OK) {
+        ga__done(GA_OK); /* a failed call's range ends too */
+        return NULL;
+    }
     return ga__ret(out[0]);
 }
 static ga_status ga__ufunc_into(const char *func, ga_ufunc u, const ga_operand *in, ga_array *out)
 {
     if (!out) return ga__null_input(func, "out");
     ga_array *outs[2] = {out, NULL};
-    return ga__ufunc(func, u, in, outs, NULL);
+    return ga__done(ga__ufunc(func, u, in, outs, NULL));
 }
 
 #define GA__DEFINE_UNARY(E, name, loops, result, family)                                     \
@@ -10933,7 +10940,7 @@ static ga_status ga__ufunc_pair(const char *func, ga_ufunc u, const ga_array *a,
     ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};
     ga_array *out[2] = {NULL, NULL};
     ga_status st = ga__ufunc(func, u, in, out, NULL);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     *first = ga__ret(out[0]);
     *second = ga__ret(out[1]);
     return GA_OK;
@@ -11015,12 +11022,12 @@ GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rt
     ga_status refused = ga__bind(func, a->device);
     if (refused == GA_OK)
         refused = ga__refuse_during_capture(func, ga__stream_of(a->device), "reads its result from the device");
-    if (refused != GA_OK) return refused;
+    if (refused != GA_OK) return ga__done(refused);
     ga_operand in[2] = {ga_operand_array(a), ga_operand_array(b)};
     double param[4] = {rtol, atol, equal_nan ? 1.0 : 0.0, 0};
     ga_array *out[2] = {NULL, NULL};
     ga_status st = ga__ufunc(func, GA_UFUNC_ISCLOSE, in, out, param);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga_array *close = out[0];
     int64_t n = close->size;
     int32_t flag = 1;
@@ -11046,7 +11053,7 @@ GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rt
     if (flag_block) ga__pool_free(ga__g.devices[close->device].pool, flag_block);
     ga_release(close);
     if (st == GA_OK) *result = flag != 0;
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_array *ga_round(const ga_array *a, int decimals)
@@ -32077,7 +32084,7 @@ static ga_graph *ga__graph_check(const char *func, ga_graph *g)
     return g;
 }
 
-GPUARR_API ga_status ga_graph_capture_begin(ga_stream *stream, ga_capture_mode mode)
+static ga_status ga__graph_capture_begin(ga_stream *stream, ga_capture_mode mode)
 {
     static const char func[] = "ga_graph_capture_begin";
     if (ga__t.capture.active)
@@ -32110,7 +32117,12 @@ GPUARR_API ga_status ga_graph_capture_begin(ga_stream *stream, ga_capture_mode m
     return GA_OK;
 }
 
-GPUARR_API ga_graph *ga_graph_capture_end(ga_stream *stream)
+GPUARR_API ga_status ga_graph_capture_begin(ga_stream *stream, ga_capture_mode mode)
+{
+    return ga__done(ga__graph_capture_begin(stream, mode));
+}
+
+static ga_graph *ga__graph_capture_end(ga_stream *stream)
 {
     static const char func[] = "ga_graph_capture_end";
     if (!ga__t.capture.active) {
@@ -32153,6 +32165,13 @@ GPUARR_API ga_graph *ga_graph_capture_end(ga_stream *stream)
     return g;
 }
 
+GPUARR_API ga_graph *ga_graph_capture_end(ga_stream *stream)
+{
+    ga_graph *g = ga__graph_capture_end(stream);
+    ga__done(GA_OK);
+    return g;
+}
+
 /* The stream a graph call means: `stream`, or the current one of the
    graph's device; GA_ERROR_DEVICE for a stream of another device. */
 static ga_status ga__graph_stream(const char *func, const ga_graph *g, const ga_stream *stream, CUstream *h)
@@ -32166,7 +32185,7 @@ static ga_status ga__graph_stream(const char *func, const ga_graph *g, const ga_
     return GA_OK;
 }
 
-GPUARR_API ga_status ga_graph_launch(ga_graph *graph, ga_stream *stream)
+static ga_status ga__graph_launch(ga_graph *graph, ga_stream *stream)
 {
     static const char func[] = "ga_graph_launch";
     ga_graph *g = ga__graph_check(func, graph);
@@ -32180,7 +32199,12 @@ GPUARR_API ga_status ga_graph_launch(ga_graph *graph, ga_stream *stream)
     return GA_OK;
 }
 
-GPUARR_API ga_status ga_graph_upload(ga_graph *graph, ga_stream *stream)
+GPUARR_API ga_status ga_graph_launch(ga_graph *graph, ga_stream *stream)
+{
+    return ga__done(ga__graph_launch(graph, stream));
+}
+
+static ga_status ga__graph_upload(ga_graph *graph, ga_stream *stream)
 {
     static const char func[] = "ga_graph_upload";
     ga_graph *g = ga__graph_check(func, graph);
@@ -32190,6 +32214,11 @@ GPUARR_API ga_status ga_graph_upload(ga_graph *graph, ga_stream *stream)
     if (st != GA_OK) return st;
     GA__CHECK_CU(func, GA__CU.GraphUpload(g->exec, h), "cuGraphUpload");
     return GA_OK;
+}
+
+GPUARR_API ga_status ga_graph_upload(ga_graph *graph, ga_stream *stream)
+{
+    return ga__done(ga__graph_upload(graph, stream));
 }
 
 GPUARR_API void ga_graph_release(ga_graph *graph)
@@ -32204,33 +32233,34 @@ GPUARR_API void ga_graph_release(ga_graph *graph)
     }
     ga__pool_capture_release(g->pool, g->slot, (uintptr_t)g->last, g->device, g->launched);
     ga__graph_spare(g);
+    ga__done(GA_OK);
 }
 
 GPUARR_API int64_t ga_graph_node_count(const ga_graph *graph)
 {
     static const char func[] = "ga_graph_node_count";
     ga_graph *g = ga__graph_check(func, (ga_graph *)graph);
-    if (!g || ga__bind(func, g->device) != GA_OK) return -1;
     size_t n = 0;
-    CUresult r = GA__CU.GraphGetNodes(g->graph, NULL, &n);
-    if (r != CUDA_SUCCESS) {
-        ga__cuda_error(func, r, "cuGraphGetNodes");
-        return -1;
+    CUresult r = CUDA_ERROR_UNKNOWN;
+    if (g && ga__bind(func, g->device) == GA_OK) {
+        r = GA__CU.GraphGetNodes(g->graph, NULL, &n);
+        if (r != CUDA_SUCCESS) ga__cuda_error(func, r, "cuGraphGetNodes");
     }
-    return (int64_t)n;
+    ga__done(GA_OK);
+    return r == CUDA_SUCCESS ? (int64_t)n : -1;
 }
 
 GPUARR_API int ga_stream_is_capturing(ga_stream *stream)
 {
     static const char func[] = "ga_stream_is_capturing";
-    if (ga__bind(func, ga__stream_device_or_current(stream)) != GA_OK) return -1;
     CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-    CUresult r = GA__CU.StreamIsCapturing(ga__resolve_stream(stream), &status);
-    if (r != CUDA_SUCCESS) {
-        ga__cuda_error(func, r, "cuStreamIsCapturing");
-        return -1;
+    CUresult r = CUDA_ERROR_UNKNOWN;
+    if (ga__bind(func, ga__stream_device_or_current(stream)) == GA_OK) {
+        r = GA__CU.StreamIsCapturing(ga__resolve_stream(stream), &status);
+        if (r != CUDA_SUCCESS) ga__cuda_error(func, r, "cuStreamIsCapturing");
     }
-    return status != CU_STREAM_CAPTURE_STATUS_NONE;
+    ga__done(GA_OK);
+    return r != CUDA_SUCCESS ? -1 : status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 /* --- profiling ----------------------------------------------------------- */
@@ -32290,7 +32320,7 @@ GPUARR_API ga_status ga_benchmark(ga_status (*fn)(void *user_data), void *user_d
     ga_event_destroy(start);
     ga_event_destroy(end);
     if (st != GA_OK) ga_benchmark_free(result);
-    return st;
+    return ga__done(st);
 }
 
 /* cupyx.profiler._time's _to_str_per_item: "    CPU:    5.412 us   +/-
@@ -32368,6 +32398,15 @@ static void ga__profile_call_end(void)
     ga__t.call_range = NULL;
 }
 
+/* The end of a gpuarr call that returns a status, `st`: closes its range
+   (ga__ret closes those of the calls that return an array). Off, a
+   branch. */
+static ga_status ga__done(ga_status st)
+{
+    if (ga__profile_calls_on) ga__profile_call_end();
+    return st;
+}
+
 GPUARR_API void ga_profile_range_push(const char *name, uint32_t argb)
 {
     ga__profile_call_end();
@@ -32390,18 +32429,22 @@ GPUARR_API ga_status ga_profiler_start(void)
 {
     static const char func[] = "ga_profiler_start";
     ga_status st = ga__bind(func, ga__t.device);
-    if (st != GA_OK) return st;
-    GA__CHECK_CU(func, GA__CU.ProfilerStart(), "cuProfilerStart");
-    return GA_OK;
+    if (st == GA_OK) {
+        CUresult r = GA__CU.ProfilerStart();
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuProfilerStart");
+    }
+    return ga__done(st);
 }
 
 GPUARR_API ga_status ga_profiler_stop(void)
 {
     static const char func[] = "ga_profiler_stop";
     ga_status st = ga__bind(func, ga__t.device);
-    if (st != GA_OK) return st;
-    GA__CHECK_CU(func, GA__CU.ProfilerStop(), "cuProfilerStop");
-    return GA_OK;
+    if (st == GA_OK) {
+        CUresult r = GA__CU.ProfilerStop();
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuProfilerStop");
+    }
+    return ga__done(st);
 }
 
 /* --- memory hooks (their table and calls: >>memory) ----------------------- */

@@ -113,6 +113,50 @@ DEVICE_TEST(graph_ufunc_chain_replays)
     ga_release(in[1]);
 }
 
+/* The contiguous ufunc loop's two sides (kernels/ufunc.cuh), which the host
+   chooses: the lean loop for aligned operands of the loop's dtype, the
+   general one for a view one element into its base and for a weak scalar. */
+static ga_array *lean_and_general(ga_array *const *in, void *user)
+{
+    (void)user;
+    ga_scope_begin();
+    ga_array *shifted = ga_index(in[2], "1:");
+    ga_array *t = ga_add(ga_add(in[0], in[1]), ga_multiply(shifted, in[1]));
+    ga_array *r = ga_keep(ga_astype(ga_subtract_scalar(t, ga_float(0.5)), GA_FLOAT64));
+    ga_scope_end();
+    return r;
+}
+
+DEVICE_TEST(graph_ufunc_lean_and_general_loops)
+{
+    static const int64_t sizes[] = {1, 5, 1000, 1025, 4099};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const int64_t n = sizes[i], n1 = n + 1;
+        ga_array *in[3] = {random_array(1, &n, GA_FLOAT32), random_array(1, &n, GA_FLOAT32),
+                           random_array(1, &n1, GA_FLOAT32)};
+        char what[64];
+        snprintf(what, sizeof what, "aligned, offset and scalar operands of %lld elements", (long long)n);
+        capture_and_compare(what, lean_and_general, NULL, in, 3, 2, 20, 0);
+        /* and the direct run against the host, each step rounded to float32 */
+        float *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4), *c = malloc((size_t)n1 * 4);
+        double *got = malloc((size_t)n * 8);
+        ga_array *r = lean_and_general(in, NULL);
+        bool have = r && ga_to_host(in[0], a, (size_t)n * 4) == GA_OK && ga_to_host(in[1], b, (size_t)n * 4) == GA_OK &&
+                    ga_to_host(in[2], c, (size_t)n1 * 4) == GA_OK && ga_to_host(r, got, (size_t)n * 8) == GA_OK;
+        CHECK(have, "%s: %s", what, ga_last_error_message());
+        int64_t bad = 0;
+        for (int64_t k = 0; have && k < n; k++) {
+            const float sum = a[k] + b[k], product = c[k + 1] * b[k], t = sum + product, want = t - 0.5f;
+            bad += got[k] != (double)want;
+        }
+        CHECK(bad == 0, "%s: %lld of %lld differ from the host's", what, (long long)bad, (long long)n);
+        ga_release(r);
+        free(a), free(b), free(c), free(got);
+        for (int k = 0; k < 3; k++) ga_release(in[k]);
+        ga_clear_error();
+    }
+}
+
 static ga_array *reductions(ga_array *const *in, void *user)
 {
     (void)user;
@@ -434,10 +478,39 @@ TEST(profile_call_ranges_open_and_close)
     ga_profile_range_push("user", 0);
     CHECK(ga__t.call_range == NULL, "a user range closes the call's first");
     ga_profile_range_pop();
+    /* the calls of this section close their range as they return, failed
+       (without a GPU) or not */
+    ga_profile_calls(true);
+    ga_status st = ga_profiler_start();
+    CHECK(ga__t.call_range == NULL, "ga_profiler_start closes its range: %s", ga__t.call_range ? ga__t.call_range : "none");
+    if (st == GA_OK) ga_profiler_stop();
+    CHECK(ga__t.call_range == NULL, "ga_profiler_stop closes its range");
+    ga_stream_is_capturing(NULL);
+    CHECK(ga__t.call_range == NULL, "ga_stream_is_capturing closes its range");
     ga_profile_calls(false);
     ga_device_synchronize();
     CHECK(ga__t.call_range == NULL, "off: no range");
     ga_clear_error();
+}
+
+DEVICE_TEST(profile_call_ranges_of_ufuncs_close)
+{
+    ga_array *a = ga_ones(1, (const int64_t[]){5}, GA_FLOAT32), *b = ga_ones(1, (const int64_t[]){5}, GA_FLOAT32);
+    ga_array *q = NULL, *m = NULL;
+    bool all = false;
+    ga_profile_calls(true);
+    ga_device_synchronize(); /* (each call below starts with a range open) */
+    CHECK_OK(ga_add_out(a, b, a));
+    CHECK(ga__t.call_range == NULL, "ga_add_out: %s", ga__t.call_range ? ga__t.call_range : "closed");
+    ga_device_synchronize();
+    CHECK_OK(ga_divmod(a, b, &q, &m));
+    CHECK(ga__t.call_range == NULL, "ga_divmod: %s", ga__t.call_range ? ga__t.call_range : "closed");
+    ga_device_synchronize();
+    CHECK_OK(ga_allclose(a, b, 1e-5, 1e-8, false, &all));
+    CHECK(ga__t.call_range == NULL && !all, "ga_allclose: %s", ga__t.call_range ? ga__t.call_range : "closed");
+    ga_profile_calls(false);
+    ga_clear_error();
+    ga_release(a), ga_release(b), ga_release(q), ga_release(m);
 }
 
 static int bench_calls;
