@@ -4589,7 +4589,9 @@ typedef struct ga__ufunc_args {
                                             than the loop's (a safe cast) as it loads it */
     int32_t lean;                        /* contiguous loop: 1 when rows is 1, no input is a scalar,
                                             every input is of its loop dtype and every operand aligned
-                                            to 16 bytes (the loop then reads only ptr and size) */
+                                            to 16 bytes (the loop then reads only ptr and size); 2 or 3
+                                            the same with input 1 or input 0 a scalar (a binary ufunc
+                                            of gpuarr's own) */
 } ga__ufunc_args;
 
 typedef struct ga__ufunc_layout {
@@ -10358,10 +10360,12 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
                                                                    : ga__dtype_names[loop->index];
     /* the common case, decided here once rather than by every thread: the
        kernel's lean loop (ufunc.cuh, ga_ufunc_contig_lean) */
-    if (variant == GA__UFUNC_CONTIG && args.rows == 1 && !args.scalar_mask && !companions) {
-        uint64_t addresses = 0;
+    if (variant == GA__UFUNC_CONTIG && args.rows == 1 && !companions) {
+        uint64_t addresses = 0; /* (a scalar's is 0) */
         for (int k = 0; k < nops; k++) addresses |= args.ptr[k];
-        args.lean = (addresses & 15) == 0;
+        const int mask = args.scalar_mask;
+        const bool binary = nin == 2 && !info->user;
+        if ((addresses & 15) == 0) args.lean = !mask ? 1 : binary && mask == 2 ? 2 : binary && mask == 1 ? 3 : 0;
     }
     CUfunction f = info->user ? ga__elementwise_loop(func, info->user, loop->index, variant)
                               : ga__kernel(func, info->family, &ga__ufunc_kernels.loops[info - ga__ufuncs][loop->index][variant],

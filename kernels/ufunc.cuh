@@ -1326,16 +1326,18 @@ GA_DEV void ga_contig_element(const Op &op, void *out0, void *out1, const void *
 
 /* The lean contiguous loop: what the host found for most calls
    (args.lean, gpuarr.h's ga__ufunc_launch): one row of args.size
-   elements, no scalar input, every input of its loop type, every operand
-   aligned to 16 bytes (so to each of its vectors). It reads nothing else of
-   the arguments: the general loop's row division, alignment tests, scalars
-   and companion choice cost a small call more instructions than its
-   elements (a graph node of add float32 over 1000 elements measured
-   1.56 us against 0.92 for a bare kernel on an H200). Vectors of K
-   elements, then the last size % K elements one by one. The loops are
-   not unrolled: a thread per group runs them once, and an unrolled
-   grid-stride loop begins with a 64-bit division for its trip count. */
-template <class Op, class L> GA_DEV void ga_ufunc_contig_lean(const Op &op, const ga__ufunc_args &a)
+   elements, every input of its loop type, every operand aligned to 16
+   bytes (so to each of its vectors), and no scalar input but input Scalar
+   (0 or 1 of a binary ufunc; -1: none). It reads nothing else of the
+   arguments: the general loop's row division, alignment tests, scalar
+   selects and companion choice cost a small call more instructions than
+   its elements (a graph node of add float32 over 1000 elements measured
+   1.56 us against 0.92 for a bare kernel on an H200). A vector group of
+   K elements per thread, then the last size % K elements one by one; no
+   grid-stride loop over groups: a thread per group runs it once, and its
+   setup (an unrolled loop's trip-count division, or the pointer steps)
+   cost more than the group. */
+template <class Op, class L, int Scalar = -1> GA_DEV void ga_ufunc_contig_lean(const Op &op, const ga__ufunc_args &a)
 {
     typedef typename Op::template sig<L> S;
     typedef typename S::in0 I0;
@@ -1347,21 +1349,20 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig_lean(const Op &op, cons
     const void *const in0 = (const void *)a.ptr[nout];
     const void *const in1 = nin > 1 ? (const void *)a.ptr[nout + 1] : nullptr;
     const void *const in2 = nin > 2 ? (const void *)a.ptr[nout + 2] : nullptr;
-    const I0 s0{};
-    const I1 s1{};
+    constexpr bool load0 = Scalar != 0, load1 = nin > 1 && Scalar != 1, load2 = nin > 2;
+    const I0 s0 = load0 ? I0{} : ga_scalar_arg<I0>(a.scalar[0]);
+    const I1 s1 = load1 ? I1{} : ga_scalar_arg<I1>(a.scalar[1]);
     const I2 s2{};
     const int64_t n = a.size, t0 = ga_thread_index(), nt = ga_thread_count();
-    const int64_t groups = K > 1 ? (int64_t)((uint64_t)n / K) : 0;
-    if (K > 1) {
+    /* one group per thread (the host launches a thread per group); past
+       the grid, were it smaller, element by element */
+    const int64_t groups = K > 1 ? (int64_t)((uint64_t)n / K) : 0, vectors = groups < nt ? groups : nt;
+    if (K > 1 && t0 < vectors)
+        ga_contig_group<Op, S, I0, I1, K>(op, out0, out1, in0, in1, in2, t0, load0, load1, load2, s0, s1, s2, t0 * K);
 #pragma unroll 1
-        for (int64_t g = t0; g < groups; g += nt)
-            ga_contig_group<Op, S, I0, I1, K>(op, out0, out1, in0, in1, in2, g, true, nin > 1, nin > 2, s0, s1, s2,
-                                              g * K);
-    }
-#pragma unroll 1
-    for (int64_t i = groups * K + t0; i < n; i += nt)
-        ga_contig_element<Op, S, I0, I1, ga_costly<Op, L>::value>(op, out0, out1, in0, in1, in2, i, true, nin > 1,
-                                                                  nin > 2, s0, s1, s2, i);
+    for (int64_t i = vectors * K + t0; i < n; i += nt)
+        ga_contig_element<Op, S, I0, I1, ga_costly<Op, L>::value>(op, out0, out1, in0, in1, in2, i, load0, load1,
+                                                                  load2, s0, s1, s2, i);
 }
 
 /* Contiguous loop: `rows` rows of size / rows elements, each row
@@ -1371,9 +1372,9 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig_lean(const Op &op, cons
    time, as vectors (ga_contig_group_size). Scalar inputs (bits of
    args.scalar_mask) are kernel parameters. Inputs 0 and 1 are stored as X0
    and X1: their loop types, or a narrower dtype converted in registers (see
-   ga_companion). Where the host set args.lean (and X0, X1 are the loop
-   types), the lean loop above, unless the caller has tested it (Lean
-   false). */
+   ga_companion). Where the host set args.lean to 1 (no scalar input; and
+   X0, X1 are the loop types), the lean loop above, unless the caller has
+   tested it (Lean false). */
 template <class Op, class L, class X0, class X1, bool Lean = true>
 GA_DEV void ga_ufunc_contig_with(const Op &op, const ga__ufunc_args &a)
 {
@@ -1385,7 +1386,7 @@ GA_DEV void ga_ufunc_contig_with(const Op &op, const ga__ufunc_args &a)
     typedef typename S::out1 O1;
     constexpr int nin = Op::nin, nout = Op::nout, K = ga_contig_group_size<Op, L>::value;
     if constexpr (Lean && ga__same<X0, I0>::value && ga__same<X1, I1>::value)
-        if (a.lean) return ga_ufunc_contig_lean<Op, L>(op, a);
+        if (a.lean == 1) return ga_ufunc_contig_lean<Op, L>(op, a);
     const int64_t n = (int64_t)ga_udiv((uint64_t)a.size, (uint64_t)a.rows); /* per row */
     const int64_t t0 = ga_thread_index(), nt = ga_thread_count();
     const int mask = a.scalar_mask;
@@ -1444,7 +1445,12 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a
     typedef typename S::in0 I0;
     typedef typename S::in1 I1;
     typedef typename ga_companion<L>::type C;
-    if (a.lean) return ga_ufunc_contig_lean<Op, L>(Op(a.param), a);
+    /* args.lean 1: no scalar input; 2, 3: input 1, input 0 a scalar (a binary ufunc) */
+    if (a.lean == 1) return ga_ufunc_contig_lean<Op, L>(Op(a.param), a);
+    if constexpr (Op::nin == 2) {
+        if (a.lean == 2) return ga_ufunc_contig_lean<Op, L, 1>(Op(a.param), a);
+        if (a.lean == 3) return ga_ufunc_contig_lean<Op, L, 0>(Op(a.param), a);
+    }
     if constexpr (!ga__same<C, void>::value && Op::nin == 2 && Op::nout == 1) {
         constexpr int c = ga_dtype_number<C>::value;
         if constexpr (ga__same<I0, L>::value)

@@ -114,15 +114,17 @@ DEVICE_TEST(graph_ufunc_chain_replays)
 }
 
 /* The contiguous ufunc loop's two sides (kernels/ufunc.cuh), which the host
-   chooses: the lean loop for aligned operands of the loop's dtype, the
-   general one for a view one element into its base and for a weak scalar. */
+   chooses: the lean loop for aligned operands of the loop's dtype (with or
+   without a weak scalar), the general one for a view one element into its
+   base (with or without one). */
 static ga_array *lean_and_general(ga_array *const *in, void *user)
 {
     (void)user;
     ga_scope_begin();
     ga_array *shifted = ga_index(in[2], "1:");
     ga_array *t = ga_add(ga_add(in[0], in[1]), ga_multiply(shifted, in[1]));
-    ga_array *r = ga_keep(ga_astype(ga_subtract_scalar(t, ga_float(0.5)), GA_FLOAT64));
+    t = ga_add(ga_subtract_scalar(t, ga_float(0.5)), ga_multiply_scalar(shifted, ga_float(2.0)));
+    ga_array *r = ga_keep(ga_astype(t, GA_FLOAT64));
     ga_scope_end();
     return r;
 }
@@ -146,7 +148,8 @@ DEVICE_TEST(graph_ufunc_lean_and_general_loops)
         CHECK(have, "%s: %s", what, ga_last_error_message());
         int64_t bad = 0;
         for (int64_t k = 0; have && k < n; k++) {
-            const float sum = a[k] + b[k], product = c[k + 1] * b[k], t = sum + product, want = t - 0.5f;
+            const float sum = a[k] + b[k], product = c[k + 1] * b[k], t = sum + product, u = t - 0.5f,
+                        twice = c[k + 1] * 2.0f, want = u + twice;
             bad += got[k] != (double)want;
         }
         CHECK(bad == 0, "%s: %lld of %lld differ from the host's", what, (long long)bad, (long long)n);

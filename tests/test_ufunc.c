@@ -1394,9 +1394,10 @@ GA_UFUNC_BINARY_LIST(GENERIC_TEST)
 
 /* The two sides of the contiguous loop, which the host chooses
    (ga__ufunc_launch's args.lean): the lean loop when every operand is
-   contiguous in one row, aligned to 16 bytes and of its loop's dtype and no
-   input is a scalar; the general loop for an operand one element into its
-   base (an input, or the output in place), a weak scalar, rows. Sizes
+   contiguous in one row, aligned to 16 bytes and of its loop's dtype, with
+   no scalar input or one of a binary ufunc's; the general loop for an
+   operand one element into its base (an input, or the output in place),
+   with or without a weak scalar, rows. Sizes
    around every group size (2 to 16 elements: the vectors and the last
    size % K elements) and past a million (many blocks), for a cheap and a
    costly op of each arity and a comparison (bool output). */
@@ -1419,6 +1420,13 @@ DEVICE_TEST(ufunc_contiguous_lean_and_general_loops)
         {"in place, offset by one element", IN_PLACE_A, 1, {0}, {OFFSET1, CONTIG}},
         {"_scalar", NEW, 1, {0}, {CONTIG, SCALAR}},
         {"_rscalar", NEW, 1, {0}, {SCALAR, CONTIG}},
+        {"_scalar, offset by one element", NEW, 1, {0}, {OFFSET1, SCALAR}},
+        {"_rscalar, offset by one element", NEW, 1, {0}, {SCALAR, OFFSET1}},
+    };
+    static const layout rows_of[] = {
+        {"a matrix of long rows with a row", NEW, 2, {3, 2049}, {CONTIG, ROW}},
+        {"a row with a matrix of long rows", NEW, 2, {5, 4099}, {ROW, CONTIG}},
+        {"in place, a matrix of long rows with a row", IN_PLACE_A, 2, {3, 2051}, {CONTIG, ROW}},
     };
     for (size_t i = 0; i < sizeof ufuncs / sizeof ufuncs[0]; i++) {
         const ga_ufunc u = ufuncs[i];
@@ -1439,6 +1447,8 @@ DEVICE_TEST(ufunc_contiguous_lean_and_general_loops)
                     run_layout(u, (ga_dtype)t, &L);
                 }
             }
+            /* rows of 2048 or more: the general loop's rows (blockIdx.y), a broadcast row's step 0 */
+            for (size_t k = 0; k < (one ? 0 : sizeof rows_of / sizeof rows_of[0]); k++) run_layout(u, (ga_dtype)t, &rows_of[k]);
         }
     }
 }
