@@ -1448,7 +1448,8 @@ DEVICE_TEST(ufunc_contiguous_lean_and_general_loops)
                 }
             }
             /* rows of 2048 or more: the general loop's rows (blockIdx.y), a broadcast row's step 0 */
-            for (size_t k = 0; k < (one ? 0 : sizeof rows_of / sizeof rows_of[0]); k++) run_layout(u, (ga_dtype)t, &rows_of[k]);
+            const size_t row_layouts = one ? 0 : sizeof rows_of / sizeof rows_of[0];
+            for (size_t k = 0; k < row_layouts; k++) run_layout(u, (ga_dtype)t, &rows_of[k]);
         }
     }
 }
