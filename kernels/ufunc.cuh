@@ -1012,6 +1012,12 @@ struct ga_op_nan_to_num {
    GA_COSTLY_COMPLEX, every complex loop. Cheap ones take a 32-byte vector
    group per thread in the contiguous loop, and are unrolled in the strided
    loop. */
+/* A family that defines GA_LEAN_SCALARS 1 has lean contiguous loops with a
+   scalar input too (4b, ga_ufunc_contig). */
+#ifndef GA_LEAN_SCALARS
+#define GA_LEAN_SCALARS 0
+#endif
+
 template <class Op> struct ga_costly_op { static constexpr bool value = false; };
 #define GA_COSTLY(name) template <> struct ga_costly_op<ga_op_##name> { static constexpr bool value = true; };
 GA_COSTLY(floor_divide)
@@ -1445,9 +1451,11 @@ template <class Op, class L> GA_DEV void ga_ufunc_contig(const ga__ufunc_args &a
     typedef typename S::in0 I0;
     typedef typename S::in1 I1;
     typedef typename ga_companion<L>::type C;
-    /* args.lean 1: no scalar input; 2, 3: input 1, input 0 a scalar (a binary ufunc) */
+    /* args.lean 1: no scalar input; 2, 3: input 1, input 0 a scalar (a
+       binary ufunc), in a family that defines GA_LEAN_SCALARS (else the
+       general loop) */
     if (a.lean == 1) return ga_ufunc_contig_lean<Op, L>(Op(a.param), a);
-    if constexpr (Op::nin == 2) {
+    if constexpr (Op::nin == 2 && GA_LEAN_SCALARS) {
         if (a.lean == 2) return ga_ufunc_contig_lean<Op, L, 1>(Op(a.param), a);
         if (a.lean == 3) return ga_ufunc_contig_lean<Op, L, 0>(Op(a.param), a);
     }
