@@ -9,6 +9,8 @@
 /* long binary operations: no lean loops with a scalar input (each a copy of the
    inlined operation: 28% more code, where the elements outweigh the prologue) */
 #define GA_LEAN_SCALARS 0
+/* and a vector group of K operations is a call, shared by the lean and the general loop */
+#define GA_CONTIG_GROUP_CALL 1
 /* complex transcendental functions are long: one copy per kernel */
 #define GA_COSTLY_COMPLEX 1
 #include "ufunc.cuh"

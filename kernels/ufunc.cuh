@@ -1017,6 +1017,9 @@ struct ga_op_nan_to_num {
 #ifndef GA_LEAN_SCALARS
 #define GA_LEAN_SCALARS 0
 #endif
+#ifndef GA_CONTIG_GROUP_CALL
+#define GA_CONTIG_GROUP_CALL 0
+#endif
 
 template <class Op> struct ga_costly_op { static constexpr bool value = false; };
 #define GA_COSTLY(name) template <> struct ga_costly_op<ga_op_##name> { static constexpr bool value = true; };
@@ -1257,9 +1260,16 @@ template <class Op, class L> struct ga_contig_group_size {
 
 /* Group g (K elements, as vectors) of the contiguous operands: input k
    loaded where load<k> (stored as X0, X1 for inputs 0 and 1), else the
-   scalar s<k>; `first` is the flat index of its first element. */
+   scalar s<k>; `first` is the flat index of its first element. Not
+   inlined in a family that defines GA_CONTIG_GROUP_CALL 1: the lean and the
+   general loop of a kernel then share one copy of its K operations. */
+#if GA_CONTIG_GROUP_CALL
+#define GA_CONTIG_GROUP_DEV __device__ __noinline__
+#else
+#define GA_CONTIG_GROUP_DEV GA_DEV
+#endif
 template <class Op, class S, class X0, class X1, int K>
-GA_DEV void ga_contig_group(const Op &op, void *out0, void *out1, const void *in0, const void *in1, const void *in2,
+GA_CONTIG_GROUP_DEV void ga_contig_group(const Op &op, void *out0, void *out1, const void *in0, const void *in1, const void *in2,
                             int64_t g, bool load0, bool load1, bool load2, typename S::in0 s0, typename S::in1 s1,
                             typename S::in2 s2, int64_t first)
 {
