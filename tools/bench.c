@@ -693,7 +693,8 @@ static int first_result(void)
    copies of the same bytes; the median of 3 after one of warm-up. With
    `tuning` (build/bench --io) also: the load by thread count and chunk
    size (ga__pio_tune), the host side alone (the page cache read into
-   pinned memory as the load reads it, no copy), the copy straight out of
+   pinned memory as the load reads it, or copied out of the file's mapping,
+   no copy to the device), the copy straight out of
    the page cache through cuMemHostRegister of the file's mapping (its
    registration's cost beside the copy's), and the pinned copy again at
    the end (the ceiling's drift over the run). */
@@ -723,13 +724,16 @@ static void io_settle(const char *path)
 
 /* The host side of a load alone: `total` bytes from byte `offset` of the
    file read into pinned memory by `threads` threads, chunks claimed from a
-   shared counter into two buffers a thread, as ga_load reads them. */
+   shared counter into two buffers a thread, as ga_load reads them; or,
+   with `map`, copied by memcpy out of the file's mapping (made and
+   unmade in the timed part). */
 typedef struct host_read {
     const char *path;
     long offset;
     size_t total, chunk, next;
     unsigned char *buf;
     int failed;
+    const unsigned char *map;
 } host_read;
 typedef struct host_reader {
     host_read *job;
@@ -741,6 +745,15 @@ static void *host_read_main(void *arg)
 {
     host_reader *r = (host_reader *)arg;
     host_read *j = r->job;
+    if (j->map) {
+        for (int uses = 0;; uses++) {
+            const size_t at = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED) * j->chunk;
+            if (at >= j->total) break;
+            const size_t n = j->total - at < j->chunk ? j->total - at : j->chunk;
+            memcpy(j->buf + (size_t)(2 * r->index + (uses & 1)) * j->chunk, j->map + j->offset + at, n);
+        }
+        return NULL;
+    }
     FILE *f = fopen(j->path, "rb");
     if (!f) {
         __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
@@ -761,9 +774,9 @@ static void *host_read_main(void *arg)
     return NULL;
 }
 
-static double host_read_median3(const char *path, long offset, size_t total, int threads, size_t chunk)
+static double host_read_median3(const char *path, long offset, size_t total, int threads, size_t chunk, bool map)
 {
-    host_read j = {path, offset, total, chunk, 0, NULL, 0};
+    host_read j = {path, offset, total, chunk, 0, NULL, 0, NULL};
     j.buf = (unsigned char *)ga_pinned_alloc(2 * (size_t)threads * chunk);
     host_reader r[64];
     if (!j.buf || threads > 64) fail("host read buffers");
@@ -771,11 +784,20 @@ static double host_read_median3(const char *path, long offset, size_t total, int
     for (int k = 0; k < 4; k++) {
         j.next = 0;
         const double t0 = wall_us();
+        void *m = MAP_FAILED;
+        if (map) {
+            int fd = open(path, O_RDONLY);
+            m = fd >= 0 ? mmap(NULL, (size_t)offset + total, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+            if (fd >= 0) close(fd);
+            if (m == MAP_FAILED) fail("mmap");
+            j.map = (const unsigned char *)m;
+        }
         for (int i = 0; i < threads; i++) {
             r[i].job = &j, r[i].index = i;
             if (pthread_create(&r[i].handle, NULL, host_read_main, &r[i]) != 0) fail("pthread_create");
         }
         for (int i = 0; i < threads; i++) pthread_join(r[i].handle, NULL);
+        if (map) munmap(m, (size_t)offset + total);
         t[k] = wall_us() - t0;
     }
     if (j.failed) fail("host read");
@@ -871,12 +893,13 @@ static void bench_io(bool tuning)
         const long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
         if (f) fclose(f);
         if (size < (long)bytes) fail("the saved file's size");
-        for (int i = 0; i < 3; i++) {
-            t = host_read_median3(path, size - (long)bytes, (size_t)bytes, threads[i], GA__PIO_CHUNK);
-            snprintf(name, sizeof name, "read 4 GiB to pinned, %d threads", threads[i]);
-            snprintf(note, sizeof note, "host only (4 MiB chunks, no copy): %.2f x pinned H2D", up / t);
-            row(name, n, "float32", t, bytes, note);
-        }
+        for (int i = 0; i < 3; i++)
+            for (int map = 0; map < 2; map++) {
+                t = host_read_median3(path, size - (long)bytes, (size_t)bytes, threads[i], GA__PIO_CHUNK, map);
+                snprintf(name, sizeof name, "%s 4 GiB to pinned, %d threads", map ? "mmap + memcpy" : "read", threads[i]);
+                snprintf(note, sizeof note, "host only (4 MiB chunks, no copy): %.2f x pinned H2D", up / t);
+                row(name, n, "float32", t, bytes, note);
+            }
         double reg = 0, copy = 0, unreg = 0;
         if (mapped_copy(path, (size_t)size, size - (long)bytes, (CUdeviceptr)(uintptr_t)ga_data(a), (size_t)bytes, &reg, &copy,
                         &unreg)) {
