@@ -2069,7 +2069,9 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr);
    dictionary, an invalid shape, fortran_order or descr, object arrays,
    data shorter than the shape ("Failed to read all data for array. ...");
    GA_ERROR_TYPE for dtypes gpuarr lacks (strings, datetimes, structured);
-   GA_ERROR_IO when the file cannot be opened or read. */
+   GA_ERROR_IO when the file cannot be opened or read. The data of 8 MiB
+   and more is read by up to 16 threads at once, each read chunk copied to
+   the device while the next are read; it returns once the copies are done. */
 GPUARR_API ga_array *ga_load(const char *file);
 
 /* ndarray.tofile(file, sep, format): a's elements in C order (any layout;
