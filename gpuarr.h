@@ -2069,7 +2069,9 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr);
    dictionary, an invalid shape, fortran_order or descr, object arrays,
    data shorter than the shape ("Failed to read all data for array. ...");
    GA_ERROR_TYPE for dtypes gpuarr lacks (strings, datetimes, structured);
-   GA_ERROR_IO when the file cannot be opened or read. */
+   GA_ERROR_IO when the file cannot be opened or read. The data of 8 MiB
+   and more is read by up to 16 threads at once, each read chunk copied to
+   the device while the next are read; it returns once the copies are done. */
 GPUARR_API ga_array *ga_load(const char *file);
 
 /* ndarray.tofile(file, sep, format): a's elements in C order (any layout;
@@ -21904,29 +21906,70 @@ static void ga__npy_in_close(ga__npy_in *in)
     in->zbuf = NULL;
 }
 
-/* --- large plain files: several threads, the disk overlapped with the copies --- */
+/* Gives a block of ga_pinned_alloc back to the pool for use at once, where
+   no copy from or to it is in flight any more: ga_pinned_free's block is
+   reused only after an event recorded on the stream later has completed,
+   and until then the pool makes new blocks (cuMemHostAlloc, tens of
+   milliseconds for a load's staging) when loads follow each other. */
+static void ga__pinned_free_idle(void *ptr)
+{
+    ga__pool *pool = GA__ATOMIC_LOAD(&ga__pinned_pool);
+    if (ptr && (!pool || !ga__pool_free_ptr(pool, (uint64_t)(uintptr_t)ptr, GA__POOL_HOST_STREAM, ga__t.device)))
+        ga__error(GA_ERROR_VALUE, "ga_pinned_free", "%p was not allocated by ga_pinned_alloc", ptr);
+}
 
-/* The data of a plain (not deflated, not an archive member) file of at
-   least GA__PIO_MIN bytes is loaded by GA__PIO_THREADS threads (fewer for
-   fewer chunks), each with two pinned buffers of GA__PIO_CHUNK bytes:
-   a thread reads a chunk (through a FILE of its own, unbuffered: the
-   bytes land in the pinned buffer) while the copy of its previous chunk
-   runs, and all queue their copies on the array's stream, so the reads of
-   several threads (the page cache's memcpy, or the disk's queue) overlap
-   one another and the copies. The calling thread is one of them; a thread
-   that cannot be started has its share done by the caller. (Saving the
-   same way, each thread writing its chunks of the file, was slower than
-   one writer: 4.0 s for 4 GiB on an H200 machine, where NumPy's one
-   write took 2.6 s; the writes of a file are serialised by the kernel.)
-   16 threads of 4 MiB loaded 4 GiB from the page cache in 87 ms on an H200
-   machine, where 8 took 99 ms, 4 took 168 ms and 32 of 2 MiB 90 ms. */
-#ifndef GA__PIO_CHUNK /* (overridable for measurements) */
+/* --- large plain files: several threads, the reads overlapped with the copies --- */
+
+/* The data of a plain file (not deflated, not an archive member, one that
+   can tell its position) of at least ga__pio_tune.min bytes is loaded by up
+   to ga__pio_tune.threads threads, the caller one of them, in chunks of
+   ga__pio_tune.chunk bytes (whole elements) that the threads claim one at
+   a time from a shared counter: a thread slowed by other work takes fewer,
+   and all end together. Each thread reads through a FILE of its own,
+   unbuffered (read() lands in the pinned buffer, the page cache's memcpy on
+   one core), into one of its two pinned buffers while the copy out of the
+   other runs, and reuses a buffer once the event recorded after its last
+   copy has completed; every copy goes on the array's stream, in the order
+   the reads end, so the copy engine takes each chunk as soon as it is read
+   while the other threads read on. The buffers come from the pinned pool
+   and go back to it for use at once, after the load waited for its copies
+   (a stream-ordered free would have the pool make new ones with
+   cuMemHostAlloc when loads follow each other). A file shorter than its
+   header says is found from its size before anything is read; one that
+   becomes shorter while it is read gives NumPy's message with the bytes up
+   to the first that could not be read. (Saving the same way, each thread
+   writing its chunks of the file, was slower than one writer: 4.0 s for
+   4 GiB on an H200 machine, where NumPy's one write took 2.6 s; the writes
+   of a file are serialised by the kernel.) Measured on H200 machines before the
+   shared counter (chunks dealt round-robin, buffers from the pool in stream
+   order): 16 threads of 4 MiB loaded 4 GiB from the page cache in 87 ms,
+   8 in 99 ms, 4 in 168 ms, 32 of 2 MiB in 90 ms, 16 of 8 MiB in 115 ms. */
+#ifndef GA__PIO_CHUNK
 #define GA__PIO_CHUNK ((size_t)4 << 20)
 #endif
 #ifndef GA__PIO_THREADS
 #define GA__PIO_THREADS 16
 #endif
-#define GA__PIO_MIN ((size_t)64 << 20)
+#ifndef GA__PIO_MIN
+#define GA__PIO_MIN ((size_t)8 << 20)
+#endif
+#define GA__PIO_MAX_THREADS 64
+
+/* The pipeline's shape, read at the start of each load: set by tools/bench.c
+   (its rows by thread count and chunk size) and tests/test_io.c (small
+   chunks over small files), which include the implementation. */
+typedef struct ga__pio_tuning {
+    int threads;  /* 1 to GA__PIO_MAX_THREADS (fewer where there are fewer chunks) */
+    size_t chunk; /* bytes per read and copy, rounded down to whole elements */
+    size_t min;   /* the smallest data loaded this way (at least 1 byte) */
+} ga__pio_tuning;
+static ga__pio_tuning ga__pio_tune = {GA__PIO_THREADS, GA__PIO_CHUNK, GA__PIO_MIN};
+
+/* Reads up to n bytes of f into dst, as fread (fewer: the file's end, or an
+   error). A hook, so that tests can make reads fail, come in pieces, or
+   find the file cut short while the others read. */
+static size_t ga__pio_fread(void *dst, size_t n, FILE *f) { return fread(dst, 1, n, f); }
+static size_t (*ga__pio_read)(void *dst, size_t n, FILE *f) = ga__pio_fread;
 
 typedef struct ga__pio {
     const char *path;
@@ -21934,16 +21977,19 @@ typedef struct ga__pio {
     uint64_t offset;          /* the data's first byte in the file */
     uint64_t device_ptr;      /* the array's first byte */
     size_t total, chunk, isz; /* chunk: a multiple of isz */
+    size_t nchunks;
     int nthreads;
     CUcontext ctx;
     CUstream stream;
-    unsigned char *buf;       /* 2 * nthreads chunks, pinned */
-    CUevent events[2 * GA__PIO_THREADS];
-    int failed;               /* set by the first failure (atomic) */
-    int error_errno;          /* fopen's or fread's errno, or 0 */
-    CUresult cu;              /* the driver's, or CUDA_SUCCESS */
+    unsigned char *buf;       /* two chunks a thread, pinned */
+    CUevent events[2 * GA__PIO_MAX_THREADS];
+    size_t next;              /* the next chunk to claim (atomic) */
+    int failed;               /* set by any failure (atomic): no chunk is claimed after it */
+    int error_errno;          /* the first read's failure (fopen's, fread's errno), or 0 */
+    bool io_failed;
+    CUresult cu;              /* the driver's first failure, or CUDA_SUCCESS */
     const char *cu_what;
-    size_t short_at;          /* a read that found the file's end here (SIZE_MAX: none) */
+    size_t short_at;          /* the least byte a read found missing (SIZE_MAX: none) */
     pthread_mutex_t lock;
 } ga__pio;
 
@@ -21954,47 +22000,72 @@ typedef struct ga__pio_thread {
     bool started;
 } ga__pio_thread;
 
+/* Notes a failure: a read's (err, or EIO), the driver's (cu, what), or the
+   file's end found at data byte short_at; the first of each kind is kept
+   (the least end). */
 static void ga__pio_fail(ga__pio *p, int err, CUresult cu, const char *what, size_t short_at)
 {
     pthread_mutex_lock(&p->lock);
-    if (!p->failed) {
-        p->error_errno = err, p->cu = cu, p->cu_what = what, p->short_at = short_at;
-        GA__ATOMIC_STORE(&p->failed, 1);
-    }
+    if (cu != CUDA_SUCCESS && p->cu == CUDA_SUCCESS) p->cu = cu, p->cu_what = what;
+    else if (cu == CUDA_SUCCESS && short_at == SIZE_MAX && !p->io_failed) p->io_failed = true, p->error_errno = err ? err : EIO;
+    if (short_at < p->short_at) p->short_at = short_at;
+    GA__ATOMIC_STORE(&p->failed, 1);
     pthread_mutex_unlock(&p->lock);
 }
 
-/* n bytes at the file's byte `at` read into b through f: false with the
-   failure noted. */
-static bool ga__pio_disk(ga__pio *p, FILE *f, unsigned char *b, size_t n, uint64_t at)
+/* The n data bytes from data byte `at` read into b through f: false with
+   the failure noted. Reads interrupted by a signal are tried again. */
+static bool ga__pio_disk(ga__pio *p, FILE *f, unsigned char *b, size_t n, size_t at)
 {
+    size_t k = 0;
     errno = 0;
-    const size_t k = fseek(f, (long)at, SEEK_SET) != 0 ? 0 : fread(b, 1, n, f);
+    if (p->offset + at > (uint64_t)LONG_MAX || fseek(f, (long)(p->offset + at), SEEK_SET) != 0) {
+        ga__pio_fail(p, errno ? errno : EOVERFLOW, CUDA_SUCCESS, NULL, SIZE_MAX);
+        return false;
+    }
+    while (k < n) {
+        errno = 0;
+        const size_t got = ga__pio_read(b + k, n - k, f);
+        k += got;
+        if (got) continue;
+        if (ferror(f) && errno == EINTR) {
+            clearerr(f);
+            continue;
+        }
+        break;
+    }
     if (k == n) return true;
     const bool ended = feof(f) && !ferror(f);
-    ga__pio_fail(p, errno, CUDA_SUCCESS, NULL, ended ? (size_t)(at - p->offset) + k : SIZE_MAX);
+    ga__pio_fail(p, ended ? 0 : errno, CUDA_SUCCESS, NULL, ended ? at + k : SIZE_MAX);
     return false;
 }
 
-/* Thread t's chunks: t, t + nthreads, ..., alternating between its two
-   buffers; a buffer is reused once the copy that last used it is done. */
+/* Thread t's part: chunks claimed one at a time until none is left (or a
+   failure), read into its two buffers in turn; a buffer is read into again
+   once the copy that last used it is done. */
 static void ga__pio_chunks(ga__pio *p, int t, FILE *f)
 {
-    const size_t nchunks = (p->total + p->chunk - 1) / p->chunk;
-    int uses = 0;
-    for (size_t c = (size_t)t; c < nchunks && !GA__ATOMIC_LOAD(&p->failed); c += (size_t)p->nthreads, uses++) {
+    for (int uses = 0; !GA__ATOMIC_LOAD(&p->failed); uses++) {
+        const size_t c = GA__ATOMIC_ADD(&p->next, (size_t)1) - 1;
+        if (c >= p->nchunks) return;
         const int slot = 2 * t + (uses & 1);
         unsigned char *b = p->buf + (size_t)slot * p->chunk;
         const size_t at = c * p->chunk, n = GA__MIN(p->chunk, p->total - at);
         CUresult r = uses >= 2 ? GA__CU.EventSynchronize(p->events[slot]) : CUDA_SUCCESS;
-        if (r == CUDA_SUCCESS) {
-            if (!ga__pio_disk(p, f, b, n, p->offset + at)) return;
-            if (p->swap) ga__npy_swap(b, n / p->isz, p->isz, p->complex);
-            r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(p->device_ptr + at), b, n, p->stream);
-            if (r == CUDA_SUCCESS) r = GA__CU.EventRecord(p->events[slot], p->stream);
+        if (r != CUDA_SUCCESS) {
+            ga__pio_fail(p, 0, r, "cuEventSynchronize", SIZE_MAX);
+            return;
         }
+        if (!ga__pio_disk(p, f, b, n, at)) return;
+        if (p->swap) ga__npy_swap(b, n / p->isz, p->isz, p->complex);
+        r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(p->device_ptr + at), b, n, p->stream);
         if (r != CUDA_SUCCESS) {
             ga__pio_fail(p, 0, r, "cuMemcpyHtoDAsync", SIZE_MAX);
+            return;
+        }
+        r = GA__CU.EventRecord(p->events[slot], p->stream);
+        if (r != CUDA_SUCCESS) {
+            ga__pio_fail(p, 0, r, "cuEventRecord", SIZE_MAX);
             return;
         }
     }
@@ -22024,16 +22095,19 @@ static void *ga__pio_thread_main(void *arg)
     return NULL;
 }
 
-/* Loads `total` bytes from the file's byte `offset` on to the device bytes
-   at device_ptr (the current context's) with the threads above. GA_OK,
-   or the error; *short_at the bytes read where the file ended first
-   (SIZE_MAX where it did not). The pinned buffers are freed in stream
-   order: the copies may still run when this returns after a load. */
-static ga_status ga__pio_move(const char *func, ga__pio *p, const char *file, size_t *short_at)
+/* Loads p->total bytes from the file's byte p->offset on to the device
+   bytes at p->device_ptr (the current context's) with the threads above,
+   and waits for the copies. GA_OK, or the error; *short_at the data bytes
+   read where the file ended first (SIZE_MAX where it did not). The pinned
+   buffers are back in the pool, free, when this returns. */
+static ga_status ga__pio_move(const char *func, ga__pio *p, size_t *short_at)
 {
-    const size_t nchunks = (p->total + p->chunk - 1) / p->chunk;
-    p->nthreads = (int)GA__MIN((size_t)GA__PIO_THREADS, nchunks);
-    p->failed = 0, p->error_errno = 0, p->cu = CUDA_SUCCESS, p->cu_what = NULL, p->short_at = SIZE_MAX;
+    const ga__pio_tuning tune = ga__pio_tune;
+    p->chunk = GA__MAX(p->isz, GA__MIN(tune.chunk, p->total) / p->isz * p->isz);
+    p->nchunks = (p->total + p->chunk - 1) / p->chunk;
+    p->nthreads = (int)GA__MIN((size_t)GA__MIN(GA__MAX(tune.threads, 1), GA__PIO_MAX_THREADS), p->nchunks);
+    p->next = 0, p->failed = 0, p->error_errno = 0, p->io_failed = false, p->cu = CUDA_SUCCESS, p->cu_what = NULL;
+    p->short_at = SIZE_MAX;
     *short_at = SIZE_MAX;
     if (GA__CU.CtxGetCurrent(&p->ctx) != CUDA_SUCCESS || !p->ctx) return ga__error(GA_ERROR_CUDA, func, "no current context");
     p->buf = (unsigned char *)ga_pinned_alloc(2 * (size_t)p->nthreads * p->chunk);
@@ -22043,26 +22117,29 @@ static ga_status ga__pio_move(const char *func, ga__pio *p, const char *file, si
     for (; st == GA_OK && nevents < 2 * p->nthreads; nevents++)
         if (GA__CU.EventCreate(&p->events[nevents], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
             st = ga__error(GA_ERROR_CUDA, func, "cuEventCreate failed");
+    if (st != GA_OK) nevents--; /* (the one that failed holds nothing) */
     if (st == GA_OK && pthread_mutex_init(&p->lock, NULL) != 0) st = ga__error(GA_ERROR_STATE, func, "pthread_mutex_init failed");
     if (st == GA_OK) {
-        ga__pio_thread threads[GA__PIO_THREADS];
+        ga__pio_thread threads[GA__PIO_MAX_THREADS];
         for (int t = 1; t < p->nthreads; t++) {
             threads[t].job = p, threads[t].index = t;
             threads[t].started = pthread_create(&threads[t].handle, NULL, ga__pio_thread_main, &threads[t]) == 0;
         }
-        ga__pio_run(p, 0);
+        ga__pio_run(p, 0); /* (a thread that could not start leaves its chunks to the others) */
         for (int t = 1; t < p->nthreads; t++)
             if (threads[t].started) pthread_join(threads[t].handle, NULL);
-            else ga__pio_run(p, t); /* (its share done here) */
         GA__CU.CtxSetCurrent(p->ctx);
         pthread_mutex_destroy(&p->lock);
         if (p->cu != CUDA_SUCCESS) st = ga__cuda_error(func, p->cu, p->cu_what);
-        else if (p->short_at != SIZE_MAX) *short_at = p->short_at;
-        else if (p->failed) st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file,
-                                           strerror(p->error_errno ? p->error_errno : EIO));
+        else if (p->io_failed) st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", p->path, strerror(p->error_errno));
+        else *short_at = p->short_at;
     }
+    /* every copy done before the buffers are free (the stream's earlier work too: it precedes them) */
+    const CUresult r = GA__CU.StreamSynchronize(p->stream);
+    if (r != CUDA_SUCCESS && st == GA_OK) st = ga__cuda_error(func, r, "cuStreamSynchronize");
     for (int e = 0; e < nevents; e++) GA__CU.EventDestroy(p->events[e]);
-    ga_pinned_free(p->buf); /* (stream-ordered: reused after the copies) */
+    if (r == CUDA_SUCCESS) ga__pinned_free_idle(p->buf);
+    else ga_pinned_free(p->buf); /* (stream-ordered, where the stream could not be waited for) */
     return st;
 }
 
@@ -22141,18 +22218,24 @@ static ga_status ga__npy_short(const char *func, const ga_array *a, const ga__np
                      sh, (long long)a->size, (long long)(got / ga__dtype_sizes[a->dtype]));
 }
 
-/* ga__npy_read_data of a large array from a plain file whose data starts
-   at byte `pos`: the threads read from there on (f is left where it was:
-   nothing reads past the data). */
+/* ga__npy_read_data of an array of at least ga__pio_tune.min bytes from a
+   plain file whose data starts at byte `pos`: the threads read from there
+   on (f is left where it was: nothing reads past the data). The file's size
+   is looked at first: data that ends early is NumPy's error at once, with
+   the elements the file holds. */
 static ga_status ga__npy_read_parallel(const char *func, ga__npy_in *in, ga_array *a, const ga__npy_header *h, long pos)
 {
+    const size_t total = ga_nbytes(a);
+    const long size = fseek(in->f, 0, SEEK_END) == 0 ? ftell(in->f) : -1;
+    if (fseek(in->f, pos, SEEK_SET) != 0) return ga__error(GA_ERROR_IO, func, "could not read %s: %s", in->file, strerror(errno));
+    if (size >= pos && (uint64_t)(size - pos) < total) return ga__npy_short(func, a, h, (size_t)(size - pos));
     ga__pio p;
     memset(&p, 0, sizeof p);
-    p.path = in->file, p.offset = (uint64_t)pos, p.device_ptr = a->data, p.total = ga_nbytes(a);
-    p.isz = ga__dtype_sizes[a->dtype], p.chunk = GA__PIO_CHUNK / p.isz * p.isz, p.stream = ga__stream_of(a->device);
+    p.path = in->file, p.offset = (uint64_t)pos, p.device_ptr = a->data, p.total = total;
+    p.isz = ga__dtype_sizes[a->dtype], p.stream = ga__stream_of(a->device);
     p.swap = h->swap, p.complex = ga__is_complex(a->dtype);
     size_t short_at = SIZE_MAX;
-    ga_status st = ga__pio_move(func, &p, in->file, &short_at);
+    ga_status st = ga__pio_move(func, &p, &short_at);
     if (st == GA_OK && short_at != SIZE_MAX) st = ga__npy_short(func, a, h, short_at);
     if (st == GA_OK && in->left != UINT64_MAX) in->left -= p.total;
     return st;
@@ -22168,7 +22251,8 @@ static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a
     ga_status refused = ga__refuse_during_capture(func, ga__stream_of(a->device), "copies from host memory and waits for the copy");
     if (refused != GA_OK) return refused;
     long pos = -1; /* (a stream that cannot tell its position, such as a pipe, is read here) */
-    if (!in->inflating && !in->member && total >= GA__PIO_MIN && (uint64_t)total <= in->left && (pos = ftell(in->f)) >= 0)
+    if (!in->inflating && !in->member && total >= GA__MAX(ga__pio_tune.min, (size_t)1) && (uint64_t)total <= in->left &&
+        (pos = ftell(in->f)) >= 0)
         return ga__npy_read_parallel(func, in, a, h, pos);
     unsigned char *buf = (unsigned char *)ga_pinned_alloc(chunk);
     if (!buf) return ga__t.error;
@@ -22187,7 +22271,7 @@ static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a
         at += got;
         if (st == GA_OK && got < want) st = ga__npy_short(func, a, h, at);
     }
-    ga_pinned_free(buf);
+    ga__pinned_free_idle(buf); /* (each copy was waited for) */
     return st;
 }
 
