@@ -35685,11 +35685,12 @@ static ga_status ga__darray_step_arg(const ga__darray_red *rd, int i, const ga_a
         if (res[2] && ga__ufunc_call(func, GA_UFUNC_WHERE, in, o) == GA_OK) v = ga__temp(&t, o[0]);
         if (v == x) return ga__temps_fail(&t);
     }
-    res[0] = ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, v, GA_DTYPE_INVALID, NULL, NULL);
-    ga_array *l = NULL;
+    ga_array *l = NULL; /* (first: an empty slice is argmin's error, not min's) */
     const ga_reduction arg = is_min ? GA_REDUCE_ARGMIN : GA_REDUCE_ARGMAX;
-    if (res[0] && ga__reduce(func, arg, v, rd->naxes, rd->axes, GA_DTYPE_INVALID, &l, true, NULL) != GA_OK) l = NULL;
+    if (ga__reduce(func, arg, v, rd->naxes, rd->axes, GA_DTYPE_INVALID, &l, true, NULL) != GA_OK) l = NULL;
     ga__temp(&t, l);
+    res[0] = l ? ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, v, GA_DTYPE_INVALID, NULL, NULL) : NULL;
+    if (!res[0]) return ga__temps_fail(&t);
     const int64_t off = d->offsets[i];
     if (l && rd->nax == 1) { /* along the split axis: the shard's offset added */
         res[1] = ga__darray_op(func, GA_UFUNC_ADD, ga_operand_array(l), ga_operand_scalar(ga_int(off)), GA_INT64);
