@@ -4158,8 +4158,10 @@ GPUARR_API ga_status ga_nccl_all_gather(ga_nccl_comm *comm, const ga_array *send
 GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *send, ga_array *recv,
                                             ga_nccl_op op);
 
-/* recv[r] = rank r's send[rank] (all-to-all, a group of sends and
-   receives): send and recv have one shape (nranks, ...); not in place. */
+/* recv[r] = rank r's send[rank] (ncclAlltoAll where the NCCL loaded has
+   it, 2.28.3 and newer; else a group of sends and receives;
+   GPUARR_NCCL_ALLTOALL=0 in the environment takes the group always): send
+   and recv have one shape (nranks, ...); not in place. */
 GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv);
 
 /* Point to point (ncclSend / ncclRecv): a's bytes to rank `peer`, which
@@ -34432,6 +34434,38 @@ GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *
     return ga__nccl_end(func, &c, r, "ncclReduceScatter", comm->handle);
 }
 
+/* ncclAlltoAll (NCCL 2.28.3 and newer), looked up once in the library
+   loaded (taken from nccl.h's declaration when linked), or NULL: all_to_all
+   is then a group of sends and receives. GPUARR_NCCL_ALLTOALL=0 in the
+   environment takes the group even where NCCL has it (read at each call). */
+typedef ga__nccl_result (*ga__nccl_alltoall_fn)(const void *, void *, size_t, ga__nccl_type_t, ga__nccl_comm_t,
+                                                CUstream);
+static ga__nccl_alltoall_fn ga__nccl_alltoall(void)
+{
+    const char *env = getenv("GPUARR_NCCL_ALLTOALL");
+    if (env && strcmp(env, "0") == 0) return NULL;
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= 22803
+    return ncclAlltoAll;
+#else
+    return NULL;
+#endif
+#else
+    static int looked; /* 1 once looked up (under ga__lock) */
+    static ga__nccl_alltoall_fn fn;
+    if (!GA__ATOMIC_LOAD(&looked)) {
+        pthread_mutex_lock(&ga__lock);
+        if (!looked) {
+            void *h = ga__cuda_libraries[GA__LIB_NCCL].handle, *p = h ? dlsym(h, "ncclAlltoAll") : NULL;
+            memcpy(&fn, &p, sizeof fn);
+            GA__ATOMIC_STORE(&looked, 1);
+        }
+        pthread_mutex_unlock(&ga__lock);
+    }
+    return fn;
+#endif
+}
+
 GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv)
 {
     static const char func[] = "ga_nccl_all_to_all";
@@ -34450,6 +34484,11 @@ GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     if (st != GA_OK || c.count == 0) return st;
     const size_t block = c.count / (size_t)c.size; /* bytes to each rank */
+    ga__nccl_alltoall_fn native = ga__nccl_alltoall();
+    if (native) {
+        ga__nccl_result nr = native(c.send, GA__NCCL_PTR(recv), block, GA__NCCL_INT8, comm->handle, c.stream);
+        return ga__nccl_end(func, &c, nr, "ncclAlltoAll", comm->handle);
+    }
     ga__nccl_result r = ga__nccl.ncclGroupStart();
     for (int peer = 0; r == GA__NCCL_SUCCESS && peer < c.size; peer++) {
         r = ga__nccl.ncclSend((const char *)c.send + block * (size_t)peer, block, GA__NCCL_INT8, peer, comm->handle, c.stream);
