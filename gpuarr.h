@@ -4184,10 +4184,10 @@ GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer);
    list. A darray is opaque and reference counted as ga_array is (a new
    reference from every maker; ga_darray_release it once; scopes release
    it as they release arrays, ga_darray_keep moves it out of one).
-   Data moves between devices by peer copies (ga_to_device's): a copy
-   waits for its source's stream on the host, and the source device's
-   stream then waits for the copy (an event), so the source may be released
-   at once. Elementwise work and the reductions that keep the split axis
+   Data moves between devices by peer copies (ga_to_device's): nothing
+   waits on the host; the destination's stream waits for the source's
+   before the copy and the source's for the copy after it (events), so the
+   source may be released at once. Elementwise work and the reductions that keep the split axis
    run on each shard's device, on the calling thread's current stream of
    that device, without waiting: a loop over the shards from one thread
    runs them in parallel. The calling thread's current device is restored
@@ -35436,6 +35436,11 @@ static ga_status ga__darray_red_begin(ga__darray_red *rd, const char *func, ga_r
                     r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD ||
                     r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX) &&
                    ga__is_inexact(d->dtype);
+    const bool variance = r == GA_REDUCE_VAR || r == GA_REDUCE_STD || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    if (dtype != GA_DTYPE_INVALID && ga__is_exact(dtype) && (variance || (r == GA_REDUCE_NANMEAN && rd->nan_form)))
+        return ga__error(GA_ERROR_TYPE, func,
+                         rd->nan_form ? "If a is inexact, then dtype must be inexact"
+                                      : "%s: dtype must be a floating or complex dtype", name);
     rd->initial = opt ? opt->initial : NULL;
     rd->ddof = opt ? opt->ddof : 0;
     /* the partials' dtype: dtype= or the default accumulator, float16 and
@@ -35783,6 +35788,8 @@ static ga_status ga__darray_finish(const ga__darray_red *rd, const ga_array *x, 
                                a, b);
             }
         }
+        if (st == GA_OK && rd->r == GA_REDUCE_NANMEAN && rd->nan_form && ga__is_exact(given->dtype))
+            st = ga__error(GA_ERROR_TYPE, func, "If a is inexact, then out must be inexact");
         if (st == GA_OK && arg && !ga_can_cast(given->dtype, GA_INT64, GA_CASTING_SAFE))
             st = ga__error(GA_ERROR_TYPE, func,
                            "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
