@@ -5,8 +5,13 @@
    (every split axis, negative ones too, odd lengths, fewer elements than
    shards), back to the host and gathered, every ufunc form (darrays split
    alike and re-sharded, weak scalars, replicated arrays that vary along
-   the split axis or broadcast, out=, several inputs and outputs), the
-   reductions over every combination of axes with keepdims, re-sharding
+   the split axis or broadcast, darrays that broadcast along the split
+   axis, out=, several inputs and outputs), the reductions over every
+   combination of axes with keepdims, every statistic over the split axis
+   (mean, var, std, ptp, argmin, argmax, their nan forms; NaN data, ddof)
+   against long-double host references, where= in every form, dtype= and
+   out= (on another device, into a darray), a variance far from zero,
+   re-sharding
    round trips, matmul by a replicated matrix, the errors (in NumPy's words
    where NumPy has them), scopes, leaks and the caller's current device.
    The device lists put several shards on one device (one GPU runs every

@@ -4,7 +4,9 @@
    ga_nccl_comm_init_all and groups: a communicator of one rank through a
    unique id, each collective against a host reference in long double for
    every dtype it takes (every op of the reductions), on odd sizes, in place
-   and out of place, from strided inputs; the refusals in their words;
+   and out of place, from strided inputs; all_to_all through ncclAlltoAll
+   (where NCCL has it) and through the group of sends and receives
+   (GPUARR_NCCL_ALLTOALL=0); the refusals in their words;
    split, abort, destroy, the wait on a healthy communicator, and (with two
    GPUs or more) the wait's timeout on a peer that never joins.
 
