@@ -288,7 +288,7 @@ static void check_parts(const ga_array *a, ga_dtype t, int64_t size, const long 
 static void reduce_all(ga_dtype t, ga_nccl_op op, int n, const host *in, int64_t offset, int64_t size,
                        long double *re, long double *im)
 {
-    long double x[MAX_RANKS];
+    long double x[MAX_RANKS] = {0};
     for (int64_t k = 0; k < size; k++) {
         for (int i = 0; i < n; i++) x[i] = in[i].re[offset + k];
         re[k] = reduce_ref(t, op, n, x);
