@@ -35693,18 +35693,28 @@ static ga_array *ga__darray_sq_dev(const char *func, ga_operand a, ga_operand b)
 
 /* var, std and their nan forms (Chan, Golub and LeVeque's parallel
    variance): each shard's sum s_i (in rd->acc), count n_i and M2_i, the
-   sum of |x - mean_i|^2 over its elements (two passes, as NumPy's). */
+   sum of |x - mean_i|^2 over its elements: its own two-pass variance
+   (ga_reduce's, without a temporary) times n_i, 0 where n_i is 0. */
 static ga_status ga__darray_step_var(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
 {
     const char *func = rd->func;
     const ga_array *w = ga__darray_where_of(rd, i);
-    const ga_reduction sum = rd->nan_form ? GA_REDUCE_NANSUM : GA_REDUCE_SUM;
-    res[0] = ga__darray_part(rd, sum, x, rd->acc, w, NULL);
+    res[0] = ga__darray_part(rd, rd->nan_form ? GA_REDUCE_NANSUM : GA_REDUCE_SUM, x, rd->acc, w, NULL);
     res[1] = res[0] ? ga__darray_count(rd, i, x) : NULL;
-    ga_array *mean = res[1] ? ga__darray_mean_of(func, res[0], res[1], rd->acc) : NULL;
-    ga_array *sq = mean ? ga__darray_sq_dev(func, ga_operand_array(x), ga_operand_array(mean)) : NULL;
-    res[2] = sq ? ga__darray_part(rd, sum, sq, GA_DTYPE_INVALID, w, NULL) : NULL; /* (NaN's squares skipped) */
-    ga_release(sq), ga_release(mean);
+    ga_array *v = NULL, *m2 = NULL, *some = NULL;
+    ga_reduce_options o = {w, NULL, 0};
+    if (res[1] && ga__reduce(func, rd->nan_form ? GA_REDUCE_NANVAR : GA_REDUCE_VAR, x, rd->nax, rd->ax, rd->acc, &v,
+                             true, &o) != GA_OK)
+        v = NULL;
+    if (v) m2 = ga__darray_op(func, GA_UFUNC_MULTIPLY, ga_operand_array(v), ga_operand_array(res[1]), GA_FLOAT64);
+    if (m2) some = ga__darray_op(func, GA_UFUNC_GREATER, ga_operand_array(res[1]), ga_operand_scalar(ga_int(0)),
+                                 GA_DTYPE_INVALID);
+    if (some) { /* (an empty slice's variance is NaN; a NaN of the data stays) */
+        ga_operand in[3] = {ga_operand_array(some), ga_operand_array(m2), ga_operand_scalar(ga_float(0))};
+        ga_array *out[2] = {NULL, NULL};
+        if (ga__ufunc_call(func, GA_UFUNC_WHERE, in, out) == GA_OK) res[2] = out[0];
+    }
+    ga_release(some), ga_release(m2), ga_release(v);
     return res[2] ? GA_OK : ga__t.error;
 }
 
