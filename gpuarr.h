@@ -35080,7 +35080,8 @@ static ga_status ga__darray_ufunc_inputs(const char *func, const ga_darray_opera
             return ga__error(GA_ERROR_VALUE, func, "input %d: invalid operand kind %d", k, (int)in[k].kind);
         }
     }
-    if (!first) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one darray input", ga_ufunc_name(p->u));
+    if (!first)
+        return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one darray input", ga_ufunc_name(p->u));
     if (!ga__broadcast_shapes(n, ndims, shapes, &p->ndim, p->shape, &bad)) return ga__broadcast_error(func, n, ndims, shapes);
     for (int k = 0; k < p->nin && !p->lead; k++) {
         const ga_darray *e = in[k].kind == GA_DARRAY_OPERAND_SPLIT ? in[k].darray : NULL;
@@ -35213,7 +35214,8 @@ static ga_status ga__darray_ufunc_operands(const char *func, const ga_darray_ope
             const int slot = i * p->nin + k;
             const ga_array *a = in[k].array;
             const int ra = a ? p->axis - (p->ndim - a->ndim) : -1;
-            if (in[k].kind == GA_DARRAY_OPERAND_SPLIT && p->broadcast[k]) st = ga__darray_whole(func, p, k, i, in[k].darray);
+            if (in[k].kind == GA_DARRAY_OPERAND_SPLIT && p->broadcast[k])
+                st = ga__darray_whole(func, p, k, i, in[k].darray);
             else if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) p->ops[slot] = ga_operand_array(p->split[k]->shards[i]);
             else if (in[k].kind == GA_DARRAY_OPERAND_SCALAR) p->ops[slot] = ga_operand_scalar(in[k].scalar);
             else st = ga__darray_replica(func, p, k, i, a, ra >= 0 && a->shape[ra] != 1);
@@ -35357,11 +35359,11 @@ static ga_status ga__darray_where(ga__darray_red *rd, const ga_darray_operand *w
         if (!w->array) return ga__null_input(func, "where");
         wnd = w->array->ndim, wsh = w->array->shape, wt = w->array->dtype;
     } else if (w->kind == GA_DARRAY_OPERAND_SCALAR) {
-        if (w->scalar.kind != GA_SCALAR_BOOL)
-            return ga__error(GA_ERROR_TYPE, func, "Cannot cast scalar from dtype('%s') to dtype('bool') according to "
-                                                  "the rule 'safe'",
-                             w->scalar.kind == GA_SCALAR_INT ? "int64" : w->scalar.kind == GA_SCALAR_FLOAT ? "float64"
-                                                                                                            : "complex128");
+        const ga_scalar_kind k = w->scalar.kind;
+        if (k != GA_SCALAR_BOOL)
+            return ga__error(GA_ERROR_TYPE, func,
+                             "Cannot cast scalar from dtype('%s') to dtype('bool') according to the rule 'safe'",
+                             k == GA_SCALAR_INT ? "int64" : k == GA_SCALAR_FLOAT ? "float64" : "complex128");
         if (w->scalar.value.b) return GA_OK; /* where=True: every element */
     } else {
         return ga__error(GA_ERROR_VALUE, func, "where: invalid operand kind %d", (int)w->kind);
@@ -35529,12 +35531,25 @@ static ga_array *ga__darray_op(const char *func, ga_ufunc u, ga_operand x, ga_op
     return c;
 }
 
-/* The reduction r of x over rd's axes, kept as length 1 (unscoped). */
+/* u(x, y) and u(x, scalar) (unary ufuncs ignore the scalar) as
+   ga__darray_op, passing a NULL operand through (its error recorded). */
+static ga_array *ga__darray_op2(const char *func, ga_ufunc u, const ga_array *x, const ga_array *y, ga_dtype dtype)
+{
+    return x && y ? ga__darray_op(func, u, ga_operand_array(x), ga_operand_array(y), dtype) : NULL;
+}
+static ga_array *ga__darray_op1(const char *func, ga_ufunc u, const ga_array *x, ga_scalar s, ga_dtype dtype)
+{
+    return x ? ga__darray_op(func, u, ga_operand_array(x), ga_operand_scalar(s), dtype) : NULL;
+}
+
+/* The reduction r of x over rd's axes, kept as length 1 (unscoped; NULL
+   for a NULL x). */
 static ga_array *ga__darray_part(const ga__darray_red *rd, ga_reduction r, const ga_array *x, ga_dtype dtype,
                                  const ga_array *where, const ga_scalar *initial)
 {
     ga_reduce_options o = {where, initial, 0};
     ga_array *out = NULL;
+    if (!x) return NULL; /* (its error recorded) */
     return ga__reduce(rd->func, r, x, rd->nax, rd->ax, dtype, &out, true, &o) == GA_OK ? out : NULL;
 }
 
@@ -35730,9 +35745,8 @@ static ga_status ga__darray_step_arg(const ga__darray_red *rd, int i, const ga_a
     ga__temps t = {{NULL}, 0};
     const ga_array *v = x;
     if (rd->nan_form) {
-        ga_array *nan = ga__temp(&t, ga__darray_op(func, GA_UFUNC_ISNAN, ga_operand_array(x), ga_operand_scalar(ga_int(0)),
-                                                   GA_DTYPE_INVALID));
-        res[2] = nan ? ga__darray_part(rd, GA_REDUCE_ALL, nan, GA_DTYPE_INVALID, NULL, NULL) : NULL;
+        ga_array *nan = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, x, ga_int(0), GA_DTYPE_INVALID));
+        res[2] = ga__darray_part(rd, GA_REDUCE_ALL, nan, GA_DTYPE_INVALID, NULL, NULL);
         ga_operand in[3] = {ga_operand_array(nan), ga_operand_scalar(ga_float(is_min ? INFINITY : -INFINITY)),
                             ga_operand_array(x)};
         ga_array *o[2] = {NULL, NULL};
@@ -35746,21 +35760,18 @@ static ga_status ga__darray_step_arg(const ga__darray_red *rd, int i, const ga_a
     res[0] = l ? ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, v, GA_DTYPE_INVALID, NULL, NULL) : NULL;
     if (!res[0]) return ga__temps_fail(&t);
     const int64_t off = d->offsets[i];
-    if (l && rd->nax == 1) { /* along the split axis: the shard's offset added */
-        res[1] = ga__darray_op(func, GA_UFUNC_ADD, ga_operand_array(l), ga_operand_scalar(ga_int(off)), GA_INT64);
-    } else if (l) { /* the flattened index: (o, c, in) in the shard's shape -> (o, off + c, in) in d's */
+    if (rd->nax == 1) { /* along the split axis: the shard's offset added */
+        res[1] = ga__darray_op1(func, GA_UFUNC_ADD, l, ga_int(off), GA_INT64);
+    } else { /* the flattened index l = (o * len + c) * inner + r in the shard's
+                shape is (o * whole + off + c) * inner + r in d's: l plus
+                (o * (whole - len) + off) * inner, o = l // (len * inner) */
         int64_t inner = 1;
         for (int k = d->axis + 1; k < d->ndim; k++) inner *= d->shape[k];
         const int64_t len = x->shape[d->axis], whole = d->shape[d->axis];
-        ga_array *q = ga__temp(&t, ga__darray_op(func, GA_UFUNC_FLOOR_DIVIDE, ga_operand_array(l), ga_operand_scalar(ga_int(inner)), GA_INT64));
-        ga_array *in = q ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_REMAINDER, ga_operand_array(l), ga_operand_scalar(ga_int(inner)), GA_INT64)) : NULL;
-        ga_array *o = in ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_FLOOR_DIVIDE, ga_operand_array(q), ga_operand_scalar(ga_int(len)), GA_INT64)) : NULL;
-        ga_array *c = o ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_REMAINDER, ga_operand_array(q), ga_operand_scalar(ga_int(len)), GA_INT64)) : NULL;
-        ga_array *ow = c ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_MULTIPLY, ga_operand_array(o), ga_operand_scalar(ga_int(whole)), GA_INT64)) : NULL;
-        ga_array *row = ow ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_ADD, ga_operand_array(ow), ga_operand_array(c), GA_INT64)) : NULL;
-        ga_array *row2 = row ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_ADD, ga_operand_array(row), ga_operand_scalar(ga_int(off)), GA_INT64)) : NULL;
-        ga_array *base = row2 ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_MULTIPLY, ga_operand_array(row2), ga_operand_scalar(ga_int(inner)), GA_INT64)) : NULL;
-        res[1] = base ? ga__darray_op(func, GA_UFUNC_ADD, ga_operand_array(base), ga_operand_array(in), GA_INT64) : NULL;
+        ga_array *o = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_FLOOR_DIVIDE, l, ga_int(len * inner), GA_INT64));
+        ga_array *shift = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_MULTIPLY, o, ga_int((whole - len) * inner), GA_INT64));
+        ga_array *g = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_ADD, l, shift, GA_INT64));
+        res[1] = ga__darray_op1(func, GA_UFUNC_ADD, g, ga_int(off * inner), GA_INT64);
     }
     ga__temps_release(&t);
     return res[1] ? GA_OK : ga__t.error;
@@ -35843,21 +35854,22 @@ static ga_dtype ga__darray_result_dtype(const ga__darray_red *rd)
 static ga_array *ga__darray_combine_var(const ga__darray_red *rd, ga_array *const *cat)
 {
     const char *func = rd->func;
+    const ga_dtype f64 = GA_FLOAT64;
     ga__temps t = {{NULL}, 0};
     ga_array *n = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[1], GA_DTYPE_INVALID, NULL, NULL));
-    ga_array *s = n ? ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[0], rd->acc, NULL, NULL)) : NULL;
-    ga_array *mean = s ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_DIVIDE, ga_operand_array(s), ga_operand_array(n), rd->acc)) : NULL;
+    ga_array *s = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[0], rd->acc, NULL, NULL));
+    ga_array *mean = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_DIVIDE, s, n, rd->acc));
     ga_array *means = mean ? ga__temp(&t, ga__darray_mean_of(func, cat[0], cat[1], rd->acc)) : NULL;
     ga_array *sq = means ? ga__temp(&t, ga__darray_sq_dev(func, ga_operand_array(means), ga_operand_array(mean))) : NULL;
-    ga_array *wsq = sq ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_MULTIPLY, ga_operand_array(sq), ga_operand_array(cat[1]), GA_FLOAT64)) : NULL;
-    ga_array *between = wsq ? ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, wsq, GA_FLOAT64, NULL, NULL)) : NULL;
-    ga_array *within = between ? ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[2], GA_FLOAT64, NULL, NULL)) : NULL;
-    ga_array *m2 = within ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_ADD, ga_operand_array(within), ga_operand_array(between), GA_FLOAT64)) : NULL;
-    ga_array *dof = m2 ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_SUBTRACT, ga_operand_array(n), ga_operand_scalar(ga_float(rd->ddof)), GA_FLOAT64)) : NULL;
-    ga_array *den = dof ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_MAXIMUM, ga_operand_array(dof), ga_operand_scalar(ga_float(0)), GA_FLOAT64)) : NULL;
-    ga_array *var = den ? ga__darray_op(func, GA_UFUNC_DIVIDE, ga_operand_array(m2), ga_operand_array(den), GA_FLOAT64) : NULL;
+    ga_array *wsq = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_MULTIPLY, sq, cat[1], f64));
+    ga_array *between = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, wsq, f64, NULL, NULL));
+    ga_array *within = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[2], f64, NULL, NULL));
+    ga_array *m2 = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_ADD, within, between, f64));
+    ga_array *dof = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_SUBTRACT, n, ga_float(rd->ddof), f64));
+    ga_array *den = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_MAXIMUM, dof, ga_float(0), f64));
+    ga_array *var = m2 ? ga__darray_op2(func, GA_UFUNC_DIVIDE, m2, den, f64) : NULL;
     if (var && (rd->r == GA_REDUCE_STD || rd->r == GA_REDUCE_NANSTD)) {
-        ga_array *sd = ga__darray_op(func, GA_UFUNC_SQRT, ga_operand_array(var), ga_operand_scalar(ga_int(0)), GA_DTYPE_INVALID);
+        ga_array *sd = ga__darray_op1(func, GA_UFUNC_SQRT, var, ga_int(0), GA_DTYPE_INVALID);
         ga_release(var);
         var = sd;
     }
@@ -35872,15 +35884,17 @@ static ga_array *ga__darray_combine_var(const ga__darray_red *rd, ga_array *cons
 static ga_array *ga__darray_combine_arg(const ga__darray_red *rd, ga_array *const *cat)
 {
     const char *func = rd->func;
+    const ga_dtype any_dtype = GA_DTYPE_INVALID;
     const bool is_min = rd->r == GA_REDUCE_ARGMIN || rd->r == GA_REDUCE_NANARGMIN;
     ga__temps t = {{NULL}, 0};
-    ga_array *best = ga__temp(&t, ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, cat[0], GA_DTYPE_INVALID, NULL, NULL));
-    ga_array *cand = best ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_EQUAL, ga_operand_array(cat[0]), ga_operand_array(best), GA_DTYPE_INVALID)) : NULL;
+    ga_array *best = ga__temp(&t, ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, cat[0], any_dtype, NULL,
+                                                  NULL));
+    ga_array *cand = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_EQUAL, cat[0], best, any_dtype));
     if (cand && ga__is_inexact(cat[0]->dtype)) { /* NaN: the first NaN's index */
-        ga_array *n0 = ga__temp(&t, ga__darray_op(func, GA_UFUNC_ISNAN, ga_operand_array(cat[0]), ga_operand_scalar(ga_int(0)), GA_DTYPE_INVALID));
-        ga_array *n1 = n0 ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_ISNAN, ga_operand_array(best), ga_operand_scalar(ga_int(0)), GA_DTYPE_INVALID)) : NULL;
-        ga_array *both = n1 ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_LOGICAL_AND, ga_operand_array(n0), ga_operand_array(n1), GA_DTYPE_INVALID)) : NULL;
-        cand = both ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_LOGICAL_OR, ga_operand_array(cand), ga_operand_array(both), GA_DTYPE_INVALID)) : NULL;
+        ga_array *n0 = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, cat[0], ga_int(0), any_dtype));
+        ga_array *n1 = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, best, ga_int(0), any_dtype));
+        ga_array *both = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_LOGICAL_AND, n0, n1, any_dtype));
+        cand = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_LOGICAL_OR, cand, both, any_dtype));
     }
     ga_array *masked = NULL;
     if (cand) {
@@ -35888,10 +35902,10 @@ static ga_array *ga__darray_combine_arg(const ga__darray_red *rd, ga_array *cons
         ga_array *o[2] = {NULL, NULL};
         if (ga__ufunc_call(func, GA_UFUNC_WHERE, in, o) == GA_OK) masked = ga__temp(&t, o[0]);
     }
-    ga_array *idx = masked ? ga__darray_part(rd, GA_REDUCE_MIN, masked, GA_DTYPE_INVALID, NULL, NULL) : NULL;
+    ga_array *idx = ga__darray_part(rd, GA_REDUCE_MIN, masked, any_dtype, NULL, NULL);
     if (idx && rd->nan_form) { /* an all-NaN slice: NumPy's error */
-        ga_array *all = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_ALL, cat[2], GA_DTYPE_INVALID, NULL, NULL));
-        ga_array *any = all ? ga__temp(&t, ga__reduce_tmp(func, GA_REDUCE_ANY, all, 0, NULL, GA_DTYPE_INVALID, false)) : NULL;
+        ga_array *all = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_ALL, cat[2], any_dtype, NULL, NULL));
+        ga_array *any = all ? ga__temp(&t, ga__reduce_tmp(func, GA_REDUCE_ANY, all, 0, NULL, any_dtype, false)) : NULL;
         bool found = false;
         if (!any || ga__to_host(func, any, &found, sizeof found, true) != GA_OK || found) {
             if (found) ga__error(GA_ERROR_VALUE, func, "All-NaN slice encountered");
@@ -35918,8 +35932,8 @@ static ga_status ga__darray_reduce_split(const ga__darray_red *rd, int dev, ga_a
         st = ga__darray_partials(rd, ga__darray_step_mean, 2, dev, &t, cat);
         if (st == GA_OK) {
             ga_array *s = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[0], rd->acc, NULL, NULL));
-            ga_array *n = s ? ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[1], GA_DTYPE_INVALID, NULL, NULL)) : NULL;
-            x = n ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_DIVIDE, ga_operand_array(s), ga_operand_array(n), GA_DTYPE_INVALID)) : NULL;
+            ga_array *n = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[1], GA_DTYPE_INVALID, NULL, NULL));
+            x = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_DIVIDE, s, n, GA_DTYPE_INVALID));
         }
         break;
     case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD:
@@ -35934,8 +35948,8 @@ static ga_status ga__darray_reduce_split(const ga__darray_red *rd, int dev, ga_a
         st = ga__darray_partials(rd, ga__darray_step_ptp, 2, dev, &t, cat);
         if (st == GA_OK) {
             ga_array *mx = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_MAX, cat[0], GA_DTYPE_INVALID, NULL, NULL));
-            ga_array *mn = mx ? ga__temp(&t, ga__darray_part(rd, GA_REDUCE_MIN, cat[1], GA_DTYPE_INVALID, NULL, NULL)) : NULL;
-            x = mn ? ga__temp(&t, ga__darray_op(func, GA_UFUNC_SUBTRACT, ga_operand_array(mx), ga_operand_array(mn), rd->d->dtype)) : NULL;
+            ga_array *mn = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_MIN, cat[1], GA_DTYPE_INVALID, NULL, NULL));
+            x = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_SUBTRACT, mx, mn, rd->d->dtype));
         }
         break;
     default: { /* the partials reduced again: sums of sums (in their dtype), products, extremes, all, any */
