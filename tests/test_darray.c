@@ -92,6 +92,16 @@ TEST(arguments_refused_before_the_device)
     CHECK_ERROR(ga_darray_ufunc(GA_UFUNC_ADD, in, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "out is NULL");
     CHECK(!out[0] && !out[1], "no output made on failure");
     CHECK_ERROR(!ga_darray_reduce((ga_reduction)99, NULL, GA_ALL_AXES, false), GA_ERROR_VALUE, "invalid reduction 99");
+    ga_darray *dout = NULL;
+    ga_array *aout = NULL;
+    CHECK_ERROR(ga_darray_reduce_into(GA_REDUCE_VAR, NULL, GA_NO_AXES, GA_DTYPE_INVALID, &dout, false, NULL) != GA_OK,
+                GA_ERROR_NULL_INPUT, "ga_darray_reduce_into: d is NULL");
+    CHECK_ERROR(ga_darray_reduce_into(GA_REDUCE_VAR, NULL, GA_NO_AXES, GA_DTYPE_INVALID, NULL, false, NULL) != GA_OK,
+                GA_ERROR_NULL_INPUT, "ga_darray_reduce_into: out is NULL");
+    CHECK_ERROR(ga_darray_reduce_gather_into((ga_reduction)-1, NULL, GA_ALL_AXES, GA_DTYPE_INVALID, &aout, false, NULL) !=
+                    GA_OK,
+                GA_ERROR_VALUE, "ga_darray_reduce_gather_into: invalid reduction -1");
+    CHECK(!dout && !aout, "nothing stored on failure");
     CHECK(ga_darray_ndim(NULL) == -1 && !ga_darray_shape(NULL) && ga_darray_size(NULL) == -1 &&
               ga_darray_dtype(NULL) == GA_DTYPE_INVALID && ga_darray_axis(NULL) == -1 &&
               ga_darray_nshards(NULL) == -1 && ga_darray_shard_device(NULL, 0) == -1 &&
