@@ -4160,8 +4160,10 @@ GPUARR_API ga_status ga_nccl_all_gather(ga_nccl_comm *comm, const ga_array *send
 GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *send, ga_array *recv,
                                             ga_nccl_op op);
 
-/* recv[r] = rank r's send[rank] (all-to-all, a group of sends and
-   receives): send and recv have one shape (nranks, ...); not in place. */
+/* recv[r] = rank r's send[rank] (ncclAlltoAll where the NCCL loaded has
+   it, 2.28.3 and newer; else a group of sends and receives;
+   GPUARR_NCCL_ALLTOALL=0 in the environment takes the group always): send
+   and recv have one shape (nranks, ...); not in place. */
 GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv);
 
 /* Point to point (ncclSend / ncclRecv): a's bytes to rank `peer`, which
@@ -4184,10 +4186,10 @@ GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer);
    list. A darray is opaque and reference counted as ga_array is (a new
    reference from every maker; ga_darray_release it once; scopes release
    it as they release arrays, ga_darray_keep moves it out of one).
-   Data moves between devices by peer copies (ga_to_device's): a copy
-   waits for its source's stream on the host, and the source device's
-   stream then waits for the copy (an event), so the source may be released
-   at once. Elementwise work and the reductions that keep the split axis
+   Data moves between devices by peer copies (ga_to_device's): nothing
+   waits on the host; the destination's stream waits for the source's
+   before the copy and the source's for the copy after it (events), so the
+   source may be released at once. Elementwise work and the reductions that keep the split axis
    run on each shard's device, on the calling thread's current stream of
    that device, without waiting: a loop over the shards from one thread
    runs them in parallel. The calling thread's current device is restored
@@ -4301,10 +4303,13 @@ static inline ga_darray_operand ga_darray_operand_scalar(ga_scalar s)
    each shard's ga_ufunc_call runs on its device's current stream, and
    none waits (but integer power by a signed exponent array, which checks
    for negative exponents shard by shard, as ga_power does). At least one
-   input is a darray; the first darray input sets the split, and the other
-   darrays are re-sharded to it first when their split differs (they must
-   have its length along the split axis). The split axis may not be
-   broadcast (GA_ERROR_SHAPE). For each of the nout outputs, out[k] is a
+   input is a darray; the first darray input whose split axis has the
+   result's length sets the split, and the other darrays are re-sharded to
+   it first when their split differs. A darray input that broadcasts along
+   the result's split axis (length 1 there, or fewer dims) is gathered
+   whole, once, onto each device of the split and broadcast there as NumPy
+   broadcasts it; when every darray input broadcasts along its own split
+   axis, GA_ERROR_SHAPE. For each of the nout outputs, out[k] is a
    darray to write (NumPy's out=: the result's shape and the first
    darray's split) or NULL, in which case a new darray is stored there
    (release it). NumPy's dtypes and errors, as ga_ufunc_call; a failure
@@ -4319,27 +4324,71 @@ GPUARR_API ga_darray *ga_darray_subtract(const ga_darray *a, const ga_darray *b)
 GPUARR_API ga_darray *ga_darray_multiply(const ga_darray *a, const ga_darray *b);
 GPUARR_API ga_darray *ga_darray_divide(const ga_darray *a, const ga_darray *b);
 
-/* Reduction `r` (ga_reduce's, NumPy's default dtype) over axes that leave
-   the split axis, shard by shard, without waiting: a darray split along
-   the same axis (counted anew without the removed axes unless keepdims),
-   with d's shard lengths and devices. Axes as ga_reduce's (GA_AXES,
-   GA_NO_AXES); axes that include the split axis (GA_ALL_AXES does) are
-   GA_ERROR_AXIS: use ga_darray_reduce_gather. */
+/* NumPy's keyword arguments of the darray reductions beyond axis, dtype,
+   out and keepdims, as ga_reduce_options' (a zeroed struct, or NULL: NumPy's
+   defaults). */
+typedef struct ga_darray_reduce_options {
+    /* where=: a bool darray (re-sharded to d's split where it differs; one
+       that broadcasts along the split axis is gathered whole onto each
+       device), a bool array on any device (replicated: each shard's part
+       copied to its device), or a bool weak scalar (ga_bool: true, no mask;
+       false, nothing selected); it broadcasts to d's shape. NULL: none. */
+    const ga_darray_operand *where;
+    const ga_scalar *initial; /* initial=, as ga_reduce_options' */
+    double ddof;              /* var, std, nanvar, nanstd */
+} ga_darray_reduce_options;
+
+/* Reduction `r` (any of ga_reduce's) over axes that leave the split axis,
+   shard by shard, without waiting: a darray split along the same axis
+   (counted anew without the removed axes unless keepdims), with d's shard
+   lengths and devices. Axes as ga_reduce's (GA_AXES, GA_NO_AXES); axes
+   that include the split axis (GA_ALL_AXES does) are GA_ERROR_AXIS: use
+   ga_darray_reduce_gather. ga_darray_reduce takes NumPy's defaults;
+   ga_darray_reduce_into takes dtype= (GA_DTYPE_INVALID: the default),
+   out= (*out a darray split as the result, of its shape, written shard by
+   shard as ga_reduce writes out=; or NULL, and a new darray is stored
+   there) and the options, with ga_reduce's rules and errors. */
 GPUARR_API ga_darray *ga_darray_reduce(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
                                        bool keepdims);
+GPUARR_API ga_status ga_darray_reduce_into(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                           ga_dtype dtype, ga_darray **out, bool keepdims,
+                                           const ga_darray_reduce_options *options);
 
-/* Reduction `r` over any axes, as one ga_array on d's first device
-   (ga_darray_shard_device(d, 0)), with NumPy's result (dtype, shape,
-   keepdims) for the whole array. Over the split axis, each shard is
-   reduced on its device, the partial results are copied to the first
-   device and combined there: sum, prod, min, max, mean (each shard's sum,
-   divided by the whole count), all, any, count_nonzero, nansum, nanprod,
-   nanmin and nanmax (others: GA_ERROR_NOT_IMPLEMENTED); float16 and
-   bfloat16 partial sums and products are kept in float32. Empty shards
-   take no part (min over an empty split axis fails as NumPy's). Over
-   other axes: ga_darray_reduce, then ga_darray_gather. */
+/* Reduction `r` (any of ga_reduce's) over any axes, as one ga_array with
+   NumPy's result (dtype, shape, keepdims) for the whole array, on d's first
+   device (ga_darray_shard_device(d, 0)), or for ga_darray_reduce_gather_into
+   with *out given, on out's device, written there (ga_reduce's checks and
+   casts of out=; *out NULL: a new array is stored there). Over other axes:
+   ga_darray_reduce, then the result gathered. Over the split axis each
+   shard with elements computes partials on its device, which are copied
+   to the result's device, joined in shard order and combined there
+   (deterministic: the same bits on every run for one split):
+   - sum, prod, nansum, nanprod: the partial sums or products in dtype= or
+     the default accumulator (float32 for float16 and bfloat16), combined
+     in it; initial= once, at the end;
+   - min, max, nanmin, nanmax (initial= on each shard, as where= needs),
+     all, any, count_nonzero: the partials reduced again; ptp: max - min;
+   - mean, nanmean: the partial sums and counts (where= and, in nanmean,
+     the elements that are not NaN), the total sum over the total count;
+   - var, std, nanvar, nanstd: Chan, Golub and LeVeque's parallel variance
+     of the per-shard counts n_i, means m_i and M2_i (the sum of |x -
+     m_i|^2 over the shard, two passes as NumPy's): M2 = sum M2_i + sum n_i
+     |m_i - m|^2, combined in float64, divided by max(N - ddof, 0); no sum
+     of squares, so no cancellation;
+   - argmin, argmax, nanargmin, nanargmax (along the split axis or of the
+     flattened array): each shard's extreme value and the global index of
+     its first occurrence; the smallest index among the shards holding the
+     extreme (NaN first, as NumPy's; the nan forms replace NaN by +-inf as
+     NumPy's do and fail on an all-NaN slice, "All-NaN slice encountered",
+     which waits for the result).
+   The empty-slice and degrees-of-freedom warnings (ga_reduce_warnings)
+   are those the shards' steps raise on their devices; the combination
+   raises none (its results are NumPy's: NaN, or its errors). */
 GPUARR_API ga_array *ga_darray_reduce_gather(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
                                              bool keepdims);
+GPUARR_API ga_status ga_darray_reduce_gather_into(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                                  ga_dtype dtype, ga_array **out, bool keepdims,
+                                                  const ga_darray_reduce_options *options);
 
 /* numpy.matmul of `a`, split along any axis but its last (the rows of a
    matrix, or a batch axis), by `b` (1-d or 2-d, on any device; copied once
@@ -34469,6 +34518,38 @@ GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *
     return ga__nccl_end(func, &c, r, "ncclReduceScatter", comm->handle);
 }
 
+/* ncclAlltoAll (NCCL 2.28.3 and newer), looked up once in the library
+   loaded (taken from nccl.h's declaration when linked), or NULL: all_to_all
+   is then a group of sends and receives. GPUARR_NCCL_ALLTOALL=0 in the
+   environment takes the group even where NCCL has it (read at each call). */
+typedef ga__nccl_result (*ga__nccl_alltoall_fn)(const void *, void *, size_t, ga__nccl_type_t, ga__nccl_comm_t,
+                                                CUstream);
+static ga__nccl_alltoall_fn ga__nccl_alltoall(void)
+{
+    const char *env = getenv("GPUARR_NCCL_ALLTOALL");
+    if (env && strcmp(env, "0") == 0) return NULL;
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= 22803
+    return ncclAlltoAll;
+#else
+    return NULL;
+#endif
+#else
+    static int looked; /* 1 once looked up (under ga__lock) */
+    static ga__nccl_alltoall_fn fn;
+    if (!GA__ATOMIC_LOAD(&looked)) {
+        pthread_mutex_lock(&ga__lock);
+        if (!looked) {
+            void *h = ga__cuda_libraries[GA__LIB_NCCL].handle, *p = h ? dlsym(h, "ncclAlltoAll") : NULL;
+            memcpy(&fn, &p, sizeof fn);
+            GA__ATOMIC_STORE(&looked, 1);
+        }
+        pthread_mutex_unlock(&ga__lock);
+    }
+    return fn;
+#endif
+}
+
 GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv)
 {
     static const char func[] = "ga_nccl_all_to_all";
@@ -34487,6 +34568,11 @@ GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     if (st != GA_OK || c.count == 0) return st;
     const size_t block = c.count / (size_t)c.size; /* bytes to each rank */
+    ga__nccl_alltoall_fn native = ga__nccl_alltoall();
+    if (native) {
+        ga__nccl_result nr = native(c.send, GA__NCCL_PTR(recv), block, GA__NCCL_INT8, comm->handle, c.stream);
+        return ga__nccl_end(func, &c, nr, "ncclAlltoAll", comm->handle);
+    }
     ga__nccl_result r = ga__nccl.ncclGroupStart();
     for (int peer = 0; r == GA__NCCL_SUCCESS && peer < c.size; peer++) {
         r = ga__nccl.ncclSend((const char *)c.send + block * (size_t)peer, block, GA__NCCL_INT8, peer, comm->handle, c.stream);
@@ -35041,24 +35127,35 @@ typedef struct ga__darray_plan {
     const ga_darray *lead;     /* the first darray input: its split is the result's */
     int ndim, axis;            /* the result's ndim and split axis */
     int64_t shape[GA_MAXDIMS]; /* the result's shape */
-    const ga_darray *split[3]; /* the darray inputs, split as lead (NULL: not a darray) */
+    const ga_darray *split[3]; /* the darray inputs, split as lead (NULL: not a darray, or broadcast) */
+    bool broadcast[3];         /* a darray input of length 1 (or no dim) along the result's split axis */
     ga_darray *resharded[3];   /* the inputs re-sharded here */
     ga_operand *ops;           /* shard i's operands: ops[i * nin + k] */
     ga_array **held;           /* the arrays made for them (held[i * nin + k], or NULL) */
 } ga__darray_plan;
 
-/* The inputs: valid operands, a darray among them, shapes that broadcast
-   without broadcasting the split axis; the darrays' lengths along it. */
+/* Whether darray input e (of a call whose result has p's shape and split
+   axis) broadcasts along that axis: no such dim, or length 1 against more. */
+static bool ga__darray_broadcasts(const ga__darray_plan *p, const ga_darray *e)
+{
+    const int ea = p->axis - (p->ndim - e->ndim);
+    return ea < 0 || (e->shape[ea] == 1 && p->shape[p->axis] != 1);
+}
+
+/* The inputs: valid operands, a darray among them, shapes that broadcast;
+   the lead: the first darray input whose own split axis has the result's
+   length (one that broadcasts along it cannot lead). */
 static ga_status ga__darray_ufunc_inputs(const char *func, const ga_darray_operand *in, ga__darray_plan *p)
 {
     int ndims[3] = {0, 0, 0}, n = 0, bad = 0;
     const int64_t *shapes[3] = {NULL, NULL, NULL};
+    const ga_darray *first = NULL;
     for (int k = 0; k < p->nin; k++) {
         char what[24];
         snprintf(what, sizeof what, "input %d", k);
         if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) {
             if (!in[k].darray) return ga__null_input(func, what);
-            if (!p->lead) p->lead = in[k].darray;
+            if (!first) first = in[k].darray;
             ndims[n] = in[k].darray->ndim, shapes[n++] = in[k].darray->shape;
         } else if (in[k].kind == GA_DARRAY_OPERAND_REPLICATED) {
             if (!in[k].array) return ga__null_input(func, what);
@@ -35067,21 +35164,20 @@ static ga_status ga__darray_ufunc_inputs(const char *func, const ga_darray_opera
             return ga__error(GA_ERROR_VALUE, func, "input %d: invalid operand kind %d", k, (int)in[k].kind);
         }
     }
-    if (!p->lead) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one darray input", ga_ufunc_name(p->u));
+    if (!first)
+        return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one darray input", ga_ufunc_name(p->u));
     if (!ga__broadcast_shapes(n, ndims, shapes, &p->ndim, p->shape, &bad)) return ga__broadcast_error(func, n, ndims, shapes);
-    p->axis = p->lead->axis + (p->ndim - p->lead->ndim);
-    const int64_t length = p->lead->shape[p->lead->axis];
-    if (p->shape[p->axis] != length)
-        return ga__error(GA_ERROR_SHAPE, func, "the split axis (length %lld) cannot be broadcast to %lld",
-                         (long long)length, (long long)p->shape[p->axis]);
-    for (int k = 0; k < p->nin; k++) {
+    for (int k = 0; k < p->nin && !p->lead; k++) {
         const ga_darray *e = in[k].kind == GA_DARRAY_OPERAND_SPLIT ? in[k].darray : NULL;
-        const int ea = e ? p->axis - (p->ndim - e->ndim) : 0;
-        if (e && (ea < 0 || e->shape[ea] != length))
-            return ga__error(GA_ERROR_SHAPE, func,
-                             "input %d has length %lld along the split axis, the first darray input %lld", k,
-                             ea < 0 ? 1ll : (long long)e->shape[ea], (long long)length);
+        if (e && e->shape[e->axis] == p->shape[e->axis + (p->ndim - e->ndim)]) p->lead = e;
     }
+    if (!p->lead)
+        return ga__error(GA_ERROR_SHAPE, func,
+                         "the split axis (length %lld) cannot be broadcast to %lld: a darray input must span the "
+                         "result's split axis",
+                         (long long)first->shape[first->axis],
+                         (long long)p->shape[first->axis + (p->ndim - first->ndim)]);
+    p->axis = p->lead->axis + (p->ndim - p->lead->ndim);
     return GA_OK;
 }
 
@@ -35117,6 +35213,7 @@ static ga_status ga__darray_ufunc_align(const char *func, const ga_darray_operan
         const ga_darray *e = in[k].kind == GA_DARRAY_OPERAND_SPLIT ? in[k].darray : NULL;
         if (!e) continue;
         const int ea = p->axis - (p->ndim - e->ndim);
+        if ((p->broadcast[k] = ga__darray_broadcasts(p, e))) continue; /* (gathered whole for each device) */
         if (ga__darray_same_split(lead, e, ea)) {
             p->split[k] = e;
             continue;
@@ -35165,6 +35262,20 @@ static ga_status ga__darray_replica(const char *func, ga__darray_plan *p, int k,
     return GA_OK;
 }
 
+/* Darray input k that broadcasts along the split axis, whole on shard i's
+   device: gathered there once per device (shards on one device share it). */
+static ga_status ga__darray_whole(const char *func, ga__darray_plan *p, int k, int i, const ga_darray *e)
+{
+    const ga_darray *lead = p->lead;
+    const int dev = lead->devices[i], slot = i * p->nin + k;
+    int j = 0;
+    while (j < i && lead->devices[j] != dev) j++;
+    p->held[slot] = j < i ? ga_retain(p->held[j * p->nin + k]) : ga__darray_gather(func, e, dev);
+    if (!p->held[slot]) return ga__t.error;
+    p->ops[slot] = ga_operand_array(p->held[slot]);
+    return GA_OK;
+}
+
 /* Room for every shard's operands. */
 static ga_status ga__darray_plan_alloc(const char *func, ga__darray_plan *p)
 {
@@ -35187,7 +35298,9 @@ static ga_status ga__darray_ufunc_operands(const char *func, const ga_darray_ope
             const int slot = i * p->nin + k;
             const ga_array *a = in[k].array;
             const int ra = a ? p->axis - (p->ndim - a->ndim) : -1;
-            if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) p->ops[slot] = ga_operand_array(p->split[k]->shards[i]);
+            if (in[k].kind == GA_DARRAY_OPERAND_SPLIT && p->broadcast[k])
+                st = ga__darray_whole(func, p, k, i, in[k].darray);
+            else if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) p->ops[slot] = ga_operand_array(p->split[k]->shards[i]);
             else if (in[k].kind == GA_DARRAY_OPERAND_SCALAR) p->ops[slot] = ga_operand_scalar(in[k].scalar);
             else st = ga__darray_replica(func, p, k, i, a, ra >= 0 && a->shape[ra] != 1);
         }
@@ -35277,173 +35390,757 @@ GPUARR_API ga_darray *ga_darray_divide(const ga_darray *a, const ga_darray *b)
 
 /* --- reductions ----------------------------------------------------------- */
 
+/* One reduction over a darray with its arguments resolved: the axes, the
+   partial step's reduction and dtype, and each shard's where mask. */
+typedef struct ga__darray_red {
+    const char *func;
+    ga_reduction r;
+    const ga_darray *d;
+    int naxes;
+    const int *axes;
+    bool red[GA_MAXDIMS];
+    int nax, ax[GA_MAXDIMS]; /* the reduced axes, in order */
+    ga_dtype dtype;          /* dtype= (GA_DTYPE_INVALID: NumPy's default) */
+    ga_dtype acc;            /* the partials' dtype over the split axis (GA_DTYPE_INVALID: the reduction's) */
+    bool keepdims;
+    bool nan_form;           /* a nan form over a floating or complex dtype */
+    const ga_scalar *initial;
+    double ddof;
+    bool has_where;
+    ga__darray_plan where;   /* nin 1: shard i's mask is where.ops[i].array */
+} ga__darray_red;
+
+static const ga_array *ga__darray_where_of(const ga__darray_red *rd, int i)
+{
+    return rd->has_where ? rd->where.ops[i].array : NULL;
+}
+
 /* red[d] for the axes of d, with ga_reduce's rules and errors. */
 static ga_status ga__darray_axes(const char *func, const ga_darray *d, int naxes, const int *axes, bool *red)
 {
     return ga__reduce_axes(func, d->shards[0], naxes, axes, red);
 }
 
-/* Reduction r of every shard over the axes (the split axis not among
-   them): a darray split as d; unscoped. */
-static ga_darray *ga__darray_reduce(const char *func, ga_reduction r, const ga_darray *d, int naxes, const int *axes,
-                                    const bool *red, bool keepdims)
+/* where=: a bool darray (re-sharded to d's split where it differs, whole
+   on each device where it broadcasts along the split axis), a bool array
+   on one device (the part each shard meets, copied to its device), or a
+   bool scalar (true: no mask; false: a 0-d false array on each device);
+   it broadcasts to d's shape. */
+static ga_status ga__darray_where(ga__darray_red *rd, const ga_darray_operand *w)
 {
+    const char *func = rd->func;
+    const ga_darray *d = rd->d;
+    ga__darray_plan *p = &rd->where;
+    p->nin = 1, p->lead = d, p->ndim = d->ndim, p->axis = d->axis;
+    memcpy(p->shape, d->shape, sizeof(int64_t) * (size_t)d->ndim);
+    int wnd = 0;
+    const int64_t *wsh = NULL;
+    ga_dtype wt = GA_BOOL;
+    if (w->kind == GA_DARRAY_OPERAND_SPLIT) {
+        if (!w->darray) return ga__null_input(func, "where");
+        wnd = w->darray->ndim, wsh = w->darray->shape, wt = w->darray->dtype;
+    } else if (w->kind == GA_DARRAY_OPERAND_REPLICATED) {
+        if (!w->array) return ga__null_input(func, "where");
+        wnd = w->array->ndim, wsh = w->array->shape, wt = w->array->dtype;
+    } else if (w->kind == GA_DARRAY_OPERAND_SCALAR) {
+        const ga_scalar_kind k = w->scalar.kind;
+        if (k != GA_SCALAR_BOOL)
+            return ga__error(GA_ERROR_TYPE, func,
+                             "Cannot cast scalar from dtype('%s') to dtype('bool') according to the rule 'safe'",
+                             k == GA_SCALAR_INT ? "int64" : k == GA_SCALAR_FLOAT ? "float64" : "complex128");
+        if (w->scalar.value.b) return GA_OK; /* where=True: every element */
+    } else {
+        return ga__error(GA_ERROR_VALUE, func, "where: invalid operand kind %d", (int)w->kind);
+    }
+    if (wt != GA_BOOL)
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast array data from dtype('%s') to dtype('bool') according to the rule 'safe'",
+                         ga__dtype_names[wt]);
+    bool ok = wnd <= d->ndim;
+    for (int k = 0; ok && k < wnd; k++) ok = wsh[k] == d->shape[k + d->ndim - wnd] || wsh[k] == 1;
+    if (!ok) {
+        int nd[2] = {d->ndim, wnd};
+        const int64_t *sh[2] = {d->shape, wsh};
+        return ga__broadcast_error(func, 2, nd, sh);
+    }
+    rd->has_where = true;
+    if (w->kind != GA_DARRAY_OPERAND_SCALAR) {
+        ga_status st = ga__darray_ufunc_align(func, w, p);
+        return st == GA_OK ? ga__darray_ufunc_operands(func, w, p) : st;
+    }
+    ga_status st = ga__darray_plan_alloc(func, p);
+    const int saved = ga__t.device;
+    for (int i = 0; i < d->nshards && st == GA_OK; i++) {
+        int j = 0;
+        while (j < i && d->devices[j] != d->devices[i]) j++;
+        const bool no = false;
+        if (j == i && (st = ga__darray_enter(func, d->devices[i])) == GA_OK &&
+            !(p->held[i] = ga__from_host(func, &no, 0, NULL, GA_BOOL, true)))
+            st = ga__t.error;
+        if (j < i) p->held[i] = ga_retain(p->held[j]);
+        if (st == GA_OK) p->ops[i] = ga_operand_array(p->held[i]);
+    }
+    ga__darray_leave(saved);
+    return st;
+}
+
+/* The checks every darray reduction starts with, and the resolved call;
+   release with ga__darray_red_release. */
+static ga_status ga__darray_red_begin(ga__darray_red *rd, const char *func, ga_reduction r, const ga_darray *d,
+                                      int naxes, const int *axes, ga_dtype dtype, bool keepdims,
+                                      const ga_darray_reduce_options *opt)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->func = func, rd->r = r, rd->d = d, rd->naxes = naxes, rd->axes = axes, rd->dtype = dtype;
+    rd->keepdims = keepdims, rd->acc = GA_DTYPE_INVALID;
+    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) return ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+    if (!d) return ga__null_input(func, "d");
+    const char *name = ga__reduction_names[r];
+    const bool arg = r == GA_REDUCE_ARGMIN || r == GA_REDUCE_ARGMAX || r == GA_REDUCE_NANARGMIN ||
+                     r == GA_REDUCE_NANARGMAX;
+    const bool sum_like = r == GA_REDUCE_SUM || r == GA_REDUCE_PROD || r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD;
+    const bool min_max = r == GA_REDUCE_MIN || r == GA_REDUCE_MAX || r == GA_REDUCE_NANMIN || r == GA_REDUCE_NANMAX;
+    const bool takes_dtype = sum_like || r == GA_REDUCE_MEAN || r == GA_REDUCE_VAR || r == GA_REDUCE_STD ||
+                             r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    if (dtype != GA_DTYPE_INVALID && !takes_dtype)
+        return ga__error(GA_ERROR_TYPE, func, "%s takes no dtype (NumPy's %s has no dtype argument)", name, name);
+    if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype))
+        return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+    if (opt && opt->initial && !(sum_like || min_max))
+        return ga__error(GA_ERROR_VALUE, func, "%s takes no initial value", name);
+    if (opt && opt->where && (arg || r == GA_REDUCE_PTP || r == GA_REDUCE_COUNT_NONZERO))
+        return ga__error(GA_ERROR_VALUE, func, "%s takes no where mask", name);
+    if (r == GA_REDUCE_PTP && d->dtype == GA_BOOL)
+        return ga__error(GA_ERROR_TYPE, func,
+                         "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                         "operator, or the logical_xor function instead.");
+    ga_status st = ga__darray_axes(func, d, naxes, axes, rd->red);
+    if (st != GA_OK) return st;
+    for (int k = 0; k < d->ndim; k++)
+        if (rd->red[k]) rd->ax[rd->nax++] = k;
+    rd->nan_form = (r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD || r == GA_REDUCE_NANMIN || r == GA_REDUCE_NANMAX ||
+                    r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD ||
+                    r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX) &&
+                   ga__is_inexact(d->dtype);
+    const bool variance = r == GA_REDUCE_VAR || r == GA_REDUCE_STD || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    if (dtype != GA_DTYPE_INVALID && ga__is_exact(dtype) && (variance || (r == GA_REDUCE_NANMEAN && rd->nan_form)))
+        return ga__error(GA_ERROR_TYPE, func,
+                         rd->nan_form ? "If a is inexact, then dtype must be inexact"
+                                      : "%s: dtype must be a floating or complex dtype", name);
+    rd->initial = opt ? opt->initial : NULL;
+    rd->ddof = opt ? opt->ddof : 0;
+    /* the partials' dtype: dtype= or the default accumulator, float16 and
+       bfloat16 in float32; the means and variances of bool and integers in
+       float64 */
+    const bool moments = r == GA_REDUCE_MEAN || r == GA_REDUCE_NANMEAN || r == GA_REDUCE_VAR || r == GA_REDUCE_STD ||
+                         r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    if (sum_like || moments) {
+        ga_dtype a = dtype != GA_DTYPE_INVALID ? dtype : sum_like ? ga__sum_dtype(d->dtype)
+                                               : ga__is_exact(d->dtype) ? GA_FLOAT64 : d->dtype;
+        rd->acc = a == GA_FLOAT16 || a == GA_BFLOAT16 ? GA_FLOAT32 : a;
+    }
+    return opt && opt->where ? ga__darray_where(rd, opt->where) : GA_OK;
+}
+
+static void ga__darray_red_release(ga__darray_red *rd)
+{
+    ga__darray_plan_release(&rd->where);
+}
+
+/* --- reductions that keep the split axis ---------------------------------- */
+
+/* r over axes that leave the split axis, shard by shard, into out (split as
+   the result) or into a new darray stored in *made; unscoped. */
+static ga_status ga__darray_reduce_kept(ga__darray_red *rd, ga_darray *out, ga_darray **made)
+{
+    const char *func = rd->func;
+    const ga_darray *d = rd->d;
     int64_t shape[GA_MAXDIMS] = {0};
     int ndim = 0, axis = d->axis;
     for (int i = 0; i < d->ndim; i++) {
-        if (!red[i]) shape[ndim++] = d->shape[i];
-        else if (keepdims) shape[ndim++] = 1;
+        if (!rd->red[i]) shape[ndim++] = d->shape[i];
+        else if (rd->keepdims) shape[ndim++] = 1;
         else if (i < d->axis) axis--;
     }
-    ga_darray *out = ga__darray_like(func, d, GA_DTYPE_INVALID, ndim, shape, axis);
-    if (!out) return NULL;
+    if (out) {
+        bool same = out->ndim == ndim;
+        for (int k = 0; same && k < ndim; k++) same = out->shape[k] == shape[k];
+        if (!same) {
+            char a[200], b[200];
+            ga__format_shape(a, sizeof a, out->ndim, out->shape);
+            ga__format_shape(b, sizeof b, ndim, shape);
+            return ga__error(GA_ERROR_SHAPE, func, "output array of shape %s does not match the result's shape %s", a,
+                             b);
+        }
+        if (!ga__darray_same_split(d, out, axis))
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "out is not split as the result (axis %d, the same devices and shard lengths as d)", axis);
+    } else if (!(*made = ga__darray_like(func, d, GA_DTYPE_INVALID, ndim, shape, axis))) {
+        return ga__t.error;
+    }
     const int saved = ga__t.device;
-    bool ok = true;
-    for (int i = 0; i < d->nshards && ok; i++) {
-        ok = ga__darray_enter(func, d->devices[i]) == GA_OK;
-        if (ok) ok = (out->shards[i] = ga__reduce_tmp(func, r, d->shards[i], naxes, axes, GA_DTYPE_INVALID, keepdims)) != NULL;
+    ga_status st = GA_OK;
+    for (int i = 0; i < d->nshards && st == GA_OK; i++) {
+        ga_reduce_options o = {ga__darray_where_of(rd, i), rd->initial, rd->ddof};
+        ga_array *o_i = out ? out->shards[i] : NULL;
+        st = ga__darray_enter(func, d->devices[i]);
+        if (st == GA_OK)
+            st = ga__reduce(func, rd->r, d->shards[i], rd->naxes, rd->axes, rd->dtype, &o_i, rd->keepdims, &o);
+        if (st == GA_OK && !out) (*made)->shards[i] = o_i;
     }
     ga__darray_leave(saved);
+    if (st == GA_OK && !out) (*made)->dtype = (*made)->shards[0]->dtype;
+    return st;
+}
+
+/* --- reductions over the split axis --------------------------------------- */
+/* Each shard that has elements (or shard 0 if none has) computes partial
+   results over the reduced axes, kept as length 1; they are copied to the
+   result's device, joined along the split axis, and combined there, in
+   shard order (deterministic). */
+
+/* A step: shard i's partials (res[0..]), on its device (current). */
+typedef ga_status (*ga__darray_step)(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res);
+
+/* u(x, y) into a new array (unscoped), cast to `dtype` unless it is
+   GA_DTYPE_INVALID. */
+static ga_array *ga__darray_op(const char *func, ga_ufunc u, ga_operand x, ga_operand y, ga_dtype dtype)
+{
+    ga_operand in[2] = {x, y};
+    ga_array *o[2] = {NULL, NULL};
+    if (ga__ufunc_call(func, u, in, o) != GA_OK) return NULL;
+    if (dtype == GA_DTYPE_INVALID || o[0]->dtype == dtype) return o[0];
+    ga_array *c = ga__contiguous_copy(func, o[0], dtype);
+    ga_release(o[0]);
+    return c;
+}
+
+/* u(x, y) and u(x, scalar) (unary ufuncs ignore the scalar) as
+   ga__darray_op, passing a NULL operand through (its error recorded). */
+static ga_array *ga__darray_op2(const char *func, ga_ufunc u, const ga_array *x, const ga_array *y, ga_dtype dtype)
+{
+    return x && y ? ga__darray_op(func, u, ga_operand_array(x), ga_operand_array(y), dtype) : NULL;
+}
+static ga_array *ga__darray_op1(const char *func, ga_ufunc u, const ga_array *x, ga_scalar s, ga_dtype dtype)
+{
+    return x ? ga__darray_op(func, u, ga_operand_array(x), ga_operand_scalar(s), dtype) : NULL;
+}
+
+/* The reduction r of x over rd's axes, kept as length 1 (unscoped; NULL
+   for a NULL x). */
+static ga_array *ga__darray_part(const ga__darray_red *rd, ga_reduction r, const ga_array *x, ga_dtype dtype,
+                                 const ga_array *where, const ga_scalar *initial)
+{
+    ga_reduce_options o = {where, initial, 0};
+    ga_array *out = NULL;
+    if (!x) return NULL; /* (its error recorded) */
+    return ga__reduce(rd->func, r, x, rd->nax, rd->ax, dtype, &out, true, &o) == GA_OK ? out : NULL;
+}
+
+/* The partials of every shard, joined along the split axis on `dev`:
+   cat[0..nres), added to t. */
+static ga_status ga__darray_partials(const ga__darray_red *rd, ga__darray_step step, int nres, int dev, ga__temps *t,
+                                     ga_array **cat)
+{
+    const char *func = rd->func;
+    const ga_darray *d = rd->d;
+    const int n = d->nshards;
+    ga_array **parts = (ga_array **)GPUARR_MALLOC(sizeof(ga_array *) * (size_t)(n * nres));
+    if (!parts) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    memset(parts, 0, sizeof(ga_array *) * (size_t)(n * nres));
+    bool any = false;
+    for (int i = 0; i < n; i++) any = any || d->shards[i]->size > 0;
+    const int saved = ga__t.device;
+    ga_status st = GA_OK;
+    int k = 0;
+    for (int i = 0; i < n && st == GA_OK; i++) {
+        if (any ? d->shards[i]->size == 0 : i > 0) continue;
+        ga_array *res[4] = {NULL, NULL, NULL, NULL};
+        st = ga__darray_enter(func, d->devices[i]);
+        if (st == GA_OK) st = step(rd, i, d->shards[i], res);
+        for (int j = 0; j < nres; j++) {
+            if (st == GA_OK && res[j]->device != dev) {
+                ga_array *c = ga__to_device(func, res[j], dev);
+                ga_release(res[j]);
+                res[j] = c;
+                if (!c) st = ga__t.error;
+            }
+            parts[j * n + k] = res[j];
+        }
+        k++;
+    }
+    if (st == GA_OK) st = ga__darray_enter(func, dev);
+    for (int j = 0; j < nres && st == GA_OK; j++) {
+        ga_array **pj = parts + j * n;
+        cat[j] = ga__temp(t, k == 1 ? ga_retain(pj[0]) : ga__concatenate(func, k, (const ga_array *const *)pj, d->axis));
+        if (!cat[j]) st = ga__t.error;
+    }
+    for (int i = 0; i < n * nres; i++) ga_release(parts[i]);
+    GPUARR_FREE(parts);
+    if (st != GA_OK) ga__darray_leave(saved);
+    return st;
+}
+
+/* sum, prod, min, max, all, any, count_nonzero and the nan forms: the
+   reduction of each shard (in rd->acc; min and max with `initial`, which
+   where= needs). */
+static ga_status ga__darray_step_plain(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    const bool min_max = rd->r == GA_REDUCE_MIN || rd->r == GA_REDUCE_MAX || rd->r == GA_REDUCE_NANMIN ||
+                         rd->r == GA_REDUCE_NANMAX;
+    res[0] = ga__darray_part(rd, rd->r, x, rd->acc, ga__darray_where_of(rd, i), min_max ? rd->initial : NULL);
+    return res[0] ? GA_OK : ga__t.error;
+}
+
+/* ptp: each shard's max and min. */
+static ga_status ga__darray_step_ptp(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    (void)i;
+    res[0] = ga__darray_part(rd, GA_REDUCE_MAX, x, GA_DTYPE_INVALID, NULL, NULL);
+    res[1] = res[0] ? ga__darray_part(rd, GA_REDUCE_MIN, x, GA_DTYPE_INVALID, NULL, NULL) : NULL;
+    return res[1] ? GA_OK : ga__t.error;
+}
+
+/* A view of bool mask w broadcast to x's shape (NumPy's rules: w fits). */
+static ga_array *ga__darray_broadcast_view(const char *func, const ga_array *w, const ga_array *x)
+{
+    ga__layout l;
+    l.ndim = x->ndim, l.offset = 0;
+    for (int k = 0; k < x->ndim; k++) {
+        const int wk = k - (x->ndim - w->ndim);
+        l.shape[k] = x->shape[k];
+        l.strides[k] = wk < 0 || w->shape[wk] != x->shape[k] ? 0 : w->strides[wk];
+    }
+    return ga__view(func, w, &l, false);
+}
+
+/* How many elements of shard i (x) take part in each result: the reduced
+   count, or those where= selects and, in the nan forms, that are not NaN
+   (int64, kept dims; unscoped). */
+static ga_array *ga__darray_count(const ga__darray_red *rd, int i, const ga_array *x)
+{
+    const char *func = rd->func;
+    const ga_array *w = ga__darray_where_of(rd, i);
+    ga__temps t = {{NULL}, 0};
+    ga_array *m = NULL, *n = NULL;
+    bool ok = true;
+    if (rd->nan_form) /* not NaN: x == x */
+        ok = (m = ga__temp(&t, ga__darray_op(func, GA_UFUNC_EQUAL, ga_operand_array(x), ga_operand_array(x),
+                                             GA_DTYPE_INVALID))) != NULL;
+    if (ok && w)
+        ok = (m = ga__temp(&t, m ? ga__darray_op(func, GA_UFUNC_LOGICAL_AND, ga_operand_array(m), ga_operand_array(w),
+                                                 GA_DTYPE_INVALID)
+                                 : ga__darray_broadcast_view(func, w, x))) != NULL;
     if (!ok) {
-        ga_darray_release(out);
+        ga__temps_release(&t);
         return NULL;
     }
-    out->dtype = out->shards[0]->dtype;
-    return out;
+    if (m) {
+        n = ga__darray_part(rd, GA_REDUCE_COUNT_NONZERO, m, GA_DTYPE_INVALID, NULL, NULL);
+    } else { /* every element: the product of the reduced lengths */
+        bool red[GA_MAXDIMS];
+        int64_t shape[GA_MAXDIMS], count = 1;
+        memcpy(red, rd->red, sizeof red);
+        for (int k = 0; k < rd->nax; k++) count *= x->shape[rd->ax[k]];
+        const int nd = ga__reduce_shape(x, red, true, shape);
+        ga__value16 v = {{(uint64_t)count, 0}};
+        n = ga__array_new(func, x->device, nd, shape, GA_INT64);
+        if (n && ga__fill(func, n, &v) != GA_OK) {
+            ga_release(n);
+            n = NULL;
+        }
+    }
+    ga__temps_release(&t);
+    return n;
+}
+
+/* mean and nanmean: each shard's sum (nansum) in rd->acc and its count. */
+static ga_status ga__darray_step_mean(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    res[0] = ga__darray_part(rd, rd->nan_form ? GA_REDUCE_NANSUM : GA_REDUCE_SUM, x, rd->acc,
+                             ga__darray_where_of(rd, i), NULL);
+    res[1] = res[0] ? ga__darray_count(rd, i, x) : NULL;
+    return res[1] ? GA_OK : ga__t.error;
+}
+
+/* s / max(n, 1) in `dtype`: a partial mean (0 where nothing was counted). */
+static ga_array *ga__darray_mean_of(const char *func, const ga_array *s, const ga_array *n, ga_dtype dtype)
+{
+    ga_array *n1 = ga__darray_op(func, GA_UFUNC_MAXIMUM, ga_operand_array(n), ga_operand_scalar(ga_int(1)),
+                                 GA_DTYPE_INVALID);
+    ga_array *m = n1 ? ga__darray_op(func, GA_UFUNC_DIVIDE, ga_operand_array(s), ga_operand_array(n1), dtype) : NULL;
+    ga_release(n1);
+    return m;
+}
+
+/* |a - b|^2, real (unscoped). */
+static ga_array *ga__darray_sq_dev(const char *func, ga_operand a, ga_operand b)
+{
+    ga_array *diff = ga__darray_op(func, GA_UFUNC_SUBTRACT, a, b, GA_DTYPE_INVALID);
+    if (diff && ga__is_complex(diff->dtype)) {
+        ga_array *abs = ga__darray_op(func, GA_UFUNC_ABSOLUTE, ga_operand_array(diff), ga_operand_scalar(ga_int(0)),
+                                      GA_DTYPE_INVALID);
+        ga_release(diff);
+        diff = abs;
+    }
+    ga_array *sq = diff ? ga__darray_op(func, GA_UFUNC_MULTIPLY, ga_operand_array(diff), ga_operand_array(diff),
+                                        GA_DTYPE_INVALID)
+                        : NULL;
+    ga_release(diff);
+    return sq;
+}
+
+/* var, std and their nan forms (Chan, Golub and LeVeque's parallel
+   variance): each shard's sum s_i (in rd->acc), count n_i and M2_i, the
+   sum of |x - mean_i|^2 over its elements: its own two-pass variance
+   (ga_reduce's, without a temporary) times n_i, 0 where n_i is 0. */
+static ga_status ga__darray_step_var(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    const char *func = rd->func;
+    const ga_array *w = ga__darray_where_of(rd, i);
+    res[0] = ga__darray_part(rd, rd->nan_form ? GA_REDUCE_NANSUM : GA_REDUCE_SUM, x, rd->acc, w, NULL);
+    res[1] = res[0] ? ga__darray_count(rd, i, x) : NULL;
+    ga_array *v = NULL, *m2 = NULL, *some = NULL;
+    ga_reduce_options o = {w, NULL, 0};
+    if (res[1] && ga__reduce(func, rd->nan_form ? GA_REDUCE_NANVAR : GA_REDUCE_VAR, x, rd->nax, rd->ax, rd->acc, &v,
+                             true, &o) != GA_OK)
+        v = NULL;
+    if (v) m2 = ga__darray_op(func, GA_UFUNC_MULTIPLY, ga_operand_array(v), ga_operand_array(res[1]), GA_FLOAT64);
+    if (m2) some = ga__darray_op(func, GA_UFUNC_GREATER, ga_operand_array(res[1]), ga_operand_scalar(ga_int(0)),
+                                 GA_DTYPE_INVALID);
+    if (some) { /* (an empty slice's variance is NaN; a NaN of the data stays) */
+        ga_operand in[3] = {ga_operand_array(some), ga_operand_array(m2), ga_operand_scalar(ga_float(0))};
+        ga_array *out[2] = {NULL, NULL};
+        if (ga__ufunc_call(func, GA_UFUNC_WHERE, in, out) == GA_OK) res[2] = out[0];
+    }
+    ga_release(some), ga_release(m2), ga_release(v);
+    return res[2] ? GA_OK : ga__t.error;
+}
+
+/* argmin, argmax and the nan forms: each shard's extreme value (NaN
+   replaced by +inf / -inf in the nan forms, as NumPy's nanargmin does), the
+   global index of its first occurrence, and (nan forms) whether every
+   element is NaN. */
+static ga_status ga__darray_step_arg(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    const char *func = rd->func;
+    const ga_darray *d = rd->d;
+    const bool is_min = rd->r == GA_REDUCE_ARGMIN || rd->r == GA_REDUCE_NANARGMIN;
+    ga__temps t = {{NULL}, 0};
+    const ga_array *v = x;
+    if (rd->nan_form) {
+        ga_array *nan = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, x, ga_int(0), GA_DTYPE_INVALID));
+        res[2] = ga__darray_part(rd, GA_REDUCE_ALL, nan, GA_DTYPE_INVALID, NULL, NULL);
+        ga_operand in[3] = {ga_operand_array(nan), ga_operand_scalar(ga_float(is_min ? INFINITY : -INFINITY)),
+                            ga_operand_array(x)};
+        ga_array *o[2] = {NULL, NULL};
+        if (res[2] && ga__ufunc_call(func, GA_UFUNC_WHERE, in, o) == GA_OK) v = ga__temp(&t, o[0]);
+        if (v == x) return ga__temps_fail(&t);
+    }
+    ga_array *l = NULL; /* (first: an empty slice is argmin's error, not min's) */
+    const ga_reduction arg = is_min ? GA_REDUCE_ARGMIN : GA_REDUCE_ARGMAX;
+    if (ga__reduce(func, arg, v, rd->naxes, rd->axes, GA_DTYPE_INVALID, &l, true, NULL) != GA_OK) l = NULL;
+    ga__temp(&t, l);
+    res[0] = l ? ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, v, GA_DTYPE_INVALID, NULL, NULL) : NULL;
+    if (!res[0]) return ga__temps_fail(&t);
+    const int64_t off = d->offsets[i];
+    if (rd->nax == 1) { /* along the split axis: the shard's offset added */
+        res[1] = ga__darray_op1(func, GA_UFUNC_ADD, l, ga_int(off), GA_INT64);
+    } else { /* the flattened index l = (o * len + c) * inner + r in the shard's
+                shape is (o * whole + off + c) * inner + r in d's: l plus
+                (o * (whole - len) + off) * inner, o = l // (len * inner) */
+        int64_t inner = 1;
+        for (int k = d->axis + 1; k < d->ndim; k++) inner *= d->shape[k];
+        const int64_t len = x->shape[d->axis], whole = d->shape[d->axis];
+        ga_array *o = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_FLOOR_DIVIDE, l, ga_int(len * inner), GA_INT64));
+        ga_array *shift = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_MULTIPLY, o, ga_int((whole - len) * inner), GA_INT64));
+        ga_array *g = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_ADD, l, shift, GA_INT64));
+        res[1] = ga__darray_op1(func, GA_UFUNC_ADD, g, ga_int(off * inner), GA_INT64);
+    }
+    ga__temps_release(&t);
+    return res[1] ? GA_OK : ga__t.error;
+}
+
+/* The combined result x (kept dims, on the result's device) as the call's
+   result: cast into *out (checked as ga_reduce checks it), or a new array
+   of dtype `res` with the reduced axes dropped unless keepdims. */
+static ga_status ga__darray_finish(const ga__darray_red *rd, const ga_array *x, ga_dtype res, const ga_array *like,
+                                   ga_array **out)
+{
+    const char *func = rd->func;
+    const bool arg = rd->r == GA_REDUCE_ARGMIN || rd->r == GA_REDUCE_ARGMAX || rd->r == GA_REDUCE_NANARGMIN ||
+                     rd->r == GA_REDUCE_NANARGMAX;
+    int64_t shape[GA_MAXDIMS];
+    const int ndim = like ? ga__reduce_shape(like, rd->red, rd->keepdims, shape) : x->ndim;
+    if (!like) memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    ga_array *v = ga__reshape(func, x, ndim, shape);
+    if (!v) return ga__t.error;
+    ga_array *given = *out;
+    ga_status st = GA_OK;
+    if (given) {
+        if (like) {
+            st = ga__reduce_check_out(func, arg ? ga__reduction_names[rd->r] : ga__reduction_ufunc(rd->r), arg, like,
+                                      rd->red, rd->keepdims, given);
+        } else {
+            bool same = given->ndim == ndim;
+            for (int k = 0; same && k < ndim; k++) same = given->shape[k] == shape[k];
+            if (!(given->flags & GA_WRITEABLE)) st = ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+            else if (!same) {
+                char a[200], b[200];
+                ga__format_shape(a, sizeof a, given->ndim, given->shape);
+                ga__format_shape(b, sizeof b, ndim, shape);
+                st = ga__error(GA_ERROR_SHAPE, func, "output array of shape %s does not match the result's shape %s",
+                               a, b);
+            }
+        }
+        if (st == GA_OK && rd->r == GA_REDUCE_NANMEAN && rd->nan_form && ga__is_exact(given->dtype))
+            st = ga__error(GA_ERROR_TYPE, func, "If a is inexact, then out must be inexact");
+        if (st == GA_OK && arg && !ga_can_cast(given->dtype, GA_INT64, GA_CASTING_SAFE))
+            st = ga__error(GA_ERROR_TYPE, func,
+                           "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                           ga__dtype_names[given->dtype]);
+        if (st == GA_OK)
+            st = ga__copy_cast(func, given->device, given->dtype, given->data, given->strides, v->dtype, v->data,
+                               v->strides, ndim, shape);
+        ga_release(v);
+        return st;
+    }
+    if (v->dtype == res) {
+        *out = v;
+        return GA_OK;
+    }
+    *out = ga__contiguous_copy(func, v, res);
+    ga_release(v);
+    return *out ? GA_OK : ga__t.error;
+}
+
+/* NumPy's result dtype of rd's reduction. */
+static ga_dtype ga__darray_result_dtype(const ga__darray_red *rd)
+{
+    const ga_dtype t = rd->d->dtype, dt = rd->dtype;
+    switch (rd->r) {
+    case GA_REDUCE_SUM: case GA_REDUCE_PROD: case GA_REDUCE_NANSUM: case GA_REDUCE_NANPROD:
+        return dt != GA_DTYPE_INVALID ? dt : ga__sum_dtype(t);
+    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN: return dt != GA_DTYPE_INVALID ? dt : ga__is_exact(t) ? GA_FLOAT64 : t;
+    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD:
+        return dt != GA_DTYPE_INVALID ? dt : ga__is_exact(t) ? GA_FLOAT64 : ga__is_complex(t) ? ga__real_of(t) : t;
+    case GA_REDUCE_ALL: case GA_REDUCE_ANY: return GA_BOOL;
+    case GA_REDUCE_COUNT_NONZERO: case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN:
+    case GA_REDUCE_NANARGMAX: return GA_INT64;
+    default: return t;
+    }
+}
+
+/* Combines the joined partials of var / std (cat: sums, counts, M2s):
+   N = sum n_i, mean = sum s_i / N, M2 = sum M2_i + sum n_i |mean_i -
+   mean|^2, var = M2 / max(N - ddof, 0); std its square root (float64 for
+   the combination; unscoped). */
+static ga_array *ga__darray_combine_var(const ga__darray_red *rd, ga_array *const *cat)
+{
+    const char *func = rd->func;
+    const ga_dtype f64 = GA_FLOAT64;
+    ga__temps t = {{NULL}, 0};
+    ga_array *n = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[1], GA_DTYPE_INVALID, NULL, NULL));
+    ga_array *s = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[0], rd->acc, NULL, NULL));
+    ga_array *mean = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_DIVIDE, s, n, rd->acc));
+    ga_array *means = mean ? ga__temp(&t, ga__darray_mean_of(func, cat[0], cat[1], rd->acc)) : NULL;
+    ga_array *sq = means ? ga__temp(&t, ga__darray_sq_dev(func, ga_operand_array(means), ga_operand_array(mean))) : NULL;
+    ga_array *wsq = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_MULTIPLY, sq, cat[1], f64));
+    ga_array *between = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, wsq, f64, NULL, NULL));
+    ga_array *within = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[2], f64, NULL, NULL));
+    ga_array *m2 = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_ADD, within, between, f64));
+    ga_array *dof = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_SUBTRACT, n, ga_float(rd->ddof), f64));
+    ga_array *den = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_MAXIMUM, dof, ga_float(0), f64));
+    ga_array *var = m2 ? ga__darray_op2(func, GA_UFUNC_DIVIDE, m2, den, f64) : NULL;
+    if (var && (rd->r == GA_REDUCE_STD || rd->r == GA_REDUCE_NANSTD)) {
+        ga_array *sd = ga__darray_op1(func, GA_UFUNC_SQRT, var, ga_int(0), GA_DTYPE_INVALID);
+        ga_release(var);
+        var = sd;
+    }
+    ga__temps_release(&t);
+    return var;
+}
+
+/* Combines the joined partials of argmin / argmax (cat: extremes, global
+   indices, and in the nan forms all-NaN flags): the smallest index among
+   the shards whose extreme is the whole extreme (or NaN, when it is NaN);
+   unscoped. The nan forms' all-NaN check waits for the result. */
+static ga_array *ga__darray_combine_arg(const ga__darray_red *rd, ga_array *const *cat)
+{
+    const char *func = rd->func;
+    const ga_dtype any_dtype = GA_DTYPE_INVALID;
+    const bool is_min = rd->r == GA_REDUCE_ARGMIN || rd->r == GA_REDUCE_NANARGMIN;
+    ga__temps t = {{NULL}, 0};
+    ga_array *best = ga__temp(&t, ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, cat[0], any_dtype, NULL,
+                                                  NULL));
+    ga_array *cand = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_EQUAL, cat[0], best, any_dtype));
+    if (cand && ga__is_inexact(cat[0]->dtype)) { /* NaN: the first NaN's index */
+        ga_array *n0 = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, cat[0], ga_int(0), any_dtype));
+        ga_array *n1 = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, best, ga_int(0), any_dtype));
+        ga_array *both = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_LOGICAL_AND, n0, n1, any_dtype));
+        cand = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_LOGICAL_OR, cand, both, any_dtype));
+    }
+    ga_array *masked = NULL;
+    if (cand) {
+        ga_operand in[3] = {ga_operand_array(cand), ga_operand_array(cat[1]), ga_operand_scalar(ga_int(INT64_MAX))};
+        ga_array *o[2] = {NULL, NULL};
+        if (ga__ufunc_call(func, GA_UFUNC_WHERE, in, o) == GA_OK) masked = ga__temp(&t, o[0]);
+    }
+    ga_array *idx = ga__darray_part(rd, GA_REDUCE_MIN, masked, any_dtype, NULL, NULL);
+    if (idx && rd->nan_form) { /* an all-NaN slice: NumPy's error */
+        ga_array *all = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_ALL, cat[2], any_dtype, NULL, NULL));
+        ga_array *any = all ? ga__temp(&t, ga__reduce_tmp(func, GA_REDUCE_ANY, all, 0, NULL, any_dtype, false)) : NULL;
+        bool found = false;
+        if (!any || ga__to_host(func, any, &found, sizeof found, true) != GA_OK || found) {
+            if (found) ga__error(GA_ERROR_VALUE, func, "All-NaN slice encountered");
+            ga_release(idx);
+            idx = NULL;
+        }
+    }
+    ga__temps_release(&t);
+    return idx;
+}
+
+/* r over axes that include the split axis: the result on `dev` (out's
+   device, or d's first), into *out or a new array; unscoped. */
+static ga_status ga__darray_reduce_split(const ga__darray_red *rd, int dev, ga_array **out)
+{
+    const char *func = rd->func;
+    const ga_reduction r = rd->r;
+    ga__temps t = {{NULL}, 0};
+    ga_array *cat[4] = {NULL, NULL, NULL, NULL}, *x = NULL;
+    const int saved = ga__t.device;
+    ga_status st = GA_OK;
+    switch (r) {
+    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN:
+        st = ga__darray_partials(rd, ga__darray_step_mean, 2, dev, &t, cat);
+        if (st == GA_OK) {
+            ga_array *s = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[0], rd->acc, NULL, NULL));
+            ga_array *n = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[1], GA_DTYPE_INVALID, NULL, NULL));
+            x = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_DIVIDE, s, n, GA_DTYPE_INVALID));
+        }
+        break;
+    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD:
+        st = ga__darray_partials(rd, ga__darray_step_var, 3, dev, &t, cat);
+        if (st == GA_OK) x = ga__temp(&t, ga__darray_combine_var(rd, cat));
+        break;
+    case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN: case GA_REDUCE_NANARGMAX:
+        st = ga__darray_partials(rd, ga__darray_step_arg, rd->nan_form ? 3 : 2, dev, &t, cat);
+        if (st == GA_OK) x = ga__temp(&t, ga__darray_combine_arg(rd, cat));
+        break;
+    case GA_REDUCE_PTP:
+        st = ga__darray_partials(rd, ga__darray_step_ptp, 2, dev, &t, cat);
+        if (st == GA_OK) {
+            ga_array *mx = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_MAX, cat[0], GA_DTYPE_INVALID, NULL, NULL));
+            ga_array *mn = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_MIN, cat[1], GA_DTYPE_INVALID, NULL, NULL));
+            x = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_SUBTRACT, mx, mn, rd->d->dtype));
+        }
+        break;
+    default: { /* the partials reduced again: sums of sums (in their dtype), products, extremes, all, any */
+        const ga_reduction combine = r == GA_REDUCE_COUNT_NONZERO || r == GA_REDUCE_NANSUM ? GA_REDUCE_SUM
+                                     : r == GA_REDUCE_NANPROD ? GA_REDUCE_PROD : r;
+        st = ga__darray_partials(rd, ga__darray_step_plain, 1, dev, &t, cat);
+        if (st == GA_OK)
+            x = ga__temp(&t, ga__darray_part(rd, combine, cat[0], rd->acc, NULL, rd->initial)); /* (initial once) */
+        break;
+    }
+    }
+    if (st == GA_OK && !x) st = ga__t.error;
+    if (st == GA_OK) st = ga__darray_finish(rd, x, ga__darray_result_dtype(rd), cat[0], out);
+    ga__temps_release(&t);
+    ga__darray_leave(saved);
+    return st;
+}
+
+/* The split-keeping form (out: a darray or NULL); unscoped results. */
+static ga_status ga__darray_reduce_call(const char *func, ga_reduction r, const ga_darray *d, int naxes,
+                                        const int *axes, ga_dtype dtype, ga_darray **out, bool keepdims,
+                                        const ga_darray_reduce_options *opt)
+{
+    if (!out) return ga__null_input(func, "out");
+    ga__darray_red rd;
+    ga_darray *made = NULL;
+    ga_status st = ga__darray_red_begin(&rd, func, r, d, naxes, axes, dtype, keepdims, opt);
+    if (st == GA_OK && rd.red[d->axis])
+        st = ga__error(GA_ERROR_AXIS, func,
+                       "the axes include the split axis %d; ga_darray_reduce_gather reduces over it", d->axis);
+    if (st == GA_OK) st = ga__darray_reduce_kept(&rd, *out, &made);
+    ga__darray_red_release(&rd);
+    if (st != GA_OK) {
+        ga_darray_release(made);
+        return st;
+    }
+    if (made) *out = made;
+    return GA_OK;
+}
+
+/* The gathering form (out: an array on any device, or NULL); unscoped
+   results. */
+static ga_status ga__darray_reduce_gather_call(const char *func, ga_reduction r, const ga_darray *d, int naxes,
+                                               const int *axes, ga_dtype dtype, ga_array **out, bool keepdims,
+                                               const ga_darray_reduce_options *opt)
+{
+    if (!out) return ga__null_input(func, "out");
+    ga__darray_red rd;
+    ga_status st = ga__darray_red_begin(&rd, func, r, d, naxes, axes, dtype, keepdims, opt);
+    const int dev = st == GA_OK && *out ? (*out)->device : st == GA_OK ? d->devices[0] : 0;
+    if (st == GA_OK && rd.red[d->axis]) {
+        st = ga__darray_reduce_split(&rd, dev, out);
+    } else if (st == GA_OK) {
+        ga_darray *s = NULL;
+        st = ga__darray_reduce_kept(&rd, NULL, &s);
+        ga_array *g = st == GA_OK ? ga__darray_gather(func, s, dev) : NULL;
+        if (st == GA_OK && !g) st = ga__t.error;
+        const int saved = ga__t.device;
+        if (st == GA_OK && *out && (st = ga__darray_enter(func, dev)) == GA_OK)
+            st = ga__darray_finish(&rd, g, g->dtype, NULL, out);
+        else if (st == GA_OK)
+            *out = ga_retain(g);
+        ga__darray_leave(saved);
+        ga_release(g);
+        ga_darray_release(s);
+    }
+    ga__darray_red_release(&rd);
+    return st;
 }
 
 GPUARR_API ga_darray *ga_darray_reduce(ga_reduction r, const ga_darray *d, int naxes, const int *axes, bool keepdims)
 {
-    static const char func[] = "ga_darray_reduce";
-    bool red[GA_MAXDIMS] = {false};
-    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) {
-        ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+    ga_darray *out = NULL;
+    if (ga__darray_reduce_call("ga_darray_reduce", r, d, naxes, axes, GA_DTYPE_INVALID, &out, keepdims, NULL) != GA_OK)
         return NULL;
-    }
-    if (!d) { ga__null_input(func, "d"); return NULL; }
-    if (ga__darray_axes(func, d, naxes, axes, red) != GA_OK) return NULL;
-    if (red[d->axis]) {
-        ga__error(GA_ERROR_AXIS, func, "the axes include the split axis %d; ga_darray_reduce_gather reduces over it",
-                  d->axis);
-        return NULL;
-    }
-    return ga__darray_ret(ga__darray_reduce(func, r, d, naxes, axes, red, keepdims));
+    return ga__darray_ret(out);
 }
 
-/* How partial results of r over the split axis combine: the reduction of
-   the partials, or GA_NUM_REDUCTIONS where they do not. */
-static ga_reduction ga__darray_combine(ga_reduction r)
+GPUARR_API ga_status ga_darray_reduce_into(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                           ga_dtype dtype, ga_darray **out, bool keepdims,
+                                           const ga_darray_reduce_options *options)
 {
-    switch (r) {
-    case GA_REDUCE_SUM: case GA_REDUCE_MEAN: case GA_REDUCE_COUNT_NONZERO: case GA_REDUCE_NANSUM: return GA_REDUCE_SUM;
-    case GA_REDUCE_PROD: case GA_REDUCE_NANPROD: return GA_REDUCE_PROD;
-    case GA_REDUCE_MIN: case GA_REDUCE_MAX: case GA_REDUCE_ALL: case GA_REDUCE_ANY: case GA_REDUCE_NANMIN:
-    case GA_REDUCE_NANMAX: return r;
-    default: return GA_NUM_REDUCTIONS;
-    }
-}
-
-/* The dtype the partial results of r over d's dtype are kept in
-   (GA_DTYPE_INVALID: the reduction's own): float32 for the sums and
-   products of float16 and bfloat16, float64 for the means of integers. */
-static ga_dtype ga__darray_partial_dtype(ga_reduction r, ga_dtype t)
-{
-    const bool sum = r == GA_REDUCE_SUM || r == GA_REDUCE_PROD || r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD ||
-                     r == GA_REDUCE_MEAN;
-    if (sum && (t == GA_FLOAT16 || t == GA_BFLOAT16)) return GA_FLOAT32;
-    if (r == GA_REDUCE_MEAN && !ga__is_inexact(t)) return GA_FLOAT64;
-    return GA_DTYPE_INVALID;
-}
-
-/* The partial results of r over the reduced axes (kept as 1) of the
-   shards that have elements (or of shard 0 if none has), on d's first
-   device: parts[0..*k). */
-static ga_status ga__darray_partials(const char *func, ga_reduction partial, const ga_darray *d, int nax,
-                                     const int *ax, ga_dtype dtype, ga_array **parts, int *k)
-{
-    const int first = d->devices[0];
-    bool any = false;
-    for (int i = 0; i < d->nshards; i++) any = any || d->shards[i]->size > 0;
-    for (int i = 0; i < d->nshards; i++) {
-        if (any ? d->shards[i]->size == 0 : i > 0) continue;
-        ga_status st = ga__darray_enter(func, d->devices[i]);
-        if (st != GA_OK) return st;
-        ga_array *p = ga__reduce_tmp(func, partial, d->shards[i], nax, ax, dtype, true);
-        if (p && p->device != first) {
-            ga_array *c = ga__to_device(func, p, first);
-            ga_release(p);
-            p = c;
-        }
-        if (!p) return ga__t.error;
-        parts[(*k)++] = p;
-    }
-    return GA_OK;
-}
-
-/* r over axes that include the split axis, on d's first device; unscoped.
-   The partials, joined along the split axis, are reduced there. */
-static ga_array *ga__darray_reduce_split(const char *func, ga_reduction r, const ga_darray *d, const bool *red,
-                                         bool keepdims)
-{
-    const ga_reduction combine = ga__darray_combine(r);
-    if (combine == GA_NUM_REDUCTIONS) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
-                  "%s over the split axis is not implemented (sum, prod, min, max, mean, all, any, count_nonzero, "
-                  "nansum, nanprod, nanmin, nanmax are)", ga__reduction_names[r]);
-        return NULL;
-    }
-    const ga_dtype acc = ga__darray_partial_dtype(r, d->dtype);
-    int ax[GA_MAXDIMS] = {0}, nax = 0, ndim = 0;
-    int64_t shape[GA_MAXDIMS] = {0}, count = 1;
-    for (int i = 0; i < d->ndim; i++) {
-        if (red[i]) ax[nax++] = i, count *= d->shape[i];
-        else shape[ndim++] = d->shape[i];
-    }
-    ga_array **parts = (ga_array **)GPUARR_MALLOC(sizeof(ga_array *) * (size_t)d->nshards);
-    if (!parts) {
-        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-        return NULL;
-    }
-    memset(parts, 0, sizeof(ga_array *) * (size_t)d->nshards);
-    const int saved = ga__t.device;
-    int k = 0;
-    ga__temps t = {{NULL}, 0};
-    ga_status st = ga__darray_partials(func, r == GA_REDUCE_MEAN ? GA_REDUCE_SUM : r, d, nax, ax, acc, parts, &k);
-    if (st == GA_OK) st = ga__darray_enter(func, d->devices[0]);
-    ga_array *x = NULL;
-    if (st == GA_OK) x = ga__temp(&t, k == 1 ? ga_retain(parts[0]) : ga__concatenate(func, k, (const ga_array *const *)parts, d->axis));
-    if (x) x = ga__temp(&t, ga__reduce_tmp(func, combine, x, 1, &d->axis, GA_DTYPE_INVALID, true));
-    if (x && r == GA_REDUCE_MEAN) {
-        ga_operand in[2] = {ga_operand_array(x), ga_operand_scalar(ga_float((double)count))};
-        ga_array *o[2] = {NULL, NULL};
-        x = ga__ufunc_call(func, GA_UFUNC_DIVIDE, in, o) == GA_OK ? ga__temp(&t, o[0]) : NULL;
-    }
-    if (x && (d->dtype == GA_FLOAT16 || d->dtype == GA_BFLOAT16) && acc != GA_DTYPE_INVALID)
-        x = ga__temp(&t, ga__contiguous_copy(func, x, d->dtype));
-    ga_array *out = x && keepdims ? ga_retain(x) : x ? ga__reshape(func, x, ndim, shape) : NULL;
-    ga__temps_release(&t);
-    while (k > 0) ga_release(parts[--k]);
-    GPUARR_FREE(parts);
-    ga__darray_leave(saved);
-    return out;
+    const bool had = out && *out;
+    ga_status st = ga__darray_reduce_call("ga_darray_reduce_into", r, d, naxes, axes, dtype, out, keepdims, options);
+    if (st == GA_OK && !had) ga__darray_ret(*out);
+    return st;
 }
 
 GPUARR_API ga_array *ga_darray_reduce_gather(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
                                              bool keepdims)
 {
-    static const char func[] = "ga_darray_reduce_gather";
-    bool red[GA_MAXDIMS] = {false};
-    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) {
-        ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+    ga_array *out = NULL;
+    if (ga__darray_reduce_gather_call("ga_darray_reduce_gather", r, d, naxes, axes, GA_DTYPE_INVALID, &out, keepdims,
+                                      NULL) != GA_OK)
         return NULL;
-    }
-    if (!d) { ga__null_input(func, "d"); return NULL; }
-    if (ga__darray_axes(func, d, naxes, axes, red) != GA_OK) return NULL;
-    if (red[d->axis]) return ga__ret(ga__darray_reduce_split(func, r, d, red, keepdims));
-    ga_darray *s = ga__darray_reduce(func, r, d, naxes, axes, red, keepdims);
-    ga_array *out = s ? ga__darray_gather(func, s, d->devices[0]) : NULL;
-    ga_darray_release(s);
     return ga__ret(out);
+}
+
+GPUARR_API ga_status ga_darray_reduce_gather_into(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                                  ga_dtype dtype, ga_array **out, bool keepdims,
+                                                  const ga_darray_reduce_options *options)
+{
+    const bool had = out && *out;
+    ga_status st =
+        ga__darray_reduce_gather_call("ga_darray_reduce_gather_into", r, d, naxes, axes, dtype, out, keepdims, options);
+    if (st == GA_OK && !had) ga__ret(*out);
+    return st;
 }
 
 /* --- products ------------------------------------------------------------- */

@@ -536,34 +536,63 @@ static void op_all_reduce(void *p)
     ga_nccl_group_end();
 }
 
-/* Times op(arg) across ndev GPUs: events on each GPU's current stream
-   around each call, the slowest GPU's time; the median of REPS after
-   WARMUP, in microseconds. */
-static double time_devices(op_fn op, void *arg, int ndev)
+/* op(arg) timed across devices 0 .. n-1 (the NCCL and darray rows): each
+   device's current stream waits for a start event recorded on device 0's,
+   device 0's waits for each device's end, and the span from the first
+   start to the last end is measured on device 0. The median of REPS runs
+   after WARMUP, in microseconds; the caller's current device is kept. */
+static double time_devices(op_fn op, void *arg, int n)
 {
-    ga_event *start[GA_MAX_DEVICES], *stop[GA_MAX_DEVICES];
-    for (int i = 0; i < ndev; i++) {
-        ga_device_set(i);
-        start[i] = ga_event_create(true), stop[i] = ga_event_create(true);
+    ga_event *start = NULL, *stop = NULL, *done[GA_MAX_DEVICES] = {NULL};
+    ga_device_push(0);
+    start = ga_event_create(true), stop = ga_event_create(true);
+    ga_device_pop();
+    for (int d = 1; d < n; d++) {
+        ga_device_push(d);
+        done[d] = ga_event_create(false);
+        ga_device_pop();
     }
     double t[REPS];
-    for (int k = 0; k < WARMUP; k++) op(arg);
-    for (int k = 0; k < REPS; k++) {
-        for (int i = 0; i < ndev; i++) ga_device_set(i), ga_event_record(start[i], NULL);
-        op(arg);
-        for (int i = 0; i < ndev; i++) ga_device_set(i), ga_event_record(stop[i], NULL);
-        t[k] = 0;
-        for (int i = 0; i < ndev; i++) {
-            float ms = 0;
-            ga_event_synchronize(stop[i]);
-            ga_event_elapsed_ms(start[i], stop[i], &ms);
-            t[k] = ms * 1e3 > t[k] ? ms * 1e3 : t[k];
+    for (int i = 0; i < WARMUP; i++) op(arg);
+    for (int i = 0; i < REPS; i++) {
+        ga_device_push(0);
+        ga_event_record(start, NULL);
+        ga_device_pop();
+        for (int d = 1; d < n; d++) {
+            ga_device_push(d);
+            ga_stream_wait_event(NULL, start);
+            ga_device_pop();
         }
+        op(arg);
+        for (int d = 1; d < n; d++) {
+            ga_device_push(d);
+            ga_event_record(done[d], NULL);
+            ga_device_pop();
+            ga_device_push(0);
+            ga_stream_wait_event(NULL, done[d]);
+            ga_device_pop();
+        }
+        ga_device_push(0);
+        ga_event_record(stop, NULL);
+        ga_event_synchronize(stop);
+        float ms = 0;
+        ga_event_elapsed_ms(start, stop, &ms);
+        ga_device_pop();
+        t[i] = ms * 1e3;
     }
-    for (int i = 0; i < ndev; i++) ga_event_destroy(start[i]), ga_event_destroy(stop[i]);
-    ga_device_set(0);
+    ga_event_destroy(start), ga_event_destroy(stop);
+    for (int d = 1; d < n; d++) ga_event_destroy(done[d]);
     if (ga_last_error() != GA_OK) fail("timing across devices");
     return median(t, REPS);
+}
+
+typedef struct a2a_args { int ndev; ga_nccl_comm **comms; ga_array **x, **y; } a2a_args;
+static void op_all_to_all(void *p)
+{
+    const a2a_args *a = (const a2a_args *)p;
+    ga_nccl_group_start();
+    for (int i = 0; i < a->ndev; i++) ga_nccl_all_to_all(a->comms[i], a->x[i], a->y[i]);
+    ga_nccl_group_end();
 }
 
 typedef struct peer_args { const ga_array *src; uint64_t dst; bool raw; } peer_args;
@@ -603,6 +632,33 @@ static void bench_nccl(void)
     snprintf(name, sizeof name, "all_reduce 1 GiB, %d GPUs", ndev);
     snprintf(note, sizeof note, "ga_nccl_all_reduce: bus bandwidth, %.3f x NCCL's", t_raw / t_ours);
     row(name, n, "float32", t_ours, bus, note);
+    /* all_to_all of the same buffers as (ndev, n / ndev): ncclAlltoAll where NCCL has it, then the group of
+       sends and receives (GPUARR_NCCL_ALLTOALL=0) */
+    ga_array *xs[GA_MAX_DEVICES] = {NULL}, *ys[GA_MAX_DEVICES] = {NULL};
+    const int64_t blocks[2] = {ndev, n / ndev};
+    for (int i = 0; i < ndev && n % ndev == 0; i++) {
+        ga_device_set(i);
+        xs[i] = ga_reshape(x[i], 2, blocks), ys[i] = ga_reshape(y[i], 2, blocks);
+        if (!xs[i] || !ys[i]) fail("all_to_all views");
+    }
+    ga_device_set(0);
+    a2a_args aa = {ndev, comms, xs, ys};
+    const double a2a_bytes = (double)(ndev - 1) / ndev * 4.0 * (double)n; /* busbw's */
+    if (n % ndev) printf("# %d GPUs do not divide 2^28: no all_to_all rows\n", ndev);
+    const double t_native = n % ndev ? 0 : time_devices(op_all_to_all, &aa, ndev);
+    setenv("GPUARR_NCCL_ALLTOALL", "0", 1);
+    const double t_group = n % ndev ? 0 : time_devices(op_all_to_all, &aa, ndev);
+    unsetenv("GPUARR_NCCL_ALLTOALL");
+    if (n % ndev == 0) {
+        snprintf(name, sizeof name, "all_to_all 1 GiB, %d GPUs", ndev);
+        snprintf(note, sizeof note, "%s: bus bandwidth",
+                 ga_nccl_version() >= 22803 ? "ncclAlltoAll" : "send/recv group (no ncclAlltoAll)");
+        row(name, n, "float32", t_native, a2a_bytes, note);
+        snprintf(name, sizeof name, "all_to_all 1 GiB, %d GPUs, group", ndev);
+        snprintf(note, sizeof note, "send/recv group: %.3f x the row above's time", t_group / t_native);
+        row(name, n, "float32", t_group, a2a_bytes, note);
+    }
+    for (int i = 0; i < ndev; i++) ga_release(xs[i]), ga_release(ys[i]);
     for (int i = 0; i < ndev; i++) {
         ga_release(x[i]), ga_release(y[i]);
         ga_nccl_comm_destroy(comms[i]);
@@ -1075,55 +1131,6 @@ static void bench_graph(bool alone)
     ga_stream_destroy(s);
 }
 
-/* op(arg) timed across devices 0 .. n-1: each device's current stream waits
-   for a start event recorded on device 0's, device 0's waits for each
-   device's end, and the span is measured on device 0. The median of REPS
-   runs after WARMUP, in microseconds. */
-static double time_span_devices(op_fn op, void *arg, int n)
-{
-    ga_event *start = NULL, *stop = NULL, *done[GA_MAX_DEVICES] = {NULL};
-    ga_device_push(0);
-    start = ga_event_create(true), stop = ga_event_create(true);
-    ga_device_pop();
-    for (int d = 1; d < n; d++) {
-        ga_device_push(d);
-        done[d] = ga_event_create(false);
-        ga_device_pop();
-    }
-    double t[REPS];
-    for (int i = 0; i < WARMUP; i++) op(arg);
-    for (int i = 0; i < REPS; i++) {
-        ga_device_push(0);
-        ga_event_record(start, NULL);
-        ga_device_pop();
-        for (int d = 1; d < n; d++) {
-            ga_device_push(d);
-            ga_stream_wait_event(NULL, start);
-            ga_device_pop();
-        }
-        op(arg);
-        for (int d = 1; d < n; d++) {
-            ga_device_push(d);
-            ga_event_record(done[d], NULL);
-            ga_device_pop();
-            ga_device_push(0);
-            ga_stream_wait_event(NULL, done[d]);
-            ga_device_pop();
-        }
-        ga_device_push(0);
-        ga_event_record(stop, NULL);
-        ga_event_synchronize(stop);
-        float ms = 0;
-        ga_event_elapsed_ms(start, stop, &ms);
-        ga_device_pop();
-        t[i] = ms * 1e3;
-    }
-    ga_event_destroy(start), ga_event_destroy(stop);
-    for (int d = 1; d < n; d++) ga_event_destroy(done[d]);
-    if (ga_last_error() != GA_OK) fail("timing across devices");
-    return median(t, REPS);
-}
-
 typedef struct darray_args { ga_darray *a, *b, *out; } darray_args;
 static void op_darray_add_out(void *p)
 {
@@ -1133,6 +1140,8 @@ static void op_darray_add_out(void *p)
     ga_darray_ufunc(GA_UFUNC_ADD, in, out);
 }
 static void op_darray_add_new(void *p) { darray_args *d = (darray_args *)p; ga_darray_release(ga_darray_add(d->a, d->b)); }
+static void op_darray_var(void *p) { darray_args *d = (darray_args *)p; ga_release(ga_darray_reduce_gather(GA_REDUCE_VAR, d->a, GA_ALL_AXES, false)); }
+static void op_var(void *p) { ga_release(ga_var((const ga_array *)p, GA_ALL_AXES, 0, false)); }
 
 /* A darray of 2 x 2^28 float32 of `value`, one shard per listed device,
    made on the devices themselves. */
@@ -1166,17 +1175,23 @@ static void bench_darray_rows(void)
     ufunc_args u = {a, b, c};
     const double bytes = 3.0 * 4.0 * (double)total, one = time_device(op_add_out, &u);
     row("add 2^29, one GPU, into out", total, "float32", one, bytes, "the split rows' reference");
+    const double var_one = time_device(op_var, a);
+    row("var 2^29, one GPU", total, "float32", var_one, 4.0 * (double)total, "the split var's reference");
     ga_release(a), ga_release(b), ga_release(c);
     darray_args d = {bench_darray(n, devs, per, 1.5), bench_darray(n, devs, per, 2.5), bench_darray(n, devs, per, 0)};
     char name[64], note[96];
-    const double split = time_span_devices(op_darray_add_out, &d, count);
+    const double split = time_devices(op_darray_add_out, &d, count);
     snprintf(name, sizeof name, "darray add 2^29, %d GPU%s, into out", count, count > 1 ? "s" : "");
     snprintf(note, sizeof note, "%.2fx the one-GPU add (%d shards)", one / split, n);
     row(name, total, "float32", split, bytes, note);
-    const double fresh = time_span_devices(op_darray_add_new, &d, count);
+    const double fresh = time_devices(op_darray_add_new, &d, count);
     snprintf(name, sizeof name, "darray add 2^29, %d GPU%s, new", count, count > 1 ? "s" : "");
     snprintf(note, sizeof note, "%.2fx the one-GPU add, new darray", one / fresh);
     row(name, total, "float32", fresh, bytes, note);
+    const double var_split = time_devices(op_darray_var, &d, count);
+    snprintf(name, sizeof name, "darray var 2^29, %d GPU%s", count, count > 1 ? "s" : "");
+    snprintf(note, sizeof note, "over the split axis: %.2fx the one-GPU var", var_one / var_split);
+    row(name, total, "float32", var_split, 4.0 * (double)total, note);
     float check = 0;
     ga_array *last = ga_darray_shard(d.out, n - 1), *e = last ? ga_index(last, "-1") : NULL;
     if (!e || ga_to_host(e, &check, sizeof check) != GA_OK || check != 4.0f) fail("darray add result");

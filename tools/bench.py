@@ -360,7 +360,7 @@ def cupy_figures(mode=None):
     if mode == "kernels":
         del a, b, w
         return cupy_kernels(cp, timed, wall)
-    if mode == "darray":  # compared with gpuarr's own one-GPU add, in its note
+    if mode == "darray":  # compared with gpuarr's own one-GPU add and var, in their notes
         return {}
     if mode == "products":
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
@@ -517,7 +517,7 @@ def main():
         gb = f"{r['gbps']:.0f}" if r["gbps"] else ""
         print(f"{r['name']:34} {r['n']:>10} {r['dtype']:8} {r['us']:>11.3f} {gb:>8} {frac:>7} {cstr:>10} {ratio:>8}  {r['note']}")
     if mode == "darray":
-        print("(the split add is compared with gpuarr's one-GPU add of the same size, in its note)")
+        print("(the split add and var are compared with gpuarr's one-GPU add and var of the same size, in their notes)")
     elif not cupy and mode != "nccl":
         print("(CuPy is not importable here: no comparison column)")
 
