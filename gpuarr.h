@@ -3848,10 +3848,14 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    parameters' dtypes as an elementwise kernel's) are broadcast together;
    types are bound as an elementwise kernel's. Several array inputs are
    read at the same element offsets, so arrays laid out otherwise than one
-   another are first copied to C order (one pass each); a map that reads
-   the element index has every array input in C order (copied where it is
-   not) and reads one element at a time. An empty reduction is the
-   identity through the post-map.
+   another are first copied to C order (one pass each). Contiguous rows are
+   read in 16-byte vectors, of every array input side by side where there
+   are several and they are in phase (each one's element 0 the same number
+   of elements past a vector boundary: views offset alike, or not at all);
+   inputs out of phase are read one element at a time, in place. A map
+   that reads the element index has every array input in C order (copied
+   where it is not) and reads one element at a time. An empty reduction is
+   the identity through the post-map.
 
    Modules: a fatbin built by the rule (its version stamp checked: a stale
    one is GA_ERROR_KERNELS_STALE, "rebuild it"), or a cubin or PTX built
@@ -3872,8 +3876,9 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
 
    Left for later: raw outputs (CuPy's `raw T z` among the outputs, with
    its size= argument), raw parameters of reductions, more than 4
-   operands, 16-byte vector loads for reductions of several inputs or that
-   read the index. */
+   operands, 16-byte vector loads for reductions whose map reads the
+   index, and for the outer layout (a kept dim fastest) of several
+   inputs. */
 
 /* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
    element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
@@ -3887,6 +3892,14 @@ typedef struct ga_view {
     int64_t shape[GA_MAXDIMS];
     int64_t strides[GA_MAXDIMS]; /* bytes */
 } ga_view;
+
+/* ga__reduce_args.flags of a user's reduction of several array inputs
+   (kernels/gpuarr_user.cuh): they are in phase, each one's element 0 the
+   same number of elements past a boundary of VW elements (VW * its size
+   bytes, VW = 16 / the widest input's size), so that its first pass reads
+   contiguous rows in 16-byte vectors. Set by the host, a bit the
+   reduction planner (>>reduce) passes through unread. */
+#define GA__RF_USER_PHASE (1 << 30)
 
 typedef struct ga_module ga_module;          /* a loaded module */
 typedef struct ga_elementwise_kernel ga_elementwise_kernel; /* an elementwise kernel of a module */
@@ -33459,6 +33472,30 @@ static ga_status ga__reduction_check_inputs(const char *func, const ga_reduction
     return GA_OK;
 }
 
+/* Whether the array inputs v[] (NULL: a weak scalar) of a reduction of
+   loop `loop` are in phase for 16-byte vectors (GA__RF_USER_PHASE): the
+   address of each one's element 0 a multiple of its size, and the same
+   number of elements past a boundary of VW elements in each (VW = 16 /
+   the widest input's size, as the kernels' ga_user::loads take it: every
+   parameter's, scalars' too). */
+static bool ga__reduction_in_phase(int nin, const ga__loop *loop, const ga_array *const *v)
+{
+    size_t widest = 1;
+    for (int j = 0; j < nin; j++) widest = GA__MAX(widest, ga__dtype_sizes[loop->in[j]]);
+    if (widest > 16) return false;
+    const uint64_t vw = 16 / widest;
+    int64_t phase = -1;
+    for (int j = 0; j < nin; j++) {
+        if (!v[j]) continue;
+        const uint64_t size = ga__dtype_sizes[v[j]->dtype];
+        if (v[j]->data % size != 0) return false;
+        const int64_t ph = (int64_t)(v[j]->data / size % vw);
+        if (phase >= 0 && ph != phase) return false;
+        phase = ph;
+    }
+    return true;
+}
+
 /* A user reduction into *out (given, or made here). */
 static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, const ga_operand *in, int naxes,
                                const int *axes, bool keepdims, ga_array **out)
@@ -33500,6 +33537,7 @@ static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, c
         j.out = made ? made : *out;
         j.op = GA__ROP_SUM; /* (unread: the kernels are the user's) */
         j.flags = nin > 1 || k->indexed ? GA__RF_PLAIN : 0;
+        if (nin > 1 && !k->indexed && ga__reduction_in_phase(nin, &loop, v)) j.flags |= GA__RF_USER_PHASE;
         j.fin = GA__FIN_NONE;
         j.value = loop.in[0];
         j.user = k;

@@ -77,7 +77,10 @@
       A map that reads `i` or `_in_ind` (the header tries the expression
       with them as a type no expression can use; the host reads its text)
       has its inputs copied to C order first where they are not, and
-      loads one element at a time (no 16-byte vectors). Several
+      loads one element at a time (no 16-byte vectors). Otherwise the
+      inputs' contiguous rows are read in 16-byte vectors side by side
+      where the arrays are in phase (the same number of elements past a
+      vector boundary: views offset alike, or not at all). Several
       placeholders: GA_REDUCTION_TYPES(name, (T, W), tuples, ...), as
       GA_ELEMENTWISE_TYPES.
 
@@ -485,7 +488,19 @@ struct no_index {};
 template <int NIN, bool IDX, class T0, class T1, class T2> struct loads {
     typedef tuple3<T0, T1, T2> V;
     typedef T0 stored;
+    typedef T0 t0;
+    typedef T1 t1;
+    typedef T2 t2;
+    static constexpr int nin = NIN;
     static constexpr bool vector = NIN == 1 && !IDX;
+    /* several inputs and no index: vectors of VW elements of each input
+       (reduce_inner below), VW * sizeof(Tk) bytes of input k, 16 of the
+       widest */
+    static constexpr int widest = (int)(sizeof(T0) > (NIN > 1 ? sizeof(T1) : 1)
+                                            ? (sizeof(T0) > (NIN > 2 ? sizeof(T2) : 1) ? sizeof(T0) : sizeof(T2))
+                                            : (sizeof(T1) > (NIN > 2 ? sizeof(T2) : 1) ? sizeof(T1) : sizeof(T2)));
+    static constexpr int vw = widest <= 16 ? 16 / widest : 1;
+    static constexpr bool multi_vector = NIN > 1 && !IDX && widest <= 16;
     static GA_DEV V load(const char *p, const ga__reduce_args &a)
     {
         V v;
@@ -511,6 +526,137 @@ template <int NIN, bool IDX, class T0, class T1, class T2> struct loads {
         return v;
     }
 };
+
+/* The first pass's inner kernel of a reduction of several inputs read
+   in 16-byte vectors: gpuarr's own (kernels/reduce.cuh's ga_reduce_inner:
+   the same work units, groups, trees and stores), with each thread's
+   share of a contiguous row read as ga_reduce_range reads one input's,
+   vectors of each input side by side. The host sets GA__RF_USER_PHASE
+   where the array inputs are in phase (each one's address of element 0 a
+   multiple of its size and the same number of elements past a vector
+   boundary of VW elements), so that a row's first aligned vector of input
+   0 is one of every input's. Elsewhere (out of phase, rows along strided
+   or several dims, a thread per row) ga_reduce_inner itself. The order in
+   which elements are combined depends on the shape and the alignment
+   only. */
+template <class Op, class In>
+GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, int64_t io, int64_t lo, int64_t hi, int t,
+                                    int T)
+{
+    typedef ga_accumulator<Op> R;
+    typedef typename R::A A;
+    typedef typename In::t0 T0;
+    typedef typename In::t1 T1;
+    typedef typename In::t2 T2;
+    constexpr int VW = In::vw, NIN = In::nin, LF = GA_LOADS_IN_FLIGHT;
+    constexpr int64_t sz0 = sizeof(T0), sz1 = sizeof(T1), sz2 = sizeof(T2);
+    typedef typename ga_vec_of<VW * sizeof(T0)>::type V0;
+    typedef typename ga_vec_of<(NIN > 1 ? VW * sizeof(T1) : 1)>::type V1;
+    typedef typename ga_vec_of<(NIN > 2 ? VW * sizeof(T2) : 1)>::type V2;
+    constexpr int NA = sizeof(A) <= 8 ? GA_LOADS_IN_FLIGHT : sizeof(A) <= 32 ? 2 : 1;
+    A acc[NA];
+#pragma unroll
+    for (int u = 0; u < NA; u++) acc[u] = R::identity(op);
+    const int32_t n = (int32_t)(hi - lo); /* ranges are chunks: below 2^31 */
+    const char *p0 = (const char *)a.in + io + lo * sz0;
+    const int64_t e0 = io / sz0 + lo; /* the range's first element, in every input */
+    const int32_t mis = (int32_t)((VW * sz0 - (uintptr_t)p0 % (VW * sz0)) % (VW * sz0));
+    const int32_t head = mis / (int32_t)sz0 < n ? mis / (int32_t)sz0 : n;
+    for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz0, a), lo, k);
+    const int32_t nv = (n - head) / VW;
+    const bool c1 = NIN > 1 && a.center, c2 = NIN > 2 && a.count; /* arrays, else weak scalars */
+    const T1 s1 = NIN > 1 ? ga_scalar_arg<T1>(a.user_scalar[0]) : T1();
+    const T2 s2 = NIN > 2 ? ga_scalar_arg<T2>(a.user_scalar[1]) : T2();
+    const V0 *v0 = (const V0 *)(p0 + head * sz0);
+    const V1 *v1 = (const V1 *)(c1 ? (const char *)a.center + (e0 + head) * sz1 : nullptr);
+    const V2 *v2 = (const V2 *)(c2 ? (const char *)a.count + (e0 + head) * sz2 : nullptr);
+    /* vector j's VW elements into acc: element head + j * VW + q */
+    auto add = [&](A &s, const V0 &r0, const V1 &r1, const V2 &r2, int32_t j) {
+        T0 x0[VW];
+        T1 x1[NIN > 1 ? VW : 1];
+        T2 x2[NIN > 2 ? VW : 1];
+        memcpy(x0, &r0, sizeof x0);
+        if constexpr (NIN > 1) memcpy(x1, &r1, sizeof x1);
+        if constexpr (NIN > 2) memcpy(x2, &r2, sizeof x2);
+#pragma unroll
+        for (int q = 0; q < VW; q++) {
+            typename In::V x;
+            x.x0 = x0[q];
+            if constexpr (NIN > 1) x.x1 = c1 ? x1[q] : s1;
+            if constexpr (NIN > 2) x.x2 = c2 ? x2[q] : s2;
+            x.i = -1;
+            R::add(op, s, x, lo, head + j * VW + q);
+        }
+    };
+    int32_t j = t;
+    for (; j + (LF - 1) * T < nv; j += LF * T) {
+        V0 r0[LF];
+        V1 r1[LF];
+        V2 r2[LF];
+#pragma unroll
+        for (int u = 0; u < LF; u++) {
+            r0[u] = v0[j + u * T];
+            r1[u] = c1 ? v1[j + u * T] : V1();
+            r2[u] = c2 ? v2[j + u * T] : V2();
+        }
+#pragma unroll
+        for (int u = 0; u < LF; u++) add(acc[u % NA], r0[u], r1[u], r2[u], j + u * T);
+    }
+    for (; j < nv; j += T) add(acc[0], v0[j], c1 ? v1[j] : V1(), c2 ? v2[j] : V2(), j);
+    for (int32_t k = head + nv * VW + t; k < n; k += T) R::add(op, acc[0], In::load(p0 + k * sz0, a), lo, k);
+    A s = acc[0];
+#pragma unroll
+    for (int u = 1; u < NA; u++) s = R::combine(op, s, acc[u]);
+    return R::finish(op, s, lo);
+}
+
+template <class Op, class In> GA_DEV void reduce_inner(const ga__reduce_args &a)
+{
+    if constexpr (!In::multi_vector) {
+        ga_reduce_inner<Op, In>(a);
+    } else {
+        typedef typename Op::S S;
+        typedef typename In::V V;
+        if (!(a.flags & GA__RF_USER_PHASE) || (a.flags & GA__RF_TILES) || a.group < 2 || a.red_ndim != 1 ||
+            a.red_in[0] != (int64_t)sizeof(typename In::t0)) {
+            ga_reduce_inner<Op, In>(a);
+            return;
+        }
+        __shared__ S partial[GA_REDUCE_BLOCK / 32];
+        Op op(a);
+        const int G = a.group, lg = __ffs(G) - 1, groups = GA_REDUCE_BLOCK >> lg, gid = threadIdx.x >> lg,
+                  t = threadIdx.x & (G - 1);
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+        const bool rows = (a.flags & GA__RF_ROWS) != 0;
+        const int64_t units = a.rows * a.nchunks, step = (int64_t)gridDim.x * groups;
+        for (int64_t u = (int64_t)blockIdx.x * groups + gid; u - gid < units; u += step) {
+            const bool live = u < units;
+            int64_t row = u, c = 0, io, oo, ao;
+            if (rows) {
+                io = row * a.kept_in[0], oo = row * a.kept_out[0], ao = row * a.kept_aux[0];
+            } else {
+                row = ga_index_div(u, a.nchunks), c = u - row * a.nchunks;
+                ga_row_offsets(a, row, 0, io, oo, ao);
+            }
+            S s = op.identity();
+            if (live) {
+                const int64_t lo = c * a.chunk, hi = lo + a.chunk < a.length ? lo + a.chunk : a.length;
+                s = range_vectors<Op, In>(op, a, io, lo, hi, t, G);
+            }
+            s = ga_warp_combine(op, s, G < 32 ? G : 32);
+            if (G == GA_REDUCE_BLOCK) {
+                if (lane == 0) partial[warp] = s;
+                __syncthreads();
+                if (warp == 0) {
+                    s = lane < GA_REDUCE_BLOCK / 32 ? partial[lane] : op.identity();
+                    s = ga_warp_combine(op, s, GA_REDUCE_BLOCK / 32);
+                }
+                __syncthreads();
+            }
+            if (live && t == 0) ga_store_state<Op, V>(op, a, row, c, s, oo, ao);
+        }
+    }
+}
 
 /* The loads of the combine passes: partial states as stored. */
 template <class S> struct state_loads {
@@ -597,7 +743,7 @@ template <class S> struct state_loads {
         GA__USER_SYM(name, inner, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)                 \
     {                                                                                                      \
         typedef ga_user_rop_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                     \
-        ga_reduce_inner<Op, typename Op::Loads>(a);                                                       \
+        ga_user::reduce_inner<Op, typename Op::Loads>(a);                                                 \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
         GA__USER_SYM(name, outer, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)                 \

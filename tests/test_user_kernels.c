@@ -777,6 +777,7 @@ static void host_reduce2d(const double *v, int64_t rows, int64_t cols, int axis,
 /* Whether result r (float64) holds want[0..count-1] within rel. */
 static bool holds(const ga_array *r, const double *want, int64_t count, double rel)
 {
+    if (r && count == 0) return ga_size(r) == 0;
     double *h = r && ga_size(r) == count ? host_f64(r) : NULL;
     bool ok = h != NULL;
     for (int64_t i = 0; ok && i < count; i++) ok = fabs(h[i] - want[i]) <= rel * (fabs(want[i]) + 1);
@@ -931,6 +932,153 @@ DEVICE_TEST(reduction_element_index)
     CHECK(re && download(re, &got) && got == 0, "index_weighted of nothing: %g", got);
     free(hx);
     ga_release(x), ga_release(out), ga_release(z), ga_release(rz), ga_release(e), ga_release(re);
+}
+
+/* ---- reductions of several inputs in 16-byte vectors ------------------------- */
+
+/* A (rows, cols) view of `t` whose element 0 is `off` elements past the
+   start of a new random array (pool blocks start 256-byte aligned), its
+   base in *base. */
+static ga_array *offset_view(int64_t rows, int64_t cols, int64_t off, ga_dtype t, ga_array **base)
+{
+    *base = random_array(1, (int64_t[]){rows * cols + 8}, t);
+    char idx[64];
+    snprintf(idx, sizeof idx, "%lld:%lld", (long long)off, (long long)(off + rows * cols));
+    ga_array *flat = *base ? ga_index(*base, idx) : NULL;
+    ga_array *v = flat ? ga_reshape(flat, 2, (int64_t[]){rows, cols}) : NULL;
+    ga_release(flat);
+    return v;
+}
+
+/* sums over axis `axis` (0, 1, or -1: all) of a (rows, cols) array of
+   terms in C order, into want[] */
+static void host_sum2d(const double *terms, int64_t rows, int64_t cols, int axis, double *want)
+{
+    const int64_t nout = axis == 0 ? cols : axis == 1 ? rows : 1;
+    for (int64_t o = 0; o < nout; o++) want[o] = 0;
+    for (int64_t i = 0; i < rows * cols; i++) want[axis == 0 ? i % cols : axis == 1 ? i / cols : 0] += terms[i];
+}
+
+/* The shapes of the vector tests: long rows (chunks and the combine
+   passes), rows of a warp, a thread per row, odd and empty; the element
+   offsets of the two or three inputs: in phase (aligned, or past a vector
+   boundary alike: a head of elements first) and out of phase (read
+   element by element). */
+static const int64_t vshapes[][2] = {{1, 200003}, {7, 1001}, {1, 4097}, {5, 3}, {1, 3}, {1, 1}, {0, 5}, {3, 0}};
+static const int voffs[][3] = {{0, 0, 0}, {1, 1, 1}, {3, 3, 3}, {1, 0, 1}, {2, 3, 2}, {0, 0, 2}};
+
+#define VEC_SHAPES (int)(sizeof vshapes / sizeof vshapes[0])
+#define VEC_OFFS (int)(sizeof voffs / sizeof voffs[0])
+
+DEVICE_TEST(reduction_vectors_two_inputs_every_float)
+{
+    ga_reduction_kernel *k = reduction("sumsq_diff");
+    if (!k) return;
+    for (int t = 0; t < 4; t++) {
+        const ga_dtype dt = float_dtypes[t];
+        /* float16 sums overflow past a few thousand squares; bfloat16 rounds to 8 bits */
+        const double tol = dt == GA_FLOAT64 ? 1e-12 : dt == GA_FLOAT32 ? 1e-6 : dt == GA_FLOAT16 ? 1e-3 : 8e-3;
+        for (int sh = 0; sh < VEC_SHAPES; sh++) {
+            const int64_t rows = vshapes[sh][0], cols = dt == GA_FLOAT16 && vshapes[sh][1] > 5000 ? 4099 : vshapes[sh][1];
+            const int64_t n = rows * cols;
+            for (int o = 0; o < VEC_OFFS; o++) {
+                ga_array *bx, *by;
+                ga_array *x = offset_view(rows, test_length(cols), voffs[o][0], dt, &bx);
+                ga_array *y = offset_view(rows, test_length(cols), voffs[o][1], dt, &by);
+                const int64_t c = test_length(cols), m = rows * c;
+                /* the difference as the body computes it (rounded in T), squared and summed in double */
+                ga_array *d = x && y ? ga_subtract(x, y) : NULL;
+                double *hd = d ? host_f64(d) : NULL;
+                double *terms = malloc(sizeof(double) * (size_t)(m ? m : 1)), *want = malloc(sizeof(double) * (size_t)(n + c + 1));
+                for (int64_t i = 0; hd && i < m; i++) terms[i] = hd[i] * hd[i];
+                for (int a = -1; a < 2 && hd; a++) {
+                    const int64_t count = a == 0 ? c : a == 1 ? rows : 1;
+                    ga_array *r1 = NULL, *r2 = NULL;
+                    CHECK_OK(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y)},
+                                                      a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r1));
+                    CHECK_OK(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y)},
+                                                      a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r2));
+                    host_sum2d(terms, rows, c, a, want);
+                    CHECK(r1 && ga_dtype_of(r1) == dt && holds(r1, want, count, tol) && close_arrays(r1, r2, 0),
+                          "sumsq_diff %s (%lld, %lld) offsets %d %d axis %d: %s", ga_dtype_name(dt), (long long)rows,
+                          (long long)c, voffs[o][0], voffs[o][1], a, ga_last_error_message());
+                    ga_release(r1), ga_release(r2);
+                }
+                free(hd), free(terms), free(want);
+                ga_release(bx), ga_release(by), ga_release(x), ga_release(y), ga_release(d);
+            }
+        }
+    }
+}
+
+DEVICE_TEST(reduction_vectors_mixed_sizes_three_inputs_scalars)
+{
+    ga_reduction_kernel *ws = reduction("weighted_sum"), *dp = reduction("dot_plus"), *ax = reduction("axpy_sum");
+    if (!ws || !dp || !ax) return;
+    /* inputs of two sizes: vectors of 16 bytes of the wider, 8 (or 4) of the narrower */
+    static const ga_dtype pairs[2][2] = {{GA_FLOAT64, GA_FLOAT32}, {GA_FLOAT32, GA_INT16}};
+    for (int sh = 0; sh < VEC_SHAPES; sh++) {
+        const int64_t rows = vshapes[sh][0], c = test_length(vshapes[sh][1]), m = rows * c;
+        double *want = malloc(sizeof(double) * (size_t)(c + rows + 1)), *terms = malloc(sizeof(double) * (size_t)(m ? m : 1));
+        for (int o = 0; o < VEC_OFFS; o++) {
+            for (int p = 0; p < 2; p++) {
+                ga_array *bx, *bw;
+                ga_array *x = offset_view(rows, c, voffs[o][0], pairs[p][0], &bx);
+                ga_array *w = offset_view(rows, c, voffs[o][1], pairs[p][1], &bw);
+                double *hx = x ? host_f64(x) : NULL, *hw = w ? host_f64(w) : NULL;
+                for (int64_t i = 0; hx && hw && i < m; i++) terms[i] = hx[i] * hw[i];
+                for (int a = -1; a < 2 && hx && hw; a++) {
+                    ga_array *r = NULL;
+                    CHECK_OK(ga_reduction_kernel_call(ws, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(w)},
+                                                      a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r));
+                    host_sum2d(terms, rows, c, a, want);
+                    CHECK(holds(r, want, a == 0 ? c : a == 1 ? rows : 1, pairs[p][0] == GA_FLOAT64 ? 1e-12 : 1e-6),
+                          "weighted_sum (%s, %s) (%lld, %lld) offsets %d %d axis %d: %s", ga_dtype_name(pairs[p][0]),
+                          ga_dtype_name(pairs[p][1]), (long long)rows, (long long)c, voffs[o][0], voffs[o][1], a,
+                          ga_last_error_message());
+                    ga_release(r);
+                }
+                free(hx), free(hw);
+                ga_release(bx), ga_release(bw), ga_release(x), ga_release(w);
+            }
+            /* three float32 inputs: sum(x * y + z), float64 */
+            ga_array *bx, *by, *bz;
+            ga_array *x = offset_view(rows, c, voffs[o][0], GA_FLOAT32, &bx);
+            ga_array *y = offset_view(rows, c, voffs[o][1], GA_FLOAT32, &by);
+            ga_array *z = offset_view(rows, c, voffs[o][2], GA_FLOAT32, &bz);
+            double *hx = x ? host_f64(x) : NULL, *hy = y ? host_f64(y) : NULL, *hz = z ? host_f64(z) : NULL;
+            for (int a = -1; a < 2 && hx && hy && hz; a++) {
+                const int64_t count = a == 0 ? c : a == 1 ? rows : 1;
+                for (int64_t i = 0; i < m; i++) terms[i] = hx[i] * hy[i] + hz[i];
+                ga_array *r1 = NULL, *r2 = NULL;
+                const ga_operand three[3] = {ga_operand_array(x), ga_operand_array(y), ga_operand_array(z)};
+                CHECK_OK(ga_reduction_kernel_call(dp, 3, three, a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r1));
+                CHECK_OK(ga_reduction_kernel_call(dp, 3, three, a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r2));
+                host_sum2d(terms, rows, c, a, want);
+                CHECK(holds(r1, want, count, 1e-11) && close_arrays(r1, r2, 0),
+                      "dot_plus (%lld, %lld) offsets %d %d %d axis %d: %s", (long long)rows, (long long)c, voffs[o][0],
+                      voffs[o][1], voffs[o][2], a, ga_last_error_message());
+                ga_release(r1), ga_release(r2);
+                /* a weak scalar as input 1, then as input 2: alpha * x + y */
+                for (int s = 0; s < 2; s++) {
+                    const ga_operand ops[3] = {ga_operand_array(x),
+                                               s == 0 ? ga_operand_scalar(ga_float(-1.5)) : ga_operand_array(y),
+                                               s == 0 ? ga_operand_array(z) : ga_operand_scalar(ga_float(0.25))};
+                    for (int64_t i = 0; i < m; i++) terms[i] = s == 0 ? -1.5 * hx[i] + hz[i] : hy[i] * hx[i] + 0.25;
+                    ga_array *r = NULL;
+                    CHECK_OK(ga_reduction_kernel_call(ax, 3, ops, a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r));
+                    host_sum2d(terms, rows, c, a, want);
+                    CHECK(holds(r, want, count, 1e-11), "axpy_sum scalar %d (%lld, %lld) offsets %d %d %d axis %d: %s",
+                          s + 1, (long long)rows, (long long)c, voffs[o][0], voffs[o][1], voffs[o][2], a,
+                          ga_last_error_message());
+                    ga_release(r);
+                }
+            }
+            free(hx), free(hy), free(hz);
+            ga_release(bx), ga_release(by), ga_release(bz), ga_release(x), ga_release(y), ga_release(z);
+        }
+        free(want), free(terms);
+    }
 }
 
 /* ---- raw parameters ------------------------------------------------------------ */
