@@ -3836,9 +3836,16 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    input of the loop is an array (all raw, or raw and scalars) the outputs
    must be given: "Loop size is Undecided" (CuPy's words, GA_ERROR_VALUE).
    Where every input is raw, the loop reads one zero scalar the body never
-   sees. Limits: 1 to 3 inputs besides up to 3 raw ones, 1 or 2 outputs
-   (not raw), 4 operands in all (the ufunc loops'), 1 to 4 placeholders,
-   64 tuples of dtypes.
+   sees. Raw outputs (`raw<T> y` among the outputs, CuPy's `raw T y`) are
+   written by the body where it likes (y[idx] = x): a given one may have
+   any shape (not broadcast; it must be writeable and on the inputs'
+   device, and its dtype binds its placeholder), one not given is made
+   with the loop's shape (C-ordered, uninitialised where the body writes
+   nothing); they take no part in the loop's size, and where every output
+   is raw the loop stores one byte an element to a bool scratch array it
+   releases. Limits: 1 to 3 inputs and 1 or 2 outputs besides the raw ones,
+   4 operands in all (the ufunc loops'), 3 raw parameters, 1 to 4
+   placeholders, 64 tuples of dtypes.
 
    A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
    own reduction planner (>>reduce): any axes, keepdims, out=, the kept
@@ -3874,9 +3881,8 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    call as the sticky error it is (the context is lost), with the advice
    to run the program under compute-sanitizer.
 
-   Left for later: raw outputs (CuPy's `raw T z` among the outputs, with
-   its size= argument), raw parameters of reductions, more than 4
-   operands, 16-byte vector loads for reductions whose map reads the
+   Left for later: CuPy's size= argument (a loop size where no array
+   gives it), raw parameters of reductions, more than 4 operands, 16-byte vector loads for reductions whose map reads the
    index, and for the outer layout (a kept dim fastest) of several
    inputs. */
 
@@ -3928,14 +3934,14 @@ GPUARR_API void ga_module_release(ga_module *m);
    an older form: rebuild the module). */
 GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name);
 
-/* The kernel's name, its numbers of inputs (raw ones too) and outputs. */
+/* The kernel's name, its numbers of inputs and outputs (raw ones too). */
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k);
 
 /* Calls elementwise kernel k, as CuPy's kernel(*in, *out): nin inputs
-   (arrays or weak C scalars; arrays for raw parameters), nout outputs,
-   each given (out=) or NULL,
+   (arrays or weak C scalars; arrays for raw parameters), nout outputs (raw
+   ones too), each given (out=) or NULL,
    made here and stored in out[k] (a new reference). Types, broadcasting
    and errors as the section's comment says. Enqueued on the current
    stream of the inputs' device. */
@@ -32586,7 +32592,10 @@ struct ga_elementwise_kernel {
     char name[GA__USER_NAME_MAX];
     int nin;                               /* inputs as declared (raw ones too; info.nin: the loop's, the
                                               others, or 1 where all are raw: a zero scalar) */
-    int nraw;
+    int nout;                              /* outputs as declared (raw ones too; info.nout: the loop's, the
+                                              others, or 1 where all are raw: a bool scratch array) */
+    int nraw;                              /* raw parameters, inputs and outputs */
+    int nraw_in;                           /* raw inputs (their views come first in ga__user_raws) */
     int types[GA__USER_MAX_PARAMS];        /* parameter k (outputs first, then inputs): a dtype, or -1 - p:
                                               placeholder p */
     bool raw[GA__USER_MAX_PARAMS];         /* CuPy's `raw T x` (written raw<T> x): the whole array */
@@ -32990,22 +32999,27 @@ static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, 
     if (nout < 0) return ga__t.error;
     int nin = ga__user_params(func, k, field[3], nout);
     if (nin < 0) return ga__t.error;
+    int nraw_out = 0;
     for (int j = 0; j < nout + nin; j++) {
-        if (k->raw[j] && (j < nout || r))
-            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': only an elementwise kernel's "
-                             "inputs may be raw", k->name, k->params[j]);
+        if (k->raw[j] && r)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': a reduction's parameters are "
+                             "not raw", k->name, k->params[j]);
         k->nraw += k->raw[j];
+        if (j < nout) nraw_out += k->raw[j];
     }
-    const int loop_nin = nin - k->nraw > 0 ? nin - k->nraw : 1; /* all raw: a zero scalar */
-    if (nin < 1 || loop_nin > 3 || k->nraw > GA__USER_MAX_RAW || nout < 1 || nout > (r ? 1 : 2) ||
-        loop_nin + nout > GA__UFUNC_MAXOPS)
-        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs (%d raw) and %d outputs (1 to 3 inputs and at "
-                         "most %d raw ones, %s outputs, %d operands in all, raw inputs aside)", k->name, nin, k->nraw,
-                         nout, GA__USER_MAX_RAW, r ? "1" : "1 or 2", GA__UFUNC_MAXOPS);
+    k->nraw_in = k->nraw - nraw_out;
+    const int loop_nin = nin - k->nraw_in > 0 ? nin - k->nraw_in : 1;       /* all raw: a zero scalar */
+    const int loop_nout = nout - nraw_out > 0 ? nout - nraw_out : 1; /* all raw: a bool scratch array */
+    if (nin < 1 || loop_nin > 3 || k->nraw > GA__USER_MAX_RAW || nout < 1 || loop_nout > (r ? 1 : 2) ||
+        (r && nout > 1) || loop_nin + loop_nout > GA__UFUNC_MAXOPS)
+        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs, %d of them raw (1 to 3 inputs, "
+                         "%s outputs, %d operands in all, raw ones aside, and at most %d raw parameters)", k->name, nin,
+                         nout, k->nraw, r ? "1" : "1 or 2", GA__UFUNC_MAXOPS, GA__USER_MAX_RAW);
     k->nin = nin;
+    k->nout = nout;
     k->info.name = k->name;
     k->info.nin = loop_nin;
-    k->info.nout = nout;
+    k->info.nout = loop_nout;
     k->info.result = GA__RESULT_SAME;
     k->info.family = GA__FAMILY_ARITH; /* unused: the loops come from the module */
     k->info.user = k;
@@ -33082,7 +33096,7 @@ GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char
 
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k) { return k ? k->name : NULL; }
 GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k) { return k ? k->nin : -1; }
-GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->info.nout : -1; }
+GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->nout : -1; }
 
 /* The symbol of kernel k's loop for its tuple `loop`:
    ga_user_<name>_<dtype>[_<dtype>...]_<variant>. */
@@ -33165,7 +33179,7 @@ static ga_status ga__user_no_tuple(const char *func, const ga_elementwise_kernel
 static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
                                 ga_array *const *out, ga__loop *loop)
 {
-    const int nin = k->nin, nout = k->info.nout;
+    const int nin = k->nin, nout = k->nout;
     ga_dtype bound[GA__USER_MAX_PH];
     for (int p = 0; p < GA__USER_MAX_PH; p++) bound[p] = GA_DTYPE_INVALID;
     for (int j = 0; j < nout; j++)
@@ -33184,13 +33198,17 @@ static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k
     }
     if (t == k->ntuples) return ga__user_no_tuple(func, k, bound);
     loop->index = t;
-    int li = 0; /* the loop's inputs: those that are not raw, or the zero scalar of the first placeholder */
+    /* the loop's operands: those that are not raw (outputs, then inputs), or the zero scalar of the first
+       placeholder, the bool scratch output */
+    int li = 0, lo = 0;
     for (int j = 0; j < nout + nin; j++) {
         const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
-        if (j < nout) loop->out[j] = d;
-        else if (!k->raw[j]) loop->in[li++] = d;
+        if (k->raw[j]) continue;
+        if (j < nout) loop->out[lo++] = d;
+        else loop->in[li++] = d;
     }
     if (li == 0) loop->in[0] = (ga_dtype)k->tuples[t][0];
+    if (lo == 0) loop->out[0] = GA_BOOL;
     return GA_OK;
 }
 
@@ -33205,7 +33223,7 @@ static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k
 {
     int li = 0, r = 0;
     for (int j = 0; j < k->nin; j++) {
-        const int param = k->info.nout + j;
+        const int param = k->nout + j;
         const ga_array *a = in[j].array;
         if (!a && (int)in[j].scalar.kind == -1) {
             char what[24];
@@ -33257,9 +33275,39 @@ static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_ke
     return GA_OK;
 }
 
+/* A user kernel's raw outputs (CuPy's `raw T y` among the outputs):
+   each given one (any shape; its dtype bound by ga__user_types) checked
+   for device and writeability, each other one made here (new references
+   into made[], C-ordered, of the loop's shape and the parameter's dtype),
+   their views into raws after the raw inputs'. */
+static ga_status ga__user_raw_outputs(const char *func, const ga_elementwise_kernel *k, ga_array *const *out,
+                                      const ga__ufunc_plan *p, ga__user_raws *raws, ga_array **made)
+{
+    int r = 0;
+    for (int j = 0; j < k->nout; j++) {
+        if (!k->raw[j]) continue;
+        ga_array *a = out[j];
+        if (a && a->device != p->device)
+            return ga__error(GA_ERROR_DEVICE, func, "raw output %s is on device %d, the inputs on device %d",
+                             k->params[j], a->device, p->device);
+        if (a && !(a->flags & GA_WRITEABLE))
+            return ga__error(GA_ERROR_VALUE, func, "raw output %s is read-only", k->params[j]);
+        if (!a) {
+            const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j]
+                                                : (ga_dtype)k->tuples[p->loop.index][-1 - k->types[j]];
+            a = made[r] = ga__array_new(func, p->device, p->ndim, p->shape, d);
+            if (!a) return ga__t.error;
+        }
+        ga__view_of(a, &raws->v[k->nraw_in + r++]);
+    }
+    return GA_OK;
+}
+
 /* The ufunc dispatcher's steps (>>ufunc, ga__ufunc) for a user kernel: its
-   loop's inputs as the ufunc's, its raw arrays as the loop's last
-   parameter. */
+   loop's operands (the parameters that are not raw) as the ufunc's, its
+   raw arrays as the loop's last parameter. Where every output is raw, the
+   loop's output is a bool scratch array of the loop's shape (the loops
+   store one byte an element there), released at the end. */
 static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *k, const ga_operand *in, ga_array **out)
 {
     ga__ufunc_plan p;
@@ -33270,17 +33318,22 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
     memset(loop_in, 0, sizeof loop_in);
     ga__user_raws raws;
     memset(&raws, 0, sizeof raws);
+    ga_array *loop_out[2] = {NULL, NULL}, *raw_made[GA__USER_MAX_RAW] = {NULL, NULL, NULL};
+    const bool scratch = k->nraw - k->nraw_in == k->nout; /* every output raw */
+    for (int j = 0, lo = 0; j < k->nout; j++)
+        if (!k->raw[j]) loop_out[lo++] = out[j];
     int raw_device = -1;
     ga_status st = ga__user_split(func, k, in, loop_in, &raws, &raw_device);
-    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, out, raw_device, &p);
+    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, loop_out, raw_device, &p);
     if (st == GA_OK) st = ga__user_types(func, k, in, out, &p.loop);
-    if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, out, &p);
+    if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, loop_out, &p);
     for (int j = 0; j < k->info.nin && st == GA_OK; j++)
         if (!loop_in[j].array) st = ga__scalar_to_element(func, loop_in[j].scalar, p.loop.in[j], &p.values[j]);
     if (st == GA_OK) st = ga__bind(func, p.device);
     if (st != GA_OK) return st;
-    st = ga__ufunc_outputs(func, loop_in, out, &p);
-    if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, out, &p);
+    st = ga__user_raw_outputs(func, k, out, &p, &raws, raw_made);
+    if (st == GA_OK) st = ga__ufunc_outputs(func, loop_in, loop_out, &p);
+    if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, loop_out, &p);
     if (st == GA_OK) {
         /* the loops' `n`: the bits of the size in param[0] */
         double pp[4] = {0, 0, 0, 0};
@@ -33291,13 +33344,20 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
                               p.device, &raws);
     }
     ga__temps_release(&p.temps);
+    if (scratch) {
+        ga_release(p.made[0]); /* (stream-ordered: the loop is done with it before its memory is reused) */
+        p.made[0] = NULL;
+    }
     if (st != GA_OK) {
         ga_release(p.made[0]);
         ga_release(p.made[1]);
+        for (int r = 0; r < GA__USER_MAX_RAW; r++) ga_release(raw_made[r]);
         return st;
     }
-    for (int j = 0; j < k->info.nout; j++)
-        if (p.made[j]) out[j] = p.made[j];
+    for (int j = 0, lo = 0, r = 0; j < k->nout; j++) {
+        ga_array *made = k->raw[j] ? raw_made[r++] : p.made[lo++];
+        if (made) out[j] = made;
+    }
     return GA_OK;
 }
 
@@ -33306,12 +33366,13 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
 {
     static const char func[] = "ga_elementwise_call";
     if (!k) return ga__null_input(func, "k");
-    if (nin != k->nin || nout != k->info.nout)
+    if (nin != k->nin || nout != k->nout)
         return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
     if (!in) return ga__null_input(func, "in");
     if (!out) return ga__null_input(func, "out");
     if (!k->module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
-    bool had[2] = {out[0] != NULL, nout > 1 && out[1] != NULL};
+    bool had[GA__USER_MAX_PARAMS];
+    for (int j = 0; j < nout; j++) had[j] = out[j] != NULL;
     ga_status st = ga__elementwise(func, k, in, out);
     for (int j = 0; j < nout && st == GA_OK; j++)
         if (!had[j]) ga__ret(out[j]);
@@ -33325,7 +33386,7 @@ GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, con
         ga__null_input(func, "k");
         return NULL;
     }
-    if (nin != k->nin || k->info.nout != 1) {
+    if (nin != k->nin || k->nout != 1) {
         ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
         return NULL;
     }

@@ -23,7 +23,8 @@
       shape, int64_t) and `n` (the number of elements) are in scope, as in
       CuPy. 1 to 3 inputs, 1 or 2 outputs, at most 4 operands in all (the
       limits of gpuarr's ufunc loops, which these kernels are: the same
-      contiguous vector loop and strided loop), raw inputs (below) aside.
+      contiguous vector loop and strided loop), raw parameters (below)
+      aside.
 
       Several placeholders (CuPy's `(T x, U k) -> (T y)`, 1 to 4 of any
       names), over the tuples of dtypes a list names, one dtype per
@@ -51,10 +52,23 @@
                        y = x[n - 1 - i];)
 
       A raw array binds its placeholder as any array; a scalar is refused.
-      Up to 3 raw inputs, besides the loop's operands. The loop's size is
-      the broadcast shape of the other arrays and the given outputs; where
-      there is none (every input raw or a scalar) the outputs must be given
-      (CuPy's "Loop size is Undecided"). Outputs are not raw.
+      The loop's size is the broadcast shape of the other arrays and the
+      given outputs that are not raw; where there is none (every input raw
+      or a scalar) those outputs must be given (CuPy's "Loop size is
+      Undecided"; CuPy's size= is not offered).
+
+      Raw outputs (CuPy's `raw T y` among the outputs): the body writes
+      the array where it likes, through the same view (y[k] = ...):
+
+        GA_ELEMENTWISE(scatter, GA_LOOPS_ALL, (T x, int64 idx), (raw<T> y),
+                       y[idx] = x;)
+
+      A given raw output may have any shape (it is not broadcast; its
+      elements the body does not write keep their values); one not given
+      is made with the loop's shape, C-ordered, its elements as the body
+      leaves them. Where every output is raw the loops store one byte an
+      element to a scratch array of their own. Up to 3 raw parameters,
+      inputs and outputs, besides the loop's operands.
 
    2. Reductions (CuPy's ReductionKernel), and fusion: elementwise steps
       with one final reduction, in one kernel:
@@ -273,6 +287,17 @@ template <class F, int K, class P> GA_DEV auto arg_at(const P &vals, const ga__u
     else return to_value(vals.template get<raw_map<F>::before(K, false)>());
 }
 
+/* Output k of a body of outputs F: a raw view (after the nraw_in raw
+   inputs' views), or the loop's output o0 / o1 (a reference). */
+template <class F, int K, int NRAW_IN, class O0, class O1>
+GA_DEV decltype(auto) out_at(const ga__user_raws *raws, O0 &o0, O1 &o1)
+{
+    typedef typename params<F>::template value<K> V;
+    if constexpr (raw_map<F>::flag(K)) return V{&raws->v[NRAW_IN + raw_map<F>::before(K, true)]};
+    else if constexpr (raw_map<F>::before(K, false) == 0) return (o0);
+    else return (o1);
+}
+
 /* The loops' compute type of an output (ga_compute) from its value. */
 template <class V> GA_DEV auto to_compute(V v) { return ga_up(to_storage(v)); }
 } /* namespace ga_user */
@@ -335,60 +360,66 @@ template <class V> using raw = ga_user::raw_view<V>; /* CuPy's `raw T x`: raw<T>
         typedef decltype(ga_user_bodies::ga_user_ins_##name<typename ga_user::value_of<L>::type...>) In;  \
         typedef decltype(ga_user_bodies::ga_user_outs_##name<typename ga_user::value_of<L>::type...>) Out; \
         typedef typename ga_user::loop_params<In, typename ga_user::value_of<L0>::type>::type LoopIn;     \
-        static constexpr int nin = ga_user::params<LoopIn>::count, nout = ga_user::params<Out>::count;  \
-        static_assert(ga_user::params<In>::count >= 1 && ga_user::raw_map<In>::nraw <= GA__USER_MAX_RAW &&  \
-                          nin <= 3 && nout >= 1 && nout <= 2 && nin + nout <= 4,                          \
-                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs (raw ones aside), 1 or 2 outputs, at most 4 " \
-                      "operands (raw ones aside), at most 3 raw inputs");                                 \
-        static_assert(ga_user::all_refs<Out>::value && ga_user::raw_map<Out>::nraw == 0,                   \
-                      "GA_ELEMENTWISE " #name ": outputs are written through references: (T &z)");         \
+        typedef typename ga_user::loop_params<Out, bool>::type LoopOut; /* all raw: a bool nobody reads */ \
+        static constexpr int nin = ga_user::params<LoopIn>::count, nout = ga_user::params<LoopOut>::count; \
+        static constexpr int nraw_in = ga_user::raw_map<In>::nraw, nraw_out = ga_user::raw_map<Out>::nraw; \
+        static_assert(ga_user::params<In>::count >= 1 && nraw_in + nraw_out <= GA__USER_MAX_RAW &&         \
+                          nin <= 3 && ga_user::params<Out>::count >= 1 && nout <= 2 && nin + nout <= 4,   \
+                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs and 1 or 2 outputs (raw ones aside), at most 4 " \
+                      "operands (raw ones aside), at most 3 raw parameters");                             \
+        static_assert(nraw_out == ga_user::params<Out>::count || ga_user::all_refs<LoopOut>::value,        \
+                      "GA_ELEMENTWISE " #name ": outputs are written through references: (T &z), or raw: "  \
+                      "(raw<T> z)");                                                                       \
         static constexpr bool widen16 = false, indexed = true;                                            \
-        template <class L2> using sig = ga_user::sig<LoopIn, Out, L0>;                                    \
-        typedef typename ga_user::params<Out>::template value<0> V0;                                      \
-        typedef std::conditional_t<(nout > 1), typename ga_user::params<Out>::template value<1>, int> V1;  \
+        template <class L2> using sig = ga_user::sig<LoopIn, LoopOut, L0>;                                \
+        typedef typename ga_user::params<LoopOut>::template value<0> V0;                                  \
+        typedef std::conditional_t<(nout > 1), typename ga_user::params<LoopOut>::template value<1>, int> V1; \
         int64_t n;                                                                                         \
         const ga__user_raws *raws;                                                                        \
         GA_DEV explicit ga_user_op_##name(const double *p, const ga__user_raws *r = nullptr) : raws(r)    \
         {                                                                                                  \
             memcpy(&n, p, sizeof n);                                                                       \
         }                                                                                                  \
-        template <int... K, class P, class... O>                                                           \
-        GA_DEV void call(std::integer_sequence<int, K...>, int64_t i, const P &vals, O &...outs) const    \
+        template <int... K, int... KO, class P>                                                            \
+        GA_DEV void call(std::integer_sequence<int, K...>, std::integer_sequence<int, KO...>, int64_t i,   \
+                         const P &vals, V0 &o0, V1 &o1) const                                              \
         {                                                                                                  \
             ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(                   \
-                i, n, ga_user::arg_at<In, K>(vals, raws)..., outs...);                                     \
+                i, n, ga_user::arg_at<In, K>(vals, raws)..., ga_user::out_at<Out, KO, nraw_in>(raws, o0, o1)...); \
         }                                                                                                  \
-        template <class P, class... O> GA_DEV void body(int64_t i, const P &vals, O &...outs) const       \
+        template <class P> GA_DEV void body(int64_t i, const P &vals, V0 &o0, V1 &o1) const               \
         {                                                                                                  \
-            call(std::make_integer_sequence<int, ga_user::params<In>::count>(), i, vals, outs...);        \
+            call(std::make_integer_sequence<int, ga_user::params<In>::count>(),                            \
+                 std::make_integer_sequence<int, ga_user::params<Out>::count>(), i, vals, o0, o1);         \
         }                                                                                                  \
         template <class A0> GA_DEV auto operator()(int64_t i, A0 a0) const                                \
         {                                                                                                  \
             V0 o0{};                                                                                       \
-            body(i, ga_user::pack3<A0, int, int>{a0, 0, 0}, o0);                                           \
+            V1 o1{};                                                                                       \
+            body(i, ga_user::pack3<A0, int, int>{a0, 0, 0}, o0, o1);                                       \
             return ga_user::to_storage(o0);                                                                \
         }                                                                                                  \
         template <class A0, class A1> GA_DEV auto operator()(int64_t i, A0 a0, A1 a1) const               \
         {                                                                                                  \
             V0 o0{};                                                                                       \
-            body(i, ga_user::pack3<A0, A1, int>{a0, a1, 0}, o0);                                           \
+            V1 o1{};                                                                                       \
+            body(i, ga_user::pack3<A0, A1, int>{a0, a1, 0}, o0, o1);                                       \
             return ga_user::to_storage(o0);                                                                \
         }                                                                                                  \
         template <class A0, class A1, class A2> GA_DEV auto operator()(int64_t i, A0 &&a0, A1 &&a1, A2 &&a2) const \
         {                                                                                                  \
+            V0 o0{};                                                                                       \
+            V1 o1{};                                                                                       \
             if constexpr (nout == 2) { /* one input, two outputs */                                       \
-                V0 o0{};                                                                                   \
-                V1 o1{};                                                                                   \
                 body(i, ga_user::pack3<std::remove_cv_t<std::remove_reference_t<A0>>, int, int>{a0, 0, 0}, o0, o1); \
                 a1 = ga_user::to_compute(o0);                                                              \
                 a2 = ga_user::to_compute(o1);                                                              \
             } else {                                                                                       \
-                V0 o0{};                                                                                   \
                 body(i,                                                                                    \
                      ga_user::pack3<std::remove_cv_t<std::remove_reference_t<A0>>,                        \
                                     std::remove_cv_t<std::remove_reference_t<A1>>,                        \
                                     std::remove_cv_t<std::remove_reference_t<A2>>>{a0, a1, a2},           \
-                     o0);                                                                                  \
+                     o0, o1);                                                                              \
                 return ga_user::to_storage(o0);                                                            \
             }                                                                                              \
         }                                                                                                  \
@@ -561,6 +592,8 @@ GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, int6
     const char *p0 = (const char *)a.in + io + lo * sz0;
     const int64_t e0 = io / sz0 + lo; /* the range's first element, in every input */
     const int32_t mis = (int32_t)((VW * sz0 - (uintptr_t)p0 % (VW * sz0)) % (VW * sz0));
+    if (mis % sz0 != 0) /* (byte strides that are not whole elements) */
+        return ga_reduce_range<Op, In>(op, a, (const char *)a.in + io, lo, hi, t, T);
     const int32_t head = mis / (int32_t)sz0 < n ? mis / (int32_t)sz0 : n;
     for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz0, a), lo, k);
     const int32_t nv = (n - head) / VW;

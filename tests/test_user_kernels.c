@@ -160,9 +160,29 @@ TEST(signature_raw_parameters)
     CHECK_OK(ga__user_signature("test", &r, rsig, NULL));
     CHECK(r.nin == 1 && r.nraw == 1 && r.info.nin == 1, "reverse: nin %d nraw %d", r.nin, r.nraw);
     ga_clear_error();
+    /* raw outputs: every output raw (the loop's output a bool scratch array), or beside an ordinary one */
+    ga_elementwise_kernel o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.name, sizeof o.name, "scatter");
+    char osig[] = "gpuarr elementwise 2;scatter;(T);(T x, int64 idx);(raw<T> y);float32|;";
+    CHECK_OK(ga__user_signature("test", &o, osig, NULL));
+    CHECK(o.nin == 2 && o.nout == 1 && o.nraw == 1 && o.nraw_in == 0 && o.info.nin == 2 && o.info.nout == 1 &&
+              o.raw[0] && !o.raw[1] && !o.raw[2] && o.types[0] == -1 && strcmp(o.params[0], "y") == 0,
+          "scatter: nin %d nout %d nraw %d loop %d, %d", o.nin, o.nout, o.nraw, o.info.nin, o.info.nout);
+    ga_elementwise_kernel m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "mixed");
+    char msig[] = "gpuarr elementwise 2;mixed;(T);(raw<T> x, T w);(T &z, raw<T> y);float32|;";
+    CHECK_OK(ga__user_signature("test", &m, msig, NULL));
+    CHECK(m.nin == 2 && m.nout == 2 && m.nraw == 2 && m.nraw_in == 1 && m.info.nin == 1 && m.info.nout == 1 &&
+              !m.raw[0] && m.raw[1] && m.raw[2] && !m.raw[3],
+          "mixed: nin %d nout %d nraw %d (%d in) loop %d, %d", m.nin, m.nout, m.nraw, m.nraw_in, m.info.nin,
+          m.info.nout);
+    ga_clear_error();
     static const char *const bad[] = {
-        "gpuarr elementwise 2;f;(T);(T x);(raw<T> y);float32|;",                         /* a raw output */
         "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d);(T &y);float32|;", /* 4 raw */
+        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, T c);(raw<T> d, raw<T> e);float32|;", /* 4 raw, 2 out */
+        "gpuarr elementwise 2;f;(T);(T a, T b, T c);(T &y, raw<T> z, T &w);float32|;", /* 5 loop operands */
         "gpuarr elementwise 2;f;(T);(raw<U> a);(T &y);float32|;",                        /* raw of no type */
         "gpuarr elementwise 2;f;(T);(raw<> a);(T &y);float32|;",
     };
@@ -180,7 +200,7 @@ TEST(signature_raw_parameters)
     snprintf(rk.sig.name, sizeof rk.sig.name, "f");
     char rksig[] = "gpuarr reduction 2;f;(T);(raw<T> x);(T &y);T;float32|;x[0]";
     CHECK_ERROR(ga__user_signature("test", &rk.sig, rksig, &rk) != GA_OK, GA_ERROR_VALUE,
-                "raw parameter 'x': only an elementwise kernel's inputs may be raw");
+                "raw parameter 'x': a reduction's parameters are not raw");
 }
 
 TEST(map_expression_reads_index)
@@ -1233,6 +1253,123 @@ __attribute__((constructor)) static void fault_child(void)
     }
     fflush(stdout);
     _exit(code);
+}
+
+/* ---- raw outputs ---------------------------------------------------------------- */
+
+/* a random permutation of 0 .. n - 1 (host), as int64 on the device */
+static ga_array *permutation(int64_t n, int64_t *h)
+{
+    for (int64_t i = 0; i < n; i++) h[i] = i;
+    for (int64_t i = n - 1; i > 0; i--) {
+        const int64_t j = (int64_t)(rnd() % (uint64_t)(i + 1)), t = h[i];
+        h[i] = h[j], h[j] = t;
+    }
+    return ga_from_host(h, 1, &n, GA_INT64);
+}
+
+DEVICE_TEST(raw_output_scatter_every_dtype)
+{
+    ga_elementwise_kernel *k = kernel("scatter");
+    if (!k) return;
+    CHECK(ga_elementwise_nin(k) == 2 && ga_elementwise_nout(k) == 1, "scatter: %d in, %d out", ga_elementwise_nin(k),
+          ga_elementwise_nout(k));
+    const int64_t n = 1001, big = 1500;
+    int64_t *perm = malloc(sizeof(int64_t) * (size_t)big);
+    for (int t = 0; t < GA_NUM_DTYPES && perm; t++) {
+        const ga_dtype dt = (ga_dtype)t;
+        const size_t sz = ga_dtype_itemsize(dt);
+        /* given: a (3, 500) y pre-filled, x scattered into its first n places by a permutation of them */
+        ga_array *idx = permutation(n, perm), *x = random_array(1, &n, dt);
+        ga_array *y = random_array(2, (int64_t[]){3, 500}, dt);
+        unsigned char *hx = malloc(sz * (size_t)n), *want = malloc(sz * (size_t)big), *got = malloc(sz * (size_t)big);
+        bool ok = idx && x && y && hx && want && got && download(x, hx) && download(y, want);
+        for (int64_t i = 0; ok && i < n; i++) memcpy(want + perm[i] * (int64_t)sz, hx + i * (int64_t)sz, sz);
+        ga_array *outs[1] = {y};
+        CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(idx)}, 1, outs));
+        CHECK(ok && outs[0] == y && download(y, got) && memcmp(got, want, sz * (size_t)big) == 0,
+              "scatter %s into a given (3, 500): %s", ga_dtype_name(dt), ga_last_error_message());
+        /* made here: the loop's shape (x's), every place written once */
+        ga_array *made = ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(idx)});
+        for (int64_t i = 0; ok && i < n; i++) memcpy(want + perm[i] * (int64_t)sz, hx + i * (int64_t)sz, sz);
+        CHECK(made && ga_dtype_of(made) == dt && ga_ndim(made) == 1 && ga_shape(made)[0] == n && download(made, got) &&
+                  memcmp(got, want, sz * (size_t)n) == 0,
+              "scatter %s into a new array: %s", ga_dtype_name(dt), ga_last_error_message());
+        free(hx), free(want), free(got);
+        ga_release(idx), ga_release(x), ga_release(y), ga_release(made);
+    }
+    /* x broadcast against the indices: (4, 5) places, each row of x's (5,) values; y given strided (a
+       transposed view: y[k] is the flat C-order index over its own shape) */
+    double hx5[5] = {1.5, -2, 3.25, 0, 7};
+    int64_t hi[20];
+    ga_array *idx = permutation(20, hi), *idx2 = idx ? ga_reshape(idx, 2, (int64_t[]){4, 5}) : NULL;
+    ga_array *x5 = ga_from_host(hx5, 1, (int64_t[]){5}, GA_FLOAT64);
+    ga_array *yb = ga_zeros(2, (int64_t[]){5, 4}, GA_FLOAT64), *yt = yb ? ga_transpose(yb, NULL) : NULL;
+    ga_array *outs[1] = {yt};
+    CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x5), ga_operand_array(idx2)}, 1, outs));
+    double got[20], want[20] = {0};
+    for (int i = 0; i < 20; i++) want[hi[i]] = hx5[i % 5];
+    CHECK(yt && download(yt, got) && memcmp(got, want, sizeof got) == 0, "scatter broadcast into a transposed y");
+    /* errors: a given raw output of another dtype, read-only, the loop's size undecided (no array for the loop) */
+    ga_array *y32 = ga_zeros(1, (int64_t[]){20}, GA_FLOAT32);
+    outs[0] = y32;
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x5), ga_operand_array(idx2)}, 1, outs) != GA_OK,
+                GA_ERROR_TYPE, "Type is mismatched. x float64 float32 T");
+    ga_array *ro = yb ? ga_broadcast_to(yb, 2, (int64_t[]){5, 4}) : NULL;
+    outs[0] = ro;
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x5), ga_operand_array(idx2)}, 1, outs) != GA_OK,
+                GA_ERROR_VALUE, "raw output y is read-only");
+    outs[0] = yb;
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_scalar(ga_float(1)), ga_operand_scalar(ga_int(3))},
+                                    1, outs) != GA_OK,
+                GA_ERROR_VALUE, "Loop size is Undecided");
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x5), ga_operand_array(idx2)}, 2, outs) != GA_OK,
+                GA_ERROR_TYPE, "Wrong number of arguments for scatter");
+    /* empty: nothing launched, a given y unchanged, a made one empty */
+    ga_array *e = ga_empty(1, (int64_t[]){0}, GA_FLOAT64), *ei = ga_empty(1, (int64_t[]){0}, GA_INT64);
+    outs[0] = yt;
+    CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(e), ga_operand_array(ei)}, 1, outs));
+    CHECK(download(yt, got) && memcmp(got, want, sizeof got) == 0, "an empty scatter left y as it was");
+    ga_array *me = ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(e), ga_operand_array(ei)});
+    CHECK(me && ga_size(me) == 0 && ga_ndim(me) == 1, "an empty scatter's new y: %s", ga_last_error_message());
+    free(perm);
+    ga_release(idx), ga_release(idx2), ga_release(x5), ga_release(yb), ga_release(yt), ga_release(y32), ga_release(ro);
+    ga_release(e), ga_release(ei), ga_release(me);
+}
+
+DEVICE_TEST(raw_output_beside_an_ordinary_one)
+{
+    ga_elementwise_kernel *k = kernel("double_and_reverse");
+    if (!k) return;
+    static const ga_dtype dts[4] = {GA_INT16, GA_FLOAT16, GA_FLOAT32, GA_FLOAT64};
+    for (int t = 0; t < 4; t++) {
+        /* x (7, 13) flipped on axis 1 (negative strides): z = x + x, y = x reversed in C order */
+        ga_array *xb = random_array(2, (int64_t[]){7, 13}, dts[t]), *x = xb ? ga_flip(xb, 1, (int[]){1}) : NULL;
+        ga_array *outs[2] = {NULL, NULL};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 2, outs));
+        ga_array *z2 = ga_add(x, x), *flat = ga_reshape(x, 1, (int64_t[]){91});
+        ga_array *rev = flat ? ga_flip(flat, 1, (int[]){0}) : NULL;
+        ga_array *want_y = rev ? ga_reshape(rev, 2, (int64_t[]){7, 13}) : NULL;
+        CHECK(outs[0] && outs[1] && close_arrays(outs[0], z2, 0) && close_arrays(outs[1], want_y, 0),
+              "double_and_reverse %s: %s", ga_dtype_name(dts[t]), ga_last_error_message());
+        /* both given: z F-ordered, y a flat (91,) of its own shape */
+        ga_array *zb = ga_empty(2, (int64_t[]){13, 7}, dts[t]), *zt = zb ? ga_transpose(zb, NULL) : NULL;
+        ga_array *y1 = ga_empty(1, (int64_t[]){91}, dts[t]);
+        ga_array *given[2] = {zt, y1};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 2, given));
+        CHECK(given[0] == zt && given[1] == y1 && close_arrays(zt, z2, 0) && close_arrays(y1, rev, 0),
+              "double_and_reverse %s into given outputs", ga_dtype_name(dts[t]));
+        ga_release(xb), ga_release(x), ga_release(outs[0]), ga_release(outs[1]), ga_release(z2), ga_release(flat);
+        ga_release(rev), ga_release(want_y), ga_release(zb), ga_release(zt), ga_release(y1);
+    }
+    /* 0-d: one element, y[0] = x */
+    double v = -2.5, z = 0, y = 0;
+    ga_array *x0 = ga_from_host(&v, 0, NULL, GA_FLOAT64), *outs[2] = {NULL, NULL};
+    CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x0)}, 2, outs));
+    CHECK(outs[0] && outs[1] && ga_ndim(outs[1]) == 0 && download(outs[0], &z) && download(outs[1], &y) && z == -5 &&
+              y == -2.5,
+          "0-d: z %g y %g", z, y);
+    ga_release(x0), ga_release(outs[0]), ga_release(outs[1]);
 }
 
 DEVICE_TEST(raw_fault_is_sticky)

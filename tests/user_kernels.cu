@@ -94,3 +94,9 @@ GA_ELEMENTWISE(stencil3, GA_LOOPS_FLOAT, (T w, raw<T> x), (T &y), const int64_t 
 /* a gather from a 2-d table by index arrays that broadcast: y = table[row, col] */
 #define TAKE_PAIRS(Y, A) Y(A, float64, int64) Y(A, float32, int32)
 GA_ELEMENTWISE_TYPES(take_2d, (T, I), TAKE_PAIRS, (I row, I col, raw<T> table), (T &y), y = table(row, col);)
+
+/* Raw outputs (CuPy's `raw T y` among the outputs): the body writes where
+   it likes. A scatter by a permutation, every dtype; a reversed copy beside
+   an ordinary output. */
+GA_ELEMENTWISE(scatter, GA_LOOPS_ALL, (T x, int64 idx), (raw<T> y), y[idx] = x;)
+GA_ELEMENTWISE(double_and_reverse, GA_LOOPS_REAL, (T x), (T &z, raw<T> y), z = x + x; y[n - 1 - i] = x;)
