@@ -3843,9 +3843,18 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    with the loop's shape (C-ordered, uninitialised where the body writes
    nothing); they take no part in the loop's size, and where every output
    is raw the loop stores one byte an element to a bool scratch array it
-   releases. Limits: 1 to 3 inputs and 1 or 2 outputs besides the raw ones,
-   4 operands in all (the ufunc loops'), 3 raw parameters, 1 to 4
-   placeholders, 64 tuples of dtypes.
+   releases. More than the ufunc loops' operands (3 inputs, 2 outputs, 4
+   in all, raw ones aside): the loop takes the first 3 inputs and the
+   first output, and the others (up to 8 operands in all, at most 4 past
+   the loop's, raw ones among them) are read and written element by
+   element through views of the loop's shape in the kernels' last
+   parameter (ga__user_raws: 4 views keep the strided loop's parameters
+   within 4 KB): extra inputs broadcast (weak scalars too), extra outputs
+   given (of the loop's shape exactly, as out=) or made C-ordered. The
+   loop's shape is then the broadcast shape of every array that is not
+   raw; an extra input is not copied where it shares memory with an
+   output. Limits: 8 parameters, 4 past the loop's four (raw or extra), 1
+   to 4 placeholders, 64 tuples of dtypes.
 
    A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
    own reduction planner (>>reduce): any axes, keepdims, out=, the kept
@@ -3882,9 +3891,10 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    to run the program under compute-sanitizer.
 
    Left for later: CuPy's size= argument (a loop size where no array
-   gives it), raw parameters of reductions, more than 4 operands, 16-byte vector loads for reductions whose map reads the
-   index, and for the outer layout (a kept dim fastest) of several
-   inputs. */
+   gives it), raw parameters of reductions, reductions of more than 3
+   inputs, 16-byte vectors for the extra operands of elementwise kernels
+   and for reductions whose map reads the index, or of several inputs in
+   the outer layout (a kept dim fastest). */
 
 /* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
    element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
@@ -4613,9 +4623,12 @@ typedef struct ga__ufunc_layout {
     int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
 } ga__ufunc_layout;
 
-/* A user elementwise kernel's `raw` parameters (>>kernel): the whole
-   arrays, its kernels' last parameter (kernels/gpuarr_user.cuh). */
-#define GA__USER_MAX_RAW 3
+/* A user elementwise kernel's `raw` parameters and the operands past its
+   loop's four (>>kernel): views of the whole arrays, its kernels' last
+   parameter (kernels/gpuarr_user.cuh). Four: the strided loop's
+   parameters (ga__ufunc_args, ga__ufunc_layout, these) stay within 4 KB
+   (3616 bytes; a fifth view would make 4152). */
+#define GA__USER_MAX_RAW 4
 typedef struct ga__user_raws {
     ga_view v[GA__USER_MAX_RAW];
 } ga__user_raws;
@@ -32596,6 +32609,11 @@ struct ga_elementwise_kernel {
                                               others, or 1 where all are raw: a bool scratch array) */
     int nraw;                              /* raw parameters, inputs and outputs */
     int nraw_in;                           /* raw inputs (their views come first in ga__user_raws) */
+    int ext_in, ext_out;                   /* operands past the loop's four (ga__user_partition) */
+    bool ext[GA__USER_MAX_PARAMS];         /* parameter k is such an extra operand */
+    int8_t slot[GA__USER_MAX_PARAMS];      /* parameter k's place: among the loop's inputs or outputs, or,
+                                              raw or extra, in ga__user_raws (raw inputs, raw outputs, extra
+                                              inputs, extra outputs) */
     int types[GA__USER_MAX_PARAMS];        /* parameter k (outputs first, then inputs): a dtype, or -1 - p:
                                               placeholder p */
     bool raw[GA__USER_MAX_PARAMS];         /* CuPy's `raw T x` (written raw<T> x): the whole array */
@@ -32964,6 +32982,18 @@ static bool ga__user_reads_index(const char *e)
     return false;
 }
 
+/* How many of a kernel's nri inputs and nro outputs that are not raw its
+   loop takes (the ufunc loops' operands: at most 3 inputs, 2 outputs, 4
+   in all): all where they fit, else its first 3 inputs and first output;
+   the others are extra operands, read and written through views
+   (kernels/gpuarr_user.cuh's ga_user::partition, the same numbers). */
+static void ga__user_partition(int nri, int nro, int *loop_in, int *loop_out)
+{
+    const bool fits = nri <= 3 && nro <= 2 && GA__MAX(nri, 1) + GA__MAX(nro, 1) <= 4;
+    *loop_in = fits ? nri : GA__MIN(nri, 3);
+    *loop_out = fits ? nro : GA__MIN(nro, 1);
+}
+
 /* Parses signature `sig` into k: an elementwise kernel's ("gpuarr
    elementwise 2;name;(placeholders);(ins);(outs);tuples;") with `r` NULL,
    else a reduction's ("gpuarr reduction 2;name;(placeholders);(ins);
@@ -33008,18 +33038,37 @@ static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, 
         if (j < nout) nraw_out += k->raw[j];
     }
     k->nraw_in = k->nraw - nraw_out;
-    const int loop_nin = nin - k->nraw_in > 0 ? nin - k->nraw_in : 1;       /* all raw: a zero scalar */
-    const int loop_nout = nout - nraw_out > 0 ? nout - nraw_out : 1; /* all raw: a bool scratch array */
-    if (nin < 1 || loop_nin > 3 || k->nraw > GA__USER_MAX_RAW || nout < 1 || loop_nout > (r ? 1 : 2) ||
-        (r && nout > 1) || loop_nin + loop_nout > GA__UFUNC_MAXOPS)
-        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs, %d of them raw (1 to 3 inputs, "
-                         "%s outputs, %d operands in all, raw ones aside, and at most %d raw parameters)", k->name, nin,
-                         nout, k->nraw, r ? "1" : "1 or 2", GA__UFUNC_MAXOPS, GA__USER_MAX_RAW);
+    const int nri = nin - k->nraw_in, nro = nout - nraw_out;
+    int loop_in, loop_out;
+    ga__user_partition(nri, nro, &loop_in, &loop_out);
+    k->ext_in = nri - loop_in;
+    k->ext_out = nro - loop_out;
+    if (nin < 1 || nout < 1 || k->nraw + k->ext_in + k->ext_out > GA__USER_MAX_RAW || (r && (nin > 3 || nout > 1)))
+        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs, %d of them raw (%s: the "
+                         "loop's 4 operands, and %d more, raw or not)", k->name, nin, nout, k->nraw,
+                         r ? "a reduction: 1 to 3 inputs, 1 output, none raw" : "at least 1 input and 1 output",
+                         GA__USER_MAX_RAW);
+    /* each parameter's place (ga_user::partition's, kernels/gpuarr_user.cuh) */
+    const int ext_in_base = k->nraw, ext_out_base = k->nraw + k->ext_in;
+    for (int j = 0, ri = 0, ro = k->nraw_in, li = 0, lo = 0; j < nout + nin; j++) {
+        const bool output = j < nout;
+        if (k->raw[j]) {
+            k->slot[j] = (int8_t)(output ? ro++ : ri++);
+        } else if (output) {
+            k->ext[j] = lo >= loop_out;
+            k->slot[j] = (int8_t)(k->ext[j] ? ext_out_base + lo - loop_out : lo);
+            lo++;
+        } else {
+            k->ext[j] = li >= loop_in;
+            k->slot[j] = (int8_t)(k->ext[j] ? ext_in_base + li - loop_in : li);
+            li++;
+        }
+    }
     k->nin = nin;
     k->nout = nout;
     k->info.name = k->name;
-    k->info.nin = loop_nin;
-    k->info.nout = loop_nout;
+    k->info.nin = loop_in > 0 ? loop_in : 1;    /* all raw: a zero scalar */
+    k->info.nout = loop_out > 0 ? loop_out : 1; /* all raw: a bool scratch array */
     k->info.result = GA__RESULT_SAME;
     k->info.family = GA__FAMILY_ARITH; /* unused: the loops come from the module */
     k->info.user = k;
@@ -33171,6 +33220,12 @@ static ga_status ga__user_no_tuple(const char *func, const ga_elementwise_kernel
     return ga__error(GA_ERROR_TYPE, func, "%s was not built for %s (built for %s)", k->name, want, list);
 }
 
+/* The dtype of parameter j (outputs first) of k for its tuple t. */
+static ga_dtype ga__user_dtype(const ga_elementwise_kernel *k, int j, int t)
+{
+    return k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
+}
+
 /* The loop of the call: each placeholder bound by the first array
    argument of its type (outputs first, as CuPy's), every operand's dtype,
    the first of the kernel's tuples that holds the bound dtypes (a
@@ -33202,10 +33257,10 @@ static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k
        placeholder, the bool scratch output */
     int li = 0, lo = 0;
     for (int j = 0; j < nout + nin; j++) {
-        const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
-        if (k->raw[j]) continue;
-        if (j < nout) loop->out[lo++] = d;
-        else loop->in[li++] = d;
+        if (k->raw[j] || k->ext[j]) continue;
+        const ga_dtype d = ga__user_dtype(k, j, t);
+        if (j < nout) loop->out[k->slot[j]] = d, lo++;
+        else loop->in[k->slot[j]] = d, li++;
     }
     if (li == 0) loop->in[0] = (ga_dtype)k->tuples[t][0];
     if (lo == 0) loop->out[0] = GA_BOOL;
@@ -33221,7 +33276,7 @@ static void ga__view_of(const ga_array *a, ga_view *v); /* (below, with the raw 
 static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
                                 ga_operand *loop_in, ga__user_raws *raws, int *device)
 {
-    int li = 0, r = 0;
+    int li = 0;
     for (int j = 0; j < k->nin; j++) {
         const int param = k->nout + j;
         const ga_array *a = in[j].array;
@@ -33230,8 +33285,10 @@ static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k
             snprintf(what, sizeof what, "input %d", j);
             return ga__null_input(func, what);
         }
+        if (k->ext[param]) continue; /* (ga__user_extras) */
         if (!k->raw[param]) {
-            loop_in[li++] = in[j];
+            loop_in[k->slot[param]] = in[j];
+            li++;
             continue;
         }
         if (!a)
@@ -33241,7 +33298,7 @@ static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k
             return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", *device,
                              a->device);
         *device = a->device;
-        ga__view_of(a, &raws->v[r++]);
+        ga__view_of(a, &raws->v[k->slot[param]]);
     }
     if (li == 0) loop_in[0] = ga_operand_scalar(ga_int(0));
     return GA_OK;
@@ -33271,7 +33328,7 @@ static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_ke
         if (p->scalars[j].kind < GA_SCALAR_BOOL || p->scalars[j].kind > GA_SCALAR_COMPLEX)
             return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", j, (int)p->scalars[j].kind);
     }
-    p->device = raw_device; /* the outputs' are checked against it */
+    p->device = raw_device >= 0 ? raw_device : (out[0] ? out[0] : out[1])->device; /* the outputs' are checked */
     return GA_OK;
 }
 
@@ -33298,7 +33355,106 @@ static ga_status ga__user_raw_outputs(const char *func, const ga_elementwise_ker
             a = made[r] = ga__array_new(func, p->device, p->ndim, p->shape, d);
             if (!a) return ga__t.error;
         }
-        ga__view_of(a, &raws->v[k->nraw_in + r++]);
+        ga__view_of(a, &raws->v[k->slot[j]]);
+        r++;
+    }
+    return GA_OK;
+}
+
+/* An array as an extra operand's view: C-contiguous ones as one dim (the
+   kernels index it by the flat C-order index, cheapest in one dim). */
+static void ga__user_flat_view(const ga_array *a, ga_view *v)
+{
+    ga__view_of(a, v);
+    if ((a->flags & GA_C_CONTIGUOUS) && a->ndim > 1) {
+        memset(v->shape, 0, sizeof v->shape);
+        memset(v->strides, 0, sizeof v->strides);
+        v->ndim = 1;
+        v->shape[0] = a->size;
+        v->strides[0] = (int64_t)ga__dtype_sizes[a->dtype];
+    }
+}
+
+/* The loop's shape of a kernel with extra operands (past the loop's four):
+   the broadcast shape of every array input and given output that is not
+   raw (each given output of that shape exactly, as a ufunc's out=), on
+   one device (*device, bound: the current one where no array says). */
+static ga_status ga__user_extra_shape(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                      ga_array *const *out, int raw_device, int *ndim, int64_t *shape, int *device_out)
+{
+    int ndims[GA__USER_MAX_PARAMS], n = 0, bad = 0, device = raw_device;
+    const int64_t *shapes[GA__USER_MAX_PARAMS];
+    for (int j = 0; j < k->nout + k->nin; j++) {
+        const ga_array *a = j < k->nout ? out[j] : in[j - k->nout].array;
+        if (k->raw[j] || !a) continue;
+        if (device >= 0 && a->device != device)
+            return ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", device,
+                             a->device);
+        device = a->device;
+        ndims[n] = a->ndim;
+        shapes[n++] = a->shape;
+    }
+    if (n == 0 && k->nraw > 0) return ga__error(GA_ERROR_VALUE, func, "Loop size is Undecided");
+    if (!ga__broadcast_shapes(n, ndims, shapes, ndim, shape, &bad)) return ga__broadcast_error(func, n, ndims, shapes);
+    for (int j = 0; j < k->nout; j++) {
+        const ga_array *o = out[j];
+        if (k->raw[j] || !o) continue;
+        bool same = o->ndim == *ndim;
+        for (int d = 0; same && d < *ndim; d++) same = o->shape[d] == shape[d];
+        if (!same) {
+            char a[200], b[200];
+            ga__format_shape(a, sizeof a, o->ndim, o->shape);
+            ga__format_shape(b, sizeof b, *ndim, shape);
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a, b);
+        }
+        if (!(o->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+    }
+    *device_out = device >= 0 ? device : ga__t.device;
+    return ga__bind(func, *device_out);
+}
+
+/* A kernel's extra operands (past the loop's four): the loop's shape; its
+   first output made here where it is not given (so that the dispatcher's
+   shape is the whole loop's: made[0]); each extra input as a view of the
+   loop's shape (broadcast; a weak scalar as a view of no data whose
+   strides' bytes hold its value in the parameter's dtype), each extra
+   output given or made here (made[1 + e]), into raws. Views of broadcast
+   inputs go to t. */
+static ga_status ga__user_extras(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                 ga_array *const *out, const ga__loop *loop, int raw_device, ga__user_raws *raws,
+                                 ga_array **loop_out, ga_array **made, ga__temps *t)
+{
+    int ndim = 0, device = -1;
+    int64_t shape[GA_MAXDIMS];
+    ga_status st = ga__user_extra_shape(func, k, in, out, raw_device, &ndim, shape, &device);
+    if (st != GA_OK) return st;
+    if (!loop_out[0]) {
+        loop_out[0] = made[0] = ga__array_new(func, device, ndim, shape, loop->out[0]);
+        if (!made[0]) return ga__t.error;
+    }
+    for (int j = 0, e = 0; j < k->nout + k->nin; j++) {
+        if (!k->ext[j]) continue;
+        ga_view *v = &raws->v[k->slot[j]];
+        const ga_dtype d = ga__user_dtype(k, j, loop->index);
+        if (j < k->nout) {
+            ga_array *o = out[j];
+            if (!o) o = made[1 + e] = ga__array_new(func, device, ndim, shape, d);
+            e++;
+            if (!o) return ga__t.error;
+            ga__user_flat_view(o, v);
+        } else if (in[j - k->nout].array) {
+            ga_array *b = ga__temp(t, ga__broadcast_view(func, in[j - k->nout].array, ndim, shape));
+            if (!b) return ga__t.error;
+            ga__user_flat_view(b, v);
+        } else {
+            ga__value16 value;
+            memset(&value, 0, sizeof value);
+            if (ga__scalar_to_element(func, in[j - k->nout].scalar, d, &value) != GA_OK) return ga__t.error;
+            memset(v, 0, sizeof *v);
+            v->dtype = (int32_t)d;
+            memcpy(v->strides, &value, sizeof value);
+        }
     }
     return GA_OK;
 }
@@ -33318,20 +33474,22 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
     memset(loop_in, 0, sizeof loop_in);
     ga__user_raws raws;
     memset(&raws, 0, sizeof raws);
-    ga_array *loop_out[2] = {NULL, NULL}, *raw_made[GA__USER_MAX_RAW] = {NULL, NULL, NULL};
+    ga_array *loop_out[2] = {NULL, NULL}, *raw_made[GA__USER_MAX_RAW] = {NULL};
+    ga_array *ext_made[1 + GA__USER_MAX_RAW] = {NULL}; /* the loop's first output, the extra outputs */
     const bool scratch = k->nraw - k->nraw_in == k->nout; /* every output raw */
-    for (int j = 0, lo = 0; j < k->nout; j++)
-        if (!k->raw[j]) loop_out[lo++] = out[j];
+    for (int j = 0; j < k->nout; j++)
+        if (!k->raw[j] && !k->ext[j]) loop_out[k->slot[j]] = out[j];
     int raw_device = -1;
     ga_status st = ga__user_split(func, k, in, loop_in, &raws, &raw_device);
-    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, loop_out, raw_device, &p);
     if (st == GA_OK) st = ga__user_types(func, k, in, out, &p.loop);
+    if (st == GA_OK && k->ext_in + k->ext_out > 0)
+        st = ga__user_extras(func, k, in, out, &p.loop, raw_device, &raws, loop_out, ext_made, &p.temps);
+    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, loop_out, raw_device, &p);
     if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, loop_out, &p);
     for (int j = 0; j < k->info.nin && st == GA_OK; j++)
         if (!loop_in[j].array) st = ga__scalar_to_element(func, loop_in[j].scalar, p.loop.in[j], &p.values[j]);
     if (st == GA_OK) st = ga__bind(func, p.device);
-    if (st != GA_OK) return st;
-    st = ga__user_raw_outputs(func, k, out, &p, &raws, raw_made);
+    if (st == GA_OK) st = ga__user_raw_outputs(func, k, out, &p, &raws, raw_made);
     if (st == GA_OK) st = ga__ufunc_outputs(func, loop_in, loop_out, &p);
     if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, loop_out, &p);
     if (st == GA_OK) {
@@ -33344,18 +33502,22 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
                               p.device, &raws);
     }
     ga__temps_release(&p.temps);
-    if (scratch) {
-        ga_release(p.made[0]); /* (stream-ordered: the loop is done with it before its memory is reused) */
-        p.made[0] = NULL;
+    if (scratch) { /* (stream-ordered: the loop is done with it before its memory is reused) */
+        ga_release(p.made[0]);
+        ga_release(ext_made[0]);
+        p.made[0] = ext_made[0] = NULL;
     }
     if (st != GA_OK) {
         ga_release(p.made[0]);
         ga_release(p.made[1]);
         for (int r = 0; r < GA__USER_MAX_RAW; r++) ga_release(raw_made[r]);
+        for (int e = 0; e <= GA__USER_MAX_RAW; e++) ga_release(ext_made[e]);
         return st;
     }
-    for (int j = 0, lo = 0, r = 0; j < k->nout; j++) {
-        ga_array *made = k->raw[j] ? raw_made[r++] : p.made[lo++];
+    for (int j = 0, r = 0, e = 0; j < k->nout; j++) {
+        ga_array *made = k->raw[j]   ? raw_made[r++]
+                         : k->ext[j] ? ext_made[1 + e++]
+                                     : (k->slot[j] == 0 && ext_made[0] ? ext_made[0] : p.made[k->slot[j]]);
         if (made) out[j] = made;
     }
     return GA_OK;

@@ -21,10 +21,14 @@
       thrust::complex<float / double> for the complex dtypes, the C type
       otherwise. `i` (the element's flat C-order index over the broadcast
       shape, int64_t) and `n` (the number of elements) are in scope, as in
-      CuPy. 1 to 3 inputs, 1 or 2 outputs, at most 4 operands in all (the
-      limits of gpuarr's ufunc loops, which these kernels are: the same
-      contiguous vector loop and strided loop), raw parameters (below)
-      aside.
+      CuPy. Its loops are gpuarr's ufunc loops (the same contiguous vector
+      loop and strided loop), of at most 3 inputs, 2 outputs and 4
+      operands: where a kernel has more (up to 8 operands in all, raw
+      ones too; at most 4 past the loop's four, raw ones among them), the
+      loop takes its first 3 inputs and its first output, and the others
+      are read and written element by element through views of the loop's
+      shape (broadcast inputs, weak scalars, outputs given or made), a
+      strided access each, so the loop's own operands are the fast ones.
 
       Several placeholders (CuPy's `(T x, U k) -> (T y)`, 1 to 4 of any
       names), over the tuples of dtypes a list names, one dtype per
@@ -67,7 +71,7 @@
       elements the body does not write keep their values); one not given
       is made with the loop's shape, C-ordered, its elements as the body
       leaves them. Where every output is raw the loops store one byte an
-      element to a scratch array of their own. Up to 3 raw parameters,
+      element to a scratch array of their own. Up to 4 raw parameters,
       inputs and outputs, besides the loop's operands.
 
    2. Reductions (CuPy's ReductionKernel), and fusion: elementwise steps
@@ -279,23 +283,92 @@ template <class A0, class A1, class A2> struct pack3 {
     }
 };
 
-/* Argument k of a body of inputs F: a raw view, or the loop's value. */
-template <class F, int K, class P> GA_DEV auto arg_at(const P &vals, const ga__user_raws *raws)
+/* The first N parameters of F = void(A...), and those after them. */
+template <int N, class F, class Acc = void()> struct take { typedef Acc type; };
+template <int N, class A0, class... A, class... Acc> struct take<N, void(A0, A...), void(Acc...)> {
+    typedef std::conditional_t<(N > 0), typename take<N - 1, void(A...), void(Acc..., A0)>::type, void(Acc...)> type;
+};
+template <int N, class F> struct drop { typedef F type; };
+template <int N, class A0, class... A> struct drop<N, void(A0, A...)> {
+    typedef std::conditional_t<(N > 0), typename drop<N - 1, void(A...)>::type, void(A0, A...)> type;
+};
+
+/* How a kernel of inputs In and outputs Out (declarations void(A...))
+   spreads its parameters that are not raw (nri inputs, nro outputs) over
+   the loop (the ufunc loops' operands: at most 3 inputs, 2 outputs, 4 in
+   all) and the extra operands past it: the loop takes them all where
+   they fit, else its first 3 inputs and first output, and the others are
+   extra, read and written through views of the loop's shape (element i,
+   the flat C-order index) in ga__user_raws after the raw parameters' (raw
+   inputs, raw outputs, extra inputs, extra outputs). The host's
+   ga__user_partition is the same. */
+template <class In, class Out> struct partition {
+    static constexpr int nraw_in = raw_map<In>::nraw, nraw_out = raw_map<Out>::nraw;
+    static constexpr int nri = params<In>::count - nraw_in, nro = params<Out>::count - nraw_out;
+    static constexpr bool fits = nri <= 3 && nro <= 2 && (nri > 1 ? nri : 1) + (nro > 1 ? nro : 1) <= 4;
+    static constexpr int loop_in = fits ? nri : nri < 3 ? nri : 3; /* the loop's inputs of In */
+    static constexpr int loop_out = fits ? nro : nro < 1 ? nro : 1;
+    static constexpr int ext_in = nri - loop_in, ext_out = nro - loop_out;
+    static constexpr int ext_in_base = nraw_in + nraw_out, ext_out_base = ext_in_base + ext_in;
+};
+
+/* Values of the types of F = void(A...), to be written by reference. */
+template <class F> struct holder {
+    template <int k> GA_DEV int &get() { static_assert(k < 0, "no such value"); return *(int *)nullptr; }
+};
+template <class A0, class... A> struct holder<void(A0, A...)> {
+    std::remove_cv_t<std::remove_reference_t<A0>> v{};
+    holder<void(A...)> rest;
+    template <int k> GA_DEV auto &get()
+    {
+        if constexpr (k == 0) return v;
+        else return rest.template get<k - 1>();
+    }
+};
+
+/* Element i (the flat C-order index over the loop's shape) of an extra
+   operand's view, as stored (S): a weak scalar is a view of no data, its
+   value in the bytes of strides[]. */
+template <class S> GA_DEV S view_load(const ga_view &v, int64_t i)
+{
+    if (!v.data) {
+        S s;
+        memcpy(&s, v.strides, sizeof s);
+        return s;
+    }
+    if (v.ndim == 1) return *(const S *)((const char *)v.data + i * v.strides[0]);
+    return raw_view<S>{&v}[i];
+}
+template <class S> GA_DEV void view_store(const ga_view &v, int64_t i, S s)
+{
+    if (v.ndim == 1) *(S *)((char *)v.data + i * v.strides[0]) = s;
+    else raw_view<S>{&v}[i] = s;
+}
+
+/* Argument k of a body of inputs F: a raw view, the loop's value (the
+   first NLOOP that are not raw), or an extra one's (views from EXT). */
+template <class F, int K, int NLOOP, int EXT, class P>
+GA_DEV auto arg_at(const P &vals, const ga__user_raws *raws, int64_t i)
 {
     typedef typename params<F>::template value<K> V;
+    constexpr int j = raw_map<F>::before(K, false);
     if constexpr (raw_map<F>::flag(K)) return V{&raws->v[raw_map<F>::before(K, true)]};
-    else return to_value(vals.template get<raw_map<F>::before(K, false)>());
+    else if constexpr (j < NLOOP) return to_value(vals.template get<j>());
+    else return to_value(view_load<typename storage_of<V>::type>(raws->v[EXT + j - NLOOP], i));
 }
 
 /* Output k of a body of outputs F: a raw view (after the nraw_in raw
-   inputs' views), or the loop's output o0 / o1 (a reference). */
-template <class F, int K, int NRAW_IN, class O0, class O1>
-GA_DEV decltype(auto) out_at(const ga__user_raws *raws, O0 &o0, O1 &o1)
+   inputs' views), the loop's output o0 / o1 (the first NLOOP that are not
+   raw), or an extra one's value in ext (a reference each). */
+template <class F, int K, int NRAW_IN, int NLOOP, class O0, class O1, class H>
+GA_DEV decltype(auto) out_at(const ga__user_raws *raws, O0 &o0, O1 &o1, H &ext)
 {
     typedef typename params<F>::template value<K> V;
+    constexpr int j = raw_map<F>::before(K, false);
     if constexpr (raw_map<F>::flag(K)) return V{&raws->v[NRAW_IN + raw_map<F>::before(K, true)]};
-    else if constexpr (raw_map<F>::before(K, false) == 0) return (o0);
-    else return (o1);
+    else if constexpr (j < NLOOP && j == 0) return (o0);
+    else if constexpr (j < NLOOP) return (o1);
+    else return (ext.template get<j - NLOOP>());
 }
 
 /* The loops' compute type of an output (ga_compute) from its value. */
@@ -359,15 +432,20 @@ template <class V> using raw = ga_user::raw_view<V>; /* CuPy's `raw T x`: raw<T>
         typedef typename ga_user::nth<0, L...>::type L0;                                                  \
         typedef decltype(ga_user_bodies::ga_user_ins_##name<typename ga_user::value_of<L>::type...>) In;  \
         typedef decltype(ga_user_bodies::ga_user_outs_##name<typename ga_user::value_of<L>::type...>) Out; \
-        typedef typename ga_user::loop_params<In, typename ga_user::value_of<L0>::type>::type LoopIn;     \
-        typedef typename ga_user::loop_params<Out, bool>::type LoopOut; /* all raw: a bool nobody reads */ \
+        typedef ga_user::partition<In, Out> Part;                                                         \
+        typedef typename ga_user::loop_params<In, typename ga_user::value_of<L0>::type>::type AllIn;      \
+        typedef typename ga_user::loop_params<Out, bool>::type AllOut; /* all raw: a bool nobody reads */  \
+        typedef typename ga_user::take<(Part::loop_in > 1 ? Part::loop_in : 1), AllIn>::type LoopIn;       \
+        typedef typename ga_user::take<(Part::loop_out > 1 ? Part::loop_out : 1), AllOut>::type LoopOut;   \
+        typedef std::conditional_t<(Part::nro > 0), typename ga_user::drop<Part::loop_out, AllOut>::type, void()> \
+            ExtOut;                                                                                        \
         static constexpr int nin = ga_user::params<LoopIn>::count, nout = ga_user::params<LoopOut>::count; \
-        static constexpr int nraw_in = ga_user::raw_map<In>::nraw, nraw_out = ga_user::raw_map<Out>::nraw; \
-        static_assert(ga_user::params<In>::count >= 1 && nraw_in + nraw_out <= GA__USER_MAX_RAW &&         \
-                          nin <= 3 && ga_user::params<Out>::count >= 1 && nout <= 2 && nin + nout <= 4,   \
-                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs and 1 or 2 outputs (raw ones aside), at most 4 " \
-                      "operands (raw ones aside), at most 3 raw parameters");                             \
-        static_assert(nraw_out == ga_user::params<Out>::count || ga_user::all_refs<LoopOut>::value,        \
+        static constexpr int nraw_in = Part::nraw_in, nraw_out = Part::nraw_out;                          \
+        static_assert(ga_user::params<In>::count >= 1 && ga_user::params<Out>::count >= 1 &&               \
+                          nraw_in + nraw_out + Part::ext_in + Part::ext_out <= GA__USER_MAX_RAW,           \
+                      "GA_ELEMENTWISE " #name ": 1 or more inputs and outputs, at most 8 in all (4 for the " \
+                      "loop, 4 raw or extra ones)");                                                     \
+        static_assert(ga_user::all_refs<typename ga_user::loop_params<Out, int &>::type>::value,           \
                       "GA_ELEMENTWISE " #name ": outputs are written through references: (T &z), or raw: "  \
                       "(raw<T> z)");                                                                       \
         static constexpr bool widen16 = false, indexed = true;                                            \
@@ -380,12 +458,21 @@ template <class V> using raw = ga_user::raw_view<V>; /* CuPy's `raw T x`: raw<T>
         {                                                                                                  \
             memcpy(&n, p, sizeof n);                                                                       \
         }                                                                                                  \
+        template <int... E> GA_DEV void store(ga_user::holder<ExtOut> &ext, int64_t i,                    \
+                                              std::integer_sequence<int, E...>) const                     \
+        {                                                                                                  \
+            (ga_user::view_store(raws->v[Part::ext_out_base + E], i, ga_user::to_storage(ext.template get<E>())), \
+             ...);                                                                                         \
+        }                                                                                                  \
         template <int... K, int... KO, class P>                                                            \
         GA_DEV void call(std::integer_sequence<int, K...>, std::integer_sequence<int, KO...>, int64_t i,   \
                          const P &vals, V0 &o0, V1 &o1) const                                              \
         {                                                                                                  \
+            ga_user::holder<ExtOut> ext;                                                                   \
             ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(                   \
-                i, n, ga_user::arg_at<In, K>(vals, raws)..., ga_user::out_at<Out, KO, nraw_in>(raws, o0, o1)...); \
+                i, n, ga_user::arg_at<In, K, Part::loop_in, Part::ext_in_base>(vals, raws, i)...,          \
+                ga_user::out_at<Out, KO, nraw_in, Part::loop_out>(raws, o0, o1, ext)...);                  \
+            store(ext, i, std::make_integer_sequence<int, Part::ext_out>());                               \
         }                                                                                                  \
         template <class P> GA_DEV void body(int64_t i, const P &vals, V0 &o0, V1 &o1) const               \
         {                                                                                                  \

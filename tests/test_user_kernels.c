@@ -180,9 +180,9 @@ TEST(signature_raw_parameters)
           m.info.nout);
     ga_clear_error();
     static const char *const bad[] = {
-        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d);(T &y);float32|;", /* 4 raw */
-        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, T c);(raw<T> d, raw<T> e);float32|;", /* 4 raw, 2 out */
-        "gpuarr elementwise 2;f;(T);(T a, T b, T c);(T &y, raw<T> z, T &w);float32|;", /* 5 loop operands */
+        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d, raw<T> e);(T &y);float32|;", /* 5 raw */
+        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d);(T &y, T &z, T &w);float32|;", /* 4 + 2 */
+        "gpuarr elementwise 2;f;(T);(T a, T b, T c, T d, T e, T f);(raw<T> z, raw<T> v);float32|;", /* 3 + 2 */
         "gpuarr elementwise 2;f;(T);(raw<U> a);(T &y);float32|;",                        /* raw of no type */
         "gpuarr elementwise 2;f;(T);(raw<> a);(T &y);float32|;",
     };
@@ -203,6 +203,44 @@ TEST(signature_raw_parameters)
                 "raw parameter 'x': a reduction's parameters are not raw");
 }
 
+TEST(signature_more_than_four_operands)
+{
+    /* 6 inputs, 2 outputs: the loop takes 3 and 1, the others are extra operands after the raw ones */
+    ga_elementwise_kernel k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.name, sizeof k.name, "sum6");
+    char sig[] = "gpuarr elementwise 2;sum6;(T);(T a, T b, raw<T> r, T c, T d, T e);(T &s, T &p);float32|;";
+    CHECK_OK(ga__user_signature("test", &k, sig, NULL));
+    CHECK(k.nin == 6 && k.nout == 2 && k.info.nin == 3 && k.info.nout == 1 && k.ext_in == 2 && k.ext_out == 1 &&
+              k.nraw == 1 && ga_elementwise_nin(&k) == 6 && ga_elementwise_nout(&k) == 2,
+          "sum6: nin %d nout %d loop %d %d ext %d %d", k.nin, k.nout, k.info.nin, k.info.nout, k.ext_in, k.ext_out);
+    /* operands: s p a b r c d e */
+    static const int slots[8] = {0, 3, 0, 1, 0, 2, 1, 2};
+    static const bool ext[8] = {false, true, false, false, false, false, true, true};
+    for (int j = 0; j < 8; j++)
+        CHECK(k.slot[j] == slots[j] && k.ext[j] == ext[j], "parameter %d: slot %d ext %d", j, k.slot[j], k.ext[j]);
+    /* 1 input, 3 outputs: the loop takes 1 and 1 */
+    ga_elementwise_kernel o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.name, sizeof o.name, "split3");
+    char osig[] = "gpuarr elementwise 2;split3;(T);(T x);(T &a, T &b, T &c);float32|;";
+    CHECK_OK(ga__user_signature("test", &o, osig, NULL));
+    CHECK(o.info.nin == 1 && o.info.nout == 1 && o.ext_in == 0 && o.ext_out == 2 && o.slot[1] == 0 && o.slot[2] == 1 &&
+              o.ext[1] && o.ext[2] && !o.ext[0] && !o.ext[3],
+          "split3: loop %d %d ext %d %d", o.info.nin, o.info.nout, o.ext_in, o.ext_out);
+    /* what fits stays in the loop: 3 inputs and 1 output, 2 and 2 */
+    int li, lo;
+    ga__user_partition(3, 1, &li, &lo);
+    CHECK(li == 3 && lo == 1, "3, 1: %d %d", li, lo);
+    ga__user_partition(2, 2, &li, &lo);
+    CHECK(li == 2 && lo == 2, "2, 2: %d %d", li, lo);
+    ga__user_partition(0, 3, &li, &lo);
+    CHECK(li == 0 && lo == 1, "0, 3: %d %d", li, lo);
+    ga__user_partition(4, 0, &li, &lo);
+    CHECK(li == 3 && lo == 0, "4, 0: %d %d", li, lo);
+    ga_clear_error();
+}
+
 TEST(map_expression_reads_index)
 {
     static const struct { const char *e; bool reads; } cases[] = {
@@ -220,7 +258,8 @@ TEST(signature_refusals)
     static const char *const bad[] = {
         "gpuarr elementwise 1;f;(T x);(T &y);float32,;",                  /* an older form */
         "gpuarr elementwise 2;g;(T);(T x);(T &y);float32|;",              /* another name */
-        "gpuarr elementwise 2;f;(T);(T x, T y, T z, T w);(T &y);float32|;", /* 5 operands */
+        "gpuarr elementwise 2;f;(T);(T a, T b, T c, T d, T e, T f, T g, T h);(T &y);float32|;", /* 9 operands */
+        "gpuarr elementwise 2;f;(T);(T a, T b, T c, T d, T e, T f, T g);(T &y, T &z);float32|;", /* 9 operands */
         "gpuarr elementwise 2;f;(T);(U x);(T &y);float32|;",              /* not a placeholder nor a dtype */
         "gpuarr elementwise 2;f;(T);(T x);(T &y);;",                      /* no dtypes */
         "gpuarr elementwise 2;f;(T);T x;(T &y);float32|;",                /* no parentheses */
@@ -1370,6 +1409,105 @@ DEVICE_TEST(raw_output_beside_an_ordinary_one)
               y == -2.5,
           "0-d: z %g y %g", z, y);
     ga_release(x0), ga_release(outs[0]), ga_release(outs[1]);
+}
+
+/* ---- more than four operands ------------------------------------------------- */
+
+DEVICE_TEST(elementwise_eight_operands)
+{
+    ga_elementwise_kernel *k = kernel("sum6");
+    if (!k) return;
+    static const ga_dtype dts[2] = {GA_FLOAT32, GA_FLOAT64};
+    for (int t = 0; t < 2; t++) {
+        const ga_dtype dt = dts[t];
+        /* a (5, 7); b a column (5, 1); c a row (7,); d transposed from (7, 5) (strided); e a (5, 7) flipped;
+           f a weak scalar (an extra operand: the loop takes a, b, c) */
+        ga_array *a = random_array(2, (int64_t[]){5, 7}, dt), *b = random_array(2, (int64_t[]){5, 1}, dt);
+        ga_array *c = random_array(1, (int64_t[]){7}, dt), *db = random_array(2, (int64_t[]){7, 5}, dt);
+        ga_array *d = db ? ga_transpose(db, NULL) : NULL, *eb = random_array(2, (int64_t[]){5, 7}, dt);
+        ga_array *e = eb ? ga_flip(eb, 1, (int[]){1}) : NULL;
+        const double f = -0.75;
+        ga_operand in[6] = {ga_operand_array(a), ga_operand_array(b), ga_operand_array(c),
+                            ga_operand_array(d), ga_operand_array(e), ga_operand_scalar(ga_float(f))};
+        ga_array *outs[2] = {NULL, NULL};
+        CHECK_OK(ga_elementwise_call(k, 6, in, 2, outs));
+        double *ha = a ? host_f64(a) : NULL, *hb = b ? host_f64(b) : NULL, *hc = c ? host_f64(c) : NULL;
+        double *hd = d ? host_f64(d) : NULL, *he = e ? host_f64(e) : NULL;
+        double ws[35], wp[35];
+        for (int i = 0; ha && hb && hc && hd && he && i < 35; i++) {
+            const double v[6] = {ha[i], hb[i / 7], hc[i % 7], hd[i], he[i], f};
+            ws[i] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5];
+            wp[i] = v[0] * v[1] * v[2] * v[3] * v[4] * v[5];
+        }
+        const double tol = dt == GA_FLOAT64 ? 1e-14 : 1e-5;
+        CHECK(outs[0] && outs[1] && ga_ndim(outs[1]) == 2 && ga_shape(outs[1])[0] == 5 && ga_shape(outs[1])[1] == 7 &&
+                  ga_dtype_of(outs[1]) == dt && holds(outs[0], ws, 35, tol) && holds(outs[1], wp, 35, tol),
+              "sum6 %s: %s", ga_dtype_name(dt), ga_last_error_message());
+        /* given outputs: s F-ordered (the loop's), p a flipped view (an extra one, written through its view) */
+        ga_array *sb = ga_empty(2, (int64_t[]){7, 5}, dt), *st = sb ? ga_transpose(sb, NULL) : NULL;
+        ga_array *pb = ga_empty(2, (int64_t[]){5, 7}, dt), *pf = pb ? ga_flip(pb, 1, (int[]){0}) : NULL;
+        ga_array *given[2] = {st, pf};
+        CHECK_OK(ga_elementwise_call(k, 6, in, 2, given));
+        CHECK(given[0] == st && given[1] == pf && close_arrays(st, outs[0], 0) && close_arrays(pf, outs[1], 0),
+              "sum6 %s into given outputs: %s", ga_dtype_name(dt), ga_last_error_message());
+        /* errors: an extra output of another shape; inputs that do not broadcast */
+        ga_array *small = ga_empty(1, (int64_t[]){7}, dt);
+        given[0] = NULL, given[1] = small;
+        CHECK_ERROR(ga_elementwise_call(k, 6, in, 2, given) != GA_OK, GA_ERROR_SHAPE, "non-broadcastable output");
+        ga_array *bad = random_array(1, (int64_t[]){4}, dt);
+        in[4] = ga_operand_array(bad);
+        given[1] = NULL;
+        CHECK_ERROR(ga_elementwise_call(k, 6, in, 2, given) != GA_OK, GA_ERROR_SHAPE, "could not be broadcast");
+        free(ha), free(hb), free(hc), free(hd), free(he);
+        ga_release(a), ga_release(b), ga_release(c), ga_release(db), ga_release(d), ga_release(eb), ga_release(e);
+        ga_release(outs[0]), ga_release(outs[1]), ga_release(sb), ga_release(st), ga_release(pb), ga_release(pf);
+        ga_release(small), ga_release(bad);
+    }
+    /* every input a scalar but one extra array: the loop's size is that array's; 0-d; empty */
+    double one = 1, got[2] = {0, 0};
+    ga_array *x1 = ga_from_host(&one, 0, NULL, GA_FLOAT64), *outs[2] = {NULL, NULL};
+    const ga_operand sc[6] = {ga_operand_scalar(ga_float(1)), ga_operand_scalar(ga_float(2)),
+                              ga_operand_scalar(ga_float(3)), ga_operand_array(x1),
+                              ga_operand_scalar(ga_float(5)), ga_operand_scalar(ga_float(6))};
+    CHECK_OK(ga_elementwise_call(k, 6, sc, 2, outs));
+    CHECK(outs[0] && outs[1] && ga_ndim(outs[0]) == 0 && download(outs[0], &got[0]) && download(outs[1], &got[1]) &&
+              got[0] == 18 && got[1] == 180,
+          "0-d with scalars: %g %g", got[0], got[1]);
+    ga_release(outs[0]), ga_release(outs[1]);
+    ga_array *ez = ga_empty(2, (int64_t[]){0, 3}, GA_FLOAT32);
+    const ga_operand em[6] = {ga_operand_array(ez), ga_operand_array(ez), ga_operand_array(ez),
+                              ga_operand_array(ez), ga_operand_array(ez), ga_operand_array(ez)};
+    outs[0] = outs[1] = NULL;
+    CHECK_OK(ga_elementwise_call(k, 6, em, 2, outs));
+    CHECK(outs[0] && outs[1] && ga_size(outs[1]) == 0 && ga_ndim(outs[1]) == 2, "empty: %s", ga_last_error_message());
+    ga_release(outs[0]), ga_release(outs[1]), ga_release(x1), ga_release(ez);
+}
+
+DEVICE_TEST(elementwise_three_outputs_every_dtype_and_raw)
+{
+    ga_elementwise_kernel *k = kernel("split3"), *kr = kernel("sum4_plus_first");
+    if (!k || !kr) return;
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        /* x transposed (strided): a the loop's output, b and c extra ones (one given, strided) */
+        ga_array *xb = random_array(2, (int64_t[]){9, 4}, (ga_dtype)t), *x = xb ? ga_transpose(xb, NULL) : NULL;
+        ga_array *cb = ga_empty(2, (int64_t[]){9, 4}, (ga_dtype)t), *ct = cb ? ga_transpose(cb, NULL) : NULL;
+        ga_array *outs[3] = {NULL, NULL, ct};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 3, outs));
+        CHECK(outs[0] && outs[1] && outs[2] == ct && close_arrays(outs[0], x, 0) && close_arrays(outs[1], x, 0) &&
+                  close_arrays(ct, x, 0),
+              "split3 %s: %s", ga_dtype_name((ga_dtype)t), ga_last_error_message());
+        ga_release(xb), ga_release(x), ga_release(cb), ga_release(ct), ga_release(outs[0]), ga_release(outs[1]);
+    }
+    /* a raw input beside an extra one: s = a + b + c + d + r[0] (views: r, then d) */
+    ga_array *a = random_array(1, (int64_t[]){33}, GA_FLOAT64), *r = random_array(1, (int64_t[]){3}, GA_FLOAT64);
+    double *ha = host_f64(a), *hr = host_f64(r), want[33];
+    for (int i = 0; ha && hr && i < 33; i++) want[i] = ha[i] + 2 + 3 + ha[i] + hr[0];
+    ga_array *s = ga_elementwise(kr, 5, (ga_operand[]){ga_operand_array(a), ga_operand_scalar(ga_float(2)),
+                                                       ga_operand_scalar(ga_float(3)), ga_operand_array(a),
+                                                       ga_operand_array(r)});
+    CHECK(s && ga_size(s) == 33 && holds(s, want, 33, 0), "sum4_plus_first: %s", ga_last_error_message());
+    free(ha), free(hr);
+    ga_release(a), ga_release(r), ga_release(s);
 }
 
 DEVICE_TEST(raw_fault_is_sticky)

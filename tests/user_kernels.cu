@@ -100,3 +100,10 @@ GA_ELEMENTWISE_TYPES(take_2d, (T, I), TAKE_PAIRS, (I row, I col, raw<T> table), 
    an ordinary output. */
 GA_ELEMENTWISE(scatter, GA_LOOPS_ALL, (T x, int64 idx), (raw<T> y), y[idx] = x;)
 GA_ELEMENTWISE(double_and_reverse, GA_LOOPS_REAL, (T x), (T &z, raw<T> y), z = x + x; y[n - 1 - i] = x;)
+
+/* More than four operands: the loop takes three inputs and the first
+   output, the others are read and written through views. */
+GA_ELEMENTWISE(sum6, GA_LOOPS_FLOAT, (T a, T b, T c, T d, T e, T f), (T &s, T &p), s = a + b + c + d + e + f;
+               p = a * b * c * d * e * f;)
+GA_ELEMENTWISE(split3, GA_LOOPS_ALL, (T x), (T &a, T &b, T &c), a = x; b = x; c = x;)
+GA_ELEMENTWISE(sum4_plus_first, GA_LOOPS_FLOAT, (T a, T b, T c, T d, raw<T> r), (T &s), s = a + b + c + d + r[0];)
