@@ -33314,7 +33314,7 @@ static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_ke
 {
     bool arrays = false;
     for (int j = 0; j < k->info.nin; j++) arrays = arrays || loop_in[j].array;
-    if (arrays || k->nraw == 0) {
+    if (arrays || (k->nraw == 0 && k->ext_in + k->ext_out == 0)) {
         ga_status st = ga__ufunc_check_inputs(func, loop_in, p);
         if (st == GA_OK && raw_device >= 0 && raw_device != p->device)
             st = ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", p->device,
@@ -33395,6 +33395,7 @@ static ga_status ga__user_extra_shape(const char *func, const ga_elementwise_ker
         shapes[n++] = a->shape;
     }
     if (n == 0 && k->nraw > 0) return ga__error(GA_ERROR_VALUE, func, "Loop size is Undecided");
+    if (n == 0) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one array input", k->name);
     if (!ga__broadcast_shapes(n, ndims, shapes, ndim, shape, &bad)) return ga__broadcast_error(func, n, ndims, shapes);
     for (int j = 0; j < k->nout; j++) {
         const ga_array *o = out[j];
@@ -33480,11 +33481,14 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
     for (int j = 0; j < k->nout; j++)
         if (!k->raw[j] && !k->ext[j]) loop_out[k->slot[j]] = out[j];
     int raw_device = -1;
+    const bool extras = k->ext_in + k->ext_out > 0;
     ga_status st = ga__user_split(func, k, in, loop_in, &raws, &raw_device);
-    if (st == GA_OK) st = ga__user_types(func, k, in, out, &p.loop);
-    if (st == GA_OK && k->ext_in + k->ext_out > 0)
+    /* (with extra operands the loop's first output is made before the dispatcher's checks, of the types') */
+    if (st == GA_OK && extras) st = ga__user_types(func, k, in, out, &p.loop);
+    if (st == GA_OK && extras)
         st = ga__user_extras(func, k, in, out, &p.loop, raw_device, &raws, loop_out, ext_made, &p.temps);
     if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, loop_out, raw_device, &p);
+    if (st == GA_OK && !extras) st = ga__user_types(func, k, in, out, &p.loop);
     if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, loop_out, &p);
     for (int j = 0; j < k->info.nin && st == GA_OK; j++)
         if (!loop_in[j].array) st = ga__scalar_to_element(func, loop_in[j].scalar, p.loop.in[j], &p.values[j]);
