@@ -3838,9 +3838,25 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    input of the loop is an array (all raw, or raw and scalars) the outputs
    must be given: "Loop size is Undecided" (CuPy's words, GA_ERROR_VALUE).
    Where every input is raw, the loop reads one zero scalar the body never
-   sees. Limits: 1 to 3 inputs besides up to 3 raw ones, 1 or 2 outputs
-   (not raw), 4 operands in all (the ufunc loops'), 1 to 4 placeholders,
-   64 tuples of dtypes.
+   sees. Raw outputs (`raw<T> y` among the outputs, CuPy's `raw T y`) are
+   written by the body where it likes (y[idx] = x): a given one may have
+   any shape (not broadcast; it must be writeable and on the inputs'
+   device, and its dtype binds its placeholder), one not given is made
+   with the loop's shape (C-ordered, uninitialised where the body writes
+   nothing); they take no part in the loop's size, and where every output
+   is raw the loop stores one byte an element to a bool scratch array it
+   releases. More than the ufunc loops' operands (3 inputs, 2 outputs, 4
+   in all, raw ones aside): the loop takes the first 3 inputs and the
+   first output, and the others (up to 8 operands in all, at most 4 past
+   the loop's, raw ones among them) are read and written element by
+   element through views of the loop's shape in the kernels' last
+   parameter (ga__user_raws: 4 views keep the strided loop's parameters
+   within 4 KB): extra inputs broadcast (weak scalars too), extra outputs
+   given (of the loop's shape exactly, as out=) or made C-ordered. The
+   loop's shape is then the broadcast shape of every array that is not
+   raw; an extra input is not copied where it shares memory with an
+   output. Limits: 8 parameters, 4 past the loop's four (raw or extra), 1
+   to 4 placeholders, 64 tuples of dtypes.
 
    A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
    own reduction planner (>>reduce): any axes, keepdims, out=, the kept
@@ -3850,10 +3866,14 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    parameters' dtypes as an elementwise kernel's) are broadcast together;
    types are bound as an elementwise kernel's. Several array inputs are
    read at the same element offsets, so arrays laid out otherwise than one
-   another are first copied to C order (one pass each); a map that reads
-   the element index has every array input in C order (copied where it is
-   not) and reads one element at a time. An empty reduction is the
-   identity through the post-map.
+   another are first copied to C order (one pass each). Contiguous rows are
+   read in 16-byte vectors, of every array input side by side where there
+   are several and they are in phase (each one's element 0 the same number
+   of elements past a vector boundary: views offset alike, or not at all);
+   inputs out of phase are read one element at a time, in place. A map
+   that reads the element index has every array input in C order (copied
+   where it is not) and reads one element at a time. An empty reduction is
+   the identity through the post-map.
 
    Modules: a fatbin built by the rule (its version stamp checked: a stale
    one is GA_ERROR_KERNELS_STALE, "rebuild it"), or a cubin or PTX built
@@ -3872,10 +3892,11 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    call as the sticky error it is (the context is lost), with the advice
    to run the program under compute-sanitizer.
 
-   Left for later: raw outputs (CuPy's `raw T z` among the outputs, with
-   its size= argument), raw parameters of reductions, more than 4
-   operands, 16-byte vector loads for reductions of several inputs or that
-   read the index. */
+   Left for later: CuPy's size= argument (a loop size where no array
+   gives it), raw parameters of reductions, reductions of more than 3
+   inputs, 16-byte vectors for the extra operands of elementwise kernels
+   and for reductions whose map reads the index, or of several inputs in
+   the outer layout (a kept dim fastest). */
 
 /* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
    element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
@@ -3889,6 +3910,14 @@ typedef struct ga_view {
     int64_t shape[GA_MAXDIMS];
     int64_t strides[GA_MAXDIMS]; /* bytes */
 } ga_view;
+
+/* ga__reduce_args.flags of a user's reduction of several array inputs
+   (kernels/gpuarr_user.cuh): they are in phase, each one's element 0 the
+   same number of elements past a boundary of VW elements (VW * its size
+   bytes, VW = 16 / the widest input's size), so that its first pass reads
+   contiguous rows in 16-byte vectors. Set by the host, a bit the
+   reduction planner (>>reduce) passes through unread. */
+#define GA__RF_USER_PHASE (1 << 30)
 
 typedef struct ga_module ga_module;          /* a loaded module */
 typedef struct ga_elementwise_kernel ga_elementwise_kernel; /* an elementwise kernel of a module */
@@ -3917,14 +3946,14 @@ GPUARR_API void ga_module_release(ga_module *m);
    an older form: rebuild the module). */
 GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name);
 
-/* The kernel's name, its numbers of inputs (raw ones too) and outputs. */
+/* The kernel's name, its numbers of inputs and outputs (raw ones too). */
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k);
 
 /* Calls elementwise kernel k, as CuPy's kernel(*in, *out): nin inputs
-   (arrays or weak C scalars; arrays for raw parameters), nout outputs,
-   each given (out=) or NULL,
+   (arrays or weak C scalars; arrays for raw parameters), nout outputs (raw
+   ones too), each given (out=) or NULL,
    made here and stored in out[k] (a new reference). Types, broadcasting
    and errors as the section's comment says. Enqueued on the current
    stream of the inputs' device. */
@@ -4645,9 +4674,12 @@ typedef struct ga__ufunc_layout {
     int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
 } ga__ufunc_layout;
 
-/* A user elementwise kernel's `raw` parameters (>>kernel): the whole
-   arrays, its kernels' last parameter (kernels/gpuarr_user.cuh). */
-#define GA__USER_MAX_RAW 3
+/* A user elementwise kernel's `raw` parameters and the operands past its
+   loop's four (>>kernel): views of the whole arrays, its kernels' last
+   parameter (kernels/gpuarr_user.cuh). Four: the strided loop's
+   parameters (ga__ufunc_args, ga__ufunc_layout, these) stay within 4 KB
+   (3616 bytes; a fifth view would make 4152). */
+#define GA__USER_MAX_RAW 4
 typedef struct ga__user_raws {
     ga_view v[GA__USER_MAX_RAW];
 } ga__user_raws;
@@ -32706,7 +32738,15 @@ struct ga_elementwise_kernel {
     char name[GA__USER_NAME_MAX];
     int nin;                               /* inputs as declared (raw ones too; info.nin: the loop's, the
                                               others, or 1 where all are raw: a zero scalar) */
-    int nraw;
+    int nout;                              /* outputs as declared (raw ones too; info.nout: the loop's, the
+                                              others, or 1 where all are raw: a bool scratch array) */
+    int nraw;                              /* raw parameters, inputs and outputs */
+    int nraw_in;                           /* raw inputs (their views come first in ga__user_raws) */
+    int ext_in, ext_out;                   /* operands past the loop's four (ga__user_partition) */
+    bool ext[GA__USER_MAX_PARAMS];         /* parameter k is such an extra operand */
+    int8_t slot[GA__USER_MAX_PARAMS];      /* parameter k's place: among the loop's inputs or outputs, or,
+                                              raw or extra, in ga__user_raws (raw inputs, raw outputs, extra
+                                              inputs, extra outputs) */
     int types[GA__USER_MAX_PARAMS];        /* parameter k (outputs first, then inputs): a dtype, or -1 - p:
                                               placeholder p */
     bool raw[GA__USER_MAX_PARAMS];         /* CuPy's `raw T x` (written raw<T> x): the whole array */
@@ -33075,6 +33115,18 @@ static bool ga__user_reads_index(const char *e)
     return false;
 }
 
+/* How many of a kernel's nri inputs and nro outputs that are not raw its
+   loop takes (the ufunc loops' operands: at most 3 inputs, 2 outputs, 4
+   in all): all where they fit, else its first 3 inputs and first output;
+   the others are extra operands, read and written through views
+   (kernels/gpuarr_user.cuh's ga_user::partition, the same numbers). */
+static void ga__user_partition(int nri, int nro, int *loop_in, int *loop_out)
+{
+    const bool fits = nri <= 3 && nro <= 2 && GA__MAX(nri, 1) + GA__MAX(nro, 1) <= 4;
+    *loop_in = fits ? nri : GA__MIN(nri, 3);
+    *loop_out = fits ? nro : GA__MIN(nro, 1);
+}
+
 /* Parses signature `sig` into k: an elementwise kernel's ("gpuarr
    elementwise 2;name;(placeholders);(ins);(outs);tuples;") with `r` NULL,
    else a reduction's ("gpuarr reduction 2;name;(placeholders);(ins);
@@ -33110,22 +33162,46 @@ static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, 
     if (nout < 0) return ga__t.error;
     int nin = ga__user_params(func, k, field[3], nout);
     if (nin < 0) return ga__t.error;
+    int nraw_out = 0;
     for (int j = 0; j < nout + nin; j++) {
-        if (k->raw[j] && (j < nout || r))
-            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': only an elementwise kernel's "
-                             "inputs may be raw", k->name, k->params[j]);
+        if (k->raw[j] && r)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': a reduction's parameters are "
+                             "not raw", k->name, k->params[j]);
         k->nraw += k->raw[j];
+        if (j < nout) nraw_out += k->raw[j];
     }
-    const int loop_nin = nin - k->nraw > 0 ? nin - k->nraw : 1; /* all raw: a zero scalar */
-    if (nin < 1 || loop_nin > 3 || k->nraw > GA__USER_MAX_RAW || nout < 1 || nout > (r ? 1 : 2) ||
-        loop_nin + nout > GA__UFUNC_MAXOPS)
-        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs (%d raw) and %d outputs (1 to 3 inputs and at "
-                         "most %d raw ones, %s outputs, %d operands in all, raw inputs aside)", k->name, nin, k->nraw,
-                         nout, GA__USER_MAX_RAW, r ? "1" : "1 or 2", GA__UFUNC_MAXOPS);
+    k->nraw_in = k->nraw - nraw_out;
+    const int nri = nin - k->nraw_in, nro = nout - nraw_out;
+    int loop_in, loop_out;
+    ga__user_partition(nri, nro, &loop_in, &loop_out);
+    k->ext_in = nri - loop_in;
+    k->ext_out = nro - loop_out;
+    if (nin < 1 || nout < 1 || k->nraw + k->ext_in + k->ext_out > GA__USER_MAX_RAW || (r && (nin > 3 || nout > 1)))
+        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs, %d of them raw (%s: the "
+                         "loop's 4 operands, and %d more, raw or not)", k->name, nin, nout, k->nraw,
+                         r ? "a reduction: 1 to 3 inputs, 1 output, none raw" : "at least 1 input and 1 output",
+                         GA__USER_MAX_RAW);
+    /* each parameter's place (ga_user::partition's, kernels/gpuarr_user.cuh) */
+    const int ext_in_base = k->nraw, ext_out_base = k->nraw + k->ext_in;
+    for (int j = 0, ri = 0, ro = k->nraw_in, li = 0, lo = 0; j < nout + nin; j++) {
+        const bool output = j < nout;
+        if (k->raw[j]) {
+            k->slot[j] = (int8_t)(output ? ro++ : ri++);
+        } else if (output) {
+            k->ext[j] = lo >= loop_out;
+            k->slot[j] = (int8_t)(k->ext[j] ? ext_out_base + lo - loop_out : lo);
+            lo++;
+        } else {
+            k->ext[j] = li >= loop_in;
+            k->slot[j] = (int8_t)(k->ext[j] ? ext_in_base + li - loop_in : li);
+            li++;
+        }
+    }
     k->nin = nin;
+    k->nout = nout;
     k->info.name = k->name;
-    k->info.nin = loop_nin;
-    k->info.nout = nout;
+    k->info.nin = loop_in > 0 ? loop_in : 1;    /* all raw: a zero scalar */
+    k->info.nout = loop_out > 0 ? loop_out : 1; /* all raw: a bool scratch array */
     k->info.result = GA__RESULT_SAME;
     k->info.family = GA__FAMILY_ARITH; /* unused: the loops come from the module */
     k->info.user = k;
@@ -33202,7 +33278,7 @@ GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char
 
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k) { return k ? k->name : NULL; }
 GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k) { return k ? k->nin : -1; }
-GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->info.nout : -1; }
+GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->nout : -1; }
 
 /* The symbol of kernel k's loop for its tuple `loop`:
    ga_user_<name>_<dtype>[_<dtype>...]_<variant>. */
@@ -33277,6 +33353,12 @@ static ga_status ga__user_no_tuple(const char *func, const ga_elementwise_kernel
     return ga__error(GA_ERROR_TYPE, func, "%s was not built for %s (built for %s)", k->name, want, list);
 }
 
+/* The dtype of parameter j (outputs first) of k for its tuple t. */
+static ga_dtype ga__user_dtype(const ga_elementwise_kernel *k, int j, int t)
+{
+    return k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
+}
+
 /* The loop of the call: each placeholder bound by the first array
    argument of its type (outputs first, as CuPy's), every operand's dtype,
    the first of the kernel's tuples that holds the bound dtypes (a
@@ -33285,7 +33367,7 @@ static ga_status ga__user_no_tuple(const char *func, const ga_elementwise_kernel
 static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
                                 ga_array *const *out, ga__loop *loop)
 {
-    const int nin = k->nin, nout = k->info.nout;
+    const int nin = k->nin, nout = k->nout;
     ga_dtype bound[GA__USER_MAX_PH];
     for (int p = 0; p < GA__USER_MAX_PH; p++) bound[p] = GA_DTYPE_INVALID;
     for (int j = 0; j < nout; j++)
@@ -33304,13 +33386,17 @@ static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k
     }
     if (t == k->ntuples) return ga__user_no_tuple(func, k, bound);
     loop->index = t;
-    int li = 0; /* the loop's inputs: those that are not raw, or the zero scalar of the first placeholder */
+    /* the loop's operands: those that are not raw (outputs, then inputs), or the zero scalar of the first
+       placeholder, the bool scratch output */
+    int li = 0, lo = 0;
     for (int j = 0; j < nout + nin; j++) {
-        const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
-        if (j < nout) loop->out[j] = d;
-        else if (!k->raw[j]) loop->in[li++] = d;
+        if (k->raw[j] || k->ext[j]) continue;
+        const ga_dtype d = ga__user_dtype(k, j, t);
+        if (j < nout) loop->out[k->slot[j]] = d, lo++;
+        else loop->in[k->slot[j]] = d, li++;
     }
     if (li == 0) loop->in[0] = (ga_dtype)k->tuples[t][0];
+    if (lo == 0) loop->out[0] = GA_BOOL;
     return GA_OK;
 }
 
@@ -33323,17 +33409,19 @@ static void ga__view_of(const ga_array *a, ga_view *v); /* (below, with the raw 
 static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
                                 ga_operand *loop_in, ga__user_raws *raws, int *device)
 {
-    int li = 0, r = 0;
+    int li = 0;
     for (int j = 0; j < k->nin; j++) {
-        const int param = k->info.nout + j;
+        const int param = k->nout + j;
         const ga_array *a = in[j].array;
         if (!a && (int)in[j].scalar.kind == -1) {
             char what[24];
             snprintf(what, sizeof what, "input %d", j);
             return ga__null_input(func, what);
         }
+        if (k->ext[param]) continue; /* (ga__user_extras) */
         if (!k->raw[param]) {
-            loop_in[li++] = in[j];
+            loop_in[k->slot[param]] = in[j];
+            li++;
             continue;
         }
         if (!a)
@@ -33343,7 +33431,7 @@ static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k
             return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", *device,
                              a->device);
         *device = a->device;
-        ga__view_of(a, &raws->v[r++]);
+        ga__view_of(a, &raws->v[k->slot[param]]);
     }
     if (li == 0) loop_in[0] = ga_operand_scalar(ga_int(0));
     return GA_OK;
@@ -33359,7 +33447,7 @@ static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_ke
 {
     bool arrays = false;
     for (int j = 0; j < k->info.nin; j++) arrays = arrays || loop_in[j].array;
-    if (arrays || k->nraw == 0) {
+    if (arrays || (k->nraw == 0 && k->ext_in + k->ext_out == 0)) {
         ga_status st = ga__ufunc_check_inputs(func, loop_in, p);
         if (st == GA_OK && raw_device >= 0 && raw_device != p->device)
             st = ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", p->device,
@@ -33373,13 +33461,143 @@ static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_ke
         if (p->scalars[j].kind < GA_SCALAR_BOOL || p->scalars[j].kind > GA_SCALAR_COMPLEX)
             return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", j, (int)p->scalars[j].kind);
     }
-    p->device = raw_device; /* the outputs' are checked against it */
+    p->device = raw_device >= 0 ? raw_device : (out[0] ? out[0] : out[1])->device; /* the outputs' are checked */
+    return GA_OK;
+}
+
+/* A user kernel's raw outputs (CuPy's `raw T y` among the outputs):
+   each given one (any shape; its dtype bound by ga__user_types) checked
+   for device and writeability, each other one made here (new references
+   into made[], C-ordered, of the loop's shape and the parameter's dtype),
+   their views into raws after the raw inputs'. */
+static ga_status ga__user_raw_outputs(const char *func, const ga_elementwise_kernel *k, ga_array *const *out,
+                                      const ga__ufunc_plan *p, ga__user_raws *raws, ga_array **made)
+{
+    int r = 0;
+    for (int j = 0; j < k->nout; j++) {
+        if (!k->raw[j]) continue;
+        ga_array *a = out[j];
+        if (a && a->device != p->device)
+            return ga__error(GA_ERROR_DEVICE, func, "raw output %s is on device %d, the inputs on device %d",
+                             k->params[j], a->device, p->device);
+        if (a && !(a->flags & GA_WRITEABLE))
+            return ga__error(GA_ERROR_VALUE, func, "raw output %s is read-only", k->params[j]);
+        if (!a) {
+            const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j]
+                                                : (ga_dtype)k->tuples[p->loop.index][-1 - k->types[j]];
+            a = made[r] = ga__array_new(func, p->device, p->ndim, p->shape, d);
+            if (!a) return ga__t.error;
+        }
+        ga__view_of(a, &raws->v[k->slot[j]]);
+        r++;
+    }
+    return GA_OK;
+}
+
+/* An array as an extra operand's view: C-contiguous ones as one dim (the
+   kernels index it by the flat C-order index, cheapest in one dim). */
+static void ga__user_flat_view(const ga_array *a, ga_view *v)
+{
+    ga__view_of(a, v);
+    if ((a->flags & GA_C_CONTIGUOUS) && a->ndim > 1) {
+        memset(v->shape, 0, sizeof v->shape);
+        memset(v->strides, 0, sizeof v->strides);
+        v->ndim = 1;
+        v->shape[0] = a->size;
+        v->strides[0] = (int64_t)ga__dtype_sizes[a->dtype];
+    }
+}
+
+/* The loop's shape of a kernel with extra operands (past the loop's four):
+   the broadcast shape of every array input and given output that is not
+   raw (each given output of that shape exactly, as a ufunc's out=), on
+   one device (*device, bound: the current one where no array says). */
+static ga_status ga__user_extra_shape(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                      ga_array *const *out, int raw_device, int *ndim, int64_t *shape, int *device_out)
+{
+    int ndims[GA__USER_MAX_PARAMS], n = 0, bad = 0, device = raw_device;
+    const int64_t *shapes[GA__USER_MAX_PARAMS];
+    for (int j = 0; j < k->nout + k->nin; j++) {
+        const ga_array *a = j < k->nout ? out[j] : in[j - k->nout].array;
+        if (k->raw[j] || !a) continue;
+        if (device >= 0 && a->device != device)
+            return ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", device,
+                             a->device);
+        device = a->device;
+        ndims[n] = a->ndim;
+        shapes[n++] = a->shape;
+    }
+    if (n == 0 && k->nraw > 0) return ga__error(GA_ERROR_VALUE, func, "Loop size is Undecided");
+    if (n == 0) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one array input", k->name);
+    if (!ga__broadcast_shapes(n, ndims, shapes, ndim, shape, &bad)) return ga__broadcast_error(func, n, ndims, shapes);
+    for (int j = 0; j < k->nout; j++) {
+        const ga_array *o = out[j];
+        if (k->raw[j] || !o) continue;
+        bool same = o->ndim == *ndim;
+        for (int d = 0; same && d < *ndim; d++) same = o->shape[d] == shape[d];
+        if (!same) {
+            char a[200], b[200];
+            ga__format_shape(a, sizeof a, o->ndim, o->shape);
+            ga__format_shape(b, sizeof b, *ndim, shape);
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a, b);
+        }
+        if (!(o->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+    }
+    *device_out = device >= 0 ? device : ga__t.device;
+    return ga__bind(func, *device_out);
+}
+
+/* A kernel's extra operands (past the loop's four): the loop's shape; its
+   first output made here where it is not given (so that the dispatcher's
+   shape is the whole loop's: made[0]); each extra input as a view of the
+   loop's shape (broadcast; a weak scalar as a view of no data whose
+   strides' bytes hold its value in the parameter's dtype), each extra
+   output given or made here (made[1 + e]), into raws. Views of broadcast
+   inputs go to t. */
+static ga_status ga__user_extras(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                 ga_array *const *out, const ga__loop *loop, int raw_device, ga__user_raws *raws,
+                                 ga_array **loop_out, ga_array **made, ga__temps *t)
+{
+    int ndim = 0, device = -1;
+    int64_t shape[GA_MAXDIMS];
+    ga_status st = ga__user_extra_shape(func, k, in, out, raw_device, &ndim, shape, &device);
+    if (st != GA_OK) return st;
+    if (!loop_out[0]) {
+        loop_out[0] = made[0] = ga__array_new(func, device, ndim, shape, loop->out[0]);
+        if (!made[0]) return ga__t.error;
+    }
+    for (int j = 0, e = 0; j < k->nout + k->nin; j++) {
+        if (!k->ext[j]) continue;
+        ga_view *v = &raws->v[k->slot[j]];
+        const ga_dtype d = ga__user_dtype(k, j, loop->index);
+        if (j < k->nout) {
+            ga_array *o = out[j];
+            if (!o) o = made[1 + e] = ga__array_new(func, device, ndim, shape, d);
+            e++;
+            if (!o) return ga__t.error;
+            ga__user_flat_view(o, v);
+        } else if (in[j - k->nout].array) {
+            ga_array *b = ga__temp(t, ga__broadcast_view(func, in[j - k->nout].array, ndim, shape));
+            if (!b) return ga__t.error;
+            ga__user_flat_view(b, v);
+        } else {
+            ga__value16 value;
+            memset(&value, 0, sizeof value);
+            if (ga__scalar_to_element(func, in[j - k->nout].scalar, d, &value) != GA_OK) return ga__t.error;
+            memset(v, 0, sizeof *v);
+            v->dtype = (int32_t)d;
+            memcpy(v->strides, &value, sizeof value);
+        }
+    }
     return GA_OK;
 }
 
 /* The ufunc dispatcher's steps (>>ufunc, ga__ufunc) for a user kernel: its
-   loop's inputs as the ufunc's, its raw arrays as the loop's last
-   parameter. */
+   loop's operands (the parameters that are not raw) as the ufunc's, its
+   raw arrays as the loop's last parameter. Where every output is raw, the
+   loop's output is a bool scratch array of the loop's shape (the loops
+   store one byte an element there), released at the end. */
 static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *k, const ga_operand *in, ga_array **out)
 {
     ga__ufunc_plan p;
@@ -33390,17 +33608,27 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
     memset(loop_in, 0, sizeof loop_in);
     ga__user_raws raws;
     memset(&raws, 0, sizeof raws);
+    ga_array *loop_out[2] = {NULL, NULL}, *raw_made[GA__USER_MAX_RAW] = {NULL};
+    ga_array *ext_made[1 + GA__USER_MAX_RAW] = {NULL}; /* the loop's first output, the extra outputs */
+    const bool scratch = k->nraw - k->nraw_in == k->nout; /* every output raw */
+    for (int j = 0; j < k->nout; j++)
+        if (!k->raw[j] && !k->ext[j]) loop_out[k->slot[j]] = out[j];
     int raw_device = -1;
+    const bool extras = k->ext_in + k->ext_out > 0;
     ga_status st = ga__user_split(func, k, in, loop_in, &raws, &raw_device);
-    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, out, raw_device, &p);
-    if (st == GA_OK) st = ga__user_types(func, k, in, out, &p.loop);
-    if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, out, &p);
+    /* (with extra operands the loop's first output is made before the dispatcher's checks, of the types') */
+    if (st == GA_OK && extras) st = ga__user_types(func, k, in, out, &p.loop);
+    if (st == GA_OK && extras)
+        st = ga__user_extras(func, k, in, out, &p.loop, raw_device, &raws, loop_out, ext_made, &p.temps);
+    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, loop_out, raw_device, &p);
+    if (st == GA_OK && !extras) st = ga__user_types(func, k, in, out, &p.loop);
+    if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, loop_out, &p);
     for (int j = 0; j < k->info.nin && st == GA_OK; j++)
         if (!loop_in[j].array) st = ga__scalar_to_element(func, loop_in[j].scalar, p.loop.in[j], &p.values[j]);
     if (st == GA_OK) st = ga__bind(func, p.device);
-    if (st != GA_OK) return st;
-    st = ga__ufunc_outputs(func, loop_in, out, &p);
-    if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, out, &p);
+    if (st == GA_OK) st = ga__user_raw_outputs(func, k, out, &p, &raws, raw_made);
+    if (st == GA_OK) st = ga__ufunc_outputs(func, loop_in, loop_out, &p);
+    if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, loop_out, &p);
     if (st == GA_OK) {
         /* the loops' `n`: the bits of the size in param[0] */
         double pp[4] = {0, 0, 0, 0};
@@ -33411,13 +33639,24 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
                               p.device, &raws);
     }
     ga__temps_release(&p.temps);
+    if (scratch) { /* (stream-ordered: the loop is done with it before its memory is reused) */
+        ga_release(p.made[0]);
+        ga_release(ext_made[0]);
+        p.made[0] = ext_made[0] = NULL;
+    }
     if (st != GA_OK) {
         ga_release(p.made[0]);
         ga_release(p.made[1]);
+        for (int r = 0; r < GA__USER_MAX_RAW; r++) ga_release(raw_made[r]);
+        for (int e = 0; e <= GA__USER_MAX_RAW; e++) ga_release(ext_made[e]);
         return st;
     }
-    for (int j = 0; j < k->info.nout; j++)
-        if (p.made[j]) out[j] = p.made[j];
+    for (int j = 0, r = 0, e = 0; j < k->nout; j++) {
+        ga_array *made = k->raw[j]   ? raw_made[r++]
+                         : k->ext[j] ? ext_made[1 + e++]
+                                     : (k->slot[j] == 0 && ext_made[0] ? ext_made[0] : p.made[k->slot[j]]);
+        if (made) out[j] = made;
+    }
     return GA_OK;
 }
 
@@ -33426,12 +33665,13 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
 {
     static const char func[] = "ga_elementwise_call";
     if (!k) return ga__null_input(func, "k");
-    if (nin != k->nin || nout != k->info.nout)
+    if (nin != k->nin || nout != k->nout)
         return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
     if (!in) return ga__null_input(func, "in");
     if (!out) return ga__null_input(func, "out");
     if (!k->module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
-    bool had[2] = {out[0] != NULL, nout > 1 && out[1] != NULL};
+    bool had[GA__USER_MAX_PARAMS];
+    for (int j = 0; j < nout; j++) had[j] = out[j] != NULL;
     ga_status st = ga__elementwise(func, k, in, out);
     for (int j = 0; j < nout && st == GA_OK; j++)
         if (!had[j]) ga__ret(out[j]);
@@ -33445,7 +33685,7 @@ GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, con
         ga__null_input(func, "k");
         return NULL;
     }
-    if (nin != k->nin || k->info.nout != 1) {
+    if (nin != k->nin || k->nout != 1) {
         ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
         return NULL;
     }
@@ -33592,6 +33832,30 @@ static ga_status ga__reduction_check_inputs(const char *func, const ga_reduction
     return GA_OK;
 }
 
+/* Whether the array inputs v[] (NULL: a weak scalar) of a reduction of
+   loop `loop` are in phase for 16-byte vectors (GA__RF_USER_PHASE): the
+   address of each one's element 0 a multiple of its size, and the same
+   number of elements past a boundary of VW elements in each (VW = 16 /
+   the widest input's size, as the kernels' ga_user::loads take it: every
+   parameter's, scalars' too). */
+static bool ga__reduction_in_phase(int nin, const ga__loop *loop, const ga_array *const *v)
+{
+    size_t widest = 1;
+    for (int j = 0; j < nin; j++) widest = GA__MAX(widest, ga__dtype_sizes[loop->in[j]]);
+    if (widest > 16) return false;
+    const uint64_t vw = 16 / widest;
+    int64_t phase = -1;
+    for (int j = 0; j < nin; j++) {
+        if (!v[j]) continue;
+        const uint64_t size = ga__dtype_sizes[v[j]->dtype];
+        if (v[j]->data % size != 0) return false;
+        const int64_t ph = (int64_t)(v[j]->data / size % vw);
+        if (phase >= 0 && ph != phase) return false;
+        phase = ph;
+    }
+    return true;
+}
+
 /* A user reduction into *out (given, or made here). */
 static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, const ga_operand *in, int naxes,
                                const int *axes, bool keepdims, ga_array **out)
@@ -33633,6 +33897,7 @@ static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, c
         j.out = made ? made : *out;
         j.op = GA__ROP_SUM; /* (unread: the kernels are the user's) */
         j.flags = nin > 1 || k->indexed ? GA__RF_PLAIN : 0;
+        if (nin > 1 && !k->indexed && ga__reduction_in_phase(nin, &loop, v)) j.flags |= GA__RF_USER_PHASE;
         j.fin = GA__FIN_NONE;
         j.value = loop.in[0];
         j.user = k;
