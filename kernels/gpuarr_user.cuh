@@ -603,6 +603,10 @@ struct no_index {};
    weak scalar args.user_scalar[k - 1]. IDX: the map reads the element's
    index, the element's place in input 0 (which the host makes C-ordered).
    One input and no index: 16-byte vectors too. */
+template <class Op, class In>
+GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi,
+                                    int t, int T);
+
 template <int NIN, bool IDX, class T0, class T1, class T2> struct loads {
     typedef tuple3<T0, T1, T2> V;
     typedef T0 stored;
@@ -612,13 +616,19 @@ template <int NIN, bool IDX, class T0, class T1, class T2> struct loads {
     static constexpr int nin = NIN;
     static constexpr bool vector = NIN == 1 && !IDX;
     /* several inputs and no index: vectors of VW elements of each input
-       (reduce_inner below), VW * sizeof(Tk) bytes of input k, 16 of the
+       (range_vectors below), VW * sizeof(Tk) bytes of input k, 16 of the
        widest */
     static constexpr int widest = (int)(sizeof(T0) > (NIN > 1 ? sizeof(T1) : 1)
                                             ? (sizeof(T0) > (NIN > 2 ? sizeof(T2) : 1) ? sizeof(T0) : sizeof(T2))
                                             : (sizeof(T1) > (NIN > 2 ? sizeof(T2) : 1) ? sizeof(T1) : sizeof(T2)));
     static constexpr int vw = widest <= 16 ? 16 / widest : 1;
-    static constexpr bool multi_vector = NIN > 1 && !IDX && widest <= 16;
+    static constexpr bool own_range = NIN > 1 && !IDX && widest <= 16; /* reduce.cuh's hook */
+    template <class Op>
+    static GA_DEV typename Op::S range(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi,
+                                       int t, int T)
+    {
+        return range_vectors<Op, loads>(op, a, base, lo, hi, t, T);
+    }
     static GA_DEV V load(const char *p, const ga__reduce_args &a)
     {
         V v;
@@ -645,21 +655,20 @@ template <int NIN, bool IDX, class T0, class T1, class T2> struct loads {
     }
 };
 
-/* The first pass's inner kernel of a reduction of several inputs read
-   in 16-byte vectors: gpuarr's own (kernels/reduce.cuh's ga_reduce_inner:
-   the same work units, groups, trees and stores), with each thread's
-   share of a contiguous row read as ga_reduce_range reads one input's,
-   vectors of each input side by side. The host sets GA__RF_USER_PHASE
-   where the array inputs are in phase (each one's address of element 0 a
-   multiple of its size and the same number of elements past a vector
-   boundary of VW elements), so that a row's first aligned vector of input
-   0 is one of every input's. Elsewhere (out of phase, rows along strided
-   or several dims, a thread per row) ga_reduce_inner itself. The order in
-   which elements are combined depends on the shape and the alignment
-   only. */
+/* A thread's share of a row of a reduction of several inputs
+   (ga_reduce_range's hook for these loads: the work units, groups, trees
+   and stores are gpuarr's own ga_reduce_inner's), read as ga_reduce_range
+   reads one input's, in 16-byte vectors, each input's side by side. The
+   host sets GA__RF_USER_PHASE where the array inputs are in phase (each
+   one's address of element 0 a multiple of its size and the same number
+   of elements past a vector boundary of VW elements), so that a row's
+   first aligned vector of input 0 is one of every input's. Elsewhere (out
+   of phase, rows along strided or several dims, a thread per row)
+   element by element. The order in which elements are combined depends
+   on the shape and the alignment only. */
 template <class Op, class In>
-GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, int64_t io, int64_t lo, int64_t hi, int t,
-                                    int T)
+GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi,
+                                    int t, int T)
 {
     typedef ga_accumulator<Op> R;
     typedef typename R::A A;
@@ -675,12 +684,15 @@ GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, int6
     A acc[NA];
 #pragma unroll
     for (int u = 0; u < NA; u++) acc[u] = R::identity(op);
+    if (!(a.flags & GA__RF_USER_PHASE) || T < 2 || a.red_ndim != 1 || a.red_in[0] != sz0)
+        return ga_reduce_range_plain<Op, In>(op, a, base, lo, hi, t, T);
     const int32_t n = (int32_t)(hi - lo); /* ranges are chunks: below 2^31 */
-    const char *p0 = (const char *)a.in + io + lo * sz0;
+    const int64_t io = (int64_t)(base - (const char *)a.in);
+    const char *p0 = base + lo * sz0;
     const int64_t e0 = io / sz0 + lo; /* the range's first element, in every input */
     const int32_t mis = (int32_t)((VW * sz0 - (uintptr_t)p0 % (VW * sz0)) % (VW * sz0));
     if (mis % sz0 != 0) /* (byte strides that are not whole elements) */
-        return ga_reduce_range<Op, In>(op, a, (const char *)a.in + io, lo, hi, t, T);
+        return ga_reduce_range_plain<Op, In>(op, a, base, lo, hi, t, T);
     const int32_t head = mis / (int32_t)sz0 < n ? mis / (int32_t)sz0 : n;
     for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz0, a), lo, k);
     const int32_t nv = (n - head) / VW;
@@ -728,54 +740,6 @@ GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, int6
 #pragma unroll
     for (int u = 1; u < NA; u++) s = R::combine(op, s, acc[u]);
     return R::finish(op, s, lo);
-}
-
-template <class Op, class In> GA_DEV void reduce_inner(const ga__reduce_args &a)
-{
-    if constexpr (!In::multi_vector) {
-        ga_reduce_inner<Op, In>(a);
-    } else {
-        typedef typename Op::S S;
-        typedef typename In::V V;
-        if (!(a.flags & GA__RF_USER_PHASE) || (a.flags & GA__RF_TILES) || a.group < 2 || a.red_ndim != 1 ||
-            a.red_in[0] != (int64_t)sizeof(typename In::t0)) {
-            ga_reduce_inner<Op, In>(a);
-            return;
-        }
-        __shared__ S partial[GA_REDUCE_BLOCK / 32];
-        Op op(a);
-        const int G = a.group, lg = __ffs(G) - 1, groups = GA_REDUCE_BLOCK >> lg, gid = threadIdx.x >> lg,
-                  t = threadIdx.x & (G - 1);
-        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-        const bool rows = (a.flags & GA__RF_ROWS) != 0;
-        const int64_t units = a.rows * a.nchunks, step = (int64_t)gridDim.x * groups;
-        for (int64_t u = (int64_t)blockIdx.x * groups + gid; u - gid < units; u += step) {
-            const bool live = u < units;
-            int64_t row = u, c = 0, io, oo, ao;
-            if (rows) {
-                io = row * a.kept_in[0], oo = row * a.kept_out[0], ao = row * a.kept_aux[0];
-            } else {
-                row = ga_index_div(u, a.nchunks), c = u - row * a.nchunks;
-                ga_row_offsets(a, row, 0, io, oo, ao);
-            }
-            S s = op.identity();
-            if (live) {
-                const int64_t lo = c * a.chunk, hi = lo + a.chunk < a.length ? lo + a.chunk : a.length;
-                s = range_vectors<Op, In>(op, a, io, lo, hi, t, G);
-            }
-            s = ga_warp_combine(op, s, G < 32 ? G : 32);
-            if (G == GA_REDUCE_BLOCK) {
-                if (lane == 0) partial[warp] = s;
-                __syncthreads();
-                if (warp == 0) {
-                    s = lane < GA_REDUCE_BLOCK / 32 ? partial[lane] : op.identity();
-                    s = ga_warp_combine(op, s, GA_REDUCE_BLOCK / 32);
-                }
-                __syncthreads();
-            }
-            if (live && t == 0) ga_store_state<Op, V>(op, a, row, c, s, oo, ao);
-        }
-    }
 }
 
 /* The loads of the combine passes: partial states as stored. */
@@ -863,7 +827,7 @@ template <class S> struct state_loads {
         GA__USER_SYM(name, inner, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)                 \
     {                                                                                                      \
         typedef ga_user_rop_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                     \
-        ga_user::reduce_inner<Op, typename Op::Loads>(a);                                                 \
+        ga_reduce_inner<Op, typename Op::Loads>(a);                                                \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
         GA__USER_SYM(name, outer, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)                 \

@@ -1047,34 +1047,12 @@ template <class V> struct ga_vector_range<ga_op_prod<V, true>> {
 
 /* Thread t of T accumulates the row's elements lo <= k < hi (its share:
    vectors or elements t, t + T, ...; GA_LOADS_IN_FLIGHT loads in flight, into NA
-   accumulators, each seeing its elements in increasing order). A
-   converting load (ga_in_generic, ga_in_any) switches on the input's dtype once, here,
-   so that its rows too are read in 16-byte vectors and converted in
-   registers, not through a switch per element (1-byte integers: 3.7 x as
-   fast on an H200). */
+   accumulators, each seeing its elements in increasing order), the loads'
+   own way: ga_reduce_range below picks the loads. */
 template <class Op, class In>
-GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi, int t,
-                                int T)
+GA_DEV typename Op::S ga_reduce_range_plain(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo,
+                                            int64_t hi, int t, int T)
 {
-    if constexpr (ga__same<In, ga_in_any>::value) {
-        switch (a.in_dtype) {
-#define GA__TRUTH_RANGE_CASE(E, name, size, kind) \
-    case GA_##E: return ga_reduce_range<Op, ga_in_truth<ga_t_##name>>(op, a, base, lo, hi, t, T);
-            GA_DTYPE_LIST(GA__TRUTH_RANGE_CASE)
-#undef GA__TRUTH_RANGE_CASE
-        }
-    } else if constexpr (ga_is_generic_in<In>::value) {
-        typedef typename In::V V;
-        switch (a.in_dtype) {
-#define GA__WIDENED_RANGE_CASE(E, name, size, kind)                                                   \
-    case GA_##E:                                                                                      \
-        if constexpr (ga_widens<V, ga_t_##name>())                                                    \
-            return ga_reduce_range<Op, ga_in_widened<ga_t_##name, V>>(op, a, base, lo, hi, t, T);     \
-        break;
-            GA_DTYPE_LIST(GA__WIDENED_RANGE_CASE)
-#undef GA__WIDENED_RANGE_CASE
-        }
-    }
     typedef ga_accumulator<Op> R;
     typedef typename R::A A;
     typedef typename In::stored Tst;
@@ -1142,6 +1120,47 @@ GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, co
 #pragma unroll
     for (int u = 1; u < NA; u++) s = R::combine(op, s, acc[u]);
     return R::finish(op, s, lo);
+}
+
+/* Loads with a range loop of their own (In::own_range: a user's
+   reduction of several inputs read side by side, kernels/gpuarr_user.cuh)
+   run it as In::range<Op>(op, a, base, lo, hi, t, T). */
+template <class In, class = void> struct ga_own_range { static constexpr bool value = false; };
+template <class In> struct ga_own_range<In, decltype((void)In::own_range)> {
+    static constexpr bool value = In::own_range;
+};
+
+/* A thread's share of a row (ga_reduce_range_plain). A converting load
+   (ga_in_generic, ga_in_any) switches on the input's dtype once, here, so
+   that its rows too are read in 16-byte vectors and converted in
+   registers, not through a switch per element (1-byte integers: 3.7 x as
+   fast on an H200). */
+template <class Op, class In>
+GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi, int t,
+                                int T)
+{
+    if constexpr (ga__same<In, ga_in_any>::value) {
+        switch (a.in_dtype) {
+#define GA__TRUTH_RANGE_CASE(E, name, size, kind) \
+    case GA_##E: return ga_reduce_range_plain<Op, ga_in_truth<ga_t_##name>>(op, a, base, lo, hi, t, T);
+            GA_DTYPE_LIST(GA__TRUTH_RANGE_CASE)
+#undef GA__TRUTH_RANGE_CASE
+        }
+    } else if constexpr (ga_is_generic_in<In>::value) {
+        typedef typename In::V V;
+        switch (a.in_dtype) {
+#define GA__WIDENED_RANGE_CASE(E, name, size, kind)                                                   \
+    case GA_##E:                                                                                      \
+        if constexpr (ga_widens<V, ga_t_##name>())                                                    \
+            return ga_reduce_range_plain<Op, ga_in_widened<ga_t_##name, V>>(op, a, base, lo, hi, t, T); \
+        break;
+            GA_DTYPE_LIST(GA__WIDENED_RANGE_CASE)
+#undef GA__WIDENED_RANGE_CASE
+        }
+    } else if constexpr (ga_own_range<In>::value) {
+        return In::template range<Op>(op, a, base, lo, hi, t, T);
+    }
+    return ga_reduce_range_plain<Op, In>(op, a, base, lo, hi, t, T);
 }
 
 /* A state from `delta` lanes down (the whole warp calls it): its bytes, but
