@@ -13,15 +13,20 @@
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
    malformed structures refused in SciPy's words with nothing leaked;
-   scopes; a missing cuSPARSE named in the error. */
+   scopes; a missing cuSPARSE named in the error; load_npz of files SciPy's
+   save_npz wrote (tests/sparse_npz_cases.h) and save_npz writing the
+   members SciPy writes, byte for byte, and SciPy's refusals. */
 #define _POSIX_C_SOURCE 200809L /* setenv, strdup */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
 #include "harness.h"
 #include "cuda_library.h"
 #include "ref.h"
+#include "sparse_npz_cases.h"
 
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const ga_dtype sparse_dtypes[] = {GA_BOOL,    GA_INT8,    GA_INT16,   GA_INT32,     GA_INT64,
                                          GA_UINT8,   GA_UINT16,  GA_UINT32,  GA_UINT64,    GA_FLOAT32,
@@ -114,6 +119,100 @@ TEST(arguments_refused_before_the_device)
     ga_clear_error();
     ga_sparse_release(NULL);
     CHECK(ga_sparse_retain(NULL) == NULL && ga_sparse_keep(NULL) == NULL, "retain / keep of NULL");
+}
+
+/* ---- save_npz / load_npz: SciPy's files ---------------------------------------- */
+
+/* A file of build/tests/sparse named for this process (shards run at once). */
+static const char *npz_path(const char *name)
+{
+    static char path[200];
+    mkdir("build", 0755), mkdir("build/tests", 0755), mkdir("build/tests/sparse", 0755);
+    snprintf(path, sizeof path, "build/tests/sparse/%ld_%s", (long)getpid(), name);
+    return path;
+}
+
+/* Case c's bytes as a file: its path. */
+static const char *npz_case_file(const sparse_npz_case *c)
+{
+    const char *path = npz_path("case.npz");
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(c->bytes, 1, (size_t)c->len, f) == (size_t)c->len, "writing %s", path);
+    if (f) fclose(f);
+    return path;
+}
+
+/* The "format" member as text, and the refusals that need no device:
+   no "format", an unknown one, a "format" that is not one string. */
+TEST(load_npz_format_member_and_host_refusals)
+{
+    CHECK_ERROR(ga_sparse_load_npz(NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_load_npz: file is NULL");
+    CHECK_ERROR(ga_sparse_save_npz("x.npz", NULL, true) != GA_OK, GA_ERROR_NULL_INPUT, "ga_sparse_save_npz: m is NULL");
+    CHECK_ERROR(ga_sparse_save_npz(NULL, NULL, true) != GA_OK, GA_ERROR_NULL_INPUT, "ga_sparse_save_npz: file is NULL");
+    CHECK_ERROR(ga_sparse_load_npz("/nonexistent.npz") == NULL, GA_ERROR_IO, "No such file or directory");
+    int seen = 0;
+    for (size_t i = 0; i < sizeof sparse_npz_cases / sizeof sparse_npz_cases[0]; i++) {
+        const sparse_npz_case *c = &sparse_npz_cases[i];
+        const char *path = npz_case_file(c);
+        ga_npz *z = ga_load_npz(path);
+        CHECK(z != NULL, "%s: ga_load_npz: %s", c->name, ga_last_error_message());
+        if (!z) continue;
+        char text[64] = "?";
+        if (c->code == GA_OK) { /* every file SciPy reads: its format, as text */
+            static const char *const names[] = {"csr", "csc", "coo"};
+            ga_status st = ga__npz_get_text("t", z, "format", text, sizeof text);
+            CHECK(st == GA_OK && strcmp(text, names[c->format]) == 0, "%s: format \"%s\" (%s)", c->name, text,
+                  ga_last_error_message());
+            /* cut to fit */
+            char two[3];
+            CHECK(ga__npz_get_text("t", z, "format", two, sizeof two) == GA_OK && strlen(two) == 2 &&
+                      strncmp(two, names[c->format], 2) == 0,
+                  "%s: format cut to 2: \"%s\"", c->name, two);
+            /* a member of numbers is not a string */
+            CHECK_ERROR(ga__npz_get_text("t", z, "data", text, sizeof text) != GA_OK, GA_ERROR_TYPE, "data.npy is not one string");
+            CHECK_ERROR(ga__npz_get_text("t", z, "nothing", text, sizeof text) != GA_OK, GA_ERROR_VALUE,
+                        "nothing is not a file in the archive");
+            seen++;
+        } else if (strstr(c->text, "does not contain") || strcmp(c->name, "unknown format") == 0) {
+            char want[300];
+            if (strstr(c->text, "does not contain")) snprintf(want, sizeof want, "The file %s %s", path, c->text);
+            else snprintf(want, sizeof want, "%s", c->text);
+            CHECK_ERROR(ga_sparse_load_npz(path) == NULL, c->code, want);
+            seen++;
+        }
+        ga_npz_close(z);
+        ga_clear_error();
+    }
+    CHECK(seen >= 14, "%d files checked", seen);
+    /* the members save_npz writes from the host, "format" and "shape", the
+       bytes SciPy's are (stored and deflated) */
+    for (size_t i = 0; i < sizeof sparse_npz_cases / sizeof sparse_npz_cases[0]; i++) {
+        const sparse_npz_case *c = &sparse_npz_cases[i];
+        if (c->code != GA_OK || strstr(c->name, "format") || strstr(c->name, "coords")) continue;
+        static const char *const names[] = {"csr", "csc", "coo"};
+        unsigned char shape[16];
+        ga__put64(shape, (uint64_t)c->m), ga__put64(shape + 8, (uint64_t)c->n);
+        const ga__npz_raw fmt = {"|S3", 0, {0}, names[c->format], 3}, sh = {"<i8", 1, {2}, shape, 16};
+        const ga__npz_raw *raws[2] = {&fmt, &sh};
+        const char *member_names[2] = {"format", "shape"};
+        const ga_array *arrays[2] = {NULL, NULL};
+        const char *path = npz_path("raw.npz");
+        CHECK(ga__savez("t", path, 2, member_names, arrays, raws, i % 2 == 1) == GA_OK, "%s: raw members: %s", c->name,
+              ga_last_error_message());
+        ga_npz *z = ga_load_npz(path);
+        for (int k = 0; z && k < c->nmembers; k++) {
+            const bool f = strcmp(c->members[k].name, "format.npy") == 0, h = strcmp(c->members[k].name, "shape.npy") == 0;
+            if (!f && !h) continue;
+            const int j = ga__npz_find(z, c->members[k].name);
+            CHECK(j == (f ? 0 : 1) && z->entries[j].crc == c->members[k].crc && z->entries[j].usize == (uint64_t)c->members[k].size,
+                  "%s: %s as SciPy's", c->name, c->members[k].name);
+        }
+        char text[8] = "?";
+        CHECK(z && ga__npz_get_text("t", z, "format", text, sizeof text) == GA_OK && strcmp(text, names[c->format]) == 0,
+              "%s: format read back: %s", c->name, text);
+        ga_npz_close(z);
+        ga_clear_error();
+    }
 }
 
 /* ---- host references ---------------------------------------------------------------- */
@@ -2488,4 +2587,107 @@ DEVICE_TEST(minres_on_hermitian_indefinite)
                 "ga_sparse_linalg_minres: indefinite preconditioner");
     ga_release(x), ga_release(z), ga_release(ones);
     ga_sparse_release(e), ga_sparse_release(neg);
+}
+
+/* The members of the .npz at path as zipfile reads them: each of c's
+   members (by name) of the same CRC-32 and size (the same .npy bytes). */
+static void check_npz_members(const char *path, const sparse_npz_case *c, const char *what)
+{
+    ga_npz *z = ga_load_npz(path);
+    CHECK(z != NULL, "%s: ga_load_npz: %s", what, ga_last_error_message());
+    int members = 0;
+    for (int k = 0; z && k < c->nmembers; k++) {
+        if (strcmp(c->members[k].name, "_is_array.npy") == 0) continue; /* (SciPy's arrays: not written) */
+        members++;
+        const int i = ga__npz_find(z, c->members[k].name);
+        CHECK(i >= 0 && i == members - 1, "%s: %s is member %d", what, c->members[k].name, i);
+        if (i < 0) continue;
+        CHECK(z->entries[i].crc == c->members[k].crc && z->entries[i].usize == (uint64_t)c->members[k].size,
+              "%s: %s: crc %08x, %llu bytes; SciPy's %08x, %lld bytes", what, c->members[k].name, z->entries[i].crc,
+              (unsigned long long)z->entries[i].usize, c->members[k].crc, (long long)c->members[k].size);
+    }
+    CHECK(!z || ga_npz_count(z) == members, "%s: %d members, SciPy's %d", what, z ? ga_npz_count(z) : -1, members);
+    ga_npz_close(z);
+}
+
+/* s against case c: format, dtype, shape, stored entries, dense values. */
+static void check_npz_matrix(const ga_sparse *s, const sparse_npz_case *c, const char *what)
+{
+    CHECK(s != NULL, "%s: %s", what, ga_last_error_message());
+    if (!s) return;
+    CHECK((int)ga_sparse_format_of(s) == c->format && ga_sparse_dtype_of(s) == c->dtype && ga_sparse_shape(s)[0] == c->m &&
+              ga_sparse_shape(s)[1] == c->n && ga_sparse_nnz(s) == c->nnz,
+          "%s: format %d, dtype %s, shape (%lld, %lld), nnz %lld", what, (int)ga_sparse_format_of(s),
+          dname(ga_sparse_dtype_of(s)), (long long)ga_sparse_shape(s)[0], (long long)ga_sparse_shape(s)[1],
+          (long long)ga_sparse_nnz(s));
+    const int64_t size = c->m * c->n;
+    long double *re = calloc((size_t)size + 1, sizeof *re), *im = calloc((size_t)size + 1, sizeof *im);
+    for (int64_t i = 0; i < size; i++) re[i] = c->re[i], im[i] = c->im[i];
+    ga_array *d = ga_sparse_toarray(s);
+    check_dense(d, re, im, size, c->dtype, 0, what);
+    ga_release(d);
+    free(re), free(im);
+}
+
+/* Every file SciPy wrote, loaded; saved again stored and compressed, its
+   members the same bytes as SciPy's (where gpuarr keeps SciPy's index
+   dtype) and loaded back; SciPy's refusals in its words, nothing leaked. */
+DEVICE_TEST(save_npz_load_npz_as_scipy)
+{
+    const size_t before = used_bytes();
+    for (size_t i = 0; i < sizeof sparse_npz_cases / sizeof sparse_npz_cases[0]; i++) {
+        const sparse_npz_case *c = &sparse_npz_cases[i];
+        const char *path = npz_case_file(c);
+        char what[200];
+        if (c->code != GA_OK) {
+            char want[300];
+            if (strstr(c->text, "does not contain")) snprintf(want, sizeof want, "The file %s %s", path, c->text);
+            else snprintf(want, sizeof want, "%s", c->text);
+            CHECK_ERROR(ga_sparse_load_npz(path) == NULL, c->code, want);
+            ga_clear_error();
+            continue;
+        }
+        snprintf(what, sizeof what, "%s: loaded", c->name);
+        ga_sparse *s = ga_sparse_load_npz(path);
+        check_npz_matrix(s, c, what);
+        if (!s) continue;
+        const bool scipy_file = !strstr(c->name, "format") && !strstr(c->name, "coords");
+        for (int compressed = 0; compressed < 2; compressed++) {
+            /* a name without .npz gains it, as np.savez's */
+            char base[200];
+            snprintf(base, sizeof base, "%s", npz_path(compressed ? "saved_z" : "saved"));
+            char file[210];
+            snprintf(file, sizeof file, "%s.npz", base);
+            remove(file);
+            CHECK(ga_sparse_save_npz(base, s, compressed) == GA_OK, "%s: save_npz: %s", c->name, ga_last_error_message());
+            snprintf(what, sizeof what, "%s: saved (%s)", c->name, compressed ? "compressed" : "stored");
+            if (scipy_file && ga_sparse_index_dtype(s) == c->index_dtype) check_npz_members(file, c, what);
+            ga_sparse *t = ga_sparse_load_npz(file);
+            snprintf(what, sizeof what, "%s: saved (%s) and loaded", c->name, compressed ? "compressed" : "stored");
+            check_npz_matrix(t, c, what);
+            ga_sparse_release(t);
+        }
+        ga_sparse_release(s);
+        ga_clear_error();
+    }
+    /* a matrix of gpuarr's: every format and a transposed one, through a file and back */
+    triplets t = trip_new(37, 23, 90);
+    for (int64_t k = 0; k < t.nnz; k++) t.row[k] = (k * 7) % 37, t.col[k] = (k * 5 + k / 9) % 23, t.re[k] = (long double)(k % 13) - 6;
+    for (int f = 0; f < 3; f++) {
+        ga_sparse *a = make_sparse(&t, GA_FLOAT64, formats[f], GA_INT32);
+        ga_sparse *at = ga_sparse_transpose(a);
+        const char *path = npz_path("mine.npz");
+        CHECK(ga_sparse_save_npz(path, at, f == 1) == GA_OK, "%s: save_npz: %s", format_names[f], ga_last_error_message());
+        ga_sparse *b = ga_sparse_load_npz(path);
+        CHECK(b && ga_sparse_format_of(b) == ga_sparse_format_of(at) && ga_sparse_shape(b)[0] == 23 && ga_sparse_shape(b)[1] == 37 &&
+                  ga_sparse_nnz(b) == ga_sparse_nnz(at),
+              "%s: transposed, saved and loaded: %s", format_names[f], ga_last_error_message());
+        ga_array *x = ga_sparse_toarray(at), *y = b ? ga_sparse_toarray(b) : NULL;
+        CHECK(x && y && same_array(x, y), "%s: transposed, saved and loaded: the same values", format_names[f]);
+        ga_release(x), ga_release(y);
+        ga_sparse_release(a), ga_sparse_release(at), ga_sparse_release(b);
+    }
+    trip_free(&t);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%zu bytes left in use", used_bytes() - before);
 }
