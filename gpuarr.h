@@ -3528,8 +3528,13 @@ GPUARR_API ga_array *ga_sparse_linalg_norm(const ga_sparse *x, ga_norm_ord ord);
    norms, as SciPy computes them: ord INFINITY abs(x).max(axis), -INFINITY
    abs(x).min(axis) (implicit zeros counting), 0 (x != 0).sum(axis), 1
    abs(x).sum(axis), 2 sqrt(abs(x).power(2).sum(axis)), any other p
-   power(abs(x).power(p).sum(axis), 1 / p). A NaN ord is GA_ERROR_VALUE
-   "Invalid norm order for vectors.". */
+   power(abs(x).power(p).sum(axis), 1 / p). An integral ord is SciPy's
+   given as a Python int (norm(x, 3)): bool and integer values are raised
+   to it in their own dtype, wrapping as NumPy's power does (abs(-128) is
+   -128 in int8 too), and a negative one is NumPy's GA_ERROR_VALUE
+   "Integers to negative integer powers are not allowed." (unsigned:
+   GA_ERROR_OVERFLOW "Python integer -3 out of bounds for uint8"). A NaN
+   ord is GA_ERROR_VALUE "Invalid norm order for vectors.". */
 GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, int axis);
 
 /* scipy.sparse.save_npz(file, m, compressed): m's arrays as SciPy writes
@@ -32102,11 +32107,23 @@ static ga_array *ga__sparse_vector_norms(const char *func, const ga_sparse *s, d
         ga_sparse_release(a);
         return m;
     }
+    /* an integral ord is SciPy's Python int (norm(x, 3)): bool and integer
+       values raised to it in their own dtype (wrapping, as NumPy's power),
+       a negative one refused as NumPy refuses it (unsigned dtypes: the
+       scalar's overflow, from the ufunc); another ord a float power */
+    const char kind = ga_dtype_kind(s->dtype);
+    const bool int_values = kind == 'i' || kind == 'u' || kind == 'b';
+    const bool integral = ord == floor(ord) && fabs(ord) < 0x1p62;
+    if (int_values && integral && ord < 0 && kind != 'u') {
+        ga__error(GA_ERROR_VALUE, func, "Integers to negative integer powers are not allowed.");
+        return NULL;
+    }
+    const ga_scalar p = ord == 2 || (int_values && integral) ? ga_int((int64_t)ord) : ga_float(ord);
     ga_sparse *t = NULL;
     if (ord == 0) t = ga__sparse_canonical_op(func, s, GA_UFUNC_NOT_EQUAL, ga_int(0));
     else {
         ga_sparse *a = ga__sparse_abs(func, s);
-        t = ord == 1 ? ga_sparse_retain(a) : ga__sparse_values_op(func, a, GA_UFUNC_POWER, ord == 2 ? ga_int(2) : ga_float(ord));
+        t = ord == 1 ? ga_sparse_retain(a) : ga__sparse_values_op(func, a, GA_UFUNC_POWER, p);
         ga_sparse_release(a);
     }
     ga_array *m = t ? ga__sparse_sum(func, t, axis) : NULL, *r = m;

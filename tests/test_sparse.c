@@ -2022,6 +2022,18 @@ static long double dtype_square(long double x, ga_dtype dt)
     return kind == 'i' ? (long double)(int64_t)sq : (long double)sq;
 }
 
+/* x (an integer's magnitude) to the power p in dtype dt, wrapping as
+   NumPy's integer power does (bool and floats: exact powers). */
+static long double dtype_power(long double x, int p, ga_dtype dt)
+{
+    const char kind = ga_dtype_kind(dt);
+    if (kind != 'i' && kind != 'u') return powl(x, p);
+    uint64_t v = 1;
+    for (int i = 0; i < p; i++) v *= (uint64_t)(int64_t)x;
+    v = wrap(dt, v);
+    return kind == 'i' ? (long double)(int64_t)v : (long double)v;
+}
+
 static void check_norms(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, int64_t nnz)
 {
     triplets t = trip_random(dt, m, n, nnz, true, true);
@@ -2077,6 +2089,7 @@ static void check_norms(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, i
                     if (isinf(vords[o])) ext = k == 0 || (vords[o] > 0 ? x > ext : x < ext) ? x : ext;
                     else if (vords[o] == 0) acc += x != 0;
                     else if (vords[o] == 2) acc += dtype_square(x, dt);
+                    else if (vords[o] == 3) acc += dtype_power(x, 3, dt); /* (SciPy's norm(x, 3): an int power) */
                     else acc += powl(x, (long double)vords[o]);
                 }
                 v[l] = isinf(vords[o]) ? ext : vords[o] == 0 || vords[o] == 1 ? acc : powl(acc, 1 / (long double)vords[o]);
@@ -2116,6 +2129,81 @@ DEVICE_TEST(linalg_norm)
     CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, 3) == NULL, GA_ERROR_AXIS, "axis 3 is out of bounds");
     CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, GA_AXIS_NONE) == NULL, GA_ERROR_AXIS, "axis must be 0 or 1");
     ga_sparse_release(s);
+}
+
+/* Integer vector norms of orders 3, 4, 5 wrap their powers in the dtype as
+   SciPy's norm(x, ord, axis) does (abs(-128) is -128 in int8; a negative
+   sum's root is NaN): SciPy 1.17's results for one 3 x 4 matrix in each
+   integer dtype and bool; negative integer orders refused in NumPy's
+   words. */
+DEVICE_TEST(linalg_norm_integer_orders_wrap_as_scipy)
+{
+    static const int64_t values[12] = {100, -7, 0, 55, 3, 0, -128, -1, 0, 127, -100, 9};
+    static const struct {
+        ga_dtype dt;
+        double want[6][4]; /* ord 3 axis 0, ord 3 axis 1 (3 and a pad), ord 4 ..., ord 5 ... */
+    } cases[] = {
+        {GA_INT8, {{4.497941445275415, 5.981424029720885, 3.9999999999999996, NAN}, {5.0132979349645845, 3.0365889718756622, 5.336803297443889, 0}, {3.0, 3.1463462836457885, 0.0, NAN}, {1.189207115002721, 3.009216698434564, NAN, 0}, {NAN, 2.069935054081614, 0.0, NAN}, {NAN, NAN, 2.0912791051825463, 0}}},
+        {GA_UINT8, {{4.497941445275415, 6.664443703291906, 5.768998281229633, 8.891706282839353}, {7.741753281255592, 6.557672186169711, 8.123096200891359, 0}, {3.0, 3.1463462836457885, 0.0, 4.239363248839551}, {4.007789715567548, 3.009216698434564, 3.5676213450081633, 0}, {3.0, 2.9301560515835217, 0.0, 3.563966136996308}, {2.9925557394776896, 3.4629471895995088, 3.1207454228486045, 0}}},
+        {GA_INT16, {{25.70625998798988, 25.768155731951488, 25.692633154249467, NAN}, {NAN, 3.0365889718756622, 32.54030502446153, 0}, {NAN, 13.644287891350581, NAN, NAN}, {NAN, 3.009216698434564, 13.256423033493695, 0}, {NAN, NAN, NAN, NAN}, {NAN, 3.0024650813881837, NAN, 0}}},
+        {GA_UINT16, {{25.70625998798988, 43.43774951118688, 36.48720387126178, 46.657078529021476}, {48.973190943581685, 40.322804588863775, 40.42709028392655, 0}, {15.497376897898084, 13.644287891350581, 15.491933384829668, 14.777157182074468}, {17.832466327750723, 3.009216698434564, 17.621364295093187, 0}, {8.986608584912922, 9.614057379638082, 5.903092646378209, 10.958211115860557}, {10.704159531951126, 9.19636358097509, 9.992468664337112, 0}}},
+        {GA_INT32, {{100.0008999919001, 127.00708828521626, 145.76530755690902, 55.08032340788313}, {105.27420393730762, 128.00056965892304, 145.00772055601266, 0}, {100.00002024999385, 127.00029303500493, 138.54483965214376, 55.009857604974655}, {102.21366129238504, 128.00000977516063, 137.75939193127323, 0}, {67.58461850492625, NAN, 67.58461617552217, 55.001290561658415}, {71.83889396019185, 3.0024650813881837, 38.872193782417284, 0}}},
+        {GA_UINT32, {{100.0008999919001, 1625.7570072613762, 2047.7538308853482, 1625.5197578713232}, {1625.6457650234236, 2047.8333218347552, 1625.6310174808755, 0}, {100.00002024999385, 127.00029303500493, 138.54483965214376, 55.009857604974655}, {102.21366129238504, 128.00000977516063, 137.75939193127323, 0}, {67.58461850492625, 93.81872841945192, 77.98771745313063, 86.34111912455434}, {90.90641742650257, 84.44850724111572, 89.85829328863532, 0}}},
+        {GA_INT64, {{100.0008999919001, 127.00708828521626, 145.76530755690902, 55.08032340788313}, {105.27420393730762, 128.00056965892304, 145.00772055601266, 0}, {100.00002024999385, 127.00029303500493, 138.54483965214376, 55.009857604974655}, {102.21366129238504, 128.00000977516063, 137.75939193127323, 0}, {100.00000048600002, 127.0000129212707, 134.70936694350146, 55.001290561658415}, {100.98692859320863, 128.0000001817942, 133.89713390328737, 0}}},
+        {GA_UINT64, {{100.0008999919001, 126.99291092345459, 2642245.949628983, 55.080103663637885}, {105.25356705600129, 2642245.9496290307, 101.61097490305943, 0}, {100.00002024999385, 127.00029303500493, 138.54483965214376, 55.009857604974655}, {102.21366129238504, 128.00000977516063, 137.75939193127323, 0}, {100.00000048600002, 126.99998707872412, 7131.550211091939, 55.001290517949656}, {100.98686395488389, 7131.550211865143, 118.16546549802614, 0}}},
+        {GA_BOOL, {{1.2599210498948732, 1.2599210498948732, 1.2599210498948732, 1.4422495703074083}, {1.4422495703074083, 1.4422495703074083, 1.4422495703074083, 0}, {1.189207115002721, 1.189207115002721, 1.189207115002721, 1.3160740129524924}, {1.3160740129524924, 1.3160740129524924, 1.3160740129524924, 0}, {1.148698354997035, 1.148698354997035, 1.148698354997035, 1.2457309396155174}, {1.2457309396155174, 1.2457309396155174, 1.2457309396155174, 0}}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const ga_dtype dt = cases[c].dt;
+        unsigned char host[12 * 8];
+        for (int i = 0; i < 12; i++) {
+            const uint64_t w = wrap(dt, (uint64_t)values[i]);
+            memcpy(host + (size_t)i * ga_dtype_itemsize(dt), &w, ga_dtype_itemsize(dt)); /* (little-endian) */
+        }
+        ga_array *d = ga_from_host(host, 2, (const int64_t[]){3, 4}, dt);
+        for (int f = 0; f < 3; f++) {
+            ga_sparse *s = f == 0 ? ga_sparse_csr_matrix_from_dense(d) : f == 1 ? ga_sparse_csc_matrix_from_dense(d)
+                                                                                : ga_sparse_coo_matrix_from_dense(d);
+            for (int k = 0; s && k < 6; k++) {
+                const int ord = 3 + k / 2, axis = k % 2, lines = axis == 0 ? 4 : 3;
+                ga_array *r = ga_sparse_linalg_norm_axis(s, ord, axis);
+                double got[4] = {0};
+                CHECK(r && ga_dtype_of(r) == GA_FLOAT64 && ga_size(r) == lines && ga_to_host(r, got, sizeof got) == GA_OK,
+                      "%s %s ord %d axis %d: %s", dname(dt), format_names[f], ord, axis, ga_last_error_message());
+                for (int i = 0; r && i < lines; i++) {
+                    const double w = cases[c].want[k][i];
+                    CHECK(isnan(w) ? isnan(got[i]) : fabs(got[i] - w) <= 1e-12 * fabs(w),
+                          "%s %s ord %d axis %d [%d]: %.17g, SciPy's %.17g", dname(dt), format_names[f], ord, axis, i, got[i], w);
+                }
+                ga_release(r);
+            }
+            if (s && ga_dtype_kind(dt) == 'u')
+                CHECK_ERROR(ga_sparse_linalg_norm_axis(s, -3, 1) == NULL, GA_ERROR_OVERFLOW, "Python integer -3 out of bounds for");
+            else if (s)
+                CHECK_ERROR(ga_sparse_linalg_norm_axis(s, -3, 1) == NULL, GA_ERROR_VALUE,
+                            "Integers to negative integer powers are not allowed.");
+            /* a float order that is not integral: a float power, no wrap */
+            ga_array *r = s ? ga_sparse_linalg_norm_axis(s, 2.5, 0) : NULL;
+            double got[4] = {0};
+            CHECK(r && ga_to_host(r, got, sizeof got) == GA_OK, "%s ord 2.5: %s", dname(dt), ga_last_error_message());
+            for (int col = 0; r && col < 4; col++) {
+                long double acc = 0;
+                for (int row = 0; row < 3; row++) {
+                    const uint64_t w = wrap(dt, (uint64_t)values[row * 4 + col]);
+                    long double x = ga_dtype_kind(dt) == 'i' ? (long double)(int64_t)w : (long double)w;
+                    if (dt != GA_BOOL && ga_dtype_kind(dt) == 'i' && x < 0) x = (long double)(int64_t)wrap(dt, (uint64_t)-(int64_t)w);
+                    acc += x < 0 ? NAN : powl(x, 2.5L); /* (int8's abs(-128) is -128: a NaN power) */
+                }
+                const long double want = powl(acc, 1 / 2.5L);
+                CHECK(isnan(want) ? isnan(got[col]) : fabsl(got[col] - want) <= 1e-12L * want, "%s %s ord 2.5 column %d: %.17g, want %.17Lg",
+                      dname(dt), format_names[f], col, got[col], want);
+            }
+            ga_release(r);
+            ga_sparse_release(s);
+            ga_clear_error();
+        }
+        ga_release(d);
+    }
 }
 
 /* ---- scipy.sparse.linalg.spsolve_triangular ------------------------------------------------ */
