@@ -30111,7 +30111,11 @@ typedef struct ga__sparse_product {
     int64_t m, n, k;      /* y (m, k) = A (m, n) x (n, k) */
 } ga__sparse_product;
 
-/* The descriptor of CSR matrix c (rows x cols) with values `data`. */
+/* The descriptor of CSR matrix c (rows x cols) with values `data`.
+   cuSPARSE refuses nnz > rows cols (duplicates), so every c given here
+   has at most that many: the products' operand sums such duplicates
+   (ga__sparse_product_operand), and SpGEMM and SpSV take canonical
+   operands (ga__sparse_operand). */
 static cusparseStatus_t ga__sparse_describe(cusparseConstSpMatDescr_t *d, const ga_sparse *c, const ga_array *data,
                                             cudaDataType vt)
 {

@@ -2779,3 +2779,58 @@ DEVICE_TEST(save_npz_load_npz_as_scipy)
     ga_clear_error();
     CHECK(used_bytes() == before, "%zu bytes left in use", used_bytes() - before);
 }
+
+/* CSR and CSC holding more stored entries than places (duplicates; nnz 7
+   in 2 x 2), which cuSPARSE's descriptors refuse as they are: every path
+   into cuSPARSE sums them first. A (CSR) = [[3, 0], [4, 4]]; the same
+   arrays as CSC are A^T. A @ x and x @ A (SpMV, SpMM), A @ A (SpGEMM),
+   spsolve_triangular (SpSV), sum over each axis. */
+DEVICE_TEST(products_and_solves_of_more_entries_than_places)
+{
+    const double v[7] = {1, 1, 1, 1, 2, 3, 2};
+    const int32_t idx[7] = {0, 0, 0, 0, 1, 0, 1}, ptr[3] = {0, 3, 7};
+    ga_array *dv = ga_from_host(v, GA_SHAPE(7), GA_FLOAT64), *di = ga_from_host(idx, GA_SHAPE(7), GA_INT32);
+    ga_array *dp = ga_from_host(ptr, GA_SHAPE(3), GA_INT32);
+    const double x2[2] = {1, 2}, b[2] = {3, 8};
+    ga_array *x = ga_from_host(x2, GA_SHAPE(2), GA_FLOAT64), *bb = ga_from_host(b, GA_SHAPE(2), GA_FLOAT64);
+    for (int f = 0; f < 2; f++) {
+        ga_sparse *s = f == 0 ? ga_sparse_csr_matrix(dv, di, dp, (const int64_t[]){2, 2})
+                              : ga_sparse_csc_matrix(dv, di, dp, (const int64_t[]){2, 2});
+        CHECK(s && ga_sparse_nnz(s) == 7, "%s of 7 entries: %s", format_names[f], ga_last_error_message());
+        if (!s) continue;
+        /* M: A for CSR, A^T for CSC */
+        const double m[2][2] = {{f == 0 ? 3 : 3, f == 0 ? 0 : 4}, {f == 0 ? 4 : 0, 4}};
+        double got[4] = {0};
+        ga_array *y = ga_sparse_matmul(s, x); /* M x */
+        CHECK(y && ga_to_host(y, got, 2 * 8) == GA_OK && got[0] == m[0][0] + 2 * m[0][1] && got[1] == m[1][0] + 2 * m[1][1],
+              "%s: M @ x = (%g, %g): %s", format_names[f], got[0], got[1], ga_last_error_message());
+        ga_release(y);
+        y = ga_sparse_rmatmul(x, s); /* x M */
+        CHECK(y && ga_to_host(y, got, 2 * 8) == GA_OK && got[0] == m[0][0] + 2 * m[1][0] && got[1] == m[0][1] + 2 * m[1][1],
+              "%s: x @ M = (%g, %g): %s", format_names[f], got[0], got[1], ga_last_error_message());
+        ga_release(y);
+        ga_sparse *sq = ga_sparse_matmul_sparse(s, s); /* M M */
+        ga_array *d = sq ? ga_sparse_toarray(sq) : NULL;
+        CHECK(d && ga_to_host(d, got, 4 * 8) == GA_OK && got[0] == m[0][0] * m[0][0] + m[0][1] * m[1][0] &&
+                  got[1] == m[0][0] * m[0][1] + m[0][1] * m[1][1] && got[2] == m[1][0] * m[0][0] + m[1][1] * m[1][0] &&
+                  got[3] == m[1][0] * m[0][1] + m[1][1] * m[1][1],
+              "%s: M @ M = [[%g, %g], [%g, %g]]: %s", format_names[f], got[0], got[1], got[2], got[3], ga_last_error_message());
+        ga_release(d), ga_sparse_release(sq);
+        /* M x = b: CSR lower (x = (1, 1)), CSC upper (x = (-5/3 ... )): checked as M x == b */
+        ga_array *sol = ga_sparse_linalg_spsolve_triangular(s, bb, f == 0, false);
+        CHECK(sol && ga_to_host(sol, got, 2 * 8) == GA_OK &&
+                  fabs(m[0][0] * got[0] + m[0][1] * got[1] - b[0]) <= 1e-14 && fabs(m[1][0] * got[0] + m[1][1] * got[1] - b[1]) <= 1e-14,
+              "%s: spsolve_triangular: (%g, %g): %s", format_names[f], got[0], got[1], ga_last_error_message());
+        ga_release(sol);
+        for (int axis = 0; axis < 2; axis++) {
+            ga_array *sum = ga_sparse_sum(s, axis);
+            const double w0 = axis == 0 ? m[0][0] + m[1][0] : m[0][0] + m[0][1], w1 = axis == 0 ? m[0][1] + m[1][1] : m[1][0] + m[1][1];
+            CHECK(sum && ga_to_host(sum, got, 2 * 8) == GA_OK && got[0] == w0 && got[1] == w1, "%s: sum(axis=%d) = (%g, %g): %s",
+                  format_names[f], axis, got[0], got[1], ga_last_error_message());
+            ga_release(sum);
+        }
+        ga_sparse_release(s);
+        ga_clear_error();
+    }
+    ga_release(dv), ga_release(di), ga_release(dp), ga_release(x), ga_release(bb);
+}
