@@ -30816,8 +30816,15 @@ static ga_array *ga__sparse_segsum(const char *func, const ga_sparse *s, ga_dtyp
                        : NULL;
     void *po = out ? ga__sparse_ptr(out) : NULL, *pd = d ? ga__sparse_ptr(d) : NULL, *pp = ga__sparse_ptr(s->indptr);
     int64_t mj = major;
-    void *args[] = {&po, &pd, &pp, &mj};
-    ga_status st = f ? ga__launch(func, f, s->device, GA__MAX(major, 1) * 32, args) : ga__t.error;
+    /* lanes per row: the power of two at or above the average row length
+       (1 to 32), a grid of them over every row at once (the rows' loads
+       in flight together; a warp per row in a grid of one wave ran each
+       warp's rows one after another, waiting on each) */
+    const int64_t avg = major > 0 ? (s->nnz + major - 1) / major : 1;
+    int32_t log2g = 0;
+    while (log2g < 5 && ((int64_t)1 << log2g) < avg) log2g++;
+    void *args[] = {&po, &pd, &pp, &mj, &log2g};
+    ga_status st = f ? ga__launch_flat(func, f, s->device, GA__MAX(major, 1) << log2g, args) : ga__t.error;
     ga_release(d);
     if (st != GA_OK) { ga_release(out); return NULL; }
     return out;

@@ -2834,3 +2834,52 @@ DEVICE_TEST(products_and_solves_of_more_entries_than_places)
     }
     ga_release(dv), ga_release(di), ga_release(dp), ga_release(x), ga_release(bb);
 }
+
+/* Sums along the compressed axis (CSR axis 1, CSC axis 0) for rows of
+   every average length, so every group width of the row-sum kernel (1 to
+   32 lanes a row, and rows longer than a warp): each row's sum against
+   the host's, empty rows and a row count that fills no warp evenly
+   included, int32 and int64 indices. */
+DEVICE_TEST(row_sums_of_every_row_length)
+{
+    static const int64_t avgs[] = {0, 1, 2, 3, 5, 8, 13, 31, 33, 120};
+    static const ga_dtype dts[] = {GA_FLOAT64, GA_FLOAT32, GA_INT8, GA_UINT16, GA_COMPLEX64, GA_BOOL};
+    int i = 0;
+    for (size_t a = 0; a < sizeof avgs / sizeof avgs[0]; a++)
+        for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++)
+            for (int f = 0; f < 2; f++, i++) {
+                if (!test_sample(i, 2)) continue;
+                const ga_dtype dt = dts[d], it = i % 3 == 0 ? GA_INT64 : GA_INT32;
+                const int64_t major = 1 + (int64_t)(rnd() % 300), minor = 7 + avgs[a] * 2;
+                int64_t *ptr = malloc(sizeof *ptr * (size_t)(major + 1)), nnz = 0;
+                ptr[0] = 0;
+                for (int64_t r = 0; r < major; r++) { /* lengths 0 .. 2 avg; every 7th row empty */
+                    const int64_t len = r % 7 == 3 || avgs[a] == 0 ? 0 : (int64_t)(rnd() % (uint64_t)(2 * avgs[a] + 1));
+                    ptr[r + 1] = ptr[r] + len, nnz += len;
+                }
+                int64_t *idx = malloc(sizeof *idx * (size_t)(nnz + 1));
+                long double *re = calloc((size_t)nnz + 1, sizeof *re), *im = calloc((size_t)nnz + 1, sizeof *im);
+                long double *sre = calloc((size_t)major + 1, sizeof *sre), *sim = calloc((size_t)major + 1, sizeof *sim);
+                for (int64_t r = 0; r < major; r++)
+                    for (int64_t j = ptr[r]; j < ptr[r + 1]; j++) {
+                        idx[j] = (int64_t)(rnd() % (uint64_t)minor); /* (duplicates and any order: summed all the same) */
+                        draw_value(dt, &re[j], &im[j]);
+                        sre[r] += dt == GA_BOOL ? re[j] != 0 : re[j], sim[r] += im[j];
+                    }
+                ga_array *dv = upload_values(re, im, nnz, dt), *di = upload_index(idx, nnz, it), *dp = upload_index(ptr, major + 1, it);
+                const int64_t shape[2] = {f == 0 ? major : minor, f == 0 ? minor : major};
+                ga_sparse *s = f == 0 ? ga_sparse_csr_matrix(dv, di, dp, shape) : ga_sparse_csc_matrix(dv, di, dp, shape);
+                ga_array *sum = s ? ga_sparse_sum(s, f == 0 ? 1 : 0) : NULL;
+                char what[160];
+                snprintf(what, sizeof what, "%s %s sum, %lld lines of about %lld (%s indices)", format_names[f], dname(dt),
+                         (long long)major, (long long)avgs[a], dname(it));
+                CHECK(sum && ga_ndim(sum) == 2 && ga_shape(sum)[f == 0 ? 0 : 1] == major && ga_shape(sum)[f == 0 ? 1 : 0] == 1,
+                      "%s: shape: %s", what, ga_last_error_message());
+                const long double tol = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-3L : 1e-9L; /* (small integers: exact but float32) */
+                check_dense(sum, sre, sim, major, sum_dtype(dt), tol, what);
+                ga_release(sum), ga_release(dv), ga_release(di), ga_release(dp);
+                ga_sparse_release(s);
+                free(ptr), free(idx), free(re), free(im), free(sre), free(sim);
+                ga_clear_error();
+            }
+}
