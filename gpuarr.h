@@ -3530,9 +3530,42 @@ GPUARR_API ga_array *ga_sparse_linalg_norm(const ga_sparse *x, ga_norm_ord ord);
    norms, as SciPy computes them: ord INFINITY abs(x).max(axis), -INFINITY
    abs(x).min(axis) (implicit zeros counting), 0 (x != 0).sum(axis), 1
    abs(x).sum(axis), 2 sqrt(abs(x).power(2).sum(axis)), any other p
-   power(abs(x).power(p).sum(axis), 1 / p). A NaN ord is GA_ERROR_VALUE
-   "Invalid norm order for vectors.". */
+   power(abs(x).power(p).sum(axis), 1 / p). An integral ord is SciPy's
+   given as a Python int (norm(x, 3)): bool and integer values are raised
+   to it in their own dtype, wrapping as NumPy's power does (abs(-128) is
+   -128 in int8 too), and a negative one is NumPy's GA_ERROR_VALUE
+   "Integers to negative integer powers are not allowed." (unsigned:
+   GA_ERROR_OVERFLOW "Python integer -3 out of bounds for uint8"). A NaN
+   ord is GA_ERROR_VALUE "Invalid norm order for vectors.". */
 GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, int axis);
+
+/* scipy.sparse.save_npz(file, m, compressed): m's arrays as SciPy writes
+   them, so that SciPy's load_npz reads the file: "indices", "indptr"
+   (CSR, CSC) or "row", "col" (COO), "format" (a 0-d NumPy bytes array,
+   b'csr', b'csc' or b'coo'), "shape" (int64 (2,)) and "data", in that
+   order, through ga_savez (ga_savez_compressed where compressed, SciPy's
+   default); ".npz" appended to a name without it. The arrays are written
+   as they are (not made canonical), as SciPy writes them. No
+   "_is_array" member: SciPy reads the file as a *_matrix. Errors as
+   ga_savez's. */
+GPUARR_API ga_status ga_sparse_save_npz(const char *file, const ga_sparse *m, bool compressed);
+
+/* scipy.sparse.load_npz(file): a matrix from a file that SciPy's save_npz
+   wrote (its *_matrix and *_array alike, stored or compressed), or
+   ga_sparse_save_npz, on the current device. "format" may be NumPy bytes
+   (|Sn) or str (<Un), 0-d or of one element; COO's "coords" (2, nnz) is
+   read where it stands for "row" and "col". The arrays go through
+   ga_sparse_csr_matrix / csc_matrix / coo_matrix (checked as there).
+   Errors in SciPy's words (GA_ERROR_VALUE): "The file x.npz does not
+   contain a sparse array or matrix." (no "format"), "Unknown format
+   \"xyz_matrix\"" ("_array" where "_is_array" is true), "shape must have
+   length in (2,). Got new_shape=(3,)", "'shape' elements cannot be
+   negative"; GA_ERROR_TYPE for a shape of another dtype than integers;
+   "indices is not a file in the archive" for a missing member (SciPy's
+   KeyError); GA_ERROR_NOT_IMPLEMENTED "Load is not implemented for
+   sparse matrix of format bsr." for SciPy's BSR and DIA files; ga_load_npz's
+   and ga_npz_get's errors. */
+GPUARR_API ga_sparse *ga_sparse_load_npz(const char *file);
 /* >>graph */
 /* ======================================================================== */
 /* 25. Graphs, profiling and memory hooks                                    */
@@ -21715,8 +21748,16 @@ static ga_status ga__npy_parse(const char *func, const unsigned char *buf, size_
 /* NumPy's header for an array of dtype t and shape (ndim), C or Fortran
    order: the preamble, the dict with its growth padding, spaces and a
    newline to a multiple of 64 bytes. Written into out (cap bytes; NULL to
-   ask): its length. */
+   ask): its length. ga__npy_header_write_descr: the same for a descr
+   given as text ("|S3" for a .npz member of bytes, >>sparse). */
+static size_t ga__npy_header_write_descr(char *out, size_t cap, const char *descr, int ndim, const int64_t *shape, bool fortran);
+
 static size_t ga__npy_header_write(char *out, size_t cap, ga_dtype t, int ndim, const int64_t *shape, bool fortran)
+{
+    return ga__npy_header_write_descr(out, cap, ga__npy_descr(t), ndim, shape, fortran);
+}
+
+static size_t ga__npy_header_write_descr(char *out, size_t cap, const char *descr, int ndim, const int64_t *shape, bool fortran)
 {
     char dict[64 + GA_MAXDIMS * 24], sh[GA_MAXDIMS * 24];
     size_t n = 0;
@@ -21724,7 +21765,7 @@ static size_t ga__npy_header_write(char *out, size_t cap, ga_dtype t, int ndim, 
     for (int d = 0; d < ndim; d++) n += (size_t)snprintf(sh + n, sizeof sh - n, d ? ", %lld" : "%lld", (long long)shape[d]);
     if (ndim == 1) sh[n++] = ',';
     sh[n++] = ')', sh[n] = 0;
-    int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", ga__npy_descr(t),
+    int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", descr,
                        fortran ? "True" : "False", sh);
     if (ndim > 0) { /* NumPy's room for the growth axis's digits to grow */
         char digits[24];
@@ -22660,14 +22701,20 @@ static ga_status ga__npz_open_member(const char *func, FILE *f, const char *file
     return ga__npy_in_open(func, in, f, file, e->csize, e->method, e->name, e->crc);
 }
 
+/* The member `name` (or `name`.npy) of z: its index, or -1. */
+static int ga__npz_find(const ga_npz *z, const char *name)
+{
+    for (int i = 0; i < z->count; i++)
+        if (strcmp(z->entries[i].name, name) == 0 || strcmp(z->keys[i], name) == 0) return i;
+    return -1;
+}
+
 GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
 {
     static const char func[] = "ga_npz_get";
     if (!z) { ga__null_input(func, "z"); return NULL; }
     if (!name) { ga__null_input(func, "name"); return NULL; }
-    int k = -1;
-    for (int i = 0; i < z->count && k < 0; i++)
-        if (strcmp(z->entries[i].name, name) == 0 || strcmp(z->keys[i], name) == 0) k = i;
+    const int k = ga__npz_find(z, name);
     if (k < 0) {
         ga__error(GA_ERROR_VALUE, func, "%s is not a file in the archive", name);
         return NULL;
@@ -22686,20 +22733,121 @@ GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
     return ga__ret(a);
 }
 
+/* The member `name` of z holding one string, read on the host: NumPy's
+   bytes dtype (|Sn) or str dtype (<Un, >Un) of ASCII characters, 0-d or a
+   1-d array of one element (scipy.sparse's "format" member, which
+   ndarray.item() reads), into out (cap bytes, NUL-terminated, cut to
+   fit; NumPy's trailing NULs dropped). These dtypes are no array dtype of
+   gpuarr: only this reads them. Errors: ga_npz_get's for a missing member
+   and its header (NumPy's words), zipfile's and zlib's, and
+   GA_ERROR_TYPE where the member is not one such string. */
+static ga_status ga__npz_get_text(const char *func, ga_npz *z, const char *name, char *out, size_t cap)
+{
+    const int k = ga__npz_find(z, name);
+    if (k < 0) return ga__error(GA_ERROR_VALUE, func, "%s is not a file in the archive", name);
+    const ga__zip_entry *e = &z->entries[k];
+    if (e->usize > GA__NPY_MAX_HEADER + 4096)
+        return ga__error(GA_ERROR_TYPE, func, "%s holds more than one short string", e->name);
+    ga__npy_in in;
+    unsigned char *buf = (unsigned char *)GPUARR_MALLOC((size_t)e->usize + 1);
+    size_t got = 0;
+    ga_status st = buf ? ga__npz_open_member(func, z->f, z->file, e, &in)
+                       : ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (st == GA_OK) st = ga__npy_in_read(func, &in, buf, (size_t)e->usize + 1, &got);
+    if (st == GA_OK && !in.ended && in.crc != e->crc) st = ga__error(GA_ERROR_VALUE, func, "Bad CRC-32 for file '%s'", e->name);
+    if (buf) ga__npy_in_close(&in);
+    /* the header: NumPy's preamble, then the dict's descr and shape */
+    size_t start = 0, hlen = 0;
+    if (st == GA_OK && (got < 10 || memcmp(buf, GA__NPY_MAGIC, 6) != 0 || buf[7] != 0 || buf[6] < 1 || buf[6] > 3))
+        st = ga__error(GA_ERROR_VALUE, func, "the magic string is not correct in %s", e->name);
+    if (st == GA_OK) {
+        start = buf[6] == 1 ? 10 : 12;
+        hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+        if (buf[6] > 1) hlen = got < 12 ? SIZE_MAX : hlen | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+        if (hlen > got - GA__MIN(start, got) || start > got)
+            st = ga__error(GA_ERROR_VALUE, func, "EOF: reading array header of %s", e->name);
+    }
+    ga__py_value descr, shape, scratch;
+    memset(&descr, 0, sizeof descr), memset(&shape, 0, sizeof shape);
+    if (st == GA_OK) {
+        const char *p = (const char *)buf + start, *end = p + hlen;
+        ga__py_parser kp = {p, end, 0, buf[6] < 3};
+        ga__py_skip(&kp);
+        if (kp.p < end && *kp.p == '{') kp.p++;
+        for (int guard = 0; guard < 16; guard++) {
+            ga__py_skip(&kp);
+            if (kp.p >= end || *kp.p == '}') break;
+            ga__py_value key;
+            memset(&key, 0, sizeof key);
+            if (!ga__py_value_parse(&kp, &key)) break;
+            ga__py_skip(&kp);
+            if (kp.p < end && *kp.p == ':') kp.p++;
+            ga__py_value *slot = key.kind == GA__PY_STR && strcmp(key.text, "descr") == 0   ? &descr
+                                 : key.kind == GA__PY_STR && strcmp(key.text, "shape") == 0 ? &shape
+                                                                                             : &scratch;
+            memset(slot, 0, sizeof *slot);
+            if (!ga__py_value_parse(&kp, slot)) break;
+            ga__py_skip(&kp);
+            if (kp.p < end && *kp.p == ',') kp.p++;
+        }
+    }
+    const char *d = descr.text;
+    char order = '|';
+    if (*d == '<' || *d == '>' || *d == '|' || *d == '=') order = *d++;
+    const char kind = *d;
+    char *digits_end = NULL;
+    const long n = kind ? strtol(d + 1, &digits_end, 10) : -1;
+    const bool text = descr.kind == GA__PY_STR && !descr.text_cut && (kind == 'S' || kind == 'U') && d[1] &&
+                      digits_end && !*digits_end && n >= 0 && n <= 4096;
+    int64_t elems = 1;
+    for (int i = 0; i < shape.nitems && i <= GA_MAXDIMS; i++) elems *= shape.items[i];
+    const size_t itemsize = (size_t)(text ? n : 0) * (kind == 'U' ? 4 : 1);
+    if (st == GA_OK && (!text || shape.kind != GA__PY_TUPLE || !shape.all_ints || shape.nitems > 1 || elems != 1))
+        st = ga__error(GA_ERROR_TYPE, func, "%s is not one string (dtype '%s', shape %s)", e->name, descr.text, shape.repr);
+    if (st == GA_OK && got - start - hlen < itemsize) st = ga__error(GA_ERROR_VALUE, func, "EOF: reading the data of %s", e->name);
+    size_t len = 0;
+    const unsigned char *v = st == GA_OK ? buf + start + hlen : NULL;
+    for (size_t i = 0; st == GA_OK && i < (size_t)n && len + 1 < cap; i++) {
+        uint32_t c = v[i];
+        if (kind == 'U') {
+            const unsigned char *q = v + 4 * i;
+            c = order == '>' ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3] : ga__le32(q);
+            if (c > 127) st = ga__error(GA_ERROR_VALUE, func, "'ascii' codec can't encode character in %s", e->name);
+        }
+        if (c == 0) break;
+        out[len++] = (char)c;
+    }
+    if (cap) out[len] = 0;
+    GPUARR_FREE(buf);
+    return st;
+}
+
+/* A .npz member written from the host: its .npy descr ("|S3", "<i8"),
+   shape (0-d or 1-d) and bytes. */
+typedef struct ga__npz_raw {
+    const char *descr;
+    int ndim;
+    int64_t shape[1];
+    const void *bytes;
+    size_t n;
+} ga__npz_raw;
+
 /* Member i of a savez or savez_compressed: its local header (zip64's
    extra field, as zipfile writes with force_zip64), the .npy header and
    data, stored or deflated, then the local header written again with the
    CRC-32 and the sizes (as zipfile's close does); its central directory
    entry into cd. zipfile's fields: version 45 (zip64) to make and to
-   extract, no flags, method 0 or 8, 1980-01-01 00:00, mode 0600. */
+   extract, no flags, method 0 or 8, 1980-01-01 00:00, mode 0600. A
+   member from the host (raw, arr NULL) is its descr, shape and bytes. */
 static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, const char *member, const ga_array *arr,
-                                bool compress, ga__sb *cd)
+                                const ga__npz_raw *raw, bool compress, ga__sb *cd)
 {
     char header[64 + 128 + GA_MAXDIMS * 48];
     size_t hbytes = 0;
-    ga_array *c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes);
-    if (!c) return ga__t.error;
-    const uint64_t size = hbytes + ga_nbytes(c);
+    ga_array *c = NULL;
+    if (arr && !(c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes))) return ga__t.error;
+    if (!arr) hbytes = ga__npy_header_write_descr(header, sizeof header, raw->descr, raw->ndim, raw->shape, false);
+    const uint64_t size = hbytes + (c ? ga_nbytes(c) : raw->n);
     const uint32_t method = compress ? 8 : 0;
     const size_t nl = strlen(member);
     const long offset = ftell(f);
@@ -22715,7 +22863,7 @@ static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, co
     memset(&out, 0, sizeof out);
     if (st == GA_OK) st = ga__npy_out_open(func, &out, f, fname, true, compress);
     if (st == GA_OK) st = ga__npy_out_write(func, &out, header, hbytes);
-    if (st == GA_OK) st = ga__npy_write_data(func, &out, c);
+    if (st == GA_OK) st = c ? ga__npy_write_data(func, &out, c) : ga__npy_out_write(func, &out, raw->bytes, raw->n);
     if (st == GA_OK) st = ga__npy_out_finish(func, &out);
     ga__npy_out_close(&out);
     ga_release(c);
@@ -22750,15 +22898,16 @@ static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, co
 }
 
 /* numpy.savez (stored members) and savez_compressed (deflated): one
-   writer. */
+   writer. raws NULL, or raws[i] not NULL for a member written from the
+   host (arrays[i] NULL then). */
 static ga_status ga__savez(const char *func, const char *file, int n, const char *const *names, const ga_array *const *arrays,
-                           bool compress)
+                           const ga__npz_raw *const *raws, bool compress)
 {
     if (!file) return ga__null_input(func, "file");
     if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative number of arrays");
     if (n > 0 && !arrays) return ga__null_input(func, "arrays");
     for (int i = 0; i < n; i++)
-        if (!arrays[i]) return ga__null_input(func, "an array");
+        if (!arrays[i] && !(raws && raws[i])) return ga__null_input(func, "an array");
     /* (zlib first: no file is made where it cannot be loaded) */
     if (compress && ga__library_open(func, GA__LIB_ZLIB) != GA_OK) return ga__t.error;
     const size_t len = strlen(file);
@@ -22773,7 +22922,7 @@ static ga_status ga__savez(const char *func, const char *file, int n, const char
         char member[512];
         if (names && names[i]) snprintf(member, sizeof member, "%s.npy", names[i]);
         else snprintf(member, sizeof member, "arr_%d.npy", i);
-        st = ga__npz_member(func, f, fname, member, arrays[i], compress, &cd);
+        st = ga__npz_member(func, f, fname, member, arrays[i], raws ? raws[i] : NULL, compress, &cd);
     }
     /* the central directory and its end records (zip64's where needed) */
     const long cd_offset = st == GA_OK ? ftell(f) : -1;
@@ -22807,12 +22956,12 @@ static ga_status ga__savez(const char *func, const char *file, int n, const char
 
 GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays)
 {
-    return ga__savez("ga_savez", file, n, names, arrays, false);
+    return ga__savez("ga_savez", file, n, names, arrays, NULL, false);
 }
 
 GPUARR_API ga_status ga_savez_compressed(const char *file, int n, const char *const *names, const ga_array *const *arrays)
 {
-    return ga__savez("ga_savez_compressed", file, n, names, arrays, true);
+    return ga__savez("ga_savez_compressed", file, n, names, arrays, NULL, true);
 }
 
 GPUARR_API int ga_npz_count(const ga_npz *z) { return z ? z->count : 0; }
@@ -30127,7 +30276,11 @@ typedef struct ga__sparse_product {
     int64_t m, n, k;      /* y (m, k) = A (m, n) x (n, k) */
 } ga__sparse_product;
 
-/* The descriptor of CSR matrix c (rows x cols) with values `data`. */
+/* The descriptor of CSR matrix c (rows x cols) with values `data`.
+   cuSPARSE refuses nnz > rows cols (duplicates), so every c given here
+   has at most that many: the products' operand sums such duplicates
+   (ga__sparse_product_operand), and SpGEMM and SpSV take canonical
+   operands (ga__sparse_operand). */
 static cusparseStatus_t ga__sparse_describe(cusparseConstSpMatDescr_t *d, const ga_sparse *c, const ga_array *data,
                                             cudaDataType vt)
 {
@@ -30828,8 +30981,15 @@ static ga_array *ga__sparse_segsum(const char *func, const ga_sparse *s, ga_dtyp
                        : NULL;
     void *po = out ? ga__sparse_ptr(out) : NULL, *pd = d ? ga__sparse_ptr(d) : NULL, *pp = ga__sparse_ptr(s->indptr);
     int64_t mj = major;
-    void *args[] = {&po, &pd, &pp, &mj};
-    ga_status st = f ? ga__launch(func, f, s->device, GA__MAX(major, 1) * 32, args) : ga__t.error;
+    /* lanes per row: the power of two at or above the average row length
+       (1 to 32), a grid of them over every row at once (the rows' loads
+       in flight together; a warp per row in a grid of one wave ran each
+       warp's rows one after another, waiting on each) */
+    const int64_t avg = major > 0 ? (s->nnz + major - 1) / major : 1;
+    int32_t log2g = 0;
+    while (log2g < 5 && ((int64_t)1 << log2g) < avg) log2g++;
+    void *args[] = {&po, &pd, &pp, &mj, &log2g};
+    ga_status st = f ? ga__launch_flat(func, f, s->device, GA__MAX(major, 1) << log2g, args) : ga__t.error;
     ga_release(d);
     if (st != GA_OK) { ga_release(out); return NULL; }
     return out;
@@ -32123,11 +32283,23 @@ static ga_array *ga__sparse_vector_norms(const char *func, const ga_sparse *s, d
         ga_sparse_release(a);
         return m;
     }
+    /* an integral ord is SciPy's Python int (norm(x, 3)): bool and integer
+       values raised to it in their own dtype (wrapping, as NumPy's power),
+       a negative one refused as NumPy refuses it (unsigned dtypes: the
+       scalar's overflow, from the ufunc); another ord a float power */
+    const char kind = ga_dtype_kind(s->dtype);
+    const bool int_values = kind == 'i' || kind == 'u' || kind == 'b';
+    const bool integral = ord == floor(ord) && fabs(ord) < 0x1p62;
+    if (int_values && integral && ord < 0 && kind != 'u') {
+        ga__error(GA_ERROR_VALUE, func, "Integers to negative integer powers are not allowed.");
+        return NULL;
+    }
+    const ga_scalar p = ord == 2 || (int_values && integral) ? ga_int((int64_t)ord) : ga_float(ord);
     ga_sparse *t = NULL;
     if (ord == 0) t = ga__sparse_canonical_op(func, s, GA_UFUNC_NOT_EQUAL, ga_int(0));
     else {
         ga_sparse *a = ga__sparse_abs(func, s);
-        t = ord == 1 ? ga_sparse_retain(a) : ga__sparse_values_op(func, a, GA_UFUNC_POWER, ord == 2 ? ga_int(2) : ga_float(ord));
+        t = ord == 1 ? ga_sparse_retain(a) : ga__sparse_values_op(func, a, GA_UFUNC_POWER, p);
         ga_sparse_release(a);
     }
     ga_array *m = t ? ga__sparse_sum(func, t, axis) : NULL, *r = m;
@@ -32159,6 +32331,116 @@ GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, 
     ga_array *r = m ? ga__reshape(func, m, 1, &size) : NULL;
     ga_release(m);
     return ga__ret(r);
+}
+
+/* --- save_npz, load_npz ------------------------------------------------------ */
+
+GPUARR_API ga_status ga_sparse_save_npz(const char *file, const ga_sparse *m, bool compressed)
+{
+    static const char func[] = "ga_sparse_save_npz";
+    if (!file) return ga__null_input(func, "file");
+    if (!m) return ga__null_input(func, "m");
+    static const char *const fmts[] = {"csr", "csc", "coo"};
+    const bool coo = m->format == GA_SPARSE_COO;
+    const char *names[5] = {coo ? "row" : "indices", coo ? "col" : "indptr", "format", "shape", "data"};
+    const ga_array *arrays[5] = {coo ? m->row : m->indices, coo ? m->col : m->indptr, NULL, NULL, m->data};
+    unsigned char shape[16];
+    ga__put64(shape, (uint64_t)m->shape[0]), ga__put64(shape + 8, (uint64_t)m->shape[1]);
+    const ga__npz_raw fmt = {"|S3", 0, {0}, fmts[m->format], 3}, sh = {"<i8", 1, {2}, shape, 16};
+    const ga__npz_raw *raws[5] = {NULL, NULL, &fmt, &sh, NULL};
+    return ga__savez(func, file, 5, names, arrays, raws, compressed);
+}
+
+/* Member `name` of z (SciPy's KeyError where there is none, in
+   NpzFile's words). */
+static ga_array *ga__sparse_npz_get(const char *func, ga_npz *z, const char *name)
+{
+    if (ga__npz_find(z, name) < 0) {
+        ga__error(GA_ERROR_VALUE, func, "%s is not a file in the archive", name);
+        return NULL;
+    }
+    return ga_npz_get(z, name);
+}
+
+/* The "shape" member as two integers, checked as SciPy's check_shape. */
+static ga_status ga__sparse_npz_shape(const char *func, ga_npz *z, int64_t shape[2])
+{
+    ga_array *a = ga__sparse_npz_get(func, z, "shape");
+    if (!a) return ga__t.error;
+    ga_status st = GA_OK;
+    if (ga_dtype_kind(a->dtype) != 'i' && ga_dtype_kind(a->dtype) != 'u' && a->dtype != GA_BOOL)
+        st = ga__error(GA_ERROR_TYPE, func, "'numpy.%s' object cannot be interpreted as an integer", ga__dtype_names[a->dtype]);
+    const int64_t n = a->size;
+    int64_t *v = (int64_t *)GPUARR_MALLOC((size_t)GA__MAX(n, 2) * 8);
+    if (st == GA_OK && !v) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (v) v[0] = v[1] = 0;
+    ga_array *c = st == GA_OK ? ga_astype(a, GA_INT64) : NULL;
+    if (st == GA_OK && !c) st = ga__t.error;
+    if (st == GA_OK) st = ga_to_host(c, v, (size_t)n * 8);
+    if (st == GA_OK && (a->ndim > 1 || n != 2)) {
+        char text[8 * 24 + 8];
+        size_t k = 0;
+        text[k++] = '(';
+        for (int64_t i = 0; i < n && i < 8; i++) k += (size_t)snprintf(text + k, sizeof text - k, i ? ", %lld" : "%lld", (long long)v[i]);
+        if (n > 8) k += (size_t)snprintf(text + k, sizeof text - k, ", ...");
+        if (n == 1) text[k++] = ',';
+        text[k++] = ')', text[k] = 0;
+        st = ga__error(GA_ERROR_VALUE, func, "shape must have length in (2,). Got new_shape=%s", text);
+    }
+    if (st == GA_OK && (v[0] < 0 || v[1] < 0)) st = ga__error(GA_ERROR_VALUE, func, "'shape' elements cannot be negative");
+    if (st == GA_OK) shape[0] = v[0], shape[1] = v[1];
+    GPUARR_FREE(v);
+    ga_release(a), ga_release(c);
+    return st;
+}
+
+GPUARR_API ga_sparse *ga_sparse_load_npz(const char *file)
+{
+    static const char func[] = "ga_sparse_load_npz";
+    if (!file) { ga__null_input(func, "file"); return NULL; }
+    ga_npz *z = ga_load_npz(file);
+    if (!z) return NULL;
+    char fmt[64];
+    ga_status st = GA_OK;
+    if (ga__npz_find(z, "format") < 0)
+        st = ga__error(GA_ERROR_VALUE, func, "The file %s does not contain a sparse array or matrix.", file);
+    else st = ga__npz_get_text(func, z, "format", fmt, sizeof fmt);
+    const bool csr = st == GA_OK && strcmp(fmt, "csr") == 0, csc = st == GA_OK && strcmp(fmt, "csc") == 0;
+    const bool coo = st == GA_OK && strcmp(fmt, "coo") == 0;
+    if (st == GA_OK && (strcmp(fmt, "bsr") == 0 || strcmp(fmt, "dia") == 0))
+        st = ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "Load is not implemented for sparse matrix of format %s.", fmt);
+    else if (st == GA_OK && !csr && !csc && !coo) { /* SciPy's getattr(sp.sparse, fmt + "_matrix") */
+        bool is_array = false;
+        ga_array *b = ga__npz_find(z, "_is_array") >= 0 ? ga_npz_get(z, "_is_array") : NULL;
+        ga_array *bb = b && b->size == 1 ? ga_astype(b, GA_BOOL) : NULL;
+        if (bb && ga_to_host(bb, &is_array, 1) != GA_OK) is_array = false;
+        ga_release(b), ga_release(bb);
+        st = ga__error(GA_ERROR_VALUE, func, "Unknown format \"%s_%s\"", fmt, is_array ? "array" : "matrix");
+    }
+    /* SciPy's order: data, then the index arrays, then shape */
+    ga_array *data = st == GA_OK ? ga__sparse_npz_get(func, z, "data") : NULL, *a = NULL, *b = NULL, *coords = NULL;
+    if (st == GA_OK && !data) st = ga__t.error;
+    if (st == GA_OK && coo && ga__npz_find(z, "coords") >= 0) {
+        coords = ga_npz_get(z, "coords");
+        if (coords && (coords->ndim != 2 || coords->shape[0] != 2))
+            st = ga__error(GA_ERROR_VALUE, func, "shape must have length in (2,). Got new_shape=(%lld,)",
+                           (long long)(coords->ndim ? coords->shape[0] : 0));
+        else if (coords) a = ga_index(coords, "0"), b = ga_index(coords, "1");
+    } else if (st == GA_OK) {
+        a = ga__sparse_npz_get(func, z, coo ? "row" : "indices");
+        b = a ? ga__sparse_npz_get(func, z, coo ? "col" : "indptr") : NULL;
+    }
+    if (st == GA_OK && !b) st = ga__t.error;
+    int64_t shape[2] = {0, 0};
+    if (st == GA_OK) st = ga__sparse_npz_shape(func, z, shape);
+    ga_npz_close(z);
+    ga_sparse *s = NULL;
+    if (st == GA_OK)
+        s = coo ? ga_sparse_coo_matrix(data, a, b, shape)
+            : csr ? ga_sparse_csr_matrix(data, a, b, shape)
+                  : ga_sparse_csc_matrix(data, a, b, shape);
+    ga_release(data), ga_release(a), ga_release(b), ga_release(coords);
+    return ga__sparse_ret(s);
 }
 
 /* Forgets the section's kernels (their family is unloaded after). */
