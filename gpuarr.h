@@ -33445,7 +33445,7 @@ static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, 
     int nin = ga__user_params(func, k, field[3], nout);
     if (nin < 0) return ga__t.error;
     int nraw_out = 0;
-    for (int j = 0; j < nout + nin; j++) {
+    for (int j = 0; j < nout + nin && j < GA__USER_MAX_PARAMS; j++) {
         if (k->raw[j] && r)
             return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': a reduction's parameters are "
                              "not raw", k->name, k->params[j]);
@@ -33465,7 +33465,7 @@ static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, 
                          GA__USER_MAX_RAW);
     /* each parameter's place (ga_user::partition's, kernels/gpuarr_user.cuh) */
     const int ext_in_base = k->nraw, ext_out_base = k->nraw + k->ext_in;
-    for (int j = 0, ri = 0, ro = k->nraw_in, li = 0, lo = 0; j < nout + nin; j++) {
+    for (int j = 0, ri = 0, ro = k->nraw_in, li = 0, lo = 0; j < nout + nin && j < GA__USER_MAX_PARAMS; j++) {
         const bool output = j < nout;
         if (k->raw[j]) {
             k->slot[j] = (int8_t)(output ? ro++ : ri++);
