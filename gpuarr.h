@@ -2069,7 +2069,9 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr);
    dictionary, an invalid shape, fortran_order or descr, object arrays,
    data shorter than the shape ("Failed to read all data for array. ...");
    GA_ERROR_TYPE for dtypes gpuarr lacks (strings, datetimes, structured);
-   GA_ERROR_IO when the file cannot be opened or read. */
+   GA_ERROR_IO when the file cannot be opened or read. The data of 8 MiB
+   and more is read by up to 16 threads at once, each read chunk copied to
+   the device while the next are read; it returns once the copies are done. */
 GPUARR_API ga_array *ga_load(const char *file);
 
 /* ndarray.tofile(file, sep, format): a's elements in C order (any layout;
@@ -3528,9 +3530,42 @@ GPUARR_API ga_array *ga_sparse_linalg_norm(const ga_sparse *x, ga_norm_ord ord);
    norms, as SciPy computes them: ord INFINITY abs(x).max(axis), -INFINITY
    abs(x).min(axis) (implicit zeros counting), 0 (x != 0).sum(axis), 1
    abs(x).sum(axis), 2 sqrt(abs(x).power(2).sum(axis)), any other p
-   power(abs(x).power(p).sum(axis), 1 / p). A NaN ord is GA_ERROR_VALUE
-   "Invalid norm order for vectors.". */
+   power(abs(x).power(p).sum(axis), 1 / p). An integral ord is SciPy's
+   given as a Python int (norm(x, 3)): bool and integer values are raised
+   to it in their own dtype, wrapping as NumPy's power does (abs(-128) is
+   -128 in int8 too), and a negative one is NumPy's GA_ERROR_VALUE
+   "Integers to negative integer powers are not allowed." (unsigned:
+   GA_ERROR_OVERFLOW "Python integer -3 out of bounds for uint8"). A NaN
+   ord is GA_ERROR_VALUE "Invalid norm order for vectors.". */
 GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, int axis);
+
+/* scipy.sparse.save_npz(file, m, compressed): m's arrays as SciPy writes
+   them, so that SciPy's load_npz reads the file: "indices", "indptr"
+   (CSR, CSC) or "row", "col" (COO), "format" (a 0-d NumPy bytes array,
+   b'csr', b'csc' or b'coo'), "shape" (int64 (2,)) and "data", in that
+   order, through ga_savez (ga_savez_compressed where compressed, SciPy's
+   default); ".npz" appended to a name without it. The arrays are written
+   as they are (not made canonical), as SciPy writes them. No
+   "_is_array" member: SciPy reads the file as a *_matrix. Errors as
+   ga_savez's. */
+GPUARR_API ga_status ga_sparse_save_npz(const char *file, const ga_sparse *m, bool compressed);
+
+/* scipy.sparse.load_npz(file): a matrix from a file that SciPy's save_npz
+   wrote (its *_matrix and *_array alike, stored or compressed), or
+   ga_sparse_save_npz, on the current device. "format" may be NumPy bytes
+   (|Sn) or str (<Un), 0-d or of one element; COO's "coords" (2, nnz) is
+   read where it stands for "row" and "col". The arrays go through
+   ga_sparse_csr_matrix / csc_matrix / coo_matrix (checked as there).
+   Errors in SciPy's words (GA_ERROR_VALUE): "The file x.npz does not
+   contain a sparse array or matrix." (no "format"), "Unknown format
+   \"xyz_matrix\"" ("_array" where "_is_array" is true), "shape must have
+   length in (2,). Got new_shape=(3,)", "'shape' elements cannot be
+   negative"; GA_ERROR_TYPE for a shape of another dtype than integers;
+   "indices is not a file in the archive" for a missing member (SciPy's
+   KeyError); GA_ERROR_NOT_IMPLEMENTED "Load is not implemented for
+   sparse matrix of format bsr." for SciPy's BSR and DIA files; ga_load_npz's
+   and ga_npz_get's errors. */
+GPUARR_API ga_sparse *ga_sparse_load_npz(const char *file);
 /* >>graph */
 /* ======================================================================== */
 /* 25. Graphs, profiling and memory hooks                                    */
@@ -3839,9 +3874,25 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    input of the loop is an array (all raw, or raw and scalars) the outputs
    must be given: "Loop size is Undecided" (CuPy's words, GA_ERROR_VALUE).
    Where every input is raw, the loop reads one zero scalar the body never
-   sees. Limits: 1 to 3 inputs besides up to 3 raw ones, 1 or 2 outputs
-   (not raw), 4 operands in all (the ufunc loops'), 1 to 4 placeholders,
-   64 tuples of dtypes.
+   sees. Raw outputs (`raw<T> y` among the outputs, CuPy's `raw T y`) are
+   written by the body where it likes (y[idx] = x): a given one may have
+   any shape (not broadcast; it must be writeable and on the inputs'
+   device, and its dtype binds its placeholder), one not given is made
+   with the loop's shape (C-ordered, uninitialised where the body writes
+   nothing); they take no part in the loop's size, and where every output
+   is raw the loop stores one byte an element to a bool scratch array it
+   releases. More than the ufunc loops' operands (3 inputs, 2 outputs, 4
+   in all, raw ones aside): the loop takes the first 3 inputs and the
+   first output, and the others (up to 8 operands in all, at most 4 past
+   the loop's, raw ones among them) are read and written element by
+   element through views of the loop's shape in the kernels' last
+   parameter (ga__user_raws: 4 views keep the strided loop's parameters
+   within 4 KB): extra inputs broadcast (weak scalars too), extra outputs
+   given (of the loop's shape exactly, as out=) or made C-ordered. The
+   loop's shape is then the broadcast shape of every array that is not
+   raw; an extra input is not copied where it shares memory with an
+   output. Limits: 8 parameters, 4 past the loop's four (raw or extra), 1
+   to 4 placeholders, 64 tuples of dtypes.
 
    A reduction (ga_reduction_kernel_call) is planned and run by gpuarr's
    own reduction planner (>>reduce): any axes, keepdims, out=, the kept
@@ -3851,10 +3902,14 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    parameters' dtypes as an elementwise kernel's) are broadcast together;
    types are bound as an elementwise kernel's. Several array inputs are
    read at the same element offsets, so arrays laid out otherwise than one
-   another are first copied to C order (one pass each); a map that reads
-   the element index has every array input in C order (copied where it is
-   not) and reads one element at a time. An empty reduction is the
-   identity through the post-map.
+   another are first copied to C order (one pass each). Contiguous rows are
+   read in 16-byte vectors, of every array input side by side where there
+   are several and they are in phase (each one's element 0 the same number
+   of elements past a vector boundary: views offset alike, or not at all);
+   inputs out of phase are read one element at a time, in place. A map
+   that reads the element index has every array input in C order (copied
+   where it is not) and reads one element at a time. An empty reduction is
+   the identity through the post-map.
 
    Modules: a fatbin built by the rule (its version stamp checked: a stale
    one is GA_ERROR_KERNELS_STALE, "rebuild it"), or a cubin or PTX built
@@ -3873,10 +3928,11 @@ GPUARR_API void ga_memory_profile_destroy(ga_memory_profile *profile);
    call as the sticky error it is (the context is lost), with the advice
    to run the program under compute-sanitizer.
 
-   Left for later: raw outputs (CuPy's `raw T z` among the outputs, with
-   its size= argument), raw parameters of reductions, more than 4
-   operands, 16-byte vector loads for reductions of several inputs or that
-   read the index. */
+   Left for later: CuPy's size= argument (a loop size where no array
+   gives it), raw parameters of reductions, reductions of more than 3
+   inputs, 16-byte vectors for the extra operands of elementwise kernels
+   and for reductions whose map reads the index, or of several inputs in
+   the outer layout (a kept dim fastest). */
 
 /* An array as a raw kernel receives it (ga_arg_view): CuPy's CArray. The
    element at index (i_0, ..., i_{ndim-1}) is at data + sum(i_d *
@@ -3890,6 +3946,14 @@ typedef struct ga_view {
     int64_t shape[GA_MAXDIMS];
     int64_t strides[GA_MAXDIMS]; /* bytes */
 } ga_view;
+
+/* ga__reduce_args.flags of a user's reduction of several array inputs
+   (kernels/gpuarr_user.cuh): they are in phase, each one's element 0 the
+   same number of elements past a boundary of VW elements (VW * its size
+   bytes, VW = 16 / the widest input's size), so that its first pass reads
+   contiguous rows in 16-byte vectors. Set by the host, a bit the
+   reduction planner (>>reduce) passes through unread. */
+#define GA__RF_USER_PHASE (1 << 30)
 
 typedef struct ga_module ga_module;          /* a loaded module */
 typedef struct ga_elementwise_kernel ga_elementwise_kernel; /* an elementwise kernel of a module */
@@ -3918,14 +3982,14 @@ GPUARR_API void ga_module_release(ga_module *m);
    an older form: rebuild the module). */
 GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name);
 
-/* The kernel's name, its numbers of inputs (raw ones too) and outputs. */
+/* The kernel's name, its numbers of inputs and outputs (raw ones too). */
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k);
 GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k);
 
 /* Calls elementwise kernel k, as CuPy's kernel(*in, *out): nin inputs
-   (arrays or weak C scalars; arrays for raw parameters), nout outputs,
-   each given (out=) or NULL,
+   (arrays or weak C scalars; arrays for raw parameters), nout outputs (raw
+   ones too), each given (out=) or NULL,
    made here and stored in out[k] (a new reference). Types, broadcasting
    and errors as the section's comment says. Enqueued on the current
    stream of the inputs' device. */
@@ -4161,8 +4225,10 @@ GPUARR_API ga_status ga_nccl_all_gather(ga_nccl_comm *comm, const ga_array *send
 GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *send, ga_array *recv,
                                             ga_nccl_op op);
 
-/* recv[r] = rank r's send[rank] (all-to-all, a group of sends and
-   receives): send and recv have one shape (nranks, ...); not in place. */
+/* recv[r] = rank r's send[rank] (ncclAlltoAll where the NCCL loaded has
+   it, 2.28.3 and newer; else a group of sends and receives;
+   GPUARR_NCCL_ALLTOALL=0 in the environment takes the group always): send
+   and recv have one shape (nranks, ...); not in place. */
 GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv);
 
 /* Point to point (ncclSend / ncclRecv): a's bytes to rank `peer`, which
@@ -4185,10 +4251,10 @@ GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer);
    list. A darray is opaque and reference counted as ga_array is (a new
    reference from every maker; ga_darray_release it once; scopes release
    it as they release arrays, ga_darray_keep moves it out of one).
-   Data moves between devices by peer copies (ga_to_device's): a copy
-   waits for its source's stream on the host, and the source device's
-   stream then waits for the copy (an event), so the source may be released
-   at once. Elementwise work and the reductions that keep the split axis
+   Data moves between devices by peer copies (ga_to_device's): nothing
+   waits on the host; the destination's stream waits for the source's
+   before the copy and the source's for the copy after it (events), so the
+   source may be released at once. Elementwise work and the reductions that keep the split axis
    run on each shard's device, on the calling thread's current stream of
    that device, without waiting: a loop over the shards from one thread
    runs them in parallel. The calling thread's current device is restored
@@ -4302,10 +4368,13 @@ static inline ga_darray_operand ga_darray_operand_scalar(ga_scalar s)
    each shard's ga_ufunc_call runs on its device's current stream, and
    none waits (but integer power by a signed exponent array, which checks
    for negative exponents shard by shard, as ga_power does). At least one
-   input is a darray; the first darray input sets the split, and the other
-   darrays are re-sharded to it first when their split differs (they must
-   have its length along the split axis). The split axis may not be
-   broadcast (GA_ERROR_SHAPE). For each of the nout outputs, out[k] is a
+   input is a darray; the first darray input whose split axis has the
+   result's length sets the split, and the other darrays are re-sharded to
+   it first when their split differs. A darray input that broadcasts along
+   the result's split axis (length 1 there, or fewer dims) is gathered
+   whole, once, onto each device of the split and broadcast there as NumPy
+   broadcasts it; when every darray input broadcasts along its own split
+   axis, GA_ERROR_SHAPE. For each of the nout outputs, out[k] is a
    darray to write (NumPy's out=: the result's shape and the first
    darray's split) or NULL, in which case a new darray is stored there
    (release it). NumPy's dtypes and errors, as ga_ufunc_call; a failure
@@ -4320,27 +4389,71 @@ GPUARR_API ga_darray *ga_darray_subtract(const ga_darray *a, const ga_darray *b)
 GPUARR_API ga_darray *ga_darray_multiply(const ga_darray *a, const ga_darray *b);
 GPUARR_API ga_darray *ga_darray_divide(const ga_darray *a, const ga_darray *b);
 
-/* Reduction `r` (ga_reduce's, NumPy's default dtype) over axes that leave
-   the split axis, shard by shard, without waiting: a darray split along
-   the same axis (counted anew without the removed axes unless keepdims),
-   with d's shard lengths and devices. Axes as ga_reduce's (GA_AXES,
-   GA_NO_AXES); axes that include the split axis (GA_ALL_AXES does) are
-   GA_ERROR_AXIS: use ga_darray_reduce_gather. */
+/* NumPy's keyword arguments of the darray reductions beyond axis, dtype,
+   out and keepdims, as ga_reduce_options' (a zeroed struct, or NULL: NumPy's
+   defaults). */
+typedef struct ga_darray_reduce_options {
+    /* where=: a bool darray (re-sharded to d's split where it differs; one
+       that broadcasts along the split axis is gathered whole onto each
+       device), a bool array on any device (replicated: each shard's part
+       copied to its device), or a bool weak scalar (ga_bool: true, no mask;
+       false, nothing selected); it broadcasts to d's shape. NULL: none. */
+    const ga_darray_operand *where;
+    const ga_scalar *initial; /* initial=, as ga_reduce_options' */
+    double ddof;              /* var, std, nanvar, nanstd */
+} ga_darray_reduce_options;
+
+/* Reduction `r` (any of ga_reduce's) over axes that leave the split axis,
+   shard by shard, without waiting: a darray split along the same axis
+   (counted anew without the removed axes unless keepdims), with d's shard
+   lengths and devices. Axes as ga_reduce's (GA_AXES, GA_NO_AXES); axes
+   that include the split axis (GA_ALL_AXES does) are GA_ERROR_AXIS: use
+   ga_darray_reduce_gather. ga_darray_reduce takes NumPy's defaults;
+   ga_darray_reduce_into takes dtype= (GA_DTYPE_INVALID: the default),
+   out= (*out a darray split as the result, of its shape, written shard by
+   shard as ga_reduce writes out=; or NULL, and a new darray is stored
+   there) and the options, with ga_reduce's rules and errors. */
 GPUARR_API ga_darray *ga_darray_reduce(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
                                        bool keepdims);
+GPUARR_API ga_status ga_darray_reduce_into(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                           ga_dtype dtype, ga_darray **out, bool keepdims,
+                                           const ga_darray_reduce_options *options);
 
-/* Reduction `r` over any axes, as one ga_array on d's first device
-   (ga_darray_shard_device(d, 0)), with NumPy's result (dtype, shape,
-   keepdims) for the whole array. Over the split axis, each shard is
-   reduced on its device, the partial results are copied to the first
-   device and combined there: sum, prod, min, max, mean (each shard's sum,
-   divided by the whole count), all, any, count_nonzero, nansum, nanprod,
-   nanmin and nanmax (others: GA_ERROR_NOT_IMPLEMENTED); float16 and
-   bfloat16 partial sums and products are kept in float32. Empty shards
-   take no part (min over an empty split axis fails as NumPy's). Over
-   other axes: ga_darray_reduce, then ga_darray_gather. */
+/* Reduction `r` (any of ga_reduce's) over any axes, as one ga_array with
+   NumPy's result (dtype, shape, keepdims) for the whole array, on d's first
+   device (ga_darray_shard_device(d, 0)), or for ga_darray_reduce_gather_into
+   with *out given, on out's device, written there (ga_reduce's checks and
+   casts of out=; *out NULL: a new array is stored there). Over other axes:
+   ga_darray_reduce, then the result gathered. Over the split axis each
+   shard with elements computes partials on its device, which are copied
+   to the result's device, joined in shard order and combined there
+   (deterministic: the same bits on every run for one split):
+   - sum, prod, nansum, nanprod: the partial sums or products in dtype= or
+     the default accumulator (float32 for float16 and bfloat16), combined
+     in it; initial= once, at the end;
+   - min, max, nanmin, nanmax (initial= on each shard, as where= needs),
+     all, any, count_nonzero: the partials reduced again; ptp: max - min;
+   - mean, nanmean: the partial sums and counts (where= and, in nanmean,
+     the elements that are not NaN), the total sum over the total count;
+   - var, std, nanvar, nanstd: Chan, Golub and LeVeque's parallel variance
+     of the per-shard counts n_i, means m_i and M2_i (the sum of |x -
+     m_i|^2 over the shard, two passes as NumPy's): M2 = sum M2_i + sum n_i
+     |m_i - m|^2, combined in float64, divided by max(N - ddof, 0); no sum
+     of squares, so no cancellation;
+   - argmin, argmax, nanargmin, nanargmax (along the split axis or of the
+     flattened array): each shard's extreme value and the global index of
+     its first occurrence; the smallest index among the shards holding the
+     extreme (NaN first, as NumPy's; the nan forms replace NaN by +-inf as
+     NumPy's do and fail on an all-NaN slice, "All-NaN slice encountered",
+     which waits for the result).
+   The empty-slice and degrees-of-freedom warnings (ga_reduce_warnings)
+   are those the shards' steps raise on their devices; the combination
+   raises none (its results are NumPy's: NaN, or its errors). */
 GPUARR_API ga_array *ga_darray_reduce_gather(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
                                              bool keepdims);
+GPUARR_API ga_status ga_darray_reduce_gather_into(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                                  ga_dtype dtype, ga_array **out, bool keepdims,
+                                                  const ga_darray_reduce_options *options);
 
 /* numpy.matmul of `a`, split along any axis but its last (the rows of a
    matrix, or a batch axis), by `b` (1-d or 2-d, on any device; copied once
@@ -4601,9 +4714,12 @@ typedef struct ga__ufunc_layout {
     int64_t strides[GA__UFUNC_MAXOPS][GA_MAXDIMS]; /* bytes; 0 for scalar inputs */
 } ga__ufunc_layout;
 
-/* A user elementwise kernel's `raw` parameters (>>kernel): the whole
-   arrays, its kernels' last parameter (kernels/gpuarr_user.cuh). */
-#define GA__USER_MAX_RAW 3
+/* A user elementwise kernel's `raw` parameters and the operands past its
+   loop's four (>>kernel): views of the whole arrays, its kernels' last
+   parameter (kernels/gpuarr_user.cuh). Four: the strided loop's
+   parameters (ga__ufunc_args, ga__ufunc_layout, these) stay within 4 KB
+   (3616 bytes; a fifth view would make 4152). */
+#define GA__USER_MAX_RAW 4
 typedef struct ga__user_raws {
     ga_view v[GA__USER_MAX_RAW];
 } ga__user_raws;
@@ -21652,8 +21768,16 @@ static ga_status ga__npy_parse(const char *func, const unsigned char *buf, size_
 /* NumPy's header for an array of dtype t and shape (ndim), C or Fortran
    order: the preamble, the dict with its growth padding, spaces and a
    newline to a multiple of 64 bytes. Written into out (cap bytes; NULL to
-   ask): its length. */
+   ask): its length. ga__npy_header_write_descr: the same for a descr
+   given as text ("|S3" for a .npz member of bytes, >>sparse). */
+static size_t ga__npy_header_write_descr(char *out, size_t cap, const char *descr, int ndim, const int64_t *shape, bool fortran);
+
 static size_t ga__npy_header_write(char *out, size_t cap, ga_dtype t, int ndim, const int64_t *shape, bool fortran)
+{
+    return ga__npy_header_write_descr(out, cap, ga__npy_descr(t), ndim, shape, fortran);
+}
+
+static size_t ga__npy_header_write_descr(char *out, size_t cap, const char *descr, int ndim, const int64_t *shape, bool fortran)
 {
     char dict[64 + GA_MAXDIMS * 24], sh[GA_MAXDIMS * 24];
     size_t n = 0;
@@ -21661,7 +21785,7 @@ static size_t ga__npy_header_write(char *out, size_t cap, ga_dtype t, int ndim, 
     for (int d = 0; d < ndim; d++) n += (size_t)snprintf(sh + n, sizeof sh - n, d ? ", %lld" : "%lld", (long long)shape[d]);
     if (ndim == 1) sh[n++] = ',';
     sh[n++] = ')', sh[n] = 0;
-    int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", ga__npy_descr(t),
+    int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", descr,
                        fortran ? "True" : "False", sh);
     if (ndim > 0) { /* NumPy's room for the growth axis's digits to grow */
         char digits[24];
@@ -21924,29 +22048,70 @@ static void ga__npy_in_close(ga__npy_in *in)
     in->zbuf = NULL;
 }
 
-/* --- large plain files: several threads, the disk overlapped with the copies --- */
+/* Gives a block of ga_pinned_alloc back to the pool for use at once, where
+   no copy from or to it is in flight any more: ga_pinned_free's block is
+   reused only after an event recorded on the stream later has completed,
+   and until then the pool makes new blocks (cuMemHostAlloc, tens of
+   milliseconds for a load's staging) when loads follow each other. */
+static void ga__pinned_free_idle(void *ptr)
+{
+    ga__pool *pool = GA__ATOMIC_LOAD(&ga__pinned_pool);
+    if (ptr && (!pool || !ga__pool_free_ptr(pool, (uint64_t)(uintptr_t)ptr, GA__POOL_HOST_STREAM, ga__t.device)))
+        ga__error(GA_ERROR_VALUE, "ga_pinned_free", "%p was not allocated by ga_pinned_alloc", ptr);
+}
 
-/* The data of a plain (not deflated, not an archive member) file of at
-   least GA__PIO_MIN bytes is loaded by GA__PIO_THREADS threads (fewer for
-   fewer chunks), each with two pinned buffers of GA__PIO_CHUNK bytes:
-   a thread reads a chunk (through a FILE of its own, unbuffered: the
-   bytes land in the pinned buffer) while the copy of its previous chunk
-   runs, and all queue their copies on the array's stream, so the reads of
-   several threads (the page cache's memcpy, or the disk's queue) overlap
-   one another and the copies. The calling thread is one of them; a thread
-   that cannot be started has its share done by the caller. (Saving the
-   same way, each thread writing its chunks of the file, was slower than
-   one writer: 4.0 s for 4 GiB on an H200 machine, where NumPy's one
-   write took 2.6 s; the writes of a file are serialised by the kernel.)
-   16 threads of 4 MiB loaded 4 GiB from the page cache in 87 ms on an H200
-   machine, where 8 took 99 ms, 4 took 168 ms and 32 of 2 MiB 90 ms. */
-#ifndef GA__PIO_CHUNK /* (overridable for measurements) */
+/* --- large plain files: several threads, the reads overlapped with the copies --- */
+
+/* The data of a plain file (not deflated, not an archive member, one that
+   can tell its position) of at least ga__pio_tune.min bytes is loaded by up
+   to ga__pio_tune.threads threads, the caller one of them, in chunks of
+   ga__pio_tune.chunk bytes (whole elements) that the threads claim one at
+   a time from a shared counter: a thread slowed by other work takes fewer,
+   and all end together. Each thread reads through a FILE of its own,
+   unbuffered (read() lands in the pinned buffer, the page cache's memcpy on
+   one core), into one of its two pinned buffers while the copy out of the
+   other runs, and reuses a buffer once the event recorded after its last
+   copy has completed; every copy goes on the array's stream, in the order
+   the reads end, so the copy engine takes each chunk as soon as it is read
+   while the other threads read on. The buffers come from the pinned pool
+   and go back to it for use at once, after the load waited for its copies
+   (a stream-ordered free would have the pool make new ones with
+   cuMemHostAlloc when loads follow each other). A file shorter than its
+   header says is found from its size before anything is read; one that
+   becomes shorter while it is read gives NumPy's message with the bytes up
+   to the first that could not be read. (Saving the same way, each thread
+   writing its chunks of the file, was slower than one writer: 4.0 s for
+   4 GiB on an H200 machine, where NumPy's one write took 2.6 s; the writes
+   of a file are serialised by the kernel.) Measured on H200 machines before the
+   shared counter (chunks dealt round-robin, buffers from the pool in stream
+   order): 16 threads of 4 MiB loaded 4 GiB from the page cache in 87 ms,
+   8 in 99 ms, 4 in 168 ms, 32 of 2 MiB in 90 ms, 16 of 8 MiB in 115 ms. */
+#ifndef GA__PIO_CHUNK
 #define GA__PIO_CHUNK ((size_t)4 << 20)
 #endif
 #ifndef GA__PIO_THREADS
 #define GA__PIO_THREADS 16
 #endif
-#define GA__PIO_MIN ((size_t)64 << 20)
+#ifndef GA__PIO_MIN
+#define GA__PIO_MIN ((size_t)8 << 20)
+#endif
+#define GA__PIO_MAX_THREADS 64
+
+/* The pipeline's shape, read at the start of each load: set by tools/bench.c
+   (its rows by thread count and chunk size) and tests/test_io.c (small
+   chunks over small files), which include the implementation. */
+typedef struct ga__pio_tuning {
+    int threads;  /* 1 to GA__PIO_MAX_THREADS (fewer where there are fewer chunks) */
+    size_t chunk; /* bytes per read and copy, rounded down to whole elements */
+    size_t min;   /* the smallest data loaded this way (at least 1 byte) */
+} ga__pio_tuning;
+static ga__pio_tuning ga__pio_tune = {GA__PIO_THREADS, GA__PIO_CHUNK, GA__PIO_MIN};
+
+/* Reads up to n bytes of f into dst, as fread (fewer: the file's end, or an
+   error). A hook, so that tests can make reads fail, come in pieces, or
+   find the file cut short while the others read. */
+static size_t ga__pio_fread(void *dst, size_t n, FILE *f) { return fread(dst, 1, n, f); }
+static size_t (*ga__pio_read)(void *dst, size_t n, FILE *f) = ga__pio_fread;
 
 typedef struct ga__pio {
     const char *path;
@@ -21954,16 +22119,19 @@ typedef struct ga__pio {
     uint64_t offset;          /* the data's first byte in the file */
     uint64_t device_ptr;      /* the array's first byte */
     size_t total, chunk, isz; /* chunk: a multiple of isz */
+    size_t nchunks;
     int nthreads;
     CUcontext ctx;
     CUstream stream;
-    unsigned char *buf;       /* 2 * nthreads chunks, pinned */
-    CUevent events[2 * GA__PIO_THREADS];
-    int failed;               /* set by the first failure (atomic) */
-    int error_errno;          /* fopen's or fread's errno, or 0 */
-    CUresult cu;              /* the driver's, or CUDA_SUCCESS */
+    unsigned char *buf;       /* two chunks a thread, pinned */
+    CUevent events[2 * GA__PIO_MAX_THREADS];
+    size_t next;              /* the next chunk to claim (atomic) */
+    int failed;               /* set by any failure (atomic): no chunk is claimed after it */
+    int error_errno;          /* the first read's failure (fopen's, fread's errno), or 0 */
+    bool io_failed;
+    CUresult cu;              /* the driver's first failure, or CUDA_SUCCESS */
     const char *cu_what;
-    size_t short_at;          /* a read that found the file's end here (SIZE_MAX: none) */
+    size_t short_at;          /* the least byte a read found missing (SIZE_MAX: none) */
     pthread_mutex_t lock;
 } ga__pio;
 
@@ -21974,47 +22142,72 @@ typedef struct ga__pio_thread {
     bool started;
 } ga__pio_thread;
 
+/* Notes a failure: a read's (err, or EIO), the driver's (cu, what), or the
+   file's end found at data byte short_at; the first of each kind is kept
+   (the least end). */
 static void ga__pio_fail(ga__pio *p, int err, CUresult cu, const char *what, size_t short_at)
 {
     pthread_mutex_lock(&p->lock);
-    if (!p->failed) {
-        p->error_errno = err, p->cu = cu, p->cu_what = what, p->short_at = short_at;
-        GA__ATOMIC_STORE(&p->failed, 1);
-    }
+    if (cu != CUDA_SUCCESS && p->cu == CUDA_SUCCESS) p->cu = cu, p->cu_what = what;
+    else if (cu == CUDA_SUCCESS && short_at == SIZE_MAX && !p->io_failed) p->io_failed = true, p->error_errno = err ? err : EIO;
+    if (short_at < p->short_at) p->short_at = short_at;
+    GA__ATOMIC_STORE(&p->failed, 1);
     pthread_mutex_unlock(&p->lock);
 }
 
-/* n bytes at the file's byte `at` read into b through f: false with the
-   failure noted. */
-static bool ga__pio_disk(ga__pio *p, FILE *f, unsigned char *b, size_t n, uint64_t at)
+/* The n data bytes from data byte `at` read into b through f: false with
+   the failure noted. Reads interrupted by a signal are tried again. */
+static bool ga__pio_disk(ga__pio *p, FILE *f, unsigned char *b, size_t n, size_t at)
 {
+    size_t k = 0;
     errno = 0;
-    const size_t k = fseek(f, (long)at, SEEK_SET) != 0 ? 0 : fread(b, 1, n, f);
+    if (p->offset + at > (uint64_t)LONG_MAX || fseek(f, (long)(p->offset + at), SEEK_SET) != 0) {
+        ga__pio_fail(p, errno ? errno : EOVERFLOW, CUDA_SUCCESS, NULL, SIZE_MAX);
+        return false;
+    }
+    while (k < n) {
+        errno = 0;
+        const size_t got = ga__pio_read(b + k, n - k, f);
+        k += got;
+        if (got) continue;
+        if (ferror(f) && errno == EINTR) {
+            clearerr(f);
+            continue;
+        }
+        break;
+    }
     if (k == n) return true;
     const bool ended = feof(f) && !ferror(f);
-    ga__pio_fail(p, errno, CUDA_SUCCESS, NULL, ended ? (size_t)(at - p->offset) + k : SIZE_MAX);
+    ga__pio_fail(p, ended ? 0 : errno, CUDA_SUCCESS, NULL, ended ? at + k : SIZE_MAX);
     return false;
 }
 
-/* Thread t's chunks: t, t + nthreads, ..., alternating between its two
-   buffers; a buffer is reused once the copy that last used it is done. */
+/* Thread t's part: chunks claimed one at a time until none is left (or a
+   failure), read into its two buffers in turn; a buffer is read into again
+   once the copy that last used it is done. */
 static void ga__pio_chunks(ga__pio *p, int t, FILE *f)
 {
-    const size_t nchunks = (p->total + p->chunk - 1) / p->chunk;
-    int uses = 0;
-    for (size_t c = (size_t)t; c < nchunks && !GA__ATOMIC_LOAD(&p->failed); c += (size_t)p->nthreads, uses++) {
+    for (int uses = 0; !GA__ATOMIC_LOAD(&p->failed); uses++) {
+        const size_t c = GA__ATOMIC_ADD(&p->next, (size_t)1) - 1;
+        if (c >= p->nchunks) return;
         const int slot = 2 * t + (uses & 1);
         unsigned char *b = p->buf + (size_t)slot * p->chunk;
         const size_t at = c * p->chunk, n = GA__MIN(p->chunk, p->total - at);
         CUresult r = uses >= 2 ? GA__CU.EventSynchronize(p->events[slot]) : CUDA_SUCCESS;
-        if (r == CUDA_SUCCESS) {
-            if (!ga__pio_disk(p, f, b, n, p->offset + at)) return;
-            if (p->swap) ga__npy_swap(b, n / p->isz, p->isz, p->complex);
-            r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(p->device_ptr + at), b, n, p->stream);
-            if (r == CUDA_SUCCESS) r = GA__CU.EventRecord(p->events[slot], p->stream);
+        if (r != CUDA_SUCCESS) {
+            ga__pio_fail(p, 0, r, "cuEventSynchronize", SIZE_MAX);
+            return;
         }
+        if (!ga__pio_disk(p, f, b, n, at)) return;
+        if (p->swap) ga__npy_swap(b, n / p->isz, p->isz, p->complex);
+        r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)(p->device_ptr + at), b, n, p->stream);
         if (r != CUDA_SUCCESS) {
             ga__pio_fail(p, 0, r, "cuMemcpyHtoDAsync", SIZE_MAX);
+            return;
+        }
+        r = GA__CU.EventRecord(p->events[slot], p->stream);
+        if (r != CUDA_SUCCESS) {
+            ga__pio_fail(p, 0, r, "cuEventRecord", SIZE_MAX);
             return;
         }
     }
@@ -22044,16 +22237,19 @@ static void *ga__pio_thread_main(void *arg)
     return NULL;
 }
 
-/* Loads `total` bytes from the file's byte `offset` on to the device bytes
-   at device_ptr (the current context's) with the threads above. GA_OK,
-   or the error; *short_at the bytes read where the file ended first
-   (SIZE_MAX where it did not). The pinned buffers are freed in stream
-   order: the copies may still run when this returns after a load. */
-static ga_status ga__pio_move(const char *func, ga__pio *p, const char *file, size_t *short_at)
+/* Loads p->total bytes from the file's byte p->offset on to the device
+   bytes at p->device_ptr (the current context's) with the threads above,
+   and waits for the copies. GA_OK, or the error; *short_at the data bytes
+   read where the file ended first (SIZE_MAX where it did not). The pinned
+   buffers are back in the pool, free, when this returns. */
+static ga_status ga__pio_move(const char *func, ga__pio *p, size_t *short_at)
 {
-    const size_t nchunks = (p->total + p->chunk - 1) / p->chunk;
-    p->nthreads = (int)GA__MIN((size_t)GA__PIO_THREADS, nchunks);
-    p->failed = 0, p->error_errno = 0, p->cu = CUDA_SUCCESS, p->cu_what = NULL, p->short_at = SIZE_MAX;
+    const ga__pio_tuning tune = ga__pio_tune;
+    p->chunk = GA__MAX(p->isz, GA__MIN(tune.chunk, p->total) / p->isz * p->isz);
+    p->nchunks = (p->total + p->chunk - 1) / p->chunk;
+    p->nthreads = (int)GA__MIN((size_t)GA__MIN(GA__MAX(tune.threads, 1), GA__PIO_MAX_THREADS), p->nchunks);
+    p->next = 0, p->failed = 0, p->error_errno = 0, p->io_failed = false, p->cu = CUDA_SUCCESS, p->cu_what = NULL;
+    p->short_at = SIZE_MAX;
     *short_at = SIZE_MAX;
     if (GA__CU.CtxGetCurrent(&p->ctx) != CUDA_SUCCESS || !p->ctx) return ga__error(GA_ERROR_CUDA, func, "no current context");
     p->buf = (unsigned char *)ga_pinned_alloc(2 * (size_t)p->nthreads * p->chunk);
@@ -22063,26 +22259,29 @@ static ga_status ga__pio_move(const char *func, ga__pio *p, const char *file, si
     for (; st == GA_OK && nevents < 2 * p->nthreads; nevents++)
         if (GA__CU.EventCreate(&p->events[nevents], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
             st = ga__error(GA_ERROR_CUDA, func, "cuEventCreate failed");
+    if (st != GA_OK) nevents--; /* (the one that failed holds nothing) */
     if (st == GA_OK && pthread_mutex_init(&p->lock, NULL) != 0) st = ga__error(GA_ERROR_STATE, func, "pthread_mutex_init failed");
     if (st == GA_OK) {
-        ga__pio_thread threads[GA__PIO_THREADS];
+        ga__pio_thread threads[GA__PIO_MAX_THREADS];
         for (int t = 1; t < p->nthreads; t++) {
             threads[t].job = p, threads[t].index = t;
             threads[t].started = pthread_create(&threads[t].handle, NULL, ga__pio_thread_main, &threads[t]) == 0;
         }
-        ga__pio_run(p, 0);
+        ga__pio_run(p, 0); /* (a thread that could not start leaves its chunks to the others) */
         for (int t = 1; t < p->nthreads; t++)
             if (threads[t].started) pthread_join(threads[t].handle, NULL);
-            else ga__pio_run(p, t); /* (its share done here) */
         GA__CU.CtxSetCurrent(p->ctx);
         pthread_mutex_destroy(&p->lock);
         if (p->cu != CUDA_SUCCESS) st = ga__cuda_error(func, p->cu, p->cu_what);
-        else if (p->short_at != SIZE_MAX) *short_at = p->short_at;
-        else if (p->failed) st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", file,
-                                           strerror(p->error_errno ? p->error_errno : EIO));
+        else if (p->io_failed) st = ga__error(GA_ERROR_IO, func, "could not read %s: %s", p->path, strerror(p->error_errno));
+        else *short_at = p->short_at;
     }
+    /* every copy done before the buffers are free (the stream's earlier work too: it precedes them) */
+    const CUresult r = GA__CU.StreamSynchronize(p->stream);
+    if (r != CUDA_SUCCESS && st == GA_OK) st = ga__cuda_error(func, r, "cuStreamSynchronize");
     for (int e = 0; e < nevents; e++) GA__CU.EventDestroy(p->events[e]);
-    ga_pinned_free(p->buf); /* (stream-ordered: reused after the copies) */
+    if (r == CUDA_SUCCESS) ga__pinned_free_idle(p->buf);
+    else ga_pinned_free(p->buf); /* (stream-ordered, where the stream could not be waited for) */
     return st;
 }
 
@@ -22161,18 +22360,24 @@ static ga_status ga__npy_short(const char *func, const ga_array *a, const ga__np
                      sh, (long long)a->size, (long long)(got / ga__dtype_sizes[a->dtype]));
 }
 
-/* ga__npy_read_data of a large array from a plain file whose data starts
-   at byte `pos`: the threads read from there on (f is left where it was:
-   nothing reads past the data). */
+/* ga__npy_read_data of an array of at least ga__pio_tune.min bytes from a
+   plain file whose data starts at byte `pos`: the threads read from there
+   on (f is left where it was: nothing reads past the data). The file's size
+   is looked at first: data that ends early is NumPy's error at once, with
+   the elements the file holds. */
 static ga_status ga__npy_read_parallel(const char *func, ga__npy_in *in, ga_array *a, const ga__npy_header *h, long pos)
 {
+    const size_t total = ga_nbytes(a);
+    const long size = fseek(in->f, 0, SEEK_END) == 0 ? ftell(in->f) : -1;
+    if (fseek(in->f, pos, SEEK_SET) != 0) return ga__error(GA_ERROR_IO, func, "could not read %s: %s", in->file, strerror(errno));
+    if (size >= pos && (uint64_t)(size - pos) < total) return ga__npy_short(func, a, h, (size_t)(size - pos));
     ga__pio p;
     memset(&p, 0, sizeof p);
-    p.path = in->file, p.offset = (uint64_t)pos, p.device_ptr = a->data, p.total = ga_nbytes(a);
-    p.isz = ga__dtype_sizes[a->dtype], p.chunk = GA__PIO_CHUNK / p.isz * p.isz, p.stream = ga__stream_of(a->device);
+    p.path = in->file, p.offset = (uint64_t)pos, p.device_ptr = a->data, p.total = total;
+    p.isz = ga__dtype_sizes[a->dtype], p.stream = ga__stream_of(a->device);
     p.swap = h->swap, p.complex = ga__is_complex(a->dtype);
     size_t short_at = SIZE_MAX;
-    ga_status st = ga__pio_move(func, &p, in->file, &short_at);
+    ga_status st = ga__pio_move(func, &p, &short_at);
     if (st == GA_OK && short_at != SIZE_MAX) st = ga__npy_short(func, a, h, short_at);
     if (st == GA_OK && in->left != UINT64_MAX) in->left -= p.total;
     return st;
@@ -22188,7 +22393,8 @@ static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a
     ga_status refused = ga__refuse_during_capture(func, ga__stream_of(a->device), "copies from host memory and waits for the copy");
     if (refused != GA_OK) return refused;
     long pos = -1; /* (a stream that cannot tell its position, such as a pipe, is read here) */
-    if (!in->inflating && !in->member && total >= GA__PIO_MIN && (uint64_t)total <= in->left && (pos = ftell(in->f)) >= 0)
+    if (!in->inflating && !in->member && total >= GA__MAX(ga__pio_tune.min, (size_t)1) && (uint64_t)total <= in->left &&
+        (pos = ftell(in->f)) >= 0)
         return ga__npy_read_parallel(func, in, a, h, pos);
     unsigned char *buf = (unsigned char *)ga_pinned_alloc(chunk);
     if (!buf) return ga__t.error;
@@ -22207,7 +22413,7 @@ static ga_status ga__npy_read_data(const char *func, ga__npy_in *in, ga_array *a
         at += got;
         if (st == GA_OK && got < want) st = ga__npy_short(func, a, h, at);
     }
-    ga_pinned_free(buf);
+    ga__pinned_free_idle(buf); /* (each copy was waited for) */
     return st;
 }
 
@@ -22515,14 +22721,20 @@ static ga_status ga__npz_open_member(const char *func, FILE *f, const char *file
     return ga__npy_in_open(func, in, f, file, e->csize, e->method, e->name, e->crc);
 }
 
+/* The member `name` (or `name`.npy) of z: its index, or -1. */
+static int ga__npz_find(const ga_npz *z, const char *name)
+{
+    for (int i = 0; i < z->count; i++)
+        if (strcmp(z->entries[i].name, name) == 0 || strcmp(z->keys[i], name) == 0) return i;
+    return -1;
+}
+
 GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
 {
     static const char func[] = "ga_npz_get";
     if (!z) { ga__null_input(func, "z"); return NULL; }
     if (!name) { ga__null_input(func, "name"); return NULL; }
-    int k = -1;
-    for (int i = 0; i < z->count && k < 0; i++)
-        if (strcmp(z->entries[i].name, name) == 0 || strcmp(z->keys[i], name) == 0) k = i;
+    const int k = ga__npz_find(z, name);
     if (k < 0) {
         ga__error(GA_ERROR_VALUE, func, "%s is not a file in the archive", name);
         return NULL;
@@ -22541,20 +22753,121 @@ GPUARR_API ga_array *ga_npz_get(ga_npz *z, const char *name)
     return ga__ret(a);
 }
 
+/* The member `name` of z holding one string, read on the host: NumPy's
+   bytes dtype (|Sn) or str dtype (<Un, >Un) of ASCII characters, 0-d or a
+   1-d array of one element (scipy.sparse's "format" member, which
+   ndarray.item() reads), into out (cap bytes, NUL-terminated, cut to
+   fit; NumPy's trailing NULs dropped). These dtypes are no array dtype of
+   gpuarr: only this reads them. Errors: ga_npz_get's for a missing member
+   and its header (NumPy's words), zipfile's and zlib's, and
+   GA_ERROR_TYPE where the member is not one such string. */
+static ga_status ga__npz_get_text(const char *func, ga_npz *z, const char *name, char *out, size_t cap)
+{
+    const int k = ga__npz_find(z, name);
+    if (k < 0) return ga__error(GA_ERROR_VALUE, func, "%s is not a file in the archive", name);
+    const ga__zip_entry *e = &z->entries[k];
+    if (e->usize > GA__NPY_MAX_HEADER + 4096)
+        return ga__error(GA_ERROR_TYPE, func, "%s holds more than one short string", e->name);
+    ga__npy_in in;
+    unsigned char *buf = (unsigned char *)GPUARR_MALLOC((size_t)e->usize + 1);
+    size_t got = 0;
+    ga_status st = buf ? ga__npz_open_member(func, z->f, z->file, e, &in)
+                       : ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (st == GA_OK) st = ga__npy_in_read(func, &in, buf, (size_t)e->usize + 1, &got);
+    if (st == GA_OK && !in.ended && in.crc != e->crc) st = ga__error(GA_ERROR_VALUE, func, "Bad CRC-32 for file '%s'", e->name);
+    if (buf) ga__npy_in_close(&in);
+    /* the header: NumPy's preamble, then the dict's descr and shape */
+    size_t start = 0, hlen = 0;
+    if (st == GA_OK && (got < 10 || memcmp(buf, GA__NPY_MAGIC, 6) != 0 || buf[7] != 0 || buf[6] < 1 || buf[6] > 3))
+        st = ga__error(GA_ERROR_VALUE, func, "the magic string is not correct in %s", e->name);
+    if (st == GA_OK) {
+        start = buf[6] == 1 ? 10 : 12;
+        hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+        if (buf[6] > 1) hlen = got < 12 ? SIZE_MAX : hlen | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+        if (hlen > got - GA__MIN(start, got) || start > got)
+            st = ga__error(GA_ERROR_VALUE, func, "EOF: reading array header of %s", e->name);
+    }
+    ga__py_value descr, shape, scratch;
+    memset(&descr, 0, sizeof descr), memset(&shape, 0, sizeof shape);
+    if (st == GA_OK) {
+        const char *p = (const char *)buf + start, *end = p + hlen;
+        ga__py_parser kp = {p, end, 0, buf[6] < 3};
+        ga__py_skip(&kp);
+        if (kp.p < end && *kp.p == '{') kp.p++;
+        for (int guard = 0; guard < 16; guard++) {
+            ga__py_skip(&kp);
+            if (kp.p >= end || *kp.p == '}') break;
+            ga__py_value key;
+            memset(&key, 0, sizeof key);
+            if (!ga__py_value_parse(&kp, &key)) break;
+            ga__py_skip(&kp);
+            if (kp.p < end && *kp.p == ':') kp.p++;
+            ga__py_value *slot = key.kind == GA__PY_STR && strcmp(key.text, "descr") == 0   ? &descr
+                                 : key.kind == GA__PY_STR && strcmp(key.text, "shape") == 0 ? &shape
+                                                                                             : &scratch;
+            memset(slot, 0, sizeof *slot);
+            if (!ga__py_value_parse(&kp, slot)) break;
+            ga__py_skip(&kp);
+            if (kp.p < end && *kp.p == ',') kp.p++;
+        }
+    }
+    const char *d = descr.text;
+    char order = '|';
+    if (*d == '<' || *d == '>' || *d == '|' || *d == '=') order = *d++;
+    const char kind = *d;
+    char *digits_end = NULL;
+    const long n = kind ? strtol(d + 1, &digits_end, 10) : -1;
+    const bool text = descr.kind == GA__PY_STR && !descr.text_cut && (kind == 'S' || kind == 'U') && d[1] &&
+                      digits_end && !*digits_end && n >= 0 && n <= 4096;
+    int64_t elems = 1;
+    for (int i = 0; i < shape.nitems && i <= GA_MAXDIMS; i++) elems *= shape.items[i];
+    const size_t itemsize = (size_t)(text ? n : 0) * (kind == 'U' ? 4 : 1);
+    if (st == GA_OK && (!text || shape.kind != GA__PY_TUPLE || !shape.all_ints || shape.nitems > 1 || elems != 1))
+        st = ga__error(GA_ERROR_TYPE, func, "%s is not one string (dtype '%s', shape %s)", e->name, descr.text, shape.repr);
+    if (st == GA_OK && got - start - hlen < itemsize) st = ga__error(GA_ERROR_VALUE, func, "EOF: reading the data of %s", e->name);
+    size_t len = 0;
+    const unsigned char *v = st == GA_OK ? buf + start + hlen : NULL;
+    for (size_t i = 0; st == GA_OK && i < (size_t)n && len + 1 < cap; i++) {
+        uint32_t c = v[i];
+        if (kind == 'U') {
+            const unsigned char *q = v + 4 * i;
+            c = order == '>' ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3] : ga__le32(q);
+            if (c > 127) st = ga__error(GA_ERROR_VALUE, func, "'ascii' codec can't encode character in %s", e->name);
+        }
+        if (c == 0) break;
+        out[len++] = (char)c;
+    }
+    if (cap) out[len] = 0;
+    GPUARR_FREE(buf);
+    return st;
+}
+
+/* A .npz member written from the host: its .npy descr ("|S3", "<i8"),
+   shape (0-d or 1-d) and bytes. */
+typedef struct ga__npz_raw {
+    const char *descr;
+    int ndim;
+    int64_t shape[1];
+    const void *bytes;
+    size_t n;
+} ga__npz_raw;
+
 /* Member i of a savez or savez_compressed: its local header (zip64's
    extra field, as zipfile writes with force_zip64), the .npy header and
    data, stored or deflated, then the local header written again with the
    CRC-32 and the sizes (as zipfile's close does); its central directory
    entry into cd. zipfile's fields: version 45 (zip64) to make and to
-   extract, no flags, method 0 or 8, 1980-01-01 00:00, mode 0600. */
+   extract, no flags, method 0 or 8, 1980-01-01 00:00, mode 0600. A
+   member from the host (raw, arr NULL) is its descr, shape and bytes. */
 static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, const char *member, const ga_array *arr,
-                                bool compress, ga__sb *cd)
+                                const ga__npz_raw *raw, bool compress, ga__sb *cd)
 {
     char header[64 + 128 + GA_MAXDIMS * 48];
     size_t hbytes = 0;
-    ga_array *c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes);
-    if (!c) return ga__t.error;
-    const uint64_t size = hbytes + ga_nbytes(c);
+    ga_array *c = NULL;
+    if (arr && !(c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes))) return ga__t.error;
+    if (!arr) hbytes = ga__npy_header_write_descr(header, sizeof header, raw->descr, raw->ndim, raw->shape, false);
+    const uint64_t size = hbytes + (c ? ga_nbytes(c) : raw->n);
     const uint32_t method = compress ? 8 : 0;
     const size_t nl = strlen(member);
     const long offset = ftell(f);
@@ -22570,7 +22883,7 @@ static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, co
     memset(&out, 0, sizeof out);
     if (st == GA_OK) st = ga__npy_out_open(func, &out, f, fname, true, compress);
     if (st == GA_OK) st = ga__npy_out_write(func, &out, header, hbytes);
-    if (st == GA_OK) st = ga__npy_write_data(func, &out, c);
+    if (st == GA_OK) st = c ? ga__npy_write_data(func, &out, c) : ga__npy_out_write(func, &out, raw->bytes, raw->n);
     if (st == GA_OK) st = ga__npy_out_finish(func, &out);
     ga__npy_out_close(&out);
     ga_release(c);
@@ -22605,15 +22918,16 @@ static ga_status ga__npz_member(const char *func, FILE *f, const char *fname, co
 }
 
 /* numpy.savez (stored members) and savez_compressed (deflated): one
-   writer. */
+   writer. raws NULL, or raws[i] not NULL for a member written from the
+   host (arrays[i] NULL then). */
 static ga_status ga__savez(const char *func, const char *file, int n, const char *const *names, const ga_array *const *arrays,
-                           bool compress)
+                           const ga__npz_raw *const *raws, bool compress)
 {
     if (!file) return ga__null_input(func, "file");
     if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative number of arrays");
     if (n > 0 && !arrays) return ga__null_input(func, "arrays");
     for (int i = 0; i < n; i++)
-        if (!arrays[i]) return ga__null_input(func, "an array");
+        if (!arrays[i] && !(raws && raws[i])) return ga__null_input(func, "an array");
     /* (zlib first: no file is made where it cannot be loaded) */
     if (compress && ga__library_open(func, GA__LIB_ZLIB) != GA_OK) return ga__t.error;
     const size_t len = strlen(file);
@@ -22628,7 +22942,7 @@ static ga_status ga__savez(const char *func, const char *file, int n, const char
         char member[512];
         if (names && names[i]) snprintf(member, sizeof member, "%s.npy", names[i]);
         else snprintf(member, sizeof member, "arr_%d.npy", i);
-        st = ga__npz_member(func, f, fname, member, arrays[i], compress, &cd);
+        st = ga__npz_member(func, f, fname, member, arrays[i], raws ? raws[i] : NULL, compress, &cd);
     }
     /* the central directory and its end records (zip64's where needed) */
     const long cd_offset = st == GA_OK ? ftell(f) : -1;
@@ -22662,12 +22976,12 @@ static ga_status ga__savez(const char *func, const char *file, int n, const char
 
 GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays)
 {
-    return ga__savez("ga_savez", file, n, names, arrays, false);
+    return ga__savez("ga_savez", file, n, names, arrays, NULL, false);
 }
 
 GPUARR_API ga_status ga_savez_compressed(const char *file, int n, const char *const *names, const ga_array *const *arrays)
 {
-    return ga__savez("ga_savez_compressed", file, n, names, arrays, true);
+    return ga__savez("ga_savez_compressed", file, n, names, arrays, NULL, true);
 }
 
 GPUARR_API int ga_npz_count(const ga_npz *z) { return z ? z->count : 0; }
@@ -29982,7 +30296,11 @@ typedef struct ga__sparse_product {
     int64_t m, n, k;      /* y (m, k) = A (m, n) x (n, k) */
 } ga__sparse_product;
 
-/* The descriptor of CSR matrix c (rows x cols) with values `data`. */
+/* The descriptor of CSR matrix c (rows x cols) with values `data`.
+   cuSPARSE refuses nnz > rows cols (duplicates), so every c given here
+   has at most that many: the products' operand sums such duplicates
+   (ga__sparse_product_operand), and SpGEMM and SpSV take canonical
+   operands (ga__sparse_operand). */
 static cusparseStatus_t ga__sparse_describe(cusparseConstSpMatDescr_t *d, const ga_sparse *c, const ga_array *data,
                                             cudaDataType vt)
 {
@@ -30683,8 +31001,15 @@ static ga_array *ga__sparse_segsum(const char *func, const ga_sparse *s, ga_dtyp
                        : NULL;
     void *po = out ? ga__sparse_ptr(out) : NULL, *pd = d ? ga__sparse_ptr(d) : NULL, *pp = ga__sparse_ptr(s->indptr);
     int64_t mj = major;
-    void *args[] = {&po, &pd, &pp, &mj};
-    ga_status st = f ? ga__launch(func, f, s->device, GA__MAX(major, 1) * 32, args) : ga__t.error;
+    /* lanes per row: the power of two at or above the average row length
+       (1 to 32), a grid of them over every row at once (the rows' loads
+       in flight together; a warp per row in a grid of one wave ran each
+       warp's rows one after another, waiting on each) */
+    const int64_t avg = major > 0 ? (s->nnz + major - 1) / major : 1;
+    int32_t log2g = 0;
+    while (log2g < 5 && ((int64_t)1 << log2g) < avg) log2g++;
+    void *args[] = {&po, &pd, &pp, &mj, &log2g};
+    ga_status st = f ? ga__launch_flat(func, f, s->device, GA__MAX(major, 1) << log2g, args) : ga__t.error;
     ga_release(d);
     if (st != GA_OK) { ga_release(out); return NULL; }
     return out;
@@ -31978,11 +32303,23 @@ static ga_array *ga__sparse_vector_norms(const char *func, const ga_sparse *s, d
         ga_sparse_release(a);
         return m;
     }
+    /* an integral ord is SciPy's Python int (norm(x, 3)): bool and integer
+       values raised to it in their own dtype (wrapping, as NumPy's power),
+       a negative one refused as NumPy refuses it (unsigned dtypes: the
+       scalar's overflow, from the ufunc); another ord a float power */
+    const char kind = ga_dtype_kind(s->dtype);
+    const bool int_values = kind == 'i' || kind == 'u' || kind == 'b';
+    const bool integral = ord == floor(ord) && fabs(ord) < 0x1p62;
+    if (int_values && integral && ord < 0 && kind != 'u') {
+        ga__error(GA_ERROR_VALUE, func, "Integers to negative integer powers are not allowed.");
+        return NULL;
+    }
+    const ga_scalar p = ord == 2 || (int_values && integral) ? ga_int((int64_t)ord) : ga_float(ord);
     ga_sparse *t = NULL;
     if (ord == 0) t = ga__sparse_canonical_op(func, s, GA_UFUNC_NOT_EQUAL, ga_int(0));
     else {
         ga_sparse *a = ga__sparse_abs(func, s);
-        t = ord == 1 ? ga_sparse_retain(a) : ga__sparse_values_op(func, a, GA_UFUNC_POWER, ord == 2 ? ga_int(2) : ga_float(ord));
+        t = ord == 1 ? ga_sparse_retain(a) : ga__sparse_values_op(func, a, GA_UFUNC_POWER, p);
         ga_sparse_release(a);
     }
     ga_array *m = t ? ga__sparse_sum(func, t, axis) : NULL, *r = m;
@@ -32014,6 +32351,116 @@ GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, 
     ga_array *r = m ? ga__reshape(func, m, 1, &size) : NULL;
     ga_release(m);
     return ga__ret(r);
+}
+
+/* --- save_npz, load_npz ------------------------------------------------------ */
+
+GPUARR_API ga_status ga_sparse_save_npz(const char *file, const ga_sparse *m, bool compressed)
+{
+    static const char func[] = "ga_sparse_save_npz";
+    if (!file) return ga__null_input(func, "file");
+    if (!m) return ga__null_input(func, "m");
+    static const char *const fmts[] = {"csr", "csc", "coo"};
+    const bool coo = m->format == GA_SPARSE_COO;
+    const char *names[5] = {coo ? "row" : "indices", coo ? "col" : "indptr", "format", "shape", "data"};
+    const ga_array *arrays[5] = {coo ? m->row : m->indices, coo ? m->col : m->indptr, NULL, NULL, m->data};
+    unsigned char shape[16];
+    ga__put64(shape, (uint64_t)m->shape[0]), ga__put64(shape + 8, (uint64_t)m->shape[1]);
+    const ga__npz_raw fmt = {"|S3", 0, {0}, fmts[m->format], 3}, sh = {"<i8", 1, {2}, shape, 16};
+    const ga__npz_raw *raws[5] = {NULL, NULL, &fmt, &sh, NULL};
+    return ga__savez(func, file, 5, names, arrays, raws, compressed);
+}
+
+/* Member `name` of z (SciPy's KeyError where there is none, in
+   NpzFile's words). */
+static ga_array *ga__sparse_npz_get(const char *func, ga_npz *z, const char *name)
+{
+    if (ga__npz_find(z, name) < 0) {
+        ga__error(GA_ERROR_VALUE, func, "%s is not a file in the archive", name);
+        return NULL;
+    }
+    return ga_npz_get(z, name);
+}
+
+/* The "shape" member as two integers, checked as SciPy's check_shape. */
+static ga_status ga__sparse_npz_shape(const char *func, ga_npz *z, int64_t shape[2])
+{
+    ga_array *a = ga__sparse_npz_get(func, z, "shape");
+    if (!a) return ga__t.error;
+    ga_status st = GA_OK;
+    if (ga_dtype_kind(a->dtype) != 'i' && ga_dtype_kind(a->dtype) != 'u' && a->dtype != GA_BOOL)
+        st = ga__error(GA_ERROR_TYPE, func, "'numpy.%s' object cannot be interpreted as an integer", ga__dtype_names[a->dtype]);
+    const int64_t n = a->size;
+    int64_t *v = (int64_t *)GPUARR_MALLOC((size_t)GA__MAX(n, 2) * 8);
+    if (st == GA_OK && !v) st = ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (v) v[0] = v[1] = 0;
+    ga_array *c = st == GA_OK ? ga_astype(a, GA_INT64) : NULL;
+    if (st == GA_OK && !c) st = ga__t.error;
+    if (st == GA_OK) st = ga_to_host(c, v, (size_t)n * 8);
+    if (st == GA_OK && (a->ndim > 1 || n != 2)) {
+        char text[8 * 24 + 8];
+        size_t k = 0;
+        text[k++] = '(';
+        for (int64_t i = 0; i < n && i < 8; i++) k += (size_t)snprintf(text + k, sizeof text - k, i ? ", %lld" : "%lld", (long long)v[i]);
+        if (n > 8) k += (size_t)snprintf(text + k, sizeof text - k, ", ...");
+        if (n == 1) text[k++] = ',';
+        text[k++] = ')', text[k] = 0;
+        st = ga__error(GA_ERROR_VALUE, func, "shape must have length in (2,). Got new_shape=%s", text);
+    }
+    if (st == GA_OK && (v[0] < 0 || v[1] < 0)) st = ga__error(GA_ERROR_VALUE, func, "'shape' elements cannot be negative");
+    if (st == GA_OK) shape[0] = v[0], shape[1] = v[1];
+    GPUARR_FREE(v);
+    ga_release(a), ga_release(c);
+    return st;
+}
+
+GPUARR_API ga_sparse *ga_sparse_load_npz(const char *file)
+{
+    static const char func[] = "ga_sparse_load_npz";
+    if (!file) { ga__null_input(func, "file"); return NULL; }
+    ga_npz *z = ga_load_npz(file);
+    if (!z) return NULL;
+    char fmt[64];
+    ga_status st = GA_OK;
+    if (ga__npz_find(z, "format") < 0)
+        st = ga__error(GA_ERROR_VALUE, func, "The file %s does not contain a sparse array or matrix.", file);
+    else st = ga__npz_get_text(func, z, "format", fmt, sizeof fmt);
+    const bool csr = st == GA_OK && strcmp(fmt, "csr") == 0, csc = st == GA_OK && strcmp(fmt, "csc") == 0;
+    const bool coo = st == GA_OK && strcmp(fmt, "coo") == 0;
+    if (st == GA_OK && (strcmp(fmt, "bsr") == 0 || strcmp(fmt, "dia") == 0))
+        st = ga__error(GA_ERROR_NOT_IMPLEMENTED, func, "Load is not implemented for sparse matrix of format %s.", fmt);
+    else if (st == GA_OK && !csr && !csc && !coo) { /* SciPy's getattr(sp.sparse, fmt + "_matrix") */
+        bool is_array = false;
+        ga_array *b = ga__npz_find(z, "_is_array") >= 0 ? ga_npz_get(z, "_is_array") : NULL;
+        ga_array *bb = b && b->size == 1 ? ga_astype(b, GA_BOOL) : NULL;
+        if (bb && ga_to_host(bb, &is_array, 1) != GA_OK) is_array = false;
+        ga_release(b), ga_release(bb);
+        st = ga__error(GA_ERROR_VALUE, func, "Unknown format \"%s_%s\"", fmt, is_array ? "array" : "matrix");
+    }
+    /* SciPy's order: data, then the index arrays, then shape */
+    ga_array *data = st == GA_OK ? ga__sparse_npz_get(func, z, "data") : NULL, *a = NULL, *b = NULL, *coords = NULL;
+    if (st == GA_OK && !data) st = ga__t.error;
+    if (st == GA_OK && coo && ga__npz_find(z, "coords") >= 0) {
+        coords = ga_npz_get(z, "coords");
+        if (coords && (coords->ndim != 2 || coords->shape[0] != 2))
+            st = ga__error(GA_ERROR_VALUE, func, "shape must have length in (2,). Got new_shape=(%lld,)",
+                           (long long)(coords->ndim ? coords->shape[0] : 0));
+        else if (coords) a = ga_index(coords, "0"), b = ga_index(coords, "1");
+    } else if (st == GA_OK) {
+        a = ga__sparse_npz_get(func, z, coo ? "row" : "indices");
+        b = a ? ga__sparse_npz_get(func, z, coo ? "col" : "indptr") : NULL;
+    }
+    if (st == GA_OK && !b) st = ga__t.error;
+    int64_t shape[2] = {0, 0};
+    if (st == GA_OK) st = ga__sparse_npz_shape(func, z, shape);
+    ga_npz_close(z);
+    ga_sparse *s = NULL;
+    if (st == GA_OK)
+        s = coo ? ga_sparse_coo_matrix(data, a, b, shape)
+            : csr ? ga_sparse_csr_matrix(data, a, b, shape)
+                  : ga_sparse_csc_matrix(data, a, b, shape);
+    ga_release(data), ga_release(a), ga_release(b), ga_release(coords);
+    return ga__sparse_ret(s);
 }
 
 /* Forgets the section's kernels (their family is unloaded after). */
@@ -32629,7 +33076,15 @@ struct ga_elementwise_kernel {
     char name[GA__USER_NAME_MAX];
     int nin;                               /* inputs as declared (raw ones too; info.nin: the loop's, the
                                               others, or 1 where all are raw: a zero scalar) */
-    int nraw;
+    int nout;                              /* outputs as declared (raw ones too; info.nout: the loop's, the
+                                              others, or 1 where all are raw: a bool scratch array) */
+    int nraw;                              /* raw parameters, inputs and outputs */
+    int nraw_in;                           /* raw inputs (their views come first in ga__user_raws) */
+    int ext_in, ext_out;                   /* operands past the loop's four (ga__user_partition) */
+    bool ext[GA__USER_MAX_PARAMS];         /* parameter k is such an extra operand */
+    int8_t slot[GA__USER_MAX_PARAMS];      /* parameter k's place: among the loop's inputs or outputs, or,
+                                              raw or extra, in ga__user_raws (raw inputs, raw outputs, extra
+                                              inputs, extra outputs) */
     int types[GA__USER_MAX_PARAMS];        /* parameter k (outputs first, then inputs): a dtype, or -1 - p:
                                               placeholder p */
     bool raw[GA__USER_MAX_PARAMS];         /* CuPy's `raw T x` (written raw<T> x): the whole array */
@@ -32998,6 +33453,18 @@ static bool ga__user_reads_index(const char *e)
     return false;
 }
 
+/* How many of a kernel's nri inputs and nro outputs that are not raw its
+   loop takes (the ufunc loops' operands: at most 3 inputs, 2 outputs, 4
+   in all): all where they fit, else its first 3 inputs and first output;
+   the others are extra operands, read and written through views
+   (kernels/gpuarr_user.cuh's ga_user::partition, the same numbers). */
+static void ga__user_partition(int nri, int nro, int *loop_in, int *loop_out)
+{
+    const bool fits = nri <= 3 && nro <= 2 && GA__MAX(nri, 1) + GA__MAX(nro, 1) <= 4;
+    *loop_in = fits ? nri : GA__MIN(nri, 3);
+    *loop_out = fits ? nro : GA__MIN(nro, 1);
+}
+
 /* Parses signature `sig` into k: an elementwise kernel's ("gpuarr
    elementwise 2;name;(placeholders);(ins);(outs);tuples;") with `r` NULL,
    else a reduction's ("gpuarr reduction 2;name;(placeholders);(ins);
@@ -33033,22 +33500,46 @@ static ga_status ga__user_signature(const char *func, ga_elementwise_kernel *k, 
     if (nout < 0) return ga__t.error;
     int nin = ga__user_params(func, k, field[3], nout);
     if (nin < 0) return ga__t.error;
-    for (int j = 0; j < nout + nin; j++) {
-        if (k->raw[j] && (j < nout || r))
-            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': only an elementwise kernel's "
-                             "inputs may be raw", k->name, k->params[j]);
+    int nraw_out = 0;
+    for (int j = 0; j < nout + nin && j < GA__USER_MAX_PARAMS; j++) {
+        if (k->raw[j] && r)
+            return ga__error(GA_ERROR_VALUE, func, "kernel '%s': raw parameter '%s': a reduction's parameters are "
+                             "not raw", k->name, k->params[j]);
         k->nraw += k->raw[j];
+        if (j < nout) nraw_out += k->raw[j];
     }
-    const int loop_nin = nin - k->nraw > 0 ? nin - k->nraw : 1; /* all raw: a zero scalar */
-    if (nin < 1 || loop_nin > 3 || k->nraw > GA__USER_MAX_RAW || nout < 1 || nout > (r ? 1 : 2) ||
-        loop_nin + nout > GA__UFUNC_MAXOPS)
-        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs (%d raw) and %d outputs (1 to 3 inputs and at "
-                         "most %d raw ones, %s outputs, %d operands in all, raw inputs aside)", k->name, nin, k->nraw,
-                         nout, GA__USER_MAX_RAW, r ? "1" : "1 or 2", GA__UFUNC_MAXOPS);
+    k->nraw_in = k->nraw - nraw_out;
+    const int nri = nin - k->nraw_in, nro = nout - nraw_out;
+    int loop_in, loop_out;
+    ga__user_partition(nri, nro, &loop_in, &loop_out);
+    k->ext_in = nri - loop_in;
+    k->ext_out = nro - loop_out;
+    if (nin < 1 || nout < 1 || k->nraw + k->ext_in + k->ext_out > GA__USER_MAX_RAW || (r && (nin > 3 || nout > 1)))
+        return ga__error(GA_ERROR_VALUE, func, "kernel '%s': %d inputs and %d outputs, %d of them raw (%s: the "
+                         "loop's 4 operands, and %d more, raw or not)", k->name, nin, nout, k->nraw,
+                         r ? "a reduction: 1 to 3 inputs, 1 output, none raw" : "at least 1 input and 1 output",
+                         GA__USER_MAX_RAW);
+    /* each parameter's place (ga_user::partition's, kernels/gpuarr_user.cuh) */
+    const int ext_in_base = k->nraw, ext_out_base = k->nraw + k->ext_in;
+    for (int j = 0, ri = 0, ro = k->nraw_in, li = 0, lo = 0; j < nout + nin && j < GA__USER_MAX_PARAMS; j++) {
+        const bool output = j < nout;
+        if (k->raw[j]) {
+            k->slot[j] = (int8_t)(output ? ro++ : ri++);
+        } else if (output) {
+            k->ext[j] = lo >= loop_out;
+            k->slot[j] = (int8_t)(k->ext[j] ? ext_out_base + lo - loop_out : lo);
+            lo++;
+        } else {
+            k->ext[j] = li >= loop_in;
+            k->slot[j] = (int8_t)(k->ext[j] ? ext_in_base + li - loop_in : li);
+            li++;
+        }
+    }
     k->nin = nin;
+    k->nout = nout;
     k->info.name = k->name;
-    k->info.nin = loop_nin;
-    k->info.nout = nout;
+    k->info.nin = loop_in > 0 ? loop_in : 1;    /* all raw: a zero scalar */
+    k->info.nout = loop_out > 0 ? loop_out : 1; /* all raw: a bool scratch array */
     k->info.result = GA__RESULT_SAME;
     k->info.family = GA__FAMILY_ARITH; /* unused: the loops come from the module */
     k->info.user = k;
@@ -33125,7 +33616,7 @@ GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char
 
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k) { return k ? k->name : NULL; }
 GPUARR_API int ga_elementwise_nin(const ga_elementwise_kernel *k) { return k ? k->nin : -1; }
-GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->info.nout : -1; }
+GPUARR_API int ga_elementwise_nout(const ga_elementwise_kernel *k) { return k ? k->nout : -1; }
 
 /* The symbol of kernel k's loop for its tuple `loop`:
    ga_user_<name>_<dtype>[_<dtype>...]_<variant>. */
@@ -33200,6 +33691,12 @@ static ga_status ga__user_no_tuple(const char *func, const ga_elementwise_kernel
     return ga__error(GA_ERROR_TYPE, func, "%s was not built for %s (built for %s)", k->name, want, list);
 }
 
+/* The dtype of parameter j (outputs first) of k for its tuple t. */
+static ga_dtype ga__user_dtype(const ga_elementwise_kernel *k, int j, int t)
+{
+    return k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
+}
+
 /* The loop of the call: each placeholder bound by the first array
    argument of its type (outputs first, as CuPy's), every operand's dtype,
    the first of the kernel's tuples that holds the bound dtypes (a
@@ -33208,7 +33705,7 @@ static ga_status ga__user_no_tuple(const char *func, const ga_elementwise_kernel
 static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
                                 ga_array *const *out, ga__loop *loop)
 {
-    const int nin = k->nin, nout = k->info.nout;
+    const int nin = k->nin, nout = k->nout;
     ga_dtype bound[GA__USER_MAX_PH];
     for (int p = 0; p < GA__USER_MAX_PH; p++) bound[p] = GA_DTYPE_INVALID;
     for (int j = 0; j < nout; j++)
@@ -33227,13 +33724,17 @@ static ga_status ga__user_types(const char *func, const ga_elementwise_kernel *k
     }
     if (t == k->ntuples) return ga__user_no_tuple(func, k, bound);
     loop->index = t;
-    int li = 0; /* the loop's inputs: those that are not raw, or the zero scalar of the first placeholder */
+    /* the loop's operands: those that are not raw (outputs, then inputs), or the zero scalar of the first
+       placeholder, the bool scratch output */
+    int li = 0, lo = 0;
     for (int j = 0; j < nout + nin; j++) {
-        const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j] : (ga_dtype)k->tuples[t][-1 - k->types[j]];
-        if (j < nout) loop->out[j] = d;
-        else if (!k->raw[j]) loop->in[li++] = d;
+        if (k->raw[j] || k->ext[j]) continue;
+        const ga_dtype d = ga__user_dtype(k, j, t);
+        if (j < nout) loop->out[k->slot[j]] = d, lo++;
+        else loop->in[k->slot[j]] = d, li++;
     }
     if (li == 0) loop->in[0] = (ga_dtype)k->tuples[t][0];
+    if (lo == 0) loop->out[0] = GA_BOOL;
     return GA_OK;
 }
 
@@ -33246,17 +33747,19 @@ static void ga__view_of(const ga_array *a, ga_view *v); /* (below, with the raw 
 static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
                                 ga_operand *loop_in, ga__user_raws *raws, int *device)
 {
-    int li = 0, r = 0;
+    int li = 0;
     for (int j = 0; j < k->nin; j++) {
-        const int param = k->info.nout + j;
+        const int param = k->nout + j;
         const ga_array *a = in[j].array;
         if (!a && (int)in[j].scalar.kind == -1) {
             char what[24];
             snprintf(what, sizeof what, "input %d", j);
             return ga__null_input(func, what);
         }
+        if (k->ext[param]) continue; /* (ga__user_extras) */
         if (!k->raw[param]) {
-            loop_in[li++] = in[j];
+            loop_in[k->slot[param]] = in[j];
+            li++;
             continue;
         }
         if (!a)
@@ -33266,7 +33769,7 @@ static ga_status ga__user_split(const char *func, const ga_elementwise_kernel *k
             return ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", *device,
                              a->device);
         *device = a->device;
-        ga__view_of(a, &raws->v[r++]);
+        ga__view_of(a, &raws->v[k->slot[param]]);
     }
     if (li == 0) loop_in[0] = ga_operand_scalar(ga_int(0));
     return GA_OK;
@@ -33282,7 +33785,7 @@ static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_ke
 {
     bool arrays = false;
     for (int j = 0; j < k->info.nin; j++) arrays = arrays || loop_in[j].array;
-    if (arrays || k->nraw == 0) {
+    if (arrays || (k->nraw == 0 && k->ext_in + k->ext_out == 0)) {
         ga_status st = ga__ufunc_check_inputs(func, loop_in, p);
         if (st == GA_OK && raw_device >= 0 && raw_device != p->device)
             st = ga__error(GA_ERROR_DEVICE, func, "the inputs are on different devices (%d and %d)", p->device,
@@ -33296,13 +33799,143 @@ static ga_status ga__user_check_inputs(const char *func, const ga_elementwise_ke
         if (p->scalars[j].kind < GA_SCALAR_BOOL || p->scalars[j].kind > GA_SCALAR_COMPLEX)
             return ga__error(GA_ERROR_VALUE, func, "input %d: invalid scalar kind %d", j, (int)p->scalars[j].kind);
     }
-    p->device = raw_device; /* the outputs' are checked against it */
+    p->device = raw_device >= 0 ? raw_device : (out[0] ? out[0] : out[1])->device; /* the outputs' are checked */
+    return GA_OK;
+}
+
+/* A user kernel's raw outputs (CuPy's `raw T y` among the outputs):
+   each given one (any shape; its dtype bound by ga__user_types) checked
+   for device and writeability, each other one made here (new references
+   into made[], C-ordered, of the loop's shape and the parameter's dtype),
+   their views into raws after the raw inputs'. */
+static ga_status ga__user_raw_outputs(const char *func, const ga_elementwise_kernel *k, ga_array *const *out,
+                                      const ga__ufunc_plan *p, ga__user_raws *raws, ga_array **made)
+{
+    int r = 0;
+    for (int j = 0; j < k->nout; j++) {
+        if (!k->raw[j]) continue;
+        ga_array *a = out[j];
+        if (a && a->device != p->device)
+            return ga__error(GA_ERROR_DEVICE, func, "raw output %s is on device %d, the inputs on device %d",
+                             k->params[j], a->device, p->device);
+        if (a && !(a->flags & GA_WRITEABLE))
+            return ga__error(GA_ERROR_VALUE, func, "raw output %s is read-only", k->params[j]);
+        if (!a) {
+            const ga_dtype d = k->types[j] >= 0 ? (ga_dtype)k->types[j]
+                                                : (ga_dtype)k->tuples[p->loop.index][-1 - k->types[j]];
+            a = made[r] = ga__array_new(func, p->device, p->ndim, p->shape, d);
+            if (!a) return ga__t.error;
+        }
+        ga__view_of(a, &raws->v[k->slot[j]]);
+        r++;
+    }
+    return GA_OK;
+}
+
+/* An array as an extra operand's view: C-contiguous ones as one dim (the
+   kernels index it by the flat C-order index, cheapest in one dim). */
+static void ga__user_flat_view(const ga_array *a, ga_view *v)
+{
+    ga__view_of(a, v);
+    if ((a->flags & GA_C_CONTIGUOUS) && a->ndim > 1) {
+        memset(v->shape, 0, sizeof v->shape);
+        memset(v->strides, 0, sizeof v->strides);
+        v->ndim = 1;
+        v->shape[0] = a->size;
+        v->strides[0] = (int64_t)ga__dtype_sizes[a->dtype];
+    }
+}
+
+/* The loop's shape of a kernel with extra operands (past the loop's four):
+   the broadcast shape of every array input and given output that is not
+   raw (each given output of that shape exactly, as a ufunc's out=), on
+   one device (*device, bound: the current one where no array says). */
+static ga_status ga__user_extra_shape(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                      ga_array *const *out, int raw_device, int *ndim, int64_t *shape, int *device_out)
+{
+    int ndims[GA__USER_MAX_PARAMS], n = 0, bad = 0, device = raw_device;
+    const int64_t *shapes[GA__USER_MAX_PARAMS];
+    for (int j = 0; j < k->nout + k->nin; j++) {
+        const ga_array *a = j < k->nout ? out[j] : in[j - k->nout].array;
+        if (k->raw[j] || !a) continue;
+        if (device >= 0 && a->device != device)
+            return ga__error(GA_ERROR_DEVICE, func, "the operands are on different devices (%d and %d)", device,
+                             a->device);
+        device = a->device;
+        ndims[n] = a->ndim;
+        shapes[n++] = a->shape;
+    }
+    if (n == 0 && k->nraw > 0) return ga__error(GA_ERROR_VALUE, func, "Loop size is Undecided");
+    if (n == 0) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one array input", k->name);
+    if (!ga__broadcast_shapes(n, ndims, shapes, ndim, shape, &bad)) return ga__broadcast_error(func, n, ndims, shapes);
+    for (int j = 0; j < k->nout; j++) {
+        const ga_array *o = out[j];
+        if (k->raw[j] || !o) continue;
+        bool same = o->ndim == *ndim;
+        for (int d = 0; same && d < *ndim; d++) same = o->shape[d] == shape[d];
+        if (!same) {
+            char a[200], b[200];
+            ga__format_shape(a, sizeof a, o->ndim, o->shape);
+            ga__format_shape(b, sizeof b, *ndim, shape);
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s", a, b);
+        }
+        if (!(o->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+    }
+    *device_out = device >= 0 ? device : ga__t.device;
+    return ga__bind(func, *device_out);
+}
+
+/* A kernel's extra operands (past the loop's four): the loop's shape; its
+   first output made here where it is not given (so that the dispatcher's
+   shape is the whole loop's: made[0]); each extra input as a view of the
+   loop's shape (broadcast; a weak scalar as a view of no data whose
+   strides' bytes hold its value in the parameter's dtype), each extra
+   output given or made here (made[1 + e]), into raws. Views of broadcast
+   inputs go to t. */
+static ga_status ga__user_extras(const char *func, const ga_elementwise_kernel *k, const ga_operand *in,
+                                 ga_array *const *out, const ga__loop *loop, int raw_device, ga__user_raws *raws,
+                                 ga_array **loop_out, ga_array **made, ga__temps *t)
+{
+    int ndim = 0, device = -1;
+    int64_t shape[GA_MAXDIMS];
+    ga_status st = ga__user_extra_shape(func, k, in, out, raw_device, &ndim, shape, &device);
+    if (st != GA_OK) return st;
+    if (!loop_out[0]) {
+        loop_out[0] = made[0] = ga__array_new(func, device, ndim, shape, loop->out[0]);
+        if (!made[0]) return ga__t.error;
+    }
+    for (int j = 0, e = 0; j < k->nout + k->nin; j++) {
+        if (!k->ext[j]) continue;
+        ga_view *v = &raws->v[k->slot[j]];
+        const ga_dtype d = ga__user_dtype(k, j, loop->index);
+        if (j < k->nout) {
+            ga_array *o = out[j];
+            if (!o) o = made[1 + e] = ga__array_new(func, device, ndim, shape, d);
+            e++;
+            if (!o) return ga__t.error;
+            ga__user_flat_view(o, v);
+        } else if (in[j - k->nout].array) {
+            ga_array *b = ga__temp(t, ga__broadcast_view(func, in[j - k->nout].array, ndim, shape));
+            if (!b) return ga__t.error;
+            ga__user_flat_view(b, v);
+        } else {
+            ga__value16 value;
+            memset(&value, 0, sizeof value);
+            if (ga__scalar_to_element(func, in[j - k->nout].scalar, d, &value) != GA_OK) return ga__t.error;
+            memset(v, 0, sizeof *v);
+            v->dtype = (int32_t)d;
+            memcpy(v->strides, &value, sizeof value);
+        }
+    }
     return GA_OK;
 }
 
 /* The ufunc dispatcher's steps (>>ufunc, ga__ufunc) for a user kernel: its
-   loop's inputs as the ufunc's, its raw arrays as the loop's last
-   parameter. */
+   loop's operands (the parameters that are not raw) as the ufunc's, its
+   raw arrays as the loop's last parameter. Where every output is raw, the
+   loop's output is a bool scratch array of the loop's shape (the loops
+   store one byte an element there), released at the end. */
 static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *k, const ga_operand *in, ga_array **out)
 {
     ga__ufunc_plan p;
@@ -33313,17 +33946,27 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
     memset(loop_in, 0, sizeof loop_in);
     ga__user_raws raws;
     memset(&raws, 0, sizeof raws);
+    ga_array *loop_out[2] = {NULL, NULL}, *raw_made[GA__USER_MAX_RAW] = {NULL};
+    ga_array *ext_made[1 + GA__USER_MAX_RAW] = {NULL}; /* the loop's first output, the extra outputs */
+    const bool scratch = k->nraw - k->nraw_in == k->nout; /* every output raw */
+    for (int j = 0; j < k->nout; j++)
+        if (!k->raw[j] && !k->ext[j]) loop_out[k->slot[j]] = out[j];
     int raw_device = -1;
+    const bool extras = k->ext_in + k->ext_out > 0;
     ga_status st = ga__user_split(func, k, in, loop_in, &raws, &raw_device);
-    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, out, raw_device, &p);
-    if (st == GA_OK) st = ga__user_types(func, k, in, out, &p.loop);
-    if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, out, &p);
+    /* (with extra operands the loop's first output is made before the dispatcher's checks, of the types') */
+    if (st == GA_OK && extras) st = ga__user_types(func, k, in, out, &p.loop);
+    if (st == GA_OK && extras)
+        st = ga__user_extras(func, k, in, out, &p.loop, raw_device, &raws, loop_out, ext_made, &p.temps);
+    if (st == GA_OK) st = ga__user_check_inputs(func, k, loop_in, loop_out, raw_device, &p);
+    if (st == GA_OK && !extras) st = ga__user_types(func, k, in, out, &p.loop);
+    if (st == GA_OK) st = ga__ufunc_check_shape(func, loop_in, loop_out, &p);
     for (int j = 0; j < k->info.nin && st == GA_OK; j++)
         if (!loop_in[j].array) st = ga__scalar_to_element(func, loop_in[j].scalar, p.loop.in[j], &p.values[j]);
     if (st == GA_OK) st = ga__bind(func, p.device);
-    if (st != GA_OK) return st;
-    st = ga__ufunc_outputs(func, loop_in, out, &p);
-    if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, out, &p);
+    if (st == GA_OK) st = ga__user_raw_outputs(func, k, out, &p, &raws, raw_made);
+    if (st == GA_OK) st = ga__ufunc_outputs(func, loop_in, loop_out, &p);
+    if (st == GA_OK) st = ga__ufunc_inputs(func, loop_in, loop_out, &p);
     if (st == GA_OK) {
         /* the loops' `n`: the bits of the size in param[0] */
         double pp[4] = {0, 0, 0, 0};
@@ -33334,13 +33977,24 @@ static ga_status ga__elementwise(const char *func, const ga_elementwise_kernel *
                               p.device, &raws);
     }
     ga__temps_release(&p.temps);
+    if (scratch) { /* (stream-ordered: the loop is done with it before its memory is reused) */
+        ga_release(p.made[0]);
+        ga_release(ext_made[0]);
+        p.made[0] = ext_made[0] = NULL;
+    }
     if (st != GA_OK) {
         ga_release(p.made[0]);
         ga_release(p.made[1]);
+        for (int r = 0; r < GA__USER_MAX_RAW; r++) ga_release(raw_made[r]);
+        for (int e = 0; e <= GA__USER_MAX_RAW; e++) ga_release(ext_made[e]);
         return st;
     }
-    for (int j = 0; j < k->info.nout; j++)
-        if (p.made[j]) out[j] = p.made[j];
+    for (int j = 0, r = 0, e = 0; j < k->nout; j++) {
+        ga_array *made = k->raw[j]   ? raw_made[r++]
+                         : k->ext[j] ? ext_made[1 + e++]
+                                     : (k->slot[j] == 0 && ext_made[0] ? ext_made[0] : p.made[k->slot[j]]);
+        if (made) out[j] = made;
+    }
     return GA_OK;
 }
 
@@ -33349,12 +34003,13 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
 {
     static const char func[] = "ga_elementwise_call";
     if (!k) return ga__null_input(func, "k");
-    if (nin != k->nin || nout != k->info.nout)
+    if (nin != k->nin || nout != k->nout)
         return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
     if (!in) return ga__null_input(func, "in");
     if (!out) return ga__null_input(func, "out");
     if (!k->module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
-    bool had[2] = {out[0] != NULL, nout > 1 && out[1] != NULL};
+    bool had[GA__USER_MAX_PARAMS];
+    for (int j = 0; j < nout; j++) had[j] = out[j] != NULL;
     ga_status st = ga__elementwise(func, k, in, out);
     for (int j = 0; j < nout && st == GA_OK; j++)
         if (!had[j]) ga__ret(out[j]);
@@ -33368,7 +34023,7 @@ GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, con
         ga__null_input(func, "k");
         return NULL;
     }
-    if (nin != k->nin || k->info.nout != 1) {
+    if (nin != k->nin || k->nout != 1) {
         ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
         return NULL;
     }
@@ -33515,6 +34170,30 @@ static ga_status ga__reduction_check_inputs(const char *func, const ga_reduction
     return GA_OK;
 }
 
+/* Whether the array inputs v[] (NULL: a weak scalar) of a reduction of
+   loop `loop` are in phase for 16-byte vectors (GA__RF_USER_PHASE): the
+   address of each one's element 0 a multiple of its size, and the same
+   number of elements past a boundary of VW elements in each (VW = 16 /
+   the widest input's size, as the kernels' ga_user::loads take it: every
+   parameter's, scalars' too). */
+static bool ga__reduction_in_phase(int nin, const ga__loop *loop, const ga_array *const *v)
+{
+    size_t widest = 1;
+    for (int j = 0; j < nin; j++) widest = GA__MAX(widest, ga__dtype_sizes[loop->in[j]]);
+    if (widest > 16) return false;
+    const uint64_t vw = 16 / widest;
+    int64_t phase = -1;
+    for (int j = 0; j < nin; j++) {
+        if (!v[j]) continue;
+        const uint64_t size = ga__dtype_sizes[v[j]->dtype];
+        if (v[j]->data % size != 0) return false;
+        const int64_t ph = (int64_t)(v[j]->data / size % vw);
+        if (phase >= 0 && ph != phase) return false;
+        phase = ph;
+    }
+    return true;
+}
+
 /* A user reduction into *out (given, or made here). */
 static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, const ga_operand *in, int naxes,
                                const int *axes, bool keepdims, ga_array **out)
@@ -33556,6 +34235,7 @@ static ga_status ga__reduction(const char *func, const ga_reduction_kernel *k, c
         j.out = made ? made : *out;
         j.op = GA__ROP_SUM; /* (unread: the kernels are the user's) */
         j.flags = nin > 1 || k->indexed ? GA__RF_PLAIN : 0;
+        if (nin > 1 && !k->indexed && ga__reduction_in_phase(nin, &loop, v)) j.flags |= GA__RF_USER_PHASE;
         j.fin = GA__FIN_NONE;
         j.value = loop.in[0];
         j.user = k;
@@ -34441,6 +35121,38 @@ GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *
     return ga__nccl_end(func, &c, r, "ncclReduceScatter", comm->handle);
 }
 
+/* ncclAlltoAll (NCCL 2.28.3 and newer), looked up once in the library
+   loaded (taken from nccl.h's declaration when linked), or NULL: all_to_all
+   is then a group of sends and receives. GPUARR_NCCL_ALLTOALL=0 in the
+   environment takes the group even where NCCL has it (read at each call). */
+typedef ga__nccl_result (*ga__nccl_alltoall_fn)(const void *, void *, size_t, ga__nccl_type_t, ga__nccl_comm_t,
+                                                CUstream);
+static ga__nccl_alltoall_fn ga__nccl_alltoall(void)
+{
+    const char *env = getenv("GPUARR_NCCL_ALLTOALL");
+    if (env && strcmp(env, "0") == 0) return NULL;
+#ifdef GPUARR_LINK_CUDA_LIBRARIES
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= 22803
+    return ncclAlltoAll;
+#else
+    return NULL;
+#endif
+#else
+    static int looked; /* 1 once looked up (under ga__lock) */
+    static ga__nccl_alltoall_fn fn;
+    if (!GA__ATOMIC_LOAD(&looked)) {
+        pthread_mutex_lock(&ga__lock);
+        if (!looked) {
+            void *h = ga__cuda_libraries[GA__LIB_NCCL].handle, *p = h ? dlsym(h, "ncclAlltoAll") : NULL;
+            memcpy(&fn, &p, sizeof fn);
+            GA__ATOMIC_STORE(&looked, 1);
+        }
+        pthread_mutex_unlock(&ga__lock);
+    }
+    return fn;
+#endif
+}
+
 GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv)
 {
     static const char func[] = "ga_nccl_all_to_all";
@@ -34459,6 +35171,11 @@ GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     if (st != GA_OK || c.count == 0) return st;
     const size_t block = c.count / (size_t)c.size; /* bytes to each rank */
+    ga__nccl_alltoall_fn native = ga__nccl_alltoall();
+    if (native) {
+        ga__nccl_result nr = native(c.send, GA__NCCL_PTR(recv), block, GA__NCCL_INT8, comm->handle, c.stream);
+        return ga__nccl_end(func, &c, nr, "ncclAlltoAll", comm->handle);
+    }
     ga__nccl_result r = ga__nccl.ncclGroupStart();
     for (int peer = 0; r == GA__NCCL_SUCCESS && peer < c.size; peer++) {
         r = ga__nccl.ncclSend((const char *)c.send + block * (size_t)peer, block, GA__NCCL_INT8, peer, comm->handle, c.stream);
@@ -35013,24 +35730,35 @@ typedef struct ga__darray_plan {
     const ga_darray *lead;     /* the first darray input: its split is the result's */
     int ndim, axis;            /* the result's ndim and split axis */
     int64_t shape[GA_MAXDIMS]; /* the result's shape */
-    const ga_darray *split[3]; /* the darray inputs, split as lead (NULL: not a darray) */
+    const ga_darray *split[3]; /* the darray inputs, split as lead (NULL: not a darray, or broadcast) */
+    bool broadcast[3];         /* a darray input of length 1 (or no dim) along the result's split axis */
     ga_darray *resharded[3];   /* the inputs re-sharded here */
     ga_operand *ops;           /* shard i's operands: ops[i * nin + k] */
     ga_array **held;           /* the arrays made for them (held[i * nin + k], or NULL) */
 } ga__darray_plan;
 
-/* The inputs: valid operands, a darray among them, shapes that broadcast
-   without broadcasting the split axis; the darrays' lengths along it. */
+/* Whether darray input e (of a call whose result has p's shape and split
+   axis) broadcasts along that axis: no such dim, or length 1 against more. */
+static bool ga__darray_broadcasts(const ga__darray_plan *p, const ga_darray *e)
+{
+    const int ea = p->axis - (p->ndim - e->ndim);
+    return ea < 0 || (e->shape[ea] == 1 && p->shape[p->axis] != 1);
+}
+
+/* The inputs: valid operands, a darray among them, shapes that broadcast;
+   the lead: the first darray input whose own split axis has the result's
+   length (one that broadcasts along it cannot lead). */
 static ga_status ga__darray_ufunc_inputs(const char *func, const ga_darray_operand *in, ga__darray_plan *p)
 {
     int ndims[3] = {0, 0, 0}, n = 0, bad = 0;
     const int64_t *shapes[3] = {NULL, NULL, NULL};
+    const ga_darray *first = NULL;
     for (int k = 0; k < p->nin; k++) {
         char what[24];
         snprintf(what, sizeof what, "input %d", k);
         if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) {
             if (!in[k].darray) return ga__null_input(func, what);
-            if (!p->lead) p->lead = in[k].darray;
+            if (!first) first = in[k].darray;
             ndims[n] = in[k].darray->ndim, shapes[n++] = in[k].darray->shape;
         } else if (in[k].kind == GA_DARRAY_OPERAND_REPLICATED) {
             if (!in[k].array) return ga__null_input(func, what);
@@ -35039,21 +35767,20 @@ static ga_status ga__darray_ufunc_inputs(const char *func, const ga_darray_opera
             return ga__error(GA_ERROR_VALUE, func, "input %d: invalid operand kind %d", k, (int)in[k].kind);
         }
     }
-    if (!p->lead) return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one darray input", ga_ufunc_name(p->u));
+    if (!first)
+        return ga__error(GA_ERROR_VALUE, func, "ufunc '%s' needs at least one darray input", ga_ufunc_name(p->u));
     if (!ga__broadcast_shapes(n, ndims, shapes, &p->ndim, p->shape, &bad)) return ga__broadcast_error(func, n, ndims, shapes);
-    p->axis = p->lead->axis + (p->ndim - p->lead->ndim);
-    const int64_t length = p->lead->shape[p->lead->axis];
-    if (p->shape[p->axis] != length)
-        return ga__error(GA_ERROR_SHAPE, func, "the split axis (length %lld) cannot be broadcast to %lld",
-                         (long long)length, (long long)p->shape[p->axis]);
-    for (int k = 0; k < p->nin; k++) {
+    for (int k = 0; k < p->nin && !p->lead; k++) {
         const ga_darray *e = in[k].kind == GA_DARRAY_OPERAND_SPLIT ? in[k].darray : NULL;
-        const int ea = e ? p->axis - (p->ndim - e->ndim) : 0;
-        if (e && (ea < 0 || e->shape[ea] != length))
-            return ga__error(GA_ERROR_SHAPE, func,
-                             "input %d has length %lld along the split axis, the first darray input %lld", k,
-                             ea < 0 ? 1ll : (long long)e->shape[ea], (long long)length);
+        if (e && e->shape[e->axis] == p->shape[e->axis + (p->ndim - e->ndim)]) p->lead = e;
     }
+    if (!p->lead)
+        return ga__error(GA_ERROR_SHAPE, func,
+                         "the split axis (length %lld) cannot be broadcast to %lld: a darray input must span the "
+                         "result's split axis",
+                         (long long)first->shape[first->axis],
+                         (long long)p->shape[first->axis + (p->ndim - first->ndim)]);
+    p->axis = p->lead->axis + (p->ndim - p->lead->ndim);
     return GA_OK;
 }
 
@@ -35089,6 +35816,7 @@ static ga_status ga__darray_ufunc_align(const char *func, const ga_darray_operan
         const ga_darray *e = in[k].kind == GA_DARRAY_OPERAND_SPLIT ? in[k].darray : NULL;
         if (!e) continue;
         const int ea = p->axis - (p->ndim - e->ndim);
+        if ((p->broadcast[k] = ga__darray_broadcasts(p, e))) continue; /* (gathered whole for each device) */
         if (ga__darray_same_split(lead, e, ea)) {
             p->split[k] = e;
             continue;
@@ -35137,6 +35865,20 @@ static ga_status ga__darray_replica(const char *func, ga__darray_plan *p, int k,
     return GA_OK;
 }
 
+/* Darray input k that broadcasts along the split axis, whole on shard i's
+   device: gathered there once per device (shards on one device share it). */
+static ga_status ga__darray_whole(const char *func, ga__darray_plan *p, int k, int i, const ga_darray *e)
+{
+    const ga_darray *lead = p->lead;
+    const int dev = lead->devices[i], slot = i * p->nin + k;
+    int j = 0;
+    while (j < i && lead->devices[j] != dev) j++;
+    p->held[slot] = j < i ? ga_retain(p->held[j * p->nin + k]) : ga__darray_gather(func, e, dev);
+    if (!p->held[slot]) return ga__t.error;
+    p->ops[slot] = ga_operand_array(p->held[slot]);
+    return GA_OK;
+}
+
 /* Room for every shard's operands. */
 static ga_status ga__darray_plan_alloc(const char *func, ga__darray_plan *p)
 {
@@ -35159,7 +35901,9 @@ static ga_status ga__darray_ufunc_operands(const char *func, const ga_darray_ope
             const int slot = i * p->nin + k;
             const ga_array *a = in[k].array;
             const int ra = a ? p->axis - (p->ndim - a->ndim) : -1;
-            if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) p->ops[slot] = ga_operand_array(p->split[k]->shards[i]);
+            if (in[k].kind == GA_DARRAY_OPERAND_SPLIT && p->broadcast[k])
+                st = ga__darray_whole(func, p, k, i, in[k].darray);
+            else if (in[k].kind == GA_DARRAY_OPERAND_SPLIT) p->ops[slot] = ga_operand_array(p->split[k]->shards[i]);
             else if (in[k].kind == GA_DARRAY_OPERAND_SCALAR) p->ops[slot] = ga_operand_scalar(in[k].scalar);
             else st = ga__darray_replica(func, p, k, i, a, ra >= 0 && a->shape[ra] != 1);
         }
@@ -35249,173 +35993,757 @@ GPUARR_API ga_darray *ga_darray_divide(const ga_darray *a, const ga_darray *b)
 
 /* --- reductions ----------------------------------------------------------- */
 
+/* One reduction over a darray with its arguments resolved: the axes, the
+   partial step's reduction and dtype, and each shard's where mask. */
+typedef struct ga__darray_red {
+    const char *func;
+    ga_reduction r;
+    const ga_darray *d;
+    int naxes;
+    const int *axes;
+    bool red[GA_MAXDIMS];
+    int nax, ax[GA_MAXDIMS]; /* the reduced axes, in order */
+    ga_dtype dtype;          /* dtype= (GA_DTYPE_INVALID: NumPy's default) */
+    ga_dtype acc;            /* the partials' dtype over the split axis (GA_DTYPE_INVALID: the reduction's) */
+    bool keepdims;
+    bool nan_form;           /* a nan form over a floating or complex dtype */
+    const ga_scalar *initial;
+    double ddof;
+    bool has_where;
+    ga__darray_plan where;   /* nin 1: shard i's mask is where.ops[i].array */
+} ga__darray_red;
+
+static const ga_array *ga__darray_where_of(const ga__darray_red *rd, int i)
+{
+    return rd->has_where ? rd->where.ops[i].array : NULL;
+}
+
 /* red[d] for the axes of d, with ga_reduce's rules and errors. */
 static ga_status ga__darray_axes(const char *func, const ga_darray *d, int naxes, const int *axes, bool *red)
 {
     return ga__reduce_axes(func, d->shards[0], naxes, axes, red);
 }
 
-/* Reduction r of every shard over the axes (the split axis not among
-   them): a darray split as d; unscoped. */
-static ga_darray *ga__darray_reduce(const char *func, ga_reduction r, const ga_darray *d, int naxes, const int *axes,
-                                    const bool *red, bool keepdims)
+/* where=: a bool darray (re-sharded to d's split where it differs, whole
+   on each device where it broadcasts along the split axis), a bool array
+   on one device (the part each shard meets, copied to its device), or a
+   bool scalar (true: no mask; false: a 0-d false array on each device);
+   it broadcasts to d's shape. */
+static ga_status ga__darray_where(ga__darray_red *rd, const ga_darray_operand *w)
 {
+    const char *func = rd->func;
+    const ga_darray *d = rd->d;
+    ga__darray_plan *p = &rd->where;
+    p->nin = 1, p->lead = d, p->ndim = d->ndim, p->axis = d->axis;
+    memcpy(p->shape, d->shape, sizeof(int64_t) * (size_t)d->ndim);
+    int wnd = 0;
+    const int64_t *wsh = NULL;
+    ga_dtype wt = GA_BOOL;
+    if (w->kind == GA_DARRAY_OPERAND_SPLIT) {
+        if (!w->darray) return ga__null_input(func, "where");
+        wnd = w->darray->ndim, wsh = w->darray->shape, wt = w->darray->dtype;
+    } else if (w->kind == GA_DARRAY_OPERAND_REPLICATED) {
+        if (!w->array) return ga__null_input(func, "where");
+        wnd = w->array->ndim, wsh = w->array->shape, wt = w->array->dtype;
+    } else if (w->kind == GA_DARRAY_OPERAND_SCALAR) {
+        const ga_scalar_kind k = w->scalar.kind;
+        if (k != GA_SCALAR_BOOL)
+            return ga__error(GA_ERROR_TYPE, func,
+                             "Cannot cast scalar from dtype('%s') to dtype('bool') according to the rule 'safe'",
+                             k == GA_SCALAR_INT ? "int64" : k == GA_SCALAR_FLOAT ? "float64" : "complex128");
+        if (w->scalar.value.b) return GA_OK; /* where=True: every element */
+    } else {
+        return ga__error(GA_ERROR_VALUE, func, "where: invalid operand kind %d", (int)w->kind);
+    }
+    if (wt != GA_BOOL)
+        return ga__error(GA_ERROR_TYPE, func,
+                         "Cannot cast array data from dtype('%s') to dtype('bool') according to the rule 'safe'",
+                         ga__dtype_names[wt]);
+    bool ok = wnd <= d->ndim;
+    for (int k = 0; ok && k < wnd; k++) ok = wsh[k] == d->shape[k + d->ndim - wnd] || wsh[k] == 1;
+    if (!ok) {
+        int nd[2] = {d->ndim, wnd};
+        const int64_t *sh[2] = {d->shape, wsh};
+        return ga__broadcast_error(func, 2, nd, sh);
+    }
+    rd->has_where = true;
+    if (w->kind != GA_DARRAY_OPERAND_SCALAR) {
+        ga_status st = ga__darray_ufunc_align(func, w, p);
+        return st == GA_OK ? ga__darray_ufunc_operands(func, w, p) : st;
+    }
+    ga_status st = ga__darray_plan_alloc(func, p);
+    const int saved = ga__t.device;
+    for (int i = 0; i < d->nshards && st == GA_OK; i++) {
+        int j = 0;
+        while (j < i && d->devices[j] != d->devices[i]) j++;
+        const bool no = false;
+        if (j == i && (st = ga__darray_enter(func, d->devices[i])) == GA_OK &&
+            !(p->held[i] = ga__from_host(func, &no, 0, NULL, GA_BOOL, true)))
+            st = ga__t.error;
+        if (j < i) p->held[i] = ga_retain(p->held[j]);
+        if (st == GA_OK) p->ops[i] = ga_operand_array(p->held[i]);
+    }
+    ga__darray_leave(saved);
+    return st;
+}
+
+/* The checks every darray reduction starts with, and the resolved call;
+   release with ga__darray_red_release. */
+static ga_status ga__darray_red_begin(ga__darray_red *rd, const char *func, ga_reduction r, const ga_darray *d,
+                                      int naxes, const int *axes, ga_dtype dtype, bool keepdims,
+                                      const ga_darray_reduce_options *opt)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->func = func, rd->r = r, rd->d = d, rd->naxes = naxes, rd->axes = axes, rd->dtype = dtype;
+    rd->keepdims = keepdims, rd->acc = GA_DTYPE_INVALID;
+    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) return ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+    if (!d) return ga__null_input(func, "d");
+    const char *name = ga__reduction_names[r];
+    const bool arg = r == GA_REDUCE_ARGMIN || r == GA_REDUCE_ARGMAX || r == GA_REDUCE_NANARGMIN ||
+                     r == GA_REDUCE_NANARGMAX;
+    const bool sum_like = r == GA_REDUCE_SUM || r == GA_REDUCE_PROD || r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD;
+    const bool min_max = r == GA_REDUCE_MIN || r == GA_REDUCE_MAX || r == GA_REDUCE_NANMIN || r == GA_REDUCE_NANMAX;
+    const bool takes_dtype = sum_like || r == GA_REDUCE_MEAN || r == GA_REDUCE_VAR || r == GA_REDUCE_STD ||
+                             r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    if (dtype != GA_DTYPE_INVALID && !takes_dtype)
+        return ga__error(GA_ERROR_TYPE, func, "%s takes no dtype (NumPy's %s has no dtype argument)", name, name);
+    if (dtype != GA_DTYPE_INVALID && !ga__dtype_valid(dtype))
+        return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)dtype);
+    if (opt && opt->initial && !(sum_like || min_max))
+        return ga__error(GA_ERROR_VALUE, func, "%s takes no initial value", name);
+    if (opt && opt->where && (arg || r == GA_REDUCE_PTP || r == GA_REDUCE_COUNT_NONZERO))
+        return ga__error(GA_ERROR_VALUE, func, "%s takes no where mask", name);
+    if (r == GA_REDUCE_PTP && d->dtype == GA_BOOL)
+        return ga__error(GA_ERROR_TYPE, func,
+                         "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                         "operator, or the logical_xor function instead.");
+    ga_status st = ga__darray_axes(func, d, naxes, axes, rd->red);
+    if (st != GA_OK) return st;
+    for (int k = 0; k < d->ndim; k++)
+        if (rd->red[k]) rd->ax[rd->nax++] = k;
+    rd->nan_form = (r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD || r == GA_REDUCE_NANMIN || r == GA_REDUCE_NANMAX ||
+                    r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD ||
+                    r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX) &&
+                   ga__is_inexact(d->dtype);
+    const bool variance = r == GA_REDUCE_VAR || r == GA_REDUCE_STD || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    if (dtype != GA_DTYPE_INVALID && ga__is_exact(dtype) && (variance || (r == GA_REDUCE_NANMEAN && rd->nan_form)))
+        return ga__error(GA_ERROR_TYPE, func,
+                         rd->nan_form ? "If a is inexact, then dtype must be inexact"
+                                      : "%s: dtype must be a floating or complex dtype", name);
+    rd->initial = opt ? opt->initial : NULL;
+    rd->ddof = opt ? opt->ddof : 0;
+    /* the partials' dtype: dtype= or the default accumulator, float16 and
+       bfloat16 in float32; the means and variances of bool and integers in
+       float64 */
+    const bool moments = r == GA_REDUCE_MEAN || r == GA_REDUCE_NANMEAN || r == GA_REDUCE_VAR || r == GA_REDUCE_STD ||
+                         r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD;
+    if (sum_like || moments) {
+        ga_dtype a = dtype != GA_DTYPE_INVALID ? dtype : sum_like ? ga__sum_dtype(d->dtype)
+                                               : ga__is_exact(d->dtype) ? GA_FLOAT64 : d->dtype;
+        rd->acc = a == GA_FLOAT16 || a == GA_BFLOAT16 ? GA_FLOAT32 : a;
+    }
+    return opt && opt->where ? ga__darray_where(rd, opt->where) : GA_OK;
+}
+
+static void ga__darray_red_release(ga__darray_red *rd)
+{
+    ga__darray_plan_release(&rd->where);
+}
+
+/* --- reductions that keep the split axis ---------------------------------- */
+
+/* r over axes that leave the split axis, shard by shard, into out (split as
+   the result) or into a new darray stored in *made; unscoped. */
+static ga_status ga__darray_reduce_kept(ga__darray_red *rd, ga_darray *out, ga_darray **made)
+{
+    const char *func = rd->func;
+    const ga_darray *d = rd->d;
     int64_t shape[GA_MAXDIMS] = {0};
     int ndim = 0, axis = d->axis;
     for (int i = 0; i < d->ndim; i++) {
-        if (!red[i]) shape[ndim++] = d->shape[i];
-        else if (keepdims) shape[ndim++] = 1;
+        if (!rd->red[i]) shape[ndim++] = d->shape[i];
+        else if (rd->keepdims) shape[ndim++] = 1;
         else if (i < d->axis) axis--;
     }
-    ga_darray *out = ga__darray_like(func, d, GA_DTYPE_INVALID, ndim, shape, axis);
-    if (!out) return NULL;
+    if (out) {
+        bool same = out->ndim == ndim;
+        for (int k = 0; same && k < ndim; k++) same = out->shape[k] == shape[k];
+        if (!same) {
+            char a[200], b[200];
+            ga__format_shape(a, sizeof a, out->ndim, out->shape);
+            ga__format_shape(b, sizeof b, ndim, shape);
+            return ga__error(GA_ERROR_SHAPE, func, "output array of shape %s does not match the result's shape %s", a,
+                             b);
+        }
+        if (!ga__darray_same_split(d, out, axis))
+            return ga__error(GA_ERROR_SHAPE, func,
+                             "out is not split as the result (axis %d, the same devices and shard lengths as d)", axis);
+    } else if (!(*made = ga__darray_like(func, d, GA_DTYPE_INVALID, ndim, shape, axis))) {
+        return ga__t.error;
+    }
     const int saved = ga__t.device;
-    bool ok = true;
-    for (int i = 0; i < d->nshards && ok; i++) {
-        ok = ga__darray_enter(func, d->devices[i]) == GA_OK;
-        if (ok) ok = (out->shards[i] = ga__reduce_tmp(func, r, d->shards[i], naxes, axes, GA_DTYPE_INVALID, keepdims)) != NULL;
+    ga_status st = GA_OK;
+    for (int i = 0; i < d->nshards && st == GA_OK; i++) {
+        ga_reduce_options o = {ga__darray_where_of(rd, i), rd->initial, rd->ddof};
+        ga_array *o_i = out ? out->shards[i] : NULL;
+        st = ga__darray_enter(func, d->devices[i]);
+        if (st == GA_OK)
+            st = ga__reduce(func, rd->r, d->shards[i], rd->naxes, rd->axes, rd->dtype, &o_i, rd->keepdims, &o);
+        if (st == GA_OK && !out) (*made)->shards[i] = o_i;
     }
     ga__darray_leave(saved);
+    if (st == GA_OK && !out) (*made)->dtype = (*made)->shards[0]->dtype;
+    return st;
+}
+
+/* --- reductions over the split axis --------------------------------------- */
+/* Each shard that has elements (or shard 0 if none has) computes partial
+   results over the reduced axes, kept as length 1; they are copied to the
+   result's device, joined along the split axis, and combined there, in
+   shard order (deterministic). */
+
+/* A step: shard i's partials (res[0..]), on its device (current). */
+typedef ga_status (*ga__darray_step)(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res);
+
+/* u(x, y) into a new array (unscoped), cast to `dtype` unless it is
+   GA_DTYPE_INVALID. */
+static ga_array *ga__darray_op(const char *func, ga_ufunc u, ga_operand x, ga_operand y, ga_dtype dtype)
+{
+    ga_operand in[2] = {x, y};
+    ga_array *o[2] = {NULL, NULL};
+    if (ga__ufunc_call(func, u, in, o) != GA_OK) return NULL;
+    if (dtype == GA_DTYPE_INVALID || o[0]->dtype == dtype) return o[0];
+    ga_array *c = ga__contiguous_copy(func, o[0], dtype);
+    ga_release(o[0]);
+    return c;
+}
+
+/* u(x, y) and u(x, scalar) (unary ufuncs ignore the scalar) as
+   ga__darray_op, passing a NULL operand through (its error recorded). */
+static ga_array *ga__darray_op2(const char *func, ga_ufunc u, const ga_array *x, const ga_array *y, ga_dtype dtype)
+{
+    return x && y ? ga__darray_op(func, u, ga_operand_array(x), ga_operand_array(y), dtype) : NULL;
+}
+static ga_array *ga__darray_op1(const char *func, ga_ufunc u, const ga_array *x, ga_scalar s, ga_dtype dtype)
+{
+    return x ? ga__darray_op(func, u, ga_operand_array(x), ga_operand_scalar(s), dtype) : NULL;
+}
+
+/* The reduction r of x over rd's axes, kept as length 1 (unscoped; NULL
+   for a NULL x). */
+static ga_array *ga__darray_part(const ga__darray_red *rd, ga_reduction r, const ga_array *x, ga_dtype dtype,
+                                 const ga_array *where, const ga_scalar *initial)
+{
+    ga_reduce_options o = {where, initial, 0};
+    ga_array *out = NULL;
+    if (!x) return NULL; /* (its error recorded) */
+    return ga__reduce(rd->func, r, x, rd->nax, rd->ax, dtype, &out, true, &o) == GA_OK ? out : NULL;
+}
+
+/* The partials of every shard, joined along the split axis on `dev`:
+   cat[0..nres), added to t. */
+static ga_status ga__darray_partials(const ga__darray_red *rd, ga__darray_step step, int nres, int dev, ga__temps *t,
+                                     ga_array **cat)
+{
+    const char *func = rd->func;
+    const ga_darray *d = rd->d;
+    const int n = d->nshards;
+    ga_array **parts = (ga_array **)GPUARR_MALLOC(sizeof(ga_array *) * (size_t)(n * nres));
+    if (!parts) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    memset(parts, 0, sizeof(ga_array *) * (size_t)(n * nres));
+    bool any = false;
+    for (int i = 0; i < n; i++) any = any || d->shards[i]->size > 0;
+    const int saved = ga__t.device;
+    ga_status st = GA_OK;
+    int k = 0;
+    for (int i = 0; i < n && st == GA_OK; i++) {
+        if (any ? d->shards[i]->size == 0 : i > 0) continue;
+        ga_array *res[4] = {NULL, NULL, NULL, NULL};
+        st = ga__darray_enter(func, d->devices[i]);
+        if (st == GA_OK) st = step(rd, i, d->shards[i], res);
+        for (int j = 0; j < nres; j++) {
+            if (st == GA_OK && res[j]->device != dev) {
+                ga_array *c = ga__to_device(func, res[j], dev);
+                ga_release(res[j]);
+                res[j] = c;
+                if (!c) st = ga__t.error;
+            }
+            parts[j * n + k] = res[j];
+        }
+        k++;
+    }
+    if (st == GA_OK) st = ga__darray_enter(func, dev);
+    for (int j = 0; j < nres && st == GA_OK; j++) {
+        ga_array **pj = parts + j * n;
+        cat[j] = ga__temp(t, k == 1 ? ga_retain(pj[0]) : ga__concatenate(func, k, (const ga_array *const *)pj, d->axis));
+        if (!cat[j]) st = ga__t.error;
+    }
+    for (int i = 0; i < n * nres; i++) ga_release(parts[i]);
+    GPUARR_FREE(parts);
+    if (st != GA_OK) ga__darray_leave(saved);
+    return st;
+}
+
+/* sum, prod, min, max, all, any, count_nonzero and the nan forms: the
+   reduction of each shard (in rd->acc; min and max with `initial`, which
+   where= needs). */
+static ga_status ga__darray_step_plain(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    const bool min_max = rd->r == GA_REDUCE_MIN || rd->r == GA_REDUCE_MAX || rd->r == GA_REDUCE_NANMIN ||
+                         rd->r == GA_REDUCE_NANMAX;
+    res[0] = ga__darray_part(rd, rd->r, x, rd->acc, ga__darray_where_of(rd, i), min_max ? rd->initial : NULL);
+    return res[0] ? GA_OK : ga__t.error;
+}
+
+/* ptp: each shard's max and min. */
+static ga_status ga__darray_step_ptp(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    (void)i;
+    res[0] = ga__darray_part(rd, GA_REDUCE_MAX, x, GA_DTYPE_INVALID, NULL, NULL);
+    res[1] = res[0] ? ga__darray_part(rd, GA_REDUCE_MIN, x, GA_DTYPE_INVALID, NULL, NULL) : NULL;
+    return res[1] ? GA_OK : ga__t.error;
+}
+
+/* A view of bool mask w broadcast to x's shape (NumPy's rules: w fits). */
+static ga_array *ga__darray_broadcast_view(const char *func, const ga_array *w, const ga_array *x)
+{
+    ga__layout l;
+    l.ndim = x->ndim, l.offset = 0;
+    for (int k = 0; k < x->ndim; k++) {
+        const int wk = k - (x->ndim - w->ndim);
+        l.shape[k] = x->shape[k];
+        l.strides[k] = wk < 0 || w->shape[wk] != x->shape[k] ? 0 : w->strides[wk];
+    }
+    return ga__view(func, w, &l, false);
+}
+
+/* How many elements of shard i (x) take part in each result: the reduced
+   count, or those where= selects and, in the nan forms, that are not NaN
+   (int64, kept dims; unscoped). */
+static ga_array *ga__darray_count(const ga__darray_red *rd, int i, const ga_array *x)
+{
+    const char *func = rd->func;
+    const ga_array *w = ga__darray_where_of(rd, i);
+    ga__temps t = {{NULL}, 0};
+    ga_array *m = NULL, *n = NULL;
+    bool ok = true;
+    if (rd->nan_form) /* not NaN: x == x */
+        ok = (m = ga__temp(&t, ga__darray_op(func, GA_UFUNC_EQUAL, ga_operand_array(x), ga_operand_array(x),
+                                             GA_DTYPE_INVALID))) != NULL;
+    if (ok && w)
+        ok = (m = ga__temp(&t, m ? ga__darray_op(func, GA_UFUNC_LOGICAL_AND, ga_operand_array(m), ga_operand_array(w),
+                                                 GA_DTYPE_INVALID)
+                                 : ga__darray_broadcast_view(func, w, x))) != NULL;
     if (!ok) {
-        ga_darray_release(out);
+        ga__temps_release(&t);
         return NULL;
     }
-    out->dtype = out->shards[0]->dtype;
-    return out;
+    if (m) {
+        n = ga__darray_part(rd, GA_REDUCE_COUNT_NONZERO, m, GA_DTYPE_INVALID, NULL, NULL);
+    } else { /* every element: the product of the reduced lengths */
+        bool red[GA_MAXDIMS];
+        int64_t shape[GA_MAXDIMS], count = 1;
+        memcpy(red, rd->red, sizeof red);
+        for (int k = 0; k < rd->nax; k++) count *= x->shape[rd->ax[k]];
+        const int nd = ga__reduce_shape(x, red, true, shape);
+        ga__value16 v = {{(uint64_t)count, 0}};
+        n = ga__array_new(func, x->device, nd, shape, GA_INT64);
+        if (n && ga__fill(func, n, &v) != GA_OK) {
+            ga_release(n);
+            n = NULL;
+        }
+    }
+    ga__temps_release(&t);
+    return n;
+}
+
+/* mean and nanmean: each shard's sum (nansum) in rd->acc and its count. */
+static ga_status ga__darray_step_mean(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    res[0] = ga__darray_part(rd, rd->nan_form ? GA_REDUCE_NANSUM : GA_REDUCE_SUM, x, rd->acc,
+                             ga__darray_where_of(rd, i), NULL);
+    res[1] = res[0] ? ga__darray_count(rd, i, x) : NULL;
+    return res[1] ? GA_OK : ga__t.error;
+}
+
+/* s / max(n, 1) in `dtype`: a partial mean (0 where nothing was counted). */
+static ga_array *ga__darray_mean_of(const char *func, const ga_array *s, const ga_array *n, ga_dtype dtype)
+{
+    ga_array *n1 = ga__darray_op(func, GA_UFUNC_MAXIMUM, ga_operand_array(n), ga_operand_scalar(ga_int(1)),
+                                 GA_DTYPE_INVALID);
+    ga_array *m = n1 ? ga__darray_op(func, GA_UFUNC_DIVIDE, ga_operand_array(s), ga_operand_array(n1), dtype) : NULL;
+    ga_release(n1);
+    return m;
+}
+
+/* |a - b|^2, real (unscoped). */
+static ga_array *ga__darray_sq_dev(const char *func, ga_operand a, ga_operand b)
+{
+    ga_array *diff = ga__darray_op(func, GA_UFUNC_SUBTRACT, a, b, GA_DTYPE_INVALID);
+    if (diff && ga__is_complex(diff->dtype)) {
+        ga_array *abs = ga__darray_op(func, GA_UFUNC_ABSOLUTE, ga_operand_array(diff), ga_operand_scalar(ga_int(0)),
+                                      GA_DTYPE_INVALID);
+        ga_release(diff);
+        diff = abs;
+    }
+    ga_array *sq = diff ? ga__darray_op(func, GA_UFUNC_MULTIPLY, ga_operand_array(diff), ga_operand_array(diff),
+                                        GA_DTYPE_INVALID)
+                        : NULL;
+    ga_release(diff);
+    return sq;
+}
+
+/* var, std and their nan forms (Chan, Golub and LeVeque's parallel
+   variance): each shard's sum s_i (in rd->acc), count n_i and M2_i, the
+   sum of |x - mean_i|^2 over its elements: its own two-pass variance
+   (ga_reduce's, without a temporary) times n_i, 0 where n_i is 0. */
+static ga_status ga__darray_step_var(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    const char *func = rd->func;
+    const ga_array *w = ga__darray_where_of(rd, i);
+    res[0] = ga__darray_part(rd, rd->nan_form ? GA_REDUCE_NANSUM : GA_REDUCE_SUM, x, rd->acc, w, NULL);
+    res[1] = res[0] ? ga__darray_count(rd, i, x) : NULL;
+    ga_array *v = NULL, *m2 = NULL, *some = NULL;
+    ga_reduce_options o = {w, NULL, 0};
+    if (res[1] && ga__reduce(func, rd->nan_form ? GA_REDUCE_NANVAR : GA_REDUCE_VAR, x, rd->nax, rd->ax, rd->acc, &v,
+                             true, &o) != GA_OK)
+        v = NULL;
+    if (v) m2 = ga__darray_op(func, GA_UFUNC_MULTIPLY, ga_operand_array(v), ga_operand_array(res[1]), GA_FLOAT64);
+    if (m2) some = ga__darray_op(func, GA_UFUNC_GREATER, ga_operand_array(res[1]), ga_operand_scalar(ga_int(0)),
+                                 GA_DTYPE_INVALID);
+    if (some) { /* (an empty slice's variance is NaN; a NaN of the data stays) */
+        ga_operand in[3] = {ga_operand_array(some), ga_operand_array(m2), ga_operand_scalar(ga_float(0))};
+        ga_array *out[2] = {NULL, NULL};
+        if (ga__ufunc_call(func, GA_UFUNC_WHERE, in, out) == GA_OK) res[2] = out[0];
+    }
+    ga_release(some), ga_release(m2), ga_release(v);
+    return res[2] ? GA_OK : ga__t.error;
+}
+
+/* argmin, argmax and the nan forms: each shard's extreme value (NaN
+   replaced by +inf / -inf in the nan forms, as NumPy's nanargmin does), the
+   global index of its first occurrence, and (nan forms) whether every
+   element is NaN. */
+static ga_status ga__darray_step_arg(const ga__darray_red *rd, int i, const ga_array *x, ga_array **res)
+{
+    const char *func = rd->func;
+    const ga_darray *d = rd->d;
+    const bool is_min = rd->r == GA_REDUCE_ARGMIN || rd->r == GA_REDUCE_NANARGMIN;
+    ga__temps t = {{NULL}, 0};
+    const ga_array *v = x;
+    if (rd->nan_form) {
+        ga_array *nan = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, x, ga_int(0), GA_DTYPE_INVALID));
+        res[2] = ga__darray_part(rd, GA_REDUCE_ALL, nan, GA_DTYPE_INVALID, NULL, NULL);
+        ga_operand in[3] = {ga_operand_array(nan), ga_operand_scalar(ga_float(is_min ? INFINITY : -INFINITY)),
+                            ga_operand_array(x)};
+        ga_array *o[2] = {NULL, NULL};
+        if (res[2] && ga__ufunc_call(func, GA_UFUNC_WHERE, in, o) == GA_OK) v = ga__temp(&t, o[0]);
+        if (v == x) return ga__temps_fail(&t);
+    }
+    ga_array *l = NULL; /* (first: an empty slice is argmin's error, not min's) */
+    const ga_reduction arg = is_min ? GA_REDUCE_ARGMIN : GA_REDUCE_ARGMAX;
+    if (ga__reduce(func, arg, v, rd->naxes, rd->axes, GA_DTYPE_INVALID, &l, true, NULL) != GA_OK) l = NULL;
+    ga__temp(&t, l);
+    res[0] = l ? ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, v, GA_DTYPE_INVALID, NULL, NULL) : NULL;
+    if (!res[0]) return ga__temps_fail(&t);
+    const int64_t off = d->offsets[i];
+    if (rd->nax == 1) { /* along the split axis: the shard's offset added */
+        res[1] = ga__darray_op1(func, GA_UFUNC_ADD, l, ga_int(off), GA_INT64);
+    } else { /* the flattened index l = (o * len + c) * inner + r in the shard's
+                shape is (o * whole + off + c) * inner + r in d's: l plus
+                (o * (whole - len) + off) * inner, o = l // (len * inner) */
+        int64_t inner = 1;
+        for (int k = d->axis + 1; k < d->ndim; k++) inner *= d->shape[k];
+        const int64_t len = x->shape[d->axis], whole = d->shape[d->axis];
+        ga_array *o = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_FLOOR_DIVIDE, l, ga_int(len * inner), GA_INT64));
+        ga_array *shift = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_MULTIPLY, o, ga_int((whole - len) * inner), GA_INT64));
+        ga_array *g = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_ADD, l, shift, GA_INT64));
+        res[1] = ga__darray_op1(func, GA_UFUNC_ADD, g, ga_int(off * inner), GA_INT64);
+    }
+    ga__temps_release(&t);
+    return res[1] ? GA_OK : ga__t.error;
+}
+
+/* The combined result x (kept dims, on the result's device) as the call's
+   result: cast into *out (checked as ga_reduce checks it), or a new array
+   of dtype `res` with the reduced axes dropped unless keepdims. */
+static ga_status ga__darray_finish(const ga__darray_red *rd, const ga_array *x, ga_dtype res, const ga_array *like,
+                                   ga_array **out)
+{
+    const char *func = rd->func;
+    const bool arg = rd->r == GA_REDUCE_ARGMIN || rd->r == GA_REDUCE_ARGMAX || rd->r == GA_REDUCE_NANARGMIN ||
+                     rd->r == GA_REDUCE_NANARGMAX;
+    int64_t shape[GA_MAXDIMS];
+    const int ndim = like ? ga__reduce_shape(like, rd->red, rd->keepdims, shape) : x->ndim;
+    if (!like) memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    ga_array *v = ga__reshape(func, x, ndim, shape);
+    if (!v) return ga__t.error;
+    ga_array *given = *out;
+    ga_status st = GA_OK;
+    if (given) {
+        if (like) {
+            st = ga__reduce_check_out(func, arg ? ga__reduction_names[rd->r] : ga__reduction_ufunc(rd->r), arg, like,
+                                      rd->red, rd->keepdims, given);
+        } else {
+            bool same = given->ndim == ndim;
+            for (int k = 0; same && k < ndim; k++) same = given->shape[k] == shape[k];
+            if (!(given->flags & GA_WRITEABLE)) st = ga__error(GA_ERROR_VALUE, func, "output array is read-only");
+            else if (!same) {
+                char a[200], b[200];
+                ga__format_shape(a, sizeof a, given->ndim, given->shape);
+                ga__format_shape(b, sizeof b, ndim, shape);
+                st = ga__error(GA_ERROR_SHAPE, func, "output array of shape %s does not match the result's shape %s",
+                               a, b);
+            }
+        }
+        if (st == GA_OK && rd->r == GA_REDUCE_NANMEAN && rd->nan_form && ga__is_exact(given->dtype))
+            st = ga__error(GA_ERROR_TYPE, func, "If a is inexact, then out must be inexact");
+        if (st == GA_OK && arg && !ga_can_cast(given->dtype, GA_INT64, GA_CASTING_SAFE))
+            st = ga__error(GA_ERROR_TYPE, func,
+                           "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                           ga__dtype_names[given->dtype]);
+        if (st == GA_OK)
+            st = ga__copy_cast(func, given->device, given->dtype, given->data, given->strides, v->dtype, v->data,
+                               v->strides, ndim, shape);
+        ga_release(v);
+        return st;
+    }
+    if (v->dtype == res) {
+        *out = v;
+        return GA_OK;
+    }
+    *out = ga__contiguous_copy(func, v, res);
+    ga_release(v);
+    return *out ? GA_OK : ga__t.error;
+}
+
+/* NumPy's result dtype of rd's reduction. */
+static ga_dtype ga__darray_result_dtype(const ga__darray_red *rd)
+{
+    const ga_dtype t = rd->d->dtype, dt = rd->dtype;
+    switch (rd->r) {
+    case GA_REDUCE_SUM: case GA_REDUCE_PROD: case GA_REDUCE_NANSUM: case GA_REDUCE_NANPROD:
+        return dt != GA_DTYPE_INVALID ? dt : ga__sum_dtype(t);
+    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN: return dt != GA_DTYPE_INVALID ? dt : ga__is_exact(t) ? GA_FLOAT64 : t;
+    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD:
+        return dt != GA_DTYPE_INVALID ? dt : ga__is_exact(t) ? GA_FLOAT64 : ga__is_complex(t) ? ga__real_of(t) : t;
+    case GA_REDUCE_ALL: case GA_REDUCE_ANY: return GA_BOOL;
+    case GA_REDUCE_COUNT_NONZERO: case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN:
+    case GA_REDUCE_NANARGMAX: return GA_INT64;
+    default: return t;
+    }
+}
+
+/* Combines the joined partials of var / std (cat: sums, counts, M2s):
+   N = sum n_i, mean = sum s_i / N, M2 = sum M2_i + sum n_i |mean_i -
+   mean|^2, var = M2 / max(N - ddof, 0); std its square root (float64 for
+   the combination; unscoped). */
+static ga_array *ga__darray_combine_var(const ga__darray_red *rd, ga_array *const *cat)
+{
+    const char *func = rd->func;
+    const ga_dtype f64 = GA_FLOAT64;
+    ga__temps t = {{NULL}, 0};
+    ga_array *n = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[1], GA_DTYPE_INVALID, NULL, NULL));
+    ga_array *s = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[0], rd->acc, NULL, NULL));
+    ga_array *mean = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_DIVIDE, s, n, rd->acc));
+    ga_array *means = mean ? ga__temp(&t, ga__darray_mean_of(func, cat[0], cat[1], rd->acc)) : NULL;
+    ga_array *sq = means ? ga__temp(&t, ga__darray_sq_dev(func, ga_operand_array(means), ga_operand_array(mean))) : NULL;
+    ga_array *wsq = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_MULTIPLY, sq, cat[1], f64));
+    ga_array *between = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, wsq, f64, NULL, NULL));
+    ga_array *within = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[2], f64, NULL, NULL));
+    ga_array *m2 = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_ADD, within, between, f64));
+    ga_array *dof = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_SUBTRACT, n, ga_float(rd->ddof), f64));
+    ga_array *den = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_MAXIMUM, dof, ga_float(0), f64));
+    ga_array *var = m2 ? ga__darray_op2(func, GA_UFUNC_DIVIDE, m2, den, f64) : NULL;
+    if (var && (rd->r == GA_REDUCE_STD || rd->r == GA_REDUCE_NANSTD)) {
+        ga_array *sd = ga__darray_op1(func, GA_UFUNC_SQRT, var, ga_int(0), GA_DTYPE_INVALID);
+        ga_release(var);
+        var = sd;
+    }
+    ga__temps_release(&t);
+    return var;
+}
+
+/* Combines the joined partials of argmin / argmax (cat: extremes, global
+   indices, and in the nan forms all-NaN flags): the smallest index among
+   the shards whose extreme is the whole extreme (or NaN, when it is NaN);
+   unscoped. The nan forms' all-NaN check waits for the result. */
+static ga_array *ga__darray_combine_arg(const ga__darray_red *rd, ga_array *const *cat)
+{
+    const char *func = rd->func;
+    const ga_dtype any_dtype = GA_DTYPE_INVALID;
+    const bool is_min = rd->r == GA_REDUCE_ARGMIN || rd->r == GA_REDUCE_NANARGMIN;
+    ga__temps t = {{NULL}, 0};
+    ga_array *best = ga__temp(&t, ga__darray_part(rd, is_min ? GA_REDUCE_MIN : GA_REDUCE_MAX, cat[0], any_dtype, NULL,
+                                                  NULL));
+    ga_array *cand = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_EQUAL, cat[0], best, any_dtype));
+    if (cand && ga__is_inexact(cat[0]->dtype)) { /* NaN: the first NaN's index */
+        ga_array *n0 = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, cat[0], ga_int(0), any_dtype));
+        ga_array *n1 = ga__temp(&t, ga__darray_op1(func, GA_UFUNC_ISNAN, best, ga_int(0), any_dtype));
+        ga_array *both = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_LOGICAL_AND, n0, n1, any_dtype));
+        cand = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_LOGICAL_OR, cand, both, any_dtype));
+    }
+    ga_array *masked = NULL;
+    if (cand) {
+        ga_operand in[3] = {ga_operand_array(cand), ga_operand_array(cat[1]), ga_operand_scalar(ga_int(INT64_MAX))};
+        ga_array *o[2] = {NULL, NULL};
+        if (ga__ufunc_call(func, GA_UFUNC_WHERE, in, o) == GA_OK) masked = ga__temp(&t, o[0]);
+    }
+    ga_array *idx = ga__darray_part(rd, GA_REDUCE_MIN, masked, any_dtype, NULL, NULL);
+    if (idx && rd->nan_form) { /* an all-NaN slice: NumPy's error */
+        ga_array *all = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_ALL, cat[2], any_dtype, NULL, NULL));
+        ga_array *any = all ? ga__temp(&t, ga__reduce_tmp(func, GA_REDUCE_ANY, all, 0, NULL, any_dtype, false)) : NULL;
+        bool found = false;
+        if (!any || ga__to_host(func, any, &found, sizeof found, true) != GA_OK || found) {
+            if (found) ga__error(GA_ERROR_VALUE, func, "All-NaN slice encountered");
+            ga_release(idx);
+            idx = NULL;
+        }
+    }
+    ga__temps_release(&t);
+    return idx;
+}
+
+/* r over axes that include the split axis: the result on `dev` (out's
+   device, or d's first), into *out or a new array; unscoped. */
+static ga_status ga__darray_reduce_split(const ga__darray_red *rd, int dev, ga_array **out)
+{
+    const char *func = rd->func;
+    const ga_reduction r = rd->r;
+    ga__temps t = {{NULL}, 0};
+    ga_array *cat[4] = {NULL, NULL, NULL, NULL}, *x = NULL;
+    const int saved = ga__t.device;
+    ga_status st = GA_OK;
+    switch (r) {
+    case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN:
+        st = ga__darray_partials(rd, ga__darray_step_mean, 2, dev, &t, cat);
+        if (st == GA_OK) {
+            ga_array *s = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[0], rd->acc, NULL, NULL));
+            ga_array *n = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_SUM, cat[1], GA_DTYPE_INVALID, NULL, NULL));
+            x = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_DIVIDE, s, n, GA_DTYPE_INVALID));
+        }
+        break;
+    case GA_REDUCE_VAR: case GA_REDUCE_STD: case GA_REDUCE_NANVAR: case GA_REDUCE_NANSTD:
+        st = ga__darray_partials(rd, ga__darray_step_var, 3, dev, &t, cat);
+        if (st == GA_OK) x = ga__temp(&t, ga__darray_combine_var(rd, cat));
+        break;
+    case GA_REDUCE_ARGMIN: case GA_REDUCE_ARGMAX: case GA_REDUCE_NANARGMIN: case GA_REDUCE_NANARGMAX:
+        st = ga__darray_partials(rd, ga__darray_step_arg, rd->nan_form ? 3 : 2, dev, &t, cat);
+        if (st == GA_OK) x = ga__temp(&t, ga__darray_combine_arg(rd, cat));
+        break;
+    case GA_REDUCE_PTP:
+        st = ga__darray_partials(rd, ga__darray_step_ptp, 2, dev, &t, cat);
+        if (st == GA_OK) {
+            ga_array *mx = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_MAX, cat[0], GA_DTYPE_INVALID, NULL, NULL));
+            ga_array *mn = ga__temp(&t, ga__darray_part(rd, GA_REDUCE_MIN, cat[1], GA_DTYPE_INVALID, NULL, NULL));
+            x = ga__temp(&t, ga__darray_op2(func, GA_UFUNC_SUBTRACT, mx, mn, rd->d->dtype));
+        }
+        break;
+    default: { /* the partials reduced again: sums of sums (in their dtype), products, extremes, all, any */
+        const ga_reduction combine = r == GA_REDUCE_COUNT_NONZERO || r == GA_REDUCE_NANSUM ? GA_REDUCE_SUM
+                                     : r == GA_REDUCE_NANPROD ? GA_REDUCE_PROD : r;
+        st = ga__darray_partials(rd, ga__darray_step_plain, 1, dev, &t, cat);
+        if (st == GA_OK)
+            x = ga__temp(&t, ga__darray_part(rd, combine, cat[0], rd->acc, NULL, rd->initial)); /* (initial once) */
+        break;
+    }
+    }
+    if (st == GA_OK && !x) st = ga__t.error;
+    if (st == GA_OK) st = ga__darray_finish(rd, x, ga__darray_result_dtype(rd), cat[0], out);
+    ga__temps_release(&t);
+    ga__darray_leave(saved);
+    return st;
+}
+
+/* The split-keeping form (out: a darray or NULL); unscoped results. */
+static ga_status ga__darray_reduce_call(const char *func, ga_reduction r, const ga_darray *d, int naxes,
+                                        const int *axes, ga_dtype dtype, ga_darray **out, bool keepdims,
+                                        const ga_darray_reduce_options *opt)
+{
+    if (!out) return ga__null_input(func, "out");
+    ga__darray_red rd;
+    ga_darray *made = NULL;
+    ga_status st = ga__darray_red_begin(&rd, func, r, d, naxes, axes, dtype, keepdims, opt);
+    if (st == GA_OK && rd.red[d->axis])
+        st = ga__error(GA_ERROR_AXIS, func,
+                       "the axes include the split axis %d; ga_darray_reduce_gather reduces over it", d->axis);
+    if (st == GA_OK) st = ga__darray_reduce_kept(&rd, *out, &made);
+    ga__darray_red_release(&rd);
+    if (st != GA_OK) {
+        ga_darray_release(made);
+        return st;
+    }
+    if (made) *out = made;
+    return GA_OK;
+}
+
+/* The gathering form (out: an array on any device, or NULL); unscoped
+   results. */
+static ga_status ga__darray_reduce_gather_call(const char *func, ga_reduction r, const ga_darray *d, int naxes,
+                                               const int *axes, ga_dtype dtype, ga_array **out, bool keepdims,
+                                               const ga_darray_reduce_options *opt)
+{
+    if (!out) return ga__null_input(func, "out");
+    ga__darray_red rd;
+    ga_status st = ga__darray_red_begin(&rd, func, r, d, naxes, axes, dtype, keepdims, opt);
+    const int dev = st == GA_OK && *out ? (*out)->device : st == GA_OK ? d->devices[0] : 0;
+    if (st == GA_OK && rd.red[d->axis]) {
+        st = ga__darray_reduce_split(&rd, dev, out);
+    } else if (st == GA_OK) {
+        ga_darray *s = NULL;
+        st = ga__darray_reduce_kept(&rd, NULL, &s);
+        ga_array *g = st == GA_OK ? ga__darray_gather(func, s, dev) : NULL;
+        if (st == GA_OK && !g) st = ga__t.error;
+        const int saved = ga__t.device;
+        if (st == GA_OK && *out && (st = ga__darray_enter(func, dev)) == GA_OK)
+            st = ga__darray_finish(&rd, g, g->dtype, NULL, out);
+        else if (st == GA_OK)
+            *out = ga_retain(g);
+        ga__darray_leave(saved);
+        ga_release(g);
+        ga_darray_release(s);
+    }
+    ga__darray_red_release(&rd);
+    return st;
 }
 
 GPUARR_API ga_darray *ga_darray_reduce(ga_reduction r, const ga_darray *d, int naxes, const int *axes, bool keepdims)
 {
-    static const char func[] = "ga_darray_reduce";
-    bool red[GA_MAXDIMS] = {false};
-    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) {
-        ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+    ga_darray *out = NULL;
+    if (ga__darray_reduce_call("ga_darray_reduce", r, d, naxes, axes, GA_DTYPE_INVALID, &out, keepdims, NULL) != GA_OK)
         return NULL;
-    }
-    if (!d) { ga__null_input(func, "d"); return NULL; }
-    if (ga__darray_axes(func, d, naxes, axes, red) != GA_OK) return NULL;
-    if (red[d->axis]) {
-        ga__error(GA_ERROR_AXIS, func, "the axes include the split axis %d; ga_darray_reduce_gather reduces over it",
-                  d->axis);
-        return NULL;
-    }
-    return ga__darray_ret(ga__darray_reduce(func, r, d, naxes, axes, red, keepdims));
+    return ga__darray_ret(out);
 }
 
-/* How partial results of r over the split axis combine: the reduction of
-   the partials, or GA_NUM_REDUCTIONS where they do not. */
-static ga_reduction ga__darray_combine(ga_reduction r)
+GPUARR_API ga_status ga_darray_reduce_into(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                           ga_dtype dtype, ga_darray **out, bool keepdims,
+                                           const ga_darray_reduce_options *options)
 {
-    switch (r) {
-    case GA_REDUCE_SUM: case GA_REDUCE_MEAN: case GA_REDUCE_COUNT_NONZERO: case GA_REDUCE_NANSUM: return GA_REDUCE_SUM;
-    case GA_REDUCE_PROD: case GA_REDUCE_NANPROD: return GA_REDUCE_PROD;
-    case GA_REDUCE_MIN: case GA_REDUCE_MAX: case GA_REDUCE_ALL: case GA_REDUCE_ANY: case GA_REDUCE_NANMIN:
-    case GA_REDUCE_NANMAX: return r;
-    default: return GA_NUM_REDUCTIONS;
-    }
-}
-
-/* The dtype the partial results of r over d's dtype are kept in
-   (GA_DTYPE_INVALID: the reduction's own): float32 for the sums and
-   products of float16 and bfloat16, float64 for the means of integers. */
-static ga_dtype ga__darray_partial_dtype(ga_reduction r, ga_dtype t)
-{
-    const bool sum = r == GA_REDUCE_SUM || r == GA_REDUCE_PROD || r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANPROD ||
-                     r == GA_REDUCE_MEAN;
-    if (sum && (t == GA_FLOAT16 || t == GA_BFLOAT16)) return GA_FLOAT32;
-    if (r == GA_REDUCE_MEAN && !ga__is_inexact(t)) return GA_FLOAT64;
-    return GA_DTYPE_INVALID;
-}
-
-/* The partial results of r over the reduced axes (kept as 1) of the
-   shards that have elements (or of shard 0 if none has), on d's first
-   device: parts[0..*k). */
-static ga_status ga__darray_partials(const char *func, ga_reduction partial, const ga_darray *d, int nax,
-                                     const int *ax, ga_dtype dtype, ga_array **parts, int *k)
-{
-    const int first = d->devices[0];
-    bool any = false;
-    for (int i = 0; i < d->nshards; i++) any = any || d->shards[i]->size > 0;
-    for (int i = 0; i < d->nshards; i++) {
-        if (any ? d->shards[i]->size == 0 : i > 0) continue;
-        ga_status st = ga__darray_enter(func, d->devices[i]);
-        if (st != GA_OK) return st;
-        ga_array *p = ga__reduce_tmp(func, partial, d->shards[i], nax, ax, dtype, true);
-        if (p && p->device != first) {
-            ga_array *c = ga__to_device(func, p, first);
-            ga_release(p);
-            p = c;
-        }
-        if (!p) return ga__t.error;
-        parts[(*k)++] = p;
-    }
-    return GA_OK;
-}
-
-/* r over axes that include the split axis, on d's first device; unscoped.
-   The partials, joined along the split axis, are reduced there. */
-static ga_array *ga__darray_reduce_split(const char *func, ga_reduction r, const ga_darray *d, const bool *red,
-                                         bool keepdims)
-{
-    const ga_reduction combine = ga__darray_combine(r);
-    if (combine == GA_NUM_REDUCTIONS) {
-        ga__error(GA_ERROR_NOT_IMPLEMENTED, func,
-                  "%s over the split axis is not implemented (sum, prod, min, max, mean, all, any, count_nonzero, "
-                  "nansum, nanprod, nanmin, nanmax are)", ga__reduction_names[r]);
-        return NULL;
-    }
-    const ga_dtype acc = ga__darray_partial_dtype(r, d->dtype);
-    int ax[GA_MAXDIMS] = {0}, nax = 0, ndim = 0;
-    int64_t shape[GA_MAXDIMS] = {0}, count = 1;
-    for (int i = 0; i < d->ndim; i++) {
-        if (red[i]) ax[nax++] = i, count *= d->shape[i];
-        else shape[ndim++] = d->shape[i];
-    }
-    ga_array **parts = (ga_array **)GPUARR_MALLOC(sizeof(ga_array *) * (size_t)d->nshards);
-    if (!parts) {
-        ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
-        return NULL;
-    }
-    memset(parts, 0, sizeof(ga_array *) * (size_t)d->nshards);
-    const int saved = ga__t.device;
-    int k = 0;
-    ga__temps t = {{NULL}, 0};
-    ga_status st = ga__darray_partials(func, r == GA_REDUCE_MEAN ? GA_REDUCE_SUM : r, d, nax, ax, acc, parts, &k);
-    if (st == GA_OK) st = ga__darray_enter(func, d->devices[0]);
-    ga_array *x = NULL;
-    if (st == GA_OK) x = ga__temp(&t, k == 1 ? ga_retain(parts[0]) : ga__concatenate(func, k, (const ga_array *const *)parts, d->axis));
-    if (x) x = ga__temp(&t, ga__reduce_tmp(func, combine, x, 1, &d->axis, GA_DTYPE_INVALID, true));
-    if (x && r == GA_REDUCE_MEAN) {
-        ga_operand in[2] = {ga_operand_array(x), ga_operand_scalar(ga_float((double)count))};
-        ga_array *o[2] = {NULL, NULL};
-        x = ga__ufunc_call(func, GA_UFUNC_DIVIDE, in, o) == GA_OK ? ga__temp(&t, o[0]) : NULL;
-    }
-    if (x && (d->dtype == GA_FLOAT16 || d->dtype == GA_BFLOAT16) && acc != GA_DTYPE_INVALID)
-        x = ga__temp(&t, ga__contiguous_copy(func, x, d->dtype));
-    ga_array *out = x && keepdims ? ga_retain(x) : x ? ga__reshape(func, x, ndim, shape) : NULL;
-    ga__temps_release(&t);
-    while (k > 0) ga_release(parts[--k]);
-    GPUARR_FREE(parts);
-    ga__darray_leave(saved);
-    return out;
+    const bool had = out && *out;
+    ga_status st = ga__darray_reduce_call("ga_darray_reduce_into", r, d, naxes, axes, dtype, out, keepdims, options);
+    if (st == GA_OK && !had) ga__darray_ret(*out);
+    return st;
 }
 
 GPUARR_API ga_array *ga_darray_reduce_gather(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
                                              bool keepdims)
 {
-    static const char func[] = "ga_darray_reduce_gather";
-    bool red[GA_MAXDIMS] = {false};
-    if ((int)r < 0 || r >= GA_NUM_REDUCTIONS) {
-        ga__error(GA_ERROR_VALUE, func, "invalid reduction %d", (int)r);
+    ga_array *out = NULL;
+    if (ga__darray_reduce_gather_call("ga_darray_reduce_gather", r, d, naxes, axes, GA_DTYPE_INVALID, &out, keepdims,
+                                      NULL) != GA_OK)
         return NULL;
-    }
-    if (!d) { ga__null_input(func, "d"); return NULL; }
-    if (ga__darray_axes(func, d, naxes, axes, red) != GA_OK) return NULL;
-    if (red[d->axis]) return ga__ret(ga__darray_reduce_split(func, r, d, red, keepdims));
-    ga_darray *s = ga__darray_reduce(func, r, d, naxes, axes, red, keepdims);
-    ga_array *out = s ? ga__darray_gather(func, s, d->devices[0]) : NULL;
-    ga_darray_release(s);
     return ga__ret(out);
+}
+
+GPUARR_API ga_status ga_darray_reduce_gather_into(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
+                                                  ga_dtype dtype, ga_array **out, bool keepdims,
+                                                  const ga_darray_reduce_options *options)
+{
+    const bool had = out && *out;
+    ga_status st =
+        ga__darray_reduce_gather_call("ga_darray_reduce_gather_into", r, d, naxes, axes, dtype, out, keepdims, options);
+    if (st == GA_OK && !had) ga__ret(*out);
+    return st;
 }
 
 /* --- products ------------------------------------------------------------- */

@@ -21,9 +21,14 @@
       thrust::complex<float / double> for the complex dtypes, the C type
       otherwise. `i` (the element's flat C-order index over the broadcast
       shape, int64_t) and `n` (the number of elements) are in scope, as in
-      CuPy. 1 to 3 inputs, 1 or 2 outputs, at most 4 operands in all (the
-      limits of gpuarr's ufunc loops, which these kernels are: the same
-      contiguous vector loop and strided loop), raw inputs (below) aside.
+      CuPy. Its loops are gpuarr's ufunc loops (the same contiguous vector
+      loop and strided loop), of at most 3 inputs, 2 outputs and 4
+      operands: where a kernel has more (up to 8 operands in all, raw
+      ones too; at most 4 past the loop's four, raw ones among them), the
+      loop takes its first 3 inputs and its first output, and the others
+      are read and written element by element through views of the loop's
+      shape (broadcast inputs, weak scalars, outputs given or made), a
+      strided access each, so the loop's own operands are the fast ones.
 
       Several placeholders (CuPy's `(T x, U k) -> (T y)`, 1 to 4 of any
       names), over the tuples of dtypes a list names, one dtype per
@@ -51,10 +56,23 @@
                        y = x[n - 1 - i];)
 
       A raw array binds its placeholder as any array; a scalar is refused.
-      Up to 3 raw inputs, besides the loop's operands. The loop's size is
-      the broadcast shape of the other arrays and the given outputs; where
-      there is none (every input raw or a scalar) the outputs must be given
-      (CuPy's "Loop size is Undecided"). Outputs are not raw.
+      The loop's size is the broadcast shape of the other arrays and the
+      given outputs that are not raw; where there is none (every input raw
+      or a scalar) those outputs must be given (CuPy's "Loop size is
+      Undecided"; CuPy's size= is not offered).
+
+      Raw outputs (CuPy's `raw T y` among the outputs): the body writes
+      the array where it likes, through the same view (y[k] = ...):
+
+        GA_ELEMENTWISE(scatter, GA_LOOPS_ALL, (T x, int64 idx), (raw<T> y),
+                       y[idx] = x;)
+
+      A given raw output may have any shape (it is not broadcast; its
+      elements the body does not write keep their values); one not given
+      is made with the loop's shape, C-ordered, its elements as the body
+      leaves them. Where every output is raw the loops store one byte an
+      element to a scratch array of their own. Up to 4 raw parameters,
+      inputs and outputs, besides the loop's operands.
 
    2. Reductions (CuPy's ReductionKernel), and fusion: elementwise steps
       with one final reduction, in one kernel:
@@ -77,7 +95,10 @@
       A map that reads `i` or `_in_ind` (the header tries the expression
       with them as a type no expression can use; the host reads its text)
       has its inputs copied to C order first where they are not, and
-      loads one element at a time (no 16-byte vectors). Several
+      loads one element at a time (no 16-byte vectors). Otherwise the
+      inputs' contiguous rows are read in 16-byte vectors side by side
+      where the arrays are in phase (the same number of elements past a
+      vector boundary: views offset alike, or not at all). Several
       placeholders: GA_REDUCTION_TYPES(name, (T, W), tuples, ...), as
       GA_ELEMENTWISE_TYPES.
 
@@ -262,12 +283,92 @@ template <class A0, class A1, class A2> struct pack3 {
     }
 };
 
-/* Argument k of a body of inputs F: a raw view, or the loop's value. */
-template <class F, int K, class P> GA_DEV auto arg_at(const P &vals, const ga__user_raws *raws)
+/* The first N parameters of F = void(A...), and those after them. */
+template <int N, class F, class Acc = void()> struct take { typedef Acc type; };
+template <int N, class A0, class... A, class... Acc> struct take<N, void(A0, A...), void(Acc...)> {
+    typedef std::conditional_t<(N > 0), typename take<N - 1, void(A...), void(Acc..., A0)>::type, void(Acc...)> type;
+};
+template <int N, class F> struct drop { typedef F type; };
+template <int N, class A0, class... A> struct drop<N, void(A0, A...)> {
+    typedef std::conditional_t<(N > 0), typename drop<N - 1, void(A...)>::type, void(A0, A...)> type;
+};
+
+/* How a kernel of inputs In and outputs Out (declarations void(A...))
+   spreads its parameters that are not raw (nri inputs, nro outputs) over
+   the loop (the ufunc loops' operands: at most 3 inputs, 2 outputs, 4 in
+   all) and the extra operands past it: the loop takes them all where
+   they fit, else its first 3 inputs and first output, and the others are
+   extra, read and written through views of the loop's shape (element i,
+   the flat C-order index) in ga__user_raws after the raw parameters' (raw
+   inputs, raw outputs, extra inputs, extra outputs). The host's
+   ga__user_partition is the same. */
+template <class In, class Out> struct partition {
+    static constexpr int nraw_in = raw_map<In>::nraw, nraw_out = raw_map<Out>::nraw;
+    static constexpr int nri = params<In>::count - nraw_in, nro = params<Out>::count - nraw_out;
+    static constexpr bool fits = nri <= 3 && nro <= 2 && (nri > 1 ? nri : 1) + (nro > 1 ? nro : 1) <= 4;
+    static constexpr int loop_in = fits ? nri : nri < 3 ? nri : 3; /* the loop's inputs of In */
+    static constexpr int loop_out = fits ? nro : nro < 1 ? nro : 1;
+    static constexpr int ext_in = nri - loop_in, ext_out = nro - loop_out;
+    static constexpr int ext_in_base = nraw_in + nraw_out, ext_out_base = ext_in_base + ext_in;
+};
+
+/* Values of the types of F = void(A...), to be written by reference. */
+template <class F> struct holder {
+    template <int k> GA_DEV int &get() { static_assert(k < 0, "no such value"); return *(int *)nullptr; }
+};
+template <class A0, class... A> struct holder<void(A0, A...)> {
+    std::remove_cv_t<std::remove_reference_t<A0>> v{};
+    holder<void(A...)> rest;
+    template <int k> GA_DEV auto &get()
+    {
+        if constexpr (k == 0) return v;
+        else return rest.template get<k - 1>();
+    }
+};
+
+/* Element i (the flat C-order index over the loop's shape) of an extra
+   operand's view, as stored (S): a weak scalar is a view of no data, its
+   value in the bytes of strides[]. */
+template <class S> GA_DEV S view_load(const ga_view &v, int64_t i)
+{
+    if (!v.data) {
+        S s;
+        memcpy(&s, v.strides, sizeof s);
+        return s;
+    }
+    if (v.ndim == 1) return *(const S *)((const char *)v.data + i * v.strides[0]);
+    return raw_view<S>{&v}[i];
+}
+template <class S> GA_DEV void view_store(const ga_view &v, int64_t i, S s)
+{
+    if (v.ndim == 1) *(S *)((char *)v.data + i * v.strides[0]) = s;
+    else raw_view<S>{&v}[i] = s;
+}
+
+/* Argument k of a body of inputs F: a raw view, the loop's value (the
+   first NLOOP that are not raw), or an extra one's (views from EXT). */
+template <class F, int K, int NLOOP, int EXT, class P>
+GA_DEV auto arg_at(const P &vals, const ga__user_raws *raws, int64_t i)
 {
     typedef typename params<F>::template value<K> V;
+    constexpr int j = raw_map<F>::before(K, false);
     if constexpr (raw_map<F>::flag(K)) return V{&raws->v[raw_map<F>::before(K, true)]};
-    else return to_value(vals.template get<raw_map<F>::before(K, false)>());
+    else if constexpr (j < NLOOP) return to_value(vals.template get<j>());
+    else return to_value(view_load<typename storage_of<V>::type>(raws->v[EXT + j - NLOOP], i));
+}
+
+/* Output k of a body of outputs F: a raw view (after the nraw_in raw
+   inputs' views), the loop's output o0 / o1 (the first NLOOP that are not
+   raw), or an extra one's value in ext (a reference each). */
+template <class F, int K, int NRAW_IN, int NLOOP, class O0, class O1, class H>
+GA_DEV decltype(auto) out_at(const ga__user_raws *raws, O0 &o0, O1 &o1, H &ext)
+{
+    typedef typename params<F>::template value<K> V;
+    constexpr int j = raw_map<F>::before(K, false);
+    if constexpr (raw_map<F>::flag(K)) return V{&raws->v[NRAW_IN + raw_map<F>::before(K, true)]};
+    else if constexpr (j < NLOOP && j == 0) return (o0);
+    else if constexpr (j < NLOOP) return (o1);
+    else return (ext.template get<j - NLOOP>());
 }
 
 /* The loops' compute type of an output (ga_compute) from its value. */
@@ -331,61 +432,81 @@ template <class V> using raw = ga_user::raw_view<V>; /* CuPy's `raw T x`: raw<T>
         typedef typename ga_user::nth<0, L...>::type L0;                                                  \
         typedef decltype(ga_user_bodies::ga_user_ins_##name<typename ga_user::value_of<L>::type...>) In;  \
         typedef decltype(ga_user_bodies::ga_user_outs_##name<typename ga_user::value_of<L>::type...>) Out; \
-        typedef typename ga_user::loop_params<In, typename ga_user::value_of<L0>::type>::type LoopIn;     \
-        static constexpr int nin = ga_user::params<LoopIn>::count, nout = ga_user::params<Out>::count;  \
-        static_assert(ga_user::params<In>::count >= 1 && ga_user::raw_map<In>::nraw <= GA__USER_MAX_RAW &&  \
-                          nin <= 3 && nout >= 1 && nout <= 2 && nin + nout <= 4,                          \
-                      "GA_ELEMENTWISE " #name ": 1 to 3 inputs (raw ones aside), 1 or 2 outputs, at most 4 " \
-                      "operands (raw ones aside), at most 3 raw inputs");                                 \
-        static_assert(ga_user::all_refs<Out>::value && ga_user::raw_map<Out>::nraw == 0,                   \
-                      "GA_ELEMENTWISE " #name ": outputs are written through references: (T &z)");         \
+        typedef ga_user::partition<In, Out> Part;                                                         \
+        typedef typename ga_user::loop_params<In, typename ga_user::value_of<L0>::type>::type AllIn;      \
+        typedef typename ga_user::loop_params<Out, bool>::type AllOut; /* all raw: a bool nobody reads */  \
+        typedef typename ga_user::take<(Part::loop_in > 1 ? Part::loop_in : 1), AllIn>::type LoopIn;       \
+        typedef typename ga_user::take<(Part::loop_out > 1 ? Part::loop_out : 1), AllOut>::type LoopOut;   \
+        typedef std::conditional_t<(Part::nro > 0), typename ga_user::drop<Part::loop_out, AllOut>::type, void()> \
+            ExtOut;                                                                                        \
+        static constexpr int nin = ga_user::params<LoopIn>::count, nout = ga_user::params<LoopOut>::count; \
+        static constexpr int nraw_in = Part::nraw_in, nraw_out = Part::nraw_out;                          \
+        static_assert(ga_user::params<In>::count >= 1 && ga_user::params<Out>::count >= 1 &&               \
+                          nraw_in + nraw_out + Part::ext_in + Part::ext_out <= GA__USER_MAX_RAW,           \
+                      "GA_ELEMENTWISE " #name ": 1 or more inputs and outputs, at most 8 in all (4 for the " \
+                      "loop, 4 raw or extra ones)");                                                     \
+        static_assert(ga_user::all_refs<typename ga_user::loop_params<Out, int &>::type>::value,           \
+                      "GA_ELEMENTWISE " #name ": outputs are written through references: (T &z), or raw: "  \
+                      "(raw<T> z)");                                                                       \
         static constexpr bool widen16 = false, indexed = true;                                            \
-        template <class L2> using sig = ga_user::sig<LoopIn, Out, L0>;                                    \
-        typedef typename ga_user::params<Out>::template value<0> V0;                                      \
-        typedef std::conditional_t<(nout > 1), typename ga_user::params<Out>::template value<1>, int> V1;  \
+        template <class L2> using sig = ga_user::sig<LoopIn, LoopOut, L0>;                                \
+        typedef typename ga_user::params<LoopOut>::template value<0> V0;                                  \
+        typedef std::conditional_t<(nout > 1), typename ga_user::params<LoopOut>::template value<1>, int> V1; \
         int64_t n;                                                                                         \
         const ga__user_raws *raws;                                                                        \
         GA_DEV explicit ga_user_op_##name(const double *p, const ga__user_raws *r = nullptr) : raws(r)    \
         {                                                                                                  \
             memcpy(&n, p, sizeof n);                                                                       \
         }                                                                                                  \
-        template <int... K, class P, class... O>                                                           \
-        GA_DEV void call(std::integer_sequence<int, K...>, int64_t i, const P &vals, O &...outs) const    \
+        template <int... E> GA_DEV void store(ga_user::holder<ExtOut> &ext, int64_t i,                    \
+                                              std::integer_sequence<int, E...>) const                     \
         {                                                                                                  \
-            ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(                   \
-                i, n, ga_user::arg_at<In, K>(vals, raws)..., outs...);                                     \
+            (ga_user::view_store(raws->v[Part::ext_out_base + E], i, ga_user::to_storage(ext.template get<E>())), \
+             ...);                                                                                         \
         }                                                                                                  \
-        template <class P, class... O> GA_DEV void body(int64_t i, const P &vals, O &...outs) const       \
+        template <int... K, int... KO, class P>                                                            \
+        GA_DEV void call(std::integer_sequence<int, K...>, std::integer_sequence<int, KO...>, int64_t i,   \
+                         const P &vals, V0 &o0, V1 &o1) const                                              \
         {                                                                                                  \
-            call(std::make_integer_sequence<int, ga_user::params<In>::count>(), i, vals, outs...);        \
+            ga_user::holder<ExtOut> ext;                                                                   \
+            ga_user_bodies::ga_user_body_##name<typename ga_user::value_of<L>::type...>(                   \
+                i, n, ga_user::arg_at<In, K, Part::loop_in, Part::ext_in_base>(vals, raws, i)...,          \
+                ga_user::out_at<Out, KO, nraw_in, Part::loop_out>(raws, o0, o1, ext)...);                  \
+            store(ext, i, std::make_integer_sequence<int, Part::ext_out>());                               \
+        }                                                                                                  \
+        template <class P> GA_DEV void body(int64_t i, const P &vals, V0 &o0, V1 &o1) const               \
+        {                                                                                                  \
+            call(std::make_integer_sequence<int, ga_user::params<In>::count>(),                            \
+                 std::make_integer_sequence<int, ga_user::params<Out>::count>(), i, vals, o0, o1);         \
         }                                                                                                  \
         template <class A0> GA_DEV auto operator()(int64_t i, A0 a0) const                                \
         {                                                                                                  \
             V0 o0{};                                                                                       \
-            body(i, ga_user::pack3<A0, int, int>{a0, 0, 0}, o0);                                           \
+            V1 o1{};                                                                                       \
+            body(i, ga_user::pack3<A0, int, int>{a0, 0, 0}, o0, o1);                                       \
             return ga_user::to_storage(o0);                                                                \
         }                                                                                                  \
         template <class A0, class A1> GA_DEV auto operator()(int64_t i, A0 a0, A1 a1) const               \
         {                                                                                                  \
             V0 o0{};                                                                                       \
-            body(i, ga_user::pack3<A0, A1, int>{a0, a1, 0}, o0);                                           \
+            V1 o1{};                                                                                       \
+            body(i, ga_user::pack3<A0, A1, int>{a0, a1, 0}, o0, o1);                                       \
             return ga_user::to_storage(o0);                                                                \
         }                                                                                                  \
         template <class A0, class A1, class A2> GA_DEV auto operator()(int64_t i, A0 &&a0, A1 &&a1, A2 &&a2) const \
         {                                                                                                  \
+            V0 o0{};                                                                                       \
+            V1 o1{};                                                                                       \
             if constexpr (nout == 2) { /* one input, two outputs */                                       \
-                V0 o0{};                                                                                   \
-                V1 o1{};                                                                                   \
                 body(i, ga_user::pack3<std::remove_cv_t<std::remove_reference_t<A0>>, int, int>{a0, 0, 0}, o0, o1); \
                 a1 = ga_user::to_compute(o0);                                                              \
                 a2 = ga_user::to_compute(o1);                                                              \
             } else {                                                                                       \
-                V0 o0{};                                                                                   \
                 body(i,                                                                                    \
                      ga_user::pack3<std::remove_cv_t<std::remove_reference_t<A0>>,                        \
                                     std::remove_cv_t<std::remove_reference_t<A1>>,                        \
                                     std::remove_cv_t<std::remove_reference_t<A2>>>{a0, a1, a2},           \
-                     o0);                                                                                  \
+                     o0, o1);                                                                              \
                 return ga_user::to_storage(o0);                                                            \
             }                                                                                              \
         }                                                                                                  \
@@ -482,10 +603,32 @@ struct no_index {};
    weak scalar args.user_scalar[k - 1]. IDX: the map reads the element's
    index, the element's place in input 0 (which the host makes C-ordered).
    One input and no index: 16-byte vectors too. */
+template <class Op, class In>
+GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi,
+                                    int t, int T);
+
 template <int NIN, bool IDX, class T0, class T1, class T2> struct loads {
     typedef tuple3<T0, T1, T2> V;
     typedef T0 stored;
+    typedef T0 t0;
+    typedef T1 t1;
+    typedef T2 t2;
+    static constexpr int nin = NIN;
     static constexpr bool vector = NIN == 1 && !IDX;
+    /* several inputs and no index: vectors of VW elements of each input
+       (range_vectors below), VW * sizeof(Tk) bytes of input k, 16 of the
+       widest */
+    static constexpr int widest = (int)(sizeof(T0) > (NIN > 1 ? sizeof(T1) : 1)
+                                            ? (sizeof(T0) > (NIN > 2 ? sizeof(T2) : 1) ? sizeof(T0) : sizeof(T2))
+                                            : (sizeof(T1) > (NIN > 2 ? sizeof(T2) : 1) ? sizeof(T1) : sizeof(T2)));
+    static constexpr int vw = widest <= 16 ? 16 / widest : 1;
+    static constexpr bool own_range = NIN > 1 && !IDX && widest <= 16; /* reduce.cuh's hook */
+    template <class Op>
+    static GA_DEV typename Op::S range(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi,
+                                       int t, int T)
+    {
+        return range_vectors<Op, loads>(op, a, base, lo, hi, t, T);
+    }
     static GA_DEV V load(const char *p, const ga__reduce_args &a)
     {
         V v;
@@ -511,6 +654,93 @@ template <int NIN, bool IDX, class T0, class T1, class T2> struct loads {
         return v;
     }
 };
+
+/* A thread's share of a row of a reduction of several inputs
+   (ga_reduce_range's hook for these loads: the work units, groups, trees
+   and stores are gpuarr's own ga_reduce_inner's), read as ga_reduce_range
+   reads one input's, in 16-byte vectors, each input's side by side. The
+   host sets GA__RF_USER_PHASE where the array inputs are in phase (each
+   one's address of element 0 a multiple of its size and the same number
+   of elements past a vector boundary of VW elements), so that a row's
+   first aligned vector of input 0 is one of every input's. Elsewhere (out
+   of phase, rows along strided or several dims, a thread per row)
+   element by element. The order in which elements are combined depends
+   on the shape and the alignment only. */
+template <class Op, class In>
+GA_DEV typename Op::S range_vectors(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi,
+                                    int t, int T)
+{
+    typedef ga_accumulator<Op> R;
+    typedef typename R::A A;
+    typedef typename In::t0 T0;
+    typedef typename In::t1 T1;
+    typedef typename In::t2 T2;
+    constexpr int VW = In::vw, NIN = In::nin, LF = GA_LOADS_IN_FLIGHT;
+    constexpr int64_t sz0 = sizeof(T0), sz1 = sizeof(T1), sz2 = sizeof(T2);
+    typedef typename ga_vec_of<VW * sizeof(T0)>::type V0;
+    typedef typename ga_vec_of<(NIN > 1 ? VW * sizeof(T1) : 1)>::type V1;
+    typedef typename ga_vec_of<(NIN > 2 ? VW * sizeof(T2) : 1)>::type V2;
+    constexpr int NA = sizeof(A) <= 8 ? GA_LOADS_IN_FLIGHT : sizeof(A) <= 32 ? 2 : 1;
+    A acc[NA];
+#pragma unroll
+    for (int u = 0; u < NA; u++) acc[u] = R::identity(op);
+    if (!(a.flags & GA__RF_USER_PHASE) || T < 2 || a.red_ndim != 1 || a.red_in[0] != sz0)
+        return ga_reduce_range_plain<Op, In>(op, a, base, lo, hi, t, T);
+    const int32_t n = (int32_t)(hi - lo); /* ranges are chunks: below 2^31 */
+    const int64_t io = (int64_t)(base - (const char *)a.in);
+    const char *p0 = base + lo * sz0;
+    const int64_t e0 = io / sz0 + lo; /* the range's first element, in every input */
+    const int32_t mis = (int32_t)((VW * sz0 - (uintptr_t)p0 % (VW * sz0)) % (VW * sz0));
+    if (mis % sz0 != 0) /* (byte strides that are not whole elements) */
+        return ga_reduce_range_plain<Op, In>(op, a, base, lo, hi, t, T);
+    const int32_t head = mis / (int32_t)sz0 < n ? mis / (int32_t)sz0 : n;
+    for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz0, a), lo, k);
+    const int32_t nv = (n - head) / VW;
+    const bool c1 = NIN > 1 && a.center, c2 = NIN > 2 && a.count; /* arrays, else weak scalars */
+    const T1 s1 = NIN > 1 ? ga_scalar_arg<T1>(a.user_scalar[0]) : T1();
+    const T2 s2 = NIN > 2 ? ga_scalar_arg<T2>(a.user_scalar[1]) : T2();
+    const V0 *v0 = (const V0 *)(p0 + head * sz0);
+    const V1 *v1 = (const V1 *)(c1 ? (const char *)a.center + (e0 + head) * sz1 : nullptr);
+    const V2 *v2 = (const V2 *)(c2 ? (const char *)a.count + (e0 + head) * sz2 : nullptr);
+    /* vector j's VW elements into acc: element head + j * VW + q */
+    auto add = [&](A &s, const V0 &r0, const V1 &r1, const V2 &r2, int32_t j) {
+        T0 x0[VW];
+        T1 x1[NIN > 1 ? VW : 1];
+        T2 x2[NIN > 2 ? VW : 1];
+        memcpy(x0, &r0, sizeof x0);
+        if constexpr (NIN > 1) memcpy(x1, &r1, sizeof x1);
+        if constexpr (NIN > 2) memcpy(x2, &r2, sizeof x2);
+#pragma unroll
+        for (int q = 0; q < VW; q++) {
+            typename In::V x;
+            x.x0 = x0[q];
+            if constexpr (NIN > 1) x.x1 = c1 ? x1[q] : s1;
+            if constexpr (NIN > 2) x.x2 = c2 ? x2[q] : s2;
+            x.i = -1;
+            R::add(op, s, x, lo, head + j * VW + q);
+        }
+    };
+    int32_t j = t;
+    for (; j + (LF - 1) * T < nv; j += LF * T) {
+        V0 r0[LF];
+        V1 r1[LF];
+        V2 r2[LF];
+#pragma unroll
+        for (int u = 0; u < LF; u++) {
+            r0[u] = v0[j + u * T];
+            r1[u] = c1 ? v1[j + u * T] : V1();
+            r2[u] = c2 ? v2[j + u * T] : V2();
+        }
+#pragma unroll
+        for (int u = 0; u < LF; u++) add(acc[u % NA], r0[u], r1[u], r2[u], j + u * T);
+    }
+    for (; j < nv; j += T) add(acc[0], v0[j], c1 ? v1[j] : V1(), c2 ? v2[j] : V2(), j);
+    for (int32_t k = head + nv * VW + t; k < n; k += T) R::add(op, acc[0], In::load(p0 + k * sz0, a), lo, k);
+    A s = acc[0];
+#pragma unroll
+    for (int u = 1; u < NA; u++) s = R::combine(op, s, acc[u]);
+    return R::finish(op, s, lo);
+}
 
 /* The loads of the combine passes: partial states as stored. */
 template <class S> struct state_loads {
@@ -597,7 +827,7 @@ template <class S> struct state_loads {
         GA__USER_SYM(name, inner, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)                 \
     {                                                                                                      \
         typedef ga_user_rop_##name<GA__USER_STORAGE(__VA_ARGS__)> Op;                                     \
-        ga_reduce_inner<Op, typename Op::Loads>(a);                                                       \
+        ga_reduce_inner<Op, typename Op::Loads>(a);                                                \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                         \
         GA__USER_SYM(name, outer, __VA_ARGS__)(const __grid_constant__ ga__reduce_args a)                 \

@@ -43,10 +43,12 @@
          (bool and integers: NumPy's wrap-around sums; bool: or of and).
      ga_sparse_diag_<I>(I *rows, I *cols, int64_t n, int64_t r0, int64_t c0)
          rows[i] = r0 + i, cols[i] = c0 + i: a diagonal's entries.
-     ga_sparse_segsum_<S>_<I>(S *out, const S *data, const I *indptr, int64_t major)
-         out[r] = the sum of row r's values (a warp per row, lanes across
-         it, then a tree: deterministic), for the sum dtypes S (int64,
-         uint64, float32, float64, complex64, complex128).
+     ga_sparse_segsum_<S>_<I>(S *out, const S *data, const I *indptr, int64_t major, int32_t log2g)
+         out[r] = the sum of row r's values (a group of 1 << log2g lanes
+         per row, 1 to 32, lanes across it, then a tree: deterministic for
+         a given log2g), for the sum dtypes S (int64, uint64, float32,
+         float64, complex64, complex128). The grid covers the rows (a
+         thread per lane of each group); a smaller one loops.
      ga_sparse_merge_<T>_<I>(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data,
                              I *out_idx, const T *ad, const I *ap, const I *ai, const T *bd, const I *bp,
                              const I *bi, int64_t major, int32_t op)
@@ -268,15 +270,23 @@ template <class T> GA_DEV T ga__sp_shfl(T v, int o)
     }
 }
 
-template <class T, class I> GA_DEV void ga__segsum(T *out, const T *data, const I *indptr, int64_t major)
+/* Row sums, a group of 1 << log2g lanes per row (the host picks the group
+   from the average row length: a thread per row for short rows, up to a
+   warp). The loop runs while the warp's first row is in range (uniform in
+   the warp, for the shuffles); lanes past the last row add nothing. */
+template <class T, class I> GA_DEV void ga__segsum(T *out, const T *data, const I *indptr, int64_t major, int32_t log2g)
 {
-    const int lane = threadIdx.x & 31;
-    const int64_t warp = ga_thread_index() / 32, warps = ga_thread_count() / 32;
-    for (int64_t r = warp; r < major; r += warps) {
+    const int lane = threadIdx.x & 31, g = 1 << log2g, sub = lane & (g - 1);
+    const int64_t t0 = ga_thread_index(), step = ga_thread_count() >> log2g;
+    for (int64_t first = (t0 - lane) >> log2g; first < major; first += step) {
+        const int64_t r = first + (lane >> log2g);
         T s = ga__sp_zero<T>();
-        for (int64_t j = (int64_t)indptr[r] + lane; j < (int64_t)indptr[r + 1]; j += 32) s = ga__sp_add(s, ga_load<T>(data + j));
-        for (int o = 16; o > 0; o >>= 1) s = ga__sp_add(s, ga__sp_shfl(s, o));
-        if (lane == 0) ga_store<T>(out + r, s);
+        if (r < major) {
+            const int64_t end = (int64_t)indptr[r + 1];
+            for (int64_t j = (int64_t)indptr[r] + sub; j < end; j += g) s = ga__sp_add(s, ga_load<T>(data + j));
+        }
+        for (int o = g >> 1; o > 0; o >>= 1) s = ga__sp_add(s, ga__sp_shfl(s, o));
+        if (sub == 0 && r < major) ga_store<T>(out + r, s);
     }
 }
 
@@ -538,9 +548,9 @@ GA__SPARSE_SPMM(uint64)
 /* --- row sums and sums of matrices ------------------------------------------ */
 #define GA__SPARSE_SEGSUM_I(T, I)                                                                                     \
     GA_KERNEL GA_KERNEL_NAME(sparse, segsum, T, I)(ga_t_##T * out, const ga_t_##T *data, const ga_t_##I *indptr,     \
-                                                  int64_t major)                                                     \
+                                                  int64_t major, int32_t log2g)                                      \
     {                                                                                                                 \
-        ga__segsum<ga_t_##T, ga_t_##I>(out, data, indptr, major);                                                     \
+        ga__segsum<ga_t_##T, ga_t_##I>(out, data, indptr, major, log2g);                                              \
     }
 #define GA__SPARSE_SEGSUM(T) GA__SPARSE_SEGSUM_I(T, int32) GA__SPARSE_SEGSUM_I(T, int64)
 GA__SPARSE_SEGSUM(int64)

@@ -5,8 +5,13 @@
    (every split axis, negative ones too, odd lengths, fewer elements than
    shards), back to the host and gathered, every ufunc form (darrays split
    alike and re-sharded, weak scalars, replicated arrays that vary along
-   the split axis or broadcast, out=, several inputs and outputs), the
-   reductions over every combination of axes with keepdims, re-sharding
+   the split axis or broadcast, darrays that broadcast along the split
+   axis, out=, several inputs and outputs), the reductions over every
+   combination of axes with keepdims, every statistic over the split axis
+   (mean, var, std, ptp, argmin, argmax, their nan forms; NaN data, ddof)
+   against long-double host references, where= in every form, dtype= and
+   out= (on another device, into a darray), a variance far from zero,
+   re-sharding
    round trips, matmul by a replicated matrix, the errors (in NumPy's words
    where NumPy has them), scopes, leaks and the caller's current device.
    The device lists put several shards on one device (one GPU runs every
@@ -87,6 +92,16 @@ TEST(arguments_refused_before_the_device)
     CHECK_ERROR(ga_darray_ufunc(GA_UFUNC_ADD, in, NULL) != GA_OK, GA_ERROR_NULL_INPUT, "out is NULL");
     CHECK(!out[0] && !out[1], "no output made on failure");
     CHECK_ERROR(!ga_darray_reduce((ga_reduction)99, NULL, GA_ALL_AXES, false), GA_ERROR_VALUE, "invalid reduction 99");
+    ga_darray *dout = NULL;
+    ga_array *aout = NULL;
+    CHECK_ERROR(ga_darray_reduce_into(GA_REDUCE_VAR, NULL, GA_NO_AXES, GA_DTYPE_INVALID, &dout, false, NULL) != GA_OK,
+                GA_ERROR_NULL_INPUT, "ga_darray_reduce_into: d is NULL");
+    CHECK_ERROR(ga_darray_reduce_into(GA_REDUCE_VAR, NULL, GA_NO_AXES, GA_DTYPE_INVALID, NULL, false, NULL) != GA_OK,
+                GA_ERROR_NULL_INPUT, "ga_darray_reduce_into: out is NULL");
+    CHECK_ERROR(ga_darray_reduce_gather_into((ga_reduction)-1, NULL, GA_ALL_AXES, GA_DTYPE_INVALID, &aout, false, NULL) !=
+                    GA_OK,
+                GA_ERROR_VALUE, "ga_darray_reduce_gather_into: invalid reduction -1");
+    CHECK(!dout && !aout, "nothing stored on failure");
     CHECK(ga_darray_ndim(NULL) == -1 && !ga_darray_shape(NULL) && ga_darray_size(NULL) == -1 &&
               ga_darray_dtype(NULL) == GA_DTYPE_INVALID && ga_darray_axis(NULL) == -1 &&
               ga_darray_nshards(NULL) == -1 && ga_darray_shard_device(NULL, 0) == -1 &&
@@ -532,9 +547,7 @@ DEVICE_TEST(ufunc_errors)
                                                                      ga_darray_operand_replicated(r)},
                                 out) != GA_OK,
                 GA_ERROR_SHAPE, "the split axis (length 1) cannot be broadcast to 3");
-    CHECK_ERROR(!ga_darray_add(c, a), GA_ERROR_SHAPE, "the split axis (length 1) cannot be broadcast to 6");
-    CHECK_ERROR(!ga_darray_add(a, c), GA_ERROR_SHAPE,
-                "input 1 has length 1 along the split axis, the first darray input 6");
+    /* (c broadcasts along the split axis: split_operand_broadcast_along_the_split_axis) */
     CHECK_ERROR(ga_darray_ufunc(GA_UFUNC_BITWISE_AND, (ga_darray_operand[]){ga_darray_operand_split(a),
                                                                              ga_darray_operand_split(a)},
                                 out) != GA_OK,
@@ -709,8 +722,14 @@ DEVICE_TEST(reductions_of_empty_shards_and_slices)
     ga_clear_error();
     CHECK_ERROR(!ga_darray_reduce_gather(GA_REDUCE_MIN, e, GA_AXES(0), false), GA_ERROR_VALUE,
                 "zero-size array to reduction operation minimum which has no identity");
-    CHECK_ERROR(!ga_darray_reduce_gather(GA_REDUCE_VAR, e, GA_AXES(0), false), GA_ERROR_NOT_IMPLEMENTED,
-                "ga_darray_reduce_gather: var over the split axis is not implemented");
+    ga_array *ve = ga_darray_reduce_gather(GA_REDUCE_VAR, e, GA_AXES(0), false);
+    double vv[3] = {0};
+    CHECK(ve && ga_to_host(ve, vv, sizeof vv) == GA_OK && isnan(vv[0]) && isnan(vv[1]) && isnan(vv[2]),
+          "var of nothing is NaN: %s", ga_last_error_message());
+    ga_release(ve);
+    ga_reduce_warnings();
+    CHECK_ERROR(!ga_darray_reduce_gather(GA_REDUCE_ARGMAX, e, GA_AXES(0), false), GA_ERROR_VALUE,
+                "attempt to get argmax of an empty sequence");
     CHECK_ERROR(!ga_darray_reduce_gather(GA_REDUCE_SUM, e, GA_AXES(0, -2), false), GA_ERROR_VALUE,
                 "duplicate value in 'axis'");
     CHECK_ERROR(!ga_darray_reduce_gather(GA_REDUCE_SUM, e, GA_AXES(2), false), GA_ERROR_AXIS,
@@ -829,10 +848,474 @@ DEVICE_TEST(scopes_and_leaks)
     /* failures leak nothing either */
     ga_darray *b = ga_darray_from_host(x, 2, (const int64_t[]){8, 5}, GA_FLOAT32, 0, n, devs);
     const size_t mid = used_all();
-    CHECK(!ga_darray_reduce_gather(GA_REDUCE_STD, b, GA_AXES(0), false), "std over the split axis refused");
+    CHECK(!ga_darray_reduce_gather(GA_REDUCE_ARGMIN, b, GA_AXES(0, 1), false), "argmin over two axes refused");
     CHECK(!ga_darray_matmul(b, NULL), "matmul by NULL refused");
     ga_clear_error();
     CHECK(used_all() == mid, "a refused call leaks nothing");
     ga_darray_release(b);
     CHECK(used_all() == before, "all released");
+}
+
+/* ---- statistics over the split axis, where=, dtype=, out= ------------------------------ */
+
+static bool is_nan_elem(ga_dtype t, const void *x, int64_t i)
+{
+    if (!is_inexact(t)) return false;
+    elem e = load(t, (const char *)x + (size_t)i * isz(t));
+    return isnan(e.re) || isnan(e.im);
+}
+
+static bool nan_form(ga_reduction r)
+{
+    return r == GA_REDUCE_NANSUM || r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANVAR || r == GA_REDUCE_NANSTD ||
+           r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX || r == GA_REDUCE_NANMIN || r == GA_REDUCE_NANMAX;
+}
+
+static bool arg_form(ga_reduction r)
+{
+    return r == GA_REDUCE_ARGMIN || r == GA_REDUCE_ARGMAX || r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX;
+}
+
+/* a < b in NumPy's order of t (complex: real part, then imaginary). */
+static bool host_less(ga_dtype t, elem a, elem b)
+{
+    if (is_complex(t)) return a.re < b.re || (a.re == b.re && a.im < b.im);
+    return value_of(t, a) < value_of(t, b);
+}
+
+/* The host reference of r over the axes in mask (sum, nansum, mean, var,
+   std, their nan forms, max with initial -inf, ptp, argmin, argmax and
+   the nan forms; a 1-axis mask or every axis for the args; max as with
+   initial=-100) of x (dtype t,
+   C order), where[] (NULL: every element) and ddof, in long double: want[]
+   in the kept C order. *allnan: a slice of the nan args has no number. */
+static void host_stat(ga_reduction r, ga_dtype t, const void *x, const bool *where, int nd, const int64_t *shape,
+                      unsigned mask, double ddof, long double *want, int64_t nwant, bool *allnan)
+{
+    const int64_t size = prod(nd, shape);
+    long double *cnt = calloc((size_t)nwant + 1, sizeof(long double)), *sre = calloc((size_t)nwant + 1, sizeof(long double));
+    long double *sim = calloc((size_t)nwant + 1, sizeof(long double)), *m2 = calloc((size_t)nwant + 1, sizeof(long double));
+    elem *best = calloc((size_t)nwant + 1, sizeof(elem)), *worst = calloc((size_t)nwant + 1, sizeof(elem));
+    int64_t *at = calloc((size_t)nwant + 1, sizeof(int64_t));
+    bool *seen = calloc((size_t)nwant + 1, 1), *nan_seen = calloc((size_t)nwant + 1, 1);
+    const bool is_min = r == GA_REDUCE_ARGMIN || r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_PTP; /* (ptp: best the min) */
+    *allnan = false;
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t idx[4] = {0};
+        for (int64_t i = 0; i < size; i++, next_index(nd, shape, idx)) {
+            int64_t j = 0, pos = 0;
+            for (int d = 0; d < nd; d++) {
+                if (!(mask >> d & 1)) j = j * shape[d] + idx[d];
+                else pos = pos * shape[d] + idx[d];
+            }
+            const bool isnan_ = is_nan_elem(t, x, i);
+            if ((where && !where[i]) || (nan_form(r) && isnan_)) continue;
+            const elem e = load(t, (const char *)x + (size_t)i * isz(t));
+            const long double re = is_complex(t) ? e.re : value_of(t, e), im = is_complex(t) ? e.im : 0;
+            if (pass == 1) {
+                if (cnt[j] > 0) {
+                    const long double dr = re - sre[j] / cnt[j], di = im - sim[j] / cnt[j];
+                    m2[j] += dr * dr + di * di;
+                }
+                continue;
+            }
+            cnt[j] += 1, sre[j] += re, sim[j] += im;
+            if (!seen[j]) {
+                seen[j] = true, best[j] = worst[j] = e, at[j] = pos, nan_seen[j] = isnan_;
+                continue;
+            }
+            if (nan_seen[j]) continue; /* (the first NaN stays) */
+            if (isnan_) {
+                nan_seen[j] = true, best[j] = e, at[j] = pos;
+                continue;
+            }
+            if (is_min ? host_less(t, e, best[j]) : host_less(t, best[j], e)) best[j] = e, at[j] = pos;
+            if (r == GA_REDUCE_PTP && host_less(t, worst[j], e)) worst[j] = e; /* (best: the min for ptp) */
+        }
+    }
+    for (int64_t j = 0; j < nwant; j++) {
+        const long double n = cnt[j];
+        switch (r) {
+        case GA_REDUCE_SUM: case GA_REDUCE_NANSUM: want[j] = sre[j]; break;
+        case GA_REDUCE_MEAN: case GA_REDUCE_NANMEAN: want[j] = sre[j] / n; break; /* (0/0: NaN) */
+        case GA_REDUCE_VAR: case GA_REDUCE_NANVAR: case GA_REDUCE_STD: case GA_REDUCE_NANSTD: {
+            const long double den = n - ddof > 0 ? n - ddof : 0;
+            want[j] = n > 0 ? m2[j] / den : NAN;
+            if (r == GA_REDUCE_STD || r == GA_REDUCE_NANSTD) want[j] = sqrtl(want[j]);
+            break;
+        }
+        case GA_REDUCE_PTP: want[j] = value_of(t, worst[j]) - value_of(t, best[j]); break;
+        case GA_REDUCE_MAX: want[j] = seen[j] && value_of(t, best[j]) > -100 ? value_of(t, best[j]) : -100; break;
+        default: /* the args */
+            want[j] = (long double)at[j];
+            if (!seen[j]) *allnan = true;
+            break;
+        }
+    }
+    free(cnt), free(sre), free(sim), free(m2), free(best), free(worst), free(at), free(seen), free(nan_seen);
+}
+
+/* The result dtype NumPy gives r of t. */
+static ga_dtype stat_dtype(ga_reduction r, ga_dtype t)
+{
+    if (arg_form(r)) return GA_INT64;
+    if (r == GA_REDUCE_SUM || r == GA_REDUCE_NANSUM)
+        return t == GA_BOOL || (is_integer(t) && is_signed(t)) ? GA_INT64 : is_integer(t) ? GA_UINT64 : t;
+    if (r == GA_REDUCE_PTP || r == GA_REDUCE_MAX) return t;
+    if (!is_inexact(t)) return GA_FLOAT64;
+    return (r == GA_REDUCE_MEAN || r == GA_REDUCE_NANMEAN) ? t : part_of(t);
+}
+
+/* ga_darray_reduce_gather of r over mask against host_stat. */
+static void check_stat(ga_reduction r, ga_dtype t, const void *x, const ga_darray *d, unsigned mask, bool keepdims,
+                       double ddof)
+{
+    const int nd = ga_darray_ndim(d);
+    const int64_t *shape = ga_darray_shape(d);
+    int axes[4] = {0}, naxes = 0;
+    int64_t nwant = 1, count = 1;
+    for (int k = 0; k < nd; k++) {
+        if (mask >> k & 1) axes[naxes++] = k - ((k & 1) ? nd : 0), count *= shape[k];
+        else nwant *= shape[k];
+    }
+    const bool all = mask == (1u << nd) - 1;
+    long double *want = malloc(sizeof(long double) * (size_t)(nwant + 1));
+    bool allnan = false;
+    host_stat(r, t, x, NULL, nd, shape, mask, ddof, want, nwant, &allnan);
+    ga_darray_reduce_options o = {NULL, NULL, ddof};
+    ga_array *got = NULL;
+    const ga_status st = arg_form(r) && all ? ga_darray_reduce_gather_into(r, d, GA_ALL_AXES, GA_DTYPE_INVALID, &got, keepdims, &o)
+                                            : ga_darray_reduce_gather_into(r, d, naxes, axes, GA_DTYPE_INVALID, &got, keepdims, &o);
+    if (arg_form(r) && nan_form(r) && allnan) {
+        CHECK_ERROR(st != GA_OK, GA_ERROR_VALUE, "All-NaN slice encountered");
+        CHECK(!got, "nothing stored on failure");
+        free(want);
+        return;
+    }
+    const ga_dtype rt = stat_dtype(r, t);
+    const bool var = r == GA_REDUCE_VAR || r == GA_REDUCE_NANVAR;
+    const double tol = rt == GA_FLOAT16 ? 4e-3 : rt == GA_FLOAT32 ? 4e-6 : rt == GA_FLOAT64 ? 1e-13 : 0;
+    const double scale = var ? 16.0 : r == GA_REDUCE_SUM || r == GA_REDUCE_NANSUM ? 4.0 * (double)count : 4.0;
+    bool ok = st == GA_OK && got && ga_dtype_of(got) == rt && ga_ndim(got) == (keepdims ? nd : nd - naxes) &&
+              ga_device_of(got) == ga_darray_shard_device(d, 0);
+    CHECK(ok, "%s of %s over mask %u (split %d, keepdims %d, ddof %g): %s", ga_reduction_name(r), dname(t), mask,
+          ga_darray_axis(d), keepdims, ddof, st != GA_OK ? ga_last_error_message() : "the result's dtype, ndim or device");
+    CHECK(!ok || array_holds(got, rt, nwant, want, tol, scale), "%s of %s over mask %u (split %d, %d shards): values",
+          ga_reduction_name(r), dname(t), mask, ga_darray_axis(d), ga_darray_nshards(d));
+    ga_release(got);
+    free(want);
+}
+
+DEVICE_TEST(statistics_over_the_split_axis_against_the_host)
+{
+    const ga_dtype types[] = {GA_FLOAT64, GA_FLOAT32, GA_FLOAT16, GA_INT32, GA_UINT8, GA_BOOL, GA_COMPLEX64, GA_INT64};
+    const ga_reduction reds[] = {GA_REDUCE_MEAN, GA_REDUCE_VAR, GA_REDUCE_STD, GA_REDUCE_NANMEAN, GA_REDUCE_NANVAR,
+                                 GA_REDUCE_NANSTD, GA_REDUCE_NANSUM, GA_REDUCE_PTP, GA_REDUCE_ARGMIN,
+                                 GA_REDUCE_ARGMAX, GA_REDUCE_NANARGMIN, GA_REDUCE_NANARGMAX};
+    const int64_t shape3[3] = {5, 3, 4}, shape1[1] = {13}, shape2[2] = {2, 7};
+    const int64_t *shp[3] = {shape3, shape1, shape2};
+    const int nds[3] = {3, 1, 2};
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+        for (int s = 0; s < 3; s++)
+            for (int axis = 0; axis < nds[s]; axis++)
+                for (int l = 1; l < NLISTS; l += 2) {
+                    const ga_dtype t = types[ti];
+                    int devs[8] = {0};
+                    const int n = device_list(l, devs);
+                    const int64_t size = prod(nds[s], shp[s]);
+                    /* the data, and a copy with a NaN in about one element of six (floating dtypes) */
+                    unsigned char *x = random_data(t, size), *xn = malloc((size_t)size * isz(t));
+                    memcpy(xn, x, (size_t)size * isz(t));
+                    for (int64_t i = 0; is_inexact(t) && i < size; i++)
+                        if (rnd() % 6 == 0) store(t, NAN, is_complex(t) && (i & 1) ? 0 : NAN, xn + (size_t)i * isz(t));
+                    ga_darray *d = ga_darray_from_host(x, nds[s], shp[s], t, axis, n, devs);
+                    ga_darray *dn = ga_darray_from_host(xn, nds[s], shp[s], t, axis, n, devs);
+                    for (unsigned mask = 1; mask < 1u << nds[s]; mask++) {
+                        if (!(mask >> axis & 1)) continue; /* (over the other axes: ga_reduce on each shard) */
+                        const bool one = (mask & (mask - 1)) == 0, all = mask == (1u << nds[s]) - 1;
+                        for (size_t ri = 0; ri < sizeof reds / sizeof reds[0]; ri++) {
+                            const ga_reduction r = reds[ri];
+                            if ((arg_form(r) && !one && !all) || (r == GA_REDUCE_PTP && (t == GA_BOOL || is_complex(t))) ||
+                                (is_complex(t) && (r == GA_REDUCE_MEAN || r == GA_REDUCE_NANMEAN || r == GA_REDUCE_NANSUM)))
+                                continue; /* (complex means are checked by their real parts elsewhere) */
+                            const bool nan_data = nan_form(r) || arg_form(r);
+                            for (int keep = 0; keep < 2; keep++)
+                                check_stat(r, t, nan_data ? xn : x, nan_data ? dn : d, mask, keep, keep ? 1.0 : 0.0);
+                        }
+                    }
+                    ga_reduce_warnings();
+                    ga_darray_release(d), ga_darray_release(dn);
+                    free(x), free(xn);
+                }
+}
+
+DEVICE_TEST(variance_of_values_far_from_zero)
+{
+    /* x = 1e8 + small noise, split unevenly: a sum of squares in float64
+       would lose every digit of the variance; the parallel combination
+       keeps it */
+    const int64_t m = 1001;
+    double *x = malloc(sizeof(double) * (size_t)m);
+    long double mean = 0, m2 = 0;
+    for (int64_t i = 0; i < m; i++) x[i] = 1e8 + (double)(rnd() % 1000) / 1000.0, mean += x[i];
+    mean /= m;
+    for (int64_t i = 0; i < m; i++) m2 += ((long double)x[i] - mean) * ((long double)x[i] - mean);
+    int sizes[3] = {1, 500, 500}; /* shards of 1, 500, 500 elements */
+    ga_array *parts[3] = {NULL};
+    for (int i = 0, off = 0; i < 3; off += sizes[i], i++) {
+        ga_device_push(i % ga_device_count());
+        parts[i] = ga_from_host(x + off, 1, (const int64_t[]){sizes[i]}, GA_FLOAT64);
+        ga_device_pop();
+    }
+    ga_darray *d = ga_darray_from_arrays(3, (const ga_array *const *)parts, 0);
+    for (int r = 0; r < 2; r++) {
+        ga_array *v = ga_darray_reduce_gather(r ? GA_REDUCE_STD : GA_REDUCE_VAR, d, GA_ALL_AXES, false);
+        double got = 0;
+        const long double want = r ? sqrtl(m2 / m) : m2 / m;
+        CHECK(v && ga_to_host(v, &got, sizeof got) == GA_OK && fabsl(got - want) <= 1e-6L * want,
+              "%s of 1e8 + noise: %.12g, want %.12Lg", r ? "std" : "var", got, want);
+        ga_release(v);
+    }
+    /* the same bits on every run */
+    ga_array *v1 = ga_darray_reduce_gather(GA_REDUCE_VAR, d, GA_ALL_AXES, false);
+    ga_array *v2 = ga_darray_reduce_gather(GA_REDUCE_VAR, d, GA_ALL_AXES, false);
+    double b1 = 0, b2 = 1;
+    CHECK(v1 && v2 && ga_to_host(v1, &b1, 8) == GA_OK && ga_to_host(v2, &b2, 8) == GA_OK && memcmp(&b1, &b2, 8) == 0,
+          "deterministic");
+    ga_release(v1), ga_release(v2);
+    for (int i = 0; i < 3; i++) ga_release(parts[i]);
+    ga_darray_release(d);
+    free(x);
+}
+
+/* where= in its forms, against the host: the mask's host values (C order
+   of d's shape) in `mask`. */
+static void check_where(ga_reduction r, const ga_darray *d, const float *x, const bool *mask,
+                        const ga_darray_operand *w, unsigned axes_mask, const char *form)
+{
+    const int nd = ga_darray_ndim(d);
+    const int64_t *shape = ga_darray_shape(d);
+    int axes[2] = {0}, naxes = 0;
+    int64_t nwant = 1;
+    for (int k = 0; k < nd; k++) {
+        if (axes_mask >> k & 1) axes[naxes++] = k;
+        else nwant *= shape[k];
+    }
+    long double want[64] = {0};
+    bool allnan = false;
+    host_stat(r, GA_FLOAT32, x, mask, nd, shape, axes_mask, 0, want, nwant, &allnan);
+    const ga_scalar init = ga_float(-100);
+    ga_darray_reduce_options o = {w, r == GA_REDUCE_MAX ? &init : NULL, 0};
+    ga_array *got = NULL;
+    ga_status st = ga_darray_reduce_gather_into(r, d, naxes, axes, GA_DTYPE_INVALID, &got, false, &o);
+    const double scale = r == GA_REDUCE_SUM ? 4.0 * 45 : 16; /* (sums of up to 45 values below 4) */
+    CHECK(st == GA_OK && array_holds(got, GA_FLOAT32, nwant, want, 4e-6, scale),
+          "%s with where (%s) over mask %u: %s", ga_reduction_name(r), form, axes_mask, ga_last_error_message());
+    ga_release(got);
+    if (!(axes_mask >> ga_darray_axis(d) & 1)) { /* the split kept: a darray */
+        ga_darray *k = NULL;
+        CHECK(ga_darray_reduce_into(r, d, naxes, axes, GA_DTYPE_INVALID, &k, false, &o) == GA_OK &&
+                  holds_values_scaled(k, GA_FLOAT32, nwant, want, 4e-6, scale),
+              "ga_darray_reduce_into %s with where (%s): %s", ga_reduction_name(r), form, ga_last_error_message());
+        ga_darray_release(k);
+    }
+}
+
+DEVICE_TEST(where_dtype_and_out_of_the_reductions)
+{
+    int devs[8] = {0}, devs2[8] = {0};
+    const int n = device_list(2, devs), n2 = device_list(1, devs2), last = ga_device_count() - 1;
+    const int64_t shape[2] = {9, 5};
+    float x[45];
+    bool m[45], row[5], col[9];
+    for (int i = 0; i < 45; i++) x[i] = (float)round_double(GA_FLOAT32, rnd_unit() * 8 - 4);
+    for (int i = 0; i < 5; i++) row[i] = rnd() % 3 != 0;
+    for (int i = 0; i < 9; i++) col[i] = rnd() % 3 != 0;
+    for (int i = 0; i < 45; i++) m[i] = rnd() % 3 != 0;
+    ga_darray *d = ga_darray_from_host(x, 2, shape, GA_FLOAT32, 0, n, devs);
+    /* the mask as a darray split otherwise (re-sharded), as a replicated array, a (1, 5) darray that broadcasts
+       along the split axis (gathered), a (5,) replicated array, a (9, 1) darray split alike, and scalars */
+    ga_darray *wd = ga_darray_from_host(m, 2, shape, GA_BOOL, 1, n2, devs2);
+    ga_darray *wrow = ga_darray_from_host(row, 2, (const int64_t[]){1, 5}, GA_BOOL, 1, n2, devs2);
+    ga_darray *wcol = ga_darray_from_host(col, 2, (const int64_t[]){9, 1}, GA_BOOL, 0, n, devs);
+    ga_device_push(last);
+    ga_array *wa = ga_from_host(m, 2, shape, GA_BOOL), *wr = ga_from_host(row, 1, (const int64_t[]){5}, GA_BOOL);
+    ga_device_pop();
+    bool mrow[45], mcol[45], mtrue[45], mfalse[45];
+    for (int i = 0; i < 45; i++) mrow[i] = row[i % 5], mcol[i] = col[i / 5], mtrue[i] = true, mfalse[i] = false;
+    const ga_darray_operand forms[7] = {ga_darray_operand_split(wd), ga_darray_operand_replicated(wa),
+                                        ga_darray_operand_split(wrow), ga_darray_operand_replicated(wr),
+                                        ga_darray_operand_split(wcol), ga_darray_operand_scalar(ga_bool(true)),
+                                        ga_darray_operand_scalar(ga_bool(false))};
+    const bool *masks[7] = {m, m, mrow, mrow, mcol, mtrue, mfalse};
+    const char *names[7] = {"darray", "array", "broadcast darray", "broadcast array", "column darray", "true", "false"};
+    const ga_reduction reds[] = {GA_REDUCE_SUM, GA_REDUCE_MEAN, GA_REDUCE_VAR, GA_REDUCE_STD, GA_REDUCE_MAX,
+                                 GA_REDUCE_NANMEAN};
+    for (int f = 0; f < 7; f++)
+        for (size_t ri = 0; ri < sizeof reds / sizeof reds[0]; ri++)
+            for (unsigned am = 1; am < 4; am++) check_where(reds[ri], d, x, masks[f], &forms[f], am, names[f]);
+    ga_reduce_warnings();
+    /* dtype=: int8 sums in float64 and int16 (wrapping), float16 means in float64, float32 variances in float64 */
+    int8_t i8[45];
+    for (int i = 0; i < 45; i++) i8[i] = (int8_t)(rnd() % 256 - 128);
+    ga_darray *di = ga_darray_from_host(i8, 2, shape, GA_INT8, 0, n, devs);
+    ga_array *s64 = NULL, *s16 = NULL, *v64 = NULL;
+    CHECK_OK(ga_darray_reduce_gather_into(GA_REDUCE_SUM, di, GA_ALL_AXES, GA_FLOAT64, &s64, false, NULL));
+    CHECK_OK(ga_darray_reduce_gather_into(GA_REDUCE_SUM, di, GA_AXES(0), GA_INT16, &s16, false, NULL));
+    CHECK_OK(ga_darray_reduce_gather_into(GA_REDUCE_VAR, d, GA_AXES(0), GA_FLOAT64, &v64, false, NULL));
+    long double total = 0, cols[5] = {0}, var[5] = {0};
+    bool an = false;
+    for (int i = 0; i < 45; i++) total += i8[i], cols[i % 5] += i8[i];
+    for (int j = 0; j < 5; j++) cols[j] = (int16_t)(int64_t)cols[j];
+    host_stat(GA_REDUCE_VAR, GA_FLOAT32, x, NULL, 2, shape, 1, 0, var, 5, &an);
+    CHECK(array_holds(s64, GA_FLOAT64, 1, &total, 0, 0), "int8 sum, dtype float64");
+    CHECK(array_holds(s16, GA_INT16, 5, cols, 0, 0), "int8 sum, dtype int16");
+    CHECK(array_holds(v64, GA_FLOAT64, 5, var, 1e-13, 16), "float32 var, dtype float64");
+    /* out=: on the last device (the result is made there), any dtype (cast), and a darray for the kept split */
+    ga_device_push(last);
+    ga_array *o64 = ga_zeros(1, (const int64_t[]){5}, GA_FLOAT64), *oi = ga_zeros(1, (const int64_t[]){5}, GA_INT32);
+    ga_array *obad = ga_zeros(2, (const int64_t[]){5, 1}, GA_FLOAT64), *of = ga_zeros(0, NULL, GA_FLOAT64);
+    ga_device_pop();
+    ga_array *o = o64;
+    CHECK(ga_darray_reduce_gather_into(GA_REDUCE_VAR, d, GA_AXES(0), GA_DTYPE_INVALID, &o, false, NULL) == GA_OK && o == o64 &&
+              array_holds(o64, GA_FLOAT64, 5, var, 4e-6, 16),
+          "var into a float64 out on device %d: %s", last, ga_last_error_message());
+    long double am[5];
+    host_stat(GA_REDUCE_ARGMAX, GA_FLOAT32, x, NULL, 2, shape, 1, 0, am, 5, &an);
+    o = oi; /* (an integer out that int64 casts to safely, as ga_reduce's) */
+    CHECK(ga_darray_reduce_gather_into(GA_REDUCE_ARGMAX, d, GA_AXES(0), GA_DTYPE_INVALID, &o, false, NULL) == GA_OK &&
+              array_holds(oi, GA_INT32, 5, am, 0, 0),
+          "argmax into an int32 out: %s", ga_last_error_message());
+    o = obad;
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_SUM, d, GA_AXES(0), GA_DTYPE_INVALID, &o, false, NULL) != GA_OK,
+                GA_ERROR_SHAPE, "output parameter for reduction operation add has the wrong number of dimensions: Found 2 but expected 1");
+    o = of;
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_ARGMIN, d, GA_ALL_AXES, GA_DTYPE_INVALID, &o, false, NULL) != GA_OK,
+                GA_ERROR_TYPE, "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+    ga_darray *kept = ga_darray_reduce(GA_REDUCE_SUM, d, GA_AXES(1), false), *k2 = kept;
+    long double rowmax[9];
+    host_stat(GA_REDUCE_MAX, GA_FLOAT32, x, NULL, 2, shape, 2, 0, rowmax, 9, &an);
+    CHECK(ga_darray_reduce_into(GA_REDUCE_MAX, d, GA_AXES(-1), GA_DTYPE_INVALID, &k2, false, NULL) == GA_OK && k2 == kept &&
+              holds_values(kept, GA_FLOAT32, 9, rowmax, 0),
+          "max into a darray out: %s", ga_last_error_message());
+    ga_darray *other = ga_darray_reshard(kept, 0, n2, devs2);
+    k2 = other;
+    CHECK_ERROR(ga_darray_reduce_into(GA_REDUCE_MAX, d, GA_AXES(1), GA_DTYPE_INVALID, &k2, false, NULL) != GA_OK,
+                GA_ERROR_SHAPE, "out is not split as the result");
+    k2 = NULL;
+    CHECK_ERROR(ga_darray_reduce_into(GA_REDUCE_MAX, d, GA_AXES(0), GA_DTYPE_INVALID, &k2, false, NULL) != GA_OK,
+                GA_ERROR_AXIS, "the axes include the split axis 0");
+    /* NumPy's errors of the arguments */
+    ga_darray *dint = ga_darray_from_host(i8, 2, shape, GA_INT8, 0, n, devs);
+    const ga_darray_operand wint = ga_darray_operand_split(dint), wbig = ga_darray_operand_replicated(obad);
+    const ga_darray_operand wtrue = ga_darray_operand_scalar(ga_bool(true)), wone = ga_darray_operand_scalar(ga_int(1));
+    const ga_scalar init = ga_int(0);
+    ga_darray_reduce_options bad = {&wint, NULL, 0};
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_SUM, d, GA_ALL_AXES, GA_DTYPE_INVALID, &(ga_array *){NULL}, false, &bad) != GA_OK,
+                GA_ERROR_TYPE, "Cannot cast array data from dtype('int8') to dtype('bool') according to the rule 'safe'");
+    bad.where = &wone;
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_SUM, d, GA_ALL_AXES, GA_DTYPE_INVALID, &(ga_array *){NULL}, false, &bad) != GA_OK,
+                GA_ERROR_TYPE, "Cannot cast scalar from dtype('int64') to dtype('bool')");
+    const ga_darray_operand wrep = ga_darray_operand_replicated(wa);
+    bad.where = &wrep;
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_MIN, d, GA_ALL_AXES, GA_DTYPE_INVALID, &(ga_array *){NULL}, false, &bad) != GA_OK,
+                GA_ERROR_VALUE, "reduction operation 'minimum' does not have an identity, so to use a where mask one has to specify 'initial'");
+    bad.where = &wtrue; /* (even where=True: NumPy's argmin has no where) */
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_ARGMIN, d, GA_AXES(0), GA_DTYPE_INVALID, &(ga_array *){NULL}, false, &bad) != GA_OK,
+                GA_ERROR_VALUE, "argmin takes no where mask");
+    ga_array *wb = ga_zeros(2, (const int64_t[]){5, 1}, GA_BOOL);
+    const ga_darray_operand wbadshape = ga_darray_operand_replicated(wb);
+    (void)wbig;
+    bad.where = &wbadshape;
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_SUM, d, GA_ALL_AXES, GA_DTYPE_INVALID, &(ga_array *){NULL}, false, &bad) != GA_OK,
+                GA_ERROR_SHAPE, "operands could not be broadcast together with shapes (9,5) (5,1)");
+    bad.where = NULL, bad.initial = &init;
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_MEAN, d, GA_ALL_AXES, GA_DTYPE_INVALID, &(ga_array *){NULL}, false, &bad) != GA_OK,
+                GA_ERROR_VALUE, "mean takes no initial value");
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_MAX, d, GA_ALL_AXES, GA_FLOAT64, &(ga_array *){NULL}, false, NULL) != GA_OK,
+                GA_ERROR_TYPE, "max takes no dtype");
+    CHECK_ERROR(ga_darray_reduce_gather_into(GA_REDUCE_SUM, d, GA_ALL_AXES, GA_FLOAT64, NULL, false, NULL) != GA_OK,
+                GA_ERROR_NULL_INPUT, "out is NULL");
+    bool bx[4] = {true, false, true, true};
+    ga_darray *db = ga_darray_from_host(bx, 1, (const int64_t[]){4}, GA_BOOL, 0, n, devs);
+    CHECK_ERROR(!ga_darray_reduce_gather(GA_REDUCE_PTP, db, GA_ALL_AXES, false), GA_ERROR_TYPE, "numpy boolean subtract");
+    /* sum with initial over the split axis: initial counted once */
+    ga_array *si = NULL;
+    const ga_scalar ten = ga_float(10);
+    ga_darray_reduce_options oi10 = {NULL, &ten, 0};
+    long double colsum[5] = {10, 10, 10, 10, 10};
+    for (int i = 0; i < 45; i++) colsum[i % 5] += x[i];
+    CHECK(ga_darray_reduce_gather_into(GA_REDUCE_SUM, d, GA_AXES(0), GA_DTYPE_INVALID, &si, false, &oi10) == GA_OK &&
+              array_holds(si, GA_FLOAT32, 5, colsum, 4e-6, 40),
+          "sum with initial=10 over the split axis: %s", ga_last_error_message());
+    ga_release(si), ga_release(wb);
+    ga_darray_release(db), ga_darray_release(dint), ga_darray_release(other), ga_darray_release(kept);
+    ga_release(o64), ga_release(oi), ga_release(obad), ga_release(of);
+    ga_release(s64), ga_release(s16), ga_release(v64);
+    ga_release(wa), ga_release(wr);
+    ga_darray_release(wd), ga_darray_release(wrow), ga_darray_release(wcol), ga_darray_release(di), ga_darray_release(d);
+}
+
+DEVICE_TEST(split_operand_broadcast_along_the_split_axis)
+{
+    const int64_t shape[2] = {6, 4};
+    float a[24], c[4], col[6];
+    for (int i = 0; i < 24; i++) a[i] = (float)(rnd() % 100);
+    for (int i = 0; i < 4; i++) c[i] = (float)(rnd() % 100);
+    for (int i = 0; i < 6; i++) col[i] = (float)(rnd() % 100);
+    for (int l = 0; l < NLISTS; l++) {
+        int devs[8] = {0}, devs2[8] = {0};
+        const int n = device_list(l, devs), n2 = device_list((l + 1) % NLISTS, devs2);
+        ga_darray *da = ga_darray_from_host(a, 2, shape, GA_FLOAT32, 0, n, devs);
+        /* c of shape (1, 4) split along axis 0 (broadcast along the split axis) and along axis 1; c of shape (4,) */
+        ga_darray *c0 = ga_darray_from_host(c, 2, (const int64_t[]){1, 4}, GA_FLOAT32, 0, n2, devs2);
+        ga_darray *c1 = ga_darray_from_host(c, 2, (const int64_t[]){1, 4}, GA_FLOAT32, 1, n2, devs2);
+        ga_darray *c_ = ga_darray_from_host(c, 1, (const int64_t[]){4}, GA_FLOAT32, 0, n2, devs2);
+        ga_darray *cc = ga_darray_from_host(col, 2, (const int64_t[]){6, 1}, GA_FLOAT32, 0, n, devs);
+        long double want[24], wcol[24];
+        for (int i = 0; i < 24; i++) want[i] = (long double)a[i] + c[i % 4], wcol[i] = (long double)a[i] * col[i / 4];
+        const ga_darray *cs[3] = {c0, c1, c_};
+        for (int k = 0; k < 3; k++)
+            for (int order = 0; order < 2; order++) {
+                ga_darray *s = order ? ga_darray_add(cs[k], da) : ga_darray_add(da, cs[k]);
+                /* the lead: the first darray whose split axis spans the result (c1 and c_ lead along axis 1 when first) */
+                const int axis = order && k > 0 ? 1 : 0;
+                CHECK(s && ga_darray_axis(s) == axis && ga_darray_nshards(s) == (axis ? n2 : n) &&
+                          holds_values(s, GA_FLOAT32, 24, want, 0),
+                      "list %d: c%d + a (order %d): %s", l, k, order, ga_last_error_message());
+                ga_darray_release(s);
+            }
+        /* a (6, 1) column split alike broadcasts along axis 1 (not the split axis): shard by shard */
+        ga_darray *p = ga_darray_multiply(da, cc);
+        CHECK(p && holds_values(p, GA_FLOAT32, 24, wcol, 0), "list %d: a * column: %s", l, ga_last_error_message());
+        ga_darray_release(p);
+        /* three inputs: where(c0 > 50, a, c_) with c0 broadcast */
+        ga_darray *cond = NULL;
+        ga_darray *outs[2] = {NULL, NULL};
+        CHECK_OK(ga_darray_ufunc(GA_UFUNC_GREATER, (ga_darray_operand[]){ga_darray_operand_split(c0),
+                                                                          ga_darray_operand_scalar(ga_int(50))},
+                                 outs));
+        cond = outs[0], outs[0] = NULL;
+        CHECK_OK(ga_darray_ufunc(GA_UFUNC_WHERE, (ga_darray_operand[]){ga_darray_operand_split(cond),
+                                                                        ga_darray_operand_split(da),
+                                                                        ga_darray_operand_split(c_)},
+                                 outs));
+        for (int i = 0; i < 24; i++) want[i] = c[i % 4] > 50 ? a[i] : c[i % 4];
+        CHECK(outs[0] && ga_darray_axis(outs[0]) == 0 && holds_values(outs[0], GA_FLOAT32, 24, want, 0),
+              "list %d: where(c > 50, a, c): %s", l, ga_last_error_message());
+        ga_darray_release(outs[0]), ga_darray_release(cond);
+        ga_darray_release(da), ga_darray_release(c0), ga_darray_release(c1), ga_darray_release(c_), ga_darray_release(cc);
+    }
+    /* every darray broadcasting along its split axis: refused */
+    int devs[8] = {0};
+    const int n = device_list(1, devs);
+    ga_darray *c0 = ga_darray_from_host(c, 2, (const int64_t[]){1, 4}, GA_FLOAT32, 0, n, devs);
+    ga_array *r = ga_zeros(2, (const int64_t[]){3, 4}, GA_FLOAT32);
+    ga_darray *outs[2] = {NULL, NULL};
+    CHECK_ERROR(ga_darray_ufunc(GA_UFUNC_ADD, (ga_darray_operand[]){ga_darray_operand_split(c0),
+                                                                     ga_darray_operand_replicated(r)},
+                                outs) != GA_OK,
+                GA_ERROR_SHAPE, "the split axis (length 1) cannot be broadcast to 3");
+    ga_release(r);
+    ga_darray_release(c0);
 }

@@ -19,7 +19,11 @@
    one; savez and savez_compressed round trips; NumPy's compressed archive
    loaded; tofile / fromfile in binary and text, the text cases through
    the device, text round trips of every dtype and layout, text past the
-   staging buffer. */
+   staging buffer; the loading pipeline of large files (ga__pio) made
+   small: chunks of 1000 bytes over files of 1 byte up, every dtype,
+   big-endian and Fortran order, 1 to 64 threads, reads in pieces, a file
+   cut short before and while it is read, failing reads, nothing left
+   allocated, its pinned buffers reused. */
 #define _POSIX_C_SOURCE 200809L
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
@@ -795,7 +799,8 @@ DEVICE_TEST(savez_round_trip)
 
 /* tofile writes C order whatever the layout; fromfile reads it back, with
    count (more than the file holds: what it holds) and offset, as NumPy. */
-/* Files of 64 MiB and more move through several threads (ga__pio): a
+/* Files of 8 MiB and more move through several threads (ga__pio, its
+   default shape: 16 threads of 4 MiB chunks): a
    round trip in C and Fortran order, a big-endian file, one cut short,
    tofile / fromfile with a count and an offset. */
 DEVICE_TEST(large_files_through_threads)
@@ -851,6 +856,207 @@ DEVICE_TEST(large_files_through_threads)
     CHECK(same_array(part, want), "large fromfile with offset 4000 and count n - 1000: %s", ga_last_error_message());
     ga_release(want), ga_release(part), ga_release(all), ga_release(s), ga_release(t), ga_release(m), ga_release(x20), ga_release(x);
     remove(path), remove(raw);
+    ga_clear_error();
+}
+
+/* ---- the loading pipeline (ga__pio) at small scale ------------------------- */
+
+/* The reads of the pipeline through a hook: read call number fail_at fails
+   (EIO, not the file's end), call number cut_at first truncates cut_path to
+   cut_size bytes (the file cut short while the other threads read), and
+   with `piece` each read returns at most that many bytes. */
+static struct {
+    pthread_mutex_t lock;
+    long calls, fail_at, cut_at;
+    const char *cut_path;
+    long cut_size;
+    size_t piece;
+} pio_hook = {PTHREAD_MUTEX_INITIALIZER, 0, -1, -1, NULL, 0, 0};
+
+static size_t pio_hook_read(void *dst, size_t n, FILE *f)
+{
+    pthread_mutex_lock(&pio_hook.lock);
+    const long k = pio_hook.calls++;
+    if (k == pio_hook.cut_at && truncate(pio_hook.cut_path, pio_hook.cut_size) != 0) perror("truncate");
+    pthread_mutex_unlock(&pio_hook.lock);
+    if (k == pio_hook.fail_at) {
+        errno = EIO;
+        return 0;
+    }
+    if (pio_hook.piece && n > pio_hook.piece) n = pio_hook.piece;
+    return fread(dst, 1, n, f);
+}
+
+static void pio_hook_reset(void)
+{
+    pio_hook.calls = 0, pio_hook.fail_at = -1, pio_hook.cut_at = -1, pio_hook.cut_path = NULL, pio_hook.piece = 0;
+    ga__pio_read = pio_hook_read;
+}
+
+/* Writes a .npy file of `t` with shape (n,) (or (rows, n / rows) in
+   Fortran order where rows > 0) whose data are the n elements `data`
+   (little-endian values), stored big-endian where `big`; the file's size. */
+static long write_npy_bytes(const char *path, ga_dtype t, int64_t n, int64_t rows, bool big, const unsigned char *data)
+{
+    char hdr[256];
+    const int64_t shape[2] = {rows > 0 ? rows : n, rows > 0 ? n / rows : 0};
+    const size_t hn = ga__npy_header_write(hdr, sizeof hdr, t, rows > 0 ? 2 : 1, shape, rows > 0);
+    const size_t isz = ga_dtype_itemsize(t), bytes = (size_t)n * isz, part = (ga_dtype_kind(t) == 'c') ? isz / 2 : isz;
+    char *lt = memchr(hdr, '<', hn);
+    if (big && lt) *lt = '>';
+    unsigned char *out = malloc(bytes ? bytes : 1);
+    FILE *f = fopen(path, "wb");
+    for (size_t i = 0; out && i < bytes; i += part)
+        for (size_t b = 0; b < part; b++) out[i + b] = data[i + (big && lt ? part - 1 - b : b)];
+    const bool ok = out && f && fwrite(hdr, 1, hn, f) == hn && fwrite(out, 1, bytes, f) == bytes;
+    if (f) fclose(f);
+    free(out);
+    return ok ? (long)(hn + bytes) : -1;
+}
+
+/* Random elements of t (bools 0 or 1; floats any bits: compared as bytes). */
+static unsigned char *random_elements(ga_dtype t, int64_t n)
+{
+    const size_t bytes = (size_t)n * ga_dtype_itemsize(t);
+    unsigned char *b = malloc(bytes ? bytes : 1);
+    for (size_t i = 0; b && i < bytes; i++) b[i] = (unsigned char)(t == GA_BOOL ? rnd() & 1 : rnd() >> 24);
+    return b;
+}
+
+/* ga_load of path gives the n elements `want` (C order of shape (n,), or
+   of (rows, n / rows) read in Fortran order); the device memory is
+   poisoned first so that a chunk left unread shows. */
+static bool loads_as(const char *path, ga_dtype t, int64_t n, int64_t rows, const unsigned char *want)
+{
+    const size_t isz = ga_dtype_itemsize(t), bytes = (size_t)n * isz;
+    poison_next(bytes);
+    ga_array *a = ga_load(path);
+    unsigned char *got = malloc(bytes ? bytes : 1);
+    bool ok = a && got && ga_dtype_of(a) == t && ga_size(a) == n && ga_to_host(a, got, bytes) == GA_OK;
+    if (ok && rows > 0) { /* got is C order of (rows, cols): element (i, j) is the file's j * rows + i */
+        const int64_t cols = n / rows;
+        ok = ga_ndim(a) == 2 && ga_shape(a)[0] == rows && (ga_flags(a) & GA_F_CONTIGUOUS);
+        for (int64_t i = 0; ok && i < rows; i++)
+            for (int64_t j = 0; ok && j < cols; j++) ok = memcmp(got + (size_t)(i * cols + j) * isz, want + (size_t)(j * rows + i) * isz, isz) == 0;
+    } else if (ok) {
+        ok = memcmp(got, want, bytes) == 0;
+    }
+    free(got);
+    ga_release(a);
+    return ok;
+}
+
+/* The pipeline with chunks of 1000 bytes (992 for complex128, 1000 / 16
+   whole elements) and files from 1 byte up: data of less than a chunk,
+   one, one and an element, several and a part, every dtype, big-endian
+   and Fortran order, 1, 4 and 64 threads (more than chunks), reads that
+   come back in pieces of 777 bytes; then a file cut short (found from its
+   size: NumPy's count of whole elements), one cut while it is read, a read
+   that fails, fromfile with an offset that is not a chunk's. Nothing is
+   left allocated after a failure, and loads that follow each other reuse
+   the same pinned buffers. */
+DEVICE_TEST(load_pipeline_edges)
+{
+    const ga__pio_tuning saved = ga__pio_tune;
+    size_t (*const saved_read)(void *, size_t, FILE *) = ga__pio_read;
+    pio_hook_reset();
+    char path[200], raw[200]; /* (tmp_path's buffer is reused) */
+    snprintf(path, sizeof path, "%s", tmp_path("pio.npy"));
+    snprintf(raw, sizeof raw, "%s", tmp_path("pio.bin"));
+    const int thread_counts[3] = {4, 1, 64};
+    for (int k = 0; k < 3; k++) {
+        ga__pio_tune = (ga__pio_tuning){thread_counts[k], 1000, 1};
+        pio_hook.piece = k == 1 ? 777 : 0;
+        for (int t = 0; t < GA_NUM_DTYPES; t++) {
+            if (t == GA_BFLOAT16) continue;
+            const int64_t isz = (int64_t)ga_dtype_itemsize((ga_dtype)t), per = 1000 / isz;
+            const int64_t counts[6] = {1, per - 1, per, per + 1, 7 * per + 3, 37 * per + 5};
+            for (int c = 0; c < 6; c++) {
+                const int64_t n = counts[c];
+                unsigned char *data = random_elements((ga_dtype)t, n);
+                for (int big = 0; big < 2; big++) {
+                    const bool wrote = data && write_npy_bytes(path, (ga_dtype)t, n, 0, big, data) > 0;
+                    CHECK(wrote && loads_as(path, (ga_dtype)t, n, 0, data), "%d threads%s: %s (%lld,)%s: %s", thread_counts[k],
+                          k == 1 ? ", reads of 777 bytes" : "", ga_dtype_name((ga_dtype)t), (long long)n, big ? " big-endian" : "",
+                          ga_last_error_message());
+                    ga_clear_error();
+                }
+                free(data);
+            }
+        }
+        /* Fortran order over several chunks: (37, 41) complex64, big-endian too */
+        unsigned char *data = random_elements(GA_COMPLEX64, 37 * 41);
+        for (int big = 0; big < 2; big++) {
+            const bool wrote = data && write_npy_bytes(path, GA_COMPLEX64, 37 * 41, 37, big, data) > 0;
+            CHECK(wrote && loads_as(path, GA_COMPLEX64, 37 * 41, 37, data), "%d threads: Fortran order (37, 41)%s: %s",
+                  thread_counts[k], big ? " big-endian" : "", ga_last_error_message());
+            ga_clear_error();
+        }
+        free(data);
+    }
+    pio_hook.piece = 0;
+    ga__pio_tune = (ga__pio_tuning){3, 1000, 1};
+
+    /* int32 data of 20,000 bytes (20 chunks), cut short in chunk 15, 2 bytes
+       into an element: 3875 whole elements; nothing is left in use */
+    const int64_t n = 5000;
+    unsigned char *data = random_elements(GA_INT32, n);
+    const long size = data ? write_npy_bytes(path, GA_INT32, n, 0, false, data) : -1;
+    const long hdr = size - 4 * n;
+    ga_memory_stats dev0, pin0, dev1, pin1;
+    ga_array *warm = ga_load(path); /* (the first load may make the pool's buffers) */
+    CHECK(warm != NULL, "int32 (5000,): %s", ga_last_error_message());
+    ga_release(warm);
+    CHECK_OK(ga_memory_get_stats(ga_device_get(), &dev0));
+    CHECK_OK(ga_pinned_get_stats(&pin0));
+    for (int k = 0; k < 3; k++) CHECK(loads_as(path, GA_INT32, n, 0, data), "load %d after the first: %s", k, ga_last_error_message());
+    CHECK_OK(ga_pinned_get_stats(&pin1));
+    CHECK(pin1.chunks == pin0.chunks && pin1.used_bytes == pin0.used_bytes,
+          "loads that follow each other reuse the pinned buffers: %zu chunks, %zu bytes used, were %zu and %zu", pin1.chunks,
+          pin1.used_bytes, pin0.chunks, pin0.used_bytes);
+    CHECK(size > 0 && truncate(path, hdr + 15502) == 0, "cutting %s", path);
+    CHECK_ERROR(ga_load(path) == NULL, GA_ERROR_VALUE,
+                "ga_load: Failed to read all data for array. Expected (5000,) = 5000 elements, could only read 3875 elements.");
+
+    /* cut while it is read: at the third read, to 15,500 data bytes */
+    CHECK(write_npy_bytes(path, GA_INT32, n, 0, false, data) == size, "writing %s", path);
+    pio_hook.calls = 0, pio_hook.cut_at = 2, pio_hook.cut_path = path, pio_hook.cut_size = hdr + 15500;
+    CHECK_ERROR(ga_load(path) == NULL, GA_ERROR_VALUE,
+                "ga_load: Failed to read all data for array. Expected (5000,) = 5000 elements, could only read 3875 elements.");
+    CHECK(pio_hook.calls > 2, "the cut was made (%ld reads)", pio_hook.calls);
+    pio_hook.cut_at = -1;
+
+    /* a read that fails (the fifth): ga_load's I/O error, the file named */
+    CHECK(write_npy_bytes(path, GA_INT32, n, 0, false, data) == size, "writing %s", path);
+    char want[300];
+    snprintf(want, sizeof want, "ga_load: could not read %s: %s", path, strerror(EIO));
+    for (int at = 0; at < 20; at += 4) {
+        pio_hook.calls = 0, pio_hook.fail_at = at;
+        CHECK_ERROR(ga_load(path) == NULL, GA_ERROR_IO, want);
+    }
+    pio_hook.fail_at = -1;
+    CHECK_OK(ga_memory_get_stats(ga_device_get(), &dev1));
+    CHECK_OK(ga_pinned_get_stats(&pin1));
+    CHECK(dev1.used_bytes == dev0.used_bytes && pin1.used_bytes == pin0.used_bytes,
+          "after the failures: %zu device bytes and %zu pinned bytes in use, were %zu and %zu", dev1.used_bytes, pin1.used_bytes,
+          dev0.used_bytes, pin0.used_bytes);
+    CHECK(loads_as(path, GA_INT32, n, 0, data), "the same file after the failures: %s", ga_last_error_message());
+
+    /* fromfile of the raw bytes from byte 6 (not a chunk's start, nor an element's): (20,000 - 6) / 4 elements */
+    FILE *f = fopen(raw, "wb");
+    CHECK(f && data && fwrite(data, 1, 4 * n, f) == (size_t)(4 * n), "writing %s", raw);
+    if (f) fclose(f);
+    ga_array *part = ga_fromfile(raw, GA_INT32, -1, NULL, 6);
+    int32_t *got = malloc(4 * n);
+    CHECK(part && got && ga_size(part) == n - 2 && ga_to_host(part, got, 4 * (size_t)(n - 2)) == GA_OK && data &&
+              memcmp(got, data + 6, 4 * (size_t)(n - 2)) == 0,
+          "fromfile from byte 6: %s", ga_last_error_message());
+    free(got);
+    ga_release(part);
+    free(data);
+    remove(path), remove(raw);
+    ga__pio_tune = saved;
+    ga__pio_read = saved_read;
     ga_clear_error();
 }
 

@@ -13,15 +13,20 @@
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
    malformed structures refused in SciPy's words with nothing leaked;
-   scopes; a missing cuSPARSE named in the error. */
+   scopes; a missing cuSPARSE named in the error; load_npz of files SciPy's
+   save_npz wrote (tests/sparse_npz_cases.h) and save_npz writing the
+   members SciPy writes, byte for byte, and SciPy's refusals. */
 #define _POSIX_C_SOURCE 200809L /* setenv, strdup */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
 #include "harness.h"
 #include "cuda_library.h"
 #include "ref.h"
+#include "sparse_npz_cases.h"
 
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const ga_dtype sparse_dtypes[] = {GA_BOOL,    GA_INT8,    GA_INT16,   GA_INT32,     GA_INT64,
                                          GA_UINT8,   GA_UINT16,  GA_UINT32,  GA_UINT64,    GA_FLOAT32,
@@ -114,6 +119,100 @@ TEST(arguments_refused_before_the_device)
     ga_clear_error();
     ga_sparse_release(NULL);
     CHECK(ga_sparse_retain(NULL) == NULL && ga_sparse_keep(NULL) == NULL, "retain / keep of NULL");
+}
+
+/* ---- save_npz / load_npz: SciPy's files ---------------------------------------- */
+
+/* A file of build/tests/sparse named for this process (shards run at once). */
+static const char *npz_path(const char *name)
+{
+    static char path[200];
+    mkdir("build", 0755), mkdir("build/tests", 0755), mkdir("build/tests/sparse", 0755);
+    snprintf(path, sizeof path, "build/tests/sparse/%ld_%s", (long)getpid(), name);
+    return path;
+}
+
+/* Case c's bytes as a file: its path. */
+static const char *npz_case_file(const sparse_npz_case *c)
+{
+    const char *path = npz_path("case.npz");
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(c->bytes, 1, (size_t)c->len, f) == (size_t)c->len, "writing %s", path);
+    if (f) fclose(f);
+    return path;
+}
+
+/* The "format" member as text, and the refusals that need no device:
+   no "format", an unknown one, a "format" that is not one string. */
+TEST(load_npz_format_member_and_host_refusals)
+{
+    CHECK_ERROR(ga_sparse_load_npz(NULL) == NULL, GA_ERROR_NULL_INPUT, "ga_sparse_load_npz: file is NULL");
+    CHECK_ERROR(ga_sparse_save_npz("x.npz", NULL, true) != GA_OK, GA_ERROR_NULL_INPUT, "ga_sparse_save_npz: m is NULL");
+    CHECK_ERROR(ga_sparse_save_npz(NULL, NULL, true) != GA_OK, GA_ERROR_NULL_INPUT, "ga_sparse_save_npz: file is NULL");
+    CHECK_ERROR(ga_sparse_load_npz("/nonexistent.npz") == NULL, GA_ERROR_IO, "No such file or directory");
+    int seen = 0;
+    for (size_t i = 0; i < sizeof sparse_npz_cases / sizeof sparse_npz_cases[0]; i++) {
+        const sparse_npz_case *c = &sparse_npz_cases[i];
+        const char *path = npz_case_file(c);
+        ga_npz *z = ga_load_npz(path);
+        CHECK(z != NULL, "%s: ga_load_npz: %s", c->name, ga_last_error_message());
+        if (!z) continue;
+        char text[64] = "?";
+        if (c->code == GA_OK) { /* every file SciPy reads: its format, as text */
+            static const char *const names[] = {"csr", "csc", "coo"};
+            ga_status st = ga__npz_get_text("t", z, "format", text, sizeof text);
+            CHECK(st == GA_OK && strcmp(text, names[c->format]) == 0, "%s: format \"%s\" (%s)", c->name, text,
+                  ga_last_error_message());
+            /* cut to fit */
+            char two[3];
+            CHECK(ga__npz_get_text("t", z, "format", two, sizeof two) == GA_OK && strlen(two) == 2 &&
+                      strncmp(two, names[c->format], 2) == 0,
+                  "%s: format cut to 2: \"%s\"", c->name, two);
+            /* a member of numbers is not a string */
+            CHECK_ERROR(ga__npz_get_text("t", z, "data", text, sizeof text) != GA_OK, GA_ERROR_TYPE, "data.npy is not one string");
+            CHECK_ERROR(ga__npz_get_text("t", z, "nothing", text, sizeof text) != GA_OK, GA_ERROR_VALUE,
+                        "nothing is not a file in the archive");
+            seen++;
+        } else if (strstr(c->text, "does not contain") || strcmp(c->name, "unknown format") == 0) {
+            char want[300];
+            if (strstr(c->text, "does not contain")) snprintf(want, sizeof want, "The file %s %s", path, c->text);
+            else snprintf(want, sizeof want, "%s", c->text);
+            CHECK_ERROR(ga_sparse_load_npz(path) == NULL, c->code, want);
+            seen++;
+        }
+        ga_npz_close(z);
+        ga_clear_error();
+    }
+    CHECK(seen >= 14, "%d files checked", seen);
+    /* the members save_npz writes from the host, "format" and "shape", the
+       bytes SciPy's are (stored and deflated) */
+    for (size_t i = 0; i < sizeof sparse_npz_cases / sizeof sparse_npz_cases[0]; i++) {
+        const sparse_npz_case *c = &sparse_npz_cases[i];
+        if (c->code != GA_OK || strstr(c->name, "format") || strstr(c->name, "coords")) continue;
+        static const char *const names[] = {"csr", "csc", "coo"};
+        unsigned char shape[16];
+        ga__put64(shape, (uint64_t)c->m), ga__put64(shape + 8, (uint64_t)c->n);
+        const ga__npz_raw fmt = {"|S3", 0, {0}, names[c->format], 3}, sh = {"<i8", 1, {2}, shape, 16};
+        const ga__npz_raw *raws[2] = {&fmt, &sh};
+        const char *member_names[2] = {"format", "shape"};
+        const ga_array *arrays[2] = {NULL, NULL};
+        const char *path = npz_path("raw.npz");
+        CHECK(ga__savez("t", path, 2, member_names, arrays, raws, i % 2 == 1) == GA_OK, "%s: raw members: %s", c->name,
+              ga_last_error_message());
+        ga_npz *z = ga_load_npz(path);
+        for (int k = 0; z && k < c->nmembers; k++) {
+            const bool f = strcmp(c->members[k].name, "format.npy") == 0, h = strcmp(c->members[k].name, "shape.npy") == 0;
+            if (!f && !h) continue;
+            const int j = ga__npz_find(z, c->members[k].name);
+            CHECK(j == (f ? 0 : 1) && z->entries[j].crc == c->members[k].crc && z->entries[j].usize == (uint64_t)c->members[k].size,
+                  "%s: %s as SciPy's", c->name, c->members[k].name);
+        }
+        char text[8] = "?";
+        CHECK(z && ga__npz_get_text("t", z, "format", text, sizeof text) == GA_OK && strcmp(text, names[c->format]) == 0,
+              "%s: format read back: %s", c->name, text);
+        ga_npz_close(z);
+        ga_clear_error();
+    }
 }
 
 /* ---- host references ---------------------------------------------------------------- */
@@ -1923,6 +2022,18 @@ static long double dtype_square(long double x, ga_dtype dt)
     return kind == 'i' ? (long double)(int64_t)sq : (long double)sq;
 }
 
+/* x (an integer's magnitude) to the power p in dtype dt, wrapping as
+   NumPy's integer power does (bool and floats: exact powers). */
+static long double dtype_power(long double x, int p, ga_dtype dt)
+{
+    const char kind = ga_dtype_kind(dt);
+    if (kind != 'i' && kind != 'u') return powl(x, p);
+    uint64_t v = 1;
+    for (int i = 0; i < p; i++) v *= (uint64_t)(int64_t)x;
+    v = wrap(dt, v);
+    return kind == 'i' ? (long double)(int64_t)v : (long double)v;
+}
+
 static void check_norms(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, int64_t nnz)
 {
     triplets t = trip_random(dt, m, n, nnz, true, true);
@@ -1978,6 +2089,7 @@ static void check_norms(ga_dtype dt, ga_sparse_format f, int64_t m, int64_t n, i
                     if (isinf(vords[o])) ext = k == 0 || (vords[o] > 0 ? x > ext : x < ext) ? x : ext;
                     else if (vords[o] == 0) acc += x != 0;
                     else if (vords[o] == 2) acc += dtype_square(x, dt);
+                    else if (vords[o] == 3) acc += dtype_power(x, 3, dt); /* (SciPy's norm(x, 3): an int power) */
                     else acc += powl(x, (long double)vords[o]);
                 }
                 v[l] = isinf(vords[o]) ? ext : vords[o] == 0 || vords[o] == 1 ? acc : powl(acc, 1 / (long double)vords[o]);
@@ -2017,6 +2129,81 @@ DEVICE_TEST(linalg_norm)
     CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, 3) == NULL, GA_ERROR_AXIS, "axis 3 is out of bounds");
     CHECK_ERROR(ga_sparse_linalg_norm_axis(s, 2, GA_AXIS_NONE) == NULL, GA_ERROR_AXIS, "axis must be 0 or 1");
     ga_sparse_release(s);
+}
+
+/* Integer vector norms of orders 3, 4, 5 wrap their powers in the dtype as
+   SciPy's norm(x, ord, axis) does (abs(-128) is -128 in int8; a negative
+   sum's root is NaN): SciPy 1.17's results for one 3 x 4 matrix in each
+   integer dtype and bool; negative integer orders refused in NumPy's
+   words. */
+DEVICE_TEST(linalg_norm_integer_orders_wrap_as_scipy)
+{
+    static const int64_t values[12] = {100, -7, 0, 55, 3, 0, -128, -1, 0, 127, -100, 9};
+    static const struct {
+        ga_dtype dt;
+        double want[6][4]; /* ord 3 axis 0, ord 3 axis 1 (3 and a pad), ord 4 ..., ord 5 ... */
+    } cases[] = {
+        {GA_INT8, {{4.497941445275415, 5.981424029720885, 3.9999999999999996, NAN}, {5.0132979349645845, 3.0365889718756622, 5.336803297443889, 0}, {3.0, 3.1463462836457885, 0.0, NAN}, {1.189207115002721, 3.009216698434564, NAN, 0}, {NAN, 2.069935054081614, 0.0, NAN}, {NAN, NAN, 2.0912791051825463, 0}}},
+        {GA_UINT8, {{4.497941445275415, 6.664443703291906, 5.768998281229633, 8.891706282839353}, {7.741753281255592, 6.557672186169711, 8.123096200891359, 0}, {3.0, 3.1463462836457885, 0.0, 4.239363248839551}, {4.007789715567548, 3.009216698434564, 3.5676213450081633, 0}, {3.0, 2.9301560515835217, 0.0, 3.563966136996308}, {2.9925557394776896, 3.4629471895995088, 3.1207454228486045, 0}}},
+        {GA_INT16, {{25.70625998798988, 25.768155731951488, 25.692633154249467, NAN}, {NAN, 3.0365889718756622, 32.54030502446153, 0}, {NAN, 13.644287891350581, NAN, NAN}, {NAN, 3.009216698434564, 13.256423033493695, 0}, {NAN, NAN, NAN, NAN}, {NAN, 3.0024650813881837, NAN, 0}}},
+        {GA_UINT16, {{25.70625998798988, 43.43774951118688, 36.48720387126178, 46.657078529021476}, {48.973190943581685, 40.322804588863775, 40.42709028392655, 0}, {15.497376897898084, 13.644287891350581, 15.491933384829668, 14.777157182074468}, {17.832466327750723, 3.009216698434564, 17.621364295093187, 0}, {8.986608584912922, 9.614057379638082, 5.903092646378209, 10.958211115860557}, {10.704159531951126, 9.19636358097509, 9.992468664337112, 0}}},
+        {GA_INT32, {{100.0008999919001, 127.00708828521626, 145.76530755690902, 55.08032340788313}, {105.27420393730762, 128.00056965892304, 145.00772055601266, 0}, {100.00002024999385, 127.00029303500493, 138.54483965214376, 55.009857604974655}, {102.21366129238504, 128.00000977516063, 137.75939193127323, 0}, {67.58461850492625, NAN, 67.58461617552217, 55.001290561658415}, {71.83889396019185, 3.0024650813881837, 38.872193782417284, 0}}},
+        {GA_UINT32, {{100.0008999919001, 1625.7570072613762, 2047.7538308853482, 1625.5197578713232}, {1625.6457650234236, 2047.8333218347552, 1625.6310174808755, 0}, {100.00002024999385, 127.00029303500493, 138.54483965214376, 55.009857604974655}, {102.21366129238504, 128.00000977516063, 137.75939193127323, 0}, {67.58461850492625, 93.81872841945192, 77.98771745313063, 86.34111912455434}, {90.90641742650257, 84.44850724111572, 89.85829328863532, 0}}},
+        {GA_INT64, {{100.0008999919001, 127.00708828521626, 145.76530755690902, 55.08032340788313}, {105.27420393730762, 128.00056965892304, 145.00772055601266, 0}, {100.00002024999385, 127.00029303500493, 138.54483965214376, 55.009857604974655}, {102.21366129238504, 128.00000977516063, 137.75939193127323, 0}, {100.00000048600002, 127.0000129212707, 134.70936694350146, 55.001290561658415}, {100.98692859320863, 128.0000001817942, 133.89713390328737, 0}}},
+        {GA_UINT64, {{100.0008999919001, 126.99291092345459, 2642245.949628983, 55.080103663637885}, {105.25356705600129, 2642245.9496290307, 101.61097490305943, 0}, {100.00002024999385, 127.00029303500493, 138.54483965214376, 55.009857604974655}, {102.21366129238504, 128.00000977516063, 137.75939193127323, 0}, {100.00000048600002, 126.99998707872412, 7131.550211091939, 55.001290517949656}, {100.98686395488389, 7131.550211865143, 118.16546549802614, 0}}},
+        {GA_BOOL, {{1.2599210498948732, 1.2599210498948732, 1.2599210498948732, 1.4422495703074083}, {1.4422495703074083, 1.4422495703074083, 1.4422495703074083, 0}, {1.189207115002721, 1.189207115002721, 1.189207115002721, 1.3160740129524924}, {1.3160740129524924, 1.3160740129524924, 1.3160740129524924, 0}, {1.148698354997035, 1.148698354997035, 1.148698354997035, 1.2457309396155174}, {1.2457309396155174, 1.2457309396155174, 1.2457309396155174, 0}}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const ga_dtype dt = cases[c].dt;
+        unsigned char host[12 * 8];
+        for (int i = 0; i < 12; i++) {
+            const uint64_t w = wrap(dt, (uint64_t)values[i]);
+            memcpy(host + (size_t)i * ga_dtype_itemsize(dt), &w, ga_dtype_itemsize(dt)); /* (little-endian) */
+        }
+        ga_array *d = ga_from_host(host, 2, (const int64_t[]){3, 4}, dt);
+        for (int f = 0; f < 3; f++) {
+            ga_sparse *s = f == 0 ? ga_sparse_csr_matrix_from_dense(d) : f == 1 ? ga_sparse_csc_matrix_from_dense(d)
+                                                                                : ga_sparse_coo_matrix_from_dense(d);
+            for (int k = 0; s && k < 6; k++) {
+                const int ord = 3 + k / 2, axis = k % 2, lines = axis == 0 ? 4 : 3;
+                ga_array *r = ga_sparse_linalg_norm_axis(s, ord, axis);
+                double got[4] = {0};
+                CHECK(r && ga_dtype_of(r) == GA_FLOAT64 && ga_size(r) == lines && ga_to_host(r, got, sizeof got) == GA_OK,
+                      "%s %s ord %d axis %d: %s", dname(dt), format_names[f], ord, axis, ga_last_error_message());
+                for (int i = 0; r && i < lines; i++) {
+                    const double w = cases[c].want[k][i];
+                    CHECK(isnan(w) ? isnan(got[i]) : fabs(got[i] - w) <= 1e-12 * fabs(w),
+                          "%s %s ord %d axis %d [%d]: %.17g, SciPy's %.17g", dname(dt), format_names[f], ord, axis, i, got[i], w);
+                }
+                ga_release(r);
+            }
+            if (s && ga_dtype_kind(dt) == 'u')
+                CHECK_ERROR(ga_sparse_linalg_norm_axis(s, -3, 1) == NULL, GA_ERROR_OVERFLOW, "Python integer -3 out of bounds for");
+            else if (s)
+                CHECK_ERROR(ga_sparse_linalg_norm_axis(s, -3, 1) == NULL, GA_ERROR_VALUE,
+                            "Integers to negative integer powers are not allowed.");
+            /* a float order that is not integral: a float power, no wrap */
+            ga_array *r = s ? ga_sparse_linalg_norm_axis(s, 2.5, 0) : NULL;
+            double got[4] = {0};
+            CHECK(r && ga_to_host(r, got, sizeof got) == GA_OK, "%s ord 2.5: %s", dname(dt), ga_last_error_message());
+            for (int col = 0; r && col < 4; col++) {
+                long double acc = 0;
+                for (int row = 0; row < 3; row++) {
+                    const uint64_t w = wrap(dt, (uint64_t)values[row * 4 + col]);
+                    long double x = ga_dtype_kind(dt) == 'i' ? (long double)(int64_t)w : (long double)w;
+                    if (dt != GA_BOOL && ga_dtype_kind(dt) == 'i' && x < 0) x = (long double)(int64_t)wrap(dt, (uint64_t)-(int64_t)w);
+                    acc += x < 0 ? NAN : powl(x, 2.5L); /* (int8's abs(-128) is -128: a NaN power) */
+                }
+                const long double want = powl(acc, 1 / 2.5L);
+                CHECK(isnan(want) ? isnan(got[col]) : fabsl(got[col] - want) <= 1e-12L * want, "%s %s ord 2.5 column %d: %.17g, want %.17Lg",
+                      dname(dt), format_names[f], col, got[col], want);
+            }
+            ga_release(r);
+            ga_sparse_release(s);
+            ga_clear_error();
+        }
+        ga_release(d);
+    }
 }
 
 /* ---- scipy.sparse.linalg.spsolve_triangular ------------------------------------------------ */
@@ -2488,4 +2675,211 @@ DEVICE_TEST(minres_on_hermitian_indefinite)
                 "ga_sparse_linalg_minres: indefinite preconditioner");
     ga_release(x), ga_release(z), ga_release(ones);
     ga_sparse_release(e), ga_sparse_release(neg);
+}
+
+/* The members of the .npz at path as zipfile reads them: each of c's
+   members (by name) of the same CRC-32 and size (the same .npy bytes). */
+static void check_npz_members(const char *path, const sparse_npz_case *c, const char *what)
+{
+    ga_npz *z = ga_load_npz(path);
+    CHECK(z != NULL, "%s: ga_load_npz: %s", what, ga_last_error_message());
+    int members = 0;
+    for (int k = 0; z && k < c->nmembers; k++) {
+        if (strcmp(c->members[k].name, "_is_array.npy") == 0) continue; /* (SciPy's arrays: not written) */
+        members++;
+        const int i = ga__npz_find(z, c->members[k].name);
+        CHECK(i >= 0 && i == members - 1, "%s: %s is member %d", what, c->members[k].name, i);
+        if (i < 0) continue;
+        CHECK(z->entries[i].crc == c->members[k].crc && z->entries[i].usize == (uint64_t)c->members[k].size,
+              "%s: %s: crc %08x, %llu bytes; SciPy's %08x, %lld bytes", what, c->members[k].name, z->entries[i].crc,
+              (unsigned long long)z->entries[i].usize, c->members[k].crc, (long long)c->members[k].size);
+    }
+    CHECK(!z || ga_npz_count(z) == members, "%s: %d members, SciPy's %d", what, z ? ga_npz_count(z) : -1, members);
+    ga_npz_close(z);
+}
+
+/* s against case c: format, dtype, shape, stored entries, dense values. */
+static void check_npz_matrix(const ga_sparse *s, const sparse_npz_case *c, const char *what)
+{
+    CHECK(s != NULL, "%s: %s", what, ga_last_error_message());
+    if (!s) return;
+    CHECK((int)ga_sparse_format_of(s) == c->format && ga_sparse_dtype_of(s) == c->dtype && ga_sparse_shape(s)[0] == c->m &&
+              ga_sparse_shape(s)[1] == c->n && ga_sparse_nnz(s) == c->nnz,
+          "%s: format %d, dtype %s, shape (%lld, %lld), nnz %lld", what, (int)ga_sparse_format_of(s),
+          dname(ga_sparse_dtype_of(s)), (long long)ga_sparse_shape(s)[0], (long long)ga_sparse_shape(s)[1],
+          (long long)ga_sparse_nnz(s));
+    const int64_t size = c->m * c->n;
+    long double *re = calloc((size_t)size + 1, sizeof *re), *im = calloc((size_t)size + 1, sizeof *im);
+    for (int64_t i = 0; i < size; i++) re[i] = c->re[i], im[i] = c->im[i];
+    ga_array *d = ga_sparse_toarray(s);
+    check_dense(d, re, im, size, c->dtype, 0, what);
+    ga_release(d);
+    free(re), free(im);
+}
+
+/* Every file SciPy wrote, loaded; saved again stored and compressed, its
+   members the same bytes as SciPy's (where gpuarr keeps SciPy's index
+   dtype) and loaded back; SciPy's refusals in its words, nothing leaked. */
+DEVICE_TEST(save_npz_load_npz_as_scipy)
+{
+    const size_t before = used_bytes();
+    for (size_t i = 0; i < sizeof sparse_npz_cases / sizeof sparse_npz_cases[0]; i++) {
+        const sparse_npz_case *c = &sparse_npz_cases[i];
+        const char *path = npz_case_file(c);
+        char what[200];
+        if (c->code != GA_OK) {
+            char want[300];
+            if (strstr(c->text, "does not contain")) snprintf(want, sizeof want, "The file %s %s", path, c->text);
+            else snprintf(want, sizeof want, "%s", c->text);
+            CHECK_ERROR(ga_sparse_load_npz(path) == NULL, c->code, want);
+            ga_clear_error();
+            continue;
+        }
+        snprintf(what, sizeof what, "%s: loaded", c->name);
+        ga_sparse *s = ga_sparse_load_npz(path);
+        check_npz_matrix(s, c, what);
+        if (!s) continue;
+        const bool scipy_file = !strstr(c->name, "format") && !strstr(c->name, "coords");
+        for (int compressed = 0; compressed < 2; compressed++) {
+            /* a name without .npz gains it, as np.savez's */
+            char base[200];
+            snprintf(base, sizeof base, "%s", npz_path(compressed ? "saved_z" : "saved"));
+            char file[210];
+            snprintf(file, sizeof file, "%s.npz", base);
+            remove(file);
+            CHECK(ga_sparse_save_npz(base, s, compressed) == GA_OK, "%s: save_npz: %s", c->name, ga_last_error_message());
+            snprintf(what, sizeof what, "%s: saved (%s)", c->name, compressed ? "compressed" : "stored");
+            if (scipy_file && ga_sparse_index_dtype(s) == c->index_dtype) check_npz_members(file, c, what);
+            ga_sparse *t = ga_sparse_load_npz(file);
+            snprintf(what, sizeof what, "%s: saved (%s) and loaded", c->name, compressed ? "compressed" : "stored");
+            check_npz_matrix(t, c, what);
+            ga_sparse_release(t);
+        }
+        ga_sparse_release(s);
+        ga_clear_error();
+    }
+    /* a matrix of gpuarr's: every format and a transposed one, through a file and back */
+    triplets t = trip_new(37, 23, 90);
+    for (int64_t k = 0; k < t.nnz; k++) t.row[k] = (k * 7) % 37, t.col[k] = (k * 5 + k / 9) % 23, t.re[k] = (long double)(k % 13) - 6;
+    for (int f = 0; f < 3; f++) {
+        ga_sparse *a = make_sparse(&t, GA_FLOAT64, formats[f], GA_INT32);
+        ga_sparse *at = ga_sparse_transpose(a);
+        const char *path = npz_path("mine.npz");
+        CHECK(ga_sparse_save_npz(path, at, f == 1) == GA_OK, "%s: save_npz: %s", format_names[f], ga_last_error_message());
+        ga_sparse *b = ga_sparse_load_npz(path);
+        CHECK(b && ga_sparse_format_of(b) == ga_sparse_format_of(at) && ga_sparse_shape(b)[0] == 23 && ga_sparse_shape(b)[1] == 37 &&
+                  ga_sparse_nnz(b) == ga_sparse_nnz(at),
+              "%s: transposed, saved and loaded: %s", format_names[f], ga_last_error_message());
+        ga_array *x = ga_sparse_toarray(at), *y = b ? ga_sparse_toarray(b) : NULL;
+        CHECK(x && y && same_array(x, y), "%s: transposed, saved and loaded: the same values", format_names[f]);
+        ga_release(x), ga_release(y);
+        ga_sparse_release(a), ga_sparse_release(at), ga_sparse_release(b);
+    }
+    trip_free(&t);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%zu bytes left in use", used_bytes() - before);
+}
+
+/* CSR and CSC holding more stored entries than places (duplicates; nnz 7
+   in 2 x 2), which cuSPARSE's descriptors refuse as they are: every path
+   into cuSPARSE sums them first. A (CSR) = [[3, 0], [4, 4]]; the same
+   arrays as CSC are A^T. A @ x and x @ A (SpMV, SpMM), A @ A (SpGEMM),
+   spsolve_triangular (SpSV), sum over each axis. */
+DEVICE_TEST(products_and_solves_of_more_entries_than_places)
+{
+    const double v[7] = {1, 1, 1, 1, 2, 3, 2};
+    const int32_t idx[7] = {0, 0, 0, 0, 1, 0, 1}, ptr[3] = {0, 3, 7};
+    ga_array *dv = ga_from_host(v, GA_SHAPE(7), GA_FLOAT64), *di = ga_from_host(idx, GA_SHAPE(7), GA_INT32);
+    ga_array *dp = ga_from_host(ptr, GA_SHAPE(3), GA_INT32);
+    const double x2[2] = {1, 2}, b[2] = {3, 8};
+    ga_array *x = ga_from_host(x2, GA_SHAPE(2), GA_FLOAT64), *bb = ga_from_host(b, GA_SHAPE(2), GA_FLOAT64);
+    for (int f = 0; f < 2; f++) {
+        ga_sparse *s = f == 0 ? ga_sparse_csr_matrix(dv, di, dp, (const int64_t[]){2, 2})
+                              : ga_sparse_csc_matrix(dv, di, dp, (const int64_t[]){2, 2});
+        CHECK(s && ga_sparse_nnz(s) == 7, "%s of 7 entries: %s", format_names[f], ga_last_error_message());
+        if (!s) continue;
+        /* M: A for CSR, A^T for CSC */
+        const double m[2][2] = {{f == 0 ? 3 : 3, f == 0 ? 0 : 4}, {f == 0 ? 4 : 0, 4}};
+        double got[4] = {0};
+        ga_array *y = ga_sparse_matmul(s, x); /* M x */
+        CHECK(y && ga_to_host(y, got, 2 * 8) == GA_OK && got[0] == m[0][0] + 2 * m[0][1] && got[1] == m[1][0] + 2 * m[1][1],
+              "%s: M @ x = (%g, %g): %s", format_names[f], got[0], got[1], ga_last_error_message());
+        ga_release(y);
+        y = ga_sparse_rmatmul(x, s); /* x M */
+        CHECK(y && ga_to_host(y, got, 2 * 8) == GA_OK && got[0] == m[0][0] + 2 * m[1][0] && got[1] == m[0][1] + 2 * m[1][1],
+              "%s: x @ M = (%g, %g): %s", format_names[f], got[0], got[1], ga_last_error_message());
+        ga_release(y);
+        ga_sparse *sq = ga_sparse_matmul_sparse(s, s); /* M M */
+        ga_array *d = sq ? ga_sparse_toarray(sq) : NULL;
+        CHECK(d && ga_to_host(d, got, 4 * 8) == GA_OK && got[0] == m[0][0] * m[0][0] + m[0][1] * m[1][0] &&
+                  got[1] == m[0][0] * m[0][1] + m[0][1] * m[1][1] && got[2] == m[1][0] * m[0][0] + m[1][1] * m[1][0] &&
+                  got[3] == m[1][0] * m[0][1] + m[1][1] * m[1][1],
+              "%s: M @ M = [[%g, %g], [%g, %g]]: %s", format_names[f], got[0], got[1], got[2], got[3], ga_last_error_message());
+        ga_release(d), ga_sparse_release(sq);
+        /* M x = b: CSR lower (x = (1, 1)), CSC upper (x = (-5/3 ... )): checked as M x == b */
+        ga_array *sol = ga_sparse_linalg_spsolve_triangular(s, bb, f == 0, false);
+        CHECK(sol && ga_to_host(sol, got, 2 * 8) == GA_OK &&
+                  fabs(m[0][0] * got[0] + m[0][1] * got[1] - b[0]) <= 1e-14 && fabs(m[1][0] * got[0] + m[1][1] * got[1] - b[1]) <= 1e-14,
+              "%s: spsolve_triangular: (%g, %g): %s", format_names[f], got[0], got[1], ga_last_error_message());
+        ga_release(sol);
+        for (int axis = 0; axis < 2; axis++) {
+            ga_array *sum = ga_sparse_sum(s, axis);
+            const double w0 = axis == 0 ? m[0][0] + m[1][0] : m[0][0] + m[0][1], w1 = axis == 0 ? m[0][1] + m[1][1] : m[1][0] + m[1][1];
+            CHECK(sum && ga_to_host(sum, got, 2 * 8) == GA_OK && got[0] == w0 && got[1] == w1, "%s: sum(axis=%d) = (%g, %g): %s",
+                  format_names[f], axis, got[0], got[1], ga_last_error_message());
+            ga_release(sum);
+        }
+        ga_sparse_release(s);
+        ga_clear_error();
+    }
+    ga_release(dv), ga_release(di), ga_release(dp), ga_release(x), ga_release(bb);
+}
+
+/* Sums along the compressed axis (CSR axis 1, CSC axis 0) for rows of
+   every average length, so every group width of the row-sum kernel (1 to
+   32 lanes a row, and rows longer than a warp): each row's sum against
+   the host's, empty rows and a row count that fills no warp evenly
+   included, int32 and int64 indices. */
+DEVICE_TEST(row_sums_of_every_row_length)
+{
+    static const int64_t avgs[] = {0, 1, 2, 3, 5, 8, 13, 31, 33, 120};
+    static const ga_dtype dts[] = {GA_FLOAT64, GA_FLOAT32, GA_INT8, GA_UINT16, GA_COMPLEX64, GA_BOOL};
+    int i = 0;
+    for (size_t a = 0; a < sizeof avgs / sizeof avgs[0]; a++)
+        for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++)
+            for (int f = 0; f < 2; f++, i++) {
+                if (!test_sample(i, 2)) continue;
+                const ga_dtype dt = dts[d], it = i % 3 == 0 ? GA_INT64 : GA_INT32;
+                const int64_t major = 1 + (int64_t)(rnd() % 300), minor = 7 + avgs[a] * 2;
+                int64_t *ptr = malloc(sizeof *ptr * (size_t)(major + 1)), nnz = 0;
+                ptr[0] = 0;
+                for (int64_t r = 0; r < major; r++) { /* lengths 0 .. 2 avg; every 7th row empty */
+                    const int64_t len = r % 7 == 3 || avgs[a] == 0 ? 0 : (int64_t)(rnd() % (uint64_t)(2 * avgs[a] + 1));
+                    ptr[r + 1] = ptr[r] + len, nnz += len;
+                }
+                int64_t *idx = malloc(sizeof *idx * (size_t)(nnz + 1));
+                long double *re = calloc((size_t)nnz + 1, sizeof *re), *im = calloc((size_t)nnz + 1, sizeof *im);
+                long double *sre = calloc((size_t)major + 1, sizeof *sre), *sim = calloc((size_t)major + 1, sizeof *sim);
+                for (int64_t r = 0; r < major; r++)
+                    for (int64_t j = ptr[r]; j < ptr[r + 1]; j++) {
+                        idx[j] = (int64_t)(rnd() % (uint64_t)minor); /* (duplicates and any order: summed all the same) */
+                        draw_value(dt, &re[j], &im[j]);
+                        sre[r] += dt == GA_BOOL ? re[j] != 0 : re[j], sim[r] += im[j];
+                    }
+                ga_array *dv = upload_values(re, im, nnz, dt), *di = upload_index(idx, nnz, it), *dp = upload_index(ptr, major + 1, it);
+                const int64_t shape[2] = {f == 0 ? major : minor, f == 0 ? minor : major};
+                ga_sparse *s = f == 0 ? ga_sparse_csr_matrix(dv, di, dp, shape) : ga_sparse_csc_matrix(dv, di, dp, shape);
+                ga_array *sum = s ? ga_sparse_sum(s, f == 0 ? 1 : 0) : NULL;
+                char what[160];
+                snprintf(what, sizeof what, "%s %s sum, %lld lines of about %lld (%s indices)", format_names[f], dname(dt),
+                         (long long)major, (long long)avgs[a], dname(it));
+                CHECK(sum && ga_ndim(sum) == 2 && ga_shape(sum)[f == 0 ? 0 : 1] == major && ga_shape(sum)[f == 0 ? 1 : 0] == 1,
+                      "%s: shape: %s", what, ga_last_error_message());
+                const long double tol = dt == GA_FLOAT32 || dt == GA_COMPLEX64 ? 1e-3L : 1e-9L; /* (small integers: exact but float32) */
+                check_dense(sum, sre, sim, major, sum_dtype(dt), tol, what);
+                ga_release(sum), ga_release(dv), ga_release(di), ga_release(dp);
+                ga_sparse_release(s);
+                free(ptr), free(idx), free(re), free(im), free(sre), free(sim);
+                ga_clear_error();
+            }
 }

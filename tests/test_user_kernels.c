@@ -160,9 +160,29 @@ TEST(signature_raw_parameters)
     CHECK_OK(ga__user_signature("test", &r, rsig, NULL));
     CHECK(r.nin == 1 && r.nraw == 1 && r.info.nin == 1, "reverse: nin %d nraw %d", r.nin, r.nraw);
     ga_clear_error();
+    /* raw outputs: every output raw (the loop's output a bool scratch array), or beside an ordinary one */
+    ga_elementwise_kernel o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.name, sizeof o.name, "scatter");
+    char osig[] = "gpuarr elementwise 2;scatter;(T);(T x, int64 idx);(raw<T> y);float32|;";
+    CHECK_OK(ga__user_signature("test", &o, osig, NULL));
+    CHECK(o.nin == 2 && o.nout == 1 && o.nraw == 1 && o.nraw_in == 0 && o.info.nin == 2 && o.info.nout == 1 &&
+              o.raw[0] && !o.raw[1] && !o.raw[2] && o.types[0] == -1 && strcmp(o.params[0], "y") == 0,
+          "scatter: nin %d nout %d nraw %d loop %d, %d", o.nin, o.nout, o.nraw, o.info.nin, o.info.nout);
+    ga_elementwise_kernel m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "mixed");
+    char msig[] = "gpuarr elementwise 2;mixed;(T);(raw<T> x, T w);(T &z, raw<T> y);float32|;";
+    CHECK_OK(ga__user_signature("test", &m, msig, NULL));
+    CHECK(m.nin == 2 && m.nout == 2 && m.nraw == 2 && m.nraw_in == 1 && m.info.nin == 1 && m.info.nout == 1 &&
+              !m.raw[0] && m.raw[1] && m.raw[2] && !m.raw[3],
+          "mixed: nin %d nout %d nraw %d (%d in) loop %d, %d", m.nin, m.nout, m.nraw, m.nraw_in, m.info.nin,
+          m.info.nout);
+    ga_clear_error();
     static const char *const bad[] = {
-        "gpuarr elementwise 2;f;(T);(T x);(raw<T> y);float32|;",                         /* a raw output */
-        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d);(T &y);float32|;", /* 4 raw */
+        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d, raw<T> e);(T &y);float32|;", /* 5 raw */
+        "gpuarr elementwise 2;f;(T);(raw<T> a, raw<T> b, raw<T> c, raw<T> d);(T &y, T &z, T &w);float32|;", /* 4 + 2 */
+        "gpuarr elementwise 2;f;(T);(T a, T b, T c, T d, T e, T f);(raw<T> z, raw<T> v);float32|;", /* 3 + 2 */
         "gpuarr elementwise 2;f;(T);(raw<U> a);(T &y);float32|;",                        /* raw of no type */
         "gpuarr elementwise 2;f;(T);(raw<> a);(T &y);float32|;",
     };
@@ -180,7 +200,45 @@ TEST(signature_raw_parameters)
     snprintf(rk.sig.name, sizeof rk.sig.name, "f");
     char rksig[] = "gpuarr reduction 2;f;(T);(raw<T> x);(T &y);T;float32|;x[0]";
     CHECK_ERROR(ga__user_signature("test", &rk.sig, rksig, &rk) != GA_OK, GA_ERROR_VALUE,
-                "raw parameter 'x': only an elementwise kernel's inputs may be raw");
+                "raw parameter 'x': a reduction's parameters are not raw");
+}
+
+TEST(signature_more_than_four_operands)
+{
+    /* 6 inputs, 2 outputs: the loop takes 3 and 1, the others are extra operands after the raw ones */
+    ga_elementwise_kernel k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.name, sizeof k.name, "sum6");
+    char sig[] = "gpuarr elementwise 2;sum6;(T);(T a, T b, raw<T> r, T c, T d, T e);(T &s, T &p);float32|;";
+    CHECK_OK(ga__user_signature("test", &k, sig, NULL));
+    CHECK(k.nin == 6 && k.nout == 2 && k.info.nin == 3 && k.info.nout == 1 && k.ext_in == 2 && k.ext_out == 1 &&
+              k.nraw == 1 && ga_elementwise_nin(&k) == 6 && ga_elementwise_nout(&k) == 2,
+          "sum6: nin %d nout %d loop %d %d ext %d %d", k.nin, k.nout, k.info.nin, k.info.nout, k.ext_in, k.ext_out);
+    /* operands: s p a b r c d e */
+    static const int slots[8] = {0, 3, 0, 1, 0, 2, 1, 2};
+    static const bool ext[8] = {false, true, false, false, false, false, true, true};
+    for (int j = 0; j < 8; j++)
+        CHECK(k.slot[j] == slots[j] && k.ext[j] == ext[j], "parameter %d: slot %d ext %d", j, k.slot[j], k.ext[j]);
+    /* 1 input, 3 outputs: the loop takes 1 and 1 */
+    ga_elementwise_kernel o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.name, sizeof o.name, "split3");
+    char osig[] = "gpuarr elementwise 2;split3;(T);(T x);(T &a, T &b, T &c);float32|;";
+    CHECK_OK(ga__user_signature("test", &o, osig, NULL));
+    CHECK(o.info.nin == 1 && o.info.nout == 1 && o.ext_in == 0 && o.ext_out == 2 && o.slot[1] == 0 && o.slot[2] == 1 &&
+              o.ext[1] && o.ext[2] && !o.ext[0] && !o.ext[3],
+          "split3: loop %d %d ext %d %d", o.info.nin, o.info.nout, o.ext_in, o.ext_out);
+    /* what fits stays in the loop: 3 inputs and 1 output, 2 and 2 */
+    int li, lo;
+    ga__user_partition(3, 1, &li, &lo);
+    CHECK(li == 3 && lo == 1, "3, 1: %d %d", li, lo);
+    ga__user_partition(2, 2, &li, &lo);
+    CHECK(li == 2 && lo == 2, "2, 2: %d %d", li, lo);
+    ga__user_partition(0, 3, &li, &lo);
+    CHECK(li == 0 && lo == 1, "0, 3: %d %d", li, lo);
+    ga__user_partition(4, 0, &li, &lo);
+    CHECK(li == 3 && lo == 0, "4, 0: %d %d", li, lo);
+    ga_clear_error();
 }
 
 TEST(map_expression_reads_index)
@@ -200,7 +258,8 @@ TEST(signature_refusals)
     static const char *const bad[] = {
         "gpuarr elementwise 1;f;(T x);(T &y);float32,;",                  /* an older form */
         "gpuarr elementwise 2;g;(T);(T x);(T &y);float32|;",              /* another name */
-        "gpuarr elementwise 2;f;(T);(T x, T y, T z, T w);(T &y);float32|;", /* 5 operands */
+        "gpuarr elementwise 2;f;(T);(T a, T b, T c, T d, T e, T f, T g, T h);(T &y);float32|;", /* 9 operands */
+        "gpuarr elementwise 2;f;(T);(T a, T b, T c, T d, T e, T f, T g);(T &y, T &z);float32|;", /* 9 operands */
         "gpuarr elementwise 2;f;(T);(U x);(T &y);float32|;",              /* not a placeholder nor a dtype */
         "gpuarr elementwise 2;f;(T);(T x);(T &y);;",                      /* no dtypes */
         "gpuarr elementwise 2;f;(T);T x;(T &y);float32|;",                /* no parentheses */
@@ -777,6 +836,7 @@ static void host_reduce2d(const double *v, int64_t rows, int64_t cols, int axis,
 /* Whether result r (float64) holds want[0..count-1] within rel. */
 static bool holds(const ga_array *r, const double *want, int64_t count, double rel)
 {
+    if (r && count == 0) return ga_size(r) == 0;
     double *h = r && ga_size(r) == count ? host_f64(r) : NULL;
     bool ok = h != NULL;
     for (int64_t i = 0; ok && i < count; i++) ok = fabs(h[i] - want[i]) <= rel * (fabs(want[i]) + 1);
@@ -933,6 +993,153 @@ DEVICE_TEST(reduction_element_index)
     ga_release(x), ga_release(out), ga_release(z), ga_release(rz), ga_release(e), ga_release(re);
 }
 
+/* ---- reductions of several inputs in 16-byte vectors ------------------------- */
+
+/* A (rows, cols) view of `t` whose element 0 is `off` elements past the
+   start of a new random array (pool blocks start 256-byte aligned), its
+   base in *base. */
+static ga_array *offset_view(int64_t rows, int64_t cols, int64_t off, ga_dtype t, ga_array **base)
+{
+    *base = random_array(1, (int64_t[]){rows * cols + 8}, t);
+    char idx[64];
+    snprintf(idx, sizeof idx, "%lld:%lld", (long long)off, (long long)(off + rows * cols));
+    ga_array *flat = *base ? ga_index(*base, idx) : NULL;
+    ga_array *v = flat ? ga_reshape(flat, 2, (int64_t[]){rows, cols}) : NULL;
+    ga_release(flat);
+    return v;
+}
+
+/* sums over axis `axis` (0, 1, or -1: all) of a (rows, cols) array of
+   terms in C order, into want[] */
+static void host_sum2d(const double *terms, int64_t rows, int64_t cols, int axis, double *want)
+{
+    const int64_t nout = axis == 0 ? cols : axis == 1 ? rows : 1;
+    for (int64_t o = 0; o < nout; o++) want[o] = 0;
+    for (int64_t i = 0; i < rows * cols; i++) want[axis == 0 ? i % cols : axis == 1 ? i / cols : 0] += terms[i];
+}
+
+/* The shapes of the vector tests: long rows (chunks and the combine
+   passes), rows of a warp, a thread per row, odd and empty; the element
+   offsets of the two or three inputs: in phase (aligned, or past a vector
+   boundary alike: a head of elements first) and out of phase (read
+   element by element). */
+static const int64_t vshapes[][2] = {{1, 200003}, {7, 1001}, {1, 4097}, {5, 3}, {1, 3}, {1, 1}, {0, 5}, {3, 0}};
+static const int voffs[][3] = {{0, 0, 0}, {1, 1, 1}, {3, 3, 3}, {1, 0, 1}, {2, 3, 2}, {0, 0, 2}};
+
+#define VEC_SHAPES (int)(sizeof vshapes / sizeof vshapes[0])
+#define VEC_OFFS (int)(sizeof voffs / sizeof voffs[0])
+
+DEVICE_TEST(reduction_vectors_two_inputs_every_float)
+{
+    ga_reduction_kernel *k = reduction("sumsq_diff");
+    if (!k) return;
+    for (int t = 0; t < 4; t++) {
+        const ga_dtype dt = float_dtypes[t];
+        /* float16 sums overflow past a few thousand squares; bfloat16 rounds to 8 bits */
+        const double tol = dt == GA_FLOAT64 ? 1e-12 : dt == GA_FLOAT32 ? 1e-6 : dt == GA_FLOAT16 ? 1e-3 : 8e-3;
+        for (int sh = 0; sh < VEC_SHAPES; sh++) {
+            const int64_t rows = vshapes[sh][0], cols = dt == GA_FLOAT16 && vshapes[sh][1] > 5000 ? 4099 : vshapes[sh][1];
+            const int64_t n = rows * cols;
+            for (int o = 0; o < VEC_OFFS; o++) {
+                ga_array *bx, *by;
+                ga_array *x = offset_view(rows, test_length(cols), voffs[o][0], dt, &bx);
+                ga_array *y = offset_view(rows, test_length(cols), voffs[o][1], dt, &by);
+                const int64_t c = test_length(cols), m = rows * c;
+                /* the difference as the body computes it (rounded in T), squared and summed in double */
+                ga_array *d = x && y ? ga_subtract(x, y) : NULL;
+                double *hd = d ? host_f64(d) : NULL;
+                double *terms = malloc(sizeof(double) * (size_t)(m ? m : 1)), *want = malloc(sizeof(double) * (size_t)(n + c + 1));
+                for (int64_t i = 0; hd && i < m; i++) terms[i] = hd[i] * hd[i];
+                for (int a = -1; a < 2 && hd; a++) {
+                    const int64_t count = a == 0 ? c : a == 1 ? rows : 1;
+                    ga_array *r1 = NULL, *r2 = NULL;
+                    CHECK_OK(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y)},
+                                                      a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r1));
+                    CHECK_OK(ga_reduction_kernel_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(y)},
+                                                      a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r2));
+                    host_sum2d(terms, rows, c, a, want);
+                    CHECK(r1 && ga_dtype_of(r1) == dt && holds(r1, want, count, tol) && close_arrays(r1, r2, 0),
+                          "sumsq_diff %s (%lld, %lld) offsets %d %d axis %d: %s", ga_dtype_name(dt), (long long)rows,
+                          (long long)c, voffs[o][0], voffs[o][1], a, ga_last_error_message());
+                    ga_release(r1), ga_release(r2);
+                }
+                free(hd), free(terms), free(want);
+                ga_release(bx), ga_release(by), ga_release(x), ga_release(y), ga_release(d);
+            }
+        }
+    }
+}
+
+DEVICE_TEST(reduction_vectors_mixed_sizes_three_inputs_scalars)
+{
+    ga_reduction_kernel *ws = reduction("weighted_sum"), *dp = reduction("dot_plus"), *ax = reduction("axpy_sum");
+    if (!ws || !dp || !ax) return;
+    /* inputs of two sizes: vectors of 16 bytes of the wider, 8 (or 4) of the narrower */
+    static const ga_dtype pairs[2][2] = {{GA_FLOAT64, GA_FLOAT32}, {GA_FLOAT32, GA_INT16}};
+    for (int sh = 0; sh < VEC_SHAPES; sh++) {
+        const int64_t rows = vshapes[sh][0], c = test_length(vshapes[sh][1]), m = rows * c;
+        double *want = malloc(sizeof(double) * (size_t)(c + rows + 1)), *terms = malloc(sizeof(double) * (size_t)(m ? m : 1));
+        for (int o = 0; o < VEC_OFFS; o++) {
+            for (int p = 0; p < 2; p++) {
+                ga_array *bx, *bw;
+                ga_array *x = offset_view(rows, c, voffs[o][0], pairs[p][0], &bx);
+                ga_array *w = offset_view(rows, c, voffs[o][1], pairs[p][1], &bw);
+                double *hx = x ? host_f64(x) : NULL, *hw = w ? host_f64(w) : NULL;
+                for (int64_t i = 0; hx && hw && i < m; i++) terms[i] = hx[i] * hw[i];
+                for (int a = -1; a < 2 && hx && hw; a++) {
+                    ga_array *r = NULL;
+                    CHECK_OK(ga_reduction_kernel_call(ws, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(w)},
+                                                      a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r));
+                    host_sum2d(terms, rows, c, a, want);
+                    CHECK(holds(r, want, a == 0 ? c : a == 1 ? rows : 1, pairs[p][0] == GA_FLOAT64 ? 1e-12 : 1e-6),
+                          "weighted_sum (%s, %s) (%lld, %lld) offsets %d %d axis %d: %s", ga_dtype_name(pairs[p][0]),
+                          ga_dtype_name(pairs[p][1]), (long long)rows, (long long)c, voffs[o][0], voffs[o][1], a,
+                          ga_last_error_message());
+                    ga_release(r);
+                }
+                free(hx), free(hw);
+                ga_release(bx), ga_release(bw), ga_release(x), ga_release(w);
+            }
+            /* three float32 inputs: sum(x * y + z), float64 */
+            ga_array *bx, *by, *bz;
+            ga_array *x = offset_view(rows, c, voffs[o][0], GA_FLOAT32, &bx);
+            ga_array *y = offset_view(rows, c, voffs[o][1], GA_FLOAT32, &by);
+            ga_array *z = offset_view(rows, c, voffs[o][2], GA_FLOAT32, &bz);
+            double *hx = x ? host_f64(x) : NULL, *hy = y ? host_f64(y) : NULL, *hz = z ? host_f64(z) : NULL;
+            for (int a = -1; a < 2 && hx && hy && hz; a++) {
+                const int64_t count = a == 0 ? c : a == 1 ? rows : 1;
+                for (int64_t i = 0; i < m; i++) terms[i] = hx[i] * hy[i] + hz[i];
+                ga_array *r1 = NULL, *r2 = NULL;
+                const ga_operand three[3] = {ga_operand_array(x), ga_operand_array(y), ga_operand_array(z)};
+                CHECK_OK(ga_reduction_kernel_call(dp, 3, three, a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r1));
+                CHECK_OK(ga_reduction_kernel_call(dp, 3, three, a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r2));
+                host_sum2d(terms, rows, c, a, want);
+                CHECK(holds(r1, want, count, 1e-11) && close_arrays(r1, r2, 0),
+                      "dot_plus (%lld, %lld) offsets %d %d %d axis %d: %s", (long long)rows, (long long)c, voffs[o][0],
+                      voffs[o][1], voffs[o][2], a, ga_last_error_message());
+                ga_release(r1), ga_release(r2);
+                /* a weak scalar as input 1, then as input 2: alpha * x + y */
+                for (int s = 0; s < 2; s++) {
+                    const ga_operand ops[3] = {ga_operand_array(x),
+                                               s == 0 ? ga_operand_scalar(ga_float(-1.5)) : ga_operand_array(y),
+                                               s == 0 ? ga_operand_array(z) : ga_operand_scalar(ga_float(0.25))};
+                    for (int64_t i = 0; i < m; i++) terms[i] = s == 0 ? -1.5 * hx[i] + hz[i] : hy[i] * hx[i] + 0.25;
+                    ga_array *r = NULL;
+                    CHECK_OK(ga_reduction_kernel_call(ax, 3, ops, a < 0 ? 0 : 1, a < 0 ? NULL : (int[]){a}, false, &r));
+                    host_sum2d(terms, rows, c, a, want);
+                    CHECK(holds(r, want, count, 1e-11), "axpy_sum scalar %d (%lld, %lld) offsets %d %d %d axis %d: %s",
+                          s + 1, (long long)rows, (long long)c, voffs[o][0], voffs[o][1], voffs[o][2], a,
+                          ga_last_error_message());
+                    ga_release(r);
+                }
+            }
+            free(hx), free(hy), free(hz);
+            ga_release(bx), ga_release(by), ga_release(bz), ga_release(x), ga_release(y), ga_release(z);
+        }
+        free(want), free(terms);
+    }
+}
+
 /* ---- raw parameters ------------------------------------------------------------ */
 
 DEVICE_TEST(raw_parameter_reverse_every_dtype)
@@ -1085,6 +1292,222 @@ __attribute__((constructor)) static void fault_child(void)
     }
     fflush(stdout);
     _exit(code);
+}
+
+/* ---- raw outputs ---------------------------------------------------------------- */
+
+/* a random permutation of 0 .. n - 1 (host), as int64 on the device */
+static ga_array *permutation(int64_t n, int64_t *h)
+{
+    for (int64_t i = 0; i < n; i++) h[i] = i;
+    for (int64_t i = n - 1; i > 0; i--) {
+        const int64_t j = (int64_t)(rnd() % (uint64_t)(i + 1)), t = h[i];
+        h[i] = h[j], h[j] = t;
+    }
+    return ga_from_host(h, 1, &n, GA_INT64);
+}
+
+DEVICE_TEST(raw_output_scatter_every_dtype)
+{
+    ga_elementwise_kernel *k = kernel("scatter");
+    if (!k) return;
+    CHECK(ga_elementwise_nin(k) == 2 && ga_elementwise_nout(k) == 1, "scatter: %d in, %d out", ga_elementwise_nin(k),
+          ga_elementwise_nout(k));
+    const int64_t n = 1001, big = 1500;
+    int64_t *perm = malloc(sizeof(int64_t) * (size_t)big);
+    for (int t = 0; t < GA_NUM_DTYPES && perm; t++) {
+        const ga_dtype dt = (ga_dtype)t;
+        const size_t sz = ga_dtype_itemsize(dt);
+        /* given: a (3, 500) y pre-filled, x scattered into its first n places by a permutation of them */
+        ga_array *idx = permutation(n, perm), *x = random_array(1, &n, dt);
+        ga_array *y = random_array(2, (int64_t[]){3, 500}, dt);
+        unsigned char *hx = malloc(sz * (size_t)n), *want = malloc(sz * (size_t)big), *got = malloc(sz * (size_t)big);
+        bool ok = idx && x && y && hx && want && got && download(x, hx) && download(y, want);
+        for (int64_t i = 0; ok && i < n; i++) memcpy(want + perm[i] * (int64_t)sz, hx + i * (int64_t)sz, sz);
+        ga_array *outs[1] = {y};
+        CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(idx)}, 1, outs));
+        CHECK(ok && outs[0] == y && download(y, got) && memcmp(got, want, sz * (size_t)big) == 0,
+              "scatter %s into a given (3, 500): %s", ga_dtype_name(dt), ga_last_error_message());
+        /* made here: the loop's shape (x's), every place written once */
+        ga_array *made = ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(x), ga_operand_array(idx)});
+        for (int64_t i = 0; ok && i < n; i++) memcpy(want + perm[i] * (int64_t)sz, hx + i * (int64_t)sz, sz);
+        CHECK(made && ga_dtype_of(made) == dt && ga_ndim(made) == 1 && ga_shape(made)[0] == n && download(made, got) &&
+                  memcmp(got, want, sz * (size_t)n) == 0,
+              "scatter %s into a new array: %s", ga_dtype_name(dt), ga_last_error_message());
+        free(hx), free(want), free(got);
+        ga_release(idx), ga_release(x), ga_release(y), ga_release(made);
+    }
+    /* x broadcast against the indices: (4, 5) places, each row of x's (5,) values; y given strided (a
+       transposed view: y[k] is the flat C-order index over its own shape) */
+    double hx5[5] = {1.5, -2, 3.25, 0, 7};
+    int64_t hi[20];
+    ga_array *idx = permutation(20, hi), *idx2 = idx ? ga_reshape(idx, 2, (int64_t[]){4, 5}) : NULL;
+    ga_array *x5 = ga_from_host(hx5, 1, (int64_t[]){5}, GA_FLOAT64);
+    ga_array *yb = ga_zeros(2, (int64_t[]){5, 4}, GA_FLOAT64), *yt = yb ? ga_transpose(yb, NULL) : NULL;
+    ga_array *outs[1] = {yt};
+    CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x5), ga_operand_array(idx2)}, 1, outs));
+    double got[20], want[20] = {0};
+    for (int i = 0; i < 20; i++) want[hi[i]] = hx5[i % 5];
+    CHECK(yt && download(yt, got) && memcmp(got, want, sizeof got) == 0, "scatter broadcast into a transposed y");
+    /* errors: a given raw output of another dtype, read-only, the loop's size undecided (no array for the loop) */
+    ga_array *y32 = ga_zeros(1, (int64_t[]){20}, GA_FLOAT32);
+    outs[0] = y32;
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x5), ga_operand_array(idx2)}, 1, outs) != GA_OK,
+                GA_ERROR_TYPE, "Type is mismatched. x float64 float32 T");
+    ga_array *ro = yb ? ga_broadcast_to(yb, 2, (int64_t[]){5, 4}) : NULL;
+    outs[0] = ro;
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x5), ga_operand_array(idx2)}, 1, outs) != GA_OK,
+                GA_ERROR_VALUE, "raw output y is read-only");
+    outs[0] = yb;
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_scalar(ga_float(1)), ga_operand_scalar(ga_int(3))},
+                                    1, outs) != GA_OK,
+                GA_ERROR_VALUE, "Loop size is Undecided");
+    CHECK_ERROR(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(x5), ga_operand_array(idx2)}, 2, outs) != GA_OK,
+                GA_ERROR_TYPE, "Wrong number of arguments for scatter");
+    /* empty: nothing launched, a given y unchanged, a made one empty */
+    ga_array *e = ga_empty(1, (int64_t[]){0}, GA_FLOAT64), *ei = ga_empty(1, (int64_t[]){0}, GA_INT64);
+    outs[0] = yt;
+    CHECK_OK(ga_elementwise_call(k, 2, (ga_operand[]){ga_operand_array(e), ga_operand_array(ei)}, 1, outs));
+    CHECK(download(yt, got) && memcmp(got, want, sizeof got) == 0, "an empty scatter left y as it was");
+    ga_array *me = ga_elementwise(k, 2, (ga_operand[]){ga_operand_array(e), ga_operand_array(ei)});
+    CHECK(me && ga_size(me) == 0 && ga_ndim(me) == 1, "an empty scatter's new y: %s", ga_last_error_message());
+    free(perm);
+    ga_release(idx), ga_release(idx2), ga_release(x5), ga_release(yb), ga_release(yt), ga_release(y32), ga_release(ro);
+    ga_release(e), ga_release(ei), ga_release(me);
+}
+
+DEVICE_TEST(raw_output_beside_an_ordinary_one)
+{
+    ga_elementwise_kernel *k = kernel("double_and_reverse");
+    if (!k) return;
+    static const ga_dtype dts[4] = {GA_INT16, GA_FLOAT16, GA_FLOAT32, GA_FLOAT64};
+    for (int t = 0; t < 4; t++) {
+        /* x (7, 13) flipped on axis 1 (negative strides): z = x + x, y = x reversed in C order */
+        ga_array *xb = random_array(2, (int64_t[]){7, 13}, dts[t]), *x = xb ? ga_flip(xb, 1, (int[]){1}) : NULL;
+        ga_array *outs[2] = {NULL, NULL};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 2, outs));
+        ga_array *z2 = ga_add(x, x), *flat = ga_reshape(x, 1, (int64_t[]){91});
+        ga_array *rev = flat ? ga_flip(flat, 1, (int[]){0}) : NULL;
+        ga_array *want_y = rev ? ga_reshape(rev, 2, (int64_t[]){7, 13}) : NULL;
+        CHECK(outs[0] && outs[1] && close_arrays(outs[0], z2, 0) && close_arrays(outs[1], want_y, 0),
+              "double_and_reverse %s: %s", ga_dtype_name(dts[t]), ga_last_error_message());
+        /* both given: z F-ordered, y a flat (91,) of its own shape */
+        ga_array *zb = ga_empty(2, (int64_t[]){13, 7}, dts[t]), *zt = zb ? ga_transpose(zb, NULL) : NULL;
+        ga_array *y1 = ga_empty(1, (int64_t[]){91}, dts[t]);
+        ga_array *given[2] = {zt, y1};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 2, given));
+        CHECK(given[0] == zt && given[1] == y1 && close_arrays(zt, z2, 0) && close_arrays(y1, rev, 0),
+              "double_and_reverse %s into given outputs", ga_dtype_name(dts[t]));
+        ga_release(xb), ga_release(x), ga_release(outs[0]), ga_release(outs[1]), ga_release(z2), ga_release(flat);
+        ga_release(rev), ga_release(want_y), ga_release(zb), ga_release(zt), ga_release(y1);
+    }
+    /* 0-d: one element, y[0] = x */
+    double v = -2.5, z = 0, y = 0;
+    ga_array *x0 = ga_from_host(&v, 0, NULL, GA_FLOAT64), *outs[2] = {NULL, NULL};
+    CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x0)}, 2, outs));
+    CHECK(outs[0] && outs[1] && ga_ndim(outs[1]) == 0 && download(outs[0], &z) && download(outs[1], &y) && z == -5 &&
+              y == -2.5,
+          "0-d: z %g y %g", z, y);
+    ga_release(x0), ga_release(outs[0]), ga_release(outs[1]);
+}
+
+/* ---- more than four operands ------------------------------------------------- */
+
+DEVICE_TEST(elementwise_eight_operands)
+{
+    ga_elementwise_kernel *k = kernel("sum6");
+    if (!k) return;
+    static const ga_dtype dts[2] = {GA_FLOAT32, GA_FLOAT64};
+    for (int t = 0; t < 2; t++) {
+        const ga_dtype dt = dts[t];
+        /* a (5, 7); b a column (5, 1); c a row (7,); d transposed from (7, 5) (strided); e a (5, 7) flipped;
+           f a weak scalar (an extra operand: the loop takes a, b, c) */
+        ga_array *a = random_array(2, (int64_t[]){5, 7}, dt), *b = random_array(2, (int64_t[]){5, 1}, dt);
+        ga_array *c = random_array(1, (int64_t[]){7}, dt), *db = random_array(2, (int64_t[]){7, 5}, dt);
+        ga_array *d = db ? ga_transpose(db, NULL) : NULL, *eb = random_array(2, (int64_t[]){5, 7}, dt);
+        ga_array *e = eb ? ga_flip(eb, 1, (int[]){1}) : NULL;
+        const double f = -0.75;
+        ga_operand in[6] = {ga_operand_array(a), ga_operand_array(b), ga_operand_array(c),
+                            ga_operand_array(d), ga_operand_array(e), ga_operand_scalar(ga_float(f))};
+        ga_array *outs[2] = {NULL, NULL};
+        CHECK_OK(ga_elementwise_call(k, 6, in, 2, outs));
+        double *ha = a ? host_f64(a) : NULL, *hb = b ? host_f64(b) : NULL, *hc = c ? host_f64(c) : NULL;
+        double *hd = d ? host_f64(d) : NULL, *he = e ? host_f64(e) : NULL;
+        double ws[35], wp[35];
+        for (int i = 0; ha && hb && hc && hd && he && i < 35; i++) {
+            const double v[6] = {ha[i], hb[i / 7], hc[i % 7], hd[i], he[i], f};
+            ws[i] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5];
+            wp[i] = v[0] * v[1] * v[2] * v[3] * v[4] * v[5];
+        }
+        const double tol = dt == GA_FLOAT64 ? 1e-14 : 1e-5;
+        CHECK(outs[0] && outs[1] && ga_ndim(outs[1]) == 2 && ga_shape(outs[1])[0] == 5 && ga_shape(outs[1])[1] == 7 &&
+                  ga_dtype_of(outs[1]) == dt && holds(outs[0], ws, 35, tol) && holds(outs[1], wp, 35, tol),
+              "sum6 %s: %s", ga_dtype_name(dt), ga_last_error_message());
+        /* given outputs: s F-ordered (the loop's), p a flipped view (an extra one, written through its view) */
+        ga_array *sb = ga_empty(2, (int64_t[]){7, 5}, dt), *st = sb ? ga_transpose(sb, NULL) : NULL;
+        ga_array *pb = ga_empty(2, (int64_t[]){5, 7}, dt), *pf = pb ? ga_flip(pb, 1, (int[]){0}) : NULL;
+        ga_array *given[2] = {st, pf};
+        CHECK_OK(ga_elementwise_call(k, 6, in, 2, given));
+        CHECK(given[0] == st && given[1] == pf && close_arrays(st, outs[0], 0) && close_arrays(pf, outs[1], 0),
+              "sum6 %s into given outputs: %s", ga_dtype_name(dt), ga_last_error_message());
+        /* errors: an extra output of another shape; inputs that do not broadcast */
+        ga_array *small = ga_empty(1, (int64_t[]){7}, dt);
+        given[0] = NULL, given[1] = small;
+        CHECK_ERROR(ga_elementwise_call(k, 6, in, 2, given) != GA_OK, GA_ERROR_SHAPE, "non-broadcastable output");
+        ga_array *bad = random_array(1, (int64_t[]){4}, dt);
+        in[4] = ga_operand_array(bad);
+        given[1] = NULL;
+        CHECK_ERROR(ga_elementwise_call(k, 6, in, 2, given) != GA_OK, GA_ERROR_SHAPE, "could not be broadcast");
+        free(ha), free(hb), free(hc), free(hd), free(he);
+        ga_release(a), ga_release(b), ga_release(c), ga_release(db), ga_release(d), ga_release(eb), ga_release(e);
+        ga_release(outs[0]), ga_release(outs[1]), ga_release(sb), ga_release(st), ga_release(pb), ga_release(pf);
+        ga_release(small), ga_release(bad);
+    }
+    /* every input a scalar but one extra array: the loop's size is that array's; 0-d; empty */
+    double one = 1, got[2] = {0, 0};
+    ga_array *x1 = ga_from_host(&one, 0, NULL, GA_FLOAT64), *outs[2] = {NULL, NULL};
+    const ga_operand sc[6] = {ga_operand_scalar(ga_float(1)), ga_operand_scalar(ga_float(2)),
+                              ga_operand_scalar(ga_float(3)), ga_operand_array(x1),
+                              ga_operand_scalar(ga_float(5)), ga_operand_scalar(ga_float(6))};
+    CHECK_OK(ga_elementwise_call(k, 6, sc, 2, outs));
+    CHECK(outs[0] && outs[1] && ga_ndim(outs[0]) == 0 && download(outs[0], &got[0]) && download(outs[1], &got[1]) &&
+              got[0] == 18 && got[1] == 180,
+          "0-d with scalars: %g %g", got[0], got[1]);
+    ga_release(outs[0]), ga_release(outs[1]);
+    ga_array *ez = ga_empty(2, (int64_t[]){0, 3}, GA_FLOAT32);
+    const ga_operand em[6] = {ga_operand_array(ez), ga_operand_array(ez), ga_operand_array(ez),
+                              ga_operand_array(ez), ga_operand_array(ez), ga_operand_array(ez)};
+    outs[0] = outs[1] = NULL;
+    CHECK_OK(ga_elementwise_call(k, 6, em, 2, outs));
+    CHECK(outs[0] && outs[1] && ga_size(outs[1]) == 0 && ga_ndim(outs[1]) == 2, "empty: %s", ga_last_error_message());
+    ga_release(outs[0]), ga_release(outs[1]), ga_release(x1), ga_release(ez);
+}
+
+DEVICE_TEST(elementwise_three_outputs_every_dtype_and_raw)
+{
+    ga_elementwise_kernel *k = kernel("split3"), *kr = kernel("sum4_plus_first");
+    if (!k || !kr) return;
+    for (int t = 0; t < GA_NUM_DTYPES; t++) {
+        /* x transposed (strided): a the loop's output, b and c extra ones (one given, strided) */
+        ga_array *xb = random_array(2, (int64_t[]){9, 4}, (ga_dtype)t), *x = xb ? ga_transpose(xb, NULL) : NULL;
+        ga_array *cb = ga_empty(2, (int64_t[]){9, 4}, (ga_dtype)t), *ct = cb ? ga_transpose(cb, NULL) : NULL;
+        ga_array *outs[3] = {NULL, NULL, ct};
+        CHECK_OK(ga_elementwise_call(k, 1, (ga_operand[]){ga_operand_array(x)}, 3, outs));
+        CHECK(outs[0] && outs[1] && outs[2] == ct && close_arrays(outs[0], x, 0) && close_arrays(outs[1], x, 0) &&
+                  close_arrays(ct, x, 0),
+              "split3 %s: %s", ga_dtype_name((ga_dtype)t), ga_last_error_message());
+        ga_release(xb), ga_release(x), ga_release(cb), ga_release(ct), ga_release(outs[0]), ga_release(outs[1]);
+    }
+    /* a raw input beside an extra one: s = a + b + c + d + r[0] (views: r, then d) */
+    ga_array *a = random_array(1, (int64_t[]){33}, GA_FLOAT64), *r = random_array(1, (int64_t[]){3}, GA_FLOAT64);
+    double *ha = host_f64(a), *hr = host_f64(r), want[33];
+    for (int i = 0; ha && hr && i < 33; i++) want[i] = ha[i] + 2 + 3 + ha[i] + hr[0];
+    ga_array *s = ga_elementwise(kr, 5, (ga_operand[]){ga_operand_array(a), ga_operand_scalar(ga_float(2)),
+                                                       ga_operand_scalar(ga_float(3)), ga_operand_array(a),
+                                                       ga_operand_array(r)});
+    CHECK(s && ga_size(s) == 33 && holds(s, want, 33, 0), "sum4_plus_first: %s", ga_last_error_message());
+    free(ha), free(hr);
+    ga_release(a), ga_release(r), ga_release(s);
 }
 
 DEVICE_TEST(raw_fault_is_sticky)

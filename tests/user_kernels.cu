@@ -94,3 +94,16 @@ GA_ELEMENTWISE(stencil3, GA_LOOPS_FLOAT, (T w, raw<T> x), (T &y), const int64_t 
 /* a gather from a 2-d table by index arrays that broadcast: y = table[row, col] */
 #define TAKE_PAIRS(Y, A) Y(A, float64, int64) Y(A, float32, int32)
 GA_ELEMENTWISE_TYPES(take_2d, (T, I), TAKE_PAIRS, (I row, I col, raw<T> table), (T &y), y = table(row, col);)
+
+/* Raw outputs (CuPy's `raw T y` among the outputs): the body writes where
+   it likes. A scatter by a permutation, every dtype; a reversed copy beside
+   an ordinary output. */
+GA_ELEMENTWISE(scatter, GA_LOOPS_ALL, (T x, int64 idx), (raw<T> y), y[idx] = x;)
+GA_ELEMENTWISE(double_and_reverse, GA_LOOPS_REAL, (T x), (T &z, raw<T> y), z = x + x; y[n - 1 - i] = x;)
+
+/* More than four operands: the loop takes three inputs and the first
+   output, the others are read and written through views. */
+GA_ELEMENTWISE(sum6, GA_LOOPS_FLOAT, (T a, T b, T c, T d, T e, T f), (T &s, T &p), s = a + b + c + d + e + f;
+               p = a * b * c * d * e * f;)
+GA_ELEMENTWISE(split3, GA_LOOPS_ALL, (T x), (T &a, T &b, T &c), a = x; b = x; c = x;)
+GA_ELEMENTWISE(sum4_plus_first, GA_LOOPS_FLOAT, (T a, T b, T c, T d, raw<T> r), (T &s), s = a + b + c + d + r[0];)

@@ -6,7 +6,9 @@
      build/bench --first     the smallest whole program: init, one op, one result
      build/bench --products  the copy ceiling, the small add, then the products alone
                              (timed from outside for start-up cost)
-     build/bench --io        the copy ceiling, then a 4 GiB .npy saved and loaded
+     build/bench --io        the copy ceiling, then a 4 GiB .npy saved and loaded,
+                             the load by threads and chunk size, its host side
+                             alone, and a load through cuMemHostRegister
      build/bench --random    the copy ceiling, full's write ceiling, then the random draws
      build/bench --fft       the copy ceiling, the small add, then the FFT rows
      build/bench --sparse    the copy ceiling, then the sparse rows
@@ -27,10 +29,13 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #define GPUARR_IMPLEMENTATION
 #include "gpuarr.h"
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #define WARMUP 3
 #define REPS 20
@@ -531,34 +536,63 @@ static void op_all_reduce(void *p)
     ga_nccl_group_end();
 }
 
-/* Times op(arg) across ndev GPUs: events on each GPU's current stream
-   around each call, the slowest GPU's time; the median of REPS after
-   WARMUP, in microseconds. */
-static double time_devices(op_fn op, void *arg, int ndev)
+/* op(arg) timed across devices 0 .. n-1 (the NCCL and darray rows): each
+   device's current stream waits for a start event recorded on device 0's,
+   device 0's waits for each device's end, and the span from the first
+   start to the last end is measured on device 0. The median of REPS runs
+   after WARMUP, in microseconds; the caller's current device is kept. */
+static double time_devices(op_fn op, void *arg, int n)
 {
-    ga_event *start[GA_MAX_DEVICES], *stop[GA_MAX_DEVICES];
-    for (int i = 0; i < ndev; i++) {
-        ga_device_set(i);
-        start[i] = ga_event_create(true), stop[i] = ga_event_create(true);
+    ga_event *start = NULL, *stop = NULL, *done[GA_MAX_DEVICES] = {NULL};
+    ga_device_push(0);
+    start = ga_event_create(true), stop = ga_event_create(true);
+    ga_device_pop();
+    for (int d = 1; d < n; d++) {
+        ga_device_push(d);
+        done[d] = ga_event_create(false);
+        ga_device_pop();
     }
     double t[REPS];
-    for (int k = 0; k < WARMUP; k++) op(arg);
-    for (int k = 0; k < REPS; k++) {
-        for (int i = 0; i < ndev; i++) ga_device_set(i), ga_event_record(start[i], NULL);
-        op(arg);
-        for (int i = 0; i < ndev; i++) ga_device_set(i), ga_event_record(stop[i], NULL);
-        t[k] = 0;
-        for (int i = 0; i < ndev; i++) {
-            float ms = 0;
-            ga_event_synchronize(stop[i]);
-            ga_event_elapsed_ms(start[i], stop[i], &ms);
-            t[k] = ms * 1e3 > t[k] ? ms * 1e3 : t[k];
+    for (int i = 0; i < WARMUP; i++) op(arg);
+    for (int i = 0; i < REPS; i++) {
+        ga_device_push(0);
+        ga_event_record(start, NULL);
+        ga_device_pop();
+        for (int d = 1; d < n; d++) {
+            ga_device_push(d);
+            ga_stream_wait_event(NULL, start);
+            ga_device_pop();
         }
+        op(arg);
+        for (int d = 1; d < n; d++) {
+            ga_device_push(d);
+            ga_event_record(done[d], NULL);
+            ga_device_pop();
+            ga_device_push(0);
+            ga_stream_wait_event(NULL, done[d]);
+            ga_device_pop();
+        }
+        ga_device_push(0);
+        ga_event_record(stop, NULL);
+        ga_event_synchronize(stop);
+        float ms = 0;
+        ga_event_elapsed_ms(start, stop, &ms);
+        ga_device_pop();
+        t[i] = ms * 1e3;
     }
-    for (int i = 0; i < ndev; i++) ga_event_destroy(start[i]), ga_event_destroy(stop[i]);
-    ga_device_set(0);
+    ga_event_destroy(start), ga_event_destroy(stop);
+    for (int d = 1; d < n; d++) ga_event_destroy(done[d]);
     if (ga_last_error() != GA_OK) fail("timing across devices");
     return median(t, REPS);
+}
+
+typedef struct a2a_args { int ndev; ga_nccl_comm **comms; ga_array **x, **y; } a2a_args;
+static void op_all_to_all(void *p)
+{
+    const a2a_args *a = (const a2a_args *)p;
+    ga_nccl_group_start();
+    for (int i = 0; i < a->ndev; i++) ga_nccl_all_to_all(a->comms[i], a->x[i], a->y[i]);
+    ga_nccl_group_end();
 }
 
 typedef struct peer_args { const ga_array *src; uint64_t dst; bool raw; } peer_args;
@@ -598,6 +632,33 @@ static void bench_nccl(void)
     snprintf(name, sizeof name, "all_reduce 1 GiB, %d GPUs", ndev);
     snprintf(note, sizeof note, "ga_nccl_all_reduce: bus bandwidth, %.3f x NCCL's", t_raw / t_ours);
     row(name, n, "float32", t_ours, bus, note);
+    /* all_to_all of the same buffers as (ndev, n / ndev): ncclAlltoAll where NCCL has it, then the group of
+       sends and receives (GPUARR_NCCL_ALLTOALL=0) */
+    ga_array *xs[GA_MAX_DEVICES] = {NULL}, *ys[GA_MAX_DEVICES] = {NULL};
+    const int64_t blocks[2] = {ndev, n / ndev};
+    for (int i = 0; i < ndev && n % ndev == 0; i++) {
+        ga_device_set(i);
+        xs[i] = ga_reshape(x[i], 2, blocks), ys[i] = ga_reshape(y[i], 2, blocks);
+        if (!xs[i] || !ys[i]) fail("all_to_all views");
+    }
+    ga_device_set(0);
+    a2a_args aa = {ndev, comms, xs, ys};
+    const double a2a_bytes = (double)(ndev - 1) / ndev * 4.0 * (double)n; /* busbw's */
+    if (n % ndev) printf("# %d GPUs do not divide 2^28: no all_to_all rows\n", ndev);
+    const double t_native = n % ndev ? 0 : time_devices(op_all_to_all, &aa, ndev);
+    setenv("GPUARR_NCCL_ALLTOALL", "0", 1);
+    const double t_group = n % ndev ? 0 : time_devices(op_all_to_all, &aa, ndev);
+    unsetenv("GPUARR_NCCL_ALLTOALL");
+    if (n % ndev == 0) {
+        snprintf(name, sizeof name, "all_to_all 1 GiB, %d GPUs", ndev);
+        snprintf(note, sizeof note, "%s: bus bandwidth",
+                 ga_nccl_version() >= 22803 ? "ncclAlltoAll" : "send/recv group (no ncclAlltoAll)");
+        row(name, n, "float32", t_native, a2a_bytes, note);
+        snprintf(name, sizeof name, "all_to_all 1 GiB, %d GPUs, group", ndev);
+        snprintf(note, sizeof note, "send/recv group: %.3f x the row above's time", t_group / t_native);
+        row(name, n, "float32", t_group, a2a_bytes, note);
+    }
+    for (int i = 0; i < ndev; i++) ga_release(xs[i]), ga_release(ys[i]);
     for (int i = 0; i < ndev; i++) {
         ga_release(x[i]), ga_release(y[i]);
         ga_nccl_comm_destroy(comms[i]);
@@ -683,8 +744,16 @@ static int first_result(void)
 }
 
 /* Files: a 4 GiB float32 .npy saved, then loaded from the page cache (the
-   file was just written), wall time, against the pinned copies of the
-   same bytes; the median of 3 after one of warm-up. */
+   file was just written, then flushed with fsync so that the loads do not
+   run beside the kernel's writeback of it), wall time, against the pinned
+   copies of the same bytes; the median of 3 after one of warm-up. With
+   `tuning` (build/bench --io) also: the load by thread count and chunk
+   size (ga__pio_tune), the host side alone (the page cache read into
+   pinned memory as the load reads it, or copied out of the file's mapping,
+   no copy to the device), the copy straight out of
+   the page cache through cuMemHostRegister of the file's mapping (its
+   registration's cost beside the copy's), and the pinned copy again at
+   the end (the ceiling's drift over the run). */
 static double wall_median3(void (*op)(const ga_array *, const char *), const ga_array *a, const char *path)
 {
     double t[3];
@@ -701,7 +770,149 @@ static double wall_median3(void (*op)(const ga_array *, const char *), const ga_
 static void io_save(const ga_array *a, const char *path) { ga_save(path, a); }
 static void io_load(const ga_array *a, const char *path) { (void)a, ga_release(ga_load(path)); }
 
-static void bench_io(void)
+/* The file's dirty pages written out (they stay in the page cache). */
+static void io_settle(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) fprintf(stderr, "bench: fsync %s failed\n", path);
+    if (fd >= 0) close(fd);
+}
+
+/* The host side of a load alone: `total` bytes from byte `offset` of the
+   file read into pinned memory by `threads` threads, chunks claimed from a
+   shared counter into two buffers a thread, as ga_load reads them; or,
+   with `map`, copied by memcpy out of the file's mapping (made and
+   unmade in the timed part). */
+typedef struct host_read {
+    const char *path;
+    long offset;
+    size_t total, chunk, next;
+    unsigned char *buf;
+    int failed;
+    const unsigned char *map;
+} host_read;
+typedef struct host_reader {
+    host_read *job;
+    int index;
+    pthread_t handle;
+} host_reader;
+
+static void *host_read_main(void *arg)
+{
+    host_reader *r = (host_reader *)arg;
+    host_read *j = r->job;
+    if (j->map) {
+        for (int uses = 0;; uses++) {
+            const size_t at = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED) * j->chunk;
+            if (at >= j->total) break;
+            const size_t n = j->total - at < j->chunk ? j->total - at : j->chunk;
+            memcpy(j->buf + (size_t)(2 * r->index + (uses & 1)) * j->chunk, j->map + j->offset + at, n);
+        }
+        return NULL;
+    }
+    FILE *f = fopen(j->path, "rb");
+    if (!f) {
+        __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    setvbuf(f, NULL, _IONBF, 0);
+    for (int uses = 0;; uses++) {
+        const size_t at = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED) * j->chunk;
+        if (at >= j->total) break;
+        const size_t n = j->total - at < j->chunk ? j->total - at : j->chunk;
+        unsigned char *b = j->buf + (size_t)(2 * r->index + (uses & 1)) * j->chunk;
+        if (fseek(f, j->offset + (long)at, SEEK_SET) != 0 || fread(b, 1, n, f) != n) {
+            __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    }
+    fclose(f);
+    return NULL;
+}
+
+static double host_read_median3(const char *path, long offset, size_t total, int threads, size_t chunk, bool map)
+{
+    host_read j = {path, offset, total, chunk, 0, NULL, 0, NULL};
+    j.buf = (unsigned char *)ga_pinned_alloc(2 * (size_t)threads * chunk);
+    host_reader r[64];
+    if (!j.buf || threads > 64) fail("host read buffers");
+    double t[4];
+    for (int k = 0; k < 4; k++) {
+        j.next = 0;
+        const double t0 = wall_us();
+        void *m = MAP_FAILED;
+        if (map) {
+            int fd = open(path, O_RDONLY);
+            m = fd >= 0 ? mmap(NULL, (size_t)offset + total, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+            if (fd >= 0) close(fd);
+            if (m == MAP_FAILED) fail("mmap");
+            j.map = (const unsigned char *)m;
+        }
+        for (int i = 0; i < threads; i++) {
+            r[i].job = &j, r[i].index = i;
+            if (pthread_create(&r[i].handle, NULL, host_read_main, &r[i]) != 0) fail("pthread_create");
+        }
+        for (int i = 0; i < threads; i++) pthread_join(r[i].handle, NULL);
+        if (map) munmap(m, (size_t)offset + total);
+        t[k] = wall_us() - t0;
+    }
+    if (j.failed) fail("host read");
+    ga_pinned_free(j.buf);
+    return median(t + 1, 3);
+}
+
+/* The file mapped, its pages registered with cuMemHostRegister (read-only:
+   the page cache's own pages, pinned), copied to the device straight from
+   them, and unregistered: each step's median of 3 in *reg, *copy, *unreg.
+   false (with the reason printed as a comment) where the driver refuses. */
+static bool mapped_copy(const char *path, size_t file_bytes, long offset, CUdeviceptr dst, size_t total, double *reg,
+                        double *copy, double *unreg)
+{
+    PFN_cuMemHostRegister_v6050 host_register = NULL;
+    PFN_cuMemHostUnregister_v4000 host_unregister = NULL;
+    void *s1 = dlsym(ga__g.driver_library, "cuMemHostRegister_v2"), *s2 = dlsym(ga__g.driver_library, "cuMemHostUnregister");
+    if (!s1 || !s2) {
+        printf("# cuMemHostRegister of the file's mapping: not in the driver\n");
+        return false;
+    }
+    memcpy(&host_register, &s1, sizeof s1), memcpy(&host_unregister, &s2, sizeof s2);
+    int fd = open(path, O_RDONLY);
+    void *m = fd >= 0 ? mmap(NULL, file_bytes, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    if (fd >= 0) close(fd);
+    if (m == MAP_FAILED) {
+        printf("# cuMemHostRegister of the file's mapping: mmap failed\n");
+        return false;
+    }
+    double tr[3], tc[3], tu[3];
+    bool ok = true;
+    for (int k = 0; ok && k < 3; k++) {
+        double t0 = wall_us();
+        CUresult r = host_register(m, file_bytes, CU_MEMHOSTREGISTER_READ_ONLY);
+        double t1 = wall_us();
+        if (r != CUDA_SUCCESS) {
+            const char *name = NULL;
+            GA__CU.GetErrorName(r, &name);
+            printf("# cuMemHostRegister of the file's mapping (read-only) refused: %s\n", name ? name : "?");
+            ok = false;
+            break;
+        }
+        r = GA__CU.MemcpyHtoDAsync(dst, (const unsigned char *)m + offset, total, NULL);
+        if (r == CUDA_SUCCESS) r = GA__CU.StreamSynchronize(NULL);
+        double t2 = wall_us();
+        host_unregister(m);
+        double t3 = wall_us();
+        if (r != CUDA_SUCCESS) {
+            printf("# the copy from the registered mapping failed (%d)\n", (int)r);
+            ok = false;
+        }
+        tr[k] = t1 - t0, tc[k] = t2 - t1, tu[k] = t3 - t2;
+    }
+    munmap(m, file_bytes);
+    if (ok) *reg = median(tr, 3), *copy = median(tc, 3), *unreg = median(tu, 3);
+    return ok;
+}
+
+static void bench_io(bool tuning)
 {
     const int64_t n = (int64_t)1 << 30, gib = (int64_t)1 << 28;
     const double bytes = 4.0 * (double)n;
@@ -712,15 +923,53 @@ static void bench_io(void)
     const double up = time_device(op_raw_htod, &h2d) * 4, down = time_device(op_raw_dtoh, &d2h) * 4;
     row("host to device (4 GiB, pinned)", n, "float32", up, bytes, "pinned ceiling");
     row("device to host (4 GiB, pinned)", n, "float32", down, bytes, "pinned ceiling");
-    ga_pinned_free(pinned);
     const char *path = "build/bench-4gib.npy";
-    char note[64];
+    char note[96], name[96];
     double t = wall_median3(io_save, a, path);
     snprintf(note, sizeof note, "%.2f x pinned device to host, wall", down / t);
     row("save .npy 4 GiB", n, "float32", t, bytes, note);
+    io_settle(path);
     t = wall_median3(io_load, a, path);
     snprintf(note, sizeof note, "%.2f x pinned host to device, wall", up / t);
     row("load .npy 4 GiB (page cache)", n, "float32", t, bytes, note);
+    if (tuning) {
+        const ga__pio_tuning saved = ga__pio_tune;
+        static const int threads[3] = {8, 12, 16};
+        static const int mib[4] = {1, 2, 4, 8};
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 4; k++) {
+                ga__pio_tune.threads = threads[i], ga__pio_tune.chunk = (size_t)mib[k] << 20;
+                t = wall_median3(io_load, a, path);
+                snprintf(name, sizeof name, "load .npy 4 GiB, %d threads x %d MiB", threads[i], mib[k]);
+                snprintf(note, sizeof note, "%.2f x pinned host to device, wall", up / t);
+                row(name, n, "float32", t, bytes, note);
+            }
+        ga__pio_tune = saved;
+        FILE *f = fopen(path, "rb");
+        const long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+        if (f) fclose(f);
+        if (size < (long)bytes) fail("the saved file's size");
+        for (int i = 0; i < 3; i++)
+            for (int map = 0; map < 2; map++) {
+                t = host_read_median3(path, size - (long)bytes, (size_t)bytes, threads[i], GA__PIO_CHUNK, map);
+                snprintf(name, sizeof name, "%s 4 GiB to pinned, %d threads", map ? "mmap + memcpy" : "read", threads[i]);
+                snprintf(note, sizeof note, "host only (4 MiB chunks, no copy): %.2f x pinned H2D", up / t);
+                row(name, n, "float32", t, bytes, note);
+            }
+        double reg = 0, copy = 0, unreg = 0;
+        if (mapped_copy(path, (size_t)size, size - (long)bytes, (CUdeviceptr)(uintptr_t)ga_data(a), (size_t)bytes, &reg, &copy,
+                        &unreg)) {
+            row("cuMemHostRegister of the mapped file", n, "float32", reg, bytes, "read-only, the page cache's pages, wall");
+            snprintf(note, sizeof note, "from the registered page cache: %.2f x pinned H2D", up / copy);
+            row("copy from the registered mapping", n, "float32", copy, bytes, note);
+            row("cuMemHostUnregister of it", n, "float32", unreg, 0, "wall");
+            snprintf(note, sizeof note, "register + copy + unregister: %.2f x pinned H2D", up / (reg + copy + unreg));
+            row("load by registering the mapping", n, "float32", reg + copy + unreg, bytes, note);
+        }
+        const double again = time_device(op_raw_htod, &h2d) * 4;
+        row("host to device (4 GiB, pinned), again", n, "float32", again, bytes, "the ceiling after the loads");
+    }
+    ga_pinned_free(pinned);
     remove(path);
     ga_release(a);
 }
@@ -882,55 +1131,6 @@ static void bench_graph(bool alone)
     ga_stream_destroy(s);
 }
 
-/* op(arg) timed across devices 0 .. n-1: each device's current stream waits
-   for a start event recorded on device 0's, device 0's waits for each
-   device's end, and the span is measured on device 0. The median of REPS
-   runs after WARMUP, in microseconds. */
-static double time_span_devices(op_fn op, void *arg, int n)
-{
-    ga_event *start = NULL, *stop = NULL, *done[GA_MAX_DEVICES] = {NULL};
-    ga_device_push(0);
-    start = ga_event_create(true), stop = ga_event_create(true);
-    ga_device_pop();
-    for (int d = 1; d < n; d++) {
-        ga_device_push(d);
-        done[d] = ga_event_create(false);
-        ga_device_pop();
-    }
-    double t[REPS];
-    for (int i = 0; i < WARMUP; i++) op(arg);
-    for (int i = 0; i < REPS; i++) {
-        ga_device_push(0);
-        ga_event_record(start, NULL);
-        ga_device_pop();
-        for (int d = 1; d < n; d++) {
-            ga_device_push(d);
-            ga_stream_wait_event(NULL, start);
-            ga_device_pop();
-        }
-        op(arg);
-        for (int d = 1; d < n; d++) {
-            ga_device_push(d);
-            ga_event_record(done[d], NULL);
-            ga_device_pop();
-            ga_device_push(0);
-            ga_stream_wait_event(NULL, done[d]);
-            ga_device_pop();
-        }
-        ga_device_push(0);
-        ga_event_record(stop, NULL);
-        ga_event_synchronize(stop);
-        float ms = 0;
-        ga_event_elapsed_ms(start, stop, &ms);
-        ga_device_pop();
-        t[i] = ms * 1e3;
-    }
-    ga_event_destroy(start), ga_event_destroy(stop);
-    for (int d = 1; d < n; d++) ga_event_destroy(done[d]);
-    if (ga_last_error() != GA_OK) fail("timing across devices");
-    return median(t, REPS);
-}
-
 typedef struct darray_args { ga_darray *a, *b, *out; } darray_args;
 static void op_darray_add_out(void *p)
 {
@@ -940,6 +1140,8 @@ static void op_darray_add_out(void *p)
     ga_darray_ufunc(GA_UFUNC_ADD, in, out);
 }
 static void op_darray_add_new(void *p) { darray_args *d = (darray_args *)p; ga_darray_release(ga_darray_add(d->a, d->b)); }
+static void op_darray_var(void *p) { darray_args *d = (darray_args *)p; ga_release(ga_darray_reduce_gather(GA_REDUCE_VAR, d->a, GA_ALL_AXES, false)); }
+static void op_var(void *p) { ga_release(ga_var((const ga_array *)p, GA_ALL_AXES, 0, false)); }
 
 /* A darray of 2 x 2^28 float32 of `value`, one shard per listed device,
    made on the devices themselves. */
@@ -973,17 +1175,23 @@ static void bench_darray_rows(void)
     ufunc_args u = {a, b, c};
     const double bytes = 3.0 * 4.0 * (double)total, one = time_device(op_add_out, &u);
     row("add 2^29, one GPU, into out", total, "float32", one, bytes, "the split rows' reference");
+    const double var_one = time_device(op_var, a);
+    row("var 2^29, one GPU", total, "float32", var_one, 4.0 * (double)total, "the split var's reference");
     ga_release(a), ga_release(b), ga_release(c);
     darray_args d = {bench_darray(n, devs, per, 1.5), bench_darray(n, devs, per, 2.5), bench_darray(n, devs, per, 0)};
     char name[64], note[96];
-    const double split = time_span_devices(op_darray_add_out, &d, count);
+    const double split = time_devices(op_darray_add_out, &d, count);
     snprintf(name, sizeof name, "darray add 2^29, %d GPU%s, into out", count, count > 1 ? "s" : "");
     snprintf(note, sizeof note, "%.2fx the one-GPU add (%d shards)", one / split, n);
     row(name, total, "float32", split, bytes, note);
-    const double fresh = time_span_devices(op_darray_add_new, &d, count);
+    const double fresh = time_devices(op_darray_add_new, &d, count);
     snprintf(name, sizeof name, "darray add 2^29, %d GPU%s, new", count, count > 1 ? "s" : "");
     snprintf(note, sizeof note, "%.2fx the one-GPU add, new darray", one / fresh);
     row(name, total, "float32", fresh, bytes, note);
+    const double var_split = time_devices(op_darray_var, &d, count);
+    snprintf(name, sizeof name, "darray var 2^29, %d GPU%s", count, count > 1 ? "s" : "");
+    snprintf(note, sizeof note, "over the split axis: %.2fx the one-GPU var", var_one / var_split);
+    row(name, total, "float32", var_split, 4.0 * (double)total, note);
     float check = 0;
     ga_array *last = ga_darray_shard(d.out, n - 1), *e = last ? ga_index(last, "-1") : NULL;
     if (!e || ga_to_host(e, &check, sizeof check) != GA_OK || check != 4.0f) fail("darray add result");
@@ -1010,7 +1218,7 @@ int main(int argc, char **argv)
     row("device copy (cuMemcpyDtoD)", n28, "float32", t, 2.0 * (double)r.bytes, "ceiling");
     if (argc > 1 && strcmp(argv[1], "--io") == 0) {
         ga_release(a), ga_release(b), ga_release(w);
-        bench_io();
+        bench_io(true);
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--random") == 0) {
@@ -1365,6 +1573,6 @@ int main(int argc, char **argv)
     ga_release(out);
     ga_release(in);
     bench_graph(false);
-    bench_io();
+    bench_io(false);
     return 0;
 }
