@@ -469,7 +469,7 @@ def cupy_figures(mode=None):
     sc = cp.empty(1000, cp.float32)
     out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
     out["small add, new array (1000)"] = wall(lambda: sa + sb, 20000, warmup=20000)
-    del a, b, w
+    del sa, sb, sc, small_in, small_out
     random_rows = cupy_random(cp, timed, wall)
     for name in ("full", "small add into out (1000)"):  # (rows of their own in the whole run)
         random_rows.pop(name)
