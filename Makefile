@@ -80,6 +80,16 @@ space := $(empty) $(empty)
 GPUARR_HOME := .
 include gpuarr.mk
 GENCODE := $(GPUARR_GENCODE)
+# The ufunc families' contiguous kernels may be launched as programmatic
+# dependents (kernels/common.cuh's GA_PDL_ENTRY), which needs PTX compute_90:
+# their SASS for sm_90 and newer comes from that PTX version (one more run
+# of their front end in the distribution build), the rest as above.
+PDL_FAMILIES := arith math
+pdl_virtual_of = $(if $(filter sm_75,$(1)),compute_75,$(if $(filter sm_8%,$(1)),compute_80,compute_90))
+pdl_virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call pdl_virtual_of,$(a))))
+pdl_sass_for = $(subst $(space),$(comma),$(strip $(foreach a,$(GPUARR_ARCHS),$(if $(filter $(1),$(call pdl_virtual_of,$(a))),$(a)))))
+pdl_ptx := $(call pdl_virtual_of,$(lastword $(GPUARR_ARCHS)))
+GENCODE_PDL := $(foreach v,$(pdl_virtuals),-gencode arch=$(v),code=[$(call pdl_sass_for,$(v))$(if $(filter $(v),$(pdl_ptx)),$(comma)$(v))])
 NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 $(FATBIN_COMPRESS) -Xptxas -warn-spills
 
 # The CUB glue (kernels/cub/*.cu -> build/cub/*.o -> build/libgpuarr_cub.a;
@@ -136,11 +146,11 @@ $(CUB_LIB): $(CUB_OBJS)
 # The arch list is part of the recipe: changing it rebuilds.
 $(BUILD)/kernels/archs: archs-note
 	@mkdir -p $(@D)
-	@echo '$(GENCODE) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(GENCODE) $(NVCCFLAGS)' > $@
+	@echo '$(GENCODE) $(GENCODE_PDL) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(GENCODE) $(GENCODE_PDL) $(NVCCFLAGS)' > $@
 
 $(BUILD)/kernels/%.fatbin: kernels/%.cu $(wildcard kernels/*.cuh) gpuarr.h $(BUILD)/kernels/archs
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) --fatbin $(GENCODE) -o $@ $<
+	$(NVCC) $(NVCCFLAGS) --fatbin $(if $(filter $*,$(PDL_FAMILIES)),$(GENCODE_PDL),$(GENCODE)) -o $@ $<
 
 # The fatbins linked into a program (GPUARR_EMBED_FATBINS).
 $(BUILD)/gpuarr_fatbins.c: $(FATBINS) tools/embed_fatbins.sh

@@ -84,6 +84,25 @@ static_assert(0 GA_FOR_EACH_DTYPE(GA__COUNT_DTYPE) == GA_NUM_DTYPES, "dtype list
 
 #define GA_KERNEL extern "C" __global__ void
 
+/* Programmatic dependent launch (sm_90 on). A kernel the host launches
+   with it (gpuarr.h's ga__launch_flat, `pdl`) may start while the kernel
+   before it on the stream still runs, so it must begin with GA_PDL_ENTRY:
+   wait until that kernel has finished and its writes are visible, then let
+   the next one start early in turn (it waits the same way). Without the
+   launch attribute the wait returns at once. The instructions exist from
+   PTX compute_90 on: an image built from older PTX has none, and the host
+   asks each kernel's PTX version before it launches it so (the Makefile
+   builds the families that use this from compute_90 for sm_90 and newer). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GA_PDL_ENTRY()                                    \
+    do {                                                  \
+        asm volatile("griddepcontrol.wait;" ::: "memory"); \
+        asm volatile("griddepcontrol.launch_dependents;"); \
+    } while (0)
+#else
+#define GA_PDL_ENTRY() ((void)0)
+#endif
+
 /* ======================================================================== */
 /* 3. Casting                                                                */
 /* ======================================================================== */

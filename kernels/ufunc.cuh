@@ -1610,10 +1610,12 @@ template <class Op, class L> GA_DEV void ga_ufunc_strided(const ga__ufunc_args &
 template <class A, class B> struct ga_sig_mixed { typedef A in0; typedef B in1, in2; typedef ga_bool_t out0, out1; };
 
 /* Instantiation: the kernels of ufunc `name` for loop dtype `loop`, in
-   family GA_FAMILY (defined by the including .cu file). */
+   family GA_FAMILY (defined by the including .cu file). The contiguous one
+   may be launched as a programmatic dependent (GA_PDL_ENTRY). */
 #define GA__UFUNC_KERNELS(name, loop, LOOP)                                                \
     GA_KERNEL GA_KERNEL_NAME(GA_FAMILY, name, loop, contig)(const __grid_constant__ ga__ufunc_args a) \
     {                                                                                      \
+        GA_PDL_ENTRY();                                                                    \
         ga_ufunc_contig<ga_op_##name, ga_t_##loop>(a);                                     \
     }                                                                                      \
     GA_KERNEL GA_KERNEL_NAME(GA_FAMILY, name, loop, strided)(const __grid_constant__ ga__ufunc_args a, \

@@ -302,6 +302,56 @@ DEVICE_TEST(graph_feeds_itself_from_pinned_memory)
     ga_stream_destroy(s);
 }
 
+/* Each small add reads what the one before it wrote, where the adds are
+   launched as programmatic dependents (sm_90 on: they start while the one
+   before still runs and wait for it inside): x += 1 a few hundred times on
+   one stream, directly and from a graph, and a small add right behind a
+   large one that writes its input. Any add that read before the previous
+   one finished would leave a count short. The same with GPUARR_PDL=0 (no
+   programmatic launches) runs the plain path. */
+DEVICE_TEST(graph_dependent_small_adds_see_each_other)
+{
+    enum { N = 1003, CHAIN = 300, GRAPH_ADDS = 100, REPLAYS = 7 };
+    int64_t n = N, big = (int64_t)1 << 24;
+    ga_stream *s = ga_stream_create(true);
+    ga_stream_set_current(s);
+    ga_array *x = ga_zeros(1, &n, GA_FLOAT32), *one = ga_ones(1, &n, GA_FLOAT32);
+    ga_array *wide = ga_zeros(1, &big, GA_FLOAT32), *wide_one = ga_ones(1, &big, GA_FLOAT32);
+    ga_array *head = wide ? ga_index(wide, ":1003") : NULL, *sum = ga_empty(1, &n, GA_FLOAT32);
+    CHECK(x && one && wide && wide_one && head && sum, "%s", ga_last_error_message());
+    float out[N];
+    for (int i = 0; i < CHAIN; i++) CHECK_OK(ga_add_out(x, one, x));
+    CHECK_OK(ga_to_host(x, out, sizeof out));
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += out[i] != (float)CHAIN;
+    CHECK(bad == 0, "called: %d elements short of %d", bad, CHAIN);
+
+    CHECK_OK(ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL));
+    for (int i = 0; i < GRAPH_ADDS; i++) ga_add_out(x, one, x);
+    ga_graph *g = ga_graph_capture_end(s);
+    CHECK(g, "capture: %s", ga_last_error_message());
+    CHECK(ga_graph_node_count(g) == GRAPH_ADDS, "%lld nodes", (long long)ga_graph_node_count(g));
+    for (int r = 0; r < REPLAYS && g; r++) CHECK_OK(ga_graph_launch(g, s));
+    CHECK_OK(ga_to_host(x, out, sizeof out));
+    bad = 0;
+    for (int i = 0; i < N; i++) bad += out[i] != (float)(CHAIN + GRAPH_ADDS * REPLAYS);
+    CHECK(bad == 0, "replayed: %d elements short", bad);
+    ga_graph_release(g);
+
+    /* a large add writes what the small one right behind it reads */
+    for (int round = 1; round <= 5; round++) {
+        CHECK_OK(ga_add_out(wide, wide_one, wide));
+        CHECK_OK(ga_add_out(head, one, sum));
+        CHECK_OK(ga_to_host(sum, out, sizeof out));
+        bad = 0;
+        for (int i = 0; i < N; i++) bad += out[i] != (float)(round + 1);
+        CHECK(bad == 0, "round %d: the small add read %d elements before the large one wrote them", round, bad);
+    }
+    ga_release(x), ga_release(one), ga_release(wide), ga_release(wide_one), ga_release(head), ga_release(sum);
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(s);
+}
+
 DEVICE_TEST(graph_two_graphs_on_two_streams)
 {
     int64_t n = 5000;
