@@ -3211,9 +3211,9 @@ GPUARR_API ga_array *ga_sparse_col(const ga_sparse *s);
 
 /* tocsr, tocsc, tocoo: the matrix in another format (the same one: a new
    reference to s). COO -> CSR / CSC sums duplicates and sorts (canonical,
-   as SciPy's); CSR <-> CSC keeps duplicates, sorts the indices
-   (cusparseCsr2cscEx2 where the indices are int32); CSR / CSC -> COO
-   shares data and indices. */
+   as SciPy's); CSR <-> CSC keeps duplicates in their order and sorts the
+   indices, as SciPy's (a stable radix sort by the new major index over its
+   bits only); CSR / CSC -> COO shares data and indices. */
 GPUARR_API ga_sparse *ga_sparse_tocsr(const ga_sparse *s);
 GPUARR_API ga_sparse *ga_sparse_tocsc(const ga_sparse *s);
 GPUARR_API ga_sparse *ga_sparse_tocoo(const ga_sparse *s);
@@ -4910,6 +4910,15 @@ int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, voi
    (input order kept). Two-phase, as ga__cub_sort. */
 int ga__cub_sort_values(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int64_t n,
                         struct CUstream_st *stream);
+
+/* Stable ascending sort of n pairs by bits [begin_bit, end_bit) of their
+   uint64 keys (the other bits ignored: only those bits' digit passes run),
+   from keys_in / vals_in (left unchanged) to keys_out / vals_out; values
+   of val_bytes (1, 2, 4, 8 or 16; 16-byte values 8-aligned) moved along.
+   Two-phase, as ga__cub_sort. */
+int ga__cub_sort_pairs_bits(void *temp, size_t *temp_bytes, const void *keys_in, void *keys_out, const void *vals_in,
+                            void *vals_out, int val_bytes, int64_t n, int begin_bit, int end_bit,
+                            struct CUstream_st *stream);
 
 /* Sorts `rows` C-contiguous rows of `length` (1 to GA__CUB_SORT_ROWS_MAX)
    keys of `dtype` (bool, integers, float16, bfloat16, float32, float64) as
@@ -28702,7 +28711,7 @@ static int ga__sparse_index_bits = 32;
    is the index dtype (0 int32, 1 int64), [kx] the key (0 uint32, 1 uint64,
    2 int32, 3 int64). */
 static struct {
-    CUkernel check_compressed[2], check_coo[2], expand[2], diag[2];
+    CUkernel check_compressed[2], check_coo[2], expand[2], swap_keys[2], diag[2];
     CUkernel keys[2][2], indptr[4][2], runs[2][2];
     CUkernel gather[GA_NUM_DTYPES], toarray[GA_NUM_DTYPES][2], spmm[GA_NUM_DTYPES][2];
     CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2], extreme[GA_NUM_DTYPES][2];
@@ -29370,45 +29379,65 @@ static ga_sparse *ga__sparse_compressed_to_coo(const char *func, const ga_sparse
     return r;
 }
 
-/* cuSPARSE's value type that moves items of `size` bytes (the CSR <-> CSC
-   conversion only moves them), or -1. */
-static int ga__sparse_move_type(size_t size)
-{
-    return size == 4 ? (int)CUDA_R_32F : size == 8 ? (int)CUDA_R_64F : size == 16 ? (int)CUDA_C_64F : -1;
-}
-
-/* Compressed s in the other compressed format through cusparseCsr2cscEx2
-   (int32 indices, items of 4, 8 or 16 bytes, nnz > 0). */
-static ga_sparse *ga__sparse_swap_cusparse(const char *func, const ga_sparse *s)
+/* Compressed s in the other compressed format by a stable radix sort
+   (ga__cub_sort_pairs_bits) of keys (minor << 32 | major) over the minor
+   index's bits, the values moved along as they are: the entries' order
+   within each new line is their old line order, then their order within
+   it, as SciPy's counting sort (duplicates kept in order, indices sorted).
+   Rows out of the keys' low words, indptr by a search of their high words.
+   For nnz > 0, major at most 2**32, minor below it, data aligned to its
+   item (8 bytes for 16-byte items). */
+static ga_sparse *ga__sparse_swap_radix(const char *func, const ga_sparse *s)
 {
     const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s), nnz = s->nnz;
     const ga_sparse_format to = s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR;
-    ga_array *data = ga__sparse_vector(func, s->device, nnz, s->dtype);
-    ga_array *idx = data ? ga__sparse_vector(func, s->device, nnz, GA_INT32) : NULL;
-    ga_array *ptr = idx ? ga__sparse_vector(func, s->device, minor + 1, GA_INT32) : NULL;
-    cusparseHandle_t h = ptr ? ga__cusparse_bound(func, s->device) : NULL;
-    ga_status st = h ? GA_OK : ga__t.error;
-    const cudaDataType vt = (cudaDataType)ga__sparse_move_type(ga__dtype_sizes[s->dtype]);
-    size_t bytes = 0;
-    cusparseStatus_t r = CUSPARSE_STATUS_SUCCESS;
-    if (st == GA_OK)
-        r = ga__cusparse.cusparseCsr2cscEx2_bufferSize(
-            h, (int)major, (int)minor, (int)nnz, ga__sparse_ptr(s->data), (const int *)ga__sparse_ptr(s->indptr),
-            (const int *)ga__sparse_ptr(s->indices), ga__sparse_ptr(data), (int *)ga__sparse_ptr(ptr),
-            (int *)ga__sparse_ptr(idx), vt, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
-            &bytes);
-    if (st == GA_OK && r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseCsr2cscEx2_bufferSize");
-    ga__block *buf = st == GA_OK ? ga__sparse_scratch(func, s->device, bytes) : NULL;
-    if (st == GA_OK && !buf) st = ga__t.error;
+    const int ix = ga__sparse_ix(s->index_dtype), device = s->device;
+    const char *in = ga__dtype_names[s->index_dtype];
+    int bits = 1; /* of the largest minor index, at least one */
+    while (bits < 32 && ((uint64_t)(minor - 1) >> bits) != 0) bits++;
+    ga__block *keys = ga__sparse_scratch(func, device, (size_t)nnz * 8);
+    ga__block *sorted = keys ? ga__sparse_scratch(func, device, (size_t)nnz * 8) : NULL, *temp = NULL;
+    ga_array *data = sorted ? ga__sparse_vector(func, device, nnz, s->dtype) : NULL;
+    ga_array *idx = data ? ga__sparse_vector(func, device, nnz, s->index_dtype) : NULL;
+    ga_array *ptr = idx ? ga__sparse_vector(func, device, minor + 1, s->index_dtype) : NULL;
+    CUfunction fk = ptr ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.swap_keys[ix], "swap_keys", in, NULL, NULL)
+                        : NULL;
+    CUfunction fr = fk ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.runs[1][ix], "runs", "uint64", in, NULL)
+                       : NULL;
+    CUfunction fp = fr ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.indptr[1][ix], "indptr", "uint64", in, NULL)
+                       : NULL;
+    ga_status st = fp ? GA_OK : ga__t.error;
+    void *pk = keys ? (void *)(uintptr_t)keys->ptr : NULL, *ps = sorted ? (void *)(uintptr_t)sorted->ptr : NULL;
     if (st == GA_OK) {
-        r = ga__cusparse.cusparseCsr2cscEx2(h, (int)major, (int)minor, (int)nnz, ga__sparse_ptr(s->data),
-                                            (const int *)ga__sparse_ptr(s->indptr), (const int *)ga__sparse_ptr(s->indices),
-                                            ga__sparse_ptr(data), (int *)ga__sparse_ptr(ptr), (int *)ga__sparse_ptr(idx), vt,
-                                            CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
-                                            (void *)(uintptr_t)buf->ptr);
-        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseCsr2cscEx2");
+        void *pp = ga__sparse_ptr(s->indptr), *pi = ga__sparse_ptr(s->indices);
+        int64_t mj = major, n = nnz;
+        void *args[] = {&pk, &pp, &pi, &mj, &n};
+        st = ga__launch(func, fk, device, nnz, args);
     }
-    ga__sparse_free(s->device, buf);
+    CUstream stream = ga__stream_of(device);
+    const int vb = (int)ga__dtype_sizes[s->dtype];
+    size_t bytes = 0;
+    if (st == GA_OK) {
+        int e = ga__cub_sort_pairs_bits(NULL, &bytes, pk, ps, ga__sparse_ptr(s->data), ga__sparse_ptr(data), vb, nnz, 32,
+                                        32 + bits, stream);
+        if (e) st = ga__cub_failed(func, e, "cub sort (temp storage query)");
+    }
+    if (st == GA_OK && !(temp = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        int e = ga__cub_sort_pairs_bits((void *)(uintptr_t)temp->ptr, &bytes, pk, ps, ga__sparse_ptr(s->data),
+                                        ga__sparse_ptr(data), vb, nnz, 32, 32 + bits, stream);
+        if (e) st = ga__cub_failed(func, e, "cub sort");
+    }
+    if (st == GA_OK) { /* rows: the low words; indptr[c]: the keys below c << 32 */
+        void *om = ga__sparse_ptr(idx), *none = NULL, *op = ga__sparse_ptr(ptr);
+        int64_t n = nnz, md = minor;
+        uint64_t divisor = (uint64_t)1 << 32;
+        void *rargs[] = {&om, &none, &ps, &none, &n, &divisor};
+        void *pargs[] = {&op, &ps, &n, &md, &divisor};
+        st = ga__launch(func, fr, device, nnz, rargs);
+        if (st == GA_OK) st = ga__launch(func, fp, device, minor + 1, pargs);
+    }
+    ga__sparse_free(device, temp), ga__sparse_free(device, sorted), ga__sparse_free(device, keys);
     if (st != GA_OK) {
         ga_release(data), ga_release(idx), ga_release(ptr);
         return NULL;
@@ -29416,14 +29445,16 @@ static ga_sparse *ga__sparse_swap_cusparse(const char *func, const ga_sparse *s)
     return ga__sparse_new(func, to, s->shape, s->canonical, data, idx, ptr);
 }
 
-/* Compressed s in the other compressed format (duplicates kept, indices
-   sorted): cuSPARSE where it can, else a sort of the entries by (minor,
-   major). */
+/* Compressed s in the other compressed format (duplicates kept in order,
+   indices sorted): the radix sort by the minor index where the shape fits
+   its keys (always with int32 indices), else the sort of the entries by
+   (minor, major). Empty s needs no sort. */
 static ga_sparse *ga__sparse_swap(const char *func, const ga_sparse *s)
 {
     const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s);
-    if (s->index_dtype == GA_INT32 && s->nnz > 0 && ga__sparse_move_type(ga__dtype_sizes[s->dtype]) >= 0)
-        return ga__sparse_swap_cusparse(func, s);
+    const size_t item = ga__dtype_sizes[s->dtype], align = item < 8 ? item : 8;
+    const bool fits = (uint64_t)major <= (uint64_t)1 << 32 && (uint64_t)minor < (uint64_t)1 << 32;
+    if (s->nnz > 0 && fits && (s->data->data % align) == 0) return ga__sparse_swap_radix(func, s);
     ga_array *m = ga__sparse_expand(func, s);
     if (!m) return NULL;
     ga__sparse_sorted o;

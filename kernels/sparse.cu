@@ -17,6 +17,10 @@
          The same for COO's index arrays (rows or cols < 0: no bound).
      ga_sparse_expand_<I>(I *major_of, const I *indptr, int64_t major, int64_t nnz)
          The row (CSC: column) of each entry j: the last r with indptr[r] <= j.
+     ga_sparse_swap_keys_<I>(uint64_t *keys, const I *indptr, const I *indices, int64_t major, int64_t nnz)
+         keys[j] = indices[j] << 32 | the row (CSC: column) of entry j: a
+         stable sort by the high word turns CSR into CSC (and back), each
+         column's rows ascending (major and minor at most 2**32).
      ga_sparse_keys_<I>_<K>(K *keys, const I *major, const I *minor, int64_t nnz, uint64_t minor_dim)
          keys[j] = major[j] * minor_dim + minor[j]: sorting them orders the
          entries by row, then column.
@@ -174,6 +178,14 @@ GA_DEV void ga__check_coo(const I *row, const I *col, int64_t rows, int64_t cols
 template <class I> GA_DEV void ga__expand(I *major_of, const I *indptr, int64_t major, int64_t nnz)
 {
     GA_GRID_STRIDE_LOOP(j, nnz) major_of[j] = (I)ga__sp_upper(indptr, major, j);
+}
+
+template <class I> GA_DEV void ga__swap_keys(uint64_t *keys, const I *indptr, const I *indices, int64_t major, int64_t nnz)
+{
+    GA_GRID_STRIDE_LOOP(j, nnz)
+    {
+        keys[j] = (uint64_t)indices[j] << 32 | (uint64_t)ga__sp_upper(indptr, major, j);
+    }
 }
 
 template <class I, class K>
@@ -461,6 +473,11 @@ template <class I> GA_DEV void ga__diag(I *rows, I *cols, int64_t n, int64_t r0,
                                                 int64_t nnz)                                                         \
     {                                                                                                                 \
         ga__expand<ga_t_##I>(major_of, indptr, major, nnz);                                                           \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, swap_keys, I)(uint64_t * keys, const ga_t_##I *indptr,                     \
+                                                   const ga_t_##I *indices, int64_t major, int64_t nnz)              \
+    {                                                                                                                 \
+        ga__swap_keys<ga_t_##I>(keys, indptr, indices, major, nnz);                                                   \
     }                                                                                                                 \
     GA_KERNEL GA_KERNEL_NAME3(sparse, diag, I)(ga_t_##I * rows, ga_t_##I * cols, int64_t n, int64_t r0, int64_t c0) \
     {                                                                                                                 \
