@@ -28711,7 +28711,8 @@ static int ga__sparse_index_bits = 32;
    is the index dtype (0 int32, 1 int64), [kx] the key (0 uint32, 1 uint64,
    2 int32, 3 int64). */
 static struct {
-    CUkernel check_compressed[2], check_coo[2], expand[2], swap_keys[2], diag[2];
+    CUkernel check_compressed[2], check_coo[2], expand[2], swap_keys[2], swap_count[2], diag[2];
+    CUkernel swap_scan, swap_scatter[5][2];
     CUkernel keys[2][2], indptr[4][2], runs[2][2];
     CUkernel gather[GA_NUM_DTYPES], toarray[GA_NUM_DTYPES][2], spmm[GA_NUM_DTYPES][2];
     CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2], extreme[GA_NUM_DTYPES][2];
@@ -29379,6 +29380,106 @@ static ga_sparse *ga__sparse_compressed_to_coo(const char *func, const ga_sparse
     return r;
 }
 
+/* Which CSR <-> CSC conversion runs where both fit (tests set it): 0 the
+   rule of ga__sparse_swap, 1 the passes of 11-bit digits, 2 the CUB sort. */
+static int ga__sparse_swap_path = 0;
+
+/* Launches `blocks` blocks of `threads` threads on the current stream of `device`. */
+static ga_status ga__sparse_launch_blocks(const char *func, CUfunction f, int device, int64_t blocks, int threads,
+                                          void **args)
+{
+    if (!f) return ga__t.error;
+    blocks = GA__MAX(GA__MIN(blocks, (int64_t)INT32_MAX), 1);
+    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, ga__stream_of(device),
+                                           args, NULL),
+                 "cuLaunchKernel");
+    return GA_OK;
+}
+
+/* Compressed s in the other compressed format by a stable LSD radix sort
+   of its entries by minor index, one pass a digit of at most 11 bits
+   (kernels/sparse.cu's swap_count, swap_scan, swap_scatter: counts of
+   each digit in each chunk of entries, their prefix sums, a stable
+   scatter of col, row and value), the entries read once a pass and
+   written once: 22-bit columns take two passes, 11-bit ones one. The
+   first pass finds each entry's row from indptr; the last writes the rows
+   and values where they belong and the sorted columns, whose search
+   gives indptr. The order is SciPy's counting sort's. For nnz in
+   [1, 2**32), major at most 2**32, minor below it, data aligned to its
+   item. */
+static ga_sparse *ga__sparse_swap_passes(const char *func, const ga_sparse *s)
+{
+    const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s), nnz = s->nnz;
+    const ga_sparse_format to = s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR;
+    const int ix = ga__sparse_ix(s->index_dtype), device = s->device;
+    const char *in = ga__dtype_names[s->index_dtype];
+    static const char *const item_names[5] = {"uint8", "uint16", "uint32", "uint64", "complex128"};
+    const size_t item = ga__dtype_sizes[s->dtype];
+    const int vx = item == 1 ? 0 : item == 2 ? 1 : item == 4 ? 2 : item == 8 ? 3 : 4;
+    int32_t bits = 1; /* of the largest minor index, at least one */
+    while (bits < 32 && ((uint64_t)(minor - 1) >> bits) != 0) bits++;
+    const int32_t passes = (bits + 10) / 11, dbits = (bits + passes - 1) / passes, bins = (int32_t)1 << dbits;
+    /* chunks of 4 warps' spans of 256 to 4096 entries, about 1024 chunks
+       (spans longer still past 16384 chunks: the counts stay small) */
+    int64_t span = 256;
+    while (span < 4096 && span * 4 * 1024 < nnz) span <<= 1;
+    while (span * 4 * 16384 < nnz) span <<= 1;
+    const int64_t chunks = (nnz + span * 4 - 1) / (span * 4), most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
+    ga__block *counts = ga__sparse_scratch(func, device, (size_t)bins * (size_t)chunks * 4);
+    ga__block *totals = counts ? ga__sparse_scratch(func, device, (size_t)bins * 4) : NULL;
+    ga__block *cols[2] = {NULL, NULL}, *rows[2] = {NULL, NULL}, *vals[2] = {NULL, NULL};
+    bool ok = totals != NULL;
+    for (int k = 0; k < 2 && ok; k++) {
+        if (k == 0 || passes >= 2) ok = (cols[k] = ga__sparse_scratch(func, device, (size_t)nnz * 4)) != NULL;
+        if (ok && passes >= 2 + k) ok = (rows[k] = ga__sparse_scratch(func, device, (size_t)nnz * 4)) != NULL;
+        if (ok && passes >= 2 + k) ok = (vals[k] = ga__sparse_scratch(func, device, (size_t)nnz * item)) != NULL;
+    }
+    ga_array *data = ok ? ga__sparse_vector(func, device, nnz, s->dtype) : NULL;
+    ga_array *idx = data ? ga__sparse_vector(func, device, nnz, s->index_dtype) : NULL;
+    ga_array *ptr = idx ? ga__sparse_vector(func, device, minor + 1, s->index_dtype) : NULL;
+    CUfunction fc = ptr ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.swap_count[ix], "swap_count", in, NULL, NULL)
+                        : NULL;
+    CUfunction fs = fc ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.swap_scan, "swap_scan", NULL, NULL, NULL) : NULL;
+    CUfunction fx = fs ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.swap_scatter[vx][ix], "swap_scatter",
+                                    item_names[vx], in, NULL)
+                       : NULL;
+    CUfunction fp = fx ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.indptr[0][ix], "indptr", "uint32", in, NULL)
+                       : NULL;
+    ga_status st = fp ? GA_OK : ga__t.error;
+#define GA__SWAP_PTR(b) ((void *)(uintptr_t)(b)->ptr)
+    void *pc = counts ? GA__SWAP_PTR(counts) : NULL, *pt = totals ? GA__SWAP_PTR(totals) : NULL;
+    int64_t n = nnz, nchunks = chunks, mj = major, sp = span;
+    for (int32_t p = 0; p < passes && st == GA_OK; p++) {
+        int32_t first = p == 0, last = p == passes - 1, shift = p * dbits, nbins = bins, db = dbits;
+        void *ci = first ? ga__sparse_ptr(s->indices) : GA__SWAP_PTR(cols[(p - 1) & 1]);
+        void *ri = first ? ga__sparse_ptr(s->indptr) : GA__SWAP_PTR(rows[(p - 1) & 1]);
+        void *vi = first ? ga__sparse_ptr(s->data) : GA__SWAP_PTR(vals[(p - 1) & 1]);
+        void *co = GA__SWAP_PTR(cols[p & 1]), *ro = last ? ga__sparse_ptr(idx) : GA__SWAP_PTR(rows[p & 1]);
+        void *vo = last ? ga__sparse_ptr(data) : GA__SWAP_PTR(vals[p & 1]);
+        void *cargs[] = {&pc, &ci, &first, &n, &shift, &db, &nchunks, &sp};
+        void *sargs[] = {&pc, &pt, &nchunks, &nbins};
+        void *xargs[] = {&pc, &pt, &nchunks, &sp, &n, &shift, &db, &first, &last, &ci, &ri, &mj, &vi, &co, &ro, &vo};
+        st = ga__sparse_launch_blocks(func, fc, device, GA__MIN(chunks, most), 128, cargs);
+        if (st == GA_OK) st = ga__sparse_launch_blocks(func, fs, device, bins, 256, sargs);
+        if (st == GA_OK) st = ga__sparse_launch_blocks(func, fx, device, GA__MIN(chunks, most), 128, xargs);
+    }
+    if (st == GA_OK) { /* indptr[c]: the sorted columns below c */
+        void *op = ga__sparse_ptr(ptr), *sorted = GA__SWAP_PTR(cols[(passes - 1) & 1]);
+        int64_t md = minor;
+        uint64_t one = 1;
+        void *pargs[] = {&op, &sorted, &n, &md, &one};
+        st = ga__launch(func, fp, device, minor + 1, pargs);
+    }
+#undef GA__SWAP_PTR
+    ga__block *all[] = {counts, totals, cols[0], cols[1], rows[0], rows[1], vals[0], vals[1]};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) ga__sparse_free(device, all[k]);
+    if (st != GA_OK) {
+        ga_release(data), ga_release(idx), ga_release(ptr);
+        return NULL;
+    }
+    return ga__sparse_new(func, to, s->shape, s->canonical, data, idx, ptr);
+}
+
 /* Compressed s in the other compressed format by a stable radix sort
    (ga__cub_sort_pairs_bits) of keys (minor << 32 | major) over the minor
    index's bits, the values moved along as they are: the entries' order
@@ -29446,14 +29547,20 @@ static ga_sparse *ga__sparse_swap_radix(const char *func, const ga_sparse *s)
 }
 
 /* Compressed s in the other compressed format (duplicates kept in order,
-   indices sorted): the radix sort by the minor index where the shape fits
-   its keys (always with int32 indices), else the sort of the entries by
+   indices sorted, as SciPy's counting sort): where the shape fits 32-bit
+   words (always with int32 indices), the passes of 11-bit digits (the
+   least traffic: 12 bytes an entry read and written a pass for float32,
+   two passes for up to 2**22 columns, where the CUB sort of 64-bit keys
+   moves 12 bytes in three digit passes and more around them), the CUB
+   sort for data not aligned to its item; else the sort of the entries by
    (minor, major). Empty s needs no sort. */
 static ga_sparse *ga__sparse_swap(const char *func, const ga_sparse *s)
 {
     const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s);
     const size_t item = ga__dtype_sizes[s->dtype], align = item < 8 ? item : 8;
     const bool fits = (uint64_t)major <= (uint64_t)1 << 32 && (uint64_t)minor < (uint64_t)1 << 32;
+    const bool passes = s->nnz > 0 && (uint64_t)s->nnz <= UINT32_MAX && fits && s->data->data % item == 0;
+    if (passes && ga__sparse_swap_path != 2) return ga__sparse_swap_passes(func, s);
     if (s->nnz > 0 && fits && (s->data->data % align) == 0) return ga__sparse_swap_radix(func, s);
     ga_array *m = ga__sparse_expand(func, s);
     if (!m) return NULL;

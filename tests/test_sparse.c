@@ -1350,9 +1350,10 @@ static bool hc_equal(const ga_sparse *s, const host_compressed *h, ga_dtype dt, 
 }
 
 /* A compressed matrix of format f converted to the other compressed format
-   (tocsc / tocsr and asformat) and back, each against the counting sort. */
-static void check_swap_exact(ga_dtype dt, ga_dtype it, ga_sparse_format f, int64_t major, int64_t minor, int64_t nnz,
-                             bool dups, bool sorted)
+   (tocsc / tocsr and asformat) and back, each against the counting sort,
+   by each of the two conversions (ga__sparse_swap_path). */
+static void check_swap_exact_by(int path, ga_dtype dt, ga_dtype it, ga_sparse_format f, int64_t major, int64_t minor,
+                                int64_t nnz, bool dups, bool sorted)
 {
     const bool csr = f == GA_SPARSE_CSR;
     const ga_sparse_format g = csr ? GA_SPARSE_CSC : GA_SPARSE_CSR;
@@ -1360,10 +1361,11 @@ static void check_swap_exact(ga_dtype dt, ga_dtype it, ga_sparse_format f, int64
     host_compressed h = hc_random(dt, major, minor, nnz, dups, sorted);
     host_compressed w = hc_swap(&h, item), back = hc_swap(&w, item);
     char what[200];
-    snprintf(what, sizeof what, "%s %s %lld x %lld, %lld entries%s%s, %s indices", csr ? "csr" : "csc", dname(dt),
+    snprintf(what, sizeof what, "%s %s %lld x %lld, %lld entries%s%s, %s indices, %s", csr ? "csr" : "csc", dname(dt),
              (long long)(csr ? major : minor), (long long)(csr ? minor : major), (long long)h.nnz, dups ? ", duplicates" : "",
-             sorted ? "" : ", unsorted", dname(it));
+             sorted ? "" : ", unsorted", dname(it), path == 2 ? "cub sort" : "digit passes");
     ga__sparse_index_bits = it == GA_INT64 ? 64 : 32;
+    ga__sparse_swap_path = path;
     const size_t before = used_bytes();
     const int64_t shape[2] = {csr ? major : minor, csr ? minor : major};
     ga_array *data = upload_items(h.val, h.nnz, dt), *indices = upload_index(h.idx, h.nnz, it);
@@ -1402,19 +1404,28 @@ static void check_swap_exact(ga_dtype dt, ga_dtype it, ga_sparse_format f, int64
     ga_clear_error();
     CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
     ga__sparse_index_bits = 32;
+    ga__sparse_swap_path = 0;
     hc_free(&h), hc_free(&w), hc_free(&back);
 }
 
-/* tocsc / tocsr equal SciPy's counting sort array for array: every dtype,
-   both index dtypes, odd, 1 x N, N x 1 and empty shapes, every 5th line
-   empty, duplicates (more entries than places), unsorted input, explicit
-   zeros; minor sizes at the radix sort's digit edges (1, 2, 256, 257,
-   65536, 65537) and one of 2**20 + 3 over several digit passes. */
+static void check_swap_exact(ga_dtype dt, ga_dtype it, ga_sparse_format f, int64_t major, int64_t minor, int64_t nnz,
+                             bool dups, bool sorted)
+{
+    for (int path = 0; path <= 2; path += 2) check_swap_exact_by(path, dt, it, f, major, minor, nnz, dups, sorted);
+}
+
+/* tocsc / tocsr equal SciPy's counting sort array for array, by both
+   conversions: every dtype, both index dtypes, odd, 1 x N, N x 1 and
+   empty shapes, every 5th line empty, duplicates (more entries than
+   places), unsorted input, explicit zeros; minor sizes at the digit edges
+   (1, 2, 256, 257, 2048, 2049, 65536, 65537), 2**20 + 3 (two passes of
+   11-bit digits, several chunks) and 2**23 + 5 (three). */
 DEVICE_TEST(csr_csc_conversions_are_scipys_counting_sort)
 {
     const int64_t shapes[][3] = {{0, 0, 0},    {0, 7, 0},      {7, 0, 0},     {1, 1, 1},      {1, 1, 9},
                                  {1, 37, 20},  {37, 1, 20},    {5, 2, 30},    {37, 53, 300},  {53, 37, 1500},
-                                 {9, 256, 400}, {9, 257, 400}, {300, 301, 2000}, {40, 65536, 3000}, {40, 65537, 3000}};
+                                 {9, 256, 400}, {9, 257, 400}, {300, 301, 2000}, {40, 65536, 3000}, {40, 65537, 3000},
+                                 {50, 2048, 5000}, {50, 2049, 5000}};
     const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
     int i = 0;
     for (int k = 0; k < NDTYPES; k++)
@@ -1430,6 +1441,8 @@ DEVICE_TEST(csr_csc_conversions_are_scipys_counting_sort)
     check_swap_exact(GA_FLOAT32, GA_INT32, GA_SPARSE_CSR, 5000, big_minor, big_nnz, true, false);
     check_swap_exact(GA_COMPLEX128, GA_INT64, GA_SPARSE_CSC, 3000, big_minor, big_nnz / 4, false, true);
     check_swap_exact(GA_INT16, GA_INT32, GA_SPARSE_CSR, big_minor, 70000, big_nnz, true, false);
+    check_swap_exact(GA_FLOAT64, GA_INT32, GA_SPARSE_CSR, 2000, (1 << 23) + 5, big_nnz / 8, true, false);
+    check_swap_exact(GA_BOOL, GA_INT64, GA_SPARSE_CSC, 700, (1 << 23) + 5, big_nnz / 8, false, true);
 }
 
 /* ---- random, kron, hstack, vstack, block_diag, tril, triu ------------------------------- */
