@@ -29419,10 +29419,14 @@ static ga_sparse *ga__sparse_swap_passes(const char *func, const ga_sparse *s)
     int32_t bits = 1; /* of the largest minor index, at least one */
     while (bits < 32 && ((uint64_t)(minor - 1) >> bits) != 0) bits++;
     const int32_t passes = (bits + 10) / 11, dbits = (bits + passes - 1) / passes, bins = (int32_t)1 << dbits;
-    /* chunks of 4 warps' spans of 256 to 4096 entries, about 1024 chunks
-       (spans longer still past 16384 chunks: the counts stay small) */
+    /* chunks of 4 warps' spans of 256 to 2048 entries, about 1024 chunks
+       (spans longer still past 16384 chunks: the counts stay small). The
+       scatter's writes land in each digit's part of the places of the
+       chunks in flight, merged in L2 while it holds them: shorter spans
+       keep that window (about 660 chunks x 8192 entries x 12 bytes for
+       float32 on an H200) nearer L2's size. */
     int64_t span = 256;
-    while (span < 4096 && span * 4 * 1024 < nnz) span <<= 1;
+    while (span < 2048 && span * 4 * 1024 < nnz) span <<= 1;
     while (span * 4 * 16384 < nnz) span <<= 1;
     const int64_t chunks = (nnz + span * 4 - 1) / (span * 4), most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
     ga__block *counts = ga__sparse_scratch(func, device, (size_t)bins * (size_t)chunks * 4);
