@@ -1248,7 +1248,16 @@ static host_compressed hc_random(ga_dtype dt, int64_t major, int64_t minor, int6
     int64_t *pool = malloc(8 * (size_t)(minor + 1));
     for (int64_t r = 0; r < major; r++) {
         const int64_t a = h.ptr[r], len = h.ptr[r + 1] - a;
-        if (!dups) { /* len distinct indices: a partial shuffle of [0, minor) */
+        if (!dups && len * 8 <= minor) { /* len distinct indices, drawn again where repeated */
+            for (int64_t i = 0; i < len; i++) {
+                bool again = true;
+                while (again) {
+                    h.idx[a + i] = (int64_t)(rnd() % (uint64_t)minor);
+                    again = false;
+                    for (int64_t k = 0; k < i && !again; k++) again = h.idx[a + k] == h.idx[a + i];
+                }
+            }
+        } else if (!dups) { /* a partial shuffle of [0, minor) */
             for (int64_t i = 0; i < minor; i++) pool[i] = i;
             for (int64_t i = 0; i < len; i++) {
                 int64_t k = i + (int64_t)(rnd() % (uint64_t)(minor - i)), v = pool[k];
