@@ -8,7 +8,10 @@
    maximum, minimum (sparse, dense, scalar) and the comparisons with
    scalars; mean, max, min, argmax, argmin, diagonal, trace, linalg.norm,
    spsolve_triangular, cg's preconditioner and callback, gmres, minres; capture
-   refusals at the entry; every conversion, toarray, astype, copy, conj,
+   refusals at the entry; CSR <-> CSC array for array against SciPy's
+   counting sort (both of the section's conversions, every dtype and
+   index dtype, digit edges, duplicates, unsorted input, explicit zeros);
+   every conversion, toarray, astype, copy, conj,
    transpose, sum_duplicates, sort_indices, eliminate_zeros,
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
