@@ -3211,9 +3211,9 @@ GPUARR_API ga_array *ga_sparse_col(const ga_sparse *s);
 
 /* tocsr, tocsc, tocoo: the matrix in another format (the same one: a new
    reference to s). COO -> CSR / CSC sums duplicates and sorts (canonical,
-   as SciPy's); CSR <-> CSC keeps duplicates, sorts the indices
-   (cusparseCsr2cscEx2 where the indices are int32); CSR / CSC -> COO
-   shares data and indices. */
+   as SciPy's); CSR <-> CSC keeps duplicates in their order and sorts the
+   indices, as SciPy's (a stable radix sort by the new major index over its
+   bits only); CSR / CSC -> COO shares data and indices. */
 GPUARR_API ga_sparse *ga_sparse_tocsr(const ga_sparse *s);
 GPUARR_API ga_sparse *ga_sparse_tocsc(const ga_sparse *s);
 GPUARR_API ga_sparse *ga_sparse_tocoo(const ga_sparse *s);
@@ -4910,6 +4910,15 @@ int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, voi
    (input order kept). Two-phase, as ga__cub_sort. */
 int ga__cub_sort_values(void *temp, size_t *temp_bytes, const void *in, void *out, int dtype, int64_t n,
                         struct CUstream_st *stream);
+
+/* Stable ascending sort of n pairs by bits [begin_bit, end_bit) of their
+   uint64 keys (the other bits ignored: only those bits' digit passes run),
+   from keys_in / vals_in (left unchanged) to keys_out / vals_out; values
+   of val_bytes (1, 2, 4, 8 or 16; 16-byte values 8-aligned) moved along.
+   Two-phase, as ga__cub_sort. */
+int ga__cub_sort_pairs_bits(void *temp, size_t *temp_bytes, const void *keys_in, void *keys_out, const void *vals_in,
+                            void *vals_out, int val_bytes, int64_t n, int begin_bit, int end_bit,
+                            struct CUstream_st *stream);
 
 /* Sorts `rows` C-contiguous rows of `length` (1 to GA__CUB_SORT_ROWS_MAX)
    keys of `dtype` (bool, integers, float16, bfloat16, float32, float64) as
@@ -28750,7 +28759,8 @@ static int ga__sparse_index_bits = 32;
    is the index dtype (0 int32, 1 int64), [kx] the key (0 uint32, 1 uint64,
    2 int32, 3 int64). */
 static struct {
-    CUkernel check_compressed[2], check_coo[2], expand[2], diag[2];
+    CUkernel check_compressed[2], check_coo[2], expand[2], swap_keys[2], swap_count[2], diag[2];
+    CUkernel swap_scan, swap_scatter[5][2];
     CUkernel keys[2][2], indptr[4][2], runs[2][2];
     CUkernel gather[GA_NUM_DTYPES], toarray[GA_NUM_DTYPES][2], spmm[GA_NUM_DTYPES][2];
     CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2], extreme[GA_NUM_DTYPES][2];
@@ -29418,45 +29428,103 @@ static ga_sparse *ga__sparse_compressed_to_coo(const char *func, const ga_sparse
     return r;
 }
 
-/* cuSPARSE's value type that moves items of `size` bytes (the CSR <-> CSC
-   conversion only moves them), or -1. */
-static int ga__sparse_move_type(size_t size)
+/* Which CSR <-> CSC conversion runs where both fit (tests set it): 0 the
+   rule of ga__sparse_swap, 1 the passes of 11-bit digits, 2 the CUB sort. */
+static int ga__sparse_swap_path = 0;
+
+/* Launches `blocks` blocks of `threads` threads on the current stream of `device`. */
+static ga_status ga__sparse_launch_blocks(const char *func, CUfunction f, int device, int64_t blocks, int threads,
+                                          void **args)
 {
-    return size == 4 ? (int)CUDA_R_32F : size == 8 ? (int)CUDA_R_64F : size == 16 ? (int)CUDA_C_64F : -1;
+    if (!f) return ga__t.error;
+    blocks = GA__MAX(GA__MIN(blocks, (int64_t)INT32_MAX), 1);
+    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, ga__stream_of(device),
+                                           args, NULL),
+                 "cuLaunchKernel");
+    return GA_OK;
 }
 
-/* Compressed s in the other compressed format through cusparseCsr2cscEx2
-   (int32 indices, items of 4, 8 or 16 bytes, nnz > 0). */
-static ga_sparse *ga__sparse_swap_cusparse(const char *func, const ga_sparse *s)
+/* Compressed s in the other compressed format by a stable LSD radix sort
+   of its entries by minor index, one pass a digit of at most 11 bits
+   (kernels/sparse.cu's swap_count, swap_scan, swap_scatter: counts of
+   each digit in each chunk of entries, their prefix sums, a stable
+   scatter of col, row and value), the entries read once a pass and
+   written once: 22-bit columns take two passes, 11-bit ones one. The
+   first pass finds each entry's row from indptr; the last writes the rows
+   and values where they belong and the sorted columns, whose search
+   gives indptr. The order is SciPy's counting sort's. For nnz in
+   [1, 2**32), major at most 2**32, minor below it, data aligned to its
+   item. */
+static ga_sparse *ga__sparse_swap_passes(const char *func, const ga_sparse *s)
 {
     const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s), nnz = s->nnz;
     const ga_sparse_format to = s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR;
-    ga_array *data = ga__sparse_vector(func, s->device, nnz, s->dtype);
-    ga_array *idx = data ? ga__sparse_vector(func, s->device, nnz, GA_INT32) : NULL;
-    ga_array *ptr = idx ? ga__sparse_vector(func, s->device, minor + 1, GA_INT32) : NULL;
-    cusparseHandle_t h = ptr ? ga__cusparse_bound(func, s->device) : NULL;
-    ga_status st = h ? GA_OK : ga__t.error;
-    const cudaDataType vt = (cudaDataType)ga__sparse_move_type(ga__dtype_sizes[s->dtype]);
-    size_t bytes = 0;
-    cusparseStatus_t r = CUSPARSE_STATUS_SUCCESS;
-    if (st == GA_OK)
-        r = ga__cusparse.cusparseCsr2cscEx2_bufferSize(
-            h, (int)major, (int)minor, (int)nnz, ga__sparse_ptr(s->data), (const int *)ga__sparse_ptr(s->indptr),
-            (const int *)ga__sparse_ptr(s->indices), ga__sparse_ptr(data), (int *)ga__sparse_ptr(ptr),
-            (int *)ga__sparse_ptr(idx), vt, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
-            &bytes);
-    if (st == GA_OK && r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseCsr2cscEx2_bufferSize");
-    ga__block *buf = st == GA_OK ? ga__sparse_scratch(func, s->device, bytes) : NULL;
-    if (st == GA_OK && !buf) st = ga__t.error;
-    if (st == GA_OK) {
-        r = ga__cusparse.cusparseCsr2cscEx2(h, (int)major, (int)minor, (int)nnz, ga__sparse_ptr(s->data),
-                                            (const int *)ga__sparse_ptr(s->indptr), (const int *)ga__sparse_ptr(s->indices),
-                                            ga__sparse_ptr(data), (int *)ga__sparse_ptr(ptr), (int *)ga__sparse_ptr(idx), vt,
-                                            CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
-                                            (void *)(uintptr_t)buf->ptr);
-        if (r != CUSPARSE_STATUS_SUCCESS) st = ga__cusparse_error(func, r, "cusparseCsr2cscEx2");
+    const int ix = ga__sparse_ix(s->index_dtype), device = s->device;
+    const char *in = ga__dtype_names[s->index_dtype];
+    static const char *const item_names[5] = {"uint8", "uint16", "uint32", "uint64", "complex128"};
+    const size_t item = ga__dtype_sizes[s->dtype];
+    const int vx = item == 1 ? 0 : item == 2 ? 1 : item == 4 ? 2 : item == 8 ? 3 : 4;
+    int32_t bits = 1; /* of the largest minor index, at least one */
+    while (bits < 32 && ((uint64_t)(minor - 1) >> bits) != 0) bits++;
+    const int32_t passes = (bits + 10) / 11, dbits = (bits + passes - 1) / passes, bins = (int32_t)1 << dbits;
+    /* chunks of 4 warps' spans of 256 to 2048 entries, about 1024 chunks
+       (spans longer still past 16384 chunks: the counts stay small). The
+       scatter's writes land in each digit's part of the places of the
+       chunks in flight, merged in L2 while it holds them: shorter spans
+       keep that window (about 660 chunks x 8192 entries x 12 bytes for
+       float32 on an H200) nearer L2's size. */
+    int64_t span = 256;
+    while (span < 2048 && span * 4 * 1024 < nnz) span <<= 1;
+    while (span * 4 * 16384 < nnz) span <<= 1;
+    const int64_t chunks = (nnz + span * 4 - 1) / (span * 4), most = (int64_t)ga__g.devices[device].multiprocessor_count * 8;
+    ga__block *counts = ga__sparse_scratch(func, device, (size_t)bins * (size_t)chunks * 4);
+    ga__block *totals = counts ? ga__sparse_scratch(func, device, (size_t)bins * 4) : NULL;
+    ga__block *cols[2] = {NULL, NULL}, *rows[2] = {NULL, NULL}, *vals[2] = {NULL, NULL};
+    bool ok = totals != NULL;
+    for (int k = 0; k < 2 && ok; k++) {
+        if (k == 0 || passes >= 2) ok = (cols[k] = ga__sparse_scratch(func, device, (size_t)nnz * 4)) != NULL;
+        if (ok && passes >= 2 + k) ok = (rows[k] = ga__sparse_scratch(func, device, (size_t)nnz * 4)) != NULL;
+        if (ok && passes >= 2 + k) ok = (vals[k] = ga__sparse_scratch(func, device, (size_t)nnz * item)) != NULL;
     }
-    ga__sparse_free(s->device, buf);
+    ga_array *data = ok ? ga__sparse_vector(func, device, nnz, s->dtype) : NULL;
+    ga_array *idx = data ? ga__sparse_vector(func, device, nnz, s->index_dtype) : NULL;
+    ga_array *ptr = idx ? ga__sparse_vector(func, device, minor + 1, s->index_dtype) : NULL;
+    CUfunction fc = ptr ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.swap_count[ix], "swap_count", in, NULL, NULL)
+                        : NULL;
+    CUfunction fs = fc ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.swap_scan, "swap_scan", NULL, NULL, NULL) : NULL;
+    CUfunction fx = fs ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.swap_scatter[vx][ix], "swap_scatter",
+                                    item_names[vx], in, NULL)
+                       : NULL;
+    CUfunction fp = fx ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.indptr[0][ix], "indptr", "uint32", in, NULL)
+                       : NULL;
+    ga_status st = fp ? GA_OK : ga__t.error;
+#define GA__SWAP_PTR(b) ((void *)(uintptr_t)(b)->ptr)
+    void *pc = counts ? GA__SWAP_PTR(counts) : NULL, *pt = totals ? GA__SWAP_PTR(totals) : NULL;
+    int64_t n = nnz, nchunks = chunks, mj = major, sp = span;
+    for (int32_t p = 0; p < passes && st == GA_OK; p++) {
+        int32_t first = p == 0, last = p == passes - 1, shift = p * dbits, nbins = bins, db = dbits;
+        void *ci = first ? ga__sparse_ptr(s->indices) : GA__SWAP_PTR(cols[(p - 1) & 1]);
+        void *ri = first ? ga__sparse_ptr(s->indptr) : GA__SWAP_PTR(rows[(p - 1) & 1]);
+        void *vi = first ? ga__sparse_ptr(s->data) : GA__SWAP_PTR(vals[(p - 1) & 1]);
+        void *co = GA__SWAP_PTR(cols[p & 1]), *ro = last ? ga__sparse_ptr(idx) : GA__SWAP_PTR(rows[p & 1]);
+        void *vo = last ? ga__sparse_ptr(data) : GA__SWAP_PTR(vals[p & 1]);
+        void *cargs[] = {&pc, &ci, &first, &n, &shift, &db, &nchunks, &sp};
+        void *sargs[] = {&pc, &pt, &nchunks, &nbins};
+        void *xargs[] = {&pc, &pt, &nchunks, &sp, &n, &shift, &db, &first, &last, &ci, &ri, &mj, &vi, &co, &ro, &vo};
+        st = ga__sparse_launch_blocks(func, fc, device, GA__MIN(chunks, most), 128, cargs);
+        if (st == GA_OK) st = ga__sparse_launch_blocks(func, fs, device, bins, 256, sargs);
+        if (st == GA_OK) st = ga__sparse_launch_blocks(func, fx, device, GA__MIN(chunks, most), 128, xargs);
+    }
+    if (st == GA_OK) { /* indptr[c]: the sorted columns below c */
+        void *op = ga__sparse_ptr(ptr), *sorted = GA__SWAP_PTR(cols[(passes - 1) & 1]);
+        int64_t md = minor;
+        uint64_t one = 1;
+        void *pargs[] = {&op, &sorted, &n, &md, &one};
+        st = ga__launch(func, fp, device, minor + 1, pargs);
+    }
+#undef GA__SWAP_PTR
+    ga__block *all[] = {counts, totals, cols[0], cols[1], rows[0], rows[1], vals[0], vals[1]};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) ga__sparse_free(device, all[k]);
     if (st != GA_OK) {
         ga_release(data), ga_release(idx), ga_release(ptr);
         return NULL;
@@ -29464,14 +29532,88 @@ static ga_sparse *ga__sparse_swap_cusparse(const char *func, const ga_sparse *s)
     return ga__sparse_new(func, to, s->shape, s->canonical, data, idx, ptr);
 }
 
-/* Compressed s in the other compressed format (duplicates kept, indices
-   sorted): cuSPARSE where it can, else a sort of the entries by (minor,
-   major). */
+/* Compressed s in the other compressed format by a stable radix sort
+   (ga__cub_sort_pairs_bits) of keys (minor << 32 | major) over the minor
+   index's bits, the values moved along as they are: the entries' order
+   within each new line is their old line order, then their order within
+   it, as SciPy's counting sort (duplicates kept in order, indices sorted).
+   Rows out of the keys' low words, indptr by a search of their high words.
+   For nnz > 0, major at most 2**32, minor below it, data aligned to its
+   item (8 bytes for 16-byte items). */
+static ga_sparse *ga__sparse_swap_radix(const char *func, const ga_sparse *s)
+{
+    const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s), nnz = s->nnz;
+    const ga_sparse_format to = s->format == GA_SPARSE_CSR ? GA_SPARSE_CSC : GA_SPARSE_CSR;
+    const int ix = ga__sparse_ix(s->index_dtype), device = s->device;
+    const char *in = ga__dtype_names[s->index_dtype];
+    int bits = 1; /* of the largest minor index, at least one */
+    while (bits < 32 && ((uint64_t)(minor - 1) >> bits) != 0) bits++;
+    ga__block *keys = ga__sparse_scratch(func, device, (size_t)nnz * 8);
+    ga__block *sorted = keys ? ga__sparse_scratch(func, device, (size_t)nnz * 8) : NULL, *temp = NULL;
+    ga_array *data = sorted ? ga__sparse_vector(func, device, nnz, s->dtype) : NULL;
+    ga_array *idx = data ? ga__sparse_vector(func, device, nnz, s->index_dtype) : NULL;
+    ga_array *ptr = idx ? ga__sparse_vector(func, device, minor + 1, s->index_dtype) : NULL;
+    CUfunction fk = ptr ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.swap_keys[ix], "swap_keys", in, NULL, NULL)
+                        : NULL;
+    CUfunction fr = fk ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.runs[1][ix], "runs", "uint64", in, NULL)
+                       : NULL;
+    CUfunction fp = fr ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.indptr[1][ix], "indptr", "uint64", in, NULL)
+                       : NULL;
+    ga_status st = fp ? GA_OK : ga__t.error;
+    void *pk = keys ? (void *)(uintptr_t)keys->ptr : NULL, *ps = sorted ? (void *)(uintptr_t)sorted->ptr : NULL;
+    if (st == GA_OK) {
+        void *pp = ga__sparse_ptr(s->indptr), *pi = ga__sparse_ptr(s->indices);
+        int64_t mj = major, n = nnz;
+        void *args[] = {&pk, &pp, &pi, &mj, &n};
+        st = ga__launch(func, fk, device, nnz, args);
+    }
+    CUstream stream = ga__stream_of(device);
+    const int vb = (int)ga__dtype_sizes[s->dtype];
+    size_t bytes = 0;
+    if (st == GA_OK) {
+        int e = ga__cub_sort_pairs_bits(NULL, &bytes, pk, ps, ga__sparse_ptr(s->data), ga__sparse_ptr(data), vb, nnz, 32,
+                                        32 + bits, stream);
+        if (e) st = ga__cub_failed(func, e, "cub sort (temp storage query)");
+    }
+    if (st == GA_OK && !(temp = ga__sparse_scratch(func, device, bytes))) st = ga__t.error;
+    if (st == GA_OK) {
+        int e = ga__cub_sort_pairs_bits((void *)(uintptr_t)temp->ptr, &bytes, pk, ps, ga__sparse_ptr(s->data),
+                                        ga__sparse_ptr(data), vb, nnz, 32, 32 + bits, stream);
+        if (e) st = ga__cub_failed(func, e, "cub sort");
+    }
+    if (st == GA_OK) { /* rows: the low words; indptr[c]: the keys below c << 32 */
+        void *om = ga__sparse_ptr(idx), *none = NULL, *op = ga__sparse_ptr(ptr);
+        int64_t n = nnz, md = minor;
+        uint64_t divisor = (uint64_t)1 << 32;
+        void *rargs[] = {&om, &none, &ps, &none, &n, &divisor};
+        void *pargs[] = {&op, &ps, &n, &md, &divisor};
+        st = ga__launch(func, fr, device, nnz, rargs);
+        if (st == GA_OK) st = ga__launch(func, fp, device, minor + 1, pargs);
+    }
+    ga__sparse_free(device, temp), ga__sparse_free(device, sorted), ga__sparse_free(device, keys);
+    if (st != GA_OK) {
+        ga_release(data), ga_release(idx), ga_release(ptr);
+        return NULL;
+    }
+    return ga__sparse_new(func, to, s->shape, s->canonical, data, idx, ptr);
+}
+
+/* Compressed s in the other compressed format (duplicates kept in order,
+   indices sorted, as SciPy's counting sort): where the shape fits 32-bit
+   words (always with int32 indices), the passes of 11-bit digits (the
+   least traffic: 12 bytes an entry read and written a pass for float32,
+   two passes for up to 2**22 columns, where the CUB sort of 64-bit keys
+   moves 12 bytes in three digit passes and more around them), the CUB
+   sort for data not aligned to its item; else the sort of the entries by
+   (minor, major). Empty s needs no sort. */
 static ga_sparse *ga__sparse_swap(const char *func, const ga_sparse *s)
 {
     const int64_t major = ga__sparse_major(s), minor = ga__sparse_minor(s);
-    if (s->index_dtype == GA_INT32 && s->nnz > 0 && ga__sparse_move_type(ga__dtype_sizes[s->dtype]) >= 0)
-        return ga__sparse_swap_cusparse(func, s);
+    const size_t item = ga__dtype_sizes[s->dtype], align = item < 8 ? item : 8;
+    const bool fits = (uint64_t)major <= (uint64_t)1 << 32 && (uint64_t)minor < (uint64_t)1 << 32;
+    const bool passes = s->nnz > 0 && (uint64_t)s->nnz <= UINT32_MAX && fits && s->data->data % item == 0;
+    if (passes && ga__sparse_swap_path != 2) return ga__sparse_swap_passes(func, s);
+    if (s->nnz > 0 && fits && (s->data->data % align) == 0) return ga__sparse_swap_radix(func, s);
     ga_array *m = ga__sparse_expand(func, s);
     if (!m) return NULL;
     ga__sparse_sorted o;

@@ -17,6 +17,31 @@
          The same for COO's index arrays (rows or cols < 0: no bound).
      ga_sparse_expand_<I>(I *major_of, const I *indptr, int64_t major, int64_t nnz)
          The row (CSC: column) of each entry j: the last r with indptr[r] <= j.
+     ga_sparse_swap_keys_<I>(uint64_t *keys, const I *indptr, const I *indices, int64_t major, int64_t nnz)
+         keys[j] = indices[j] << 32 | the row (CSC: column) of entry j: a
+         stable sort by the high word turns CSR into CSC (and back), each
+         column's rows ascending (major and minor at most 2**32).
+     ga_sparse_swap_count_<I>(uint32_t *counts, const void *col, int32_t first, int64_t n, int32_t shift,
+                              int32_t bits, int64_t chunks, int64_t span)
+     ga_sparse_swap_scan(uint32_t *counts, uint32_t *totals, int64_t chunks, int32_t bins)
+     ga_sparse_swap_scatter_<V>_<I>(const uint32_t *counts, const uint32_t *totals, int64_t chunks,
+                                    int64_t span, int64_t n, int32_t shift, int32_t bits, int32_t first,
+                                    int32_t last, const void *col, const void *row, int64_t major,
+                                    const V *data, uint32_t *col_out, void *row_out, V *data_out)
+         One pass of a stable LSD radix sort of the entries of a compressed
+         matrix by their minor index (col), digits of `bits` (at most 11)
+         at `shift`: CSR <-> CSC in one pass a digit. A chunk of
+         GA__SWAP_WARPS * span entries a block (`chunks` of them), a warp a
+         span of it in order. count: counts[d * chunks + c] = the entries
+         of chunk c with digit d. scan (256 threads a block): each digit's
+         row of counts to its exclusive prefix sums, totals[d] its sum.
+         scatter: entry j goes to (digits below its own) + (its digit in
+         the chunks before) + (in the warps before) + (in the lanes and
+         rounds before: __match_any_sync), moving col (uint32), row and
+         data (V: an item of the data's size). first: col is the I
+         indices and row the I indptr (each entry's row searched), else
+         both uint32 from the pass before; last: row_out is I, else
+         uint32. n below 2**32.
      ga_sparse_keys_<I>_<K>(K *keys, const I *major, const I *minor, int64_t nnz, uint64_t minor_dim)
          keys[j] = major[j] * minor_dim + minor[j]: sorting them orders the
          entries by row, then column.
@@ -114,6 +139,25 @@ template <class P> GA_DEV int64_t ga__sp_upper(const P *p, int64_t n, int64_t v)
     return lo;
 }
 
+/* ga__sp_upper from a known answer's lower bound r (p[r] <= v): galloping
+   forward, then a binary search (v non-decreasing over calls). */
+template <class P> GA_DEV int64_t ga__sp_advance(const P *p, int64_t n, int64_t r, int64_t v)
+{
+    int64_t lo = r, hi = r + 1, step = 1; /* p[lo] <= v; the answer in [lo, hi) once p[hi] > v or hi == n */
+    while (hi < n && (int64_t)p[hi] <= v) {
+        lo = hi;
+        step <<= 1;
+        hi = lo + step;
+    }
+    if (hi > n) hi = n;
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)p[mid] <= v) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 template <class I>
 GA_DEV void ga__check_compressed(const I *indptr, const I *indices, int64_t major, int64_t minor, int64_t nnz,
                                  ga__sparse_check *out)
@@ -174,6 +218,158 @@ GA_DEV void ga__check_coo(const I *row, const I *col, int64_t rows, int64_t cols
 template <class I> GA_DEV void ga__expand(I *major_of, const I *indptr, int64_t major, int64_t nnz)
 {
     GA_GRID_STRIDE_LOOP(j, nnz) major_of[j] = (I)ga__sp_upper(indptr, major, j);
+}
+
+template <class I> GA_DEV void ga__swap_keys(uint64_t *keys, const I *indptr, const I *indices, int64_t major, int64_t nnz)
+{
+    GA_GRID_STRIDE_LOOP(j, nnz)
+    {
+        keys[j] = (uint64_t)indices[j] << 32 | (uint64_t)ga__sp_upper(indptr, major, j);
+    }
+}
+
+/* The stable radix passes of CSR <-> CSC (at most 11 bits a digit: four
+   warps' counters, 32 KB, in static shared memory). */
+#define GA__SWAP_WARPS 4
+#define GA__SWAP_BINS 2048
+
+template <class I> GA_DEV uint32_t ga__swap_col(const void *col, int32_t first, int64_t j)
+{
+    return first ? (uint32_t)((const I *)col)[j] : ((const uint32_t *)col)[j];
+}
+
+template <class I>
+GA_DEV void ga__swap_count(uint32_t *counts, const void *col, int32_t first, int64_t n, int32_t shift, int32_t bits,
+                           int64_t chunks, int64_t span)
+{
+    __shared__ uint32_t cnt[GA__SWAP_WARPS * GA__SWAP_BINS];
+    const int warp = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31);
+    const uint32_t bins = 1u << bits, mask = bins - 1;
+    for (int64_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+        for (uint32_t i = threadIdx.x; i < GA__SWAP_WARPS * GA__SWAP_BINS; i += blockDim.x) cnt[i] = 0;
+        __syncthreads();
+        const int64_t lo = (c * GA__SWAP_WARPS + warp) * span, hi = lo + span < n ? lo + span : n;
+        for (int64_t j = lo + lane; j < hi; j += 32)
+            atomicAdd(&cnt[warp * GA__SWAP_BINS + ((ga__swap_col<I>(col, first, j) >> shift) & mask)], 1u);
+        __syncthreads();
+        for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x) {
+            uint32_t sum = 0;
+            for (int w = 0; w < GA__SWAP_WARPS; w++) sum += cnt[w * GA__SWAP_BINS + d];
+            counts[(int64_t)d * chunks + c] = sum;
+        }
+        __syncthreads();
+    }
+}
+
+/* (blockDim.x must be 256) */
+GA_DEV void ga__swap_scan(uint32_t *counts, uint32_t *totals, int64_t chunks, int32_t bins)
+{
+    __shared__ uint32_t part[256];
+    const int t = (int)threadIdx.x;
+    for (int64_t d = blockIdx.x; d < bins; d += gridDim.x) {
+        uint32_t *row = counts + d * chunks, carry = 0;
+        for (int64_t at = 0; at < chunks; at += 256) {
+            const int64_t i = at + t;
+            const uint32_t v = i < chunks ? row[i] : 0;
+            part[t] = v;
+            __syncthreads();
+            for (int o = 1; o < 256; o <<= 1) { /* inclusive, Hillis-Steele */
+                const uint32_t add = t >= o ? part[t - o] : 0;
+                __syncthreads();
+                part[t] += add;
+                __syncthreads();
+            }
+            if (i < chunks) row[i] = carry + part[t] - v;
+            carry += part[255];
+            __syncthreads();
+        }
+        if (t == 0) totals[d] = carry;
+    }
+}
+
+template <class V, class I>
+GA_DEV void ga__swap_scatter(const uint32_t *counts, const uint32_t *totals, int64_t chunks, int64_t span, int64_t n,
+                             int32_t shift, int32_t bits, int32_t first, int32_t last, const void *col, const void *row,
+                             int64_t major, const V *data, uint32_t *col_out, void *row_out, V *data_out)
+{
+    __shared__ uint32_t base[GA__SWAP_WARPS * GA__SWAP_BINS];
+    __shared__ uint32_t start[GA__SWAP_BINS];
+    __shared__ uint32_t part[GA__SWAP_WARPS * 32];
+    const int warp = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31), t = (int)threadIdx.x;
+    const uint32_t bins = 1u << bits, mask = bins - 1;
+    /* start[d]: the entries of the digits below d (totals' exclusive scan) */
+    const uint32_t per = (bins + blockDim.x - 1) / blockDim.x, b0 = t * per < bins ? t * per : bins,
+                   b1 = b0 + per < bins ? b0 + per : bins;
+    uint32_t acc = 0;
+    for (uint32_t d = b0; d < b1; d++) acc += totals[d];
+    part[t] = acc;
+    __syncthreads();
+    if (t == 0) {
+        uint32_t run = 0;
+        for (uint32_t i = 0; i < blockDim.x; i++) {
+            const uint32_t v = part[i];
+            part[i] = run;
+            run += v;
+        }
+    }
+    __syncthreads();
+    acc = part[t];
+    for (uint32_t d = b0; d < b1; d++) {
+        start[d] = acc;
+        acc += totals[d];
+    }
+    __syncthreads();
+    for (int64_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+        for (uint32_t i = t; i < GA__SWAP_WARPS * GA__SWAP_BINS; i += blockDim.x) base[i] = 0;
+        __syncthreads();
+        const int64_t lo = (c * GA__SWAP_WARPS + warp) * span, hi = lo + span < n ? lo + span : n;
+        for (int64_t j = lo + lane; j < hi; j += 32)
+            atomicAdd(&base[warp * GA__SWAP_BINS + ((ga__swap_col<I>(col, first, j) >> shift) & mask)], 1u);
+        __syncthreads();
+        for (uint32_t d = t; d < bins; d += blockDim.x) { /* each warp's first place for digit d */
+            uint32_t at = start[d] + counts[(int64_t)d * chunks + c];
+            for (int w = 0; w < GA__SWAP_WARPS; w++) {
+                const uint32_t k = base[w * GA__SWAP_BINS + d];
+                base[w * GA__SWAP_BINS + d] = at;
+                at += k;
+            }
+        }
+        __syncthreads();
+        uint32_t *mine = base + warp * GA__SWAP_BINS;
+        if (lo < hi) {
+            /* entry j's col, row and value, loaded a round ahead; the first
+               pass follows each lane's row forward from a search */
+            int64_t j = lo + lane < hi ? lo + lane : lo, r = 0;
+            if (first) r = ga__sp_upper((const I *)row, major, j);
+            uint32_t next_c = ga__swap_col<I>(col, first, j), next_r = first ? (uint32_t)r : ((const uint32_t *)row)[j];
+            V next_v = data[j];
+            for (int64_t j0 = lo; j0 < hi; j0 += 32) { /* 32 entries at a time, in order */
+                j = j0 + lane;
+                const bool on = j < hi;
+                const uint32_t cj = next_c, rj = next_r;
+                const V vj = next_v;
+                if (j + 32 < hi) {
+                    next_c = ga__swap_col<I>(col, first, j + 32);
+                    if (first) next_r = (uint32_t)(r = ga__sp_advance((const I *)row, major, r, j + 32));
+                    else next_r = ((const uint32_t *)row)[j + 32];
+                    next_v = data[j + 32];
+                }
+                const uint32_t d = on ? (cj >> shift) & mask : 0xffffffffu;
+                const uint32_t peers = __match_any_sync(0xffffffffu, d), rank = __popc(peers & ((1u << lane) - 1u));
+                const uint32_t slot = on ? mine[d] + rank : 0;
+                __syncwarp();
+                if (on && rank == 0) mine[d] += __popc(peers);
+                __syncwarp();
+                if (on) {
+                    col_out[slot] = cj;
+                    if (last) ((I *)row_out)[slot] = (I)rj;
+                    else ((uint32_t *)row_out)[slot] = rj;
+                    data_out[slot] = vj;
+                }
+            }
+        }
+        __syncthreads();
+    }
 }
 
 template <class I, class K>
@@ -462,6 +658,16 @@ template <class I> GA_DEV void ga__diag(I *rows, I *cols, int64_t n, int64_t r0,
     {                                                                                                                 \
         ga__expand<ga_t_##I>(major_of, indptr, major, nnz);                                                           \
     }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, swap_keys, I)(uint64_t * keys, const ga_t_##I *indptr,                     \
+                                                   const ga_t_##I *indices, int64_t major, int64_t nnz)              \
+    {                                                                                                                 \
+        ga__swap_keys<ga_t_##I>(keys, indptr, indices, major, nnz);                                                   \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME3(sparse, swap_count, I)(uint32_t * counts, const void *col, int32_t first, int64_t n,  \
+                                                    int32_t shift, int32_t bits, int64_t chunks, int64_t span)       \
+    {                                                                                                                 \
+        ga__swap_count<ga_t_##I>(counts, col, first, n, shift, bits, chunks, span);                                   \
+    }                                                                                                                 \
     GA_KERNEL GA_KERNEL_NAME3(sparse, diag, I)(ga_t_##I * rows, ga_t_##I * cols, int64_t n, int64_t r0, int64_t c0) \
     {                                                                                                                 \
         ga__diag<ga_t_##I>(rows, cols, n, r0, c0);                                                                    \
@@ -469,6 +675,28 @@ template <class I> GA_DEV void ga__diag(I *rows, I *cols, int64_t n, int64_t r0,
 
 GA__SPARSE_INDEX_KERNELS(int32)
 GA__SPARSE_INDEX_KERNELS(int64)
+
+GA_KERNEL ga_sparse_swap_scan(uint32_t *counts, uint32_t *totals, int64_t chunks, int32_t bins)
+{
+    ga__swap_scan(counts, totals, chunks, bins);
+}
+
+/* the scatter by the data's item size: V uint8, uint16, uint32, uint64, complex128 */
+#define GA__SPARSE_SWAP_SCATTER_I(V, I)                                                                               \
+    GA_KERNEL GA_KERNEL_NAME(sparse, swap_scatter, V, I)(                                                             \
+        const uint32_t *counts, const uint32_t *totals, int64_t chunks, int64_t span, int64_t n, int32_t shift,       \
+        int32_t bits, int32_t first, int32_t last, const void *col, const void *row, int64_t major,                   \
+        const ga_t_##V *data, uint32_t *col_out, void *row_out, ga_t_##V *data_out)                                   \
+    {                                                                                                                 \
+        ga__swap_scatter<ga_t_##V, ga_t_##I>(counts, totals, chunks, span, n, shift, bits, first, last, col, row,     \
+                                             major, data, col_out, row_out, data_out);                                \
+    }
+#define GA__SPARSE_SWAP_SCATTER(V) GA__SPARSE_SWAP_SCATTER_I(V, int32) GA__SPARSE_SWAP_SCATTER_I(V, int64)
+GA__SPARSE_SWAP_SCATTER(uint8)
+GA__SPARSE_SWAP_SCATTER(uint16)
+GA__SPARSE_SWAP_SCATTER(uint32)
+GA__SPARSE_SWAP_SCATTER(uint64)
+GA__SPARSE_SWAP_SCATTER(complex128)
 
 /* --- by index dtype and key ------------------------------------------------ */
 #define GA__SPARSE_KEY_KERNELS(I, K)                                                                                  \

@@ -8,7 +8,10 @@
    maximum, minimum (sparse, dense, scalar) and the comparisons with
    scalars; mean, max, min, argmax, argmin, diagonal, trace, linalg.norm,
    spsolve_triangular, cg's preconditioner and callback, gmres, minres; capture
-   refusals at the entry; every conversion, toarray, astype, copy, conj,
+   refusals at the entry; CSR <-> CSC array for array against SciPy's
+   counting sort (both of the section's conversions, every dtype and
+   index dtype, digit edges, duplicates, unsorted input, explicit zeros);
+   every conversion, toarray, astype, copy, conj,
    transpose, sum_duplicates, sort_indices, eliminate_zeros,
    count_nonzero; sparse @ dense (vectors, C- and F-ordered matrices) and
    dense @ sparse with SciPy's dtype promotion; the int64 index paths;
@@ -1209,6 +1212,249 @@ DEVICE_TEST(wide_shapes_sort_with_64_bit_keys)
     ga_sparse_release(coo), ga_sparse_release(csr), ga_sparse_release(csc), ga_sparse_release(back);
     ga_release(d), ga_release(r), ga_release(c);
     free(e), free(row), free(col), free(re), free(im), free(x), free(yr), free(yi);
+}
+
+/* ---- CSR <-> CSC exactly as SciPy's counting sort ------------------------------------ */
+
+/* A compressed matrix on the host: major lines of indices into minor,
+   values as raw items of `item` bytes. */
+typedef struct host_compressed {
+    int64_t major, minor, nnz;
+    int64_t *ptr, *idx;
+    unsigned char *val;
+} host_compressed;
+
+static void hc_free(host_compressed *h)
+{
+    free(h->ptr), free(h->idx), free(h->val);
+}
+
+/* A random major x minor matrix of about nnz entries (any count: with
+   `dups`, more than major * minor too), every 5th line empty: indices in a
+   random order within each line unless `sorted`; with `dups` an entry
+   repeats an index of its line one time in three. Values: random bytes
+   (bool 0 or 1), one in eight an explicit zero. */
+static host_compressed hc_random(ga_dtype dt, int64_t major, int64_t minor, int64_t nnz, bool dups, bool sorted)
+{
+    const size_t item = isz(dt);
+    host_compressed h = {major, minor, 0, calloc((size_t)major + 1, 8), NULL, NULL};
+    if (minor == 0) nnz = 0;
+    const int64_t avg = major ? nnz / major : 0;
+    for (int64_t r = 0; r < major; r++) {
+        int64_t len = r % 5 == 4 || minor == 0 ? 0 : (int64_t)(rnd() % (uint64_t)(2 * avg + 2));
+        if (!dups && len > minor) len = minor;
+        h.ptr[r + 1] = h.ptr[r] + len;
+    }
+    h.nnz = h.ptr[major];
+    h.idx = malloc(8 * (size_t)(h.nnz + 1));
+    h.val = calloc((size_t)(h.nnz + 1), item);
+    int64_t *pool = malloc(8 * (size_t)(minor + 1));
+    for (int64_t r = 0; r < major; r++) {
+        const int64_t a = h.ptr[r], len = h.ptr[r + 1] - a;
+        if (!dups && len * 8 <= minor) { /* len distinct indices, drawn again where repeated */
+            for (int64_t i = 0; i < len; i++) {
+                bool again = true;
+                while (again) {
+                    h.idx[a + i] = (int64_t)(rnd() % (uint64_t)minor);
+                    again = false;
+                    for (int64_t k = 0; k < i && !again; k++) again = h.idx[a + k] == h.idx[a + i];
+                }
+            }
+        } else if (!dups) { /* a partial shuffle of [0, minor) */
+            for (int64_t i = 0; i < minor; i++) pool[i] = i;
+            for (int64_t i = 0; i < len; i++) {
+                int64_t k = i + (int64_t)(rnd() % (uint64_t)(minor - i)), v = pool[k];
+                pool[k] = pool[i], pool[i] = v;
+                h.idx[a + i] = v;
+            }
+        } else {
+            for (int64_t i = 0; i < len; i++)
+                h.idx[a + i] = i > 0 && rnd() % 3 == 0 ? h.idx[a + (int64_t)(rnd() % (uint64_t)i)]
+                                                       : (int64_t)(rnd() % (uint64_t)minor);
+        }
+        if (sorted) /* insertion sort (stable: duplicates keep their order, with their values) */
+            for (int64_t i = a + 1; i < a + len; i++)
+                for (int64_t j = i; j > a && h.idx[j - 1] > h.idx[j]; j--) {
+                    int64_t v = h.idx[j];
+                    h.idx[j] = h.idx[j - 1], h.idx[j - 1] = v;
+                }
+    }
+    free(pool);
+    for (int64_t j = 0; j < h.nnz; j++) {
+        unsigned char *p = h.val + (size_t)j * item;
+        if (rnd() % 8 == 0) continue; /* an explicit zero */
+        if (dt == GA_BOOL) p[0] = 1;
+        else
+            for (size_t b = 0; b < item; b++) p[b] = (unsigned char)(rnd() >> 24);
+    }
+    return h;
+}
+
+/* SciPy's csr_tocsc: a stable counting sort of the entries by their minor
+   index, lines in order. */
+static host_compressed hc_swap(const host_compressed *h, size_t item)
+{
+    host_compressed o = {h->minor, h->major, h->nnz, calloc((size_t)h->minor + 1, 8), malloc(8 * (size_t)(h->nnz + 1)),
+                         calloc((size_t)(h->nnz + 1), item)};
+    for (int64_t j = 0; j < h->nnz; j++) o.ptr[h->idx[j] + 1]++;
+    for (int64_t c = 0; c < h->minor; c++) o.ptr[c + 1] += o.ptr[c];
+    int64_t *fill = calloc((size_t)h->minor + 1, 8);
+    for (int64_t r = 0; r < h->major; r++)
+        for (int64_t j = h->ptr[r]; j < h->ptr[r + 1]; j++) {
+            const int64_t c = h->idx[j], p = o.ptr[c] + fill[c]++;
+            o.idx[p] = r;
+            memcpy(o.val + (size_t)p * item, h->val + (size_t)j * item, item);
+        }
+    free(fill);
+    return o;
+}
+
+/* A 1-d device array of n items of dtype dt from raw bytes. */
+static ga_array *upload_items(const unsigned char *v, int64_t n, ga_dtype dt)
+{
+    return ga_from_host(v, 1, &n, dt);
+}
+
+/* Compressed s (format f) against the host matrix, array by array, exactly. */
+static bool hc_equal(const ga_sparse *s, const host_compressed *h, ga_dtype dt, ga_dtype it, ga_sparse_format f,
+                     const char *what)
+{
+    if (!s) {
+        CHECK(false, "%s: failed: %s", what, ga_last_error_message());
+        ga_clear_error();
+        return false;
+    }
+    const size_t item = isz(dt), ib = isz(it);
+    bool ok = true;
+    CHECK(ok &= ga_sparse_format_of(s) == f, "%s: format %d, expected %d", what, (int)ga_sparse_format_of(s), (int)f);
+    CHECK(ok &= ga_sparse_nnz(s) == h->nnz, "%s: nnz %lld, expected %lld", what, (long long)ga_sparse_nnz(s),
+          (long long)h->nnz);
+    CHECK(ok &= ga_sparse_dtype_of(s) == dt && ga_sparse_index_dtype(s) == it, "%s: dtypes %s, %s", what,
+          dname(ga_sparse_dtype_of(s)), dname(ga_sparse_index_dtype(s)));
+    if (!ok) return false;
+    ga_array *a[3] = {ga_sparse_indptr(s), ga_sparse_indices(s), ga_sparse_data(s)};
+    unsigned char *ptr = malloc(ib * (size_t)(h->major + 1)), *idx = malloc(ib * (size_t)(h->nnz + 1));
+    unsigned char *val = malloc(item * (size_t)(h->nnz + 1));
+    CHECK(ok &= a[0] && a[1] && a[2] && ga_size(a[0]) == h->major + 1, "%s: arrays", what);
+    if (ok && download(a[0], ptr) && download(a[1], idx) && download(a[2], val)) {
+        int bad = 0;
+        for (int64_t i = 0; i <= h->major && bad < 3; i++) {
+            int64_t v = ib == 4 ? (int64_t)((int32_t *)ptr)[i] : ((int64_t *)ptr)[i];
+            if (v != h->ptr[i]) {
+                CHECK(false, "%s: indptr[%lld] is %lld, expected %lld", what, (long long)i, (long long)v, (long long)h->ptr[i]);
+                bad++, ok = false;
+            }
+        }
+        for (int64_t j = 0; j < h->nnz && bad < 3; j++) {
+            int64_t v = ib == 4 ? (int64_t)((int32_t *)idx)[j] : ((int64_t *)idx)[j];
+            if (v != h->idx[j] || memcmp(val + (size_t)j * item, h->val + (size_t)j * item, item) != 0) {
+                CHECK(false, "%s: entry %lld has index %lld, expected %lld, or other value bytes", what, (long long)j,
+                      (long long)v, (long long)h->idx[j]);
+                bad++, ok = false;
+            }
+        }
+    } else {
+        ok = false;
+    }
+    for (int k = 0; k < 3; k++) ga_release(a[k]);
+    free(ptr), free(idx), free(val);
+    return ok;
+}
+
+/* A compressed matrix of format f converted to the other compressed format
+   (tocsc / tocsr and asformat) and back, each against the counting sort,
+   by each of the two conversions (ga__sparse_swap_path). */
+static void check_swap_exact_by(int path, ga_dtype dt, ga_dtype it, ga_sparse_format f, int64_t major, int64_t minor,
+                                int64_t nnz, bool dups, bool sorted)
+{
+    const bool csr = f == GA_SPARSE_CSR;
+    const ga_sparse_format g = csr ? GA_SPARSE_CSC : GA_SPARSE_CSR;
+    const size_t item = isz(dt);
+    host_compressed h = hc_random(dt, major, minor, nnz, dups, sorted);
+    host_compressed w = hc_swap(&h, item), back = hc_swap(&w, item);
+    char what[200];
+    snprintf(what, sizeof what, "%s %s %lld x %lld, %lld entries%s%s, %s indices, %s", csr ? "csr" : "csc", dname(dt),
+             (long long)(csr ? major : minor), (long long)(csr ? minor : major), (long long)h.nnz, dups ? ", duplicates" : "",
+             sorted ? "" : ", unsorted", dname(it), path == 2 ? "cub sort" : "digit passes");
+    ga__sparse_index_bits = it == GA_INT64 ? 64 : 32;
+    ga__sparse_swap_path = path;
+    const size_t before = used_bytes();
+    const int64_t shape[2] = {csr ? major : minor, csr ? minor : major};
+    ga_array *data = upload_items(h.val, h.nnz, dt), *indices = upload_index(h.idx, h.nnz, it);
+    ga_array *indptr = upload_index(h.ptr, major + 1, it);
+    ga_sparse *s = csr ? ga_sparse_csr_matrix(data, indices, indptr, shape) : ga_sparse_csc_matrix(data, indices, indptr, shape);
+    ga_release(data), ga_release(indices), ga_release(indptr);
+    CHECK(s != NULL, "%s: construction: %s", what, ga_last_error_message());
+    if (s) {
+        bool increasing = true; /* (short lines may be so by chance) */
+        for (int64_t r = 0; r < major; r++)
+            for (int64_t j = h.ptr[r] + 1; j < h.ptr[r + 1]; j++) increasing &= h.idx[j - 1] < h.idx[j];
+        const bool canonical = ga_sparse_has_canonical_format(s);
+        CHECK(canonical == increasing, "%s: canonical %d", what, (int)canonical);
+        ga_sparse *c = csr ? ga_sparse_tocsc(s) : ga_sparse_tocsr(s);
+        char w2[240];
+        snprintf(w2, sizeof w2, "%s -> %s", what, csr ? "csc" : "csr");
+        if (hc_equal(c, &w, dt, it, g, w2)) {
+            CHECK(ga_sparse_has_canonical_format(c) == canonical, "%s: canonical %d", w2, (int)ga_sparse_has_canonical_format(c));
+            ga_sparse *b = csr ? ga_sparse_tocsr(c) : ga_sparse_tocsc(c);
+            snprintf(w2, sizeof w2, "%s -> and back", what);
+            hc_equal(b, &back, dt, it, f, w2);
+            ga_sparse_release(b);
+        }
+        ga_sparse_release(c);
+        c = ga_sparse_asformat(s, g);
+        snprintf(w2, sizeof w2, "%s, asformat", what);
+        hc_equal(c, &w, dt, it, g, w2);
+        ga_sparse_release(c);
+        ga_sparse *t = ga_sparse_transpose(s); /* the same arrays in the other format: no conversion */
+        ga_sparse *tc = t ? ga_sparse_asformat(t, f) : NULL;
+        snprintf(w2, sizeof w2, "%s, transpose then asformat", what);
+        hc_equal(tc, &w, dt, it, f, w2);
+        ga_sparse_release(tc), ga_sparse_release(t);
+    }
+    ga_sparse_release(s);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    ga__sparse_index_bits = 32;
+    ga__sparse_swap_path = 0;
+    hc_free(&h), hc_free(&w), hc_free(&back);
+}
+
+static void check_swap_exact(ga_dtype dt, ga_dtype it, ga_sparse_format f, int64_t major, int64_t minor, int64_t nnz,
+                             bool dups, bool sorted)
+{
+    for (int path = 0; path <= 2; path += 2) check_swap_exact_by(path, dt, it, f, major, minor, nnz, dups, sorted);
+}
+
+/* tocsc / tocsr equal SciPy's counting sort array for array, by both
+   conversions: every dtype, both index dtypes, odd, 1 x N, N x 1 and
+   empty shapes, every 5th line empty, duplicates (more entries than
+   places), unsorted input, explicit zeros; minor sizes at the digit edges
+   (1, 2, 256, 257, 2048, 2049, 65536, 65537), 2**20 + 3 (two passes of
+   11-bit digits, several chunks) and 2**23 + 5 (three). */
+DEVICE_TEST(csr_csc_conversions_are_scipys_counting_sort)
+{
+    const int64_t shapes[][3] = {{0, 0, 0},    {0, 7, 0},      {7, 0, 0},     {1, 1, 1},      {1, 1, 9},
+                                 {1, 37, 20},  {37, 1, 20},    {5, 2, 30},    {37, 53, 300},  {53, 37, 1500},
+                                 {9, 256, 400}, {9, 257, 400}, {300, 301, 2000}, {40, 65536, 3000}, {40, 65537, 3000},
+                                 {50, 2048, 5000}, {50, 2049, 5000}};
+    const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
+    int i = 0;
+    for (int k = 0; k < NDTYPES; k++)
+        for (int sh = 0; sh < nshapes; sh++)
+            for (int mode = 0; mode < 3; mode++, i++) { /* sorted unique, unsorted unique, unsorted with duplicates */
+                if (!test_sample(i, 4)) continue;
+                const ga_sparse_format f = (i / 3) % 2 ? GA_SPARSE_CSC : GA_SPARSE_CSR;
+                const ga_dtype it = i % 5 == 2 ? GA_INT64 : GA_INT32;
+                check_swap_exact(sparse_dtypes[k], it, f, shapes[sh][0], shapes[sh][1], shapes[sh][2], mode == 2, mode == 0);
+            }
+    /* many digit passes, both index dtypes */
+    const int64_t big_minor = (1 << 20) + 3, big_nnz = test_size(400000, 60000);
+    check_swap_exact(GA_FLOAT32, GA_INT32, GA_SPARSE_CSR, 5000, big_minor, big_nnz, true, false);
+    check_swap_exact(GA_COMPLEX128, GA_INT64, GA_SPARSE_CSC, 3000, big_minor, big_nnz / 4, false, true);
+    check_swap_exact(GA_INT16, GA_INT32, GA_SPARSE_CSR, big_minor, 70000, big_nnz, true, false);
+    check_swap_exact(GA_FLOAT64, GA_INT32, GA_SPARSE_CSR, 2000, (1 << 23) + 5, big_nnz / 8, true, false);
+    check_swap_exact(GA_BOOL, GA_INT64, GA_SPARSE_CSC, 700, (1 << 23) + 5, big_nnz / 8, false, true);
 }
 
 /* ---- random, kron, hstack, vstack, block_diag, tril, triu ------------------------------- */

@@ -435,7 +435,8 @@ static void fft_row(const char *name, int kind, const ga_array *a, int axis, dou
 }
 /* The sparse rows (cuSPARSE and the sparse kernels): a 4M x 4M CSR float32
    matrix with 8 random columns a row (32M entries, canonical), products
-   with a vector and with an (n, 8) C-ordered matrix, conversions, the row
+   with a vector and with an (n, 8) C-ordered matrix, conversions (CSR ->
+   CSC by both of the section's conversions), the row
    sums, and the sum of two 256k x 256k matrices of 16 entries a row. A new
    result each call. `bench --sparse` runs these alone. */
 typedef struct sparse_args {
@@ -491,6 +492,9 @@ static void bench_sparse(void)
     row("SpMM CSR float32 4M^2 x (4M,8)", nnz, "float32", time_device(op_sparse, &s), mat + 64.0 * (double)n, "new result");
     s.kind = 1;
     row("CSR -> CSC, 32M nnz", nnz, "float32", time_device(op_sparse, &s), 2 * mat, "new result");
+    ga__sparse_swap_path = 2; /* the other conversion, for comparison */
+    row("CSR -> CSC, 32M nnz (CUB sort)", nnz, "float32", time_device(op_sparse, &s), 2 * mat, "new result");
+    ga__sparse_swap_path = 0;
     s.a = coo, s.kind = 2;
     row("COO -> CSR, 32M nnz (canonical)", nnz, "float32", time_device(op_sparse, &s), 0, "new result");
     s.a = raw_coo;
