@@ -716,7 +716,8 @@ template <class T, class V, bool MAX, bool SKIPNAN> struct ga_arg_vectors {
         int32_t at[GA_LOADS_IN_FLIGHT];
 #pragma unroll
         for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) {
-            best[u] = E::is_float ? (C)NAN : (C)0;
+            if constexpr (E::is_float) best[u] = (C)NAN;
+            else best[u] = (C)0;
             at[u] = -1;
         }
         ga_for_each_vector<T, GA_LOADS_IN_FLIGHT>(vp, nv, t, nt, [&](int u, int32_t j, const T (&e)[VW]) {
