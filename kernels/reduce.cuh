@@ -1005,9 +1005,12 @@ template <class V, bool MAX, int NANS> struct ga_cextreme_vectors {
         else take_c = c.i < a.i;
         return take_c ? c : a;
     }
+    /* (8 loads in flight, not 4: complex kernels are budgeted 2 blocks an
+       SM, half the threads of the others, and their registers hold 8
+       running extremes and 8 vectors without a spill on sm_90) */
     static GA_DEV L range(const uint4 *vp, int32_t nv, int t, int T, int32_t head)
     {
-        constexpr int VW = (int)(16 / sizeof(V)), U = GA_LOADS_IN_FLIGHT;
+        constexpr int VW = (int)(16 / sizeof(V)), U = 2 * GA_LOADS_IN_FLIGHT;
         L s[U];
 #pragma unroll
         for (int u = 0; u < U; u++) {
