@@ -27,7 +27,9 @@
    Then dtype=, out= (strided, another dtype, keepdims, overlapping the
    input), where= and initial=, the warnings, determinism (two runs, the
    same bits), the exact sum of 2^28 float32 ones, average, cov, corrcoef,
-   and the errors with NumPy's messages. Host tests check the names and
+   the errors with NumPy's messages, and min / max / argmin / argmax with
+   their extremes, ties, NaN and signed zeros placed around the vector
+   boundaries of rows of every alignment. Host tests check the names and
    that every kernel the dispatcher can ask for is built.
 
    Random data is seeded from the time; GPUARR_TEST_SEED=<seed> repeats a
