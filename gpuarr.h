@@ -14559,9 +14559,14 @@ static void ga__reduce_plan_inner(const ga__rdims *L, ga__rpass *P, size_t in_si
     P->chunk = K > 0 ? K : 1;
     if (P->group == 256) {
         /* argmin / argmax read each winning vector again at the end of a
-           work item: theirs are longer */
+           work item: theirs are longer. Elements of 1 and 2 bytes: 4 and 2
+           times as many per work item, so that a work item reads as many
+           bytes as one of float32 (32 KB at 2^26 elements: with 8 KB, a
+           thread of an int8 sum or max had two vectors to load, one after
+           the other) */
         const int64_t most = P->op == GA__ROP_ARG ? (int64_t)1 << 18 : 65536;
-        int64_t chunk = first ? ga__pow2_at_least(M * K / (P->op == GA__ROP_ARG ? 1024 : 8192)) : 65536;
+        const int64_t per = P->op == GA__ROP_ARG ? 1024 : first && in_size < 4 ? 2048 * (int64_t)in_size : 8192;
+        int64_t chunk = first ? ga__pow2_at_least(M * K / per) : 65536;
         chunk = GA__MAX(chunk, 4096);
         chunk = GA__MIN(chunk, most);
         if (K > chunk) P->chunk = chunk;

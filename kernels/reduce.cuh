@@ -576,70 +576,171 @@ template <class V> struct ga_accumulator<ga_op_arg<V>> {
     }
 };
 
-/* argmin / argmax over a thread's 16-byte vectors of float32 or float64
-   (vectors t, t + T, ... below nv, GA_LOADS_IN_FLIGHT accumulators in flight): only a
-   vector's extreme is compared with the running one, without branches,
-   and the vector is remembered; the winners are read again at the end for
-   the first element equal to their extreme. Strict comparisons keep the
-   first vector on ties, so the element found is the first index. */
-template <class V, bool MAX, bool SKIPNAN> struct ga_arg_vectors {
-    /* the extreme of two values: NaN-propagating, or (SKIPNAN) NaN only
-       when both are */
-    static GA_DEV V pick(V a, V b)
+/* ------------------------------------------------------------------------ */
+/* min / max and argmin / argmax over 16-byte vectors, the flags fixed      */
+/* ------------------------------------------------------------------------ */
+
+/* The type in which stored values of T are ordered: 32-bit integers for
+   bool and the narrower integers (their signedness), float32 for the 16-bit
+   floats (exact), else T. */
+template <class T, bool Narrow = (sizeof(T) < 4)> struct ga_order_type { typedef T type; };
+template <class T> struct ga_order_type<T, true> {
+    template <bool F, class A, class B> struct pick { typedef A type; };
+    template <class A, class B> struct pick<false, A, B> { typedef B type; };
+    typedef typename pick<ga_num<T>::is_float, float,
+                          typename pick<ga_num<T>::is_sint, int32_t, uint32_t>::type>::type type;
+};
+template <class T> GA_DEV typename ga_order_type<T>::type ga_order_value(T x)
+{
+    typedef typename ga_order_type<T>::type C;
+    if constexpr (ga_num<T>::is_bool) return (C)(x.v != 0);
+    else if constexpr (ga_num<T>::is_float && sizeof(T) == 2) return ga__widen(x);
+    else return (C)x;
+}
+
+/* Whether ga_extreme_vectors reads stored T for the value type V of min /
+   max and argmin / argmax: floats as stored, the 16-bit floats for float32,
+   signed integers for int64, bool and unsigned integers for uint64 (the
+   value types the host gives those dtypes). */
+template <class V, class T> GA_DEV constexpr bool ga_orders_as()
+{
+    if constexpr (ga__same<V, T>::value) return ga_num<V>::is_float || ga_num<V>::is_sint || ga_num<V>::is_uint;
+    else if constexpr (ga__same<V, float>::value) return ga_num<T>::is_float && sizeof(T) == 2;
+    else if constexpr (ga__same<V, int64_t>::value) return ga_num<T>::is_sint;
+    else if constexpr (ga__same<V, uint64_t>::value) return ga_num<T>::is_uint || ga_num<T>::is_bool;
+    else return false;
+}
+
+/* The extreme (MAX: the maximum) of a thread's 16-byte vectors of stored T,
+   in T's order type C, the flags fixed at compile time. NANS (floats):
+   GA_NAN_WINS, a NaN propagates (maximum); GA_NAN_SKIPPED, a number is
+   taken over a NaN, NaN only when every element is one (fmax). A vector's
+   elements are reduced as a tree, GA_LOADS_IN_FLIGHT running extremes
+   across vectors: no branch, no flag tested per element. Which of -0.0
+   and 0.0 wins a tie is not defined (nor is it in NumPy); which NaN is
+   returned neither. */
+enum { GA_NAN_WINS, GA_NAN_LOSES, GA_NAN_SKIPPED };
+template <class T, bool MAX, int NANS> struct ga_extreme_vectors {
+    typedef typename ga_order_type<T>::type C;
+    static constexpr int VW = (int)(16 / sizeof(T));
+    static constexpr bool is_float = ga_num<C>::is_float;
+    /* the extreme of two values */
+    static GA_DEV C pick(C a, C b)
     {
-        if constexpr (SKIPNAN) return MAX ? fmax(a, b) : fmin(a, b);
+        if constexpr (!is_float) {
+            return MAX ? (a > b ? a : b) : (a < b ? a : b);
+        } else if constexpr (NANS == GA_NAN_SKIPPED) {
+            return MAX ? fmax(a, b) : fmin(a, b);
+        } else {
 #if __CUDA_ARCH__ >= 800
-        if constexpr (ga__same<V, float>::value) {
-            float m;
-            if constexpr (MAX) asm("max.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
-            else asm("min.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
-            return m;
-        }
+            if constexpr (ga__same<C, float>::value) {
+                float m;
+                if constexpr (MAX) asm("max.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
+                else asm("min.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
+                return m;
+            }
 #endif
-        return a != a || b != b ? a + b : MAX ? fmax(a, b) : fmin(a, b);
+            return a != a || b != b ? a + b : MAX ? fmax(a, b) : fmin(a, b);
+        }
     }
+    /* what the running extremes start from: the order's end (WINS), or
+       NaN (SKIPPED: a number replaces it, and a range of NaN gives it) */
+    static GA_DEV C start()
+    {
+        if constexpr (is_float) {
+            if constexpr (NANS == GA_NAN_SKIPPED) return (C)NAN;
+            else return MAX ? (C)-INFINITY : (C)INFINITY;
+        } else if constexpr (ga__same<C, int32_t>::value) {
+            return MAX ? (C)INT32_MIN : (C)INT32_MAX;
+        } else if constexpr (ga_num<C>::is_sint) {
+            return MAX ? (C)INT64_MIN : (C)INT64_MAX;
+        } else {
+            return MAX ? (C)0 : (C)~(C)0;
+        }
+    }
+    /* the extreme of one vector's elements: a tree */
+    static GA_DEV C of_vector(const T (&e)[VW])
+    {
+        C m[VW];
+#pragma unroll
+        for (int q = 0; q < VW; q++) m[q] = ga_order_value(e[q]);
+#pragma unroll
+        for (int w = 1; w < VW; w *= 2)
+#pragma unroll
+            for (int q = 0; q + w < VW; q += 2 * w) m[q] = pick(m[q], m[q + w]);
+        return m[0];
+    }
+    /* vectors t, t + nt, ... below nv */
+    static GA_DEV C range(const uint4 *vp, int32_t nv, int t, int nt)
+    {
+        C m[GA_LOADS_IN_FLIGHT];
+#pragma unroll
+        for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) m[u] = start();
+        ga_for_each_vector<T, GA_LOADS_IN_FLIGHT>(vp, nv, t, nt,
+                                                  [&](int u, int32_t, const T (&e)[VW]) { m[u] = pick(m[u], of_vector(e)); });
+        C r = m[0];
+#pragma unroll
+        for (int u = 1; u < GA_LOADS_IN_FLIGHT; u++) r = pick(r, m[u]);
+        return r;
+    }
+};
+
+/* argmin / argmax over a thread's 16-byte vectors of stored T for the
+   value type V (vectors t, t + T, ... below nv, GA_LOADS_IN_FLIGHT
+   accumulators in flight): only a vector's extreme is compared with the
+   running one, without branches, and the vector is remembered; the
+   winners are read again at the end for the first element equal to their
+   extreme. Strict comparisons keep the first vector on ties, so the
+   element found is the first index. SKIPNAN (floats): NaN is skipped. */
+template <class T, class V, bool MAX, bool SKIPNAN> struct ga_arg_vectors {
+    typedef ga_extreme_vectors<T, MAX, SKIPNAN ? GA_NAN_SKIPPED : GA_NAN_WINS> E;
+    typedef typename E::C C;
     /* whether extreme m replaces best: a better number; NaN replaces a
        number unless SKIPNAN (which starts from best = NaN and never takes
        one); nothing replaces a NaN */
-    static GA_DEV bool replaces(V m, V best, bool none)
+    static GA_DEV bool replaces(C m, C best, bool none)
     {
-        const bool beyond = MAX ? !(m <= best) : !(m >= best);
-        if constexpr (SKIPNAN) return beyond && m == m;
-        else return none || (beyond && best == best);
+        if constexpr (!E::is_float) {
+            return none | (MAX ? m > best : m < best);
+        } else {
+            const bool beyond = MAX ? !(m <= best) : !(m >= best);
+            if constexpr (SKIPNAN) return beyond && m == m;
+            else return none || (beyond && best == best);
+        }
     }
-    static GA_DEV ga_arg_lean<V> range(const ga_op_arg<V> &op, const uint4 *vp, int32_t nv, int t, int T,
+    static GA_DEV ga_arg_lean<V> range(const ga_op_arg<V> &op, const uint4 *vp, int32_t nv, int t, int nt,
                                        int32_t head)
     {
-        constexpr int VW = (int)(16 / sizeof(V));
-        V best[GA_LOADS_IN_FLIGHT];
+        constexpr int VW = E::VW;
+        C best[GA_LOADS_IN_FLIGHT];
         int32_t at[GA_LOADS_IN_FLIGHT];
 #pragma unroll
         for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) {
-            if constexpr (ga__same<V, float>::value) best[u] = ga__qnan_f32(false);
-            else best[u] = ga__qnan_f64(false);
+            if constexpr (E::is_float) best[u] = (C)NAN;
+            else best[u] = (C)0;
             at[u] = -1;
         }
-        ga_for_each_vector<V, GA_LOADS_IN_FLIGHT>(vp, nv, t, T, [&](int u, int32_t j, const V (&e)[VW]) {
-            V m = e[0];
-#pragma unroll
-            for (int q = 1; q < VW; q++) m = pick(m, e[q]);
+        ga_for_each_vector<T, GA_LOADS_IN_FLIGHT>(vp, nv, t, nt, [&](int u, int32_t j, const T (&e)[VW]) {
+            const C m = E::of_vector(e);
             const bool take = replaces(m, best[u], at[u] < 0);
             best[u] = take ? m : best[u];
             at[u] = take ? j : at[u];
         });
         ga_arg_lean<V> s;
-        s.v = best[0];
+        s.v = (V)best[0];
         s.i = -1;
 #pragma unroll
         for (int u = 0; u < GA_LOADS_IN_FLIGHT; u++) {
             if (at[u] < 0) continue;
             const uint4 r = vp[at[u]];
-            V e[VW];
+            T e[VW];
             memcpy(e, &r, sizeof e);
             int q = 0;
-            while (q < VW - 1 && !(best[u] != best[u] ? e[q] != e[q] : e[q] == best[u])) q++;
+            while (q < VW - 1 && !(best[u] != best[u] ? ga_order_value(e[q]) != ga_order_value(e[q])
+                                                      : ga_order_value(e[q]) == best[u]))
+                q++;
             ga_arg_lean<V> w;
-            w.v = best[u];
+            w.v = (V)best[u];
             w.i = head + at[u] * VW + q;
             s = ga_accumulator<ga_op_arg<V>>::combine(op, s, w);
         }
@@ -870,7 +971,6 @@ GA_DEV int64_t ga_reduced_offset(const ga__reduce_args &a, int64_t k)
    index on ties). Each running extreme sees its elements in increasing
    order and keeps the first of equal ones, so that the merge gives the
    sequential result. NANS: how a NaN ranks. */
-enum { GA_NAN_WINS, GA_NAN_LOSES, GA_NAN_SKIPPED };
 template <class V, bool MAX, int NANS> struct ga_cextreme_vectors {
     typedef ga_arg_lean<V> L;
     /* x before b in the order (ga_precedes); not for NaN */
@@ -905,9 +1005,12 @@ template <class V, bool MAX, int NANS> struct ga_cextreme_vectors {
         else take_c = c.i < a.i;
         return take_c ? c : a;
     }
+    /* (8 loads in flight, not 4: complex kernels are budgeted 2 blocks an
+       SM, half the threads of the others, and their registers hold 8
+       running extremes and 8 vectors without a spill on sm_90) */
     static GA_DEV L range(const uint4 *vp, int32_t nv, int t, int T, int32_t head)
     {
-        constexpr int VW = (int)(16 / sizeof(V)), U = GA_LOADS_IN_FLIGHT;
+        constexpr int VW = (int)(16 / sizeof(V)), U = 2 * GA_LOADS_IN_FLIGHT;
         L s[U];
 #pragma unroll
         for (int u = 0; u < U; u++) {
@@ -969,16 +1072,36 @@ template <class V, bool SKIPNAN> struct ga_cprod_vectors {
     }
 };
 
-/* Ops with a loop of their own over a thread's 16-byte vectors of a
-   contiguous row (ga_reduce_range): run(op, vp, nv, t, T, head, lo) gives
-   the thread's accumulator (ga_accumulator<Op>::A) of vectors t, t + T, ...
-   below nv, whose element q of vector j is the range's element head + j *
-   VW + q, its row's lo + head + j * VW + q. */
-template <class Op> struct ga_vector_range { static constexpr bool value = false; };
+/* Ops with a loop of their own over a thread's 16-byte vectors of stored
+   St of a contiguous row (ga_reduce_range): run(op, vp, nv, t, T, head,
+   lo) gives the thread's accumulator (ga_accumulator<Op>::A) of vectors t,
+   t + T, ... below nv, whose element q of vector j is the range's element
+   head + j * VW + q, its row's lo + head + j * VW + q. The op's runtime
+   flags are read once per range, each of their combinations a loop. */
+template <class Op, class St> struct ga_vector_range { static constexpr bool value = false; };
 
-/* argmin / argmax of floats (ga_arg_vectors) and complex numbers */
-template <class V> struct ga_vector_range<ga_op_arg<V>> {
-    static constexpr bool value = ga_num<V>::is_inexact;
+/* min / max of real values (ga_extreme_vectors), in the stored values'
+   order type */
+template <class V, class St> struct ga_vector_range<ga_op_minmax<V, false>, St> {
+    static constexpr bool value = ga_orders_as<V, St>();
+    typedef ga_op_minmax<V, false> Op;
+    static GA_DEV V run(const Op &op, const uint4 *vp, int32_t nv, int t, int T, int32_t, int64_t)
+    {
+        if constexpr (ga_num<V>::is_float) {
+            return (V)(op.max ? (op.nan ? ga_extreme_vectors<St, true, GA_NAN_SKIPPED>::range(vp, nv, t, T)
+                                        : ga_extreme_vectors<St, true, GA_NAN_WINS>::range(vp, nv, t, T))
+                              : (op.nan ? ga_extreme_vectors<St, false, GA_NAN_SKIPPED>::range(vp, nv, t, T)
+                                        : ga_extreme_vectors<St, false, GA_NAN_WINS>::range(vp, nv, t, T)));
+        } else { /* integers and bool: no NaN */
+            return (V)(op.max ? ga_extreme_vectors<St, true, GA_NAN_WINS>::range(vp, nv, t, T)
+                              : ga_extreme_vectors<St, false, GA_NAN_WINS>::range(vp, nv, t, T));
+        }
+    }
+};
+
+/* argmin / argmax of real values (ga_arg_vectors) and complex numbers */
+template <class V, class St> struct ga_vector_range<ga_op_arg<V>, St> {
+    static constexpr bool value = ga_num<V>::is_complex ? ga__same<V, St>::value : ga_orders_as<V, St>();
     typedef ga_op_arg<V> Op;
     static GA_DEV ga_arg_lean<V> run(const Op &op, const uint4 *vp, int32_t nv, int t, int T, int32_t head, int64_t)
     {
@@ -988,20 +1111,57 @@ template <class V> struct ga_vector_range<ga_op_arg<V>> {
                           : (op.nan ? ga_cextreme_vectors<V, false, GA_NAN_SKIPPED>::range(vp, nv, t, T, head)
                                     : ga_cextreme_vectors<V, false, GA_NAN_WINS>::range(vp, nv, t, T, head));
         } else if constexpr (ga_num<V>::is_float) {
-            return op.max ? (op.nan ? ga_arg_vectors<V, true, true>::range(op, vp, nv, t, T, head)
-                                    : ga_arg_vectors<V, true, false>::range(op, vp, nv, t, T, head))
-                          : (op.nan ? ga_arg_vectors<V, false, true>::range(op, vp, nv, t, T, head)
-                                    : ga_arg_vectors<V, false, false>::range(op, vp, nv, t, T, head));
-        } else {
-            return ga_accumulator<Op>::identity(op);
+            return op.max ? (op.nan ? ga_arg_vectors<St, V, true, true>::range(op, vp, nv, t, T, head)
+                                    : ga_arg_vectors<St, V, true, false>::range(op, vp, nv, t, T, head))
+                          : (op.nan ? ga_arg_vectors<St, V, false, true>::range(op, vp, nv, t, T, head)
+                                    : ga_arg_vectors<St, V, false, false>::range(op, vp, nv, t, T, head));
+        } else { /* integers and bool: no NaN */
+            return op.max ? ga_arg_vectors<St, V, true, false>::range(op, vp, nv, t, T, head)
+                          : ga_arg_vectors<St, V, false, false>::range(op, vp, nv, t, T, head);
         }
+    }
+};
+
+/* sum of float16 or bfloat16 into float32 (nansum: NaN counts as 0):
+   each vector's 8 elements converted (a NaN as it comes: its bits do not
+   matter to a sum) and added as a tree, then to one of
+   GA_LOADS_IN_FLIGHT running sums; the flag fixed per loop. */
+template <class St, bool SKIPNAN> GA_DEV float ga_sum16_vectors(const uint4 *vp, int32_t nv, int t, int T)
+{
+    constexpr int VW = 8, U = GA_LOADS_IN_FLIGHT;
+    float s[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) s[u] = 0.0f;
+    ga_for_each_vector<St, U>(vp, nv, t, T, [&](int u, int32_t, const St (&e)[VW]) {
+        float x[VW];
+#pragma unroll
+        for (int q = 0; q < VW; q++) {
+            if constexpr (ga__same<St, __half>::value) x[q] = __half2float(e[q]);
+            else x[q] = __bfloat162float(e[q]);
+            if constexpr (SKIPNAN) x[q] = x[q] != x[q] ? 0.0f : x[q];
+        }
+#pragma unroll
+        for (int w = 1; w < VW; w *= 2)
+#pragma unroll
+            for (int q = 0; q + w < VW; q += 2 * w) x[q] = x[q] + x[q + w];
+        s[u] = s[u] + x[0];
+    });
+    static_assert(U == 4, "the last sums' tree");
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+template <class St> struct ga_vector_range<ga_op_sum<float>, St> {
+    static constexpr bool value = ga_num<St>::is_float && sizeof(St) == 2;
+    typedef ga_op_sum<float> Op;
+    static GA_DEV float run(const Op &op, const uint4 *vp, int32_t nv, int t, int T, int32_t, int64_t)
+    {
+        return op.nan ? ga_sum16_vectors<St, true>(vp, nv, t, T) : ga_sum16_vectors<St, false>(vp, nv, t, T);
     }
 };
 
 /* complex min / max: argmin / argmax's loop, a number over a NaN with
    GA__RF_NAN (fmin / fmax) */
-template <class V> struct ga_vector_range<ga_op_minmax<V, true>> {
-    static constexpr bool value = true;
+template <class V, class St> struct ga_vector_range<ga_op_minmax<V, true>, St> {
+    static constexpr bool value = ga__same<V, St>::value;
     typedef ga_op_minmax<V, true> Op;
     static GA_DEV typename Op::S run(const Op &op, const uint4 *vp, int32_t nv, int t, int T, int32_t head, int64_t lo)
     {
@@ -1020,8 +1180,8 @@ template <class V> struct ga_vector_range<ga_op_minmax<V, true>> {
 /* complex prod: ga_cprod_vectors up to the row's last two elements, the
    vectors from there element by element (the op's accumulate, which sets
    them apart) */
-template <class V> struct ga_vector_range<ga_op_prod<V, true>> {
-    static constexpr bool value = true;
+template <class V, class St> struct ga_vector_range<ga_op_prod<V, true>, St> {
+    static constexpr bool value = ga__same<V, St>::value;
     typedef ga_op_prod<V, true> Op;
     static GA_DEV typename Op::S run(const Op &op, const uint4 *vp, int32_t nv, int t, int T, int32_t head, int64_t lo)
     {
@@ -1076,8 +1236,8 @@ GA_DEV typename Op::S ga_reduce_range_plain(const Op &op, const ga__reduce_args 
             for (int32_t k = t; k < head; k += T) R::add(op, acc[0], In::load(p0 + k * sz, a), lo, k);
             const int32_t nv = (n - head) / VW;
             const uint4 *vp = (const uint4 *)(p0 + head * sz);
-            if constexpr (ga_vector_range<Op>::value && ga__same<Tst, typename In::V>::value) {
-                acc[0] = R::combine(op, acc[0], ga_vector_range<Op>::run(op, vp, nv, t, T, head, lo));
+            if constexpr (ga_vector_range<Op, Tst>::value) {
+                acc[0] = R::combine(op, acc[0], ga_vector_range<Op, Tst>::run(op, vp, nv, t, T, head, lo));
             } else {
                 int32_t j = t;
                 for (; j + (GA_LOADS_IN_FLIGHT - 1) * T < nv; j += GA_LOADS_IN_FLIGHT * T) {
@@ -1130,6 +1290,16 @@ template <class In> struct ga_own_range<In, decltype((void)In::own_range)> {
     static constexpr bool value = In::own_range;
 };
 
+/* Whether ga_reduce_range reads an op's ranges of stored T widened (else
+   through the switch per element): min / max and argmin / argmax only
+   the dtypes the host gives their value type (ga_orders_as), which keeps
+   the fatbin smaller. */
+template <class Op, class T> struct ga_reads_widened { static constexpr bool value = true; };
+template <class V, class T> struct ga_reads_widened<ga_op_minmax<V, false>, T> {
+    static constexpr bool value = ga_orders_as<V, T>();
+};
+template <class V, class T> struct ga_reads_widened<ga_op_arg<V>, T> { static constexpr bool value = ga_orders_as<V, T>(); };
+
 /* A thread's share of a row (ga_reduce_range_plain). A converting load
    (ga_in_generic, ga_in_any) switches on the input's dtype once, here, so
    that its rows too are read in 16-byte vectors and converted in
@@ -1151,7 +1321,7 @@ GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, co
         switch (a.in_dtype) {
 #define GA__WIDENED_RANGE_CASE(E, name, size, kind)                                                   \
     case GA_##E:                                                                                      \
-        if constexpr (ga_widens<V, ga_t_##name>())                                                    \
+        if constexpr (ga_widens<V, ga_t_##name>() && ga_reads_widened<Op, ga_t_##name>::value)       \
             return ga_reduce_range_plain<Op, ga_in_widened<ga_t_##name, V>>(op, a, base, lo, hi, t, T); \
         break;
             GA_DTYPE_LIST(GA__WIDENED_RANGE_CASE)

@@ -27,7 +27,9 @@
    Then dtype=, out= (strided, another dtype, keepdims, overlapping the
    input), where= and initial=, the warnings, determinism (two runs, the
    same bits), the exact sum of 2^28 float32 ones, average, cov, corrcoef,
-   and the errors with NumPy's messages. Host tests check the names and
+   the errors with NumPy's messages, and min / max / argmin / argmax with
+   their extremes, ties, NaN and signed zeros placed around the vector
+   boundaries of rows of every alignment. Host tests check the names and
    that every kernel the dispatcher can ask for is built.
 
    Random data is seeded from the time; GPUARR_TEST_SEED=<seed> repeats a
@@ -1756,4 +1758,206 @@ DEVICE_TEST(reduce_broadcast_all_nan_and_0d_where)
     }
     ga_release(z), ga_release(w);
     ga_clear_error();
+}
+
+/* ======================================================================== */
+/* min / max / argmin / argmax where their vectors start and end             */
+/* ======================================================================== */
+
+/* The loops of min / max and argmin / argmax read a row's elements in
+   16-byte vectors from its first aligned element, per dtype and per flag
+   (max or min, NaN propagated or skipped): these tests put the extreme,
+   a tie of it, NaN (complex: in either part) and zeros of both signs at
+   the elements around vector boundaries, in the head before the first
+   aligned element, at the first and last elements and in the tail, in
+   rows of every alignment (views that start 1 or 3 elements into their
+   buffer, rows of odd lengths), over rows of a warp's length and rows
+   split into chunks, for every dtype, and compare every row with the host
+   reference. All-NaN rows: NaN and the warning (nanmin, nanmax), the
+   first index (argmin), NumPy's error (nanargmin). */
+
+static const ga_reduction extreme_reductions[] = {GA_REDUCE_MIN,    GA_REDUCE_MAX,    GA_REDUCE_NANMIN,
+                                                  GA_REDUCE_NANMAX, GA_REDUCE_ARGMIN, GA_REDUCE_ARGMAX,
+                                                  GA_REDUCE_NANARGMIN, GA_REDUCE_NANARGMAX};
+
+/* the largest (high) or smallest value of dtype t, or for floating dtypes
+   +-100 (the random values are within +-10; complex: +-100 +-1j) */
+static void put_extreme(ga_dtype t, unsigned char *p, bool high)
+{
+    if (is_exact(t)) {
+        uint64_t v = t == GA_BOOL        ? (uint64_t)high
+                     : is_signed(t) ? (high ? (UINT64_C(1) << (width(t) - 1)) - 1 : UINT64_C(1) << (width(t) - 1))
+                                    : (high ? ~UINT64_C(0) : 0);
+        memcpy(p, &v, isz(t)); /* little-endian: the low bytes */
+    } else {
+        store(t, high ? 100 : -100, high ? 1 : -1, p);
+    }
+}
+
+/* a NaN (complex: in the real part, or with `im` in the imaginary one) */
+static void put_nan(ga_dtype t, unsigned char *p, bool im)
+{
+    if (is_complex(t)) store(t, im ? 1 : NAN, im ? NAN : 2, p);
+    else store(t, NAN, 0, p);
+}
+
+/* The positions around the vector boundaries of a row of n elements of
+   dtype t starting at byte offset `start` (mod 16): the first, the head's
+   last, the first aligned one and its vector's last, the next vector's
+   first, two around a boundary in the middle, the tail's first, the
+   vectors' last, the row's last. */
+static int positions_of(ga_dtype t, int64_t n, int64_t start, int64_t *pos)
+{
+    const int64_t sz = (int64_t)isz(t), vw = 16 / sz;
+    const int64_t head = GA__MIN((16 - start % 16) % 16 / sz, n);
+    const int64_t nv = (n - head) / vw, mid = head + nv / 2 * vw, tail = head + nv * vw;
+    const int64_t cand[] = {0, head - 1, head, head + vw - 1, head + vw, mid - 1, mid, tail - 1, tail, n - 1};
+    int k = 0;
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
+        bool dup = cand[i] < 0 || cand[i] >= n;
+        for (int j = 0; j < k && !dup; j++) dup = pos[j] == cand[i];
+        if (!dup) pos[k++] = cand[i];
+    }
+    return k;
+}
+
+/* Runs r over the last axis of a ((rows, n) or (n,)) whose rows hold the
+   host values hv (C order) and checks each row; false if the call failed. */
+static bool check_extreme_rows(ga_reduction r, ga_dtype t, const ga_array *a, const unsigned char *hv, int64_t rows,
+                               int64_t n, const char *what)
+{
+    int ax = ga_ndim(a) - 1;
+    ga_array *out = NULL;
+    poison_next((size_t)rows * 16);
+    if (ga_reduce(r, a, 1, &ax, GA_DTYPE_INVALID, &out, false, NULL) != GA_OK) {
+        FAIL("%s %s: %s", ga_reduction_name(r), what, ga_last_error_message());
+        ga_clear_error();
+        return false;
+    }
+    ga_dtype res = result_dtype(r, t);
+    unsigned char *got = (unsigned char *)malloc((size_t)rows * isz(res));
+    elem *xs = (elem *)malloc((size_t)n * sizeof(elem));
+    if (download(out, got)) {
+        for (int64_t i = 0; i < rows; i++) {
+            for (int64_t k = 0; k < n; k++) xs[k] = load(t, hv + (i * n + k) * (int64_t)isz(t));
+            want w = reference(r, t, xs, n, 0);
+            elem g = load(res, got + i * (int64_t)isz(res));
+            if (!matches(res, g, w, false)) {
+                char gs[96], ws[96];
+                FAIL("%s %s %s, row %lld of %lld: gave %s, expected %s", ga_reduction_name(r), dname(t), what,
+                     (long long)i, (long long)rows, show(gs, sizeof gs, res, g), show(ws, sizeof ws, res, w.v));
+                break;
+            }
+        }
+    }
+    free(xs);
+    free(got);
+    ga_release(out);
+    return true;
+}
+
+/* Rows of n elements of t, `off` elements into their buffer: each row a
+   kind (planted extremes with a tie; a NaN among them; two NaN; zeros of
+   both signs) and positions from positions_of. Checked over the last axis
+   of the (rows, n) view and of a few rows alone (1-D, every axis). */
+static void check_extreme_placements(ga_dtype t, int64_t n, int64_t off)
+{
+    const int64_t sz = (int64_t)isz(t), vw = 16 / sz;
+    int64_t pos[10];
+    const int np = positions_of(t, n, off * sz, pos); /* (only for the count: each row's own below) */
+    const int64_t rows = 4 * np;
+    unsigned char *base = (unsigned char *)malloc((size_t)(rows * n + off) * (size_t)sz);
+    fill(t, D_FINITE, base, rows * n + off);
+    unsigned char *hv = base + off * sz;
+    for (int64_t i = 0; i < rows; i++) {
+        unsigned char *row = hv + i * n * sz;
+        int64_t p[10];
+        const int k = positions_of(t, n, (off + i * n) * sz, p);
+        const int kind = (int)(i % 4);
+        const int64_t at = p[(i / 4) % k], other = p[(i / 4 + 3) % k], later = GA__MIN(at + vw + (i % 3), n - 1);
+        if (kind == 3) {
+            for (int64_t e = 0; e < n; e++) {
+                if (is_exact(t)) memset(row + e * sz, 0, (size_t)sz);
+                else store(t, rnd() % 2 ? -0.0 : 0.0, rnd() % 2 ? -0.0 : 0.0, row + e * sz);
+            }
+            continue;
+        }
+        put_extreme(t, row + at * sz, (i / 4) % 2 == 0);
+        put_extreme(t, row + later * sz, (i / 4) % 2 == 0); /* a tie after it: argmin / argmax keep the first */
+        if (other != at && other != later) put_extreme(t, row + other * sz, (i / 4) % 2 != 0);
+        if (kind >= 1 && is_inexact(t)) {
+            put_nan(t, row + (kind == 1 ? at : other) * sz, i % 8 < 4);
+            if (kind == 2) put_nan(t, row + later * sz, i % 8 >= 4);
+        }
+    }
+    ga_array *buf = ga_from_host(base, 1, (const int64_t[]){rows * n + off}, t);
+    char text[64];
+    snprintf(text, sizeof text, "%lld:", (long long)off);
+    ga_array *flat = buf ? ga_index(buf, text) : NULL;
+    ga_array *a = flat ? ga_reshape(flat, 2, (const int64_t[]){rows, n}) : NULL;
+    char what[96];
+    snprintf(what, sizeof what, "(%lld, %lld) %lld elements into the buffer", (long long)rows, (long long)n,
+             (long long)off);
+    if (!a) {
+        FAIL("%s: making the input: %s", what, ga_last_error_message());
+        ga_clear_error();
+    }
+    for (size_t q = 0; a && q < sizeof extreme_reductions / sizeof extreme_reductions[0]; q++) {
+        if (!check_extreme_rows(extreme_reductions[q], t, a, hv, rows, n, what)) continue;
+        for (int64_t i = (n + off) % 5; i < rows; i += 5) { /* rows alone: every axis of a 1-D view */
+            snprintf(text, sizeof text, "%lld", (long long)i);
+            ga_array *one = ga_index(a, text);
+            char w1[128];
+            snprintf(w1, sizeof w1, "row %lld of %s alone", (long long)i, what);
+            if (one) check_extreme_rows(extreme_reductions[q], t, one, hv + i * n * sz, 1, n, w1);
+            ga_release(one);
+        }
+    }
+    ga_release(a), ga_release(flat), ga_release(buf);
+    free(base);
+}
+
+/* A row of n NaN (inexact t), `off` elements into its buffer. */
+static void check_all_nan(ga_dtype t, int64_t n, int64_t off)
+{
+    const int64_t sz = (int64_t)isz(t);
+    unsigned char *base = (unsigned char *)malloc((size_t)(n + off) * (size_t)sz);
+    for (int64_t e = 0; e < n + off; e++) put_nan(t, base + e * sz, e % 3 == 1);
+    ga_array *buf = ga_from_host(base, 1, (const int64_t[]){n + off}, t);
+    char text[32], what[96];
+    snprintf(text, sizeof text, "%lld:", (long long)off);
+    snprintf(what, sizeof what, "%lld NaN %lld elements into the buffer", (long long)n, (long long)off);
+    ga_array *a = buf ? ga_index(buf, text) : NULL;
+    ga_reduce_warnings();
+    for (size_t q = 0; a && q < sizeof extreme_reductions / sizeof extreme_reductions[0]; q++) {
+        ga_reduction r = extreme_reductions[q];
+        if (r == GA_REDUCE_NANARGMIN || r == GA_REDUCE_NANARGMAX) {
+            ga_array *out = NULL;
+            CHECK_ERROR(ga_reduce(r, a, GA_ALL_AXES, GA_DTYPE_INVALID, &out, false, NULL) != GA_OK, GA_ERROR_VALUE,
+                        "All-NaN slice encountered");
+            ga_release(out);
+            continue;
+        }
+        check_extreme_rows(r, t, a, base + off * sz, 1, n, what);
+        const bool warned = (ga_reduce_warnings() & GA_WARNING_ALL_NAN) != 0;
+        CHECK(warned == (r == GA_REDUCE_NANMIN || r == GA_REDUCE_NANMAX), "%s %s %s: all-NaN warning %d",
+              ga_reduction_name(r), dname(t), what, warned);
+    }
+    if (!a) FAIL("%s: making the input: %s", what, ga_last_error_message());
+    ga_clear_error();
+    ga_release(a), ga_release(buf);
+    free(base);
+}
+
+DEVICE_TEST(reduce_extremes_at_vector_boundaries)
+{
+    const int64_t lengths[] = {40, 1001, 5003, 70001};
+    const int64_t offsets[] = {0, 1, 3};
+    for (int t = 0; t < GA_NUM_DTYPES; t++)
+        for (int i = 0; i < 4; i++)
+            for (int o = 0; o < 3; o++) {
+                if (!test_sample(t * 16 + i * 3 + o, 3)) continue;
+                check_extreme_placements((ga_dtype)t, test_length(lengths[i]), offsets[o]);
+                if (is_inexact((ga_dtype)t)) check_all_nan((ga_dtype)t, test_length(lengths[i]), offsets[o]);
+            }
 }

@@ -159,7 +159,15 @@ static const plan_case plan_cases[] = {
     {"sum of 2^24 float32", GA_FLOAT32, 1, {1 << 24}, 0, 0, 1, GA__ROP_SUM, 0, 2,
      {{INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 4096, 4096, SMS * 4},
       {INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 4096, 1, 1}}},
-    /* argmax: chunks of pow2(K / 1024); argcombine reads the states */
+    /* elements of 1 and 2 bytes: chunks of pow2(K / 2048) and pow2(K / 4096),
+       32 KB each, as float32's; then a warp (2048 states), or a block (4096) */
+    {"sum of 2^26 int8", GA_INT8, 1, {1 << 26}, 0, 0, 1, GA__ROP_SUM, 0, 2,
+     {{INNER, GA__ROP_SUM, GA__RIN_TO_INT64, 0, 256, 0, 32768, 2048, SMS * 4},
+      {INNER, GA__ROP_SUM, GA__RIN_TO_INT64, 0, 32, 0, 2048, 1, 1}}},
+    {"max of 2^26 float16", GA_FLOAT16, 1, {1 << 26}, 0, 0, 1, GA__ROP_MINMAX, GA__RF_MAX, 2,
+     {{INNER, GA__ROP_MINMAX, GA__RIN_TO_FLOAT32, GA__RF_MAX, 256, 0, 16384, 4096, SMS * 4},
+      {INNER, GA__ROP_MINMAX, GA__RIN_FLOAT32, GA__RF_MAX, 256, 0, 4096, 1, 1}}},
+    /* argmax: chunks of pow2(K / 1024) whatever the dtype; argcombine reads the states */
     {"argmax of 2^24 float32", GA_FLOAT32, 1, {1 << 24}, 0, 0, 1, GA__ROP_ARG, GA__RF_MAX, 2,
      {{INNER, GA__ROP_ARG, GA__RIN_FLOAT32, GA__RF_MAX, 256, 0, 16384, 1024, SMS * 4},
       {INNER, GA__ROP_ARGCOMBINE, GA__RIN_FLOAT32, GA__RF_MAX, 32, 0, 1024, 1, 1}}},

@@ -18,6 +18,9 @@
      build/bench --graph     the copy ceiling, the small add, then CUDA graphs and memory hooks
      build/bench --darray    the copy ceiling, then an add split over every GPU
                              beside the one-GPU add of the same size
+     build/bench --reductions  the copy ceiling, then every reduction of every dtype
+                             NumPy defines it for (2^26 elements, contiguous), and
+                             sums and a max over one axis of (8192, 8192) float32
      build/bench --kernels   the copy ceiling, the small add, then user kernels
                              (build/bench_kernels.fatbin, or GPUARR_BENCH_MODULE)
                              beside the built-in calls they replace
@@ -736,6 +739,83 @@ static void bench_products(void)
     bench_solvers();
 }
 
+/* Reductions of every dtype (`bench --reductions`): sum, prod, max, min,
+   argmax, argmin, all, any and count_nonzero over 2^26 contiguous elements
+   of each dtype NumPy defines them for, a new result each call; then a
+   sum over axis 0 and over axis 1 and a max over axis 1 of (8192, 8192)
+   float32. The values are (sin(i) + 1) * 60 as the dtype (0 to 120: every
+   integer dtype holds them, no NaN), the same in tools/bench.py's CuPy
+   rows. GB/s counts the input's bytes. */
+typedef enum red_kind {
+    RED_SUM, RED_PROD, RED_MAX, RED_MIN, RED_ARGMAX, RED_ARGMIN, RED_ALL, RED_ANY, RED_COUNT_NONZERO, RED_KINDS
+} red_kind;
+static const char *const red_names[RED_KINDS] = {"sum", "prod", "max", "min", "argmax", "argmin", "all", "any",
+                                                 "count_nonzero"};
+typedef struct red_args { red_kind kind; const ga_array *a; int naxes, axis; } red_args;
+static void op_reduction(void *p)
+{
+    const red_args *r = (const red_args *)p;
+    const int *axes = r->naxes ? &r->axis : NULL;
+    ga_array *x = NULL;
+    switch (r->kind) {
+    case RED_SUM: x = ga_sum(r->a, r->naxes, axes, false); break;
+    case RED_PROD: x = ga_prod(r->a, r->naxes, axes, false); break;
+    case RED_MAX: x = ga_max(r->a, r->naxes, axes, false); break;
+    case RED_MIN: x = ga_min(r->a, r->naxes, axes, false); break;
+    case RED_ARGMAX: x = ga_argmax(r->a, r->naxes ? r->axis : GA_AXIS_NONE, false); break;
+    case RED_ARGMIN: x = ga_argmin(r->a, r->naxes ? r->axis : GA_AXIS_NONE, false); break;
+    case RED_ALL: x = ga_all(r->a, r->naxes, axes, false); break;
+    case RED_ANY: x = ga_any(r->a, r->naxes, axes, false); break;
+    default: x = ga_count_nonzero(r->a, r->naxes, axes, false); break;
+    }
+    ga_release(x);
+}
+
+/* (sin(i) + 1) * 60 for i < n, of `dtype`, in `shape` */
+static ga_array *reduction_values(int ndim, const int64_t *shape, ga_dtype dtype)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= shape[d];
+    ga_array *i = ga_arange_int(0, n, 1, GA_FLOAT64), *s = i ? ga_sin(i) : NULL;
+    ga_array *v = s ? ga_add_scalar(s, ga_float(1.0)) : NULL, *w = v ? ga_multiply_scalar(v, ga_float(60.0)) : NULL;
+    ga_array *r = w ? ga_reshape(w, ndim, shape) : NULL, *c = r ? ga_astype(r, dtype) : NULL;
+    ga_release(i), ga_release(s), ga_release(v), ga_release(w), ga_release(r);
+    return c;
+}
+
+static void reduction_row(red_kind kind, const ga_array *a, int naxes, int axis, const char *name)
+{
+    red_args r = {kind, a, naxes, axis};
+    op_reduction(&r);
+    if (ga_last_error() != GA_OK) fail(name);
+    const double t = time_device(op_reduction, &r);
+    row(name, ga_size(a), ga_dtype_name(ga_dtype_of(a)), t, (double)ga_nbytes(a), "new result");
+}
+
+static void bench_reductions(void)
+{
+    static const ga_dtype dtypes[] = {GA_BOOL,    GA_INT8,    GA_INT16,   GA_INT32,     GA_INT64,     GA_UINT8,
+                                      GA_FLOAT16, GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
+    const int64_t n26 = (int64_t)1 << 26;
+    for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++) {
+        ga_array *a = reduction_values(1, &n26, dtypes[d]);
+        if (!a) fail("reduction input");
+        for (int k = 0; k < RED_KINDS; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s %s", red_names[k], ga_dtype_name(dtypes[d]));
+            reduction_row((red_kind)k, a, 0, 0, name);
+        }
+        ga_release(a);
+    }
+    const int64_t sq[2] = {8192, 8192};
+    ga_array *m = reduction_values(2, sq, GA_FLOAT32);
+    if (!m) fail("reduction input");
+    reduction_row(RED_SUM, m, 1, 0, "sum (8192,8192) float32 axis 0");
+    reduction_row(RED_SUM, m, 1, 1, "sum (8192,8192) float32 axis 1");
+    reduction_row(RED_MAX, m, 1, 1, "max (8192,8192) float32 axis 1");
+    ga_release(m);
+}
+
 static int first_result(void)
 {
     int64_t n = 1000;
@@ -1262,6 +1342,11 @@ int main(int argc, char **argv)
         small_add_row();
         ga_release(a), ga_release(b), ga_release(w);
         bench_graph(true);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--reductions") == 0) {
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_reductions();
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--products") == 0) {

@@ -3,6 +3,7 @@
 CuPy in the same run, then prints one table with the gpuarr/CuPy ratio.
 
     python3 tools/bench.py build/bench
+    python3 tools/bench.py build/bench --reductions   (a group of rows alone: --products, --io, ...)
 
 Device rows are medians of device-event timings after warm-up; host rows are
 wall-clock medians per call. A ratio above 1 means gpuarr is faster."""
@@ -89,6 +90,36 @@ def cupy_solvers(cp, timed, out):
     y2 = cp.sin(cp.arange(256 * 512, dtype=cp.float32)).reshape(256, 512)
     out["einsum ijk,kl->ijl (64,128,256)(256,512)"] = timed(lambda: cp.einsum("ijk,kl->ijl", x3, y2))
     out["tensordot same, axes=1"] = timed(lambda: cp.tensordot(x3, y2, axes=1))
+
+
+def cupy_reductions(cp, timed):
+    """The reductions' rows (build/bench --reductions) through CuPy: every
+    reduction of every dtype over 2^26 elements of (sin(i) + 1) * 60, a new
+    result each call, then (8192, 8192) float32 over one axis. A reduction
+    this CuPy refuses (complex ordering in some versions) gives no figure."""
+    def values(shape, dt):
+        n = 1
+        for d in shape:
+            n *= d
+        return ((cp.sin(cp.arange(n, dtype=cp.float64)) + 1) * 60).reshape(shape).astype(dt)
+
+    reductions = (("sum", cp.sum), ("prod", cp.prod), ("max", cp.max), ("min", cp.min), ("argmax", cp.argmax),
+                  ("argmin", cp.argmin), ("all", cp.all), ("any", cp.any), ("count_nonzero", cp.count_nonzero))
+    out = {}
+    for dt in ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64", "complex64",
+               "complex128"):
+        a = values((1 << 26,), dt)
+        for name, fn in reductions:
+            try:
+                out[f"{name} {dt}"] = timed(lambda fn=fn: fn(a))
+            except Exception:
+                pass
+        del a
+    m = values((8192, 8192), "float32")
+    out["sum (8192,8192) float32 axis 0"] = timed(lambda: m.sum(axis=0))
+    out["sum (8192,8192) float32 axis 1"] = timed(lambda: m.sum(axis=1))
+    out["max (8192,8192) float32 axis 1"] = timed(lambda: m.max(axis=1))
+    return out
 
 
 def cupy_files(cp, np):
@@ -362,6 +393,9 @@ def cupy_figures(mode=None):
     if mode == "kernels":
         del a, b, w
         return cupy_kernels(cp, timed, wall)
+    if mode == "reductions":
+        del a, b, w
+        return cupy_reductions(cp, timed)
     if mode == "darray":  # compared with gpuarr's own one-GPU add and var, in their notes
         return {}
     if mode == "products":
@@ -489,7 +523,7 @@ def cupy_figures(mode=None):
 
 def main():
     bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
-    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels", "nccl", "darray")  # one group of rows alone
+    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels", "nccl", "darray", "reductions")  # one group of rows alone
     mode = next((f[2:] for f in sys.argv[2:] if f[2:] in modes and f.startswith("--")), None)
     flags = [f"--{mode}"] if mode else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
