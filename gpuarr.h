@@ -8569,6 +8569,20 @@ static ga_status ga__launch_rows(const char *func, CUfunction f, int device, int
     return GA_OK;
 }
 
+/* Launches `blocks` blocks of `threads` threads (a kernel that sizes its
+   own work: a warp per matrix, a block per chunk) on the current stream of
+   `device`; blocks clamped to [1, INT32_MAX]. */
+GA__UNUSED static ga_status ga__launch_blocks(const char *func, CUfunction f, int device, int64_t blocks, int threads,
+                                            void **args)
+{
+    if (!f) return ga__t.error;
+    blocks = GA__MAX(GA__MIN(blocks, (int64_t)INT32_MAX), 1);
+    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, ga__stream_of(device),
+                                           args, NULL),
+                 "cuLaunchKernel");
+    return GA_OK;
+}
+
 /* log2 of an item size (1..16 bytes): the index of the kernels that move
    items of a size (fill, eye, transpose, tri, take, put), named by it. */
 static int ga__size_class(size_t itemsize)
@@ -20099,10 +20113,7 @@ static const char *ga__small_variant(int64_t n, int *v)
 /* Launches a kernel of one warp (32 threads) per matrix, `count` of them. */
 static ga_status ga__launch_warps(const char *func, CUfunction f, int device, int64_t count, void **args)
 {
-    if (!f) return ga__t.error;
-    const unsigned blocks = (unsigned)GA__MAX(GA__MIN(count, (int64_t)INT32_MAX), 1);
-    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, blocks, 1, 1, 32, 1, 1, 0, ga__stream_of(device), args, NULL), "cuLaunchKernel");
-    return GA_OK;
+    return ga__launch_blocks(func, f, device, count, 32, args);
 }
 
 /* Cholesky of a stack of small matrices in one launch of our kernel (see
@@ -29437,17 +29448,6 @@ static ga_sparse *ga__sparse_compressed_to_coo(const char *func, const ga_sparse
    rule of ga__sparse_swap, 1 the passes of 11-bit digits, 2 the CUB sort. */
 static int ga__sparse_swap_path = 0;
 
-/* Launches `blocks` blocks of `threads` threads on the current stream of `device`. */
-static ga_status ga__sparse_launch_blocks(const char *func, CUfunction f, int device, int64_t blocks, int threads,
-                                          void **args)
-{
-    if (!f) return ga__t.error;
-    blocks = GA__MAX(GA__MIN(blocks, (int64_t)INT32_MAX), 1);
-    GA__CHECK_CU(func, GA__CU.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, ga__stream_of(device),
-                                           args, NULL),
-                 "cuLaunchKernel");
-    return GA_OK;
-}
 
 /* Compressed s in the other compressed format by a stable LSD radix sort
    of its entries by minor index, one pass a digit of at most 11 bits
@@ -29516,9 +29516,9 @@ static ga_sparse *ga__sparse_swap_passes(const char *func, const ga_sparse *s)
         void *cargs[] = {&pc, &ci, &first, &n, &shift, &db, &nchunks, &sp};
         void *sargs[] = {&pc, &pt, &nchunks, &nbins};
         void *xargs[] = {&pc, &pt, &nchunks, &sp, &n, &shift, &db, &first, &last, &ci, &ri, &mj, &vi, &co, &ro, &vo};
-        st = ga__sparse_launch_blocks(func, fc, device, GA__MIN(chunks, most), 128, cargs);
-        if (st == GA_OK) st = ga__sparse_launch_blocks(func, fs, device, bins, 256, sargs);
-        if (st == GA_OK) st = ga__sparse_launch_blocks(func, fx, device, GA__MIN(chunks, most), 128, xargs);
+        st = ga__launch_blocks(func, fc, device, GA__MIN(chunks, most), 128, cargs);
+        if (st == GA_OK) st = ga__launch_blocks(func, fs, device, bins, 256, sargs);
+        if (st == GA_OK) st = ga__launch_blocks(func, fx, device, GA__MIN(chunks, most), 128, xargs);
     }
     if (st == GA_OK) { /* indptr[c]: the sorted columns below c */
         void *op = ga__sparse_ptr(ptr), *sorted = GA__SWAP_PTR(cols[(passes - 1) & 1]);
