@@ -4704,7 +4704,8 @@ typedef struct ga__ufunc_args {
                                             every input is of its loop dtype and every operand aligned
                                             to 16 bytes (the loop then reads only ptr and size); 2 or 3
                                             the same with input 1 or input 0 a scalar (a binary ufunc
-                                            of gpuarr's own) */
+                                            of gpuarr's own); 4 or 5 with input 0 or input 1 of the
+                                            loop dtype's companion (kernels/ufunc.cuh, ga_companion) */
 } ga__ufunc_args;
 
 typedef struct ga__ufunc_layout {
@@ -10514,14 +10515,16 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
        two whose inner one is contiguous in every operand (the outer steps
        are free: 0 for a broadcast row). */
     bool contig_ok = nd <= 2;
-    int companions = 0; /* inputs of the loop dtype's companion (the kernels' ga_companion) */
+    int companions = 0, companion = -1; /* inputs of the loop dtype's companion (the kernels' ga_companion) */
     for (int k = 0; k < nin; k++)
         if (ins[k] && ins[k]->dtype != loop->in[k]) {
             if (!info->user && nin == 2 && nout == 1 && loop->in[k] == loop->index &&
-                ins[k]->dtype == ga__ufunc_companion((ga_dtype)loop->index))
+                ins[k]->dtype == ga__ufunc_companion((ga_dtype)loop->index)) {
                 companions++;
-            else
+                companion = k;
+            } else {
                 contig_ok = false;
+            }
         }
     if (companions > 1) contig_ok = false;
     for (int k = 0; k < nops && contig_ok && nd > 0; k++) {
@@ -10546,12 +10549,14 @@ static ga_status ga__ufunc_launch(const char *func, const ga__ufunc_info *info, 
                                                                    : ga__dtype_names[loop->index];
     /* the common case, decided here once rather than by every thread: the
        kernel's lean loop (ufunc.cuh, ga_ufunc_contig_lean) */
-    if (variant == GA__UFUNC_CONTIG && args.rows == 1 && !companions) {
+    if (variant == GA__UFUNC_CONTIG && args.rows == 1) {
         uint64_t addresses = 0; /* (a scalar's is 0) */
         for (int k = 0; k < nops; k++) addresses |= args.ptr[k];
         const int mask = args.scalar_mask;
         const bool binary = nin == 2 && !info->user;
-        if ((addresses & 15) == 0) args.lean = !mask ? 1 : binary && mask == 2 ? 2 : binary && mask == 1 ? 3 : 0;
+        if ((addresses & 15) != 0) args.lean = 0;
+        else if (companions) args.lean = mask ? 0 : 4 + companion;
+        else args.lean = !mask ? 1 : binary && mask == 2 ? 2 : binary && mask == 1 ? 3 : 0;
     }
     CUfunction f = info->user ? ga__elementwise_loop(func, info->user, loop->index, variant)
                               : ga__kernel(func, info->family, &ga__ufunc_kernels.loops[info - ga__ufuncs][loop->index][variant],

@@ -1031,8 +1031,9 @@ enum view {
     COLUMN,         /* (rows, 1): broadcast by the ufunc */
     ZERO_D,         /* a 0-d array */
     SCALAR,         /* a weak C scalar */
-    OFFSET1         /* a contiguous view one element into its base (1-d): not aligned to 16 bytes
+    OFFSET1,        /* a contiguous view one element into its base (1-d): not aligned to 16 bytes
                        unless its elements are */
+    OFFSET16        /* a contiguous view 16 bytes (at least one element) into its base (1-d): aligned */
 };
 
 /* How the ufunc is called. */
@@ -1149,6 +1150,24 @@ static ga_array *strided_view(ga_dtype t, const unsigned char *values, int64_t n
     return v;
 }
 
+/* A 1-d contiguous view showing the n values `off` elements into a base of
+   n + off elements, the others random. */
+static ga_array *offset_view(ga_dtype t, const unsigned char *values, int64_t n, int64_t off)
+{
+    int64_t m = n + off;
+    size_t sz = isz(t);
+    unsigned char *base = (unsigned char *)malloc((size_t)m * sz);
+    fill_domain(t, D_ANY, true, base, m);
+    memcpy(base + off * (int64_t)sz, values, (size_t)n * sz);
+    ga_array *b = ga_from_host(base, 1, &m, t);
+    free(base);
+    char index[32];
+    snprintf(index, sizeof index, "%lld:", (long long)off);
+    ga_array *v = ga_index(b, index);
+    ga_release(b);
+    return v;
+}
+
 /* The transpose of the (cols, rows) C-ordered matrix holding values[r][c]. */
 static ga_array *transposed_view(ga_dtype t, const unsigned char *values, int64_t rows_n, int64_t cols)
 {
@@ -1196,6 +1215,7 @@ static bool make_operand(operand *op, ga_dtype t, int domain, bool complex_speci
     case STEP3: op->array = strided_view(t, op->values, n, 3); break;
     case REVERSED: op->array = strided_view(t, op->values, n, -1); break;
     case OFFSET1: op->array = strided_view(t, op->values, n, 1); break;
+    case OFFSET16: op->array = offset_view(t, op->values, n, sz < 16 ? (int64_t)(16 / sz) : 1); break;
     case TRANSPOSED: op->array = transposed_view(t, op->values, shape[0], shape[1]); break;
     case BROADCAST_VIEW: {
         ga_array *row = ga_from_host(op->values, 1, &shape[1], t);
@@ -2813,6 +2833,217 @@ DEVICE_TEST(ufunc_out_casts_the_result)
         free(got);
         for (int k = 0; k < row->nin; k++) release_operand(&ops[k]);
     }
+}
+
+/* ======================================================================== */
+/* Mixed dtypes in the contiguous loops                                      */
+/* ======================================================================== */
+
+/* Where a mixed call's result goes (run_mixed_1d). */
+enum destination {
+    TO_NEW, /* a new result */
+    TO_OUT, /* out= a 1-d array of a given dtype, some elements into a poisoned base */
+    TO_A,   /* out= the first input */
+    TO_B    /* out= the second input */
+};
+
+/* ufunc u on inputs of dtypes ta and tb (tb unused by a unary ufunc),
+   shown as views[k] (1-d, n elements; SCALAR: a weak scalar of its dtype),
+   NumPy's loop `loop` and result dtype out_t, into `dest`: for TO_OUT an
+   array of dtype `into`, `off` elements into its base (the elements before
+   it must stay poisoned). Checked against the host reference; out= of
+   another dtype than out_t exactly (the reference rounded to out_t, then
+   cast as astype casts: for ops IEEE rounds correctly). */
+static void run_mixed_1d(ga_ufunc u, ga_dtype ta, ga_dtype tb, ga_dtype loop, ga_dtype out_t, const unsigned char *views,
+                         int64_t n, int dest, ga_dtype into, int64_t off)
+{
+    static const char *const view_names[] = {[CONTIG] = "contiguous", [OFFSET1] = "one element in",
+                                             [OFFSET16] = "16 bytes in", [SCALAR] = "a weak scalar",
+                                             [ZERO_D] = "0-d"};
+    const ufunc_row *row = &rows[u];
+    const spec *sp = &specs[u];
+    ga_dtype in_t[2] = {loop, row->result == GA__RESULT_LDEXP ? tb : loop}, types[2] = {ta, tb};
+    char what[256];
+    snprintf(what, sizeof what, "%s(%s %s%s%s%s) of %lld elements into %s", row->name, dname(ta), view_names[views[0]],
+             row->nin > 1 ? ", " : "", row->nin > 1 ? dname(tb) : "", row->nin > 1 ? view_names[views[1]] : "",
+             (long long)n,
+             dest == TO_NEW ? "a new array" : dest == TO_A ? "the first input" : dest == TO_B ? "the second input"
+                                                                                            : dname(into));
+    if (dest == TO_OUT) {
+        size_t len = strlen(what);
+        snprintf(what + len, sizeof what - len, " out= %lld elements in", (long long)off);
+    }
+    operand ops[2];
+    memset(ops, 0, sizeof ops);
+    bool made = true;
+    int64_t shape[1] = {n};
+    for (int k = 0; k < row->nin && made; k++)
+        made = make_operand(&ops[k], types[k], sp->domain[k], true, views[k], 1, shape);
+    const ga_dtype got_t = dest == TO_OUT ? into : out_t;
+    unsigned char *got = (unsigned char *)malloc((size_t)(n + off + 1) * isz(got_t) + 16);
+    ga_array *result = NULL, *base = NULL, *out = NULL;
+    bool have = false;
+    if (!made) {
+        /* reported by make_operand */
+    } else if (dest == TO_NEW) {
+        result = call_new(row, ops);
+        have = check_array(what, result, out_t, 1, shape) && download(result, got);
+    } else if (dest == TO_OUT) {
+        int64_t m = n + off;
+        unsigned char *poison = (unsigned char *)malloc((size_t)(m ? m : 1) * isz(into));
+        memset(poison, 0xAB, (size_t)(m ? m : 1) * isz(into));
+        base = ga_from_host(poison, 1, &m, into);
+        char index[32];
+        snprintf(index, sizeof index, "%lld:", (long long)off);
+        out = base ? ga_index(base, index) : NULL;
+        if (!out) {
+            FAIL("%s: making out=: %s", what, ga_last_error_message());
+        } else if (call_out(row, ops, out) != GA_OK) {
+            FAIL("%s: %s", what, ga_last_error_message());
+        } else if (download(base, poison)) {
+            int64_t touched = 0;
+            for (size_t b = 0; b < (size_t)off * isz(into); b++) touched += poison[b] != 0xAB;
+            if (touched) FAIL("%s: %lld bytes before out= were written", what, (long long)touched);
+            memcpy(got, poison + off * (int64_t)isz(into), (size_t)n * isz(into));
+            have = true;
+        }
+        free(poison);
+    } else {
+        const int k = dest == TO_A ? 0 : 1;
+        if (call_out(row, ops, ops[k].array) != GA_OK) FAIL("%s: %s", what, ga_last_error_message());
+        else have = download(ops[k].array, got);
+    }
+    if (have && got_t == out_t) {
+        check_values(what, sp, loop, in_t, out_t, ops, row->nin, 1, shape, got);
+    } else if (have) {
+        int64_t bad = 0, first = -1;
+        for (int64_t k = 0; k < n; k++) {
+            elem x[2] = {{0, 0, 0}, {0, 0, 0}};
+            for (int j = 0; j < row->nin; j++) x[j] = input_value(&ops[j], in_t[j], 1, shape, k);
+            elem want = reference(sp, loop, in_t[1], out_t, x[0], x[1]);
+            unsigned char wb[16];
+            if (!is_exact(out_t)) want.re = round_to(part_of(out_t), want.re), want.im = round_to(part_of(out_t), want.im);
+            store_elem(out_t, want, wb);
+            if (!identical(into, load(into, got + k * (int64_t)isz(into)), load_as(out_t, wb, into)) && !bad++) first = k;
+        }
+        if (bad) FAIL("%s: %lld of %lld wrong, the first at %lld", what, (long long)bad, (long long)n, (long long)first);
+    }
+    ga_clear_error();
+    ga_release(result);
+    ga_release(out);
+    ga_release(base);
+    free(got);
+    for (int k = 0; k < row->nin; k++) release_operand(&ops[k]);
+}
+
+/* Mixed dtypes and the contiguous loops (ga__ufunc_launch's args.lean): an
+   input of the loop dtype's companion (float32 with float64 or complex64,
+   float16 with float32, complex64 with complex128), loaded as vectors of
+   its own width and widened in registers, in the lean loop where every
+   operand is one aligned row, else in the general loop (an operand one
+   element into its base: an input or out=); other mixtures (both inputs of
+   other dtypes, bool, integers, bfloat16) in the strided loop. Sizes
+   around every group size (4 to 16 elements) and the last size % K
+   elements, past a million for a few; inputs 16 bytes into their bases
+   (aligned, not at their base); out= of the result's dtype, of a third
+   dtype, and in place; weak scalars and a 0-d array with an array of
+   another dtype. */
+DEVICE_TEST(ufunc_mixed_dtypes_contiguous)
+{
+    static const struct {
+        ga_ufunc u;
+        ga_dtype a, b, loop, out, into; /* into: a third dtype for out= (exact ops), or GA_DTYPE_INVALID */
+        bool big;                       /* run past a million elements too */
+    } cases[] = {
+#define M(u, a, b, loop, out, into) {GA_UFUNC_##u, GA_##a, GA_##b, GA_##loop, GA_##out, into, false}
+#define BIG(u, a, b, loop, out, into) {GA_UFUNC_##u, GA_##a, GA_##b, GA_##loop, GA_##out, into, true}
+#define T(d) GA_##d
+#define NONE GA_DTYPE_INVALID
+        /* a companion input, first or second */
+        BIG(ADD, FLOAT32, FLOAT64, FLOAT64, FLOAT64, T(FLOAT32)), M(ADD, FLOAT64, FLOAT32, FLOAT64, FLOAT64, T(COMPLEX128)),
+        M(SUBTRACT, FLOAT16, FLOAT32, FLOAT32, FLOAT32, T(FLOAT64)), M(MULTIPLY, FLOAT32, FLOAT16, FLOAT32, FLOAT32, NONE),
+        M(MULTIPLY, COMPLEX64, COMPLEX128, COMPLEX128, COMPLEX128, NONE),
+        M(ADD, COMPLEX128, COMPLEX64, COMPLEX128, COMPLEX128, T(COMPLEX64)),
+        M(ADD, FLOAT32, COMPLEX64, COMPLEX64, COMPLEX64, NONE), M(LESS, FLOAT32, FLOAT64, FLOAT64, BOOL, T(INT8)),
+        M(MAXIMUM, FLOAT64, FLOAT32, FLOAT64, FLOAT64, NONE), M(ARCTAN2, FLOAT32, FLOAT64, FLOAT64, FLOAT64, NONE),
+        /* other mixtures: one input, or both, of another dtype than the loop's */
+        BIG(ADD, INT32, FLOAT64, FLOAT64, FLOAT64, T(FLOAT16)), M(ADD, FLOAT64, INT32, FLOAT64, FLOAT64, NONE),
+        BIG(MULTIPLY, INT16, FLOAT16, FLOAT32, FLOAT32, NONE), M(ADD, INT8, UINT8, INT16, INT16, T(FLOAT32)),
+        M(SUBTRACT, UINT8, INT64, INT64, INT64, NONE), M(ADD, BOOL, FLOAT32, FLOAT32, FLOAT32, NONE),
+        M(ADD, FLOAT16, BFLOAT16, FLOAT32, FLOAT32, NONE), M(ADD, COMPLEX64, FLOAT64, COMPLEX128, COMPLEX128, NONE),
+        M(MULTIPLY, COMPLEX64, INT16, COMPLEX64, COMPLEX64, NONE), M(DIVIDE, INT8, INT8, FLOAT64, FLOAT64, NONE),
+        M(LESS, INT8, UINT8, INT16, BOOL, T(UINT8)), M(EQUAL, INT32, FLOAT32, FLOAT64, BOOL, NONE),
+        M(MAXIMUM, INT8, UINT8, INT16, INT16, NONE), M(ARCTAN2, INT8, INT8, FLOAT16, FLOAT16, NONE),
+        M(LDEXP, FLOAT64, UINT8, FLOAT64, FLOAT64, NONE), M(LDEXP, INT8, INT8, FLOAT16, FLOAT16, NONE),
+        M(FLOOR_DIVIDE, INT8, UINT8, INT16, INT16, NONE),
+        /* one input */
+        BIG(SQRT, INT16, INT16, FLOAT32, FLOAT32, NONE), M(SQRT, INT8, INT8, FLOAT16, FLOAT16, NONE),
+        M(EXP, UINT16, UINT16, FLOAT32, FLOAT32, NONE), M(SQUARE, BOOL, BOOL, INT8, INT8, NONE),
+        M(RINT, UINT8, UINT8, FLOAT16, FLOAT16, NONE), M(SINC, INT16, INT16, FLOAT64, FLOAT64, NONE),
+        BIG(ABSOLUTE, INT8, INT8, INT8, INT8, NONE), /* the control: no mixture */
+#undef M
+#undef BIG
+#undef T
+#undef NONE
+    };
+    static const int64_t sizes[] = {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 1023, 1025, (1 << 20) + 3};
+    static const unsigned char binary_views[][2] = {{CONTIG, CONTIG},   {OFFSET1, CONTIG},  {CONTIG, OFFSET1},
+                                                    {OFFSET1, OFFSET1}, {OFFSET16, CONTIG}, {CONTIG, OFFSET16}};
+    static const unsigned char unary_views[][2] = {{CONTIG, CONTIG}, {OFFSET1, CONTIG}, {OFFSET16, CONTIG}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const ga_ufunc u = cases[i].u;
+        const bool one = rows[u].nin == 1;
+        const unsigned char(*views)[2] = one ? unary_views : binary_views;
+        const size_t nviews = one ? sizeof unary_views / sizeof unary_views[0]
+                                  : sizeof binary_views / sizeof binary_views[0];
+        const ga_dtype a = cases[i].a, b = cases[i].b, loop = cases[i].loop, out = cases[i].out;
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            /* past a million: a few, contiguous and one element in */
+            const bool big = sizes[s] > 4096;
+            if (big && !cases[i].big) continue;
+            for (size_t v = 0; v < nviews; v++) {
+                if (big && v > 1) continue;
+                run_mixed_1d(u, a, b, loop, out, views[v], sizes[s], TO_NEW, GA_DTYPE_INVALID, 0);
+            }
+        }
+        /* out=: aligned and one element in, of the result's dtype and of a third one; in place */
+        static const int64_t out_sizes[] = {17, 1025};
+        for (size_t s = 0; s < sizeof out_sizes / sizeof out_sizes[0]; s++) {
+            const int64_t n = out_sizes[s];
+            for (int64_t off = 0; off < 2; off++) {
+                run_mixed_1d(u, a, b, loop, out, views[0], n, TO_OUT, out, off);
+                if (cases[i].into != GA_DTYPE_INVALID)
+                    run_mixed_1d(u, a, b, loop, out, views[0], n, TO_OUT, cases[i].into, off);
+            }
+            run_mixed_1d(u, a, b, loop, out, views[0], n, TO_OUT, out, isz(out) < 16 ? 16 / (int64_t)isz(out) : 1);
+            if (a == out) run_mixed_1d(u, a, b, loop, out, views[0], n, TO_A, GA_DTYPE_INVALID, 0);
+            if (!one && b == out) run_mixed_1d(u, a, b, loop, out, views[0], n, TO_B, GA_DTYPE_INVALID, 0);
+        }
+    }
+    /* weak scalars (a Python float with an integer array: the float64 loop, the array converted) and a
+       0-d array of another dtype (not weak: NumPy 2) */
+    static const unsigned char scalar_views[][2] = {{CONTIG, SCALAR}, {SCALAR, CONTIG}, {OFFSET1, SCALAR},
+                                                    {SCALAR, OFFSET16}, {ZERO_D, CONTIG}, {CONTIG, ZERO_D}};
+    static const int64_t scalar_sizes[] = {1, 5, 17, 1025};
+    for (size_t v = 0; v < sizeof scalar_views / sizeof scalar_views[0]; v++)
+        for (size_t s = 0; s < sizeof scalar_sizes / sizeof scalar_sizes[0]; s++) {
+            const unsigned char *w = scalar_views[v];
+            const bool first_scalar = w[0] == SCALAR || w[0] == ZERO_D;
+            const int64_t n = scalar_sizes[s];
+            if (w[0] == ZERO_D || w[1] == ZERO_D) {
+                run_mixed_1d(GA_UFUNC_ADD, first_scalar ? GA_FLOAT64 : GA_FLOAT32, first_scalar ? GA_FLOAT32 : GA_FLOAT64,
+                             GA_FLOAT64, GA_FLOAT64, w, n, TO_NEW, GA_DTYPE_INVALID, 0);
+                run_mixed_1d(GA_UFUNC_MULTIPLY, first_scalar ? GA_INT32 : GA_INT8, first_scalar ? GA_INT8 : GA_INT32,
+                             GA_INT32, GA_INT32, w, n, TO_NEW, GA_DTYPE_INVALID, 0);
+                continue;
+            }
+            run_mixed_1d(GA_UFUNC_ADD, first_scalar ? GA_FLOAT64 : GA_INT8, first_scalar ? GA_INT8 : GA_FLOAT64,
+                         GA_FLOAT64, GA_FLOAT64, w, n, TO_NEW, GA_DTYPE_INVALID, 0);
+            run_mixed_1d(GA_UFUNC_SUBTRACT, first_scalar ? GA_FLOAT64 : GA_UINT16, first_scalar ? GA_UINT16 : GA_FLOAT64,
+                         GA_FLOAT64, GA_FLOAT64, w, n, TO_NEW, GA_DTYPE_INVALID, 0);
+            run_mixed_1d(GA_UFUNC_LESS, first_scalar ? GA_FLOAT64 : GA_INT32, first_scalar ? GA_INT32 : GA_FLOAT64,
+                         GA_FLOAT64, GA_BOOL, w, n, TO_NEW, GA_DTYPE_INVALID, 0);
+        }
 }
 
 /* Inputs that overlap out= otherwise than exactly are read before it is
