@@ -3599,6 +3599,14 @@ GPUARR_API ga_sparse *ga_sparse_load_npz(const char *file);
    Random numbers: a captured draw replays the same numbers at every launch
    (the generator's counter is read at capture time).
 
+   Replays: a graph node of a small kernel costs the GPU about a
+   microsecond, mostly the wait for the kernel before it and the launch.
+   On sm_90 and newer the ufuncs' contiguous kernels are launched as
+   programmatic dependents: each starts while the one before it finishes
+   and waits for its results inside (GA_PDL_ENTRY in kernels/common.cuh),
+   in graphs and on streams alike. 100 small adds replayed from one graph
+   took 0.95 us an add against 1.27 with GPUARR_PDL=0 on an H200.
+
    Not capturable: the functions that must read from the device or wait for
    it before they return. During a capture they fail with
    GA_ERROR_STREAM_CAPTURE ("ga_nonzero: cannot run while stream capture is
