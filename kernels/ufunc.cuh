@@ -1376,6 +1376,12 @@ GA_DEV void ga_ufunc_contig_lean(const Op &op, const ga__ufunc_args &a)
     const I1 s1 = load1 ? I1{} : ga_scalar_arg<I1>(a.scalar[1]);
     const I2 s2{};
     const int64_t n = a.size, t0 = ga_thread_index(), nt = ga_thread_count();
+    if (nt >= n) { /* a thread per element: a small call the host spread over more blocks */
+        if (t0 < n)
+            ga_contig_element<Op, S, X0, X1, ga_costly<Op, L>::value>(op, out0, out1, in0, in1, in2, t0, load0, load1,
+                                                                      load2, s0, s1, s2, t0);
+        return;
+    }
     /* one group per thread (the host launches a thread per group); past
        the grid, were it smaller, element by element */
     const int64_t groups = K > 1 ? (int64_t)((uint64_t)n / K) : 0, vectors = groups < nt ? groups : nt;
