@@ -1284,6 +1284,54 @@ static void bench_darray_rows(void)
     ga_darray_release(d.a), ga_darray_release(d.b), ga_darray_release(d.out);
 }
 
+/* The ufuncs' rows: 2^28 elements into preallocated outputs (cp.add(a, b,
+   out=c)), of one dtype, with a broadcast row, and float32 + float64. */
+static void bench_ufunc_rows(void)
+{
+    const int64_t n28 = (int64_t)1 << 28, side = 16384, sq[2] = {side, side};
+    double t;
+    ga_array *a = ga_full(1, &n28, ga_float(1.5), GA_FLOAT32), *b = ga_full(1, &n28, ga_float(2.5), GA_FLOAT32);
+    ga_array *c = ga_empty(1, &n28, GA_FLOAT32);
+    ga_array *da = ga_full(1, &n28, ga_float(1.5), GA_FLOAT64), *db = ga_full(1, &n28, ga_float(2.5), GA_FLOAT64);
+    ga_array *dc = ga_empty(1, &n28, GA_FLOAT64);
+    if (!a || !b || !c || !da || !db || !dc) fail("ufunc allocation");
+    const double n28d = (double)n28;
+    ufunc_args f32 = {a, b, c}, f64 = {da, db, dc};
+    t = time_device(op_add_out, &f32);
+    row("add float32 (out=)", n28, "float32", t, 12.0 * n28d, "");
+    t = time_device(op_add_out, &f64);
+    row("add float64 (out=)", n28, "float64", t, 24.0 * n28d, "");
+    t = time_device(op_multiply_out, &f32);
+    row("multiply float32 (out=)", n28, "float32", t, 12.0 * n28d, "");
+    t = time_device(op_multiply_out, &f64);
+    row("multiply float64 (out=)", n28, "float64", t, 24.0 * n28d, "");
+    ufunc_args e32 = {a, NULL, c};
+    t = time_device(op_exp_out, &e32);
+    row("exp float32 (out=)", n28, "float32", t, 8.0 * n28d, "");
+    /* (16384, 16384) + (16384,): the row counts once in the bytes */
+    ga_array *row_vec = ga_full(1, &side, ga_float(0.5), GA_FLOAT32);
+    ga_array *a2 = ga_reshape(a, 2, sq), *c2 = ga_reshape(c, 2, sq);
+    if (!row_vec || !a2 || !c2) fail("broadcast operands");
+    ufunc_args bc = {a2, row_vec, c2};
+    t = time_device(op_add_out, &bc);
+    row("add (16384,16384) + row (out=)", side * side, "float32", t, 8.0 * (double)(side * side) + 4.0 * (double)side,
+        "row broadcast");
+    ga_release(a2);
+    ga_release(c2);
+    ga_release(row_vec);
+    /* float32 + float64 -> float64 (the loop is dd->d: a is cast on the fly) */
+    ufunc_args mixed = {a, da, dc};
+    t = time_device(op_add_out, &mixed);
+    row("add float32 + float64 (out=)", n28, "float64", t, 20.0 * n28d, "float32 + float64 -> float64");
+    ga_release(a);
+    ga_release(b);
+    ga_release(c);
+    ga_release(da);
+    ga_release(db);
+    ga_release(dc);
+
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--first") == 0) return first_result();
@@ -1349,6 +1397,11 @@ int main(int argc, char **argv)
         bench_reductions();
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--ufuncs") == 0) {
+        ga_release(a), ga_release(b), ga_release(w);
+        bench_ufunc_rows();
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--products") == 0) {
         small_add_row();
         ga_release(a), ga_release(b), ga_release(w);
@@ -1400,49 +1453,10 @@ int main(int argc, char **argv)
     ga_release(b);
     ga_release(w);
 
-    /* ufuncs, 2^28 elements, into preallocated outputs (cp.add(a, b, out=c)) */
-    a = ga_full(1, &n28, ga_float(1.5), GA_FLOAT32);
-    b = ga_full(1, &n28, ga_float(2.5), GA_FLOAT32);
-    ga_array *c = ga_empty(1, &n28, GA_FLOAT32);
-    ga_array *da = ga_full(1, &n28, ga_float(1.5), GA_FLOAT64), *db = ga_full(1, &n28, ga_float(2.5), GA_FLOAT64);
-    ga_array *dc = ga_empty(1, &n28, GA_FLOAT64);
-    if (!a || !b || !c || !da || !db || !dc) fail("ufunc allocation");
-    const double n28d = (double)n28;
-    ufunc_args f32 = {a, b, c}, f64 = {da, db, dc};
-    t = time_device(op_add_out, &f32);
-    row("add float32 (out=)", n28, "float32", t, 12.0 * n28d, "");
-    t = time_device(op_add_out, &f64);
-    row("add float64 (out=)", n28, "float64", t, 24.0 * n28d, "");
-    t = time_device(op_multiply_out, &f32);
-    row("multiply float32 (out=)", n28, "float32", t, 12.0 * n28d, "");
-    t = time_device(op_multiply_out, &f64);
-    row("multiply float64 (out=)", n28, "float64", t, 24.0 * n28d, "");
-    ufunc_args e32 = {a, NULL, c};
-    t = time_device(op_exp_out, &e32);
-    row("exp float32 (out=)", n28, "float32", t, 8.0 * n28d, "");
-    /* (16384, 16384) + (16384,): the row counts once in the bytes */
-    ga_array *row_vec = ga_full(1, &side, ga_float(0.5), GA_FLOAT32);
-    ga_array *a2 = ga_reshape(a, 2, sq), *c2 = ga_reshape(c, 2, sq);
-    if (!row_vec || !a2 || !c2) fail("broadcast operands");
-    ufunc_args bc = {a2, row_vec, c2};
-    t = time_device(op_add_out, &bc);
-    row("add (16384,16384) + row (out=)", side * side, "float32", t, 8.0 * (double)(side * side) + 4.0 * (double)side,
-        "row broadcast");
-    ga_release(a2);
-    ga_release(c2);
-    ga_release(row_vec);
-    /* float32 + float64 -> float64 (the loop is dd->d: a is cast on the fly) */
-    ufunc_args mixed = {a, da, dc};
-    t = time_device(op_add_out, &mixed);
-    row("add float32 + float64 (out=)", n28, "float64", t, 20.0 * n28d, "float32 + float64 -> float64");
-    ga_release(a);
-    ga_release(b);
-    ga_release(c);
-    ga_release(da);
-    ga_release(db);
-    ga_release(dc);
+    bench_ufunc_rows();
 
     /* Reductions: bytes read plus bytes written */
+    const double n28d = (double)n28;
     a = ga_full(1, &n28, ga_float(1.5), GA_FLOAT32);
     if (!a) fail("reduction operand");
     reduce_args all = {a, 0, 0};

@@ -314,6 +314,28 @@ def cupy_kernels(cp, timed, wall):
     return out
 
 
+def cupy_ufuncs(cp, timed, n, out):
+    """The ufuncs' rows through CuPy: 2^28 elements into preallocated outputs,
+    the same values as build/bench."""
+    a = cp.full(n, 1.5, cp.float32)
+    b = cp.full(n, 2.5, cp.float32)
+    c = cp.empty(n, cp.float32)
+    da = cp.full(n, 1.5, cp.float64)
+    db = cp.full(n, 2.5, cp.float64)
+    dc = cp.empty(n, cp.float64)
+    out["add float32 (out=)"] = timed(lambda: cp.add(a, b, out=c))
+    out["add float64 (out=)"] = timed(lambda: cp.add(da, db, out=dc))
+    out["multiply float32 (out=)"] = timed(lambda: cp.multiply(a, b, out=c))
+    out["multiply float64 (out=)"] = timed(lambda: cp.multiply(da, db, out=dc))
+    out["exp float32 (out=)"] = timed(lambda: cp.exp(a, out=c))
+    a2 = a.reshape(16384, 16384)
+    c2 = c.reshape(16384, 16384)
+    row = cp.full(16384, 0.5, cp.float32)
+    out["add (16384,16384) + row (out=)"] = timed(lambda: cp.add(a2, row, out=c2))
+    out["add float32 + float64 (out=)"] = timed(lambda: cp.add(a, da, out=dc))
+    del a, b, c, da, db, dc, a2, c2, row
+
+
 def cupy_figures(mode=None):
     """The same rows through CuPy, in microseconds; {} without CuPy."""
     try:
@@ -390,6 +412,10 @@ def cupy_figures(mode=None):
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sa, out=sc), 20000, warmup=20000)
         out.update(cupy_graph(cp, wall))
         return out
+    if mode == "ufuncs":
+        del a, b, w
+        cupy_ufuncs(cp, timed, n, out)
+        return out
     if mode == "kernels":
         del a, b, w
         return cupy_kernels(cp, timed, wall)
@@ -415,24 +441,7 @@ def cupy_figures(mode=None):
     out["ga_copy_from_host_async"] = timed(lambda: a.set(host))
     out["ga_to_host_async"] = timed(lambda: a.get(out=host))
     del a, b, w, m, mt
-    # ufuncs into preallocated outputs, the same values as build/bench
-    a = cp.full(n, 1.5, cp.float32)
-    b = cp.full(n, 2.5, cp.float32)
-    c = cp.empty(n, cp.float32)
-    da = cp.full(n, 1.5, cp.float64)
-    db = cp.full(n, 2.5, cp.float64)
-    dc = cp.empty(n, cp.float64)
-    out["add float32 (out=)"] = timed(lambda: cp.add(a, b, out=c))
-    out["add float64 (out=)"] = timed(lambda: cp.add(da, db, out=dc))
-    out["multiply float32 (out=)"] = timed(lambda: cp.multiply(a, b, out=c))
-    out["multiply float64 (out=)"] = timed(lambda: cp.multiply(da, db, out=dc))
-    out["exp float32 (out=)"] = timed(lambda: cp.exp(a, out=c))
-    a2 = a.reshape(16384, 16384)
-    c2 = c.reshape(16384, 16384)
-    row = cp.full(16384, 0.5, cp.float32)
-    out["add (16384,16384) + row (out=)"] = timed(lambda: cp.add(a2, row, out=c2))
-    out["add float32 + float64 (out=)"] = timed(lambda: cp.add(a, da, out=dc))
-    del a, b, c, da, db, dc, a2, c2, row
+    cupy_ufuncs(cp, timed, n, out)
     # reductions, a new result each call
     a = cp.full(n, 1.5, cp.float32)
     out["sum float32 (all)"] = timed(lambda: a.sum())
@@ -523,7 +532,7 @@ def cupy_figures(mode=None):
 
 def main():
     bench = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
-    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels", "nccl", "darray", "reductions")  # one group of rows alone
+    modes = ("products", "io", "random", "fft", "sparse", "graph", "kernels", "nccl", "darray", "reductions", "ufuncs")  # one group of rows alone
     mode = next((f[2:] for f in sys.argv[2:] if f[2:] in modes and f.startswith("--")), None)
     flags = [f"--{mode}"] if mode else []
     proc = subprocess.run([bench] + flags, check=True, capture_output=True, text=True)
