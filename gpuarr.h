@@ -15325,6 +15325,85 @@ static ga_status ga__reduce_mask_with_mean(const ga__rcall *c, ga__temps *t, con
     return st;
 }
 
+/* The dtype NumPy keeps var's deviations in: nanvar subtracts the mean
+   into its copy of a (numpy.nanvar's `out=arr`), var computes `a - mean`
+   with the mean in the working dtype w. */
+static ga_dtype ga__reduce_var_deviation_dtype(const ga__rcall *c, ga_dtype w)
+{
+    return c->skip_nan ? c->a->dtype : ga_promote_types(c->a->dtype, w);
+}
+
+/* Whether var must round as NumPy does where the kernels' value type is
+   wider: a 16-bit working dtype w (NumPy's mean is rounded to it), or
+   deviations of a real float dtype d narrower than the value type
+   (float16 and bfloat16 under var's default; under nanvar also float32
+   with dtype=float64). */
+static bool ga__reduce_var_rounds(const ga__rcall *c, ga_dtype w, ga_dtype value, ga_dtype d)
+{
+    if (ga__is_complex(c->a->dtype)) return false;
+    return w != value || (ga__dtype_kinds[d] == 'f' && ga__dtype_sizes[d] < ga__dtype_sizes[value]);
+}
+
+/* NumPy's mean of var where the working dtype w is narrower than the
+   value type: the sum of src rounded to w, divided in w by the count (an
+   intp array, or var's Python int without where=), as numpy.var and
+   numpy.nanvar do. Else the sum over the count in the value type, rounded
+   to w once. A temporary of t, of the kept axes' shape. */
+static ga_array *ga__reduce_var_mean(const ga__rcall *c, ga__temps *t, const ga_array *src, const ga_array *count,
+                                     ga_dtype w, ga_dtype value)
+{
+    ga_array *mean = ga__temp(t, ga__reduce_aux_new(c->func, c->a, c->red, w));
+    if (!mean) return NULL;
+    ga__rjob j;
+    ga__rjob_mean(&j, c, src, count, value, mean);
+    if (w != value) j.fin = GA__FIN_NONE;
+    if (ga__reduce_run(&j) != GA_OK) return NULL;
+    if (w == value) return mean;
+    ga_operand in[2] = {ga_operand_array(mean),
+                        count ? ga_operand_array(count) : ga_operand_scalar(ga_int(c->count_k))};
+    ga_array *outs[2] = {mean, NULL};
+    return ga_ufunc_call(GA_UFUNC_DIVIDE, in, outs) == GA_OK ? mean : NULL;
+}
+
+/* var where NumPy rounds (ga__reduce_var_rounds): NumPy's mean in w, each
+   deviation a - mean and its square rounded to d (ufunc calls into a
+   temporary of dtype d), then the squares' sum in the value type (NaN
+   skipped for the nan forms, where= elements out as NaN or 0) over the
+   count. */
+static ga_status ga__reduce_var_rounded(const ga__rcall *c, ga__temps *t, const ga_array *src, const ga_array *count,
+                                        ga_dtype w, ga_dtype value, ga_dtype d)
+{
+    const char *func = c->func;
+    const ga_array *a = c->a;
+    int64_t kd[GA_MAXDIMS];
+    ga__reduce_shape(a, c->red, true, kd);
+    const ga_array *mean = ga__reduce_var_mean(c, t, src, count, w, value);
+    const ga_array *mk = mean ? ga__temp(t, ga__reshape(func, mean, a->ndim, kd)) : NULL;
+    ga_array *dev = mk ? ga__temp(t, ga__array_new(func, a->device, a->ndim, a->shape, d)) : NULL;
+    if (!dev) return ga__t.error;
+    ga_operand in[2] = {ga_operand_array(a), ga_operand_array(mk)};
+    ga_array *outs[2] = {dev, NULL};
+    ga_status st = ga_ufunc_call(GA_UFUNC_SUBTRACT, in, outs);
+    in[0] = in[1] = ga_operand_array(dev);
+    if (st == GA_OK) st = ga_ufunc_call(GA_UFUNC_MULTIPLY, in, outs);
+    if (st != GA_OK) return st;
+    const ga_array *sq = dev;
+    if (c->where && !(sq = ga__temp(t, ga__reduce_masked_scalar(func, sq, c->where, c->skip_nan ? ga_float(NAN) : ga_int(0)))))
+        return ga__t.error;
+    if (!ga__rloadable(value, sq->dtype) && !(sq = ga__temp(t, ga__contiguous_copy(func, sq, value)))) return ga__t.error;
+    ga__rjob j;
+    ga__rjob_init(&j, c);
+    j.a = sq;
+    j.op = GA__ROP_SUM;
+    j.value = value;
+    j.count = count;
+    j.divisor = (double)c->count_k;
+    j.ddof = c->ddof;
+    j.flags = (c->skip_nan ? GA__RF_NAN | GA__RF_NANVAR : 0);
+    j.fin = c->r == GA_REDUCE_STD || c->r == GA_REDUCE_NANSTD ? GA__FIN_STD : GA__FIN_VAR;
+    return ga__reduce_run(&j);
+}
+
 /* var, std, nanvar, nanstd: the mean (into `center`), then the sum of
    |x - mean|^2, in the working dtype (dtype=, or NumPy's default). */
 static ga_status ga__reduce_var(const ga__rcall *c)
@@ -15341,6 +15420,9 @@ static ga_status ga__reduce_var(const ga__rcall *c)
         return ga__temps_fail(&t);
     ga_status st = ga__reduce_selection(c, &t, base, &src, &count);
     if (st != GA_OK) return ga__reduce_done(&t, st);
+    const ga_dtype d = ga__reduce_var_deviation_dtype(c, w);
+    if (ga__reduce_var_rounds(c, w, value, d))
+        return ga__reduce_done(&t, ga__reduce_var_rounded(c, &t, src, count, w, value, d));
     ga_array *center = ga__temp(&t, ga__reduce_aux_new(func, a, c->red, value));
     if (!center) return ga__temps_fail(&t);
     ga__rjob j;

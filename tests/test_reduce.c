@@ -1651,6 +1651,112 @@ DEVICE_TEST(reduce_empty_axis_tuple)
     ga_clear_error();
 }
 
+/* NumPy's var where its arrays are narrower than the kernels' value type,
+   step by step as numpy.var and numpy.nanvar compute: the mean in the
+   working dtype w (a 16-bit w: the sum rounded to w, then divided in w),
+   each deviation a - mean in the subtraction's loop (float32 for 16-bit
+   operands), rounded to d (nanvar: a's dtype; var: a's dtype promoted
+   with w), its square rounded to d, the squares summed over the count
+   minus ddof. */
+typedef struct var_case {
+    ga_reduction r;
+    ga_dtype t, w, d; /* a's dtype, dtype= (INVALID: t), the deviations' */
+    bool where;       /* every third element left out */
+} var_case;
+
+static double numpy_var_ref(const var_case *c, const double *x, const bool *sel, int n)
+{
+    const bool nan = c->r == GA_REDUCE_NANVAR || c->r == GA_REDUCE_NANSTD;
+    const bool std = c->r == GA_REDUCE_STD || c->r == GA_REDUCE_NANSTD;
+    const ga_dtype w = c->w == GA_DTYPE_INVALID ? c->t : c->w;
+    const bool narrow_w = w == GA_FLOAT16 || w == GA_BFLOAT16;
+    long double s = 0;
+    int cnt = 0;
+    for (int i = 0; i < n; i++)
+        if (sel[i] && !(nan && isnan(x[i]))) s += x[i], cnt++;
+    long double mean;
+    if (narrow_w) /* an intp count array (nanvar, where=): a float64 divide; var's Python int: w's loop (float32) */
+        mean = round_to(w, nan || c->where ? (double)round_to(w, s) / cnt : (float)round_to(w, s) / (float)cnt);
+    else
+        mean = round_to(w, s / cnt);
+    const ga_dtype loop = ga_promote_types(c->t, w) == GA_FLOAT64 ? GA_FLOAT64 : GA_FLOAT32;
+    long double acc = 0;
+    for (int i = 0; i < n; i++) {
+        if (!sel[i] || (nan && isnan(x[i]))) continue;
+        long double dev = round_to(c->d, round_to(loop, (long double)x[i] - mean));
+        acc += round_to(c->d, dev * dev);
+    }
+    double dof = cnt - 0.0; /* ddof 0 */
+    long double v = dof > 0 ? acc / dof : NAN;
+    const ga_dtype rt = w;
+    return std ? (double)round_to(rt, sqrtl(round_to(rt, v))) : (double)round_to(rt, v);
+}
+
+DEVICE_TEST(reduce_var_rounds_like_numpy)
+{
+    /* the smallest float16 steps: deviations of (0, 0, 2^-24) round to 0 in float16 */
+    const uint16_t tiny[3] = {0, 0, 1};
+    ga_array *h = ga_from_host(tiny, 1, (const int64_t[]){3}, GA_FLOAT16);
+    ga_array *nv = NULL, *v = NULL;
+    CHECK(ga_reduce(GA_REDUCE_NANVAR, h, GA_ALL_AXES, GA_FLOAT64, &nv, false, NULL) == GA_OK &&
+              ga_reduce(GA_REDUCE_VAR, h, GA_ALL_AXES, GA_FLOAT64, &v, false, NULL) == GA_OK,
+          "var of float16 with dtype=float64: %s", ga_last_error_message());
+    values_are("nanvar(float16 [0, 0, 2^-24], dtype=float64): NumPy's deviations round to 0", nv, GA_FLOAT64, 1,
+               (double[]){0.0}, 0);
+    values_are("var(float16 [0, 0, 2^-24], dtype=float64): deviations in float64", v, GA_FLOAT64, 1,
+               (double[]){2.0 / 9.0 * ldexp(1, -48)}, 1e-15);
+    ga_release(nv), ga_release(v), ga_release(h);
+    static const var_case cases[] = {
+        {GA_REDUCE_NANVAR, GA_FLOAT16, GA_FLOAT64, GA_FLOAT16, false},
+        {GA_REDUCE_NANVAR, GA_FLOAT16, GA_FLOAT64, GA_FLOAT16, true},
+        {GA_REDUCE_NANSTD, GA_FLOAT16, GA_FLOAT64, GA_FLOAT16, false},
+        {GA_REDUCE_NANVAR, GA_FLOAT16, GA_FLOAT32, GA_FLOAT16, false},
+        {GA_REDUCE_NANVAR, GA_FLOAT32, GA_FLOAT64, GA_FLOAT32, false},
+        {GA_REDUCE_NANSTD, GA_FLOAT32, GA_FLOAT64, GA_FLOAT32, true},
+        {GA_REDUCE_NANVAR, GA_BFLOAT16, GA_FLOAT64, GA_BFLOAT16, false},
+        {GA_REDUCE_VAR, GA_FLOAT16, GA_FLOAT64, GA_FLOAT64, false},
+        {GA_REDUCE_VAR, GA_FLOAT32, GA_FLOAT64, GA_FLOAT64, false},
+        {GA_REDUCE_VAR, GA_FLOAT16, GA_DTYPE_INVALID, GA_FLOAT16, false},
+        {GA_REDUCE_VAR, GA_FLOAT16, GA_DTYPE_INVALID, GA_FLOAT16, true},
+        {GA_REDUCE_NANVAR, GA_FLOAT16, GA_DTYPE_INVALID, GA_FLOAT16, false},
+        {GA_REDUCE_STD, GA_FLOAT16, GA_DTYPE_INVALID, GA_FLOAT16, false},
+    };
+    enum { R = 3, N = 301 };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const var_case *c = &cases[k];
+        const bool nan = c->r == GA_REDUCE_NANVAR || c->r == GA_REDUCE_NANSTD;
+        const ga_dtype w = c->w == GA_DTYPE_INVALID ? c->t : c->w;
+        /* values near 1 (16-bit: 1 + k / 1024; float32: 24 random bits), NaN in the nan forms' second row */
+        double x[R * N];
+        bool sel[R * N];
+        unsigned char host[R * N * 4];
+        for (int i = 0; i < R * N; i++) {
+            x[i] = c->t == GA_FLOAT32 ? (double)(float)(1 + (double)(rnd() >> 40) * ldexp(1, -30))
+                                      : (double)round_to(c->t, 1 + (double)(rnd() % 64) / 1024);
+            if (nan && i / N == 1 && rnd() % 5 == 0) x[i] = NAN;
+            sel[i] = !c->where || i % 3 != 0;
+            store(c->t, x[i], 0, host + (size_t)i * isz(c->t));
+        }
+        ga_array *a = ga_from_host(host, 2, (const int64_t[]){R, N}, c->t);
+        ga_array *mask = NULL;
+        if (c->where) mask = ga_from_host(sel, 2, (const int64_t[]){R, N}, GA_BOOL);
+        ga_reduce_options o = {mask, NULL, 0};
+        ga_array *out = NULL;
+        const int axis = 1;
+        ga_status st = ga_reduce(c->r, a, 1, &axis, c->w, &out, false, &o);
+        double want[R];
+        for (int r = 0; r < R; r++) want[r] = numpy_var_ref(c, x + r * N, sel + r * N, N);
+        char what[160];
+        snprintf(what, sizeof what, "%s(%s, dtype=%s%s) over rows of %d", ga_reduction_name(c->r), dname(c->t),
+                 c->w == GA_DTYPE_INVALID ? "None" : dname(c->w), c->where ? ", where=" : "", N);
+        /* float64 results: the same roundings, sums of at most 301 squares; 16-bit ones: one ulp */
+        CHECK(st == GA_OK, "%s: %s", what, ga_last_error_message());
+        if (st == GA_OK) values_are(what, out, w, R, want, w == GA_FLOAT64 ? 1e-13 : ldexp(1, -precision_of(w) + 1));
+        ga_release(out), ga_release(mask), ga_release(a);
+        ga_clear_error();
+    }
+}
+
 /* NumPy's rules for the scalars around a reduction: a 0-d array takes axis
    0 or -1 (its axis=0 form: the whole array); initial= is converted as
    NumPy assigns a Python scalar (truth into bool, int() of a float into an
