@@ -6049,7 +6049,7 @@ typedef struct ga__pool_ops {
     /* Records *event (made at first use) on `stream` of `device`; 0 on success. */
     int (*event_record)(void *ctx, void **event, uintptr_t stream, int device);
     int (*event_done)(void *ctx, void *event);   /* 1 done, 0 not yet */
-    void (*event_wait)(void *ctx, void *event);
+    int (*event_wait)(void *ctx, void *event);   /* 0 done, else it failed */
     void (*event_destroy)(void *ctx, void *event);
 } ga__pool_ops;
 
@@ -6339,14 +6339,16 @@ static void ga__pool_reclaim(ga__pool *p, int requester)
 }
 
 /* Waits for every stream holding free blocks and moves them all to slot 0
-   (but for reservations, and streams being captured: never an event there). */
+   (but for reservations, and streams being captured: never an event there).
+   A stream whose event cannot be recorded keeps its blocks: its work may
+   still use them. */
 static void ga__pool_reclaim_all(ga__pool *p)
 {
     for (int i = 1; i < p->nslots; i++) {
         ga__pool_slot *s = &p->slots[i];
         if (s->nfree == 0 || s->is_capture || s->capturing) continue;
-        if (p->ops->event_record(p->ctx, &s->event, s->stream, s->device) == 0)
-            p->ops->event_wait(p->ctx, s->event);
+        if (p->ops->event_record(p->ctx, &s->event, s->stream, s->device) != 0 || p->ops->event_wait(p->ctx, s->event) != 0)
+            continue;
         s->event_pending = false;
         ga__pool_release_slot(p, i, UINT64_MAX);
     }
@@ -6781,10 +6783,10 @@ static int ga__cuda_event_done(void *ctx, void *event)
     return GA__CU.EventQuery((CUevent)event) == CUDA_SUCCESS;
 }
 
-static void ga__cuda_event_wait(void *ctx, void *event)
+static int ga__cuda_event_wait(void *ctx, void *event)
 {
     (void)ctx;
-    GA__CU.EventSynchronize((CUevent)event);
+    return GA__CU.EventSynchronize((CUevent)event) != CUDA_SUCCESS;
 }
 
 static void ga__cuda_event_destroy(void *ctx, void *event)

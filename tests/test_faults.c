@@ -10,8 +10,12 @@
      must cope) or with every later one (the failure must surface);
    - every host allocation failing in turn: GPUARR_MALLOC fails its k-th
      call and every later one;
+   - every kind of driver call that enqueues or orders work (launches,
+     copies, fills, events, waits, synchronisations) failing in turn at
+     calls spread over the program, alone and from there on;
    - each kernel family's fatbin missing, truncated or stale.
-   Each failure must be a clear error naming a ga_ function, leave nothing
+   Each failure must be a clear error naming a ga_ function (or, where
+   the library can work around it, right values), leave nothing
    behind (the pool's used bytes and the live host blocks back to where
    they were, the FFT plan cache with no plan left in use) and leave the
    library working: the same program then runs and gives the right values.
@@ -411,6 +415,155 @@ DEVICE_TEST(every_host_allocation_fails_cleanly)
     CHECK(fft_failures > 0, "no failure surfaced in an FFT");
     printf("    %ld host allocations: %d of %ld runs failing from the k-th on reported it (%d in an FFT), the others "
            "coped\n", calls, surfaced, calls, fft_failures);
+}
+
+/* ---- driver calls that fail ------------------------------------------------ */
+
+/* The driver calls that enqueue or order work, each replaced in the
+   library's driver table by one that counts its calls and fails where
+   told (a launch with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, the others with
+   CUDA_ERROR_UNKNOWN): none of them is sticky, so the library must report
+   the call's failure and go on working. */
+#define DRIVER_FAULTS(X)     \
+    X(LaunchKernel)          \
+    X(LaunchKernelEx)        \
+    X(MemcpyHtoDAsync)       \
+    X(MemcpyDtoHAsync)       \
+    X(MemcpyDtoDAsync)       \
+    X(MemsetD8Async)         \
+    X(EventCreate)           \
+    X(EventRecord)           \
+    X(StreamWaitEvent)       \
+    X(EventSynchronize)      \
+    X(StreamSynchronize)
+enum {
+#define DRIVER_FAULT_ENUM(name) DF_##name,
+    DRIVER_FAULTS(DRIVER_FAULT_ENUM)
+#undef DRIVER_FAULT_ENUM
+    DF_COUNT
+};
+static const char *const driver_fault_names[DF_COUNT] = {
+#define DRIVER_FAULT_NAME(name) "cu" #name,
+    DRIVER_FAULTS(DRIVER_FAULT_NAME)
+#undef DRIVER_FAULT_NAME
+};
+static long drv_calls[DF_COUNT];
+static int drv_kind = -1;
+static long drv_fail_only = -1, drv_fail_from = -1;
+static ga__driver real_cu;
+
+static bool drv_fails(int kind)
+{
+    long k = drv_calls[kind]++;
+    return kind == drv_kind && (k == drv_fail_only || (drv_fail_from >= 0 && k >= drv_fail_from));
+}
+
+static CUresult fault_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned shared, CUstream s, void **params, void **extra)
+{
+    if (drv_fails(DF_LaunchKernel)) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    return real_cu.LaunchKernel(f, gx, gy, gz, bx, by, bz, shared, s, params, extra);
+}
+static CUresult fault_LaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    if (drv_fails(DF_LaunchKernelEx)) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    return real_cu.LaunchKernelEx(config, f, params, extra);
+}
+static CUresult fault_MemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+{
+    return drv_fails(DF_MemcpyHtoDAsync) ? CUDA_ERROR_UNKNOWN : real_cu.MemcpyHtoDAsync(dst, src, n, s);
+}
+static CUresult fault_MemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    return drv_fails(DF_MemcpyDtoHAsync) ? CUDA_ERROR_UNKNOWN : real_cu.MemcpyDtoHAsync(dst, src, n, s);
+}
+static CUresult fault_MemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    return drv_fails(DF_MemcpyDtoDAsync) ? CUDA_ERROR_UNKNOWN : real_cu.MemcpyDtoDAsync(dst, src, n, s);
+}
+static CUresult fault_MemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
+{
+    return drv_fails(DF_MemsetD8Async) ? CUDA_ERROR_UNKNOWN : real_cu.MemsetD8Async(dst, v, n, s);
+}
+static CUresult fault_EventCreate(CUevent *e, unsigned int flags)
+{
+    return drv_fails(DF_EventCreate) ? CUDA_ERROR_UNKNOWN : real_cu.EventCreate(e, flags);
+}
+static CUresult fault_EventRecord(CUevent e, CUstream s)
+{
+    return drv_fails(DF_EventRecord) ? CUDA_ERROR_UNKNOWN : real_cu.EventRecord(e, s);
+}
+static CUresult fault_StreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
+{
+    return drv_fails(DF_StreamWaitEvent) ? CUDA_ERROR_UNKNOWN : real_cu.StreamWaitEvent(s, e, flags);
+}
+static CUresult fault_EventSynchronize(CUevent e)
+{
+    return drv_fails(DF_EventSynchronize) ? CUDA_ERROR_UNKNOWN : real_cu.EventSynchronize(e);
+}
+static CUresult fault_StreamSynchronize(CUstream s)
+{
+    return drv_fails(DF_StreamSynchronize) ? CUDA_ERROR_UNKNOWN : real_cu.StreamSynchronize(s);
+}
+
+static void driver_faults_install(void)
+{
+    real_cu = GA__CU;
+#define DRIVER_FAULT_SET(name) GA__CU.name = fault_##name;
+    DRIVER_FAULTS(DRIVER_FAULT_SET)
+#undef DRIVER_FAULT_SET
+}
+
+static void driver_faults_off(void) { drv_kind = -1, drv_fail_only = drv_fail_from = -1; }
+
+/* Every kind of call fails in turn at up to DRIVER_WALK of its calls in
+   the program (all of them where there are fewer; else spread evenly from
+   the first to the last), once alone and once from there on. Each run
+   must either report a driver failure (GA_ERROR_CUDA) by a ga_ function,
+   or cope and give the right values (a failed event or wait the pool
+   works around); nothing may be left behind, and the next run must
+   succeed. A launch, copy or fill that fails must surface. */
+enum { DRIVER_WALK = 24 };
+
+DEVICE_TEST(every_driver_call_failure_is_reported_cleanly)
+{
+    CHECK_OK(program(true)); /* loads the families, the libraries' handles and the plans */
+    size_t used0 = used_bytes();
+    long live0 = blocks_in_use();
+    driver_faults_install();
+    long before[DF_COUNT], calls[DF_COUNT];
+    memcpy(before, drv_calls, sizeof before);
+    CHECK_OK(program(true));
+    for (int f = 0; f < DF_COUNT; f++) calls[f] = drv_calls[f] - before[f];
+    CHECK(calls[DF_LaunchKernel] + calls[DF_LaunchKernelEx] >= 50 && calls[DF_MemcpyDtoHAsync] + calls[DF_MemcpyHtoDAsync] >= 5,
+          "the program launched %ld kernels and made %ld copies", calls[DF_LaunchKernel] + calls[DF_LaunchKernelEx],
+          calls[DF_MemcpyDtoHAsync] + calls[DF_MemcpyHtoDAsync]);
+    for (int f = 0; f < DF_COUNT; f++) {
+        const bool must_surface = f <= DF_MemsetD8Async;
+        int runs = 0, surfaced = 0;
+        for (long i = 0; i < calls[f] && i < DRIVER_WALK; i++) {
+            const long k = calls[f] <= DRIVER_WALK ? i : i * (calls[f] - 1) / (DRIVER_WALK - 1);
+            for (int from = 0; from < 2; from++) {
+                (void)used_bytes(); /* each run starts from an empty pool, as the counted one */
+                drv_kind = f;
+                if (from) drv_fail_from = drv_calls[f] + k;
+                else drv_fail_only = drv_calls[f] + k;
+                ga_status st = program(true);
+                driver_faults_off();
+                runs++;
+                if (st != GA_OK) surfaced++;
+                char what[96];
+                snprintf(what, sizeof what, "%s failing at call %s", driver_fault_names[f], from ? "k and on" : "k alone");
+                if (must_surface && !from)
+                    CHECK(st != GA_OK, "%s %ld: the program reported no error", what, k);
+                check_after_fault(what, k, st, GA_ERROR_CUDA, used0, live0);
+                CHECK_OK(program(true));
+            }
+        }
+        printf("    %s: %ld calls in the program, %d runs with a failure, %d reported it\n", driver_fault_names[f], calls[f],
+               runs, surfaced);
+    }
+    GA__CU = real_cu;
 }
 
 /* ---- kernel families that cannot be loaded ---------------------------------- */

@@ -664,7 +664,7 @@ static int host_chunk_alloc(void *ctx, size_t bytes, uint64_t *ptr)
 static void host_chunk_free(void *ctx, uint64_t ptr, size_t bytes) { (void)ctx, (void)bytes; free((void *)(uintptr_t)ptr); }
 static int host_record(void *ctx, void **event, uintptr_t stream, int device) { (void)ctx, (void)event, (void)stream, (void)device; return 1; }
 static int host_done(void *ctx, void *event) { (void)ctx, (void)event; return 1; }
-static void host_wait(void *ctx, void *event) { (void)ctx, (void)event; }
+static int host_wait(void *ctx, void *event) { return (void)ctx, (void)event, 0; }
 static void host_destroy(void *ctx, void *event) { (void)ctx, (void)event; }
 
 TEST(memory_hooks_see_the_frees_of_a_pool)

@@ -301,6 +301,7 @@ typedef struct fake_gpu {
     size_t budget, in_use;
     uint64_t next_address;
     int allocs, frees, records, waits;
+    bool records_fail, waits_fail; /* the driver refuses cuEventRecord / cuEventSynchronize */
     fake_event events[16];
     int nevents;
 } fake_gpu;
@@ -326,6 +327,7 @@ static int fake_record(void *ctx, void **event, uintptr_t stream, int device)
 {
     fake_gpu *g = (fake_gpu *)ctx;
     (void)device;
+    if (g->records_fail) return 1;
     if (!*event) *event = &g->events[g->nevents++];
     fake_event *e = (fake_event *)*event;
     e->stream = (int)stream;
@@ -339,12 +341,14 @@ static int fake_done(void *ctx, void *event)
     fake_event *e = (fake_event *)event;
     return g->completed[e->stream] >= e->at;
 }
-static void fake_wait(void *ctx, void *event)
+static int fake_wait(void *ctx, void *event)
 {
     fake_gpu *g = (fake_gpu *)ctx;
     fake_event *e = (fake_event *)event;
+    if (g->waits_fail) return 1;
     if (g->completed[e->stream] < e->at) g->completed[e->stream] = e->at;
     g->waits++;
+    return 0;
 }
 static void fake_destroy(void *ctx, void *event) { (void)ctx; (void)event; }
 
@@ -565,6 +569,35 @@ TEST(pool_out_of_memory_waits_frees_and_retries)
     CHECK(g.waits >= 1 && g.frees == 1, "the pool waited for stream 1 and freed its chunk");
     ga__block *c = ga__pool_alloc(&p, 8 * MiB, 2, 0, false);
     CHECK(c == NULL, "beyond the device: NULL");
+    ga__pool_free(&p, b);
+    ga__pool_destroy(&p);
+}
+
+/* When the driver refuses the event (or the wait) that would show a
+   stream's frees are safe, the blocks stay with that stream: no other
+   stream gets them, the stream itself still does, and they move once the
+   driver works again. */
+TEST(pool_keeps_blocks_whose_event_fails)
+{
+    fake_gpu g;
+    ga__pool p;
+    fake_pool(&p, &g, 24 * MiB);
+    g.submitted[1] = 1;
+    ga__block *a = ga__pool_alloc(&p, 20 * MiB, 1, 0, false);
+    uint64_t addr = a ? a->ptr : 0;
+    ga__pool_free(&p, a); /* cached on stream 1, its work pending */
+    for (int wait = 0; wait < 2; wait++) {
+        g.records_fail = !wait, g.waits_fail = wait;
+        ga__block *b = ga__pool_alloc(&p, 22 * MiB, 2, 0, false);
+        CHECK(b == NULL, "stream 2 got stream 1's pending chunk though its %s failed", wait ? "wait" : "event");
+        CHECK(g.frees == 0, "a chunk in use by stream 1 was given back");
+        ga__block *c = ga__pool_alloc(&p, 20 * MiB, 1, 0, false);
+        CHECK(c && c->ptr == addr, "stream 1 reuses its own block");
+        ga__pool_free(&p, c);
+    }
+    g.records_fail = g.waits_fail = false;
+    ga__block *b = ga__pool_alloc(&p, 22 * MiB, 2, 0, false);
+    CHECK(b != NULL && g.frees == 1, "with events working again the chunk is waited for and given back");
     ga__pool_free(&p, b);
     ga__pool_destroy(&p);
 }
