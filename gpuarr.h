@@ -1437,7 +1437,10 @@ GPUARR_API ga_array *ga_mean(const ga_array *a, int naxes, const int *axes, bool
 
 /* numpy.var and numpy.std: the mean of |x - mean|^2 (two passes, as
    NumPy), divided by count - ddof (clamped at 0); std is its square root.
-   Real results for complex input. */
+   Real results for complex input. Roundings as NumPy's: for float16 the
+   mean, each deviation and its square are rounded to float16 (as is, in
+   nanvar, each deviation of float16 or float32 input with a wider
+   dtype=); bfloat16 keeps float32's precision. */
 GPUARR_API ga_array *ga_var(const ga_array *a, int naxes, const int *axes, double ddof, bool keepdims);
 GPUARR_API ga_array *ga_std(const ga_array *a, int naxes, const int *axes, double ddof, bool keepdims);
 
@@ -15336,18 +15339,18 @@ static ga_dtype ga__reduce_var_deviation_dtype(const ga__rcall *c, ga_dtype w)
 }
 
 /* Whether var must round as NumPy does where the kernels' value type is
-   wider: a 16-bit working dtype w (NumPy's mean is rounded to it), or
-   deviations of a real float dtype d narrower than the value type
-   (float16 and bfloat16 under var's default; under nanvar also float32
-   with dtype=float64). */
+   wider: a float16 working dtype w (NumPy's mean is rounded to it), or
+   deviations of float16 or float32 narrower than the value type (float16
+   under var's default; under nanvar also float32 with dtype=float64).
+   bfloat16, which NumPy lacks, keeps float32's precision throughout. */
 static bool ga__reduce_var_rounds(const ga__rcall *c, ga_dtype w, ga_dtype value, ga_dtype d)
 {
-    if (ga__is_complex(c->a->dtype)) return false;
-    return w != value || (ga__dtype_kinds[d] == 'f' && ga__dtype_sizes[d] < ga__dtype_sizes[value]);
+    if (ga__is_complex(c->a->dtype) || c->a->dtype == GA_BFLOAT16 || w == GA_BFLOAT16) return false;
+    return w == GA_FLOAT16 || ((d == GA_FLOAT16 || d == GA_FLOAT32) && ga__dtype_sizes[d] < ga__dtype_sizes[value]);
 }
 
-/* NumPy's mean of var where the working dtype w is narrower than the
-   value type: the sum of src rounded to w, divided in w by the count (an
+/* NumPy's mean of var where the working dtype w (float16) is narrower
+   than the value type: the sum of src rounded to w, divided in w by the count (an
    intp array, or var's Python int without where=), as numpy.var and
    numpy.nanvar do. Else the sum over the count in the value type, rounded
    to w once. A temporary of t, of the kept axes' shape. */
