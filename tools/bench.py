@@ -220,7 +220,7 @@ def cupy_sparse(cp, timed):
     return {"SpMV CSR float32 4M^2, 32M nnz": timed(lambda: a @ x),
             "SpMM CSR float32 4M^2 x (4M,8)": timed(lambda: a @ x8),
             "CSR -> CSC, 32M nnz": tocsc,
-            "CSR -> CSC, 32M nnz (CUB sort)": tocsc,  # (gpuarr's other conversion beside the same CuPy figure)
+            "CSR -> CSC, 32M nnz (digit passes)": tocsc,  # (gpuarr's other conversion beside the same CuPy figure)
             "COO -> CSR, 32M nnz (canonical)": timed(lambda: coo.tocsr()),
             "COO -> CSR, 32M nnz (sum duplicates)": timed(lambda: raw_coo.tocsr()),
             "sum axis 1, 32M nnz": timed(lambda: a.sum(axis=1)),
