@@ -8268,7 +8268,7 @@ static inline ga_status ga__temps_fail(ga__temps *t)
    and variant, so the hot path is one load and a NULL test. */
 
 #define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
-    X(REDUCE, reduce) X(LINALG, linalg) X(RANDOM, random) X(SPARSE, sparse)
+    X(REDUCE, reduce) X(LINALG, linalg) X(RANDOM, random) X(SPARSE, sparse) X(SCAN, scan)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -16716,6 +16716,48 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
     return ga__ret(r);
 }
 
+/* kernels/scan.cu's one-pass sums: a tile of 256 threads x 16 elements a
+   block; their kernels, by input dtype. */
+#define GA__SCAN_TILE 4096
+static CUkernel ga__scan_kernels[GA_NUM_DTYPES];
+
+/* Whether the one-pass sum reads dtype `in` into the scan's dtype sd:
+   float32 from float32, float16 and bfloat16; float64 from float64; int64
+   bits (int64 or uint64) from every integer dtype and bool. */
+static bool ga__scan_one_pass(ga_dtype in, ga_dtype sd)
+{
+    const char k = ga__dtype_kinds[in];
+    switch (sd) {
+    case GA_FLOAT32: return in == GA_FLOAT32 || in == GA_FLOAT16 || in == GA_BFLOAT16;
+    case GA_FLOAT64: return in == GA_FLOAT64;
+    case GA_INT64: case GA_UINT64: return k == 'b' || k == 'i' || k == 'u';
+    default: return false;
+    }
+}
+
+/* The inclusive sum of the n contiguous elements at `in` (dtype in_dtype)
+   into `out` (sd, contiguous) in one pass of kernels/scan.cu: the tiles'
+   counter and statuses zeroed, then a block a tile. */
+static ga_status ga__scan_sum_one_pass(const char *func, ga__scratch *s, uint64_t in, ga_dtype in_dtype, uint64_t out,
+                                       ga_dtype sd, int64_t n)
+{
+    const ga_dtype from = in_dtype == GA_UINT64 ? GA_INT64 : in_dtype, acc = sd == GA_UINT64 ? GA_INT64 : sd;
+    CUfunction f = ga__kernel(func, GA__FAMILY_SCAN, &ga__scan_kernels[from], "sum", ga__dtype_names[from],
+                              ga__dtype_names[acc], NULL);
+    if (!f) return ga__t.error;
+    const int64_t tiles = (n + GA__SCAN_TILE - 1) / GA__SCAN_TILE;
+    const size_t status_bytes = (size_t)(tiles + 1) * 4, values_at = (status_bytes + 15) & ~(size_t)15;
+    const uint64_t state = ga__scratch_alloc(func, s, values_at + 2 * (size_t)tiles * ga__dtype_sizes[acc]);
+    if (!state) return ga__t.error;
+    GA__CHECK_CU(func, GA__CU.MemsetD8Async((CUdeviceptr)state, 0, status_bytes, ga__stream_of(s->device)),
+                 "cuMemsetD8Async");
+    void *pi = (void *)(uintptr_t)in, *po = (void *)(uintptr_t)out, *ps = (void *)(uintptr_t)state;
+    void *pa = (void *)(uintptr_t)(state + values_at), *pc = (void *)(uintptr_t)(state + values_at + (size_t)tiles * ga__dtype_sizes[acc]);
+    int64_t count = n;
+    void *args[] = {&pi, &po, &count, &ps, &pa, &pc};
+    return ga__launch_blocks(func, f, s->device, tiles, 256, args);
+}
+
 /* The scans of ga_scan into *out (given, or a new array stored there). */
 static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype,
                           ga_array **out)
@@ -16791,6 +16833,7 @@ static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, in
     ga__scratch s = {device, 0, {NULL}};
     st = view && outv ? GA_OK : ga__t.error;
     uint64_t in = 0, res = 0, temp = 0;
+    ga_dtype in_dtype = sd;
     /* an out overlapping a: a is copied before anything is written */
     bool overlap = false;
     if (given && given->buffer == a->buffer) {
@@ -16811,10 +16854,17 @@ static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, in
                 from = conv = ga__contiguous_copy(func, view, rd);
                 if (!conv) st = ga__t.error;
             }
-            if (st == GA_OK && !(in = ga__scratch_alloc(func, &s, (size_t)(n * ssz)))) st = ga__t.error;
-            if (st == GA_OK)
-                st = ga__copy_cast(func, device, sd, in, cs, from->dtype, from->data, from->strides, from->ndim,
-                                   from->shape);
+            /* the one-pass sum reads narrower elements itself */
+            if (st == GA_OK && cub_op == GA__CUB_SCAN_SUM && length == n && (from->flags & GA_C_CONTIGUOUS) &&
+                ga__scan_one_pass(from->dtype, sd) && !(overlap && from == view && src == a)) {
+                in = from->data;
+                in_dtype = from->dtype;
+            } else {
+                if (st == GA_OK && !(in = ga__scratch_alloc(func, &s, (size_t)(n * ssz)))) st = ga__t.error;
+                if (st == GA_OK)
+                    st = ga__copy_cast(func, device, sd, in, cs, from->dtype, from->data, from->strides, from->ndim,
+                                       from->shape);
+            }
         }
     }
     ga_dtype od = target->dtype;
@@ -16824,7 +16874,9 @@ static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, in
         if (!res) st = ga__t.error;
     }
     CUstream stream = ga__stream_of(device);
-    if (st == GA_OK) {
+    if (st == GA_OK && cub_op == GA__CUB_SCAN_SUM && length == n && ga__scan_one_pass(in_dtype, sd)) {
+        st = ga__scan_sum_one_pass(func, &s, in, in_dtype, res, sd, n);
+    } else if (st == GA_OK) {
         size_t temp_bytes = 0;
         int e = ga__cub_scan(NULL, &temp_bytes, (const void *)(uintptr_t)in, (void *)(uintptr_t)res, (int)sd, cub_op,
                              n, length, stream);

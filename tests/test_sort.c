@@ -607,6 +607,53 @@ SCAN_TEST(float64, GA_FLOAT64)
 SCAN_TEST(complex64, GA_COMPLEX64)
 SCAN_TEST(complex128, GA_COMPLEX128)
 
+/* The one-pass sum (kernels/scan.cu, tiles of 4096 elements): lengths at
+   and around the tiles' edges, and 2^25 + 7 (8193 tiles: long look-back
+   chains), of every dtype it reads; then views that are not 16-byte
+   aligned (its element-by-element path), exactly. */
+DEVICE_TEST(cumsum_one_pass_tiles)
+{
+    static const int64_t lengths[] = {4095, 4096, 4097, 3 * 4096 + 5, 65 * 4096 - 1, ((int64_t)1 << 25) + 7};
+    static const ga_dtype dtypes[] = {GA_FLOAT32, GA_FLOAT64, GA_INT64, GA_UINT64, GA_INT32, GA_UINT16,
+                                      GA_INT8,    GA_BOOL,    GA_FLOAT16, GA_BFLOAT16};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
+        for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++) {
+            if (lengths[i] > 1000000 && d > 2 && d != 4) continue; /* the long case: float32, float64, int64, int32 */
+            const sort_case c = {1, {test_length(lengths[i])}, 0, false};
+            check_scan_case(&c, dtypes[d], false, GA_DTYPE_INVALID);
+        }
+    /* a[1:] and a[3:] of 3 x 4096 + 9 int32 (4-byte and 12-byte offsets) against the host's int64 sums */
+    const int64_t n = 3 * 4096 + 9;
+    int32_t *h = malloc((size_t)n * sizeof *h);
+    int64_t *got = malloc((size_t)n * sizeof *got);
+    CHECK(h && got, "host memory");
+    if (!h || !got) {
+        free(h), free(got);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) h[i] = (int32_t)(rnd() % 2000001) - 1000000;
+    ga_array *a = ga_from_host(h, 1, &n, GA_INT32);
+    for (int off = 1; off <= 3; off += 2) {
+        char index[16];
+        snprintf(index, sizeof index, "%d:", off);
+        ga_array *v = ga_index(a, index), *r = v ? ga_cumsum(v, 0, GA_DTYPE_INVALID) : NULL;
+        bool ok = r && ga_dtype_of(r) == GA_INT64 && ga_size(r) == n - off &&
+                  ga_to_host(r, got, (size_t)(n - off) * sizeof *got) == GA_OK;
+        CHECK(ok, "cumsum(a[%d:]): %s", off, ga_last_error_message());
+        int64_t sum = 0, bad = -1;
+        for (int64_t i = 0; ok && i < n - off && bad < 0; i++) {
+            sum += h[off + i];
+            if (got[i] != sum) bad = i;
+        }
+        CHECK(bad < 0, "cumsum(a[%d:])[%lld] = %lld, expected a running sum", off, (long long)bad,
+              bad < 0 ? 0LL : (long long)got[bad]);
+        ga_release(r), ga_release(v);
+    }
+    ga_release(a);
+    free(h), free(got);
+    ga_clear_error();
+}
+
 /* dtype=: narrower integers wrap, floats convert first. */
 DEVICE_TEST(cumsum_dtype_argument)
 {

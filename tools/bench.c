@@ -814,6 +814,19 @@ static void bench_reductions(void)
     reduction_row(RED_SUM, m, 1, 1, "sum (8192,8192) float32 axis 1");
     reduction_row(RED_MAX, m, 1, 1, "max (8192,8192) float32 axis 1");
     ga_release(m);
+    /* cumsum in one pass: GB/s counts the bytes read and written */
+    static const struct { ga_dtype dtype; int log2n; const char *name; } scans[] = {
+        {GA_FLOAT32, 28, "cumsum float32 2^28"}, {GA_FLOAT64, 27, "cumsum float64 2^27"},
+        {GA_INT64, 27, "cumsum int64 2^27"}, {GA_INT32, 27, "cumsum int32 -> int64 2^27"}};
+    for (size_t k = 0; k < sizeof scans / sizeof scans[0]; k++) {
+        const int64_t n = (int64_t)1 << scans[k].log2n;
+        ga_array *a = ga_full(1, &n, ga_int(1), scans[k].dtype);
+        if (!a) fail("cumsum operand");
+        const double t = time_device(op_cumsum, a);
+        const double bytes = (double)n * (double)(ga_dtype_itemsize(scans[k].dtype) + (scans[k].dtype == GA_INT32 ? 8 : ga_dtype_itemsize(scans[k].dtype)));
+        row(scans[k].name, n, ga_dtype_name(scans[k].dtype), t, bytes, "new result");
+        ga_release(a);
+    }
 }
 
 static int first_result(void)

@@ -119,6 +119,12 @@ def cupy_reductions(cp, timed):
     out["sum (8192,8192) float32 axis 0"] = timed(lambda: m.sum(axis=0))
     out["sum (8192,8192) float32 axis 1"] = timed(lambda: m.sum(axis=1))
     out["max (8192,8192) float32 axis 1"] = timed(lambda: m.max(axis=1))
+    del m
+    for dt, log2n in (("float32", 28), ("float64", 27), ("int64", 27), ("int32", 27)):
+        c = cp.ones(1 << log2n, dt)
+        name = f"cumsum {dt} 2^{log2n}" if dt != "int32" else f"cumsum int32 -> int64 2^{log2n}"
+        out[name] = timed(lambda: cp.cumsum(c))
+        del c
     return out
 
 

@@ -1,0 +1,248 @@
+/* kernels/scan.cu - family "scan": inclusive sums in one pass.
+
+     ga_scan_sum_<in>_<acc>(const void *in, void *out, int64_t n, uint32_t *state, void *aggregates,
+                            void *inclusive)
+         out[i] = in[0] + ... + in[i] for the n contiguous elements of `in`
+         (dtype <in>), added and stored in <acc>: float32 of float32,
+         float16 and bfloat16; float64 of float64; int64 of every integer
+         dtype and bool (int64 bits: the same for uint64, and every
+         narrower integer widened as NumPy's cumsum does).
+
+   One pass of decoupled look-back (Merrill and Garland, "Single-pass
+   Parallel Prefix Scan with Decoupled Look-back", 2016): each block takes
+   the next tile of GA_SCAN_ITEMS x 256 elements in the order the blocks
+   start (a counter, so a tile's predecessors are all running or done),
+   scans it, publishes its total, then sums its predecessors' published
+   totals backwards (a warp looks at 32 tiles at a time) until one whose
+   inclusive prefix is known, publishes its own inclusive prefix and
+   writes its elements: the input is read once and the output written
+   once. The sums of a float tile's elements are in a fixed order; how a
+   tile's prefix is summed depends on which predecessors had finished, so
+   float results may differ in the last bits from run to run (as CUB's
+   scans).
+
+   state: state[0] the tile counter, state[1 + t] tile t's status (0 not
+   yet, 1 its total in aggregates[t], 2 its inclusive prefix in
+   inclusive[t]); the host zeroes the counter and the statuses (4 + 4 x
+   tiles bytes) before each launch. aggregates and inclusive hold an <acc>
+   per tile. Launch: one block of 256 threads per tile, ceil(n / (256 x
+   GA_SCAN_ITEMS)) blocks. Any alignment (16-byte vectors where both
+   pointers allow them). */
+
+#include <cuda/atomic>
+
+#include "common.cuh"
+
+GA_DEFINE_FATBIN_VERSION
+
+namespace {
+
+/* The tile: 256 threads (8 warps) of GA_SCAN_ITEMS elements each. */
+constexpr int GA_SCAN_THREADS = 256;
+constexpr int GA_SCAN_WARPS = GA_SCAN_THREADS / 32;
+constexpr int GA_SCAN_ITEMS = 16;
+constexpr int GA_SCAN_TILE = GA_SCAN_THREADS * GA_SCAN_ITEMS;
+
+enum : uint32_t { GA_SCAN_NONE = 0, GA_SCAN_AGGREGATE = 1, GA_SCAN_PREFIX = 2 };
+
+template <class Acc, class In> GA_DEV Acc ga__scan_value(In x)
+{
+    if constexpr (ga__same<In, ga_bool_t>::value) return (Acc)(x.v != 0);
+    else if constexpr (ga__same<In, __half>::value) return __half2float(x);
+    else if constexpr (ga__same<In, __nv_bfloat16>::value) return __bfloat162float(x);
+    else return (Acc)x;
+}
+
+/* A lane's VW-element vectors: vector v of the lane in its warp's part of
+   the tile starts at element (v * 32 + lane) * VW of the part, so that
+   each of a warp's loads reads 32 vectors in a row. */
+template <class In> struct ga__scan_layout {
+    static constexpr int VW = 16 / (int)sizeof(In) < GA_SCAN_ITEMS ? 16 / (int)sizeof(In) : GA_SCAN_ITEMS;
+    static constexpr int V = GA_SCAN_ITEMS / VW;
+    static GA_DEV int64_t at(int v, int lane, int k) { return ((int64_t)v * 32 + lane) * VW + k; }
+};
+
+/* Loads a lane's items of the warp's part starting at `part` (elements
+   past n: 0). Vectors when the part is whole and `in` 16-byte aligned. */
+template <class In, class Acc>
+GA_DEV void ga__scan_load(const In *in, int64_t part, int64_t n, int lane, bool vectors, Acc (&x)[GA_SCAN_ITEMS])
+{
+    using L = ga__scan_layout<In>;
+    if (vectors) {
+#pragma unroll
+        for (int v = 0; v < L::V; v++) {
+            const int4 w = __ldcs(reinterpret_cast<const int4 *>(in + part + L::at(v, lane, 0)));
+            In e[L::VW];
+            memcpy(e, &w, sizeof w);
+#pragma unroll
+            for (int k = 0; k < L::VW; k++) x[v * L::VW + k] = ga__scan_value<Acc>(e[k]);
+        }
+    } else {
+#pragma unroll
+        for (int v = 0; v < L::V; v++)
+#pragma unroll
+            for (int k = 0; k < L::VW; k++) {
+                const int64_t i = part + L::at(v, lane, k);
+                x[v * L::VW + k] = i < n ? ga__scan_value<Acc>(in[i]) : Acc(0);
+            }
+    }
+}
+
+template <class In, class Acc>
+GA_DEV void ga__scan_store(Acc *out, int64_t part, int64_t n, int lane, bool vectors, const Acc (&x)[GA_SCAN_ITEMS])
+{
+    using L = ga__scan_layout<In>;
+    constexpr int PER = 16 / (int)sizeof(Acc) < L::VW ? 16 / (int)sizeof(Acc) : L::VW; /* Acc per 16-byte store */
+    if (vectors) {
+#pragma unroll
+        for (int v = 0; v < L::V; v++)
+#pragma unroll
+            for (int k = 0; k < L::VW; k += PER) {
+                int4 w;
+                memcpy(&w, &x[v * L::VW + k], sizeof w);
+                __stcs(reinterpret_cast<int4 *>(out + part + L::at(v, lane, k)), w);
+            }
+    } else {
+#pragma unroll
+        for (int v = 0; v < L::V; v++)
+#pragma unroll
+            for (int k = 0; k < L::VW; k++) {
+                const int64_t i = part + L::at(v, lane, k);
+                if (i < n) out[i] = x[v * L::VW + k];
+            }
+    }
+}
+
+template <class Acc> GA_DEV Acc ga__warp_inclusive(Acc s, int lane)
+{
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const Acc t = __shfl_up_sync(0xffffffffu, s, o);
+        if (lane >= o) s += t;
+    }
+    return s;
+}
+
+template <class Acc> GA_DEV Acc ga__warp_total(Acc s)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    return s;
+}
+
+/* The exclusive prefix of tile t > 0 (warp 0 of its block): the totals of
+   the tiles before it, back to the nearest one with its inclusive prefix
+   published. Lane l looks at tile base - l. */
+template <class Acc>
+GA_DEV Acc ga__scan_look_back(uint32_t *state, const Acc *aggregates, const Acc *inclusive, int64_t t, int lane)
+{
+    Acc prefix = 0;
+    for (int64_t base = t - 1;; base -= 32) {
+        const int64_t p = base - lane;
+        uint32_t s = GA_SCAN_PREFIX;
+        Acc v = 0;
+        if (p >= 0) {
+            cuda::atomic_ref<uint32_t, cuda::thread_scope_device> status(state[1 + p]);
+            do {
+                s = status.load(cuda::memory_order_acquire);
+            } while (s == GA_SCAN_NONE);
+            v = s == GA_SCAN_PREFIX ? __ldcg(inclusive + p) : __ldcg(aggregates + p);
+        }
+        const uint32_t done = __ballot_sync(0xffffffffu, s == GA_SCAN_PREFIX);
+        if (done) { /* the nearest tile with a prefix: lane __ffs - 1; the lanes past it add nothing */
+            const int stop = __ffs(done) - 1;
+            return prefix + ga__warp_total(lane <= stop ? v : Acc(0));
+        }
+        prefix += ga__warp_total(v);
+    }
+}
+
+template <class In, class Acc>
+GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *state, Acc *aggregates, Acc *inclusive)
+{
+    using L = ga__scan_layout<In>;
+    __shared__ int64_t tile_of_block;
+    __shared__ Acc warp_totals[GA_SCAN_WARPS], tile_prefix;
+    const int lane = (int)(threadIdx.x & 31), warp = (int)(threadIdx.x >> 5);
+    if (threadIdx.x == 0) {
+        cuda::atomic_ref<uint32_t, cuda::thread_scope_device> counter(state[0]);
+        tile_of_block = counter.fetch_add(1u, cuda::memory_order_relaxed);
+    }
+    __syncthreads();
+    const int64_t t = tile_of_block, first = t * GA_SCAN_TILE, part = first + (int64_t)warp * 32 * GA_SCAN_ITEMS;
+    const bool whole = first + GA_SCAN_TILE <= n;
+    const bool vectors = whole && ((uintptr_t)in % 16 == 0) && ((uintptr_t)out % 16 == 0);
+    Acc x[GA_SCAN_ITEMS];
+    ga__scan_load<In>(in, part, n, lane, vectors, x);
+
+    /* each row of vectors (32 lanes' vector v, in order) scanned across
+       the warp, the rows chained */
+    Acc carry = 0;
+#pragma unroll
+    for (int v = 0; v < L::V; v++) {
+#pragma unroll
+        for (int k = 1; k < L::VW; k++) x[v * L::VW + k] += x[v * L::VW + k - 1];
+        const Acc mine = x[v * L::VW + L::VW - 1], upto = ga__warp_inclusive(mine, lane);
+        const Acc before = carry + (upto - mine);
+#pragma unroll
+        for (int k = 0; k < L::VW; k++) x[v * L::VW + k] += before;
+        carry += __shfl_sync(0xffffffffu, upto, 31);
+    }
+    if (lane == 0) warp_totals[warp] = carry;
+    __syncthreads();
+
+    /* the tile's total, published; then its prefix (warp 0) */
+    if (warp == 0) {
+        Acc total = 0;
+#pragma unroll
+        for (int w = 0; w < GA_SCAN_WARPS; w++) total += warp_totals[w];
+        cuda::atomic_ref<uint32_t, cuda::thread_scope_device> status(state[1 + t]);
+        Acc prefix = 0;
+        if (t == 0) {
+            if (lane == 0) {
+                inclusive[0] = total;
+                status.store(GA_SCAN_PREFIX, cuda::memory_order_release);
+            }
+        } else {
+            if (lane == 0) {
+                aggregates[t] = total;
+                status.store(GA_SCAN_AGGREGATE, cuda::memory_order_release);
+            }
+            prefix = ga__scan_look_back(state, aggregates, inclusive, t, lane);
+            if (lane == 0) {
+                inclusive[t] = prefix + total;
+                status.store(GA_SCAN_PREFIX, cuda::memory_order_release);
+            }
+        }
+        if (lane == 0) tile_prefix = prefix;
+    }
+    __syncthreads();
+    Acc before = tile_prefix;
+    for (int w = 0; w < warp; w++) before += warp_totals[w];
+#pragma unroll
+    for (int k = 0; k < GA_SCAN_ITEMS; k++) x[k] += before;
+    ga__scan_store<In>(out, part, n, lane, vectors, x);
+}
+
+} // namespace
+
+#define GA__SCAN_KERNEL(in, acc)                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME(scan, sum, in, acc)(const void *src, void *dst, int64_t n, uint32_t *state,      \
+                                                    void *aggregates, void *inclusive)                           \
+    {                                                                                                            \
+        ga__scan_sum<ga_t_##in, ga_t_##acc>((const ga_t_##in *)src, (ga_t_##acc *)dst, n, state,                 \
+                                            (ga_t_##acc *)aggregates, (ga_t_##acc *)inclusive);                  \
+    }
+
+GA__SCAN_KERNEL(float32, float32)
+GA__SCAN_KERNEL(float16, float32)
+GA__SCAN_KERNEL(bfloat16, float32)
+GA__SCAN_KERNEL(float64, float64)
+GA__SCAN_KERNEL(int64, int64)
+GA__SCAN_KERNEL(int32, int64)
+GA__SCAN_KERNEL(int16, int64)
+GA__SCAN_KERNEL(int8, int64)
+GA__SCAN_KERNEL(uint32, int64)
+GA__SCAN_KERNEL(uint16, int64)
+GA__SCAN_KERNEL(uint8, int64)
+GA__SCAN_KERNEL(bool, int64)
