@@ -16737,7 +16737,8 @@ static bool ga__scan_one_pass(ga_dtype in, ga_dtype sd)
 
 /* The inclusive sum of the n contiguous elements at `in` (dtype in_dtype)
    into `out` (sd, contiguous) in one pass of kernels/scan.cu: the tiles'
-   counter and statuses zeroed, then a block a tile. */
+   counter and status words (8 bytes a tile for 4-byte sums, 16 for 8-byte
+   ones) zeroed, then a block a tile. */
 static ga_status ga__scan_sum_one_pass(const char *func, ga__scratch *s, uint64_t in, ga_dtype in_dtype, uint64_t out,
                                        ga_dtype sd, int64_t n)
 {
@@ -16746,15 +16747,14 @@ static ga_status ga__scan_sum_one_pass(const char *func, ga__scratch *s, uint64_
                               ga__dtype_names[acc], NULL);
     if (!f) return ga__t.error;
     const int64_t tiles = (n + GA__SCAN_TILE - 1) / GA__SCAN_TILE;
-    const size_t status_bytes = (size_t)(tiles + 1) * 4, values_at = (status_bytes + 15) & ~(size_t)15;
-    const uint64_t state = ga__scratch_alloc(func, s, values_at + 2 * (size_t)tiles * ga__dtype_sizes[acc]);
+    const size_t bytes = 16 + (size_t)tiles * 2 * ga__dtype_sizes[acc];
+    const uint64_t state = ga__scratch_alloc(func, s, bytes);
     if (!state) return ga__t.error;
-    GA__CHECK_CU(func, GA__CU.MemsetD8Async((CUdeviceptr)state, 0, status_bytes, ga__stream_of(s->device)),
-                 "cuMemsetD8Async");
-    void *pi = (void *)(uintptr_t)in, *po = (void *)(uintptr_t)out, *ps = (void *)(uintptr_t)state;
-    void *pa = (void *)(uintptr_t)(state + values_at), *pc = (void *)(uintptr_t)(state + values_at + (size_t)tiles * ga__dtype_sizes[acc]);
+    GA__CHECK_CU(func, GA__CU.MemsetD8Async((CUdeviceptr)state, 0, bytes, ga__stream_of(s->device)), "cuMemsetD8Async");
+    void *pi = (void *)(uintptr_t)in, *po = (void *)(uintptr_t)out, *pc = (void *)(uintptr_t)state;
+    void *pw = (void *)(uintptr_t)(state + 16);
     int64_t count = n;
-    void *args[] = {&pi, &po, &count, &ps, &pa, &pc};
+    void *args[] = {&pi, &po, &count, &pc, &pw};
     return ga__launch_blocks(func, f, s->device, tiles, 256, args);
 }
 

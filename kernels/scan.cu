@@ -1,7 +1,6 @@
 /* kernels/scan.cu - family "scan": inclusive sums in one pass.
 
-     ga_scan_sum_<in>_<acc>(const void *in, void *out, int64_t n, uint32_t *state, void *aggregates,
-                            void *inclusive)
+     ga_scan_sum_<in>_<acc>(const void *in, void *out, int64_t n, uint32_t *counter, void *words)
          out[i] = in[0] + ... + in[i] for the n contiguous elements of `in`
          (dtype <in>), added and stored in <acc>: float32 of float32,
          float16 and bfloat16; float64 of float64; int64 of every integer
@@ -21,13 +20,12 @@
    float results may differ in the last bits from run to run (as CUB's
    scans).
 
-   state: state[0] the tile counter, state[1 + t] tile t's status (0 not
-   yet, 1 its total in aggregates[t], 2 its inclusive prefix in
-   inclusive[t]); the host zeroes the counter and the statuses (4 + 4 x
-   tiles bytes) before each launch. aggregates and inclusive hold an <acc>
-   per tile. Launch: one block of 256 threads per tile, ceil(n / (256 x
-   GA_SCAN_ITEMS)) blocks. Any alignment (16-byte vectors where both
-   pointers allow them). */
+   counter: the tiles taken so far; words: a word per tile, its status (0
+   not yet, 1 its total, 2 its inclusive prefix) and that value together,
+   8 bytes for 4-byte sums and 16 for 8-byte ones (16-byte aligned). The
+   host zeroes the counter and the words before each launch. Launch: one
+   block of 256 threads per tile, ceil(n / (256 x GA_SCAN_ITEMS)) blocks.
+   Any alignment (16-byte vectors where both pointers allow them). */
 
 #include <cuda/atomic>
 
@@ -130,43 +128,105 @@ template <class Acc> GA_DEV Acc ga__warp_total(Acc s)
     return s;
 }
 
+/* A tile's status and value in one word, written and read whole (8
+   bytes for a 4-byte sum, 16 for an 8-byte one), so that a reader never
+   sees a status with another status's value: st/ld.relaxed.gpu, L2's
+   coherent copy. */
+template <class Acc, bool Wide = (sizeof(Acc) == 8)> struct ga__scan_word;
+template <class Acc> struct ga__scan_word<Acc, false> {
+    unsigned long long bits;
+    static GA_DEV ga__scan_word make(Acc v, uint32_t status)
+    {
+        uint32_t b;
+        memcpy(&b, &v, 4);
+        return {(unsigned long long)status << 32 | b};
+    }
+    GA_DEV uint32_t status() const { return (uint32_t)(bits >> 32); }
+    GA_DEV Acc value() const
+    {
+        const uint32_t b = (uint32_t)bits;
+        Acc v;
+        memcpy(&v, &b, 4);
+        return v;
+    }
+    static GA_DEV ga__scan_word load(const ga__scan_word *p)
+    {
+        ga__scan_word w;
+        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w.bits) : "l"(p) : "memory");
+        return w;
+    }
+    GA_DEV void store(ga__scan_word *p) const
+    {
+        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(bits) : "memory");
+    }
+};
+template <class Acc> struct alignas(16) ga__scan_word<Acc, true> {
+    unsigned long long bits, state;
+    static GA_DEV ga__scan_word make(Acc v, uint32_t status)
+    {
+        ga__scan_word w;
+        memcpy(&w.bits, &v, 8);
+        w.state = status;
+        return w;
+    }
+    GA_DEV uint32_t status() const { return (uint32_t)state; }
+    GA_DEV Acc value() const
+    {
+        Acc v;
+        memcpy(&v, &bits, 8);
+        return v;
+    }
+    static GA_DEV ga__scan_word load(const ga__scan_word *p)
+    {
+        ga__scan_word w;
+        asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(w.bits), "=l"(w.state) : "l"(p) : "memory");
+        return w;
+    }
+    GA_DEV void store(ga__scan_word *p) const
+    {
+        asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(bits), "l"(state) : "memory");
+    }
+};
+
 /* The exclusive prefix of tile t > 0 (warp 0 of its block): the totals of
    the tiles before it, back to the nearest one with its inclusive prefix
-   published. Lane l looks at tile base - l. */
-template <class Acc>
-GA_DEV Acc ga__scan_look_back(uint32_t *state, const Acc *aggregates, const Acc *inclusive, int64_t t, int lane)
+   published. A round reads 4 x 32 words, lane l's at distances l + 1,
+   l + 33, l + 65, l + 97, all in flight at once. */
+template <class Acc> GA_DEV Acc ga__scan_look_back(const ga__scan_word<Acc> *words, int64_t t, int lane)
 {
+    using W = ga__scan_word<Acc>;
+    constexpr int ROWS = 4;
     Acc prefix = 0;
-    for (int64_t base = t - 1;; base -= 32) {
-        const int64_t p = base - lane;
-        uint32_t s = GA_SCAN_PREFIX;
-        Acc v = 0;
-        if (p >= 0) {
-            cuda::atomic_ref<uint32_t, cuda::thread_scope_device> status(state[1 + p]);
-            do {
-                s = status.load(cuda::memory_order_acquire);
-            } while (s == GA_SCAN_NONE);
-            v = s == GA_SCAN_PREFIX ? __ldcg(inclusive + p) : __ldcg(aggregates + p);
+    for (int64_t base = t - 1 - lane;; base -= 32 * ROWS) {
+        W w[ROWS];
+#pragma unroll
+        for (int r = 0; r < ROWS; r++)
+            w[r] = base - 32 * r >= 0 ? W::load(words + base - 32 * r) : W::make(Acc(0), GA_SCAN_PREFIX);
+#pragma unroll
+        for (int r = 0; r < ROWS; r++)
+            while (w[r].status() == GA_SCAN_NONE) w[r] = W::load(words + base - 32 * r);
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            const uint32_t done = __ballot_sync(0xffffffffu, w[r].status() == GA_SCAN_PREFIX);
+            if (done) { /* the nearest tile with a prefix: lane __ffs - 1 of row r; the lanes past it add nothing */
+                const int stop = __ffs(done) - 1;
+                return prefix + ga__warp_total(lane <= stop ? w[r].value() : Acc(0));
+            }
+            prefix += ga__warp_total(w[r].value());
         }
-        const uint32_t done = __ballot_sync(0xffffffffu, s == GA_SCAN_PREFIX);
-        if (done) { /* the nearest tile with a prefix: lane __ffs - 1; the lanes past it add nothing */
-            const int stop = __ffs(done) - 1;
-            return prefix + ga__warp_total(lane <= stop ? v : Acc(0));
-        }
-        prefix += ga__warp_total(v);
     }
 }
 
 template <class In, class Acc>
-GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *state, Acc *aggregates, Acc *inclusive)
+GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *counter, ga__scan_word<Acc> *words)
 {
     using L = ga__scan_layout<In>;
     __shared__ int64_t tile_of_block;
     __shared__ Acc warp_totals[GA_SCAN_WARPS], tile_prefix;
     const int lane = (int)(threadIdx.x & 31), warp = (int)(threadIdx.x >> 5);
     if (threadIdx.x == 0) {
-        cuda::atomic_ref<uint32_t, cuda::thread_scope_device> counter(state[0]);
-        tile_of_block = counter.fetch_add(1u, cuda::memory_order_relaxed);
+        cuda::atomic_ref<uint32_t, cuda::thread_scope_device> next(*counter);
+        tile_of_block = next.fetch_add(1u, cuda::memory_order_relaxed);
     }
     __syncthreads();
     const int64_t t = tile_of_block, first = t * GA_SCAN_TILE, part = first + (int64_t)warp * 32 * GA_SCAN_ITEMS;
@@ -196,23 +256,14 @@ GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *state, Acc
         Acc total = 0;
 #pragma unroll
         for (int w = 0; w < GA_SCAN_WARPS; w++) total += warp_totals[w];
-        cuda::atomic_ref<uint32_t, cuda::thread_scope_device> status(state[1 + t]);
+        using W = ga__scan_word<Acc>;
         Acc prefix = 0;
         if (t == 0) {
-            if (lane == 0) {
-                inclusive[0] = total;
-                status.store(GA_SCAN_PREFIX, cuda::memory_order_release);
-            }
+            if (lane == 0) W::make(total, GA_SCAN_PREFIX).store(words);
         } else {
-            if (lane == 0) {
-                aggregates[t] = total;
-                status.store(GA_SCAN_AGGREGATE, cuda::memory_order_release);
-            }
-            prefix = ga__scan_look_back(state, aggregates, inclusive, t, lane);
-            if (lane == 0) {
-                inclusive[t] = prefix + total;
-                status.store(GA_SCAN_PREFIX, cuda::memory_order_release);
-            }
+            if (lane == 0) W::make(total, GA_SCAN_AGGREGATE).store(words + t);
+            prefix = ga__scan_look_back(words, t, lane);
+            if (lane == 0) W::make(prefix + total, GA_SCAN_PREFIX).store(words + t);
         }
         if (lane == 0) tile_prefix = prefix;
     }
@@ -227,11 +278,11 @@ GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *state, Acc
 } // namespace
 
 #define GA__SCAN_KERNEL(in, acc)                                                                                 \
-    GA_KERNEL GA_KERNEL_NAME(scan, sum, in, acc)(const void *src, void *dst, int64_t n, uint32_t *state,      \
-                                                    void *aggregates, void *inclusive)                           \
+    GA_KERNEL GA_KERNEL_NAME(scan, sum, in, acc)(const void *src, void *dst, int64_t n, uint32_t *counter,       \
+                                                 void *words)                                                   \
     {                                                                                                            \
-        ga__scan_sum<ga_t_##in, ga_t_##acc>((const ga_t_##in *)src, (ga_t_##acc *)dst, n, state,                 \
-                                            (ga_t_##acc *)aggregates, (ga_t_##acc *)inclusive);                  \
+        ga__scan_sum<ga_t_##in, ga_t_##acc>((const ga_t_##in *)src, (ga_t_##acc *)dst, n, counter,               \
+                                            (ga__scan_word<ga_t_##acc> *)words);                                 \
     }
 
 GA__SCAN_KERNEL(float32, float32)

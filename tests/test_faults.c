@@ -196,14 +196,12 @@ static ga_status program(bool check_values)
     ga_sparse *sb = transformed ? ga_sparse_csr_matrix_from_dense(big) : NULL;
     ga_array *sx = sb ? ga_sparse_matmul(sb, ga_ones(1, (int64_t[]){40}, GA_FLOAT32)) : NULL;
     ga_array *sd = sb ? ga_sparse_toarray(ga_sparse_tocsc(sb)) : NULL;
-    /* a second stream: 2 c + b made there (its temporary freed there), an
-       event the current stream waits for before reading it; the stream
-       is destroyed after the scope, with the pool's blocks it freed */
+    /* a second stream: 2 c + b made there, an event the current stream
+       waits for before reading it; the stream is destroyed after the
+       scope, which frees the arrays made there on it */
     ga_array *twice = NULL;
     if (side && ready && ga_stream_push(side) == GA_OK) {
-        ga_array *tmp = ga_multiply_scalar(c, ga_int(2));
-        twice = ga_add(tmp, b);
-        ga_release(tmp);
+        twice = ga_add(ga_multiply_scalar(c, ga_int(2)), b);
         if (ga_stream_pop() != GA_OK || ga_event_record(ready, side) != GA_OK || ga_stream_wait_event(NULL, ready) != GA_OK)
             twice = NULL;
     }
