@@ -43,6 +43,12 @@ constexpr int GA_SCAN_TILE = GA_SCAN_THREADS * GA_SCAN_ITEMS;
 
 enum : uint32_t { GA_SCAN_NONE = 0, GA_SCAN_AGGREGATE = 1, GA_SCAN_PREFIX = 2 };
 
+/* The sums' identity: -0.0 for floats (x + -0.0 is x for every x, -0.0
+   too, so a leading -0.0 stays -0.0 as in NumPy's sequential sum). */
+template <class Acc> GA_DEV Acc ga__scan_zero() { return Acc(0); }
+template <> GA_DEV float ga__scan_zero<float>() { return -0.0f; }
+template <> GA_DEV double ga__scan_zero<double>() { return -0.0; }
+
 template <class Acc, class In> GA_DEV Acc ga__scan_value(In x)
 {
     if constexpr (ga__same<In, ga_bool_t>::value) return (Acc)(x.v != 0);
@@ -81,7 +87,7 @@ GA_DEV void ga__scan_load(const In *in, int64_t part, int64_t n, int lane, bool 
 #pragma unroll
             for (int k = 0; k < L::VW; k++) {
                 const int64_t i = part + L::at(v, lane, k);
-                x[v * L::VW + k] = i < n ? ga__scan_value<Acc>(in[i]) : Acc(0);
+                x[v * L::VW + k] = i < n ? ga__scan_value<Acc>(in[i]) : ga__scan_zero<Acc>();
             }
     }
 }
@@ -151,9 +157,9 @@ template <class Acc> struct ga__scan_word<Acc, false> {
     }
     static GA_DEV ga__scan_word load(const ga__scan_word *p)
     {
-        ga__scan_word w;
-        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w.bits) : "l"(p) : "memory");
-        return w;
+        unsigned long long b;
+        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(b) : "l"(p) : "memory");
+        return {b};
     }
     GA_DEV void store(ga__scan_word *p) const
     {
@@ -178,8 +184,10 @@ template <class Acc> struct alignas(16) ga__scan_word<Acc, true> {
     }
     static GA_DEV ga__scan_word load(const ga__scan_word *p)
     {
+        unsigned long long b, st;
+        asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(b), "=l"(st) : "l"(p) : "memory");
         ga__scan_word w;
-        asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(w.bits), "=l"(w.state) : "l"(p) : "memory");
+        w.bits = b, w.state = st;
         return w;
     }
     GA_DEV void store(ga__scan_word *p) const
@@ -196,24 +204,33 @@ template <class Acc> GA_DEV Acc ga__scan_look_back(const ga__scan_word<Acc> *wor
 {
     using W = ga__scan_word<Acc>;
     constexpr int ROWS = 4;
-    Acc prefix = 0;
+    const Acc zero = ga__scan_zero<Acc>();
+    Acc prefix = zero;
     for (int64_t base = t - 1 - lane;; base -= 32 * ROWS) {
         W w[ROWS];
 #pragma unroll
         for (int r = 0; r < ROWS; r++)
-            w[r] = base - 32 * r >= 0 ? W::load(words + base - 32 * r) : W::make(Acc(0), GA_SCAN_PREFIX);
+            w[r] = base - 32 * r >= 0 ? W::load(words + base - 32 * r) : W::make(zero, GA_SCAN_PREFIX);
+        for (bool waiting = true; waiting;) { /* until every word has a status */
+            waiting = false;
+#pragma unroll
+            for (int r = 0; r < ROWS; r++)
+                if (w[r].status() == GA_SCAN_NONE) w[r] = W::load(words + base - 32 * r), waiting = true;
+        }
+        /* the nearest word with a prefix: row `found`, lane `stop`; each
+           lane adds its words up to it (all of a round without one) */
+        int found = ROWS, stop = 31;
+#pragma unroll
+        for (int r = ROWS - 1; r >= 0; r--) {
+            const uint32_t done = __ballot_sync(0xffffffffu, w[r].status() == GA_SCAN_PREFIX);
+            if (done) found = r, stop = __ffs(done) - 1;
+        }
+        Acc mine = zero;
 #pragma unroll
         for (int r = 0; r < ROWS; r++)
-            while (w[r].status() == GA_SCAN_NONE) w[r] = W::load(words + base - 32 * r);
-#pragma unroll
-        for (int r = 0; r < ROWS; r++) {
-            const uint32_t done = __ballot_sync(0xffffffffu, w[r].status() == GA_SCAN_PREFIX);
-            if (done) { /* the nearest tile with a prefix: lane __ffs - 1 of row r; the lanes past it add nothing */
-                const int stop = __ffs(done) - 1;
-                return prefix + ga__warp_total(lane <= stop ? w[r].value() : Acc(0));
-            }
-            prefix += ga__warp_total(w[r].value());
-        }
+            if (r < found || (r == found && lane <= stop)) mine += w[r].value();
+        prefix += ga__warp_total(mine);
+        if (found < ROWS) return prefix;
     }
 }
 
@@ -237,13 +254,14 @@ GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *counter, g
 
     /* each row of vectors (32 lanes' vector v, in order) scanned across
        the warp, the rows chained */
-    Acc carry = 0;
+    const Acc zero = ga__scan_zero<Acc>();
+    Acc carry = zero;
 #pragma unroll
     for (int v = 0; v < L::V; v++) {
 #pragma unroll
         for (int k = 1; k < L::VW; k++) x[v * L::VW + k] += x[v * L::VW + k - 1];
-        const Acc mine = x[v * L::VW + L::VW - 1], upto = ga__warp_inclusive(mine, lane);
-        const Acc before = carry + (upto - mine);
+        const Acc upto = ga__warp_inclusive(x[v * L::VW + L::VW - 1], lane), left = __shfl_up_sync(0xffffffffu, upto, 1);
+        const Acc before = carry + (lane ? left : zero);
 #pragma unroll
         for (int k = 0; k < L::VW; k++) x[v * L::VW + k] += before;
         carry += __shfl_sync(0xffffffffu, upto, 31);
@@ -253,11 +271,11 @@ GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *counter, g
 
     /* the tile's total, published; then its prefix (warp 0) */
     if (warp == 0) {
-        Acc total = 0;
+        Acc total = zero;
 #pragma unroll
         for (int w = 0; w < GA_SCAN_WARPS; w++) total += warp_totals[w];
         using W = ga__scan_word<Acc>;
-        Acc prefix = 0;
+        Acc prefix = zero;
         if (t == 0) {
             if (lane == 0) W::make(total, GA_SCAN_PREFIX).store(words);
         } else {
