@@ -5353,7 +5353,7 @@ static GA__TLS ga__thread ga__t;
    calls them in this order, the later sections first, with ga__lock held,
    while the driver is still loaded; a new section adds its name here. */
 #define GA__SHUTDOWN_LIST(X) \
-    X(nccl) X(kernel) X(graph) X(sparse) X(fft) X(random) X(linalg) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
+    X(nccl) X(kernel) X(graph) X(sparse) X(fft) X(random) X(linalg) X(sort) X(reduce) X(index) X(manip) X(ufunc) X(transfer) X(creation) X(libs) X(launch) X(memory) X(device)
 #define GA__SHUTDOWN_DECLARE(name) static void ga__##name##_shutdown(void);
 GA__SHUTDOWN_LIST(GA__SHUTDOWN_DECLARE)
 #undef GA__SHUTDOWN_DECLARE
@@ -5780,8 +5780,9 @@ GPUARR_API void ga_stream_destroy(ga_stream *stream)
 {
     if (!stream) return;
     if (ga__bind("ga_stream_destroy", stream->device) == GA_OK) {
-        /* Blocks freed on this stream must not wait on it any more. */
-        GA__CU.StreamSynchronize(stream->handle);
+        /* Blocks freed on this stream must not wait on it any more (the
+           whole context waited for where the stream cannot be). */
+        if (GA__CU.StreamSynchronize(stream->handle) != CUDA_SUCCESS) GA__CU.CtxSynchronize();
         ga__pool_retire_stream(ga__g.devices[stream->device].pool, (uintptr_t)stream->handle);
         ga__pinned_retire_stream((uintptr_t)stream->handle);
         if (stream->owned) GA__CU.StreamDestroy(stream->handle);
@@ -18319,6 +18320,9 @@ GPUARR_API ga_array *ga_histogram(const ga_array *a, int64_t bins, const ga_arra
     if (edges) *edges = ga__ret(e);
     return ga__ret(r);
 }
+
+/* The section's state: the scan family's kernels (their library is unloaded). */
+static void ga__sort_shutdown(void) { memset(ga__scan_kernels, 0, sizeof ga__scan_kernels); }
 
 /* >>linalg */
 /* ------------------------------------------------------------------------ */

@@ -35,6 +35,19 @@ GA_DEFINE_FATBIN_VERSION
 
 namespace {
 
+/* Look-back: 32 x GA_SCAN_ROWS tiles' words a round; GA_SCAN_SLEEP_NS
+   between polls of words not yet published (0: spin). */
+#ifndef GA_SCAN_ROWS
+#define GA_SCAN_ROWS 4
+#endif
+#ifndef GA_SCAN_SLEEP_NS
+#define GA_SCAN_SLEEP_NS 0
+#endif
+/* 1: the elements loaded and stored as streaming (evict first) */
+#ifndef GA_SCAN_STREAMING
+#define GA_SCAN_STREAMING 1
+#endif
+
 /* The tile: 256 threads (8 warps) of GA_SCAN_ITEMS elements each. */
 constexpr int GA_SCAN_THREADS = 256;
 constexpr int GA_SCAN_WARPS = GA_SCAN_THREADS / 32;
@@ -75,7 +88,8 @@ GA_DEV void ga__scan_load(const In *in, int64_t part, int64_t n, int lane, bool 
     if (vectors) {
 #pragma unroll
         for (int v = 0; v < L::V; v++) {
-            const int4 w = __ldcs(reinterpret_cast<const int4 *>(in + part + L::at(v, lane, 0)));
+            const int4 *at = reinterpret_cast<const int4 *>(in + part + L::at(v, lane, 0));
+            const int4 w = GA_SCAN_STREAMING ? __ldcs(at) : *at;
             In e[L::VW];
             memcpy(e, &w, sizeof w);
 #pragma unroll
@@ -104,7 +118,9 @@ GA_DEV void ga__scan_store(Acc *out, int64_t part, int64_t n, int lane, bool vec
             for (int k = 0; k < L::VW; k += PER) {
                 int4 w;
                 memcpy(&w, &x[v * L::VW + k], sizeof w);
-                __stcs(reinterpret_cast<int4 *>(out + part + L::at(v, lane, k)), w);
+                int4 *at = reinterpret_cast<int4 *>(out + part + L::at(v, lane, k));
+                if (GA_SCAN_STREAMING) __stcs(at, w);
+                else *at = w;
             }
     } else {
 #pragma unroll
@@ -203,7 +219,7 @@ template <class Acc> struct alignas(16) ga__scan_word<Acc, true> {
 template <class Acc> GA_DEV Acc ga__scan_look_back(const ga__scan_word<Acc> *words, int64_t t, int lane)
 {
     using W = ga__scan_word<Acc>;
-    constexpr int ROWS = 4;
+    constexpr int ROWS = GA_SCAN_ROWS;
     const Acc zero = ga__scan_zero<Acc>();
     Acc prefix = zero;
     for (int64_t base = t - 1 - lane;; base -= 32 * ROWS) {
@@ -211,11 +227,16 @@ template <class Acc> GA_DEV Acc ga__scan_look_back(const ga__scan_word<Acc> *wor
 #pragma unroll
         for (int r = 0; r < ROWS; r++)
             w[r] = base - 32 * r >= 0 ? W::load(words + base - 32 * r) : W::make(zero, GA_SCAN_PREFIX);
-        for (bool waiting = true; waiting;) { /* until every word has a status */
-            waiting = false;
+        for (;;) { /* until every word has a status */
+            bool waiting = false;
 #pragma unroll
             for (int r = 0; r < ROWS; r++)
-                if (w[r].status() == GA_SCAN_NONE) w[r] = W::load(words + base - 32 * r), waiting = true;
+                if (w[r].status() == GA_SCAN_NONE) waiting = true;
+            if (!waiting) break;
+            if (GA_SCAN_SLEEP_NS) __nanosleep(GA_SCAN_SLEEP_NS);
+#pragma unroll
+            for (int r = 0; r < ROWS; r++)
+                if (w[r].status() == GA_SCAN_NONE) w[r] = W::load(words + base - 32 * r);
         }
         /* the nearest word with a prefix: row `found`, lane `stop`; each
            lane adds its words up to it (all of a round without one) */

@@ -125,6 +125,7 @@ static bool distinct_below(const ga_array *a, int64_t bound, bool *read)
 }
 
 static bool strict_errors;
+static char program_error[512]; /* the last run's error message */
 
 /* Runs the program inside a scope. GA_OK and every value checked, or the
    first error (the chain carries it through the NULL results). */
@@ -268,10 +269,12 @@ static ga_status program(bool check_values)
         }
     }
     ga_scope_end();
-    ga_stream_destroy(side);
-    ga_event_destroy(ready);
     /* the driver walk: an error recorded but lost along a chain counts as reported */
     if (strict_errors && st == GA_OK && ga_last_error() != GA_OK) st = ga_last_error();
+    /* the run's error, before the stream's and event's ends (which may record their own) */
+    snprintf(program_error, sizeof program_error, "%s", ga_last_error_message());
+    ga_stream_destroy(side);
+    ga_event_destroy(ready);
     return st;
 }
 
@@ -307,7 +310,7 @@ static int fft_failures;
    checked; either way nothing is left behind. */
 static void check_after_fault(const char *what, long k, ga_status st, ga_status want, size_t used0, long live0)
 {
-    const char *msg = ga_last_error_message();
+    const char *msg = program_error;
     if (st != GA_OK)
         CHECK(st == want && strncmp(msg, "ga_", 3) == 0, "%s %ld: %s, \"%s\"", what, k, ga_status_string(st), msg);
     if (st != GA_OK && strncmp(msg, "ga_fft_", 7) == 0) fft_failures++;
@@ -640,7 +643,7 @@ DEVICE_TEST(every_family_missing_truncated_or_stale_fails_cleanly)
             setenv("GPUARR_KERNEL_DIR", abs_dir, 1);
             CHECK(chdir("/") == 0, "chdir /");
             ga_status st = program(false);
-            const char *msg = ga_last_error_message();
+            const char *msg = program_error;
             CHECK(st == codes[d] && strncmp(msg, "ga_", 3) == 0 && strstr(msg, family),
                   "%s %s: %s, \"%s\"", family, defects[d], ga_status_string(st), msg);
             ga_clear_error();

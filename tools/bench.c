@@ -792,6 +792,18 @@ static void reduction_row(red_kind kind, const ga_array *a, int naxes, int axis,
     row(name, ga_size(a), ga_dtype_name(ga_dtype_of(a)), t, (double)ga_nbytes(a), "new result");
 }
 
+/* The CUB glue's scan of a float32 array into out, its temporary storage
+   given (the library's path before the scan family, for comparison). */
+typedef struct cub_scan_args { const ga_array *a; ga_array *out; void *temp; size_t temp_bytes; } cub_scan_args;
+static void op_cub_scan(void *p)
+{
+    cub_scan_args *c = (cub_scan_args *)p;
+    size_t bytes = c->temp_bytes;
+    if (ga__cub_scan(c->temp, &bytes, (const void *)(uintptr_t)ga_data(c->a), (void *)(uintptr_t)ga_data(c->out),
+                     (int)GA_FLOAT32, GA__CUB_SCAN_SUM, ga_size(c->a), ga_size(c->a), ga__stream_of(0)))
+        fail("cub scan");
+}
+
 static void bench_reductions(void)
 {
     static const ga_dtype dtypes[] = {GA_BOOL,    GA_INT8,    GA_INT16,   GA_INT32,     GA_INT64,     GA_UINT8,
@@ -825,6 +837,16 @@ static void bench_reductions(void)
         const double t = time_device(op_cumsum, a);
         const double bytes = (double)n * (double)(ga_dtype_itemsize(scans[k].dtype) + (scans[k].dtype == GA_INT32 ? 8 : ga_dtype_itemsize(scans[k].dtype)));
         row(scans[k].name, n, ga_dtype_name(scans[k].dtype), t, bytes, "new result");
+        if (k == 0) {
+            cub_scan_args c = {a, ga_empty(1, &n, GA_FLOAT32), NULL, 0};
+            ga__cub_scan(NULL, &c.temp_bytes, NULL, NULL, (int)GA_FLOAT32, GA__CUB_SCAN_SUM, n, n, ga__stream_of(0));
+            void *temp = ga_memory_alloc(c.temp_bytes ? c.temp_bytes : 1);
+            if (!c.out || !temp) fail("cub scan operands");
+            c.temp = temp;
+            row("cumsum float32 2^28 (CUB's scan)", n, "float32", time_device(op_cub_scan, &c), bytes, "into out");
+            ga_memory_free(temp);
+            ga_release(c.out);
+        }
         ga_release(a);
     }
 }
