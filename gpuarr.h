@@ -16723,13 +16723,15 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
 static CUkernel ga__scan_kernels[GA_NUM_DTYPES];
 
 /* Whether the one-pass sum reads dtype `in` into the scan's dtype sd:
-   float32 from float32, float16 and bfloat16; float64 from float64; int64
-   bits (int64 or uint64) from every integer dtype and bool. */
+   float32 from float16 and bfloat16; float64 from float64; int64 bits
+   (int64 or uint64) from every integer dtype and bool. float32 itself
+   takes CUB's scan with the policy tuned for it: on an H200, 2^28
+   elements took 641 us there against 805 us in one pass (the copy: 512). */
 static bool ga__scan_one_pass(ga_dtype in, ga_dtype sd)
 {
     const char k = ga__dtype_kinds[in];
     switch (sd) {
-    case GA_FLOAT32: return in == GA_FLOAT32 || in == GA_FLOAT16 || in == GA_BFLOAT16;
+    case GA_FLOAT32: return in == GA_FLOAT16 || in == GA_BFLOAT16;
     case GA_FLOAT64: return in == GA_FLOAT64;
     case GA_INT64: case GA_UINT64: return k == 'b' || k == 'i' || k == 'u';
     default: return false;

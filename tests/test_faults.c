@@ -201,7 +201,7 @@ static ga_status program(bool check_values)
        waits for before reading it; the stream is destroyed after the
        scope, which frees the arrays made there on it */
     ga_array *twice = NULL;
-    if (side && ready && ga_stream_push(side) == GA_OK) {
+    if (sd && side && ready && ga_stream_push(side) == GA_OK) { /* (after the rest went through, as the sparse part) */
         twice = ga_add(ga_multiply_scalar(c, ga_int(2)), b);
         if (ga_stream_pop() != GA_OK || ga_event_record(ready, side) != GA_OK || ga_stream_wait_event(NULL, ready) != GA_OK)
             twice = NULL;
@@ -384,6 +384,7 @@ static ga_status fft_program(const ga_array *x, const ga_array *xr)
         CHECK(fabsf(hy[0] - 1) < 1e-5f && fabsf(hy[1]) < 1e-5f && fabsf(hr - 1) < 1e-5f, "ifft(fft(1)) %g%+gi, irfftn(rfftn(1)) %g",
               hy[0], hy[1], hr);
     ga_scope_end();
+    snprintf(program_error, sizeof program_error, "%s", ga_last_error_message());
     return st;
 }
 

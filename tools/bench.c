@@ -800,7 +800,7 @@ static void op_cub_scan(void *p)
     cub_scan_args *c = (cub_scan_args *)p;
     size_t bytes = c->temp_bytes;
     if (ga__cub_scan(c->temp, &bytes, (const void *)(uintptr_t)ga_data(c->a), (void *)(uintptr_t)ga_data(c->out),
-                     (int)GA_FLOAT32, GA__CUB_SCAN_SUM, ga_size(c->a), ga_size(c->a), ga__stream_of(0)))
+                     (int)ga_dtype_of(c->a), GA__CUB_SCAN_SUM, ga_size(c->a), ga_size(c->a), ga__stream_of(0)))
         fail("cub scan");
 }
 
@@ -837,13 +837,16 @@ static void bench_reductions(void)
         const double t = time_device(op_cumsum, a);
         const double bytes = (double)n * (double)(ga_dtype_itemsize(scans[k].dtype) + (scans[k].dtype == GA_INT32 ? 8 : ga_dtype_itemsize(scans[k].dtype)));
         row(scans[k].name, n, ga_dtype_name(scans[k].dtype), t, bytes, "new result");
-        if (k == 0) {
-            cub_scan_args c = {a, ga_empty(1, &n, GA_FLOAT32), NULL, 0};
-            ga__cub_scan(NULL, &c.temp_bytes, NULL, NULL, (int)GA_FLOAT32, GA__CUB_SCAN_SUM, n, n, ga__stream_of(0));
+        if (k == 1 || k == 2) { /* the scan family's one pass beside CUB's scan */
+            const ga_dtype dt = scans[k].dtype;
+            cub_scan_args c = {a, ga_empty(1, &n, dt), NULL, 0};
+            ga__cub_scan(NULL, &c.temp_bytes, NULL, NULL, (int)dt, GA__CUB_SCAN_SUM, n, n, ga__stream_of(0));
             void *temp = ga_memory_alloc(c.temp_bytes ? c.temp_bytes : 1);
             if (!c.out || !temp) fail("cub scan operands");
             c.temp = temp;
-            row("cumsum float32 2^28 (CUB's scan)", n, "float32", time_device(op_cub_scan, &c), bytes, "into out");
+            char name[64];
+            snprintf(name, sizeof name, "%s (CUB's scan)", scans[k].name);
+            row(name, n, ga_dtype_name(dt), time_device(op_cub_scan, &c), bytes, "into out");
             ga_memory_free(temp);
             ga_release(c.out);
         }
