@@ -23,6 +23,9 @@
    parallel scan; NumPy's result dtypes and dtype= are checked too, and
    ga_scan's out= (another dtype, reversed layout, in place over a's own
    buffer) and nan forms (NaN as 0 / 1, replaced before conversion).
+   Whole-array sums (the scan family's one pass): every dtype, around its
+   tile size and at 2^25 + 7, exactly or within a bound, through views,
+   out=, 2-D axes and a captured graph.
    ga_diff and ga_ediff1d are checked exactly (integers wrap, floats round
    per step, bool uses not_equal).
 
@@ -664,6 +667,239 @@ DEVICE_TEST(cumsum_dtype_argument)
     check_scan_case(&rows, GA_FLOAT64, false, GA_FLOAT32);
     check_scan_case(&flat, GA_FLOAT32, false, GA_COMPLEX128);
     check_scan_case(&flat, GA_BOOL, false, GA_INT32);
+}
+
+/* Whole-array sums (the scan family's one pass for float64, int64 /
+   uint64 and the integers and bool widened as loaded; CUB's scan for
+   float32). Integers are checked exactly against a wrapping 64-bit running
+   sum; floats exactly on small integers (every partial sum any
+   association forms is exact: at most 64 times the walk's range, checked
+   below 2^24) and within a bound for any summation tree of the scans'
+   depth on real data. */
+enum { OWN_TILE = 4096 };
+
+static int64_t own_int(ga_dtype t, const void *h, int64_t i)
+{
+    switch (t) {
+    case GA_BOOL: return ((const unsigned char *)h)[i] != 0;
+    case GA_INT8: return ((const int8_t *)h)[i];
+    case GA_INT16: return ((const int16_t *)h)[i];
+    case GA_INT32: return ((const int32_t *)h)[i];
+    case GA_UINT8: return ((const uint8_t *)h)[i];
+    case GA_UINT16: return ((const uint16_t *)h)[i];
+    case GA_UINT32: return ((const uint32_t *)h)[i];
+    default: return ((const int64_t *)h)[i]; /* int64, uint64: the bits */
+    }
+}
+
+/* n random items of t: integers over their whole range, floats small
+   integers in [-2, 2] (mode 0), uniform in [0, 1) (1) or in [-1, 1) (2). */
+static void own_fill(ga_dtype t, void *h, int64_t n, int mode)
+{
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = rnd();
+        double x = mode == 0 ? (double)(int)(r % 5) - 2 : mode == 1 ? rnd_unit() : 2 * rnd_unit() - 1;
+        switch (t) {
+        case GA_BOOL: ((unsigned char *)h)[i] = (unsigned char)(r & 1); break;
+        case GA_INT8: case GA_UINT8: ((uint8_t *)h)[i] = (uint8_t)r; break;
+        case GA_INT16: case GA_UINT16: ((uint16_t *)h)[i] = (uint16_t)r; break;
+        case GA_INT32: case GA_UINT32: ((uint32_t *)h)[i] = (uint32_t)r; break;
+        case GA_FLOAT32: ((float *)h)[i] = (float)x; break;
+        case GA_FLOAT64: ((double *)h)[i] = x; break;
+        default: ((uint64_t *)h)[i] = r; break;
+        }
+    }
+}
+
+/* cumsum of x (on the device, any layout) against the n host items h of t
+   (x's elements in order). */
+static void own_check(const char *what, const ga_array *r, ga_dtype t, const void *h, int64_t n, int mode)
+{
+    ga_dtype rt = t == GA_FLOAT32 || t == GA_FLOAT64 ? t
+                : t == GA_UINT8 || t == GA_UINT16 || t == GA_UINT32 || t == GA_UINT64 ? GA_UINT64 : GA_INT64;
+    CHECK(r && ga_dtype_of(r) == rt && ga_size(r) == n, "%s: %s", what, r ? "dtype or size" : ga_last_error_message());
+    if (!r || ga_dtype_of(r) != rt || ga_size(r) != n) return;
+    size_t isz = t == GA_FLOAT32 ? 4 : 8;
+    void *got = malloc((size_t)(n ? n : 1) * isz);
+    CHECK(got && ga_to_host(r, got, (size_t)n * isz) == GA_OK, "%s: to host", what);
+    bool real = t == GA_FLOAT32 || t == GA_FLOAT64;
+    long double sum = 0, mass = 0, lo = 0, hi = 0;
+    uint64_t isum = 0;
+    int64_t bad = 0, first = -1;
+    double eps = t == GA_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+    for (int64_t i = 0; i < n; i++) {
+        bool ok;
+        if (real) {
+            long double x = t == GA_FLOAT32 ? ((const float *)h)[i] : ((const double *)h)[i];
+            sum += x, mass += fabsl(x);
+            lo = sum < lo ? sum : lo, hi = sum > hi ? sum : hi;
+            long double g = t == GA_FLOAT32 ? ((const float *)got)[i] : ((const double *)got)[i];
+            /* any summation tree of depth d errs by at most d * (eps / 2) *
+               mass, to first order; the kernel's: at most 29 adds into a
+               tile's aggregate, one a tile before (the prefixes' left
+               fold; 7 allowed), 40 within the tile of i (eps, not eps / 2:
+               room for the second order) */
+            long double tol = mode == 0 ? 0 : (7.0L * (long double)(i / OWN_TILE + 1) + 80) * eps * mass;
+            ok = fabsl(g - sum) <= tol;
+        } else {
+            isum += (uint64_t)own_int(t, h, i);
+            ok = ((const uint64_t *)got)[i] == isum;
+        }
+        if (!ok && bad++ == 0) first = i;
+    }
+    if (real && mode == 0) CHECK(64 * (hi - lo) < (t == GA_FLOAT32 ? 16777216.0L : 9007199254740992.0L),
+                                 "%s: the walk's range %Lg is too wide for exact sums", what, hi - lo);
+    CHECK(bad == 0, "%s: %lld wrong, the first at %lld", what, (long long)bad, (long long)first);
+    free(got);
+}
+
+static void own_case(ga_dtype t, int64_t n, int mode)
+{
+    size_t isz = t == GA_BOOL || t == GA_INT8 || t == GA_UINT8 ? 1 : t == GA_INT16 || t == GA_UINT16 ? 2
+               : t == GA_INT32 || t == GA_UINT32 || t == GA_FLOAT32 ? 4 : 8;
+    void *h = malloc((size_t)(n ? n : 1) * isz);
+    own_fill(t, h, n, mode);
+    char what[96];
+    snprintf(what, sizeof what, "cumsum of %lld %s (mode %d)", (long long)n, ga_dtype_name(t), mode);
+    ga_array *a = ga_from_host(h, 1, &n, t);
+    CHECK(a != NULL, "%s: %s", what, ga_last_error_message());
+    ga_array *r = a ? ga_cumsum(a, 0, GA_DTYPE_INVALID) : NULL;
+    own_check(what, r, t, h, n, mode);
+    ga_release(r);
+    ga_release(a);
+    ga_clear_error();
+    free(h);
+}
+
+DEVICE_TEST(cumsum_single_pass)
+{
+    static const ga_dtype types[] = {GA_FLOAT32, GA_FLOAT64, GA_INT64, GA_UINT64, GA_INT32, GA_INT16, GA_INT8,
+                                     GA_UINT8, GA_UINT16, GA_UINT32, GA_BOOL};
+    const int64_t sizes[] = {0, 1, 2, 31, OWN_TILE - 1, OWN_TILE, OWN_TILE + 1, 37 * OWN_TILE + 1001,
+                             test_length(1000003)};
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            bool real = types[k] == GA_FLOAT32 || types[k] == GA_FLOAT64;
+            own_case(types[k], sizes[s], 0);
+            if (real) own_case(types[k], sizes[s], 1), own_case(types[k], sizes[s], 2);
+        }
+    /* long look-back chains */
+    int64_t large = test_length((1 << 25) + 7);
+    own_case(GA_FLOAT32, large, 0);
+    own_case(GA_FLOAT32, large, 1);
+    own_case(GA_INT32, test_length((1 << 24) + 3), 0);
+}
+
+/* The other ways in: a strided and a reversed view (copied first), out=
+   given (the kernel writing into it, and into a slice of it at an odd
+   offset), axis None of a 2-D array, and its axis -1 and 0 (rows: CUB). */
+DEVICE_TEST(cumsum_single_pass_views)
+{
+    const int64_t n = 3 * OWN_TILE + 517;
+    double *h = malloc((size_t)n * sizeof *h), *v = malloc((size_t)n * sizeof *v);
+    own_fill(GA_FLOAT64, h, n, 0);
+    ga_array *a = ga_from_host(h, 1, &n, GA_FLOAT64);
+    /* a[::-1], a[1::3] */
+    ga_array *rev = ga_index(a, "::-1"), *str = ga_index(a, "1::3");
+    for (int64_t i = 0; i < n; i++) v[i] = h[n - 1 - i];
+    ga_array *r = ga_cumsum(rev, 0, GA_DTYPE_INVALID);
+    own_check("cumsum of a[::-1]", r, GA_FLOAT64, v, n, 0);
+    ga_release(r);
+    int64_t m = 0;
+    for (int64_t i = 1; i < n; i += 3) v[m++] = h[i];
+    r = ga_cumsum(str, 0, GA_DTYPE_INVALID);
+    own_check("cumsum of a[1::3]", r, GA_FLOAT64, v, m, 0);
+    ga_release(r);
+    /* out= given, whole and as a slice at an 8-byte (not 16-byte) offset */
+    ga_array *out = ga_zeros(1, &n, GA_FLOAT64);
+    CHECK(ga_scan(GA_SCAN_CUMSUM, a, 0, GA_DTYPE_INVALID, &out) == GA_OK, "ga_scan out=: %s", ga_last_error_message());
+    own_check("cumsum into out=", out, GA_FLOAT64, h, n, 0);
+    int64_t n1 = n + 1;
+    ga_array *wide = ga_zeros(1, &n1, GA_FLOAT64), *part = wide ? ga_index(wide, "1:") : NULL;
+    CHECK(part && ga_scan(GA_SCAN_CUMSUM, a, 0, GA_DTYPE_INVALID, &part) == GA_OK, "ga_scan out=wide[1:]: %s",
+          ga_last_error_message());
+    own_check("cumsum into out=wide[1:]", part, GA_FLOAT64, h, n, 0);
+    /* int32 widened into a given int64 out (fused) and a given int32 out (CUB's path back) */
+    int32_t *hi = malloc((size_t)n * sizeof *hi);
+    own_fill(GA_INT32, hi, n, 0);
+    ga_array *ai = ga_from_host(hi, 1, &n, GA_INT32), *oi = ga_zeros(1, &n, GA_INT64);
+    CHECK(ga_scan(GA_SCAN_CUMSUM, ai, 0, GA_DTYPE_INVALID, &oi) == GA_OK, "ga_scan int32 out=int64: %s",
+          ga_last_error_message());
+    own_check("cumsum of int32 into int64 out=", oi, GA_INT32, hi, n, 0);
+    /* 2-D (3, n / 3 ...): axis None, -1, 0 */
+    const int64_t rows = 3, cols = (n - 1) / 3, shape[2] = {rows, cols};
+    ga_array *m2 = ga_from_host(h, 2, shape, GA_FLOAT64);
+    r = ga_cumsum(m2, GA_AXIS_NONE, GA_DTYPE_INVALID);
+    own_check("cumsum of a 2-D array, axis None", r, GA_FLOAT64, h, rows * cols, 0);
+    ga_release(r);
+    for (int axis = -1; axis <= 0; axis++) {
+        ga_array *c = ga_cumsum(m2, axis, GA_DTYPE_INVALID);
+        double *g = malloc((size_t)(rows * cols) * sizeof *g);
+        CHECK(c && ga_to_host(c, g, (size_t)(rows * cols) * sizeof *g) == GA_OK, "axis %d: %s", axis,
+              ga_last_error_message());
+        int64_t bad = 0;
+        for (int64_t i = 0; c && i < rows; i++) {
+            double s = 0;
+            for (int64_t j = 0; j < cols; j++) {
+                if (axis == -1) s = (j ? s : 0) + h[i * cols + j];
+                else s = 0;
+                if (axis == 0) for (int64_t k = 0; k <= i; k++) s += h[k * cols + j];
+                bad += g[i * cols + j] != s;
+            }
+        }
+        CHECK(bad == 0, "cumsum of a 2-D array, axis %d: %lld wrong", axis, (long long)bad);
+        free(g);
+        ga_release(c);
+    }
+    ga_release(m2);
+    /* -0.0 summed stays -0.0 (NumPy's sequential sum): over tiles too */
+    float *z = malloc((size_t)n * sizeof *z);
+    for (int64_t i = 0; i < n; i++) z[i] = -0.0f;
+    ga_array *az = ga_from_host(z, 1, &n, GA_FLOAT32), *rz = az ? ga_cumsum(az, 0, GA_DTYPE_INVALID) : NULL;
+    CHECK(rz && ga_to_host(rz, z, (size_t)n * sizeof *z) == GA_OK, "cumsum of -0.0: %s", ga_last_error_message());
+    int64_t plus = 0;
+    for (int64_t i = 0; rz && i < n; i++) plus += !(z[i] == 0 && signbit(z[i]));
+    CHECK(plus == 0, "cumsum of -0.0: %lld items not -0.0", (long long)plus);
+    ga_release(rz), ga_release(az);
+    free(z);
+    ga_release(ai), ga_release(oi), ga_release(wide), ga_release(part), ga_release(out);
+    ga_release(rev), ga_release(str), ga_release(a);
+    ga_clear_error();
+    free(h), free(v), free(hi);
+}
+
+/* The single-pass cumsum captured in a graph (its counter and flags
+   zeroed by a captured memset): replays over new contents, fed from
+   page-locked memory, each exact (small integers). */
+DEVICE_TEST(cumsum_single_pass_graph)
+{
+    const int64_t n = 5 * OWN_TILE + 3;
+    float *host = ga_pinned_alloc((size_t)n * sizeof(float)), *got = malloc((size_t)n * sizeof(float));
+    ga_stream *s = ga_stream_create(true);
+    ga_stream_set_current(s);
+    ga_array *x = ga_zeros(1, &n, GA_FLOAT32);
+    ga_release(ga_cumsum(x, 0, GA_DTYPE_INVALID)); /* the kernels loaded before the capture */
+    CHECK_OK(ga_graph_capture_begin(s, GA_CAPTURE_GLOBAL));
+    CHECK_OK(ga_copy_from_host_async(x, host, (size_t)n * sizeof(float)));
+    ga_array *y = ga_cumsum(x, 0, GA_DTYPE_INVALID);
+    ga_graph *g = ga_graph_capture_end(s);
+    CHECK(g && y && host && got, "capture: %s", ga_last_error_message());
+    for (int round = 0; round < 4 && g && y && host && got; round++) {
+        own_fill(GA_FLOAT32, host, n, 0);
+        CHECK_OK(ga_graph_launch(g, s));
+        CHECK_OK(ga_to_host(y, got, (size_t)n * sizeof(float)));
+        float sum = 0;
+        int64_t bad = 0;
+        for (int64_t i = 0; i < n; i++) bad += got[i] != (sum += host[i]);
+        CHECK(bad == 0, "replay %d: %lld wrong", round, (long long)bad);
+    }
+    ga_release(x), ga_release(y);
+    ga_graph_release(g);
+    ga_stream_set_current(NULL);
+    ga_stream_destroy(s);
+    ga_pinned_free(host);
+    free(got);
+    ga_clear_error();
 }
 
 /* ga_scan: out= of another dtype and layout, in place (out = a, also
