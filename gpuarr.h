@@ -5411,14 +5411,15 @@ static ga_status ga__cuda_error(const char *func, CUresult r, const char *what)
     return ga__error(GA_ERROR_CUDA, func, "%s failed: %s (%s)", what, text, name);
 }
 
-#define GA__CHECK_CU(func, call, what)                    \
-    do {                                                  \
-        CUresult ga__r = (call);                          \
-        if (ga__r != CUDA_SUCCESS)                        \
-            return ga__cuda_error((func), ga__r, (what)); \
+/* (a failure ends the call: its profiling range closes, see ga__done) */
+#define GA__CHECK_CU(func, call, what)                              \
+    do {                                                            \
+        CUresult ga__r = (call);                                    \
+        if (ga__r != CUDA_SUCCESS)                                  \
+            return ga__done(ga__cuda_error((func), ga__r, (what))); \
     } while (0)
 
-GPUARR_API ga_status ga_last_error(void) { return ga__t.error; }
+GPUARR_API ga_status ga_last_error(void) { return ga__done(ga__t.error); }
 
 GPUARR_API const char *ga_last_error_message(void)
 {
@@ -5544,15 +5545,15 @@ static ga_status ga__init_locked(void)
 
 GPUARR_API ga_status ga_init(void)
 {
-    if (GA__ATOMIC_LOAD(&ga__g.initialized)) return GA_OK;
+    if (GA__ATOMIC_LOAD(&ga__g.initialized)) return ga__done(GA_OK);
     pthread_mutex_lock(&ga__lock);
     if (!ga__g.initialized && ga__g.init_status == GA_OK) {
         if (ga__init_locked() == GA_OK) GA__ATOMIC_STORE(&ga__g.initialized, 1);
     }
     ga_status st = ga__g.initialized ? GA_OK : ga__g.init_status;
     pthread_mutex_unlock(&ga__lock);
-    if (st != GA_OK) return ga__error(st, "ga_init", "%s", ga__g.init_message);
-    return GA_OK;
+    if (st != GA_OK) return ga__done(ga__error(st, "ga_init", "%s", ga__g.init_message));
+    return ga__done(GA_OK);
 }
 
 GPUARR_API int ga_driver_version(void) { return ga__g.driver_version; }
@@ -5627,9 +5628,9 @@ GPUARR_API int ga_device_count(void)
 GPUARR_API ga_status ga_device_get_properties(int device, ga_device_properties *props)
 {
     static const char func[] = "ga_device_get_properties";
-    if (!props) return ga__null_input(func, "props");
+    if (!props) return ga__done(ga__null_input(func, "props"));
     ga_status st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     CUdevice h = ga__g.devices[device].handle;
     memset(props, 0, sizeof *props);
     props->ordinal = device;
@@ -5650,7 +5651,7 @@ GPUARR_API ga_status ga_device_get_properties(int device, ga_device_properties *
         GA__CHECK_CU(func, GA__CU.DeviceGetAttribute(attrs[i].out, attrs[i].attribute, h),
                      "cuDeviceGetAttribute");
     props->l2_cache_size = (size_t)l2;
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API int ga_device_get(void) { return ga__t.device; }
@@ -5659,26 +5660,26 @@ GPUARR_API ga_status ga_device_set(int device)
 {
     ga_status st = ga__bind("ga_device_set", device);
     if (st == GA_OK) ga__t.device = device;
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_status ga_device_push(int device)
 {
     if (ga__t.device_depth == (int)(sizeof ga__t.device_stack / sizeof ga__t.device_stack[0]))
-        return ga__error(GA_ERROR_STATE, "ga_device_push", "device pushes nest at most 16 deep");
+        return ga__done(ga__error(GA_ERROR_STATE, "ga_device_push", "device pushes nest at most 16 deep"));
     ga_status st = ga__bind("ga_device_push", device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga__t.device_stack[ga__t.device_depth++] = ga__t.device;
     ga__t.device = device;
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_device_pop(void)
 {
     if (ga__t.device_depth == 0)
-        return ga__error(GA_ERROR_STATE, "ga_device_pop", "no ga_device_push to undo");
+        return ga__done(ga__error(GA_ERROR_STATE, "ga_device_pop", "no ga_device_push to undo"));
     ga__t.device = ga__t.device_stack[--ga__t.device_depth];
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 static ga_status ga__refuse_during_capture(const char *func, CUstream stream, const char *why); /* >>stream */
@@ -5687,21 +5688,21 @@ GPUARR_API ga_status ga_device_synchronize(void)
 {
     static const char func[] = "ga_device_synchronize";
     ga_status st = ga__bind(func, ga__t.device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     st = ga__refuse_during_capture(func, ga__t.capture.active ? ga__t.capture.stream : NULL, "waits for the device");
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     GA__CHECK_CU(func, GA__CU.CtxSynchronize(), "cuCtxSynchronize");
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_device_memory_info(int device, size_t *free_bytes, size_t *total_bytes)
 {
     static const char func[] = "ga_device_memory_info";
-    if (!free_bytes || !total_bytes) return ga__null_input(func, "an output pointer");
+    if (!free_bytes || !total_bytes) return ga__done(ga__null_input(func, "an output pointer"));
     ga_status st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     GA__CHECK_CU(func, GA__CU.MemGetInfo(free_bytes, total_bytes), "cuMemGetInfo");
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* Releases the primary contexts and forgets the devices. */
@@ -5795,7 +5796,7 @@ GPUARR_API ga_status ga_stream_set_current(ga_stream *stream)
 {
     if (stream) ga__t.stream[stream->device] = stream;
     else ga__t.stream[ga__t.device] = NULL;
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_stream *ga_stream_get_current(void) { return ga__t.stream[ga__t.device]; }
@@ -5803,23 +5804,23 @@ GPUARR_API ga_stream *ga_stream_get_current(void) { return ga__t.stream[ga__t.de
 GPUARR_API ga_status ga_stream_push(ga_stream *stream)
 {
     if (ga__t.stream_depth == (int)(sizeof ga__t.stream_stack / sizeof ga__t.stream_stack[0]))
-        return ga__error(GA_ERROR_STATE, "ga_stream_push", "stream pushes nest at most 16 deep");
+        return ga__done(ga__error(GA_ERROR_STATE, "ga_stream_push", "stream pushes nest at most 16 deep"));
     int device = stream ? stream->device : ga__t.device;
     ga__t.stream_stack[ga__t.stream_depth].device = device;
     ga__t.stream_stack[ga__t.stream_depth].previous = ga__t.stream[device];
     ga__t.stream_depth++;
     ga__t.stream[device] = stream;
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_stream_pop(void)
 {
     if (ga__t.stream_depth == 0)
-        return ga__error(GA_ERROR_STATE, "ga_stream_pop", "no ga_stream_push to undo");
+        return ga__done(ga__error(GA_ERROR_STATE, "ga_stream_pop", "no ga_stream_push to undo"));
     ga__t.stream_depth--;
     ga__t.stream[ga__t.stream_stack[ga__t.stream_depth].device] =
         ga__t.stream_stack[ga__t.stream_depth].previous;
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* The stream a call means by `stream`: NULL is the current one. */
@@ -5859,11 +5860,11 @@ GPUARR_API ga_status ga_stream_synchronize(ga_stream *stream)
 {
     static const char func[] = "ga_stream_synchronize";
     ga_status st = ga__bind(func, ga__stream_device_or_current(stream));
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     st = ga__refuse_during_capture(func, ga__resolve_stream(stream), "waits for the stream");
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     GA__CHECK_CU(func, GA__CU.StreamSynchronize(ga__resolve_stream(stream)), "cuStreamSynchronize");
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API int ga_stream_query(ga_stream *stream)
@@ -5880,12 +5881,12 @@ GPUARR_API int ga_stream_query(ga_stream *stream)
 GPUARR_API ga_status ga_stream_wait_event(ga_stream *stream, ga_event *event)
 {
     static const char func[] = "ga_stream_wait_event";
-    if (!event) return ga__null_input(func, "event");
+    if (!event) return ga__done(ga__null_input(func, "event"));
     ga_status st = ga__bind(func, ga__stream_device_or_current(stream));
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     GA__CHECK_CU(func, GA__CU.StreamWaitEvent(ga__resolve_stream(stream), event->handle, 0),
                  "cuStreamWaitEvent");
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API struct CUstream_st *ga_stream_handle(const ga_stream *stream)
@@ -5927,21 +5928,21 @@ GPUARR_API void ga_event_destroy(ga_event *event)
 GPUARR_API ga_status ga_event_record(ga_event *event, ga_stream *stream)
 {
     static const char func[] = "ga_event_record";
-    if (!event) return ga__null_input(func, "event");
+    if (!event) return ga__done(ga__null_input(func, "event"));
     ga_status st = ga__bind(func, ga__stream_device_or_current(stream));
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     GA__CHECK_CU(func, GA__CU.EventRecord(event->handle, ga__resolve_stream(stream)), "cuEventRecord");
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_event_synchronize(ga_event *event)
 {
     static const char func[] = "ga_event_synchronize";
-    if (!event) return ga__null_input(func, "event");
+    if (!event) return ga__done(ga__null_input(func, "event"));
     ga_status st = ga__bind(func, event->device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     GA__CHECK_CU(func, GA__CU.EventSynchronize(event->handle), "cuEventSynchronize");
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API int ga_event_query(ga_event *event)
@@ -5962,11 +5963,11 @@ GPUARR_API int ga_event_query(ga_event *event)
 GPUARR_API ga_status ga_event_elapsed_ms(const ga_event *start, const ga_event *end, float *ms)
 {
     static const char func[] = "ga_event_elapsed_ms";
-    if (!start || !end || !ms) return ga__null_input(func, "an argument");
+    if (!start || !end || !ms) return ga__done(ga__null_input(func, "an argument"));
     ga_status st = ga__bind(func, start->device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     GA__CHECK_CU(func, GA__CU.EventElapsedTime(ms, start->handle, end->handle), "cuEventElapsedTime");
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 
@@ -6926,26 +6927,26 @@ GPUARR_API void ga_memory_free(void *ptr)
 GPUARR_API ga_status ga_memory_get_stats(int device, ga_memory_stats *stats)
 {
     static const char func[] = "ga_memory_get_stats";
-    if (!stats) return ga__null_input(func, "stats");
+    if (!stats) return ga__done(ga__null_input(func, "stats"));
     ga_status st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga__pool *p = ga__device_pool(func, device);
-    if (!p) return ga_last_error();
+    if (!p) return ga__done(ga_last_error());
     *stats = ga__pool_stats(p);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_memory_set_limit(int device, size_t bytes)
 {
     static const char func[] = "ga_memory_set_limit";
     ga_status st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga__pool *p = ga__device_pool(func, device);
-    if (!p) return ga_last_error();
+    if (!p) return ga__done(ga_last_error());
     pthread_mutex_lock(&p->lock);
     p->stats.limit_bytes = bytes;
     pthread_mutex_unlock(&p->lock);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_memory_free_all_blocks(int device)
@@ -6955,41 +6956,41 @@ GPUARR_API ga_status ga_memory_free_all_blocks(int device)
         ga_status st = ga_init();
         for (int i = 0; st == GA_OK && i < ga__g.device_count; i++)
             if (GA__ATOMIC_LOAD(&ga__g.devices[i].pool)) st = ga_memory_free_all_blocks(i);
-        return st;
+        return ga__done(st);
     }
     ga_status st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga__pool *p = ga__device_pool(func, device);
-    if (!p) return ga_last_error();
+    if (!p) return ga__done(ga_last_error());
     if (GA__ATOMIC_LOAD(&p->ncaptures)) /* (cuMemFree synchronises) */
-        return ga__error(GA_ERROR_STREAM_CAPTURE, func,
-                         "cannot run while stream capture is active on device %d: it frees device memory", device);
+        return ga__done(ga__error(GA_ERROR_STREAM_CAPTURE, func,
+                         "cannot run while stream capture is active on device %d: it frees device memory", device));
     ga__pool_free_all_blocks(p);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_memory_set_allocator(int device, const ga_allocator *allocator)
 {
     static const char func[] = "ga_memory_set_allocator";
     if (allocator && (!allocator->alloc || !allocator->free))
-        return ga__error(GA_ERROR_VALUE, func, "the allocator needs both alloc and free");
+        return ga__done(ga__error(GA_ERROR_VALUE, func, "the allocator needs both alloc and free"));
     ga_status st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga__pool *p = ga__device_pool(func, device);
-    if (!p) return ga_last_error();
+    if (!p) return ga__done(ga_last_error());
     ga__pool_free_all_blocks(p);
     pthread_mutex_lock(&p->lock);
     ga__device_memory *m = &ga__device_memory_state[device];
     if (p->stats.held_bytes != 0) {
         pthread_mutex_unlock(&p->lock);
-        return ga__error(GA_ERROR_STATE, func,
+        return ga__done(ga__error(GA_ERROR_STATE, func,
                          "device %d's pool still has memory in use; free it before changing the allocator",
-                         device);
+                         device));
     }
     m->has_allocator = allocator != NULL;
     if (allocator) m->allocator = *allocator;
     pthread_mutex_unlock(&p->lock);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* --- the pinned host pool ------------------------------------------------ */
@@ -7077,18 +7078,18 @@ GPUARR_API void ga_pinned_free(void *ptr)
 GPUARR_API ga_status ga_pinned_get_stats(ga_memory_stats *stats)
 {
     static const char func[] = "ga_pinned_get_stats";
-    if (!stats) return ga__null_input(func, "stats");
+    if (!stats) return ga__done(ga__null_input(func, "stats"));
     ga__pool *p = GA__ATOMIC_LOAD(&ga__pinned_pool);
     if (p) *stats = ga__pool_stats(p);
     else memset(stats, 0, sizeof *stats);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_pinned_free_all_blocks(void)
 {
     ga__pool *p = GA__ATOMIC_LOAD(&ga__pinned_pool);
     if (p) ga__pool_free_all_blocks(p);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* Frees the pinned pool and each device's pool (in its context). */
@@ -9178,10 +9179,10 @@ static ga_status ga__library_open(const char *func, int id)
 GPUARR_API ga_status ga_cuda_library_load(const char *name)
 {
     static const char func[] = "ga_cuda_library_load";
-    if (!name) return ga__null_input(func, "name");
+    if (!name) return ga__done(ga__null_input(func, "name"));
     for (int id = 0; id < GA__NUM_LIBRARIES; id++)
-        if (strcmp(ga__cuda_libraries[id].name, name) == 0) return ga__library_open(func, id);
-    return ga__error(GA_ERROR_VALUE, func, "'%s' is not a CUDA library gpuarr uses", name);
+        if (strcmp(ga__cuda_libraries[id].name, name) == 0) return ga__done(ga__library_open(func, id));
+    return ga__done(ga__error(GA_ERROR_VALUE, func, "'%s' is not a CUDA library gpuarr uses", name));
 }
 
 /* The handles (of the sections over a library that are compiled in). */
@@ -9979,7 +9980,7 @@ static ga_status ga__copyto(const char *func, ga_array *dst, const ga_array *src
 
 GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting casting)
 {
-    return ga__copyto("ga_copyto", dst, src, casting);
+    return ga__done(ga__copyto("ga_copyto", dst, src, casting));
 }
 
 /* Whether host memory at `p` is page-locked (registered with the driver). */
@@ -10069,12 +10070,12 @@ static ga_status ga__to_host(const char *func, const ga_array *a, void *dst, siz
 
 GPUARR_API ga_status ga_to_host(const ga_array *a, void *dst, size_t dst_bytes)
 {
-    return ga__to_host("ga_to_host", a, dst, dst_bytes, true);
+    return ga__done(ga__to_host("ga_to_host", a, dst, dst_bytes, true));
 }
 
 GPUARR_API ga_status ga_to_host_async(const ga_array *a, void *dst, size_t dst_bytes)
 {
-    return ga__to_host("ga_to_host_async", a, dst, dst_bytes, false);
+    return ga__done(ga__to_host("ga_to_host_async", a, dst, dst_bytes, false));
 }
 
 static ga_status ga__copy_from_host(const char *func, ga_array *dst, const void *src, size_t src_bytes, bool wait)
@@ -10102,12 +10103,12 @@ static ga_status ga__copy_from_host(const char *func, ga_array *dst, const void 
 
 GPUARR_API ga_status ga_copy_from_host(ga_array *dst, const void *src, size_t src_bytes)
 {
-    return ga__copy_from_host("ga_copy_from_host", dst, src, src_bytes, true);
+    return ga__done(ga__copy_from_host("ga_copy_from_host", dst, src, src_bytes, true));
 }
 
 GPUARR_API ga_status ga_copy_from_host_async(ga_array *dst, const void *src, size_t src_bytes)
 {
-    return ga__copy_from_host("ga_copy_from_host_async", dst, src, src_bytes, false);
+    return ga__done(ga__copy_from_host("ga_copy_from_host_async", dst, src, src_bytes, false));
 }
 
 /* Makes `waiter`'s current stream wait for the work queued so far on
@@ -10388,21 +10389,21 @@ GPUARR_API ga_status ga_ufunc_resolve_dtypes(ga_ufunc u, const ga_dtype *in_dtyp
                                              ga_dtype *out_dtypes)
 {
     static const char func[] = "ga_ufunc_resolve_dtypes";
-    if (u < 0 || u >= GA_NUM_UFUNCS) return ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u);
-    if (!in_dtypes) return ga__null_input(func, "in_dtypes");
-    if (!out_dtypes) return ga__null_input(func, "out_dtypes");
+    if (u < 0 || u >= GA_NUM_UFUNCS) return ga__done(ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u));
+    if (!in_dtypes) return ga__done(ga__null_input(func, "in_dtypes"));
+    if (!out_dtypes) return ga__done(ga__null_input(func, "out_dtypes"));
     ga_scalar sc[3];
     for (int k = 0; k < ga__ufuncs[u].nin; k++) {
-        if (in_dtypes[k] == GA_DTYPE_INVALID && !in_scalars) return ga__null_input(func, "in_scalars");
+        if (in_dtypes[k] == GA_DTYPE_INVALID && !in_scalars) return ga__done(ga__null_input(func, "in_scalars"));
         if (in_dtypes[k] != GA_DTYPE_INVALID && !ga__dtype_valid(in_dtypes[k]))
-            return ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)in_dtypes[k]);
+            return ga__done(ga__error(GA_ERROR_TYPE, func, "invalid dtype %d", (int)in_dtypes[k]));
         sc[k] = in_dtypes[k] == GA_DTYPE_INVALID ? in_scalars[k] : ga_int(0);
     }
     ga__loop loop;
     ga_status st = ga__ufunc_resolve(func, u, in_dtypes, sc, &loop);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     for (int k = 0; k < ga__ufuncs[u].nout; k++) out_dtypes[k] = loop.out[k];
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* A comparison with a Python int outside the integer loop's range has the
@@ -11078,9 +11079,9 @@ static ga_status ga__ufunc_call(const char *func, ga_ufunc u, const ga_operand *
 GPUARR_API ga_status ga_ufunc_call(ga_ufunc u, const ga_operand *in, ga_array **out)
 {
     static const char func[] = "ga_ufunc_call";
-    if (u < 0 || u >= GA_NUM_UFUNCS) return ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u);
-    if (!in) return ga__null_input(func, "in");
-    if (!out) return ga__null_input(func, "out");
+    if (u < 0 || u >= GA_NUM_UFUNCS) return ga__done(ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u));
+    if (!in) return ga__done(ga__null_input(func, "in"));
+    if (!out) return ga__done(ga__null_input(func, "out"));
     bool had[2] = {out[0] != NULL, ga__ufuncs[u].nout > 1 && out[1] != NULL};
     ga_status st = ga__ufunc_call(func, u, in, out);
     for (int k = 0; k < ga__ufuncs[u].nout && st == GA_OK; k++)
@@ -11167,17 +11168,17 @@ static ga_status ga__ufunc_pair(const char *func, ga_ufunc u, const ga_array *a,
 
 GPUARR_API ga_status ga_divmod(const ga_array *a, const ga_array *b, ga_array **quotient, ga_array **remainder)
 {
-    return ga__ufunc_pair("ga_divmod", GA_UFUNC_DIVMOD, a, b, quotient, remainder);
+    return ga__done(ga__ufunc_pair("ga_divmod", GA_UFUNC_DIVMOD, a, b, quotient, remainder));
 }
 
 GPUARR_API ga_status ga_modf(const ga_array *a, ga_array **fraction, ga_array **integral)
 {
-    return ga__ufunc_pair("ga_modf", GA_UFUNC_MODF, a, NULL, fraction, integral);
+    return ga__done(ga__ufunc_pair("ga_modf", GA_UFUNC_MODF, a, NULL, fraction, integral));
 }
 
 GPUARR_API ga_status ga_frexp(const ga_array *a, ga_array **mantissa, ga_array **exponent)
 {
-    return ga__ufunc_pair("ga_frexp", GA_UFUNC_FREXP, a, NULL, mantissa, exponent);
+    return ga__done(ga__ufunc_pair("ga_frexp", GA_UFUNC_FREXP, a, NULL, mantissa, exponent));
 }
 
 GPUARR_API ga_array *ga_where(const ga_array *cond, const ga_array *x, const ga_array *y)
@@ -11236,8 +11237,8 @@ GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rt
                                  bool *result)
 {
     static const char func[] = "ga_allclose";
-    if (!result) return ga__null_input(func, "result");
-    if (!a || !b) return ga__null_input(func, a ? "b" : "a");
+    if (!result) return ga__done(ga__null_input(func, "result"));
+    if (!a || !b) return ga__done(ga__null_input(func, a ? "b" : "a"));
     ga_status refused = ga__bind(func, a->device);
     if (refused == GA_OK)
         refused = ga__refuse_during_capture(func, ga__stream_of(a->device), "reads its result from the device");
@@ -11690,24 +11691,24 @@ GPUARR_API ga_status ga_broadcast_arrays(int n, const ga_array *const *in, ga_ar
     int ndims[64] = {0}, nd = 0, bad = 0;
     const int64_t *shapes[64] = {0};
     int64_t shape[GA_MAXDIMS];
-    if (n < 0 || n > 64) return ga__error(GA_ERROR_VALUE, func, "between 0 and 64 arrays, not %d", n);
-    if (n > 0 && (!in || !out)) return ga__null_input(func, "in or out");
+    if (n < 0 || n > 64) return ga__done(ga__error(GA_ERROR_VALUE, func, "between 0 and 64 arrays, not %d", n));
+    if (n > 0 && (!in || !out)) return ga__done(ga__null_input(func, "in or out"));
     for (int i = 0; i < n; i++) {
-        if (!in[i]) return ga__null_input(func, "an input array");
+        if (!in[i]) return ga__done(ga__null_input(func, "an input array"));
         ndims[i] = in[i]->ndim;
         shapes[i] = in[i]->shape;
     }
     if (!ga__broadcast_shapes(n, ndims, shapes, &nd, shape, &bad))
-        return ga__broadcast_mismatch_error(func, n, ndims, shapes);
+        return ga__done(ga__broadcast_mismatch_error(func, n, ndims, shapes));
     for (int i = 0; i < n; i++) {
         out[i] = ga__broadcast_view(func, in[i], nd, shape);
         if (!out[i]) {
             for (int j = 0; j < i; j++) ga_release(out[j]);
-            return ga__t.error;
+            return ga__done(ga__t.error);
         }
     }
     for (int i = 0; i < n; i++) ga__ret(out[i]);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* atleast_nd: unit axes where NumPy puts them (1-d: (N,); 2-d: (1, N);
@@ -11997,14 +11998,14 @@ GPUARR_API ga_array *ga_diagflat(const ga_array *a, int64_t k)
 GPUARR_API ga_status ga_fill_diagonal(ga_array *a, ga_scalar value, bool wrap)
 {
     static const char func[] = "ga_fill_diagonal";
-    if (!a) return ga__null_input(func, "a");
-    if (a->ndim < 2) return ga__error(GA_ERROR_VALUE, func, "array must be at least 2-d");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (a->ndim < 2) return ga__done(ga__error(GA_ERROR_VALUE, func, "array must be at least 2-d"));
     if (a->ndim > 2)
         for (int d = 1; d < a->ndim; d++)
             if (a->shape[d] != a->shape[0])
-                return ga__error(GA_ERROR_VALUE, func, "All dimensions of input must be of equal length");
+                return ga__done(ga__error(GA_ERROR_VALUE, func, "All dimensions of input must be of equal length"));
     ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
-    if (!v) return ga__t.error;
+    if (!v) return ga__done(ga__t.error);
     /* the diagonal (i, i, ...); for a tall 2-d matrix with wrap, again from
        every (cols + 1)-th row, as NumPy's flat stepping gives */
     int64_t rows = a->shape[0], cols = a->ndim == 2 ? a->shape[1] : a->shape[0], step = 0;
@@ -12023,7 +12024,7 @@ GPUARR_API ga_status ga_fill_diagonal(ga_array *a, ga_scalar value, bool wrap)
         if (!wrap || a->ndim > 2) break;
     }
     ga_release(v);
-    return st;
+    return ga__done(st);
 }
 
 /* tril / triu of `a` (or tri, from a broadcast 1) into a new array. */
@@ -12376,39 +12377,39 @@ static ga_status ga__split_sections(const char *func, const ga_array *a, int64_t
 
 GPUARR_API ga_status ga_split(const ga_array *a, int64_t sections, int axis, ga_array **out)
 {
-    return ga__split_sections("ga_split", a, sections, axis, true, out);
+    return ga__done(ga__split_sections("ga_split", a, sections, axis, true, out));
 }
 
 GPUARR_API ga_status ga_array_split(const ga_array *a, int64_t sections, int axis, ga_array **out)
 {
-    return ga__split_sections("ga_array_split", a, sections, axis, false, out);
+    return ga__done(ga__split_sections("ga_array_split", a, sections, axis, false, out));
 }
 
 GPUARR_API ga_status ga_split_at(const ga_array *a, int n, const int64_t *indices, int axis, ga_array **out)
 {
     static const char func[] = "ga_split_at";
-    if (!a) return ga__null_input(func, "a");
-    if (!out || (n > 0 && !indices)) return ga__null_input(func, "out or indices");
-    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "negative number of indices");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!out || (n > 0 && !indices)) return ga__done(ga__null_input(func, "out or indices"));
+    if (n < 0) return ga__done(ga__error(GA_ERROR_VALUE, func, "negative number of indices"));
     ga_status st = ga__normalize_axis(func, "", &axis, a->ndim);
-    if (st != GA_OK) return st;
-    return ga__split_at(func, a, n, indices, axis, out);
+    if (st != GA_OK) return ga__done(st);
+    return ga__done(ga__split_at(func, a, n, indices, axis, out));
 }
 
 GPUARR_API ga_status ga_hsplit(const ga_array *a, int64_t sections, ga_array **out)
 {
-    if (!a) return ga__null_input("ga_hsplit", "a");
+    if (!a) return ga__done(ga__null_input("ga_hsplit", "a"));
     if (a->ndim == 0)
-        return ga__error(GA_ERROR_VALUE, "ga_hsplit", "hsplit only works on arrays of 1 or more dimensions");
-    return ga__split_sections("ga_hsplit", a, sections, a->ndim > 1 ? 1 : 0, true, out);
+        return ga__done(ga__error(GA_ERROR_VALUE, "ga_hsplit", "hsplit only works on arrays of 1 or more dimensions"));
+    return ga__done(ga__split_sections("ga_hsplit", a, sections, a->ndim > 1 ? 1 : 0, true, out));
 }
 
 GPUARR_API ga_status ga_vsplit(const ga_array *a, int64_t sections, ga_array **out)
 {
-    if (!a) return ga__null_input("ga_vsplit", "a");
+    if (!a) return ga__done(ga__null_input("ga_vsplit", "a"));
     if (a->ndim < 2)
-        return ga__error(GA_ERROR_VALUE, "ga_vsplit", "vsplit only works on arrays of 2 or more dimensions");
-    return ga__split_sections("ga_vsplit", a, sections, 0, true, out);
+        return ga__done(ga__error(GA_ERROR_VALUE, "ga_vsplit", "vsplit only works on arrays of 2 or more dimensions"));
+    return ga__done(ga__split_sections("ga_vsplit", a, sections, 0, true, out));
 }
 
 /* Copies the view (in_shape, in_strides over a's memory) into a new
@@ -12680,11 +12681,11 @@ GPUARR_API ga_array *ga_roll(const ga_array *a, int64_t shift, int axis)
 GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_array **out)
 {
     static const char func[] = "ga_meshgrid";
-    if (n < 0 || n > GA_MAXDIMS) return ga__error(GA_ERROR_VALUE, func, "between 0 and %d inputs", GA_MAXDIMS);
-    if (n > 0 && (!xi || !out)) return ga__null_input(func, "xi or out");
+    if (n < 0 || n > GA_MAXDIMS) return ga__done(ga__error(GA_ERROR_VALUE, func, "between 0 and %d inputs", GA_MAXDIMS));
+    if (n > 0 && (!xi || !out)) return ga__done(ga__null_input(func, "xi or out"));
     int64_t shape[GA_MAXDIMS];
     for (int i = 0; i < n; i++) {
-        if (!xi[i]) return ga__null_input(func, "an input array");
+        if (!xi[i]) return ga__done(ga__null_input(func, "an input array"));
         int at = !ij && n >= 2 && i < 2 ? 1 - i : i; /* "xy" swaps the first two axes */
         shape[at] = xi[i]->size;
     }
@@ -12698,11 +12699,11 @@ GPUARR_API ga_status ga_meshgrid(int n, const ga_array *const *xi, bool ij, ga_a
         ga_release(flat);
         if (!out[i]) {
             for (int j = 0; j < i; j++) ga_release(out[j]);
-            return ga__t.error;
+            return ga__done(ga__t.error);
         }
     }
     for (int i = 0; i < n; i++) ga__ret(out[i]);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 
@@ -12979,19 +12980,19 @@ static ga_status ga__setitem(const char *func, ga_array *a, const char *index, c
 
 GPUARR_API ga_status ga_setitem(ga_array *a, const char *index, const ga_array *value)
 {
-    return ga__setitem("ga_setitem", a, index, value);
+    return ga__done(ga__setitem("ga_setitem", a, index, value));
 }
 
 GPUARR_API ga_status ga_setitem_scalar(ga_array *a, const char *index, ga_scalar value)
 {
     static const char func[] = "ga_setitem_scalar";
-    if (!a) return ga__null_input(func, "a");
-    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__t.error;
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__done(ga__t.error);
     ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
-    if (!v) return ga__t.error;
+    if (!v) return ga__done(ga__t.error);
     ga_status st = ga__setitem(func, a, index, v);
     ga_release(v);
-    return st;
+    return ga__done(st);
 }
 
 /* --- gathers by index ------------------------------------------------------ */
@@ -13368,17 +13369,17 @@ static ga_status ga__put(const char *func, ga_array *a, const ga_array *indices,
 
 GPUARR_API ga_status ga_put(ga_array *a, const ga_array *indices, const ga_array *values, ga_index_mode mode)
 {
-    return ga__put("ga_put", a, indices, values, mode);
+    return ga__done(ga__put("ga_put", a, indices, values, mode));
 }
 
 GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, const ga_array *values, int axis)
 {
     static const char func[] = "ga_put_along_axis";
     ga_status st = ga__check_put(func, a, indices, values);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     int64_t shape[GA_MAXDIMS], ashape[GA_MAXDIMS];
     st = ga__along_axis_shapes(func, a, indices, &axis, shape, ashape);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga_array *idx = ga__int64_indices(func, indices, GA_CASTING_SAME_KIND), *idx_full = NULL, *vals = NULL;
     /* indices and values laid out contiguously over the broadcast shape;
        values' leading unit dims beyond it dropped, as NumPy's assignment */
@@ -13401,7 +13402,7 @@ GPUARR_API ga_status ga_put_along_axis(ga_array *a, const ga_array *indices, con
     ga_release(vals);
     ga_release(idx_full);
     ga_release(idx);
-    return st;
+    return ga__done(st);
 }
 
 /* --- advanced indexing, masks, nonzero --------------------------------------- */
@@ -13933,19 +13934,19 @@ static ga_status ga__setitem_items(const char *func, ga_array *a, int n, const g
 
 GPUARR_API ga_status ga_setitem_items(ga_array *a, int n, const ga_index_item *items, const ga_array *value)
 {
-    return ga__setitem_items("ga_setitem_items", a, n, items, value);
+    return ga__done(ga__setitem_items("ga_setitem_items", a, n, items, value));
 }
 
 GPUARR_API ga_status ga_setitem_items_scalar(ga_array *a, int n, const ga_index_item *items, ga_scalar value)
 {
     static const char func[] = "ga_setitem_items_scalar";
-    if (!a) return ga__null_input(func, "a");
-    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__t.error;
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__done(ga__t.error);
     ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
-    if (!v) return ga__t.error;
+    if (!v) return ga__done(ga__t.error);
     ga_status st = ga__setitem_items(func, a, n, items, v);
     ga_release(v);
-    return st;
+    return ga__done(st);
 }
 
 /* a[mask]'s checks: a bool mask matching a's leading axes. */
@@ -13982,39 +13983,39 @@ GPUARR_API ga_status ga_setitem_mask(ga_array *a, const ga_array *mask, const ga
 {
     static const char func[] = "ga_setitem_mask";
     ga_status st = ga__check_mask(func, a, mask);
-    if (st != GA_OK) return st;
-    if (!value) return ga__null_input(func, "value");
+    if (st != GA_OK) return ga__done(st);
+    if (!value) return ga__done(ga__null_input(func, "value"));
     ga_index_item item = ga_array_index(mask);
-    return ga__advanced_set(func, a, 1, &item, value, false);
+    return ga__done(ga__advanced_set(func, a, 1, &item, value, false));
 }
 
 GPUARR_API ga_status ga_setitem_mask_scalar(ga_array *a, const ga_array *mask, ga_scalar value)
 {
     static const char func[] = "ga_setitem_mask_scalar";
     ga_status st = ga__check_mask(func, a, mask);
-    if (st != GA_OK) return st;
-    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__t.error;
+    if (st != GA_OK) return ga__done(st);
+    if (ga__assigned_scalar(func, value, a->dtype, &value) != GA_OK) return ga__done(ga__t.error);
     ga_array *v = ga__full_on(func, a->device, 0, NULL, value, a->dtype);
-    if (!v) return ga__t.error;
+    if (!v) return ga__done(ga__t.error);
     ga_index_item item = ga_array_index(mask);
     st = ga__advanced_set(func, a, 1, &item, v, false);
     ga_release(v);
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_status ga_nonzero(const ga_array *a, ga_array **out)
 {
     static const char func[] = "ga_nonzero";
-    if (!a) return ga__null_input(func, "a");
-    if (!out) return ga__null_input(func, "out");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!out) return ga__done(ga__null_input(func, "out"));
     if (a->ndim == 0) /* NumPy 2's words; for a bool, a hint too */
-        return ga__error(GA_ERROR_VALUE, func,
+        return ga__done(ga__error(GA_ERROR_VALUE, func,
                          "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.%s",
                          a->dtype == GA_BOOL ? " If the context of this error is of the form `arr[nonzero(cond)]`, just "
                                                "use `arr[cond]`."
-                                             : "");
+                                             : ""));
     ga_array *coords = ga__nonzero_positions(func, a, true);
-    if (!coords) return ga__t.error;
+    if (!coords) return ga__done(ga__t.error);
     for (int d = 0; d < a->ndim; d++) {
         ga__layout l;
         l.ndim = 1;
@@ -14025,12 +14026,12 @@ GPUARR_API ga_status ga_nonzero(const ga_array *a, ga_array **out)
         if (!out[d]) {
             for (int j = 0; j < d; j++) ga_release(out[j]);
             ga_release(coords);
-            return ga__t.error;
+            return ga__done(ga__t.error);
         }
     }
     ga_release(coords);
     for (int d = 0; d < a->ndim; d++) ga__ret(out[d]);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_array *ga_argwhere(const ga_array *a)
@@ -14123,43 +14124,43 @@ GPUARR_API ga_array *ga_extract(const ga_array *condition, const ga_array *a)
 GPUARR_API ga_status ga_place(ga_array *a, const ga_array *mask, const ga_array *vals)
 {
     static const char func[] = "ga_place";
-    if (!a) return ga__null_input(func, "a");
-    if (!mask || !vals) return ga__null_input(func, "mask or vals");
-    if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
-    if (mask->size != a->size) return ga__error(GA_ERROR_VALUE, func, "place: mask and data must be the same size");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!mask || !vals) return ga__done(ga__null_input(func, "mask or vals"));
+    if (!(a->flags & GA_WRITEABLE)) return ga__done(ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only"));
+    if (mask->size != a->size) return ga__done(ga__error(GA_ERROR_VALUE, func, "place: mask and data must be the same size"));
     if (mask->device != a->device || vals->device != a->device)
-        return ga__error(GA_ERROR_DEVICE, func, "mask or vals is on another device");
+        return ga__done(ga__error(GA_ERROR_DEVICE, func, "mask or vals is on another device"));
     ga_array *pos = ga__nonzero_positions(func, mask, false);
-    if (!pos) return ga__t.error;
+    if (!pos) return ga__done(ga__t.error);
     ga_status st = GA_OK;
     if (pos->size > 0 && vals->size == 0) st = ga__error(GA_ERROR_VALUE, func, "Cannot insert from an empty array!");
     else if (pos->size > 0) st = ga__put(func, a, pos, vals, GA_INDEX_RAISE);
     ga_release(pos);
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_status ga_add_at(ga_array *a, int n, const ga_index_item *items, const ga_array *values)
 {
     static const char func[] = "ga_add_at";
-    if (!a) return ga__null_input(func, "a");
-    if (n > 0 && !items) return ga__null_input(func, "items");
-    if (!values) return ga__null_input(func, "values");
-    if (ga__has_array_item(n, items)) return ga__advanced_set(func, a, n, items, values, true);
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (n > 0 && !items) return ga__done(ga__null_input(func, "items"));
+    if (!values) return ga__done(ga__null_input(func, "values"));
+    if (ga__has_array_item(n, items)) return ga__done(ga__advanced_set(func, a, n, items, values, true));
     /* a basic index: no element repeats, so a[items] = a[items] + values,
        added in the promoted dtype and cast back unsafely, as NumPy */
-    if (!(a->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    if (!(a->flags & GA_WRITEABLE)) return ga__done(ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only"));
     ga__layout l;
     ga_status st = ga__index_layout(func, a, n, items, false, &l);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga_array *view = ga__view(func, a, &l, true);
-    if (!view) return ga__t.error;
+    if (!view) return ga__done(ga__t.error);
     ga_operand in[2] = {ga_operand_array(view), ga_operand_array(values)};
     ga_array *sum[2] = {NULL, NULL};
     st = ga__ufunc(func, GA_UFUNC_ADD, in, sum, NULL);
     if (st == GA_OK) st = ga__copyto(func, view, sum[0], GA_CASTING_UNSAFE);
     ga_release(sum[0]);
     ga_release(view);
-    return st;
+    return ga__done(st);
 }
 
 static void ga__index_shutdown(void) { memset(&ga__index_kernels, 0, sizeof ga__index_kernels); }
@@ -15696,7 +15697,7 @@ GPUARR_API ga_status ga_reduce(ga_reduction r, const ga_array *a, int naxes, con
     ga__reduce_0d_axis(r, a, options, &naxes, &axes);
     ga_status st = ga__reduce("ga_reduce", r, a, naxes, axes, dtype, out, keepdims, options);
     if (st == GA_OK && !had) ga__ret(*out);
-    return st;
+    return ga__done(st);
 }
 
 static ga_array *ga__reduce_new_result(const char *func, ga_reduction r, const ga_array *a, int naxes, const int *axes,
@@ -16923,7 +16924,7 @@ GPUARR_API ga_status ga_scan(ga_scan_op op, const ga_array *a, int axis, ga_dtyp
     bool had = out && *out;
     ga_status st = ga__scan("ga_scan", op, a, axis, dtype, out);
     if (st == GA_OK && !had) ga__ret(*out);
-    return st;
+    return ga__done(st);
 }
 
 static ga_array *ga__scan_new(const char *func, ga_scan_op op, const ga_array *a, int axis, ga_dtype dtype)
@@ -18794,13 +18795,13 @@ GPUARR_API ga_array *ga_matmul(const ga_array *a, const ga_array *b)
 GPUARR_API ga_status ga_matmul_out(const ga_array *a, const ga_array *b, ga_array *out)
 {
     static const char func[] = "ga_matmul_out";
-    if (!a) return ga__null_input(func, "a");
-    if (!b) return ga__null_input(func, "b");
-    if (!out) return ga__null_input(func, "out");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!b) return ga__done(ga__null_input(func, "b"));
+    if (!out) return ga__done(ga__null_input(func, "out"));
     ga__product p;
     if (ga__matmul_plan(func, a, b, out, &p) != GA_OK || ga__product_check_out(func, "matmul", &p, out) != GA_OK)
-        return ga__t.error;
-    return ga__product_run(func, &p, out, NULL);
+        return ga__done(ga__t.error);
+    return ga__done(ga__product_run(func, &p, out, NULL));
 }
 
 /* where(c, x, y) (x and y arrays or scalars), unscoped. */
@@ -20706,17 +20707,17 @@ GPUARR_API ga_array *ga_linalg_det(const ga_array *a)
 GPUARR_API ga_status ga_linalg_slogdet(const ga_array *a, ga_array **sign, ga_array **logabsdet)
 {
     static const char func[] = "ga_linalg_slogdet";
-    if (!a) return ga__null_input(func, "a");
-    if (!sign || !logabsdet) return ga__null_input(func, !sign ? "sign" : "logabsdet");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!sign || !logabsdet) return ga__done(ga__null_input(func, !sign ? "sign" : "logabsdet"));
     ga_array *s = NULL, *l = NULL;
     ga_status st = ga__lu_det(func, a, &s, &l, NULL);
     if (st != GA_OK) {
         ga_release(s), ga_release(l);
-        return st;
+        return ga__done(st);
     }
     *sign = ga__ret(s);
     *logabsdet = ga__ret(l);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* eigh of a stack of small matrices in one call: Jacobi's method
@@ -20816,14 +20817,14 @@ static ga_status ga__eigh(const char *func, const ga_array *a, char uplo, ga_arr
 GPUARR_API ga_status ga_linalg_eigh(const ga_array *a, char uplo, ga_array **eigenvalues, ga_array **eigenvectors)
 {
     static const char func[] = "ga_linalg_eigh";
-    if (!a) return ga__null_input(func, "a");
-    if (!eigenvalues || !eigenvectors) return ga__null_input(func, !eigenvalues ? "eigenvalues" : "eigenvectors");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!eigenvalues || !eigenvectors) return ga__done(ga__null_input(func, !eigenvalues ? "eigenvalues" : "eigenvectors"));
     ga_array *w = NULL, *v = NULL;
     ga_status st = ga__eigh(func, a, uplo, &w, &v);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     *eigenvalues = ga__ret(w);
     *eigenvectors = ga__ret(v);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo)
@@ -20941,13 +20942,13 @@ static ga_status ga__svd(const char *func, const ga_array *a, bool full, bool uv
 GPUARR_API ga_status ga_linalg_svd(const ga_array *a, bool full_matrices, ga_array **u, ga_array **s, ga_array **vh)
 {
     static const char func[] = "ga_linalg_svd";
-    if (!a) return ga__null_input(func, "a");
-    if (!u || !s || !vh) return ga__null_input(func, !u ? "u" : !s ? "s" : "vh");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!u || !s || !vh) return ga__done(ga__null_input(func, !u ? "u" : !s ? "s" : "vh"));
     ga_array *x = NULL, *y = NULL, *z = NULL;
     ga_status st = ga__svd(func, a, full_matrices, true, &x, &y, &z);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     *u = ga__ret(x), *s = ga__ret(y), *vh = ga__ret(z);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_array *ga_linalg_svdvals(const ga_array *a)
@@ -21176,13 +21177,13 @@ static ga_array *ga__colmajor_view(const char *func, const ga_array *x, int64_t 
 GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array **q, ga_array **r)
 {
     static const char func[] = "ga_linalg_qr";
-    if (!a) return ga__null_input(func, "a");
-    if (!r || (mode != GA_QR_R && !q)) return ga__null_input(func, !r ? "r" : "q");
-    if ((int)mode < 0 || mode > GA_QR_RAW) return ga__error(GA_ERROR_VALUE, func, "Unrecognized mode '%d'", (int)mode);
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!r || (mode != GA_QR_R && !q)) return ga__done(ga__null_input(func, !r ? "r" : "q"));
+    if ((int)mode < 0 || mode > GA_QR_RAW) return ga__done(ga__error(GA_ERROR_VALUE, func, "Unrecognized mode '%d'", (int)mode));
     if (a->ndim < 2)
-        return ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+        return ga__done(ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim));
     ga_dtype dt = GA_DTYPE_INVALID;
-    if (ga__linalg_dtype(func, a, &dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    if (ga__linalg_dtype(func, a, &dt) != GA_OK || ga__bind(func, a->device) != GA_OK) return ga__done(ga__t.error);
     const int nd = a->ndim;
     const int64_t m = a->shape[nd - 2], n = a->shape[nd - 1], k = GA__MIN(m, n), count = ga__stack_count(a);
     ga__temps t = {{NULL}, 0};
@@ -21192,7 +21193,7 @@ GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array *
     for (int d = 0; d < nd - 2; d++) shape[d] = a->shape[d];
     shape[nd - 2] = k;
     ga_array *tau = x ? ga__temp(&t, ga__array_new(func, a->device, nd - 1, shape, dt)) : NULL;
-    if (!tau) return ga__temps_fail(&t);
+    if (!tau) return ga__done(ga__temps_fail(&t));
     ga__cusolver_handle *h = NULL;
     ga__solver_scratch sc = GA__SOLVER_SCRATCH(a->device);
     ga_status st = GA_OK;
@@ -21219,7 +21220,7 @@ GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array *
     }
     if (st != GA_OK) {
         ga__solver_scratch_free(&sc);
-        return ga__temps_fail(&t);
+        return ga__done(ga__temps_fail(&t));
     }
     if (mode == GA_QR_RAW) { /* h = X as stored, tau */
         ga__solver_scratch_free(&sc);
@@ -21227,7 +21228,7 @@ GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array *
         ga__temps_release(&t);
         *q = ga__ret(hh);
         *r = ga__ret(tt);
-        return GA_OK;
+        return ga__done(GA_OK);
     }
     /* R: the upper triangle of X's first k rows (m for the complete form), transposed back */
     const int64_t rrows = mode == GA_QR_COMPLETE ? m : k;
@@ -21279,36 +21280,36 @@ GPUARR_API ga_status ga_linalg_qr(const ga_array *a, ga_qr_mode mode, ga_array *
     ga__temps_release(&t);
     if (!rr || st != GA_OK) {
         ga_release(rr), ga_release(qq);
-        return ga__t.error ? ga__t.error : GA_ERROR_STATE;
+        return ga__done(ga__t.error ? ga__t.error : GA_ERROR_STATE);
     }
     if (q) *q = ga__ret(qq);
     *r = ga__ret(rr);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, double rcond, ga_array **x, ga_array **residuals,
                                      ga_array **rank, ga_array **s)
 {
     static const char func[] = "ga_linalg_lstsq";
-    if (!a) return ga__null_input(func, "a");
-    if (!b) return ga__null_input(func, "b");
-    if (!x || !residuals || !rank || !s) return ga__null_input(func, "an output");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!b) return ga__done(ga__null_input(func, "b"));
+    if (!x || !residuals || !rank || !s) return ga__done(ga__null_input(func, "an output"));
     if (a->ndim != 2)
-        return ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be two-dimensional", a->ndim);
+        return ga__done(ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be two-dimensional", a->ndim));
     if (b->ndim != 1 && b->ndim != 2)
-        return ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be one or two-dimensional", b->ndim);
+        return ga__done(ga__error(GA_ERROR_LINALG, func, "%d-dimensional array given. Array must be one or two-dimensional", b->ndim));
     const int64_t m = a->shape[0], n = a->shape[1];
-    if (b->shape[0] != m) return ga__error(GA_ERROR_LINALG, func, "Incompatible dimensions");
+    if (b->shape[0] != m) return ga__done(ga__error(GA_ERROR_LINALG, func, "Incompatible dimensions"));
     ga_dtype da = GA_DTYPE_INVALID, dbt = GA_DTYPE_INVALID;
-    if (ga__linalg_dtype(func, a, &da) != GA_OK || ga__linalg_dtype(func, b, &dbt) != GA_OK) return ga__t.error;
-    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    if (ga__linalg_dtype(func, a, &da) != GA_OK || ga__linalg_dtype(func, b, &dbt) != GA_OK) return ga__done(ga__t.error);
+    if (ga__bind(func, a->device) != GA_OK) return ga__done(ga__t.error);
     const ga_dtype dt = ga_promote_types(da, dbt);
     /* x = vh^H diag(s+) u^H b, s+ = 1/s above rcond max(s), else 0 (NumPy's gelsd's minimum-norm answer) */
     ga__temps t = {{NULL}, 0};
     ga_array *ac = ga__temp(&t, ga__contiguous_copy(func, a, dt));
     ga_array *b2 = ac ? ga__temp(&t, b->ndim == 1 ? ga__unit_dim(func, b, 1) : ga_retain((ga_array *)b)) : NULL;
     ga_array *u = NULL, *sv = NULL, *vh = NULL;
-    if (!b2 || ga__svd(func, ac, false, true, &u, &sv, &vh) != GA_OK) return ga__temps_fail(&t);
+    if (!b2 || ga__svd(func, ac, false, true, &u, &sv, &vh) != GA_OK) return ga__done(ga__temps_fail(&t));
     ga__temp(&t, u), ga__temp(&t, vh);
     const int last = -1;
     const double f = isnan(rcond) ? (double)GA__MAX(m, n) * ga__linalg_eps(sv->dtype) : rcond;
@@ -21358,7 +21359,7 @@ GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, doubl
     if (!res) {
         ga_release(xs), ga_release(cnt);
         ga_release(sv);
-        return ga__temps_fail(&t);
+        return ga__done(ga__temps_fail(&t));
     }
     if (b->ndim == 1) { /* x back to (n,); the residuals stay (1,) */
         ga_array *x1 = ga__reshape(func, xs, 1, &n);
@@ -21368,10 +21369,10 @@ GPUARR_API ga_status ga_linalg_lstsq(const ga_array *a, const ga_array *b, doubl
     ga__temps_release(&t);
     if (!xs) {
         ga_release(res), ga_release(cnt), ga_release(sv);
-        return ga__t.error;
+        return ga__done(ga__t.error);
     }
     *x = ga__ret(xs), *residuals = ga__ret(res), *rank = ga__ret(cnt), *s = ga__ret(sv);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* A real matrix's complex right eigenvectors (as columns, in ct) from
@@ -21483,13 +21484,13 @@ static ga_status ga__eig(const char *func, const ga_array *a, ga_array **w, ga_a
 GPUARR_API ga_status ga_linalg_eig(const ga_array *a, ga_array **eigenvalues, ga_array **eigenvectors)
 {
     static const char func[] = "ga_linalg_eig";
-    if (!a) return ga__null_input(func, "a");
-    if (!eigenvalues || !eigenvectors) return ga__null_input(func, !eigenvalues ? "eigenvalues" : "eigenvectors");
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!eigenvalues || !eigenvectors) return ga__done(ga__null_input(func, !eigenvalues ? "eigenvalues" : "eigenvectors"));
     ga_array *w = NULL, *v = NULL;
     ga_status st = ga__eig(func, a, &w, &v);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     *eigenvalues = ga__ret(w), *eigenvectors = ga__ret(v);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_array *ga_linalg_eigvals(const ga_array *a)
@@ -22568,12 +22569,12 @@ static ga_array *ga__npy_prepare(const char *func, const ga_array *arr, char *he
 GPUARR_API ga_status ga_save(const char *file, const ga_array *arr)
 {
     static const char func[] = "ga_save";
-    if (!file) return ga__null_input(func, "file");
-    if (!arr) return ga__null_input(func, "arr");
+    if (!file) return ga__done(ga__null_input(func, "file"));
+    if (!arr) return ga__done(ga__null_input(func, "arr"));
     char header[64 + 128 + GA_MAXDIMS * 48];
     size_t hbytes = 0;
     ga_array *c = ga__npy_prepare(func, arr, header, sizeof header, &hbytes);
-    if (!c) return ga__t.error;
+    if (!c) return ga__done(ga__t.error);
     char *name = ga__npy_name(file);
     FILE *f = name ? ga__open_to_write(name, (uint64_t)hbytes + ga_nbytes(c)) : NULL;
     ga_status st = GA_OK;
@@ -22586,7 +22587,7 @@ GPUARR_API ga_status ga_save(const char *file, const ga_array *arr)
     if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", name, strerror(errno));
     GPUARR_FREE(name);
     ga_release(c);
-    return st;
+    return ga__done(st);
 }
 
 /* NumPy's error for data that ends after `got` bytes. */
@@ -22707,11 +22708,11 @@ static ga_array *ga__fromfile_text(const char *func, FILE *f, const char *file, 
 GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file, const char *sep, const char *format)
 {
     static const char func[] = "ga_tofile";
-    if (!a) return ga__null_input(func, "a");
-    if (!file) return ga__null_input(func, "file");
-    if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
+    if (!a) return ga__done(ga__null_input(func, "a"));
+    if (!file) return ga__done(ga__null_input(func, "file"));
+    if (ga__bind(func, a->device) != GA_OK) return ga__done(ga__t.error);
     ga_array *c = (a->flags & GA_C_CONTIGUOUS) ? ga_retain((ga_array *)a) : ga__contiguous_copy(func, a, a->dtype);
-    if (!c) return ga__t.error;
+    if (!c) return ga__done(ga__t.error);
     const bool text = sep && *sep; /* (text has no size known before) */
     FILE *f = text ? fopen(file, "wb") : ga__open_to_write(file, ga_nbytes(c));
     ga_status st = GA_OK;
@@ -22726,7 +22727,7 @@ GPUARR_API ga_status ga_tofile(const ga_array *a, const char *file, const char *
     }
     if (f && fclose(f) != 0 && st == GA_OK) st = ga__error(GA_ERROR_IO, func, "could not write %s: %s", file, strerror(errno));
     ga_release(c);
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_array *ga_fromfile(const char *file, ga_dtype dtype, int64_t count, const char *sep, int64_t offset)
@@ -23216,12 +23217,12 @@ static ga_status ga__savez(const char *func, const char *file, int n, const char
 
 GPUARR_API ga_status ga_savez(const char *file, int n, const char *const *names, const ga_array *const *arrays)
 {
-    return ga__savez("ga_savez", file, n, names, arrays, NULL, false);
+    return ga__done(ga__savez("ga_savez", file, n, names, arrays, NULL, false));
 }
 
 GPUARR_API ga_status ga_savez_compressed(const char *file, int n, const char *const *names, const ga_array *const *arrays)
 {
-    return ga__savez("ga_savez_compressed", file, n, names, arrays, NULL, true);
+    return ga__done(ga__savez("ga_savez_compressed", file, n, names, arrays, NULL, true));
 }
 
 GPUARR_API int ga_npz_count(const ga_npz *z) { return z ? z->count : 0; }
@@ -23250,16 +23251,16 @@ GPUARR_API ga_status ga_set_printoptions(const ga_printoptions *options)
     static const char func[] = "ga_set_printoptions";
     if (!options) {
         ga__printopts_set = false;
-        return GA_OK;
+        return ga__done(GA_OK);
     }
     if (options->precision < 0 || options->precision > 100)
-        return ga__error(GA_ERROR_VALUE, func, "precision must be between 0 and 100, not %d", options->precision);
-    if (options->threshold < 0) return ga__error(GA_ERROR_VALUE, func, "threshold must be non-negative");
-    if (options->edgeitems < 0) return ga__error(GA_ERROR_VALUE, func, "edgeitems must be non-negative");
-    if (options->linewidth < 1) return ga__error(GA_ERROR_VALUE, func, "linewidth must be positive");
+        return ga__done(ga__error(GA_ERROR_VALUE, func, "precision must be between 0 and 100, not %d", options->precision));
+    if (options->threshold < 0) return ga__done(ga__error(GA_ERROR_VALUE, func, "threshold must be non-negative"));
+    if (options->edgeitems < 0) return ga__done(ga__error(GA_ERROR_VALUE, func, "edgeitems must be non-negative"));
+    if (options->linewidth < 1) return ga__done(ga__error(GA_ERROR_VALUE, func, "linewidth must be positive"));
     ga__printopts = *options;
     ga__printopts_set = true;
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* The precision of a float dtype's values for the shortest round trip:
@@ -23881,13 +23882,13 @@ GPUARR_API ga_status ga_print(const ga_array *a)
 {
     static const char func[] = "ga_print";
     const int64_t n = ga__print_to(func, a, NULL, 0, false);
-    if (n < 0) return ga__t.error;
+    if (n < 0) return ga__done(ga__t.error);
     char *s = (char *)GPUARR_MALLOC((size_t)n + 1);
-    if (!s) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (!s) return ga__done(ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"));
     ga_status st = ga__print_to(func, a, s, (size_t)n + 1, false) < 0 ? ga__t.error : GA_OK;
     if (st == GA_OK) printf("%s\n", s);
     GPUARR_FREE(s);
-    return st;
+    return ga__done(st);
 }
 
 /* --- text files: ndarray.tofile and numpy.fromfile with a separator --------- */
@@ -25390,9 +25391,9 @@ static ga_status ga__spawn_children(const char *func, ga_bit_generator kind, con
 GPUARR_API ga_status ga_random_spawn(ga_generator *g, int n, ga_generator **out)
 {
     static const char func[] = "ga_random_spawn";
-    if (!g) return ga__null_input(func, "g");
-    if (n < 0) return ga__error(GA_ERROR_VALUE, func, "n_children must be non-negative");
-    if (n > 0 && !out) return ga__null_input(func, "out");
+    if (!g) return ga__done(ga__null_input(func, "g"));
+    if (n < 0) return ga__done(ga__error(GA_ERROR_VALUE, func, "n_children must be non-negative"));
+    if (n > 0 && !out) return ga__done(ga__null_input(func, "out"));
     pthread_mutex_lock(&g->lock);
     ga_status st = GA_OK;
     int64_t first = g->seq.n_children_spawned;
@@ -25410,7 +25411,7 @@ GPUARR_API ga_status ga_random_spawn(ga_generator *g, int n, ga_generator **out)
     }
     pthread_mutex_unlock(&g->lock);
     GPUARR_FREE(made);
-    return st;
+    return ga__done(st);
 }
 
 /* NumPy's advance: the counter plus delta, the buffer emptied. */
@@ -25424,12 +25425,12 @@ static void ga__random_advance_state(ga_random_state *s, const uint64_t delta[4]
 GPUARR_API ga_status ga_random_advance(ga_generator *g, const uint64_t delta[4])
 {
     static const char func[] = "ga_random_advance";
-    if (!g) return ga__null_input(func, "g");
-    if (!delta) return ga__null_input(func, "delta");
+    if (!g) return ga__done(ga__null_input(func, "g"));
+    if (!delta) return ga__done(ga__null_input(func, "delta"));
     pthread_mutex_lock(&g->lock);
     ga__random_advance_state(&g->state, delta);
     pthread_mutex_unlock(&g->lock);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps)
@@ -25452,13 +25453,13 @@ GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps)
 GPUARR_API ga_status ga_random_get_state(const ga_generator *g, ga_random_state *state)
 {
     static const char func[] = "ga_random_get_state";
-    if (!g) return ga__null_input(func, "g");
-    if (!state) return ga__null_input(func, "state");
+    if (!g) return ga__done(ga__null_input(func, "g"));
+    if (!state) return ga__done(ga__null_input(func, "state"));
     ga_generator *m = (ga_generator *)g; /* the lock only */
     pthread_mutex_lock(&m->lock);
     *state = g->state;
     pthread_mutex_unlock(&m->lock);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* What set_state refuses, or GA_OK. */
@@ -25483,13 +25484,13 @@ static ga_status ga__random_check_state(const char *func, ga_bit_generator kind,
 GPUARR_API ga_status ga_random_set_state(ga_generator *g, const ga_random_state *state)
 {
     static const char func[] = "ga_random_set_state";
-    if (!g) return ga__null_input(func, "g");
-    if (!state) return ga__null_input(func, "state");
+    if (!g) return ga__done(ga__null_input(func, "g"));
+    if (!state) return ga__done(ga__null_input(func, "state"));
     pthread_mutex_lock(&g->lock);
     ga_status st = ga__random_check_state(func, g->state.bit_generator, state);
     if (st == GA_OK) g->state = *state;
     pthread_mutex_unlock(&g->lock);
-    return st;
+    return ga__done(st);
 }
 
 /* --- host draws ---------------------------------------------------------- */
@@ -25934,10 +25935,10 @@ GPUARR_API ga_status ga_random_random_out(ga_generator *g, ga_array *out)
 {
     static const char func[] = "ga_random_random_out";
     ga_status st = ga__random_check_out(func, out, false);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     const int f64 = out->dtype == GA_FLOAT64;
-    if (g && g->state.bit_generator == GA_PHILOX4X64) return ga__philox64_random_into(func, g, out);
-    return ga__random_draw_into(func, g, out, &ga__random_kernels.random[f64], "random", f64 ? 64 : 32);
+    if (g && g->state.bit_generator == GA_PHILOX4X64) return ga__done(ga__philox64_random_into(func, g, out));
+    return ga__done(ga__random_draw_into(func, g, out, &ga__random_kernels.random[f64], "random", f64 ? 64 : 32));
 }
 
 GPUARR_API ga_array *ga_random_standard_normal(ga_generator *g, int ndim, const int64_t *shape, ga_dtype dtype)
@@ -25953,9 +25954,9 @@ GPUARR_API ga_status ga_random_standard_normal_out(ga_generator *g, ga_array *ou
     static const char func[] = "ga_random_standard_normal_out";
     ga_status st = ga__random_check_out(func, out, false);
     if (st == GA_OK) st = ga__random_device_generator(func, g);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     const int f64 = out->dtype == GA_FLOAT64;
-    return ga__random_draw_into(func, g, out, &ga__random_kernels.normal[f64], "normal", f64 ? 64 : 32);
+    return ga__done(ga__random_draw_into(func, g, out, &ga__random_kernels.normal[f64], "normal", f64 ? 64 : 32));
 }
 
 GPUARR_API ga_array *ga_random_bytes(ga_generator *g, int64_t length)
@@ -26392,7 +26393,7 @@ GPUARR_API ga_array *ga_random_standard_exponential(ga_generator *g, int ndim, c
 
 GPUARR_API ga_status ga_random_standard_exponential_out(ga_generator *g, ga_array *out)
 {
-    return ga__random_into("ga_random_standard_exponential_out", g, GA_RANDOM_STANDARD_EXPONENTIAL, 0, 0.0, out, false);
+    return ga__done(ga__random_into("ga_random_standard_exponential_out", g, GA_RANDOM_STANDARD_EXPONENTIAL, 0, 0.0, out, false));
 }
 
 GPUARR_API ga_array *ga_random_exponential(ga_generator *g, double scale, int ndim, const int64_t *shape)
@@ -26470,7 +26471,7 @@ GPUARR_API ga_array *ga_random_standard_gamma(ga_generator *g, double shape, int
 
 GPUARR_API ga_status ga_random_standard_gamma_out(ga_generator *g, double shape, ga_array *out)
 {
-    return ga__random_into("ga_random_standard_gamma_out", g, GA_RANDOM_STANDARD_GAMMA, 1, shape, out, true);
+    return ga__done(ga__random_into("ga_random_standard_gamma_out", g, GA_RANDOM_STANDARD_GAMMA, 1, shape, out, true));
 }
 
 GPUARR_API ga_array *ga_random_gamma(ga_generator *g, double shape, double scale, int ndim, const int64_t *size)
@@ -26975,12 +26976,12 @@ GPUARR_API ga_array *ga_random_permutation_array(ga_generator *g, const ga_array
 GPUARR_API ga_status ga_random_shuffle(ga_generator *g, ga_array *x, int axis)
 {
     static const char func[] = "ga_random_shuffle";
-    if (x && !(x->flags & GA_WRITEABLE)) return ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only");
+    if (x && !(x->flags & GA_WRITEABLE)) return ga__done(ga__error(GA_ERROR_VALUE, func, "assignment destination is read-only"));
     ga_array *c = ga__random_permuted_copy(func, g, x, axis);
-    if (!c) return ga__t.error;
+    if (!c) return ga__done(ga__t.error);
     const ga_status st = ga__copyto(func, x, c, GA_CASTING_NO);
     ga_release(c);
-    return st;
+    return ga__done(st);
 }
 
 /* numpy's permuted: keys in x's shape (flattened for GA_AXIS_NONE),
@@ -27867,13 +27868,13 @@ GPUARR_API ga_array *ga_random_random_integers(int64_t low, int64_t high, int nd
 GPUARR_API ga_status ga_random_seed(const uint32_t *seed_words, int n)
 {
     ga_generator *fresh = ga__generator_seeded("ga_random_seed", GA_PHILOX4X32, seed_words, n);
-    if (!fresh) return ga__t.error;
+    if (!fresh) return ga__done(ga__t.error);
     pthread_mutex_lock(&ga__random_lock);
     ga_generator *old = ga__random_globals[ga__t.device];
     ga__random_globals[ga__t.device] = fresh;
     pthread_mutex_unlock(&ga__random_lock);
     ga_generator_release(old);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 /* Forgets the kernels and drops the global generators. */
@@ -28596,8 +28597,8 @@ GPUARR_API ga_array *ga_fft_fft(const ga_array *a, int64_t n, int axis, ga_fft_n
 GPUARR_API ga_status ga_fft_fft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
 {
     static const char func[] = "ga_fft_fft_out";
-    if (a && !out) return ga__null_input(func, "out");
-    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2C, CUFFT_FORWARD, false, out));
+    if (a && !out) return ga__done(ga__null_input(func, "out"));
+    return ga__done(ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2C, CUFFT_FORWARD, false, out)));
 }
 
 GPUARR_API ga_array *ga_fft_ifft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
@@ -28608,8 +28609,8 @@ GPUARR_API ga_array *ga_fft_ifft(const ga_array *a, int64_t n, int axis, ga_fft_
 GPUARR_API ga_status ga_fft_ifft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
 {
     static const char func[] = "ga_fft_ifft_out";
-    if (a && !out) return ga__null_input(func, "out");
-    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2C, CUFFT_INVERSE, false, out));
+    if (a && !out) return ga__done(ga__null_input(func, "out"));
+    return ga__done(ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2C, CUFFT_INVERSE, false, out)));
 }
 
 GPUARR_API ga_array *ga_fft_rfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
@@ -28620,8 +28621,8 @@ GPUARR_API ga_array *ga_fft_rfft(const ga_array *a, int64_t n, int axis, ga_fft_
 GPUARR_API ga_status ga_fft_rfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
 {
     static const char func[] = "ga_fft_rfft_out";
-    if (a && !out) return ga__null_input(func, "out");
-    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, false, out));
+    if (a && !out) return ga__done(ga__null_input(func, "out"));
+    return ga__done(ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, false, out)));
 }
 
 GPUARR_API ga_array *ga_fft_irfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
@@ -28632,8 +28633,8 @@ GPUARR_API ga_array *ga_fft_irfft(const ga_array *a, int64_t n, int axis, ga_fft
 GPUARR_API ga_status ga_fft_irfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
 {
     static const char func[] = "ga_fft_irfft_out";
-    if (a && !out) return ga__null_input(func, "out");
-    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, false, out));
+    if (a && !out) return ga__done(ga__null_input(func, "out"));
+    return ga__done(ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, false, out)));
 }
 
 GPUARR_API ga_array *ga_fft_hfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
@@ -28644,8 +28645,8 @@ GPUARR_API ga_array *ga_fft_hfft(const ga_array *a, int64_t n, int axis, ga_fft_
 GPUARR_API ga_status ga_fft_hfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
 {
     static const char func[] = "ga_fft_hfft_out";
-    if (a && !out) return ga__null_input(func, "out");
-    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, true, out));
+    if (a && !out) return ga__done(ga__null_input(func, "out"));
+    return ga__done(ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_C2R, CUFFT_INVERSE, true, out)));
 }
 
 GPUARR_API ga_array *ga_fft_ihfft(const ga_array *a, int64_t n, int axis, ga_fft_norm norm)
@@ -28656,8 +28657,8 @@ GPUARR_API ga_array *ga_fft_ihfft(const ga_array *a, int64_t n, int axis, ga_fft
 GPUARR_API ga_status ga_fft_ihfft_out(const ga_array *a, int64_t n, int axis, ga_fft_norm norm, ga_array *out)
 {
     static const char func[] = "ga_fft_ihfft_out";
-    if (a && !out) return ga__null_input(func, "out");
-    return ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, true, out));
+    if (a && !out) return ga__done(ga__null_input(func, "out"));
+    return ga__done(ga__fft_out_status(ga__fft_1d(func, a, n, axis, norm, GA__FFT_R2C, CUFFT_FORWARD, true, out)));
 }
 
 /* --- the n-d transforms ---------------------------------------------------- */
@@ -28849,7 +28850,7 @@ static void ga__fft_destroy_list(int device, ga__fft_plan **plans, int n)
 
 GPUARR_API ga_status ga_fft_plan_cache_get_info(ga_fft_plan_cache_info *info)
 {
-    if (!info) return ga__null_input("ga_fft_plan_cache_get_info", "info");
+    if (!info) return ga__done(ga__null_input("ga_fft_plan_cache_get_info", "info"));
     ga__fft_cache *c = &ga__fft_caches[ga__t.device];
     memset(info, 0, sizeof *info);
     pthread_mutex_lock(&ga__fft_lock);
@@ -28859,13 +28860,13 @@ GPUARR_API ga_status ga_fft_plan_cache_get_info(ga_fft_plan_cache_info *info)
     info->hits = c->hits;
     info->misses = c->misses;
     pthread_mutex_unlock(&ga__fft_lock);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_fft_plan_cache_set_size(int max_size)
 {
     static const char func[] = "ga_fft_plan_cache_set_size";
-    if (max_size < 0) return ga__error(GA_ERROR_VALUE, func, "max_size must be >= 0, not %d", max_size);
+    if (max_size < 0) return ga__done(ga__error(GA_ERROR_VALUE, func, "max_size must be >= 0, not %d", max_size));
     const int device = ga__t.device;
     ga__fft_cache *c = &ga__fft_caches[device];
     ga__fft_plan **dropped;
@@ -28878,7 +28879,7 @@ GPUARR_API ga_status ga_fft_plan_cache_set_size(int max_size)
     }
     pthread_mutex_unlock(&ga__fft_lock);
     ga__fft_destroy_list(device, dropped, n);
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_status ga_fft_plan_cache_clear(void)
@@ -28892,7 +28893,7 @@ GPUARR_API ga_status ga_fft_plan_cache_clear(void)
     if (st == GA_OK) c->hits = c->misses = 0;
     pthread_mutex_unlock(&ga__fft_lock);
     ga__fft_destroy_list(device, dropped, n);
-    return st;
+    return ga__done(st);
 }
 
 /* Destroys every cached plan (each with its device's context current) and
@@ -30225,8 +30226,8 @@ static ga_status ga__sparse_resort(const char *func, ga_sparse *s, bool sum)
     return GA_OK;
 }
 
-GPUARR_API ga_status ga_sparse_sum_duplicates(ga_sparse *s) { return ga__sparse_resort("ga_sparse_sum_duplicates", s, true); }
-GPUARR_API ga_status ga_sparse_sort_indices(ga_sparse *s) { return ga__sparse_resort("ga_sparse_sort_indices", s, false); }
+GPUARR_API ga_status ga_sparse_sum_duplicates(ga_sparse *s) { return ga__done(ga__sparse_resort("ga_sparse_sum_duplicates", s, true)); }
+GPUARR_API ga_status ga_sparse_sort_indices(ga_sparse *s) { return ga__done(ga__sparse_resort("ga_sparse_sort_indices", s, false)); }
 
 /* The number of set bool flags (n of them, contiguous), waited for. */
 static ga_status ga__sparse_count_flags(const char *func, int device, const ga_array *flags, int64_t *count)
@@ -30316,9 +30317,9 @@ static ga_sparse *ga__sparse_keep_flagged(const char *func, const ga_sparse *s, 
 GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s)
 {
     static const char func[] = "ga_sparse_eliminate_zeros";
-    if (!s) return ga__null_input(func, "s");
-    if (s->nnz == 0) return GA_OK;
-    if (ga__sparse_entry(func, s->device, true) != GA_OK) return ga__t.error;
+    if (!s) return ga__done(ga__null_input(func, "s"));
+    if (s->nnz == 0) return ga__done(GA_OK);
+    if (ga__sparse_entry(func, s->device, true) != GA_OK) return ga__done(ga__t.error);
     ga_array *flags = NULL;
     int64_t k = 0;
     ga_status st = ga__sparse_count_values(func, s, &flags, &k);
@@ -30328,7 +30329,7 @@ GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s)
         else st = ga__t.error;
     }
     ga_release(flags);
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
@@ -32723,8 +32724,8 @@ GPUARR_API ga_array *ga_sparse_linalg_norm_axis(const ga_sparse *x, double ord, 
 GPUARR_API ga_status ga_sparse_save_npz(const char *file, const ga_sparse *m, bool compressed)
 {
     static const char func[] = "ga_sparse_save_npz";
-    if (!file) return ga__null_input(func, "file");
-    if (!m) return ga__null_input(func, "m");
+    if (!file) return ga__done(ga__null_input(func, "file"));
+    if (!m) return ga__done(ga__null_input(func, "m"));
     static const char *const fmts[] = {"csr", "csc", "coo"};
     const bool coo = m->format == GA_SPARSE_COO;
     const char *names[5] = {coo ? "row" : "indices", coo ? "col" : "indptr", "format", "shape", "data"};
@@ -32733,7 +32734,7 @@ GPUARR_API ga_status ga_sparse_save_npz(const char *file, const ga_sparse *m, bo
     ga__put64(shape, (uint64_t)m->shape[0]), ga__put64(shape + 8, (uint64_t)m->shape[1]);
     const ga__npz_raw fmt = {"|S3", 0, {0}, fmts[m->format], 3}, sh = {"<i8", 1, {2}, shape, 16};
     const ga__npz_raw *raws[5] = {NULL, NULL, &fmt, &sh, NULL};
-    return ga__savez(func, file, 5, names, arrays, raws, compressed);
+    return ga__done(ga__savez(func, file, 5, names, arrays, raws, compressed));
 }
 
 /* Member `name` of z (SciPy's KeyError where there is none, in
@@ -33100,15 +33101,15 @@ GPUARR_API ga_status ga_benchmark(ga_status (*fn)(void *user_data), void *user_d
                                   double max_duration, ga_benchmark_result *result)
 {
     static const char func[] = "ga_benchmark";
-    if (!result) return ga__null_input(func, "result");
+    if (!result) return ga__done(ga__null_input(func, "result"));
     memset(result, 0, sizeof *result);
-    if (!fn) return ga__null_input(func, "fn");
+    if (!fn) return ga__done(ga__null_input(func, "fn"));
     if (n_repeat < 1 || n_warmup < 0)
-        return ga__error(GA_ERROR_VALUE, func, "n_repeat must be positive and n_warmup not negative (%d, %d)", n_repeat,
-                         n_warmup);
+        return ga__done(ga__error(GA_ERROR_VALUE, func, "n_repeat must be positive and n_warmup not negative (%d, %d)", n_repeat,
+                         n_warmup));
     const int device = ga__t.device;
     ga_status st = ga__bind(func, device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     result->device = device;
     result->cpu_times = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)n_repeat);
     result->gpu_times = (double *)GPUARR_MALLOC(sizeof(double) * (size_t)n_repeat);
@@ -33296,8 +33297,8 @@ GPUARR_API ga_status ga_memory_hook_remove(int id)
     }
     if (found) GA__ATOMIC_STORE(&ga__memory_hooks.count, n - 1);
     pthread_mutex_unlock(&ga__memory_hooks.lock);
-    if (!found) return ga__error(GA_ERROR_VALUE, "ga_memory_hook_remove", "no hook has id %d", id);
-    return GA_OK;
+    if (!found) return ga__done(ga__error(GA_ERROR_VALUE, "ga_memory_hook_remove", "no hook has id %d", id));
+    return ga__done(GA_OK);
 }
 
 GPUARR_API void ga_memory_hook_debug_print(const ga_memory_hook_info *info, void *user)
@@ -34367,18 +34368,18 @@ GPUARR_API ga_status ga_elementwise_call(const ga_elementwise_kernel *k, int nin
                                          ga_array **out)
 {
     static const char func[] = "ga_elementwise_call";
-    if (!k) return ga__null_input(func, "k");
+    if (!k) return ga__done(ga__null_input(func, "k"));
     if (nin != k->nin || nout != k->nout)
-        return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name);
-    if (!in) return ga__null_input(func, "in");
-    if (!out) return ga__null_input(func, "out");
-    if (!k->module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+        return ga__done(ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->name));
+    if (!in) return ga__done(ga__null_input(func, "in"));
+    if (!out) return ga__done(ga__null_input(func, "out"));
+    if (!k->module->lib) return ga__done(ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown"));
     bool had[GA__USER_MAX_PARAMS];
     for (int j = 0; j < nout; j++) had[j] = out[j] != NULL;
     ga_status st = ga__elementwise(func, k, in, out);
     for (int j = 0; j < nout && st == GA_OK; j++)
         if (!had[j]) ga__ret(out[j]);
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, const ga_operand *in)
@@ -34625,15 +34626,15 @@ GPUARR_API ga_status ga_reduction_kernel_call(const ga_reduction_kernel *k, int 
                                               const int *axes, bool keepdims, ga_array **out)
 {
     static const char func[] = "ga_reduction_kernel_call";
-    if (!k) return ga__null_input(func, "k");
-    if (nin != k->sig.info.nin) return ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->sig.name);
-    if (!in) return ga__null_input(func, "in");
-    if (!out) return ga__null_input(func, "out");
-    if (!k->sig.module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+    if (!k) return ga__done(ga__null_input(func, "k"));
+    if (nin != k->sig.info.nin) return ga__done(ga__error(GA_ERROR_TYPE, func, "Wrong number of arguments for %s", k->sig.name));
+    if (!in) return ga__done(ga__null_input(func, "in"));
+    if (!out) return ga__done(ga__null_input(func, "out"));
+    if (!k->sig.module->lib) return ga__done(ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown"));
     const bool had = *out != NULL;
     ga_status st = ga__reduction(func, k, in, naxes, axes, keepdims, out);
     if (st == GA_OK && !had) ga__ret(*out);
-    return st;
+    return ga__done(st);
 }
 
 /* --- raw kernels ------------------------------------------------------------- */
@@ -34750,22 +34751,22 @@ GPUARR_API ga_status ga_launch(const ga_raw_kernel *f, const unsigned grid[3], c
                                size_t shared_bytes, int nargs, const ga_launch_arg *args)
 {
     static const char func[] = "ga_launch";
-    if (!f) return ga__null_input(func, "f");
-    if (!grid || !block) return ga__null_input(func, grid ? "block" : "grid");
+    if (!f) return ga__done(ga__null_input(func, "f"));
+    if (!grid || !block) return ga__done(ga__null_input(func, grid ? "block" : "grid"));
     if (nargs < 0 || nargs > GA__USER_MAX_ARGS)
-        return ga__error(GA_ERROR_VALUE, func, "nargs must be 0 to %d, not %d", GA__USER_MAX_ARGS, nargs);
-    if (nargs > 0 && !args) return ga__null_input(func, "args");
-    if (!f->module->lib) return ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown");
+        return ga__done(ga__error(GA_ERROR_VALUE, func, "nargs must be 0 to %d, not %d", GA__USER_MAX_ARGS, nargs));
+    if (nargs > 0 && !args) return ga__done(ga__null_input(func, "args"));
+    if (!f->module->lib) return ga__done(ga__error(GA_ERROR_STATE, func, "the module was unloaded by ga_shutdown"));
     for (int d = 0; d < 3; d++)
         if (grid[d] == 0 || block[d] == 0)
-            return ga__error(GA_ERROR_VALUE, func, "grid (%u, %u, %u) and block (%u, %u, %u) must be at least 1 each",
-                             grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+            return ga__done(ga__error(GA_ERROR_VALUE, func, "grid (%u, %u, %u) and block (%u, %u, %u) must be at least 1 each",
+                             grid[0], grid[1], grid[2], block[0], block[1], block[2]));
     ga_status st = ga__bind(func, ga__t.device);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     int nviews = 0;
     for (int i = 0; i < nargs; i++) nviews += args[i].kind == GA_ARG_VIEW;
     ga_view *views = nviews ? (ga_view *)GPUARR_MALLOC(sizeof *views * (size_t)nviews) : NULL;
-    if (nviews && !views) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+    if (nviews && !views) return ga__done(ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"));
     ga__launch_value values[GA__USER_MAX_ARGS];
     void *params[GA__USER_MAX_ARGS + 1];
     st = ga__launch_args(func, nargs, args, values, views, params);
@@ -34781,7 +34782,7 @@ GPUARR_API ga_status ga_launch(const ga_raw_kernel *f, const unsigned grid[3], c
             st = ga__cuda_error(func, r, "cuLaunchKernel");
     }
     GPUARR_FREE(views);
-    return st;
+    return ga__done(st);
 }
 
 /* Unloads every live module (their handles stay, for ga_module_release to free). */
@@ -35037,14 +35038,14 @@ GPUARR_API int ga_nccl_version(void)
 GPUARR_API ga_status ga_nccl_get_unique_id(ga_nccl_unique_id *id)
 {
     static const char func[] = "ga_nccl_get_unique_id";
-    if (!id) return ga__null_input(func, "id");
+    if (!id) return ga__done(ga__null_input(func, "id"));
     ga_status st = ga__library_open(func, GA__LIB_NCCL);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga__nccl_id u;
     memset(&u, 0, sizeof u);
     GA__CHECK_NCCL(func, ga__nccl.ncclGetUniqueId(&u), "ncclGetUniqueId", NULL);
     memcpy(id->internal, u.internal, sizeof id->internal);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id, int rank)
@@ -35093,21 +35094,21 @@ static ga_status ga__nccl_device_list(const char *func, int ndev, const int *dev
 GPUARR_API ga_status ga_nccl_comm_init_all(int ndev, const int *devices, ga_nccl_comm **comms)
 {
     static const char func[] = "ga_nccl_comm_init_all";
-    if (!comms) return ga__null_input(func, "comms");
+    if (!comms) return ga__done(ga__null_input(func, "comms"));
     if (ga__nccl_t.depth > 0) /* (NCCL would fill its handles at the group's end) */
-        return ga__error(GA_ERROR_STATE, func, "not within a group (ga_nccl_group_start): it is a group of its own");
+        return ga__done(ga__error(GA_ERROR_STATE, func, "not within a group (ga_nccl_group_start): it is a group of its own"));
     if (ndev < 1 || ndev > GA_MAX_DEVICES)
-        return ga__error(GA_ERROR_VALUE, func, "ndev must be within [1, %d], not %d", GA_MAX_DEVICES, ndev);
+        return ga__done(ga__error(GA_ERROR_VALUE, func, "ndev must be within [1, %d], not %d", GA_MAX_DEVICES, ndev));
     for (int i = 0; i < ndev; i++) comms[i] = NULL;
     int devs[GA_MAX_DEVICES];
     ga_status st = ga__nccl_device_list(func, ndev, devices, devs);
     for (int i = 0; st == GA_OK && i < ndev; i++) st = ga__bind(func, devs[i]); /* (retains each primary context) */
     if (st == GA_OK) st = ga__library_open(func, GA__LIB_NCCL);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     ga__nccl_comm_t h[GA_MAX_DEVICES] = {NULL};
     ga__nccl_result r = ga__nccl.ncclCommInitAll(h, ndev, devs);
     st = ga__bind(func, ga__t.device); /* NCCL set other devices current */
-    if (r != GA__NCCL_SUCCESS) return ga__nccl_error(func, r, "ncclCommInitAll", NULL);
+    if (r != GA__NCCL_SUCCESS) return ga__done(ga__nccl_error(func, r, "ncclCommInitAll", NULL));
     for (int i = 0; st == GA_OK && i < ndev; i++) {
         comms[i] = ga__nccl_comm_new(func, h[i], devs[i], i, ndev);
         if (!comms[i]) st = GA_ERROR_HOST_OUT_OF_MEMORY;
@@ -35120,39 +35121,39 @@ GPUARR_API ga_status ga_nccl_comm_init_all(int ndev, const int *devices, ga_nccl
         }
         ga__bind(func, ga__t.device);
     }
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_status ga_nccl_comm_split(ga_nccl_comm *comm, int color, int key, ga_nccl_comm **out)
 {
     static const char func[] = "ga_nccl_comm_split";
-    if (!out) return ga__null_input(func, "out");
+    if (!out) return ga__done(ga__null_input(func, "out"));
     *out = NULL;
     ga_status st = ga__nccl_usable(func, comm);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     if (color < 0 && color != GA_NCCL_SPLIT_NOCOLOR)
-        return ga__error(GA_ERROR_VALUE, func, "color must be >= 0 or GA_NCCL_SPLIT_NOCOLOR, not %d", color);
+        return ga__done(ga__error(GA_ERROR_VALUE, func, "color must be >= 0 or GA_NCCL_SPLIT_NOCOLOR, not %d", color));
     CUstream stream;
-    if ((st = ga__nccl_bind(func, comm, &stream)) != GA_OK) return st;
+    if ((st = ga__nccl_bind(func, comm, &stream)) != GA_OK) return ga__done(st);
     /* NCCL writes the new handle when the split completes: at the end of the
        group it is in, so into memory that outlives this call (the wrapper's;
        for no color, the thread's) */
     ga_nccl_comm *c = NULL;
-    if (color != GA_NCCL_SPLIT_NOCOLOR && !(c = ga__nccl_comm_new(func, NULL, comm->device, -1, -1))) return ga__t.error;
+    if (color != GA_NCCL_SPLIT_NOCOLOR && !(c = ga__nccl_comm_new(func, NULL, comm->device, -1, -1))) return ga__done(ga__t.error);
     ga__nccl_result r = ga__nccl.ncclCommSplit(comm->handle, color == GA_NCCL_SPLIT_NOCOLOR ? GA__NCCL_SPLIT_NOCOLOR : color,
                                             key, c ? &c->handle : &ga__nccl_t.no_color, NULL);
     if (r != GA__NCCL_SUCCESS) {
         GPUARR_FREE(c); /* (NCCL freed what it made) */
-        return ga__nccl_error(func, r, "ncclCommSplit", comm->handle);
+        return ga__done(ga__nccl_error(func, r, "ncclCommSplit", comm->handle));
     }
     *out = c;
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_nccl_comm_destroy(ga_nccl_comm *comm)
 {
     static const char func[] = "ga_nccl_comm_destroy";
-    if (!comm) return GA_OK;
+    if (!comm) return ga__done(GA_OK);
     ga_status st = GA_OK;
     if (!comm->aborted && comm->handle) {
         st = ga__library_open(func, GA__LIB_NCCL);
@@ -35163,18 +35164,18 @@ GPUARR_API ga_status ga_nccl_comm_destroy(ga_nccl_comm *comm)
         }
     }
     GPUARR_FREE(comm);
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_status ga_nccl_comm_abort(ga_nccl_comm *comm)
 {
     static const char func[] = "ga_nccl_comm_abort";
     ga_status st = ga__nccl_usable(func, comm);
-    if (st != GA_OK) return st;
-    if ((st = ga__bind(func, comm->device)) != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
+    if ((st = ga__bind(func, comm->device)) != GA_OK) return ga__done(st);
     comm->aborted = true; /* (a failed abort leaves nothing usable either) */
     GA__CHECK_NCCL(func, ga__nccl.ncclCommAbort(comm->handle), "ncclCommAbort", NULL);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API int ga_nccl_comm_rank(ga_nccl_comm *comm)
@@ -35225,7 +35226,7 @@ GPUARR_API ga_status ga_nccl_comm_get_async_error(ga_nccl_comm *comm)
 {
     static const char func[] = "ga_nccl_comm_get_async_error";
     ga_status st = ga__nccl_usable(func, comm);
-    return st != GA_OK ? st : ga__nccl_async_error(func, comm);
+    return ga__done(st != GA_OK ? st : ga__nccl_async_error(func, comm));
 }
 
 /* Aborts `comm` after error `st` (which stays the error reported). */
@@ -35242,20 +35243,20 @@ GPUARR_API ga_status ga_nccl_comm_wait(ga_nccl_comm *comm, double timeout_second
     ga_status st = ga__nccl_usable(func, comm);
     CUstream stream = NULL;
     if (st == GA_OK) st = ga__nccl_bind(func, comm, &stream);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     const double start = ga__seconds();
     for (unsigned polls = 0;; polls++) {
         CUresult r = GA__CU.StreamQuery((CUstream)stream);
-        if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) return ga__cuda_error(func, r, "cuStreamQuery");
+        if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) return ga__done(ga__cuda_error(func, r, "cuStreamQuery"));
         st = ga__nccl_async_error(func, comm);
-        if (st != GA_OK) return ga__nccl_abort_after(comm, st);
-        if (r == CUDA_SUCCESS) return GA_OK;
+        if (st != GA_OK) return ga__done(ga__nccl_abort_after(comm, st));
+        if (r == CUDA_SUCCESS) return ga__done(GA_OK);
         if (timeout_seconds >= 0 && ga__seconds() - start > timeout_seconds) {
             ga__error(GA_ERROR_TIMEOUT, func,
                       "the communicator's work on the current stream of device %d did not end within %g s (a peer "
                       "may have died): the communicator was aborted",
                       comm->device, timeout_seconds);
-            return ga__nccl_abort_after(comm, GA_ERROR_TIMEOUT);
+            return ga__done(ga__nccl_abort_after(comm, GA_ERROR_TIMEOUT));
         }
         if (polls > 64) sched_yield();
     }
@@ -35265,22 +35266,22 @@ GPUARR_API ga_status ga_nccl_group_start(void)
 {
     static const char func[] = "ga_nccl_group_start";
     ga_status st = ga__library_open(func, GA__LIB_NCCL);
-    if (st != GA_OK) return st;
+    if (st != GA_OK) return ga__done(st);
     GA__CHECK_NCCL(func, ga__nccl.ncclGroupStart(), "ncclGroupStart", NULL);
     ga__nccl_t.depth++;
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_status ga_nccl_group_end(void)
 {
     static const char func[] = "ga_nccl_group_end";
-    if (ga__nccl_t.depth == 0) return ga__error(GA_ERROR_STATE, func, "no group is open (ga_nccl_group_start)");
+    if (ga__nccl_t.depth == 0) return ga__done(ga__error(GA_ERROR_STATE, func, "no group is open (ga_nccl_group_start)"));
     ga__nccl_result r = ga__nccl.ncclGroupEnd();
     if (--ga__nccl_t.depth == 0) ga__nccl_release_pending();
     if (GA__ATOMIC_LOAD(&ga__g.initialized))
         ga__bind(func, ga__t.device); /* (a group over several devices may leave another current) */
-    if (r != GA__NCCL_SUCCESS) return ga__nccl_error(func, r, "ncclGroupEnd", NULL);
-    return GA_OK;
+    if (r != GA__NCCL_SUCCESS) return ga__done(ga__nccl_error(func, r, "ncclGroupEnd", NULL));
+    return ga__done(GA_OK);
 }
 
 /* --- collectives ----------------------------------------------------------- */
@@ -35369,23 +35370,23 @@ static ga_status ga__nccl_end(const char *func, ga__nccl_call *c, ga__nccl_resul
 GPUARR_API ga_status ga_nccl_all_reduce(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, ga_nccl_op op)
 {
     static const char func[] = "ga_nccl_all_reduce";
-    if (!send) return ga__null_input(func, "send");
-    if (!recv) return ga__null_input(func, "recv");
+    if (!send) return ga__done(ga__null_input(func, "send"));
+    if (!recv) return ga__done(ga__null_input(func, "recv"));
     ga__nccl_call c;
     ga_status st = ga__nccl_begin(func, comm, &c);
     if (st == GA_OK) st = ga__nccl_type(func, send, (int)op, &c);
     if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, -1, send->ndim, send->shape);
     if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, 0);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
-    if (st != GA_OK || c.count == 0) return st;
+    if (st != GA_OK || c.count == 0) return ga__done(st);
     ga__nccl_result r = ga__nccl.ncclAllReduce(c.send, GA__NCCL_PTR(recv), c.count, c.type, c.op, comm->handle, c.stream);
-    return ga__nccl_end(func, &c, r, "ncclAllReduce", comm->handle);
+    return ga__done(ga__nccl_end(func, &c, r, "ncclAllReduce", comm->handle));
 }
 
 GPUARR_API ga_status ga_nccl_reduce(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, ga_nccl_op op, int root)
 {
     static const char func[] = "ga_nccl_reduce";
-    if (!send) return ga__null_input(func, "send");
+    if (!send) return ga__done(ga__null_input(func, "send"));
     ga__nccl_call c;
     ga_status st = ga__nccl_begin(func, comm, &c);
     if (st == GA_OK) st = ga__nccl_check_root(func, "root", root, c.size);
@@ -35396,16 +35397,16 @@ GPUARR_API ga_status ga_nccl_reduce(ga_nccl_comm *comm, const ga_array *send, ga
         st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, -1, send->ndim, send->shape);
     if (is_root && st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, 0);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
-    if (st != GA_OK || c.count == 0) return st;
+    if (st != GA_OK || c.count == 0) return ga__done(st);
     ga__nccl_result r = ga__nccl.ncclReduce(c.send, is_root ? GA__NCCL_PTR(recv) : NULL, c.count, c.type, c.op, root,
                                          comm->handle, c.stream);
-    return ga__nccl_end(func, &c, r, "ncclReduce", comm->handle);
+    return ga__done(ga__nccl_end(func, &c, r, "ncclReduce", comm->handle));
 }
 
 GPUARR_API ga_status ga_nccl_broadcast(ga_nccl_comm *comm, const ga_array *send, ga_array *recv, int root)
 {
     static const char func[] = "ga_nccl_broadcast";
-    if (!recv) return ga__null_input(func, "recv");
+    if (!recv) return ga__done(ga__null_input(func, "recv"));
     ga__nccl_call c;
     ga_status st = ga__nccl_begin(func, comm, &c);
     if (st == GA_OK) st = ga__nccl_check_root(func, "root", root, c.size);
@@ -35426,17 +35427,17 @@ GPUARR_API ga_status ga_nccl_broadcast(ga_nccl_comm *comm, const ga_array *send,
         if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, 0);
         if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
     }
-    if (st != GA_OK || c.count == 0) return st;
+    if (st != GA_OK || c.count == 0) return ga__done(st);
     ga__nccl_result r = ga__nccl.ncclBroadcast(is_root ? c.send : NULL, GA__NCCL_PTR(recv), c.count, c.type, root,
                                             comm->handle, c.stream);
-    return ga__nccl_end(func, &c, r, "ncclBroadcast", comm->handle);
+    return ga__done(ga__nccl_end(func, &c, r, "ncclBroadcast", comm->handle));
 }
 
 GPUARR_API ga_status ga_nccl_all_gather(ga_nccl_comm *comm, const ga_array *send, ga_array *recv)
 {
     static const char func[] = "ga_nccl_all_gather";
-    if (!send) return ga__null_input(func, "send");
-    if (!recv) return ga__null_input(func, "recv");
+    if (!send) return ga__done(ga__null_input(func, "send"));
+    if (!recv) return ga__done(ga__null_input(func, "recv"));
     ga__nccl_call c;
     ga_status st = ga__nccl_begin(func, comm, &c);
     if (st == GA_OK && send->ndim >= GA_MAXDIMS)
@@ -35446,9 +35447,9 @@ GPUARR_API ga_status ga_nccl_all_gather(ga_nccl_comm *comm, const ga_array *send
     if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, c.size, send->ndim, send->shape);
     if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, true, (int64_t)c.count * c.rank);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
-    if (st != GA_OK || c.count == 0) return st;
+    if (st != GA_OK || c.count == 0) return ga__done(st);
     ga__nccl_result r = ga__nccl.ncclAllGather(c.send, GA__NCCL_PTR(recv), c.count, c.type, comm->handle, c.stream);
-    return ga__nccl_end(func, &c, r, "ncclAllGather", comm->handle);
+    return ga__done(ga__nccl_end(func, &c, r, "ncclAllGather", comm->handle));
 }
 
 /* Checks that send has shape (size, *recv.shape) (reduce_scatter's input). */
@@ -35470,8 +35471,8 @@ GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *
                                             ga_nccl_op op)
 {
     static const char func[] = "ga_nccl_reduce_scatter";
-    if (!send) return ga__null_input(func, "send");
-    if (!recv) return ga__null_input(func, "recv");
+    if (!send) return ga__done(ga__null_input(func, "send"));
+    if (!recv) return ga__done(ga__null_input(func, "recv"));
     ga__nccl_call c;
     ga_status st = ga__nccl_begin(func, comm, &c);
     if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, -1, recv->ndim, recv->shape);
@@ -35480,10 +35481,10 @@ GPUARR_API ga_status ga_nccl_reduce_scatter(ga_nccl_comm *comm, const ga_array *
     if (st == GA_OK)
         st = ga__nccl_check_overlap(func, send, recv, true, -(int64_t)ga_nbytes(recv) * c.rank);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
-    if (st != GA_OK || c.count == 0) return st;
+    if (st != GA_OK || c.count == 0) return ga__done(st);
     ga__nccl_result r =
         ga__nccl.ncclReduceScatter(c.send, GA__NCCL_PTR(recv), c.count, c.type, c.op, comm->handle, c.stream);
-    return ga__nccl_end(func, &c, r, "ncclReduceScatter", comm->handle);
+    return ga__done(ga__nccl_end(func, &c, r, "ncclReduceScatter", comm->handle));
 }
 
 /* ncclAlltoAll (NCCL 2.28.3 and newer), looked up once in the library
@@ -35521,8 +35522,8 @@ static ga__nccl_alltoall_fn ga__nccl_alltoall(void)
 GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send, ga_array *recv)
 {
     static const char func[] = "ga_nccl_all_to_all";
-    if (!send) return ga__null_input(func, "send");
-    if (!recv) return ga__null_input(func, "recv");
+    if (!send) return ga__done(ga__null_input(func, "send"));
+    if (!recv) return ga__done(ga__null_input(func, "recv"));
     ga__nccl_call c;
     ga_status st = ga__nccl_begin(func, comm, &c);
     if (st == GA_OK && (send->ndim == 0 || send->shape[0] != c.size)) {
@@ -35534,12 +35535,12 @@ GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send
     if (st == GA_OK) st = ga__nccl_check_out(func, comm, recv, "recv", send->dtype, -1, send->ndim, send->shape);
     if (st == GA_OK) st = ga__nccl_check_overlap(func, send, recv, false, 0);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, send, &c);
-    if (st != GA_OK || c.count == 0) return st;
+    if (st != GA_OK || c.count == 0) return ga__done(st);
     const size_t block = c.count / (size_t)c.size; /* bytes to each rank */
     ga__nccl_alltoall_fn native = ga__nccl_alltoall();
     if (native) {
         ga__nccl_result nr = native(c.send, GA__NCCL_PTR(recv), block, GA__NCCL_INT8, comm->handle, c.stream);
-        return ga__nccl_end(func, &c, nr, "ncclAlltoAll", comm->handle);
+        return ga__done(ga__nccl_end(func, &c, nr, "ncclAlltoAll", comm->handle));
     }
     ga__nccl_result r = ga__nccl.ncclGroupStart();
     for (int peer = 0; r == GA__NCCL_SUCCESS && peer < c.size; peer++) {
@@ -35549,36 +35550,36 @@ GPUARR_API ga_status ga_nccl_all_to_all(ga_nccl_comm *comm, const ga_array *send
                                   c.stream);
     }
     ga__nccl_result end = ga__nccl.ncclGroupEnd(); /* (closed whatever happened) */
-    return ga__nccl_end(func, &c, r != GA__NCCL_SUCCESS ? r : end, r != GA__NCCL_SUCCESS ? "ncclSend/ncclRecv" : "ncclGroupEnd",
-                        comm->handle);
+    return ga__done(ga__nccl_end(func, &c, r != GA__NCCL_SUCCESS ? r : end, r != GA__NCCL_SUCCESS ? "ncclSend/ncclRecv" : "ncclGroupEnd",
+                        comm->handle));
 }
 
 GPUARR_API ga_status ga_nccl_send(ga_nccl_comm *comm, const ga_array *a, int peer)
 {
     static const char func[] = "ga_nccl_send";
-    if (!a) return ga__null_input(func, "a");
+    if (!a) return ga__done(ga__null_input(func, "a"));
     ga__nccl_call c;
     ga_status st = ga__nccl_begin(func, comm, &c);
     if (st == GA_OK) st = ga__nccl_check_root(func, "peer", peer, c.size);
     if (st == GA_OK) st = ga__nccl_type(func, a, -1, &c);
     if (st == GA_OK) st = ga__nccl_send_data(func, comm, a, &c);
-    if (st != GA_OK || c.count == 0) return st;
+    if (st != GA_OK || c.count == 0) return ga__done(st);
     ga__nccl_result r = ga__nccl.ncclSend(c.send, c.count, c.type, peer, comm->handle, c.stream);
-    return ga__nccl_end(func, &c, r, "ncclSend", comm->handle);
+    return ga__done(ga__nccl_end(func, &c, r, "ncclSend", comm->handle));
 }
 
 GPUARR_API ga_status ga_nccl_recv(ga_nccl_comm *comm, ga_array *a, int peer)
 {
     static const char func[] = "ga_nccl_recv";
-    if (!a) return ga__null_input(func, "a");
+    if (!a) return ga__done(ga__null_input(func, "a"));
     ga__nccl_call c;
     ga_status st = ga__nccl_begin(func, comm, &c);
     if (st == GA_OK) st = ga__nccl_check_root(func, "peer", peer, c.size);
     if (st == GA_OK) st = ga__nccl_type(func, a, -1, &c);
     if (st == GA_OK) st = ga__nccl_check_out(func, comm, a, "a", a->dtype, -1, a->ndim, a->shape);
-    if (st != GA_OK || c.count == 0) return st;
+    if (st != GA_OK || c.count == 0) return ga__done(st);
     ga__nccl_result r = ga__nccl.ncclRecv(GA__NCCL_PTR(a), c.count, c.type, peer, comm->handle, c.stream);
-    return ga__nccl_end(func, &c, r, "ncclRecv", comm->handle);
+    return ga__done(ga__nccl_end(func, &c, r, "ncclRecv", comm->handle));
 }
 
 #undef GA__NCCL_PTR
@@ -35928,11 +35929,11 @@ static ga_array *ga__darray_upload(const char *func, const ga_darray *d, int i, 
 GPUARR_API ga_status ga_darray_shard_sizes(int64_t length, int n, int64_t *sizes)
 {
     static const char func[] = "ga_darray_shard_sizes";
-    if (length < 0) return ga__error(GA_ERROR_VALUE, func, "the length must not be negative, not %lld", (long long)length);
-    if (n < 1) return ga__error(GA_ERROR_VALUE, func, "number sections must be larger than 0.");
-    if (!sizes) return ga__null_input(func, "sizes");
+    if (length < 0) return ga__done(ga__error(GA_ERROR_VALUE, func, "the length must not be negative, not %lld", (long long)length));
+    if (n < 1) return ga__done(ga__error(GA_ERROR_VALUE, func, "number sections must be larger than 0."));
+    if (!sizes) return ga__done(ga__null_input(func, "sizes"));
     for (int i = 0; i < n; i++) sizes[i] = length / n + (i < length % n ? 1 : 0);
-    return GA_OK;
+    return ga__done(GA_OK);
 }
 
 GPUARR_API ga_darray *ga_darray_from_host(const void *data, int ndim, const int64_t *shape, ga_dtype dtype,
@@ -36013,13 +36014,13 @@ GPUARR_API ga_array *ga_darray_shard(const ga_darray *d, int i)
 GPUARR_API ga_status ga_darray_to_host(const ga_darray *d, void *dst, size_t dst_bytes)
 {
     static const char func[] = "ga_darray_to_host";
-    if (!d) return ga__null_input(func, "d");
+    if (!d) return ga__done(ga__null_input(func, "d"));
     const size_t itemsize = ga__dtype_sizes[d->dtype], nbytes = (size_t)ga_darray_size(d) * itemsize;
     if (dst_bytes < nbytes)
-        return ga__error(GA_ERROR_VALUE, func, "the destination holds %zu bytes; the array needs %zu", dst_bytes,
-                         nbytes);
-    if (nbytes == 0) return GA_OK;
-    if (!dst) return ga__null_input(func, "dst");
+        return ga__done(ga__error(GA_ERROR_VALUE, func, "the destination holds %zu bytes; the array needs %zu", dst_bytes,
+                         nbytes));
+    if (nbytes == 0) return ga__done(GA_OK);
+    if (!dst) return ga__done(ga__null_input(func, "dst"));
     ga_status st = GA_OK;
     for (int i = 0; i < d->nshards && st == GA_OK; i++) {
         const ga_array *s = d->shards[i];
@@ -36031,14 +36032,14 @@ GPUARR_API ga_status ga_darray_to_host(const ga_darray *d, void *dst, size_t dst
             continue;
         }
         unsigned char *packed = (unsigned char *)GPUARR_MALLOC(bytes);
-        if (!packed) return ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory");
+        if (!packed) return ga__done(ga__error(GA_ERROR_HOST_OUT_OF_MEMORY, func, "out of host memory"));
         st = ga__to_host(func, s, packed, bytes, true);
         if (st == GA_OK)
             ga__darray_pack(false, packed, (unsigned char *)dst, d->ndim, d->shape, d->axis, d->offsets[i],
                             s->shape[d->axis], itemsize);
         GPUARR_FREE(packed);
     }
-    return st;
+    return ga__done(st);
 }
 
 /* The whole of d on `device`; unscoped. */
@@ -36312,9 +36313,9 @@ static ga_status ga__darray_ufunc_run(const char *func, ga_darray *const *out, g
 GPUARR_API ga_status ga_darray_ufunc(ga_ufunc u, const ga_darray_operand *in, ga_darray **out)
 {
     static const char func[] = "ga_darray_ufunc";
-    if ((int)u < 0 || u >= GA_NUM_UFUNCS) return ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u);
-    if (!in) return ga__null_input(func, "in");
-    if (!out) return ga__null_input(func, "out");
+    if ((int)u < 0 || u >= GA_NUM_UFUNCS) return ga__done(ga__error(GA_ERROR_VALUE, func, "invalid ufunc %d", (int)u));
+    if (!in) return ga__done(ga__null_input(func, "in"));
+    if (!out) return ga__done(ga__null_input(func, "out"));
     ga__darray_plan p;
     memset(&p, 0, sizeof p);
     p.u = u;
@@ -36331,7 +36332,7 @@ GPUARR_API ga_status ga_darray_ufunc(ga_ufunc u, const ga_darray_operand *in, ga
         if (st != GA_OK) ga_darray_release(made[k]);
         else if (made[k]) out[k] = ga__darray_ret(made[k]);
     }
-    return st;
+    return ga__done(st);
 }
 
 /* A binary ufunc of two darrays into a new darray. */
@@ -37087,7 +37088,7 @@ GPUARR_API ga_status ga_darray_reduce_into(ga_reduction r, const ga_darray *d, i
     const bool had = out && *out;
     ga_status st = ga__darray_reduce_call("ga_darray_reduce_into", r, d, naxes, axes, dtype, out, keepdims, options);
     if (st == GA_OK && !had) ga__darray_ret(*out);
-    return st;
+    return ga__done(st);
 }
 
 GPUARR_API ga_array *ga_darray_reduce_gather(ga_reduction r, const ga_darray *d, int naxes, const int *axes,
@@ -37108,7 +37109,7 @@ GPUARR_API ga_status ga_darray_reduce_gather_into(ga_reduction r, const ga_darra
     ga_status st =
         ga__darray_reduce_gather_call("ga_darray_reduce_gather_into", r, d, naxes, axes, dtype, out, keepdims, options);
     if (st == GA_OK && !had) ga__ret(*out);
-    return st;
+    return ga__done(st);
 }
 
 /* --- products ------------------------------------------------------------- */

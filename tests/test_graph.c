@@ -522,12 +522,11 @@ TEST(profile_ranges_without_a_profiler)
 TEST(profile_call_ranges_open_and_close)
 {
     ga_profile_calls(true);
-    ga_device_synchronize(); /* a status: its range stays open until the next call */
-    CHECK(ga__t.call_range && strcmp(ga__t.call_range, "ga_device_synchronize") == 0, "open: %s",
-          ga__t.call_range ? ga__t.call_range : "none");
+    ga_device_synchronize(); /* a status: closed as it returns, failed (without a GPU) or not */
+    CHECK(ga__t.call_range == NULL, "ga_device_synchronize left %s open", ga__t.call_range ? ga__t.call_range : "none");
     ga_release(ga_zeros(1, (const int64_t[]){4}, GA_FLOAT32)); /* an array: closed as it returns */
     CHECK(ga__t.call_range == NULL, "closed: %s", ga__t.call_range ? ga__t.call_range : "none");
-    ga_device_synchronize();
+    ga__profile_call("ga_device_synchronize"); /* a range left open (as by a call returning something else) */
     ga_profile_range_push("user", 0);
     CHECK(ga__t.call_range == NULL, "a user range closes the call's first");
     ga_profile_range_pop();
@@ -552,18 +551,56 @@ DEVICE_TEST(profile_call_ranges_of_ufuncs_close)
     ga_array *q = NULL, *m = NULL;
     bool all = false;
     ga_profile_calls(true);
-    ga_device_synchronize(); /* (each call below starts with a range open) */
+    ga__profile_call("open"); /* (each call below starts with a range open) */
     CHECK_OK(ga_add_out(a, b, a));
     CHECK(ga__t.call_range == NULL, "ga_add_out: %s", ga__t.call_range ? ga__t.call_range : "closed");
-    ga_device_synchronize();
+    ga__profile_call("open");
     CHECK_OK(ga_divmod(a, b, &q, &m));
     CHECK(ga__t.call_range == NULL, "ga_divmod: %s", ga__t.call_range ? ga__t.call_range : "closed");
-    ga_device_synchronize();
+    ga__profile_call("open");
     CHECK_OK(ga_allclose(a, b, 1e-5, 1e-8, false, &all));
     CHECK(ga__t.call_range == NULL && !all, "ga_allclose: %s", ga__t.call_range ? ga__t.call_range : "closed");
     ga_profile_calls(false);
     ga_clear_error();
     ga_release(a), ga_release(b), ga_release(q), ga_release(m);
+}
+
+/* A call of each section that returns a status closes its range as it
+   returns, done or failed (a bad argument), from within a range left open
+   (checked after each). */
+DEVICE_TEST(profile_call_ranges_of_every_section_close)
+{
+    const int64_t n = 64, sq[2] = {4, 4};
+    ga_array *a = ga_ones(1, &n, GA_FLOAT32), *out = ga_empty(1, &n, GA_FLOAT32), *total = ga_empty(0, NULL, GA_FLOAT32);
+    ga_array *m = ga_add(ga_eye(4, 4, 0, GA_FLOAT32), ga_ones(2, sq, GA_FLOAT32)), *w = NULL, *v = NULL;
+    ga_array *c = ga_empty(1, &n, GA_COMPLEX64);
+    float host[64];
+    char path[] = "build/tests/profile_call.npy";
+    ga_profile_calls(true);
+#define CLOSES(call)                                                                                            \
+    do {                                                                                                        \
+        ga__profile_call("open");                                                                               \
+        (void)(call);                                                                                           \
+        CHECK(ga__t.call_range == NULL, "%s left %s open", #call, ga__t.call_range ? ga__t.call_range : "?");   \
+        ga_clear_error();                                                                                       \
+    } while (0)
+    CLOSES(ga_to_host(a, host, sizeof host));                                   /* transfers */
+    CLOSES(ga_to_host(NULL, host, sizeof host));                                /* (an error) */
+    CLOSES(ga_copyto(out, a, GA_CASTING_SAME_KIND));                            /* creation and copies */
+    CLOSES(ga_setitem_scalar(out, "::2", ga_float(2)));                         /* indexing */
+    CLOSES(ga_reduce(GA_REDUCE_SUM, a, GA_ALL_AXES, GA_DTYPE_INVALID, &total, false, NULL)); /* reductions */
+    CLOSES(ga_scan(GA_SCAN_CUMSUM, a, 0, GA_DTYPE_INVALID, &out));              /* scans */
+    CLOSES(ga_random_random_out(NULL, out));                                    /* random */
+    CLOSES(ga_linalg_eigh(m, 'L', &w, &v));                                     /* linear algebra */
+    CLOSES(ga_fft_fft_out(c, GA_NONE, -1, GA_FFT_NORM_BACKWARD, c));            /* FFT */
+    CLOSES(ga_save(path, a));                                                   /* files */
+    CLOSES(ga_stream_synchronize(NULL));                                        /* streams */
+    CLOSES(ga_event_record(NULL, NULL));                                        /* (an error) */
+#undef CLOSES
+    ga_profile_calls(false);
+    remove(path);
+    ga_release(a), ga_release(out), ga_release(total), ga_release(m), ga_release(w), ga_release(v), ga_release(c);
+    ga_clear_error();
 }
 
 static int bench_calls;
