@@ -16725,16 +16725,19 @@ static CUkernel ga__scan_kernels[GA_NUM_DTYPES];
 
 /* Whether the one-pass sum reads dtype `in` into the scan's dtype sd:
    float32 from float16 and bfloat16; float64 from float64; int64 bits
-   (int64 or uint64) from every integer dtype and bool. float32 itself
-   takes CUB's scan with the policy tuned for it: on an H200, 2^28
-   elements took 641 us there against 805 us in one pass (the copy: 512). */
+   (int64 or uint64) from the narrower integer dtypes and bool, widened as
+   it loads them. float32, int64 and uint64 themselves take CUB's scan, as
+   fast or faster there: on an H200 in one run (the copy of 2^28 float32:
+   511 us), 2^28 float32 took 647 us through CUB (805 in one pass, another
+   run), 2^27 int64 633 us through CUB and 685 in one pass, 2^27 float64
+   668 us through CUB and 646 in one pass. */
 static bool ga__scan_one_pass(ga_dtype in, ga_dtype sd)
 {
     const char k = ga__dtype_kinds[in];
     switch (sd) {
     case GA_FLOAT32: return in == GA_FLOAT16 || in == GA_BFLOAT16;
     case GA_FLOAT64: return in == GA_FLOAT64;
-    case GA_INT64: case GA_UINT64: return k == 'b' || k == 'i' || k == 'u';
+    case GA_INT64: case GA_UINT64: return k == 'b' || ((k == 'i' || k == 'u') && ga__dtype_sizes[in] < 8);
     default: return false;
     }
 }

@@ -147,6 +147,7 @@ static ga_status program(bool check_values)
     ga_array *masked = ga_index_mask(a, ga_greater_scalar(a, ga_float((double)n - 10)));
     ga_array *sorted = ga_sort(ga_flip(a, GA_ALL_AXES), -1);
     ga_array *running = ga_cumsum(b, -1, GA_DTYPE_INVALID);
+    ga_array *counted = ga_cumsum(ga_greater_scalar(a, ga_float(-1)), -1, GA_DTYPE_INVALID); /* the scan family's */
     ga_array *unique = ga_unique_values(ga_remainder_scalar(a, ga_int(37)));
     ga_array *root = ga_sqrt(ga_index(b, ":4"));
     /* linear algebra: A = 1 + 8 I (8 x 8, a stack of 4: the batched calls) has A 1 = 16 * 1 and
@@ -207,7 +208,7 @@ static ga_status program(bool check_values)
             twice = NULL;
     }
     ga_status st = GA_OK;
-    if (!twice || !total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
+    if (!twice || !counted || !total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
@@ -221,7 +222,8 @@ static ga_status program(bool check_values)
         float hx[32], hi[40], hw[32], hp[256];
         int32_t hip[6];
         float hb[2], mx[2], sg[4], pd[3], pl[4], hsx[40], hsd[2], tw[2];
-        bool ok = ga_to_host(ga_index(twice, ":2"), tw, sizeof tw) == GA_OK && ga_to_host(sx, hsx, sizeof hsx) == GA_OK && ga_to_host(ga_index(sd, "0, :2"), hsd, sizeof hsd) == GA_OK &&
+        int64_t count = 0;
+        bool ok = ga_to_host(ga_index(twice, ":2"), tw, sizeof tw) == GA_OK && ga_to_host(ga_index(counted, "-1"), &count, sizeof count) == GA_OK && ga_to_host(sx, hsx, sizeof hsx) == GA_OK && ga_to_host(ga_index(sd, "0, :2"), hsd, sizeof hsd) == GA_OK &&
                   ga_to_host(ga_index(mixed, ":2"), mx, sizeof mx) == GA_OK && ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
                   ga_to_host(iprod, hip, sizeof hip) == GA_OK && ga_to_host(ga_index(bprod, "-1, -2:"), hb, sizeof hb) == GA_OK &&
                   ga_to_host(w, hw, sizeof hw) == GA_OK && ga_to_host(prod, hp, sizeof hp) == GA_OK &&
@@ -238,6 +240,7 @@ static ga_status program(bool check_values)
         } else {
             CHECK(t == 0.5 * (double)n * (double)n, "sum %.17g", t);
             CHECK(tw[0] == 1.5f && tw[1] == 3.5f, "2 c + b on a second stream %g %g", tw[0], tw[1]);
+            CHECK(count == n, "cumsum of a > -1: %lld", (long long)count);
             CHECK(r[0] == 500000.0 && r[2999] == 2999.0 * 1e6 + 500000.0, "row sums %.17g %.17g", r[0], r[2999]);
             CHECK(s[0] == 10.5f && s[1] == 17.5f, "strided %g %g", s[0], s[1]);
             CHECK(k[0] == 5.5f && k[9] == 2700005.5f, "take %g %g", k[0], k[9]);

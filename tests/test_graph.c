@@ -572,7 +572,8 @@ DEVICE_TEST(profile_call_ranges_of_every_section_close)
 {
     const int64_t n = 64, sq[2] = {4, 4};
     ga_array *a = ga_ones(1, &n, GA_FLOAT32), *out = ga_empty(1, &n, GA_FLOAT32), *total = ga_empty(0, NULL, GA_FLOAT32);
-    ga_array *m = ga_add(ga_eye(4, 4, 0, GA_FLOAT32), ga_ones(2, sq, GA_FLOAT32)), *w = NULL, *v = NULL;
+    ga_array *eye = ga_eye(4, 4, 0, GA_FLOAT32), *ones = ga_ones(2, sq, GA_FLOAT32), *m = ga_add(eye, ones);
+    ga_array *w = NULL, *v = NULL;
     ga_array *c = ga_empty(1, &n, GA_COMPLEX64);
     float host[64];
     char path[] = "build/tests/profile_call.npy";
@@ -600,6 +601,7 @@ DEVICE_TEST(profile_call_ranges_of_every_section_close)
     ga_profile_calls(false);
     remove(path);
     ga_release(a), ga_release(out), ga_release(total), ga_release(m), ga_release(w), ga_release(v), ga_release(c);
+    ga_release(eye), ga_release(ones);
     ga_clear_error();
 }
 
