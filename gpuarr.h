@@ -16749,8 +16749,8 @@ static bool ga__scan_one_pass(ga_dtype in, ga_dtype sd)
 static ga_status ga__scan_sum_one_pass(const char *func, ga__scratch *s, uint64_t in, ga_dtype in_dtype, uint64_t out,
                                        ga_dtype sd, int64_t n)
 {
-    const ga_dtype from = in_dtype == GA_UINT64 ? GA_INT64 : in_dtype, acc = sd == GA_UINT64 ? GA_INT64 : sd;
-    CUfunction f = ga__kernel(func, GA__FAMILY_SCAN, &ga__scan_kernels[from], "sum", ga__dtype_names[from],
+    const ga_dtype acc = sd == GA_UINT64 ? GA_INT64 : sd; /* (the same bits) */
+    CUfunction f = ga__kernel(func, GA__FAMILY_SCAN, &ga__scan_kernels[in_dtype], "sum", ga__dtype_names[in_dtype],
                               ga__dtype_names[acc], NULL);
     if (!f) return ga__t.error;
     const int64_t tiles = (n + GA__SCAN_TILE - 1) / GA__SCAN_TILE;

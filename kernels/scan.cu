@@ -2,10 +2,11 @@
 
      ga_scan_sum_<in>_<acc>(const void *in, void *out, int64_t n, uint32_t *counter, void *words)
          out[i] = in[0] + ... + in[i] for the n contiguous elements of `in`
-         (dtype <in>), added and stored in <acc>: float32 of float32,
-         float16 and bfloat16; float64 of float64; int64 of every integer
-         dtype and bool (int64 bits: the same for uint64, and every
-         narrower integer widened as NumPy's cumsum does).
+         (dtype <in>), added and stored in <acc>: float32 of float16 and
+         bfloat16; float64 of float64; int64 of the integer dtypes
+         narrower than 8 bytes and bool, widened as NumPy's cumsum does
+         (the bits of uint64 sums too). float32, int64 and uint64 sums are
+         CUB's (faster there, see gpuarr.h's ga__scan_one_pass).
 
    One pass of decoupled look-back (Merrill and Garland, "Single-pass
    Parallel Prefix Scan with Decoupled Look-back", 2016): each block takes
@@ -327,11 +328,9 @@ GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *counter, g
                                             (ga__scan_word<ga_t_##acc> *)words);                                 \
     }
 
-GA__SCAN_KERNEL(float32, float32)
 GA__SCAN_KERNEL(float16, float32)
 GA__SCAN_KERNEL(bfloat16, float32)
 GA__SCAN_KERNEL(float64, float64)
-GA__SCAN_KERNEL(int64, int64)
 GA__SCAN_KERNEL(int32, int64)
 GA__SCAN_KERNEL(int16, int64)
 GA__SCAN_KERNEL(int8, int64)
