@@ -6719,7 +6719,13 @@ static ga_memory_stats ga__pool_stats(ga__pool *p)
 static void ga__pool_destroy(ga__pool *p)
 {
     /* Blocks still in use (arrays alive at shutdown) are abandoned with their
-       context. */
+       context. The free ones go back whatever stream freed them, even where
+       no event could be recorded there: freeing a chunk waits for the
+       device. */
+    pthread_mutex_lock(&p->lock);
+    for (int i = 1; i < p->nslots; i++)
+        if (!p->slots[i].is_capture) ga__pool_release_slot(p, i, UINT64_MAX);
+    pthread_mutex_unlock(&p->lock);
     ga__pool_free_all_blocks(p);
     for (int i = 0; i < p->nslots; i++)
         if (p->slots[i].event) p->ops->event_destroy(p->ctx, p->slots[i].event);

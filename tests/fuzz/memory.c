@@ -19,7 +19,7 @@ static int grant(void *ctx, size_t bytes, uint64_t *ptr)
 static void give_back(void *ctx, uint64_t ptr, size_t bytes) { (void)ctx, (void)ptr, (void)bytes; }
 static int record(void *ctx, void **event, uintptr_t stream, int device) { (void)ctx, (void)event, (void)stream, (void)device; return 0; }
 static int done(void *ctx, void *event) { (void)ctx, (void)event; return 1; }
-static void wait_for(void *ctx, void *event) { (void)ctx, (void)event; }
+static int wait_for(void *ctx, void *event) { return (void)ctx, (void)event, 0; }
 static void destroy(void *ctx, void *event) { (void)ctx, (void)event; }
 static const ga__pool_ops generous = {grant, give_back, record, done, wait_for, destroy};
 
