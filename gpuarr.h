@@ -16841,6 +16841,7 @@ static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, in
     }
     int cub_op = nan ? (prod ? GA__CUB_SCAN_NANPROD : GA__CUB_SCAN_NANSUM) : prod ? GA__CUB_SCAN_PROD : GA__CUB_SCAN_SUM;
     int64_t n = a->size, length = a->shape[axis], ssz = (int64_t)ga__dtype_sizes[sd], cs[GA_MAXDIMS];
+    const bool whole_sum = cub_op == GA__CUB_SCAN_SUM && length == n; /* the one pass's, where its dtypes allow */
     ga_array *view = ga__axis_last(func, src, axis), *outv = ga__axis_last(func, target, axis);
     ga_array *conv = NULL;
     ga__scratch s = {device, 0, {NULL}};
@@ -16868,7 +16869,7 @@ static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, in
                 if (!conv) st = ga__t.error;
             }
             /* the one-pass sum reads narrower elements itself */
-            if (st == GA_OK && cub_op == GA__CUB_SCAN_SUM && length == n && (from->flags & GA_C_CONTIGUOUS) &&
+            if (st == GA_OK && whole_sum && (from->flags & GA_C_CONTIGUOUS) &&
                 ga__scan_one_pass(from->dtype, sd) && !(overlap && from == view && src == a)) {
                 in = from->data;
                 in_dtype = from->dtype;
@@ -16887,7 +16888,7 @@ static ga_status ga__scan(const char *func, ga_scan_op op, const ga_array *a, in
         if (!res) st = ga__t.error;
     }
     CUstream stream = ga__stream_of(device);
-    if (st == GA_OK && cub_op == GA__CUB_SCAN_SUM && length == n && ga__scan_one_pass(in_dtype, sd)) {
+    if (st == GA_OK && whole_sum && ga__scan_one_pass(in_dtype, sd)) {
         st = ga__scan_sum_one_pass(func, &s, in, in_dtype, res, sd, n);
     } else if (st == GA_OK) {
         size_t temp_bytes = 0;
