@@ -13,6 +13,7 @@
 #include "host_array.h"
 #include "cuda_library.h"
 
+#include <complex.h>
 #include <math.h>
 
 static const ga_dtype float_dtypes[] = {GA_FLOAT16, GA_BFLOAT16, GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128};
@@ -939,6 +940,133 @@ DEVICE_TEST(svd_of_a_worked_matrix)
     CHECK(n2 && download(n2, &x) && fabs(x - 3) < 1e-12, "matrix_norm 2: %g", x);
     CHECK(nn && ga_ndim(nn) == 2 && download(nn, &x) && fabs(x - 5) < 1e-12, "matrix_norm nuc: %g", x);
     ga_release(n2), ga_release(nn), ga_release(at), ga_release(a);
+    ga_clear_error();
+}
+
+/* One svd of a (float32 or complex64, m x n, stacked `count` times) in
+   the path `gram` (the float64 Gram matrix, or gesvd), checked on the
+   host: u s vh = a, u and vh orthonormal, s descending; s kept in sv. */
+static void check_svd_path(const char *what, const ga_array *a, bool full, bool gram, double *sv)
+{
+    ga__svd_gram_min = gram ? 1 : INT64_MAX;
+    const int nd = ga_ndim(a);
+    const int64_t m = ga_shape(a)[nd - 2], n = ga_shape(a)[nd - 1], k = m < n ? m : n, count = ga_size(a) / (m * n);
+    const int64_t uc = full ? m : k, vr = full ? n : k;
+    ga_array *u = NULL, *s = NULL, *vh = NULL;
+    CHECK_OK(ga_linalg_svd(a, full, &u, &s, &vh));
+    ga_array *cu = u ? ga_astype(u, GA_COMPLEX128) : NULL, *cv = vh ? ga_astype(vh, GA_COMPLEX128) : NULL;
+    ga_array *ca = ga_astype(a, GA_COMPLEX128), *cs = s ? ga_astype(s, GA_FLOAT64) : NULL;
+    double complex *hu = malloc(sizeof *hu * (size_t)(count * m * uc)), *hv = malloc(sizeof *hv * (size_t)(count * vr * n));
+    double complex *ha = malloc(sizeof *ha * (size_t)(count * m * n));
+    double *hs = malloc(sizeof *hs * (size_t)(count * k));
+    bool got = cu && cv && cs && ga_shape(u)[nd - 1] == uc && ga_shape(vh)[nd - 2] == vr && download(cu, hu) &&
+               download(cv, hv) && download(ca, ha) && download(cs, hs);
+    CHECK(got, "%s: svd's outputs (%s)", what, ga_last_error_message());
+    double recon = 0, norm = 0, orth = 0;
+    bool sorted = true;
+    for (int64_t b = 0; got && b < count; b++) {
+        const double complex *U = hu + b * m * uc, *V = hv + b * vr * n, *A = ha + b * m * n;
+        const double *S = hs + b * k;
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double complex x = 0;
+                for (int64_t l = 0; l < k; l++) x += U[i * uc + l] * S[l] * V[l * n + j];
+                recon = fmax(recon, cabs(x - A[i * n + j])), norm = fmax(norm, cabs(A[i * n + j]));
+            }
+        for (int64_t p = 0; p < uc; p++)
+            for (int64_t q = 0; q < uc; q++) {
+                double complex d = 0;
+                for (int64_t i = 0; i < m; i++) d += conj(U[i * uc + p]) * U[i * uc + q];
+                orth = fmax(orth, cabs(d - (p == q)));
+            }
+        for (int64_t p = 0; p < vr; p++)
+            for (int64_t q = 0; q < vr; q++) {
+                double complex d = 0;
+                for (int64_t j = 0; j < n; j++) d += V[p * n + j] * conj(V[q * n + j]);
+                orth = fmax(orth, cabs(d - (p == q)));
+            }
+        for (int64_t l = 1; l < k; l++) sorted = sorted && S[l] <= S[l - 1];
+    }
+    CHECK(!got || (recon <= 1e-5 * norm * (double)k && orth <= 1e-5 && sorted),
+          "%s: |u s vh - a| %g (|a| %g), orthonormality %g, s descending %d", what, recon, norm, orth, sorted);
+    if (got && sv) memcpy(sv, hs, sizeof *hs * (size_t)(count * k));
+    free(hu), free(hv), free(ha), free(hs);
+    ga_release(cu), ga_release(cv), ga_release(ca), ga_release(cs), ga_release(u), ga_release(s), ga_release(vh);
+    ga__svd_gram_min = 256;
+}
+
+/* svd of float32 and complex64 through the float64 Gram matrix (forced
+   for small matrices here): tall, wide, square, stacked, rank-deficient
+   and strided inputs, full and reduced; its s against gesvd's; svdvals;
+   which devices and inputs take it. */
+DEVICE_TEST(svd_through_the_float64_gram_matrix)
+{
+    const int64_t shapes[][3] = {{1, 7, 5}, {1, 5, 7}, {1, 6, 6}, {3, 9, 4}, {2, 3, 8}, {1, 1, 5}, {1, 33, 33}};
+    const ga_dtype dts[2] = {GA_FLOAT32, GA_COMPLEX64};
+    for (int di = 0; di < 2; di++)
+        for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++)
+            for (int rankdef = 0; rankdef < 2; rankdef++) {
+                const int64_t cnt = shapes[c][0], m = shapes[c][1], n = shapes[c][2], k = m < n ? m : n;
+                const int64_t sh[3] = {cnt, m, n};
+                /* rank-deficient: the outer product of m x 2 and 2 x n */
+                double complex *h = malloc(sizeof *h * (size_t)(cnt * m * n));
+                for (int64_t b = 0; b < cnt; b++)
+                    for (int64_t i = 0; i < m; i++)
+                        for (int64_t j = 0; j < n; j++) {
+                            double complex x = 0;
+                            if (rankdef)
+                                for (int l = 0; l < 2; l++)
+                                    x += (double)((i * 7 + l * 3 + b) % 5 - 2) * (double)((j * 5 + l * 11) % 7 - 3);
+                            else x = rnd_unit() * 2 - 1 + (di ? (rnd_unit() * 2 - 1) * I : 0);
+                            h[(b * m + i) * n + j] = x;
+                        }
+                ga_array *hc = ga_from_host(h, 3, sh, GA_COMPLEX128);
+                ga_array *a = hc ? ga_astype(hc, dts[di]) : NULL;
+                ga_array *view = a && m > 2 ? ga_index(a, "..., ::-1, :") : NULL; /* (negative row strides) */
+                free(h);
+                for (int full = 0; full < 2 && a; full++) {
+                    char what[96];
+                    double *sg = malloc(sizeof(double) * (size_t)(cnt * k)), *sr = malloc(sizeof(double) * (size_t)(cnt * k));
+                    snprintf(what, sizeof what, "%s (%lld, %lld, %lld)%s%s", ga_dtype_name(dts[di]), (long long)cnt,
+                             (long long)m, (long long)n, rankdef ? " rank 2" : "", full ? " full" : "");
+                    check_svd_path(what, a, full, true, sg);
+                    check_svd_path(what, a, full, false, sr);
+                    double most = 0;
+                    for (int64_t l = 0; l < cnt * k; l++) most = fmax(most, fabs(sg[l] - sr[l]));
+                    CHECK(most <= 1e-5 * fmax(1, sr[0]) * (double)k, "%s: s through the Gram matrix differs from gesvd's by %g",
+                          what, most);
+                    if (view) check_svd_path(what, view, full, true, NULL);
+                    free(sg), free(sr);
+                }
+                /* svdvals through the Gram matrix */
+                ga__svd_gram_min = 1;
+                ga_array *sv = a ? ga_linalg_svdvals(a) : NULL;
+                ga__svd_gram_min = INT64_MAX;
+                ga_array *sr = a ? ga_linalg_svdvals(a) : NULL;
+                ga__svd_gram_min = 256;
+                ga_array *d = sv && sr ? ga_subtract(sv, sr) : NULL, *ad = d ? ga_absolute(d) : NULL;
+                ga_array *mx = ad ? ga_max(ad, GA_ALL_AXES, false) : NULL, *top = sr ? ga_max(sr, GA_ALL_AXES, false) : NULL;
+                float x = 1, t = 0;
+                CHECK(mx && top && download(mx, &x) && download(top, &t) && x <= 1e-5f * fmaxf(1, t) * (float)k,
+                      "%s (%lld, %lld): svdvals %g apart (%s)", ga_dtype_name(dts[di]), (long long)m, (long long)n, x,
+                      ga_last_error_message());
+                ga_release(sv), ga_release(sr), ga_release(d), ga_release(ad), ga_release(mx), ga_release(top);
+                ga_release(view), ga_release(a), ga_release(hc);
+            }
+    /* which take it: float32 / complex64 of at least ga__svd_gram_min on a
+       device whose float64 rate is half its float32 rate or better, and
+       finite; never float64 */
+    int ratio = 0;
+    GA__CU.DeviceGetAttribute(&ratio, CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO, ga__g.devices[0].handle);
+    const int64_t big[2] = {300, 260};
+    ga_array *f = ga_ones(2, big, GA_FLOAT32), *f64 = ga_ones(2, big, GA_FLOAT64);
+    CHECK(f && ga__svd_gram_suits("test", f, GA_FLOAT32, 260) == (ratio >= 1 && ratio <= 2),
+          "a 300 x 260 float32 matrix on a device of float32 / float64 rate %d", ratio);
+    CHECK(f64 && !ga__svd_gram_suits("test", f64, GA_FLOAT64, 260), "float64 takes gesvd");
+    CHECK(f && !ga__svd_gram_suits("test", f, GA_FLOAT32, 255) , "a smaller side of 255 takes gesvd");
+    CHECK(f && ga_setitem_scalar(f, "3, 5", ga_float(NAN)) == GA_OK && !ga__svd_gram_suits("test", f, GA_FLOAT32, 260),
+          "a NaN takes gesvd");
+    ga_release(f), ga_release(f64);
     ga_clear_error();
 }
 

@@ -388,6 +388,21 @@ static void bench_solvers(void)
     linalg_row("det float32 4096", L_DET, m32, NULL, 4096 * 4096, "float32");
     linalg_row("eigh float32 2048", L_EIGH, m2k, NULL, 2048 * 2048, "float32");
     linalg_row("svd float32 2048", L_SVD, m2k, NULL, 2048 * 2048, "float32");
+    ga__svd_gram_min = INT64_MAX; /* gesvd, for comparison */
+    linalg_row("svd float32 2048 (gesvd)", L_SVD, m2k, NULL, 2048 * 2048, "float32");
+    ga__svd_gram_min = 256;
+    for (int64_t e = 256; e <= 512; e *= 2) { /* the Gram path's smallest sizes, both ways */
+        const int64_t se[2] = {e, e};
+        ga_array *ae = spd_matrices(1, e, GA_FLOAT32), *me = ga_reshape(ae, 2, se);
+        char name[48];
+        snprintf(name, sizeof name, "svd float32 %lld", (long long)e);
+        linalg_row(name, L_SVD, me, NULL, e * e, "float32");
+        ga__svd_gram_min = INT64_MAX;
+        snprintf(name, sizeof name, "svd float32 %lld (gesvd)", (long long)e);
+        linalg_row(name, L_SVD, me, NULL, e * e, "float32");
+        ga__svd_gram_min = 256;
+        ga_release(me), ga_release(ae);
+    }
     linalg_row("eig float32 1024", L_EIG, m1k, NULL, 1024 * 1024, "float32");
     linalg_row("pinv float32 1024", L_PINV, m1k, NULL, 1024 * 1024, "float32");
     linalg_row("lstsq float32 (4096,64), 64 right sides", L_LSTSQ, tall, rhs, 4096 * 64, "float32");

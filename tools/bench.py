@@ -61,6 +61,7 @@ def cupy_solvers(cp, timed, out):
 
     m64, m32 = spd(1, 4096, cp.float64)[0], spd(1, 4096, cp.float32)[0]
     m2k, m1k = spd(1, 2048, cp.float32)[0], spd(1, 1024, cp.float32)[0]
+    m512, m256 = spd(1, 512, cp.float32)[0], spd(1, 256, cp.float32)[0]
     b64 = cp.sin(cp.arange(4096, dtype=cp.float64)).reshape(4096, 1)
     tall = cp.sin(cp.arange(4096 * 64, dtype=cp.float64)).reshape(4096, 64).astype(cp.float32)
     rows = (("solve float64 4096", lambda: cp.linalg.solve(m64, b64)),
@@ -70,6 +71,8 @@ def cupy_solvers(cp, timed, out):
             ("det float32 4096", lambda: cp.linalg.det(m32)),
             ("eigh float32 2048", lambda: cp.linalg.eigh(m2k)),
             ("svd float32 2048", lambda: cp.linalg.svd(m2k, full_matrices=False)),
+            ("svd float32 512", lambda: cp.linalg.svd(m512, full_matrices=False)),
+            ("svd float32 256", lambda: cp.linalg.svd(m256, full_matrices=False)),
             ("eig float32 1024", lambda: cp.linalg.eig(m1k) if hasattr(cp.linalg, "eig") else None),
             ("pinv float32 1024", lambda: cp.linalg.pinv(m1k)),
             ("lstsq float32 (4096,64), 64 right sides", lambda: cp.linalg.lstsq(tall, tall, rcond=None)),
