@@ -5313,6 +5313,7 @@ static int ga__pdl_off;
 static void ga__profile_call(const char *func);
 static void ga__profile_call_end(void);
 static ga_status ga__done(ga_status st);
+static void ga__end(void);
 
 #define GA__CU ga__g.cu
 
@@ -5755,7 +5756,7 @@ static ga_stream *ga__stream_new(const char *func, CUstream handle, int device, 
     return s;
 }
 
-GPUARR_API ga_stream *ga_stream_create(bool non_blocking)
+static ga_stream *ga__stream_create(bool non_blocking)
 {
     static const char func[] = "ga_stream_create";
     if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
@@ -5770,14 +5771,28 @@ GPUARR_API ga_stream *ga_stream_create(bool non_blocking)
     return s;
 }
 
-GPUARR_API ga_stream *ga_stream_wrap(struct CUstream_st *handle, int device)
+GPUARR_API ga_stream *ga_stream_create(bool non_blocking)
+{
+    ga_stream *r = ga__stream_create(non_blocking);
+    ga__end();
+    return r;
+}
+
+static ga_stream *ga__stream_wrap(struct CUstream_st *handle, int device)
 {
     static const char func[] = "ga_stream_wrap";
     if (ga__bind(func, device) != GA_OK) return NULL;
     return ga__stream_new(func, (CUstream)handle, device, false);
 }
 
-GPUARR_API void ga_stream_destroy(ga_stream *stream)
+GPUARR_API ga_stream *ga_stream_wrap(struct CUstream_st *handle, int device)
+{
+    ga_stream *r = ga__stream_wrap(handle, device);
+    ga__end();
+    return r;
+}
+
+static void ga__stream_destroy(ga_stream *stream)
 {
     if (!stream) return;
     if (ga__bind("ga_stream_destroy", stream->device) == GA_OK) {
@@ -5790,6 +5805,12 @@ GPUARR_API void ga_stream_destroy(ga_stream *stream)
     }
     if (ga__t.stream[stream->device] == stream) ga__t.stream[stream->device] = NULL;
     GPUARR_FREE(stream);
+}
+
+GPUARR_API void ga_stream_destroy(ga_stream *stream)
+{
+    ga__stream_destroy(stream);
+    ga__end();
 }
 
 GPUARR_API ga_status ga_stream_set_current(ga_stream *stream)
@@ -5867,7 +5888,7 @@ GPUARR_API ga_status ga_stream_synchronize(ga_stream *stream)
     return ga__done(GA_OK);
 }
 
-GPUARR_API int ga_stream_query(ga_stream *stream)
+static int ga__stream_query(ga_stream *stream)
 {
     static const char func[] = "ga_stream_query";
     if (ga__bind(func, ga__stream_device_or_current(stream)) != GA_OK) return -1;
@@ -5876,6 +5897,13 @@ GPUARR_API int ga_stream_query(ga_stream *stream)
     if (r == CUDA_ERROR_NOT_READY) return 0;
     ga__cuda_error(func, r, "cuStreamQuery");
     return -1;
+}
+
+GPUARR_API int ga_stream_query(ga_stream *stream)
+{
+    int r = ga__stream_query(stream);
+    ga__end();
+    return r;
 }
 
 GPUARR_API ga_status ga_stream_wait_event(ga_stream *stream, ga_event *event)
@@ -5899,7 +5927,7 @@ GPUARR_API int ga_stream_device(const ga_stream *stream)
     return ga__stream_device_or_current(stream);
 }
 
-GPUARR_API ga_event *ga_event_create(bool timing)
+static ga_event *ga__event_create(bool timing)
 {
     static const char func[] = "ga_event_create";
     if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
@@ -5918,11 +5946,24 @@ GPUARR_API ga_event *ga_event_create(bool timing)
     return e;
 }
 
-GPUARR_API void ga_event_destroy(ga_event *event)
+GPUARR_API ga_event *ga_event_create(bool timing)
+{
+    ga_event *r = ga__event_create(timing);
+    ga__end();
+    return r;
+}
+
+static void ga__event_destroy(ga_event *event)
 {
     if (!event) return;
     if (ga__bind("ga_event_destroy", event->device) == GA_OK) GA__CU.EventDestroy(event->handle);
     GPUARR_FREE(event);
+}
+
+GPUARR_API void ga_event_destroy(ga_event *event)
+{
+    ga__event_destroy(event);
+    ga__end();
 }
 
 GPUARR_API ga_status ga_event_record(ga_event *event, ga_stream *stream)
@@ -5945,7 +5986,7 @@ GPUARR_API ga_status ga_event_synchronize(ga_event *event)
     return ga__done(GA_OK);
 }
 
-GPUARR_API int ga_event_query(ga_event *event)
+static int ga__event_query(ga_event *event)
 {
     static const char func[] = "ga_event_query";
     if (!event) {
@@ -5958,6 +5999,13 @@ GPUARR_API int ga_event_query(ga_event *event)
     if (r == CUDA_ERROR_NOT_READY) return 0;
     ga__cuda_error(func, r, "cuEventQuery");
     return -1;
+}
+
+GPUARR_API int ga_event_query(ga_event *event)
+{
+    int r = ga__event_query(event);
+    ga__end();
+    return r;
 }
 
 GPUARR_API ga_status ga_event_elapsed_ms(const ga_event *start, const ga_event *end, float *ms)
@@ -6911,13 +6959,20 @@ static ga__block *ga__device_alloc(const char *func, int device, size_t bytes, b
     return b;
 }
 
-GPUARR_API void *ga_memory_alloc(size_t bytes)
+static void *ga__memory_alloc(size_t bytes)
 {
     static const char func[] = "ga_memory_alloc";
     int device = ga__t.device;
     if (ga__bind(func, device) != GA_OK) return NULL;
     ga__block *b = ga__device_alloc(func, device, bytes, true);
     return b ? (void *)(uintptr_t)b->ptr : NULL;
+}
+
+GPUARR_API void *ga_memory_alloc(size_t bytes)
+{
+    void *r = ga__memory_alloc(bytes);
+    ga__end();
+    return r;
 }
 
 GPUARR_API void ga_memory_free(void *ptr)
@@ -7048,7 +7103,7 @@ static void ga__pinned_retire_stream(uintptr_t stream)
     if (p) ga__pool_retire_stream(p, stream);
 }
 
-GPUARR_API void *ga_pinned_alloc(size_t bytes)
+static void *ga__pinned_alloc(size_t bytes)
 {
     static const char func[] = "ga_pinned_alloc";
     if (ga__bind(func, ga__t.device) != GA_OK) return NULL;
@@ -7067,6 +7122,13 @@ GPUARR_API void *ga_pinned_alloc(size_t bytes)
         return NULL;
     }
     return (void *)(uintptr_t)b->ptr;
+}
+
+GPUARR_API void *ga_pinned_alloc(size_t bytes)
+{
+    void *r = ga__pinned_alloc(bytes);
+    ga__end();
+    return r;
 }
 
 GPUARR_API void ga_pinned_free(void *ptr)
@@ -8038,7 +8100,7 @@ static bool ga__scope_push(ga_array *a, ga_sparse *s, ga_darray *d)
 /* Registers a new array with the thread's open scope, if any. */
 static ga_array *ga__ret(ga_array *a)
 {
-    if (ga__profile_calls_on) ga__profile_call_end();
+    ga__end();
     if (!a || ga__t.scope_depth == 0) return a;
     if (!ga__scope_push(a, NULL, NULL)) {
         ga_release(a);
@@ -14425,7 +14487,7 @@ static uint64_t ga__reduce_warning_word(const char *func, int device)
     return GA__ATOMIC_LOAD(&ga__reduce_warning.word[device]);
 }
 
-GPUARR_API int ga_reduce_warnings(void)
+static int ga__reduce_warnings(void)
 {
     static const char func[] = "ga_reduce_warnings";
     int device = ga__t.device;
@@ -14442,6 +14504,13 @@ GPUARR_API int ga_reduce_warnings(void)
         return 0;
     }
     return (int)bits;
+}
+
+GPUARR_API int ga_reduce_warnings(void)
+{
+    int r = ga__reduce_warnings();
+    ga__end();
+    return r;
 }
 
 /* A job's dims, collapsed (see ga__reduce_args): the kept dims, one per
@@ -23050,7 +23119,7 @@ static ga_status ga__npz_directory(const char *func, ga_npz *z)
     return st;
 }
 
-GPUARR_API ga_npz *ga_load_npz(const char *file)
+static ga_npz *ga__load_npz(const char *file)
 {
     static const char func[] = "ga_load_npz";
     if (!file) { ga__null_input(func, "file"); return NULL; }
@@ -23087,6 +23156,13 @@ GPUARR_API ga_npz *ga_load_npz(const char *file)
         return NULL;
     }
     return z;
+}
+
+GPUARR_API ga_npz *ga_load_npz(const char *file)
+{
+    ga_npz *r = ga__load_npz(file);
+    ga__end();
+    return r;
 }
 
 /* Member e of the archive f (named `file` in errors) opened for reading:
@@ -24958,7 +25034,7 @@ static void ga__dlpack_fill(ga__dlpack_export *e, DLTensor *t)
     t->byte_offset = 0;
 }
 
-GPUARR_API DLManagedTensorVersioned *ga_to_dlpack(const ga_array *a, intptr_t stream, ga_copy_mode copy)
+static DLManagedTensorVersioned *ga__to_dlpack(const ga_array *a, intptr_t stream, ga_copy_mode copy)
 {
     bool copied = false;
     ga__dlpack_export *e = ga__dlpack_export_new("ga_to_dlpack", a, stream, copy, &copied);
@@ -24974,7 +25050,14 @@ GPUARR_API DLManagedTensorVersioned *ga_to_dlpack(const ga_array *a, intptr_t st
     return t;
 }
 
-GPUARR_API DLManagedTensor *ga_to_dlpack_legacy(const ga_array *a, intptr_t stream, ga_copy_mode copy)
+GPUARR_API DLManagedTensorVersioned *ga_to_dlpack(const ga_array *a, intptr_t stream, ga_copy_mode copy)
+{
+    DLManagedTensorVersioned *r = ga__to_dlpack(a, stream, copy);
+    ga__end();
+    return r;
+}
+
+static DLManagedTensor *ga__to_dlpack_legacy(const ga_array *a, intptr_t stream, ga_copy_mode copy)
 {
     static const char func[] = "ga_to_dlpack_legacy";
     if (a && !(a->flags & GA_WRITEABLE) && copy != GA_COPY_ALWAYS) {
@@ -24990,6 +25073,13 @@ GPUARR_API DLManagedTensor *ga_to_dlpack_legacy(const ga_array *a, intptr_t stre
     t->deleter = ga__dlpack_deleter_legacy;
     ga__dlpack_fill(e, &t->dl_tensor);
     return t;
+}
+
+GPUARR_API DLManagedTensor *ga_to_dlpack_legacy(const ga_array *a, intptr_t stream, ga_copy_mode copy)
+{
+    DLManagedTensor *r = ga__to_dlpack_legacy(a, stream, copy);
+    ga__end();
+    return r;
 }
 
 /* --- import ------------------------------------------------------------- */
@@ -25484,14 +25574,28 @@ static ga_generator *ga__generator_seeded(const char *func, ga_bit_generator kin
     return ga__generator_new(func, kind, &seq);
 }
 
-GPUARR_API ga_generator *ga_random_default_rng(const uint32_t *seed_words, int n)
+static ga_generator *ga__random_default_rng(const uint32_t *seed_words, int n)
 {
     return ga__generator_seeded("ga_random_default_rng", GA_PHILOX4X32, seed_words, n);
 }
 
-GPUARR_API ga_generator *ga_random_philox(const uint32_t *seed_words, int n)
+GPUARR_API ga_generator *ga_random_default_rng(const uint32_t *seed_words, int n)
+{
+    ga_generator *r = ga__random_default_rng(seed_words, n);
+    ga__end();
+    return r;
+}
+
+static ga_generator *ga__random_philox(const uint32_t *seed_words, int n)
 {
     return ga__generator_seeded("ga_random_philox", GA_PHILOX4X64, seed_words, n);
+}
+
+GPUARR_API ga_generator *ga_random_philox(const uint32_t *seed_words, int n)
+{
+    ga_generator *r = ga__random_philox(seed_words, n);
+    ga__end();
+    return r;
 }
 
 GPUARR_API ga_generator *ga_generator_retain(ga_generator *g)
@@ -25574,7 +25678,7 @@ GPUARR_API ga_status ga_random_advance(ga_generator *g, const uint64_t delta[4])
     return ga__done(GA_OK);
 }
 
-GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps)
+static ga_generator *ga__random_jumped(const ga_generator *g, uint64_t jumps)
 {
     static const char func[] = "ga_random_jumped";
     if (!g) {
@@ -25589,6 +25693,13 @@ GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps)
     ga_random_get_state(g, &j->state);
     ga__random_advance_state(&j->state, delta);
     return j;
+}
+
+GPUARR_API ga_generator *ga_random_jumped(const ga_generator *g, uint64_t jumps)
+{
+    ga_generator *r = ga__random_jumped(g, jumps);
+    ga__end();
+    return r;
 }
 
 GPUARR_API ga_status ga_random_get_state(const ga_generator *g, ga_random_state *state)
@@ -29163,6 +29274,7 @@ static ga_array *ga__sparse_second(const ga_sparse *s) { return s->format == GA_
 /* Registers a new matrix with the thread's open scope, as ga__ret. */
 static ga_sparse *ga__sparse_ret(ga_sparse *s)
 {
+    ga__end();
     if (!s || ga__t.scope_depth == 0) return s;
     if (!ga__scope_push(NULL, s, NULL)) {
         ga_sparse_release(s);
@@ -30473,7 +30585,7 @@ GPUARR_API ga_status ga_sparse_eliminate_zeros(ga_sparse *s)
     return ga__done(st);
 }
 
-GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
+static int64_t ga__sparse_count_nonzero(const ga_sparse *s)
 {
     static const char func[] = "ga_sparse_count_nonzero";
     if (!s) { ga__null_input(func, "s"); return -1; }
@@ -30487,6 +30599,13 @@ GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
     ga_release(flags);
     ga_sparse_release(c);
     return k;
+}
+
+GPUARR_API int64_t ga_sparse_count_nonzero(const ga_sparse *s)
+{
+    int64_t r = ga__sparse_count_nonzero(s);
+    ga__end();
+    return r;
 }
 
 /* --- random, kron, hstack, vstack, block_diag, tril, triu ---------------------- */
@@ -33356,12 +33475,18 @@ static void ga__profile_call_end(void)
     ga__t.call_range = NULL;
 }
 
-/* The end of a gpuarr call that returns a status, `st`: closes its range
-   (ga__ret closes those of the calls that return an array). Off, a
-   branch. */
-static ga_status ga__done(ga_status st)
+/* The end of a gpuarr call: closes its range. Off, a branch. A call
+   returns through ga__done (a status), ga__ret (an array), ga__sparse_ret,
+   ga__darray_ret, or calls this itself (a pointer or a count: a public
+   wrapper around its ga__ body). */
+static void ga__end(void)
 {
     if (ga__profile_calls_on) ga__profile_call_end();
+}
+
+static ga_status ga__done(ga_status st)
+{
+    ga__end();
     return st;
 }
 
@@ -33699,7 +33824,7 @@ static ga_module *ga__module_new(const char *func, const void *image, size_t siz
     return m;
 }
 
-GPUARR_API ga_module *ga_module_load(const char *path)
+static ga_module *ga__module_load(const char *path)
 {
     static const char func[] = "ga_module_load";
     if (!path) {
@@ -33727,7 +33852,14 @@ GPUARR_API ga_module *ga_module_load(const char *path)
     return m;
 }
 
-GPUARR_API ga_module *ga_module_load_data(const void *image, size_t size)
+GPUARR_API ga_module *ga_module_load(const char *path)
+{
+    ga_module *r = ga__module_load(path);
+    ga__end();
+    return r;
+}
+
+static ga_module *ga__module_load_data(const void *image, size_t size)
 {
     static const char func[] = "ga_module_load_data";
     if (!image) {
@@ -33739,6 +33871,13 @@ GPUARR_API ga_module *ga_module_load_data(const void *image, size_t size)
         return NULL;
     }
     return ga__module_new(func, image, size, "memory");
+}
+
+GPUARR_API ga_module *ga_module_load_data(const void *image, size_t size)
+{
+    ga_module *r = ga__module_load_data(image, size);
+    ga__end();
+    return r;
 }
 
 static void ga__module_free_handles(ga_module *m)
@@ -34083,7 +34222,7 @@ static ga_status ga__user_read_signature(const char *func, const ga_module *m, c
     return GA_OK;
 }
 
-GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name)
+static ga_elementwise_kernel *ga__module_elementwise(ga_module *m, const char *name)
 {
     static const char func[] = "ga_module_elementwise";
     if (!m || !name) {
@@ -34119,6 +34258,13 @@ GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char
     pthread_mutex_unlock(&m->lock);
     if (other) GPUARR_FREE(k);
     return other ? other : k;
+}
+
+GPUARR_API ga_elementwise_kernel *ga_module_elementwise(ga_module *m, const char *name)
+{
+    ga_elementwise_kernel *r = ga__module_elementwise(m, name);
+    ga__end();
+    return r;
 }
 
 GPUARR_API const char *ga_elementwise_name(const ga_elementwise_kernel *k) { return k ? k->name : NULL; }
@@ -34549,7 +34695,7 @@ GPUARR_API ga_array *ga_elementwise(const ga_elementwise_kernel *k, int nin, con
 
 /* --- reduction kernels ------------------------------------------------------ */
 
-GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *name)
+static ga_reduction_kernel *ga__module_reduction(ga_module *m, const char *name)
 {
     static const char func[] = "ga_module_reduction";
     if (!m || !name) {
@@ -34586,6 +34732,13 @@ GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *na
     pthread_mutex_unlock(&m->lock);
     if (other) GPUARR_FREE(k);
     return other ? other : k;
+}
+
+GPUARR_API ga_reduction_kernel *ga_module_reduction(ga_module *m, const char *name)
+{
+    ga_reduction_kernel *r = ga__module_reduction(m, name);
+    ga__end();
+    return r;
 }
 
 GPUARR_API const char *ga_reduction_kernel_name(const ga_reduction_kernel *k) { return k ? k->sig.name : NULL; }
@@ -34780,7 +34933,7 @@ GPUARR_API ga_status ga_reduction_kernel_call(const ga_reduction_kernel *k, int 
 
 /* --- raw kernels ------------------------------------------------------------- */
 
-GPUARR_API ga_raw_kernel *ga_module_raw_kernel(ga_module *m, const char *name)
+static ga_raw_kernel *ga__module_raw_kernel(ga_module *m, const char *name)
 {
     static const char func[] = "ga_module_raw_kernel";
     if (!m || !name) {
@@ -34826,6 +34979,13 @@ GPUARR_API ga_raw_kernel *ga_module_raw_kernel(ga_module *m, const char *name)
     m->raw = k;
     pthread_mutex_unlock(&m->lock);
     return k;
+}
+
+GPUARR_API ga_raw_kernel *ga_module_raw_kernel(ga_module *m, const char *name)
+{
+    ga_raw_kernel *r = ga__module_raw_kernel(m, name);
+    ga__end();
+    return r;
 }
 
 /* An array as a raw kernel sees it. */
@@ -35189,7 +35349,7 @@ GPUARR_API ga_status ga_nccl_get_unique_id(ga_nccl_unique_id *id)
     return ga__done(GA_OK);
 }
 
-GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id, int rank)
+static ga_nccl_comm *ga__nccl_comm_init_rank(int nranks, ga_nccl_unique_id id, int rank)
 {
     static const char func[] = "ga_nccl_comm_init_rank";
     if (nranks < 1) {
@@ -35212,6 +35372,13 @@ GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id
         return NULL;
     }
     return c;
+}
+
+GPUARR_API ga_nccl_comm *ga_nccl_comm_init_rank(int nranks, ga_nccl_unique_id id, int rank)
+{
+    ga_nccl_comm *r = ga__nccl_comm_init_rank(nranks, id, rank);
+    ga__end();
+    return r;
 }
 
 /* Checks ncclCommInitAll's device list (each exists, none twice) into devs. */
@@ -35809,7 +35976,7 @@ static void ga__darray_split_offsets(int64_t length, int n, int64_t *offsets)
 /* Registers a new darray with the thread's open scope, as ga__ret. */
 static ga_darray *ga__darray_ret(ga_darray *d)
 {
-    if (ga__profile_calls_on) ga__profile_call_end();
+    ga__end();
     if (!d || ga__t.scope_depth == 0) return d;
     if (!ga__scope_push(NULL, NULL, d)) {
         ga_darray_release(d);

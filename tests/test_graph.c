@@ -597,6 +597,36 @@ DEVICE_TEST(profile_call_ranges_of_every_section_close)
     CLOSES(ga_save(path, a));                                                   /* files */
     CLOSES(ga_stream_synchronize(NULL));                                        /* streams */
     CLOSES(ga_event_record(NULL, NULL));                                        /* (an error) */
+    /* the calls that return a pointer or a count */
+    ga_stream *st = NULL;
+    ga_event *ev = NULL;
+    ga_generator *g = NULL;
+    ga_sparse *sp = NULL;
+    ga_npz *z = NULL;
+    DLManagedTensorVersioned *dl = NULL;
+    void *dev = NULL, *pin = NULL;
+    const char *names[1] = {"a"};
+    const ga_array *arrays[1] = {a};
+    char npz[] = "build/tests/profile_call.npz";
+    CLOSES(st = ga_stream_create(true));
+    CLOSES(ga_stream_query(st));
+    CLOSES(ga_stream_destroy(st));
+    CLOSES(ev = ga_event_create(false));
+    CLOSES(ga_event_query(ev));
+    CLOSES(ga_event_destroy(ev));
+    CLOSES(dev = ga_memory_alloc(256));
+    CLOSES(pin = ga_pinned_alloc(256));
+    CLOSES(g = ga_random_default_rng((const uint32_t[]){7}, 1));
+    CLOSES(sp = ga_sparse_eye(4, 4, 0, GA_FLOAT32, GA_SPARSE_CSR));
+    CLOSES(ga_sparse_count_nonzero(sp));
+    CLOSES(ga_reduce_warnings());
+    CLOSES(dl = ga_to_dlpack(a, -1, GA_COPY_IF_NEEDED));
+    CHECK(ga_savez(npz, 1, names, arrays) == GA_OK, "savez: %s", ga_last_error_message());
+    CLOSES(z = ga_load_npz(npz));
+    CHECK(st && ev && dev && pin && g && sp && dl && z, "the calls' results (%s)", ga_last_error_message());
+    ga_memory_free(dev), ga_pinned_free(pin), ga_generator_release(g), ga_sparse_release(sp), ga_npz_close(z);
+    if (dl) dl->deleter(dl);
+    remove(npz);
 #undef CLOSES
     ga_profile_calls(false);
     remove(path);
