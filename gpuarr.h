@@ -604,6 +604,23 @@ GPUARR_API int ga_cub_version(void);
    for a name gpuarr does not use). Needs no GPU. Thread safe. */
 GPUARR_API ga_status ga_cuda_library_load(const char *name);
 
+/* What gpuarr holds of a CUDA library it uses. */
+typedef struct ga_cuda_library_info {
+    int state;        /* 1 loaded, 0 not needed yet, -1 failed (ga_cuda_library_load gives the reason) */
+    bool linked;      /* its entry points come from the link (GPUARR_LINK_CUDA_LIBRARIES) */
+    const char *file; /* the file it is opened from: its GPUARR_<NAME>_LIBRARY, else its soname */
+    int handles;      /* the handles made of it (one per thread and device that used it) */
+} ga_cuda_library_info;
+
+/* The name of the i-th CUDA library gpuarr uses (i from 0: "cublas",
+   "cusolver", ... as ga_cuda_library_load takes), NULL past the last.
+   Needs no GPU. */
+GPUARR_API const char *ga_cuda_library_name(int i);
+
+/* *info for the library `name`; GA_ERROR_VALUE for a name gpuarr does not
+   use. Loads nothing. Needs no GPU. Thread safe. */
+GPUARR_API ga_status ga_cuda_library_get_info(const char *name, ga_cuda_library_info *info);
+
 /* >>creation */
 /* ======================================================================== */
 /* 12. Creation                                                              */
@@ -9253,6 +9270,32 @@ GPUARR_API ga_status ga_cuda_library_load(const char *name)
     return ga__done(ga__error(GA_ERROR_VALUE, func, "'%s' is not a CUDA library gpuarr uses", name));
 }
 
+static int ga__library_handle_count(int id);
+
+GPUARR_API const char *ga_cuda_library_name(int i)
+{
+    return i >= 0 && i < GA__NUM_LIBRARIES ? ga__cuda_libraries[i].name : NULL;
+}
+
+GPUARR_API ga_status ga_cuda_library_get_info(const char *name, ga_cuda_library_info *info)
+{
+    static const char func[] = "ga_cuda_library_get_info";
+    if (!name || !info) return ga__done(ga__null_input(func, !name ? "name" : "info"));
+    for (int id = 0; id < GA__NUM_LIBRARIES; id++) {
+        const ga__cuda_library *L = &ga__cuda_libraries[id];
+        if (strcmp(L->name, name) != 0) continue;
+        const char *path = getenv(L->env);
+        pthread_mutex_lock(&ga__lock);
+        info->state = L->state;
+        info->linked = L->state == 1 && !L->handle;
+        info->file = path && *path ? path : L->soname;
+        info->handles = ga__library_handle_count(id);
+        pthread_mutex_unlock(&ga__lock);
+        return ga__done(GA_OK);
+    }
+    return ga__done(ga__error(GA_ERROR_VALUE, func, "'%s' is not a CUDA library gpuarr uses", name));
+}
+
 /* The handles (of the sections over a library that are compiled in). */
 #if !defined(GPUARR_NO_LINALG) || !defined(GPUARR_NO_SPARSE)
 
@@ -9279,6 +9322,14 @@ static GA__TLS struct {
 
 static ga_status ga__library_handle_create(const char *func, int id, void **h);
 static void ga__library_handle_destroy(int id, void *h);
+
+/* How many handles of library `id` are listed (ga__lock held). */
+static int ga__library_handle_count(int id)
+{
+    int k = 0;
+    for (int i = 0; i < ga__libs.count; i++) k += ga__libs.made[i].library == id;
+    return k;
+}
 
 /* The calling thread's handle of library `id` on `device` (bound), made and
    listed at the first call; NULL with the error. */
@@ -9499,6 +9550,8 @@ static void ga__libs_shutdown(void)
         if (ga__cuda_libraries[id].state < 0) ga__cuda_libraries[id].state = 0;
 }
 #else
+static int ga__library_handle_count(int id) { return (void)id, 0; }
+
 /* (no handles: a failed library is tried again) */
 static void ga__libs_shutdown(void)
 {

@@ -1,6 +1,7 @@
 /* gpuarr-info: what gpuarr sees on this machine: its version, the CUDA
    driver, each device, the kernel fatbins it would load (and the GPU
-   architectures inside each), the memory pools and the FFT plan cache.
+   architectures inside each), the memory pools, the FFT plan cache and the
+   CUDA libraries with the handles made of them.
 
        make info && ./build/gpuarr-info
 
@@ -152,11 +153,34 @@ static int check_device(void)
     if (ga_fft_plan_cache_get_info(&fft) == GA_OK)
         printf("FFT plan cache of device 0: %d of %d plans, %zu bytes of work areas, %llu hits, %llu misses\n",
                fft.size, fft.max_size, fft.work_bytes, (unsigned long long)fft.hits, (unsigned long long)fft.misses);
+    /* the outer product of b with itself (10^6 multiplies: cuBLAS's, a handle made) */
+    const int64_t col[2] = {1000, 1};
+    ga_array *m = ga_reshape(b, 2, col), *mt = m ? ga_transpose(m, NULL) : NULL, *p = mt ? ga_matmul(m, mt) : NULL;
+    ga_array *last = p ? ga_index(p, "-1, -1") : NULL; /* 999^2 */
+    float corner = 0;
+    if (last && ga_to_host(last, &corner, sizeof corner) == GA_OK)
+        printf("cuBLAS check on device 0: %s\n", corner == 998001.0f ? "ok" : "wrong value");
+    else printf("cuBLAS check on device 0: %s\n", ga_last_error_message());
+    ga_release(last), ga_release(p), ga_release(mt), ga_release(m);
     const char *nvtx = getenv("GPUARR_NVTX");
     printf("NVTX ranges around gpuarr's calls: %s (GPUARR_NVTX)\n", nvtx && *nvtx && strcmp(nvtx, "0") ? "on" : "off");
     ga_release(b);
     ga_release(a);
     return ok ? 0 : 1;
+}
+
+/* The CUDA libraries gpuarr opens at their first use: where from, whether
+   loaded (this program needs none), and the handles made of them. */
+static void show_libraries(void)
+{
+    printf("CUDA libraries (opened at first use):\n");
+    for (int i = 0; ga_cuda_library_name(i); i++) {
+        ga_cuda_library_info info;
+        if (ga_cuda_library_get_info(ga_cuda_library_name(i), &info) != GA_OK) continue;
+        const char *state = info.state == 1 ? (info.linked ? "linked" : "loaded") : info.state < 0 ? "failed" : "not needed yet";
+        printf("  %-9s %-20s %s, %d handle%s\n", ga_cuda_library_name(i), info.linked ? "" : info.file, state,
+               info.handles, info.handles == 1 ? "" : "s");
+    }
 }
 
 int main(void)
@@ -191,6 +215,7 @@ int main(void)
 
     show_kernels();
     int status = count > 0 ? check_device() : 0;
+    show_libraries();
     ga_shutdown();
     return status;
 }
