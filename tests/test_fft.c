@@ -37,7 +37,18 @@ TEST(cufft_loading_errors_name_the_file)
     ga_shutdown(); /* forgets an earlier load */
     CHECK_ERROR(ga_cuda_library_load("cufft") != GA_OK, GA_ERROR_LIBRARY,
                 "ga_cuda_library_load: /nonexistent/libcufft.so.12 could not be loaded: ");
+    ga_cuda_library_info info;
+    CHECK(ga_cuda_library_get_info("cufft", &info) == GA_OK && info.state == -1 && !info.linked && info.handles == 0 &&
+              strcmp(info.file, "/nonexistent/libcufft.so.12") == 0,
+          "the failed library's info: state %d, file %s", info.state, info.file);
     ga_shutdown();
+    CHECK(ga_cuda_library_get_info("cufft", &info) == GA_OK && info.state == 0, "after shutdown: state %d", info.state);
+    bool listed = false;
+    for (int i = 0; ga_cuda_library_name(i); i++) listed = listed || strcmp(ga_cuda_library_name(i), "cufft") == 0;
+    CHECK(listed && !ga_cuda_library_name(-1), "cufft among ga_cuda_library_name's");
+    CHECK_ERROR(ga_cuda_library_get_info("cuda", &info) != GA_OK, GA_ERROR_VALUE,
+                "ga_cuda_library_get_info: 'cuda' is not a CUDA library gpuarr uses");
+    CHECK_ERROR(ga_cuda_library_get_info("cufft", NULL) != GA_OK, GA_ERROR_NULL_INPUT, "ga_cuda_library_get_info: info is NULL");
     setenv("GPUARR_CUFFT_LIBRARY", "libm.so.6", 1);
     CHECK_ERROR(ga_cuda_library_load("cufft") != GA_OK, GA_ERROR_LIBRARY,
                 "ga_cuda_library_load: libm.so.6 has no cufftCreate");

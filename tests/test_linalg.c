@@ -1067,6 +1067,9 @@ DEVICE_TEST(svd_through_the_float64_gram_matrix)
     CHECK(f && ga_setitem_scalar(f, "3, 5", ga_float(NAN)) == GA_OK && !ga__svd_gram_suits("test", f, GA_FLOAT32, 260),
           "a NaN takes gesvd");
     ga_release(f), ga_release(f64);
+    ga_cuda_library_info info;
+    CHECK(ga_cuda_library_get_info("cusolver", &info) == GA_OK && info.state == 1 && info.handles >= 1,
+          "cuSOLVER's info after the svds: state %d, %d handles", info.state, info.handles);
     ga_clear_error();
 }
 
