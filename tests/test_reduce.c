@@ -395,7 +395,8 @@ static want ref_var(ga_dtype in, ga_dtype res, const elem *x, int64_t n, double 
     long double tol = dof > 0 ? mag * acc_eps(acc) * 128 / dof : 0;
     /* float16: NumPy rounds the deviations, their squares and their sum to
        float16, each by up to half an ulp: up to 4 u |v| more (u = 2^-11),
-       which this exact reference does not model (gpuarr rounds as NumPy) */
+       which this exact reference does not model (gpuarr makes the first two
+       roundings; it divides the unrounded sum, which can differ by an ulp) */
     if (in == GA_FLOAT16 && isfinite(v)) tol += 4 * ldexpl(1, -11) * fabsl(v);
     if (std) { /* NumPy's std: the variance rounded to the result's dtype, then its root */
         long double s = sqrtl(v), tv = tol + ulp_at(res, v);
