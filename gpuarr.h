@@ -20205,6 +20205,17 @@ static ga_array *ga__matrix_transposed(const char *func, const ga_array *a)
     return ga__permuted(func, a, perm);
 }
 
+/* x's matrices conjugate-transposed, as a new array (x^T for real). */
+static ga_array *ga__conj_transposed(const char *func, const ga_array *x)
+{
+    ga_array *tr = ga__matrix_transposed(func, x);
+    ga_array *r = !tr ? NULL
+                  : ga__is_complex(x->dtype) ? ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(tr), ga_operand_array(NULL))
+                                             : ga__contiguous_copy(func, tr, x->dtype);
+    ga_release(tr);
+    return r;
+}
+
 /* --- cuSOLVER: cholesky, solve, inv, det, slogdet, eigh -------------------------
    cuSOLVER reads column-major matrices: the C-contiguous buffer of a matrix
    A is A^T to it. Each function below states how it turns that around. */
@@ -20492,11 +20503,8 @@ static ga_array *ga__cholesky(const char *func, const ga_array *a, bool upper)
     ga_array *l = ga__triangle(func, r, 0, true); /* L, the other triangle zero */
     ga_release(r);
     if (l && upper) { /* L^H */
-        ga_array *t = ga__matrix_transposed(func, l);
-        ga_array *u = !t ? NULL
-                      : ga_dtype_kind(dt) == 'c' ? ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(t), ga_operand_array(NULL))
-                                                 : ga__contiguous_copy(func, t, dt);
-        ga_release(t), ga_release(l);
+        ga_array *u = ga__conj_transposed(func, l);
+        ga_release(l);
         l = u;
     }
     return l;
@@ -20930,14 +20938,7 @@ static ga_status ga__eigh(const char *func, const ga_array *a, char uplo, ga_arr
         if (st == GA_OK && !batched && v) st = ga__solver_poison(func, &s, count, r);
         ga__solver_scratch_free(&s);
     }
-    if (st == GA_OK && v) { /* conj(r^T) */
-        ga_array *tr = ga__matrix_transposed(func, r);
-        *v = !tr ? NULL
-             : ga_dtype_kind(dt) == 'c' ? ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(tr), ga_operand_array(NULL))
-                                        : ga__contiguous_copy(func, tr, dt);
-        ga_release(tr);
-        if (!*v) st = ga__t.error;
-    }
+    if (st == GA_OK && v && !(*v = ga__conj_transposed(func, r))) st = ga__t.error; /* conj(r^T) */
     ga_release(r);
     if (st != GA_OK) {
         ga_release(vals);
@@ -20999,17 +21000,6 @@ static bool ga__svd_gram_suits(const char *func, const ga_array *a, ga_dtype dt,
     ga_release(fin), ga_release(all);
     ga_clear_error(); /* (a failure here leaves the choice to gesvd, which reports its own) */
     return ok != 0;
-}
-
-/* x's matrices conjugate-transposed, as a new array (x^T for real). */
-static ga_array *ga__conj_transposed(const char *func, const ga_array *x)
-{
-    ga_array *tr = ga__matrix_transposed(func, x);
-    ga_array *r = !tr ? NULL
-                  : ga__is_complex(x->dtype) ? ga__linalg_ufunc(func, GA_UFUNC_CONJUGATE, ga_operand_array(tr), ga_operand_array(NULL))
-                                             : ga__contiguous_copy(func, tr, x->dtype);
-    ga_release(tr);
-    return r;
 }
 
 /* The Gram path's s (real dtype `real`) and, with uv, u and vh (dt). */
