@@ -20982,12 +20982,14 @@ GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo)
      columns times R's diagonal's phases, so that x = u_x S V^H.
    A singular value's error is about sqrt(eps64 |G|) = 1.5e-8 |a| at
    worst, below float32's own rounding of the largest. Non-finite input
-   takes gesvd, whose error NumPy's matches. */
+   takes gesvd, whose error NumPy's matches, and so does a call during a
+   stream capture (the check for it reads the device). */
 static int64_t ga__svd_gram_min = 256;
 
 static bool ga__svd_gram_suits(const char *func, const ga_array *a, ga_dtype dt, int64_t k)
 {
     if ((dt != GA_FLOAT32 && dt != GA_COMPLEX64) || k < ga__svd_gram_min) return false;
+    if (ga__stream_capturing(ga__stream_of(a->device))) return false; /* (the finiteness check reads the device) */
     int ratio = 0;
     if (GA__CU.DeviceGetAttribute(&ratio, CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,
                                   ga__g.devices[a->device].handle) != CUDA_SUCCESS || ratio < 1 || ratio > 2)
