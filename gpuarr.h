@@ -16846,8 +16846,9 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
     return ga__ret(r);
 }
 
-/* kernels/scan.cu's one-pass sums: a tile of 256 threads x 16 elements a
+/* kernels/scan.cu's one-pass sums: a tile of 128 threads x 32 elements a
    block; their kernels, by input dtype. */
+#define GA__SCAN_THREADS 128
 #define GA__SCAN_TILE 4096
 static CUkernel ga__scan_kernels[GA_NUM_DTYPES];
 
@@ -16890,7 +16891,7 @@ static ga_status ga__scan_sum_one_pass(const char *func, ga__scratch *s, uint64_
     void *pw = (void *)(uintptr_t)(state + 16);
     int64_t count = n;
     void *args[] = {&pi, &po, &count, &pc, &pw};
-    return ga__launch_blocks(func, f, s->device, tiles, 256, args);
+    return ga__launch_blocks(func, f, s->device, tiles, GA__SCAN_THREADS, args);
 }
 
 /* The scans of ga_scan into *out (given, or a new array stored there). */
