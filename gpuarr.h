@@ -20995,13 +20995,19 @@ static bool ga__svd_gram_suits(const char *func, const ga_array *a, ga_dtype dt,
     if (GA__CU.DeviceGetAttribute(&ratio, CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,
                                   ga__g.devices[a->device].handle) != CUDA_SUCCESS || ratio < 1 || ratio > 2)
         return false;
+    /* a failure here leaves the choice to gesvd, which reports its own: the
+       thread's error (a caller's earlier one too) is put back as it was */
+    const ga_status before = ga__t.error;
+    char message[sizeof ga__t.message];
+    memcpy(message, ga__t.message, sizeof message);
     ga_array *fin = ga__linalg_ufunc(func, GA_UFUNC_ISFINITE, ga_operand_array(a), ga_operand_array(NULL)), *all = NULL;
     int64_t ok = 0;
     if (fin && ga__reduce(func, GA_REDUCE_ALL, fin, GA_ALL_AXES, GA_DTYPE_INVALID, &all, false, NULL) == GA_OK &&
         ga__read_scalar(func, all, GA_INT64, &ok) != GA_OK)
         ok = 0;
     ga_release(fin), ga_release(all);
-    ga_clear_error(); /* (a failure here leaves the choice to gesvd, which reports its own) */
+    ga__t.error = before;
+    memcpy(ga__t.message, message, sizeof message);
     return ok != 0;
 }
 
