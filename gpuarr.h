@@ -20987,28 +20987,24 @@ GPUARR_API ga_array *ga_linalg_eigvalsh(const ga_array *a, char uplo)
    stream capture (the check for it reads the device). */
 static int64_t ga__svd_gram_min = 256;
 
-static bool ga__svd_gram_suits(const char *func, const ga_array *a, ga_dtype dt, int64_t k)
+/* Whether svd takes the Gram path (*suits); an error where the check of
+   the input's finiteness fails (the call fails with it, as gesvd would). */
+static ga_status ga__svd_gram_suits(const char *func, const ga_array *a, ga_dtype dt, int64_t k, bool *suits)
 {
-    if ((dt != GA_FLOAT32 && dt != GA_COMPLEX64) || k < ga__svd_gram_min) return false;
-    if (ga__stream_capturing(ga__stream_of(a->device))) return false; /* (the finiteness check reads the device) */
+    *suits = false;
+    if ((dt != GA_FLOAT32 && dt != GA_COMPLEX64) || k < ga__svd_gram_min) return GA_OK;
+    if (ga__stream_capturing(ga__stream_of(a->device))) return GA_OK; /* (the finiteness check reads the device) */
     int ratio = 0;
     if (GA__CU.DeviceGetAttribute(&ratio, CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,
                                   ga__g.devices[a->device].handle) != CUDA_SUCCESS || ratio < 1 || ratio > 2)
-        return false;
-    /* a failure here leaves the choice to gesvd, which reports its own: the
-       thread's error (a caller's earlier one too) is put back as it was */
-    const ga_status before = ga__t.error;
-    char message[sizeof ga__t.message];
-    memcpy(message, ga__t.message, sizeof message);
+        return GA_OK;
     ga_array *fin = ga__linalg_ufunc(func, GA_UFUNC_ISFINITE, ga_operand_array(a), ga_operand_array(NULL)), *all = NULL;
     int64_t ok = 0;
-    if (fin && ga__reduce(func, GA_REDUCE_ALL, fin, GA_ALL_AXES, GA_DTYPE_INVALID, &all, false, NULL) == GA_OK &&
-        ga__read_scalar(func, all, GA_INT64, &ok) != GA_OK)
-        ok = 0;
+    ga_status st = fin ? ga__reduce(func, GA_REDUCE_ALL, fin, GA_ALL_AXES, GA_DTYPE_INVALID, &all, false, NULL) : ga__t.error;
+    if (st == GA_OK) st = ga__read_scalar(func, all, GA_INT64, &ok);
     ga_release(fin), ga_release(all);
-    ga__t.error = before;
-    memcpy(ga__t.message, message, sizeof message);
-    return ok != 0;
+    *suits = st == GA_OK && ok != 0;
+    return st;
 }
 
 /* The Gram path's s (real dtype `real`) and, with uv, u and vh (dt). */
@@ -21102,7 +21098,9 @@ static ga_status ga__svd(const char *func, const ga_array *a, bool full, bool uv
     const ga_dtype real = dt == GA_COMPLEX64 || dt == GA_FLOAT32 ? GA_FLOAT32 : GA_FLOAT64;
     const int nd = a->ndim;
     const int64_t m = a->shape[nd - 2], n = a->shape[nd - 1], k = GA__MIN(m, n), count = ga__stack_count(a);
-    if (count > 0 && ga__svd_gram_suits(func, a, dt, k)) return ga__svd_gram(func, a, dt, full, uv, u, s, vh);
+    bool gram = false;
+    if (count > 0 && ga__svd_gram_suits(func, a, dt, k, &gram) != GA_OK) return ga__t.error;
+    if (gram) return ga__svd_gram(func, a, dt, full, uv, u, s, vh);
     const bool wide = m <= n; /* X = a^T */
     const int64_t r = wide ? n : m, c = wide ? m : n, ucols = full ? r : c; /* X is r x c, Ux r x ucols */
     ga__temps t = {{NULL}, 0};

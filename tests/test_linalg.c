@@ -1060,11 +1060,14 @@ DEVICE_TEST(svd_through_the_float64_gram_matrix)
     GA__CU.DeviceGetAttribute(&ratio, CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO, ga__g.devices[0].handle);
     const int64_t big[2] = {300, 260};
     ga_array *f = ga_ones(2, big, GA_FLOAT32), *f64 = ga_ones(2, big, GA_FLOAT64);
-    CHECK(f && ga__svd_gram_suits("test", f, GA_FLOAT32, 260) == (ratio >= 1 && ratio <= 2),
+    bool gram = true;
+    CHECK(f && ga__svd_gram_suits("test", f, GA_FLOAT32, 260, &gram) == GA_OK && gram == (ratio >= 1 && ratio <= 2),
           "a 300 x 260 float32 matrix on a device of float32 / float64 rate %d", ratio);
-    CHECK(f64 && !ga__svd_gram_suits("test", f64, GA_FLOAT64, 260), "float64 takes gesvd");
-    CHECK(f && !ga__svd_gram_suits("test", f, GA_FLOAT32, 255) , "a smaller side of 255 takes gesvd");
-    CHECK(f && ga_setitem_scalar(f, "3, 5", ga_float(NAN)) == GA_OK && !ga__svd_gram_suits("test", f, GA_FLOAT32, 260),
+    CHECK(f64 && ga__svd_gram_suits("test", f64, GA_FLOAT64, 260, &gram) == GA_OK && !gram, "float64 takes gesvd");
+    CHECK(f && ga__svd_gram_suits("test", f, GA_FLOAT32, 255, &gram) == GA_OK && !gram,
+          "a smaller side of 255 takes gesvd");
+    CHECK(f && ga_setitem_scalar(f, "3, 5", ga_float(NAN)) == GA_OK &&
+              ga__svd_gram_suits("test", f, GA_FLOAT32, 260, &gram) == GA_OK && !gram,
           "a NaN takes gesvd");
     ga_release(f), ga_release(f64);
     ga_cuda_library_info info;
