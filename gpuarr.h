@@ -15502,9 +15502,9 @@ static ga_array *ga__reduce_var_mean(const ga__rcall *c, ga__temps *t, const ga_
 
 /* var where NumPy rounds (ga__reduce_var_rounds): NumPy's mean in w, each
    deviation a - mean and its square rounded to d (ufunc calls into a
-   temporary of dtype d), then the squares' sum in the value type (NaN
-   skipped for the nan forms, where= elements out as NaN or 0) over the
-   count. */
+   temporary of dtype d), then the squares' sum in the value type (a's
+   NaN elements and those where= leaves out as 0) over the count; a
+   float16 sum rounded to float16 before the division, as NumPy's. */
 static ga_status ga__reduce_var_rounded(const ga__rcall *c, ga__temps *t, const ga_array *src, const ga_array *count,
                                         ga_dtype w, ga_dtype value, ga_dtype d)
 {
@@ -15522,9 +15522,19 @@ static ga_status ga__reduce_var_rounded(const ga__rcall *c, ga__temps *t, const 
     in[0] = in[1] = ga_operand_array(dev);
     if (st == GA_OK) st = ga_ufunc_call(GA_UFUNC_MULTIPLY, in, outs);
     if (st != GA_OK) return st;
-    const ga_array *sq = dev;
-    if (c->where && !(sq = ga__temp(t, ga__reduce_masked_scalar(func, sq, c->where, c->skip_nan ? ga_float(NAN) : ga_int(0)))))
-        return ga__t.error;
+    /* the squares summed: where= selects, and the nan forms zero a's NaN
+       elements only (NumPy's _copyto(arr, 0, mask)): a number's NaN
+       deviation (inf - inf, or a NaN mean) is summed, as NumPy's */
+    const ga_array *sq = dev, *keep = c->where;
+    if (c->skip_nan) {
+        ga_operand pair[2] = {ga_operand_array(a), ga_operand_array(a)};
+        ga_array *number[2] = {NULL, NULL}; /* a == a: not NaN */
+        if (ga_ufunc_call(GA_UFUNC_EQUAL, pair, number) != GA_OK || !ga__temp(t, number[0])) return ga__t.error;
+        pair[0] = ga_operand_array(number[0]), pair[1] = ga_operand_array(c->where);
+        if (c->where && ga_ufunc_call(GA_UFUNC_LOGICAL_AND, pair, number) != GA_OK) return ga__t.error;
+        keep = number[0];
+    }
+    if (keep && !(sq = ga__temp(t, ga__reduce_masked_scalar(func, sq, keep, ga_int(0))))) return ga__t.error;
     if (!ga__rloadable(value, sq->dtype) && !(sq = ga__temp(t, ga__contiguous_copy(func, sq, value)))) return ga__t.error;
     ga__rjob j;
     ga__rjob_init(&j, c);
@@ -15534,7 +15544,7 @@ static ga_status ga__reduce_var_rounded(const ga__rcall *c, ga__temps *t, const 
     j.count = count;
     j.divisor = (double)c->count_k;
     j.ddof = c->ddof;
-    j.flags = (c->skip_nan ? GA__RF_NAN | GA__RF_NANVAR : 0);
+    j.flags = c->skip_nan ? GA__RF_NANVAR : 0; /* (a's NaN are zeros in sq) */
     j.fin = c->r == GA_REDUCE_STD || c->r == GA_REDUCE_NANSTD ? GA__FIN_STD : GA__FIN_VAR;
     return ga__reduce_run(&j);
 }

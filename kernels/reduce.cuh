@@ -909,9 +909,12 @@ __device__ __noinline__ void ga_store_final(const Op &op, const ga__reduce_args 
            NaN where n - ddof <= 0 */
         double dof = n - a.ddof;
         if (dof <= 0) ga_warn(a, GA_WARNING_DOF);
-        double v;
-        if (a.flags & GA__RF_NANVAR) v = dof > 0 ? (double)op.result(s) / dof : NAN;
-        else v = (double)op.result(s) / (dof > 0 ? dof : 0.0);
+        /* a float16 result: NumPy sums the squares into float16 (the
+           result's dtype) and divides that sum in float64 */
+        double sum = (double)op.result(s), v;
+        if (a.out_dtype == GA_FLOAT16) sum = ga__widen(ga_cast<__half>(sum));
+        if (a.flags & GA__RF_NANVAR) v = dof > 0 ? sum / dof : NAN;
+        else v = sum / (dof > 0 ? dof : 0.0);
         if (a.finalize == GA__FIN_STD) {
             /* the variance rounded to the result's precision, then its sqrt
                in that precision (NumPy's sqrt of the var array) */

@@ -3144,6 +3144,45 @@ def check_reduce_real_specials(t, ga):
                 t.lib.ga_reduce_warnings()
 
 
+def check_float16_variance_bits(t):
+    """float16 var / std / nanvar / nanstd bit for bit against NumPy, which
+    rounds the deviations, their squares and their sum to float16 and
+    divides that sum by the degrees of freedom in float64: rows whose
+    degrees of freedom are not powers of two (an unrounded sum divided by
+    them differs by an ulp in about a quarter of the rows of 17), ddof 0
+    and 1, NaN in a tenth of the elements for the nan forms, and a whole
+    array. Contiguous rows only: along another axis NumPy's float16 sums
+    round to float16 at every addition (its reduction's output is the
+    accumulator), about 1% low for 1500 rows; gpuarr's sum is the row's
+    pairwise sum in float32, rounded once, as NumPy's along a row."""
+    env, lib = t.env, t.lib
+    # (sums of squares within float16's range: about 10 an element; and
+    # one row of 70,000, where NumPy's sum of squares overflows to inf)
+    for rows, cols, axes in ((4001, 17, (1,)), (1500, 23, (1,)), (301, 100, (1,)), (1, 999, (1, None)),
+                             (2, 70000, (1,))):
+        x = (3 * t.rng.standard_normal((rows, cols)) + 0.25).astype(np.float16)
+        xn = x.copy()
+        xn[t.rng.random(x.shape) < 0.1] = np.nan
+        for name in VARIANCES:
+            src = xn if name.startswith("nan") else x
+            p = to_device(t, src)
+            for axis, ddof in ((axis, ddof) for axis in axes for ddof in (0, 1)):
+                label = f"{name}(float16{list(src.shape)}, axis={axis}, ddof={ddof})"
+                with quiet():
+                    want = np.asarray(getattr(np, name)(src, axis=axis, ddof=ddof))
+                nax, arr = axes_arg(axis)
+                opts = GaReduceOptions(None, None, float(ddof))
+                out = ctypes.c_void_p(0)
+                lib.ga_clear_error()
+                st = lib.ga_reduce(REDUCTIONS.index(name), p, nax, arr, GA_INVALID, ctypes.byref(out), False,
+                                   ctypes.byref(opts))
+                if st != 0:
+                    t.fail(f"{label}: {env.last_error()[1]}")
+                    lib.ga_clear_error()
+                    continue
+                compare(t, label, to_numpy(t, t.own(out.value)), want, nan_any=True)
+
+
 def run_reduce_checks(runner, env):
     run = runner.run
     for name in REDUCTIONS:
@@ -3156,6 +3195,7 @@ def run_reduce_checks(runner, env):
         run(f"reduce-specials/{DTYPE_NAMES[g]}", check_reduce_real_specials, g, device=True, needs=(g,))
     for g in (GA["int32"], GA["float32"], GA["float64"], GA["complex128"]):
         run(f"reduce-cov/{DTYPE_NAMES[g]}", check_cov_corrcoef, g, device=True)
+    run("reduce-float16-variance/bits", check_float16_variance_bits, device=True)
 
 
 # --------------------------------------------------------------------------
