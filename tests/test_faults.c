@@ -1,7 +1,7 @@
 /* Fault injection (device tests). A representative program (creation,
    ufuncs, casts, reductions, indexing, masks, sort, scans, sets, linear
    algebra: products (cuBLAS's and the linalg family's kernel),
-   batched and single solvers; a DLPack round trip and wrapped memory;
+   batched and single solvers, eigh, svd; a DLPack round trip and wrapped memory;
    random draws; FFTs over cuFFT: a plan made and used again, an r2c
    along an axis that is not the last with a padded n and its c2r, a
    rank-2 fftn) runs with
@@ -159,6 +159,12 @@ static ga_status program(bool check_values)
     ga_array *w = NULL, *v = NULL;
     if (ga_linalg_eigh(stack, 'L', &w, &v) != GA_OK) w = NULL;
     ga_array *prod = ga_matmul(stack, ga_linalg_inv(stack));
+    /* svd: C = 1 + 256 I (256 x 256 float32: through the float64 Gram
+       matrix where the device's float64 rate allows, else gesvd) has
+       singular values 512 and 256 (255 times) */
+    ga_array *csq = ga_add(ga_ones(2, (int64_t[]){256, 256}, GA_FLOAT32),
+                           ga_multiply_scalar(ga_eye(256, 256, 0, GA_FLOAT32), ga_int(256)));
+    ga_array *sv = ga_linalg_svdvals(csq);
     ga_array *iprod = ga_matmul(ga_ones(2, (int64_t[]){3, 4}, GA_INT32), ga_ones(2, (int64_t[]){4, 2}, GA_INT32)); /* the linalg family */
     ga_array *sq = ga_ones(2, (int64_t[]){100, 100}, GA_FLOAT32), *bprod = ga_matmul(sq, sq); /* large enough for cuBLAS */
     /* interop: a DLPack round trip of a view, and memory wrapped as from elsewhere */
@@ -208,7 +214,7 @@ static ga_status program(bool check_values)
             twice = NULL;
     }
     ga_status st = GA_OK;
-    if (!twice || !counted || !total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
+    if (!twice || !counted || !total || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !sv || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
@@ -219,7 +225,7 @@ static ga_status program(bool check_values)
         float s[2], k[10], m[9], so[3], cs[1], rt[4];
         int64_t last = n - 1;
         ga_array *tail = ga_index(running, "-1:");
-        float hx[32], hi[40], hw[32], hp[256];
+        float hx[32], hi[40], hw[32], hp[256], hs[2];
         int32_t hip[6];
         float hb[2], mx[2], sg[4], pd[3], pl[4], hsx[40], hsd[2], tw[2];
         int64_t count = 0;
@@ -227,6 +233,7 @@ static ga_status program(bool check_values)
                   ga_to_host(ga_index(mixed, ":2"), mx, sizeof mx) == GA_OK && ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
                   ga_to_host(iprod, hip, sizeof hip) == GA_OK && ga_to_host(ga_index(bprod, "-1, -2:"), hb, sizeof hb) == GA_OK &&
                   ga_to_host(w, hw, sizeof hw) == GA_OK && ga_to_host(prod, hp, sizeof hp) == GA_OK &&
+                  ga_to_host(ga_index(sv, "::255"), hs, sizeof hs) == GA_OK &&
                   ga_to_host(total, &t, sizeof t) == GA_OK && ga_to_host(rows, r, sizeof r) == GA_OK &&
                   ga_to_host(ga_index(strided, ":2"), s, sizeof s) == GA_OK &&
                   ga_to_host(taken, k, sizeof k) == GA_OK && ga_to_host(masked, m, sizeof m) == GA_OK &&
@@ -252,6 +259,7 @@ static ga_status program(bool check_values)
             CHECK(fabsf(hx[0] - 0.0625f) < 1e-6f && fabsf(hx[31] - 0.0625f) < 1e-6f, "solve %g %g", hx[0], hx[31]);
             CHECK(fabsf(hi[0] - 0.0125f) < 1e-6f && fabsf(hi[39] - 0.0125f) < 1e-6f, "inv row sums %g %g", hi[0], hi[39]);
             CHECK(fabsf(hw[0] - 8) < 1e-4f && fabsf(hw[7] - 16) < 1e-4f && fabsf(hw[31] - 16) < 1e-4f, "eigh %g %g", hw[0], hw[7]);
+            CHECK(fabsf(hs[0] - 512) < 1e-2f && fabsf(hs[1] - 256) < 1e-2f, "svdvals %g %g", hs[0], hs[1]);
             CHECK(hip[0] == 4 && hip[5] == 4, "int32 matmul %d %d", hip[0], hip[5]);
             CHECK(hb[0] == 100 && hb[1] == 100, "100 x 100 matmul %g %g", hb[0], hb[1]);
             CHECK(mx[0] == 1.0f && mx[1] == 3.0f, "DLPack and wrapped memory %g %g", mx[0], mx[1]);

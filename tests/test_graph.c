@@ -242,6 +242,37 @@ DEVICE_TEST(graph_linalg)
     ga_release(in[1]);
 }
 
+/* Stacks of small matrices: the batched paths (our small-matmul kernel,
+   getrf/getrs batched over pointer arrays computed on the device, det from
+   the batched LU, inv), a float32 stack through its own kernels too. */
+static ga_array *linalg_stacks(ga_array *const *in, void *user)
+{
+    (void)user;
+    ga_scope_begin();
+    ga_array *p = ga_matmul(in[0], in[1]);                        /* (40, 5, 3) */
+    ga_array *x = ga_linalg_solve(in[0], p);                      /* back to in[1] */
+    ga_array *inv = ga_linalg_inv(in[0]);                         /* (40, 5, 5) */
+    ga_array *det = ga_linalg_det(in[0]);                         /* (40,) */
+    ga_array *f = ga_astype(ga_linalg_solve(ga_astype(in[0], GA_FLOAT32), ga_astype(p, GA_FLOAT32)), GA_FLOAT64);
+    int ax[2] = {1, 2};
+    ga_array *t = ga_add(ga_sum(ga_add(x, f), 2, ax, false), ga_sum(inv, 2, ax, false));
+    ga_array *r = ga_keep(ga_add(t, det));
+    ga_scope_end();
+    return r;
+}
+
+DEVICE_TEST(graph_linalg_batched_small_stacks)
+{
+    int64_t a_shape[3] = {40, 5, 5}, b_shape[3] = {40, 5, 3};
+    ga_array *in[2] = {random_array(3, a_shape, GA_FLOAT64), random_array(3, b_shape, GA_FLOAT64)};
+    ga_linalg_err before = ga_linalg_seterr(GA_LINALG_IGNORE);
+    /* within 1e-6 of the largest: cuBLAS may pick another algorithm under capture */
+    capture_and_compare("linalg stacks", linalg_stacks, NULL, in, 2, 3, 5, 1e-6);
+    ga_linalg_seterr(before);
+    ga_release(in[0]);
+    ga_release(in[1]);
+}
+
 DEVICE_TEST(graph_random_replays_its_draw)
 {
     int64_t shape[1] = {4099};
