@@ -407,6 +407,19 @@ static void bench_solvers(void)
     linalg_row("pinv float32 1024", L_PINV, m1k, NULL, 1024 * 1024, "float32");
     linalg_row("lstsq float32 (4096,64), 64 right sides", L_LSTSQ, tall, rhs, 4096 * 64, "float32");
     linalg_row("norm (Frobenius) float32 4096^2", L_NORM, m32, NULL, 4096 * 4096, "float32");
+    /* the norm's device time per call: calls queued behind a 1 GiB copy (a
+       single call's time above includes the host's work before its kernel
+       starts), two matrices in turn (128 MB, past the L2 cache) */
+    const int64_t n28 = (int64_t)1 << 28;
+    ga_array *m32b = ga_copy(m32), *ba = ga_empty(1, &n28, GA_FLOAT32), *bb = ga_empty(1, &n28, GA_FLOAT32);
+    if (!m32b || !ba || !bb) fail("norm operands");
+    raw blocker = {(uint64_t)(uintptr_t)ga_data(bb), (uint64_t)(uintptr_t)ga_data(ba), NULL, (size_t)n28 * 4};
+    linalg_args norms[ROTATE];
+    for (int k = 0; k < ROTATE; k++) norms[k] = (linalg_args){L_NORM, k % 2 ? m32b : m32, NULL};
+    rotation norm_rot = {op_linalg, norms, sizeof norms[0], 0};
+    row("norm (Frobenius) float32 4096^2, calls queued", 4096 * 4096, "float32", time_queued(op_rotating, &norm_rot, &blocker),
+        4.0 * 4096 * 4096, "new result");
+    ga_release(m32b), ga_release(ba), ga_release(bb);
     ga_array *s8 = spd_matrices(10000, 8, GA_FLOAT32);
     const int64_t sv[3] = {10000, 8, 1};
     ga_array *v8 = bench_values(3, sv, GA_FLOAT32);

@@ -34,7 +34,7 @@ def startup(cmd, runs=7):
     return statistics.median(times)
 
 
-def cupy_products(cp, timed, wall, out):
+def cupy_products(cp, timed, wall, queued, out):
     """The products' rows through CuPy (cuBLAS), a new result each call."""
     for name, batch, m, dt in (("matmul float32 8192^2", 1, 8192, cp.float32), ("matmul float16 8192^2", 1, 8192, cp.float16),
                                ("matmul float64 4096^2", 1, 4096, cp.float64),
@@ -50,10 +50,10 @@ def cupy_products(cp, timed, wall, out):
     del dx, dy
     m32 = cp.ones((32, 32), cp.float32)
     out["small matmul 32x32 float32, new array"] = wall(lambda: m32 @ m32, 10000, warmup=2000)
-    cupy_solvers(cp, timed, out)
+    cupy_solvers(cp, timed, queued, out)
 
 
-def cupy_solvers(cp, timed, out):
+def cupy_solvers(cp, timed, queued, out):
     """The decompositions and solvers' rows through CuPy (cuSOLVER)."""
     def spd(batch, n, dt):
         b = cp.sin(cp.arange(batch * n * n, dtype=cp.float64)).reshape(batch, n, n).astype(dt)
@@ -82,6 +82,13 @@ def cupy_solvers(cp, timed, out):
             out[name] = timed(fn, reps=5, warmup=1)
         except Exception:  # a function this CuPy lacks
             pass
+    # the norm's device time per call: calls queued behind a 1 GiB copy, two
+    # matrices in turn (128 MB, past the L2 cache), as build/bench
+    m32b = m32.copy()
+    ba, bb = cp.empty(1 << 28, cp.float32), cp.empty(1 << 28, cp.float32)
+    out["norm (Frobenius) float32 4096^2, calls queued"] = queued(
+        [lambda: cp.linalg.norm(m32), lambda: cp.linalg.norm(m32b)], lambda: cp.copyto(bb, ba))
+    del ba, bb, m32b
     s8 = spd(10000, 8, cp.float32)
     v8 = cp.sin(cp.arange(80000, dtype=cp.float32)).reshape(10000, 8, 1)
     for name, fn in (("batched 10000 x (8,8) float32 inv", lambda: cp.linalg.inv(s8)),
@@ -436,7 +443,7 @@ def cupy_figures(mode=None):
     if mode == "products":
         sa, sb, sc = cp.ones(1000, cp.float32), cp.ones(1000, cp.float32), cp.empty(1000, cp.float32)
         out["small add into out (1000)"] = wall(lambda: cp.add(sa, sb, out=sc), 20000, warmup=20000)
-        cupy_products(cp, timed, wall, out)
+        cupy_products(cp, timed, wall, queued, out)
         return out
     out["copyto"] = timed(lambda: cp.copyto(b, a))
     out["full"] = timed(lambda: cp.full(n, 1.5, cp.float32))
@@ -511,7 +518,7 @@ def cupy_figures(mode=None):
     x = cp.arange(1e8).reshape(1000, -1).T
     out["arange(1e8).reshape(1000,-1).T * 2"] = timed(lambda: x * 2)
     del x
-    cupy_products(cp, timed, wall, out)
+    cupy_products(cp, timed, wall, queued, out)
     out["pool allocate + free (1 MiB)"] = wall(lambda: cp.cuda.alloc(1 << 20), 100000)
     out["empty + release (1000)"] = wall(lambda: cp.empty(1000, cp.float32), 20000)
     small_in = cp.ones(1000, cp.float32)
