@@ -2877,7 +2877,11 @@ GPUARR_API ga_array *ga_random_permuted(ga_generator *g, const ga_array *x, int 
    "Probabilities contain NaN", "Probabilities are not non-negative",
    "Probabilities do not sum to 1. ...", "Cannot take a larger sample than
    population when replace is False", "Fewer non-zero entries in p than
-   size". */
+   size". NumPy's shuffle=: a sample without replacement comes in the
+   order of successive draws (uniformly random without p), as NumPy's
+   shuffle=True; its shuffle=False promises no order and saves its
+   Floyd's method a final shuffle, a step none of these methods has, so
+   it takes no argument here. */
 GPUARR_API ga_array *ga_random_choice(ga_generator *g, int64_t a, int ndim, const int64_t *shape, bool replace,
                                       const ga_array *p);
 
