@@ -231,15 +231,22 @@ static ga_array *linalg(ga_array *const *in, void *user)
     return r;
 }
 
+/* capture_and_compare of a linalg step on two inputs (released after),
+   the solvers' info unread (GA_LINALG_IGNORE: capturable) */
+static void capture_linalg(const char *what, step_fn step, ga_array *in0, ga_array *in1, int rounds, double rtol)
+{
+    ga_array *in[2] = {in0, in1};
+    ga_linalg_err before = ga_linalg_seterr(GA_LINALG_IGNORE);
+    capture_and_compare(what, step, NULL, in, 2, rounds, 5, rtol);
+    ga_linalg_seterr(before);
+    ga_release(in0);
+    ga_release(in1);
+}
+
 DEVICE_TEST(graph_linalg)
 {
     int64_t shape[2] = {48, 48};
-    ga_array *in[2] = {random_array(2, shape, GA_FLOAT64), random_array(2, shape, GA_FLOAT64)};
-    ga_linalg_err before = ga_linalg_seterr(GA_LINALG_IGNORE);
-    capture_and_compare("linalg", linalg, NULL, in, 2, 2, 5, 1e-9);
-    ga_linalg_seterr(before);
-    ga_release(in[0]);
-    ga_release(in[1]);
+    capture_linalg("linalg", linalg, random_array(2, shape, GA_FLOAT64), random_array(2, shape, GA_FLOAT64), 2, 1e-9);
 }
 
 /* Stacks of small matrices: the batched paths (our small-matmul kernel,
@@ -264,13 +271,9 @@ static ga_array *linalg_stacks(ga_array *const *in, void *user)
 DEVICE_TEST(graph_linalg_batched_small_stacks)
 {
     int64_t a_shape[3] = {40, 5, 5}, b_shape[3] = {40, 5, 3};
-    ga_array *in[2] = {random_array(3, a_shape, GA_FLOAT64), random_array(3, b_shape, GA_FLOAT64)};
-    ga_linalg_err before = ga_linalg_seterr(GA_LINALG_IGNORE);
     /* within 1e-6 of the largest: cuBLAS may pick another algorithm under capture */
-    capture_and_compare("linalg stacks", linalg_stacks, NULL, in, 2, 3, 5, 1e-6);
-    ga_linalg_seterr(before);
-    ga_release(in[0]);
-    ga_release(in[1]);
+    capture_linalg("linalg stacks", linalg_stacks, random_array(3, a_shape, GA_FLOAT64),
+                   random_array(3, b_shape, GA_FLOAT64), 3, 1e-6);
 }
 
 DEVICE_TEST(graph_random_replays_its_draw)
