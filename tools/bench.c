@@ -865,7 +865,7 @@ static void bench_reductions(void)
         const double t = time_device(op_cumsum, a);
         const double bytes = (double)n * (double)(ga_dtype_itemsize(scans[k].dtype) + (scans[k].dtype == GA_INT32 ? 8 : ga_dtype_itemsize(scans[k].dtype)));
         row(scans[k].name, n, ga_dtype_name(scans[k].dtype), t, bytes, "new result");
-        if (k == 1 || k == 2) { /* ga_cumsum beside CUB's scan called directly */
+        if (k <= 2) { /* ga_cumsum beside CUB's scan called directly */
             const ga_dtype dt = scans[k].dtype;
             cub_scan_args c = {a, ga_empty(1, &n, dt), NULL, 0};
             ga__cub_scan(NULL, &c.temp_bytes, NULL, NULL, (int)dt, GA__CUB_SCAN_SUM, n, n, ga__stream_of(0));
