@@ -16860,20 +16860,20 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
     return ga__ret(r);
 }
 
-/* kernels/scan.cu's one-pass sums: a tile of 128 threads x 32 elements a
+/* kernels/scan.cu's one-pass sums: a tile of 128 threads x 48 elements a
    block; their kernels, by input dtype. */
 #define GA__SCAN_THREADS 128
-#define GA__SCAN_TILE 4096
+#define GA__SCAN_TILE 6144
 static CUkernel ga__scan_kernels[GA_NUM_DTYPES];
 
 /* Whether the one-pass sum reads dtype `in` into the scan's dtype sd:
    float32 from float16 and bfloat16; float64 from float64; int64 bits
    (int64 or uint64) from the narrower integer dtypes and bool, widened as
    it loads them. float32, int64 and uint64 themselves take CUB's scan, as
-   fast or faster there: on an H200 in one run (the copy of 2^28 float32:
-   511 us), 2^28 float32 took 647 us through CUB (805 in one pass, another
-   run), 2^27 int64 633 us through CUB and 685 in one pass, 2^27 float64
-   668 us through CUB and 646 in one pass. */
+   fast or faster there: on an H200 in one run of `bench --reductions`
+   (the copy of 2^28 float32: 510 us), 2^28 float32 took 666 us in one
+   pass and 648 through CUB, 2^27 int64 633 and 632, 2^27 float64 605 and
+   668. */
 static bool ga__scan_one_pass(ga_dtype in, ga_dtype sd)
 {
     const char k = ga__dtype_kinds[in];
@@ -16887,8 +16887,8 @@ static bool ga__scan_one_pass(ga_dtype in, ga_dtype sd)
 
 /* The inclusive sum of the n contiguous elements at `in` (dtype in_dtype)
    into `out` (sd, contiguous) in one pass of kernels/scan.cu: the tiles'
-   counter and status words (8 bytes a tile for 4-byte sums, 16 for 8-byte
-   ones) zeroed, then a block a tile. */
+   status words (8 bytes a tile for 4-byte sums, 16 for 8-byte ones)
+   zeroed, then a block a tile. */
 static ga_status ga__scan_sum_one_pass(const char *func, ga__scratch *s, uint64_t in, ga_dtype in_dtype, uint64_t out,
                                        ga_dtype sd, int64_t n)
 {
@@ -16897,14 +16897,13 @@ static ga_status ga__scan_sum_one_pass(const char *func, ga__scratch *s, uint64_
                               ga__dtype_names[acc], NULL);
     if (!f) return ga__t.error;
     const int64_t tiles = (n + GA__SCAN_TILE - 1) / GA__SCAN_TILE;
-    const size_t bytes = 16 + (size_t)tiles * 2 * ga__dtype_sizes[acc];
+    const size_t bytes = (size_t)tiles * 2 * ga__dtype_sizes[acc];
     const uint64_t state = ga__scratch_alloc(func, s, bytes);
     if (!state) return ga__t.error;
     GA__CHECK_CU(func, GA__CU.MemsetD8Async((CUdeviceptr)state, 0, bytes, ga__stream_of(s->device)), "cuMemsetD8Async");
-    void *pi = (void *)(uintptr_t)in, *po = (void *)(uintptr_t)out, *pc = (void *)(uintptr_t)state;
-    void *pw = (void *)(uintptr_t)(state + 16);
+    void *pi = (void *)(uintptr_t)in, *po = (void *)(uintptr_t)out, *pw = (void *)(uintptr_t)state;
     int64_t count = n;
-    void *args[] = {&pi, &po, &count, &pc, &pw};
+    void *args[] = {&pi, &po, &count, &pw};
     return ga__launch_blocks(func, f, s->device, tiles, GA__SCAN_THREADS, args);
 }
 

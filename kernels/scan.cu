@@ -1,17 +1,19 @@
 /* kernels/scan.cu - family "scan": inclusive sums in one pass.
 
-     ga_scan_sum_<in>_<acc>(const void *in, void *out, int64_t n, uint32_t *counter, void *words)
+     ga_scan_sum_<in>_<acc>(const void *in, void *out, int64_t n, void *words)
          out[i] = in[0] + ... + in[i] for the n contiguous elements of `in`
          (dtype <in>), added and stored in <acc>: float32 of float16 and
          bfloat16; float64 of float64; int64 of the integer dtypes
          narrower than 8 bytes and bool, widened as NumPy's cumsum does
-         (the bits of uint64 sums too). float32, int64 and uint64 sums are
-         CUB's (faster there, see gpuarr.h's ga__scan_one_pass).
+         (the bits of uint64 sums too). float32, int64 and uint64 sums
+         are CUB's (as fast or faster there, see gpuarr.h's
+         ga__scan_one_pass).
 
    One pass of decoupled look-back (Merrill and Garland, "Single-pass
-   Parallel Prefix Scan with Decoupled Look-back", 2016): each block takes
-   the next tile of GA_SCAN_THREADS x GA_SCAN_ITEMS elements in the order the blocks
-   start (a counter, so a tile's predecessors are all running or done),
+   Parallel Prefix Scan with Decoupled Look-back", 2016): block b takes
+   tile b of GA_SCAN_THREADS x GA_SCAN_ITEMS elements (the GPU starts a
+   grid's blocks in index order, so a tile's predecessors are all running
+   or done: CUB's scans rely on the same order),
    scans it, publishes its total, then sums its predecessors' published
    totals backwards (a warp looks at 32 tiles at a time) until one whose
    inclusive prefix is known, publishes its own inclusive prefix and
@@ -21,14 +23,12 @@
    float results may differ in the last bits from run to run (as CUB's
    scans).
 
-   counter: the tiles taken so far; words: a word per tile, its status (0
-   not yet, 1 its total, 2 its inclusive prefix) and that value together,
-   8 bytes for 4-byte sums and 16 for 8-byte ones (16-byte aligned). The
-   host zeroes the counter and the words before each launch. Launch: one
-   block of GA_SCAN_THREADS (128) threads per tile, ceil(n / 4096) blocks.
+   words: a word per tile, its status (0 not yet, 1 its total, 2 its
+   inclusive prefix) and that value together, 8 bytes for 4-byte sums and
+   16 for 8-byte ones (16-byte aligned). The host zeroes the words before
+   each launch. Launch: one block of GA_SCAN_THREADS (128) threads per
+   tile, ceil(n / 6144) blocks.
    Any alignment (16-byte vectors where both pointers allow them). */
-
-#include <cuda/atomic>
 
 #include "common.cuh"
 
@@ -52,15 +52,20 @@ namespace {
 #define GA_SCAN_STREAMING 1
 #endif
 
-/* The tile: 128 threads (4 warps) of 32 elements each, 4096 elements
+/* The tile: 128 threads (4 warps) of 48 elements each, 6144 elements
    (gpuarr.h's GA__SCAN_TILE and GA__SCAN_THREADS). On an H200 (one run,
-   the copy of 1 GiB 509 us) it took 622 us for 2^27 float64 and 648 us
-   for 2^28 float16 -> float32, against 639 and 709 us for 256 x 16
-   (1177 against 1162 us for int32 -> int64); 256 x 32, 512 x 16 or 32
-   and 1024 x 8 or 16 were slower. */
+   the copy of 1 GiB 507 us; tiles by block index), 2^28 float32 took
+   662 us against 692 with 32 elements a thread and 659 with 64; 2^27
+   float64 609 against 616 and 613; 2^28 float16 -> float32 604 against
+   622 and 626; 2^27 int32 -> int64 580 against 573 and 627; but 2^23 +
+   77 float64 54 against 49 and 55. 256 x 16 was slower than 128 x 32 in
+   every row; so were 256 x 32, 512 x 16 or 32 and 1024 x 8 or 16
+   before. Tiles taken from a counter in the order the blocks start (an
+   atomic before the loads) took 0.4-12% longer than tiles by block index
+   in every row of the same run. */
 constexpr int GA_SCAN_THREADS = 128;
 constexpr int GA_SCAN_WARPS = GA_SCAN_THREADS / 32;
-constexpr int GA_SCAN_ITEMS = 32;
+constexpr int GA_SCAN_ITEMS = 48;
 constexpr int GA_SCAN_TILE = GA_SCAN_THREADS * GA_SCAN_ITEMS;
 
 enum : uint32_t { GA_SCAN_NONE = 0, GA_SCAN_AGGREGATE = 1, GA_SCAN_PREFIX = 2 };
@@ -265,18 +270,12 @@ template <class Acc> GA_DEV Acc ga__scan_look_back(const ga__scan_word<Acc> *wor
 }
 
 template <class In, class Acc>
-GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *counter, ga__scan_word<Acc> *words)
+GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, ga__scan_word<Acc> *words)
 {
     using L = ga__scan_layout<In>;
-    __shared__ int64_t tile_of_block;
     __shared__ Acc warp_totals[GA_SCAN_WARPS], tile_prefix;
     const int lane = (int)(threadIdx.x & 31), warp = (int)(threadIdx.x >> 5);
-    if (threadIdx.x == 0) {
-        cuda::atomic_ref<uint32_t, cuda::thread_scope_device> next(*counter);
-        tile_of_block = next.fetch_add(1u, cuda::memory_order_relaxed);
-    }
-    __syncthreads();
-    const int64_t t = tile_of_block, first = t * GA_SCAN_TILE, part = first + (int64_t)warp * 32 * GA_SCAN_ITEMS;
+    const int64_t t = blockIdx.x, first = t * GA_SCAN_TILE, part = first + (int64_t)warp * 32 * GA_SCAN_ITEMS;
     const bool whole = first + GA_SCAN_TILE <= n;
     const bool vectors = whole && ((uintptr_t)in % 16 == 0) && ((uintptr_t)out % 16 == 0);
     Acc x[GA_SCAN_ITEMS];
@@ -326,10 +325,9 @@ GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, uint32_t *counter, g
 } // namespace
 
 #define GA__SCAN_KERNEL(in, acc)                                                                                 \
-    GA_KERNEL GA_KERNEL_NAME(scan, sum, in, acc)(const void *src, void *dst, int64_t n, uint32_t *counter,       \
-                                                 void *words)                                                   \
+    GA_KERNEL GA_KERNEL_NAME(scan, sum, in, acc)(const void *src, void *dst, int64_t n, void *words)              \
     {                                                                                                            \
-        ga__scan_sum<ga_t_##in, ga_t_##acc>((const ga_t_##in *)src, (ga_t_##acc *)dst, n, counter,               \
+        ga__scan_sum<ga_t_##in, ga_t_##acc>((const ga_t_##in *)src, (ga_t_##acc *)dst, n,                        \
                                             (ga__scan_word<ga_t_##acc> *)words);                                 \
     }
 

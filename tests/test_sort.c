@@ -610,13 +610,13 @@ SCAN_TEST(float64, GA_FLOAT64)
 SCAN_TEST(complex64, GA_COMPLEX64)
 SCAN_TEST(complex128, GA_COMPLEX128)
 
-/* The one-pass sum (kernels/scan.cu, tiles of 4096 elements): lengths at
-   and around the tiles' edges, and 2^25 + 7 (8193 tiles: long look-back
+/* The one-pass sum (kernels/scan.cu, tiles of 6144 elements): lengths at
+   and around the tiles' edges, and 2^25 + 7 (5462 tiles: long look-back
    chains), of every dtype it reads; then views that are not 16-byte
    aligned (its element-by-element path), exactly. */
 DEVICE_TEST(cumsum_one_pass_tiles)
 {
-    static const int64_t lengths[] = {4095, 4096, 4097, 3 * 4096 + 5, 65 * 4096 - 1, ((int64_t)1 << 25) + 7};
+    static const int64_t lengths[] = {6143, 6144, 6145, 3 * 6144 + 5, 65 * 6144 - 1, ((int64_t)1 << 25) + 7};
     static const ga_dtype dtypes[] = {GA_FLOAT32, GA_FLOAT64, GA_INT64, GA_UINT64, GA_INT32, GA_UINT16,
                                       GA_INT8,    GA_BOOL,    GA_FLOAT16, GA_BFLOAT16};
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
@@ -625,8 +625,8 @@ DEVICE_TEST(cumsum_one_pass_tiles)
             const sort_case c = {1, {test_length(lengths[i])}, 0, false};
             check_scan_case(&c, dtypes[d], false, GA_DTYPE_INVALID);
         }
-    /* a[1:] and a[3:] of 3 x 4096 + 9 int32 (4-byte and 12-byte offsets) against the host's int64 sums */
-    const int64_t n = 3 * 4096 + 9;
+    /* a[1:] and a[3:] of 3 x 6144 + 9 int32 (4-byte and 12-byte offsets) against the host's int64 sums */
+    const int64_t n = 3 * 6144 + 9;
     int32_t *h = malloc((size_t)n * sizeof *h);
     int64_t *got = malloc((size_t)n * sizeof *got);
     CHECK(h && got, "host memory");
@@ -669,14 +669,14 @@ DEVICE_TEST(cumsum_dtype_argument)
     check_scan_case(&flat, GA_BOOL, false, GA_INT32);
 }
 
-/* Whole-array sums (the scan family's one pass for float64, int64 /
-   uint64 and the integers and bool widened as loaded; CUB's scan for
-   float32). Integers are checked exactly against a wrapping 64-bit running
+/* Whole-array sums (the scan family's one pass for float64 and the
+   integers and bool widened as loaded; CUB's scan for float32, int64 and
+   uint64). Integers are checked exactly against a wrapping 64-bit running
    sum; floats exactly on small integers (every partial sum any
    association forms is exact: at most 64 times the walk's range, checked
    below 2^24) and within a bound for any summation tree of the scans'
    depth on real data. */
-enum { OWN_TILE = 4096 };
+enum { OWN_TILE = 6144 };
 
 static int64_t own_int(ga_dtype t, const void *h, int64_t i)
 {
