@@ -18597,6 +18597,7 @@ static void ga__gemm_batch_next(ga__gemm_batch *b, const uint64_t base[3], uint6
 static struct {
     CUkernel matmul[GA_NUM_DTYPES], dot[GA_NUM_DTYPES], dotsum[GA_NUM_DTYPES], poison[GA_NUM_DTYPES];
     CUkernel cholesky[GA_NUM_DTYPES][3], inv[GA_NUM_DTYPES][3]; /* by ga__small_variant */
+    CUkernel eigh[GA_NUM_DTYPES];                                /* up to 8 rows */
 } ga__linalg_kernels;
 
 /* c = a b by our kernel (integers and bool, which cuBLAS has no type for:
@@ -20351,9 +20352,9 @@ static int64_t ga__stack_count(const ga_array *x)
 
 /* --- stacks of small matrices: one batched call for the whole stack ------------
    A stack of at least two matrices of at most GA__BATCHED_N rows goes
-   through the batched routines (cuBLAS's getrf/getrs, cuSOLVER's syevj;
-   our kernels for cholesky and inv), one call for every matrix instead of
-   one call each. */
+   through the batched routines (cuBLAS's getrf/getrs, cuSOLVER's syevj
+   above 8 rows; our kernels for cholesky, inv and eigh of up to 8 rows),
+   one call for every matrix instead of one call each. */
 #define GA__BATCHED_N 32
 
 static bool ga__batched(int64_t n, int64_t count)
@@ -20875,14 +20876,50 @@ GPUARR_API ga_status ga_linalg_slogdet(const ga_array *a, ga_array **sign, ga_ar
     return ga__done(GA_OK);
 }
 
-/* eigh of a stack of small matrices in one call: Jacobi's method
-   (syevj; eigenvalues ascending, as syevd's), over r and vals as ga__eigh
-   lays them out. (cuSOLVER's generic batched Xsyev was slower: 474 us
-   against 273 for 10000 8x8 float32 matrices on an H200.) */
-static ga_status ga__syevj_stack(const char *func, ga_array *r, ga_array *vals, cusolverEigMode_t jobz, cublasFillMode_t fill,
-                                 ga__cusolver_handle *c)
+/* Whether eigh of count n x n matrices takes our kernel (up to 8 rows;
+   on an H200, 10000 matrices in one run: 8 x 8 float32 203 us against
+   352 through cuSOLVER's syevjBatched, float64 270 against 493, complex64
+   240 against 638; but 16 x 16 float32 763 against 636, 32 x 32 5092
+   against 2787, float64 and complex64 alike). */
+static bool ga__eigh_ours(int64_t n, int64_t count) { return ga__batched(n, count) && n <= 8; }
+
+/* eigh of a stack of matrices of up to 8 rows in one launch of our kernel
+   (Jacobi's method, kernels/linalg.cu; eigenvalues ascending, as syevd's)
+   on the triangle NumPy's uplo names: vals gets the eigenvalues and,
+   where `vectors`, r (a's copy) the eigenvectors as its matrices'
+   columns. */
+static ga_status ga__eigh_stack_ours(const char *func, ga_array *r, ga_array *vals, char uplo, bool vectors)
+{
+    int64_t n = r->shape[r->ndim - 1], count = ga__stack_count(r);
+    ga__solver_scratch s = GA__SOLVER_SCRATCH(r->device);
+    ga_status st = ga__solver_scratch_get(func, &s, count, 0, 0, 0);
+    if (st == GA_OK) {
+        int lower = uplo == 'L', vec = vectors;
+        CUfunction f = ga__kernel(func, GA__FAMILY_LINALG, &ga__linalg_kernels.eigh[r->dtype], "eigh",
+                                  ga__dtype_names[r->dtype], NULL, "n8");
+        void *va = (void *)(uintptr_t)r->data, *vw = (void *)(uintptr_t)vals->data, *vi = (void *)(uintptr_t)s.info->ptr;
+        void *args[] = {&va, &vw, &vi, &count, &n, &lower, &vec};
+        st = ga__launch_warps(func, f, r->device, count, args);
+    }
+    if (st == GA_OK) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
+    if (st == GA_OK) st = ga__solver_poison(func, &s, count, vals);
+    if (st == GA_OK && vectors) st = ga__solver_poison(func, &s, count, r);
+    ga__solver_scratch_free(&s);
+    return st;
+}
+
+/* eigh of a stack of small matrices in one call of cuSOLVER's Jacobi
+   method (syevj; eigenvalues ascending, as syevd's), over r and vals as
+   ga__syevd_stack lays them out (r: conj(V)^T). (Its generic batched
+   Xsyev was slower: 474 us against 273 for 10000 8 x 8 float32 matrices
+   on an H200.) */
+static ga_status ga__syevj_stack(const char *func, ga_array *r, ga_array *vals, char uplo, bool vectors)
 {
     const int n = (int)r->shape[r->ndim - 1], count = (int)ga__stack_count(r);
+    const cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const cublasFillMode_t fill = uplo == 'L' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    ga__cusolver_handle *c = ga__cusolver_bound(func, r->device);
+    if (!c) return ga__t.error;
     syevjInfo_t params = NULL;
     cusolverStatus_t cs = ga__cusolver.cusolverDnCreateSyevjInfo(&params);
     if (cs != CUSOLVER_STATUS_SUCCESS) return ga__cusolver_error(func, cs, "cusolverDnCreateSyevjInfo");
@@ -20899,16 +20936,55 @@ static ga_status ga__syevj_stack(const char *func, ga_array *r, ga_array *vals, 
     }
     if (st == GA_OK) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
     if (st == GA_OK) st = ga__solver_poison(func, &s, count, vals);
-    if (st == GA_OK && jobz == CUSOLVER_EIG_MODE_VECTOR) st = ga__solver_poison(func, &s, count, r);
+    if (st == GA_OK && vectors) st = ga__solver_poison(func, &s, count, r);
     ga__solver_scratch_free(&s);
     ga__cusolver.cusolverDnDestroySyevjInfo(params);
     return st;
 }
 
-/* eigh / eigvalsh: syevd of each matrix of a copy. NumPy's UPLO 'L' reads
-   a's lower triangle, which is the upper one of the column-major view
-   (a^T = conj(a)); its eigenvectors are the conjugates of the columns
-   syevd leaves, which read as stored are their transposes. */
+/* eigh of each matrix of the C-contiguous stack r (a's copy) through
+   cuSOLVER's syevd: vals gets the eigenvalues, r conj(V)^T where
+   `vectors`. NumPy's UPLO 'L' reads a's lower triangle, which is the
+   upper one of the column-major view (a^T = conj(a)); its eigenvectors
+   are the conjugates of the columns syevd leaves, which read as stored
+   are their transposes. */
+static ga_status ga__syevd_stack(const char *func, ga_array *r, ga_array *vals, char uplo, bool vectors)
+{
+    const int64_t n = r->shape[r->ndim - 1], count = ga__stack_count(r);
+    cudaDataType type, wtype;
+    cublasComputeType_t compute;
+    ga__cublas_types(r->dtype, &type, &compute);
+    ga__cublas_types(vals->dtype, &wtype, &compute);
+    const cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const cublasFillMode_t fill = uplo == 'L' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    ga__cusolver_handle *c = ga__cusolver_bound(func, r->device);
+    if (!c) return ga__t.error;
+    size_t work = 0, host = 0;
+    cusolverStatus_t cs = ga__cusolver.cusolverDnXsyevd_bufferSize(c->handle, c->params, jobz, fill, n, type,
+                                                                   (const void *)(uintptr_t)r->data, n, wtype,
+                                                                   (const void *)(uintptr_t)vals->data, type, &work, &host);
+    if (cs != CUSOLVER_STATUS_SUCCESS) return ga__cusolver_error(func, cs, "cusolverDnXsyevd_bufferSize");
+    ga__solver_scratch s = GA__SOLVER_SCRATCH(r->device);
+    ga_status st = ga__solver_scratch_get(func, &s, count, 0, work, host);
+    const size_t abytes = (size_t)(n * n) * ga__dtype_sizes[r->dtype], wbytes = (size_t)n * ga__dtype_sizes[vals->dtype];
+    for (int64_t i = 0; st == GA_OK && i < count; i++) {
+        cs = ga__cusolver.cusolverDnXsyevd(c->handle, c->params, jobz, fill, n, type, (void *)(uintptr_t)(r->data + (uint64_t)i * abytes),
+                                          n, wtype, (void *)(uintptr_t)(vals->data + (uint64_t)i * wbytes), type,
+                                          s.work ? (void *)(uintptr_t)s.work->ptr : NULL, work, s.host, host,
+                                          (int *)(uintptr_t)(s.info->ptr + (uint64_t)i * sizeof(int)));
+        if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevd");
+    }
+    if (st == GA_OK) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
+    if (st == GA_OK) st = ga__solver_poison(func, &s, count, vals);
+    if (st == GA_OK && vectors) st = ga__solver_poison(func, &s, count, r);
+    ga__solver_scratch_free(&s);
+    return st;
+}
+
+/* eigh / eigvalsh of a copy of a: stacks of matrices of up to 8 rows in
+   one launch of our kernel (which leaves V in the copy), of up to 32 in
+   one call of syevj, others through syevd (which, as syevj, leaves
+   conj(V)^T). */
 static ga_status ga__eigh(const char *func, const ga_array *a, char uplo, ga_array **w, ga_array **v)
 {
     ga_dtype dt = GA_DTYPE_INVALID;
@@ -20918,41 +20994,15 @@ static ga_status ga__eigh(const char *func, const ga_array *a, char uplo, ga_arr
     if (ga__bind(func, a->device) != GA_OK) return ga__t.error;
     const ga_dtype real = dt == GA_COMPLEX64 || dt == GA_FLOAT32 ? GA_FLOAT32 : GA_FLOAT64;
     const int64_t n = a->shape[a->ndim - 1], count = ga__stack_count(a);
+    const bool ours = ga__eigh_ours(n, count);
     ga_array *r = ga__solver_copy(func, a, dt);
     ga_array *vals = r ? ga__array_new(func, a->device, a->ndim - 1, a->shape, real) : NULL;
     ga_status st = vals ? GA_OK : ga__t.error;
-    if (st == GA_OK && n > 0 && count > 0) {
-        cudaDataType type, wtype;
-        cublasComputeType_t compute;
-        ga__cublas_types(dt, &type, &compute);
-        ga__cublas_types(real, &wtype, &compute);
-        const cusolverEigMode_t jobz = v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-        const cublasFillMode_t fill = uplo == 'L' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-        ga__cusolver_handle *c = ga__cusolver_bound(func, a->device);
-        size_t work = 0, host = 0;
-        cusolverStatus_t cs = CUSOLVER_STATUS_SUCCESS;
-        if (!c) st = ga__t.error;
-        else if (ga__batched(n, count)) st = ga__syevj_stack(func, r, vals, jobz, fill, c);
-        else cs = ga__cusolver.cusolverDnXsyevd_bufferSize(c->handle, c->params, jobz, fill, n, type, (const void *)(uintptr_t)r->data,
-                                                          n, wtype, (const void *)(uintptr_t)vals->data, type, &work, &host);
-        if (st == GA_OK && cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevd_bufferSize");
-        const bool batched = ga__batched(n, count); /* (done above) */
-        ga__solver_scratch s = GA__SOLVER_SCRATCH(a->device);
-        if (st == GA_OK && !batched) st = ga__solver_scratch_get(func, &s, count, 0, work, host);
-        const size_t abytes = (size_t)(n * n) * ga__dtype_sizes[dt], wbytes = (size_t)n * ga__dtype_sizes[real];
-        for (int64_t i = 0; st == GA_OK && !batched && i < count; i++) {
-            cs = ga__cusolver.cusolverDnXsyevd(c->handle, c->params, jobz, fill, n, type, (void *)(uintptr_t)(r->data + (uint64_t)i * abytes),
-                                              n, wtype, (void *)(uintptr_t)(vals->data + (uint64_t)i * wbytes), type,
-                                              s.work ? (void *)(uintptr_t)s.work->ptr : NULL, work, s.host, host,
-                                              (int *)(uintptr_t)(s.info->ptr + (uint64_t)i * sizeof(int)));
-            if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevd");
-        }
-        if (st == GA_OK && !batched) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
-        if (st == GA_OK && !batched) st = ga__solver_poison(func, &s, count, vals);
-        if (st == GA_OK && !batched && v) st = ga__solver_poison(func, &s, count, r);
-        ga__solver_scratch_free(&s);
-    }
-    if (st == GA_OK && v && !(*v = ga__conj_transposed(func, r))) st = ga__t.error; /* conj(r^T) */
+    if (st == GA_OK && n > 0 && count > 0)
+        st = ours ? ga__eigh_stack_ours(func, r, vals, uplo, v != NULL)
+             : ga__batched(n, count) ? ga__syevj_stack(func, r, vals, uplo, v != NULL)
+                                     : ga__syevd_stack(func, r, vals, uplo, v != NULL);
+    if (st == GA_OK && v && !(*v = ours ? ga_retain(r) : ga__conj_transposed(func, r))) st = ga__t.error;
     ga_release(r);
     if (st != GA_OK) {
         ga_release(vals);

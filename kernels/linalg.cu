@@ -23,8 +23,9 @@
          for float32 (free at this speed).
      ga_linalg_cholesky_<dtype>_n<8|16|32>(void *a, int *info, int64_t count, int64_t n)
      ga_linalg_inv_<dtype>_n<8|16|32>(void *r, const void *a, int *info, int64_t count, int64_t n)
-         The batched solvers of small matrices (n at most 8, 16 or 32; float
-         and complex dtypes), one warp (a block of 32 threads) per matrix
+     ga_linalg_eigh_<dtype>_n8(void *a, void *w, int *info, int64_t count, int64_t n, int lower, int vectors)
+         The batched solvers of small matrices (n at most 8, 16 or 32, eigh
+         8; float and complex dtypes), one warp (a block of 32 threads) per matrix
          held in shared memory, matrices q = blockIdx.x, + gridDim.x, ...:
          cholesky factors each C-contiguous n x n matrix of a in place from
          its lower triangle (A = L L^H, right-looking, column by column; the
@@ -34,7 +35,12 @@
          elimination of [A | I] with partial pivoting (the first largest
          |re| + |im| of the column, as LAPACK's i?amax), info[q] = j + 1 at
          the first column j with no nonzero pivot (a singular matrix, as
-         getrf). Accumulation in the dtype.
+         getrf); eigh leaves each matrix's eigenvalues, ascending, in w
+         (the real dtype, n a matrix) and, where `vectors`, its
+         eigenvectors as the columns of the matrix in a (Jacobi's method
+         on the triangle `lower` names, lower or upper as stored; info[q] =
+         1 where it did not converge; NaN results, info[q] 0, for a matrix
+         holding a NaN or an infinity). Accumulation in the dtype.
      ga_linalg_poison_<float32|float64|complex64|complex128>(void *x, const int *info, int64_t count, int64_t per)
          The solvers' failed matrices as NaN (GA_LINALG_IGNORE): x holds
          count matrices of `per` elements; matrix q becomes NaN (every
@@ -215,6 +221,30 @@ template <class T> struct ga__sc {
         if constexpr (cplx) return ga_cplx<T>(a.re / x, a.im / x);
         else return a / x;
     }
+    static GA_DEV T times(T a, F x) /* a x */
+    {
+        if constexpr (cplx) return ga_cplx<T>(a.re * x, a.im * x);
+        else return a * x;
+    }
+    static GA_DEV F maxabs(T a) /* max(|re|, |im|): NaN where either is */
+    {
+        if constexpr (cplx) {
+            const F x = fabs(a.re), y = fabs(a.im);
+            return x != x || y != y ? (F)NAN : x > y ? x : y;
+        } else {
+            return fabs(a);
+        }
+    }
+    static GA_DEV T nan()
+    {
+        if constexpr (cplx) return ga_cplx<T>(NAN, NAN);
+        else return (T)NAN;
+    }
+    static GA_DEV F abs(T a)
+    {
+        if constexpr (cplx) return hypot(a.re, a.im);
+        else return fabs(a);
+    }
 };
 
 template <class T, int N> GA_DEV void ga__cholesky_small(T *a, int *info, int64_t count, int64_t n64)
@@ -306,6 +336,152 @@ template <class T, int N> GA_DEV void ga__inv_small(T *r, const T *a, int *info,
     }
 }
 
+/* The eigenvalues (ascending) and eigenvectors of a stack of small
+   Hermitian matrices, a warp each: Jacobi's method (Golub and Van Loan,
+   8.5) on the triangle `lower` names (the lower one of a row-major
+   matrix: NumPy's UPLO 'L') mirrored, the diagonal's real parts. Each
+   step of a sweep rotates n / 2 disjoint pairs at once (the round-robin
+   order of Brent and Luk: every pair once in n - 1 steps). A complex
+   a[p][q] = r e first has its phase e moved into column q (times
+   conj(e)) and row q (times e), which leaves the real 2 x 2 problem of
+   a[p][p], r, a[q][q]. A pair is skipped while |a[p][q]| <= eps
+   sqrt(|a[p][p] a[q][q]|) (Demmel and Veselic's threshold: the
+   eigenvalues keep a relative accuracy of eps) or |a[p][q]| <= eps^2 |A|
+   (max |re| or |im| of A: so that a cluster of zero eigenvalues ends
+   too); a sweep without a rotation ends. info[q] is 1 (not converged)
+   after GA_EIGH_SWEEPS sweeps. A matrix with a NaN or an infinity gets
+   NaN eigenvalues and eigenvectors, with info[q] 0 (NumPy's LAPACK
+   returns NaN there without an error). a becomes the eigenvectors as
+   columns, in the eigenvalues' order (vectors != 0); w[q * n + k], the
+   eigenvalues. */
+constexpr int GA_EIGH_SWEEPS = 40;
+
+template <class T, int N>
+GA_DEV void ga__eigh_small(T *a, ga_real_t<T> *w, int *info, int64_t count, int64_t n64, int lower, int vectors)
+{
+    typedef ga__sc<T> S;
+    typedef typename S::F F;
+    __shared__ T sh[N * N], sv[N * N], re[N / 2];
+    __shared__ F rc[N / 2], rs[N / 2], rdp[N / 2], rdq[N / 2];
+    __shared__ int rp[N / 2], rq[N / 2];
+    __shared__ bool ract[N / 2];
+    const int lane = threadIdx.x, n = (int)n64, m = (n + 1) & ~1; /* (odd n: a pair with n is idle) */
+    const F eps = sizeof(F) == 4 ? (F)5.9604645e-8 : (F)1.1102230246251565e-16;
+    for (int64_t q = blockIdx.x; q < count; q += gridDim.x) {
+        T *g = a + q * n * n;
+        for (int e = lane; e < n * n; e += 32) {
+            const int i = e / n, j = e - i * n;
+            if (lower ? i >= j : i <= j) {
+                const T x = ga_load<T>(g + e);
+                if (i == j) {
+                    sh[e] = S::real(S::re(x));
+                } else {
+                    sh[e] = x;
+                    sh[j * n + i] = S::conj(x);
+                }
+            }
+            sv[e] = S::real(i == j ? 1 : 0);
+        }
+        /* the largest |re| or |im|; a NaN or an infinity: NaN results, as
+           NumPy's LAPACK gives without an error */
+        F big = 0;
+        bool bad = false;
+        for (int e = lane; e < n * n; e += 32) {
+            const F m = S::maxabs(sh[e]);
+            bad |= !isfinite(m);
+            big = m > big ? m : big;
+        }
+        bad = __any_sync(0xffffffffu, bad);
+        for (int o = 16; o > 0; o /= 2) big = fmax(big, __shfl_xor_sync(0xffffffffu, big, o));
+        const F negligible = eps * eps * big;
+        __syncwarp();
+        bool converged = bad;
+        for (int sweep = 0; sweep < GA_EIGH_SWEEPS && !converged; sweep++) {
+            converged = true;
+            for (int step = 0; step + 1 < m; step++) {
+                /* lane i < m / 2 plans its pair's rotation */
+                bool act = false;
+                if (lane < m / 2) {
+                    const int x = lane ? (step + lane) % (m - 1) : m - 1;
+                    const int y = lane ? (step + m - 1 - lane) % (m - 1) : step;
+                    const int p = x < y ? x : y, c = x < y ? y : x;
+                    F r = 0, app = 0, aqq = 0;
+                    T apq = S::real(0);
+                    if (c < n) {
+                        apq = sh[p * n + c];
+                        r = S::abs(apq), app = S::re(sh[p * n + p]), aqq = S::re(sh[c * n + c]);
+                        act = !(r <= eps * sqrt(fabs(app) * fabs(aqq)) || r <= negligible);
+                    }
+                    rp[lane] = p, rq[lane] = c, ract[lane] = act;
+                    if (act) {
+                        const F tau = (aqq - app) / (2 * r);
+                        const F t = (tau >= 0 ? (F)1 : (F)-1) / (fabs(tau) + sqrt(1 + tau * tau));
+                        const F cs = 1 / sqrt(1 + t * t);
+                        rc[lane] = cs, rs[lane] = t * cs, re[lane] = S::scale(apq, r);
+                        rdp[lane] = app - t * r, rdq[lane] = aqq + t * r;
+                    }
+                }
+                if (__any_sync(0xffffffffu, act)) converged = false;
+                else continue;
+                __syncwarp();
+                /* A U and V U: columns p and q of every row, for every pair */
+                for (int it = lane; it < n * (m / 2); it += 32) {
+                    const int k = it / (m / 2), i = it - k * (m / 2);
+                    if (!ract[i]) continue;
+                    const int p = rp[i], c = rq[i];
+                    const F cs = rc[i], sn = rs[i];
+                    const T ec = S::conj(re[i]);
+                    const T x = sh[k * n + p], y = S::mul(sh[k * n + c], ec);
+                    sh[k * n + p] = S::sub(S::times(x, cs), S::times(y, sn));
+                    sh[k * n + c] = S::sub(S::times(x, sn), S::times(y, -cs));
+                    if (vectors) {
+                        const T vx = sv[k * n + p], vy = S::mul(sv[k * n + c], ec);
+                        sv[k * n + p] = S::sub(S::times(vx, cs), S::times(vy, sn));
+                        sv[k * n + c] = S::sub(S::times(vx, sn), S::times(vy, -cs));
+                    }
+                }
+                __syncwarp();
+                /* U^H (A U): rows p and q */
+                for (int it = lane; it < n * (m / 2); it += 32) {
+                    const int i = it / n, k = it - i * n;
+                    if (!ract[i]) continue;
+                    const int p = rp[i], c = rq[i];
+                    const F cs = rc[i], sn = rs[i];
+                    const T x = sh[p * n + k], y = S::mul(re[i], sh[c * n + k]);
+                    sh[p * n + k] = S::sub(S::times(x, cs), S::times(y, sn));
+                    sh[c * n + k] = S::sub(S::times(x, sn), S::times(y, -cs));
+                }
+                __syncwarp();
+                if (lane < m / 2 && act) { /* the pair's 2 x 2 block: diagonal, and zeros off it */
+                    const int p = rp[lane], c = rq[lane];
+                    sh[p * n + p] = S::real(rdp[lane]);
+                    sh[c * n + c] = S::real(rdq[lane]);
+                    sh[p * n + c] = sh[c * n + p] = S::real(0);
+                }
+                __syncwarp();
+            }
+        }
+        /* lane k's eigenvalue goes to place `at` (stably ascending) with
+           column k of V */
+        if (lane < n) {
+            const F wk = bad ? (F)NAN : S::re(sh[lane * n + lane]);
+            int at = lane;
+            if (converged && !bad) {
+                at = 0;
+                for (int j = 0; j < n; j++) {
+                    const F wj = S::re(sh[j * n + j]);
+                    at += wj < wk || (wj == wk && j < lane);
+                }
+            }
+            w[q * n + at] = wk;
+            if (vectors)
+                for (int i = 0; i < n; i++) ga_store<T>(g + i * n + at, bad ? S::nan() : sv[i * n + lane]);
+        }
+        if (lane == 0) info[q] = converged ? 0 : 1;
+        __syncwarp();
+    }
+}
+
 } // namespace
 
 #define GA__LINALG_KERNELS(name)                                                                          \
@@ -344,7 +520,15 @@ GA__POISON_KERNEL(complex128)
     {                                                                                                                 \
         ga__inv_small<ga_t_##name, N>((ga_t_##name *)r, (const ga_t_##name *)a, info, count, n);                     \
     }
-#define GA__SMALL_SOLVERS(name) GA__SMALL_SOLVER_KERNELS(name, 8) GA__SMALL_SOLVER_KERNELS(name, 16) GA__SMALL_SOLVER_KERNELS(name, 32)
+/* eigh: up to 8 rows only (gpuarr.h's ga__eigh_ours: cuSOLVER's syevj is faster above) */
+#define GA__EIGH_KERNEL(name)                                                                                         \
+    GA_KERNEL ga_linalg_eigh_##name##_n8(void *a, void *w, int *info, int64_t count, int64_t n, int lower, int vectors) \
+    {                                                                                                                 \
+        ga__eigh_small<ga_t_##name, 8>((ga_t_##name *)a, (ga_real_t<ga_t_##name> *)w, info, count, n, lower, vectors); \
+    }
+#define GA__SMALL_SOLVERS(name)                                                                                       \
+    GA__SMALL_SOLVER_KERNELS(name, 8) GA__SMALL_SOLVER_KERNELS(name, 16) GA__SMALL_SOLVER_KERNELS(name, 32)          \
+    GA__EIGH_KERNEL(name)
 
 GA__SMALL_SOLVERS(float32)
 GA__SMALL_SOLVERS(float64)

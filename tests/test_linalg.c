@@ -856,6 +856,92 @@ static bool all_nan(const double *h, int n)
     return true;
 }
 
+/* eigh reads the triangle UPLO names alone (NumPy's LAPACK contract): a
+   Hermitian stack H and the same with random values in the other triangle
+   (and, complex, in the diagonal's imaginary parts, which NumPy ignores)
+   give the same ascending eigenvalues, and the second's eigenvectors
+   satisfy H v = v w. A stack that takes our kernel (up to 8 rows), two
+   that take syevj (13 and 29 rows) and one matrix of 40 rows (syevd),
+   every solver dtype. */
+DEVICE_TEST(eigh_reads_one_triangle)
+{
+    static const int64_t sizes[][2] = {{3, 6}, {2, 13}, {2, 29}, {1, 40}};
+    for (size_t di = 0; di < sizeof solver_dtypes / sizeof solver_dtypes[0]; di++)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+            for (int up = 0; up < 2; up++) {
+                const ga_dtype t = solver_dtypes[di];
+                const int64_t batch = sizes[k][0], n = sizes[k][1], shape[3] = {batch, n, n};
+                host h = host_matrices(t, batch, n, true), junk = host_random(t, 3, shape);
+                for (int64_t q = 0; q < batch; q++) /* the other triangle and the diagonal's imaginary parts: junk */
+                    for (int64_t i = 0; i < n; i++)
+                        for (int64_t j = 0; j < n; j++) {
+                            const int64_t o = (q * n + i) * n + j;
+                            if (up ? i > j : i < j) junk.re[o] *= 3, junk.im[o] *= 3;
+                            else junk.re[o] = h.re[o], junk.im[o] = i == j ? junk.im[o] : h.im[o];
+                        }
+                ga_array *dh = upload(&h, t, L_CONTIGUOUS), *dj = upload(&junk, t, L_CONTIGUOUS);
+                ga_array *w0 = NULL, *v0 = NULL, *w = NULL, *v = NULL;
+                const char uplo = up ? 'U' : 'L';
+                const bool ok = dh && dj && ga_linalg_eigh(dh, uplo, &w0, &v0) == GA_OK && ga_linalg_eigh(dj, uplo, &w, &v) == GA_OK;
+                char what[96];
+                snprintf(what, sizeof what, "eigh %s (%lld, %lld, %lld) UPLO %c", dname(t), (long long)batch, (long long)n,
+                         (long long)n, uplo);
+                CHECK(ok, "%s: %s", what, ga_last_error_message());
+                const ga_dtype real = t == GA_FLOAT32 || t == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+                double *hw0 = malloc((size_t)(batch * n) * sizeof(double)), *hw = malloc((size_t)(batch * n) * sizeof(double));
+                ga_array *w0d = ok ? ga_astype(w0, GA_FLOAT64) : NULL, *wd = ok ? ga_astype(w, GA_FLOAT64) : NULL;
+                if (ok && hw0 && hw && w0d && wd && download(w0d, hw0) && download(wd, hw)) {
+                    double err = 0, mag = 0;
+                    bool ascending = true;
+                    for (int64_t i = 0; i < batch * n; i++) {
+                        err = fmax(err, fabs(hw[i] - hw0[i])), mag = fmax(mag, fabs(hw0[i]));
+                        if (i % n && hw[i] < hw[i - 1]) ascending = false;
+                    }
+                    CHECK(ga_dtype_of(w) == real && ascending && err <= solver_tol(t) * (double)n * mag, "%s: eigenvalues %g apart%s",
+                          what, err / mag, ascending ? "" : ", not ascending");
+                    /* H v = v w */
+                    ga_array *hv = ga_matmul(dh, v), *w3 = ga_expand_dims(w, 1, (const int[]){-2});
+                    ga_array *vw = w3 ? ga_multiply(v, w3) : NULL, *diff = hv && vw ? ga_subtract(hv, vw) : NULL;
+                    ga_array *nd = diff ? ga_linalg_matrix_norm(diff, GA_NORM_FRO, false) : NULL;
+                    ga_array *ndd = nd ? ga_astype(nd, GA_FLOAT64) : NULL;
+                    double hn[3] = {0};
+                    CHECK(ndd && download(ndd, hn), "%s: H v - v w: %s", what, ga_last_error_message());
+                    for (int64_t q = 0; q < batch; q++)
+                        CHECK(hn[q] <= solver_tol(t) * (double)n * mag, "%s: |H v - v w| = %g in matrix %lld", what, hn[q] / mag,
+                              (long long)q);
+                    ga_release(ndd), ga_release(nd), ga_release(diff), ga_release(vw), ga_release(w3), ga_release(hv);
+                }
+                free(hw0), free(hw);
+                ga_release(w0d), ga_release(wd), ga_release(w0), ga_release(v0), ga_release(w), ga_release(v);
+                ga_release(dh), ga_release(dj);
+                host_free(&h), host_free(&junk);
+                ga_clear_error();
+            }
+}
+
+/* A NaN or an infinity in a matrix of a stack of 2 x 2 matrices (our
+   kernel): NaN eigenvalues and eigenvectors for it, no error (NumPy's
+   LAPACK gives NaN there without raising), the others right; and a stack
+   of rank-one matrices converges. */
+DEVICE_TEST(eigh_of_a_nan)
+{
+    const double m[3][4] = {{2, 1, 1, 2}, {NAN, 0, 0, 1}, {1, 0, INFINITY, 1}}; /* eigenvalues 1 and 3; NaN; inf (lower) */
+    ga_array *a = ga_from_host(m, 3, (const int64_t[]){3, 2, 2}, GA_FLOAT64), *w = NULL, *v = NULL;
+    double hw[6] = {0}, hv[12] = {0};
+    CHECK(a && ga_linalg_eigh(a, 'L', &w, &v) == GA_OK && download(w, hw) && download(v, hv), "eigh: %s", ga_last_error_message());
+    CHECK(fabs(hw[0] - 1) < 1e-12 && fabs(hw[1] - 3) < 1e-12 && fabs(fabs(hv[0]) - sqrt(0.5)) < 1e-12 && all_nan(hw + 2, 4) &&
+              all_nan(hv + 4, 8),
+          "eigh: w %g %g %g %g, v %g %g", hw[0], hw[1], hw[2], hw[4], hv[0], hv[4]);
+    ga_release(w), ga_release(v), ga_release(a);
+    /* a stack of 8 x 8 ones (eigenvalues 0, seven times, and 8) converges */
+    ga_array *ones = ga_ones(3, (const int64_t[]){3, 8, 8}, GA_FLOAT64), *wo = ones ? ga_linalg_eigvalsh(ones, 'L') : NULL;
+    double ho[24] = {0};
+    CHECK(wo && download(wo, ho), "eigvalsh of ones: %s", ga_last_error_message());
+    for (int i = 0; i < 24; i++) CHECK(fabs(ho[i] - (i % 8 == 7 ? 8 : 0)) < 1e-13, "eigvalsh of ones: w[%d] = %g", i, ho[i]);
+    ga_release(wo), ga_release(ones);
+    ga_clear_error();
+}
+
 DEVICE_TEST(ignored_failures_are_nan)
 {
     CHECK(ga_linalg_geterr() == GA_LINALG_RAISE, "the default is GA_LINALG_RAISE");
