@@ -921,8 +921,8 @@ DEVICE_TEST(eigh_reads_one_triangle)
 
 /* A NaN or an infinity in a matrix of a stack of 2 x 2 matrices (our
    kernel): NaN eigenvalues and eigenvectors for it, no error (NumPy's
-   LAPACK gives NaN there without raising), the others right; and a stack
-   of rank-one matrices converges. */
+   LAPACK raises none either), the others right; and a stack of rank-one
+   matrices converges. */
 DEVICE_TEST(eigh_of_a_nan)
 {
     const double m[3][4] = {{2, 1, 1, 2}, {NAN, 0, 0, 1}, {1, 0, INFINITY, 1}}; /* eigenvalues 1 and 3; NaN; inf (lower) */
