@@ -351,9 +351,9 @@ template <class T, int N> GA_DEV void ga__inv_small(T *r, const T *a, int *info,
    too); a sweep without a rotation ends. info[q] is 1 (not converged)
    after GA_EIGH_SWEEPS sweeps. A matrix with a NaN or an infinity gets
    NaN eigenvalues and eigenvectors, with info[q] 0 (NumPy's LAPACK
-   raises no error there either; its values are NaN or meaningless). a becomes the eigenvectors as
-   columns, in the eigenvalues' order (vectors != 0); w[q * n + k], the
-   eigenvalues. */
+   raises no error there either; its values are NaN or meaningless). a
+   becomes the eigenvectors as columns, in the eigenvalues' order
+   (vectors != 0); w[q * n + k], the eigenvalues. */
 constexpr int GA_EIGH_SWEEPS = 40;
 
 template <class T, int N>
@@ -382,14 +382,15 @@ GA_DEV void ga__eigh_small(T *a, ga_real_t<T> *w, int *info, int64_t count, int6
             }
             sv[e] = S::real(i == j ? 1 : 0);
         }
+        __syncwarp(); /* (the mirrored half is other lanes') */
         /* the largest |re| or |im|; a NaN or an infinity: NaN results,
            without an error (as NumPy's LAPACK raises none) */
         F big = 0;
         bool bad = false;
         for (int e = lane; e < n * n; e += 32) {
-            const F m = S::maxabs(sh[e]);
-            bad |= !isfinite(m);
-            big = m > big ? m : big;
+            const F mag = S::maxabs(sh[e]);
+            bad |= !isfinite(mag);
+            big = mag > big ? mag : big;
         }
         bad = __any_sync(0xffffffffu, bad);
         for (int o = 16; o > 0; o /= 2) big = fmax(big, __shfl_xor_sync(0xffffffffu, big, o));
