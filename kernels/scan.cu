@@ -58,9 +58,9 @@ namespace {
    662 us against 692 with 32 elements a thread and 659 with 64; 2^27
    float64 609 against 616 and 613; 2^28 float16 -> float32 604 against
    622 and 626; 2^27 int32 -> int64 580 against 573 and 627; but 2^23 +
-   77 float64 54 against 49 and 55. 256 x 16 was slower than 128 x 32 in
-   every row; so were 256 x 32, 512 x 16 or 32 and 1024 x 8 or 16
-   before. Tiles taken from a counter in the order the blocks start (an
+   77 float64 54 against 49 and 55. 256 x 16 (tiles from a counter) was
+   slower than 128 x 32 in every row but int32 -> int64 (596 against 599
+   us); so were 256 x 32, 512 x 16 or 32 and 1024 x 8 or 16 before. Tiles taken from a counter in the order the blocks start (an
    atomic before the loads) took 0.4-12% longer than tiles by block index
    in every row of the same run. */
 constexpr int GA_SCAN_THREADS = 128;
