@@ -790,13 +790,13 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
     X(TRUNC, trunc, BOOL_REAL, SAME, arith)                                    \
     X(FIX, fix, BOOL_REAL, SAME, arith)                /* round toward zero (trunc) */ \
     X(RINT, rint, INEXACT, SAME, arith)                /* to nearest, ties to even */ \
-    X(LOGICAL_NOT, logical_not, ALL, BOOL, arith)                              \
-    X(ISNAN, isnan, ALL, BOOL, arith)                                          \
-    X(ISINF, isinf, ALL, BOOL, arith)                                          \
-    X(ISFINITE, isfinite, ALL, BOOL, arith)                                    \
-    X(SIGNBIT, signbit, FLOAT, BOOL, arith)                                    \
+    X(LOGICAL_NOT, logical_not, ALL, BOOL, compare)                            \
+    X(ISNAN, isnan, ALL, BOOL, compare)                                        \
+    X(ISINF, isinf, ALL, BOOL, compare)                                        \
+    X(ISFINITE, isfinite, ALL, BOOL, compare)                                  \
+    X(SIGNBIT, signbit, FLOAT, BOOL, compare)                                  \
     X(SPACING, spacing, FLOAT, SAME, arith)            /* signed step away from 0; float16: nextafter(a, inf) - a, as NumPy */ \
-    X(INVERT, invert, BOOL_INT, SAME, arith)           /* ~a (bool: not) */    \
+    X(INVERT, invert, BOOL_INT, SAME, compare)         /* ~a (bool: not) */    \
     X(SQRT, sqrt, INEXACT, SAME, math)                                         \
     X(CBRT, cbrt, FLOAT, SAME, math)                                           \
     X(EXP, exp, INEXACT, SAME, math)                                           \
@@ -833,28 +833,28 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
     X(FMOD, fmod, REAL, SAME, arith)                   /* C's fmod: the sign of a */ \
     X(POWER, power, NUMERIC, SAME, arith)              /* a ** b */            \
     X(FLOAT_POWER, float_power, DOUBLE, SAME, arith)   /* a ** b in float64/complex128 */ \
-    X(EQUAL, equal, ALL, COMPARE, arith)                                       \
-    X(NOT_EQUAL, not_equal, ALL, COMPARE, arith)                               \
-    X(LESS, less, ALL, COMPARE, arith)                                         \
-    X(LESS_EQUAL, less_equal, ALL, COMPARE, arith)                             \
-    X(GREATER, greater, ALL, COMPARE, arith)                                   \
-    X(GREATER_EQUAL, greater_equal, ALL, COMPARE, arith)                       \
-    X(LOGICAL_AND, logical_and, ALL, BOOL, arith)                              \
-    X(LOGICAL_OR, logical_or, ALL, BOOL, arith)                                \
-    X(LOGICAL_XOR, logical_xor, ALL, BOOL, arith)                              \
-    X(MAXIMUM, maximum, ALL, SAME, arith)              /* NaN propagates */    \
-    X(MINIMUM, minimum, ALL, SAME, arith)                                      \
-    X(FMAX, fmax, ALL, SAME, arith)                    /* NaN ignored */       \
-    X(FMIN, fmin, ALL, SAME, arith)                                            \
+    X(EQUAL, equal, ALL, COMPARE, compare)                                     \
+    X(NOT_EQUAL, not_equal, ALL, COMPARE, compare)                             \
+    X(LESS, less, ALL, COMPARE, compare)                                       \
+    X(LESS_EQUAL, less_equal, ALL, COMPARE, compare)                           \
+    X(GREATER, greater, ALL, COMPARE, compare)                                 \
+    X(GREATER_EQUAL, greater_equal, ALL, COMPARE, compare)                     \
+    X(LOGICAL_AND, logical_and, ALL, BOOL, compare)                            \
+    X(LOGICAL_OR, logical_or, ALL, BOOL, compare)                              \
+    X(LOGICAL_XOR, logical_xor, ALL, BOOL, compare)                            \
+    X(MAXIMUM, maximum, ALL, SAME, compare)            /* NaN propagates */    \
+    X(MINIMUM, minimum, ALL, SAME, compare)                                    \
+    X(FMAX, fmax, ALL, SAME, compare)                  /* NaN ignored */       \
+    X(FMIN, fmin, ALL, SAME, compare)                                          \
     X(COPYSIGN, copysign, FLOAT, SAME, arith)                                  \
     X(NEXTAFTER, nextafter, FLOAT, SAME, arith)                                \
     X(LDEXP, ldexp, FLOAT, LDEXP, arith)               /* a * 2**b, b integer */ \
     X(HEAVISIDE, heaviside, FLOAT, SAME, arith)        /* 0 (a<0), b (a==0), 1 */ \
-    X(BITWISE_AND, bitwise_and, BOOL_INT, SAME, arith)                         \
-    X(BITWISE_OR, bitwise_or, BOOL_INT, SAME, arith)                           \
-    X(BITWISE_XOR, bitwise_xor, BOOL_INT, SAME, arith)                         \
-    X(LEFT_SHIFT, left_shift, INT, SAME, arith)        /* shifts >= the width give 0 */ \
-    X(RIGHT_SHIFT, right_shift, INT, SAME, arith)      /* arithmetic for signed */ \
+    X(BITWISE_AND, bitwise_and, BOOL_INT, SAME, compare)                       \
+    X(BITWISE_OR, bitwise_or, BOOL_INT, SAME, compare)                         \
+    X(BITWISE_XOR, bitwise_xor, BOOL_INT, SAME, compare)                       \
+    X(LEFT_SHIFT, left_shift, INT, SAME, compare)      /* shifts >= the width give 0 */ \
+    X(RIGHT_SHIFT, right_shift, INT, SAME, compare)    /* arithmetic for signed */ \
     X(GCD, gcd, INT, SAME, arith)                                              \
     X(LCM, lcm, INT, SAME, arith)                                              \
     X(LOGADDEXP, logaddexp, FLOAT, SAME, math)         /* log(exp(a) + exp(b)) */ \
@@ -870,9 +870,9 @@ GPUARR_API ga_status ga_copyto(ga_array *dst, const ga_array *src, ga_casting ca
     X(DIVMOD, divmod, 2, 2, REAL, SAME, arith)         /* (a // b, a % b) */   \
     X(MODF, modf, 1, 2, FLOAT, SAME, arith)            /* (fraction, integral part) */ \
     X(FREXP, frexp, 1, 2, FLOAT, FREXP, arith)         /* (mantissa, int32 exponent) */ \
-    X(WHERE, where, 3, 1, ALL, WHERE, arith)           /* cond ? x : y */      \
-    X(CLIP, clip, 3, 1, ALL, SAME, arith)              /* min(max(a, lo), hi) */ \
-    X(ISCLOSE, isclose, 2, 1, INEXACT, ISCLOSE, arith)                         \
+    X(WHERE, where, 3, 1, ALL, WHERE, compare)         /* cond ? x : y */      \
+    X(CLIP, clip, 3, 1, ALL, SAME, compare)            /* min(max(a, lo), hi) */ \
+    X(ISCLOSE, isclose, 2, 1, INEXACT, ISCLOSE, compare)                       \
     X(ROUND, round, 1, 1, NUMERIC, SAME, arith)        /* to `decimals`, ties to even */ \
     X(NAN_TO_NUM, nan_to_num, 1, 1, ALL, SAME, arith)                          \
     X(ANGLE, angle, 1, 1, INEXACT, ABS, math)          /* arctan2(imag, real) */
@@ -4757,23 +4757,28 @@ typedef struct ga__user_raws {
     ga_view v[GA__USER_MAX_RAW];
 } ga__user_raws;
 
-/* Reductions (kernels/reduce.cu): the kernels are
-   ga_reduce_<op>_<in>_<layout>, one for each operator, input kind and
+/* Reductions (kernels/reduce.cu, kernels/extrema.cu): the kernels are
+   ga_<family>_<op>_<in>_<layout>, one for each operator, input kind and
    layout these lists name; the host's enums (GA__ROP_*, GA__RIN_*), names
    and kernel cache are made from the same lists.
 
-   The operators: Y(A, ENUM, name, ins, packed) for each. `ins` names the
-   input kinds it has inner and outer kernels for (GA__REDUCE_IN_<ins>),
-   `packed` those it has packed kernels for. sum, prod; minmax (min / max);
+   The operators: Y(A, ENUM, name, ins, packed, family) for each. `ins`
+   names the input kinds it has inner and outer kernels for
+   (GA__REDUCE_IN_<ins>), `packed` those it has packed kernels for,
+   `family` the kernel family they are in: reduce, or extrema for the
+   minima and maxima (two translation units that compile side by side).
+   sum, prod; minmax (min / max);
    arg (argmin / argmax); argcombine (arg's partial states); sumsq (the sum
    of |x - center|^2, the variance's second pass); count (nonzero, or not
    NaN); logic (all, any); prodcombine and minmaxcombine (the partial
    states of complex prod and complex min / max). */
 #define GA__REDUCE_OP_LIST(Y, A)                                                                  \
-    Y(A, SUM, sum, REAL, PACKED) Y(A, PROD, prod, REAL, PACKED) Y(A, MINMAX, minmax, ORDERED, PACKED) \
-    Y(A, ARG, arg, ORDERED, PACKED) Y(A, ARGCOMBINE, argcombine, STATES, NONE)                      \
-    Y(A, SUMSQ, sumsq, INEXACT, PACKED) Y(A, COUNT, count, ANY, NONE) Y(A, LOGIC, logic, ANY, NONE) \
-    Y(A, PRODCOMBINE, prodcombine, CSTATES, NONE) Y(A, MINMAXCOMBINE, minmaxcombine, CSTATES, NONE)
+    Y(A, SUM, sum, REAL, PACKED, reduce) Y(A, PROD, prod, REAL, PACKED, reduce)                     \
+    Y(A, MINMAX, minmax, ORDERED, PACKED, extrema) Y(A, ARG, arg, ORDERED, PACKED, extrema)         \
+    Y(A, ARGCOMBINE, argcombine, STATES, NONE, extrema) Y(A, SUMSQ, sumsq, INEXACT, PACKED, reduce) \
+    Y(A, COUNT, count, ANY, NONE, reduce) Y(A, LOGIC, logic, ANY, NONE, reduce)                     \
+    Y(A, PRODCOMBINE, prodcombine, CSTATES, NONE, reduce)                                           \
+    Y(A, MINMAXCOMBINE, minmaxcombine, CSTATES, NONE, extrema)
 
 /* The bytes of complex prod's partial state (the head product, elements
    n - 2 and n - 1, flags: kernels/reduce.cu's ga_cprod_state). */
@@ -4811,11 +4816,11 @@ typedef struct ga__user_raws {
    outer (it is kept), packed (rows of 2 or 4 values in 16-byte vectors). */
 #define GA__REDUCE_LAYOUT_LIST(X) X(INNER, inner) X(OUTER, outer) X(PACKED, packed)
 
-/* Every kernel, X(op, in): ga_reduce_<op>_<in>_inner and _outer ... */
-#define GA__REDUCE_KERNELS_OF(X, E, name, ins, packed) GA__REDUCE_IN_##ins(X, name)
+/* Every kernel, X(op, in): ga_<family>_<op>_<in>_inner and _outer ... */
+#define GA__REDUCE_KERNELS_OF(X, E, name, ins, packed, family) GA__REDUCE_IN_##ins(X, name)
 #define GA__REDUCE_KERNEL_LIST(X) GA__REDUCE_OP_LIST(GA__REDUCE_KERNELS_OF, X)
-/* ... and ga_reduce_<op>_<in>_packed */
-#define GA__REDUCE_PACKED_OF(X, E, name, ins, packed) GA__REDUCE_IN_##packed(X, name)
+/* ... and ga_<family>_<op>_<in>_packed */
+#define GA__REDUCE_PACKED_OF(X, E, name, ins, packed, family) GA__REDUCE_IN_##packed(X, name)
 #define GA__REDUCE_PACKED_LIST(X) GA__REDUCE_OP_LIST(GA__REDUCE_PACKED_OF, X)
 
 /* ga__reduce_args.flags */
@@ -8358,8 +8363,8 @@ static inline ga_status ga__temps_fail(ga__temps *t)
    each kernel is resolved once and cached in a table indexed by op, dtype
    and variant, so the hot path is one load and a NULL test. */
 
-#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(MATH, math) \
-    X(REDUCE, reduce) X(LINALG, linalg) X(RANDOM, random) X(SPARSE, sparse) X(SCAN, scan)
+#define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(COMPARE, compare) \
+    X(MATH, math) X(REDUCE, reduce) X(EXTREMA, extrema) X(LINALG, linalg) X(RANDOM, random) X(SPARSE, sparse) X(SCAN, scan)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -8536,10 +8541,9 @@ static ga_status ga__load_family_locked(const char *func, ga__family fam)
     return GA_OK;
 }
 
-/* The slow path of ga__kernel: loads the family if needed, resolves the
-   kernel by its name, caches it in *slot. */
-static CUfunction ga__resolve_kernel(const char *func, ga__family fam, CUkernel *slot, const char *op,
-                                     const char *t1, const char *t2, const char *variant)
+/* Family `fam`'s library, loaded if it is not yet; NULL (the error set)
+   where it cannot be. */
+static CUlibrary ga__family_library(const char *func, ga__family fam)
 {
     if (!GA__ATOMIC_LOAD(&ga__libraries[fam])) {
         pthread_mutex_lock(&ga__lock);
@@ -8547,6 +8551,15 @@ static CUfunction ga__resolve_kernel(const char *func, ga__family fam, CUkernel 
         pthread_mutex_unlock(&ga__lock);
         if (st != GA_OK) return NULL;
     }
+    return GA__ATOMIC_LOAD(&ga__libraries[fam]);
+}
+
+/* The slow path of ga__kernel: loads the family if needed, resolves the
+   kernel by its name, caches it in *slot. */
+static CUfunction ga__resolve_kernel(const char *func, ga__family fam, CUkernel *slot, const char *op,
+                                     const char *t1, const char *t2, const char *variant)
+{
+    if (!ga__family_library(func, fam)) return NULL;
     char name[128];
     int len = snprintf(name, sizeof name, "ga_%s_%s", ga__family_names[fam], op);
     const char *parts[3] = {t1, t2, variant};
@@ -10323,6 +10336,7 @@ static struct {
 } ga__ufunc_kernels;
 
 #define GA__FAMILY_OF_arith GA__FAMILY_ARITH
+#define GA__FAMILY_OF_compare GA__FAMILY_COMPARE
 #define GA__FAMILY_OF_math GA__FAMILY_MATH
 
 typedef struct ga__ufunc_info {
@@ -11381,7 +11395,7 @@ GPUARR_API ga_status ga_allclose(const ga_array *a, const ga_array *b, double rt
     CUstream stream = ga__stream_of(close->device);
     if (st == GA_OK && n) {
         CUresult r = GA__CU.MemcpyHtoDAsync((CUdeviceptr)flag_block->ptr, &flag, sizeof flag, stream);
-        CUfunction f = r == CUDA_SUCCESS ? ga__kernel(func, GA__FAMILY_ARITH, &ga__ufunc_kernels.all_true, "all_true", NULL, NULL, NULL)
+        CUfunction f = r == CUDA_SUCCESS ? ga__kernel(func, GA__FAMILY_COMPARE, &ga__ufunc_kernels.all_true, "all_true", NULL, NULL, NULL)
                                          : NULL;
         if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemcpyHtoDAsync");
         else {
@@ -14309,15 +14323,22 @@ static void ga__index_shutdown(void) { memset(&ga__index_kernels, 0, sizeof ga__
 /* The kernels' operators, input kinds and layouts by number, and their
    names in the kernels' symbols: from the Kernel ABI's lists. */
 enum {
-#define GA__ROP_ENUM(A, E, name, ins, packed) GA__ROP_##E,
+#define GA__ROP_ENUM(A, E, name, ins, packed, family) GA__ROP_##E,
     GA__REDUCE_OP_LIST(GA__ROP_ENUM, 0)
 #undef GA__ROP_ENUM
     GA__NUM_ROPS
 };
 static const char *const ga__rop_names[GA__NUM_ROPS] = {
-#define GA__ROP_NAME(A, E, name, ins, packed) #name,
+#define GA__ROP_NAME(A, E, name, ins, packed, family) #name,
     GA__REDUCE_OP_LIST(GA__ROP_NAME, 0)
 #undef GA__ROP_NAME
+};
+#define GA__FAMILY_OF_reduce GA__FAMILY_REDUCE
+#define GA__FAMILY_OF_extrema GA__FAMILY_EXTREMA
+static const ga__family ga__rop_families[GA__NUM_ROPS] = {
+#define GA__ROP_FAMILY(A, E, name, ins, packed, family) GA__FAMILY_OF_##family,
+    GA__REDUCE_OP_LIST(GA__ROP_FAMILY, 0)
+#undef GA__ROP_FAMILY
 };
 enum {
 #define GA__RIN_ENUM(E, name) GA__RIN_##E,
@@ -14522,14 +14543,17 @@ static void ga__rcombine_of(int op, int flags, ga_dtype value, int *cop, int *ci
 
 static CUfunction ga__reduce_kernel(const char *func, int op, int in, int layout)
 {
-    return ga__kernel(func, GA__FAMILY_REDUCE, &ga__reduce_kernels.reduce[op][in][layout], ga__rop_names[op],
+    return ga__kernel(func, ga__rop_families[op], &ga__reduce_kernels.reduce[op][in][layout], ga__rop_names[op],
                       ga__rin_names[in], NULL, ga__rlayout_names[layout]);
 }
 
-/* The device's warning word (a global of the reduce fatbin), or 0. */
-static uint64_t ga__reduce_warning_word(const char *func, int device)
+/* The device's warning word (a global of the reduce fatbin, which the
+   extrema family's kernels write too), or 0; `load`: load the reduce
+   family if it is not yet (a launch's word), else 0 then (a read: no
+   reduction ran). */
+static uint64_t ga__reduce_warning_word(const char *func, int device, bool load)
 {
-    CUlibrary lib = GA__ATOMIC_LOAD(&ga__libraries[GA__FAMILY_REDUCE]);
+    CUlibrary lib = load ? ga__family_library(func, GA__FAMILY_REDUCE) : GA__ATOMIC_LOAD(&ga__libraries[GA__FAMILY_REDUCE]);
     if (!lib) return 0;
     if (GA__ATOMIC_LOAD(&ga__reduce_warning.lib[device]) != lib) {
         CUdeviceptr p = 0;
@@ -14549,7 +14573,7 @@ static int ga__reduce_warnings(void)
     static const char func[] = "ga_reduce_warnings";
     int device = ga__t.device;
     if (!GA__ATOMIC_LOAD(&ga__g.initialized) || ga__bind(func, device) != GA_OK) return 0;
-    uint64_t word = ga__reduce_warning_word(func, device);
+    uint64_t word = ga__reduce_warning_word(func, device, false);
     if (!word) return 0;
     unsigned int bits = 0;
     CUstream stream = ga__stream_of(device);
@@ -14679,7 +14703,7 @@ static void ga__rdims_build(const ga__rjob *j, bool flip_red, ga__rdims *L)
 
 /* One pass of a planned job: its kernel and launch. */
 typedef struct ga__rpass {
-    int op, in;             /* the kernel: ga_reduce_<op>_<in>_<layout> (GA__ROP_*, GA__RIN_*) */
+    int op, in;             /* the kernel: ga_<family>_<op>_<in>_<layout> (GA__ROP_*, GA__RIN_*) */
     int layout;             /* GA__RINNER, GA__ROUTER or GA__RPACKED */
     int flags;              /* GA__RF_*: the op's, and ROWS, TILES, PACKED or ALIGNED as planned */
     ga_dtype in_dtype;      /* what the loads read: a's dtype, then the partial states' */
@@ -14955,7 +14979,8 @@ static ga_status ga__reduce_run(const ga__rjob *j)
         CUfunction f = j->user ? ga__reduction_kernel_of(func, j->user, j->user_loop, p > 0, P->layout)
                                : ga__reduce_kernel(func, P->op, P->in, P->layout);
         if (f && A.final_pass && !j->user) {
-            if (!flag) flag = ga__reduce_warning_word(func, device); /* the fatbin is loaded now */
+            if (!flag) flag = ga__reduce_warning_word(func, device, true);
+            if (!flag) f = NULL; /* the reduce family could not be loaded: its error */
             A.flag = flag;
         }
         if (!f) st = ga__t.error;

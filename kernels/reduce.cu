@@ -1,4 +1,6 @@
-/* kernels/reduce.cu - family "reduce": reductions over any axes.
+/* kernels/reduce.cu - family "reduce": reductions over any axes (and the
+   family "extrema", kernels/extrema.cu: the same kernels for min / max and
+   argmin / argmax, apart so that the two compile side by side).
 
    One pass of a reduction turns `rows` outputs, each the reduction of
    `length` elements, into results (the final pass) or partial states (a
@@ -6,7 +8,7 @@
    array's dims into kept dims and reduced dims (ga__reduce_args) and picks
    the kernel by layout:
 
-     ga_reduce_<op>_<in>_inner(ga__reduce_args a)
+     ga_<family>_<op>_<in>_inner(ga__reduce_args a)
          the fastest-varying dim is reduced. `group` threads reduce a row:
          1 (rows of up to 16 elements: a thread per row; rows of at most
          64 contiguous bytes are staged through shared memory in tiles,
@@ -19,13 +21,13 @@
          Rows contiguous in memory are read with 16-byte vectors; other
          layouts (several reduced dims, any strides: the general strided
          case) index each element through the reduced dims.
-     ga_reduce_<op>_<in>_outer(ga__reduce_args a)
+     ga_<family>_<op>_<in>_outer(ga__reduce_args a)
          the fastest-varying dim is kept: threads run across it (`group`
          threads per block row, `vec` columns each, 16-byte vectors when
          aligned) and the rest of the block across the reduced elements,
          which are split into work items of `chunk` elements when there are
          few outputs; a combine pass reduces the partials.
-     ga_reduce_<op>_<in>_packed(ga__reduce_args a)
+     ga_<family>_<op>_<in>_packed(ga__reduce_args a)
          rows of 2 or 4 values read as stored that fill 16-byte vectors
          (GA__RF_PACKED; <in> float32, float64, complex64): an elementwise
          grid reduces the rows in each loaded vector.
@@ -57,100 +59,20 @@
 
    The ops, loads and kernel bodies are in reduce.cuh (users' reduction
    kernels instantiate them too: gpuarr_user.cuh); this file instantiates
-   gpuarr's own. */
+   gpuarr's own of its family (GA__REDUCE_OP_LIST's rows that name it). */
 
+#define GA_FAMILY reduce
+#define GA__IN_FAMILY_reduce(...) __VA_ARGS__ /* this family's rows of the list */
 #include "reduce.cuh"
 
 GA_DEFINE_FATBIN_VERSION
 
 /* The warnings of the reductions (GA_WARNING_* bits), or'ed in by the
-   final passes; read and cleared by ga_reduce_warnings. */
+   final passes of both families (the host passes its address); read and
+   cleared by ga_reduce_warnings. */
 extern "C" __device__ unsigned int ga_reduce_warning_word = 0;
 
-/* ======================================================================== */
-/* Instantiation                                                             */
-/* ======================================================================== */
-
-#define GA__REDUCE_OP_sum(V) ga_op_sum<V>
-#define GA__REDUCE_OP_prod(V) ga_op_prod<V>
-#define GA__REDUCE_OP_minmax(V) ga_op_minmax<V>
-#define GA__REDUCE_OP_arg(V) ga_op_arg<V>
-#define GA__REDUCE_OP_argcombine(V) ga_op_argcombine<V>
-#define GA__REDUCE_OP_sumsq(V) ga_op_sumsq<V>
-#define GA__REDUCE_OP_count(V) ga_op_count
-#define GA__REDUCE_OP_logic(V) ga_op_logic
-#define GA__REDUCE_OP_prodcombine(V) ga_op_prodcombine<V>
-#define GA__REDUCE_OP_minmaxcombine(V) ga_op_minmaxcombine<V>
-
-/* <in> -> (value type, load policy): GA__REDUCE_TYPES_<in> */
-#define GA__REDUCE_TYPES_float32 float, ga_in_native<float>
-#define GA__REDUCE_TYPES_float64 double, ga_in_native<double>
-#define GA__REDUCE_TYPES_complex64 c64, ga_in_native<c64>
-#define GA__REDUCE_TYPES_complex128 c128, ga_in_native<c128>
-#define GA__REDUCE_TYPES_to_float32 float, ga_in_generic<float>
-#define GA__REDUCE_TYPES_to_float64 double, ga_in_generic<double>
-#define GA__REDUCE_TYPES_to_int64 int64_t, ga_in_generic<int64_t>
-#define GA__REDUCE_TYPES_to_uint64 uint64_t, ga_in_generic<uint64_t>
-#define GA__REDUCE_TYPES_any bool, ga_in_any
-#define GA__REDUCE_TYPES_int64 int64_t, ga_in_generic<int64_t>
-#define GA__REDUCE_TYPES_uint64 uint64_t, ga_in_generic<uint64_t>
-
-#define GA__FIRST_ARG(a, b) a
-#define GA__SECOND_ARG(a, b) b
-#define GA__VALUE_TYPE(...) GA__FIRST_ARG(__VA_ARGS__)
-#define GA__LOAD_POLICY(...) GA__SECOND_ARG(__VA_ARGS__)
-
-/* argcombine, minmaxcombine and prodcombine read states: their <in> names
-   the state's value type */
-template <class Op, class V, class In> struct ga_reduce_kernel {
-    typedef Op op;
-    typedef In loads;
-    typedef V value;
-};
-template <class Base, class V, class In> struct ga_reduce_kernel<ga_op_states<Base>, V, In> {
-    typedef ga_op_states<Base> op;
-    typedef ga_in_states<typename Base::S> loads;
-    typedef V value;
-};
-
-/* Blocks per SM that a kernel's registers are budgeted for: 4 (64
-   registers a thread), or 2 (128) for complex values, whose kernels
-   spilled up to 292 bytes a thread within 64 (on an H100: complex128 sum,
-   prod and max 11%, 19% and 25% faster, complex64 prod and max 8% and 6%;
-   2 for every kernel slowed the float32 ones by up to 48%). The grids do
-   not depend on it (they follow the SM count): the results do not either. */
-template <class K> constexpr int ga_reduce_min_blocks()
-{
-    return ga_num<typename K::value>::is_complex ? 2 : 4;
-}
-
-#define GA__REDUCE_MIN_BLOCKS(OPN, INN) ga_reduce_min_blocks<ga_kernel_##OPN##_##INN>()
-#define GA__REDUCE_ENTRY(OPN, INN)                                                                  \
-    typedef ga_reduce_kernel<GA__REDUCE_OP_##OPN(GA__VALUE_TYPE(GA__REDUCE_TYPES_##INN)),           \
-                             GA__VALUE_TYPE(GA__REDUCE_TYPES_##INN),                                \
-                             GA__LOAD_POLICY(GA__REDUCE_TYPES_##INN)>                               \
-        ga_kernel_##OPN##_##INN;                                                                    \
-    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, GA__REDUCE_MIN_BLOCKS(OPN, INN))     \
-        GA_KERNEL_NAME(reduce, OPN, INN, inner)(const __grid_constant__ ga__reduce_args a)          \
-    {                                                                                               \
-        ga_reduce_inner<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);            \
-    }                                                                                               \
-    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, GA__REDUCE_MIN_BLOCKS(OPN, INN))     \
-        GA_KERNEL_NAME(reduce, OPN, INN, outer)(const __grid_constant__ ga__reduce_args a)          \
-    {                                                                                               \
-        ga_reduce_outer<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);            \
-    }
-
-GA__REDUCE_KERNEL_LIST(GA__REDUCE_ENTRY)
-
-#define GA__REDUCE_PACKED_ENTRY(OPN, INN)                                                           \
-    extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                   \
-        GA_KERNEL_NAME(reduce, OPN, INN, packed)(const __grid_constant__ ga__reduce_args a)         \
-    {                                                                                               \
-        ga_reduce_packed<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);           \
-    }
-
-GA__REDUCE_PACKED_LIST(GA__REDUCE_PACKED_ENTRY)
+GA__REDUCE_OWN_KERNELS
 
 /* ======================================================================== */
 /* cov and corrcoef                                                          */

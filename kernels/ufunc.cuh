@@ -1,5 +1,6 @@
 /* kernels/ufunc.cuh - the ufuncs' operations and loops, shared by the
-   families "arith" (kernels/arith.cu) and "math" (kernels/math.cu).
+   families "arith" (kernels/arith.cu), "compare" (kernels/compare.cu) and
+   "math" (kernels/math.cu).
 
    For each ufunc X of gpuarr.h's lists (family F) and each dtype L of its
    loop list, two kernels:
@@ -1657,7 +1658,17 @@ template <class A, class B> struct ga_sig_mixed { typedef A in0; typedef B in1, 
     }
 
 /* Rows of gpuarr.h's ufunc lists instantiate their loops when their family
-   is this file's: GA__IN_FAMILY_<family>(...) keeps or drops its argument. */
+   is this file's: GA__IN_FAMILY_<family>(...) keeps its argument in the
+   family's own file (which defines it) and drops it in the others. */
+#ifndef GA__IN_FAMILY_arith
+#define GA__IN_FAMILY_arith(...)
+#endif
+#ifndef GA__IN_FAMILY_compare
+#define GA__IN_FAMILY_compare(...)
+#endif
+#ifndef GA__IN_FAMILY_math
+#define GA__IN_FAMILY_math(...)
+#endif
 #define GA__ROW_1(E, name, loops, result, family) \
     GA__IN_FAMILY_##family(GA_LOOPS_##loops(GA__UFUNC_KERNELS, name))
 #define GA__ROW_N(E, name, nin, nout, loops, result, family) \
