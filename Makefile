@@ -164,23 +164,30 @@ archs-note:
 	@echo 'gpuarr: SASS for $(GPUARR_ARCHS) -- $(archs_why)'
 
 # --- library forms -----------------------------------------------------------
-shared: $(BUILD)/libgpuarr.so
-$(BUILD)/libgpuarr.so: tools/gpuarr.c gpuarr.h $(CUB_LIB) | fatbins
+shared: $(BUILD)/libgpuarr.so fatbins
+$(BUILD)/libgpuarr.so: tools/gpuarr.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -fPIC -shared -o $@ $< $(LDLIBS)
 
 # --- programs -----------------------------------------------------------------
+# A program needs the CUB archive to link, not the fatbins (loaded when it
+# runs), and its object not even the archive: the examples and gpuarr-info
+# compile beside the kernels, so a first build ends soon after its longest
+# kernel step (`make examples` still builds the fatbins too).
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
-$(BUILD)/examples/%: examples/%.c gpuarr.h $(CUB_LIB) | fatbins
+$(BUILD)/examples/%.o: examples/%.c gpuarr.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -c -o $@ $<
+$(BUILD)/examples/%: $(BUILD)/examples/%.o $(CUB_LIB)
+	$(CC) -o $@ $< $(LDLIBS)
+.SECONDARY: $(EXAMPLES:%=%.o) # (kept, not removed as intermediate files)
 
 # The user-kernel project (examples/user_kernels/): built by its own
 # Makefile, which includes gpuarr.mk as a user's would.
 USER_EXAMPLE := $(BUILD)/examples/user_kernels/user_kernels
 EXAMPLES += $(USER_EXAMPLE)
 $(USER_EXAMPLE): examples/user_kernels/main.c examples/user_kernels/kernels.cu examples/user_kernels/Makefile \
-    gpuarr.mk gpuarr.h $(wildcard kernels/*.cuh) $(CUB_LIB) | fatbins
+    gpuarr.mk gpuarr.h $(wildcard kernels/*.cuh) $(CUB_LIB)
 	$(MAKE) --no-print-directory -C examples/user_kernels GPUARR_HOME=$(CURDIR) OUT=$(abspath $(@D)) \
 	    GPUARR_ARCHS='$(GPUARR_ARCHS)' CC='$(CC)'
 
@@ -192,20 +199,22 @@ have_mpicc := $(shell command -v $(MPICC) 2> /dev/null)
 ifneq ($(have_mpicc),)
   EXAMPLES += $(BUILD)/examples/mpi/nccl_mpi
 endif
-$(BUILD)/examples/mpi/%: examples/mpi/%.c gpuarr.h $(CUB_LIB) | fatbins
+$(BUILD)/examples/mpi/%: examples/mpi/%.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
 	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
 # (after the user-kernel project and the MPI example join the list: a
 # rule's prerequisites are expanded where the rule is read)
-examples: $(EXAMPLES)
+examples: $(EXAMPLES) fatbins
 
 info: $(BUILD)/gpuarr-info
-$(BUILD)/gpuarr-info: tools/gpuarr-info.c gpuarr.h $(CUB_LIB)
+$(BUILD)/gpuarr-info.o: tools/gpuarr-info.c gpuarr.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $< $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -c -o $@ $<
+$(BUILD)/gpuarr-info: $(BUILD)/gpuarr-info.o $(CUB_LIB)
+	$(CC) -o $@ $< $(LDLIBS)
 
-$(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB) | fatbins $(BUILD)/bench_kernels.fatbin
+$(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -O3 $(WARN) -std=c11 -o $@ $< $(LDLIBS)
 
@@ -213,7 +222,7 @@ $(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB) | fatbins $(BUILD)/bench_kerne
 $(BUILD)/bench_kernels.fatbin: tools/bench_kernels.cu $(GPUARR_USER_DEPS) $(BUILD)/kernels/archs
 	$(gpuarr_fatbin)
 
-bench: $(BUILD)/bench
+bench: $(BUILD)/bench fatbins $(BUILD)/bench_kernels.fatbin
 	python3 tools/bench.py $(BUILD)/bench $(BENCH_ARGS)
 
 # --- tests --------------------------------------------------------------------
