@@ -15543,6 +15543,10 @@ static ga_status ga__reduce_var_rounded(const ga__rcall *c, ga__temps *t, const 
     ga__reduce_shape(a, c->red, true, kd);
     const ga_array *mean = ga__reduce_var_mean(c, t, src, count, w, value);
     const ga_array *mk = mean ? ga__temp(t, ga__reshape(func, mean, a->ndim, kd)) : NULL;
+    /* nanvar of reals with a complex dtype=: NumPy subtracts the complex
+       mean into a's real dtype with casting='unsafe', which drops its
+       imaginary part (zero: a sum of reals) */
+    if (mk && ga__is_complex(mk->dtype) && !ga__is_complex(d)) mk = ga__temp(t, ga__complex_part(func, mk, 0));
     ga_array *dev = mk ? ga__temp(t, ga__array_new(func, a->device, a->ndim, a->shape, d)) : NULL;
     if (!dev) return ga__t.error;
     ga_operand in[2] = {ga_operand_array(a), ga_operand_array(mk)};

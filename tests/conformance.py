@@ -5861,7 +5861,8 @@ def diff_reduce_values(t, ga, n, name, dtype=None, count=None):
 def diff_numpy_reduce(name, x, axis, keepdims, dtype, kw):
     """NumPy's reduction (float16 accumulated in float32, as gpuarr
     documents; initial= then rounded to float16 first, as NumPy converts
-    it), or the exception it raises. On a C-contiguous copy of x, so that
+    it; but var and std as NumPy computes them, whose float16 roundings
+    gpuarr follows), or the exception it raises. On a C-contiguous copy of x, so that
     NumPy visits the elements in one order whatever the view (the order
     decided fmin / fmax of signaling NaNs, which the values no longer
     hold); NumPy's nan functions of integers are the plain ones."""
@@ -5873,6 +5874,7 @@ def diff_numpy_reduce(name, x, axis, keepdims, dtype, kw):
     if not (name in ARG_REDUCTIONS and not keepdims):
         args["keepdims"] = keepdims
     narrow = dtype == np.float16 if dtype is not None else (x.dtype == np.float16 and name not in REDUCE_EXACT)
+    narrow = narrow and name not in VARIANCES
     try:
         with quiet():
             if narrow:
@@ -5972,8 +5974,6 @@ def diff_variance_rules(name, x, axis, keepdims, dtype, kw, got, want, acc):
     - a non-finite result for a non-finite one: count - ddof <= 0 gives 0/0
       or x/0 as NumPy's temporaries round the deviations to exactly 0 or
       not, and infinite elements inf - inf or inf;
-    - float16 results: NumPy squares in float16 (a variance beyond 65504 is
-      inf) where gpuarr's float32 sum of squares rounds once: both accepted;
     - the nan forms write the deviations into a's dtype (np.subtract(...,
       out=arr)) whatever dtype= says: the tolerance of the narrower."""
     with quiet():
@@ -5981,11 +5981,6 @@ def diff_variance_rules(name, x, axis, keepdims, dtype, kw, got, want, acc):
             got, want = np.array(got.real, order="C"), np.array(want.real, order="C")
         bad = ~np.isfinite(got) & ~np.isfinite(want)
         want = np.where(bad, got, want).astype(got.dtype)
-        if got.dtype == np.float16:
-            var = "nanvar" if name.startswith("nan") and x.dtype.kind not in "biu" else "var"
-            src = x.astype(dtype if dtype is not None else x.dtype).astype(np.float32)
-            v32 = np.asarray(getattr(np, var)(src, axis=axis, keepdims=keepdims, **kw))
-            want = np.where(np.isinf(got) & (v32 > 65504), got, want).astype(got.dtype)
     if name.startswith("nan") and x.dtype.kind in "fc":
         acc = narrower(x.dtype, acc)
     return got, want, acc

@@ -1715,6 +1715,17 @@ DEVICE_TEST(reduce_var_rounds_like_numpy)
     values_are("var(float16 [0, 0, 2^-24], dtype=float64): deviations in float64", v, GA_FLOAT64, 1,
                (double[]){2.0 / 9.0 * ldexp(1, -48)}, 1e-15);
     ga_release(nv), ga_release(v), ga_release(h);
+    /* nanvar of reals with a complex dtype=: NumPy subtracts the complex
+       mean into the real copy (casting='unsafe'); the variance of 1, 2, 4 */
+    const float reals[4] = {1, 2, NAN, 4};
+    ga_array *r = ga_from_host(reals, 1, (const int64_t[]){4}, GA_FLOAT32), *rv = NULL;
+    CHECK(ga_reduce(GA_REDUCE_NANVAR, r, GA_ALL_AXES, GA_COMPLEX64, &rv, false, NULL) == GA_OK,
+          "nanvar(float32, dtype=complex64): %s", ga_last_error_message());
+    float rvh[2] = {0, 1};
+    CHECK(rv && ga_dtype_of(rv) == GA_COMPLEX64 && ga_to_host(rv, rvh, sizeof rvh) == GA_OK &&
+              fabsf(rvh[0] - 14.0f / 9.0f) < 1e-6f && rvh[1] == 0,
+          "nanvar(float32 [1, 2, nan, 4], dtype=complex64) = %g%+gj", rvh[0], rvh[1]);
+    ga_release(rv), ga_release(r);
     /* nanvar zeroes the input's NaN only: a number's NaN deviation counts
        (an infinity minus an infinite mean; a NaN mean of +inf and -inf) */
     const double specials[3][4] = {{1, 2, INFINITY, NAN}, {1, INFINITY, -INFINITY, NAN}, {0.5, 1.5, NAN, NAN}};
