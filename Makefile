@@ -1,7 +1,8 @@
-# gpuarr: `make` builds the kernels and the examples; `make test` runs every
-# test (host tests everywhere, device tests where a GPU is present).
+# gpuarr: `make` builds the kernels, the quickstart and gpuarr-info; `make
+# test` runs every test (host tests everywhere, device tests where a GPU is
+# present).
 #
-#   make                                  fatbins for this machine's GPUs, examples, gpuarr-info
+#   make                                  fatbins for this machine's GPUs, the quickstart, gpuarr-info
 #   make fatbins [GPUARR_ARCHS="sm_90"]   kernels/*.cu -> build/kernels/<family>.fatbin,
 #                                         kernels/cub/*.cu -> build/libgpuarr_cub.a
 #   make fatbins GPUARR_ARCHS=all         the same for every arch of the distribution list
@@ -58,7 +59,10 @@ endif
 
 # The kernel families: kernels/*.cu (not kernels/cub/, the CUB glue below),
 # each compiled into build/kernels/<family>.fatbin.
-FAMILIES := $(basename $(notdir $(wildcard kernels/*.cu)))
+# The slowest first: make starts a build's jobs in the order it meets
+# them, so these start at once and the short ones fill the cores after.
+SLOW_FAMILIES := reduce compare arith extrema math
+FAMILIES := $(SLOW_FAMILIES) $(filter-out $(SLOW_FAMILIES),$(basename $(notdir $(wildcard kernels/*.cu))))
 FATBINS := $(FAMILIES:%=$(BUILD)/kernels/%.fatbin)
 KERNEL_DIR := $(abspath $(BUILD)/kernels)
 
@@ -100,7 +104,7 @@ NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 $(FATBIN_COMPRESS) -Xp
 # its own PTX version (compute_75, 80, 90, 100; 86/89 share 80's tuning and
 # 120 100's), the newest embedded as PTX too.
 CUB_LIB := $(BUILD)/libgpuarr_cub.a
-CUB_SRCS := $(wildcard kernels/cub/*.cu)
+CUB_SRCS := kernels/cub/sort.cu $(filter-out kernels/cub/sort.cu,$(wildcard kernels/cub/*.cu)) # the slowest first
 CUB_OBJS := $(CUB_SRCS:kernels/cub/%.cu=$(BUILD)/cub/%.o)
 cub_virtual_of = $(if $(filter sm_7%,$(1)),compute_75,$(if $(filter sm_8%,$(1)),compute_80,$(if $(filter sm_9%,$(1)),compute_90,compute_100)))
 cub_virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call cub_virtual_of,$(a))))
@@ -116,9 +120,9 @@ WARN := -Wall -Wextra -Wpedantic -Werror
 LDLIBS := $(CUB_LDLIBS) -ldl -lpthread -lm
 
 .PHONY: all fatbins test examples shared bench info install uninstall clean
-all: fatbins examples info
+all: fatbins $(BUILD)/examples/quickstart info
 
-fatbins: $(FATBINS) $(BUILD)/gpuarr_fatbins.o $(CUB_LIB)
+fatbins: $(CUB_LIB) $(FATBINS) $(BUILD)/gpuarr_fatbins.o
 
 # --- CUB glue: kernels/cub/*.cu -> build/cub/*.o -> build/libgpuarr_cub.a ----
 $(BUILD)/cub/archs: archs-note
@@ -173,9 +177,11 @@ $(BUILD)/libgpuarr.so: tools/gpuarr.c gpuarr.h $(CUB_LIB)
 # A program needs the CUB archive to link, not the fatbins (loaded when it
 # runs), and its object not even the archive: the examples and gpuarr-info
 # compile beside the kernels, so a first build ends soon after its longest
-# kernel step (`make examples` still builds the fatbins too).
+# kernel step (`make examples` still builds the fatbins too). Their objects
+# wait for the kernels' arch stamps only so that the kernels, met first,
+# take the cores first.
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
-$(BUILD)/examples/%.o: examples/%.c gpuarr.h
+$(BUILD)/examples/%.o: examples/%.c gpuarr.h | $(BUILD)/kernels/archs $(BUILD)/cub/archs
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -c -o $@ $<
 $(BUILD)/examples/%: $(BUILD)/examples/%.o $(CUB_LIB)
@@ -208,7 +214,7 @@ $(BUILD)/examples/mpi/%: examples/mpi/%.c gpuarr.h $(CUB_LIB)
 examples: $(EXAMPLES) fatbins
 
 info: $(BUILD)/gpuarr-info
-$(BUILD)/gpuarr-info.o: tools/gpuarr-info.c gpuarr.h
+$(BUILD)/gpuarr-info.o: tools/gpuarr-info.c gpuarr.h | $(BUILD)/kernels/archs $(BUILD)/cub/archs
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -c -o $@ $<
 $(BUILD)/gpuarr-info: $(BUILD)/gpuarr-info.o $(CUB_LIB)
