@@ -15568,12 +15568,15 @@ static ga_status ga__reduce_var_rounded(const ga__rcall *c, ga__temps *t, const 
         keep = number[0];
     }
     if (keep && !(sq = ga__temp(t, ga__reduce_masked_scalar(func, sq, keep, ga_int(0))))) return ga__t.error;
-    if (!ga__rloadable(value, sq->dtype) && !(sq = ga__temp(t, ga__contiguous_copy(func, sq, value)))) return ga__t.error;
+    /* the squares are real: summed in the value type's real part (a
+       complex dtype= of nanvar on reals), whose final pass divides */
+    const ga_dtype real = ga__is_complex(value) ? ga__real_of(value) : value;
+    if (!ga__rloadable(real, sq->dtype) && !(sq = ga__temp(t, ga__contiguous_copy(func, sq, real)))) return ga__t.error;
     ga__rjob j;
     ga__rjob_init(&j, c);
     j.a = sq;
     j.op = GA__ROP_SUM;
-    j.value = value;
+    j.value = real;
     j.count = count;
     j.divisor = (double)c->count_k;
     j.ddof = c->ddof;
