@@ -61,7 +61,7 @@ endif
 # each compiled into build/kernels/<family>.fatbin.
 # The slowest first: make starts a build's jobs in the order it meets
 # them, so these start at once and the short ones fill the cores after.
-SLOW_FAMILIES := reduce compare arith extrema math
+SLOW_FAMILIES := compare arith reduce extrema math logic
 FAMILIES := $(SLOW_FAMILIES) $(filter-out $(SLOW_FAMILIES),$(basename $(notdir $(wildcard kernels/*.cu))))
 FATBINS := $(FAMILIES:%=$(BUILD)/kernels/%.fatbin)
 KERNEL_DIR := $(abspath $(BUILD)/kernels)

@@ -4757,7 +4757,7 @@ typedef struct ga__user_raws {
     ga_view v[GA__USER_MAX_RAW];
 } ga__user_raws;
 
-/* Reductions (kernels/reduce.cu, kernels/extrema.cu): the kernels are
+/* Reductions (kernels/reduce.cu, extrema.cu, logic.cu): the kernels are
    ga_<family>_<op>_<in>_<layout>, one for each operator, input kind and
    layout these lists name; the host's enums (GA__ROP_*, GA__RIN_*), names
    and kernel cache are made from the same lists.
@@ -4765,8 +4765,9 @@ typedef struct ga__user_raws {
    The operators: Y(A, ENUM, name, ins, packed, family) for each. `ins`
    names the input kinds it has inner and outer kernels for
    (GA__REDUCE_IN_<ins>), `packed` those it has packed kernels for,
-   `family` the kernel family they are in: reduce, or extrema for the
-   minima and maxima (two translation units that compile side by side).
+   `family` the kernel family they are in: reduce, extrema for the minima
+   and maxima, logic for the truth values' counts, all and any (three
+   translation units that compile side by side).
    sum, prod; minmax (min / max);
    arg (argmin / argmax); argcombine (arg's partial states); sumsq (the sum
    of |x - center|^2, the variance's second pass); count (nonzero, or not
@@ -4776,7 +4777,7 @@ typedef struct ga__user_raws {
     Y(A, SUM, sum, REAL, PACKED, reduce) Y(A, PROD, prod, REAL, PACKED, reduce)                     \
     Y(A, MINMAX, minmax, ORDERED, PACKED, extrema) Y(A, ARG, arg, ORDERED, PACKED, extrema)         \
     Y(A, ARGCOMBINE, argcombine, STATES, NONE, extrema) Y(A, SUMSQ, sumsq, INEXACT, PACKED, reduce) \
-    Y(A, COUNT, count, ANY, NONE, reduce) Y(A, LOGIC, logic, ANY, NONE, reduce)                     \
+    Y(A, COUNT, count, ANY, NONE, logic) Y(A, LOGIC, logic, ANY, NONE, logic)                       \
     Y(A, PRODCOMBINE, prodcombine, CSTATES, NONE, reduce)                                           \
     Y(A, MINMAXCOMBINE, minmaxcombine, CSTATES, NONE, extrema)
 
@@ -8364,7 +8365,8 @@ static inline ga_status ga__temps_fail(ga__temps *t)
    and variant, so the hot path is one load and a NULL test. */
 
 #define GA__FAMILY_LIST(X) X(COPY, copy) X(CREATION, creation) X(INDEX, index) X(ARITH, arith) X(COMPARE, compare) \
-    X(MATH, math) X(REDUCE, reduce) X(EXTREMA, extrema) X(LINALG, linalg) X(RANDOM, random) X(SPARSE, sparse) X(SCAN, scan)
+    X(MATH, math) X(REDUCE, reduce) X(EXTREMA, extrema) X(LOGIC, logic) \
+    X(LINALG, linalg) X(RANDOM, random) X(SPARSE, sparse) X(SCAN, scan)
 
 typedef enum ga__family {
 #define GA__FAMILY_ENUM(E, name) GA__FAMILY_##E,
@@ -14335,6 +14337,7 @@ static const char *const ga__rop_names[GA__NUM_ROPS] = {
 };
 #define GA__FAMILY_OF_reduce GA__FAMILY_REDUCE
 #define GA__FAMILY_OF_extrema GA__FAMILY_EXTREMA
+#define GA__FAMILY_OF_logic GA__FAMILY_LOGIC
 static const ga__family ga__rop_families[GA__NUM_ROPS] = {
 #define GA__ROP_FAMILY(A, E, name, ins, packed, family) GA__FAMILY_OF_##family,
     GA__REDUCE_OP_LIST(GA__ROP_FAMILY, 0)
@@ -14548,7 +14551,7 @@ static CUfunction ga__reduce_kernel(const char *func, int op, int in, int layout
 }
 
 /* The device's warning word (a global of the reduce fatbin, which the
-   extrema family's kernels write too), or 0; `load`: load the reduce
+   extrema and logic families' kernels write too), or 0; `load`: load the reduce
    family if it is not yet (a launch's word), else 0 then (a read: no
    reduction ran). */
 static uint64_t ga__reduce_warning_word(const char *func, int device, bool load)

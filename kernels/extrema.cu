@@ -3,7 +3,7 @@
    states (argcombine, minmaxcombine): the rows of gpuarr.h's
    GA__REDUCE_OP_LIST that name this family. The kernels are those of
    kernels/reduce.cu (see there, and reduce.cuh), in a family of their own
-   so that the two compile side by side; their warnings go to the reduce
+   so that the families compile side by side; their warnings go to the reduce
    family's word, whose address the host passes. */
 
 #define GA_FAMILY extrema

@@ -1,6 +1,7 @@
 /* kernels/reduce.cu - family "reduce": reductions over any axes (and the
-   family "extrema", kernels/extrema.cu: the same kernels for min / max and
-   argmin / argmax, apart so that the two compile side by side).
+   families "extrema" and "logic", kernels/extrema.cu and logic.cu: the
+   same kernels for min / max and argmin / argmax, and for count_nonzero,
+   all and any, apart so that the three compile side by side).
 
    One pass of a reduction turns `rows` outputs, each the reduction of
    `length` elements, into results (the final pass) or partial states (a
@@ -68,7 +69,7 @@
 GA_DEFINE_FATBIN_VERSION
 
 /* The warnings of the reductions (GA_WARNING_* bits), or'ed in by the
-   final passes of both families (the host passes its address); read and
+   final passes of the three families (the host passes its address); read and
    cleared by ga_reduce_warnings. */
 extern "C" __device__ unsigned int ga_reduce_warning_word = 0;
 

@@ -1714,16 +1714,19 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
 /* gpuarr's own kernels                                                      */
 /* ======================================================================== */
 
-/* The families "reduce" (kernels/reduce.cu) and "extrema" (kernels/extrema.cu)
+/* The families "reduce", "extrema" and "logic" (kernels/<family>.cu)
    each instantiate the rows of gpuarr.h's GA__REDUCE_OP_LIST that name them,
    with GA__REDUCE_OWN_KERNELS after defining GA_FAMILY and their
-   GA__IN_FAMILY_<family>(...) to keep its argument (the other family's
-   drops it: the defaults below). */
+   GA__IN_FAMILY_<family>(...) to keep its argument (the other families'
+   drop it: the defaults below). */
 #ifndef GA__IN_FAMILY_reduce
 #define GA__IN_FAMILY_reduce(...)
 #endif
 #ifndef GA__IN_FAMILY_extrema
 #define GA__IN_FAMILY_extrema(...)
+#endif
+#ifndef GA__IN_FAMILY_logic
+#define GA__IN_FAMILY_logic(...)
 #endif
 
 #define GA__REDUCE_OP_sum(V) ga_op_sum<V>

@@ -143,6 +143,7 @@ static ga_status program(bool check_values)
     ga_array *total = ga_sum(d, GA_ALL_AXES, false);
     ga_array *rows = ga_sum(ga_reshape(d, 2, (int64_t[]){3000, 1000}), GA_AXES(1), false);
     ga_array *peak = ga_max(d, GA_ALL_AXES, false); /* the extrema family's */
+    ga_array *nonzero = ga_count_nonzero(a, GA_ALL_AXES, false); /* the logic family's */
     ga_array *strided = ga_copy(ga_index(c, "10:50000:7"));
     ga_array *taken = ga_take(c, ga_arange_int(5, n, 300000, GA_INT64), 0, GA_INDEX_RAISE);
     ga_array *masked = ga_index_mask(a, ga_greater_scalar(a, ga_float((double)n - 10)));
@@ -215,7 +216,7 @@ static ga_status program(bool check_values)
             twice = NULL;
     }
     ga_status st = GA_OK;
-    if (!twice || !counted || !total || !peak || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !sv || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
+    if (!twice || !counted || !total || !peak || !nonzero || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !sv || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
@@ -223,6 +224,7 @@ static ga_status program(bool check_values)
         }
     } else if (check_values) {
         double t = 0, top = 0, r[3000];
+        int64_t nz = 0;
         float s[2], k[10], m[9], so[3], cs[1], rt[4];
         int64_t last = n - 1;
         ga_array *tail = ga_index(running, "-1:");
@@ -236,6 +238,7 @@ static ga_status program(bool check_values)
                   ga_to_host(w, hw, sizeof hw) == GA_OK && ga_to_host(prod, hp, sizeof hp) == GA_OK &&
                   ga_to_host(ga_index(sv, "::255"), hs, sizeof hs) == GA_OK &&
                   ga_to_host(total, &t, sizeof t) == GA_OK && ga_to_host(peak, &top, sizeof top) == GA_OK &&
+                  ga_to_host(nonzero, &nz, sizeof nz) == GA_OK &&
                   ga_to_host(rows, r, sizeof r) == GA_OK &&
                   ga_to_host(ga_index(strided, ":2"), s, sizeof s) == GA_OK &&
                   ga_to_host(taken, k, sizeof k) == GA_OK && ga_to_host(masked, m, sizeof m) == GA_OK &&
@@ -249,6 +252,7 @@ static ga_status program(bool check_values)
         } else {
             CHECK(t == 0.5 * (double)n * (double)n, "sum %.17g", t);
             CHECK(top == (double)n - 0.5, "max %.17g", top);
+            CHECK(nz == n - 1, "count_nonzero of arange %lld", (long long)nz);
             CHECK(tw[0] == 1.5f && tw[1] == 3.5f, "2 c + b on a second stream %g %g", tw[0], tw[1]);
             CHECK(count == n, "cumsum of a > -1: %lld", (long long)count);
             CHECK(r[0] == 500000.0 && r[2999] == 2999.0 * 1e6 + 500000.0, "row sums %.17g %.17g", r[0], r[2999]);

@@ -13,7 +13,7 @@
      left); the chunks of a pass cover its rows exactly; the grid is within
      the launch limits and a wave of blocks where the planner caps it; only
      the grid depends on the device (the order of the additions never
-     does); and each pass's kernel is one the reduce or extrema fatbin has.
+     does); and each pass's kernel is one the reduce, extrema or logic fatbin has.
 
    Arrays are host-side stand-ins (struct ga_array with a made-up device
    address): planning reads shapes, strides, dtypes and the address's
