@@ -104,7 +104,8 @@ NVCCFLAGS ?= -std=c++17 -O3 --threads 2 --split-compile=0 $(FATBIN_COMPRESS) -Xp
 # its own PTX version (compute_75, 80, 90, 100; 86/89 share 80's tuning and
 # 120 100's), the newest embedded as PTX too.
 CUB_LIB := $(BUILD)/libgpuarr_cub.a
-CUB_SRCS := kernels/cub/sort.cu $(filter-out kernels/cub/sort.cu,$(wildcard kernels/cub/*.cu)) # the slowest first
+CUB_SLOW := kernels/cub/sort_keys64.cu kernels/cub/sort_keys32.cu kernels/cub/sort.cu kernels/cub/scan.cu
+CUB_SRCS := $(CUB_SLOW) $(filter-out $(CUB_SLOW),$(wildcard kernels/cub/*.cu)) # the slowest first
 CUB_OBJS := $(CUB_SRCS:kernels/cub/%.cu=$(BUILD)/cub/%.o)
 cub_virtual_of = $(if $(filter sm_7%,$(1)),compute_75,$(if $(filter sm_8%,$(1)),compute_80,$(if $(filter sm_9%,$(1)),compute_90,compute_100)))
 cub_virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call cub_virtual_of,$(a))))

@@ -1,21 +1,19 @@
 /* sort.cu - the CUB glue's sorting of whole arrays and of segments: keys
    are unsigned bit patterns of 1, 2, 4, 8 or 16 bytes (signed, floating
    and complex keys go through an order-preserving transform first, keys.cuh),
-   values are uint32 indices. Two translation units of their own compile
-   beside this one: sort_values.cu, one sort of a whole array's real values
-   as stored, and sort_rows.cu, rows of up to 2048 keys one per block. */
+   values are uint32 indices. This file sorts the keys of 1 and 2 bytes;
+   sort_keys32.cu and sort_keys64.cu the wider ones (sort.cuh). Other
+   translation units compile beside these: sort_values.cu, one sort of a
+   whole array's real values as stored, and sort_rows.cu, rows of up to
+   2048 keys one per block. */
 
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <cub/version.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <type_traits>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
-#include "glue.cuh"
 #include "keys.cuh"
+#include "sort.cuh"
 
 namespace {
 
@@ -70,42 +68,6 @@ __global__ void iota_kernel(uint32_t *dst, int64_t n, int64_t period)
         return;
     }
     for (; i < n; i += step) dst[i] = (uint32_t)(i % period);
-}
-
-/* --- sorting -------------------------------------------------------------- */
-
-/* Offsets of equal segments: i * length. */
-struct segment_offset {
-    int64_t length;
-    __host__ __device__ int64_t operator()(int64_t i) const { return i * length; }
-};
-
-template <typename K>
-cudaError_t sort_typed(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, uint32_t *vals, uint32_t *vals_alt,
-                       int64_t n, int64_t seg, int *selector, cudaStream_t stream)
-{
-    cub::DoubleBuffer<K> k(static_cast<K *>(keys), static_cast<K *>(keys_alt));
-    cudaError_t e = cudaErrorInvalidValue;
-    if (seg >= n) { /* one segment: onesweep radix sort */
-        if (vals) {
-            cub::DoubleBuffer<uint32_t> v(vals, vals_alt);
-            e = cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, k, v, n, 0, (int)sizeof(K) * 8, stream);
-        } else {
-            e = cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, k, n, 0, (int)sizeof(K) * 8, stream);
-        }
-    } else if constexpr (sizeof(K) < 16) { /* 16-byte keys: one segment only */
-        auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0), segment_offset{seg});
-        auto end = begin + 1;
-        int64_t nseg = n / seg;
-        if (vals) {
-            cub::DoubleBuffer<uint32_t> v(vals, vals_alt);
-            e = cub::DeviceSegmentedSort::StableSortPairs(temp, *temp_bytes, k, v, n, nseg, begin, end, stream);
-        } else {
-            e = cub::DeviceSegmentedSort::StableSortKeys(temp, *temp_bytes, k, n, nseg, begin, end, stream);
-        }
-    }
-    if (temp && e == cudaSuccess) *selector = k.selector;
-    return e;
 }
 
 } // namespace
@@ -181,11 +143,11 @@ int ga__cub_sort(void *temp, size_t *temp_bytes, void *keys, void *keys_alt, voi
         if (e != cudaSuccess) return done(e);
     }
     switch (key_bytes) {
-    case 1: return done(sort_typed<uint8_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
-    case 2: return done(sort_typed<uint16_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
-    case 4: return done(sort_typed<uint32_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
-    case 8: return done(sort_typed<uint64_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
-    case 16: return done(sort_typed<__uint128_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 1: return done(sort_keys<uint8_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 2: return done(sort_keys<uint16_t>(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 4: return done(ga_cub::sort_keys32(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 8: return done(ga_cub::sort_keys64(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
+    case 16: return done(ga_cub::sort_keys128(temp, temp_bytes, keys, keys_alt, v, va, n, segment_length, selector, stream));
     default: return (int)cudaErrorInvalidValue;
     }
 }
