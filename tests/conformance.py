@@ -6047,12 +6047,17 @@ def diff_scan(t):
         return t.fail(f"{t.what}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}")
     if got.dtype.kind in "biu":
         return compare(t, t.what, got, want)
-    # sums: NumPy adds in order (an error growing with the length), gpuarr in
-    # a parallel scan, both on the scale of the magnitudes added; products:
-    # each factor rounds once on both sides, on the scale of the result
+    # sums: gpuarr adds in a parallel scan, on the scale of the magnitudes
+    # added, against NumPy's sums in float64 (NumPy's own add in order: their
+    # error grows with the length, linearly where every element rounds the
+    # same way, as a broadcast constant's do); products: each factor rounds
+    # once on both sides, on the scale of the result
     eps = {"float16": 2.0**-10, "float32": 2.0**-23, "complex64": 2.0**-23}.get(got.dtype.name, 2.0**-52)
     n = x.size if axis is None or x.ndim == 0 else x.shape[axis]
     with quiet():
+        if name.endswith("sum"):
+            wide = np.complex128 if got.dtype.kind == "c" else np.float64
+            want = np.asarray(getattr(np, name)(np.asarray(src).astype(wide), axis=axis)).astype(got.dtype)
         g = got.astype(np.complex128).reshape(-1)
         w = want.astype(np.complex128).reshape(-1)
         mag = np.abs(x.astype(np.complex128))
