@@ -186,7 +186,7 @@ $(BUILD)/examples/%.o: examples/%.c gpuarr.h | $(BUILD)/kernels/archs $(BUILD)/c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -c -o $@ $<
 $(BUILD)/examples/%: $(BUILD)/examples/%.o $(CUB_LIB)
-	$(CC) -o $@ $< $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
 .SECONDARY: $(EXAMPLES:%=%.o) # (kept, not removed as intermediate files)
 
 # The user-kernel project (examples/user_kernels/): built by its own
@@ -219,7 +219,7 @@ $(BUILD)/gpuarr-info.o: tools/gpuarr-info.c gpuarr.h | $(BUILD)/kernels/archs $(
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -c -o $@ $<
 $(BUILD)/gpuarr-info: $(BUILD)/gpuarr-info.o $(CUB_LIB)
-	$(CC) -o $@ $< $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
 
 $(BUILD)/bench: tools/bench.c gpuarr.h $(CUB_LIB)
 	@mkdir -p $(@D)
