@@ -633,34 +633,55 @@ static bool copy_file(const char *from, const char *to, long limit)
     return ok;
 }
 
-/* Last: it restarts the library with other kernel directories. */
+/* A directory of every family's fatbin but `family`'s, which is missing
+   (defect 0), truncated (1) or stale (2): build/tests/faults/<family>-<defect>. */
+static const char *const defects[3] = {"missing", "truncated", "stale"};
+static void fill_kernel_dir(char *dir, size_t size, const char *family, int defect)
+{
+    char path[512], src[512];
+    mkdir("build/tests/faults", 0755);
+    snprintf(dir, size, "build/tests/faults/%s-%s", family, defects[defect]);
+    mkdir(dir, 0755);
+    for (int g = 0; g < ga_kernel_family_count(); g++) {
+        const char *other = ga_kernel_family_name(g);
+        snprintf(src, sizeof src, "build/kernels/%s.fatbin", other);
+        snprintf(path, sizeof path, "%s/%s.fatbin", dir, other);
+        remove(path);
+        if (strcmp(other, family) != 0) CHECK(copy_file(src, path, -1), "copying %s", src);
+        else if (defect == 1) CHECK(copy_file(src, path, 4096), "truncating %s", src);
+        else if (defect == 2) CHECK(copy_file("build/tests/stale/creation.fatbin", path, -1), "stale %s", other);
+    }
+}
+
+/* The library restarted on the kernels of dir (from elsewhere, so that
+   ./build/kernels does not stand in); leave_kernel_dir returns to cwd and
+   the build's kernels. */
+static void enter_kernel_dir(const char *dir, char *cwd, size_t size)
+{
+    char abs_dir[4096 + 256];
+    CHECK(getcwd(cwd, size) != NULL, "getcwd");
+    snprintf(abs_dir, sizeof abs_dir, "%s/%s", cwd, dir);
+    ga_shutdown();
+    setenv("GPUARR_KERNEL_DIR", abs_dir, 1);
+    CHECK(chdir("/") == 0, "chdir /");
+}
+static void leave_kernel_dir(const char *cwd)
+{
+    CHECK(chdir(cwd) == 0, "chdir back");
+    unsetenv("GPUARR_KERNEL_DIR");
+    ga_shutdown();
+}
+
+/* Last: they restart the library with other kernel directories. */
 DEVICE_TEST(every_family_missing_truncated_or_stale_fails_cleanly)
 {
-    static const char *const defects[3] = {"missing", "truncated", "stale"};
     static const ga_status codes[3] = {GA_ERROR_KERNELS_MISSING, GA_ERROR_KERNELS_STALE, GA_ERROR_KERNELS_STALE};
-    char dir[256], path[512], src[512];
-    mkdir("build/tests/faults", 0755);
+    char dir[256], cwd[4096];
     for (int f = 0; f < ga_kernel_family_count(); f++) {
         const char *family = ga_kernel_family_name(f);
         for (int d = 0; d < 3; d++) {
-            snprintf(dir, sizeof dir, "build/tests/faults/%s-%s", family, defects[d]);
-            mkdir(dir, 0755);
-            for (int g = 0; g < ga_kernel_family_count(); g++) {
-                const char *other = ga_kernel_family_name(g);
-                snprintf(src, sizeof src, "build/kernels/%s.fatbin", other);
-                snprintf(path, sizeof path, "%s/%s.fatbin", dir, other);
-                remove(path);
-                if (g != f) CHECK(copy_file(src, path, -1), "copying %s", src);
-                else if (d == 1) CHECK(copy_file(src, path, 4096), "truncating %s", src);
-                else if (d == 2) CHECK(copy_file("build/tests/stale/creation.fatbin", path, -1), "stale %s", other);
-            }
-            /* from elsewhere, so that ./build/kernels does not stand in */
-            char cwd[4096], abs_dir[4096 + 256];
-            CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
-            snprintf(abs_dir, sizeof abs_dir, "%s/%s", cwd, dir);
-            ga_shutdown();
-            setenv("GPUARR_KERNEL_DIR", abs_dir, 1);
-            CHECK(chdir("/") == 0, "chdir /");
+            fill_kernel_dir(dir, sizeof dir, family, d);
+            enter_kernel_dir(dir, cwd, sizeof cwd);
             ga_status st = program(false);
             const char *msg = program_error;
             CHECK(st == codes[d] && strncmp(msg, "ga_", 3) == 0 && strstr(msg, family),
@@ -668,10 +689,35 @@ DEVICE_TEST(every_family_missing_truncated_or_stale_fails_cleanly)
             ga_clear_error();
             size_t used = used_bytes();
             CHECK(used == 0, "%s %s: %zu bytes left in use", family, defects[d], used);
-            CHECK(chdir(cwd) == 0, "chdir back");
-            unsetenv("GPUARR_KERNEL_DIR");
-            ga_shutdown();
+            leave_kernel_dir(cwd);
             CHECK_OK(program(true));
         }
+    }
+}
+
+/* The extrema and logic families' kernels write the reduce family's
+   warning word: their reductions, run first, load that family too, and
+   without it fail as it is missing, naming it, leaving nothing behind. */
+DEVICE_TEST(extrema_and_logic_first_need_the_reduce_family)
+{
+    char dir[256], cwd[4096];
+    fill_kernel_dir(dir, sizeof dir, "reduce", 0);
+    for (int k = 0; k < 2; k++) {
+        const char *func = k == 0 ? "ga_max" : "ga_count_nonzero";
+        enter_kernel_dir(dir, cwd, sizeof cwd);
+        ga_array *a = ga_arange(0, 1000, 1, GA_FLOAT32);
+        CHECK(a != NULL, "arange: %s", ga_last_error_message());
+        ga_array *r = k == 0 ? ga_max(a, GA_ALL_AXES, false) : ga_count_nonzero(a, GA_ALL_AXES, false);
+        const char *msg = ga_last_error_message();
+        CHECK(r == NULL && ga_last_error() == GA_ERROR_KERNELS_MISSING && strncmp(msg, func, strlen(func)) == 0 &&
+                  strstr(msg, "reduce"),
+              "%s without the reduce family: %s, \"%s\"", func, ga_status_string(ga_last_error()), msg);
+        ga_clear_error();
+        ga_release(r);
+        ga_release(a);
+        size_t used = used_bytes();
+        CHECK(used == 0, "%s: %zu bytes left in use", func, used);
+        leave_kernel_dir(cwd);
+        CHECK_OK(program(true));
     }
 }
