@@ -1211,8 +1211,9 @@ template <class V, class St> struct ga_vector_range<ga_op_prod<V, true>, St> {
 /* Thread t of T accumulates the row's elements lo <= k < hi (its share:
    vectors or elements t, t + T, ...; GA_LOADS_IN_FLIGHT loads in flight, into NA
    accumulators, each seeing its elements in increasing order), the loads'
-   own way: ga_reduce_range below picks the loads. */
-template <class Op, class In>
+   own way: ga_reduce_range below picks the loads. OneDim: the caller has
+   found one reduced dim (red_ndim 1), whose offsets need no division. */
+template <class Op, class In, bool OneDim = false>
 GA_DEV typename Op::S ga_reduce_range_plain(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo,
                                             int64_t hi, int t, int T)
 {
@@ -1270,14 +1271,15 @@ GA_DEV typename Op::S ga_reduce_range_plain(const Op &op, const ga__reduce_args 
            in registers beside the accumulators) */
         constexpr int LF = sizeof(typename In::V) <= 16 ? GA_LOADS_IN_FLIGHT : 2;
         int32_t k = t;
+        auto offset = [&](int64_t e) { return OneDim ? e * a.red_in[0] : ga_reduced_offset(a, e); };
         for (; k + (LF - 1) * T < n; k += LF * T) {
             typename In::V x[LF];
 #pragma unroll
-            for (int u = 0; u < LF; u++) x[u] = In::load(base + ga_reduced_offset(a, lo + k + u * T), a);
+            for (int u = 0; u < LF; u++) x[u] = In::load(base + offset(lo + k + u * T), a);
 #pragma unroll
             for (int u = 0; u < LF; u++) R::add(op, acc[u % NA], x[u], lo, k + u * T);
         }
-        for (; k < n; k += T) R::add(op, acc[0], In::load(base + ga_reduced_offset(a, lo + k), a), lo, k);
+        for (; k < n; k += T) R::add(op, acc[0], In::load(base + offset(lo + k), a), lo, k);
     }
     A s = acc[0];
 #pragma unroll
@@ -1307,25 +1309,28 @@ template <class V, class T> struct ga_reads_widened<ga_op_arg<V>, T> { static co
    (ga_in_generic, ga_in_any) switches on the input's dtype once, here, so
    that its rows too are read in 16-byte vectors and converted in
    registers, not through a switch per element (1-byte integers: 3.7 x as
-   fast on an H200). */
+   fast on an H200; with a stride, 2.5 x). Over several reduced dims it
+   keeps the switch per element: the offsets' divisions in a copy of the
+   loop per dtype were most of these kernels' code (the logic family's
+   build took 5 times as long with them). */
 template <class Op, class In>
 GA_DEV typename Op::S ga_reduce_range(const Op &op, const ga__reduce_args &a, const char *base, int64_t lo, int64_t hi, int t,
                                 int T)
 {
     if constexpr (ga__same<In, ga_in_any>::value) {
-        switch (a.in_dtype) {
+        if (a.red_ndim == 1) switch (a.in_dtype) {
 #define GA__TRUTH_RANGE_CASE(E, name, size, kind) \
-    case GA_##E: return ga_reduce_range_plain<Op, ga_in_truth<ga_t_##name>>(op, a, base, lo, hi, t, T);
+    case GA_##E: return ga_reduce_range_plain<Op, ga_in_truth<ga_t_##name>, true>(op, a, base, lo, hi, t, T);
             GA_DTYPE_LIST(GA__TRUTH_RANGE_CASE)
 #undef GA__TRUTH_RANGE_CASE
         }
     } else if constexpr (ga_is_generic_in<In>::value) {
         typedef typename In::V V;
-        switch (a.in_dtype) {
+        if (a.red_ndim == 1) switch (a.in_dtype) {
 #define GA__WIDENED_RANGE_CASE(E, name, size, kind)                                                   \
     case GA_##E:                                                                                      \
         if constexpr (ga_widens<V, ga_t_##name>() && ga_reads_widened<Op, ga_t_##name>::value)       \
-            return ga_reduce_range_plain<Op, ga_in_widened<ga_t_##name, V>>(op, a, base, lo, hi, t, T); \
+            return ga_reduce_range_plain<Op, ga_in_widened<ga_t_##name, V>, true>(op, a, base, lo, hi, t, T); \
         break;
             GA_DTYPE_LIST(GA__WIDENED_RANGE_CASE)
 #undef GA__WIDENED_RANGE_CASE
