@@ -1424,7 +1424,7 @@ DEVICE_TEST(reduce_complex_prod_special_values)
                    there overflow in the head, whose order is not NumPy's
                    (a zero multiplied before or after the overflow gives 0
                    or NaN) */
-                int nput = trial % 4, head_bigs = 0;
+                int nput = trial % 4, head_bigs = 0, reversed_head_bigs = 0;
                 for (int i = 0; i < nput; i++) {
                     int64_t where = (int64_t)(rnd() % 4);
                     int64_t k = where == 0 ? n - 1 : where == 1 ? n - 2 : where == 2 ? n / 2 : (int64_t)(rnd() % (uint64_t)n);
@@ -1432,6 +1432,8 @@ DEVICE_TEST(reduce_complex_prod_special_values)
                     const double *v = specials[rnd() % (uint64_t)nspecial];
                     const bool is_big = isfinite(v[0]) && fabs(v[0]) == big;
                     if (is_big && k < n - 2 && head_bigs++ > 0) continue;
+                    const bool was_big = isfinite(z[2 * k]) && fabs(z[2 * k]) == big;
+                    reversed_head_bigs += (k >= 2) * ((int)is_big - (int)was_big);
                     z[2 * k] = v[0], z[2 * k + 1] = v[1];
                 }
                 float *zf = (float *)malloc((size_t)n * 2 * sizeof(float));
@@ -1441,6 +1443,8 @@ DEVICE_TEST(reduce_complex_prod_special_values)
                 for (int form = 0; form < 4; form++) {
                     /* prod, nanprod, prod of the reversed view, prod along axis 0 of (n, 1) */
                     bool nan_one = form == 1, reversed = form == 2;
+                    /* the reversed view's head is z's end: the rule above, from its side */
+                    if (reversed && reversed_head_bigs > 1) continue;
                     ga_array *r = NULL;
                     if (form == 0) r = ga_prod(a, GA_ALL_AXES, false);
                     else if (form == 1) r = ga_nanprod(a, GA_ALL_AXES, false);
