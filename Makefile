@@ -301,21 +301,43 @@ LINK_SHARED_LIBS := -L$(CUDA_LIB_DIR) -Wl,-rpath,$(CUDA_LIB_DIR) -lcusolver -lcu
 # (cuSOLVER's static archive needs its LAPACK part and cuSPARSE's where the
 # toolkit splits them out; cuSPARSE's archive needs nvJitLink's since CUDA 12,
 # and nvJitLink's the PTX compiler's: each added where the toolkit has it, an
-# archive adding nothing a program does not use. cuFFT stays shared: CUDA 13's libcufft_static.a
-# holds relocatable device code (its callbacks) that only nvcc's device link
-# resolves, and the archive without callbacks is gone. NCCL stays shared
-# too: the toolkit ships libnccl.so.2 only.)
-LINK_STATIC_LIBS := -L$(CUDA_LIB_DIR) -lcusolver_static \
+# archive adding nothing a program does not use. cuFFT stays shared here
+# (LINK_STATIC_CUFFT) but for test_fft's static link below: its archive is a
+# third of a GB. NCCL stays shared: the toolkit ships libnccl.so.2 only.)
+LINK_STATIC_CUFFT = -lcufft
+LINK_STATIC_LIBS = -L$(CUDA_LIB_DIR) -lcusolver_static \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusolver_lapack_static.a),-lcusolver_lapack_static) \
     $(if $(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),-lcusparse_static) -lcublas_static -lcublasLt_static -lculibos \
     $(if $(wildcard $(CUDA_LIB_DIR)/libnvJitLink_static.a),-lnvJitLink_static) \
     $(if $(wildcard $(CUDA_LIB_DIR)/libnvptxcompiler_static.a),-lnvptxcompiler_static) \
-    -Wl,-rpath,$(CUDA_LIB_DIR) -lcufft $(LINK_NCCL_LIBS) $(LINK_ZLIB_LIBS)
+    -Wl,-rpath,$(CUDA_LIB_DIR) $(LINK_STATIC_CUFFT) $(LINK_NCCL_LIBS) $(LINK_ZLIB_LIBS)
+# cuFFT's static archive holds relocatable device code (its callbacks),
+# which only nvcc's device link resolves (a plain link ends in undefined
+# __cudaRegisterLinkedBinary_... symbols): a stub compiled with -rdc, its
+# device link against the archive for the archs built, and the archive make
+# a program fully static (README, Embedding and linking).
+CUFFT_DLINK_GENCODE = $(foreach a,$(GPUARR_ARCHS),-gencode arch=compute_$(patsubst sm_%,%,$(a)),code=$(a))
+CUFFT_STATIC_OBJS := $(BUILD)/cufft_static/stub.o $(BUILD)/cufft_static/dlink.o
+$(BUILD)/cufft_static/stub.o: tools/cufft_dlink_stub.cu $(BUILD)/kernels/archs
+	@mkdir -p $(@D)
+	$(NVCC) -rdc=true $(CUFFT_DLINK_GENCODE) -c -o $@ $<
+$(BUILD)/cufft_static/dlink.o: $(BUILD)/cufft_static/stub.o
+	$(NVCC) -dlink $(CUFFT_DLINK_GENCODE) -o $@ $< -L$(CUDA_LIB_DIR) -lcufft_static -lculibos
+$(BUILD)/tests/static/test_fft: LINK_STATIC_CUFFT = $(CUFFT_STATIC_OBJS) -lcufft_static -lculibos
+$(BUILD)/tests/static/test_fft: $(CUFFT_STATIC_OBJS)
 LINKED_TESTS := $(BUILD)/tests/linked/test_linalg $(BUILD)/tests/linked/test_io $(BUILD)/tests/linked/test_fft $(BUILD)/tests/linked/test_sparse \
     $(if $(have_nccl),$(BUILD)/tests/linked/test_nccl)
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
 ifneq ($(wildcard $(CUDA_LIB_DIR)/libcusolver_static.a),)
   LINKED_TESTS += $(BUILD)/tests/static/test_linalg
+endif
+endif
+# (test_fft's: cuFFT's archive too, device-linked)
+ifneq ($(wildcard $(CUDA_LIB_DIR)/libcufft_static.a),)
+ifneq ($(wildcard $(CUDA_LIB_DIR)/libcusparse_static.a),)
+ifneq ($(wildcard $(CUDA_LIB_DIR)/libcublas_static.a),)
+  LINKED_TESTS += $(BUILD)/tests/static/test_fft
+endif
 endif
 endif
 # (test_sparse's static link: cuSPARSE's archive, where the toolkit has it)
