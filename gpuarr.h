@@ -8375,6 +8375,14 @@ typedef enum ga__family {
     GA__NUM_FAMILIES
 } ga__family;
 GA__STATIC_ASSERT(GA__NUM_FAMILIES <= 32, "a device's pdl_asked / pdl_ready bits");
+/* The family a list's `family` column names (the ufunc lists, the
+   reductions' GA__REDUCE_OP_LIST): GA__FAMILY_OF_<name>. */
+#define GA__FAMILY_OF_arith GA__FAMILY_ARITH
+#define GA__FAMILY_OF_compare GA__FAMILY_COMPARE
+#define GA__FAMILY_OF_math GA__FAMILY_MATH
+#define GA__FAMILY_OF_reduce GA__FAMILY_REDUCE
+#define GA__FAMILY_OF_extrema GA__FAMILY_EXTREMA
+#define GA__FAMILY_OF_logic GA__FAMILY_LOGIC
 
 static const char *const ga__family_names[GA__NUM_FAMILIES] = {
 #define GA__FAMILY_NAME(E, name) #name,
@@ -10336,10 +10344,6 @@ static struct {
     CUkernel loops[GA_NUM_UFUNCS][GA__NUM_LOOPS][2];
     CUkernel all_true;
 } ga__ufunc_kernels;
-
-#define GA__FAMILY_OF_arith GA__FAMILY_ARITH
-#define GA__FAMILY_OF_compare GA__FAMILY_COMPARE
-#define GA__FAMILY_OF_math GA__FAMILY_MATH
 
 typedef struct ga__ufunc_info {
     const char *name;
@@ -14335,9 +14339,6 @@ static const char *const ga__rop_names[GA__NUM_ROPS] = {
     GA__REDUCE_OP_LIST(GA__ROP_NAME, 0)
 #undef GA__ROP_NAME
 };
-#define GA__FAMILY_OF_reduce GA__FAMILY_REDUCE
-#define GA__FAMILY_OF_extrema GA__FAMILY_EXTREMA
-#define GA__FAMILY_OF_logic GA__FAMILY_LOGIC
 static const ga__family ga__rop_families[GA__NUM_ROPS] = {
 #define GA__ROP_FAMILY(A, E, name, ins, packed, family) GA__FAMILY_OF_##family,
     GA__REDUCE_OP_LIST(GA__ROP_FAMILY, 0)
