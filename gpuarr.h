@@ -20378,6 +20378,21 @@ static ga_status ga__solver_poison(const char *func, const ga__solver_scratch *s
     return ga__launch(func, f, x->device, x->size, args);
 }
 
+/* A solver call's end: with st GA_OK, its info words checked (`what`,
+   when not NULL: ga__solver_check) and the failed matrices of each
+   result r0..r2 (NULL: none) poisoned (ga__solver_poison); the scratch
+   freed whatever st. Returns the call's status. */
+static ga_status ga__solver_finish(const char *func, ga__solver_scratch *s, ga_status st, int64_t count,
+                                   const char *what, ga_array *r0, ga_array *r1, ga_array *r2)
+{
+    if (st == GA_OK && what) st = ga__solver_check(func, s, count, what);
+    ga_array *results[3] = {r0, r1, r2};
+    for (int k = 0; k < 3; k++)
+        if (st == GA_OK) st = ga__solver_poison(func, s, count, results[k]);
+    ga__solver_scratch_free(s);
+    return st;
+}
+
 /* The matrices of the C-contiguous stack x: count of n x n (or rows x cols). */
 static int64_t ga__stack_count(const ga_array *x)
 {
@@ -20496,10 +20511,7 @@ static ga_status ga__potrf_stack_batched(const char *func, ga_array *r, const ch
         void *args[] = {&va, &vi, &count, &n};
         st = ga__launch_warps(func, f, r->device, count, args);
     }
-    if (st == GA_OK) st = ga__solver_check(func, &s, count, what);
-    if (st == GA_OK) st = ga__solver_poison(func, &s, count, r);
-    ga__solver_scratch_free(&s);
-    return st;
+    return ga__solver_finish(func, &s, st, count, what, r, NULL, NULL);
 }
 
 /* Cholesky factors every matrix of the C-contiguous stack r in place:
@@ -20529,10 +20541,7 @@ static ga_status ga__potrf_stack(const char *func, ga_array *r, const char *what
                                           (int *)(uintptr_t)(s.info->ptr + (uint64_t)i * sizeof(int)));
         if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXpotrf");
     }
-    if (st == GA_OK) st = ga__solver_check(func, &s, count, what);
-    if (st == GA_OK) st = ga__solver_poison(func, &s, count, r);
-    ga__solver_scratch_free(&s);
-    return st;
+    return ga__solver_finish(func, &s, st, count, what, r, NULL, NULL);
 }
 
 /* A C-contiguous copy of a in dt, bound: the buffer a solver overwrites. */
@@ -20650,8 +20659,7 @@ static ga_array *ga__lu_solve(const char *func, ga_array *a, ga_array *b, bool i
                 (void *)(uintptr_t)(x->data + (uint64_t)i * xbytes), n, (int *)(uintptr_t)(s.info->ptr + (uint64_t)count * sizeof(int)));
             if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgetrs");
         }
-        if (st == GA_OK) st = ga__solver_poison(func, &s, count, x);
-        ga__solver_scratch_free(&s);
+        st = ga__solver_finish(func, &s, st, count, NULL, x, NULL, NULL);
         if (st != GA_OK) { ga_release(x); return NULL; }
     }
     if (inverse) return x;
@@ -20758,9 +20766,7 @@ static ga_array *ga__inv_batched(const char *func, const ga_array *a, ga_dtype d
         void *args[] = {&vr, &va, &vi, &count, &n};
         st = ga__launch_warps(func, f, a->device, count, args);
     }
-    if (st == GA_OK) st = ga__solver_check(func, &s, count, "Singular matrix");
-    if (st == GA_OK) st = ga__solver_poison(func, &s, count, r);
-    ga__solver_scratch_free(&s);
+    st = ga__solver_finish(func, &s, st, count, "Singular matrix", r, NULL, NULL);
     ga_release(ac);
     if (st != GA_OK) {
         ga_release(r);
@@ -20937,11 +20943,7 @@ static ga_status ga__eigh_stack_ours(const char *func, ga_array *r, ga_array *va
         void *args[] = {&va, &vw, &vi, &count, &n, &lower, &vec};
         st = ga__launch_warps(func, f, r->device, count, args);
     }
-    if (st == GA_OK) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
-    if (st == GA_OK) st = ga__solver_poison(func, &s, count, vals);
-    if (st == GA_OK && vectors) st = ga__solver_poison(func, &s, count, r);
-    ga__solver_scratch_free(&s);
-    return st;
+    return ga__solver_finish(func, &s, st, count, "Eigenvalues did not converge", vals, vectors ? r : NULL, NULL);
 }
 
 /* eigh of a stack of small matrices in one call of cuSOLVER's Jacobi
@@ -20970,10 +20972,7 @@ static ga_status ga__syevj_stack(const char *func, ga_array *r, ga_array *vals, 
                                count);
         if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevjBatched");
     }
-    if (st == GA_OK) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
-    if (st == GA_OK) st = ga__solver_poison(func, &s, count, vals);
-    if (st == GA_OK && vectors) st = ga__solver_poison(func, &s, count, r);
-    ga__solver_scratch_free(&s);
+    st = ga__solver_finish(func, &s, st, count, "Eigenvalues did not converge", vals, vectors ? r : NULL, NULL);
     ga__cusolver.cusolverDnDestroySyevjInfo(params);
     return st;
 }
@@ -21010,11 +21009,7 @@ static ga_status ga__syevd_stack(const char *func, ga_array *r, ga_array *vals, 
                                           (int *)(uintptr_t)(s.info->ptr + (uint64_t)i * sizeof(int)));
         if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXsyevd");
     }
-    if (st == GA_OK) st = ga__solver_check(func, &s, count, "Eigenvalues did not converge");
-    if (st == GA_OK) st = ga__solver_poison(func, &s, count, vals);
-    if (st == GA_OK && vectors) st = ga__solver_poison(func, &s, count, r);
-    ga__solver_scratch_free(&s);
-    return st;
+    return ga__solver_finish(func, &s, st, count, "Eigenvalues did not converge", vals, vectors ? r : NULL, NULL);
 }
 
 /* eigh / eigvalsh of a copy of a: stacks of matrices of up to 8 rows in
@@ -21247,11 +21242,7 @@ static ga_status ga__svd(const char *func, const ga_array *a, bool full, bool uv
                 (int *)(uintptr_t)(sc.info->ptr + (uint64_t)i * sizeof(int)));
             if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgesvd");
         }
-        if (st == GA_OK) st = ga__solver_check(func, &sc, count, "SVD did not converge");
-        if (st == GA_OK) st = ga__solver_poison(func, &sc, count, sv);
-        if (st == GA_OK && uv) st = ga__solver_poison(func, &sc, count, ux);
-        if (st == GA_OK && uv) st = ga__solver_poison(func, &sc, count, vtx);
-        ga__solver_scratch_free(&sc);
+        st = ga__solver_finish(func, &sc, st, count, "SVD did not converge", sv, uv ? ux : NULL, uv ? vtx : NULL);
     } else if (st == GA_OK && uv && count > 0) { /* an empty matrix: identities of its sizes */
         ga__value16 zero = {{0, 0}};
         if (ux->size) st = ga__fill(func, ux, &zero);
@@ -21816,10 +21807,7 @@ static ga_status ga__eig(const char *func, const ga_array *a, ga_array **w, ga_a
                                              (int *)(uintptr_t)(sc.info->ptr + (uint64_t)i * sizeof(int)));
             if (cs != CUSOLVER_STATUS_SUCCESS) st = ga__cusolver_error(func, cs, "cusolverDnXgeev");
         }
-        if (st == GA_OK) st = ga__solver_check(func, &sc, count, "Eigenvalues did not converge");
-        if (st == GA_OK) st = ga__solver_poison(func, &sc, count, wv);
-        if (st == GA_OK && v) st = ga__solver_poison(func, &sc, count, vr);
-        ga__solver_scratch_free(&sc);
+        st = ga__solver_finish(func, &sc, st, count, "Eigenvalues did not converge", wv, v ? vr : NULL, NULL);
     }
     ga_array *vv = NULL;
     if (st == GA_OK && v && dt != ct) { /* real: pairs of columns to complex vectors */
