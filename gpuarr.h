@@ -16896,25 +16896,31 @@ GPUARR_API ga_array *ga_argsort(const ga_array *a, int axis)
     return ga__ret(r);
 }
 
-/* kernels/scan.cu's one-pass sums: a tile of 128 threads x 48 elements a
-   block; their kernels, by input dtype. */
+/* kernels/scan.cu's one-pass sums: a tile of 128 threads a block, 96
+   elements a thread for float32 sums of float32 and 48 for the others;
+   their kernels, by input dtype. */
 #define GA__SCAN_THREADS 128
-#define GA__SCAN_TILE 6144
 static CUkernel ga__scan_kernels[GA_NUM_DTYPES];
+static int64_t ga__scan_tile(ga_dtype in, ga_dtype acc)
+{
+    return GA__SCAN_THREADS * (ga__dtype_sizes[in] == 4 && ga__dtype_sizes[acc] == 4 ? 96 : 48);
+}
 
 /* Whether the one-pass sum reads dtype `in` into the scan's dtype sd:
-   float32 from float16 and bfloat16; float64 from float64; int64 bits
-   (int64 or uint64) from the narrower integer dtypes and bool, widened as
-   it loads them. float32, int64 and uint64 themselves take CUB's scan, as
-   fast or faster there: on an H200 in one run of `bench --reductions`
-   (the copy of 2^28 float32: 510 us), 2^28 float32 took 666 us in one
-   pass and 648 through CUB, 2^27 int64 633 and 632, 2^27 float64 605 and
-   668. */
+   float32 from float32, float16 and bfloat16; float64 from float64;
+   int64 bits (int64 or uint64) from the narrower integer dtypes and
+   bool, widened as it loads them. int64 and uint64 themselves take
+   CUB's scan, as fast there. On an H200 (one run of `bench
+   --reductions`, the copy of 2^28 float32: 510 us), 2^27 int64 took 633
+   us in one pass and 632 through CUB, 2^27 float64 605 and 668. float32
+   through ga_cumsum in another run (the copy 509 us, each figure twice):
+   2^28 635 and 645 us in one pass against 638 and 649 through CUB, 2^24
+   52 and 61 against 58 and 59, 2^20 10 and 14 against 19 and 19. */
 static bool ga__scan_one_pass(ga_dtype in, ga_dtype sd)
 {
     const char k = ga__dtype_kinds[in];
     switch (sd) {
-    case GA_FLOAT32: return in == GA_FLOAT16 || in == GA_BFLOAT16;
+    case GA_FLOAT32: return in == GA_FLOAT32 || in == GA_FLOAT16 || in == GA_BFLOAT16;
     case GA_FLOAT64: return in == GA_FLOAT64;
     case GA_INT64: case GA_UINT64: return k == 'b' || ((k == 'i' || k == 'u') && ga__dtype_sizes[in] < 8);
     default: return false;
@@ -16932,7 +16938,7 @@ static ga_status ga__scan_sum_one_pass(const char *func, ga__scratch *s, uint64_
     CUfunction f = ga__kernel(func, GA__FAMILY_SCAN, &ga__scan_kernels[in_dtype], "sum", ga__dtype_names[in_dtype],
                               ga__dtype_names[acc], NULL);
     if (!f) return ga__t.error;
-    const int64_t tiles = (n + GA__SCAN_TILE - 1) / GA__SCAN_TILE;
+    const int64_t tile = ga__scan_tile(in_dtype, acc), tiles = (n + tile - 1) / tile;
     const size_t bytes = (size_t)tiles * 2 * ga__dtype_sizes[acc];
     const uint64_t state = ga__scratch_alloc(func, s, bytes);
     if (!state) return ga__t.error;

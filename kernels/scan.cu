@@ -2,18 +2,17 @@
 
      ga_scan_sum_<in>_<acc>(const void *in, void *out, int64_t n, void *words)
          out[i] = in[0] + ... + in[i] for the n contiguous elements of `in`
-         (dtype <in>), added and stored in <acc>: float32 of float16 and
-         bfloat16; float64 of float64; int64 of the integer dtypes
-         narrower than 8 bytes and bool, widened as NumPy's cumsum does
-         (the bits of uint64 sums too). float32, int64 and uint64 sums
-         are CUB's (as fast or faster there, see gpuarr.h's
-         ga__scan_one_pass).
+         (dtype <in>), added and stored in <acc>: float32 of float32,
+         float16 and bfloat16; float64 of float64; int64 of the integer
+         dtypes narrower than 8 bytes and bool, widened as NumPy's cumsum
+         does (the bits of uint64 sums too). int64 and uint64 sums are
+         CUB's (as fast there, see gpuarr.h's ga__scan_one_pass).
 
    One pass of decoupled look-back (Merrill and Garland, "Single-pass
    Parallel Prefix Scan with Decoupled Look-back", 2016): block b takes
-   tile b of GA_SCAN_THREADS x GA_SCAN_ITEMS elements (the GPU starts a
-   grid's blocks in index order, so a tile's predecessors are all running
-   or done: CUB's scans rely on the same order),
+   tile b of GA_SCAN_THREADS x GA_SCAN_ITEMS<In, Acc> elements (the GPU
+   starts a grid's blocks in index order, so a tile's predecessors are
+   all running or done: CUB's scans rely on the same order),
    scans it, publishes its total, then sums its predecessors' published
    totals backwards (a warp looks at 32 tiles at a time) until one whose
    inclusive prefix is known, publishes its own inclusive prefix and
@@ -27,7 +26,8 @@
    inclusive prefix) and that value together, 8 bytes for 4-byte sums and
    16 for 8-byte ones (16-byte aligned). The host zeroes the words before
    each launch. Launch: one block of GA_SCAN_THREADS (128) threads per
-   tile, ceil(n / 6144) blocks.
+   tile, ceil(n / tile) blocks: tiles of 12288 elements for float32 sums
+   of float32, 6144 for the others.
    Any alignment (16-byte vectors where both pointers allow them). */
 
 #include "common.cuh"
@@ -52,21 +52,32 @@ namespace {
 #define GA_SCAN_STREAMING 1
 #endif
 
-/* The tile: 128 threads (4 warps) of 48 elements each, 6144 elements
-   (gpuarr.h's GA__SCAN_TILE and GA__SCAN_THREADS). On an H200 (one run,
-   the copy of 1 GiB 507 us; tiles by block index), 2^28 float32 took
-   662 us against 692 with 32 elements a thread and 659 with 64; 2^27
-   float64 609 against 616 and 613; 2^28 float16 -> float32 604 against
-   622 and 626; 2^27 int32 -> int64 580 against 573 and 627; but 2^23 +
-   77 float64 54 against 49 and 55. 256 x 16 (tiles from a counter) was
+/* The tile: 128 threads (4 warps) of GA_SCAN_ITEMS<In, Acc> elements
+   each: 96 for float32 sums of float32 (48 KB a tile, 127 registers a
+   thread on sm_90, four blocks an SM), 48 for the others (gpuarr.h's
+   ga__scan_tile). On an H200 (one run, the copy of 1 GiB 508 us, tiles
+   by block index), 2^28 float32 took 637 us with 96 elements a thread
+   against 659 with 48 and 693 through CUB; 2^26 + 3 168 against 177 and
+   185; 2^24 52.4 against 56.2 and 60.2. float64 kept 48 (2^27: 600 us,
+   CUB 665). Larger tiles of more threads (256 x 48) and a look-back of 2
+   or 4 rows a round were slower in every row of that run; so were
+   persistent blocks that loaded their next tile (cp.async) while a tile
+   waited (0.40-0.49 x the copy: a claimed tile's total waits for the
+   block's tile before it). float16 -> float32 with 96 took 2.5-2.9%
+   longer than with 48 (2^28, the whole cumsum: 1057 and 1069 us against
+   1031 and 1039, in another run). An earlier run: 2^28 float32 662 us with 48
+   against 692 with 32 elements a thread and 659 with 64; 2^27 float64
+   609 against 616 and 613; 2^28 float16 -> float32 604 against 622 and
+   626; 2^27 int32 -> int64 580 against 573 and 627; but 2^23 + 77
+   float64 54 against 49 and 55. 256 x 16 (tiles from a counter) was
    slower than 128 x 32 in every row but int32 -> int64 (596 against 599
-   us); so were 256 x 32, 512 x 16 or 32 and 1024 x 8 or 16 before. Tiles taken from a counter in the order the blocks start (an
-   atomic before the loads) took 0.4-12% longer than tiles by block index
-   in every row of the same run. */
+   us); so were 256 x 32, 512 x 16 or 32 and 1024 x 8 or 16 before.
+   Tiles taken from a counter in the order the blocks start (an atomic
+   before the loads) took 0.4-12% longer than tiles by block index in
+   every row of the same run. */
 constexpr int GA_SCAN_THREADS = 128;
 constexpr int GA_SCAN_WARPS = GA_SCAN_THREADS / 32;
-constexpr int GA_SCAN_ITEMS = 48;
-constexpr int GA_SCAN_TILE = GA_SCAN_THREADS * GA_SCAN_ITEMS;
+template <class In, class Acc> constexpr int GA_SCAN_ITEMS = sizeof(In) == 4 && sizeof(Acc) == 4 ? 96 : 48;
 
 enum : uint32_t { GA_SCAN_NONE = 0, GA_SCAN_AGGREGATE = 1, GA_SCAN_PREFIX = 2 };
 
@@ -87,18 +98,18 @@ template <class Acc, class In> GA_DEV Acc ga__scan_value(In x)
 /* A lane's VW-element vectors: vector v of the lane in its warp's part of
    the tile starts at element (v * 32 + lane) * VW of the part, so that
    each of a warp's loads reads 32 vectors in a row. */
-template <class In> struct ga__scan_layout {
-    static constexpr int VW = 16 / (int)sizeof(In) < GA_SCAN_ITEMS ? 16 / (int)sizeof(In) : GA_SCAN_ITEMS;
-    static constexpr int V = GA_SCAN_ITEMS / VW;
+template <class In, int ITEMS> struct ga__scan_layout {
+    static constexpr int VW = 16 / (int)sizeof(In) < ITEMS ? 16 / (int)sizeof(In) : ITEMS;
+    static constexpr int V = ITEMS / VW;
     static GA_DEV int64_t at(int v, int lane, int k) { return ((int64_t)v * 32 + lane) * VW + k; }
 };
 
 /* Loads a lane's items of the warp's part starting at `part` (elements
    past n: 0). Vectors when the part is whole and `in` 16-byte aligned. */
 template <class In, class Acc>
-GA_DEV void ga__scan_load(const In *in, int64_t part, int64_t n, int lane, bool vectors, Acc (&x)[GA_SCAN_ITEMS])
+GA_DEV void ga__scan_load(const In *in, int64_t part, int64_t n, int lane, bool vectors, Acc (&x)[GA_SCAN_ITEMS<In, Acc>])
 {
-    using L = ga__scan_layout<In>;
+    using L = ga__scan_layout<In, GA_SCAN_ITEMS<In, Acc>>;
     if (vectors) {
 #pragma unroll
         for (int v = 0; v < L::V; v++) {
@@ -121,9 +132,9 @@ GA_DEV void ga__scan_load(const In *in, int64_t part, int64_t n, int lane, bool 
 }
 
 template <class In, class Acc>
-GA_DEV void ga__scan_store(Acc *out, int64_t part, int64_t n, int lane, bool vectors, const Acc (&x)[GA_SCAN_ITEMS])
+GA_DEV void ga__scan_store(Acc *out, int64_t part, int64_t n, int lane, bool vectors, const Acc (&x)[GA_SCAN_ITEMS<In, Acc>])
 {
-    using L = ga__scan_layout<In>;
+    using L = ga__scan_layout<In, GA_SCAN_ITEMS<In, Acc>>;
     constexpr int PER = 16 / (int)sizeof(Acc) < L::VW ? 16 / (int)sizeof(Acc) : L::VW; /* Acc per 16-byte store */
     if (vectors) {
 #pragma unroll
@@ -272,13 +283,14 @@ template <class Acc> GA_DEV Acc ga__scan_look_back(const ga__scan_word<Acc> *wor
 template <class In, class Acc>
 GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, ga__scan_word<Acc> *words)
 {
-    using L = ga__scan_layout<In>;
+    constexpr int ITEMS = GA_SCAN_ITEMS<In, Acc>, TILE = GA_SCAN_THREADS * ITEMS;
+    using L = ga__scan_layout<In, ITEMS>;
     __shared__ Acc warp_totals[GA_SCAN_WARPS], tile_prefix;
     const int lane = (int)(threadIdx.x & 31), warp = (int)(threadIdx.x >> 5);
-    const int64_t t = blockIdx.x, first = t * GA_SCAN_TILE, part = first + (int64_t)warp * 32 * GA_SCAN_ITEMS;
-    const bool whole = first + GA_SCAN_TILE <= n;
+    const int64_t t = blockIdx.x, first = t * TILE, part = first + (int64_t)warp * 32 * ITEMS;
+    const bool whole = first + TILE <= n;
     const bool vectors = whole && ((uintptr_t)in % 16 == 0) && ((uintptr_t)out % 16 == 0);
-    Acc x[GA_SCAN_ITEMS];
+    Acc x[ITEMS];
     ga__scan_load<In>(in, part, n, lane, vectors, x);
 
     /* each row of vectors (32 lanes' vector v, in order) scanned across
@@ -318,7 +330,7 @@ GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, ga__scan_word<Acc> *
     Acc before = tile_prefix;
     for (int w = 0; w < warp; w++) before += warp_totals[w];
 #pragma unroll
-    for (int k = 0; k < GA_SCAN_ITEMS; k++) x[k] += before;
+    for (int k = 0; k < ITEMS; k++) x[k] += before;
     ga__scan_store<In>(out, part, n, lane, vectors, x);
 }
 
@@ -331,6 +343,7 @@ GA_DEV void ga__scan_sum(const In *in, Acc *out, int64_t n, ga__scan_word<Acc> *
                                             (ga__scan_word<ga_t_##acc> *)words);                                 \
     }
 
+GA__SCAN_KERNEL(float32, float32)
 GA__SCAN_KERNEL(float16, float32)
 GA__SCAN_KERNEL(bfloat16, float32)
 GA__SCAN_KERNEL(float64, float64)

@@ -610,13 +610,15 @@ SCAN_TEST(float64, GA_FLOAT64)
 SCAN_TEST(complex64, GA_COMPLEX64)
 SCAN_TEST(complex128, GA_COMPLEX128)
 
-/* The one-pass sum (kernels/scan.cu, tiles of 6144 elements): lengths at
-   and around the tiles' edges, and 2^25 + 7 (5462 tiles: long look-back
+/* The one-pass sum (kernels/scan.cu, tiles of 12288 elements for float32
+   sums of float32 and 6144 for the others): lengths at and around the
+   tiles' edges, and 2^25 + 7 (2731 or 5462 tiles: long look-back
    chains), of every dtype it reads; then views that are not 16-byte
    aligned (its element-by-element path), exactly. */
 DEVICE_TEST(cumsum_one_pass_tiles)
 {
-    static const int64_t lengths[] = {6143, 6144, 6145, 3 * 6144 + 5, 65 * 6144 - 1, ((int64_t)1 << 25) + 7};
+    static const int64_t lengths[] = {6143,      6144,      6145,          12287,         12288,
+                                      12289,     3 * 6144 + 5, 3 * 12288 + 5, 65 * 6144 - 1, ((int64_t)1 << 25) + 7};
     static const ga_dtype dtypes[] = {GA_FLOAT32, GA_FLOAT64, GA_INT64, GA_UINT64, GA_INT32, GA_UINT16,
                                       GA_INT8,    GA_BOOL,    GA_FLOAT16, GA_BFLOAT16};
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
@@ -669,14 +671,14 @@ DEVICE_TEST(cumsum_dtype_argument)
     check_scan_case(&flat, GA_BOOL, false, GA_INT32);
 }
 
-/* Whole-array sums (the scan family's one pass for float64 and the
-   integers and bool widened as loaded; CUB's scan for float32, int64 and
+/* Whole-array sums (the scan family's one pass for float32, float64 and
+   the integers and bool widened as loaded; CUB's scan for int64 and
    uint64). Integers are checked exactly against a wrapping 64-bit running
    sum; floats exactly on small integers (every partial sum any
    association forms is exact: at most 64 times the walk's range, checked
    below 2^24) and within a bound for any summation tree of the scans'
    depth on real data. */
-enum { OWN_TILE = 6144 };
+enum { OWN_TILE = 6144, OWN_TILE32 = 12288 }; /* the one pass's tiles: most sums, float32's */
 
 static int64_t own_int(ga_dtype t, const void *h, int64_t i)
 {
@@ -775,8 +777,8 @@ DEVICE_TEST(cumsum_single_pass)
 {
     static const ga_dtype types[] = {GA_FLOAT32, GA_FLOAT64, GA_INT64, GA_UINT64, GA_INT32, GA_INT16, GA_INT8,
                                      GA_UINT8, GA_UINT16, GA_UINT32, GA_BOOL};
-    const int64_t sizes[] = {0, 1, 2, 31, OWN_TILE - 1, OWN_TILE, OWN_TILE + 1, 37 * OWN_TILE + 1001,
-                             test_length(1000003)};
+    const int64_t sizes[] = {0, 1, 2, 31, OWN_TILE - 1, OWN_TILE, OWN_TILE + 1, OWN_TILE32 - 1, OWN_TILE32,
+                             OWN_TILE32 + 1, 37 * OWN_TILE + 1001, test_length(1000003)};
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             bool real = types[k] == GA_FLOAT32 || types[k] == GA_FLOAT64;
