@@ -115,12 +115,19 @@ template <class Z> GA_DEV Z ga_cpow(Z a, Z b)
     return ga_unstd<Z>(thrust::pow(ga_std(a), ga_std(b)));
 }
 
-/* hypot(x, y) without CUDA's spurious overflow next to the largest finite
-   value (hypot(DBL_MAX, 1) is DBL_MAX, as glibc's, not inf): where it gives
-   inf for finite x and y, m sqrt(1 + (n/m)^2) instead, which overflows
-   only when the result does. */
+/* hypot(x, y) rounded as glibc's (NumPy's). float: in double, where the
+   squares are exact and their sum and root rounded once each, then
+   rounded to float (glibc's hypotf): CUDA's hypotf gave FLT_MAX where the
+   root rounds to inf. double: CUDA's hypot without its spurious overflow
+   next to the largest finite value (hypot(DBL_MAX, 1) is DBL_MAX, not
+   inf): where it gives inf for finite x and y, m sqrt(1 + (n/m)^2)
+   instead, which overflows only when the result does. */
 template <class F> GA_DEV F ga_hypot(F x, F y)
 {
+    if constexpr (ga__same<F, float>::value) {
+        if (isinf(x) || isinf(y)) return INFINITY; /* (also with a NaN, as C's) */
+        return (float)sqrt((double)x * x + (double)y * y);
+    }
     const F h = hypot(x, y);
     if (!isinf(h) || isinf(x) || isinf(y)) return h;
     const F m = fmax(fabs(x), fabs(y)), r = fmin(fabs(x), fabs(y)) / m;

@@ -3438,7 +3438,8 @@ DEVICE_TEST(ufunc_complex_log1p_is_accurate_near_zero)
    _xor take a weak float or complex scalar's truth (5e-324 is true though
    it is 0 in float16); ldexp's weak int exponent must fit NumPy's int32
    loop; hypot near the largest finite value does not overflow (glibc's
-   hypot(DBL_MAX, 1) is DBL_MAX), nor |z| of such a complex number. */
+   hypot(DBL_MAX, 1) is DBL_MAX), nor |z| of such a complex number; a
+   float32 hypot past FLT_MAX rounds as glibc's. */
 DEVICE_TEST(ufunc_scalar_truth_ldexp_range_hypot_near_max)
 {
     const uint16_t h[2] = {0x3c00, 0x0000}; /* float16 1, 0 */
@@ -3485,6 +3486,16 @@ DEVICE_TEST(ufunc_scalar_truth_ldexp_range_hypot_near_max)
     CHECK(hf && ga_to_host(hf, fv, sizeof fv) == GA_OK && isinf(fv[0]) && fabsf(fv[1] - 2.8284271f) <= 1e-6f,
           "hypot(float32): FLT_MAX * sqrt(2) overflows, hypot(2, 2): %g %g", fv[0], fv[1]);
     ga_release(hf), ga_release(xf);
+    /* float32 roots just past FLT_MAX: inf where the root rounds up to
+       2^128, FLT_MAX where it rounds down (NumPy, glibc's hypotf; CUDA's
+       hypotf gave FLT_MAX for both), and a NaN beside an inf is inf */
+    const float fx[3] = {FLT_MAX, FLT_MAX, NAN}, fy[3] = {1e35f, 5e34f, -INFINITY};
+    ga_array *ax = ga_from_host(fx, 1, (const int64_t[]){3}, GA_FLOAT32), *ay = ga_from_host(fy, 1, (const int64_t[]){3}, GA_FLOAT32);
+    ga_array *edge = ga_hypot(ax, ay);
+    float ev[3] = {0};
+    CHECK(edge && ga_to_host(edge, ev, sizeof ev) == GA_OK && isinf(ev[0]) && ev[1] == FLT_MAX && isinf(ev[2]),
+          "hypot(float32) at the overflow edge: %g %g %g, NumPy inf 3.4028235e+38 inf", ev[0], ev[1], ev[2]);
+    ga_release(edge), ga_release(ax), ga_release(ay);
     ga_clear_error();
 }
 
