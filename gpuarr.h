@@ -3321,9 +3321,13 @@ GPUARR_API ga_sparse *ga_sparse_triu(const ga_sparse *a, int64_t k, ga_sparse_fo
    1-d result of m) or 2-d (n, k) (SpMM, C- or F-ordered; the result (m, k)
    in b's order). ga_sparse_rmatmul(b, A) is b @ A for dense b (k, m) or
    (m,), through A's free transpose. dtype: promote_types of the two
-   (SciPy's upcast); float32, float64, complex64 and complex128 through
-   cusparseSpMV / cusparseSpMM, bool and integers by our kernel. Errors:
-   "dimension mismatch" (GA_ERROR_SHAPE), a b of other than 1 or 2 dims. */
+   (SciPy's upcast). A 2-d C-ordered b times a CSR or COO A (not a CSC
+   one, read transposed), and every product of bool and integers, by our
+   kernels: each element of the result the sum of its row's products in
+   order (SciPy's), rows of more than 4096 entries a block each; the other
+   float32, float64, complex64 and complex128 products through
+   cusparseSpMV / cusparseSpMM. Errors: "dimension mismatch"
+   (GA_ERROR_SHAPE), a b of other than 1 or 2 dims. */
 GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b);
 GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a);
 
@@ -29342,6 +29346,7 @@ static struct {
     CUkernel swap_scan, swap_scatter[5][2];
     CUkernel keys[2][2], indptr[4][2], runs[2][2];
     CUkernel gather[GA_NUM_DTYPES], toarray[GA_NUM_DTYPES][2], spmm[GA_NUM_DTYPES][2];
+    CUkernel spmm_chunks[GA_NUM_DTYPES][2], spmm_combine[GA_NUM_DTYPES][2];
     CUkernel segsum[GA_NUM_DTYPES][2], merge[GA_NUM_DTYPES][2], extreme[GA_NUM_DTYPES][2];
 } ga__sparse_kernels;
 
@@ -31187,22 +31192,63 @@ static ga_status ga__sparse_spmm_cusparse(const char *func, const ga__sparse_pro
     return st;
 }
 
-/* y = A x by our kernel (bool and integers; A CSR, not transposed): x and y
-   of any element strides. */
+/* y = A x by our kernels (A CSR, not transposed; x and y of any element
+   strides): a thread for each element of y, adding its row's products in
+   order; rows of more than 4096 entries (kernels/sparse.cu's
+   GA_SPMM_LONG), which the first kernel lists, through chunks of 2048
+   entries a block (partial sums of k values, two a chunk) and their sums
+   in order. On an H200 (2026-11-29, one run, 4M x 4M float32 of 8 random
+   entries a row, x C-ordered (4M, k)) the first kernel took 750 us at k =
+   8 where cusparseSpMM (CSR_ALG2) took 3188, 563 against 2916 at k = 4;
+   through ga_sparse_matmul (4M x 4M, another run) 950 against 3125 at k =
+   8, and at k = 64 of a 1M x 1M one 1037 against 963: cuSPARSE keeps k
+   of 1 and above 32 (ga__sparse_matmul). */
+#define GA__SPMM_LONG 4096
+#define GA__SPMM_CHUNK 2048
 static ga_status ga__sparse_spmm_kernel(const char *func, const ga__sparse_product *p, const ga_array *x, ga_array *y)
 {
     const ga_sparse *c = p->csr;
-    const int ix = ga__sparse_ix(c->index_dtype);
+    const int ix = ga__sparse_ix(c->index_dtype), device = x->device;
     const int64_t isz = (int64_t)ga__dtype_sizes[p->dtype];
-    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.spmm[p->dtype][ix], "spmm",
-                              ga__dtype_names[p->dtype], ga__dtype_names[c->index_dtype], NULL);
+    const char *tn = ga__dtype_names[p->dtype], *in = ga__dtype_names[c->index_dtype];
+    CUfunction f = ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.spmm[p->dtype][ix], "spmm", tn, in, NULL);
+    CUfunction fc = f ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.spmm_chunks[p->dtype][ix], "spmm_chunks",
+                                   tn, in, NULL)
+                      : NULL;
+    CUfunction fs = fc ? ga__kernel(func, GA__FAMILY_SPARSE, &ga__sparse_kernels.spmm_combine[p->dtype][ix],
+                                    "spmm_combine", tn, in, NULL)
+                       : NULL;
+    if (!fs) return ga__t.error;
     const bool vec = x->ndim == 1;
-    int64_t rows = p->m, k = p->k, xr = x->strides[0] / isz, xc = vec ? 0 : x->strides[1] / isz;
+    int64_t rows = p->m, k = p->k, nnz = c->nnz, xr = x->strides[0] / isz, xc = vec ? 0 : x->strides[1] / isz;
     int64_t yr = y->strides[0] / isz, yc = vec ? 0 : y->strides[1] / isz;
+    /* the long rows' count, then their list (at most nnz / 4097 of them);
+       the chunks' partial sums where a row can be long */
+    const bool can_be_long = nnz > GA__SPMM_LONG;
+    const int64_t most = nnz / (GA__SPMM_LONG + 1) + 1, chunks = (nnz + GA__SPMM_CHUNK - 1) / GA__SPMM_CHUNK;
+    ga__block *list = ga__sparse_scratch(func, device, (size_t)(most + 1) * sizeof(int64_t));
+    ga__block *parts = list && can_be_long ? ga__sparse_scratch(func, device, (size_t)(2 * chunks * k * isz)) : NULL;
+    ga_status st = list && (parts || !can_be_long) ? GA_OK : ga__t.error;
     void *py = ga__sparse_ptr(y), *pd = ga__sparse_ptr(p->data), *pp = ga__sparse_ptr(c->indptr);
     void *pi = ga__sparse_ptr(c->indices), *px = ga__sparse_ptr(x);
-    void *args[] = {&py, &pd, &pp, &pi, &px, &rows, &k, &xr, &xc, &yr, &yc};
-    return ga__launch(func, f, x->device, rows * k, args);
+    void *pn = list ? (void *)(uintptr_t)list->ptr : NULL, *pl = list ? (void *)(uintptr_t)(list->ptr + sizeof(int64_t)) : NULL;
+    void *pc = parts ? (void *)(uintptr_t)parts->ptr : NULL;
+    if (st == GA_OK) {
+        CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)list->ptr, 0, sizeof(int64_t), ga__stream_of(device));
+        if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
+    }
+    void *args[] = {&py, &pd, &pp, &pi, &px, &rows, &k, &xr, &xc, &yr, &yc, &pl, &pn};
+    if (st == GA_OK) st = ga__launch(func, f, device, rows * k, args);
+    if (st == GA_OK && can_be_long) {
+        void *cargs[] = {&pc, &pd, &pp, &pi, &px, &rows, &nnz, &k, &xr, &xc, &pn};
+        const int64_t sms = ga__g.devices[device].multiprocessor_count;
+        st = ga__launch_blocks(func, fc, device, GA__MIN(chunks, sms * 8), 256, cargs);
+        void *sargs[] = {&py, &pc, &pp, &k, &yr, &yc, &pl, &pn};
+        if (st == GA_OK) st = ga__launch_blocks(func, fs, device, sms * 2, 256, sargs);
+    }
+    ga__sparse_free(device, parts);
+    ga__sparse_free(device, list);
+    return st;
 }
 
 /* The product's CSR operand: A CSR as it is, A CSC as the CSR of A^T read
@@ -31314,7 +31360,11 @@ static ga_array *ga__sparse_matmul(const char *func, const ga_sparse *a, const g
     if (st == GA_OK) y = ga__sparse_product_result(func, &p, xd ? xd : x, empty);
     if (st == GA_OK && !y) st = ga__t.error;
     if (st == GA_OK && !empty) {
-        if (ga__sparse_cuda_type(p.dtype) < 0) st = ga__sparse_spmm_kernel(func, &p, xd, y);
+        /* ours for C-ordered operands of A itself of 2 to 32 columns
+           (ga__sparse_spmm_kernel: a third of cuSPARSE's time at 8),
+           cuSPARSE's for vectors, A^T, F order and wider operands */
+        const bool ours = !p.transpose && x->ndim == 2 && (xd->flags & GA_C_CONTIGUOUS) && p.k >= 2 && p.k <= 32;
+        if (ga__sparse_cuda_type(p.dtype) < 0 || ours) st = ga__sparse_spmm_kernel(func, &p, xd, y);
         else if (x->ndim == 1) st = ga__sparse_spmv(func, &p, xd, y);
         else st = ga__sparse_spmm_cusparse(func, &p, xd, y);
     }

@@ -62,10 +62,21 @@
          s_major, s_minor): a thread per entry (accumulate 0: no duplicates),
          or a thread per row adding its entries in order (accumulate 1).
      ga_sparse_spmm_<T>_<I>(T *y, const T *data, const I *indptr, const I *indices, const T *x,
-                            int64_t rows, int64_t k, int64_t xr, int64_t xc, int64_t yr, int64_t yc)
+                            int64_t rows, int64_t k, int64_t xr, int64_t xc, int64_t yr, int64_t yc,
+                            int64_t *long_rows, unsigned long long *nlong)
          y[r, c] = sum over row r's entries j of data[j] x[indices[j], c] (element
-         strides xr, xc, yr, yc), for the dtypes cuSPARSE has no type for
-         (bool and integers: NumPy's wrap-around sums; bool: or of and).
+         strides xr, xc, yr, yc), added in order, a thread each (bool and
+         integers: NumPy's wrap-around sums; bool: or of and); a row of
+         more than 4096 entries is appended to long_rows (*nlong zeroed
+         by the host before) instead.
+     ga_sparse_spmm_chunks_<T>_<I>(T *partials, ..., int64_t rows, int64_t nnz, int64_t k, xr, xc,
+                                   const unsigned long long *nlong)
+     ga_sparse_spmm_combine_<T>_<I>(T *y, const T *partials, const I *indptr, int64_t k, yr, yc,
+                                    const int64_t *long_rows, const unsigned long long *nlong)
+         The rows spmm left: each chunk of 2048 entries a block (any
+         grid), its long rows' products summed by a fixed tree into
+         partials (2 x k values a chunk); then each of their y[r, c] a
+         thread, the chunks' sums added in order.
      ga_sparse_diag_<I>(I *rows, I *cols, int64_t n, int64_t r0, int64_t c0)
          rows[i] = r0 + i, cols[i] = c0 + i: a diagonal's entries.
      ga_sparse_segsum_<S>_<I>(S *out, const S *data, const I *indptr, int64_t major, int32_t log2g)
@@ -437,19 +448,41 @@ GA_DEV void ga__toarray(T *out, const T *data, const I *indptr, const I *indices
     }
 }
 
+/* s + a b in T's arithmetic (bool: s or (a and b)). */
+template <class T> GA_DEV T ga__sp_mul_add(T s, T a, T b)
+{
+    if constexpr (ga_num<T>::is_bool) {
+        s.v = (s.v || (a.v && b.v)) ? 1 : 0;
+        return s;
+    } else {
+        return ga_value_add(s, ga_value_mul(a, b));
+    }
+}
+
+/* Rows of more entries than GA_SPMM_LONG go to the chunk kernels, which
+   split the entries into chunks of GA_SPMM_CHUNK (fewer: a chunk meets at
+   most two long rows, its first entry's and its last's). */
+constexpr int64_t GA_SPMM_LONG = 4096;
+constexpr int64_t GA_SPMM_CHUNK = 2048;
+
+/* y[r, c] for each (r, c), a thread each (e = r k + c, so that a warp
+   reads a row of x's elements side by side), adding the row's products in
+   order (SciPy's). A row of more than GA_SPMM_LONG entries is left to
+   ga__spmm_chunks and ga__spmm_combine: its c = 0 thread appends r to
+   long_rows. */
 template <class T, class I>
 GA_DEV void ga__spmm(T *y, const T *data, const I *indptr, const I *indices, const T *x, int64_t rows, int64_t k,
-                     int64_t xr, int64_t xc, int64_t yr, int64_t yc)
+                     int64_t xr, int64_t xc, int64_t yr, int64_t yc, int64_t *long_rows, unsigned long long *nlong)
 {
     GA_GRID_STRIDE_LOOP(e, rows * k)
     {
-        const int64_t r = e / k, c = e - r * k;
-        T s = ga__sp_zero<T>();
-        for (int64_t j = indptr[r]; j < (int64_t)indptr[r + 1]; j++) {
-            const T a = data[j], b = x[(int64_t)indices[j] * xr + c * xc];
-            if constexpr (ga_num<T>::is_bool) s.v = (s.v || (a.v && b.v)) ? 1 : 0;
-            else s = ga_value_add(s, ga_value_mul(a, b));
+        const int64_t r = e / k, c = e - r * k, lo = (int64_t)indptr[r], hi = (int64_t)indptr[r + 1];
+        if (hi - lo > GA_SPMM_LONG) {
+            if (c == 0) long_rows[atomicAdd(nlong, 1ull)] = r;
+            continue;
         }
+        T s = ga__sp_zero<T>();
+        for (int64_t j = lo; j < hi; j++) s = ga__sp_mul_add(s, data[j], x[(int64_t)indices[j] * xr + c * xc]);
         y[r * yr + c * yc] = s;
     }
 }
@@ -576,6 +609,89 @@ template <class T> GA_DEV T ga__sp_shfl_any(T v, int o)
 }
 
 template <class T> GA_DEV bool ga__sp_is_zero(T v) { return !ga__sp_nonzero(v); }
+
+/* The row holding entry e < indptr[rows]: the last r with indptr[r] <= e. */
+template <class I> GA_DEV int64_t ga__sp_row_of(const I *indptr, int64_t rows, int64_t e)
+{
+    int64_t lo = 0, hi = rows; /* indptr[lo] <= e < indptr[hi] */
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)indptr[mid] <= e) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* out[c] (thread 0's) = the sum over entries a..b-1 of data[j]
+   x[indices[j], c], for c < k: the block's threads take every
+   blockDim.x-th product, then a fixed tree (warps, then their sums). */
+template <class T, class I>
+GA_DEV void ga__spmm_range(T *out, const T *data, const I *indices, const T *x, int64_t a, int64_t b, int64_t k,
+                           int64_t xr, int64_t xc, T *warp_sums)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;
+    for (int64_t c = 0; c < k; c++) {
+        T s = ga__sp_zero<T>();
+        for (int64_t j = a + threadIdx.x; j < b; j += blockDim.x)
+            s = ga__sp_mul_add(s, data[j], x[(int64_t)indices[j] * xr + c * xc]);
+        for (int o = 16; o > 0; o >>= 1) s = ga__sp_add(s, ga__sp_shfl_any(s, o));
+        if (lane == 0) warp_sums[warp] = s;
+        __syncthreads();
+        if (warp == 0) {
+            s = lane < warps ? warp_sums[lane] : ga__sp_zero<T>();
+            for (int o = 16; o > 0; o >>= 1) s = ga__sp_add(s, ga__sp_shfl_any(s, o));
+            if (lane == 0) out[c] = s;
+        }
+        __syncthreads();
+    }
+}
+
+/* Where ga__spmm listed long rows (*nlong > 0): chunk i (entries i CH ..
+   i CH + CH - 1 of nnz) a block, which sums the products of each long row
+   it meets over its part of the chunk: the row of its first entry into
+   partials[2 i], the row of its last (where another) into partials[2 i +
+   1], k values each. */
+template <class T, class I>
+GA_DEV void ga__spmm_chunks(T *partials, const T *data, const I *indptr, const I *indices, const T *x, int64_t rows,
+                            int64_t nnz, int64_t k, int64_t xr, int64_t xc, const unsigned long long *nlong)
+{
+    __shared__ T warp_sums[32];
+    if (*nlong == 0) return;
+    const int64_t chunks = (nnz + GA_SPMM_CHUNK - 1) / GA_SPMM_CHUNK;
+    for (int64_t i = blockIdx.x; i < chunks; i += gridDim.x) {
+        const int64_t a = i * GA_SPMM_CHUNK, b = a + GA_SPMM_CHUNK < nnz ? a + GA_SPMM_CHUNK : nnz;
+        const int64_t first = ga__sp_row_of(indptr, rows, a), last = ga__sp_row_of(indptr, rows, b - 1);
+        for (int side = 0; side < 2; side++) {
+            const int64_t r = side ? last : first;
+            if (side && last == first) break;
+            const int64_t lo = (int64_t)indptr[r], hi = (int64_t)indptr[r + 1];
+            if (hi - lo <= GA_SPMM_LONG) continue;
+            ga__spmm_range(partials + (2 * i + side) * k, data, indices, x, lo > a ? lo : a, hi < b ? hi : b, k, xr, xc,
+                           warp_sums);
+        }
+    }
+}
+
+/* y[r, c] of each long row r (long_rows[q], q < *nlong): its chunks'
+   partial sums added in order, a thread each. Chunk i holds r's sum at
+   side 1 where r starts inside it (it is the chunk's last row), else 0. */
+template <class T, class I>
+GA_DEV void ga__spmm_combine(T *y, const T *partials, const I *indptr, int64_t k, int64_t yr, int64_t yc,
+                             const int64_t *long_rows, const unsigned long long *nlong)
+{
+    const int64_t n = (int64_t)*nlong;
+    GA_GRID_STRIDE_LOOP(e, n * k)
+    {
+        const int64_t q = e / k, c = e - q * k, r = long_rows[q], lo = (int64_t)indptr[r], hi = (int64_t)indptr[r + 1];
+        const int64_t i0 = lo / GA_SPMM_CHUNK, i1 = (hi - 1) / GA_SPMM_CHUNK;
+        T s = ga__sp_zero<T>();
+        for (int64_t i = i0; i <= i1; i++) {
+            const int side = i == i0 && lo > i * GA_SPMM_CHUNK ? 1 : 0;
+            s = ga__sp_add(s, partials[(2 * i + side) * k + c]);
+        }
+        y[r * yr + c * yc] = s;
+    }
+}
 
 /* Whether v replaces best in the reduction of op (even: max, odd: min):
    NaN beats everything but an earlier NaN (NumPy's maximum and argmax). */
@@ -754,24 +870,30 @@ GA__SPARSE_INDPTR_OF_INDEX(int64)
     X(complex64) X(complex128)
 GA__SPARSE_DTYPES(GA__SPARSE_VALUE_KERNELS)
 
-/* --- products of the dtypes cuSPARSE has no type for ------------------------ */
+/* --- products ----------------------------------------------------------- */
 #define GA__SPARSE_SPMM_I(T, I)                                                                                       \
     GA_KERNEL GA_KERNEL_NAME(sparse, spmm, T, I)(ga_t_##T * y, const ga_t_##T *data, const ga_t_##I *indptr,         \
                                                 const ga_t_##I *indices, const ga_t_##T *x, int64_t rows, int64_t k,  \
-                                                int64_t xr, int64_t xc, int64_t yr, int64_t yc)                      \
+                                                int64_t xr, int64_t xc, int64_t yr, int64_t yc, int64_t *long_rows,   \
+                                                unsigned long long *nlong)                                            \
     {                                                                                                                 \
-        ga__spmm<ga_t_##T, ga_t_##I>(y, data, indptr, indices, x, rows, k, xr, xc, yr, yc);                          \
+        ga__spmm<ga_t_##T, ga_t_##I>(y, data, indptr, indices, x, rows, k, xr, xc, yr, yc, long_rows, nlong);        \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME(sparse, spmm_chunks, T, I)(ga_t_##T * partials, const ga_t_##T *data,                  \
+                                                       const ga_t_##I *indptr, const ga_t_##I *indices,                \
+                                                       const ga_t_##T *x, int64_t rows, int64_t nnz, int64_t k,        \
+                                                       int64_t xr, int64_t xc, const unsigned long long *nlong)        \
+    {                                                                                                                 \
+        ga__spmm_chunks<ga_t_##T, ga_t_##I>(partials, data, indptr, indices, x, rows, nnz, k, xr, xc, nlong);        \
+    }                                                                                                                 \
+    GA_KERNEL GA_KERNEL_NAME(sparse, spmm_combine, T, I)(ga_t_##T * y, const ga_t_##T *partials,                     \
+                                                        const ga_t_##I *indptr, int64_t k, int64_t yr, int64_t yc,    \
+                                                        const int64_t *long_rows, const unsigned long long *nlong)    \
+    {                                                                                                                 \
+        ga__spmm_combine<ga_t_##T, ga_t_##I>(y, partials, indptr, k, yr, yc, long_rows, nlong);                      \
     }
 #define GA__SPARSE_SPMM(T) GA__SPARSE_SPMM_I(T, int32) GA__SPARSE_SPMM_I(T, int64)
-GA__SPARSE_SPMM(bool)
-GA__SPARSE_SPMM(int8)
-GA__SPARSE_SPMM(int16)
-GA__SPARSE_SPMM(int32)
-GA__SPARSE_SPMM(int64)
-GA__SPARSE_SPMM(uint8)
-GA__SPARSE_SPMM(uint16)
-GA__SPARSE_SPMM(uint32)
-GA__SPARSE_SPMM(uint64)
+GA__SPARSE_DTYPES(GA__SPARSE_SPMM)
 
 /* --- row sums and sums of matrices ------------------------------------------ */
 #define GA__SPARSE_SEGSUM_I(T, I)                                                                                     \

@@ -689,12 +689,13 @@ static void ref_product(const triplets *t, ga_dtype dt, const long double *xr, c
         }
 }
 
-/* A @ x for x of shape (n) (k 0) or (n, k), C- or F-ordered (`fortran`). */
-static void check_product(ga_dtype da, ga_dtype dx, ga_dtype it, ga_sparse_format f, int64_t m, int64_t n, int64_t k,
-                          bool fortran, bool right)
+/* A @ x for the matrix of t (m x n) and x of shape (n) (k 0) or (n, k),
+   C- or F-ordered (`fortran`). */
+static void check_product_of(const triplets *tp, ga_dtype da, ga_dtype dx, ga_dtype it, ga_sparse_format f, int64_t k,
+                             bool fortran, bool right)
 {
-    const int64_t kk = k ? k : 1;
-    triplets t = trip_random(da, m, n, m * n / 5 + 1, true, true);
+    const triplets t = *tp;
+    const int64_t kk = k ? k : 1, m = t.m, n = t.n;
     ga_sparse *s = make_sparse(&t, da, f, it);
     long double *xr = calloc((size_t)(n * kk + 1), sizeof(long double)), *xi = calloc((size_t)(n * kk + 1), sizeof(long double));
     long double *yr = calloc((size_t)(m * kk + 1), sizeof(long double)), *yi = calloc((size_t)(m * kk + 1), sizeof(long double));
@@ -731,8 +732,49 @@ static void check_product(ga_dtype da, ga_dtype dx, ga_dtype it, ga_sparse_forma
     ga_release(y), ga_release(x);
     ga_sparse_release(s);
     free(xr), free(xi), free(yr), free(yi);
-    trip_free(&t);
     ga_clear_error();
+}
+
+/* A @ x for a random m x n A. */
+static void check_product(ga_dtype da, ga_dtype dx, ga_dtype it, ga_sparse_format f, int64_t m, int64_t n, int64_t k,
+                          bool fortran, bool right)
+{
+    triplets t = trip_random(da, m, n, m * n / 5 + 1, true, true);
+    check_product_of(&t, da, dx, it, f, k, fortran, right);
+    trip_free(&t);
+}
+
+/* Rows of more than 4096 entries (the product kernel's long rows, a block
+   each) beside short and empty ones: 4096 and 4097 (the edge), 9000, in
+   every format, C- and F-ordered, both index dtypes. The values are small
+   integers: every sum is exact in any order. */
+DEVICE_TEST(products_long_rows)
+{
+    static const int64_t lengths[] = {3, 4096, 4097, 0, 9000, 1, 4500};
+    const int64_t m = 7, n = 9000;
+    int64_t nnz = 0;
+    for (int64_t r = 0; r < m; r++) nnz += lengths[r];
+    const ga_dtype ds[] = {GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128, GA_INT32, GA_INT8, GA_UINT64, GA_BOOL};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        triplets t = trip_new(m, n, nnz);
+        int64_t j = 0;
+        for (int64_t r = 0; r < m; r++)
+            for (int64_t c = 0; c < lengths[r]; c++, j++) { /* columns spread over n, in order */
+                t.row[j] = r, t.col[j] = c * n / lengths[r];
+                draw_value(ds[i], &t.re[j], &t.im[j]);
+            }
+        for (int bits = 32; bits <= 64; bits += 32) {
+            ga__sparse_index_bits = bits;
+            const ga_dtype it = bits == 64 ? GA_INT64 : GA_INT32;
+            for (int f = 0; f < 3; f++) {
+                check_product_of(&t, ds[i], ds[i], it, formats[f], 3, false, false);
+                check_product_of(&t, ds[i], ds[i], it, formats[f], 1, false, false);
+                check_product_of(&t, ds[i], ds[i], it, formats[f], 2, true, false);
+            }
+        }
+        ga__sparse_index_bits = 32;
+        trip_free(&t);
+    }
 }
 
 DEVICE_TEST(products_every_dtype_and_format)
