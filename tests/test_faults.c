@@ -201,11 +201,17 @@ static ga_status program(bool check_values)
     ga_array *plane = ga_fft_fftn(cblock, -1, NULL, -1, NULL, GA_FFT_NORM_BACKWARD);
     const bool transformed = signal && padded && plane;
     /* sparse: B's CSR from the dense array (its structure counted on the
-       device), B 1 through cuSPARSE's SpMV (80 each), its CSC back to dense */
+       device), B 1 through cuSPARSE's SpMV (80 each), B times (40, 3) ones
+       through our SpMM kernel (80 each), a 2 x 5000 CSR of ones (rows past
+       4096 entries: the chunk kernels) times (5000, 2) ones (5000 each),
+       B's CSC back to dense */
     /* (only after the FFTs went through: a failure of theirs stays the one reported, as the walks count them) */
     ga_sparse *sb = transformed ? ga_sparse_csr_matrix_from_dense(big) : NULL;
     ga_array *sx = sb ? ga_sparse_matmul(sb, ga_ones(1, (int64_t[]){40}, GA_FLOAT32)) : NULL;
-    ga_array *sd = sb ? ga_sparse_toarray(ga_sparse_tocsc(sb)) : NULL;
+    ga_array *sm = sx ? ga_sparse_matmul(sb, ga_ones(2, (int64_t[]){40, 3}, GA_FLOAT32)) : NULL;
+    ga_sparse *wide = sm ? ga_sparse_csr_matrix_from_dense(ga_ones(2, (int64_t[]){2, 5000}, GA_FLOAT32)) : NULL;
+    ga_array *sl = wide ? ga_sparse_matmul(wide, ga_ones(2, (int64_t[]){5000, 2}, GA_FLOAT32)) : NULL;
+    ga_array *sd = sl ? ga_sparse_toarray(ga_sparse_tocsc(sb)) : NULL;
     /* a second stream: 2 c + b made there, an event the current stream
        waits for before reading it; the stream is destroyed after the
        scope, which frees the arrays made there on it */
@@ -216,7 +222,7 @@ static ga_status program(bool check_values)
             twice = NULL;
     }
     ga_status st = GA_OK;
-    if (!twice || !counted || !total || !peak || !nonzero || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !sv || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sd) {
+    if (!twice || !counted || !total || !peak || !nonzero || !rows || !strided || !taken || !masked || !sorted || !running || !unique || !root || !x || !inv || !w || !prod || !sv || !iprod || !bprod || !mixed || !drawn || !drew || !transformed || !sx || !sm || !sl || !sd) {
         st = ga_last_error();
         if (st == GA_OK) {
             CHECK(false, "a result is NULL with no error recorded");
@@ -230,9 +236,10 @@ static ga_status program(bool check_values)
         ga_array *tail = ga_index(running, "-1:");
         float hx[32], hi[40], hw[32], hp[256], hs[2];
         int32_t hip[6];
-        float hb[2], mx[2], sg[4], pd[3], pl[4], hsx[40], hsd[2], tw[2];
+        float hb[2], mx[2], sg[4], pd[3], pl[4], hsx[40], hsd[2], tw[2], hsm[3], hsl[4];
         int64_t count = 0;
         bool ok = ga_to_host(ga_index(twice, ":2"), tw, sizeof tw) == GA_OK && ga_to_host(ga_index(counted, "-1"), &count, sizeof count) == GA_OK && ga_to_host(sx, hsx, sizeof hsx) == GA_OK && ga_to_host(ga_index(sd, "0, :2"), hsd, sizeof hsd) == GA_OK &&
+                  ga_to_host(ga_index(sm, "-1"), hsm, sizeof hsm) == GA_OK && ga_to_host(sl, hsl, sizeof hsl) == GA_OK &&
                   ga_to_host(ga_index(mixed, ":2"), mx, sizeof mx) == GA_OK && ga_to_host(x, hx, sizeof hx) == GA_OK && ga_to_host(inv, hi, sizeof hi) == GA_OK &&
                   ga_to_host(iprod, hip, sizeof hip) == GA_OK && ga_to_host(ga_index(bprod, "-1, -2:"), hb, sizeof hb) == GA_OK &&
                   ga_to_host(w, hw, sizeof hw) == GA_OK && ga_to_host(prod, hp, sizeof hp) == GA_OK &&
@@ -282,6 +289,8 @@ static ga_status program(bool check_values)
             /* the sum of 512 i + j, and at (1, 0) 512^2 sum_i i w^i = 512^2 8 / (w - 1) = 2^20 (-1 + (1 + sqrt 2) i), w = exp(-2 pi i / 8) */
             CHECK(hsx[0] == 80 && hsx[39] == 80 && hsd[0] == 41 && hsd[1] == 1, "sparse B 1 %g %g, B[0, :2] %g %g", hsx[0], hsx[39],
                   hsd[0], hsd[1]);
+            CHECK(hsm[0] == 80 && hsm[2] == 80 && hsl[0] == 5000 && hsl[3] == 5000, "sparse B (40, 3) %g %g, long rows %g %g",
+                  hsm[0], hsm[2], hsl[0], hsl[3]);
             CHECK(fabsf(pl[0] - 8386560) < 50 && fabsf(pl[1]) < 50 && fabsf(pl[2] + 1048576) < 50 &&
                   fabsf(pl[3] - 2531485.2f) < 50, "fftn %g%+gi %g%+gi", pl[0], pl[1], pl[2], pl[3]);
         }
