@@ -3321,12 +3321,13 @@ GPUARR_API ga_sparse *ga_sparse_triu(const ga_sparse *a, int64_t k, ga_sparse_fo
    1-d result of m) or 2-d (n, k) (SpMM, C- or F-ordered; the result (m, k)
    in b's order). ga_sparse_rmatmul(b, A) is b @ A for dense b (k, m) or
    (m,), through A's free transpose. dtype: promote_types of the two
-   (SciPy's upcast). A 2-d C-ordered b times a CSR or COO A (not a CSC
-   one, read transposed), and every product of bool and integers, by our
-   kernels: each element of the result the sum of its row's products in
-   order (SciPy's), rows of more than 4096 entries a block each; the other
-   float32, float64, complex64 and complex128 products through
-   cusparseSpMV / cusparseSpMM. Errors: "dimension mismatch"
+   (SciPy's upcast). A C-ordered b of 2 to 32 columns times a CSR or COO
+   A, and every product of bool and integers, by our kernels: each
+   element of the result the sum of its row's products in order (SciPy's),
+   rows of more than 4096 entries in chunks of 2048 (their partial sums
+   added in order); the other float32, float64, complex64 and complex128
+   products (vectors, a CSC A read transposed, F-ordered or wider b)
+   through cusparseSpMV / cusparseSpMM. Errors: "dimension mismatch"
    (GA_ERROR_SHAPE), a b of other than 1 or 2 dims. */
 GPUARR_API ga_array *ga_sparse_matmul(const ga_sparse *a, const ga_array *b);
 GPUARR_API ga_array *ga_sparse_rmatmul(const ga_array *b, const ga_sparse *a);
