@@ -31223,18 +31223,20 @@ static ga_status ga__sparse_spmm_kernel(const char *func, const ga__sparse_produ
     const bool vec = x->ndim == 1;
     int64_t rows = p->m, k = p->k, nnz = c->nnz, xr = x->strides[0] / isz, xc = vec ? 0 : x->strides[1] / isz;
     int64_t yr = y->strides[0] / isz, yc = vec ? 0 : y->strides[1] / isz;
-    /* the long rows' count, then their list (at most nnz / 4097 of them);
-       the chunks' partial sums where a row can be long */
+    /* where a row can be long (nnz > 4096; indptr[m] is nnz): the long
+       rows' count, then their list (at most nnz / 4097 of them), and the
+       chunks' partial sums; else the first kernel alone, which then never
+       lists a row (no scratch, no memset: a small product's host cost) */
     const bool can_be_long = nnz > GA__SPMM_LONG;
     const int64_t most = nnz / (GA__SPMM_LONG + 1) + 1, chunks = (nnz + GA__SPMM_CHUNK - 1) / GA__SPMM_CHUNK;
-    ga__block *list = ga__sparse_scratch(func, device, (size_t)(most + 1) * sizeof(int64_t));
-    ga__block *parts = list && can_be_long ? ga__sparse_scratch(func, device, (size_t)(2 * chunks * k * isz)) : NULL;
-    ga_status st = list && (parts || !can_be_long) ? GA_OK : ga__t.error;
+    ga__block *list = can_be_long ? ga__sparse_scratch(func, device, (size_t)(most + 1) * sizeof(int64_t)) : NULL;
+    ga__block *parts = list ? ga__sparse_scratch(func, device, (size_t)(2 * chunks * k * isz)) : NULL;
+    ga_status st = !can_be_long || parts ? GA_OK : ga__t.error;
     void *py = ga__sparse_ptr(y), *pd = ga__sparse_ptr(p->data), *pp = ga__sparse_ptr(c->indptr);
     void *pi = ga__sparse_ptr(c->indices), *px = ga__sparse_ptr(x);
     void *pn = list ? (void *)(uintptr_t)list->ptr : NULL, *pl = list ? (void *)(uintptr_t)(list->ptr + sizeof(int64_t)) : NULL;
     void *pc = parts ? (void *)(uintptr_t)parts->ptr : NULL;
-    if (st == GA_OK) {
+    if (st == GA_OK && can_be_long) {
         CUresult r = GA__CU.MemsetD8Async((CUdeviceptr)list->ptr, 0, sizeof(int64_t), ga__stream_of(device));
         if (r != CUDA_SUCCESS) st = ga__cuda_error(func, r, "cuMemsetD8Async");
     }
