@@ -84,11 +84,12 @@ space := $(empty) $(empty)
 GPUARR_HOME := .
 include gpuarr.mk
 GENCODE := $(GPUARR_GENCODE)
-# The ufunc families' contiguous kernels may be launched as programmatic
-# dependents (kernels/common.cuh's GA_PDL_ENTRY), which needs PTX compute_90:
+# The ufunc families' contiguous kernels and the reductions' passes may be
+# launched as programmatic dependents (kernels/common.cuh's GA_PDL_ENTRY),
+# which needs PTX compute_90:
 # their SASS for sm_90 and newer comes from that PTX version (one more run
 # of their front end in the distribution build), the rest as above.
-PDL_FAMILIES := arith compare math
+PDL_FAMILIES := arith compare math reduce extrema logic
 pdl_virtual_of = $(if $(filter sm_75,$(1)),compute_75,$(if $(filter sm_8%,$(1)),compute_80,compute_90))
 pdl_virtuals := $(sort $(foreach a,$(GPUARR_ARCHS),$(call pdl_virtual_of,$(a))))
 pdl_sass_for = $(subst $(space),$(comma),$(strip $(foreach a,$(GPUARR_ARCHS),$(if $(filter $(1),$(call pdl_virtual_of,$(a))),$(a)))))

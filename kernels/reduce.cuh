@@ -1720,7 +1720,8 @@ template <class Op, class In> GA_DEV void ga_reduce_outer(const ga__reduce_args 
 /* ======================================================================== */
 
 /* The families "reduce", "extrema" and "logic" (kernels/<family>.cu)
-   each instantiate the rows of gpuarr.h's GA__REDUCE_OP_LIST that name them,
+   each instantiate the rows of gpuarr.h's GA__REDUCE_OP_LIST that name them
+   (each kernel may be launched as a programmatic dependent: GA_PDL_ENTRY),
    with GA__REDUCE_OWN_KERNELS after defining GA_FAMILY and their
    GA__IN_FAMILY_<family>(...) to keep its argument (the other families'
    drop it: the defaults below). */
@@ -1796,11 +1797,13 @@ template <class K> constexpr int ga_reduce_min_blocks()
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, GA__REDUCE_MIN_BLOCKS(OPN, INN))     \
         GA_KERNEL_NAME(GA_FAMILY, OPN, INN, inner)(const __grid_constant__ ga__reduce_args a)          \
     {                                                                                               \
+        GA_PDL_ENTRY();                                                                             \
         ga_reduce_inner<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);            \
     }                                                                                               \
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK, GA__REDUCE_MIN_BLOCKS(OPN, INN))     \
         GA_KERNEL_NAME(GA_FAMILY, OPN, INN, outer)(const __grid_constant__ ga__reduce_args a)          \
     {                                                                                               \
+        GA_PDL_ENTRY();                                                                             \
         ga_reduce_outer<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);            \
     }
 
@@ -1809,6 +1812,7 @@ template <class K> constexpr int ga_reduce_min_blocks()
     extern "C" __global__ void __launch_bounds__(GA_REDUCE_BLOCK)                                   \
         GA_KERNEL_NAME(GA_FAMILY, OPN, INN, packed)(const __grid_constant__ ga__reduce_args a)         \
     {                                                                                               \
+        GA_PDL_ENTRY();                                                                             \
         ga_reduce_packed<ga_kernel_##OPN##_##INN::op, ga_kernel_##OPN##_##INN::loads>(a);           \
     }
 
