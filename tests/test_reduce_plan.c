@@ -154,28 +154,32 @@ static const plan_case plan_cases[] = {
     /* reversed: the dim is flipped, the same plan */
     {"sum of 1000 float32 reversed", GA_FLOAT32, 1, {1000}, 2, 0, 1, GA__ROP_SUM, 0, 1,
      {{INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 32, 0, 1000, 1, 1}}},
-    /* a block per chunk of pow2(K / 8192) >= 4096 elements, a wave of blocks,
-       then a combine pass of one block */
+    /* a block per chunk of pow2(K / 2048) >= 4096 elements, a wave of blocks,
+       then a combine pass of one block (one row of more than 512 partials) */
     {"sum of 2^24 float32", GA_FLOAT32, 1, {1 << 24}, 0, 0, 1, GA__ROP_SUM, 0, 2,
-     {{INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 4096, 4096, SMS * 4},
-      {INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 4096, 1, 1}}},
-    /* elements of 1 and 2 bytes: chunks of pow2(K / 2048) and pow2(K / 4096),
-       32 KB each, as float32's; then a warp (2048 states), or a block (4096) */
+     {{INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 8192, 2048, SMS * 4},
+      {INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 2048, 1, 1}}},
+    /* 2^20: chunks of the least 4096, a block each; the 256 partials: a warp */
+    {"sum of 2^20 float32", GA_FLOAT32, 1, {1 << 20}, 0, 0, 1, GA__ROP_SUM, 0, 2,
+     {{INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 4096, 256, 256},
+      {INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 32, 0, 256, 1, 1}}},
+    /* elements of 1 and 2 bytes: chunks of pow2(K / 512) and pow2(K / 1024),
+       as many bytes as float32's, at most 65536 elements */
     {"sum of 2^26 int8", GA_INT8, 1, {1 << 26}, 0, 0, 1, GA__ROP_SUM, 0, 2,
-     {{INNER, GA__ROP_SUM, GA__RIN_TO_INT64, 0, 256, 0, 32768, 2048, SMS * 4},
-      {INNER, GA__ROP_SUM, GA__RIN_TO_INT64, 0, 32, 0, 2048, 1, 1}}},
+     {{INNER, GA__ROP_SUM, GA__RIN_TO_INT64, 0, 256, 0, 65536, 1024, SMS * 4},
+      {INNER, GA__ROP_SUM, GA__RIN_TO_INT64, 0, 256, 0, 1024, 1, 1}}},
     {"max of 2^26 float16", GA_FLOAT16, 1, {1 << 26}, 0, 0, 1, GA__ROP_MINMAX, GA__RF_MAX, 2,
-     {{INNER, GA__ROP_MINMAX, GA__RIN_TO_FLOAT32, GA__RF_MAX, 256, 0, 16384, 4096, SMS * 4},
-      {INNER, GA__ROP_MINMAX, GA__RIN_FLOAT32, GA__RF_MAX, 256, 0, 4096, 1, 1}}},
+     {{INNER, GA__ROP_MINMAX, GA__RIN_TO_FLOAT32, GA__RF_MAX, 256, 0, 65536, 1024, SMS * 4},
+      {INNER, GA__ROP_MINMAX, GA__RIN_FLOAT32, GA__RF_MAX, 256, 0, 1024, 1, 1}}},
     /* argmax: chunks of pow2(K / 1024) whatever the dtype; argcombine reads the states */
     {"argmax of 2^24 float32", GA_FLOAT32, 1, {1 << 24}, 0, 0, 1, GA__ROP_ARG, GA__RF_MAX, 2,
      {{INNER, GA__ROP_ARG, GA__RIN_FLOAT32, GA__RF_MAX, 256, 0, 16384, 1024, SMS * 4},
-      {INNER, GA__ROP_ARGCOMBINE, GA__RIN_FLOAT32, GA__RF_MAX, 32, 0, 1024, 1, 1}}},
+      {INNER, GA__ROP_ARGCOMBINE, GA__RIN_FLOAT32, GA__RF_MAX, 256, 0, 1024, 1, 1}}},
     /* nanargmax: the combine pass keeps GA__RF_NAN, so that its final store
        reports a row of all-NaN chunks (no index) */
     {"nanargmax of 2^24 float32", GA_FLOAT32, 1, {1 << 24}, 0, 0, 1, GA__ROP_ARG, GA__RF_MAX | GA__RF_NAN, 2,
      {{INNER, GA__ROP_ARG, GA__RIN_FLOAT32, GA__RF_MAX | GA__RF_NAN, 256, 0, 16384, 1024, SMS * 4},
-      {INNER, GA__ROP_ARGCOMBINE, GA__RIN_FLOAT32, GA__RF_MAX | GA__RF_NAN, 32, 0, 1024, 1, 1}}},
+      {INNER, GA__ROP_ARGCOMBINE, GA__RIN_FLOAT32, GA__RF_MAX | GA__RF_NAN, 256, 0, 1024, 1, 1}}},
     /* three passes: chunks of 65536, then 65536 again, then a warp */
     {"sum of 2^40 float32", GA_FLOAT32, 1, {(int64_t)1 << 40}, 0, 0, 1, GA__ROP_SUM, 0, 3,
      {{INNER, GA__ROP_SUM, GA__RIN_FLOAT32, 0, 256, 0, 65536, 1 << 24, SMS * 4},
