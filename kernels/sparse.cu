@@ -87,9 +87,12 @@
          thread per lane of each group); a smaller one loops.
      ga_sparse_merge_<T>_<I>(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data,
                              I *out_idx, const T *ad, const I *ap, const I *ai, const T *bd, const I *bp,
-                             const I *bi, int64_t major, int32_t op)
+                             const I *bi, int64_t major, int32_t op, int32_t log2g)
          op(A, B) of two canonical compressed matrices, a thread per row
-         merging its two sorted rows: op 0 A + B, 1 A - B, 2 A * B, 3
+         merging its two sorted rows (log2g 0), or for ops 0 and 1 a group
+         of 1 << log2g lanes per row (2 to 32) placing each entry by binary
+         searches (the grid covers the rows' lanes; a smaller one loops):
+         op 0 A + B, 1 A - B, 2 A * B, 3
          maximum, 4 minimum (std::max and std::min, as SciPy's sparsetools:
          complex ordered by real part, then imaginary), a value missing
          from one matrix being 0 there; results that are zero are dropped
@@ -556,40 +559,182 @@ template <class T> GA_DEV T ga__sp_binop(int32_t op, T a, T b)
     }
 }
 
+/* Row r of op(a, b) by one thread, merging the two sorted rows in order:
+   pass 0 returns the number of nonzero results, pass 1 writes them from w. */
+template <class T, class I>
+GA_DEV int64_t ga__merge_row(int32_t pass, int64_t r, int64_t w, T *out_data, I *out_idx, const T *ad, const I *ap,
+                             const I *ai, const T *bd, const I *bp, const I *bi, int32_t op)
+{
+    int64_t i = ap[r], ie = ap[r + 1], j = bp[r], je = bp[r + 1], n = 0;
+    while (i < ie || j < je) {
+        const int64_t ca = i < ie ? (int64_t)ai[i] : INT64_MAX, cb = j < je ? (int64_t)bi[j] : INT64_MAX;
+        T v;
+        int64_t c;
+        if (op >= 2) { /* op(a, b), either 0 where missing */
+            const bool has_a = ca <= cb, has_b = cb <= ca;
+            const T x = has_a ? ga_load<T>(ad + i++) : ga__sp_zero<T>();
+            const T y = has_b ? ga_load<T>(bd + j++) : ga__sp_zero<T>();
+            v = ga__sp_binop(op, x, y);
+            c = has_a ? ca : cb;
+        } else if (ca < cb) v = ga_load<T>(ad + i++), c = ca;
+        else {
+            T b = ga_load<T>(bd + j++);
+            if (op == 1) b = ga__sp_neg(b);
+            if (ca == cb) v = ga__sp_add(ga_load<T>(ad + i++), b);
+            else v = b;
+            c = cb;
+        }
+        if (!ga__sp_nonzero(v)) continue;
+        if (pass) {
+            ga_store<T>(out_data + w + n, v);
+            out_idx[w + n] = (I)c;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* The place of column c in idx[lo, hi) (sorted, no repeats): the number of
+   entries before it, and whether it is there. */
+template <class I> GA_DEV int64_t ga__sp_rank(const I *idx, int64_t lo, int64_t hi, int64_t c, bool *found)
+{
+    int64_t a = lo, b = hi;
+    while (a < b) {
+        const int64_t m = a + ((b - a) >> 1);
+        if ((int64_t)idx[m] < c) a = m + 1;
+        else b = m;
+    }
+    *found = a < hi && (int64_t)idx[a] == c;
+    return a - lo;
+}
+
+/* The count of `pred` over the lanes of this lane's group before it
+   (*before) and in all (returned); every lane of the warp calls it. */
+GA_DEV int ga__sp_group_count(bool pred, int log2g, int *before)
+{
+    const int lane = threadIdx.x & 31, g = 1 << log2g;
+    const unsigned all = __ballot_sync(0xffffffffu, pred);
+    const unsigned group = g == 32 ? all : (all >> (lane & ~(g - 1))) & ((1u << g) - 1);
+    *before = __popc(group & ((1u << (lane & (g - 1))) - 1));
+    return __popc(group);
+}
+
+/* The largest v of the warp. */
+GA_DEV int64_t ga__sp_warp_max(int64_t v)
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        const int64_t u = (int64_t)__shfl_xor_sync(0xffffffffu, (long long)v, o);
+        v = u > v ? u : v;
+    }
+    return v;
+}
+
+/* A + B or A - B (op 0, 1) of row r by the g = 1 << log2g lanes of a group,
+   each entry placed by a binary search of its column in the other row: an
+   entry of a at k is the (k - a0) + q - m'th of the rows' union (q entries
+   of b before its column, m of a's entries before it found in b), an entry
+   of b missing from a likewise. Pass 1 writes at those places when no
+   result is zero (the row's count from pass 0 is the union's length); a
+   row with a zero result is merged by its group's first lane alone. The
+   rounds run for the warp's longest row, so that the ballots see every
+   lane. */
+template <class T, class I>
+GA_DEV void ga__merge_group(int32_t pass, int64_t r, bool live, int64_t *counts, const int64_t *offsets, T *out_data,
+                            I *out_idx, const T *ad, const I *ap, const I *ai, const T *bd, const I *bp, const I *bi,
+                            int32_t op, int32_t log2g)
+{
+    const int g = 1 << log2g, sub = threadIdx.x & (g - 1);
+    const int64_t a0 = live ? (int64_t)ap[r] : 0, a1 = live ? (int64_t)ap[r + 1] : 0;
+    const int64_t b0 = live ? (int64_t)bp[r] : 0, b1 = live ? (int64_t)bp[r + 1] : 0;
+    const int64_t ra = ga__sp_warp_max((a1 - a0 + g - 1) >> log2g), rb = ga__sp_warp_max((b1 - b0 + g - 1) >> log2g);
+    int64_t n = 0, matched = 0;
+    int before;
+    /* pass 0: the nonzero results; pass 1: the matches */
+    for (int64_t t = 0; t < ra; t++) {
+        const int64_t k = a0 + (t << log2g) + sub;
+        bool f = false;
+        if (k < a1) {
+            const int64_t q = ga__sp_rank(bi, b0, b1, (int64_t)ai[k], &f);
+            if (!pass) {
+                T v = ga_load<T>(ad + k);
+                if (f) v = ga__sp_add(v, op == 1 ? ga__sp_neg(ga_load<T>(bd + b0 + q)) : ga_load<T>(bd + b0 + q));
+                n += ga__sp_nonzero(v);
+            }
+        }
+        matched += ga__sp_group_count(f, log2g, &before);
+    }
+    if (!pass) {
+        for (int64_t t = 0; t < rb; t++) {
+            const int64_t k = b0 + (t << log2g) + sub;
+            if (k < b1) {
+                bool f;
+                ga__sp_rank(ai, a0, a1, (int64_t)bi[k], &f);
+                if (!f) n += ga__sp_nonzero(ga_load<T>(bd + k));
+            }
+        }
+        for (int o = g >> 1; o > 0; o >>= 1) n += __shfl_xor_sync(0xffffffffu, (long long)n, o);
+        if (live && sub == 0) counts[r + 1] = n;
+        return;
+    }
+    const int64_t w = live ? offsets[r] : 0;
+    const bool whole = !live || offsets[r + 1] - w == (a1 - a0) + (b1 - b0) - matched;
+    int64_t m = 0; /* matches before this round */
+    for (int64_t t = 0; t < ra; t++) {
+        const int64_t k = a0 + (t << log2g) + sub;
+        bool f = false;
+        int64_t q = 0, c = 0;
+        if (whole && k < a1) c = (int64_t)ai[k], q = ga__sp_rank(bi, b0, b1, c, &f);
+        const int64_t total = ga__sp_group_count(f, log2g, &before);
+        if (whole && k < a1) {
+            T v = ga_load<T>(ad + k);
+            if (f) v = ga__sp_add(v, op == 1 ? ga__sp_neg(ga_load<T>(bd + b0 + q)) : ga_load<T>(bd + b0 + q));
+            const int64_t at = w + (k - a0) + q - (m + before);
+            ga_store<T>(out_data + at, v);
+            out_idx[at] = (I)c;
+        }
+        m += total;
+    }
+    m = 0;
+    for (int64_t t = 0; t < rb; t++) {
+        const int64_t k = b0 + (t << log2g) + sub;
+        bool f = false;
+        int64_t q = 0, c = 0;
+        if (whole && k < b1) c = (int64_t)bi[k], q = ga__sp_rank(ai, a0, a1, c, &f);
+        const int64_t total = ga__sp_group_count(f, log2g, &before);
+        if (whole && k < b1 && !f) {
+            const T b = ga_load<T>(bd + k);
+            const int64_t at = w + (k - b0) + q - (m + before);
+            ga_store<T>(out_data + at, op == 1 ? ga__sp_neg(b) : b);
+            out_idx[at] = (I)c;
+        }
+        m += total;
+    }
+    if (!whole && sub == 0) ga__merge_row(1, r, w, out_data, out_idx, ad, ap, ai, bd, bp, bi, op);
+}
+
+/* op(a, b) of canonical rows: a thread a row (log2g 0), or for A + B and
+   A - B a group of 1 << log2g lanes a row, looping while the warp's first
+   row is in range (uniform in the warp, for the ballots). */
 template <class T, class I>
 GA_DEV void ga__merge(int32_t pass, int64_t *counts, const int64_t *offsets, T *out_data, I *out_idx, const T *ad,
-                      const I *ap, const I *ai, const T *bd, const I *bp, const I *bi, int64_t major, int32_t op)
+                      const I *ap, const I *ai, const T *bd, const I *bp, const I *bi, int64_t major, int32_t op,
+                      int32_t log2g)
 {
-    const int32_t negate = op == 1;
-    GA_GRID_STRIDE_LOOP(r, major)
-    {
-        int64_t i = ap[r], ie = ap[r + 1], j = bp[r], je = bp[r + 1], w = pass ? offsets[r] : 0, n = 0;
-        while (i < ie || j < je) {
-            const int64_t ca = i < ie ? (int64_t)ai[i] : INT64_MAX, cb = j < je ? (int64_t)bi[j] : INT64_MAX;
-            T v;
-            int64_t c;
-            if (op >= 2) { /* op(a, b), either 0 where missing */
-                const bool has_a = ca <= cb, has_b = cb <= ca;
-                const T x = has_a ? ga_load<T>(ad + i++) : ga__sp_zero<T>();
-                const T y = has_b ? ga_load<T>(bd + j++) : ga__sp_zero<T>();
-                v = ga__sp_binop(op, x, y);
-                c = has_a ? ca : cb;
-            } else if (ca < cb) v = ga_load<T>(ad + i++), c = ca;
-            else {
-                T b = ga_load<T>(bd + j++);
-                if (negate) b = ga__sp_neg(b);
-                if (ca == cb) v = ga__sp_add(ga_load<T>(ad + i++), b);
-                else v = b;
-                c = cb;
-            }
-            if (!ga__sp_nonzero(v)) continue;
-            if (pass) {
-                ga_store<T>(out_data + w + n, v);
-                out_idx[w + n] = (I)c;
-            }
-            n++;
+    if (log2g == 0) {
+        GA_GRID_STRIDE_LOOP(r, major)
+        {
+            const int64_t n =
+                ga__merge_row(pass, r, pass ? offsets[r] : 0, out_data, out_idx, ad, ap, ai, bd, bp, bi, op);
+            if (!pass) counts[r + 1] = n;
         }
-        if (!pass) counts[r + 1] = n;
+        return;
+    }
+    const int lane = threadIdx.x & 31;
+    const int64_t t0 = ga_thread_index(), step = ga_thread_count() >> log2g;
+    for (int64_t first = (t0 - lane) >> log2g; first < major; first += step) {
+        const int64_t r = first + (lane >> log2g);
+        ga__merge_group(pass, r, r < major, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, op, log2g);
+        __syncwarp();
     }
 }
 
@@ -915,9 +1060,10 @@ GA__SPARSE_SEGSUM(complex128)
                                                  ga_t_##T *out_data, ga_t_##I *out_idx, const ga_t_##T *ad,           \
                                                  const ga_t_##I *ap, const ga_t_##I *ai, const ga_t_##T *bd,          \
                                                  const ga_t_##I *bp, const ga_t_##I *bi, int64_t major,               \
-                                                 int32_t op)                                                          \
+                                                 int32_t op, int32_t log2g)                                           \
     {                                                                                                                 \
-        ga__merge<ga_t_##T, ga_t_##I>(pass, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, major, op);   \
+        ga__merge<ga_t_##T, ga_t_##I>(pass, counts, offsets, out_data, out_idx, ad, ap, ai, bd, bp, bi, major, op,    \
+                                      log2g);                                                                         \
     }
 #define GA__SPARSE_MERGE(T) GA__SPARSE_MERGE_I(T, int32) GA__SPARSE_MERGE_I(T, int64)
 GA__SPARSE_DTYPES(GA__SPARSE_MERGE)

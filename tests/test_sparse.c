@@ -967,6 +967,44 @@ DEVICE_TEST(scalar_operations)
     }
 }
 
+/* sa + sb (sa - sb with neg) of the triplets a and b against their dense
+   reference: values, nnz (zeros dropped), canonical, the format of a
+   compressed sa (CSR for COO), and no device memory left in use. */
+static void check_add(const ga_sparse *sa, const ga_sparse *sb, const triplets *a, const triplets *b, ga_dtype dt,
+                      bool neg, const char *what)
+{
+    const int64_t m = a->m, n = a->n;
+    long double *ar = malloc(sizeof(long double) * (size_t)(m * n + 1)), *ai = malloc(sizeof(long double) * (size_t)(m * n + 1));
+    long double *br = malloc(sizeof(long double) * (size_t)(m * n + 1)), *bi = malloc(sizeof(long double) * (size_t)(m * n + 1));
+    long double *rr = malloc(sizeof(long double) * (size_t)(m * n + 1)), *ri = malloc(sizeof(long double) * (size_t)(m * n + 1));
+    trip_dense(a, dt, ar, ai);
+    trip_dense(b, dt, br, bi);
+    int64_t nz = 0;
+    for (int64_t i = 0; i < m * n; i++) {
+        if (dt == GA_BOOL) rr[i] = ar[i] != 0 || br[i] != 0, ri[i] = 0;
+        else rr[i] = neg ? ar[i] - br[i] : ar[i] + br[i], ri[i] = neg ? ai[i] - bi[i] : ai[i] + bi[i];
+        long double w = rr[i];
+        if (is_exact(dt) && dt != GA_BOOL) w = (long double)wrap(dt, (uint64_t)(int64_t)w);
+        nz += w != 0 || ri[i] != 0;
+    }
+    const size_t before = used_bytes();
+    ga_sparse *r = neg ? ga_sparse_subtract(sa, sb) : ga_sparse_add(sa, sb);
+    CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
+    if (r) {
+        CHECK(ga_sparse_has_canonical_format(r) && ga_sparse_nnz(r) == nz, "%s: nnz %lld, expected %lld (zeros dropped)",
+              what, (long long)ga_sparse_nnz(r), (long long)nz);
+        const ga_sparse_format fa = ga_sparse_format_of(sa);
+        CHECK(ga_sparse_format_of(r) == (fa == GA_SPARSE_CSC ? GA_SPARSE_CSC : GA_SPARSE_CSR), "%s: format", what);
+        ga_array *d = ga_sparse_toarray(r);
+        check_dense(d, rr, ri, m * n, dt, 0, what);
+        ga_release(d);
+    }
+    ga_sparse_release(r);
+    ga_clear_error();
+    CHECK(used_bytes() == before, "%s: %zu bytes left in use", what, used_bytes() - before);
+    free(ar), free(ai), free(br), free(bi), free(rr), free(ri);
+}
+
 DEVICE_TEST(add_and_subtract)
 {
     for (int k = 0; k < NDTYPES; k++) {
@@ -976,43 +1014,16 @@ DEVICE_TEST(add_and_subtract)
             const int64_t m = 17, n = 26;
             triplets a = trip_random(dt, m, n, 90, true, true), b = trip_random(dt, m, n, 70, f == 0, false);
             ga_sparse *sa = make_sparse(&a, dt, formats[f], GA_INT32), *sb = make_sparse(&b, dt, formats[(f + 1) % 3], GA_INT32);
-            /* the reference: the two dense matrices */
-            long double *ar = malloc(sizeof(long double) * m * n), *ai = malloc(sizeof(long double) * m * n);
-            long double *br = malloc(sizeof(long double) * m * n), *bi = malloc(sizeof(long double) * m * n);
-            trip_dense(&a, dt, ar, ai);
-            trip_dense(&b, dt, br, bi);
             for (int neg = 0; neg < 2; neg++) {
                 if (neg && dt == GA_BOOL) {
                     CHECK_ERROR(ga_sparse_subtract(sa, sb) == NULL, GA_ERROR_TYPE, "numpy boolean subtract");
                     continue;
                 }
-                ga_sparse *r = neg ? ga_sparse_subtract(sa, sb) : ga_sparse_add(sa, sb);
-                long double *rr = malloc(sizeof(long double) * m * n), *ri = malloc(sizeof(long double) * m * n);
-                int64_t nz = 0;
-                for (int i = 0; i < m * n; i++) {
-                    if (dt == GA_BOOL) rr[i] = ar[i] != 0 || br[i] != 0, ri[i] = 0;
-                    else rr[i] = neg ? ar[i] - br[i] : ar[i] + br[i], ri[i] = neg ? ai[i] - bi[i] : ai[i] + bi[i];
-                    long double w = rr[i];
-                    if (is_exact(dt) && dt != GA_BOOL) w = (long double)wrap(dt, (uint64_t)(int64_t)w);
-                    nz += w != 0 || ri[i] != 0;
-                }
                 char what[100];
                 snprintf(what, sizeof what, "%s %s %s %s", format_names[f], dname(dt), neg ? "-" : "+",
                          format_names[(f + 1) % 3]);
-                CHECK(r != NULL, "%s: %s", what, ga_last_error_message());
-                if (r) {
-                    CHECK(ga_sparse_has_canonical_format(r) && ga_sparse_nnz(r) == nz, "%s: nnz %lld, expected %lld (zeros dropped)",
-                          what, (long long)ga_sparse_nnz(r), (long long)nz);
-                    CHECK(ga_sparse_format_of(r) == (formats[f] == GA_SPARSE_CSC ? GA_SPARSE_CSC : GA_SPARSE_CSR), "%s: format", what);
-                    ga_array *d = ga_sparse_toarray(r);
-                    check_dense(d, rr, ri, m * n, dt, 0, what);
-                    ga_release(d);
-                }
-                ga_sparse_release(r);
-                free(rr), free(ri);
-                ga_clear_error();
+                check_add(sa, sb, &a, &b, dt, neg, what);
             }
-            free(ar), free(ai), free(br), free(bi);
             ga_sparse_release(sa), ga_sparse_release(sb);
             trip_free(&a), trip_free(&b);
         }
@@ -1020,6 +1031,82 @@ DEVICE_TEST(add_and_subtract)
     ga_sparse *x = ga_sparse_eye(3, 4, 0, GA_FLOAT32, GA_SPARSE_CSR), *y = ga_sparse_eye(4, 3, 0, GA_FLOAT32, GA_SPARSE_CSR);
     CHECK_ERROR(ga_sparse_add(x, y) == NULL, GA_ERROR_SHAPE, "ga_sparse_add: inconsistent shapes");
     ga_sparse_release(x), ga_sparse_release(y);
+}
+
+/* A random value of dt that is not zero. */
+static void draw_nonzero(ga_dtype dt, long double *re, long double *im)
+{
+    do draw_value(dt, re, im);
+    while (*re == 0 && *im == 0);
+}
+
+/* Rows of many lengths (0 to 70 x s / 8 entries of A, as many again of B,
+   which shares about half of A's columns), so that A + B and A - B take
+   groups of 2 to 32 lanes a row by their average (s 4 to 128), rows of
+   many rounds and empty rows. On rows r % 3 == 1 the values hold zeros and
+   exact cancellations (a zero result: the row merged by one lane); on the
+   others no result is zero (every entry placed by the lanes). */
+static void check_add_rows(ga_dtype dt, ga_dtype it, ga_sparse_format fa, ga_sparse_format fb, int64_t m, int64_t n,
+                           int64_t s)
+{
+    static const int64_t lens[] = {0, 1, 3, 7, 16, 2, 33, 70, 5};
+    triplets a = trip_new(m, n, m * 70 * s / 8 + 1), b = trip_new(m, n, m * 140 * s / 8 + 1);
+    a.nnz = b.nnz = 0;
+    unsigned char *in_a = malloc((size_t)n), *in_b = malloc((size_t)n);
+    for (int64_t r = 0; r < m; r++) {
+        const bool dirty = r % 3 == 1;
+        memset(in_a, 0, (size_t)n), memset(in_b, 0, (size_t)n);
+        for (int64_t j = GA__MIN(n, lens[r % 9] * s / 8); j > 0;) {
+            const int64_t c = (int64_t)(rnd() % (uint64_t)n);
+            if (!in_a[c]) in_a[c] = 1, j--, in_b[c] = rnd() % 2;
+        }
+        for (int64_t j = GA__MIN(n / 2, lens[(r + 4) % 9] * s / 8); j > 0; j--) in_b[rnd() % (uint64_t)n] = 1;
+        for (int64_t c = 0; c < n; c++) {
+            long double xr = 0, xi = 0, yr, yi;
+            if (in_a[c]) {
+                if (dirty) draw_value(dt, &xr, &xi);
+                else draw_nonzero(dt, &xr, &xi);
+                a.row[a.nnz] = r, a.col[a.nnz] = c, a.re[a.nnz] = xr, a.im[a.nnz] = xi, a.nnz++;
+            }
+            if (!in_b[c]) continue;
+            if (dirty && in_a[c] && rnd() % 2) { /* b = a or -a: a - b or a + b is zero */
+                const bool minus = rnd() % 2 && ga_dtype_kind(dt) != 'u' && dt != GA_BOOL;
+                yr = minus ? -xr : xr, yi = minus ? -xi : xi;
+            } else if (dirty) {
+                draw_value(dt, &yr, &yi);
+            } else {
+                do draw_nonzero(dt, &yr, &yi);
+                while (in_a[c] && dt != GA_BOOL && ((xr + yr == 0 && xi + yi == 0) || (xr == yr && xi == yi)));
+            }
+            b.row[b.nnz] = r, b.col[b.nnz] = c, b.re[b.nnz] = yr, b.im[b.nnz] = yi, b.nnz++;
+        }
+    }
+    free(in_a), free(in_b);
+    ga_sparse *sa = make_sparse(&a, dt, fa, it), *sb = make_sparse(&b, dt, fb, it);
+    for (int neg = 0; neg < (dt == GA_BOOL ? 1 : 2); neg++) {
+        char what[160];
+        snprintf(what, sizeof what, "%s %s %s %s %s (%lld x %lld, %lld and %lld entries)", format_names[fa], dname(dt),
+                 neg ? "-" : "+", format_names[fb], dname(it), (long long)m, (long long)n, (long long)a.nnz,
+                 (long long)b.nnz);
+        check_add(sa, sb, &a, &b, dt, neg, what);
+    }
+    ga_sparse_release(sa), ga_sparse_release(sb);
+    trip_free(&a), trip_free(&b);
+}
+
+DEVICE_TEST(add_and_subtract_lane_groups)
+{
+    static const int64_t scales[] = {4, 8, 16, 32, 128};
+    for (int k = 0; k < NDTYPES; k++)
+        for (int i = 0; i < 5; i++) {
+            if (!test_sample(k * 5 + i, 2)) continue;
+            const ga_dtype it = (k + i) % 2 ? GA_INT64 : GA_INT32;
+            check_add_rows(sparse_dtypes[k], it, GA_SPARSE_CSR, GA_SPARSE_CSR, scales[i] == 128 ? 40 : 150,
+                           scales[i] == 128 ? 2048 : 512, scales[i]);
+        }
+    check_add_rows(GA_FLOAT64, GA_INT32, GA_SPARSE_CSC, GA_SPARSE_CSC, 120, 300, 16);
+    check_add_rows(GA_COMPLEX64, GA_INT64, GA_SPARSE_CSR, GA_SPARSE_COO, 90, 700, 32);
+    check_add_rows(GA_INT8, GA_INT32, GA_SPARSE_COO, GA_SPARSE_CSR, 100, 1000, 8);
 }
 
 DEVICE_TEST(sums)
