@@ -943,7 +943,8 @@ struct ga_op_isclose {
     template <class F> GA_DEV F tolerance(F magnitude_b) const
     {
         if (scalar_b) return (F)atol;
-        return rounded(rounded((F)atol) + rounded(rounded((F)rtol) * magnitude_b));
+        /* the product rounded, as NumPy's: not contracted into an fma */
+        return rounded(rounded((F)atol) + rounded(ga_mul_rn(rounded((F)rtol), magnitude_b)));
     }
     template <class F> GA_DEV bool b_finite(F re, F im) const
     {
