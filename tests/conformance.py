@@ -1615,10 +1615,16 @@ def _normwise(got, want, rtol, fmt):
     return accept
 
 
-def ufunc_quirks(name, hosts, got, want):
+def ufunc_quirks(name, hosts, got, want, params=None):
     """compare()'s accept for results where NumPy's answer depends on its
     platform or loop, or is NumPy's own slip, and gpuarr's is the documented
     one (None: none apply):
+    - isclose of complex arrays: NumPy's absolute of complex64 and complex128
+      is its SIMD loop's larger * sqrt(1 + (smaller / larger)^2), with an fma
+      where the CPU has one, an ulp or so off the correctly rounded hypot
+      (over a third of random complex64 values, NumPy 2.4 on AVX-512)
+      that gpuarr computes, so an element at the bound can flip: accepted
+      where it is NumPy's formula with that hypot;
     - C99 Annex F values where NumPy's SIMD loops (SVML on AVX-512) return
       NaN: pow(1, y) = 1 and pow(x, 0) = 1 for NaN y / x, hypot(+-inf, y)
       = inf for NaN y;
@@ -1637,6 +1643,18 @@ def ufunc_quirks(name, hosts, got, want):
         return None
     arrays = [np.asarray(h) for h in hosts]
     with quiet():
+        if name == "isclose" and all(isinstance(h, np.ndarray) for h in hosts[:2]) \
+                and any(h.dtype.kind == "c" for h in hosts[:2]):
+            p = params or {}
+            rtol, atol = p.get("rtol", 1e-5), p.get("atol", 1e-8)
+            x, y = hosts[0], hosts[1].astype(np.result_type(hosts[1], 1.0))
+            d = x - y
+            mag = (lambda z: np.hypot(z.real, z.imag) if z.dtype.kind == "c" else np.abs(z))
+            close = (np.less_equal(mag(d), atol + rtol * mag(y)) & np.isfinite(y)) | (x == y)
+            if p.get("equal_nan", False):
+                close |= np.isnan(x) & np.isnan(y)
+            ok = (got == np.broadcast_to(close, want.shape)).reshape(-1)
+            return lambda idx: ok[idx]
         if name in ("power", "float_power", "hypot") and want.dtype.kind == "f":
             # the inputs as the loop sees them (2**64 - 1 is inf in float16)
             a, b = (np.broadcast_to(x.astype(want.dtype).astype(np.float64), want.shape) for x in arrays[:2])
@@ -2003,7 +2021,7 @@ def run_ufunc_case(t, uf, label, hosts, inputs, params=None, named=True, layout=
         t.expect(t.lib.ga_dtype_of(res[k]) == want_dt[k],
                  f"{call}: output {k} dtype {dname(t.lib.ga_dtype_of(res[k]))}, NumPy {dname(want_dt[k])}")
         compare_ufunc(t, f"{call} output {k}" if uf.nout > 1 else call, uf.name, got, want[k], kinds, params,
-                      also=ufunc_quirks(uf.name, hosts, got, want[k]))
+                      also=ufunc_quirks(uf.name, hosts, got, want[k], params))
     arrays = [h for h in hosts if isinstance(h, np.ndarray)]
     if layout and arrays:
         check_result_layout(t, call, res[0], arrays)
@@ -2167,6 +2185,8 @@ def run_param_case(t, uf, label, hosts, p, params):
             lone = bits(lone_cast((np.rint(hosts[0].astype(np.float64) / f) * f).reshape(-1), np.uint32))
         g = bits(got)
         also = lambda idx: g[idx] == lone[idx]  # noqa: E731
+    if also is None:
+        also = ufunc_quirks(uf.name, hosts, got, want[0], params)
     compare_ufunc(t, f"{label} on {hosts[0].dtype}", uf.name, got, want[0], kinds, params, also=also)
 
 
