@@ -12,6 +12,7 @@
 #   make bench                            tools/bench beside CuPy when present
 #                                         (BENCH_ARGS=--kernels: the user kernels' rows)
 #   make sanitize [SANITIZE_TOOLS=...]    the device tests under compute-sanitizer
+#   make check-device                     the device tests side by side (a GPU machine)
 #   make info                             build/gpuarr-info
 #   make install [PREFIX=/usr/local] [DESTDIR=]   header, kernels, archive, gpuarr.pc
 #   make clean
@@ -377,6 +378,15 @@ SANITIZE_TOOLS ?= memcheck racecheck synccheck initcheck
 .PHONY: sanitize
 sanitize: fatbins $(TESTS) $(BUILD)/tests/stale/creation.fatbin $(USER_TEST_MODULES) $(BUILD)/libgpuarr.so
 	@sh tests/sanitize.sh $(SANITIZE_TOOLS)
+
+# check-device: the same runs without a sanitizer, at full sizes (tool
+# `none`): every test program, the long ones in SANITIZE_SHARDS parts, side
+# by side; the quick check of the device tests on a GPU machine (`make test`
+# runs them one after another, with the host checks). CFLAGS="-O0 -g0"
+# builds the programs in seconds each; the kernels are the same.
+.PHONY: check-device
+check-device: fatbins $(TESTS) $(BUILD)/tests/stale/creation.fatbin $(USER_TEST_MODULES)
+	@sh tests/sanitize.sh none
 
 # --- install -------------------------------------------------------------------
 # PREFIX/include/gpuarr.h, the header as it is;
