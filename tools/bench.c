@@ -488,18 +488,28 @@ static void op_sparse(void *p)
     }
 }
 
-/* A canonical n x n CSR float32 matrix of about k random columns a row. */
-static ga_sparse *random_csr(ga_generator *g, int64_t n, int64_t k)
+/* A canonical n x n CSR float32 matrix of about k random columns a row, but
+   about `hub` in row 0 where hub > 0. */
+static ga_sparse *random_csr_hub(ga_generator *g, int64_t n, int64_t k, int64_t hub)
 {
-    int64_t nnz = n * k;
+    const int64_t first = hub > 0 ? hub : k;
+    int64_t nnz = first + (n - 1) * k;
     ga_array *cols = ga_random_integers(g, ga_int(0), ga_int(n), 1, &nnz, GA_INT32, false);
     ga_array *data = ga_random_random(g, 1, &nnz, GA_FLOAT32);
-    ga_array *indptr = ga_arange_int(0, nnz + 1, k, GA_INT32);
+    int32_t *ptr = malloc((size_t)(n + 1) * sizeof *ptr);
+    if (!ptr) fail("host memory");
+    ptr[0] = 0;
+    for (int64_t r = 1; r <= n; r++) ptr[r] = (int32_t)(first + (r - 1) * k);
+    int64_t len = n + 1;
+    ga_array *indptr = ga_from_host(ptr, 1, &len, GA_INT32);
+    free(ptr);
     ga_sparse *a = ga_sparse_csr_matrix(data, cols, indptr, (const int64_t[]){n, n});
     if (!a || ga_sparse_sum_duplicates(a) != GA_OK) fail("random CSR matrix");
     ga_release(cols), ga_release(data), ga_release(indptr);
     return a;
 }
+
+static ga_sparse *random_csr(ga_generator *g, int64_t n, int64_t k) { return random_csr_hub(g, n, k, 0); }
 
 static void bench_sparse(void)
 {
@@ -534,6 +544,12 @@ static void bench_sparse(void)
     row("sum axis 1, 32M nnz", nnz, "float32", time_device(op_sparse, &s), (double)nnz * 4 + (double)n * 8, "new result");
     sparse_args p = {b, b2, NULL, 4};
     row("CSR + CSR 256k^2, 4M nnz each", ga_sparse_nnz(b), "float32", time_device(op_sparse, &p), 0, "new result");
+    /* the same sum where one row holds a million entries (a graph's hub) */
+    ga_sparse *h = random_csr_hub(g, n, k, 1000000), *h2 = random_csr_hub(g, n, k, 1000000);
+    if (!h || !h2) fail("sparse inputs");
+    sparse_args ph = {h, h2, NULL, 4};
+    row("CSR + CSR 4M^2, 8 a row, row 0 1M", ga_sparse_nnz(h), "float32", time_device(op_sparse, &ph), 0, "new result");
+    ga_sparse_release(h), ga_sparse_release(h2);
     sparse_args q = {b, b, NULL, 5};
     row("SpGEMM 256k^2, 16 a row, squared", ga_sparse_nnz(b), "float32", time_device(op_sparse, &q), 0, "new result");
     ga_sparse_release(a), ga_sparse_release(coo), ga_sparse_release(raw_coo), ga_sparse_release(b), ga_sparse_release(b2);

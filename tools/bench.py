@@ -217,11 +217,13 @@ def cupy_sparse(cp, timed):
     import cupyx.scipy.sparse as sp
     rng = cp.random.default_rng(1)
 
-    def random_csr(n, k):
-        nnz = n * k
+    def random_csr(n, k, hub=0):  # about k random columns a row, `hub` in row 0 where hub > 0
+        first = hub if hub > 0 else k
+        nnz = first + (n - 1) * k
         cols = rng.integers(0, n, nnz, dtype=cp.int32)
         data = rng.random(nnz, dtype=cp.float32)
-        a = sp.csr_matrix((data, cols, cp.arange(0, nnz + 1, k, dtype=cp.int32)), shape=(n, n))
+        indptr = cp.concatenate([cp.zeros(1, cp.int32), cp.arange(first, nnz + 1, k, dtype=cp.int32)])
+        a = sp.csr_matrix((data, cols, indptr), shape=(n, n))
         a.sum_duplicates()
         return a
 
@@ -233,6 +235,11 @@ def cupy_sparse(cp, timed):
     raw_coo = sp.coo_matrix((coo.data, (rows, coo.col)), shape=(n, n))
     b, b2 = random_csr(1 << 18, 16), random_csr(1 << 18, 16)
     tocsc = timed(lambda: a.tocsc())
+
+    def hub_sum():
+        h, h2 = random_csr(n, 8, 1000000), random_csr(n, 8, 1000000)
+        return timed(lambda: h + h2)
+
     return {"SpMV CSR float32 4M^2, 32M nnz": timed(lambda: a @ x),
             "SpMM CSR float32 4M^2 x (4M,8)": timed(lambda: a @ x8),
             "CSR -> CSC, 32M nnz": tocsc,
@@ -241,6 +248,7 @@ def cupy_sparse(cp, timed):
             "COO -> CSR, 32M nnz (sum duplicates)": timed(lambda: raw_coo.tocsr()),
             "sum axis 1, 32M nnz": timed(lambda: a.sum(axis=1)),
             "CSR + CSR 256k^2, 4M nnz each": timed(lambda: b + b2),
+            "CSR + CSR 4M^2, 8 a row, row 0 1M": hub_sum(),
             "SpGEMM 256k^2, 16 a row, squared": timed(lambda: b @ b)}
 
 
